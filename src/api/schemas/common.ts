@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+// spec: Global conventions 3 — phone numbers are E.164.
+export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
+export const E164 = z.string().regex(E164_PATTERN, 'must be an E.164 phone number like +14155550123');
+
+// spec: Global conventions 4 — timestamps are ISO 8601 strings.
+export const Timestamp = z.iso.datetime({ offset: true });
+export const NullableTimestamp = Timestamp.nullable();
+
+export const IdParams = z.strictObject({ id: z.string().min(1).max(200) });
+
+// contract §2: delete returns 204 with no body.
+export const NoContent = z.null();

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+
+// spec: Errors — every non-2xx response has this one envelope and the HTTP status matches the code.
+export const ERROR_STATUS = {
+  validation_error: 400,
+  unauthorized: 401,
+  payment_required: 402,
+  budget_exceeded: 402,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  channel_unsupported: 422,
+  address_suggestion: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  provider_error: 502,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+export const ErrorDetailSchema = z.object({
+  path: z.array(z.union([z.string(), z.number()])),
+  message: z.string(),
+});
+export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
+
+export const ErrorEnvelopeSchema = z
+  .object({
+    error: z.object({
+      code: z.string(),
+      message: z.string(),
+      details: z.unknown().optional(),
+    }),
+  })
+  .meta({ id: 'ErrorEnvelope' });
+export type ErrorEnvelope = z.infer<typeof ErrorEnvelopeSchema>;

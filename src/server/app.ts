@@ -1,0 +1,76 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ServiceDeps } from './deps.js';
+import { zodValidatorCompiler } from './http/validation.js';
+import { installErrorHandling } from './http/error-handler.js';
+import { installAuth } from './http/auth.js';
+import { installRateLimit } from './http/rate-limit.js';
+import { installIdempotency } from './http/idempotency.js';
+import { RouteCatalog } from './http/route-catalog.js';
+import { buildOpenApiDocument } from './http/openapi.js';
+import { randomBase62 } from './ids.js';
+import { keysRoutes } from './routes/keys.js';
+import { subaccountRoutes } from './routes/subaccounts.js';
+import { sandboxClockRoutes } from './routes/sandbox-clock.js';
+
+// contract §2: body limit 3 MB.
+export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
+
+const API_DESCRIPTION = [
+  'The svc local service: a complete, stateful implementation of the API (service-spec.md), with the',
+  'answers of contract.md where the spec is silent. Decisions recorded here:',
+  '- Error `details` paths start with the request location: `body`, `query`, `params` or `headers`',
+  '  (e.g. `["body","to"]`, `["headers","service-subaccount"]`).',
+  '- A known path called with an unsupported method answers 404 `not_found` with an `Allow` header',
+  '  (the error table has no 405).',
+  '- Every POST accepts `Idempotency-Key` (24 h, scoped to account, method, path and key).',
+  '- Rate limit: token bucket per key; `RateLimit-Limit` is the bucket size, `RateLimit-Reset` the',
+  '  seconds until it is full again; 429 carries `Retry-After`.',
+].join('\n');
+
+export interface BuildAppOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** A Fastify instance with every route; never calls listen() (conventions: app factory). */
+export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => `req_${randomBase62(16)}`,
+  });
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const catalog = new RouteCatalog();
+  catalog.attach(app);
+
+  // contract §2: every response carries Request-Id (set first, so even a 401 has it).
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('Request-Id', req.id);
+  });
+  installErrorHandling(app, catalog);
+  installAuth(app, deps);
+  installRateLimit(app, deps.options.rateLimit);
+  installIdempotency(app, deps);
+
+  const publicRoute = { public: true };
+  app.get(
+    '/healthz',
+    { config: publicRoute, schema: { tags: ['service'], summary: 'Readiness, without auth', security: [], response: { 200: z.object({ ok: z.literal(true) }) } } as never },
+    async () => ({ ok: true as const }),
+  );
+
+  keysRoutes(app, deps);
+  subaccountRoutes(app, deps);
+  if (deps.options.sandbox) sandboxClockRoutes(app, deps);
+
+  let openapi: Record<string, unknown> | undefined;
+  app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {
+    openapi ??= buildOpenApiDocument(catalog, API_DESCRIPTION);
+    return reply.type('application/json').serializer(JSON.stringify).send(openapi);
+  });
+
+  return app;
+}

@@ -1,0 +1,34 @@
+import { readBootstrap, writeBootstrap, type Bootstrap } from '../config/bootstrap.js';
+import type { ServiceDeps } from './deps.js';
+import { createAccount } from './domain/accounts.js';
+import { createKey } from './domain/keys.js';
+import { inTransaction } from './storage/database.js';
+
+export interface BootstrapResult {
+  bootstrap: Bootstrap;
+  /** True when keys were minted now (first start): they are printed once. */
+  created: boolean;
+}
+
+/**
+ * contract §1: the first start on an empty data dir creates one agency account and writes
+ * bootstrap.json (mode 0600); later starts reuse it and only refresh the base URL. Keys are stored
+ * hashed, so if bootstrap.json was deleted the only way back is fresh keys for the same account.
+ */
+export function ensureBootstrap(deps: ServiceDeps, dataDir: string, baseUrl: string): BootstrapResult {
+  const existing = readBootstrap(dataDir);
+  const account = deps.accounts.first();
+  if (existing && account && existing.accountId === account.id) {
+    const updated = { ...existing, baseUrl };
+    if (existing.baseUrl !== baseUrl) writeBootstrap(dataDir, updated);
+    return { bootstrap: updated, created: false };
+  }
+  const bootstrap = inTransaction(deps.db, () => {
+    const agency = account ?? createAccount(deps.accounts, deps.clock, { name: 'Local agency', parentId: null, isAgency: true });
+    const live = createKey(deps.keys, deps.clock, agency.id, 'bootstrap live key', 'live');
+    const test = createKey(deps.keys, deps.clock, agency.id, 'bootstrap test key', 'test');
+    return { accountId: agency.id, baseUrl, liveKey: live.key, testKey: test.key };
+  });
+  writeBootstrap(dataDir, bootstrap);
+  return { bootstrap, created: true };
+}

@@ -1,0 +1,22 @@
+import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../api/schemas/errors.js';
+
+/** A failure the API reports to its client through the error envelope (spec: Errors). */
+export class ServiceError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: unknown,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const validationError = (path: ErrorDetail['path'], message: string): ServiceError =>
+  new ServiceError('validation_error', `${path.join('.')}: ${message}`, [{ path, message }]);
+
+export const notFound = (what: string): ServiceError => new ServiceError('not_found', `${what} not found`);
+export const conflict = (message: string): ServiceError => new ServiceError('conflict', message);
+export const forbidden = (message: string): ServiceError => new ServiceError('forbidden', message);

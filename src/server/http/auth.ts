@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ServiceError, validationError } from '../errors.js';
+import { hashKey, isWellFormedKey } from '../domain/keys.js';
+import type { AccountRecord, AccountsRepo } from '../storage/accounts-repo.js';
+import type { KeysRepo } from '../storage/keys-repo.js';
+import type { Clock } from '../clock.js';
+
+export interface AuthContext {
+  keyId: string;
+  mode: 'live' | 'test';
+  /** The account whose key was presented. */
+  caller: AccountRecord;
+  /** The account the request acts on: the caller, or its sub-account through `Service-Subaccount`. */
+  account: AccountRecord;
+  viaSubaccount: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+  interface FastifyContextConfig {
+    /** No bearer credential needed (health, OpenAPI, public media and pages). */
+    public?: boolean;
+    /** Agency-level route: rejects the `Service-Subaccount` header (contract §3). */
+    agencyLevel?: boolean;
+  }
+}
+
+const SUBACCOUNT_HEADER = 'service-subaccount';
+// lastUsedAt is for people reading a key list; writing it on every request would turn each read into
+// a write, so it is refreshed at most once a minute per key.
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+const unauthorized = (message: string) => new ServiceError('unauthorized', message);
+
+export function authenticate(
+  req: FastifyRequest,
+  deps: { keys: KeysRepo; accounts: AccountsRepo; clock: Clock },
+): AuthContext {
+  // spec: Authentication 1, 4 — missing, malformed, revoked or unknown credentials are 401.
+  const header = req.headers.authorization;
+  if (!header) throw unauthorized('missing Authorization header; send "Authorization: Bearer sk_..."');
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!m || !isWellFormedKey(m[1]!)) throw unauthorized('malformed credentials; expected "Authorization: Bearer sk_live_..." or sk_test_');
+  const key = deps.keys.findByHash(hashKey(m[1]!));
+  if (!key) throw unauthorized('unknown API key');
+  if (key.revokedAt !== null) throw unauthorized('this API key was revoked');
+  const caller = deps.accounts.get(key.accountId);
+  if (!caller) throw unauthorized('unknown API key');
+  if (caller.status === 'suspended') throw new ServiceError('forbidden', 'this account is suspended');
+
+  const now = deps.clock.nowMs();
+  if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) deps.keys.markUsed(key.id, now);
+
+  const ctx: AuthContext = { keyId: key.id, mode: key.mode, caller, account: caller, viaSubaccount: false };
+  const raw = req.headers[SUBACCOUNT_HEADER];
+  if (raw === undefined) return ctx;
+  const subaccountId = Array.isArray(raw) ? raw[0] : raw;
+
+  // contract §3: the header on agency-level routes is a validation error, whatever the key.
+  if (req.routeOptions.config?.agencyLevel) {
+    throw validationError(['headers', SUBACCOUNT_HEADER], 'not accepted on agency-level routes (/v1/subaccounts, /v1/agency)');
+  }
+  if (!caller.isAgency) throw new ServiceError('forbidden', 'Service-Subaccount needs an agency key');
+  const child = subaccountId ? deps.accounts.getChild(caller.id, subaccountId) : undefined;
+  // spec: Authentication 5 — a sub-account that is not a direct child gives 403 (not 404: the header
+  // is a permission question, and it must not reveal which ids exist).
+  if (!child) throw new ServiceError('forbidden', 'Service-Subaccount is not a direct sub-account of this agency');
+  if (child.status === 'suspended') throw new ServiceError('forbidden', 'this sub-account is suspended');
+  return { ...ctx, account: child, viaSubaccount: true };
+}
+
+export function installAuth(app: FastifyInstance, deps: { keys: KeysRepo; accounts: AccountsRepo; clock: Clock }): void {
+  app.decorateRequest('auth', null as unknown as AuthContext);
+  app.addHook('onRequest', async (req) => {
+    if (req.routeOptions.config?.public) return;
+    // Unknown routes authenticate too: a 404 is only told to a caller with a key.
+    req.auth = authenticate(req, deps);
+  });
+}

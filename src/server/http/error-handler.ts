@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../errors.js';
+import { RequestValidationError } from './validation.js';
+import type { ErrorCode } from '../../api/schemas/errors.js';
+import { ERROR_STATUS } from '../../api/schemas/errors.js';
+import type { RouteCatalog } from './route-catalog.js';
+
+interface Envelope {
+  error: { code: ErrorCode; message: string; details?: unknown };
+}
+
+export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details?: unknown): FastifyReply {
+  const body: Envelope = { error: { code, message } };
+  if (details !== undefined) body.error.details = details;
+  return reply.status(ERROR_STATUS[code]).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
+}
+
+/**
+ * Maps every failure to the one error envelope (spec: Errors). No Fastify, zod or SQLite message
+ * reaches a client: unknown failures become `internal_error` and are logged with the request id.
+ */
+export function installErrorHandling(app: FastifyInstance, catalog: RouteCatalog): void {
+  app.setErrorHandler((err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof ServiceError) {
+      if (err.headers) reply.headers(err.headers);
+      return sendError(reply, err.code, err.message, err.details);
+    }
+    const fe = err as FastifyError & { validation?: unknown[]; validationContext?: string };
+    if (fe.validation && fe.validation.length) {
+      const first = fe.validation[0] as unknown;
+      const details =
+        first instanceof RequestValidationError
+          ? first.details
+          : (fe.validation as Array<{ instancePath?: string; message?: string }>).map((v) => ({
+              path: [fe.validationContext ?? 'body', ...(v.instancePath ?? '').split('/').filter(Boolean)],
+              message: v.message ?? 'invalid',
+            }));
+      return sendError(reply, 'validation_error', 'the request failed validation', details);
+    }
+    if (err instanceof RequestValidationError) {
+      return sendError(reply, 'validation_error', 'the request failed validation', err.details);
+    }
+    switch (fe.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        // contract §2: over the 3 MB body limit is a validation_error, not 413.
+        return sendError(reply, 'validation_error', 'request body is larger than 3 MB', [{ path: ['body'], message: 'too large (limit 3 MB)' }]);
+      case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+        return sendError(reply, 'validation_error', 'request body is not valid JSON', [{ path: ['body'], message: 'malformed JSON' }]);
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      case 'FST_ERR_CTP_INVALID_TYPE':
+        return sendError(reply, 'validation_error', 'unsupported request content type; send application/json', [
+          { path: ['headers', 'content-type'], message: 'unsupported content type' },
+        ]);
+    }
+    if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) {
+      return sendError(reply, 'validation_error', 'the request could not be read', [{ path: ['body'], message: 'unreadable request' }]);
+    }
+    req.log.error({ err }, 'unhandled error');
+    return sendError(reply, 'internal_error', `internal error; quote request id ${req.id}`);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? req.url;
+    // The error table has no 405: a known path with another method is still `not_found`, and the
+    // Allow header says which methods exist.
+    const allowed = catalog.methodsFor(path);
+    if (allowed.length) reply.header('Allow', allowed.join(', '));
+    return sendError(
+      reply,
+      'not_found',
+      allowed.length ? `${req.method} is not supported on ${path}; use ${allowed.join(' or ')}` : `no route ${req.method} ${path}`,
+    );
+  });
+}

@@ -1,0 +1,31 @@
+import type { FastifyInstance, RouteOptions } from 'fastify';
+
+export interface CatalogRoute {
+  method: string;
+  url: string;
+  schema: RouteOptions['schema'];
+  pattern: RegExp;
+}
+
+/**
+ * Every route as it is registered: the OpenAPI document is generated from it, and the not-found
+ * handler uses it to tell a wrong method from an unknown path.
+ */
+export class RouteCatalog {
+  readonly routes: CatalogRoute[] = [];
+
+  attach(app: FastifyInstance): void {
+    app.addHook('onRoute', (r) => {
+      const methods = Array.isArray(r.method) ? r.method : [r.method];
+      for (const method of methods) {
+        if (method === 'HEAD' || method === 'OPTIONS') continue;
+        const pattern = new RegExp(`^${r.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
+        this.routes.push({ method, url: r.url, schema: r.schema, pattern });
+      }
+    });
+  }
+
+  methodsFor(path: string): string[] {
+    return [...new Set(this.routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+  }
+}

@@ -1,0 +1,74 @@
+import { join } from 'node:path';
+import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { openDatabase, type Db } from './storage/database.js';
+import { ManualClock, SystemClock, type Clock } from './clock.js';
+import { createDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
+import { buildApp } from './app.js';
+import { ensureBootstrap } from './bootstrap.js';
+import type { Bootstrap } from '../config/bootstrap.js';
+
+export interface StartOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  clock: 'system' | 'manual';
+  rateLimit?: ServiceOptions['rateLimit'];
+  /** Log requests as JSON lines (the detached server writes them to DATA/server.log). */
+  log?: boolean;
+  /** Write DATA/server.json so `svc server stop|status` can find this process. */
+  writePidFile?: boolean;
+}
+
+export interface RunningService {
+  app: FastifyInstance;
+  deps: ServiceDeps;
+  db: Db;
+  baseUrl: string;
+  bootstrap: Bootstrap;
+  bootstrapCreated: boolean;
+  close(): Promise<void>;
+}
+
+export const DB_FILE = 'svc.db';
+export const PID_FILE = 'server.json';
+
+/** Opens SQLite, builds the app, listens, starts the scheduler; `close()` undoes it in order. */
+export async function startService(opts: StartOptions): Promise<RunningService> {
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const db = openDatabase(join(opts.dataDir, DB_FILE));
+  const clock: Clock = opts.clock === 'manual' ? new ManualClock(Date.now()) : new SystemClock();
+  const logger = opts.log
+    ? { level: 'info', redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]', '*.secret', '*.key', '*.apiKey'], censor: '[redacted]' } }
+    : false;
+  const schedulerLog = { error: (obj: object, msg: string) => (opts.log ? console.error(JSON.stringify({ level: 'error', msg, ...obj })) : undefined) };
+  const deps = createDeps(db, clock, schedulerLog, opts.rateLimit ? { rateLimit: opts.rateLimit } : {});
+  const app = buildApp(deps, { logger });
+  await app.listen({ host: opts.host, port: opts.port });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : opts.port;
+  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  const { bootstrap, created } = ensureBootstrap(deps, opts.dataDir, baseUrl);
+  deps.scheduler.start();
+  const pidFile = join(opts.dataDir, PID_FILE);
+  if (opts.writePidFile) writeFileSync(pidFile, JSON.stringify({ pid: process.pid, baseUrl, startedAt: new Date().toISOString() }), { mode: 0o600 });
+
+  let closed = false;
+  return {
+    app,
+    deps,
+    db,
+    baseUrl,
+    bootstrap,
+    bootstrapCreated: created,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await deps.scheduler.stop();
+      await app.close();
+      db.close();
+      if (opts.writePidFile) rmSync(pidFile, { force: true });
+    },
+  };
+}

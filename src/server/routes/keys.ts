@@ -1,0 +1,46 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { CreateKeyBody, CreatedApiKeySchema, ApiKeySchema } from '../../api/schemas/keys.js';
+import { IdParams, NoContent } from '../../api/schemas/common.js';
+import { ListQuerySchema } from '../../api/schemas/page.js';
+import type { ServiceDeps } from '../deps.js';
+import { createKey, revokeKey } from '../domain/keys.js';
+import { keyView } from '../views.js';
+import { listResponse, sendList } from '../http/lists.js';
+import { commitOnce } from '../http/idempotency.js';
+import { iso } from '../clock.js';
+
+// contract §3: API keys.
+export function keysRoutes(app: FastifyInstance, deps: ServiceDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/v1/keys',
+    { schema: { tags: ['keys'], summary: 'Create an API key; the key is shown only in this response', body: CreateKeyBody, response: { 201: CreatedApiKeySchema } } },
+    async (req, reply) => {
+      const created = commitOnce(deps, req, 201, () => {
+        const { key, record } = createKey(deps.keys, deps.clock, req.auth.account.id, req.body.name, req.body.mode);
+        return { id: record.id, name: record.name, mode: record.mode, prefix: record.prefix, key, createdAt: iso(record.createdAt) };
+      });
+      return reply.status(201).send(created);
+    },
+  );
+
+  r.get(
+    '/v1/keys',
+    { schema: { tags: ['keys'], summary: 'List API keys (never the keys themselves)', querystring: ListQuerySchema, response: { 200: listResponse(ApiKeySchema) } } },
+    async (req, reply) => {
+      const page = deps.keys.list(req.auth.account.id, req.query.limit, req.query.cursor);
+      return sendList(req, reply, { ...page, data: page.data.map(keyView) });
+    },
+  );
+
+  r.delete(
+    '/v1/keys/:id',
+    { schema: { tags: ['keys'], summary: 'Revoke an API key; it fails with 401 from the next request on', params: IdParams, response: { 204: NoContent } } },
+    async (req, reply) => {
+      revokeKey(deps.keys, deps.clock, req.auth.account.id, req.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,120 @@
+import type { Clock } from './clock.js';
+import type { Db } from './storage/database.js';
+import { JobsRepo, type JobRecord } from './storage/jobs-repo.js';
+import { newId } from './ids.js';
+
+export type JobHandler = (payload: any, job: JobRecord) => void | Promise<void>;
+
+export interface SchedulerLog {
+  error(obj: object, msg: string): void;
+}
+
+/**
+ * Runs durable jobs when the service clock reaches them. Jobs live in SQLite, so a restart resumes
+ * whatever was due (a message is never stuck mid-flight). With the system clock a timer drains due
+ * jobs; with any clock, `advance` walks time forward job by job, setting the clock to each job's
+ * time before running it, so work happens in time order (contract §1 and §10).
+ */
+export class Scheduler {
+  private readonly jobs: JobsRepo;
+  private readonly handlers = new Map<string, JobHandler>();
+  private timer: NodeJS.Timeout | undefined;
+  private draining: Promise<void> | undefined;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly log: SchedulerLog,
+  ) {
+    this.jobs = new JobsRepo(db);
+  }
+
+  register(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** Call inside the transaction that makes the job necessary, so both commit or neither. */
+  schedule(kind: string, runAt: number, payload: unknown): string {
+    const id = newId('job');
+    this.jobs.insert(id, kind, runAt, payload, this.clock.nowMs());
+    this.wake();
+    return id;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.wake();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.draining;
+  }
+
+  /** Moves service time forward by `seconds`, running in time order everything that falls due. */
+  async advance(seconds: number): Promise<void> {
+    const target = this.clock.nowMs() + seconds * 1000;
+    await this.serialized(async () => {
+      for (;;) {
+        const job = this.jobs.nextDue(target);
+        if (!job) break;
+        this.clock.setTo(job.runAt);
+        await this.runOne(job);
+      }
+      this.clock.setTo(target);
+    });
+    this.wake();
+  }
+
+  /** Runs every job due now (used by the timer and by tests that want to flush). */
+  async drainDue(): Promise<void> {
+    await this.serialized(async () => {
+      for (;;) {
+        const job = this.jobs.nextDue(this.clock.nowMs());
+        if (!job) break;
+        await this.runOne(job);
+      }
+    });
+  }
+
+  private async serialized(fn: () => Promise<void>): Promise<void> {
+    while (this.draining) await this.draining;
+    const run = fn().finally(() => {
+      this.draining = undefined;
+    });
+    this.draining = run;
+    await run;
+  }
+
+  private async runOne(job: JobRecord): Promise<void> {
+    const handler = this.handlers.get(job.kind);
+    try {
+      if (!handler) throw new Error(`no handler registered for job kind ${job.kind}`);
+      const done = handler(job.payload, job);
+      if (done instanceof Promise) await done;
+      this.jobs.delete(job.id);
+    } catch (err) {
+      // A failing job must not block the ones behind it; retry it later with a growing delay.
+      this.log.error({ err, jobId: job.id, kind: job.kind }, 'job failed; rescheduled');
+      const delay = Math.min(60_000 * 2 ** job.attempts, 3_600_000);
+      this.jobs.reschedule(job.id, this.clock.nowMs() + delay);
+    }
+  }
+
+  /** Re-arms the timer for the earliest job (system clock only; a manual clock only moves on advance). */
+  private wake(): void {
+    if (this.stopped || this.clock.mode === 'manual') return;
+    if (this.timer) clearTimeout(this.timer);
+    const earliest = this.jobs.earliestRunAt();
+    if (earliest === undefined) return;
+    const delay = Math.max(0, Math.min(earliest - this.clock.nowMs(), 1000));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.drainDue().finally(() => this.wake());
+    }, delay);
+    this.timer.unref();
+  }
+}

@@ -1,0 +1,50 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { MIGRATIONS } from './migrations.js';
+
+export type Db = Database.Database;
+
+/**
+ * Opens the service's one SQLite file. WAL with synchronous=NORMAL: a commit survives a process crash
+ * (the WAL is fsynced at checkpoints; only power loss can drop the last transactions).
+ * journal_size_limit keeps the WAL from growing without bound between checkpoints.
+ */
+export function openDatabase(file: string): Db {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('journal_size_limit = 67108864');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return db;
+}
+
+/** Applies the ordered migrations not yet recorded in `schema_migrations`, each in its own transaction. */
+export function migrate(db: Db): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  const applied = new Set(
+    db.prepare('SELECT version FROM schema_migrations').all().map((r) => (r as { version: number }).version),
+  );
+  for (const m of MIGRATIONS) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        new Date().toISOString(),
+      );
+    })();
+  }
+}
+
+/**
+ * Runs fn in one transaction (writes that belong together commit together). Nested calls join the
+ * outer transaction (better-sqlite3 turns them into savepoints).
+ */
+export function inTransaction<T>(db: Db, fn: () => T): T {
+  return db.transaction(fn)();
+}

@@ -1,0 +1,63 @@
+import type { Db } from './database.js';
+
+export interface IdempotencyScope {
+  accountId: string;
+  method: string;
+  path: string;
+  key: string;
+}
+
+export interface IdempotencyRecord {
+  requestHash: string;
+  state: 'in_flight' | 'done';
+  status: number | null;
+  body: string | null;
+  createdAt: number;
+}
+
+export class IdempotencyRepo {
+  constructor(private readonly db: Db) {}
+
+  get(s: IdempotencyScope): IdempotencyRecord | undefined {
+    const row = this.db
+      .prepare(
+        'SELECT request_hash, state, status, body, created_at FROM idempotency_keys WHERE account_id = ? AND method = ? AND path = ? AND key = ?',
+      )
+      .get(s.accountId, s.method, s.path, s.key) as
+      | { request_hash: string; state: 'in_flight' | 'done'; status: number | null; body: string | null; created_at: number }
+      | undefined;
+    return row && { requestHash: row.request_hash, state: row.state, status: row.status, body: row.body, createdAt: row.created_at };
+  }
+
+  begin(s: IdempotencyScope, requestHash: string, now: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO idempotency_keys (account_id, method, path, key, request_hash, state, created_at) VALUES (?, ?, ?, ?, ?, 'in_flight', ?)
+         ON CONFLICT (account_id, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight', status = NULL, body = NULL, created_at = excluded.created_at`,
+      )
+      .run(s.accountId, s.method, s.path, s.key, requestHash, now);
+  }
+
+  complete(s: IdempotencyScope, status: number, body: string): void {
+    this.db
+      .prepare(
+        "UPDATE idempotency_keys SET state = 'done', status = ?, body = ? WHERE account_id = ? AND method = ? AND path = ? AND key = ?",
+      )
+      .run(status, body, s.accountId, s.method, s.path, s.key);
+  }
+
+  abandon(s: IdempotencyScope): void {
+    this.db
+      .prepare("DELETE FROM idempotency_keys WHERE account_id = ? AND method = ? AND path = ? AND key = ? AND state = 'in_flight'")
+      .run(s.accountId, s.method, s.path, s.key);
+  }
+
+  /** A fresh process owns no in-flight request: those rows were cut off by a crash and changed nothing. */
+  clearInFlight(): void {
+    this.db.prepare("DELETE FROM idempotency_keys WHERE state = 'in_flight'").run();
+  }
+
+  purgeOlderThan(cutoff: number): number {
+    return this.db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?').run(cutoff).changes;
+  }
+}

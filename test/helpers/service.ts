@@ -1,0 +1,46 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { startService, type RunningService, type StartOptions } from '../../src/server/main.js';
+
+export interface TestService extends RunningService {
+  dataDir: string;
+  /** A raw HTTP call on loopback; `key` defaults to the bootstrap live key, `null` sends none. */
+  call(method: string, path: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string>; rawBody?: string | Buffer }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any; text: string }>;
+  stop(): Promise<void>;
+}
+
+/** The real local service on 127.0.0.1, port 0, a temp SQLite file and (by default) a manual clock. */
+export async function startTestService(opts: Partial<StartOptions> = {}): Promise<TestService> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'manual', ...opts });
+  const call: TestService['call'] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    const key = o.key === undefined ? svc.bootstrap.liveKey : o.key;
+    if (key !== null) headers.authorization = `Bearer ${key}`;
+    let body: string | Buffer | undefined = o.rawBody;
+    if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await request(`${svc.baseUrl}${path}`, { method: method as 'GET', headers, body });
+    const text = await res.body.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.statusCode, headers: res.headers as Record<string, string>, body: parsed, text };
+  };
+  return {
+    ...svc,
+    dataDir,
+    call,
+    async stop() {
+      await svc.close();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
