@@ -1,0 +1,181 @@
+// Bordered tables for people: a list as rows, a single resource as key/value pairs.
+// cli-table3 is loaded on first use (≈17 ms to import; `svc --help` must not pay for it).
+import type { Colors } from './colors.js';
+import { columnsFor, expandColumns, flattenRecord, type FlatRecord, type FlatValue } from './flatten.js';
+import { isIsoTimestamp, relativeTime } from './time.js';
+
+type TableConstructor = typeof import('cli-table3');
+
+export interface TableStyle {
+  /** stdout is a terminal: relative times. Off when `-o table` is asked for in a pipe. */
+  tty: boolean;
+  colors: Colors;
+  now: Date;
+  /** Terminal width the table should fit in. */
+  width: number;
+}
+
+async function loadTable(): Promise<TableConstructor> {
+  return (await import('cli-table3')).default;
+}
+
+// cli-table3 colours headers red and borders grey through its own colour detection; empty
+// styles switch that off so every escape code comes from our Colors (spec: NO_COLOR by our code).
+// compact: no separator line between rows, only under the header.
+const PLAIN_STYLE = { head: [] as string[], border: [] as string[], compact: true };
+
+const PADDING = 2;
+// Narrowest a shrunk column gets (content, without padding); headers are truncated too if need be.
+const MIN_CONTENT_WIDTH = 6;
+
+function textWidth(text: string): number {
+  return [...text].length;
+}
+
+function lastSegment(column: string): string {
+  const dot = column.lastIndexOf('.');
+  return dot === -1 ? column : column.slice(dot + 1);
+}
+
+function colourFor(column: string, colors: Colors): ((text: string) => string) | undefined {
+  if (column === 'id') return colors.id;
+  const name = lastSegment(column);
+  if (name === 'status' || name === 'state') return colors.status;
+  return undefined;
+}
+
+function listCellText(value: FlatValue | undefined, style: TableStyle): string {
+  if (value === null || value === undefined) return '';
+  if (style.tty && isIsoTimestamp(value)) return relativeTime(value, style.now);
+  // One row per record: line breaks and tabs inside a value would tear the row apart.
+  return String(value).replace(/[\r\n\t]+/g, ' ');
+}
+
+/**
+ * Column widths (with padding) that fit `available` characters: the widest columns give up
+ * space first, none below a readable minimum, and `id` never (people copy ids into the next
+ * command). If even that does not fit, the terminal wraps.
+ */
+export function fitColumnWidths(headers: readonly string[], cells: readonly string[][], available: number): number[] {
+  const widths = headers.map(
+    (header, i) => Math.max(textWidth(header), ...cells.map((row) => textWidth(row[i] ?? ''))) + PADDING,
+  );
+  const minimums = widths.map((width, i) =>
+    headers[i] === 'id' ? width : Math.min(width, MIN_CONTENT_WIDTH + PADDING),
+  );
+  const borders = headers.length + 1;
+  let total = widths.reduce((sum, width) => sum + width, 0) + borders;
+  while (total > available) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (widths[i] > minimums[i] && (widest === -1 || widths[i] > widths[widest])) widest = i;
+    }
+    if (widest === -1) break;
+    widths[widest] -= 1;
+    total -= 1;
+  }
+  return widths;
+}
+
+/**
+ * Draws a list as one table across many pages (`--all`): the first page fixes the columns and
+ * their widths; later pages continue the same table (longer cells are truncated with "…").
+ * The bottom border is held back until end(), so memory stays bounded by one page.
+ */
+export interface TableListEncoder {
+  page(rows: readonly object[]): Promise<string>;
+  end(): string;
+}
+
+export function createTableListEncoder(requestedColumns: readonly string[] | undefined, style: TableStyle): TableListEncoder {
+  let columns: string[] | undefined;
+  let widths: number[] = [];
+  let bottomBorder: string | undefined;
+
+  return {
+    async page(rows) {
+      if (rows.length === 0) return '';
+      const Table = await loadTable();
+      const flat = rows.map(flattenRecord);
+      const first = columns === undefined;
+      if (columns === undefined) {
+        columns = requestedColumns ? expandColumns(flat, requestedColumns) : columnsFor(flat);
+      }
+      const cols = columns;
+      const plain = flat.map((row) => cols.map((column) => listCellText(row[column], style)));
+      if (first) widths = fitColumnWidths(cols, plain, style.width);
+
+      const table = new Table({
+        head: first ? cols.map((column) => style.colors.bold(column)) : [],
+        colWidths: widths,
+        style: PLAIN_STYLE,
+        wordWrap: false,
+      });
+      const colours = cols.map((column) => colourFor(column, style.colors));
+      for (const cells of plain) table.push(cells.map((text, i) => (text !== '' && colours[i] ? colours[i](text) : text)));
+
+      const lines = table.toString().split('\n');
+      bottomBorder = lines.pop();
+      // Later pages continue the table started by the first: drop their own top border.
+      if (!first) lines.shift();
+      return `${lines.join('\n')}\n`;
+    },
+    end() {
+      return bottomBorder === undefined ? '' : `${bottomBorder}\n`;
+    },
+  };
+}
+
+/** Wraps at spaces where it can and hard-breaks long words (URLs, tokens) so nothing is cut off. */
+export function wrapText(text: string, width: number): string {
+  if (width <= 0) return text;
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    let rest = line;
+    while (textWidth(rest) > width) {
+      const chars = [...rest];
+      const head = chars.slice(0, width + 1).join('');
+      const space = head.lastIndexOf(' ');
+      if (space > 0) {
+        out.push(rest.slice(0, space));
+        rest = rest.slice(space + 1);
+      } else {
+        out.push(chars.slice(0, width).join(''));
+        rest = chars.slice(width).join('');
+      }
+    }
+    out.push(rest);
+  }
+  return out.join('\n');
+}
+
+function resourceCellText(value: FlatValue | undefined, style: TableStyle): string {
+  if (value === null || value === undefined) return '';
+  // A single resource has room for both: the exact time and how long ago it was.
+  if (style.tty && isIsoTimestamp(value)) return `${value} (${relativeTime(value, style.now)})`;
+  return String(value).replace(/\t/g, ' ');
+}
+
+/** A single resource as a two-column key/value table of its flattened fields, `preferred` first. */
+export async function renderKeyValueTable(
+  resource: object,
+  preferred: readonly string[] | undefined,
+  style: TableStyle,
+): Promise<string> {
+  const flat: FlatRecord = flattenRecord(resource);
+  const keys = columnsFor([flat], preferred ?? []);
+  if (keys.length === 0) return '';
+  const Table = await loadTable();
+
+  const keyWidth = Math.max(...keys.map(textWidth)) + PADDING;
+  // Borders: three vertical bars; values get whatever the terminal has left.
+  const valueWidth = Math.max(style.width - keyWidth - 3 - PADDING, MIN_CONTENT_WIDTH * 2);
+
+  const table = new Table({ style: PLAIN_STYLE, wordWrap: false });
+  for (const key of keys) {
+    const text = wrapText(resourceCellText(flat[key], style), valueWidth);
+    const colour = colourFor(key, style.colors);
+    table.push([style.colors.bold(key), text !== '' && colour ? colour(text) : text]);
+  }
+  return `${table.toString()}\n`;
+}
