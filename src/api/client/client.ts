@@ -67,6 +67,8 @@ export interface RequestOptions<T = unknown> {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxAttempts?: number;
+  /** Agency-level routes (/v1/subaccounts, /v1/agency) reject Service-Subaccount: never send it. */
+  agencyLevel?: boolean;
 }
 
 export interface ApiResponse<T> {
@@ -169,7 +171,7 @@ export class ApiClient {
     path: string,
     query: Query = {},
     itemSchema?: ZodType<T>,
-    init: Pick<RequestOptions, 'headers' | 'signal'> = {},
+    init: Pick<RequestOptions, 'headers' | 'signal' | 'agencyLevel'> = {},
   ): AsyncGenerator<Page<T>, void, undefined> {
     const schema = itemSchema ? (pageOf(itemSchema as never) as unknown as ZodType<Page<T>>) : undefined;
     let cursor = query.cursor ?? undefined;
@@ -204,7 +206,7 @@ export class ApiClient {
     // Never hand the key to another origin (an absolute media URL elsewhere).
     if (new URL(url).origin === this.origin) {
       if (this.opts.apiKey) headers.set('Authorization', `Bearer ${this.opts.apiKey}`);
-      if (this.opts.subaccount) headers.set('Service-Subaccount', this.opts.subaccount);
+      if (this.opts.subaccount && !opts.agencyLevel) headers.set('Service-Subaccount', this.opts.subaccount);
     }
     // cli.md Retries: sends always carry an Idempotency-Key, the same on every try.
     const key = opts.idempotencyKey ?? (opts.method === 'POST' ? randomUUID() : undefined);

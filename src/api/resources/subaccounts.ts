@@ -1,0 +1,21 @@
+import type { ApiClient } from '../client/client.js';
+import { AgencySummarySchema, SubaccountSchema, type AgencySummary, type Subaccount, type UpdateSubaccountBody } from '../schemas/subaccounts.js';
+
+// contract §3. Agency-level routes never carry the sub-account context header.
+const enc = encodeURIComponent;
+
+export async function createSubaccount(client: ApiClient, body: { name: string }): Promise<Subaccount> {
+  return (await client.request({ method: 'POST', path: '/v1/subaccounts', body, schema: SubaccountSchema, agencyLevel: true })).data;
+}
+
+export async function getSubaccount(client: ApiClient, id: string): Promise<Subaccount> {
+  return (await client.request({ method: 'GET', path: `/v1/subaccounts/${enc(id)}`, schema: SubaccountSchema, agencyLevel: true })).data;
+}
+
+export async function updateSubaccount(client: ApiClient, id: string, body: UpdateSubaccountBody): Promise<Subaccount> {
+  return (await client.request({ method: 'PATCH', path: `/v1/subaccounts/${enc(id)}`, body, schema: SubaccountSchema, agencyLevel: true })).data;
+}
+
+export async function agencySummary(client: ApiClient): Promise<AgencySummary> {
+  return (await client.request({ method: 'GET', path: '/v1/agency/summary', schema: AgencySummarySchema, agencyLevel: true })).data;
+}

@@ -1,0 +1,24 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { printOne } from '../../command-kit.js';
+import { parseDuration } from '../../duration.js';
+import { UsageError } from '../../errors.js';
+import { advanceClock, getClock } from '../../../api/resources/sandbox.js';
+
+export function register(group: Command, ctx: CliContext): void {
+  group
+    .command('show')
+    .description("Show the local service's clock")
+    .action(async () => printOne(ctx, await getClock(await ctx.client())));
+
+  group
+    .command('advance')
+    .description('Move the sandbox clock forward; everything that falls due runs, in time order')
+    .argument('<duration>', 'e.g. 30s, 10m, 6h, 7d')
+    .addHelpText('after', '\nExamples:\n  $ svc clock advance 30s\n  $ svc clock advance 3d   # carrier decisions, webhook retries, expiries')
+    .action(async (duration: string) => {
+      const seconds = parseDuration(duration, '<duration>');
+      if (seconds < 1) throw new UsageError('the duration must be at least 1s', '<duration>');
+      await printOne(ctx, await advanceClock(await ctx.client(), seconds));
+    });
+}

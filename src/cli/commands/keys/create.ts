@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { enumOption, notice, printOne } from '../../command-kit.js';
+import { createApiKey } from '../../../api/resources/keys.js';
+
+export interface CreateKeyOptions {
+  name: string;
+  mode: 'live' | 'test';
+}
+
+export function createCommand(parent: Command, ctx: CliContext): Command {
+  return parent
+    .command('create')
+    .description('Create an API key; the key is printed once and cannot be shown again')
+    .requiredOption('--name <name>', 'a name to recognise the key by')
+    .addOption(enumOption('--mode <mode>', 'live or test', ['live', 'test']).default('live'))
+    .addHelpText('after', '\nExamples:\n  $ svc keys create --name ci --mode test\n  $ svc keys create --name deploy -o json | jq -r .key')
+    .action(async (opts: CreateKeyOptions) => runCreate(ctx, { name: opts.name, mode: opts.mode }));
+}
+
+export async function runCreate(ctx: CliContext, opts: CreateKeyOptions): Promise<void> {
+  const created = await createApiKey(await ctx.client(), opts);
+  await printOne(ctx, created, ['id', 'name', 'mode', 'prefix', 'key', 'createdAt']);
+  if (ctx.io.stderrTTY) notice(ctx, 'Save the key now: the service stores only a hash and can never show it again.');
+}

@@ -1,0 +1,167 @@
+import type { IO } from '../output/io.js';
+import type { OutputFormat } from '../output/formatters.js';
+import type { Settings } from '../config/resolve.js';
+import type { ProfileStore } from '../config/profiles.js';
+import type { ApiClient } from '../api/client/client.js';
+import { createPrompter, type Prompter } from './prompter.js';
+import { UsageError } from './errors.js';
+import { defaultDataDir } from '../config/paths.js';
+
+/** The global flags of cli.md, as commander parsed them. */
+export interface GlobalFlags {
+  profile?: string;
+  baseUrl?: string;
+  subaccount?: string;
+  output?: string;
+  json?: boolean;
+  color?: boolean;
+  input?: boolean;
+  yes?: boolean;
+  verbose?: boolean;
+  dryRun?: boolean;
+  configDir?: string;
+}
+
+export interface CliEnvironment {
+  io: IO;
+  env: Record<string, string | undefined>;
+  homedir: string;
+  /** Path of bin/svc.js, to start the local service detached. */
+  binPath: string;
+  /** undici Dispatcher for tests of the client's retry paths (conventions 10). */
+  dispatcher?: unknown;
+  now?: () => Date;
+  /** Resolves on Ctrl-C / SIGTERM: long-running commands stop cleanly. */
+  waitForInterrupt?: () => Promise<void>;
+}
+
+const OUTPUTS: readonly OutputFormat[] = ['table', 'json', 'yaml', 'ndjson', 'csv', 'ids'];
+
+/**
+ * What a command may use: io, prompts, config, the API client and the clock, each built lazily so
+ * `--help` and `--version` never read config or load undici (conventions 2).
+ */
+export class CliContext {
+  private storePromise?: Promise<ProfileStore>;
+  private settingsPromise?: Promise<Settings>;
+  private clientPromise?: Promise<ApiClient>;
+  private prompterInstance?: Prompter;
+
+  constructor(
+    readonly environment: CliEnvironment,
+    readonly flags: GlobalFlags,
+  ) {}
+
+  get io(): IO {
+    return this.environment.io;
+  }
+  get env(): Record<string, string | undefined> {
+    return this.environment.env;
+  }
+  now(): Date {
+    return this.environment.now ? this.environment.now() : new Date();
+  }
+
+  /** -o / --json / SVC_OUTPUT; undefined lets the output layer choose by TTY. */
+  get outputFormat(): OutputFormat | undefined {
+    const raw = this.flags.json ? 'json' : (this.flags.output ?? (this.env.SVC_OUTPUT || undefined));
+    if (raw === undefined) return undefined;
+    if (!(OUTPUTS as readonly string[]).includes(raw)) {
+      throw new UsageError(`unknown output format "${raw}"; use one of ${OUTPUTS.join(', ')}`, '--output');
+    }
+    return raw as OutputFormat;
+  }
+
+  get verbose(): boolean {
+    const d = this.env.SVC_DEBUG;
+    return Boolean(this.flags.verbose) || (d !== undefined && d !== '' && !['0', 'false', 'no', 'off'].includes(d.toLowerCase()));
+  }
+
+  /** cli.md: --no-input or CI set, or no terminal to ask on: never prompt. */
+  get canPrompt(): boolean {
+    if (this.flags.input === false) return false;
+    if (this.env.CI !== undefined && this.env.CI !== '' && this.env.CI !== 'false') return false;
+    return this.io.stdinTTY && this.io.stderrTTY;
+  }
+
+  get prompter(): Prompter {
+    return (this.prompterInstance ??= createPrompter(this.io, this.canPrompt));
+  }
+
+  get dataDir(): string {
+    return defaultDataDir(this.env, this.environment.homedir);
+  }
+
+  async store(): Promise<ProfileStore> {
+    this.storePromise ??= (async () => {
+      const { openProfileStore } = await import('../config/profiles.js');
+      const { resolveConfigDir } = await import('../config/paths.js');
+      return openProfileStore({ configDir: resolveConfigDir(this.flags.configDir, this.env), dataDir: this.dataDir });
+    })();
+    return this.storePromise;
+  }
+
+  async settings(): Promise<Settings> {
+    this.settingsPromise ??= (async () => {
+      const { resolveSettings, SettingsError } = await import('../config/resolve.js');
+      try {
+        return resolveSettings({
+          flags: { profile: this.flags.profile, baseUrl: this.flags.baseUrl, subaccount: this.flags.subaccount, verbose: this.flags.verbose },
+          env: this.env,
+          store: await this.store(),
+          dataDir: this.dataDir,
+        });
+      } catch (err) {
+        if (err instanceof SettingsError) throw new UsageError(err.message, err.setting);
+        throw err;
+      }
+    })();
+    return this.settingsPromise;
+  }
+
+  /** The API client for the resolved profile; starts the local service first when it is needed. */
+  async client(): Promise<ApiClient> {
+    this.clientPromise ??= (async () => {
+      let settings = await this.settings();
+      if (settings.isLocal && settings.source.baseUrl !== 'flag' && settings.source.baseUrl !== 'env' && !this.flags.dryRun) {
+        const { ensureLocalService } = await import('./local-service.js');
+        const started = await ensureLocalService(this, settings.baseUrl);
+        if (started) {
+          this.settingsPromise = undefined;
+          settings = await this.settings();
+        }
+      }
+      if (!settings.apiKey) {
+        throw new UsageError(
+          settings.isLocal
+            ? 'no API key: the local service has not written bootstrap.json yet; run `svc server start`'
+            : `no API key for profile "${settings.profileName}"; run \`svc login --profile ${settings.profileName}\` or set SVC_API_KEY`,
+        );
+      }
+      const { ApiClient } = await import('../api/client/client.js');
+      const io = this.io;
+      return new ApiClient({
+        baseUrl: settings.baseUrl,
+        apiKey: settings.apiKey,
+        subaccount: settings.subaccount,
+        version: CLI_VERSION,
+        dryRun: this.flags.dryRun,
+        dispatcher: this.environment.dispatcher as never,
+        trace: this.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
+      });
+    })();
+    return this.clientPromise;
+  }
+
+  /** cli.md: -y/--yes answers confirmations; otherwise ask, or refuse naming --yes. */
+  async confirm(message: string): Promise<void> {
+    if (this.flags.yes) return;
+    const ok = await this.prompter.confirm(message, { flag: '--yes' });
+    if (!ok) {
+      const { CancelledError } = await import('./errors.js');
+      throw new CancelledError('not confirmed; nothing was changed');
+    }
+  }
+}
+
+export const CLI_VERSION = '0.1.0';

@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import type { CliContext } from './context.js';
+
+export interface GroupModule {
+  register(cmd: Command, ctx: CliContext): void;
+}
+
+export interface GroupEntry {
+  summary: string;
+  load: () => Promise<GroupModule>;
+}
+
+/**
+ * The command tree's top level, with one-line summaries, loaded without importing any command:
+ * `svc --help` lists this, and only the group a user runs is imported (startup: cli.md, issue 2).
+ */
+export const GROUPS: Record<string, GroupEntry> = {
+  login: { summary: 'Save an API key to a profile (prompts on a terminal; verifies the key)', load: () => import('./commands/login/index.js') },
+  profiles: { summary: 'List, show, add, switch and remove profiles', load: () => import('./commands/profiles/index.js') },
+  context: { summary: 'Act as a sub-account by default (stored per profile)', load: () => import('./commands/context/index.js') },
+  server: { summary: 'Start, stop and check the local service', load: () => import('./commands/server/index.js') },
+  keys: { summary: 'Create, list and revoke API keys', load: () => import('./commands/keys/index.js') },
+  subaccounts: { summary: 'Manage agency sub-accounts', load: () => import('./commands/subaccounts/index.js') },
+  agency: { summary: 'Agency-wide views', load: () => import('./commands/agency/index.js') },
+  clock: { summary: 'Show or advance the sandbox clock', load: () => import('./commands/clock/index.js') },
+  api: { summary: 'Call any endpoint: svc api METHOD PATH', load: () => import('./commands/api/index.js') },
+  completion: { summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion/index.js') },
+};

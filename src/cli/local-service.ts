@@ -1,0 +1,104 @@
+// The CLI's side of the local service (contract §1): probe it, start it detached, find and stop it.
+// This module spawns and signals processes, so it is the one CLI module besides main.ts that uses
+// Node's process APIs; commands reach it through the context.
+import { spawn } from 'node:child_process';
+import { openSync, readFileSync, mkdirSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'node:http';
+import type { CliContext } from './context.js';
+import { CliError } from './errors.js';
+
+export const PID_FILE = 'server.json';
+export const LOG_FILE = 'server.log';
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export interface PidInfo {
+  pid: number;
+  baseUrl: string;
+  startedAt: string;
+}
+
+/** GET /healthz with a short timeout; true when the service answers 200. */
+export function probeHealth(baseUrl: string, timeoutMs = 1000): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request(new URL('/healthz', baseUrl), { method: 'GET', timeout: timeoutMs }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
+
+export async function waitForHealth(baseUrl: string, totalMs: number): Promise<boolean> {
+  const deadline = Date.now() + totalMs;
+  while (Date.now() < deadline) {
+    if (await probeHealth(baseUrl, 500)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+export function readPidInfo(dataDir: string): PidInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, PID_FILE), 'utf8')) as PidInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function signal(pid: number, sig: NodeJS.Signals): void {
+  process.kill(pid, sig);
+}
+
+export interface SpawnOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  clock?: 'system' | 'manual';
+  rateLimit?: number;
+}
+
+/** Starts `svc server start` in the background, logging to DATA/server.log; resolves when healthy. */
+export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promise<{ pid: number; baseUrl: string }> {
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const log = openSync(join(opts.dataDir, LOG_FILE), 'a', 0o600);
+  const args = [ctx.environment.binPath, 'server', 'start', '--host', opts.host, '--port', String(opts.port), '--data', opts.dataDir, '--log'];
+  if (opts.clock === 'manual') args.push('--clock', 'manual');
+  if (opts.rateLimit) args.push('--rate-limit', String(opts.rateLimit));
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: { ...ctx.env } });
+  closeSync(log);
+  child.unref();
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const info = readPidInfo(opts.dataDir);
+    if (info && info.pid === child.pid && (await probeHealth(info.baseUrl, 500))) return { pid: child.pid, baseUrl: info.baseUrl };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new CliError(`the local service did not start; see ${join(opts.dataDir, LOG_FILE)}`);
+}
+
+/**
+ * contract §1: when the active profile is `local` and nothing answers, start the service detached,
+ * say so on stderr in one line, and go on. Returns true when it started one.
+ */
+export async function ensureLocalService(ctx: CliContext, baseUrl: string): Promise<boolean> {
+  const url = new URL(baseUrl);
+  if (!LOOPBACK.has(url.hostname)) return false;
+  if (await probeHealth(baseUrl, 1000)) return false;
+  const port = Number(url.port || 80);
+  const started = await spawnDetached(ctx, { host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname.replace(/^\[|\]$/g, ''), port, dataDir: ctx.dataDir });
+  ctx.io.stderr.write(`svc: started the local service at ${started.baseUrl} (pid ${started.pid}, data ${ctx.dataDir})\n`);
+  return true;
+}

@@ -1,0 +1,161 @@
+import { Command, CommanderError, Option } from 'commander';
+import { CliContext, CLI_VERSION, type CliEnvironment } from './context.js';
+import { GROUPS } from './groups.js';
+import { CancelledError, CliError, UsageError } from './errors.js';
+import { EXIT, exitCodeForApiError } from './exit-codes.js';
+import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from '../api/client/errors.js';
+import { createProcessIO, type ProcessLike } from '../output/io.js';
+
+/** Global options whose next argv word is their value (to find the command word in argv). */
+const VALUE_OPTIONS = new Set(['--profile', '--base-url', '--subaccount', '-o', '--output', '--config-dir']);
+
+export function buildProgram(ctx: CliContext): Command {
+  const io = ctx.io;
+  const program = new Command('svc')
+    .description('The svc command line: texting, numbers, voice routing, 10DLC, ports, email, webhooks and events.')
+    .version(CLI_VERSION, '--version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .addHelpCommand('help [command]', 'show help for a command')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+      outputError: (s, write) => write(s),
+    })
+    .option('--profile <name>', 'profile to use (env SVC_PROFILE)')
+    .option('--base-url <url>', 'override the profile base URL (env SVC_BASE_URL)')
+    .option('--subaccount <id>', 'act as this sub-account (env SVC_SUBACCOUNT)')
+    .addOption(new Option('-o, --output <format>', 'table, json, yaml, ndjson, csv or ids (env SVC_OUTPUT)'))
+    .option('--json', 'same as -o json')
+    .option('--no-color', 'no colour (env NO_COLOR)')
+    .option('--no-input', 'never prompt; a missing value is an error naming its flag (also when CI is set)')
+    .option('-y, --yes', 'answer yes to confirmations')
+    .option('-v, --verbose', 'HTTP trace on stderr, secrets redacted (env SVC_DEBUG)')
+    .option('--dry-run', 'print the request that would be sent and send nothing')
+    .option('--config-dir <dir>', 'where profiles live (env SVC_CONFIG_DIR)')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ svc keys list
+  $ svc messages send --to +14155550123 --from +14155550100 --body "hello"
+  $ svc api GET /v1/numbers --paginate -o ndjson
+  $ svc help keys`,
+    );
+  program.hook('preAction', (_root, action) => {
+    Object.assign(ctx.flags, action.optsWithGlobals());
+  });
+  return program;
+}
+
+/** The first word of argv that is not a global option or its value: the command group. */
+export function commandWord(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return argv[i + 1];
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    return a;
+  }
+  return undefined;
+}
+
+/** Registers every group, loading the modules of `load` (or all, for completions and man pages). */
+export async function registerGroups(program: Command, ctx: CliContext, load: 'all' | string | undefined): Promise<void> {
+  for (const [name, entry] of Object.entries(GROUPS)) {
+    const cmd = program.command(name).description(entry.summary);
+    if (load === 'all' || load === name) (await entry.load()).register(cmd, ctx);
+  }
+}
+
+export async function runCli(argv: string[], environment: CliEnvironment): Promise<number> {
+  const ctx = new CliContext(environment, {});
+  const program = buildProgram(ctx);
+  let word = commandWord(argv);
+  if (word === 'help') word = commandWord(argv.slice(argv.indexOf('help') + 1));
+  try {
+    await registerGroups(program, ctx, word);
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (err) {
+    return reportError(err, ctx);
+  }
+}
+
+/** The ONE place errors become messages and exit codes (cli.md: exit codes). */
+export function reportError(err: unknown, ctx: CliContext): number {
+  const io = ctx.io;
+  const say = (line: string) => void io.stderr.write(`${line}\n`);
+  if (err instanceof CommanderError) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+    // commander already printed its message through configureOutput.
+    return EXIT.usage;
+  }
+  if (err instanceof DryRunSignal) {
+    io.stdout.write(`${formatRequestDescription(err.request)}\n`);
+    return EXIT.ok;
+  }
+  if (err instanceof ApiError) {
+    let json = false;
+    try {
+      json = ctx.outputFormat === 'json';
+    } catch {
+      json = false;
+    }
+    if (json) {
+      io.stderr.write(`${JSON.stringify({ ...err.envelope, requestId: err.requestId ?? null })}\n`);
+    } else {
+      say(`error: ${err.code}: ${err.message}`);
+      if (Array.isArray(err.details)) {
+        for (const d of err.details as Array<{ path?: unknown[]; message?: string }>) {
+          say(`  ${Array.isArray(d.path) ? d.path.join('.') : '?'}: ${d.message ?? ''}`);
+        }
+      } else if (err.details && typeof err.details === 'object') {
+        say(`  details: ${JSON.stringify(err.details)}`);
+      }
+      if (err.requestId) say(`request id: ${err.requestId}`);
+    }
+    return exitCodeForApiError(err.code);
+  }
+  if (err instanceof UsageError) {
+    say(`error: ${err.message}`);
+    return EXIT.usage;
+  }
+  if (err instanceof CancelledError) {
+    say(err.message);
+    return EXIT.interrupted;
+  }
+  if (err instanceof NetworkError) {
+    say(`error: ${err.message}`);
+    return EXIT.unavailable;
+  }
+  if (err instanceof ResponseShapeError || err instanceof CliError) {
+    say(`error: ${err.message}`);
+    return EXIT.failure;
+  }
+  const e = err as Error;
+  say(`error: ${e?.message ?? String(err)}`);
+  if (ctx.verbose && e?.stack) say(e.stack);
+  return EXIT.failure;
+}
+
+/** Entry point for bin/svc.js: the only place besides bin/ that touches `process`. */
+export async function main(proc: NodeJS.Process, binPath: string): Promise<number> {
+  const argv = proc.argv.slice(2);
+  const noColor = argv.includes('--no-color');
+  const io = createProcessIO(proc as unknown as ProcessLike, { noColor });
+  const { homedir } = await import('node:os');
+  // `svc … | head` closes the pipe early: that is the reader's choice, not a failure.
+  proc.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') proc.exit(proc.exitCode ?? 0);
+  });
+  const waitForInterrupt = () =>
+    new Promise<void>((resolve) => {
+      proc.once('SIGINT', resolve);
+      proc.once('SIGTERM', resolve);
+    });
+  return runCli(argv, { io, env: proc.env, homedir: homedir(), binPath, waitForInterrupt });
+}
