@@ -1,13 +1,26 @@
 #!/usr/bin/env node
 // Tiny launcher: the CLI is compiled to dist/ so start-up never runs through a TypeScript loader.
-import { main } from '../dist/cli/main.js';
+// `svc --version` and a bare `svc --help` are answered before commander or any command loads
+// (start-up budget, bench/startup); the help text is rendered from the command tree at build time.
+import { readFileSync } from 'node:fs';
+import { CLI_VERSION } from '../dist/cli/version.js';
 
-main(process, new URL(import.meta.url).pathname).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err) => {
+const exitWhenFlushed = (code) => {
+  // The command is over: exit once stdout and stderr have flushed, rather than waiting for idle
+  // keep-alive sockets and timers of the HTTP stack to wind down.
+  process.exitCode = code;
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+};
+
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === '--version') {
+  process.stdout.write(`${CLI_VERSION}\n`);
+} else if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
+  process.stdout.write(readFileSync(new URL('../dist/cli/root-help.txt', import.meta.url), 'utf8'));
+} else {
+  const { main } = await import('../dist/cli/main.js');
+  main(process, new URL(import.meta.url).pathname).then(exitWhenFlushed, (err) => {
     process.stderr.write(`svc: ${err?.stack ?? err}\n`);
-    process.exitCode = 1;
-  },
-);
+    exitWhenFlushed(1);
+  });
+}

@@ -5,7 +5,9 @@ import type { ProfileStore } from '../config/profiles.js';
 import type { ApiClient } from '../api/client/client.js';
 import { createPrompter, type Prompter } from './prompter.js';
 import { UsageError } from './errors.js';
-import { defaultDataDir } from '../config/paths.js';
+import { CLI_VERSION } from './version.js';
+export { CLI_VERSION };
+import { defaultDataDir, resolveConfigDir } from '../config/paths.js';
 
 /** The global flags of cli.md, as commander parsed them. */
 export interface GlobalFlags {
@@ -31,6 +33,8 @@ export interface CliEnvironment {
   /** undici Dispatcher for tests of the client's retry paths (conventions 10). */
   dispatcher?: unknown;
   now?: () => Date;
+  /** process.platform, for the default config dir. */
+  platform?: string;
   /** Resolves on Ctrl-C / SIGTERM: long-running commands stop cleanly. */
   waitForInterrupt?: () => Promise<void>;
 }
@@ -92,11 +96,15 @@ export class CliContext {
     return defaultDataDir(this.env, this.environment.homedir);
   }
 
+  get configDir(): string {
+    return resolveConfigDir(this.flags.configDir, this.env, this.environment.homedir, this.environment.platform ?? 'linux');
+  }
+
+  /** The conf-backed store, for commands that change profiles. */
   async store(): Promise<ProfileStore> {
     this.storePromise ??= (async () => {
       const { openProfileStore } = await import('../config/profiles.js');
-      const { resolveConfigDir } = await import('../config/paths.js');
-      return openProfileStore({ configDir: resolveConfigDir(this.flags.configDir, this.env), dataDir: this.dataDir });
+      return openProfileStore({ configDir: this.configDir, dataDir: this.dataDir });
     })();
     return this.storePromise;
   }
@@ -108,7 +116,8 @@ export class CliContext {
         return resolveSettings({
           flags: { profile: this.flags.profile, baseUrl: this.flags.baseUrl, subaccount: this.flags.subaccount, verbose: this.flags.verbose },
           env: this.env,
-          store: await this.store(),
+          // Reading needs no conf: settings resolve from the file directly (start-up cost).
+          store: (await import('../config/profiles.js')).readProfilesFile(this.configDir),
           dataDir: this.dataDir,
         });
       } catch (err) {
@@ -138,6 +147,10 @@ export class CliContext {
             : `no API key for profile "${settings.profileName}"; run \`svc login --profile ${settings.profileName}\` or set SVC_API_KEY`,
         );
       }
+      // A CLI process is short-lived: compile undici's WASM HTTP parser with V8's baseline compiler
+      // only. The optimizing tier compiles on background threads that process exit waits for
+      // (~100 ms on every command, bench/startup).
+      (await import('node:v8')).setFlagsFromString('--liftoff-only');
       const { ApiClient } = await import('../api/client/client.js');
       const io = this.io;
       return new ApiClient({
@@ -153,6 +166,13 @@ export class CliContext {
     return this.clientPromise;
   }
 
+  /** Releases what the command opened (the client's keep-alive sockets). */
+  async close(): Promise<void> {
+    const pending = this.clientPromise;
+    this.clientPromise = undefined;
+    if (pending) await (await pending.catch(() => undefined))?.close();
+  }
+
   /** cli.md: -y/--yes answers confirmations; otherwise ask, or refuse naming --yes. */
   async confirm(message: string): Promise<void> {
     if (this.flags.yes) return;
@@ -164,4 +184,3 @@ export class CliContext {
   }
 }
 
-export const CLI_VERSION = '0.1.0';

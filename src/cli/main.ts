@@ -1,4 +1,9 @@
-import { Command, CommanderError, Option } from 'commander';
+import { createRequire } from 'node:module';
+import type { Command as CommandType } from 'commander';
+// commander is CommonJS: require() skips the ESM wrapper's export scan, a measurable part of
+// `svc --help` start-up (bench/startup).
+const { Command, CommanderError, Option } = createRequire(import.meta.url)('commander') as typeof import('commander');
+type Command = CommandType;
 import { CliContext, CLI_VERSION, type CliEnvironment } from './context.js';
 import { GROUPS } from './groups.js';
 import { CancelledError, CliError, UsageError } from './errors.js';
@@ -82,6 +87,8 @@ export async function runCli(argv: string[], environment: CliEnvironment): Promi
     return EXIT.ok;
   } catch (err) {
     return reportError(err, ctx);
+  } finally {
+    await ctx.close();
   }
 }
 
@@ -157,5 +164,5 @@ export async function main(proc: NodeJS.Process, binPath: string): Promise<numbe
       proc.once('SIGINT', resolve);
       proc.once('SIGTERM', resolve);
     });
-  return runCli(argv, { io, env: proc.env, homedir: homedir(), binPath, waitForInterrupt });
+  return runCli(argv, { io, env: proc.env, homedir: homedir(), platform: proc.platform, binPath, waitForInterrupt });
 }

@@ -32,8 +32,10 @@ describe('bootstrapPath', () => {
 
 describe('resolveConfigDir', () => {
   it('takes the flag over SVC_CONFIG_DIR, else undefined', () => {
-    expect(resolveConfigDir('/flag', { SVC_CONFIG_DIR: '/env' })).toBe('/flag');
-    expect(resolveConfigDir(undefined, { SVC_CONFIG_DIR: '/env' })).toBe('/env');
-    expect(resolveConfigDir(undefined, {})).toBeUndefined();
+    expect(resolveConfigDir('/flag', { SVC_CONFIG_DIR: '/env' }, '/home/u', 'linux')).toBe('/flag');
+    expect(resolveConfigDir(undefined, { SVC_CONFIG_DIR: '/env' }, '/home/u', 'linux')).toBe('/env');
+    expect(resolveConfigDir(undefined, {}, '/home/u', 'linux')).toBe('/home/u/.config/svc');
+    expect(resolveConfigDir(undefined, { XDG_CONFIG_HOME: '/x' }, '/home/u', 'linux')).toBe('/x/svc');
+    expect(resolveConfigDir(undefined, {}, '/Users/u', 'darwin')).toBe('/Users/u/Library/Preferences/svc');
   });
 });

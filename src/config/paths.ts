@@ -27,10 +27,20 @@ export function bootstrapPath(dataDir: string): string {
 }
 
 /**
- * Where profiles live (cli.md: `--config-dir` / `SVC_CONFIG_DIR`). `undefined` means the platform
- * config dir chosen by `conf`.
+ * The platform config dir for profiles, as `conf` (env-paths, no suffix) would choose it. We pass it
+ * to conf explicitly, so the fast read path (readProfilesFile) and conf always agree on the file.
  */
-export function resolveConfigDir(flag: string | undefined, env: Env): string | undefined {
-  if (flag !== undefined && flag !== '') return flag;
-  return envValue(env, 'SVC_CONFIG_DIR');
+export function defaultConfigDir(env: Env, homedir: string, platform: string): string {
+  if (platform === 'darwin') return path.join(homedir, 'Library', 'Preferences', 'svc');
+  if (platform === 'win32') return path.join(envValue(env, 'APPDATA') ?? path.join(homedir, 'AppData', 'Roaming'), 'svc', 'Config');
+  const xdg = envValue(env, 'XDG_CONFIG_HOME');
+  return path.join(xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(homedir, '.config'), 'svc');
 }
+
+/** Where profiles live (cli.md: `--config-dir` / `SVC_CONFIG_DIR`, else the platform config dir). */
+export function resolveConfigDir(flag: string | undefined, env: Env, homedir: string, platform: string): string {
+  if (flag !== undefined && flag !== '') return flag;
+  return envValue(env, 'SVC_CONFIG_DIR') ?? defaultConfigDir(env, homedir, platform);
+}
+
+export const CONFIG_FILE = 'config.json';

@@ -4,6 +4,7 @@ import path from 'node:path';
 // it costs ~68 ms and `svc --help` must never pay for it (conventions: --help reads no config).
 import type Conf from 'conf';
 import { readBootstrap, type Bootstrap } from './bootstrap.js';
+import { CONFIG_FILE } from './paths.js';
 
 /** The built-in profile: the local service, keyed from its bootstrap.json (contract §1). */
 export const LOCAL_PROFILE = 'local';
@@ -232,6 +233,40 @@ export type OpenProfileStoreOptions = {
   dataDir?: string;
 };
 
+/**
+ * Reads the profiles file without `conf` (conf costs ~70 ms to import): every command resolves its
+ * settings through this; only commands that change profiles open the conf-backed ProfileStore.
+ */
+export function readProfilesFile(configDir: string): ProfileReader {
+  const file = path.join(configDir, CONFIG_FILE);
+  let parsed: { currentProfile?: string; profiles: Record<string, StoredProfile> } | undefined;
+  const load = () => {
+    if (parsed) return parsed;
+    let text: string | undefined;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    let raw: unknown = {};
+    if (text !== undefined && text.trim() !== '') {
+      try {
+        raw = JSON.parse(text);
+      } catch (error) {
+        throw new Error(`malformed config file ${file}: ${(error as Error).message}`, { cause: error });
+      }
+    }
+    return (parsed = parseConfigFile(raw, file));
+  };
+  return {
+    current: () => load().currentProfile ?? LOCAL_PROFILE,
+    getStored: (name: string) => {
+      const profiles = load().profiles;
+      return Object.hasOwn(profiles, name) ? { ...profiles[name] } : undefined;
+    },
+  };
+}
+
 /** Opens the profile store, loading `conf` only now (it is slow to import). */
 export async function openProfileStore(options: OpenProfileStoreOptions = {}): Promise<ProfileStore> {
   const { default: ConfClass } = await import('conf');
@@ -240,7 +275,7 @@ export async function openProfileStore(options: OpenProfileStoreOptions = {}): P
     projectName: 'svc',
     // `~/.config/svc/config.json` rather than conf's default `svc-nodejs`.
     projectSuffix: '',
-    configName: 'config',
+    configName: CONFIG_FILE.replace(/\.json$/, ''),
     ...(options.configDir !== undefined ? { cwd: options.configDir } : {}),
     configFileMode: 0o600,
     // Profile names may contain dots: never let conf read them as paths.

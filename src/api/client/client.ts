@@ -3,9 +3,10 @@
 // undici's MockAgent (conventions: a fake HTTP layer is for the client's retry and error paths).
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { request as undiciRequest, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { createAgent, send } from './transport.js';
 import type { ZodType } from 'zod';
-import { pageOf, type Page } from '../schemas/page.js';
+import type { Page } from '../schemas/page.js';
 import {
   ApiError,
   DryRunSignal,
@@ -173,7 +174,8 @@ export class ApiClient {
     itemSchema?: ZodType<T>,
     init: Pick<RequestOptions, 'headers' | 'signal' | 'agencyLevel'> = {},
   ): AsyncGenerator<Page<T>, void, undefined> {
-    const schema = itemSchema ? (pageOf(itemSchema as never) as unknown as ZodType<Page<T>>) : undefined;
+    // zod loads only when rows are to be parsed (start-up cost of plain list commands).
+    const schema = itemSchema ? ((await import('../schemas/page.js')).pageOf(itemSchema as never) as unknown as ZodType<Page<T>>) : undefined;
     let cursor = query.cursor ?? undefined;
     for (;;) {
       const { data: page } = await this.request<Page<T>>({
@@ -194,6 +196,23 @@ export class ApiClient {
   }
 
   /** The request `request()` would send, headers redacted: what `--dry-run` prints. */
+  private ownAgent: Dispatcher | undefined;
+
+  /** The injected dispatcher, or an Agent of our own that close() can shut. */
+  private get dispatcher(): Dispatcher {
+    return this.opts.dispatcher ?? (this.ownAgent ??= createAgent({ keepAliveTimeout: 10_000 }));
+  }
+
+  /**
+   * Closes our idle keep-alive sockets. A one-shot command calls this when it is done, or the open
+   * socket would hold the process for the server's keep-alive window.
+   */
+  async close(): Promise<void> {
+    const agent = this.ownAgent;
+    this.ownAgent = undefined;
+    if (agent) await agent.close();
+  }
+
   describeRequest(opts: RequestOptions<unknown>): RequestDescription {
     return describe(this.prepare(opts, 'application/json'));
   }
@@ -254,11 +273,10 @@ export class ApiClient {
       const started = this.now();
       let received: Received;
       try {
-        const res = await undiciRequest(req.url, {
+        const res = await send(this.dispatcher, req.url, {
           method: req.method,
           headers: req.headers,
           body: req.payload ?? null,
-          dispatcher: this.opts.dispatcher,
           signal: signal ?? null,
           headersTimeout: timeout,
           bodyTimeout: timeout,

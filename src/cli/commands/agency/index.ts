@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { agencySummary } from '../../../api/resources/subaccounts.js';
 
 export function register(group: Command, ctx: CliContext): void {
   group
@@ -8,6 +7,7 @@ export function register(group: Command, ctx: CliContext): void {
     .description('Numbers, messages and spend this month for every sub-account')
     .addHelpText('after', '\nExamples:\n  $ svc agency summary\n  $ svc agency summary -o csv > summary.csv')
     .action(async () => {
+      const { agencySummary } = await import('../../../api/resources/subaccounts.js');
       const summary = await agencySummary(await ctx.client());
       const { printList } = await import('../../../output/formatters.js');
       await printList(ctx.io, summary.subaccounts, {

@@ -3,13 +3,13 @@ import type { CliContext } from '../../context.js';
 import { printOne } from '../../command-kit.js';
 import { parseDuration } from '../../duration.js';
 import { UsageError } from '../../errors.js';
-import { advanceClock, getClock } from '../../../api/resources/sandbox.js';
+const api = () => import('../../../api/resources/sandbox.js');
 
 export function register(group: Command, ctx: CliContext): void {
   group
     .command('show')
     .description("Show the local service's clock")
-    .action(async () => printOne(ctx, await getClock(await ctx.client())));
+    .action(async () => printOne(ctx, await (await api()).getClock(await ctx.client())));
 
   group
     .command('advance')
@@ -19,6 +19,6 @@ export function register(group: Command, ctx: CliContext): void {
     .action(async (duration: string) => {
       const seconds = parseDuration(duration, '<duration>');
       if (seconds < 1) throw new UsageError('the duration must be at least 1s', '<duration>');
-      await printOne(ctx, await advanceClock(await ctx.client(), seconds));
+      await printOne(ctx, await (await api()).advanceClock(await ctx.client(), seconds));
     });
 }

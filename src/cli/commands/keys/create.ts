@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { enumOption, notice, printOne } from '../../command-kit.js';
-import { createApiKey } from '../../../api/resources/keys.js';
 
 export interface CreateKeyOptions {
   name: string;
@@ -19,6 +18,7 @@ export function createCommand(parent: Command, ctx: CliContext): Command {
 }
 
 export async function runCreate(ctx: CliContext, opts: CreateKeyOptions): Promise<void> {
+  const { createApiKey } = await import('../../../api/resources/keys.js');
   const created = await createApiKey(await ctx.client(), opts);
   await printOne(ctx, created, ['id', 'name', 'mode', 'prefix', 'key', 'createdAt']);
   if (ctx.io.stderrTTY) notice(ctx, 'Save the key now: the service stores only a hash and can never show it again.');

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
-import { revokeApiKey } from '../../../api/resources/keys.js';
 
 export function revokeCommand(parent: Command, ctx: CliContext): Command {
   return parent
@@ -14,6 +13,7 @@ export function revokeCommand(parent: Command, ctx: CliContext): Command {
 
 export async function runRevoke(ctx: CliContext, id: string): Promise<void> {
   await ctx.confirm(`Revoke API key ${id}? Anything using it stops working at once.`);
+  const { revokeApiKey } = await import('../../../api/resources/keys.js');
   await revokeApiKey(await ctx.client(), id);
   notice(ctx, `revoked ${id}`);
 }

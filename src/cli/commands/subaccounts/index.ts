@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { addListOptions, notice, printOne, runList, type ListFlags } from '../../command-kit.js';
 import { UsageError } from '../../errors.js';
-import * as api from '../../../api/resources/subaccounts.js';
+const resources = () => import('../../../api/resources/subaccounts.js');
 
 const COLUMNS = ['id', 'name', 'status', 'createdAt'];
 
@@ -12,7 +12,7 @@ export function register(group: Command, ctx: CliContext): void {
     .description('Create a sub-account (agency keys only)')
     .requiredOption('--name <name>', 'display name')
     .addHelpText('after', '\nExamples:\n  $ svc subaccounts create --name "Acme Dental"\n  $ svc subaccounts create --name Acme -o ids')
-    .action(async (o: { name: string }) => printOne(ctx, await api.createSubaccount(await ctx.client(), { name: o.name }), COLUMNS));
+    .action(async (o: { name: string }) => printOne(ctx, await (await resources()).createSubaccount(await ctx.client(), { name: o.name }), COLUMNS));
 
   addListOptions(group.command('list').description('List sub-accounts'))
     .addHelpText('after', '\nExamples:\n  $ svc subaccounts list --all -o csv')
@@ -22,7 +22,7 @@ export function register(group: Command, ctx: CliContext): void {
     .command('get')
     .description('Show a sub-account')
     .argument('<id>', 'sub-account id')
-    .action(async (id: string) => printOne(ctx, await api.getSubaccount(await ctx.client(), id), COLUMNS));
+    .action(async (id: string) => printOne(ctx, await (await resources()).getSubaccount(await ctx.client(), id), COLUMNS));
 
   group
     .command('update')
@@ -31,7 +31,7 @@ export function register(group: Command, ctx: CliContext): void {
     .option('--name <name>', 'new name')
     .action(async (id: string, o: { name?: string }) => {
       if (!o.name) throw new UsageError('nothing to update: pass --name', '--name');
-      await printOne(ctx, await api.updateSubaccount(await ctx.client(), id, { name: o.name }), COLUMNS);
+      await printOne(ctx, await (await resources()).updateSubaccount(await ctx.client(), id, { name: o.name }), COLUMNS);
     });
 
   group
@@ -40,7 +40,7 @@ export function register(group: Command, ctx: CliContext): void {
     .argument('<id>', 'sub-account id')
     .action(async (id: string) => {
       await ctx.confirm(`Suspend sub-account ${id}? Every request made as it will be refused.`);
-      await printOne(ctx, await api.updateSubaccount(await ctx.client(), id, { status: 'suspended' }), COLUMNS);
+      await printOne(ctx, await (await resources()).updateSubaccount(await ctx.client(), id, { status: 'suspended' }), COLUMNS);
       notice(ctx, `suspended ${id}`);
     });
 
@@ -48,5 +48,5 @@ export function register(group: Command, ctx: CliContext): void {
     .command('resume')
     .description('Resume a suspended sub-account')
     .argument('<id>', 'sub-account id')
-    .action(async (id: string) => printOne(ctx, await api.updateSubaccount(await ctx.client(), id, { status: 'active' }), COLUMNS));
+    .action(async (id: string) => printOne(ctx, await (await resources()).updateSubaccount(await ctx.client(), id, { status: 'active' }), COLUMNS));
 }

@@ -1,0 +1,90 @@
+# bash completion for svc (generated from the command tree: svc completion bash)
+_svc() {
+  local cur words_
+  cur="${COMP_WORDS[COMP_CWORD]}"
+  if [ "$COMP_CWORD" -eq 1 ]; then
+    words_='login profiles context server keys subaccounts agency clock api completion help --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'
+  else
+    case "${COMP_WORDS[1]}" in
+    login)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_=' --api-key-stdin --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        *) ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    profiles)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='list show use add remove  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        list) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        show) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        use) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        add) words_='--api-key-stdin --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        remove) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    context)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='show use clear  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        show) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        use) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        clear) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    server)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='start stop status  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        start) words_='--host --port --data --clock --detach --rate-limit --log --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        stop) words_='--data --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        status) words_='--data --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    keys)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='create list revoke  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        create) words_='--name --mode --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        list) words_='--limit --all --cursor --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        revoke) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    subaccounts)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='create list get update suspend resume  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        create) words_='--name --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        list) words_='--limit --all --cursor --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        get) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        update) words_='--name --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        suspend) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        resume) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    agency)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='summary  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        summary) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    clock)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='show advance  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        show) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        advance) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    api)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_=' --field --input --paginate --idempotency-key --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        *) ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    completion)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        *) ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+    esac
+  fi
+  COMPREPLY=( $(compgen -W "$words_" -- "$cur") )
+}
+complete -F _svc svc

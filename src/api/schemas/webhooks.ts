@@ -1,0 +1,111 @@
+import { z } from 'zod';
+import { NullableTimestamp, Timestamp } from './common.js';
+import { pageOf } from './page.js';
+import { eventFilterError } from './events.js';
+
+// contract §10: webhook endpoints and their delivery log.
+
+export const WEBHOOK_URL_MAX = 2048;
+export const WEBHOOK_DESCRIPTION_MAX = 500;
+export const WEBHOOK_EVENTS_MAX = 100;
+
+const EventFilter = z
+  .array(z.string().min(1).max(100))
+  .min(1)
+  .max(WEBHOOK_EVENTS_MAX)
+  .superRefine((entries, ctx) => {
+    entries.forEach((entry, i) => {
+      const error = eventFilterError(entry);
+      if (error) ctx.addIssue({ code: 'custom', path: [i], message: error });
+    });
+    if (entries.includes('*') && entries.length > 1) ctx.addIssue({ code: 'custom', message: '"*" means every event and must be the only entry' });
+  })
+  .describe('Event types to deliver: catalog types, `<family>.*` patterns, or `["*"]` (default) for every event');
+
+const WebhookUrl = z.string().min(1).max(WEBHOOK_URL_MAX).describe('https URL; http only for loopback hosts (localhost, 127.0.0.0/8, [::1])');
+
+export const CreateWebhookBody = z.strictObject({
+  url: WebhookUrl,
+  events: EventFilter.optional(),
+  description: z.string().max(WEBHOOK_DESCRIPTION_MAX).nullable().optional(),
+});
+export type CreateWebhookBody = z.input<typeof CreateWebhookBody>;
+
+export const UpdateWebhookBody = z
+  .strictObject({
+    url: WebhookUrl.optional(),
+    events: EventFilter.optional(),
+    description: z.string().max(WEBHOOK_DESCRIPTION_MAX).nullable().optional(),
+    enabled: z.boolean().optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one of url, events, description, enabled' });
+export type UpdateWebhookBody = z.input<typeof UpdateWebhookBody>;
+
+export const WebhookEndpointSchema = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.string()),
+    enabled: z.boolean(),
+    description: z.string().nullable(),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    disabledAt: NullableTimestamp,
+    /** `consecutive_failures` (automatic, spec: Webhook endpoint states) or `manual` (PATCH enabled:false). */
+    disabledReason: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookEndpoint' });
+export type WebhookEndpoint = z.infer<typeof WebhookEndpointSchema>;
+
+/** The endpoint plus its signing secret: only in the create and rotate-secret responses. */
+export const WebhookEndpointWithSecretSchema = WebhookEndpointSchema.extend({ secret: z.string() }).meta({ id: 'WebhookEndpointWithSecret' });
+export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecretSchema>;
+
+export const WebhookEndpointPage = pageOf(WebhookEndpointSchema);
+
+export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'abandoned']);
+export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
+
+export const DeliveryAttemptSchema = z.object({
+  attempt: z.number().int().min(1),
+  at: Timestamp,
+  outcome: z.enum(['succeeded', 'failed']),
+  responseStatus: z.number().int().nullable(),
+  durationMs: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+export type DeliveryAttempt = z.infer<typeof DeliveryAttemptSchema>;
+
+/**
+ * One event's delivery to one endpoint, showing its latest attempt (`attempt` = attempts made so
+ * far; 0 before the first). `attempts` is the history of every attempt, oldest first.
+ */
+export const DeliverySchema = z
+  .object({
+    id: z.string(),
+    endpointId: z.string(),
+    eventId: z.string(),
+    eventType: z.string(),
+    attempt: z.number().int().min(0),
+    status: DeliveryStatus,
+    responseStatus: z.number().int().nullable(),
+    responseBody: z.string().nullable(),
+    durationMs: z.number().int().nullable(),
+    error: z.string().nullable(),
+    nextAttemptAt: NullableTimestamp,
+    createdAt: Timestamp,
+    attempts: z.array(DeliveryAttemptSchema),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type Delivery = z.infer<typeof DeliverySchema>;
+
+export const DeliveryPage = pageOf(DeliverySchema);
+
+export const DeliveryParams = z.strictObject({ id: z.string().min(1).max(200), deliveryId: z.string().min(1).max(200) });
+
+export const DeliveryListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().min(1).optional(),
+  format: z.enum(['array']).optional(),
+  status: DeliveryStatus.optional(),
+});

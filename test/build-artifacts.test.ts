@@ -1,0 +1,30 @@
+import { describe, it, expect } from 'vitest';
+import { readFileSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { createTestIO } from '../src/output/io.js';
+import { runCli } from '../src/cli/main.js';
+import { CLI_VERSION } from '../src/cli/version.js';
+
+const root = new URL('..', import.meta.url);
+
+// bin/svc.js answers `--help` and `--version` from build artifacts; they must match the live tree.
+describe('start-up artifacts', () => {
+  it('the pre-rendered root help equals the live `svc --help`', async () => {
+    const file = new URL('dist/cli/root-help.txt', root);
+    expect(existsSync(file), 'run `npm run build` first').toBe(true);
+    const io = createTestIO({ stdoutTTY: false, columns: 80 });
+    expect(await runCli(['--help'], { io, env: {}, homedir: '/nonexistent', binPath: '' })).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(io.out());
+  });
+
+  it('the CLI version is the package version', () => {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version: string };
+    expect(CLI_VERSION).toBe(pkg.version);
+  });
+
+  it('completions/ and man/ are generated from the current command tree', () => {
+    const r = spawnSync(process.execPath, ['scripts/generate-docs.mjs', '--check'], { cwd: new URL('.', root).pathname, encoding: 'utf8' });
+    expect(r.stderr).toContain('up to date');
+    expect(r.status).toBe(0);
+  });
+});
