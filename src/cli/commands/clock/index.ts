@@ -9,6 +9,7 @@ export function register(group: Command, ctx: CliContext): void {
   group
     .command('show')
     .description("Show the local service's clock")
+    .addHelpText('after', '\nExamples:\n  $ svc clock show')
     .action(async () => printOne(ctx, await (await api()).getClock(await ctx.client())));
 
   group

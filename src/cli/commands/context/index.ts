@@ -10,6 +10,7 @@ export function register(group: Command, ctx: CliContext): void {
   group
     .command('show')
     .description('Show which account commands act as')
+    .addHelpText('after', '\nExamples:\n  $ svc context show')
     .action(async () => {
       const settings = await ctx.settings();
       await printOne(ctx, { profile: settings.profileName, subaccount: settings.subaccount ?? null, source: settings.source.subaccount });
@@ -33,6 +34,7 @@ export function register(group: Command, ctx: CliContext): void {
   group
     .command('clear')
     .description('Act as the account itself again')
+    .addHelpText('after', '\nExamples:\n  $ svc context clear')
     .action(async () => {
       const name = await profileName();
       (await ctx.store()).setSubaccount(name, null);

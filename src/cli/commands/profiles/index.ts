@@ -16,6 +16,7 @@ export function register(group: Command, ctx: CliContext): void {
   group
     .command('list')
     .description('List profiles (keys masked)')
+    .addHelpText('after', '\nExamples:\n  $ svc profiles list\n  $ svc profiles list -o json')
     .action(async () => {
       const store = await ctx.store();
       const rows = await Promise.all(store.list().map((p) => view(ctx, p)));
@@ -26,6 +27,7 @@ export function register(group: Command, ctx: CliContext): void {
   group
     .command('show')
     .description('Show one profile (default: the current one), key masked')
+    .addHelpText('after', '\nExamples:\n  $ svc profiles show\n  $ svc profiles show prod')
     .argument('[name]', 'profile name')
     .action(async (name?: string) => {
       const store = await ctx.store();
@@ -38,6 +40,7 @@ export function register(group: Command, ctx: CliContext): void {
   group
     .command('use')
     .description('Make a profile the current one')
+    .addHelpText('after', '\nExamples:\n  $ svc profiles use prod\n  $ svc profiles use local')
     .argument('<name>', 'profile name')
     .action(async (name: string) => {
       const store = await ctx.store();
@@ -65,6 +68,7 @@ export function register(group: Command, ctx: CliContext): void {
   group
     .command('remove')
     .description('Remove a profile')
+    .addHelpText('after', '\nExamples:\n  $ svc profiles remove staging --yes')
     .argument('<name>', 'profile name')
     .action(async (name: string) => {
       const store = await ctx.store();

@@ -36,12 +36,14 @@ export function register(group: Command, ctx: CliContext): void {
   group
     .command('stop')
     .description('Stop the local service started for this data directory')
+    .addHelpText('after', '\nExamples:\n  $ svc server stop\n  $ svc server stop --data /tmp/svc-demo')
     .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
     .action(async (o: { data?: string }) => runStop(ctx, o.data ?? ctx.dataDir));
 
   group
     .command('status')
     .description('Say whether the local service is running, where, and with which data')
+    .addHelpText('after', '\nExamples:\n  $ svc server status\n  $ svc server status -o json')
     .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
     .action(async (o: { data?: string }) => runStatus(ctx, o.data ?? ctx.dataDir));
 }

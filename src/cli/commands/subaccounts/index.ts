@@ -21,12 +21,14 @@ export function register(group: Command, ctx: CliContext): void {
   group
     .command('get')
     .description('Show a sub-account')
+    .addHelpText('after', '\nExamples:\n  $ svc subaccounts get 5f0c2d9e-…')
     .argument('<id>', 'sub-account id')
     .action(async (id: string) => printOne(ctx, await (await resources()).getSubaccount(await ctx.client(), id), COLUMNS));
 
   group
     .command('update')
     .description('Rename a sub-account')
+    .addHelpText('after', '\nExamples:\n  $ svc subaccounts update 5f0c2d9e-… --name "Acme Dental West"')
     .argument('<id>', 'sub-account id')
     .option('--name <name>', 'new name')
     .action(async (id: string, o: { name?: string }) => {
@@ -37,6 +39,7 @@ export function register(group: Command, ctx: CliContext): void {
   group
     .command('suspend')
     .description('Suspend a sub-account: its requests get 403 until resumed')
+    .addHelpText('after', '\nExamples:\n  $ svc subaccounts suspend 5f0c2d9e-… --yes')
     .argument('<id>', 'sub-account id')
     .action(async (id: string) => {
       await ctx.confirm(`Suspend sub-account ${id}? Every request made as it will be refused.`);
@@ -47,6 +50,7 @@ export function register(group: Command, ctx: CliContext): void {
   group
     .command('resume')
     .description('Resume a suspended sub-account')
+    .addHelpText('after', '\nExamples:\n  $ svc subaccounts resume 5f0c2d9e-…')
     .argument('<id>', 'sub-account id')
     .action(async (id: string) => printOne(ctx, await (await resources()).updateSubaccount(await ctx.client(), id, { status: 'active' }), COLUMNS));
 }
