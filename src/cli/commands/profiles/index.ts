@@ -54,7 +54,7 @@ export function register(group: Command, ctx: CliContext): void {
     .description('Add or update a profile without verifying it (svc login verifies)')
     .argument('<name>', 'profile name')
     .option('--api-key-stdin', 'read the API key from standard input')
-    .addHelpText('after', '\nExamples:\n  $ printf %s "$KEY" | svc profiles add staging --base-url https://staging.example.com --api-key-stdin')
+    .addHelpText('after', '\nExamples:\n  $ svc profiles add staging --base-url https://staging.example.com --api-key-stdin < key.txt')
     .action(async (name: string, o: { apiKeyStdin?: boolean }) => {
       const store = await ctx.store();
       const update: { baseUrl?: string; apiKey?: string } = {};
