@@ -15,7 +15,7 @@ export interface Prompter {
 
 export function createPrompter(io: IO, enabled: boolean): Prompter {
   const refuse = (flag: string, message: string): never => {
-    throw new UsageError(`${message.replace(/[?:]\s*$/, '')}: not given, and prompting is off (no terminal, --no-input or CI); pass ${flag}`, flag);
+    throw new UsageError(`${flag} is needed: cannot ask "${message}" without a terminal (or with --no-input or CI set)`, flag);
   };
   const streams = () => ({ input: io.stdin as NodeJS.ReadableStream, output: io.stderr as unknown as NodeJS.WritableStream });
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {

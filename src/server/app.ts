@@ -3,7 +3,7 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ServiceDeps } from './deps.js';
 import { zodValidatorCompiler } from './http/validation.js';
-import { installErrorHandling } from './http/error-handler.js';
+import { installErrorHandling, sendError } from './http/error-handler.js';
 import { installAuth } from './http/auth.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installIdempotency } from './http/idempotency.js';
@@ -39,6 +39,11 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => `req_${randomBase62(16)}`,
+    // Errors Fastify raises before routing (a URL with broken percent-encoding…) get the envelope too.
+    frameworkErrors: (err, req, reply) => {
+      reply.header('Request-Id', req.id);
+      sendError(reply, 'validation_error', 'the request URL could not be read', [{ path: ['url'], message: err.message.replace(/^FST_\w+: /, '') }]);
+    },
   });
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -30,7 +30,8 @@ export const CreatedApiKeySchema = z
     name: z.string(),
     mode: KeyMode,
     prefix: z.string(),
-    key: z.string(),
+    /** The key, shown once; null on an idempotent replay (the service never stores it). */
+    key: z.string().nullable(),
     createdAt: Timestamp,
   })
   .meta({ id: 'CreatedApiKey' });

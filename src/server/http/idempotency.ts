@@ -44,12 +44,19 @@ export interface IdempotencyDeps {
  * transaction, so a crash can never leave a committed write whose retry would do it again.
  * Routes that create things call this; every other POST is recorded by the onSend hook.
  */
-export function commitOnce<T>(deps: IdempotencyDeps, req: FastifyRequest, status: number, fn: () => T): T {
+export function commitOnce<T>(
+  deps: IdempotencyDeps,
+  req: FastifyRequest,
+  status: number,
+  fn: () => T,
+  /** What a replay may show: a response carrying a secret shown once records it without. */
+  toRecorded: (result: T) => unknown = (r) => r,
+): T {
   return inTransaction(deps.db, () => {
     const result = fn();
     const idem = req.idempotency;
     if (idem && !idem.completed) {
-      deps.idempotency.complete(idem.scope, status, JSON.stringify(result));
+      deps.idempotency.complete(idem.scope, status, JSON.stringify(toRecorded(result)));
       idem.completed = true;
     }
     return result;

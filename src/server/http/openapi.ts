@@ -4,11 +4,33 @@ import { ErrorEnvelopeSchema, ERROR_STATUS } from '../../api/schemas/errors.js';
 
 const PKG_VERSION = '0.1.0'; // spec: Versioning 2 — interface version 0.1.0
 
-const toSchema = (s: unknown, io: 'input' | 'output'): Record<string, unknown> => {
+/** Named schemas (`.meta({id})`) collected for components.schemas, keyed `Name` or `NameInput`. */
+type Components = Record<string, unknown>;
+
+/**
+ * zod emits named sub-schemas as `$defs` with `#/$defs/X` refs; in an OpenAPI document those must
+ * live in components.schemas, so they are hoisted and the refs rewritten.
+ */
+function toSchema(s: unknown, io: 'input' | 'output', components: Components): Record<string, unknown> {
   const json = z.toJSONSchema(s as z.ZodType, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Record<string, unknown>;
   delete json.$schema;
-  return json;
-};
+  const suffix = io === 'input' ? 'Input' : '';
+  const defs = (json.$defs ?? {}) as Record<string, unknown>;
+  delete json.$defs;
+  const rewrite = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(rewrite);
+    if (v && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, val] of Object.entries(v)) {
+        out[k] = k === '$ref' && typeof val === 'string' && val.startsWith('#/$defs/') ? `#/components/schemas/${val.slice(8)}${suffix}` : rewrite(val);
+      }
+      return out;
+    }
+    return v;
+  };
+  for (const [name, def] of Object.entries(defs)) components[`${name}${suffix}`] ??= rewrite(def);
+  return rewrite(json) as Record<string, unknown>;
+}
 
 const openapiPath = (url: string): string => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
@@ -24,9 +46,9 @@ interface RouteSchema {
   hide?: boolean;
 }
 
-function parameters(schema: unknown, where: 'query' | 'path' | 'header'): unknown[] {
+function parameters(schema: unknown, where: 'query' | 'path' | 'header', components: Components): unknown[] {
   if (!schema) return [];
-  const json = toSchema(schema, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+  const json = toSchema(schema, 'input', components) as { properties?: Record<string, unknown>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, s]) => ({
     name,
     in: where,
@@ -41,6 +63,7 @@ function parameters(schema: unknown, where: 'query' | 'path' | 'header'): unknow
  */
 export function buildOpenApiDocument(catalog: RouteCatalog, baseDescription: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
+  const components: Components = {};
   for (const r of catalog.routes) {
     const schema = (r.schema ?? {}) as RouteSchema;
     if (schema.hide) continue;
@@ -50,17 +73,17 @@ export function buildOpenApiDocument(catalog: RouteCatalog, baseDescription: str
       tags: schema.tags ?? [r.url.split('/')[2] ?? 'service'],
     };
     if (schema.description) op.description = schema.description;
-    const params = [...parameters(schema.params, 'path'), ...parameters(schema.querystring, 'query'), ...parameters(schema.headers, 'header')];
+    const params = [...parameters(schema.params, 'path', components), ...parameters(schema.querystring, 'query', components), ...parameters(schema.headers, 'header', components)];
     if (params.length) op.parameters = params;
     if (schema.body) {
-      op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(schema.body, 'input') } } };
+      op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(schema.body, 'input', components) } } };
     }
     const responses: Record<string, unknown> = {};
     for (const [status, s] of Object.entries(schema.response ?? {})) {
       responses[status] =
         status === '204'
           ? { description: 'No content' }
-          : { description: 'Success', content: { 'application/json': { schema: toSchema(s, 'output') } } };
+          : { description: 'Success', content: { 'application/json': { schema: toSchema(s, 'output', components) } } };
     }
     responses.default = {
       description: `Error envelope; status matches the code (${Object.entries(ERROR_STATUS).map(([c, s]) => `${c} ${s}`).join(', ')})`,
@@ -78,7 +101,7 @@ export function buildOpenApiDocument(catalog: RouteCatalog, baseDescription: str
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_live_… or sk_test_… API key' } },
-      schemas: { ErrorEnvelope: toSchema(ErrorEnvelopeSchema, 'output') },
+      schemas: { ...components, ErrorEnvelope: toSchema(ErrorEnvelopeSchema, 'output', components) },
     },
   };
 }

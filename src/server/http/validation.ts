@@ -21,7 +21,8 @@ export function issuesToDetails(location: string, issues: z.core.$ZodIssue[]): E
     const base = [location, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) details.push({ path: [...base, key], message: 'unknown field' });
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
+    } else if (issue.code === 'invalid_type' && / received undefined$/.test(issue.message)) {
+      // zod 4 leaves issue.input unset unless asked; its message says when the value was absent.
       details.push({ path: base, message: 'required' });
     } else {
       details.push({ path: base, message: issue.message });
