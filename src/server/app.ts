@@ -13,6 +13,14 @@ import { randomBase62 } from './ids.js';
 import { keysRoutes } from './routes/keys.js';
 import { subaccountRoutes } from './routes/subaccounts.js';
 import { sandboxClockRoutes } from './routes/sandbox-clock.js';
+import { webhooksRoutes } from './routes/webhooks.js';
+import { eventsRoutes } from './routes/events.js';
+import { messagesRoutes } from './routes/messages.js';
+import { conversationsRoutes } from './routes/conversations.js';
+import { numbersRoutes } from './routes/numbers.js';
+import { sandboxMessagingRoutes } from './routes/sandbox-messaging.js';
+import { registerMessageJobs } from './domain/messages.js';
+import { registerNumberJobs } from './domain/numbers.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -70,6 +78,16 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   keysRoutes(app, deps);
   subaccountRoutes(app, deps);
   if (deps.options.sandbox) sandboxClockRoutes(app, deps);
+  webhooksRoutes(app, deps);
+  eventsRoutes(app, deps);
+
+  // Messaging and numbers: durable jobs first (a restart resumes them), then routes.
+  registerMessageJobs(deps);
+  registerNumberJobs(deps);
+  messagesRoutes(app, deps);
+  conversationsRoutes(app, deps);
+  numbersRoutes(app, deps);
+  if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
 
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {

@@ -14,6 +14,8 @@ export interface StartOptions {
   dataDir: string;
   clock: 'system' | 'manual';
   rateLimit?: ServiceOptions['rateLimit'];
+  /** Webhook delivery options (tests: a stub resolver, a short ack timeout). */
+  webhooks?: ServiceOptions['webhooks'];
   /** Log requests as JSON lines (the detached server writes them to DATA/server.log). */
   log?: boolean;
   /** Write DATA/server.json so `svc server stop|status` can find this process. */
@@ -42,7 +44,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     ? { level: 'info', redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]', '*.secret', '*.key', '*.apiKey'], censor: '[redacted]' } }
     : false;
   const schedulerLog = { error: (obj: object, msg: string) => (opts.log ? console.error(JSON.stringify({ level: 'error', msg, ...obj })) : undefined) };
-  const deps = createDeps(db, clock, schedulerLog, opts.rateLimit ? { rateLimit: opts.rateLimit } : {});
+  const deps = createDeps(db, clock, schedulerLog, { ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
   const app = buildApp(deps, { logger });
   await app.listen({ host: opts.host, port: opts.port });
   const address = app.server.address();
@@ -51,6 +53,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
   const { bootstrap, created } = ensureBootstrap(deps, opts.dataDir, baseUrl);
   deps.scheduler.start();
+  deps.webhooks.start();
   const pidFile = join(opts.dataDir, PID_FILE);
   if (opts.writePidFile) writeFileSync(pidFile, JSON.stringify({ pid: process.pid, baseUrl, startedAt: new Date().toISOString() }), { mode: 0o600 });
 
@@ -65,6 +68,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     async close() {
       if (closed) return;
       closed = true;
+      await deps.webhooks.stop();
       await deps.scheduler.stop();
       await app.close();
       db.close();

@@ -45,15 +45,15 @@ const MediaUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }
 
 const messageContent = {
   body: z.string().max(MESSAGE_BODY_MAX).optional(),
-  mediaUrls: z.array(MediaUrl).min(1).max(MEDIA_URLS_MAX).optional(),
+  mediaUrls: z.array(MediaUrl).max(MEDIA_URLS_MAX).optional(),
 };
 
 /**
  * spec: Errors — a send with neither `body` nor `mediaUrls` is a validation_error (named on `body`).
- * An empty body counts as none: a text with no content and no media is not a message.
+ * An empty body or an empty `mediaUrls` counts as none: a text with no content and no media is not a message.
  */
 function requireBodyOrMedia(b: { body?: string; mediaUrls?: string[] }, ctx: z.RefinementCtx): void {
-  if (!b.body && b.mediaUrls === undefined) {
+  if (!b.body && !b.mediaUrls?.length) {
     ctx.addIssue({ code: 'custom', path: ['body'], message: 'required unless mediaUrls is given' });
   }
 }

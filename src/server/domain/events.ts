@@ -3,6 +3,11 @@ import { iso } from '../clock.js';
 import { newId } from '../ids.js';
 import type { EventRecord, EventsRepo } from '../storage/events-repo.js';
 
+import { NON_DURABLE_EVENT_TYPES } from '../../api/schemas/events.js';
+
+// spec: Delivery — non-durable types are never stored (one attempt, no log, not in the feed).
+const NON_DURABLE_TYPES = new Set(NON_DURABLE_EVENT_TYPES);
+
 export type EventListener = (event: EventRecord) => void;
 
 /** Hook run inside the emitting transaction: the webhook outbox writes its deliveries here. */
@@ -14,6 +19,7 @@ export type EventOutbox = (event: EventRecord) => void;
  */
 export class EventStore {
   private readonly listeners = new Set<EventListener>();
+  private readonly transientListeners = new Set<EventListener>();
   private readonly outboxes: EventOutbox[] = [];
 
   constructor(
@@ -25,8 +31,12 @@ export class EventStore {
     this.outboxes.push(outbox);
   }
 
-  /** Call inside the transaction of the change the event reports. */
+  /**
+   * Call inside the transaction of the change the event reports. A non-durable type
+   * (`call.transcript.delta`) is not stored: it goes to emitTransient and comes back with seq 0.
+   */
   emit(accountId: string, type: string, fields: Record<string, unknown>): EventRecord {
+    if (NON_DURABLE_TYPES.has(type)) return this.emitTransient(accountId, type, fields);
     const createdAt = this.clock.nowMs();
     const id = newId('evt');
     const body = { id, type, createdAt: iso(createdAt), ...fields };
@@ -44,5 +54,26 @@ export class EventStore {
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * spec: Delivery — a non-durable event (`call.transcript.delta`): one webhook attempt, no retry,
+   * no delivery log, absent from the feed. Nothing is written; transient listeners hear of it on
+   * the next macrotask. `seq` is 0 (it has no place in the feed).
+   */
+  emitTransient(accountId: string, type: string, fields: Record<string, unknown>): EventRecord {
+    const createdAt = this.clock.nowMs();
+    const id = newId('evt');
+    const body = { id, type, createdAt: iso(createdAt), ...fields };
+    const record: EventRecord = { seq: 0, id, accountId, type, createdAt, body };
+    setImmediate(() => {
+      for (const l of this.transientListeners) l(record);
+    });
+    return record;
+  }
+
+  subscribeTransient(listener: EventListener): () => void {
+    this.transientListeners.add(listener);
+    return () => this.transientListeners.delete(listener);
   }
 }

@@ -80,8 +80,23 @@ export const MIGRATIONS: Migration[] = [
 
 MIGRATIONS.push({
   version: 2,
-  name: 'numbers, messages, charges',
+  name: 'numbers, messages, conversations, charges, campaigns',
   sql: `
+    -- Minimal 10DLC campaigns: the fields numbers need (assign, send). The registration work adds the
+    -- rest of the spec's Campaign fields in a later migration.
+    CREATE TABLE campaigns (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      brand_id TEXT NOT NULL,
+      name TEXT NOT NULL,
+      use_case TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('draft','submitted','dca_review','approved','rejected')),
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX campaigns_account ON campaigns(account_id, created_at, seq);
+
     CREATE TABLE numbers (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       id TEXT NOT NULL UNIQUE,
@@ -91,22 +106,29 @@ MIGRATIONS.push({
       cap_sms INTEGER NOT NULL,
       cap_mms INTEGER NOT NULL,
       cap_voice INTEGER NOT NULL,
+      locality TEXT,
+      region TEXT,
       label TEXT,
-      status TEXT NOT NULL,
-      campaign_id TEXT,
-      campaign_name TEXT,
+      status TEXT NOT NULL CHECK (status IN ('live','idle','pending','released')),
+      campaign_id TEXT REFERENCES campaigns(id),
       caller_id_name TEXT,
       caller_id_status TEXT NOT NULL DEFAULT 'off',
-      emergency TEXT,
+      caller_id_requested_at INTEGER,
+      emergency_enabled INTEGER NOT NULL DEFAULT 0,
+      emergency_address TEXT,
+      emergency_status TEXT NOT NULL DEFAULT 'off',
+      emergency_requested_at INTEGER,
       tfv_status TEXT NOT NULL,
       tfv_rejection_reason TEXT,
       tfv_submission TEXT,
-      route TEXT,
+      tfv_submitted_at INTEGER,
       released_at INTEGER,
       created_at INTEGER NOT NULL,
       updated_at INTEGER NOT NULL
     );
     CREATE INDEX numbers_account ON numbers(account_id, created_at, seq);
+    CREATE INDEX numbers_account_phone ON numbers(account_id, phone_number, seq);
+    CREATE INDEX numbers_campaign ON numbers(campaign_id);
     -- A number has at most one owner until it is released (contract §5: never a number any account owns).
     CREATE UNIQUE INDEX numbers_owned_phone ON numbers(phone_number) WHERE status != 'released';
 
@@ -120,9 +142,9 @@ MIGRATIONS.push({
       to_number TEXT NOT NULL,
       counterparty TEXT NOT NULL,
       body TEXT NOT NULL,
-      status TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('queued','sending','sent','delivered','failed','undelivered','received')),
       segments INTEGER NOT NULL,
-      channel TEXT NOT NULL,
+      channel TEXT NOT NULL CHECK (channel IN ('sms','mms')),
       media TEXT,
       reason TEXT,
       test INTEGER NOT NULL DEFAULT 0,
@@ -133,6 +155,19 @@ MIGRATIONS.push({
     CREATE INDEX messages_account ON messages(account_id, created_at, seq);
     CREATE INDEX messages_thread ON messages(account_id, counterparty, created_at, seq);
 
+    -- One row per (account, counterparty), moved forward by every message in the same transaction, so
+    -- the conversation list is a keyset scan instead of a GROUP BY over all messages.
+    CREATE TABLE conversations (
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      counterparty TEXT NOT NULL,
+      last_message_id TEXT NOT NULL,
+      last_at INTEGER NOT NULL,
+      last_seq INTEGER NOT NULL,
+      PRIMARY KEY (account_id, counterparty)
+    );
+    CREATE INDEX conversations_recent ON conversations(account_id, last_at, last_seq);
+
+    -- contract §11: every charge, in cents, live only. ref is the id of what was charged.
     CREATE TABLE charges (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       id TEXT NOT NULL UNIQUE,
@@ -144,5 +179,63 @@ MIGRATIONS.push({
       created_at INTEGER NOT NULL
     );
     CREATE INDEX charges_account ON charges(account_id, created_at);
+    CREATE INDEX charges_ref ON charges(ref, category);
+  `,
+});
+
+MIGRATIONS.push({
+  version: 3,
+  name: 'webhook endpoints and deliveries',
+  sql: `
+    -- contract §10. The secret is kept in the clear: every attempt is signed with it.
+    -- consecutive_failures / failing_since / last_success_at drive auto-disable (spec: Limits).
+    CREATE TABLE webhook_endpoints (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      url TEXT NOT NULL,
+      events TEXT NOT NULL,
+      description TEXT,
+      secret TEXT NOT NULL,
+      enabled INTEGER NOT NULL DEFAULT 1,
+      disabled_at INTEGER,
+      disabled_reason TEXT,
+      consecutive_failures INTEGER NOT NULL DEFAULT 0,
+      failing_since INTEGER,
+      last_success_at INTEGER,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX webhook_endpoints_account ON webhook_endpoints(account_id, created_at, seq);
+
+    -- The outbox and the delivery log: one row per (event, endpoint), written in the event's
+    -- transaction, showing the latest attempt; attempts holds the history (JSON array).
+    -- next_attempt_at is set exactly while another attempt is scheduled. body is set only for
+    -- samples (POST /test) that are not in the events table.
+    CREATE TABLE webhook_deliveries (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+      account_id TEXT NOT NULL,
+      event_id TEXT NOT NULL,
+      event_type TEXT NOT NULL,
+      body TEXT,
+      is_test INTEGER NOT NULL DEFAULT 0,
+      max_attempts INTEGER NOT NULL,
+      attempt INTEGER NOT NULL DEFAULT 0,
+      status TEXT NOT NULL CHECK (status IN ('pending','succeeded','failed','abandoned')),
+      response_status INTEGER,
+      response_body TEXT,
+      duration_ms INTEGER,
+      error TEXT,
+      next_attempt_at INTEGER,
+      attempts TEXT NOT NULL DEFAULT '[]',
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX webhook_deliveries_endpoint ON webhook_deliveries(endpoint_id, created_at, seq);
+    CREATE INDEX webhook_deliveries_event ON webhook_deliveries(event_id);
+    CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at, seq) WHERE next_attempt_at IS NOT NULL;
+    CREATE INDEX webhook_deliveries_created ON webhook_deliveries(created_at);
   `,
 });

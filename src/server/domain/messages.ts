@@ -1,0 +1,304 @@
+import type { Clock } from '../clock.js';
+import { iso } from '../clock.js';
+import type { Db } from '../storage/database.js';
+import { inTransaction } from '../storage/database.js';
+import type { Scheduler } from '../scheduler.js';
+import type { EventStore } from './events.js';
+import type { AccountRecord } from '../storage/accounts-repo.js';
+import type { NumbersRepo, NumberRecord } from '../storage/numbers-repo.js';
+import type { MessagesRepo, MessageRecord, MessageFilters } from '../storage/messages-repo.js';
+import type { ChargesRepo } from '../storage/charges-repo.js';
+import type { CampaignsRepo } from '../storage/campaigns-repo.js';
+import type { Carrier, CarrierProgress, CarrierStep } from '../world/carrier.js';
+import { testStubCourse } from '../world/carrier.js';
+import { countSegments } from './segments.js';
+import { PRICES } from './prices.js';
+import { newId } from '../ids.js';
+import { ServiceError, conflict, notFound, validationError } from '../errors.js';
+import { TEST_SENDER, type InboundMessageBody, type Media, type MessageStatus, type SendMessageBody } from '../../api/schemas/messages.js';
+import type { Page } from '../../api/schemas/page.js';
+
+export interface MessagingDeps {
+  db: Db;
+  clock: Clock;
+  scheduler: Scheduler;
+  events: EventStore;
+  numbers: NumbersRepo;
+  messages: MessagesRepo;
+  charges: ChargesRepo;
+  campaigns: CampaignsRepo;
+  carrier: Carrier;
+}
+
+/** Who acts: the account (the caller or its sub-account) and the key's mode. */
+export interface Actor {
+  account: AccountRecord;
+  mode: 'live' | 'test';
+}
+
+export const JOB_SUBMIT = 'message.submit';
+export const JOB_PROGRESS = 'message.progress';
+
+// spec: Message status — the only moves a carrier report may make.
+const NEXT: Record<MessageStatus, readonly MessageStatus[]> = {
+  queued: ['sending'],
+  sending: ['sent'],
+  sent: ['delivered', 'failed', 'undelivered'],
+  delivered: [],
+  failed: [],
+  undelivered: [],
+  received: [],
+};
+// spec: Event catalog — message.status is emitted for these.
+const REPORTED: ReadonlySet<MessageStatus> = new Set(['sent', 'delivered', 'failed', 'undelivered']);
+
+/**
+ * Runs fn in the caller's transaction when one is open (the request's commitOnce, a job's step),
+ * else in its own: a send makes no savepoint per state move.
+ */
+function atomically<T>(db: Db, fn: () => T): T {
+  return db.inTransaction ? fn() : inTransaction(db, fn);
+}
+
+// --- media -----------------------------------------------------------------------------------------
+
+const CONTENT_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', bmp: 'image/bmp',
+  heic: 'image/heic', svg: 'image/svg+xml', tif: 'image/tiff', tiff: 'image/tiff',
+  mp4: 'video/mp4', m4v: 'video/mp4', mov: 'video/quicktime', '3gp': 'video/3gpp', '3g2': 'video/3gpp2', webm: 'video/webm',
+  mp3: 'audio/mpeg', m4a: 'audio/mp4', aac: 'audio/aac', wav: 'audio/wav', ogg: 'audio/ogg', amr: 'audio/amr',
+  vcf: 'text/vcard', ics: 'text/calendar', txt: 'text/plain', csv: 'text/csv', pdf: 'application/pdf',
+};
+
+/** spec: Message `media` — `{url, contentType, filename}`: the type from the extension, the name from the path. */
+export function mediaFromUrls(urls: readonly string[]): Media[] {
+  return urls.map((url, i) => {
+    let last = '';
+    try {
+      last = new URL(url).pathname.split('/').filter(Boolean).pop() ?? '';
+      last = decodeURIComponent(last);
+    } catch {
+      // A malformed escape keeps the raw segment.
+    }
+    const filename = last || `media-${i + 1}`;
+    const dot = filename.lastIndexOf('.');
+    const ext = dot > 0 ? filename.slice(dot + 1).toLowerCase() : '';
+    return { url, contentType: CONTENT_TYPES[ext] ?? 'application/octet-stream', filename };
+  });
+}
+
+// --- send ------------------------------------------------------------------------------------------
+
+function senderNumber(deps: MessagingDeps, accountId: string, from: string): NumberRecord {
+  const number = deps.numbers.findByPhone(accountId, from);
+  // contract §4: `from` not owned by the account (and not the test sender) → validation_error on from.
+  if (!number) throw validationError(['body', 'from'], `${from} is not a number of this account; send from one of your numbers or the test sender ${TEST_SENDER}`);
+  // contract §4: a released number → conflict (the account knows it; it no longer owns it).
+  if (number.status === 'released') throw conflict(`${from} was released and can no longer send`);
+  return number;
+}
+
+function assertChannel(number: NumberRecord, channel: 'sms' | 'mms', direction: 'send' | 'receive'): void {
+  // contract §4: a number without the capability (sms, or mms for media) → channel_unsupported.
+  if (!number.capabilities[channel]) {
+    throw new ServiceError(
+      'channel_unsupported',
+      `${number.phoneNumber} cannot ${direction} ${channel.toUpperCase()}: the number has no ${channel} capability`,
+      [{ path: ['body', direction === 'send' ? 'from' : 'to'], message: `no ${channel} capability` }],
+    );
+  }
+}
+
+function assertApprovedCampaign(deps: MessagingDeps, number: NumberRecord): void {
+  // spec: Send body — a live send from a local number needs an approved 10DLC campaign. Toll-free
+  // numbers are not registered under 10DLC.
+  if (number.type !== 'local') return;
+  const campaign = number.campaignId ? deps.campaigns.get(number.accountId, number.campaignId) : undefined;
+  if (!campaign || campaign.status !== 'approved') {
+    throw conflict(
+      `${number.phoneNumber} has no approved 10DLC campaign; assign one with POST /v1/numbers/{id}/assign, or send with a test key`,
+    );
+  }
+}
+
+/**
+ * POST /v1/messages (contract §4). Call inside the request's transaction (commitOnce). Returns the
+ * message as accepted (`queued`). A live send is handed to the carrier by a durable job due at once;
+ * a test send (test key, or from +15005550006) never reaches a carrier: the stub plays its whole
+ * course — sending, sent, then the destination's outcome — in this same transaction, so it is final
+ * as soon as the request returns.
+ */
+export function sendMessage(deps: MessagingDeps, actor: Actor, body: SendMessageBody): MessageRecord {
+  const now = deps.clock.nowMs();
+  const channel = body.mediaUrls?.length ? 'mms' : 'sms';
+  const fromTestSender = body.from === TEST_SENDER;
+  let number: NumberRecord | undefined;
+  if (!fromTestSender) {
+    number = senderNumber(deps, actor.account.id, body.from);
+    assertChannel(number, channel, 'send');
+  }
+  const test = actor.mode === 'test' || fromTestSender;
+  if (!test && number) assertApprovedCampaign(deps, number);
+
+  const text = body.body ?? '';
+  const message: MessageRecord = {
+    id: newId('msg'),
+    accountId: actor.account.id,
+    numberId: number?.id ?? null,
+    direction: 'outbound',
+    from: body.from,
+    to: body.to,
+    counterparty: body.to,
+    body: text,
+    status: 'queued',
+    segments: countSegments(text).segments,
+    channel,
+    media: body.mediaUrls?.length ? mediaFromUrls(body.mediaUrls) : null,
+    reason: null,
+    test,
+    providerMessageId: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  atomically(deps.db, () => {
+    deps.messages.insert(message);
+    if (test) {
+      for (const step of testStubCourse(message.to)) applyCarrierReport(deps, message.id, step.status, step.reason);
+    } else {
+      deps.scheduler.schedule(JOB_SUBMIT, now, { messageId: message.id });
+    }
+  });
+  return message;
+}
+
+/**
+ * A carrier report: moves the message if the move is legal from its current state, records the
+ * charge at `sent` (live only, contract §11) and emits `message.status`, all in one transaction.
+ * Returns false for a report that does not apply (a replayed job, a late duplicate callback), which
+ * changes nothing. A real carrier's status callback would call this.
+ */
+export function applyCarrierReport(deps: MessagingDeps, messageId: string, status: CarrierProgress, reason: string | null): boolean {
+  return atomically(deps.db, () => {
+    const message = deps.messages.getById(messageId);
+    if (!message || !NEXT[message.status].includes(status)) return false;
+    const now = deps.clock.nowMs();
+    const finalReason = status === 'failed' || status === 'undelivered' ? reason : null;
+    deps.messages.setStatus(messageId, status, finalReason, now);
+    if (status === 'sent' && !message.test) {
+      // contract §11: each segment on `sent` (live only); an MMS is priced per message.
+      if (message.channel === 'mms') deps.charges.charge(message.accountId, 'mms', 1, PRICES.mmsMessage, message.id, now);
+      else deps.charges.charge(message.accountId, 'sms', message.segments, message.segments * PRICES.smsSegment, message.id, now);
+    }
+    if (REPORTED.has(status)) deps.events.emit(message.accountId, 'message.status', { messageId, status, reason: finalReason });
+    return true;
+  });
+}
+
+interface SubmitPayload {
+  messageId: string;
+}
+interface ProgressPayload {
+  messageId: string;
+  /** The remaining course; the first step is due now. */
+  steps: CarrierStep[];
+}
+
+/** Durable jobs of the message lifecycle: a restart mid-flight finishes every message. */
+export function registerMessageJobs(deps: MessagingDeps): void {
+  // Hands a queued live message to the carrier, then replays the carrier's course step by step.
+  deps.scheduler.register(JOB_SUBMIT, async (payload: SubmitPayload) => {
+    const before = deps.messages.getById(payload.messageId);
+    if (!before || before.status !== 'queued' || before.providerMessageId) return;
+    const accepted = await deps.carrier.submit({
+      messageId: before.id,
+      from: before.from,
+      to: before.to,
+      body: before.body,
+      mediaUrls: (before.media ?? []).map((m) => m.url),
+    });
+    inTransaction(deps.db, () => {
+      const current = deps.messages.getById(payload.messageId);
+      // A job replayed after a crash finds the provider id set and does nothing.
+      if (!current || current.providerMessageId) return;
+      const now = deps.clock.nowMs();
+      deps.messages.setProviderMessageId(current.id, accepted.providerMessageId, now);
+      const [first] = accepted.course;
+      if (first) deps.scheduler.schedule(JOB_PROGRESS, now + first.afterMs, { messageId: current.id, steps: accepted.course } satisfies ProgressPayload);
+    });
+  });
+
+  // One step of the course: the move, its event and the next step's job commit together.
+  deps.scheduler.register(JOB_PROGRESS, (payload: ProgressPayload) => {
+    inTransaction(deps.db, () => {
+      const [step, ...rest] = payload.steps;
+      if (!step) return;
+      const moved = applyCarrierReport(deps, payload.messageId, step.status, step.reason);
+      const [next] = rest;
+      if (moved && next) {
+        deps.scheduler.schedule(JOB_PROGRESS, deps.clock.nowMs() + next.afterMs, { messageId: payload.messageId, steps: rest } satisfies ProgressPayload);
+      }
+    });
+  });
+}
+
+// --- inbound ---------------------------------------------------------------------------------------
+
+/** contract §9: a consumer's text to one of the account's numbers → `received` and `message.received`. */
+export function receiveInbound(deps: MessagingDeps, account: AccountRecord, body: InboundMessageBody): MessageRecord {
+  const number = deps.numbers.findByPhone(account.id, body.to);
+  if (!number || number.status === 'released') throw validationError(['body', 'to'], `${body.to} is not a number of this account`);
+  const channel = body.mediaUrls?.length ? 'mms' : 'sms';
+  assertChannel(number, channel, 'receive');
+  const now = deps.clock.nowMs();
+  const text = body.body ?? '';
+  const message: MessageRecord = {
+    id: newId('msg'),
+    accountId: account.id,
+    numberId: number.id,
+    direction: 'inbound',
+    from: body.from,
+    to: body.to,
+    counterparty: body.from,
+    body: text,
+    status: 'received',
+    segments: countSegments(text).segments,
+    channel,
+    media: body.mediaUrls?.length ? mediaFromUrls(body.mediaUrls) : null,
+    reason: null,
+    test: false,
+    providerMessageId: deps.carrier.inboundProviderMessageId(),
+    createdAt: now,
+    updatedAt: now,
+  };
+  atomically(deps.db, () => {
+    deps.messages.insert(message);
+    deps.events.emit(account.id, 'message.received', {
+      messageId: message.id,
+      from: message.from,
+      to: message.to,
+      body: message.body,
+      receivedAt: iso(now),
+      providerMessageId: message.providerMessageId,
+    });
+  });
+  return message;
+}
+
+// --- reads -----------------------------------------------------------------------------------------
+
+export function getMessage(deps: Pick<MessagingDeps, 'messages'>, accountId: string, id: string): MessageRecord {
+  const message = deps.messages.get(accountId, id);
+  // spec: Authentication 6 — another account's message is not_found.
+  if (!message) throw notFound('message');
+  return message;
+}
+
+export function listMessages(
+  deps: Pick<MessagingDeps, 'messages'>,
+  accountId: string,
+  filters: MessageFilters,
+  limit: number,
+  cursor?: string,
+): Page<MessageRecord> {
+  return deps.messages.list(accountId, filters, limit, cursor);
+}

@@ -1,0 +1,323 @@
+import type { Clock } from '../clock.js';
+import type { Db } from '../storage/database.js';
+import { inTransaction } from '../storage/database.js';
+import type { Scheduler } from '../scheduler.js';
+import type { NumbersRepo, NumberRecord, NumberFilters } from '../storage/numbers-repo.js';
+import type { ChargesRepo } from '../storage/charges-repo.js';
+import type { CampaignsRepo } from '../storage/campaigns-repo.js';
+import type { Carrier, TollfreeSubmission } from '../world/carrier.js';
+import { isInInventory, searchInventory, type AvailableNumber } from '../world/number-inventory.js';
+import { PRICES } from './prices.js';
+import { monthStart } from './agency.js';
+import type { Actor } from './messages.js';
+import { newId } from '../ids.js';
+import { ServiceError, conflict, notFound, validationError } from '../errors.js';
+import { E164_PATTERN } from '../../api/schemas/common.js';
+import type {
+  EmergencyAddress,
+  SearchNumbersBody,
+  TollfreeDecisionBody,
+  UpdateNumberBody,
+  VerifyTollfreeBody,
+} from '../../api/schemas/numbers.js';
+import type { Page } from '../../api/schemas/page.js';
+
+export interface NumbersDeps {
+  db: Db;
+  clock: Clock;
+  scheduler: Scheduler;
+  numbers: NumbersRepo;
+  charges: ChargesRepo;
+  campaigns: CampaignsRepo;
+  carrier: Carrier;
+}
+
+export const JOB_CALLER_ID = 'number.caller_id_propagated';
+export const JOB_EMERGENCY = 'number.emergency_provisioned';
+export const JOB_TOLLFREE_REVIEW = 'number.tollfree_review';
+
+const channelUnsupported = (message: string, path: Array<string | number>) =>
+  new ServiceError('channel_unsupported', message, [{ path, message }]);
+
+// --- search and buy -------------------------------------------------------------------------------
+
+/** contract §5: the simulated inventory, never a number any account owns. Returned whole (up to `limit`). */
+export function searchNumbers(deps: Pick<NumbersDeps, 'numbers'>, q: SearchNumbersBody): AvailableNumber[] {
+  return searchInventory(
+    { type: q.type, areaCode: q.areaCode, locality: q.locality, contains: q.contains, capabilities: q.capabilities, limit: q.limit },
+    (e164) => deps.numbers.isOwned(e164),
+  );
+}
+
+/** contract §5: buy → `idle`; taken or not in inventory → 409; first month charged (live keys only). */
+export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string): NumberRecord {
+  const offer = isInInventory(phoneNumber);
+  if (!offer) throw conflict(`${phoneNumber} is not available from the carrier; search for numbers with POST /v1/numbers/search`);
+  const now = deps.clock.nowMs();
+  const record: NumberRecord = {
+    id: newId('num'),
+    accountId: actor.account.id,
+    phoneNumber,
+    type: offer.type,
+    capabilities: { ...offer.capabilities },
+    locality: offer.locality,
+    region: offer.region,
+    label: null,
+    status: 'idle',
+    campaignId: null,
+    callerIdName: null,
+    callerIdStatus: 'off',
+    callerIdRequestedAt: null,
+    emergencyEnabled: false,
+    emergencyAddress: null,
+    emergencyStatus: 'off',
+    emergencyRequestedAt: null,
+    // spec: Toll-free verification — local numbers stay not_applicable.
+    tfvStatus: offer.type === 'tollfree' ? 'unverified' : 'not_applicable',
+    tfvRejectionReason: null,
+    tfvSubmission: null,
+    tfvSubmittedAt: null,
+    releasedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return inTransaction(deps.db, () => {
+    if (deps.numbers.isOwned(phoneNumber)) throw conflict(`${phoneNumber} is already taken`);
+    try {
+      deps.numbers.insert(record);
+    } catch (err) {
+      // The partial unique index is the last word on ownership.
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw conflict(`${phoneNumber} is already taken`);
+      throw err;
+    }
+    if (actor.mode === 'live') {
+      const category = offer.type === 'tollfree' ? 'tollfree_number' : 'local_number';
+      deps.charges.charge(actor.account.id, category, 1, offer.monthlyPriceCents, record.id, now);
+    }
+    return record;
+  });
+}
+
+// --- reads -----------------------------------------------------------------------------------------
+
+/**
+ * A number by id, or by its E.164 form (contract §5 asks it of the CLI; the service accepts it too).
+ * For E.164 the owned record wins, else the latest released one.
+ */
+export function resolveNumber(deps: Pick<NumbersDeps, 'numbers'>, accountId: string, idOrPhone: string): NumberRecord {
+  const number = E164_PATTERN.test(idOrPhone) ? deps.numbers.findByPhone(accountId, idOrPhone) : deps.numbers.get(accountId, idOrPhone);
+  // spec: Authentication 6 — another account's number is not_found.
+  if (!number) throw notFound('number');
+  return number;
+}
+
+export function listNumbers(deps: Pick<NumbersDeps, 'numbers'>, accountId: string, f: NumberFilters, limit: number, cursor?: string): Page<NumberRecord> {
+  return deps.numbers.list(accountId, f, limit, cursor);
+}
+
+function assertOwned(n: NumberRecord): void {
+  if (n.status === 'released') throw conflict(`${n.phoneNumber} was released`);
+}
+
+// --- update ----------------------------------------------------------------------------------------
+
+/** PATCH /v1/numbers/{id}: label, caller ID name, emergency calling. All or nothing. */
+export function updateNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, patch: UpdateNumberBody): NumberRecord {
+  return inTransaction(deps.db, () => {
+    const n = resolveNumber(deps, actor.account.id, idOrPhone);
+    assertOwned(n);
+    const now = deps.clock.nowMs();
+
+    if (patch.label !== undefined) n.label = patch.label === '' ? null : patch.label;
+
+    if (patch.callerIdName !== undefined) {
+      const name = patch.callerIdName.name;
+      if (name === null) {
+        n.callerIdName = null;
+        n.callerIdStatus = 'off';
+        n.callerIdRequestedAt = null;
+      } else if (!(name === n.callerIdName && (n.callerIdStatus === 'pending' || n.callerIdStatus === 'active'))) {
+        // Caller ID name (CNAM) is shown on calls: a number that cannot call has none.
+        if (!n.capabilities.voice) throw channelUnsupported(`${n.phoneNumber} has no voice capability`, ['body', 'callerIdName']);
+        // contract §5: sets status pending; active 48 h later on the clock.
+        n.callerIdName = name;
+        n.callerIdStatus = 'pending';
+        n.callerIdRequestedAt = now;
+        deps.scheduler.schedule(JOB_CALLER_ID, now + deps.carrier.timings.callerIdPropagationMs, { numberId: n.id, requestedAt: now });
+      }
+    }
+
+    if (patch.emergency !== undefined) updateEmergency(deps, actor, n, patch.emergency, now);
+
+    n.updatedAt = now;
+    deps.numbers.save(n);
+    return n;
+  });
+}
+
+function updateEmergency(deps: NumbersDeps, actor: Actor, n: NumberRecord, e: NonNullable<UpdateNumberBody['emergency']>, now: number): void {
+  let address: EmergencyAddress | null = n.emergencyAddress;
+  if (e.address) {
+    const check = deps.carrier.checkEmergencyAddress(e.address);
+    // spec: Errors — address_suggestion: the carrier can place the address only after a correction.
+    if (!check.ok && check.kind === 'suggestion') throw new ServiceError('address_suggestion', check.message, { suggested: check.suggested });
+    if (!check.ok) throw validationError(['body', 'emergency', 'address', 'zip'], check.message);
+    address = check.address;
+  }
+  if (!e.enabled) {
+    n.emergencyEnabled = false;
+    n.emergencyStatus = 'off';
+    n.emergencyRequestedAt = null;
+    n.emergencyAddress = address;
+    return;
+  }
+  // Emergency calling is a voice service on a geographic number.
+  if (!n.capabilities.voice) throw channelUnsupported(`${n.phoneNumber} has no voice capability`, ['body', 'emergency']);
+  if (n.type === 'tollfree') throw channelUnsupported('emergency calling is not available on toll-free numbers', ['body', 'emergency']);
+  if (!address) throw validationError(['body', 'emergency', 'address'], 'required to enable emergency calling');
+  const unchanged =
+    n.emergencyEnabled && JSON.stringify(address) === JSON.stringify(n.emergencyAddress) && n.emergencyStatus !== 'failed';
+  if (unchanged) return;
+  const wasEnabled = n.emergencyEnabled;
+  n.emergencyEnabled = true;
+  n.emergencyAddress = address;
+  n.emergencyStatus = 'pending';
+  n.emergencyRequestedAt = now;
+  deps.scheduler.schedule(JOB_EMERGENCY, now + deps.carrier.timings.emergencyProvisioningMs, { numberId: n.id, requestedAt: now });
+  // contract §11: emergency 150/month, first month charged when it is turned on (live only), once a month.
+  if (!wasEnabled && actor.mode === 'live' && !deps.charges.existsFor(n.id, 'emergency', monthStart(now))) {
+    deps.charges.charge(n.accountId, 'emergency', 1, PRICES.emergencyMonthly, n.id, now);
+  }
+}
+
+// --- release and assign ----------------------------------------------------------------------------
+
+/** contract §5: → released (releasedAt set, campaign detached, emergency off); again → 409. */
+export function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string): NumberRecord {
+  return inTransaction(deps.db, () => {
+    const n = resolveNumber(deps, actor.account.id, idOrPhone);
+    if (n.status === 'released') throw conflict(`${n.phoneNumber} is already released`);
+    const now = deps.clock.nowMs();
+    n.status = 'released';
+    n.releasedAt = now;
+    n.campaignId = null;
+    n.emergencyEnabled = false;
+    n.emergencyStatus = 'off';
+    n.emergencyRequestedAt = null;
+    n.updatedAt = now;
+    deps.numbers.save(n);
+    return n;
+  });
+}
+
+/** contract §5: attach to an approved campaign (→ live) or detach with null (→ idle). */
+export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, campaignId: string | null): NumberRecord {
+  return inTransaction(deps.db, () => {
+    const n = resolveNumber(deps, actor.account.id, idOrPhone);
+    assertOwned(n);
+    if (n.type === 'tollfree') {
+      throw channelUnsupported('toll-free numbers are not registered under 10DLC campaigns; verify them instead', ['body', 'campaignId']);
+    }
+    if (!n.capabilities.sms) throw channelUnsupported(`${n.phoneNumber} has no sms capability`, ['body', 'campaignId']);
+    if (campaignId === null) {
+      n.campaignId = null;
+      n.status = 'idle';
+    } else {
+      const campaign = deps.campaigns.get(actor.account.id, campaignId);
+      if (!campaign) throw notFound('campaign');
+      if (campaign.status !== 'approved') throw conflict(`campaign ${campaign.id} is ${campaign.status}, not approved`);
+      n.campaignId = campaign.id;
+      n.status = 'live';
+    }
+    n.updatedAt = deps.clock.nowMs();
+    deps.numbers.save(n);
+    return n;
+  });
+}
+
+// --- toll-free verification ------------------------------------------------------------------------
+
+/** spec: Toll-free verification — unverified/rejected/action_required → pending; the carrier decides 72 h later. */
+export function verifyTollfree(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: VerifyTollfreeBody): NumberRecord {
+  return inTransaction(deps.db, () => {
+    const n = resolveNumber(deps, actor.account.id, idOrPhone);
+    assertOwned(n);
+    if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
+    if (n.tfvStatus === 'pending' || n.tfvStatus === 'verified') throw conflict(`toll-free verification is already ${n.tfvStatus}`);
+    const now = deps.clock.nowMs();
+    n.tfvStatus = 'pending';
+    n.tfvRejectionReason = null;
+    n.tfvSubmission = { ...body, website: body.website || null };
+    n.tfvSubmittedAt = now;
+    n.updatedAt = now;
+    deps.numbers.save(n);
+    deps.scheduler.schedule(JOB_TOLLFREE_REVIEW, now + deps.carrier.timings.tollfreeReviewMs, { numberId: n.id, submittedAt: now });
+    return n;
+  });
+}
+
+function decide(deps: NumbersDeps, n: NumberRecord, status: 'verified' | 'rejected' | 'action_required', reason: string | null): void {
+  n.tfvStatus = status;
+  n.tfvRejectionReason = status === 'verified' ? null : reason;
+  n.updatedAt = deps.clock.nowMs();
+  deps.numbers.save(n);
+}
+
+/** contract §9: the carrier's verdict at once. Only a pending verification can be decided. */
+export function sandboxTollfreeDecision(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: TollfreeDecisionBody): NumberRecord {
+  return inTransaction(deps.db, () => {
+    const n = resolveNumber(deps, actor.account.id, idOrPhone);
+    assertOwned(n);
+    if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
+    if (n.tfvStatus !== 'pending') throw conflict(`no toll-free verification is pending (status ${n.tfvStatus})`);
+    const fallback = body.decision === 'rejected' ? 'rejected by the carrier' : 'the carrier asks for more information';
+    decide(deps, n, body.decision, body.reason ?? fallback);
+    return n;
+  });
+}
+
+// --- durable jobs ----------------------------------------------------------------------------------
+
+interface ProvisioningPayload {
+  numberId: string;
+  requestedAt: number;
+}
+interface ReviewPayload {
+  numberId: string;
+  submittedAt: number;
+}
+
+/**
+ * Each job carries the time of the request it completes: a later change (a new name, a new
+ * address, a resubmission, a sandbox decision, a release) makes the older job a no-op.
+ */
+export function registerNumberJobs(deps: NumbersDeps): void {
+  deps.scheduler.register(JOB_CALLER_ID, (p: ProvisioningPayload) => {
+    inTransaction(deps.db, () => {
+      const n = deps.numbers.getById(p.numberId);
+      if (!n || n.status === 'released' || n.callerIdStatus !== 'pending' || n.callerIdRequestedAt !== p.requestedAt) return;
+      n.callerIdStatus = 'active';
+      n.updatedAt = deps.clock.nowMs();
+      deps.numbers.save(n);
+    });
+  });
+
+  deps.scheduler.register(JOB_EMERGENCY, (p: ProvisioningPayload) => {
+    inTransaction(deps.db, () => {
+      const n = deps.numbers.getById(p.numberId);
+      if (!n || n.status === 'released' || n.emergencyStatus !== 'pending' || n.emergencyRequestedAt !== p.requestedAt) return;
+      n.emergencyStatus = 'active';
+      n.updatedAt = deps.clock.nowMs();
+      deps.numbers.save(n);
+    });
+  });
+
+  deps.scheduler.register(JOB_TOLLFREE_REVIEW, (p: ReviewPayload) => {
+    inTransaction(deps.db, () => {
+      const n = deps.numbers.getById(p.numberId);
+      if (!n || n.status === 'released' || n.tfvStatus !== 'pending' || n.tfvSubmittedAt !== p.submittedAt) return;
+      const verdict = deps.carrier.reviewTollfree((n.tfvSubmission ?? {}) as unknown as TollfreeSubmission);
+      decide(deps, n, verdict.status, verdict.status === 'rejected' ? verdict.reason : null);
+    });
+  });
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { InboundMessageBody, MessageSchema } from '../../api/schemas/messages.js';
+import { NumberIdParams, PhoneNumberSchema, TollfreeDecisionBody } from '../../api/schemas/numbers.js';
+import type { ServiceDeps } from '../deps.js';
+import { receiveInbound } from '../domain/messages.js';
+import { sandboxTollfreeDecision } from '../domain/numbers.js';
+import { messageView } from '../views-messaging.js';
+import { commitOnce } from '../http/idempotency.js';
+import { renderNumber } from './numbers.js';
+
+// contract §9: the outside world for messaging and numbers.
+export function sandboxMessagingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/v1/sandbox/inbound-messages',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: "A consumer's text to one of the account's numbers",
+        description:
+          '201 with the inbound Message, status `received`, and a `message.received` event `{messageId, from, to, body, receivedAt, providerMessageId}`. `to` must be a number the account owns (else 400 on `["body","to"]`) with the `sms` capability (`mms` with media; else 422 `channel_unsupported`). `body` is optional only with `mediaUrls`, as for a send.',
+        body: InboundMessageBody,
+        response: { 201: MessageSchema },
+      },
+    },
+    async (req, reply) => {
+      const received = commitOnce(deps, req, 201, () => messageView(receiveInbound(deps, req.auth.account, req.body)));
+      return reply.status(201).send(received);
+    },
+  );
+
+  r.post(
+    '/v1/sandbox/numbers/:id/tollfree-decision',
+    {
+      schema: {
+        tags: ['sandbox'],
+        summary: "The carrier's toll-free verification verdict, at once",
+        description:
+          '`{decision: verified|rejected|action_required, reason?}` decides a `pending` verification now (the 72 h review then does nothing). `reason` becomes `tfvRejectionReason` for `rejected` and `action_required` (a default text when omitted); `verified` clears it. A local number, or no verification pending → 409. `{id}` may be the E.164 form.',
+        params: NumberIdParams,
+        body: TollfreeDecisionBody,
+        response: { 200: PhoneNumberSchema },
+      },
+    },
+    async (req) => renderNumber(deps, sandboxTollfreeDecision(deps, req.auth, req.params.id, req.body)),
+  );
+}

@@ -1,0 +1,69 @@
+import type { Db } from './database.js';
+import { newId } from '../ids.js';
+
+// contract §11: one row per billable event, in cents; live only (test keys never move money).
+export type ChargeCategory = 'sms' | 'mms' | 'local_number' | 'tollfree_number' | 'emergency';
+
+export interface ChargeRecord {
+  id: string;
+  accountId: string;
+  category: ChargeCategory;
+  quantity: number;
+  amountCents: number;
+  /** Id of what was charged (message, number). */
+  ref: string | null;
+  createdAt: number;
+}
+
+interface ChargeRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  category: ChargeCategory;
+  quantity: number;
+  amount_cents: number;
+  ref: string | null;
+  created_at: number;
+}
+
+const toRecord = (r: ChargeRow): ChargeRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  category: r.category,
+  quantity: r.quantity,
+  amountCents: r.amount_cents,
+  ref: r.ref,
+  createdAt: r.created_at,
+});
+
+export class ChargesRepo {
+  private readonly insertStmt;
+  constructor(private readonly db: Db) {
+    this.insertStmt = db.prepare(
+      'INSERT INTO charges (id, account_id, category, quantity, amount_cents, ref, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  insert(c: ChargeRecord): void {
+    this.insertStmt.run(c.id, c.accountId, c.category, c.quantity, c.amountCents, c.ref, c.createdAt);
+  }
+
+  /** Records one charge; call inside the transaction of the billable change. */
+  charge(accountId: string, category: ChargeCategory, quantity: number, amountCents: number, ref: string | null, now: number): ChargeRecord {
+    const record: ChargeRecord = { id: newId('chg'), accountId, category, quantity, amountCents, ref, createdAt: now };
+    this.insert(record);
+    return record;
+  }
+
+  listForAccount(accountId: string): ChargeRecord[] {
+    return (this.db.prepare('SELECT * FROM charges WHERE account_id = ? ORDER BY seq').all(accountId) as ChargeRow[]).map(toRecord);
+  }
+
+  /** True when `ref` already carries a charge of `category` at or after `since`. */
+  existsFor(ref: string, category: ChargeCategory, since: number): boolean {
+    return (
+      this.db.prepare('SELECT 1 FROM charges WHERE ref = ? AND category = ? AND created_at >= ? LIMIT 1').get(ref, category, since) !==
+      undefined
+    );
+  }
+}

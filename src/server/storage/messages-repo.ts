@@ -1,0 +1,193 @@
+import type { Db } from './database.js';
+import { decodeCursor, encodeCursor, keysetPage } from './pagination.js';
+import type { Page } from '../../api/schemas/page.js';
+import type { Media, MessageStatus } from '../../api/schemas/messages.js';
+
+export type Direction = 'outbound' | 'inbound';
+
+export interface MessageRecord {
+  id: string;
+  accountId: string;
+  numberId: string | null;
+  direction: Direction;
+  from: string;
+  to: string;
+  /** The other party: `to` for outbound, `from` for inbound. */
+  counterparty: string;
+  body: string;
+  status: MessageStatus;
+  segments: number;
+  channel: 'sms' | 'mms';
+  media: Media[] | null;
+  reason: string | null;
+  test: boolean;
+  providerMessageId: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface MessageRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  number_id: string | null;
+  direction: Direction;
+  from_number: string;
+  to_number: string;
+  counterparty: string;
+  body: string;
+  status: MessageStatus;
+  segments: number;
+  channel: 'sms' | 'mms';
+  media: string | null;
+  reason: string | null;
+  test: number;
+  provider_message_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const toRecord = (r: MessageRow): MessageRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  numberId: r.number_id,
+  direction: r.direction,
+  from: r.from_number,
+  to: r.to_number,
+  counterparty: r.counterparty,
+  body: r.body,
+  status: r.status,
+  segments: r.segments,
+  channel: r.channel,
+  media: r.media === null ? null : (JSON.parse(r.media) as Media[]),
+  reason: r.reason,
+  test: r.test === 1,
+  providerMessageId: r.provider_message_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export interface MessageFilters {
+  direction?: Direction;
+  from?: string;
+  to?: string;
+  status?: MessageStatus;
+}
+
+export interface ConversationRecord {
+  counterparty: string;
+  lastAt: number;
+  last: MessageRecord;
+}
+
+export class MessagesRepo {
+  private readonly insertStmt;
+  private readonly touchConversationStmt;
+  private readonly statusStmt;
+  private readonly getStmt;
+  private readonly byIdStmt;
+  constructor(private readonly db: Db) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO messages (id, account_id, number_id, direction, from_number, to_number, counterparty, body, status, segments,
+         channel, media, reason, test, provider_message_id, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    // The conversation row only ever moves forward to a newer message.
+    this.touchConversationStmt = db.prepare(
+      `INSERT INTO conversations (account_id, counterparty, last_message_id, last_at, last_seq) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (account_id, counterparty) DO UPDATE SET
+         last_message_id = excluded.last_message_id, last_at = excluded.last_at, last_seq = excluded.last_seq
+       WHERE excluded.last_at > conversations.last_at
+          OR (excluded.last_at = conversations.last_at AND excluded.last_seq > conversations.last_seq)`,
+    );
+    this.statusStmt = db.prepare('UPDATE messages SET status = ?, reason = ?, updated_at = ? WHERE id = ?');
+    this.getStmt = db.prepare('SELECT * FROM messages WHERE id = ? AND account_id = ?');
+    this.byIdStmt = db.prepare('SELECT * FROM messages WHERE id = ?');
+  }
+
+  /** Inserts the message and moves its conversation forward; call inside the sending transaction. */
+  insert(m: MessageRecord): void {
+    const seq = Number(
+      this.insertStmt.run(
+        m.id, m.accountId, m.numberId, m.direction, m.from, m.to, m.counterparty, m.body, m.status, m.segments, m.channel,
+        m.media === null ? null : JSON.stringify(m.media), m.reason, m.test ? 1 : 0, m.providerMessageId, m.createdAt, m.updatedAt,
+      ).lastInsertRowid,
+    );
+    this.touchConversationStmt.run(m.accountId, m.counterparty, m.id, m.createdAt, seq);
+  }
+
+  setStatus(id: string, status: MessageStatus, reason: string | null, now: number): void {
+    this.statusStmt.run(status, reason, now, id);
+  }
+
+  setProviderMessageId(id: string, providerMessageId: string, now: number): void {
+    this.db.prepare('UPDATE messages SET provider_message_id = ?, updated_at = ? WHERE id = ?').run(providerMessageId, now, id);
+  }
+
+  get(accountId: string, id: string): MessageRecord | undefined {
+    const row = this.getStmt.get(id, accountId) as MessageRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /** For durable jobs and carrier reports, which act on a message whatever the account. */
+  getById(id: string): MessageRecord | undefined {
+    const row = this.byIdStmt.get(id) as MessageRow | undefined;
+    return row && toRecord(row);
+  }
+
+  list(accountId: string, f: MessageFilters, limit: number, cursor?: string): Page<MessageRecord> {
+    const where = ['account_id = ?'];
+    const params: unknown[] = [accountId];
+    const add = (column: string, value: string | undefined) => {
+      if (value === undefined) return;
+      where.push(`${column} = ?`);
+      params.push(value);
+    };
+    add('direction', f.direction);
+    add('from_number', f.from);
+    add('to_number', f.to);
+    add('status', f.status);
+    return keysetPage<MessageRow, MessageRecord>(this.db, { from: 'messages', where, params, limit, cursor, map: toRecord });
+  }
+
+  count(accountId: string): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE account_id = ?').get(accountId) as { n: number }).n;
+  }
+
+  /** The latest `limit` messages with one counterparty, oldest first (contract §4). */
+  thread(accountId: string, counterparty: string, limit: number): MessageRecord[] {
+    const rows = this.db
+      .prepare('SELECT * FROM messages WHERE account_id = ? AND counterparty = ? ORDER BY created_at DESC, seq DESC LIMIT ?')
+      .all(accountId, counterparty, limit) as MessageRow[];
+    return rows.reverse().map(toRecord);
+  }
+
+  /**
+   * Conversation summaries, newest `lastAt` first. Keyset on (last_at, last_seq): the seq of the
+   * latest message is unique, so the order is total even on a frozen clock.
+   */
+  conversations(accountId: string, limit: number, cursor?: string): Page<ConversationRecord> {
+    const where = ['c.account_id = ?'];
+    const params: unknown[] = [accountId];
+    const pos = decodeCursor(cursor);
+    if (pos) {
+      where.push('(c.last_at < ? OR (c.last_at = ? AND c.last_seq < ?))');
+      params.push(pos.createdAt, pos.createdAt, pos.seq);
+    }
+    const rows = this.db
+      .prepare(
+        `SELECT m.*, c.last_at AS c_last_at, c.last_seq AS c_last_seq FROM conversations c
+         JOIN messages m ON m.id = c.last_message_id
+         WHERE ${where.join(' AND ')} ORDER BY c.last_at DESC, c.last_seq DESC LIMIT ?`,
+      )
+      .all(...params, limit + 1) as Array<MessageRow & { c_last_at: number; c_last_seq: number }>;
+    const hasMore = rows.length > limit;
+    const page = hasMore ? rows.slice(0, limit) : rows;
+    const last = page[page.length - 1];
+    return {
+      data: page.map((r) => ({ counterparty: r.counterparty, lastAt: r.c_last_at, last: toRecord(r) })),
+      hasMore,
+      nextCursor: hasMore && last ? encodeCursor({ createdAt: last.c_last_at, seq: last.c_last_seq }) : null,
+    };
+  }
+}

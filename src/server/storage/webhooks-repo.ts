@@ -1,0 +1,145 @@
+import type { Db } from './database.js';
+
+export interface WebhookEndpointRecord {
+  id: string;
+  accountId: string;
+  url: string;
+  /** `["*"]` for every event. */
+  events: string[];
+  description: string | null;
+  secret: string;
+  enabled: boolean;
+  disabledAt: number | null;
+  disabledReason: string | null;
+  consecutiveFailures: number;
+  /** Service time of the first failed attempt of the current failing streak. */
+  failingSince: number | null;
+  lastSuccessAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+interface EndpointRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  url: string;
+  events: string;
+  description: string | null;
+  secret: string;
+  enabled: number;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  consecutive_failures: number;
+  failing_since: number | null;
+  last_success_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const toRecord = (r: EndpointRow): WebhookEndpointRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  url: r.url,
+  events: JSON.parse(r.events) as string[],
+  description: r.description,
+  secret: r.secret,
+  enabled: r.enabled === 1,
+  disabledAt: r.disabled_at,
+  disabledReason: r.disabled_reason,
+  consecutiveFailures: r.consecutive_failures,
+  failingSince: r.failing_since,
+  lastSuccessAt: r.last_success_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export type WebhookEndpointPatch = Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'secret' | 'enabled' | 'disabledAt' | 'disabledReason' | 'consecutiveFailures' | 'failingSince' | 'lastSuccessAt'>>;
+
+const COLUMNS: Record<keyof WebhookEndpointPatch, string> = {
+  url: 'url',
+  events: 'events',
+  description: 'description',
+  secret: 'secret',
+  enabled: 'enabled',
+  disabledAt: 'disabled_at',
+  disabledReason: 'disabled_reason',
+  consecutiveFailures: 'consecutive_failures',
+  failingSince: 'failing_since',
+  lastSuccessAt: 'last_success_at',
+};
+
+export class WebhookEndpointsRepo {
+  private readonly enabledStmt;
+  private readonly byIdStmt;
+  private readonly successStmt;
+  private readonly failureStmt;
+  constructor(private readonly db: Db) {
+    this.successStmt = db.prepare('UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL, last_success_at = ? WHERE id = ?');
+    this.failureStmt = db.prepare(
+      'UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, ?) WHERE id = ?',
+    );
+    // Prepared once: the outbox reads the account's endpoints inside every event's transaction.
+    this.enabledStmt = db.prepare('SELECT * FROM webhook_endpoints WHERE account_id = ? AND enabled = 1 ORDER BY seq');
+    this.byIdStmt = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
+  }
+
+  insert(e: WebhookEndpointRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret, enabled, disabled_at, disabled_reason,
+           consecutive_failures, failing_since, last_success_at, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        e.id, e.accountId, e.url, JSON.stringify(e.events), e.description, e.secret, e.enabled ? 1 : 0, e.disabledAt, e.disabledReason,
+        e.consecutiveFailures, e.failingSince, e.lastSuccessAt, e.createdAt, e.updatedAt,
+      );
+  }
+
+  /** Scoped to the account: another account's endpoint is as good as missing (spec: Authentication 6). */
+  get(accountId: string, id: string): WebhookEndpointRecord | undefined {
+    const row = this.byIdStmt.get(id) as EndpointRow | undefined;
+    return row && row.account_id === accountId ? toRecord(row) : undefined;
+  }
+
+  /** Unscoped, for the delivery worker. */
+  getById(id: string): WebhookEndpointRecord | undefined {
+    const row = this.byIdStmt.get(id) as EndpointRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /** Every endpoint of the account, newest first (a bounded list). */
+  listForAccount(accountId: string): WebhookEndpointRecord[] {
+    return (this.db.prepare('SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at DESC, seq DESC').all(accountId) as EndpointRow[]).map(toRecord);
+  }
+
+  countForAccount(accountId: string): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ?').get(accountId) as { n: number }).n;
+  }
+
+  enabledForAccount(accountId: string): WebhookEndpointRecord[] {
+    return (this.enabledStmt.all(accountId) as EndpointRow[]).map(toRecord);
+  }
+
+  update(id: string, patch: WebhookEndpointPatch, now: number): void {
+    const sets: string[] = ['updated_at = ?'];
+    const params: unknown[] = [now];
+    for (const [key, value] of Object.entries(patch) as Array<[keyof WebhookEndpointPatch, unknown]>) {
+      if (value === undefined) continue;
+      sets.push(`${COLUMNS[key]} = ?`);
+      params.push(key === 'events' ? JSON.stringify(value) : key === 'enabled' ? (value ? 1 : 0) : value);
+    }
+    this.db.prepare(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = ?`).run(...params, id);
+  }
+
+  /** Streak bookkeeping that must not bump updatedAt (it is not a change the user made). */
+  recordOutcome(id: string, succeeded: boolean, at: number): void {
+    if (succeeded) this.successStmt.run(at, id);
+    else this.failureStmt.run(at, id);
+  }
+
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM webhook_endpoints WHERE id = ?').run(id);
+  }
+}

@@ -1,0 +1,341 @@
+import type { EventRecord } from '../storage/events-repo.js';
+import type { DeliveryRecord } from '../storage/webhook-deliveries-repo.js';
+import type { WebhookEndpointRecord } from '../storage/webhooks-repo.js';
+import { eventFilterMatches } from '../../api/schemas/events.js';
+import {
+  DELIVERY_LOG_RETENTION_MS,
+  TICK_JOB,
+  createTestDelivery,
+  recordAttempt,
+  writeDeliveriesForEvent,
+  type AttemptResult,
+  type WebhookDomainDeps,
+} from '../domain/webhooks.js';
+import { inTransaction } from '../storage/database.js';
+import { WebhookHttpSender } from './http-sender.js';
+import { USER_AGENT, deliveryHeaders } from './signing.js';
+import { isRetryableStatus, parseRetryAfterMs } from './retry-schedule.js';
+import { checkResolvedAddresses, classifyAddress, describeAddressClass, urlHost, type AddressClass, type ResolvedAddress } from './url-safety.js';
+import { systemResolver, type Resolver } from './resolver.js';
+
+/** With a manual clock, an event's first attempts are also a job at its time (see below). */
+export const FIRST_ATTEMPT_JOB = 'webhooks.first_attempt';
+
+export interface WebhookWorkerOptions {
+  /** spec: Delivery — any 2xx within 10 seconds. Lower only in tests. */
+  ackTimeoutMs?: number;
+  /** Attempts in flight at once, across endpoints (each endpoint sends one at a time). */
+  concurrency?: number;
+  /** Name resolution for delivery (default: the OS resolver through node:dns lookup). */
+  resolver?: Resolver;
+  userAgent?: string;
+  /** Real wall clock for the signature's `t` (contract §10); default Date.now. */
+  wallNow?: () => number;
+  /**
+   * A last check on the address about to be connected to, after the safety rules (tests pass a
+   * loopback-only guard so that no bug can send traffic off the machine).
+   */
+  destinationGuard?: (address: string) => boolean;
+}
+
+const PURGE_EVERY_MS = 3600_000;
+
+export const DEFAULT_WEBHOOK_OPTIONS = { ackTimeoutMs: 10_000, concurrency: 8 } as const;
+
+export interface WorkerLog {
+  error(obj: object, msg: string): void;
+}
+
+interface Lane {
+  tail: Promise<void>;
+  size: number;
+}
+
+type Outcome = AttemptResult | { aborted: true };
+
+/**
+ * Sends webhook deliveries (spec: Events, Delivery; contract §10).
+ *
+ * - The outbox (writeDeliveriesForEvent) writes one pending delivery per matching endpoint inside the
+ *   event's transaction; first attempts go at once, woken by the event store's after-commit hint
+ *   (and, on start, every due delivery is resumed, so a crash loses nothing).
+ * - Retries are scheduler jobs at 5-minute tick boundaries of the service clock (TICK_JOB), so
+ *   `clock advance` sends them in time order.
+ * - With a manual clock, the outbox also schedules FIRST_ATTEMPT_JOB at the event's time, and job
+ *   handlers wait for the sends they start: `clock advance` returns only when the attempts that fell
+ *   due inside it have been made and recorded (deterministic tests). With the system clock, jobs only
+ *   dispatch, so a slow receiver never holds up the scheduler.
+ * - Each endpoint is a lane: its deliveries are attempted one at a time, in order; lanes run in
+ *   parallel, bounded by `concurrency` slots, so one slow endpoint never holds up another.
+ */
+export class DeliveryWorker {
+  readonly ackTimeoutMs: number;
+  private readonly concurrency: number;
+  private readonly resolver: Resolver;
+  private readonly userAgent: string;
+  private readonly wallNow: () => number;
+  private readonly guard: ((address: string) => boolean) | undefined;
+  private sender = new WebhookHttpSender();
+  private running = false;
+  private unsubscribe: Array<() => void> = [];
+  private readonly lanes = new Map<string, Lane>();
+  private readonly tracked = new Map<string, Promise<void>>();
+  private readonly transient = new Set<Promise<unknown>>();
+  private readonly controllers = new Set<AbortController>();
+  private active = 0;
+  private lastPurgeAt = 0;
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(
+    private readonly d: WebhookDomainDeps,
+    opts: WebhookWorkerOptions = {},
+    private readonly log: WorkerLog = { error: () => undefined },
+  ) {
+    this.ackTimeoutMs = opts.ackTimeoutMs ?? DEFAULT_WEBHOOK_OPTIONS.ackTimeoutMs;
+    this.concurrency = Math.max(1, opts.concurrency ?? DEFAULT_WEBHOOK_OPTIONS.concurrency);
+    this.resolver = opts.resolver ?? systemResolver;
+    this.userAgent = opts.userAgent ?? USER_AGENT;
+    this.wallNow = opts.wallNow ?? Date.now;
+    this.guard = opts.destinationGuard;
+
+    // The outbox runs inside every event's transaction (contract §10: deliveries are durable).
+    d.events.addOutbox((event) => {
+      const written = writeDeliveriesForEvent(d, event);
+      if (written > 0 && d.clock.mode === 'manual') d.scheduler.schedule(FIRST_ATTEMPT_JOB, event.createdAt, { eventId: event.id });
+    });
+    d.scheduler.register(TICK_JOB, () => this.onTick());
+    d.scheduler.register(FIRST_ATTEMPT_JOB, (payload: { eventId: string }) => this.onFirstAttemptJob(payload.eventId));
+  }
+
+  private get waitsInJobs(): boolean {
+    return this.d.clock.mode === 'manual';
+  }
+
+  get isRunning(): boolean {
+    return this.running;
+  }
+
+  /** Starts listening and resumes every due delivery (those cut off by a stop or a crash). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.sender = new WebhookHttpSender();
+    this.unsubscribe = [
+      this.d.events.subscribe((e) => this.onEvent(e)),
+      this.d.events.subscribeTransient((e) => this.onTransient(e)),
+    ];
+    this.purge();
+    this.dispatchDue();
+  }
+
+  /**
+   * Stops sending: no new attempts start, attempts in flight are cut off and NOT recorded (they stay
+   * due and are resumed on the next start: at-least-once).
+   */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    for (const u of this.unsubscribe) u();
+    this.unsubscribe = [];
+    for (const c of this.controllers) c.abort();
+    await this.idle();
+    this.sender.close();
+  }
+
+  /** Waits until no attempt is queued or in flight. */
+  async idle(): Promise<void> {
+    while (this.tracked.size > 0 || this.transient.size > 0) {
+      await Promise.allSettled([...this.tracked.values(), ...this.transient]);
+    }
+  }
+
+  /** Sends everything due now and waits for it (and for any other attempt in flight). For tests and tools. */
+  async flush(): Promise<void> {
+    // Let after-commit hints of just-emitted events run first.
+    await new Promise((r) => setImmediate(r));
+    if (this.running) this.dispatchDue();
+    await this.idle();
+  }
+
+  isInFlight(deliveryId: string): boolean {
+    return this.tracked.has(deliveryId);
+  }
+
+  /**
+   * Queues one delivery on its endpoint's lane (deduplicated: a delivery queued or in flight is not
+   * queued again). `manual` skips the due check (a retry or test the user asked for).
+   */
+  enqueue(deliveryId: string, endpointId: string, manual = false): Promise<void> {
+    const existing = this.tracked.get(deliveryId);
+    if (existing) return existing;
+    let lane = this.lanes.get(endpointId);
+    if (!lane) {
+      lane = { tail: Promise.resolve(), size: 0 };
+      this.lanes.set(endpointId, lane);
+    }
+    const l = lane;
+    l.size++;
+    const run = l.tail
+      .then(() => this.withSlot(() => this.attempt(deliveryId, manual)))
+      .catch((err: unknown) => this.log.error({ err, deliveryId }, 'webhook delivery attempt failed unexpectedly'))
+      .finally(() => {
+        this.tracked.delete(deliveryId);
+        if (--l.size === 0 && this.lanes.get(endpointId) === l) this.lanes.delete(endpointId);
+      });
+    l.tail = run;
+    this.tracked.set(deliveryId, run);
+    return run;
+  }
+
+  /** POST /v1/webhooks/{id}/test: one signed sample attempt, made now; resolves with the recorded delivery. */
+  async sendTest(endpoint: WebhookEndpointRecord): Promise<DeliveryRecord> {
+    const delivery = inTransaction(this.d.db, () => createTestDelivery(this.d, endpoint));
+    await this.enqueue(delivery.id, endpoint.id, true);
+    return this.d.webhookDeliveries.getById(delivery.id) ?? delivery;
+  }
+
+  /** A manual retry already scheduled (scheduleManualRetry): attempt it now and return the result. */
+  async retryNow(delivery: DeliveryRecord): Promise<DeliveryRecord> {
+    await this.enqueue(delivery.id, delivery.endpointId, true);
+    return this.d.webhookDeliveries.getById(delivery.id) ?? delivery;
+  }
+
+  // ---- triggers ----
+
+  private dispatchDue(): Promise<void[]> {
+    const due = this.d.webhookDeliveries.due(this.d.clock.nowMs());
+    return Promise.all(due.map((x) => this.enqueue(x.id, x.endpointId)));
+  }
+
+  private onEvent(e: EventRecord): void {
+    if (!this.running) return;
+    this.maybePurge();
+    for (const x of this.d.webhookDeliveries.dueForEvent(e.id, this.d.clock.nowMs())) void this.enqueue(x.id, x.endpointId);
+  }
+
+  private async onFirstAttemptJob(eventId: string): Promise<void> {
+    if (!this.running) return;
+    const work = Promise.all(this.d.webhookDeliveries.dueForEvent(eventId, this.d.clock.nowMs()).map((x) => this.enqueue(x.id, x.endpointId)));
+    if (this.waitsInJobs) await work;
+  }
+
+  private async onTick(): Promise<void> {
+    if (!this.running) return;
+    this.purge();
+    const work = this.dispatchDue();
+    if (this.waitsInJobs) await work;
+  }
+
+  private purge(): void {
+    this.lastPurgeAt = this.d.clock.nowMs();
+    this.d.webhookDeliveries.purgeFinishedBefore(this.lastPurgeAt - DELIVERY_LOG_RETENTION_MS);
+  }
+
+  /** The log is read with a 7-day cut-off anyway; rows past it are deleted at most hourly. */
+  private maybePurge(): void {
+    if (this.d.clock.nowMs() - this.lastPurgeAt >= PURGE_EVERY_MS) this.purge();
+  }
+
+  /** spec: Delivery — non-durable events: one attempt per matching endpoint, nothing recorded, unordered. */
+  private onTransient(e: EventRecord): void {
+    if (!this.running) return;
+    const raw = JSON.stringify(e.body);
+    for (const ep of this.d.webhookEndpoints.enabledForAccount(e.accountId)) {
+      if (!eventFilterMatches(ep.events, e.type)) continue;
+      const p = this.withSlot(() => this.deliver(ep, raw, e.id, e.type, 1)).catch(() => undefined);
+      this.transient.add(p);
+      void p.finally(() => this.transient.delete(p));
+    }
+  }
+
+  // ---- one attempt ----
+
+  private async withSlot<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active < this.concurrency) this.active++;
+    else await new Promise<void>((r) => this.waiters.push(r)); // the releasing attempt hands its slot over
+    try {
+      return await fn();
+    } finally {
+      const next = this.waiters.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+
+  private async attempt(deliveryId: string, manual: boolean): Promise<void> {
+    if (!this.running) return;
+    const { webhookDeliveries, webhookEndpoints, clock } = this.d;
+    const now = clock.nowMs();
+    const delivery = webhookDeliveries.getById(deliveryId);
+    if (!delivery || delivery.nextAttemptAt === null) return; // finished, or deleted with its endpoint
+    if (!manual && delivery.nextAttemptAt > now) return; // not due yet (its tick will come)
+    const endpoint = webhookEndpoints.getById(delivery.endpointId);
+    if (!endpoint) return;
+    if (!endpoint.enabled && !delivery.isTest) {
+      webhookDeliveries.abandon(deliveryId, `endpoint disabled (${endpoint.disabledReason ?? 'manual'})`, now);
+      return;
+    }
+    const raw = webhookDeliveries.rawBody(delivery);
+    if (raw === undefined) {
+      webhookDeliveries.abandon(deliveryId, 'the event is no longer stored', now);
+      return;
+    }
+    const attempt = delivery.attempt + 1;
+    const outcome = await this.deliver(endpoint, raw, delivery.eventId, delivery.eventType, attempt);
+    if ('aborted' in outcome || !this.running) return; // stopping: stays due, resumed on start
+    recordAttempt(this.d, deliveryId, attempt, now, outcome);
+  }
+
+  /** Resolves, checks, signs and POSTs one attempt. Never throws. */
+  private async deliver(endpoint: WebhookEndpointRecord, rawBody: string, eventId: string, eventType: string, attempt: number): Promise<Outcome> {
+    const failed = (error: string, retryable: boolean): AttemptResult => ({ succeeded: false, responseStatus: null, responseBody: null, durationMs: null, error, retryable });
+    let url: URL;
+    try {
+      url = new URL(endpoint.url);
+    } catch {
+      return failed('refused: the endpoint URL is not valid', false);
+    }
+    const host = urlHost(url);
+    let target: ResolvedAddress;
+    const literal = classifyAddress(host);
+    if (literal !== undefined) {
+      if (literal !== 'public' && literal !== 'loopback') return failed(`refused: ${host} is ${describeAddressClass(literal as Exclude<AddressClass, 'public'>)}`, false);
+      target = { address: host, family: host.includes(':') ? 6 : 4 };
+    } else {
+      let answers: ResolvedAddress[];
+      try {
+        answers = await this.resolver.lookup(host);
+      } catch (err) {
+        // A resolution failure is a connection error: retried.
+        return failed(`connection error: could not resolve ${host} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, true);
+      }
+      const refusal = checkResolvedAddresses(host, answers);
+      if (refusal) return failed(`refused: ${refusal}`, false);
+      target = answers[0]!;
+    }
+    if (this.guard && !this.guard(target.address)) return failed(`blocked by the destination guard (${target.address})`, false);
+    if (!this.running) return { aborted: true };
+
+    const headers = deliveryHeaders({ rawBody, secret: endpoint.secret, eventId, eventType, attempt, wallNowMs: this.wallNow(), userAgent: this.userAgent });
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    try {
+      const res = await this.sender.post({ url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, signal: controller.signal });
+      if (res.kind === 'aborted') return { aborted: true };
+      if (res.kind === 'error') return { ...failed(res.error, true), durationMs: res.durationMs };
+      const base = { responseStatus: res.status, responseBody: res.body, durationMs: res.durationMs };
+      if (res.status >= 200 && res.status < 300) return { ...base, succeeded: true, error: null, retryable: false };
+      if (res.status >= 300 && res.status < 400) return { ...base, succeeded: false, error: `HTTP ${res.status}: redirects are not followed`, retryable: false };
+      const retryable = isRetryableStatus(res.status);
+      return {
+        ...base,
+        succeeded: false,
+        error: `HTTP ${res.status}`,
+        retryable,
+        retryAfterMs: res.status === 429 || res.status === 503 ? parseRetryAfterMs(res.headers['retry-after'], this.wallNow()) : undefined,
+      };
+    } finally {
+      this.controllers.delete(controller);
+    }
+  }
+}

@@ -1,0 +1,171 @@
+import type { Db } from '../storage/database.js';
+import { toEventRecord, type EventRecord } from '../storage/events-repo.js';
+import type { EventStore } from '../domain/events.js';
+import { validationError } from '../errors.js';
+import { eventFilterError, type EventFeed, type EventFeedItem, type EventFeedQuery } from '../../api/schemas/events.js';
+
+// spec: Events feed; contract §10. The feed reads the same stored bodies the webhooks POST, so an
+// item is byte-for-byte the webhook body plus `eventId`.
+
+const CURSOR_PREFIX = 'ev1.';
+
+/** A feed position is an event's `seq` (insertion order, which is commit order: one writer). */
+export const encodeFeedCursor = (seq: number): string => Buffer.from(`${CURSOR_PREFIX}${seq}`, 'utf8').toString('base64url');
+
+export function decodeFeedCursor(cursor: string, param: 'after' | 'before'): number {
+  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const m = /^ev1\.(\d{1,15})$/.exec(text);
+  if (!m) throw validationError(['query', param], 'malformed cursor; pass back a cursor from a previous response unchanged (or `now` for after)');
+  return Number(m[1]);
+}
+
+export const feedItem = (e: EventRecord): EventFeedItem => ({ ...(e.body as { id: string; type: string; createdAt: string }), eventId: e.id });
+
+interface FeedRange {
+  afterSeq?: number;
+  beforeSeq?: number;
+  order: 'asc' | 'desc';
+  limit: number;
+  exact: string[];
+  prefixes: string[];
+}
+
+function parseTypes(types: string | undefined): { exact: string[]; prefixes: string[] } {
+  const exact: string[] = [];
+  const prefixes: string[] = [];
+  if (types === undefined) return { exact, prefixes };
+  const entries = types.split(',').map((t) => t.trim());
+  for (const entry of entries) {
+    const error = entry === '' ? 'empty event type' : eventFilterError(entry);
+    if (error) throw validationError(['query', 'types'], error);
+    if (entry === '*') return { exact: [], prefixes: [] };
+    if (entry.endsWith('.*')) prefixes.push(entry.slice(0, -1));
+    else exact.push(entry);
+  }
+  return { exact, prefixes };
+}
+
+/** Reads one page; `limit + 1` rows tell whether there are more. */
+function readPage(db: Db, accountId: string, r: FeedRange): { rows: EventRecord[]; hasMore: boolean } {
+  const where = ['account_id = ?'];
+  const params: unknown[] = [accountId];
+  if (r.afterSeq !== undefined) {
+    where.push('seq > ?');
+    params.push(r.afterSeq);
+  }
+  if (r.beforeSeq !== undefined) {
+    where.push('seq < ?');
+    params.push(r.beforeSeq);
+  }
+  const typeTerms: string[] = [];
+  if (r.exact.length) {
+    typeTerms.push(`type IN (${r.exact.map(() => '?').join(',')})`);
+    params.push(...r.exact);
+  }
+  for (const p of r.prefixes) {
+    // substr, not LIKE: `_` in type names would be a LIKE wildcard.
+    typeTerms.push('substr(type, 1, ?) = ?');
+    params.push(p.length, p);
+  }
+  if (typeTerms.length) where.push(`(${typeTerms.join(' OR ')})`);
+  const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY seq ${r.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
+  const rows = (db.prepare(sql).all(...params, r.limit + 1) as Parameters<typeof toEventRecord>[0][]).map(toEventRecord);
+  const hasMore = rows.length > r.limit;
+  return { rows: hasMore ? rows.slice(0, r.limit) : rows, hasMore };
+}
+
+function headSeq(db: Db, accountId: string): number {
+  return (db.prepare('SELECT MAX(seq) AS s FROM events WHERE account_id = ?').get(accountId) as { s: number | null }).s ?? 0;
+}
+
+export interface FeedDeps {
+  db: Db;
+  events: EventStore;
+}
+
+/**
+ * Long-polls (`wait`) park here until an event of their account arrives (the event store's
+ * after-commit hint), their time runs out, or the app closes; each wake re-reads the database.
+ */
+export class EventsFeed {
+  private readonly waiters = new Set<() => void>();
+  private closed = false;
+  private readonly unsubscribe: () => void;
+  private readonly byAccount = new Map<string, Set<() => void>>();
+
+  constructor(private readonly d: FeedDeps) {
+    this.unsubscribe = d.events.subscribe((e) => {
+      for (const wake of this.byAccount.get(e.accountId) ?? []) wake();
+    });
+  }
+
+  /** Releases every held request (they answer with no events) and refuses to hold new ones. */
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+    for (const release of [...this.waiters]) release();
+  }
+
+  get waiting(): number {
+    return this.waiters.size;
+  }
+
+  /**
+   * The page for a query. order=asc reads forward from `after`; order=desc reads back from
+   * `before` (newest first). `cursor` is the position after the last item in reading order (pass it
+   * as `after` for asc, `before` for desc); with no items, the position given; with after=now, the
+   * head. `wait` holds a request with no items and no `before` until an event arrives.
+   */
+  async read(accountId: string, q: EventFeedQuery, signal?: AbortSignal): Promise<EventFeed> {
+    const { exact, prefixes } = parseTypes(q.types);
+    const before = q.before === undefined ? undefined : decodeFeedCursor(q.before, 'before');
+    let after: number | undefined;
+    if (q.after === 'now') after = headSeq(this.d.db, accountId);
+    else if (q.after !== undefined) after = decodeFeedCursor(q.after, 'after');
+    const range: FeedRange = { afterSeq: after, beforeSeq: before, order: q.order, limit: q.limit, exact, prefixes };
+
+    const attempt = (): EventFeed | undefined => {
+      const { rows, hasMore } = readPage(this.d.db, accountId, range);
+      if (rows.length === 0) return undefined;
+      return { data: rows.map(feedItem), cursor: encodeFeedCursor(rows[rows.length - 1]!.seq), hasMore };
+    };
+    const empty = (): EventFeed => {
+      // No items: the position given (asc without `after`: the start; desc without a bound: the
+      // head, which works both to page back with `before` and to follow with `after`).
+      const position = q.order === 'asc' ? (after ?? 0) : (before ?? after ?? headSeq(this.d.db, accountId));
+      return { data: [], cursor: encodeFeedCursor(position), hasMore: false };
+    };
+
+    const first = attempt();
+    if (first) return first;
+    if (q.wait <= 0 || before !== undefined || this.closed || signal?.aborted) return empty();
+
+    return new Promise<EventFeed>((resolve) => {
+      let done = false;
+      const finish = (result: EventFeed) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        this.waiters.delete(release);
+        const set = this.byAccount.get(accountId);
+        set?.delete(wake);
+        if (set && set.size === 0) this.byAccount.delete(accountId);
+        signal?.removeEventListener('abort', release);
+        resolve(result);
+      };
+      const release = () => finish(empty());
+      const wake = () => {
+        const page = attempt();
+        if (page) finish(page);
+      };
+      const timer = setTimeout(release, q.wait * 1000);
+      this.waiters.add(release);
+      let set = this.byAccount.get(accountId);
+      if (!set) this.byAccount.set(accountId, (set = new Set()));
+      set.add(wake);
+      signal?.addEventListener('abort', release, { once: true });
+      // An event committed between the first read and subscribing would have no hint left: read again.
+      wake();
+    });
+  }
+}

@@ -1,0 +1,122 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+
+/** spec: Delivery — the delivery log keeps the first 1 KB of a response body. */
+export const RESPONSE_BODY_LIMIT = 1024;
+// Past this we stop reading a response (and drop the connection instead of draining it).
+const DRAIN_LIMIT = 64 * 1024;
+
+export interface PostRequest {
+  url: URL;
+  /** The checked address to connect to (name resolution already done and vetted). */
+  address: string;
+  family: 4 | 6;
+  headers: Record<string, string>;
+  body: string;
+  /** Acknowledgement timeout: a status line must arrive within it (spec: any 2xx within 10 s). */
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export type PostResult =
+  | { kind: 'response'; status: number; headers: http.IncomingHttpHeaders; body: string; durationMs: number }
+  | { kind: 'error'; error: string; durationMs: number }
+  | { kind: 'aborted'; durationMs: number };
+
+/**
+ * One POST, never following redirects (a 3xx is an answer; spec: Delivery abandons on it). Keep-alive
+ * agents so a busy endpoint is not a TCP handshake per event.
+ */
+export class WebhookHttpSender {
+  private readonly agents = {
+    'http:': new http.Agent({ keepAlive: true, maxSockets: 4, maxFreeSockets: 4, timeout: 30_000 }),
+    'https:': new https.Agent({ keepAlive: true, maxSockets: 4, maxFreeSockets: 4, timeout: 30_000 }),
+  };
+
+  post(r: PostRequest): Promise<PostResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const secure = r.url.protocol === 'https:';
+    const hostname = r.url.hostname.startsWith('[') ? r.url.hostname.slice(1, -1) : r.url.hostname;
+    // Connect to the address that was checked, whatever the name resolves to by now.
+    const pinned: LookupFunction = (_host, options, callback) => {
+      const cb = callback as (...args: unknown[]) => void;
+      if ((options as { all?: boolean }).all) cb(null, [{ address: r.address, family: r.family }]);
+      else cb(null, r.address, r.family);
+    };
+    return new Promise<PostResult>((resolve) => {
+      let settled = false;
+      let status: number | undefined;
+      let responseHeaders: http.IncomingHttpHeaders = {};
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      const finish = (result: PostResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        r.signal?.removeEventListener('abort', onAbort);
+        resolve(result);
+      };
+      const finishResponse = () =>
+        finish({ kind: 'response', status: status!, headers: responseHeaders, body: Buffer.concat(kept).toString('utf8'), durationMs: elapsed() });
+
+      const req = (secure ? https : http).request({
+        protocol: r.url.protocol,
+        hostname,
+        port: r.url.port || (secure ? 443 : 80),
+        path: `${r.url.pathname}${r.url.search}`,
+        method: 'POST',
+        headers: { ...r.headers, 'Content-Length': String(Buffer.byteLength(r.body)) },
+        agent: this.agents[secure ? 'https:' : 'http:'],
+        lookup: pinned,
+      });
+      const timer = setTimeout(() => {
+        if (status !== undefined) {
+          // Acknowledged in time; only the body was slow. Keep what arrived.
+          finishResponse();
+        } else {
+          finish({ kind: 'error', error: `timeout: no response within ${r.timeoutMs} ms`, durationMs: elapsed() });
+        }
+        req.destroy();
+      }, r.timeoutMs);
+      const onAbort = () => {
+        finish({ kind: 'aborted', durationMs: elapsed() });
+        req.destroy();
+      };
+      if (r.signal?.aborted) return onAbort();
+      r.signal?.addEventListener('abort', onAbort, { once: true });
+
+      req.on('response', (res) => {
+        status = res.statusCode ?? 0;
+        responseHeaders = res.headers;
+        let total = 0;
+        res.on('data', (chunk: Buffer) => {
+          total += chunk.length;
+          if (keptBytes < RESPONSE_BODY_LIMIT) {
+            const slice = chunk.subarray(0, RESPONSE_BODY_LIMIT - keptBytes);
+            kept.push(slice);
+            keptBytes += slice.length;
+          }
+          if (total > DRAIN_LIMIT) {
+            finishResponse();
+            res.destroy();
+          }
+        });
+        res.on('end', finishResponse);
+        res.on('close', finishResponse);
+        res.on('error', finishResponse);
+      });
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (status !== undefined) return finishResponse();
+        finish({ kind: 'error', error: `connection error: ${err.code ?? err.message}`, durationMs: elapsed() });
+      });
+      req.end(r.body);
+    });
+  }
+
+  close(): void {
+    this.agents['http:'].destroy();
+    this.agents['https:'].destroy();
+  }
+}

@@ -1,0 +1,347 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { verifyWebhookSignature, parseSignatureHeader } from '../src/webhooks/verify.js';
+import type { TestService } from './helpers/service.js';
+import { advance, alignClock, createEndpoint, deliveries, emit, startReceiver, startWebhookService, TICK_MS, type Receiver } from './webhooks-receiver.js';
+
+let svc: TestService;
+let rx: Receiver;
+
+beforeEach(async () => {
+  svc = await startWebhookService();
+  rx = await startReceiver();
+});
+afterEach(async () => {
+  await svc.stop();
+  await rx.close();
+});
+
+describe('a delivery', () => {
+  it('is the stored event body, signed, with the spec headers, identical to the feed item', async () => {
+    const ep = await createEndpoint(svc, { url: rx.url });
+    expect(ep.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
+    // The service clock is far ahead of the wall clock: the signature's t must still be real time.
+    await advance(svc, 30 * 24 * 3600);
+    const event = emit(svc, 'message.received', { messageId: 'msg_1', from: '+14155550100', to: '+14155550199', body: 'héllo ✓', receivedAt: new Date().toISOString(), providerMessageId: 'p1' });
+    const [got] = await rx.waitFor(1);
+    await svc.deps.webhooks.flush();
+
+    expect(got!.headers['content-type']).toBe('application/json');
+    expect(got!.headers['service-event-id']).toBe(event.id);
+    expect(got!.headers['service-event-type']).toBe('message.received');
+    expect(got!.headers['service-delivery-attempt']).toBe('1');
+    expect(got!.headers['user-agent']).toMatch(/^svc-webhooks\//);
+    const sig = got!.headers['x-service-signature'] as string;
+    expect(verifyWebhookSignature(got!.rawBody, sig, ep.secret)).toBe(true);
+    expect(verifyWebhookSignature(got!.rawBody, sig, 'whsec_wrong')).toBe(false);
+    expect(Math.abs(parseSignatureHeader(sig)!.t - Date.now() / 1000)).toBeLessThan(5);
+
+    expect(got!.body).toEqual({ ...event.body });
+    expect(got!.body.id).toMatch(/^evt_/);
+    expect(got!.body.createdAt).toBe(new Date(svc.deps.clock.nowMs()).toISOString());
+
+    const feed = await svc.call('GET', '/v1/events');
+    expect(feed.status).toBe(200);
+    const item = feed.body.data.find((i: any) => i.eventId === event.id);
+    const { eventId, ...rest } = item;
+    expect(eventId).toBe(got!.body.id);
+    expect(rest).toEqual(got!.body);
+
+    const [d] = await deliveries(svc, ep.id);
+    expect(d).toMatchObject({ eventId: event.id, eventType: 'message.received', attempt: 1, status: 'succeeded', responseStatus: 200, responseBody: 'ok', error: null, nextAttemptAt: null });
+    expect(d.id).toMatch(/^whd_/);
+    expect(d.durationMs).toBeGreaterThanOrEqual(0);
+    expect(d.attempts).toHaveLength(1);
+  });
+
+  it('goes only to enabled endpoints of the account whose filter matches', async () => {
+    const rx2 = await startReceiver();
+    try {
+      const all = await createEndpoint(svc, { url: rx.url });
+      const onlyCalls = await createEndpoint(svc, { url: rx2.url, events: ['call.*'] });
+      emit(svc, 'message.status', { messageId: 'm', status: 'delivered', reason: null });
+      emit(svc, 'call.completed', { callId: 'c' });
+      await svc.deps.webhooks.flush();
+      expect(rx.received.map((r) => r.body.type)).toEqual(['message.status', 'call.completed']);
+      expect(rx2.received.map((r) => r.body.type)).toEqual(['call.completed']);
+      expect(await deliveries(svc, all.id)).toHaveLength(2);
+      expect(await deliveries(svc, onlyCalls.id)).toHaveLength(1);
+    } finally {
+      await rx2.close();
+    }
+  });
+
+  it('records first 1 KB of the response body and keeps only 7 days of log', async () => {
+    rx.setHandler(() => ({ status: 200, body: 'x'.repeat(5000) }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    const [d] = await deliveries(svc, ep.id);
+    expect(d.responseBody).toHaveLength(1024);
+    await advance(svc, 7 * 24 * 3600 + 1);
+    expect(await deliveries(svc, ep.id)).toHaveLength(0);
+  });
+});
+
+describe('retries', () => {
+  it('500 then 200: attempt 2 is sent only at the first 5-minute tick at or after 30 s', async () => {
+    const boundary = alignClock(svc, 10); // event at boundary + 10 s; due at +40 s; tick at boundary + 300 s
+    rx.setHandler((_r, i) => ({ status: i === 0 ? 500 : 200 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    const event = emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await rx.waitFor(1);
+    await svc.deps.webhooks.flush();
+    let [d] = await deliveries(svc, ep.id);
+    expect(d).toMatchObject({ status: 'failed', attempt: 1, responseStatus: 500, error: 'HTTP 500', nextAttemptAt: new Date(boundary + TICK_MS).toISOString() });
+
+    await advance(svc, 30); // 40 s after the event: due, but no tick yet
+    await svc.deps.webhooks.flush();
+    expect(rx.received).toHaveLength(1);
+    await advance(svc, 259); // boundary + 299 s
+    await svc.deps.webhooks.flush();
+    expect(rx.received).toHaveLength(1);
+    await advance(svc, 1); // the tick: advance waits for the attempt
+    expect(rx.received).toHaveLength(2);
+    const second = rx.received[1]!;
+    expect(second.headers['service-delivery-attempt']).toBe('2');
+    expect(second.headers['service-event-id']).toBe(event.id);
+    expect(second.rawBody).toBe(rx.received[0]!.rawBody);
+    expect(verifyWebhookSignature(second.rawBody, second.headers['x-service-signature'] as string, ep.secret)).toBe(true);
+    [d] = await deliveries(svc, ep.id);
+    expect(d).toMatchObject({ status: 'succeeded', attempt: 2, responseStatus: 200, nextAttemptAt: null });
+    expect(d.attempts.map((a: any) => [a.attempt, a.outcome, a.responseStatus])).toEqual([[1, 'failed', 500], [2, 'succeeded', 200]]);
+    expect(d.attempts[1].at).toBe(new Date(boundary + TICK_MS).toISOString());
+  });
+
+  it('an event emitted by a job during clock advance is attempted at its own service time, and advance waits for it', async () => {
+    const boundary = alignClock(svc, 10);
+    rx.setHandler(() => ({ status: 500 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    svc.deps.scheduler.register('test.emit', () => {
+      emit(svc, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
+    });
+    svc.deps.scheduler.schedule('test.emit', boundary + 60_000, {});
+    await advance(svc, 3600); // no flush: advance alone must have made and recorded the attempts
+    const [d] = await deliveries(svc, ep.id);
+    // first at the event's time; retries at ticks: +30s → 300 s, +2m → 600 s, +10m → 1200 s, +30m → 3000 s
+    expect(d.attempts.map((a: any) => a.at)).toEqual([60, 300, 600, 1200, 3000].map((s) => new Date(boundary + s * 1000).toISOString()));
+    expect(rx.received).toHaveLength(5);
+  });
+
+  it('follows the backoff 30s, 2m, 10m, 30m, 1h, 3h, 6h, 12h on tick boundaries, then abandons after 9 attempts', async () => {
+    const boundary = alignClock(svc, 10);
+    rx.setHandler(() => ({ status: 503 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    await advance(svc, 48 * 3600);
+    expect(rx.received).toHaveLength(9);
+    const [d] = await deliveries(svc, ep.id);
+    expect(d).toMatchObject({ status: 'abandoned', attempt: 9, nextAttemptAt: null });
+    const ceilTick = (ms: number) => Math.ceil(ms / TICK_MS) * TICK_MS;
+    const expected = [boundary + 10_000];
+    for (const backoff of [30, 120, 600, 1800, 3600, 10800, 21600, 43200]) expected.push(ceilTick(expected[expected.length - 1]! + backoff * 1000));
+    expect(d.attempts.map((a: any) => a.at)).toEqual(expected.map((ms) => new Date(ms).toISOString()));
+    expect(rx.received.map((r) => r.headers['service-delivery-attempt'])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+  });
+
+  it('honours Retry-After: 600 on a 429', async () => {
+    const boundary = alignClock(svc, 10);
+    rx.setHandler((_r, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '600' } } : { status: 200 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    const [d] = await deliveries(svc, ep.id);
+    // due at +610 s, so the tick at boundary + 900 s (not the 30 s backoff's boundary + 300 s)
+    expect(d.nextAttemptAt).toBe(new Date(boundary + 3 * TICK_MS).toISOString());
+    await advance(svc, 889); // boundary + 899 s
+    expect(rx.received).toHaveLength(1);
+    await advance(svc, 1);
+    expect(rx.received).toHaveLength(2);
+  });
+
+  it('410 is abandoned at once: no more attempts', async () => {
+    rx.setHandler(() => ({ status: 410, body: 'gone' }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    await advance(svc, 48 * 3600);
+    expect(rx.received).toHaveLength(1);
+    const [d] = await deliveries(svc, ep.id);
+    expect(d).toMatchObject({ status: 'abandoned', attempt: 1, responseStatus: 410, responseBody: 'gone', nextAttemptAt: null });
+  });
+
+  it('a 3xx is abandoned and its redirect is not followed', async () => {
+    rx.setHandler((r) => (r.path === '/hook' ? { status: 302, headers: { location: `http://127.0.0.1:${rx.port}/elsewhere` } } : { status: 200 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    await advance(svc, 3600);
+    expect(rx.received.map((r) => r.path)).toEqual(['/hook']);
+    const [d] = await deliveries(svc, ep.id);
+    expect(d).toMatchObject({ status: 'abandoned', responseStatus: 302 });
+  });
+
+  it('retries 408, 409, 425 and a refused connection; not 400', async () => {
+    const statuses = [408, 409, 425, 400];
+    const eps: Array<{ id: string }> = [];
+    const receivers: Receiver[] = [];
+    try {
+      for (const s of statuses) {
+        const r = await startReceiver(() => ({ status: s }));
+        receivers.push(r);
+        eps.push(await createEndpoint(svc, { url: r.url, events: ['message.status'] }));
+      }
+      // a port nobody listens on: connection refused
+      const dead = await startReceiver();
+      const deadUrl = dead.url;
+      await dead.close();
+      const deadEp = await createEndpoint(svc, { url: deadUrl, events: ['message.status'] });
+      emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      await svc.deps.webhooks.flush();
+      const states = await Promise.all([...eps, deadEp].map(async (e) => (await deliveries(svc, e.id))[0].status));
+      expect(states).toEqual(['failed', 'failed', 'failed', 'abandoned', 'failed']);
+      const [deadDelivery] = await deliveries(svc, deadEp.id);
+      expect(deadDelivery.error).toMatch(/connection error: ECONNREFUSED/);
+      expect(deadDelivery.responseStatus).toBeNull();
+    } finally {
+      await Promise.all(receivers.map((r) => r.close()));
+    }
+  });
+
+  it('a receiver that does not answer within the ack timeout is a retried failure', async () => {
+    rx.setHandler((_r, i) => (i === 0 ? { hang: true } : { status: 204 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await rx.waitFor(1);
+    await svc.deps.webhooks.flush();
+    const [d] = await deliveries(svc, ep.id);
+    expect(d).toMatchObject({ status: 'failed', attempt: 1, responseStatus: null });
+    expect(d.error).toMatch(/^timeout: no response within 300 ms/);
+    expect(d.durationMs).toBeGreaterThanOrEqual(290);
+    await advance(svc, 600);
+    expect(rx.received).toHaveLength(2);
+    expect((await deliveries(svc, ep.id))[0].status).toBe('succeeded');
+  });
+
+  it('the default acknowledgement timeout is 10 s', async () => {
+    const other = await startWebhookService({ webhooks: { ackTimeoutMs: undefined } });
+    try {
+      expect(other.deps.webhooks.ackTimeoutMs).toBe(10_000);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('call.ringing gets a single attempt', async () => {
+    rx.setHandler(() => ({ status: 500 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [{ deviceId: 'dev_1', userId: 'u1' }] });
+    await svc.deps.webhooks.flush();
+    await advance(svc, 24 * 3600);
+    expect(rx.received).toHaveLength(1);
+    expect((await deliveries(svc, ep.id))[0]).toMatchObject({ status: 'abandoned', attempt: 1, nextAttemptAt: null });
+  });
+
+  it('call.transcript.delta is non-durable: one attempt, no delivery log, absent from the feed', async () => {
+    rx.setHandler(() => ({ status: 500 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    const delta = emit(svc, 'call.transcript.delta', { callId: 'call_1', speaker: 'caller', text: 'hi', final: false, at: new Date().toISOString() });
+    expect(delta.seq).toBe(0);
+    await rx.waitFor(1);
+    await svc.deps.webhooks.flush();
+    await advance(svc, 3600);
+    expect(rx.received).toHaveLength(1);
+    expect(rx.received[0]!.body).toEqual(delta.body);
+    expect(verifyWebhookSignature(rx.received[0]!.rawBody, rx.received[0]!.headers['x-service-signature'] as string, ep.secret)).toBe(true);
+    expect(await deliveries(svc, ep.id)).toHaveLength(0);
+    expect((await svc.call('GET', '/v1/events')).body.data).toHaveLength(0);
+  });
+});
+
+describe('secret rotation', () => {
+  it('the attempt after a rotation verifies only with the new secret', async () => {
+    alignClock(svc, 10);
+    rx.setHandler((_r, i) => ({ status: i === 0 ? 500 : 200 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    const first = rx.received[0]!;
+    expect(verifyWebhookSignature(first.rawBody, first.headers['x-service-signature'] as string, ep.secret)).toBe(true);
+
+    const rotated = await svc.call('POST', `/v1/webhooks/${ep.id}/rotate-secret`);
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.secret).toMatch(/^whsec_/);
+    expect(rotated.body.secret).not.toBe(ep.secret);
+    expect(rotated.body.id).toBe(ep.id);
+    expect((await svc.call('GET', `/v1/webhooks/${ep.id}`)).body.secret).toBeUndefined();
+
+    await advance(svc, 300);
+    expect(rx.received).toHaveLength(2);
+    const second = rx.received[1]!;
+    const header = second.headers['x-service-signature'] as string;
+    expect(verifyWebhookSignature(second.rawBody, header, rotated.body.secret)).toBe(true);
+    expect(verifyWebhookSignature(second.rawBody, header, ep.secret)).toBe(false);
+  });
+});
+
+describe('test and manual retry', () => {
+  it('POST /test sends a signed sample that is in the delivery log but not in the feed', async () => {
+    const ep = await createEndpoint(svc, { url: rx.url, events: ['message.received'] });
+    const res = await svc.call('POST', `/v1/webhooks/${ep.id}/test`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ eventType: 'webhook_endpoint.test', status: 'succeeded', attempt: 1, responseStatus: 200 });
+    expect(rx.received).toHaveLength(1);
+    const got = rx.received[0]!;
+    expect(got.body).toMatchObject({ type: 'webhook_endpoint.test', endpointId: ep.id, id: res.body.eventId });
+    expect(got.headers['service-event-type']).toBe('webhook_endpoint.test');
+    expect(verifyWebhookSignature(got.rawBody, got.headers['x-service-signature'] as string, ep.secret)).toBe(true);
+    expect((await deliveries(svc, ep.id)).map((d) => d.id)).toEqual([res.body.id]);
+    expect((await svc.call('GET', '/v1/events')).body.data).toHaveLength(0);
+  });
+
+  it('POST /deliveries/{id}/retry redelivers an abandoned delivery at once with the next attempt number', async () => {
+    rx.setHandler((_r, i) => (i === 0 ? { status: 400 } : { status: 200 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    const [d] = await deliveries(svc, ep.id);
+    expect(d.status).toBe('abandoned');
+    const res = await svc.call('POST', `/v1/webhooks/${ep.id}/deliveries/${d.id}/retry`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: d.id, status: 'succeeded', attempt: 2, responseStatus: 200 });
+    expect(rx.received[1]!.headers['service-delivery-attempt']).toBe('2');
+    expect((await svc.call('POST', `/v1/webhooks/${ep.id}/deliveries/whd_nope/retry`)).status).toBe(404);
+  });
+
+  it('a retry on a disabled endpoint is a conflict', async () => {
+    rx.setHandler(() => ({ status: 400 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    const [d] = await deliveries(svc, ep.id);
+    await svc.call('PATCH', `/v1/webhooks/${ep.id}`, { body: { enabled: false } });
+    const res = await svc.call('POST', `/v1/webhooks/${ep.id}/deliveries/${d.id}/retry`);
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('conflict');
+  });
+});
+
+describe('concurrency', () => {
+  it('one hanging endpoint does not hold up another, and each endpoint is sent in order', async () => {
+    const slow = await startReceiver(() => ({ hang: true }));
+    try {
+      await createEndpoint(svc, { url: slow.url });
+      await createEndpoint(svc, { url: rx.url });
+      for (let i = 0; i < 5; i++) emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      await rx.waitFor(5);
+      // The fast endpoint got all five while the slow one is still on its first (each hangs until
+      // the 300 ms ack timeout): had they shared a queue, the slow one would be at its fifth.
+      expect(slow.received.length).toBeLessThanOrEqual(1);
+      expect(rx.received.map((r) => r.body.messageId)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+      await svc.deps.webhooks.flush();
+      expect(slow.received.map((r) => r.body.messageId)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    } finally {
+      await slow.close();
+    }
+  });
+});

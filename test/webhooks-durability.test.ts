@@ -1,0 +1,165 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { verifyWebhookSignature } from '../src/webhooks/verify.js';
+import { advance, alignClock, createEndpoint, deliveries, emit, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  while (cleanup.length) await cleanup.pop()!();
+});
+
+async function setup(dns?: Record<string, string>) {
+  const svc = await startWebhookService({ dns });
+  cleanup.push(() => svc.stop());
+  return svc;
+}
+async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
+  const rx = await startReceiver(...args);
+  cleanup.push(() => rx.close());
+  return rx;
+}
+
+describe('the outbox', () => {
+  it('writes the deliveries in the event transaction: a rolled-back event leaves none', async () => {
+    const svc = await setup();
+    const rx = await receiver();
+    const ep = await createEndpoint(svc, { url: rx.url });
+    expect(() =>
+      svc.deps.db.transaction(() => {
+        svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+        throw new Error('the change failed');
+      })(),
+    ).toThrow('the change failed');
+    await svc.deps.webhooks.flush();
+    expect(rx.received).toHaveLength(0);
+    expect(await deliveries(svc, ep.id)).toHaveLength(0);
+
+    svc.deps.db.transaction(() => {
+      svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      const rows = svc.deps.db.prepare("SELECT status, attempt FROM webhook_deliveries WHERE endpoint_id = ?").all(ep.id);
+      expect(rows).toEqual([{ status: 'pending', attempt: 0 }]); // visible inside the same transaction
+    })();
+    await svc.deps.webhooks.flush();
+    expect(rx.received).toHaveLength(1);
+  });
+
+  it('nothing is lost across a restart: an event committed while the worker was down is delivered on start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-webhooks-restart-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const rx = await receiver();
+    const first = await startWebhookService({ dataDir });
+    const ep = await createEndpoint(first, { url: rx.url });
+    await first.deps.webhooks.stop(); // as if the process died right after the commit
+    const event = emit(first, 'message.received', { messageId: 'msg_1', from: '+14155550100', to: '+14155550199', body: 'hi' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(rx.received).toHaveLength(0);
+    await first.stop();
+
+    const second = await startWebhookService({ dataDir });
+    cleanup.push(() => second.stop());
+    const [got] = await rx.waitFor(1);
+    expect(got!.body.id).toBe(event.id);
+    expect(verifyWebhookSignature(got!.rawBody, got!.headers['x-service-signature'] as string, ep.secret)).toBe(true);
+    await second.deps.webhooks.flush();
+    expect((await deliveries(second, ep.id))[0]).toMatchObject({ eventId: event.id, status: 'succeeded', attempt: 1 });
+  });
+
+  it('a scheduled retry survives a restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-webhooks-restart-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const rx = await receiver((_r, i) => ({ status: i === 0 ? 503 : 200 }));
+    const first = await startWebhookService({ dataDir });
+    alignClock(first, 10);
+    const ep = await createEndpoint(first, { url: rx.url });
+    emit(first, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await first.deps.webhooks.flush();
+    const clockAt = first.deps.clock.nowMs();
+    await first.stop();
+
+    const second = await startWebhookService({ dataDir });
+    cleanup.push(() => second.stop());
+    second.deps.clock.setTo(clockAt); // the manual clock starts from wall time; put it back where it was
+    await advance(second, 300);
+    expect(rx.received).toHaveLength(2);
+    expect((await deliveries(second, ep.id))[0]).toMatchObject({ status: 'succeeded', attempt: 2 });
+  });
+});
+
+describe('auto-disable', () => {
+  it('disables after ≥ 50 consecutive failures over ≥ 72 h with no success, and tells only the other subscribed endpoint', async () => {
+    const svc = await setup();
+    const failing = await receiver(() => ({ status: 500 }));
+    const watcher = await receiver();
+    const bystander = await receiver();
+    alignClock(svc, 10);
+    const bad = await createEndpoint(svc, { url: failing.url });
+    const watch = await createEndpoint(svc, { url: watcher.url, events: ['webhook_endpoint.disabled'] });
+    const other = await createEndpoint(svc, { url: bystander.url, events: ['message.received'] });
+
+    // 6 events × 9 attempts = 54 failed attempts within the first day.
+    for (let i = 0; i < 6; i++) emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    await advance(svc, 24 * 3600);
+    expect(failing.received).toHaveLength(54);
+    let state = svc.deps.webhookEndpoints.getById(bad.id)!;
+    expect(state.consecutiveFailures).toBe(54);
+    expect(state.enabled).toBe(true); // the streak is not 72 h old yet
+
+    // A minute short of 72 h after the streak began: one more failure (a single-attempt type, so no
+    // retries run on) does not disable yet.
+    await advance(svc, 48 * 3600 - 60);
+    emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
+    await svc.deps.webhooks.flush();
+    expect(svc.deps.webhookEndpoints.getById(bad.id)!).toMatchObject({ enabled: true, consecutiveFailures: 55 });
+
+    await advance(svc, 60); // the streak is now exactly 72 h old
+    const trigger = emit(svc, 'message.status', { messageId: 'late', status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    state = svc.deps.webhookEndpoints.getById(bad.id)!;
+    expect(state.enabled).toBe(false);
+    expect(state.disabledReason).toBe('consecutive_failures');
+
+    const ep = (await svc.call('GET', `/v1/webhooks/${bad.id}`)).body;
+    expect(ep).toMatchObject({ enabled: false, disabledReason: 'consecutive_failures' });
+    expect(ep.disabledAt).toBe(new Date(svc.deps.clock.nowMs()).toISOString());
+
+    // Its pending deliveries stopped: the earlier retry and the trigger's are abandoned.
+    const log = await deliveries(svc, bad.id);
+    for (const eventId of [trigger.id]) expect(log.find((d) => d.eventId === eventId)).toMatchObject({ status: 'abandoned', nextAttemptAt: null });
+    expect(log.filter((d) => d.nextAttemptAt !== null)).toEqual([]);
+    const before = failing.received.length;
+    await advance(svc, 24 * 3600);
+    expect(failing.received).toHaveLength(before);
+
+    // The event is in the feed and reached only the other enabled endpoint subscribed to it.
+    const feed = await svc.call('GET', '/v1/events?types=webhook_endpoint.disabled');
+    expect(feed.body.data).toHaveLength(1);
+    const disabled = feed.body.data[0];
+    expect(disabled).toMatchObject({ type: 'webhook_endpoint.disabled', endpointId: bad.id, url: failing.url, reason: 'consecutive_failures', consecutiveFailures: 56, disabledAt: ep.disabledAt });
+    expect(watcher.received.map((r) => r.body.id)).toEqual([disabled.eventId]);
+    expect(bystander.received).toHaveLength(0);
+    expect(failing.received.some((r) => r.body.type === 'webhook_endpoint.disabled')).toBe(false);
+    expect(await deliveries(svc, watch.id)).toHaveLength(1);
+    expect(await deliveries(svc, other.id)).toHaveLength(0);
+
+    // Re-enabling starts a clean slate.
+    const on = await svc.call('PATCH', `/v1/webhooks/${bad.id}`, { body: { enabled: true } });
+    expect(on.body).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
+    expect(svc.deps.webhookEndpoints.getById(bad.id)!.consecutiveFailures).toBe(0);
+  });
+
+  it('a success resets the streak', async () => {
+    const svc = await setup();
+    let fail = true;
+    const rx = await receiver(() => ({ status: fail ? 500 : 200 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    for (let i = 0; i < 3; i++) emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    expect(svc.deps.webhookEndpoints.getById(ep.id)!.consecutiveFailures).toBe(3);
+    fail = false;
+    await advance(svc, 600);
+    expect(svc.deps.webhookEndpoints.getById(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null });
+  });
+});

@@ -1,0 +1,152 @@
+// Test support for the webhook tests (not itself a test file): a real HTTP receiver on loopback,
+// and helpers to build a service that can only ever reach loopback.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startTestService, type TestService } from './helpers/service.js';
+import { staticResolver } from '../src/server/webhooks/resolver.js';
+import { inTransaction } from '../src/server/storage/database.js';
+import type { EventRecord } from '../src/server/storage/events-repo.js';
+import type { StartOptions } from '../src/server/main.js';
+
+export interface Received {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  rawBody: string;
+  body: any;
+  /** Wall-clock ms when it arrived. */
+  at: number;
+}
+
+export interface Reply {
+  status?: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Never answer (the request is left hanging until the client gives up). */
+  hang?: boolean;
+  /** Answer after this many ms. */
+  delayMs?: number;
+}
+
+export type ReceiverHandler = (r: Received, index: number) => Reply | undefined;
+
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Received[];
+  setHandler(h: ReceiverHandler): void;
+  /** Resolves once `n` requests have arrived (rejects after `timeoutMs`). */
+  waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(handler: ReceiverHandler = () => ({ status: 200 })): Promise<Receiver> {
+  let h = handler;
+  const received: Received[] = [];
+  const waiters: Array<{ n: number; resolve: () => void }> = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody);
+      } catch {
+        body = undefined;
+      }
+      const r: Received = { path: req.url ?? '/', headers: req.headers, rawBody, body, at: Date.now() };
+      const index = received.push(r) - 1;
+      for (const w of [...waiters]) if (received.length >= w.n) w.resolve();
+      const reply = h(r, index) ?? { status: 200 };
+      if (reply.hang) return;
+      const send = () => {
+        res.writeHead(reply.status ?? 200, reply.headers ?? { 'content-type': 'text/plain' });
+        res.end(reply.body ?? 'ok');
+      };
+      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    port,
+    received,
+    setHandler: (next) => {
+      h = next;
+    },
+    waitFor(n, timeoutMs = 5000) {
+      if (received.length >= n) return Promise.resolve(received);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${n} requests in ${timeoutMs} ms`)), timeoutMs);
+        waiters.push({
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve(received);
+          },
+        });
+      });
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const isLoopback = (address: string) => address.startsWith('127.') || address === '::1';
+
+/**
+ * The service with webhook delivery that can only reach loopback: a stub resolver (names resolve
+ * from a table, nothing goes to real DNS) and a loopback-only destination guard (a bug cannot send
+ * traffic off the machine). The ack timeout is 300 ms so a hanging receiver test is quick.
+ */
+export function startWebhookService(opts: Partial<StartOptions> & { dns?: Record<string, string | string[]> } = {}): Promise<TestService> {
+  const { dns, ...rest } = opts;
+  return startTestService({
+    ...rest,
+    webhooks: {
+      resolver: staticResolver({ localhost: '127.0.0.1', ...(dns ?? {}) }),
+      ackTimeoutMs: 300,
+      destinationGuard: isLoopback,
+      ...(rest.webhooks ?? {}),
+    },
+  });
+}
+
+/** Emits an event as a domain function would: inside a transaction. */
+export function emit(svc: TestService, type: string, fields: Record<string, unknown> = {}, accountId = svc.bootstrap.accountId): EventRecord {
+  return inTransaction(svc.deps.db, () => svc.deps.events.emit(accountId, type, fields));
+}
+
+export const TICK_MS = 300_000;
+
+/**
+ * Moves the manual clock to `offsetSecs` past a fresh 5-minute boundary and returns that boundary,
+ * so tests can name exact tick times.
+ */
+export function alignClock(svc: TestService, offsetSecs = 10): number {
+  const boundary = Math.ceil(svc.deps.clock.nowMs() / TICK_MS) * TICK_MS + TICK_MS;
+  svc.deps.clock.setTo(boundary + offsetSecs * 1000);
+  return boundary;
+}
+
+/** Advances the service clock through the sandbox API, as a client would. */
+export async function advance(svc: TestService, seconds: number): Promise<void> {
+  const res = await svc.call('POST', '/v1/sandbox/clock/advance', { body: { seconds } });
+  if (res.status !== 200) throw new Error(`advance failed: ${res.status} ${res.text}`);
+}
+
+export async function createEndpoint(svc: TestService, body: Record<string, unknown>, headers?: Record<string, string>): Promise<{ id: string; secret: string; [k: string]: unknown }> {
+  const res = await svc.call('POST', '/v1/webhooks', { body, headers });
+  if (res.status !== 201) throw new Error(`create endpoint failed: ${res.status} ${res.text}`);
+  return res.body;
+}
+
+export async function deliveries(svc: TestService, endpointId: string, query = ''): Promise<any[]> {
+  const res = await svc.call('GET', `/v1/webhooks/${endpointId}/deliveries${query}`);
+  if (res.status !== 200) throw new Error(`deliveries failed: ${res.status} ${res.text}`);
+  return res.body.data;
+}
