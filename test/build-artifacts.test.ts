@@ -22,6 +22,18 @@ describe('start-up artifacts', () => {
     expect(CLI_VERSION).toBe(pkg.version);
   });
 
+  it('the package exports the webhook verifier (README receiver example)', () => {
+    const script = `
+      const { verifyWebhookSignature, signWebhookPayload } = await import('svc');
+      const sub = await import('svc/webhooks');
+      const body = '{"id":"evt_1","type":"message.received"}';
+      const header = signWebhookPayload(body, 'whsec_test');
+      console.log(verifyWebhookSignature(body, header, 'whsec_test'), verifyWebhookSignature(body + ' ', header, 'whsec_test'), sub.verifyWebhookSignature === verifyWebhookSignature);`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: new URL('.', root).pathname, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toBe('true false true');
+  });
+
   it('completions/ and man/ are generated from the current command tree', () => {
     const r = spawnSync(process.execPath, ['scripts/generate-docs.mjs', '--check'], { cwd: new URL('.', root).pathname, encoding: 'utf8' });
     expect(r.stderr).toContain('up to date');
