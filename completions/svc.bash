@@ -3,7 +3,7 @@ _svc() {
   local cur words_
   cur="${COMP_WORDS[COMP_CWORD]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
-    words_='login profiles context server keys subaccounts agency clock api completion help --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'
+    words_='login profiles context server messages conversations numbers keys subaccounts agency trigger clock api completion help --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'
   else
     case "${COMP_WORDS[1]}" in
     login)
@@ -38,6 +38,34 @@ _svc() {
         status) words_='--data --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
         *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
       esac; fi ;;
+    messages)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='send list get  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        send) words_='--to --from --body --body-file --media --idempotency-key --wait --wait-timeout --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        list) words_='--limit --all --cursor --direction --from --to --status --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        get) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    conversations)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='list show  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        list) words_='--limit --all --cursor --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        show) words_='--limit --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    numbers)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='search buy list get update release assign verify-tollfree  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        search) words_='--area-code --locality --type --contains --capability --limit --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        buy) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        list) words_='--limit --all --cursor --status --type --campaign --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        get) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        update) words_='--label --clear-label --caller-id-name --clear-caller-id-name --emergency-street --emergency-street2 --emergency-city --emergency-state --emergency-zip --emergency --no-emergency --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        release) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        assign) words_='--campaign --detach --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        verify-tollfree) words_='--business-name --website --use-case --use-case-summary --sample-message --opt-in-workflow --monthly-volume --from-file --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
     keys)
       if [ "$COMP_CWORD" -eq 2 ]; then words_='create list revoke  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
       case "${COMP_WORDS[2]}" in
@@ -61,6 +89,13 @@ _svc() {
       if [ "$COMP_CWORD" -eq 2 ]; then words_='summary  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
       case "${COMP_WORDS[2]}" in
         summary) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    trigger)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='message.received message.status --list --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        message.received) words_='--to --from --body --media --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        message.status) words_='--status --from --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
         *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
       esac; fi ;;
     clock)

@@ -17,7 +17,21 @@ export function createPrompter(io: IO, enabled: boolean): Prompter {
   const refuse = (flag: string, message: string): never => {
     throw new UsageError(`${flag} is needed: cannot ask "${message}" without a terminal (or with --no-input or CI set)`, flag);
   };
-  const streams = () => ({ input: io.stdin as NodeJS.ReadableStream, output: io.stderr as unknown as NodeJS.WritableStream });
+  // @inquirer pipes its output into a real stream (it listens for events on it): wrap our stderr
+  // sink in one that says it is the terminal it writes to.
+  const streams = async () => {
+    const { Writable } = await import('node:stream');
+    const output = Object.assign(
+      new Writable({
+        write(chunk: Buffer | string, _encoding, done) {
+          io.stderr.write(chunk.toString());
+          done();
+        },
+      }),
+      { isTTY: true, get columns() { return io.columns; } },
+    );
+    return { input: io.stdin as NodeJS.ReadableStream, output };
+  };
   const guard = async <T>(fn: () => Promise<T>): Promise<T> => {
     try {
       return await fn();
@@ -31,22 +45,22 @@ export function createPrompter(io: IO, enabled: boolean): Prompter {
     async input(message, opts) {
       if (!enabled) return refuse(opts.flag, message);
       const { input } = await import('@inquirer/prompts');
-      return guard(() => input({ message, default: opts.default, validate: opts.validate }, streams() as never));
+      return guard(async () => input({ message, default: opts.default, validate: opts.validate }, (await streams()) as never));
     },
     async password(message, opts) {
       if (!enabled) return refuse(opts.flag, message);
       const { password } = await import('@inquirer/prompts');
-      return guard(() => password({ message, mask: '*' }, streams() as never));
+      return guard(async () => password({ message, mask: '*' }, (await streams()) as never));
     },
     async confirm(message, opts) {
       if (!enabled) return refuse(opts.flag, message);
       const { confirm } = await import('@inquirer/prompts');
-      return guard(() => confirm({ message, default: opts.default ?? false }, streams() as never));
+      return guard(async () => confirm({ message, default: opts.default ?? false }, (await streams()) as never));
     },
     async select(message, choices, opts) {
       if (!enabled) return refuse(opts.flag, message);
       const { select } = await import('@inquirer/prompts');
-      return guard(() => select({ message, choices }, streams() as never)) as Promise<typeof choices[number]['value']>;
+      return guard(async () => select({ message, choices }, (await streams()) as never)) as Promise<typeof choices[number]['value']>;
     },
   };
 }

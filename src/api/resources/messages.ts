@@ -1,0 +1,25 @@
+import type { ApiClient, Query } from '../client/client.js';
+import { MessagePage, MessageSchema, type ListMessagesQuery, type Message, type SendMessageBody } from '../schemas/messages.js';
+import type { Page } from '../schemas/page.js';
+
+// conventions 7: one function per endpoint; commands never build URLs. spec: Messages; contract §4.
+
+export interface SentMessage {
+  message: Message;
+  /** `Idempotent-Replayed: true`: the key was used before and this is the original message. */
+  replayed: boolean;
+}
+
+/** POST /v1/messages. `idempotencyKey` fixes the key (cli.md: generated unless given; the same on every retry). */
+export async function sendMessage(client: ApiClient, body: SendMessageBody, opts: { idempotencyKey?: string } = {}): Promise<SentMessage> {
+  const res = await client.request({ method: 'POST', path: '/v1/messages', body, schema: MessageSchema, idempotencyKey: opts.idempotencyKey });
+  return { message: res.data, replayed: res.headers['idempotent-replayed'] === 'true' };
+}
+
+export async function listMessages(client: ApiClient, query: Partial<ListMessagesQuery> = {}): Promise<Page<Message>> {
+  return (await client.request({ method: 'GET', path: '/v1/messages', query: query as Query, schema: MessagePage })).data;
+}
+
+export async function getMessage(client: ApiClient, id: string): Promise<Message> {
+  return (await client.request({ method: 'GET', path: `/v1/messages/${encodeURIComponent(id)}`, schema: MessageSchema })).data;
+}

@@ -1,0 +1,13 @@
+import type { TriggerDefinition } from './definition.js';
+import { messageReceivedTrigger, messageStatusTrigger } from './message-triggers.js';
+
+export type { TriggerDefinition, TriggerOption } from './definition.js';
+
+// `svc trigger <event-type>`: the sandbox's outside world acting (contract §9). One entry per event
+// type, each becoming a subcommand with its own flags, help and examples. Later work adds a line here
+// (webhook_endpoint.disabled, call.*, domain.*, …) and a definition beside it; the command itself
+// never changes.
+export const TRIGGERS: Record<string, TriggerDefinition<never>> = {
+  'message.received': messageReceivedTrigger,
+  'message.status': messageStatusTrigger,
+};
