@@ -43,7 +43,16 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const logger = opts.log
     ? { level: 'info', redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]', '*.secret', '*.key', '*.apiKey'], censor: '[redacted]' } }
     : false;
-  const schedulerLog = { error: (obj: object, msg: string) => (opts.log ? console.error(JSON.stringify({ level: 'error', msg, ...obj })) : undefined) };
+  // Background failures (jobs, deliveries) are always reported on stderr, as one JSON line with the
+  // error's message and stack (JSON.stringify of an Error alone prints {}).
+  const schedulerLog = {
+    error: (obj: object, msg: string) => {
+      const fields = Object.fromEntries(
+        Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? { message: v.message, stack: v.stack } : v]),
+      );
+      process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields })}\n`);
+    },
+  };
   const deps = createDeps(db, clock, schedulerLog, { ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
   const app = buildApp(deps, { logger });
   await app.listen({ host: opts.host, port: opts.port });
