@@ -1,4 +1,5 @@
-import { Option, type Command } from 'commander';
+import type { Command, Option as OptionType } from 'commander';
+import { Option } from './commander.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './errors.js';
 import type { Query } from '../api/client/client.js';
@@ -72,6 +73,6 @@ export function notice(ctx: CliContext, text: string): void {
   ctx.io.stderr.write(`${text}\n`);
 }
 
-export const enumOption = (flags: string, description: string, choices: string[]): Option => new Option(flags, description).choices(choices);
+export const enumOption = (flags: string, description: string, choices: string[]): OptionType => new Option(flags, description).choices(choices);
 
 export const enc = encodeURIComponent;

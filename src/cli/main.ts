@@ -1,8 +1,5 @@
-import { createRequire } from 'node:module';
+import { Command, CommanderError, Option } from './commander.js';
 import type { Command as CommandType } from 'commander';
-// commander is CommonJS: require() skips the ESM wrapper's export scan, a measurable part of
-// `svc --help` start-up (bench/startup).
-const { Command, CommanderError, Option } = createRequire(import.meta.url)('commander') as typeof import('commander');
 type Command = CommandType;
 import { CliContext, CLI_VERSION, type CliEnvironment } from './context.js';
 import { GROUPS } from './groups.js';

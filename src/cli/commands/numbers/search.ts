@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { Option } from 'commander';
+import type { Option as OptionType } from 'commander';
+import { Option } from '../../commander.js';
 import { enumOption, notice, parseLimit } from '../../command-kit.js';
 import { UsageError } from '../../errors.js';
 import { dollars } from './columns.js';
@@ -18,7 +19,7 @@ export interface SearchOptions {
 const CAPABILITIES = ['sms', 'mms', 'voice'];
 
 /** Repeatable, and each value checked (commander's choices() alone does not collect). */
-const capabilityOption = (): Option =>
+const capabilityOption = (): OptionType =>
   new Option('--capability <capability>', 'must have it: sms, mms or voice (repeatable)').choices(CAPABILITIES).argParser((value: string, previous: string[] | undefined) => {
     if (!CAPABILITIES.includes(value)) throw new UsageError(`--capability: "${value}" is not one of ${CAPABILITIES.join(', ')}`, '--capability');
     return [...(previous ?? []), value];

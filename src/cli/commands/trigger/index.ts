@@ -1,4 +1,5 @@
-import { Option, type Command } from 'commander';
+import type { Command, Option as OptionType } from 'commander';
+import { Option } from '../../commander.js';
 import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { TRIGGERS, type TriggerDefinition, type TriggerOption } from './registry.js';
@@ -42,7 +43,7 @@ function addTrigger(group: Command, ctx: CliContext, type: string, def: TriggerD
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-function optionFor(o: TriggerOption): Option {
+function optionFor(o: TriggerOption): OptionType {
   const option = new Option(o.flags, o.description);
   if (o.choices) option.choices(o.choices);
   if (o.repeatable) {
