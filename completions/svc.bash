@@ -3,7 +3,7 @@ _svc() {
   local cur words_
   cur="${COMP_WORDS[COMP_CWORD]}"
   if [ "$COMP_CWORD" -eq 1 ]; then
-    words_='login profiles context server messages conversations numbers keys subaccounts agency trigger clock api completion help --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'
+    words_='login profiles context server messages conversations numbers webhooks events keys subaccounts agency trigger clock api completion help --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'
   else
     case "${COMP_WORDS[1]}" in
     login)
@@ -66,6 +66,29 @@ _svc() {
         verify-tollfree) words_='--business-name --website --use-case --use-case-summary --sample-message --opt-in-workflow --monthly-volume --from-file --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
         *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
       esac; fi ;;
+    webhooks)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='create list get update delete test rotate-secret deliveries retry tail listen  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        create) words_='--url --events --description --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        list) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        get) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        update) words_='--url --events --description --enable --disable --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        delete) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        test) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        rotate-secret) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        deliveries) words_='--limit --all --cursor --status --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        retry) words_=' --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        tail) words_='--last --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        listen) words_='--forward-to --events --headers --secret --print-secret --since --cursor-file --concurrency --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
+    events)
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='list follow  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      case "${COMP_WORDS[2]}" in
+        list) words_='--types --after --before --order --limit --all --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        follow) words_='--types --since --cursor-file --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+      esac; fi ;;
     keys)
       if [ "$COMP_CWORD" -eq 2 ]; then words_='create list revoke  --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
       case "${COMP_WORDS[2]}" in
@@ -92,10 +115,11 @@ _svc() {
         *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
       esac; fi ;;
     trigger)
-      if [ "$COMP_CWORD" -eq 2 ]; then words_='message.received message.status --list --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
+      if [ "$COMP_CWORD" -eq 2 ]; then words_='message.received message.status webhook_endpoint.disabled --list --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help'; else
       case "${COMP_WORDS[2]}" in
         message.received) words_='--to --from --body --media --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
         message.status) words_='--status --from --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
+        webhook_endpoint.disabled) words_='--endpoint --version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
         *) words_='--version --profile --base-url --subaccount --output --json --no-color --no-input --yes --verbose --dry-run --config-dir --help' ;;
       esac; fi ;;
     clock)

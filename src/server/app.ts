@@ -19,6 +19,7 @@ import { messagesRoutes } from './routes/messages.js';
 import { conversationsRoutes } from './routes/conversations.js';
 import { numbersRoutes } from './routes/numbers.js';
 import { sandboxMessagingRoutes } from './routes/sandbox-messaging.js';
+import { sandboxWebhooksRoutes } from './routes/sandbox-webhooks.js';
 import { registerMessageJobs } from './domain/messages.js';
 import { registerNumberJobs } from './domain/numbers.js';
 
@@ -88,6 +89,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   conversationsRoutes(app, deps);
   numbersRoutes(app, deps);
   if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
+  if (deps.options.sandbox) sandboxWebhooksRoutes(app, deps);
 
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {

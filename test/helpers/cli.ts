@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runCli } from '../../src/cli/main.js';
-import { createTestIO } from '../../src/output/io.js';
+import { createTestIO, type TestIO } from '../../src/output/io.js';
 import type { TestService } from './service.js';
 
 /** The repository root, and the real launcher the package's `bin` entry points at. */
@@ -28,6 +28,10 @@ export interface RunSvcOptions {
   tty?: boolean;
   /** SVC_API_KEY; default the service's bootstrap live key. */
   key?: string;
+  /** Your own fake IO, to watch a long-running command's output while it runs (`tty` is then ignored). */
+  io?: TestIO;
+  /** The environment's Ctrl-C: the command stops when the promise this returns resolves. */
+  waitForInterrupt?: () => Promise<void>;
 }
 
 const tempDir = (prefix: string): string => mkdtempSync(join(tmpdir(), prefix));
@@ -61,9 +65,9 @@ export async function runSvc(args: string[], opts: RunSvcOptions): Promise<CliRe
     given,
   );
   const tty = opts.tty ?? false;
-  const io = createTestIO({ stdoutTTY: tty, stderrTTY: tty, stdinTTY: tty, stdin: opts.stdin });
+  const io = opts.io ?? createTestIO({ stdoutTTY: tty, stderrTTY: tty, stdinTTY: tty, stdin: opts.stdin });
   try {
-    const code = await runCli(args, { io, env, homedir: env.HOME ?? tmpdir(), binPath: BIN_PATH });
+    const code = await runCli(args, { io, env, homedir: env.HOME ?? tmpdir(), binPath: BIN_PATH, waitForInterrupt: opts.waitForInterrupt });
     return { code, stdout: io.out(), stderr: io.err() };
   } finally {
     for (const dir of temps) rmSync(dir, { recursive: true, force: true });

@@ -144,6 +144,20 @@ export function disableEndpoint(d: WebhookDomainDeps, e: WebhookEndpointRecord, 
   });
 }
 
+/**
+ * contract §9 (sandbox): the automatic disable, made to happen now. The same path as auto-disable in
+ * recordAttempt (disableEndpoint with reason `consecutive_failures`, emitting the event), without
+ * waiting 72 hours of failures; `consecutiveFailures` in the event is the endpoint's real streak.
+ */
+export function sandboxAutoDisable(d: WebhookDomainDeps, accountId: string, id: string): WebhookEndpointRecord {
+  return inTransaction(d.db, () => {
+    const e = getEndpoint(d, accountId, id);
+    if (!e.enabled) throw conflict('this webhook endpoint is already disabled');
+    disableEndpoint(d, e, 'consecutive_failures', d.clock.nowMs(), true);
+    return d.webhookEndpoints.get(accountId, id)!;
+  });
+}
+
 /** The outbox: called inside the emitting transaction (EventStore.addOutbox). Returns how many deliveries it wrote. */
 export function writeDeliveriesForEvent(
   d: Pick<WebhookDomainDeps, 'webhookEndpoints' | 'webhookDeliveries'>,

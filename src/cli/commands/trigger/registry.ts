@@ -1,5 +1,6 @@
 import type { TriggerDefinition } from './definition.js';
 import { messageReceivedTrigger, messageStatusTrigger } from './message-triggers.js';
+import { endpointDisabledTrigger } from './webhook-triggers.js';
 
 export type { TriggerDefinition, TriggerOption } from './definition.js';
 
@@ -10,4 +11,5 @@ export type { TriggerDefinition, TriggerOption } from './definition.js';
 export const TRIGGERS: Record<string, TriggerDefinition<never>> = {
   'message.received': messageReceivedTrigger,
   'message.status': messageStatusTrigger,
+  'webhook_endpoint.disabled': endpointDisabledTrigger,
 };

@@ -1,0 +1,71 @@
+import type { ApiClient, Query } from '../client/client.js';
+import {
+  DeliveryPage,
+  DeliverySchema,
+  WebhookEndpointPage,
+  WebhookEndpointSchema,
+  WebhookEndpointWithSecretSchema,
+  type CreateWebhookBody,
+  type Delivery,
+  type DeliveryStatus,
+  type UpdateWebhookBody,
+  type WebhookEndpoint,
+  type WebhookEndpointWithSecret,
+} from '../schemas/webhooks.js';
+import type { Page } from '../schemas/page.js';
+
+// conventions 7: one function per endpoint; commands never build URLs. contract §10.
+const enc = encodeURIComponent;
+const base = (id: string) => `/v1/webhooks/${enc(id)}`;
+
+/** POST /v1/webhooks: the response is the only time the signing secret is shown. */
+export async function createWebhook(client: ApiClient, body: CreateWebhookBody): Promise<WebhookEndpointWithSecret> {
+  return (await client.request({ method: 'POST', path: '/v1/webhooks', body, schema: WebhookEndpointWithSecretSchema })).data;
+}
+
+/** GET /v1/webhooks: a bounded list (every endpoint of the account, newest first). */
+export async function listWebhooks(client: ApiClient): Promise<WebhookEndpoint[]> {
+  return (await client.request({ method: 'GET', path: '/v1/webhooks', schema: WebhookEndpointPage })).data.data;
+}
+
+export async function getWebhook(client: ApiClient, id: string): Promise<WebhookEndpoint> {
+  return (await client.request({ method: 'GET', path: base(id), schema: WebhookEndpointSchema })).data;
+}
+
+export async function updateWebhook(client: ApiClient, id: string, body: UpdateWebhookBody): Promise<WebhookEndpoint> {
+  return (await client.request({ method: 'PATCH', path: base(id), body, schema: WebhookEndpointSchema })).data;
+}
+
+export async function deleteWebhook(client: ApiClient, id: string): Promise<void> {
+  await client.request({ method: 'DELETE', path: base(id) });
+}
+
+/** POST /v1/webhooks/{id}/test: one signed sample attempt, made now; the delivery after it. */
+export async function testWebhook(client: ApiClient, id: string): Promise<Delivery> {
+  return (await client.request({ method: 'POST', path: `${base(id)}/test`, schema: DeliverySchema })).data;
+}
+
+/** POST /v1/webhooks/{id}/rotate-secret: the new secret, shown only in this response. */
+export async function rotateWebhookSecret(client: ApiClient, id: string): Promise<WebhookEndpointWithSecret> {
+  return (await client.request({ method: 'POST', path: `${base(id)}/rotate-secret`, schema: WebhookEndpointWithSecretSchema })).data;
+}
+
+export interface ListDeliveriesQuery {
+  limit?: number;
+  cursor?: string;
+  status?: DeliveryStatus;
+}
+
+/** GET /v1/webhooks/{id}/deliveries: the delivery log, last 7 days, newest first. */
+export async function listDeliveries(client: ApiClient, id: string, query: ListDeliveriesQuery = {}, opts: { signal?: AbortSignal; maxAttempts?: number } = {}): Promise<Page<Delivery>> {
+  return (await client.request({ method: 'GET', path: `${base(id)}/deliveries`, query: query as Query, schema: DeliveryPage, ...opts })).data;
+}
+
+export async function getDelivery(client: ApiClient, id: string, deliveryId: string, opts: { signal?: AbortSignal; maxAttempts?: number } = {}): Promise<Delivery> {
+  return (await client.request({ method: 'GET', path: `${base(id)}/deliveries/${enc(deliveryId)}`, schema: DeliverySchema, ...opts })).data;
+}
+
+/** POST …/deliveries/{deliveryId}/retry: one more attempt, now; the delivery after it. */
+export async function retryDelivery(client: ApiClient, id: string, deliveryId: string): Promise<Delivery> {
+  return (await client.request({ method: 'POST', path: `${base(id)}/deliveries/${enc(deliveryId)}/retry`, schema: DeliverySchema })).data;
+}

@@ -1,0 +1,7 @@
+// Columns of webhook endpoints and deliveries, shared by the webhooks verbs.
+export const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'enabled', 'description', 'disabledAt', 'disabledReason', 'createdAt', 'updatedAt'];
+export const ENDPOINT_LIST_COLUMNS = ['id', 'url', 'events', 'enabled', 'disabledReason', 'description', 'createdAt'];
+export const ENDPOINT_WITH_SECRET_COLUMNS = ['id', 'url', 'secret', 'events', 'enabled', 'description', 'createdAt'];
+export const DELIVERY_COLUMNS = ['id', 'eventType', 'eventId', 'attempt', 'status', 'responseStatus', 'durationMs', 'error', 'nextAttemptAt', 'createdAt'];
+
+export const SECRET_NOTICE = 'Save the signing secret now: it is shown only this once (svc webhooks rotate-secret replaces it).';
