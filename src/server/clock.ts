@@ -50,3 +50,38 @@ export class ManualClock implements Clock {
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * What is kept of the clock across restarts: service time must never go back, or deliveries and
+ * carrier decisions scheduled after an advance would sit waiting in the future (contract §1).
+ */
+export interface SavedClock {
+  mode: 'system' | 'manual';
+  /** SystemClock: service time minus wall time. */
+  offsetMs: number;
+  /** ManualClock: the frozen time. */
+  nowMs: number;
+}
+
+export function saveClock(clock: Clock): SavedClock {
+  return {
+    mode: clock.mode,
+    offsetMs: clock instanceof SystemClock ? clock.offset : 0,
+    nowMs: clock.nowMs(),
+  };
+}
+
+/**
+ * The clock for a start in `mode`, continuing from what a previous run saved: a system clock keeps
+ * its offset (or a manual clock's lead over wall time); a manual clock resumes where it stood (or at
+ * the previous system clock's time now).
+ */
+export function restoreClock(mode: 'system' | 'manual', saved: SavedClock | undefined, wall: () => number = Date.now): Clock {
+  const now = wall();
+  if (mode === 'system') {
+    const offset = !saved ? 0 : saved.mode === 'system' ? saved.offsetMs : Math.max(0, saved.nowMs - now);
+    return new SystemClock(Math.max(0, offset), wall);
+  }
+  const start = !saved ? now : saved.mode === 'manual' ? saved.nowMs : now + saved.offsetMs;
+  return new ManualClock(start);
+}

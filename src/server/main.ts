@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type Db } from './storage/database.js';
-import { ManualClock, SystemClock, type Clock } from './clock.js';
+import { restoreClock, saveClock, type SavedClock } from './clock.js';
+import { CLOCK_STATE_KEY, ServiceStateRepo } from './storage/service-state-repo.js';
 import { createDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
 import { buildApp } from './app.js';
 import { ensureBootstrap } from './bootstrap.js';
@@ -39,7 +40,8 @@ export const PID_FILE = 'server.json';
 export async function startService(opts: StartOptions): Promise<RunningService> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const db = openDatabase(join(opts.dataDir, DB_FILE));
-  const clock: Clock = opts.clock === 'manual' ? new ManualClock(Date.now()) : new SystemClock();
+  const serviceState = new ServiceStateRepo(db);
+  const clock = restoreClock(opts.clock, serviceState.get<SavedClock>(CLOCK_STATE_KEY));
   const logger = opts.log
     ? { level: 'info', redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]', '*.secret', '*.key', '*.apiKey'], censor: '[redacted]' } }
     : false;

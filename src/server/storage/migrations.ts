@@ -239,3 +239,14 @@ MIGRATIONS.push({
     CREATE INDEX webhook_deliveries_created ON webhook_deliveries(created_at);
   `,
 });
+
+MIGRATIONS.push({
+  version: 4,
+  name: 'service state (the service clock across restarts)',
+  sql: `
+    CREATE TABLE service_state (
+      key TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    );
+  `,
+});
