@@ -33,7 +33,8 @@ const API_DESCRIPTION = [
   '  (e.g. `["body","to"]`, `["headers","service-subaccount"]`).',
   '- A known path called with an unsupported method answers 404 `not_found` with an `Allow` header',
   '  (the error table has no 405).',
-  '- Every POST accepts `Idempotency-Key` (24 h, scoped to account, method, path and key).',
+  '- Every POST accepts `Idempotency-Key` (24 h, scoped to account, method, path and key). A replay',
+  '  never carries a secret: API keys and webhook signing secrets (shown once) are null in a replay.',
   '- Rate limit: token bucket per key; `RateLimit-Limit` is the bucket size, `RateLimit-Reset` the',
   '  seconds until it is full again; 429 carries `Retry-After`.',
 ].join('\n');

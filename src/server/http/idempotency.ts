@@ -39,6 +39,20 @@ export interface IdempotencyDeps {
   clock: Clock;
 }
 
+// Secrets shown once (API keys, webhook signing secrets) are never stored for a replay.
+// A whole key or secret: a key's `prefix` (sk_live_ab12) is not one.
+const SECRET_VALUE = /^(sk_(live|test)_[0-9A-Za-z]{32}|whsec_[0-9A-Za-z_-]{16,})$/;
+
+/** The response as a replay may show it: every secret value replaced by null. */
+export function withoutSecrets(value: unknown): unknown {
+  if (typeof value === 'string') return SECRET_VALUE.test(value) ? null : value;
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSecrets(v)]));
+  }
+  return value;
+}
+
 /**
  * Runs a write and records its response under the request's idempotency key in the SAME
  * transaction, so a crash can never leave a committed write whose retry would do it again.
@@ -49,18 +63,25 @@ export function commitOnce<T>(
   req: FastifyRequest,
   status: number,
   fn: () => T,
-  /** What a replay may show: a response carrying a secret shown once records it without. */
-  toRecorded: (result: T) => unknown = (r) => r,
 ): T {
   return inTransaction(deps.db, () => {
     const result = fn();
     const idem = req.idempotency;
     if (idem && !idem.completed) {
-      deps.idempotency.complete(idem.scope, status, JSON.stringify(toRecorded(result)));
+      deps.idempotency.complete(idem.scope, status, JSON.stringify(withoutSecrets(result)));
       idem.completed = true;
     }
     return result;
   });
+}
+
+function recordable(payload: unknown): string {
+  if (typeof payload !== 'string') return '';
+  try {
+    return JSON.stringify(withoutSecrets(JSON.parse(payload)));
+  } catch {
+    return payload;
+  }
 }
 
 /** One idempotency layer, accepted on every POST (contract §2). */
@@ -115,7 +136,7 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
       // A failed request changed nothing, so the key stays free for a corrected retry.
       deps.idempotency.abandon(idem.scope);
     } else {
-      deps.idempotency.complete(idem.scope, reply.statusCode, typeof payload === 'string' ? payload : '');
+      deps.idempotency.complete(idem.scope, reply.statusCode, recordable(payload));
     }
     return payload;
   });

@@ -18,17 +18,10 @@ export function keysRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/keys',
     { schema: { tags: ['keys'], summary: 'Create an API key; the key is shown only in this response', description: 'The service stores only a SHA-256 hash of the key. A replay of the same `Idempotency-Key` returns the same record with `key: null`: the key itself is never stored, not even for replays.', body: CreateKeyBody, response: { 201: CreatedApiKeySchema } } },
     async (req, reply) => {
-      const created = commitOnce(
-        deps,
-        req,
-        201,
-        () => {
-          const { key, record } = createKey(deps.keys, deps.clock, req.auth.account.id, req.body.name, req.body.mode);
-          return { id: record.id, name: record.name, mode: record.mode, prefix: record.prefix, key: key as string | null, createdAt: iso(record.createdAt) };
-        },
-        // contract §3: the key is shown once and never stored; a replay returns the record without it.
-        (r) => ({ ...r, key: null }),
-      );
+      const created = commitOnce(deps, req, 201, () => {
+        const { key, record } = createKey(deps.keys, deps.clock, req.auth.account.id, req.body.name, req.body.mode);
+        return { id: record.id, name: record.name, mode: record.mode, prefix: record.prefix, key: key as string | null, createdAt: iso(record.createdAt) };
+      });
       return reply.status(201).send(created);
     },
   );
