@@ -121,7 +121,7 @@ describe('numbers search', () => {
     expect(contains.every((n) => n.phoneNumber.slice(2).includes('7'))).toBe(true);
     const mmsVoice = await search(['--area-code', '415', '--capability', 'mms', '--capability', 'voice', '--limit', '50']);
     expect(mmsVoice.every((n) => n.capabilities.mms && n.capabilities.voice)).toBe(true);
-    const city = await search(['--locality', 'San Francisco', '--limit', '5']);
+    const city = await search(['--area-code', '415', '--locality', 'San Francisco', '--limit', '5']);
     expect(city.length).toBeGreaterThan(0);
   });
 

@@ -37,10 +37,14 @@ describe('POST /v1/numbers/search', () => {
     expect((await search({ type: 'local', areaCode: '415' })).body.data).toHaveLength(20);
   });
 
-  it('finds by locality alone, by contains, by capabilities, and toll-free', async () => {
-    const austin = await search({ locality: 'Austin, TX', limit: 10 });
+  it('finds by locality within an area code, by contains, by capabilities, and toll-free', async () => {
+    const austin = await search({ areaCode: '512', locality: 'Austin, TX', limit: 10 });
     expect(austin.body.data.length).toBe(10);
     expect(austin.body.data.every((n: { region: string }) => n.region === 'TX')).toBe(true);
+    // contract §5: a local search without areaCode is a validation_error, even with a locality.
+    const noArea = await search({ locality: 'Austin, TX' });
+    expect(noArea.status).toBe(400);
+    expect(noArea.body.error.details).toEqual([{ path: ['body', 'areaCode'], message: 'required for local numbers' }]);
     const contains = await search({ areaCode: '212', contains: '7', limit: 10 });
     expect(contains.body.data.every((n: { phoneNumber: string }) => n.phoneNumber.slice(2).includes('7'))).toBe(true);
     const mms = await search({ areaCode: '212', capabilities: ['mms', 'voice'], limit: 30 });

@@ -81,10 +81,10 @@ export const SearchNumbersBody = z
     limit: z.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
   })
   .superRefine((b, ctx) => {
-    // contract §5: type=local without areaCode is a validation_error; a locality names its area
-    // codes, so it stands in for areaCode.
-    if (b.type === 'local' && b.areaCode === undefined && b.locality === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['areaCode'], message: 'required for local numbers (or give locality)' });
+    // contract §5: type=local without areaCode is a validation_error; `locality` narrows a search
+    // (it must name the area code's city), it does not replace the area code.
+    if (b.type === 'local' && b.areaCode === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['areaCode'], message: 'required for local numbers' });
     }
   })
   .meta({ id: 'SearchNumbersBody' });

@@ -47,7 +47,7 @@ monthlyPriceCents. Buy one with \`svc numbers buy <number>\`.
 
 Examples:
   $ svc numbers search --area-code 415
-  $ svc numbers search --locality "Austin, TX" --capability mms --contains 77
+  $ svc numbers search --area-code 512 --locality Austin --capability mms --contains 77
   $ svc numbers search --type tollfree --limit 5 -o json`,
     )
     .action(async (o: { areaCode?: string; locality?: string; type?: 'local' | 'tollfree'; contains?: string; capability?: Array<'sms' | 'mms' | 'voice'>; limit?: string }) =>
@@ -60,8 +60,8 @@ export async function runSearch(ctx: CliContext, opts: SearchOptions): Promise<v
   if (opts.areaCode !== undefined && !/^\d{3}$/.test(opts.areaCode)) throw new UsageError(`--area-code: "${opts.areaCode}" is not three digits`, '--area-code');
   if (opts.contains !== undefined && !/^\d{1,7}$/.test(opts.contains)) throw new UsageError(`--contains: "${opts.contains}" is not 1 to 7 digits`, '--contains');
   const type = opts.type ?? 'local';
-  if (type === 'local' && opts.areaCode === undefined && opts.locality === undefined) {
-    throw new UsageError('a local search needs --area-code or --locality (or --type tollfree)', '--area-code');
+  if (type === 'local' && opts.areaCode === undefined) {
+    throw new UsageError('a local search needs --area-code (or --type tollfree)', '--area-code');
   }
   const limit = parseLimit(opts.limit);
   const { searchNumbers } = await import('../../../api/resources/numbers.js');
