@@ -2,10 +2,11 @@
 // This module spawns and signals processes, so it is the one CLI module besides main.ts that uses
 // Node's process APIs; commands reach it through the context.
 import { spawn } from 'node:child_process';
-import { openSync, readFileSync, mkdirSync, closeSync } from 'node:fs';
+import { openSync, readFileSync, mkdirSync, closeSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import type { CliContext } from './context.js';
+import { readBootstrap, type Bootstrap } from '../config/bootstrap.js';
 import { CliError } from './errors.js';
 
 export const PID_FILE = 'server.json';
@@ -48,6 +49,10 @@ export function readPidInfo(dataDir: string): PidInfo | undefined {
   }
 }
 
+export function removePidInfo(dataDir: string): void {
+  rmSync(join(dataDir, PID_FILE), { force: true });
+}
+
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -69,11 +74,16 @@ export interface SpawnOptions {
   rateLimit?: number;
 }
 
-/** Starts `svc server start` in the background, logging to DATA/server.log; resolves when healthy. */
-export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promise<{ pid: number; baseUrl: string }> {
+/**
+ * Starts `svc server start` in the background, logging to DATA/server.log; resolves when healthy.
+ * On a first start it returns the bootstrap keys for the caller to show: the child never prints
+ * them, because its output is a log file.
+ */
+export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promise<{ pid: number; baseUrl: string; bootstrap?: Bootstrap }> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const firstStart = !existsSync(join(opts.dataDir, 'bootstrap.json'));
   const log = openSync(join(opts.dataDir, LOG_FILE), 'a', 0o600);
-  const args = [ctx.environment.binPath, 'server', 'start', '--host', opts.host, '--port', String(opts.port), '--data', opts.dataDir, '--log'];
+  const args = [ctx.environment.binPath, 'server', 'start', '--host', opts.host, '--port', String(opts.port), '--data', opts.dataDir, '--log', '--detached-child'];
   if (opts.clock === 'manual') args.push('--clock', 'manual');
   if (opts.rateLimit) args.push('--rate-limit', String(opts.rateLimit));
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: { ...ctx.env } });
@@ -82,7 +92,10 @@ export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promis
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
     const info = readPidInfo(opts.dataDir);
-    if (info && info.pid === child.pid && (await probeHealth(info.baseUrl, 500))) return { pid: child.pid, baseUrl: info.baseUrl };
+    if (info && info.pid === child.pid && (await probeHealth(info.baseUrl, 500))) {
+      const bootstrap = firstStart ? readBootstrap(opts.dataDir) : undefined;
+      return { pid: child.pid, baseUrl: info.baseUrl, ...(bootstrap ? { bootstrap } : {}) };
+    }
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -99,6 +112,7 @@ export async function ensureLocalService(ctx: CliContext, baseUrl: string): Prom
   if (await probeHealth(baseUrl, 1000)) return false;
   const port = Number(url.port || 80);
   const started = await spawnDetached(ctx, { host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname.replace(/^\[|\]$/g, ''), port, dataDir: ctx.dataDir });
-  ctx.io.stderr.write(`svc: started the local service at ${started.baseUrl} (pid ${started.pid}, data ${ctx.dataDir})\n`);
+  const keys = started.bootstrap ? `; new account, keys in ${ctx.dataDir}/bootstrap.json` : '';
+  ctx.io.stderr.write(`svc: started the local service at ${started.baseUrl} (pid ${started.pid}, data ${ctx.dataDir}${keys})\n`);
   return true;
 }

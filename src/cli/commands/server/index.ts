@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
 import { enumOption, notice } from '../../command-kit.js';
 import { UsageError, CliError } from '../../errors.js';
+import { Option } from '../../commander.js';
 
 export interface StartServerOptions {
   host: string;
@@ -11,6 +12,8 @@ export interface StartServerOptions {
   detach: boolean;
   log: boolean;
   rateLimit?: number;
+  /** False in a detached child: its output is the log file, and keys never go to a log. */
+  printKeys: boolean;
 }
 
 export function register(group: Command, ctx: CliContext): void {
@@ -24,13 +27,14 @@ export function register(group: Command, ctx: CliContext): void {
     .option('--detach', 'run in the background; logs go to DATA/server.log')
     .option('--rate-limit <n>', 'requests per second per key (burst is twice this)')
     .option('--log', 'log requests as JSON lines on stdout')
+    .addOption(new Option('--detached-child', 'started by --detach: the parent prints the bootstrap keys').hideHelp())
     .addHelpText('after', '\nExamples:\n  $ svc server start\n  $ svc server start --port 0 --clock manual --data /tmp/svc-demo\n  $ svc server start --detach')
-    .action(async (o: { host: string; port: string; data?: string; clock: 'system' | 'manual'; detach?: boolean; rateLimit?: string; log?: boolean }) => {
+    .action(async (o: { host: string; port: string; data?: string; clock: 'system' | 'manual'; detach?: boolean; rateLimit?: string; log?: boolean; detachedChild?: boolean }) => {
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0-65535', '--port');
       const rateLimit = o.rateLimit === undefined ? undefined : Number(o.rateLimit);
       if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || rateLimit < 1)) throw new UsageError('--rate-limit must be a positive whole number', '--rate-limit');
-      await runStart(ctx, { host: o.host, port, dataDir: o.data ?? ctx.dataDir, clock: o.clock, detach: Boolean(o.detach), log: Boolean(o.log), rateLimit });
+      await runStart(ctx, { host: o.host, port, dataDir: o.data ?? ctx.dataDir, clock: o.clock, detach: Boolean(o.detach), log: Boolean(o.log), rateLimit, printKeys: !o.detachedChild });
     });
 
   group
@@ -58,6 +62,7 @@ export async function runStart(ctx: CliContext, opts: StartServerOptions): Promi
     const started = await local.spawnDetached(ctx, opts);
     ctx.io.stdout.write(`${started.baseUrl}\n`);
     notice(ctx, `local service running in the background (pid ${started.pid}); logs in ${opts.dataDir}/server.log`);
+    if (started.bootstrap) notice(ctx, bootstrapNotice(started.bootstrap, opts.dataDir));
     return;
   }
   const { startService } = await import('../../../server/main.js');
@@ -71,20 +76,25 @@ export async function runStart(ctx: CliContext, opts: StartServerOptions): Promi
     rateLimit: opts.rateLimit ? { ratePerSec: opts.rateLimit, burst: opts.rateLimit * 2 } : undefined,
   });
   notice(ctx, `svc local service listening on ${svc.baseUrl} (data ${opts.dataDir}, ${opts.clock} clock)`);
-  if (svc.bootstrapCreated) {
-    // contract §1: the keys are printed once; bootstrap.json (0600) keeps them for the local profile.
-    notice(ctx, `agency account ${svc.bootstrap.accountId}\n  live key: ${svc.bootstrap.liveKey}\n  test key: ${svc.bootstrap.testKey}\n  (saved in ${opts.dataDir}/bootstrap.json, mode 0600)`);
-  }
+  // contract §1: the keys are printed once; bootstrap.json (0600) keeps them for the local profile.
+  if (svc.bootstrapCreated && opts.printKeys) notice(ctx, bootstrapNotice(svc.bootstrap, opts.dataDir));
   if (opts.port === 0) ctx.io.stdout.write(`${svc.baseUrl}\n`);
   await (ctx.environment.waitForInterrupt ?? (() => new Promise<void>(() => undefined)))();
   notice(ctx, 'stopping…');
   await svc.close();
 }
 
+function bootstrapNotice(b: { accountId: string; liveKey: string; testKey: string }, dataDir: string): string {
+  return `agency account ${b.accountId}\n  live key: ${b.liveKey}\n  test key: ${b.testKey}\n  (saved in ${dataDir}/bootstrap.json, mode 0600)`;
+}
+
 export async function runStop(ctx: CliContext, dataDir: string): Promise<void> {
   const local = await import('../../local-service.js');
   const info = local.readPidInfo(dataDir);
-  if (!info || !local.isAlive(info.pid)) {
+  // A server.json left by a crash may name a pid the system has since given to another process:
+  // signal only a pid whose service still answers at the recorded address.
+  if (!info || !local.isAlive(info.pid) || !(await local.probeHealth(info.baseUrl))) {
+    if (info) local.removePidInfo(dataDir);
     notice(ctx, 'the local service is not running');
     return;
   }

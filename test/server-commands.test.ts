@@ -1,0 +1,64 @@
+import { describe, it, expect, beforeAll } from 'vitest';
+import { mkdtempSync, rmSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { assertBuilt, runSvcProcess } from './helpers/cli.js';
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('svc server start --detach and stop', () => {
+  beforeAll(() => assertBuilt());
+
+  it('prints the bootstrap keys once, to the user and never to the log', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-detach-'));
+    const env = { SVC_DATA_DIR: dataDir };
+    try {
+      const started = await runSvcProcess(['server', 'start', '--detach', '--port', '0', '--clock', 'manual'], { env });
+      expect(started.code).toBe(0);
+      expect(started.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\n$/);
+      const bootstrap = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as { liveKey: string; testKey: string };
+      expect(started.stderr).toContain(`live key: ${bootstrap.liveKey}`);
+      expect(started.stderr).toContain(`test key: ${bootstrap.testKey}`);
+      const log = readFileSync(join(dataDir, 'server.log'), 'utf8');
+      expect(log).not.toContain(bootstrap.liveKey);
+      expect(log).not.toContain(bootstrap.testKey);
+      const stopped = await runSvcProcess(['server', 'stop'], { env });
+      expect(stopped.code).toBe(0);
+      expect(stopped.stderr).toContain('stopped the local service');
+      // A second start reuses the account: no keys printed again.
+      const again = await runSvcProcess(['server', 'start', '--detach', '--port', '0'], { env });
+      expect(again.code).toBe(0);
+      expect(again.stderr).not.toContain('live key:');
+      expect((await runSvcProcess(['server', 'stop'], { env })).code).toBe(0);
+    } finally {
+      const info = existsSync(join(dataDir, 'server.json')) ? (JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')) as { pid: number }) : undefined;
+      if (info && isAlive(info.pid)) process.kill(info.pid, 'SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('never signals a process that a stale server.json names', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-stale-'));
+    const bystander = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      // A crash left server.json behind; its pid now belongs to an unrelated process.
+      writeFileSync(join(dataDir, 'server.json'), JSON.stringify({ pid: bystander.pid, baseUrl: 'http://127.0.0.1:9', startedAt: new Date().toISOString() }));
+      const stopped = await runSvcProcess(['server', 'stop'], { env: { SVC_DATA_DIR: dataDir } });
+      expect(stopped.code).toBe(0);
+      expect(stopped.stderr).toContain('not running');
+      expect(isAlive(bystander.pid!)).toBe(true);
+      expect(existsSync(join(dataDir, 'server.json'))).toBe(false);
+    } finally {
+      bystander.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
