@@ -14,7 +14,8 @@ export function treeOf(cmd: Command): Node {
   return {
     name: cmd.name(),
     summary: cmd.description(),
-    options: cmd.options as Option[],
+    // Hidden options are internal (e.g. --detached-child): not documented, not completed.
+    options: (cmd.options as Option[]).filter((o) => !o.hidden),
     args: cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`)),
     children: cmd.commands.filter((c) => c.name() !== 'help').map(treeOf),
   };
