@@ -38,3 +38,20 @@ describe('idempotent replays never carry secrets', () => {
     }
   });
 });
+
+describe('the database files', () => {
+  it('are readable by their owner only (they hold webhook secrets)', async () => {
+    const { statSync, existsSync } = await import('node:fs');
+    const svc = await startTestService();
+    try {
+      await svc.call('POST', '/v1/webhooks', { body: { url: 'https://hooks.example.com/y' } });
+      for (const f of ['svc.db', 'svc.db-wal', 'svc.db-shm']) {
+        const p = join(svc.dataDir, f);
+        if (f === 'svc.db') expect(existsSync(p)).toBe(true);
+        if (existsSync(p)) expect(statSync(p).mode & 0o777, f).toBe(0o600);
+      }
+    } finally {
+      await svc.stop();
+    }
+  });
+});

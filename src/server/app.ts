@@ -48,11 +48,14 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
+    // Route schemas bound their own params (ids up to 200 characters); this is only the router's cap.
+    maxParamLength: 500,
     genReqId: () => `req_${randomBase62(16)}`,
     // Errors Fastify raises before routing (a URL with broken percent-encoding…) get the envelope too.
     frameworkErrors: (err, req, reply) => {
       reply.header('Request-Id', req.id);
-      sendError(reply, 'validation_error', 'the request URL could not be read', [{ path: ['url'], message: err.message.replace(/^FST_\w+: /, '') }]);
+      // Fastify's own text names its internals; say what is wrong in our words.
+      sendError(reply, 'validation_error', 'the request URL could not be read', [{ path: ['url'], message: 'malformed URL (bad percent-encoding, or a path segment over 500 characters)' }]);
     },
   });
   app.setValidatorCompiler(zodValidatorCompiler);

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
 
@@ -13,6 +13,9 @@ export type Db = Database.Database;
 export function openDatabase(file: string): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const db = new Database(file);
+  // The database holds webhook signing secrets: owner-only. SQLite creates the -wal and -shm files
+  // with the database file's permissions, so this comes before WAL mode is switched on.
+  if (file !== ':memory:') chmodSync(file, 0o600);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('journal_size_limit = 67108864');
