@@ -1,5 +1,5 @@
 import type { Db } from './database.js';
-import { decodeCursor, encodeCursor, keysetPage } from './pagination.js';
+import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { Media, MessageStatus } from '../../api/schemas/messages.js';
 
@@ -167,27 +167,17 @@ export class MessagesRepo {
    * latest message is unique, so the order is total even on a frozen clock.
    */
   conversations(accountId: string, limit: number, cursor?: string): Page<ConversationRecord> {
-    const where = ['c.account_id = ?'];
-    const params: unknown[] = [accountId];
-    const pos = decodeCursor(cursor);
-    if (pos) {
-      where.push('(c.last_at < ? OR (c.last_at = ? AND c.last_seq < ?))');
-      params.push(pos.createdAt, pos.createdAt, pos.seq);
-    }
-    const rows = this.db
-      .prepare(
-        `SELECT m.*, c.last_at AS c_last_at, c.last_seq AS c_last_seq FROM conversations c
-         JOIN messages m ON m.id = c.last_message_id
-         WHERE ${where.join(' AND ')} ORDER BY c.last_at DESC, c.last_seq DESC LIMIT ?`,
-      )
-      .all(...params, limit + 1) as Array<MessageRow & { c_last_at: number; c_last_seq: number }>;
-    const hasMore = rows.length > limit;
-    const page = hasMore ? rows.slice(0, limit) : rows;
-    const last = page[page.length - 1];
-    return {
-      data: page.map((r) => ({ counterparty: r.counterparty, lastAt: r.c_last_at, last: toRecord(r) })),
-      hasMore,
-      nextCursor: hasMore && last ? encodeCursor({ createdAt: last.c_last_at, seq: last.c_last_seq }) : null,
-    };
+    type Row = MessageRow & { c_last_at: number; c_last_seq: number };
+    return keysetPage<Row, ConversationRecord>(this.db, {
+      from: 'conversations c JOIN messages m ON m.id = c.last_message_id',
+      select: 'm.*, c.last_at AS c_last_at, c.last_seq AS c_last_seq',
+      where: ['c.account_id = ?'],
+      params: [accountId],
+      order: { time: 'c.last_at', seq: 'c.last_seq' },
+      position: (r) => ({ createdAt: r.c_last_at, seq: r.c_last_seq }),
+      limit,
+      cursor,
+      map: (r) => ({ counterparty: r.counterparty, lastAt: r.c_last_at, last: toRecord(r) }),
+    });
   }
 }

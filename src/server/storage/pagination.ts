@@ -34,26 +34,36 @@ export interface KeysetQuery<Row, Item> {
   cursor?: string;
   /** Column prefix when `from` is a join (e.g. `m.`). */
   alias?: string;
+  /** Select list; default every column (of `alias`). */
+  select?: string;
+  /** The keyset's columns, newest first; default `created_at` and `seq` (of `alias`). */
+  order?: { time: string; seq: string };
+  /** A row's place in the keyset; default its created_at and seq. */
+  position?: (row: Row) => KeysetPosition;
   map: (row: Row) => Item;
 }
 
+const defaultPosition = (row: unknown): KeysetPosition => {
+  const r = row as { created_at: number; seq: number };
+  return { createdAt: r.created_at, seq: r.seq };
+};
+
 /** One implementation of newest-first keyset paging used by every list. */
-export function keysetPage<Row extends { created_at: number; seq: number }, Item>(
-  db: Db,
-  q: KeysetQuery<Row, Item>,
-): Page<Item> {
+export function keysetPage<Row, Item>(db: Db, q: KeysetQuery<Row, Item>): Page<Item> {
   const a = q.alias ?? '';
+  const time = q.order?.time ?? `${a}created_at`;
+  const seq = q.order?.seq ?? `${a}seq`;
   const where = [...(q.where ?? [])];
   const params = [...(q.params ?? [])];
   const pos = decodeCursor(q.cursor);
   if (pos) {
-    where.push(`(${a}created_at < ? OR (${a}created_at = ? AND ${a}seq < ?))`);
+    where.push(`(${time} < ? OR (${time} = ? AND ${seq} < ?))`);
     params.push(pos.createdAt, pos.createdAt, pos.seq);
   }
   const sql =
-    `SELECT ${a ? `${a}*` : '*'} FROM ${q.from}` +
+    `SELECT ${q.select ?? (a ? `${a}*` : '*')} FROM ${q.from}` +
     (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
-    ` ORDER BY ${a}created_at DESC, ${a}seq DESC LIMIT ?`;
+    ` ORDER BY ${time} DESC, ${seq} DESC LIMIT ?`;
   const rows = db.prepare(sql).all(...params, q.limit + 1) as Row[];
   const hasMore = rows.length > q.limit;
   const pageRows = hasMore ? rows.slice(0, q.limit) : rows;
@@ -61,6 +71,6 @@ export function keysetPage<Row extends { created_at: number; seq: number }, Item
   return {
     data: pageRows.map(q.map),
     hasMore,
-    nextCursor: hasMore && last ? encodeCursor({ createdAt: last.created_at, seq: last.seq }) : null,
+    nextCursor: hasMore && last !== undefined ? encodeCursor((q.position ?? defaultPosition)(last)) : null,
   };
 }
