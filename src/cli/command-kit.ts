@@ -21,7 +21,8 @@ export function addListOptions(cmd: Command): Command {
 
 export function parseLimit(raw: string | undefined, max = 100): number | undefined {
   if (raw === undefined) return undefined;
-  const n = Number(raw);
+  // Plain decimal digits only: Number() would also take `1e1`, `0x10`, ` 5` and `+5`.
+  const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--limit must be a whole number from 1 to ${max}`, '--limit');
   return n;
 }
@@ -30,6 +31,14 @@ export interface ListSpec {
   path: string;
   query?: Query;
   columns?: string[];
+  /**
+   * Every flattened column of a row (schemaColumns of the item schema), loaded only for csv (and
+   * tab-separated rows without `columns`): the header is then complete from the first page, so
+   * `--all` never meets a field without a column (list-encoders.ts).
+   */
+  allColumns?: () => Promise<readonly string[]>;
+  /** Field printed by `-o ids`; default `id`. */
+  idField?: string;
   /** Plural noun for "no keys found". */
   noun: string;
   /** Agency-level route: sent without the sub-account context. */
@@ -41,10 +50,14 @@ export interface ListSpec {
  * the list writer, so memory stays flat however many rows there are.
  */
 export async function runList(ctx: CliContext, flags: ListFlags, spec: ListSpec): Promise<void> {
+  const limit = parseLimit(flags.limit);
   const client = await ctx.client();
   const { createListWriter } = await import('../output/list-writer.js');
-  const writer = createListWriter(ctx.io, { format: ctx.outputFormat, columns: spec.columns, now: ctx.now() });
-  const limit = parseLimit(flags.limit);
+  const { resolveFormat } = await import('../output/formatters.js');
+  const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'list' });
+  const allColumns = spec.allColumns && (format === 'csv' || (format === 'tsv' && !spec.columns)) ? await spec.allColumns() : undefined;
+  const writer = createListWriter(ctx.io, { format: ctx.outputFormat, columns: spec.columns, allColumns, idField: spec.idField, now: ctx.now() });
+  let hint: string | undefined;
   if (flags.all) {
     for await (const page of client.paginate<Record<string, unknown>>(spec.path, { ...spec.query, limit: limit ?? 100, cursor: flags.cursor }, undefined, { agencyLevel: spec.agencyLevel })) {
       await writer.writeRows(page.data);
@@ -57,9 +70,11 @@ export async function runList(ctx: CliContext, flags: ListFlags, spec: ListSpec)
       agencyLevel: spec.agencyLevel,
     });
     await writer.writeRows(page.data);
-    if (page.hasMore && page.nextCursor) ctx.io.stderr.write(`more rows: --cursor ${page.nextCursor} (or --all)\n`);
+    if (page.hasMore && page.nextCursor) hint = `more rows: --cursor ${page.nextCursor} (or --all)`;
   }
   await writer.end();
+  // After end(): on a terminal the table's bottom border comes first, then the hint.
+  if (hint) notice(ctx, hint);
   if (writer.rowCount === 0 && ctx.io.stderrTTY) ctx.io.stderr.write(`no ${spec.noun} found\n`);
 }
 

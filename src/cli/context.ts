@@ -175,7 +175,8 @@ export class CliContext {
 
   /** cli.md: -y/--yes answers confirmations; otherwise ask, or refuse naming --yes. */
   async confirm(message: string): Promise<void> {
-    if (this.flags.yes) return;
+    // --dry-run sends nothing, so there is nothing to confirm: show the request instead of asking.
+    if (this.flags.yes || this.flags.dryRun) return;
     const ok = await this.prompter.confirm(message, { flag: '--yes' });
     if (!ok) {
       const { CancelledError } = await import('./errors.js');

@@ -65,6 +65,18 @@ export function commandWord(argv: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * `svc help numbers buy` → `svc numbers buy --help`: commander's help command reads only its first
+ * word (it would show the whole `numbers` group). `svc help` and `svc help <group>` stay as they are.
+ */
+export function helpArgv(argv: string[]): string[] {
+  const at = argv.indexOf('help');
+  const rest = argv.slice(at + 1);
+  const words = rest.filter((a) => !a.startsWith('-'));
+  if (words.length < 2 || rest.includes('--')) return argv;
+  return [...argv.slice(0, at), ...rest, '--help'];
+}
+
 /** Registers every group, loading the modules of `load` (or all, for completions and man pages). */
 export async function registerGroups(program: Command, ctx: CliContext, load: 'all' | string | undefined): Promise<void> {
   for (const [name, entry] of Object.entries(GROUPS)) {
@@ -77,7 +89,10 @@ export async function runCli(argv: string[], environment: CliEnvironment): Promi
   const ctx = new CliContext(environment, {});
   const program = buildProgram(ctx);
   let word = commandWord(argv);
-  if (word === 'help') word = commandWord(argv.slice(argv.indexOf('help') + 1));
+  if (word === 'help') {
+    word = commandWord(argv.slice(argv.indexOf('help') + 1));
+    argv = helpArgv(argv);
+  }
   try {
     await registerGroups(program, ctx, word);
     await program.parseAsync(argv, { from: 'user' });
@@ -126,6 +141,20 @@ export function reportError(err: unknown, ctx: CliContext): number {
   }
   if (err instanceof UsageError) {
     say(`error: ${err.message}`);
+    return EXIT.usage;
+  }
+  // Settings resolution (context.ts) met a --profile / SVC_PROFILE / current profile that does not
+  // exist (or is not a valid name): a usage error naming the setting to fix. Matched by name so
+  // this module need not load config/ (start-up cost).
+  if (err instanceof Error && err.name === 'ProfileNotFoundError') {
+    const profile = (err as Error & { profile?: string }).profile;
+    if (ctx.flags.profile !== undefined && ctx.flags.profile === profile) {
+      say(`error: --profile: ${err.message}`);
+    } else if (ctx.env.SVC_PROFILE !== undefined && ctx.env.SVC_PROFILE === profile) {
+      say(`error: SVC_PROFILE: ${err.message}; pick another with --profile NAME or unset SVC_PROFILE`);
+    } else {
+      say(`error: ${err.message}; pick one with --profile NAME or \`svc profiles use NAME\``);
+    }
     return EXIT.usage;
   }
   if (err instanceof CancelledError) {

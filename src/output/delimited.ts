@@ -1,6 +1,6 @@
 // Cell encoding for the two delimited formats: csv (for spreadsheets and csv parsers) and the
 // tab-separated rows lists print into pipes (for cut/awk/while-read).
-import type { FlatRecord, FlatValue } from './flatten.js';
+import type { FlatValue } from './flatten.js';
 
 function cellText(value: FlatValue | undefined): string {
   if (value === null || value === undefined) return '';
@@ -18,16 +18,12 @@ export function csvLine(values: readonly (FlatValue | undefined)[]): string {
   return `${values.map(csvField).join(',')}\n`;
 }
 
-export function csvRow(row: FlatRecord, columns: readonly string[]): string {
-  return csvLine(columns.map((column) => row[column]));
-}
-
 // Tab-separated output has no quoting, so a tab or line break inside a value would split a row;
 // they are written as the two-character escapes `\t`, `\n`, `\r` instead: one record, one line.
 export function tsvField(value: FlatValue | undefined): string {
   return cellText(value).replace(/[\t\n\r]/g, (ch) => (ch === '\t' ? '\\t' : ch === '\n' ? '\\n' : '\\r'));
 }
 
-export function tsvRow(row: FlatRecord, columns: readonly string[]): string {
-  return `${columns.map((column) => tsvField(row[column])).join('\t')}\n`;
+export function tsvLine(values: readonly (FlatValue | undefined)[]): string {
+  return `${values.map(tsvField).join('\t')}\n`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnsFor, expandColumns, flattenRecord } from './flatten.js';
+import { columnsFor, createRowPlacer, expandColumns, flattenRecord } from './flatten.js';
 
 describe('flattenRecord', () => {
   it('turns nested objects into dotted keys', () => {
@@ -64,5 +64,24 @@ describe('columnsFor', () => {
 
   it('keeps a requested column no row has, so positions stay stable', () => {
     expect(expandColumns([flattenRecord({ id: 1 })], ['id', 'missing'])).toEqual(['id', 'missing']);
+  });
+});
+
+describe('createRowPlacer', () => {
+  const place = (columns: string[], row: object) => createRowPlacer(columns)(row, flattenRecord(row));
+
+  it('puts a sub-object under a column into it as compact JSON, from the original row', () => {
+    const row = { id: 'n2', route: { kind: 'forward', tags: ['a', 'b'] } };
+    expect(place(['id', 'route'], row)).toEqual({ cells: ['n2', '{"kind":"forward","tags":["a","b"]}'], unplaced: [] });
+  });
+
+  it('follows keys that hold dots themselves', () => {
+    const row = { 'a.b': { c: 1, d: 2 } };
+    expect(place(['a.b'], row).cells).toEqual(['{"c":1,"d":2}']);
+  });
+
+  it('leaves the columns under a null empty, and names keys nothing holds', () => {
+    const row = { id: 'n1', route: null, late: 'x', gone: null };
+    expect(place(['id', 'route.kind', 'route.label'], row)).toEqual({ cells: ['n1', undefined, undefined], unplaced: ['late'] });
   });
 });

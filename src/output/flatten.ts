@@ -101,3 +101,75 @@ export function columnsFor(rows: readonly FlatRecord[], preferred: readonly stri
   }
   return columns.filter((column) => !columns.some((other) => other.startsWith(`${column}.`)));
 }
+
+/** The value at a dotted path of the original (unflattened) row; keys may themselves hold dots. */
+function valueAtPath(obj: unknown, path: string): unknown {
+  if (!isPlainObject(obj)) return undefined;
+  if (Object.hasOwn(obj, path)) return obj[path];
+  for (let dot = path.indexOf('.'); dot !== -1; dot = path.indexOf('.', dot + 1)) {
+    const head = path.slice(0, dot);
+    if (Object.hasOwn(obj, head)) {
+      const value = valueAtPath(obj[head], path.slice(dot + 1));
+      if (value !== undefined) return value;
+    }
+  }
+  return undefined;
+}
+
+export interface PlacedRow {
+  /** One value per column. */
+  cells: (FlatValue | undefined)[];
+  /** Non-empty keys of the row that no column holds (see createRowPlacer). */
+  unplaced: string[];
+}
+
+/**
+ * Puts rows into columns fixed earlier (by the first page of a streamed list), losing nothing a
+ * column can hold:
+ * - a key that is a column goes there;
+ * - a key under a column (`emergency.address.street` where the column is `emergency.address`,
+ *   because the address was null on the first page) makes that column the sub-object as compact
+ *   JSON, taken from the original row;
+ * - a null under which there are columns (`emergency.address: null` where the columns are
+ *   `emergency.address.street`, …) is those columns left empty, and any other null without a
+ *   column loses nothing;
+ * - any other value is `unplaced`: the caller decides whether that is a deliberate choice of columns
+ *   (table and tab-separated rows with the command's columns) or data that must not vanish
+ *   silently (csv, which promises every field).
+ */
+export function createRowPlacer(columns: readonly string[]): (original: object, flat: FlatRecord) => PlacedRow {
+  const columnSet = new Set(columns);
+  const ownerOf = (key: string): string | undefined => {
+    for (let dot = key.lastIndexOf('.'); dot > 0; dot = key.lastIndexOf('.', dot - 1)) {
+      const prefix = key.slice(0, dot);
+      if (columnSet.has(prefix)) return prefix;
+    }
+    return undefined;
+  };
+  return (original, flat) => {
+    let folded: Map<string, FlatRecord> | undefined;
+    const unplaced: string[] = [];
+    for (const [key, value] of Object.entries(flat)) {
+      if (columnSet.has(key)) continue;
+      const owner = ownerOf(key);
+      if (owner !== undefined) {
+        folded ??= new Map();
+        let parts = folded.get(owner);
+        if (!parts) folded.set(owner, (parts = {}));
+        parts[key.slice(owner.length + 1)] = value;
+        continue;
+      }
+      // A null has nothing to lose: its column (or the columns under it) would be empty anyway.
+      if (value === null) continue;
+      unplaced.push(key);
+    }
+    const cells = columns.map((column) => {
+      const parts = folded?.get(column);
+      if (parts === undefined) return flat[column];
+      const nested = valueAtPath(original, column);
+      // The flattened parts stand in only when the path cannot be followed in the original.
+      return toJson(isPlainObject(nested) ? nested : parts);
+    });
+    return { cells, unplaced };
+  };
+}

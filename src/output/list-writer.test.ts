@@ -4,6 +4,8 @@ import { renderList } from './formatters.js';
 import { createTestIO, type IO } from './io.js';
 import { createListWriter } from './list-writer.js';
 
+const display80 = { stdoutTTY: false, colorEnabled: false, columns: 80 };
+
 const row = (n: number) => ({ id: `r${n}`, n, nested: { ok: n % 2 === 0 }, tags: ['a', `t${n}`] });
 const pagesOf = (sizes: number[]) => {
   let n = 0;
@@ -82,8 +84,11 @@ describe('createListWriter other formats', () => {
 
   it('defaults to tab-separated rows in a pipe with columns fixed by the first page', async () => {
     const io = createTestIO({ stdoutTTY: false });
-    await stream(io, [[{ id: 'a', x: 1 }], [{ id: 'b', x: 2, extra: 'dropped' }]], {});
-    expect(io.out()).toBe('a\t1\nb\t2\n');
+    await stream(io, [[{ id: 'a', x: 1 }], [{ id: 'b', x: 2, extra: 'late' }, { id: 'c', x: 3, extra: 'again' }]], {});
+    expect(io.out()).toBe('a\t1\nb\t2\nc\t3\n');
+    // A field with no column is not dropped silently: stderr names it, once.
+    expect(io.err()).toMatch(/^warning: "extra" first appears after the tab-separated columns were fixed/);
+    expect(io.err().trimEnd().split('\n')).toHaveLength(1);
   });
 
   it('ids prints one id per line across pages', async () => {
@@ -132,5 +137,62 @@ describe('createListWriter back-pressure', () => {
     await stream(io, pagesOf([1, 1]), { format: 'ndjson' });
     expect(drained).toBe(2);
     expect(written.trimEnd().split('\n')).toHaveLength(2);
+  });
+});
+
+// A number whose emergency address is null on page 1 and filled on page 2 (`numbers list --all`).
+const noAddress = { id: 'n1', phoneNumber: '+14155550100', emergency: { enabled: false, address: null, status: 'off' } };
+const withAddress = {
+  id: 'n2',
+  phoneNumber: '+14155550101',
+  emergency: { enabled: true, address: { street: '1 Market St', street2: 'Floor 3', city: 'San Francisco', state: 'CA', zip: '94105' }, status: 'active' },
+};
+const ADDRESS_COLUMNS = ['id', 'phoneNumber', 'emergency.enabled', 'emergency.address.street', 'emergency.address.street2', 'emergency.address.city', 'emergency.address.state', 'emergency.address.zip', 'emergency.status'];
+
+describe('streamed csv and tab-separated rows lose no nested data from later pages', () => {
+  it('csv: a sub-object null on page 1 is written into its column as JSON on page 2', async () => {
+    const io = createTestIO();
+    await stream(io, [[noAddress], [withAddress]], { format: 'csv' });
+    const lines = io.out().trimEnd().split('\n');
+    expect(lines[0]).toBe('id,phoneNumber,emergency.enabled,emergency.address,emergency.status');
+    expect(lines[1]).toBe('n1,+14155550100,false,,off');
+    expect(lines[2]).toBe(
+      'n2,+14155550101,true,"{""street"":""1 Market St"",""street2"":""Floor 3"",""city"":""San Francisco"",""state"":""CA"",""zip"":""94105""}",active',
+    );
+    expect(io.err()).toBe('');
+  });
+
+  it('csv with allColumns: the header is complete from page 1 and page 2 fills its own columns', async () => {
+    const io = createTestIO();
+    await stream(io, [[noAddress], [withAddress]], { format: 'csv', columns: ['id'], allColumns: ADDRESS_COLUMNS });
+    const lines = io.out().trimEnd().split('\n');
+    expect(lines[0]).toBe(ADDRESS_COLUMNS.join(','));
+    expect(lines[1]).toBe('n1,+14155550100,false,,,,,,off');
+    expect(lines[2]).toBe('n2,+14155550101,true,1 Market St,Floor 3,San Francisco,CA,94105,active');
+    // Streamed or in one go: the same bytes.
+    expect(io.out()).toBe(await renderList(display80, [noAddress, withAddress], { format: 'csv', columns: ['id'], allColumns: ADDRESS_COLUMNS }));
+    expect(io.err()).toBe('');
+  });
+
+  it('csv: a field no column holds is named on stderr, not dropped silently', async () => {
+    const io = createTestIO();
+    await stream(io, [[{ id: 'a' }], [{ id: 'b', late: 'x' }]], { format: 'csv' });
+    expect(io.out()).toBe('id\na\nb\n');
+    expect(io.err()).toContain('"late"');
+    expect(io.err()).toContain('-o ndjson');
+  });
+
+  it('tab-separated rows with the command columns: the nested object becomes JSON in its column', async () => {
+    const io = createTestIO();
+    await stream(io, [[noAddress], [withAddress]], { columns: ['id', 'emergency.address'] });
+    expect(io.out().split('\n')[1]).toBe('n2\t{"street":"1 Market St","street2":"Floor 3","city":"San Francisco","state":"CA","zip":"94105"}');
+    // Fields outside the command's columns are left out on purpose: no warning.
+    expect(io.err()).toBe('');
+  });
+
+  it('a table continued across pages shows the late sub-object as JSON too (cut to the column)', async () => {
+    const io = createTestIO({ stdoutTTY: true, columns: 200 });
+    await stream(io, [[noAddress], [withAddress]], { columns: ['id', 'emergency.address'] });
+    expect(io.out()).toMatch(/│ n2 │ \{"street":"1 Ma\S*…/);
   });
 });

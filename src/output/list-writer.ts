@@ -19,7 +19,9 @@ export interface ListWriter {
 export function createListWriter(io: IO, opts: ListWriterOptions = {}): ListWriter {
   const { format } = resolveFormat({ requested: opts.format, stdoutTTY: io.stdoutTTY, kind: 'list' });
   let encoder: Promise<ListEncoder> | undefined;
-  const getEncoder = (): Promise<ListEncoder> => (encoder ??= createListEncoder(format, io, opts));
+  // A field a later page brings that has no column is said on stderr, never dropped silently.
+  const warn = opts.warn ?? ((message: string) => void io.stderr.write(`${message}\n`));
+  const getEncoder = (): Promise<ListEncoder> => (encoder ??= createListEncoder(format, io, { ...opts, warn }));
   let rowCount = 0;
   let ended = false;
 

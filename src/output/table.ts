@@ -1,7 +1,7 @@
 // Bordered tables for people: a list as rows, a single resource as key/value pairs.
 // cli-table3 is loaded on first use (≈17 ms to import; `svc --help` must not pay for it).
 import type { Colors } from './colors.js';
-import { columnsFor, expandColumns, flattenRecord, type FlatRecord, type FlatValue } from './flatten.js';
+import { columnsFor, createRowPlacer, expandColumns, flattenRecord, type FlatRecord, type FlatValue, type PlacedRow } from './flatten.js';
 import { isIsoTimestamp, relativeTime } from './time.js';
 
 type TableConstructor = typeof import('cli-table3');
@@ -13,6 +13,8 @@ export interface TableStyle {
   now: Date;
   /** Terminal width the table should fit in. */
   width: number;
+  /** Says (on stderr) that a later page had a field the table has no column for; see list-encoders.ts. */
+  warn?: (message: string) => void;
 }
 
 async function loadTable(): Promise<TableConstructor> {
@@ -52,34 +54,71 @@ function listCellText(value: FlatValue | undefined, style: TableStyle): string {
 }
 
 /**
- * Column widths (with padding) that fit `available` characters: the widest columns give up
- * space first, none below a readable minimum, and `id` never (people copy ids into the next
- * command). If even that does not fit, the terminal wraps.
+ * How a column may be narrowed on a terminal too small for the table:
+ * - `identifier`: ids (`id`, `…Id`, `num_…` values) and E.164 numbers; never shrunk, because
+ *   people copy them into the next command and `+1415…` is useless;
+ * - `text`: free text (body, label, name, description…; values with spaces); shrunk first;
+ * - `other`: short codes, statuses, times, counts; shrunk only when free text alone is not enough.
  */
-export function fitColumnWidths(headers: readonly string[], cells: readonly string[][], available: number): number[] {
+export type ColumnKind = 'identifier' | 'text' | 'other';
+
+const E164_VALUE = /^\+[1-9]\d{1,14}$/;
+// The service's ids: a lowercase prefix, `_`, and a long random part (`num_8Hq2…`, `msg_…`).
+const ID_VALUE = /^[a-z][a-z0-9]{1,11}_[A-Za-z0-9]{12,}$/;
+const UUID_VALUE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const FREE_TEXT_NAMES = new Set(['body', 'lastBody', 'label', 'name', 'description', 'summary', 'reason', 'message', 'text', 'title', 'campaignName', 'tfvRejectionReason', 'locality', 'url']);
+
+/** The kind of a column, from its name and the raw values of the first page. */
+export function columnKind(column: string, values: readonly (FlatValue | undefined)[]): ColumnKind {
+  const name = lastSegment(column);
+  if (name === 'id' || /[a-z]Id$/.test(name)) return 'identifier';
+  const present = values.filter((value): value is FlatValue => value !== null && value !== undefined && value !== '');
+  if (present.length > 0 && present.every((value) => typeof value === 'string' && (E164_VALUE.test(value) || ID_VALUE.test(value) || UUID_VALUE.test(value)))) {
+    return 'identifier';
+  }
+  if (FREE_TEXT_NAMES.has(name)) return 'text';
+  if (present.length > 0 && present.every((value) => isIsoTimestamp(value))) return 'other';
+  return present.some((value) => typeof value === 'string' && /\s/.test(value)) ? 'text' : 'other';
+}
+
+/**
+ * Column widths (with padding) that fit `available` characters. Free-text columns give up space
+ * first, widest first, down to a readable minimum; then the other non-identifier columns; ids and
+ * phone numbers never (see ColumnKind). If even that does not fit, the terminal wraps.
+ * Without `kinds`, only a column named `id` is kept whole.
+ */
+export function fitColumnWidths(
+  headers: readonly string[],
+  cells: readonly string[][],
+  available: number,
+  kinds: readonly ColumnKind[] = headers.map((header) => (header === 'id' ? 'identifier' : 'other')),
+): number[] {
   const widths = headers.map(
     (header, i) => Math.max(textWidth(header), ...cells.map((row) => textWidth(row[i] ?? ''))) + PADDING,
   );
   const minimums = widths.map((width, i) =>
-    headers[i] === 'id' ? width : Math.min(width, MIN_CONTENT_WIDTH + PADDING),
+    kinds[i] === 'identifier' ? width : Math.min(width, MIN_CONTENT_WIDTH + PADDING),
   );
   const borders = headers.length + 1;
   let total = widths.reduce((sum, width) => sum + width, 0) + borders;
-  while (total > available) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) {
-      if (widths[i] > minimums[i] && (widest === -1 || widths[i] > widths[widest])) widest = i;
+  for (const phase of ['text', 'other'] as const) {
+    while (total > available) {
+      let widest = -1;
+      for (let i = 0; i < widths.length; i++) {
+        if (kinds[i] === phase && widths[i] > minimums[i] && (widest === -1 || widths[i] > widths[widest])) widest = i;
+      }
+      if (widest === -1) break;
+      widths[widest] -= 1;
+      total -= 1;
     }
-    if (widest === -1) break;
-    widths[widest] -= 1;
-    total -= 1;
   }
   return widths;
 }
 
 /**
  * Draws a list as one table across many pages (`--all`): the first page fixes the columns and
- * their widths; later pages continue the same table (longer cells are truncated with "…").
+ * their widths; later pages continue the same table (longer cells are truncated with "…"; a
+ * nested object that was null on the first page shows as JSON in its column).
  * The bottom border is held back until end(), so memory stays bounded by one page.
  */
 export interface TableListEncoder {
@@ -89,8 +128,10 @@ export interface TableListEncoder {
 
 export function createTableListEncoder(requestedColumns: readonly string[] | undefined, style: TableStyle): TableListEncoder {
   let columns: string[] | undefined;
+  let place: ((original: object, flat: FlatRecord) => PlacedRow) | undefined;
   let widths: number[] = [];
   let bottomBorder: string | undefined;
+  const reported = new Set<string>();
 
   return {
     async page(rows) {
@@ -100,10 +141,26 @@ export function createTableListEncoder(requestedColumns: readonly string[] | und
       const first = columns === undefined;
       if (columns === undefined) {
         columns = requestedColumns ? expandColumns(flat, requestedColumns) : columnsFor(flat);
+        place = createRowPlacer(columns);
       }
       const cols = columns;
-      const plain = flat.map((row) => cols.map((column) => listCellText(row[column], style)));
-      if (first) widths = fitColumnWidths(cols, plain, style.width);
+      const placed = flat.map((row, i) => place!(rows[i]!, row));
+      // With the command's columns, other fields are left out on purpose; without, say what a later
+      // page brought that the table has no column for (list-encoders.ts).
+      if (!requestedColumns) {
+        for (const { unplaced } of placed) {
+          for (const key of unplaced) {
+            if (reported.has(key)) continue;
+            reported.add(key);
+            style.warn?.(`warning: "${key}" first appears after the table's columns were fixed and has no column (-o ndjson or -o json shows every field)`);
+          }
+        }
+      }
+      const plain = placed.map(({ cells }) => cells.map((value) => listCellText(value, style)));
+      if (first) {
+        const kinds = cols.map((column, i) => columnKind(column, placed.map(({ cells }) => cells[i])));
+        widths = fitColumnWidths(cols, plain, style.width, kinds);
+      }
 
       const table = new Table({
         head: first ? cols.map((column) => style.colors.bold(column)) : [],

@@ -11,5 +11,12 @@ export function listCommand(parent: Command, ctx: CliContext): Command {
 }
 
 export async function runListConversations(ctx: CliContext, flags: ListFlags): Promise<void> {
-  await runList(ctx, flags, { path: '/v1/conversations', noun: 'conversations', columns: COLUMNS });
+  await runList(ctx, flags, {
+    path: '/v1/conversations',
+    noun: 'conversations',
+    columns: COLUMNS,
+    // A conversation has no id of its own: `-o ids` prints the counterparty (`conversations show` takes it).
+    idField: 'counterparty',
+    allColumns: async () => (await import('../../../output/schema-columns.js')).schemaColumns((await import('../../../api/schemas/conversations.js')).ConversationSummarySchema),
+  });
 }

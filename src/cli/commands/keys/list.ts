@@ -9,5 +9,10 @@ export function listCommand(parent: Command, ctx: CliContext): Command {
 }
 
 export async function runListKeys(ctx: CliContext, flags: ListFlags): Promise<void> {
-  await runList(ctx, flags, { path: '/v1/keys', noun: 'keys', columns: ['id', 'name', 'mode', 'prefix', 'createdAt', 'lastUsedAt', 'revokedAt'] });
+  await runList(ctx, flags, {
+    path: '/v1/keys',
+    noun: 'keys',
+    columns: ['id', 'name', 'mode', 'prefix', 'createdAt', 'lastUsedAt', 'revokedAt'],
+    allColumns: async () => (await import('../../../output/schema-columns.js')).schemaColumns((await import('../../../api/schemas/keys.js')).ApiKeySchema),
+  });
 }

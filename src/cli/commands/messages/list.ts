@@ -39,5 +39,11 @@ export async function runListMessages(ctx: CliContext, opts: ListMessagesOptions
     to: opts.to === undefined ? undefined : requireE164(opts.to, '--to'),
     status: opts.status,
   };
-  await runList(ctx, opts, { path: '/v1/messages', query, noun: 'messages', columns: MESSAGE_LIST_COLUMNS });
+  await runList(ctx, opts, {
+    path: '/v1/messages',
+    query,
+    noun: 'messages',
+    columns: MESSAGE_LIST_COLUMNS,
+    allColumns: async () => (await import('../../../output/schema-columns.js')).schemaColumns((await import('../../../api/schemas/messages.js')).MessageSchema),
+  });
 }

@@ -24,5 +24,7 @@ export async function runListNumbers(ctx: CliContext, opts: ListNumbersOptions):
     query: { status: opts.status, type: opts.type, campaignId: opts.campaign },
     noun: 'numbers',
     columns: NUMBER_LIST_COLUMNS,
+    // csv: every column of a number from the first page on (an emergency address null on page 1).
+    allColumns: async () => (await import('../../../output/schema-columns.js')).schemaColumns((await import('../../../api/schemas/numbers.js')).PhoneNumberSchema),
   });
 }

@@ -73,6 +73,11 @@ export function register(group: Command, ctx: CliContext): void {
     .action(async (name: string) => {
       const store = await ctx.store();
       if (!store.get(name)) throw new UsageError(`no profile named "${name}"`);
+      // Nothing is sent here: --dry-run (which skips the confirmation) must not remove anything either.
+      if (ctx.flags.dryRun) {
+        ctx.io.stdout.write(`would remove profile "${name}" from ${store.path}\n`);
+        return;
+      }
       await ctx.confirm(`Remove profile "${name}" and its stored key?`);
       store.remove(name);
       notice(ctx, `removed profile "${name}"`);
