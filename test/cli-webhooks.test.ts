@@ -273,6 +273,32 @@ describe('webhooks listen', () => {
     expect(res.stderr).toContain('| second line');
   });
 
+  it('retries a connection error without skipping: the event arrives once a handler listens on the port', async () => {
+    // A loopback port nobody listens on (yet).
+    const gone = await startReceiver();
+    const port = gone.port;
+    await gone.close();
+    const url = `http://127.0.0.1:${port}/hook`;
+    const listen = startRunning(['webhooks', 'listen', '--forward-to', url, '--events', 'message.received', '--since', 'now', '-o', 'ndjson'], {
+      service: svc,
+      env: { SVC_CONFIG_DIR: configDir() },
+    });
+    await listen.until((_o, err) => /^ready\b/m.test(err), 5000, 'the ready line');
+    const e = received();
+    await listen.until(() => listen.lines().length >= 1, 5000, 'the refused attempt');
+    const late = await receiver(undefined, { port });
+    await late.waitFor(1, 8000);
+    expect(late.received.map((r) => r.body.id)).toEqual([e.id]);
+    await listen.until(() => listen.lines().some((l) => JSON.parse(l).ok), 5000, 'the delivered line');
+    const res = await listen.stop();
+    expect(res.code).toBe(0);
+    const lines = jsonLines(res.stdout);
+    expect(lines.every((l) => l.id === e.id)).toBe(true);
+    expect(lines[0]).toMatchObject({ attempt: 1, ok: false, error: expect.stringMatching(/ECONNREFUSED/), retryInMs: 1000 });
+    expect(lines.at(-1)).toMatchObject({ status: 200, ok: true });
+    expect(lines.filter((l) => l.ok)).toHaveLength(1);
+  });
+
   it("routes TYPE_PATTERN=URL first and the plain URL as catch-all; an event no route matches is skipped; a restart resumes from the default cursor file", async () => {
     const dir = configDir();
     const sms = await receiver();

@@ -46,6 +46,10 @@ describe('GET /v1/events', () => {
     const p3 = await get(`?order=desc&limit=2&before=${p2.cursor}`);
     expect(p3.data.map((e) => e.eventId)).toEqual([events[0]!.id]);
     expect(p3.hasMore).toBe(false);
+    // Nothing before the oldest: no items, and the cursor is the position given.
+    const oldest = (await get('?limit=1')).cursor;
+    expect(await get(`?order=desc&before=${oldest}`)).toEqual({ data: [], cursor: oldest, hasMore: false });
+    expect(await get(`?order=desc&limit=2&before=${oldest}&wait=5`)).toEqual({ data: [], cursor: oldest, hasMore: false }); // before: never held
     // A range: after and before together.
     const range = await get(`?after=${(await get('?limit=1')).cursor}&before=${p1.cursor}`);
     expect(range.data.map((e) => e.eventId)).toEqual([events[1]!.id, events[2]!.id]);
@@ -83,6 +87,7 @@ describe('GET /v1/events', () => {
       ['?limit=0', ['query', 'limit']],
       ['?limit=101', ['query', 'limit']],
       ['?wait=31', ['query', 'wait']],
+      ['?wait=-1', ['query', 'wait']],
       ['?order=sideways', ['query', 'order']],
     ] as const) {
       const res = await svc.call('GET', `/v1/events${query}`);

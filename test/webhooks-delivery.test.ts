@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature, parseSignatureHeader } from '../src/webhooks/verify.js';
 import type { TestService } from './helpers/service.js';
+import { inTransaction } from '../src/server/storage/database.js';
 import { advance, alignClock, createEndpoint, deliveries, emit, startReceiver, startWebhookService, TICK_MS, type Receiver } from './webhooks-receiver.js';
 
 let svc: TestService;
@@ -159,6 +160,82 @@ describe('retries', () => {
     expect(rx.received).toHaveLength(2);
   });
 
+  it('honours Retry-After: 600 on a 503', async () => {
+    const boundary = alignClock(svc, 10);
+    rx.setHandler((_r, i) => (i === 0 ? { status: 503, headers: { 'retry-after': '600' } } : { status: 200 }));
+    const ep = await createEndpoint(svc, { url: rx.url });
+    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    const [d] = await deliveries(svc, ep.id);
+    expect(d).toMatchObject({ status: 'failed', responseStatus: 503 });
+    // due at +610 s, so the tick at boundary + 900 s (not the 30 s backoff's boundary + 300 s)
+    expect(d.nextAttemptAt).toBe(new Date(boundary + 3 * TICK_MS).toISOString());
+    await advance(svc, 889); // boundary + 899 s
+    expect(rx.received).toHaveLength(1);
+    await advance(svc, 1);
+    expect(rx.received).toHaveLength(2);
+    expect((await deliveries(svc, ep.id))[0]).toMatchObject({ status: 'succeeded', attempt: 2 });
+  });
+
+  it('with the system clock, one advance of a day runs every tick in time order: 9 attempts at the backoff, then abandoned', async () => {
+    const sys = await startWebhookService({ clock: 'system' });
+    try {
+      expect(sys.deps.clock.mode).toBe('system');
+      rx.setHandler(() => ({ status: 500 }));
+      const ep = await createEndpoint(sys, { url: rx.url });
+      emit(sys, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      await rx.waitFor(1);
+      await sys.deps.webhooks.flush();
+      await advance(sys, 24 * 3600); // no flush: advance alone must have made and recorded every attempt
+      expect(rx.received).toHaveLength(9);
+      const [d] = await deliveries(sys, ep.id);
+      expect(d).toMatchObject({ status: 'abandoned', attempt: 9, nextAttemptAt: null });
+      expect(d.attempts.map((a: any) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      // The system clock keeps running during the advance, so an attempt is made a few ms after its
+      // tick; each retry is sent at the first tick at or after (previous attempt + backoff).
+      const at = d.attempts.map((a: any) => Date.parse(a.at));
+      const ceilTick = (ms: number) => Math.ceil(ms / TICK_MS) * TICK_MS;
+      [30, 120, 600, 1800, 3600, 10800, 21600, 43200].forEach((backoff, i) => {
+        const tick = ceilTick(at[i]! + backoff * 1000);
+        expect(at[i + 1]! - tick, `attempt ${i + 2}`).toBeGreaterThanOrEqual(0);
+        expect(at[i + 1]! - tick, `attempt ${i + 2}`).toBeLessThan(5000);
+      });
+      expect(rx.received.map((r) => r.headers['service-delivery-attempt'])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    } finally {
+      await sys.stop();
+    }
+  });
+
+  it('with the system clock, an event emitted by a job during an advance is attempted at its own time, and advance waits for it', async () => {
+    const sys = await startWebhookService({ clock: 'system' });
+    try {
+      rx.setHandler(() => ({ status: 500 }));
+      const ep = await createEndpoint(sys, { url: rx.url });
+      // The job runs 10 s past a tick boundary T about an hour from now.
+      const tick = Math.ceil((sys.deps.clock.nowMs() + 3600_000) / TICK_MS) * TICK_MS;
+      sys.deps.scheduler.register('test.emit', () => {
+        emit(sys, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
+      });
+      inTransaction(sys.deps.db, () => sys.deps.scheduler.schedule('test.emit', tick + 10_000, {}));
+      await advance(sys, 2 * 3600 + 6 * 60); // past T + 60 m (the 5th attempt at the latest), short of T + 115 m (the 6th at the earliest)
+      const [d] = await deliveries(sys, ep.id);
+      // First at the event's time (not at a tick); then at the first tick at or after each attempt +
+      // 30 s, + 2 m, + 10 m, + 30 m (the running system clock may put an attempt a few ms past its tick).
+      expect(rx.received).toHaveLength(5);
+      const at = d.attempts.map((a: any) => Date.parse(a.at));
+      expect(at[0] - (tick + 10_000)).toBeGreaterThanOrEqual(0);
+      expect(at[0] - (tick + 10_000)).toBeLessThan(5000);
+      const ceilTick = (ms: number) => Math.ceil(ms / TICK_MS) * TICK_MS;
+      [30, 120, 600, 1800].forEach((backoff, i) => {
+        const due = ceilTick(at[i]! + backoff * 1000);
+        expect(at[i + 1]! - due, `attempt ${i + 2}`).toBeGreaterThanOrEqual(0);
+        expect(at[i + 1]! - due, `attempt ${i + 2}`).toBeLessThan(5000);
+      });
+    } finally {
+      await sys.stop();
+    }
+  });
+
   it('410 is abandoned at once: no more attempts', async () => {
     rx.setHandler(() => ({ status: 410, body: 'gone' }));
     const ep = await createEndpoint(svc, { url: rx.url });
@@ -313,6 +390,39 @@ describe('test and manual retry', () => {
     expect((await svc.call('POST', `/v1/webhooks/${ep.id}/deliveries/whd_nope/retry`)).status).toBe(404);
   });
 
+  it('a test and a manual retry are sent at once, not queued behind the backlog of a hanging receiver', async () => {
+    const other = await startWebhookService({ webhooks: { ackTimeoutMs: 2000 } });
+    try {
+      rx.setHandler((r) => {
+        if (r.body?.type === 'webhook_endpoint.test') return { status: 200 };
+        if (r.body?.messageId === 'old') return r.headers['service-delivery-attempt'] === '1' ? { status: 400 } : { status: 200 };
+        return { hang: true };
+      });
+      const ep = await createEndpoint(other, { url: rx.url });
+      emit(other, 'message.status', { messageId: 'old', status: 'sent', reason: null });
+      await other.deps.webhooks.flush();
+      const [old] = await deliveries(other, ep.id);
+      expect(old.status).toBe('abandoned');
+      // A backlog on the endpoint's lane: three attempts of 2 s each to a receiver that never answers.
+      for (let i = 0; i < 3; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      await rx.waitFor(2);
+
+      let started = Date.now();
+      const test = await other.call('POST', `/v1/webhooks/${ep.id}/test`);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(test.body).toMatchObject({ status: 'succeeded', responseStatus: 200 });
+
+      started = Date.now();
+      const retried = await other.call('POST', `/v1/webhooks/${ep.id}/deliveries/${old.id}/retry`);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(retried.body).toMatchObject({ id: old.id, status: 'succeeded', attempt: 2, responseStatus: 200 });
+      // The backlog is still on its first attempt.
+      expect(rx.received.filter((r) => /^m\d$/.test(r.body?.messageId ?? '')).map((r) => r.body.messageId)).toEqual(['m0']);
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('a retry on a disabled endpoint is a conflict', async () => {
     rx.setHandler(() => ({ status: 400 }));
     const ep = await createEndpoint(svc, { url: rx.url });
@@ -327,6 +437,52 @@ describe('test and manual retry', () => {
 });
 
 describe('concurrency', () => {
+  it('the pool is bounded: with concurrency 2, at most 2 requests are in flight at once', async () => {
+    const other = await startWebhookService({ webhooks: { concurrency: 2 } });
+    // Three receivers (three host:ports, so only the worker's pool can hold a request back), each
+    // hanging; on every arrival, count the requests open across all three.
+    const hanging: Receiver[] = [];
+    let maxOpen = 0;
+    try {
+      for (let i = 0; i < 3; i++) {
+        hanging.push(
+          await startReceiver(() => {
+            maxOpen = Math.max(maxOpen, hanging.reduce((n, r) => n + r.open, 0));
+            return { hang: true };
+          }),
+        );
+      }
+      for (const r of hanging) await createEndpoint(other, { url: r.url });
+      emit(other, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      await other.deps.webhooks.flush(); // the third is sent once one of the first two times out (300 ms)
+      expect(hanging.map((r) => r.received.length)).toEqual([1, 1, 1]);
+      expect(maxOpen).toBe(2);
+    } finally {
+      await other.stop();
+      await Promise.all(hanging.map((r) => r.close()));
+    }
+  });
+
+  it('a healthy endpoint sharing a host:port with 4 hanging ones is sent at once and succeeds', async () => {
+    const other = await startWebhookService({ webhooks: { ackTimeoutMs: 1000 } });
+    try {
+      rx.setHandler((r) => (r.path === '/fast' ? { status: 200 } : { hang: true }));
+      for (const path of ['/slow1', '/slow2', '/slow3', '/slow4']) await createEndpoint(other, { url: `http://127.0.0.1:${rx.port}${path}` });
+      const fast = await createEndpoint(other, { url: `http://127.0.0.1:${rx.port}/fast` });
+      const started = Date.now();
+      emit(other, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      await rx.waitFor(5);
+      const got = rx.received.find((r) => r.path === '/fast')!;
+      // Well before the hanging ones time out (1 s): it did not wait for a socket of theirs.
+      expect(got.at - started).toBeLessThan(700);
+      await other.deps.webhooks.flush();
+      expect((await deliveries(other, fast.id))[0]).toMatchObject({ status: 'succeeded', attempt: 1, responseStatus: 200 });
+      expect(other.deps.webhookEndpoints.getById(fast.id)).toMatchObject({ consecutiveFailures: 0 });
+    } finally {
+      await other.stop();
+    }
+  });
+
   it('one hanging endpoint does not hold up another, and each endpoint is sent in order', async () => {
     const slow = await startReceiver(() => ({ hang: true }));
     try {

@@ -45,6 +45,17 @@ describe('the outbox', () => {
     expect(rx.received).toHaveLength(1);
   });
 
+  it('EventStore.emit outside a transaction is a programming error: it throws and stores nothing', async () => {
+    const svc = await setup();
+    const rx = await receiver();
+    const ep = await createEndpoint(svc, { url: rx.url });
+    expect(() => svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null })).toThrow(/outside a transaction/);
+    await svc.deps.webhooks.flush();
+    expect(rx.received).toHaveLength(0);
+    expect(await deliveries(svc, ep.id)).toHaveLength(0);
+    expect((await svc.call('GET', '/v1/events')).body.data).toHaveLength(0);
+  });
+
   it('nothing is lost across a restart: an event committed while the worker was down is delivered on start', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-webhooks-restart-'));
     cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -64,6 +75,35 @@ describe('the outbox', () => {
     expect(verifyWebhookSignature(got!.rawBody, got!.headers['x-service-signature'] as string, ep.secret)).toBe(true);
     await second.deps.webhooks.flush();
     expect((await deliveries(second, ep.id))[0]).toMatchObject({ eventId: event.id, status: 'succeeded', attempt: 1 });
+  });
+
+  it('an attempt cut off mid-flight by a restart is made again on start (at-least-once)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-webhooks-restart-'));
+    cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const rx = await receiver(() => ({ hang: true }));
+    // A long ack timeout: the attempt is still in flight when the service closes.
+    const first = await startWebhookService({ dataDir, webhooks: { ackTimeoutMs: 10_000 } });
+    cleanup.push(() => first.stop()); // closing twice is a no-op
+    const ep = await createEndpoint(first, { url: rx.url });
+    const event = emit(first, 'message.received', { messageId: 'msg_1', from: '+14155550100', to: '+14155550199', body: 'hi' });
+    await rx.waitFor(1);
+    const [inFlight] = await deliveries(first, ep.id);
+    expect(inFlight).toMatchObject({ status: 'pending', attempt: 0 });
+    expect(first.deps.webhooks.isInFlight(inFlight.id)).toBe(true);
+    await first.stop(); // the whole service closes (as on a restart), not just the worker
+
+    // Started again on the same data, with the service clock starting from wall time (the event's
+    // time is in the past either way): the delivery is still due and is attempted at once.
+    rx.setHandler(() => ({ status: 200 }));
+    const second = await startWebhookService({ dataDir });
+    cleanup.push(() => second.stop());
+    await rx.waitFor(2);
+    await second.deps.webhooks.flush();
+    expect(rx.received.map((r) => r.body.id)).toEqual([event.id, event.id]);
+    expect(verifyWebhookSignature(rx.received[1]!.rawBody, rx.received[1]!.headers['x-service-signature'] as string, ep.secret)).toBe(true);
+    const [d] = await deliveries(second, ep.id);
+    // The cut-off attempt was never recorded: the one that succeeded is attempt 1 of the log.
+    expect(d).toMatchObject({ id: inFlight.id, eventId: event.id, status: 'succeeded', attempt: 1, responseStatus: 200 });
   });
 
   it('a scheduled retry survives a restart', async () => {
@@ -148,6 +188,24 @@ describe('auto-disable', () => {
     const on = await svc.call('PATCH', `/v1/webhooks/${bad.id}`, { body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
     expect(svc.deps.webhookEndpoints.getById(bad.id)!.consecutiveFailures).toBe(0);
+  });
+
+  it('a streak older than 72 h with fewer than 50 failures and no success does not disable', async () => {
+    const svc = await setup();
+    const failing = await receiver(() => ({ status: 500 }));
+    alignClock(svc, 10);
+    const bad = await createEndpoint(svc, { url: failing.url });
+    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await svc.deps.webhooks.flush();
+    await advance(svc, 24 * 3600); // its 9 attempts
+    await advance(svc, 72 * 3600);
+    emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
+    await svc.deps.webhooks.flush();
+    const state = svc.deps.webhookEndpoints.getById(bad.id)!;
+    expect(failing.received).toHaveLength(10);
+    expect(state).toMatchObject({ enabled: true, consecutiveFailures: 10, lastSuccessAt: null, disabledReason: null });
+    expect(svc.deps.clock.nowMs() - state.failingSince!).toBeGreaterThanOrEqual(72 * 3600_000); // old enough, but too few
+    expect((await svc.call('GET', '/v1/events?types=webhook_endpoint.disabled')).body.data).toHaveLength(0);
   });
 
   it('a success resets the streak', async () => {

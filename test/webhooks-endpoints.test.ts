@@ -111,6 +111,8 @@ describe('OpenAPI', () => {
     }
     expect(doc.paths['/v1/webhooks'].post.description).toMatch(/loopback/);
     expect(doc.paths['/v1/webhooks/{id}/test'].post.summary).toMatch(/webhook_endpoint\.test/);
+    expect(doc.paths['/v1/webhooks/{id}/test'].post.description).toMatch(/out-of-band probe: sent at once/);
+    expect(doc.paths['/v1/webhooks/{id}/deliveries/{deliveryId}/retry'].post.description).toMatch(/out-of-band probe: sent at once/);
     expect(doc.paths['/v1/events'].get.description).toMatch(/wait/);
     expect(doc.paths['/v1/events'].get.parameters.map((p: any) => p.name)).toEqual(['after', 'before', 'order', 'limit', 'types', 'wait']);
   });

@@ -34,13 +34,19 @@ export interface Receiver {
   port: number;
   received: Received[];
   setHandler(h: ReceiverHandler): void;
+  /** Requests arrived and not yet answered or dropped, now and at most so far. */
+  readonly open: number;
+  readonly maxOpen: number;
   /** Resolves once `n` requests have arrived (rejects after `timeoutMs`). */
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
 }
 
-export async function startReceiver(handler: ReceiverHandler = () => ({ status: 200 })): Promise<Receiver> {
+/** `port`: listen on this loopback port (default: any free one). */
+export async function startReceiver(handler: ReceiverHandler = () => ({ status: 200 }), opts: { port?: number } = {}): Promise<Receiver> {
   let h = handler;
+  let open = 0;
+  let maxOpen = 0;
   const received: Received[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const server = http.createServer((req, res) => {
@@ -56,6 +62,8 @@ export async function startReceiver(handler: ReceiverHandler = () => ({ status: 
       }
       const r: Received = { path: req.url ?? '/', headers: req.headers, rawBody, body, at: Date.now() };
       const index = received.push(r) - 1;
+      maxOpen = Math.max(maxOpen, ++open);
+      res.on('close', () => open--);
       for (const w of [...waiters]) if (received.length >= w.n) w.resolve();
       const reply = h(r, index) ?? { status: 200 };
       if (reply.hang) return;
@@ -67,12 +75,18 @@ export async function startReceiver(handler: ReceiverHandler = () => ({ status: 
       else send();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/hook`,
     port,
     received,
+    get open() {
+      return open;
+    },
+    get maxOpen() {
+      return maxOpen;
+    },
     setHandler: (next) => {
       h = next;
     },

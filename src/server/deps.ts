@@ -61,7 +61,7 @@ export function createDeps(db: Db, clock: Clock, log: SchedulerLog, options: Par
     keys: new KeysRepo(db),
     idempotency: new IdempotencyRepo(db),
     eventsRepo,
-    events: new EventStore(eventsRepo, clock),
+    events: new EventStore(eventsRepo, clock, db),
     numbers: new NumbersRepo(db),
     messages: new MessagesRepo(db),
     charges: new ChargesRepo(db),

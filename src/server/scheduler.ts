@@ -21,6 +21,7 @@ export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
   private draining: Promise<void> | undefined;
   private stopped = true;
+  private inAdvance = false;
 
   constructor(
     private readonly db: Db,
@@ -54,17 +55,31 @@ export class Scheduler {
     await this.draining;
   }
 
+  /**
+   * True while `advance` is walking time forward (whatever the clock mode). Job handlers that start
+   * asynchronous work (webhook attempts) wait for it when this is set, so the clock only moves on once
+   * the work due at the current time is done (contract §10: in time order).
+   */
+  get advancing(): boolean {
+    return this.inAdvance;
+  }
+
   /** Moves service time forward by `seconds`, running in time order everything that falls due. */
   async advance(seconds: number): Promise<void> {
     const target = this.clock.nowMs() + seconds * 1000;
     await this.serialized(async () => {
-      for (;;) {
-        const job = this.jobs.nextDue(target);
-        if (!job) break;
-        this.clock.setTo(job.runAt);
-        await this.runOne(job);
+      this.inAdvance = true;
+      try {
+        for (;;) {
+          const job = this.jobs.nextDue(target);
+          if (!job) break;
+          this.clock.setTo(job.runAt);
+          await this.runOne(job);
+        }
+        this.clock.setTo(target);
+      } finally {
+        this.inAdvance = false;
       }
-      this.clock.setTo(target);
     });
     this.wake();
   }

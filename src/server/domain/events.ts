@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { Db } from '../storage/database.js';
 import { iso } from '../clock.js';
 import { newId } from '../ids.js';
 import type { EventRecord, EventsRepo } from '../storage/events-repo.js';
@@ -25,6 +26,7 @@ export class EventStore {
   constructor(
     private readonly repo: EventsRepo,
     private readonly clock: Clock,
+    private readonly db: Db,
   ) {}
 
   addOutbox(outbox: EventOutbox): void {
@@ -32,10 +34,15 @@ export class EventStore {
   }
 
   /**
-   * Call inside the transaction of the change the event reports. A non-durable type
-   * (`call.transcript.delta`) is not stored: it goes to emitTransient and comes back with seq 0.
+   * Call inside the transaction of the change the event reports (outside one it throws: a
+   * programming error, as the event and its webhook deliveries would not commit with the change). A
+   * non-durable type (`call.transcript.delta`) is not stored: it goes to emitTransient and comes back
+   * with seq 0; code with no transaction to join calls emitTransient directly.
    */
   emit(accountId: string, type: string, fields: Record<string, unknown>): EventRecord {
+    if (!this.db.inTransaction) {
+      throw new Error(`EventStore.emit(${type}) called outside a transaction: emit inside the transaction of the change the event reports (inTransaction)`);
+    }
     if (NON_DURABLE_TYPES.has(type)) return this.emitTransient(accountId, type, fields);
     const createdAt = this.clock.nowMs();
     const id = newId('evt');

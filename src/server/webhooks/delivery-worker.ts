@@ -18,7 +18,7 @@ import { isRetryableStatus, parseRetryAfterMs } from './retry-schedule.js';
 import { checkResolvedAddresses, classifyAddress, describeAddressClass, urlHost, type AddressClass, type ResolvedAddress } from './url-safety.js';
 import { systemResolver, type Resolver } from './resolver.js';
 
-/** With a manual clock, an event's first attempts are also a job at its time (see below). */
+/** With a manual clock, or during a clock advance, an event's first attempts are also a job at its time (see below). */
 export const FIRST_ATTEMPT_JOB = 'webhooks.first_attempt';
 
 export interface WebhookWorkerOptions {
@@ -61,12 +61,18 @@ type Outcome = AttemptResult | { aborted: true };
  *   (and, on start, every due delivery is resumed, so a crash loses nothing).
  * - Retries are scheduler jobs at 5-minute tick boundaries of the service clock (TICK_JOB), so
  *   `clock advance` sends them in time order.
- * - With a manual clock, the outbox also schedules FIRST_ATTEMPT_JOB at the event's time, and job
- *   handlers wait for the sends they start: `clock advance` returns only when the attempts that fell
- *   due inside it have been made and recorded (deterministic tests). With the system clock, jobs only
- *   dispatch, so a slow receiver never holds up the scheduler.
+ * - While the scheduler is advancing (`clock advance`, whatever the clock mode) and always with a
+ *   manual clock, the outbox also schedules FIRST_ATTEMPT_JOB at the event's time, and job handlers
+ *   wait for the sends they start: each tick's attempts are made and recorded before the clock moves
+ *   on, so the next retry is computed from the right time and `clock advance` returns only when the
+ *   attempts that fell due inside it are done (contract §10). Outside an advance with the system
+ *   clock, jobs only dispatch, so a slow receiver never holds up the scheduler.
  * - Each endpoint is a lane: its deliveries are attempted one at a time, in order; lanes run in
- *   parallel, bounded by `concurrency` slots, so one slow endpoint never holds up another.
+ *   parallel, bounded by `concurrency` slots, so one slow endpoint never holds up another. The HTTP
+ *   agent allows as many connections per host:port as there are slots (the pool bounds traffic).
+ * - A test delivery and a manual retry are out-of-band probes: sent at once, neither queued on the
+ *   endpoint's lane (behind a backlog to a hanging receiver) nor waiting for a slot, each on its own
+ *   connection.
  */
 export class DeliveryWorker {
   readonly ackTimeoutMs: number;
@@ -75,7 +81,7 @@ export class DeliveryWorker {
   private readonly userAgent: string;
   private readonly wallNow: () => number;
   private readonly guard: ((address: string) => boolean) | undefined;
-  private sender = new WebhookHttpSender();
+  private sender: WebhookHttpSender;
   private running = false;
   private unsubscribe: Array<() => void> = [];
   private readonly lanes = new Map<string, Lane>();
@@ -97,18 +103,24 @@ export class DeliveryWorker {
     this.userAgent = opts.userAgent ?? USER_AGENT;
     this.wallNow = opts.wallNow ?? Date.now;
     this.guard = opts.destinationGuard;
+    this.sender = this.newSender();
 
     // The outbox runs inside every event's transaction (contract §10: deliveries are durable).
     d.events.addOutbox((event) => {
       const written = writeDeliveriesForEvent(d, event);
-      if (written > 0 && d.clock.mode === 'manual') d.scheduler.schedule(FIRST_ATTEMPT_JOB, event.createdAt, { eventId: event.id });
+      if (written > 0 && this.waitsInJobs) d.scheduler.schedule(FIRST_ATTEMPT_JOB, event.createdAt, { eventId: event.id });
     });
     d.scheduler.register(TICK_JOB, () => this.onTick());
     d.scheduler.register(FIRST_ATTEMPT_JOB, (payload: { eventId: string }) => this.onFirstAttemptJob(payload.eventId));
   }
 
+  /** Job handlers wait for the attempts they start (and first attempts are jobs): see the class comment. */
   private get waitsInJobs(): boolean {
-    return this.d.clock.mode === 'manual';
+    return this.d.clock.mode === 'manual' || this.d.scheduler.advancing;
+  }
+
+  private newSender(): WebhookHttpSender {
+    return new WebhookHttpSender({ maxSocketsPerOrigin: this.concurrency });
   }
 
   get isRunning(): boolean {
@@ -119,7 +131,7 @@ export class DeliveryWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.sender = new WebhookHttpSender();
+    this.sender = this.newSender();
     this.unsubscribe = [
       this.d.events.subscribe((e) => this.onEvent(e)),
       this.d.events.subscribeTransient((e) => this.onTransient(e)),
@@ -163,9 +175,9 @@ export class DeliveryWorker {
 
   /**
    * Queues one delivery on its endpoint's lane (deduplicated: a delivery queued or in flight is not
-   * queued again). `manual` skips the due check (a retry or test the user asked for).
+   * queued again); it is attempted only if still due by then.
    */
-  enqueue(deliveryId: string, endpointId: string, manual = false): Promise<void> {
+  enqueue(deliveryId: string, endpointId: string): Promise<void> {
     const existing = this.tracked.get(deliveryId);
     if (existing) return existing;
     let lane = this.lanes.get(endpointId);
@@ -176,7 +188,7 @@ export class DeliveryWorker {
     const l = lane;
     l.size++;
     const run = l.tail
-      .then(() => this.withSlot(() => this.attempt(deliveryId, manual)))
+      .then(() => this.withSlot(() => this.attempt(deliveryId, false)))
       .catch((err: unknown) => this.log.error({ err, deliveryId }, 'webhook delivery attempt failed unexpectedly'))
       .finally(() => {
         this.tracked.delete(deliveryId);
@@ -187,16 +199,32 @@ export class DeliveryWorker {
     return run;
   }
 
-  /** POST /v1/webhooks/{id}/test: one signed sample attempt, made now; resolves with the recorded delivery. */
+  /**
+   * An out-of-band attempt the user asked for (a test, a manual retry): made at once, not queued on
+   * the endpoint's lane nor waiting for a pool slot, on a connection of its own. Tracked like any
+   * attempt, so a tick cannot send the same delivery meanwhile and stop() waits for it.
+   */
+  private probe(deliveryId: string): Promise<void> {
+    const existing = this.tracked.get(deliveryId);
+    if (existing) return existing;
+    const run = Promise.resolve()
+      .then(() => this.attempt(deliveryId, true, false))
+      .catch((err: unknown) => this.log.error({ err, deliveryId }, 'webhook delivery attempt failed unexpectedly'))
+      .finally(() => this.tracked.delete(deliveryId));
+    this.tracked.set(deliveryId, run);
+    return run;
+  }
+
+  /** POST /v1/webhooks/{id}/test: one signed sample attempt, made now (a probe); resolves with the recorded delivery. */
   async sendTest(endpoint: WebhookEndpointRecord): Promise<DeliveryRecord> {
     const delivery = inTransaction(this.d.db, () => createTestDelivery(this.d, endpoint));
-    await this.enqueue(delivery.id, endpoint.id, true);
+    await this.probe(delivery.id);
     return this.d.webhookDeliveries.getById(delivery.id) ?? delivery;
   }
 
-  /** A manual retry already scheduled (scheduleManualRetry): attempt it now and return the result. */
+  /** A manual retry already scheduled (scheduleManualRetry): attempt it now (a probe) and return the result. */
   async retryNow(delivery: DeliveryRecord): Promise<DeliveryRecord> {
-    await this.enqueue(delivery.id, delivery.endpointId, true);
+    await this.probe(delivery.id);
     return this.d.webhookDeliveries.getById(delivery.id) ?? delivery;
   }
 
@@ -262,7 +290,8 @@ export class DeliveryWorker {
     }
   }
 
-  private async attempt(deliveryId: string, manual: boolean): Promise<void> {
+  /** `manual` skips the due check (a probe the user asked for); `pooled` false: on a connection of its own. */
+  private async attempt(deliveryId: string, manual: boolean, pooled = true): Promise<void> {
     if (!this.running) return;
     const { webhookDeliveries, webhookEndpoints, clock } = this.d;
     const now = clock.nowMs();
@@ -281,13 +310,13 @@ export class DeliveryWorker {
       return;
     }
     const attempt = delivery.attempt + 1;
-    const outcome = await this.deliver(endpoint, raw, delivery.eventId, delivery.eventType, attempt);
+    const outcome = await this.deliver(endpoint, raw, delivery.eventId, delivery.eventType, attempt, pooled);
     if ('aborted' in outcome || !this.running) return; // stopping: stays due, resumed on start
     recordAttempt(this.d, deliveryId, attempt, now, outcome);
   }
 
   /** Resolves, checks, signs and POSTs one attempt. Never throws. */
-  private async deliver(endpoint: WebhookEndpointRecord, rawBody: string, eventId: string, eventType: string, attempt: number): Promise<Outcome> {
+  private async deliver(endpoint: WebhookEndpointRecord, rawBody: string, eventId: string, eventType: string, attempt: number, pooled = true): Promise<Outcome> {
     const failed = (error: string, retryable: boolean): AttemptResult => ({ succeeded: false, responseStatus: null, responseBody: null, durationMs: null, error, retryable });
     let url: URL;
     try {
@@ -320,7 +349,7 @@ export class DeliveryWorker {
     const controller = new AbortController();
     this.controllers.add(controller);
     try {
-      const res = await this.sender.post({ url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, signal: controller.signal });
+      const res = await this.sender.post({ url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, signal: controller.signal, pooled });
       if (res.kind === 'aborted') return { aborted: true };
       if (res.kind === 'error') return { ...failed(res.error, true), durationMs: res.durationMs };
       const base = { responseStatus: res.status, responseBody: res.body, durationMs: res.durationMs };

@@ -14,9 +14,22 @@ export interface PostRequest {
   family: 4 | 6;
   headers: Record<string, string>;
   body: string;
-  /** Acknowledgement timeout: a status line must arrive within it (spec: any 2xx within 10 s). */
+  /**
+   * Acknowledgement timeout: a status line must arrive within it (spec: any 2xx within 10 s). It
+   * starts when the request gets its socket (connecting counts, waiting for a free socket does not).
+   */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** false: a connection of its own, outside the keep-alive pool (out-of-band probes). Default true. */
+  pooled?: boolean;
+}
+
+export interface SenderOptions {
+  /**
+   * Connections per host:port (default 8). The delivery worker passes its concurrency: its pool
+   * already bounds traffic, so an endpoint sharing a host:port with hanging ones still gets a socket.
+   */
+  maxSocketsPerOrigin?: number;
 }
 
 export type PostResult =
@@ -29,10 +42,13 @@ export type PostResult =
  * agents so a busy endpoint is not a TCP handshake per event.
  */
 export class WebhookHttpSender {
-  private readonly agents = {
-    'http:': new http.Agent({ keepAlive: true, maxSockets: 4, maxFreeSockets: 4, timeout: 30_000 }),
-    'https:': new https.Agent({ keepAlive: true, maxSockets: 4, maxFreeSockets: 4, timeout: 30_000 }),
-  };
+  private readonly agents: { 'http:': http.Agent; 'https:': https.Agent };
+
+  constructor(opts: SenderOptions = {}) {
+    const maxSockets = Math.max(1, opts.maxSocketsPerOrigin ?? 8);
+    const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: Math.min(maxSockets, 4), timeout: 30_000 };
+    this.agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
+  }
 
   post(r: PostRequest): Promise<PostResult> {
     const started = performance.now();
@@ -47,6 +63,7 @@ export class WebhookHttpSender {
     };
     return new Promise<PostResult>((resolve) => {
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       let status: number | undefined;
       let responseHeaders: http.IncomingHttpHeaders = {};
       const kept: Buffer[] = [];
@@ -68,18 +85,23 @@ export class WebhookHttpSender {
         path: `${r.url.pathname}${r.url.search}`,
         method: 'POST',
         headers: { ...r.headers, 'Content-Length': String(Buffer.byteLength(r.body)) },
-        agent: this.agents[secure ? 'https:' : 'http:'],
+        agent: r.pooled === false ? false : this.agents[secure ? 'https:' : 'http:'],
         lookup: pinned,
       });
-      const timer = setTimeout(() => {
-        if (status !== undefined) {
-          // Acknowledged in time; only the body was slow. Keep what arrived.
-          finishResponse();
-        } else {
-          finish({ kind: 'error', error: `timeout: no response within ${r.timeoutMs} ms`, durationMs: elapsed() });
-        }
-        req.destroy();
-      }, r.timeoutMs);
+      // The acknowledgement clock starts when the request has a socket: a request waiting in the
+      // agent's queue for a free socket has not been sent, so it cannot have timed out.
+      req.once('socket', () => {
+        if (settled) return;
+        timer = setTimeout(() => {
+          if (status !== undefined) {
+            // Acknowledged in time; only the body was slow. Keep what arrived.
+            finishResponse();
+          } else {
+            finish({ kind: 'error', error: `timeout: no response within ${r.timeoutMs} ms`, durationMs: elapsed() });
+          }
+          req.destroy();
+        }, r.timeoutMs);
+      });
       const onAbort = () => {
         finish({ kind: 'aborted', durationMs: elapsed() });
         req.destroy();
