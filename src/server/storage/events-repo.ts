@@ -38,23 +38,39 @@ export class EventsRepo {
     return Number(this.insertStmt.run(e.id, e.accountId, e.type, e.createdAt, JSON.stringify(e.body)).lastInsertRowid);
   }
 
-  listForAccount(accountId: string, opts: { afterSeq?: number; beforeSeq?: number; order: 'asc' | 'desc'; limit: number; types?: string[] }): EventRecord[] {
+  /**
+   * One page of the feed in seq order (spec: Events feed): `limit + 1` rows tell whether there are
+   * more. `exact` types and `prefixes` (`message.` for `message.*`) are ORed.
+   */
+  feedPage(
+    accountId: string,
+    r: { afterSeq?: number; beforeSeq?: number; order: 'asc' | 'desc'; limit: number; exact: string[]; prefixes: string[] },
+  ): { rows: EventRecord[]; hasMore: boolean } {
     const where = ['account_id = ?'];
     const params: unknown[] = [accountId];
-    if (opts.afterSeq !== undefined) {
+    if (r.afterSeq !== undefined) {
       where.push('seq > ?');
-      params.push(opts.afterSeq);
+      params.push(r.afterSeq);
     }
-    if (opts.beforeSeq !== undefined) {
+    if (r.beforeSeq !== undefined) {
       where.push('seq < ?');
-      params.push(opts.beforeSeq);
+      params.push(r.beforeSeq);
     }
-    if (opts.types?.length) {
-      where.push(`type IN (${opts.types.map(() => '?').join(',')})`);
-      params.push(...opts.types);
+    const typeTerms: string[] = [];
+    if (r.exact.length) {
+      typeTerms.push(`type IN (${r.exact.map(() => '?').join(',')})`);
+      params.push(...r.exact);
     }
-    const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY seq ${opts.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
-    return (this.db.prepare(sql).all(...params, opts.limit) as EventRow[]).map(toEventRecord);
+    for (const p of r.prefixes) {
+      // substr, not LIKE: `_` in type names would be a LIKE wildcard.
+      typeTerms.push('substr(type, 1, ?) = ?');
+      params.push(p.length, p);
+    }
+    if (typeTerms.length) where.push(`(${typeTerms.join(' OR ')})`);
+    const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY seq ${r.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
+    const rows = (this.db.prepare(sql).all(...params, r.limit + 1) as EventRow[]).map(toEventRecord);
+    const hasMore = rows.length > r.limit;
+    return { rows: hasMore ? rows.slice(0, r.limit) : rows, hasMore };
   }
 
   headSeq(accountId: string): number {

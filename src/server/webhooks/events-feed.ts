@@ -1,5 +1,5 @@
-import type { Db } from '../storage/database.js';
-import { toEventRecord, type EventRecord } from '../storage/events-repo.js';
+
+import type { EventRecord, EventsRepo } from '../storage/events-repo.js';
 import type { EventStore } from '../domain/events.js';
 import { validationError } from '../errors.js';
 import { eventFilterError, type EventFeed, type EventFeedItem, type EventFeedQuery } from '../../api/schemas/events.js';
@@ -45,41 +45,8 @@ function parseTypes(types: string | undefined): { exact: string[]; prefixes: str
   return { exact, prefixes };
 }
 
-/** Reads one page; `limit + 1` rows tell whether there are more. */
-function readPage(db: Db, accountId: string, r: FeedRange): { rows: EventRecord[]; hasMore: boolean } {
-  const where = ['account_id = ?'];
-  const params: unknown[] = [accountId];
-  if (r.afterSeq !== undefined) {
-    where.push('seq > ?');
-    params.push(r.afterSeq);
-  }
-  if (r.beforeSeq !== undefined) {
-    where.push('seq < ?');
-    params.push(r.beforeSeq);
-  }
-  const typeTerms: string[] = [];
-  if (r.exact.length) {
-    typeTerms.push(`type IN (${r.exact.map(() => '?').join(',')})`);
-    params.push(...r.exact);
-  }
-  for (const p of r.prefixes) {
-    // substr, not LIKE: `_` in type names would be a LIKE wildcard.
-    typeTerms.push('substr(type, 1, ?) = ?');
-    params.push(p.length, p);
-  }
-  if (typeTerms.length) where.push(`(${typeTerms.join(' OR ')})`);
-  const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY seq ${r.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
-  const rows = (db.prepare(sql).all(...params, r.limit + 1) as Parameters<typeof toEventRecord>[0][]).map(toEventRecord);
-  const hasMore = rows.length > r.limit;
-  return { rows: hasMore ? rows.slice(0, r.limit) : rows, hasMore };
-}
-
-function headSeq(db: Db, accountId: string): number {
-  return (db.prepare('SELECT MAX(seq) AS s FROM events WHERE account_id = ?').get(accountId) as { s: number | null }).s ?? 0;
-}
-
 export interface FeedDeps {
-  db: Db;
+  eventsRepo: EventsRepo;
   events: EventStore;
 }
 
@@ -120,19 +87,19 @@ export class EventsFeed {
     const { exact, prefixes } = parseTypes(q.types);
     const before = q.before === undefined ? undefined : decodeFeedCursor(q.before, 'before');
     let after: number | undefined;
-    if (q.after === 'now') after = headSeq(this.d.db, accountId);
+    if (q.after === 'now') after = this.d.eventsRepo.headSeq(accountId);
     else if (q.after !== undefined) after = decodeFeedCursor(q.after, 'after');
     const range: FeedRange = { afterSeq: after, beforeSeq: before, order: q.order, limit: q.limit, exact, prefixes };
 
     const attempt = (): EventFeed | undefined => {
-      const { rows, hasMore } = readPage(this.d.db, accountId, range);
+      const { rows, hasMore } = this.d.eventsRepo.feedPage(accountId, range);
       if (rows.length === 0) return undefined;
       return { data: rows.map(feedItem), cursor: encodeFeedCursor(rows[rows.length - 1]!.seq), hasMore };
     };
     const empty = (): EventFeed => {
       // No items: the position given (asc without `after`: the start; desc without a bound: the
       // head, which works both to page back with `before` and to follow with `after`).
-      const position = q.order === 'asc' ? (after ?? 0) : (before ?? after ?? headSeq(this.d.db, accountId));
+      const position = q.order === 'asc' ? (after ?? 0) : (before ?? after ?? this.d.eventsRepo.headSeq(accountId));
       return { data: [], cursor: encodeFeedCursor(position), hasMore: false };
     };
 
