@@ -1,5 +1,6 @@
 import type { Clock } from './clock.js';
-import type { Db } from './storage/database.js';
+import { sqliteUnitOfWork, type Db, type UnitOfWork } from './storage/database.js';
+import { UsageStatsRepo } from './storage/usage-stats-repo.js';
 import { AccountsRepo } from './storage/accounts-repo.js';
 import { KeysRepo } from './storage/keys-repo.js';
 import { IdempotencyRepo } from './storage/idempotency-repo.js';
@@ -30,7 +31,9 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
 
 /** Everything a route or domain function may need, built once per app. */
 export interface ServiceDeps {
+  /** The SQLite handle: storage and the HTTP layer use it; the domain uses `uow` and repositories. */
   db: Db;
+  uow: UnitOfWork;
   clock: Clock;
   scheduler: Scheduler;
   accounts: AccountsRepo;
@@ -48,20 +51,23 @@ export interface ServiceDeps {
   webhookDeliveries: WebhookDeliveriesRepo;
   /** The webhook outbox and delivery worker (webhooks/delivery-worker.ts); main.ts starts and stops it. */
   webhooks: DeliveryWorker;
+  usageStats: UsageStatsRepo;
   options: ServiceOptions;
 }
 
 export function createDeps(db: Db, clock: Clock, log: SchedulerLog, options: Partial<ServiceOptions> = {}): ServiceDeps {
   const eventsRepo = new EventsRepo(db);
+  const uow = sqliteUnitOfWork(db);
   const deps: ServiceDeps = {
     db,
+    uow,
     clock,
     scheduler: new Scheduler(db, clock, log),
     accounts: new AccountsRepo(db),
     keys: new KeysRepo(db),
     idempotency: new IdempotencyRepo(db),
     eventsRepo,
-    events: new EventStore(eventsRepo, clock, db),
+    events: new EventStore(eventsRepo, clock, uow),
     numbers: new NumbersRepo(db),
     messages: new MessagesRepo(db),
     charges: new ChargesRepo(db),
@@ -69,6 +75,7 @@ export function createDeps(db: Db, clock: Clock, log: SchedulerLog, options: Par
     carrier: new SimulatedCarrier(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),
+    usageStats: new UsageStatsRepo(db),
     webhooks: undefined as unknown as DeliveryWorker, // needs the deps above; set just below
     options: { ...DEFAULT_OPTIONS, ...options },
   };

@@ -1,8 +1,7 @@
 import type { AgencySummary } from '../../api/schemas/subaccounts.js';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../storage/accounts-repo.js';
-import { UsageStatsRepo } from '../storage/usage-stats-repo.js';
-import type { Db } from '../storage/database.js';
+import type { UsageStatsRepo } from '../storage/usage-stats-repo.js';
 
 /** Start of the current calendar month (UTC) on the service clock. */
 export function monthStart(nowMs: number): number {
@@ -11,9 +10,9 @@ export function monthStart(nowMs: number): number {
 }
 
 // contract §3: {subaccounts: [{id, name, status, numbers, messagesThisMonth, spendThisMonthCents}]}.
-export function agencySummary(deps: { db: Db; clock: Clock; accounts: AccountsRepo }, agencyId: string): AgencySummary {
+export function agencySummary(deps: { clock: Clock; accounts: AccountsRepo; usageStats: UsageStatsRepo }, agencyId: string): AgencySummary {
   const since = monthStart(deps.clock.nowMs());
-  const stats = new UsageStatsRepo(deps.db);
+  const stats = deps.usageStats;
   return {
     subaccounts: deps.accounts.allChildren(agencyId).map((a) => ({
       id: a.id,

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { Db } from '../storage/database.js';
+import type { UnitOfWork } from '../storage/unit-of-work.js';
 import { iso } from '../clock.js';
 import { newId } from '../ids.js';
 import type { EventRecord, EventsRepo } from '../storage/events-repo.js';
@@ -26,7 +26,7 @@ export class EventStore {
   constructor(
     private readonly repo: EventsRepo,
     private readonly clock: Clock,
-    private readonly db: Db,
+    private readonly uow: UnitOfWork,
   ) {}
 
   addOutbox(outbox: EventOutbox): void {
@@ -40,7 +40,7 @@ export class EventStore {
    * with seq 0; code with no transaction to join calls emitTransient directly.
    */
   emit(accountId: string, type: string, fields: Record<string, unknown>): EventRecord {
-    if (!this.db.inTransaction) {
+    if (!this.uow.active) {
       throw new Error(`EventStore.emit(${type}) called outside a transaction: emit inside the transaction of the change the event reports (inTransaction)`);
     }
     if (NON_DURABLE_TYPES.has(type)) return this.emitTransient(accountId, type, fields);

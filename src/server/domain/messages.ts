@@ -1,7 +1,6 @@
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
-import type { Db } from '../storage/database.js';
-import { inTransaction } from '../storage/database.js';
+import type { UnitOfWork } from '../storage/unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
 import type { EventStore } from './events.js';
 import type { AccountRecord } from '../storage/accounts-repo.js';
@@ -19,7 +18,7 @@ import { TEST_SENDER, type InboundMessageBody, type Media, type MessageStatus, t
 import type { Page } from '../../api/schemas/page.js';
 
 export interface MessagingDeps {
-  db: Db;
+  uow: UnitOfWork;
   clock: Clock;
   scheduler: Scheduler;
   events: EventStore;
@@ -52,13 +51,6 @@ const NEXT: Record<MessageStatus, readonly MessageStatus[]> = {
 // spec: Event catalog — message.status is emitted for these.
 const REPORTED: ReadonlySet<MessageStatus> = new Set(['sent', 'delivered', 'failed', 'undelivered']);
 
-/**
- * Runs fn in the caller's transaction when one is open (the request's commitOnce, a job's step),
- * else in its own: a send makes no savepoint per state move.
- */
-function atomically<T>(db: Db, fn: () => T): T {
-  return db.inTransaction ? fn() : inTransaction(db, fn);
-}
 
 // --- media -----------------------------------------------------------------------------------------
 
@@ -160,7 +152,7 @@ export function sendMessage(deps: MessagingDeps, actor: Actor, body: SendMessage
     createdAt: now,
     updatedAt: now,
   };
-  atomically(deps.db, () => {
+  deps.uow.transaction(() => {
     deps.messages.insert(message);
     if (test) {
       for (const step of testStubCourse(message.to)) applyCarrierReport(deps, message.id, step.status, step.reason);
@@ -178,7 +170,7 @@ export function sendMessage(deps: MessagingDeps, actor: Actor, body: SendMessage
  * changes nothing. A real carrier's status callback would call this.
  */
 export function applyCarrierReport(deps: MessagingDeps, messageId: string, status: CarrierProgress, reason: string | null): boolean {
-  return atomically(deps.db, () => {
+  return deps.uow.transaction(() => {
     const message = deps.messages.getById(messageId);
     if (!message || !NEXT[message.status].includes(status)) return false;
     const now = deps.clock.nowMs();
@@ -216,7 +208,7 @@ export function registerMessageJobs(deps: MessagingDeps): void {
       body: before.body,
       mediaUrls: (before.media ?? []).map((m) => m.url),
     });
-    inTransaction(deps.db, () => {
+    deps.uow.transaction(() => {
       const current = deps.messages.getById(payload.messageId);
       // A job replayed after a crash finds the provider id set and does nothing.
       if (!current || current.providerMessageId) return;
@@ -229,7 +221,7 @@ export function registerMessageJobs(deps: MessagingDeps): void {
 
   // One step of the course: the move, its event and the next step's job commit together.
   deps.scheduler.register(JOB_PROGRESS, (payload: ProgressPayload) => {
-    inTransaction(deps.db, () => {
+    deps.uow.transaction(() => {
       const [step, ...rest] = payload.steps;
       if (!step) return;
       const moved = applyCarrierReport(deps, payload.messageId, step.status, step.reason);
@@ -270,7 +262,7 @@ export function receiveInbound(deps: MessagingDeps, account: AccountRecord, body
     createdAt: now,
     updatedAt: now,
   };
-  atomically(deps.db, () => {
+  deps.uow.transaction(() => {
     deps.messages.insert(message);
     deps.events.emit(account.id, 'message.received', {
       messageId: message.id,

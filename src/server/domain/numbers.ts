@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { Db } from '../storage/database.js';
-import { inTransaction } from '../storage/database.js';
+import type { UnitOfWork } from '../storage/unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
 import type { NumbersRepo, NumberRecord, NumberFilters } from '../storage/numbers-repo.js';
 import type { ChargesRepo } from '../storage/charges-repo.js';
@@ -23,7 +22,7 @@ import type {
 import type { Page } from '../../api/schemas/page.js';
 
 export interface NumbersDeps {
-  db: Db;
+  uow: UnitOfWork;
   clock: Clock;
   scheduler: Scheduler;
   numbers: NumbersRepo;
@@ -81,7 +80,7 @@ export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string):
     createdAt: now,
     updatedAt: now,
   };
-  return inTransaction(deps.db, () => {
+  return deps.uow.transaction(() => {
     if (deps.numbers.isOwned(phoneNumber)) throw conflict(`${phoneNumber} is already taken`);
     try {
       deps.numbers.insert(record);
@@ -123,7 +122,7 @@ function assertOwned(n: NumberRecord): void {
 
 /** PATCH /v1/numbers/{id}: label, caller ID name, emergency calling. All or nothing. */
 export function updateNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, patch: UpdateNumberBody): NumberRecord {
-  return inTransaction(deps.db, () => {
+  return deps.uow.transaction(() => {
     const n = resolveNumber(deps, actor.account.id, idOrPhone);
     assertOwned(n);
     const now = deps.clock.nowMs();
@@ -194,7 +193,7 @@ function updateEmergency(deps: NumbersDeps, actor: Actor, n: NumberRecord, e: No
 
 /** contract §5: → released (releasedAt set, campaign detached, emergency off); again → 409. */
 export function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string): NumberRecord {
-  return inTransaction(deps.db, () => {
+  return deps.uow.transaction(() => {
     const n = resolveNumber(deps, actor.account.id, idOrPhone);
     if (n.status === 'released') throw conflict(`${n.phoneNumber} is already released`);
     const now = deps.clock.nowMs();
@@ -212,7 +211,7 @@ export function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string
 
 /** contract §5: attach to an approved campaign (→ live) or detach with null (→ idle). */
 export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, campaignId: string | null): NumberRecord {
-  return inTransaction(deps.db, () => {
+  return deps.uow.transaction(() => {
     const n = resolveNumber(deps, actor.account.id, idOrPhone);
     assertOwned(n);
     if (n.type === 'tollfree') {
@@ -239,7 +238,7 @@ export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string,
 
 /** spec: Toll-free verification — unverified/rejected/action_required → pending; the carrier decides 72 h later. */
 export function verifyTollfree(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: VerifyTollfreeBody): NumberRecord {
-  return inTransaction(deps.db, () => {
+  return deps.uow.transaction(() => {
     const n = resolveNumber(deps, actor.account.id, idOrPhone);
     assertOwned(n);
     if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
@@ -265,7 +264,7 @@ function decide(deps: NumbersDeps, n: NumberRecord, status: 'verified' | 'reject
 
 /** contract §9: the carrier's verdict at once. Only a pending verification can be decided. */
 export function sandboxTollfreeDecision(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: TollfreeDecisionBody): NumberRecord {
-  return inTransaction(deps.db, () => {
+  return deps.uow.transaction(() => {
     const n = resolveNumber(deps, actor.account.id, idOrPhone);
     assertOwned(n);
     if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
@@ -293,7 +292,7 @@ interface ReviewPayload {
  */
 export function registerNumberJobs(deps: NumbersDeps): void {
   deps.scheduler.register(JOB_CALLER_ID, (p: ProvisioningPayload) => {
-    inTransaction(deps.db, () => {
+    deps.uow.transaction(() => {
       const n = deps.numbers.getById(p.numberId);
       if (!n || n.status === 'released' || n.callerIdStatus !== 'pending' || n.callerIdRequestedAt !== p.requestedAt) return;
       n.callerIdStatus = 'active';
@@ -303,7 +302,7 @@ export function registerNumberJobs(deps: NumbersDeps): void {
   });
 
   deps.scheduler.register(JOB_EMERGENCY, (p: ProvisioningPayload) => {
-    inTransaction(deps.db, () => {
+    deps.uow.transaction(() => {
       const n = deps.numbers.getById(p.numberId);
       if (!n || n.status === 'released' || n.emergencyStatus !== 'pending' || n.emergencyRequestedAt !== p.requestedAt) return;
       n.emergencyStatus = 'active';
@@ -313,7 +312,7 @@ export function registerNumberJobs(deps: NumbersDeps): void {
   });
 
   deps.scheduler.register(JOB_TOLLFREE_REVIEW, (p: ReviewPayload) => {
-    inTransaction(deps.db, () => {
+    deps.uow.transaction(() => {
       const n = deps.numbers.getById(p.numberId);
       if (!n || n.status === 'released' || n.tfvStatus !== 'pending' || n.tfvSubmittedAt !== p.submittedAt) return;
       const verdict = deps.carrier.reviewTollfree((n.tfvSubmission ?? {}) as unknown as TollfreeSubmission);

@@ -1,7 +1,6 @@
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
-import type { Db } from '../storage/database.js';
-import { inTransaction } from '../storage/database.js';
+import type { UnitOfWork } from '../storage/unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
 import type { EventStore } from './events.js';
 import { newId } from '../ids.js';
@@ -15,7 +14,7 @@ import { newWebhookSecret } from '../webhooks/signing.js';
 import { MAX_ATTEMPTS, nextAttemptAfterFailure } from '../webhooks/retry-schedule.js';
 
 export interface WebhookDomainDeps {
-  db: Db;
+  uow: UnitOfWork;
   clock: Clock;
   scheduler: Scheduler;
   events: EventStore;
@@ -80,7 +79,7 @@ export function createEndpoint(d: WebhookDomainDeps, accountId: string, body: Cr
  * Webhook endpoint states).
  */
 export function updateEndpoint(d: WebhookDomainDeps, accountId: string, id: string, patch: UpdateWebhookBody): WebhookEndpointRecord {
-  return inTransaction(d.db, () => {
+  return d.uow.transaction(() => {
     const e = getEndpoint(d, accountId, id);
     const now = d.clock.nowMs();
     const url = patch.url !== undefined ? assertUrl(patch.url) : undefined;
@@ -128,7 +127,7 @@ export function shouldAutoDisable(e: WebhookEndpointRecord, now: number): boolea
  * endpoints subscribed to it (this one is disabled by then), and which the feed keeps.
  */
 export function disableEndpoint(d: WebhookDomainDeps, e: WebhookEndpointRecord, reason: string, now: number, emit: boolean): void {
-  inTransaction(d.db, () => {
+  d.uow.transaction(() => {
     d.webhookEndpoints.update(e.id, { enabled: false, disabledAt: now, disabledReason: reason }, now);
     d.webhookDeliveries.abandonScheduled(e.id, `endpoint disabled (${reason})`, now);
     if (emit) {
@@ -150,7 +149,7 @@ export function disableEndpoint(d: WebhookDomainDeps, e: WebhookEndpointRecord, 
  * waiting 72 hours of failures; `consecutiveFailures` in the event is the endpoint's real streak.
  */
 export function sandboxAutoDisable(d: WebhookDomainDeps, accountId: string, id: string): WebhookEndpointRecord {
-  return inTransaction(d.db, () => {
+  return d.uow.transaction(() => {
     const e = getEndpoint(d, accountId, id);
     if (!e.enabled) throw conflict('this webhook endpoint is already disabled');
     disableEndpoint(d, e, 'consecutive_failures', d.clock.nowMs(), true);
@@ -209,7 +208,7 @@ export function getDelivery(d: WebhookDomainDeps, accountId: string, endpointId:
 
 /** Puts one more attempt of a delivery due now (a manual retry); the worker sends it at once. */
 export function scheduleManualRetry(d: WebhookDomainDeps, accountId: string, endpointId: string, deliveryId: string, inFlight: boolean): DeliveryRecord {
-  return inTransaction(d.db, () => {
+  return d.uow.transaction(() => {
     const endpoint = getEndpoint(d, accountId, endpointId);
     const delivery = getDelivery(d, accountId, endpointId, deliveryId);
     if (!endpoint.enabled) throw conflict('this webhook endpoint is disabled; re-enable it (PATCH enabled: true) before retrying a delivery');
@@ -238,7 +237,7 @@ export interface AttemptResult {
  * auto-disable. Returns the next attempt time, or null.
  */
 export function recordAttempt(d: WebhookDomainDeps, deliveryId: string, attempt: number, attemptAt: number, r: AttemptResult): number | null {
-  return inTransaction(d.db, () => {
+  return d.uow.transaction(() => {
     const delivery = d.webhookDeliveries.getById(deliveryId);
     const endpoint = delivery && d.webhookEndpoints.getById(delivery.endpointId);
     if (!delivery || !endpoint) return null; // deleted while in flight

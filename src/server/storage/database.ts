@@ -2,6 +2,9 @@ import Database from 'better-sqlite3';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
+import type { UnitOfWork } from './unit-of-work.js';
+
+export type { UnitOfWork };
 
 export type Db = Database.Database;
 
@@ -50,4 +53,13 @@ export function migrate(db: Db): void {
  */
 export function inTransaction<T>(db: Db, fn: () => T): T {
   return db.transaction(fn)();
+}
+
+export function sqliteUnitOfWork(db: Db): UnitOfWork {
+  return {
+    transaction: (fn) => (db.inTransaction ? fn() : inTransaction(db, fn)),
+    get active() {
+      return db.inTransaction;
+    },
+  };
 }

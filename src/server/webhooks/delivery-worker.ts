@@ -11,7 +11,6 @@ import {
   type AttemptResult,
   type WebhookDomainDeps,
 } from '../domain/webhooks.js';
-import { inTransaction } from '../storage/database.js';
 import { WebhookHttpSender } from './http-sender.js';
 import { USER_AGENT, deliveryHeaders } from './signing.js';
 import { isRetryableStatus, parseRetryAfterMs } from './retry-schedule.js';
@@ -217,7 +216,7 @@ export class DeliveryWorker {
 
   /** POST /v1/webhooks/{id}/test: one signed sample attempt, made now (a probe); resolves with the recorded delivery. */
   async sendTest(endpoint: WebhookEndpointRecord): Promise<DeliveryRecord> {
-    const delivery = inTransaction(this.d.db, () => createTestDelivery(this.d, endpoint));
+    const delivery = this.d.uow.transaction(() => createTestDelivery(this.d, endpoint));
     await this.probe(delivery.id);
     return this.d.webhookDeliveries.getById(delivery.id) ?? delivery;
   }
