@@ -430,6 +430,13 @@ describe('profiles and login', () => {
     expect(text).not.toContain(bad);
   });
 
+  it('login refuses a bad profile name before sending anything (exit 2 naming --profile)', async () => {
+    const env = { SVC_CONFIG_DIR: tempDir('svc-cli-login-') };
+    const res = await svcRun(['login', '--api-key-stdin', '--no-input', '--profile', 'bad name', '--base-url', svc.baseUrl], { env, stdin: `${svc.bootstrap.testKey}\n` });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/^error: --profile: /m);
+  });
+
   it('login --no-input without --api-key-stdin exits 2 naming --api-key-stdin', async () => {
     const env = { SVC_CONFIG_DIR: tempDir('svc-cli-login-') };
     const res = await svcRun(['login', '--no-input', '--profile', 'p', '--base-url', svc.baseUrl], { env });

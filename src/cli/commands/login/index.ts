@@ -23,15 +23,21 @@ export function register(cmd: Command, ctx: CliContext): void {
 }
 
 export async function runLogin(ctx: CliContext, opts: LoginOptions): Promise<void> {
+  const { DEFAULT_BASE_URL, assertProfileName } = await import('../../../config/profiles.js');
+  // A bad name is refused before anything is asked or sent.
+  try {
+    assertProfileName(opts.profile);
+  } catch (err) {
+    throw new UsageError(`--profile: ${(err as Error).message}`, '--profile');
+  }
   const store = await ctx.store();
   const existing = store.get(opts.profile);
-  const { DEFAULT_BASE_URL } = await import('../../../config/profiles.js');
   let baseUrl = opts.baseUrl ?? existing?.baseUrl;
   if (!baseUrl) {
     baseUrl = ctx.prompter.enabled ? await ctx.prompter.input('Base URL', { flag: '--base-url', default: DEFAULT_BASE_URL }) : DEFAULT_BASE_URL;
   }
   const key = (opts.apiKeyFromStdin ? await readStdin(ctx.io, '--api-key-stdin') : await ctx.prompter.password('API key (sk_live_… or sk_test_…)', { flag: '--api-key-stdin' })).trim();
-  if (!/^sk_(live|test)_\S+$/.test(key)) throw new UsageError('that is not an API key: expected sk_live_… or sk_test_…', '--api-key-stdin');
+  if (!/^sk_(live|test)_\S+$/.test(key)) throw new UsageError('--api-key-stdin: that is not an API key: expected sk_live_… or sk_test_…', '--api-key-stdin');
 
   // Verify with a real call before saving anything: a typo must not become the stored profile.
   const { ApiClient } = await import('../../../api/client/client.js');
