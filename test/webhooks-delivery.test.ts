@@ -206,6 +206,23 @@ describe('retries', () => {
     }
   });
 
+  it('with the system clock, an advance that starts while an attempt is in flight waits for it: still 9 attempts in order', async () => {
+    const sys = await startWebhookService({ clock: 'system' });
+    try {
+      rx.setHandler((_r, i) => (i === 0 ? { status: 500, delayMs: 200 } : { status: 500 }));
+      const ep = await createEndpoint(sys, { url: rx.url });
+      emit(sys, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      await rx.waitFor(1); // the first attempt is now in flight (answered 200 ms later)
+      await advance(sys, 24 * 3600); // no flush first
+      expect(rx.received).toHaveLength(9);
+      const [d] = await deliveries(sys, ep.id);
+      expect(d).toMatchObject({ status: 'abandoned', attempt: 9 });
+      expect(rx.received.map((r) => r.headers['service-delivery-attempt'])).toEqual(['1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    } finally {
+      await sys.stop();
+    }
+  });
+
   it('with the system clock, an event emitted by a job during an advance is attempted at its own time, and advance waits for it', async () => {
     const sys = await startWebhookService({ clock: 'system' });
     try {

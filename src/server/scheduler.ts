@@ -31,6 +31,13 @@ export class Scheduler {
     this.jobs = new JobsRepo(db);
   }
 
+  private readonly beforeAdvanceHooks: Array<() => Promise<void>> = [];
+
+  /** Runs before every advance walks time forward (the delivery worker waits for attempts in flight). */
+  beforeAdvance(hook: () => Promise<void>): void {
+    this.beforeAdvanceHooks.push(hook);
+  }
+
   register(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler);
   }
@@ -67,6 +74,9 @@ export class Scheduler {
   /** Moves service time forward by `seconds`, running in time order everything that falls due. */
   async advance(seconds: number): Promise<void> {
     const target = this.clock.nowMs() + seconds * 1000;
+    // Work already under way belongs before the skipped interval: let it finish first, so what it
+    // schedules next (a webhook retry) is computed from the time it really ended.
+    for (const hook of this.beforeAdvanceHooks) await hook();
     await this.serialized(async () => {
       this.inAdvance = true;
       try {

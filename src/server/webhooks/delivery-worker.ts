@@ -110,6 +110,9 @@ export class DeliveryWorker {
       if (written > 0 && this.waitsInJobs) d.scheduler.schedule(FIRST_ATTEMPT_JOB, event.createdAt, { eventId: event.id });
     });
     d.scheduler.register(TICK_JOB, () => this.onTick());
+    // An attempt in flight when an advance starts finishes first (at most the ack timeout), so its
+    // retry is scheduled from when it really ended and runs in order inside the advance.
+    d.scheduler.beforeAdvance(() => this.idle());
     d.scheduler.register(FIRST_ATTEMPT_JOB, (payload: { eventId: string }) => this.onFirstAttemptJob(payload.eventId));
   }
 
