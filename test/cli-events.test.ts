@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { runSvc, type CliResult, type RunSvcOptions } from './helpers/cli.js';
+import { runSvc, type CliResult, type RunSvcOptions, expectOk } from './helpers/cli.js';
 import { startRunning, stopAllRunning } from './helpers/long-running.js';
 import { emit } from './webhooks-receiver.js';
 import { createTestIO } from '../src/output/io.js';
@@ -18,10 +18,7 @@ let tmp: string;
 
 type RunOpts = Omit<RunSvcOptions, 'service'>;
 const svcRun = (args: string[], opts: RunOpts = {}) => runSvc(args, { service: svc, ...opts });
-function ok(res: CliResult): CliResult {
-  expect(res.code, `exit code; stderr: ${res.stderr}`).toBe(0);
-  return res;
-}
+const ok = expectOk;
 const jsonLines = (text: string): any[] => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
 let n = 0;
 const received = (s: TestService = svc) => emit(s, 'message.received', { messageId: `msg_t${++n}`, from: '+14155550123', to: '+14155550100', body: `hello ${n}`, receivedAt: new Date().toISOString(), providerMessageId: `p${n}` });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { runSvc, type CliResult } from './helpers/cli.js';
+import { runSvc, type CliResult, expectOk } from './helpers/cli.js';
 
 let svc: TestService;
 
@@ -33,10 +33,7 @@ const svcRun = (args: string[], opts: Omit<Parameters<typeof runSvc>[1], 'servic
 const sub = (id: string) => ({ 'service-subaccount': id });
 const ESC = '\u001b';
 
-function ok(res: CliResult): CliResult {
-  expect(res.code, `exit code; stderr: ${res.stderr}`).toBe(0);
-  return res;
-}
+const ok = expectOk;
 
 const lines = (text: string) => text.split('\n').filter((l) => l !== '');
 

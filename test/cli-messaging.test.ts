@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { runSvc, type CliResult, type RunSvcOptions } from './helpers/cli.js';
+import { runSvc, type CliResult, type RunSvcOptions, expectOk } from './helpers/cli.js';
 import { localTime, threadLine } from '../src/cli/commands/conversations/show.js';
 import { createColors } from '../src/output/colors.js';
 
@@ -24,10 +24,7 @@ const svcRun = (args: string[], opts: RunOpts = {}) => runSvc(args, { service: s
 /** Sends need no campaign with the test key (contract §2). */
 const asTest = (opts: RunOpts = {}): RunOpts => ({ key: svc.bootstrap.testKey, ...opts });
 
-function ok(res: CliResult): CliResult {
-  expect(res.code, `exit code; stderr: ${res.stderr}`).toBe(0);
-  return res;
-}
+const ok = expectOk;
 const lines = (text: string) => text.split('\n').filter((l) => l !== '');
 
 async function messageCount(): Promise<number> {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { runSvc, type CliResult, type RunSvcOptions } from './helpers/cli.js';
+import { runSvc, type CliResult, type RunSvcOptions, expectOk } from './helpers/cli.js';
 import { CliContext } from '../src/cli/context.js';
 import { createTestIO } from '../src/output/io.js';
 import type { Prompter } from '../src/cli/prompter.js';
@@ -23,10 +23,7 @@ const ESC = '\u001b';
 type RunOpts = Omit<RunSvcOptions, 'service'>;
 const svcRun = (args: string[], opts: RunOpts = {}) => runSvc(args, { service: svc, ...opts });
 
-function ok(res: CliResult): CliResult {
-  expect(res.code, `exit code; stderr: ${res.stderr}`).toBe(0);
-  return res;
-}
+const ok = expectOk;
 const lines = (text: string) => text.split('\n').filter((l) => l !== '');
 
 interface Available {

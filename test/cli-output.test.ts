@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { MockAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { BIN_PATH, runSvc, type CliResult, type RunSvcOptions } from './helpers/cli.js';
+import { BIN_PATH, runSvc, type CliResult, type RunSvcOptions, expectOk } from './helpers/cli.js';
 import { runCli } from '../src/cli/main.js';
 import { parseLimit } from '../src/cli/command-kit.js';
 import { createTestIO, type TestIO } from '../src/output/io.js';
@@ -17,10 +17,7 @@ let tmp: string;
 type RunOpts = Omit<RunSvcOptions, 'service'>;
 const svcRun = (args: string[], opts: RunOpts = {}) => runSvc(args, { service: svc, ...opts });
 
-function ok(res: CliResult): CliResult {
-  expect(res.code, `exit code; stderr: ${res.stderr}`).toBe(0);
-  return res;
-}
+const ok = expectOk;
 const lines = (text: string) => text.split('\n').filter((l) => l !== '');
 
 /** RFC 4180 csv (quoted fields with doubled quotes, commas and line breaks inside) into records. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from './helpers/service.js';
-import { runSvc, type CliResult, type RunSvcOptions } from './helpers/cli.js';
+import { runSvc, type CliResult, type RunSvcOptions, expectOk } from './helpers/cli.js';
 import { startRunning, stopAllRunning } from './helpers/long-running.js';
 import { advance, emit, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 import { verifyWebhookSignature } from '../src/webhooks/verify.js';
@@ -19,10 +19,7 @@ const receivers: Receiver[] = [];
 
 type RunOpts = Omit<RunSvcOptions, 'service'>;
 const svcRun = (args: string[], opts: RunOpts = {}) => runSvc(args, { service: svc, ...opts });
-function ok(res: CliResult): CliResult {
-  expect(res.code, `exit code; stderr: ${res.stderr}`).toBe(0);
-  return res;
-}
+const ok = expectOk;
 const jsonLines = (text: string): any[] => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
 async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
   const r = await startReceiver(...args);

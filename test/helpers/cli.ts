@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +47,12 @@ function mergeEnv(base: Record<string, string | undefined>, extra: Record<string
  * Runs `svc ARGS` in-process (runCli with a fake IO) against the test service. Each call gets a fresh
  * config dir and HOME (removed afterwards) unless `env.SVC_CONFIG_DIR` / `env.HOME` are given.
  */
+/** Asserts exit 0, showing stderr when it is not; returns the result for chaining. */
+export function expectOk(res: CliResult): CliResult {
+  expect(res.code, `exit code; stderr: ${res.stderr}`).toBe(0);
+  return res;
+}
+
 export async function runSvc(args: string[], opts: RunSvcOptions): Promise<CliResult> {
   const temps: string[] = [];
   const temp = (prefix: string) => {
