@@ -113,6 +113,16 @@ describe('help and version (never touch config or the network)', () => {
     expect(fmt.stderr).toContain('xml');
     expect(fmt.stdout).toBe('');
   });
+
+  it('a group with no verb (`svc keys`) shows its verbs on stderr and exits 2; `svc help keys` stays 0', async () => {
+    const bare = await svcRun(['keys']);
+    expect(bare.code).toBe(2);
+    expect(bare.stdout).toBe('');
+    expect(bare.stderr).toContain('Usage: svc keys');
+    expect(bare.stderr).toMatch(/^\s+revoke\b/m);
+    expect((await svcRun(['help', 'keys'])).code).toBe(0);
+    expect((await svcRun(['help'])).code).toBe(0);
+  });
 });
 
 describe('keys', () => {

@@ -159,10 +159,10 @@ describe('numbers buy', () => {
     expect((await search(['--area-code', '415', '--limit', '1']))[0]!.phoneNumber).toBe(pick.phoneNumber);
   });
 
-  it('on a terminal the confirmation shows the price; declining buys nothing (exit 130)', async () => {
+  it('on a terminal the confirmation shows the price; declining buys nothing (exit 1: declined, not interrupted)', async () => {
     const pick = (await search(['--area-code', '415', '--limit', '1']))[0]!;
     const asked: string[] = [];
-    const { ctx } = terminalContext({
+    const { ctx, io } = terminalContext({
       confirm: async (message) => {
         asked.push(message);
         return false;
@@ -170,7 +170,8 @@ describe('numbers buy', () => {
     });
     try {
       const err = await runBuy(ctx, { phoneNumber: pick.phoneNumber }).then(() => undefined, (e: unknown) => e);
-      expect(reportError(err, ctx)).toBe(130);
+      expect(reportError(err, ctx)).toBe(1);
+      expect(io.err()).toContain('not confirmed; nothing was changed');
     } finally {
       await ctx.close();
     }

@@ -179,8 +179,8 @@ export class CliContext {
     if (this.flags.yes || this.flags.dryRun) return;
     const ok = await this.prompter.confirm(message, { flag: '--yes' });
     if (!ok) {
-      const { CancelledError } = await import('./errors.js');
-      throw new CancelledError('not confirmed; nothing was changed');
+      const { DeclinedError } = await import('./errors.js');
+      throw new DeclinedError();
     }
   }
 }

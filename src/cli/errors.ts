@@ -11,10 +11,21 @@ export class UsageError extends Error {
   }
 }
 
-/** The user declined a confirmation or pressed Ctrl-C at a prompt (exit 130). */
+/** The user pressed Ctrl-C at a prompt or while waiting (exit 130, cli.md "interrupted"). */
 export class CancelledError extends Error {
   override name = 'CancelledError';
   constructor(message = 'cancelled') {
+    super(message);
+  }
+}
+
+/**
+ * The user answered no to a confirmation (exit 1). Not 130: nothing was interrupted, the user
+ * chose; cli.md keeps 130 for Ctrl-C. Still non-zero, so `svc numbers buy N && next` stops.
+ */
+export class DeclinedError extends Error {
+  override name = 'DeclinedError';
+  constructor(message = 'not confirmed; nothing was changed') {
     super(message);
   }
 }

@@ -3,7 +3,7 @@ import type { Command as CommandType } from 'commander';
 type Command = CommandType;
 import { CliContext, CLI_VERSION, type CliEnvironment } from './context.js';
 import { GROUPS } from './groups.js';
-import { CancelledError, CliError, UsageError } from './errors.js';
+import { CancelledError, CliError, DeclinedError, UsageError } from './errors.js';
 import { EXIT, exitCodeForApiError } from './exit-codes.js';
 import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from '../api/client/errors.js';
 import { createProcessIO, type ProcessLike } from '../output/io.js';
@@ -109,7 +109,11 @@ export function reportError(err: unknown, ctx: CliContext): number {
   const io = ctx.io;
   const say = (line: string) => void io.stderr.write(`${line}\n`);
   if (err instanceof CommanderError) {
-    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
+    // `svc help`, `svc help numbers` ask for help (stdout, exit 0). `svc numbers` with no verb (or a
+    // bare `svc`) is an incomplete command: commander prints the help on stderr with exit code 1;
+    // cli.md makes that a usage error (2), not a success.
+    if (err.code === 'commander.help') return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
     // commander already printed its message through configureOutput.
     return EXIT.usage;
   }
@@ -160,6 +164,10 @@ export function reportError(err: unknown, ctx: CliContext): number {
   if (err instanceof CancelledError) {
     say(err.message);
     return EXIT.interrupted;
+  }
+  if (err instanceof DeclinedError) {
+    say(err.message);
+    return EXIT.failure;
   }
   if (err instanceof NetworkError) {
     say(`error: ${err.message}`);

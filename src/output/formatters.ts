@@ -98,7 +98,9 @@ export interface PrintOptions extends ListEncoderOptions {
 /** Renders a list in the requested (or default) format and writes it to stdout. */
 export async function printList(io: IO, rows: readonly object[], opts: PrintOptions = {}): Promise<void> {
   const { format } = resolveFormat({ requested: opts.format, stdoutTTY: io.stdoutTTY, kind: 'list' });
-  await writeAndDrain(io.stdout, await renderList(io, rows, { ...opts, format }));
+  // Notices (a column left out to fit the terminal) go to stderr, as createListWriter does.
+  const warn = opts.warn ?? ((message: string) => void io.stderr.write(`${message}\n`));
+  await writeAndDrain(io.stdout, await renderList(io, rows, { ...opts, warn, format }));
 }
 
 /** Renders one resource in the requested (or default) format and writes it to stdout. */

@@ -21,7 +21,7 @@ function dataCells(out: string): string[][] {
 
 describe('tables on an 80-column terminal', () => {
   it('never cut ids or phone numbers; the message body gives up its space', async () => {
-    const io = createTestIO({ stdoutTTY: true, columns: 80 });
+    const io = createTestIO({ stdoutTTY: true, columns: 110 });
     await printList(io, messages, { columns: MESSAGE_COLUMNS, now });
     const rows = dataCells(io.out());
     expect(rows).toHaveLength(2);
@@ -32,6 +32,25 @@ describe('tables on an 80-column terminal', () => {
       expect(rows[i]![7]).toMatch(/…$/);
     }
     expect(io.out()).not.toMatch(/\+1415…/);
+    expect(io.err()).toBe('');
+  });
+
+  it('too narrow even when shrunk: the rightmost columns are left out (said on stderr), never wrapped', async () => {
+    const io = createTestIO({ stdoutTTY: true, columns: 80 });
+    await printList(io, messages, { columns: MESSAGE_COLUMNS, now });
+    for (const line of io.out().trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    const header = io.out().split('\n')[1]!;
+    expect(header.split('│').slice(1, -1).map((cell) => cell.trim())).toEqual(['id', 'direct…', 'from', 'to', 'status']);
+    const rows = dataCells(io.out());
+    expect(rows.map((row) => [row[0], row[2], row[3]])).toEqual(messages.map((m) => [m.id, m.from, m.to]));
+    expect(io.err()).toBe('note: segments, createdAt, body left out to fit 80 columns (a wider terminal, or -o json, shows them)\n');
+  });
+
+  it('-o table into a pipe keeps every column (no terminal to wrap)', async () => {
+    const io = createTestIO({ stdoutTTY: false, columns: 80 });
+    await printList(io, messages, { columns: MESSAGE_COLUMNS, now, format: 'table' });
+    expect(io.out()).toContain('body');
+    expect(io.err()).toBe('');
   });
 
   it('shrink free text first: short columns keep their width while the body can give', async () => {

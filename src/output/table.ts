@@ -84,8 +84,8 @@ export function columnKind(column: string, values: readonly (FlatValue | undefin
 /**
  * Column widths (with padding) that fit `available` characters. Free-text columns give up space
  * first, widest first, down to a readable minimum; then the other non-identifier columns; ids and
- * phone numbers never (see ColumnKind). If even that does not fit, the terminal wraps.
- * Without `kinds`, only a column named `id` is kept whole.
+ * phone numbers never (see ColumnKind). If even that does not fit, the widths are returned anyway
+ * (fitColumns then leaves columns out). Without `kinds`, only a column named `id` is kept whole.
  */
 export function fitColumnWidths(
   headers: readonly string[],
@@ -116,6 +116,42 @@ export function fitColumnWidths(
 }
 
 /**
+ * Which columns fit in `available` characters, and their widths. When shrinking alone is not
+ * enough (messages and numbers at 80 columns), columns are left out, the rightmost non-identifier
+ * first (a command lists its columns most important first): a table wider than the terminal wraps
+ * every row onto two lines and its borders no longer line up, which is unreadable. Identifiers
+ * stay. `hidden` names what was left out, for a notice on stderr.
+ */
+export function fitColumns(
+  headers: readonly string[],
+  cells: readonly string[][],
+  available: number,
+  kinds: readonly ColumnKind[],
+): { keep: number[]; widths: number[]; hidden: string[] } {
+  let keep = headers.map((_, i) => i);
+  const hidden: string[] = [];
+  for (;;) {
+    const widths = fitColumnWidths(
+      keep.map((i) => headers[i]!),
+      cells.map((row) => keep.map((i) => row[i] ?? '')),
+      available,
+      keep.map((i) => kinds[i]!),
+    );
+    const total = widths.reduce((sum, width) => sum + width, 0) + keep.length + 1;
+    let drop = -1;
+    for (let j = keep.length - 1; j >= 0 && total > available; j--) {
+      if (kinds[keep[j]!] !== 'identifier') {
+        drop = j;
+        break;
+      }
+    }
+    if (drop === -1 || keep.length <= 1) return { keep, widths, hidden: hidden.reverse() };
+    hidden.push(headers[keep[drop]!]!);
+    keep = keep.filter((_, j) => j !== drop);
+  }
+}
+
+/**
  * Draws a list as one table across many pages (`--all`): the first page fixes the columns and
  * their widths; later pages continue the same table (longer cells are truncated with "…"; a
  * nested object that was null on the first page shows as JSON in its column).
@@ -130,6 +166,8 @@ export function createTableListEncoder(requestedColumns: readonly string[] | und
   let columns: string[] | undefined;
   let place: ((original: object, flat: FlatRecord) => PlacedRow) | undefined;
   let widths: number[] = [];
+  // Indexes (into `columns`) of the columns shown: all of them unless the terminal is too narrow.
+  let shown: number[] = [];
   let bottomBorder: string | undefined;
   const reported = new Set<string>();
 
@@ -159,17 +197,28 @@ export function createTableListEncoder(requestedColumns: readonly string[] | und
       const plain = placed.map(({ cells }) => cells.map((value) => listCellText(value, style)));
       if (first) {
         const kinds = cols.map((column, i) => columnKind(column, placed.map(({ cells }) => cells[i])));
-        widths = fitColumnWidths(cols, plain, style.width, kinds);
+        // Only a terminal wraps long lines; `-o table` into a file or pipe keeps every column.
+        const fit = style.tty ? fitColumns(cols, plain, style.width, kinds) : { keep: cols.map((_, i) => i), widths: fitColumnWidths(cols, plain, style.width, kinds), hidden: [] };
+        shown = fit.keep;
+        widths = fit.widths;
+        if (fit.hidden.length > 0) {
+          style.warn?.(`note: ${fit.hidden.join(', ')} left out to fit ${style.width} columns (a wider terminal, or -o json, shows them)`);
+        }
       }
 
       const table = new Table({
-        head: first ? cols.map((column) => style.colors.bold(column)) : [],
+        head: first ? shown.map((i) => style.colors.bold(cols[i]!)) : [],
         colWidths: widths,
         style: PLAIN_STYLE,
         wordWrap: false,
       });
-      const colours = cols.map((column) => colourFor(column, style.colors));
-      for (const cells of plain) table.push(cells.map((text, i) => (text !== '' && colours[i] ? colours[i](text) : text)));
+      const colours = shown.map((i) => colourFor(cols[i]!, style.colors));
+      for (const cells of plain) {
+        table.push(shown.map((i, j) => {
+          const text = cells[i] ?? '';
+          return text !== '' && colours[j] ? colours[j](text) : text;
+        }));
+      }
 
       const lines = table.toString().split('\n');
       bottomBorder = lines.pop();
