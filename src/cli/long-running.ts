@@ -13,7 +13,11 @@ import type { Colors } from '../output/colors.js';
 /** Aborts when the environment reports Ctrl-C / SIGTERM (never, when it cannot tell). */
 export function interruptSignal(ctx: CliContext): AbortSignal {
   const controller = new AbortController();
-  void ctx.environment.waitForInterrupt?.().then(() => controller.abort(new Error('interrupted')));
+  void ctx.environment.waitForInterrupt?.().then(() => {
+    // The terminal echoed ^C without a newline: end that line so the shell prompt starts clean.
+    if (ctx.io.stderrTTY) ctx.io.stderr.write('\n');
+    controller.abort(new Error('interrupted'));
+  });
   return controller.signal;
 }
 

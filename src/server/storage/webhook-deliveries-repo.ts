@@ -86,17 +86,8 @@ export interface DueDelivery {
   endpointId: string;
 }
 
-export interface NewDelivery {
-  id: string;
-  endpointId: string;
-  accountId: string;
-  eventId: string;
-  eventType: string;
-  body: string | null;
-  isTest: boolean;
-  maxAttempts: number;
-  createdAt: number;
-}
+/** What the outbox writes; the attempt fields start empty. */
+export type NewDelivery = Pick<DeliveryRecord, 'id' | 'endpointId' | 'accountId' | 'eventId' | 'eventType' | 'body' | 'isTest' | 'maxAttempts' | 'createdAt'>;
 
 export interface AttemptOutcomeUpdate {
   attempt: number;
