@@ -89,17 +89,11 @@ export interface DueDelivery {
 /** What the outbox writes; the attempt fields start empty. */
 export type NewDelivery = Pick<DeliveryRecord, 'id' | 'endpointId' | 'accountId' | 'eventId' | 'eventType' | 'body' | 'isTest' | 'maxAttempts' | 'createdAt'>;
 
-export interface AttemptOutcomeUpdate {
-  attempt: number;
-  status: DeliveryStatus;
-  responseStatus: number | null;
-  responseBody: string | null;
-  durationMs: number | null;
-  error: string | null;
-  nextAttemptAt: number | null;
+/** An attempt's result: the delivery's latest-attempt fields, plus the attempt for its history. */
+export type AttemptOutcomeUpdate = Pick<DeliveryRecord, 'attempt' | 'status' | 'responseStatus' | 'responseBody' | 'durationMs' | 'error' | 'nextAttemptAt'> & {
   history: AttemptRecord;
   now: number;
-}
+};
 
 export class WebhookDeliveriesRepo {
   private readonly insertStmt;
