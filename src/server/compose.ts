@@ -13,7 +13,7 @@ import { MessagesRepo } from './storage/messages-repo.js';
 import { ChargesRepo } from './storage/charges-repo.js';
 import { CampaignsRepo } from './storage/campaigns-repo.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
-import { EventStore } from './domain/events.js';
+import { EventStore } from './domain/events/store.js';
 import { registerMessageJobs } from './domain/messages.js';
 import { registerNumberJobs } from './domain/numbers.js';
 import { SimulatedCarrier } from './world/carrier.js';

@@ -7,7 +7,7 @@ import type { IdempotencyRepo } from './storage/idempotency-repo.js';
 import type { EventsRepo } from './storage/events-repo.js';
 import type { ServiceStateRepo } from './storage/service-state-repo.js';
 import type { Scheduler } from './scheduler.js';
-import type { EventStore } from './domain/events.js';
+import type { EventStore } from './domain/events/store.js';
 import type { WebhookEndpointsRepo } from './storage/webhooks-repo.js';
 import type { WebhookDeliveriesRepo } from './storage/webhook-deliveries-repo.js';
 import type { DeliveryWorker, WebhookWorkerOptions } from './webhooks/delivery-worker.js';

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AdvanceClockBody, ClockSchema } from '../../api/schemas/sandbox.js';
 import type { ServiceDeps } from '../deps.js';
-import { iso } from '../clock.js';
 import { advanceClock } from '../domain/sandbox-clock.js';
+import { clockView } from '../views/sandbox-clock.js';
 
 // contract §1: GET /v1/sandbox/clock → {now}; advance moves time and runs everything that became due.
 export function sandboxClockRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const state = () => ({ now: iso(deps.clock.nowMs()), mode: deps.clock.mode });
+  const state = () => clockView(deps.clock);
 
   r.get('/v1/sandbox/clock', { schema: { tags: ['sandbox'], summary: 'The service clock', response: { 200: ClockSchema } } }, async () => state());
 

@@ -3,7 +3,7 @@ import type { DeliveryRecord } from '../storage/webhook-deliveries-repo.js';
 import type { WebhookEndpointRecord } from '../storage/webhooks-repo.js';
 import { eventFilterMatches } from '../../api/schemas/events.js';
 import type { WebhookDomainDeps } from '../domain/webhooks/endpoints.js';
-import type { EventOutbox } from '../domain/events.js';
+import type { EventOutbox } from '../domain/events/store.js';
 import type { Scheduler } from '../scheduler.js';
 import { TICK_JOB, purgeExpiredDeliveries, recordAttempt, writeDeliveriesForEvent, type AttemptResult } from '../domain/webhooks/deliveries.js';
 import { WebhookHttpSender } from './http-sender.js';
