@@ -8,7 +8,7 @@ let svc: TestService;
 let a: any;
 let b: any;
 let voiceOnly: any;
-const tick = () => svc.deps.scheduler.advance(1);
+const tick = () => svc.advanceJobs(1);
 
 beforeAll(async () => {
   svc = await startTestService();

@@ -39,7 +39,7 @@ export async function buy(svc: TestService, o: BuyOptions = {}): Promise<any> {
 
 /** A campaign row for `accountId`, inserted through the repo (tests only). */
 export function seedCampaign(svc: TestService, accountId: string, status: CampaignStatus = 'approved', name = 'Appointment reminders'): CampaignRecord {
-  const now = svc.deps.clock.nowMs();
+  const now = svc.now();
   const c: CampaignRecord = { id: newUuid(), accountId, brandId: newUuid(), name, useCase: 'LOW_VOLUME', status, createdAt: now, updatedAt: now };
   svc.deps.campaigns.insert(c);
   return c;

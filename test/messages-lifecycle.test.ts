@@ -38,17 +38,17 @@ describe('live sends on the manual clock', () => {
     expect(await status(id)).toBe('queued');
     expect(statusEvents(svc, id)).toEqual([]);
 
-    await svc.deps.scheduler.advance(0.2);
+    await svc.advanceJobs(0.2);
     expect(await status(id)).toBe('sending');
     expect(statusEvents(svc, id)).toEqual([]);
     expect(chargesFor(svc, id)).toEqual([]);
 
-    await svc.deps.scheduler.advance(0.2);
+    await svc.advanceJobs(0.2);
     expect(await status(id)).toBe('sent');
     expect(statusEvents(svc, id)).toEqual([{ messageId: id, status: 'sent', reason: null }]);
     expect(chargesFor(svc, id)).toMatchObject([{ category: 'sms', quantity: 2, amountCents: 2 * PRICES.smsSegment }]);
 
-    await svc.deps.scheduler.advance(0.4);
+    await svc.advanceJobs(0.4);
     const done = await svc.call('GET', `/v1/messages/${id}`);
     expect(done.body).toMatchObject({ status: 'delivered', reason: null });
     expect(statusEvents(svc, id)).toEqual([
@@ -57,7 +57,7 @@ describe('live sends on the manual clock', () => {
     ]);
 
     // Nothing further happens, however far the clock goes.
-    await svc.deps.scheduler.advance(3600);
+    await svc.advanceJobs(3600);
     expect(await status(id)).toBe('delivered');
     expect(statusEvents(svc, id)).toHaveLength(2);
     expect(chargesFor(svc, id)).toHaveLength(1);

@@ -22,7 +22,7 @@ beforeAll(async () => {
   smsOnly = await buy(svc, { want: (c) => c.sms && !c.mms });
   rejectedCampaignNumber = await liveNumber(svc);
   // The campaign is later rejected: the number keeps it attached but may no longer send live.
-  svc.deps.campaigns.setStatus(rejectedCampaignNumber.campaignId, 'rejected', svc.deps.clock.nowMs());
+  svc.deps.campaigns.setStatus(rejectedCampaignNumber.campaignId, 'rejected', svc.now());
   // Bought last: once released it is back in the inventory, and a later buy would take it again.
   released = await buy(svc);
   expect((await svc.call('POST', `/v1/numbers/${released.id}/release`)).status).toBe(200);
@@ -176,7 +176,7 @@ describe('idempotent sends', () => {
     expect(await messageCount(svc)).toBe(before + 1);
 
     // Finish it: one charge, one set of events, however often it was retried.
-    await svc.deps.scheduler.advance(2);
+    await svc.advanceJobs(2);
     const third = await send(body, { headers: { 'idempotency-key': 'send-1' } });
     expect(third.body.id).toBe(first.body.id);
     expect(svc.deps.charges.listForAccount(svc.bootstrap.accountId).filter((c) => c.ref === first.body.id)).toHaveLength(1);

@@ -46,13 +46,16 @@ describe('POST /v1/numbers/search', () => {
     expect(noArea.status).toBe(400);
     expect(noArea.body.error.details).toEqual([{ path: ['body', 'areaCode'], message: 'required for local numbers' }]);
     const contains = await search({ areaCode: '212', contains: '7', limit: 10 });
+    expect(contains.body.data.length).toBeGreaterThan(0);
     expect(contains.body.data.every((n: { phoneNumber: string }) => n.phoneNumber.slice(2).includes('7'))).toBe(true);
     const mms = await search({ areaCode: '212', capabilities: ['mms', 'voice'], limit: 30 });
+    expect(mms.body.data.length).toBeGreaterThan(0);
     expect(mms.body.data.every((n: { capabilities: { mms: boolean; voice: boolean } }) => n.capabilities.mms && n.capabilities.voice)).toBe(true);
     const tf = await search({ type: 'tollfree', limit: 7 });
     expect(tf.body.data.map((n: { phoneNumber: string }) => n.phoneNumber.slice(2, 5)).sort()).toEqual(['800', '833', '844', '855', '866', '877', '888']);
     expect(tf.body.data.every((n: { type: string; monthlyPriceCents: number }) => n.type === 'tollfree' && n.monthlyPriceCents === PRICES.tollfreeNumberMonthly)).toBe(true);
     const tf888 = await search({ type: 'tollfree', areaCode: '888', limit: 3 });
+    expect(tf888.body.data.length).toBeGreaterThan(0);
     expect(tf888.body.data.every((n: { phoneNumber: string }) => n.phoneNumber.startsWith('+1888'))).toBe(true);
     // Disagreeing area code and locality, or an unknown area code: nothing matches.
     expect((await search({ areaCode: '415', locality: 'Austin' })).body.data).toEqual([]);

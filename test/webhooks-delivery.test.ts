@@ -24,7 +24,7 @@ describe('a delivery', () => {
     await advance(svc, 30 * 24 * 3600);
     const event = emit(svc, 'message.received', { messageId: 'msg_1', from: '+14155550100', to: '+14155550199', body: 'héllo ✓', receivedAt: new Date().toISOString(), providerMessageId: 'p1' });
     const [got] = await rx.waitFor(1);
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
 
     expect(got!.headers['content-type']).toBe('application/json');
     expect(got!.headers['service-event-id']).toBe(event.id);
@@ -38,7 +38,7 @@ describe('a delivery', () => {
 
     expect(got!.body).toEqual({ ...event.body });
     expect(got!.body.id).toMatch(/^evt_/);
-    expect(got!.body.createdAt).toBe(new Date(svc.deps.clock.nowMs()).toISOString());
+    expect(got!.body.createdAt).toBe(new Date(svc.now()).toISOString());
 
     const feed = await svc.call('GET', '/v1/events');
     expect(feed.status).toBe(200);
@@ -61,7 +61,7 @@ describe('a delivery', () => {
       const onlyCalls = await createEndpoint(svc, { url: rx2.url, events: ['call.*'] });
       emit(svc, 'message.status', { messageId: 'm', status: 'delivered', reason: null });
       emit(svc, 'call.completed', { callId: 'c' });
-      await svc.deps.webhooks.flush();
+      await svc.flushWebhooks();
       expect(rx.received.map((r) => r.body.type)).toEqual(['message.status', 'call.completed']);
       expect(rx2.received.map((r) => r.body.type)).toEqual(['call.completed']);
       expect(await deliveries(svc, all.id)).toHaveLength(2);
@@ -75,7 +75,7 @@ describe('a delivery', () => {
     rx.setHandler(() => ({ status: 200, body: 'x'.repeat(5000) }));
     const ep = await createEndpoint(svc, { url: rx.url });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     expect(d.responseBody).toHaveLength(1024);
     await advance(svc, 7 * 24 * 3600 + 1);
@@ -90,15 +90,15 @@ describe('retries', () => {
     const ep = await createEndpoint(svc, { url: rx.url });
     const event = emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await rx.waitFor(1);
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     let [d] = await deliveries(svc, ep.id);
     expect(d).toMatchObject({ status: 'failed', attempt: 1, responseStatus: 500, error: 'HTTP 500', nextAttemptAt: new Date(boundary + TICK_MS).toISOString() });
 
     await advance(svc, 30); // 40 s after the event: due, but no tick yet
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     expect(rx.received).toHaveLength(1);
     await advance(svc, 259); // boundary + 299 s
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     expect(rx.received).toHaveLength(1);
     await advance(svc, 1); // the tick: advance waits for the attempt
     expect(rx.received).toHaveLength(2);
@@ -133,7 +133,7 @@ describe('retries', () => {
     rx.setHandler(() => ({ status: 503 }));
     const ep = await createEndpoint(svc, { url: rx.url });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     await advance(svc, 48 * 3600);
     expect(rx.received).toHaveLength(9);
     const [d] = await deliveries(svc, ep.id);
@@ -150,7 +150,7 @@ describe('retries', () => {
     rx.setHandler((_r, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '600' } } : { status: 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     // due at +610 s, so the tick at boundary + 900 s (not the 30 s backoff's boundary + 300 s)
     expect(d.nextAttemptAt).toBe(new Date(boundary + 3 * TICK_MS).toISOString());
@@ -165,7 +165,7 @@ describe('retries', () => {
     rx.setHandler((_r, i) => (i === 0 ? { status: 503, headers: { 'retry-after': '600' } } : { status: 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     expect(d).toMatchObject({ status: 'failed', responseStatus: 503 });
     // due at +610 s, so the tick at boundary + 900 s (not the 30 s backoff's boundary + 300 s)
@@ -257,7 +257,7 @@ describe('retries', () => {
     rx.setHandler(() => ({ status: 410, body: 'gone' }));
     const ep = await createEndpoint(svc, { url: rx.url });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     await advance(svc, 48 * 3600);
     expect(rx.received).toHaveLength(1);
     const [d] = await deliveries(svc, ep.id);
@@ -268,7 +268,7 @@ describe('retries', () => {
     rx.setHandler((r) => (r.path === '/hook' ? { status: 302, headers: { location: `http://127.0.0.1:${rx.port}/elsewhere` } } : { status: 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     await advance(svc, 3600);
     expect(rx.received.map((r) => r.path)).toEqual(['/hook']);
     const [d] = await deliveries(svc, ep.id);
@@ -291,7 +291,7 @@ describe('retries', () => {
       await dead.close();
       const deadEp = await createEndpoint(svc, { url: deadUrl, events: ['message.status'] });
       emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-      await svc.deps.webhooks.flush();
+      await svc.flushWebhooks();
       const states = await Promise.all([...eps, deadEp].map(async (e) => (await deliveries(svc, e.id))[0].status));
       expect(states).toEqual(['failed', 'failed', 'failed', 'abandoned', 'failed']);
       const [deadDelivery] = await deliveries(svc, deadEp.id);
@@ -307,7 +307,7 @@ describe('retries', () => {
     const ep = await createEndpoint(svc, { url: rx.url });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await rx.waitFor(1);
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     expect(d).toMatchObject({ status: 'failed', attempt: 1, responseStatus: null });
     expect(d.error).toMatch(/^timeout: no response within 300 ms/);
@@ -330,7 +330,7 @@ describe('retries', () => {
     rx.setHandler(() => ({ status: 500 }));
     const ep = await createEndpoint(svc, { url: rx.url });
     emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [{ deviceId: 'dev_1', userId: 'u1' }] });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     await advance(svc, 24 * 3600);
     expect(rx.received).toHaveLength(1);
     expect((await deliveries(svc, ep.id))[0]).toMatchObject({ status: 'abandoned', attempt: 1, nextAttemptAt: null });
@@ -342,7 +342,7 @@ describe('retries', () => {
     const delta = emit(svc, 'call.transcript.delta', { callId: 'call_1', speaker: 'caller', text: 'hi', final: false, at: new Date().toISOString() });
     expect(delta.seq).toBe(0);
     await rx.waitFor(1);
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     await advance(svc, 3600);
     expect(rx.received).toHaveLength(1);
     expect(rx.received[0]!.body).toEqual(delta.body);
@@ -358,7 +358,7 @@ describe('secret rotation', () => {
     rx.setHandler((_r, i) => ({ status: i === 0 ? 500 : 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     const first = rx.received[0]!;
     expect(verifyWebhookSignature(first.rawBody, first.headers['x-service-signature'] as string, ep.secret)).toBe(true);
 
@@ -397,7 +397,7 @@ describe('test and manual retry', () => {
     rx.setHandler((_r, i) => (i === 0 ? { status: 400 } : { status: 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     expect(d.status).toBe('abandoned');
     const res = await svc.call('POST', `/v1/webhooks/${ep.id}/deliveries/${d.id}/retry`);
@@ -444,7 +444,7 @@ describe('test and manual retry', () => {
     rx.setHandler(() => ({ status: 400 }));
     const ep = await createEndpoint(svc, { url: rx.url });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     await svc.call('PATCH', `/v1/webhooks/${ep.id}`, { body: { enabled: false } });
     const res = await svc.call('POST', `/v1/webhooks/${ep.id}/deliveries/${d.id}/retry`);
@@ -511,7 +511,7 @@ describe('concurrency', () => {
       // the 300 ms ack timeout): had they shared a queue, the slow one would be at its fifth.
       expect(slow.received.length).toBeLessThanOrEqual(1);
       expect(rx.received.map((r) => r.body.messageId)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
-      await svc.deps.webhooks.flush();
+      await svc.flushWebhooks();
       expect(slow.received.map((r) => r.body.messageId)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
     } finally {
       await slow.close();

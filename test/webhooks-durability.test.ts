@@ -32,7 +32,7 @@ describe('the outbox', () => {
         throw new Error('the change failed');
       })(),
     ).toThrow('the change failed');
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     expect(rx.received).toHaveLength(0);
     expect(await deliveries(svc, ep.id)).toHaveLength(0);
 
@@ -41,7 +41,7 @@ describe('the outbox', () => {
       const rows = svc.deps.db.prepare("SELECT status, attempt FROM webhook_deliveries WHERE endpoint_id = ?").all(ep.id);
       expect(rows).toEqual([{ status: 'pending', attempt: 0 }]); // visible inside the same transaction
     })();
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     expect(rx.received).toHaveLength(1);
   });
 
@@ -50,7 +50,7 @@ describe('the outbox', () => {
     const rx = await receiver();
     const ep = await createEndpoint(svc, { url: rx.url });
     expect(() => svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null })).toThrow(/outside a transaction/);
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     expect(rx.received).toHaveLength(0);
     expect(await deliveries(svc, ep.id)).toHaveLength(0);
     expect((await svc.call('GET', '/v1/events')).body.data).toHaveLength(0);
@@ -140,7 +140,7 @@ describe('auto-disable', () => {
 
     // 6 events × 9 attempts = 54 failed attempts within the first day.
     for (let i = 0; i < 6; i++) emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     await advance(svc, 24 * 3600);
     expect(failing.received).toHaveLength(54);
     let state = svc.deps.webhookEndpoints.getById(bad.id)!;
@@ -151,19 +151,19 @@ describe('auto-disable', () => {
     // retries run on) does not disable yet.
     await advance(svc, 48 * 3600 - 60);
     emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     expect(svc.deps.webhookEndpoints.getById(bad.id)!).toMatchObject({ enabled: true, consecutiveFailures: 55 });
 
     await advance(svc, 60); // the streak is now exactly 72 h old
     const trigger = emit(svc, 'message.status', { messageId: 'late', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     state = svc.deps.webhookEndpoints.getById(bad.id)!;
     expect(state.enabled).toBe(false);
     expect(state.disabledReason).toBe('consecutive_failures');
 
     const ep = (await svc.call('GET', `/v1/webhooks/${bad.id}`)).body;
     expect(ep).toMatchObject({ enabled: false, disabledReason: 'consecutive_failures' });
-    expect(ep.disabledAt).toBe(new Date(svc.deps.clock.nowMs()).toISOString());
+    expect(ep.disabledAt).toBe(new Date(svc.now()).toISOString());
 
     // Its pending deliveries stopped: the earlier retry and the trigger's are abandoned.
     const log = await deliveries(svc, bad.id);
@@ -196,15 +196,15 @@ describe('auto-disable', () => {
     alignClock(svc, 10);
     const bad = await createEndpoint(svc, { url: failing.url });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     await advance(svc, 24 * 3600); // its 9 attempts
     await advance(svc, 72 * 3600);
     emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     const state = svc.deps.webhookEndpoints.getById(bad.id)!;
     expect(failing.received).toHaveLength(10);
     expect(state).toMatchObject({ enabled: true, consecutiveFailures: 10, lastSuccessAt: null, disabledReason: null });
-    expect(svc.deps.clock.nowMs() - state.failingSince!).toBeGreaterThanOrEqual(72 * 3600_000); // old enough, but too few
+    expect(svc.now() - state.failingSince!).toBeGreaterThanOrEqual(72 * 3600_000); // old enough, but too few
     expect((await svc.call('GET', '/v1/events?types=webhook_endpoint.disabled')).body.data).toHaveLength(0);
   });
 
@@ -214,7 +214,7 @@ describe('auto-disable', () => {
     const rx = await receiver(() => ({ status: fail ? 500 : 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
     for (let i = 0; i < 3; i++) emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     expect(svc.deps.webhookEndpoints.getById(ep.id)!.consecutiveFailures).toBe(3);
     fail = false;
     await advance(svc, 600);

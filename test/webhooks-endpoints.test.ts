@@ -73,7 +73,7 @@ describe('webhook endpoints', () => {
     expect((await svc.call('GET', `/v1/webhooks/${theirs.id}`)).status).toBe(404);
 
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null }, sub.body.id);
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     expect(rx.received).toHaveLength(1);
     expect(await deliveries(svc, mine.id)).toHaveLength(0);
   });
@@ -84,9 +84,9 @@ describe('webhook endpoints', () => {
     expect(off.body).toMatchObject({ enabled: false, disabledReason: 'manual' });
     expect(off.body.disabledAt).not.toBeNull();
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     expect(rx.received).toHaveLength(0);
-    svc.deps.webhookEndpoints.update(ep.id, { consecutiveFailures: 70, failingSince: 1 }, svc.deps.clock.nowMs());
+    svc.deps.webhookEndpoints.update(ep.id, { consecutiveFailures: 70, failingSince: 1 }, svc.now());
     const on = await svc.call('PATCH', `/v1/webhooks/${ep.id}`, { body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
     expect(svc.deps.webhookEndpoints.getById(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null });
@@ -166,7 +166,7 @@ describe('URL safety', () => {
   it('refuses at delivery time a name that resolves to a private address, without connecting', async () => {
     const ep = await createEndpoint(svc, { url: 'https://hooks.example.test/hook' });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     expect(d).toMatchObject({ status: 'abandoned', attempt: 1, responseStatus: null, nextAttemptAt: null });
     // The safety rule refused it (not the tests' loopback-only guard, which would say "destination guard").
@@ -177,7 +177,7 @@ describe('URL safety', () => {
     const a = await createEndpoint(svc, { url: 'https://rebind.example.test/hook' });
     const b = await createEndpoint(svc, { url: 'https://mixed.example.test/hook' });
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-    await svc.deps.webhooks.flush();
+    await svc.flushWebhooks();
     expect((await deliveries(svc, a.id))[0].error).toMatch(/^refused: rebind.example.test resolves to a loopback address/);
     expect((await deliveries(svc, b.id))[0].error).toMatch(/^refused: mixed.example.test resolves to a private address \(192.168.1.5\)/);
   });

@@ -142,7 +142,7 @@ export const TICK_MS = 300_000;
  * so tests can name exact tick times.
  */
 export function alignClock(svc: TestService, offsetSecs = 10): number {
-  const boundary = Math.ceil(svc.deps.clock.nowMs() / TICK_MS) * TICK_MS + TICK_MS;
+  const boundary = Math.ceil(svc.now() / TICK_MS) * TICK_MS + TICK_MS;
   svc.deps.clock.setTo(boundary + offsetSecs * 1000);
   return boundary;
 }

@@ -9,6 +9,15 @@ export interface TestService extends RunningService {
   /** A raw HTTP call on loopback; `key` defaults to the bootstrap live key, `null` sends none. */
   call(method: string, path: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string>; rawBody?: string | Buffer }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any; text: string }>;
   stop(): Promise<void>;
+  /** Sends every webhook delivery due now and waits for all attempts in flight. */
+  flushWebhooks(): Promise<void>;
+  /** The service clock, in epoch milliseconds. */
+  now(): number;
+  /**
+   * Walks the service clock forward in process, running due jobs in time order; unlike the sandbox
+   * API it takes fractions of a second (carrier steps are 200 ms apart) and does not save the clock.
+   */
+  advanceJobs(seconds: number): Promise<void>;
 }
 
 /** The real local service on 127.0.0.1, port 0, a temp SQLite file and (by default) a manual clock. */
@@ -38,6 +47,9 @@ export async function startTestService(opts: Partial<StartOptions> = {}): Promis
     ...svc,
     dataDir,
     call,
+    flushWebhooks: () => svc.deps.webhooks.flush(),
+    now: () => svc.deps.clock.nowMs(),
+    advanceJobs: (seconds) => svc.deps.scheduler.advance(seconds),
     async stop() {
       await svc.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -53,6 +53,8 @@ describe('searchInventory', () => {
   it('differs between area codes and stays inside the area code', () => {
     const sf = search({ areaCode: '415' });
     const ny = search({ areaCode: '212' });
+    expect(sf.length).toBeGreaterThan(0);
+    expect(ny.length).toBeGreaterThan(0);
     expect(numbers(sf).every((n) => n.startsWith('+1415'))).toBe(true);
     expect(numbers(ny).every((n) => n.startsWith('+1212'))).toBe(true);
     expect(sf.every((n) => n.locality === 'San Francisco' && n.region === 'CA' && n.type === 'local')).toBe(true);
@@ -157,7 +159,9 @@ describe('searchInventory', () => {
     expect(emailChargeCents(0)).toBe(0);
     expect(emailChargeCents(10)).toBe(1);
     expect(emailChargeCents(11)).toBe(2);
-    expect(search({ areaCode: '404' }).every((n) => n.monthlyPriceCents === 115)).toBe(true);
+    const atlanta = search({ areaCode: '404' });
+    expect(atlanta.length).toBeGreaterThan(0);
+    expect(atlanta.every((n) => n.monthlyPriceCents === 115)).toBe(true);
   });
 
   it('finds the area codes of a locality, case-insensitively', () => {
