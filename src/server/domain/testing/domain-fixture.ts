@@ -1,0 +1,193 @@
+// The one place domain unit tests build the service's dependencies: an in-memory SQLite database, a
+// manual clock, the durable jobs the app registers, and a few seeded accounts. Tests call domain
+// functions directly (no HTTP, no network). When the server's composition root changes, only this
+// module should need to follow.
+//
+// Never imported by production code (tsconfig.build.json leaves `testing/` folders out of dist).
+
+import { ManualClock } from '../../clock.js';
+import { createDeps, type ServiceDeps } from '../../deps.js';
+import { openDatabase } from '../../storage/database.js';
+import { createAccount } from '../accounts.js';
+import { registerMessageJobs, type Actor } from '../messages.js';
+import { registerNumberJobs, assignNumber, buyNumber, searchNumbers } from '../numbers.js';
+import * as webhooks from '../webhooks.js';
+import { newUuid } from '../../ids.js';
+import { ServiceError } from '../../errors.js';
+import type { AccountRecord } from '../../storage/accounts-repo.js';
+import type { CampaignRecord, CampaignStatus } from '../../storage/campaigns-repo.js';
+import type { NumberRecord } from '../../storage/numbers-repo.js';
+import type { ChargeRecord } from '../../storage/charges-repo.js';
+import type { EventRecord } from '../../storage/events-repo.js';
+import type { WebhookEndpointRecord } from '../../storage/webhooks-repo.js';
+import type { DeliveryRecord } from '../../storage/webhook-deliveries-repo.js';
+import type { CreateWebhookBody, UpdateWebhookBody } from '../../../api/schemas/webhooks.js';
+import { SearchNumbersBody } from '../../../api/schemas/numbers.js';
+
+/** 2025-01-15T12:00:00Z: a fixed start, on a 5-minute tick boundary, mid-month. */
+export const FIXTURE_START_MS = Date.UTC(2025, 0, 15, 12, 0, 0);
+
+export interface Caps {
+  sms: boolean;
+  mms: boolean;
+  voice: boolean;
+}
+
+export interface BuyOptions {
+  /** Whose number (default: the agency). */
+  account?: AccountRecord;
+  /** The key's mode for the purchase (default live: the first month is charged). */
+  mode?: 'live' | 'test';
+  type?: 'local' | 'tollfree';
+  areaCode?: string;
+  /** The first inventory number whose capabilities pass (default: sms + mms + voice). */
+  want?: (caps: Caps) => boolean;
+}
+
+const fullCaps = (c: Caps) => c.sms && c.mms && c.voice;
+
+export interface DomainFixture {
+  deps: ServiceDeps;
+  clock: ManualClock;
+  /** The agency account (what bootstrap creates on a first start). */
+  agency: AccountRecord;
+  /** A sub-account of the agency. */
+  sub: AccountRecord;
+  /** An unrelated account of another agency: its resources are another account's. */
+  stranger: AccountRecord;
+  /** Errors the scheduler logged (a job that threw); tests expect none. */
+  jobErrors: Array<{ obj: object; msg: string }>;
+  actor(mode?: 'live' | 'test', account?: AccountRecord): Actor;
+  /** Searches the inventory and buys the first number that fits. */
+  buyNumber(o?: BuyOptions): NumberRecord;
+  /** A 10DLC campaign row inserted through the repo (registration is not a domain of its own yet). */
+  seedCampaign(account?: AccountRecord, status?: CampaignStatus): CampaignRecord;
+  /** A local number bought and attached to an approved campaign: it can send with a live key. */
+  liveNumber(o?: BuyOptions): NumberRecord;
+  /** Moves the service clock forward, running every job that falls due, in time order. */
+  advance(ms: number): Promise<void>;
+  /** The account's stored events, oldest first (optionally one type). */
+  events(account: AccountRecord, type?: string): EventRecord[];
+  charges(account: AccountRecord): ChargeRecord[];
+  /** The webhooks domain, called through the actor (see `WebhooksApi`). */
+  webhooks: WebhooksApi;
+  close(): void;
+}
+
+/**
+ * The webhooks domain as the tests call it. Its functions take `(deps, accountId, …)` today and are
+ * moving to `(deps, actor, …)`: the adaptation lives here only.
+ */
+export interface WebhooksApi {
+  create(actor: Actor, body: CreateWebhookBody): WebhookEndpointRecord;
+  get(actor: Actor, id: string): WebhookEndpointRecord;
+  update(actor: Actor, id: string, patch: UpdateWebhookBody): WebhookEndpointRecord;
+  delete(actor: Actor, id: string): void;
+  rotateSecret(actor: Actor, id: string): WebhookEndpointRecord;
+  sandboxAutoDisable(actor: Actor, id: string): WebhookEndpointRecord;
+  getDelivery(actor: Actor, endpointId: string, deliveryId: string): DeliveryRecord;
+  scheduleManualRetry(actor: Actor, endpointId: string, deliveryId: string, inFlight?: boolean): DeliveryRecord;
+  createTestDelivery(endpoint: WebhookEndpointRecord): DeliveryRecord;
+  recordAttempt(deliveryId: string, attempt: number, attemptAt: number, r: webhooks.AttemptResult): number | null;
+  disableEndpoint(endpoint: WebhookEndpointRecord, reason: string, now: number, emit: boolean): void;
+  shouldAutoDisable(endpoint: WebhookEndpointRecord, now: number): boolean;
+  /** Deliveries of one endpoint, oldest first. */
+  deliveriesFor(endpointId: string): DeliveryRecord[];
+  /** Emits an event in its own transaction, as a domain change would (the outbox writes deliveries). */
+  emit(account: AccountRecord, type: string, fields?: Record<string, unknown>): EventRecord;
+}
+
+export function createDomainFixture(): DomainFixture {
+  const db = openDatabase(':memory:');
+  const clock = new ManualClock(FIXTURE_START_MS);
+  const jobErrors: DomainFixture['jobErrors'] = [];
+  const log = { error: (obj: object, msg: string) => void jobErrors.push({ obj, msg }) };
+  const deps = createDeps(db, clock, log, {
+    webhooks: {
+      // The worker is never started here, so it sends nothing; should that change, these make sure
+      // no attempt can leave the process: no name resolves and every address is refused.
+      resolver: { lookup: async (host) => Promise.reject(Object.assign(new Error(`no network in domain tests (${host})`), { code: 'ENOTFOUND' })) },
+      destinationGuard: () => false,
+    },
+  });
+  // What buildApp does besides routes: the durable jobs of messaging and numbers.
+  registerMessageJobs(deps);
+  registerNumberJobs(deps);
+
+  const agency = createAccount(deps.accounts, clock, { name: 'Fixture agency', parentId: null, isAgency: true });
+  const sub = createAccount(deps.accounts, clock, { name: 'Fixture client', parentId: agency.id, isAgency: false });
+  const stranger = createAccount(deps.accounts, clock, { name: 'Another agency', parentId: null, isAgency: true });
+
+  const actor = (mode: 'live' | 'test' = 'live', account: AccountRecord = agency): Actor => ({ account, mode });
+
+  const seedCampaign = (account: AccountRecord = agency, status: CampaignStatus = 'approved'): CampaignRecord => {
+    const now = clock.nowMs();
+    const c: CampaignRecord = { id: newUuid(), accountId: account.id, brandId: newUuid(), name: 'Appointment reminders', useCase: 'LOW_VOLUME', status, createdAt: now, updatedAt: now };
+    deps.campaigns.insert(c);
+    return c;
+  };
+
+  const buy = (o: BuyOptions = {}): NumberRecord => {
+    const query = SearchNumbersBody.parse(o.type === 'tollfree' ? { type: 'tollfree', limit: 100 } : { areaCode: o.areaCode ?? '415', limit: 100 });
+    const pick = searchNumbers(deps, query).find((n) => (o.want ?? fullCaps)(n.capabilities));
+    if (!pick) throw new Error('fixture: no inventory number with the wanted capabilities');
+    return buyNumber(deps, actor(o.mode ?? 'live', o.account ?? agency), pick.phoneNumber);
+  };
+
+  const liveNumber = (o: BuyOptions = {}): NumberRecord => {
+    const n = buy(o);
+    const campaign = seedCampaign(o.account ?? agency);
+    return assignNumber(deps, actor(o.mode ?? 'live', o.account ?? agency), n.id, campaign.id);
+  };
+
+  const wh: WebhooksApi = {
+    create: (a, body) => webhooks.createEndpoint(deps, a.account.id, body),
+    get: (a, id) => webhooks.getEndpoint(deps, a.account.id, id),
+    update: (a, id, patch) => webhooks.updateEndpoint(deps, a.account.id, id, patch),
+    delete: (a, id) => webhooks.deleteEndpoint(deps, a.account.id, id),
+    rotateSecret: (a, id) => webhooks.rotateSecret(deps, a.account.id, id),
+    sandboxAutoDisable: (a, id) => webhooks.sandboxAutoDisable(deps, a.account.id, id),
+    getDelivery: (a, endpointId, deliveryId) => webhooks.getDelivery(deps, a.account.id, endpointId, deliveryId),
+    scheduleManualRetry: (a, endpointId, deliveryId, inFlight = false) => webhooks.scheduleManualRetry(deps, a.account.id, endpointId, deliveryId, inFlight),
+    createTestDelivery: (endpoint) => deps.uow.transaction(() => webhooks.createTestDelivery(deps, endpoint)),
+    recordAttempt: (deliveryId, attempt, attemptAt, r) => webhooks.recordAttempt(deps, deliveryId, attempt, attemptAt, r),
+    disableEndpoint: (endpoint, reason, now, emit) => webhooks.disableEndpoint(deps, endpoint, reason, now, emit),
+    shouldAutoDisable: (endpoint, now) => webhooks.shouldAutoDisable(endpoint, now),
+    deliveriesFor: (endpointId) => deps.webhookDeliveries.list(endpointId, { since: 0, limit: 200 }).data.reverse(),
+    emit: (account, type, fields = {}) => deps.uow.transaction(() => deps.events.emit(account.id, type, fields)),
+  };
+
+  return {
+    deps,
+    clock,
+    agency,
+    sub,
+    stranger,
+    jobErrors,
+    actor,
+    buyNumber: buy,
+    seedCampaign,
+    liveNumber,
+    advance: (ms) => deps.scheduler.advance(ms / 1000),
+    events: (account, type) =>
+      deps.eventsRepo.feedPage(account.id, { order: 'asc', limit: 10_000, exact: type ? [type] : [], prefixes: [] }).rows,
+    charges: (account) => deps.charges.listForAccount(account.id),
+    webhooks: wh,
+    close: () => db.close(),
+  };
+}
+
+/** The ServiceError `fn` throws; fails loudly if it returns or throws anything else. */
+export function serviceErrorOf(fn: () => unknown): ServiceError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ServiceError) return err;
+    throw err;
+  }
+  throw new Error('expected a ServiceError, but the call succeeded');
+}
+
+/** The paths named by a ServiceError's details (an empty list when it has none). */
+export const detailPaths = (err: ServiceError): unknown[] =>
+  Array.isArray(err.details) ? (err.details as Array<{ path?: unknown }>).map((d) => d.path) : [];
