@@ -314,6 +314,13 @@ describe('the status machine on the manual clock', () => {
     expect(applyCarrierReport(fx.deps, m.id, 'delivered', null)).toBe(false);
     expect(applyCarrierReport(fx.deps, m.id, 'sent', null)).toBe(false);
     expect(stored(m.id).status).toBe('queued');
+    await fx.advance(400);
+    expect(stored(m.id).status).toBe('sent');
+    const chargesAtSent = fx.charges(fx.agency).length;
+    // A duplicate `sent` (a replayed job, a repeated callback) is not billed twice.
+    expect(applyCarrierReport(fx.deps, m.id, 'sent', null)).toBe(false);
+    expect(fx.charges(fx.agency)).toHaveLength(chargesAtSent);
+    expect(fx.events(fx.agency, 'message.status')).toHaveLength(1);
     await fx.advance(1_000);
     const chargesAfter = fx.charges(fx.agency).length;
     // A late duplicate after the end: no move, no second charge, no event.
