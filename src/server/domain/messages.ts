@@ -3,6 +3,7 @@ import { iso } from '../clock.js';
 import type { UnitOfWork } from '../storage/unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
 import type { EventStore } from './events.js';
+import type { Actor } from './actor.js';
 import type { AccountRecord } from '../storage/accounts-repo.js';
 import type { NumbersRepo, NumberRecord } from '../storage/numbers-repo.js';
 import type { MessagesRepo, MessageRecord, MessageFilters } from '../storage/messages-repo.js';
@@ -29,11 +30,6 @@ export interface MessagingDeps {
   carrier: Carrier;
 }
 
-/** Who acts: the account (the caller or its sub-account) and the key's mode. */
-export interface Actor {
-  account: AccountRecord;
-  mode: 'live' | 'test';
-}
 
 export const JOB_SUBMIT = 'message.submit';
 export const JOB_PROGRESS = 'message.progress';

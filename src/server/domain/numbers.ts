@@ -8,7 +8,7 @@ import type { Carrier, TollfreeSubmission } from '../world/carrier.js';
 import { isInInventory, searchInventory, type AvailableNumber } from '../world/number-inventory.js';
 import { PRICES } from './prices.js';
 import { monthStart } from './agency.js';
-import type { Actor } from './messages.js';
+import type { Actor } from './actor.js';
 import { newId } from '../ids.js';
 import { ServiceError, conflict, notFound, validationError } from '../errors.js';
 import { E164_PATTERN } from '../../api/schemas/common.js';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { WebhookEndpointSchema } from '../../api/schemas/webhooks.js';
 import { IdParams } from '../../api/schemas/common.js';
 import type { ServiceDeps } from '../deps.js';
-import { sandboxAutoDisable } from '../domain/webhooks.js';
+import { sandboxAutoDisable } from '../domain/webhooks/endpoints.js';
 import { webhookEndpointView } from '../domain/webhooks-views.js';
 
 // contract §9: the outside world for webhooks. Auto-disable needs 72 hours of failures; this makes
@@ -28,6 +28,6 @@ export function sandboxWebhooksRoutes(app: FastifyInstance, deps: ServiceDeps): 
         response: { 200: WebhookEndpointSchema },
       },
     },
-    async (req) => webhookEndpointView(sandboxAutoDisable(deps, req.auth.account.id, req.params.id)),
+    async (req) => webhookEndpointView(sandboxAutoDisable(deps, req.auth, req.params.id)),
   );
 }

@@ -14,16 +14,15 @@ import { IdParams, NoContent } from '../../api/schemas/common.js';
 import { TEST_EVENT_TYPE } from '../../api/schemas/events.js';
 import type { ServiceDeps } from '../deps.js';
 import {
-  DELIVERY_LOG_RETENTION_MS,
   MAX_ENDPOINTS_PER_ACCOUNT,
   createEndpoint,
   deleteEndpoint,
-  getDelivery,
   getEndpoint,
+  listEndpoints,
   rotateSecret,
-  scheduleManualRetry,
   updateEndpoint,
-} from '../domain/webhooks.js';
+} from '../domain/webhooks/endpoints.js';
+import { createTestDelivery, getDelivery, listDeliveries, scheduleManualRetry } from '../domain/webhooks/deliveries.js';
 import { deliveryView, webhookEndpointView } from '../domain/webhooks-views.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
@@ -81,7 +80,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const created = commitOnce(deps, req, 201, () => {
-        const e = createEndpoint(deps, req.auth.account.id, req.body);
+        const e = createEndpoint(deps, req.auth, req.body);
         return { ...webhookEndpointView(e), secret: e.secret };
       });
       return reply.status(201).send(created);
@@ -100,7 +99,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const data = deps.webhookEndpoints.listForAccount(req.auth.account.id).map(webhookEndpointView);
+      const data = listEndpoints(deps, req.auth).map(webhookEndpointView);
       return sendList(req, reply, { data, hasMore: false, nextCursor: null });
     },
   );
@@ -108,7 +107,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   r.get(
     '/v1/webhooks/:id',
     { schema: { tags, summary: 'Get a webhook endpoint (without its secret)', params: IdParams, response: { 200: WebhookEndpointSchema } } },
-    async (req) => webhookEndpointView(getEndpoint(deps, req.auth.account.id, req.params.id)),
+    async (req) => webhookEndpointView(getEndpoint(deps, req.auth, req.params.id)),
   );
 
   r.patch(
@@ -130,7 +129,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: WebhookEndpointSchema },
       },
     },
-    async (req) => webhookEndpointView(updateEndpoint(deps, req.auth.account.id, req.params.id, req.body)),
+    async (req) => webhookEndpointView(updateEndpoint(deps, req.auth, req.params.id, req.body)),
   );
 
   r.delete(
@@ -139,7 +138,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       schema: { tags, summary: 'Delete a webhook endpoint with its delivery log; scheduled attempts stop', params: IdParams, response: { 204: NoContent } },
     },
     async (req, reply) => {
-      deleteEndpoint(deps, req.auth.account.id, req.params.id);
+      deleteEndpoint(deps, req.auth, req.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -164,8 +163,8 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req) => {
-      const endpoint = getEndpoint(deps, req.auth.account.id, req.params.id);
-      return deliveryView(await deps.webhooks.sendTest(endpoint));
+      const delivery = createTestDelivery(deps, req.auth, req.params.id);
+      return deliveryView(await deps.webhooks.attemptNow(delivery));
     },
   );
 
@@ -181,7 +180,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req) => {
-      const e = rotateSecret(deps, req.auth.account.id, req.params.id);
+      const e = rotateSecret(deps, req.auth, req.params.id);
       return { ...webhookEndpointView(e), secret: e.secret };
     },
   );
@@ -199,13 +198,8 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const endpoint = getEndpoint(deps, req.auth.account.id, req.params.id);
-      const page = deps.webhookDeliveries.list(endpoint.id, {
-        since: deps.clock.nowMs() - DELIVERY_LOG_RETENTION_MS,
-        limit: req.query.limit,
-        cursor: req.query.cursor,
-        status: req.query.status,
-      });
+      const { limit, cursor, status } = req.query;
+      const page = listDeliveries(deps, req.auth, req.params.id, { limit, cursor, status });
       return sendList(req, reply, { ...page, data: page.data.map(deliveryView) });
     },
   );
@@ -213,7 +207,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   r.get(
     '/v1/webhooks/:id/deliveries/:deliveryId',
     { schema: { tags, summary: 'Get one delivery of the log', params: DeliveryParams, response: { 200: DeliverySchema } } },
-    async (req) => deliveryView(getDelivery(deps, req.auth.account.id, req.params.id, req.params.deliveryId)),
+    async (req) => deliveryView(getDelivery(deps, req.auth, req.params.id, req.params.deliveryId)),
   );
 
   r.post(
@@ -235,8 +229,8 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req) => {
       const { id, deliveryId } = req.params;
-      const scheduled = scheduleManualRetry(deps, req.auth.account.id, id, deliveryId, deps.webhooks.isInFlight(deliveryId));
-      return deliveryView(await deps.webhooks.retryNow(scheduled));
+      const scheduled = scheduleManualRetry(deps, req.auth, id, deliveryId, deps.webhooks.isInFlight(deliveryId));
+      return deliveryView(await deps.webhooks.attemptNow(scheduled));
     },
   );
 }

@@ -2,19 +2,12 @@ import type { EventRecord } from '../storage/events-repo.js';
 import type { DeliveryRecord } from '../storage/webhook-deliveries-repo.js';
 import type { WebhookEndpointRecord } from '../storage/webhooks-repo.js';
 import { eventFilterMatches } from '../../api/schemas/events.js';
-import {
-  DELIVERY_LOG_RETENTION_MS,
-  TICK_JOB,
-  createTestDelivery,
-  recordAttempt,
-  writeDeliveriesForEvent,
-  type AttemptResult,
-  type WebhookDomainDeps,
-} from '../domain/webhooks.js';
+import type { WebhookDomainDeps } from '../domain/webhooks/endpoints.js';
+import { TICK_JOB, purgeExpiredDeliveries, recordAttempt, writeDeliveriesForEvent, type AttemptResult } from '../domain/webhooks/deliveries.js';
 import { WebhookHttpSender } from './http-sender.js';
 import { USER_AGENT, deliveryHeaders } from './signing.js';
-import { isRetryableStatus, parseRetryAfterMs } from './retry-schedule.js';
-import { checkResolvedAddresses, classifyAddress, describeAddressClass, urlHost, type AddressClass, type ResolvedAddress } from './url-safety.js';
+import { isRetryableStatus, parseRetryAfterMs } from '../domain/webhooks/retry-schedule.js';
+import { checkResolvedAddresses, classifyAddress, describeAddressClass, urlHost, type AddressClass, type ResolvedAddress } from '../domain/webhooks/url-safety.js';
 import { systemResolver, type Resolver } from './resolver.js';
 
 /** With a manual clock, or during a clock advance, an event's first attempts are also a job at its time (see below). */
@@ -217,15 +210,11 @@ export class DeliveryWorker {
     return run;
   }
 
-  /** POST /v1/webhooks/{id}/test: one signed sample attempt, made now (a probe); resolves with the recorded delivery. */
-  async sendTest(endpoint: WebhookEndpointRecord): Promise<DeliveryRecord> {
-    const delivery = this.d.uow.transaction(() => createTestDelivery(this.d, endpoint));
-    await this.probe(delivery.id);
-    return this.d.webhookDeliveries.getById(delivery.id) ?? delivery;
-  }
-
-  /** A manual retry already scheduled (scheduleManualRetry): attempt it now (a probe) and return the result. */
-  async retryNow(delivery: DeliveryRecord): Promise<DeliveryRecord> {
+  /**
+   * A delivery the user asked to be attempted now: a test delivery (createTestDelivery) or a manual
+   * retry already scheduled (scheduleManualRetry). Attempts it at once (a probe) and returns the result.
+   */
+  async attemptNow(delivery: DeliveryRecord): Promise<DeliveryRecord> {
     await this.probe(delivery.id);
     return this.d.webhookDeliveries.getById(delivery.id) ?? delivery;
   }
@@ -258,7 +247,7 @@ export class DeliveryWorker {
 
   private purge(): void {
     this.lastPurgeAt = this.d.clock.nowMs();
-    this.d.webhookDeliveries.purgeFinishedBefore(this.lastPurgeAt - DELIVERY_LOG_RETENTION_MS);
+    purgeExpiredDeliveries(this.d, this.lastPurgeAt);
   }
 
   /** The log is read with a 7-day cut-off anyway; rows past it are deleted at most hourly. */

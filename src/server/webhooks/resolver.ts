@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import type { ResolvedAddress } from './url-safety.js';
+import type { ResolvedAddress } from '../domain/webhooks/url-safety.js';
 
 /**
  * Name resolution for webhook deliveries, behind an interface (contract §1: the outside world is

@@ -1,0 +1,174 @@
+import { iso } from '../../clock.js';
+import type { Actor } from '../actor.js';
+import { newId } from '../../ids.js';
+import { conflict, notFound } from '../../errors.js';
+import type { AttemptRecord, DeliveryRecord } from '../../storage/webhook-deliveries-repo.js';
+import type { Page } from '../../../api/schemas/page.js';
+import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
+import { SINGLE_ATTEMPT_EVENT_TYPES, TEST_EVENT_TYPE, eventFilterMatches } from '../../../api/schemas/events.js';
+import { MAX_ATTEMPTS, nextAttemptAfterFailure } from './retry-schedule.js';
+import { DISABLED_EVENT_TYPE, disableEndpoint, getEndpoint, shouldAutoDisable, type WebhookDomainDeps } from './endpoints.js';
+
+/** spec: Limits — the delivery log keeps 7 days. */
+export const DELIVERY_LOG_RETENTION_MS = 7 * 24 * 3600 * 1000;
+/** The scheduler job that sends the retries due at one 5-minute tick (contract §10). */
+export const TICK_JOB = 'webhooks.tick';
+const LAST_SUCCESS_RESOLUTION_MS = 60_000;
+
+/** The oldest `createdAt` still in the delivery log at `now` (spec: Limits, 7 days). */
+const logCutoff = (now: number): number => now - DELIVERY_LOG_RETENTION_MS;
+
+/** The outbox: called inside the emitting transaction (EventStore.addOutbox). Returns how many deliveries it wrote. */
+export function writeDeliveriesForEvent(
+  d: Pick<WebhookDomainDeps, 'webhookEndpoints' | 'webhookDeliveries'>,
+  event: { id: string; accountId: string; type: string; createdAt: number; body: Record<string, unknown> },
+): number {
+  let written = 0;
+  for (const ep of d.webhookEndpoints.enabledForAccount(event.accountId)) {
+    if (!eventFilterMatches(ep.events, event.type)) continue;
+    // spec: Event catalog — delivered only to the OTHER enabled endpoints subscribed to it.
+    if (event.type === DISABLED_EVENT_TYPE && event.body.endpointId === ep.id) continue;
+    d.webhookDeliveries.insert({
+      id: newId('whd'),
+      endpointId: ep.id,
+      accountId: event.accountId,
+      eventId: event.id,
+      eventType: event.type,
+      body: null,
+      isTest: false,
+      maxAttempts: SINGLE_ATTEMPT_EVENT_TYPES.includes(event.type) ? 1 : MAX_ATTEMPTS,
+      createdAt: event.createdAt,
+    });
+    written++;
+  }
+  return written;
+}
+
+/**
+ * The sample event `POST /v1/webhooks/{id}/test` delivers (not in the feed): one attempt, to the
+ * actor's endpoint, whatever its filter and even when it is disabled. The worker sends it at once.
+ */
+export function createTestDelivery(d: WebhookDomainDeps, actor: Actor, endpointId: string): DeliveryRecord {
+  const e = getEndpoint(d, actor, endpointId);
+  return d.uow.transaction(() => {
+    const now = d.clock.nowMs();
+    const eventId = newId('evt');
+    const body = {
+      id: eventId,
+      type: TEST_EVENT_TYPE,
+      createdAt: iso(now),
+      endpointId: e.id,
+      message: 'A sample delivery from svc: answer 2xx to acknowledge. It is not in GET /v1/events.',
+    };
+    const id = newId('whd');
+    d.webhookDeliveries.insert({ id, endpointId: e.id, accountId: e.accountId, eventId, eventType: TEST_EVENT_TYPE, body: JSON.stringify(body), isTest: true, maxAttempts: 1, createdAt: now });
+    return d.webhookDeliveries.getById(id)!;
+  });
+}
+
+/** One delivery of the actor's endpoint, within the log's 7 days, or 404. */
+export function getDelivery(d: WebhookDomainDeps, actor: Actor, endpointId: string, deliveryId: string): DeliveryRecord {
+  getEndpoint(d, actor, endpointId);
+  const delivery = d.webhookDeliveries.get(actor.account.id, endpointId, deliveryId);
+  if (!delivery || delivery.createdAt < logCutoff(d.clock.nowMs())) throw notFound('delivery');
+  return delivery;
+}
+
+/** The delivery log of the actor's endpoint: the last 7 days (spec: Limits), newest first. */
+export function listDeliveries(
+  d: WebhookDomainDeps,
+  actor: Actor,
+  endpointId: string,
+  q: { limit: number; cursor?: string; status?: DeliveryStatus },
+): Page<DeliveryRecord> {
+  const endpoint = getEndpoint(d, actor, endpointId);
+  return d.webhookDeliveries.list(endpoint.id, { since: logCutoff(d.clock.nowMs()), limit: q.limit, cursor: q.cursor, status: q.status });
+}
+
+/** Deletes finished deliveries past the log's 7 days (they are invisible already: reads cut off at 7 days). */
+export function purgeExpiredDeliveries(d: Pick<WebhookDomainDeps, 'webhookDeliveries'>, now: number): void {
+  d.webhookDeliveries.purgeFinishedBefore(logCutoff(now));
+}
+
+/**
+ * Puts one more attempt of a delivery due now (a manual retry); the worker sends it at once.
+ * `inFlight`: whether the delivery machinery is attempting it right now (then 409).
+ */
+export function scheduleManualRetry(d: WebhookDomainDeps, actor: Actor, endpointId: string, deliveryId: string, inFlight: boolean): DeliveryRecord {
+  return d.uow.transaction(() => {
+    const endpoint = getEndpoint(d, actor, endpointId);
+    const delivery = getDelivery(d, actor, endpointId, deliveryId);
+    if (!endpoint.enabled) throw conflict('this webhook endpoint is disabled; re-enable it (PATCH enabled: true) before retrying a delivery');
+    if (inFlight) throw conflict('an attempt of this delivery is in progress; retry after it finishes');
+    if (d.webhookDeliveries.rawBody(delivery) === undefined) throw conflict('the event of this delivery is no longer stored');
+    const now = d.clock.nowMs();
+    d.webhookDeliveries.scheduleAttempt(delivery.id, now, delivery.attempt === 0 ? 'pending' : delivery.status === 'failed' ? 'failed' : 'pending', now);
+    return d.webhookDeliveries.getById(delivery.id)!;
+  });
+}
+
+export interface AttemptResult {
+  succeeded: boolean;
+  responseStatus: number | null;
+  responseBody: string | null;
+  durationMs: number | null;
+  error: string | null;
+  /** spec: Delivery — timeouts, connection errors, 408, 409, 425, 429 and 5xx. */
+  retryable: boolean;
+  retryAfterMs?: number;
+}
+
+/**
+ * Records one attempt in one transaction: the delivery's latest attempt and history, the endpoint's
+ * failing streak (samples excluded), the next attempt (at a tick boundary) or abandonment, and
+ * auto-disable. Returns the next attempt time, or null. A background step: no actor.
+ */
+export function recordAttempt(d: WebhookDomainDeps, deliveryId: string, attempt: number, attemptAt: number, r: AttemptResult): number | null {
+  return d.uow.transaction(() => {
+    const delivery = d.webhookDeliveries.getById(deliveryId);
+    const endpoint = delivery && d.webhookEndpoints.getById(delivery.endpointId);
+    if (!delivery || !endpoint) return null; // deleted while in flight
+    let next: number | null = null;
+    let status: DeliveryStatus = 'succeeded';
+    if (!r.succeeded) {
+      next = nextAttemptAfterFailure({
+        attempt,
+        maxAttempts: delivery.maxAttempts,
+        attemptAt,
+        retryable: r.retryable,
+        status: r.responseStatus,
+        retryAfterMs: r.retryAfterMs,
+      });
+      if (!endpoint.enabled && !delivery.isTest) next = null;
+      status = next === null ? 'abandoned' : 'failed';
+    }
+    const history: AttemptRecord = { attempt, at: attemptAt, outcome: r.succeeded ? 'succeeded' : 'failed', responseStatus: r.responseStatus, durationMs: r.durationMs, error: r.error };
+    d.webhookDeliveries.recordAttempt(deliveryId, {
+      attempt,
+      status,
+      responseStatus: r.responseStatus,
+      responseBody: r.responseBody,
+      durationMs: r.durationMs,
+      error: r.error,
+      nextAttemptAt: next,
+      history,
+      now: d.clock.nowMs(),
+    });
+    if (!delivery.isTest) {
+      if (!r.succeeded) {
+        d.webhookEndpoints.recordOutcome(endpoint.id, false, attemptAt);
+        const fresh = d.webhookEndpoints.getById(endpoint.id)!;
+        if (shouldAutoDisable(fresh, attemptAt)) {
+          disableEndpoint(d, fresh, 'consecutive_failures', attemptAt, true);
+          return null;
+        }
+      } else if (endpoint.consecutiveFailures > 0 || endpoint.lastSuccessAt === null || attemptAt - endpoint.lastSuccessAt >= LAST_SUCCESS_RESOLUTION_MS) {
+        // A healthy endpoint's row is rewritten at most once a minute: lastSuccessAt only has to
+        // answer "a success in the last 72 hours?".
+        d.webhookEndpoints.recordOutcome(endpoint.id, true, attemptAt);
+      }
+    }
+    if (next !== null && !d.webhookDeliveries.hasJobAt(TICK_JOB, next)) d.scheduler.schedule(TICK_JOB, next, { at: next });
+    return next;
+  });
+}

@@ -1,0 +1,162 @@
+import type { Clock } from '../../clock.js';
+import { iso } from '../../clock.js';
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Scheduler } from '../../scheduler.js';
+import type { EventStore } from '../events.js';
+import type { Actor } from '../actor.js';
+import { newId, randomBase62 } from '../../ids.js';
+import { conflict, notFound, validationError } from '../../errors.js';
+import type { WebhookEndpointRecord, WebhookEndpointsRepo } from '../../storage/webhooks-repo.js';
+import type { WebhookDeliveriesRepo } from '../../storage/webhook-deliveries-repo.js';
+import type { CreateWebhookBody, UpdateWebhookBody } from '../../../api/schemas/webhooks.js';
+import { checkWebhookUrl } from './url-safety.js';
+
+/** What the webhooks domain reads and writes (a Pick of the service deps). */
+export interface WebhookDomainDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+  scheduler: Scheduler;
+  events: EventStore;
+  webhookEndpoints: WebhookEndpointsRepo;
+  webhookDeliveries: WebhookDeliveriesRepo;
+}
+
+/** A bounded list (contract §10): at most this many endpoints per account. */
+export const MAX_ENDPOINTS_PER_ACCOUNT = 50;
+/** spec: Limits and Webhook endpoint states — auto-disable thresholds. */
+export const AUTO_DISABLE = { minConsecutiveFailures: 50, noSuccessForMs: 72 * 3600 * 1000, streakAgeMs: 72 * 3600 * 1000 } as const;
+export const DISABLED_EVENT_TYPE = 'webhook_endpoint.disabled';
+
+/** spec: Global conventions 5 — webhook signing secrets start with `whsec_`. */
+export const newWebhookSecret = (): string => `whsec_${randomBase62(32)}`;
+
+function assertUrl(raw: string): string {
+  const check = checkWebhookUrl(raw);
+  if (!check.ok) throw validationError(['body', 'url'], check.reason!);
+  return check.url!.href;
+}
+
+const normalizeFilter = (events: string[] | undefined): string[] => (events === undefined ? ['*'] : [...new Set(events)]);
+
+/** The actor's endpoint, or 404 (another account's endpoint is not found either). */
+export function getEndpoint(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, actor: Actor, id: string): WebhookEndpointRecord {
+  const e = d.webhookEndpoints.get(actor.account.id, id);
+  if (!e) throw notFound('webhook endpoint');
+  return e;
+}
+
+/** A bounded list (at most MAX_ENDPOINTS_PER_ACCOUNT), newest first. */
+export function listEndpoints(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, actor: Actor): WebhookEndpointRecord[] {
+  return d.webhookEndpoints.listForAccount(actor.account.id);
+}
+
+export function createEndpoint(d: WebhookDomainDeps, actor: Actor, body: CreateWebhookBody): WebhookEndpointRecord {
+  const accountId = actor.account.id;
+  const url = assertUrl(body.url);
+  if (d.webhookEndpoints.countForAccount(accountId) >= MAX_ENDPOINTS_PER_ACCOUNT) {
+    throw conflict(`an account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
+  }
+  const now = d.clock.nowMs();
+  const record: WebhookEndpointRecord = {
+    id: newId('we'),
+    accountId,
+    url,
+    events: normalizeFilter(body.events),
+    description: body.description ?? null,
+    secret: newWebhookSecret(),
+    enabled: true,
+    disabledAt: null,
+    disabledReason: null,
+    consecutiveFailures: 0,
+    failingSince: null,
+    lastSuccessAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  d.webhookEndpoints.insert(record);
+  return record;
+}
+
+/**
+ * PATCH: `enabled: false` disables by hand (reason `manual`) and stops scheduled deliveries;
+ * `enabled: true` re-enables, clearing disabledAt, disabledReason and the failing streak (spec:
+ * Webhook endpoint states).
+ */
+export function updateEndpoint(d: WebhookDomainDeps, actor: Actor, id: string, patch: UpdateWebhookBody): WebhookEndpointRecord {
+  return d.uow.transaction(() => {
+    const e = getEndpoint(d, actor, id);
+    const now = d.clock.nowMs();
+    const url = patch.url !== undefined ? assertUrl(patch.url) : undefined;
+    d.webhookEndpoints.update(
+      id,
+      { url, events: patch.events !== undefined ? normalizeFilter(patch.events) : undefined, description: patch.description },
+      now,
+    );
+    if (patch.enabled === true && !e.enabled) {
+      d.webhookEndpoints.update(id, { enabled: true, disabledAt: null, disabledReason: null, consecutiveFailures: 0, failingSince: null }, now);
+    } else if (patch.enabled === false && e.enabled) {
+      disableEndpoint(d, e, 'manual', now, false);
+    }
+    return getEndpoint(d, actor, id);
+  });
+}
+
+export function deleteEndpoint(d: WebhookDomainDeps, actor: Actor, id: string): void {
+  getEndpoint(d, actor, id);
+  // Its deliveries go with it (ON DELETE CASCADE); an attempt in flight finds nothing to record.
+  d.webhookEndpoints.delete(id);
+}
+
+/** A new secret at once; attempts from now on are signed with it, the old one is never used again. */
+export function rotateSecret(d: WebhookDomainDeps, actor: Actor, id: string): WebhookEndpointRecord {
+  getEndpoint(d, actor, id);
+  d.webhookEndpoints.update(id, { secret: newWebhookSecret() }, d.clock.nowMs());
+  return getEndpoint(d, actor, id);
+}
+
+/** spec: Webhook endpoint states — all three conditions, on the service clock. */
+export function shouldAutoDisable(e: WebhookEndpointRecord, now: number): boolean {
+  return (
+    e.enabled &&
+    e.consecutiveFailures >= AUTO_DISABLE.minConsecutiveFailures &&
+    (e.lastSuccessAt === null || now - e.lastSuccessAt >= AUTO_DISABLE.noSuccessForMs) &&
+    e.failingSince !== null &&
+    now - e.failingSince >= AUTO_DISABLE.streakAgeMs
+  );
+}
+
+/**
+ * Disables an endpoint and abandons its scheduled deliveries. The automatic kind emits
+ * `webhook_endpoint.disabled`, which the outbox delivers only to the account's other enabled
+ * endpoints subscribed to it (this one is disabled by then), and which the feed keeps.
+ */
+export function disableEndpoint(d: WebhookDomainDeps, e: WebhookEndpointRecord, reason: string, now: number, emit: boolean): void {
+  d.uow.transaction(() => {
+    d.webhookEndpoints.update(e.id, { enabled: false, disabledAt: now, disabledReason: reason }, now);
+    d.webhookDeliveries.abandonScheduled(e.id, `endpoint disabled (${reason})`, now);
+    if (emit) {
+      const fresh = d.webhookEndpoints.getById(e.id)!;
+      d.events.emit(e.accountId, DISABLED_EVENT_TYPE, {
+        endpointId: e.id,
+        url: e.url,
+        reason,
+        consecutiveFailures: fresh.consecutiveFailures,
+        disabledAt: iso(now),
+      });
+    }
+  });
+}
+
+/**
+ * contract §9 (sandbox): the automatic disable, made to happen now. The same path as auto-disable in
+ * recordAttempt (disableEndpoint with reason `consecutive_failures`, emitting the event), without
+ * waiting 72 hours of failures; `consecutiveFailures` in the event is the endpoint's real streak.
+ */
+export function sandboxAutoDisable(d: WebhookDomainDeps, actor: Actor, id: string): WebhookEndpointRecord {
+  return d.uow.transaction(() => {
+    const e = getEndpoint(d, actor, id);
+    if (!e.enabled) throw conflict('this webhook endpoint is already disabled');
+    disableEndpoint(d, e, 'consecutive_failures', d.clock.nowMs(), true);
+    return getEndpoint(d, actor, id);
+  });
+}
