@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDomainFixture, detailPaths, serviceErrorOf, type DomainFixture } from './testing/domain-fixture.js';
-import { applyCarrierReport, getMessage, receiveInbound, sendMessage, type Actor } from './messages.js';
+import { applyCarrierReport, getMessage, receiveInbound, sendMessage } from './messages.js';
+import type { Actor } from './actor.js';
 import { releaseNumber } from './numbers.js';
 import { PRICES } from './prices.js';
 import {

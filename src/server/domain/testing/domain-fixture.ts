@@ -1,7 +1,7 @@
 // The one place domain unit tests build the service's dependencies: an in-memory SQLite database, a
 // manual clock, the durable jobs the app registers, and a few seeded accounts. Tests call domain
-// functions directly (no HTTP, no network). When the server's composition root changes, only this
-// module should need to follow.
+// functions directly, `(deps, actor, …)` (no HTTP, no network). When the server's composition root
+// changes, only this module should need to follow.
 //
 // Never imported by production code (tsconfig.build.json leaves `testing/` folders out of dist).
 
@@ -9,9 +9,9 @@ import { ManualClock } from '../../clock.js';
 import { createDeps, type ServiceDeps } from '../../deps.js';
 import { openDatabase } from '../../storage/database.js';
 import { createAccount } from '../accounts.js';
-import { registerMessageJobs, type Actor } from '../messages.js';
+import { registerMessageJobs } from '../messages.js';
+import type { Actor } from '../actor.js';
 import { registerNumberJobs, assignNumber, buyNumber, searchNumbers } from '../numbers.js';
-import * as webhooks from '../webhooks.js';
 import { newUuid } from '../../ids.js';
 import { ServiceError } from '../../errors.js';
 import type { AccountRecord } from '../../storage/accounts-repo.js';
@@ -19,9 +19,7 @@ import type { CampaignRecord, CampaignStatus } from '../../storage/campaigns-rep
 import type { NumberRecord } from '../../storage/numbers-repo.js';
 import type { ChargeRecord } from '../../storage/charges-repo.js';
 import type { EventRecord } from '../../storage/events-repo.js';
-import type { WebhookEndpointRecord } from '../../storage/webhooks-repo.js';
 import type { DeliveryRecord } from '../../storage/webhook-deliveries-repo.js';
-import type { CreateWebhookBody, UpdateWebhookBody } from '../../../api/schemas/webhooks.js';
 import { SearchNumbersBody } from '../../../api/schemas/numbers.js';
 
 /** 2025-01-15T12:00:00Z: a fixed start, on a 5-minute tick boundary, mid-month. */
@@ -69,32 +67,11 @@ export interface DomainFixture {
   /** The account's stored events, oldest first (optionally one type). */
   events(account: AccountRecord, type?: string): EventRecord[];
   charges(account: AccountRecord): ChargeRecord[];
-  /** The webhooks domain, called through the actor (see `WebhooksApi`). */
-  webhooks: WebhooksApi;
-  close(): void;
-}
-
-/**
- * The webhooks domain as the tests call it. Its functions take `(deps, accountId, …)` today and are
- * moving to `(deps, actor, …)`: the adaptation lives here only.
- */
-export interface WebhooksApi {
-  create(actor: Actor, body: CreateWebhookBody): WebhookEndpointRecord;
-  get(actor: Actor, id: string): WebhookEndpointRecord;
-  update(actor: Actor, id: string, patch: UpdateWebhookBody): WebhookEndpointRecord;
-  delete(actor: Actor, id: string): void;
-  rotateSecret(actor: Actor, id: string): WebhookEndpointRecord;
-  sandboxAutoDisable(actor: Actor, id: string): WebhookEndpointRecord;
-  getDelivery(actor: Actor, endpointId: string, deliveryId: string): DeliveryRecord;
-  scheduleManualRetry(actor: Actor, endpointId: string, deliveryId: string, inFlight?: boolean): DeliveryRecord;
-  createTestDelivery(endpoint: WebhookEndpointRecord): DeliveryRecord;
-  recordAttempt(deliveryId: string, attempt: number, attemptAt: number, r: webhooks.AttemptResult): number | null;
-  disableEndpoint(endpoint: WebhookEndpointRecord, reason: string, now: number, emit: boolean): void;
-  shouldAutoDisable(endpoint: WebhookEndpointRecord, now: number): boolean;
-  /** Deliveries of one endpoint, oldest first. */
-  deliveriesFor(endpointId: string): DeliveryRecord[];
-  /** Emits an event in its own transaction, as a domain change would (the outbox writes deliveries). */
+  /** Emits an event in its own transaction, as a domain change would (the webhook outbox writes its deliveries). */
   emit(account: AccountRecord, type: string, fields?: Record<string, unknown>): EventRecord;
+  /** An endpoint's deliveries, oldest first, whatever their age. */
+  deliveriesFor(endpointId: string): DeliveryRecord[];
+  close(): void;
 }
 
 export function createDomainFixture(): DomainFixture {
@@ -140,23 +117,6 @@ export function createDomainFixture(): DomainFixture {
     return assignNumber(deps, actor(o.mode ?? 'live', o.account ?? agency), n.id, campaign.id);
   };
 
-  const wh: WebhooksApi = {
-    create: (a, body) => webhooks.createEndpoint(deps, a.account.id, body),
-    get: (a, id) => webhooks.getEndpoint(deps, a.account.id, id),
-    update: (a, id, patch) => webhooks.updateEndpoint(deps, a.account.id, id, patch),
-    delete: (a, id) => webhooks.deleteEndpoint(deps, a.account.id, id),
-    rotateSecret: (a, id) => webhooks.rotateSecret(deps, a.account.id, id),
-    sandboxAutoDisable: (a, id) => webhooks.sandboxAutoDisable(deps, a.account.id, id),
-    getDelivery: (a, endpointId, deliveryId) => webhooks.getDelivery(deps, a.account.id, endpointId, deliveryId),
-    scheduleManualRetry: (a, endpointId, deliveryId, inFlight = false) => webhooks.scheduleManualRetry(deps, a.account.id, endpointId, deliveryId, inFlight),
-    createTestDelivery: (endpoint) => deps.uow.transaction(() => webhooks.createTestDelivery(deps, endpoint)),
-    recordAttempt: (deliveryId, attempt, attemptAt, r) => webhooks.recordAttempt(deps, deliveryId, attempt, attemptAt, r),
-    disableEndpoint: (endpoint, reason, now, emit) => webhooks.disableEndpoint(deps, endpoint, reason, now, emit),
-    shouldAutoDisable: (endpoint, now) => webhooks.shouldAutoDisable(endpoint, now),
-    deliveriesFor: (endpointId) => deps.webhookDeliveries.list(endpointId, { since: 0, limit: 200 }).data.reverse(),
-    emit: (account, type, fields = {}) => deps.uow.transaction(() => deps.events.emit(account.id, type, fields)),
-  };
-
   return {
     deps,
     clock,
@@ -172,7 +132,8 @@ export function createDomainFixture(): DomainFixture {
     events: (account, type) =>
       deps.eventsRepo.feedPage(account.id, { order: 'asc', limit: 10_000, exact: type ? [type] : [], prefixes: [] }).rows,
     charges: (account) => deps.charges.listForAccount(account.id),
-    webhooks: wh,
+    emit: (account, type, fields = {}) => deps.uow.transaction(() => deps.events.emit(account.id, type, fields)),
+    deliveriesFor: (endpointId) => deps.webhookDeliveries.list(endpointId, { since: 0, limit: 200 }).data.reverse(),
     close: () => db.close(),
   };
 }
