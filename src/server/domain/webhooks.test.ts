@@ -236,6 +236,16 @@ describe('writeDeliveriesForEvent (the outbox)', () => {
     expect(fx.deps.uow.transaction(() => writeDeliveriesForEvent(fx.deps, { ...event, accountId: fx.stranger.id }))).toBe(0);
   });
 
+  it('never delivers an endpoint its own disabled event, even if it were still enabled', () => {
+    const a = create({ url: URL_A });
+    const b = create({ url: URL_B });
+    const event = { id: 'evt_disabled', accountId: fx.agency.id, type: DISABLED_EVENT_TYPE, createdAt: now(), body: { endpointId: a.id } };
+    // The outbox called directly, as the event store does inside the emitting transaction.
+    expect(fx.deps.uow.transaction(() => writeDeliveriesForEvent(fx.deps, event))).toBe(1);
+    expect(fx.deliveriesFor(a.id)).toEqual([]);
+    expect(fx.deliveriesFor(b.id).map((d) => d.eventId)).toEqual(['evt_disabled']);
+  });
+
   it('single-attempt types (call.ringing) get one attempt; others nine', () => {
     expect(MAX_ATTEMPTS).toBe(9);
     const ep = create({ url: URL_A });
