@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDomainFixture, detailPaths, serviceErrorOf, type DomainFixture } from './testing/domain-fixture.js';
+import { createDomainFixture, detailPaths, serviceErrorOf, type DomainFixture } from '../../../test/helpers/domain-fixture.js';
 import type { Actor } from './actor.js';
 import {
   AUTO_DISABLE,

@@ -3,24 +3,25 @@
 // functions directly, `(deps, actor, …)` (no HTTP, no network). When the server's composition root
 // changes, only this module should need to follow.
 //
-// Never imported by production code (tsconfig.build.json leaves `testing/` folders out of dist).
+// It lives under test/ (not src/server/domain/) because it reaches the composition root, which the
+// domain layer may not import, and so that it never ships in dist.
 
-import { ManualClock } from '../../clock.js';
-import { createDeps, type ServiceDeps } from '../../deps.js';
-import { openDatabase } from '../../storage/database.js';
-import { createAccount } from '../accounts.js';
-import { registerMessageJobs } from '../messages.js';
-import type { Actor } from '../actor.js';
-import { registerNumberJobs, assignNumber, buyNumber, searchNumbers } from '../numbers.js';
-import { newUuid } from '../../ids.js';
-import { ServiceError } from '../../errors.js';
-import type { AccountRecord } from '../../storage/accounts-repo.js';
-import type { CampaignRecord, CampaignStatus } from '../../storage/campaigns-repo.js';
-import type { NumberRecord } from '../../storage/numbers-repo.js';
-import type { ChargeRecord } from '../../storage/charges-repo.js';
-import type { EventRecord } from '../../storage/events-repo.js';
-import type { DeliveryRecord } from '../../storage/webhook-deliveries-repo.js';
-import { SearchNumbersBody } from '../../../api/schemas/numbers.js';
+import { ManualClock } from '../../src/server/clock.js';
+import { createDeps, type ServiceDeps } from '../../src/server/deps.js';
+import { openDatabase } from '../../src/server/storage/database.js';
+import { createAccount } from '../../src/server/domain/accounts.js';
+import { registerMessageJobs } from '../../src/server/domain/messages.js';
+import type { Actor } from '../../src/server/domain/actor.js';
+import { registerNumberJobs, assignNumber, buyNumber, searchNumbers } from '../../src/server/domain/numbers.js';
+import { newUuid } from '../../src/server/ids.js';
+import { ServiceError } from '../../src/server/errors.js';
+import type { AccountRecord } from '../../src/server/storage/accounts-repo.js';
+import type { CampaignRecord, CampaignStatus } from '../../src/server/storage/campaigns-repo.js';
+import type { NumberRecord } from '../../src/server/storage/numbers-repo.js';
+import type { ChargeRecord } from '../../src/server/storage/charges-repo.js';
+import type { EventRecord } from '../../src/server/storage/events-repo.js';
+import type { DeliveryRecord } from '../../src/server/storage/webhook-deliveries-repo.js';
+import { SearchNumbersBody } from '../../src/api/schemas/numbers.js';
 
 /** 2025-01-15T12:00:00Z: a fixed start, on a 5-minute tick boundary, mid-month. */
 export const FIXTURE_START_MS = Date.UTC(2025, 0, 15, 12, 0, 0);
