@@ -20,8 +20,6 @@ import { conversationsRoutes } from './routes/conversations.js';
 import { numbersRoutes } from './routes/numbers.js';
 import { sandboxMessagingRoutes } from './routes/sandbox-messaging.js';
 import { sandboxWebhooksRoutes } from './routes/sandbox-webhooks.js';
-import { registerMessageJobs } from './domain/messages.js';
-import { registerNumberJobs } from './domain/numbers.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -43,7 +41,10 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-/** A Fastify instance with every route; never calls listen() (conventions: app factory). */
+/**
+ * A Fastify instance with every route; never calls listen() (conventions: app factory). Only HTTP:
+ * hooks, routes, OpenAPI. The service's objects, jobs and workers come built from composeService.
+ */
 export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): FastifyInstance {
   const app = Fastify({
     logger: opts.logger ?? false,
@@ -86,9 +87,6 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   webhooksRoutes(app, deps);
   eventsRoutes(app, deps);
 
-  // Messaging and numbers: durable jobs first (a restart resumes them), then routes.
-  registerMessageJobs(deps);
-  registerNumberJobs(deps);
   messagesRoutes(app, deps);
   conversationsRoutes(app, deps);
   numbersRoutes(app, deps);

@@ -1,6 +1,6 @@
 import { readBootstrap, writeBootstrap, type Bootstrap } from '../config/bootstrap.js';
 import type { ServiceDeps } from './deps.js';
-import { createAccount } from './domain/accounts.js';
+import { createAgencyAccount } from './domain/accounts.js';
 import { createKey } from './domain/keys.js';
 import { inTransaction } from './storage/database.js';
 
@@ -24,9 +24,11 @@ export function ensureBootstrap(deps: ServiceDeps, dataDir: string, baseUrl: str
     return { bootstrap: updated, created: false };
   }
   const bootstrap = inTransaction(deps.db, () => {
-    const agency = account ?? createAccount(deps.accounts, deps.clock, { name: 'Local agency', parentId: null, isAgency: true });
-    const live = createKey(deps.keys, deps.clock, agency.id, 'bootstrap live key', 'live');
-    const test = createKey(deps.keys, deps.clock, agency.id, 'bootstrap test key', 'test');
+    const agency = account ?? createAgencyAccount(deps, 'Local agency');
+    // The service acts as the agency it made: its first keys.
+    const actor = { account: agency, mode: 'live' } as const;
+    const live = createKey(deps, actor, 'bootstrap live key', 'live');
+    const test = createKey(deps, actor, 'bootstrap test key', 'test');
     return { accountId: agency.id, baseUrl, liveKey: live.key, testKey: test.key };
   });
   writeBootstrap(dataDir, bootstrap);

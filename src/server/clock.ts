@@ -50,6 +50,7 @@ export class ManualClock implements Clock {
 }
 
 export const iso = (ms: number): string => new Date(ms).toISOString();
+export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
 
 /**
  * What is kept of the clock across restarts: service time must never go back, or deliveries and

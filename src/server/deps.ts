@@ -1,20 +1,24 @@
 import type { Clock } from './clock.js';
-import { sqliteUnitOfWork, type Db, type UnitOfWork } from './storage/database.js';
-import { UsageStatsRepo } from './storage/usage-stats-repo.js';
-import { AccountsRepo } from './storage/accounts-repo.js';
-import { KeysRepo } from './storage/keys-repo.js';
-import { IdempotencyRepo } from './storage/idempotency-repo.js';
-import { EventsRepo } from './storage/events-repo.js';
-import { Scheduler, type SchedulerLog } from './scheduler.js';
-import { EventStore } from './domain/events.js';
-import { WebhookEndpointsRepo } from './storage/webhooks-repo.js';
-import { WebhookDeliveriesRepo } from './storage/webhook-deliveries-repo.js';
-import { DeliveryWorker, type WebhookWorkerOptions } from './webhooks/delivery-worker.js';
-import { NumbersRepo } from './storage/numbers-repo.js';
-import { MessagesRepo } from './storage/messages-repo.js';
-import { ChargesRepo } from './storage/charges-repo.js';
-import { CampaignsRepo } from './storage/campaigns-repo.js';
-import { SimulatedCarrier, type Carrier } from './world/carrier.js';
+import type { Db, UnitOfWork } from './storage/database.js';
+import type { UsageStatsRepo } from './storage/usage-stats-repo.js';
+import type { AccountsRepo } from './storage/accounts-repo.js';
+import type { KeysRepo } from './storage/keys-repo.js';
+import type { IdempotencyRepo } from './storage/idempotency-repo.js';
+import type { EventsRepo } from './storage/events-repo.js';
+import type { ServiceStateRepo } from './storage/service-state-repo.js';
+import type { Scheduler } from './scheduler.js';
+import type { EventStore } from './domain/events/store.js';
+import type { WebhookEndpointsRepo } from './storage/webhooks-repo.js';
+import type { WebhookDeliveriesRepo } from './storage/webhook-deliveries-repo.js';
+import type { DeliveryWorker, WebhookWorkerOptions } from './webhooks/delivery-worker.js';
+import type { NumbersRepo } from './storage/numbers-repo.js';
+import type { MessagesRepo } from './storage/messages-repo.js';
+import type { ChargesRepo } from './storage/charges-repo.js';
+import type { CampaignsRepo } from './storage/campaigns-repo.js';
+import type { Carrier } from './world/carrier.js';
+
+// The types of what the composition root (compose.ts) builds. Each domain family declares the
+// part it uses as a Pick of DomainDeps (MessagingDeps, NumbersDeps, WebhookDomainDeps…).
 
 export interface ServiceOptions {
   rateLimit: { ratePerSec: number; burst: number };
@@ -29,8 +33,8 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
   sandbox: true,
 };
 
-/** Everything a route or domain function may need, built once per app. */
-export interface ServiceDeps {
+/** Storage, the clock, the scheduler, the event store and the simulated world: what the domain runs on. */
+export interface DomainDeps {
   /** The SQLite handle: storage and the HTTP layer use it; the domain uses `uow` and repositories. */
   db: Db;
   uow: UnitOfWork;
@@ -49,37 +53,14 @@ export interface ServiceDeps {
   carrier: Carrier;
   webhookEndpoints: WebhookEndpointsRepo;
   webhookDeliveries: WebhookDeliveriesRepo;
-  /** The webhook outbox and delivery worker (webhooks/delivery-worker.ts); main.ts starts and stops it. */
-  webhooks: DeliveryWorker;
   usageStats: UsageStatsRepo;
+  /** What the service keeps about itself (the saved clock). */
+  serviceState: ServiceStateRepo;
   options: ServiceOptions;
 }
 
-export function createDeps(db: Db, clock: Clock, log: SchedulerLog, options: Partial<ServiceOptions> = {}): ServiceDeps {
-  const eventsRepo = new EventsRepo(db);
-  const uow = sqliteUnitOfWork(db);
-  const deps: ServiceDeps = {
-    db,
-    uow,
-    clock,
-    scheduler: new Scheduler(db, clock, log),
-    accounts: new AccountsRepo(db),
-    keys: new KeysRepo(db),
-    idempotency: new IdempotencyRepo(db),
-    eventsRepo,
-    events: new EventStore(eventsRepo, clock, uow),
-    numbers: new NumbersRepo(db),
-    messages: new MessagesRepo(db),
-    charges: new ChargesRepo(db),
-    campaigns: new CampaignsRepo(db),
-    carrier: new SimulatedCarrier(),
-    webhookEndpoints: new WebhookEndpointsRepo(db),
-    webhookDeliveries: new WebhookDeliveriesRepo(db),
-    usageStats: new UsageStatsRepo(db),
-    webhooks: undefined as unknown as DeliveryWorker, // needs the deps above; set just below
-    options: { ...DEFAULT_OPTIONS, ...options },
-  };
-  // Installs the outbox on the event store and registers the webhook jobs with the scheduler.
-  deps.webhooks = new DeliveryWorker(deps, deps.options.webhooks, log);
-  return deps;
+/** Everything a route may need: the domain's deps plus the workers, built once by composeService. */
+export interface ServiceDeps extends DomainDeps {
+  /** The webhook delivery worker (webhooks/delivery-worker.ts); main.ts starts and stops it. */
+  webhooks: DeliveryWorker;
 }

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { openDatabase, type Db } from './storage/database.js';
 import { restoreClock, saveClock, type SavedClock } from './clock.js';
 import { CLOCK_STATE_KEY, ServiceStateRepo } from './storage/service-state-repo.js';
-import { createDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
+import type { ServiceDeps, ServiceOptions } from './deps.js';
+import { composeService } from './compose.js';
 import { buildApp } from './app.js';
 import { ensureBootstrap } from './bootstrap.js';
 import type { Bootstrap } from '../config/bootstrap.js';
@@ -55,7 +56,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields })}\n`);
     },
   };
-  const deps = createDeps(db, clock, schedulerLog, { ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
+  const deps = composeService(db, clock, schedulerLog, { ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
   const app = buildApp(deps, { logger });
   await app.listen({ host: opts.host, port: opts.port });
   const address = app.server.address();

@@ -1,18 +1,18 @@
-// The one place domain unit tests build the service's dependencies: an in-memory SQLite database, a
-// manual clock, the durable jobs the app registers, and a few seeded accounts. Tests call domain
-// functions directly, `(deps, actor, …)` (no HTTP, no network). When the server's composition root
-// changes, only this module should need to follow.
+// The one place domain unit tests build the service's dependencies: an in-memory SQLite database and
+// a manual clock, wired by the service's composition root (which registers the durable jobs), and a
+// few seeded accounts. Tests call domain functions directly, `(deps, actor, …)` (no HTTP, no
+// network). When the composition root changes, only this module should need to follow.
 //
 // It lives under test/ (not src/server/domain/) because it reaches the composition root, which the
 // domain layer may not import, and so that it never ships in dist.
 
 import { ManualClock } from '../../src/server/clock.js';
-import { createDeps, type ServiceDeps } from '../../src/server/deps.js';
+import { composeService } from '../../src/server/compose.js';
+import type { ServiceDeps } from '../../src/server/deps.js';
 import { openDatabase } from '../../src/server/storage/database.js';
-import { createAccount } from '../../src/server/domain/accounts.js';
-import { registerMessageJobs } from '../../src/server/domain/messages.js';
+import { createAgencyAccount, createSubaccount } from '../../src/server/domain/accounts.js';
 import type { Actor } from '../../src/server/domain/actor.js';
-import { registerNumberJobs, assignNumber, buyNumber, searchNumbers } from '../../src/server/domain/numbers.js';
+import { assignNumber, buyNumber, searchNumbers } from '../../src/server/domain/numbers.js';
 import { newUuid } from '../../src/server/ids.js';
 import { ServiceError } from '../../src/server/errors.js';
 import type { AccountRecord } from '../../src/server/storage/accounts-repo.js';
@@ -80,21 +80,18 @@ export function createDomainFixture(): DomainFixture {
   const clock = new ManualClock(FIXTURE_START_MS);
   const jobErrors: DomainFixture['jobErrors'] = [];
   const log = { error: (obj: object, msg: string) => void jobErrors.push({ obj, msg }) };
-  const deps = createDeps(db, clock, log, {
+  const deps = composeService(db, clock, log, {
     webhooks: {
       // The worker is never started here, so it sends nothing; should that change, these make sure
       // no attempt can leave the process: no name resolves and every address is refused.
-      resolver: { lookup: async (host) => Promise.reject(Object.assign(new Error(`no network in domain tests (${host})`), { code: 'ENOTFOUND' })) },
+      resolver: { lookup: async (host: string) => Promise.reject(Object.assign(new Error(`no network in domain tests (${host})`), { code: 'ENOTFOUND' })) },
       destinationGuard: () => false,
     },
   });
-  // What buildApp does besides routes: the durable jobs of messaging and numbers.
-  registerMessageJobs(deps);
-  registerNumberJobs(deps);
 
-  const agency = createAccount(deps.accounts, clock, { name: 'Fixture agency', parentId: null, isAgency: true });
-  const sub = createAccount(deps.accounts, clock, { name: 'Fixture client', parentId: agency.id, isAgency: false });
-  const stranger = createAccount(deps.accounts, clock, { name: 'Another agency', parentId: null, isAgency: true });
+  const agency = createAgencyAccount(deps, 'Fixture agency');
+  const sub = createSubaccount(deps, { account: agency, mode: 'live' }, 'Fixture client');
+  const stranger = createAgencyAccount(deps, 'Another agency');
 
   const actor = (mode: 'live' | 'test' = 'live', account: AccountRecord = agency): Actor => ({ account, mode });
 

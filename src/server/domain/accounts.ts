@@ -1,13 +1,28 @@
 import type { AccountsRepo, AccountRecord } from '../storage/accounts-repo.js';
 import type { Clock } from '../clock.js';
+import type { Actor } from './actor.js';
+import type { Page } from '../../api/schemas/page.js';
 import { newUuid } from '../ids.js';
 import { forbidden, notFound } from '../errors.js';
 
-export function createAccount(repo: AccountsRepo, clock: Clock, a: { name: string; parentId: string | null; isAgency: boolean }): AccountRecord {
-  const now = clock.nowMs();
+// Sub-account routes are agency-level (contract §3: they refuse Service-Subaccount), so the actor's
+// account is always the caller's own.
+
+export interface AccountsDeps {
+  accounts: AccountsRepo;
+  clock: Clock;
+}
+
+function insertAccount(deps: AccountsDeps, a: { name: string; parentId: string | null; isAgency: boolean }): AccountRecord {
+  const now = deps.clock.nowMs();
   const record: AccountRecord = { id: newUuid(), name: a.name, parentId: a.parentId, isAgency: a.isAgency, status: 'active', createdAt: now, updatedAt: now };
-  repo.insert(record);
+  deps.accounts.insert(record);
   return record;
+}
+
+/** contract §1: the agency account the first start creates (no caller yet). */
+export function createAgencyAccount(deps: AccountsDeps, name: string): AccountRecord {
+  return insertAccount(deps, { name, parentId: null, isAgency: true });
 }
 
 // spec: Authentication 5 — agency keys manage child accounts; others get 403.
@@ -15,21 +30,25 @@ export function assertAgency(account: AccountRecord): void {
   if (!account.isAgency) throw forbidden('only an agency account can manage sub-accounts');
 }
 
-export function getSubaccount(repo: AccountsRepo, agency: AccountRecord, id: string): AccountRecord {
-  assertAgency(agency);
-  const child = repo.getChild(agency.id, id);
+export function createSubaccount(deps: AccountsDeps, actor: Actor, name: string): AccountRecord {
+  assertAgency(actor.account);
+  return insertAccount(deps, { name, parentId: actor.account.id, isAgency: false });
+}
+
+export function listSubaccounts(deps: Pick<AccountsDeps, 'accounts'>, actor: Actor, limit: number, cursor?: string): Page<AccountRecord> {
+  assertAgency(actor.account);
+  return deps.accounts.listChildren(actor.account.id, limit, cursor);
+}
+
+export function getSubaccount(deps: Pick<AccountsDeps, 'accounts'>, actor: Actor, id: string): AccountRecord {
+  assertAgency(actor.account);
+  const child = deps.accounts.getChild(actor.account.id, id);
   if (!child) throw notFound('sub-account');
   return child;
 }
 
-export function updateSubaccount(
-  repo: AccountsRepo,
-  clock: Clock,
-  agency: AccountRecord,
-  id: string,
-  patch: { name?: string; status?: 'active' | 'suspended' },
-): AccountRecord {
-  getSubaccount(repo, agency, id);
-  repo.update(id, patch, clock.nowMs());
-  return repo.get(id)!;
+export function updateSubaccount(deps: AccountsDeps, actor: Actor, id: string, patch: { name?: string; status?: 'active' | 'suspended' }): AccountRecord {
+  getSubaccount(deps, actor, id);
+  deps.accounts.update(id, patch, deps.clock.nowMs());
+  return deps.accounts.get(id)!;
 }

@@ -1,16 +1,21 @@
 import type { MessagesRepo, MessageRecord, ConversationRecord } from '../storage/messages-repo.js';
 import type { Page } from '../../api/schemas/page.js';
+import type { Actor } from './actor.js';
 
 // spec: Conversation summary and thread; contract §4. A conversation is every message exchanged with
 // one counterparty (the `to` of an outbound, the `from` of an inbound), whichever of the account's
 // numbers was used.
 
+export interface ConversationsDeps {
+  messages: MessagesRepo;
+}
+
 /** Summaries, newest `lastAt` first, keyset-paged on (lastAt, latest message). */
-export function listConversations(deps: { messages: MessagesRepo }, accountId: string, limit: number, cursor?: string): Page<ConversationRecord> {
-  return deps.messages.conversations(accountId, limit, cursor);
+export function listConversations(deps: ConversationsDeps, actor: Actor, limit: number, cursor?: string): Page<ConversationRecord> {
+  return deps.messages.conversations(actor.account.id, limit, cursor);
 }
 
 /** The latest `limit` messages with `counterparty`, oldest first; an unknown counterparty is an empty thread. */
-export function conversationThread(deps: { messages: MessagesRepo }, accountId: string, counterparty: string, limit: number): MessageRecord[] {
-  return deps.messages.thread(accountId, counterparty, limit);
+export function conversationThread(deps: ConversationsDeps, actor: Actor, counterparty: string, limit: number): MessageRecord[] {
+  return deps.messages.thread(actor.account.id, counterparty, limit);
 }

@@ -3,6 +3,13 @@ import { randomBase62, newId } from '../ids.js';
 import type { KeysRepo, KeyRecord } from '../storage/keys-repo.js';
 import type { Clock } from '../clock.js';
 import { notFound } from '../errors.js';
+import type { Actor } from './actor.js';
+import type { Page } from '../../api/schemas/page.js';
+
+export interface KeysDeps {
+  keys: KeysRepo;
+  clock: Clock;
+}
 
 // spec: Authentication 2 — the key prefix names the mode.
 export const KEY_PREFIX = { live: 'sk_live_', test: 'sk_test_' } as const;
@@ -40,16 +47,22 @@ export function mintKey(accountId: string, name: string, mode: 'live' | 'test', 
   };
 }
 
-export function createKey(repo: KeysRepo, clock: Clock, accountId: string, name: string, mode: 'live' | 'test'): MintedKey {
-  const minted = mintKey(accountId, name, mode, clock.nowMs());
-  repo.insert(minted.record);
+/** A new key of the actor's account; `mode` is the new key's, whatever the actor's key is. */
+export function createKey(deps: KeysDeps, actor: Actor, name: string, mode: 'live' | 'test'): MintedKey {
+  const minted = mintKey(actor.account.id, name, mode, deps.clock.nowMs());
+  deps.keys.insert(minted.record);
   return minted;
 }
 
+export function listKeys(deps: Pick<KeysDeps, 'keys'>, actor: Actor, limit: number, cursor?: string): Page<KeyRecord> {
+  return deps.keys.list(actor.account.id, limit, cursor);
+}
+
 /** contract §3: revoking makes the key fail with 401 from the next request on. Revoking twice is harmless. */
-export function revokeKey(repo: KeysRepo, clock: Clock, accountId: string, id: string): KeyRecord {
-  const key = repo.get(accountId, id);
+export function revokeKey(deps: KeysDeps, actor: Actor, id: string): KeyRecord {
+  const accountId = actor.account.id;
+  const key = deps.keys.get(accountId, id);
   if (!key) throw notFound('API key');
-  if (key.revokedAt === null) repo.revoke(id, clock.nowMs());
-  return repo.get(accountId, id)!;
+  if (key.revokedAt === null) deps.keys.revoke(id, deps.clock.nowMs());
+  return deps.keys.get(accountId, id)!;
 }

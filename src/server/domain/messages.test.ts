@@ -347,7 +347,7 @@ describe('the status machine on the manual clock', () => {
 describe('receiveInbound', () => {
   it('records a received message on the number and emits message.received', () => {
     const n = fx.buyNumber();
-    const m = receiveInbound(fx.deps, fx.agency, InboundMessageBody.parse({ from: TO_2, to: n.phoneNumber, body: 'Reply from a consumer' }));
+    const m = receiveInbound(fx.deps, fx.actor(), InboundMessageBody.parse({ from: TO_2, to: n.phoneNumber, body: 'Reply from a consumer' }));
     expect(stored(m.id)).toMatchObject({
       direction: 'inbound',
       status: 'received',
@@ -378,13 +378,13 @@ describe('receiveInbound', () => {
 
   it('only to a number the account owns and has not released', () => {
     const theirs = fx.buyNumber({ account: fx.sub });
-    const err = serviceErrorOf(() => receiveInbound(fx.deps, fx.agency, InboundMessageBody.parse({ from: TO, to: theirs.phoneNumber, body: 'hi' })));
+    const err = serviceErrorOf(() => receiveInbound(fx.deps, fx.actor(), InboundMessageBody.parse({ from: TO, to: theirs.phoneNumber, body: 'hi' })));
     expect(err.code).toBe('validation_error');
     expect(detailPaths(err)).toEqual([['body', 'to']]);
 
     const mine = fx.buyNumber();
     releaseNumber(fx.deps, fx.actor(), mine.id);
-    const released = serviceErrorOf(() => receiveInbound(fx.deps, fx.agency, InboundMessageBody.parse({ from: TO, to: mine.phoneNumber, body: 'hi' })));
+    const released = serviceErrorOf(() => receiveInbound(fx.deps, fx.actor(), InboundMessageBody.parse({ from: TO, to: mine.phoneNumber, body: 'hi' })));
     expect(released.code).toBe('validation_error');
     expect(fx.events(fx.agency, 'message.received')).toEqual([]);
   });
@@ -392,7 +392,7 @@ describe('receiveInbound', () => {
   it('inbound media needs the mms capability (named on to)', () => {
     const n = fx.buyNumber({ want: (c) => c.sms && !c.mms });
     const err = serviceErrorOf(() =>
-      receiveInbound(fx.deps, fx.agency, InboundMessageBody.parse({ from: TO, to: n.phoneNumber, mediaUrls: ['https://cdn.example.com/a.png'] })),
+      receiveInbound(fx.deps, fx.actor(), InboundMessageBody.parse({ from: TO, to: n.phoneNumber, mediaUrls: ['https://cdn.example.com/a.png'] })),
     );
     expect(err.code).toBe('channel_unsupported');
     expect(detailPaths(err)).toEqual([['body', 'to']]);
@@ -402,12 +402,12 @@ describe('receiveInbound', () => {
 describe('getMessage', () => {
   it("finds the account's own message and nobody else's", () => {
     const m = send(fx.actor('test'), { to: TO, from: TEST_SENDER, body: 'hi' });
-    expect(getMessage(fx.deps, fx.agency.id, m.id).id).toBe(m.id);
-    expect(serviceErrorOf(() => getMessage(fx.deps, fx.stranger.id, m.id)).code).toBe('not_found');
+    expect(getMessage(fx.deps, fx.actor(), m.id).id).toBe(m.id);
+    expect(serviceErrorOf(() => getMessage(fx.deps, fx.actor('live', fx.stranger), m.id)).code).toBe('not_found');
     // The agency's own message is not its sub-account's either, nor the other way round.
-    expect(serviceErrorOf(() => getMessage(fx.deps, fx.sub.id, m.id)).code).toBe('not_found');
+    expect(serviceErrorOf(() => getMessage(fx.deps, fx.actor('live', fx.sub), m.id)).code).toBe('not_found');
     const subMessage = send(fx.actor('test', fx.sub), { to: TO, from: TEST_SENDER, body: 'hi' });
-    expect(serviceErrorOf(() => getMessage(fx.deps, fx.agency.id, subMessage.id)).code).toBe('not_found');
-    expect(serviceErrorOf(() => getMessage(fx.deps, fx.agency.id, 'msg_doesnotexist')).code).toBe('not_found');
+    expect(serviceErrorOf(() => getMessage(fx.deps, fx.actor(), subMessage.id)).code).toBe('not_found');
+    expect(serviceErrorOf(() => getMessage(fx.deps, fx.actor(), 'msg_doesnotexist')).code).toBe('not_found');
   });
 });

@@ -2,9 +2,8 @@ import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
 import type { UnitOfWork } from '../storage/unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
-import type { EventStore } from './events.js';
+import type { EventStore } from './events/store.js';
 import type { Actor } from './actor.js';
-import type { AccountRecord } from '../storage/accounts-repo.js';
 import type { NumbersRepo, NumberRecord } from '../storage/numbers-repo.js';
 import type { MessagesRepo, MessageRecord, MessageFilters } from '../storage/messages-repo.js';
 import type { ChargesRepo } from '../storage/charges-repo.js';
@@ -232,7 +231,8 @@ export function registerMessageJobs(deps: MessagingDeps): void {
 // --- inbound ---------------------------------------------------------------------------------------
 
 /** contract §9: a consumer's text to one of the account's numbers → `received` and `message.received`. */
-export function receiveInbound(deps: MessagingDeps, account: AccountRecord, body: InboundMessageBody): MessageRecord {
+export function receiveInbound(deps: MessagingDeps, actor: Actor, body: InboundMessageBody): MessageRecord {
+  const { account } = actor;
   const number = deps.numbers.findByPhone(account.id, body.to);
   if (!number || number.status === 'released') throw validationError(['body', 'to'], `${body.to} is not a number of this account`);
   const channel = body.mediaUrls?.length ? 'mms' : 'sms';
@@ -274,8 +274,8 @@ export function receiveInbound(deps: MessagingDeps, account: AccountRecord, body
 
 // --- reads -----------------------------------------------------------------------------------------
 
-export function getMessage(deps: Pick<MessagingDeps, 'messages'>, accountId: string, id: string): MessageRecord {
-  const message = deps.messages.get(accountId, id);
+export function getMessage(deps: Pick<MessagingDeps, 'messages'>, actor: Actor, id: string): MessageRecord {
+  const message = deps.messages.get(actor.account.id, id);
   // spec: Authentication 6 — another account's message is not_found.
   if (!message) throw notFound('message');
   return message;
@@ -283,10 +283,10 @@ export function getMessage(deps: Pick<MessagingDeps, 'messages'>, accountId: str
 
 export function listMessages(
   deps: Pick<MessagingDeps, 'messages'>,
-  accountId: string,
+  actor: Actor,
   filters: MessageFilters,
   limit: number,
   cursor?: string,
 ): Page<MessageRecord> {
-  return deps.messages.list(accountId, filters, limit, cursor);
+  return deps.messages.list(actor.account.id, filters, limit, cursor);
 }

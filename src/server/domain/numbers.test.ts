@@ -151,7 +151,7 @@ describe('buyNumber', () => {
     for (const phone of ['+15005550006', '+14155550123', '+19995551234']) {
       expect(serviceErrorOf(() => buyNumber(fx.deps, fx.actor(), phone)).code).toBe('conflict');
     }
-    expect(listNumbers(fx.deps, fx.agency.id, {}, 10).data).toEqual([]);
+    expect(listNumbers(fx.deps, fx.actor(), {}, 10).data).toEqual([]);
   });
 
   it('a released number can be bought again (by anyone)', () => {
@@ -275,8 +275,8 @@ describe('releaseNumber', () => {
     const keep = fx.buyNumber();
     const gone = fx.buyNumber({ areaCode: '212' });
     releaseNumber(fx.deps, fx.actor(), gone.id);
-    expect(listNumbers(fx.deps, fx.agency.id, {}, 10).data.map((n) => n.id)).toEqual([keep.id]);
-    expect(listNumbers(fx.deps, fx.agency.id, { status: 'released' }, 10).data.map((n) => n.id)).toEqual([gone.id]);
+    expect(listNumbers(fx.deps, fx.actor(), {}, 10).data.map((n) => n.id)).toEqual([keep.id]);
+    expect(listNumbers(fx.deps, fx.actor(), { status: 'released' }, 10).data.map((n) => n.id)).toEqual([gone.id]);
   });
 
   it('a provisioning job due after the release does not bring anything back', async () => {
@@ -411,7 +411,7 @@ describe("another account's number is not found", () => {
     const stranger = fx.actor('live', fx.stranger);
     for (const a of [agency, stranger]) {
       for (const ref of [n.id, n.phoneNumber]) {
-        expect(serviceErrorOf(() => resolveNumber(fx.deps, a.account.id, ref)).code).toBe('not_found');
+        expect(serviceErrorOf(() => resolveNumber(fx.deps, a, ref)).code).toBe('not_found');
         expect(serviceErrorOf(() => updateNumber(fx.deps, a, ref, UpdateNumberBody.parse({ label: 'mine' }))).code).toBe('not_found');
         expect(serviceErrorOf(() => releaseNumber(fx.deps, a, ref)).code).toBe('not_found');
         expect(serviceErrorOf(() => assignNumber(fx.deps, a, ref, null)).code).toBe('not_found');
@@ -421,6 +421,6 @@ describe("another account's number is not found", () => {
     }
     expect(stored(n)).toMatchObject({ label: null, status: 'idle' });
     expect(stored(tf).tfvStatus).toBe('unverified');
-    expect(resolveNumber(fx.deps, fx.sub.id, n.phoneNumber).id).toBe(n.id);
+    expect(resolveNumber(fx.deps, fx.actor('live', fx.sub), n.phoneNumber).id).toBe(n.id);
   });
 });

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import type { UnitOfWork } from '../storage/unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
 import type { NumbersRepo, NumberRecord, NumberFilters } from '../storage/numbers-repo.js';
+import { UniqueConstraintError } from '../storage/storage-errors.js';
 import type { ChargesRepo } from '../storage/charges-repo.js';
 import type { CampaignsRepo } from '../storage/campaigns-repo.js';
 import type { Carrier, TollfreeSubmission } from '../world/carrier.js';
@@ -86,7 +87,7 @@ export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string):
       deps.numbers.insert(record);
     } catch (err) {
       // The partial unique index is the last word on ownership.
-      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw conflict(`${phoneNumber} is already taken`);
+      if (err instanceof UniqueConstraintError) throw conflict(`${phoneNumber} is already taken`);
       throw err;
     }
     if (actor.mode === 'live') {
@@ -103,15 +104,21 @@ export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string):
  * A number by id, or by its E.164 form (contract §5 asks it of the CLI; the service accepts it too).
  * For E.164 the owned record wins, else the latest released one.
  */
-export function resolveNumber(deps: Pick<NumbersDeps, 'numbers'>, accountId: string, idOrPhone: string): NumberRecord {
+export function resolveNumber(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, idOrPhone: string): NumberRecord {
+  const accountId = actor.account.id;
   const number = E164_PATTERN.test(idOrPhone) ? deps.numbers.findByPhone(accountId, idOrPhone) : deps.numbers.get(accountId, idOrPhone);
   // spec: Authentication 6 — another account's number is not_found.
   if (!number) throw notFound('number');
   return number;
 }
 
-export function listNumbers(deps: Pick<NumbersDeps, 'numbers'>, accountId: string, f: NumberFilters, limit: number, cursor?: string): Page<NumberRecord> {
-  return deps.numbers.list(accountId, f, limit, cursor);
+export function listNumbers(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, f: NumberFilters, limit: number, cursor?: string): Page<NumberRecord> {
+  return deps.numbers.list(actor.account.id, f, limit, cursor);
+}
+
+/** The names of the numbers' campaigns, by campaign id (one lookup for a whole page). */
+export function campaignNames(deps: Pick<NumbersDeps, 'campaigns'>, records: readonly NumberRecord[]): ReadonlyMap<string, string> {
+  return deps.campaigns.namesByIds(records.flatMap((n) => (n.campaignId ? [n.campaignId] : [])));
 }
 
 function assertOwned(n: NumberRecord): void {
@@ -123,7 +130,7 @@ function assertOwned(n: NumberRecord): void {
 /** PATCH /v1/numbers/{id}: label, caller ID name, emergency calling. All or nothing. */
 export function updateNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, patch: UpdateNumberBody): NumberRecord {
   return deps.uow.transaction(() => {
-    const n = resolveNumber(deps, actor.account.id, idOrPhone);
+    const n = resolveNumber(deps, actor, idOrPhone);
     assertOwned(n);
     const now = deps.clock.nowMs();
 
@@ -194,7 +201,7 @@ function updateEmergency(deps: NumbersDeps, actor: Actor, n: NumberRecord, e: No
 /** contract §5: → released (releasedAt set, campaign detached, emergency off); again → 409. */
 export function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string): NumberRecord {
   return deps.uow.transaction(() => {
-    const n = resolveNumber(deps, actor.account.id, idOrPhone);
+    const n = resolveNumber(deps, actor, idOrPhone);
     if (n.status === 'released') throw conflict(`${n.phoneNumber} is already released`);
     const now = deps.clock.nowMs();
     n.status = 'released';
@@ -212,7 +219,7 @@ export function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string
 /** contract §5: attach to an approved campaign (→ live) or detach with null (→ idle). */
 export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, campaignId: string | null): NumberRecord {
   return deps.uow.transaction(() => {
-    const n = resolveNumber(deps, actor.account.id, idOrPhone);
+    const n = resolveNumber(deps, actor, idOrPhone);
     assertOwned(n);
     if (n.type === 'tollfree') {
       throw channelUnsupported('toll-free numbers are not registered under 10DLC campaigns; verify them instead', ['body', 'campaignId']);
@@ -239,7 +246,7 @@ export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string,
 /** spec: Toll-free verification — unverified/rejected/action_required → pending; the carrier decides 72 h later. */
 export function verifyTollfree(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: VerifyTollfreeBody): NumberRecord {
   return deps.uow.transaction(() => {
-    const n = resolveNumber(deps, actor.account.id, idOrPhone);
+    const n = resolveNumber(deps, actor, idOrPhone);
     assertOwned(n);
     if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
     if (n.tfvStatus === 'pending' || n.tfvStatus === 'verified') throw conflict(`toll-free verification is already ${n.tfvStatus}`);
@@ -265,7 +272,7 @@ function decide(deps: NumbersDeps, n: NumberRecord, status: 'verified' | 'reject
 /** contract §9: the carrier's verdict at once. Only a pending verification can be decided. */
 export function sandboxTollfreeDecision(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: TollfreeDecisionBody): NumberRecord {
   return deps.uow.transaction(() => {
-    const n = resolveNumber(deps, actor.account.id, idOrPhone);
+    const n = resolveNumber(deps, actor, idOrPhone);
     assertOwned(n);
     if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
     if (n.tfvStatus !== 'pending') throw conflict(`no toll-free verification is pending (status ${n.tfvStatus})`);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError } from '../errors.js';
+import { ServiceError, validationError } from '../errors.js';
+import { MalformedCursorError } from '../storage/storage-errors.js';
 import { RequestValidationError } from './validation.js';
 import type { ErrorCode } from '../../api/schemas/errors.js';
 import { ERROR_STATUS } from '../../api/schemas/errors.js';
@@ -21,6 +22,8 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
  */
 export function installErrorHandling(app: FastifyInstance, catalog: RouteCatalog): void {
   app.setErrorHandler((err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
+    // contract §2: cursors are opaque; one a list never produced is the client's mistake.
+    if (err instanceof MalformedCursorError) err = validationError(['query', 'cursor'], 'malformed cursor; pass back a nextCursor unchanged');
     if (err instanceof ServiceError) {
       if (err.headers) reply.headers(err.headers);
       return sendError(reply, err.code, err.message, err.details);

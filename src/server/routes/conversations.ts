@@ -3,7 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ConversationSummarySchema, ListConversationsQuery, ThreadParams, ThreadQuery, ThreadSchema } from '../../api/schemas/conversations.js';
 import type { ServiceDeps } from '../deps.js';
 import { conversationThread, listConversations } from '../domain/conversations.js';
-import { conversationView, messageView } from '../views-messaging.js';
+import { conversationView } from '../views/conversations.js';
+import { messageView } from '../views/messages.js';
 import { listResponse, sendList } from '../http/lists.js';
 
 // spec: Conversation summary and thread; contract §4.
@@ -23,7 +24,7 @@ export function conversationsRoutes(app: FastifyInstance, deps: ServiceDeps): vo
       },
     },
     async (req, reply) => {
-      const page = listConversations(deps, req.auth.account.id, req.query.limit, req.query.cursor);
+      const page = listConversations(deps, req.auth, req.query.limit, req.query.cursor);
       return sendList(req, reply, { ...page, data: page.data.map(conversationView) });
     },
   );
@@ -42,7 +43,7 @@ export function conversationsRoutes(app: FastifyInstance, deps: ServiceDeps): vo
       },
     },
     async (req) => ({
-      data: conversationThread(deps, req.auth.account.id, req.params.counterparty as string, req.query.limit).map(messageView),
+      data: conversationThread(deps, req.auth, req.params.counterparty as string, req.query.limit).map(messageView),
     }),
   );
 }

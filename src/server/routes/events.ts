@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { EventFeedQuery, EventFeedSchema, FEED_WAIT_MAX_SECS } from '../../api/schemas/events.js';
 import type { ServiceDeps } from '../deps.js';
-import { EventsFeed } from '../webhooks/events-feed.js';
+import { EventsFeed } from '../domain/events/feed.js';
+import { eventFeedView } from '../views/events.js';
 
 // spec: Events feed; contract §10.
 export function eventsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
@@ -43,7 +44,7 @@ export function eventsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       };
       reply.raw.once('close', onClose);
       try {
-        return await feed.read(req.auth.account.id, req.query, controller.signal);
+        return eventFeedView(await feed.read(req.auth, req.query, controller.signal));
       } finally {
         reply.raw.off('close', onClose);
       }

@@ -4,11 +4,10 @@ import { CreateKeyBody, CreatedApiKeySchema, ApiKeySchema } from '../../api/sche
 import { IdParams, NoContent } from '../../api/schemas/common.js';
 import { ListQuerySchema } from '../../api/schemas/page.js';
 import type { ServiceDeps } from '../deps.js';
-import { createKey, revokeKey } from '../domain/keys.js';
-import { keyView } from '../views.js';
+import { createKey, listKeys, revokeKey } from '../domain/keys.js';
+import { createdKeyView, keyView } from '../views/keys.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
-import { iso } from '../clock.js';
 
 // contract §3: API keys.
 export function keysRoutes(app: FastifyInstance, deps: ServiceDeps): void {
@@ -19,8 +18,8 @@ export function keysRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     { schema: { tags: ['keys'], summary: 'Create an API key; the key is shown only in this response', description: 'The service stores only a SHA-256 hash of the key. A replay of the same `Idempotency-Key` returns the same record with `key: null`: the key itself is never stored, not even for replays.', body: CreateKeyBody, response: { 201: CreatedApiKeySchema } } },
     async (req, reply) => {
       const created = commitOnce(deps, req, 201, () => {
-        const { key, record } = createKey(deps.keys, deps.clock, req.auth.account.id, req.body.name, req.body.mode);
-        return { id: record.id, name: record.name, mode: record.mode, prefix: record.prefix, key: key as string | null, createdAt: iso(record.createdAt) };
+        const { key, record } = createKey(deps, req.auth, req.body.name, req.body.mode);
+        return createdKeyView(record, key);
       });
       return reply.status(201).send(created);
     },
@@ -30,7 +29,7 @@ export function keysRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/keys',
     { schema: { tags: ['keys'], summary: 'List API keys (never the keys themselves)', querystring: ListQuerySchema, response: { 200: listResponse(ApiKeySchema) } } },
     async (req, reply) => {
-      const page = deps.keys.list(req.auth.account.id, req.query.limit, req.query.cursor);
+      const page = listKeys(deps, req.auth, req.query.limit, req.query.cursor);
       return sendList(req, reply, { ...page, data: page.data.map(keyView) });
     },
   );
@@ -39,7 +38,7 @@ export function keysRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/keys/:id',
     { schema: { tags: ['keys'], summary: 'Revoke an API key; it fails with 401 from the next request on', params: IdParams, response: { 204: NoContent } } },
     async (req, reply) => {
-      revokeKey(deps.keys, deps.clock, req.auth.account.id, req.params.id);
+      revokeKey(deps, req.auth, req.params.id);
       return reply.status(204).send(null);
     },
   );

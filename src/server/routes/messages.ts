@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ListMessagesQuery, MessageIdParams, MessageSchema, SendMessageBody } from '../../api/schemas/messages.js';
 import type { ServiceDeps } from '../deps.js';
 import { getMessage, listMessages, sendMessage } from '../domain/messages.js';
-import { messageView } from '../views-messaging.js';
+import { messageView } from '../views/messages.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
 
@@ -59,7 +59,7 @@ export function messagesRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, direction, from, to, status } = req.query;
-      const page = listMessages(deps, req.auth.account.id, { direction, from, to, status }, limit, cursor);
+      const page = listMessages(deps, req.auth, { direction, from, to, status }, limit, cursor);
       return sendList(req, reply, { ...page, data: page.data.map(messageView) });
     },
   );
@@ -75,6 +75,6 @@ export function messagesRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: MessageSchema },
       },
     },
-    async (req) => messageView(getMessage(deps, req.auth.account.id, req.params.id)),
+    async (req) => messageView(getMessage(deps, req.auth, req.params.id)),
   );
 }

@@ -17,6 +17,7 @@ import type { ServiceDeps } from '../deps.js';
 import {
   assignNumber,
   buyNumber,
+  campaignNames,
   listNumbers,
   releaseNumber,
   resolveNumber,
@@ -25,14 +26,14 @@ import {
   verifyTollfree,
 } from '../domain/numbers.js';
 import type { NumberRecord } from '../storage/numbers-repo.js';
-import { availableNumberView, numberView } from '../views-messaging.js';
+import { availableNumberView, numberView } from '../views/numbers.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
 
-/** Numbers rendered with their campaign names (one lookup for the whole page). */
+/** Numbers rendered with their campaign names (one domain read for the whole page). */
 export function renderNumbers(deps: Pick<ServiceDeps, 'campaigns'>, records: NumberRecord[]): PhoneNumber[] {
-  const names = deps.campaigns.namesByIds(records.flatMap((n) => (n.campaignId ? [n.campaignId] : [])));
-  return records.map((n) => numberView(n, n.campaignId ? (names.get(n.campaignId) ?? null) : null));
+  const names = campaignNames(deps, records);
+  return records.map((n) => numberView(n, names));
 }
 export const renderNumber = (deps: Pick<ServiceDeps, 'campaigns'>, n: NumberRecord): PhoneNumber => renderNumbers(deps, [n])[0]!;
 
@@ -105,7 +106,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, status, type, campaignId } = req.query;
-      const page = listNumbers(deps, req.auth.account.id, { status, type, campaignId }, limit, cursor);
+      const page = listNumbers(deps, req.auth, { status, type, campaignId }, limit, cursor);
       return sendList(req, reply, { ...page, data: renderNumbers(deps, page.data) });
     },
   );
@@ -113,7 +114,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   r.get(
     '/v1/numbers/:id',
     { schema: { tags: ['numbers'], summary: 'Get a number', description: ID_NOTE, params: NumberIdParams, response: { 200: PhoneNumberSchema } } },
-    async (req) => renderNumber(deps, resolveNumber(deps, req.auth.account.id, req.params.id)),
+    async (req) => renderNumber(deps, resolveNumber(deps, req.auth, req.params.id)),
   );
 
   r.patch(

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AdvanceClockBody, ClockSchema } from '../../api/schemas/sandbox.js';
 import type { ServiceDeps } from '../deps.js';
-import { iso, saveClock } from '../clock.js';
-import { CLOCK_STATE_KEY, ServiceStateRepo } from '../storage/service-state-repo.js';
+import { advanceClock } from '../domain/sandbox-clock.js';
+import { clockView } from '../views/sandbox-clock.js';
 
 // contract §1: GET /v1/sandbox/clock → {now}; advance moves time and runs everything that became due.
 export function sandboxClockRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const state = () => ({ now: iso(deps.clock.nowMs()), mode: deps.clock.mode });
+  const state = () => clockView(deps.clock);
 
   r.get('/v1/sandbox/clock', { schema: { tags: ['sandbox'], summary: 'The service clock', response: { 200: ClockSchema } } }, async () => state());
 
@@ -24,9 +24,7 @@ export function sandboxClockRoutes(app: FastifyInstance, deps: ServiceDeps): voi
       },
     },
     async (req) => {
-      await deps.scheduler.advance(req.body.seconds);
-      // Service time never goes back, not even across a restart (contract §1).
-      new ServiceStateRepo(deps.db).set(CLOCK_STATE_KEY, saveClock(deps.clock));
+      await advanceClock(deps, req.body.seconds);
       return state();
     },
   );

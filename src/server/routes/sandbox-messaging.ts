@@ -5,7 +5,7 @@ import { NumberIdParams, PhoneNumberSchema, TollfreeDecisionBody } from '../../a
 import type { ServiceDeps } from '../deps.js';
 import { receiveInbound } from '../domain/messages.js';
 import { sandboxTollfreeDecision } from '../domain/numbers.js';
-import { messageView } from '../views-messaging.js';
+import { messageView } from '../views/messages.js';
 import { commitOnce } from '../http/idempotency.js';
 import { renderNumber } from './numbers.js';
 
@@ -26,7 +26,7 @@ export function sandboxMessagingRoutes(app: FastifyInstance, deps: ServiceDeps):
       },
     },
     async (req, reply) => {
-      const received = commitOnce(deps, req, 201, () => messageView(receiveInbound(deps, req.auth.account, req.body)));
+      const received = commitOnce(deps, req, 201, () => messageView(receiveInbound(deps, req.auth, req.body)));
       return reply.status(201).send(received);
     },
   );

@@ -4,7 +4,7 @@ import { WebhookEndpointSchema } from '../../api/schemas/webhooks.js';
 import { IdParams } from '../../api/schemas/common.js';
 import type { ServiceDeps } from '../deps.js';
 import { sandboxAutoDisable } from '../domain/webhooks/endpoints.js';
-import { webhookEndpointView } from '../domain/webhooks-views.js';
+import { webhookEndpointView } from '../views/webhooks.js';
 
 // contract §9: the outside world for webhooks. Auto-disable needs 72 hours of failures; this makes
 // it happen now, through the same domain path, so receivers of `webhook_endpoint.disabled` can be tested.

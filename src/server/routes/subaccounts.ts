@@ -4,13 +4,14 @@ import { AgencySummarySchema, CreateSubaccountBody, SubaccountSchema, UpdateSuba
 import { ListQuerySchema } from '../../api/schemas/page.js';
 import { IdParams } from '../../api/schemas/common.js';
 import type { ServiceDeps } from '../deps.js';
-import { assertAgency, createAccount, getSubaccount, updateSubaccount } from '../domain/accounts.js';
+import { createSubaccount, getSubaccount, listSubaccounts, updateSubaccount } from '../domain/accounts.js';
 import { agencySummary } from '../domain/agency.js';
-import { subaccountView } from '../views.js';
+import { subaccountView } from '../views/subaccounts.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
 
-// contract §3: sub-accounts and the agency summary. Agency-level: they reject Service-Subaccount.
+// contract §3: sub-accounts and the agency summary. Agency-level: they reject Service-Subaccount, so
+// the actor (req.auth) acts as the caller's own account.
 const agencyLevel = { agencyLevel: true };
 
 export function subaccountRoutes(app: FastifyInstance, deps: ServiceDeps): void {
@@ -20,10 +21,7 @@ export function subaccountRoutes(app: FastifyInstance, deps: ServiceDeps): void 
     '/v1/subaccounts',
     { config: agencyLevel, schema: { tags: ['subaccounts'], summary: 'Create a sub-account (agency only)', body: CreateSubaccountBody, response: { 201: SubaccountSchema } } },
     async (req, reply) => {
-      assertAgency(req.auth.caller);
-      const created = commitOnce(deps, req, 201, () =>
-        subaccountView(createAccount(deps.accounts, deps.clock, { name: req.body.name, parentId: req.auth.caller.id, isAgency: false })),
-      );
+      const created = commitOnce(deps, req, 201, () => subaccountView(createSubaccount(deps, req.auth, req.body.name)));
       return reply.status(201).send(created);
     },
   );
@@ -32,8 +30,7 @@ export function subaccountRoutes(app: FastifyInstance, deps: ServiceDeps): void 
     '/v1/subaccounts',
     { config: agencyLevel, schema: { tags: ['subaccounts'], summary: 'List sub-accounts (agency only)', querystring: ListQuerySchema, response: { 200: listResponse(SubaccountSchema) } } },
     async (req, reply) => {
-      assertAgency(req.auth.caller);
-      const page = deps.accounts.listChildren(req.auth.caller.id, req.query.limit, req.query.cursor);
+      const page = listSubaccounts(deps, req.auth, req.query.limit, req.query.cursor);
       return sendList(req, reply, { ...page, data: page.data.map(subaccountView) });
     },
   );
@@ -41,7 +38,7 @@ export function subaccountRoutes(app: FastifyInstance, deps: ServiceDeps): void 
   r.get(
     '/v1/subaccounts/:id',
     { config: agencyLevel, schema: { tags: ['subaccounts'], summary: 'Get a sub-account', params: IdParams, response: { 200: SubaccountSchema } } },
-    async (req) => subaccountView(getSubaccount(deps.accounts, req.auth.caller, req.params.id)),
+    async (req) => subaccountView(getSubaccount(deps, req.auth, req.params.id)),
   );
 
   r.patch(
@@ -50,15 +47,12 @@ export function subaccountRoutes(app: FastifyInstance, deps: ServiceDeps): void 
       config: agencyLevel,
       schema: { tags: ['subaccounts'], summary: 'Rename, suspend or resume a sub-account', params: IdParams, body: UpdateSubaccountBody, response: { 200: SubaccountSchema } },
     },
-    async (req) => subaccountView(updateSubaccount(deps.accounts, deps.clock, req.auth.caller, req.params.id, req.body)),
+    async (req) => subaccountView(updateSubaccount(deps, req.auth, req.params.id, req.body)),
   );
 
   r.get(
     '/v1/agency/summary',
     { config: agencyLevel, schema: { tags: ['agency'], summary: 'Per sub-account numbers, messages and spend this month', response: { 200: AgencySummarySchema } } },
-    async (req) => {
-      assertAgency(req.auth.caller);
-      return agencySummary(deps, req.auth.caller.id);
-    },
+    async (req) => agencySummary(deps, req.auth),
   );
 }

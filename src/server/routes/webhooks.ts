@@ -23,7 +23,7 @@ import {
   updateEndpoint,
 } from '../domain/webhooks/endpoints.js';
 import { createTestDelivery, getDelivery, listDeliveries, scheduleManualRetry } from '../domain/webhooks/deliveries.js';
-import { deliveryView, webhookEndpointView } from '../domain/webhooks-views.js';
+import { deliveryView, webhookEndpointView } from '../views/webhooks.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
 

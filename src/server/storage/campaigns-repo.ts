@@ -2,7 +2,9 @@ import type { Db } from './database.js';
 
 // spec: Campaign (10DLC). Only the fields numbers need today (assign, send); the registration work
 // adds the rest.
-export type CampaignStatus = 'draft' | 'submitted' | 'dca_review' | 'approved' | 'rejected';
+/** 10DLC campaign states; the campaigns table's CHECK list is tested against this (check-lists.test.ts). */
+export const CAMPAIGN_STATUSES = ['draft', 'submitted', 'dca_review', 'approved', 'rejected'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 export interface CampaignRecord {
   id: string;

@@ -1,5 +1,9 @@
 import type { Db } from './database.js';
 
+/** A key's states: a request holding it, or its recorded answer (the table's CHECK list is tested against this). */
+export const IDEMPOTENCY_STATES = ['in_flight', 'done'] as const;
+export type IdempotencyState = (typeof IDEMPOTENCY_STATES)[number];
+
 export interface IdempotencyScope {
   accountId: string;
   method: string;
@@ -9,7 +13,7 @@ export interface IdempotencyScope {
 
 export interface IdempotencyRecord {
   requestHash: string;
-  state: 'in_flight' | 'done';
+  state: IdempotencyState;
   status: number | null;
   body: string | null;
   createdAt: number;
@@ -24,7 +28,7 @@ export class IdempotencyRepo {
         'SELECT request_hash, state, status, body, created_at FROM idempotency_keys WHERE account_id = ? AND method = ? AND path = ? AND key = ?',
       )
       .get(s.accountId, s.method, s.path, s.key) as
-      | { request_hash: string; state: 'in_flight' | 'done'; status: number | null; body: string | null; created_at: number }
+      | { request_hash: string; state: IdempotencyState; status: number | null; body: string | null; created_at: number }
       | undefined;
     return row && { requestHash: row.request_hash, state: row.state, status: row.status, body: row.body, createdAt: row.created_at };
   }

@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import { UniqueConstraintError, isUniqueViolation } from './storage-errors.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { NumberStatus, NumberType, ProvisioningStatus, TfvStatus, EmergencyAddress } from '../../api/schemas/numbers.js';
@@ -127,8 +128,14 @@ export class NumbersRepo {
     );
   }
 
+  /** Throws UniqueConstraintError when the number is owned already (the partial unique index). */
   insert(n: NumberRecord): void {
-    this.insertStmt.run(...toRow(n));
+    try {
+      this.insertStmt.run(...toRow(n));
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new UniqueConstraintError('numbers');
+      throw err;
+    }
   }
 
   /** Writes every mutable field of `n` (read, change, save inside one transaction). */

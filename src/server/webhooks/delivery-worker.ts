@@ -3,6 +3,8 @@ import type { DeliveryRecord } from '../storage/webhook-deliveries-repo.js';
 import type { WebhookEndpointRecord } from '../storage/webhooks-repo.js';
 import { eventFilterMatches } from '../../api/schemas/events.js';
 import type { WebhookDomainDeps } from '../domain/webhooks/endpoints.js';
+import type { EventOutbox } from '../domain/events/store.js';
+import type { Scheduler } from '../scheduler.js';
 import { TICK_JOB, purgeExpiredDeliveries, recordAttempt, writeDeliveriesForEvent, type AttemptResult } from '../domain/webhooks/deliveries.js';
 import { WebhookHttpSender } from './http-sender.js';
 import { USER_AGENT, deliveryHeaders } from './signing.js';
@@ -33,6 +35,35 @@ export interface WebhookWorkerOptions {
 const PURGE_EVERY_MS = 3600_000;
 
 export const DEFAULT_WEBHOOK_OPTIONS = { ackTimeoutMs: 10_000, concurrency: 8 } as const;
+
+/**
+ * Job handlers wait for the attempts they start (and first attempts are jobs) with a manual clock
+ * and during any advance: see the DeliveryWorker comment.
+ */
+export function attemptsWaitInJobs(d: Pick<WebhookDomainDeps, 'clock' | 'scheduler'>): boolean {
+  return d.clock.mode === 'manual' || d.scheduler.advancing;
+}
+
+/**
+ * The webhook outbox, run inside every event's transaction (contract §10: deliveries are durable):
+ * one pending delivery per matching endpoint, and when attempts wait in jobs, a FIRST_ATTEMPT_JOB
+ * at the event's time. It needs no worker: the worker hears of the event after the commit.
+ */
+export function webhookOutbox(d: WebhookDomainDeps): EventOutbox {
+  return (event) => {
+    const written = writeDeliveriesForEvent(d, event);
+    if (written > 0 && attemptsWaitInJobs(d)) d.scheduler.schedule(FIRST_ATTEMPT_JOB, event.createdAt, { eventId: event.id });
+  };
+}
+
+/** The worker's durable jobs and its advance hook (registered by the composition root). */
+export function registerDeliveryJobs(scheduler: Scheduler, worker: DeliveryWorker): void {
+  scheduler.register(TICK_JOB, () => worker.onTick());
+  scheduler.register(FIRST_ATTEMPT_JOB, (payload: { eventId: string }) => worker.onFirstAttemptJob(payload.eventId));
+  // An attempt in flight when an advance starts finishes first (at most the ack timeout), so its
+  // retry is scheduled from when it really ended and runs in order inside the advance.
+  scheduler.beforeAdvance(() => worker.idle());
+}
 
 export interface WorkerLog {
   error(obj: object, msg: string): void;
@@ -96,22 +127,10 @@ export class DeliveryWorker {
     this.wallNow = opts.wallNow ?? Date.now;
     this.guard = opts.destinationGuard;
     this.sender = this.newSender();
-
-    // The outbox runs inside every event's transaction (contract §10: deliveries are durable).
-    d.events.addOutbox((event) => {
-      const written = writeDeliveriesForEvent(d, event);
-      if (written > 0 && this.waitsInJobs) d.scheduler.schedule(FIRST_ATTEMPT_JOB, event.createdAt, { eventId: event.id });
-    });
-    d.scheduler.register(TICK_JOB, () => this.onTick());
-    // An attempt in flight when an advance starts finishes first (at most the ack timeout), so its
-    // retry is scheduled from when it really ended and runs in order inside the advance.
-    d.scheduler.beforeAdvance(() => this.idle());
-    d.scheduler.register(FIRST_ATTEMPT_JOB, (payload: { eventId: string }) => this.onFirstAttemptJob(payload.eventId));
   }
 
-  /** Job handlers wait for the attempts they start (and first attempts are jobs): see the class comment. */
   private get waitsInJobs(): boolean {
-    return this.d.clock.mode === 'manual' || this.d.scheduler.advancing;
+    return attemptsWaitInJobs(this.d);
   }
 
   private newSender(): WebhookHttpSender {
@@ -232,13 +251,15 @@ export class DeliveryWorker {
     for (const x of this.d.webhookDeliveries.dueForEvent(e.id, this.d.clock.nowMs())) void this.enqueue(x.id, x.endpointId);
   }
 
-  private async onFirstAttemptJob(eventId: string): Promise<void> {
+  /** FIRST_ATTEMPT_JOB: the first attempts of one event (see the class comment). */
+  async onFirstAttemptJob(eventId: string): Promise<void> {
     if (!this.running) return;
     const work = Promise.all(this.d.webhookDeliveries.dueForEvent(eventId, this.d.clock.nowMs()).map((x) => this.enqueue(x.id, x.endpointId)));
     if (this.waitsInJobs) await work;
   }
 
-  private async onTick(): Promise<void> {
+  /** TICK_JOB: the retries due at one 5-minute tick, and the hourly purge of the log. */
+  async onTick(): Promise<void> {
     if (!this.running) return;
     this.purge();
     const work = this.dispatchDue();

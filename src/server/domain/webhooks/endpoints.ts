@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import { iso } from '../../clock.js';
 import type { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { Scheduler } from '../../scheduler.js';
-import type { EventStore } from '../events.js';
+import type { EventStore } from '../events/store.js';
 import type { Actor } from '../actor.js';
 import { newId, randomBase62 } from '../../ids.js';
 import { conflict, notFound, validationError } from '../../errors.js';

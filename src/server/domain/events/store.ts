@@ -1,10 +1,10 @@
-import type { Clock } from '../clock.js';
-import type { UnitOfWork } from '../storage/unit-of-work.js';
-import { iso } from '../clock.js';
-import { newId } from '../ids.js';
-import type { EventRecord, EventsRepo } from '../storage/events-repo.js';
+import type { Clock } from '../../clock.js';
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import { iso } from '../../clock.js';
+import { newId } from '../../ids.js';
+import type { EventRecord, EventsRepo } from '../../storage/events-repo.js';
 
-import { NON_DURABLE_EVENT_TYPES } from '../../api/schemas/events.js';
+import { NON_DURABLE_EVENT_TYPES } from '../../../api/schemas/events.js';
 
 // spec: Delivery — non-durable types are never stored (one attempt, no log, not in the feed).
 const NON_DURABLE_TYPES = new Set(NON_DURABLE_EVENT_TYPES);

@@ -1,10 +1,9 @@
-import { iso } from '../clock.js';
+import { iso, isoOrNull } from '../clock.js';
 import type { WebhookEndpointRecord } from '../storage/webhooks-repo.js';
 import type { DeliveryRecord } from '../storage/webhook-deliveries-repo.js';
 import type { Delivery, WebhookEndpoint } from '../../api/schemas/webhooks.js';
 
-// Records → API shapes for webhooks (contract §10), one place per resource.
-const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+// Records → API shapes for webhooks (contract §10). Rules for reads: views/README.md.
 
 export const webhookEndpointView = (e: WebhookEndpointRecord): WebhookEndpoint => ({
   id: e.id,

@@ -1,11 +1,11 @@
+import type { EventRecord, EventsRepo } from '../../storage/events-repo.js';
+import type { EventStore } from './store.js';
+import type { Actor } from '../actor.js';
+import { validationError } from '../../errors.js';
+import { eventFilterError, type EventFeedQuery } from '../../../api/schemas/events.js';
 
-import type { EventRecord, EventsRepo } from '../storage/events-repo.js';
-import type { EventStore } from '../domain/events.js';
-import { validationError } from '../errors.js';
-import { eventFilterError, type EventFeed, type EventFeedItem, type EventFeedQuery } from '../../api/schemas/events.js';
-
-// spec: Events feed; contract §10. The feed reads the same stored bodies the webhooks POST, so an
-// item is byte-for-byte the webhook body plus `eventId`.
+// spec: Events feed; contract §10. The read model of the feed: pages of stored events (the same
+// bodies the webhooks POST; views/events.ts makes each an item) and long-polls.
 
 const CURSOR_PREFIX = 'ev1.';
 
@@ -19,7 +19,12 @@ export function decodeFeedCursor(cursor: string, param: 'after' | 'before'): num
   return Number(m[1]);
 }
 
-export const feedItem = (e: EventRecord): EventFeedItem => ({ ...(e.body as { id: string; type: string; createdAt: string }), eventId: e.id });
+/** One page of the feed: stored events in reading order and the position after the last. */
+export interface FeedPage {
+  events: EventRecord[];
+  cursor: string;
+  hasMore: boolean;
+}
 
 interface FeedRange {
   afterSeq?: number;
@@ -83,7 +88,8 @@ export class EventsFeed {
    * as `after` for asc, `before` for desc); with no items, the position given; with after=now, the
    * head. `wait` holds a request with no items and no `before` until an event arrives.
    */
-  async read(accountId: string, q: EventFeedQuery, signal?: AbortSignal): Promise<EventFeed> {
+  async read(actor: Actor, q: EventFeedQuery, signal?: AbortSignal): Promise<FeedPage> {
+    const accountId = actor.account.id;
     const { exact, prefixes } = parseTypes(q.types);
     const before = q.before === undefined ? undefined : decodeFeedCursor(q.before, 'before');
     let after: number | undefined;
@@ -91,25 +97,25 @@ export class EventsFeed {
     else if (q.after !== undefined) after = decodeFeedCursor(q.after, 'after');
     const range: FeedRange = { afterSeq: after, beforeSeq: before, order: q.order, limit: q.limit, exact, prefixes };
 
-    const attempt = (): EventFeed | undefined => {
+    const attempt = (): FeedPage | undefined => {
       const { rows, hasMore } = this.d.eventsRepo.feedPage(accountId, range);
       if (rows.length === 0) return undefined;
-      return { data: rows.map(feedItem), cursor: encodeFeedCursor(rows[rows.length - 1]!.seq), hasMore };
+      return { events: rows, cursor: encodeFeedCursor(rows[rows.length - 1]!.seq), hasMore };
     };
-    const empty = (): EventFeed => {
+    const empty = (): FeedPage => {
       // No items: the position given (asc without `after`: the start; desc without a bound: the
       // head, which works both to page back with `before` and to follow with `after`).
       const position = q.order === 'asc' ? (after ?? 0) : (before ?? after ?? this.d.eventsRepo.headSeq(accountId));
-      return { data: [], cursor: encodeFeedCursor(position), hasMore: false };
+      return { events: [], cursor: encodeFeedCursor(position), hasMore: false };
     };
 
     const first = attempt();
     if (first) return first;
     if (q.wait <= 0 || before !== undefined || this.closed || signal?.aborted) return empty();
 
-    return new Promise<EventFeed>((resolve) => {
+    return new Promise<FeedPage>((resolve) => {
       let done = false;
-      const finish = (result: EventFeed) => {
+      const finish = (result: FeedPage) => {
         if (done) return;
         done = true;
         clearTimeout(timer);

@@ -1,0 +1,71 @@
+import type { Clock } from './clock.js';
+import { sqliteUnitOfWork, type Db } from './storage/database.js';
+import { UsageStatsRepo } from './storage/usage-stats-repo.js';
+import { AccountsRepo } from './storage/accounts-repo.js';
+import { KeysRepo } from './storage/keys-repo.js';
+import { IdempotencyRepo } from './storage/idempotency-repo.js';
+import { EventsRepo } from './storage/events-repo.js';
+import { ServiceStateRepo } from './storage/service-state-repo.js';
+import { WebhookEndpointsRepo } from './storage/webhooks-repo.js';
+import { WebhookDeliveriesRepo } from './storage/webhook-deliveries-repo.js';
+import { NumbersRepo } from './storage/numbers-repo.js';
+import { MessagesRepo } from './storage/messages-repo.js';
+import { ChargesRepo } from './storage/charges-repo.js';
+import { CampaignsRepo } from './storage/campaigns-repo.js';
+import { Scheduler, type SchedulerLog } from './scheduler.js';
+import { EventStore } from './domain/events/store.js';
+import { registerMessageJobs } from './domain/messages.js';
+import { registerNumberJobs } from './domain/numbers.js';
+import { SimulatedCarrier } from './world/carrier.js';
+import { DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
+import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
+
+/**
+ * The composition root: the one place the service's objects are built and wired, in layer order,
+ * each from finished parts (nothing is built half and completed later). buildApp(deps) then only
+ * adds HTTP; main.ts starts the scheduler and the worker after listening.
+ */
+export function composeService(db: Db, clock: Clock, log: SchedulerLog, options: Partial<ServiceOptions> = {}): ServiceDeps {
+  // 1. Storage: repositories over the one SQLite handle, and the unit of work.
+  const uow = sqliteUnitOfWork(db);
+  const eventsRepo = new EventsRepo(db);
+  const storage = {
+    db,
+    uow,
+    accounts: new AccountsRepo(db),
+    keys: new KeysRepo(db),
+    idempotency: new IdempotencyRepo(db),
+    eventsRepo,
+    numbers: new NumbersRepo(db),
+    messages: new MessagesRepo(db),
+    charges: new ChargesRepo(db),
+    campaigns: new CampaignsRepo(db),
+    webhookEndpoints: new WebhookEndpointsRepo(db),
+    webhookDeliveries: new WebhookDeliveriesRepo(db),
+    usageStats: new UsageStatsRepo(db),
+    serviceState: new ServiceStateRepo(db),
+  };
+
+  // 2. Domain: the service clock's scheduler, the event store, the simulated outside world.
+  const domain: DomainDeps = {
+    ...storage,
+    clock,
+    scheduler: new Scheduler(db, clock, log),
+    events: new EventStore(eventsRepo, clock, uow),
+    carrier: new SimulatedCarrier(),
+    options: { ...DEFAULT_OPTIONS, ...options },
+  };
+
+  // 3. Durable jobs, registered before anything runs (a restart resumes them).
+  registerMessageJobs(domain);
+  registerNumberJobs(domain);
+
+  // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
+  domain.events.addOutbox(webhookOutbox(domain));
+
+  // 5. Workers: the webhook delivery worker and its jobs.
+  const webhooks = new DeliveryWorker(domain, domain.options.webhooks, log);
+  registerDeliveryJobs(domain.scheduler, webhooks);
+
+  return { ...domain, webhooks };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The server's layers, lowest first; a file may import its own layer or a lower one, never a higher
+// one. The webhook delivery machinery sits beside routes and HTTP: it depends on the domain, never
+// the reverse. deps.ts (the types of what the root builds) sits with the edge so routes can name them.
+const SERVER = dirname(fileURLToPath(import.meta.url));
+
+const LAYERS: Array<{ name: string; match: (path: string) => boolean }> = [
+  { name: 'base (world, clock, ids)', match: (p) => p.startsWith('world/') || p === 'clock.ts' || p === 'ids.ts' },
+  { name: 'storage', match: (p) => p.startsWith('storage/') || p === 'scheduler.ts' },
+  { name: 'domain', match: (p) => p.startsWith('domain/') || p === 'errors.ts' },
+  { name: 'views', match: (p) => p.startsWith('views/') },
+  { name: 'edge (routes, http, webhook machinery)', match: (p) => /^(routes|http|webhooks)\//.test(p) || p === 'deps.ts' },
+  { name: 'composition root', match: (p) => ['app.ts', 'main.ts', 'compose.ts', 'bootstrap.ts'].includes(p) },
+];
+
+/** Known imports that still go up, each with its reason; the list only shrinks. */
+const KNOWN_EXCEPTIONS = new Set([
+  // The simulated inventory quotes the service's monthly prices; the price list belongs to the domain.
+  'world/number-inventory.ts -> domain/prices.ts',
+]);
+
+/** Packages only some layers may use: the domain sees neither HTTP nor SQLite. */
+const PACKAGE_RULES: Array<{ pkg: RegExp; allowedFrom: (path: string) => boolean }> = [
+  { pkg: /^fastify/, allowedFrom: (p) => /^(routes|http)\//.test(p) || p === 'app.ts' || p === 'main.ts' },
+  { pkg: /^better-sqlite3$/, allowedFrom: (p) => p.startsWith('storage/') },
+];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) return sourceFiles(full);
+    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+const layerOf = (path: string): number => LAYERS.findIndex((l) => l.match(path));
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+}
+
+const files = sourceFiles(SERVER).map((f) => relative(SERVER, f).split('\\').join('/'));
+
+describe('server layers', () => {
+  it('places every file under src/server in a layer', () => {
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter((f) => layerOf(f) < 0)).toEqual([]);
+  });
+
+  it('never imports up a layer', () => {
+    const upward: string[] = [];
+    for (const file of files) {
+      for (const spec of importsOf(join(SERVER, file))) {
+        if (!spec.startsWith('.')) continue;
+        const target = relative(SERVER, resolve(SERVER, dirname(file), spec)).split('\\').join('/').replace(/\.js$/, '.ts');
+        if (target.startsWith('..')) continue; // src/api, src/config, src/webhooks: shared with the client
+        const edge = `${file} -> ${target}`;
+        if (layerOf(target) > layerOf(file) && !KNOWN_EXCEPTIONS.has(edge)) upward.push(`${edge} (${LAYERS[layerOf(file)]!.name} imports ${LAYERS[layerOf(target)]!.name})`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
+  it('keeps fastify out of everything but HTTP, and SQLite out of everything but storage', () => {
+    const misplaced: string[] = [];
+    for (const file of files) {
+      for (const spec of importsOf(join(SERVER, file))) {
+        for (const rule of PACKAGE_RULES) if (rule.pkg.test(spec) && !rule.allowedFrom(file)) misplaced.push(`${file} -> ${spec}`);
+      }
+    }
+    expect(misplaced).toEqual([]);
+  });
+
+  it('still lists only exceptions that exist', () => {
+    const edges = new Set(
+      files.flatMap((file) =>
+        importsOf(join(SERVER, file))
+          .filter((s) => s.startsWith('.'))
+          .map((s) => `${file} -> ${relative(SERVER, resolve(SERVER, dirname(file), s)).split('\\').join('/').replace(/\.js$/, '.ts')}`),
+      ),
+    );
+    expect([...KNOWN_EXCEPTIONS].filter((e) => !edges.has(e))).toEqual([]);
+  });
+});

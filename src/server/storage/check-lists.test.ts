@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { migrate } from './database.js';
+import { KeyMode } from '../../api/schemas/keys.js';
+import { NumberStatus, NumberType } from '../../api/schemas/numbers.js';
+import { MessageChannel, MessageDirection, MessageStatus } from '../../api/schemas/messages.js';
+import { DeliveryStatus } from '../../api/schemas/webhooks.js';
+import { CAMPAIGN_STATUSES } from './campaigns-repo.js';
+import { IDEMPOTENCY_STATES } from './idempotency-repo.js';
+
+// The migrations repeat each enum as a CHECK list (SQLite has no enum type). Every CHECK list of a
+// freshly migrated database must equal the list it mirrors, so an enum cannot grow on one side only.
+const MIRRORS: Record<string, readonly string[]> = {
+  'api_keys.mode': KeyMode.options,
+  'numbers.type': NumberType.options,
+  'numbers.status': NumberStatus.options,
+  'messages.direction': MessageDirection.options,
+  'messages.status': MessageStatus.options,
+  'messages.channel': MessageChannel.options,
+  'webhook_deliveries.status': DeliveryStatus.options,
+  // Storage-only states (not in the API): their lists live beside their repositories.
+  'campaigns.status': CAMPAIGN_STATUSES,
+  'idempotency_keys.state': IDEMPOTENCY_STATES,
+};
+
+function checkLists(): Record<string, string[]> {
+  const db = new Database(':memory:');
+  try {
+    migrate(db);
+    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql IS NOT NULL").all() as Array<{ name: string; sql: string }>;
+    const lists: Record<string, string[]> = {};
+    for (const t of tables) {
+      for (const m of t.sql.matchAll(/CHECK\s*\(\s*(\w+)\s+IN\s*\(([^)]*)\)\s*\)/gi)) {
+        lists[`${t.name}.${m[1]}`] = [...m[2]!.matchAll(/'([^']*)'/g)].map((v) => v[1]!);
+      }
+    }
+    return lists;
+  } finally {
+    db.close();
+  }
+}
+
+describe('CHECK lists in the migrations', () => {
+  const lists = checkLists();
+
+  it('finds every CHECK list, and each has a mirror', () => {
+    expect(Object.keys(lists).sort()).toEqual(Object.keys(MIRRORS).sort());
+  });
+
+  it.each(Object.entries(MIRRORS))('%s equals its enum', (column, values) => {
+    expect(lists[column]).toEqual([...values]);
+  });
+});
