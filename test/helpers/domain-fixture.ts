@@ -1,0 +1,152 @@
+// The one place domain unit tests build the service's dependencies: an in-memory SQLite database and
+// a manual clock, wired by the service's composition root (which registers the durable jobs), and a
+// few seeded accounts. Tests call domain functions directly, `(deps, actor, …)` (no HTTP, no
+// network). When the composition root changes, only this module should need to follow.
+//
+// It lives under test/ (not src/server/domain/) because it reaches the composition root, which the
+// domain layer may not import, and so that it never ships in dist.
+
+import { ManualClock } from '../../src/server/clock.js';
+import { composeService } from '../../src/server/compose.js';
+import type { ServiceDeps } from '../../src/server/deps.js';
+import { openDatabase } from '../../src/server/storage/database.js';
+import { createAgencyAccount, createSubaccount } from '../../src/server/domain/accounts.js';
+import type { Actor } from '../../src/server/domain/actor.js';
+import { assignNumber, buyNumber, searchNumbers } from '../../src/server/domain/numbers.js';
+import { newUuid } from '../../src/server/ids.js';
+import { ServiceError } from '../../src/server/errors.js';
+import type { AccountRecord } from '../../src/server/storage/accounts-repo.js';
+import type { CampaignRecord, CampaignStatus } from '../../src/server/storage/campaigns-repo.js';
+import type { NumberRecord } from '../../src/server/storage/numbers-repo.js';
+import type { ChargeRecord } from '../../src/server/storage/charges-repo.js';
+import type { EventRecord } from '../../src/server/storage/events-repo.js';
+import type { DeliveryRecord } from '../../src/server/storage/webhook-deliveries-repo.js';
+import { SearchNumbersBody } from '../../src/api/schemas/numbers.js';
+
+/** 2025-01-15T12:00:00Z: a fixed start, on a 5-minute tick boundary, mid-month. */
+export const FIXTURE_START_MS = Date.UTC(2025, 0, 15, 12, 0, 0);
+
+export interface Caps {
+  sms: boolean;
+  mms: boolean;
+  voice: boolean;
+}
+
+export interface BuyOptions {
+  /** Whose number (default: the agency). */
+  account?: AccountRecord;
+  /** The key's mode for the purchase (default live: the first month is charged). */
+  mode?: 'live' | 'test';
+  type?: 'local' | 'tollfree';
+  areaCode?: string;
+  /** The first inventory number whose capabilities pass (default: sms + mms + voice). */
+  want?: (caps: Caps) => boolean;
+}
+
+const fullCaps = (c: Caps) => c.sms && c.mms && c.voice;
+
+export interface DomainFixture {
+  deps: ServiceDeps;
+  clock: ManualClock;
+  /** The agency account (what bootstrap creates on a first start). */
+  agency: AccountRecord;
+  /** A sub-account of the agency. */
+  sub: AccountRecord;
+  /** An unrelated account of another agency: its resources are another account's. */
+  stranger: AccountRecord;
+  /** Errors the scheduler logged (a job that threw); tests expect none. */
+  jobErrors: Array<{ obj: object; msg: string }>;
+  actor(mode?: 'live' | 'test', account?: AccountRecord): Actor;
+  /** Searches the inventory and buys the first number that fits. */
+  buyNumber(o?: BuyOptions): NumberRecord;
+  /** A 10DLC campaign row inserted through the repo (registration is not a domain of its own yet). */
+  seedCampaign(account?: AccountRecord, status?: CampaignStatus): CampaignRecord;
+  /** A local number bought and attached to an approved campaign: it can send with a live key. */
+  liveNumber(o?: BuyOptions): NumberRecord;
+  /** Moves the service clock forward, running every job that falls due, in time order. */
+  advance(ms: number): Promise<void>;
+  /** The account's stored events, oldest first (optionally one type). */
+  events(account: AccountRecord, type?: string): EventRecord[];
+  charges(account: AccountRecord): ChargeRecord[];
+  /** Emits an event in its own transaction, as a domain change would (the webhook outbox writes its deliveries). */
+  emit(account: AccountRecord, type: string, fields?: Record<string, unknown>): EventRecord;
+  /** An endpoint's deliveries, oldest first, whatever their age. */
+  deliveriesFor(endpointId: string): DeliveryRecord[];
+  close(): void;
+}
+
+export function createDomainFixture(): DomainFixture {
+  const db = openDatabase(':memory:');
+  const clock = new ManualClock(FIXTURE_START_MS);
+  const jobErrors: DomainFixture['jobErrors'] = [];
+  const log = { error: (obj: object, msg: string) => void jobErrors.push({ obj, msg }) };
+  const deps = composeService(db, clock, log, {
+    webhooks: {
+      // The worker is never started here, so it sends nothing; should that change, these make sure
+      // no attempt can leave the process: no name resolves and every address is refused.
+      resolver: { lookup: async (host: string) => Promise.reject(Object.assign(new Error(`no network in domain tests (${host})`), { code: 'ENOTFOUND' })) },
+      destinationGuard: () => false,
+    },
+  });
+
+  const agency = createAgencyAccount(deps, 'Fixture agency');
+  const sub = createSubaccount(deps, { account: agency, mode: 'live' }, 'Fixture client');
+  const stranger = createAgencyAccount(deps, 'Another agency');
+
+  const actor = (mode: 'live' | 'test' = 'live', account: AccountRecord = agency): Actor => ({ account, mode });
+
+  const seedCampaign = (account: AccountRecord = agency, status: CampaignStatus = 'approved'): CampaignRecord => {
+    const now = clock.nowMs();
+    const c: CampaignRecord = { id: newUuid(), accountId: account.id, brandId: newUuid(), name: 'Appointment reminders', useCase: 'LOW_VOLUME', status, createdAt: now, updatedAt: now };
+    deps.campaigns.insert(c);
+    return c;
+  };
+
+  const buy = (o: BuyOptions = {}): NumberRecord => {
+    const query = SearchNumbersBody.parse(o.type === 'tollfree' ? { type: 'tollfree', limit: 100 } : { areaCode: o.areaCode ?? '415', limit: 100 });
+    const pick = searchNumbers(deps, query).find((n) => (o.want ?? fullCaps)(n.capabilities));
+    if (!pick) throw new Error('fixture: no inventory number with the wanted capabilities');
+    return buyNumber(deps, actor(o.mode ?? 'live', o.account ?? agency), pick.phoneNumber);
+  };
+
+  const liveNumber = (o: BuyOptions = {}): NumberRecord => {
+    const n = buy(o);
+    const campaign = seedCampaign(o.account ?? agency);
+    return assignNumber(deps, actor(o.mode ?? 'live', o.account ?? agency), n.id, campaign.id);
+  };
+
+  return {
+    deps,
+    clock,
+    agency,
+    sub,
+    stranger,
+    jobErrors,
+    actor,
+    buyNumber: buy,
+    seedCampaign,
+    liveNumber,
+    advance: (ms) => deps.scheduler.advance(ms / 1000),
+    events: (account, type) =>
+      deps.eventsRepo.feedPage(account.id, { order: 'asc', limit: 10_000, exact: type ? [type] : [], prefixes: [] }).rows,
+    charges: (account) => deps.charges.listForAccount(account.id),
+    emit: (account, type, fields = {}) => deps.uow.transaction(() => deps.events.emit(account.id, type, fields)),
+    deliveriesFor: (endpointId) => deps.webhookDeliveries.list(endpointId, { since: 0, limit: 200 }).data.reverse(),
+    close: () => db.close(),
+  };
+}
+
+/** The ServiceError `fn` throws; fails loudly if it returns or throws anything else. */
+export function serviceErrorOf(fn: () => unknown): ServiceError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ServiceError) return err;
+    throw err;
+  }
+  throw new Error('expected a ServiceError, but the call succeeded');
+}
+
+/** The paths named by a ServiceError's details (an empty list when it has none). */
+export const detailPaths = (err: ServiceError): unknown[] =>
+  Array.isArray(err.details) ? (err.details as Array<{ path?: unknown }>).map((d) => d.path) : [];
