@@ -1,6 +1,7 @@
 // The server signs with the public scheme's one implementation (src/webhooks/verify.ts), so the
 // service, the CLI's `webhooks listen` and receivers can never disagree.
 import { randomBase62 } from '../ids.js';
+import { SVC_VERSION } from '../../api/values/version.js';
 import { SIGNATURE_HEADER, signWebhookPayload } from '../../webhooks/verify.js';
 
 export { SIGNATURE_HEADER, signWebhookPayload };
@@ -8,7 +9,7 @@ export { SIGNATURE_HEADER, signWebhookPayload };
 /** spec: Global conventions 5 — webhook signing secrets start with `whsec_`. */
 export const newWebhookSecret = (): string => `whsec_${randomBase62(32)}`;
 
-export const USER_AGENT = 'svc-webhooks/0.1.0';
+export const USER_AGENT = `svc-webhooks/${SVC_VERSION}`;
 
 export interface DeliveryHeaderInput {
   rawBody: string;
