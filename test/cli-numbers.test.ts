@@ -10,9 +10,9 @@ import { runSvc, type CliResult, type RunSvcOptions, expectOk } from './helpers/
 import { CliContext } from '../src/cli/context.js';
 import { createTestIO } from '../src/output/io.js';
 import type { Prompter } from '../src/cli/prompter.js';
-import { runUpdate } from '../src/cli/commands/numbers/update.js';
-import { runVerifyTollfree } from '../src/cli/commands/numbers/verify-tollfree.js';
-import { runBuy } from '../src/cli/commands/numbers/buy.js';
+import { runUpdate } from '../src/cli/commands/numbers/update.run.js';
+import { runVerifyTollfree } from '../src/cli/commands/numbers/verify-tollfree.run.js';
+import { runBuy } from '../src/cli/commands/numbers/buy.run.js';
 import { reportError } from '../src/cli/main.js';
 import { dollars } from '../src/cli/commands/numbers/columns.js';
 

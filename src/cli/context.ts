@@ -4,7 +4,7 @@ import type { Settings } from '../config/resolve.js';
 import type { ProfileStore } from '../config/profiles.js';
 import type { ApiClient } from '../api/client/client.js';
 import { createPrompter, type Prompter } from './prompter.js';
-import { UsageError } from './errors.js';
+import { DeclinedError, UsageError } from './errors.js';
 import { CLI_VERSION } from './version.js';
 export { CLI_VERSION };
 import { defaultDataDir, resolveConfigDir } from '../config/paths.js';
@@ -178,10 +178,7 @@ export class CliContext {
     // --dry-run sends nothing, so there is nothing to confirm: show the request instead of asking.
     if (this.flags.yes || this.flags.dryRun) return;
     const ok = await this.prompter.confirm(message, { flag: '--yes' });
-    if (!ok) {
-      const { DeclinedError } = await import('./errors.js');
-      throw new DeclinedError();
-    }
+    if (!ok) throw new DeclinedError();
   }
 }
 
