@@ -37,6 +37,11 @@ export interface CliEnvironment {
   platform?: string;
   /** Resolves on Ctrl-C / SIGTERM: long-running commands stop cleanly. */
   waitForInterrupt?: () => Promise<void>;
+  /**
+   * Answers prompts instead of @inquirer on the terminal (conventions 4: prompts are injected), e.g. a
+   * test's scripted answers. Used as given: it decides itself whether it may ask (`enabled`).
+   */
+  prompter?: Prompter;
 }
 
 const OUTPUTS: readonly OutputFormat[] = ['table', 'json', 'yaml', 'ndjson', 'csv', 'ids'];
@@ -89,7 +94,7 @@ export class CliContext {
   }
 
   get prompter(): Prompter {
-    return (this.prompterInstance ??= createPrompter(this.io, this.canPrompt));
+    return (this.prompterInstance ??= this.environment.prompter ?? createPrompter(this.io, this.canPrompt));
   }
 
   get dataDir(): string {
