@@ -18,9 +18,13 @@ export function checkFlags(schema: ZodType, body: unknown, flags: Readonly<Recor
   for (let n = path.length; n > 0 && flag === undefined; n--) flag = flags[path.slice(0, n).join('.')];
   for (const key of path) given = given && typeof given === 'object' ? (given as Record<string, unknown>)[key] : undefined;
   let message = issue.message;
-  for (const [field, f] of Object.entries(flags)) if (!field.includes('.')) message = message.replace(new RegExp(`\\b${field}\\b`, 'g'), f);
+  // A length limit reads better with the length given (zod says only "Too big: expected … <=64").
+  const tooLong = issue.code === 'too_big' && (typeof given === 'string' || Array.isArray(given));
+  if (tooLong) message = `${(given as string | unknown[]).length} ${typeof given === 'string' ? 'characters' : 'values'}; the limit is ${String(issue.maximum)}`;
+  // The schema's own message names API fields ("required unless mediaUrls is given"): say the flags.
+  if (!tooLong) for (const [field, f] of Object.entries(flags)) if (!field.includes('.')) message = message.replace(new RegExp(`\\b${field}\\b`, 'g'), f);
   // A short value is worth repeating; a 1600-character body is not.
-  const shown = typeof given === 'string' && given.length <= 60 ? `"${given}" ` : '';
+  const shown = !tooLong && typeof given === 'string' && given.length <= 60 ? `"${given}" ` : '';
   const name = flag ?? (path.length ? path.join('.') : 'input');
   throw new UsageError(`${name}: ${shown}${message}`, flag);
 }
