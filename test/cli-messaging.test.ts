@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { runSvc, type CliResult, type RunSvcOptions, expectOk } from './helpers/cli.js';
-import { localTime, threadLine } from '../src/cli/commands/conversations/show.js';
+import { localTime, threadLine } from '../src/cli/commands/conversations/show.run.js';
 import { createColors } from '../src/output/colors.js';
 
 let svc: TestService;

@@ -2,9 +2,16 @@ import type { Command, Option as OptionType } from 'commander';
 import { Option } from './commander.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './errors.js';
-import type { Query } from '../api/client/client.js';
 
-// Shared pieces of commands: list flags, list/resource printing. One place each.
+// The cheap half of the commands' shared pieces: flag definitions and flag parsing, loaded with every
+// group at start-up, so nothing here may import zod, undici or the output layer. What runs a verb
+// (printing, listing) is in print-resource.ts and run-list.ts, imported by run modules only.
+
+/**
+ * What a verb does once its flags are turned into options. A command factory takes one optionally,
+ * so a test can parse argv and look at the options without running anything (the GitHub CLI's runF).
+ */
+export type RunF<O> = (opts: O) => Promise<void>;
 
 export interface ListFlags {
   limit?: string;
@@ -27,67 +34,9 @@ export function parseLimit(raw: string | undefined, max = 100): number | undefin
   return n;
 }
 
-export interface ListSpec {
-  path: string;
-  query?: Query;
-  columns?: string[];
-  /**
-   * Every flattened column of a row (schemaColumns of the item schema), loaded only for csv (and
-   * tab-separated rows without `columns`): the header is then complete from the first page, so
-   * `--all` never meets a field without a column (list-encoders.ts).
-   */
-  allColumns?: () => Promise<readonly string[]>;
-  /** Field printed by `-o ids`; default `id`. */
-  idField?: string;
-  /** Plural noun for "no keys found". */
-  noun: string;
-  /** Agency-level route: sent without the sub-account context. */
-  agencyLevel?: boolean;
-}
-
-/**
- * Lists a resource: one page (with a hint for the next), or with --all every page streamed through
- * the list writer, so memory stays flat however many rows there are.
- */
-export async function runList(ctx: CliContext, flags: ListFlags, spec: ListSpec): Promise<void> {
-  const limit = parseLimit(flags.limit);
-  const client = await ctx.client();
-  const { createListWriter } = await import('../output/list-writer.js');
-  const { resolveFormat } = await import('../output/formatters.js');
-  const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'list' });
-  const allColumns = spec.allColumns && (format === 'csv' || (format === 'tsv' && !spec.columns)) ? await spec.allColumns() : undefined;
-  const writer = createListWriter(ctx.io, { format: ctx.outputFormat, columns: spec.columns, allColumns, idField: spec.idField, now: ctx.now() });
-  let hint: string | undefined;
-  if (flags.all) {
-    for await (const page of client.paginate<Record<string, unknown>>(spec.path, { ...spec.query, limit: limit ?? 100, cursor: flags.cursor }, undefined, { agencyLevel: spec.agencyLevel })) {
-      await writer.writeRows(page.data);
-    }
-  } else {
-    const { data: page } = await client.request<{ data: Record<string, unknown>[]; hasMore: boolean; nextCursor: string | null }>({
-      method: 'GET',
-      path: spec.path,
-      query: { ...spec.query, limit, cursor: flags.cursor },
-      agencyLevel: spec.agencyLevel,
-    });
-    await writer.writeRows(page.data);
-    if (page.hasMore && page.nextCursor) hint = `more rows: --cursor ${page.nextCursor} (or --all)`;
-  }
-  await writer.end();
-  // After end(): on a terminal the table's bottom border comes first, then the hint.
-  if (hint) notice(ctx, hint);
-  if (writer.rowCount === 0 && ctx.io.stderrTTY) ctx.io.stderr.write(`no ${spec.noun} found\n`);
-}
-
-export async function printOne(ctx: CliContext, resource: object, columns?: string[]): Promise<void> {
-  const { printResource } = await import('../output/formatters.js');
-  await printResource(ctx.io, resource, { format: ctx.outputFormat, columns, now: ctx.now() });
-}
-
 /** A notice for people: stderr, so stdout stays data. */
 export function notice(ctx: CliContext, text: string): void {
   ctx.io.stderr.write(`${text}\n`);
 }
 
-export const enumOption = (flags: string, description: string, choices: string[]): OptionType => new Option(flags, description).choices(choices);
-
-export const enc = encodeURIComponent;
+export const enumOption = (flags: string, description: string, choices: readonly string[]): OptionType => new Option(flags, description).choices(choices);

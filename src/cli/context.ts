@@ -4,7 +4,7 @@ import type { Settings } from '../config/resolve.js';
 import type { ProfileStore } from '../config/profiles.js';
 import type { ApiClient } from '../api/client/client.js';
 import { createPrompter, type Prompter } from './prompter.js';
-import { UsageError } from './errors.js';
+import { DeclinedError, UsageError } from './errors.js';
 import { CLI_VERSION } from './version.js';
 export { CLI_VERSION };
 import { defaultDataDir, resolveConfigDir } from '../config/paths.js';
@@ -37,6 +37,11 @@ export interface CliEnvironment {
   platform?: string;
   /** Resolves on Ctrl-C / SIGTERM: long-running commands stop cleanly. */
   waitForInterrupt?: () => Promise<void>;
+  /**
+   * Answers prompts instead of @inquirer on the terminal (conventions 4: prompts are injected), e.g. a
+   * test's scripted answers. Used as given: it decides itself whether it may ask (`enabled`).
+   */
+  prompter?: Prompter;
 }
 
 const OUTPUTS: readonly OutputFormat[] = ['table', 'json', 'yaml', 'ndjson', 'csv', 'ids'];
@@ -89,7 +94,7 @@ export class CliContext {
   }
 
   get prompter(): Prompter {
-    return (this.prompterInstance ??= createPrompter(this.io, this.canPrompt));
+    return (this.prompterInstance ??= this.environment.prompter ?? createPrompter(this.io, this.canPrompt));
   }
 
   get dataDir(): string {
@@ -178,10 +183,7 @@ export class CliContext {
     // --dry-run sends nothing, so there is nothing to confirm: show the request instead of asking.
     if (this.flags.yes || this.flags.dryRun) return;
     const ok = await this.prompter.confirm(message, { flag: '--yes' });
-    if (!ok) {
-      const { DeclinedError } = await import('./errors.js');
-      throw new DeclinedError();
-    }
+    if (!ok) throw new DeclinedError();
   }
 }
 

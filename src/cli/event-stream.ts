@@ -19,7 +19,9 @@ import type { CliContext } from './context.js';
 import { UsageError } from './errors.js';
 import { Backoff, ServiceHealth, isUnavailable, pause } from './long-running.js';
 import type { ApiClient } from '../api/client/client.js';
-import type { EventFeedItem } from '../api/schemas/events.js';
+import type { EventFeed, EventFeedItem } from '../api/schemas/events.js';
+import { listEvents } from '../api/resources/events.js';
+import { ApiError } from '../api/client/errors.js';
 
 export interface FeedPosition {
   /** A feed cursor (pass as `after`). */
@@ -167,9 +169,7 @@ export class EventStream {
    * One read of the feed, retried with backoff while the service does not answer (said once on
    * stderr). Undefined when interrupted. A 400 about `wait` switches to polling.
    */
-  private async read(q: { after: string; limit: number; wait?: number }): Promise<import('../api/schemas/events.js').EventFeed | undefined> {
-    const { listEvents } = await import('../api/resources/events.js');
-    const { ApiError } = await import('../api/client/errors.js');
+  private async read(q: { after: string; limit: number; wait?: number }): Promise<EventFeed | undefined> {
     const { signal } = this.opts;
     for (;;) {
       if (signal.aborted) return undefined;

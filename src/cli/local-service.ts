@@ -9,7 +9,8 @@ import type { CliContext } from './context.js';
 import { readBootstrap, type Bootstrap } from '../config/bootstrap.js';
 import { CliError } from './errors.js';
 
-export const PID_FILE = 'server.json';
+import { PID_FILE } from '../api/values/local-service.js';
+export { PID_FILE };
 export const LOG_FILE = 'server.log';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 

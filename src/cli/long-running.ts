@@ -7,7 +7,9 @@
 import type { CliContext } from './context.js';
 import { writeAndDrain } from '../output/io.js';
 import type { OutputFormat } from '../output/formatters.js';
-import type { ListEncoder } from '../output/list-encoders.js';
+import { createListEncoder, type ListEncoder } from '../output/list-encoders.js';
+import { loadColors } from '../output/load-colors.js';
+import { ApiError, NetworkError, errorCode } from '../api/client/errors.js';
 import type { Colors } from '../output/colors.js';
 
 /** Aborts when the environment reports Ctrl-C / SIGTERM (never, when it cannot tell). */
@@ -61,7 +63,6 @@ export class Backoff {
  * a follower says so once and keeps retrying. Anything else (401, 404, a bad flag) ends the command.
  */
 export async function isUnavailable(err: unknown): Promise<boolean> {
-  const { ApiError, NetworkError } = await import('../api/client/errors.js');
   if (err instanceof NetworkError) return true;
   if (err instanceof ApiError) return err.status === 408 || err.status === 429 || err.status >= 500;
   const code = (err as { code?: unknown })?.code;
@@ -79,7 +80,6 @@ export class ServiceHealth {
   async failed(err: unknown, retryInMs: number): Promise<void> {
     if (this.down) return;
     this.down = true;
-    const { errorCode } = await import('../api/client/errors.js');
     const reason = (err as { code?: string; status?: number }).status ? `HTTP ${(err as { status: number }).status}` : (errorCode(err) ?? (err as Error)?.message ?? 'error');
     this.ctx.io.stderr.write(`svc: ${this.what} is not answering (${reason}); retrying with backoff (next in ${Math.round(retryInMs / 1000)}s), Ctrl-C to stop\n`);
   }
@@ -118,11 +118,9 @@ export interface LinePrinter {
 export async function createLinePrinter(ctx: CliContext, opts: { columns: string[]; idField?: string }): Promise<LinePrinter> {
   const requested = ctx.outputFormat;
   const format: OutputFormat | 'tsv' = requested ?? (ctx.io.stdoutTTY ? 'table' : 'tsv');
-  const { loadColors } = await import('../output/load-colors.js');
   const colors = await loadColors(ctx.io.colorEnabled);
   let encoder: ListEncoder | undefined;
   if (format !== 'table' && format !== 'json') {
-    const { createListEncoder } = await import('../output/list-encoders.js');
     encoder = await createListEncoder(format, ctx.io, { columns: opts.columns, idField: opts.idField });
   }
   const tabular = format === 'tsv' || format === 'csv';

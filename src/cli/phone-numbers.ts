@@ -20,6 +20,3 @@ export function numberRef(value: string, flag = '<number>'): string {
   if (v === '' || /\s/.test(v)) throw new UsageError(`${flag}: give a number id (num_…) or an E.164 number`, flag);
   return v;
 }
-
-/** contract §5: toll-free prefixes. */
-export const TOLL_FREE_PREFIXES: readonly string[] = ['800', '833', '844', '855', '866', '877', '888'];

@@ -1,3 +1,3 @@
-// The CLI's version, one place; bin/svc.js reads it before loading anything else. A test keeps it
-// equal to package.json's version.
-export const CLI_VERSION = '0.1.0';
+// The CLI's version: the package's one version constant. bin/svc.js reads it before loading anything
+// else; a test keeps it equal to package.json's version.
+export { SVC_VERSION as CLI_VERSION } from '../api/values/version.js';

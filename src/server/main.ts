@@ -35,7 +35,8 @@ export interface RunningService {
 }
 
 export const DB_FILE = 'svc.db';
-export const PID_FILE = 'server.json';
+import { PID_FILE } from '../api/values/local-service.js';
+export { PID_FILE };
 
 /** Opens SQLite, builds the app, listens, starts the scheduler; `close()` undoes it in order. */
 export async function startService(opts: StartOptions): Promise<RunningService> {

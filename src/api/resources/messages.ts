@@ -1,6 +1,7 @@
-import type { ApiClient, Query } from '../client/client.js';
-import { MessagePage, MessageSchema, type ListMessagesQuery, type Message, type SendMessageBody } from '../schemas/messages.js';
-import type { Page } from '../schemas/page.js';
+import type { ApiClient } from '../client/client.js';
+import { MessageSchema, type Message, type MessageStatus, type SendMessageBody } from '../schemas/messages.js';
+import type { MESSAGE_DIRECTIONS } from '../values/messages.js';
+import { listEndpoint } from './list.js';
 
 // conventions 7: one function per endpoint; commands never build URLs. spec: Messages; contract §4.
 
@@ -16,9 +17,9 @@ export async function sendMessage(client: ApiClient, body: SendMessageBody, opts
   return { message: res.data, replayed: res.headers['idempotent-replayed'] === 'true' };
 }
 
-export async function listMessages(client: ApiClient, query: Partial<ListMessagesQuery> = {}): Promise<Page<Message>> {
-  return (await client.request({ method: 'GET', path: '/v1/messages', query: query as Query, schema: MessagePage })).data;
-}
+/** GET /v1/messages, newest first. */
+export const messageList = listEndpoint<Message, MessageListFilter>({ path: '/v1/messages', itemSchema: MessageSchema });
+export type MessageListFilter = { direction?: (typeof MESSAGE_DIRECTIONS)[number]; from?: string; to?: string; status?: MessageStatus };
 
 export async function getMessage(client: ApiClient, id: string): Promise<Message> {
   return (await client.request({ method: 'GET', path: `/v1/messages/${encodeURIComponent(id)}`, schema: MessageSchema })).data;

@@ -1,11 +1,11 @@
-import type { ApiClient, Query } from '../client/client.js';
+import type { ApiClient } from '../client/client.js';
 import {
   AvailableNumberPage,
-  PhoneNumberPage,
   PhoneNumberSchema,
   type AvailableNumber,
   type BuyNumberBody,
-  type ListNumbersQuery,
+  type NumberStatus,
+  type NumberType,
   type PhoneNumber,
   type SearchNumbersBody,
   type UpdateNumberBody,
@@ -13,6 +13,7 @@ import {
 } from '../schemas/numbers.js';
 import type { Page } from '../schemas/page.js';
 import type { z } from 'zod';
+import { listEndpoint } from './list.js';
 
 // conventions 7: one function per endpoint. spec: Numbers; contract §5.
 // `idOrPhone` is a number id (`num_…`) or its E.164 form: the service resolves either (contract §5);
@@ -30,9 +31,9 @@ export async function buyNumber(client: ApiClient, body: BuyNumberBody, opts: { 
   return (await client.request({ method: 'POST', path: '/v1/numbers/buy', body, schema: PhoneNumberSchema, idempotencyKey: opts.idempotencyKey })).data;
 }
 
-export async function listNumbers(client: ApiClient, query: Partial<ListNumbersQuery> = {}): Promise<Page<PhoneNumber>> {
-  return (await client.request({ method: 'GET', path: '/v1/numbers', query: query as Query, schema: PhoneNumberPage })).data;
-}
+/** GET /v1/numbers, newest first; released numbers only with `status: 'released'`. */
+export const numberList = listEndpoint<PhoneNumber, NumberListFilter>({ path: '/v1/numbers', itemSchema: PhoneNumberSchema });
+export type NumberListFilter = { status?: NumberStatus; type?: NumberType; campaignId?: string };
 
 export async function getNumber(client: ApiClient, idOrPhone: string): Promise<PhoneNumber> {
   return (await client.request({ method: 'GET', path: numberPath(idOrPhone), schema: PhoneNumberSchema })).data;

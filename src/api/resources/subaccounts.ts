@@ -1,5 +1,6 @@
 import type { ApiClient } from '../client/client.js';
 import { AgencySummarySchema, SubaccountSchema, type AgencySummary, type Subaccount, type UpdateSubaccountBody } from '../schemas/subaccounts.js';
+import { listEndpoint } from './list.js';
 
 // contract §3. Agency-level routes never carry the sub-account context header.
 const enc = encodeURIComponent;
@@ -7,6 +8,9 @@ const enc = encodeURIComponent;
 export async function createSubaccount(client: ApiClient, body: { name: string }): Promise<Subaccount> {
   return (await client.request({ method: 'POST', path: '/v1/subaccounts', body, schema: SubaccountSchema, agencyLevel: true })).data;
 }
+
+/** GET /v1/subaccounts: the agency's direct sub-accounts. */
+export const subaccountList = listEndpoint<Subaccount>({ path: '/v1/subaccounts', itemSchema: SubaccountSchema, agencyLevel: true });
 
 export async function getSubaccount(client: ApiClient, id: string): Promise<Subaccount> {
   return (await client.request({ method: 'GET', path: `/v1/subaccounts/${enc(id)}`, schema: SubaccountSchema, agencyLevel: true })).data;

@@ -1,6 +1,5 @@
-import type { ApiClient, Query } from '../client/client.js';
+import type { ApiClient } from '../client/client.js';
 import {
-  DeliveryPage,
   DeliverySchema,
   WebhookEndpointPage,
   WebhookEndpointSchema,
@@ -12,7 +11,7 @@ import {
   type WebhookEndpoint,
   type WebhookEndpointWithSecret,
 } from '../schemas/webhooks.js';
-import type { Page } from '../schemas/page.js';
+import { listEndpoint } from './list.js';
 
 // conventions 7: one function per endpoint; commands never build URLs. contract §10.
 const enc = encodeURIComponent;
@@ -50,16 +49,9 @@ export async function rotateWebhookSecret(client: ApiClient, id: string): Promis
   return (await client.request({ method: 'POST', path: `${base(id)}/rotate-secret`, schema: WebhookEndpointWithSecretSchema })).data;
 }
 
-export interface ListDeliveriesQuery {
-  limit?: number;
-  cursor?: string;
-  status?: DeliveryStatus;
-}
-
 /** GET /v1/webhooks/{id}/deliveries: the delivery log, last 7 days, newest first. */
-export async function listDeliveries(client: ApiClient, id: string, query: ListDeliveriesQuery = {}, opts: { signal?: AbortSignal; maxAttempts?: number } = {}): Promise<Page<Delivery>> {
-  return (await client.request({ method: 'GET', path: `${base(id)}/deliveries`, query: query as Query, schema: DeliveryPage, ...opts })).data;
-}
+export const deliveryList = (id: string) => listEndpoint<Delivery, DeliveryListFilter>({ path: `${base(id)}/deliveries`, itemSchema: DeliverySchema });
+export type DeliveryListFilter = { status?: DeliveryStatus };
 
 export async function getDelivery(client: ApiClient, id: string, deliveryId: string, opts: { signal?: AbortSignal; maxAttempts?: number } = {}): Promise<Delivery> {
   return (await client.request({ method: 'GET', path: `${base(id)}/deliveries/${enc(deliveryId)}`, schema: DeliverySchema, ...opts })).data;

@@ -21,8 +21,8 @@ export const ConversationPage = pageOf(ConversationSummarySchema);
 export const ListConversationsQuery = ListQuerySchema;
 
 // contract §4: the latest `limit` (default 50, max 200) messages of a thread.
-export const THREAD_LIMIT_DEFAULT = 50;
-export const THREAD_LIMIT_MAX = 200;
+import { THREAD_LIMIT_DEFAULT, THREAD_LIMIT_MAX } from '../values/conversations.js';
+export { THREAD_LIMIT_DEFAULT, THREAD_LIMIT_MAX };
 
 export const ThreadQuery = z.object({
   limit: z.coerce.number().int().min(1).max(THREAD_LIMIT_MAX).default(THREAD_LIMIT_DEFAULT),

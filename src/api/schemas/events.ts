@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Timestamp } from './common.js';
+import { FEED_ORDERS } from '../values/events.js';
 
 // spec: Event catalog (plus contract §7 `port.updated`). One list: the webhook `events` filter and the
 // feed's `types` are validated against it. A new event type is added here before it is emitted.
@@ -98,7 +99,7 @@ export const FEED_WAIT_MAX_SECS = 30;
 export const EventFeedQuery = z.object({
   after: z.string().min(1).max(200).optional().describe('Cursor of a previous response, or `now` for the head (a cursor with no events)'),
   before: z.string().min(1).max(200).optional().describe('Cursor; only events older than it (paging back with order=desc)'),
-  order: z.enum(['asc', 'desc']).default('asc'),
+  order: z.enum(FEED_ORDERS).default('asc'),
   limit: z.coerce.number().int().min(1).max(FEED_LIMIT_MAX).default(FEED_LIMIT_DEFAULT),
   types: z.string().min(1).max(2000).optional().describe('Comma-separated event types; `<family>.*` patterns accepted'),
   wait: z.coerce.number().int().min(0).max(FEED_WAIT_MAX_SECS).default(0).describe('Seconds (0-30) to hold a request that has no events until one arrives'),

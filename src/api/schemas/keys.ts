@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { NullableTimestamp, Timestamp } from './common.js';
 import { pageOf } from './page.js';
+import { KEY_MODES } from '../values/keys.js';
 
 // contract §3: keys. `key` appears only in the create response; the service stores a hash.
-export const KeyMode = z.enum(['live', 'test']);
+export const KeyMode = z.enum(KEY_MODES);
 
 export const CreateKeyBody = z.strictObject({
   name: z.string().min(1).max(100),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { E164, E164_PATTERN, Timestamp } from './common.js';
 import { ListQuerySchema, pageOf } from './page.js';
+import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES } from '../values/messages.js';
 
 // spec: Message — resource, send body and limits. contract §4.
 
@@ -9,8 +10,8 @@ export const MEDIA_URLS_MAX = 10; // spec: Limits, media URLs
 /** The reserved sender: always a test send, needs no ownership and no campaign (spec: Authentication 3). */
 export const TEST_SENDER = '+15005550006';
 
-export const MessageDirection = z.enum(['outbound', 'inbound']);
-export const MessageStatus = z.enum(['queued', 'sending', 'sent', 'delivered', 'failed', 'undelivered', 'received']);
+export const MessageDirection = z.enum(MESSAGE_DIRECTIONS);
+export const MessageStatus = z.enum(MESSAGE_STATUSES);
 export type MessageStatus = z.infer<typeof MessageStatus>;
 export const MessageChannel = z.enum(['sms', 'mms']);
 

@@ -1,17 +1,18 @@
 import { z } from 'zod';
 import { E164, NullableTimestamp, Timestamp } from './common.js';
 import { ListQuerySchema, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, pageOf } from './page.js';
+import { CAPABILITY_NAMES, NUMBER_STATUSES, NUMBER_TYPES } from '../values/numbers.js';
 
 // spec: Phone number, Available number, Numbers endpoints, Toll-free verification; contract §5.
 
 export const NUMBER_LABEL_MAX = 64; // spec: Limits, number label
 export const CALLER_ID_NAME_MAX = 15; // contract §5: callerIdName 1-15 chars
 
-export const NumberType = z.enum(['local', 'tollfree']);
+export const NumberType = z.enum(NUMBER_TYPES);
 export type NumberType = z.infer<typeof NumberType>;
-export const NumberStatus = z.enum(['live', 'idle', 'pending', 'released']);
+export const NumberStatus = z.enum(NUMBER_STATUSES);
 export type NumberStatus = z.infer<typeof NumberStatus>;
-export const CapabilityName = z.enum(['sms', 'mms', 'voice']);
+export const CapabilityName = z.enum(CAPABILITY_NAMES);
 export const ProvisioningStatus = z.enum(['off', 'pending', 'active', 'failed']);
 export type ProvisioningStatus = z.infer<typeof ProvisioningStatus>;
 export const TfvStatus = z.enum(['not_applicable', 'unverified', 'pending', 'verified', 'rejected', 'action_required']);

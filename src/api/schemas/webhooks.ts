@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { NullableTimestamp, Timestamp } from './common.js';
 import { pageOf } from './page.js';
 import { eventFilterError } from './events.js';
+import { DELIVERY_STATUSES } from '../values/webhooks.js';
 
 // contract §10: webhook endpoints and their delivery log.
 
@@ -63,7 +64,7 @@ export type WebhookEndpointWithSecret = z.infer<typeof WebhookEndpointWithSecret
 
 export const WebhookEndpointPage = pageOf(WebhookEndpointSchema);
 
-export const DeliveryStatus = z.enum(['pending', 'succeeded', 'failed', 'abandoned']);
+export const DeliveryStatus = z.enum(DELIVERY_STATUSES);
 export type DeliveryStatus = z.infer<typeof DeliveryStatus>;
 
 export const DeliveryAttemptSchema = z.object({

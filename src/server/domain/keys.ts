@@ -12,8 +12,8 @@ export interface KeysDeps {
 }
 
 // spec: Authentication 2 — the key prefix names the mode.
-export const KEY_PREFIX = { live: 'sk_live_', test: 'sk_test_' } as const;
-const KEY_PATTERN = /^sk_(live|test)_[0-9A-Za-z]{32}$/;
+import { KEY_PATTERN, KEY_PREFIX } from '../../api/values/keys.js';
+export { KEY_PREFIX };
 
 /**
  * Keys are 190 random bits, so a single SHA-256 is the right storage hash (as GitHub and Stripe do

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { RouteCatalog } from './route-catalog.js';
 import { ErrorEnvelopeSchema, ERROR_STATUS } from '../../api/schemas/errors.js';
 
-const PKG_VERSION = '0.1.0'; // spec: Versioning 2 — interface version 0.1.0
+import { SVC_VERSION as PKG_VERSION } from '../../api/values/version.js'; // spec: Versioning 2 — interface version 0.1.0
 
 /** Named schemas (`.meta({id})`) collected for components.schemas, keyed `Name` or `NameInput`. */
 type Components = Record<string, unknown>;

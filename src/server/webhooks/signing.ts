@@ -1,10 +1,11 @@
 // The server signs with the public scheme's one implementation (src/webhooks/verify.ts), so the
 // service, the CLI's `webhooks listen` and receivers can never disagree.
+import { SVC_VERSION } from '../../api/values/version.js';
 import { SIGNATURE_HEADER, signWebhookPayload } from '../../webhooks/verify.js';
 
 export { SIGNATURE_HEADER, signWebhookPayload };
 
-export const USER_AGENT = 'svc-webhooks/0.1.0';
+export const USER_AGENT = `svc-webhooks/${SVC_VERSION}`;
 
 export interface DeliveryHeaderInput {
   rawBody: string;

@@ -9,7 +9,7 @@ export interface AreaCodeInfo {
 }
 
 // contract §5: the toll-free prefixes the simulated inventory sells.
-export const TOLL_FREE_PREFIXES: readonly string[] = ['800', '833', '844', '855', '866', '877', '888'];
+export { TOLL_FREE_PREFIXES } from '../../api/values/numbers.js';
 
 const ROWS: ReadonlyArray<readonly [string, string, string, 'US' | 'CA']> = [
   ['201', 'Jersey City', 'NJ', 'US'],

@@ -1,16 +1,16 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { printOne } from '../../command-kit.js';
 import { parseDuration } from '../../duration.js';
 import { UsageError } from '../../errors.js';
-const api = () => import('../../../api/resources/sandbox.js');
+
+const verbs = () => import('./clock.run.js');
 
 export function register(group: Command, ctx: CliContext): void {
   group
     .command('show')
     .description("Show the local service's clock")
     .addHelpText('after', '\nExamples:\n  $ svc clock show')
-    .action(async () => printOne(ctx, await (await api()).getClock(await ctx.client())));
+    .action(async () => (await verbs()).runShow(ctx));
 
   group
     .command('advance')
@@ -20,6 +20,6 @@ export function register(group: Command, ctx: CliContext): void {
     .action(async (duration: string) => {
       const seconds = parseDuration(duration, '<duration>');
       if (seconds < 1) throw new UsageError('the duration must be at least 1s', '<duration>');
-      await printOne(ctx, await (await api()).advanceClock(await ctx.client(), seconds));
+      await (await verbs()).runAdvance(ctx, { seconds });
     });
 }

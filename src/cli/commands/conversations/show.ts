@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { notice, parseLimit } from '../../command-kit.js';
-import { MESSAGE_LIST_COLUMNS } from '../messages/columns.js';
-import type { Message } from '../../../api/schemas/messages.js';
-import type { Colors } from '../../../output/colors.js';
+import type { RunF } from '../../command-kit.js';
+import { THREAD_LIMIT_DEFAULT, THREAD_LIMIT_MAX } from '../../../api/values/conversations.js';
 
 export interface ShowConversationOptions {
   counterparty: string;
@@ -11,15 +9,14 @@ export interface ShowConversationOptions {
   limit?: string;
 }
 
-// contract §4: a thread holds the latest `limit` messages, max 200.
-const THREAD_LIMIT_MAX = 200;
 
-export function showCommand(parent: Command, ctx: CliContext): Command {
+export function showCommand(parent: Command, ctx: CliContext, runF?: RunF<ShowConversationOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./show.run.js')).runShow(ctx, opts));
   return parent
     .command('show')
     .description('Show the thread with one counterparty, oldest first')
     .argument('<counterparty>', 'the other party, E.164')
-    .option('--limit <n>', `the latest N messages (1-${THREAD_LIMIT_MAX}, default 50)`)
+    .option('--limit <n>', `the latest N messages (1-${THREAD_LIMIT_MAX}, default ${THREAD_LIMIT_DEFAULT})`)
     .addHelpText(
       'after',
       `
@@ -30,51 +27,5 @@ Examples:
   $ svc conversations show +14155550123
   $ svc conversations show +14155550123 --limit 200 -o ndjson`,
     )
-    .action(async (counterparty: string, o: { limit?: string }) => runShow(ctx, { counterparty, limit: o.limit }));
-}
-
-export async function runShow(ctx: CliContext, opts: ShowConversationOptions): Promise<void> {
-  const { requireE164 } = await import('../../phone-numbers.js');
-  const counterparty = requireE164(opts.counterparty, '<counterparty>');
-  const limit = parseLimit(opts.limit, THREAD_LIMIT_MAX);
-  const { getThread } = await import('../../../api/resources/conversations.js');
-  const thread = await getThread(await ctx.client(), counterparty, { limit });
-  const format = ctx.outputFormat;
-  if (format === undefined && ctx.io.stdoutTTY) {
-    if (thread.data.length === 0) {
-      notice(ctx, `no messages with ${counterparty}`);
-      return;
-    }
-    const { loadColors } = await import('../../../output/load-colors.js');
-    const colors = await loadColors(ctx.io.colorEnabled);
-    const { writeAndDrain } = await import('../../../output/io.js');
-    await writeAndDrain(ctx.io.stdout, thread.data.map((m) => `${threadLine(m, counterparty, colors)}\n`).join(''));
-    return;
-  }
-  const { printList } = await import('../../../output/formatters.js');
-  await printList(ctx.io, thread.data, { format, columns: MESSAGE_LIST_COLUMNS, now: ctx.now() });
-}
-
-// Statuses a person reading a thread needs no word about.
-const QUIET_STATUSES = new Set(['delivered', 'received']);
-
-/** `→ 2025-05-01 14:03  you           Your table is ready` — one line, local time. */
-export function threadLine(m: Message, counterparty: string, colors: Colors): string {
-  const outbound = m.direction === 'outbound';
-  const arrow = outbound ? '→' : '←';
-  const who = outbound ? colors.id('you'.padEnd(counterparty.length)) : colors.bold(counterparty);
-  let text = m.body.replace(/\s*[\r\n]+\s*/g, ' ⏎ ');
-  if (m.media && m.media.length) {
-    const names = m.media.map((x) => x.filename).join(', ');
-    text = `${text}${text ? ' ' : ''}${colors.dim(`[${m.media.length === 1 ? 'media' : `${m.media.length} media`}: ${names}]`)}`;
-  }
-  const status = QUIET_STATUSES.has(m.status) ? '' : `  ${colors.status(m.status)}${m.reason ? colors.dim(` (${m.reason})`) : ''}`;
-  return `${arrow} ${colors.dim(localTime(new Date(m.createdAt)))}  ${who}  ${text}${status}`;
-}
-
-const pad2 = (n: number): string => String(n).padStart(2, '0');
-
-/** YYYY-MM-DD HH:MM in the machine's time zone. */
-export function localTime(d: Date): string {
-  return `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())} ${pad2(d.getHours())}:${pad2(d.getMinutes())}`;
+    .action(async (counterparty: string, o: { limit?: string }) => run({ counterparty, limit: o.limit }));
 }

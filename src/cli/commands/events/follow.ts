@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
+import type { RunF } from '../../command-kit.js';
 import { parseTypeList } from './types-flag.js';
 
 export interface FollowEventsOptions {
@@ -11,7 +12,8 @@ export interface FollowEventsOptions {
 
 export const FOLLOW_COLUMNS = ['createdAt', 'type', 'id', 'summary'];
 
-export function followCommand(parent: Command, ctx: CliContext): Command {
+export function followCommand(parent: Command, ctx: CliContext, runF?: RunF<FollowEventsOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./follow.run.js')).runFollowEvents(ctx, opts));
   return parent
     .command('follow')
     .description('Print each event as it arrives, until Ctrl-C')
@@ -40,27 +42,6 @@ Examples:
   $ svc events follow --since now --types webhook_endpoint.disabled`,
     )
     .action(async (o: { types?: string; since?: string; cursorFile?: string }) =>
-      runFollowEvents(ctx, { types: parseTypeList(o.types, '--types'), since: o.since, cursorFile: o.cursorFile }),
+      run({ types: parseTypeList(o.types, '--types'), since: o.since, cursorFile: o.cursorFile }),
     );
-}
-
-export async function runFollowEvents(ctx: CliContext, opts: FollowEventsOptions): Promise<void> {
-  const { UsageError } = await import('../../errors.js');
-  if (opts.since !== undefined && opts.since.trim() === '') throw new UsageError('--since: give now or a cursor', '--since');
-  const { interruptSignal, createLinePrinter, clockTime } = await import('../../long-running.js');
-  const { EventStream } = await import('../../event-stream.js');
-  const { summarizeEvent } = await import('./summary.js');
-  const signal = interruptSignal(ctx);
-  const printer = await createLinePrinter(ctx, { columns: FOLLOW_COLUMNS });
-  const stream = new EventStream(ctx, { types: opts.types, since: opts.since?.trim(), cursorFile: opts.cursorFile, signal });
-  const start = await stream.start();
-  if (!start) return;
-  if (ctx.io.stderrTTY) ctx.io.stderr.write(`following events${opts.types ? ` (${opts.types.join(', ')})` : ''}; Ctrl-C to stop\n`);
-  for await (const { item, position } of stream.events()) {
-    const summary = summarizeEvent(item);
-    await printer.print(item, { createdAt: item.createdAt, type: item.type, id: item.id, summary }, (c) =>
-      `${c.dim(clockTime(item.createdAt))}  ${item.type.padEnd(26)} ${c.id(item.id)}  ${summary}`,
-    );
-    stream.save(position);
-  }
 }

@@ -1,34 +1,20 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { enumOption, notice, printOne } from '../../command-kit.js';
+import { enumOption, type RunF } from '../../command-kit.js';
+import { KEY_MODES } from '../../../api/values/keys.js';
 
 export interface CreateKeyOptions {
   name: string;
-  mode: 'live' | 'test';
+  mode: (typeof KEY_MODES)[number];
 }
 
-export function createCommand(parent: Command, ctx: CliContext): Command {
+export function createCommand(parent: Command, ctx: CliContext, runF?: RunF<CreateKeyOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./create.run.js')).runCreate(ctx, opts));
   return parent
     .command('create')
     .description('Create an API key; the key is printed once and cannot be shown again')
     .requiredOption('--name <name>', 'a name to recognise the key by')
-    .addOption(enumOption('--mode <mode>', 'live or test', ['live', 'test']).default('live'))
+    .addOption(enumOption('--mode <mode>', 'live or test', KEY_MODES).default('live'))
     .addHelpText('after', '\nExamples:\n  $ svc keys create --name ci --mode test\n  $ svc keys create --name deploy -o json | jq -r .key')
-    .action(async (opts: CreateKeyOptions) => runCreate(ctx, { name: opts.name, mode: opts.mode }));
-}
-
-export async function runCreate(ctx: CliContext, opts: CreateKeyOptions): Promise<void> {
-  const { createApiKey } = await import('../../../api/resources/keys.js');
-  const created = await createApiKey(await ctx.client(), opts);
-  if (created.key === null) {
-    // An idempotent replay (a retry after the first answer was lost): the service stores only a
-    // hash, so the key it created then can never be shown. Printing `key: null` would look like success.
-    const { CliError } = await import('../../errors.js');
-    throw new CliError(
-      `key ${created.id} ("${created.name}") was created by an earlier attempt of this request, and the service can never show it again; ` +
-        `revoke it with \`svc keys revoke ${created.id}\` and create a new one`,
-    );
-  }
-  await printOne(ctx, created, ['id', 'name', 'mode', 'prefix', 'key', 'createdAt']);
-  if (ctx.io.stderrTTY) notice(ctx, 'Save the key now: the service stores only a hash and can never show it again.');
+    .action(async (opts: CreateKeyOptions) => run({ name: opts.name, mode: opts.mode }));
 }

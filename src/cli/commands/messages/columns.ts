@@ -2,5 +2,3 @@
 // shows first. One place, shared by the messages, conversations and trigger commands.
 export const MESSAGE_LIST_COLUMNS = ['id', 'direction', 'from', 'to', 'status', 'segments', 'createdAt', 'body'];
 export const MESSAGE_COLUMNS = ['id', 'status', 'reason', 'direction', 'from', 'to', 'body', 'channel', 'segments', 'media', 'createdAt'];
-/** spec: Message status — the states a message never leaves. */
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(['delivered', 'failed', 'undelivered', 'received']);

@@ -1,23 +1,22 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { addListOptions, enumOption, runList, type ListFlags } from '../../command-kit.js';
-import { MESSAGE_LIST_COLUMNS } from './columns.js';
+import { addListOptions, enumOption, type ListFlags, type RunF } from '../../command-kit.js';
+import { MESSAGE_DIRECTIONS, MESSAGE_STATUSES, type MessageStatusValue } from '../../../api/values/messages.js';
 
 export interface ListMessagesOptions extends ListFlags {
-  direction?: 'outbound' | 'inbound';
+  direction?: (typeof MESSAGE_DIRECTIONS)[number];
   from?: string;
   to?: string;
-  status?: string;
+  status?: MessageStatusValue;
 }
 
-const STATUSES = ['queued', 'sending', 'sent', 'delivered', 'failed', 'undelivered', 'received'];
-
-export function listCommand(parent: Command, ctx: CliContext): Command {
+export function listCommand(parent: Command, ctx: CliContext, runF?: RunF<ListMessagesOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./list.run.js')).runListMessages(ctx, opts));
   return addListOptions(parent.command('list').description('List messages, newest first'))
-    .addOption(enumOption('--direction <direction>', 'outbound or inbound', ['outbound', 'inbound']))
+    .addOption(enumOption('--direction <direction>', 'outbound or inbound', MESSAGE_DIRECTIONS))
     .option('--from <e164>', 'sent from this number')
     .option('--to <e164>', 'sent to this number')
-    .addOption(enumOption('--status <status>', 'only messages in this status', STATUSES))
+    .addOption(enumOption('--status <status>', 'only messages in this status', MESSAGE_STATUSES))
     .addHelpText(
       'after',
       `
@@ -28,22 +27,5 @@ Examples:
   $ svc messages list --status failed --limit 50
   $ svc messages list --direction inbound --to +14155550100 --all -o ndjson`,
     )
-    .action(async (o: ListMessagesOptions) => runListMessages(ctx, o));
-}
-
-export async function runListMessages(ctx: CliContext, opts: ListMessagesOptions): Promise<void> {
-  const { requireE164 } = await import('../../phone-numbers.js');
-  const query = {
-    direction: opts.direction,
-    from: opts.from === undefined ? undefined : requireE164(opts.from, '--from'),
-    to: opts.to === undefined ? undefined : requireE164(opts.to, '--to'),
-    status: opts.status,
-  };
-  await runList(ctx, opts, {
-    path: '/v1/messages',
-    query,
-    noun: 'messages',
-    columns: MESSAGE_LIST_COLUMNS,
-    allColumns: async () => (await import('../../../output/schema-columns.js')).schemaColumns((await import('../../../api/schemas/messages.js')).MessageSchema),
-  });
+    .action(async (o: ListMessagesOptions) => run(o));
 }

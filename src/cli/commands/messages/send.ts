@@ -1,10 +1,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { notice, printOne } from '../../command-kit.js';
-import { CliError, UsageError } from '../../errors.js';
+import type { RunF } from '../../command-kit.js';
+import { UsageError } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
-import { FINAL_STATUSES, MESSAGE_COLUMNS } from './columns.js';
-import type { Message, SendMessageBody } from '../../../api/schemas/messages.js';
 
 export interface SendOptions {
   to: string;
@@ -22,7 +20,8 @@ export interface SendOptions {
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-export function sendCommand(parent: Command, ctx: CliContext): Command {
+export function sendCommand(parent: Command, ctx: CliContext, runF?: RunF<SendOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./send.run.js')).runSend(ctx, opts));
   return parent
     .command('send')
     .description('Send an SMS, or an MMS with --media')
@@ -55,7 +54,7 @@ Examples:
   $ svc messages send --to +14155550123 --from +14155550100 --body hi --idempotency-key order-1234-ready`,
     )
     .action(async (o: { to: string; from: string; body?: string; bodyFile?: string; media?: string[]; idempotencyKey?: string; wait?: boolean; waitTimeout: string }) =>
-      runSend(ctx, {
+      run({
         to: o.to,
         from: o.from,
         body: o.body,
@@ -75,149 +74,4 @@ function waitTimeout(text: string): number {
     if (err instanceof UsageError) throw new UsageError(`--wait-timeout: ${err.message}`, '--wait-timeout');
     throw err;
   }
-}
-
-/** Reads the body from its flag or file, and checks everything the service would refuse (exit 2, nothing sent). */
-export async function buildSendBody(ctx: CliContext, opts: SendOptions): Promise<SendMessageBody> {
-  const { requireE164 } = await import('../../phone-numbers.js');
-  const { MESSAGE_BODY_MAX, MEDIA_URLS_MAX } = await import('../../../api/schemas/messages.js');
-  const to = requireE164(opts.to, '--to');
-  const from = requireE164(opts.from, '--from');
-  if (opts.body !== undefined && opts.bodyFile !== undefined) throw new UsageError('give --body or --body-file, not both', '--body-file');
-  let body = opts.body;
-  let bodyFlag = '--body';
-  if (opts.bodyFile !== undefined) {
-    bodyFlag = '--body-file';
-    body = await readBodyFile(ctx, opts.bodyFile);
-  }
-  // spec: Limits — body 1600 characters (counted as the service counts them: UTF-16 code units).
-  if (body !== undefined && body.length > MESSAGE_BODY_MAX) {
-    throw new UsageError(`${bodyFlag}: the body is ${body.length} characters; the limit is ${MESSAGE_BODY_MAX}`, bodyFlag);
-  }
-  // spec: Limits — 10 media URLs, each fetched by the carrier (http/https).
-  if (opts.media.length > MEDIA_URLS_MAX) throw new UsageError(`--media: ${opts.media.length} media URLs; the limit is ${MEDIA_URLS_MAX}`, '--media');
-  for (const url of opts.media) {
-    if (!isHttpUrl(url)) throw new UsageError(`--media: "${url}" is not an http(s) URL`, '--media');
-  }
-  // spec: Errors — a send with neither body nor media is a validation_error; an empty body counts as none.
-  if (!body && opts.media.length === 0) throw new UsageError('nothing to send: give --body (or --body-file) or --media', '--body');
-  const send: SendMessageBody = { to, from };
-  if (body) send.body = body;
-  if (opts.media.length) send.mediaUrls = opts.media;
-  return send;
-}
-
-async function readBodyFile(ctx: CliContext, file: string): Promise<string> {
-  if (file === '-') {
-    const { readStdin } = await import('../../read-stdin.js');
-    return stripFinalNewline(await readStdin(ctx.io, '--body-file'));
-  }
-  const { readFile } = await import('node:fs/promises');
-  try {
-    return stripFinalNewline(await readFile(file, 'utf8'));
-  } catch (err) {
-    throw new UsageError(`--body-file: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, '--body-file');
-  }
-}
-
-// `echo hi | svc messages send --body-file -` means "hi", not "hi\n".
-const stripFinalNewline = (text: string): string => text.replace(/\r?\n$/, '');
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const u = new URL(text);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-export async function runSend(ctx: CliContext, opts: SendOptions): Promise<void> {
-  if (opts.waitTimeoutSecs < 1) throw new UsageError('--wait-timeout must be at least 1s', '--wait-timeout');
-  const body = await buildSendBody(ctx, opts);
-  const { randomUUID } = await import('node:crypto');
-  // cli.md Retries: sends always carry an Idempotency-Key. Generated here (not in the client) so a
-  // failure that leaves the outcome unknown can tell the user how to retry safely.
-  const idempotencyKey = opts.idempotencyKey ?? randomUUID();
-  const client = await ctx.client();
-  const { sendMessage } = await import('../../../api/resources/messages.js');
-  let sent: Awaited<ReturnType<typeof sendMessage>>;
-  try {
-    sent = await sendMessage(client, body, { idempotencyKey });
-  } catch (err) {
-    const { NetworkError } = await import('../../../api/client/errors.js');
-    if (err instanceof NetworkError) notice(ctx, `the message may or may not have been sent; to retry without sending twice, add --idempotency-key ${idempotencyKey}`);
-    throw err;
-  }
-  if (sent.replayed) notice(ctx, `--idempotency-key ${idempotencyKey} was used before: this is the original message; nothing new was sent`);
-  if (!opts.wait) {
-    await printOne(ctx, sent.message, MESSAGE_COLUMNS);
-    return;
-  }
-  const final = await waitForFinalStatus(ctx, sent.message, opts.waitTimeoutSecs);
-  await printOne(ctx, final.message, MESSAGE_COLUMNS);
-  if (final.timedOut) throw new CliError(await timeoutMessage(ctx, final.message, opts.waitTimeoutSecs));
-  if (final.message.status === 'failed' || final.message.status === 'undelivered') {
-    const why = final.message.reason ?? 'no reason given by the carrier';
-    throw new CliError(`message ${final.message.id} failed: ${why}${final.message.status === 'undelivered' ? ' (undelivered)' : ''}`);
-  }
-}
-
-/** How often --wait asks; a local live send takes about 800 ms end to end. */
-const POLL_INTERVAL_MS = 250;
-
-/**
- * Polls GET /v1/messages/{id} until a final status or the timeout (wall-clock time: the user's
- * patience, not the service's clock). Ctrl-C stops waiting; the message is sent either way.
- */
-export async function waitForFinalStatus(ctx: CliContext, first: Message, timeoutSecs: number): Promise<{ message: Message; timedOut: boolean }> {
-  const { startSpinner } = await import('../../../output/spinner.js');
-  const { getMessage } = await import('../../../api/resources/messages.js');
-  const { setTimeout: sleep } = await import('node:timers/promises');
-  const client = await ctx.client();
-  const deadline = ctx.now().getTime() + timeoutSecs * 1000;
-  const spinner = startSpinner(ctx.io, `message ${first.id}: ${first.status}`);
-  const stop = new AbortController();
-  void ctx.environment.waitForInterrupt?.().then(() => stop.abort());
-  let message = first;
-  try {
-    for (;;) {
-      message = await getMessage(client, first.id);
-      spinner.update(`message ${message.id}: ${message.status}`);
-      if (FINAL_STATUSES.has(message.status)) break;
-      const left = deadline - ctx.now().getTime();
-      if (left <= 0) {
-        await spinner.fail(`message ${message.id}: still ${message.status} after ${timeoutSecs}s`);
-        return { message, timedOut: true };
-      }
-      try {
-        await sleep(Math.min(POLL_INTERVAL_MS, left), undefined, { signal: stop.signal });
-      } catch {
-        const { CancelledError } = await import('../../errors.js');
-        await spinner.stop();
-        throw new CancelledError(`stopped waiting; message ${message.id} was sent (svc messages get ${message.id})`);
-      }
-    }
-  } catch (err) {
-    await spinner.stop();
-    throw err;
-  }
-  if (message.status === 'delivered') await spinner.succeed(`message ${message.id}: delivered`);
-  else await spinner.fail(`message ${message.id}: ${message.status}`);
-  return { message, timedOut: false };
-}
-
-async function timeoutMessage(ctx: CliContext, message: Message, timeoutSecs: number): Promise<string> {
-  let hint = 'check later with `svc messages get ' + message.id + '`, or wait longer with --wait-timeout';
-  try {
-    // Only the local service has a sandbox clock; elsewhere this fails and the generic hint stays.
-    const { getClock } = await import('../../../api/resources/sandbox.js');
-    const clock = await getClock(await ctx.client());
-    if (clock.mode === 'manual') {
-      hint = 'the service clock is manual, so messages only move when it is advanced (`svc clock advance 1s`); then `svc messages get ' + message.id + '`';
-    }
-  } catch {
-    // not the local service
-  }
-  return `timed out after ${timeoutSecs}s waiting for message ${message.id} (still ${message.status}): ${hint}`;
 }

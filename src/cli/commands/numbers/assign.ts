@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { printOne } from '../../command-kit.js';
-import { UsageError } from '../../errors.js';
-import { NUMBER_COLUMNS } from './columns.js';
+import type { RunF } from '../../command-kit.js';
 
 export interface AssignOptions {
   number: string;
@@ -10,7 +8,8 @@ export interface AssignOptions {
   detach: boolean;
 }
 
-export function assignCommand(parent: Command, ctx: CliContext): Command {
+export function assignCommand(parent: Command, ctx: CliContext, runF?: RunF<AssignOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./assign.run.js')).runAssign(ctx, opts));
   return parent
     .command('assign')
     .description('Attach a local number to an approved 10DLC campaign (status live), or detach it (idle)')
@@ -27,15 +26,5 @@ Examples:
   $ svc numbers assign +14155550123 --campaign 7d0c2f0e-…
   $ svc numbers assign +14155550123 --detach`,
     )
-    .action(async (number: string, o: { campaign?: string; detach?: boolean }) => runAssign(ctx, { number, campaign: o.campaign, detach: Boolean(o.detach) }));
-}
-
-export async function runAssign(ctx: CliContext, opts: AssignOptions): Promise<void> {
-  if (opts.campaign !== undefined && opts.detach) throw new UsageError('give --campaign or --detach, not both', '--detach');
-  if (opts.campaign === undefined && !opts.detach) throw new UsageError('give --campaign ID to attach, or --detach', '--campaign');
-  if (opts.campaign !== undefined && opts.campaign.trim() === '') throw new UsageError('--campaign: empty campaign id', '--campaign');
-  const { numberRef } = await import('../../phone-numbers.js');
-  const { assignNumber } = await import('../../../api/resources/numbers.js');
-  const number = await assignNumber(await ctx.client(), numberRef(opts.number), opts.detach ? null : opts.campaign!.trim());
-  await printOne(ctx, number, NUMBER_COLUMNS);
+    .action(async (number: string, o: { campaign?: string; detach?: boolean }) => run({ number, campaign: o.campaign, detach: Boolean(o.detach) }));
 }

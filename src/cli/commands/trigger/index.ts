@@ -27,7 +27,7 @@ Examples:
         group.outputHelp();
         return;
       }
-      await runListTriggers(ctx);
+      await (await import('./list.run.js')).runListTriggers(ctx);
     });
 
   for (const [type, def] of Object.entries(TRIGGERS)) addTrigger(group, ctx, type, def as TriggerDefinition<unknown>);
@@ -57,11 +57,4 @@ function optionFor(o: TriggerOption): OptionType {
   if (o.default !== undefined) option.default(o.default);
   if (o.required) option.makeOptionMandatory();
   return option;
-}
-
-/** `svc trigger --list`: every type and what it stands for (a table on a terminal, rows when piped). */
-export async function runListTriggers(ctx: CliContext): Promise<void> {
-  const { printList } = await import('../../../output/formatters.js');
-  const rows = Object.entries(TRIGGERS).map(([type, def]) => ({ type, description: def.description }));
-  await printList(ctx.io, rows, { format: ctx.outputFormat, columns: ['type', 'description'], idField: 'type' });
 }

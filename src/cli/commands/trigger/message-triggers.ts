@@ -1,7 +1,7 @@
-import type { CliContext } from '../../context.js';
-import { notice, printOne } from '../../command-kit.js';
 import { defineTrigger } from './definition.js';
-import { FINAL_STATUSES, MESSAGE_COLUMNS } from '../messages/columns.js';
+import { MESSAGE_OUTCOMES } from '../../../api/values/messages.js';
+
+const verbs = () => import('./message-triggers.run.js');
 
 // contract §9 and §4: messaging's outside world — a consumer texting in, and the carrier's verdict.
 
@@ -21,28 +21,11 @@ export const messageReceivedTrigger = defineTrigger<MessageReceivedOptions>({
     { flags: '--media <url>', description: 'a media URL (MMS); repeatable', repeatable: true },
   ],
   examples: ['svc trigger message.received --to +14155550100 --from +14155550123 --body "Is my order ready?"'],
-  run: runMessageReceived,
+  run: async (ctx, opts) => (await verbs()).runMessageReceived(ctx, opts),
 });
 
-export async function runMessageReceived(ctx: CliContext, opts: MessageReceivedOptions): Promise<void> {
-  const { requireE164 } = await import('../../phone-numbers.js');
-  const { UsageError } = await import('../../errors.js');
-  const to = requireE164(opts.to, '--to');
-  const from = requireE164(opts.from, '--from');
-  const media = opts.media ?? [];
-  if (!opts.body && media.length === 0) throw new UsageError('give --body or --media', '--body');
-  const { sendInboundMessage } = await import('../../../api/resources/sandbox-messaging.js');
-  const message = await sendInboundMessage(await ctx.client(), {
-    to,
-    from,
-    ...(opts.body ? { body: opts.body } : {}),
-    ...(media.length ? { mediaUrls: media } : {}),
-  });
-  await printOne(ctx, message, MESSAGE_COLUMNS);
-}
-
 export interface MessageStatusOptions {
-  status: 'delivered' | 'failed' | 'undelivered';
+  status: (typeof MESSAGE_OUTCOMES)[number];
   from: string;
 }
 
@@ -60,7 +43,7 @@ export const OUTCOME_DESTINATIONS: Readonly<Record<MessageStatusOptions['status'
 export const messageStatusTrigger = defineTrigger<MessageStatusOptions>({
   description: 'A message ends delivered, failed or undelivered: a test send whose message.status events follow',
   options: [
-    { flags: '--status <status>', description: 'the outcome', required: true, choices: ['delivered', 'failed', 'undelivered'] },
+    { flags: '--status <status>', description: 'the outcome', required: true, choices: MESSAGE_OUTCOMES },
     { flags: '--from <e164>', description: 'send from this number of yours', default: '+15005550006' },
   ],
   details: [
@@ -70,20 +53,6 @@ export const messageStatusTrigger = defineTrigger<MessageStatusOptions>({
     'with a live key, the message.status events follow as the carrier moves it.',
   ].join('\n'),
   examples: ['svc trigger message.status --status failed', 'svc trigger message.status --status delivered --from +18885550100'],
-  run: runMessageStatus,
+  run: async (ctx, opts) => (await verbs()).runMessageStatus(ctx, opts),
 });
 
-export async function runMessageStatus(ctx: CliContext, opts: MessageStatusOptions): Promise<void> {
-  const { requireE164 } = await import('../../phone-numbers.js');
-  const from = requireE164(opts.from, '--from');
-  const to = OUTCOME_DESTINATIONS[opts.status];
-  const client = await ctx.client();
-  const { sendMessage, getMessage } = await import('../../../api/resources/messages.js');
-  const { message: sent } = await sendMessage(client, { from, to, body: `svc trigger message.status: ${opts.status}` });
-  // The send answers `queued`; a test send is already final by now, so show where it stands.
-  const message = await getMessage(client, sent.id);
-  await printOne(ctx, message, MESSAGE_COLUMNS);
-  if (!FINAL_STATUSES.has(message.status) && ctx.io.stderrTTY) {
-    notice(ctx, `message ${message.id} is ${message.status}; message.status events follow as the carrier moves it (svc messages get ${message.id})`);
-  }
-}

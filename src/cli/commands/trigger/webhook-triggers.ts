@@ -1,5 +1,3 @@
-import type { CliContext } from '../../context.js';
-import { printOne } from '../../command-kit.js';
 import { defineTrigger } from './definition.js';
 
 // contract §9: the outside world for webhooks — an endpoint failing long enough to be auto-disabled.
@@ -19,11 +17,5 @@ export const endpointDisabledTrigger = defineTrigger<EndpointDisabledOptions>({
     're-enable it with svc webhooks update <id> --enable. Already disabled: exit 5.',
   ].join('\n'),
   examples: ['svc trigger webhook_endpoint.disabled --endpoint we_123'],
-  run: runEndpointDisabled,
+  run: async (ctx, opts) => (await import('./webhook-triggers.run.js')).runEndpointDisabled(ctx, opts),
 });
-
-export async function runEndpointDisabled(ctx: CliContext, opts: EndpointDisabledOptions): Promise<void> {
-  const { disableWebhookAsIfFailing } = await import('../../../api/resources/sandbox-webhooks.js');
-  const { ENDPOINT_COLUMNS } = await import('../webhooks/columns.js');
-  await printOne(ctx, await disableWebhookAsIfFailing(await ctx.client(), opts.endpoint), ENDPOINT_COLUMNS);
-}

@@ -1,3 +1,4 @@
+import type { Delivery } from '../../../api/schemas/webhooks.js';
 // Columns of webhook endpoints and deliveries, shared by the webhooks verbs.
 export const ENDPOINT_COLUMNS = ['id', 'url', 'events', 'enabled', 'description', 'disabledAt', 'disabledReason', 'createdAt', 'updatedAt'];
 export const ENDPOINT_LIST_COLUMNS = ['id', 'url', 'events', 'enabled', 'disabledReason', 'description', 'createdAt'];
@@ -5,3 +6,6 @@ export const ENDPOINT_WITH_SECRET_COLUMNS = ['id', 'url', 'secret', 'events', 'e
 export const DELIVERY_COLUMNS = ['id', 'eventType', 'eventId', 'attempt', 'status', 'responseStatus', 'durationMs', 'error', 'nextAttemptAt', 'createdAt'];
 
 export const SECRET_NOTICE = 'Save the signing secret now: it is shown only this once (svc webhooks rotate-secret replaces it).';
+
+/** Why a delivery failed, in a few words: the connection error, else the HTTP status. */
+export const deliveryFailure = (d: Delivery): string => d.error ?? (d.responseStatus !== null ? `HTTP ${d.responseStatus}` : d.status);

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { notice, printOne } from '../../command-kit.js';
+import type { RunF } from '../../command-kit.js';
 import { parseTypeList } from '../events/types-flag.js';
 import { requireHttpUrl } from './url-flag.js';
-import { ENDPOINT_WITH_SECRET_COLUMNS, SECRET_NOTICE } from './columns.js';
 
 export interface CreateWebhookOptions {
   url: string;
@@ -11,7 +10,8 @@ export interface CreateWebhookOptions {
   description?: string;
 }
 
-export function createCommand(parent: Command, ctx: CliContext): Command {
+export function createCommand(parent: Command, ctx: CliContext, runF?: RunF<CreateWebhookOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./create.run.js')).runCreate(ctx, opts));
   return parent
     .command('create')
     .description('Create a webhook endpoint; its signing secret is printed once')
@@ -31,17 +31,6 @@ Examples:
   $ svc webhooks create --url http://localhost:3000/hook -o json | jq -r .secret`,
     )
     .action(async (o: { url: string; events?: string; description?: string }) =>
-      runCreate(ctx, { url: requireHttpUrl(o.url, '--url'), events: parseTypeList(o.events, '--events'), description: o.description }),
+      run({ url: requireHttpUrl(o.url, '--url'), events: parseTypeList(o.events, '--events'), description: o.description }),
     );
-}
-
-export async function runCreate(ctx: CliContext, opts: CreateWebhookOptions): Promise<void> {
-  const { createWebhook } = await import('../../../api/resources/webhooks.js');
-  const created = await createWebhook(await ctx.client(), {
-    url: opts.url,
-    ...(opts.events ? { events: opts.events } : {}),
-    ...(opts.description !== undefined ? { description: opts.description } : {}),
-  });
-  await printOne(ctx, created, ENDPOINT_WITH_SECRET_COLUMNS);
-  notice(ctx, SECRET_NOTICE);
 }

@@ -1,8 +1,13 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { notice } from '../../command-kit.js';
+import type { RunF } from '../../command-kit.js';
 
-export function deleteCommand(parent: Command, ctx: CliContext): Command {
+export interface DeleteWebhookOptions {
+  id: string;
+}
+
+export function deleteCommand(parent: Command, ctx: CliContext, runF?: RunF<DeleteWebhookOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./delete.run.js')).runDelete(ctx, opts));
   return parent
     .command('delete')
     .description('Delete a webhook endpoint and its delivery log (asks first)')
@@ -16,12 +21,5 @@ Examples:
   $ svc webhooks delete we_123
   $ svc webhooks delete we_123 --yes`,
     )
-    .action(async (id: string) => runDelete(ctx, id));
-}
-
-export async function runDelete(ctx: CliContext, id: string): Promise<void> {
-  await ctx.confirm(`Delete webhook endpoint ${id} and its delivery log? Scheduled retries stop at once.`);
-  const { deleteWebhook } = await import('../../../api/resources/webhooks.js');
-  await deleteWebhook(await ctx.client(), id);
-  notice(ctx, `deleted ${id}`);
+    .action(async (id: string) => run({ id }));
 }

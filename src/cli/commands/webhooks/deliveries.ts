@@ -1,16 +1,18 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { addListOptions, enc, enumOption, runList, type ListFlags } from '../../command-kit.js';
-import { DELIVERY_COLUMNS } from './columns.js';
+import { addListOptions, enumOption, type ListFlags, type RunF } from '../../command-kit.js';
+import { DELIVERY_STATUSES } from '../../../api/values/webhooks.js';
 
 export interface ListDeliveriesOptions extends ListFlags {
-  status?: 'pending' | 'succeeded' | 'failed' | 'abandoned';
+  id: string;
+  status?: (typeof DELIVERY_STATUSES)[number];
 }
 
-export function deliveriesCommand(parent: Command, ctx: CliContext): Command {
+export function deliveriesCommand(parent: Command, ctx: CliContext, runF?: RunF<ListDeliveriesOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./deliveries.run.js')).runListDeliveries(ctx, opts));
   return addListOptions(parent.command('deliveries').description("An endpoint's delivery log: the last 7 days, newest first"))
     .argument('<id>', 'endpoint id (we_…)')
-    .addOption(enumOption('--status <status>', 'only deliveries in this status', ['pending', 'succeeded', 'failed', 'abandoned']))
+    .addOption(enumOption('--status <status>', 'only deliveries in this status', DELIVERY_STATUSES))
     .addHelpText(
       'after',
       `
@@ -21,9 +23,5 @@ Examples:
   $ svc webhooks deliveries we_123
   $ svc webhooks deliveries we_123 --status failed --all -o ndjson`,
     )
-    .action(async (id: string, o: ListDeliveriesOptions) => runListDeliveries(ctx, id, o));
-}
-
-export async function runListDeliveries(ctx: CliContext, id: string, opts: ListDeliveriesOptions): Promise<void> {
-  await runList(ctx, opts, { path: `/v1/webhooks/${enc(id)}/deliveries`, query: { status: opts.status }, noun: 'deliveries', columns: DELIVERY_COLUMNS });
+    .action(async (id: string, o: Omit<ListDeliveriesOptions, 'id'>) => run({ ...o, id }));
 }

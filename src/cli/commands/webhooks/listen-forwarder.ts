@@ -1,7 +1,7 @@
 // One POST of one event to a handler, signed as the service signs deliveries (spec: Delivery):
 // the same body bytes, `X-Service-Signature` from the one signing implementation
 // (src/webhooks/verify.ts), `Service-Event-Id`, `Service-Event-Type`, `Service-Delivery-Attempt`.
-import type { Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import { signWebhookPayload, SIGNATURE_HEADER } from '../../../webhooks/verify.js';
 import type { EventFeedItem } from '../../../api/schemas/events.js';
 
@@ -39,7 +39,6 @@ export class Forwarder {
   ) {}
 
   async post(url: string, rawBody: string, item: EventFeedItem, attempt: number, signal: AbortSignal): Promise<ForwardResult> {
-    const { Agent, request } = await import('undici');
     this.agent ??= new Agent({ keepAliveTimeout: 4000 });
     // Ours win over a --headers entry of the same name, whatever its case.
     const ours: Record<string, string> = {

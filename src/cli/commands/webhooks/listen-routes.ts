@@ -2,6 +2,7 @@
 // goes. Routes are tried in the order given, the first match wins; a plain URL is the catch-all.
 import { UsageError } from '../../errors.js';
 import { requireHttpUrl } from './url-flag.js';
+import { eventFilterError, eventFilterMatches } from '../../../api/schemas/events.js';
 
 export interface ForwardRoute {
   /** Event filter entries (`*`, a type, `<family>.*`), as webhook endpoints take them. */
@@ -10,7 +11,6 @@ export interface ForwardRoute {
 }
 
 export async function parseForwardTo(values: readonly string[]): Promise<ForwardRoute[]> {
-  const { eventFilterError } = await import('../../../api/schemas/events.js');
   return values.map((value) => {
     // A pattern has no ':' or '/', so `https://x/?a=b` is a plain URL, not a pattern.
     const m = /^([^=:/\s]+)=(.+)$/.exec(value.trim());
@@ -25,7 +25,6 @@ export async function parseForwardTo(values: readonly string[]): Promise<Forward
 }
 
 export async function routeFor(routes: readonly ForwardRoute[], type: string): Promise<ForwardRoute | undefined> {
-  const { eventFilterMatches } = await import('../../../api/schemas/events.js');
   return routes.find((r) => eventFilterMatches(r.patterns, type));
 }
 

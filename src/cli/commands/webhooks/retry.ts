@@ -1,11 +1,14 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { printOne } from '../../command-kit.js';
-import { CliError } from '../../errors.js';
-import { DELIVERY_COLUMNS } from './columns.js';
-import { deliveryFailure } from './test.js';
+import type { RunF } from '../../command-kit.js';
 
-export function retryCommand(parent: Command, ctx: CliContext): Command {
+export interface RetryDeliveryOptions {
+  id: string;
+  deliveryId: string;
+}
+
+export function retryCommand(parent: Command, ctx: CliContext, runF?: RunF<RetryDeliveryOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./retry.run.js')).runRetry(ctx, opts));
   return parent
     .command('retry')
     .description('Redeliver one delivery now (freshly signed) and show how it went')
@@ -22,12 +25,5 @@ Examples:
   $ svc webhooks retry we_123 whd_456
   $ svc webhooks deliveries we_123 --status failed -o ids | xargs -n1 svc webhooks retry we_123`,
     )
-    .action(async (id: string, deliveryId: string) => runRetry(ctx, id, deliveryId));
-}
-
-export async function runRetry(ctx: CliContext, id: string, deliveryId: string): Promise<void> {
-  const { retryDelivery } = await import('../../../api/resources/webhooks.js');
-  const delivery = await retryDelivery(await ctx.client(), id, deliveryId);
-  await printOne(ctx, delivery, DELIVERY_COLUMNS);
-  if (delivery.status !== 'succeeded') throw new CliError(`delivery ${delivery.id} failed again: ${deliveryFailure(delivery)}`);
+    .action(async (id: string, deliveryId: string) => run({ id, deliveryId }));
 }

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import type { CliContext } from '../../context.js';
-import { printOne } from '../../command-kit.js';
-import { CliError } from '../../errors.js';
-import { DELIVERY_COLUMNS } from './columns.js';
-import type { Delivery } from '../../../api/schemas/webhooks.js';
+import type { RunF } from '../../command-kit.js';
 
-export function testCommand(parent: Command, ctx: CliContext): Command {
+export interface TestWebhookOptions {
+  id: string;
+}
+
+export function testCommand(parent: Command, ctx: CliContext, runF?: RunF<TestWebhookOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./test.run.js')).runTest(ctx, opts));
   return parent
     .command('test')
     .description('Send a signed sample delivery (webhook_endpoint.test) now and show how it went')
@@ -20,14 +22,5 @@ Examples:
   $ svc webhooks test we_123
   $ svc webhooks test we_123 -o json | jq .responseStatus`,
     )
-    .action(async (id: string) => runTest(ctx, id));
+    .action(async (id: string) => run({ id }));
 }
-
-export async function runTest(ctx: CliContext, id: string): Promise<void> {
-  const { testWebhook } = await import('../../../api/resources/webhooks.js');
-  const delivery = await testWebhook(await ctx.client(), id);
-  await printOne(ctx, delivery, DELIVERY_COLUMNS);
-  if (delivery.status !== 'succeeded') throw new CliError(`the test delivery ${delivery.id} failed: ${deliveryFailure(delivery)}`);
-}
-
-export const deliveryFailure = (d: Delivery): string => d.error ?? (d.responseStatus !== null ? `HTTP ${d.responseStatus}` : d.status);

@@ -1,0 +1,20 @@
+import type { CliContext } from '../../context.js';
+import { notice } from '../../command-kit.js';
+import { printOne } from '../../print-resource.js';
+import { CliError } from '../../errors.js';
+import { createApiKey } from '../../../api/resources/keys.js';
+import type { CreateKeyOptions } from './create.js';
+
+export async function runCreate(ctx: CliContext, opts: CreateKeyOptions): Promise<void> {
+  const created = await createApiKey(await ctx.client(), opts);
+  if (created.key === null) {
+    // An idempotent replay (a retry after the first answer was lost): the service stores only a
+    // hash, so the key it created then can never be shown. Printing `key: null` would look like success.
+    throw new CliError(
+      `key ${created.id} ("${created.name}") was created by an earlier attempt of this request, and the service can never show it again; ` +
+        `revoke it with \`svc keys revoke ${created.id}\` and create a new one`,
+    );
+  }
+  await printOne(ctx, created, ['id', 'name', 'mode', 'prefix', 'key', 'createdAt']);
+  if (ctx.io.stderrTTY) notice(ctx, 'Save the key now: the service stores only a hash and can never show it again.');
+}

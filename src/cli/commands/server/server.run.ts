@@ -1,0 +1,32 @@
+import type { CliContext } from '../../context.js';
+import { notice } from '../../command-kit.js';
+import { printOne } from '../../print-resource.js';
+import { CliError } from '../../errors.js';
+import * as local from '../../local-service.js';
+
+export async function runStop(ctx: CliContext, dataDir: string): Promise<void> {
+  const info = local.readPidInfo(dataDir);
+  // A server.json left by a crash may name a pid the system has since given to another process:
+  // signal only a pid whose service still answers at the recorded address.
+  if (!info || !local.isAlive(info.pid) || !(await local.probeHealth(info.baseUrl))) {
+    if (info) local.removePidInfo(dataDir);
+    notice(ctx, 'the local service is not running');
+    return;
+  }
+  local.signal(info.pid, 'SIGTERM');
+  const deadline = Date.now() + 10_000;
+  while (local.isAlive(info.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (local.isAlive(info.pid)) throw new CliError(`pid ${info.pid} did not stop within 10 s`);
+  notice(ctx, `stopped the local service (pid ${info.pid})`);
+}
+
+export async function runStatus(ctx: CliContext, dataDir: string): Promise<void> {
+  const info = local.readPidInfo(dataDir);
+  const alive = info ? local.isAlive(info.pid) : false;
+  const healthy = info && alive ? await local.probeHealth(info.baseUrl) : false;
+  const status = { running: Boolean(healthy), pid: alive ? info!.pid : null, baseUrl: info?.baseUrl ?? null, dataDir, startedAt: alive ? info!.startedAt : null };
+  await printOne(ctx, status);
+  if (!healthy) {
+    throw new CliError('the local service is not running');
+  }
+}

@@ -1,0 +1,40 @@
+import type { CliContext } from '../../context.js';
+import { notice } from '../../command-kit.js';
+import { CliError } from '../../errors.js';
+import * as local from '../../local-service.js';
+import { startService } from '../../../server/main.js';
+import type { StartServerOptions } from './index.js';
+
+export async function runStart(ctx: CliContext, opts: StartServerOptions): Promise<void> {
+  const running = local.readPidInfo(opts.dataDir);
+  if (running && local.isAlive(running.pid) && (await local.probeHealth(running.baseUrl))) {
+    throw new CliError(`the local service is already running at ${running.baseUrl} (pid ${running.pid}); \`svc server stop\` first`);
+  }
+  if (opts.detach) {
+    const started = await local.spawnDetached(ctx, opts);
+    ctx.io.stdout.write(`${started.baseUrl}\n`);
+    notice(ctx, `local service running in the background (pid ${started.pid}); logs in ${opts.dataDir}/server.log`);
+    if (started.bootstrap) notice(ctx, bootstrapNotice(started.bootstrap, opts.dataDir));
+    return;
+  }
+  const svc = await startService({
+    host: opts.host,
+    port: opts.port,
+    dataDir: opts.dataDir,
+    clock: opts.clock,
+    log: opts.log,
+    writePidFile: true,
+    rateLimit: opts.rateLimit ? { ratePerSec: opts.rateLimit, burst: opts.rateLimit * 2 } : undefined,
+  });
+  notice(ctx, `svc local service listening on ${svc.baseUrl} (data ${opts.dataDir}, ${opts.clock} clock)`);
+  // contract §1: the keys are printed once; bootstrap.json (0600) keeps them for the local profile.
+  if (svc.bootstrapCreated && opts.printKeys) notice(ctx, bootstrapNotice(svc.bootstrap, opts.dataDir));
+  if (opts.port === 0) ctx.io.stdout.write(`${svc.baseUrl}\n`);
+  await (ctx.environment.waitForInterrupt ?? (() => new Promise<void>(() => undefined)))();
+  notice(ctx, 'stopping…');
+  await svc.close();
+}
+
+function bootstrapNotice(b: { accountId: string; liveKey: string; testKey: string }, dataDir: string): string {
+  return `agency account ${b.accountId}\n  live key: ${b.liveKey}\n  test key: ${b.testKey}\n  (saved in ${dataDir}/bootstrap.json, mode 0600)`;
+}

@@ -1,0 +1,11 @@
+import type { CliContext } from '../../context.js';
+import { notice } from '../../command-kit.js';
+import { listWebhooks } from '../../../api/resources/webhooks.js';
+import { printList } from '../../../output/formatters.js';
+import { ENDPOINT_LIST_COLUMNS } from './columns.js';
+
+export async function runListWebhooks(ctx: CliContext): Promise<void> {
+  const endpoints = await listWebhooks(await ctx.client());
+  await printList(ctx.io, endpoints, { format: ctx.outputFormat, columns: ENDPOINT_LIST_COLUMNS, now: ctx.now() });
+  if (endpoints.length === 0 && ctx.io.stderrTTY) notice(ctx, 'no webhook endpoints found (svc webhooks create --url …)');
+}

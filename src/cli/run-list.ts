@@ -1,0 +1,49 @@
+import type { CliContext } from './context.js';
+import { notice, parseLimit, type ListFlags } from './command-kit.js';
+import { listPage, listPages, type ListEndpoint } from '../api/resources/list.js';
+import type { Query } from '../api/client/client.js';
+import { resolveFormat } from '../output/formatters.js';
+import { createListWriter } from '../output/list-writer.js';
+import { schemaColumns } from '../output/schema-columns.js';
+
+export interface ListSpec<T, Q extends Query> {
+  endpoint: ListEndpoint<T, Q>;
+  query?: Q;
+  columns?: string[];
+  /**
+   * csv (and tab-separated rows without `columns`) get every flattened column of the row schema in
+   * the header from the first page, so `--all` never meets a field without a column (list-encoders.ts).
+   */
+  completeColumns?: boolean;
+  /** Field printed by `-o ids`; default `id`. */
+  idField?: string;
+  /** Plural noun for "no keys found". */
+  noun: string;
+}
+
+/**
+ * Lists a resource: one page (with a hint for the next), or with --all every page streamed through
+ * the list writer, so memory stays flat however many rows there are.
+ */
+export async function runList<T, Q extends Query>(ctx: CliContext, flags: ListFlags, spec: ListSpec<T, Q>): Promise<void> {
+  const limit = parseLimit(flags.limit);
+  const client = await ctx.client();
+  const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'list' });
+  const allColumns = spec.completeColumns && (format === 'csv' || (format === 'tsv' && !spec.columns)) ? schemaColumns(spec.endpoint.itemSchema) : undefined;
+  const writer = createListWriter(ctx.io, { format: ctx.outputFormat, columns: spec.columns, allColumns, idField: spec.idField, now: ctx.now() });
+  const query = { ...spec.query } as Q;
+  let hint: string | undefined;
+  if (flags.all) {
+    for await (const page of listPages(client, spec.endpoint, { ...query, limit: limit ?? 100, cursor: flags.cursor })) {
+      await writer.writeRows(page.data as Record<string, unknown>[]);
+    }
+  } else {
+    const page = await listPage(client, spec.endpoint, { ...query, limit, cursor: flags.cursor });
+    await writer.writeRows(page.data as Record<string, unknown>[]);
+    if (page.hasMore && page.nextCursor) hint = `more rows: --cursor ${page.nextCursor} (or --all)`;
+  }
+  await writer.end();
+  // After end(): on a terminal the table's bottom border comes first, then the hint.
+  if (hint) notice(ctx, hint);
+  if (writer.rowCount === 0 && ctx.io.stderrTTY) ctx.io.stderr.write(`no ${spec.noun} found\n`);
+}

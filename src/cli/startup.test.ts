@@ -1,0 +1,92 @@
+// Start-up cost (cli.md; bench/startup): `svc --help`, `svc --version` and every verb's definition
+// load only commander and our own cheap modules. Heavy libraries and the service are reached only
+// through a dynamic import() — the verb's run module, the context's client, the prompter. This walks
+// the static import graph (import/export … from, not import()) from the CLI entry and from each group
+// module (the one registered for the command being run) and fails if it reaches any of them.
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const distDir = resolve(srcDir, '..', 'dist');
+
+/** Packages a start-up must never load; `@inquirer/` covers every package of that scope. */
+const HEAVY = ['zod', 'undici', 'conf', 'ora', '@inquirer/', 'yaml', 'fastify', 'fastify-type-provider-zod', 'better-sqlite3', 'cli-table3', 'chalk'];
+
+const isHeavy = (spec: string): boolean => HEAVY.some((h) => (h.endsWith('/') ? spec.startsWith(h) : spec === h || spec.startsWith(`${h}/`)));
+
+/** Static value imports and re-exports; `import type`, `export type` and all-`type` braces are erased by tsc. */
+export function staticSpecifiers(source: string): string[] {
+  const pattern = /^\s*(?:import|export)\s+(?!type\b)([^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
+  const out: string[] = [];
+  for (const m of source.matchAll(pattern)) {
+    const braces = /^\s*\{([^}]*)\}\s*from\s+$/.exec(m[1] ?? '');
+    const names = braces?.[1]!.split(',').map((n) => n.trim()).filter(Boolean);
+    if (names && names.length > 0 && names.every((n) => n.startsWith('type '))) continue;
+    out.push(m[2]!);
+  }
+  return out;
+}
+
+/** file (absolute) → its static specifiers, for every file reachable from `entries`. */
+function staticGraph(entries: string[], ext: '.ts' | '.js'): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const visit = (file: string): void => {
+    if (graph.has(file)) return;
+    const specifiers = staticSpecifiers(readFileSync(file, 'utf8'));
+    graph.set(file, specifiers);
+    for (const spec of specifiers) if (spec.startsWith('.')) visit(resolve(dirname(file), ext === '.ts' ? spec.replace(/\.js$/, '.ts') : spec));
+  };
+  for (const entry of entries) visit(entry);
+  return graph;
+}
+
+/** The CLI entry plus every group module: what any start-up can load before a verb runs. */
+function startupEntries(root: string, ext: '.ts' | '.js'): string[] {
+  const commands = join(root, 'cli', 'commands');
+  const groups = readdirSync(commands).map((g) => join(commands, g, `index${ext}`)).filter((f) => existsSync(f));
+  return [join(root, 'cli', `main${ext}`), join(root, 'cli', `version${ext}`), join(root, 'output', `index${ext}`), ...groups];
+}
+
+function heavyImports(graph: Map<string, string[]>, root: string): string[] {
+  const found: string[] = [];
+  const server = join(root, 'server');
+  for (const [file, specifiers] of graph) {
+    if (file.startsWith(server)) found.push(`${relative(root, file)} is under server/`);
+    for (const spec of specifiers) if (isHeavy(spec)) found.push(`${relative(root, file)} imports ${spec}`);
+  }
+  return found;
+}
+
+describe('start-up import graph', () => {
+  it('finds static imports and skips type-only and dynamic ones (the check itself works)', () => {
+    const source = [
+      "import { Chalk } from 'chalk';",
+      "import type { X } from 'yaml';",
+      "import { type Y, type Z } from 'zod';",
+      "import {\n  a,\n  type B,\n} from './multi.js';",
+      "export { v } from '../values.js';",
+      "const lazy = () => import('undici');",
+    ].join('\n');
+    expect(staticSpecifiers(source)).toEqual(['chalk', './multi.js', '../values.js']);
+    expect(isHeavy('@inquirer/prompts')).toBe(true);
+    expect(isHeavy('zod/v4')).toBe(true);
+    expect(isHeavy('zodiac')).toBe(false);
+    // A run module does reach zod: the walk follows ../ paths into api/.
+    const run = staticGraph([join(srcDir, 'cli', 'commands', 'keys', 'list.run.ts')], '.ts');
+    expect(heavyImports(run, srcDir).some((f) => f.endsWith('imports zod'))).toBe(true);
+  });
+
+  it('src: main.ts and every group module reach no heavy library and nothing under src/server', () => {
+    const graph = staticGraph(startupEntries(srcDir, '.ts'), '.ts');
+    expect(graph.size).toBeGreaterThan(30);
+    expect(heavyImports(graph, srcDir)).toEqual([]);
+  });
+
+  it.runIf(existsSync(join(distDir, 'cli', 'main.js')))('dist: the built entry and group modules do the same', () => {
+    const graph = staticGraph(startupEntries(distDir, '.js'), '.js');
+    expect(graph.size).toBeGreaterThan(30);
+    expect(heavyImports(graph, distDir)).toEqual([]);
+  });
+});
