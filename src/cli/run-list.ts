@@ -5,6 +5,7 @@ import type { Query } from '../api/client/client.js';
 import { resolveFormat } from '../output/formatters.js';
 import { createListWriter } from '../output/list-writer.js';
 import { schemaColumns } from '../output/schema-columns.js';
+import { responseJsonSchema } from '../api/parsers.js';
 
 export interface ListSpec<T, Q extends Query> {
   endpoint: ListEndpoint<T, Q>;
@@ -29,7 +30,7 @@ export async function runList<T, Q extends Query>(ctx: CliContext, flags: ListFl
   const limit = parseLimit(flags.limit);
   const client = await ctx.client();
   const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'list' });
-  const allColumns = spec.completeColumns && (format === 'csv' || (format === 'tsv' && !spec.columns)) ? schemaColumns(spec.endpoint.itemSchema) : undefined;
+  const allColumns = spec.completeColumns && (format === 'csv' || (format === 'tsv' && !spec.columns)) ? schemaColumns(responseJsonSchema(spec.endpoint.row)) : undefined;
   const writer = createListWriter(ctx.io, { format: ctx.outputFormat, columns: spec.columns, allColumns, idField: spec.idField, now: ctx.now() });
   const query = { ...spec.query } as Q;
   let hint: string | undefined;

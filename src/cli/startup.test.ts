@@ -73,9 +73,36 @@ describe('start-up import graph', () => {
     expect(isHeavy('@inquirer/prompts')).toBe(true);
     expect(isHeavy('zod/v4')).toBe(true);
     expect(isHeavy('zodiac')).toBe(false);
-    // A run module does reach zod: the walk follows ../ paths into api/.
-    const run = staticGraph([join(srcDir, 'cli', 'commands', 'keys', 'list.run.ts')], '.ts');
+    // A run module that checks flags with a request schema does reach zod: the walk follows ../ paths into api/.
+    const run = staticGraph([join(srcDir, 'cli', 'commands', 'numbers', 'search.run.ts')], '.ts');
     expect(heavyImports(run, srcDir).some((f) => f.endsWith('imports zod'))).toBe(true);
+  });
+
+  // Issue 7: start-up budget. `svc keys list` (<= 2.5x bare node) parses its rows with compiled
+  // parsers (api/parsers.ts): nothing it loads, dynamic imports included, may load zod statically.
+  const keysListPath = (root: string, ext: '.ts' | '.js') => [
+    join(root, 'cli', 'commands', 'keys', `index${ext}`),
+    join(root, 'cli', 'commands', 'keys', `list.run${ext}`),
+    join(root, 'cli', `run-list${ext}`),
+    join(root, 'cli', `context${ext}`),
+    join(root, 'api', 'resources', `keys${ext}`),
+    join(root, 'api', 'client', `client${ext}`),
+    join(root, 'config', `resolve${ext}`),
+    join(root, 'config', `profiles${ext}`),
+    join(root, 'cli', `local-service${ext}`),
+  ];
+  const zodImports = (graph: Map<string, string[]>, root: string) =>
+    [...graph].flatMap(([file, specifiers]) => specifiers.filter((s) => s === 'zod' || s.startsWith('zod/')).map((s) => `${relative(root, file)} imports ${s}`));
+
+  it('src: the `keys list` path (group, run module, run-list, resources, client) never loads zod', () => {
+    const graph = staticGraph(keysListPath(srcDir, '.ts'), '.ts');
+    expect([...graph.keys()].map((f) => relative(srcDir, f))).toContain(join('api', 'parsers.ts'));
+    expect(zodImports(graph, srcDir)).toEqual([]);
+  });
+
+  it.runIf(existsSync(join(distDir, 'cli', 'main.js')))('dist: the built `keys list` path never loads zod either', () => {
+    const graph = staticGraph(keysListPath(distDir, '.js'), '.js');
+    expect(zodImports(graph, distDir)).toEqual([]);
   });
 
   it('src: main.ts and every group module reach no heavy library and nothing under src/server', () => {

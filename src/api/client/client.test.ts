@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, MockAgent } from 'undici';
 import { z } from 'zod';
 import { ApiClient, type ApiClientOptions } from './client.js';
+import { pageOf } from '../schemas/page.js';
 import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from './errors.js';
 import { maskKey, redactSecrets } from './redact.js';
 
@@ -391,7 +392,7 @@ describe('paginate', () => {
     pool.intercept({ path: '/v1/numbers?status=idle&limit=2&cursor=c2' }).reply(200, { data: [item('e')], hasMore: false, nextCursor: null }, { headers: JSON_HEADERS });
 
     const pages: string[][] = [];
-    for await (const page of client().paginate('/v1/numbers', { status: 'idle', limit: 2 }, z.object({ id: z.string() }))) {
+    for await (const page of client().paginate('/v1/numbers', { status: 'idle', limit: 2 }, pageOf(z.object({ id: z.string() })))) {
       pages.push(page.data.map((r) => r.id));
     }
     expect(pages).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
@@ -409,7 +410,7 @@ describe('paginate', () => {
 
   it('rejects a page that does not match the item schema', async () => {
     agent.get(BASE).intercept({ path: '/v1/numbers' }).reply(200, { data: [{ id: 7 }], hasMore: false, nextCursor: null }, { headers: JSON_HEADERS });
-    const it = client().paginate('/v1/numbers', {}, z.object({ id: z.string() }));
+    const it = client().paginate('/v1/numbers', {}, pageOf(z.object({ id: z.string() })));
     await expect(it.next()).rejects.toBeInstanceOf(ResponseShapeError);
   });
 });

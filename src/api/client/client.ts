@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { createAgent, send } from './transport.js';
-import type { ZodType } from 'zod';
 import type { Page } from '../schemas/page.js';
 import {
   ApiError,
@@ -21,6 +20,15 @@ export type QueryScalar = string | number | boolean;
 export type QueryValue = QueryScalar | readonly QueryScalar[] | null | undefined;
 export type Query = Record<string, QueryValue>;
 export type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+/**
+ * What parses a response: any object with zod's `safeParse` shape. Zod schemas satisfy it, and so do
+ * the compiled parsers of api/parsers.ts, which the CLI uses so that it never loads zod (issue 7:
+ * start-up budget).
+ */
+export interface ResponseParser<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
+}
 
 export interface ApiClientOptions {
   baseUrl: string;
@@ -64,7 +72,7 @@ export interface RequestOptions<T = unknown> {
   /** Every POST gets one (generated unless given); other methods only when given. */
   idempotencyKey?: string;
   /** Parses a JSON response; a mismatch throws ResponseShapeError. */
-  schema?: ZodType<T>;
+  schema?: ResponseParser<T>;
   signal?: AbortSignal;
   timeoutMs?: number;
   maxAttempts?: number;
@@ -166,16 +174,15 @@ export class ApiClient {
 
   /**
    * `--all`: yields one page at a time, following `nextCursor` through `cursor`, so memory stays
-   * constant whatever the list's length. `itemSchema` parses each row; without it rows are unknown.
+   * constant whatever the list's length. `pageParser` parses each page (rows included); without it
+   * rows are unknown.
    */
   async *paginate<T = unknown>(
     path: string,
     query: Query = {},
-    itemSchema?: ZodType<T>,
+    pageParser?: ResponseParser<Page<T>>,
     init: Pick<RequestOptions, 'headers' | 'signal' | 'agencyLevel'> = {},
   ): AsyncGenerator<Page<T>, void, undefined> {
-    // zod loads only when rows are to be parsed (start-up cost of plain list commands).
-    const schema = itemSchema ? ((await import('../schemas/page.js')).pageOf(itemSchema as never) as unknown as ZodType<Page<T>>) : undefined;
     let cursor = query.cursor ?? undefined;
     for (;;) {
       const { data: page } = await this.request<Page<T>>({
@@ -183,7 +190,7 @@ export class ApiClient {
         method: 'GET',
         path,
         query: { ...query, cursor },
-        schema,
+        schema: pageParser,
       });
       if (!page || !Array.isArray(page.data)) {
         throw new Error(`the response to GET ${path} is not a page ({data, hasMore, nextCursor})`);

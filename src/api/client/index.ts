@@ -12,6 +12,7 @@ export {
   type RawResponse,
   type RequestOptions,
   type ResponseHeaders,
+  type ResponseParser,
 } from './client.js';
 export {
   ApiError,

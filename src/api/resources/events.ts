@@ -1,8 +1,10 @@
 import type { ApiClient, Query } from '../client/client.js';
 import { ResponseShapeError } from '../client/errors.js';
-import { EventFeedSchema, type EventFeed } from '../schemas/events.js';
+import type { EventFeed } from '../schemas/events.js';
+import { responseParser } from '../parsers.js';
 
 // conventions 7: one function per endpoint. spec: Events feed; contract §10.
+const eventFeedParser = responseParser('EventFeedSchema');
 
 export interface EventFeedRequest {
   /** A cursor, or `now` for the head. */
@@ -24,14 +26,14 @@ export interface EventFeedCallOptions {
 
 /**
  * GET /v1/events. The page is checked against EventFeedSchema, but the items returned are the JSON
- * objects as received: a zod parse would rebuild each item (declared keys first), and the followers
- * print and forward events as the service sent them.
+ * objects as received: a parse rebuilds each item (declared keys first), and the followers print and
+ * forward events as the service sent them.
  */
 export async function listEvents(client: ApiClient, q: EventFeedRequest = {}, opts: EventFeedCallOptions = {}): Promise<EventFeed> {
   const query: Query = { after: q.after, before: q.before, order: q.order, limit: q.limit, wait: q.wait };
   if (q.types && q.types.length) query.types = q.types; // comma-joined by the client
   const res = await client.request<unknown>({ method: 'GET', path: '/v1/events', query, ...opts });
-  const checked = EventFeedSchema.safeParse(res.data);
+  const checked = eventFeedParser.safeParse(res.data);
   if (!checked.success) {
     throw new ResponseShapeError({
       method: 'GET',

@@ -1,19 +1,26 @@
-import type { ZodType } from 'zod';
-import type { ApiClient, Query, RequestOptions } from '../client/client.js';
-import { pageOf, type Page } from '../schemas/page.js';
+import type { ApiClient, Query, RequestOptions, ResponseParser } from '../client/client.js';
+import type { Page } from '../schemas/page.js';
+import { pageParser, type ResponseOf, type ResponseSchemaName } from '../parsers.js';
 
 // conventions 7 for lists: a list endpoint is a descriptor (its path and the schema of one row), and
 // these two functions read it. Every page is parsed with the row schema; `listPages` yields one page
-// at a time, so `--all` keeps constant memory however long the list is.
+// at a time, so `--all` keeps constant memory however long the list is. The row schema is named, not
+// imported: pages are parsed by a compiled parser, so a list never loads zod (issue 7: start-up budget).
 
 export interface ListEndpoint<T, Q extends Query = Query> {
   path: string;
-  itemSchema: ZodType<T>;
+  /** The export name of the row's schema (`MessageSchema`); csv headers are read from it too. */
+  row: ResponseSchemaName;
+  /** Parses one page of rows. */
+  page: ResponseParser<Page<T>>;
   /** Agency-level routes never carry the sub-account header (contract §3). */
   agencyLevel?: boolean;
   /** Only for typing: the filters this list takes besides `limit` and `cursor`. */
   readonly query?: Q;
 }
+
+/** The schema names whose rows are exactly `T`. */
+export type RowSchemaName<T> = { [K in ResponseSchemaName]: [ResponseOf<K>] extends [T] ? ([T] extends [ResponseOf<K>] ? K : never) : never }[ResponseSchemaName];
 
 export interface PageQuery {
   limit?: number;
@@ -22,24 +29,19 @@ export interface PageQuery {
 
 type CallOptions = Pick<RequestOptions, 'signal' | 'maxAttempts'>;
 
-const pageSchemas = new WeakMap<ZodType, ZodType>();
-/** The page envelope around an item schema, built once per schema. */
-function pageSchema<T>(item: ZodType<T>): ZodType<Page<T>> {
-  let schema = pageSchemas.get(item);
-  if (!schema) pageSchemas.set(item, (schema = pageOf(item as never) as unknown as ZodType));
-  return schema as ZodType<Page<T>>;
-}
-
 /** One page of a list. */
 export async function listPage<T, Q extends Query>(client: ApiClient, endpoint: ListEndpoint<T, Q>, query: Q & PageQuery, opts: CallOptions = {}): Promise<Page<T>> {
-  const res = await client.request({ ...opts, method: 'GET', path: endpoint.path, query, schema: pageSchema(endpoint.itemSchema), agencyLevel: endpoint.agencyLevel });
+  const res = await client.request({ ...opts, method: 'GET', path: endpoint.path, query, schema: endpoint.page, agencyLevel: endpoint.agencyLevel });
   return res.data;
 }
 
 /** Every page from `query.cursor` on, following `nextCursor`, one page at a time. */
 export async function* listPages<T, Q extends Query>(client: ApiClient, endpoint: ListEndpoint<T, Q>, query: Q & PageQuery): AsyncGenerator<Page<T>, void, undefined> {
-  yield* client.paginate(endpoint.path, query, endpoint.itemSchema, { agencyLevel: endpoint.agencyLevel });
+  yield* client.paginate(endpoint.path, query, endpoint.page, { agencyLevel: endpoint.agencyLevel });
 }
 
-/** A descriptor, typed by its row and filters. */
-export const listEndpoint = <T, Q extends Query = Query>(endpoint: ListEndpoint<T, Q>): ListEndpoint<T, Q> => endpoint;
+/** A descriptor, typed by its row and filters: `listEndpoint<Message>({ path, row: 'MessageSchema' })`. */
+export const listEndpoint = <T, Q extends Query = Query>(endpoint: { path: string; row: RowSchemaName<T>; agencyLevel?: boolean }): ListEndpoint<T, Q> => ({
+  ...endpoint,
+  page: pageParser(endpoint.row) as unknown as ResponseParser<Page<T>>,
+});

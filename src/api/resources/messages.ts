@@ -1,9 +1,11 @@
 import type { ApiClient } from '../client/client.js';
-import { MessageSchema, type Message, type MessageStatus, type SendMessageBody } from '../schemas/messages.js';
+import type { Message, MessageStatus, SendMessageBody } from '../schemas/messages.js';
 import type { MESSAGE_DIRECTIONS } from '../values/messages.js';
 import { listEndpoint } from './list.js';
+import { responseParser } from '../parsers.js';
 
 // conventions 7: one function per endpoint; commands never build URLs. spec: Messages; contract §4.
+const messageParser = responseParser('MessageSchema');
 
 export interface SentMessage {
   message: Message;
@@ -13,14 +15,14 @@ export interface SentMessage {
 
 /** POST /v1/messages. `idempotencyKey` fixes the key (cli.md: generated unless given; the same on every retry). */
 export async function sendMessage(client: ApiClient, body: SendMessageBody, opts: { idempotencyKey?: string } = {}): Promise<SentMessage> {
-  const res = await client.request({ method: 'POST', path: '/v1/messages', body, schema: MessageSchema, idempotencyKey: opts.idempotencyKey });
+  const res = await client.request({ method: 'POST', path: '/v1/messages', body, schema: messageParser, idempotencyKey: opts.idempotencyKey });
   return { message: res.data, replayed: res.headers['idempotent-replayed'] === 'true' };
 }
 
 /** GET /v1/messages, newest first. */
-export const messageList = listEndpoint<Message, MessageListFilter>({ path: '/v1/messages', itemSchema: MessageSchema });
+export const messageList = listEndpoint<Message, MessageListFilter>({ path: '/v1/messages', row: 'MessageSchema' });
 export type MessageListFilter = { direction?: (typeof MESSAGE_DIRECTIONS)[number]; from?: string; to?: string; status?: MessageStatus };
 
 export async function getMessage(client: ApiClient, id: string): Promise<Message> {
-  return (await client.request({ method: 'GET', path: `/v1/messages/${encodeURIComponent(id)}`, schema: MessageSchema })).data;
+  return (await client.request({ method: 'GET', path: `/v1/messages/${encodeURIComponent(id)}`, schema: messageParser })).data;
 }

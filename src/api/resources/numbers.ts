@@ -1,57 +1,50 @@
 import type { ApiClient } from '../client/client.js';
-import {
-  AvailableNumberPage,
-  PhoneNumberSchema,
-  type AvailableNumber,
-  type BuyNumberBody,
-  type NumberStatus,
-  type NumberType,
-  type PhoneNumber,
-  type SearchNumbersBody,
-  type UpdateNumberBody,
-  type VerifyTollfreeBody,
-} from '../schemas/numbers.js';
+import type { AvailableNumber, BuyNumberBody, NumberStatus, NumberType, PhoneNumber, SearchNumbersBody, UpdateNumberBody, VerifyTollfreeBody } from '../schemas/numbers.js';
 import type { Page } from '../schemas/page.js';
 import type { z } from 'zod';
 import { listEndpoint } from './list.js';
+import { pageParser, responseParser } from '../parsers.js';
 
 // conventions 7: one function per endpoint. spec: Numbers; contract §5.
 // `idOrPhone` is a number id (`num_…`) or its E.164 form: the service resolves either (contract §5);
 // the `+` is percent-encoded.
+const availableNumberPageParser = pageParser('AvailableNumberSchema');
+const phoneNumberParser = responseParser('PhoneNumberSchema');
+
 const numberPath = (idOrPhone: string, action = ''): string => `/v1/numbers/${encodeURIComponent(idOrPhone)}${action}`;
 
 /** The search body as sent (defaults filled by the service). */
 export type SearchNumbersInput = z.input<typeof SearchNumbersBody>;
 
 export async function searchNumbers(client: ApiClient, body: SearchNumbersInput): Promise<Page<AvailableNumber>> {
-  return (await client.request({ method: 'POST', path: '/v1/numbers/search', body, schema: AvailableNumberPage })).data;
+  return (await client.request({ method: 'POST', path: '/v1/numbers/search', body, schema: availableNumberPageParser })).data;
 }
 
 export async function buyNumber(client: ApiClient, body: BuyNumberBody, opts: { idempotencyKey?: string } = {}): Promise<PhoneNumber> {
-  return (await client.request({ method: 'POST', path: '/v1/numbers/buy', body, schema: PhoneNumberSchema, idempotencyKey: opts.idempotencyKey })).data;
+  return (await client.request({ method: 'POST', path: '/v1/numbers/buy', body, schema: phoneNumberParser, idempotencyKey: opts.idempotencyKey })).data;
 }
 
 /** GET /v1/numbers, newest first; released numbers only with `status: 'released'`. */
-export const numberList = listEndpoint<PhoneNumber, NumberListFilter>({ path: '/v1/numbers', itemSchema: PhoneNumberSchema });
+export const numberList = listEndpoint<PhoneNumber, NumberListFilter>({ path: '/v1/numbers', row: 'PhoneNumberSchema' });
 export type NumberListFilter = { status?: NumberStatus; type?: NumberType; campaignId?: string };
 
 export async function getNumber(client: ApiClient, idOrPhone: string): Promise<PhoneNumber> {
-  return (await client.request({ method: 'GET', path: numberPath(idOrPhone), schema: PhoneNumberSchema })).data;
+  return (await client.request({ method: 'GET', path: numberPath(idOrPhone), schema: phoneNumberParser })).data;
 }
 
 export async function updateNumber(client: ApiClient, idOrPhone: string, body: UpdateNumberBody): Promise<PhoneNumber> {
-  return (await client.request({ method: 'PATCH', path: numberPath(idOrPhone), body, schema: PhoneNumberSchema })).data;
+  return (await client.request({ method: 'PATCH', path: numberPath(idOrPhone), body, schema: phoneNumberParser })).data;
 }
 
 export async function releaseNumber(client: ApiClient, idOrPhone: string): Promise<PhoneNumber> {
-  return (await client.request({ method: 'POST', path: numberPath(idOrPhone, '/release'), schema: PhoneNumberSchema })).data;
+  return (await client.request({ method: 'POST', path: numberPath(idOrPhone, '/release'), schema: phoneNumberParser })).data;
 }
 
 /** Attaches the number to a campaign, or detaches it with `null`. */
 export async function assignNumber(client: ApiClient, idOrPhone: string, campaignId: string | null): Promise<PhoneNumber> {
-  return (await client.request({ method: 'POST', path: numberPath(idOrPhone, '/assign'), body: { campaignId }, schema: PhoneNumberSchema })).data;
+  return (await client.request({ method: 'POST', path: numberPath(idOrPhone, '/assign'), body: { campaignId }, schema: phoneNumberParser })).data;
 }
 
 export async function verifyTollfree(client: ApiClient, idOrPhone: string, body: VerifyTollfreeBody): Promise<PhoneNumber> {
-  return (await client.request({ method: 'POST', path: numberPath(idOrPhone, '/verify-tollfree'), body, schema: PhoneNumberSchema })).data;
+  return (await client.request({ method: 'POST', path: numberPath(idOrPhone, '/verify-tollfree'), body, schema: phoneNumberParser })).data;
 }

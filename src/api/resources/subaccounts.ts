@@ -1,25 +1,29 @@
 import type { ApiClient } from '../client/client.js';
-import { AgencySummarySchema, SubaccountSchema, type AgencySummary, type Subaccount, type UpdateSubaccountBody } from '../schemas/subaccounts.js';
+import type { AgencySummary, Subaccount, UpdateSubaccountBody } from '../schemas/subaccounts.js';
 import { listEndpoint } from './list.js';
+import { responseParser } from '../parsers.js';
 
 // contract §3. Agency-level routes never carry the sub-account context header.
+const subaccountParser = responseParser('SubaccountSchema');
+const agencySummaryParser = responseParser('AgencySummarySchema');
+
 const enc = encodeURIComponent;
 
 export async function createSubaccount(client: ApiClient, body: { name: string }): Promise<Subaccount> {
-  return (await client.request({ method: 'POST', path: '/v1/subaccounts', body, schema: SubaccountSchema, agencyLevel: true })).data;
+  return (await client.request({ method: 'POST', path: '/v1/subaccounts', body, schema: subaccountParser, agencyLevel: true })).data;
 }
 
 /** GET /v1/subaccounts: the agency's direct sub-accounts. */
-export const subaccountList = listEndpoint<Subaccount>({ path: '/v1/subaccounts', itemSchema: SubaccountSchema, agencyLevel: true });
+export const subaccountList = listEndpoint<Subaccount>({ path: '/v1/subaccounts', row: 'SubaccountSchema', agencyLevel: true });
 
 export async function getSubaccount(client: ApiClient, id: string): Promise<Subaccount> {
-  return (await client.request({ method: 'GET', path: `/v1/subaccounts/${enc(id)}`, schema: SubaccountSchema, agencyLevel: true })).data;
+  return (await client.request({ method: 'GET', path: `/v1/subaccounts/${enc(id)}`, schema: subaccountParser, agencyLevel: true })).data;
 }
 
 export async function updateSubaccount(client: ApiClient, id: string, body: UpdateSubaccountBody): Promise<Subaccount> {
-  return (await client.request({ method: 'PATCH', path: `/v1/subaccounts/${enc(id)}`, body, schema: SubaccountSchema, agencyLevel: true })).data;
+  return (await client.request({ method: 'PATCH', path: `/v1/subaccounts/${enc(id)}`, body, schema: subaccountParser, agencyLevel: true })).data;
 }
 
 export async function agencySummary(client: ApiClient): Promise<AgencySummary> {
-  return (await client.request({ method: 'GET', path: '/v1/agency/summary', schema: AgencySummarySchema, agencyLevel: true })).data;
+  return (await client.request({ method: 'GET', path: '/v1/agency/summary', schema: agencySummaryParser, agencyLevel: true })).data;
 }

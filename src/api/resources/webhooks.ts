@@ -1,38 +1,33 @@
 import type { ApiClient } from '../client/client.js';
-import {
-  DeliverySchema,
-  WebhookEndpointPage,
-  WebhookEndpointSchema,
-  WebhookEndpointWithSecretSchema,
-  type CreateWebhookBody,
-  type Delivery,
-  type DeliveryStatus,
-  type UpdateWebhookBody,
-  type WebhookEndpoint,
-  type WebhookEndpointWithSecret,
-} from '../schemas/webhooks.js';
+import type { CreateWebhookBody, Delivery, DeliveryStatus, UpdateWebhookBody, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhooks.js';
 import { listEndpoint } from './list.js';
+import { pageParser, responseParser } from '../parsers.js';
 
 // conventions 7: one function per endpoint; commands never build URLs. contract §10.
+const webhookEndpointWithSecretParser = responseParser('WebhookEndpointWithSecretSchema');
+const webhookEndpointPageParser = pageParser('WebhookEndpointSchema');
+const webhookEndpointParser = responseParser('WebhookEndpointSchema');
+const deliveryParser = responseParser('DeliverySchema');
+
 const enc = encodeURIComponent;
 const base = (id: string) => `/v1/webhooks/${enc(id)}`;
 
 /** POST /v1/webhooks: the response is the only time the signing secret is shown. */
 export async function createWebhook(client: ApiClient, body: CreateWebhookBody): Promise<WebhookEndpointWithSecret> {
-  return (await client.request({ method: 'POST', path: '/v1/webhooks', body, schema: WebhookEndpointWithSecretSchema })).data;
+  return (await client.request({ method: 'POST', path: '/v1/webhooks', body, schema: webhookEndpointWithSecretParser })).data;
 }
 
 /** GET /v1/webhooks: a bounded list (every endpoint of the account, newest first). */
 export async function listWebhooks(client: ApiClient): Promise<WebhookEndpoint[]> {
-  return (await client.request({ method: 'GET', path: '/v1/webhooks', schema: WebhookEndpointPage })).data.data;
+  return (await client.request({ method: 'GET', path: '/v1/webhooks', schema: webhookEndpointPageParser })).data.data;
 }
 
 export async function getWebhook(client: ApiClient, id: string): Promise<WebhookEndpoint> {
-  return (await client.request({ method: 'GET', path: base(id), schema: WebhookEndpointSchema })).data;
+  return (await client.request({ method: 'GET', path: base(id), schema: webhookEndpointParser })).data;
 }
 
 export async function updateWebhook(client: ApiClient, id: string, body: UpdateWebhookBody): Promise<WebhookEndpoint> {
-  return (await client.request({ method: 'PATCH', path: base(id), body, schema: WebhookEndpointSchema })).data;
+  return (await client.request({ method: 'PATCH', path: base(id), body, schema: webhookEndpointParser })).data;
 }
 
 export async function deleteWebhook(client: ApiClient, id: string): Promise<void> {
@@ -41,23 +36,23 @@ export async function deleteWebhook(client: ApiClient, id: string): Promise<void
 
 /** POST /v1/webhooks/{id}/test: one signed sample attempt, made now; the delivery after it. */
 export async function testWebhook(client: ApiClient, id: string): Promise<Delivery> {
-  return (await client.request({ method: 'POST', path: `${base(id)}/test`, schema: DeliverySchema })).data;
+  return (await client.request({ method: 'POST', path: `${base(id)}/test`, schema: deliveryParser })).data;
 }
 
 /** POST /v1/webhooks/{id}/rotate-secret: the new secret, shown only in this response. */
 export async function rotateWebhookSecret(client: ApiClient, id: string): Promise<WebhookEndpointWithSecret> {
-  return (await client.request({ method: 'POST', path: `${base(id)}/rotate-secret`, schema: WebhookEndpointWithSecretSchema })).data;
+  return (await client.request({ method: 'POST', path: `${base(id)}/rotate-secret`, schema: webhookEndpointWithSecretParser })).data;
 }
 
 /** GET /v1/webhooks/{id}/deliveries: the delivery log, last 7 days, newest first. */
-export const deliveryList = (id: string) => listEndpoint<Delivery, DeliveryListFilter>({ path: `${base(id)}/deliveries`, itemSchema: DeliverySchema });
+export const deliveryList = (id: string) => listEndpoint<Delivery, DeliveryListFilter>({ path: `${base(id)}/deliveries`, row: 'DeliverySchema' });
 export type DeliveryListFilter = { status?: DeliveryStatus };
 
 export async function getDelivery(client: ApiClient, id: string, deliveryId: string, opts: { signal?: AbortSignal; maxAttempts?: number } = {}): Promise<Delivery> {
-  return (await client.request({ method: 'GET', path: `${base(id)}/deliveries/${enc(deliveryId)}`, schema: DeliverySchema, ...opts })).data;
+  return (await client.request({ method: 'GET', path: `${base(id)}/deliveries/${enc(deliveryId)}`, schema: deliveryParser, ...opts })).data;
 }
 
 /** POST …/deliveries/{deliveryId}/retry: one more attempt, now; the delivery after it. */
 export async function retryDelivery(client: ApiClient, id: string, deliveryId: string): Promise<Delivery> {
-  return (await client.request({ method: 'POST', path: `${base(id)}/deliveries/${enc(deliveryId)}/retry`, schema: DeliverySchema })).data;
+  return (await client.request({ method: 'POST', path: `${base(id)}/deliveries/${enc(deliveryId)}/retry`, schema: deliveryParser })).data;
 }

@@ -1,0 +1,14 @@
+// Every schema module, for code that looks schemas up by export name: the response-schemas build
+// step (scripts/render-response-schemas.mjs) and, as a type only, api/parsers.ts. Export names are
+// unique across the modules, so the names key dist/api/response-schemas.json.
+export * from './common.js';
+export * from './conversations.js';
+export * from './errors.js';
+export * from './events.js';
+export * from './keys.js';
+export * from './messages.js';
+export * from './numbers.js';
+export * from './page.js';
+export * from './sandbox.js';
+export * from './subaccounts.js';
+export * from './webhooks.js';
