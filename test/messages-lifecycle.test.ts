@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { liveNumber } from './messages-fixtures.js';
-import { PRICES } from '../src/server/domain/prices.js';
+import { PRICES } from '../src/api/values/prices.js';
 
 // contract §4: the simulated carrier on the service clock, magic destinations, events, billing at
 // `sent`, and durability across a restart.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { advance, buy, enc, expectError } from './messages-fixtures.js';
-import { PRICES } from '../src/server/domain/prices.js';
+import { PRICES } from '../src/api/values/prices.js';
 
 // contract §5: PATCH (label, caller ID name, emergency), toll-free verification; §9 tollfree-decision.
 

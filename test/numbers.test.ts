@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { buy, enc, expectError, numberCount, seedCampaign } from './messages-fixtures.js';
-import { PRICES } from '../src/server/domain/prices.js';
+import { PRICES } from '../src/api/values/prices.js';
 
 // contract §5: search, buy, list, get, release, assign; §11 first month on buy (live only).
 

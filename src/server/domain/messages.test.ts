@@ -3,7 +3,7 @@ import { createDomainFixture, detailPaths, serviceErrorOf, type DomainFixture } 
 import { applyCarrierReport, getMessage, receiveInbound, sendMessage } from './messages.js';
 import type { Actor } from './actor.js';
 import { releaseNumber } from './numbers.js';
-import { PRICES } from './prices.js';
+import { PRICES } from '../../api/values/prices.js';
 import {
   InboundMessageBody,
   MEDIA_URLS_MAX,

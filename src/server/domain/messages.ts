@@ -11,7 +11,7 @@ import type { CampaignsRepo } from '../storage/campaigns-repo.js';
 import type { Carrier, CarrierProgress, CarrierStep } from '../world/carrier.js';
 import { testStubCourse } from '../world/carrier.js';
 import { countSegments } from './segments.js';
-import { PRICES } from './prices.js';
+import { PRICES } from '../../api/values/prices.js';
 import { newId } from '../ids.js';
 import { ServiceError, conflict, notFound, validationError } from '../errors.js';
 import { TEST_SENDER, type InboundMessageBody, type Media, type MessageStatus, type SendMessageBody } from '../../api/schemas/messages.js';

@@ -11,7 +11,7 @@ import {
   updateNumber,
   verifyTollfree,
 } from './numbers.js';
-import { PRICES } from './prices.js';
+import { PRICES } from '../../api/values/prices.js';
 import { SearchNumbersBody, TollfreeDecisionBody, UpdateNumberBody, VerifyTollfreeBody } from '../../api/schemas/numbers.js';
 import type { NumberRecord } from '../storage/numbers-repo.js';
 

@@ -7,7 +7,7 @@ import type { ChargesRepo } from '../storage/charges-repo.js';
 import type { CampaignsRepo } from '../storage/campaigns-repo.js';
 import type { Carrier, TollfreeSubmission } from '../world/carrier.js';
 import { isInInventory, searchInventory, type AvailableNumber } from '../world/number-inventory.js';
-import { PRICES } from './prices.js';
+import { PRICES } from '../../api/values/prices.js';
 import { monthStart } from './agency.js';
 import type { Actor } from './actor.js';
 import { newId } from '../ids.js';

@@ -9,7 +9,7 @@ import {
   type InventoryQuery,
 } from './number-inventory.js';
 import { AREA_CODES, TOLL_FREE_PREFIXES } from './area-codes.js';
-import { LOCAL_MONTHLY_CENTS, PRICES, TOLLFREE_MONTHLY_CENTS, emailChargeCents } from '../domain/prices.js';
+import { LOCAL_MONTHLY_CENTS, PRICES, TOLLFREE_MONTHLY_CENTS, emailChargeCents } from '../../api/values/prices.js';
 
 const E164_NANP = /^\+1[2-9]\d{2}[2-9]\d{6}$/;
 const none = (): boolean => false;

@@ -7,7 +7,7 @@
 // business: it passes `isTaken` and owned numbers are skipped.
 
 import { AREA_CODES, TOLL_FREE_PREFIXES } from './area-codes.js';
-import { LOCAL_MONTHLY_CENTS, TOLLFREE_MONTHLY_CENTS } from '../domain/prices.js';
+import { LOCAL_MONTHLY_CENTS, TOLLFREE_MONTHLY_CENTS } from '../../api/values/prices.js';
 
 export type NumberType = 'local' | 'tollfree';
 export type Capability = 'sms' | 'mms' | 'voice';

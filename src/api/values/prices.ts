@@ -1,4 +1,5 @@
-// contract §11: the one price table, in cents. Every charge in the service reads from here.
+// contract §11: the one price table, in cents. Every charge in the service reads from here; zod-free,
+// so the CLI can quote prices too (billing, cli.md amounts).
 export const PRICES = {
   /** per SMS segment, charged on `sent` (live only) */
   smsSegment: 1,
