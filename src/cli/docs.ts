@@ -1,4 +1,6 @@
 import type { Command, Option } from 'commander';
+import { ENVIRONMENT_VARIABLES, FILES } from './environment.js';
+import { exitStatusLines } from './exit-codes.js';
 
 // Completions and man pages, generated from the command tree: one source for every document.
 
@@ -8,6 +10,28 @@ interface Node {
   options: Option[];
   children: Node[];
   args: string[];
+  /** The `$ svc …` lines of the command's own help (its "Examples:" block). */
+  examples: string[];
+}
+
+/** The example lines of a command's --help, as a user sees them (after-help text included). */
+function examplesOf(cmd: Command): string[] {
+  let text = '';
+  const saved = (cmd as unknown as { _outputConfiguration: object })._outputConfiguration;
+  cmd.configureOutput({ writeOut: (s) => void (text += s), writeErr: (s) => void (text += s) });
+  try {
+    cmd.outputHelp();
+  } finally {
+    (cmd as unknown as { _outputConfiguration: object })._outputConfiguration = saved;
+  }
+  const block = /Examples?:\n((?:[ \t]+\S.*\n?)+)/.exec(text);
+  const examples: string[] = [];
+  for (const line of (block?.[1] ?? '').split('\n').map((l) => l.trim())) {
+    if (line.startsWith('$ ')) examples.push(line.slice(2));
+    // A long example goes on after a trailing backslash: keep it whole.
+    else if (line && examples.length && examples[examples.length - 1]!.endsWith('\\')) examples[examples.length - 1] += `\n    ${line}`;
+  }
+  return examples;
 }
 
 export function treeOf(cmd: Command): Node {
@@ -18,6 +42,7 @@ export function treeOf(cmd: Command): Node {
     options: (cmd.options as Option[]).filter((o) => !o.hidden),
     args: cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`)),
     children: cmd.commands.filter((c) => c.name() !== 'help').map(treeOf),
+    examples: examplesOf(cmd),
   };
 }
 
@@ -96,19 +121,44 @@ export function fishCompletion(root: Node): string {
 
 const roff = (s: string): string => s.replace(/\\/g, '\\e').replace(/^\./gm, '\\&.').replace(/-/g, '\\-');
 
+/**
+ * The date in every page's `.TH` line (mandoc -Tlint wants one). Fixed, not today's date, so the
+ * generated pages are reproducible (`npm run docs:check`); move it when the pages change in substance.
+ */
+export const MAN_DATE = '2026-11-22';
+
 function manOptions(opts: Option[]): string {
   return opts.map((o) => `.TP\n.B ${roff(o.flags)}\n${roff(o.description)}${o.defaultValue !== undefined && typeof o.defaultValue !== 'object' ? ` (default: ${roff(String(o.defaultValue))})` : ''}`).join('\n');
 }
 
+const manList = (items: readonly { name: string; description: string }[], bold = true): string =>
+  items.map((i) => `.TP\n${bold ? '.B' : '.I'} ${roff(i.name)}\n${roff(i.description)}`).join('\n');
+
+function manExamples(lines: string[]): string {
+  if (!lines.length) return '';
+  return `.SH EXAMPLES\n${lines.map((l, i) => `${i ? '.PP\n' : ''}.EX\n$ ${roff(l)}\n.EE`).join('\n')}\n`;
+}
+
+/** The sections every page ends with: EXIT STATUS, ENVIRONMENT, FILES (the same facts, one source each). */
+function manCommonSections(): string {
+  return (
+    `.SH EXIT STATUS\n${manList(exitStatusLines().map((l) => ({ name: String(l.code), description: l.meaning })))}\n` +
+    `.SH ENVIRONMENT\n${manList(ENVIRONMENT_VARIABLES)}\n` +
+    `.SH FILES\n${manList(FILES, false)}\n`
+  );
+}
+
 /** man/svc.1 and man/svc-<group>.1, roff generated from the tree. */
 export function manPages(root: Node, version: string): Record<string, string> {
-  const head = (name: string, summary: string) => `.TH ${name.toUpperCase()} 1 "" "svc ${version}" "svc manual"\n.SH NAME\n${name} \\- ${roff(summary)}\n`;
+  const head = (name: string, summary: string) => `.TH ${name.toUpperCase()} 1 ${MAN_DATE} "svc ${version}" "svc manual"\n.SH NAME\n${name} \\- ${roff(summary)}\n`;
   const pages: Record<string, string> = {};
   pages['svc.1'] =
     head('svc', root.summary) +
     `.SH SYNOPSIS\n.B svc\n\\fI<command>\\fR \\fI<verb>\\fR [options]\n.SH COMMANDS\n` +
-    root.children.map((g) => `.TP\n.B ${g.name}\n${roff(g.summary)} See \\fBsvc\\-${g.name}\\fR(1).`).join('\n') +
-    `\n.SH GLOBAL OPTIONS\n${manOptions(root.options)}\n.SH EXIT STATUS\n0 ok, 1 other failure, 2 usage or validation_error, 3 unauthorized/forbidden, 4 not_found, 5 conflict, 6 rate_limited/provider_error/internal_error after retries, 7 payment_required/budget_exceeded, 8 channel_unsupported/address_suggestion, 130 interrupted.\n`;
+    root.children.map((g) => `.TP\n.B ${g.name}\n${roff(g.summary)}. See \\fBsvc\\-${g.name}\\fR(1).`).join('\n') +
+    `\n.SH GLOBAL OPTIONS\n${manOptions(root.options)}\n` +
+    manExamples(root.examples) +
+    manCommonSections();
   for (const g of root.children) {
     let text = head(`svc-${g.name}`, g.summary) + `.SH SYNOPSIS\n.B svc ${g.name}\n${g.children.length ? '\\fI<verb>\\fR ' : ''}${roff(g.args.join(' '))} [options]\n`;
     if (g.options.length) text += `.SH OPTIONS\n${manOptions(g.options)}\n`;
@@ -118,6 +168,8 @@ export function manPages(root: Node, version: string): Record<string, string> {
         text += `.SS ${v.name} ${roff(v.args.join(' '))}\n${roff(v.summary)}\n${manOptions(v.options)}\n`;
       }
     }
+    text += manExamples([...g.examples, ...g.children.flatMap((v) => v.examples)]);
+    text += manCommonSections();
     text += '.SH SEE ALSO\n\\fBsvc\\fR(1)\n';
     pages[`svc-${g.name}.1`] = text;
   }

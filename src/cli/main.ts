@@ -5,6 +5,7 @@ import { CliContext, CLI_VERSION, type CliEnvironment } from './context.js';
 import { GROUPS } from './groups.js';
 import { CancelledError, CliError, DeclinedError, UsageError } from './errors.js';
 import { EXIT, exitCodeForApiError } from './exit-codes.js';
+import { environmentHelp } from './environment.js';
 import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from '../api/client/errors.js';
 import { createProcessIO, type ProcessLike } from '../output/io.js';
 
@@ -43,7 +44,9 @@ Examples:
   $ svc keys list
   $ svc messages send --to +14155550123 --from +14155550100 --body "hello"
   $ svc api GET /v1/numbers --paginate -o ndjson
-  $ svc help keys`,
+  $ svc help keys
+
+${environmentHelp()}`,
     );
   program.hook('preAction', (_root, action) => {
     Object.assign(ctx.flags, action.optsWithGlobals());
