@@ -46,77 +46,41 @@ export function treeOf(cmd: Command): Node {
   };
 }
 
-const longFlags = (opts: Option[]): string[] => opts.map((o) => o.long).filter((l): l is string => Boolean(l));
-const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+// The completion scripts are thin: at each TAB they ask `svc __complete <shell> <words…>`, which
+// reads the command tree built with the package (completion/tree.ts), so global flags anywhere,
+// flag values and ids from the local service complete the same in every shell.
 
-export function bashCompletion(root: Node): string {
-  const globals = [...longFlags(root.options), '--help'].join(' ');
-  const cases = root.children
-    .map((g) => {
-      const verbs = g.children.map((v) => v.name).join(' ');
-      const verbCases = g.children.map((v) => `        ${v.name}) words_=${shellQuote(`${longFlags(v.options).join(' ')} ${globals}`)} ;;`).join('\n');
-      return `    ${g.name})
-      if [ "$COMP_CWORD" -eq 2 ]; then words_=${shellQuote(`${verbs} ${longFlags(g.options).join(' ')} ${globals}`)}; else
-      case "\${COMP_WORDS[2]}" in
-${verbCases || '        *) ;;'}
-        *) words_=${shellQuote(globals)} ;;
-      esac; fi ;;`;
-    })
-    .join('\n');
-  return `# bash completion for svc (generated from the command tree: svc completion bash)
+export function bashCompletion(): string {
+  return `# bash completion for svc (svc completion bash)
 _svc() {
-  local cur words_
-  cur="\${COMP_WORDS[COMP_CWORD]}"
-  if [ "$COMP_CWORD" -eq 1 ]; then
-    words_=${shellQuote(`${root.children.map((c) => c.name).join(' ')} help ${globals}`)}
-  else
-    case "\${COMP_WORDS[1]}" in
-${cases}
-    *) words_=${shellQuote(globals)} ;;
-    esac
-  fi
-  COMPREPLY=( $(compgen -W "$words_" -- "$cur") )
+  local cur=\${COMP_WORDS[COMP_CWORD]} IFS=$'\\n' candidates
+  # bash splits --flag=value into three words; svc __complete reads them that way.
+  candidates=$(svc __complete bash "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) || return 0
+  [ "$cur" = "=" ] && cur=""
+  COMPREPLY=( $(compgen -W "$candidates" -- "$cur") )
 }
-complete -F _svc svc
+complete -o nosort -F _svc svc 2>/dev/null || complete -F _svc svc
 `;
 }
 
-export function zshCompletion(root: Node): string {
-  const esc = (s: string) => s.replace(/'/g, "'\\''").replace(/:/g, '\\:');
-  const groups = root.children.map((g) => `'${g.name}:${esc(g.summary)}'`).join(' ');
-  const verbs = root.children
-    .map((g) => `      ${g.name}) _describe -t verbs 'svc ${g.name} verbs' '(${g.children.map((v) => `${v.name}:${esc(v.summary)}`).map((x) => `'${x}'`).join(' ') || ''})' ;;`)
-    .join('\n');
+export function zshCompletion(): string {
   return `#compdef svc
-# zsh completion for svc (generated from the command tree: svc completion zsh)
+# zsh completion for svc (svc completion zsh)
 _svc() {
-  local -a groups
-  groups=(${groups})
-  if (( CURRENT == 2 )); then
-    _describe -t groups 'svc commands' groups
-  elif (( CURRENT == 3 )); then
-    case $words[2] in
-${verbs}
-    esac
-  else
-    _files
-  fi
+  local -a candidates
+  candidates=("\${(@f)$(svc __complete zsh "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  candidates=("\${(@)candidates:#}")
+  (( \${#candidates} )) && _describe -t values 'svc' candidates
 }
-compdef _svc svc
+if (( $+functions[compdef] )); then compdef _svc svc; fi
 `;
 }
 
-export function fishCompletion(root: Node): string {
-  const esc = (s: string) => s.replace(/'/g, "\\'");
-  const lines = ['# fish completion for svc (generated from the command tree: svc completion fish)', 'complete -c svc -f'];
-  for (const o of root.options) if (o.long) lines.push(`complete -c svc -l ${o.long.slice(2)} -d '${esc(o.description)}'`);
-  for (const g of root.children) {
-    lines.push(`complete -c svc -n '__fish_use_subcommand' -a ${g.name} -d '${esc(g.summary)}'`);
-    for (const v of g.children) {
-      lines.push(`complete -c svc -n '__fish_seen_subcommand_from ${g.name}; and not __fish_seen_subcommand_from ${g.children.map((c) => c.name).join(' ')}' -a ${v.name} -d '${esc(v.summary)}'`);
-    }
-  }
-  return `${lines.join('\n')}\n`;
+export function fishCompletion(): string {
+  return `# fish completion for svc (svc completion fish)
+# "$(…)" keeps an empty current word as one argument (a bare (…) would drop it).
+complete -c svc -f -a '(svc __complete fish (commandline -opc)[2..-1] "$(commandline -ct)")'
+`;
 }
 
 const roff = (s: string): string => s.replace(/\\/g, '\\e').replace(/^\./gm, '\\&.').replace(/-/g, '\\-');

@@ -237,7 +237,7 @@ export type OpenProfileStoreOptions = {
  * Reads the profiles file without `conf` (conf costs ~70 ms to import): every command resolves its
  * settings through this; only commands that change profiles open the conf-backed ProfileStore.
  */
-export function readProfilesFile(configDir: string): ProfileReader {
+export function readProfilesFile(configDir: string): ProfileReader & { names(): string[] } {
   const file = path.join(configDir, CONFIG_FILE);
   let parsed: { currentProfile?: string; profiles: Record<string, StoredProfile> } | undefined;
   const load = () => {
@@ -260,6 +260,8 @@ export function readProfilesFile(configDir: string): ProfileReader {
   };
   return {
     current: () => load().currentProfile ?? LOCAL_PROFILE,
+    /** Every profile name, `local` (always there) first. */
+    names: () => [LOCAL_PROFILE, ...Object.keys(load().profiles).filter((n) => n !== LOCAL_PROFILE)],
     getStored: (name: string) => {
       const profiles = load().profiles;
       return Object.hasOwn(profiles, name) ? { ...profiles[name] } : undefined;
