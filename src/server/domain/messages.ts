@@ -212,7 +212,7 @@ export function registerMessageJobs(deps: MessagingDeps): void {
       const [first] = accepted.course;
       if (first) deps.scheduler.schedule(JOB_PROGRESS, now + first.afterMs, { messageId: current.id, steps: accepted.course } satisfies ProgressPayload);
     });
-  });
+  }, 'messages handed to the carrier');
 
   // One step of the course: the move, its event and the next step's job commit together.
   deps.scheduler.register(JOB_PROGRESS, (payload: ProgressPayload) => {
@@ -225,7 +225,7 @@ export function registerMessageJobs(deps: MessagingDeps): void {
         deps.scheduler.schedule(JOB_PROGRESS, deps.clock.nowMs() + next.afterMs, { messageId: payload.messageId, steps: rest } satisfies ProgressPayload);
       }
     });
-  });
+  }, 'carrier status reports');
 }
 
 // --- inbound ---------------------------------------------------------------------------------------
