@@ -50,7 +50,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Route schemas bound their own params (ids up to 200 characters); this is only the router's cap.
-    maxParamLength: 500,
+    routerOptions: { maxParamLength: 500 },
     genReqId: () => `req_${randomBase62(16)}`,
     // Errors Fastify raises before routing (a URL with broken percent-encoding…) get the envelope too.
     frameworkErrors: (err, req, reply) => {
