@@ -140,6 +140,11 @@ describe('numbers search', () => {
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr, args.join(' ')).toContain(flag);
     }
+    // A city alone: the error names the flag and that city's area codes (contract §5).
+    const austin = await svcRun(['numbers', 'search', '--locality', 'Austin']);
+    expect(austin.code).toBe(2);
+    expect(austin.stderr).toBe('error: --area-code: required for local numbers; area codes for Austin: 512, 737\n');
+    ok(await svcRun(['numbers', 'search', '--area-code', '512', '--locality', 'Austin']));
   });
 });
 
