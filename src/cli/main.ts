@@ -6,6 +6,7 @@ import { GROUPS } from './groups.js';
 import { CancelledError, CliError, DeclinedError, UsageError } from './errors.js';
 import { EXIT, exitCodeForApiError } from './exit-codes.js';
 import { environmentHelp } from './environment.js';
+import { detailLines } from './error-details.js';
 import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from '../api/client/errors.js';
 import { createProcessIO, type ProcessLike } from '../output/io.js';
 
@@ -107,6 +108,15 @@ export async function runCli(argv: string[], environment: CliEnvironment): Promi
   }
 }
 
+/** -o json asked for (an unknown -o value is no reason to fail while reporting another error). */
+function wantsJson(ctx: CliContext): boolean {
+  try {
+    return ctx.outputFormat === 'json';
+  } catch {
+    return false;
+  }
+}
+
 /** The ONE place errors become messages and exit codes (cli.md: exit codes). */
 export function reportError(err: unknown, ctx: CliContext): number {
   const io = ctx.io;
@@ -117,7 +127,11 @@ export function reportError(err: unknown, ctx: CliContext): number {
     // bare `svc`) is an incomplete command: commander prints the help on stderr with exit code 1;
     // cli.md makes that a usage error (2), not a success.
     if (err.code === 'commander.help') return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    // commander already printed its message through configureOutput.
+    // commander already printed its message through configureOutput; say why keys are no flags.
+    if (err.code === 'commander.unknownOption' && /'--api-key(?:[=']|$)/.test(err.message)) {
+      say('API keys are never flags: a command line shows in the process list and the shell history.');
+      say('Pipe the key in with --api-key-stdin (svc login --api-key-stdin < key.txt), or set SVC_API_KEY.');
+    }
     return EXIT.usage;
   }
   if (err instanceof DryRunSignal) {
@@ -125,29 +139,24 @@ export function reportError(err: unknown, ctx: CliContext): number {
     return EXIT.ok;
   }
   if (err instanceof ApiError) {
-    let json = false;
-    try {
-      json = ctx.outputFormat === 'json';
-    } catch {
-      json = false;
-    }
-    if (json) {
+    if (wantsJson(ctx)) {
       io.stderr.write(`${JSON.stringify({ ...err.envelope, requestId: err.requestId ?? null })}\n`);
     } else {
       say(`error: ${err.code}: ${err.message}`);
-      if (Array.isArray(err.details)) {
-        for (const d of err.details as Array<{ path?: unknown[]; message?: string }>) {
-          say(`  ${Array.isArray(d.path) ? d.path.join('.') : '?'}: ${d.message ?? ''}`);
-        }
-      } else if (err.details && typeof err.details === 'object') {
-        say(`  details: ${JSON.stringify(err.details)}`);
-      }
+      for (const line of detailLines(err.message, err.details)) say(`  ${line}`);
+      if (err.hint) say(err.hint);
       if (err.requestId) say(`request id: ${err.requestId}`);
     }
     return exitCodeForApiError(err.code);
   }
   if (err instanceof UsageError) {
-    say(`error: ${err.message}`);
+    // -o json: the same envelope an API validation error has, so a script reads one shape.
+    if (wantsJson(ctx)) {
+      const detail = err.flag ? [{ path: [err.flag], message: err.message.replace(`${err.flag}: `, '') }] : undefined;
+      io.stderr.write(`${JSON.stringify({ error: { code: 'validation_error', message: err.message, ...(detail ? { details: detail } : {}) }, requestId: null })}\n`);
+    } else {
+      say(`error: ${err.message}`);
+    }
     return EXIT.usage;
   }
   // Settings resolution (context.ts) met a --profile / SVC_PROFILE / current profile that does not
