@@ -173,7 +173,7 @@ describe('keys create on an idempotent replay', () => {
   });
 
   it('a fresh key is still printed', async () => {
-    const res = ok(await svcRun(['keys', 'create', '--name', 'fresh', '-o', 'json']));
+    const res = ok(await svcRun(['keys', 'create', '--name', 'fresh', '--mode', 'live', '-o', 'json']));
     expect(JSON.parse(res.stdout).key).toMatch(/^sk_live_/);
   });
 });
