@@ -228,6 +228,14 @@ describe('--dry-run skips the confirmation', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--yes');
   });
+
+  it('profiles remove local is refused: it is built in, and claiming success would be untrue', async () => {
+    const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmp, 'cfg-')) };
+    const res = await svcRun(['profiles', 'remove', 'local', '--yes'], { env });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('built in');
+    expect(res.stderr).not.toContain('removed profile');
+  });
 });
 
 describe('the "more rows" hint', () => {

@@ -3,7 +3,7 @@ import { notice } from '../../command-kit.js';
 import { printOne } from '../../print-resource.js';
 import { UsageError } from '../../errors.js';
 import { readStdin } from '../../read-stdin.js';
-import type { Profile } from '../../../config/profiles.js';
+import { LOCAL_PROFILE, type Profile } from '../../../config/profiles.js';
 import { maskKey } from '../../../api/client/redact.js';
 import { printList } from '../../../output/formatters.js';
 
@@ -45,6 +45,9 @@ export async function runAdd(ctx: CliContext, name: string, o: { apiKeyStdin?: b
 }
 
 export async function runRemove(ctx: CliContext, name: string): Promise<void> {
+  // `local` is built in (the local service, keyed from bootstrap.json): there is nothing to remove,
+  // and saying "removed" would be untrue.
+  if (name === LOCAL_PROFILE) throw new UsageError('"local" is built in and cannot be removed; its sub-account context is cleared with `svc context clear --profile local`');
   const store = await ctx.store();
   if (!store.get(name)) throw new UsageError(`no profile named "${name}"`);
   // Nothing is sent here: --dry-run (which skips the confirmation) must not remove anything either.
