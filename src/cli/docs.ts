@@ -1,6 +1,7 @@
 import type { Command, Option } from 'commander';
 import { ENVIRONMENT_VARIABLES, FILES } from './environment.js';
 import { exitStatusLines } from './exit-codes.js';
+import { examplesOf } from './help-examples.js';
 
 // Completions and man pages, generated from the command tree: one source for every document.
 
@@ -12,26 +13,6 @@ interface Node {
   args: string[];
   /** The `$ svc …` lines of the command's own help (its "Examples:" block). */
   examples: string[];
-}
-
-/** The example lines of a command's --help, as a user sees them (after-help text included). */
-function examplesOf(cmd: Command): string[] {
-  let text = '';
-  const saved = (cmd as unknown as { _outputConfiguration: object })._outputConfiguration;
-  cmd.configureOutput({ writeOut: (s) => void (text += s), writeErr: (s) => void (text += s) });
-  try {
-    cmd.outputHelp();
-  } finally {
-    (cmd as unknown as { _outputConfiguration: object })._outputConfiguration = saved;
-  }
-  const block = /Examples?:\n((?:[ \t]+\S.*\n?)+)/.exec(text);
-  const examples: string[] = [];
-  for (const line of (block?.[1] ?? '').split('\n').map((l) => l.trim())) {
-    if (line.startsWith('$ ')) examples.push(line.slice(2));
-    // A long example goes on after a trailing backslash: keep it whole.
-    else if (line && examples.length && examples[examples.length - 1]!.endsWith('\\')) examples[examples.length - 1] += `\n    ${line}`;
-  }
-  return examples;
 }
 
 export function treeOf(cmd: Command): Node {
@@ -132,7 +113,8 @@ export function manPages(root: Node, version: string): Record<string, string> {
         text += `.SS ${v.name} ${roff(v.args.join(' '))}\n${roff(v.summary)}\n${manOptions(v.options)}\n`;
       }
     }
-    text += manExamples([...g.examples, ...g.children.flatMap((v) => v.examples)]);
+    // A group's own help repeats its verbs' first examples: each example once.
+    text += manExamples([...new Set([...g.examples, ...g.children.flatMap((v) => v.examples)])]);
     text += manCommonSections();
     text += '.SH SEE ALSO\n\\fBsvc\\fR(1)\n';
     pages[`svc-${g.name}.1`] = text;

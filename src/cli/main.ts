@@ -7,6 +7,7 @@ import { CancelledError, CliError, DeclinedError, UsageError } from './errors.js
 import { EXIT, exitCodeForApiError } from './exit-codes.js';
 import { environmentHelp } from './environment.js';
 import { detailLines } from './error-details.js';
+import { addGroupExamples } from './help-examples.js';
 import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from '../api/client/errors.js';
 import { createProcessIO, type ProcessLike } from '../output/io.js';
 
@@ -85,7 +86,11 @@ export function helpArgv(argv: string[]): string[] {
 export async function registerGroups(program: Command, ctx: CliContext, load: 'all' | string | undefined): Promise<void> {
   for (const [name, entry] of Object.entries(GROUPS)) {
     const cmd = program.command(name).description(entry.summary);
-    if (load === 'all' || load === name) (await entry.load()).register(cmd, ctx);
+    if (load === 'all' || load === name) {
+      const group = await entry.load();
+      group.register(cmd, ctx);
+      if (cmd.commands.length) addGroupExamples(cmd);
+    }
   }
 }
 
