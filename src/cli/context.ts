@@ -54,6 +54,7 @@ export class CliContext {
   private storePromise?: Promise<ProfileStore>;
   private settingsPromise?: Promise<Settings>;
   private clientPromise?: Promise<ApiClient>;
+  private clientInstance: ApiClient | undefined;
   private prompterInstance?: Prompter;
 
   constructor(
@@ -67,8 +68,17 @@ export class CliContext {
   get env(): Record<string, string | undefined> {
     return this.environment.env;
   }
+  /** The wall clock: deadlines, and the `t` of a webhook signature a receiver checks against its own. */
   now(): Date {
     return this.environment.now ? this.environment.now() : new Date();
+  }
+
+  /**
+   * The service's clock, as its last response said (Service-Time): what records are stamped with,
+   * so "3 minutes ago" stays true after `svc clock advance`. The wall clock before any response.
+   */
+  serviceNow(): Date {
+    return new Date(this.now().getTime() + (this.clientInstance?.serviceClockOffsetMs ?? 0));
   }
 
   /** -o / --json / SVC_OUTPUT; undefined lets the output layer choose by TTY. */
@@ -158,7 +168,7 @@ export class CliContext {
       (await import('node:v8')).setFlagsFromString('--liftoff-only');
       const { ApiClient } = await import('../api/client/client.js');
       const io = this.io;
-      return new ApiClient({
+      return (this.clientInstance = new ApiClient({
         baseUrl: settings.baseUrl,
         apiKey: settings.apiKey,
         subaccount: settings.subaccount,
@@ -166,7 +176,7 @@ export class CliContext {
         dryRun: this.flags.dryRun,
         dispatcher: this.environment.dispatcher as never,
         trace: this.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
-      });
+      }));
     })();
     return this.clientPromise;
   }

@@ -30,9 +30,9 @@ export async function runSearch(ctx: CliContext, opts: SearchOptions): Promise<v
   const page = await namingFlags(SEARCH_FLAGS, () => searchNumbers(client, body));
   const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'list' });
   if (format === 'table') {
-    await printList(ctx.io, page.data.map(forPeople), { format: 'table', columns: TABLE_COLUMNS, now: ctx.now() });
+    await printList(ctx.io, page.data.map(forPeople), { format: 'table', columns: TABLE_COLUMNS, now: ctx.serviceNow() });
   } else {
-    await printList(ctx.io, page.data, { format: ctx.outputFormat, columns: MACHINE_COLUMNS, idField: 'phoneNumber', now: ctx.now() });
+    await printList(ctx.io, page.data, { format: ctx.outputFormat, columns: MACHINE_COLUMNS, idField: 'phoneNumber', now: ctx.serviceNow() });
   }
   if (page.data.length === 0 && ctx.io.stderrTTY) notice(ctx, 'no numbers found; try another area code or fewer filters');
 }

@@ -6,6 +6,6 @@ import { ENDPOINT_LIST_COLUMNS } from './columns.js';
 
 export async function runListWebhooks(ctx: CliContext): Promise<void> {
   const endpoints = await listWebhooks(await ctx.client());
-  await printList(ctx.io, endpoints, { format: ctx.outputFormat, columns: ENDPOINT_LIST_COLUMNS, now: ctx.now() });
+  await printList(ctx.io, endpoints, { format: ctx.outputFormat, columns: ENDPOINT_LIST_COLUMNS, now: ctx.serviceNow() });
   if (endpoints.length === 0 && ctx.io.stderrTTY) notice(ctx, 'no webhook endpoints found (svc webhooks create --url …)');
 }
