@@ -1,4 +1,4 @@
-import type { CliContext } from './context.js';
+import { describeSubaccount, type CliContext } from './context.js';
 import { notice, parseLimit, type ListFlags } from './command-kit.js';
 import { listPage, listPages, type ListEndpoint } from '../api/resources/list.js';
 import type { Query } from '../api/client/client.js';
@@ -49,5 +49,8 @@ export async function runList<T, Q extends Query>(ctx: CliContext, flags: ListFl
   await done.end();
   // After end(): on a terminal the table's bottom border comes first, then the hint.
   if (hint) notice(ctx, hint);
-  if (done.rowCount === 0 && ctx.io.stderrTTY) ctx.io.stderr.write(`no ${spec.noun} found\n`);
+  if (done.rowCount === 0 && ctx.io.stderrTTY) {
+    const acting = await ctx.actingAs();
+    ctx.io.stderr.write(`no ${spec.noun} found${acting ? ` for ${describeSubaccount(acting)}` : ''}\n`);
+  }
 }
