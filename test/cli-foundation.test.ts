@@ -435,7 +435,7 @@ describe('profiles and login', () => {
     expect(res.stderr).toMatch(/^error: unauthorized: /m);
     // Nothing saved: no profile "p" (the file may not even exist).
     const list = ok(await svcRun(['profiles', 'list', '-o', 'json'], { env }));
-    expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['local']);
+    expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['local', 'local-test']);
     let text = '';
     try {
       text = readFileSync(join(configDir, 'config.json'), 'utf8');
@@ -465,7 +465,7 @@ describe('profiles and login', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: .*not an API key/m);
     const list = ok(await svcRun(['profiles', 'list', '-o', 'json'], { env }));
-    expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['local']);
+    expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['local', 'local-test']);
   });
 });
 

@@ -102,9 +102,10 @@ function assertApprovedCampaign(deps: MessagingDeps, number: NumberRecord): void
   if (number.type !== 'local') return;
   const campaign = number.campaignId ? deps.campaigns.get(number.accountId, number.campaignId) : undefined;
   if (!campaign || campaign.status !== 'approved') {
-    throw conflict(
-      `${number.phoneNumber} has no approved 10DLC campaign; assign one with POST /v1/numbers/{id}/assign, or send with a test key`,
-    );
+    // The detail names the field at fault, so a client can say how to fix it in its own terms.
+    throw new ServiceError('conflict', `${number.phoneNumber} has no approved 10DLC campaign: a live send from a local number needs one`, [
+      { path: ['body', 'from'], message: 'assign an approved 10DLC campaign to this number, or send with a test key (test keys need no campaign)' },
+    ]);
   }
 }
 
