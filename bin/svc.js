@@ -17,6 +17,11 @@ if (args.length === 1 && args[0] === '--version') {
   process.stdout.write(`${CLI_VERSION}\n`);
 } else if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
   process.stdout.write(readFileSync(new URL('../dist/cli/root-help.txt', import.meta.url), 'utf8'));
+} else if (args[0] === '__complete') {
+  // A TAB press (svc completion's scripts): the prebuilt tree, no commander, never an error shown.
+  const { completeMain } = await import('../dist/cli/completion/main.js');
+  const { homedir } = await import('node:os');
+  completeMain(args.slice(1), process, homedir()).then(() => exitWhenFlushed(0), () => exitWhenFlushed(0));
 } else {
   const { main } = await import('../dist/cli/main.js');
   main(process, new URL(import.meta.url).pathname).then(exitWhenFlushed, (err) => {

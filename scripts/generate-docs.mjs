@@ -13,9 +13,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const check = process.argv.includes('--check');
 const tree = treeOf(await fullCommandTree({ io: createTestIO(), env: {}, homedir: '/nonexistent', binPath: join(root, 'bin/svc.js') }));
 const files = {
-  'completions/svc.bash': bashCompletion(tree),
-  'completions/_svc': zshCompletion(tree),
-  'completions/svc.fish': fishCompletion(tree),
+  'completions/svc.bash': bashCompletion(),
+  'completions/_svc': zshCompletion(),
+  'completions/svc.fish': fishCompletion(),
 };
 for (const [name, text] of Object.entries(manPages(tree, CLI_VERSION))) files[`man/${name}`] = text;
 

@@ -60,6 +60,10 @@ describe('events list', () => {
     expect(two.map((e: any) => e.id)).toEqual([b.id, d.id]);
 
     // Newest first, one page, the next cursor on stderr; then page back with --before.
+    // Newest first by default, as every list (and the same as --order desc).
+    const byDefault = JSON.parse(ok(await svcRun(['events', 'list', '--limit', '1', '-o', 'json'])).stdout);
+    expect(byDefault).toHaveLength(1);
+    expect(byDefault[0].id).toBe(all[all.length - 1].id);
     const newest = await svcRun(['events', 'list', '--order', 'desc', '--limit', '1', '-o', 'json']);
     expect(JSON.parse(ok(newest).stdout).map((e: any) => e.id)).toEqual([d.id]);
     const next = /--before (\S+)/.exec(newest.stderr)?.[1];

@@ -135,10 +135,18 @@ describe('keys', () => {
   });
 
   it('keys create piped (no -o) prints the resource as JSON', async () => {
-    const res = ok(await svcRun(['keys', 'create', '--name', 'piped']));
+    const res = ok(await svcRun(['keys', 'create', '--name', 'piped', '--mode', 'live']));
     const created = JSON.parse(res.stdout);
     expect(created.name).toBe('piped');
     expect(created.key).toMatch(/^sk_live_/);
+  });
+
+  it('keys create never makes a live key by default: without a terminal --mode is required, nothing created', async () => {
+    const before = await keyIds();
+    const res = await svcRun(['keys', 'create', '--name', 'silent']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--mode');
+    expect(await keyIds()).toEqual(before);
   });
 
   it('keys list piped prints tab-separated rows: no header, no colour, no borders', async () => {
@@ -267,7 +275,7 @@ describe('keys', () => {
 describe('errors and exit codes (cli.md)', () => {
   it('an API validation_error exits 2 with the code, each detail and the request id on stderr', async () => {
     const before = await keyIds();
-    const res = await svcRun(['keys', 'create', '--name', '']);
+    const res = await svcRun(['keys', 'create', '--name', '', '--mode', 'test']);
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
     expect(res.stderr).toMatch(/^error: validation_error: .+/m);
@@ -277,7 +285,7 @@ describe('errors and exit codes (cli.md)', () => {
   });
 
   it('with -o json the error envelope goes to stderr as JSON', async () => {
-    const res = await svcRun(['keys', 'create', '--name', '', '-o', 'json']);
+    const res = await svcRun(['keys', 'create', '--name', '', '--mode', 'test', '-o', 'json']);
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
     const env = JSON.parse(res.stderr);
@@ -335,7 +343,7 @@ describe('the sub-account context', () => {
     const viaEnv = ok(await svcRun(['keys', 'list', '-o', 'ids'], { env: { SVC_SUBACCOUNT: child.id } }));
     expect(lines(viaEnv.stdout)).toEqual([k.id]);
     // Writes go to the child too.
-    const created = JSON.parse(ok(await svcRun(['keys', 'create', '--name', 'via flag', '-o', 'json', '--subaccount', child.id])).stdout);
+    const created = JSON.parse(ok(await svcRun(['keys', 'create', '--name', 'via flag', '--mode', 'live', '-o', 'json', '--subaccount', child.id])).stdout);
     expect(await keyIds(sub(child.id))).toEqual([created.id, k.id]);
     expect(await keyIds()).not.toContain(created.id);
   });
@@ -427,7 +435,7 @@ describe('profiles and login', () => {
     expect(res.stderr).toMatch(/^error: unauthorized: /m);
     // Nothing saved: no profile "p" (the file may not even exist).
     const list = ok(await svcRun(['profiles', 'list', '-o', 'json'], { env }));
-    expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['local']);
+    expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['local', 'local-test']);
     let text = '';
     try {
       text = readFileSync(join(configDir, 'config.json'), 'utf8');
@@ -457,14 +465,14 @@ describe('profiles and login', () => {
     expect(res.code).toBe(2);
     expect(res.stderr).toMatch(/^error: .*not an API key/m);
     const list = ok(await svcRun(['profiles', 'list', '-o', 'json'], { env }));
-    expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['local']);
+    expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['local', 'local-test']);
   });
 });
 
 describe('--dry-run and --verbose', () => {
   it('--dry-run prints the request with a redacted Authorization and sends nothing', async () => {
     const before = await keyIds();
-    const res = ok(await svcRun(['keys', 'create', '--name', 'dry', '--dry-run']));
+    const res = ok(await svcRun(['keys', 'create', '--name', 'dry', '--mode', 'live', '--dry-run']));
     const key = svc.bootstrap.liveKey;
     expect(res.stdout).toContain(`POST ${svc.baseUrl}/v1/keys`);
     expect(res.stdout).toMatch(new RegExp(`^authorization: Bearer sk_live_…${key.slice(-4)}$`, 'mi'));
@@ -495,7 +503,7 @@ describe('--dry-run and --verbose', () => {
   });
 
   it('-v never shows a created key in the traced response body', async () => {
-    const res = ok(await svcRun(['keys', 'create', '--name', 'traced', '-o', 'json', '-v']));
+    const res = ok(await svcRun(['keys', 'create', '--name', 'traced', '--mode', 'live', '-o', 'json', '-v']));
     const created = JSON.parse(res.stdout);
     expect(res.stderr).toContain('→ POST');
     expect(res.stderr).not.toContain(created.key);

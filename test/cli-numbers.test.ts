@@ -140,6 +140,11 @@ describe('numbers search', () => {
       expect(res.code, args.join(' ')).toBe(2);
       expect(res.stderr, args.join(' ')).toContain(flag);
     }
+    // A city alone: the error names the flag and that city's area codes (contract §5).
+    const austin = await svcRun(['numbers', 'search', '--locality', 'Austin']);
+    expect(austin.code).toBe(2);
+    expect(austin.stderr).toBe('error: --area-code: required for local numbers; area codes for Austin: 512, 737\n');
+    ok(await svcRun(['numbers', 'search', '--area-code', '512', '--locality', 'Austin']));
   });
 });
 
@@ -299,8 +304,9 @@ describe('numbers update', () => {
     const res = await svcRun(['numbers', 'update', n.id, '--emergency-street', '1 Market St', '--emergency-city', 'San Francisco', '--emergency-state', 'NY', '--emergency-zip', '94105']);
     expect(res.code).toBe(8);
     expect(res.stderr).toContain('error: address_suggestion');
-    expect(res.stderr).toContain('suggested address: 1 Market St, San Francisco, CA 94105');
+    expect(res.stderr).toContain('  suggested address: 1 Market St, San Francisco, CA 94105');
     expect(res.stderr).toContain('--emergency-state CA');
+    expect(res.stderr).not.toContain('{'); // the address in words, never raw JSON
     expect(res.stdout).toBe('');
     expect((await svc.call('GET', `/v1/numbers/${n.id}`)).body.emergency.enabled).toBe(false);
     // -o json: the error envelope on stderr is JSON only.
@@ -314,8 +320,10 @@ describe('numbers update', () => {
     const asked: string[] = [];
     for (const answer of [false, true]) {
       const { ctx, io } = terminalContext({
-        confirm: async (message) => {
+        confirm: async (message, o) => {
           asked.push(message);
+          // An emergency address is where help is sent: the correction is never the default.
+          expect(o.default).toBe(false);
           return answer;
         },
       });

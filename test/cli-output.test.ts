@@ -173,7 +173,7 @@ describe('keys create on an idempotent replay', () => {
   });
 
   it('a fresh key is still printed', async () => {
-    const res = ok(await svcRun(['keys', 'create', '--name', 'fresh', '-o', 'json']));
+    const res = ok(await svcRun(['keys', 'create', '--name', 'fresh', '--mode', 'live', '-o', 'json']));
     expect(JSON.parse(res.stdout).key).toMatch(/^sk_live_/);
   });
 });
@@ -227,6 +227,14 @@ describe('--dry-run skips the confirmation', () => {
     const refused = await svcRun(['profiles', 'remove', 'staging'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--yes');
+  });
+
+  it('profiles remove local is refused: it is built in, and claiming success would be untrue', async () => {
+    const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmp, 'cfg-')) };
+    const res = await svcRun(['profiles', 'remove', 'local', '--yes'], { env });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('built in');
+    expect(res.stderr).not.toContain('removed profile');
   });
 });
 

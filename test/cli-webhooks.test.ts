@@ -379,7 +379,8 @@ describe('webhooks listen', () => {
     const never = { waitForInterrupt: () => new Promise<void>(() => undefined) };
     const cases: Array<[string[], string]> = [
       [[], '--forward-to'],
-      [['--forward-to', 'localhost:3000'], '--forward-to'],
+      // A remote host needs its scheme (localhost:3000 alone is plain http on this machine).
+      [['--forward-to', 'example.com:3000'], '--forward-to'],
       [['--forward-to', 'mesage.*=http://127.0.0.1:1/x'], '--forward-to'],
       [['--forward-to', 'http://127.0.0.1:1/x', '--headers', 'no-colon'], '--headers'],
       [['--forward-to', 'http://127.0.0.1:1/x', '--secret', 'nope'], '--secret'],

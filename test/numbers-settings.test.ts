@@ -137,9 +137,14 @@ describe('toll-free verification', () => {
     expectError(await verify(tf.id), 409, 'conflict');
     await advance(svc, 71 * 3600);
     expect((await get(tf.id)).tfvStatus).toBe('pending');
-    await advance(svc, 3600);
+    // The advance says what it ran: the decision, as one job of its kind.
+    const moved = await svc.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 3600 } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.ran).toContainEqual({ kind: 'number.tollfree_review', label: 'toll-free verification decisions', jobs: 1, items: 1 });
     expect((await get(tf.id)).tfvStatus).toBe('verified');
     expectError(await verify(tf.id), 409, 'conflict');
+    // Nothing fell due: nothing ran.
+    expect((await svc.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 1 } })).body.ran).toEqual([]);
   });
 
   it('rejects a missing website or a sample without opt-out words, and allows a resubmission', async () => {

@@ -44,7 +44,7 @@ describe('POST /v1/numbers/search', () => {
     // contract §5: a local search without areaCode is a validation_error, even with a locality.
     const noArea = await search({ locality: 'Austin, TX' });
     expect(noArea.status).toBe(400);
-    expect(noArea.body.error.details).toEqual([{ path: ['body', 'areaCode'], message: 'required for local numbers' }]);
+    expect(noArea.body.error.details).toEqual([{ path: ['body', 'areaCode'], message: 'required for local numbers; area codes for Austin, TX: 512, 737' }]);
     const contains = await search({ areaCode: '212', contains: '7', limit: 10 });
     expect(contains.body.data.length).toBeGreaterThan(0);
     expect(contains.body.data.every((n: { phoneNumber: string }) => n.phoneNumber.slice(2).includes('7'))).toBe(true);

@@ -37,6 +37,11 @@ describe('svc server start --detach and stop', () => {
       const again = await runSvcProcess(['server', 'start', '--detach', '--port', '0'], { env });
       expect(again.code).toBe(0);
       expect(again.stderr).not.toContain('live key:');
+      // --detach while it runs: success, the same address, nothing started.
+      const twice = await runSvcProcess(['server', 'start', '--detach', '--port', '0'], { env });
+      expect(twice.code).toBe(0);
+      expect(twice.stdout).toBe(again.stdout);
+      expect(twice.stderr).toContain('already running');
       expect((await runSvcProcess(['server', 'stop'], { env })).code).toBe(0);
     } finally {
       const info = existsSync(join(dataDir, 'server.json')) ? (JSON.parse(readFileSync(join(dataDir, 'server.json'), 'utf8')) as { pid: number }) : undefined;
@@ -59,6 +64,36 @@ describe('svc server start --detach and stop', () => {
     } finally {
       bystander.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('a port held by another data directory\'s service: says what holds it and suggests --port 0', async () => {
+    const dirA = mkdtempSync(join(tmpdir(), 'svc-port-a-'));
+    const dirB = mkdtempSync(join(tmpdir(), 'svc-port-b-'));
+    try {
+      const a = await runSvcProcess(['server', 'start', '--detach', '--port', '0'], { env: { SVC_DATA_DIR: dirA } });
+      expect(a.code).toBe(0);
+      const port = new URL(a.stdout.trim()).port;
+      // Starting B's service on A's port.
+      const b = await runSvcProcess(['server', 'start', '--detach', '--port', port], { env: { SVC_DATA_DIR: dirB } });
+      expect(b.code).toBe(1);
+      expect(b.stderr).toContain(`port ${port} on 127.0.0.1 is in use by another svc local service`);
+      expect(b.stderr).toContain('--port 0');
+      // B's local profile pointed at A's port, before B ever started: refused with the same words,
+      // not a missing bootstrap.json.
+      const cfg = mkdtempSync(join(tmpdir(), 'svc-port-cfg-'));
+      writeFileSync(join(cfg, 'config.json'), JSON.stringify({ profiles: { local: { baseUrl: a.stdout.trim() } } }));
+      const dirC = mkdtempSync(join(tmpdir(), 'svc-port-c-'));
+      const listed = await runSvcProcess(['keys', 'list'], { env: { SVC_DATA_DIR: dirC, SVC_CONFIG_DIR: cfg } });
+      expect(listed.code).toBe(1);
+      expect(listed.stderr).toContain('in use by another svc local service');
+      expect(listed.stderr).toContain('--port 0');
+      rmSync(cfg, { recursive: true, force: true });
+      rmSync(dirC, { recursive: true, force: true });
+    } finally {
+      await runSvcProcess(['server', 'stop'], { env: { SVC_DATA_DIR: dirA } });
+      rmSync(dirA, { recursive: true, force: true });
+      rmSync(dirB, { recursive: true, force: true });
     }
   });
 });

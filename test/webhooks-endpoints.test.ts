@@ -121,6 +121,9 @@ describe('OpenAPI', () => {
 describe('URL safety', () => {
   const refused: Array<[string, RegExp]> = [
     ['http://example.com/hook', /must use https/],
+    // A private address over http is refused for where it points (https would not fix it).
+    ['http://10.0.0.5/hook', /points at a private address \(10\.0\.0\.5\)/],
+    ['http://169.254.169.254/latest/meta-data', /metadata/],
     ['https://10.0.0.1/hook', /private address/],
     ['https://172.20.1.1/hook', /private address/],
     ['https://192.168.0.10/hook', /private address/],

@@ -54,6 +54,7 @@ export class CliContext {
   private storePromise?: Promise<ProfileStore>;
   private settingsPromise?: Promise<Settings>;
   private clientPromise?: Promise<ApiClient>;
+  private clientInstance: ApiClient | undefined;
   private prompterInstance?: Prompter;
 
   constructor(
@@ -67,8 +68,17 @@ export class CliContext {
   get env(): Record<string, string | undefined> {
     return this.environment.env;
   }
+  /** The wall clock: deadlines, and the `t` of a webhook signature a receiver checks against its own. */
   now(): Date {
     return this.environment.now ? this.environment.now() : new Date();
+  }
+
+  /**
+   * The service's clock, as its last response said (Service-Time): what records are stamped with,
+   * so "3 minutes ago" stays true after `svc clock advance`. The wall clock before any response.
+   */
+  serviceNow(): Date {
+    return new Date(this.now().getTime() + (this.clientInstance?.serviceClockOffsetMs ?? 0));
   }
 
   /** -o / --json / SVC_OUTPUT; undefined lets the output layer choose by TTY. */
@@ -133,8 +143,44 @@ export class CliContext {
     return this.settingsPromise;
   }
 
+  /** Set by commands that manage the context themselves (`svc context …`): no "acting as" line. */
+  quietSubaccount = false;
+  private announced = false;
+  private actingPromise?: Promise<ActingSubaccount | undefined>;
+
+  /**
+   * The sub-account this command acts as (--subaccount, SVC_SUBACCOUNT or the profile's context),
+   * with its name when the service tells it: people know their clients by name, not by id.
+   */
+  async actingAs(): Promise<ActingSubaccount | undefined> {
+    this.actingPromise ??= (async () => {
+      const id = (await this.settings()).subaccount;
+      if (!id) return undefined;
+      const client = await this.clientPromise!;
+      try {
+        const { getSubaccount } = await import('../api/resources/subaccounts.js');
+        return { id, name: (await getSubaccount(client, id)).name };
+      } catch {
+        return { id, name: null };
+      }
+    })();
+    return this.actingPromise;
+  }
+
   /** The API client for the resolved profile; starts the local service first when it is needed. */
   async client(): Promise<ApiClient> {
+    const client = await this.createClient();
+    // On a terminal, say which sub-account the command acts for (issue 8: a context set days ago
+    // and forgotten makes every list look empty).
+    if (!this.announced && !this.quietSubaccount && this.io.stderrTTY && !this.flags.dryRun) {
+      this.announced = true;
+      const acting = await this.actingAs();
+      if (acting) this.io.stderr.write(`acting as ${describeSubaccount(acting)}\n`);
+    }
+    return client;
+  }
+
+  private createClient(): Promise<ApiClient> {
     this.clientPromise ??= (async () => {
       let settings = await this.settings();
       if (settings.isLocal && settings.source.baseUrl !== 'flag' && settings.source.baseUrl !== 'env' && !this.flags.dryRun) {
@@ -158,7 +204,7 @@ export class CliContext {
       (await import('node:v8')).setFlagsFromString('--liftoff-only');
       const { ApiClient } = await import('../api/client/client.js');
       const io = this.io;
-      return new ApiClient({
+      return (this.clientInstance = new ApiClient({
         baseUrl: settings.baseUrl,
         apiKey: settings.apiKey,
         subaccount: settings.subaccount,
@@ -166,7 +212,7 @@ export class CliContext {
         dryRun: this.flags.dryRun,
         dispatcher: this.environment.dispatcher as never,
         trace: this.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
-      });
+      }));
     })();
     return this.clientPromise;
   }
@@ -187,3 +233,12 @@ export class CliContext {
   }
 }
 
+
+export interface ActingSubaccount {
+  id: string;
+  /** Null when the service could not say (the id is then all there is to show). */
+  name: string | null;
+}
+
+/** `sub-account "Acme Dental" (4b1c…)`, or the id alone when the name is unknown. */
+export const describeSubaccount = (a: ActingSubaccount): string => (a.name ? `sub-account "${a.name}" (${a.id})` : `sub-account ${a.id}`);

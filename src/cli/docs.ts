@@ -1,4 +1,7 @@
 import type { Command, Option } from 'commander';
+import { ENVIRONMENT_VARIABLES, FILES } from './environment.js';
+import { exitStatusLines } from './exit-codes.js';
+import { examplesOf } from './help-examples.js';
 
 // Completions and man pages, generated from the command tree: one source for every document.
 
@@ -8,6 +11,8 @@ interface Node {
   options: Option[];
   children: Node[];
   args: string[];
+  /** The `$ svc …` lines of the command's own help (its "Examples:" block). */
+  examples: string[];
 }
 
 export function treeOf(cmd: Command): Node {
@@ -18,97 +23,87 @@ export function treeOf(cmd: Command): Node {
     options: (cmd.options as Option[]).filter((o) => !o.hidden),
     args: cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`)),
     children: cmd.commands.filter((c) => c.name() !== 'help').map(treeOf),
+    examples: examplesOf(cmd),
   };
 }
 
-const longFlags = (opts: Option[]): string[] => opts.map((o) => o.long).filter((l): l is string => Boolean(l));
-const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+// The completion scripts are thin: at each TAB they ask `svc __complete <shell> <words…>`, which
+// reads the command tree built with the package (completion/tree.ts), so global flags anywhere,
+// flag values and ids from the local service complete the same in every shell.
 
-export function bashCompletion(root: Node): string {
-  const globals = [...longFlags(root.options), '--help'].join(' ');
-  const cases = root.children
-    .map((g) => {
-      const verbs = g.children.map((v) => v.name).join(' ');
-      const verbCases = g.children.map((v) => `        ${v.name}) words_=${shellQuote(`${longFlags(v.options).join(' ')} ${globals}`)} ;;`).join('\n');
-      return `    ${g.name})
-      if [ "$COMP_CWORD" -eq 2 ]; then words_=${shellQuote(`${verbs} ${longFlags(g.options).join(' ')} ${globals}`)}; else
-      case "\${COMP_WORDS[2]}" in
-${verbCases || '        *) ;;'}
-        *) words_=${shellQuote(globals)} ;;
-      esac; fi ;;`;
-    })
-    .join('\n');
-  return `# bash completion for svc (generated from the command tree: svc completion bash)
+export function bashCompletion(): string {
+  return `# bash completion for svc (svc completion bash)
 _svc() {
-  local cur words_
-  cur="\${COMP_WORDS[COMP_CWORD]}"
-  if [ "$COMP_CWORD" -eq 1 ]; then
-    words_=${shellQuote(`${root.children.map((c) => c.name).join(' ')} help ${globals}`)}
-  else
-    case "\${COMP_WORDS[1]}" in
-${cases}
-    *) words_=${shellQuote(globals)} ;;
-    esac
-  fi
-  COMPREPLY=( $(compgen -W "$words_" -- "$cur") )
+  local cur=\${COMP_WORDS[COMP_CWORD]} IFS=$'\\n' candidates
+  # bash splits --flag=value into three words; svc __complete reads them that way.
+  candidates=$(svc __complete bash "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null) || return 0
+  [ "$cur" = "=" ] && cur=""
+  COMPREPLY=( $(compgen -W "$candidates" -- "$cur") )
 }
-complete -F _svc svc
+complete -o nosort -F _svc svc 2>/dev/null || complete -F _svc svc
 `;
 }
 
-export function zshCompletion(root: Node): string {
-  const esc = (s: string) => s.replace(/'/g, "'\\''").replace(/:/g, '\\:');
-  const groups = root.children.map((g) => `'${g.name}:${esc(g.summary)}'`).join(' ');
-  const verbs = root.children
-    .map((g) => `      ${g.name}) _describe -t verbs 'svc ${g.name} verbs' '(${g.children.map((v) => `${v.name}:${esc(v.summary)}`).map((x) => `'${x}'`).join(' ') || ''})' ;;`)
-    .join('\n');
+export function zshCompletion(): string {
   return `#compdef svc
-# zsh completion for svc (generated from the command tree: svc completion zsh)
+# zsh completion for svc (svc completion zsh)
 _svc() {
-  local -a groups
-  groups=(${groups})
-  if (( CURRENT == 2 )); then
-    _describe -t groups 'svc commands' groups
-  elif (( CURRENT == 3 )); then
-    case $words[2] in
-${verbs}
-    esac
-  else
-    _files
-  fi
+  local -a candidates
+  candidates=("\${(@f)$(svc __complete zsh "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  candidates=("\${(@)candidates:#}")
+  (( \${#candidates} )) && _describe -t values 'svc' candidates
 }
-compdef _svc svc
+if (( $+functions[compdef] )); then compdef _svc svc; fi
 `;
 }
 
-export function fishCompletion(root: Node): string {
-  const esc = (s: string) => s.replace(/'/g, "\\'");
-  const lines = ['# fish completion for svc (generated from the command tree: svc completion fish)', 'complete -c svc -f'];
-  for (const o of root.options) if (o.long) lines.push(`complete -c svc -l ${o.long.slice(2)} -d '${esc(o.description)}'`);
-  for (const g of root.children) {
-    lines.push(`complete -c svc -n '__fish_use_subcommand' -a ${g.name} -d '${esc(g.summary)}'`);
-    for (const v of g.children) {
-      lines.push(`complete -c svc -n '__fish_seen_subcommand_from ${g.name}; and not __fish_seen_subcommand_from ${g.children.map((c) => c.name).join(' ')}' -a ${v.name} -d '${esc(v.summary)}'`);
-    }
-  }
-  return `${lines.join('\n')}\n`;
+export function fishCompletion(): string {
+  return `# fish completion for svc (svc completion fish)
+# "$(…)" keeps an empty current word as one argument (a bare (…) would drop it).
+complete -c svc -f -a '(svc __complete fish (commandline -opc)[2..-1] "$(commandline -ct)")'
+`;
 }
 
 const roff = (s: string): string => s.replace(/\\/g, '\\e').replace(/^\./gm, '\\&.').replace(/-/g, '\\-');
+
+/**
+ * The date in every page's `.TH` line (mandoc -Tlint wants one). Fixed, not today's date, so the
+ * generated pages are reproducible (`npm run docs:check`); move it when the pages change in substance.
+ */
+export const MAN_DATE = '2026-11-22';
 
 function manOptions(opts: Option[]): string {
   return opts.map((o) => `.TP\n.B ${roff(o.flags)}\n${roff(o.description)}${o.defaultValue !== undefined && typeof o.defaultValue !== 'object' ? ` (default: ${roff(String(o.defaultValue))})` : ''}`).join('\n');
 }
 
+const manList = (items: readonly { name: string; description: string }[], bold = true): string =>
+  items.map((i) => `.TP\n${bold ? '.B' : '.I'} ${roff(i.name)}\n${roff(i.description)}`).join('\n');
+
+function manExamples(lines: string[]): string {
+  if (!lines.length) return '';
+  return `.SH EXAMPLES\n${lines.map((l, i) => `${i ? '.PP\n' : ''}.EX\n$ ${roff(l)}\n.EE`).join('\n')}\n`;
+}
+
+/** The sections every page ends with: EXIT STATUS, ENVIRONMENT, FILES (the same facts, one source each). */
+function manCommonSections(): string {
+  return (
+    `.SH EXIT STATUS\n${manList(exitStatusLines().map((l) => ({ name: String(l.code), description: l.meaning })))}\n` +
+    `.SH ENVIRONMENT\n${manList(ENVIRONMENT_VARIABLES)}\n` +
+    `.SH FILES\n${manList(FILES, false)}\n`
+  );
+}
+
 /** man/svc.1 and man/svc-<group>.1, roff generated from the tree. */
 export function manPages(root: Node, version: string): Record<string, string> {
-  const head = (name: string, summary: string) => `.TH ${name.toUpperCase()} 1 "" "svc ${version}" "svc manual"\n.SH NAME\n${name} \\- ${roff(summary)}\n`;
+  const head = (name: string, summary: string) => `.TH ${name.toUpperCase()} 1 ${MAN_DATE} "svc ${version}" "svc manual"\n.SH NAME\n${name} \\- ${roff(summary)}\n`;
   const pages: Record<string, string> = {};
   pages['svc.1'] =
     head('svc', root.summary) +
     `.SH SYNOPSIS\n.B svc\n\\fI<command>\\fR \\fI<verb>\\fR [options]\n.SH COMMANDS\n` +
-    root.children.map((g) => `.TP\n.B ${g.name}\n${roff(g.summary)} See \\fBsvc\\-${g.name}\\fR(1).`).join('\n') +
-    `\n.SH GLOBAL OPTIONS\n${manOptions(root.options)}\n.SH EXIT STATUS\n0 ok, 1 other failure, 2 usage or validation_error, 3 unauthorized/forbidden, 4 not_found, 5 conflict, 6 rate_limited/provider_error/internal_error after retries, 7 payment_required/budget_exceeded, 8 channel_unsupported/address_suggestion, 130 interrupted.\n`;
+    root.children.map((g) => `.TP\n.B ${g.name}\n${roff(g.summary)}. See \\fBsvc\\-${g.name}\\fR(1).`).join('\n') +
+    `\n.SH GLOBAL OPTIONS\n${manOptions(root.options)}\n` +
+    manExamples(root.examples) +
+    manCommonSections();
   for (const g of root.children) {
     let text = head(`svc-${g.name}`, g.summary) + `.SH SYNOPSIS\n.B svc ${g.name}\n${g.children.length ? '\\fI<verb>\\fR ' : ''}${roff(g.args.join(' '))} [options]\n`;
     if (g.options.length) text += `.SH OPTIONS\n${manOptions(g.options)}\n`;
@@ -118,6 +113,9 @@ export function manPages(root: Node, version: string): Record<string, string> {
         text += `.SS ${v.name} ${roff(v.args.join(' '))}\n${roff(v.summary)}\n${manOptions(v.options)}\n`;
       }
     }
+    // A group's own help repeats its verbs' first examples: each example once.
+    text += manExamples([...new Set([...g.examples, ...g.children.flatMap((v) => v.examples)])]);
+    text += manCommonSections();
     text += '.SH SEE ALSO\n\\fBsvc\\fR(1)\n';
     pages[`svc-${g.name}.1`] = text;
   }

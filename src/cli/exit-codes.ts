@@ -28,3 +28,21 @@ const BY_API_CODE: Record<string, number> = {
 };
 
 export const exitCodeForApiError = (code: string): number => BY_API_CODE[code] ?? EXIT.failure;
+
+/** What each exit code means, for `svc --help`-adjacent docs (man EXIT STATUS): derived from the tables above. */
+export function exitStatusLines(): { code: number; meaning: string }[] {
+  const causes = (code: number) => Object.entries(BY_API_CODE).filter(([, c]) => c === code).map(([k]) => k);
+  const meaning: Record<number, string> = {
+    [EXIT.ok]: 'success',
+    [EXIT.failure]: 'any other failure (a declined confirmation, a network error, an unknown API error)',
+    [EXIT.usage]: `usage error: a bad flag or argument, or ${causes(EXIT.usage).join(', ')}`,
+    [EXIT.auth]: causes(EXIT.auth).join(', '),
+    [EXIT.notFound]: causes(EXIT.notFound).join(', '),
+    [EXIT.conflict]: causes(EXIT.conflict).join(', '),
+    [EXIT.unavailable]: `${causes(EXIT.unavailable).join(', ')}, after retries`,
+    [EXIT.payment]: causes(EXIT.payment).join(', '),
+    [EXIT.unsupported]: causes(EXIT.unsupported).join(', '),
+    [EXIT.interrupted]: 'interrupted (Ctrl-C)',
+  };
+  return Object.values(EXIT).map((code) => ({ code, meaning: meaning[code]! }));
+}

@@ -100,7 +100,31 @@ export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promis
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new CliError(`the local service did not start; see ${join(opts.dataDir, LOG_FILE)}`);
+  throw new CliError(await whyNotStarted(opts));
+}
+
+/** The last lines of server.log, where a child that could not start said why. */
+function logTail(dataDir: string, bytes = 4096): string {
+  try {
+    const text = readFileSync(join(dataDir, LOG_FILE), 'utf8');
+    return text.slice(-bytes);
+  } catch {
+    return '';
+  }
+}
+
+const FREE_PORT_HINT = 'start it on a free port with `svc server start --detach --port 0`';
+
+/** Says what holds a port this data directory's service cannot have. */
+async function portHeldMessage(host: string, port: number, dataDir: string): Promise<string> {
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const holder = (await probeHealth(origin, 500)) ? 'another svc local service (one with another data directory)' : 'another program';
+  return `port ${port} on ${host} is in use by ${holder}, so the local service of ${dataDir} cannot listen there; ${FREE_PORT_HINT}`;
+}
+
+async function whyNotStarted(opts: SpawnOptions): Promise<string> {
+  if (/EADDRINUSE/.test(logTail(opts.dataDir))) return portHeldMessage(opts.host, opts.port, opts.dataDir);
+  return `the local service did not start; see ${join(opts.dataDir, LOG_FILE)}`;
 }
 
 /**
@@ -110,8 +134,14 @@ export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promis
 export async function ensureLocalService(ctx: CliContext, baseUrl: string): Promise<boolean> {
   const url = new URL(baseUrl);
   if (!LOOPBACK.has(url.hostname)) return false;
-  if (await probeHealth(baseUrl, 1000)) return false;
   const port = Number(url.port || 80);
+  if (await probeHealth(baseUrl, 1000)) {
+    // Something answers, but this data directory has never started a service: it is another one's
+    // (a second HOME or SVC_DATA_DIR on the same port). Its keys are not ours; say so now rather
+    // than fail later for want of bootstrap.json.
+    if (!existsSync(join(ctx.dataDir, 'bootstrap.json'))) throw new CliError(await portHeldMessage(url.hostname, port, ctx.dataDir));
+    return false;
+  }
   const started = await spawnDetached(ctx, { host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname.replace(/^\[|\]$/g, ''), port, dataDir: ctx.dataDir });
   const keys = started.bootstrap ? `; new account, keys in ${ctx.dataDir}/bootstrap.json` : '';
   ctx.io.stderr.write(`svc: started the local service at ${started.baseUrl} (pid ${started.pid}, data ${ctx.dataDir}${keys})\n`);

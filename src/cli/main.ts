@@ -5,6 +5,9 @@ import { CliContext, CLI_VERSION, type CliEnvironment } from './context.js';
 import { GROUPS } from './groups.js';
 import { CancelledError, CliError, DeclinedError, UsageError } from './errors.js';
 import { EXIT, exitCodeForApiError } from './exit-codes.js';
+import { environmentHelp } from './environment.js';
+import { detailLines } from './error-details.js';
+import { addGroupExamples } from './help-examples.js';
 import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from '../api/client/errors.js';
 import { createProcessIO, type ProcessLike } from '../output/io.js';
 
@@ -43,7 +46,9 @@ Examples:
   $ svc keys list
   $ svc messages send --to +14155550123 --from +14155550100 --body "hello"
   $ svc api GET /v1/numbers --paginate -o ndjson
-  $ svc help keys`,
+  $ svc help keys
+
+${environmentHelp()}`,
     );
   program.hook('preAction', (_root, action) => {
     Object.assign(ctx.flags, action.optsWithGlobals());
@@ -81,7 +86,11 @@ export function helpArgv(argv: string[]): string[] {
 export async function registerGroups(program: Command, ctx: CliContext, load: 'all' | string | undefined): Promise<void> {
   for (const [name, entry] of Object.entries(GROUPS)) {
     const cmd = program.command(name).description(entry.summary);
-    if (load === 'all' || load === name) (await entry.load()).register(cmd, ctx);
+    if (load === 'all' || load === name) {
+      const group = await entry.load();
+      group.register(cmd, ctx);
+      if (cmd.commands.length) addGroupExamples(cmd);
+    }
   }
 }
 
@@ -104,6 +113,15 @@ export async function runCli(argv: string[], environment: CliEnvironment): Promi
   }
 }
 
+/** -o json asked for (an unknown -o value is no reason to fail while reporting another error). */
+function wantsJson(ctx: CliContext): boolean {
+  try {
+    return ctx.outputFormat === 'json';
+  } catch {
+    return false;
+  }
+}
+
 /** The ONE place errors become messages and exit codes (cli.md: exit codes). */
 export function reportError(err: unknown, ctx: CliContext): number {
   const io = ctx.io;
@@ -114,7 +132,11 @@ export function reportError(err: unknown, ctx: CliContext): number {
     // bare `svc`) is an incomplete command: commander prints the help on stderr with exit code 1;
     // cli.md makes that a usage error (2), not a success.
     if (err.code === 'commander.help') return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    // commander already printed its message through configureOutput.
+    // commander already printed its message through configureOutput; say why keys are no flags.
+    if (err.code === 'commander.unknownOption' && /'--api-key(?:[=']|$)/.test(err.message)) {
+      say('API keys are never flags: a command line shows in the process list and the shell history.');
+      say('Pipe the key in with --api-key-stdin (svc login --api-key-stdin < key.txt), or set SVC_API_KEY.');
+    }
     return EXIT.usage;
   }
   if (err instanceof DryRunSignal) {
@@ -122,29 +144,24 @@ export function reportError(err: unknown, ctx: CliContext): number {
     return EXIT.ok;
   }
   if (err instanceof ApiError) {
-    let json = false;
-    try {
-      json = ctx.outputFormat === 'json';
-    } catch {
-      json = false;
-    }
-    if (json) {
+    if (wantsJson(ctx)) {
       io.stderr.write(`${JSON.stringify({ ...err.envelope, requestId: err.requestId ?? null })}\n`);
     } else {
       say(`error: ${err.code}: ${err.message}`);
-      if (Array.isArray(err.details)) {
-        for (const d of err.details as Array<{ path?: unknown[]; message?: string }>) {
-          say(`  ${Array.isArray(d.path) ? d.path.join('.') : '?'}: ${d.message ?? ''}`);
-        }
-      } else if (err.details && typeof err.details === 'object') {
-        say(`  details: ${JSON.stringify(err.details)}`);
-      }
+      for (const line of detailLines(err.message, err.details)) say(`  ${line}`);
+      if (err.hint) say(err.hint);
       if (err.requestId) say(`request id: ${err.requestId}`);
     }
     return exitCodeForApiError(err.code);
   }
   if (err instanceof UsageError) {
-    say(`error: ${err.message}`);
+    // -o json: the same envelope an API validation error has, so a script reads one shape.
+    if (wantsJson(ctx)) {
+      const detail = err.flag ? [{ path: [err.flag], message: err.message.replace(`${err.flag}: `, '') }] : undefined;
+      io.stderr.write(`${JSON.stringify({ error: { code: 'validation_error', message: err.message, ...(detail ? { details: detail } : {}) }, requestId: null })}\n`);
+    } else {
+      say(`error: ${err.message}`);
+    }
     return EXIT.usage;
   }
   // Settings resolution (context.ts) met a --profile / SVC_PROFILE / current profile that does not

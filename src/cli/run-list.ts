@@ -1,9 +1,9 @@
-import type { CliContext } from './context.js';
+import { describeSubaccount, type CliContext } from './context.js';
 import { notice, parseLimit, type ListFlags } from './command-kit.js';
 import { listPage, listPages, type ListEndpoint } from '../api/resources/list.js';
 import type { Query } from '../api/client/client.js';
 import { resolveFormat } from '../output/formatters.js';
-import { createListWriter } from '../output/list-writer.js';
+import { createListWriter, type ListWriter } from '../output/list-writer.js';
 import { schemaColumns } from '../output/schema-columns.js';
 import { responseJsonSchema } from '../api/parsers.js';
 
@@ -31,20 +31,27 @@ export async function runList<T, Q extends Query>(ctx: CliContext, flags: ListFl
   const client = await ctx.client();
   const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'list' });
   const allColumns = spec.completeColumns && (format === 'csv' || (format === 'tsv' && !spec.columns)) ? schemaColumns(responseJsonSchema(spec.endpoint.row)) : undefined;
-  const writer = createListWriter(ctx.io, { format: ctx.outputFormat, columns: spec.columns, allColumns, idField: spec.idField, now: ctx.now() });
+  // Made at the first page: by then the service has said its time (Service-Time), and relative
+  // times are measured against the clock the rows were stamped with.
+  let writer: ListWriter | undefined;
+  const writerNow = (): ListWriter => (writer ??= createListWriter(ctx.io, { format: ctx.outputFormat, columns: spec.columns, allColumns, idField: spec.idField, now: ctx.serviceNow() }));
   const query = { ...spec.query } as Q;
   let hint: string | undefined;
   if (flags.all) {
     for await (const page of listPages(client, spec.endpoint, { ...query, limit: limit ?? 100, cursor: flags.cursor })) {
-      await writer.writeRows(page.data as Record<string, unknown>[]);
+      await writerNow().writeRows(page.data as Record<string, unknown>[]);
     }
   } else {
     const page = await listPage(client, spec.endpoint, { ...query, limit, cursor: flags.cursor });
-    await writer.writeRows(page.data as Record<string, unknown>[]);
+    await writerNow().writeRows(page.data as Record<string, unknown>[]);
     if (page.hasMore && page.nextCursor) hint = `more rows: --cursor ${page.nextCursor} (or --all)`;
   }
-  await writer.end();
+  const done = writerNow();
+  await done.end();
   // After end(): on a terminal the table's bottom border comes first, then the hint.
   if (hint) notice(ctx, hint);
-  if (writer.rowCount === 0 && ctx.io.stderrTTY) ctx.io.stderr.write(`no ${spec.noun} found\n`);
+  if (done.rowCount === 0 && ctx.io.stderrTTY) {
+    const acting = await ctx.actingAs();
+    ctx.io.stderr.write(`no ${spec.noun} found${acting ? ` for ${describeSubaccount(acting)}` : ''}\n`);
+  }
 }

@@ -43,6 +43,6 @@ describe('checkFlags: the API schema decides, the error names the flag', () => {
   });
 
   it('works with a real API schema (numbers search)', () => {
-    expect(() => checkFlags(SearchNumbersBody, { type: 'local' }, { areaCode: '--area-code' })).toThrow(/^--area-code: /);
+    expect(() => checkFlags(SearchNumbersBody, { type: 'local', areaCode: '41' }, { areaCode: '--area-code' })).toThrow(/^--area-code: "41" /);
   });
 });

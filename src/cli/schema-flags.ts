@@ -1,5 +1,17 @@
 import type { ZodType } from 'zod';
 import { UsageError } from './errors.js';
+import { ApiError } from '../api/client/errors.js';
+
+type FlagMap = Readonly<Record<string, string>>;
+
+/** The flag of the longest path prefix that has one (`mediaUrls.3` → `--media`). */
+function flagFor(path: readonly string[], flags: FlagMap): string | undefined {
+  for (let n = path.length; n > 0; n--) {
+    const flag = flags[path.slice(0, n).join('.')];
+    if (flag !== undefined) return flag;
+  }
+  return undefined;
+}
 
 /**
  * Checks a request body built from flags with the API's own schema before anything is sent, so the
@@ -7,15 +19,13 @@ import { UsageError } from './errors.js';
  * naming the flag that supplies the field: `flags` maps a body path (`emergency.address.zip`) to its
  * flag. API field names in the schema's message are replaced by their flags as well.
  */
-export function checkFlags(schema: ZodType, body: unknown, flags: Readonly<Record<string, string>>): void {
+export function checkFlags(schema: ZodType, body: unknown, flags: FlagMap): void {
   const result = schema.safeParse(body);
   if (result.success) return;
   const issue = result.error.issues[0]!;
   const path = issue.path.map(String);
-  // The flag of the longest path prefix that has one (`mediaUrls.3` → `--media`).
-  let flag: string | undefined;
+  const flag = flagFor(path, flags);
   let given: unknown = body;
-  for (let n = path.length; n > 0 && flag === undefined; n--) flag = flags[path.slice(0, n).join('.')];
   for (const key of path) given = given && typeof given === 'object' ? (given as Record<string, unknown>)[key] : undefined;
   let message = issue.message;
   // A length limit reads better with the length given (zod says only "Too big: expected … <=64").
@@ -27,4 +37,22 @@ export function checkFlags(schema: ZodType, body: unknown, flags: Readonly<Recor
   const shown = !tooLong && typeof given === 'string' && given.length <= 60 ? `"${given}" ` : '';
   const name = flag ?? (path.length ? path.join('.') : 'input');
   throw new UsageError(`${name}: ${shown}${message}`, flag);
+}
+
+/**
+ * Sends a request whose body came from flags. Rules only the service can judge (a local search's
+ * area code, with the codes of the locality given) come back as a `validation_error` on a body
+ * field: said as a usage error naming the flag (exit 2, as a local check would be).
+ */
+export async function namingFlags<T>(flags: FlagMap, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== 'validation_error' || !Array.isArray(err.details)) throw err;
+    const first = err.details[0] as { path?: unknown[]; message?: string } | undefined;
+    if (!first || !Array.isArray(first.path) || first.path[0] !== 'body') throw err;
+    const flag = flagFor(first.path.slice(1).map(String), flags);
+    if (flag === undefined) throw err;
+    throw new UsageError(`${flag}: ${first.message ?? err.message}`, flag);
+  }
 }

@@ -26,10 +26,16 @@ afterEach(() => {
 describe('the built-in local profile', () => {
   it('exists with the default base URL and no key when nothing is stored and there is no bootstrap.json', () => {
     expect(store.get('local')).toEqual({ name: 'local', baseUrl: DEFAULT_BASE_URL, builtIn: true });
-    expect(store.list().map((p) => p.name)).toEqual(['local']);
+    expect(store.list().map((p) => p.name)).toEqual(['local', 'local-test']);
     expect(store.current()).toBe('local');
     // Reading never creates the file.
     expect(fs.existsSync(configFile())).toBe(false);
+  });
+
+  it('local-test is the same service with the test key', () => {
+    writeBootstrap(dataDir, { accountId: 'acc_1', baseUrl: 'http://127.0.0.1:5555', liveKey: 'sk_live_local', testKey: 'sk_test_local' });
+    expect(store.get('local-test')).toEqual({ name: 'local-test', baseUrl: 'http://127.0.0.1:5555', apiKey: 'sk_test_local', builtIn: true });
+    expect(store.get('local')?.apiKey).toBe('sk_live_local');
   });
 
   it("reads bootstrap.json's baseUrl and live key", () => {
@@ -104,7 +110,7 @@ describe('stored profiles', () => {
   it('lists local first, then the others by name', () => {
     store.set('zeta', { apiKey: 'k1' });
     store.set('alpha', { apiKey: 'k2' });
-    expect(store.list().map((p) => p.name)).toEqual(['local', 'alpha', 'zeta']);
+    expect(store.list().map((p) => p.name)).toEqual(['local', 'local-test', 'alpha', 'zeta']);
     expect(store.get('alpha')?.baseUrl).toBe(DEFAULT_BASE_URL);
   });
 

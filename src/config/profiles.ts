@@ -8,6 +8,13 @@ import { CONFIG_FILE } from './paths.js';
 
 /** The built-in profile: the local service, keyed from its bootstrap.json (contract §1). */
 export const LOCAL_PROFILE = 'local';
+/**
+ * The local service with bootstrap.json's test key: a test key needs no 10DLC campaign to send and
+ * moves no money (contract §2), so a new user can text from a number just bought.
+ */
+export const LOCAL_TEST_PROFILE = 'local-test';
+export const BUILT_IN_PROFILES: readonly string[] = [LOCAL_PROFILE, LOCAL_TEST_PROFILE];
+export const isBuiltInProfile = (name: string): boolean => BUILT_IN_PROFILES.includes(name);
 /** `svc server start`'s default address (contract §1). */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 
@@ -73,12 +80,13 @@ export function assertProfileName(name: string): void {
 export function localProfile(
   bootstrap: Bootstrap | undefined,
   stored: StoredProfile | undefined,
+  name: string = LOCAL_PROFILE,
 ): { profile: Profile; sources: ProfileSources } {
   const baseUrl = stored?.baseUrl ?? bootstrap?.baseUrl ?? DEFAULT_BASE_URL;
-  const apiKey = stored?.apiKey ?? bootstrap?.liveKey;
+  const apiKey = stored?.apiKey ?? (name === LOCAL_TEST_PROFILE ? bootstrap?.testKey : bootstrap?.liveKey);
   return {
     profile: withoutUndefined({
-      name: LOCAL_PROFILE,
+      name,
       baseUrl,
       apiKey,
       subaccount: stored?.subaccount,
@@ -133,20 +141,20 @@ export class ProfileStore implements ProfileReader {
     return this.conf.path;
   }
 
-  /** Every profile, `local` first, the rest by name. */
+  /** Every profile, the built-in ones (`local`, `local-test`) first, the rest by name. */
   list(): Profile[] {
     const stored = this.readFile().profiles;
     const others = Object.keys(stored)
-      .filter((name) => name !== LOCAL_PROFILE)
+      .filter((name) => !isBuiltInProfile(name))
       .sort()
       .map((name) => storedProfile(name, stored[name]).profile);
-    return [this.local(Object.hasOwn(stored, LOCAL_PROFILE) ? stored[LOCAL_PROFILE] : undefined), ...others];
+    return [...BUILT_IN_PROFILES.map((name) => this.local(Object.hasOwn(stored, name) ? stored[name] : undefined, name)), ...others];
   }
 
-  /** The profile as the CLI uses it, or `undefined` if it does not exist (`local` always does). */
+  /** The profile as the CLI uses it, or `undefined` if it does not exist (built-in ones always do). */
   get(name: string): Profile | undefined {
     const stored = this.getStored(name);
-    if (name === LOCAL_PROFILE) return this.local(stored);
+    if (isBuiltInProfile(name)) return this.local(stored, name);
     return stored === undefined ? undefined : storedProfile(name, stored).profile;
   }
 
@@ -177,7 +185,7 @@ export class ProfileStore implements ProfileReader {
   remove(name: string): void {
     const file = this.readFile();
     const stored = Object.hasOwn(file.profiles, name);
-    if (!stored && name !== LOCAL_PROFILE) throw new ProfileNotFoundError(name);
+    if (!stored && !isBuiltInProfile(name)) throw new ProfileNotFoundError(name);
     const profiles = { ...file.profiles };
     delete profiles[name];
     const next: ConfigFile = { ...file, profiles };
@@ -188,7 +196,7 @@ export class ProfileStore implements ProfileReader {
   /** Makes `name` the default profile; it must exist (`local` always does). */
   use(name: string): void {
     const file = this.readFile();
-    if (name !== LOCAL_PROFILE && !Object.hasOwn(file.profiles, name)) throw new ProfileNotFoundError(name);
+    if (!isBuiltInProfile(name) && !Object.hasOwn(file.profiles, name)) throw new ProfileNotFoundError(name);
     this.writeFile({ ...file, currentProfile: name });
   }
 
@@ -199,14 +207,14 @@ export class ProfileStore implements ProfileReader {
 
   /** Stores (`id`) or clears (`null`) the profile's sub-account context (`svc context use|clear`). */
   setSubaccount(name: string, id: string | null): void {
-    if (name !== LOCAL_PROFILE && this.getStored(name) === undefined) throw new ProfileNotFoundError(name);
+    if (!isBuiltInProfile(name) && this.getStored(name) === undefined) throw new ProfileNotFoundError(name);
     if (id === '') throw new Error('sub-account id must not be empty');
     this.set(name, { subaccount: id });
   }
 
-  private local(stored: StoredProfile | undefined): Profile {
+  private local(stored: StoredProfile | undefined, name: string = LOCAL_PROFILE): Profile {
     const bootstrap = this.dataDir === undefined ? undefined : readBootstrap(this.dataDir);
-    return localProfile(bootstrap, stored).profile;
+    return localProfile(bootstrap, stored, name).profile;
   }
 
   private readFile(): { currentProfile?: string; profiles: Record<string, StoredProfile> } {
@@ -237,7 +245,7 @@ export type OpenProfileStoreOptions = {
  * Reads the profiles file without `conf` (conf costs ~70 ms to import): every command resolves its
  * settings through this; only commands that change profiles open the conf-backed ProfileStore.
  */
-export function readProfilesFile(configDir: string): ProfileReader {
+export function readProfilesFile(configDir: string): ProfileReader & { names(): string[] } {
   const file = path.join(configDir, CONFIG_FILE);
   let parsed: { currentProfile?: string; profiles: Record<string, StoredProfile> } | undefined;
   const load = () => {
@@ -260,6 +268,8 @@ export function readProfilesFile(configDir: string): ProfileReader {
   };
   return {
     current: () => load().currentProfile ?? LOCAL_PROFILE,
+    /** Every profile name, `local` (always there) first. */
+    names: () => [...BUILT_IN_PROFILES, ...Object.keys(load().profiles).filter((n) => !isBuiltInProfile(n))],
     getStored: (name: string) => {
       const profiles = load().profiles;
       return Object.hasOwn(profiles, name) ? { ...profiles[name] } : undefined;

@@ -2,6 +2,7 @@ import { readBootstrap } from './bootstrap.js';
 import { envValue, type Env } from './paths.js';
 import {
   LOCAL_PROFILE,
+  isBuiltInProfile,
   ProfileNotFoundError,
   localProfile,
   storedProfile,
@@ -91,10 +92,10 @@ export function resolveSettings(input: ResolveSettingsInput): Settings {
   }
 
   const stored = store.getStored(profileName);
-  const isLocal = profileName === LOCAL_PROFILE;
+  const isLocal = isBuiltInProfile(profileName);
   if (!isLocal && stored === undefined) throw new ProfileNotFoundError(profileName);
   const { profile, sources } = isLocal
-    ? localProfile(readBootstrap(dataDir), stored)
+    ? localProfile(readBootstrap(dataDir), stored, profileName)
     : storedProfile(profileName, stored ?? {});
 
   // SVC_API_KEY / profile (or bootstrap.json for local); never a flag.

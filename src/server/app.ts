@@ -10,6 +10,7 @@ import { installIdempotency } from './http/idempotency.js';
 import { RouteCatalog } from './http/route-catalog.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { randomBase62 } from './ids.js';
+import { SERVICE_TIME_HEADER } from '../api/values/sandbox.js';
 import { keysRoutes } from './routes/keys.js';
 import { subaccountRoutes } from './routes/subaccounts.js';
 import { sandboxClockRoutes } from './routes/sandbox-clock.js';
@@ -33,6 +34,8 @@ const API_DESCRIPTION = [
   '  (the error table has no 405).',
   '- Every POST accepts `Idempotency-Key` (24 h, scoped to account, method, path and key). A replay',
   '  never carries a secret: API keys and webhook signing secrets (shown once) are null in a replay.',
+  '- Every response carries `Service-Time`: the service clock (ISO 8601), which the sandbox clock',
+  '  advance moves; clients measure relative times against it.',
   '- Rate limit: token bucket per key; `RateLimit-Limit` is the bucket size, `RateLimit-Reset` the',
   '  seconds until it is full again; 429 carries `Retry-After`.',
 ].join('\n');
@@ -50,7 +53,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Route schemas bound their own params (ids up to 200 characters); this is only the router's cap.
-    maxParamLength: 500,
+    routerOptions: { maxParamLength: 500 },
     genReqId: () => `req_${randomBase62(16)}`,
     // Errors Fastify raises before routing (a URL with broken percent-encoding…) get the envelope too.
     frameworkErrors: (err, req, reply) => {
@@ -66,8 +69,11 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   catalog.attach(app);
 
   // contract §2: every response carries Request-Id (set first, so even a 401 has it).
+  // Our extension: Service-Time, the service clock's time (which `svc clock advance` moves), so a
+  // client shows "2 minutes ago" against the clock its records were stamped with.
   app.addHook('onRequest', async (req, reply) => {
     reply.header('Request-Id', req.id);
+    reply.header(SERVICE_TIME_HEADER, new Date(deps.clock.nowMs()).toISOString());
   });
   installErrorHandling(app, catalog);
   installAuth(app, deps);

@@ -3,7 +3,20 @@ import type { Db } from './storage/database.js';
 import { JobsRepo, type JobRecord } from './storage/jobs-repo.js';
 import { newId } from './ids.js';
 
-export type JobHandler = (payload: any, job: JobRecord) => void | Promise<void>;
+/**
+ * A job's work. It may return how many items it started (a tick's delivery attempts), so a clock
+ * advance can say what it ran; otherwise the job counts as one item.
+ */
+export type JobHandler = (payload: any, job: JobRecord) => void | number | Promise<void | number>;
+
+/** What one clock advance ran, per kind of job (`svc clock advance` prints it). */
+export interface AdvanceReportLine {
+  kind: string;
+  /** For people: "carrier status reports", "webhook delivery attempts". */
+  label: string;
+  jobs: number;
+  items: number;
+}
 
 export interface SchedulerLog {
   error(obj: object, msg: string): void;
@@ -18,6 +31,7 @@ export interface SchedulerLog {
 export class Scheduler {
   private readonly jobs: JobsRepo;
   private readonly handlers = new Map<string, JobHandler>();
+  private readonly labels = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   private draining: Promise<void> | undefined;
   private stopped = true;
@@ -38,8 +52,10 @@ export class Scheduler {
     this.beforeAdvanceHooks.push(hook);
   }
 
-  register(kind: string, handler: JobHandler): void {
+  /** `label` names, for people, what the job's items are (an advance reports them). */
+  register(kind: string, handler: JobHandler, label: string = kind): void {
     this.handlers.set(kind, handler);
+    this.labels.set(kind, label);
   }
 
   /** Call inside the transaction that makes the job necessary, so both commit or neither. */
@@ -72,8 +88,9 @@ export class Scheduler {
   }
 
   /** Moves service time forward by `seconds`, running in time order everything that falls due. */
-  async advance(seconds: number): Promise<void> {
+  async advance(seconds: number): Promise<AdvanceReportLine[]> {
     const target = this.clock.nowMs() + seconds * 1000;
+    const report = new Map<string, AdvanceReportLine>();
     // Work already under way belongs before the skipped interval: let it finish first, so what it
     // schedules next (a webhook retry) is computed from the time it really ended.
     for (const hook of this.beforeAdvanceHooks) await hook();
@@ -84,7 +101,11 @@ export class Scheduler {
           const job = this.jobs.nextDue(target);
           if (!job) break;
           this.clock.setTo(job.runAt);
-          await this.runOne(job);
+          const items = await this.runOne(job);
+          const line = report.get(job.kind) ?? { kind: job.kind, label: this.labels.get(job.kind) ?? job.kind, jobs: 0, items: 0 };
+          line.jobs += 1;
+          line.items += items;
+          report.set(job.kind, line);
         }
         this.clock.setTo(target);
       } finally {
@@ -92,6 +113,7 @@ export class Scheduler {
       }
     });
     this.wake();
+    return [...report.values()];
   }
 
   /** Runs every job due now (used by the timer and by tests that want to flush). */
@@ -114,18 +136,21 @@ export class Scheduler {
     await run;
   }
 
-  private async runOne(job: JobRecord): Promise<void> {
+  /** Runs one job; returns the items it started (1 unless the handler says), 0 when it failed. */
+  private async runOne(job: JobRecord): Promise<number> {
     const handler = this.handlers.get(job.kind);
     try {
       if (!handler) throw new Error(`no handler registered for job kind ${job.kind}`);
       const done = handler(job.payload, job);
-      if (done instanceof Promise) await done;
+      const items = done instanceof Promise ? await done : done;
       this.jobs.delete(job.id);
+      return typeof items === 'number' ? items : 1;
     } catch (err) {
       // A failing job must not block the ones behind it; retry it later with a growing delay.
       this.log.error({ err, jobId: job.id, kind: job.kind }, 'job failed; rescheduled');
       const delay = Math.min(60_000 * 2 ** job.attempts, 3_600_000);
       this.jobs.reschedule(job.id, this.clock.nowMs() + delay);
+      return 0;
     }
   }
 

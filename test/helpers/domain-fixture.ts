@@ -126,7 +126,7 @@ export function createDomainFixture(): DomainFixture {
     buyNumber: buy,
     seedCampaign,
     liveNumber,
-    advance: (ms) => deps.scheduler.advance(ms / 1000),
+    advance: async (ms) => void (await deps.scheduler.advance(ms / 1000)),
     events: (account, type) =>
       deps.eventsRepo.feedPage(account.id, { order: 'asc', limit: 10_000, exact: type ? [type] : [], prefixes: [] }).rows,
     charges: (account) => deps.charges.listForAccount(account.id),

@@ -49,7 +49,7 @@ export async function startTestService(opts: Partial<StartOptions> = {}): Promis
     call,
     flushWebhooks: () => svc.deps.webhooks.flush(),
     now: () => svc.deps.clock.nowMs(),
-    advanceJobs: (seconds) => svc.deps.scheduler.advance(seconds),
+    advanceJobs: async (seconds) => void (await svc.deps.scheduler.advance(seconds)),
     async stop() {
       await svc.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });

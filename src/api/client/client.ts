@@ -6,6 +6,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { createAgent, send } from './transport.js';
 import type { Page } from '../schemas/page.js';
+import { SERVICE_TIME_HEADER } from '../values/sandbox.js';
 import {
   ApiError,
   DryRunSignal,
@@ -142,6 +143,11 @@ export class ApiClient {
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly random: () => number;
   private readonly now: () => number;
+  /**
+   * The service clock minus ours, from the last response's Service-Time header (0 until one is
+   * seen): the sandbox clock may be advanced days ahead of the wall clock.
+   */
+  serviceClockOffsetMs = 0;
 
   constructor(opts: ApiClientOptions) {
     this.opts = opts;
@@ -295,6 +301,8 @@ export class ApiClient {
           body,
           requestId: headerValue(res.headers, 'request-id'),
         };
+        const serviceTime = Date.parse(headerValue(res.headers, SERVICE_TIME_HEADER.toLowerCase()) ?? '');
+        if (Number.isFinite(serviceTime)) this.serviceClockOffsetMs = serviceTime - Date.now();
       } catch (err) {
         if (signal?.aborted) throw err;
         const codes = errorCodes(err);

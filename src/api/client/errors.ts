@@ -23,6 +23,8 @@ export class ApiError extends Error {
   readonly details?: unknown;
   readonly requestId?: string;
   readonly rawBody?: string;
+  /** What the user can do about it, in CLI terms: a command may add one before rethrowing. */
+  hint?: string;
 
   constructor(init: ApiErrorInit) {
     super(init.message);

@@ -1,17 +1,18 @@
 import type { ApiClient } from '../client/client.js';
-import type { ClockState } from '../schemas/sandbox.js';
+import type { AdvancedClock, ClockState } from '../schemas/sandbox.js';
 import { responseParser } from '../parsers.js';
 
 const clockParser = responseParser('ClockSchema');
+const advancedClockParser = responseParser('AdvancedClockSchema');
 
 export async function getClock(client: ApiClient): Promise<ClockState> {
   return (await client.request({ method: 'GET', path: '/v1/sandbox/clock', schema: clockParser })).data;
 }
 
-export async function advanceClock(client: ApiClient, seconds: number): Promise<ClockState> {
+export async function advanceClock(client: ApiClient, seconds: number): Promise<AdvancedClock> {
   // An advance runs everything that falls due (webhook attempts wait up to 10 s each), so it may take
   // long; it is never retried: a retry would only meet the first call still in progress (409).
   return (
-    await client.request({ method: 'POST', path: '/v1/sandbox/clock/advance', body: { seconds }, schema: clockParser, maxAttempts: 1, timeoutMs: 60 * 60_000 })
+    await client.request({ method: 'POST', path: '/v1/sandbox/clock/advance', body: { seconds }, schema: advancedClockParser, maxAttempts: 1, timeoutMs: 60 * 60_000 })
   ).data;
 }

@@ -75,19 +75,14 @@ export const AvailableNumberPage = pageOf(AvailableNumberSchema);
 export const SearchNumbersBody = z
   .strictObject({
     type: NumberType.default('local'),
-    areaCode: z.string().regex(/^\d{3}$/, 'must be 3 digits').optional(),
-    locality: z.string().trim().min(1).max(100).optional(),
+    areaCode: z.string().regex(/^\d{3}$/, 'must be 3 digits').optional().describe('Required when `type` is `local` (contract §5).'),
+    locality: z.string().trim().min(1).max(100).optional().describe('Narrows a local search to the area codes of this city ("Austin" or "Austin, TX"); a local search still needs `areaCode`.'),
     contains: z.string().regex(/^\d{1,7}$/, 'must be 1 to 7 digits').optional(),
     capabilities: z.array(CapabilityName).max(3).optional(),
     limit: z.number().int().min(1).max(PAGE_LIMIT_MAX).default(PAGE_LIMIT_DEFAULT),
   })
-  .superRefine((b, ctx) => {
-    // contract §5: type=local without areaCode is a validation_error; `locality` narrows a search
-    // (it must name the area code's city), it does not replace the area code.
-    if (b.type === 'local' && b.areaCode === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['areaCode'], message: 'required for local numbers' });
-    }
-  })
+  // contract §5: a local search without areaCode is a validation_error. The rule lives in the domain
+  // (domain/numbers.ts searchNumbers), which can name the area codes of a `locality` in the error.
   .meta({ id: 'SearchNumbersBody' });
 export type SearchNumbersBody = z.infer<typeof SearchNumbersBody>;
 

@@ -102,9 +102,10 @@ function assertApprovedCampaign(deps: MessagingDeps, number: NumberRecord): void
   if (number.type !== 'local') return;
   const campaign = number.campaignId ? deps.campaigns.get(number.accountId, number.campaignId) : undefined;
   if (!campaign || campaign.status !== 'approved') {
-    throw conflict(
-      `${number.phoneNumber} has no approved 10DLC campaign; assign one with POST /v1/numbers/{id}/assign, or send with a test key`,
-    );
+    // The detail names the field at fault, so a client can say how to fix it in its own terms.
+    throw new ServiceError('conflict', `${number.phoneNumber} has no approved 10DLC campaign: a live send from a local number needs one`, [
+      { path: ['body', 'from'], message: 'assign an approved 10DLC campaign to this number, or send with a test key (test keys need no campaign)' },
+    ]);
   }
 }
 
@@ -212,7 +213,7 @@ export function registerMessageJobs(deps: MessagingDeps): void {
       const [first] = accepted.course;
       if (first) deps.scheduler.schedule(JOB_PROGRESS, now + first.afterMs, { messageId: current.id, steps: accepted.course } satisfies ProgressPayload);
     });
-  });
+  }, 'messages handed to the carrier');
 
   // One step of the course: the move, its event and the next step's job commit together.
   deps.scheduler.register(JOB_PROGRESS, (payload: ProgressPayload) => {
@@ -225,7 +226,7 @@ export function registerMessageJobs(deps: MessagingDeps): void {
         deps.scheduler.schedule(JOB_PROGRESS, deps.clock.nowMs() + next.afterMs, { messageId: payload.messageId, steps: rest } satisfies ProgressPayload);
       }
     });
-  });
+  }, 'carrier status reports');
 }
 
 // --- inbound ---------------------------------------------------------------------------------------

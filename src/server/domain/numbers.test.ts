@@ -46,12 +46,15 @@ const verify = (n: NumberRecord, body: Record<string, unknown> = GOOD_TFV) => ve
 const decide = (n: NumberRecord, body: Record<string, unknown>) => sandboxTollfreeDecision(fx.deps, fx.actor(), n.id, TollfreeDecisionBody.parse(body));
 
 describe('searchNumbers', () => {
-  it('a local search needs an area code (the body schema); toll-free does not', () => {
-    const r = SearchNumbersBody.safeParse({ type: 'local' });
-    expect(r.success).toBe(false);
-    expect(r.success ? [] : r.error.issues.map((i) => i.path)).toContainEqual(['areaCode']);
-    expect(SearchNumbersBody.safeParse({}).success).toBe(false); // local is the default type
-    expect(SearchNumbersBody.safeParse({ type: 'tollfree' }).success).toBe(true);
+  it('a local search needs an area code, and the error names the area codes of the locality given; toll-free does not', () => {
+    const err = serviceErrorOf(() => searchNumbers(fx.deps, SearchNumbersBody.parse({ type: 'local' })));
+    expect(err.code).toBe('validation_error');
+    expect(detailPaths(err)).toEqual([['body', 'areaCode']]);
+    const austin = serviceErrorOf(() => searchNumbers(fx.deps, SearchNumbersBody.parse({ locality: 'Austin' })));
+    expect(austin.details).toEqual([{ path: ['body', 'areaCode'], message: 'required for local numbers; area codes for Austin: 512, 737' }]);
+    const nowhere = serviceErrorOf(() => searchNumbers(fx.deps, SearchNumbersBody.parse({ locality: 'Atlantis' })));
+    expect(nowhere.message).toMatch(/no area code is known for "Atlantis"/);
+    expect(searchNumbers(fx.deps, SearchNumbersBody.parse({ type: 'tollfree', limit: 1 }))).toHaveLength(1);
   });
 
   it('answers local numbers of the area code, priced, up to the limit, the same each time', () => {

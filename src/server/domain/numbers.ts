@@ -6,7 +6,7 @@ import { UniqueConstraintError } from '../storage/storage-errors.js';
 import type { ChargesRepo } from '../storage/charges-repo.js';
 import type { CampaignsRepo } from '../storage/campaigns-repo.js';
 import type { Carrier, TollfreeSubmission } from '../world/carrier.js';
-import { isInInventory, searchInventory, type AvailableNumber } from '../world/number-inventory.js';
+import { areaCodesForLocality, isInInventory, searchInventory, type AvailableNumber } from '../world/number-inventory.js';
 import { PRICES } from '../../api/values/prices.js';
 import { monthStart } from './agency.js';
 import type { Actor } from './actor.js';
@@ -43,6 +43,13 @@ const channelUnsupported = (message: string, path: Array<string | number>) =>
 
 /** contract §5: the simulated inventory, never a number any account owns. Returned whole (up to `limit`). */
 export function searchNumbers(deps: Pick<NumbersDeps, 'numbers'>, q: SearchNumbersBody): AvailableNumber[] {
+  // contract §5: a local search needs `areaCode`; `locality` narrows it and cannot replace it. The
+  // error names that locality's area codes, so a caller who gave only a city can retry with one.
+  if (q.type === 'local' && q.areaCode === undefined) {
+    const codes = q.locality === undefined ? [] : areaCodesForLocality(q.locality);
+    const hint = q.locality === undefined ? '' : codes.length ? `; area codes for ${q.locality}: ${codes.join(', ')}` : `; no area code is known for "${q.locality}"`;
+    throw validationError(['body', 'areaCode'], `required for local numbers${hint}`);
+  }
   return searchInventory(
     { type: q.type, areaCode: q.areaCode, locality: q.locality, contains: q.contains, capabilities: q.capabilities, limit: q.limit },
     (e164) => deps.numbers.isOwned(e164),
@@ -306,7 +313,7 @@ export function registerNumberJobs(deps: NumbersDeps): void {
       n.updatedAt = deps.clock.nowMs();
       deps.numbers.save(n);
     });
-  });
+  }, 'caller ID names propagated');
 
   deps.scheduler.register(JOB_EMERGENCY, (p: ProvisioningPayload) => {
     deps.uow.transaction(() => {
@@ -316,7 +323,7 @@ export function registerNumberJobs(deps: NumbersDeps): void {
       n.updatedAt = deps.clock.nowMs();
       deps.numbers.save(n);
     });
-  });
+  }, 'emergency addresses provisioned');
 
   deps.scheduler.register(JOB_TOLLFREE_REVIEW, (p: ReviewPayload) => {
     deps.uow.transaction(() => {
@@ -325,5 +332,5 @@ export function registerNumberJobs(deps: NumbersDeps): void {
       const verdict = deps.carrier.reviewTollfree((n.tfvSubmission ?? {}) as unknown as TollfreeSubmission);
       decide(deps, n, verdict.status, verdict.status === 'rejected' ? verdict.reason : null);
     });
-  });
+  }, 'toll-free verification decisions');
 }

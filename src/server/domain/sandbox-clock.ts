@@ -1,5 +1,5 @@
 import { saveClock, type Clock } from '../clock.js';
-import type { Scheduler } from '../scheduler.js';
+import type { AdvanceReportLine, Scheduler } from '../scheduler.js';
 import { CLOCK_STATE_KEY, type ServiceStateRepo } from '../storage/service-state-repo.js';
 
 export interface SandboxClockDeps {
@@ -13,7 +13,8 @@ export interface SandboxClockDeps {
  * then saves it: service time never goes back, not even across a restart. The clock is the
  * service's, not an account's, so this takes no actor.
  */
-export async function advanceClock(d: SandboxClockDeps, seconds: number): Promise<void> {
-  await d.scheduler.advance(seconds);
+export async function advanceClock(d: SandboxClockDeps, seconds: number): Promise<AdvanceReportLine[]> {
+  const ran = await d.scheduler.advance(seconds);
   d.serviceState.set(CLOCK_STATE_KEY, saveClock(d.clock));
+  return ran;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AdvanceClockBody, ClockSchema } from '../../api/schemas/sandbox.js';
+import { AdvanceClockBody, AdvancedClockSchema, ClockSchema } from '../../api/schemas/sandbox.js';
 import type { ServiceDeps } from '../deps.js';
 import { advanceClock } from '../domain/sandbox-clock.js';
 import { clockView } from '../views/sandbox-clock.js';
@@ -18,14 +18,14 @@ export function sandboxClockRoutes(app: FastifyInstance, deps: ServiceDeps): voi
       schema: {
         tags: ['sandbox'],
         summary: 'Move the service clock forward and run, in time order, everything that falls due',
-        description: 'The advanced time is kept in the database: a restart continues from it (a system clock keeps its offset, a manual clock resumes where it stood).',
+        description: 'The advanced time is kept in the database: a restart continues from it (a system clock keeps its offset, a manual clock resumes where it stood). The move is permanent for this data directory. `ran` lists what the advance ran, per kind of scheduled work (empty when nothing fell due).',
         body: AdvanceClockBody,
-        response: { 200: ClockSchema },
+        response: { 200: AdvancedClockSchema },
       },
     },
     async (req) => {
-      await advanceClock(deps, req.body.seconds);
-      return state();
+      const ran = await advanceClock(deps, req.body.seconds);
+      return { ...state(), ran };
     },
   );
 }

@@ -58,8 +58,8 @@ export function webhookOutbox(d: WebhookDomainDeps): EventOutbox {
 
 /** The worker's durable jobs and its advance hook (registered by the composition root). */
 export function registerDeliveryJobs(scheduler: Scheduler, worker: DeliveryWorker): void {
-  scheduler.register(TICK_JOB, () => worker.onTick());
-  scheduler.register(FIRST_ATTEMPT_JOB, (payload: { eventId: string }) => worker.onFirstAttemptJob(payload.eventId));
+  scheduler.register(TICK_JOB, () => worker.onTick(), 'webhook delivery attempts (retries)');
+  scheduler.register(FIRST_ATTEMPT_JOB, (payload: { eventId: string }) => worker.onFirstAttemptJob(payload.eventId), 'webhook delivery attempts (first)');
   // An attempt in flight when an advance starts finishes first (at most the ack timeout), so its
   // retry is scheduled from when it really ended and runs in order inside the advance.
   scheduler.beforeAdvance(() => worker.idle());
@@ -240,9 +240,10 @@ export class DeliveryWorker {
 
   // ---- triggers ----
 
-  private dispatchDue(): Promise<void[]> {
+  /** Queues every due delivery; `count` says how many (a clock advance reports it). */
+  private dispatchDue(): Promise<void[]> & { count: number } {
     const due = this.d.webhookDeliveries.due(this.d.clock.nowMs());
-    return Promise.all(due.map((x) => this.enqueue(x.id, x.endpointId)));
+    return Object.assign(Promise.all(due.map((x) => this.enqueue(x.id, x.endpointId))), { count: due.length });
   }
 
   private onEvent(e: EventRecord): void {
@@ -252,18 +253,21 @@ export class DeliveryWorker {
   }
 
   /** FIRST_ATTEMPT_JOB: the first attempts of one event (see the class comment). */
-  async onFirstAttemptJob(eventId: string): Promise<void> {
-    if (!this.running) return;
-    const work = Promise.all(this.d.webhookDeliveries.dueForEvent(eventId, this.d.clock.nowMs()).map((x) => this.enqueue(x.id, x.endpointId)));
+  async onFirstAttemptJob(eventId: string): Promise<number> {
+    if (!this.running) return 0;
+    const due = this.d.webhookDeliveries.dueForEvent(eventId, this.d.clock.nowMs());
+    const work = Promise.all(due.map((x) => this.enqueue(x.id, x.endpointId)));
     if (this.waitsInJobs) await work;
+    return due.length;
   }
 
   /** TICK_JOB: the retries due at one 5-minute tick, and the hourly purge of the log. */
-  async onTick(): Promise<void> {
-    if (!this.running) return;
+  async onTick(): Promise<number> {
+    if (!this.running) return 0;
     this.purge();
     const work = this.dispatchDue();
     if (this.waitsInJobs) await work;
+    return work.count;
   }
 
   private purge(): void {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedCarrier, checkEmergencyAddress, courseFor, destinationOutcome, reviewTollfree, stateForZip, testStubCourse } from './carrier.js';
 import { mediaFromUrls } from '../domain/messages.js';
+import { ZIP_PREFIX_CITIES } from './zip-cities.js';
 
 describe('destinations', () => {
   it('fails +15005550001, leaves +15005550004 undelivered, delivers the rest', () => {
@@ -39,6 +40,23 @@ describe('emergency addresses', () => {
     const r = checkEmergencyAddress({ ...a, state: 'OK' });
     expect(r).toMatchObject({ ok: false, kind: 'suggestion', suggested: a });
     expect(checkEmergencyAddress({ ...a, zip: '00000' })).toMatchObject({ ok: false, kind: 'unknown_zip' });
+  });
+
+  it('suggests only coherent addresses: the city and state of the ZIP, or the typed city in the ZIP state', () => {
+    const sf = { street: '1 Market St', city: 'San Francisco', state: 'CA', zip: '10001' };
+    // A San Francisco street with a Manhattan ZIP: the ZIP's own city and state, never "San Francisco, NY".
+    expect(checkEmergencyAddress(sf)).toMatchObject({ ok: false, kind: 'suggestion', suggested: { ...sf, city: 'New York', state: 'NY' } });
+    // The ZIP's city is the typed one: only the state changes.
+    expect(checkEmergencyAddress({ ...sf, zip: '94105', state: 'NY' })).toMatchObject({ kind: 'suggestion', suggested: { ...sf, zip: '94105', state: 'CA' } });
+    // The ZIP's city is not known (946: Oakland), but the typed city is one of the ZIP state's cities.
+    expect(checkEmergencyAddress({ ...sf, city: 'Oakland', zip: '94607', state: 'NV' })).toMatchObject({ kind: 'suggestion', suggested: { city: 'Oakland', state: 'CA', zip: '94607' } });
+    // Neither: a mismatch to correct, no guess.
+    expect(checkEmergencyAddress({ ...sf, city: 'Springfield', zip: '94607', state: 'NV' })).toMatchObject({ ok: false, kind: 'mismatch' });
+  });
+
+  it('every city of the ZIP table sits in the state its prefix belongs to', () => {
+    expect(ZIP_PREFIX_CITIES.size).toBeGreaterThan(40);
+    for (const [prefix, place] of ZIP_PREFIX_CITIES) expect({ prefix, state: stateForZip(`${prefix}00`) }).toEqual({ prefix, state: place.state });
   });
 });
 

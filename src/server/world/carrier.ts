@@ -8,6 +8,8 @@
 // - emergency address validation, toll-free verification review, and how long provisioning takes.
 
 import { randomBase62 } from '../ids.js';
+import { AREA_CODES } from './area-codes.js';
+import { placeForZip } from './zip-cities.js';
 import type { EmergencyAddress } from '../../api/schemas/numbers.js';
 
 export type CarrierProgress = 'sending' | 'sent' | 'delivered' | 'failed' | 'undelivered';
@@ -37,7 +39,7 @@ export interface CarrierAcceptance {
 export type AddressCheck =
   | { ok: true; address: EmergencyAddress }
   | { ok: false; kind: 'suggestion'; suggested: EmergencyAddress; message: string }
-  | { ok: false; kind: 'unknown_zip'; message: string };
+  | { ok: false; kind: 'unknown_zip' | 'mismatch'; message: string };
 
 export type TollfreeVerdict = { status: 'verified' } | { status: 'rejected'; reason: string };
 
@@ -122,20 +124,33 @@ export function stateForZip(zip: string): string | undefined {
   return ZIP_PREFIX_RANGES.find(([lo, hi]) => prefix >= lo && prefix <= hi)?.[2];
 }
 
-/** A ZIP that does not fit its state gets a suggestion: the same address in the state that fits. */
+const sameCity = (a: string, b: string): boolean => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/**
+ * A ZIP that does not fit its state gets a suggestion only when it is a coherent address: the city
+ * and state of that ZIP, or, when the ZIP's city is not known, the typed city in the ZIP's state if
+ * that city is one of that state's. Otherwise a mismatch the caller must correct: never a city of
+ * one state with the ZIP of another.
+ */
 export function checkEmergencyAddress(address: EmergencyAddress): AddressCheck {
   const normalized: EmergencyAddress = { ...address, state: address.state.toUpperCase() };
   const fits = stateForZip(normalized.zip);
   if (!fits) return { ok: false, kind: 'unknown_zip', message: `ZIP code ${normalized.zip} is not a known US ZIP code` };
-  if (fits !== normalized.state) {
-    return {
-      ok: false,
-      kind: 'suggestion',
-      suggested: { ...normalized, state: fits },
-      message: `ZIP code ${normalized.zip} is in ${fits}, not ${normalized.state}; resubmit the suggested address`,
-    };
-  }
-  return { ok: true, address: normalized };
+  if (fits === normalized.state) return { ok: true, address: normalized };
+  const typed = `${normalized.city}, ${normalized.state}`;
+  const place = placeForZip(normalized.zip);
+  const suggested = place
+    ? { ...normalized, city: sameCity(place.city, normalized.city) ? normalized.city : place.city, state: place.state }
+    : [...AREA_CODES.values()].some((a) => a.region === fits && sameCity(a.locality, normalized.city))
+      ? { ...normalized, state: fits }
+      : undefined;
+  if (!suggested) return { ok: false, kind: 'mismatch', message: `ZIP code ${normalized.zip} is in ${fits}, not ${normalized.state}: correct the state or the ZIP` };
+  return {
+    ok: false,
+    kind: 'suggestion',
+    suggested,
+    message: `ZIP code ${normalized.zip} is in ${suggested.city}, ${suggested.state}, not ${typed}; resubmit the suggested address`,
+  };
 }
 
 // --- toll-free verification review -----------------------------------------------------------------

@@ -51,7 +51,7 @@ export async function runApi(ctx: CliContext, opts: ApiCallOptions): Promise<voi
   const client = await ctx.client();
   const format = ctx.outputFormat;
   if (opts.paginate) {
-    const writer = createListWriter(ctx.io, { format: format ?? 'json', now: ctx.now() });
+    const writer = createListWriter(ctx.io, { format: format ?? 'json', now: ctx.serviceNow() });
     for await (const page of client.paginate<Record<string, unknown>>(opts.path, query ?? {})) await writer.writeRows(page.data);
     await writer.end();
     return;

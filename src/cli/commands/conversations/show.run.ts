@@ -25,7 +25,7 @@ export async function runShow(ctx: CliContext, opts: ShowConversationOptions): P
     await writeAndDrain(ctx.io.stdout, thread.data.map((m) => `${threadLine(m, counterparty, colors)}\n`).join(''));
     return;
   }
-  await printList(ctx.io, thread.data, { format, columns: MESSAGE_LIST_COLUMNS, now: ctx.now() });
+  await printList(ctx.io, thread.data, { format, columns: MESSAGE_LIST_COLUMNS, now: ctx.serviceNow() });
 }
 
 // Statuses a person reading a thread needs no word about.

@@ -11,7 +11,7 @@ export async function runListEvents(ctx: CliContext, opts: ListEventsOptions): P
   const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'list' });
   // The short summary is a column for people; the structured formats print the event as it is.
   const withSummary = format === 'table' || format === 'tsv' || format === 'csv';
-  const writer = createListWriter(ctx.io, { format: ctx.outputFormat, columns: EVENT_LIST_COLUMNS, now: ctx.now() });
+  const writer = createListWriter(ctx.io, { format: ctx.outputFormat, columns: EVENT_LIST_COLUMNS, now: ctx.serviceNow() });
   let after = opts.after;
   let before = opts.before;
   for (;;) {

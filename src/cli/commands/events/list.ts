@@ -20,11 +20,11 @@ export function listCommand(parent: Command, ctx: CliContext, runF?: RunF<ListEv
   const run = runF ?? (async (opts) => (await import('./list.run.js')).runListEvents(ctx, opts));
   return parent
     .command('list')
-    .description('List events from the durable feed (oldest first; --order desc for newest first)')
+    .description('List events from the durable feed, newest first like every list (--order asc for oldest first)')
     .option('--types <types>', 'only these types, comma-separated; <family>.* patterns accepted (message.*)')
     .option('--after <cursor>', 'events after this cursor (now: none, just the head cursor)')
     .option('--before <cursor>', 'events before this cursor (paging back with --order desc)')
-    .addOption(enumOption('--order <order>', 'asc (oldest first) or desc (newest first)', FEED_ORDERS).default('asc'))
+    .addOption(enumOption('--order <order>', 'desc (newest first; the default) or asc (oldest first; the default with --after)', FEED_ORDERS))
     .option('--limit <n>', 'events in one page (1-100, default 20)')
     .option('--all', 'follow every page (constant memory)')
     .addHelpText(
@@ -37,15 +37,16 @@ Columns: createdAt, type, id and a short summary (json, yaml, ndjson: the whole 
 Examples:
   $ svc events list
   $ svc events list --types message.received,message.status --limit 50
-  $ svc events list --order desc --limit 10 -o json
+  $ svc events list --order asc --limit 10 -o json
   $ svc events list --types 'email.*' --all -o ndjson`,
     )
-    .action(async (o: { types?: string; after?: string; before?: string; order: 'asc' | 'desc'; limit?: string; all?: boolean }) =>
+    .action(async (o: { types?: string; after?: string; before?: string; order?: 'asc' | 'desc'; limit?: string; all?: boolean }) =>
       run({
         types: parseTypeList(o.types, '--types'),
         after: o.after,
         before: o.before,
-        order: o.order,
+        // Newest first, as every other list; --after (events after a cursor) reads forward.
+        order: o.order ?? (o.after !== undefined ? 'asc' : 'desc'),
         limit: parseLimit(o.limit),
         all: Boolean(o.all),
       }),

@@ -6,7 +6,18 @@ import { createApiKey } from '../../../api/resources/keys.js';
 import type { CreateKeyOptions } from './create.js';
 
 export async function runCreate(ctx: CliContext, opts: CreateKeyOptions): Promise<void> {
-  const created = await createApiKey(await ctx.client(), opts);
+  // A live key sends real messages and moves money: it is made only when asked for by name.
+  const mode =
+    opts.mode ??
+    (await ctx.prompter.select(
+      'Which kind of key?',
+      [
+        { value: 'test' as const, name: 'test: sandbox only, moves no money' },
+        { value: 'live' as const, name: 'live: real sends and charges' },
+      ],
+      { flag: '--mode' },
+    ));
+  const created = await createApiKey(await ctx.client(), { name: opts.name, mode });
   if (created.key === null) {
     // An idempotent replay (a retry after the first answer was lost): the service stores only a
     // hash, so the key it created then can never be shown. Printing `key: null` would look like success.

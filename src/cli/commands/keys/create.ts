@@ -5,7 +5,8 @@ import { KEY_MODES } from '../../../api/values/keys.js';
 
 export interface CreateKeyOptions {
   name: string;
-  mode: (typeof KEY_MODES)[number];
+  /** Asked on a terminal when absent; without one it must be given (a live key is never made by default). */
+  mode?: (typeof KEY_MODES)[number];
 }
 
 export function createCommand(parent: Command, ctx: CliContext, runF?: RunF<CreateKeyOptions>): Command {
@@ -14,7 +15,7 @@ export function createCommand(parent: Command, ctx: CliContext, runF?: RunF<Crea
     .command('create')
     .description('Create an API key; the key is printed once and cannot be shown again')
     .requiredOption('--name <name>', 'a name to recognise the key by')
-    .addOption(enumOption('--mode <mode>', 'live or test', KEY_MODES).default('live'))
-    .addHelpText('after', '\nExamples:\n  $ svc keys create --name ci --mode test\n  $ svc keys create --name deploy -o json | jq -r .key')
+    .addOption(enumOption('--mode <mode>', 'live or test (asked on a terminal; required otherwise)', KEY_MODES))
+    .addHelpText('after', '\nExamples:\n  $ svc keys create --name ci --mode test\n  $ svc keys create --name deploy --mode live -o json | jq -r .key')
     .action(async (opts: CreateKeyOptions) => run({ name: opts.name, mode: opts.mode }));
 }

@@ -10,7 +10,7 @@ import { readStdin } from '../../read-stdin.js';
 import { checkFlags } from '../../schema-flags.js';
 import { getMessage, sendMessage } from '../../../api/resources/messages.js';
 import { getClock } from '../../../api/resources/sandbox.js';
-import { NetworkError } from '../../../api/client/errors.js';
+import { ApiError, NetworkError } from '../../../api/client/errors.js';
 import { SendMessageBody, type Message } from '../../../api/schemas/messages.js';
 import { FINAL_MESSAGE_STATUSES } from '../../../api/values/messages.js';
 import { startSpinner } from '../../../output/spinner.js';
@@ -62,6 +62,7 @@ export async function runSend(ctx: CliContext, opts: SendOptions): Promise<void>
     sent = await sendMessage(client, body, { idempotencyKey });
   } catch (err) {
     if (err instanceof NetworkError) notice(ctx, `the message may or may not have been sent; to retry without sending twice, add --idempotency-key ${idempotencyKey}`);
+    if (err instanceof ApiError && needsCampaign(err)) err.hint = await campaignHint(ctx, body.from);
     throw err;
   }
   if (sent.replayed) notice(ctx, `--idempotency-key ${idempotencyKey} was used before: this is the original message; nothing new was sent`);
@@ -130,4 +131,17 @@ async function timeoutMessage(ctx: CliContext, message: Message, timeoutSecs: nu
     // not the local service
   }
   return `timed out after ${timeoutSecs}s waiting for message ${message.id} (still ${message.status}): ${hint}`;
+}
+
+/** spec: Send body — a live send from a local number without an approved campaign (409 on `from`). */
+const needsCampaign = (err: ApiError): boolean =>
+  err.code === 'conflict' && Array.isArray(err.details) && err.details.some((d: { path?: unknown[] }) => Array.isArray(d?.path) && d.path.join('.') === 'body.from');
+
+/** The CLI steps that get a just-bought number sending (issue 8: the first real step dead-ended). */
+async function campaignHint(ctx: CliContext, from: string): Promise<string> {
+  const local = (await ctx.settings()).isLocal;
+  const testKey = local
+    ? '  svc --profile local-test messages send …   (the same flags: the local test key needs no campaign and bills nothing)'
+    : '  SVC_API_KEY=sk_test_… svc messages send …   (a test key needs no campaign and bills nothing)';
+  return ['to send now:', testKey, 'or attach an approved 10DLC campaign to the number:', `  svc numbers assign ${from} --campaign <campaign-id>`].join('\n');
 }

@@ -1,6 +1,6 @@
 import type { CliContext } from '../../context.js';
 import { notice, parseLimit } from '../../command-kit.js';
-import { checkFlags } from '../../schema-flags.js';
+import { checkFlags, namingFlags } from '../../schema-flags.js';
 import { searchNumbers, type SearchNumbersInput } from '../../../api/resources/numbers.js';
 import { SearchNumbersBody, type AvailableNumber } from '../../../api/schemas/numbers.js';
 import { printList, resolveFormat } from '../../../output/formatters.js';
@@ -23,14 +23,16 @@ export async function runSearch(ctx: CliContext, opts: SearchOptions): Promise<v
     capabilities: opts.capabilities.length ? [...new Set(opts.capabilities)] : undefined,
     limit,
   };
-  // spec: Numbers search (contains 1-7 digits), contract §5 (a local search needs an area code).
+  // spec: Numbers search (contains 1-7 digits). contract §5 (a local search needs an area code) is
+  // the service's to judge: its error names the area codes of --locality.
   checkFlags(SearchNumbersBody, body, SEARCH_FLAGS);
-  const page = await searchNumbers(await ctx.client(), body);
+  const client = await ctx.client();
+  const page = await namingFlags(SEARCH_FLAGS, () => searchNumbers(client, body));
   const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'list' });
   if (format === 'table') {
-    await printList(ctx.io, page.data.map(forPeople), { format: 'table', columns: TABLE_COLUMNS, now: ctx.now() });
+    await printList(ctx.io, page.data.map(forPeople), { format: 'table', columns: TABLE_COLUMNS, now: ctx.serviceNow() });
   } else {
-    await printList(ctx.io, page.data, { format: ctx.outputFormat, columns: MACHINE_COLUMNS, idField: 'phoneNumber', now: ctx.now() });
+    await printList(ctx.io, page.data, { format: ctx.outputFormat, columns: MACHINE_COLUMNS, idField: 'phoneNumber', now: ctx.serviceNow() });
   }
   if (page.data.length === 0 && ctx.io.stderrTTY) notice(ctx, 'no numbers found; try another area code or fewer filters');
 }

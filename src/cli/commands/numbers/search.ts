@@ -29,8 +29,8 @@ export function searchCommand(parent: Command, ctx: CliContext, runF?: RunF<Sear
   return parent
     .command('search')
     .description('Search the carrier inventory for numbers to buy')
-    .option('--area-code <nnn>', 'three-digit area code (a local search needs it, or --locality)')
-    .option('--locality <city>', 'city, e.g. "Austin" or "Austin, TX"')
+    .option('--area-code <nnn>', 'three-digit area code (a local search needs it)')
+    .option('--locality <city>', 'narrow to a city of the area code, e.g. "Austin" or "Austin, TX" (without --area-code, the error lists its area codes)')
     .addOption(enumOption('--type <type>', 'local (default) or tollfree', NUMBER_TYPES))
     .option('--contains <digits>', '1 to 7 digits anywhere in the number')
     .addOption(capabilityOption())

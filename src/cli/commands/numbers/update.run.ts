@@ -8,6 +8,7 @@ import { updateNumber } from '../../../api/resources/numbers.js';
 import { ApiError } from '../../../api/client/errors.js';
 import { UpdateNumberBody, type EmergencyAddressInput } from '../../../api/schemas/numbers.js';
 import { NUMBER_COLUMNS } from './columns.js';
+import { formatAddress } from '../../error-details.js';
 import type { AddressFlags, UpdateOptions } from './update.js';
 
 const UPDATE_FLAGS = {
@@ -74,13 +75,12 @@ export async function runUpdate(ctx: CliContext, opts: UpdateOptions): Promise<v
     const suggested = err instanceof ApiError && err.code === 'address_suggestion' ? suggestedAddress(err.details) : undefined;
     if (!suggested || !body.emergency) throw err;
     // spec: Errors — address_suggestion carries the corrected address to resubmit.
-    if (!ctx.canPrompt) {
-      if (ctx.outputFormat !== 'json') notice(ctx, `suggested address: ${formatAddress(suggested)}\nto use it, run the command again with ${addressFlags(suggested)}`);
-      throw err;
-    }
+    // The error report prints the suggested address; the hint says how to take it.
+    (err as ApiError).hint = `to use it, run the command again with ${addressFlags(suggested)}`;
+    if (!ctx.canPrompt) throw err;
     notice(ctx, `${err instanceof Error ? err.message : String(err)}\nThe carrier suggests:\n  ${formatAddress(suggested)}`);
     // An emergency address is where help is sent: a person says yes to the correction, not --yes.
-    const resubmit = await ctx.prompter.confirm('Resubmit with the suggested address?', { flag: '--emergency-state', default: true });
+    const resubmit = await ctx.prompter.confirm('Resubmit with the suggested address?', { flag: '--emergency-state', default: false });
     if (!resubmit) throw err;
     updated = await updateNumber(client, ref, { ...body, emergency: { enabled: true, address: suggested } });
   }
@@ -96,10 +96,6 @@ function suggestedAddress(details: unknown): EmergencyAddressInput | undefined {
   const address: EmergencyAddressInput = { street, city, state, zip };
   if (text('street2')) address.street2 = text('street2');
   return address;
-}
-
-export function formatAddress(a: EmergencyAddressInput): string {
-  return `${a.street}${a.street2 ? `, ${a.street2}` : ''}, ${a.city}, ${a.state} ${a.zip}`;
 }
 
 const quote = (s: string): string => (/^[\w.,/-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

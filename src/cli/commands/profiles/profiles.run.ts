@@ -3,7 +3,7 @@ import { notice } from '../../command-kit.js';
 import { printOne } from '../../print-resource.js';
 import { UsageError } from '../../errors.js';
 import { readStdin } from '../../read-stdin.js';
-import type { Profile } from '../../../config/profiles.js';
+import { isBuiltInProfile, type Profile } from '../../../config/profiles.js';
 import { maskKey } from '../../../api/client/redact.js';
 import { printList } from '../../../output/formatters.js';
 
@@ -16,7 +16,7 @@ async function view(ctx: CliContext, p: Profile) {
 export async function runListProfiles(ctx: CliContext): Promise<void> {
   const store = await ctx.store();
   const rows = await Promise.all(store.list().map((p) => view(ctx, p)));
-  await printList(ctx.io, rows, { format: ctx.outputFormat, columns: ['name', 'current', 'baseUrl', 'apiKey', 'subaccount'] });
+  await printList(ctx.io, rows, { format: ctx.outputFormat, columns: ['name', 'current', 'baseUrl', 'apiKey', 'subaccount'], idField: 'name' });
 }
 
 export async function runShowProfile(ctx: CliContext, name?: string): Promise<void> {
@@ -45,6 +45,9 @@ export async function runAdd(ctx: CliContext, name: string, o: { apiKeyStdin?: b
 }
 
 export async function runRemove(ctx: CliContext, name: string): Promise<void> {
+  // `local` is built in (the local service, keyed from bootstrap.json): there is nothing to remove,
+  // and saying "removed" would be untrue.
+  if (isBuiltInProfile(name)) throw new UsageError(`"${name}" is built in and cannot be removed; its sub-account context is cleared with \`svc context clear --profile ${name}\``);
   const store = await ctx.store();
   if (!store.get(name)) throw new UsageError(`no profile named "${name}"`);
   // Nothing is sent here: --dry-run (which skips the confirmation) must not remove anything either.

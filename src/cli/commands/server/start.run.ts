@@ -8,6 +8,13 @@ import type { StartServerOptions } from './index.js';
 export async function runStart(ctx: CliContext, opts: StartServerOptions): Promise<void> {
   const running = local.readPidInfo(opts.dataDir);
   if (running && local.isAlive(running.pid) && (await local.probeHealth(running.baseUrl))) {
+    // --detach asks for a service running in the background: one already is, so that is success
+    // (scripts run `svc server start --detach` before their tests without checking first).
+    if (opts.detach) {
+      ctx.io.stdout.write(`${running.baseUrl}\n`);
+      notice(ctx, `the local service is already running at ${running.baseUrl} (pid ${running.pid}); nothing started`);
+      return;
+    }
     throw new CliError(`the local service is already running at ${running.baseUrl} (pid ${running.pid}); \`svc server stop\` first`);
   }
   if (opts.detach) {

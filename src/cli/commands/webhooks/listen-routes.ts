@@ -10,17 +10,29 @@ export interface ForwardRoute {
   url: string;
 }
 
+const LOCAL_HOST_PORT = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(:\d{1,5})?(\/.*)?$/i;
+
+/**
+ * A handler's URL. `localhost:3000/hooks` (no scheme, as people type it) means plain http on this
+ * machine: a local handler has no certificate. Anything else must say its scheme.
+ */
+export function forwardUrl(raw: string): string {
+  const value = raw.trim();
+  const local = LOCAL_HOST_PORT.exec(value);
+  return requireHttpUrl(local ? `http://${value}` : value, '--forward-to');
+}
+
 export async function parseForwardTo(values: readonly string[]): Promise<ForwardRoute[]> {
   return values.map((value) => {
     // A pattern has no ':' or '/', so `https://x/?a=b` is a plain URL, not a pattern.
     const m = /^([^=:/\s]+)=(.+)$/.exec(value.trim());
-    if (!m) return { patterns: ['*'], url: requireHttpUrl(value, '--forward-to') };
+    if (!m) return { patterns: ['*'], url: forwardUrl(value) };
     const patterns = m[1]!.split(',').map((p) => p.trim()).filter((p) => p !== '');
     for (const p of patterns) {
       const error = eventFilterError(p);
       if (error) throw new UsageError(`--forward-to ${value}: ${error}`, '--forward-to');
     }
-    return { patterns, url: requireHttpUrl(m[2]!, '--forward-to') };
+    return { patterns, url: forwardUrl(m[2]!) };
   });
 }
 

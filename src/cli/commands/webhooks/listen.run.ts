@@ -64,7 +64,8 @@ export async function runListen(ctx: CliContext, opts: ListenOptions): Promise<v
 
     type Line = { type: string; id: string; url: string | null; attempt: number; status: number | string; ok: boolean; ms: number | null; error: string | null; retryInMs: number | null };
     const printLine = async (l: Line) => {
-      const time = ctx.now().toISOString();
+      // The service's clock, like the event times of `events follow` and `webhooks tail`.
+      const time = ctx.serviceNow().toISOString();
       const record = { time, type: l.type, id: l.id, url: l.url, attempt: l.attempt, status: l.status, ok: l.ok, ms: l.ms, error: l.error, retryInMs: l.retryInMs };
       await printer.print(record, { time, type: l.type, id: l.id, status: l.status, ms: l.ms, attempt: l.attempt, url: l.url, error: l.error }, (c) => {
         const status = l.status === 'skipped' ? c.dim('skipped (no --forward-to matches)') : l.ok ? c.success(String(l.status)) : c.error(String(l.status));

@@ -161,9 +161,8 @@ export function checkWebhookUrl(raw: string): UrlCheck {
   if (!host) return { ok: false, reason: 'must name a host' };
   const cls = classifyAddress(host);
   const loopback = cls === 'loopback' || (cls === undefined && isLoopbackName(host));
-  if (url.protocol === 'http:' && !loopback) {
-    return { ok: false, reason: 'must use https; http is allowed only for loopback hosts (localhost, 127.0.0.0/8, [::1])' };
-  }
+  // Where the URL points is checked before its scheme: `http://10.0.0.5/` is refused for being
+  // private, which https would not fix, so the reason names the address, not the scheme.
   if (cls !== undefined && cls !== 'public' && cls !== 'loopback') {
     return { ok: false, reason: `points at ${describeAddressClass(cls)} (${host}); webhooks must reach a public host or loopback` };
   }
@@ -171,6 +170,9 @@ export function checkWebhookUrl(raw: string): UrlCheck {
     if (METADATA_NAMES.has(host)) return { ok: false, reason: `points at a cloud metadata service (${host})` };
     if (!host.includes('.')) return { ok: false, reason: `is a single-label name (${host}) resolved through local search domains; use a fully qualified public name` };
     if (PRIVATE_SUFFIXES.some((s) => host.endsWith(s))) return { ok: false, reason: `names a private-use domain (${host}); webhooks must reach a public host` };
+  }
+  if (url.protocol === 'http:' && !loopback) {
+    return { ok: false, reason: 'must use https; http is allowed only for loopback hosts (localhost, 127.0.0.0/8, [::1])' };
   }
   return { ok: true, url };
 }

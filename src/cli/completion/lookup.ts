@@ -1,0 +1,69 @@
+import { defaultDataDir, envValue, resolveConfigDir, type Env } from '../../config/paths.js';
+import { readProfilesFile } from '../../config/profiles.js';
+import { resolveSettings } from '../../config/resolve.js';
+import type { Candidate, Lookup, TypedSettings } from './complete.js';
+import type { DynamicSource } from './tree.js';
+
+// Values read at TAB time. Ids come only from a service on this machine (the local service, or
+// whatever a profile points at on loopback), within a short timeout: a TAB never waits on the
+// network or starts the service, and any failure completes nothing rather than printing an error.
+
+/** A TAB press answers within about this long even when the service is slow or gone. */
+export const LOOKUP_TIMEOUT_MS = 700;
+
+interface ListSpec {
+  path: string;
+  /** Sub-account context applies (agency-level routes refuse `Service-Subaccount`). */
+  scoped: boolean;
+  candidate(row: Record<string, unknown>): Candidate | undefined;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+const LISTS: Record<Exclude<DynamicSource, 'profiles'>, ListSpec> = {
+  numbers: { path: '/v1/numbers?limit=100', scoped: true, candidate: (r) => (str(r.phoneNumber) ? { value: r.phoneNumber as string, description: str(r.label) } : undefined) },
+  // A bounded list, returned whole (it takes no limit).
+  webhooks: { path: '/v1/webhooks', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.url) } : undefined) },
+  keys: { path: '/v1/keys?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.name) } : undefined) },
+  subaccounts: { path: '/v1/subaccounts?limit=100', scoped: false, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.name) } : undefined) },
+};
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export interface LookupEnvironment {
+  env: Env;
+  homedir: string;
+  platform: string;
+  configDir?: string;
+}
+
+export function createLookup(environment: LookupEnvironment): Lookup {
+  const configDir = () => resolveConfigDir(environment.configDir, environment.env, environment.homedir, environment.platform);
+  return async (source: DynamicSource, typed: TypedSettings): Promise<Candidate[]> => {
+    try {
+      if (source === 'profiles') return readProfilesFile(configDir()).names().map((value) => ({ value }));
+      const settings = resolveSettings({
+        flags: { profile: typed.profile, baseUrl: typed.baseUrl, subaccount: typed.subaccount },
+        env: environment.env,
+        store: readProfilesFile(configDir()),
+        dataDir: defaultDataDir(environment.env, environment.homedir),
+      });
+      if (!settings.apiKey || !LOOPBACK_HOSTS.has(new URL(settings.baseUrl).hostname)) return [];
+      const spec = LISTS[source];
+      const headers: Record<string, string> = { authorization: `Bearer ${settings.apiKey}`, accept: 'application/json' };
+      if (spec.scoped && settings.subaccount) headers['service-subaccount'] = settings.subaccount;
+      const res = await fetch(`${settings.baseUrl}${spec.path}`, { headers, signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) });
+      if (!res.ok) return [];
+      const body = (await res.json()) as { data?: unknown };
+      if (!Array.isArray(body.data)) return [];
+      return body.data.flatMap((row) => {
+        const c = row && typeof row === 'object' ? spec.candidate(row as Record<string, unknown>) : undefined;
+        return c ? [c] : [];
+      });
+    } catch (err) {
+      // SVC_DEBUG shows why a TAB completed no ids (a TAB is otherwise silent).
+      if (envValue(environment.env, 'SVC_DEBUG')) process.stderr.write(`svc __complete: ${source}: ${(err as Error).message}\n`);
+      return [];
+    }
+  };
+}

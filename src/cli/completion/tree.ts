@@ -1,0 +1,98 @@
+import type { Command, Option } from 'commander';
+
+// The command tree as completion needs it, written to dist/cli/completion-tree.json at build time:
+// `svc __complete` reads that file instead of loading commander and every command (a TAB press
+// must answer in about the time node takes to start).
+
+/** Where a value's candidates come from: a fixed list, or a provider asked at TAB time. */
+export type ValueSource = { values: string[] } | { dynamic: DynamicSource; list?: boolean };
+
+/** Values read at TAB time: profile names from the config file, ids from the local service. */
+export type DynamicSource = 'profiles' | 'numbers' | 'webhooks' | 'keys' | 'subaccounts';
+
+export interface CompletionOption {
+  names: string[];
+  summary: string;
+  /** Takes a value (`--limit <n>`); the value's candidates, when known. */
+  value?: ValueSource | { free: true };
+}
+
+export interface CompletionCommand {
+  name: string;
+  summary: string;
+  options: CompletionOption[];
+  /** Positional arguments in order; `undefined` sources complete nothing. */
+  args: (ValueSource | undefined)[];
+  children: CompletionCommand[];
+}
+
+export interface CompletionTree extends CompletionCommand {
+  version: 1;
+}
+
+export interface ValueSets {
+  outputFormats: readonly string[];
+  eventTypes: readonly string[];
+  triggerTypes: readonly string[];
+}
+
+const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+const SHELLS = ['bash', 'zsh', 'fish'];
+
+/**
+ * What a flag's value or an argument completes to, by where it stands in the tree. A flag with
+ * commander choices completes to them; these are the values commander does not know.
+ */
+function optionSource(o: Option, sets: ValueSets): CompletionOption['value'] {
+  if (o.argChoices?.length) return { values: [...o.argChoices] };
+  switch (o.long) {
+    case '--output':
+      return { values: [...sets.outputFormats] };
+    case '--profile':
+      return { dynamic: 'profiles' };
+    case '--subaccount':
+      return { dynamic: 'subaccounts' };
+    case '--types':
+    case '--events':
+      return { values: [...sets.eventTypes], list: true } as ValueSource;
+    default:
+      return { free: true };
+  }
+}
+
+function argSource(path: string[], argName: string, sets: ValueSets): ValueSource | undefined {
+  const [group, verb] = path;
+  if (group === 'completion') return { values: SHELLS };
+  if (group === 'api' && argName === 'method') return { values: HTTP_METHODS };
+  if (group === 'trigger') return { values: [...sets.triggerTypes] };
+  if (group === 'profiles' && verb !== 'add') return { dynamic: 'profiles' };
+  if (group === 'context' && verb === 'use') return { dynamic: 'subaccounts' };
+  if (group === 'subaccounts') return { dynamic: 'subaccounts' };
+  if (group === 'numbers' && verb !== 'buy' && argName === 'number') return { dynamic: 'numbers' };
+  if (group === 'webhooks' && argName === 'id') return { dynamic: 'webhooks' };
+  if (group === 'keys' && verb === 'revoke') return { dynamic: 'keys' };
+  return undefined;
+}
+
+function commandOf(cmd: Command, path: string[], sets: ValueSets): CompletionCommand {
+  const options = (cmd.options as Option[])
+    .filter((o) => !o.hidden)
+    .map((o) => {
+      const names = [o.short, o.long].filter((n): n is string => Boolean(n));
+      const takesValue = o.required || o.optional;
+      return { names, summary: o.description, ...(takesValue ? { value: optionSource(o, sets) } : {}) };
+    });
+  return {
+    name: cmd.name(),
+    summary: cmd.description(),
+    options,
+    args: cmd.registeredArguments.map((a) => (a.argChoices?.length ? { values: [...a.argChoices] } : argSource(path, a.name(), sets))),
+    children: cmd.commands.filter((c) => c.name() !== 'help' && !(c as unknown as { _hidden?: boolean })._hidden).map((c) => commandOf(c, [...path, c.name()], sets)),
+  };
+}
+
+export function completionTree(program: Command, sets: ValueSets): CompletionTree {
+  const root = commandOf(program, [], sets);
+  root.options.push({ names: ['--help'], summary: 'show help' });
+  return { version: 1, ...root };
+}

@@ -1,0 +1,131 @@
+// Shell completion as a person meets it: the scripts `svc completion` prints, loaded in real bash
+// and zsh at a terminal (tmux, TAB pressed) and in fish's own completion engine. The words before
+// the cursor go to `svc __complete`, which answers from the built command tree and, for ids, from
+// the local service on loopback.
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './helpers/service.js';
+import { assertBuilt, BIN_PATH, REPO_ROOT } from './helpers/cli.js';
+import { openTerminal, type Terminal } from './helpers/terminal.js';
+
+let svc: TestService;
+let tmp: string;
+let env: Record<string, string>;
+let phoneNumber: string;
+let webhookId: string;
+const open: Terminal[] = [];
+const execFileAsync = promisify(execFile);
+
+beforeAll(async () => {
+  assertBuilt();
+  svc = await startTestService();
+  tmp = mkdtempSync(join(tmpdir(), 'svc-completion-'));
+  const bin = join(tmp, 'bin');
+  execFileSync('mkdir', ['-p', bin, join(tmp, 'home')]);
+  symlinkSync(BIN_PATH, join(bin, 'svc'));
+  env = {
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: join(tmp, 'home'),
+    SVC_CONFIG_DIR: join(tmp, 'config'),
+    SVC_DATA_DIR: svc.dataDir,
+    SVC_BASE_URL: svc.baseUrl,
+    SVC_API_KEY: svc.bootstrap.testKey,
+    TERM: 'xterm',
+  };
+  const found = await svc.call('POST', '/v1/numbers/search', { body: { type: 'local', areaCode: '415', limit: 1 }, key: svc.bootstrap.testKey });
+  expect(found.status).toBe(200);
+  const bought = await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: found.body.data[0].phoneNumber }, key: svc.bootstrap.testKey });
+  expect(bought.status).toBe(201);
+  phoneNumber = bought.body.phoneNumber;
+  const hook = await svc.call('POST', '/v1/webhooks', { body: { url: 'http://127.0.0.1:9/hooks' }, key: svc.bootstrap.testKey });
+  expect(hook.status).toBe(201);
+  webhookId = hook.body.id;
+});
+
+afterAll(async () => {
+  for (const t of open) t.close();
+  await svc?.stop();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+// Asynchronous: the service answers from this process, so a blocking child would starve it.
+const fishRaw = async (line: string, extraEnv: Record<string, string> = {}): Promise<string> =>
+  (await execFileAsync('fish', ['--no-config', '-c', `source ${join(REPO_ROOT, 'completions', 'svc.fish')}; complete -C ${JSON.stringify(line)}`], { env: { ...env, ...extraEnv }, encoding: 'utf8' })).stdout;
+const fish = async (line: string): Promise<string[]> =>
+  (await fishRaw(line))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t')[0]!);
+
+function shell(kind: 'bash' | 'zsh'): Terminal {
+  const t =
+    kind === 'bash'
+      ? openTerminal(['bash', '--norc', '--noprofile'], { env: { ...env, PS1: 'READY$ ' } })
+      : openTerminal(['zsh', '-f'], { env: { ...env, PS1: 'READY%% ' } });
+  open.push(t);
+  return t;
+}
+
+async function ready(t: Terminal, setup: string): Promise<void> {
+  await t.until((s) => /READY[$%] $/.test(s), 10_000, 'a prompt');
+  t.type(setup);
+  t.press('Enter');
+  await t.until((s) => s.includes(setup) && /\nREADY[$%] $/.test(s), 10_000, 'the script loaded');
+  t.press('C-l');
+  await t.until((s) => /^READY[$%] $/.test(s), 5_000, 'a clear screen');
+}
+
+/** Types `line`, presses TAB, returns the command line as the shell then shows it. */
+async function tab(t: Terminal, line: string, expected: string): Promise<void> {
+  t.type(line);
+  t.press('Tab');
+  await t.until((s) => s.includes(expected), 10_000, `"${expected}" after TAB on "${line}"`);
+  t.press('C-u'); // clear the line for the next case
+  t.press('C-l');
+  await t.until((s) => /^READY[$%] $/.test(s), 5_000, 'a clear line');
+}
+
+describe.each(['bash', 'zsh'] as const)('%s at a terminal', (kind) => {
+  let t: Terminal;
+  beforeAll(async () => {
+    t = shell(kind);
+    const script = join(REPO_ROOT, 'completions', kind === 'bash' ? 'svc.bash' : '_svc');
+    await ready(t, kind === 'bash' ? `source ${script}` : `autoload -Uz compinit && compinit -u && source ${script}`);
+  });
+
+  it('completes a command after a leading global flag and its value', async () => {
+    await tab(t, 'svc -o json mes', 'svc -o json messages ');
+  });
+
+  it('completes verbs, flag values and the output formats', async () => {
+    await tab(t, 'svc numbers rel', 'svc numbers release ');
+    await tab(t, 'svc -o nd', 'svc -o ndjson ');
+    await tab(t, 'svc numbers list --status rel', 'svc numbers list --status released ');
+    await tab(t, 'svc completion fi', 'svc completion fish ');
+  });
+
+  it('completes ids from the local service', async () => {
+    await tab(t, 'svc numbers get +', `svc numbers get ${phoneNumber} `);
+    await tab(t, 'svc webhooks get we_', `svc webhooks get ${webhookId} `);
+  });
+});
+
+describe('fish', () => {
+  it('completes commands after global flags, flag values, event types and ids', async () => {
+    expect(await fish('svc -o json mes')).toEqual(['messages']);
+    expect(await fish('svc --profile ')).toContain('local');
+    expect(await fish('svc events follow --types message.received,message.s')).toEqual(['message.received,message.status']);
+    expect((await fish('svc webhooks listen --events mess')).sort()).toEqual(['message.*', 'message.received', 'message.status']);
+    expect(await fish('svc webhooks test ')).toEqual([webhookId]);
+    expect(await fish('svc numbers update ')).toEqual([phoneNumber]);
+  });
+
+  it('completes no ids when the service is not on loopback (a TAB never reaches the network)', async () => {
+    expect(await fish('svc numbers get ')).toEqual([phoneNumber]);
+    expect(await fishRaw('svc numbers get ', { SVC_BASE_URL: 'https://api.example.com' })).toBe('');
+  });
+});

@@ -1,0 +1,50 @@
+// A real terminal for tests: a tmux session on its own server socket, typed into with send-keys and
+// read with capture-pane. Interactive behaviour (completion at a shell prompt, wizards, Ctrl-C) is
+// tested here as a person meets it. Without tmux this throws: such a test fails, it never skips.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+
+export interface Terminal {
+  /** Types text literally (no key names). */
+  type(text: string): void;
+  /** Presses keys by tmux name: 'Tab', 'Enter', 'C-c', 'BSpace'. */
+  press(...keys: string[]): void;
+  /** The visible screen, trailing blank lines dropped. */
+  screen(): string;
+  /** Waits until the screen passes `test`; throws with the screen after `timeoutMs`. */
+  until(test: (screen: string) => boolean, timeoutMs?: number, what?: string): Promise<string>;
+  close(): void;
+}
+
+export function requireTmux(): void {
+  const probe = spawnSync('tmux', ['-V']);
+  if (probe.error) throw new Error('tmux is not installed (apt-get install tmux; .ci/run installs it): terminal tests cannot run');
+}
+
+export function openTerminal(command: string[], opts: { env?: Record<string, string>; cwd?: string; width?: number; height?: number } = {}): Terminal {
+  requireTmux();
+  const socket = `svc-test-${randomBytes(6).toString('hex')}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  // The command runs under env(1) with exactly these variables set over tmux's own: tmux's `-e`
+  // is not applied to a session's first window on every version. -f /dev/null: no user tmux.conf.
+  const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`);
+  execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', String(opts.width ?? 160), '-y', String(opts.height ?? 40), ...(opts.cwd ? ['-c', opts.cwd] : []), 'env', ...env, ...command]);
+  const screen = () => tmux('capture-pane', '-p', '-J').replace(/\n+$/, '');
+  return {
+    type: (text) => void tmux('send-keys', '-l', text),
+    press: (...keys) => void tmux('send-keys', ...keys),
+    screen,
+    async until(test, timeoutMs = 10_000, what = 'the expected screen') {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const s = screen();
+        if (test(s)) return s;
+        if (Date.now() > deadline) throw new Error(`terminal: no ${what} within ${timeoutMs} ms; screen:\n${s}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    close: () => {
+      spawnSync('tmux', ['-L', socket, 'kill-server']);
+    },
+  };
+}
