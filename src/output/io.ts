@@ -34,7 +34,7 @@ export interface IO {
 
 /** The parts of a Node stream we use; `process.stdout` and `process.stderr` satisfy it. */
 /** What renderers need to know about the terminal; an IO satisfies it. */
-export type Display = Pick<IO, 'stdoutTTY' | 'colorEnabled' | 'columns'>;
+export type Display = Pick<IO, 'stdoutTTY' | 'colorEnabled' | 'stdoutColumns'>;
 
 /**
  * Writes and, when the sink pushes back, waits until it drains: a long `--all` stream then runs
