@@ -158,6 +158,7 @@ describe('which columns give way: one rule from each column kind', () => {
     expect(columnKind('tfvStatus', ['not_applicable'])).toBe('other');
     expect(columnKind('segments', [1, 2])).toBe('other');
     expect(columnKind('createdAt', ['2025-05-01T11:57:00.000Z'])).toBe('time');
+    expect(columnKind('disabledReason', [null, ''])).toBe('empty');
   });
 
   it('the record id is the key; the first free text is the one people came for', () => {
@@ -188,5 +189,14 @@ describe('which columns give way: one rule from each column kind', () => {
     // Nothing else can go: the body is cut below its minimum, then left out; id and status stay.
     expect(fitColumns(headers, cells, 45, kinds)).toMatchObject({ hidden: ['to', 'count', 'createdAt'], widths: [24, 11, 6] });
     expect(fitColumns(headers, cells, 30, kinds)).toMatchObject({ keep: [0, 2], hidden: ['to', 'count', 'createdAt', 'body'] });
+  });
+
+  it('a column with nothing in it goes first', () => {
+    const headers = ['id', 'url', 'enabled', 'disabledReason', 'createdAt'];
+    const cells = [['we_8Hq2xLw0PzR4kT7vN1cY', `https://example.com/${'x'.repeat(40)}`, 'true', '', '1mo ago']];
+    const raw = ['we_8Hq2xLw0PzR4kT7vN1cY', cells[0]![1]!, true, null, '2025-04-01T11:57:00.000Z'];
+    const kinds = headers.map((header, i) => columnKind(header, [raw[i]!]));
+    expect(kinds).toEqual(['identifier', 'text', 'status', 'empty', 'time']);
+    expect(fitColumns(headers, cells, 80, kinds).hidden).toEqual(['disabledReason']);
   });
 });

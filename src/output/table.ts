@@ -69,10 +69,11 @@ function listCellText(value: FlatValue | undefined, style: TableStyle): string {
  *   that says what happened;
  * - `text`: free text (body, label, name, description, url…; values with spaces);
  * - `time`: timestamps (`3m ago` on a terminal);
- * - `other`: counts, codes, anything else.
+ * - `other`: counts, codes, anything else;
+ * - `empty`: no value at all on the first page (a `disabledReason` while every endpoint is enabled).
  * How each kind gives way on a narrow terminal is in GIVE_WAY.
  */
-export type ColumnKind = 'identifier' | 'status' | 'text' | 'time' | 'other';
+export type ColumnKind = 'identifier' | 'status' | 'text' | 'time' | 'other' | 'empty';
 
 const E164_VALUE = /^\+[1-9]\d{1,14}$/;
 // The service's ids: a lowercase prefix, `_`, and a long random part (`num_8Hq2…`, `msg_…`).
@@ -84,8 +85,9 @@ const FREE_TEXT_NAMES = new Set(['body', 'lastBody', 'label', 'name', 'descripti
 /** The kind of a column, from its name and the raw values of the first page. */
 export function columnKind(column: string, values: readonly (FlatValue | undefined)[]): ColumnKind {
   const name = lastSegment(column);
-  if (name === 'id' || /[a-z]Id$/.test(name)) return 'identifier';
   const present = values.filter((value): value is FlatValue => value !== null && value !== undefined && value !== '');
+  if (present.length === 0 && values.length > 0) return 'empty';
+  if (name === 'id' || /[a-z]Id$/.test(name)) return 'identifier';
   if (present.length > 0 && present.every((value) => typeof value === 'string' && (E164_VALUE.test(value) || ID_VALUE.test(value) || UUID_VALUE.test(value)))) {
     return 'identifier';
   }
@@ -106,13 +108,15 @@ export function columnKind(column: string, values: readonly (FlatValue | undefin
  *   what a row is about: never left out, never cut (`delivered`, not `deliver…`).
  * - `text`, the first free-text column, is what people came for (a message's body, a number's
  *   label): it is cut last, and other columns are left out before it gets narrower than TEXT_MIN.
- * - Before it go, in order: `other` (counts like `segments`, codes), `moreText` (further free text),
- *   `time` (short anyway when relative), then `identifier` (the other ids and phone numbers).
+ * - Before it go, in order: `empty` columns (nothing to see), `other` (counts like `segments`,
+ *   codes), `moreText` (further free text), `time` (short anyway when relative), then `identifier`
+ *   (the other ids and phone numbers).
  */
-export type ColumnRole = 'key' | 'status' | 'text' | 'moreText' | 'time' | 'identifier' | 'other';
+export type ColumnRole = 'key' | 'status' | 'text' | 'moreText' | 'time' | 'identifier' | 'other' | 'empty';
 
 const never = Number.POSITIVE_INFINITY;
 export const GIVE_WAY: Record<ColumnRole, { drop: number; truncate: boolean }> = {
+  empty: { drop: -1, truncate: true },
   other: { drop: 0, truncate: true },
   moreText: { drop: 1, truncate: true },
   time: { drop: 2, truncate: false },
@@ -159,7 +163,7 @@ export function fitColumnWidths(
     return Math.min(width, Math.max(textWidth(headers[i]!), floor));
   });
   let total = totalWidth(widths);
-  for (const phase of [['other', 'moreText'], ['text']] as ColumnRole[][]) {
+  for (const phase of [['empty', 'other', 'moreText'], ['text']] as ColumnRole[][]) {
     while (total > available) {
       let widest = -1;
       for (let i = 0; i < widths.length; i++) {
@@ -174,7 +178,8 @@ export function fitColumnWidths(
 }
 
 /**
- * Which columns fit in `available` characters, and their widths. Cutting comes first (see
+ * Which columns fit in `available` characters, and their widths. A column empty on the first page
+ * is left out before anything is cut. Then cutting comes first (see
  * fitColumnWidths); when that is not enough, columns are left out in GIVE_WAY order until the first
  * free-text column has TEXT_MIN characters; if it still cannot, it is cut to what fits (down to
  * TEXT_FLOOR) and only then left out. A table wider than the terminal would wrap every row onto two
@@ -214,6 +219,13 @@ export function fitColumns(
   };
   for (;;) {
     const widths = widthsOf(TEXT_MIN);
+    // A column with nothing in it is not worth cutting anything else for: it goes first.
+    const cutSomething = widths.some((width, j) => cells.some((row) => textWidth(row[keep[j]!] ?? '') > width));
+    const empty = cutSomething || totalWidth(widths) > available ? nextToDrop(GIVE_WAY.other.drop) : -1;
+    if (empty !== -1) {
+      keep = keep.filter((_, j) => j !== empty);
+      continue;
+    }
     if (totalWidth(widths) <= available) return result(widths);
     let drop = nextToDrop(GIVE_WAY.text.drop);
     if (drop === -1) {
