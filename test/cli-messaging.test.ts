@@ -221,7 +221,7 @@ describe('messages send --wait', () => {
   it('--wait on a terminal: a spinner on stderr ends with ✔ and the status; the table on stdout', async () => {
     const res = ok(await svcRun(['messages', 'send', '--to', '+14155550178', '--from', mine, '--body', 'tty', '--wait'], asTest({ tty: true })));
     expect(res.stderr).toMatch(/✔ message msg_\w+: delivered/);
-    expect(res.stdout).toMatch(/│ status\s+│ delivered/);
+    expect(res.stdout).toMatch(/^status\s+delivered$/m);
   });
 
   it('with the manual clock left alone, --wait times out (exit 1) and says why', async () => {
@@ -284,9 +284,10 @@ describe('messages list and get', () => {
 
   it('on a terminal: a table with headers', async () => {
     const res = ok(await svcRun(['messages', 'list', '--limit', '2'], { tty: true }));
-    // Headers in a bordered table (narrow columns are shortened with … to fit 80 characters; columns that still do not fit are left out, rightmost first).
-    expect(res.stdout).toMatch(/│ id\s+│ direc.*│ from\s+│ to\s+│ status\s+│/);
-    expect(res.stdout).toContain('┌');
+    // A borderless header row (gh-like); at 80 characters the least useful columns are left out,
+    // never the id, the status or the body (src/output/table.ts, GIVE_WAY).
+    expect(res.stdout.split('\n')[0]).toMatch(/^id\s+direction\s.*\bstatus\s+body$/);
+    expect(res.stdout).not.toMatch(/[│┌─]/);
   });
 });
 

@@ -80,7 +80,7 @@ export async function renderResource(display: Display, resource: object, opts: R
         tty: display.stdoutTTY,
         colors: await loadColors(display.colorEnabled),
         now: opts.now ?? new Date(),
-        width: display.columns,
+        width: display.stdoutColumns,
       });
     case 'ndjson':
     case 'csv':

@@ -1,4 +1,4 @@
-// The output layer's public API. Nothing here imports chalk, cli-table3, yaml or ora at load
+// The output layer's public API. Nothing here imports chalk, yaml or ora at load
 // time (they are imported when first used), so main.ts can import it without slowing `--help`.
 export type { Display, IO, ProcessIOOptions, ProcessLike, TestIO, TestIOOptions, TextSink } from './io.js';
 export { createProcessIO, createTestIO, shouldUseColor, writeAndDrain } from './io.js';

@@ -19,13 +19,22 @@ export interface IO {
   stdinTTY: boolean;
   /** Decided once here; every colour in our output follows it (spec: NO_COLOR honoured by our code). */
   colorEnabled: boolean;
-  /** Terminal width used to fit tables; 80 when unknown (pipes). */
+  /**
+   * Width of the terminal the user looks at, for what is drawn on stderr (spinners, prompts):
+   * `COLUMNS`, else stdout's or stderr's terminal width, else 80.
+   */
   columns: number;
+  /**
+   * Width that stdout's tables must fit: `COLUMNS` (a positive integer) when set, else stdout's
+   * terminal width; undefined when stdout is a pipe and `COLUMNS` is not set. A pipe has no width:
+   * `-o table | less -S` or into a file gets every cell whole (see widthsFor).
+   */
+  stdoutColumns: number | undefined;
 }
 
 /** The parts of a Node stream we use; `process.stdout` and `process.stderr` satisfy it. */
 /** What renderers need to know about the terminal; an IO satisfies it. */
-export type Display = Pick<IO, 'stdoutTTY' | 'colorEnabled' | 'columns'>;
+export type Display = Pick<IO, 'stdoutTTY' | 'colorEnabled' | 'stdoutColumns'>;
 
 /**
  * Writes and, when the sink pushes back, waits until it drains: a long `--all` stream then runs
@@ -59,6 +68,40 @@ export interface ProcessIOOptions {
 }
 
 const DEFAULT_COLUMNS = 80;
+
+/** `COLUMNS` when it is a positive integer (what shells and `COLUMNS=120 svc …` set), else undefined. */
+export function columnsFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const value = env.COLUMNS?.trim();
+  if (value === undefined || !/^\d+$/.test(value)) return undefined;
+  const columns = Number(value);
+  return columns > 0 && Number.isSafeInteger(columns) ? columns : undefined;
+}
+
+export interface WidthInput {
+  env: Record<string, string | undefined>;
+  stdoutTTY: boolean;
+  stderrTTY: boolean;
+  /** The terminals' own widths (`stream.columns`), when they are terminals. */
+  stdoutWidth?: number;
+  stderrWidth?: number;
+}
+
+/**
+ * The one place widths are decided. `COLUMNS` says how wide the output should be and wins, also
+ * into a pipe (`COLUMNS=100 svc messages list -o table | cat`); otherwise tables fit stdout's
+ * terminal, and into a pipe they are not squeezed at all (stdoutColumns undefined): a pipe has no
+ * width, and a table cut to 80 characters in a file helps no one.
+ */
+export function widthsFor(input: WidthInput): Pick<IO, 'columns' | 'stdoutColumns'> {
+  const fromEnv = columnsFromEnv(input.env);
+  const positive = (width: number | undefined): number | undefined => (width !== undefined && width > 0 ? width : undefined);
+  const stdoutWidth = input.stdoutTTY ? positive(input.stdoutWidth) : undefined;
+  const stderrWidth = input.stderrTTY ? positive(input.stderrWidth) : undefined;
+  return {
+    columns: fromEnv ?? stdoutWidth ?? stderrWidth ?? DEFAULT_COLUMNS,
+    stdoutColumns: fromEnv ?? (input.stdoutTTY ? (stdoutWidth ?? DEFAULT_COLUMNS) : undefined),
+  };
+}
 
 /**
  * Colour is on only when nothing asked for it to be off.
@@ -117,10 +160,12 @@ export function createProcessIO(proc: ProcessLike, opts: ProcessIOOptions): IO {
     stdoutTTY,
     stderrTTY,
     colorEnabled: shouldUseColor({ noColor: opts.noColor, env: proc.env, stdoutTTY }),
-    // A getter so a resized terminal is measured when a table is drawn, not at startup.
+    // Getters so a resized terminal is measured when a table is drawn, not at startup.
     get columns() {
-      const width = (stdoutTTY ? proc.stdout.columns : undefined) ?? (stderrTTY ? proc.stderr.columns : undefined);
-      return width && width > 0 ? width : DEFAULT_COLUMNS;
+      return widthsFor({ env: proc.env, stdoutTTY, stderrTTY, stdoutWidth: proc.stdout.columns, stderrWidth: proc.stderr.columns }).columns;
+    },
+    get stdoutColumns() {
+      return widthsFor({ env: proc.env, stdoutTTY, stderrTTY, stdoutWidth: proc.stdout.columns, stderrWidth: proc.stderr.columns }).stdoutColumns;
     },
   };
 }
@@ -130,7 +175,10 @@ export interface TestIOOptions {
   stderrTTY?: boolean;
   stdinTTY?: boolean;
   color?: boolean;
+  /** The terminal's width (stdout's when it is a terminal, else stderr's); default 80. */
   columns?: number;
+  /** Only `COLUMNS` is read, the way createProcessIO reads it. */
+  env?: Record<string, string | undefined>;
   /** Text the command reads from stdin; no stdin stream when omitted. */
   stdin?: string;
 }
@@ -146,6 +194,10 @@ export interface TestIO extends IO {
 export function createTestIO(opts: TestIOOptions = {}): TestIO {
   let out = '';
   let err = '';
+  const stdoutTTY = opts.stdoutTTY ?? false;
+  const stderrTTY = opts.stderrTTY ?? false;
+  const terminal = opts.columns ?? DEFAULT_COLUMNS;
+  const widths = widthsFor({ env: opts.env ?? {}, stdoutTTY, stderrTTY: true, stdoutWidth: terminal, stderrWidth: terminal });
   return {
     stdout: {
       write: (text) => {
@@ -160,11 +212,11 @@ export function createTestIO(opts: TestIOOptions = {}): TestIO {
       },
     },
     stdin: opts.stdin === undefined ? undefined : Readable.from([opts.stdin]),
-    stdoutTTY: opts.stdoutTTY ?? false,
-    stderrTTY: opts.stderrTTY ?? false,
+    stdoutTTY,
+    stderrTTY,
     stdinTTY: opts.stdinTTY ?? false,
     colorEnabled: opts.color ?? false,
-    columns: opts.columns ?? DEFAULT_COLUMNS,
+    ...widths,
     out: () => out,
     err: () => err,
   };

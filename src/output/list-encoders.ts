@@ -199,7 +199,7 @@ export async function createListEncoder(
         tty: display.stdoutTTY,
         colors: await loadColors(display.colorEnabled),
         now: opts.now ?? new Date(),
-        width: display.columns,
+        width: display.stdoutColumns,
       });
       return { page: (rows) => table.page(rows), end: async () => table.end() };
     }

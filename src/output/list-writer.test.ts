@@ -4,7 +4,7 @@ import { renderList } from './formatters.js';
 import { createTestIO, type IO } from './io.js';
 import { createListWriter } from './list-writer.js';
 
-const display80 = { stdoutTTY: false, colorEnabled: false, columns: 80 };
+const display80 = { stdoutTTY: false, colorEnabled: false, stdoutColumns: undefined };
 
 const row = (n: number) => ({ id: `r${n}`, n, nested: { ok: n % 2 === 0 }, tags: ['a', `t${n}`] });
 const pagesOf = (sizes: number[]) => {
@@ -52,7 +52,7 @@ describe('createListWriter json', () => {
 describe('createListWriter other formats', () => {
   const pages = pagesOf([2, 1, 2]);
   const all = pages.flat();
-  const display = { stdoutTTY: false, colorEnabled: false, columns: 80 };
+  const display = { stdoutTTY: false, colorEnabled: false, stdoutColumns: undefined };
 
   it.each(['ndjson', 'csv', 'ids', 'yaml'] as const)('%s streamed equals %s printed at once', async (format) => {
     const io = createTestIO();
@@ -101,13 +101,11 @@ describe('createListWriter other formats', () => {
     const io = createTestIO({ stdoutTTY: true, columns: 100 });
     await stream(io, pages, { columns: ['id', 'n'] });
     const lines = io.out().trimEnd().split('\n');
-    expect(lines.filter((line) => line.startsWith('┌'))).toHaveLength(1);
-    expect(lines.filter((line) => line.startsWith('└'))).toHaveLength(1);
-    expect(lines.filter((line) => /│ id\s+│/.test(line))).toHaveLength(1);
-    expect(lines.filter((line) => /│ r\d\s+│/.test(line))).toHaveLength(5);
-    expect(lines.at(-1)?.startsWith('└')).toBe(true);
-    // Every line of the table has the same width: later pages reuse the first page's columns.
-    expect(new Set(lines.map((line) => [...line].length)).size).toBe(1);
+    expect(lines.filter((line) => /^id\s+n$/.test(line))).toHaveLength(1);
+    expect(lines[0]).toMatch(/^id\s+n$/);
+    expect(lines.filter((line) => /^r\d\s+\S+$/.test(line))).toHaveLength(5);
+    // Later pages reuse the first page's columns: the second column starts at the same place.
+    expect(new Set(lines.map((line) => line.search(/(?<=\s)\S+$/))).size).toBe(1);
   });
 
   it('prints nothing for an empty table and reports zero rows', async () => {
@@ -193,6 +191,6 @@ describe('streamed csv and tab-separated rows lose no nested data from later pag
   it('a table continued across pages shows the late sub-object as JSON too (cut to the column)', async () => {
     const io = createTestIO({ stdoutTTY: true, columns: 200 });
     await stream(io, [[noAddress], [withAddress]], { columns: ['id', 'emergency.address'] });
-    expect(io.out()).toMatch(/│ n2 │ \{"street":"1 Ma\S*…/);
+    expect(io.out()).toMatch(/^n2  \{"street":"1 Ma\S*…$/m);
   });
 });

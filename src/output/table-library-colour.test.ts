@@ -1,7 +1,8 @@
-// cli-table3 colours headers and borders on its own whenever its colour library thinks the
-// terminal allows it (FORCE_COLOR, a TTY). The spec wants NO_COLOR honoured by our code, so with
-// colour disabled not one escape code may come out, even with FORCE_COLOR set. This file runs in
-// its own worker, so the variable is seen when cli-table3 first loads.
+// Colour libraries colour on their own whenever they think the terminal allows it (FORCE_COLOR, a
+// TTY); cli-table3 used to colour headers and borders that way. The spec wants NO_COLOR honoured by
+// our code, so with colour disabled not one escape code may come out, even with FORCE_COLOR set.
+// Tables are now drawn by table.ts itself; this guards against any library (chalk included)
+// deciding for us again. This file runs in its own worker, so the variable is seen at first load.
 import { describe, expect, it } from 'vitest';
 
 process.env.FORCE_COLOR = '1';
@@ -14,6 +15,7 @@ describe('tables with the library forced into colour', () => {
     await printList(io, [{ id: 'a', status: 'failed' }]);
     await printResource(io, { id: 'a', status: 'failed' });
     expect(io.out()).toContain('failed');
+    expect(io.out()).not.toMatch(/[│─┌]/);
     expect(io.out()).not.toContain('\x1b[');
   });
 });

@@ -1,88 +1,202 @@
 import { describe, expect, it } from 'vitest';
-import { printList } from './formatters.js';
-import { createTestIO } from './io.js';
-import { columnKind, fitColumnWidths } from './table.js';
+import { printList, printResource } from './formatters.js';
+import { createTestIO, type TestIOOptions } from './io.js';
+import { createListWriter } from './list-writer.js';
+import { columnKind, columnRoles, fitColumns, fitColumnWidths } from './table.js';
 
 const now = new Date('2025-05-01T12:00:00.000Z');
+const ESC = '\u001b';
+const BOX_DRAWING = /[\u2500-\u257f]/; // │ ─ ┌ ┐ └ ┘ ├ ┤ ┬ ┴ ┼ and the rest of the block
 const MESSAGE_COLUMNS = ['id', 'direction', 'from', 'to', 'status', 'segments', 'createdAt', 'body'];
 const messages = [
   { id: 'msg_8Hq2xLw0PzR4kT7vN1cY', direction: 'outbound', from: '+14155550100', to: '+14155550123', status: 'delivered', segments: 1, createdAt: '2025-05-01T11:57:00.000Z', body: 'Your table for four is ready: come to the front desk and show this message' },
   { id: 'msg_3Fz9pQe5WmB2dJ6sK0aR', direction: 'inbound', from: '+442071838750', to: '+14155550100', status: 'received', segments: 2, createdAt: '2025-05-01T10:00:00.000Z', body: 'Thanks! On our way, see you in ten minutes or so' },
+  { id: 'msg_Qw7Ee1Rt2Yu3Io4Pa5Sd', direction: 'outbound', from: '+14155550100', to: '+14155550177', status: 'undelivered', segments: 1, createdAt: '2025-04-30T12:00:00.000Z', body: 'Reminder: your booking is tomorrow at 7pm' },
 ];
 
-/** The cells of the table's data rows (between the header separator and the bottom border). */
-function dataCells(out: string): string[][] {
-  return out
-    .split('\n')
-    .filter((line) => line.startsWith('│'))
-    .slice(1)
-    .map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+async function list(opts: TestIOOptions, format?: 'table'): Promise<{ out: string; err: string; lines: string[]; header: string[]; rows: string[][] }> {
+  const io = createTestIO(opts);
+  await printList(io, messages, { columns: MESSAGE_COLUMNS, now, format });
+  const lines = io.out().trimEnd().split('\n');
+  // Columns are two spaces apart; no cell of these rows holds two spaces in a row or is empty.
+  const [header, ...rows] = lines.map((line) => line.split(/ {2,}/));
+  return { out: io.out(), err: io.err(), lines, header: header!, rows };
 }
 
-describe('tables on an 80-column terminal', () => {
-  it('never cut ids or phone numbers; the message body gives up its space', async () => {
-    const io = createTestIO({ stdoutTTY: true, columns: 110 });
-    await printList(io, messages, { columns: MESSAGE_COLUMNS, now });
-    const rows = dataCells(io.out());
-    expect(rows).toHaveLength(2);
-    for (const [i, m] of messages.entries()) {
-      expect(rows[i]![0]).toBe(m.id);
-      expect(rows[i]![2]).toBe(m.from);
-      expect(rows[i]![3]).toBe(m.to);
-      expect(rows[i]![7]).toMatch(/…$/);
-    }
-    expect(io.out()).not.toMatch(/\+1415…/);
-    expect(io.err()).toBe('');
+describe('a messages list on an 80-column terminal', () => {
+  it('keeps id, direction, status (whole words) and the body (cut to what fits); the least useful columns are left out, said on stderr', async () => {
+    const { out, err, lines, header, rows } = await list({ stdoutTTY: true, columns: 80 });
+    expect(header).toEqual(['id', 'direction', 'from', 'status', 'body']);
+    expect(rows.map((row) => row.slice(0, 4))).toEqual(messages.map((m) => [m.id, m.direction, m.from, m.status]));
+    expect(out).not.toMatch(/deliver…|undeliv…|\+1415…/);
+    expect(rows[0]![4]).toMatch(/^Your table .*…$/);
+    expect(rows[1]![4]).toMatch(/^Thanks! .*…$/);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(err).toBe('note: to, segments, createdAt left out to fit 80 columns (a wider terminal, or -o json, shows them)\n');
   });
 
-  it('too narrow even when shrunk: the rightmost columns are left out (said on stderr), never wrapped', async () => {
-    const io = createTestIO({ stdoutTTY: true, columns: 80 });
-    await printList(io, messages, { columns: MESSAGE_COLUMNS, now });
-    for (const line of io.out().trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
-    const header = io.out().split('\n')[1]!;
-    expect(header.split('│').slice(1, -1).map((cell) => cell.trim())).toEqual(['id', 'direct…', 'from', 'to', 'status']);
-    const rows = dataCells(io.out());
-    expect(rows.map((row) => [row[0], row[2], row[3]])).toEqual(messages.map((m) => [m.id, m.from, m.to]));
-    expect(io.err()).toBe('note: segments, createdAt, body left out to fit 80 columns (a wider terminal, or -o json, shows them)\n');
-  });
-
-  it('-o table into a pipe keeps every column (no terminal to wrap)', async () => {
-    const io = createTestIO({ stdoutTTY: false, columns: 80 });
-    await printList(io, messages, { columns: MESSAGE_COLUMNS, now, format: 'table' });
-    expect(io.out()).toContain('body');
-    expect(io.err()).toBe('');
-  });
-
-  it('shrink free text first: short columns keep their width while the body can give', async () => {
-    const io = createTestIO({ stdoutTTY: true, columns: 120 });
-    await printList(io, messages, { columns: MESSAGE_COLUMNS, now });
-    const [first, second] = dataCells(io.out());
-    expect(first!.slice(0, 7)).toEqual(['msg_8Hq2xLw0PzR4kT7vN1cY', 'outbound', '+14155550100', '+14155550123', 'delivered', '1', '3m ago']);
-    expect(second!.slice(0, 7)).toEqual(['msg_3Fz9pQe5WmB2dJ6sK0aR', 'inbound', '+442071838750', '+14155550100', 'received', '2', '2h ago']);
-    expect(first![7]).toMatch(/^Your table.*…$/);
-    for (const line of io.out().trimEnd().split('\n')) expect([...line].length).toBe(120);
+  it('is compact and borderless: a header row, columns two spaces apart, no lines', async () => {
+    const { out, lines } = await list({ stdoutTTY: true, columns: 80 });
+    expect(out).not.toMatch(BOX_DRAWING);
+    expect(lines).toHaveLength(1 + messages.length);
+    expect(lines[0]).toMatch(/^id {24}direction {2}from {11}status {7}body$/);
+    for (const line of lines) expect(line).toBe(line.trimEnd());
   });
 });
 
-describe('columnKind and fitColumnWidths', () => {
-  it('tells identifiers, free text and the rest apart', () => {
+describe('a messages list on a 120-column terminal', () => {
+  it('has room for every column; only the body is cut', async () => {
+    const { out, err, lines, header, rows } = await list({ stdoutTTY: true, columns: 120 });
+    expect(header).toEqual(MESSAGE_COLUMNS);
+    expect(rows[0]!.slice(0, 7)).toEqual(['msg_8Hq2xLw0PzR4kT7vN1cY', 'outbound', '+14155550100', '+14155550123', 'delivered', '1', '3m ago']);
+    expect(rows[1]!.slice(0, 7)).toEqual(['msg_3Fz9pQe5WmB2dJ6sK0aR', 'inbound', '+442071838750', '+14155550100', 'received', '2', '2h ago']);
+    expect(rows[0]![7]).toMatch(/^Your table.*…$/);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(120);
+    expect(out).not.toMatch(BOX_DRAWING);
+    expect(err).toBe('');
+  });
+});
+
+describe('-o table into a pipe', () => {
+  it('without COLUMNS is not squeezed: every column, every cell whole, ISO times', async () => {
+    const { out, err, header, rows } = await list({ stdoutTTY: false, columns: 80 }, 'table');
+    expect(header).toEqual(MESSAGE_COLUMNS);
+    expect(rows.map((row) => row[7])).toEqual(messages.map((m) => m.body));
+    expect(rows.map((row) => row[6])).toEqual(messages.map((m) => m.createdAt));
+    expect(out).not.toContain('…');
+    expect(out).not.toMatch(BOX_DRAWING);
+    expect(err).toBe('');
+  });
+
+  it('with COLUMNS fits that width like a terminal', async () => {
+    const { err, lines, header, rows } = await list({ stdoutTTY: false, env: { COLUMNS: '80' } }, 'table');
+    expect(header).toEqual(['id', 'direction', 'from', 'status', 'body']);
+    expect(rows.map((row) => row[3])).toEqual(['delivered', 'received', 'undelivered']);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(err).toContain('left out to fit 80 columns');
+  });
+
+  it('with a wide COLUMNS keeps everything', async () => {
+    const { out, header } = await list({ stdoutTTY: false, env: { COLUMNS: '250' } }, 'table');
+    expect(header).toEqual(MESSAGE_COLUMNS);
+    expect(out).not.toContain('…');
+  });
+});
+
+describe('colour and edge cases', () => {
+  it('NO_COLOR: not one escape code, in a list or a single resource', async () => {
+    const io = createTestIO({ stdoutTTY: true, color: false, columns: 80 });
+    await printList(io, messages, { columns: MESSAGE_COLUMNS, now });
+    await printResource(io, messages[0]!, { now });
+    expect(io.out()).not.toContain(ESC);
+  });
+
+  it('with colour: a bold header and coloured statuses, cut and padded by their visible width', async () => {
+    const io = createTestIO({ stdoutTTY: true, color: true, columns: 80 });
+    await printList(io, messages, { columns: MESSAGE_COLUMNS, now });
+    const plain = io.out().replace(/\u001b\[\d+m/g, '');
+    expect(io.out()).toContain(`${ESC}[1mstatus${ESC}[22m`);
+    expect(io.out()).toContain(`${ESC}[32mdelivered${ESC}[39m`);
+    expect(io.out()).toContain(`${ESC}[31mundelivered${ESC}[39m`);
+    const uncoloured = createTestIO({ stdoutTTY: true, color: false, columns: 80 });
+    await printList(uncoloured, messages, { columns: MESSAGE_COLUMNS, now });
+    expect(plain).toBe(uncoloured.out());
+  });
+
+  it('a list of no rows prints nothing (the command says so on stderr)', async () => {
+    const io = createTestIO({ stdoutTTY: true, columns: 80 });
+    await printList(io, [], { columns: MESSAGE_COLUMNS, now });
+    expect(io.out()).toBe('');
+  });
+
+  it('a single resource is `key  value` lines, long values wrapped under their column', async () => {
+    const io = createTestIO({ stdoutTTY: true, columns: 60 });
+    await printResource(io, messages[0]!, { columns: ['id', 'status'], now });
+    const lines = io.out().trimEnd().split('\n');
+    expect(io.out()).not.toMatch(BOX_DRAWING);
+    expect(lines[0]).toBe('id         msg_8Hq2xLw0PzR4kT7vN1cY');
+    expect(lines[1]).toBe('status     delivered');
+    expect(lines).toContain('createdAt  2025-05-01T11:57:00.000Z (3m ago)');
+    const body = lines.slice(lines.findIndex((line) => line.startsWith('body')));
+    expect(body.length).toBeGreaterThan(1);
+    for (const line of body.slice(1)) expect(line.startsWith(' '.repeat(11))).toBe(true);
+    expect(body.map((line) => line.slice(11)).join(' ')).toBe(messages[0]!.body);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(60);
+  });
+
+  it('a single resource into a pipe with -o table is not wrapped', async () => {
+    const io = createTestIO({ stdoutTTY: false });
+    await printResource(io, messages[0]!, { format: 'table', now });
+    expect(io.out()).toContain(`body       ${messages[0]!.body}\n`);
+  });
+
+  it('--all: later pages continue the table; their long text is cut to the column, a status never', async () => {
+    const io = createTestIO({ stdoutTTY: true, columns: 80 });
+    const writer = createListWriter(io, { columns: MESSAGE_COLUMNS, now });
+    await writer.writeRows([messages[0]!]);
+    await writer.writeRows([{ ...messages[1]!, status: 'undelivered', body: 'x'.repeat(200) }]);
+    await writer.end();
+    const lines = io.out().trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.filter((line) => line.startsWith('id '))).toHaveLength(1);
+    expect(lines[2]).toContain(' undelivered ');
+    expect(lines[2]).toMatch(/x…$/);
+  });
+});
+
+describe('which columns give way: one rule from each column kind', () => {
+  it('tells identifiers, statuses, free text, times and the rest apart', () => {
     expect(columnKind('id', ['x'])).toBe('identifier');
     expect(columnKind('lastMessageId', ['msg_8Hq2xLw0PzR4kT7vN1cY'])).toBe('identifier');
     expect(columnKind('counterparty', ['+14155550123', null])).toBe('identifier');
     expect(columnKind('subaccount', ['5f0c2d9e-1b2c-4d5e-8f90-123456789abc'])).toBe('identifier');
+    expect(columnKind('status', ['delivered'])).toBe('status');
+    expect(columnKind('direction', ['outbound'])).toBe('status');
+    expect(columnKind('emergency.enabled', [true, false])).toBe('status');
     expect(columnKind('body', ['ok'])).toBe('text');
     expect(columnKind('note', ['two words'])).toBe('text');
     expect(columnKind('tfvStatus', ['not_applicable'])).toBe('other');
-    expect(columnKind('createdAt', ['2025-05-01T11:57:00.000Z'])).toBe('other');
+    expect(columnKind('segments', [1, 2])).toBe('other');
+    expect(columnKind('createdAt', ['2025-05-01T11:57:00.000Z'])).toBe('time');
+    expect(columnKind('disabledReason', [null, ''])).toBe('empty');
   });
 
-  it('takes from text before other columns and never from identifiers', () => {
-    const headers = ['id', 'code', 'note'];
-    const cells = [['num_0123456789abcdefghij', 'x'.repeat(29), 'short note here']];
-    // id 26, code 31, note 17 (with padding) + 4 borders = 78.
-    const kinds = ['identifier', 'other', 'text'] as const;
-    expect(fitColumnWidths(headers, cells, 70, kinds)).toEqual([26, 31, 9]);
-    expect(fitColumnWidths(headers, cells, 60, kinds)).toEqual([26, 22, 8]);
-    expect(fitColumnWidths(headers, cells, 40, kinds)).toEqual([26, 8, 8]);
+  it('the record id is the key; the first free text is the one people came for', () => {
+    expect(columnRoles(['id', 'from', 'status', 'label', 'locality', 'createdAt'], ['identifier', 'identifier', 'status', 'text', 'text', 'time'])).toEqual(['key', 'identifier', 'status', 'text', 'moreText', 'time']);
+    // No `id` column (conversations list): the first identifier is the key.
+    expect(columnRoles(['counterparty', 'lastMessageId'], ['identifier', 'identifier'])).toEqual(['key', 'identifier']);
+  });
+
+  it('cuts other columns before free text, and never ids or statuses', () => {
+    const headers = ['id', 'code', 'state', 'note'];
+    const cells = [['num_0123456789abcdefghij', 'x'.repeat(29), 'active', 'a short note here ok']];
+    const roles = columnRoles(headers, ['identifier', 'other', 'status', 'text']);
+    // id 24, code 29, state 6, note 20, three gaps of 2 = 85.
+    expect(fitColumnWidths(headers, cells, 80, roles)).toEqual([24, 24, 6, 20]);
+    expect(fitColumnWidths(headers, cells, 60, roles)).toEqual([24, 8, 6, 16]);
+    expect(fitColumnWidths(headers, cells, 20, roles)).toEqual([24, 8, 6, 12]);
+  });
+
+  it('leaves columns out least useful first until the free text has room, and never the key or a status', () => {
+    const headers = ['id', 'to', 'status', 'count', 'createdAt', 'body'];
+    const kinds = ['identifier', 'identifier', 'status', 'other', 'time', 'text'] as const;
+    const cells = [['msg_8Hq2xLw0PzR4kT7vN1cY', '+14155550123', 'undelivered', '12', '3m ago', 'b'.repeat(40)]];
+    expect(fitColumns(headers, cells, undefined, kinds).hidden).toEqual([]);
+    expect(fitColumns(headers, cells, 200, kinds).hidden).toEqual([]);
+    expect(fitColumns(headers, cells, 80, kinds).hidden).toEqual(['count']);
+    expect(fitColumns(headers, cells, 70, kinds).hidden).toEqual(['count', 'createdAt']);
+    expect(fitColumns(headers, cells, 60, kinds).hidden).toEqual(['to', 'count', 'createdAt']);
+    // Nothing else can go: the body is cut below its minimum, then left out; id and status stay.
+    expect(fitColumns(headers, cells, 45, kinds)).toMatchObject({ hidden: ['to', 'count', 'createdAt'], widths: [24, 11, 6] });
+    expect(fitColumns(headers, cells, 30, kinds)).toMatchObject({ keep: [0, 2], hidden: ['to', 'count', 'createdAt', 'body'] });
+  });
+
+  it('a column with nothing in it goes first', () => {
+    const headers = ['id', 'url', 'enabled', 'disabledReason', 'createdAt'];
+    const cells = [['we_8Hq2xLw0PzR4kT7vN1cY', `https://example.com/${'x'.repeat(40)}`, 'true', '', '1mo ago']];
+    const raw = ['we_8Hq2xLw0PzR4kT7vN1cY', cells[0]![1]!, true, null, '2025-04-01T11:57:00.000Z'];
+    const kinds = headers.map((header, i) => columnKind(header, [raw[i]!]));
+    expect(kinds).toEqual(['identifier', 'text', 'status', 'empty', 'time']);
+    expect(fitColumns(headers, cells, 80, kinds).hidden).toEqual(['disabledReason']);
   });
 });

@@ -1,37 +1,45 @@
-// Bordered tables for people: a list as rows, a single resource as key/value pairs.
-// cli-table3 is loaded on first use (≈17 ms to import; `svc --help` must not pay for it).
+// Tables for people, compact and borderless like `gh`: a header row, then one line per record,
+// columns two spaces apart, no box-drawing characters and no rules. A single resource is `key  value`
+// lines. Drawn by this file alone (no table library), so every escape code comes from our Colors
+// and NO_COLOR is honoured by our code (spec: Output).
 import type { Colors } from './colors.js';
 import { columnsFor, createRowPlacer, expandColumns, flattenRecord, type FlatRecord, type FlatValue, type PlacedRow } from './flatten.js';
 import { isIsoTimestamp, relativeTime } from './time.js';
-
-type TableConstructor = typeof import('cli-table3');
 
 export interface TableStyle {
   /** stdout is a terminal: relative times. Off when `-o table` is asked for in a pipe. */
   tty: boolean;
   colors: Colors;
   now: Date;
-  /** Terminal width the table should fit in. */
-  width: number;
+  /**
+   * Width the table must fit (IO.stdoutColumns): the terminal's, or `COLUMNS`. Undefined into a
+   * pipe without `COLUMNS`: a pipe has no width, so nothing is cut or left out.
+   */
+  width: number | undefined;
   /** Says (on stderr) that a later page had a field the table has no column for; see list-encoders.ts. */
   warn?: (message: string) => void;
 }
 
-async function loadTable(): Promise<TableConstructor> {
-  return (await import('cli-table3')).default;
-}
-
-// cli-table3 colours headers red and borders grey through its own colour detection; empty
-// styles switch that off so every escape code comes from our Colors (spec: NO_COLOR by our code).
-// compact: no separator line between rows, only under the header.
-const PLAIN_STYLE = { head: [] as string[], border: [] as string[], compact: true };
-
-const PADDING = 2;
-// Narrowest a shrunk column gets (content, without padding); headers are truncated too if need be.
-const MIN_CONTENT_WIDTH = 6;
+/** Between two columns, as `gh` does. */
+const GAP = '  ';
+/** What the column the user came for (a message's body) keeps before other columns are left out. */
+const TEXT_MIN = 12;
+/** Narrowest that text gets once nothing else can give way. */
+const TEXT_FLOOR = 4;
+/** Narrowest that a long code or JSON cell in an `other` column is cut to. */
+const OTHER_MIN = 8;
+/** Narrowest a wrapped value of the key/value view gets, however narrow the terminal. */
+const VALUE_MIN = 20;
 
 function textWidth(text: string): number {
   return [...text].length;
+}
+
+/** `text` cut to `width` characters, the last one an ellipsis when anything was cut. */
+function truncate(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  return width <= 1 ? '…'.slice(0, width) : `${chars.slice(0, width - 1).join('')}…`;
 }
 
 function lastSegment(column: string): string {
@@ -54,61 +62,115 @@ function listCellText(value: FlatValue | undefined, style: TableStyle): string {
 }
 
 /**
- * How a column may be narrowed on a terminal too small for the table:
- * - `identifier`: ids (`id`, `…Id`, `num_…` values) and E.164 numbers; never shrunk, because
- *   people copy them into the next command and `+1415…` is useless;
- * - `text`: free text (body, label, name, description…; values with spaces); shrunk first;
- * - `other`: short codes, statuses, times, counts; shrunk only when free text alone is not enough.
+ * What a column holds, decided from its name and the raw values of the first page:
+ * - `identifier`: ids (`id`, `…Id`, `num_…` values), UUIDs and E.164 numbers: people copy them into
+ *   the next command, and `+1415…` is useless;
+ * - `status`: `status`, `state`, `direction`, `type` and other short enums and booleans: one word
+ *   that says what happened;
+ * - `text`: free text (body, label, name, description, url…; values with spaces);
+ * - `time`: timestamps (`3m ago` on a terminal);
+ * - `other`: counts, codes, anything else;
+ * - `empty`: no value at all on the first page (a `disabledReason` while every endpoint is enabled).
+ * How each kind gives way on a narrow terminal is in GIVE_WAY.
  */
-export type ColumnKind = 'identifier' | 'text' | 'other';
+export type ColumnKind = 'identifier' | 'status' | 'text' | 'time' | 'other' | 'empty';
 
 const E164_VALUE = /^\+[1-9]\d{1,14}$/;
 // The service's ids: a lowercase prefix, `_`, and a long random part (`num_8Hq2…`, `msg_…`).
 const ID_VALUE = /^[a-z][a-z0-9]{1,11}_[A-Za-z0-9]{12,}$/;
 const UUID_VALUE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const FREE_TEXT_NAMES = new Set(['body', 'lastBody', 'label', 'name', 'description', 'summary', 'reason', 'message', 'text', 'title', 'campaignName', 'tfvRejectionReason', 'locality', 'url']);
+const STATUS_NAMES = new Set(['status', 'state', 'direction', 'type', 'kind', 'mode', 'channel', 'enabled', 'eventType']);
+const FREE_TEXT_NAMES = new Set(['body', 'lastBody', 'label', 'name', 'description', 'summary', 'reason', 'message', 'text', 'title', 'campaignName', 'tfvRejectionReason', 'locality', 'url', 'error', 'disabledReason']);
 
 /** The kind of a column, from its name and the raw values of the first page. */
 export function columnKind(column: string, values: readonly (FlatValue | undefined)[]): ColumnKind {
   const name = lastSegment(column);
-  if (name === 'id' || /[a-z]Id$/.test(name)) return 'identifier';
   const present = values.filter((value): value is FlatValue => value !== null && value !== undefined && value !== '');
+  if (present.length === 0 && values.length > 0) return 'empty';
+  if (name === 'id' || /[a-z]Id$/.test(name)) return 'identifier';
   if (present.length > 0 && present.every((value) => typeof value === 'string' && (E164_VALUE.test(value) || ID_VALUE.test(value) || UUID_VALUE.test(value)))) {
     return 'identifier';
   }
+  if (STATUS_NAMES.has(name)) return 'status';
+  if (present.length > 0 && present.every((value) => typeof value === 'boolean')) return 'status';
   if (FREE_TEXT_NAMES.has(name)) return 'text';
-  if (present.length > 0 && present.every((value) => isIsoTimestamp(value))) return 'other';
+  if (present.length > 0 && present.every((value) => isIsoTimestamp(value))) return 'time';
   return present.some((value) => typeof value === 'string' && /\s/.test(value)) ? 'text' : 'other';
 }
 
 /**
- * Column widths (with padding) that fit `available` characters. Free-text columns give up space
- * first, widest first, down to a readable minimum; then the other non-identifier columns; ids and
- * phone numbers never (see ColumnKind). If even that does not fit, the widths are returned anyway
- * (fitColumns then leaves columns out). Without `kinds`, only a column named `id` is kept whole.
+ * How a column gives way when the table is wider than the terminal: the one place this is decided.
+ * `drop`: columns are left out lowest first (the rightmost first among equals, since a command lists
+ * its columns most important first); `never` columns are always shown. `truncate`: may be cut with
+ * `…`; the others are always shown whole.
+ *
+ * - `key`, the record's own id (the column `id`, else the first identifier), and `status` words are
+ *   what a row is about: never left out, never cut (`delivered`, not `deliver…`).
+ * - `text`, the first free-text column, is what people came for (a message's body, a number's
+ *   label): it is cut last, and other columns are left out before it gets narrower than TEXT_MIN.
+ * - Before it go, in order: `empty` columns (nothing to see), `other` (counts like `segments`,
+ *   codes), `moreText` (further free text), `time` (short anyway when relative), then `identifier`
+ *   (the other ids and phone numbers).
+ */
+export type ColumnRole = 'key' | 'status' | 'text' | 'moreText' | 'time' | 'identifier' | 'other' | 'empty';
+
+const never = Number.POSITIVE_INFINITY;
+export const GIVE_WAY: Record<ColumnRole, { drop: number; truncate: boolean }> = {
+  empty: { drop: -1, truncate: true },
+  other: { drop: 0, truncate: true },
+  moreText: { drop: 1, truncate: true },
+  time: { drop: 2, truncate: false },
+  identifier: { drop: 3, truncate: false },
+  text: { drop: 4, truncate: true },
+  status: { drop: never, truncate: false },
+  key: { drop: never, truncate: false },
+};
+
+/** Each column's role, from the kinds of all of them (see ColumnRole). */
+export function columnRoles(headers: readonly string[], kinds: readonly ColumnKind[]): ColumnRole[] {
+  const idColumn = headers.indexOf('id');
+  const key = idColumn !== -1 && kinds[idColumn] === 'identifier' ? idColumn : kinds.indexOf('identifier');
+  const firstText = kinds.indexOf('text');
+  return kinds.map((kind, i) => {
+    if (i === key) return 'key';
+    if (kind === 'text') return i === firstText ? 'text' : 'moreText';
+    return kind;
+  });
+}
+
+function totalWidth(widths: readonly number[]): number {
+  return widths.reduce((sum, width) => sum + width, 0) + GAP.length * Math.max(widths.length - 1, 0);
+}
+
+/**
+ * Column widths (content only; the gap is added between columns) that fit `available` characters
+ * if cutting can do it: first `other` and further free-text columns, widest first, down to
+ * OTHER_MIN / TEXT_MIN; then the first free-text column down to `textMin`. A header is never cut,
+ * nor a column that may not be truncated. Returns the widths even when they do not fit.
  */
 export function fitColumnWidths(
   headers: readonly string[],
   cells: readonly string[][],
   available: number,
-  kinds: readonly ColumnKind[] = headers.map((header) => (header === 'id' ? 'identifier' : 'other')),
+  roles: readonly ColumnRole[],
+  textMin = TEXT_MIN,
 ): number[] {
-  const widths = headers.map(
-    (header, i) => Math.max(textWidth(header), ...cells.map((row) => textWidth(row[i] ?? ''))) + PADDING,
-  );
-  const minimums = widths.map((width, i) =>
-    kinds[i] === 'identifier' ? width : Math.min(width, MIN_CONTENT_WIDTH + PADDING),
-  );
-  const borders = headers.length + 1;
-  let total = widths.reduce((sum, width) => sum + width, 0) + borders;
-  for (const phase of ['text', 'other'] as const) {
+  const widths = headers.map((header, i) => Math.max(textWidth(header), ...cells.map((row) => textWidth(row[i] ?? ''))));
+  const minimums = widths.map((width, i) => {
+    const role = roles[i]!;
+    if (!GIVE_WAY[role].truncate) return width;
+    const floor = role === 'text' ? textMin : role === 'moreText' ? Math.min(textMin, TEXT_MIN) : OTHER_MIN;
+    return Math.min(width, Math.max(textWidth(headers[i]!), floor));
+  });
+  let total = totalWidth(widths);
+  for (const phase of [['empty', 'other', 'moreText'], ['text']] as ColumnRole[][]) {
     while (total > available) {
       let widest = -1;
       for (let i = 0; i < widths.length; i++) {
-        if (kinds[i] === phase && widths[i] > minimums[i] && (widest === -1 || widths[i] > widths[widest])) widest = i;
+        if (phase.includes(roles[i]!) && widths[i]! > minimums[i]! && (widest === -1 || widths[i]! > widths[widest]!)) widest = i;
       }
       if (widest === -1) break;
-      widths[widest] -= 1;
+      widths[widest]! -= 1;
       total -= 1;
     }
   }
@@ -116,46 +178,93 @@ export function fitColumnWidths(
 }
 
 /**
- * Which columns fit in `available` characters, and their widths. When shrinking alone is not
- * enough (messages and numbers at 80 columns), columns are left out, the rightmost non-identifier
- * first (a command lists its columns most important first): a table wider than the terminal wraps
- * every row onto two lines and its borders no longer line up, which is unreadable. Identifiers
- * stay. `hidden` names what was left out, for a notice on stderr.
+ * Which columns fit in `available` characters, and their widths. A column empty on the first page
+ * is left out before anything is cut. Then cutting comes first (see
+ * fitColumnWidths); when that is not enough, columns are left out in GIVE_WAY order until the first
+ * free-text column has TEXT_MIN characters; if it still cannot, it is cut to what fits (down to
+ * TEXT_FLOOR) and only then left out. A table wider than the terminal would wrap every row onto two
+ * lines, which is unreadable. `hidden` names what was left out (in column order), for a notice on
+ * stderr. `available` undefined (a pipe): everything, nothing cut.
  */
 export function fitColumns(
   headers: readonly string[],
   cells: readonly string[][],
-  available: number,
+  available: number | undefined,
   kinds: readonly ColumnKind[],
 ): { keep: number[]; widths: number[]; hidden: string[] } {
+  const roles = columnRoles(headers, kinds);
   let keep = headers.map((_, i) => i);
-  const hidden: string[] = [];
-  for (;;) {
-    const widths = fitColumnWidths(
+  const widthsOf = (textMin: number): number[] =>
+    fitColumnWidths(
       keep.map((i) => headers[i]!),
       cells.map((row) => keep.map((i) => row[i] ?? '')),
-      available,
-      keep.map((i) => kinds[i]!),
+      available ?? never,
+      keep.map((i) => roles[i]!),
+      textMin,
     );
-    const total = widths.reduce((sum, width) => sum + width, 0) + keep.length + 1;
-    let drop = -1;
-    for (let j = keep.length - 1; j >= 0 && total > available; j--) {
-      if (kinds[keep[j]!] !== 'identifier') {
-        drop = j;
-        break;
-      }
+  const result = (widths: number[]) => ({
+    keep,
+    widths,
+    hidden: headers.filter((_, i) => !keep.includes(i)),
+  });
+  if (available === undefined) return result(widthsOf(TEXT_MIN));
+  // The column to leave out next: lowest GIVE_WAY.drop below `below`, the rightmost among equals.
+  const nextToDrop = (below: number): number => {
+    let pick = -1;
+    for (let j = 0; j < keep.length; j++) {
+      const rank = GIVE_WAY[roles[keep[j]!]!].drop;
+      if (rank < below && (pick === -1 || rank <= GIVE_WAY[roles[keep[pick]!]!].drop)) pick = j;
     }
-    if (drop === -1 || keep.length <= 1) return { keep, widths, hidden: hidden.reverse() };
-    hidden.push(headers[keep[drop]!]!);
+    return pick;
+  };
+  for (;;) {
+    const widths = widthsOf(TEXT_MIN);
+    // A column with nothing in it is not worth cutting anything else for: it goes first.
+    const cutSomething = widths.some((width, j) => cells.some((row) => textWidth(row[keep[j]!] ?? '') > width));
+    const empty = cutSomething || totalWidth(widths) > available ? nextToDrop(GIVE_WAY.other.drop) : -1;
+    if (empty !== -1) {
+      keep = keep.filter((_, j) => j !== empty);
+      continue;
+    }
+    if (totalWidth(widths) <= available) return result(widths);
+    let drop = nextToDrop(GIVE_WAY.text.drop);
+    if (drop === -1) {
+      const tight = widthsOf(TEXT_FLOOR);
+      if (totalWidth(tight) <= available) return result(tight);
+      drop = nextToDrop(never);
+      // Only what is never left out remains: the line is wider than the terminal, but whole.
+      if (drop === -1) return result(tight);
+    }
     keep = keep.filter((_, j) => j !== drop);
   }
 }
 
+/** One line of the table: cells cut (where allowed) and padded to their widths, then coloured. */
+function tableLine(
+  cells: readonly string[],
+  widths: readonly number[],
+  cut: readonly boolean[],
+  colours: readonly (((text: string) => string) | undefined)[],
+): string {
+  const last = cells.length - 1;
+  return cells
+    .map((cell, j) => {
+      const text = cut[j] ? truncate(cell, widths[j]!) : cell;
+      const colour = colours[j];
+      const coloured = text !== '' && colour ? colour(text) : text;
+      // No trailing spaces after the last column (they end up in files and in copied text).
+      return j === last ? coloured : coloured + ' '.repeat(Math.max(widths[j]! - textWidth(text), 0));
+    })
+    .join(GAP)
+    .trimEnd();
+}
+
 /**
  * Draws a list as one table across many pages (`--all`): the first page fixes the columns and
- * their widths; later pages continue the same table (longer cells are truncated with "…"; a
- * nested object that was null on the first page shows as JSON in its column).
- * The bottom border is held back until end(), so memory stays bounded by one page.
+ * their widths and prints the header; later pages continue the same table (on a terminal, longer
+ * cells of columns that may be cut are cut with "…"; ids and statuses are never cut and may push
+ * the rest of their row right; a nested object that was null on the first page shows as JSON in
+ * its column). Memory stays bounded by one page.
  */
 export interface TableListEncoder {
   page(rows: readonly object[]): Promise<string>;
@@ -168,13 +277,13 @@ export function createTableListEncoder(requestedColumns: readonly string[] | und
   let widths: number[] = [];
   // Indexes (into `columns`) of the columns shown: all of them unless the terminal is too narrow.
   let shown: number[] = [];
-  let bottomBorder: string | undefined;
+  // Per shown column: may its cells be cut to the width (only when a width is known).
+  let cut: boolean[] = [];
   const reported = new Set<string>();
 
   return {
     async page(rows) {
       if (rows.length === 0) return '';
-      const Table = await loadTable();
       const flat = rows.map(flattenRecord);
       const first = columns === undefined;
       if (columns === undefined) {
@@ -195,39 +304,27 @@ export function createTableListEncoder(requestedColumns: readonly string[] | und
         }
       }
       const plain = placed.map(({ cells }) => cells.map((value) => listCellText(value, style)));
+      let text = '';
       if (first) {
         const kinds = cols.map((column, i) => columnKind(column, placed.map(({ cells }) => cells[i])));
-        // Only a terminal wraps long lines; `-o table` into a file or pipe keeps every column.
-        const fit = style.tty ? fitColumns(cols, plain, style.width, kinds) : { keep: cols.map((_, i) => i), widths: fitColumnWidths(cols, plain, style.width, kinds), hidden: [] };
+        const fit = fitColumns(cols, plain, style.width, kinds);
         shown = fit.keep;
         widths = fit.widths;
+        const roles = columnRoles(cols, kinds);
+        cut = shown.map((i) => style.width !== undefined && GIVE_WAY[roles[i]!].truncate);
         if (fit.hidden.length > 0) {
           style.warn?.(`note: ${fit.hidden.join(', ')} left out to fit ${style.width} columns (a wider terminal, or -o json, shows them)`);
         }
+        text += `${tableLine(shown.map((i) => cols[i]!), widths, cut, shown.map(() => style.colors.bold))}\n`;
       }
-
-      const table = new Table({
-        head: first ? shown.map((i) => style.colors.bold(cols[i]!)) : [],
-        colWidths: widths,
-        style: PLAIN_STYLE,
-        wordWrap: false,
-      });
       const colours = shown.map((i) => colourFor(cols[i]!, style.colors));
       for (const cells of plain) {
-        table.push(shown.map((i, j) => {
-          const text = cells[i] ?? '';
-          return text !== '' && colours[j] ? colours[j](text) : text;
-        }));
+        text += `${tableLine(shown.map((i) => cells[i] ?? ''), widths, cut, colours)}\n`;
       }
-
-      const lines = table.toString().split('\n');
-      bottomBorder = lines.pop();
-      // Later pages continue the table started by the first: drop their own top border.
-      if (!first) lines.shift();
-      return `${lines.join('\n')}\n`;
+      return text;
     },
     end() {
-      return bottomBorder === undefined ? '' : `${bottomBorder}\n`;
+      return '';
     },
   };
 }
@@ -262,7 +359,10 @@ function resourceCellText(value: FlatValue | undefined, style: TableStyle): stri
   return String(value).replace(/\t/g, ' ');
 }
 
-/** A single resource as a two-column key/value table of its flattened fields, `preferred` first. */
+/**
+ * A single resource as `key  value` lines of its flattened fields, `preferred` first. Long values
+ * wrap under their own column (never cut); without a width (a pipe) they are not wrapped.
+ */
 export async function renderKeyValueTable(
   resource: object,
   preferred: readonly string[] | undefined,
@@ -271,17 +371,21 @@ export async function renderKeyValueTable(
   const flat: FlatRecord = flattenRecord(resource);
   const keys = columnsFor([flat], preferred ?? []);
   if (keys.length === 0) return '';
-  const Table = await loadTable();
 
-  const keyWidth = Math.max(...keys.map(textWidth)) + PADDING;
-  // Borders: three vertical bars; values get whatever the terminal has left.
-  const valueWidth = Math.max(style.width - keyWidth - 3 - PADDING, MIN_CONTENT_WIDTH * 2);
+  const keyWidth = Math.max(...keys.map(textWidth));
+  const indent = ' '.repeat(keyWidth + GAP.length);
+  const valueWidth = style.width === undefined ? 0 : Math.max(style.width - indent.length, VALUE_MIN);
 
-  const table = new Table({ style: PLAIN_STYLE, wordWrap: false });
+  let out = '';
   for (const key of keys) {
-    const text = wrapText(resourceCellText(flat[key], style), valueWidth);
+    const text = resourceCellText(flat[key], style);
     const colour = colourFor(key, style.colors);
-    table.push([style.colors.bold(key), text !== '' && colour ? colour(text) : text]);
+    const lines = (valueWidth > 0 ? wrapText(text, valueWidth) : text).split(/\r?\n/);
+    const label = style.colors.bold(key) + ' '.repeat(keyWidth - textWidth(key));
+    lines.forEach((line, i) => {
+      const value = line !== '' && colour ? colour(line) : line;
+      out += `${`${i === 0 ? label : indent.slice(GAP.length)}${GAP}${value}`.trimEnd()}\n`;
+    });
   }
-  return `${table.toString()}\n`;
+  return out;
 }
