@@ -185,8 +185,15 @@ export class Wizard {
       const q = byField.find((x) => path === x.field || path.startsWith(`${x.field}.`));
       const given = getPath(body as Record<string, unknown>, path);
       let message = describeIssue(issue as never, given);
-      // A rule across fields names them by their API names: say the flags.
-      for (const x of this.opts.questions) message = message.replace(new RegExp(`\\b${x.field.replace(/\./g, '\\.')}\\b`, 'g'), x.flag);
+      // A rule across fields names them by their API names (within a section, by the last part of
+      // the path): say the flags.
+      for (const x of this.opts.questions) {
+        const cut = x.field.lastIndexOf('.');
+        const inSection = cut < 0 || path.startsWith(`${x.field.slice(0, cut)}.`);
+        for (const name of inSection ? [x.field, x.field.slice(cut + 1)] : [x.field]) {
+          message = message.replace(new RegExp(`(?<![\\w.-])${name.replace(/\./g, '\\.')}\\b`, 'g'), x.flag);
+        }
+      }
       return { flag: q?.flag, line: `${q?.flag ?? (path || 'answers')}: ${message}` };
     });
     if (problems.length === 1) throw new UsageError(problems[0]!.line, problems[0]!.flag);
