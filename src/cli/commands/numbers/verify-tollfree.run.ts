@@ -15,7 +15,7 @@ const FIELD = VerifyTollfreeBody.shape;
 export const TOLLFREE_QUESTIONS: readonly Question[] = [
   { field: 'businessName', flag: '--business-name', message: 'Business name', kind: 'text', schema: FIELD.businessName },
   // Optional for the API, but a verification without one is rejected 72 h later: asked on a terminal.
-  { field: 'website', flag: '--website', message: 'Business website (https://…; the carrier rejects a verification without one)', kind: 'url', schema: FIELD.website },
+  { field: 'website', flag: '--website', message: 'Business website, https://… (carriers reject a verification without one)', kind: 'url', schema: FIELD.website },
   { field: 'useCase', flag: '--use-case', message: 'Use case (e.g. appointment reminders)', kind: 'text', schema: FIELD.useCase },
   { field: 'useCaseSummary', flag: '--use-case-summary', message: 'Use case summary', kind: 'text', schema: FIELD.useCaseSummary },
   { field: 'sampleMessage', flag: '--sample-message', message: 'Sample message (include opt-out words, e.g. "Reply STOP to opt out")', kind: 'text', schema: FIELD.sampleMessage },
