@@ -471,6 +471,10 @@ describe('numbers verify-tollfree', () => {
     const unknown = await svcRun(['numbers', 'verify-tollfree', n.id, '--from-file', file]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('favouriteColour');
+    // --from-file is the older name of --answers: one of them.
+    const both = await svcRun(['numbers', 'verify-tollfree', n.id, '--from-file', file, '--answers', file]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--from-file is another name for --answers');
     writeFileSync(file, 'businessName: [unclosed\n');
     expect((await svcRun(['numbers', 'verify-tollfree', n.id, '--from-file', file])).code).toBe(2);
     expect((await svc.call('GET', `/v1/numbers/${n.id}`)).body.tfvStatus).toBe('unverified');
@@ -503,6 +507,20 @@ describe('numbers verify-tollfree', () => {
     expect(JSON.parse(io.out()).tfvStatus).toBe('pending');
     await advance(72 * 3600 + 60);
     expect((await svc.call('GET', `/v1/numbers/${n.id}`)).body.tfvStatus).toBe('verified');
+  });
+
+  it('--answers with flags: every missing or invalid answer in one error, each with its flag; then accepted', async () => {
+    const n = await tollfreeNumber();
+    const file = join(tmp, 'answers.yaml');
+    writeFileSync(file, 'businessName: Acme Dental\nwebsite: acme.example\nmonthly-volume: 2000\n');
+    const res = await svcRun(['numbers', 'verify-tollfree', n.id, '--answers', file, '--use-case', 'reminders']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('4 answers are missing or invalid');
+    for (const flag of ['--website: "acme.example" must be an http(s) URL', '--use-case-summary: required', '--sample-message: required', '--opt-in-workflow: required']) expect(res.stderr).toContain(flag);
+    expect((await svc.call('GET', `/v1/numbers/${n.id}`)).body.tfvStatus).toBe('unverified');
+    const fixed = ['--website', 'https://acme.example', '--use-case-summary', 'Reminders', '--sample-message', 'Reply STOP to opt out', '--opt-in-workflow', 'Form'];
+    const done = ok(await svcRun(['numbers', 'verify-tollfree', n.id, '--answers', file, '--use-case', 'reminders', ...fixed]));
+    expect(JSON.parse(done.stdout).tfvStatus).toBe('pending');
   });
 
   it('a local number is exit 5', async () => {

@@ -1,0 +1,237 @@
+// The wizard machinery of cli.md "Wizards": questions declared as data (questions.ts), answered by
+// flags > an answers file > answers saved from an interrupted run > prompts, each checked as it is
+// given with the API's own schema for its field. Without a terminal nothing is asked and every
+// missing or invalid answer is listed in one usage error.
+import type { ZodType, output } from 'zod';
+import type { CliContext } from '../context.js';
+import { CancelledError, UsageError } from '../errors.js';
+import { readAnswersFile, removeFile, wizardFiles, writeAnswersFile, modifiedAt, type RawAnswers } from './answers-files.js';
+import { checkAnswer, choicesOf, describeIssue, getPath, isRequired, setPath, type Question } from './questions.js';
+import { shellLine } from './shell-quote.js';
+
+export type { Question } from './questions.js';
+
+export interface WizardOptions {
+  /** Names the saved files and the wizard in messages: `verify-tollfree`. */
+  name: string;
+  /** What the answers are about (the number): one interrupted run is kept per wizard and subject. */
+  subject: string;
+  /** The command's words after `svc`, arguments included, for the equivalent command. */
+  command: readonly string[];
+  /** Every question of the wizard, in the order asked. */
+  questions: readonly Question[];
+  /** Answers given as flags, by field path; undefined = not given. */
+  flags: Readonly<Record<string, string | undefined>>;
+  /** `--answers FILE` (or an alias such as `--from-file`): `flag` names it in errors. */
+  answersFile?: { path: string; flag: string };
+  /** `--resume`: take the answers saved from an interrupted run without asking. */
+  resume?: boolean;
+}
+
+type Source = 'flag' | 'file' | 'resumed' | 'prompt';
+
+const NO_PROMPT = 'prompting is off: no terminal, --no-input or CI';
+
+export class Wizard {
+  private readonly answers = new Map<string, { raw: string; source: Source }>();
+  private readonly values: Record<string, unknown> = {};
+  private readonly files: { progress: string; answers: string };
+  private savedProgress = false;
+  private unresumed?: Date;
+  private checkedAll = false;
+
+  private constructor(
+    private readonly ctx: CliContext,
+    private readonly opts: WizardOptions,
+  ) {
+    this.files = wizardFiles(ctx.configDir, opts.name, opts.subject);
+  }
+
+  /** Reads the answers given (flags, file) and settles whether to resume an interrupted run. */
+  static async start(ctx: CliContext, opts: WizardOptions): Promise<Wizard> {
+    const w = new Wizard(ctx, opts);
+    await w.load();
+    return w;
+  }
+
+  private get canPrompt(): boolean {
+    return this.ctx.prompter.enabled;
+  }
+
+  private say(line: string): void {
+    this.ctx.io.stderr.write(`${line}\n`);
+  }
+
+  private async load(): Promise<void> {
+    const { questions, answersFile } = this.opts;
+    const given: RawAnswers = answersFile ? await readAnswersFile(answersFile.path, questions, answersFile.flag) : new Map();
+    for (const q of questions) {
+      const flag = this.opts.flags[q.field];
+      if (flag !== undefined) given.set(q.field, flag);
+    }
+    const savedAt = await modifiedAt(this.files.progress);
+    const what = `${this.opts.name} ${this.opts.subject}`;
+    if (this.opts.resume && !savedAt) throw new UsageError(`--resume: no answers saved from an interrupted ${what}`, '--resume');
+    let resume = false;
+    if (savedAt && this.opts.resume) resume = true;
+    else if (savedAt && this.canPrompt) {
+      // Offered only when something is left to ask: answers given in full need nothing saved.
+      const settled = questions.every((q) => given.has(q.field) && checkAnswer(q, given.get(q.field)).ok);
+      if (!settled) {
+        resume = await this.ctx.prompter.confirm(`Resume the answers saved from your interrupted ${what} (${savedAt.toLocaleString()})? No starts afresh`, { flag: '--resume', default: true });
+        if (!resume) await removeFile(this.files.progress);
+      }
+    } else if (savedAt) this.unresumed = savedAt;
+    if (resume) {
+      const saved = await readAnswersFile(this.files.progress, questions, 'saved answers');
+      for (const [field, raw] of saved) this.answers.set(field, { raw, source: 'resumed' });
+      this.savedProgress = true;
+      if (this.opts.resume) this.say(`resuming ${saved.size} saved answer${saved.size === 1 ? '' : 's'} (${this.files.progress})`);
+    }
+    for (const [field, raw] of given) this.answers.set(field, { raw, source: this.opts.flags[field] !== undefined ? 'flag' : 'file' });
+  }
+
+  /**
+   * Asks for what the sources left unanswered (all questions, or a section such as a brand's),
+   * checking each answer as it is given; returns every checked answer so far, nested by field path.
+   * Without a terminal, the first call checks every question of the wizard and lists all that are
+   * missing or invalid in one usage error.
+   */
+  async ask(questions: readonly Question[] = this.opts.questions): Promise<Record<string, unknown>> {
+    if (!this.canPrompt) {
+      if (!this.checkedAll) this.requireAll();
+      this.checkedAll = true;
+      for (const q of questions) this.accept(q, this.answers.get(q.field)?.raw);
+      return this.values;
+    }
+    for (const q of questions) {
+      const given = this.answers.get(q.field);
+      if (given !== undefined) {
+        const checked = checkAnswer(q, given.raw);
+        if (checked.ok) {
+          this.accept(q, given.raw);
+          continue;
+        }
+        this.say(`${q.flag}: ${shown(given.raw)}${checked.reason}${given.source === 'flag' ? '' : ` (${given.source === 'file' ? this.opts.answersFile?.flag : 'saved answer'})`}`);
+      }
+      const raw = await this.prompt(q);
+      this.answers.set(q.field, { raw, source: 'prompt' });
+      this.accept(q, raw);
+      await this.saveProgress();
+    }
+    return this.values;
+  }
+
+  private accept(q: Question, raw: string | undefined): void {
+    const checked = checkAnswer(q, raw);
+    if (!checked.ok) throw new UsageError(`${q.flag}: ${shown(raw)}${checked.reason}`, q.flag);
+    if (checked.value !== undefined) setPath(this.values, q.field, checked.value);
+  }
+
+  private async prompt(q: Question): Promise<string> {
+    try {
+      if (q.kind === 'choice') {
+        const choices = choicesOf(q);
+        if (!isRequired(q)) choices.push({ value: '', name: '(none)' });
+        return await this.ctx.prompter.select(q.message, choices, { flag: q.flag });
+      }
+      const message = isRequired(q) ? q.message : `${q.message} (Enter to skip)`;
+      return await this.ctx.prompter.input(message, {
+        flag: q.flag,
+        validate: (v) => {
+          const checked = checkAnswer(q, v);
+          return checked.ok ? true : checked.reason;
+        },
+      });
+    } catch (err) {
+      if (err instanceof CancelledError && this.savedProgress) {
+        this.say(`your answers so far are saved (${this.files.progress}); run the command again to resume them, or add --resume`);
+      }
+      throw err;
+    }
+  }
+
+  /** cli.md: without a terminal, all missing or invalid answers together, each with its flag. */
+  private requireAll(): void {
+    const problems: Array<{ flag: string; line: string }> = [];
+    for (const q of this.opts.questions) {
+      const raw = this.answers.get(q.field)?.raw;
+      const checked = checkAnswer(q, raw);
+      if (!checked.ok) problems.push({ flag: q.flag, line: `${q.flag}: ${shown(raw)}${checked.reason}${raw === undefined ? ` (${q.message})` : ''}` });
+    }
+    if (!problems.length) return;
+    const head = problems.length === 1 ? '1 answer is' : `${problems.length} answers are`;
+    const how = `give ${problems.length === 1 ? 'it' : 'them'} as flags or in --answers FILE; ${NO_PROMPT}`;
+    const hint = this.unresumed ? `\nanswers saved from an interrupted run (${this.files.progress}): add --resume to use them` : '';
+    throw new UsageError(`${head} missing or invalid (${how}):\n${problems.map((p) => `  ${p.line}`).join('\n')}${hint}`, problems[0]!.flag);
+  }
+
+  private async saveProgress(): Promise<void> {
+    const raw: RawAnswers = new Map([...this.answers].map(([field, a]) => [field, a.raw]));
+    await writeAnswersFile(this.files.progress, raw, this.opts.questions, `answers saved as given to svc ${this.opts.command.join(' ')}, to resume after an interruption`);
+    this.savedProgress = true;
+  }
+
+  /**
+   * Checks the whole request with the API's schema before anything is sent (rules across fields
+   * included): every problem is listed, each with its flag. Returns the body as the schema reads it.
+   */
+  check<S extends ZodType>(schema: S, body: unknown): output<S> {
+    const result = schema.safeParse(body);
+    if (result.success) return result.data;
+    const byField = [...this.opts.questions].sort((a, b) => b.field.length - a.field.length);
+    const problems = result.error.issues.map((issue) => {
+      const path = issue.path.map(String).join('.');
+      const q = byField.find((x) => path === x.field || path.startsWith(`${x.field}.`));
+      const given = getPath(body as Record<string, unknown>, path);
+      let message = describeIssue(issue as never, given);
+      // A rule across fields names them by their API names (within a section, by the last part of
+      // the path): say the flags.
+      for (const x of this.opts.questions) {
+        const cut = x.field.lastIndexOf('.');
+        const inSection = cut < 0 || path.startsWith(`${x.field.slice(0, cut)}.`);
+        for (const name of inSection ? [x.field, x.field.slice(cut + 1)] : [x.field]) {
+          message = message.replace(new RegExp(`(?<![\\w.-])${name.replace(/\./g, '\\.')}\\b`, 'g'), x.flag);
+        }
+      }
+      return { flag: q?.flag, line: `${q?.flag ?? (path || 'answers')}: ${message}` };
+    });
+    if (problems.length === 1) throw new UsageError(problems[0]!.line, problems[0]!.flag);
+    throw new UsageError(`the answers are not accepted:\n${problems.map((p) => `  ${p.line}`).join('\n')}`, problems[0]!.flag);
+  }
+
+  /**
+   * After the submission succeeded: drops the saved progress and, when anything was asked or
+   * resumed, writes the answers to a file and prints the command that does the same without
+   * questions (cli.md: "the answers file it wrote plus flags"), on stderr.
+   */
+  async finish(): Promise<{ command?: string; answersFile?: string }> {
+    await removeFile(this.files.progress);
+    const asked = [...this.answers.values()].some((a) => a.source === 'prompt' || a.source === 'resumed');
+    if (!asked) return {};
+    const fromFile: RawAnswers = new Map();
+    const flagWords: string[] = [];
+    for (const q of this.opts.questions) {
+      const a = this.answers.get(q.field);
+      if (!a) continue;
+      if (a.source === 'flag') flagWords.push(q.flag, a.raw);
+      else fromFile.set(q.field, a.raw);
+    }
+    if (fromFile.size) {
+      await writeAnswersFile(this.files.answers, fromFile, this.opts.questions, `answers to svc ${this.opts.command.join(' ')}; run it again with --answers ${this.files.answers}`);
+    }
+    const global: string[] = [];
+    const f = this.ctx.flags;
+    if (f.profile) global.push('--profile', f.profile);
+    if (f.subaccount) global.push('--subaccount', f.subaccount);
+    if (f.baseUrl) global.push('--base-url', f.baseUrl);
+    const command = shellLine(['svc', ...global, ...this.opts.command, ...(fromFile.size ? ['--answers', this.files.answers] : []), ...flagWords]);
+    this.say(`the same without questions:\n  ${command}`);
+    return { command, ...(fromFile.size ? { answersFile: this.files.answers } : {}) };
+  }
+}
+
+/** A short answer is worth repeating in an error; a 1600-character one is not. */
+function shown(raw: string | undefined): string {
+  return raw !== undefined && raw.trim() !== '' && raw.length <= 60 ? `"${raw}" ` : '';
+}
