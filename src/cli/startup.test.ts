@@ -12,7 +12,7 @@ const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = resolve(srcDir, '..', 'dist');
 
 /** Packages a start-up must never load; `@inquirer/` covers every package of that scope. */
-const HEAVY = ['zod', 'undici', 'conf', 'ora', '@inquirer/', 'yaml', 'fastify', 'fastify-type-provider-zod', 'better-sqlite3', 'cli-table3', 'chalk'];
+const HEAVY = ['zod', 'undici', 'conf', 'ora', '@inquirer/', 'yaml', 'fastify', 'fastify-type-provider-zod', 'better-sqlite3', 'chalk'];
 
 const isHeavy = (spec: string): boolean => HEAVY.some((h) => (h.endsWith('/') ? spec.startsWith(h) : spec === h || spec.startsWith(`${h}/`)));
 
