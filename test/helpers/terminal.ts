@@ -25,10 +25,13 @@ export function openTerminal(command: string[], opts: { env?: Record<string, str
   requireTmux();
   const socket = `svc-test-${randomBytes(6).toString('hex')}`;
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-  // The command runs under env(1) with exactly these variables set over tmux's own: tmux's `-e`
-  // is not applied to a session's first window on every version. -f /dev/null: no user tmux.conf.
-  const env = Object.entries(opts.env ?? {}).map(([k, v]) => `${k}=${v}`);
-  execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', String(opts.width ?? 160), '-y', String(opts.height ?? 40), ...(opts.cwd ? ['-c', opts.cwd] : []), 'env', ...env, ...command]);
+  // A person at a terminal: the command starts from an empty environment (env -i) with only a
+  // PATH, a TERM and what the test gives, never the test run's own (CI=true there would turn
+  // every prompt off). env(1) rather than tmux's `-e`, which not every version applies to a
+  // session's first window. -f /dev/null: no user tmux.conf.
+  const base = { PATH: process.env.PATH ?? '/usr/bin:/bin', TERM: 'xterm', LANG: 'C.UTF-8' };
+  const env = Object.entries({ ...base, ...(opts.env ?? {}) }).map(([k, v]) => `${k}=${v}`);
+  execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', String(opts.width ?? 160), '-y', String(opts.height ?? 40), ...(opts.cwd ? ['-c', opts.cwd] : []), 'env', '-i', ...env, ...command]);
   const screen = () => tmux('capture-pane', '-p', '-J').replace(/\n+$/, '');
   return {
     type: (text) => void tmux('send-keys', '-l', text),
