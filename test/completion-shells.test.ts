@@ -2,15 +2,15 @@
 // and zsh at a terminal (tmux, TAB pressed) and in fish's own completion engine. The words before
 // the cursor go to `svc __complete`, which answers from the built command tree and, for ids, from
 // the local service on loopback.
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { assertBuilt, BIN_PATH, REPO_ROOT } from './helpers/cli.js';
-import { openTerminal, type Terminal } from './helpers/terminal.js';
+import { openTerminal, shellEnvFor, type Terminal } from './helpers/terminal.js';
 
 let svc: TestService;
 let tmp: string;
@@ -24,18 +24,7 @@ beforeAll(async () => {
   assertBuilt();
   svc = await startTestService();
   tmp = mkdtempSync(join(tmpdir(), 'svc-completion-'));
-  const bin = join(tmp, 'bin');
-  execFileSync('mkdir', ['-p', bin, join(tmp, 'home')]);
-  symlinkSync(BIN_PATH, join(bin, 'svc'));
-  env = {
-    PATH: `${bin}:${process.env.PATH}`,
-    HOME: join(tmp, 'home'),
-    SVC_CONFIG_DIR: join(tmp, 'config'),
-    SVC_DATA_DIR: svc.dataDir,
-    SVC_BASE_URL: svc.baseUrl,
-    SVC_API_KEY: svc.bootstrap.testKey,
-    TERM: 'xterm',
-  };
+  env = shellEnvFor(svc, tmp, BIN_PATH);
   const found = await svc.call('POST', '/v1/numbers/search', { body: { type: 'local', areaCode: '415', limit: 1 }, key: svc.bootstrap.testKey });
   expect(found.status).toBe(200);
   const bought = await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: found.body.data[0].phoneNumber }, key: svc.bootstrap.testKey });

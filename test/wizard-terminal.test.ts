@@ -1,14 +1,14 @@
 // The verify-tollfree wizard as a person meets it, at a real terminal (tmux): one question at a
 // time, a bad website said and asked again, Ctrl-C keeping the answers, --resume finishing the
 // run, the equivalent command printed, and the number pending at the API.
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, mkdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { assertBuilt, BIN_PATH } from './helpers/cli.js';
-import { openTerminal, type Terminal } from './helpers/terminal.js';
+import { openTerminal, shellEnvFor, type Terminal } from './helpers/terminal.js';
 
 let svc: TestService;
 let tmp: string;
@@ -20,20 +20,7 @@ beforeAll(async () => {
   assertBuilt();
   svc = await startTestService();
   tmp = mkdtempSync(join(tmpdir(), 'svc-wizard-term-'));
-  const bin = join(tmp, 'bin');
-  mkdirSync(bin);
-  mkdirSync(join(tmp, 'home'));
-  symlinkSync(BIN_PATH, join(bin, 'svc'));
-  env = {
-    PATH: `${bin}:${process.env.PATH}`,
-    HOME: join(tmp, 'home'),
-    SVC_CONFIG_DIR: join(tmp, 'config'),
-    SVC_DATA_DIR: svc.dataDir,
-    SVC_BASE_URL: svc.baseUrl,
-    SVC_API_KEY: svc.bootstrap.testKey,
-    TERM: 'xterm',
-    PS1: 'READY$ ',
-  };
+  env = { ...shellEnvFor(svc, tmp, BIN_PATH), PS1: 'READY$ ' };
   const found = await svc.call('POST', '/v1/numbers/search', { body: { type: 'tollfree', limit: 1 }, key: svc.bootstrap.testKey });
   expect(found.status).toBe(200);
   const bought = await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: found.body.data[0].phoneNumber }, key: svc.bootstrap.testKey });

@@ -3,6 +3,8 @@
 // tested here as a person meets it. Without tmux this throws: such a test fails, it never skips.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface Terminal {
   /** Types text literally (no key names). */
@@ -49,5 +51,25 @@ export function openTerminal(command: string[], opts: { env?: Record<string, str
     close: () => {
       spawnSync('tmux', ['-L', socket, 'kill-server']);
     },
+  };
+}
+
+/**
+ * The environment of a shell where `svc` is on PATH (as `npm link` puts it) and talks to `svc` (the
+ * test service) with its test key; HOME and the config dir are fresh under `tmp`.
+ */
+export function shellEnvFor(svc: { dataDir: string; baseUrl: string; bootstrap: { testKey: string } }, tmp: string, binPath: string): Record<string, string> {
+  const bin = join(tmp, 'bin');
+  mkdirSync(bin, { recursive: true });
+  mkdirSync(join(tmp, 'home'), { recursive: true });
+  symlinkSync(binPath, join(bin, 'svc'));
+  return {
+    PATH: `${bin}:${process.env.PATH}`,
+    HOME: join(tmp, 'home'),
+    SVC_CONFIG_DIR: join(tmp, 'config'),
+    SVC_DATA_DIR: svc.dataDir,
+    SVC_BASE_URL: svc.baseUrl,
+    SVC_API_KEY: svc.bootstrap.testKey,
+    TERM: 'xterm',
   };
 }
