@@ -123,12 +123,20 @@ export function compileJsonSchema<T = unknown>(root: JsonSchema): { safeParse(da
       const inner = options[nulls[0] ? 1 : 0]!;
       return (data, path, issues) => (data === null ? null : inner(data, path, issues));
     }
-    // A union: the first option that passes; zod's "Invalid input" when none does.
+    // A union: the first option that passes. When none does, zod reports the issues of the one option
+    // that failed only its checks (bounds, patterns) if there is exactly one such option; else its
+    // "Invalid input".
     return (data, path, issues) => {
+      const checksOnly: Array<{ own: CheckIssue[]; out: unknown }> = [];
       for (const option of options) {
         const own: CheckIssue[] = [];
         const out = option(data, path, own);
         if (own.length === 0) return out;
+        if (own.every((i) => CHECK_ISSUES.has(i))) checksOnly.push({ own, out });
+      }
+      if (checksOnly.length === 1) {
+        issues.push(...checksOnly[0]!.own);
+        return checksOnly[0]!.out;
       }
       return fail(issues, path, 'Invalid input', data);
     };
@@ -199,8 +207,8 @@ export function compileJsonSchema<T = unknown>(root: JsonSchema): { safeParse(da
         out[i] = item(data[i], path, issues);
         path.pop();
       }
-      if (min !== undefined && data.length < min) fail(issues, path, `Too small: expected array to have >=${min} items`, data);
-      if (max !== undefined && data.length > max) fail(issues, path, `Too big: expected array to have <=${max} items`, data);
+      if (min !== undefined && data.length < min) failCheck(issues, path, `Too small: expected array to have >=${min} items`, data);
+      if (max !== undefined && data.length > max) failCheck(issues, path, `Too big: expected array to have <=${max} items`, data);
       return out;
     };
   };
@@ -221,9 +229,9 @@ export function compileJsonSchema<T = unknown>(root: JsonSchema): { safeParse(da
     }
     return (data, path, issues) => {
       if (typeof data !== 'string') return fail(issues, path, `Invalid input: expected string, received ${received(data)}`, data);
-      if (min !== undefined && data.length < min) fail(issues, path, `Too small: expected string to have >=${min} characters`, data);
-      if (max !== undefined && data.length > max) fail(issues, path, `Too big: expected string to have <=${max} characters`, data);
-      if (pattern && !pattern.test(data)) fail(issues, path, patternMessage!, data);
+      if (min !== undefined && data.length < min) failCheck(issues, path, `Too small: expected string to have >=${min} characters`, data);
+      if (max !== undefined && data.length > max) failCheck(issues, path, `Too big: expected string to have <=${max} characters`, data);
+      if (pattern && !pattern.test(data)) failCheck(issues, path, patternMessage!, data);
       return data;
     };
   };
@@ -239,8 +247,8 @@ export function compileJsonSchema<T = unknown>(root: JsonSchema): { safeParse(da
     return (data, path, issues) => {
       if (typeof data !== 'number' || !Number.isFinite(data)) return fail(issues, path, `Invalid input: expected number, received ${received(data)}`, data);
       if (type === 'integer' && !Number.isInteger(data)) return fail(issues, path, 'Invalid input: expected int, received number', data);
-      if (min !== undefined && data < min) fail(issues, path, tooSmall, data);
-      if (max !== undefined && data > max) fail(issues, path, tooBig, data);
+      if (min !== undefined && data < min) failCheck(issues, path, tooSmall, data);
+      if (max !== undefined && data > max) failCheck(issues, path, tooBig, data);
       return data;
     };
   };
@@ -275,5 +283,17 @@ function regExpFor(source: string): RegExp {
 
 function fail(issues: CheckIssue[], path: PropertyKey[], message: string, data: unknown): unknown {
   issues.push({ path: [...path], message });
+  return data;
+}
+
+/**
+ * Issues of a check on a value of the right type (a bound, a pattern): zod marks them `continue`, and
+ * a union whose only such failure is in one option reports that option's issues (see compileAnyOf).
+ */
+const CHECK_ISSUES = new WeakSet<CheckIssue>();
+function failCheck(issues: CheckIssue[], path: PropertyKey[], message: string, data: unknown): unknown {
+  const issue = { path: [...path], message };
+  CHECK_ISSUES.add(issue);
+  issues.push(issue);
   return data;
 }

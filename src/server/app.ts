@@ -19,6 +19,7 @@ import { eventsRoutes } from './routes/events.js';
 import { messagesRoutes } from './routes/messages.js';
 import { conversationsRoutes } from './routes/conversations.js';
 import { numbersRoutes } from './routes/numbers.js';
+import { numberRouteRoutes } from './routes/numbers-route.js';
 import { sandboxMessagingRoutes } from './routes/sandbox-messaging.js';
 import { sandboxWebhooksRoutes } from './routes/sandbox-webhooks.js';
 
@@ -96,6 +97,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   messagesRoutes(app, deps);
   conversationsRoutes(app, deps);
   numbersRoutes(app, deps);
+  numberRouteRoutes(app, deps);
   if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
   if (deps.options.sandbox) sandboxWebhooksRoutes(app, deps);
 

@@ -12,6 +12,8 @@ import { NumbersRepo } from './storage/numbers-repo.js';
 import { MessagesRepo } from './storage/messages-repo.js';
 import { ChargesRepo } from './storage/charges-repo.js';
 import { CampaignsRepo } from './storage/campaigns-repo.js';
+import { RoutesRepo } from './storage/routes-repo.js';
+import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
 import { registerMessageJobs } from './domain/messages.js';
@@ -40,6 +42,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     messages: new MessagesRepo(db),
     charges: new ChargesRepo(db),
     campaigns: new CampaignsRepo(db),
+    routes: new RoutesRepo(db),
+    media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),
     usageStats: new UsageStatsRepo(db),

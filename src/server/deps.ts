@@ -16,6 +16,8 @@ import type { MessagesRepo } from './storage/messages-repo.js';
 import type { ChargesRepo } from './storage/charges-repo.js';
 import type { CampaignsRepo } from './storage/campaigns-repo.js';
 import type { Carrier } from './world/carrier.js';
+import type { RoutesRepo } from './storage/routes-repo.js';
+import type { MediaStore } from './storage/media-store.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
 // part it uses as a Pick of DomainDeps (MessagingDeps, NumbersDeps, WebhookDomainDeps…).
@@ -26,6 +28,8 @@ export interface ServiceOptions {
   sandbox: boolean;
   /** Webhook delivery: ack timeout, concurrency, resolver (tests inject a stub and a lower timeout). */
   webhooks?: WebhookWorkerOptions;
+  /** Where media files live (DATA/media beside svc.db, contract §1); in memory when absent (domain tests). */
+  mediaDir?: string;
 }
 
 export const DEFAULT_OPTIONS: ServiceOptions = {
@@ -49,6 +53,10 @@ export interface DomainDeps {
   messages: MessagesRepo;
   charges: ChargesRepo;
   campaigns: CampaignsRepo;
+  /** Call routes and voicemail greetings, one row per number (spec: Call route). */
+  routes: RoutesRepo;
+  /** Public media served under /media/ (voicemail greetings). */
+  media: MediaStore;
   /** The outside carrier: simulated on the local service (world/carrier.ts). */
   carrier: Carrier;
   webhookEndpoints: WebhookEndpointsRepo;

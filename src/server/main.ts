@@ -35,6 +35,8 @@ export interface RunningService {
 }
 
 export const DB_FILE = 'svc.db';
+/** contract §1: media files beside the database. */
+export const MEDIA_DIR = 'media';
 import { PID_FILE } from '../api/values/local-service.js';
 export { PID_FILE };
 
@@ -57,7 +59,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields })}\n`);
     },
   };
-  const deps = composeService(db, clock, schedulerLog, { ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
+  const deps = composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
   const app = buildApp(deps, { logger });
   await app.listen({ host: opts.host, port: opts.port });
   const address = app.server.address();

@@ -9,6 +9,7 @@ export * from './keys.js';
 export * from './messages.js';
 export * from './numbers.js';
 export * from './page.js';
+export * from './routes.js';
 export * from './sandbox.js';
 export * from './subaccounts.js';
 export * from './webhooks.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { E164, NullableTimestamp, Timestamp } from './common.js';
 import { ListQuerySchema, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, pageOf } from './page.js';
 import { CAPABILITY_NAMES, NUMBER_STATUSES, NUMBER_TYPES } from '../values/numbers.js';
+import { RouteSummarySchema } from './routes.js';
 
 // spec: Phone number, Available number, Numbers endpoints, Toll-free verification; contract §5.
 
@@ -17,7 +18,6 @@ export const ProvisioningStatus = z.enum(['off', 'pending', 'active', 'failed'])
 export type ProvisioningStatus = z.infer<typeof ProvisioningStatus>;
 export const TfvStatus = z.enum(['not_applicable', 'unverified', 'pending', 'verified', 'rejected', 'action_required']);
 export type TfvStatus = z.infer<typeof TfvStatus>;
-export const RouteKind = z.enum(['forward', 'ring_group', 'ivr', 'webhook', 'voicemail', 'disabled']);
 
 export const CapabilitiesSchema = z.object({ sms: z.boolean(), mms: z.boolean(), voice: z.boolean() }).meta({ id: 'Capabilities' });
 
@@ -38,7 +38,7 @@ export const PhoneNumberSchema = z
     id: z.string(),
     phoneNumber: z.string(),
     label: z.string().nullable(),
-    route: z.object({ kind: RouteKind, label: z.string() }).nullable(),
+    route: RouteSummarySchema.nullable(),
     status: NumberStatus,
     type: NumberType,
     capabilities: CapabilitiesSchema,

@@ -44,9 +44,11 @@ export function installErrorHandling(app: FastifyInstance, catalog: RouteCatalog
       return sendError(reply, 'validation_error', 'the request failed validation', err.details);
     }
     switch (fe.code) {
-      case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        // contract §2: over the 3 MB body limit is a validation_error, not 413.
-        return sendError(reply, 'validation_error', 'request body is larger than 3 MB', [{ path: ['body'], message: 'too large (limit 3 MB)' }]);
+      case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+        // contract §2: over the body limit (3 MB; 5 MB for a greeting upload, §5) is a validation_error, not 413.
+        const mb = `${Math.round((req.routeOptions.bodyLimit ?? 0) / (1024 * 1024))} MB`;
+        return sendError(reply, 'validation_error', `request body is larger than ${mb}`, [{ path: ['body'], message: `too large (limit ${mb})` }]);
+      }
       case 'FST_ERR_CTP_INVALID_JSON_BODY':
       case 'FST_ERR_CTP_EMPTY_JSON_BODY':
         return sendError(reply, 'validation_error', 'request body is not valid JSON', [{ path: ['body'], message: 'malformed JSON' }]);

@@ -44,6 +44,10 @@ interface RouteSchema {
   headers?: unknown;
   response?: Record<string, unknown>;
   hide?: boolean;
+  /** Raw request body types (no JSON body schema), e.g. the voicemail greeting upload. */
+  consumes?: string[];
+  /** Raw response types (no JSON response schema), e.g. /media files. */
+  produces?: string[];
 }
 
 function parameters(schema: unknown, where: 'query' | 'path' | 'header', components: Components): unknown[] {
@@ -77,6 +81,9 @@ export function buildOpenApiDocument(catalog: RouteCatalog, baseDescription: str
     if (params.length) op.parameters = params;
     if (schema.body) {
       op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(schema.body, 'input', components) } } };
+    } else if (schema.consumes) {
+      // A raw body (an audio upload): the bytes as sent, in one of these types.
+      op.requestBody = { required: true, content: Object.fromEntries(schema.consumes.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])) };
     }
     const responses: Record<string, unknown> = {};
     for (const [status, s] of Object.entries(schema.response ?? {})) {
@@ -89,6 +96,10 @@ export function buildOpenApiDocument(catalog: RouteCatalog, baseDescription: str
       description: `Error envelope; status matches the code (${Object.entries(ERROR_STATUS).map(([c, s]) => `${c} ${s}`).join(', ')})`,
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
     };
+    if (schema.produces) {
+      // A raw response (a media file) in one of these types.
+      responses['200'] = { description: 'The file', content: Object.fromEntries(schema.produces.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])) };
+    }
     op.responses = responses;
     if ((r.schema as { security?: unknown } | undefined)?.security !== undefined) op.security = [];
     (paths[openapiPath(r.url)] ??= {})[r.method.toLowerCase()] = op;

@@ -25,19 +25,21 @@ import {
   updateNumber,
   verifyTollfree,
 } from '../domain/numbers.js';
+import { routeSummaries } from '../domain/voice/routes.js';
 import type { NumberRecord } from '../storage/numbers-repo.js';
 import { availableNumberView, numberView } from '../views/numbers.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
 
 /** Numbers rendered with their campaign names (one domain read for the whole page). */
-export function renderNumbers(deps: Pick<ServiceDeps, 'campaigns'>, records: NumberRecord[]): PhoneNumber[] {
+export function renderNumbers(deps: Pick<ServiceDeps, 'campaigns' | 'routes'>, records: NumberRecord[]): PhoneNumber[] {
   const names = campaignNames(deps, records);
-  return records.map((n) => numberView(n, names));
+  const routes = routeSummaries(deps, records);
+  return records.map((n) => numberView(n, names, routes));
 }
-export const renderNumber = (deps: Pick<ServiceDeps, 'campaigns'>, n: NumberRecord): PhoneNumber => renderNumbers(deps, [n])[0]!;
+export const renderNumber = (deps: Pick<ServiceDeps, 'campaigns' | 'routes'>, n: NumberRecord): PhoneNumber => renderNumbers(deps, [n])[0]!;
 
-const ID_NOTE =
+export const ID_NOTE =
   'In every `/v1/numbers/{id}` route, `{id}` is the number id (`num_…`) or its E.164 form with the `+` percent-encoded (`%2B`); by E.164 the owned number is found first, else the latest one the account released. Another account\'s number is `not_found`.';
 
 const STATUS_NOTE =

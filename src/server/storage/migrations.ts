@@ -250,3 +250,23 @@ MIGRATIONS.push({
     );
   `,
 });
+
+MIGRATIONS.push({
+  version: 5,
+  name: 'call routes and voicemail greetings',
+  sql: `
+    -- spec: Call route; contract §5. One row per number, written by the first route PUT or greeting
+    -- upload. route is the saved route as JSON (null until the first PUT); greeting_media names the
+    -- uploaded voicemail greeting in the media store; version is the ETag's source, raised by every
+    -- change (If-Match compares it).
+    CREATE TABLE number_routes (
+      number_id TEXT PRIMARY KEY REFERENCES numbers(id),
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      route TEXT,
+      greeting_media TEXT,
+      version INTEGER NOT NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+  `,
+});

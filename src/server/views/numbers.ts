@@ -1,18 +1,23 @@
 import { iso, isoOrNull } from '../clock.js';
 import type { NumberRecord } from '../storage/numbers-repo.js';
 import type { AvailableNumber, PhoneNumber } from '../../api/schemas/numbers.js';
+import type { RouteSummary } from '../../api/schemas/routes.js';
 import type { AvailableNumber as InventoryNumber } from '../world/number-inventory.js';
 
 // Records → API shapes for numbers (spec: Phone number, Available number). Every spec field is
 // always present. Rules for reads: views/README.md.
 
 /** `campaignNames`: by campaign id, from the domain (numbers.campaignNames), one lookup per page. */
-export const numberView = (n: NumberRecord, campaignNames: ReadonlyMap<string, string>): PhoneNumber => ({
+/** `routeSummaries`: by number id, from the domain (voice/routes.routeSummaries); absent means no route. */
+export const numberView = (
+  n: NumberRecord,
+  campaignNames: ReadonlyMap<string, string>,
+  routeSummaries: ReadonlyMap<string, RouteSummary>,
+): PhoneNumber => ({
   id: n.id,
   phoneNumber: n.phoneNumber,
   label: n.label,
-  // Inbound routing arrives with the voice work; until then no number has a route.
-  route: null,
+  route: routeSummaries.get(n.id) ?? null,
   status: n.status,
   type: n.type,
   capabilities: { ...n.capabilities },

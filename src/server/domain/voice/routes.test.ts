@@ -1,0 +1,159 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createDomainFixture, detailPaths, serviceErrorOf, type DomainFixture } from '../../../../test/helpers/domain-fixture.js';
+import { PutRouteBody, type PutRouteInput } from '../../../api/schemas/routes.js';
+import { releaseNumber } from '../numbers.js';
+import { readMedia } from '../media.js';
+import { getRoute, putRoute, routeSummaries, routeSummary, routeTag, uploadGreeting } from './routes.js';
+
+// The routes domain on an in-memory database (spec: Call route, Numbers; contract §5): the rules
+// across fields, wholesale replace, If-Match, the greeting's media, the number's summary.
+
+let f: DomainFixture;
+beforeEach(() => {
+  f = createDomainFixture();
+});
+afterEach(() => {
+  expect(f.jobErrors).toEqual([]);
+  f.close();
+});
+
+const PSTN = '+14155550199';
+const body = (input: PutRouteInput) => PutRouteBody.parse(input);
+const MP3 = Buffer.concat([Buffer.from('ID3'), Buffer.alloc(16)]);
+
+describe('putRoute', () => {
+  it('mirrors the primary, numbers priorities by position and keeps the route id across PUTs', () => {
+    const n = f.buyNumber();
+    const first = putRoute(f.deps, f.actor(), n.id, body({ destinationType: 'pstn', destination: PSTN, ringTimeoutSecs: 60 }));
+    const r1 = first.record.route!;
+    expect(r1).toMatchObject({ destinationType: 'pstn', destination: PSTN, ringTimeoutSecs: 60, destinations: [{ priority: 0, ringTimeoutSecs: 60, stage: 0, enabled: true, label: null }] });
+    const second = putRoute(f.deps, f.actor(), n.phoneNumber, body({ destinations: [{ destinationType: 'sip', destination: 'sip:a@b.example.com' }, { destinationType: 'pstn', destination: PSTN }] }));
+    const r2 = second.record.route!;
+    expect(r2.id).toBe(r1.id);
+    expect(r2.destinations.map((d) => d.priority)).toEqual([0, 1]);
+    expect([r2.destinationType, r2.destination, r2.ringTimeoutSecs]).toEqual(['sip', 'sip:a@b.example.com', 25]);
+    expect(second.record.version).toBe(first.record.version + 1);
+  });
+
+  it('with destinations: [] reads back null type and destination and the default ring timeout', () => {
+    const n = f.buyNumber();
+    const r = putRoute(f.deps, f.actor(), n.id, body({ destinations: [], destinationType: 'pstn', destination: PSTN, ringTimeoutSecs: 90 })).record.route!;
+    expect([r.destinations, r.destinationType, r.destination, r.ringTimeoutSecs]).toEqual([[], null, null, 25]);
+  });
+
+  it('refuses rules across fields with every path at once, changing nothing', () => {
+    const n = f.buyNumber();
+    const saved = putRoute(f.deps, f.actor(), n.id, body({ destinationType: 'pstn', destination: PSTN }));
+    const err = serviceErrorOf(() =>
+      putRoute(f.deps, f.actor(), n.id, body({
+        destinations: [
+          { destinationType: 'pstn', destination: 'sip:x@y.example.com' },
+          { destinationType: 'sip', destination: PSTN },
+          { destinationType: 'webrtc', destination: 'dev_12345' },
+        ],
+        ivr: {
+          enabled: true,
+          greeting: { text: 'Hi' },
+          keys: [
+            { digit: '1', action: { type: 'repeat' } },
+            { digit: '1', action: { type: 'ring', destinations: [{ destinationType: 'pstn', destination: 'abc' }] } },
+          ],
+          fallback: { type: 'ring', destinations: [{ destinationType: 'webrtc', destination: 'dev_x1' }] },
+        },
+      })),
+    );
+    expect(err.code).toBe('validation_error');
+    expect(detailPaths(err)).toEqual([
+      ['body', 'destinations', 0, 'destination'],
+      ['body', 'destinations', 1, 'destination'],
+      ['body', 'destinations', 2, 'destination'],
+      ['body', 'ivr', 'keys', 1, 'digit'],
+      ['body', 'ivr', 'keys', 1, 'action', 'destinations', 0, 'destination'],
+      ['body', 'ivr', 'fallback', 'destinations', 0, 'destination'],
+    ]);
+    expect(getRoute(f.deps, f.actor(), n.id).record).toEqual(saved.record);
+  });
+
+  it('needs one form: destinations, or destinationType with destination', () => {
+    const n = f.buyNumber();
+    expect(detailPaths(serviceErrorOf(() => putRoute(f.deps, f.actor(), n.id, body({}))))).toEqual([['body', 'destinations']]);
+    expect(detailPaths(serviceErrorOf(() => putRoute(f.deps, f.actor(), n.id, body({ destinationType: 'sip' }))))).toEqual([['body', 'destination']]);
+    expect(detailPaths(serviceErrorOf(() => putRoute(f.deps, f.actor(), n.id, body({ destination: PSTN }))))).toEqual([['body', 'destinationType']]);
+    // The array wins: a legacy destination that would not fit its type is ignored.
+    expect(putRoute(f.deps, f.actor(), n.id, body({ destinationType: 'pstn', destination: 'not-a-number', destinations: [] })).record.route!.destinations).toEqual([]);
+  });
+
+  it('honours If-Match: the current tag passes, a stale one is a conflict that changes nothing, * needs a route', () => {
+    const n = f.buyNumber();
+    const empty = getRoute(f.deps, f.actor(), n.id);
+    expect(empty.record.version).toBe(0);
+    expect(serviceErrorOf(() => putRoute(f.deps, f.actor(), n.id, body({ destinations: [] }), { ifMatch: '*' })).code).toBe('conflict');
+    const tag0 = routeTag(n.id, 0);
+    const saved = putRoute(f.deps, f.actor(), n.id, body({ destinations: [] }), { ifMatch: tag0 });
+    expect(saved.record.version).toBe(1);
+    const stale = serviceErrorOf(() => putRoute(f.deps, f.actor(), n.id, body({ destinationType: 'pstn', destination: PSTN }), { ifMatch: tag0 }));
+    expect(stale.code).toBe('conflict');
+    expect(getRoute(f.deps, f.actor(), n.id).record).toEqual(saved.record);
+    // Strong comparison: the weak form of the current tag does not match; a list holding it does.
+    expect(serviceErrorOf(() => putRoute(f.deps, f.actor(), n.id, body({ destinations: [] }), { ifMatch: `W/${routeTag(n.id, 1)}` })).code).toBe('conflict');
+    expect(putRoute(f.deps, f.actor(), n.id, body({ destinations: [] }), { ifMatch: `"x", ${routeTag(n.id, 1)}` }).record.version).toBe(2);
+  });
+
+  it("is not_found for another account's number and a conflict once released", () => {
+    const mine = f.buyNumber();
+    const theirs = f.buyNumber({ account: f.stranger });
+    expect(serviceErrorOf(() => getRoute(f.deps, f.actor(), theirs.id)).code).toBe('not_found');
+    expect(serviceErrorOf(() => putRoute(f.deps, f.actor(), theirs.id, body({ destinations: [] }))).code).toBe('not_found');
+    expect(serviceErrorOf(() => uploadGreeting(f.deps, f.actor(), theirs.id, { bytes: MP3, contentType: 'audio/mpeg' })).code).toBe('not_found');
+    expect(serviceErrorOf(() => putRoute(f.deps, f.actor('live', f.sub), mine.id, body({ destinations: [] }))).code).toBe('not_found');
+    putRoute(f.deps, f.actor(), mine.id, body({ destinations: [] }));
+    releaseNumber(f.deps, f.actor(), mine.id);
+    expect(serviceErrorOf(() => getRoute(f.deps, f.actor(), mine.id)).code).toBe('conflict');
+    expect(serviceErrorOf(() => putRoute(f.deps, f.actor(), mine.id, body({ destinations: [] }))).code).toBe('conflict');
+    expect(serviceErrorOf(() => uploadGreeting(f.deps, f.actor(), mine.id, { bytes: MP3, contentType: 'audio/mpeg' })).code).toBe('conflict');
+    expect(routeSummaries(f.deps, [f.deps.numbers.get(f.agency.id, mine.id)!]).size).toBe(0);
+  });
+});
+
+describe('uploadGreeting', () => {
+  it('stores the audio under a new name each time, deletes the one it replaces, and raises the version', () => {
+    const n = f.buyNumber();
+    const a = uploadGreeting(f.deps, f.actor(), n.id, { bytes: MP3, contentType: 'audio/mpeg' });
+    expect(a.media).toMatch(/^greeting_[A-Za-z0-9]{24}\.mp3$/);
+    expect(readMedia(f.deps, a.media)).toEqual({ bytes: MP3, contentType: 'audio/mpeg' });
+    expect(a.record).toMatchObject({ route: null, greetingMedia: a.media, version: 1 });
+    const b = uploadGreeting(f.deps, f.actor(), n.id, { bytes: MP3, contentType: 'audio/mpeg' });
+    expect(b.media).not.toBe(a.media);
+    expect(serviceErrorOf(() => readMedia(f.deps, a.media)).code).toBe('not_found');
+    expect(b.record.version).toBe(2);
+    // A route PUT keeps the uploaded greeting.
+    expect(putRoute(f.deps, f.actor(), n.id, body({ destinations: [] })).record.greetingMedia).toBe(b.media);
+  });
+
+  it('refuses other types, empty or mislabelled audio, storing nothing', () => {
+    const n = f.buyNumber();
+    const paths = (bytes: Buffer, contentType: string | undefined) => detailPaths(serviceErrorOf(() => uploadGreeting(f.deps, f.actor(), n.id, { bytes, contentType })));
+    expect(paths(MP3, 'audio/flac')).toEqual([['headers', 'content-type']]);
+    expect(paths(MP3, undefined)).toEqual([['headers', 'content-type']]);
+    expect(paths(Buffer.alloc(0), 'audio/mpeg')).toEqual([['body']]);
+    expect(paths(MP3, 'audio/wav')).toEqual([['body']]);
+    expect(paths(Buffer.from('OggS-but-labelled-mpeg'), 'audio/mpeg')).toEqual([['body']]);
+    expect(getRoute(f.deps, f.actor(), n.id).record.version).toBe(0);
+  });
+});
+
+describe('routeSummary', () => {
+  const route = (input: PutRouteInput) => putRoute(f.deps, f.actor(), f.buyNumber().id, body(input)).record.route!;
+  it('picks the kind in order: disabled, webhook, ivr, ring_group, forward, voicemail, else disabled', () => {
+    const ivr = { enabled: true, greeting: { text: 'Hi' }, keys: [{ digit: '1', action: { type: 'repeat' as const } }, { digit: '2', action: { type: 'voicemail' as const } }] };
+    const two = [{ destinationType: 'pstn' as const, destination: PSTN }, { destinationType: 'pstn' as const, destination: '+14155550100', enabled: false }];
+    expect(routeSummary(route({ destinations: two, enabled: false, ivr }))).toEqual({ kind: 'disabled', label: 'Disabled' });
+    expect(routeSummary(route({ destinations: two, ivr, decisionWebhook: { enabled: true, url: 'https://d.example.com:8443/x' } }))).toEqual({ kind: 'webhook', label: 'Decision webhook d.example.com:8443' });
+    expect(routeSummary(route({ destinations: two, ivr, decisionWebhook: { enabled: false, url: 'https://d.example.com' } }))).toEqual({ kind: 'ivr', label: 'IVR menu, 2 keys' });
+    expect(routeSummary(route({ destinations: two, ivr: { ...ivr, enabled: false } }))).toEqual({ kind: 'forward', label: `Forward to ${PSTN}` });
+    expect(routeSummary(route({ destinations: [two[0]!, { ...two[1]!, enabled: true }], ringMode: 'staged' }))).toEqual({ kind: 'ring_group', label: 'Ring 2 destinations, staged' });
+    expect(routeSummary(route({ destinations: [{ ...two[1]! }], noAnswerAction: { type: 'voicemail' } }))).toEqual({ kind: 'voicemail', label: 'Voicemail' });
+    expect(routeSummary(route({ destinations: [], noAnswerAction: { type: 'forward', to: PSTN }, voicemailEnabled: true }))).toEqual({ kind: 'forward', label: `Forward to ${PSTN}` });
+    expect(routeSummary(route({ destinations: [] }))).toEqual({ kind: 'disabled', label: 'No destinations' });
+  });
+});
