@@ -55,6 +55,7 @@ export class CliContext {
   private settingsPromise?: Promise<Settings>;
   private clientPromise?: Promise<ApiClient>;
   private clientInstance: ApiClient | undefined;
+  private readClientPromise?: Promise<ApiClient>;
   private prompterInstance?: Prompter;
 
   constructor(
@@ -217,8 +218,20 @@ export class CliContext {
     return this.clientPromise;
   }
 
+  /**
+   * A client that sends even under --dry-run, for the reads a dry run needs to show its change
+   * (`routes apply --dry-run` reads the route it would replace). Reads only: writes use client().
+   */
+  async readClient(): Promise<ApiClient> {
+    this.readClientPromise ??= this.client().then((c) => c.withoutDryRun());
+    return this.readClientPromise;
+  }
+
   /** Releases what the command opened (the client's keep-alive sockets). */
   async close(): Promise<void> {
+    const reader = this.readClientPromise;
+    this.readClientPromise = undefined;
+    if (reader) await (await reader.catch(() => undefined))?.close();
     const pending = this.clientPromise;
     this.clientPromise = undefined;
     if (pending) await (await pending.catch(() => undefined))?.close();

@@ -34,3 +34,14 @@ export class DeclinedError extends Error {
 export class CliError extends Error {
   override name = 'CliError';
 }
+
+/**
+ * A verb whose exit code is its answer, with everything already printed (`routes diff`: 1 when the
+ * file would change the route). main.ts returns the code and prints nothing.
+ */
+export class ExitStatus extends Error {
+  override name = 'ExitStatus';
+  constructor(readonly code: number) {
+    super(`exit status ${code}`);
+  }
+}

@@ -22,6 +22,7 @@ export const GROUPS: Record<string, GroupEntry> = {
   messages: { summary: 'Send SMS and MMS, list and inspect messages', load: () => import('./commands/messages/index.js') },
   conversations: { summary: 'Threads with each counterparty', load: () => import('./commands/conversations/index.js') },
   numbers: { summary: 'Search, buy, configure, verify and release phone numbers', load: () => import('./commands/numbers/index.js') },
+  routes: { summary: "Call routes as code: show, edit, apply or diff a number's route", load: () => import('./commands/routes/index.js') },
   webhooks: { summary: 'Webhook endpoints, their delivery log, and forwarding events to a local handler (listen)', load: () => import('./commands/webhooks/index.js') },
   events: { summary: 'List the events feed, or follow it live', load: () => import('./commands/events/index.js') },
   keys: { summary: 'Create, list and revoke API keys', load: () => import('./commands/keys/index.js') },

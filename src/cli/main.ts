@@ -3,7 +3,7 @@ import type { Command as CommandType } from 'commander';
 type Command = CommandType;
 import { CliContext, CLI_VERSION, type CliEnvironment } from './context.js';
 import { GROUPS } from './groups.js';
-import { CancelledError, CliError, DeclinedError, UsageError } from './errors.js';
+import { CancelledError, CliError, DeclinedError, ExitStatus, UsageError } from './errors.js';
 import { EXIT, exitCodeForApiError } from './exit-codes.js';
 import { environmentHelp } from './environment.js';
 import { detailLines } from './error-details.js';
@@ -139,6 +139,7 @@ export function reportError(err: unknown, ctx: CliContext): number {
     }
     return EXIT.usage;
   }
+  if (err instanceof ExitStatus) return err.code;
   if (err instanceof DryRunSignal) {
     io.stdout.write(`${formatRequestDescription(err.request)}\n`);
     return EXIT.ok;

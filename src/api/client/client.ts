@@ -162,6 +162,11 @@ export class ApiClient {
     return this.opts.dryRun === true;
   }
 
+  /** The same client sending for real: what a dry run reads to show its change (never for writes). */
+  withoutDryRun(): ApiClient {
+    return this.opts.dryRun ? new ApiClient({ ...this.opts, dryRun: false }) : this;
+  }
+
   /** A JSON call. Non-2xx throws ApiError; a 204 or empty body gives `data: undefined`. */
   async request<T = unknown>(opts: RequestOptions<T>): Promise<ApiResponse<T>> {
     const prepared = this.prepare(opts, 'application/json');

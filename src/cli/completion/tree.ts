@@ -69,6 +69,7 @@ function argSource(path: string[], argName: string, sets: ValueSets): ValueSourc
   if (group === 'context' && verb === 'use') return { dynamic: 'subaccounts' };
   if (group === 'subaccounts') return { dynamic: 'subaccounts' };
   if (group === 'numbers' && verb !== 'buy' && argName === 'number') return { dynamic: 'numbers' };
+  if (group === 'routes' && argName === 'number') return { dynamic: 'numbers' };
   if (group === 'webhooks' && argName === 'id') return { dynamic: 'webhooks' };
   if (group === 'keys' && verb === 'revoke') return { dynamic: 'keys' };
   return undefined;
