@@ -164,3 +164,152 @@ describe('svc routes apply and diff', () => {
     expect(res.stderr).toContain('destinations');
   });
 });
+
+// --- the editor loop --------------------------------------------------------------------------
+
+type Step = (text: string, env: Record<string, string | undefined>) => string | undefined | Promise<string | undefined>;
+
+/**
+ * A scripted $EDITOR: run n applies steps[n] to the file (undefined: saved unchanged) and keeps a
+ * copy of what it was shown as seen-n.yaml. Steps are serialised: they may use only their arguments.
+ */
+function scriptedEditor(steps: Step[]): { editor: string; seen: (n: number) => string; runs: () => number } {
+  const dir = mkdtempSync(join(tmp, 'editor-'));
+  const script = join(dir, 'editor.mjs');
+  writeFileSync(
+    script,
+    `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+const file = process.argv[2];
+const dir = ${JSON.stringify(dir)};
+const n = existsSync(dir + '/count') ? Number(readFileSync(dir + '/count', 'utf8')) : 0;
+writeFileSync(dir + '/count', String(n + 1));
+const text = readFileSync(file, 'utf8');
+writeFileSync(dir + '/seen-' + n + '.yaml', text);
+const steps = [${steps.map((s) => s.toString()).join(',\n')}];
+const out = await steps[n](text, process.env);
+if (out !== undefined) writeFileSync(file, out);
+`,
+  );
+  return {
+    editor: `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`,
+    seen: (n) => readFileSync(join(dir, `seen-${n}.yaml`), 'utf8'),
+    runs: () => Number(readFileSync(join(dir, 'count'), 'utf8')),
+  };
+}
+
+const edit = (id: string, editor: string, extra: string[] = [], env: Record<string, string | undefined> = {}) =>
+  svcRun(['routes', 'edit', id, ...extra], { tty: true, env: { EDITOR: editor, NO_COLOR: '1', EDIT_NUMBER: id, ...env } });
+
+describe('svc routes edit', () => {
+  it('saved unchanged: `no changes`, exit 0, nothing sent; the header names fields and bounds', async () => {
+    const id = await numberWithRoute();
+    const before = (await svc.call('GET', routeOf(id))).body;
+    const ed = scriptedEditor([() => undefined]);
+    const res = await edit(id, ed.editor);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('no changes');
+    expect((await svc.call('GET', routeOf(id))).body).toEqual(before);
+    const shown = ed.seen(0);
+    expect(shown).toContain('ringMode: simultaneous|sequential|staged (default simultaneous)');
+    expect(shown).toContain('ringTimeoutSecs: 5-120 (default 25)');
+    expect(shown).toContain('keys: 1-12 of');
+    expect(shown).toContain('label: Front desk');
+  });
+
+  it('a number with no route gets a commented template ($VISUAL before $EDITOR)', async () => {
+    const id = await numberWithRoute(null);
+    const ed = scriptedEditor([() => undefined]);
+    const res = await edit(id, 'false', [], { VISUAL: ed.editor });
+    expect(res.code, res.stderr).toBe(0);
+    expect(ed.seen(0)).toContain('# This number has no call route yet');
+    expect((await svc.call('GET', routeOf(id))).body.route).toBeNull();
+  });
+
+  it('saved empty: cancelled, exit 1, nothing sent', async () => {
+    const id = await numberWithRoute();
+    const before = (await svc.call('GET', routeOf(id))).body;
+    const res = await edit(id, scriptedEditor([() => '']).editor);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('cancelled');
+    expect((await svc.call('GET', routeOf(id))).body).toEqual(before);
+  });
+
+  it('an invalid edit re-opens with the errors at the top and above the line (and on stderr); the fix is shown and sent', async () => {
+    const id = await numberWithRoute();
+    const ed = scriptedEditor([(t) => t.replace('ringMode: staged', 'ringMode: loud'), (t) => t.replace('ringMode: loud', 'ringMode: sequential')]);
+    const res = await edit(id, ed.editor, ['--yes']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/error: line \d+: ringMode: /);
+    const second = ed.seen(1).split('\n');
+    expect(second[0]).toMatch(/^# error: not sent: 1 problem/);
+    const at = second.findIndex((l) => l === 'ringMode: loud');
+    expect(second[at - 1]).toMatch(/^# error: ringMode: /);
+    expect(res.stdout).toContain('~ ringMode: "staged" → "sequential"');
+    expect(res.stdout).toContain('0 to add, 1 to change, 0 to remove');
+    expect((await svc.call('GET', routeOf(id))).body.route.ringMode).toBe('sequential');
+  });
+
+  it("the service's own check re-opens the editor too (a webrtc device that does not exist)", async () => {
+    const id = await numberWithRoute();
+    const ed = scriptedEditor([
+      (t) => t.replace('destinationType: sip\n    destination: sip:alice@example.com', 'destinationType: webrtc\n    destination: dev_missing'),
+      (t) => t.replace('destinationType: webrtc', 'destinationType: sip').replace('destination: dev_missing', 'destination: sip:bob@example.com'),
+    ]);
+    const res = await edit(id, ed.editor, ['--yes']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(ed.seen(1)).toMatch(/# error: .*destinations\[1\]/);
+    expect((await svc.call('GET', routeOf(id))).body.route.destinations[1].destination).toBe('sip:bob@example.com');
+  });
+
+  it('giving up after an error keeps the text in a file and prints the apply command (exit 1)', async () => {
+    const id = await numberWithRoute();
+    const ed = scriptedEditor([(t) => t.replace('ringMode: staged', 'ringMode: loud'), () => undefined]);
+    const res = await edit(id, ed.editor, ['--yes']);
+    expect(res.code).toBe(1);
+    const kept = /svc routes apply \S+ -f (\S+)/.exec(res.stderr)?.[1];
+    expect(kept, res.stderr).toBeDefined();
+    const text = readFileSync(kept!, 'utf8');
+    expect(text).toContain('ringMode: loud');
+    expect(text).not.toContain('# error: ');
+    rmSync(join(kept!, '..'), { recursive: true, force: true });
+  });
+
+  it('a change made on the service meanwhile is never overwritten: exit 5 naming the conflict, the edit kept', async () => {
+    const id = await numberWithRoute();
+    const ed = scriptedEditor([
+      async (t, env) => {
+        // Someone else changes the route while the editor is open.
+        const res = await fetch(`${env.SVC_BASE_URL}/v1/numbers/${env.EDIT_NUMBER}/route`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${env.SVC_API_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ destinationType: 'pstn', destination: '+14155550177' }),
+        });
+        if (res.status !== 200) throw new Error(`PUT ${res.status}`);
+        return t.replace('Leave a message', 'We will call you back');
+      },
+    ]);
+    const res = await edit(id, ed.editor, ['--yes']);
+    expect(res.code).toBe(5);
+    expect(res.stderr).toContain('conflict');
+    expect(res.stderr).toContain('changed on the service since it was read');
+    const kept = /svc routes apply \S+ -f (\S+?)(?=[\s)]|$)/.exec(res.stderr)?.[1];
+    expect(readFileSync(kept!, 'utf8')).toContain('We will call you back');
+    const route = (await svc.call('GET', routeOf(id))).body.route;
+    expect(route.destination).toBe('+14155550177');
+    expect(route.voicemailGreeting).toBeNull();
+    rmSync(join(kept!, '..'), { recursive: true, force: true });
+  });
+
+  it('refuses without a terminal, with --no-input or CI (exit 2), naming apply', async () => {
+    const id = await numberWithRoute();
+    for (const run of [
+      () => svcRun(['routes', 'edit', id], { env: { EDITOR: 'false' } }),
+      () => edit(id, 'false', ['--no-input']),
+      () => edit(id, 'false', [], { CI: 'true' }),
+    ]) {
+      const res = await run();
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(`svc routes apply ${id} -f`);
+    }
+  });
+});

@@ -1,0 +1,149 @@
+// `svc routes edit` (cli.md "Routes as code"): the document in $VISUAL/$EDITOR/vi, validated
+// locally then by the service, re-opened on errors, shown as a plan and confirmed, sent with the
+// GET's ETag as If-Match so a concurrent change is never overwritten.
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CliContext } from '../../context.js';
+import { notice } from '../../command-kit.js';
+import { CliError, DeclinedError, UsageError } from '../../errors.js';
+import { numberRef } from '../../phone-numbers.js';
+import { ApiError } from '../../../api/client/errors.js';
+import { getRoute, putRoute } from '../../../api/resources/routes.js';
+import { writeAndDrain } from '../../../output/io.js';
+import { formatPath, lineForPath, parseRouteDocument, planRoute, renderPlan, renderYaml, routeToDocument, type DocumentProblem } from './document.js';
+import { editHeader, ROUTE_TEMPLATE } from './edit-header.js';
+import { printRoute } from './print-route.js';
+import type { EditRouteOptions } from './edit.js';
+
+/** Our error comments: stripped from what the user saved before it is read again. */
+const ERROR_MARK = '# error: ';
+const stripErrors = (text: string): string =>
+  text
+    .split('\n')
+    .filter((l) => !l.trimStart().startsWith(ERROR_MARK))
+    .join('\n');
+
+/** The user's text with the problems at the top and above each offending line. */
+function annotate(text: string, problems: readonly DocumentProblem[]): string {
+  const lines = text.split('\n');
+  const byLine = [...problems].filter((p) => p.line !== undefined).sort((a, b) => b.line! - a.line!);
+  for (const p of byLine) {
+    const at = Math.min(p.line! - 1, lines.length);
+    const indent = /^\s*/.exec(lines[at] ?? '')![0];
+    lines.splice(at, 0, `${indent}${ERROR_MARK}${p.path}: ${p.message}`);
+  }
+  const top = [
+    `${ERROR_MARK}not sent: ${problems.length} problem${problems.length === 1 ? '' : 's'}. Fix and save; save unchanged to give up (your text is kept).`,
+    ...problems.map((p) => `${ERROR_MARK}  ${p.line !== undefined ? `line ${p.line}: ` : ''}${p.path}: ${p.message}`),
+  ];
+  return [...top, ...lines].join('\n');
+}
+
+/** A `validation_error` from the service as problems on the user's text (its details name body paths). */
+function serviceProblems(err: ApiError, text: string): DocumentProblem[] | undefined {
+  if (err.code !== 'validation_error') return undefined;
+  const details = Array.isArray(err.details) ? (err.details as Array<{ path?: unknown[]; message?: string }>) : [];
+  const problems = details
+    .filter((d) => Array.isArray(d.path) && d.path[0] === 'body')
+    .map((d) => {
+      const path = d.path!.slice(1) as PropertyKey[];
+      return { path: formatPath(path) || '(document)', message: d.message ?? err.message, line: lineForPath(text, path) };
+    });
+  return problems.length ? problems : [{ path: '(document)', message: err.message }];
+}
+
+function runEditor(ctx: CliContext, file: string): Promise<number> {
+  const editor = ctx.env.VISUAL || ctx.env.EDITOR || 'vi';
+  // Through the shell, as git does: EDITOR may carry arguments (`code --wait`).
+  const env = Object.fromEntries(Object.entries(ctx.env).filter((e): e is [string, string] => e[1] !== undefined));
+  return new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', `${editor} "$1"`, editor, file], { stdio: 'inherit', env });
+    child.on('error', (err) => reject(new CliError(`cannot start the editor (${editor}): ${err.message}`)));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<void> {
+  const number = numberRef(opts.number);
+  if (!ctx.canPrompt) {
+    throw new UsageError(
+      `svc routes edit opens an editor and needs a terminal (not with --no-input, CI set or no TTY); send a file instead: svc routes get ${number} -o yaml > route.yaml, then svc routes apply ${number} -f route.yaml`,
+    );
+  }
+  const client = await ctx.client();
+  const { data, etag } = await getRoute(client, number);
+  const current = data.route === null ? null : routeToDocument(data.route);
+  const body = current === null ? ROUTE_TEMPLATE.join('\n') + '\n' : await renderYaml(current);
+  const original = `${editHeader(number).join('\n')}\n\n${body}`;
+
+  const dir = await mkdtemp(join(ctx.env.TMPDIR || tmpdir(), 'svc-route-'));
+  const file = join(dir, `route-${number.replace(/[^A-Za-z0-9_-]/g, '')}.yaml`);
+  const applyCommand = `svc routes apply ${number} -f ${file}`;
+  /** Leaves the user's text on disk (without our error comments) and says how to send it. */
+  const keep = async (text: string): Promise<string> => {
+    await writeFile(file, stripErrors(text));
+    return `your edit is kept in ${file}; send it with: ${applyCommand}`;
+  };
+
+  let written = original;
+  let annotated = false;
+  for (;;) {
+    await writeFile(file, written);
+    const status = await runEditor(ctx, file);
+    const saved = await readFile(file, 'utf8');
+    if (status !== 0) throw new CliError(`the editor exited with status ${status}; nothing was sent. ${await keep(saved)}`);
+    if (saved === written) {
+      if (!annotated) {
+        await rm(dir, { recursive: true, force: true });
+        notice(ctx, 'no changes');
+        return;
+      }
+      throw new CliError(`gave up; nothing was sent. ${await keep(saved)}`);
+    }
+    const text = stripErrors(saved);
+    const parsed = parseRouteDocument(text);
+    if (!parsed.ok && parsed.empty) {
+      await rm(dir, { recursive: true, force: true });
+      throw new DeclinedError('cancelled: the file was saved empty; nothing was sent');
+    }
+    let problems = parsed.ok ? undefined : parsed.problems;
+    if (parsed.ok) {
+      const plan = planRoute(current, parsed.body);
+      if (!plan.lines.length) {
+        await rm(dir, { recursive: true, force: true });
+        notice(ctx, 'no changes');
+        return;
+      }
+      await writeAndDrain(ctx.io.stdout, renderPlan(plan));
+      try {
+        await ctx.confirm(`Apply this change to the route of ${number}?`);
+      } catch (err) {
+        if (err instanceof DeclinedError) throw new DeclinedError(`not confirmed; nothing was sent. ${await keep(text)}`);
+        throw err;
+      }
+      try {
+        // contract §5 extension: If-Match with the GET's ETag; a change made since is a 409 conflict.
+        const saved = await putRoute(client, number, parsed.body, etag === undefined ? {} : { ifMatch: etag });
+        await rm(dir, { recursive: true, force: true });
+        await printRoute(ctx, number, saved.data);
+        return;
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        problems = serviceProblems(err, text);
+        if (!problems) {
+          const kept = await keep(text);
+          err.hint =
+            err.code === 'conflict'
+              ? `the route of ${number} changed on the service since it was read; nothing was overwritten. ${kept} (see the difference first: svc routes diff ${number} -f ${file})`
+              : kept;
+          throw err;
+        }
+      }
+    }
+    for (const p of problems!) ctx.io.stderr.write(`error: ${p.line !== undefined ? `line ${p.line}: ` : ''}${p.path}: ${p.message}\n`);
+    written = annotate(text, problems!);
+    annotated = true;
+  }
+}
