@@ -313,3 +313,34 @@ describe('svc routes edit', () => {
     }
   });
 });
+
+describe('svc numbers greeting', () => {
+  const MP3 = Buffer.concat([Buffer.from('ID3'), Buffer.alloc(64, 1)]);
+  const WAV = Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVE'), Buffer.alloc(64, 2)]);
+
+  it('uploads with the type from the extension or --content-type and prints the new URL', async () => {
+    const id = await numberWithRoute();
+    const mp3 = join(tmp, 'hello.mp3');
+    writeFileSync(mp3, MP3);
+    const res = expectOk(await svcRun(['numbers', 'greeting', id, mp3]));
+    const url = res.stdout.trim();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/media\/.+\.mp3$/);
+    const fetched = await fetch(url);
+    expect(fetched.headers.get('content-type')).toContain('audio/mpeg');
+    expect(Buffer.from(await fetched.arrayBuffer())).toEqual(MP3);
+    expect((await svc.call('GET', routeOf(id))).body.route.voicemailGreetingAudioUrl).toBe(url);
+
+    const bin = join(tmp, 'hello.bin');
+    writeFileSync(bin, WAV);
+    const json = JSON.parse(expectOk(await svcRun(['numbers', 'greeting', id, bin, '--content-type', 'audio/wav', '-o', 'json'])).stdout);
+    expect(json.greetingAudioUrl).toMatch(/\.wav$/);
+    expect(json.greetingAudioUrl).not.toBe(url);
+  });
+
+  it('an unknown extension without --content-type is a usage error naming the flag', async () => {
+    const id = await numberWithRoute();
+    const res = await svcRun(['numbers', 'greeting', id, file('x.bin', 'abc')]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--content-type');
+  });
+});

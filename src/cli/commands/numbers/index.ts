@@ -8,6 +8,7 @@ import { updateCommand } from './update.js';
 import { releaseCommand } from './release.js';
 import { assignCommand } from './assign.js';
 import { verifyTollfreeCommand } from './verify-tollfree.js';
+import { greetingCommand } from './greeting.js';
 
 export function register(group: Command, ctx: CliContext): void {
   searchCommand(group, ctx);
@@ -18,4 +19,5 @@ export function register(group: Command, ctx: CliContext): void {
   releaseCommand(group, ctx);
   assignCommand(group, ctx);
   verifyTollfreeCommand(group, ctx);
+  greetingCommand(group, ctx);
 }
