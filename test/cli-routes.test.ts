@@ -300,6 +300,16 @@ describe('svc routes edit', () => {
     rmSync(join(kept!, '..'), { recursive: true, force: true });
   });
 
+  it('--dry-run reads the route, shows the change and the PUT, and sends nothing', async () => {
+    const id = await numberWithRoute();
+    const before = (await svc.call('GET', routeOf(id))).body;
+    const res = await edit(id, scriptedEditor([(t) => t.replace('ringMode: staged', 'ringMode: sequential')]).editor, ['--dry-run']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('~ ringMode: "staged" → "sequential"');
+    expect(res.stdout).toMatch(/PUT .*\/route/);
+    expect((await svc.call('GET', routeOf(id))).body).toEqual(before);
+  });
+
   it('refuses without a terminal, with --no-input or CI (exit 2), naming apply', async () => {
     const id = await numberWithRoute();
     for (const run of [

@@ -73,7 +73,8 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
     );
   }
   const client = await ctx.client();
-  const { data, etag } = await getRoute(client, number);
+  // Under --dry-run the read is still made (the document to edit); the PUT is only shown.
+  const { data, etag } = await getRoute(await ctx.readClient(), number);
   const current = data.route === null ? null : routeToDocument(data.route);
   const body = current === null ? ROUTE_TEMPLATE.join('\n') + '\n' : await renderYaml(current);
   const original = `${editHeader(number).join('\n')}\n\n${body}`;
