@@ -3,6 +3,7 @@ import type { CallRoute, IvrAction, RouteDestination } from '../../../api/schema
 import { VOICEMAIL_DEFAULT_SECS } from '../../../api/values/calls.js';
 import {
   NO_SCENARIO,
+  resumeDecision,
   ringWaves,
   runDueSteps,
   runToEnd,
@@ -198,6 +199,23 @@ describe('decision webhook (spec: Routing decision request; contract §6)', () =
     const { state } = await runToEnd(e.deps, open(route({ decisionWebhook: DW })));
     expect(state.trace[1]!.detail).toMatch(/fail-open: network \(boom\)/);
     expect(state.trace.map((t) => t.step)).toContain('leg.dialed');
+  });
+
+  it('the runner stores "awaiting" before sending; a restart that finds it fails open and never sends again', async () => {
+    const e = engine({ decision: { kind: 'response', status: 200, body: { action: 'reject' }, latencyMs: 5 } });
+    let s = open(route({ decisionWebhook: DW }));
+    s = stepCall(e.deps, s).state; // blocklist
+    const asked = stepCall(e.deps, s);
+    expect(asked.effect).toEqual({ kind: 'decide', accountId: 'acct_1', request: expect.objectContaining({ callId: 'call_1' }), target: { url: DW.url, timeoutMs: 800 } });
+    expect(asked.state.phase).toEqual({ kind: 'decision.awaiting' });
+    expect(e.decisionCalls).toEqual([]); // the engine itself never sends
+    // The service stopped while waiting: the stored state comes back as JSON.
+    const restarted = JSON.parse(JSON.stringify(asked.state)) as CallState;
+    const { state } = await runToEnd(e.deps, restarted);
+    expect(e.decisionCalls).toEqual([]);
+    expect(state.trace.find((t) => t.step === 'decision')!.detail).toMatch(/interrupted.*not sent again/);
+    expect(state.trace.map((t) => t.step)).toContain('leg.dialed');
+    expect(() => resumeDecision(e.deps, state, { kind: 'response', status: 200, body: {}, latencyMs: 1 })).toThrow(/no decision awaited/);
   });
 
   it('any other action runs the normal route', async () => {

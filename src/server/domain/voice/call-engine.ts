@@ -20,6 +20,8 @@ import {
 // (blocklist, softphone devices, the decision webhook client, ids), and the time of a step is the time
 // it fell due. So a scheduler job can run each step (a restart resumes from the stored state) and a
 // clock advance walks a call through its timeouts; `runDueSteps` runs every step due by a time.
+// `stepCall` is synchronous: the one network act, the decision webhook, is returned as an `effect`
+// for the runner (store the state, send once, `resumeDecision` with the reply).
 
 // --- the outside world, as the engine sees it ------------------------------------------------------
 
@@ -141,6 +143,7 @@ export interface Leg {
 export type Phase =
   | { kind: 'blocklist' }
   | { kind: 'decision' }
+  | { kind: 'decision.awaiting' }
   | { kind: 'route' }
   | { kind: 'ivr.prompt' }
   | { kind: 'ivr.input'; digit: string | null }
@@ -178,9 +181,23 @@ export interface CallState {
   trace: TraceEntry[];
 }
 
+/**
+ * An outside effect a step asks its runner to perform: the decision webhook. The runner stores the
+ * state (phase `decision.awaiting`) BEFORE sending, sends once, and hands the reply to
+ * `resumeDecision`; a restart that finds `decision.awaiting` fails open without sending again
+ * (spec: Routing decision request — sent once).
+ */
+export interface DecideEffect {
+  kind: 'decide';
+  accountId: string;
+  request: DecisionRequest;
+  target: { url: string; timeoutMs: number };
+}
+
 export interface StepResult {
   state: CallState;
   events: CallEvent[];
+  effect?: DecideEffect;
 }
 
 // --- the machine -----------------------------------------------------------------------------------
@@ -215,7 +232,7 @@ export async function runDueSteps(deps: CallEngineDeps, state: CallState, untilM
   const events: CallEvent[] = [];
   let s = state;
   while (s.dueAt !== null && s.dueAt <= untilMs) {
-    const r = await stepCall(deps, s);
+    const r = await stepAndPerform(deps, s);
     events.push(...r.events);
     s = r.state;
   }
@@ -232,23 +249,50 @@ export async function runToEnd(deps: CallEngineDeps, state: CallState, maxSteps 
   let s = state;
   for (let i = 0; s.dueAt !== null; i++) {
     if (i >= maxSteps) throw new Error(`call ${s.call.callId}: no end after ${maxSteps} steps (at ${s.phase.kind})`);
-    const r = await stepCall(deps, s);
+    const r = await stepAndPerform(deps, s);
     events.push(...r.events);
     s = r.state;
   }
   return { state: s, events };
 }
 
+/** One step and, if it asks for the decision webhook, the call and the step that reads its reply (in-memory runners). */
+async function stepAndPerform(deps: CallEngineDeps, state: CallState): Promise<StepResult> {
+  const first = stepCall(deps, state);
+  if (!first.effect) return first;
+  const reply = await performDecision(deps, first.effect);
+  const second = resumeDecision(deps, first.state, reply);
+  return { state: second.state, events: [...first.events, ...second.events] };
+}
+
+/** Sends the decision request through the client; a client that throws is a network failure (fail-open). */
+export async function performDecision(deps: Pick<CallEngineDeps, 'decisions'>, effect: DecideEffect): Promise<DecisionReply> {
+  try {
+    return await deps.decisions.decide(effect.accountId, effect.request, effect.target);
+  } catch (err) {
+    return { kind: 'failure', reason: 'network', detail: err instanceof Error ? err.message : String(err), latencyMs: 0 };
+  }
+}
+
 /** Runs the one step that is due. The state passed in is not changed. */
-export async function stepCall(deps: CallEngineDeps, state: CallState): Promise<StepResult> {
+export function stepCall(deps: CallEngineDeps, state: CallState): StepResult {
   if (state.dueAt === null) return { state, events: [] };
   const run = new Step(deps, structuredClone(state), state.dueAt);
-  await run.run();
+  run.run();
+  return run.effect ? { state: run.s, events: run.events, effect: run.effect } : { state: run.s, events: run.events };
+}
+
+/** The step after the decision webhook answered (or failed): reads the reply, fails open on anything but reject or forward. */
+export function resumeDecision(deps: CallEngineDeps, state: CallState, reply: DecisionReply): StepResult {
+  if (state.phase.kind !== 'decision.awaiting' || state.dueAt === null) throw new Error(`call ${state.call.callId}: no decision awaited (at ${state.phase.kind})`);
+  const run = new Step(deps, structuredClone(state), state.dueAt);
+  run.decisionReply(reply);
   return { state: run.s, events: run.events };
 }
 
 class Step {
   readonly events: CallEvent[] = [];
+  effect: DecideEffect | undefined;
   constructor(
     private readonly deps: CallEngineDeps,
     readonly s: CallState,
@@ -297,13 +341,17 @@ class Step {
     this.trace('ended', status + (this.s.outcome ? ` (${this.s.outcome})` : ''));
   }
 
-  async run(): Promise<void> {
+  run(): void {
     const p = this.s.phase;
     switch (p.kind) {
       case 'blocklist':
         return this.blocklist();
       case 'decision':
         return this.decision();
+      case 'decision.awaiting':
+        // Found in flight by a restart: the request may have gone out; it is never sent twice.
+        this.trace('decision', 'fail-open: interrupted while waiting for the answer (not sent again); the normal route runs');
+        return this.next({ kind: 'route' }, this.now);
       case 'route':
         return this.routeStart();
       case 'ivr.prompt':
@@ -354,16 +402,17 @@ class Step {
   // spec: Routing decision request — POSTed as the call opens, before any greeting or ring, sent once,
   // waits up to timeoutMs, fail-open. contract §6: `{"action":"reject"}` rejects,
   // `{"action":"forward","to":E.164}` forwards, anything else runs the normal route.
-  private async decision(): Promise<void> {
+  private decision(): void {
     const dw = this.route?.decisionWebhook;
     if (!dw || !dw.enabled || !this.route?.enabled) return this.next({ kind: 'route' }, this.now);
     const request: DecisionRequest = { numberId: this.call.numberId, callId: this.call.callId, from: this.call.from, to: this.call.to, startedAt: iso(this.call.startedAt) };
-    let reply: DecisionReply;
-    try {
-      reply = await this.deps.decisions.decide(this.call.accountId, request, { url: dw.url, timeoutMs: dw.timeoutMs });
-    } catch (err) {
-      reply = { kind: 'failure', reason: 'network', detail: err instanceof Error ? err.message : String(err), latencyMs: 0 };
-    }
+    this.effect = { kind: 'decide', accountId: this.call.accountId, request, target: { url: dw.url, timeoutMs: dw.timeoutMs } };
+    this.s.phase = { kind: 'decision.awaiting' };
+    this.s.dueAt = this.now;
+  }
+
+  decisionReply(reply: DecisionReply): void {
+    const dw = this.route!.decisionWebhook!;
     const failOpen = (why: string) => {
       this.trace('decision', `fail-open: ${why}; the normal route runs`);
       this.next({ kind: 'route' }, this.now);
