@@ -1,0 +1,725 @@
+import type { CallRoute, IvrAction, RingMode, RouteDestination } from '../../../api/schemas/routes.js';
+import { ROUTE_LIMITS } from '../../../api/values/routes.js';
+import { E164_PATTERN } from '../../../api/schemas/common.js';
+import {
+  DEVICE_STALE_AFTER_SECS,
+  VOICEMAIL_DEFAULT_SECS,
+  type CallMissedOutcome,
+  type CallStatus,
+  type CallTraceStep,
+} from '../../../api/values/calls.js';
+
+// contract §6 (the call engine paragraph, the routing decision request, the call trace), §9 (sandbox
+// call scenarios); spec: Call route, IVR object, Routing decision request, Event catalog (`call.*`,
+// `voicemail.received`), Limits.
+//
+// A pure step machine over the service clock. `startCall` builds the state of a new inbound call;
+// `stepCall` runs the one step that is due (at `state.dueAt`) and returns the next state, the
+// events to emit and, in `dueAt`, when the next step falls due (null: the call has ended). Nothing
+// here reads a clock, a database or the network: the outside world comes in through `CallEngineDeps`
+// (blocklist, softphone devices, the decision webhook client, ids), and the time of a step is the time
+// it fell due. So a scheduler job can run each step (a restart resumes from the stored state) and a
+// clock advance walks a call through its timeouts; `runDueSteps` runs every step due by a time.
+// `stepCall` is synchronous: the one network act, the decision webhook, is returned as an `effect`
+// for the runner (store the state, send once, `resumeDecision` with the reply).
+
+// --- the outside world, as the engine sees it ------------------------------------------------------
+
+/** contract §9: the sandbox call scenario — what the outside world does during the call. */
+export interface CallScenario {
+  /**
+   * Who answers and when: `afterSecs` of ringing on the answering leg, then `durationSecs` talking.
+   * `destinationId` or `deviceId` name the leg; with neither, the first dialed leg (or a forwarded
+   * leg) that rings long enough answers. Null: nobody answers.
+   */
+  answer: { destinationId?: string; deviceId?: string; afterSecs: number; durationSecs: number } | null;
+  /** IVR digits the caller presses, one per menu prompt, in order (`""`: none; each prompt then times out). */
+  digits: string;
+  /** contract §6: a machine picks up a forwarded leg and nobody presses 1 → outcome `voicemail`. */
+  machine: boolean;
+  /** The caller hangs up this many seconds after the call started (null: never). */
+  hangupAfterSecs: number | null;
+}
+
+export const NO_SCENARIO: CallScenario = { answer: null, digits: '', machine: false, hangupAfterSecs: null };
+
+/** An entry of the account's blocklist that matches the caller (spec: Blocked number). */
+export interface BlockEntry {
+  id: string;
+  autoSuggested: boolean;
+}
+
+/** What the engine reads of the blocklist (the blocked-numbers repository implements it). */
+export interface BlocklistLookup {
+  find(accountId: string, phoneNumber: string): BlockEntry | null;
+}
+
+/** A softphone device as a ring wave sees it (contract §6: Softphone). */
+export interface DeviceInfo {
+  id: string;
+  userId: string;
+  presence: 'online' | 'offline';
+  /** Service-clock ms of the last heartbeat, or null when none. */
+  lastSeenAt: number | null;
+}
+
+export interface DeviceLookup {
+  find(accountId: string, deviceId: string): DeviceInfo | null;
+}
+
+/** spec: Routing decision request — body fields `numberId, callId, from, to, startedAt`. */
+export interface DecisionRequest {
+  numberId: string;
+  callId: string;
+  from: string;
+  to: string;
+  startedAt: string;
+}
+
+/**
+ * What one attempt of the decision webhook came to. The client signs and POSTs once (contract §6),
+ * gives up at `timeoutMs`, and reports either the response or why there was none (`not_sent`: no
+ * enabled endpoint of the same origin, or the URL fails the safety rules of §10).
+ */
+export type DecisionReply =
+  | { kind: 'response'; status: number; body: unknown; latencyMs: number }
+  | { kind: 'failure'; reason: 'timeout' | 'network' | 'not_sent'; detail: string; latencyMs: number };
+
+export interface DecisionClient {
+  decide(accountId: string, request: DecisionRequest, target: { url: string; timeoutMs: number }): Promise<DecisionReply>;
+}
+
+export interface CallEngineDeps {
+  blocklist: BlocklistLookup;
+  devices: DeviceLookup;
+  decisions: DecisionClient;
+  /** Mints ids for recordings and voicemails (`rec_…`, `vm_…`); injected so tests are deterministic. */
+  newId(prefix: 'rec' | 'vm'): string;
+}
+
+// --- the call's state ------------------------------------------------------------------------------
+
+/** An inbound call as it opens: the route is the number's route at that moment (a later PUT does not change a call in progress). */
+export interface InboundCall {
+  callId: string;
+  accountId: string;
+  numberId: string;
+  from: string;
+  to: string;
+  startedAt: number;
+  route: CallRoute | null;
+  scenario: CallScenario;
+}
+
+/** contract §6 (call trace): one decision of the engine. `at` is service-clock ms. */
+export interface TraceEntry {
+  at: number;
+  step: CallTraceStep;
+  detail: string;
+}
+
+/** An event for the runner to emit through `deps.events.emit`, in the transaction that stores the step. */
+export interface CallEvent {
+  type: 'call.ringing' | 'call.completed' | 'call.missed' | 'call.ivr.key_pressed' | 'voicemail.received';
+  fields: Record<string, unknown>;
+}
+
+/** A ring set: the route's destinations, or an IVR `ring` action's. */
+export interface RingSet {
+  mode: RingMode;
+  destinations: RouteDestination[];
+  source: 'route' | 'ivr';
+}
+
+/** A leg that was dialed and can be answered. */
+export interface Leg {
+  destinationId: string | null;
+  destinationType: RouteDestination['destinationType'];
+  destination: string;
+  deviceId: string | null;
+  ringTimeoutSecs: number;
+}
+
+export type Phase =
+  | { kind: 'blocklist' }
+  | { kind: 'decision' }
+  | { kind: 'decision.awaiting' }
+  | { kind: 'route' }
+  | { kind: 'ivr.prompt' }
+  | { kind: 'ivr.input'; digit: string | null }
+  | { kind: 'wave'; set: RingSet; index: number }
+  | { kind: 'wave.end'; set: RingSet; index: number }
+  | { kind: 'answered'; leg: Leg }
+  | { kind: 'completed' }
+  | { kind: 'no_answer' }
+  | { kind: 'forward'; to: string; why: 'decision' | 'noAnswerAction' }
+  | { kind: 'forward.end'; to: string }
+  | { kind: 'machine.end' }
+  | { kind: 'voicemail' }
+  | { kind: 'voicemail.end' }
+  | { kind: 'hangup' }
+  | { kind: 'done' };
+
+export interface CallState {
+  call: InboundCall;
+  phase: Phase;
+  /** When `phase` falls due (service-clock ms); null once the call has ended. */
+  dueAt: number | null;
+  status: CallStatus;
+  outcome: CallMissedOutcome | null;
+  /** IVR: digits of the scenario used so far, and failed prompts (timeouts + invalid digits). */
+  digitsUsed: number;
+  ivrFailures: number;
+  answeredAt: number | null;
+  answeredBy: string | null;
+  answeredDevice: string | null;
+  recordingId: string | null;
+  voicemailId: string | null;
+  voicemailStartedAt: number | null;
+  machineAt: number | null;
+  endedAt: number | null;
+  trace: TraceEntry[];
+}
+
+/**
+ * An outside effect a step asks its runner to perform: the decision webhook. The runner stores the
+ * state (phase `decision.awaiting`) BEFORE sending, sends once, and hands the reply to
+ * `resumeDecision`; a restart that finds `decision.awaiting` fails open without sending again
+ * (spec: Routing decision request — sent once).
+ */
+export interface DecideEffect {
+  kind: 'decide';
+  accountId: string;
+  request: DecisionRequest;
+  target: { url: string; timeoutMs: number };
+}
+
+export interface StepResult {
+  state: CallState;
+  events: CallEvent[];
+  effect?: DecideEffect;
+}
+
+// --- the machine -----------------------------------------------------------------------------------
+
+/** The state of a call that has just opened: the blocklist check is due at once. */
+export function startCall(call: InboundCall): CallState {
+  return {
+    call,
+    phase: { kind: 'blocklist' },
+    dueAt: call.startedAt,
+    status: 'ringing',
+    outcome: null,
+    digitsUsed: 0,
+    ivrFailures: 0,
+    answeredAt: null,
+    answeredBy: null,
+    answeredDevice: null,
+    recordingId: null,
+    voicemailId: null,
+    voicemailStartedAt: null,
+    machineAt: null,
+    endedAt: null,
+    trace: [],
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const secs = (s: number) => s * 1000;
+
+/** Runs every step due at or before `untilMs`, in order; events in the order they were emitted. */
+export async function runDueSteps(deps: CallEngineDeps, state: CallState, untilMs: number): Promise<StepResult> {
+  const events: CallEvent[] = [];
+  let s = state;
+  while (s.dueAt !== null && s.dueAt <= untilMs) {
+    const r = await stepAndPerform(deps, s);
+    events.push(...r.events);
+    s = r.state;
+  }
+  return { state: s, events };
+}
+
+/**
+ * Runs the call to its end, whatever the time (tests; a sandbox call with no clock to wait on).
+ * A call takes a bounded number of steps (IVR digits, ring waves); past `maxSteps` it is a loop in
+ * the engine, reported instead of spinning.
+ */
+export async function runToEnd(deps: CallEngineDeps, state: CallState, maxSteps = 1000): Promise<StepResult> {
+  const events: CallEvent[] = [];
+  let s = state;
+  for (let i = 0; s.dueAt !== null; i++) {
+    if (i >= maxSteps) throw new Error(`call ${s.call.callId}: no end after ${maxSteps} steps (at ${s.phase.kind})`);
+    const r = await stepAndPerform(deps, s);
+    events.push(...r.events);
+    s = r.state;
+  }
+  return { state: s, events };
+}
+
+/** One step and, if it asks for the decision webhook, the call and the step that reads its reply (in-memory runners). */
+async function stepAndPerform(deps: CallEngineDeps, state: CallState): Promise<StepResult> {
+  const first = stepCall(deps, state);
+  if (!first.effect) return first;
+  const reply = await performDecision(deps, first.effect);
+  const second = resumeDecision(deps, first.state, reply);
+  return { state: second.state, events: [...first.events, ...second.events] };
+}
+
+/** Sends the decision request through the client; a client that throws is a network failure (fail-open). */
+export async function performDecision(deps: Pick<CallEngineDeps, 'decisions'>, effect: DecideEffect): Promise<DecisionReply> {
+  try {
+    return await deps.decisions.decide(effect.accountId, effect.request, effect.target);
+  } catch (err) {
+    return { kind: 'failure', reason: 'network', detail: err instanceof Error ? err.message : String(err), latencyMs: 0 };
+  }
+}
+
+/** Runs the one step that is due. The state passed in is not changed. */
+export function stepCall(deps: CallEngineDeps, state: CallState): StepResult {
+  if (state.dueAt === null) return { state, events: [] };
+  const run = new Step(deps, structuredClone(state), state.dueAt);
+  run.run();
+  return run.effect ? { state: run.s, events: run.events, effect: run.effect } : { state: run.s, events: run.events };
+}
+
+/** The step after the decision webhook answered (or failed): reads the reply, fails open on anything but reject or forward. */
+export function resumeDecision(deps: CallEngineDeps, state: CallState, reply: DecisionReply): StepResult {
+  if (state.phase.kind !== 'decision.awaiting' || state.dueAt === null) throw new Error(`call ${state.call.callId}: no decision awaited (at ${state.phase.kind})`);
+  const run = new Step(deps, structuredClone(state), state.dueAt);
+  run.decisionReply(reply);
+  return { state: run.s, events: run.events };
+}
+
+class Step {
+  readonly events: CallEvent[] = [];
+  effect: DecideEffect | undefined;
+  constructor(
+    private readonly deps: CallEngineDeps,
+    readonly s: CallState,
+    private readonly now: number,
+  ) {}
+
+  private get call(): InboundCall {
+    return this.s.call;
+  }
+  private get route(): CallRoute | null {
+    return this.s.call.route;
+  }
+
+  private trace(step: CallTraceStep, detail: string): void {
+    this.s.trace.push({ at: this.now, step, detail });
+  }
+
+  private emit(type: CallEvent['type'], fields: Record<string, unknown>): void {
+    this.events.push({ type, fields });
+    this.trace('event', type);
+  }
+
+  /** The caller's hang-up, if the scenario has one (contract §9: `hangupAfterSecs`). */
+  private get hangupAt(): number | null {
+    const h = this.call.scenario.hangupAfterSecs;
+    return h === null ? null : this.call.startedAt + secs(h);
+  }
+
+  /** Schedules the next step; a hang-up that comes first wins (it then ends whatever was under way). */
+  private next(phase: Phase, at: number): void {
+    const h = this.hangupAt;
+    if (h !== null && h < at) {
+      this.s.phase = { kind: 'hangup' };
+      this.s.dueAt = Math.max(h, this.now);
+      return;
+    }
+    this.s.phase = phase;
+    this.s.dueAt = at;
+  }
+
+  private end(status: CallStatus): void {
+    this.s.status = status;
+    this.s.endedAt = this.now;
+    this.s.phase = { kind: 'done' };
+    this.s.dueAt = null;
+    this.trace('ended', status + (this.s.outcome ? ` (${this.s.outcome})` : ''));
+  }
+
+  run(): void {
+    const p = this.s.phase;
+    switch (p.kind) {
+      case 'blocklist':
+        return this.blocklist();
+      case 'decision':
+        return this.decision();
+      case 'decision.awaiting':
+        // Found in flight by a restart: the request may have gone out; it is never sent twice.
+        this.trace('decision', 'fail-open: interrupted while waiting for the answer (not sent again); the normal route runs');
+        return this.next({ kind: 'route' }, this.now);
+      case 'route':
+        return this.routeStart();
+      case 'ivr.prompt':
+        return this.ivrPrompt();
+      case 'ivr.input':
+        return this.ivrInput(p.digit);
+      case 'wave':
+        return this.wave(p.set, p.index);
+      case 'wave.end':
+        return this.waveEnd(p.set, p.index);
+      case 'answered':
+        return this.answered(p.leg);
+      case 'completed':
+        return this.completed();
+      case 'no_answer':
+        return this.noAnswer();
+      case 'forward':
+        return this.forward(p.to, p.why);
+      case 'forward.end':
+        this.trace('ring.no_answer', `forwarded leg to ${p.to} was not answered`);
+        return this.missed('missed');
+      case 'machine.end':
+        return this.missed('voicemail');
+      case 'voicemail':
+        return this.voicemail();
+      case 'voicemail.end':
+        return this.voicemailEnd();
+      case 'hangup':
+        return this.hangup();
+      case 'done':
+        return;
+    }
+  }
+
+  // contract §6: blocklist first. spec: Blocked number — a confirmed (not auto-suggested) entry
+  // rejects the call before anything rings; a suggested one is not enforced.
+  private blocklist(): void {
+    const entry = this.deps.blocklist.find(this.call.accountId, this.call.from);
+    if (entry && !entry.autoSuggested) {
+      this.trace('blocklist', `${this.call.from} is blocked (${entry.id}): rejected before anything rings`);
+      // Decision (the spec is silent): a blocked call emits no call.* event; its record says `blocked`.
+      return this.end('blocked');
+    }
+    this.trace('blocklist', entry ? `${this.call.from} is only suggested for blocking (${entry.id}): not enforced` : `${this.call.from} is not blocked`);
+    this.next({ kind: 'decision' }, this.now);
+  }
+
+  // spec: Routing decision request — POSTed as the call opens, before any greeting or ring, sent once,
+  // waits up to timeoutMs, fail-open. contract §6: `{"action":"reject"}` rejects,
+  // `{"action":"forward","to":E.164}` forwards, anything else runs the normal route.
+  private decision(): void {
+    const dw = this.route?.decisionWebhook;
+    if (!dw || !dw.enabled || !this.route?.enabled) return this.next({ kind: 'route' }, this.now);
+    const request: DecisionRequest = { numberId: this.call.numberId, callId: this.call.callId, from: this.call.from, to: this.call.to, startedAt: iso(this.call.startedAt) };
+    this.effect = { kind: 'decide', accountId: this.call.accountId, request, target: { url: dw.url, timeoutMs: dw.timeoutMs } };
+    this.s.phase = { kind: 'decision.awaiting' };
+    this.s.dueAt = this.now;
+  }
+
+  decisionReply(reply: DecisionReply): void {
+    const dw = this.route!.decisionWebhook!;
+    const failOpen = (why: string) => {
+      this.trace('decision', `fail-open: ${why}; the normal route runs`);
+      this.next({ kind: 'route' }, this.now);
+    };
+    if (reply.kind === 'failure') return failOpen(`${reply.reason === 'not_sent' ? 'not sent' : reply.reason} (${reply.detail}) after ${reply.latencyMs} ms`);
+    // spec: waits up to timeoutMs — an answer later than that is a timeout, whatever the client did.
+    if (reply.latencyMs > dw.timeoutMs) return failOpen(`timeout: answered after ${reply.latencyMs} ms, more than ${dw.timeoutMs} ms`);
+    if (reply.status !== 200) return failOpen(`HTTP ${reply.status} in ${reply.latencyMs} ms`);
+    const body = reply.body;
+    const action = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>).action : undefined;
+    if (typeof action !== 'string') return failOpen(`malformed body (no string "action") in ${reply.latencyMs} ms`);
+    if (action === 'reject') {
+      this.trace('decision', `reject in ${reply.latencyMs} ms`);
+      // Decision (the spec is silent): a rejected call ends like a blocked one, with no call.* event.
+      return this.end('blocked');
+    }
+    if (action === 'forward') {
+      const to = (body as Record<string, unknown>).to;
+      if (typeof to !== 'string' || !E164_PATTERN.test(to)) return failOpen(`malformed body ("forward" without an E.164 "to") in ${reply.latencyMs} ms`);
+      this.trace('decision', `forward to ${to} in ${reply.latencyMs} ms`);
+      return this.next({ kind: 'forward', to, why: 'decision' }, this.now);
+    }
+    this.trace('decision', `"${action}" in ${reply.latencyMs} ms: the normal route runs`);
+    this.next({ kind: 'route' }, this.now);
+  }
+
+  // contract §6: → recording notice → IVR → ring set.
+  private routeStart(): void {
+    const r = this.route;
+    if (!r) {
+      this.trace('route', 'the number has no route: nothing rings');
+      return this.missed('missed');
+    }
+    if (!r.enabled) {
+      this.trace('route', 'the route is disabled: nothing rings');
+      return this.missed('missed');
+    }
+    // spec: Call route — recordingNotice is played to the caller before connecting when recordCalls is on.
+    if (r.recordingNotice) {
+      if (r.recordCalls) this.trace('notice', `played: ${describeMedia(r.recordingNotice)}`);
+      else this.trace('notice', 'not played: recordCalls is off');
+    }
+    if (r.ivr?.enabled) return this.next({ kind: 'ivr.prompt' }, this.now);
+    this.next({ kind: 'wave', set: { mode: r.ringMode, destinations: r.destinations, source: 'route' }, index: 0 }, this.now);
+  }
+
+  // --- IVR (spec: IVR object) ---
+
+  private ivrPrompt(): void {
+    const ivr = this.route!.ivr!;
+    this.trace('ivr.prompt', `greeting ${describeMedia(ivr.greeting)}${this.s.ivrFailures > 0 ? ` (again, after ${this.s.ivrFailures} failed)` : ''}`);
+    // Decision (the spec is silent): a prompt takes no service time; a scenario digit is pressed as it
+    // ends, and without one the digit timeout (digitTimeoutSecs) runs.
+    const digit = this.call.scenario.digits[this.s.digitsUsed] ?? null;
+    if (digit !== null) return this.next({ kind: 'ivr.input', digit }, this.now);
+    this.next({ kind: 'ivr.input', digit: null }, this.now + secs(ivr.digitTimeoutSecs));
+  }
+
+  private ivrInput(digit: string | null): void {
+    const ivr = this.route!.ivr!;
+    if (digit === null) {
+      this.trace('ivr.timeout', `no digit within ${ivr.digitTimeoutSecs} s`);
+      return this.ivrFailed();
+    }
+    this.s.digitsUsed += 1;
+    const key = ivr.keys.find((k) => k.digit === digit);
+    if (!key) {
+      // spec: call.ivr.key_pressed — invalid digits and timeouts never fire it.
+      this.trace('ivr.invalid', `${digit} is not on the menu`);
+      return this.ivrFailed();
+    }
+    this.trace('ivr.key', `${digit}${key.label ? ` (${key.label})` : ''} → ${key.action.type}`);
+    // spec: call.ivr.key_pressed — an accepted keypress, before its action runs.
+    this.emit('call.ivr.key_pressed', { callId: this.call.callId, numberId: this.call.numberId, digit, label: key.label, from: this.call.from, to: this.call.to, at: iso(this.now) });
+    this.ivrAction(key.action, 'key');
+  }
+
+  // spec: IVR object — invalidRetries: how many failed prompts (timeouts or invalid digits) are played
+  // again; one more failure runs `fallback`.
+  private ivrFailed(): void {
+    const ivr = this.route!.ivr!;
+    this.s.ivrFailures += 1;
+    if (this.s.ivrFailures <= ivr.invalidRetries) return this.next({ kind: 'ivr.prompt' }, this.now);
+    this.trace('ivr.fallback', `${this.s.ivrFailures} failed (invalidRetries ${ivr.invalidRetries}) → ${ivr.fallback.type}`);
+    this.ivrAction(ivr.fallback, 'fallback');
+  }
+
+  private ivrAction(action: IvrAction, from: 'key' | 'fallback'): void {
+    switch (action.type) {
+      case 'ring':
+        return this.next({ kind: 'wave', set: { mode: action.ringMode, destinations: action.destinations, source: 'ivr' }, index: 0 }, this.now);
+      case 'voicemail':
+        return this.next({ kind: 'voicemail' }, this.now);
+      case 'repeat':
+        // spec: IVR object — `repeat` plays the menu again (not a failure).
+        if (from === 'key') return this.next({ kind: 'ivr.prompt' }, this.now);
+        // Decision (the spec is silent): a `repeat` fallback would replay the menu forever; the call
+        // goes on to the no-answer action instead.
+        this.trace('ivr.fallback', 'repeat as the fallback would loop: the no-answer action runs');
+        return this.next({ kind: 'no_answer' }, this.now);
+    }
+  }
+
+  // --- the ring set (contract §6: ringMode; spec: Call route) ---
+
+  private wave(set: RingSet, index: number): void {
+    const waves = ringWaves(set);
+    const members = waves[index];
+    if (!members) return this.next({ kind: 'no_answer' }, this.now);
+    const dialed: Leg[] = [];
+    for (const d of members) {
+      const leg = this.dial(d);
+      if (leg) dialed.push(leg);
+    }
+    if (dialed.length === 0) return this.next({ kind: 'wave', set, index: index + 1 }, this.now);
+    const answer = this.call.scenario.answer;
+    if (answer) {
+      const leg = dialed.find((l) => answerMatches(answer, l) && answer.afterSecs < l.ringTimeoutSecs);
+      if (leg) return this.next({ kind: 'answered', leg }, this.now + secs(answer.afterSecs));
+    }
+    // The wave rings until its longest leg times out (sequential: the one leg's own timeout).
+    const longest = Math.max(...dialed.map((l) => l.ringTimeoutSecs));
+    this.next({ kind: 'wave.end', set, index }, this.now + secs(longest));
+  }
+
+  /** Dials one destination, or records why it is skipped (contract §6: disabled destinations, stale devices). */
+  private dial(d: RouteDestination): Leg | null {
+    const name = `${d.destinationType} ${d.destination} (${d.id})`;
+    if (!d.enabled) {
+      this.trace('leg.skipped', `${name}: disabled`);
+      return null;
+    }
+    let deviceId: string | null = null;
+    if (d.destinationType === 'webrtc') {
+      const device = this.deps.devices.find(this.call.accountId, d.destination);
+      if (!device) {
+        this.trace('leg.skipped', `${name}: no such device`);
+        return null;
+      }
+      // contract §6: stale after 60 s without a heartbeat (or offline).
+      const stale = device.presence === 'offline' || device.lastSeenAt === null || this.now - device.lastSeenAt > secs(DEVICE_STALE_AFTER_SECS);
+      if (stale) {
+        this.trace('leg.skipped', `${name}: stale device (${device.presence}, last seen ${device.lastSeenAt === null ? 'never' : iso(device.lastSeenAt)})`);
+        return null;
+      }
+      deviceId = device.id;
+      this.trace('leg.dialed', `${name} for ${d.ringTimeoutSecs} s`);
+      // spec: call.ringing — per dialed softphone leg, `devices` the one device of the leg (contract
+      // §6); never for SIP or PSTN legs; attempted once (SINGLE_ATTEMPT_EVENT_TYPES).
+      this.emit('call.ringing', { callId: this.call.callId, from: this.call.from, to: this.call.to, devices: [{ deviceId: device.id, userId: device.userId }] });
+    } else {
+      this.trace('leg.dialed', `${name} for ${d.ringTimeoutSecs} s`);
+    }
+    return { destinationId: d.id, destinationType: d.destinationType, destination: d.destination, deviceId, ringTimeoutSecs: d.ringTimeoutSecs };
+  }
+
+  private waveEnd(set: RingSet, index: number): void {
+    const waves = ringWaves(set);
+    this.trace('ring.no_answer', `${describeWave(set, index, waves.length)}: nobody answered`);
+    this.next({ kind: 'wave', set, index: index + 1 }, this.now);
+  }
+
+  // --- answered (contract §6: → call.completed; recording) ---
+
+  private answered(leg: Leg): void {
+    const answer = this.call.scenario.answer!;
+    this.s.status = 'in_progress';
+    this.s.answeredAt = this.now;
+    this.s.answeredBy = leg.destination;
+    this.s.answeredDevice = leg.deviceId;
+    this.trace('answered', `by ${leg.destinationType} ${leg.destination}${leg.destinationId ? ` (${leg.destinationId})` : ''}`);
+    // spec: Call route — recordCalls records answered calls. (call.transcript follows once a transcriber exists.)
+    if (this.route?.recordCalls) {
+      this.s.recordingId = this.deps.newId('rec');
+      this.trace('recording', `recording ${this.s.recordingId}`);
+    }
+    this.next({ kind: 'completed' }, this.now + secs(answer.durationSecs));
+  }
+
+  private completed(): void {
+    const answeredAt = this.s.answeredAt!;
+    // spec: call.completed — an answered call ends; once. contract §6: answeredDevice (null unless a softphone answered).
+    this.emit('call.completed', {
+      callId: this.call.callId,
+      from: this.call.from,
+      to: this.call.to,
+      answeredAt: iso(answeredAt),
+      endedAt: iso(this.now),
+      durationSeconds: Math.round((this.now - answeredAt) / 1000),
+      answeredBy: this.s.answeredBy,
+      answeredDevice: this.s.answeredDevice,
+      direction: 'inbound',
+    });
+    this.end('completed');
+  }
+
+  // --- not answered (spec: Call route — noAnswerAction; null: voicemail when enabled, else rings out) ---
+
+  private noAnswer(): void {
+    const r = this.route!;
+    const action = r.noAnswerAction;
+    if (action?.type === 'forward') return this.next({ kind: 'forward', to: action.to, why: 'noAnswerAction' }, this.now);
+    if (action?.type === 'voicemail' || (action === null && r.voicemailEnabled)) return this.next({ kind: 'voicemail' }, this.now);
+    this.trace('ring.no_answer', 'no voicemail: the call rings out');
+    this.missed('missed');
+  }
+
+  // Decision (the spec is silent): a forwarded leg rings for the default ring timeout (spec: Limits).
+  private forward(to: string, why: 'decision' | 'noAnswerAction'): void {
+    const timeoutSecs = ROUTE_LIMITS.ringTimeoutSecs.default;
+    this.trace('forward', `to ${to} (${why === 'decision' ? 'the decision webhook' : 'noAnswerAction'}), ringing for ${timeoutSecs} s`);
+    const leg: Leg = { destinationId: null, destinationType: 'pstn', destination: to, deviceId: null, ringTimeoutSecs: timeoutSecs };
+    const { answer, machine } = this.call.scenario;
+    const human = answer && !answer.destinationId && !answer.deviceId && answer.afterSecs < timeoutSecs ? answer : null;
+    if (machine) {
+      // contract §6: a machine that picks up a forwarded leg where nobody presses 1 ends the call with
+      // outcome `voicemail`. Decision: it picks up when a person would have (scenario.answer), else as
+      // the leg's ring timeout runs out, and records for VOICEMAIL_DEFAULT_SECS.
+      const pickup = this.now + secs(human ? human.afterSecs : timeoutSecs);
+      const h = this.hangupAt;
+      if (h !== null && h < pickup) return this.next({ kind: 'hangup' }, h);
+      this.s.machineAt = pickup;
+      this.s.trace.push({ at: pickup, step: 'machine', detail: `a machine picked up ${to}; nobody pressed 1` });
+      return this.next({ kind: 'machine.end' }, pickup + secs(VOICEMAIL_DEFAULT_SECS));
+    }
+    if (human) return this.next({ kind: 'answered', leg }, this.now + secs(human.afterSecs));
+    this.next({ kind: 'forward.end', to }, this.now + secs(timeoutSecs));
+  }
+
+  // --- voicemail (contract §6: call.missed outcome voicemail, then voicemail.received) ---
+
+  private voicemail(): void {
+    const r = this.route!;
+    // spec: Call route — voicemailGreetingAudioUrl is played instead of the text; null text uses the default.
+    const greeting = r.voicemailGreetingAudioUrl ? `audio ${r.voicemailGreetingAudioUrl}` : r.voicemailGreeting ? `text "${r.voicemailGreeting}"` : 'the default greeting';
+    this.s.voicemailId = this.deps.newId('vm');
+    this.s.voicemailStartedAt = this.now;
+    this.trace('voicemail', `${greeting}, then recording ${this.s.voicemailId}`);
+    this.next({ kind: 'voicemail.end' }, this.now + secs(VOICEMAIL_DEFAULT_SECS));
+  }
+
+  private voicemailEnd(): void {
+    this.missed('voicemail');
+    const id = this.s.voicemailId!;
+    // spec: voicemail.received — once per captured voicemail, after the call.missed with outcome voicemail.
+    // Transcription is not built yet (a transcriber simulator comes with it): transcript null, status failed.
+    this.emit('voicemail.received', {
+      callId: this.call.callId,
+      voicemailId: id,
+      from: this.call.from,
+      to: this.call.to,
+      transcript: null,
+      transcriptStatus: 'failed',
+      durationSeconds: Math.round((this.now - this.s.voicemailStartedAt!) / 1000),
+      recordingUrl: `/v1/voicemails/${id}/audio`,
+      receivedAt: iso(this.now),
+    });
+  }
+
+  // --- the caller hangs up (contract §9: hangupAfterSecs) ---
+
+  private hangup(): void {
+    this.trace('hangup', 'the caller hung up');
+    if (this.s.answeredAt !== null) return this.completed();
+    if (this.s.voicemailStartedAt !== null) return this.voicemailEnd();
+    if (this.s.machineAt !== null) return this.missed('voicemail');
+    this.missed('missed');
+  }
+
+  /** spec: call.missed — a call ends unanswered (outcome `missed`, or `voicemail`). */
+  private missed(outcome: CallMissedOutcome): void {
+    this.s.outcome = outcome;
+    this.emit('call.missed', { callId: this.call.callId, from: this.call.from, to: this.call.to, outcome, endedAt: iso(this.now), direction: 'inbound' });
+    this.end('missed');
+  }
+}
+
+function answerMatches(answer: NonNullable<CallScenario['answer']>, leg: Leg): boolean {
+  if (answer.destinationId !== undefined) return leg.destinationId === answer.destinationId;
+  if (answer.deviceId !== undefined) return leg.deviceId === answer.deviceId;
+  return true;
+}
+
+/**
+ * contract §6: the waves of a ring set by `ringMode` — `simultaneous` one wave of all; `sequential`
+ * one destination at a time by priority; `staged` stage 0, then 1, … (each stage by priority).
+ * Disabled destinations stay in their wave so the trace can say they were skipped.
+ */
+export function ringWaves(set: RingSet): RouteDestination[][] {
+  const byPriority = [...set.destinations].sort((a, b) => a.priority - b.priority);
+  switch (set.mode) {
+    case 'simultaneous':
+      return byPriority.length ? [byPriority] : [];
+    case 'sequential':
+      return byPriority.map((d) => [d]);
+    case 'staged': {
+      const stages = [...new Set(byPriority.map((d) => d.stage))].sort((a, b) => a - b);
+      return stages.map((st) => byPriority.filter((d) => d.stage === st));
+    }
+  }
+}
+
+function describeWave(set: RingSet, index: number, count: number): string {
+  const what = set.source === 'ivr' ? 'IVR ring set' : 'ring set';
+  return set.mode === 'simultaneous' ? what : `${what} ${set.mode} wave ${index + 1} of ${count}`;
+}
+
+function describeMedia(m: { text: string | null; audioUrl: string | null }): string {
+  return m.audioUrl ? `audio ${m.audioUrl}` : `text "${m.text ?? ''}"`;
+}
