@@ -6,6 +6,7 @@
 // It lives under test/ (not src/server/domain/) because it reaches the composition root, which the
 // domain layer may not import, and so that it never ships in dist.
 
+import { afterEach, beforeEach, expect } from 'vitest';
 import { ManualClock } from '../../src/server/clock.js';
 import { composeService } from '../../src/server/compose.js';
 import type { ServiceDeps } from '../../src/server/deps.js';
@@ -150,3 +151,19 @@ export function serviceErrorOf(fn: () => unknown): ServiceError {
 /** The paths named by a ServiceError's details (an empty list when it has none). */
 export const detailPaths = (err: ServiceError): unknown[] =>
   Array.isArray(err.details) ? (err.details as Array<{ path?: unknown }>).map((d) => d.path) : [];
+
+/**
+ * A fresh fixture for every test of the file, closed after it; each test also asserts that no
+ * background job failed. `use` receives the fixture (tests keep it in a variable of their own).
+ */
+export function freshFixtureEachTest(use: (fx: DomainFixture) => void): void {
+  let current: DomainFixture | undefined;
+  beforeEach(() => {
+    current = createDomainFixture();
+    use(current);
+  });
+  afterEach(() => {
+    expect(current!.jobErrors).toEqual([]);
+    current!.close();
+  });
+}

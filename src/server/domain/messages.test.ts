@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDomainFixture, detailPaths, serviceErrorOf, type DomainFixture } from '../../../test/helpers/domain-fixture.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { freshFixtureEachTest, detailPaths, serviceErrorOf, type DomainFixture } from '../../../test/helpers/domain-fixture.js';
 import { applyCarrierReport, getMessage, receiveInbound, sendMessage } from './messages.js';
 import type { Actor } from './actor.js';
 import { releaseNumber } from './numbers.js';
@@ -22,13 +22,7 @@ const TO = '+14155550123';
 const TO_2 = '+14155550124';
 
 let fx: DomainFixture;
-beforeEach(() => {
-  fx = createDomainFixture();
-});
-afterEach(() => {
-  expect(fx.jobErrors).toEqual([]);
-  fx.close();
-});
+freshFixtureEachTest((f) => (fx = f));
 
 const send = (actor: Actor, input: Record<string, unknown>) => sendMessage(fx.deps, actor, SendMessageBody.parse(input));
 const stored = (id: string) => fx.deps.messages.getById(id)!;

@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDomainFixture, detailPaths, serviceErrorOf, type DomainFixture } from '../../../test/helpers/domain-fixture.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { freshFixtureEachTest, detailPaths, serviceErrorOf, type DomainFixture } from '../../../test/helpers/domain-fixture.js';
 import {
   assignNumber,
   buyNumber,
@@ -19,13 +19,7 @@ const HOUR = 3600_000;
 const TOLL_FREE_PREFIXES = ['800', '833', '844', '855', '866', '877', '888'];
 
 let fx: DomainFixture;
-beforeEach(() => {
-  fx = createDomainFixture();
-});
-afterEach(() => {
-  expect(fx.jobErrors).toEqual([]);
-  fx.close();
-});
+freshFixtureEachTest((f) => (fx = f));
 
 const search = (q: Record<string, unknown>) => searchNumbers(fx.deps, SearchNumbersBody.parse(q));
 const update = (n: NumberRecord, patch: Record<string, unknown>, mode: 'live' | 'test' = 'live') =>

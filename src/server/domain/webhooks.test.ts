@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDomainFixture, detailPaths, serviceErrorOf, type DomainFixture } from '../../../test/helpers/domain-fixture.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { freshFixtureEachTest, detailPaths, serviceErrorOf, type DomainFixture } from '../../../test/helpers/domain-fixture.js';
 import type { Actor } from './actor.js';
 import {
   AUTO_DISABLE,
@@ -39,13 +39,9 @@ const URL_B = 'https://hooks.example.com/b';
 
 let fx: DomainFixture;
 let me: Actor;
-beforeEach(() => {
-  fx = createDomainFixture();
+freshFixtureEachTest((f) => {
+  fx = f;
   me = fx.actor('live');
-});
-afterEach(() => {
-  expect(fx.jobErrors).toEqual([]);
-  fx.close();
 });
 
 const create = (body: Record<string, unknown>, actor: Actor = me) => createEndpoint(fx.deps, actor, CreateWebhookBody.parse(body));

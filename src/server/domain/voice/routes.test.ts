@@ -1,5 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createDomainFixture, detailPaths, serviceErrorOf, type DomainFixture } from '../../../../test/helpers/domain-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { freshFixtureEachTest, detailPaths, serviceErrorOf, type DomainFixture } from '../../../../test/helpers/domain-fixture.js';
 import { PutRouteBody, type PutRouteInput } from '../../../api/schemas/routes.js';
 import { releaseNumber } from '../numbers.js';
 import { readMedia } from '../media.js';
@@ -9,13 +9,7 @@ import { getRoute, putRoute, routeSummaries, routeSummary, routeTag, uploadGreet
 // across fields, wholesale replace, If-Match, the greeting's media, the number's summary.
 
 let f: DomainFixture;
-beforeEach(() => {
-  f = createDomainFixture();
-});
-afterEach(() => {
-  expect(f.jobErrors).toEqual([]);
-  f.close();
-});
+freshFixtureEachTest((fx) => (f = fx));
 
 const PSTN = '+14155550199';
 const body = (input: PutRouteInput) => PutRouteBody.parse(input);
