@@ -13,3 +13,6 @@ export * from './routes.js';
 export * from './sandbox.js';
 export * from './subaccounts.js';
 export * from './webhooks.js';
+export * from './calls.js';
+export * from './blocked-numbers.js';
+export * from './softphone.js';

@@ -48,3 +48,50 @@ export const DEVICE_STALE_AFTER_SECS = 60;
  * (the sandbox scenario has no field for it; `hangupAfterSecs` ends it earlier).
  */
 export const VOICEMAIL_DEFAULT_SECS = 30;
+
+/** spec: Event catalog — `transcriptStatus` of `call.transcript` and `voicemail.received`. */
+export const TRANSCRIPT_STATUSES = ['available', 'failed'] as const;
+export type TranscriptStatus = (typeof TRANSCRIPT_STATUSES)[number];
+
+/**
+ * contract §9: the sandbox call scenario's bounds. Decision (the contract is silent on bounds): a
+ * simulated call lasts at most a day, and the caller presses at most 32 keys.
+ */
+export const SANDBOX_CALL_LIMITS = {
+  maxSecs: 86_400,
+  maxDigits: 32,
+} as const;
+/** The keys a caller can press (spec: IVR object). */
+export const DIGITS_PATTERN = /^[0-9*#]*$/;
+
+/**
+ * contract §6: the blocklist auto-suggests a caller after this many inbound calls from it within the
+ * window, each ended unanswered or shorter than `shortCallSecs`.
+ */
+export const BLOCK_SUGGESTION = {
+  calls: 5,
+  windowSecs: 3600,
+  shortCallSecs: 5,
+} as const;
+
+/** spec: Blocked number — `reason` is free text. Decision: at most 500 characters. */
+export const BLOCK_REASON_MAX = 500;
+
+/** contract §6: softphone presence values and the token's lifetime (wall-clock, like signatures). */
+export const DEVICE_PRESENCES = ['online', 'offline'] as const;
+export type DevicePresence = (typeof DEVICE_PRESENCES)[number];
+export const DEVICE_TOKEN_TTL_SECS = 600;
+/** Decision (contract §6 is silent): device `userId` and `label` lengths. */
+export const DEVICE_USER_ID_MAX = 200;
+export const DEVICE_LABEL_MAX = 80;
+
+/**
+ * Decision (contract §6 is silent on the outbound leg): the simulated callee of an outbound call
+ * answers after `answerAfterSecs` and hangs up `durationSecs` later (service clock), so an outbound
+ * call is `in_progress` (transferable) for that long. A transfer to another party keeps the call in
+ * progress for the same length again.
+ */
+export const OUTBOUND_CALL_SIMULATION = {
+  answerAfterSecs: 3,
+  durationSecs: 60,
+} as const;

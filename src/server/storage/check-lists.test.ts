@@ -5,6 +5,7 @@ import { KeyMode } from '../../api/schemas/keys.js';
 import { NumberStatus, NumberType } from '../../api/schemas/numbers.js';
 import { MessageChannel, MessageDirection, MessageStatus } from '../../api/schemas/messages.js';
 import { DeliveryStatus } from '../../api/schemas/webhooks.js';
+import { CALL_DIRECTIONS, CALL_MISSED_OUTCOMES, CALL_STATUSES, DEVICE_PRESENCES, TRANSCRIPT_STATUSES } from '../../api/values/calls.js';
 import { CAMPAIGN_STATUSES } from './campaigns-repo.js';
 import { IDEMPOTENCY_STATES } from './idempotency-repo.js';
 
@@ -18,6 +19,11 @@ const MIRRORS: Record<string, readonly string[]> = {
   'messages.status': MessageStatus.options,
   'messages.channel': MessageChannel.options,
   'webhook_deliveries.status': DeliveryStatus.options,
+  'calls.direction': CALL_DIRECTIONS,
+  'calls.status': CALL_STATUSES,
+  'calls.outcome': CALL_MISSED_OUTCOMES,
+  'voicemails.transcript_status': TRANSCRIPT_STATUSES,
+  'devices.presence': DEVICE_PRESENCES,
   // Storage-only states (not in the API): their lists live beside their repositories.
   'campaigns.status': CAMPAIGN_STATUSES,
   'idempotency_keys.state': IDEMPOTENCY_STATES,

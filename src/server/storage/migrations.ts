@@ -270,3 +270,92 @@ MIGRATIONS.push({
     );
   `,
 });
+
+MIGRATIONS.push({
+  version: 6,
+  name: 'calls, voicemails, blocked numbers, softphone devices',
+  sql: `
+    -- contract §6: Call. The engine's state (domain/voice/call-engine.ts, plain JSON) is stored with
+    -- the call and rewritten by every step, in the transaction that emits the step's events; the
+    -- columns beside it are what lists filter and views read. state is null once nothing is left to
+    -- run (the trace stays in trace).
+    CREATE TABLE calls (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      number_id TEXT NOT NULL,
+      direction TEXT NOT NULL CHECK (direction IN ('inbound','outbound')),
+      from_number TEXT NOT NULL,
+      to_number TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('ringing','in_progress','completed','missed','blocked','failed')),
+      started_at INTEGER NOT NULL,
+      answered_at INTEGER,
+      ended_at INTEGER,
+      duration_seconds INTEGER,
+      answered_by TEXT,
+      answered_device TEXT,
+      outcome TEXT CHECK (outcome IN ('missed','voicemail')),
+      recording_id TEXT,
+      voicemail_id TEXT,
+      state TEXT,
+      trace TEXT NOT NULL DEFAULT '[]',
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX calls_account ON calls(account_id, created_at, seq);
+    CREATE INDEX calls_account_status ON calls(account_id, status, created_at, seq);
+    CREATE INDEX calls_account_direction ON calls(account_id, direction, created_at, seq);
+    -- contract §6: the auto-suggestion counts an account's recent inbound calls from one number.
+    CREATE INDEX calls_caller ON calls(account_id, from_number, started_at);
+    CREATE UNIQUE INDEX calls_recording ON calls(recording_id) WHERE recording_id IS NOT NULL;
+
+    -- contract §6: Voicemail.
+    CREATE TABLE voicemails (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      call_id TEXT NOT NULL REFERENCES calls(id),
+      number_id TEXT NOT NULL,
+      from_number TEXT NOT NULL,
+      to_number TEXT NOT NULL,
+      duration_seconds INTEGER NOT NULL,
+      transcript TEXT,
+      transcript_status TEXT NOT NULL CHECK (transcript_status IN ('available','failed')),
+      received_at INTEGER NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX voicemails_account ON voicemails(account_id, created_at, seq);
+
+    -- spec: Blocked number. One entry per account and number.
+    CREATE TABLE blocked_numbers (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      phone_number TEXT NOT NULL,
+      reason TEXT,
+      auto_suggested INTEGER NOT NULL DEFAULT 0,
+      blocked_call_count INTEGER NOT NULL DEFAULT 0,
+      last_blocked_at INTEGER,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      UNIQUE (account_id, phone_number)
+    );
+    CREATE INDEX blocked_numbers_account ON blocked_numbers(account_id, created_at, seq);
+
+    -- contract §6: Softphone devices, one per account, user and label. last_seen_at is the last
+    -- heartbeat (service clock); presence is what the last heartbeat said (a view reads it with the
+    -- 60 s staleness rule).
+    CREATE TABLE devices (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      user_id TEXT NOT NULL,
+      label TEXT NOT NULL,
+      presence TEXT NOT NULL DEFAULT 'offline' CHECK (presence IN ('online','offline')),
+      last_seen_at INTEGER,
+      created_at INTEGER NOT NULL,
+      UNIQUE (account_id, user_id, label)
+    );
+    CREATE INDEX devices_account ON devices(account_id, created_at, seq);
+  `,
+});
