@@ -13,6 +13,8 @@ import { MessagesRepo } from './storage/messages-repo.js';
 import { ChargesRepo } from './storage/charges-repo.js';
 import { CampaignsRepo } from './storage/campaigns-repo.js';
 import { RoutesRepo } from './storage/routes-repo.js';
+import { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
+import { DevicesRepo } from './storage/devices-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
@@ -43,6 +45,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     charges: new ChargesRepo(db),
     campaigns: new CampaignsRepo(db),
     routes: new RoutesRepo(db),
+    blockedNumbers: new BlockedNumbersRepo(db),
+    devices: new DevicesRepo(db),
     media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),

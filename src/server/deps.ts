@@ -18,6 +18,8 @@ import type { CampaignsRepo } from './storage/campaigns-repo.js';
 import type { Carrier } from './world/carrier.js';
 import type { RoutesRepo } from './storage/routes-repo.js';
 import type { MediaStore } from './storage/media-store.js';
+import type { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
+import type { DevicesRepo } from './storage/devices-repo.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
 // part it uses as a Pick of DomainDeps (MessagingDeps, NumbersDeps, WebhookDomainDeps…).
@@ -55,6 +57,10 @@ export interface DomainDeps {
   campaigns: CampaignsRepo;
   /** Call routes and voicemail greetings, one row per number (spec: Call route). */
   routes: RoutesRepo;
+  /** spec: Blocked number — the account's blocklist (confirmed entries and suggestions). */
+  blockedNumbers: BlockedNumbersRepo;
+  /** contract §6: softphone devices. */
+  devices: DevicesRepo;
   /** Public media served under /media/ (voicemail greetings). */
   media: MediaStore;
   /** The outside carrier: simulated on the local service (world/carrier.ts). */
