@@ -41,8 +41,17 @@ const toRecord = (r: BlockedNumberRow): BlockedNumberRecord => ({
 
 export class BlockedNumbersRepo {
   private readonly findStmt;
+  private readonly countBlockedStmt;
   constructor(private readonly db: Db) {
     this.findStmt = db.prepare('SELECT * FROM blocked_numbers WHERE account_id = ? AND phone_number = ?');
+    this.countBlockedStmt = db.prepare(
+      'UPDATE blocked_numbers SET blocked_call_count = blocked_call_count + 1, last_blocked_at = ?, updated_at = ? WHERE id = ?',
+    );
+  }
+
+  /** spec: Blocked number — `blockedCallCount` and `lastBlockedAt` count the inbound calls this entry rejected. */
+  recordBlockedCall(id: string, at: number): void {
+    this.countBlockedStmt.run(at, at, id);
   }
 
   /** The account's entry for this number (confirmed or suggested), if any: what the call engine's blocklist check reads. */
