@@ -20,6 +20,7 @@ import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
 import { registerMessageJobs } from './domain/messages.js';
 import { registerNumberJobs } from './domain/numbers.js';
+import { blockSuggestionOutbox } from './domain/voice/blocked-numbers.js';
 import { SimulatedCarrier } from './world/carrier.js';
 import { DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
 import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
@@ -70,6 +71,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
 
   // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
   domain.events.addOutbox(webhookOutbox(domain));
+  // contract §6: the blocklist auto-suggestion, checked as each inbound call ends.
+  domain.events.addOutbox(blockSuggestionOutbox(domain));
 
   // 5. Workers: the webhook delivery worker and its jobs.
   const webhooks = new DeliveryWorker(domain, domain.options.webhooks, log);
