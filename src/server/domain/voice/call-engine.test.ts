@@ -16,6 +16,7 @@ import {
   type DecisionRequest,
   type DeviceInfo,
 } from './call-engine.js';
+import { SimulatedTranscriber } from '../../world/transcriber.js';
 
 // The call engine on its own (contract §6, §9): a scenario of the outside world in, the trace and
 // the events out. No database, no clock, no network: the deps are stubs.
@@ -92,6 +93,7 @@ function engine(w: World = {}) {
         return typeof d === 'function' ? d(request) : d;
       },
     },
+    transcriber: new SimulatedTranscriber(),
     newId: (prefix) => `${prefix}_${++n}`,
   };
   return { deps, decisionCalls };
@@ -115,6 +117,10 @@ async function call(r: CallRoute | null, scenario: Partial<CallScenario> = {}, w
     types: events.map((ev) => ev.type),
   };
 }
+
+/** What the transcriber hears in voicemail vm_1 of the default length (it is deterministic). */
+const VM_1 = new SimulatedTranscriber().transcribe({ recordingId: 'vm_1', kind: 'voicemail', from: CALLER, to: NUMBER, durationSecs: VOICEMAIL_DEFAULT_SECS, speakers: ['caller'] });
+const VM_1_TRANSCRIPT = VM_1.status === 'available' ? VM_1.text : 'expected a transcript';
 
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 const online = (id: string, userId = 'usr_1'): DeviceInfo => ({ id, userId, presence: 'online', lastSeenAt: T0 - 10_000 });
@@ -231,7 +237,8 @@ describe('recording notice (spec: Call route)', () => {
   const notice = { text: 'This call may be recorded', audioUrl: null };
   it('is played before anything rings when recordCalls is on, and the answered call is recorded', async () => {
     const c = await call(route({ recordCalls: true, recordingNotice: notice }), { answer: { afterSecs: 1, durationSecs: 9 } });
-    expect(c.names).toEqual(['blocklist', 'notice', 'leg.dialed', 'answered', 'recording', 'event', 'ended']);
+    // The recorded call's call.transcript comes in a step after the end.
+    expect(c.names).toEqual(['blocklist', 'notice', 'leg.dialed', 'answered', 'recording', 'event', 'ended', 'transcript', 'event']);
     expect(c.details[1]).toContain('played: text "This call may be recorded"');
     expect(c.state.recordingId).toBe('rec_1');
   });
@@ -291,6 +298,7 @@ describe('IVR (spec: IVR object)', () => {
       [5, 'voicemail'],
       [5 + VOICEMAIL_DEFAULT_SECS, 'event'],
       [5 + VOICEMAIL_DEFAULT_SECS, 'ended'],
+      [5 + VOICEMAIL_DEFAULT_SECS, 'transcript'],
       [5 + VOICEMAIL_DEFAULT_SECS, 'event'],
     ]);
     expect(c.types).toEqual(['call.missed', 'voicemail.received']);
@@ -458,6 +466,7 @@ describe('not answered (spec: noAnswerAction)', () => {
       [25, 'voicemail'],
       [25 + VOICEMAIL_DEFAULT_SECS, 'event'],
       [25 + VOICEMAIL_DEFAULT_SECS, 'ended'],
+      [25 + VOICEMAIL_DEFAULT_SECS, 'transcript'],
       [25 + VOICEMAIL_DEFAULT_SECS, 'event'],
     ]);
     expect(c.details[3]).toContain('text "Leave a message"');
@@ -465,7 +474,7 @@ describe('not answered (spec: noAnswerAction)', () => {
       { type: 'call.missed', fields: { callId: 'call_1', from: CALLER, to: NUMBER, outcome: 'voicemail', endedAt: at(25 + VOICEMAIL_DEFAULT_SECS), direction: 'inbound' } },
       {
         type: 'voicemail.received',
-        fields: { callId: 'call_1', voicemailId: 'vm_1', from: CALLER, to: NUMBER, transcript: null, transcriptStatus: 'failed', durationSeconds: VOICEMAIL_DEFAULT_SECS, recordingUrl: '/v1/voicemails/vm_1/audio', receivedAt: at(25 + VOICEMAIL_DEFAULT_SECS) },
+        fields: { callId: 'call_1', voicemailId: 'vm_1', from: CALLER, to: NUMBER, transcript: VM_1_TRANSCRIPT, transcriptStatus: 'available', durationSeconds: VOICEMAIL_DEFAULT_SECS, recordingUrl: '/v1/voicemails/vm_1/audio', receivedAt: at(25 + VOICEMAIL_DEFAULT_SECS) },
       },
     ]);
     expect(c.state).toMatchObject({ status: 'missed', outcome: 'voicemail', voicemailId: 'vm_1' });
