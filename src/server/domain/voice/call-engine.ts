@@ -183,7 +183,10 @@ export type Phase =
 export interface CallState {
   call: InboundCall;
   phase: Phase;
-  /** When `phase` falls due (service-clock ms); null once the call has ended. */
+  /**
+   * When `phase` falls due (service-clock ms); null once nothing more is to come. A recorded call has
+   * one step after its end (`transcript`): `endedAt` and a final status, with `dueAt` still set.
+   */
   dueAt: number | null;
   status: CallStatus;
   outcome: CallMissedOutcome | null;
@@ -219,6 +222,9 @@ export interface StepResult {
   events: CallEvent[];
   effect?: DecideEffect;
 }
+
+/** A voicemail has one speaker: the caller. */
+const VOICEMAIL_SPEAKER = TRANSCRIPT_SPEAKERS[0];
 
 // --- the machine -----------------------------------------------------------------------------------
 
@@ -760,7 +766,7 @@ class Step {
     const lengthSecs = (this.now - this.s.voicemailStartedAt!) / 1000;
     // spec: voicemail.received — transcriptStatus `available` with the text, or `failed` (transcript
     // null; the voicemail is delivered all the same and its audio stays at recordingUrl).
-    const r = this.deps.transcriber.transcribe({ recordingId: id, kind: 'voicemail', from: this.call.from, to: this.call.to, durationSecs: lengthSecs, speakers: ['caller'] });
+    const r = this.deps.transcriber.transcribe({ recordingId: id, kind: 'voicemail', from: this.call.from, to: this.call.to, durationSecs: lengthSecs, speakers: [VOICEMAIL_SPEAKER] });
     this.trace('transcript', r.status === 'available' ? `voicemail ${id}: available, ${r.turns.length} turns` : `voicemail ${id}: failed (no transcript of ${lengthSecs} s); delivered without one`);
     // spec: voicemail.received — once per captured voicemail, after the call.missed with outcome voicemail.
     this.emit('voicemail.received', {
