@@ -173,7 +173,7 @@ export function commitStep(deps: CallsDeps, before: CallRecord, progress: CallPr
 
   recordUsage(deps, before, progress, events, now);
 
-  for (const e of events) deps.events.emit(before.accountId, e.type, withDirection(before, e));
+  for (const e of events) deps.events.emit(before.accountId, e.type, absoluteUrls(before, withDirection(before, e)));
 
   if (dueAt !== null) deps.scheduler.schedule(JOB_CALL_STEP, dueAt, { callId: before.id });
 }
@@ -182,6 +182,17 @@ export function commitStep(deps: CallsDeps, before: CallRecord, progress: CallPr
 function withDirection(call: CallRecord, e: CallEvent): Record<string, unknown> {
   if (!e.type.startsWith('call.') || 'direction' in e.fields) return e.fields;
   return { ...e.fields, direction: call.direction };
+}
+
+/**
+ * spec: voicemail.received, call.transcript — `recordingUrl` is where the audio is fetched. The engine
+ * writes the service path (`/v1/voicemails/{id}/audio`); it becomes an absolute URL on the address the
+ * call was placed through (as media URLs are built on the address the caller used).
+ */
+function absoluteUrls(call: CallRecord, fields: Record<string, unknown>): Record<string, unknown> {
+  const url = fields.recordingUrl;
+  if (call.origin === null || typeof url !== 'string' || !url.startsWith('/')) return fields;
+  return { ...fields, recordingUrl: `${call.origin}${url}` };
 }
 
 /**
