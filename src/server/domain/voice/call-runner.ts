@@ -1,5 +1,4 @@
 import type { Clock } from '../../clock.js';
-import { iso } from '../../clock.js';
 import type { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { EventStore } from '../events/store.js';
@@ -268,6 +267,3 @@ export async function runCallSteps(deps: CallsDeps, callId: string, stepOutbound
  * under way, which stays in the jobs table until it returns: a crash before then reruns it.
  */
 const later = (deps: Pick<CallsDeps, 'clock'>, dueAt: number | null): number | null => (dueAt !== null && dueAt > deps.clock.nowMs() ? dueAt : null);
-
-/** The trace as the API shows it (contract §6: `{at, step, detail}`, at in ISO 8601). */
-export const traceView = (trace: readonly StoredTraceEntry[]) => trace.map((t) => ({ at: iso(t.at), step: t.step, detail: t.detail }));
