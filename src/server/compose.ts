@@ -15,13 +15,18 @@ import { CampaignsRepo } from './storage/campaigns-repo.js';
 import { RoutesRepo } from './storage/routes-repo.js';
 import { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
 import { DevicesRepo } from './storage/devices-repo.js';
+import { CallsRepo } from './storage/calls-repo.js';
+import { VoicemailsRepo } from './storage/voicemails-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
 import { registerMessageJobs } from './domain/messages.js';
 import { registerNumberJobs } from './domain/numbers.js';
 import { blockSuggestionOutbox } from './domain/voice/blocked-numbers.js';
+import { registerCallJobs } from './domain/voice/calls.js';
+import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
+import { SimulatedTranscriber } from './world/transcriber.js';
 import { DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
 import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
 
@@ -48,6 +53,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     routes: new RoutesRepo(db),
     blockedNumbers: new BlockedNumbersRepo(db),
     devices: new DevicesRepo(db),
+    calls: new CallsRepo(db),
+    voicemails: new VoicemailsRepo(db),
     media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),
@@ -55,19 +62,28 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     serviceState: new ServiceStateRepo(db),
   };
 
-  // 2. Domain: the service clock's scheduler, the event store, the simulated outside world.
+  // 2. Domain: the service clock's scheduler, the event store, the simulated outside world, and the
+  // decision webhook client (the call engine's one network act; same safety options as deliveries).
+  const webhookOptions = options.webhooks ?? {};
   const domain: DomainDeps = {
     ...storage,
+    decisions: new HttpDecisionClient(storage.webhookEndpoints, {
+      resolver: webhookOptions.resolver,
+      destinationGuard: webhookOptions.destinationGuard,
+      wallNow: webhookOptions.wallNow,
+    }),
     clock,
     scheduler: new Scheduler(db, clock, log),
     events: new EventStore(eventsRepo, clock, uow),
     carrier: new SimulatedCarrier(),
+    transcriber: new SimulatedTranscriber(),
     options: { ...DEFAULT_OPTIONS, ...options },
   };
 
   // 3. Durable jobs, registered before anything runs (a restart resumes them).
   registerMessageJobs(domain);
   registerNumberJobs(domain);
+  registerCallJobs(domain);
 
   // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
   domain.events.addOutbox(webhookOutbox(domain));

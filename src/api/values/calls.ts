@@ -34,6 +34,7 @@ export const CALL_TRACE_STEPS = [
   'answered',
   'recording',
   'transcript.live',
+  'transfer',
   'hangup',
   'voicemail',
   'event',
