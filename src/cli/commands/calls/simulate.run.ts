@@ -72,7 +72,12 @@ export async function runSimulate(ctx: CliContext, opts: SimulateOptions): Promi
 export function scenarioOf(opts: SimulateOptions): CallScenarioInput {
   const secs = (value: string | undefined, flag: string): number | undefined => {
     if (value === undefined) return undefined;
-    const n = parseDuration(value, flag);
+    let n: number;
+    try {
+      n = parseDuration(value, flag);
+    } catch (err) {
+      throw new UsageError(`${flag}: ${(err as Error).message}`, flag);
+    }
     if (n > SANDBOX_CALL_LIMITS.maxSecs) throw new UsageError(`${flag}: at most ${SANDBOX_CALL_LIMITS.maxSecs} seconds (a day)`, flag);
     return n;
   };
