@@ -214,7 +214,7 @@ describe('GET and PUT /v1/numbers/{id}/route', () => {
       ['destination over 200', { destinations: [dest({ destinationType: 'sip', destination: `sip:${'a'.repeat(197)}` })] }, ['body', 'destinations', 0, 'destination']],
       ['pstn destination not E.164', { destinations: [dest(), dest({ destination: 'call me' })] }, ['body', 'destinations', 1, 'destination']],
       ['sip destination not a sip: URI', { destinations: [dest({ destinationType: 'sip', destination: 'pbx.example.com' })] }, ['body', 'destinations', 0, 'destination']],
-      ['webrtc destination (no devices yet)', { destinations: [dest({ destinationType: 'webrtc', destination: 'dev_abc123' })] }, ['body', 'destinations', 0, 'destination']],
+      ['webrtc destination that is no device of the account', { destinations: [dest({ destinationType: 'webrtc', destination: 'dev_abc123' })] }, ['body', 'destinations', 0, 'destination']],
       ['stage 5', { destinations: [dest({ stage: 5 })] }, ['body', 'destinations', 0, 'stage']],
       ['stage -1', { destinations: [dest({ stage: -1 })] }, ['body', 'destinations', 0, 'stage']],
       ['destination ringTimeoutSecs 121', { destinations: [dest({ ringTimeoutSecs: 121 })] }, ['body', 'destinations', 0, 'ringTimeoutSecs']],
@@ -396,6 +396,30 @@ describe('GET and PUT /v1/numbers/{id}/route', () => {
     expectError(await put(n.id, { destinationType: 'pstn', destination: PSTN }), 409, 'conflict');
     expectError(await upload(n.id, MP3, 'audio/mpeg'), 409, 'conflict');
     expect((await svc.call('GET', `/v1/numbers/${n.id}`)).body.route).toBeNull();
+  });
+
+  it('a webrtc destination must be a softphone device of the account (contract §5)', async () => {
+    const n = await buy(svc, { areaCode: '415' });
+    const device = (await svc.call('POST', '/v1/webrtc/devices', { body: { userId: 'front-desk', label: 'routes test' } })).body;
+    expect(device.id).toMatch(/^dev_/);
+    const webrtc = (id: string) => ({ destinationType: 'webrtc', destination: id });
+    const saved = await put(n.id, { destinations: [webrtc(device.id), { destinationType: 'pstn', destination: PSTN }], ivr: { enabled: true, greeting: { text: 'Hi' }, keys: [{ digit: '1', action: { type: 'ring', destinations: [webrtc(device.id)] } }] } });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body.route.destinations[0]).toMatchObject(webrtc(device.id));
+
+    // Another account's device is not one of this account's.
+    const sub = await svc.call('POST', '/v1/subaccounts', { body: { name: 'routes-webrtc' } });
+    const theirs = (await svc.call('POST', '/v1/webrtc/devices', { body: { userId: 'front-desk', label: 'routes test' }, headers: { 'service-subaccount': sub.body.id } })).body;
+    expect(theirs.id).not.toBe(device.id);
+    expectError(await put(n.id, { destinations: [webrtc(theirs.id)] }), 400, 'validation_error', ['body', 'destinations', 0, 'destination']);
+
+    // Deleting a device a route names is allowed; the saved route stays as it was, and saving it
+    // again is refused until the destination changes.
+    expect((await svc.call('DELETE', `/v1/webrtc/devices/${device.id}`)).status).toBe(204);
+    expect((await get(n.id)).body.route).toEqual(saved.body.route);
+    const again = await put(n.id, { destinations: [webrtc(device.id)], ivr: { enabled: true, greeting: { text: 'Hi' }, keys: [{ digit: '1', action: { type: 'ring', destinations: [webrtc(device.id)] } }] } });
+    expectError(again, 400, 'validation_error', ['body', 'destinations', 0, 'destination']);
+    expectError(again, 400, 'validation_error', ['body', 'ivr', 'keys', 0, 'action', 'destinations', 0, 'destination']);
   });
 
   it('needs a key', async () => {

@@ -15,11 +15,16 @@ import { CampaignsRepo } from './storage/campaigns-repo.js';
 import { RoutesRepo } from './storage/routes-repo.js';
 import { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
 import { DevicesRepo } from './storage/devices-repo.js';
+import { CallsRepo } from './storage/calls-repo.js';
+import { VoicemailsRepo } from './storage/voicemails-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
 import { registerMessageJobs } from './domain/messages.js';
 import { registerNumberJobs } from './domain/numbers.js';
+import { registerCallJobs } from './domain/voice/calls.js';
+import { HttpDecisionClient } from './webhooks/decision-client.js';
+import { blockSuggestionOutbox } from './domain/voice/blocked-numbers.js';
 import { SimulatedCarrier } from './world/carrier.js';
 import { DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
 import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
@@ -47,6 +52,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     routes: new RoutesRepo(db),
     blockedNumbers: new BlockedNumbersRepo(db),
     devices: new DevicesRepo(db),
+    calls: new CallsRepo(db),
+    voicemails: new VoicemailsRepo(db),
     media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),
@@ -54,9 +61,16 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     serviceState: new ServiceStateRepo(db),
   };
 
-  // 2. Domain: the service clock's scheduler, the event store, the simulated outside world.
+  // 2. Domain: the service clock's scheduler, the event store, the simulated outside world, and the
+  // decision webhook client (the call engine's one network act; same safety options as deliveries).
+  const webhookOptions = options.webhooks ?? {};
   const domain: DomainDeps = {
     ...storage,
+    decisions: new HttpDecisionClient(storage.webhookEndpoints, {
+      resolver: webhookOptions.resolver,
+      destinationGuard: webhookOptions.destinationGuard,
+      wallNow: webhookOptions.wallNow,
+    }),
     clock,
     scheduler: new Scheduler(db, clock, log),
     events: new EventStore(eventsRepo, clock, uow),
@@ -67,9 +81,12 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
   // 3. Durable jobs, registered before anything runs (a restart resumes them).
   registerMessageJobs(domain);
   registerNumberJobs(domain);
+  registerCallJobs(domain);
 
   // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
   domain.events.addOutbox(webhookOutbox(domain));
+  // contract §6: the blocklist auto-suggestion, checked as each inbound call ends.
+  domain.events.addOutbox(blockSuggestionOutbox(domain));
 
   // 5. Workers: the webhook delivery worker and its jobs.
   const webhooks = new DeliveryWorker(domain, domain.options.webhooks, log);

@@ -20,6 +20,9 @@ import type { RoutesRepo } from './storage/routes-repo.js';
 import type { MediaStore } from './storage/media-store.js';
 import type { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
 import type { DevicesRepo } from './storage/devices-repo.js';
+import type { CallsRepo } from './storage/calls-repo.js';
+import type { VoicemailsRepo } from './storage/voicemails-repo.js';
+import type { CallDecisionClient } from './domain/voice/call-runner.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
 // part it uses as a Pick of DomainDeps (MessagingDeps, NumbersDeps, WebhookDomainDeps…).
@@ -61,6 +64,15 @@ export interface DomainDeps {
   blockedNumbers: BlockedNumbersRepo;
   /** contract §6: softphone devices. */
   devices: DevicesRepo;
+  /** contract §6: calls (with the runner's state and the trace) and voicemails. */
+  calls: CallsRepo;
+  voicemails: VoicemailsRepo;
+  /**
+   * The decision webhook client the call runner sends with (webhooks/decision-client.ts). It reuses
+   * `options.webhooks`' resolver, destination guard and wall clock: the decision request is a webhook
+   * and obeys the same safety rules (contract §6, §10).
+   */
+  decisions: CallDecisionClient & { stop(): void };
   /** Public media served under /media/ (voicemail greetings). */
   media: MediaStore;
   /** The outside carrier: simulated on the local service (world/carrier.ts). */

@@ -84,6 +84,9 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       if (closed) return;
       closed = true;
       await deps.webhooks.stop();
+      // A decision webhook in flight is dropped: its call stays `decision.awaiting` and fails open on
+      // the next start, never sending twice (spec: Routing decision request — sent once).
+      deps.decisions.stop();
       await deps.scheduler.stop();
       await app.close();
       db.close();

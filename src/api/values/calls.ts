@@ -33,6 +33,7 @@ export const CALL_TRACE_STEPS = [
   'machine',
   'answered',
   'recording',
+  'transfer',
   'hangup',
   'voicemail',
   'event',

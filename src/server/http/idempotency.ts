@@ -56,19 +56,21 @@ export function withoutSecrets(value: unknown): unknown {
 /**
  * Runs a write and records its response under the request's idempotency key in the SAME
  * transaction, so a crash can never leave a committed write whose retry would do it again.
- * Routes that create things call this; every other POST is recorded by the onSend hook.
+ * Routes that create things call this; every other POST is recorded by the onSend hook. `status` may
+ * depend on the result (a create that can also find the thing already there: 201 or 200).
  */
 export function commitOnce<T>(
   deps: IdempotencyDeps,
   req: FastifyRequest,
-  status: number,
+  status: number | ((result: T) => number),
   fn: () => T,
 ): T {
   return inTransaction(deps.db, () => {
     const result = fn();
     const idem = req.idempotency;
     if (idem && !idem.completed) {
-      deps.idempotency.complete(idem.scope, status, JSON.stringify(withoutSecrets(result)));
+      const code = typeof status === 'function' ? status(result) : status;
+      deps.idempotency.complete(idem.scope, code, JSON.stringify(withoutSecrets(result)));
       idem.completed = true;
     }
     return result;

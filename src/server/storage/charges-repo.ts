@@ -2,7 +2,9 @@ import type { Db } from './database.js';
 import { newId } from '../ids.js';
 
 // contract §11: one row per billable event, in cents; live only (test keys never move money).
-export type ChargeCategory = 'sms' | 'mms' | 'local_number' | 'tollfree_number' | 'emergency';
+// `voice` (per started minute of an answered call's talk time) and `transcription` (per started minute
+// transcribed) are recorded by the call runner (domain/voice/calls.ts).
+export type ChargeCategory = 'sms' | 'mms' | 'local_number' | 'tollfree_number' | 'emergency' | 'voice' | 'transcription';
 
 export interface ChargeRecord {
   id: string;

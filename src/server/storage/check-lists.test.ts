@@ -22,6 +22,7 @@ const MIRRORS: Record<string, readonly string[]> = {
   'calls.direction': CALL_DIRECTIONS,
   'calls.status': CALL_STATUSES,
   'calls.outcome': CALL_MISSED_OUTCOMES,
+  'calls.mode': KeyMode.options,
   'voicemails.transcript_status': TRANSCRIPT_STATUSES,
   'devices.presence': DEVICE_PRESENCES,
   // Storage-only states (not in the API): their lists live beside their repositories.

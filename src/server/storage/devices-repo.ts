@@ -1,4 +1,6 @@
 import type { Db } from './database.js';
+import { keysetPage } from './pagination.js';
+import type { Page } from '../../api/schemas/page.js';
 import type { DevicePresence } from '../../api/values/calls.js';
 
 // contract §6: softphone devices, one per account, user and label (UNIQUE in migration 6).
@@ -40,6 +42,37 @@ export class DevicesRepo {
   private readonly getStmt;
   constructor(private readonly db: Db) {
     this.getStmt = db.prepare('SELECT * FROM devices WHERE account_id = ? AND id = ?');
+  }
+
+  /**
+   * Registers a device unless the account's user already has one with this label: the UNIQUE index
+   * (account, user, label) decides, so two racing registrations end with one device. Returns the
+   * stored device and whether this call created it.
+   */
+  insertOrGet(d: DeviceRecord): { device: DeviceRecord; created: boolean } {
+    const res = this.db
+      .prepare(
+        `INSERT INTO devices (id, account_id, user_id, label, presence, last_seen_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, user_id, label) DO NOTHING`,
+      )
+      .run(d.id, d.accountId, d.userId, d.label, d.presence, d.lastSeenAt, d.createdAt);
+    const row = this.db
+      .prepare('SELECT * FROM devices WHERE account_id = ? AND user_id = ? AND label = ?')
+      .get(d.accountId, d.userId, d.label) as DeviceRow;
+    return { device: toRecord(row), created: res.changes === 1 };
+  }
+
+  list(accountId: string, limit: number, cursor?: string): Page<DeviceRecord> {
+    return keysetPage<DeviceRow, DeviceRecord>(this.db, { from: 'devices', where: ['account_id = ?'], params: [accountId], limit, cursor, map: toRecord });
+  }
+
+  /** A heartbeat: what the device said and when (service clock). */
+  recordPresence(id: string, presence: DevicePresence, at: number): void {
+    this.db.prepare('UPDATE devices SET presence = ?, last_seen_at = ? WHERE id = ?').run(presence, at, id);
+  }
+
+  delete(id: string): void {
+    this.db.prepare('DELETE FROM devices WHERE id = ?').run(id);
   }
 
   /** The account's device with this id (another account's device is not found). */

@@ -359,3 +359,14 @@ MIGRATIONS.push({
     CREATE INDEX devices_account ON devices(account_id, created_at, seq);
   `,
 });
+
+MIGRATIONS.push({
+  version: 7,
+  name: 'the key mode that placed a call',
+  sql: `
+    -- contract §11: usage is charged for live calls only, as for messages; a call's mode is the mode
+    -- of the key that placed it (a sandbox call or a softphone call), kept on the row because the
+    -- charge is recorded later, by the step that ends the call. Rows from before are live.
+    ALTER TABLE calls ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+  `,
+});

@@ -4,6 +4,7 @@ import { PutRouteBody, type PutRouteInput } from '../../../api/schemas/routes.js
 import { releaseNumber } from '../numbers.js';
 import { readMedia } from '../media.js';
 import { getRoute, putRoute, routeSummaries, routeSummary, routeTag, uploadGreeting } from './routes.js';
+import { deleteDevice, registerDevice } from './devices.js';
 
 // The routes domain on an in-memory database (spec: Call route, Numbers; contract §5): the rules
 // across fields, wholesale replace, If-Match, the greeting's media, the number's summary.
@@ -66,6 +67,23 @@ describe('putRoute', () => {
       ['body', 'ivr', 'fallback', 'destinations', 0, 'destination'],
     ]);
     expect(getRoute(f.deps, f.actor(), n.id).record).toEqual(saved.record);
+  });
+
+  it("accepts a webrtc destination that is a device of the account, and refuses a missing or another account's one", () => {
+    const n = f.buyNumber();
+    const mine = registerDevice(f.deps, f.actor(), { userId: 'u1', label: 'desk' }).device;
+    const theirs = registerDevice(f.deps, f.actor('live', f.stranger), { userId: 'u1', label: 'desk' }).device;
+    const saved = putRoute(f.deps, f.actor(), n.id, body({ destinations: [{ destinationType: 'webrtc', destination: mine.id }] })).record.route!;
+    expect(saved.destinations.map((d) => [d.destinationType, d.destination])).toEqual([['webrtc', mine.id]]);
+    const err = serviceErrorOf(() =>
+      putRoute(f.deps, f.actor(), n.id, body({ destinationType: 'webrtc', destination: theirs.id })),
+    );
+    expect(err.code).toBe('validation_error');
+    expect(detailPaths(err)).toEqual([['body', 'destination']]);
+    deleteDevice(f.deps, f.actor(), mine.id);
+    const gone = serviceErrorOf(() => putRoute(f.deps, f.actor(), n.id, body({ destinations: [{ destinationType: 'webrtc', destination: mine.id }] })));
+    expect(detailPaths(gone)).toEqual([['body', 'destinations', 0, 'destination']]);
+    expect(getRoute(f.deps, f.actor(), n.id).record.route).toEqual(saved);
   });
 
   it('needs one form: destinations, or destinationType with destination', () => {

@@ -3,6 +3,7 @@ import type { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { NumbersRepo, NumberRecord } from '../../storage/numbers-repo.js';
 import type { RouteRecord, RoutesRepo, StoredRoute } from '../../storage/routes-repo.js';
 import type { MediaStore } from '../../storage/media-store.js';
+import type { DevicesRepo } from '../../storage/devices-repo.js';
 import type { Actor } from '../actor.js';
 import { resolveNumber } from '../numbers.js';
 import { audioMatchesType, newMediaName } from '../media.js';
@@ -24,6 +25,8 @@ export interface RoutesDeps {
   numbers: NumbersRepo;
   routes: RoutesRepo;
   media: MediaStore;
+  /** contract §5: a webrtc destination must be a softphone device of the account. */
+  devices: Pick<DevicesRepo, 'get'>;
 }
 
 type Path = ErrorDetail['path'];
@@ -94,7 +97,7 @@ export function putRoute(deps: RoutesDeps, actor: Actor, idOrPhone: string, body
     assertOwned(number);
     const now = deps.clock.nowMs();
     const current = deps.routes.get(number.id) ?? emptyRecord(number, now);
-    const route = buildRoute(actor, body, current.route?.id ?? newId('rte'));
+    const route = buildRoute(deps, actor, body, current.route?.id ?? newId('rte'));
     // contract §5: If-Match whose tag no longer matches → 409, nothing changed. Checked after the
     // body, so a client fixing a bad body is told about the body first.
     if (!ifMatchHolds(opts.ifMatch, number.id, current)) {
@@ -107,12 +110,12 @@ export function putRoute(deps: RoutesDeps, actor: Actor, idOrPhone: string, body
 }
 
 /** The stored route from a valid body: defaults applied, ids minted, the primary mirrored. */
-export function buildRoute(actor: Actor, body: PutRouteBody, routeId: string): StoredRoute {
+export function buildRoute(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, body: PutRouteBody, routeId: string): StoredRoute {
   const issues = new Issues();
   const entries = ringSet(body, issues);
   const legacy = body.destinations === undefined;
-  entries.forEach((d, i) => checkDestination(actor, d, legacy ? ['body'] : ['body', 'destinations', i], issues));
-  if (body.ivr) checkIvr(actor, body.ivr, issues);
+  entries.forEach((d, i) => checkDestination(deps, actor, d, legacy ? ['body'] : ['body', 'destinations', i], issues));
+  if (body.ivr) checkIvr(deps, actor, body.ivr, issues);
   issues.throwIfAny();
 
   const destinations = entries.map(destinationOf);
@@ -179,7 +182,7 @@ function ringSet(body: PutRouteBody, issues: Issues): DestinationBody[] {
 const SIP_URI = /^sips?:[^\s]+$/i;
 
 /** spec: Numbers, PUT route — `destination` is a PSTN E.164 number, a `sip:` URI, or a softphone device id. */
-function checkDestination(_actor: Actor, d: DestinationBody, at: Path, issues: Issues): void {
+function checkDestination(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, d: DestinationBody, at: Path, issues: Issues): void {
   const path = [...at, 'destination'];
   switch (d.destinationType) {
     case 'pstn':
@@ -189,29 +192,30 @@ function checkDestination(_actor: Actor, d: DestinationBody, at: Path, issues: I
       if (!SIP_URI.test(d.destination)) issues.add(path, 'a sip destination must be a sip: URI like sip:frontdesk@pbx.example.com');
       break;
     case 'webrtc':
-      // contract §5: a webrtc destination that is not a device of the account is a validation_error.
-      // Softphone devices arrive with the softphone work (contract §6); until then no account has
-      // any, so every webrtc destination is refused here. The device lookup replaces this line.
-      issues.add(path, `no softphone device ${d.destination} on this account (register one with POST /v1/webrtc/devices)`);
+      // contract §5: a webrtc destination that is not a device of the account (missing, deleted, or
+      // another account's) is a validation_error.
+      if (!deps.devices.get(actor.account.id, d.destination)) {
+        issues.add(path, `no softphone device ${d.destination} on this account (register one with POST /v1/webrtc/devices)`);
+      }
       break;
   }
 }
 
 /** spec: IVR object — each key's ring destinations as route destinations; digits unique per menu. */
-function checkIvr(actor: Actor, ivr: NonNullable<PutRouteBody['ivr']>, issues: Issues): void {
+function checkIvr(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, ivr: NonNullable<PutRouteBody['ivr']>, issues: Issues): void {
   const seen = new Map<string, number>();
   ivr.keys.forEach((k, i) => {
     // Decision: a digit chooses one action, so it appears once per menu.
     const first = seen.get(k.digit);
     if (first !== undefined) issues.add(['body', 'ivr', 'keys', i, 'digit'], `digit ${k.digit} is already used by keys[${first}]`);
     else seen.set(k.digit, i);
-    checkAction(actor, k.action, ['body', 'ivr', 'keys', i, 'action'], issues);
+    checkAction(deps, actor, k.action, ['body', 'ivr', 'keys', i, 'action'], issues);
   });
-  checkAction(actor, ivr.fallback, ['body', 'ivr', 'fallback'], issues);
+  checkAction(deps, actor, ivr.fallback, ['body', 'ivr', 'fallback'], issues);
 }
 
-function checkAction(actor: Actor, a: IvrActionBody, at: Path, issues: Issues): void {
-  if (a.type === 'ring') a.destinations.forEach((d, j) => checkDestination(actor, d, [...at, 'destinations', j], issues));
+function checkAction(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, a: IvrActionBody, at: Path, issues: Issues): void {
+  if (a.type === 'ring') a.destinations.forEach((d, j) => checkDestination(deps, actor, d, [...at, 'destinations', j], issues));
 }
 
 /** spec: Call route — priority 0 is primary; the position in the array is the priority. */

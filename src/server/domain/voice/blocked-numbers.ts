@@ -1,0 +1,153 @@
+import type { Clock } from '../../clock.js';
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { BlockedNumberRecord, BlockedNumbersRepo } from '../../storage/blocked-numbers-repo.js';
+import type { EventOutbox } from '../events/store.js';
+import type { Actor } from '../actor.js';
+import { newUuid } from '../../ids.js';
+import { conflict, notFound } from '../../errors.js';
+import type { Page } from '../../../api/schemas/page.js';
+import type { CreateBlockedNumberBody, UpdateBlockedNumberBody } from '../../../api/schemas/blocked-numbers.js';
+import { BLOCK_SUGGESTION } from '../../../api/values/calls.js';
+
+// spec: Blocked number; contract §6 (Blocked numbers, the auto-suggestion rule). One entry per
+// account and number (UNIQUE in migration 6); `id` is a UUID and the owner is the acting account.
+
+export interface BlockedNumbersDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+  blockedNumbers: BlockedNumbersRepo;
+}
+
+/** What a create did: added a new entry, or confirmed the account's suggestion for the number. */
+export interface BlockResult {
+  entry: BlockedNumberRecord;
+  created: boolean;
+}
+
+export function listBlockedNumbers(
+  deps: Pick<BlockedNumbersDeps, 'blockedNumbers'>,
+  actor: Actor,
+  q: { limit: number; cursor?: string; autoSuggested?: boolean },
+): Page<BlockedNumberRecord> {
+  return deps.blockedNumbers.list(actor.account.id, q);
+}
+
+/** Another account's entry is not_found, like a missing one. */
+export function getBlockedNumber(deps: Pick<BlockedNumbersDeps, 'blockedNumbers'>, actor: Actor, id: string): BlockedNumberRecord {
+  const entry = deps.blockedNumbers.get(actor.account.id, id);
+  if (!entry) throw notFound('blocked number');
+  return entry;
+}
+
+/**
+ * POST /v1/blocked-numbers. contract §6: `409` when the number is already on the list as a confirmed
+ * entry. Decision (the contract is silent on suggestions): a person adding a number the service only
+ * SUGGESTED is the confirmation the suggestion waits for (spec: Blocked number — "not enforced until
+ * a person confirms it"), so the same entry is confirmed (its counts kept, `reason` replaced when
+ * given) and returned with `created: false` (the route answers 200), rather than a 409 that would
+ * send the client to a PATCH for the same outcome.
+ */
+export function blockNumber(deps: BlockedNumbersDeps, actor: Actor, body: CreateBlockedNumberBody): BlockResult {
+  return deps.uow.transaction(() => {
+    const accountId = actor.account.id;
+    const now = deps.clock.nowMs();
+    const existing = deps.blockedNumbers.findByNumber(accountId, body.phoneNumber);
+    if (existing) {
+      if (!existing.autoSuggested) throw conflict(`${body.phoneNumber} is already blocked (${existing.id})`);
+      const confirmed = { ...existing, autoSuggested: false, reason: body.reason !== undefined ? body.reason : existing.reason, updatedAt: now };
+      deps.blockedNumbers.update(confirmed);
+      return { entry: confirmed, created: false };
+    }
+    const entry: BlockedNumberRecord = {
+      id: newUuid(),
+      accountId,
+      phoneNumber: body.phoneNumber,
+      reason: body.reason ?? null,
+      autoSuggested: false,
+      blockedCallCount: 0,
+      lastBlockedAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    // The UNIQUE index settles a race with another writer (a person or the suggestion outbox).
+    if (!deps.blockedNumbers.insertIfAbsent(entry)) throw conflict(`${body.phoneNumber} is already blocked`);
+    return { entry, created: true };
+  });
+}
+
+/** PATCH: `reason` (null clears it) and `autoSuggested: false`, which confirms a suggestion (contract §6). */
+export function updateBlockedNumber(deps: BlockedNumbersDeps, actor: Actor, id: string, body: UpdateBlockedNumberBody): BlockedNumberRecord {
+  return deps.uow.transaction(() => {
+    const current = getBlockedNumber(deps, actor, id);
+    const next: BlockedNumberRecord = {
+      ...current,
+      reason: body.reason !== undefined ? body.reason : current.reason,
+      autoSuggested: body.autoSuggested === false ? false : current.autoSuggested,
+      updatedAt: deps.clock.nowMs(),
+    };
+    deps.blockedNumbers.update(next);
+    return next;
+  });
+}
+
+/** DELETE: the number may call again (a later burst of short calls may suggest it anew). */
+export function unblockNumber(deps: BlockedNumbersDeps, actor: Actor, id: string): void {
+  deps.uow.transaction(() => {
+    const entry = getBlockedNumber(deps, actor, id);
+    deps.blockedNumbers.delete(entry.id);
+  });
+}
+
+// --- the auto-suggestion rule --------------------------------------------------------------------
+
+/** The `reason` a suggestion carries, built from the rule's facts. */
+export const SUGGESTION_REASON = `auto-suggested: ${BLOCK_SUGGESTION.calls} short or unanswered calls in ${BLOCK_SUGGESTION.windowSecs / 3600} hour`;
+
+const ENDED_CALL_EVENTS = new Set(['call.missed', 'call.completed']);
+
+/**
+ * contract §6: "the service auto-suggests a caller after 5 inbound calls from it within one hour that
+ * each ended unanswered or under 5 s". Checked when a call ends: on `call.missed` / `call.completed`
+ * of an inbound call (spec: Event catalog — absent `direction` means inbound), counts that account's
+ * inbound calls from the caller that started in the last hour (service clock) and ended `missed`, or
+ * `completed` with `durationSeconds` under 5. At 5 or more, and with no entry for the number yet
+ * (confirmed or suggested), adds an entry with `autoSuggested: true`, which the call engine does not
+ * enforce until a person confirms it (spec: Blocked number). Returns the new entry, or null.
+ *
+ * The call runner writes the call's row before emitting its end event in the same transaction, so the
+ * ending call is counted; this runs inside that transaction (an outbox), so the suggestion commits
+ * with the call.
+ */
+export function suggestBlockAfterCall(
+  deps: Pick<BlockedNumbersDeps, 'clock' | 'blockedNumbers'>,
+  accountId: string,
+  type: string,
+  fields: Record<string, unknown>,
+): BlockedNumberRecord | null {
+  if (!ENDED_CALL_EVENTS.has(type)) return null;
+  const direction = fields.direction ?? 'inbound';
+  const from = fields.from;
+  if (direction !== 'inbound' || typeof from !== 'string') return null;
+  if (deps.blockedNumbers.findByNumber(accountId, from)) return null;
+  const now = deps.clock.nowMs();
+  const since = now - BLOCK_SUGGESTION.windowSecs * 1000;
+  const count = deps.blockedNumbers.countShortOrUnansweredInbound(accountId, from, since, BLOCK_SUGGESTION.shortCallSecs);
+  if (count < BLOCK_SUGGESTION.calls) return null;
+  const entry: BlockedNumberRecord = {
+    id: newUuid(),
+    accountId,
+    phoneNumber: from,
+    reason: SUGGESTION_REASON,
+    autoSuggested: true,
+    blockedCallCount: 0,
+    lastBlockedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return deps.blockedNumbers.insertIfAbsent(entry) ? entry : null;
+}
+
+/** The auto-suggestion rule as an event outbox (registered by the composition root): runs in the event's transaction. */
+export function blockSuggestionOutbox(deps: Pick<BlockedNumbersDeps, 'clock' | 'blockedNumbers'>): EventOutbox {
+  return (event) => void suggestBlockAfterCall(deps, event.accountId, event.type, event.body as Record<string, unknown>);
+}

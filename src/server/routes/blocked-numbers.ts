@@ -1,0 +1,115 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  BlockedNumberSchema,
+  CreateBlockedNumberBody,
+  ListBlockedNumbersQuery,
+  UpdateBlockedNumberBody,
+} from '../../api/schemas/blocked-numbers.js';
+import { IdParams, NoContent } from '../../api/schemas/common.js';
+import { BLOCK_SUGGESTION } from '../../api/values/calls.js';
+import type { ServiceDeps } from '../deps.js';
+import {
+  blockNumber,
+  getBlockedNumber,
+  listBlockedNumbers,
+  unblockNumber,
+  updateBlockedNumber,
+} from '../domain/voice/blocked-numbers.js';
+import { blockedNumberView } from '../views/blocked-numbers.js';
+import { listResponse, sendList } from '../http/lists.js';
+import { commitOnce } from '../http/idempotency.js';
+
+// spec: Blocked number; contract §6 (Blocked numbers). Decisions are in the descriptions, so they
+// land in /openapi.json.
+
+const ENFORCEMENT = [
+  'A confirmed entry (`autoSuggested: false`) rejects inbound calls from the number before anything rings',
+  '(the call ends `blocked`; `blockedCallCount` and `lastBlockedAt` count them). A suggestion',
+  `(\`autoSuggested: true\`) is added by the service after ${BLOCK_SUGGESTION.calls} inbound calls from one number within`,
+  `${BLOCK_SUGGESTION.windowSecs / 60} minutes (service clock) that each ended unanswered or answered for under ${BLOCK_SUGGESTION.shortCallSecs} s;`,
+  'it is not enforced until a person confirms it.',
+].join('\n');
+
+export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['blocked-numbers'];
+
+  r.get(
+    '/v1/blocked-numbers',
+    {
+      schema: {
+        tags,
+        summary: 'List the blocklist, newest first (confirmed entries and suggestions)',
+        description: ['`autoSuggested=true` lists only suggestions, `false` only confirmed entries.', '', ENFORCEMENT].join('\n'),
+        querystring: ListBlockedNumbersQuery,
+        response: { 200: listResponse(BlockedNumberSchema) },
+      },
+    },
+    async (req, reply) => {
+      const { limit, cursor, autoSuggested } = req.query;
+      const page = listBlockedNumbers(deps, req.auth, { limit, cursor, autoSuggested });
+      return sendList(req, reply, { ...page, data: page.data.map(blockedNumberView) });
+    },
+  );
+
+  r.post(
+    '/v1/blocked-numbers',
+    {
+      schema: {
+        tags,
+        summary: 'Block a number (201), or confirm the service\'s suggestion for it (200)',
+        description: [
+          '`409 conflict` when the number is already blocked (a confirmed entry). When the service only suggested',
+          'it, a person adding it is the confirmation the suggestion waits for: the same entry is confirmed',
+          '(`autoSuggested: false`, counts kept, `reason` replaced when given) and returned with `200`.',
+          '',
+          ENFORCEMENT,
+        ].join('\n'),
+        body: CreateBlockedNumberBody,
+        response: { 200: BlockedNumberSchema, 201: BlockedNumberSchema },
+      },
+    },
+    async (req, reply) => {
+      // 201 or 200 depends on what the write found; recorded with the response in its transaction,
+      // so an idempotent replay answers the same status.
+      let created = true;
+      const view = commitOnce(deps, req, () => (created ? 201 : 200), () => {
+        const result = blockNumber(deps, req.auth, req.body);
+        created = result.created;
+        return blockedNumberView(result.entry);
+      });
+      return reply.status(created ? 201 : 200).send(view);
+    },
+  );
+
+  r.get(
+    '/v1/blocked-numbers/:id',
+    { schema: { tags, summary: 'Get a blocklist entry', params: IdParams, response: { 200: BlockedNumberSchema } } },
+    async (req) => blockedNumberView(getBlockedNumber(deps, req.auth, req.params.id)),
+  );
+
+  r.patch(
+    '/v1/blocked-numbers/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change the reason, or confirm a suggestion with `autoSuggested: false`',
+        description: '`reason: null` clears it. `autoSuggested` can only be set to `false` (a confirmed entry stays confirmed; delete it to unblock).',
+        params: IdParams,
+        body: UpdateBlockedNumberBody,
+        response: { 200: BlockedNumberSchema },
+      },
+    },
+    async (req) => blockedNumberView(updateBlockedNumber(deps, req.auth, req.params.id, req.body)),
+  );
+
+  r.delete(
+    '/v1/blocked-numbers/:id',
+    { schema: { tags, summary: 'Remove a blocklist entry (confirmed or suggested); the number may call again', params: IdParams, response: { 204: NoContent } } },
+    async (req, reply) => {
+      unblockNumber(deps, req.auth, req.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,366 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { startTestService, type TestService } from './helpers/service.js';
+import { advance, buy } from './messages-fixtures.js';
+import { CALLER, PSTN, blockRow, callEvents, getCall, placeCall, ringDevices, seedBlock, seedDevice, traceOf, voiceNumber } from './calls-fixtures.js';
+import { readWavHeader } from '../src/server/world/recorder.js';
+import { PRICES } from '../src/api/values/prices.js';
+import { OUTBOUND_CALL_SIMULATION, VOICEMAIL_DEFAULT_SECS } from '../src/api/values/calls.js';
+
+// contract §6 (calls, voicemails, transfer, trace, outbound softphone calls), §9 (sandbox calls), §11
+// (voice usage) — over HTTP on loopback, with a manual clock walked by the sandbox advance.
+
+let svc: TestService;
+beforeAll(async () => {
+  svc = await startTestService();
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+const types = (callId: string) => callEvents(svc, callId).map((e) => e.type);
+const charges = (ref: string) => svc.deps.charges.listForAccount(svc.bootstrap.accountId).filter((c) => c.ref === ref);
+
+async function fetchBytes(url: string, key: string | null = svc.bootstrap.liveKey): Promise<{ status: number; type: string | undefined; bytes: Buffer }> {
+  const res = await request(url, { headers: key ? { authorization: `Bearer ${key}` } : {} });
+  return { status: res.statusCode, type: res.headers['content-type'] as string | undefined, bytes: Buffer.from(await res.body.arrayBuffer()) };
+}
+
+describe('POST /v1/sandbox/calls', () => {
+  it('opens a ringing inbound call on the number; the steps run on the clock', async () => {
+    const n = await voiceNumber(svc);
+    const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 5, durationSecs: 61 } });
+    expect(call).toMatchObject({ id: expect.stringMatching(/^call_/), numberId: n.id, direction: 'inbound', from: CALLER, to: n.phoneNumber, status: 'ringing', answeredAt: null, endedAt: null, durationSeconds: null, outcome: null });
+
+    await svc.advanceJobs(0); // runs the steps due now (the sandbox advance takes at least 1 s)
+    expect((await traceOf(svc, call.id)).map((t) => t.step)).toEqual(['blocklist', 'leg.dialed']);
+    await advance(svc, 4);
+    expect((await getCall(svc, call.id)).status).toBe('ringing');
+    await advance(svc, 1);
+    const answered = await getCall(svc, call.id);
+    expect(answered).toMatchObject({ status: 'in_progress', answeredBy: PSTN, answeredDevice: null, durationSeconds: null });
+    expect(Date.parse(answered.answeredAt) - Date.parse(answered.startedAt)).toBe(5000);
+
+    await advance(svc, 61);
+    const done = await getCall(svc, call.id);
+    expect(done).toMatchObject({ status: 'completed', durationSeconds: 61, outcome: null });
+    const events = callEvents(svc, call.id);
+    expect(events.map((e) => e.type)).toEqual(['call.completed']);
+    expect(events[0]!.body).toMatchObject({ callId: call.id, from: CALLER, to: n.phoneNumber, durationSeconds: 61, answeredBy: PSTN, answeredDevice: null, direction: 'inbound', answeredAt: answered.answeredAt, endedAt: done.endedAt });
+    // contract §11: 61 s of talk is two started minutes, live key.
+    expect(charges(call.id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 2, amountCents: 2 * PRICES.voiceMinute })]);
+    expect(svc.deps.calls.getById(call.id)!.state).toBeNull();
+  });
+
+  it('`to` must be a voice number of the account: 400 on body.to as inbound messages answer, 422 without voice', async () => {
+    const res = await svc.call('POST', '/v1/sandbox/calls', { body: { from: CALLER, to: '+12125550100' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatchObject({ code: 'validation_error', details: [{ path: ['body', 'to'] }] });
+    const bad = await svc.call('POST', '/v1/sandbox/calls', { body: { from: CALLER, to: 'nope', scenario: { digits: 'x' } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details.map((d: any) => d.path)).toEqual(expect.arrayContaining([['body', 'to'], ['body', 'scenario', 'digits']]));
+
+    const noVoice = await buy(svc, { want: (c) => !c.voice });
+    const res2 = await svc.call('POST', '/v1/sandbox/calls', { body: { from: CALLER, to: noVoice.phoneNumber } });
+    expect(res2.status).toBe(422);
+    expect(res2.body.error).toMatchObject({ code: 'channel_unsupported', details: [{ path: ['body', 'to'] }] });
+  });
+
+  it('a call placed with a test key records no usage', async () => {
+    const n = await voiceNumber(svc);
+    const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 0, durationSecs: 30 } }, { key: svc.bootstrap.testKey });
+    await advance(svc, 31);
+    expect((await getCall(svc, call.id)).status).toBe('completed');
+    expect(charges(call.id)).toEqual([]);
+  });
+});
+
+describe('call.* events and voicemail', () => {
+  it('rings every dialed softphone leg once (call.ringing with its device), and the answering device is on call.completed', async () => {
+    const n = await voiceNumber(svc);
+    const a = seedDevice(svc, { userId: 'alice' });
+    const b = seedDevice(svc, { userId: 'bob' });
+    const stale = seedDevice(svc, { userId: 'carol', lastSeenAt: svc.now() - 120_000 });
+    ringDevices(svc, n.id, [a, b, stale]);
+    const call = await placeCall(svc, n.phoneNumber, { answer: { deviceId: b, afterSecs: 3, durationSecs: 10 } });
+    await advance(svc, 13);
+    const events = callEvents(svc, call.id);
+    expect(events.map((e) => e.type)).toEqual(['call.ringing', 'call.ringing', 'call.completed']);
+    expect(events[0]!.body).toMatchObject({ callId: call.id, from: CALLER, to: n.phoneNumber, devices: [{ deviceId: a, userId: 'alice' }], direction: 'inbound' });
+    expect(events[1]!.body.devices).toEqual([{ deviceId: b, userId: 'bob' }]);
+    expect(events[2]!.body).toMatchObject({ answeredBy: b, answeredDevice: b, direction: 'inbound' });
+    expect(await getCall(svc, call.id)).toMatchObject({ status: 'completed', answeredDevice: b, answeredBy: b, durationSeconds: 10 });
+    const skipped = (await traceOf(svc, call.id)).filter((t) => t.step === 'leg.skipped');
+    expect(skipped).toHaveLength(1);
+    expect(skipped[0]!.detail).toContain('stale device');
+  });
+
+  it('a missed call with voicemail: call.missed (outcome voicemail) then voicemail.received, a voicemail row and its audio', async () => {
+    const n = await voiceNumber(svc, { destinationType: 'pstn', destination: PSTN, voicemailEnabled: true });
+    const call = await placeCall(svc, n.phoneNumber);
+    // contract §6: nothing answers within the 25 s ring timeout; the voicemail then records.
+    await advance(svc, 24);
+    expect((await getCall(svc, call.id)).status).toBe('ringing');
+    await advance(svc, 1 + VOICEMAIL_DEFAULT_SECS);
+    const missed = await getCall(svc, call.id);
+    expect(missed).toMatchObject({ status: 'missed', outcome: 'voicemail', voicemailId: expect.stringMatching(/^vm_/), answeredAt: null, durationSeconds: null });
+    const events = callEvents(svc, call.id);
+    expect(events.map((e) => e.type)).toEqual(['call.missed', 'voicemail.received']);
+    expect(events[0]!.body).toMatchObject({ outcome: 'voicemail', direction: 'inbound' });
+    expect(events[1]!.body).toMatchObject({ voicemailId: missed.voicemailId, durationSeconds: VOICEMAIL_DEFAULT_SECS, transcriptStatus: 'failed', transcript: null });
+
+    const list = await svc.call('GET', '/v1/voicemails');
+    expect(list.status).toBe(200);
+    expect(list.body.data.length).toBeGreaterThan(0);
+    const vm = list.body.data.find((v: any) => v.id === missed.voicemailId);
+    expect(vm).toEqual({
+      id: missed.voicemailId,
+      callId: call.id,
+      numberId: n.id,
+      from: CALLER,
+      to: n.phoneNumber,
+      durationSeconds: VOICEMAIL_DEFAULT_SECS,
+      transcript: null,
+      transcriptStatus: 'failed',
+      recordingUrl: `${svc.baseUrl}/v1/voicemails/${missed.voicemailId}/audio`,
+      receivedAt: missed.endedAt,
+    });
+    expect((await svc.call('GET', `/v1/voicemails/${vm.id}`)).body).toEqual(vm);
+    const audio = await fetchBytes(vm.recordingUrl);
+    expect(audio.status).toBe(200);
+    expect(audio.type).toBe('audio/wav');
+    expect(readWavHeader(audio.bytes)).toMatchObject({ format: 1, sampleRate: 8000, bitsPerSample: 16, channels: 1, seconds: VOICEMAIL_DEFAULT_SECS });
+    expect((await svc.call('GET', '/v1/voicemails/vm_nope')).status).toBe(404);
+  });
+
+  it('clock advance walks a call through its 25 s ring timeout to call.missed (outcome missed) when there is no voicemail', async () => {
+    const n = await voiceNumber(svc);
+    const call = await placeCall(svc, n.phoneNumber);
+    await advance(svc, 25);
+    const missed = await getCall(svc, call.id);
+    expect(missed).toMatchObject({ status: 'missed', outcome: 'missed', voicemailId: null });
+    expect(Date.parse(missed.endedAt) - Date.parse(missed.startedAt)).toBe(25_000);
+    const events = callEvents(svc, call.id);
+    expect(events.map((e) => e.type)).toEqual(['call.missed']);
+    expect(events[0]!.body).toMatchObject({ outcome: 'missed', direction: 'inbound', endedAt: missed.endedAt });
+  });
+});
+
+describe('sandbox scenarios (contract §9)', () => {
+  const IVR = {
+    destinations: [{ destinationType: 'pstn', destination: PSTN }],
+    voicemailEnabled: true,
+    ivr: {
+      enabled: true,
+      greeting: { text: 'Press 1 for sales, 2 for voicemail' },
+      keys: [
+        { digit: '1', label: 'Sales', action: { type: 'ring', destinations: [{ destinationType: 'pstn', destination: '+14155550177' }] } },
+        { digit: '2', label: 'Voicemail', action: { type: 'voicemail' } },
+      ],
+    },
+  };
+
+  it('digits: the caller presses an IVR key → call.ivr.key_pressed (with direction), then its action', async () => {
+    const n = await voiceNumber(svc, IVR);
+    const call = await placeCall(svc, n.phoneNumber, { digits: '9', answer: { afterSecs: 2, durationSecs: 5 } });
+    // 9 is not on the menu (invalid, retried once), then no digit: the digit timeout (5 s) → fallback voicemail.
+    await advance(svc, 5 + VOICEMAIL_DEFAULT_SECS);
+    expect(types(call.id)).toEqual(['call.missed', 'voicemail.received']);
+    expect((await traceOf(svc, call.id)).map((t) => t.step)).toEqual(expect.arrayContaining(['ivr.prompt', 'ivr.invalid', 'ivr.timeout', 'ivr.fallback', 'voicemail']));
+
+    const sales = await placeCall(svc, n.phoneNumber, { digits: '1', answer: { afterSecs: 2, durationSecs: 5 } });
+    await advance(svc, 7);
+    const events = callEvents(svc, sales.id);
+    expect(events.map((e) => e.type)).toEqual(['call.ivr.key_pressed', 'call.completed']);
+    expect(events[0]!.body).toMatchObject({ digit: '1', label: 'Sales', numberId: n.id, direction: 'inbound' });
+    expect(events[1]!.body.answeredBy).toBe('+14155550177');
+  });
+
+  it('answer.destinationId picks the answering leg of a sequential ring set', async () => {
+    const n = await voiceNumber(svc, { ringMode: 'sequential', destinations: [{ destinationType: 'pstn', destination: PSTN, ringTimeoutSecs: 10 }, { destinationType: 'pstn', destination: '+14155550188' }] });
+    const second = svc.deps.routes.get(n.id)!.route!.destinations[1]!;
+    const call = await placeCall(svc, n.phoneNumber, { answer: { destinationId: second.id, afterSecs: 4, durationSecs: 20 } });
+    await advance(svc, 14);
+    expect(await getCall(svc, call.id)).toMatchObject({ status: 'in_progress', answeredBy: '+14155550188' });
+    await advance(svc, 20);
+    expect(await getCall(svc, call.id)).toMatchObject({ status: 'completed', durationSeconds: 20 });
+  });
+
+  it('hangupAfterSecs: the caller hangs up while it rings → call.missed at that time', async () => {
+    const n = await voiceNumber(svc);
+    const call = await placeCall(svc, n.phoneNumber, { hangupAfterSecs: 8 });
+    await advance(svc, 30);
+    const c = await getCall(svc, call.id);
+    expect(c).toMatchObject({ status: 'missed', outcome: 'missed' });
+    expect(Date.parse(c.endedAt) - Date.parse(c.startedAt)).toBe(8000);
+    expect((await traceOf(svc, call.id)).some((t) => t.step === 'hangup')).toBe(true);
+  });
+
+  it('machine: a machine picks up the forwarded leg → call.missed outcome voicemail, no voicemail row', async () => {
+    const n = await voiceNumber(svc, { destinations: [], noAnswerAction: { type: 'forward', to: '+14155550166' } });
+    const call = await placeCall(svc, n.phoneNumber, { machine: true });
+    await advance(svc, 25 + VOICEMAIL_DEFAULT_SECS);
+    const c = await getCall(svc, call.id);
+    expect(c).toMatchObject({ status: 'missed', outcome: 'voicemail', voicemailId: null });
+    expect(types(call.id)).toEqual(['call.missed']);
+    expect((await traceOf(svc, call.id)).some((t) => t.step === 'machine')).toBe(true);
+  });
+});
+
+describe('the blocklist', () => {
+  it('a confirmed entry rejects the call (status blocked, no call.* event) and counts it; a suggestion is not enforced', async () => {
+    const n = await voiceNumber(svc);
+    const spammer = '+14155550111';
+    const entry = seedBlock(svc, spammer);
+    const call = await placeCall(svc, n.phoneNumber, {}, { from: spammer });
+    await svc.advanceJobs(0); // runs the steps due now (the sandbox advance takes at least 1 s)
+    const c = await getCall(svc, call.id);
+    expect(c).toMatchObject({ status: 'blocked', endedAt: c.startedAt });
+    expect(types(call.id)).toEqual([]);
+    expect(blockRow(svc, entry)).toEqual({ blocked_call_count: 1, last_blocked_at: Date.parse(c.startedAt) });
+    await placeCall(svc, n.phoneNumber, {}, { from: spammer });
+    await svc.advanceJobs(0); // runs the steps due now (the sandbox advance takes at least 1 s)
+    expect(blockRow(svc, entry).blocked_call_count).toBe(2);
+
+    const suggested = '+14155550112';
+    const s = seedBlock(svc, suggested, true);
+    const ok = await placeCall(svc, n.phoneNumber, {}, { from: suggested });
+    await svc.advanceJobs(0); // runs the steps due now (the sandbox advance takes at least 1 s)
+    expect((await getCall(svc, ok.id)).status).toBe('ringing');
+    expect(blockRow(svc, s).blocked_call_count).toBe(0);
+  });
+});
+
+describe('GET /v1/calls filters, recording, transfer', () => {
+  it('lists newest first with status and direction filters', async () => {
+    const n = await voiceNumber(svc);
+    const ringing = await placeCall(svc, n.phoneNumber);
+    const all = await svc.call('GET', '/v1/calls?limit=100');
+    expect(all.status).toBe(200);
+    expect(all.body.data.length).toBeGreaterThan(0);
+    expect(all.body.data[0].id).toBe(ringing.id);
+    const missed = await svc.call('GET', '/v1/calls?status=missed&limit=100');
+    expect(missed.body.data.length).toBeGreaterThan(0);
+    expect(missed.body.data.every((c: any) => c.status === 'missed')).toBe(true);
+    expect(missed.body.data.some((c: any) => c.id === ringing.id)).toBe(false);
+    const inbound = await svc.call('GET', '/v1/calls?direction=inbound&limit=100');
+    expect(inbound.body.data.length).toBeGreaterThan(0);
+    expect(inbound.body.data.every((c: any) => c.direction === 'inbound')).toBe(true);
+    const page = await svc.call('GET', '/v1/calls?limit=1');
+    expect(page.body).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+    const next = await svc.call('GET', `/v1/calls?limit=1&cursor=${page.body.nextCursor}`);
+    expect(next.body.data[0].id).not.toBe(page.body.data[0].id);
+    expect((await svc.call('GET', '/v1/calls?status=bogus')).status).toBe(400);
+    await advance(svc, 25);
+  });
+
+  it('recording: 404 when not recorded, a WAV as long as the talk when recordCalls is on', async () => {
+    const plain = await voiceNumber(svc);
+    const unrecorded = await placeCall(svc, plain.phoneNumber, { answer: { afterSecs: 1, durationSecs: 4 } });
+    const recorded = await voiceNumber(svc, { destinationType: 'pstn', destination: PSTN, recordCalls: true });
+    const call = await placeCall(svc, recorded.phoneNumber, { answer: { afterSecs: 1, durationSecs: 12 } });
+    await advance(svc, 13);
+    const none = await svc.call('GET', `/v1/calls/${unrecorded.id}/recording`);
+    expect(none.status).toBe(404);
+    expect(none.body.error.code).toBe('not_found');
+    const c = await getCall(svc, call.id);
+    expect(c.recordingId).toMatch(/^rec_/);
+    const wav = await fetchBytes(`${svc.baseUrl}/v1/calls/${call.id}/recording`);
+    expect(wav.status).toBe(200);
+    expect(wav.type).toBe('audio/wav');
+    expect(readWavHeader(wav.bytes)).toMatchObject({ format: 1, sampleRate: 8000, channels: 1, bitsPerSample: 16, seconds: 12 });
+    expect((await fetchBytes(`${svc.baseUrl}/v1/calls/${call.id}/recording`, null)).status).toBe(401);
+  });
+
+  it('transfer: 409 unless in progress; moves answeredBy/answeredDevice, is traced, and the new party talks the duration again', async () => {
+    const n = await voiceNumber(svc);
+    const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 2, durationSecs: 20 } });
+    const early = await svc.call('POST', `/v1/calls/${call.id}/transfer`, { body: { to: '+14155550155' } });
+    expect(early.status).toBe(409);
+    expect(early.body.error.code).toBe('conflict');
+    await advance(svc, 7); // answered at +2, 5 s of talk
+    const bad = await svc.call('POST', `/v1/calls/${call.id}/transfer`, { body: { to: 'dev_nope' } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details).toEqual([expect.objectContaining({ path: ['body', 'to'] })]);
+
+    const dev = seedDevice(svc, { userId: 'dana' });
+    const moved = await svc.call('POST', `/v1/calls/${call.id}/transfer`, { body: { to: dev } });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({ id: call.id, status: 'in_progress', answeredBy: dev, answeredDevice: dev });
+    const transfer = (await traceOf(svc, call.id)).filter((t) => t.step === 'transfer');
+    expect(transfer).toHaveLength(1);
+    expect(transfer[0]!.detail).toContain(dev);
+
+    await advance(svc, 19);
+    expect((await getCall(svc, call.id)).status).toBe('in_progress');
+    await advance(svc, 1);
+    const done = await getCall(svc, call.id);
+    expect(done).toMatchObject({ status: 'completed', durationSeconds: 25, answeredDevice: dev });
+    expect(callEvents(svc, call.id).filter((e) => e.type === 'call.completed').map((e) => e.body.answeredDevice)).toEqual([dev]);
+    const after = await svc.call('POST', `/v1/calls/${call.id}/transfer`, { body: { to: '+14155550155' } });
+    expect(after.status).toBe(409);
+    expect((await svc.call('GET', '/v1/calls/call_nope')).status).toBe(404);
+  });
+});
+
+describe('POST /v1/webrtc/calls', () => {
+  it('refuses a from that is not a voice number and a device that is not the account\'s, both at once', async () => {
+    const res = await svc.call('POST', '/v1/webrtc/calls', { body: { deviceId: 'dev_nope', from: '+12125550100', to: PSTN } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_error');
+    expect(res.body.error.details.map((d: any) => d.path)).toEqual([['body', 'from'], ['body', 'deviceId']]);
+  });
+
+  it('rings the device, the callee answers, the call completes with direction outbound and the device', async () => {
+    const n = await voiceNumber(svc, null);
+    const dev = seedDevice(svc, { userId: 'erin' });
+    const res = await svc.call('POST', '/v1/webrtc/calls', { body: { deviceId: dev, from: n.phoneNumber, to: PSTN } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ direction: 'outbound', status: 'ringing', from: n.phoneNumber, to: PSTN, numberId: n.id });
+    const id = res.body.id;
+    await advance(svc, OUTBOUND_CALL_SIMULATION.answerAfterSecs);
+    expect(await getCall(svc, id)).toMatchObject({ status: 'in_progress', answeredBy: PSTN, answeredDevice: dev });
+    await advance(svc, OUTBOUND_CALL_SIMULATION.durationSecs);
+    expect(await getCall(svc, id)).toMatchObject({ status: 'completed', durationSeconds: OUTBOUND_CALL_SIMULATION.durationSecs });
+    const events = callEvents(svc, id);
+    expect(events.map((e) => e.type)).toEqual(['call.completed']);
+    expect(events[0]!.body).toMatchObject({ direction: 'outbound', answeredDevice: dev, answeredBy: PSTN, durationSeconds: OUTBOUND_CALL_SIMULATION.durationSecs });
+    expect(charges(id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 1, amountCents: PRICES.voiceMinute })]);
+    const outbound = await svc.call('GET', '/v1/calls?direction=outbound');
+    expect(outbound.body.data.length).toBeGreaterThan(0);
+    expect(outbound.body.data.every((c: any) => c.direction === 'outbound')).toBe(true);
+    expect((await traceOf(svc, id)).map((t) => t.step)).toEqual(['leg.dialed', 'leg.dialed', 'answered', 'event', 'ended']);
+  });
+});
+
+describe('a restart mid-call', () => {
+  it('finishes the call from its stored state with no event lost or duplicated', async () => {
+    const own = await startTestService();
+    const dataDir = own.dataDir;
+    let restarted: TestService | undefined;
+    try {
+      const n = await voiceNumber(own, { destinationType: 'pstn', destination: PSTN, voicemailEnabled: true });
+      const dev = seedDevice(own, { userId: 'frank' });
+      ringDevices(own, n.id, [dev], 10);
+      const call = await placeCall(own, n.phoneNumber, { hangupAfterSecs: 20 });
+      await own.advanceJobs(3); // rung (call.ringing), the wave ends at +10
+      expect(callEvents(own, call.id).map((e) => e.type)).toEqual(['call.ringing']);
+      const stoppedAt = own.now();
+      await own.close(); // the service stops; the data directory stays
+
+      restarted = await startTestService({ dataDir });
+      restarted.deps.clock.setTo(stoppedAt);
+      expect((await getCall(restarted, call.id)).status).toBe('ringing');
+      await restarted.advanceJobs(60);
+      const c = await getCall(restarted, call.id);
+      // Rung 10 s, then voicemail from +10; the caller hangs up at +20: a 10 s voicemail.
+      expect(c).toMatchObject({ status: 'missed', outcome: 'voicemail' });
+      expect(callEvents(restarted, call.id).map((e) => e.type)).toEqual(['call.ringing', 'call.missed', 'voicemail.received']);
+      expect(callEvents(restarted, call.id)[2]!.body.durationSeconds).toBe(10);
+    } finally {
+      await restarted?.stop();
+      const { rmSync } = await import('node:fs');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
