@@ -36,9 +36,10 @@ export const SIMULATE_OPTIONS: readonly TriggerOption[] = [
 
 export const SIMULATE_DETAILS = [
   'Places a sandbox inbound call and prints its trace as the call engine runs it, one line per step',
-  '(time, seconds since the start, step, detail), then the events the call emitted. It follows the call',
-  'until its status is final and then 2 more seconds for late steps; with --fast-forward it also moves',
-  'the clock 60 s past the end (a transcript comes after the call). -o json prints the final call with',
-  'its trace; --no-wait prints the call at once. On a manual clock the call moves only when the clock',
-  'does: --fast-forward advances it; without it, move it yourself (svc clock advance 30s).',
+  '(time, seconds since the start, step, detail), then the events the call emitted. It follows the',
+  'call until its status is final, then 2 more seconds for late steps; with --fast-forward it also',
+  'moves the clock 60 s past the end of a recorded call (its transcript comes after the call).',
+  '-o json prints the final call with its trace; --no-wait prints the call at once. On a manual clock',
+  'the call moves only when the clock does: --fast-forward advances it; without it, move it yourself',
+  '(svc clock advance 30s).',
 ].join('\n');

@@ -27,8 +27,9 @@ export const FINAL_CALL_STATUSES: ReadonlySet<CallStatus> = new Set(['completed'
 
 /**
  * Decision (the contract is silent on how long a trace keeps growing): after the call's status is
- * final, keep reading until the trace has not grown for SETTLE_MS of wall time; with --fast-forward,
- * first move the clock TAIL_SECS past the end, where late steps (a transcript after a recording) fall.
+ * final, keep reading until the trace has not grown for SETTLE_MS of wall time; with --fast-forward and
+ * a recorded call, first move the clock TAIL_SECS past the end, where its late step (the transcript
+ * of the recording) falls.
  */
 export const FOLLOW = {
   pollMs: 500,
@@ -123,7 +124,9 @@ async function follow(ctx: CliContext, client: ApiClient, placed: Call, opts: Fo
     for (const entry of latest.slice(trace.length)) onStep(entry);
     trace = latest;
     if (FINAL_CALL_STATUSES.has(call.status)) {
-      if (!tailDone) {
+      // Only a recorded call has late steps (its transcript); moving the clock for nothing would
+      // age everything else in the sandbox (device heartbeats, other calls).
+      if (!tailDone && call.recordingId !== null) {
         await advanceClock(client, FOLLOW.tailSecs);
         tailDone = true;
         continue;
