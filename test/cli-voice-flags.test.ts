@@ -229,3 +229,11 @@ describe('a trace line', () => {
     expect(line).toBe('10:00:07  +5s    leg.dialed      pstn +14155550123');
   });
 });
+
+describe('svc --help', () => {
+  it('lists the voice groups with their summaries', async () => {
+    const r = await svcNoService(['--help']);
+    expect(r.code).toBe(0);
+    for (const group of ['blocked-numbers', 'calls', 'voicemails', 'softphone']) expect(r.stdout).toMatch(new RegExp(`^  ${group} +\\S`, 'm'));
+  });
+});

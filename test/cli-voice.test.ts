@@ -11,6 +11,7 @@ import { BIN_PATH, expectOk, runSvc, type RunSvcOptions } from './helpers/cli.js
 import { buy } from './messages-fixtures.js';
 import { runCli } from '../src/cli/main.js';
 import { createTestIO } from '../src/output/io.js';
+import { createLookup } from '../src/cli/completion/lookup.js';
 
 let svc: TestService;
 let tmp: string;
@@ -283,5 +284,24 @@ describe('blocked-numbers', () => {
     const confirmed = await json(['blocked-numbers', 'confirm', caller]);
     expect(confirmed).toMatchObject({ phoneNumber: caller, autoSuggested: false });
     expect((await json(['blocked-numbers', 'list', '--suggested', '--all'])).map((e: any) => e.phoneNumber)).not.toContain(caller);
+  });
+});
+
+describe('completion asks the local service for voice ids', () => {
+  it('calls, voicemails, devices and blocked numbers', async () => {
+    const lookup = createLookup({ env: { SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.liveKey }, homedir: tmp, platform: 'linux', configDir: join(tmp, 'cfg-complete') });
+    const values = async (source: Parameters<typeof lookup>[0]) => (await lookup(source, {})).map((c) => c.value);
+    const calls = await json(['calls', 'list']);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(await values('calls')).toEqual(calls.map((c: any) => c.id));
+    const vms = await json(['voicemails', 'list']);
+    expect(vms.length).toBeGreaterThan(0);
+    expect(await values('voicemails')).toEqual(vms.map((v: any) => v.id));
+    const devices = await json(['softphone', 'devices', 'list']);
+    expect(devices.length).toBeGreaterThan(0);
+    expect(await values('devices')).toEqual(devices.map((d: any) => d.id));
+    const blocked = await json(['blocked-numbers', 'list']);
+    expect(blocked.length).toBeGreaterThan(0);
+    expect(await values('blocked-numbers')).toEqual(blocked.map((b: any) => b.phoneNumber));
   });
 });
