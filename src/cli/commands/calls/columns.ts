@@ -1,5 +1,6 @@
 // Columns of calls, shared by the calls verbs (and softphone call).
-export const CALL_LIST_COLUMNS = ['id', 'direction', 'from', 'to', 'status', 'outcome', 'durationSeconds', 'answeredBy', 'startedAt'];
+// The status first: a narrow terminal drops columns from the right.
+export const CALL_LIST_COLUMNS = ['id', 'status', 'from', 'to', 'direction', 'outcome', 'durationSeconds', 'startedAt', 'answeredBy'];
 export const CALL_COLUMNS = [
   'id',
   'numberId',
