@@ -108,6 +108,8 @@ describe('call.* events and voicemail', () => {
     expect(events.map((e) => e.type)).toEqual(['call.missed', 'voicemail.received']);
     expect(events[0]!.body).toMatchObject({ outcome: 'voicemail', direction: 'inbound' });
     expect(events[1]!.body).toMatchObject({ voicemailId: missed.voicemailId, durationSeconds: VOICEMAIL_DEFAULT_SECS, transcriptStatus: 'failed', transcript: null });
+    // The event's audio URL is absolute, on the address the call was placed through.
+    expect(events[1]!.body.recordingUrl).toBe(`${svc.baseUrl}/v1/voicemails/${missed.voicemailId}/audio`);
 
     const list = await svc.call('GET', '/v1/voicemails');
     expect(list.status).toBe(200);

@@ -10,10 +10,11 @@ import { callTraceView, callView } from '../views/calls.js';
 import { voicemailAudioPath, voicemailView, type VoicemailAudioUrl } from '../views/voicemails.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
+import { requestOrigin } from '../http/origin.js';
 
 /** Audio URLs name the address the caller used to reach the service (as public media URLs do). */
 const audioUrlFor = (req: FastifyRequest): VoicemailAudioUrl => {
-  const origin = `${req.protocol}://${req.host || '127.0.0.1'}`;
+  const origin = requestOrigin(req);
   return (id) => `${origin}${voicemailAudioPath(id)}`;
 };
 
@@ -114,7 +115,7 @@ export function callsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/webrtc/calls',
     { schema: { tags: ['softphone'], summary: 'Place an outbound call through a softphone device', description: SOFTPHONE_CALL_DESCRIPTION, body: SoftphoneCallBody, response: { 201: CallSchema } } },
     async (req, reply) => {
-      const placed = commitOnce(deps, req, 201, () => callView(placeSoftphoneCall(deps, req.auth, req.body)));
+      const placed = commitOnce(deps, req, 201, () => callView(placeSoftphoneCall(deps, req.auth, req.body, { origin: requestOrigin(req) })));
       return reply.status(201).send(placed);
     },
   );

@@ -6,6 +6,7 @@ import type { ServiceDeps } from '../deps.js';
 import { placeSandboxCall } from '../domain/voice/calls.js';
 import { callView } from '../views/calls.js';
 import { commitOnce } from '../http/idempotency.js';
+import { requestOrigin } from '../http/origin.js';
 
 const SANDBOX_CALL_DESCRIPTION = [
   'An inbound call from `from` to one of the account\'s numbers (contract §9). Answers 201 with the Call, status `ringing`; the call engine then runs',
@@ -20,7 +21,8 @@ const SANDBOX_CALL_DESCRIPTION = [
   '`digits` — the IVR keys the caller presses, one per menu prompt; `machine` — a machine picks up a forwarded leg and nobody presses 1 (outcome',
   `\`voicemail\`); \`hangupAfterSecs\` — the caller hangs up that long after the call started. A voicemail lasts ${VOICEMAIL_DEFAULT_SECS} s unless the caller hangs up first.`,
   'The decision webhook is signed with the secret of the account\'s enabled webhook endpoint of the same origin (the newest); without one it is not',
-  'sent and the call fails open. A call placed with a test key records no usage.',
+  'sent and the call fails open. A call placed with a test key records no usage. The `recordingUrl` of `voicemail.received` is an absolute URL on the',
+  'address this request used.',
 ].join('\n');
 
 // contract §9: the outside world for voice — an inbound call.
@@ -29,7 +31,7 @@ export function sandboxCallsRoutes(app: FastifyInstance, deps: ServiceDeps): voi
     '/v1/sandbox/calls',
     { schema: { tags: ['sandbox'], summary: 'An inbound call to one of the account\'s numbers', description: SANDBOX_CALL_DESCRIPTION, body: SandboxCallBody, response: { 201: CallSchema } } },
     async (req, reply) => {
-      const placed = commitOnce(deps, req, 201, () => callView(placeSandboxCall(deps, req.auth, req.body)));
+      const placed = commitOnce(deps, req, 201, () => callView(placeSandboxCall(deps, req.auth, req.body, { origin: requestOrigin(req) })));
       return reply.status(201).send(placed);
     },
   );

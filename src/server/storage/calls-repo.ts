@@ -36,6 +36,8 @@ export interface CallRecord {
   voicemailId: string | null;
   /** The mode of the key that placed the call: usage is charged for live calls only (contract §11). */
   mode: 'live' | 'test';
+  /** The address the call was placed through (`http://127.0.0.1:4010`): event URLs are built on it; null keeps them relative. */
+  origin: string | null;
   /** The runner's state (JSON the domain owns), or null once the call has nothing left to run. */
   state: unknown;
   trace: StoredTraceEntry[];
@@ -68,6 +70,7 @@ interface CallRow {
   recording_id: string | null;
   voicemail_id: string | null;
   mode: 'live' | 'test';
+  origin: string | null;
   state: string | null;
   trace: string;
   created_at: number;
@@ -92,6 +95,7 @@ const toRecord = (r: CallRow): CallRecord => ({
   recordingId: r.recording_id,
   voicemailId: r.voicemail_id,
   mode: r.mode,
+  origin: r.origin,
   state: r.state === null ? null : (JSON.parse(r.state) as unknown),
   trace: JSON.parse(r.trace) as StoredTraceEntry[],
   createdAt: r.created_at,
@@ -111,9 +115,9 @@ export class CallsRepo {
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(
       `INSERT INTO calls (id, account_id, number_id, direction, from_number, to_number, status, started_at, answered_at, ended_at,
-         duration_seconds, answered_by, answered_device, outcome, recording_id, voicemail_id, mode, state, trace, created_at, updated_at)
+         duration_seconds, answered_by, answered_device, outcome, recording_id, voicemail_id, mode, origin, state, trace, created_at, updated_at)
        VALUES (@id, @account_id, @number_id, @direction, @from_number, @to_number, @status, @started_at, @answered_at, @ended_at,
-         @duration_seconds, @answered_by, @answered_device, @outcome, @recording_id, @voicemail_id, @mode, @state, @trace, @created_at, @updated_at)`,
+         @duration_seconds, @answered_by, @answered_device, @outcome, @recording_id, @voicemail_id, @mode, @origin, @state, @trace, @created_at, @updated_at)`,
     );
     this.updateStmt = db.prepare(
       `UPDATE calls SET status = @status, answered_at = @answered_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
@@ -135,6 +139,7 @@ export class CallsRepo {
       from_number: c.from,
       to_number: c.to,
       mode: c.mode,
+      origin: c.origin,
       created_at: c.createdAt,
       ...progressParams(c, c.updatedAt),
       started_at: c.startedAt,

@@ -362,11 +362,15 @@ MIGRATIONS.push({
 
 MIGRATIONS.push({
   version: 7,
-  name: 'the key mode that placed a call',
+  name: 'the key mode and the address that placed a call',
   sql: `
     -- contract §11: usage is charged for live calls only, as for messages; a call's mode is the mode
     -- of the key that placed it (a sandbox call or a softphone call), kept on the row because the
     -- charge is recorded later, by the step that ends the call. Rows from before are live.
     ALTER TABLE calls ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+    -- The address (scheme://host:port) the call was placed through: the steps run in the background,
+    -- with no request to take it from, and the URLs their events carry (voicemail audio) are built on
+    -- it, as media URLs are built on the address the caller used. Null: the URLs stay relative.
+    ALTER TABLE calls ADD COLUMN origin TEXT;
   `,
 });

@@ -1,5 +1,4 @@
 import type { Clock } from '../../clock.js';
-import { iso } from '../../clock.js';
 import type { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { EventStore } from '../events/store.js';
@@ -173,7 +172,7 @@ export function commitStep(deps: CallsDeps, before: CallRecord, progress: CallPr
 
   recordUsage(deps, before, progress, events, now);
 
-  for (const e of events) deps.events.emit(before.accountId, e.type, withDirection(before, e));
+  for (const e of events) deps.events.emit(before.accountId, e.type, absoluteUrls(before, withDirection(before, e)));
 
   if (dueAt !== null) deps.scheduler.schedule(JOB_CALL_STEP, dueAt, { callId: before.id });
 }
@@ -182,6 +181,17 @@ export function commitStep(deps: CallsDeps, before: CallRecord, progress: CallPr
 function withDirection(call: CallRecord, e: CallEvent): Record<string, unknown> {
   if (!e.type.startsWith('call.') || 'direction' in e.fields) return e.fields;
   return { ...e.fields, direction: call.direction };
+}
+
+/**
+ * spec: voicemail.received, call.transcript — `recordingUrl` is where the audio is fetched. The engine
+ * writes the service path (`/v1/voicemails/{id}/audio`); it becomes an absolute URL on the address the
+ * call was placed through (as media URLs are built on the address the caller used).
+ */
+function absoluteUrls(call: CallRecord, fields: Record<string, unknown>): Record<string, unknown> {
+  const url = fields.recordingUrl;
+  if (call.origin === null || typeof url !== 'string' || !url.startsWith('/')) return fields;
+  return { ...fields, recordingUrl: `${call.origin}${url}` };
 }
 
 /**
@@ -257,6 +267,3 @@ export async function runCallSteps(deps: CallsDeps, callId: string, stepOutbound
  * under way, which stays in the jobs table until it returns: a crash before then reruns it.
  */
 const later = (deps: Pick<CallsDeps, 'clock'>, dueAt: number | null): number | null => (dueAt !== null && dueAt > deps.clock.nowMs() ? dueAt : null);
-
-/** The trace as the API shows it (contract §6: `{at, step, detail}`, at in ISO 8601). */
-export const traceView = (trace: readonly StoredTraceEntry[]) => trace.map((t) => ({ at: iso(t.at), step: t.step, detail: t.detail }));

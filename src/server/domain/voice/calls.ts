@@ -34,7 +34,12 @@ export function registerCallJobs(deps: CallsDeps): void {
 
 // --- opening calls ---------------------------------------------------------------------------------
 
-function newCallRecord(actor: Actor, number: NumberRecord, direction: CallRecord['direction'], from: string, to: string, now: number): CallRecord {
+/** Where a call was placed from: the address the request used (event URLs are built on it). */
+export interface PlaceOptions {
+  origin?: string;
+}
+
+function newCallRecord(actor: Actor, number: NumberRecord, direction: CallRecord['direction'], from: string, to: string, now: number, opts: PlaceOptions): CallRecord {
   return {
     id: newId('call'),
     accountId: actor.account.id,
@@ -54,6 +59,7 @@ function newCallRecord(actor: Actor, number: NumberRecord, direction: CallRecord
     voicemailId: null,
     // contract §11: the call's mode is the mode of the key that placed it (charges are live only).
     mode: actor.mode,
+    origin: opts.origin ?? null,
     state: null,
     trace: [],
     createdAt: now,
@@ -73,7 +79,7 @@ function newCallRecord(actor: Actor, number: NumberRecord, direction: CallRecord
  * owns it) — and has the `voice` capability — else 422 `channel_unsupported` on `["body","to"]`, as a
  * number without `sms` answers an inbound text.
  */
-export function placeSandboxCall(deps: CallsDeps, actor: Actor, body: SandboxCallBody): CallRecord {
+export function placeSandboxCall(deps: CallsDeps, actor: Actor, body: SandboxCallBody, opts: PlaceOptions = {}): CallRecord {
   const number = deps.numbers.findByPhone(actor.account.id, body.to);
   if (!number || number.status === 'released') throw validationError(['body', 'to'], `${body.to} is not a number of this account`);
   if (!number.capabilities.voice) {
@@ -82,7 +88,7 @@ export function placeSandboxCall(deps: CallsDeps, actor: Actor, body: SandboxCal
     ]);
   }
   const now = deps.clock.nowMs();
-  const call = newCallRecord(actor, number, 'inbound', body.from, body.to, now);
+  const call = newCallRecord(actor, number, 'inbound', body.from, body.to, now, opts);
   const scenario = body.scenario;
   const state = startCall({
     callId: call.id,
@@ -123,7 +129,7 @@ export function placeSandboxCall(deps: CallsDeps, actor: Actor, body: SandboxCal
  * reported at once: `from` not a voice number of the account → `["body","from"]`; `deviceId` not a
  * device of the account → `["body","deviceId"]`.
  */
-export function placeSoftphoneCall(deps: CallsDeps, actor: Actor, body: SoftphoneCallBody): CallRecord {
+export function placeSoftphoneCall(deps: CallsDeps, actor: Actor, body: SoftphoneCallBody, opts: PlaceOptions = {}): CallRecord {
   const issues: Array<{ path: (string | number)[]; message: string }> = [];
   const number = deps.numbers.findByPhone(actor.account.id, body.from);
   if (!number || number.status === 'released') issues.push({ path: ['body', 'from'], message: `${body.from} is not a number of this account` });
@@ -133,7 +139,7 @@ export function placeSoftphoneCall(deps: CallsDeps, actor: Actor, body: Softphon
   if (issues.length > 0) throw new ServiceError('validation_error', issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), issues);
 
   const now = deps.clock.nowMs();
-  const call = newCallRecord(actor, number!, 'outbound', body.from, body.to, now);
+  const call = newCallRecord(actor, number!, 'outbound', body.from, body.to, now, opts);
   const dueAt = now + OUTBOUND_CALL_SIMULATION.answerAfterSecs * 1000;
   const state: OutboundState = { kind: 'outbound', deviceId: device!.id, phase: 'answer', dueAt };
   const trace: StoredTraceEntry[] = [
