@@ -5,7 +5,7 @@ import { advance, buy } from './messages-fixtures.js';
 import { CALLER, PSTN, blockRow, callEvents, getCall, placeCall, ringDevices, seedBlock, seedDevice, traceOf, voiceNumber } from './calls-fixtures.js';
 import { readWavHeader } from '../src/server/world/recorder.js';
 import { PRICES } from '../src/api/values/prices.js';
-import { OUTBOUND_CALL_SIMULATION, VOICEMAIL_DEFAULT_SECS } from '../src/api/values/calls.js';
+import { OUTBOUND_CALL_SIMULATION, VOICEMAIL_DEFAULT_SECS, callTranscriptDelaySecs } from '../src/api/values/calls.js';
 
 // contract §6 (calls, voicemails, transfer, trace, outbound softphone calls), §9 (sandbox calls), §11
 // (voice usage) — over HTTP on loopback, with a manual clock walked by the sandbox advance.
@@ -107,7 +107,10 @@ describe('call.* events and voicemail', () => {
     const events = callEvents(svc, call.id);
     expect(events.map((e) => e.type)).toEqual(['call.missed', 'voicemail.received']);
     expect(events[0]!.body).toMatchObject({ outcome: 'voicemail', direction: 'inbound' });
-    expect(events[1]!.body).toMatchObject({ voicemailId: missed.voicemailId, durationSeconds: VOICEMAIL_DEFAULT_SECS, transcriptStatus: 'failed', transcript: null });
+    // The simulated transcriber hears 30 s of speech: the transcript arrives with the voicemail.
+    expect(events[1]!.body).toMatchObject({ voicemailId: missed.voicemailId, durationSeconds: VOICEMAIL_DEFAULT_SECS, transcriptStatus: 'available' });
+    const transcript = events[1]!.body.transcript as string;
+    expect(transcript.length).toBeGreaterThan(20);
     // The event's audio URL is absolute, on the address the call was placed through.
     expect(events[1]!.body.recordingUrl).toBe(`${svc.baseUrl}/v1/voicemails/${missed.voicemailId}/audio`);
 
@@ -122,8 +125,8 @@ describe('call.* events and voicemail', () => {
       from: CALLER,
       to: n.phoneNumber,
       durationSeconds: VOICEMAIL_DEFAULT_SECS,
-      transcript: null,
-      transcriptStatus: 'failed',
+      transcript,
+      transcriptStatus: 'available',
       recordingUrl: `${svc.baseUrl}/v1/voicemails/${missed.voicemailId}/audio`,
       receivedAt: missed.endedAt,
     });
@@ -133,6 +136,43 @@ describe('call.* events and voicemail', () => {
     expect(audio.type).toBe('audio/wav');
     expect(readWavHeader(audio.bytes)).toMatchObject({ format: 1, sampleRate: 8000, bitsPerSample: 16, channels: 1, seconds: VOICEMAIL_DEFAULT_SECS });
     expect((await svc.call('GET', '/v1/voicemails/vm_nope')).status).toBe(404);
+  });
+
+  it('a recorded, live-transcribed call: call.transcript after the end with an absolute recording URL; voice and transcription minutes charged', async () => {
+    const n = await voiceNumber(svc, { destinationType: 'pstn', destination: PSTN, recordCalls: true, liveTranscription: true });
+    const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 0, durationSecs: 61 } });
+    await advance(svc, 61);
+    const done = await getCall(svc, call.id);
+    expect(done).toMatchObject({ status: 'completed', durationSeconds: 61, recordingId: expect.stringMatching(/^rec_/) });
+    expect(types(call.id)).toEqual(['call.completed']);
+    // spec: call.transcript — seconds to minutes after the end; the call's status is already final.
+    await advance(svc, callTranscriptDelaySecs(61));
+    const events = callEvents(svc, call.id);
+    expect(events.map((e) => e.type)).toEqual(['call.completed', 'call.transcript']);
+    const t = events[1]!.body;
+    expect(t).toMatchObject({ callId: call.id, recordingId: done.recordingId, transcriptStatus: 'available', durationSeconds: 61, recordingUrl: `${svc.baseUrl}/v1/calls/${call.id}/recording` });
+    expect(t.transcriptTurns.length).toBeGreaterThan(1);
+    expect(t.transcript.length).toBeGreaterThan(20);
+    expect(svc.deps.calls.getById(call.id)!.state).toBeNull();
+    // contract §11: 2 started minutes of talk, 2 transcribed live, 2 transcribed from the recording.
+    expect(charges(call.id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 2, amountCents: 2 * PRICES.voiceMinute })]);
+    expect(charges(`${call.id}:live`)).toEqual([expect.objectContaining({ category: 'transcription', quantity: 2, amountCents: 2 * PRICES.transcriptionMinute })]);
+    expect(charges(done.recordingId)).toEqual([expect.objectContaining({ category: 'transcription', quantity: 2, amountCents: 2 * PRICES.transcriptionMinute })]);
+  });
+
+  it('a voicemail too short to transcribe still delivers (transcript null, failed), its audio stays, nothing is charged for it', async () => {
+    const n = await voiceNumber(svc, { destinationType: 'pstn', destination: PSTN, voicemailEnabled: true });
+    const call = await placeCall(svc, n.phoneNumber, { hangupAfterSecs: 26 });
+    await advance(svc, 30);
+    const missed = await getCall(svc, call.id);
+    expect(missed).toMatchObject({ status: 'missed', outcome: 'voicemail', voicemailId: expect.stringMatching(/^vm_/) });
+    const events = callEvents(svc, call.id);
+    expect(events.map((e) => e.type)).toEqual(['call.missed', 'voicemail.received']);
+    expect(events[1]!.body).toMatchObject({ transcript: null, transcriptStatus: 'failed' });
+    const audio = await fetchBytes(events[1]!.body.recordingUrl);
+    expect(audio.status).toBe(200);
+    expect(readWavHeader(audio.bytes).seconds).toBeGreaterThan(0);
+    expect(charges(missed.voicemailId)).toEqual([]);
   });
 
   it('clock advance walks a call through its 25 s ring timeout to call.missed (outcome missed) when there is no voicemail', async () => {

@@ -1,13 +1,16 @@
 // `svc routes edit` as a person meets it, at a real terminal (tmux): the editor (a script standing
 // in for one) changes the route, the plan is shown, the confirmation is answered at the prompt, and
-// the saved route is printed as a summary. Without tmux this fails, it never skips.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// the saved route is printed as a summary; an invalid edit re-opens the editor with the errors; a
+// change made on the service while the editor is open is never overwritten; Ctrl-C at the prompt
+// sends nothing. Without tmux this fails, it never skips.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { assertBuilt, BIN_PATH } from './helpers/cli.js';
 import { openTerminal, shellEnvFor, type Terminal } from './helpers/terminal.js';
+import { scriptedEditor, type EditorStep } from './helpers/scripted-editor.js';
 
 let svc: TestService;
 let tmp: string;
@@ -40,6 +43,53 @@ afterAll(async () => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
+/** A route with stages, so an edit can put one out of bounds. */
+const STAGED = {
+  ringMode: 'staged',
+  voicemailEnabled: true,
+  voicemailGreeting: 'Leave a message',
+  destinations: [
+    { destinationType: 'pstn', destination: '+14155550101', label: 'Front desk', stage: 0, ringTimeoutSecs: 20 },
+    { destinationType: 'pstn', destination: '+14155550102', label: 'Back office', stage: 1 },
+  ],
+};
+
+async function numberWithRoute(body: unknown): Promise<string> {
+  const key = svc.bootstrap.testKey;
+  const found = await svc.call('POST', '/v1/numbers/search', { body: { areaCode: '212', limit: 1 }, key });
+  expect(found.body.data.length).toBeGreaterThan(0);
+  const bought = await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: found.body.data[0].phoneNumber }, key });
+  expect(bought.status).toBe(201);
+  const put = await svc.call('PUT', `/v1/numbers/${bought.body.id}/route`, { body, key });
+  expect(put.status).toBe(200);
+  return bought.body.id as string;
+}
+
+const routeOf = async (id: string) => {
+  const res = await svc.call('GET', `/v1/numbers/${id}/route`, { key: svc.bootstrap.testKey });
+  expect(res.status).toBe(200);
+  return res.body.route;
+};
+
+/** A shell at a fresh terminal whose $EDITOR is `editor`, at its prompt. */
+async function shellWith(editor: string): Promise<Terminal> {
+  const t = openTerminal(['bash', '--norc', '--noprofile'], { env: { ...env, EDITOR: editor } });
+  open.push(t);
+  await t.until((s) => /READY\$ $/.test(s), 10_000, 'a shell prompt');
+  return t;
+}
+
+/** Runs `svc routes edit ID` at the prompt; the shell then prints the exit status as `EXIT=n`. */
+function typeEdit(t: Terminal, id: string): void {
+  t.type(`svc routes edit ${id}; echo "EXIT=$?"`);
+  t.press('Enter');
+}
+
+const exitStatus = (screen: string): number | undefined => {
+  const m = /^EXIT=(\d+)$/m.exec(screen);
+  return m ? Number(m[1]) : undefined;
+};
+
 describe('routes edit at a terminal', () => {
   it('shows the change, asks to confirm, sends it and prints the saved route', async () => {
     const t = openTerminal(['bash', '--norc', '--noprofile'], { env });
@@ -56,5 +106,107 @@ describe('routes edit at a terminal', () => {
     expect(done).toContain(`Call route of ${numberId}`);
     const route = (await svc.call('GET', `/v1/numbers/${numberId}/route`, { key: svc.bootstrap.testKey })).body.route;
     expect(route.ringMode).toBe('sequential');
+  });
+
+  it('an invalid edit re-opens the editor with the errors (and on stderr); the fix is confirmed at the prompt and saved', async () => {
+    const id = await numberWithRoute(STAGED);
+    const steps: EditorStep[] = [
+      // Session 1: a stage out of bounds (0-4), typed by the person at the editor.
+      (text) => text.replace('stage: 1', 'stage: 9'),
+      // Session 2: the person reads the errors (the test checks the screen meanwhile), then fixes.
+      async (text, _env, terminal) => {
+        await terminal.ask('[editor session 2: press Enter to save] ');
+        return text.replace('stage: 9', 'stage: 2');
+      },
+    ];
+    const ed = scriptedEditor(tmp, steps);
+    const t = await shellWith(ed.editor);
+    typeEdit(t, id);
+
+    // The error is on the terminal (stderr) before the editor re-opens, and the editor did re-open.
+    const reopened = await t.until((s) => s.includes('[editor session 2: press Enter to save]'), 15_000, 'the editor re-opened');
+    expect(reopened).toMatch(/error: line \d+: destinations\[1\]\.stage: .*/);
+    expect(ed.runs()).toBe(2);
+    // What the second session was given: the errors at the top and above the offending line.
+    const second = ed.seen(1).split('\n');
+    expect(second[0]).toMatch(/^# error: not sent: 1 problem/);
+    expect(second[1]).toMatch(/^# error: {3}line \d+: destinations\[1\]\.stage: /);
+    const at = second.findIndex((l) => /^\s+stage: 9$/.test(l));
+    expect(at).toBeGreaterThan(1);
+    expect(second[at - 1]).toMatch(/^\s+# error: destinations\[1\]\.stage: /);
+    expect(ed.seen(0)).not.toContain('# error: ');
+
+    t.press('Enter');
+    const asked = await t.until((s) => s.includes('Apply this change to the route of'), 15_000, 'the confirmation');
+    expect(asked).toMatch(/~ .*stage: 1 → 2/);
+    expect(asked).toContain('0 to add, 1 to change, 0 to remove');
+    expect(exitStatus(asked)).toBeUndefined();
+    t.type('y');
+    t.press('Enter');
+    const done = await t.until((s) => exitStatus(s) !== undefined, 15_000, 'the command to end');
+    expect(exitStatus(done), done).toBe(0);
+    expect(done).toContain(`Call route of ${id}`);
+    expect(done).toContain('Back office');
+    const route = await routeOf(id);
+    expect(route.destinations.map((d: { stage: number }) => d.stage)).toEqual([0, 2]);
+  });
+
+  it('a change made on the service while the editor is open is never overwritten: conflict, exit 5, the edit kept', async () => {
+    const id = await numberWithRoute(STAGED);
+    const ed = scriptedEditor(tmp, [
+      async (text, _env, terminal) => {
+        await terminal.ask('[editor open: press Enter to save] ');
+        return text.replace('Leave a message', 'We will call you back');
+      },
+    ]);
+    const t = await shellWith(ed.editor);
+    typeEdit(t, id);
+    await t.until((s) => s.includes('[editor open: press Enter to save]'), 15_000, 'the editor open');
+
+    // Someone else changes the route through the API while the editor is open.
+    const other = await svc.call('PUT', `/v1/numbers/${id}/route`, {
+      body: { ...STAGED, voicemailGreeting: 'Changed elsewhere' },
+      key: svc.bootstrap.testKey,
+    });
+    expect(other.status).toBe(200);
+
+    t.press('Enter');
+    const asked = await t.until((s) => s.includes('Apply this change to the route of'), 15_000, 'the confirmation');
+    expect(asked).toContain('"Leave a message" → "We will call you back"');
+    t.type('y');
+    t.press('Enter');
+    const done = await t.until((s) => exitStatus(s) !== undefined, 15_000, 'the command to end');
+    // cli.md: `5` conflict.
+    expect(exitStatus(done), done).toBe(5);
+    expect(done).toContain('conflict');
+    expect(done).toContain('changed on the service since it was read; nothing was overwritten');
+    const kept = /svc routes apply \S+ -f (\S+?\.yaml)/.exec(done)?.[1];
+    expect(kept, done).toBeDefined();
+    expect(readFileSync(kept!, 'utf8')).toContain('We will call you back');
+    expect(readFileSync(kept!, 'utf8')).not.toContain('# error: ');
+    expect((await routeOf(id)).voicemailGreeting).toBe('Changed elsewhere');
+    rmSync(join(kept!, '..'), { recursive: true, force: true });
+  });
+
+  it('Ctrl-C at the confirmation sends nothing: exit 130, the route unchanged, the edit kept', async () => {
+    const id = await numberWithRoute(STAGED);
+    const before = await routeOf(id);
+    const ed = scriptedEditor(tmp, [(text) => text.replace('ringMode: staged', 'ringMode: sequential')]);
+    const t = await shellWith(ed.editor);
+    typeEdit(t, id);
+    const asked = await t.until((s) => s.includes('Apply this change to the route of'), 15_000, 'the confirmation');
+    expect(asked).toContain('~ ringMode: "staged" → "sequential"');
+    t.press('C-c');
+    const done = await t.until((s) => exitStatus(s) !== undefined, 15_000, 'the command to end');
+    // cli.md: `130` interrupted.
+    expect(exitStatus(done), done).toBe(130);
+    expect(done).not.toContain(`Call route of ${id}`);
+    expect(await routeOf(id)).toEqual(before);
+    // Giving up keeps the edited text where the printed apply command finds it.
+    expect(done).toContain('cancelled; nothing was sent');
+    const kept = new RegExp(`svc routes apply ${id} -f (\\S+?\\.yaml)`).exec(done)?.[1];
+    expect(kept, done).toBeDefined();
+    expect(readFileSync(kept!, 'utf8')).toContain('ringMode: sequential');
+    rmSync(join(kept!, '..'), { recursive: true, force: true });
   });
 });

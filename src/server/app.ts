@@ -22,10 +22,10 @@ import { numbersRoutes } from './routes/numbers.js';
 import { numberRouteRoutes } from './routes/numbers-route.js';
 import { sandboxMessagingRoutes } from './routes/sandbox-messaging.js';
 import { sandboxWebhooksRoutes } from './routes/sandbox-webhooks.js';
-import { callsRoutes } from './routes/calls.js';
-import { sandboxCallsRoutes } from './routes/sandbox-calls.js';
 import { blockedNumbersRoutes } from './routes/blocked-numbers.js';
 import { softphoneRoutes } from './routes/softphone.js';
+import { callsRoutes } from './routes/calls.js';
+import { sandboxCallsRoutes } from './routes/sandbox-calls.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -102,9 +102,9 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   conversationsRoutes(app, deps);
   numbersRoutes(app, deps);
   numberRouteRoutes(app, deps);
-  callsRoutes(app, deps);
   blockedNumbersRoutes(app, deps);
   softphoneRoutes(app, deps);
+  callsRoutes(app, deps);
   if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
   if (deps.options.sandbox) sandboxWebhooksRoutes(app, deps);
   if (deps.options.sandbox) sandboxCallsRoutes(app, deps);

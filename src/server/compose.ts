@@ -22,10 +22,11 @@ import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
 import { registerMessageJobs } from './domain/messages.js';
 import { registerNumberJobs } from './domain/numbers.js';
+import { blockSuggestionOutbox } from './domain/voice/blocked-numbers.js';
 import { registerCallJobs } from './domain/voice/calls.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
-import { blockSuggestionOutbox } from './domain/voice/blocked-numbers.js';
 import { SimulatedCarrier } from './world/carrier.js';
+import { SimulatedTranscriber } from './world/transcriber.js';
 import { DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
 import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
 
@@ -75,6 +76,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     scheduler: new Scheduler(db, clock, log),
     events: new EventStore(eventsRepo, clock, uow),
     carrier: new SimulatedCarrier(),
+    transcriber: new SimulatedTranscriber(),
     options: { ...DEFAULT_OPTIONS, ...options },
   };
 

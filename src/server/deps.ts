@@ -16,6 +16,7 @@ import type { MessagesRepo } from './storage/messages-repo.js';
 import type { ChargesRepo } from './storage/charges-repo.js';
 import type { CampaignsRepo } from './storage/campaigns-repo.js';
 import type { Carrier } from './world/carrier.js';
+import type { Transcriber } from './world/transcriber.js';
 import type { RoutesRepo } from './storage/routes-repo.js';
 import type { MediaStore } from './storage/media-store.js';
 import type { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
@@ -77,6 +78,8 @@ export interface DomainDeps {
   media: MediaStore;
   /** The outside carrier: simulated on the local service (world/carrier.ts). */
   carrier: Carrier;
+  /** Speech-to-text for recordings and voicemails: simulated on the local service (world/transcriber.ts). */
+  transcriber: Transcriber;
   webhookEndpoints: WebhookEndpointsRepo;
   webhookDeliveries: WebhookDeliveriesRepo;
   usageStats: UsageStatsRepo;

@@ -33,11 +33,13 @@ export const CALL_TRACE_STEPS = [
   'machine',
   'answered',
   'recording',
+  'transcript.live',
   'transfer',
   'hangup',
   'voicemail',
   'event',
   'ended',
+  'transcript',
 ] as const;
 export type CallTraceStep = (typeof CALL_TRACE_STEPS)[number];
 
@@ -53,6 +55,47 @@ export const VOICEMAIL_DEFAULT_SECS = 30;
 /** spec: Event catalog — `transcriptStatus` of `call.transcript` and `voicemail.received`. */
 export const TRANSCRIPT_STATUSES = ['available', 'failed'] as const;
 export type TranscriptStatus = (typeof TRANSCRIPT_STATUSES)[number];
+
+/**
+ * The simulated transcriber (server/world/transcriber.ts). Decisions (the spec is silent):
+ * - a recording shorter than `minSpeechSecs` holds no speech: its transcription `failed` (so a
+ *   sandbox call answered for 1 s, or a voicemail hung up after 1 s, shows the failed path);
+ * - a transcript has one turn per `secsPerTurn` of audio (at least one), at most `maxTurns` — this
+ *   also bounds the live-transcription steps of a long call (two per turn: interim, then final).
+ */
+export const TRANSCRIPTION = {
+  minSpeechSecs: 2,
+  secsPerTurn: 6,
+  maxTurns: 24,
+} as const;
+
+/** The speakers of a transcript: the caller, and whoever answered (spec: `call.transcript.delta` speaker). */
+export const TRANSCRIPT_SPEAKERS = ['caller', 'agent'] as const;
+export type TranscriptSpeaker = (typeof TRANSCRIPT_SPEAKERS)[number];
+
+/**
+ * spec: Event catalog — `call.transcript` comes "seconds to minutes after [the call] ends". Decision:
+ * `baseSecs` after the end plus `perMinuteSecs` per started minute of recording, at most `maxSecs`
+ * (a 1-minute call: 20 s; a 29-minute call or longer: 5 minutes).
+ */
+export const CALL_TRANSCRIPT_DELAY = {
+  baseSecs: 10,
+  perMinuteSecs: 10,
+  maxSecs: 300,
+} as const;
+
+/** Seconds after a recorded call ends when its `call.transcript` step falls due (CALL_TRANSCRIPT_DELAY). */
+export function callTranscriptDelaySecs(durationSecs: number): number {
+  const d = CALL_TRANSCRIPT_DELAY;
+  return Math.min(d.maxSecs, d.baseSecs + d.perMinuteSecs * Math.ceil(Math.max(0, durationSecs) / 60));
+}
+
+/**
+ * contract §6: where a call's recording and a voicemail's audio are served. Relative to the service's
+ * base URL (the engine does not know it); the API serves them.
+ */
+export const callRecordingPath = (callId: string) => `/v1/calls/${callId}/recording`;
+export const voicemailAudioPath = (voicemailId: string) => `/v1/voicemails/${voicemailId}/audio`;
 
 /**
  * contract §9: the sandbox call scenario's bounds. Decision (the contract is silent on bounds): a

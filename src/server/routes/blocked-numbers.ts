@@ -58,28 +58,20 @@ export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): v
     {
       schema: {
         tags,
-        summary: 'Block a number (201), or confirm the service\'s suggestion for it (200)',
+        summary: 'Block a number',
         description: [
-          '`409 conflict` when the number is already blocked (a confirmed entry). When the service only suggested',
-          'it, a person adding it is the confirmation the suggestion waits for: the same entry is confirmed',
-          '(`autoSuggested: false`, counts kept, `reason` replaced when given) and returned with `200`.',
+          '`409 conflict` when the number is already on the list, confirmed or suggested by the service (contract §6);',
+          'a suggestion is confirmed with `PATCH /v1/blocked-numbers/{id}` `{"autoSuggested": false}`.',
           '',
-          ENFORCEMENT,
+        ENFORCEMENT,
         ].join('\n'),
         body: CreateBlockedNumberBody,
-        response: { 200: BlockedNumberSchema, 201: BlockedNumberSchema },
+        response: { 201: BlockedNumberSchema },
       },
     },
     async (req, reply) => {
-      // 201 or 200 depends on what the write found; recorded with the response in its transaction,
-      // so an idempotent replay answers the same status.
-      let created = true;
-      const view = commitOnce(deps, req, () => (created ? 201 : 200), () => {
-        const result = blockNumber(deps, req.auth, req.body);
-        created = result.created;
-        return blockedNumberView(result.entry);
-      });
-      return reply.status(created ? 201 : 200).send(view);
+      const view = commitOnce(deps, req, 201, () => blockedNumberView(blockNumber(deps, req.auth, req.body)));
+      return reply.status(201).send(view);
     },
   );
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
-import { CliError, DeclinedError, UsageError } from '../../errors.js';
+import { CancelledError, CliError, DeclinedError, UsageError } from '../../errors.js';
 import { numberRef } from '../../phone-numbers.js';
 import { ApiError } from '../../../api/client/errors.js';
 import { getRoute, putRoute } from '../../../api/resources/routes.js';
@@ -122,6 +122,9 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
         await ctx.confirm(`Apply this change to the route of ${number}?`);
       } catch (err) {
         if (err instanceof DeclinedError) throw new DeclinedError(`not confirmed; nothing was sent. ${await keep(text)}`);
+        // Ctrl-C at the prompt is giving up too (cli.md: the edited text is kept, the apply command
+        // printed); still exit 130, and the temp file is not left behind unnamed.
+        if (err instanceof CancelledError) throw new CancelledError(`cancelled; nothing was sent. ${await keep(text)}`);
         throw err;
       }
       try {

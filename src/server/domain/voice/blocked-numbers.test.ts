@@ -72,8 +72,7 @@ function calls(n: number, c: EndedCall): void {
 
 describe('blockNumber, list, get, update, unblock', () => {
   it('adds a confirmed entry owned by the acting account, and lists it', () => {
-    const { entry, created } = block({ phoneNumber: CALLER, reason: 'spam' });
-    expect(created).toBe(true);
+    const entry = block({ phoneNumber: CALLER, reason: 'spam' });
     expect(entry).toMatchObject({ accountId: f.agency.id, phoneNumber: CALLER, reason: 'spam', autoSuggested: false, blockedCallCount: 0, lastBlockedAt: null });
     expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
     const page = listBlockedNumbers(f.deps, f.actor(), { limit: 10 });
@@ -83,22 +82,20 @@ describe('blockNumber, list, get, update, unblock', () => {
   });
 
   it('refuses a number already blocked with 409, changing nothing', () => {
-    const { entry } = block({ phoneNumber: CALLER, reason: 'first' });
+    const entry = block({ phoneNumber: CALLER, reason: 'first' });
     const err = serviceErrorOf(() => block({ phoneNumber: CALLER, reason: 'second' }));
     expect(err.code).toBe('conflict');
     expect(entries()).toEqual([entry]);
   });
 
-  it('a person adding a suggested number confirms the same entry (counts kept, reason replaced)', () => {
+  it('a suggested number is present too: 409 naming the PATCH that confirms it, changing nothing', () => {
     calls(BLOCK_SUGGESTION.calls, { status: 'missed' });
     const [suggested] = entries();
     expect(suggested).toMatchObject({ autoSuggested: true, reason: SUGGESTION_REASON });
-    f.deps.blockedNumbers.recordBlockedCall(suggested!.id, f.clock.nowMs());
-    f.clock.setTo(f.clock.nowMs() + MIN);
-    const { entry, created } = block({ phoneNumber: CALLER, reason: 'confirmed by hand' });
-    expect(created).toBe(false);
-    expect(entry).toMatchObject({ id: suggested!.id, autoSuggested: false, reason: 'confirmed by hand', blockedCallCount: 1, updatedAt: f.clock.nowMs() });
-    expect(entries()).toEqual([entry]);
+    const err = serviceErrorOf(() => block({ phoneNumber: CALLER, reason: 'by hand' }));
+    expect(err.code).toBe('conflict');
+    expect(err.message).toContain(`PATCH /v1/blocked-numbers/${suggested!.id}`);
+    expect(entries()).toEqual([suggested]);
   });
 
   it('PATCH changes the reason and confirms a suggestion; another account sees not_found', () => {
@@ -117,7 +114,7 @@ describe('blockNumber, list, get, update, unblock', () => {
   });
 
   it('filters by autoSuggested and unblocks', () => {
-    const { entry: mine } = block({ phoneNumber: '+14155550177' });
+    const mine = block({ phoneNumber: '+14155550177' });
     calls(BLOCK_SUGGESTION.calls, { status: 'missed' });
     const suggested = listBlockedNumbers(f.deps, f.actor(), { limit: 10, autoSuggested: true }).data;
     expect(suggested.length).toBe(1);
@@ -200,7 +197,7 @@ describe('the auto-suggestion rule (contract §6)', () => {
   });
 
   it('does not duplicate an existing entry, confirmed or suggested, nor touch it', () => {
-    const { entry } = block({ phoneNumber: CALLER, reason: 'mine' });
+    const entry = block({ phoneNumber: CALLER, reason: 'mine' });
     calls(BLOCK_SUGGESTION.calls + 2, { status: 'missed' });
     expect(entries()).toEqual([entry]);
     unblockNumber(f.deps, f.actor(), entry.id);

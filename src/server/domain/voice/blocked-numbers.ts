@@ -18,12 +18,6 @@ export interface BlockedNumbersDeps {
   blockedNumbers: BlockedNumbersRepo;
 }
 
-/** What a create did: added a new entry, or confirmed the account's suggestion for the number. */
-export interface BlockResult {
-  entry: BlockedNumberRecord;
-  created: boolean;
-}
-
 export function listBlockedNumbers(
   deps: Pick<BlockedNumbersDeps, 'blockedNumbers'>,
   actor: Actor,
@@ -40,24 +34,16 @@ export function getBlockedNumber(deps: Pick<BlockedNumbersDeps, 'blockedNumbers'
 }
 
 /**
- * POST /v1/blocked-numbers. contract §6: `409` when the number is already on the list as a confirmed
- * entry. Decision (the contract is silent on suggestions): a person adding a number the service only
- * SUGGESTED is the confirmation the suggestion waits for (spec: Blocked number — "not enforced until
- * a person confirms it"), so the same entry is confirmed (its counts kept, `reason` replaced when
- * given) and returned with `created: false` (the route answers 200), rather than a 409 that would
- * send the client to a PATCH for the same outcome.
+ * POST /v1/blocked-numbers. contract §6: `409` when the number is present, as a confirmed entry or as
+ * the service's suggestion. A suggestion is confirmed with PATCH `autoSuggested: false` (contract §6);
+ * the conflict's message says so and names the entry, so a client is one call from done.
  */
-export function blockNumber(deps: BlockedNumbersDeps, actor: Actor, body: CreateBlockedNumberBody): BlockResult {
+export function blockNumber(deps: BlockedNumbersDeps, actor: Actor, body: CreateBlockedNumberBody): BlockedNumberRecord {
   return deps.uow.transaction(() => {
     const accountId = actor.account.id;
     const now = deps.clock.nowMs();
     const existing = deps.blockedNumbers.findByNumber(accountId, body.phoneNumber);
-    if (existing) {
-      if (!existing.autoSuggested) throw conflict(`${body.phoneNumber} is already blocked (${existing.id})`);
-      const confirmed = { ...existing, autoSuggested: false, reason: body.reason !== undefined ? body.reason : existing.reason, updatedAt: now };
-      deps.blockedNumbers.update(confirmed);
-      return { entry: confirmed, created: false };
-    }
+    if (existing) throw alreadyPresent(body.phoneNumber, existing);
     const entry: BlockedNumberRecord = {
       id: newUuid(),
       accountId,
@@ -70,9 +56,18 @@ export function blockNumber(deps: BlockedNumbersDeps, actor: Actor, body: Create
       updatedAt: now,
     };
     // The UNIQUE index settles a race with another writer (a person or the suggestion outbox).
-    if (!deps.blockedNumbers.insertIfAbsent(entry)) throw conflict(`${body.phoneNumber} is already blocked`);
-    return { entry, created: true };
+    if (!deps.blockedNumbers.insertIfAbsent(entry)) {
+      throw alreadyPresent(body.phoneNumber, deps.blockedNumbers.findByNumber(accountId, body.phoneNumber));
+    }
+    return entry;
   });
+}
+
+function alreadyPresent(phoneNumber: string, existing: BlockedNumberRecord | undefined) {
+  if (existing?.autoSuggested) {
+    return conflict(`${phoneNumber} is already suggested for blocking (${existing.id}); confirm it with PATCH /v1/blocked-numbers/${existing.id} {"autoSuggested": false}`);
+  }
+  return conflict(`${phoneNumber} is already blocked${existing ? ` (${existing.id})` : ''}`);
 }
 
 /** PATCH: `reason` (null clears it) and `autoSuggested: false`, which confirms a suggestion (contract §6). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CallRoute, IvrAction, RouteDestination } from '../../../api/schemas/routes.js';
-import { VOICEMAIL_DEFAULT_SECS } from '../../../api/values/calls.js';
+import { TRANSCRIPTION, VOICEMAIL_DEFAULT_SECS, callTranscriptDelaySecs } from '../../../api/values/calls.js';
 import {
   NO_SCENARIO,
   resumeDecision,
@@ -10,12 +10,14 @@ import {
   startCall,
   stepCall,
   type CallEngineDeps,
+  type CallEvent,
   type CallScenario,
   type CallState,
   type DecisionReply,
   type DecisionRequest,
   type DeviceInfo,
 } from './call-engine.js';
+import { SimulatedTranscriber } from '../../world/transcriber.js';
 
 // The call engine on its own (contract §6, §9): a scenario of the outside world in, the trace and
 // the events out. No database, no clock, no network: the deps are stubs.
@@ -92,6 +94,7 @@ function engine(w: World = {}) {
         return typeof d === 'function' ? d(request) : d;
       },
     },
+    transcriber: new SimulatedTranscriber(),
     newId: (prefix) => `${prefix}_${++n}`,
   };
   return { deps, decisionCalls };
@@ -115,6 +118,10 @@ async function call(r: CallRoute | null, scenario: Partial<CallScenario> = {}, w
     types: events.map((ev) => ev.type),
   };
 }
+
+/** What the transcriber hears in voicemail vm_1 of the default length (it is deterministic). */
+const VM_1 = new SimulatedTranscriber().transcribe({ recordingId: 'vm_1', kind: 'voicemail', from: CALLER, to: NUMBER, durationSecs: VOICEMAIL_DEFAULT_SECS, speakers: ['caller'] });
+const VM_1_TRANSCRIPT = VM_1.status === 'available' ? VM_1.text : 'expected a transcript';
 
 const at = (s: number) => new Date(T0 + s * 1000).toISOString();
 const online = (id: string, userId = 'usr_1'): DeviceInfo => ({ id, userId, presence: 'online', lastSeenAt: T0 - 10_000 });
@@ -231,7 +238,8 @@ describe('recording notice (spec: Call route)', () => {
   const notice = { text: 'This call may be recorded', audioUrl: null };
   it('is played before anything rings when recordCalls is on, and the answered call is recorded', async () => {
     const c = await call(route({ recordCalls: true, recordingNotice: notice }), { answer: { afterSecs: 1, durationSecs: 9 } });
-    expect(c.names).toEqual(['blocklist', 'notice', 'leg.dialed', 'answered', 'recording', 'event', 'ended']);
+    // The recorded call's call.transcript comes in a step after the end.
+    expect(c.names).toEqual(['blocklist', 'notice', 'leg.dialed', 'answered', 'recording', 'event', 'ended', 'transcript', 'event']);
     expect(c.details[1]).toContain('played: text "This call may be recorded"');
     expect(c.state.recordingId).toBe('rec_1');
   });
@@ -291,6 +299,7 @@ describe('IVR (spec: IVR object)', () => {
       [5, 'voicemail'],
       [5 + VOICEMAIL_DEFAULT_SECS, 'event'],
       [5 + VOICEMAIL_DEFAULT_SECS, 'ended'],
+      [5 + VOICEMAIL_DEFAULT_SECS, 'transcript'],
       [5 + VOICEMAIL_DEFAULT_SECS, 'event'],
     ]);
     expect(c.types).toEqual(['call.missed', 'voicemail.received']);
@@ -458,6 +467,7 @@ describe('not answered (spec: noAnswerAction)', () => {
       [25, 'voicemail'],
       [25 + VOICEMAIL_DEFAULT_SECS, 'event'],
       [25 + VOICEMAIL_DEFAULT_SECS, 'ended'],
+      [25 + VOICEMAIL_DEFAULT_SECS, 'transcript'],
       [25 + VOICEMAIL_DEFAULT_SECS, 'event'],
     ]);
     expect(c.details[3]).toContain('text "Leave a message"');
@@ -465,7 +475,7 @@ describe('not answered (spec: noAnswerAction)', () => {
       { type: 'call.missed', fields: { callId: 'call_1', from: CALLER, to: NUMBER, outcome: 'voicemail', endedAt: at(25 + VOICEMAIL_DEFAULT_SECS), direction: 'inbound' } },
       {
         type: 'voicemail.received',
-        fields: { callId: 'call_1', voicemailId: 'vm_1', from: CALLER, to: NUMBER, transcript: null, transcriptStatus: 'failed', durationSeconds: VOICEMAIL_DEFAULT_SECS, recordingUrl: '/v1/voicemails/vm_1/audio', receivedAt: at(25 + VOICEMAIL_DEFAULT_SECS) },
+        fields: { callId: 'call_1', voicemailId: 'vm_1', from: CALLER, to: NUMBER, transcript: VM_1_TRANSCRIPT, transcriptStatus: 'available', durationSeconds: VOICEMAIL_DEFAULT_SECS, recordingUrl: '/v1/voicemails/vm_1/audio', receivedAt: at(25 + VOICEMAIL_DEFAULT_SECS) },
       },
     ]);
     expect(c.state).toMatchObject({ status: 'missed', outcome: 'voicemail', voicemailId: 'vm_1' });
@@ -647,5 +657,432 @@ describe('steps fall due on the service clock (durable: each step can be a sched
     const done = (await runToEnd(e.deps, s0)).state;
     expect(done.dueAt).toBeNull();
     expect(await stepCall(e.deps, done)).toEqual({ state: done, events: [] });
+  });
+});
+
+// --- the scenario table (issue 9: every branch → expected events and trace) -------------------------
+
+/**
+ * One scenario: route + scenario + world → the events (type and key fields, in order) and the whole
+ * trace as `step@seconds after the start`. `details` must each match some trace entry
+ * (`step: detail`); `state` some fields of the final state.
+ */
+interface Row {
+  name: string;
+  route: CallRoute | null;
+  scenario?: Partial<CallScenario>;
+  world?: World;
+  events: Array<[CallEvent['type'], Record<string, unknown>?]>;
+  trace: string[];
+  details?: RegExp[];
+  state?: Partial<CallState>;
+}
+
+const NOTICE = { text: 'This call may be recorded', audioUrl: null };
+const reply = (body: unknown, status = 200): DecisionReply => ({ kind: 'response', status, body, latencyMs: 20 });
+const SALES = 'sip:dst_sales@pbx.example.com';
+const DST_A = 'sip:dst_a@pbx.example.com';
+const delay = (talkSecs: number) => callTranscriptDelaySecs(talkSecs);
+
+const SCENARIOS: Row[] = [
+  // blocklist
+  {
+    name: 'blocklist: a confirmed entry rejects before anything rings (no event, no decision request)',
+    route: route({ decisionWebhook: DW }),
+    scenario: { answer: { afterSecs: 1, durationSecs: 10 } },
+    world: { blocked: { [CALLER]: { id: 'blk_1', autoSuggested: false } } },
+    events: [],
+    trace: ['blocklist@0', 'ended@0'],
+    details: [/blocklist: .*blocked \(blk_1\)/, /ended: blocked/],
+    state: { status: 'blocked' },
+  },
+  {
+    name: 'blocklist: a suggested entry is not enforced',
+    route: route(),
+    scenario: { answer: { afterSecs: 1, durationSecs: 10 } },
+    world: { blocked: { [CALLER]: { id: 'blk_1', autoSuggested: true } } },
+    events: [['call.completed', { answeredBy: DST_A, durationSeconds: 10 }]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'answered@1', 'event@11', 'ended@11'],
+    details: [/suggested for blocking \(blk_1\): not enforced/],
+    state: { status: 'completed' },
+  },
+  // decision webhook
+  {
+    name: 'decision: reject',
+    route: route({ decisionWebhook: DW }),
+    scenario: { answer: { afterSecs: 1, durationSecs: 10 } },
+    world: { decision: reply({ action: 'reject' }) },
+    events: [],
+    trace: ['blocklist@0', 'decision@0', 'ended@0'],
+    details: [/decision: reject in 20 ms/],
+    state: { status: 'blocked' },
+  },
+  {
+    name: 'decision: forward, answered there',
+    route: route({ decisionWebhook: DW }),
+    scenario: { answer: { afterSecs: 3, durationSecs: 10 } },
+    world: { decision: reply({ action: 'forward', to: FWD }) },
+    events: [['call.completed', { answeredBy: FWD, answeredDevice: null, durationSeconds: 10 }]],
+    trace: ['blocklist@0', 'decision@0', 'forward@0', 'answered@3', 'event@13', 'ended@13'],
+    details: [/decision: forward to \+14155550199/, /forward: to \+14155550199 \(the decision webhook\)/],
+  },
+  ...(
+    [
+      ['timeout', { kind: 'failure', reason: 'timeout', detail: 'no answer in 800 ms', latencyMs: 800 }, /decision: fail-open: timeout/],
+      ['500', reply({ action: 'reject' }, 500), /decision: fail-open: HTTP 500/],
+      ['malformed body', reply('reject'), /decision: fail-open: malformed/],
+      ['not sent', { kind: 'failure', reason: 'not_sent', detail: 'no endpoint of the same origin', latencyMs: 0 }, /decision: fail-open: not sent/],
+    ] as Array<[string, DecisionReply, RegExp]>
+  ).map(
+    ([what, decision, why]): Row => ({
+      name: `decision: ${what} fails open, the normal route runs`,
+      route: route({ decisionWebhook: DW }),
+      scenario: { answer: { afterSecs: 2, durationSecs: 5 } },
+      world: { decision },
+      events: [['call.completed', { answeredBy: DST_A, durationSeconds: 5 }]],
+      trace: ['blocklist@0', 'decision@0', 'leg.dialed@0', 'answered@2', 'event@7', 'ended@7'],
+      details: [why],
+    }),
+  ),
+  // recording notice, recordings and call.transcript
+  {
+    name: 'recording notice played; the recorded call gets call.transcript (available) after its end',
+    route: route({ recordCalls: true, recordingNotice: NOTICE }),
+    scenario: { answer: { afterSecs: 1, durationSecs: 30 } },
+    events: [
+      ['call.completed', { durationSeconds: 30 }],
+      ['call.transcript', { callId: 'call_1', recordingId: 'rec_1', from: CALLER, to: NUMBER, transcriptStatus: 'available', durationSeconds: 30, recordingUrl: '/v1/calls/call_1/recording' }],
+    ],
+    trace: ['blocklist@0', 'notice@0', 'leg.dialed@0', 'answered@1', 'recording@1', 'event@31', 'ended@31', `transcript@${31 + delay(30)}`, `event@${31 + delay(30)}`],
+    details: [/notice: played: text "This call may be recorded"/, /recording: recording rec_1/, /transcript: recording rec_1: available, 5 turns/],
+    state: { status: 'completed', recordingId: 'rec_1', endedAt: T0 + 31_000, dueAt: null },
+  },
+  {
+    name: 'recording notice not played without recordCalls; nothing recorded, no call.transcript',
+    route: route({ recordingNotice: NOTICE }),
+    scenario: { answer: { afterSecs: 1, durationSecs: 30 } },
+    events: [['call.completed', {}]],
+    trace: ['blocklist@0', 'notice@0', 'leg.dialed@0', 'answered@1', 'event@31', 'ended@31'],
+    details: [/notice: not played: recordCalls is off/],
+    state: { recordingId: null },
+  },
+  {
+    name: 'recorded call of 1 s: call.transcript failed, still delivered',
+    route: route({ recordCalls: true }),
+    scenario: { answer: { afterSecs: 1, durationSecs: 1 } },
+    events: [
+      ['call.completed', { durationSeconds: 1 }],
+      ['call.transcript', { recordingId: 'rec_1', transcript: null, transcriptTurns: [], transcriptStatus: 'failed', durationSeconds: 1, recordingUrl: '/v1/calls/call_1/recording' }],
+    ],
+    trace: ['blocklist@0', 'leg.dialed@0', 'answered@1', 'recording@1', 'event@2', 'ended@2', `transcript@${2 + delay(1)}`, `event@${2 + delay(1)}`],
+    details: [/transcript: recording rec_1: failed/],
+    state: { status: 'completed' },
+  },
+  // IVR
+  {
+    name: 'IVR: a valid digit fires call.ivr.key_pressed, then its ring set',
+    route: route({ ivr: ivr() }),
+    scenario: { digits: '1', answer: { destinationId: 'dst_sales', afterSecs: 4, durationSecs: 30 } },
+    events: [['call.ivr.key_pressed', { digit: '1', label: 'Sales' }], ['call.completed', { answeredBy: SALES }]],
+    trace: ['blocklist@0', 'ivr.prompt@0', 'ivr.key@0', 'event@0', 'leg.dialed@0', 'answered@4', 'event@34', 'ended@34'],
+    details: [/ivr.key: 1 \(Sales\) → ring/],
+  },
+  {
+    name: 'IVR: digit timeout, no retries left → fallback voicemail',
+    route: route({ ivr: ivr({ invalidRetries: 0, digitTimeoutSecs: 8 }) }),
+    events: [['call.missed', { outcome: 'voicemail' }], ['voicemail.received', { voicemailId: 'vm_1', transcriptStatus: 'available' }]],
+    trace: ['blocklist@0', 'ivr.prompt@0', 'ivr.timeout@8', 'ivr.fallback@8', 'voicemail@8', `event@${8 + VOICEMAIL_DEFAULT_SECS}`, `ended@${8 + VOICEMAIL_DEFAULT_SECS}`, `transcript@${8 + VOICEMAIL_DEFAULT_SECS}`, `event@${8 + VOICEMAIL_DEFAULT_SECS}`],
+    details: [/ivr.timeout: no digit within 8 s/, /ivr.fallback: 1 failed \(invalidRetries 0\) → voicemail/],
+  },
+  {
+    name: 'IVR: invalid digits up to invalidRetries, then the fallback ring set (nobody answers, rings out)',
+    route: route({ ivr: ivr({ invalidRetries: 1, fallback: { type: 'ring', ringMode: 'simultaneous', destinations: [sip('dst_fb', { ringTimeoutSecs: 12 })] } }) }),
+    scenario: { digits: '98' },
+    events: [['call.missed', { outcome: 'missed' }]],
+    trace: ['blocklist@0', 'ivr.prompt@0', 'ivr.invalid@0', 'ivr.prompt@0', 'ivr.invalid@0', 'ivr.fallback@0', 'leg.dialed@0', 'ring.no_answer@12', 'ring.no_answer@12', 'event@12', 'ended@12'],
+    details: [/ivr.invalid: 9 is not on the menu/, /ivr.invalid: 8 is not on the menu/, /ivr.fallback: 2 failed \(invalidRetries 1\) → ring/, /leg.dialed: .*\(dst_fb\)/],
+  },
+  {
+    name: 'IVR: a `repeat` key plays the menu again (and fires the event; not a failure)',
+    route: route({ ivr: ivr({ invalidRetries: 0, keys: [...ivr().keys, { digit: '0', label: 'Again', action: { type: 'repeat' } }] }) }),
+    scenario: { digits: '01', answer: { destinationId: 'dst_sales', afterSecs: 2, durationSecs: 5 } },
+    events: [['call.ivr.key_pressed', { digit: '0' }], ['call.ivr.key_pressed', { digit: '1' }], ['call.completed', { answeredBy: SALES }]],
+    trace: ['blocklist@0', 'ivr.prompt@0', 'ivr.key@0', 'event@0', 'ivr.prompt@0', 'ivr.key@0', 'event@0', 'leg.dialed@0', 'answered@2', 'event@7', 'ended@7'],
+    details: [/ivr.key: 0 \(Again\) → repeat/],
+  },
+  {
+    name: 'IVR: `repeat` as the fallback would loop → the no-answer action runs',
+    route: route({ ivr: ivr({ invalidRetries: 0, fallback: { type: 'repeat' } }) }),
+    events: [['call.missed', { outcome: 'missed' }]],
+    trace: ['blocklist@0', 'ivr.prompt@0', 'ivr.timeout@5', 'ivr.fallback@5', 'ivr.fallback@5', 'ring.no_answer@5', 'event@5', 'ended@5'],
+    details: [/ivr.fallback: repeat as the fallback would loop/],
+  },
+  // ring modes
+  {
+    name: 'simultaneous: one wave of all, until the longest leg times out',
+    route: route({ destinations: [sip('a', { ringTimeoutSecs: 25 }), sip('b', { ringTimeoutSecs: 10 })] }),
+    events: [['call.missed', { outcome: 'missed', endedAt: at(25) }]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'leg.dialed@0', 'ring.no_answer@25', 'ring.no_answer@25', 'event@25', 'ended@25'],
+  },
+  {
+    name: 'sequential: by priority, each for its own timeout',
+    route: route({ ringMode: 'sequential', destinations: [sip('late', { priority: 5, ringTimeoutSecs: 5 }), sip('first', { priority: 1, ringTimeoutSecs: 10 })] }),
+    scenario: { answer: { destinationId: 'late', afterSecs: 3, durationSecs: 4 } },
+    events: [['call.completed', { answeredBy: 'sip:late@pbx.example.com', answeredAt: at(13), durationSeconds: 4 }]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'ring.no_answer@10', 'leg.dialed@10', 'answered@13', 'event@17', 'ended@17'],
+    details: [/leg.dialed: .*\(first\) for 10 s/, /leg.dialed: .*\(late\) for 5 s/, /ring.no_answer: ring set sequential wave 1 of 2/],
+  },
+  {
+    name: 'staged: stage 0 as a wave (its longest leg), then stage 1',
+    route: route({ ringMode: 'staged', destinations: [sip('s1', { priority: 0, stage: 1, ringTimeoutSecs: 15 }), sip('s0a', { priority: 1, ringTimeoutSecs: 10 }), sip('s0b', { priority: 2, ringTimeoutSecs: 20 })] }),
+    events: [['call.missed', { outcome: 'missed', endedAt: at(35) }]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'leg.dialed@0', 'ring.no_answer@20', 'leg.dialed@20', 'ring.no_answer@35', 'ring.no_answer@35', 'event@35', 'ended@35'],
+    details: [/ring.no_answer: ring set staged wave 1 of 2/, /ring.no_answer: ring set staged wave 2 of 2/],
+  },
+  // legs
+  {
+    name: 'a disabled destination and a stale device are skipped; the live device rings and answers',
+    route: route({ destinations: [sip('off', { enabled: false }), device('w_stale', 'dev_stale'), device('w_1', 'dev_1')] }),
+    scenario: { answer: { deviceId: 'dev_1', afterSecs: 2, durationSecs: 10 } },
+    world: { devices: [{ id: 'dev_stale', userId: 'usr_9', presence: 'online', lastSeenAt: T0 - 61_000 }, online('dev_1', 'usr_1')] },
+    events: [
+      ['call.ringing', { from: CALLER, to: NUMBER, devices: [{ deviceId: 'dev_1', userId: 'usr_1' }] }],
+      ['call.completed', { answeredBy: 'dev_1', answeredDevice: 'dev_1', durationSeconds: 10 }],
+    ],
+    trace: ['blocklist@0', 'leg.skipped@0', 'leg.skipped@0', 'leg.dialed@0', 'event@0', 'answered@2', 'event@12', 'ended@12'],
+    details: [/leg.skipped: .*\(off\): disabled/, /leg.skipped: .*\(w_stale\): stale device/],
+  },
+  {
+    name: 'call.ringing once per dialed device leg, none for a SIP leg',
+    route: route({ destinations: [device('w_1', 'dev_1'), sip('desk'), device('w_2', 'dev_2')] }),
+    world: { devices: [online('dev_1', 'usr_1'), online('dev_2', 'usr_2')] },
+    events: [
+      ['call.ringing', { devices: [{ deviceId: 'dev_1', userId: 'usr_1' }] }],
+      ['call.ringing', { devices: [{ deviceId: 'dev_2', userId: 'usr_2' }] }],
+      ['call.missed', { outcome: 'missed' }],
+    ],
+    trace: ['blocklist@0', 'leg.dialed@0', 'event@0', 'leg.dialed@0', 'leg.dialed@0', 'event@0', 'ring.no_answer@25', 'ring.no_answer@25', 'event@25', 'ended@25'],
+  },
+  // not answered: noAnswerAction
+  {
+    name: 'noAnswerAction voicemail: call.missed (voicemail), then voicemail.received with its transcript',
+    route: route({ noAnswerAction: { type: 'voicemail' } }),
+    events: [
+      ['call.missed', { outcome: 'voicemail', endedAt: at(25 + VOICEMAIL_DEFAULT_SECS) }],
+      ['voicemail.received', { voicemailId: 'vm_1', transcript: VM_1_TRANSCRIPT, transcriptStatus: 'available', durationSeconds: VOICEMAIL_DEFAULT_SECS, recordingUrl: '/v1/voicemails/vm_1/audio' }],
+    ],
+    trace: ['blocklist@0', 'leg.dialed@0', 'ring.no_answer@25', 'voicemail@25', `event@${25 + VOICEMAIL_DEFAULT_SECS}`, `ended@${25 + VOICEMAIL_DEFAULT_SECS}`, `transcript@${25 + VOICEMAIL_DEFAULT_SECS}`, `event@${25 + VOICEMAIL_DEFAULT_SECS}`],
+    details: [/transcript: voicemail vm_1: available/],
+    state: { status: 'missed', outcome: 'voicemail', voicemailId: 'vm_1' },
+  },
+  {
+    name: 'voicemail hung up after 1 s: transcript failed, still delivered (transcript null)',
+    route: route({ destinations: [], voicemailEnabled: true }),
+    scenario: { hangupAfterSecs: 1 },
+    events: [
+      ['call.missed', { outcome: 'voicemail' }],
+      ['voicemail.received', { voicemailId: 'vm_1', transcript: null, transcriptStatus: 'failed', durationSeconds: 1, recordingUrl: '/v1/voicemails/vm_1/audio' }],
+    ],
+    trace: ['blocklist@0', 'voicemail@0', 'hangup@1', 'event@1', 'ended@1', 'transcript@1', 'event@1'],
+    details: [/transcript: voicemail vm_1: failed/],
+  },
+  {
+    name: 'noAnswerAction forward: the number rings after the ring set and answers',
+    route: route({ destinations: [sip('a', { ringTimeoutSecs: 5 })], noAnswerAction: { type: 'forward', to: FWD } }),
+    scenario: { answer: { afterSecs: 6, durationSecs: 10 } },
+    events: [['call.completed', { answeredBy: FWD, answeredAt: at(11) }]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'ring.no_answer@5', 'forward@5', 'answered@11', 'event@21', 'ended@21'],
+    details: [/forward: to \+14155550199 \(noAnswerAction\)/],
+  },
+  {
+    name: 'noAnswerAction null without voicemail: the call rings out',
+    route: route(),
+    events: [['call.missed', { outcome: 'missed' }]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'ring.no_answer@25', 'ring.no_answer@25', 'event@25', 'ended@25'],
+    details: [/no voicemail: the call rings out/],
+  },
+  {
+    name: 'noAnswerAction null with voicemail enabled: voicemail',
+    route: route({ voicemailEnabled: true }),
+    events: [['call.missed', { outcome: 'voicemail' }], ['voicemail.received', { transcriptStatus: 'available' }]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'ring.no_answer@25', 'voicemail@25', `event@${25 + VOICEMAIL_DEFAULT_SECS}`, `ended@${25 + VOICEMAIL_DEFAULT_SECS}`, `transcript@${25 + VOICEMAIL_DEFAULT_SECS}`, `event@${25 + VOICEMAIL_DEFAULT_SECS}`],
+  },
+  {
+    name: 'a machine picks up the forwarded leg, nobody presses 1: outcome voicemail, no voicemail.received',
+    route: route({ destinations: [], noAnswerAction: { type: 'forward', to: FWD } }),
+    scenario: { machine: true },
+    events: [['call.missed', { outcome: 'voicemail' }]],
+    trace: ['blocklist@0', 'forward@0', 'machine@25', `event@${25 + VOICEMAIL_DEFAULT_SECS}`, `ended@${25 + VOICEMAIL_DEFAULT_SECS}`],
+    details: [/machine: a machine picked up \+14155550199/],
+    state: { answeredAt: null, voicemailId: null },
+  },
+  // live transcription (12 s of talk: two turns of 6 s, an interim half-way and a final at each end)
+  {
+    name: 'liveTranscription: interim then final call.transcript.delta per turn, speakers alternating, then call.completed',
+    route: route({ liveTranscription: true }),
+    scenario: { answer: { afterSecs: 1, durationSecs: 12 } },
+    events: [
+      ['call.transcript.delta', { callId: 'call_1', speaker: 'caller', final: false, at: at(4) }],
+      ['call.transcript.delta', { callId: 'call_1', speaker: 'caller', final: true, at: at(7) }],
+      ['call.transcript.delta', { callId: 'call_1', speaker: 'agent', final: false, at: at(10) }],
+      ['call.transcript.delta', { callId: 'call_1', speaker: 'agent', final: true, at: at(13) }],
+      ['call.completed', { durationSeconds: 12 }],
+    ],
+    trace: ['blocklist@0', 'leg.dialed@0', 'answered@1', 'transcript.live@1', 'event@4', 'event@7', 'event@10', 'event@13', 'event@13', 'ended@13'],
+    details: [/transcript.live: 2 turns over 12 s/],
+  },
+  {
+    name: 'liveTranscription: the caller hangs up mid-stream; the stream stops there',
+    route: route({ liveTranscription: true }),
+    scenario: { answer: { afterSecs: 1, durationSecs: 60 }, hangupAfterSecs: 20 },
+    events: [
+      ['call.transcript.delta', { speaker: 'caller', final: false }],
+      ['call.transcript.delta', { speaker: 'caller', final: true }],
+      ['call.transcript.delta', { speaker: 'agent', final: false }],
+      ['call.transcript.delta', { speaker: 'agent', final: true }],
+      ['call.transcript.delta', { speaker: 'caller', final: false }],
+      ['call.transcript.delta', { speaker: 'caller', final: true, at: at(19) }],
+      ['call.completed', { durationSeconds: 19, endedAt: at(20) }],
+    ],
+    trace: ['blocklist@0', 'leg.dialed@0', 'answered@1', 'transcript.live@1', 'event@4', 'event@7', 'event@10', 'event@13', 'event@16', 'event@19', 'hangup@20', 'event@20', 'ended@20'],
+  },
+  {
+    name: 'liveTranscription on a 1 s call: no speech, no deltas',
+    route: route({ liveTranscription: true }),
+    scenario: { answer: { afterSecs: 1, durationSecs: 1 } },
+    events: [['call.completed', { durationSeconds: 1 }]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'answered@1', 'transcript.live@1', 'event@2', 'ended@2'],
+    details: [/transcript.live: no live transcript/],
+  },
+  // callerIdMode
+  {
+    name: 'callerIdMode caller: the legs show the original caller; call.ringing from the caller',
+    route: route({ callerIdMode: 'caller', destinations: [device('w_1', 'dev_1'), sip('desk')] }),
+    world: { devices: [online('dev_1')] },
+    events: [['call.ringing', { from: CALLER, to: NUMBER }], ['call.missed', {}]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'event@0', 'leg.dialed@0', 'ring.no_answer@25', 'ring.no_answer@25', 'event@25', 'ended@25'],
+    details: [/leg.dialed: webrtc dev_1 \(w_1\) for 25 s, caller ID \+14155550100$/, /leg.dialed: sip .*\(desk\) for 25 s, caller ID \+14155550100$/],
+  },
+  {
+    name: 'callerIdMode business: the legs and the forward show the number called; call.ringing still from the caller',
+    route: route({ callerIdMode: 'business', destinations: [device('w_1', 'dev_1', { ringTimeoutSecs: 5 })], noAnswerAction: { type: 'forward', to: FWD } }),
+    world: { devices: [online('dev_1')] },
+    events: [['call.ringing', { from: CALLER, to: NUMBER }], ['call.missed', { outcome: 'missed' }]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'event@0', 'ring.no_answer@5', 'forward@5', 'ring.no_answer@30', 'event@30', 'ended@30'],
+    details: [/leg.dialed: webrtc dev_1 \(w_1\) for 5 s, caller ID \+14155550111$/, /forward: .*caller ID \+14155550111$/],
+  },
+  // the caller hangs up
+  {
+    name: 'the caller hangs up while it rings: missed',
+    route: route(),
+    scenario: { hangupAfterSecs: 7, answer: { afterSecs: 10, durationSecs: 5 } },
+    events: [['call.missed', { outcome: 'missed', endedAt: at(7) }]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'hangup@7', 'event@7', 'ended@7'],
+  },
+  {
+    name: 'the caller hangs up while a recorded call talks: completed, then call.transcript of the talk',
+    route: route({ recordCalls: true }),
+    scenario: { hangupAfterSecs: 20, answer: { afterSecs: 5, durationSecs: 60 } },
+    events: [['call.completed', { durationSeconds: 15, endedAt: at(20) }], ['call.transcript', { transcriptStatus: 'available', durationSeconds: 15 }]],
+    trace: ['blocklist@0', 'leg.dialed@0', 'answered@5', 'recording@5', 'hangup@20', 'event@20', 'ended@20', `transcript@${20 + delay(15)}`, `event@${20 + delay(15)}`],
+  },
+];
+
+describe('the scenario table (every branch: route + scenario + world → events and trace)', () => {
+  it('covers the issue list', () => {
+    expect(SCENARIOS.length).toBeGreaterThanOrEqual(30);
+    expect(new Set(SCENARIOS.map((r) => r.name)).size).toBe(SCENARIOS.length);
+  });
+
+  it.each(SCENARIOS.map((r) => [r.name, r] as const))('%s', async (_name, row) => {
+    const c = await call(row.route, row.scenario, row.world);
+    expect(c.state.trace.length).toBeGreaterThan(0);
+    expect(c.state.trace.map((t) => `${t.step}@${(t.at - T0) / 1000}`)).toEqual(row.trace);
+    expect(c.events.map((e) => e.type)).toEqual(row.events.map(([type]) => type));
+    row.events.forEach(([type, fields], i) => expect(c.events[i]).toEqual({ type, fields: expect.objectContaining(fields ?? {}) }));
+    // The trace's `event` entries name the events, in the order they were emitted.
+    expect(c.state.trace.filter((t) => t.step === 'event').map((t) => t.detail)).toEqual(row.events.map(([type]) => type));
+    for (const d of row.details ?? []) expect(c.details.some((line) => d.test(line)), `no trace entry matches ${d}:\n${c.details.join('\n')}`).toBe(true);
+    if (row.state) expect(c.state).toMatchObject(row.state);
+    // Every call runs to its end: nothing more due, a final status.
+    expect(c.state.dueAt).toBeNull();
+    expect(['completed', 'missed', 'blocked']).toContain(c.state.status);
+  });
+});
+
+// --- transcription and caller ID in detail ---------------------------------------------------------
+
+describe('transcription (spec: call.transcript, call.transcript.delta, voicemail.received)', () => {
+  it('a recorded call is final before its transcript step: status completed, endedAt set, the transcript step still due', async () => {
+    const e = engine();
+    const s = open(route({ recordCalls: true }), { answer: { afterSecs: 2, durationSecs: 600 } });
+    const ended = await runDueSteps(e.deps, s, T0 + 602_000);
+    expect(ended.events.map((ev) => ev.type)).toEqual(['call.completed']);
+    expect(ended.state).toMatchObject({ status: 'completed', endedAt: T0 + 602_000, phase: { kind: 'transcript' } });
+    // 10 minutes of recording: 10 s + 10 s per started minute.
+    expect(callTranscriptDelaySecs(600)).toBe(110);
+    expect(ended.state.dueAt).toBe(T0 + (602 + 110) * 1000);
+    // Stored as JSON (a restart), the transcript step runs once and the call is done.
+    const after = await runDueSteps(e.deps, JSON.parse(JSON.stringify(ended.state)) as CallState, T0 + 10_000_000);
+    expect(after.events.map((ev) => ev.type)).toEqual(['call.transcript']);
+    expect(after.state).toMatchObject({ status: 'completed', phase: { kind: 'done' }, dueAt: null });
+    expect(stepCall(e.deps, after.state).events).toEqual([]);
+  });
+
+  it('the delay is capped for long calls', () => {
+    expect(callTranscriptDelaySecs(0)).toBe(10);
+    expect(callTranscriptDelaySecs(60)).toBe(20);
+    expect(callTranscriptDelaySecs(61)).toBe(30);
+    expect(callTranscriptDelaySecs(86_400)).toBe(300);
+  });
+
+  it('call.transcript text and turns come from the transcriber; a live stream of the same recorded call agrees with it', async () => {
+    const c = await call(route({ recordCalls: true, liveTranscription: true }), { answer: { afterSecs: 1, durationSecs: 40 } });
+    const transcript = c.events.find((e) => e.type === 'call.transcript')!.fields;
+    const turns = transcript.transcriptTurns as Array<{ speaker: string; text: string }>;
+    expect(turns.length).toBe(6);
+    expect(transcript.transcript).toBe(turns.map((t) => `${t.speaker}: ${t.text}`).join('\n'));
+    const finals = c.events.filter((e) => e.type === 'call.transcript.delta' && e.fields.final === true).map((e) => ({ speaker: e.fields.speaker, text: e.fields.text }));
+    expect(finals).toEqual(turns);
+    // Each interim is the start of the final that supersedes it, from the same speaker.
+    const deltas = c.events.filter((e) => e.type === 'call.transcript.delta');
+    expect(deltas.length).toBe(12);
+    for (let i = 0; i < deltas.length; i += 2) {
+      const [interim, final] = [deltas[i]!.fields, deltas[i + 1]!.fields];
+      expect(interim.final).toBe(false);
+      expect(interim.speaker).toBe(final.speaker);
+      expect((final.text as string).startsWith(interim.text as string)).toBe(true);
+      expect((interim.text as string).length).toBeLessThan((final.text as string).length);
+    }
+    // Deltas come while bridged: after the answer, by the end of the talk.
+    const times = deltas.map((d) => Date.parse(d.fields.at as string));
+    expect(Math.min(...times)).toBeGreaterThan(c.state.answeredAt!);
+    expect(Math.max(...times)).toBe(c.state.endedAt);
+  });
+
+  it('a long live call is capped at 2 × maxTurns delta steps', async () => {
+    const c = await call(route({ liveTranscription: true }), { answer: { afterSecs: 1, durationSecs: 4 * 3600 } });
+    expect(c.types.filter((t) => t === 'call.transcript.delta')).toHaveLength(2 * TRANSCRIPTION.maxTurns);
+    expect(c.types.at(-1)).toBe('call.completed');
+  });
+
+  it('no live deltas without liveTranscription, and none for a call that is not answered', async () => {
+    expect((await call(route(), { answer: { afterSecs: 1, durationSecs: 60 } })).types).toEqual(['call.completed']);
+    expect((await call(route({ liveTranscription: true, voicemailEnabled: true }))).types).toEqual(['call.missed', 'voicemail.received']);
+  });
+
+  it('a forwarded call that is answered is recorded and transcribed too', async () => {
+    const c = await call(route({ recordCalls: true, decisionWebhook: DW }), { answer: { afterSecs: 2, durationSecs: 20 } }, { decision: { kind: 'response', status: 200, body: { action: 'forward', to: FWD }, latencyMs: 5 } });
+    expect(c.types).toEqual(['call.completed', 'call.transcript']);
+  });
+});
+
+describe('callerIdMode on the legs (spec: Call route)', () => {
+  it('each dialed leg carries the caller ID of the mode', async () => {
+    for (const [mode, shown] of [['caller', CALLER], ['business', NUMBER]] as const) {
+      const e = engine();
+      const first = await runDueSteps(e.deps, open(route({ callerIdMode: mode }), { answer: { afterSecs: 3, durationSecs: 5 } }), T0);
+      expect(first.state.phase).toMatchObject({ kind: 'answered', leg: { destinationId: 'dst_a', callerId: shown } });
+    }
   });
 });

@@ -3,25 +3,39 @@ import { ROUTE_LIMITS } from '../../../api/values/routes.js';
 import { E164_PATTERN } from '../../../api/schemas/common.js';
 import {
   DEVICE_STALE_AFTER_SECS,
+  TRANSCRIPT_SPEAKERS,
   VOICEMAIL_DEFAULT_SECS,
+  callRecordingPath,
+  callTranscriptDelaySecs,
+  voicemailAudioPath,
   type CallMissedOutcome,
   type CallStatus,
   type CallTraceStep,
 } from '../../../api/values/calls.js';
+import type { Transcriber, TranscriptTurn } from '../../world/transcriber.js';
 
 // contract §6 (the call engine paragraph, the routing decision request, the call trace), §9 (sandbox
 // call scenarios); spec: Call route, IVR object, Routing decision request, Event catalog (`call.*`,
-// `voicemail.received`), Limits.
+// `voicemail.received`), Delivery (non-durable `call.transcript.delta`), Limits.
 //
 // A pure step machine over the service clock. `startCall` builds the state of a new inbound call;
 // `stepCall` runs the one step that is due (at `state.dueAt`) and returns the next state, the
-// events to emit and, in `dueAt`, when the next step falls due (null: the call has ended). Nothing
+// events to emit and, in `dueAt`, when the next step falls due (null: nothing more to do). Nothing
 // here reads a clock, a database or the network: the outside world comes in through `CallEngineDeps`
-// (blocklist, softphone devices, the decision webhook client, ids), and the time of a step is the time
-// it fell due. So a scheduler job can run each step (a restart resumes from the stored state) and a
-// clock advance walks a call through its timeouts; `runDueSteps` runs every step due by a time.
-// `stepCall` is synchronous: the one network act, the decision webhook, is returned as an `effect`
-// for the runner (store the state, send once, `resumeDecision` with the reply).
+// (blocklist, softphone devices, the decision webhook client, the transcriber, ids), and the time of
+// a step is the time it fell due. So a scheduler job can run each step (a restart resumes from the
+// stored state) and a clock advance walks a call through its timeouts; `runDueSteps` runs every step
+// due by a time. `stepCall` is synchronous: the one network act, the decision webhook, is returned as
+// an `effect` for the runner (store the state, send once, `resumeDecision` with the reply).
+//
+// Transcription (world/transcriber.ts, deterministic): a voicemail is transcribed as it ends
+// (`voicemail.received` available or failed, after `call.missed`); a recorded call gets one more
+// step AFTER its end — phase `transcript`, due `callTranscriptDelaySecs` after `endedAt`, status
+// already final — which emits `call.transcript` once (a runner keeps stepping while `dueAt` is not
+// null, even after `endedAt` is set); a `liveTranscription` route adds `live` steps during the talk
+// time (interim then final `call.transcript.delta` per turn, at most 2 × TRANSCRIPTION.maxTurns).
+// Every dialed leg and forward carries the caller ID of the route's `callerIdMode` (`Leg.callerId`,
+// in the trace); events keep `from` = the original caller.
 
 // --- the outside world, as the engine sees it ------------------------------------------------------
 
@@ -93,6 +107,8 @@ export interface CallEngineDeps {
   blocklist: BlocklistLookup;
   devices: DeviceLookup;
   decisions: DecisionClient;
+  /** Speech to text for voicemails, recorded calls and live streams (world/transcriber.ts: `SimulatedTranscriber`). */
+  transcriber: Transcriber;
   /** Mints ids for recordings and voicemails (`rec_…`, `vm_…`); injected so tests are deterministic. */
   newId(prefix: 'rec' | 'vm'): string;
 }
@@ -120,7 +136,7 @@ export interface TraceEntry {
 
 /** An event for the runner to emit through `deps.events.emit`, in the transaction that stores the step. */
 export interface CallEvent {
-  type: 'call.ringing' | 'call.completed' | 'call.missed' | 'call.ivr.key_pressed' | 'voicemail.received';
+  type: 'call.ringing' | 'call.completed' | 'call.missed' | 'call.ivr.key_pressed' | 'voicemail.received' | 'call.transcript' | 'call.transcript.delta';
   fields: Record<string, unknown>;
 }
 
@@ -138,6 +154,8 @@ export interface Leg {
   destination: string;
   deviceId: string | null;
   ringTimeoutSecs: number;
+  /** spec: Call route — callerIdMode: the number the leg's phone shows (`caller`: the caller's, `business`: the number called). */
+  callerId: string;
 }
 
 export type Phase =
@@ -150,6 +168,7 @@ export type Phase =
   | { kind: 'wave'; set: RingSet; index: number }
   | { kind: 'wave.end'; set: RingSet; index: number }
   | { kind: 'answered'; leg: Leg }
+  | { kind: 'live'; turns: TranscriptTurn[]; index: number; final: boolean }
   | { kind: 'completed' }
   | { kind: 'no_answer' }
   | { kind: 'forward'; to: string; why: 'decision' | 'noAnswerAction' }
@@ -158,12 +177,16 @@ export type Phase =
   | { kind: 'voicemail' }
   | { kind: 'voicemail.end' }
   | { kind: 'hangup' }
+  | { kind: 'transcript' }
   | { kind: 'done' };
 
 export interface CallState {
   call: InboundCall;
   phase: Phase;
-  /** When `phase` falls due (service-clock ms); null once the call has ended. */
+  /**
+   * When `phase` falls due (service-clock ms); null once nothing more is to come. A recorded call has
+   * one step after its end (`transcript`): `endedAt` and a final status, with `dueAt` still set.
+   */
   dueAt: number | null;
   status: CallStatus;
   outcome: CallMissedOutcome | null;
@@ -199,6 +222,9 @@ export interface StepResult {
   events: CallEvent[];
   effect?: DecideEffect;
 }
+
+/** A voicemail has one speaker: the caller. */
+const VOICEMAIL_SPEAKER = TRANSCRIPT_SPEAKERS[0];
 
 // --- the machine -----------------------------------------------------------------------------------
 
@@ -364,6 +390,8 @@ class Step {
         return this.waveEnd(p.set, p.index);
       case 'answered':
         return this.answered(p.leg);
+      case 'live':
+        return this.live(p.turns, p.index, p.final);
       case 'completed':
         return this.completed();
       case 'no_answer':
@@ -381,6 +409,8 @@ class Step {
         return this.voicemailEnd();
       case 'hangup':
         return this.hangup();
+      case 'transcript':
+        return this.transcript();
       case 'done':
         return;
     }
@@ -559,14 +589,24 @@ class Step {
         return null;
       }
       deviceId = device.id;
-      this.trace('leg.dialed', `${name} for ${d.ringTimeoutSecs} s`);
+      this.trace('leg.dialed', `${name} for ${d.ringTimeoutSecs} s, caller ID ${this.callerId}`);
       // spec: call.ringing — per dialed softphone leg, `devices` the one device of the leg (contract
-      // §6); never for SIP or PSTN legs; attempted once (SINGLE_ATTEMPT_EVENT_TYPES).
+      // §6); never for SIP or PSTN legs; attempted once (SINGLE_ATTEMPT_EVENT_TYPES). `from` is the
+      // original caller whatever callerIdMode says (spec: Event catalog — the call's from and to; the
+      // caller ID shown on the leg is in the trace).
       this.emit('call.ringing', { callId: this.call.callId, from: this.call.from, to: this.call.to, devices: [{ deviceId: device.id, userId: device.userId }] });
     } else {
-      this.trace('leg.dialed', `${name} for ${d.ringTimeoutSecs} s`);
+      this.trace('leg.dialed', `${name} for ${d.ringTimeoutSecs} s, caller ID ${this.callerId}`);
     }
-    return { destinationId: d.id, destinationType: d.destinationType, destination: d.destination, deviceId, ringTimeoutSecs: d.ringTimeoutSecs };
+    return { destinationId: d.id, destinationType: d.destinationType, destination: d.destination, deviceId, ringTimeoutSecs: d.ringTimeoutSecs, callerId: this.callerId };
+  }
+
+  /**
+   * spec: Call route — callerIdMode: `caller` shows the original caller, `business` the number called;
+   * on every leg the engine dials, forwards included (the route's mode; `caller` is the default).
+   */
+  private get callerId(): string {
+    return this.route?.callerIdMode === 'business' ? this.call.to : this.call.from;
   }
 
   private waveEnd(set: RingSet, index: number): void {
@@ -584,12 +624,50 @@ class Step {
     this.s.answeredBy = leg.destination;
     this.s.answeredDevice = leg.deviceId;
     this.trace('answered', `by ${leg.destinationType} ${leg.destination}${leg.destinationId ? ` (${leg.destinationId})` : ''}`);
-    // spec: Call route — recordCalls records answered calls. (call.transcript follows once a transcriber exists.)
+    // spec: Call route — recordCalls records answered calls; a call.transcript follows each (the
+    // `transcript` step after the end).
     if (this.route?.recordCalls) {
       this.s.recordingId = this.deps.newId('rec');
       this.trace('recording', `recording ${this.s.recordingId}`);
     }
-    this.next({ kind: 'completed' }, this.now + secs(answer.durationSecs));
+    const endAt = this.now + secs(answer.durationSecs);
+    if (this.route?.liveTranscription) return this.liveStart(answer.durationSecs, endAt);
+    this.next({ kind: 'completed' }, endAt);
+  }
+
+  // --- live transcription (spec: Call route liveTranscription; Event catalog call.transcript.delta) ---
+
+  // While bridged, each turn of the talk gives an interim result (`final: false`, its first half)
+  // half-way through the turn and the final one as the turn ends; the speakers take turns, so an
+  // interim is superseded by the next result of the same speaker. The turns are the transcriber's for
+  // the planned talk time (scenario durationSecs), seeded by the recording id (the call id when not
+  // recorded), so a recorded call's live stream and its call.transcript agree. The turns split the
+  // talk time evenly; TRANSCRIPTION.maxTurns caps a long call at 2 × maxTurns steps. A hang-up cuts
+  // the stream (the turn under way gets no final). The events are non-durable (spec: Delivery), the
+  // runner emits them like any other and the event store treats the type.
+  private liveStart(durationSecs: number, endAt: number): void {
+    const id = this.s.recordingId ?? this.call.callId;
+    const r = this.deps.transcriber.transcribe({ recordingId: id, kind: 'call', from: this.call.from, to: this.call.to, durationSecs, speakers: TRANSCRIPT_SPEAKERS });
+    if (r.status === 'failed' || r.turns.length === 0) {
+      this.trace('transcript.live', `no live transcript (the transcriber failed on ${durationSecs} s of talk): no deltas`);
+      return this.next({ kind: 'completed' }, endAt);
+    }
+    this.trace('transcript.live', `${r.turns.length} turns over ${durationSecs} s, each an interim then a final call.transcript.delta`);
+    this.next({ kind: 'live', turns: r.turns, index: 0, final: false }, this.liveAt(r.turns.length, 0, false));
+  }
+
+  /** When a turn's interim (half-way) or final (its end) result falls due. */
+  private liveAt(count: number, index: number, final: boolean): number {
+    const talkMs = secs(this.call.scenario.answer!.durationSecs);
+    return this.s.answeredAt! + Math.round((talkMs * (index + (final ? 1 : 0.5))) / count);
+  }
+
+  private live(turns: TranscriptTurn[], index: number, final: boolean): void {
+    const turn = turns[index]!;
+    this.emit('call.transcript.delta', { callId: this.call.callId, speaker: turn.speaker, text: final ? turn.text : interimText(turn.text), final, at: iso(this.now) });
+    if (!final) return this.next({ kind: 'live', turns, index, final: true }, this.liveAt(turns.length, index, true));
+    if (index + 1 < turns.length) return this.next({ kind: 'live', turns, index: index + 1, final: false }, this.liveAt(turns.length, index + 1, false));
+    this.next({ kind: 'completed' }, this.s.answeredAt! + secs(this.call.scenario.answer!.durationSecs));
   }
 
   private completed(): void {
@@ -607,6 +685,34 @@ class Step {
       direction: 'inbound',
     });
     this.end('completed');
+    if (this.s.recordingId !== null) {
+      // spec: call.transcript — "seconds to minutes after it ends": a step after the end (the call's
+      // status stays `completed`; no hang-up can touch it), CALL_TRANSCRIPT_DELAY after endedAt.
+      this.s.phase = { kind: 'transcript' };
+      this.s.dueAt = this.now + secs(callTranscriptDelaySecs((this.now - answeredAt) / 1000));
+    }
+  }
+
+  // spec: call.transcript — exactly once per recorded call; a failed transcription still delivers
+  // with transcript null, no turns and status `failed`. recordingUrl is relative (the API serves it).
+  private transcript(): void {
+    const recordingId = this.s.recordingId!;
+    const talkSecs = (this.s.endedAt! - this.s.answeredAt!) / 1000;
+    const r = this.deps.transcriber.transcribe({ recordingId, kind: 'call', from: this.call.from, to: this.call.to, durationSecs: talkSecs, speakers: TRANSCRIPT_SPEAKERS });
+    this.trace('transcript', r.status === 'available' ? `recording ${recordingId}: available, ${r.turns.length} turns` : `recording ${recordingId}: failed (no transcript of ${talkSecs} s); delivered without one`);
+    this.emit('call.transcript', {
+      callId: this.call.callId,
+      recordingId,
+      from: this.call.from,
+      to: this.call.to,
+      transcript: r.status === 'available' ? r.text : null,
+      transcriptTurns: r.status === 'available' ? r.turns : [],
+      transcriptStatus: r.status,
+      durationSeconds: Math.round(talkSecs),
+      recordingUrl: callRecordingPath(this.call.callId),
+    });
+    this.s.phase = { kind: 'done' };
+    this.s.dueAt = null;
   }
 
   // --- not answered (spec: Call route — noAnswerAction; null: voicemail when enabled, else rings out) ---
@@ -623,8 +729,8 @@ class Step {
   // Decision (the spec is silent): a forwarded leg rings for the default ring timeout (spec: Limits).
   private forward(to: string, why: 'decision' | 'noAnswerAction'): void {
     const timeoutSecs = ROUTE_LIMITS.ringTimeoutSecs.default;
-    this.trace('forward', `to ${to} (${why === 'decision' ? 'the decision webhook' : 'noAnswerAction'}), ringing for ${timeoutSecs} s`);
-    const leg: Leg = { destinationId: null, destinationType: 'pstn', destination: to, deviceId: null, ringTimeoutSecs: timeoutSecs };
+    this.trace('forward', `to ${to} (${why === 'decision' ? 'the decision webhook' : 'noAnswerAction'}), ringing for ${timeoutSecs} s, caller ID ${this.callerId}`);
+    const leg: Leg = { destinationId: null, destinationType: 'pstn', destination: to, deviceId: null, ringTimeoutSecs: timeoutSecs, callerId: this.callerId };
     const { answer, machine } = this.call.scenario;
     const human = answer && !answer.destinationId && !answer.deviceId && answer.afterSecs < timeoutSecs ? answer : null;
     if (machine) {
@@ -657,17 +763,21 @@ class Step {
   private voicemailEnd(): void {
     this.missed('voicemail');
     const id = this.s.voicemailId!;
+    const lengthSecs = (this.now - this.s.voicemailStartedAt!) / 1000;
+    // spec: voicemail.received — transcriptStatus `available` with the text, or `failed` (transcript
+    // null; the voicemail is delivered all the same and its audio stays at recordingUrl).
+    const r = this.deps.transcriber.transcribe({ recordingId: id, kind: 'voicemail', from: this.call.from, to: this.call.to, durationSecs: lengthSecs, speakers: [VOICEMAIL_SPEAKER] });
+    this.trace('transcript', r.status === 'available' ? `voicemail ${id}: available, ${r.turns.length} turns` : `voicemail ${id}: failed (no transcript of ${lengthSecs} s); delivered without one`);
     // spec: voicemail.received — once per captured voicemail, after the call.missed with outcome voicemail.
-    // Transcription is not built yet (a transcriber simulator comes with it): transcript null, status failed.
     this.emit('voicemail.received', {
       callId: this.call.callId,
       voicemailId: id,
       from: this.call.from,
       to: this.call.to,
-      transcript: null,
-      transcriptStatus: 'failed',
-      durationSeconds: Math.round((this.now - this.s.voicemailStartedAt!) / 1000),
-      recordingUrl: `/v1/voicemails/${id}/audio`,
+      transcript: r.status === 'available' ? r.text : null,
+      transcriptStatus: r.status,
+      durationSeconds: Math.round(lengthSecs),
+      recordingUrl: voicemailAudioPath(id),
       receivedAt: iso(this.now),
     });
   }
@@ -688,6 +798,12 @@ class Step {
     this.emit('call.missed', { callId: this.call.callId, from: this.call.from, to: this.call.to, outcome, endedAt: iso(this.now), direction: 'inbound' });
     this.end('missed');
   }
+}
+
+/** An interim result of a turn: its first half of words (at least one). */
+function interimText(text: string): string {
+  const words = text.split(' ');
+  return words.slice(0, Math.max(1, Math.ceil(words.length / 2))).join(' ');
 }
 
 function answerMatches(answer: NonNullable<CallScenario['answer']>, leg: Leg): boolean {

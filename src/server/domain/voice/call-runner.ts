@@ -7,6 +7,7 @@ import type { RoutesRepo } from '../../storage/routes-repo.js';
 import type { CallProgress, CallRecord, CallsRepo, StoredTraceEntry } from '../../storage/calls-repo.js';
 import type { VoicemailsRepo } from '../../storage/voicemails-repo.js';
 import type { ChargesRepo } from '../../storage/charges-repo.js';
+import type { Transcriber } from '../../world/transcriber.js';
 import type { BlockedNumbersRepo } from '../../storage/blocked-numbers-repo.js';
 import type { DevicesRepo } from '../../storage/devices-repo.js';
 import type { CallRoute } from '../../../api/schemas/routes.js';
@@ -54,6 +55,8 @@ export interface CallsDeps {
   blockedNumbers: BlockedNumbersRepo;
   devices: DevicesRepo;
   decisions: CallDecisionClient;
+  /** The outside world's speech-to-text (world/transcriber.ts, simulated on the local service). */
+  transcriber: Transcriber;
 }
 
 export const JOB_CALL_STEP = 'call.step';
@@ -78,7 +81,7 @@ export const isOutboundState = (s: unknown): s is OutboundState => typeof s === 
  * The engine's view of the outside world, built in ONE place so a new dependency of the engine (a
  * transcriber) is added here only.
  */
-export function engineDeps(deps: Pick<CallsDeps, 'blockedNumbers' | 'devices' | 'decisions'>): CallEngineDeps {
+export function engineDeps(deps: Pick<CallsDeps, 'blockedNumbers' | 'devices' | 'decisions' | 'transcriber'>): CallEngineDeps {
   return {
     blocklist: {
       find(accountId, phoneNumber) {
@@ -93,6 +96,7 @@ export function engineDeps(deps: Pick<CallsDeps, 'blockedNumbers' | 'devices' | 
       },
     },
     decisions: deps.decisions,
+    transcriber: deps.transcriber,
     newId: (prefix) => newId(prefix),
   };
 }
@@ -200,16 +204,22 @@ function absoluteUrls(call: CallRecord, fields: Record<string, unknown>): Record
  * transcript that came back `available`; a failed transcription transcribed nothing). Live calls only,
  * as for messages (test keys never move money).
  */
+const isLiveTranscribed = (state: unknown): boolean =>
+  typeof state === 'object' && state !== null && !isOutboundState(state) && (state as CallState).call.route?.liveTranscription === true;
+
 function recordUsage(deps: Pick<CallsDeps, 'charges'>, before: CallRecord, progress: CallProgress, events: readonly CallEvent[], now: number): void {
   if (before.mode !== 'live') return;
   const ended: CallStatus = progress.status;
   if (ended === 'completed' && before.status !== 'completed' && progress.durationSeconds !== null) {
     const minutes = startedMinutes(progress.durationSeconds);
     deps.charges.charge(before.accountId, 'voice', minutes, minutes * PRICES.voiceMinute, before.id, now);
+    // spec: Call route — liveTranscription is "billed per minute": the bridged minutes were transcribed live.
+    if (isLiveTranscribed(before.state)) {
+      deps.charges.charge(before.accountId, 'transcription', minutes, minutes * PRICES.transcriptionMinute, `${before.id}:live`, now);
+    }
   }
   for (const e of events) {
-    // `call.transcript` is not in CallEvent yet (the engine's transcriber adds it); charged here once it is.
-    const type: string = e.type;
+    const type = e.type;
     if (type !== 'voicemail.received' && type !== 'call.transcript') continue;
     if (e.fields.transcriptStatus !== 'available') continue;
     const minutes = startedMinutes(Number(e.fields.durationSeconds ?? 0));
