@@ -125,8 +125,9 @@ describe('calls simulate on a manual clock', () => {
     expect(steps.indexOf('answered')).toBeLessThan(steps.lastIndexOf('ended'));
     expect(traceLines.find((l) => l.includes(' answered '))).toContain('+3s');
 
-    expect(eventLines.length).toBeGreaterThan(0);
-    expect(eventLines[0]).toContain('call.completed');
+    // The transcript comes after the end: fast-forward moved the clock to it.
+    expect(steps.lastIndexOf('transcript')).toBeGreaterThan(steps.lastIndexOf('ended'));
+    expect(eventLines.map((l) => l.trim().split(/\s+/)[1])).toEqual(['call.completed', 'call.transcript']);
     const feed = await svc.call('GET', '/v1/events?types=call.*,voicemail.received&limit=100');
     const mine = feed.body.data.filter((e: any) => e.callId === call.id);
     expect(eventLines.map((l) => l.trim().split(/\s+/)[1])).toEqual(mine.map((e: any) => e.type));
@@ -207,7 +208,7 @@ describe('calls simulate on a manual clock', () => {
     const missed = expectOk(await svcRun(['trigger', 'call.missed', '--to', n.phoneNumber, '--from', CALLER, '--fast-forward', '-o', 'json']));
     expect(JSON.parse(missed.stdout)).toMatchObject({ status: 'missed', outcome: 'voicemail' });
     const listed = expectOk(await svcRun(['trigger', '--list'])).stdout;
-    for (const type of ['call', 'call.ringing', 'call.completed', 'call.missed', 'call.ivr.key_pressed', 'call.transcript', 'voicemail.received']) expect(listed).toContain(`${type}\t`);
+    for (const type of ['call', 'call.ringing', 'call.completed', 'call.missed', 'call.ivr.key_pressed', 'call.transcript', 'call.transcript.delta', 'voicemail.received']) expect(listed).toContain(`${type}\t`);
   });
 
   it('trigger call.ringing rings an online softphone (one call.ringing for its device); call.completed answers on it', async () => {
@@ -222,6 +223,33 @@ describe('calls simulate on a manual clock', () => {
     expectOk(await svcRun(['softphone', 'devices', 'presence', dev.id, 'online']));
     const call = await json(['trigger', 'call.completed', '--to', n.phoneNumber, '--from', CALLER, '--answer', dev.id, '--duration', '5s', '--fast-forward']);
     expect(call).toMatchObject({ status: 'completed', answeredDevice: dev.id, durationSeconds: 5 });
+  });
+});
+
+describe('the IVR and live transcription triggers', () => {
+  it('trigger call.ivr.key_pressed presses 1 by default: the key event, then its action rings', async () => {
+    const n = await voiceNumber({
+      destinations: [{ destinationType: 'pstn', destination: PSTN }],
+      ivr: {
+        enabled: true,
+        greeting: { text: 'Press 1 for sales' },
+        keys: [{ digit: '1', label: 'Sales', action: { type: 'ring', destinations: [{ destinationType: 'pstn', destination: '+14155550177' }] } }],
+      },
+    });
+    const r = expectOk(await svcRun(['trigger', 'call.ivr.key_pressed', '--to', n.phoneNumber, '--from', CALLER, '--answer', 'first', '--duration', '3s', '--fast-forward']));
+    const steps = lines(r.stdout.slice(0, r.stdout.indexOf('events:'))).map((l) => l.split(/\s+/)[2]);
+    expect(steps.indexOf('ivr.prompt')).toBeGreaterThanOrEqual(0);
+    expect(steps.indexOf('ivr.key')).toBeGreaterThan(steps.indexOf('ivr.prompt'));
+    expect(steps.indexOf('answered')).toBeGreaterThan(steps.indexOf('ivr.key'));
+    const types = lines(r.stdout.slice(r.stdout.indexOf('events:'))).slice(1).map((l) => l.trim().split(/\s+/)[1]);
+    expect(types).toEqual(['call.ivr.key_pressed', 'call.completed']);
+  });
+
+  it('trigger call.transcript.delta: live transcript steps while bridged (not in the durable events list)', async () => {
+    const n = await voiceNumber({ destinationType: 'pstn', destination: PSTN, liveTranscription: true });
+    const r = expectOk(await svcRun(['trigger', 'call.transcript.delta', '--to', n.phoneNumber, '--from', CALLER, '--duration', '12s', '--fast-forward']));
+    expect(r.stdout).toMatch(/ transcript\.live /);
+    expect(r.stdout.slice(r.stdout.indexOf('events:'))).not.toContain('call.transcript.delta');
   });
 });
 

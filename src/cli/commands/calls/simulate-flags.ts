@@ -38,7 +38,7 @@ export const SIMULATE_DETAILS = [
   'Places a sandbox inbound call and prints its trace as the call engine runs it, one line per step',
   '(time, seconds since the start, step, detail), then the events the call emitted. It follows the',
   'call until its status is final, then 2 more seconds for late steps; with --fast-forward it also',
-  'moves the clock 60 s past the end of a recorded call (its transcript comes after the call).',
+  'moves the clock past the end of a recorded call to its transcript (10 s, plus 10 s a minute).',
   '-o json prints the final call with its trace; --no-wait prints the call at once. On a manual clock',
   'the call moves only when the clock does: --fast-forward advances it; without it, move it yourself',
   '(svc clock advance 30s).',

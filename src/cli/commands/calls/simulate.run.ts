@@ -15,7 +15,7 @@ import { advanceClock, getClock } from '../../../api/resources/sandbox.js';
 import { placeSandboxCall } from '../../../api/resources/sandbox-calls.js';
 import type { Call, CallScenarioInput } from '../../../api/schemas/calls.js';
 import type { EventFeedItem } from '../../../api/schemas/events.js';
-import { DIGITS_PATTERN, SANDBOX_CALL_LIMITS, type CallStatus } from '../../../api/values/calls.js';
+import { DIGITS_PATTERN, SANDBOX_CALL_LIMITS, callTranscriptDelaySecs, type CallStatus } from '../../../api/values/calls.js';
 import { summarizeEvent } from '../events/summary.js';
 import { CALL_COLUMNS } from './columns.js';
 import { numberAsE164 } from './number-e164.js';
@@ -27,14 +27,13 @@ export const FINAL_CALL_STATUSES: ReadonlySet<CallStatus> = new Set(['completed'
 
 /**
  * Decision (the contract is silent on how long a trace keeps growing): after the call's status is
- * final, keep reading until the trace has not grown for SETTLE_MS of wall time; with --fast-forward and
- * a recorded call, first move the clock TAIL_SECS past the end, where its late step (the transcript
- * of the recording) falls.
+ * final, keep reading until the trace has not grown for `settleMs` of wall time. The one late step is
+ * a recorded call's transcript, due `callTranscriptDelaySecs` after the end (spec: "seconds to minutes
+ * after it ends"); with --fast-forward the clock is moved there, and no further.
  */
 export const FOLLOW = {
   pollMs: 500,
   settleMs: 2_000,
-  tailSecs: 60,
   /** Fast-forward steps: 1 s while the trace grows, doubling up to this while it is quiet. */
   maxStepSecs: 10,
 } as const;
@@ -124,10 +123,12 @@ async function follow(ctx: CliContext, client: ApiClient, placed: Call, opts: Fo
     for (const entry of latest.slice(trace.length)) onStep(entry);
     trace = latest;
     if (FINAL_CALL_STATUSES.has(call.status)) {
-      // Only a recorded call has late steps (its transcript); moving the clock for nothing would
+      // Only a recorded call has a late step (its transcript); moving the clock for nothing would
       // age everything else in the sandbox (device heartbeats, other calls).
       if (!tailDone && call.recordingId !== null) {
-        await advanceClock(client, FOLLOW.tailSecs);
+        const tail = callTranscriptDelaySecs(call.durationSeconds ?? 0);
+        await advanceClock(client, tail);
+        advancedSecs += tail;
         tailDone = true;
         continue;
       }
@@ -135,7 +136,7 @@ async function follow(ctx: CliContext, client: ApiClient, placed: Call, opts: Fo
       if (Date.now() - quietSince >= FOLLOW.settleMs) return { call, trace };
     } else if (opts.fastForward) {
       stepSecs = grew ? 1 : Math.min(FOLLOW.maxStepSecs, stepSecs * 2);
-      if (advancedSecs > SANDBOX_CALL_LIMITS.maxSecs + FOLLOW.tailSecs) {
+      if (advancedSecs > SANDBOX_CALL_LIMITS.maxSecs) {
         throw new CliError(`call ${call.id} is still ${call.status} after the clock moved ${advancedSecs} s; stopped fast-forwarding (svc calls get ${call.id} --trace)`);
       }
       if (signal.aborted) break;

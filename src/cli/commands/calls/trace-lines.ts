@@ -5,12 +5,13 @@ import type { CliContext } from '../../context.js';
 import { printOne } from '../../print-resource.js';
 import { printList } from '../../../output/formatters.js';
 import type { Call, CallTrace } from '../../../api/schemas/calls.js';
+import { CALL_TRACE_STEPS } from '../../../api/values/calls.js';
 import { CALL_COLUMNS } from './columns.js';
 
 export type TraceEntry = CallTrace['data'][number];
 
-/** The widest step name (`ring.no_answer`), so the details line up. */
-const STEP_WIDTH = 14;
+/** The widest step name, so the details line up. */
+export const STEP_WIDTH = Math.max(...CALL_TRACE_STEPS.map((step) => step.length));
 
 /** `12:00:05  +5s   leg.dialed      pstn +14155550123 (dst_…)` */
 export function traceLine(entry: TraceEntry, startedAt: string): string {

@@ -68,6 +68,13 @@ export const callTranscriptTrigger = callTrigger(
   `svc trigger call.transcript ${TO_FROM} --fast-forward`,
 );
 
+export const callTranscriptDeltaTrigger = callTrigger(
+  'call.transcript.delta: an answered call on a route with live transcription on (liveTranscription)',
+  `Interim and final results stream while the call is bridged; --answer defaults to "${ANSWER_FIRST}".\nThey are not durable: webhooks get them (svc webhooks listen), the events feed does not,\nso they show here as trace steps, not in the events list.`,
+  { '--answer': ANSWER_FIRST },
+  `svc trigger call.transcript.delta ${TO_FROM} --duration 20s --fast-forward`,
+);
+
 export const voicemailReceivedTrigger = callTrigger(
   'voicemail.received: a missed call on a route with voicemail on (after its call.missed)',
   'Nobody answers and the route captures a voicemail (voicemailEnabled, or noAnswerAction voicemail);\n--hangup-after ends the message early.',

@@ -6,6 +6,7 @@ import {
   callKeyPressedTrigger,
   callMissedTrigger,
   callRingingTrigger,
+  callTranscriptDeltaTrigger,
   callTranscriptTrigger,
   callTriggerDefinition,
   voicemailReceivedTrigger,
@@ -27,5 +28,6 @@ export const TRIGGERS: Record<string, TriggerDefinition<never>> = {
   'call.missed': callMissedTrigger,
   'call.ivr.key_pressed': callKeyPressedTrigger,
   'call.transcript': callTranscriptTrigger,
+  'call.transcript.delta': callTranscriptDeltaTrigger,
   'voicemail.received': voicemailReceivedTrigger,
 };
