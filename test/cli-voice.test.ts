@@ -253,6 +253,24 @@ describe('the IVR and live transcription triggers', () => {
   });
 });
 
+describe('--dry-run', () => {
+  it('shows the write that would be sent, after the reads that build it; nothing is placed or changed', async () => {
+    const n = await voiceNumber({ destinationType: 'pstn', destination: PSTN });
+    const before = (await json(['calls', 'list', '--all'])).length;
+    const sim = expectOk(await svcRun(['calls', 'simulate', '--to', n.id, '--from', CALLER, '--answer', 'first', '--dry-run']));
+    expect(sim.stdout).toContain('POST');
+    expect(sim.stdout).toContain('/v1/sandbox/calls');
+    expect(sim.stdout).toContain(n.phoneNumber);
+    expect((await json(['calls', 'list', '--all'])).length).toBe(before);
+
+    const entry = await json(['blocked-numbers', 'add', '+14155550155']);
+    const upd = expectOk(await svcRun(['blocked-numbers', 'update', '+14155550155', '--reason', 'x', '--dry-run']));
+    expect(upd.stdout).toContain(`PATCH`);
+    expect(upd.stdout).toContain(`/v1/blocked-numbers/${entry.id}`);
+    expect((await json(['blocked-numbers', 'get', entry.id])).reason).toBeNull();
+  });
+});
+
 describe('calls transfer', () => {
   it('transfers a call in progress; a finished call is a conflict (exit 5)', async () => {
     const n = await voiceNumber({ destinationType: 'pstn', destination: PSTN });

@@ -9,7 +9,7 @@ import type { ConfirmBlockedOptions } from './confirm.js';
 export async function runConfirmBlocked(ctx: CliContext, opts: ConfirmBlockedOptions): Promise<void> {
   const client = await ctx.client();
   // contract §6: `autoSuggested: false` confirms a suggestion (a confirmed entry stays as it is).
-  const entry = await updateBlockedNumber(client, await entryId(client, opts.entry), { autoSuggested: false });
+  const entry = await updateBlockedNumber(client, await entryId(await ctx.readClient(), opts.entry), { autoSuggested: false });
   await printOne(ctx, entry, BLOCKED_COLUMNS);
   if (ctx.io.stderrTTY) notice(ctx, `calls from ${entry.phoneNumber} are now rejected`);
 }

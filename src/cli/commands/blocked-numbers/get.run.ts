@@ -7,5 +7,5 @@ import type { GetBlockedOptions } from './get.js';
 
 export async function runGetBlocked(ctx: CliContext, opts: GetBlockedOptions): Promise<void> {
   const client = await ctx.client();
-  await printOne(ctx, await getBlockedNumber(client, await entryId(client, opts.entry)), BLOCKED_COLUMNS);
+  await printOne(ctx, await getBlockedNumber(client, await entryId(await ctx.readClient(), opts.entry)), BLOCKED_COLUMNS);
 }

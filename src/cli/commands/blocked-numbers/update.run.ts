@@ -8,5 +8,5 @@ import type { UpdateBlockedOptions } from './update.js';
 export async function runUpdateBlocked(ctx: CliContext, opts: UpdateBlockedOptions): Promise<void> {
   const client = await ctx.client();
   const reason = opts.reason === '' ? null : opts.reason;
-  await printOne(ctx, await updateBlockedNumber(client, await entryId(client, opts.entry), { reason }), BLOCKED_COLUMNS);
+  await printOne(ctx, await updateBlockedNumber(client, await entryId(await ctx.readClient(), opts.entry), { reason }), BLOCKED_COLUMNS);
 }

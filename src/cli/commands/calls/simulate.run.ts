@@ -45,8 +45,9 @@ export async function runSimulate(ctx: CliContext, opts: SimulateOptions): Promi
   const scenario = scenarioOf(opts);
   const from = requireE164(opts.from, '--from');
   const client = await ctx.client();
-  const to = await numberAsE164(client, opts.to, '--to');
-  if (opts.wait === false) {
+  // --dry-run: the number is still looked up, so the request shown is the one that would be sent.
+  const to = await numberAsE164(await ctx.readClient(), opts.to, '--to');
+  if (opts.wait === false || client.dryRun) {
     return printOne(ctx, await placeSandboxCall(client, { from, to, scenario }), CALL_COLUMNS);
   }
   // The feed's head before the call: the call's events are the ones after it.

@@ -9,6 +9,6 @@ import type { SoftphoneCallOptions } from './call.js';
 export async function runSoftphoneCall(ctx: CliContext, opts: SoftphoneCallOptions): Promise<void> {
   const to = requireE164(opts.to, '--to');
   const client = await ctx.client();
-  const from = await numberAsE164(client, opts.from, '--from');
+  const from = await numberAsE164(await ctx.readClient(), opts.from, '--from');
   await printOne(ctx, await placeSoftphoneCall(client, { deviceId: opts.device, from, to }), CALL_COLUMNS);
 }
