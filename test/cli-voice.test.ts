@@ -188,6 +188,19 @@ describe('calls simulate on a manual clock', () => {
     expect(r.stdout).toContain('call.missed');
   });
 
+  it('Ctrl-C stops following (exit 130) and says how to look at the call later', async () => {
+    const n = await voiceNumber({ destinationType: 'pstn', destination: PSTN });
+    const io = createTestIO();
+    let interrupt!: () => void;
+    const interrupted = new Promise<void>((resolve) => (interrupt = resolve));
+    const running = runSvc(['calls', 'simulate', '--to', n.phoneNumber, '--from', CALLER], { service: svc, io, waitForInterrupt: () => interrupted });
+    for (let i = 0; i < 100 && !io.err().includes('manual'); i++) await new Promise((r) => setTimeout(r, 50));
+    interrupt();
+    const r = await running;
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/svc calls get call_\S+ --trace/);
+  });
+
   it('svc trigger call.missed and voicemail.received are the same command: a missed call, its voicemail and its audio', async () => {
     const n = await voiceNumber({ destinationType: 'pstn', destination: PSTN, voicemailEnabled: true });
     const r = expectOk(await svcRun(['trigger', 'voicemail.received', '--to', n.phoneNumber, '--from', CALLER, '--fast-forward']));
