@@ -1,4 +1,4 @@
-import type { ApiClient, RawResponse } from '../client/client.js';
+import type { ApiClient, StreamResponse } from '../client/client.js';
 import type { Call, CallTrace, TransferCallBody } from '../schemas/calls.js';
 import type { CALL_DIRECTIONS, CallStatus } from '../values/calls.js';
 import { listEndpoint } from './list.js';
@@ -24,9 +24,9 @@ export async function getCallTrace(client: ApiClient, id: string): Promise<CallT
   return (await client.request({ method: 'GET', path: callPath(id, '/trace'), schema: callTraceParser })).data;
 }
 
-/** GET /v1/calls/{id}/recording: `audio/wav`; `404` when the call was not recorded. */
-export async function getCallRecording(client: ApiClient, id: string): Promise<RawResponse> {
-  return client.requestRaw({ method: 'GET', path: callPath(id, '/recording') });
+/** GET /v1/calls/{id}/recording: `audio/wav`, streamed; `404` when the call was not recorded. */
+export async function getCallRecording(client: ApiClient, id: string): Promise<StreamResponse> {
+  return client.requestStream({ method: 'GET', path: callPath(id, '/recording') });
 }
 
 /** POST /v1/calls/{id}/transfer `{to}`: only an `in_progress` call, else `409 conflict`. */

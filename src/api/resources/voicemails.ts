@@ -1,4 +1,4 @@
-import type { ApiClient, RawResponse } from '../client/client.js';
+import type { ApiClient, StreamResponse } from '../client/client.js';
 import type { Voicemail } from '../schemas/calls.js';
 import { listEndpoint } from './list.js';
 import { responseParser } from '../parsers.js';
@@ -15,7 +15,7 @@ export async function getVoicemail(client: ApiClient, id: string): Promise<Voice
   return (await client.request({ method: 'GET', path: voicemailPath(id), schema: voicemailParser })).data;
 }
 
-/** GET /v1/voicemails/{id}/audio: the recording as captured (`audio/wav`). */
-export async function getVoicemailAudio(client: ApiClient, id: string): Promise<RawResponse> {
-  return client.requestRaw({ method: 'GET', path: voicemailPath(id, '/audio') });
+/** GET /v1/voicemails/{id}/audio: the recording as captured (`audio/wav`), streamed. */
+export async function getVoicemailAudio(client: ApiClient, id: string): Promise<StreamResponse> {
+  return client.requestStream({ method: 'GET', path: voicemailPath(id, '/audio') });
 }
