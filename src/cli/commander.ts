@@ -5,5 +5,5 @@ import { createRequire } from 'node:module';
 
 const commander = createRequire(import.meta.url)('commander') as typeof import('commander');
 
-export const { Command, CommanderError, Option } = commander;
+export const { Argument, Command, CommanderError, Option } = commander;
 export type { Command as CommandType, Option as OptionType } from 'commander';

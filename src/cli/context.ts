@@ -28,6 +28,8 @@ export interface CliEnvironment {
   io: IO;
   env: Record<string, string | undefined>;
   homedir: string;
+  /** The working directory files named without a path are written to; default process.cwd(). */
+  cwd?: string;
   /** Path of bin/svc.js, to start the local service detached. */
   binPath: string;
   /** undici Dispatcher for tests of the client's retry paths (conventions 10). */
@@ -65,6 +67,10 @@ export class CliContext {
 
   get io(): IO {
     return this.environment.io;
+  }
+  /** Where a file named without a path is written (`svc calls recording` on a terminal). */
+  get cwd(): string {
+    return this.environment.cwd ?? process.cwd();
   }
   get env(): Record<string, string | undefined> {
     return this.environment.env;

@@ -6,6 +6,8 @@ import { Readable } from 'node:stream';
 /** Where text goes. `drain` lets a long `--all` stream wait for a slow reader instead of buffering. */
 export interface TextSink {
   write(text: string): boolean;
+  /** Raw bytes (a recording piped to a player); absent when the sink takes text only. */
+  writeBytes?(bytes: Uint8Array): boolean;
   /** Resolves once the sink accepts writes again (or is gone). Absent: the sink never pushes back. */
   drain?(): Promise<void>;
 }
@@ -46,7 +48,7 @@ export async function writeAndDrain(sink: TextSink, text: string): Promise<void>
 }
 
 export interface ProcessWriteStream {
-  write(chunk: string): boolean;
+  write(chunk: string | Uint8Array): boolean;
   isTTY?: boolean;
   columns?: number;
   destroyed?: boolean;
@@ -123,6 +125,7 @@ export function shouldUseColor(input: {
 function sinkFor(stream: ProcessWriteStream): TextSink {
   return {
     write: (text) => stream.write(text),
+    writeBytes: (bytes) => stream.write(bytes),
     // Waits for 'drain', but also gives up on 'close'/'error' so a closed pipe (`| head`) never hangs us.
     drain: () =>
       new Promise<void>((resolve) => {
@@ -186,6 +189,8 @@ export interface TestIOOptions {
 export interface TestIO extends IO {
   /** Everything written to stdout so far. */
   out(): string;
+  /** The bytes written to stdout with writeBytes, in order. */
+  outBytes(): Buffer;
   /** Everything written to stderr so far. */
   err(): string;
 }
@@ -194,6 +199,7 @@ export interface TestIO extends IO {
 export function createTestIO(opts: TestIOOptions = {}): TestIO {
   let out = '';
   let err = '';
+  const bytes: Buffer[] = [];
   const stdoutTTY = opts.stdoutTTY ?? false;
   const stderrTTY = opts.stderrTTY ?? false;
   const terminal = opts.columns ?? DEFAULT_COLUMNS;
@@ -202,6 +208,10 @@ export function createTestIO(opts: TestIOOptions = {}): TestIO {
     stdout: {
       write: (text) => {
         out += text;
+        return true;
+      },
+      writeBytes: (chunk) => {
+        bytes.push(Buffer.from(chunk));
         return true;
       },
     },
@@ -218,6 +228,7 @@ export function createTestIO(opts: TestIOOptions = {}): TestIO {
     colorEnabled: opts.color ?? false,
     ...widths,
     out: () => out,
+    outBytes: () => Buffer.concat(bytes),
     err: () => err,
   };
 }

@@ -318,6 +318,24 @@ describe('responses', () => {
     expect(down.contentType).toBe('audio/wav');
     expect(down.data).toEqual(Buffer.from([1, 2, 3, 255]));
   });
+
+  it('streams a binary download; an error status is still an ApiError, after the retries', async () => {
+    const pool = agent.get(BASE);
+    const wav = Buffer.alloc(256 * 1024, 7);
+    pool.intercept({ path: '/v1/calls/call_1/recording' }).reply(503, { error: { code: 'internal_error', message: 'busy' } });
+    pool.intercept({ path: '/v1/calls/call_1/recording' }).reply(200, wav, { headers: { 'content-type': 'audio/wav' } });
+    pool.intercept({ path: '/v1/calls/call_2/recording' }).reply(404, { error: { code: 'not_found', message: 'not recorded' } });
+    const c = client();
+    const res = await c.requestStream({ method: 'GET', path: '/v1/calls/call_1/recording' });
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe('audio/wav');
+    const chunks: Buffer[] = [];
+    for await (const chunk of res.body) chunks.push(Buffer.from(chunk));
+    expect(Buffer.concat(chunks).equals(wav)).toBe(true);
+    const err = (await c.requestStream({ method: 'GET', path: '/v1/calls/call_2/recording' }).catch((e: unknown) => e)) as ApiError;
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.code).toBe('not_found');
+  });
 });
 
 describe('trace', () => {
@@ -379,6 +397,7 @@ describe('dry run', () => {
     });
     expect(formatRequestDescription(err.request)).toMatch(/^POST http:\/\/api\.test\/v1\/messages\nAccept: application\/json\n/);
     await expect(c.requestRaw({ method: 'GET', path: '/v1/voicemails/vm_1/audio' })).rejects.toBeInstanceOf(DryRunSignal);
+    await expect(c.requestStream({ method: 'GET', path: '/v1/voicemails/vm_1/audio' })).rejects.toBeInstanceOf(DryRunSignal);
     await expect(c.paginate('/v1/numbers').next()).rejects.toBeInstanceOf(DryRunSignal);
   });
 });

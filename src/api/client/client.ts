@@ -92,6 +92,12 @@ export interface RawResponse extends ApiResponse<Buffer> {
   contentType?: string;
 }
 
+/** A 2xx binary body not yet read: consume `body` (or destroy it) so the socket is freed. */
+export interface StreamResponse extends Omit<ApiResponse<never>, 'data'> {
+  body: AsyncIterable<Uint8Array> & { destroy(err?: Error): void };
+  contentType?: string;
+}
+
 const DEFAULT_MAX_ATTEMPTS = 3;
 const DEFAULT_TIMEOUT_MS = 60_000;
 // cli.md Retries: exponential backoff with full jitter.
@@ -134,6 +140,8 @@ interface Received {
   headers: ResponseHeaders;
   body: Buffer;
   requestId?: string;
+  /** A 2xx body left unread (streamed downloads). */
+  stream?: StreamResponse['body'];
 }
 
 export class ApiClient {
@@ -181,6 +189,17 @@ export class ApiClient {
     const res = await this.send(prepared, opts, true);
     const contentType = headerValue(res.headers, 'content-type');
     return { data: res.body, status: res.status, headers: res.headers, requestId: res.requestId, contentType };
+  }
+
+  /**
+   * A binary download streamed, not buffered (a long call's recording): retries and errors as for
+   * every call (an error body is read whole), and a 2xx body handed over unread.
+   */
+  async requestStream(opts: Omit<RequestOptions<never>, 'schema'>): Promise<StreamResponse> {
+    const prepared = this.prepare(opts, '*/*');
+    const res = await this.send(prepared, opts, true, true);
+    const contentType = headerValue(res.headers, 'content-type');
+    return { body: res.stream!, status: res.status, headers: res.headers, requestId: res.requestId, contentType };
   }
 
   /**
@@ -280,7 +299,7 @@ export class ApiClient {
     return url;
   }
 
-  private async send(req: PreparedRequest, opts: RequestOptions<unknown>, binary = false): Promise<Received> {
+  private async send(req: PreparedRequest, opts: RequestOptions<unknown>, binary = false, streamOk = false): Promise<Received> {
     if (this.opts.dryRun) throw new DryRunSignal(describe(req));
     const maxAttempts = Math.max(1, opts.maxAttempts ?? this.opts.maxAttempts ?? DEFAULT_MAX_ATTEMPTS);
     const timeout = opts.timeoutMs ?? this.opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -299,12 +318,15 @@ export class ApiClient {
           headersTimeout: timeout,
           bodyTimeout: timeout,
         });
-        const body = Buffer.from(await res.body.arrayBuffer());
+        const ok = res.statusCode >= 200 && res.statusCode < 300;
+        const stream = streamOk && ok ? res.body : undefined;
+        const body = stream ? Buffer.alloc(0) : Buffer.from(await res.body.arrayBuffer());
         received = {
           status: res.statusCode,
           headers: res.headers,
           body,
           requestId: headerValue(res.headers, 'request-id'),
+          ...(stream ? { stream } : {}),
         };
         const serviceTime = Date.parse(headerValue(res.headers, SERVICE_TIME_HEADER.toLowerCase()) ?? '');
         if (Number.isFinite(serviceTime)) this.serviceClockOffsetMs = serviceTime - Date.now();

@@ -26,6 +26,11 @@ const LISTS: Record<Exclude<DynamicSource, 'profiles'>, ListSpec> = {
   webhooks: { path: '/v1/webhooks', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.url) } : undefined) },
   keys: { path: '/v1/keys?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.name) } : undefined) },
   subaccounts: { path: '/v1/subaccounts?limit=100', scoped: false, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.name) } : undefined) },
+  calls: { path: '/v1/calls?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: [r.from, r.status].filter(str).join(' ') || undefined } : undefined) },
+  voicemails: { path: '/v1/voicemails?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.from) } : undefined) },
+  devices: { path: '/v1/webrtc/devices?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: [r.userId, r.label].filter(str).join(' ') || undefined } : undefined) },
+  // The blocked number itself: every verb takes it as well as the entry's id.
+  'blocked-numbers': { path: '/v1/blocked-numbers?limit=100', scoped: true, candidate: (r) => (str(r.phoneNumber) ? { value: r.phoneNumber as string, description: str(r.reason) } : undefined) },
 };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);

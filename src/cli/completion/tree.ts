@@ -8,7 +8,7 @@ import type { Command, Option } from 'commander';
 export type ValueSource = { values: string[] } | { dynamic: DynamicSource; list?: boolean };
 
 /** Values read at TAB time: profile names from the config file, ids from the local service. */
-export type DynamicSource = 'profiles' | 'numbers' | 'webhooks' | 'keys' | 'subaccounts';
+export type DynamicSource = 'profiles' | 'numbers' | 'webhooks' | 'keys' | 'subaccounts' | 'calls' | 'voicemails' | 'devices' | 'blocked-numbers';
 
 export interface CompletionOption {
   names: string[];
@@ -52,6 +52,8 @@ function optionSource(o: Option, sets: ValueSets): CompletionOption['value'] {
       return { dynamic: 'profiles' };
     case '--subaccount':
       return { dynamic: 'subaccounts' };
+    case '--device':
+      return { dynamic: 'devices' };
     case '--types':
     case '--events':
       return { values: [...sets.eventTypes], list: true } as ValueSource;
@@ -72,6 +74,10 @@ function argSource(path: string[], argName: string, sets: ValueSets): ValueSourc
   if (group === 'routes' && argName === 'number') return { dynamic: 'numbers' };
   if (group === 'webhooks' && argName === 'id') return { dynamic: 'webhooks' };
   if (group === 'keys' && verb === 'revoke') return { dynamic: 'keys' };
+  if (group === 'calls' && argName === 'id') return { dynamic: 'calls' };
+  if (group === 'voicemails' && argName === 'id') return { dynamic: 'voicemails' };
+  if (group === 'softphone' && argName === 'id') return { dynamic: 'devices' };
+  if (group === 'blocked-numbers' && argName === 'entry') return { dynamic: 'blocked-numbers' };
   return undefined;
 }
 

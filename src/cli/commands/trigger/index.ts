@@ -17,7 +17,8 @@ svc trigger <event-type> --help.
 
 Examples:
   $ svc trigger --list
-  $ svc trigger message.received --to +14155550100 --from +14155550123 --body "hi"`,
+  $ svc trigger message.received --to +14155550100 --from +14155550123 --body "hi"
+  $ svc trigger call.missed --to +14155550100 --from +14155550123`,
     )
     .action(async (eventType: string | undefined, o: { list?: boolean }) => {
       if (eventType !== undefined) {

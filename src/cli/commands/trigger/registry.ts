@@ -1,6 +1,16 @@
 import type { TriggerDefinition } from './definition.js';
 import { messageReceivedTrigger, messageStatusTrigger } from './message-triggers.js';
 import { endpointDisabledTrigger } from './webhook-triggers.js';
+import {
+  callCompletedTrigger,
+  callKeyPressedTrigger,
+  callMissedTrigger,
+  callRingingTrigger,
+  callTranscriptDeltaTrigger,
+  callTranscriptTrigger,
+  callTriggerDefinition,
+  voicemailReceivedTrigger,
+} from './call-triggers.js';
 
 export type { TriggerDefinition, TriggerOption } from './definition.js';
 
@@ -12,4 +22,12 @@ export const TRIGGERS: Record<string, TriggerDefinition<never>> = {
   'message.received': messageReceivedTrigger,
   'message.status': messageStatusTrigger,
   'webhook_endpoint.disabled': endpointDisabledTrigger,
+  call: callTriggerDefinition,
+  'call.ringing': callRingingTrigger,
+  'call.completed': callCompletedTrigger,
+  'call.missed': callMissedTrigger,
+  'call.ivr.key_pressed': callKeyPressedTrigger,
+  'call.transcript': callTranscriptTrigger,
+  'call.transcript.delta': callTranscriptDeltaTrigger,
+  'voicemail.received': voicemailReceivedTrigger,
 };

@@ -1,0 +1,14 @@
+import type { CliContext } from '../../context.js';
+import { printOne } from '../../print-resource.js';
+import { getCall, getCallTrace } from '../../../api/resources/calls.js';
+import { CALL_COLUMNS } from './columns.js';
+import { printTrace } from './trace-lines.js';
+import type { GetCallOptions } from './get.js';
+
+export async function runGetCall(ctx: CliContext, opts: GetCallOptions): Promise<void> {
+  const client = await ctx.client();
+  const call = await getCall(client, opts.id);
+  if (!opts.trace) return printOne(ctx, call, CALL_COLUMNS);
+  const { data: trace } = await getCallTrace(client, opts.id);
+  await printTrace(ctx, call, trace);
+}
