@@ -56,5 +56,8 @@ describe('README walkthrough', () => {
     expect(out.stdout).toMatch(/"status": "delivered"|delivered/);
     expect(out.stderr).toContain('+ svc server stop');
     expect(out.stderr).toContain('stopped the local service');
-  });
+    // The simulated call was answered and its end reported.
+    expect(out.stdout).toMatch(/answered\s+by pstn \+14155550123/);
+    expect(out.stdout).toMatch(/call\.completed/);
+  }, 150_000);
 });
