@@ -16,3 +16,7 @@ export * from './webhooks.js';
 export * from './calls.js';
 export * from './blocked-numbers.js';
 export * from './softphone.js';
+export * from './brands.js';
+export * from './campaigns.js';
+export * from './registrations.js';
+export * from './ports.js';

@@ -1,10 +1,9 @@
 import type { Db } from './database.js';
+import type { CampaignStatus } from '../../api/values/registration.js';
 
 // spec: Campaign (10DLC). Only the fields numbers need today (assign, send); the registration work
-// adds the rest.
-/** 10DLC campaign states; the campaigns table's CHECK list is tested against this (check-lists.test.ts). */
-export const CAMPAIGN_STATUSES = ['draft', 'submitted', 'dca_review', 'approved', 'rejected'] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+// adds the rest (migration 8 has its columns).
+export type { CampaignStatus };
 
 export interface CampaignRecord {
   id: string;

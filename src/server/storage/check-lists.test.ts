@@ -6,7 +6,7 @@ import { NumberStatus, NumberType } from '../../api/schemas/numbers.js';
 import { MessageChannel, MessageDirection, MessageStatus } from '../../api/schemas/messages.js';
 import { DeliveryStatus } from '../../api/schemas/webhooks.js';
 import { CALL_DIRECTIONS, CALL_MISSED_OUTCOMES, CALL_STATUSES, DEVICE_PRESENCES, TRANSCRIPT_STATUSES } from '../../api/values/calls.js';
-import { CAMPAIGN_STATUSES } from './campaigns-repo.js';
+import { BRAND_STATUSES, CAMPAIGN_STATUSES, CNP_SHARING_STATUSES, ENTITY_TYPES, IDENTITY_STATUSES, PORT_DOCUMENT_TYPES, PORT_STATUSES } from '../../api/values/registration.js';
 import { IDEMPOTENCY_STATES } from './idempotency-repo.js';
 
 // The migrations repeat each enum as a CHECK list (SQLite has no enum type). Every CHECK list of a
@@ -25,8 +25,14 @@ const MIRRORS: Record<string, readonly string[]> = {
   'calls.mode': KeyMode.options,
   'voicemails.transcript_status': TRANSCRIPT_STATUSES,
   'devices.presence': DEVICE_PRESENCES,
-  // Storage-only states (not in the API): their lists live beside their repositories.
   'campaigns.status': CAMPAIGN_STATUSES,
+  'campaigns.cnp_sharing_status': CNP_SHARING_STATUSES,
+  'brands.status': BRAND_STATUSES,
+  'brands.entity_type': ENTITY_TYPES,
+  'brands.identity_status': IDENTITY_STATUSES,
+  'ports.status': PORT_STATUSES,
+  'port_documents.type': PORT_DOCUMENT_TYPES,
+  // Storage-only states (not in the API): their lists live beside their repositories.
   'idempotency_keys.state': IDEMPOTENCY_STATES,
 };
 

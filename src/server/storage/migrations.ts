@@ -374,3 +374,94 @@ MIGRATIONS.push({
     ALTER TABLE calls ADD COLUMN origin TEXT;
   `,
 });
+
+MIGRATIONS.push({
+  version: 8,
+  name: 'brands, full campaigns, leads, ports',
+  sql: `
+    -- spec: Brand (10DLC). The registration request's optional strings live in fields (JSON: the
+    -- spec's names as keys); what rules and lists read are columns.
+    CREATE TABLE brands (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      legal_name TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('draft','submitted','approved','rejected')),
+      mock INTEGER NOT NULL DEFAULT 0,
+      entity_type TEXT CHECK (entity_type IN ('PRIVATE_PROFIT','PUBLIC_PROFIT','NON_PROFIT','GOVERNMENT','SOLE_PROPRIETOR')),
+      fields TEXT NOT NULL DEFAULT '{}',
+      tcr_brand_id TEXT,
+      identity_status TEXT CHECK (identity_status IN ('SELF_DECLARED','UNVERIFIED','VERIFIED','VETTED_VERIFIED')),
+      vetting_provider TEXT,
+      vetting_class TEXT,
+      vetting_score INTEGER,
+      carrier_suspended TEXT,
+      compliance_pages TEXT,
+      page_config TEXT,
+      rejection_reason TEXT,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX brands_account ON brands(account_id, created_at, seq);
+
+    -- spec: Campaign (10DLC). Migration 2 made the columns numbers need; these add the rest. content
+    -- is the campaign create request without brandId (JSON); a row without it (made before this
+    -- migration) reads as an empty campaign.
+    ALTER TABLE campaigns ADD COLUMN content TEXT;
+    ALTER TABLE campaigns ADD COLUMN tcr_campaign_id TEXT;
+    ALTER TABLE campaigns ADD COLUMN mock INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE campaigns ADD COLUMN cnp_sharing_status TEXT CHECK (cnp_sharing_status IN ('none','pending','accepted','declined'));
+    ALTER TABLE campaigns ADD COLUMN mno_metadata TEXT;
+    ALTER TABLE campaigns ADD COLUMN remediation_attempts INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE campaigns ADD COLUMN last_rejection_reason TEXT;
+
+    -- spec: lead.captured — one row per submission of a brand's hosted opt-in form.
+    CREATE TABLE leads (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      brand_id TEXT NOT NULL REFERENCES brands(id),
+      first_name TEXT NOT NULL,
+      last_name TEXT NOT NULL,
+      email TEXT,
+      phone TEXT NOT NULL,
+      consent INTEGER NOT NULL,
+      consent_text TEXT NOT NULL,
+      captured_at INTEGER NOT NULL,
+      created_at INTEGER NOT NULL
+    );
+    CREATE INDEX leads_brand ON leads(brand_id, created_at, seq);
+
+    -- contract §7: port requests. The PIN is a secret of the losing carrier account: only whether
+    -- one was given is kept (has_pin), never the PIN.
+    CREATE TABLE ports (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      status TEXT NOT NULL CHECK (status IN ('draft','submitted','foc_scheduled','completed','rejected','canceled')),
+      phone_numbers TEXT NOT NULL,
+      authorized_name TEXT NOT NULL,
+      account_number TEXT NOT NULL,
+      has_pin INTEGER NOT NULL DEFAULT 0,
+      service_address TEXT NOT NULL,
+      foc_date INTEGER,
+      rejection_reason TEXT,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX ports_account ON ports(account_id, created_at, seq);
+
+    -- contract §7: a port's documents (letter of authorization, bill). Private: never under /media/.
+    CREATE TABLE port_documents (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      port_id TEXT NOT NULL REFERENCES ports(id),
+      type TEXT NOT NULL CHECK (type IN ('loa','bill')),
+      filename TEXT NOT NULL,
+      size_bytes INTEGER NOT NULL,
+      content BLOB NOT NULL,
+      uploaded_at INTEGER NOT NULL
+    );
+    CREATE INDEX port_documents_port ON port_documents(port_id, seq);
+  `,
+});

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { Timestamp } from './common.js';
+import { ListQuerySchema, pageOf } from './page.js';
+import {
+  BRAND_RELATIONSHIPS,
+  BRAND_STATUSES,
+  ENTITY_TYPES,
+  IDENTITY_STATUSES,
+  REGISTRATION_LIMITS,
+  VETTING_CLASSES,
+  VETTING_PROVIDERS,
+} from '../values/registration.js';
+
+// spec: Brand (10DLC), Registration inputs (brand registration request); contract §7.
+
+const Str = z.string().max(REGISTRATION_LIMITS.shortText);
+const OptStr = Str.nullable().optional();
+export const EntityType = z.enum(ENTITY_TYPES);
+export const BrandRelationship = z.enum(BRAND_RELATIONSHIPS);
+export const BrandStatus = z.enum(BRAND_STATUSES);
+
+/** spec: Registration inputs — the brand registration request; `legalName` is the only required field. */
+export const BrandRegistrationBody = z
+  .strictObject({
+    legalName: z.string().min(1).max(REGISTRATION_LIMITS.shortText),
+    displayName: OptStr,
+    ein: OptStr,
+    website: OptStr,
+    vertical: OptStr,
+    entityType: EntityType.nullable().optional(),
+    einIssuingCountry: OptStr,
+    email: OptStr,
+    phone: OptStr,
+    street: OptStr,
+    city: OptStr,
+    state: OptStr,
+    postalCode: OptStr,
+    country: OptStr,
+    businessContactEmail: OptStr,
+    stockSymbol: OptStr,
+    stockExchange: OptStr,
+    altBusinessId: OptStr,
+    altBusinessIdType: OptStr,
+    brandRelationship: BrandRelationship.nullable().optional(),
+    mock: z.boolean().optional().describe('a free test brand: approved at once, no charge, no vetting; its campaigns are mock and cannot be shared'),
+  })
+  .meta({ id: 'BrandRegistrationBody' });
+export type BrandRegistrationBody = z.infer<typeof BrandRegistrationBody>;
+
+/**
+ * Decision (spec: pageConfig's inner shape is not shown): the design of the hosted opt-in page — what
+ * a business sets to make the page its own. Colours are #rrggbb (contrast is checked when rendered).
+ */
+export const PageConfigSchema = z
+  .strictObject({
+    headline: z.string().max(120).nullable().optional(),
+    body: z.string().max(1000).nullable().optional().describe('text above the form'),
+    logoUrl: z.string().max(1000).nullable().optional().describe('https URL of a logo image (shown as a link-free <img>; no script or style is loaded from elsewhere)'),
+    accentColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour like #1a73e8').nullable().optional(),
+    buttonText: z.string().max(40).nullable().optional(),
+    messageFrequency: z.string().max(120).nullable().optional().describe('e.g. "up to 4 messages a month"; shown in the consent disclosure'),
+  })
+  .meta({ id: 'PageConfig' });
+export type PageConfig = z.infer<typeof PageConfigSchema>;
+
+/** spec: Brand — `compliancePages`: the texts of the hosted pages. */
+export const CompliancePagesSchema = z
+  .strictObject({
+    optIn: z.string().max(REGISTRATION_LIMITS.longText),
+    privacy: z.string().max(REGISTRATION_LIMITS.longText),
+    messagingTerms: z.string().max(REGISTRATION_LIMITS.longText),
+  })
+  .meta({ id: 'CompliancePages' });
+
+export const ComplianceUrlsSchema = z
+  .object({ optInUrl: z.string(), privacyUrl: z.string(), messagingTermsUrl: z.string() })
+  .meta({ id: 'ComplianceUrls' });
+
+/** PATCH /v1/brands/{id}: any registration field but `mock`, plus the hosted page's design and texts. */
+export const UpdateBrandBody = BrandRegistrationBody.omit({ mock: true })
+  .partial()
+  .extend({
+    legalName: z.string().min(1).max(REGISTRATION_LIMITS.shortText).optional(),
+    pageConfig: PageConfigSchema.nullable().optional(),
+    compliancePages: CompliancePagesSchema.nullable().optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one field to change' })
+  .meta({ id: 'UpdateBrandBody' });
+export type UpdateBrandBody = z.infer<typeof UpdateBrandBody>;
+
+export const VettingBody = z
+  .strictObject({ provider: z.enum(VETTING_PROVIDERS), vettingClass: z.enum(VETTING_CLASSES) })
+  .meta({ id: 'VettingBody' });
+export type VettingBody = z.infer<typeof VettingBody>;
+
+const NStr = z.string().nullable();
+export const BrandSchema = z
+  .object({
+    id: z.uuid(),
+    tenantId: z.uuid(),
+    legalName: z.string(),
+    displayName: NStr,
+    ein: NStr,
+    website: NStr,
+    vertical: NStr,
+    status: BrandStatus,
+    tcrBrandId: NStr,
+    mock: z.boolean(),
+    entityType: EntityType.nullable(),
+    einIssuingCountry: NStr,
+    email: NStr,
+    phone: NStr,
+    street: NStr,
+    city: NStr,
+    state: NStr,
+    postalCode: NStr,
+    country: NStr,
+    businessContactEmail: NStr,
+    stockSymbol: NStr,
+    stockExchange: NStr,
+    altBusinessId: NStr,
+    altBusinessIdType: NStr,
+    brandRelationship: BrandRelationship.nullable(),
+    identityStatus: z.enum(IDENTITY_STATUSES).nullable(),
+    vettingProvider: NStr,
+    vettingClass: NStr,
+    vettingScore: z.number().int().nullable(),
+    carrierSuspended: z.record(z.string(), z.boolean()).nullable(),
+    compliancePages: CompliancePagesSchema.nullable(),
+    pageConfig: PageConfigSchema.nullable(),
+    /** spec: present on reads, creates and updates; omitted on resubmit, vetting and registration responses. */
+    complianceUrls: ComplianceUrlsSchema.nullable().optional(),
+    /** Decision (spec: Brand has no such field): why the registry rejected it, null otherwise. */
+    rejectionReason: NStr,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Brand' });
+export type Brand = z.infer<typeof BrandSchema>;
+export const BrandPage = pageOf(BrandSchema);
+export const ListBrandsQuery = ListQuerySchema.extend({ status: BrandStatus.optional() });
