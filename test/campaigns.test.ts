@@ -190,3 +190,25 @@ describe('GET /v1/campaigns', () => {
     expectError(await svc.call('POST', `/v1/numbers/${n.id}/assign`, { body: { campaignId: theirs.id } }), 404, 'not_found');
   });
 });
+
+describe('POST /v1/campaigns/{id}/share', () => {
+  it('shares an approved real campaign: pending, accepted by the partner 1 h later; twice, unapproved or mock → 409', async () => {
+    const c = await submittedCampaign(svc);
+    expectError(await svc.call('POST', `/v1/campaigns/${c.id}/share`), 409, 'conflict');
+    await svc.call('POST', `/v1/sandbox/campaigns/${c.id}/decision`, { body: { decision: 'approved' } });
+    const shared = await svc.call('POST', `/v1/campaigns/${c.id}/share`);
+    expect(shared.status).toBe(200);
+    expect(shared.body).toMatchObject({ status: 'approved', cnpSharingStatus: 'pending' });
+    expectError(await svc.call('POST', `/v1/campaigns/${c.id}/share`), 409, 'conflict');
+    await svc.advanceJobs(REGISTRY_TIMINGS.cnpSharingDecisionSecs - 1);
+    expect((await get(c.id)).cnpSharingStatus).toBe('pending');
+    await svc.advanceJobs(1);
+    expect((await get(c.id)).cnpSharingStatus).toBe('accepted');
+    expectError(await svc.call('POST', `/v1/campaigns/${c.id}/share`), 409, 'conflict');
+    const mock = await approvedCampaign(svc);
+    const refused = await svc.call('POST', `/v1/campaigns/${mock.id}/share`);
+    expectError(refused, 409, 'conflict');
+    expect(refused.body.error.message).toMatch(/mock/);
+    expect((await get(mock.id)).cnpSharingStatus).toBeNull();
+  });
+});

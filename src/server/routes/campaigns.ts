@@ -4,7 +4,7 @@ import { CampaignSchema, CampaignSummarySchema, CreateCampaignBody, ListCampaign
 import { IdParams } from '../../api/schemas/common.js';
 import { CAMPAIGN_APPROVAL_SCORE } from '../../api/values/registration.js';
 import type { ServiceDeps } from '../deps.js';
-import { createCampaign, getCampaign, listCampaigns, resubmitCampaign, updateCampaign } from '../domain/registration/campaigns.js';
+import { createCampaign, getCampaign, listCampaigns, resubmitCampaign, shareCampaign, updateCampaign } from '../domain/registration/campaigns.js';
 import { campaignSummaryView, campaignView } from '../views/campaigns.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
@@ -85,5 +85,20 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req) => commitOnce(deps, req, 200, () => campaignView(resubmitCampaign(deps, req.auth, req.params.id))),
+  );
+
+  r.post(
+    '/v1/campaigns/:id/share',
+    {
+      schema: {
+        tags,
+        summary: 'Share an approved campaign with the connectivity partner (CNP)',
+        description:
+          'Only an approved, non-mock campaign whose `cnpSharingStatus` is `none` or `declined` → `pending`; the partner accepts 1 h later on the service clock (`accepted`). A mock campaign (mock campaigns cannot be shared), a campaign not approved, or one already pending or accepted → 409.',
+        params: IdParams,
+        response: { 200: CampaignSchema },
+      },
+    },
+    async (req) => commitOnce(deps, req, 200, () => campaignView(shareCampaign(deps, req.auth, req.params.id))),
   );
 }

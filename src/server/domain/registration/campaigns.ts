@@ -7,7 +7,7 @@ import type { CampaignContentBody, CreateCampaignBody, UpdateCampaignBody } from
 import type { Page } from '../../../api/schemas/page.js';
 import type { BrandRecord } from '../../storage/brands-repo.js';
 import type { CampaignFilters, CampaignRecord, CampaignSummaryRecord } from '../../storage/campaigns-repo.js';
-import { JOB_CAMPAIGN_DCA_REVIEW, JOB_CAMPAIGN_DECISION, type RegistrationDeps } from './deps.js';
+import { JOB_CAMPAIGN_DCA_REVIEW, JOB_CAMPAIGN_DECISION, JOB_CNP_SHARING, type RegistrationDeps } from './deps.js';
 import { tcrCampaignIdFor } from './registry-ids.js';
 import { predictApproval } from './prediction.js';
 
@@ -195,6 +195,28 @@ export function sandboxCampaignDecision(
   });
 }
 
+/**
+ * spec: Campaign — `cnpSharingStatus`; Registration inputs — a mock brand's campaigns "cannot be
+ * shared". Decision (the spec shows no sharing endpoint): `POST /v1/campaigns/{id}/share` offers an
+ * approved, real campaign to the connectivity partner (`none` or `declined` → `pending`), who accepts
+ * it 1 h later on the service clock (`accepted`). A mock campaign, one not approved, or one already
+ * pending or accepted is a 409 conflict.
+ */
+export function shareCampaign(deps: RegistrationDeps, actor: Actor, id: string): CampaignRecord {
+  return deps.uow.transaction(() => {
+    const c = getCampaign(deps, actor, id);
+    if (c.mock) throw conflict(`campaign ${c.id} is a mock campaign: mock campaigns cannot be shared`);
+    if (c.status !== 'approved') throw conflict(`only an approved campaign can be shared (campaign ${c.id} is ${c.status})`);
+    if (c.cnpSharingStatus === 'pending' || c.cnpSharingStatus === 'accepted') throw conflict(`campaign ${c.id} sharing is already ${c.cnpSharingStatus}`);
+    const now = deps.clock.nowMs();
+    c.cnpSharingStatus = 'pending';
+    c.updatedAt = now;
+    deps.campaigns.save(c);
+    deps.scheduler.schedule(JOB_CNP_SHARING, now + REGISTRY_TIMINGS.cnpSharingDecisionSecs * 1000, { campaignId: c.id });
+    return c;
+  });
+}
+
 type ReviewPayload = { campaignId: string; attempt: number };
 
 /** The registry's jobs: `dca_review` 1 h after a submission, the decision 24 h later; stale submissions are left alone. */
@@ -226,5 +248,18 @@ export function registerCampaignJobs(deps: RegistrationDeps): void {
       });
     },
     'campaign registry decisions',
+  );
+  deps.scheduler.register(
+    JOB_CNP_SHARING,
+    (p: { campaignId: string }) => {
+      deps.uow.transaction(() => {
+        const c = deps.campaigns.getById(p.campaignId);
+        if (!c || c.cnpSharingStatus !== 'pending') return;
+        c.cnpSharingStatus = 'accepted';
+        c.updatedAt = deps.clock.nowMs();
+        deps.campaigns.save(c);
+      });
+    },
+    'campaign sharing answers',
   );
 }

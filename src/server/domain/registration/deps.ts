@@ -19,3 +19,4 @@ export interface RegistrationDeps {
 export const JOB_BRAND_DECISION = 'registry.brand_decision';
 export const JOB_CAMPAIGN_DCA_REVIEW = 'registry.campaign_dca_review';
 export const JOB_CAMPAIGN_DECISION = 'registry.campaign_decision';
+export const JOB_CNP_SHARING = 'registry.cnp_sharing';
