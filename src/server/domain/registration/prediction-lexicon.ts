@@ -93,3 +93,15 @@ export const PATTERNS = {
   /** links.privacy, links.terms, brand.website — an absolute http(s) URL or a bare domain. */
   webAddress: /^(?:https?:\/\/)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:[/?#]\S*)?$/i,
 } as const;
+
+/**
+ * A whole-word (or whole-phrase) match, any case: "gun" is not in "begun"; spaces and hyphens in a
+ * phrase match any run of either ("opt out" matches "opt-out").
+ */
+export function hasWord(text: string, word: string): boolean {
+  const body = word
+    .split(/[\s-]+/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('[\\s-]+');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+}
