@@ -19,7 +19,8 @@ export const WORDS = {
    */
   optInChannels: [
     'web form', 'website', 'online form', 'sign-up form', 'signup form', 'sign up form', 'form', 'checkout',
-    'keyword', 'text', 'texts', 'texting', 'sms', 'short code',
+    // not "text"/"sms" alone: "agree to receive texts" names the messages, not where consent is given
+    'keyword', 'texting', 'short code',
     'paper form', 'paper', 'in store', 'in-store', 'point of sale', 'pos', 'tablet', 'kiosk', 'counter',
     'app', 'mobile app', 'application', 'phone call', 'call', 'verbal', 'verbally', 'ivr',
     'qr code', 'qr', 'email', 'account settings', 'portal', 'landing page', 'checkbox', 'check box',
@@ -90,6 +91,11 @@ export const PATTERNS = {
     /\b(?:required|mandatory|condition of (?:purchase|service|employment)|automatically (?:enrolled|subscribed|opted in|added)|pre-?checked|pre-?selected|checked by default|by (?:using|accepting|agreeing to|visiting|purchasing)\s+(?:our|the|this)\s+(?:terms|services?|site|website|app|products?))\b/i,
   /** Phrases that negate the bundling words above ("consent is not a condition of purchase"). */
   bundledNegation: /\b(?:not|never|isn't|is not|aren't)\s+(?:a\s+)?(?:required|mandatory|condition of (?:purchase|service|employment)|pre-?checked|pre-?selected|checked by default)\b|\boptional\b/gi,
+  /**
+   * opt_in.channel — a keyword opt-in: "Text JOIN to 55555", "send the keyword YOGA" (the keyword in
+   * capitals, as advertised; STOP and HELP are not opt-in keywords).
+   */
+  keywordOptIn: /\b(?:[Tt]ext(?:ing)?|TEXT|[Tt]xt|[Ss]end(?:ing)?|SEND)\s+(?:the\s+(?:word|keyword)\s+)?["'“]?(?!STOP\b|HELP\b)[A-Z][A-Z0-9]+\b/,
   /** links.privacy, links.terms, brand.website — an absolute http(s) URL or a bare domain. */
   webAddress: /^(?:https?:\/\/)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:[/?#]\S*)?$/i,
 } as const;

@@ -61,6 +61,15 @@ const ROWS: Row[] = [
     ['opt_in.channel'],
   ],
   [
+    'opt-in details that name the messages ("texts"), not where consent is given',
+    (i) => {
+      i.campaign.optInDetails = 'Customers agree to receive texts about their orders.';
+      i.campaign.optinMessage = 'Acme Bakery: thanks! Msg frequency varies. Msg & data rates may apply. Reply STOP to opt out, HELP for help.';
+    },
+    ['opt_in.channel'],
+  ],
+  ['a keyword opt-in names its channel', withOptIn('Customers Text BREAD to 55555 to agree to receive our specials. Msg frequency varies. Msg & data rates may apply. Reply STOP to opt out, HELP for help.'), []],
+  [
     'opt-in details without consent',
     (i) => {
       i.campaign.optInDetails = 'Phone numbers are collected on the web form at checkout.';

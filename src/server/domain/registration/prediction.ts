@@ -171,7 +171,7 @@ const RULES: Rule[] = [
     id: 'opt_in.channel',
     label: 'Opt-in details name the channel',
     check: ({ optInText }) =>
-      hasAny(optInText, WORDS.optInChannels)
+      hasAny(optInText, WORDS.optInChannels) || PATTERNS.keywordOptIn.test(optInText)
         ? ok
         : fail('Say where consumers opt in in optInDetails (e.g. "a web form at https://example.com/sms", "texting JOIN to the number", "a paper form at the counter").'),
   },
