@@ -63,6 +63,8 @@ export const WORDS = {
     tobacco: ['tobacco', 'cigarette', 'cigarettes', 'cigar', 'cigars', 'vape', 'vapes', 'vaping', 'e-cig', 'e-cigarette', 'nicotine', 'hookah', 'juul'],
     cannabis: ['cannabis', 'marijuana', 'cbd', 'thc', 'dispensary', 'edibles', 'kratom'],
   },
+  /** content.shaft — everyday phrases that contain a SHAFT word but are not SHAFT content; removed first. */
+  shaftExceptions: ['root beer', 'ginger beer', 'glue gun', 'nail gun', 'heat gun', 'staple gun', 'spray gun', 'caulk gun', 'grease gun', 'wine red', 'sex offender registry'],
   /** Legal suffixes dropped before looking for the brand's name in a sample ("Acme LLC" → "acme"). */
   legalSuffixes: ['inc', 'incorporated', 'llc', 'l.l.c', 'ltd', 'limited', 'corp', 'corporation', 'co', 'company', 'plc', 'lp', 'llp', 'pllc', 'gmbh'],
   /** Free mail domains: a brand email there cannot vouch for the website (TCR brand identity checks). */
@@ -105,9 +107,18 @@ export const PATTERNS = {
  * phrase match any run of either ("opt out" matches "opt-out").
  */
 export function hasWord(text: string, word: string): boolean {
+  return wordPattern(word).test(text);
+}
+
+/** `text` with every whole-word occurrence of `words` replaced by a space. */
+export function withoutWords(text: string, words: readonly string[]): string {
+  return words.reduce((t, w) => t.replace(new RegExp(wordPattern(w).source, 'giu'), ' '), text);
+}
+
+function wordPattern(word: string): RegExp {
   const body = word
     .split(/[\s-]+/)
     .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
     .join('[\\s-]+');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'iu').test(text);
+  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'iu');
 }

@@ -38,7 +38,7 @@ import type { CampaignContentBody } from '../../../api/schemas/campaigns.js';
 import type { Prediction } from '../../../api/schemas/registrations.js';
 import { PREDICTION_BAND_FLOORS, type PredictionBand } from '../../../api/values/registration.js';
 import { containsName, tradingName } from './brand-name.js';
-import { hasWord, PATTERNS, WORDS } from './prediction-lexicon.js';
+import { hasWord, PATTERNS, WORDS, withoutWords } from './prediction-lexicon.js';
 
 export type { Prediction };
 export type PredictionCheck = Prediction['checks'][number];
@@ -275,7 +275,7 @@ const RULES: Rule[] = [
     id: 'content.shaft',
     label: 'No prohibited (SHAFT) content',
     check: ({ samples, campaign }) => {
-      const text = [...samples, campaign.description ?? ''].join('\n');
+      const text = withoutWords([...samples, campaign.description ?? ''].join('\n'), WORDS.shaftExceptions);
       const found = Object.entries(WORDS.shaft).flatMap(([category, words]) => {
         const hit = words.find((w) => hasWord(text, w));
         return hit === undefined ? [] : [`${category} ("${hit}")`];
