@@ -26,6 +26,7 @@ import { blockedNumbersRoutes } from './routes/blocked-numbers.js';
 import { softphoneRoutes } from './routes/softphone.js';
 import { callsRoutes } from './routes/calls.js';
 import { sandboxCallsRoutes } from './routes/sandbox-calls.js';
+import { hostedPagesRoutes } from './routes/hosted-pages.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -105,6 +106,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   blockedNumbersRoutes(app, deps);
   softphoneRoutes(app, deps);
   callsRoutes(app, deps);
+  hostedPagesRoutes(app, deps);
   if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
   if (deps.options.sandbox) sandboxWebhooksRoutes(app, deps);
   if (deps.options.sandbox) sandboxCallsRoutes(app, deps);
