@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { FORM_HEADERS, formBody, insertBrand } from './hosted-pages-fixtures.js';
-import { SAFE_ACCENT_COLOR } from '../src/api/values/hosted-pages.js';
+import { LEAD_FORM_RATE, SAFE_ACCENT_COLOR } from '../src/api/values/hosted-pages.js';
 
 // contract §7: the hosted opt-in, privacy and terms pages over HTTP (no browser): escaping, the
 // security headers, 404 pages, validation re-render, Post/Redirect/Get and lead.captured once.
@@ -280,5 +280,30 @@ describe('POST /p/{brandId}/opt-in', () => {
     }
     const phones = svc.deps.leads.listForBrand(id).map((l) => l.phone);
     expect(phones).toEqual(cases.filter(([, e]) => e).map(([, e]) => e));
+  });
+});
+
+describe('the public form rate limit', () => {
+  it('answers an HTML 429 with Retry-After once a client address has used its burst', async () => {
+    const own = await startTestService();
+    try {
+      const id = insertBrand(own);
+      const statuses: number[] = [];
+      let limited: Awaited<ReturnType<TestService['call']>> | undefined;
+      for (let i = 0; i < LEAD_FORM_RATE.burst + 10 && !limited; i++) {
+        const res = await own.call('POST', `/p/${id}/opt-in`, { key: null, headers: FORM_HEADERS, rawBody: formBody({ firstName: '' }) });
+        statuses.push(res.status);
+        if (res.status === 429) limited = res;
+      }
+      expect(statuses.length).toBeGreaterThanOrEqual(LEAD_FORM_RATE.burst);
+      expect(statuses.slice(0, LEAD_FORM_RATE.burst).every((s) => s === 400)).toBe(true);
+      expect(limited?.status).toBe(429);
+      expect(limited?.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(Number(limited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      // Pages are read freely: only submissions are counted.
+      expect((await own.call('GET', `/p/${id}/opt-in`, { key: null })).status).toBe(200);
+    } finally {
+      await own.stop();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceDeps } from '../deps.js';
 import { HOSTED_PAGE_PATHS } from '../../api/values/registration.js';
@@ -8,9 +9,10 @@ import { TokenBuckets } from '../http/rate-limit.js';
 import type { RenderedPage } from '../views/hosted-pages/html.js';
 import { confirmationPageView, errorPageView, legalPageView, optInPageView } from '../views/hosted-pages/pages.js';
 
-// contract §7: the hosted compliance pages, public HTML without auth. Not part of the API: hidden
-// from the OpenAPI document (a brand's `complianceUrls` point here).
+// contract §7: the hosted compliance pages, public HTML without auth (a brand's `complianceUrls`
+// point here). Documented in OpenAPI as HTML pages, not JSON resources.
 
+const BrandParams = z.object({ brandId: z.string() });
 type BrandReq = FastifyRequest<{ Params: { brandId: string } }>;
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
@@ -49,14 +51,30 @@ export function hostedPagesRoutes(app: FastifyInstance, deps: ServiceDeps): void
 
     // Public: no key to count by, so the form is limited per client address (wall clock, in memory).
     const buckets = new TokenBuckets(LEAD_FORM_RATE);
-    const opts = { config: { public: true }, schema: { hide: true } as never };
+    const page = (summary: string, description: string, extra: Record<string, unknown> = {}) => ({
+      config: { public: true },
+      schema: { tags: ['hosted pages'], summary, description, security: [], params: BrandParams, produces: ['text/html'], ...extra } as never,
+    });
+    const NOT_FOUND = 'An unknown brand id answers a 404 HTML page. Served for a brand in every status (reviewers must reach a page under review).';
 
-    pages.get(HOSTED_PAGE_PATHS.optIn(':brandId'), opts, async (req: BrandReq, reply) => send(reply, optInPageView(hostedPage(deps, req.params.brandId))));
-    pages.get(HOSTED_PAGE_PATHS.privacy(':brandId'), opts, async (req: BrandReq, reply) => send(reply, legalPageView(hostedPage(deps, req.params.brandId), 'privacy')));
-    pages.get(HOSTED_PAGE_PATHS.messagingTerms(':brandId'), opts, async (req: BrandReq, reply) => send(reply, legalPageView(hostedPage(deps, req.params.brandId), 'messagingTerms')));
-    pages.get(HOSTED_CONFIRMATION_PATH(':brandId'), opts, async (req: BrandReq, reply) => send(reply, confirmationPageView(hostedPage(deps, req.params.brandId))));
+    pages.get(HOSTED_PAGE_PATHS.optIn(':brandId'), page('A brand\'s hosted SMS opt-in page (HTML)', `The form (first and last name, optional email, mobile number) and an unchecked SMS-consent box with the carriers\' disclosures. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, optInPageView(hostedPage(deps, req.params.brandId))));
+    pages.get(HOSTED_PAGE_PATHS.privacy(':brandId'), page('A brand\'s hosted privacy policy (HTML)', `compliancePages.privacy, or a default naming the brand. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, legalPageView(hostedPage(deps, req.params.brandId), 'privacy')));
+    pages.get(HOSTED_PAGE_PATHS.messagingTerms(':brandId'), page('A brand\'s hosted messaging terms (HTML)', `compliancePages.messagingTerms, or a default naming the brand. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, legalPageView(hostedPage(deps, req.params.brandId), 'messagingTerms')));
+    pages.get(HOSTED_CONFIRMATION_PATH(':brandId'), page('The opt-in confirmation page (HTML)', `Where a valid submission is redirected (Post/Redirect/Get); shows none of the visitor\'s details. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, confirmationPageView(hostedPage(deps, req.params.brandId))));
 
-    pages.post(HOSTED_PAGE_PATHS.optIn(':brandId'), { ...opts, bodyLimit: LEAD_FORM_LIMITS.bodyBytes }, async (req: BrandReq, reply) => {
+    pages.post(HOSTED_PAGE_PATHS.optIn(':brandId'), {
+        ...page(
+          'Submit the hosted opt-in form',
+          [
+            `An \`${FORM_TYPE}\` body of at most ${LEAD_FORM_LIMITS.bodyBytes / 1024} KB: \`firstName\`, \`lastName\`, \`email\` (optional), \`phone\` (E.164, or a US number of 10 digits),`,
+            '`consent=yes` when the SMS-consent box is ticked. Valid: the lead is stored, `lead.captured` is emitted to the brand\'s account once, and the answer is',
+            '303 to the confirmation page. Invalid: 400 with the form again, the values kept and each error beside its field. An unticked box is still a lead',
+            `(\`consent: false\`). Limited to ${LEAD_FORM_RATE.burst} submissions per client address, refilled at ${LEAD_FORM_RATE.ratePerSec} a second (429 page). ${NOT_FOUND}`,
+          ].join('\n'),
+          { consumes: [FORM_TYPE] },
+        ),
+        bodyLimit: LEAD_FORM_LIMITS.bodyBytes,
+      }, async (req: BrandReq, reply) => {
       const r = buckets.take(`ip:${req.ip}`);
       if (!r.allowed) throw new ServiceError('rate_limited', 'too many submissions', undefined, { 'Retry-After': String(r.retryAfterSecs) });
       const result = captureLead(deps, req.params.brandId, (req.body ?? {}) as Record<string, string[]>);

@@ -1,10 +1,12 @@
-import type { DomainDeps } from '../../deps.js';
+import type { Clock } from '../../clock.js';
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { EventStore } from '../events/store.js';
 import type { CompliancePages, PageConfig } from '../../../api/schemas/brands.js';
 import type { BrandStatus } from '../../../api/values/registration.js';
 import { HOSTED_PAGE_PATHS } from '../../../api/values/registration.js';
 import { DEFAULT_MESSAGE_FREQUENCY, DEFAULT_MESSAGE_PURPOSE, LEAD_FORM_LIMITS } from '../../../api/values/hosted-pages.js';
 import { E164_PATTERN } from '../../../api/schemas/common.js';
-import type { LeadRecord } from '../../storage/leads-repo.js';
+import type { LeadRecord, LeadsRepo } from '../../storage/leads-repo.js';
 import { iso } from '../../clock.js';
 import { newId } from '../../ids.js';
 import { notFound } from '../../errors.js';
@@ -13,7 +15,12 @@ import { notFound } from '../../errors.js';
 // public HTML built from the brand's `pageConfig` and `compliancePages`; submitting its form emits
 // `lead.captured` (spec: Event catalog) to the brand's account.
 
-export type LeadsDeps = Pick<DomainDeps, 'leads' | 'uow' | 'events' | 'clock'>;
+export interface LeadsDeps {
+  leads: LeadsRepo;
+  uow: UnitOfWork;
+  events: EventStore;
+  clock: Clock;
+}
 
 /** What a hosted page shows of a brand. */
 export interface HostedPageBrand {
@@ -48,7 +55,7 @@ export interface HostedPage {
  * registry's reviewers (the opt-in URL is part of what they check), and a rejected brand is fixed
  * and resubmitted with the same pages. Unknown ids are `not_found` (an HTML 404 at the edge).
  */
-export function hostedPage(deps: Pick<DomainDeps, 'leads'>, brandId: string): HostedPage {
+export function hostedPage(deps: Pick<LeadsDeps, 'leads'>, brandId: string): HostedPage {
   const brand = deps.leads.hostedBrand(brandId);
   if (!brand) throw notFound('brand');
   const brandName = brand.displayName?.trim() || brand.legalName;

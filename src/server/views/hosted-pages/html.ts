@@ -56,6 +56,7 @@ a{color:${accent}}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}
 input[type=text],input[type=email],input[type=tel]{display:block;width:100%;padding:.5rem;font:inherit;color:#1f2328;border:2px solid #5c6670;border-radius:4px;background:#fff}
 input[aria-invalid=true]{border-color:#b3261e}
+.hint{margin:0 0 .25rem;color:#4a525a}
 .field-error{color:#b3261e;font-weight:600;margin:.25rem 0 0}
 .consent{display:flex;gap:.75rem;align-items:flex-start;margin:1.5rem 0}
 .consent input{width:1.5rem;height:1.5rem;margin:.2rem 0 0;flex:none}
