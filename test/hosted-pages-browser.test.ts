@@ -6,7 +6,7 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from './helpers/service.js';
 import { createEndpoint, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
-import { insertBrand } from './hosted-pages-fixtures.js';
+import { createBrand } from './hosted-pages-fixtures.js';
 
 // contract §7 and issue 10: the hosted opt-in page in a real browser (Debian's chromium driven by
 // playwright-core): labels and an unchecked consent box as the accessibility tree sees them, the form
@@ -80,11 +80,15 @@ const focusedId = (page: Page) => page.evaluate(() => {
 describe('hosted opt-in page in Chromium', () => {
   it('is labelled, keyboard-operable, submits once and delivers lead.captured with the exact consent text', async () => {
     await createEndpoint(svc, { url: receiver.url, events: ['lead.captured'] });
-    const brandId = insertBrand(svc, {
+    // The brand made through the API, its page designed with PATCH; the browser opens the opt-in URL
+    // the brand's complianceUrls give.
+    const brand = await createBrand(svc, {
       pageConfig: { headline: 'Ride news from Acme Bikes', accentColor: '#0b3d91', messageFrequency: 'Up to 4 msgs/month', messagePurpose: 'service reminders and offers', buttonText: 'Join' },
     });
+    const brandId: string = brand.id;
+    expect(brand.complianceUrls.optInUrl).toBe(`${svc.baseUrl}/p/${brandId}/opt-in`);
     const { page, consoleErrors, offLoopback } = await openPage();
-    const res = await page.goto(`${svc.baseUrl}/p/${brandId}/opt-in`);
+    const res = await page.goto(brand.complianceUrls.optInUrl);
     expect(res?.status()).toBe(200);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     await expect(page.getByRole('main').count()).resolves.toBe(1);
@@ -157,7 +161,7 @@ describe('hosted opt-in page in Chromium', () => {
   }, 60_000);
 
   it('shows validation errors beside their fields, announced and linked, with the values kept', async () => {
-    const brandId = insertBrand(svc);
+    const brandId: string = (await createBrand(svc)).id;
     const { page, consoleErrors } = await openPage();
     await page.goto(`${svc.baseUrl}/p/${brandId}/opt-in`);
     await page.getByRole('textbox', { name: 'Last name' }).fill('Hopper');
@@ -178,7 +182,7 @@ describe('hosted opt-in page in Chromium', () => {
   }, 60_000);
 
   it('shows a <script> in a brand name as text and runs nothing', async () => {
-    const brandId = insertBrand(svc, { legalName: '<script>document.title="pwned"</script>Evil', fields: {} });
+    const brandId: string = (await createBrand(svc, { legalName: '<script>document.title="pwned"</script>Evil', fields: {} })).id;
     const { page } = await openPage();
     await page.goto(`${svc.baseUrl}/p/${brandId}/opt-in`);
     // Had the script run, the title would be "pwned"; it is the brand name as text.

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { FORM_HEADERS, formBody, insertBrand } from './hosted-pages-fixtures.js';
+import { FORM_HEADERS, brandId as newBrand, formBody } from './hosted-pages-fixtures.js';
 import { LEAD_FORM_RATE, SAFE_ACCENT_COLOR } from '../src/api/values/hosted-pages.js';
 
 // contract §7: the hosted opt-in, privacy and terms pages over HTTP (no browser): escaping, the
@@ -33,7 +33,7 @@ const VALID = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com'
 
 describe('GET /p/{brandId}/opt-in', () => {
   it('is public, accessible HTML: lang, main, one h1, every input labelled, the consent box unchecked with the disclosures', async () => {
-    const id = insertBrand(svc, { pageConfig: { messageFrequency: 'Up to 4 msgs/month', messagePurpose: 'order updates' } });
+    const id = await newBrand(svc, { pageConfig: { messageFrequency: 'Up to 4 msgs/month', messagePurpose: 'order updates' } });
     const res = await get(`/p/${id}/opt-in`);
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -60,7 +60,7 @@ describe('GET /p/{brandId}/opt-in', () => {
   });
 
   it('sends a strict CSP (no script, the one style block by hash), Referrer-Policy, nosniff and no-store', async () => {
-    const id = insertBrand(svc);
+    const id = await newBrand(svc);
     const res = await get(`/p/${id}/opt-in`);
     const csp = String(res.headers['content-security-policy']);
     const directives = Object.fromEntries(csp.split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')]));
@@ -79,7 +79,7 @@ describe('GET /p/{brandId}/opt-in', () => {
 
   it('escapes every brand value: <script> in legalName and pageConfig never reaches the page as markup', async () => {
     const evil = '<script>alert("x")</script>';
-    const id = insertBrand(svc, {
+    const id = await newBrand(svc, {
       legalName: `Evil ${evil} Inc`,
       fields: {},
       pageConfig: { headline: `Hi ${evil}`, body: `<img src=x onerror=alert(1)>`, buttonText: '"><b>go', messageFrequency: evil, messagePurpose: "it's & <i>" },
@@ -99,8 +99,8 @@ describe('GET /p/{brandId}/opt-in', () => {
   });
 
   it('keeps an accent with AA contrast and replaces a too-light one by the safe colour', async () => {
-    const dark = insertBrand(svc, { pageConfig: { accentColor: '#0B3D91' } });
-    const light = insertBrand(svc, { pageConfig: { accentColor: '#FFEB3B' } });
+    const dark = await newBrand(svc, { pageConfig: { accentColor: '#0B3D91' } });
+    const light = await newBrand(svc, { pageConfig: { accentColor: '#FFEB3B' } });
     const darkCss = /<style>([\s\S]*?)<\/style>/.exec((await get(`/p/${dark}/opt-in`)).text)![1]!;
     const lightCss = /<style>([\s\S]*?)<\/style>/.exec((await get(`/p/${light}/opt-in`)).text)![1]!;
     expect(darkCss).toContain('background:#0b3d91');
@@ -109,12 +109,12 @@ describe('GET /p/{brandId}/opt-in', () => {
   });
 
   it('renders an https logo, allowing only its origin for images; any other logo URL is left out', async () => {
-    const https = insertBrand(svc, { pageConfig: { logoUrl: 'https://cdn.acmebikes.example/logo.png' } });
+    const https = await newBrand(svc, { pageConfig: { logoUrl: 'https://cdn.acmebikes.example/logo.png' } });
     const res = await get(`/p/${https}/opt-in`);
     expect(res.text).toContain('<img src="https://cdn.acmebikes.example/logo.png" alt="Acme Bikes">');
     expect(res.headers['content-security-policy']).toContain('img-src https://cdn.acmebikes.example;');
     for (const logoUrl of ['http://cdn.example/logo.png', 'javascript:alert(1)', 'data:image/png;base64,AAAA']) {
-      const id = insertBrand(svc, { pageConfig: { logoUrl } });
+      const id = await newBrand(svc, { pageConfig: { logoUrl } });
       const page = await get(`/p/${id}/opt-in`);
       expect(page.text).not.toContain('<img');
       expect(page.headers['content-security-policy']).toContain("img-src 'none'");
@@ -123,7 +123,7 @@ describe('GET /p/{brandId}/opt-in', () => {
 
   it('is served for a brand in every status (reviewers must reach a page under review)', async () => {
     for (const status of ['draft', 'submitted', 'approved', 'rejected']) {
-      const res = await get(`/p/${insertBrand(svc, { status })}/opt-in`);
+      const res = await get(`/p/${await newBrand(svc, { status: status as 'draft' })}/opt-in`);
       expect(res.status).toBe(200);
     }
   });
@@ -144,13 +144,13 @@ describe('GET /p/{brandId}/opt-in', () => {
 });
 
 describe('privacy and terms pages', () => {
-  it('show default texts naming the brand when compliancePages is null', async () => {
-    const id = insertBrand(svc);
+  it("show the brands module's default texts naming the brand when compliancePages is null", async () => {
+    const id = await newBrand(svc);
     const privacy = await get(`/p/${id}/privacy`);
     expect(privacy.status).toBe(200);
     expect(privacy.text).toContain('<h1>Acme Bikes Privacy Policy</h1>');
     expect(privacy.text).toContain('Acme Bikes LLC collects');
-    expect(privacy.text).toContain('No mobile information will be shared with third parties');
+    expect(privacy.text).toContain('Mobile information will not be shared with third parties');
     const terms = await get(`/p/${id}/terms`);
     expect(terms.text).toContain('<h1>Acme Bikes Messaging Terms</h1>');
     expect(terms.text).toContain('Reply HELP for help.');
@@ -158,7 +158,7 @@ describe('privacy and terms pages', () => {
   });
 
   it("show the brand's own texts, blank lines as paragraphs", async () => {
-    const id = insertBrand(svc, { compliancePages: { optIn: 'Join our club.', privacy: 'We keep it safe.\n\nWe never sell it.', messagingTerms: 'Terms & more.' } });
+    const id = await newBrand(svc, { compliancePages: { optIn: 'Join our club.', privacy: 'We keep it safe.\n\nWe never sell it.', messagingTerms: 'Terms & more.' } });
     expect((await get(`/p/${id}/privacy`)).text).toContain('<p>We keep it safe.</p>\n<p>We never sell it.</p>');
     expect((await get(`/p/${id}/terms`)).text).toContain('<p>Terms &amp; more.</p>');
     expect((await get(`/p/${id}/opt-in`)).text).toContain('<p>Join our club.</p>');
@@ -167,7 +167,7 @@ describe('privacy and terms pages', () => {
 
 describe('POST /p/{brandId}/opt-in', () => {
   it('re-renders the form with a 400, values kept and each error beside its field; nothing stored or emitted', async () => {
-    const id = insertBrand(svc);
+    const id = await newBrand(svc);
     const before = (await leadEvents()).length;
     const res = await post(`/p/${id}/opt-in`, { firstName: '', lastName: '<b>Lovelace</b>', email: 'not-an-email', phone: '12345', consent: 'yes' });
     expect(res.status).toBe(400);
@@ -190,7 +190,7 @@ describe('POST /p/{brandId}/opt-in', () => {
   });
 
   it('stores the lead, emits lead.captured once with the exact consent text, and redirects (303) to the confirmation', async () => {
-    const id = insertBrand(svc, { pageConfig: { messageFrequency: 'Up to 2 msgs/week' } });
+    const id = await newBrand(svc, { pageConfig: { messageFrequency: 'Up to 2 msgs/week' } });
     const page = await get(`/p/${id}/opt-in`);
     const shown = consentLabelText(page.text);
     const res = await post(`/p/${id}/opt-in`, VALID);
@@ -224,7 +224,7 @@ describe('POST /p/{brandId}/opt-in', () => {
   });
 
   it('emits one event per submission: the same form posted twice is two leads', async () => {
-    const id = insertBrand(svc);
+    const id = await newBrand(svc);
     expect((await post(`/p/${id}/opt-in`, VALID)).status).toBe(303);
     expect((await post(`/p/${id}/opt-in`, VALID)).status).toBe(303);
     const events = (await leadEvents()).filter((e) => e.brandId === id);
@@ -233,7 +233,7 @@ describe('POST /p/{brandId}/opt-in', () => {
   });
 
   it('takes a lead without SMS consent (consent: false), email omitted as null, E.164 kept as given', async () => {
-    const id = insertBrand(svc);
+    const id = await newBrand(svc);
     const res = await post(`/p/${id}/opt-in`, { firstName: 'Grace', lastName: 'Hopper', email: '', phone: '+44 20 7946 0958' });
     expect(res.status).toBe(303);
     const [e] = (await leadEvents()).filter((x) => x.brandId === id);
@@ -243,7 +243,7 @@ describe('POST /p/{brandId}/opt-in', () => {
   it("emits to the brand's own account: a sub-account's brand lands in its feed, not the parent's", async () => {
     const sub = await svc.call('POST', '/v1/subaccounts', { body: { name: 'Lead Co' } });
     expect(sub.status).toBe(201);
-    const id = insertBrand(svc, { accountId: sub.body.id, legalName: 'Sub Brand Ltd', fields: {} });
+    const id = await newBrand(svc, { subaccountId: sub.body.id, legalName: 'Sub Brand Ltd', fields: {} });
     expect((await post(`/p/${id}/opt-in`, VALID)).status).toBe(303);
     const subEvents = (await leadEvents({ 'Service-Subaccount': sub.body.id })).filter((e) => e.brandId === id);
     expect(subEvents).toHaveLength(1);
@@ -252,7 +252,7 @@ describe('POST /p/{brandId}/opt-in', () => {
   });
 
   it('refuses another body type and a body over 16 KB with an HTML 400, storing nothing', async () => {
-    const id = insertBrand(svc);
+    const id = await newBrand(svc);
     const json = await svc.call('POST', `/p/${id}/opt-in`, { key: null, body: VALID });
     expect(json.status).toBe(400);
     expect(json.headers['content-type']).toBe('text/html; charset=utf-8');
@@ -263,7 +263,7 @@ describe('POST /p/{brandId}/opt-in', () => {
   });
 
   it('normalises US numbers and refuses numbers that are not phone numbers', async () => {
-    const id = insertBrand(svc);
+    const id = await newBrand(svc);
     const cases: Array<[string, string | null]> = [
       ['415-555-0123', '+14155550123'],
       ['1 (415) 555 0123', '+14155550123'],
@@ -287,7 +287,7 @@ describe('the public form rate limit', () => {
   it('answers an HTML 429 with Retry-After once a client address has used its burst', async () => {
     const own = await startTestService();
     try {
-      const id = insertBrand(own);
+      const id = await newBrand(own);
       const statuses: number[] = [];
       let limited: Awaited<ReturnType<TestService['call']>> | undefined;
       for (let i = 0; i < LEAD_FORM_RATE.burst + 10 && !limited; i++) {

@@ -7,6 +7,8 @@ import { HOSTED_PAGE_PATHS } from '../../../api/values/registration.js';
 import { DEFAULT_MESSAGE_FREQUENCY, DEFAULT_MESSAGE_PURPOSE, LEAD_FORM_LIMITS } from '../../../api/values/hosted-pages.js';
 import { E164_PATTERN } from '../../../api/schemas/common.js';
 import type { LeadRecord, LeadsRepo } from '../../storage/leads-repo.js';
+import type { BrandRecord, BrandsRepo } from '../../storage/brands-repo.js';
+import { compliancePagesOf, getPublic } from './brands.js';
 import { iso } from '../../clock.js';
 import { newId } from '../../ids.js';
 import { notFound } from '../../errors.js';
@@ -17,6 +19,7 @@ import { notFound } from '../../errors.js';
 
 export interface LeadsDeps {
   leads: LeadsRepo;
+  brands: BrandsRepo;
   uow: UnitOfWork;
   events: EventStore;
   clock: Clock;
@@ -44,7 +47,13 @@ export interface HostedPage {
   brand: HostedPageBrand;
   /** The name customers know (displayName, else legalName). */
   brandName: string;
+  /** The privacy policy and messaging terms: the brand's own, or the brands module's defaults. */
   texts: CompliancePages;
+  /**
+   * The brand's own opt-in text, shown above the form; null when it has set none (the default opt-in
+   * text is the consent language itself, which the checkbox's label already carries).
+   */
+  intro: string | null;
   consent: ConsentPart[];
   /** The consent language exactly as the page shows it (the label's text). */
   consentText: string;
@@ -55,19 +64,35 @@ export interface HostedPage {
  * registry's reviewers (the opt-in URL is part of what they check), and a rejected brand is fixed
  * and resubmitted with the same pages. Unknown ids are `not_found` (an HTML 404 at the edge).
  */
-export function hostedPage(deps: Pick<LeadsDeps, 'leads'>, brandId: string): HostedPage {
-  const brand = deps.leads.hostedBrand(brandId);
-  if (!brand) throw notFound('brand');
+export function hostedPage(deps: Pick<LeadsDeps, 'brands'>, brandId: string): HostedPage {
+  const record = getPublic(deps, brandId);
+  if (!record) throw notFound('brand');
+  const brand = hostedPageBrand(record);
   const brandName = brand.displayName?.trim() || brand.legalName;
   const consent = consentParts(brand, brandName);
   return {
     brand,
     brandName,
-    texts: brand.compliancePages ?? defaultTexts(brand, brandName),
+    texts: compliancePagesOf(record),
+    intro: record.compliancePages?.optIn ?? null,
     consent,
     consentText: consent.map((p) => p.text).join(''),
   };
 }
+
+/** What a page shows of a brand record (`pageConfig` was validated by PageConfigSchema when set). */
+const hostedPageBrand = (b: BrandRecord): HostedPageBrand => ({
+  id: b.id,
+  accountId: b.accountId,
+  status: b.status,
+  legalName: b.legalName,
+  displayName: b.fields.displayName ?? null,
+  website: b.fields.website ?? null,
+  email: b.fields.email ?? null,
+  phone: b.fields.phone ?? null,
+  pageConfig: b.pageConfig as PageConfig | null,
+  compliancePages: b.compliancePages,
+});
 
 /**
  * The SMS-consent disclosure carriers require next to the checkbox (CTIA Messaging Principles and
@@ -88,25 +113,6 @@ function consentParts(brand: HostedPageBrand, brandName: string): ConsentPart[] 
     { text: 'Messaging Terms', href: HOSTED_PAGE_PATHS.messagingTerms(brand.id) },
     { text: '.' },
   ];
-}
-
-/** Decision: the texts a brand without `compliancePages` gets, naming it and its contact details. */
-function defaultTexts(brand: HostedPageBrand, brandName: string): CompliancePages {
-  const contact = [brand.email, brand.phone, brand.website].filter((c): c is string => !!c).join(', ');
-  const reach = contact ? ` Contact ${brand.legalName} at ${contact}.` : '';
-  return {
-    optIn: `Sign up to receive text messages from ${brandName}. Enter your details below and tick the box to agree to texts.`,
-    privacy: [
-      `${brand.legalName} collects the name, phone number and email address you give on this page to send you the text messages you asked for.`,
-      'No mobile information will be shared with third parties or affiliates for marketing or promotional purposes. Text messaging originator opt-in data and consent will not be shared with any third parties.',
-      `You can stop the messages at any time by replying STOP.${reach}`,
-    ].join('\n\n'),
-    messagingTerms: [
-      `${brandName} sends text messages to people who agreed to receive them on its opt-in page.`,
-      'Message frequency varies. Msg & data rates may apply. Reply STOP to cancel at any time; you will get one message confirming it. Reply HELP for help.',
-      `Carriers are not liable for delayed or undelivered messages.${reach}`,
-    ].join('\n\n'),
-  };
 }
 
 // ---- The form ----

@@ -51,7 +51,7 @@ export function optInPageView(page: HostedPage, state: { values: LeadFormValues;
   const main = `<h1>${esc(cfg.headline?.trim() || `Get text messages from ${page.brandName}`)}</h1>
 ${summary}
 ${cfg.body?.trim() ? paragraphs(cfg.body) : ''}
-${paragraphs(page.texts.optIn)}
+${page.intro ? paragraphs(page.intro) : ''}
 <form method="post" action="${esc(HOSTED_PAGE_PATHS.optIn(page.brand.id))}" novalidate>
 ${input('firstName')}
 ${input('lastName')}
