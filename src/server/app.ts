@@ -31,6 +31,7 @@ import { campaignsRoutes } from './routes/campaigns.js';
 import { registrationsRoutes } from './routes/registrations.js';
 import { registrationToolsRoutes } from './routes/registration-tools.js';
 import { sandboxRegistrationRoutes } from './routes/sandbox-registration.js';
+import { hostedPagesRoutes } from './routes/hosted-pages.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -114,6 +115,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   campaignsRoutes(app, deps);
   registrationsRoutes(app, deps);
   registrationToolsRoutes(app, deps);
+  hostedPagesRoutes(app, deps);
   if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
   if (deps.options.sandbox) sandboxWebhooksRoutes(app, deps);
   if (deps.options.sandbox) sandboxCallsRoutes(app, deps);

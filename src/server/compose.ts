@@ -18,6 +18,7 @@ import { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
 import { DevicesRepo } from './storage/devices-repo.js';
 import { CallsRepo } from './storage/calls-repo.js';
 import { VoicemailsRepo } from './storage/voicemails-repo.js';
+import { LeadsRepo } from './storage/leads-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
@@ -58,6 +59,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     devices: new DevicesRepo(db),
     calls: new CallsRepo(db),
     voicemails: new VoicemailsRepo(db),
+    leads: new LeadsRepo(db),
     media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),

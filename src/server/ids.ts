@@ -17,7 +17,7 @@ export function randomBase62(length: number): string {
 // contract §2: a type prefix and a random part; where the spec says uuid, a UUID.
 export type IdPrefix =
   | 'msg' | 'num' | 'dst' | 'rte' | 'call' | 'rec' | 'vm' | 'port' | 'dev' | 'dom' | 'eml' | 'we'
-  | 'whd' | 'evt' | 'key' | 'job' | 'chg';
+  | 'whd' | 'evt' | 'key' | 'job' | 'chg' | 'lead';
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(20)}`;
 export const newUuid = (): string => randomUUID();
