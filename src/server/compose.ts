@@ -17,6 +17,7 @@ import { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
 import { DevicesRepo } from './storage/devices-repo.js';
 import { CallsRepo } from './storage/calls-repo.js';
 import { VoicemailsRepo } from './storage/voicemails-repo.js';
+import { PortsRepo } from './storage/ports-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
@@ -24,6 +25,7 @@ import { registerMessageJobs } from './domain/messages.js';
 import { registerNumberJobs } from './domain/numbers.js';
 import { blockSuggestionOutbox } from './domain/voice/blocked-numbers.js';
 import { registerCallJobs } from './domain/voice/calls.js';
+import { registerPortJobs } from './domain/ports.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
@@ -55,6 +57,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     devices: new DevicesRepo(db),
     calls: new CallsRepo(db),
     voicemails: new VoicemailsRepo(db),
+    ports: new PortsRepo(db),
     media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),
@@ -84,6 +87,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
   registerMessageJobs(domain);
   registerNumberJobs(domain);
   registerCallJobs(domain);
+  registerPortJobs(domain);
 
   // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
   domain.events.addOutbox(webhookOutbox(domain));

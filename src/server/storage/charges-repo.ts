@@ -4,7 +4,7 @@ import { newId } from '../ids.js';
 // contract §11: one row per billable event, in cents; live only (test keys never move money).
 // `voice` (per started minute of an answered call's talk time) and `transcription` (per started minute
 // transcribed) are recorded by the call runner (domain/voice/calls.ts).
-export type ChargeCategory = 'sms' | 'mms' | 'local_number' | 'tollfree_number' | 'emergency' | 'voice' | 'transcription';
+export type ChargeCategory = 'sms' | 'mms' | 'local_number' | 'tollfree_number' | 'emergency' | 'voice' | 'transcription' | 'port';
 
 export interface ChargeRecord {
   id: string;
