@@ -113,3 +113,6 @@ export const CampaignSummarySchema = z
 export type CampaignSummary = z.infer<typeof CampaignSummarySchema>;
 export const CampaignSummaryPage = pageOf(CampaignSummarySchema);
 export const ListCampaignsQuery = ListQuerySchema.extend({ status: CampaignStatus.optional(), brandId: z.uuid().optional() });
+
+/** The same content read back as a response (`POST /v1/registrations/draft`): named so the CLI parses it without zod. */
+export const CampaignContentSchema = CampaignContentBody;

@@ -1,6 +1,7 @@
 import type { TriggerDefinition } from './definition.js';
 import { messageReceivedTrigger, messageStatusTrigger } from './message-triggers.js';
 import { endpointDisabledTrigger } from './webhook-triggers.js';
+import { brandDecisionTrigger, campaignDecisionTrigger, leadCapturedTrigger, portDecisionTrigger } from './registration-triggers.js';
 
 export type { TriggerDefinition, TriggerOption } from './definition.js';
 
@@ -12,4 +13,8 @@ export const TRIGGERS: Record<string, TriggerDefinition<never>> = {
   'message.received': messageReceivedTrigger,
   'message.status': messageStatusTrigger,
   'webhook_endpoint.disabled': endpointDisabledTrigger,
+  'lead.captured': leadCapturedTrigger,
+  'brand.decision': brandDecisionTrigger,
+  'campaign.decision': campaignDecisionTrigger,
+  'port.decision': portDecisionTrigger,
 };
