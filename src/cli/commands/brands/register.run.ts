@@ -34,7 +34,6 @@ export async function runRegister(ctx: CliContext, opts: RegisterOptions): Promi
     ...(opts.answers !== undefined ? { answersFile: { path: opts.answers, flag: '--answers' } } : {}),
     resume: opts.resume,
   });
-  const client = await ctx.client();
   let answers = await wizard.ask(BRAND_QUESTIONS);
   if (ctx.prompter.enabled && !CAMPAIGN_QUESTIONS.some((q) => wizard.answered(q.field))) {
     await offerDraft(ctx, wizard, answers.brand as Record<string, unknown>);
@@ -42,6 +41,7 @@ export async function runRegister(ctx: CliContext, opts: RegisterOptions): Promi
   answers = await wizard.ask(CAMPAIGN_QUESTIONS);
   let body = wizard.check(RegistrationBody, { brand: { ...(answers.brand as object), ...(opts.mock ? { mock: true } : {}) }, campaign: answers.campaign });
 
+  const client = await ctx.client();
   // The prediction is free: shown before the price. A low band on a terminal asks to go on or fix.
   if (!client.dryRun) {
     for (;;) {
