@@ -1,9 +1,8 @@
-// Shared setup for the messaging and numbers end-to-end tests: buying numbers over HTTP and seeding
-// campaigns through the repo (campaign registration arrives in a later issue).
+// Shared setup for the messaging and numbers end-to-end tests: buying numbers over HTTP and attaching
+// them to campaigns registered through the API (registration-fixtures.ts).
 import { expect } from 'vitest';
 import type { TestService } from './helpers/service.js';
-import { newUuid } from '../src/server/ids.js';
-import type { CampaignRecord, CampaignStatus } from '../src/server/storage/campaigns-repo.js';
+import { approvedCampaign } from './registration-fixtures.js';
 
 export interface Caps {
   sms: boolean;
@@ -37,19 +36,10 @@ export async function buy(svc: TestService, o: BuyOptions = {}): Promise<any> {
   return bought.body;
 }
 
-/** A campaign row for `accountId`, inserted through the repo (tests only). */
-export function seedCampaign(svc: TestService, accountId: string, status: CampaignStatus = 'approved', name = 'Appointment reminders'): CampaignRecord {
-  const now = svc.now();
-  const c: CampaignRecord = { id: newUuid(), accountId, brandId: newUuid(), name, useCase: 'LOW_VOLUME', status, createdAt: now, updatedAt: now };
-  svc.deps.campaigns.insert(c);
-  return c;
-}
-
 /** A local number attached to an approved campaign: it can send with a live key. */
 export async function liveNumber(svc: TestService, o: BuyOptions = {}): Promise<any> {
   const n = await buy(svc, o);
-  const accountId = o.headers?.['service-subaccount'] ?? svc.bootstrap.accountId;
-  const campaign = seedCampaign(svc, accountId);
+  const campaign = await approvedCampaign(svc, { key: o.key, headers: o.headers });
   const assigned = await svc.call('POST', `/v1/numbers/${n.id}/assign`, { key: o.key, headers: o.headers, body: { campaignId: campaign.id } });
   expect(assigned.status).toBe(200);
   expect(assigned.body.status).toBe('live');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { buy, enc, expectError, liveNumber, messageCount, seedCampaign } from './messages-fixtures.js';
+import { buy, enc, expectError, liveNumber, messageCount } from './messages-fixtures.js';
+import { approvedCampaign } from './registration-fixtures.js';
 
 // contract §4: POST /v1/messages with every rule, reads, idempotency, other accounts.
 
@@ -278,7 +279,7 @@ describe('another account', () => {
     const sub = await svc.call('POST', '/v1/subaccounts', { body: { name: 'Third Co' } });
     const headers = { 'service-subaccount': sub.body.id };
     const n = await buy(svc, { headers, areaCode: '212' });
-    const agencyCampaign = seedCampaign(svc, svc.bootstrap.accountId);
+    const agencyCampaign = await approvedCampaign(svc);
     expectError(await svc.call('POST', `/v1/numbers/${n.id}/assign`, { headers, body: { campaignId: agencyCampaign.id } }), 404, 'not_found');
   });
 });

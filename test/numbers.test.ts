@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { buy, enc, expectError, numberCount, seedCampaign } from './messages-fixtures.js';
+import { buy, enc, expectError, numberCount } from './messages-fixtures.js';
+import { approvedCampaign, submittedCampaign } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 
 // contract §5: search, buy, list, get, release, assign; §11 first month on buy (live only).
@@ -176,7 +177,7 @@ describe('GET /v1/numbers and /v1/numbers/{id}', () => {
     const tf = await buy(svc, { headers, type: 'tollfree', want: () => true });
     const gone = await buy(svc, { headers, areaCode: '702' });
     await svc.call('POST', `/v1/numbers/${gone.id}/release`, { headers });
-    const campaign = seedCampaign(svc, sub.body.id);
+    const campaign = await approvedCampaign(svc, { headers });
     await svc.call('POST', `/v1/numbers/${local2.id}/assign`, { headers, body: { campaignId: campaign.id } });
 
     const list = async (q: string) => (await svc.call('GET', `/v1/numbers?limit=100${q}`, { headers })).body.data.map((n: { id: string }) => n.id);
@@ -220,7 +221,7 @@ describe('GET /v1/numbers and /v1/numbers/{id}', () => {
 describe('POST /v1/numbers/{id}/release', () => {
   it('releases (campaign detached, releasedAt set), refuses a second release, and frees the number', async () => {
     const n = await buy(svc, { areaCode: '404' });
-    const campaign = seedCampaign(svc, svc.bootstrap.accountId);
+    const campaign = await approvedCampaign(svc);
     await svc.call('POST', `/v1/numbers/${n.id}/assign`, { body: { campaignId: campaign.id } });
     const res = await svc.call('POST', `/v1/numbers/${enc(n.phoneNumber)}/release`);
     expect(res.status).toBe(200);
@@ -240,7 +241,7 @@ describe('POST /v1/numbers/{id}/release', () => {
 describe('POST /v1/numbers/{id}/assign', () => {
   it('attaches an approved campaign (live) and detaches it (idle)', async () => {
     const n = await buy(svc, { areaCode: '503' });
-    const campaign = seedCampaign(svc, svc.bootstrap.accountId, 'approved', 'Shipping updates');
+    const campaign = await approvedCampaign(svc, {}, { name: 'Shipping updates' });
     const on = await svc.call('POST', `/v1/numbers/${n.id}/assign`, { body: { campaignId: campaign.id } });
     expect(on.status).toBe(200);
     expect(on.body).toMatchObject({ status: 'live', campaignId: campaign.id, campaignName: 'Shipping updates' });
@@ -255,8 +256,8 @@ describe('POST /v1/numbers/{id}/assign', () => {
     const voiceOnly = await buy(svc, { areaCode: '503', want: (c) => !c.sms });
     const gone = await buy(svc, { areaCode: '503' });
     await svc.call('POST', `/v1/numbers/${gone.id}/release`);
-    const approved = seedCampaign(svc, svc.bootstrap.accountId);
-    const submitted = seedCampaign(svc, svc.bootstrap.accountId, 'submitted');
+    const approved = await approvedCampaign(svc);
+    const submitted = await submittedCampaign(svc, { key: svc.bootstrap.testKey });
     const assign = (id: string, body: unknown) => svc.call('POST', `/v1/numbers/${id}/assign`, { body });
     expectError(await assign(n.id, { campaignId: '6f1c0a52-0000-4000-8000-000000000000' }), 404, 'not_found');
     expectError(await assign(n.id, { campaignId: submitted.id }), 409, 'conflict');

@@ -26,6 +26,10 @@ import { blockedNumbersRoutes } from './routes/blocked-numbers.js';
 import { softphoneRoutes } from './routes/softphone.js';
 import { callsRoutes } from './routes/calls.js';
 import { sandboxCallsRoutes } from './routes/sandbox-calls.js';
+import { brandsRoutes } from './routes/brands.js';
+import { campaignsRoutes } from './routes/campaigns.js';
+import { registrationsRoutes } from './routes/registrations.js';
+import { sandboxRegistrationRoutes } from './routes/sandbox-registration.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -105,9 +109,13 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   blockedNumbersRoutes(app, deps);
   softphoneRoutes(app, deps);
   callsRoutes(app, deps);
+  brandsRoutes(app, deps);
+  campaignsRoutes(app, deps);
+  registrationsRoutes(app, deps);
   if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
   if (deps.options.sandbox) sandboxWebhooksRoutes(app, deps);
   if (deps.options.sandbox) sandboxCallsRoutes(app, deps);
+  if (deps.options.sandbox) sandboxRegistrationRoutes(app, deps);
 
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {

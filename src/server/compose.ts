@@ -12,6 +12,7 @@ import { NumbersRepo } from './storage/numbers-repo.js';
 import { MessagesRepo } from './storage/messages-repo.js';
 import { ChargesRepo } from './storage/charges-repo.js';
 import { CampaignsRepo } from './storage/campaigns-repo.js';
+import { BrandsRepo } from './storage/brands-repo.js';
 import { RoutesRepo } from './storage/routes-repo.js';
 import { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
 import { DevicesRepo } from './storage/devices-repo.js';
@@ -24,6 +25,7 @@ import { registerMessageJobs } from './domain/messages.js';
 import { registerNumberJobs } from './domain/numbers.js';
 import { blockSuggestionOutbox } from './domain/voice/blocked-numbers.js';
 import { registerCallJobs } from './domain/voice/calls.js';
+import { registerRegistrationJobs } from './domain/registration/registrations.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
@@ -50,6 +52,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     messages: new MessagesRepo(db),
     charges: new ChargesRepo(db),
     campaigns: new CampaignsRepo(db),
+    brands: new BrandsRepo(db),
     routes: new RoutesRepo(db),
     blockedNumbers: new BlockedNumbersRepo(db),
     devices: new DevicesRepo(db),
@@ -84,6 +87,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
   registerMessageJobs(domain);
   registerNumberJobs(domain);
   registerCallJobs(domain);
+  // contract §7: the simulated 10DLC registry's decisions on the service clock.
+  registerRegistrationJobs(domain);
 
   // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
   domain.events.addOutbox(webhookOutbox(domain));

@@ -15,6 +15,7 @@ import type { NumbersRepo } from './storage/numbers-repo.js';
 import type { MessagesRepo } from './storage/messages-repo.js';
 import type { ChargesRepo } from './storage/charges-repo.js';
 import type { CampaignsRepo } from './storage/campaigns-repo.js';
+import type { BrandsRepo } from './storage/brands-repo.js';
 import type { Carrier } from './world/carrier.js';
 import type { Transcriber } from './world/transcriber.js';
 import type { RoutesRepo } from './storage/routes-repo.js';
@@ -59,6 +60,8 @@ export interface DomainDeps {
   messages: MessagesRepo;
   charges: ChargesRepo;
   campaigns: CampaignsRepo;
+  /** spec: Brand (10DLC). */
+  brands: BrandsRepo;
   /** Call routes and voicemail greetings, one row per number (spec: Call route). */
   routes: RoutesRepo;
   /** spec: Blocked number — the account's blocklist (confirmed entries and suggestions). */

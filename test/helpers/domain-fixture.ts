@@ -14,7 +14,10 @@ import { openDatabase } from '../../src/server/storage/database.js';
 import { createAgencyAccount, createSubaccount } from '../../src/server/domain/accounts.js';
 import type { Actor } from '../../src/server/domain/actor.js';
 import { assignNumber, buyNumber, searchNumbers } from '../../src/server/domain/numbers.js';
-import { newUuid } from '../../src/server/ids.js';
+import { createBrand, sandboxBrandDecision } from '../../src/server/domain/registration/brands.js';
+import { createCampaign, sandboxCampaignDecision } from '../../src/server/domain/registration/campaigns.js';
+import { register } from '../../src/server/domain/registration/registrations.js';
+import { GOOD_BRAND, GOOD_CAMPAIGN } from '../registration-fixtures.js';
 import { ServiceError } from '../../src/server/errors.js';
 import type { AccountRecord } from '../../src/server/storage/accounts-repo.js';
 import type { CampaignRecord, CampaignStatus } from '../../src/server/storage/campaigns-repo.js';
@@ -96,11 +99,22 @@ export function createDomainFixture(): DomainFixture {
 
   const actor = (mode: 'live' | 'test' = 'live', account: AccountRecord = agency): Actor => ({ account, mode });
 
+  // A campaign in `status`, made through the registration domain with a test key (nothing charged):
+  // a mock brand's campaign is approved at once; a real brand approved by the sandbox decision gives a
+  // submitted campaign, which the sandbox rejects; a combined registration leaves a draft.
   const seedCampaign = (account: AccountRecord = agency, status: CampaignStatus = 'approved'): CampaignRecord => {
-    const now = clock.nowMs();
-    const c: CampaignRecord = { id: newUuid(), accountId: account.id, brandId: newUuid(), name: 'Appointment reminders', useCase: 'LOW_VOLUME', status, createdAt: now, updatedAt: now };
-    deps.campaigns.insert(c);
-    return c;
+    const a = actor('test', account);
+    const brandBody = { ...GOOD_BRAND, mock: status === 'approved' };
+    if (status === 'draft') return register(deps, a, { brand: { ...GOOD_BRAND }, campaign: { ...GOOD_CAMPAIGN, sampleMessages: [...GOOD_CAMPAIGN.sampleMessages] } }).campaign;
+    const brand = createBrand(deps, a, brandBody);
+    if (!brand.mock) sandboxBrandDecision(deps, a, brand.id, { decision: 'approved' });
+    const c = createCampaign(deps, a, { ...GOOD_CAMPAIGN, sampleMessages: [...GOOD_CAMPAIGN.sampleMessages], brandId: brand.id });
+    if (status === 'rejected') return sandboxCampaignDecision(deps, a, c.id, { decision: 'rejected' });
+    // What the registry's review job does 1 h after a submission (the job itself needs an async clock advance).
+    if (status === 'dca_review') deps.campaigns.setStatus(c.id, 'dca_review', clock.nowMs());
+    const stored = deps.campaigns.get(account.id, c.id)!;
+    expect(stored.status).toBe(status);
+    return stored;
   };
 
   const buy = (o: BuyOptions = {}): NumberRecord => {

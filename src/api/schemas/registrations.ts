@@ -59,3 +59,12 @@ export const PredictionSchema = z
   })
   .meta({ id: 'Prediction' });
 export type Prediction = z.infer<typeof PredictionSchema>;
+
+/** contract §9: the registry's verdict on a brand or campaign under review, at once (sandbox). */
+export const RegistryDecisionBody = z
+  .strictObject({
+    decision: z.enum(['approved', 'rejected']),
+    reason: z.string().min(1).max(REGISTRATION_LIMITS.shortText).optional().describe('the rejection reason (a default text when omitted); ignored when approved'),
+  })
+  .meta({ id: 'RegistryDecisionBody' });
+export type RegistryDecisionBody = z.infer<typeof RegistryDecisionBody>;

@@ -42,6 +42,11 @@ export const REGISTRY_TIMINGS = {
   campaignDcaReviewSecs: 3600,
   /** and is decided 24 h after that */
   campaignDecisionSecs: 86_400,
+  /**
+   * Decision (the spec names the CNP sharing states, not their timing): a connectivity partner
+   * answers a sharing request 1 h after it is made.
+   */
+  cnpSharingDecisionSecs: 3600,
 } as const;
 
 /** contract §7: `POST /v1/registrations/draft` writes 2 to 5 sample messages. */

@@ -4,7 +4,11 @@ import { newId } from '../ids.js';
 // contract §11: one row per billable event, in cents; live only (test keys never move money).
 // `voice` (per started minute of an answered call's talk time) and `transcription` (per started minute
 // transcribed) are recorded by the call runner (domain/voice/calls.ts).
-export type ChargeCategory = 'sms' | 'mms' | 'local_number' | 'tollfree_number' | 'emergency' | 'voice' | 'transcription';
+// contract §11: the 10DLC registry's fees (`brand_registration`, `brand_vetting`, `campaign_registration`) are
+// recorded by domain/registration/ as the billable act is accepted.
+export type ChargeCategory =
+  | 'sms' | 'mms' | 'local_number' | 'tollfree_number' | 'emergency' | 'voice' | 'transcription'
+  | 'brand_registration' | 'brand_vetting' | 'campaign_registration';
 
 export interface ChargeRecord {
   id: string;

@@ -1,0 +1,22 @@
+import type { Clock } from '../../clock.js';
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Scheduler } from '../../scheduler.js';
+import type { BrandsRepo } from '../../storage/brands-repo.js';
+import type { CampaignsRepo } from '../../storage/campaigns-repo.js';
+import type { ChargesRepo } from '../../storage/charges-repo.js';
+
+/** What 10DLC registration reads and writes (a Pick of the service deps). */
+export interface RegistrationDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+  scheduler: Scheduler;
+  brands: BrandsRepo;
+  campaigns: CampaignsRepo;
+  charges: ChargesRepo;
+}
+
+/** Scheduler job kinds of the simulated registry (contract §7: decisions on the service clock). */
+export const JOB_BRAND_DECISION = 'registry.brand_decision';
+export const JOB_CAMPAIGN_DCA_REVIEW = 'registry.campaign_dca_review';
+export const JOB_CAMPAIGN_DECISION = 'registry.campaign_decision';
+export const JOB_CNP_SHARING = 'registry.cnp_sharing';
