@@ -29,6 +29,7 @@ import { sandboxCallsRoutes } from './routes/sandbox-calls.js';
 import { brandsRoutes } from './routes/brands.js';
 import { campaignsRoutes } from './routes/campaigns.js';
 import { registrationsRoutes } from './routes/registrations.js';
+import { registrationToolsRoutes } from './routes/registration-tools.js';
 import { sandboxRegistrationRoutes } from './routes/sandbox-registration.js';
 
 // contract §2: body limit 3 MB.
@@ -112,6 +113,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   brandsRoutes(app, deps);
   campaignsRoutes(app, deps);
   registrationsRoutes(app, deps);
+  registrationToolsRoutes(app, deps);
   if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
   if (deps.options.sandbox) sandboxWebhooksRoutes(app, deps);
   if (deps.options.sandbox) sandboxCallsRoutes(app, deps);

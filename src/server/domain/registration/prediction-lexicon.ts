@@ -19,7 +19,8 @@ export const WORDS = {
    */
   optInChannels: [
     'web form', 'website', 'online form', 'sign-up form', 'signup form', 'sign up form', 'form', 'checkout',
-    'keyword', 'text', 'texts', 'texting', 'sms', 'short code',
+    // not "text"/"sms" alone: "agree to receive texts" names the messages, not where consent is given
+    'keyword', 'texting', 'short code',
     'paper form', 'paper', 'in store', 'in-store', 'point of sale', 'pos', 'tablet', 'kiosk', 'counter',
     'app', 'mobile app', 'application', 'phone call', 'call', 'verbal', 'verbally', 'ivr',
     'qr code', 'qr', 'email', 'account settings', 'portal', 'landing page', 'checkbox', 'check box',
@@ -62,6 +63,8 @@ export const WORDS = {
     tobacco: ['tobacco', 'cigarette', 'cigarettes', 'cigar', 'cigars', 'vape', 'vapes', 'vaping', 'e-cig', 'e-cigarette', 'nicotine', 'hookah', 'juul'],
     cannabis: ['cannabis', 'marijuana', 'cbd', 'thc', 'dispensary', 'edibles', 'kratom'],
   },
+  /** content.shaft — everyday phrases that contain a SHAFT word but are not SHAFT content; removed first. */
+  shaftExceptions: ['root beer', 'ginger beer', 'glue gun', 'nail gun', 'heat gun', 'staple gun', 'spray gun', 'caulk gun', 'grease gun', 'wine red', 'sex offender registry'],
   /** Legal suffixes dropped before looking for the brand's name in a sample ("Acme LLC" → "acme"). */
   legalSuffixes: ['inc', 'incorporated', 'llc', 'l.l.c', 'ltd', 'limited', 'corp', 'corporation', 'co', 'company', 'plc', 'lp', 'llp', 'pllc', 'gmbh'],
   /** Free mail domains: a brand email there cannot vouch for the website (TCR brand identity checks). */
@@ -90,6 +93,32 @@ export const PATTERNS = {
     /\b(?:required|mandatory|condition of (?:purchase|service|employment)|automatically (?:enrolled|subscribed|opted in|added)|pre-?checked|pre-?selected|checked by default|by (?:using|accepting|agreeing to|visiting|purchasing)\s+(?:our|the|this)\s+(?:terms|services?|site|website|app|products?))\b/i,
   /** Phrases that negate the bundling words above ("consent is not a condition of purchase"). */
   bundledNegation: /\b(?:not|never|isn't|is not|aren't)\s+(?:a\s+)?(?:required|mandatory|condition of (?:purchase|service|employment)|pre-?checked|pre-?selected|checked by default)\b|\boptional\b/gi,
+  /**
+   * opt_in.channel — a keyword opt-in: "Text JOIN to 55555", "send the keyword YOGA" (the keyword in
+   * capitals, as advertised; STOP and HELP are not opt-in keywords).
+   */
+  keywordOptIn: /\b(?:[Tt]ext(?:ing)?|TEXT|[Tt]xt|[Ss]end(?:ing)?|SEND)\s+(?:the\s+(?:word|keyword)\s+)?["'“]?(?!STOP\b|HELP\b)[A-Z][A-Z0-9]+\b/,
   /** links.privacy, links.terms, brand.website — an absolute http(s) URL or a bare domain. */
   webAddress: /^(?:https?:\/\/)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:[/?#]\S*)?$/i,
 } as const;
+
+/**
+ * A whole-word (or whole-phrase) match, any case: "gun" is not in "begun"; spaces and hyphens in a
+ * phrase match any run of either ("opt out" matches "opt-out").
+ */
+export function hasWord(text: string, word: string): boolean {
+  return wordPattern(word).test(text);
+}
+
+/** `text` with every whole-word occurrence of `words` replaced by a space. */
+export function withoutWords(text: string, words: readonly string[]): string {
+  return words.reduce((t, w) => t.replace(new RegExp(wordPattern(w).source, 'giu'), ' '), text);
+}
+
+function wordPattern(word: string): RegExp {
+  const body = word
+    .split(/[\s-]+/)
+    .map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+    .join('[\\s-]+');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'iu');
+}

@@ -61,6 +61,15 @@ const ROWS: Row[] = [
     ['opt_in.channel'],
   ],
   [
+    'opt-in details that name the messages ("texts"), not where consent is given',
+    (i) => {
+      i.campaign.optInDetails = 'Customers agree to receive texts about their orders.';
+      i.campaign.optinMessage = 'Acme Bakery: thanks! Msg frequency varies. Msg & data rates may apply. Reply STOP to opt out, HELP for help.';
+    },
+    ['opt_in.channel'],
+  ],
+  ['a keyword opt-in names its channel', withOptIn('Customers Text BREAD to 55555 to agree to receive our specials. Msg frequency varies. Msg & data rates may apply. Reply STOP to opt out, HELP for help.'), []],
+  [
     'opt-in details without consent',
     (i) => {
       i.campaign.optInDetails = 'Phone numbers are collected on the web form at checkout.';
@@ -100,6 +109,8 @@ const ROWS: Row[] = [
     i.campaign.websiteUrl = 'https://acmebakery.com';
   }, []],
   ['a word that only contains a SHAFT word ("begun", "forum")', (i) => void (i.campaign.description = 'Acme Bakery has begun a forum and sends order updates to customers who signed up on our website.'), []],
+  ['an everyday phrase with a SHAFT word ("root beer", "glue gun")', (i) => void (i.campaign.description = 'Acme Bakery sends order updates, root beer float specials and glue gun craft nights to customers who signed up.'), []],
+  ['a SHAFT word beside an excepted phrase still counts', (i) => void (i.campaign.description = 'Acme Bakery sends root beer and craft beer specials to customers who signed up on our website.'), ['content.shaft']],
   // several failures at once
   ['no brand given (its name and website unknown)', (i) => void (i.brand = null), ['samples.brand_name', 'brand.website']],
   [

@@ -37,7 +37,8 @@ import type { BrandRegistrationBody } from '../../../api/schemas/brands.js';
 import type { CampaignContentBody } from '../../../api/schemas/campaigns.js';
 import type { Prediction } from '../../../api/schemas/registrations.js';
 import { PREDICTION_BAND_FLOORS, type PredictionBand } from '../../../api/values/registration.js';
-import { PATTERNS, WORDS } from './prediction-lexicon.js';
+import { containsName, tradingName } from './brand-name.js';
+import { hasWord, PATTERNS, WORDS, withoutWords } from './prediction-lexicon.js';
 
 export type { Prediction };
 export type PredictionCheck = Prediction['checks'][number];
@@ -170,7 +171,7 @@ const RULES: Rule[] = [
     id: 'opt_in.channel',
     label: 'Opt-in details name the channel',
     check: ({ optInText }) =>
-      hasAny(optInText, WORDS.optInChannels)
+      hasAny(optInText, WORDS.optInChannels) || PATTERNS.keywordOptIn.test(optInText)
         ? ok
         : fail('Say where consumers opt in in optInDetails (e.g. "a web form at https://example.com/sms", "texting JOIN to the number", "a paper form at the counter").'),
   },
@@ -274,7 +275,7 @@ const RULES: Rule[] = [
     id: 'content.shaft',
     label: 'No prohibited (SHAFT) content',
     check: ({ samples, campaign }) => {
-      const text = [...samples, campaign.description ?? ''].join('\n');
+      const text = withoutWords([...samples, campaign.description ?? ''].join('\n'), WORDS.shaftExceptions);
       const found = Object.entries(WORDS.shaft).flatMap(([category, words]) => {
         const hit = words.find((w) => hasWord(text, w));
         return hit === undefined ? [] : [`${category} ("${hit}")`];
@@ -311,7 +312,7 @@ export function bandOf(score: number): PredictionBand {
 function factsOf({ brand, campaign }: PredictionInput): Facts {
   const samples = (campaign.sampleMessages ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
   const brandNames = [brand?.legalName, brand?.displayName]
-    .flatMap((n) => (n ? [n, stripLegalSuffix(n)] : []))
+    .flatMap((n) => (n ? [n, tradingName(n)] : []))
     .map((n) => n.trim())
     .filter((n, i, all) => n.length > 0 && all.indexOf(n) === i);
   const optInText = [campaign.optInDetails, campaign.ctaDetails].filter(Boolean).join('\n');
@@ -325,19 +326,6 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 }
 
-/** A whole-word (or whole-phrase), case-insensitive match; spaces and hyphens in a phrase match any run of either. */
-function wordPattern(word: string): RegExp {
-  const body = word
-    .split(/[\s-]+/)
-    .map(escapeRegExp)
-    .join('[\\s-]+');
-  return new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'iu');
-}
-
-function hasWord(text: string, word: string): boolean {
-  return wordPattern(word).test(text);
-}
-
 function hasAny(text: string, words: readonly string[]): boolean {
   return words.some((w) => hasWord(text, w));
 }
@@ -345,30 +333,6 @@ function hasAny(text: string, words: readonly string[]): boolean {
 /** The host `domain` appears as a host, not inside a longer one (`t.co` is not in `at.com`). */
 function hasHost(text: string, domain: string): boolean {
   return new RegExp(`(?<![\\w.-])${escapeRegExp(domain)}(?![\\w-])`, 'i').test(text);
-}
-
-/** A brand name appears in a sample: case- and punctuation-insensitive, on word boundaries. */
-function containsName(sample: string, name: string): boolean {
-  const n = normalizeName(name);
-  return n.length > 0 && ` ${normalizeName(sample)} `.includes(` ${n} `);
-}
-
-function normalizeName(s: string): string {
-  return s
-    .toLowerCase()
-    .replace(/[’']/g, '')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-}
-
-/** "Acme Bakery, LLC" → "Acme Bakery": samples usually use the trading name. */
-function stripLegalSuffix(name: string): string {
-  let out = name.trim();
-  for (;;) {
-    const m = /[\s,]+([\p{L}.]+)\.?$/u.exec(out);
-    if (!m || !WORDS.legalSuffixes.includes(m[1]!.toLowerCase().replace(/\.$/, '') as (typeof WORDS.legalSuffixes)[number])) return out;
-    out = out.slice(0, m.index).trim();
-  }
 }
 
 function isWebAddress(v: string | null | undefined): boolean {
