@@ -31,6 +31,8 @@ import { campaignsRoutes } from './routes/campaigns.js';
 import { registrationsRoutes } from './routes/registrations.js';
 import { registrationToolsRoutes } from './routes/registration-tools.js';
 import { sandboxRegistrationRoutes } from './routes/sandbox-registration.js';
+import { portsRoutes } from './routes/ports.js';
+import { sandboxPortsRoutes } from './routes/sandbox-ports.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -114,10 +116,12 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   campaignsRoutes(app, deps);
   registrationsRoutes(app, deps);
   registrationToolsRoutes(app, deps);
+  portsRoutes(app, deps);
   if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
   if (deps.options.sandbox) sandboxWebhooksRoutes(app, deps);
   if (deps.options.sandbox) sandboxCallsRoutes(app, deps);
   if (deps.options.sandbox) sandboxRegistrationRoutes(app, deps);
+  if (deps.options.sandbox) sandboxPortsRoutes(app, deps);
 
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {

@@ -18,6 +18,7 @@ import { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
 import { DevicesRepo } from './storage/devices-repo.js';
 import { CallsRepo } from './storage/calls-repo.js';
 import { VoicemailsRepo } from './storage/voicemails-repo.js';
+import { PortsRepo } from './storage/ports-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
@@ -26,6 +27,7 @@ import { registerNumberJobs } from './domain/numbers.js';
 import { blockSuggestionOutbox } from './domain/voice/blocked-numbers.js';
 import { registerCallJobs } from './domain/voice/calls.js';
 import { registerRegistrationJobs } from './domain/registration/registrations.js';
+import { registerPortJobs } from './domain/ports.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
@@ -58,6 +60,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     devices: new DevicesRepo(db),
     calls: new CallsRepo(db),
     voicemails: new VoicemailsRepo(db),
+    ports: new PortsRepo(db),
     media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),
@@ -89,6 +92,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
   registerCallJobs(domain);
   // contract §7: the simulated 10DLC registry's decisions on the service clock.
   registerRegistrationJobs(domain);
+  registerPortJobs(domain);
 
   // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
   domain.events.addOutbox(webhookOutbox(domain));

@@ -24,6 +24,7 @@ import type { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
 import type { DevicesRepo } from './storage/devices-repo.js';
 import type { CallsRepo } from './storage/calls-repo.js';
 import type { VoicemailsRepo } from './storage/voicemails-repo.js';
+import type { PortsRepo } from './storage/ports-repo.js';
 import type { CallDecisionClient } from './domain/voice/call-runner.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
@@ -71,6 +72,8 @@ export interface DomainDeps {
   /** contract §6: calls (with the runner's state and the trace) and voicemails. */
   calls: CallsRepo;
   voicemails: VoicemailsRepo;
+  /** contract §7: port requests and their documents (the PIN is never stored). */
+  ports: PortsRepo;
   /**
    * The decision webhook client the call runner sends with (webhooks/decision-client.ts). It reuses
    * `options.webhooks`' resolver, destination guard and wall clock: the decision request is a webhook

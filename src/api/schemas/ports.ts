@@ -59,3 +59,17 @@ export const PortSchema = z
 export type Port = z.infer<typeof PortSchema>;
 export const PortPage = pageOf(PortSchema);
 export const ListPortsQuery = ListQuerySchema.extend({ status: PortStatus.optional() });
+
+/**
+ * contract §9: `POST /v1/sandbox/ports/{id}/decision` — the losing carrier's verdict on a submitted
+ * port, at once. Decision (the contract names only the call): `reason` goes with `rejected` (a default
+ * text when omitted), `focDate` with `approved` (default PORT_TIMINGS.focDateAfterSecs from now).
+ */
+export const SandboxPortDecisionBody = z
+  .strictObject({
+    decision: z.enum(['approved', 'rejected']),
+    reason: z.string().min(1).max(500).optional().describe('with `rejected`: the rejection reason'),
+    focDate: Timestamp.optional().describe('with `approved`: the FOC date, after the service clock'),
+  })
+  .meta({ id: 'SandboxPortDecisionBody' });
+export type SandboxPortDecisionBody = z.infer<typeof SandboxPortDecisionBody>;

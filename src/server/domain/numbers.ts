@@ -56,19 +56,20 @@ export function searchNumbers(deps: Pick<NumbersDeps, 'numbers'>, q: SearchNumbe
   );
 }
 
-/** contract §5: buy → `idle`; taken or not in inventory → 409; first month charged (live keys only). */
-export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string): NumberRecord {
-  const offer = isInInventory(phoneNumber);
-  if (!offer) throw conflict(`${phoneNumber} is not available from the carrier; search for numbers with POST /v1/numbers/search`);
-  const now = deps.clock.nowMs();
-  const record: NumberRecord = {
+/** A freshly owned number (bought, or ported in): `idle`, no campaign, nothing provisioned. */
+function newNumberRecord(
+  accountId: string,
+  n: Pick<AvailableNumber, 'phoneNumber' | 'type' | 'capabilities' | 'locality' | 'region'>,
+  now: number,
+): NumberRecord {
+  return {
     id: newId('num'),
-    accountId: actor.account.id,
-    phoneNumber,
-    type: offer.type,
-    capabilities: { ...offer.capabilities },
-    locality: offer.locality,
-    region: offer.region,
+    accountId,
+    phoneNumber: n.phoneNumber,
+    type: n.type,
+    capabilities: { ...n.capabilities },
+    locality: n.locality,
+    region: n.region,
     label: null,
     status: 'idle',
     campaignId: null,
@@ -80,7 +81,7 @@ export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string):
     emergencyStatus: 'off',
     emergencyRequestedAt: null,
     // spec: Toll-free verification — local numbers stay not_applicable.
-    tfvStatus: offer.type === 'tollfree' ? 'unverified' : 'not_applicable',
+    tfvStatus: n.type === 'tollfree' ? 'unverified' : 'not_applicable',
     tfvRejectionReason: null,
     tfvSubmission: null,
     tfvSubmittedAt: null,
@@ -88,6 +89,30 @@ export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string):
     createdAt: now,
     updatedAt: now,
   };
+}
+
+/**
+ * contract §7: a completed port's numbers become the account's numbers, status `idle`. Call inside
+ * the transaction that completes the port. Throws UniqueConstraintError when another account owns
+ * the number already (the caller decides what that means for the port).
+ */
+export function adoptPortedNumber(
+  deps: Pick<NumbersDeps, 'numbers'>,
+  accountId: string,
+  n: Pick<AvailableNumber, 'phoneNumber' | 'type' | 'capabilities' | 'locality' | 'region'>,
+  now: number,
+): NumberRecord {
+  const record = newNumberRecord(accountId, n, now);
+  deps.numbers.insert(record);
+  return record;
+}
+
+/** contract §5: buy → `idle`; taken or not in inventory → 409; first month charged (live keys only). */
+export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string): NumberRecord {
+  const offer = isInInventory(phoneNumber);
+  if (!offer) throw conflict(`${phoneNumber} is not available from the carrier; search for numbers with POST /v1/numbers/search`);
+  const now = deps.clock.nowMs();
+  const record = newNumberRecord(actor.account.id, offer, now);
   return deps.uow.transaction(() => {
     if (deps.numbers.isOwned(phoneNumber)) throw conflict(`${phoneNumber} is already taken`);
     try {

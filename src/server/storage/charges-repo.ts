@@ -8,7 +8,8 @@ import { newId } from '../ids.js';
 // recorded by domain/registration/ as the billable act is accepted.
 export type ChargeCategory =
   | 'sms' | 'mms' | 'local_number' | 'tollfree_number' | 'emergency' | 'voice' | 'transcription'
-  | 'brand_registration' | 'brand_vetting' | 'campaign_registration';
+  | 'brand_registration' | 'brand_vetting' | 'campaign_registration'
+  | 'port';
 
 export interface ChargeRecord {
   id: string;

@@ -1,0 +1,319 @@
+import type { Clock } from '../clock.js';
+import { iso } from '../clock.js';
+import type { UnitOfWork } from '../storage/unit-of-work.js';
+import type { Scheduler } from '../scheduler.js';
+import type { EventStore } from './events/store.js';
+import type { Actor } from './actor.js';
+import type { NumbersRepo } from '../storage/numbers-repo.js';
+import type { ChargesRepo } from '../storage/charges-repo.js';
+import type { PortDocumentRecord, PortFilters, PortRecord, PortsRepo } from '../storage/ports-repo.js';
+import { losingCarrierVerdict, portedNumberProfile, registryPortability, type Portability } from '../world/port-registry.js';
+import { adoptPortedNumber } from './numbers.js';
+import { PORT_DOCUMENT_TYPES, PORT_LIMITS, PORT_TIMINGS, type PortStatus } from '../../api/values/registration.js';
+import { PRICES } from '../../api/values/prices.js';
+import { newId } from '../ids.js';
+import { ServiceError, conflict, notFound, validationError } from '../errors.js';
+import type { ErrorDetail } from '../../api/schemas/errors.js';
+import type { CreatePortBody, PortDocumentBody, SandboxPortDecisionBody } from '../../api/schemas/ports.js';
+import type { Page } from '../../api/schemas/page.js';
+
+// contract §7 (ports), §9 (sandbox decision), §11 (port 100 per number). The port's life:
+//   draft ──submit──▶ submitted ──24 h, the losing carrier's verdict──▶ foc_scheduled ──FOC date──▶ completed
+//                                                                    └▶ rejected
+//   draft | submitted | foc_scheduled ──cancel──▶ canceled
+// Every move (creation included) emits `port.updated` in the transaction of the move.
+
+export interface PortsDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+  scheduler: Scheduler;
+  events: EventStore;
+  numbers: NumbersRepo;
+  charges: ChargesRepo;
+  ports: PortsRepo;
+}
+
+export const JOB_PORT_VERDICT = 'port.carrier_verdict';
+export const JOB_PORT_COMPLETE = 'port.complete';
+
+/** Decision (spec is silent): the reasons this service gives of its own knowledge. */
+export const PORT_REASONS = {
+  alreadyOnService: 'already on the service',
+  openPort: 'a port request for this number is already open',
+  ownedAtCompletion: 'already on the service: another account owns the number now',
+  sandboxRejected: 'rejected by the losing carrier',
+} as const;
+
+/** A port as the API shows it: the record and its documents (without their bytes). */
+export interface PortWithDocuments {
+  port: PortRecord;
+  documents: PortDocumentRecord[];
+}
+
+// contract §7: a port can be canceled only before it ends.
+const CANCELABLE: ReadonlySet<PortStatus> = new Set(['draft', 'submitted', 'foc_scheduled']);
+
+// --- portability -------------------------------------------------------------------------------------
+
+/**
+ * contract §7: whether a number can be ported in. The service's own knowledge first (a number any
+ * account owns, or one an open port already holds), then the simulated registry (world/port-registry.ts).
+ */
+function portabilityOf(deps: Pick<PortsDeps, 'numbers' | 'ports'>, phoneNumber: string): Portability {
+  if (deps.numbers.isOwned(phoneNumber)) return { portable: false, reason: PORT_REASONS.alreadyOnService };
+  if (deps.ports.openPortFor(phoneNumber)) return { portable: false, reason: PORT_REASONS.openPort };
+  return registryPortability(phoneNumber);
+}
+
+/** POST /v1/ports/check: one answer per number, in the order given. */
+export function checkPortability(
+  deps: Pick<PortsDeps, 'numbers' | 'ports'>,
+  _actor: Actor,
+  phoneNumbers: readonly string[],
+): Array<{ phoneNumber: string } & Portability> {
+  return phoneNumbers.map((phoneNumber) => ({ phoneNumber, ...portabilityOf(deps, phoneNumber) }));
+}
+
+// --- create, documents, submit, cancel ---------------------------------------------------------------
+
+function emitUpdated(deps: Pick<PortsDeps, 'events'>, port: PortRecord, previousStatus: PortStatus | null): void {
+  // contract §7: `port.updated` on each move. Decision: the fields below (documented in the OpenAPI text).
+  deps.events.emit(port.accountId, 'port.updated', {
+    portId: port.id,
+    status: port.status,
+    previousStatus,
+    phoneNumbers: [...port.phoneNumbers],
+    focDate: port.focDate === null ? null : iso(port.focDate),
+    rejectionReason: port.rejectionReason,
+  });
+}
+
+function move(deps: Pick<PortsDeps, 'clock' | 'events' | 'ports'>, port: PortRecord, status: PortStatus, change: Partial<Pick<PortRecord, 'focDate' | 'rejectionReason'>> = {}): void {
+  const previous = port.status;
+  port.status = status;
+  if (change.focDate !== undefined) port.focDate = change.focDate;
+  if (change.rejectionReason !== undefined) port.rejectionReason = change.rejectionReason;
+  port.updatedAt = deps.clock.nowMs();
+  deps.ports.save(port);
+  emitUpdated(deps, port, previous);
+}
+
+/**
+ * POST /v1/ports (contract §7): a `draft` port. Every number must be portable; each one that is not
+ * (or is listed twice) is one `validation_error` detail on `["body","phoneNumbers",i]` carrying the
+ * reason, all reported at once. The PIN is never kept: only whether one was given.
+ */
+export function createPort(deps: PortsDeps, actor: Actor, body: CreatePortBody): PortWithDocuments {
+  return deps.uow.transaction(() => {
+    const details: ErrorDetail[] = [];
+    const seen = new Set<string>();
+    body.phoneNumbers.forEach((phoneNumber, i) => {
+      if (seen.has(phoneNumber)) {
+        details.push({ path: ['body', 'phoneNumbers', i], message: `${phoneNumber} is listed twice` });
+        return;
+      }
+      seen.add(phoneNumber);
+      const p = portabilityOf(deps, phoneNumber);
+      if (!p.portable) details.push({ path: ['body', 'phoneNumbers', i], message: `${phoneNumber} is not portable: ${p.reason}` });
+    });
+    if (details.length) throw new ServiceError('validation_error', 'some numbers cannot be ported; check them with POST /v1/ports/check', details);
+
+    const now = deps.clock.nowMs();
+    const port: PortRecord = {
+      id: newId('port'),
+      accountId: actor.account.id,
+      status: 'draft',
+      phoneNumbers: [...body.phoneNumbers],
+      authorizedName: body.authorizedName,
+      accountNumber: body.accountNumber,
+      hasPin: body.pin !== undefined,
+      serviceAddress: { ...body.serviceAddress },
+      focDate: null,
+      rejectionReason: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    deps.ports.insert(port);
+    emitUpdated(deps, port, null);
+    return { port, documents: [] };
+  });
+}
+
+function ownPort(deps: Pick<PortsDeps, 'ports'>, actor: Actor, id: string): PortRecord {
+  const port = deps.ports.get(actor.account.id, id);
+  // spec: Authentication 6 — another account's port is not_found.
+  if (!port) throw notFound('port');
+  return port;
+}
+
+function withDocuments(deps: Pick<PortsDeps, 'ports'>, port: PortRecord): PortWithDocuments {
+  return { port, documents: deps.ports.documentsFor([port.id]).get(port.id) ?? [] };
+}
+
+// One character class, not a repeated group: a group repeated over megabytes overflows the regex engine.
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The decoded bytes of a document, or a validation_error on `["body","contentBase64"]`. */
+function decodeDocument(contentBase64: string): Buffer {
+  // Strict base64 (padded, standard alphabet): Buffer.from would silently skip bad characters.
+  if (contentBase64.length % 4 !== 0 || !BASE64.test(contentBase64)) throw validationError(['body', 'contentBase64'], 'must be base64 (standard alphabet, padded)');
+  const bytes = Buffer.from(contentBase64, 'base64');
+  if (bytes.length === 0) throw validationError(['body', 'contentBase64'], 'the document is empty');
+  // contract §7 / Decision PORT_LIMITS: a document is at most documentBytes decoded.
+  if (bytes.length > PORT_LIMITS.documentBytes) {
+    throw validationError(['body', 'contentBase64'], `the document is ${bytes.length} bytes; at most ${PORT_LIMITS.documentBytes} bytes are accepted`);
+  }
+  return bytes;
+}
+
+/**
+ * POST /v1/ports/{id}/documents (contract §7): attaches an `loa` or a `bill`, only while `draft` (else
+ * 409). Decision: a port keeps one document per type; a new upload replaces the earlier one.
+ */
+export function addPortDocument(deps: PortsDeps, actor: Actor, id: string, body: PortDocumentBody): PortWithDocuments {
+  const content = decodeDocument(body.contentBase64);
+  return deps.uow.transaction(() => {
+    const port = ownPort(deps, actor, id);
+    if (port.status !== 'draft') throw conflict(`documents can be attached only while the port is draft (it is ${port.status})`);
+    const now = deps.clock.nowMs();
+    deps.ports.putDocument({ id: newId('pdoc'), portId: port.id, type: body.type, filename: body.filename, sizeBytes: content.length, uploadedAt: now }, content);
+    port.updatedAt = now;
+    deps.ports.save(port);
+    return withDocuments(deps, port);
+  });
+}
+
+/**
+ * POST /v1/ports/{id}/submit (contract §7): needs an `loa` and a `bill` (else 409 naming what is
+ * missing); only a `draft` is submitted. The losing carrier answers 24 h later on the service clock.
+ * contract §11: port 100 per number, charged when submitted (Decision), live keys only.
+ */
+export function submitPort(deps: PortsDeps, actor: Actor, id: string): PortWithDocuments {
+  return deps.uow.transaction(() => {
+    const port = ownPort(deps, actor, id);
+    if (port.status !== 'draft') throw conflict(`only a draft port can be submitted (it is ${port.status})`);
+    const documents = deps.ports.documentsFor([port.id]).get(port.id) ?? [];
+    const missing = PORT_DOCUMENT_TYPES.filter((t) => !documents.some((d) => d.type === t));
+    if (missing.length) {
+      throw new ServiceError(
+        'conflict',
+        `the port needs ${missing.map((t) => (t === 'loa' ? 'a letter of authorization (loa)' : 'a bill')).join(' and ')} before it can be submitted; attach with POST /v1/ports/${port.id}/documents`,
+        missing.map((t) => ({ path: ['documents', t], message: 'missing' })),
+      );
+    }
+    const now = deps.clock.nowMs();
+    move(deps, port, 'submitted');
+    deps.scheduler.schedule(JOB_PORT_VERDICT, now + PORT_TIMINGS.focScheduledAfterSecs * 1000, { portId: port.id, submittedAt: now });
+    if (actor.mode === 'live') {
+      const count = port.phoneNumbers.length;
+      deps.charges.charge(port.accountId, 'port', count, count * PRICES.portPerNumber, port.id, now);
+    }
+    return { port, documents };
+  });
+}
+
+/** POST /v1/ports/{id}/cancel (contract §7): only before the port ends (completed, rejected, canceled → 409). */
+export function cancelPort(deps: PortsDeps, actor: Actor, id: string): PortWithDocuments {
+  return deps.uow.transaction(() => {
+    const port = ownPort(deps, actor, id);
+    if (!CANCELABLE.has(port.status)) throw conflict(`a ${port.status} port cannot be canceled`);
+    move(deps, port, 'canceled');
+    return withDocuments(deps, port);
+  });
+}
+
+// --- reads -------------------------------------------------------------------------------------------
+
+export function getPort(deps: Pick<PortsDeps, 'ports'>, actor: Actor, id: string): PortWithDocuments {
+  return withDocuments(deps, ownPort(deps, actor, id));
+}
+
+export function listPorts(deps: Pick<PortsDeps, 'ports'>, actor: Actor, f: PortFilters, limit: number, cursor?: string): Page<PortWithDocuments> {
+  const page = deps.ports.list(actor.account.id, f, limit, cursor);
+  const docs = deps.ports.documentsFor(page.data.map((p) => p.id));
+  return { ...page, data: page.data.map((port) => ({ port, documents: docs.get(port.id) ?? [] })) };
+}
+
+// --- the losing carrier's verdict and completion -----------------------------------------------------
+
+function scheduleFoc(deps: PortsDeps, port: PortRecord, focDate: number): void {
+  move(deps, port, 'foc_scheduled', { focDate });
+  deps.scheduler.schedule(JOB_PORT_COMPLETE, focDate, { portId: port.id, focDate });
+}
+
+/**
+ * contract §9: the losing carrier's verdict at once, on a `submitted` port (else 409): `approved` →
+ * `foc_scheduled` (FOC date `focDate`, which must be after the service clock, or
+ * PORT_TIMINGS.focDateAfterSecs from now), `rejected` → `rejected` with `reason`. The 24 h verdict
+ * job then does nothing.
+ */
+export function sandboxPortDecision(deps: PortsDeps, actor: Actor, id: string, body: SandboxPortDecisionBody): PortWithDocuments {
+  if (body.decision === 'approved' && body.reason !== undefined) throw validationError(['body', 'reason'], 'goes with decision `rejected` only');
+  if (body.decision === 'rejected' && body.focDate !== undefined) throw validationError(['body', 'focDate'], 'goes with decision `approved` only');
+  return deps.uow.transaction(() => {
+    const port = ownPort(deps, actor, id);
+    if (port.status !== 'submitted') throw conflict(`only a submitted port can be decided (it is ${port.status})`);
+    const now = deps.clock.nowMs();
+    if (body.decision === 'rejected') {
+      move(deps, port, 'rejected', { rejectionReason: body.reason ?? PORT_REASONS.sandboxRejected });
+    } else {
+      const focDate = body.focDate === undefined ? now + PORT_TIMINGS.focDateAfterSecs * 1000 : Date.parse(body.focDate);
+      if (focDate <= now) throw validationError(['body', 'focDate'], `must be after the service clock (${iso(now)})`);
+      scheduleFoc(deps, port, focDate);
+    }
+    return withDocuments(deps, port);
+  });
+}
+
+/**
+ * contract §7: completion at the FOC date — the numbers become the account's numbers, status `idle`
+ * (through the numbers domain). Should another account own one of them by now, the port is rejected
+ * instead and nothing is adopted (all or nothing).
+ */
+function completePort(deps: PortsDeps, port: PortRecord): void {
+  const now = deps.clock.nowMs();
+  const taken = port.phoneNumbers.filter((n) => deps.numbers.isOwned(n));
+  if (taken.length) {
+    move(deps, port, 'rejected', { rejectionReason: `${taken.join(', ')}: ${PORT_REASONS.ownedAtCompletion}` });
+    return;
+  }
+  for (const phoneNumber of port.phoneNumbers) {
+    const profile = portedNumberProfile(phoneNumber);
+    // Decision: a ported number keeps everything the service offers on its type: SMS, MMS and voice.
+    adoptPortedNumber(deps, port.accountId, { phoneNumber, ...profile, capabilities: { sms: true, mms: true, voice: true } }, now);
+  }
+  move(deps, port, 'completed');
+}
+
+interface VerdictPayload {
+  portId: string;
+  submittedAt: number;
+}
+interface CompletePayload {
+  portId: string;
+  focDate: number;
+}
+
+/**
+ * The port's clock-driven moves. Each job carries the time it belongs to: a port decided, canceled or
+ * rescheduled since makes the older job a no-op.
+ */
+export function registerPortJobs(deps: PortsDeps): void {
+  deps.scheduler.register(JOB_PORT_VERDICT, (p: VerdictPayload) => {
+    deps.uow.transaction(() => {
+      const port = deps.ports.getById(p.portId);
+      if (!port || port.status !== 'submitted') return;
+      const verdict = losingCarrierVerdict(port);
+      if (verdict.approved) scheduleFoc(deps, port, deps.clock.nowMs() + PORT_TIMINGS.focDateAfterSecs * 1000);
+      else move(deps, port, 'rejected', { rejectionReason: verdict.reason });
+    });
+  }, 'port requests decided by the losing carrier');
+
+  deps.scheduler.register(JOB_PORT_COMPLETE, (p: CompletePayload) => {
+    deps.uow.transaction(() => {
+      const port = deps.ports.getById(p.portId);
+      if (!port || port.status !== 'foc_scheduled' || port.focDate !== p.focDate) return;
+      completePort(deps, port);
+    });
+  }, 'ports completed');
+}
