@@ -3,7 +3,7 @@
 # Each is checked first, so a machine that has them all skips apt entirely.
 set -euo pipefail
 need=()
-for pair in mandoc:mandoc zsh:zsh fish:fish tmux:tmux; do
+for pair in mandoc:mandoc zsh:zsh fish:fish tmux:tmux chromium:chromium; do
   cmd=${pair%%:*}; pkg=${pair##*:}
   command -v "$cmd" >/dev/null 2>&1 || need+=("$pkg")
 done

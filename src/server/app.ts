@@ -33,6 +33,7 @@ import { registrationToolsRoutes } from './routes/registration-tools.js';
 import { sandboxRegistrationRoutes } from './routes/sandbox-registration.js';
 import { portsRoutes } from './routes/ports.js';
 import { sandboxPortsRoutes } from './routes/sandbox-ports.js';
+import { hostedPagesRoutes } from './routes/hosted-pages.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -117,6 +118,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   registrationsRoutes(app, deps);
   registrationToolsRoutes(app, deps);
   portsRoutes(app, deps);
+  hostedPagesRoutes(app, deps);
   if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
   if (deps.options.sandbox) sandboxWebhooksRoutes(app, deps);
   if (deps.options.sandbox) sandboxCallsRoutes(app, deps);

@@ -25,6 +25,7 @@ import type { DevicesRepo } from './storage/devices-repo.js';
 import type { CallsRepo } from './storage/calls-repo.js';
 import type { VoicemailsRepo } from './storage/voicemails-repo.js';
 import type { PortsRepo } from './storage/ports-repo.js';
+import type { LeadsRepo } from './storage/leads-repo.js';
 import type { CallDecisionClient } from './domain/voice/call-runner.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
@@ -74,6 +75,8 @@ export interface DomainDeps {
   voicemails: VoicemailsRepo;
   /** contract §7: port requests and their documents (the PIN is never stored). */
   ports: PortsRepo;
+  /** contract §7: leads from the hosted opt-in pages (and the brand a page shows). */
+  leads: LeadsRepo;
   /**
    * The decision webhook client the call runner sends with (webhooks/decision-client.ts). It reuses
    * `options.webhooks`' resolver, destination guard and wall clock: the decision request is a webhook

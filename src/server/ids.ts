@@ -17,7 +17,7 @@ export function randomBase62(length: number): string {
 // contract §2: a type prefix and a random part; where the spec says uuid, a UUID.
 export type IdPrefix =
   | 'msg' | 'num' | 'dst' | 'rte' | 'call' | 'rec' | 'vm' | 'port' | 'dev' | 'dom' | 'eml' | 'we'
-  | 'whd' | 'evt' | 'key' | 'job' | 'chg'
+  | 'whd' | 'evt' | 'key' | 'job' | 'chg' | 'lead'
   // Decision (contract §2 lists no prefix for it): a port's document (loa, bill).
   | 'pdoc';
 

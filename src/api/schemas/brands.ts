@@ -59,6 +59,7 @@ export const PageConfigSchema = z
     accentColor: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour like #1a73e8').nullable().optional(),
     buttonText: z.string().max(40).nullable().optional(),
     messageFrequency: z.string().max(120).nullable().optional().describe('e.g. "up to 4 messages a month"; shown in the consent disclosure'),
+    messagePurpose: z.string().max(200).nullable().optional().describe('what the texts are about, e.g. "order updates and delivery alerts"; shown in the consent disclosure (carriers require the purpose)'),
   })
   .meta({ id: 'PageConfig' });
 export type PageConfig = z.infer<typeof PageConfigSchema>;
@@ -71,6 +72,7 @@ export const CompliancePagesSchema = z
     messagingTerms: z.string().max(REGISTRATION_LIMITS.longText),
   })
   .meta({ id: 'CompliancePages' });
+export type CompliancePages = z.infer<typeof CompliancePagesSchema>;
 
 export const ComplianceUrlsSchema = z
   .object({ optInUrl: z.string(), privacyUrl: z.string(), messagingTermsUrl: z.string() })
