@@ -147,15 +147,15 @@ describe('ports', () => {
   });
 
   it('attach needs --type loa|bill and a file', async () => {
-    expect(await optionsOf(attachCommand, ['prt_1', '--type', 'loa', 'loa.pdf'])).toEqual({ port: 'prt_1', type: 'loa', file: 'loa.pdf' });
-    expect(await refusal(attachCommand, ['prt_1', '--type', 'invoice', 'x.pdf'])).toBe('commander.invalidArgument');
-    expect(await refusal(attachCommand, ['prt_1', 'x.pdf'])).toBe('commander.missingMandatoryOptionValue');
+    expect(await optionsOf(attachCommand, ['port_1', '--type', 'loa', 'loa.pdf'])).toEqual({ port: 'port_1', type: 'loa', file: 'loa.pdf' });
+    expect(await refusal(attachCommand, ['port_1', '--type', 'invoice', 'x.pdf'])).toBe('commander.invalidArgument');
+    expect(await refusal(attachCommand, ['port_1', 'x.pdf'])).toBe('commander.missingMandatoryOptionValue');
   });
 
   it('submit, get, list, cancel', async () => {
-    expect(await optionsOf(portsSubmit, ['prt_1'])).toEqual({ port: 'prt_1' });
-    expect(await optionsOf(portsGet, ['prt_1'])).toEqual({ port: 'prt_1' });
-    expect(await optionsOf(portsCancel, ['prt_1'])).toEqual({ port: 'prt_1' });
+    expect(await optionsOf(portsSubmit, ['port_1'])).toEqual({ port: 'port_1' });
+    expect(await optionsOf(portsGet, ['port_1'])).toEqual({ port: 'port_1' });
+    expect(await optionsOf(portsCancel, ['port_1'])).toEqual({ port: 'port_1' });
     expect(await optionsOf(portsList, ['--status', 'foc_scheduled'])).toEqual({ status: 'foc_scheduled' });
   });
 });
@@ -192,7 +192,7 @@ describe('registration triggers', () => {
   it('decisions: id, verdict from the allowed list, reason', async () => {
     expect(await triggerOptions('brand.decision', ['--brand', 'b1', '--decision', 'rejected', '--reason', 'EIN mismatch'])).toEqual({ brand: 'b1', decision: 'rejected', reason: 'EIN mismatch' });
     expect(await triggerOptions('campaign.decision', ['--campaign', 'c1', '--decision', 'approved'])).toEqual({ campaign: 'c1', decision: 'approved' });
-    expect(await triggerOptions('port.decision', ['--port', 'prt_1', '--decision', 'completed'])).toEqual({ port: 'prt_1', decision: 'completed' });
+    expect(await triggerOptions('port.decision', ['--port', 'port_1', '--decision', 'approved', '--foc-date', '2030-01-02T00:00:00Z'])).toEqual({ port: 'port_1', decision: 'approved', focDate: '2030-01-02T00:00:00Z' });
     await expect(triggerOptions('brand.decision', ['--brand', 'b1', '--decision', 'maybe'])).rejects.toMatchObject({ code: 'commander.invalidArgument' });
   });
 });

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../client/client.js';
-import type { CampaignContentBody } from '../schemas/campaigns.js';
+import type { CampaignDraft } from '../schemas/campaigns.js';
 import type { BusinessInfoBody, PredictBody, Prediction, Registration, RegistrationBody } from '../schemas/registrations.js';
 import { responseParser } from '../parsers.js';
 
@@ -14,7 +14,7 @@ export async function submitRegistration(client: ApiClient, body: RegistrationBo
 }
 
 /** POST /v1/registrations/draft: a campaign create request (without brandId) written from business info. */
-export async function draftRegistration(client: ApiClient, body: BusinessInfoBody): Promise<CampaignContentBody> {
+export async function draftRegistration(client: ApiClient, body: BusinessInfoBody): Promise<CampaignDraft> {
   return (await client.request({ method: 'POST', path: '/v1/registrations/draft', body, schema: draftParser })).data;
 }
 

@@ -13,6 +13,7 @@ const portParser = responseParser('PortSchema');
 export interface SandboxDecision {
   decision: string;
   reason?: string;
+  focDate?: string;
 }
 
 export async function decideBrand(client: ApiClient, id: string, body: SandboxDecision): Promise<Brand> {

@@ -7,7 +7,7 @@ import { ApiError } from '../../../api/client/errors.js';
 import { resolveFormat } from '../../../output/formatters.js';
 import { draftRegistration, predictRegistration, submitRegistration } from '../../../api/resources/registrations.js';
 import { BusinessInfoBody, RegistrationBody, type Prediction } from '../../../api/schemas/registrations.js';
-import type { CampaignContentBody } from '../../../api/schemas/campaigns.js';
+import type { CampaignDraft } from '../../../api/schemas/campaigns.js';
 import { PRICES } from '../../../api/values/prices.js';
 import { KEY_PREFIX } from '../../../api/values/keys.js';
 import { dollars } from '../numbers/columns.js';
@@ -87,7 +87,7 @@ function showPrediction(ctx: CliContext, p: Prediction): void {
 }
 
 /** The campaign answers a draft gives, as the wizard holds them (a list one item per line). */
-function draftAnswers(draft: CampaignContentBody): Map<string, string> {
+function draftAnswers(draft: CampaignDraft): Map<string, string> {
   const raw = new Map<string, string>();
   for (const q of CAMPAIGN_QUESTIONS) {
     const v = (draft as Record<string, unknown>)[q.field.slice('campaign.'.length)];
@@ -112,7 +112,7 @@ async function offerDraft(ctx: CliContext, wizard: Wizard, brand: Record<string,
     validate: (v) => (BusinessInfoBody.shape.description.safeParse(v.trim()).success ? true : 'required'),
   });
   const optInChannel = await ctx.prompter.input('How do people opt in (web form, keyword, paper form, point of sale)?', { flag: '--opt-in-details', default: 'web form' });
-  let draft: CampaignContentBody;
+  let draft: CampaignDraft;
   try {
     const info = BusinessInfoBody.parse({
       legalName: brand.legalName,

@@ -9,7 +9,7 @@ import { BRAND_COLUMNS, CAMPAIGN_COLUMNS } from '../brands/columns.js';
 import { PORT_COLUMNS } from '../ports/ports.run.js';
 import type { DecisionOptions, LeadCapturedOptions } from './registration-triggers.js';
 
-const verdict = (o: DecisionOptions) => ({ decision: o.decision, ...(o.reason !== undefined ? { reason: o.reason } : {}) });
+const verdict = (o: DecisionOptions) => ({ decision: o.decision, ...(o.reason !== undefined ? { reason: o.reason } : {}), ...(o.focDate !== undefined ? { focDate: o.focDate } : {}) });
 
 export async function runBrandDecision(ctx: CliContext, opts: DecisionOptions): Promise<void> {
   await printOne(ctx, await decideBrand(await ctx.client(), opts.id, verdict(opts)), BRAND_COLUMNS);
@@ -39,7 +39,8 @@ export async function runLeadCaptured(ctx: CliContext, opts: LeadCapturedOptions
     ['phone', opts.phone],
   ];
   for (const [k, v] of fields) if (v !== undefined) form.set(k, v);
-  if (opts.consent) form.set('consent', 'on');
+  // The page's checkbox value (domain/registration/leads.ts CONSENT_VALUE); unticked, it is not sent.
+  if (opts.consent) form.set('consent', 'yes');
   const url = `${client.baseUrl}${HOSTED_PAGE_PATHS.optIn(encodeURIComponent(opts.brand))}`;
   const res = await fetch(url, { method: 'POST', body: form, redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   await res.arrayBuffer();

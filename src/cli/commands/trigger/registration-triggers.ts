@@ -1,5 +1,4 @@
 import { defineTrigger } from './definition.js';
-import { PORT_STATUSES } from '../../../api/values/registration.js';
 
 // contract §7 and §9: registration's outside world — a consumer filling a brand's hosted opt-in form,
 // and the registry's or the losing carrier's verdict at once instead of on the clock.
@@ -38,11 +37,12 @@ export interface DecisionOptions {
   id: string;
   decision: string;
   reason?: string;
+  /** port.decision with approved: the FOC date (ISO 8601). */
+  focDate?: string;
 }
 
-/** contract §9 decisions; Decision: the verdicts offered are the statuses the decision can move to. */
+/** contract §9: the verdicts the sandbox decision endpoints take (RegistryDecisionBody, SandboxPortDecisionBody). */
 export const REGISTRY_VERDICTS = ['approved', 'rejected'] as const;
-export const PORT_VERDICTS = PORT_STATUSES.filter((s) => s === 'foc_scheduled' || s === 'completed' || s === 'rejected');
 
 export const brandDecisionTrigger = defineTrigger<{ brand: string; decision: string; reason?: string }>({
   description: "The registry decides a submitted brand now: approved or rejected (instead of an hour later)",
@@ -66,13 +66,14 @@ export const campaignDecisionTrigger = defineTrigger<{ campaign: string; decisio
   run: async (ctx, o) => (await verbs()).runCampaignDecision(ctx, { id: o.campaign, decision: o.decision, reason: o.reason }),
 });
 
-export const portDecisionTrigger = defineTrigger<{ port: string; decision: string; reason?: string }>({
-  description: 'The losing carrier acts on a submitted port now: FOC scheduled, completed or rejected (a port.updated event)',
+export const portDecisionTrigger = defineTrigger<{ port: string; decision: string; reason?: string; focDate?: string }>({
+  description: 'The losing carrier decides a submitted port now: approved (FOC date scheduled) or rejected, with port.updated',
   options: [
     { flags: '--port <id>', description: 'the submitted port', required: true },
-    { flags: '--decision <verdict>', description: 'what happens', required: true, choices: PORT_VERDICTS },
-    { flags: '--reason <text>', description: 'why it was rejected' },
+    { flags: '--decision <verdict>', description: 'the verdict', required: true, choices: REGISTRY_VERDICTS },
+    { flags: '--reason <text>', description: 'with rejected: why' },
+    { flags: '--foc-date <iso>', description: 'with approved: the FOC date, when the numbers move (default: 3 days on)' },
   ],
-  examples: ['svc trigger port.decision --port prt_… --decision completed', 'svc trigger port.decision --port prt_… --decision rejected --reason "account number does not match"'],
-  run: async (ctx, o) => (await verbs()).runPortDecision(ctx, { id: o.port, decision: o.decision, reason: o.reason }),
+  examples: ['svc trigger port.decision --port port_… --decision approved', 'svc trigger port.decision --port port_… --decision rejected --reason "account number does not match"'],
+  run: async (ctx, o) => (await verbs()).runPortDecision(ctx, { id: o.port, decision: o.decision, reason: o.reason, focDate: o.focDate }),
 });
