@@ -30,7 +30,7 @@ export async function runPortDecision(ctx: CliContext, opts: DecisionOptions): P
 export async function runLeadCaptured(ctx: CliContext, opts: LeadCapturedOptions): Promise<void> {
   const client = await ctx.client();
   const before = await listEvents(client, { types: ['lead.captured'], order: 'desc', limit: 1 });
-  const newest = before.data[0]?.id;
+  const newest = before.data[0]?.eventId;
   const form = new URLSearchParams();
   const fields: Array<[string, string | undefined]> = [
     ['firstName', opts.firstName],
@@ -47,7 +47,7 @@ export async function runLeadCaptured(ctx: CliContext, opts: LeadCapturedOptions
   if (res.status >= 400) throw new CliError(`the opt-in form at ${url} answered ${res.status}: the lead was not captured`);
   const after = await listEvents(client, { types: ['lead.captured'], order: 'desc', limit: 1 });
   const event = after.data[0];
-  if (!event || event.id === newest) throw new CliError(`the opt-in form at ${url} answered ${res.status} but no lead.captured event followed`);
+  if (!event || event.eventId === newest) throw new CliError(`the opt-in form at ${url} answered ${res.status} but no lead.captured event followed`);
   await printOne(ctx, event);
-  if (ctx.io.stderrTTY) notice(ctx, `lead.captured ${event.id} for brand ${opts.brand}`);
+  if (ctx.io.stderrTTY) notice(ctx, `lead.captured ${event.eventId} for brand ${opts.brand}`);
 }
