@@ -96,6 +96,14 @@ describe('compileJsonSchema', () => {
     expect(c.safeParse({ s: '', a: [] }).success).toBe(false);
   });
 
+  it('checks a record (z.record): every value with its schema, the path through the key', () => {
+    const record = compileJsonSchema({ anyOf: [{ type: 'object', propertyNames: { type: 'string' }, additionalProperties: { type: 'boolean' } }, { type: 'null' }] });
+    expect(record.safeParse({ tmobile: true, att: false })).toEqual({ success: true, data: { tmobile: true, att: false } });
+    expect(record.safeParse(null)).toEqual({ success: true, data: null });
+    const bad = record.safeParse({ tmobile: 'yes' });
+    expect(bad.success).toBe(false);
+  });
+
   it('throws at compile time on a keyword it does not know', () => {
     expect(() => compileJsonSchema({ type: 'object', properties: { id: { type: 'string', contentEncoding: 'base64' } } })).toThrow(/contentEncoding/);
     expect(() => compileJsonSchema({ type: 'number', multipleOf: 2 })).toThrow(/multipleOf/);

@@ -30,6 +30,7 @@ const KNOWN = new Set([
   'properties',
   'required',
   'additionalProperties',
+  'propertyNames',
   'enum',
   'const',
   'anyOf',
@@ -151,7 +152,26 @@ export function compileJsonSchema<T = unknown>(root: JsonSchema): { safeParse(da
     return (data, path, issues) => (allowed.has(data) ? data : fail(issues, path, message, data));
   };
 
+  /** z.record(keys, values): every key checked with `propertyNames`, every value with `additionalProperties`. */
+  const compileRecord = (schema: JsonSchema): Check => {
+    only(schema, ['type', 'propertyNames', 'additionalProperties']);
+    const keyCheck = compile(schema.propertyNames as JsonSchema);
+    const valueCheck = schema.additionalProperties === undefined ? (data: unknown) => data : compile(schema.additionalProperties as JsonSchema);
+    return (data, path, issues) => {
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) return fail(issues, path, `Invalid input: expected record, received ${received(data)}`, data);
+      const out: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(data as Record<string, unknown>)) {
+        path.push(key);
+        keyCheck(key, path, issues);
+        out[key] = valueCheck(value, path, issues);
+        path.pop();
+      }
+      return out;
+    };
+  };
+
   const compileObject = (schema: JsonSchema): Check => {
+    if ('propertyNames' in schema) return compileRecord(schema);
     only(schema, ['type', 'properties', 'required', 'additionalProperties']);
     const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
     const keys = Object.keys(properties);

@@ -19,6 +19,8 @@ const outcome = (r: Result) =>
 
 const UUID = '123e4567-e89b-12d3-a456-426614174000';
 const DATE = '2025-03-04T05:06:07.890Z';
+/** A value for each pattern a response schema carries without a format (a page's accent colour). */
+const PATTERN_SAMPLES: Record<string, string> = { '^#[0-9a-fA-F]{6}$': '#1a73e8' };
 
 /** A value the schema accepts: `full` takes every optional key and non-null branch; otherwise nulls and fewest keys. */
 function sample(schema: JsonSchema, root: JsonSchema, full: boolean): unknown {
@@ -34,6 +36,8 @@ function sample(schema: JsonSchema, root: JsonSchema, full: boolean): unknown {
   if (!full && types.includes('null')) return null;
   switch (types.find((t) => t !== 'null')) {
     case 'object': {
+      // A record (z.record): one entry when full.
+      if (schema.propertyNames) return full ? { key: sample(schema.additionalProperties as JsonSchema, root, true) } : {};
       const required = new Set((schema.required ?? []) as string[]);
       const out: Record<string, unknown> = {};
       for (const [k, v] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) if (full || required.has(k)) out[k] = sample(v, root, full);
@@ -42,6 +46,7 @@ function sample(schema: JsonSchema, root: JsonSchema, full: boolean): unknown {
     case 'array':
       return full ? [sample(schema.items as JsonSchema, root, true), sample(schema.items as JsonSchema, root, false)] : [];
     case 'string':
+      if (typeof schema.pattern === 'string' && !schema.format) return PATTERN_SAMPLES[schema.pattern] ?? `no sample for pattern ${schema.pattern}`;
       return schema.format === 'date-time' ? DATE : schema.format === 'uuid' ? UUID : 'x'.repeat((schema.minLength as number | undefined) ?? 1);
     case 'integer':
     case 'number':

@@ -128,8 +128,11 @@ export const BrandSchema = z
     vettingClass: NStr,
     vettingScore: z.number().int().nullable(),
     carrierSuspended: z.record(z.string(), z.boolean()).nullable(),
-    compliancePages: CompliancePagesSchema.nullable(),
-    pageConfig: PageConfigSchema.nullable(),
+    // Read back as plain objects (unknown keys dropped, as in every response), not the strict inputs.
+    compliancePages: z.object(CompliancePagesSchema.shape).nullable(),
+    // The colour's rule is the input's; read back it is any text (a rule's custom message cannot travel
+    // through JSON Schema to the CLI's compiled parser).
+    pageConfig: z.object({ ...PageConfigSchema.shape, accentColor: z.string().nullable().optional() }).nullable(),
     /** spec: present on reads, creates and updates; omitted on resubmit, vetting and registration responses. */
     complianceUrls: ComplianceUrlsSchema.nullable().optional(),
     /** Decision (spec: Brand has no such field): why the registry rejected it, null otherwise. */

@@ -113,3 +113,25 @@ export const CampaignSummarySchema = z
 export type CampaignSummary = z.infer<typeof CampaignSummarySchema>;
 export const CampaignSummaryPage = pageOf(CampaignSummarySchema);
 export const ListCampaignsQuery = ListQuerySchema.extend({ status: CampaignStatus.optional(), brandId: z.uuid().optional() });
+
+/**
+ * The same content read back as a response (`POST /v1/registrations/draft`): named so the CLI parses
+ * it without zod; a plain object, so a field added later is dropped, not refused (as every response).
+ */
+const { name: draftName, useCase: draftUseCase, sampleMessages: draftSamples, ...draftRest } = CampaignSchema.omit({
+  id: true,
+  tenantId: true,
+  brandId: true,
+  status: true,
+  tcrCampaignId: true,
+  mnoMetadata: true,
+  cnpSharingStatus: true,
+  remediationAttempts: true,
+  lastRejectionReason: true,
+  createdAt: true,
+  updatedAt: true,
+}).shape;
+export const CampaignContentSchema = z
+  .object({ name: draftName, useCase: draftUseCase, sampleMessages: draftSamples, ...z.object(draftRest).partial().shape })
+  .meta({ id: 'CampaignDraft' });
+export type CampaignDraft = z.infer<typeof CampaignContentSchema>;

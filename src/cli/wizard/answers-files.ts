@@ -2,7 +2,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile, chmod } from 'node:fs/pro
 import { dirname, join } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { UsageError } from '../errors.js';
-import { setPath, type Question } from './questions.js';
+import { listItems, setPath, type Question } from './questions.js';
 
 /** Answers as given, by API field path (`website`, `brand.ein`): text until checked. */
 export type RawAnswers = Map<string, string>;
@@ -44,6 +44,11 @@ export async function readAnswersFile(file: string, questions: readonly Question
         throw new UsageError(`${label}: unknown field "${path}" in ${file}; known: ${known.join(', ')}`, label);
       }
       if (value === null || value === undefined) continue;
+      if (Array.isArray(value) && questions.find((q) => q.field === field)?.kind === 'list') {
+        if (!value.every((v) => typeof v === 'string' || typeof v === 'number')) throw new UsageError(`${label}: ${path} in ${file} must be a list of texts`, label);
+        out.set(field, value.map((v) => String(v).replace(/\n/g, ' ')).join('\n'));
+        continue;
+      }
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
         throw new UsageError(`${label}: ${path} in ${file} must be text`, label);
       }
@@ -58,7 +63,10 @@ export async function readAnswersFile(file: string, questions: readonly Question
 export function answersDocument(answers: RawAnswers, questions: readonly Question[]): Record<string, unknown> {
   const doc: Record<string, unknown> = {};
   // In question order, so the file reads like the wizard.
-  for (const q of questions) if (answers.has(q.field)) setPath(doc, q.field, answers.get(q.field));
+  for (const q of questions) {
+    const raw = answers.get(q.field);
+    if (raw !== undefined) setPath(doc, q.field, q.kind === 'list' ? listItems(raw) : raw);
+  }
   return doc;
 }
 

@@ -12,14 +12,37 @@ export interface Question {
   readonly flag: `--${string}`;
   /** The prompt on a terminal. */
   readonly message: string;
-  /** How the answer is typed and read: `number` accepts 1,500; `choice` is a list to pick from. */
-  readonly kind: 'text' | 'number' | 'url' | 'choice';
+  /**
+   * How the answer is typed and read: `number` accepts 1,500; `choice` is a list to pick from; `list`
+   * is several texts (a repeatable flag, a YAML list, one prompt per item), held one per line.
+   */
+  readonly kind: 'text' | 'number' | 'url' | 'choice' | 'list' | 'boolean';
   /** The API's schema for this field (`VerifyTollfreeBody.shape.website`). */
   readonly schema: ZodType;
   /** Required unless the schema accepts no value; set only to be stricter than the API. */
   readonly required?: boolean;
   /** For `choice`: the values offered; by default the schema's enum options. */
   readonly choices?: ReadonlyArray<{ value: string; name?: string }>;
+  /**
+   * Asked only when this holds for the answers before it (nested by field path): `brand.ein` when
+   * the entity type needs one. A question not asked is neither required nor sent.
+   */
+  readonly when?: (answers: Record<string, unknown>) => boolean;
+  /** false: never prompted, only answered by its flag or the answers file (an optional detail). */
+  readonly ask?: boolean;
+}
+
+/** Whether a question applies, given the checked answers before it. */
+export function applies(q: Question, answers: Record<string, unknown>): boolean {
+  return q.when ? q.when(answers) : true;
+}
+
+/** A `list` answer's items, one per line of its text. */
+export function listItems(raw: string): string[] {
+  return raw
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
 }
 
 /** Whether a question must be answered: the API's schema decides unless the question says. */
@@ -31,6 +54,12 @@ export function isRequired(q: Question): boolean {
 export function coerce(q: Question, raw: string): unknown {
   const text = raw.trim();
   if (text === '') return undefined;
+  if (q.kind === 'list') return listItems(raw);
+  if (q.kind === 'boolean') {
+    if (/^(true|yes|y|1)$/i.test(text)) return true;
+    if (/^(false|no|n|0)$/i.test(text)) return false;
+    return text;
+  }
   if (q.kind === 'number') {
     const digits = text.replace(/[,_\s]/g, '');
     return /^-?\d+(\.\d+)?$/.test(digits) ? Number(digits) : text;
@@ -47,7 +76,12 @@ export function checkAnswer(q: Question, raw: string | undefined): Checked {
   if (q.kind === 'number' && typeof value !== 'number') return { ok: false, reason: 'must be a number' };
   const result = q.schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
-  return { ok: false, reason: describeIssue(result.error.issues[0]!, value) };
+  const issue = result.error.issues[0]!;
+  // An item of a list: say which one.
+  if (Array.isArray(value) && typeof issue.path[0] === 'number') {
+    return { ok: false, reason: `item ${issue.path[0] + 1}: ${describeIssue(issue, value[issue.path[0]])}` };
+  }
+  return { ok: false, reason: describeIssue(issue, value) };
 }
 
 interface IssueLike {

@@ -6,7 +6,7 @@ import type { ZodType, output } from 'zod';
 import type { CliContext } from '../context.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { readAnswersFile, removeFile, wizardFiles, writeAnswersFile, modifiedAt, type RawAnswers } from './answers-files.js';
-import { checkAnswer, choicesOf, describeIssue, getPath, isRequired, setPath, type Question } from './questions.js';
+import { applies, checkAnswer, choicesOf, describeIssue, getPath, isRequired, listItems, setPath, type Question } from './questions.js';
 import { shellLine } from './shell-quote.js';
 
 export type { Question } from './questions.js';
@@ -39,6 +39,8 @@ export class Wizard {
   private savedProgress = false;
   private unresumed?: Date;
   private checkedAll = false;
+  /** Offered answers (a draft): shown as each prompt's default, sent only once the user takes them. */
+  private readonly defaults = new Map<string, string>();
 
   private constructor(
     private readonly ctx: CliContext,
@@ -101,10 +103,12 @@ export class Wizard {
     if (!this.canPrompt) {
       if (!this.checkedAll) this.requireAll();
       this.checkedAll = true;
-      for (const q of questions) this.accept(q, this.answers.get(q.field)?.raw);
+      for (const q of questions) if (applies(q, this.values) || this.answers.has(q.field)) this.accept(q, this.answers.get(q.field)?.raw);
       return this.values;
     }
     for (const q of questions) {
+      // A question that does not apply is not asked; an answer given to it anyway is still taken.
+      if ((q.ask === false || !applies(q, this.values)) && !this.answers.has(q.field)) continue;
       const given = this.answers.get(q.field);
       if (given !== undefined) {
         const checked = checkAnswer(q, given.raw);
@@ -135,9 +139,11 @@ export class Wizard {
         if (!isRequired(q)) choices.push({ value: '', name: '(none)' });
         return await this.ctx.prompter.select(q.message, choices, { flag: q.flag });
       }
+      if (q.kind === 'list') return await this.promptList(q);
       const message = isRequired(q) ? q.message : `${q.message} (Enter to skip)`;
       return await this.ctx.prompter.input(message, {
         flag: q.flag,
+        default: this.defaults.get(q.field),
         validate: (v) => {
           const checked = checkAnswer(q, v);
           return checked.ok ? true : checked.reason;
@@ -151,12 +157,78 @@ export class Wizard {
     }
   }
 
+  /**
+   * A list, one prompt per item (each checked as the list so far), Enter on an empty line to finish;
+   * the whole list is checked again at the end, and asked afresh if the schema refuses it.
+   */
+  private async promptList(q: Question): Promise<string> {
+    const offered = listItems(this.defaults.get(q.field) ?? '');
+    for (;;) {
+      const items: string[] = [];
+      for (;;) {
+        const n = items.length + 1;
+        const done = items.length > 0 || !isRequired(q);
+        const raw = await this.ctx.prompter.input(`${q.message} ${n}${done ? ' (Enter to finish)' : ''}`, {
+          flag: q.flag,
+          default: offered[items.length],
+          validate: (v) => {
+            if (v.trim() === '') return done ? true : 'required';
+            const checked = checkAnswer(q, [...items, v.replace(/\n/g, ' ')].join('\n'));
+            return checked.ok || !checked.reason.startsWith(`item ${n}:`) ? true : checked.reason.slice(`item ${n}: `.length);
+          },
+        });
+        if (raw.trim() === '') break;
+        items.push(raw.replace(/\n/g, ' '));
+      }
+      const checked = checkAnswer(q, items.join('\n'));
+      if (checked.ok) return items.join('\n');
+      this.say(`${q.flag}: ${checked.reason}`);
+    }
+  }
+
+  /** Whether a field has an answer that passes its check (from any source). */
+  answered(field: string): boolean {
+    const q = this.opts.questions.find((x) => x.field === field);
+    const a = this.answers.get(field);
+    return q !== undefined && a !== undefined && checkAnswer(q, a.raw).ok;
+  }
+
+  /** Offers values (a draft) as the prompts' defaults: the user still sees and confirms each. */
+  offer(raw: ReadonlyMap<string, string>): void {
+    for (const [field, value] of raw) this.defaults.set(field, value);
+  }
+
+  /**
+   * Takes answers the user accepted as a whole (a draft accepted at a prompt): kept as answers typed
+   * at the terminal, so they are saved, and written to the answers file at the end.
+   */
+  async take(raw: ReadonlyMap<string, string>): Promise<void> {
+    for (const [field, value] of raw) this.answers.set(field, { raw: value, source: 'prompt' });
+    await this.saveProgress();
+  }
+
+  /**
+   * Asks these questions again, each with its current answer as the default (fixing a campaign after
+   * a low prediction): Enter keeps an answer, typing replaces it.
+   */
+  async revise(questions: readonly Question[]): Promise<Record<string, unknown>> {
+    for (const q of questions) {
+      const a = this.answers.get(q.field);
+      if (a) this.defaults.set(q.field, a.raw);
+      this.answers.delete(q.field);
+    }
+    return this.ask(questions);
+  }
+
   /** cli.md: without a terminal, all missing or invalid answers together, each with its flag. */
   private requireAll(): void {
     const problems: Array<{ flag: string; line: string }> = [];
+    const sofar: Record<string, unknown> = {};
     for (const q of this.opts.questions) {
+      if (!applies(q, sofar) && !this.answers.has(q.field)) continue;
       const raw = this.answers.get(q.field)?.raw;
       const checked = checkAnswer(q, raw);
+      if (checked.ok && checked.value !== undefined) setPath(sofar, q.field, checked.value);
       if (!checked.ok) problems.push({ flag: q.flag, line: `${q.flag}: ${shown(raw)}${checked.reason}${raw === undefined ? ` (${q.message})` : ''}` });
     }
     if (!problems.length) return;
@@ -214,7 +286,7 @@ export class Wizard {
     for (const q of this.opts.questions) {
       const a = this.answers.get(q.field);
       if (!a) continue;
-      if (a.source === 'flag') flagWords.push(q.flag, a.raw);
+      if (a.source === 'flag') flagWords.push(...(q.kind === 'list' ? listItems(a.raw).flatMap((item) => [q.flag, item]) : [q.flag, a.raw]));
       else fromFile.set(q.field, a.raw);
     }
     if (fromFile.size) {

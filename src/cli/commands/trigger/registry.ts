@@ -11,6 +11,7 @@ import {
   callTriggerDefinition,
   voicemailReceivedTrigger,
 } from './call-triggers.js';
+import { brandDecisionTrigger, campaignDecisionTrigger, leadCapturedTrigger, portDecisionTrigger } from './registration-triggers.js';
 
 export type { TriggerDefinition, TriggerOption } from './definition.js';
 
@@ -30,4 +31,8 @@ export const TRIGGERS: Record<string, TriggerDefinition<never>> = {
   'call.transcript': callTranscriptTrigger,
   'call.transcript.delta': callTranscriptDeltaTrigger,
   'voicemail.received': voicemailReceivedTrigger,
+  'lead.captured': leadCapturedTrigger,
+  'brand.decision': brandDecisionTrigger,
+  'campaign.decision': campaignDecisionTrigger,
+  'port.decision': portDecisionTrigger,
 };

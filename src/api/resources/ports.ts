@@ -1,0 +1,40 @@
+import type { ApiClient } from '../client/client.js';
+import type { CreatePortBody, Port, PortCheck, PortDocumentBody } from '../schemas/ports.js';
+import type { PortStatus } from '../values/registration.js';
+import { listEndpoint } from './list.js';
+import { responseParser } from '../parsers.js';
+
+// conventions 7: one function per endpoint. spec: Ports; contract §7.
+const portParser = responseParser('PortSchema');
+const portCheckParser = responseParser('PortCheckSchema');
+const portPath = (id: string, action = ''): string => `/v1/ports/${encodeURIComponent(id)}${action}`;
+
+export async function checkPortability(client: ApiClient, phoneNumbers: string[]): Promise<PortCheck> {
+  return (await client.request({ method: 'POST', path: '/v1/ports/check', body: { phoneNumbers }, schema: portCheckParser })).data;
+}
+
+/** spec: conventions 7 — POST /v1/ports accepts an Idempotency-Key (generated unless given). */
+export async function createPort(client: ApiClient, body: CreatePortBody, opts: { idempotencyKey?: string } = {}): Promise<Port> {
+  return (await client.request({ method: 'POST', path: '/v1/ports', body, schema: portParser, idempotencyKey: opts.idempotencyKey })).data;
+}
+
+export async function attachPortDocument(client: ApiClient, id: string, body: PortDocumentBody): Promise<Port> {
+  return (await client.request({ method: 'POST', path: portPath(id, '/documents'), body, schema: portParser })).data;
+}
+
+/** contract §7: needs an `loa` and a `bill` attached, else 409. */
+export async function submitPort(client: ApiClient, id: string): Promise<Port> {
+  return (await client.request({ method: 'POST', path: portPath(id, '/submit'), schema: portParser })).data;
+}
+
+export async function getPort(client: ApiClient, id: string): Promise<Port> {
+  return (await client.request({ method: 'GET', path: portPath(id), schema: portParser })).data;
+}
+
+export async function cancelPort(client: ApiClient, id: string): Promise<Port> {
+  return (await client.request({ method: 'POST', path: portPath(id, '/cancel'), schema: portParser })).data;
+}
+
+/** GET /v1/ports, newest first. */
+export const portList = listEndpoint<Port, PortListFilter>({ path: '/v1/ports', row: 'PortSchema' });
+export type PortListFilter = { status?: PortStatus };

@@ -1,0 +1,29 @@
+import type { ZodType } from 'zod';
+import type { Question } from '../../wizard/wizard.js';
+import { BrandRegistrationBody } from '../../../api/schemas/brands.js';
+import { CampaignContentBody } from '../../../api/schemas/campaigns.js';
+import { EIN_REQUIRED_ENTITY_TYPES, type EntityType } from '../../../api/values/registration.js';
+import { BRAND_FIELDS, CAMPAIGN_FIELDS, type FieldSpec } from './fields.js';
+
+// The `brands register` wizard's questions (cli.md "Wizards"), each checked with the API's own schema
+// for its field (spec: Registration inputs), by path in the combined body `{brand, campaign}`.
+
+const BRAND = BrandRegistrationBody.shape as unknown as Record<string, ZodType>;
+const CAMPAIGN = CampaignContentBody.shape as unknown as Record<string, ZodType>;
+
+const entityOf = (answers: Record<string, unknown>): EntityType | undefined => (answers.brand as { entityType?: EntityType } | undefined)?.entityType;
+
+function question(section: 'brand' | 'campaign', f: FieldSpec, schema: ZodType): Question {
+  const field = `${section}.${f.name}`;
+  const base = { field, flag: f.flag, message: f.message ?? f.description, kind: f.kind, schema, ...(f.message ? {} : { ask: false }) } as const;
+  // contract §7: PRIVATE_PROFIT and PUBLIC_PROFIT brands are rejected without an EIN: asked, and
+  // required, only for those.
+  if (field === 'brand.ein') {
+    return { ...base, required: true, when: (a) => EIN_REQUIRED_ENTITY_TYPES.includes(entityOf(a) as EntityType) };
+  }
+  return base;
+}
+
+export const BRAND_QUESTIONS: readonly Question[] = BRAND_FIELDS.map((f) => question('brand', f, BRAND[f.name]!));
+export const CAMPAIGN_QUESTIONS: readonly Question[] = CAMPAIGN_FIELDS.map((f) => question('campaign', f, CAMPAIGN[f.name]!));
+export const REGISTER_QUESTIONS: readonly Question[] = [...BRAND_QUESTIONS, ...CAMPAIGN_QUESTIONS];

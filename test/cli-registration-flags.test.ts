@@ -1,0 +1,198 @@
+// Flags → typed options for every issue-10 verb (brands, campaigns, registrations, ports, the
+// registration triggers), parsed through each command factory with a run function that records what
+// the verb would get (the GitHub CLI's runF): nothing runs, nothing is sent.
+import { describe, expect, it } from 'vitest';
+import type { Command as CommandType } from 'commander';
+import { Command } from '../src/cli/commander.js';
+import { CliContext } from '../src/cli/context.js';
+import { createTestIO } from '../src/output/io.js';
+import { registerCommand, type RegisterOptions } from '../src/cli/commands/brands/register.js';
+import { listCommand as brandsList, type ListBrandsOptions } from '../src/cli/commands/brands/list.js';
+import { getCommand as brandsGet } from '../src/cli/commands/brands/get.js';
+import { updateCommand as brandsUpdate, type UpdateBrandOptions } from '../src/cli/commands/brands/update.js';
+import { resubmitCommand as brandsResubmit } from '../src/cli/commands/brands/resubmit.js';
+import { vetCommand, type VetBrandOptions } from '../src/cli/commands/brands/vet.js';
+import { createCommand as campaignsCreate, type CreateCampaignOptions } from '../src/cli/commands/campaigns/create.js';
+import { listCommand as campaignsList } from '../src/cli/commands/campaigns/list.js';
+import { getCommand as campaignsGet } from '../src/cli/commands/campaigns/get.js';
+import { updateCommand as campaignsUpdate, type UpdateCampaignOptions } from '../src/cli/commands/campaigns/update.js';
+import { resubmitCommand as campaignsResubmit } from '../src/cli/commands/campaigns/resubmit.js';
+import { lintCommand } from '../src/cli/commands/campaigns/lint.js';
+import { draftCommand, type DraftOptions } from '../src/cli/commands/registrations/draft.js';
+import { predictCommand } from '../src/cli/commands/registrations/predict.js';
+import { submitCommand as registrationsSubmit } from '../src/cli/commands/registrations/submit.js';
+import { checkCommand } from '../src/cli/commands/ports/check.js';
+import { createCommand as portsCreate, type CreatePortOptions } from '../src/cli/commands/ports/create.js';
+import { attachCommand } from '../src/cli/commands/ports/attach.js';
+import { submitCommand as portsSubmit } from '../src/cli/commands/ports/submit.js';
+import { getCommand as portsGet } from '../src/cli/commands/ports/get.js';
+import { listCommand as portsList } from '../src/cli/commands/ports/list.js';
+import { cancelCommand as portsCancel } from '../src/cli/commands/ports/cancel.js';
+import { TRIGGERS } from '../src/cli/commands/trigger/registry.js';
+import { register as registerTriggers } from '../src/cli/commands/trigger/index.js';
+import type { TriggerDefinition } from '../src/cli/commands/trigger/definition.js';
+
+const context = () => new CliContext({ io: createTestIO(), env: {}, homedir: '/nonexistent', binPath: '' }, {});
+
+type Factory<O> = (parent: CommandType, ctx: CliContext, runF: (opts: O) => Promise<void>) => CommandType;
+
+async function optionsOf<O>(factory: Factory<O>, argv: string[]): Promise<O> {
+  const seen: O[] = [];
+  const parent = new Command('group').exitOverride();
+  const verb = factory(parent, context(), async (opts) => void seen.push(opts));
+  verb.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  await parent.parseAsync([verb.name(), ...argv], { from: 'user' });
+  expect(seen).toHaveLength(1);
+  return seen[0]!;
+}
+
+/** The commander error a bad argv meets (its code), with nothing run. */
+async function refusal<O>(factory: Factory<O>, argv: string[]): Promise<string> {
+  const seen: O[] = [];
+  const parent = new Command('group').exitOverride();
+  const verb = factory(parent, context(), async (opts) => void seen.push(opts));
+  verb.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  const err = await parent.parseAsync([verb.name(), ...argv], { from: 'user' }).then(() => undefined, (e: { code?: string }) => e);
+  expect(seen).toHaveLength(0);
+  return String(err?.code);
+}
+
+describe('brands', () => {
+  it('register: brand and campaign flags by API name, samples repeatable, the wizard switches', async () => {
+    const o = await optionsOf<RegisterOptions>(registerCommand, [
+      '--legal-name', 'Acme Dental LLC', '--entity-type', 'PRIVATE_PROFIT', '--ein', '12-3456789', '--website', 'https://acme.example',
+      '--campaign-name', 'Reminders', '--use-case', 'ACCOUNT_NOTIFICATION', '--sample', 'one', '--sample', 'two', '--embedded-link', 'false',
+      '--answers', 'a.yaml', '--resume', '--mock', '--idempotency-key', 'reg-1',
+    ]);
+    expect(o.brand).toEqual({ legalName: 'Acme Dental LLC', entityType: 'PRIVATE_PROFIT', ein: '12-3456789', website: 'https://acme.example' });
+    expect(o.campaign).toEqual({ name: 'Reminders', useCase: 'ACCOUNT_NOTIFICATION', sampleMessages: 'one\ntwo', embeddedLink: 'false' });
+    expect(o).toMatchObject({ answers: 'a.yaml', resume: true, mock: true, idempotencyKey: 'reg-1' });
+    const bare = await optionsOf<RegisterOptions>(registerCommand, []);
+    expect(bare).toEqual({ brand: {}, campaign: {}, answers: undefined, resume: undefined, mock: undefined, idempotencyKey: undefined });
+  });
+
+  it('register: an entity type outside the enum is refused', async () => {
+    expect(await refusal(registerCommand, ['--entity-type', 'LLC'])).toBe('commander.invalidArgument');
+  });
+
+  it('list, get, resubmit', async () => {
+    expect(await optionsOf<ListBrandsOptions>(brandsList, ['--status', 'approved', '--limit', '5', '--all'])).toEqual({ status: 'approved', limit: '5', all: true });
+    expect(await refusal(brandsList, ['--status', 'pending'])).toBe('commander.invalidArgument');
+    expect(await optionsOf(brandsGet, ['b1'])).toEqual({ brand: 'b1' });
+    expect(await optionsOf(brandsResubmit, ['b1'])).toEqual({ brand: 'b1' });
+  });
+
+  it('update: field flags and a file', async () => {
+    expect(await optionsOf<UpdateBrandOptions>(brandsUpdate, ['b1', '--ein', '98-7654321', '--display-name', 'Acme', '-f', 'page.yaml'])).toEqual({
+      brand: 'b1',
+      fields: { ein: '98-7654321', displayName: 'Acme' },
+      file: 'page.yaml',
+    });
+  });
+
+  it('vet: provider required, class defaults to the first', async () => {
+    expect(await optionsOf<VetBrandOptions>(vetCommand, ['b1', '--provider', 'AEGIS'])).toEqual({ brand: 'b1', provider: 'AEGIS', vettingClass: 'STANDARD' });
+    expect(await optionsOf<VetBrandOptions>(vetCommand, ['b1', '--provider', 'WMC', '--class', 'ENHANCED'])).toMatchObject({ vettingClass: 'ENHANCED' });
+    expect(await refusal(vetCommand, ['b1'])).toBe('commander.missingMandatoryOptionValue');
+  });
+});
+
+describe('campaigns', () => {
+  it('create: --name here, samples and booleans by API name, --brand and -f', async () => {
+    expect(await optionsOf<CreateCampaignOptions>(campaignsCreate, ['--brand', 'b1', '--name', 'Reminders', '--sample', 's1', '--sample', 's2', '--number-pool', 'true', '-f', 'c.yaml'])).toEqual({
+      brand: 'b1',
+      fields: { name: 'Reminders', sampleMessages: 's1\ns2', numberPool: 'true' },
+      file: 'c.yaml',
+    });
+  });
+
+  it('list, get, update, resubmit, lint', async () => {
+    expect(await optionsOf(campaignsList, ['--status', 'dca_review', '--brand', 'b1'])).toEqual({ status: 'dca_review', brand: 'b1' });
+    expect(await optionsOf(campaignsGet, ['c1'])).toEqual({ campaign: 'c1' });
+    expect(await optionsOf<UpdateCampaignOptions>(campaignsUpdate, ['c1', '--privacy-policy-link', 'https://a.example/p'])).toEqual({ campaign: 'c1', fields: { privacyPolicyLink: 'https://a.example/p' }, file: undefined });
+    expect(await optionsOf(campaignsResubmit, ['c1'])).toEqual({ campaign: 'c1' });
+    expect(await optionsOf(lintCommand, ['-f', '-'])).toEqual({ file: '-' });
+    expect(await refusal(lintCommand, [])).toBe('commander.missingMandatoryOptionValue');
+  });
+});
+
+describe('registrations', () => {
+  it('draft, predict, submit', async () => {
+    expect(await optionsOf<DraftOptions>(draftCommand, ['--legal-name', 'Acme', '--description', 'Dental clinic', '--opt-in-channel', 'web form'])).toEqual({
+      fields: { legalName: 'Acme', description: 'Dental clinic', optInChannel: 'web form' },
+      file: undefined,
+    });
+    expect(await optionsOf(predictCommand, ['-f', 'r.yaml'])).toEqual({ file: 'r.yaml' });
+    expect(await optionsOf(registrationsSubmit, ['-f', 'r.yaml', '--mock', '--idempotency-key', 'k1'])).toEqual({ file: 'r.yaml', mock: true, idempotencyKey: 'k1' });
+    expect(await refusal(registrationsSubmit, [])).toBe('commander.missingMandatoryOptionValue');
+  });
+});
+
+describe('ports', () => {
+  it('check takes several numbers', async () => {
+    expect(await optionsOf(checkCommand, ['+14155550123', '+14155550124'])).toEqual({ numbers: ['+14155550123', '+14155550124'] });
+  });
+
+  it('create: repeated --number, the address, a file, an idempotency key', async () => {
+    const argv = ['--number', '+14155550123', '--number', '+14155550124', '--authorized-name', 'Ada', '--account-number', '991', '--pin', '1234', '--street', '1 Market St', '--city', 'San Francisco', '--state', 'CA', '--zip', '94105', '-f', 'p.yaml', '--idempotency-key', 'p-1'];
+    expect(await optionsOf<CreatePortOptions>(portsCreate, argv)).toEqual({
+      numbers: ['+14155550123', '+14155550124'],
+      authorizedName: 'Ada',
+      accountNumber: '991',
+      pin: '1234',
+      address: { street: '1 Market St', street2: undefined, city: 'San Francisco', state: 'CA', zip: '94105' },
+      file: 'p.yaml',
+      idempotencyKey: 'p-1',
+    });
+  });
+
+  it('attach needs --type loa|bill and a file', async () => {
+    expect(await optionsOf(attachCommand, ['port_1', '--type', 'loa', 'loa.pdf'])).toEqual({ port: 'port_1', type: 'loa', file: 'loa.pdf' });
+    expect(await refusal(attachCommand, ['port_1', '--type', 'invoice', 'x.pdf'])).toBe('commander.invalidArgument');
+    expect(await refusal(attachCommand, ['port_1', 'x.pdf'])).toBe('commander.missingMandatoryOptionValue');
+  });
+
+  it('submit, get, list, cancel', async () => {
+    expect(await optionsOf(portsSubmit, ['port_1'])).toEqual({ port: 'port_1' });
+    expect(await optionsOf(portsGet, ['port_1'])).toEqual({ port: 'port_1' });
+    expect(await optionsOf(portsCancel, ['port_1'])).toEqual({ port: 'port_1' });
+    expect(await optionsOf(portsList, ['--status', 'foc_scheduled'])).toEqual({ status: 'foc_scheduled' });
+  });
+});
+
+describe('registration triggers', () => {
+  /** Parses `svc trigger <type> …` with the definition's run replaced by a recorder. */
+  async function triggerOptions(type: string, argv: string[]): Promise<unknown> {
+    const def = TRIGGERS[type] as TriggerDefinition<unknown> | undefined;
+    expect(def).toBeDefined();
+    const seen: unknown[] = [];
+    const original = def!.run;
+    def!.run = async (_ctx, opts) => void seen.push(opts);
+    try {
+      const group = new Command('trigger').exitOverride();
+      registerTriggers(group, context());
+      for (const c of group.commands) c.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+      await group.parseAsync([type, ...argv], { from: 'user' });
+    } finally {
+      def!.run = original;
+    }
+    expect(seen).toHaveLength(1);
+    return seen[0];
+  }
+
+  it('are listed with the others', () => {
+    expect(Object.keys(TRIGGERS)).toEqual(expect.arrayContaining(['lead.captured', 'brand.decision', 'campaign.decision', 'port.decision']));
+  });
+
+  it('lead.captured: form fields with defaults, consent on unless --no-consent', async () => {
+    expect(await triggerOptions('lead.captured', ['--brand', 'b1'])).toEqual({ brand: 'b1', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', phone: '+14155550123', consent: true });
+    expect(await triggerOptions('lead.captured', ['--brand', 'b1', '--first-name', 'Grace', '--no-consent'])).toMatchObject({ firstName: 'Grace', consent: false });
+  });
+
+  it('decisions: id, verdict from the allowed list, reason', async () => {
+    expect(await triggerOptions('brand.decision', ['--brand', 'b1', '--decision', 'rejected', '--reason', 'EIN mismatch'])).toEqual({ brand: 'b1', decision: 'rejected', reason: 'EIN mismatch' });
+    expect(await triggerOptions('campaign.decision', ['--campaign', 'c1', '--decision', 'approved'])).toEqual({ campaign: 'c1', decision: 'approved' });
+    expect(await triggerOptions('port.decision', ['--port', 'port_1', '--decision', 'approved', '--foc-date', '2030-01-02T00:00:00Z'])).toEqual({ port: 'port_1', decision: 'approved', focDate: '2030-01-02T00:00:00Z' });
+    await expect(triggerOptions('brand.decision', ['--brand', 'b1', '--decision', 'maybe'])).rejects.toMatchObject({ code: 'commander.invalidArgument' });
+  });
+});
