@@ -73,7 +73,7 @@ describe('registrations draft and predict, campaigns lint', () => {
     expect(fails.length).toBeGreaterThan(0);
     const suggestions = lines.filter((l) => l.trim().startsWith('suggestion: '));
     expect(suggestions.length).toBeGreaterThan(0);
-    expect(suggestions.length).toBeLessThanOrEqual(fails.length);
+    expect(suggestions.length).toBe(fails.length); // contract §7: one suggestion per failed check
     expect(lines.at(-1)).toMatch(/^score \d+\/100, approval (low|medium)/);
 
     const good = file('good-registration.yaml', { brand: BRAND, campaign: CAMPAIGN });
