@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { runSvc, expectOk, type RunSvcOptions } from './helpers/cli.js';
 import { buy } from './messages-fixtures.js';
+import { scriptedEditor as sharedScriptedEditor, type EditorStep } from './helpers/scripted-editor.js';
 
 let svc: TestService;
 let tmp: string;
@@ -167,35 +168,8 @@ describe('svc routes apply and diff', () => {
 
 // --- the editor loop --------------------------------------------------------------------------
 
-type Step = (text: string, env: Record<string, string | undefined>) => string | undefined | Promise<string | undefined>;
-
-/**
- * A scripted $EDITOR: run n applies steps[n] to the file (undefined: saved unchanged) and keeps a
- * copy of what it was shown as seen-n.yaml. Steps are serialised: they may use only their arguments.
- */
-function scriptedEditor(steps: Step[]): { editor: string; seen: (n: number) => string; runs: () => number } {
-  const dir = mkdtempSync(join(tmp, 'editor-'));
-  const script = join(dir, 'editor.mjs');
-  writeFileSync(
-    script,
-    `import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-const file = process.argv[2];
-const dir = ${JSON.stringify(dir)};
-const n = existsSync(dir + '/count') ? Number(readFileSync(dir + '/count', 'utf8')) : 0;
-writeFileSync(dir + '/count', String(n + 1));
-const text = readFileSync(file, 'utf8');
-writeFileSync(dir + '/seen-' + n + '.yaml', text);
-const steps = [${steps.map((s) => s.toString()).join(',\n')}];
-const out = await steps[n](text, process.env);
-if (out !== undefined) writeFileSync(file, out);
-`,
-  );
-  return {
-    editor: `${JSON.stringify(process.execPath)} ${JSON.stringify(script)}`,
-    seen: (n) => readFileSync(join(dir, `seen-${n}.yaml`), 'utf8'),
-    runs: () => Number(readFileSync(join(dir, 'count'), 'utf8')),
-  };
-}
+/** The shared scripted $EDITOR (test/helpers/scripted-editor.ts), in this file's temp dir. */
+const scriptedEditor = (steps: EditorStep[]) => sharedScriptedEditor(tmp, steps);
 
 const edit = (id: string, editor: string, extra: string[] = [], env: Record<string, string | undefined> = {}) =>
   svcRun(['routes', 'edit', id, ...extra], { tty: true, env: { EDITOR: editor, NO_COLOR: '1', EDIT_NUMBER: id, ...env } });
