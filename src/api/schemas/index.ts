@@ -20,3 +20,4 @@ export * from './brands.js';
 export * from './campaigns.js';
 export * from './registrations.js';
 export * from './ports.js';
+export * from './email.js';

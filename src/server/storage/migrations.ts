@@ -465,3 +465,100 @@ MIGRATIONS.push({
     CREATE INDEX port_documents_port ON port_documents(port_id, seq);
   `,
 });
+
+MIGRATIONS.push({
+  version: 9,
+  name: 'sending domains, emails and recipients, suppressions, the mail sandbox, sandbox DNS',
+  sql: `
+    -- spec: Sending domain; contract §8. A domain belongs to one account (UNIQUE domain); a released
+    -- domain's row is deleted (spec: expired domains no longer exist). records is the JSON list of
+    -- DNS records to publish with their last checked status.
+    CREATE TABLE sending_domains (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      domain TEXT NOT NULL UNIQUE,
+      status TEXT NOT NULL CHECK (status IN ('pending','verified','failed','degraded')),
+      records TEXT NOT NULL,
+      ever_verified INTEGER NOT NULL DEFAULT 0,
+      created_at INTEGER NOT NULL,
+      verified_at INTEGER,
+      last_checked_at INTEGER,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX sending_domains_account ON sending_domains(account_id, created_at, seq);
+
+    -- spec: Email resource; contract §8. The body (html, text) is kept for the mail sandbox.
+    CREATE TABLE emails (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      domain_id TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('queued','sent','delivered','partially_delivered','bounced','failed')),
+      mode TEXT NOT NULL CHECK (mode IN ('live','test')),
+      from_header TEXT NOT NULL,
+      subject TEXT,
+      html TEXT,
+      text TEXT,
+      tags TEXT NOT NULL DEFAULT '[]',
+      metadata TEXT NOT NULL DEFAULT '{}',
+      external_ref TEXT,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX emails_account ON emails(account_id, created_at, seq);
+
+    -- contract §8: one row per recipient; status is its delivery, the timestamps its engagement.
+    CREATE TABLE email_recipients (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      email_id TEXT NOT NULL REFERENCES emails(id),
+      address TEXT NOT NULL,
+      kind TEXT NOT NULL CHECK (kind IN ('to','cc','bcc')),
+      status TEXT NOT NULL CHECK (status IN ('queued','sent','deferred','delivered','bounced','failed','suppressed')),
+      opened_at INTEGER,
+      clicked_at INTEGER,
+      complained_at INTEGER,
+      unsubscribed_at INTEGER,
+      delivered_at INTEGER,
+      updated_at INTEGER NOT NULL
+    );
+    CREATE INDEX email_recipients_email ON email_recipients(email_id, seq);
+
+    -- contract §8: suppressions per account and address; a complaint cannot be removed.
+    CREATE TABLE email_suppressions (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      address TEXT NOT NULL,
+      reason TEXT NOT NULL CHECK (reason IN ('hard_bounce','complaint','unsubscribe')),
+      email_id TEXT,
+      created_at INTEGER NOT NULL,
+      UNIQUE (account_id, address)
+    );
+    CREATE INDEX email_suppressions_account ON email_suppressions(account_id, created_at, seq);
+
+    -- contract §8 (extension): every message the simulated mail server delivered, oldest first.
+    CREATE TABLE mailbox_messages (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      email_id TEXT NOT NULL REFERENCES emails(id),
+      to_address TEXT NOT NULL,
+      from_header TEXT NOT NULL,
+      subject TEXT,
+      text TEXT,
+      html TEXT,
+      tags TEXT NOT NULL DEFAULT '[]',
+      delivered_at INTEGER NOT NULL
+    );
+    CREATE INDEX mailbox_messages_account ON mailbox_messages(account_id, seq);
+
+    -- contract §9: the sandbox DNS table (PUT /v1/sandbox/dns/{name}); a name answers as still
+    -- propagating before visible_at, and a name with no row is missing.
+    CREATE TABLE sandbox_dns (
+      name TEXT PRIMARY KEY,
+      records TEXT NOT NULL,
+      visible_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL
+    );
+  `,
+});

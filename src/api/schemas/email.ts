@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import { NullableTimestamp, Timestamp } from './common.js';
+import { ListQuerySchema, pageOf } from './page.js';
+import {
+  BOUNCE_CLASSES,
+  DNS_RECORD_PURPOSES,
+  DNS_RECORD_STATUSES,
+  DNS_RECORD_TYPES,
+  DOMAIN_STATUSES,
+  EMAIL_LIMITS,
+  EMAIL_STATUSES,
+  RECIPIENT_KINDS,
+  RECIPIENT_STATUSES,
+  SUPPRESSION_REASONS,
+  UNSUBSCRIBE_METHODS,
+} from '../values/email.js';
+
+// spec: Sending domain, Email resource, Email domains endpoints, Send email body, Limits;
+// contract §8 (domain, email, suppressions, the mail sandbox), §9 (sandbox DNS).
+
+export const DomainStatus = z.enum(DOMAIN_STATUSES);
+export const DnsRecordSchema = z
+  .object({
+    type: z.enum(DNS_RECORD_TYPES),
+    name: z.string(),
+    value: z.string(),
+    purpose: z.enum(DNS_RECORD_PURPOSES),
+    status: z.enum(DNS_RECORD_STATUSES),
+  })
+  .meta({ id: 'DnsRecord' });
+export const DomainSchema = z
+  .object({
+    id: z.string(),
+    domain: z.string(),
+    status: DomainStatus,
+    records: z.array(DnsRecordSchema),
+    createdAt: Timestamp,
+    verifiedAt: NullableTimestamp,
+    lastCheckedAt: NullableTimestamp,
+  })
+  .meta({ id: 'Domain' });
+export type Domain = z.infer<typeof DomainSchema>;
+export const DomainPage = pageOf(DomainSchema);
+export const ListDomainsQuery = ListQuerySchema.extend({ status: DomainStatus.optional() });
+export const CreateDomainBody = z.strictObject({ domain: z.string().min(1).max(253) }).meta({ id: 'CreateDomainBody' });
+
+const Recipients = z.union([z.string().min(1).max(320), z.array(z.string().min(1).max(320))]);
+/** spec: Send email body. Cross-field rules (50 recipients in total, html or text) are the domain's. */
+export const SendEmailBody = z
+  .strictObject({
+    from: z.string().min(1).max(640).describe('"Name <address>" or an address on a verified domain'),
+    to: Recipients.optional(),
+    cc: Recipients.optional(),
+    bcc: Recipients.optional(),
+    subject: z.string().max(998).optional(),
+    html: z.string().optional().describe(`at most ${EMAIL_LIMITS.bodyBytes} bytes`),
+    text: z.string().optional().describe(`at most ${EMAIL_LIMITS.bodyBytes} bytes`),
+    tags: z.array(z.string().min(1).max(256)).max(EMAIL_LIMITS.tags).optional(),
+    metadata: z.record(z.string(), z.string()).optional().describe(`at most ${EMAIL_LIMITS.metadataPairs} pairs`),
+    externalRef: z.string().max(256).optional(),
+  })
+  .meta({ id: 'SendEmailBody' });
+export type SendEmailBody = z.infer<typeof SendEmailBody>;
+
+export const EmailRecipientSchema = z
+  .object({
+    address: z.string(),
+    kind: z.enum(RECIPIENT_KINDS),
+    status: z.enum(RECIPIENT_STATUSES),
+    openedAt: NullableTimestamp,
+    clickedAt: NullableTimestamp,
+    complainedAt: NullableTimestamp,
+    unsubscribedAt: NullableTimestamp,
+  })
+  .meta({ id: 'EmailRecipient' });
+export const EmailSchema = z
+  .object({
+    id: z.string(),
+    status: z.enum(EMAIL_STATUSES),
+    from: z.string(),
+    to: z.array(z.string()),
+    cc: z.array(z.string()),
+    bcc: z.array(z.string()),
+    subject: z.string().nullable(),
+    tags: z.array(z.string()),
+    metadata: z.record(z.string(), z.string()),
+    externalRef: z.string().nullable(),
+    recipients: z.array(EmailRecipientSchema),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Email' });
+export type Email = z.infer<typeof EmailSchema>;
+
+export const BounceSchema = z
+  .object({ class: z.enum(BOUNCE_CLASSES), code: z.number().int().nullable(), message: z.string().nullable() })
+  .meta({ id: 'Bounce' });
+/** contract §8: one entry of an email's per-recipient timeline. */
+export const EmailEventSchema = z
+  .object({
+    type: z.string(),
+    recipient: z.string().optional(),
+    recipientKind: z.enum(RECIPIENT_KINDS),
+    status: z.string(),
+    occurredAt: Timestamp,
+    bounce: BounceSchema.optional(),
+    url: z.string().optional(),
+    method: z.enum(UNSUBSCRIBE_METHODS).optional(),
+  })
+  .meta({ id: 'EmailEvent' });
+export const EmailEventsSchema = z.object({ data: z.array(EmailEventSchema) }).meta({ id: 'EmailEvents' });
+
+export const SuppressionSchema = z
+  .object({ address: z.string(), reason: z.enum(SUPPRESSION_REASONS), emailId: z.string().nullable(), createdAt: Timestamp })
+  .meta({ id: 'Suppression' });
+export const SuppressionPage = pageOf(SuppressionSchema);
+export const ListSuppressionsQuery = ListQuerySchema.extend({ reason: z.enum(SUPPRESSION_REASONS).optional() });
+
+/** contract §8 (extension): one message the simulated mail server delivered. */
+export const MailboxMessageSchema = z
+  .object({
+    id: z.string(),
+    emailId: z.string(),
+    to: z.string(),
+    from: z.string(),
+    subject: z.string().nullable(),
+    text: z.string().nullable(),
+    html: z.string().nullable(),
+    tags: z.array(z.string()),
+    deliveredAt: Timestamp,
+  })
+  .meta({ id: 'MailboxMessage' });
+export const MailboxSchema = z.object({ data: z.array(MailboxMessageSchema), cursor: z.string() }).meta({ id: 'Mailbox' });

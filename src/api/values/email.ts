@@ -1,0 +1,58 @@
+// Email facts as plain values (no zod): the schemas, the domain, the simulated mail server and the CLI
+// read them. spec: Email resource, Sending domain, Sending domain status, Email status, Send email body,
+// Limits, Event catalog (`domain.*`, `email.*`); contract §8 (email), §9 (sandbox DNS).
+
+/** spec: Sending domain — `status` (expired domains are released and no longer exist). */
+export const DOMAIN_STATUSES = ['pending', 'verified', 'failed', 'degraded'] as const;
+export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
+
+/** contract §8: the purposes of a domain's DNS records; `dmarc` is recommended, not required. */
+export const DNS_RECORD_PURPOSES = ['verification', 'spf', 'dkim', 'return_path', 'dmarc'] as const;
+export type DnsRecordPurpose = (typeof DNS_RECORD_PURPOSES)[number];
+export const REQUIRED_DNS_PURPOSES: readonly DnsRecordPurpose[] = ['verification', 'spf', 'dkim', 'return_path'];
+/** Decision (contract §8 names no values): a record's state as the last check saw it. */
+export const DNS_RECORD_STATUSES = ['pending', 'valid', 'invalid', 'missing'] as const;
+/** contract §9: the sandbox DNS table's record types. */
+export const DNS_RECORD_TYPES = ['TXT', 'CNAME', 'MX'] as const;
+
+/** spec: Email status. */
+export const EMAIL_STATUSES = ['queued', 'sent', 'delivered', 'partially_delivered', 'bounced', 'failed'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+/** contract §8: a recipient's delivery status. */
+export const RECIPIENT_STATUSES = ['queued', 'sent', 'deferred', 'delivered', 'bounced', 'failed', 'suppressed'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+/** contract §8: recipient kinds. */
+export const RECIPIENT_KINDS = ['to', 'cc', 'bcc'] as const;
+export type RecipientKind = (typeof RECIPIENT_KINDS)[number];
+/** contract §8: why an address is suppressed; complaints cannot be removed. */
+export const SUPPRESSION_REASONS = ['hard_bounce', 'complaint', 'unsubscribe'] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+/** spec: Event catalog — `bounce.class`. */
+export const BOUNCE_CLASSES = ['hard', 'soft', 'administrative', 'expired', 'unknown'] as const;
+/** spec: Event catalog — `email.unsubscribed` `method`. */
+export const UNSUBSCRIBE_METHODS = ['link', 'one_click'] as const;
+
+/** spec: Limits (email). */
+export const EMAIL_LIMITS = {
+  recipients: 50,
+  bodyBytes: 1024 * 1024,
+  tags: 10,
+  metadataPairs: 20,
+} as const;
+
+/** spec: Limits — complaint rate above 0.2 % pauses sending; contract §8: of the last 30 days' delivered, once 500 were delivered. */
+export const COMPLAINT_PAUSE = {
+  rate: 0.002,
+  minDelivered: 500,
+  windowSecs: 30 * 86_400,
+} as const;
+
+/** spec: Limits — domains re-checked for 72 hours; released after 7 days unverified. */
+export const DOMAIN_TIMINGS = {
+  recheckForSecs: 72 * 3600,
+  releaseAfterSecs: 7 * 86_400,
+} as const;
+
+/** contract §8: the simulated mail server's domain and the local parts it reads. */
+export const SIMULATOR_DOMAIN = 'simulator.test';
+export const SIMULATOR_ADDRESSES = ['bounce', 'soft-bounce', 'defer', 'complaint', 'open', 'click', 'unsubscribe'] as const;
