@@ -2,10 +2,7 @@
 // registration triggers), parsed through each command factory with a run function that records what
 // the verb would get (the GitHub CLI's runF): nothing runs, nothing is sent.
 import { describe, expect, it } from 'vitest';
-import type { Command as CommandType } from 'commander';
 import { Command } from '../src/cli/commander.js';
-import { CliContext } from '../src/cli/context.js';
-import { createTestIO } from '../src/output/io.js';
 import { registerCommand, type RegisterOptions } from '../src/cli/commands/brands/register.js';
 import { listCommand as brandsList, type ListBrandsOptions } from '../src/cli/commands/brands/list.js';
 import { getCommand as brandsGet } from '../src/cli/commands/brands/get.js';
@@ -31,31 +28,8 @@ import { cancelCommand as portsCancel } from '../src/cli/commands/ports/cancel.j
 import { TRIGGERS } from '../src/cli/commands/trigger/registry.js';
 import { register as registerTriggers } from '../src/cli/commands/trigger/index.js';
 import type { TriggerDefinition } from '../src/cli/commands/trigger/definition.js';
+import { context, optionsOf, refusal } from './helpers/verb-flags.js';
 
-const context = () => new CliContext({ io: createTestIO(), env: {}, homedir: '/nonexistent', binPath: '' }, {});
-
-type Factory<O> = (parent: CommandType, ctx: CliContext, runF: (opts: O) => Promise<void>) => CommandType;
-
-async function optionsOf<O>(factory: Factory<O>, argv: string[]): Promise<O> {
-  const seen: O[] = [];
-  const parent = new Command('group').exitOverride();
-  const verb = factory(parent, context(), async (opts) => void seen.push(opts));
-  verb.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-  await parent.parseAsync([verb.name(), ...argv], { from: 'user' });
-  expect(seen).toHaveLength(1);
-  return seen[0]!;
-}
-
-/** The commander error a bad argv meets (its code), with nothing run. */
-async function refusal<O>(factory: Factory<O>, argv: string[]): Promise<string> {
-  const seen: O[] = [];
-  const parent = new Command('group').exitOverride();
-  const verb = factory(parent, context(), async (opts) => void seen.push(opts));
-  verb.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-  const err = await parent.parseAsync([verb.name(), ...argv], { from: 'user' }).then(() => undefined, (e: { code?: string }) => e);
-  expect(seen).toHaveLength(0);
-  return String(err?.code);
-}
 
 describe('brands', () => {
   it('register: brand and campaign flags by API name, samples repeatable, the wizard switches', async () => {

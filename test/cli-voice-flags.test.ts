@@ -1,9 +1,6 @@
 // The voice verbs' flags → typed options without running anything (the GitHub CLI's runF), and the
 // usage errors a bad flag gets (exit 2, naming the flag) before any request is sent.
 import { describe, expect, it } from 'vitest';
-import type { Command as CommandType } from 'commander';
-import { Command } from '../src/cli/commander.js';
-import { CliContext } from '../src/cli/context.js';
 import { runCli } from '../src/cli/main.js';
 import { createTestIO } from '../src/output/io.js';
 import { UsageError } from '../src/cli/errors.js';
@@ -31,21 +28,8 @@ import { presenceCommand as devicePresence, type DevicePresenceOptions } from '.
 import { callCommand as softphoneCall, type SoftphoneCallOptions } from '../src/cli/commands/softphone/call.js';
 import { TRIGGERS } from '../src/cli/commands/trigger/registry.js';
 import { EVENT_TYPES } from '../src/api/schemas/events.js';
+import { context, optionsOf } from './helpers/verb-flags.js';
 
-const context = () => new CliContext({ io: createTestIO(), env: {}, homedir: '/nonexistent', binPath: '' }, {});
-
-type Factory<O> = (parent: CommandType, ctx: CliContext, runF: (opts: O) => Promise<void>) => CommandType;
-
-/** Parses `argv` through one verb built by `factory`; returns the options its run function got. */
-async function optionsOf<O>(factory: Factory<O>, argv: string[]): Promise<O> {
-  const seen: O[] = [];
-  const parent = new Command('group').exitOverride();
-  const verb = factory(parent, context(), async (opts) => void seen.push(opts));
-  verb.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-  await parent.parseAsync([verb.name(), ...argv], { from: 'user' });
-  expect(seen).toHaveLength(1);
-  return seen[0]!;
-}
 
 /** `svc ARGS` in-process with no service anywhere: only what fails before a request can pass here. */
 async function svcNoService(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
