@@ -20,6 +20,9 @@ import { CallsRepo } from './storage/calls-repo.js';
 import { VoicemailsRepo } from './storage/voicemails-repo.js';
 import { LeadsRepo } from './storage/leads-repo.js';
 import { PortsRepo } from './storage/ports-repo.js';
+import { SendingDomainsRepo } from './storage/sending-domains-repo.js';
+import { EmailsRepo } from './storage/emails-repo.js';
+import { SuppressionsRepo } from './storage/suppressions-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
@@ -63,6 +66,9 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     voicemails: new VoicemailsRepo(db),
     leads: new LeadsRepo(db),
     ports: new PortsRepo(db),
+    sendingDomains: new SendingDomainsRepo(db),
+    emails: new EmailsRepo(db),
+    suppressions: new SuppressionsRepo(db),
     media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),

@@ -26,6 +26,9 @@ import type { CallsRepo } from './storage/calls-repo.js';
 import type { VoicemailsRepo } from './storage/voicemails-repo.js';
 import type { LeadsRepo } from './storage/leads-repo.js';
 import type { PortsRepo } from './storage/ports-repo.js';
+import type { SendingDomainsRepo } from './storage/sending-domains-repo.js';
+import type { EmailsRepo } from './storage/emails-repo.js';
+import type { SuppressionsRepo } from './storage/suppressions-repo.js';
 import type { CallDecisionClient } from './domain/voice/call-runner.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
@@ -77,6 +80,12 @@ export interface DomainDeps {
   leads: LeadsRepo;
   /** contract §7: port requests and their documents (the PIN is never stored). */
   ports: PortsRepo;
+  /** contract §8: sending domains (one account per domain name). */
+  sendingDomains: SendingDomainsRepo;
+  /** contract §8: emails, their recipients and the per-recipient timeline. */
+  emails: EmailsRepo;
+  /** contract §8: the account's suppressed addresses. */
+  suppressions: SuppressionsRepo;
   /**
    * The decision webhook client the call runner sends with (webhooks/decision-client.ts). It reuses
    * `options.webhooks`' resolver, destination guard and wall clock: the decision request is a webhook

@@ -19,7 +19,9 @@ export type IdPrefix =
   | 'msg' | 'num' | 'dst' | 'rte' | 'call' | 'rec' | 'vm' | 'port' | 'dev' | 'dom' | 'eml' | 'we'
   | 'whd' | 'evt' | 'key' | 'job' | 'chg' | 'lead'
   // Decision (contract §2 lists no prefix for it): a port's document (loa, bill).
-  | 'pdoc';
+  | 'pdoc'
+  // Decision (contract §8 lists no prefix for it): a message in the mail sandbox.
+  | 'mbx';
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(20)}`;
 export const newUuid = (): string => randomUUID();

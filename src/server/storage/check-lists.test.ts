@@ -6,7 +6,7 @@ import { NumberStatus, NumberType } from '../../api/schemas/numbers.js';
 import { MessageChannel, MessageDirection, MessageStatus } from '../../api/schemas/messages.js';
 import { DeliveryStatus } from '../../api/schemas/webhooks.js';
 import { CALL_DIRECTIONS, CALL_MISSED_OUTCOMES, CALL_STATUSES, DEVICE_PRESENCES, TRANSCRIPT_STATUSES } from '../../api/values/calls.js';
-import { DOMAIN_STATUSES, EMAIL_STATUSES, RECIPIENT_KINDS, RECIPIENT_STATUSES, SUPPRESSION_REASONS } from '../../api/values/email.js';
+import { DOMAIN_STATUSES, EMAIL_STATUSES, RECIPIENT_KINDS, RECIPIENT_STATUSES, SUPPRESSION_REASONS, UNSUBSCRIBE_METHODS } from '../../api/values/email.js';
 import { BRAND_STATUSES, CAMPAIGN_STATUSES, CNP_SHARING_STATUSES, ENTITY_TYPES, IDENTITY_STATUSES, PORT_DOCUMENT_TYPES, PORT_STATUSES } from '../../api/values/registration.js';
 import { IDEMPOTENCY_STATES } from './idempotency-repo.js';
 
@@ -39,6 +39,7 @@ const MIRRORS: Record<string, readonly string[]> = {
   'email_recipients.kind': RECIPIENT_KINDS,
   'email_recipients.status': RECIPIENT_STATUSES,
   'email_suppressions.reason': SUPPRESSION_REASONS,
+  'email_events.method': UNSUBSCRIBE_METHODS,
   // Storage-only states (not in the API): their lists live beside their repositories.
   'idempotency_keys.state': IDEMPOTENCY_STATES,
 };

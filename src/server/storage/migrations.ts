@@ -562,3 +562,28 @@ MIGRATIONS.push({
     );
   `,
 });
+
+MIGRATIONS.push({
+  version: 10,
+  name: 'the per-recipient email timeline',
+  sql: `
+    -- contract §8: GET /v1/emails/{id}/events, oldest first. One row per report about one recipient
+    -- (written in the transaction that emits the matching email.* event); recipient_seq ties it to
+    -- its email_recipients row, so a bcc recipient's entry can omit the address and stay its own.
+    CREATE TABLE email_events (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      email_id TEXT NOT NULL REFERENCES emails(id),
+      recipient_seq INTEGER NOT NULL REFERENCES email_recipients(seq),
+      type TEXT NOT NULL,
+      status TEXT NOT NULL,
+      occurred_at INTEGER NOT NULL,
+      bounce TEXT,
+      url TEXT,
+      method TEXT CHECK (method IN ('link','one_click')) -- NULL passes a CHECK: only unsubscribes carry one
+    );
+    CREATE INDEX email_events_email ON email_events(email_id, seq);
+    -- contract §8: the complaint-rate window counts an account's deliveries and complaints.
+    CREATE INDEX email_recipients_delivered ON email_recipients(delivered_at) WHERE delivered_at IS NOT NULL;
+    CREATE INDEX emails_account_domain ON emails(account_id, domain_id);
+  `,
+});
