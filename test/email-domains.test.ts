@@ -86,6 +86,18 @@ describe('POST /v1/domains', () => {
     expect(rec(other, 'dkim').name.split('.')[0]).not.toBe(selector);
   });
 
+  it('is idempotent with Idempotency-Key: a replay returns the same domain, records and token included', async () => {
+    const name = fresh();
+    const headers = { 'idempotency-key': `dom-${name}` };
+    const first = await svc.call('POST', '/v1/domains', { body: { domain: name }, headers });
+    expect(first.status).toBe(201);
+    const replay = await svc.call('POST', '/v1/domains', { body: { domain: name }, headers });
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expectError(await svc.call('POST', '/v1/domains', { body: { domain: name } }), 409, 'conflict');
+  });
+
   it('converts an internationalized name to ASCII', async () => {
     const label = `bücher-${randomUUID().slice(0, 6)}`;
     const d = await addDomain(svc, `${label}.example.de`);
