@@ -1,9 +1,13 @@
-import type { DomainDeps } from '../../deps.js';
+import type { Clock } from '../../clock.js';
+import type { EmailsRepo } from '../../storage/emails-repo.js';
 import type { Actor } from '../actor.js';
 import { COMPLAINT_PAUSE } from '../../../api/values/email.js';
 import { forbidden } from '../../errors.js';
 
-export type ComplaintRateDeps = Pick<DomainDeps, 'clock' | 'emails'>;
+export interface ComplaintRateDeps {
+  clock: Clock;
+  emails: EmailsRepo;
+}
 
 export interface ComplaintWindow {
   delivered: number;

@@ -1,11 +1,16 @@
-import type { DomainDeps } from '../../deps.js';
+import type { Clock } from '../../clock.js';
+import type { Scheduler } from '../../scheduler.js';
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { ChargesRepo } from '../../storage/charges-repo.js';
+import type { SendingDomainsRepo } from '../../storage/sending-domains-repo.js';
+import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
 import type { Actor } from '../actor.js';
 import type { ErrorDetail } from '../../../api/schemas/errors.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { SendEmailBody } from '../../../api/schemas/email.js';
 import { EMAIL_LIMITS, RECIPIENT_KINDS, type EmailStatus, type RecipientKind } from '../../../api/values/email.js';
 import { emailChargeCents } from '../../../api/values/prices.js';
-import type { EmailRecord, NewRecipient, RecipientRecord } from '../../storage/emails-repo.js';
+import type { EmailRecord, EmailsRepo, NewRecipient, RecipientRecord } from '../../storage/emails-repo.js';
 import type { SendingDomainRecord } from '../../storage/sending-domains-repo.js';
 import { ServiceError, notFound } from '../../errors.js';
 import { newId } from '../../ids.js';
@@ -20,8 +25,19 @@ import { EMAIL_DELIVER_JOB } from './jobs.js';
 // transaction that records the email and its recipients, charges, and schedules delivery. What follows
 // (handing over, outcomes, events) is the simulated mail server's (domain/email/delivery.ts).
 
-export type SendEmailDeps = Pick<DomainDeps, 'uow' | 'clock' | 'scheduler' | 'sendingDomains' | 'emails' | 'suppressions' | 'charges'>;
-export type EmailReadDeps = Pick<DomainDeps, 'emails'>;
+// The family's part of the service deps (the domain layer names the repositories, not deps.ts).
+export interface SendEmailDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+  scheduler: Scheduler;
+  sendingDomains: SendingDomainsRepo;
+  emails: EmailsRepo;
+  suppressions: SuppressionsRepo;
+  charges: ChargesRepo;
+}
+export interface EmailReadDeps {
+  emails: EmailsRepo;
+}
 
 /** An email with its recipient rows: what the Email view shows. */
 export interface EmailWithRecipients {

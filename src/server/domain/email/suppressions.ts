@@ -1,4 +1,5 @@
-import type { DomainDeps } from '../../deps.js';
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
 import type { Actor } from '../actor.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { SuppressionReason } from '../../../api/values/email.js';
@@ -9,7 +10,10 @@ import { conflict, notFound } from '../../errors.js';
 // lower-case (issue 11 decision). Adding happens on hard bounce, complaint and unsubscribe, by the mail
 // server's steps (domain/email/delivery.ts), never through the API: the spec has no create operation.
 
-export type SuppressionDeps = Pick<DomainDeps, 'uow' | 'suppressions'>;
+export interface SuppressionDeps {
+  uow: UnitOfWork;
+  suppressions: SuppressionsRepo;
+}
 
 /** The key an address is suppressed under. */
 export const suppressionKey = (address: string): string => address.trim().toLowerCase();
