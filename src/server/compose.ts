@@ -23,6 +23,7 @@ import { PortsRepo } from './storage/ports-repo.js';
 import { SendingDomainsRepo } from './storage/sending-domains-repo.js';
 import { EmailsRepo } from './storage/emails-repo.js';
 import { SuppressionsRepo } from './storage/suppressions-repo.js';
+import { MailboxRepo } from './storage/mailbox-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
@@ -32,6 +33,7 @@ import { blockSuggestionOutbox } from './domain/voice/blocked-numbers.js';
 import { registerCallJobs } from './domain/voice/calls.js';
 import { registerRegistrationJobs } from './domain/registration/registrations.js';
 import { registerPortJobs } from './domain/ports.js';
+import { registerEmailJobs } from './domain/email/delivery.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
@@ -69,6 +71,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     sendingDomains: new SendingDomainsRepo(db),
     emails: new EmailsRepo(db),
     suppressions: new SuppressionsRepo(db),
+    mailbox: new MailboxRepo(db),
     media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),
@@ -101,6 +104,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
   // contract §7: the simulated 10DLC registry's decisions on the service clock.
   registerRegistrationJobs(domain);
   registerPortJobs(domain);
+  // contract §8: the simulated mail server walks each handed-over recipient through its script.
+  registerEmailJobs(domain);
 
   // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
   domain.events.addOutbox(webhookOutbox(domain));

@@ -29,6 +29,7 @@ import type { PortsRepo } from './storage/ports-repo.js';
 import type { SendingDomainsRepo } from './storage/sending-domains-repo.js';
 import type { EmailsRepo } from './storage/emails-repo.js';
 import type { SuppressionsRepo } from './storage/suppressions-repo.js';
+import type { MailboxRepo } from './storage/mailbox-repo.js';
 import type { CallDecisionClient } from './domain/voice/call-runner.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
@@ -86,6 +87,8 @@ export interface DomainDeps {
   emails: EmailsRepo;
   /** contract §8: the account's suppressed addresses. */
   suppressions: SuppressionsRepo;
+  /** contract §8 (extension): the mail sandbox, every message delivered for a live email. */
+  mailbox: MailboxRepo;
   /**
    * The decision webhook client the call runner sends with (webhooks/decision-client.ts). It reuses
    * `options.webhooks`' resolver, destination guard and wall clock: the decision request is a webhook
