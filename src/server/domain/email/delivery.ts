@@ -1,5 +1,10 @@
-import type { DomainDeps } from '../../deps.js';
-import type { EmailRecord, RecipientPatch, RecipientRecord } from '../../storage/emails-repo.js';
+import type { Clock } from '../../clock.js';
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Scheduler } from '../../scheduler.js';
+import type { EventStore } from '../events/store.js';
+import type { EmailRecord, EmailsRepo, RecipientPatch, RecipientRecord } from '../../storage/emails-repo.js';
+import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
+import type { MailboxRepo } from '../../storage/mailbox-repo.js';
 import type { SuppressionReason } from '../../../api/values/email.js';
 import { newId } from '../../ids.js';
 import { mailServerScript, type MailOutcome } from '../../world/mail-server.js';
@@ -16,7 +21,16 @@ import { renderedParts } from './mailbox-text.js';
 // an outbox reading the email sees it as the event says). A step for a recipient that has moved on
 // (a sandbox report got there first) does nothing and ends that recipient's script.
 
-export type DeliveryDeps = Pick<DomainDeps, 'uow' | 'clock' | 'scheduler' | 'emails' | 'suppressions' | 'events' | 'mailbox'>;
+/** What the mail server's jobs run on (compose.ts passes the service's domain deps). */
+export interface DeliveryDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+  scheduler: Scheduler;
+  emails: EmailsRepo;
+  suppressions: SuppressionsRepo;
+  events: EventStore;
+  mailbox: MailboxRepo;
+}
 
 interface StepPayload {
   emailId: string;

@@ -1,5 +1,5 @@
-import type { DomainDeps } from '../../deps.js';
-import type { MailboxMessageRecord } from '../../storage/mailbox-repo.js';
+import type { MailboxMessageRecord, MailboxRepo } from '../../storage/mailbox-repo.js';
+import type { EventStore } from '../events/store.js';
 import type { MailboxQuery } from '../../../api/schemas/email.js';
 import type { Actor } from '../actor.js';
 import { validationError } from '../../errors.js';
@@ -25,7 +25,10 @@ export interface MailboxPage {
   cursor: string;
 }
 
-export type MailboxDeps = Pick<DomainDeps, 'mailbox' | 'events'>;
+export interface MailboxDeps {
+  mailbox: MailboxRepo;
+  events: EventStore;
+}
 
 /**
  * Held requests park here per account. A message is stored in the transaction that emits its
