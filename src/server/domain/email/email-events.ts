@@ -57,6 +57,7 @@ function refusal(type: SandboxEmailEventType, r: RecipientRecord): string | unde
     if (r.status === 'queued') return 'the recipient has not been handed to the mail server yet; advance the clock first';
     if (r.status === 'delivered') return 'the recipient is already delivered: a delivered message cannot bounce';
     if (r.status === 'suppressed') return 'the recipient was suppressed: nothing was sent to it';
+    if (r.status === 'sent' || r.status === 'deferred') return undefined;
     return `the recipient is already ${r.status}`;
   }
   if (r.status !== 'delivered') return `a ${type} needs a delivered recipient; this one is ${r.status}`;
