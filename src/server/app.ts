@@ -33,6 +33,8 @@ import { registrationToolsRoutes } from './routes/registration-tools.js';
 import { sandboxRegistrationRoutes } from './routes/sandbox-registration.js';
 import { hostedPagesRoutes } from './routes/hosted-pages.js';
 import { portsRoutes } from './routes/ports.js';
+import { emailsRoutes } from './routes/emails.js';
+import { suppressionsRoutes } from './routes/suppressions.js';
 import { sandboxPortsRoutes } from './routes/sandbox-ports.js';
 import { emailEventsRoutes } from './routes/email-events.js';
 import { sandboxEmailRoutes } from './routes/sandbox-email.js';
@@ -126,6 +128,8 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   if (deps.options.sandbox) sandboxRegistrationRoutes(app, deps);
   portsRoutes(app, deps);
   if (deps.options.sandbox) sandboxPortsRoutes(app, deps);
+  emailsRoutes(app, deps);
+  suppressionsRoutes(app, deps);
   emailEventsRoutes(app, deps);
   if (deps.options.sandbox) sandboxEmailRoutes(app, deps);
 

@@ -1,30 +1,53 @@
-import { expect } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import type { TestService } from './service.js';
+import { expect } from 'vitest';
+import type { DomainStatus, RecipientKind } from '../../src/api/values/email.js';
 import { newId } from '../../src/server/ids.js';
 import { EMAIL_DELIVER_JOB } from '../../src/server/domain/email/jobs.js';
-import type { RecipientKind } from '../../src/api/values/email.js';
 
-// Email fixtures shared by the email tests (issue 11).
-//
-// verifiedDomain: until the sending-domain routes are merged, a `verified` row is inserted straight
-// into `sending_domains` with SQL. acceptEmail: until `POST /v1/emails` is merged, an email is
-// accepted the way the accept path does it — the email and its recipients through the repository and
-// the `email.deliver` job scheduled now, in one transaction — so the mail server's work is real.
+// Shared fixtures for the email tests (issue 11). Until the sending-domain routes merge, a domain is
+// put straight into `sending_domains` with SQL in the state a test needs; the mail-domains branch may
+// replace `addSendingDomain` with one that walks the real API (POST /v1/domains, sandbox DNS, verify).
 
-let domainCounter = 0;
+// acceptEmail (the mail server's tests): an email accepted the way the accept path does it — the
+// email and its recipients through the repository and the `email.deliver` job scheduled now, in one
+// transaction — with recipients in exactly the states a test needs (`suppressed` at the accept);
+// the mail server's work that follows is real.
 
-/** A verified sending domain of the account (a fresh name each call unless given). */
-export function verifiedDomain(svc: TestService, accountId = svc.bootstrap.accountId, domain = `mail${++domainCounter}-${Date.now()}.example.com`): { id: string; domain: string } {
-  const id = newId('dom');
+let counter = 0;
+
+/** A fresh domain name no other test uses. */
+export const freshDomain = (label = 'mail'): string => `${label}-${process.pid}-${++counter}.acme-test.example`;
+
+/** Inserts a sending domain for `accountId` (default: the bootstrap account) in `status`; returns its id. */
+export function addSendingDomain(svc: TestService, domain: string, status: DomainStatus = 'verified', accountId = svc.bootstrap.accountId): string {
+  const id = `dom_${randomUUID().replace(/-/g, '')}`;
   const now = svc.now();
-  svc.db
+  const verified = status === 'verified' || status === 'degraded';
+  svc.deps.db
     .prepare(
       `INSERT INTO sending_domains (id, account_id, domain, status, records, ever_verified, created_at, verified_at, last_checked_at, updated_at)
-       VALUES (?, ?, ?, 'verified', '[]', 1, ?, ?, ?, ?)`,
+       VALUES (?, ?, ?, ?, '[]', ?, ?, ?, ?, ?)`,
     )
-    .run(id, accountId, domain, now, now, now, now);
-  return { id, domain };
+    .run(id, accountId, domain.toLowerCase(), status, verified ? 1 : 0, now, verified ? now : null, now, now);
+  return id;
 }
+
+/** A sub-account of the bootstrap agency, acted for with the agency's live key and this header. */
+export async function newAccount(svc: TestService, name = 'Email tests'): Promise<{ id: string; headers: Record<string, string> }> {
+  const res = await svc.call('POST', '/v1/subaccounts', { body: { name } });
+  if (res.status !== 201) throw new Error(`sub-account: ${res.status} ${res.text}`);
+  return { id: res.body.id as string, headers: { 'service-subaccount': res.body.id as string } };
+}
+
+/** A minimal valid send body from `from`. */
+export const emailBody = (from: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  from,
+  to: 'jane@example.com',
+  subject: 'Hello',
+  text: 'Hello there',
+  ...extra,
+});
 
 export interface FixtureEmail {
   accountId?: string;
@@ -44,12 +67,21 @@ export interface FixtureEmail {
 
 const domains = new Map<string, { id: string; domain: string }>();
 
+/** The account's verified sending domain for acceptEmail (one per service and account). */
+function fixtureDomain(svc: TestService, accountId: string): { id: string; domain: string } {
+  const key = `${svc.baseUrl} ${accountId}`;
+  let d = domains.get(key);
+  if (!d) {
+    const domain = freshDomain('delivery');
+    domains.set(key, (d = { id: addSendingDomain(svc, domain, 'verified', accountId), domain }));
+  }
+  return d;
+}
+
 /** Accepts an email (`queued`) and schedules its handover now; returns its id. */
 export function acceptEmail(svc: TestService, e: FixtureEmail): string {
   const accountId = e.accountId ?? svc.bootstrap.accountId;
-  const key = `${svc.baseUrl} ${accountId}`;
-  let domain = domains.get(key);
-  if (!domain) domains.set(key, (domain = verifiedDomain(svc, accountId)));
+  const domain = fixtureDomain(svc, accountId);
   const id = newId('eml');
   const now = svc.now();
   const suppressed = new Set((e.suppressed ?? []).map((a) => a.toLowerCase()));
