@@ -137,6 +137,26 @@ describe('GET /v1/sandbox/mailbox', () => {
   });
 });
 
+describe('GET /v1/sandbox/mailbox while the service closes', () => {
+  it('answers a held request at once, with no messages and its cursor', async () => {
+    const own = await startTestService();
+    try {
+      const head = (await own.call('GET', '/v1/sandbox/mailbox?after=now')).body.cursor;
+      const started = Date.now();
+      const held = own.call('GET', `/v1/sandbox/mailbox?after=${head}&wait=30`);
+      await new Promise((r) => setTimeout(r, 200));
+      const closing = own.stop();
+      const res = await held;
+      await closing;
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ data: [], cursor: head });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
 describe('POST /v1/sandbox/email-events', () => {
   const report = (emailId: string, recipient: string, type: string, headers?: Record<string, string>) =>
     svc.call('POST', '/v1/sandbox/email-events', { body: { emailId, recipient, type }, headers });
@@ -191,8 +211,13 @@ describe('POST /v1/sandbox/email-events', () => {
     }
     await svc.advanceJobs(T.deliverAfterSecs);
 
-    const opened = await report(id, 'reader@example.com', 'open', headers);
+    const idem = { ...headers, 'idempotency-key': 'open-once' };
+    const opened = await svc.call('POST', '/v1/sandbox/email-events', { body: { emailId: id, recipient: 'reader@example.com', type: 'open' }, headers: idem });
     expect(opened.status).toBe(200);
+    // A retry with the same Idempotency-Key replays the answer and reports nothing again.
+    const replay = await svc.call('POST', '/v1/sandbox/email-events', { body: { emailId: id, recipient: 'reader@example.com', type: 'open' }, headers: idem });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(opened.body);
     expect(opened.body.recipients[0].openedAt).not.toBeNull();
     await svc.advanceJobs(5);
     // A second open is another event; the timestamp keeps the first.
