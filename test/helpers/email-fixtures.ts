@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TestService } from './service.js';
-import type { DomainStatus } from '../../src/api/values/email.js';
+import type { DomainStatus, RecipientKind } from '../../src/api/values/email.js';
+import { newId } from '../../src/server/ids.js';
+import { EMAIL_DELIVER_JOB } from '../../src/server/domain/email/jobs.js';
 
 // Shared email fixtures (issue 11). A verified sending domain is made the way a user makes one: add
 // it, publish its records in the sandbox DNS table (contract §9), verify.
@@ -60,6 +62,11 @@ export async function verifiedDomain(svc: TestService, domain: string, headers?:
 // A domain put straight into `sending_domains` with SQL, in the state a send test needs (pending,
 // failed, degraded are slow to reach through the API; email-domains.test.ts walks those moves).
 
+// acceptEmail (the mail server's tests): an email accepted the way the accept path does it — the
+// email and its recipients through the repository and the `email.deliver` job scheduled now, in one
+// transaction — with recipients in exactly the states a test needs (`suppressed` at the accept);
+// the mail server's work that follows is real.
+
 let counter = 0;
 
 /** A fresh domain name no other test uses. */
@@ -94,3 +101,90 @@ export const emailBody = (from: string, extra: Record<string, unknown> = {}): Re
   text: 'Hello there',
   ...extra,
 });
+
+export interface FixtureEmail {
+  accountId?: string;
+  mode?: 'live' | 'test';
+  to?: string[];
+  cc?: string[];
+  bcc?: string[];
+  subject?: string | null;
+  html?: string | null;
+  text?: string | null;
+  tags?: string[];
+  metadata?: Record<string, string>;
+  externalRef?: string | null;
+  /** Recipients already suppressed at the accept (marked `suppressed`, never handed over). */
+  suppressed?: string[];
+}
+
+const domains = new Map<string, { id: string; domain: string }>();
+
+/** The account's verified sending domain for acceptEmail (one per service and account). */
+function fixtureDomain(svc: TestService, accountId: string): { id: string; domain: string } {
+  const key = `${svc.baseUrl} ${accountId}`;
+  let d = domains.get(key);
+  if (!d) {
+    const domain = freshDomain('delivery');
+    domains.set(key, (d = { id: addSendingDomain(svc, domain, 'verified', accountId), domain }));
+  }
+  return d;
+}
+
+/** Accepts an email (`queued`) and schedules its handover now; returns its id. */
+export function acceptEmail(svc: TestService, e: FixtureEmail): string {
+  const accountId = e.accountId ?? svc.bootstrap.accountId;
+  const domain = fixtureDomain(svc, accountId);
+  const id = newId('eml');
+  const now = svc.now();
+  const suppressed = new Set((e.suppressed ?? []).map((a) => a.toLowerCase()));
+  const recipients = (['to', 'cc', 'bcc'] as RecipientKind[]).flatMap((kind) =>
+    (e[kind] ?? []).map((address) => ({ address, kind, status: suppressed.has(address.toLowerCase()) ? ('suppressed' as const) : ('queued' as const) })),
+  );
+  expect(recipients.length).toBeGreaterThan(0);
+  const deps = svc.deps;
+  deps.uow.transaction(() => {
+    deps.emails.insert(
+      {
+        id,
+        accountId,
+        domainId: domain.id,
+        status: recipients.every((r) => r.status === 'suppressed') ? 'failed' : 'queued',
+        mode: e.mode ?? 'live',
+        from: `Shop <hello@${domain.domain}>`,
+        subject: e.subject === undefined ? 'Your order' : e.subject,
+        html: e.html === undefined ? null : e.html,
+        text: e.text === undefined ? 'Thanks for your order.' : e.text,
+        tags: e.tags ?? [],
+        metadata: e.metadata ?? {},
+        externalRef: e.externalRef ?? null,
+        createdAt: now,
+        updatedAt: now,
+      },
+      recipients,
+    );
+    deps.scheduler.schedule(EMAIL_DELIVER_JOB, now, { emailId: id });
+  });
+  return id;
+}
+
+/** The email's record as stored (status and recipients), read through the repository. */
+export function storedEmail(svc: TestService, id: string) {
+  const email = svc.deps.emails.getById(id);
+  expect(email).toBeDefined();
+  return { ...email!, recipients: svc.deps.emails.recipients(id) };
+}
+
+/** The account's `email.*` events from the feed for one email, oldest first. */
+export async function emailEvents(svc: TestService, emailId: string, headers?: Record<string, string>): Promise<any[]> {
+  const out: any[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const q = new URLSearchParams({ types: 'email.*', limit: '100', ...(after ? { after } : {}) });
+    const res = await svc.call('GET', `/v1/events?${q}`, { headers });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    out.push(...res.body.data.filter((e: any) => e.emailId === emailId));
+    if (!res.body.hasMore) return out;
+    after = res.body.cursor;
+  }
+}
