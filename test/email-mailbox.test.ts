@@ -161,6 +161,29 @@ describe('POST /v1/sandbox/email-events', () => {
   const report = (emailId: string, recipient: string, type: string, headers?: Record<string, string>) =>
     svc.call('POST', '/v1/sandbox/email-events', { body: { emailId, recipient, type }, headers });
 
+  it('fail: a sent recipient fails (email.failed with its failure, not suppressed); all failed → the email is failed; delivered → 409', async () => {
+    const { accountId, headers } = await freshAccount('Fail Co');
+    const id = acceptEmail(svc, { accountId, to: ['lost@example.com'] });
+    const other = acceptEmail(svc, { accountId, to: ['fine@example.com'] });
+    await svc.advanceJobs(0);
+    const failed = await report(id, 'lost@example.com', 'fail', headers);
+    expect(failed.status, JSON.stringify(failed.body)).toBe(200);
+    expect(failed.body.recipients.map((r: any) => r.status)).toEqual(['failed']);
+    expect(failed.body.status).toBe('failed');
+    expect(svc.deps.suppressions.find(accountId, 'lost@example.com')).toBeUndefined();
+    const events = await emailEvents(svc, id, headers);
+    expect(events.map((e) => e.type)).toEqual(['email.sent', 'email.failed']);
+    expect(events[1]).toMatchObject({ status: 'failed', recipient: 'lost@example.com', bounce: { class: 'unknown', code: null } });
+    const feed = await svc.call('GET', '/v1/events?types=email.failed', { headers });
+    expect(feed.body.data).toHaveLength(1);
+    expect(feed.body.data[0]).toMatchObject({ emailId: id, status: 'failed', recipientKind: 'to', bounce: { class: 'unknown' } });
+    await svc.advanceJobs(T.deliverAfterSecs);
+    expect(storedEmail(svc, id).recipients.map((r) => r.status)).toEqual(['failed']);
+    const late = await report(other, 'fine@example.com', 'fail', headers);
+    expectError(late, 409, 'conflict');
+    expect(late.body.error.message).toMatch(/cannot fail/);
+  });
+
   it('bounce: a sent or deferred recipient bounces hard (suppressed); queued or delivered → 409', async () => {
     const { accountId, headers } = await freshAccount('Bounce Co');
     const id = acceptEmail(svc, { accountId, to: ['Sent@Example.com', 'defer+sb@simulator.test', 'done@example.com'] });

@@ -114,7 +114,7 @@ export const MAIL_SIMULATOR_TIMINGS = {
 export const SIMULATOR_DEFAULT_CLICK_URL = 'https://example.com/';
 
 /** contract §9: the reports `POST /v1/sandbox/email-events` stands in for. */
-export const SANDBOX_EMAIL_EVENT_TYPES = ['bounce', 'complaint', 'open', 'click', 'unsubscribe'] as const;
+export const SANDBOX_EMAIL_EVENT_TYPES = ['bounce', 'fail', 'complaint', 'open', 'click', 'unsubscribe'] as const;
 export type SandboxEmailEventType = (typeof SANDBOX_EMAIL_EVENT_TYPES)[number];
 
 /** contract §8 (extension): a mail sandbox page. */

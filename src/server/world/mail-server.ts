@@ -23,6 +23,7 @@ export type MailOutcome =
   | { type: 'email.delivered' }
   | { type: 'email.deferred' }
   | { type: 'email.bounced'; bounce: BounceReport }
+  | { type: 'email.failed'; bounce: BounceReport }
   | { type: 'email.opened' }
   | { type: 'email.clicked'; url: string }
   | { type: 'email.complained' }
@@ -42,6 +43,12 @@ export const HARD_BOUNCE: BounceReport = { class: 'hard', code: 550, message: '5
  * (spec: Event catalog), and a full mailbox may have room tomorrow.
  */
 export const SOFT_BOUNCE: BounceReport = { class: 'soft', code: 452, message: '4.2.2 mailbox full' };
+/**
+ * spec: Event catalog — `email.failed` is "failure other than a bounce": the message never reached a
+ * verdict from the recipient's server (the provider gave up on it). No simulator address produces
+ * it (contract §8 lists none); `POST /v1/sandbox/email-events {type: fail}` reports it.
+ */
+export const DELIVERY_FAILURE: BounceReport = { class: 'unknown', code: null, message: 'the message could not be handed to the recipient\'s mail server' };
 
 /**
  * The simulator address an address stands for, if any: the local part on `simulator.test`,

@@ -44,6 +44,7 @@ const DELIVERY_OUTCOMES: Partial<Record<MailOutcome['type'], RecipientRecord['st
   'email.delivered': 'delivered',
   'email.deferred': 'deferred',
   'email.bounced': 'bounced',
+  'email.failed': 'failed',
 };
 
 /** contract §8: why an outcome suppresses the address (a soft bounce does not: see world/mail-server.ts). */
@@ -86,7 +87,7 @@ export function applyOutcome(deps: DeliveryDeps, email: EmailRecord, recipient: 
   if (type === 'email.unsubscribed' && recipient.unsubscribedAt === null) patch.unsubscribedAt = atMs;
   deps.emails.updateRecipient(recipient.seq, patch);
 
-  const bounce = outcome.type === 'email.bounced' ? outcome.bounce : null;
+  const bounce = outcome.type === 'email.bounced' || outcome.type === 'email.failed' ? outcome.bounce : null;
   const url = outcome.type === 'email.clicked' ? outcome.url : null;
   const method = outcome.type === 'email.unsubscribed' ? outcome.method : null;
   deps.emails.addTimelineEntry({ emailId: email.id, recipientSeq: recipient.seq, type, status: EMAIL_EVENT_STATUS[type], occurredAt: atMs, bounce, url, method });

@@ -3,7 +3,7 @@ import type { SandboxEmailEventBody } from '../../../api/schemas/email.js';
 import type { SandboxEmailEventType } from '../../../api/values/email.js';
 import type { Actor } from '../actor.js';
 import { conflict, notFound, validationError } from '../../errors.js';
-import { clickedUrl, HARD_BOUNCE, type MailOutcome } from '../../world/mail-server.js';
+import { clickedUrl, DELIVERY_FAILURE, HARD_BOUNCE, type MailOutcome } from '../../world/mail-server.js';
 import { applyOutcome, outcomeApplies, type DeliveryDeps } from './delivery.js';
 import type { EmailWithRecipients } from './send.js';
 
@@ -35,6 +35,8 @@ function outcomeOf(type: SandboxEmailEventType, email: EmailRecord): MailOutcome
   switch (type) {
     case 'bounce':
       return { type: 'email.bounced', bounce: HARD_BOUNCE };
+    case 'fail':
+      return { type: 'email.failed', bounce: DELIVERY_FAILURE };
     case 'complaint':
       return { type: 'email.complained' };
     case 'open':
@@ -48,11 +50,11 @@ function outcomeOf(type: SandboxEmailEventType, email: EmailRecord): MailOutcome
 
 /** Why a report cannot happen to the recipient now (409), or undefined. */
 function refusal(type: SandboxEmailEventType, r: RecipientRecord): string | undefined {
-  if (type === 'bounce') {
+  if (type === 'bounce' || type === 'fail') {
     // Decision (contract §9 is silent): a bounce is the receiving server refusing the message, so it
     // can only come while the message is on its way (`sent`, `deferred`), never after it was accepted.
     if (r.status === 'queued') return 'the recipient has not been handed to the mail server yet; advance the clock first';
-    if (r.status === 'delivered') return 'the recipient is already delivered: a delivered message cannot bounce';
+    if (r.status === 'delivered') return `the recipient is already delivered: a delivered message cannot ${type === 'bounce' ? 'bounce' : 'fail'}`;
     if (r.status === 'suppressed') return 'the recipient was suppressed: nothing was sent to it';
     if (r.status === 'sent' || r.status === 'deferred') return undefined;
     return `the recipient is already ${r.status}`;
