@@ -51,7 +51,7 @@ if (process.argv[2] === '--serve') {
   const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 300) * 1000;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-emails-'));
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(process.env.BENCH_CHILD_FLAGS ? process.env.BENCH_CHILD_FLAGS.split(' ') : []), fileURLToPath(import.meta.url), '--serve', dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const nextLine = () => new Promise((resolve) => lines.once('line', (l) => resolve(JSON.parse(l))));
   const count = () => {
@@ -81,7 +81,8 @@ if (process.argv[2] === '--serve') {
     const live = { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' };
     const test = { authorization: `Bearer ${testKey}`, 'content-type': 'application/json' };
     const call = async (method, path, body, headers = live) => {
-      const res = await request(`${baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      const { 'content-type': _json, ...bare } = headers;
+      const res = await request(`${baseUrl}${path}`, { method, headers: body === undefined ? bare : headers, body: body === undefined ? undefined : JSON.stringify(body) });
       const text = await res.body.text();
       if (res.statusCode >= 300) throw new Error(`${method} ${path} → ${res.statusCode} ${text}`);
       return text ? JSON.parse(text) : null;

@@ -5,6 +5,8 @@ import { addSendingDomain, emailBody, freshDomain, newAccount } from './helpers/
 import { COMPLAINT_PAUSE, EMAIL_LIMITS } from '../src/api/values/email.js';
 import { emailChargeCents } from '../src/api/values/prices.js';
 import { EMAIL_DELIVER_JOB } from '../src/server/domain/email/jobs.js';
+import { applyOutcome } from '../src/server/domain/email/delivery.js';
+import type { EmailRecord } from '../src/server/storage/emails-repo.js';
 
 // spec: Send email body, Limits, Email status, Email resource, Global conventions 7 (Idempotency-Key);
 // contract §8 (email: 409 for an unverified domain, 403 for the complaint pause), §11 (email price).
@@ -299,18 +301,18 @@ describe('POST /v1/emails complaint-rate pause (spec: Limits; contract §8: 403)
     const d = freshDomain('pause');
     const domainId = addSendingDomain(svc, d, 'verified', acct.id);
     const at = svc.now() - (o.ageMs ?? DAY_MS);
-    const emailId = `eml_seed${Math.random().toString(36).slice(2)}`;
-    const db = svc.deps.db;
-    db.transaction(() => {
-      db.prepare(
-        `INSERT INTO emails (id, account_id, domain_id, status, mode, from_header, tags, metadata, created_at, updated_at)
-         VALUES (?, ?, ?, 'delivered', ?, ?, '[]', '{}', ?, ?)`,
-      ).run(emailId, acct.id, domainId, o.mode ?? 'live', `old@${d}`, at, at);
-      const ins = db.prepare(
-        `INSERT INTO email_recipients (email_id, address, kind, status, delivered_at, complained_at, updated_at) VALUES (?, ?, 'to', 'delivered', ?, ?, ?)`,
-      );
-      for (let i = 0; i < delivered; i++) ins.run(emailId, `p${i}@example.com`, at, i < complained ? at + 1000 : null, at);
-    })();
+    // The history goes through the mail server's own outcome path (applyOutcome), so the counters the
+    // pause reads are the ones real deliveries and complaints keep.
+    const deps = svc.deps;
+    deps.uow.transaction(() => {
+      const email: EmailRecord = {
+        id: `eml_seed${Math.random().toString(36).slice(2)}`, accountId: acct.id, domainId, status: 'sent', mode: o.mode ?? 'live',
+        from: `old@${d}`, subject: null, html: null, text: 'old', tags: [], metadata: {}, externalRef: null, createdAt: at, updatedAt: at,
+      };
+      const rows = deps.emails.insert(email, Array.from({ length: delivered }, (_, i) => ({ address: `p${i}@example.com`, kind: 'to' as const, status: 'sent' as const })));
+      for (const r of rows) applyOutcome(deps, email, r, { type: 'email.delivered' }, at);
+      for (const r of deps.emails.recipients(email.id).slice(0, complained)) applyOutcome(deps, email, r, { type: 'email.complained' }, at + 1000);
+    });
     return { ...acct, from: `hi@${d}` };
   }
 
@@ -336,7 +338,8 @@ describe('POST /v1/emails complaint-rate pause (spec: Limits; contract §8: 403)
   });
 
   it('counts only the last 30 days', async () => {
-    const a = await accountWithHistory(COMPLAINT_PAUSE.minDelivered, 50, { ageMs: COMPLAINT_PAUSE.windowSecs * 1000 + 1 });
+    // The window is counted in whole hours (complaint-rate.ts): an hour past it is out.
+    const a = await accountWithHistory(COMPLAINT_PAUSE.minDelivered, 50, { ageMs: COMPLAINT_PAUSE.windowSecs * 1000 + 3_600_000 });
     await accepted(emailBody(a.from), { headers: a.headers });
   });
 

@@ -155,6 +155,10 @@ const RECIPIENT_COLUMNS: Record<keyof RecipientPatch, string> = {
   updatedAt: 'updated_at',
 };
 
+const HOUR_MS = 3_600_000;
+/** The start of the hour holding `ms`: the reputation counters' bucket. */
+const hourOf = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR_MS;
+
 export class EmailsRepo {
   private readonly insertEmailStmt;
   private readonly insertRecipientStmt;
@@ -165,6 +169,9 @@ export class EmailsRepo {
   private readonly insertTimelineStmt;
   private readonly timelineStmt;
   private readonly deliveredWindowStmt;
+  private readonly countDeliveredStmt;
+  private readonly countComplainedStmt;
+  private readonly updateRecipientStmts = new Map<string, ReturnType<Db['prepare']>>();
   constructor(private readonly db: Db) {
     this.insertEmailStmt = db.prepare(
       `INSERT INTO emails (id, account_id, domain_id, status, mode, from_header, subject, html, text, tags, metadata, external_ref, created_at, updated_at)
@@ -180,9 +187,13 @@ export class EmailsRepo {
     );
     this.timelineStmt = db.prepare('SELECT * FROM email_events WHERE email_id = ? ORDER BY seq');
     this.deliveredWindowStmt = db.prepare(
-      `SELECT COUNT(*) AS delivered, COUNT(r.complained_at) AS complained
-         FROM email_recipients r JOIN emails e ON e.id = r.email_id
-        WHERE e.account_id = ? AND e.mode = ? AND r.delivered_at IS NOT NULL AND r.delivered_at >= ?`,
+      'SELECT COALESCE(SUM(delivered), 0) AS delivered, COALESCE(SUM(complained), 0) AS complained FROM email_reputation WHERE account_id = ? AND hour >= ?',
+    );
+    this.countDeliveredStmt = db.prepare(
+      'INSERT INTO email_reputation (account_id, hour, delivered) VALUES (?, ?, 1) ON CONFLICT (account_id, hour) DO UPDATE SET delivered = delivered + 1',
+    );
+    this.countComplainedStmt = db.prepare(
+      'INSERT INTO email_reputation (account_id, hour, complained) VALUES (?, ?, 1) ON CONFLICT (account_id, hour) DO UPDATE SET complained = complained + 1',
     );
   }
 
@@ -213,9 +224,15 @@ export class EmailsRepo {
   }
 
   updateRecipient(seq: number, patch: RecipientPatch): void {
-    const keys = Object.keys(patch) as (keyof RecipientPatch)[];
-    const sets = keys.map((k) => `${RECIPIENT_COLUMNS[k]} = ?`).join(', ');
-    this.db.prepare(`UPDATE email_recipients SET ${sets} WHERE seq = ?`).run(...keys.map((k) => patch[k] ?? null), seq);
+    const keys = (Object.keys(patch) as (keyof RecipientPatch)[]).sort();
+    const shape = keys.join(',');
+    let stmt = this.updateRecipientStmts.get(shape);
+    if (!stmt) {
+      // A handful of shapes exist (a status move, a first open…): each prepared once, not per step.
+      stmt = this.db.prepare(`UPDATE email_recipients SET ${keys.map((k) => `${RECIPIENT_COLUMNS[k]} = ?`).join(', ')} WHERE seq = ?`);
+      this.updateRecipientStmts.set(shape, stmt);
+    }
+    stmt.run([...keys.map((k) => patch[k] ?? null), seq]);
   }
 
   setStatus(id: string, status: EmailStatus, updatedAt: number): void {
@@ -243,12 +260,22 @@ export class EmailsRepo {
   }
 
   /**
-   * contract §8 (complaint-rate pause): the account's recipients delivered at or after `sinceMs` and
-   * how many of them complained, for emails sent with keys of `mode`. One query: the partial index on
-   * delivered_at (migration 10) bounds the window, each row reaches its email by the unique id.
+   * contract §8 (complaint-rate pause): the account's live recipients delivered in the hours from
+   * the one holding `sinceMs` on, and how many of them complained, from the hourly counters
+   * (migration 11): at most 721 rows, however much mail the account sent.
    */
-  deliveredWindow(accountId: string, mode: KeyMode, sinceMs: number): { delivered: number; complained: number } {
-    const row = this.deliveredWindowStmt.get(accountId, mode, sinceMs) as { delivered: number; complained: number };
+  deliveredWindow(accountId: string, sinceMs: number): { delivered: number; complained: number } {
+    const row = this.deliveredWindowStmt.get(accountId, hourOf(sinceMs)) as { delivered: number; complained: number };
     return { delivered: row.delivered, complained: row.complained };
+  }
+
+  /** Counts one live recipient delivered at `deliveredAt` (in the transaction that delivers it). */
+  countDelivered(accountId: string, deliveredAt: number): void {
+    this.countDeliveredStmt.run(accountId, hourOf(deliveredAt));
+  }
+
+  /** Counts a first complaint, in the hour its recipient was delivered (the rate is of the window's deliveries). */
+  countComplained(accountId: string, deliveredAt: number): void {
+    this.countComplainedStmt.run(accountId, hourOf(deliveredAt));
   }
 }

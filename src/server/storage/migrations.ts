@@ -587,3 +587,28 @@ MIGRATIONS.push({
     CREATE INDEX emails_account_domain ON emails(account_id, domain_id);
   `,
 });
+
+MIGRATIONS.push({
+  version: 11,
+  name: 'hourly email reputation counters',
+  sql: `
+    -- spec: Limits (complaint rate); contract §8. The pause is checked on every send, so it reads
+    -- counters, not the recipients: one row per account and hour of delivery (live email only),
+    -- with how many recipients were delivered in that hour and how many of those later complained.
+    -- Summing at most 721 rows costs the same at 10 or 10 million deliveries.
+    CREATE TABLE email_reputation (
+      account_id TEXT NOT NULL,
+      hour INTEGER NOT NULL,
+      delivered INTEGER NOT NULL DEFAULT 0,
+      complained INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (account_id, hour)
+    ) WITHOUT ROWID;
+    INSERT INTO email_reputation (account_id, hour, delivered, complained)
+      SELECT e.account_id, (r.delivered_at / 3600000) * 3600000, COUNT(*), COUNT(r.complained_at)
+        FROM email_recipients r JOIN emails e ON e.id = r.email_id
+       WHERE e.mode = 'live' AND r.delivered_at IS NOT NULL
+       GROUP BY e.account_id, (r.delivered_at / 3600000) * 3600000;
+    -- The counters replace the scan this index served; every delivery no longer pays to keep it.
+    DROP INDEX email_recipients_delivered;
+  `,
+});

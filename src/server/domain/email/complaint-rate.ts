@@ -26,8 +26,10 @@ export interface ComplaintWindow {
  * testing a webhook handler must not pause the account's real sending.
  */
 export function complaintWindow(deps: ComplaintRateDeps, accountId: string): ComplaintWindow {
+  // Decision (contract §8 says "the last 30 days"): counted in whole hours — the current hour and the
+  // 720 before it — so the check reads hourly counters instead of every delivered recipient.
   const since = deps.clock.nowMs() - COMPLAINT_PAUSE.windowSecs * 1000;
-  const { delivered, complained } = deps.emails.deliveredWindow(accountId, 'live', since);
+  const { delivered, complained } = deps.emails.deliveredWindow(accountId, since);
   const rate = delivered === 0 ? 0 : complained / delivered;
   // "above 0.2 %": exactly 0.2 % (1 in 500) still sends.
   const paused = delivered >= COMPLAINT_PAUSE.minDelivered && rate > COMPLAINT_PAUSE.rate;

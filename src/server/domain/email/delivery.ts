@@ -14,12 +14,14 @@ import { EMAIL_DELIVER_JOB, EMAIL_STEP_JOB } from './jobs.js';
 import { renderedParts } from './mailbox-text.js';
 
 // contract §8: everything after the accept. The `email.deliver` job hands an email's recipients
-// over (`email.sent` each); then the simulated mail server's script (world/mail-server.ts) runs one
-// `email.step` job per due step, so a clock advance walks them in time order and a restart resumes
-// them. Each step is ONE transaction: the recipient row, its timeline entry, the email's status
-// (aggregateEmailStatus), the suppression, the mail sandbox row, then the event (emitted last, so
-// an outbox reading the email sees it as the event says). A step for a recipient that has moved on
-// (a sandbox report got there first) does nothing and ends that recipient's script.
+// over (`email.sent` each); then the simulated mail server's script (world/mail-server.ts) runs as
+// `email.step` jobs, ONE per email and due time (the recipients of an email whose steps fall at the
+// same moment — usually all of them — share it), so a clock advance walks them in time order and a
+// restart resumes them. A job is ONE transaction: per recipient its row, its timeline entry, the
+// suppression, the mail sandbox row and its event; then the email's status (aggregateEmailStatus).
+// A step for a recipient that has moved on (a sandbox report got there first) does nothing and ends
+// that recipient's script. (One job per recipient step cost a transaction — a commit — each: 10
+// recipients were 11 commits, the most of an email's cost in bench/emails.)
 
 /** What the mail server's jobs run on (compose.ts passes the service's domain deps). */
 export interface DeliveryDeps {
@@ -32,11 +34,23 @@ export interface DeliveryDeps {
   mailbox: MailboxRepo;
 }
 
+/** An `email.step` job: the recipients (by row) of one email whose script step `step` is due now. */
 interface StepPayload {
   emailId: string;
-  seq: number;
-  step: number;
   sentAt: number;
+  due: Array<{ seq: number; step: number }>;
+}
+
+/** Schedules each recipient's step `step` at its time, one job per distinct time. */
+function scheduleSteps(deps: Pick<DeliveryDeps, 'scheduler'>, email: EmailRecord, sentAt: number, next: Array<{ recipient: Pick<RecipientRecord, 'seq' | 'address'>; step: number }>): void {
+  const byTime = new Map<number, StepPayload['due']>();
+  for (const { recipient, step } of next) {
+    const s = mailServerScript(recipient.address, email.html)[step];
+    if (!s) continue;
+    const at = sentAt + s.afterSecs * 1000;
+    byTime.set(at, [...(byTime.get(at) ?? []), { seq: recipient.seq, step }]);
+  }
+  for (const [at, due] of byTime) deps.scheduler.schedule(EMAIL_STEP_JOB, at, { emailId: email.id, sentAt, due } satisfies StepPayload);
 }
 
 /** What each reported outcome does to the recipient's delivery status (engagement keeps it). */
@@ -73,8 +87,17 @@ function refreshEmailStatus(deps: DeliveryDeps, email: EmailRecord, atMs: number
 /**
  * Applies one report about one recipient, inside the caller's transaction: the simulator's steps
  * and `POST /v1/sandbox/email-events` both come here, so their effects and events are the same.
+ * A batch passes the email's recipients it already read (`all`: only addresses and kinds are used)
+ * and `refresh: false`, then refreshes the email's status once.
  */
-export function applyOutcome(deps: DeliveryDeps, email: EmailRecord, recipient: RecipientRecord, outcome: MailOutcome, atMs: number): void {
+export function applyOutcome(
+  deps: DeliveryDeps,
+  email: EmailRecord,
+  recipient: RecipientRecord,
+  outcome: MailOutcome,
+  atMs: number,
+  batch: { all?: readonly RecipientRecord[]; refresh?: boolean } = {},
+): void {
   const type: EmailEventType = outcome.type;
   const patch: RecipientPatch = { updatedAt: atMs };
   const status = DELIVERY_OUTCOMES[type];
@@ -86,12 +109,18 @@ export function applyOutcome(deps: DeliveryDeps, email: EmailRecord, recipient: 
   if (type === 'email.complained' && recipient.complainedAt === null) patch.complainedAt = atMs;
   if (type === 'email.unsubscribed' && recipient.unsubscribedAt === null) patch.unsubscribedAt = atMs;
   deps.emails.updateRecipient(recipient.seq, patch);
+  // spec: Limits (complaint rate) — live deliveries and first complaints feed the hourly counters the
+  // send path reads (test-key email is never really sent: see complaint-rate.ts).
+  if (email.mode === 'live') {
+    if (type === 'email.delivered') deps.emails.countDelivered(email.accountId, atMs);
+    if (type === 'email.complained' && recipient.complainedAt === null && recipient.deliveredAt !== null) deps.emails.countComplained(email.accountId, recipient.deliveredAt);
+  }
 
   const bounce = outcome.type === 'email.bounced' || outcome.type === 'email.failed' ? outcome.bounce : null;
   const url = outcome.type === 'email.clicked' ? outcome.url : null;
   const method = outcome.type === 'email.unsubscribed' ? outcome.method : null;
   deps.emails.addTimelineEntry({ emailId: email.id, recipientSeq: recipient.seq, type, status: EMAIL_EVENT_STATUS[type], occurredAt: atMs, bounce, url, method });
-  if (status) refreshEmailStatus(deps, email, atMs);
+  if (status && batch.refresh !== false) refreshEmailStatus(deps, email, atMs);
 
   const reason = suppressionFor(outcome);
   // Decision (mail-common): suppressions are stored lower-case; an email keeps its addresses as given.
@@ -115,7 +144,7 @@ export function applyOutcome(deps: DeliveryDeps, email: EmailRecord, recipient: 
     });
   }
 
-  const all = deps.emails.recipients(email.id);
+  const all = batch.all ?? deps.emails.recipients(email.id);
   deps.events.emit(email.accountId, type, {
     ...commonEmailFields(type, email, recipient, all, atMs),
     ...(bounce ? { bounce } : {}),
@@ -144,10 +173,9 @@ export function handOver(deps: DeliveryDeps, emailId: string): number {
       }
       deps.emails.updateRecipient(r.seq, { status: 'sent', updatedAt: now });
       deps.emails.addTimelineEntry({ emailId, recipientSeq: r.seq, type: 'email.sent', status: EMAIL_EVENT_STATUS['email.sent'], occurredAt: now, bounce: null, url: null, method: null });
-      const first = mailServerScript(r.address, email.html)[0];
-      if (first) deps.scheduler.schedule(EMAIL_STEP_JOB, now + first.afterSecs * 1000, { emailId, seq: r.seq, step: 0, sentAt: now } satisfies StepPayload);
       sent.push(r);
     }
+    scheduleSteps(deps, email, now, sent.map((recipient) => ({ recipient, step: 0 })));
     refreshEmailStatus(deps, email, now);
     const all = deps.emails.recipients(emailId);
     for (const r of sent) deps.events.emit(email.accountId, 'email.sent', { ...commonEmailFields('email.sent', email, r, all, now) });
@@ -155,25 +183,35 @@ export function handOver(deps: DeliveryDeps, emailId: string): number {
   });
 }
 
-/** One due step of one recipient's script; schedules the next when it applied. */
-export function runStep(deps: DeliveryDeps, p: StepPayload): boolean {
+/**
+ * The due steps of one email's recipients, in one transaction; schedules each applied recipient's
+ * next step. Returns how many steps applied.
+ */
+export function runSteps(deps: DeliveryDeps, p: StepPayload): number {
   return deps.uow.transaction(() => {
     const email = deps.emails.getById(p.emailId);
-    const recipient = email && deps.emails.recipients(p.emailId).find((r) => r.seq === p.seq);
-    if (!email || !recipient) return false;
-    const script = mailServerScript(recipient.address, email.html);
-    const step = script[p.step];
-    if (!step || !outcomeApplies(step.outcome, recipient)) return false;
+    if (!email) return 0;
+    const all = deps.emails.recipients(p.emailId);
+    const bySeq = new Map(all.map((r) => [r.seq, r]));
     const now = deps.clock.nowMs();
-    applyOutcome(deps, email, recipient, step.outcome, now);
-    const next = script[p.step + 1];
-    if (next) deps.scheduler.schedule(EMAIL_STEP_JOB, p.sentAt + next.afterSecs * 1000, { ...p, step: p.step + 1 } satisfies StepPayload);
-    return true;
+    const next: Array<{ recipient: RecipientRecord; step: number }> = [];
+    let deliveryMoved = false;
+    for (const { seq, step } of p.due) {
+      const recipient = bySeq.get(seq);
+      const due = recipient && mailServerScript(recipient.address, email.html)[step];
+      if (!recipient || !due || !outcomeApplies(due.outcome, recipient)) continue;
+      applyOutcome(deps, email, recipient, due.outcome, now, { all, refresh: false });
+      deliveryMoved ||= DELIVERY_OUTCOMES[due.outcome.type] !== undefined;
+      next.push({ recipient, step: step + 1 });
+    }
+    if (deliveryMoved) refreshEmailStatus(deps, email, now);
+    scheduleSteps(deps, email, p.sentAt, next);
+    return next.length;
   });
 }
 
 /** compose.ts step 3: the mail server's jobs (a restart resumes whatever was due). */
 export function registerEmailJobs(deps: DeliveryDeps): void {
   deps.scheduler.register(EMAIL_DELIVER_JOB, (p: { emailId: string }) => handOver(deps, p.emailId), 'email recipients handed to the mail server');
-  deps.scheduler.register(EMAIL_STEP_JOB, (p: StepPayload) => (runStep(deps, p) ? 1 : 0), 'mail server reports about email recipients');
+  deps.scheduler.register(EMAIL_STEP_JOB, (p: StepPayload) => runSteps(deps, p), 'mail server reports about email recipients');
 }
