@@ -34,6 +34,8 @@ import { sandboxRegistrationRoutes } from './routes/sandbox-registration.js';
 import { hostedPagesRoutes } from './routes/hosted-pages.js';
 import { portsRoutes } from './routes/ports.js';
 import { sandboxPortsRoutes } from './routes/sandbox-ports.js';
+import { domainsRoutes } from './routes/domains.js';
+import { sandboxDnsRoutes } from './routes/sandbox-dns.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -124,6 +126,8 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   if (deps.options.sandbox) sandboxRegistrationRoutes(app, deps);
   portsRoutes(app, deps);
   if (deps.options.sandbox) sandboxPortsRoutes(app, deps);
+  domainsRoutes(app, deps);
+  if (deps.options.sandbox) sandboxDnsRoutes(app, deps);
 
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {

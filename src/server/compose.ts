@@ -23,6 +23,7 @@ import { PortsRepo } from './storage/ports-repo.js';
 import { SendingDomainsRepo } from './storage/sending-domains-repo.js';
 import { EmailsRepo } from './storage/emails-repo.js';
 import { SuppressionsRepo } from './storage/suppressions-repo.js';
+import { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
@@ -32,6 +33,8 @@ import { blockSuggestionOutbox } from './domain/voice/blocked-numbers.js';
 import { registerCallJobs } from './domain/voice/calls.js';
 import { registerRegistrationJobs } from './domain/registration/registrations.js';
 import { registerPortJobs } from './domain/ports.js';
+import { registerDomainJobs } from './domain/email/domains.js';
+import { SandboxDnsResolver } from './world/dns.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
@@ -69,6 +72,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     sendingDomains: new SendingDomainsRepo(db),
     emails: new EmailsRepo(db),
     suppressions: new SuppressionsRepo(db),
+    sandboxDns: new SandboxDnsRepo(db),
     media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),
@@ -91,6 +95,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     events: new EventStore(eventsRepo, clock, uow),
     carrier: new SimulatedCarrier(),
     transcriber: new SimulatedTranscriber(),
+    // contract §8, §9: domain checks read DNS through a resolver; locally, the sandbox DNS table.
+    dns: new SandboxDnsResolver((name) => storage.sandboxDns.get(name), clock),
     options: { ...DEFAULT_OPTIONS, ...options },
   };
 
@@ -101,6 +107,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
   // contract §7: the simulated 10DLC registry's decisions on the service clock.
   registerRegistrationJobs(domain);
   registerPortJobs(domain);
+  // spec: Sending domain status — re-checks, daily monitoring and the 7-day release on the service clock.
+  registerDomainJobs(domain);
 
   // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
   domain.events.addOutbox(webhookOutbox(domain));

@@ -29,6 +29,8 @@ import type { PortsRepo } from './storage/ports-repo.js';
 import type { SendingDomainsRepo } from './storage/sending-domains-repo.js';
 import type { EmailsRepo } from './storage/emails-repo.js';
 import type { SuppressionsRepo } from './storage/suppressions-repo.js';
+import type { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
+import type { DnsResolver } from './world/dns.js';
 import type { CallDecisionClient } from './domain/voice/call-runner.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
@@ -86,6 +88,10 @@ export interface DomainDeps {
   emails: EmailsRepo;
   /** contract §8: the account's suppressed addresses. */
   suppressions: SuppressionsRepo;
+  /** contract §9: the sandbox DNS table (the names and records the local service's DNS answers). */
+  sandboxDns: SandboxDnsRepo;
+  /** contract §8: DNS answers for domain checks; on the local service, the sandbox DNS table (world/dns.ts). */
+  dns: DnsResolver;
   /**
    * The decision webhook client the call runner sends with (webhooks/decision-client.ts). It reuses
    * `options.webhooks`' resolver, destination guard and wall clock: the decision request is a webhook

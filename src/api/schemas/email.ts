@@ -9,8 +9,10 @@ import {
   DOMAIN_STATUSES,
   EMAIL_LIMITS,
   EMAIL_STATUSES,
+  HOSTNAME_LIMITS,
   RECIPIENT_KINDS,
   RECIPIENT_STATUSES,
+  SANDBOX_DNS_LIMITS,
   SUPPRESSION_REASONS,
   UNSUBSCRIBE_METHODS,
 } from '../values/email.js';
@@ -131,3 +133,24 @@ export const MailboxMessageSchema = z
   })
   .meta({ id: 'MailboxMessage' });
 export const MailboxSchema = z.object({ data: z.array(MailboxMessageSchema), cursor: z.string() }).meta({ id: 'Mailbox' });
+
+// contract §9: the sandbox DNS table (mail-domains).
+const DnsRecordInput = z.strictObject({ type: z.enum(DNS_RECORD_TYPES), value: z.string().min(1).max(2048) });
+export const SandboxDnsBody = z
+  .strictObject({
+    records: z.array(DnsRecordInput).max(SANDBOX_DNS_LIMITS.recordsPerName),
+    visibleAfterSecs: z.number().int().min(0).max(SANDBOX_DNS_LIMITS.maxVisibleAfterSecs).optional(),
+  })
+  .meta({ id: 'SandboxDnsBody' });
+export type SandboxDnsBody = z.infer<typeof SandboxDnsBody>;
+export const SandboxDnsEntrySchema = z
+  .object({
+    name: z.string(),
+    records: z.array(z.object({ type: z.enum(DNS_RECORD_TYPES), value: z.string() })),
+    visibleAt: Timestamp,
+    propagating: z.boolean(),
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'SandboxDnsEntry' });
+export type SandboxDnsEntry = z.infer<typeof SandboxDnsEntrySchema>;
+export const DnsNameParams = z.strictObject({ name: z.string().min(1).max(HOSTNAME_LIMITS.nameChars + 1) });

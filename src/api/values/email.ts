@@ -56,3 +56,42 @@ export const DOMAIN_TIMINGS = {
 /** contract §8: the simulated mail server's domain and the local parts it reads. */
 export const SIMULATOR_DOMAIN = 'simulator.test';
 export const SIMULATOR_ADDRESSES = ['bounce', 'soft-bounce', 'defer', 'complaint', 'open', 'click', 'unsubscribe'] as const;
+
+// --- sending domains: the records to publish and the check schedule (mail-domains) ---------------
+// Decision (contract §8 names the purposes only): the records follow Amazon SES's layout — a
+// verification TXT, SPF and an MX on a return-path subdomain, an "Easy DKIM" style CNAME, a DMARC TXT.
+// The CLI reads the same facts (zone-file output), so they are written here once.
+
+/** The simulated provider's mail host; every record points under it. */
+export const MAIL_HOST = 'mail.svc.test';
+/** The return-path (MAIL FROM) subdomain of a sending domain: SPF and the bounce MX live there. */
+export const RETURN_PATH_LABEL = 'send';
+export const DOMAIN_RECORD_FORMATS = {
+  verificationName: (domain: string) => `_svc-verification.${domain}`,
+  verificationValue: (token: string) => `svc-verification=${token}`,
+  returnPathName: (domain: string) => `${RETURN_PATH_LABEL}.${domain}`,
+  spfValue: `v=spf1 include:spf.${MAIL_HOST} ~all`,
+  returnPathMx: `10 feedback.${MAIL_HOST}`,
+  dkimName: (selector: string, domain: string) => `${selector}._domainkey.${domain}`,
+  dkimTarget: (selector: string) => `${selector}.dkim.${MAIL_HOST}`,
+  dmarcName: (domain: string) => `_dmarc.${domain}`,
+  dmarcValue: 'v=DMARC1; p=none;',
+} as const;
+
+/**
+ * Decision (spec: Limits says "re-checked for 72 hours"): a never-verified domain is re-checked every
+ * 10 minutes during its first hour, then hourly, the last check at 72 h after creation; a domain that
+ * was ever verified is checked every 24 hours, forever. Release at DOMAIN_TIMINGS.releaseAfterSecs.
+ */
+export const DOMAIN_CHECK_SCHEDULE = {
+  earlyEverySecs: 600,
+  earlyForSecs: 3600,
+  thenEverySecs: 3600,
+  verifiedEverySecs: 86_400,
+} as const;
+
+/** DNS hostname syntax (RFC 1035 / 1123): a label is 1-63 characters, the whole name at most 253. */
+export const HOSTNAME_LIMITS = { labelChars: 63, nameChars: 253 } as const;
+
+/** Decision (contract §9 sets no bounds): the sandbox DNS table's limits per name. */
+export const SANDBOX_DNS_LIMITS = { recordsPerName: 20, maxVisibleAfterSecs: 30 * 86_400 } as const;

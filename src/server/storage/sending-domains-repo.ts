@@ -1,4 +1,6 @@
 import type { Db } from './database.js';
+import type { Page } from '../../api/schemas/page.js';
+import { keysetPage } from './pagination.js';
 import type { DnsRecordPurpose, DomainStatus } from '../../api/values/email.js';
 import type { DNS_RECORD_STATUSES, DNS_RECORD_TYPES } from '../../api/values/email.js';
 
@@ -73,5 +75,46 @@ export class SendingDomainsRepo {
   findByDomain(domain: string): SendingDomainRecord | undefined {
     const row = this.byNameStmt.get(domain) as SendingDomainRow | undefined;
     return row && toSendingDomain(row);
+  }
+
+  /** A domain by id, whoever owns it (the scheduler's jobs). */
+  getById(id: string): SendingDomainRecord | undefined {
+    const row = this.db.prepare('SELECT * FROM sending_domains WHERE id = ?').get(id) as SendingDomainRow | undefined;
+    return row && toSendingDomain(row);
+  }
+
+  insert(d: SendingDomainRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO sending_domains (id, account_id, domain, status, records, ever_verified, created_at, verified_at, last_checked_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(d.id, d.accountId, d.domain, d.status, JSON.stringify(d.records), d.everVerified ? 1 : 0, d.createdAt, d.verifiedAt, d.lastCheckedAt, d.updatedAt);
+  }
+
+  /** Saves what a check changes (status, records' states, timestamps). */
+  save(d: SendingDomainRecord): void {
+    this.db
+      .prepare(
+        `UPDATE sending_domains SET status = ?, records = ?, ever_verified = ?, verified_at = ?, last_checked_at = ?, updated_at = ?
+          WHERE id = ?`,
+      )
+      .run(d.status, JSON.stringify(d.records), d.everVerified ? 1 : 0, d.verifiedAt, d.lastCheckedAt, d.updatedAt, d.id);
+  }
+
+  /** Deletes the row (a removal or a release); true when it existed. */
+  delete(id: string): boolean {
+    return this.db.prepare('DELETE FROM sending_domains WHERE id = ?').run(id).changes > 0;
+  }
+
+  /** The account's domains, newest first, optionally of one status. */
+  list(accountId: string, f: { status?: DomainStatus }, limit: number, cursor?: string): Page<SendingDomainRecord> {
+    const where = ['account_id = ?'];
+    const params: unknown[] = [accountId];
+    if (f.status) {
+      where.push('status = ?');
+      params.push(f.status);
+    }
+    return keysetPage<SendingDomainRow, SendingDomainRecord>(this.db, { from: 'sending_domains', where, params, limit, cursor, map: toSendingDomain });
   }
 }

@@ -1,0 +1,213 @@
+import type { Clock } from '../../clock.js';
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { Scheduler } from '../../scheduler.js';
+import type { EventStore } from '../events/store.js';
+import type { Actor } from '../actor.js';
+import type { SendingDomainRecord, SendingDomainsRepo } from '../../storage/sending-domains-repo.js';
+import type { DnsResolver } from '../../world/dns.js';
+import type { DomainStatus } from '../../../api/values/email.js';
+import type { Page } from '../../../api/schemas/page.js';
+import { newId, randomBase62 } from '../../ids.js';
+import { ServiceError, conflict, notFound } from '../../errors.js';
+import { checkSendingDomain } from './domain-rules.js';
+import { checkOutcome, judgeRecord, recordsToPublish } from './dns-records.js';
+import { nextCheckAt, releaseAt, statusAfterCheck } from './domain-state.js';
+
+// spec: Sending domain, Sending domain status, Email domains endpoints; contract §8. The life of a domain:
+//   (new) ──create──▶ pending ──check: all required valid──▶ verified ──check: a required record fails──▶ degraded
+//                        │    └─check: missing/wrong──▶ failed ──check: valid──▶ verified      ◀──recovers──┘
+//                        └── never verified 7 days after creation ──▶ released (row deleted, domain.expired)
+// A check is a manual verify or an automatic one (scheduler jobs on the service clock, so a clock
+// advance walks them and a restart resumes them). Events are emitted only on a status change, in the
+// transaction that saves the row.
+
+export interface DomainsDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+  scheduler: Scheduler;
+  events: EventStore;
+  sendingDomains: SendingDomainsRepo;
+  /** contract §8: DNS answers through a resolver (the sandbox DNS table on the local service). */
+  dns: DnsResolver;
+}
+
+/** Automatic checks of a domain never verified: DOMAIN_CHECK_SCHEDULE's early then hourly checks, for 72 h. */
+export const JOB_DOMAIN_RECHECK = 'domain.recheck';
+/** Automatic checks of a domain ever verified: daily, forever. */
+export const JOB_DOMAIN_MONITOR = 'domain.monitor';
+/** The release of a domain still unverified 7 days after creation. */
+export const JOB_DOMAIN_RELEASE = 'domain.release';
+
+/** The `status` field of `domain.expired` (the domain itself no longer exists, so it has none). */
+export const EXPIRED_STATUS = 'expired';
+
+interface DomainJobPayload {
+  domainId: string;
+}
+
+const EVENT_FOR: Record<DomainStatus, string | null> = {
+  pending: null, // never entered by a check: only creation makes a domain pending
+  verified: 'domain.verified',
+  failed: 'domain.failed',
+  degraded: 'domain.degraded',
+};
+
+// spec: Event catalog — `domain.*` carry `{domainId, domain, status}`.
+function emitDomainEvent(deps: Pick<DomainsDeps, 'events'>, d: SendingDomainRecord, type: string, status: string): void {
+  deps.events.emit(d.accountId, type, { domainId: d.id, domain: d.domain, status });
+}
+
+/** Decision: a DKIM selector unique to the domain, lower-case (DNS labels are case-insensitive). */
+const newSelector = (): string => `svc${randomBase62(12).toLowerCase()}`;
+
+// --- create -------------------------------------------------------------------------------------------
+
+/**
+ * POST /v1/domains: a `pending` domain with the records to publish. The first check is not run here:
+ * the records cannot be published before the caller has seen them. spec: "a domain belongs to one
+ * account only" — another account's → 409; the caller's own → 409 naming it. A released domain's row
+ * is gone, so adding it again starts over (spec: "adding it again retries").
+ */
+export function createDomain(deps: DomainsDeps, actor: Actor, input: string): SendingDomainRecord {
+  const verdict = checkSendingDomain(input);
+  // contract §8: a rejected domain is 400 validation_error on `domain`.
+  if (!verdict.ok) throw new ServiceError('validation_error', `domain: ${verdict.message}`, [{ path: ['body', 'domain'], message: verdict.message }]);
+  return deps.uow.transaction(() => {
+    const existing = deps.sendingDomains.findByDomain(verdict.domain);
+    if (existing && existing.accountId === actor.account.id) {
+      throw conflict(`${verdict.domain} is already on this account as ${existing.id} (status ${existing.status}); verify it with POST /v1/domains/${existing.id}/verify`);
+    }
+    if (existing) throw conflict(`${verdict.domain} belongs to another account; a domain can be added by one account only`);
+    const now = deps.clock.nowMs();
+    const domain: SendingDomainRecord = {
+      id: newId('dom'),
+      accountId: actor.account.id,
+      domain: verdict.domain,
+      status: 'pending',
+      records: recordsToPublish(verdict.domain, randomBase62(32), newSelector()),
+      everVerified: false,
+      createdAt: now,
+      verifiedAt: null,
+      lastCheckedAt: null,
+      updatedAt: now,
+    };
+    deps.sendingDomains.insert(domain);
+    const first = nextCheckAt(domain, now);
+    if (first !== null) deps.scheduler.schedule(JOB_DOMAIN_RECHECK, first, { domainId: domain.id } satisfies DomainJobPayload);
+    deps.scheduler.schedule(JOB_DOMAIN_RELEASE, releaseAt(now), { domainId: domain.id } satisfies DomainJobPayload);
+    return domain;
+  });
+}
+
+// --- reads and delete ---------------------------------------------------------------------------------
+
+function ownDomain(deps: Pick<DomainsDeps, 'sendingDomains'>, actor: Actor, id: string): SendingDomainRecord {
+  const d = deps.sendingDomains.get(actor.account.id, id);
+  // spec: Authentication 6 — another account's domain is not_found.
+  if (!d) throw notFound('domain');
+  return d;
+}
+
+export function getDomain(deps: Pick<DomainsDeps, 'sendingDomains'>, actor: Actor, id: string): SendingDomainRecord {
+  return ownDomain(deps, actor, id);
+}
+
+export function listDomains(deps: Pick<DomainsDeps, 'sendingDomains'>, actor: Actor, f: { status?: DomainStatus }, limit: number, cursor?: string): Page<SendingDomainRecord> {
+  return deps.sendingDomains.list(actor.account.id, f, limit, cursor);
+}
+
+/** DELETE /v1/domains/{id}: the row goes; its scheduled checks and release find nothing and do nothing. */
+export function deleteDomain(deps: Pick<DomainsDeps, 'uow' | 'sendingDomains'>, actor: Actor, id: string): void {
+  deps.uow.transaction(() => {
+    const d = ownDomain(deps, actor, id);
+    deps.sendingDomains.delete(d.id);
+  });
+}
+
+/**
+ * For the send path (spec: "Only a verified domain can send"): the account's domain of that name, or
+ * undefined. The caller checks `status === 'verified'` (degraded blocks sending).
+ */
+export function sendingDomainFor(deps: Pick<DomainsDeps, 'sendingDomains'>, accountId: string, domainName: string): SendingDomainRecord | undefined {
+  const d = deps.sendingDomains.findByDomain(domainName.trim().toLowerCase().replace(/\.$/, ''));
+  return d && d.accountId === accountId ? d : undefined;
+}
+
+// --- the check ----------------------------------------------------------------------------------------
+
+/**
+ * Runs one check of `d` now (inside the caller's transaction): every record asked of the resolver,
+ * the status moved by the table, the row saved, and the event emitted only when the status changed.
+ * Returns whether this check verified the domain for the first time (the daily monitor starts then).
+ */
+function runCheck(deps: DomainsDeps, d: SendingDomainRecord): { firstVerified: boolean } {
+  const now = deps.clock.nowMs();
+  d.records = d.records.map((r) => ({ ...r, status: judgeRecord(r, deps.dns.resolve(r.name, r.type)) }));
+  const previous = d.status;
+  const next = statusAfterCheck(previous, checkOutcome(d.records));
+  const firstVerified = next === 'verified' && !d.everVerified;
+  d.status = next;
+  if (next === 'verified' && previous !== 'verified') {
+    d.verifiedAt = now;
+    d.everVerified = true;
+  }
+  d.lastCheckedAt = now;
+  d.updatedAt = now;
+  deps.sendingDomains.save(d);
+  const type = next !== previous ? EVENT_FOR[next] : null;
+  if (type) emitDomainEvent(deps, d, type, next);
+  if (firstVerified) deps.scheduler.schedule(JOB_DOMAIN_MONITOR, nextCheckAt(d, now)!, { domainId: d.id } satisfies DomainJobPayload);
+  return { firstVerified };
+}
+
+/**
+ * POST /v1/domains/{id}/verify: checks now, whatever the status; the response's `status` is
+ * authoritative (spec: a 200 does not mean verified). Decision: a manual check of a verified domain
+ * follows the same table as an automatic one (a failing required record → degraded).
+ */
+export function verifyDomain(deps: DomainsDeps, actor: Actor, id: string): SendingDomainRecord {
+  return deps.uow.transaction(() => {
+    const d = ownDomain(deps, actor, id);
+    runCheck(deps, d);
+    return d;
+  });
+}
+
+// --- the clock's jobs ---------------------------------------------------------------------------------
+
+export function registerDomainJobs(deps: DomainsDeps): void {
+  // Re-checks of a never-verified domain, 72 h from creation. The chain ends when the domain is gone,
+  // once verified (the monitor takes over), or past 72 h (the release then comes at 7 days).
+  deps.scheduler.register(JOB_DOMAIN_RECHECK, (p: DomainJobPayload) => {
+    deps.uow.transaction(() => {
+      const d = deps.sendingDomains.getById(p.domainId);
+      if (!d || d.everVerified) return;
+      const { firstVerified } = runCheck(deps, d);
+      if (firstVerified) return;
+      const next = nextCheckAt(d, deps.clock.nowMs());
+      if (next !== null) deps.scheduler.schedule(JOB_DOMAIN_RECHECK, next, p);
+    });
+  }, 'sending domains re-checked');
+
+  // The daily check of a domain that was ever verified, forever (verified ↔ degraded).
+  deps.scheduler.register(JOB_DOMAIN_MONITOR, (p: DomainJobPayload) => {
+    deps.uow.transaction(() => {
+      const d = deps.sendingDomains.getById(p.domainId);
+      if (!d) return;
+      runCheck(deps, d);
+      deps.scheduler.schedule(JOB_DOMAIN_MONITOR, nextCheckAt(d, deps.clock.nowMs())!, p);
+    });
+  }, 'verified sending domains checked');
+
+  // spec: Sending domain status — pending (never verified) for 7 days → released, `domain.expired`;
+  // a domain that was ever verified is never released. Decision: the event's `status` is `expired`
+  // (like every domain.* event, its status names what happened); the row no longer exists.
+  deps.scheduler.register(JOB_DOMAIN_RELEASE, (p: DomainJobPayload) => {
+    deps.uow.transaction(() => {
+      const d = deps.sendingDomains.getById(p.domainId);
+      if (!d || d.everVerified) return;
+      deps.sendingDomains.delete(d.id);
+      emitDomainEvent(deps, d, 'domain.expired', EXPIRED_STATUS);
+    });
+  }, 'unverified sending domains released');
+}

@@ -1,0 +1,61 @@
+import type { Clock } from '../../clock.js';
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { SandboxDnsRepo } from '../../storage/sandbox-dns-repo.js';
+import type { Actor } from '../actor.js';
+import type { SandboxDnsBody } from '../../../api/schemas/email.js';
+import { HOSTNAME_LIMITS } from '../../../api/values/email.js';
+import { normalizeDnsName, type SandboxDnsEntry } from '../../world/dns.js';
+import { notFound, validationError } from '../../errors.js';
+
+// contract §9: `PUT /v1/sandbox/dns/{name}` publishes records (replacing the name's), visible after
+// `visibleAfterSecs` of service clock; `DELETE` removes the name (it then answers missing). The table is
+// the sandbox's whole DNS, shared by every account, as real DNS is.
+
+export interface SandboxDnsDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+  sandboxDns: SandboxDnsRepo;
+}
+
+// DNS names in the table may carry underscores (`_dmarc`, `_domainkey`): service labels, not hostnames.
+const DNS_LABEL = /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?$/;
+
+/** The name as the table keys it, or a validation_error on `["params","name"]`. */
+function tableName(raw: string): string {
+  const name = normalizeDnsName(raw);
+  const labels = name.split('.');
+  const bad =
+    name.length === 0 ||
+    name.length > HOSTNAME_LIMITS.nameChars ||
+    labels.some((l) => l.length === 0 || l.length > HOSTNAME_LIMITS.labelChars || !DNS_LABEL.test(l));
+  if (bad) {
+    throw validationError(['params', 'name'], `must be a DNS name (labels of 1-${HOSTNAME_LIMITS.labelChars} letters, digits, hyphens or underscores; at most ${HOSTNAME_LIMITS.nameChars} characters)`);
+  }
+  return name;
+}
+
+export function putSandboxDns(deps: SandboxDnsDeps, _actor: Actor, rawName: string, body: SandboxDnsBody): SandboxDnsEntry {
+  const name = tableName(rawName);
+  const now = deps.clock.nowMs();
+  const entry: SandboxDnsEntry = {
+    name,
+    records: body.records.map((r) => ({ type: r.type, value: r.value.trim() })),
+    visibleAt: now + (body.visibleAfterSecs ?? 0) * 1000,
+    updatedAt: now,
+  };
+  deps.uow.transaction(() => deps.sandboxDns.put(entry));
+  return entry;
+}
+
+export function getSandboxDns(deps: Pick<SandboxDnsDeps, 'sandboxDns'>, _actor: Actor, rawName: string): SandboxDnsEntry {
+  const entry = deps.sandboxDns.get(tableName(rawName));
+  if (!entry) throw notFound('DNS name');
+  return entry;
+}
+
+/** Decision: deleting a name that has no entry is 404, like every other DELETE of something absent. */
+export function deleteSandboxDns(deps: SandboxDnsDeps, _actor: Actor, rawName: string): void {
+  const name = tableName(rawName);
+  const gone = deps.uow.transaction(() => deps.sandboxDns.delete(name));
+  if (!gone) throw notFound('DNS name');
+}
