@@ -33,6 +33,8 @@ import { registrationToolsRoutes } from './routes/registration-tools.js';
 import { sandboxRegistrationRoutes } from './routes/sandbox-registration.js';
 import { hostedPagesRoutes } from './routes/hosted-pages.js';
 import { portsRoutes } from './routes/ports.js';
+import { emailsRoutes } from './routes/emails.js';
+import { suppressionsRoutes } from './routes/suppressions.js';
 import { sandboxPortsRoutes } from './routes/sandbox-ports.js';
 import { domainsRoutes } from './routes/domains.js';
 import { sandboxDnsRoutes } from './routes/sandbox-dns.js';
@@ -128,6 +130,8 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   if (deps.options.sandbox) sandboxPortsRoutes(app, deps);
   domainsRoutes(app, deps);
   if (deps.options.sandbox) sandboxDnsRoutes(app, deps);
+  emailsRoutes(app, deps);
+  suppressionsRoutes(app, deps);
 
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {

@@ -93,6 +93,8 @@ export const EmailSchema = z
   })
   .meta({ id: 'Email' });
 export type Email = z.infer<typeof EmailSchema>;
+/** `GET /v1/emails` (an extension): the page query and one email status. */
+export const ListEmailsQuery = ListQuerySchema.extend({ status: z.enum(EMAIL_STATUSES).optional() });
 
 export const BounceSchema = z
   .object({ class: z.enum(BOUNCE_CLASSES), code: z.number().int().nullable(), message: z.string().nullable() })
@@ -115,7 +117,10 @@ export const EmailEventsSchema = z.object({ data: z.array(EmailEventSchema) }).m
 export const SuppressionSchema = z
   .object({ address: z.string(), reason: z.enum(SUPPRESSION_REASONS), emailId: z.string().nullable(), createdAt: Timestamp })
   .meta({ id: 'Suppression' });
+export type Suppression = z.infer<typeof SuppressionSchema>;
 export const SuppressionPage = pageOf(SuppressionSchema);
+/** `DELETE /v1/email-suppressions/{address}`: the address, URL-encoded in the path. */
+export const SuppressionAddressParams = z.strictObject({ address: z.string().min(1).max(320) });
 export const ListSuppressionsQuery = ListQuerySchema.extend({ reason: z.enum(SUPPRESSION_REASONS).optional() });
 
 /** contract §8 (extension): one message the simulated mail server delivered. */

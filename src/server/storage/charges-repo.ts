@@ -6,9 +6,11 @@ import { newId } from '../ids.js';
 // transcribed) are recorded by the call runner (domain/voice/calls.ts).
 // contract §11: the 10DLC registry's fees (`brand_registration`, `brand_vetting`, `campaign_registration`) are
 // recorded by domain/registration/ as the billable act is accepted.
+// contract §11: `email` (1 per started block of 10 non-suppressed recipients, quantity = those recipients)
+// is recorded by the accept (domain/email/send.ts).
 export type ChargeCategory =
   | 'sms' | 'mms' | 'local_number' | 'tollfree_number' | 'emergency' | 'voice' | 'transcription'
-  | 'brand_registration' | 'brand_vetting' | 'campaign_registration' | 'port';
+  | 'brand_registration' | 'brand_vetting' | 'campaign_registration' | 'port' | 'email';
 
 export interface ChargeRecord {
   id: string;

@@ -164,6 +164,7 @@ export class EmailsRepo {
   private readonly setStatusStmt;
   private readonly insertTimelineStmt;
   private readonly timelineStmt;
+  private readonly deliveredWindowStmt;
   constructor(private readonly db: Db) {
     this.insertEmailStmt = db.prepare(
       `INSERT INTO emails (id, account_id, domain_id, status, mode, from_header, subject, html, text, tags, metadata, external_ref, created_at, updated_at)
@@ -178,6 +179,11 @@ export class EmailsRepo {
       'INSERT INTO email_events (email_id, recipient_seq, type, status, occurred_at, bounce, url, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.timelineStmt = db.prepare('SELECT * FROM email_events WHERE email_id = ? ORDER BY seq');
+    this.deliveredWindowStmt = db.prepare(
+      `SELECT COUNT(*) AS delivered, COUNT(r.complained_at) AS complained
+         FROM email_recipients r JOIN emails e ON e.id = r.email_id
+        WHERE e.account_id = ? AND e.mode = ? AND r.delivered_at IS NOT NULL AND r.delivered_at >= ?`,
+    );
   }
 
   /** The email and its recipients, in order; returns the recipients with their seq. Call inside a transaction. */
@@ -225,8 +231,24 @@ export class EmailsRepo {
     return (this.timelineStmt.all(emailId) as TimelineRow[]).map(toTimeline);
   }
 
-  /** Newest first, keyset-paged (contract §2). */
-  list(accountId: string, limit: number, cursor?: string): Page<EmailRecord> {
-    return keysetPage<EmailRow, EmailRecord>(this.db, { from: 'emails', where: ['account_id = ?'], params: [accountId], limit, cursor, map: toEmail });
+  /** Newest first, keyset-paged (contract §2); `status` narrows to one email status. */
+  list(accountId: string, limit: number, cursor?: string, status?: EmailStatus): Page<EmailRecord> {
+    const where = ['account_id = ?'];
+    const params: unknown[] = [accountId];
+    if (status) {
+      where.push('status = ?');
+      params.push(status);
+    }
+    return keysetPage<EmailRow, EmailRecord>(this.db, { from: 'emails', where, params, limit, cursor, map: toEmail });
+  }
+
+  /**
+   * contract §8 (complaint-rate pause): the account's recipients delivered at or after `sinceMs` and
+   * how many of them complained, for emails sent with keys of `mode`. One query: the partial index on
+   * delivered_at (migration 10) bounds the window, each row reaches its email by the unique id.
+   */
+  deliveredWindow(accountId: string, mode: KeyMode, sinceMs: number): { delivered: number; complained: number } {
+    const row = this.deliveredWindowStmt.get(accountId, mode, sinceMs) as { delivered: number; complained: number };
+    return { delivered: row.delivered, complained: row.complained };
   }
 }

@@ -1,0 +1,40 @@
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
+import type { Actor } from '../actor.js';
+import type { Page } from '../../../api/schemas/page.js';
+import type { SuppressionReason } from '../../../api/values/email.js';
+import type { SuppressionRecord } from '../../storage/suppressions-repo.js';
+import { conflict, notFound } from '../../errors.js';
+
+// contract §8: the account's suppression list. Addresses are compared case-insensitively and stored
+// lower-case (issue 11 decision). Adding happens on hard bounce, complaint and unsubscribe, by the mail
+// server's steps (domain/email/delivery.ts), never through the API: the spec has no create operation.
+
+export interface SuppressionDeps {
+  uow: UnitOfWork;
+  suppressions: SuppressionsRepo;
+}
+
+/** The key an address is suppressed under. */
+export const suppressionKey = (address: string): string => address.trim().toLowerCase();
+
+/** GET /v1/email-suppressions: newest first, `reason` narrows the list. */
+export function listSuppressions(deps: SuppressionDeps, actor: Actor, limit: number, cursor?: string, reason?: SuppressionReason): Page<SuppressionRecord> {
+  return deps.suppressions.list(actor.account.id, limit, cursor, reason);
+}
+
+/**
+ * DELETE /v1/email-suppressions/{address}: removes an address so it can receive email again.
+ * spec: Email domains, email, suppressions — "addresses that complained cannot be removed" → 409.
+ */
+export function removeSuppression(deps: SuppressionDeps, actor: Actor, address: string): void {
+  deps.uow.transaction(() => {
+    const key = suppressionKey(address);
+    const found = deps.suppressions.find(actor.account.id, key);
+    if (!found) throw notFound(`suppression for ${key}`);
+    if (found.reason === 'complaint') {
+      throw conflict(`${key} complained about your email and cannot be removed from the suppression list; email to it stays suppressed`);
+    }
+    deps.suppressions.remove(actor.account.id, key);
+  });
+}
