@@ -38,6 +38,8 @@ import { suppressionsRoutes } from './routes/suppressions.js';
 import { sandboxPortsRoutes } from './routes/sandbox-ports.js';
 import { domainsRoutes } from './routes/domains.js';
 import { sandboxDnsRoutes } from './routes/sandbox-dns.js';
+import { emailEventsRoutes } from './routes/email-events.js';
+import { sandboxEmailRoutes } from './routes/sandbox-email.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -132,6 +134,8 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   if (deps.options.sandbox) sandboxDnsRoutes(app, deps);
   emailsRoutes(app, deps);
   suppressionsRoutes(app, deps);
+  emailEventsRoutes(app, deps);
+  if (deps.options.sandbox) sandboxEmailRoutes(app, deps);
 
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {

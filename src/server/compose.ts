@@ -24,6 +24,7 @@ import { SendingDomainsRepo } from './storage/sending-domains-repo.js';
 import { EmailsRepo } from './storage/emails-repo.js';
 import { SuppressionsRepo } from './storage/suppressions-repo.js';
 import { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
+import { MailboxRepo } from './storage/mailbox-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
@@ -35,6 +36,7 @@ import { registerRegistrationJobs } from './domain/registration/registrations.js
 import { registerPortJobs } from './domain/ports.js';
 import { registerDomainJobs } from './domain/email/domains.js';
 import { SandboxDnsResolver } from './world/dns.js';
+import { registerEmailJobs } from './domain/email/delivery.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
@@ -73,6 +75,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     emails: new EmailsRepo(db),
     suppressions: new SuppressionsRepo(db),
     sandboxDns: new SandboxDnsRepo(db),
+    mailbox: new MailboxRepo(db),
     media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),
@@ -109,6 +112,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
   registerPortJobs(domain);
   // spec: Sending domain status — re-checks, daily monitoring and the 7-day release on the service clock.
   registerDomainJobs(domain);
+  // contract §8: the simulated mail server walks each handed-over recipient through its script.
+  registerEmailJobs(domain);
 
   // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
   domain.events.addOutbox(webhookOutbox(domain));

@@ -31,6 +31,7 @@ import type { EmailsRepo } from './storage/emails-repo.js';
 import type { SuppressionsRepo } from './storage/suppressions-repo.js';
 import type { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
 import type { DnsResolver } from './world/dns.js';
+import type { MailboxRepo } from './storage/mailbox-repo.js';
 import type { CallDecisionClient } from './domain/voice/call-runner.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
@@ -92,6 +93,8 @@ export interface DomainDeps {
   sandboxDns: SandboxDnsRepo;
   /** contract §8: DNS answers for domain checks; on the local service, the sandbox DNS table (world/dns.ts). */
   dns: DnsResolver;
+  /** contract §8 (extension): the mail sandbox, every message delivered for a live email. */
+  mailbox: MailboxRepo;
   /**
    * The decision webhook client the call runner sends with (webhooks/decision-client.ts). It reuses
    * `options.webhooks`' resolver, destination guard and wall clock: the decision request is a webhook

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NullableTimestamp, Timestamp } from './common.js';
 import { ListQuerySchema, pageOf } from './page.js';
+import { FEED_WAIT_MAX_SECS } from './events.js';
 import {
   BOUNCE_CLASSES,
   DNS_RECORD_PURPOSES,
@@ -11,8 +12,11 @@ import {
   EMAIL_STATUSES,
   HOSTNAME_LIMITS,
   RECIPIENT_KINDS,
+  MAILBOX_LIMIT_DEFAULT,
+  MAILBOX_LIMIT_MAX,
   RECIPIENT_STATUSES,
   SANDBOX_DNS_LIMITS,
+  SANDBOX_EMAIL_EVENT_TYPES,
   SUPPRESSION_REASONS,
   UNSUBSCRIBE_METHODS,
 } from '../values/email.js';
@@ -159,3 +163,24 @@ export const SandboxDnsEntrySchema = z
   .meta({ id: 'SandboxDnsEntry' });
 export type SandboxDnsEntry = z.infer<typeof SandboxDnsEntrySchema>;
 export const DnsNameParams = z.strictObject({ name: z.string().min(1).max(HOSTNAME_LIMITS.nameChars + 1) });
+/** contract §8 (extension): `GET /v1/sandbox/mailbox`, with the events feed's `after`/`wait`. */
+export const MailboxQuery = z.object({
+  to: z.string().min(1).max(320).optional().describe('Only messages to this address (case-insensitive)'),
+  after: z.string().min(1).max(200).optional().describe('Cursor of a previous response, or `now` for the newest position'),
+  limit: z.coerce.number().int().min(1).max(MAILBOX_LIMIT_MAX).default(MAILBOX_LIMIT_DEFAULT),
+  wait: z.coerce.number().int().min(0).max(FEED_WAIT_MAX_SECS).default(0).describe(`Seconds (0-${FEED_WAIT_MAX_SECS}) to hold a request that finds no message until one arrives`),
+});
+export type MailboxQuery = z.infer<typeof MailboxQuery>;
+
+/** contract §9: a mail server's report, open, click, complaint or unsubscribe about one recipient. */
+export const SandboxEmailEventBody = z
+  .strictObject({
+    emailId: z.string().min(1).max(200),
+    recipient: z.string().min(1).max(320).describe('The recipient address (case-insensitive)'),
+    type: z.enum(SANDBOX_EMAIL_EVENT_TYPES),
+  })
+  .meta({ id: 'SandboxEmailEventBody' });
+export type SandboxEmailEventBody = z.infer<typeof SandboxEmailEventBody>;
+export type MailboxMessage = z.infer<typeof MailboxMessageSchema>;
+export type Mailbox = z.infer<typeof MailboxSchema>;
+export type EmailEvents = z.infer<typeof EmailEventsSchema>;

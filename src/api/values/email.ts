@@ -95,3 +95,28 @@ export const HOSTNAME_LIMITS = { labelChars: 63, nameChars: 253 } as const;
 
 /** Decision (contract §9 sets no bounds): the sandbox DNS table's limits per name. */
 export const SANDBOX_DNS_LIMITS = { recordsPerName: 20, maxVisibleAfterSecs: 30 * 86_400 } as const;
+/**
+ * contract §8: when the simulated mail server acts, in service-clock seconds after the handover
+ * (`email.sent`). Short, so following a send on a real clock (`--wait`) stays quick.
+ */
+export const MAIL_SIMULATOR_TIMINGS = {
+  /** The receiving server accepts (or refuses) the message. */
+  deliverAfterSecs: 1,
+  /** A deferred message is retried this long after the deferral. */
+  deferRetryAfterSecs: 10,
+  /** The recipient opens, complains or unsubscribes this long after the delivery. */
+  engageAfterSecs: 3,
+  /** A click follows the open by this long. */
+  clickAfterOpenSecs: 2,
+} as const;
+
+/** Decision: what a simulated click reports when the email has no http(s) link in its html. */
+export const SIMULATOR_DEFAULT_CLICK_URL = 'https://example.com/';
+
+/** contract §9: the reports `POST /v1/sandbox/email-events` stands in for. */
+export const SANDBOX_EMAIL_EVENT_TYPES = ['bounce', 'complaint', 'open', 'click', 'unsubscribe'] as const;
+export type SandboxEmailEventType = (typeof SANDBOX_EMAIL_EVENT_TYPES)[number];
+
+/** contract §8 (extension): a mail sandbox page. */
+export const MAILBOX_LIMIT_DEFAULT = 20;
+export const MAILBOX_LIMIT_MAX = 100;

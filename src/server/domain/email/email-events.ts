@@ -1,0 +1,87 @@
+import type { EmailRecord, EmailTimelineEntry, RecipientRecord } from '../../storage/emails-repo.js';
+import type { SandboxEmailEventBody } from '../../../api/schemas/email.js';
+import type { SandboxEmailEventType } from '../../../api/values/email.js';
+import type { Actor } from '../actor.js';
+import { conflict, notFound, validationError } from '../../errors.js';
+import { clickedUrl, HARD_BOUNCE, type MailOutcome } from '../../world/mail-server.js';
+import { applyOutcome, outcomeApplies, type DeliveryDeps } from './delivery.js';
+
+// contract §8 (`GET /v1/emails/{id}/events`) and §9 (`POST /v1/sandbox/email-events`: a mail
+// server's report, open, click, complaint): the reads and the sandbox reports about an email's
+// recipients. Reports go through delivery.ts `applyOutcome`, so they have the simulator's effects.
+
+export interface EmailWithRecipients {
+  email: EmailRecord;
+  recipients: RecipientRecord[];
+}
+
+export interface EmailTimeline extends EmailWithRecipients {
+  entries: EmailTimelineEntry[];
+}
+
+export type EmailEventsDeps = DeliveryDeps;
+
+function ownEmail(deps: Pick<EmailEventsDeps, 'emails'>, actor: Actor, emailId: string): EmailRecord {
+  const email = deps.emails.get(actor.account.id, emailId);
+  if (!email) throw notFound('email');
+  return email;
+}
+
+/** contract §8: an email's per-recipient timeline, oldest first (another account's is not found). */
+export function emailTimeline(deps: Pick<EmailEventsDeps, 'emails'>, actor: Actor, emailId: string): EmailTimeline {
+  const email = ownEmail(deps, actor, emailId);
+  return { email, recipients: deps.emails.recipients(email.id), entries: deps.emails.timeline(email.id) };
+}
+
+/** The simulator's outcome each sandbox report stands for. */
+function outcomeOf(type: SandboxEmailEventType, email: EmailRecord): MailOutcome {
+  switch (type) {
+    case 'bounce':
+      return { type: 'email.bounced', bounce: HARD_BOUNCE };
+    case 'complaint':
+      return { type: 'email.complained' };
+    case 'open':
+      return { type: 'email.opened' };
+    case 'click':
+      return { type: 'email.clicked', url: clickedUrl(email.html) };
+    case 'unsubscribe':
+      return { type: 'email.unsubscribed', method: 'one_click' };
+  }
+}
+
+/** Why a report cannot happen to the recipient now (409), or undefined. */
+function refusal(type: SandboxEmailEventType, r: RecipientRecord): string | undefined {
+  if (type === 'bounce') {
+    // Decision (contract §9 is silent): a bounce is the receiving server refusing the message, so it
+    // can only come while the message is on its way (`sent`, `deferred`), never after it was accepted.
+    if (r.status === 'queued') return 'the recipient has not been handed to the mail server yet; advance the clock first';
+    if (r.status === 'delivered') return 'the recipient is already delivered: a delivered message cannot bounce';
+    if (r.status === 'suppressed') return 'the recipient was suppressed: nothing was sent to it';
+    if (r.status === 'sent' || r.status === 'deferred') return undefined;
+    return `the recipient is already ${r.status}`;
+  }
+  if (r.status !== 'delivered') return `a ${type} needs a delivered recipient; this one is ${r.status}`;
+  // Decision: a complaint and an unsubscribe happen once per recipient; opens and clicks may repeat.
+  if (type === 'complaint' && r.complainedAt !== null) return 'the recipient has already complained';
+  if (type === 'unsubscribe' && r.unsubscribedAt !== null) return 'the recipient has already unsubscribed';
+  return undefined;
+}
+
+/**
+ * contract §9: `POST /v1/sandbox/email-events` — one report about one recipient, with the same
+ * effects and events as the simulated mail server's own. Returns the email as it now stands.
+ */
+export function reportEmailEvent(deps: EmailEventsDeps, actor: Actor, body: SandboxEmailEventBody): EmailWithRecipients {
+  return deps.uow.transaction(() => {
+    const email = ownEmail(deps, actor, body.emailId);
+    const address = body.recipient.trim().toLowerCase();
+    const matches = deps.emails.recipients(email.id).filter((r) => r.address.toLowerCase() === address);
+    if (matches.length === 0) throw validationError(['body', 'recipient'], 'not a recipient of this email');
+    const outcome = outcomeOf(body.type, email);
+    // The same address may be listed twice (to and bcc): report on the copy it can happen to.
+    const recipient = matches.find((r) => outcomeApplies(outcome, r) && refusal(body.type, r) === undefined);
+    if (!recipient) throw conflict(refusal(body.type, matches[0]!)!);
+    applyOutcome(deps, email, recipient, outcome, deps.clock.nowMs());
+    return { email: deps.emails.getById(email.id)!, recipients: deps.emails.recipients(email.id) };
+  });
+}

@@ -1,0 +1,104 @@
+import type { MailboxMessageRecord, MailboxRepo } from '../../storage/mailbox-repo.js';
+import type { EventStore } from '../events/store.js';
+import type { MailboxQuery } from '../../../api/schemas/email.js';
+import type { Actor } from '../actor.js';
+import { validationError } from '../../errors.js';
+
+// contract §8 (extension): `GET /v1/sandbox/mailbox` — the messages the simulated mail server
+// delivered for the caller's account, oldest first, with the events feed's `after`/`wait`
+// semantics (domain/events/feed.ts): an opaque cursor, `after=now` for the newest position, and
+// `wait` holding a request that finds nothing until a message arrives or the service closes.
+
+const CURSOR_PREFIX = 'mb1.';
+
+export const encodeMailboxCursor = (seq: number): string => Buffer.from(`${CURSOR_PREFIX}${seq}`, 'utf8').toString('base64url');
+
+export function decodeMailboxCursor(cursor: string): number {
+  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
+  const m = /^mb1\.(\d{1,15})$/.exec(text);
+  if (!m) throw validationError(['query', 'after'], 'malformed cursor; pass back a cursor from a previous response unchanged (or `now`)');
+  return Number(m[1]);
+}
+
+export interface MailboxPage {
+  messages: MailboxMessageRecord[];
+  cursor: string;
+}
+
+export interface MailboxDeps {
+  mailbox: MailboxRepo;
+  events: EventStore;
+}
+
+/**
+ * Held requests park here per account. A message is stored in the transaction that emits its
+ * `email.delivered`, and the event store tells its listeners after that transaction commits, so
+ * a wake always finds the row; each wake re-reads the database (with the `to` filter).
+ */
+export class MailboxFeed {
+  private readonly waiters = new Set<() => void>();
+  private readonly byAccount = new Map<string, Set<() => void>>();
+  private closed = false;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly d: MailboxDeps) {
+    this.unsubscribe = d.events.subscribe((e) => {
+      if (e.type !== 'email.delivered') return;
+      for (const wake of this.byAccount.get(e.accountId) ?? []) wake();
+    });
+  }
+
+  /** Releases every held request (they answer with no messages) and refuses to hold new ones. */
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+    for (const release of [...this.waiters]) release();
+  }
+
+  get waiting(): number {
+    return this.waiters.size;
+  }
+
+  async read(actor: Actor, q: MailboxQuery, signal?: AbortSignal): Promise<MailboxPage> {
+    const accountId = actor.account.id;
+    const after = q.after === undefined ? 0 : q.after === 'now' ? this.d.mailbox.headSeq(accountId) : decodeMailboxCursor(q.after);
+    const attempt = (): MailboxPage | undefined => {
+      const messages = this.d.mailbox.page(accountId, after, q.limit, q.to);
+      return messages.length === 0 ? undefined : { messages, cursor: encodeMailboxCursor(messages[messages.length - 1]!.seq) };
+    };
+    // No messages: the position given, so the caller follows on from it.
+    const empty = (): MailboxPage => ({ messages: [], cursor: encodeMailboxCursor(after) });
+
+    const first = attempt();
+    if (first) return first;
+    if (q.wait <= 0 || this.closed || signal?.aborted) return empty();
+
+    return new Promise<MailboxPage>((resolve) => {
+      let done = false;
+      const finish = (page: MailboxPage) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        this.waiters.delete(release);
+        const set = this.byAccount.get(accountId);
+        set?.delete(wake);
+        if (set && set.size === 0) this.byAccount.delete(accountId);
+        signal?.removeEventListener('abort', release);
+        resolve(page);
+      };
+      const release = () => finish(empty());
+      const wake = () => {
+        const page = attempt();
+        if (page) finish(page);
+      };
+      const timer = setTimeout(release, q.wait * 1000);
+      this.waiters.add(release);
+      let set = this.byAccount.get(accountId);
+      if (!set) this.byAccount.set(accountId, (set = new Set()));
+      set.add(wake);
+      signal?.addEventListener('abort', release, { once: true });
+      // A message committed between the first read and subscribing would have no hint left: read again.
+      wake();
+    });
+  }
+}
