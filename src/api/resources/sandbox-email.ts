@@ -1,10 +1,13 @@
 import type { ApiClient } from '../client/client.js';
-import type { DNS_RECORD_TYPES } from '../values/email.js';
+import type { Email, SandboxDnsEntry } from '../schemas/email.js';
+import type { DNS_RECORD_TYPES, SandboxEmailEventType } from '../values/email.js';
 import { responseParser } from '../parsers.js';
 
 // contract §8 and §9: the outside world for email (local service only) — the DNS answers a domain's
 // checks read, a mail server's reports, and the mail sandbox where delivered messages land.
 const mailboxParser = responseParser('MailboxSchema');
+const dnsEntryParser = responseParser('SandboxDnsEntrySchema');
+const emailParser = responseParser('EmailSchema');
 
 export interface SandboxDnsRecord {
   type: (typeof DNS_RECORD_TYPES)[number];
@@ -12,9 +15,9 @@ export interface SandboxDnsRecord {
 }
 
 /** PUT /v1/sandbox/dns/{name}: the name's answers; before `visibleAfterSecs` it answers as still propagating. */
-export async function putSandboxDns(client: ApiClient, name: string, records: SandboxDnsRecord[], visibleAfterSecs?: number): Promise<void> {
+export async function putSandboxDns(client: ApiClient, name: string, records: SandboxDnsRecord[], visibleAfterSecs?: number): Promise<SandboxDnsEntry> {
   const body = { records, ...(visibleAfterSecs !== undefined ? { visibleAfterSecs } : {}) };
-  await client.request({ method: 'PUT', path: `/v1/sandbox/dns/${encodeURIComponent(name)}`, body });
+  return (await client.request({ method: 'PUT', path: `/v1/sandbox/dns/${encodeURIComponent(name)}`, body, schema: dnsEntryParser })).data;
 }
 
 /** DELETE /v1/sandbox/dns/{name}: the name answers nothing (a record there is missing). */
@@ -22,9 +25,9 @@ export async function deleteSandboxDns(client: ApiClient, name: string): Promise
   await client.request({ method: 'DELETE', path: `/v1/sandbox/dns/${encodeURIComponent(name)}` });
 }
 
-/** POST /v1/sandbox/email-events `{emailId, recipient, type}`: a mail server's report, an open, a click, a complaint. */
-export async function reportEmailEvent(client: ApiClient, body: { emailId: string; recipient: string; type: string }): Promise<void> {
-  await client.request({ method: 'POST', path: '/v1/sandbox/email-events', body });
+/** POST /v1/sandbox/email-events `{emailId, recipient, type}`: a mail server's report, an open, a click, a complaint; the email after it. */
+export async function reportEmailEvent(client: ApiClient, body: { emailId: string; recipient: string; type: SandboxEmailEventType }): Promise<Email> {
+  return (await client.request({ method: 'POST', path: '/v1/sandbox/email-events', body, schema: emailParser })).data;
 }
 
 export interface MailboxRequest {

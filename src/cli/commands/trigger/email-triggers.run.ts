@@ -5,9 +5,9 @@ import { CliError, UsageError } from '../../errors.js';
 import { parseDuration } from '../../duration.js';
 import { printList } from '../../../output/formatters.js';
 import { getDomain } from '../../../api/resources/domains.js';
-import { getEmail } from '../../../api/resources/emails.js';
 import { deleteSandboxDns, putSandboxDns, reportEmailEvent, type SandboxDnsRecord } from '../../../api/resources/sandbox-email.js';
 import type { Domain } from '../../../api/schemas/email.js';
+import type { SandboxEmailEventType } from '../../../api/values/email.js';
 import { domainId } from '../domains/domain-ref.js';
 import { RECIPIENT_COLUMNS } from '../emails/columns.js';
 import type { DnsBreakOptions, DnsPublishOptions, EmailReportOptions } from './email-triggers.js';
@@ -71,10 +71,8 @@ function wrongValue(r: DomainRecord): string {
   return `${r.value}-wrong`;
 }
 
-export async function runEmailReport(ctx: CliContext, type: string, opts: EmailReportOptions): Promise<void> {
-  const client = await ctx.client();
-  await reportEmailEvent(client, { emailId: opts.email, recipient: opts.recipient, type });
-  const email = await getEmail(client, opts.email);
+export async function runEmailReport(ctx: CliContext, type: SandboxEmailEventType, opts: EmailReportOptions): Promise<void> {
+  const email = await reportEmailEvent(await ctx.client(), { emailId: opts.email, recipient: opts.recipient, type });
   const recipient = email.recipients.find((r) => r.address.toLowerCase() === opts.recipient.trim().toLowerCase());
   await printOne(ctx, recipient ?? email, recipient ? RECIPIENT_COLUMNS : undefined);
 }

@@ -1,5 +1,5 @@
 import { defineTrigger } from './definition.js';
-import { DNS_RECORD_PURPOSES } from '../../../api/values/email.js';
+import { DNS_RECORD_PURPOSES, type SandboxEmailEventType } from '../../../api/values/email.js';
 
 // contract §9 and §8: email's outside world — the DNS answers a domain's checks read (the sandbox DNS
 // table), and a mail server's reports about one recipient of an email.
@@ -60,20 +60,20 @@ export interface EmailReportOptions {
 }
 
 /** One trigger per mail-server report (contract §9: POST /v1/sandbox/email-events). */
-const emailReport = (type: string, description: string) =>
+const emailReport = (type: string, report: SandboxEmailEventType, description: string) =>
   defineTrigger<EmailReportOptions>({
     description,
     options: [
       { flags: '--email <id>', description: 'the email (eml_…)', required: true },
       { flags: '--recipient <addr>', description: 'one of its recipients', required: true },
     ],
-    details: `Reports ${type} for one recipient as its mail server or mail client would; prints that recipient after it.`,
+    details: `Reports ${type} for one recipient as its mail server or mail client would (the sandbox's \`${report}\` report), with the same\neffects and events; prints that recipient after it. A bounce needs a recipient on its way (sent or deferred);\nthe others a delivered one (exit 5 otherwise, saying why).`,
     examples: [`svc trigger ${type} --email eml_… --recipient ada@example.org`],
-    run: async (ctx, opts) => (await verbs()).runEmailReport(ctx, type, opts),
+    run: async (ctx, opts) => (await verbs()).runEmailReport(ctx, report, opts),
   });
 
-export const emailBouncedTrigger = emailReport('email.bounced', "A recipient's mail server bounces the email (hard): the address is suppressed");
-export const emailComplainedTrigger = emailReport('email.complained', 'A recipient reports the email as spam: the address is suppressed for good');
-export const emailOpenedTrigger = emailReport('email.opened', 'A recipient opens the email (open tracking)');
-export const emailClickedTrigger = emailReport('email.clicked', 'A recipient clicks a tracked link in the email');
-export const emailUnsubscribedTrigger = emailReport('email.unsubscribed', 'A recipient unsubscribes: the address is suppressed (removable)');
+export const emailBouncedTrigger = emailReport('email.bounced', 'bounce', "A recipient's mail server bounces the email (hard): the address is suppressed");
+export const emailComplainedTrigger = emailReport('email.complained', 'complaint', 'A recipient reports the email as spam: the address is suppressed for good');
+export const emailOpenedTrigger = emailReport('email.opened', 'open', 'A recipient opens the email (open tracking)');
+export const emailClickedTrigger = emailReport('email.clicked', 'click', 'A recipient clicks a tracked link in the email');
+export const emailUnsubscribedTrigger = emailReport('email.unsubscribed', 'unsubscribe', 'A recipient unsubscribes: the address is suppressed (removable)');
