@@ -139,6 +139,10 @@ describe('domains', () => {
     const refused = await run(['domains', 'remove', domain]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--yes');
+    // --dry-run looks the name up (GETs are sent) and shows the DELETE without sending it.
+    const dry = expectOk(await run(['--dry-run', 'domains', 'remove', domain, '--yes']));
+    expect(dry.stdout + dry.stderr).toContain(`/v1/domains/${mine.id}`);
+    expect(json(expectOk(await run(['domains', 'get', domain, '-o', 'json'])).stdout).id).toBe(mine.id);
     expectOk(await run(['domains', 'remove', domain, '--yes']));
     const gone = await run(['domains', 'get', domain]);
     expect(gone.code).toBe(4);

@@ -55,7 +55,7 @@ export async function runListDomains(ctx: CliContext, opts: ListDomainsOptions):
 
 export async function runGetDomain(ctx: CliContext, opts: GetDomainOptions): Promise<void> {
   const client = await ctx.client();
-  await printDomain(ctx, await getDomain(client, await domainId(client, opts.domain)));
+  await printDomain(ctx, await getDomain(client, await domainId(await ctx.readClient(), opts.domain)));
 }
 
 export async function runRemoveDomain(ctx: CliContext, opts: RemoveDomainOptions): Promise<void> {
@@ -74,7 +74,8 @@ const isSettled = (d: Domain): boolean => d.status !== 'pending';
 
 export async function runVerifyDomain(ctx: CliContext, opts: VerifyDomainOptions): Promise<void> {
   const client = await ctx.client();
-  const id = await domainId(client, opts.domain);
+  // A name is looked up with GETs even under --dry-run, so the dry run shows the verify it would send.
+  const id = await domainId(await ctx.readClient(), opts.domain);
   let domain = await verifyDomain(client, id);
   if (opts.wait) domain = await waitSettled(ctx, domain, opts.timeoutSecs);
   await printDomain(ctx, domain);

@@ -72,7 +72,8 @@ Examples:
   $ svc emails send --from hello@send.example.com --to ada@example.org --subject "Welcome" --text "Hi Ada"
   $ svc emails send --from "Acme <hello@send.example.com>" --to a@example.org,b@example.org --subject Hi --html-file welcome.html --text-file welcome.txt
   $ echo "Your code is 1234" | svc emails send --from hello@send.example.com --to ada@example.org --subject Code --text-file -
-  $ svc emails send --from hello@send.example.com --to bounce@simulator.test --subject Test --text hi --tag welcome --metadata user=42 --wait`,
+  $ svc emails send --from hello@send.example.com --to ada@example.org --subject Hi --text hi --tag welcome --metadata user=42 --wait
+  $ svc emails send --from hello@send.example.com --to bounce@simulator.test --subject Test --text hi   # local: a hard bounce`,
     )
     .action(
       async (o: {

@@ -26,8 +26,9 @@ export function recordsByName(records: readonly DomainRecord[]): Map<string, San
 }
 
 async function loadDomain(ctx: CliContext, ref: string): Promise<Domain> {
-  const client = await ctx.client();
-  return getDomain(client, await domainId(client, ref, '--domain'));
+  // Reads only: sent even under --dry-run, so the dry run shows the DNS writes it would make.
+  const reader = await ctx.readClient();
+  return getDomain(reader, await domainId(reader, ref, '--domain'));
 }
 
 export async function runDnsPublish(ctx: CliContext, opts: DnsPublishOptions): Promise<void> {
