@@ -7,6 +7,7 @@ import { startTestService, type TestService } from './helpers/service.js';
 import { addDomain, publishDomainRecords, verifiedDomain } from './helpers/email-fixtures.js';
 import { expectError } from './messages-fixtures.js';
 import { DOMAIN_TIMINGS } from '../src/api/values/email.js';
+import { sendingDomainFor } from '../src/server/domain/email/domains.js';
 import { ManualClock } from '../src/server/clock.js';
 import { composeService } from '../src/server/compose.js';
 import { buildApp } from '../src/server/app.js';
@@ -83,6 +84,18 @@ describe('POST /v1/domains', () => {
     const other = await addDomain(svc, fresh());
     expect(rec(other, 'verification').value).not.toBe(rec(d, 'verification').value);
     expect(rec(other, 'dkim').name.split('.')[0]).not.toBe(selector);
+  });
+
+  it('is idempotent with Idempotency-Key: a replay returns the same domain, records and token included', async () => {
+    const name = fresh();
+    const headers = { 'idempotency-key': `dom-${name}` };
+    const first = await svc.call('POST', '/v1/domains', { body: { domain: name }, headers });
+    expect(first.status).toBe(201);
+    const replay = await svc.call('POST', '/v1/domains', { body: { domain: name }, headers });
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expectError(await svc.call('POST', '/v1/domains', { body: { domain: name } }), 409, 'conflict');
   });
 
   it('converts an internationalized name to ASCII', async () => {
@@ -380,6 +393,17 @@ describe('the status table (spec: Sending domain status)', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('sendingDomainFor (the send path)', () => {
+  it("finds the account's own domain by any spelling of its name, and not another account's", async () => {
+    const name = fresh();
+    const d = await verifiedDomain(svc, name);
+    const found = sendingDomainFor(svc.deps, svc.bootstrap.accountId, ` ${name.toUpperCase()}. `);
+    expect(found).toMatchObject({ id: d.id, status: 'verified' });
+    expect(sendingDomainFor(svc.deps, 'acct_someone_else', name)).toBeUndefined();
+    expect(sendingDomainFor(svc.deps, svc.bootstrap.accountId, fresh())).toBeUndefined();
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkSendingDomain, disposableListsLoaded, normalizeDomainInput } from './domain-rules.js';
+import { canonicalDomain, checkSendingDomain, disposableListsLoaded, normalizeDomainInput } from './domain-rules.js';
 import { PUBLIC_MAILBOX_PROVIDERS } from './public-mailbox-providers.js';
 
 // spec: Email domains — public mailbox providers, disposable domains, IP addresses and single-label
@@ -13,6 +13,13 @@ const reason = (input: string) => {
 describe('normalizeDomainInput', () => {
   it('trims, lower-cases and drops one trailing dot', () => {
     expect(normalizeDomainInput('  Mail.Example.COM. ')).toBe('mail.example.com');
+  });
+});
+
+describe('canonicalDomain', () => {
+  it('gives the stored form of a name for lookups', () => {
+    expect(canonicalDomain(' Mail.München.DE. ')).toBe('mail.xn--mnchen-3ya.de');
+    expect(canonicalDomain('Example.com')).toBe('example.com');
   });
 });
 

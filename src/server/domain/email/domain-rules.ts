@@ -18,6 +18,15 @@ export function normalizeDomainInput(input: string): string {
   return input.trim().toLowerCase().replace(/\.$/, '');
 }
 
+/**
+ * A domain name as sending_domains stores it (normalized, IDN → ASCII), for lookups such as the
+ * send path's `from` domain; an unconvertible name is returned normalized (it then matches nothing).
+ */
+export function canonicalDomain(input: string): string {
+  const normalized = normalizeDomainInput(input);
+  return domainToASCII(normalized) || normalized;
+}
+
 const LDH_LABEL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$/;
 
 /** RFC 1035/1123 syntax of an ASCII name: labels 1-63 letters, digits and inner hyphens; ≤ 253 in all; the TLD not all digits. */

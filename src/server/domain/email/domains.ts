@@ -9,7 +9,7 @@ import type { DomainStatus } from '../../../api/values/email.js';
 import type { Page } from '../../../api/schemas/page.js';
 import { newId, randomBase62 } from '../../ids.js';
 import { ServiceError, conflict, notFound } from '../../errors.js';
-import { checkSendingDomain } from './domain-rules.js';
+import { canonicalDomain, checkSendingDomain } from './domain-rules.js';
 import { checkOutcome, judgeRecord, recordsToPublish } from './dns-records.js';
 import { nextCheckAt, releaseAt, statusAfterCheck } from './domain-state.js';
 
@@ -129,7 +129,7 @@ export function deleteDomain(deps: Pick<DomainsDeps, 'uow' | 'sendingDomains'>, 
  * undefined. The caller checks `status === 'verified'` (degraded blocks sending).
  */
 export function sendingDomainFor(deps: Pick<DomainsDeps, 'sendingDomains'>, accountId: string, domainName: string): SendingDomainRecord | undefined {
-  const d = deps.sendingDomains.findByDomain(domainName.trim().toLowerCase().replace(/\.$/, ''));
+  const d = deps.sendingDomains.findByDomain(canonicalDomain(domainName));
   return d && d.accountId === accountId ? d : undefined;
 }
 
