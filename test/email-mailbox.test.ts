@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { acceptEmail, emailEvents, storedEmail } from './helpers/email-fixtures.js';
+import { acceptEmail, addSendingDomain, emailEvents, freshDomain, storedEmail } from './helpers/email-fixtures.js';
 import { expectError } from './messages-fixtures.js';
 import { MAIL_SIMULATOR_TIMINGS as T } from '../src/api/values/email.js';
 
@@ -137,6 +137,26 @@ describe('GET /v1/sandbox/mailbox', () => {
   });
 });
 
+describe('GET /v1/sandbox/mailbox while the service closes', () => {
+  it('answers a held request at once, with no messages and its cursor', async () => {
+    const own = await startTestService();
+    try {
+      const head = (await own.call('GET', '/v1/sandbox/mailbox?after=now')).body.cursor;
+      const started = Date.now();
+      const held = own.call('GET', `/v1/sandbox/mailbox?after=${head}&wait=30`);
+      await new Promise((r) => setTimeout(r, 200));
+      const closing = own.stop();
+      const res = await held;
+      await closing;
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ data: [], cursor: head });
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
 describe('POST /v1/sandbox/email-events', () => {
   const report = (emailId: string, recipient: string, type: string, headers?: Record<string, string>) =>
     svc.call('POST', '/v1/sandbox/email-events', { body: { emailId, recipient, type }, headers });
@@ -191,8 +211,13 @@ describe('POST /v1/sandbox/email-events', () => {
     }
     await svc.advanceJobs(T.deliverAfterSecs);
 
-    const opened = await report(id, 'reader@example.com', 'open', headers);
+    const idem = { ...headers, 'idempotency-key': 'open-once' };
+    const opened = await svc.call('POST', '/v1/sandbox/email-events', { body: { emailId: id, recipient: 'reader@example.com', type: 'open' }, headers: idem });
     expect(opened.status).toBe(200);
+    // A retry with the same Idempotency-Key replays the answer and reports nothing again.
+    const replay = await svc.call('POST', '/v1/sandbox/email-events', { body: { emailId: id, recipient: 'reader@example.com', type: 'open' }, headers: idem });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(opened.body);
     expect(opened.body.recipients[0].openedAt).not.toBeNull();
     await svc.advanceJobs(5);
     // A second open is another event; the timestamp keeps the first.
@@ -246,5 +271,40 @@ describe('POST /v1/sandbox/email-events', () => {
     expectError(await report(id, 'old@example.com', 'bounce', headers), 409, 'conflict');
     await svc.advanceJobs(SETTLE_SECS);
     expectError(await report(id, 'old@example.com', 'open', headers), 409, 'conflict');
+  });
+});
+
+describe('end to end through POST /v1/emails', () => {
+  it('a live send lands in the mail sandbox and a held mailbox request is released by it; a test-key send only emits events', async () => {
+    const { accountId, headers } = await freshAccount('Accept Co');
+    const domain = freshDomain('e2e');
+    addSendingDomain(svc, domain, 'verified', accountId);
+    const head = (await mailbox('?after=now', headers)).body.cursor;
+    const held = mailbox(`?after=${head}&wait=20`, headers);
+    const sent = await svc.call('POST', '/v1/emails', {
+      headers,
+      body: { from: `Acme <hi@${domain}>`, to: ['Jane Doe <jane@example.com>'], bcc: 'click@simulator.test', subject: 'Welcome', html: '<p>Hello <a href="https://acme.example/start">start</a></p>' },
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+    expect(sent.body.status).toBe('queued');
+    await svc.advanceJobs(0);
+    const handed = await svc.call('GET', `/v1/emails/${sent.body.id}`, { headers });
+    expect(handed.body.status).toBe('sent');
+    await svc.advanceJobs(SETTLE_SECS);
+    const res = await held;
+    expect(res.body.data.map((m: any) => m.to).sort()).toEqual(['click@simulator.test', 'jane@example.com']);
+    expect(res.body.data[0]).toMatchObject({ emailId: sent.body.id, subject: 'Welcome', text: 'Hello start', from: `Acme <hi@${domain}>` });
+    const read = await svc.call('GET', `/v1/emails/${sent.body.id}`, { headers });
+    expect(read.body.status).toBe('delivered');
+    expect(read.body.recipients.find((r: any) => r.kind === 'bcc').clickedAt).not.toBeNull();
+    const timeline = (await svc.call('GET', `/v1/emails/${sent.body.id}/events`, { headers })).body.data;
+    expect(timeline.filter((e: any) => e.recipientKind === 'bcc').map((e: any) => e.type)).toEqual(['email.sent', 'email.delivered', 'email.opened', 'email.clicked']);
+    expect(timeline.find((e: any) => e.type === 'email.clicked').url).toBe('https://acme.example/start');
+
+    const test = await svc.call('POST', '/v1/emails', { key: svc.bootstrap.testKey, headers, body: { from: `hi@${domain}`, to: 'quiet@example.com', text: 'shh' } });
+    expect(test.status, JSON.stringify(test.body)).toBe(201);
+    await svc.advanceJobs(SETTLE_SECS);
+    expect((await emailEvents(svc, test.body.id, headers)).map((e) => e.type)).toEqual(['email.sent', 'email.delivered']);
+    expect((await mailbox('?to=quiet%40example.com', headers)).body.data).toEqual([]);
   });
 });

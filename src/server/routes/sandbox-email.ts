@@ -6,8 +6,9 @@ import { SIMULATOR_DOMAIN } from '../../api/values/email.js';
 import type { ServiceDeps } from '../deps.js';
 import { MailboxFeed } from '../domain/email/mailbox.js';
 import { reportEmailEvent } from '../domain/email/email-events.js';
+import { commitOnce } from '../http/idempotency.js';
 import { mailboxView } from '../views/mailbox.js';
-import { interimEmailView } from '../views/email-interim.js';
+import { emailView } from '../views/emails.js';
 
 // contract §8 (the mail sandbox, an extension) and §9 (`POST /v1/sandbox/email-events`).
 export function sandboxEmailRoutes(app: FastifyInstance, deps: ServiceDeps): void {
@@ -71,6 +72,7 @@ export function sandboxEmailRoutes(app: FastifyInstance, deps: ServiceDeps): voi
         response: { 200: EmailSchema },
       },
     },
-    async (req) => interimEmailView(reportEmailEvent(deps, req.auth, req.body)),
+    // Each report emits an event: an Idempotency-Key retry must not report twice, even after a crash.
+    async (req) => commitOnce(deps, req, 200, () => emailView(reportEmailEvent(deps, req.auth, req.body))),
   );
 }

@@ -5,15 +5,12 @@ import type { Actor } from '../actor.js';
 import { conflict, notFound, validationError } from '../../errors.js';
 import { clickedUrl, HARD_BOUNCE, type MailOutcome } from '../../world/mail-server.js';
 import { applyOutcome, outcomeApplies, type DeliveryDeps } from './delivery.js';
+import type { EmailWithRecipients } from './send.js';
 
 // contract §8 (`GET /v1/emails/{id}/events`) and §9 (`POST /v1/sandbox/email-events`: a mail
 // server's report, open, click, complaint): the reads and the sandbox reports about an email's
 // recipients. Reports go through delivery.ts `applyOutcome`, so they have the simulator's effects.
 
-export interface EmailWithRecipients {
-  email: EmailRecord;
-  recipients: RecipientRecord[];
-}
 
 export interface EmailTimeline extends EmailWithRecipients {
   entries: EmailTimelineEntry[];
