@@ -17,6 +17,7 @@ let tmp: string;
 let env: Record<string, string>;
 let phoneNumber: string;
 let webhookId: string;
+let domainName: string;
 const open: Terminal[] = [];
 const execFileAsync = promisify(execFile);
 
@@ -33,6 +34,9 @@ beforeAll(async () => {
   const hook = await svc.call('POST', '/v1/webhooks', { body: { url: 'http://127.0.0.1:9/hooks' }, key: svc.bootstrap.testKey });
   expect(hook.status).toBe(201);
   webhookId = hook.body.id;
+  const domain = await svc.call('POST', '/v1/domains', { body: { domain: 'send.completion-test.example' }, key: svc.bootstrap.testKey });
+  expect(domain.status).toBe(201);
+  domainName = domain.body.domain;
 });
 
 afterAll(async () => {
@@ -111,6 +115,7 @@ describe('fish', () => {
     expect((await fish('svc webhooks listen --events mess')).sort()).toEqual(['message.*', 'message.received', 'message.status']);
     expect(await fish('svc webhooks test ')).toEqual([webhookId]);
     expect(await fish('svc numbers update ')).toEqual([phoneNumber]);
+    expect(await fish('svc domains verify ')).toEqual([domainName]);
   });
 
   it('completes no ids when the service is not on loopback (a TAB never reaches the network)', async () => {

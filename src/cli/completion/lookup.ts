@@ -31,6 +31,10 @@ const LISTS: Record<Exclude<DynamicSource, 'profiles'>, ListSpec> = {
   devices: { path: '/v1/webrtc/devices?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: [r.userId, r.label].filter(str).join(' ') || undefined } : undefined) },
   // The blocked number itself: every verb takes it as well as the entry's id.
   'blocked-numbers': { path: '/v1/blocked-numbers?limit=100', scoped: true, candidate: (r) => (str(r.phoneNumber) ? { value: r.phoneNumber as string, description: str(r.reason) } : undefined) },
+  // The domain name: every domains verb takes it as well as the id.
+  domains: { path: '/v1/domains?limit=100', scoped: true, candidate: (r) => (str(r.domain) ? { value: r.domain as string, description: str(r.status) } : undefined) },
+  emails: { path: '/v1/emails?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.subject) } : undefined) },
+  suppressions: { path: '/v1/email-suppressions?limit=100', scoped: true, candidate: (r) => (str(r.address) ? { value: r.address as string, description: str(r.reason) } : undefined) },
 };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);

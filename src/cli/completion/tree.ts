@@ -8,7 +8,7 @@ import type { Command, Option } from 'commander';
 export type ValueSource = { values: string[] } | { dynamic: DynamicSource; list?: boolean };
 
 /** Values read at TAB time: profile names from the config file, ids from the local service. */
-export type DynamicSource = 'profiles' | 'numbers' | 'webhooks' | 'keys' | 'subaccounts' | 'calls' | 'voicemails' | 'devices' | 'blocked-numbers';
+export type DynamicSource = 'profiles' | 'numbers' | 'webhooks' | 'keys' | 'subaccounts' | 'calls' | 'voicemails' | 'devices' | 'blocked-numbers' | 'domains' | 'emails' | 'suppressions';
 
 export interface CompletionOption {
   names: string[];
@@ -78,6 +78,9 @@ function argSource(path: string[], argName: string, sets: ValueSets): ValueSourc
   if (group === 'voicemails' && argName === 'id') return { dynamic: 'voicemails' };
   if (group === 'softphone' && argName === 'id') return { dynamic: 'devices' };
   if (group === 'blocked-numbers' && argName === 'entry') return { dynamic: 'blocked-numbers' };
+  if (group === 'domains' && argName === 'domain') return { dynamic: 'domains' };
+  if (group === 'emails' && argName === 'email') return { dynamic: 'emails' };
+  if (group === 'suppressions' && verb === 'remove') return { dynamic: 'suppressions' };
   return undefined;
 }
 

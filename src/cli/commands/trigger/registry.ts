@@ -11,6 +11,15 @@ import {
   callTriggerDefinition,
   voicemailReceivedTrigger,
 } from './call-triggers.js';
+import {
+  dnsBreakTrigger,
+  dnsPublishTrigger,
+  emailBouncedTrigger,
+  emailClickedTrigger,
+  emailComplainedTrigger,
+  emailOpenedTrigger,
+  emailUnsubscribedTrigger,
+} from './email-triggers.js';
 import { brandDecisionTrigger, campaignDecisionTrigger, leadCapturedTrigger, portDecisionTrigger } from './registration-triggers.js';
 
 export type { TriggerDefinition, TriggerOption } from './definition.js';
@@ -35,4 +44,11 @@ export const TRIGGERS: Record<string, TriggerDefinition<never>> = {
   'brand.decision': brandDecisionTrigger,
   'campaign.decision': campaignDecisionTrigger,
   'port.decision': portDecisionTrigger,
+  'dns.publish': dnsPublishTrigger,
+  'dns.break': dnsBreakTrigger,
+  'email.bounced': emailBouncedTrigger,
+  'email.complained': emailComplainedTrigger,
+  'email.opened': emailOpenedTrigger,
+  'email.clicked': emailClickedTrigger,
+  'email.unsubscribed': emailUnsubscribedTrigger,
 };

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import type { RunF } from '../../command-kit.js';
+
+export interface GetEmailOptions {
+  email: string;
+}
+
+export function getCommand(parent: Command, ctx: CliContext, runF?: RunF<GetEmailOptions>): Command {
+  const run = runF ?? (async (opts) => (await import('./emails.run.js')).runGetEmail(ctx, opts));
+  return parent
+    .command('get')
+    .description('Show an email and the delivery of each recipient')
+    .argument('<email>', 'email id (eml_…)')
+    .addHelpText('after', '\nExamples:\n  $ svc emails get eml_…\n  $ svc emails get eml_… -o json')
+    .action(async (email: string) => run({ email }));
+}

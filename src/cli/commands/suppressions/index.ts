@@ -1,0 +1,9 @@
+import type { Command } from 'commander';
+import type { CliContext } from '../../context.js';
+import { listCommand } from './list.js';
+import { removeCommand } from './remove.js';
+
+export function register(group: Command, ctx: CliContext): void {
+  listCommand(group, ctx);
+  removeCommand(group, ctx);
+}
