@@ -128,13 +128,13 @@ describe('suppressions flags', () => {
 
 describe('email triggers', () => {
   it('are registered with one-line descriptions; each report maps to a sandbox report type', () => {
-    const types = ['dns.publish', 'dns.break', 'email.bounced', 'email.complained', 'email.opened', 'email.clicked', 'email.unsubscribed'];
+    const types = ['dns.publish', 'dns.break', 'email.bounced', 'email.failed', 'email.complained', 'email.opened', 'email.clicked', 'email.unsubscribed'];
     for (const t of types) {
       expect(TRIGGERS[t], t).toBeDefined();
       expect(TRIGGERS[t]!.description).not.toContain('\n');
       expect(TRIGGERS[t]!.examples.length).toBeGreaterThan(0);
     }
-    const reports = ['email.bounced', 'email.complained', 'email.opened', 'email.clicked', 'email.unsubscribed'].map((t) => /`(\w+)` report/.exec(TRIGGERS[t]!.details ?? '')?.[1]);
+    const reports = ['email.bounced', 'email.failed', 'email.complained', 'email.opened', 'email.clicked', 'email.unsubscribed'].map((t) => /`(\w+)` report/.exec(TRIGGERS[t]!.details ?? '')?.[1]);
     expect(reports).toEqual([...SANDBOX_EMAIL_EVENT_TYPES]);
     const skip = TRIGGERS['dns.publish']!.options.find((o) => o.flags.startsWith('--skip'))!;
     expect(skip.choices).toEqual(DNS_RECORD_PURPOSES);

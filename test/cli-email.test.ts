@@ -295,7 +295,7 @@ describe('suppressions and the mail-server triggers', () => {
 
   it('trigger --list lists every email trigger with a one-line description', async () => {
     const rows = json(expectOk(await run(['trigger', '--list', '-o', 'json'])).stdout) as Array<{ type: string; description: string }>;
-    for (const t of ['dns.publish', 'dns.break', 'email.bounced', 'email.complained', 'email.opened', 'email.clicked', 'email.unsubscribed']) {
+    for (const t of ['dns.publish', 'dns.break', 'email.bounced', 'email.failed', 'email.complained', 'email.opened', 'email.clicked', 'email.unsubscribed']) {
       const row = rows.find((r) => r.type === t);
       expect(row, t).toBeDefined();
       expect(row!.description.length).toBeGreaterThan(10);
@@ -311,6 +311,10 @@ describe('suppressions and the mail-server triggers', () => {
     await svc.advanceJobs(0);
     const bounced = json(expectOk(await run(['trigger', 'email.bounced', '--email', onItsWay, '--recipient', `d-${counter}@example.org`, '-o', 'json'])).stdout);
     expect(bounced.status).toBe('bounced');
+    const lost = await send([`f-${counter}@example.org`]);
+    await svc.advanceJobs(0);
+    const failed = json(expectOk(await run(['trigger', 'email.failed', '--email', lost, '--recipient', `f-${counter}@example.org`, '-o', 'json'])).stdout);
+    expect(failed.status).toBe('failed');
 
     const id = await send([a, b, c]);
     await svc.advanceJobs(2);

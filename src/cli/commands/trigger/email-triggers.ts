@@ -67,12 +67,13 @@ const emailReport = (type: string, report: SandboxEmailEventType, description: s
       { flags: '--email <id>', description: 'the email (eml_…)', required: true },
       { flags: '--recipient <addr>', description: 'one of its recipients', required: true },
     ],
-    details: `Reports ${type} for one recipient as its mail server or mail client would (the sandbox's \`${report}\` report), with the same\neffects and events; prints that recipient after it. A bounce needs a recipient on its way (sent or deferred);\nthe others a delivered one (exit 5 otherwise, saying why).`,
+    details: `Reports ${type} for one recipient as its mail server or mail client would (the sandbox's \`${report}\` report), with the same\neffects and events; prints that recipient after it. A bounce or a failure needs a recipient on its way (sent or deferred);\nthe others a delivered one (exit 5 otherwise, saying why).`,
     examples: [`svc trigger ${type} --email eml_… --recipient ada@example.org`],
     run: async (ctx, opts) => (await verbs()).runEmailReport(ctx, report, opts),
   });
 
 export const emailBouncedTrigger = emailReport('email.bounced', 'bounce', "A recipient's mail server bounces the email (hard): the address is suppressed");
+export const emailFailedTrigger = emailReport('email.failed', 'fail', 'The provider gives up on a recipient (a failure other than a bounce; not suppressed)');
 export const emailComplainedTrigger = emailReport('email.complained', 'complaint', 'A recipient reports the email as spam: the address is suppressed for good');
 export const emailOpenedTrigger = emailReport('email.opened', 'open', 'A recipient opens the email (open tracking)');
 export const emailClickedTrigger = emailReport('email.clicked', 'click', 'A recipient clicks a tracked link in the email');
