@@ -23,6 +23,9 @@ import { PortsRepo } from './storage/ports-repo.js';
 import { SendingDomainsRepo } from './storage/sending-domains-repo.js';
 import { EmailsRepo } from './storage/emails-repo.js';
 import { SuppressionsRepo } from './storage/suppressions-repo.js';
+import { WalletsRepo } from './storage/wallets-repo.js';
+import { LedgerRepo } from './storage/ledger-repo.js';
+import { HoldsRepo } from './storage/holds-repo.js';
 import { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
 import { MailboxRepo } from './storage/mailbox-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
@@ -74,6 +77,9 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     sendingDomains: new SendingDomainsRepo(db),
     emails: new EmailsRepo(db),
     suppressions: new SuppressionsRepo(db),
+    wallets: new WalletsRepo(db),
+    ledger: new LedgerRepo(db),
+    holds: new HoldsRepo(db),
     sandboxDns: new SandboxDnsRepo(db),
     mailbox: new MailboxRepo(db),
     media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),

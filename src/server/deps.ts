@@ -29,6 +29,9 @@ import type { PortsRepo } from './storage/ports-repo.js';
 import type { SendingDomainsRepo } from './storage/sending-domains-repo.js';
 import type { EmailsRepo } from './storage/emails-repo.js';
 import type { SuppressionsRepo } from './storage/suppressions-repo.js';
+import type { WalletsRepo } from './storage/wallets-repo.js';
+import type { LedgerRepo } from './storage/ledger-repo.js';
+import type { HoldsRepo } from './storage/holds-repo.js';
 import type { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
 import type { DnsResolver } from './world/dns.js';
 import type { MailboxRepo } from './storage/mailbox-repo.js';
@@ -89,6 +92,10 @@ export interface DomainDeps {
   emails: EmailsRepo;
   /** contract §8: the account's suppressed addresses. */
   suppressions: SuppressionsRepo;
+  /** contract §11: wallets (balance and billing settings), the append-only ledger, holds. */
+  wallets: WalletsRepo;
+  ledger: LedgerRepo;
+  holds: HoldsRepo;
   /** contract §9: the sandbox DNS table (the names and records the local service's DNS answers). */
   sandboxDns: SandboxDnsRepo;
   /** contract §8: DNS answers for domain checks; on the local service, the sandbox DNS table (world/dns.ts). */

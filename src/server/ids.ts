@@ -21,7 +21,9 @@ export type IdPrefix =
   // Decision (contract §2 lists no prefix for it): a port's document (loa, bill).
   | 'pdoc'
   // Decision (contract §8 lists no prefix for it): a message in the mail sandbox.
-  | 'mbx';
+  | 'mbx'
+  // Decision (contract §11 lists no prefix for them): a ledger row and a hold on a wallet.
+  | 'led' | 'hold';
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(20)}`;
 export const newUuid = (): string => randomUUID();

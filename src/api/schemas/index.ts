@@ -21,3 +21,4 @@ export * from './campaigns.js';
 export * from './registrations.js';
 export * from './ports.js';
 export * from './email.js';
+export * from './billing.js';

@@ -1,5 +1,6 @@
 import type { Db } from './database.js';
 import { newId } from '../ids.js';
+import type { UsageCategory } from '../../api/values/billing.js';
 
 // contract §11: one row per billable event, in cents; live only (test keys never move money).
 // `voice` (per started minute of an answered call's talk time) and `transcription` (per started minute
@@ -8,9 +9,8 @@ import { newId } from '../ids.js';
 // recorded by domain/registration/ as the billable act is accepted.
 // contract §11: `email` (1 per started block of 10 non-suppressed recipients, quantity = those recipients)
 // is recorded by the accept (domain/email/send.ts).
-export type ChargeCategory =
-  | 'sms' | 'mms' | 'local_number' | 'tollfree_number' | 'emergency' | 'voice' | 'transcription'
-  | 'brand_registration' | 'brand_vetting' | 'campaign_registration' | 'port' | 'email';
+/** contract §11: the usage categories, listed once in api/values/billing.ts. */
+export type ChargeCategory = UsageCategory;
 
 export interface ChargeRecord {
   id: string;
@@ -47,13 +47,14 @@ const toRecord = (r: ChargeRow): ChargeRecord => ({
 export class ChargesRepo {
   private readonly insertStmt;
   constructor(private readonly db: Db) {
+    // Migration 12: the charges are the ledger's `charge` rows (amount signed as it moves the balance).
     this.insertStmt = db.prepare(
-      'INSERT INTO charges (id, account_id, category, quantity, amount_cents, ref, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      "INSERT INTO ledger (id, account_id, kind, category, quantity, amount_cents, cause, ref, created_at) VALUES (?, ?, 'charge', ?, ?, ?, ?, ?, ?)",
     );
   }
 
   insert(c: ChargeRecord): void {
-    this.insertStmt.run(c.id, c.accountId, c.category, c.quantity, c.amountCents, c.ref, c.createdAt);
+    this.insertStmt.run(c.id, c.accountId, c.category, c.quantity, -c.amountCents, `usage: ${c.category}`, c.ref, c.createdAt);
   }
 
   /** Records one charge; call inside the transaction of the billable change. */
@@ -64,13 +65,15 @@ export class ChargesRepo {
   }
 
   listForAccount(accountId: string): ChargeRecord[] {
-    return (this.db.prepare('SELECT * FROM charges WHERE account_id = ? ORDER BY seq').all(accountId) as ChargeRow[]).map(toRecord);
+    return (
+      this.db.prepare("SELECT seq, id, account_id, category, quantity, -amount_cents AS amount_cents, ref, created_at FROM ledger WHERE account_id = ? AND kind = 'charge' ORDER BY seq").all(accountId) as ChargeRow[]
+    ).map(toRecord);
   }
 
   /** True when `ref` already carries a charge of `category` at or after `since`. */
   existsFor(ref: string, category: ChargeCategory, since: number): boolean {
     return (
-      this.db.prepare('SELECT 1 FROM charges WHERE ref = ? AND category = ? AND created_at >= ? LIMIT 1').get(ref, category, since) !==
+      this.db.prepare("SELECT 1 FROM ledger WHERE ref = ? AND category = ? AND kind = 'charge' AND created_at >= ? LIMIT 1").get(ref, category, since) !==
       undefined
     );
   }

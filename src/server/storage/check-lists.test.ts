@@ -6,6 +6,7 @@ import { NumberStatus, NumberType } from '../../api/schemas/numbers.js';
 import { MessageChannel, MessageDirection, MessageStatus } from '../../api/schemas/messages.js';
 import { DeliveryStatus } from '../../api/schemas/webhooks.js';
 import { CALL_DIRECTIONS, CALL_MISSED_OUTCOMES, CALL_STATUSES, DEVICE_PRESENCES, TRANSCRIPT_STATUSES } from '../../api/values/calls.js';
+import { HOLD_STATUSES, LEDGER_KINDS, PLAN_NAMES, SUBSCRIPTION_STATUSES } from '../../api/values/billing.js';
 import { DOMAIN_STATUSES, EMAIL_STATUSES, RECIPIENT_KINDS, RECIPIENT_STATUSES, SUPPRESSION_REASONS, UNSUBSCRIBE_METHODS } from '../../api/values/email.js';
 import { BRAND_STATUSES, CAMPAIGN_STATUSES, CNP_SHARING_STATUSES, ENTITY_TYPES, IDENTITY_STATUSES, PORT_DOCUMENT_TYPES, PORT_STATUSES } from '../../api/values/registration.js';
 import { IDEMPOTENCY_STATES } from './idempotency-repo.js';
@@ -40,6 +41,10 @@ const MIRRORS: Record<string, readonly string[]> = {
   'email_recipients.status': RECIPIENT_STATUSES,
   'email_suppressions.reason': SUPPRESSION_REASONS,
   'email_events.method': UNSUBSCRIBE_METHODS,
+  'ledger.kind': LEDGER_KINDS,
+  'holds.status': HOLD_STATUSES,
+  'wallets.plan': PLAN_NAMES,
+  'wallets.subscription_status': SUBSCRIPTION_STATUSES,
   // Storage-only states (not in the API): their lists live beside their repositories.
   'idempotency_keys.state': IDEMPOTENCY_STATES,
 };

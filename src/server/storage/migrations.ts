@@ -612,3 +612,80 @@ MIGRATIONS.push({
     DROP INDEX email_recipients_delivered;
   `,
 });
+
+MIGRATIONS.push({
+  version: 12,
+  name: 'money: the ledger, wallets, holds',
+  sql: `
+    -- contract §11 (issue 12): the ledger is append-only — every charge, credit, hold, release and
+    -- refund is a row with its cause — so a wallet's balance can be recomputed from it at any time.
+    -- amount_cents is signed as it moves the balance (a charge or a hold negative, a credit or a
+    -- release positive); balance_after_cents is the wallet after the row. The old charges table is
+    -- its first rows (kind 'charge').
+    CREATE TABLE ledger (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      kind TEXT NOT NULL CHECK (kind IN ('charge','credit','hold','release','refund')),
+      category TEXT,
+      quantity INTEGER NOT NULL DEFAULT 0,
+      amount_cents INTEGER NOT NULL,
+      balance_after_cents INTEGER,
+      cause TEXT NOT NULL,
+      ref TEXT,
+      hold_id TEXT,
+      created_at INTEGER NOT NULL
+    );
+    INSERT INTO ledger (id, account_id, kind, category, quantity, amount_cents, cause, ref, created_at)
+      SELECT id, account_id, 'charge', category, quantity, -amount_cents, 'usage: ' || category, ref, created_at FROM charges ORDER BY seq;
+    DROP TABLE charges;
+    CREATE INDEX ledger_account ON ledger(account_id, created_at, seq);
+    CREATE INDEX ledger_ref ON ledger(ref, category);
+    CREATE INDEX ledger_hold ON ledger(hold_id) WHERE hold_id IS NOT NULL;
+
+    -- contract §11: one wallet per account with its settings; balance_cents is the running sum of
+    -- the account's ledger. low_balance_armed: the low-balance event fires once per crossing.
+    CREATE TABLE wallets (
+      account_id TEXT PRIMARY KEY REFERENCES accounts(id),
+      balance_cents INTEGER NOT NULL CHECK (balance_cents >= 0),
+      auto_recharge_enabled INTEGER NOT NULL DEFAULT 0,
+      threshold_cents INTEGER NOT NULL,
+      recharge_amount_cents INTEGER NOT NULL,
+      low_balance_armed INTEGER NOT NULL DEFAULT 1,
+      spend_limit_cents INTEGER NOT NULL,
+      card_token TEXT,
+      card_last4 TEXT,
+      plan TEXT NOT NULL DEFAULT 'free' CHECK (plan IN ('free','starter','pro')),
+      subscription_status TEXT NOT NULL DEFAULT 'active' CHECK (subscription_status IN ('active','past_due','canceled')),
+      current_period_end INTEGER,
+      updated_at INTEGER NOT NULL
+    );
+
+    -- contract §11: a reservation of money for an action charged later (a message on 'sent'): open
+    -- holds are already out of the balance, so a burst of sends can never overdraw the wallet.
+    CREATE TABLE holds (
+      id TEXT PRIMARY KEY,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      category TEXT NOT NULL,
+      amount_cents INTEGER NOT NULL CHECK (amount_cents >= 0),
+      ref TEXT,
+      status TEXT NOT NULL CHECK (status IN ('open','settled','released')),
+      created_at INTEGER NOT NULL,
+      closed_at INTEGER
+    );
+    CREATE INDEX holds_ref ON holds(ref);
+
+    -- Accounts that exist already get what a new account gets (NEW_ACCOUNT_WALLET_CENTS,
+    -- NEW_ACCOUNT_SPEND_LIMIT_CENTS, AUTO_RECHARGE_DEFAULTS as of this migration), as ledger rows: the
+    -- opening credit, then, where earlier usage exceeded it, a credit that settles it to zero.
+    INSERT INTO ledger (id, account_id, kind, amount_cents, cause, created_at)
+      SELECT 'led_open_' || id, id, 'credit', 2000, 'new account credit', created_at FROM accounts;
+    INSERT INTO ledger (id, account_id, kind, amount_cents, cause, created_at)
+      SELECT 'led_settle_' || account_id, account_id, 'credit', -total, 'opening balance: usage before the wallet existed', last_at
+        FROM (SELECT account_id, SUM(amount_cents) AS total, MAX(created_at) AS last_at FROM ledger GROUP BY account_id)
+       WHERE total < 0;
+    INSERT INTO wallets (account_id, balance_cents, threshold_cents, recharge_amount_cents, spend_limit_cents, updated_at)
+      SELECT a.id, (SELECT COALESCE(SUM(amount_cents), 0) FROM ledger l WHERE l.account_id = a.id), 500, 2000, 10000, a.created_at
+        FROM accounts a;
+  `,
+});

@@ -1,6 +1,6 @@
 import type { Db } from './database.js';
 
-/** Per-account counts for the agency summary (contract §3), over the numbers, messages and charges tables. */
+/** Per-account counts for the agency summary (contract §3), over the numbers, messages and ledger tables. */
 export class UsageStatsRepo {
   private readonly numbersStmt;
   private readonly messagesStmt;
@@ -8,7 +8,7 @@ export class UsageStatsRepo {
   constructor(db: Db) {
     this.numbersStmt = db.prepare("SELECT COUNT(*) AS n FROM numbers WHERE account_id = ? AND status != 'released'");
     this.messagesStmt = db.prepare('SELECT COUNT(*) AS n FROM messages WHERE account_id = ? AND created_at >= ?');
-    this.spendStmt = db.prepare('SELECT COALESCE(SUM(amount_cents), 0) AS n FROM charges WHERE account_id = ? AND created_at >= ?');
+    this.spendStmt = db.prepare("SELECT COALESCE(-SUM(amount_cents), 0) AS n FROM ledger WHERE account_id = ? AND kind = 'charge' AND created_at >= ?");
   }
 
   ownedNumbers(accountId: string): number {

@@ -1,0 +1,64 @@
+import type { Db } from './database.js';
+import type { HoldStatus, UsageCategory } from '../../api/values/billing.js';
+
+// contract §11 (issue 12): money reserved for an action charged later (a message on `sent`).
+// An open hold is already out of the wallet's balance (its ledger row is kind `hold`).
+
+export interface HoldRecord {
+  id: string;
+  accountId: string;
+  category: UsageCategory;
+  amountCents: number;
+  ref: string | null;
+  status: HoldStatus;
+  createdAt: number;
+  closedAt: number | null;
+}
+
+interface HoldRow {
+  id: string;
+  account_id: string;
+  category: UsageCategory;
+  amount_cents: number;
+  ref: string | null;
+  status: HoldStatus;
+  created_at: number;
+  closed_at: number | null;
+}
+
+const toRecord = (r: HoldRow): HoldRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  category: r.category,
+  amountCents: r.amount_cents,
+  ref: r.ref,
+  status: r.status,
+  createdAt: r.created_at,
+  closedAt: r.closed_at,
+});
+
+export class HoldsRepo {
+  private readonly insertStmt;
+  private readonly openByRefStmt;
+  private readonly closeStmt;
+  constructor(db: Db) {
+    this.insertStmt = db.prepare('INSERT INTO holds (id, account_id, category, amount_cents, ref, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.openByRefStmt = db.prepare("SELECT * FROM holds WHERE ref = ? AND status = 'open'");
+    this.closeStmt = db.prepare("UPDATE holds SET status = ?, closed_at = ? WHERE id = ? AND status = 'open'");
+  }
+
+  insert(h: HoldRecord): void {
+    this.insertStmt.run(h.id, h.accountId, h.category, h.amountCents, h.ref, h.status, h.createdAt);
+  }
+
+  /** The open hold for what `ref` names (a message id), if any. */
+  openFor(ref: string): HoldRecord | undefined {
+    const row = this.openByRefStmt.get(ref) as HoldRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /** Closes an open hold; false when it was not open (settled or released already). */
+  close(id: string, status: Exclude<HoldStatus, 'open'>, at: number): boolean {
+    return this.closeStmt.run(status, at, id).changes > 0;
+  }
+}

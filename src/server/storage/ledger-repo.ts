@@ -1,0 +1,102 @@
+import type { Db } from './database.js';
+import type { LedgerKind, UsageCategory } from '../../api/values/billing.js';
+
+// contract §11 (issue 12): the append-only ledger (migration 12). Rows are only ever inserted: every
+// charge, credit, hold, release and refund with its cause. amount_cents is signed as it moves the
+// balance, so the sum of an account's rows is its wallet balance.
+
+export interface LedgerEntry {
+  id: string;
+  accountId: string;
+  kind: LedgerKind;
+  category: UsageCategory | null;
+  quantity: number;
+  /** Signed: negative takes from the balance (charge, hold), positive adds (credit, release, refund). */
+  amountCents: number;
+  balanceAfterCents: number | null;
+  /** Why, in words (`usage: sms`, `top-up`, `auto-recharge`, `hold for msg_…`). */
+  cause: string;
+  ref: string | null;
+  holdId: string | null;
+  createdAt: number;
+}
+
+interface LedgerRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  kind: LedgerKind;
+  category: UsageCategory | null;
+  quantity: number;
+  amount_cents: number;
+  balance_after_cents: number | null;
+  cause: string;
+  ref: string | null;
+  hold_id: string | null;
+  created_at: number;
+}
+
+const toEntry = (r: LedgerRow): LedgerEntry => ({
+  id: r.id,
+  accountId: r.account_id,
+  kind: r.kind,
+  category: r.category,
+  quantity: r.quantity,
+  amountCents: r.amount_cents,
+  balanceAfterCents: r.balance_after_cents,
+  cause: r.cause,
+  ref: r.ref,
+  holdId: r.hold_id,
+  createdAt: r.created_at,
+});
+
+export class LedgerRepo {
+  private readonly appendStmt;
+  private readonly sumStmt;
+  private readonly usageStmt;
+  private readonly chargedSinceStmt;
+  constructor(private readonly db: Db) {
+    this.appendStmt = db.prepare(
+      `INSERT INTO ledger (id, account_id, kind, category, quantity, amount_cents, balance_after_cents, cause, ref, hold_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.sumStmt = db.prepare('SELECT COALESCE(SUM(amount_cents), 0) AS n FROM ledger WHERE account_id = ?');
+    // A settled hold's charge row carries the category; holds and releases are not usage.
+    this.usageStmt = db.prepare(
+      `SELECT category, SUM(quantity) AS quantity, -SUM(amount_cents) AS amount FROM ledger
+        WHERE account_id = ? AND kind IN ('charge', 'refund') AND category IS NOT NULL AND created_at >= ? AND created_at < ?
+        GROUP BY category`,
+    );
+    this.chargedSinceStmt = db.prepare(
+      "SELECT COALESCE(-SUM(amount_cents), 0) AS n FROM ledger WHERE account_id = ? AND kind IN ('charge', 'refund') AND created_at >= ?",
+    );
+  }
+
+  append(e: LedgerEntry): void {
+    this.appendStmt.run(e.id, e.accountId, e.kind, e.category, e.quantity, e.amountCents, e.balanceAfterCents, e.cause, e.ref, e.holdId, e.createdAt);
+  }
+
+  /** The balance the ledger says (the wallet must always equal it). */
+  sum(accountId: string): number {
+    return (this.sumStmt.get(accountId) as { n: number }).n;
+  }
+
+  /** Charges net of refunds per category in [from, to) (contract §11 `GET /v1/usage`). */
+  usage(accountId: string, fromMs: number, toMs: number): Array<{ category: UsageCategory; quantity: number; amountCents: number }> {
+    return (this.usageStmt.all(accountId, fromMs, toMs) as Array<{ category: UsageCategory; quantity: number; amount: number }>).map((r) => ({
+      category: r.category,
+      quantity: r.quantity,
+      amountCents: r.amount,
+    }));
+  }
+
+  /** Spend (charges net of refunds) since a time: the month to date against the spend limit. */
+  chargedSince(accountId: string, sinceMs: number): number {
+    return (this.chargedSinceStmt.get(accountId, sinceMs) as { n: number }).n;
+  }
+
+  /** Every row of an account, oldest first (tests recompute the balance from it). */
+  entries(accountId: string): LedgerEntry[] {
+    return (this.db.prepare('SELECT * FROM ledger WHERE account_id = ? ORDER BY seq').all(accountId) as LedgerRow[]).map(toEntry);
+  }
+}
