@@ -4,6 +4,7 @@ import { expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, mockBrand } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { REGISTRY_TIMINGS } from '../src/api/values/registration.js';
+import { chargesOf } from './helpers/money.js';
 
 // contract §7 (brands), §9 (sandbox brand decisions), §11 (brand prices); spec: Brand.
 
@@ -15,7 +16,7 @@ afterAll(async () => {
   await svc.stop();
 });
 
-const charges = (ref: string, accountId = svc.bootstrap.accountId) => svc.deps.charges.listForAccount(accountId).filter((c) => c.ref === ref);
+const charges = (ref: string, accountId = svc.bootstrap.accountId) => chargesOf(svc.deps, accountId).filter((c) => c.ref === ref);
 const create = (body: unknown, o: { key?: string; headers?: Record<string, string> } = {}) => svc.call('POST', '/v1/brands', { ...o, body });
 const urlsFor = (id: string) => ({
   optInUrl: `${svc.baseUrl}/p/${id}/opt-in`,

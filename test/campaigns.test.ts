@@ -4,6 +4,7 @@ import { buy, expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, GOOD_CAMPAIGN, WEAK_CAMPAIGN, approvedCampaign, mockBrand, submittedCampaign } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { REGISTRY_TIMINGS } from '../src/api/values/registration.js';
+import { chargesOf } from './helpers/money.js';
 
 // contract §7 (campaigns), §9 (sandbox campaign decisions), §11 (campaign price); spec: Campaign, Campaign summary.
 
@@ -15,7 +16,7 @@ afterAll(async () => {
   await svc.stop();
 });
 
-const charges = (ref: string, accountId = svc.bootstrap.accountId) => svc.deps.charges.listForAccount(accountId).filter((c) => c.ref === ref);
+const charges = (ref: string, accountId = svc.bootstrap.accountId) => chargesOf(svc.deps, accountId).filter((c) => c.ref === ref);
 const get = async (id: string, o: { headers?: Record<string, string> } = {}) => (await svc.call('GET', `/v1/campaigns/${id}`, o)).body;
 
 /** A real brand of the account, approved through the sandbox. */

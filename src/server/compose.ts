@@ -10,7 +10,6 @@ import { WebhookEndpointsRepo } from './storage/webhooks-repo.js';
 import { WebhookDeliveriesRepo } from './storage/webhook-deliveries-repo.js';
 import { NumbersRepo } from './storage/numbers-repo.js';
 import { MessagesRepo } from './storage/messages-repo.js';
-import { ChargesRepo } from './storage/charges-repo.js';
 import { CampaignsRepo } from './storage/campaigns-repo.js';
 import { BrandsRepo } from './storage/brands-repo.js';
 import { RoutesRepo } from './storage/routes-repo.js';
@@ -26,6 +25,7 @@ import { SuppressionsRepo } from './storage/suppressions-repo.js';
 import { WalletsRepo } from './storage/wallets-repo.js';
 import { LedgerRepo } from './storage/ledger-repo.js';
 import { HoldsRepo } from './storage/holds-repo.js';
+import { SimulatedPayments } from './world/payments.js';
 import { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
 import { MailboxRepo } from './storage/mailbox-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
@@ -64,7 +64,6 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     eventsRepo,
     numbers: new NumbersRepo(db),
     messages: new MessagesRepo(db),
-    charges: new ChargesRepo(db),
     campaigns: new CampaignsRepo(db),
     brands: new BrandsRepo(db),
     routes: new RoutesRepo(db),
@@ -103,6 +102,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     scheduler: new Scheduler(db, clock, log),
     events: new EventStore(eventsRepo, clock, uow),
     carrier: new SimulatedCarrier(),
+    payments: new SimulatedPayments(),
     transcriber: new SimulatedTranscriber(),
     // contract §8, §9: domain checks read DNS through a resolver; locally, the sandbox DNS table.
     dns: new SandboxDnsResolver((name) => storage.sandboxDns.get(name), clock),

@@ -13,7 +13,6 @@ import type { WebhookDeliveriesRepo } from './storage/webhook-deliveries-repo.js
 import type { DeliveryWorker, WebhookWorkerOptions } from './webhooks/delivery-worker.js';
 import type { NumbersRepo } from './storage/numbers-repo.js';
 import type { MessagesRepo } from './storage/messages-repo.js';
-import type { ChargesRepo } from './storage/charges-repo.js';
 import type { CampaignsRepo } from './storage/campaigns-repo.js';
 import type { BrandsRepo } from './storage/brands-repo.js';
 import type { Carrier } from './world/carrier.js';
@@ -32,6 +31,7 @@ import type { SuppressionsRepo } from './storage/suppressions-repo.js';
 import type { WalletsRepo } from './storage/wallets-repo.js';
 import type { LedgerRepo } from './storage/ledger-repo.js';
 import type { HoldsRepo } from './storage/holds-repo.js';
+import type { Payments } from './world/payments.js';
 import type { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
 import type { DnsResolver } from './world/dns.js';
 import type { MailboxRepo } from './storage/mailbox-repo.js';
@@ -69,7 +69,6 @@ export interface DomainDeps {
   events: EventStore;
   numbers: NumbersRepo;
   messages: MessagesRepo;
-  charges: ChargesRepo;
   campaigns: CampaignsRepo;
   /** spec: Brand (10DLC). */
   brands: BrandsRepo;
@@ -110,6 +109,8 @@ export interface DomainDeps {
   decisions: CallDecisionClient & { stop(): void };
   /** Public media served under /media/ (voicemail greetings). */
   media: MediaStore;
+  /** The outside payment provider: simulated on the local service (world/payments.ts). */
+  payments: Payments;
   /** The outside carrier: simulated on the local service (world/carrier.ts). */
   carrier: Carrier;
   /** Speech-to-text for recordings and voicemails: simulated on the local service (world/transcriber.ts). */
