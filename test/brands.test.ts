@@ -4,13 +4,15 @@ import { expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, mockBrand } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { REGISTRY_TIMINGS } from '../src/api/values/registration.js';
-import { chargesOf } from './helpers/money.js';
+import { chargesOf, fundAccount } from './helpers/money.js';
 
 // contract §7 (brands), §9 (sandbox brand decisions), §11 (brand prices); spec: Brand.
 
 let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
+  // This file buys, registers and calls more than a new account's wallet covers (contract §11).
+  fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc.stop();

@@ -2,13 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { advance, buy, enc, expectError } from './messages-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
-import { chargesOf } from './helpers/money.js';
+import { chargesOf, fundAccount } from './helpers/money.js';
 
 // contract §5: PATCH (label, caller ID name, emergency), toll-free verification; §9 tollfree-decision.
 
 let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
+  // This file buys, registers and calls more than a new account's wallet covers (contract §11).
+  fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc?.stop();

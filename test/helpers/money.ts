@@ -2,7 +2,8 @@
 // from it and check, after every test that moves money, that the wallet equals the sum of its rows.
 import { expect } from 'vitest';
 import type { ServiceDeps } from '../../src/server/deps.js';
-import type { UsageCategory } from '../../src/api/values/billing.js';
+import { MONEY_LIMITS, type UsageCategory } from '../../src/api/values/billing.js';
+import { setBalance } from '../../src/server/domain/billing/wallet.js';
 
 /** A charge as tests assert it: positive cents (the ledger row is signed as it moves the balance). */
 export interface ChargeView {
@@ -45,4 +46,14 @@ export function expectLedgerConsistent(svc: { deps: MoneyDeps }, accountId: stri
   }
   expect(svc.deps.ledger.sum(accountId)).toBe(running);
   expect(balanceOf(svc.deps, accountId)).toBe(running);
+}
+
+/**
+ * A wallet deep enough for a test file that buys, registers and calls a lot (a new account starts
+ * with NEW_ACCOUNT_WALLET_CENTS, which a few numbers and a vetted brand use up), with a limit to match.
+ * Through setBalance, so the ledger still sums to the balance.
+ */
+export function fundAccount(svc: { deps: ServiceDeps; now(): number }, accountId: string, cents = 1_000_000): void {
+  svc.deps.uow.transaction(() => setBalance(svc.deps, accountId, cents));
+  svc.deps.wallets.update(accountId, { spendLimitCents: MONEY_LIMITS.maxSpendLimitCents, updatedAt: svc.now() });
 }
