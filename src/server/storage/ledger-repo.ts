@@ -70,7 +70,7 @@ export class LedgerRepo {
     );
     this.hasChargeStmt = db.prepare("SELECT 1 FROM ledger WHERE ref = ? AND category = ? AND kind = 'charge' AND created_at >= ? LIMIT 1");
     this.chargedSinceStmt = db.prepare(
-      "SELECT COALESCE(-SUM(amount_cents), 0) AS n FROM ledger WHERE account_id = ? AND kind IN ('charge', 'refund') AND created_at >= ?",
+      "SELECT COALESCE(-SUM(amount_cents), 0) AS n FROM ledger WHERE account_id = ? AND kind IN ('charge', 'refund') AND category IS NOT NULL AND created_at >= ?",
     );
   }
 
@@ -92,7 +92,7 @@ export class LedgerRepo {
     }));
   }
 
-  /** Spend (charges net of refunds) since a time: the month to date against the spend limit. */
+  /** Spend (usage charges net of refunds; not sandbox adjustments) since a time: the month to date against the spend limit. */
   chargedSince(accountId: string, sinceMs: number): number {
     return (this.chargedSinceStmt.get(accountId, sinceMs) as { n: number }).n;
   }
