@@ -3,7 +3,7 @@ import { startTestService, type TestService } from './helpers/service.js';
 import { balanceOf, chargesOf, expectLedgerConsistent } from './helpers/money.js';
 import { buy, liveNumber } from './messages-fixtures.js';
 import { GOOD_BRAND, GOOD_CAMPAIGN, approvedCampaign } from './registration-fixtures.js';
-import { CALLER, getCall, placeCall, voiceNumber } from './calls-fixtures.js';
+import { CALLER, getCall, placeCall, seedDevice, voiceNumber } from './calls-fixtures.js';
 import { addSendingDomain, emailBody, freshDomain } from './helpers/email-fixtures.js';
 import { setBalance } from '../src/server/domain/billing/wallet.js';
 import { monthStart } from '../src/server/domain/agency.js';
@@ -228,6 +228,21 @@ describe('voice: the first minute must be payable at start; the end charges what
     await svc.advanceJobs(40);
     expect((await getCall(svc, free.id)).status).toBe('completed');
     expect(count('ledger')).toBe(before.ledger);
+  });
+
+  it('a live softphone call with nothing to pay → 402 and no call', async () => {
+    fund(1000);
+    const n = await voiceNumber(svc);
+    const device = seedDevice(svc);
+    fund(PRICES.voiceMinute - 1);
+    const before = snapshot('calls');
+    expect402(await svc.call('POST', '/v1/webrtc/calls', { body: { deviceId: device, from: n.phoneNumber, to: '+14155550199' } }), 'payment_required');
+    expect(snapshot('calls')).toEqual(before);
+    fund(PRICES.voiceMinute);
+    const placed = await svc.call('POST', '/v1/webrtc/calls', { body: { deviceId: device, from: n.phoneNumber, to: '+14155550199' } });
+    expect(placed.status).toBe(201);
+    await svc.advanceJobs(3600); // let it end (and be charged) before the next test sets the wallet
+    expect((await getCall(svc, placed.body.id)).status).toBe('completed');
   });
 
   it('a call that outlives the balance is charged what the wallet holds, never below zero', async () => {
