@@ -43,6 +43,7 @@ import { registerEmailJobs } from './domain/email/delivery.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
+import { SimulatedPayments } from './world/payments.js';
 import { DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
 import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
 
@@ -104,6 +105,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     events: new EventStore(eventsRepo, clock, uow),
     carrier: new SimulatedCarrier(),
     transcriber: new SimulatedTranscriber(),
+    payments: new SimulatedPayments(),
     // contract §8, §9: domain checks read DNS through a resolver; locally, the sandbox DNS table.
     dns: new SandboxDnsResolver((name) => storage.sandboxDns.get(name), clock),
     options: { ...DEFAULT_OPTIONS, ...options },

@@ -18,6 +18,7 @@ import type { CampaignsRepo } from './storage/campaigns-repo.js';
 import type { BrandsRepo } from './storage/brands-repo.js';
 import type { Carrier } from './world/carrier.js';
 import type { Transcriber } from './world/transcriber.js';
+import type { Payments } from './world/payments.js';
 import type { RoutesRepo } from './storage/routes-repo.js';
 import type { MediaStore } from './storage/media-store.js';
 import type { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
@@ -114,6 +115,8 @@ export interface DomainDeps {
   carrier: Carrier;
   /** Speech-to-text for recordings and voicemails: simulated on the local service (world/transcriber.ts). */
   transcriber: Transcriber;
+  /** contract §9, §11: the payment provider that charges saved cards: simulated on the local service (world/payments.ts). */
+  payments: Payments;
   webhookEndpoints: WebhookEndpointsRepo;
   webhookDeliveries: WebhookDeliveriesRepo;
   usageStats: UsageStatsRepo;
