@@ -1,51 +1,45 @@
-// The simulated payment provider (contract §9, §11: only the outside world is simulated, behind a
-// small interface so a real provider could be plugged in). The billing domain charges saved cards
-// through it: top-ups, auto-recharges and subscription renewals.
-//
-// `SimulatedPayments` knows the sandbox card tokens (api/values/billing.ts):
-// - `tok_visa` (SANDBOX_CARD_TOKEN) always succeeds;
-// - `tok_chargeDeclined` (SANDBOX_DECLINED_CARD_TOKEN) is a valid card whose charges are declined;
-// - any other token is unknown: `cardLast4` answers null and the domain refuses to save it.
-// `failNext()` (contract §9 `POST /v1/sandbox/payments/fail-next`) makes the next charge, whichever
-// account or card makes it, fail once with `provider_error`. Decision: the flag lives in memory, so a
-// restart forgets an armed failure (it stands in for a transient outage, which a restart outlives).
-
+import { randomBytes } from 'node:crypto';
 import { SANDBOX_CARD_TOKEN, SANDBOX_DECLINED_CARD_TOKEN } from '../../api/values/billing.js';
-import { newId } from '../ids.js';
+
+// contract §9, §11: the outside payment provider, simulated on the local service. It knows the
+// sandbox card tokens (a real provider's test cards work the same way): `tok_visa` pays,
+// `tok_chargeDeclined` is declined; `failNext()` (POST /v1/sandbox/payments/fail-next) makes the
+// next charge fail as an outage would (`provider_error`, spec: Errors — 502, safe to retry).
 
 export type PaymentResult =
   | { ok: true; chargeId: string }
   | { ok: false; reason: 'declined' | 'provider_error'; message: string };
 
 export interface Payments {
-  /** Charges a saved card; never throws for a refusal (the caller decides what a refusal means). */
+  /** Charges a saved card token; never throws. */
   charge(token: string, amountCents: number): PaymentResult;
-  /** The next charge fails with `provider_error`, once, service-wide. */
+  /** The next charge fails with `provider_error`, once, whoever it is for. */
   failNext(): void;
-  /** The card's last four digits, or null when the provider does not know the token. */
+  /** The last four digits the provider reports for a token, or null for a token it does not know. */
   cardLast4(token: string): string | null;
 }
 
-/** The sandbox cards: the test card numbers' last four digits (as public test card lists give them). */
-const SANDBOX_CARDS: Readonly<Record<string, { last4: string; declines: boolean }>> = {
+const CARDS: Record<string, { last4: string; declines: boolean }> = {
   [SANDBOX_CARD_TOKEN]: { last4: '4242', declines: false },
   [SANDBOX_DECLINED_CARD_TOKEN]: { last4: '0002', declines: true },
 };
 
+/**
+ * Decision: the fail-next flag lives in memory — a restart is a new provider session, and a test
+ * arms it right before the call it means to fail.
+ */
 export class SimulatedPayments implements Payments {
   private failNextCharge = false;
 
   charge(token: string, amountCents: number): PaymentResult {
-    if (!Number.isInteger(amountCents) || amountCents <= 0) throw new Error(`charge amount must be a positive integer of cents, got ${amountCents}`);
-    // An armed failure is spent by the next attempt, whatever the card: the provider was down for it.
     if (this.failNextCharge) {
       this.failNextCharge = false;
-      return { ok: false, reason: 'provider_error', message: 'the payment provider failed; safe to retry later' };
+      return { ok: false, reason: 'provider_error', message: 'the payment provider did not answer; nothing was charged, try again later' };
     }
-    const card = SANDBOX_CARDS[token];
-    if (!card) return { ok: false, reason: 'declined', message: 'the card is unknown to the payment provider' };
-    if (card.declines) return { ok: false, reason: 'declined', message: 'the card was declined' };
-    return { ok: true, chargeId: newId('chg') };
+    const card = CARDS[token];
+    if (!card) return { ok: false, reason: 'declined', message: `the payment provider does not know card ${token}` };
+    if (card.declines) return { ok: false, reason: 'declined', message: `the card ending ${card.last4} was declined (${amountCents} cents)` };
+    return { ok: true, chargeId: `ch_${randomBytes(12).toString('hex')}` };
   }
 
   failNext(): void {
@@ -53,6 +47,6 @@ export class SimulatedPayments implements Payments {
   }
 
   cardLast4(token: string): string | null {
-    return SANDBOX_CARDS[token]?.last4 ?? null;
+    return CARDS[token]?.last4 ?? null;
   }
 }
