@@ -48,7 +48,9 @@ describe('svc server start --detach and stop', () => {
       if (info && isAlive(info.pid)) process.kill(info.pid, 'SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Five service processes started and stopped in turn: on a loaded CI machine each can take
+    // seconds, so the bound is generous (a bound against a hang, not a timing assertion).
+  }, 60_000);
 
   it('never signals a process that a stale server.json names', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-stale-'));

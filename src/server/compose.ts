@@ -26,6 +26,7 @@ import { SuppressionsRepo } from './storage/suppressions-repo.js';
 import { WalletsRepo } from './storage/wallets-repo.js';
 import { LedgerRepo } from './storage/ledger-repo.js';
 import { HoldsRepo } from './storage/holds-repo.js';
+import { SimulatedPayments } from './world/payments.js';
 import { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
 import { MailboxRepo } from './storage/mailbox-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
@@ -103,6 +104,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     scheduler: new Scheduler(db, clock, log),
     events: new EventStore(eventsRepo, clock, uow),
     carrier: new SimulatedCarrier(),
+    payments: new SimulatedPayments(),
     transcriber: new SimulatedTranscriber(),
     // contract §8, §9: domain checks read DNS through a resolver; locally, the sandbox DNS table.
     dns: new SandboxDnsResolver((name) => storage.sandboxDns.get(name), clock),

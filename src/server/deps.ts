@@ -32,6 +32,7 @@ import type { SuppressionsRepo } from './storage/suppressions-repo.js';
 import type { WalletsRepo } from './storage/wallets-repo.js';
 import type { LedgerRepo } from './storage/ledger-repo.js';
 import type { HoldsRepo } from './storage/holds-repo.js';
+import type { Payments } from './world/payments.js';
 import type { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
 import type { DnsResolver } from './world/dns.js';
 import type { MailboxRepo } from './storage/mailbox-repo.js';
@@ -110,6 +111,8 @@ export interface DomainDeps {
   decisions: CallDecisionClient & { stop(): void };
   /** Public media served under /media/ (voicemail greetings). */
   media: MediaStore;
+  /** The outside payment provider: simulated on the local service (world/payments.ts). */
+  payments: Payments;
   /** The outside carrier: simulated on the local service (world/carrier.ts). */
   carrier: Carrier;
   /** Speech-to-text for recordings and voicemails: simulated on the local service (world/transcriber.ts). */

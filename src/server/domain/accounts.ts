@@ -4,6 +4,10 @@ import type { Actor } from './actor.js';
 import type { Page } from '../../api/schemas/page.js';
 import { newUuid } from '../ids.js';
 import { forbidden, notFound } from '../errors.js';
+import type { UnitOfWork } from '../storage/unit-of-work.js';
+import type { WalletsRepo } from '../storage/wallets-repo.js';
+import type { LedgerRepo } from '../storage/ledger-repo.js';
+import { openWallet } from './billing/wallet.js';
 
 // Sub-account routes are agency-level (contract §3: they refuse Service-Subaccount), so the actor's
 // account is always the caller's own.
@@ -11,13 +15,20 @@ import { forbidden, notFound } from '../errors.js';
 export interface AccountsDeps {
   accounts: AccountsRepo;
   clock: Clock;
+  uow: UnitOfWork;
+  wallets: WalletsRepo;
+  ledger: LedgerRepo;
 }
 
+/** An account and its wallet (contract §11: every account pays from its own), in one transaction. */
 function insertAccount(deps: AccountsDeps, a: { name: string; parentId: string | null; isAgency: boolean }): AccountRecord {
-  const now = deps.clock.nowMs();
-  const record: AccountRecord = { id: newUuid(), name: a.name, parentId: a.parentId, isAgency: a.isAgency, status: 'active', createdAt: now, updatedAt: now };
-  deps.accounts.insert(record);
-  return record;
+  return deps.uow.transaction(() => {
+    const now = deps.clock.nowMs();
+    const record: AccountRecord = { id: newUuid(), name: a.name, parentId: a.parentId, isAgency: a.isAgency, status: 'active', createdAt: now, updatedAt: now };
+    deps.accounts.insert(record);
+    openWallet(deps, record.id);
+    return record;
+  });
 }
 
 /** contract §1: the agency account the first start creates (no caller yet). */

@@ -41,7 +41,9 @@ export class HoldsRepo {
   private readonly insertStmt;
   private readonly openByRefStmt;
   private readonly closeStmt;
+  private readonly openTotalStmt;
   constructor(db: Db) {
+    this.openTotalStmt = db.prepare("SELECT COALESCE(SUM(amount_cents), 0) AS n FROM holds WHERE account_id = ? AND status = 'open'");
     this.insertStmt = db.prepare('INSERT INTO holds (id, account_id, category, amount_cents, ref, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.openByRefStmt = db.prepare("SELECT * FROM holds WHERE ref = ? AND status = 'open'");
     this.closeStmt = db.prepare("UPDATE holds SET status = ?, closed_at = ? WHERE id = ? AND status = 'open'");
@@ -55,6 +57,11 @@ export class HoldsRepo {
   openFor(ref: string): HoldRecord | undefined {
     const row = this.openByRefStmt.get(ref) as HoldRow | undefined;
     return row && toRecord(row);
+  }
+
+  /** Money reserved and not yet charged: it counts against the spend limit like a charge. */
+  openTotal(accountId: string): number {
+    return (this.openTotalStmt.get(accountId) as { n: number }).n;
   }
 
   /** Closes an open hold; false when it was not open (settled or released already). */

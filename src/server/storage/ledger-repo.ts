@@ -68,7 +68,7 @@ export class LedgerRepo {
         GROUP BY category`,
     );
     this.chargedSinceStmt = db.prepare(
-      "SELECT COALESCE(-SUM(amount_cents), 0) AS n FROM ledger WHERE account_id = ? AND kind IN ('charge', 'refund') AND created_at >= ?",
+      "SELECT COALESCE(-SUM(amount_cents), 0) AS n FROM ledger WHERE account_id = ? AND kind IN ('charge', 'refund') AND category IS NOT NULL AND created_at >= ?",
     );
   }
 
@@ -90,7 +90,7 @@ export class LedgerRepo {
     }));
   }
 
-  /** Spend (charges net of refunds) since a time: the month to date against the spend limit. */
+  /** Spend (usage charges net of refunds; not sandbox adjustments) since a time: the month to date against the spend limit. */
   chargedSince(accountId: string, sinceMs: number): number {
     return (this.chargedSinceStmt.get(accountId, sinceMs) as { n: number }).n;
   }

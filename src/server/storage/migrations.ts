@@ -674,6 +674,7 @@ MIGRATIONS.push({
       closed_at INTEGER
     );
     CREATE INDEX holds_ref ON holds(ref);
+    CREATE INDEX holds_open ON holds(account_id) WHERE status = 'open';
 
     -- Accounts that exist already get what a new account gets (NEW_ACCOUNT_WALLET_CENTS,
     -- NEW_ACCOUNT_SPEND_LIMIT_CENTS, AUTO_RECHARGE_DEFAULTS as of this migration), as ledger rows: the

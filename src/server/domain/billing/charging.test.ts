@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { createDomainFixture } from '../../../../test/helpers/domain-fixture.js';
+import { NEW_ACCOUNT_WALLET_CENTS, NEW_ACCOUNT_SPEND_LIMIT_CENTS, SANDBOX_CARD_TOKEN, SANDBOX_DECLINED_CARD_TOKEN } from '../../../api/values/billing.js';
+import { ServiceError } from '../../errors.js';
+import { charge, release, reserve, settle } from './charging.js';
+import { setBalance, walletOf } from './wallet.js';
+
+// contract §11 (issue 12): the one charging path, on a real in-memory database.
+
+const item = (amountCents: number, ref = `ref_${amountCents}`) => ({ category: 'sms' as const, quantity: 1, amountCents, ref });
+
+function setup() {
+  const fx = createDomainFixture();
+  const { deps, agency } = fx;
+  const payer = { accountId: agency.id, mode: 'live' as const };
+  const tx = <T>(fn: () => T): T => deps.uow.transaction(fn);
+  const balance = () => walletOf(deps, agency.id).balanceCents;
+  const consistent = () => expect(deps.ledger.sum(agency.id)).toBe(balance());
+  const events = (type: string) =>
+    (deps.db.prepare('SELECT body FROM events WHERE account_id = ? AND type = ? ORDER BY seq').all(agency.id, type) as Array<{ body: string }>).map((r) => JSON.parse(r.body));
+  return { fx, deps, agency, payer, tx, balance, consistent, events };
+}
+
+const refusal = (fn: () => unknown): ServiceError => {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ServiceError) return err;
+    throw err;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('charging path', () => {
+  it('a new account opens with its credit on the ledger; a charge moves the balance and the ledger together', () => {
+    const { deps, agency, payer, tx, balance, consistent } = setup();
+    expect(balance()).toBe(NEW_ACCOUNT_WALLET_CENTS);
+    consistent();
+    tx(() => charge(deps, payer, item(150)));
+    expect(balance()).toBe(NEW_ACCOUNT_WALLET_CENTS - 150);
+    consistent();
+    const last = deps.ledger.entries(agency.id).at(-1)!;
+    expect(last).toMatchObject({ kind: 'charge', category: 'sms', amountCents: -150, balanceAfterCents: NEW_ACCOUNT_WALLET_CENTS - 150, ref: 'ref_150' });
+  });
+
+  it('test mode moves no money', () => {
+    const { deps, agency, tx, balance } = setup();
+    const rows = deps.ledger.entries(agency.id).length;
+    tx(() => charge(deps, { accountId: agency.id, mode: 'test' }, item(150)));
+    expect(reserve(deps, { accountId: agency.id, mode: 'test' }, item(150))).toBeNull();
+    expect(balance()).toBe(NEW_ACCOUNT_WALLET_CENTS);
+    expect(deps.ledger.entries(agency.id)).toHaveLength(rows);
+  });
+
+  it('an empty wallet refuses with payment_required and writes nothing; the exact balance still pays', () => {
+    const { deps, agency, payer, tx, balance, consistent } = setup();
+    tx(() => setBalance(deps, agency.id, 100));
+    const rows = deps.ledger.entries(agency.id).length;
+    const err = refusal(() => tx(() => charge(deps, payer, item(101))));
+    expect(err.code).toBe('payment_required');
+    expect(err.status).toBe(402);
+    expect(err.message).toContain('top-up');
+    expect(deps.ledger.entries(agency.id)).toHaveLength(rows);
+    tx(() => charge(deps, payer, item(100)));
+    expect(balance()).toBe(0);
+    consistent();
+  });
+
+  it('the monthly spend limit refuses with budget_exceeded, counting open holds', () => {
+    const { deps, agency, payer, tx } = setup();
+    tx(() => setBalance(deps, agency.id, NEW_ACCOUNT_SPEND_LIMIT_CENTS * 2));
+    tx(() => reserve(deps, payer, item(NEW_ACCOUNT_SPEND_LIMIT_CENTS - 10, 'msg_a')));
+    expect(refusal(() => tx(() => charge(deps, payer, item(11)))).code).toBe('budget_exceeded');
+    tx(() => charge(deps, payer, item(10)));
+    expect(refusal(() => tx(() => charge(deps, payer, item(1)))).code).toBe('budget_exceeded');
+  });
+
+  it('a hold takes the money at once; settle turns it into the charge; release gives it back; each once', () => {
+    const { deps, agency, payer, tx, balance, consistent } = setup();
+    tx(() => reserve(deps, payer, item(30, 'msg_1')));
+    tx(() => reserve(deps, payer, item(40, 'msg_2')));
+    expect(balance()).toBe(NEW_ACCOUNT_WALLET_CENTS - 70);
+    tx(() => settle(deps, 'msg_1'));
+    tx(() => settle(deps, 'msg_1'));
+    tx(() => release(deps, 'msg_2'));
+    tx(() => release(deps, 'msg_2'));
+    expect(balance()).toBe(NEW_ACCOUNT_WALLET_CENTS - 30);
+    consistent();
+    expect(deps.ledger.usage(agency.id, 0, Number.MAX_SAFE_INTEGER)).toEqual([{ category: 'sms', quantity: 1, amountCents: 30 }]);
+  });
+
+  it('auto-recharge fills a short wallet from the saved card; a declined card refuses with the reason', () => {
+    const { deps, agency, payer, tx, balance, consistent } = setup();
+    tx(() => setBalance(deps, agency.id, 0));
+    deps.wallets.update(agency.id, { autoRechargeEnabled: true, cardToken: SANDBOX_CARD_TOKEN, updatedAt: 0 });
+    tx(() => charge(deps, payer, item(50)));
+    expect(balance()).toBe(walletOf(deps, agency.id).rechargeAmountCents - 50);
+    consistent();
+    // (setting the balance is a crossing too: with the good card saved, it would recharge at once)
+    deps.wallets.update(agency.id, { cardToken: SANDBOX_DECLINED_CARD_TOKEN, updatedAt: 0 });
+    tx(() => setBalance(deps, agency.id, 0));
+    const err = refusal(() => tx(() => charge(deps, payer, item(50))));
+    expect(err.code).toBe('payment_required');
+    expect(err.message).toContain('declined');
+    expect(balance()).toBe(0);
+  });
+
+  it('billing.wallet.low_balance fires once per crossing below the threshold, re-armed by a credit above it', () => {
+    const { deps, agency, payer, tx, events } = setup();
+    const threshold = walletOf(deps, agency.id).thresholdCents;
+    tx(() => setBalance(deps, agency.id, threshold + 20));
+    tx(() => charge(deps, payer, item(10)));
+    expect(events('billing.wallet.low_balance')).toHaveLength(0);
+    tx(() => charge(deps, payer, item(15)));
+    tx(() => charge(deps, payer, item(15)));
+    const fired = events('billing.wallet.low_balance');
+    expect(fired).toHaveLength(1);
+    expect(fired[0]).toMatchObject({ balanceCents: threshold - 5, thresholdCents: threshold, autoRechargeStarted: false });
+    tx(() => setBalance(deps, agency.id, threshold + 100));
+    tx(() => charge(deps, payer, item(150)));
+    expect(events('billing.wallet.low_balance')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,127 @@
+import type { Clock } from '../../clock.js';
+import type { EventStore } from '../events/store.js';
+import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';
+import type { LedgerRepo } from '../../storage/ledger-repo.js';
+import type { Payments, PaymentResult } from '../../world/payments.js';
+import type { CreditKind, LedgerKind, UsageCategory } from '../../../api/values/billing.js';
+import { AUTO_RECHARGE_DEFAULTS, DEFAULT_PLAN, NEW_ACCOUNT_SPEND_LIMIT_CENTS, NEW_ACCOUNT_WALLET_CENTS } from '../../../api/values/billing.js';
+import { newId } from '../../ids.js';
+
+// contract §11: an account's wallet. Every change of its balance is ONE function here (`move`),
+// which writes the ledger row with the balance after it and keeps the low-balance crossing, so the
+// balance is always the sum of the account's ledger (append-only) and the event fires once per
+// crossing. Everything runs inside the caller's transaction (the action the money is for).
+
+export interface WalletDeps {
+  clock: Clock;
+  wallets: WalletsRepo;
+  ledger: LedgerRepo;
+  events: EventStore;
+  payments: Payments;
+}
+
+/** contract §11: a new account's wallet — 2000 cents (a ledger credit), a 10000-cent monthly limit. */
+export function openWallet(deps: Pick<WalletDeps, 'clock' | 'wallets' | 'ledger'>, accountId: string): WalletRecord {
+  const now = deps.clock.nowMs();
+  const wallet: WalletRecord = {
+    accountId,
+    balanceCents: NEW_ACCOUNT_WALLET_CENTS,
+    autoRechargeEnabled: false,
+    thresholdCents: AUTO_RECHARGE_DEFAULTS.thresholdCents,
+    rechargeAmountCents: AUTO_RECHARGE_DEFAULTS.amountCents,
+    lowBalanceArmed: true,
+    spendLimitCents: NEW_ACCOUNT_SPEND_LIMIT_CENTS,
+    cardToken: null,
+    cardLast4: null,
+    plan: DEFAULT_PLAN,
+    subscriptionStatus: 'active',
+    currentPeriodEnd: null,
+    updatedAt: now,
+  };
+  deps.wallets.insert(wallet);
+  deps.ledger.append({
+    id: newId('led'), accountId, kind: 'credit', category: null, quantity: 0, amountCents: NEW_ACCOUNT_WALLET_CENTS,
+    balanceAfterCents: NEW_ACCOUNT_WALLET_CENTS, cause: 'new account credit', ref: null, holdId: null, createdAt: now,
+  });
+  return wallet;
+}
+
+/** The account's wallet (every account has one: migration 12 and openWallet at creation). */
+export function walletOf(deps: Pick<WalletDeps, 'clock' | 'wallets' | 'ledger'>, accountId: string): WalletRecord {
+  return deps.wallets.get(accountId) ?? openWallet(deps, accountId);
+}
+
+export interface Movement {
+  kind: LedgerKind;
+  category: UsageCategory | null;
+  quantity: number;
+  /** Signed: negative takes from the balance. */
+  amountCents: number;
+  cause: string;
+  ref: string | null;
+  holdId: string | null;
+}
+
+/**
+ * The one place a balance changes: the wallet row and its ledger row, then the low-balance rule
+ * (spec: Event catalog — `billing.wallet.low_balance` once per crossing below the threshold, with
+ * `autoRechargeStarted`; re-armed when a credit lifts the balance back to the threshold). A movement
+ * that would take the balance below zero is a bug in the caller (charging.ts checks first): it throws
+ * before writing, and the wallet's CHECK would refuse it anyway.
+ */
+export function move(deps: WalletDeps, accountId: string, m: Movement): WalletRecord {
+  const wallet = walletOf(deps, accountId);
+  const balance = wallet.balanceCents + m.amountCents;
+  if (balance < 0) throw new Error(`wallet ${accountId}: ${m.cause} would take the balance to ${balance}`);
+  const now = deps.clock.nowMs();
+  deps.ledger.append({ id: newId('led'), accountId, ...m, balanceAfterCents: balance, createdAt: now });
+  let after: WalletRecord = { ...wallet, balanceCents: balance, updatedAt: now };
+  if (balance >= wallet.thresholdCents && !wallet.lowBalanceArmed) after = { ...after, lowBalanceArmed: true };
+  const crossed = m.amountCents < 0 && wallet.lowBalanceArmed && wallet.balanceCents >= wallet.thresholdCents && balance < wallet.thresholdCents;
+  if (crossed) after = { ...after, lowBalanceArmed: false };
+  deps.wallets.update(accountId, { balanceCents: after.balanceCents, lowBalanceArmed: after.lowBalanceArmed, updatedAt: now });
+  if (!crossed) return after;
+  const autoRechargeStarted = canAutoRecharge(after);
+  deps.events.emit(accountId, 'billing.wallet.low_balance', {
+    balanceCents: balance,
+    thresholdCents: wallet.thresholdCents,
+    autoRechargeStarted,
+    at: new Date(now).toISOString(),
+  });
+  // A failed recharge leaves the wallet low; the next charge that cannot be covered tries again.
+  if (autoRechargeStarted) return rechargeFromCard(deps, after, after.rechargeAmountCents).wallet;
+  return walletOf(deps, accountId);
+}
+
+export const canAutoRecharge = (w: WalletRecord): boolean => w.autoRechargeEnabled && w.cardToken !== null;
+
+/** spec: Event catalog — `billing.wallet.credited {kind, amountCents, balanceCents, at}` to the paying account. */
+export function credit(deps: WalletDeps, accountId: string, amountCents: number, kind: CreditKind, cause: string, ref: string | null = null): WalletRecord {
+  const after = move(deps, accountId, { kind: 'credit', category: null, quantity: 0, amountCents, cause, ref, holdId: null });
+  deps.events.emit(accountId, 'billing.wallet.credited', {
+    kind,
+    amountCents,
+    balanceCents: after.balanceCents,
+    at: new Date(after.updatedAt).toISOString(),
+  });
+  return after;
+}
+
+/** Charges the saved card `amountCents` and credits the wallet with it (kind `auto_recharge`) when paid. */
+export function rechargeFromCard(deps: WalletDeps, wallet: WalletRecord, amountCents: number): { wallet: WalletRecord; payment: PaymentResult } {
+  if (!wallet.cardToken) return { wallet, payment: { ok: false, reason: 'declined', message: 'no card is saved' } };
+  const payment = deps.payments.charge(wallet.cardToken, amountCents);
+  if (!payment.ok) return { wallet, payment };
+  return { wallet: credit(deps, wallet.accountId, amountCents, 'auto_recharge', `auto-recharge (${payment.chargeId})`, payment.chargeId), payment };
+}
+
+/**
+ * contract §9 `PUT /v1/sandbox/wallet {balanceCents}`: the balance set as a ledger row (cause
+ * `sandbox`), so the ledger still sums to it; a drop below the threshold is a crossing like any other.
+ */
+export function setBalance(deps: WalletDeps, accountId: string, balanceCents: number): WalletRecord {
+  const wallet = walletOf(deps, accountId);
+  const delta = balanceCents - wallet.balanceCents;
+  if (delta === 0) return wallet;
+  return move(deps, accountId, { kind: delta > 0 ? 'credit' : 'charge', category: null, quantity: 0, amountCents: delta, cause: 'sandbox: wallet set', ref: null, holdId: null });
+}

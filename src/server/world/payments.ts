@@ -1,0 +1,52 @@
+import { randomBytes } from 'node:crypto';
+import { SANDBOX_CARD_TOKEN, SANDBOX_DECLINED_CARD_TOKEN } from '../../api/values/billing.js';
+
+// contract §9, §11: the outside payment provider, simulated on the local service. It knows the
+// sandbox card tokens (a real provider's test cards work the same way): `tok_visa` pays,
+// `tok_chargeDeclined` is declined; `failNext()` (POST /v1/sandbox/payments/fail-next) makes the
+// next charge fail as an outage would (`provider_error`, spec: Errors — 502, safe to retry).
+
+export type PaymentResult =
+  | { ok: true; chargeId: string }
+  | { ok: false; reason: 'declined' | 'provider_error'; message: string };
+
+export interface Payments {
+  /** Charges a saved card token; never throws. */
+  charge(token: string, amountCents: number): PaymentResult;
+  /** The next charge fails with `provider_error`, once, whoever it is for. */
+  failNext(): void;
+  /** The last four digits the provider reports for a token, or null for a token it does not know. */
+  cardLast4(token: string): string | null;
+}
+
+const CARDS: Record<string, { last4: string; declines: boolean }> = {
+  [SANDBOX_CARD_TOKEN]: { last4: '4242', declines: false },
+  [SANDBOX_DECLINED_CARD_TOKEN]: { last4: '0002', declines: true },
+};
+
+/**
+ * Decision: the fail-next flag lives in memory — a restart is a new provider session, and a test
+ * arms it right before the call it means to fail.
+ */
+export class SimulatedPayments implements Payments {
+  private failNextCharge = false;
+
+  charge(token: string, amountCents: number): PaymentResult {
+    if (this.failNextCharge) {
+      this.failNextCharge = false;
+      return { ok: false, reason: 'provider_error', message: 'the payment provider did not answer; nothing was charged, try again later' };
+    }
+    const card = CARDS[token];
+    if (!card) return { ok: false, reason: 'declined', message: `the payment provider does not know card ${token}` };
+    if (card.declines) return { ok: false, reason: 'declined', message: `the card ending ${card.last4} was declined (${amountCents} cents)` };
+    return { ok: true, chargeId: `ch_${randomBytes(12).toString('hex')}` };
+  }
+
+  failNext(): void {
+    this.failNextCharge = true;
+  }
+
+  cardLast4(token: string): string | null {
+    return CARDS[token]?.last4 ?? null;
+  }
+}
