@@ -40,6 +40,8 @@ import { domainsRoutes } from './routes/domains.js';
 import { sandboxDnsRoutes } from './routes/sandbox-dns.js';
 import { emailEventsRoutes } from './routes/email-events.js';
 import { sandboxEmailRoutes } from './routes/sandbox-email.js';
+import { billingRoutes } from './routes/billing.js';
+import { sandboxBillingRoutes } from './routes/sandbox-billing.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -136,6 +138,8 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   suppressionsRoutes(app, deps);
   emailEventsRoutes(app, deps);
   if (deps.options.sandbox) sandboxEmailRoutes(app, deps);
+  billingRoutes(app, deps);
+  if (deps.options.sandbox) sandboxBillingRoutes(app, deps);
 
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {

@@ -41,6 +41,7 @@ import { registerPortJobs } from './domain/ports.js';
 import { registerDomainJobs } from './domain/email/domains.js';
 import { SandboxDnsResolver } from './world/dns.js';
 import { registerEmailJobs } from './domain/email/delivery.js';
+import { registerBillingJobs } from './domain/billing/subscription.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
@@ -122,6 +123,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
   registerDomainJobs(domain);
   // contract §8: the simulated mail server walks each handed-over recipient through its script.
   registerEmailJobs(domain);
+  // contract §11: subscription renewals at each period end on the service clock.
+  registerBillingJobs(domain);
 
   // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
   domain.events.addOutbox(webhookOutbox(domain));

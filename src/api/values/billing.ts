@@ -58,3 +58,8 @@ export const USAGE_CATEGORIES = [
   'brand_registration', 'brand_vetting', 'campaign_registration', 'port',
 ] as const;
 export type UsageCategory = (typeof USAGE_CATEGORIES)[number];
+/**
+ * Decision (money-api): a renewal the card refused leaves the subscription `past_due` and is tried
+ * again this long after, on the service clock, until it succeeds or the plan is changed or canceled.
+ */
+export const SUBSCRIPTION_RETRY_SECS = 86_400;

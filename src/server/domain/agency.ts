@@ -2,6 +2,7 @@ import type { AgencySummary } from '../../api/schemas/subaccounts.js';
 import type { Clock } from '../clock.js';
 import type { AccountsRepo } from '../storage/accounts-repo.js';
 import type { UsageStatsRepo } from '../storage/usage-stats-repo.js';
+import type { LedgerRepo } from '../storage/ledger-repo.js';
 import type { Actor } from './actor.js';
 import { assertAgency } from './accounts.js';
 
@@ -9,6 +10,7 @@ export interface AgencyDeps {
   clock: Clock;
   accounts: AccountsRepo;
   usageStats: UsageStatsRepo;
+  ledger: LedgerRepo;
 }
 
 /** Start of the current calendar month (UTC) on the service clock. */
@@ -30,7 +32,9 @@ export function agencySummary(deps: AgencyDeps, actor: Actor): AgencySummary {
       status: a.status,
       numbers: stats.ownedNumbers(a.id),
       messagesThisMonth: stats.messagesSince(a.id, since),
-      spendThisMonthCents: stats.spendSince(a.id, since),
+      // contract §3, §11: each sub-account pays from its own wallet; its spend is its ledger's charges
+      // net of refunds this UTC calendar month (the same figure as its billing's monthToDateCents).
+      spendThisMonthCents: deps.ledger.chargedSince(a.id, since),
     })),
   };
 }

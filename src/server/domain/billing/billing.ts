@@ -1,0 +1,144 @@
+import type { Clock } from '../../clock.js';
+import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { EventStore } from '../events/store.js';
+import type { Scheduler } from '../../scheduler.js';
+import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';
+import type { LedgerRepo } from '../../storage/ledger-repo.js';
+import type { Payments } from '../../world/payments.js';
+import type { Actor } from '../actor.js';
+import { monthStart } from '../agency.js';
+import { conflict, forbidden, validationError } from '../../errors.js';
+import { credit, setBalance, walletOf } from './wallet.js';
+import { NO_CARD_MESSAGE, chargeCardOrThrow } from './card-charge.js';
+import type { WalletPatchBody } from '../../../api/schemas/billing.js';
+import type { z } from 'zod';
+
+// contract §11 (usage and billing), §9 (sandbox wallet and payments): the caller's billing settings
+// and wallet. The money itself only moves through wallet.ts (a ledger row with each balance change)
+// and, for cards, through the payment provider (card-charge.ts).
+
+export interface BillingDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+  events: EventStore;
+  scheduler: Scheduler;
+  wallets: WalletsRepo;
+  ledger: LedgerRepo;
+  payments: Payments;
+}
+
+/** What `GET /v1/billing` shows: the wallet with its settings, and the month's spend so far. */
+export interface BillingSnapshot {
+  wallet: WalletRecord;
+  monthToDateCents: number;
+}
+
+/**
+ * Decision (spec: Authentication 2 — test keys bill nothing): a test key reads billing but may not
+ * move money or change the live account's billing settings (`403 forbidden`).
+ */
+export function assertLiveKey(actor: Actor): void {
+  if (actor.mode === 'test') throw forbidden('test keys move no money: use a live key for billing changes');
+}
+
+/** contract §11: spend this month = charges net of refunds since the start of the UTC calendar month (service clock). */
+export function billingSnapshot(deps: Pick<BillingDeps, 'clock' | 'wallets' | 'ledger'>, accountId: string): BillingSnapshot {
+  const wallet = walletOf(deps, accountId);
+  return { wallet, monthToDateCents: deps.ledger.chargedSince(accountId, monthStart(deps.clock.nowMs())) };
+}
+
+/** GET /v1/billing. */
+export function getBilling(deps: BillingDeps, actor: Actor): BillingSnapshot {
+  // walletOf may open the wallet of an account older than wallets: a write, so in a transaction.
+  return deps.uow.transaction(() => billingSnapshot(deps, actor.account.id));
+}
+
+/** The saved card's token, or 409 naming the call that saves one. */
+export function savedCard(wallet: WalletRecord): string {
+  if (!wallet.cardToken) throw conflict(NO_CARD_MESSAGE);
+  return wallet.cardToken;
+}
+
+/**
+ * POST /v1/billing/wallet/top-up: the saved card is charged, then the wallet credited (`top_up`,
+ * `billing.wallet.credited`). No card → 409; declined → 402 `payment_required`; the provider failing
+ * → 502 `provider_error`; in every refusal nothing is credited.
+ */
+export function topUp(deps: BillingDeps, actor: Actor, amountCents: number): BillingSnapshot {
+  assertLiveKey(actor);
+  return deps.uow.transaction(() => {
+    const accountId = actor.account.id;
+    const token = savedCard(walletOf(deps, accountId));
+    const chargeId = chargeCardOrThrow(deps.payments, token, amountCents, 'top-up refused');
+    credit(deps, accountId, amountCents, 'top_up', `top-up (card charge ${chargeId})`);
+    return billingSnapshot(deps, accountId);
+  });
+}
+
+/**
+ * PATCH /v1/billing/wallet {autoRecharge}: fields given are changed, others kept. Enabling needs a
+ * saved card (409 otherwise: auto-recharge charges it). Lowering the threshold below the balance
+ * re-arms the low-balance event (spec: once per crossing).
+ */
+export function updateWalletSettings(deps: BillingDeps, actor: Actor, body: z.infer<typeof WalletPatchBody>): BillingSnapshot {
+  assertLiveKey(actor);
+  return deps.uow.transaction(() => {
+    const accountId = actor.account.id;
+    const wallet = walletOf(deps, accountId);
+    const a = body.autoRecharge;
+    if (a.enabled === true && !wallet.cardToken) throw conflict(`auto-recharge charges the saved card; ${NO_CARD_MESSAGE}`);
+    const thresholdCents = a.thresholdCents ?? wallet.thresholdCents;
+    deps.wallets.update(accountId, {
+      autoRechargeEnabled: a.enabled ?? wallet.autoRechargeEnabled,
+      thresholdCents,
+      rechargeAmountCents: a.amountCents ?? wallet.rechargeAmountCents,
+      lowBalanceArmed: wallet.lowBalanceArmed || wallet.balanceCents >= thresholdCents,
+      updatedAt: deps.clock.nowMs(),
+    });
+    return billingSnapshot(deps, accountId);
+  });
+}
+
+/** PATCH /v1/billing {spendLimitCents}: the monthly limit the charging path checks (`budget_exceeded`). */
+export function updateSpendLimit(deps: BillingDeps, actor: Actor, spendLimitCents: number): BillingSnapshot {
+  assertLiveKey(actor);
+  return deps.uow.transaction(() => {
+    const accountId = actor.account.id;
+    walletOf(deps, accountId);
+    deps.wallets.update(accountId, { spendLimitCents, updatedAt: deps.clock.nowMs() });
+    return billingSnapshot(deps, accountId);
+  });
+}
+
+/**
+ * PUT /v1/billing/card {token}: saves a card the provider knows (contract §11: sandbox tokens
+ * `tok_visa`, `tok_chargeDeclined`), replacing the previous one; stores the token and its last four
+ * digits, never a card number. An unknown token → `validation_error` on `["body","token"]`.
+ */
+export function saveCard(deps: BillingDeps, actor: Actor, token: string): BillingSnapshot {
+  assertLiveKey(actor);
+  const last4 = deps.payments.cardLast4(token);
+  if (last4 === null) throw validationError(['body', 'token'], 'the payment provider does not know this card token (sandbox: tok_visa, tok_chargeDeclined)');
+  return deps.uow.transaction(() => {
+    const accountId = actor.account.id;
+    walletOf(deps, accountId);
+    deps.wallets.update(accountId, { cardToken: token, cardLast4: last4, updatedAt: deps.clock.nowMs() });
+    return billingSnapshot(deps, accountId);
+  });
+}
+
+/**
+ * contract §9 `PUT /v1/sandbox/wallet {balanceCents}`: the balance set through a ledger row (cause
+ * `sandbox`), so the ledger still sums to it. Any key: the sandbox is the local service's own.
+ */
+export function sandboxSetBalance(deps: BillingDeps, actor: Actor, balanceCents: number): BillingSnapshot {
+  return deps.uow.transaction(() => {
+    setBalance(deps, actor.account.id, balanceCents);
+    return billingSnapshot(deps, actor.account.id);
+  });
+}
+
+/** contract §9 `POST /v1/sandbox/payments/fail-next`: the provider's next charge fails once (any account). */
+export function sandboxFailNextPayment(deps: Pick<BillingDeps, 'payments'>): void {
+  deps.payments.failNext();
+}

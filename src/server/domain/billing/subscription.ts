@@ -1,0 +1,123 @@
+import { iso, isoOrNull } from '../../clock.js';
+import type { WalletPatch, WalletRecord } from '../../storage/wallets-repo.js';
+import type { Actor } from '../actor.js';
+import { conflict } from '../../errors.js';
+import { PLANS, SUBSCRIPTION_PERIOD_SECS, SUBSCRIPTION_RETRY_SECS, type Plan } from '../../../api/values/billing.js';
+import { walletOf } from './wallet.js';
+import { chargeCardOrThrow } from './card-charge.js';
+import { assertLiveKey, billingSnapshot, savedCard, type BillingDeps, type BillingSnapshot } from './billing.js';
+
+// contract §11 (subscriptions), spec: Event catalog `billing.subscription.updated`. The plan's price
+// (PLANS) is charged to the saved card — not the wallet, which pays usage — at once on a paid plan,
+// then at every period end by a scheduler job on the service clock:
+//
+//   free ──PUT paid (card charged)──▶ active ──period end, card charged──▶ active (next period)
+//                                      │  └──period end, card refused──▶ past_due ──retry daily / PUT, paid──▶ active
+//                                      └──DELETE──▶ canceled ──period end──▶ plan free (still canceled)
+//
+// Decisions (spec silent): a plan change is charged in full at once and starts a new period (no
+// proration, no refund); `PUT {plan: "free"}` downgrades at once (no refund); DELETE keeps the paid
+// plan until the period end (a past_due subscription, unpaid, drops to free at once); PUT of the
+// canceled plan before its period end resumes it without a charge. The event fires on a change of
+// status or plan, and carries `plan` besides the catalog's fields.
+
+export const JOB_SUBSCRIPTION_RENEW = 'billing.subscription.renew';
+interface RenewPayload {
+  accountId: string;
+  /** The period end the job was scheduled for: a job whose period was replaced since does nothing. */
+  periodEnd: number;
+}
+
+const periodMs = SUBSCRIPTION_PERIOD_SECS * 1000;
+
+/** Saves the subscription change and emits the event when the status or the plan changed. */
+function applySubscription(deps: BillingDeps, before: WalletRecord, change: Pick<WalletPatch, 'plan' | 'subscriptionStatus' | 'currentPeriodEnd'>): void {
+  const now = deps.clock.nowMs();
+  deps.wallets.update(before.accountId, { ...change, updatedAt: now });
+  const plan = change.plan ?? before.plan;
+  const status = change.subscriptionStatus ?? before.subscriptionStatus;
+  const currentPeriodEnd = change.currentPeriodEnd === undefined ? before.currentPeriodEnd : change.currentPeriodEnd;
+  if (plan === before.plan && status === before.subscriptionStatus) return;
+  // spec: Event catalog — billing.subscription.updated {status, currentPeriodEnd, at} (+ plan).
+  deps.events.emit(before.accountId, 'billing.subscription.updated', { status, plan, currentPeriodEnd: isoOrNull(currentPeriodEnd), at: iso(now) });
+}
+
+function scheduleRenewal(deps: BillingDeps, accountId: string, periodEnd: number, runAt: number = periodEnd): void {
+  deps.scheduler.schedule(JOB_SUBSCRIPTION_RENEW, runAt, { accountId, periodEnd } satisfies RenewPayload);
+}
+
+/**
+ * PUT /v1/billing/subscription {plan}. A paid plan needs a saved card (409) and is charged at once:
+ * declined → 402 `payment_required`, provider failure → 502 `provider_error`, and nothing changes.
+ * The same plan while `active` changes nothing; while `past_due` it pays now and becomes `active`.
+ */
+export function changePlan(deps: BillingDeps, actor: Actor, plan: Plan): BillingSnapshot {
+  assertLiveKey(actor);
+  return deps.uow.transaction(() => {
+    const accountId = actor.account.id;
+    const w = walletOf(deps, accountId);
+    const now = deps.clock.nowMs();
+    if (plan === w.plan && w.subscriptionStatus === 'active') return billingSnapshot(deps, accountId);
+    if (PLANS[plan] === 0) {
+      applySubscription(deps, w, { plan, subscriptionStatus: 'active', currentPeriodEnd: null });
+    } else if (plan === w.plan && w.subscriptionStatus === 'canceled' && w.currentPeriodEnd !== null && w.currentPeriodEnd > now) {
+      // Resumed within a paid period: its renewal job is still scheduled at currentPeriodEnd.
+      applySubscription(deps, w, { subscriptionStatus: 'active' });
+    } else {
+      chargeCardOrThrow(deps.payments, savedCard(w), PLANS[plan], `subscription to ${plan} refused`);
+      const periodEnd = now + periodMs;
+      applySubscription(deps, w, { plan, subscriptionStatus: 'active', currentPeriodEnd: periodEnd });
+      scheduleRenewal(deps, accountId, periodEnd);
+    }
+    return billingSnapshot(deps, accountId);
+  });
+}
+
+/**
+ * DELETE /v1/billing/subscription: `canceled` now, the paid plan kept until `currentPeriodEnd`, then
+ * `free`. A `past_due` subscription (its period unpaid) drops to `free` at once. On `free` → 409.
+ * Canceling a canceled subscription changes nothing.
+ */
+export function cancelSubscription(deps: BillingDeps, actor: Actor): BillingSnapshot {
+  assertLiveKey(actor);
+  return deps.uow.transaction(() => {
+    const accountId = actor.account.id;
+    const w = walletOf(deps, accountId);
+    if (w.subscriptionStatus === 'canceled') return billingSnapshot(deps, accountId);
+    if (PLANS[w.plan] === 0) throw conflict('the free plan has no subscription to cancel');
+    if (w.subscriptionStatus === 'past_due') applySubscription(deps, w, { plan: 'free', subscriptionStatus: 'canceled', currentPeriodEnd: null });
+    else applySubscription(deps, w, { subscriptionStatus: 'canceled' });
+    return billingSnapshot(deps, accountId);
+  });
+}
+
+/**
+ * The period end on the service clock: a canceled subscription drops to `free`; an active or
+ * past_due one charges the card for the next period. Refused (declined, provider failure, no card)
+ * → `past_due`, tried again SUBSCRIPTION_RETRY_SECS later; paid → `active`, the next period from the
+ * old end (on time) or from now (recovering from past_due).
+ */
+export function renewSubscription(deps: BillingDeps, p: RenewPayload): void {
+  deps.uow.transaction(() => {
+    const w = deps.wallets.get(p.accountId);
+    if (!w || w.currentPeriodEnd !== p.periodEnd || PLANS[w.plan] === 0) return;
+    if (w.subscriptionStatus === 'canceled') {
+      applySubscription(deps, w, { plan: 'free', currentPeriodEnd: null });
+      return;
+    }
+    const now = deps.clock.nowMs();
+    const paid = w.cardToken ? deps.payments.charge(w.cardToken, PLANS[w.plan]).ok : false;
+    if (!paid) {
+      applySubscription(deps, w, { subscriptionStatus: 'past_due' });
+      scheduleRenewal(deps, w.accountId, p.periodEnd, now + SUBSCRIPTION_RETRY_SECS * 1000);
+      return;
+    }
+    const periodEnd = (w.subscriptionStatus === 'active' ? p.periodEnd : now) + periodMs;
+    applySubscription(deps, w, { subscriptionStatus: 'active', currentPeriodEnd: periodEnd });
+    scheduleRenewal(deps, w.accountId, periodEnd);
+  });
+}
+
+export function registerBillingJobs(deps: BillingDeps): void {
+  deps.scheduler.register(JOB_SUBSCRIPTION_RENEW, (p: RenewPayload) => renewSubscription(deps, p), 'subscriptions renewed');
+}

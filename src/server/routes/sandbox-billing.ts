@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { NoContent } from '../../api/schemas/common.js';
+import { BillingSchema, SandboxWalletBody } from '../../api/schemas/billing.js';
+import type { ServiceDeps } from '../deps.js';
+import { sandboxFailNextPayment, sandboxSetBalance } from '../domain/billing/billing.js';
+import { billingView } from '../views/billing.js';
+
+// contract §9: the payment provider failing once, and a wallet set to a balance.
+export function sandboxBillingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['sandbox'];
+
+  r.post(
+    '/v1/sandbox/payments/fail-next',
+    {
+      schema: {
+        tags,
+        summary: 'The payment provider fails the next card charge, once',
+        description: [
+          'The next card charge of the service (any account: a top-up, an auto-recharge, a subscription) fails with',
+          '`502 provider_error` and credits nothing; the one after succeeds again. Kept in memory: a restart forgets it.',
+        ].join('\n'),
+        response: { 204: NoContent },
+      },
+    },
+    async (_req, reply) => {
+      sandboxFailNextPayment(deps);
+      return reply.status(204).send(null);
+    },
+  );
+
+  r.put(
+    '/v1/sandbox/wallet',
+    {
+      schema: {
+        tags,
+        summary: "Set the caller's wallet balance",
+        description: [
+          'Writes one ledger row (a `credit` or a `charge`, cause `sandbox`) for the difference, so the ledger still sums to the',
+          'balance; not usage. To watch sends refused with `402 payment_required`, or a low-balance crossing. Answers the Billing.',
+        ].join('\n'),
+        body: SandboxWalletBody,
+        response: { 200: BillingSchema },
+      },
+    },
+    async (req) => billingView(sandboxSetBalance(deps, req.auth, req.body.balanceCents)),
+  );
+}

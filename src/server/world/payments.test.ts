@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { SimulatedPayments } from './payments.js';
+import { SANDBOX_CARD_TOKEN, SANDBOX_DECLINED_CARD_TOKEN } from '../../api/values/billing.js';
+
+describe('SimulatedPayments', () => {
+  it('charges tok_visa with a fresh charge id each time', () => {
+    const p = new SimulatedPayments();
+    const a = p.charge(SANDBOX_CARD_TOKEN, 500);
+    const b = p.charge(SANDBOX_CARD_TOKEN, 500);
+    expect(a.ok && b.ok).toBe(true);
+    if (a.ok && b.ok) {
+      expect(a.chargeId).toMatch(/^chg_/);
+      expect(a.chargeId).not.toBe(b.chargeId);
+    }
+  });
+
+  it('declines tok_chargeDeclined and unknown tokens', () => {
+    const p = new SimulatedPayments();
+    expect(p.charge(SANDBOX_DECLINED_CARD_TOKEN, 500)).toMatchObject({ ok: false, reason: 'declined' });
+    expect(p.charge('tok_nope', 500)).toMatchObject({ ok: false, reason: 'declined' });
+  });
+
+  it('fails the next charge once with provider_error, whatever the card, then recovers', () => {
+    const p = new SimulatedPayments();
+    p.failNext();
+    expect(p.charge(SANDBOX_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'provider_error' });
+    expect(p.charge(SANDBOX_CARD_TOKEN, 100)).toMatchObject({ ok: true });
+    p.failNext();
+    expect(p.charge(SANDBOX_DECLINED_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'provider_error' });
+    expect(p.charge(SANDBOX_DECLINED_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'declined' });
+  });
+
+  it('knows the last four digits of the sandbox cards only', () => {
+    const p = new SimulatedPayments();
+    expect(p.cardLast4(SANDBOX_CARD_TOKEN)).toBe('4242');
+    expect(p.cardLast4(SANDBOX_DECLINED_CARD_TOKEN)).toBe('0002');
+    expect(p.cardLast4('tok_unknown')).toBeNull();
+  });
+
+  it('refuses a non-positive or fractional amount as a programming error', () => {
+    const p = new SimulatedPayments();
+    expect(() => p.charge(SANDBOX_CARD_TOKEN, 0)).toThrow();
+    expect(() => p.charge(SANDBOX_CARD_TOKEN, 1.5)).toThrow();
+  });
+});
