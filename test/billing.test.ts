@@ -194,7 +194,7 @@ describe('PUT /v1/sandbox/wallet', () => {
     expect(up.body.wallet.balanceCents).toBe(12_345);
     expect(ledgerSum(svc, id)).toBe(12_345);
     expect((await billing(svc, headers)).wallet.balanceCents).toBe(svc.deps.ledger.sum(id));
-    const rows = svc.deps.ledger.entries(id).filter((e) => e.cause === 'sandbox');
+    const rows = svc.deps.ledger.entries(id).filter((e) => e.cause.startsWith('sandbox'));
     expect(rows.map((r) => r.kind)).toEqual(['charge', 'credit']);
     const usage = await svc.call('GET', '/v1/usage', { headers });
     expect(usage.body.data).toEqual([]);

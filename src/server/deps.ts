@@ -18,7 +18,6 @@ import type { CampaignsRepo } from './storage/campaigns-repo.js';
 import type { BrandsRepo } from './storage/brands-repo.js';
 import type { Carrier } from './world/carrier.js';
 import type { Transcriber } from './world/transcriber.js';
-import type { Payments } from './world/payments.js';
 import type { RoutesRepo } from './storage/routes-repo.js';
 import type { MediaStore } from './storage/media-store.js';
 import type { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';

@@ -176,7 +176,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         summary: 'Usage per category over a time range',
         description: [
           'Charges net of refunds per category in [`from`, `to`): `from` defaults to the start of the current UTC calendar month of',
-          'the service clock, `to` to now; `from` not before `to` → `validation_error` on `["query","from"]`. Only categories with',
+          'the service clock, `to` to now (then inclusive of now); `from` not before `to` → `validation_error` on `["query","from"]`. Only categories with',
           'usage are listed, in a fixed order; `totalCents` is the sum of the lines. Test keys bill nothing, so this is live usage.',
         ].join('\n'),
         querystring: UsageQuery,
