@@ -32,6 +32,7 @@ import type { SuppressionsRepo } from './storage/suppressions-repo.js';
 import type { WalletsRepo } from './storage/wallets-repo.js';
 import type { LedgerRepo } from './storage/ledger-repo.js';
 import type { HoldsRepo } from './storage/holds-repo.js';
+import type { Payments } from './world/payments.js';
 import type { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
 import type { DnsResolver } from './world/dns.js';
 import type { MailboxRepo } from './storage/mailbox-repo.js';
