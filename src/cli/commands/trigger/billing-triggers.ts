@@ -57,7 +57,12 @@ export const subscriptionUpdatedTrigger = defineTrigger<SubscriptionUpdatedOptio
 export const failNextTrigger = defineTrigger<Record<string, never>>({
   description: 'The payment provider fails the next card charge (a top-up, an auto-recharge or a renewal)',
   options: [],
-  details: 'The next charge answers 502 provider_error (exit 6); the one after it goes through.',
-  examples: ['svc trigger payments.fail-next && svc billing top-up 20 --yes'],
+  details: [
+    'The next card charge of the service fails as a provider outage (502 provider_error) and credits',
+    'nothing; the one after goes through. It shows on charges nobody retries: an auto-recharge at a',
+    'low-balance crossing, a renewal (svc clock advance). svc retries a 502 with the same',
+    'Idempotency-Key, so `svc billing top-up` goes through on its second try.',
+  ].join('\n'),
+  examples: ['svc trigger payments.fail-next && svc trigger billing.wallet.low_balance'],
   run: async (ctx) => (await verbs()).runFailNext(ctx),
 });
