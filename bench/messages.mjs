@@ -2,9 +2,12 @@
 // bench/messages: POST /v1/messages throughput and latency against the BUILT service (`npm run build`
 // first). The service runs in a child process (this file with `--serve`), on 127.0.0.1:0 with the
 // system clock, a temp data dir and a rate limit high enough not to interfere, so the load generator
-// (autocannon, fixed concurrency) does not share its event loop. Setup buys one number with the test
-// key; every send is a test send (no campaign needed), each with its own Idempotency-Key. Bounded:
-// N requests (default 5000) and a hard deadline; the child and the temp dir are removed at the end.
+// (autocannon, fixed concurrency) does not share its event loop. Two passes of N sends each, each send
+// with its own Idempotency-Key: test sends (a number bought with the test key, no campaign needed, no
+// money), then live sends (a live number on a mock campaign, a wallet funded for every send): each
+// live accept reserves its price in the accept transaction (contract §11), so the ratio of the two
+// passes is the cost of billing per send. Bounded: N requests per pass (default 5000) and a hard
+// deadline; the child and the temp dir are removed at the end.
 //
 //   node bench/messages.mjs            BENCH_MESSAGES=5000 BENCH_CONNECTIONS=16 BENCH_DEADLINE_S=180
 import { spawn } from 'node:child_process';
@@ -24,10 +27,23 @@ if (process.argv[2] === '--serve') {
     clock: 'system',
     rateLimit: { ratePerSec: 1_000_000, burst: 1_000_000 },
   });
-  const count = () => svc.db.prepare("SELECT COUNT(*) AS n, SUM(status = 'delivered') AS delivered FROM messages").get();
-  process.stdout.write(`${JSON.stringify({ baseUrl: svc.baseUrl, testKey: svc.bootstrap.testKey })}\n`);
+  const { setBalance } = await import('../dist/server/domain/billing/wallet.js');
+  const accountId = svc.bootstrap.accountId;
+  const count = (test) => ({
+    ...svc.db.prepare("SELECT COUNT(*) AS n, SUM(status = 'delivered') AS delivered FROM messages WHERE test = ?").get(test ? 1 : 0),
+    balance: svc.deps.wallets.get(accountId)?.balanceCents ?? 0,
+    ledgerSum: svc.deps.ledger.sum(accountId),
+  });
+  process.stdout.write(`${JSON.stringify({ baseUrl: svc.baseUrl, testKey: svc.bootstrap.testKey, liveKey: svc.bootstrap.liveKey })}\n`);
   createInterface({ input: process.stdin }).on('line', async (line) => {
-    if (line === 'count') process.stdout.write(`${JSON.stringify(count())}\n`);
+    if (line === 'count test') process.stdout.write(`${JSON.stringify(count(true))}\n`);
+    if (line === 'count live') process.stdout.write(`${JSON.stringify(count(false))}\n`);
+    // A wallet deep enough for the live pass (through setBalance: the ledger still sums to it), and a limit to match.
+    if (line.startsWith('fund ')) {
+      svc.deps.uow.transaction(() => setBalance(svc.deps, accountId, Number(line.slice(5))));
+      svc.deps.wallets.update(accountId, { spendLimitCents: 100_000_000, updatedAt: Date.now() });
+      process.stdout.write(`${JSON.stringify(count(false))}\n`);
+    }
     if (line === 'stop') {
       await svc.close();
       process.exit(0);
@@ -35,6 +51,36 @@ if (process.argv[2] === '--serve') {
   });
 } else {
   const { default: autocannon } = await import('autocannon');
+  // A mock brand and its campaign (approved at once, free): what a live number needs to send.
+  const BRAND = {
+    legalName: 'Bench Shop LLC', displayName: 'Bench Shop', entityType: 'PRIVATE_PROFIT', ein: '12-3456789', website: 'https://benchshop.example',
+    email: 'ops@benchshop.example', phone: '+14155550100', street: '1 Bay St', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US',
+  };
+  const CAMPAIGN = {
+    name: 'Order updates',
+    useCase: 'ACCOUNT_NOTIFICATION',
+    description: 'Bench Shop sends order and shipping updates to customers who asked for them at checkout on our website.',
+    optInDetails:
+      'Customers opt in at checkout on https://benchshop.example by checking an unchecked box: "I agree to receive order update texts from Bench Shop. Consent is not a condition of purchase. Message frequency varies. Msg & data rates may apply. Reply STOP to opt out, HELP for help."',
+    sampleMessages: [
+      'Bench Shop: your order 1234 has shipped and arrives Friday. Reply STOP to opt out.',
+      'Bench Shop: your order 1235 is delayed a day. Reply HELP for help, STOP to opt out.',
+    ],
+    optinKeywords: 'START',
+    optinMessage: 'Bench Shop: you are subscribed to order updates. Msg frequency varies. Msg & data rates may apply. Reply HELP for help, STOP to cancel.',
+    optoutKeywords: 'STOP',
+    optoutMessage: 'Bench Shop: you are unsubscribed and will receive no more messages.',
+    helpKeywords: 'HELP',
+    helpMessage: 'Bench Shop: for help call +14155550100 or email ops@benchshop.example. Reply STOP to cancel.',
+    privacyPolicyLink: 'https://benchshop.example/privacy',
+    termsAndConditionsLink: 'https://benchshop.example/terms',
+    websiteUrl: 'https://benchshop.example',
+    embeddedLink: false,
+    embeddedPhone: false,
+    subscriberOptin: true,
+    subscriberOptout: true,
+    subscriberHelp: true,
+  };
   const { request } = await import('undici');
   const N = Number(process.env.BENCH_MESSAGES ?? 5000);
   const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
@@ -56,58 +102,84 @@ if (process.argv[2] === '--serve') {
   deadline.unref();
 
   try {
-    const { baseUrl, testKey } = await nextLine();
-    const auth = { authorization: `Bearer ${testKey}`, 'content-type': 'application/json' };
-    const post = async (path, body) => {
-      const res = await request(`${baseUrl}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) });
+    const { baseUrl, testKey, liveKey } = await nextLine();
+    const headersFor = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+    const post = async (key, path, body) => {
+      const res = await request(`${baseUrl}${path}`, { method: 'POST', headers: headersFor(key), body: JSON.stringify(body) });
       const json = await res.body.json();
       if (res.statusCode >= 300) throw new Error(`${path} → ${res.statusCode} ${JSON.stringify(json)}`);
       return json;
     };
-    const found = await post('/v1/numbers/search', { areaCode: '415', capabilities: ['sms'], limit: 1 });
-    const number = await post('/v1/numbers/buy', { phoneNumber: found.data[0].phoneNumber });
+    const buyOne = async (key) => {
+      const found = await post(key, '/v1/numbers/search', { areaCode: '415', capabilities: ['sms'], limit: 5 });
+      return post(key, '/v1/numbers/buy', { phoneNumber: found.data[key === testKey ? 0 : 1].phoneNumber });
+    };
 
-    let i = 0;
-    const started = process.hrtime.bigint();
-    const result = await autocannon({
-      url: baseUrl,
-      connections: CONNECTIONS,
-      amount: N,
-      timeout: 10,
-      requests: [
-        {
-          method: 'POST',
-          path: '/v1/messages',
-          headers: auth,
-          setupRequest: (req) => {
-            const n = i++;
-            return {
-              ...req,
-              headers: { ...req.headers, 'idempotency-key': `bench-${n}` },
-              body: JSON.stringify({ from: number.phoneNumber, to: `+1415${String(2_000_000 + (n % 7_000_000)).padStart(7, '0')}`, body: `Bench message ${n}: your order has shipped.` }),
-            };
+    /** One pass of N sends from `from` with `key`; each request its own Idempotency-Key. */
+    const pass = async (label, key, from) => {
+      let i = 0;
+      const started = process.hrtime.bigint();
+      const result = await autocannon({
+        url: baseUrl,
+        connections: CONNECTIONS,
+        amount: N,
+        timeout: 10,
+        requests: [
+          {
+            method: 'POST',
+            path: '/v1/messages',
+            headers: headersFor(key),
+            setupRequest: (req) => {
+              const n = i++;
+              return {
+                ...req,
+                headers: { ...req.headers, 'idempotency-key': `bench-${label}-${n}` },
+                body: JSON.stringify({ from, to: `+1415${String(2_000_000 + (n % 7_000_000)).padStart(7, '0')}`, body: `Bench message ${n}: your order has shipped.` }),
+              };
+            },
           },
-        },
-      ],
-    });
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    child.stdin.write('count\n');
-    const stored = await nextLine();
+        ],
+      });
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      return { label, ok: result['2xx'], seconds, perSec: result['2xx'] / seconds, result };
+    };
+    const report = (p, stored) => {
+      console.log(`  ${p.label} sends/second  ${p.perSec.toFixed(0)}  (${p.ok} × 201 in ${p.seconds.toFixed(2)} s)`);
+      console.log(`  ${p.label} latency      median ${p.result.latency.p50} ms, p99 ${p.result.latency.p99} ms (max ${p.result.latency.max} ms)`);
+      console.log(`  ${p.label} non-2xx ${p.result.non2xx}, errors ${p.result.errors}, timeouts ${p.result.timeouts}; stored ${stored.n}, ${stored.delivered} delivered`);
+    };
 
-    const ok = result['2xx'];
-    console.log(`bench/messages: ${N} sends, ${CONNECTIONS} connections, test key (stubbed carrier), system clock`);
-    console.log(`  sends/second     ${(ok / seconds).toFixed(0)}  (${ok} × 201 in ${seconds.toFixed(2)} s)`);
-    console.log(`  latency median   ${result.latency.p50} ms`);
-    console.log(`  latency p99      ${result.latency.p99} ms   (max ${result.latency.max} ms)`);
-    console.log(`  non-2xx ${result.non2xx}, errors ${result.errors}, timeouts ${result.timeouts}`);
-    console.log(`  stored ${stored.n} messages, ${stored.delivered} delivered`);
-    const failed = ok !== N || result.non2xx || result.errors || stored.n !== N || stored.delivered !== N;
+    // Test pass: the stubbed carrier finishes each message in its accept transaction.
+    const testNumber = await buyOne(testKey);
+    const test = await pass('test', testKey, testNumber.phoneNumber);
+    child.stdin.write('count test\n');
+    const testStored = await nextLine();
+
+    // Live pass: a live number on a mock campaign (free), the wallet funded for every send's hold.
+    const liveNumber = await buyOne(liveKey);
+    const brand = await post(liveKey, '/v1/brands', { ...BRAND, mock: true });
+    const campaign = await post(liveKey, '/v1/campaigns', { ...CAMPAIGN, brandId: brand.id });
+    await post(liveKey, `/v1/numbers/${liveNumber.id}/assign`, { campaignId: campaign.id });
+    child.stdin.write(`fund ${N * 10}\n`);
+    const funded = await nextLine();
+    const live = await pass('live', liveKey, liveNumber.phoneNumber);
+    child.stdin.write('count live\n');
+    const liveStored = await nextLine();
+
+    console.log(`bench/messages: ${N} sends per pass, ${CONNECTIONS} connections, system clock`);
+    report(test, testStored);
+    report(live, liveStored);
+    console.log(`  live / test throughput ${(live.perSec / test.perSec).toFixed(2)}  (billing per live send: a hold in the accept transaction; ${((1 / live.perSec - 1 / test.perSec) * 1e6).toFixed(0)} µs more per send)`);
+    console.log(`  wallet ${funded.balance} → ${liveStored.balance} cents held/charged; ledger sum ${liveStored.ledgerSum} (must equal the balance)`);
+    const failed =
+      test.ok !== N || test.result.non2xx || test.result.errors || testStored.n !== N || testStored.delivered !== N ||
+      live.ok !== N || live.result.non2xx || live.result.errors || liveStored.n !== N || liveStored.ledgerSum !== liveStored.balance;
     child.stdin.write('stop\n');
     await new Promise((resolve) => child.once('exit', resolve));
     rmSync(dataDir, { recursive: true, force: true });
     clearTimeout(deadline);
     if (failed) {
-      console.error('bench/messages: not every send succeeded');
+      console.error('bench/messages: not every send succeeded, or the ledger does not sum to the balance');
       process.exit(1);
     }
   } catch (err) {

@@ -4,18 +4,21 @@ import { expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, mockBrand } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { REGISTRY_TIMINGS } from '../src/api/values/registration.js';
+import { chargesOf, fundAccount } from './helpers/money.js';
 
 // contract §7 (brands), §9 (sandbox brand decisions), §11 (brand prices); spec: Brand.
 
 let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
+  // This file buys, registers and calls more than a new account's wallet covers (contract §11).
+  fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc.stop();
 });
 
-const charges = (ref: string, accountId = svc.bootstrap.accountId) => svc.deps.charges.listForAccount(accountId).filter((c) => c.ref === ref);
+const charges = (ref: string, accountId = svc.bootstrap.accountId) => chargesOf(svc.deps, accountId).filter((c) => c.ref === ref);
 const create = (body: unknown, o: { key?: string; headers?: Record<string, string> } = {}) => svc.call('POST', '/v1/brands', { ...o, body });
 const urlsFor = (id: string) => ({
   optInUrl: `${svc.baseUrl}/p/${id}/opt-in`,

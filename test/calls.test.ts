@@ -6,6 +6,7 @@ import { CALLER, PSTN, blockRow, callEvents, getCall, placeCall, ringDevices, se
 import { readWavHeader } from '../src/server/world/recorder.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { OUTBOUND_CALL_SIMULATION, VOICEMAIL_DEFAULT_SECS, callTranscriptDelaySecs } from '../src/api/values/calls.js';
+import { chargesOf, fundAccount } from './helpers/money.js';
 
 // contract §6 (calls, voicemails, transfer, trace, outbound softphone calls), §9 (sandbox calls), §11
 // (voice usage) — over HTTP on loopback, with a manual clock walked by the sandbox advance.
@@ -13,13 +14,15 @@ import { OUTBOUND_CALL_SIMULATION, VOICEMAIL_DEFAULT_SECS, callTranscriptDelaySe
 let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
+  // This file buys, registers and calls more than a new account's wallet covers (contract §11).
+  fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc?.stop();
 });
 
 const types = (callId: string) => callEvents(svc, callId).map((e) => e.type);
-const charges = (ref: string) => svc.deps.charges.listForAccount(svc.bootstrap.accountId).filter((c) => c.ref === ref);
+const charges = (ref: string) => chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.ref === ref);
 
 async function fetchBytes(url: string, key: string | null = svc.bootstrap.liveKey): Promise<{ status: number; type: string | undefined; bytes: Buffer }> {
   const res = await request(url, { headers: key ? { authorization: `Bearer ${key}` } : {} });

@@ -4,18 +4,21 @@ import { buy, expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, GOOD_CAMPAIGN, WEAK_CAMPAIGN, approvedCampaign, mockBrand, submittedCampaign } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { REGISTRY_TIMINGS } from '../src/api/values/registration.js';
+import { chargesOf, fundAccount } from './helpers/money.js';
 
 // contract §7 (campaigns), §9 (sandbox campaign decisions), §11 (campaign price); spec: Campaign, Campaign summary.
 
 let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
+  // This file buys, registers and calls more than a new account's wallet covers (contract §11).
+  fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc.stop();
 });
 
-const charges = (ref: string, accountId = svc.bootstrap.accountId) => svc.deps.charges.listForAccount(accountId).filter((c) => c.ref === ref);
+const charges = (ref: string, accountId = svc.bootstrap.accountId) => chargesOf(svc.deps, accountId).filter((c) => c.ref === ref);
 const get = async (id: string, o: { headers?: Record<string, string> } = {}) => (await svc.call('GET', `/v1/campaigns/${id}`, o)).body;
 
 /** A real brand of the account, approved through the sandbox. */

@@ -7,6 +7,7 @@ import { emailChargeCents } from '../src/api/values/prices.js';
 import { EMAIL_DELIVER_JOB } from '../src/server/domain/email/jobs.js';
 import { applyOutcome } from '../src/server/domain/email/delivery.js';
 import type { EmailRecord } from '../src/server/storage/emails-repo.js';
+import { chargesOf } from './helpers/money.js';
 
 // spec: Send email body, Limits, Email status, Email resource, Global conventions 7 (Idempotency-Key);
 // contract §8 (email: 409 for an unverified domain, 403 for the complaint pause), §11 (email price).
@@ -35,7 +36,7 @@ async function accepted(body: unknown, o: Opts = {}): Promise<any> {
 }
 const paths = (res: { body: any }): unknown[] => (res.body?.error?.details ?? []).map((d: { path: unknown }) => d.path);
 const addresses = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}@example.com`);
-const chargesFor = (accountId: string, emailId: string) => svc.deps.charges.listForAccount(accountId).filter((c) => c.ref === emailId);
+const chargesFor = (accountId: string, emailId: string) => chargesOf(svc.deps, accountId).filter((c) => c.ref === emailId);
 const emailRows = (where: string, ...params: unknown[]) =>
   (svc.deps.db.prepare(`SELECT COUNT(*) AS n FROM emails WHERE ${where}`).get(...params) as { n: number }).n;
 /** The deliver job was scheduled: still waiting, or already run (its recipients moved on). */

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { liveNumber } from './messages-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
+import { chargesOf } from './helpers/money.js';
 
 // contract §4: the simulated carrier on the service clock, magic destinations, events, billing at
 // `sent`, and durability across a restart.
@@ -15,7 +16,7 @@ const statusEvents = (svc: TestService, messageId: string) =>
     .filter((e) => e.body.messageId === messageId)
     .map((e) => ({ messageId: e.body.messageId, status: e.body.status, reason: e.body.reason }));
 
-const chargesFor = (svc: TestService, ref: string) => svc.deps.charges.listForAccount(svc.bootstrap.accountId).filter((c) => c.ref === ref);
+const chargesFor = (svc: TestService, ref: string) => chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.ref === ref);
 
 describe('live sends on the manual clock', () => {
   let svc: TestService;

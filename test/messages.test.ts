@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { buy, enc, expectError, liveNumber, messageCount } from './messages-fixtures.js';
 import { approvedCampaign } from './registration-fixtures.js';
+import { chargesOf } from './helpers/money.js';
 
 // contract §4: POST /v1/messages with every rule, reads, idempotency, other accounts.
 
@@ -145,7 +146,7 @@ describe('POST /v1/messages accepted', () => {
       .filter((e) => e.body.messageId === res.body.id)
       .map((e) => e.body.status);
     expect(statuses).toEqual(['sent', 'delivered']);
-    expect(svc.deps.charges.listForAccount(svc.bootstrap.accountId).filter((c) => c.ref === res.body.id)).toEqual([]);
+    expect(chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.ref === res.body.id)).toEqual([]);
   });
 
   it('treats +15005550006 as a test send even with a live key (no ownership, no campaign, no charge)', async () => {
@@ -153,7 +154,7 @@ describe('POST /v1/messages accepted', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ from: '+15005550006', test: true, channel: 'mms' });
     expect((await svc.call('GET', `/v1/messages/${res.body.id}`)).body.status).toBe('delivered');
-    expect(svc.deps.charges.listForAccount(svc.bootstrap.accountId).filter((c) => c.ref === res.body.id)).toEqual([]);
+    expect(chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.ref === res.body.id)).toEqual([]);
   });
 
   it('lets a test key send from a voice-capable number only when it has sms', async () => {
@@ -180,7 +181,7 @@ describe('idempotent sends', () => {
     await svc.advanceJobs(2);
     const third = await send(body, { headers: { 'idempotency-key': 'send-1' } });
     expect(third.body.id).toBe(first.body.id);
-    expect(svc.deps.charges.listForAccount(svc.bootstrap.accountId).filter((c) => c.ref === first.body.id)).toHaveLength(1);
+    expect(chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.ref === first.body.id)).toHaveLength(1);
     const events = svc.deps.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status').filter((e) => e.body.messageId === first.body.id);
     expect(events.map((e) => e.body.status)).toEqual(['sent', 'delivered']);
   });

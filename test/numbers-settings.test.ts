@@ -2,12 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { advance, buy, enc, expectError } from './messages-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
+import { chargesOf, fundAccount } from './helpers/money.js';
 
 // contract §5: PATCH (label, caller ID name, emergency), toll-free verification; §9 tollfree-decision.
 
 let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
+  // This file buys, registers and calls more than a new account's wallet covers (contract §11).
+  fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc?.stop();
@@ -89,13 +92,13 @@ describe('PATCH /v1/numbers/{id}', () => {
 
   it('enables emergency calling: pending, then active; charges the first month once (live); disables', async () => {
     const n = await buy(svc);
-    const chargesBefore = svc.deps.charges.listForAccount(svc.bootstrap.accountId).length;
+    const chargesBefore = chargesOf(svc.deps, svc.bootstrap.accountId).length;
     const on = await patch(n.id, { emergency: { enabled: true, address: { ...address, state: 'ca' } } });
     expect(on.status).toBe(200);
     expect(on.body.emergency).toEqual({ enabled: true, address, status: 'pending' });
     await advance(svc, 5 * 60);
     expect((await get(n.id)).emergency.status).toBe('active');
-    const added = svc.deps.charges.listForAccount(svc.bootstrap.accountId).slice(chargesBefore);
+    const added = chargesOf(svc.deps, svc.bootstrap.accountId).slice(chargesBefore);
     expect(added).toMatchObject([{ category: 'emergency', amountCents: PRICES.emergencyMonthly, ref: n.id }]);
 
     const off = await patch(n.id, { emergency: { enabled: false } });
@@ -103,7 +106,7 @@ describe('PATCH /v1/numbers/{id}', () => {
     // Back on in the same month: the address on file is used, and no second charge.
     const back = await patch(n.id, { emergency: { enabled: true } });
     expect(back.body.emergency).toEqual({ enabled: true, address, status: 'pending' });
-    expect(svc.deps.charges.listForAccount(svc.bootstrap.accountId).slice(chargesBefore)).toHaveLength(1);
+    expect(chargesOf(svc.deps, svc.bootstrap.accountId).slice(chargesBefore)).toHaveLength(1);
   });
 
   it('refuses emergency and caller ID where the number cannot carry them', async () => {

@@ -3,6 +3,7 @@ import { startTestService, type TestService } from './helpers/service.js';
 import { buy, enc, expectError, numberCount } from './messages-fixtures.js';
 import { approvedCampaign, submittedCampaign } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
+import { chargesOf } from './helpers/money.js';
 
 // contract §5: search, buy, list, get, release, assign; §11 first month on buy (live only).
 
@@ -15,7 +16,7 @@ afterAll(async () => {
 });
 
 const search = (body: unknown, query = '') => svc.call('POST', `/v1/numbers/search${query}`, { body });
-const charges = () => svc.deps.charges.listForAccount(svc.bootstrap.accountId);
+const charges = () => chargesOf(svc.deps, svc.bootstrap.accountId);
 
 describe('POST /v1/numbers/search', () => {
   it('finds local numbers by area code, deterministically', async () => {

@@ -13,6 +13,7 @@ import { composeService } from '../src/server/compose.js';
 import { buildApp } from '../src/server/app.js';
 import { ensureBootstrap } from '../src/server/bootstrap.js';
 import { openDatabase } from '../src/server/storage/database.js';
+import { chargesOf } from './helpers/money.js';
 
 // contract §7 (ports), §9 (sandbox port decision), §11 (port 100 per number), spec: Ports endpoints.
 
@@ -255,7 +256,7 @@ describe('POST /v1/ports/{id}/submit', () => {
     expect(done.body.status).toBe('submitted');
     expect(done.body.focDate).toBeNull();
     // contract §11: port 100 per number, recorded when submitted (live key).
-    const charges = svc.deps.charges.listForAccount(svc.bootstrap.accountId).filter((c) => c.ref === port.id);
+    const charges = chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.ref === port.id);
     expect(charges).toEqual([expect.objectContaining({ category: 'port', quantity: 3, amountCents: 3 * PRICES.portPerNumber })]);
     // Only a draft is submitted, and only a draft takes documents.
     expectError(await submit(), 409, 'conflict');
@@ -265,7 +266,7 @@ describe('POST /v1/ports/{id}/submit', () => {
 
   it('a test key records no usage', async () => {
     const port = await submitted(2, { key: svc.bootstrap.testKey });
-    expect(svc.deps.charges.listForAccount(svc.bootstrap.accountId).filter((c) => c.ref === port.id)).toEqual([]);
+    expect(chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.ref === port.id)).toEqual([]);
   });
 });
 

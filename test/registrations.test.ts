@@ -4,12 +4,15 @@ import { buy, expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, GOOD_CAMPAIGN, WEAK_CAMPAIGN } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { REGISTRY_TIMINGS } from '../src/api/values/registration.js';
+import { chargesOf, fundAccount } from './helpers/money.js';
 
 // contract §7: the combined registration, atomic; its draft campaign follows its brand.
 
 let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
+  // This file buys, registers and calls more than a new account's wallet covers (contract §11).
+  fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc.stop();
@@ -17,7 +20,7 @@ afterAll(async () => {
 
 const register = (body: unknown, key?: string) => svc.call('POST', '/v1/registrations', { key, body });
 const count = async (path: string) => (await svc.call('GET', `${path}?limit=100`)).body.data.length;
-const charges = () => svc.deps.charges.listForAccount(svc.bootstrap.accountId);
+const charges = () => chargesOf(svc.deps, svc.bootstrap.accountId);
 
 describe('POST /v1/registrations', () => {
   it('creates a submitted brand and a draft campaign, without complianceUrls; the brand approval submits the campaign, which the clock then approves', async () => {

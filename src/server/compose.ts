@@ -10,7 +10,6 @@ import { WebhookEndpointsRepo } from './storage/webhooks-repo.js';
 import { WebhookDeliveriesRepo } from './storage/webhook-deliveries-repo.js';
 import { NumbersRepo } from './storage/numbers-repo.js';
 import { MessagesRepo } from './storage/messages-repo.js';
-import { ChargesRepo } from './storage/charges-repo.js';
 import { CampaignsRepo } from './storage/campaigns-repo.js';
 import { BrandsRepo } from './storage/brands-repo.js';
 import { RoutesRepo } from './storage/routes-repo.js';
@@ -66,7 +65,6 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     eventsRepo,
     numbers: new NumbersRepo(db),
     messages: new MessagesRepo(db),
-    charges: new ChargesRepo(db),
     campaigns: new CampaignsRepo(db),
     brands: new BrandsRepo(db),
     routes: new RoutesRepo(db),

@@ -13,7 +13,6 @@ import type { WebhookDeliveriesRepo } from './storage/webhook-deliveries-repo.js
 import type { DeliveryWorker, WebhookWorkerOptions } from './webhooks/delivery-worker.js';
 import type { NumbersRepo } from './storage/numbers-repo.js';
 import type { MessagesRepo } from './storage/messages-repo.js';
-import type { ChargesRepo } from './storage/charges-repo.js';
 import type { CampaignsRepo } from './storage/campaigns-repo.js';
 import type { BrandsRepo } from './storage/brands-repo.js';
 import type { Carrier } from './world/carrier.js';
@@ -70,7 +69,6 @@ export interface DomainDeps {
   events: EventStore;
   numbers: NumbersRepo;
   messages: MessagesRepo;
-  charges: ChargesRepo;
   campaigns: CampaignsRepo;
   /** spec: Brand (10DLC). */
   brands: BrandsRepo;

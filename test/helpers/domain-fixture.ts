@@ -22,10 +22,10 @@ import { ServiceError } from '../../src/server/errors.js';
 import type { AccountRecord } from '../../src/server/storage/accounts-repo.js';
 import type { CampaignRecord, CampaignStatus } from '../../src/server/storage/campaigns-repo.js';
 import type { NumberRecord } from '../../src/server/storage/numbers-repo.js';
-import type { ChargeRecord } from '../../src/server/storage/charges-repo.js';
 import type { EventRecord } from '../../src/server/storage/events-repo.js';
 import type { DeliveryRecord } from '../../src/server/storage/webhook-deliveries-repo.js';
 import { SearchNumbersBody } from '../../src/api/schemas/numbers.js';
+import { chargesOf, type ChargeView } from './money.js';
 
 /** 2025-01-15T12:00:00Z: a fixed start, on a 5-minute tick boundary, mid-month. */
 export const FIXTURE_START_MS = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -71,7 +71,7 @@ export interface DomainFixture {
   advance(ms: number): Promise<void>;
   /** The account's stored events, oldest first (optionally one type). */
   events(account: AccountRecord, type?: string): EventRecord[];
-  charges(account: AccountRecord): ChargeRecord[];
+  charges(account: AccountRecord): ChargeView[];
   /** Emits an event in its own transaction, as a domain change would (the webhook outbox writes its deliveries). */
   emit(account: AccountRecord, type: string, fields?: Record<string, unknown>): EventRecord;
   /** An endpoint's deliveries, oldest first, whatever their age. */
@@ -144,7 +144,7 @@ export function createDomainFixture(): DomainFixture {
     advance: async (ms) => void (await deps.scheduler.advance(ms / 1000)),
     events: (account, type) =>
       deps.eventsRepo.feedPage(account.id, { order: 'asc', limit: 10_000, exact: type ? [type] : [], prefixes: [] }).rows,
-    charges: (account) => deps.charges.listForAccount(account.id),
+    charges: (account) => chargesOf(deps, account.id),
     emit: (account, type, fields = {}) => deps.uow.transaction(() => deps.events.emit(account.id, type, fields)),
     deliveriesFor: (endpointId) => deps.webhookDeliveries.list(endpointId, { since: 0, limit: 200 }).data.reverse(),
     close: () => db.close(),

@@ -36,6 +36,14 @@ export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 /** Decision: a subscription period is 30 days of service clock. */
 export const SUBSCRIPTION_PERIOD_SECS = 30 * 86_400;
 
+/**
+ * contract §11 ("per month"), Decision: a live number's month is 30 days of service clock from its
+ * purchase; the renewal is charged from the wallet on the clock. A renewal the wallet cannot pay
+ * leaves the number in place and is retried every `retrySecs` until paid (the charge is recorded
+ * when paid; the next period still starts where the unpaid one did).
+ */
+export const NUMBER_RENEWAL = { periodSecs: 30 * 86_400, retrySecs: 86_400 } as const;
+
 /** spec: Event catalog — `billing.wallet.credited` `kind`. */
 export const CREDIT_KINDS = ['top_up', 'auto_recharge'] as const;
 export type CreditKind = (typeof CREDIT_KINDS)[number];

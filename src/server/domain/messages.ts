@@ -6,7 +6,7 @@ import type { EventStore } from './events/store.js';
 import type { Actor } from './actor.js';
 import type { NumbersRepo, NumberRecord } from '../storage/numbers-repo.js';
 import type { MessagesRepo, MessageRecord, MessageFilters } from '../storage/messages-repo.js';
-import type { ChargesRepo } from '../storage/charges-repo.js';
+import { reserve, settle, release, type BillingDeps } from './billing/charging.js';
 import type { CampaignsRepo } from '../storage/campaigns-repo.js';
 import type { Carrier, CarrierProgress, CarrierStep } from '../world/carrier.js';
 import { testStubCourse } from '../world/carrier.js';
@@ -17,14 +17,13 @@ import { ServiceError, conflict, notFound, validationError } from '../errors.js'
 import { TEST_SENDER, type InboundMessageBody, type Media, type MessageStatus, type SendMessageBody } from '../../api/schemas/messages.js';
 import type { Page } from '../../api/schemas/page.js';
 
-export interface MessagingDeps {
+export interface MessagingDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
   scheduler: Scheduler;
   events: EventStore;
   numbers: NumbersRepo;
   messages: MessagesRepo;
-  charges: ChargesRepo;
   campaigns: CampaignsRepo;
   carrier: Carrier;
 }
@@ -149,6 +148,11 @@ export function sendMessage(deps: MessagingDeps, actor: Actor, body: SendMessage
     updatedAt: now,
   };
   deps.uow.transaction(() => {
+    // contract §11: a live send reserves its price as it is accepted (SMS: segments × price; MMS: per
+    // message), before anything is written: a refusal (402 payment_required / budget_exceeded) leaves
+    // no message, no event, no job and no idempotency record. The hold is settled on `sent`. Test
+    // keys and the test sender move no money (spec: Authentication).
+    if (!test) reserve(deps, { accountId: message.accountId, mode: actor.mode }, messagePrice(message));
     deps.messages.insert(message);
     if (test) {
       for (const step of testStubCourse(message.to)) applyCarrierReport(deps, message.id, step.status, step.reason);
@@ -172,14 +176,34 @@ export function applyCarrierReport(deps: MessagingDeps, messageId: string, statu
     const now = deps.clock.nowMs();
     const finalReason = status === 'failed' || status === 'undelivered' ? reason : null;
     deps.messages.setStatus(messageId, status, finalReason, now);
-    if (status === 'sent' && !message.test) {
-      // contract §11: each segment on `sent` (live only); an MMS is priced per message.
-      if (message.channel === 'mms') deps.charges.charge(message.accountId, 'mms', 1, PRICES.mmsMessage, message.id, now);
-      else deps.charges.charge(message.accountId, 'sms', message.segments, message.segments * PRICES.smsSegment, message.id, now);
-    }
+    if (!message.test) settleOrRelease(deps, message, status);
     if (REPORTED.has(status)) deps.events.emit(message.accountId, 'message.status', { messageId, status, reason: finalReason });
     return true;
   });
+}
+
+/** contract §11: what a live outbound message costs — each segment of an SMS, an MMS per message. */
+function messagePrice(m: Pick<MessageRecord, 'id' | 'channel' | 'segments'>) {
+  return m.channel === 'mms'
+    ? { category: 'mms' as const, quantity: 1, amountCents: PRICES.mmsMessage, ref: m.id }
+    : { category: 'sms' as const, quantity: m.segments, amountCents: m.segments * PRICES.smsSegment, ref: m.id };
+}
+
+/**
+ * contract §11: the hold taken at accept becomes the charge on `sent`; a message that ends failed or
+ * undelivered while its hold is still open (it never reached `sent`) gets the money back. The
+ * carrier's course today passes every message through `sent`, so the release is the guard for a
+ * course that gives up earlier. A message accepted before the wallet existed has no hold: nothing to
+ * settle (its price was never reserved).
+ */
+function settleOrRelease(deps: MessagingDeps, message: MessageRecord, status: CarrierProgress): void {
+  // settle and release do nothing when there is no open hold (a replayed report, a message accepted before the wallet existed).
+  if (status === 'sent') {
+    const price = messagePrice(message);
+    settle(deps, message.id, { quantity: price.quantity, amountCents: price.amountCents });
+  } else if (status === 'failed' || status === 'undelivered') {
+    release(deps, message.id);
+  }
 }
 
 interface SubmitPayload {

@@ -3,7 +3,8 @@ import type { UnitOfWork } from '../storage/unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
 import type { NumbersRepo, NumberRecord, NumberFilters } from '../storage/numbers-repo.js';
 import { UniqueConstraintError } from '../storage/storage-errors.js';
-import type { ChargesRepo } from '../storage/charges-repo.js';
+import { charge, type BillingDeps } from './billing/charging.js';
+import { NUMBER_RENEWAL } from '../../api/values/billing.js';
 import type { CampaignsRepo } from '../storage/campaigns-repo.js';
 import type { Carrier, TollfreeSubmission } from '../world/carrier.js';
 import { areaCodesForLocality, isInInventory, searchInventory, type AvailableNumber } from '../world/number-inventory.js';
@@ -22,12 +23,11 @@ import type {
 } from '../../api/schemas/numbers.js';
 import type { Page } from '../../api/schemas/page.js';
 
-export interface NumbersDeps {
+export interface NumbersDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
   scheduler: Scheduler;
   numbers: NumbersRepo;
-  charges: ChargesRepo;
   campaigns: CampaignsRepo;
   carrier: Carrier;
 }
@@ -35,6 +35,7 @@ export interface NumbersDeps {
 export const JOB_CALLER_ID = 'number.caller_id_propagated';
 export const JOB_EMERGENCY = 'number.emergency_provisioned';
 export const JOB_TOLLFREE_REVIEW = 'number.tollfree_review';
+export const JOB_RENEWAL = 'number.renewal';
 
 const channelUnsupported = (message: string, path: Array<string | number>) =>
   new ServiceError('channel_unsupported', message, [{ path, message }]);
@@ -122,9 +123,11 @@ export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string):
       if (err instanceof UniqueConstraintError) throw conflict(`${phoneNumber} is already taken`);
       throw err;
     }
+    // contract §11: the first month is charged on buy (live keys only); refused → 402 and no number
+    // (the insert rolls back with the transaction). The next month is a renewal on the clock.
+    charge(deps, { accountId: actor.account.id, mode: actor.mode }, monthlyFee(record));
     if (actor.mode === 'live') {
-      const category = offer.type === 'tollfree' ? 'tollfree_number' : 'local_number';
-      deps.charges.charge(actor.account.id, category, 1, offer.monthlyPriceCents, record.id, now);
+      deps.scheduler.schedule(JOB_RENEWAL, now + NUMBER_RENEWAL.periodSecs * 1000, { numberId: record.id, periodStart: now + NUMBER_RENEWAL.periodSecs * 1000 } satisfies RenewalPayload);
     }
     return record;
   });
@@ -223,8 +226,9 @@ function updateEmergency(deps: NumbersDeps, actor: Actor, n: NumberRecord, e: No
   n.emergencyRequestedAt = now;
   deps.scheduler.schedule(JOB_EMERGENCY, now + deps.carrier.timings.emergencyProvisioningMs, { numberId: n.id, requestedAt: now });
   // contract §11: emergency 150/month, first month charged when it is turned on (live only), once a month.
-  if (!wasEnabled && actor.mode === 'live' && !deps.charges.existsFor(n.id, 'emergency', monthStart(now))) {
-    deps.charges.charge(n.accountId, 'emergency', 1, PRICES.emergencyMonthly, n.id, now);
+  // A refusal (402) rolls the whole update back: emergency stays as it was.
+  if (!wasEnabled && !deps.ledger.hasCharge(n.id, 'emergency', monthStart(now))) {
+    charge(deps, { accountId: n.accountId, mode: actor.mode }, { category: 'emergency', quantity: 1, amountCents: PRICES.emergencyMonthly, ref: n.id });
   }
 }
 
@@ -320,6 +324,34 @@ interface ProvisioningPayload {
   numberId: string;
   requestedAt: number;
 }
+interface RenewalPayload {
+  numberId: string;
+  /** The start of the month this renewal pays for (a retry keeps it: the next one starts a period later). */
+  periodStart: number;
+}
+
+/** contract §11: a number's monthly price under its usage category. */
+function monthlyFee(n: Pick<NumberRecord, 'id' | 'type'>) {
+  return n.type === 'tollfree'
+    ? { category: 'tollfree_number' as const, quantity: 1, amountCents: PRICES.tollfreeNumberMonthly, ref: n.id }
+    : { category: 'local_number' as const, quantity: 1, amountCents: PRICES.localNumberMonthly, ref: n.id };
+}
+
+/**
+ * contract §11: one month of a live number, then of its emergency calling when it is on, charged
+ * from the wallet. Each fee is charged at most once per period (a replayed job or a retry skips what
+ * is paid already). Throws 402 (charge writes nothing before it throws) at the first fee the wallet
+ * cannot pay; fees paid before it stay paid.
+ */
+function renewNumber(deps: NumbersDeps, n: NumberRecord, periodStart: number): void {
+  const live = { accountId: n.accountId, mode: 'live' as const };
+  const fee = monthlyFee(n);
+  if (!deps.ledger.hasCharge(n.id, fee.category, periodStart)) charge(deps, live, fee);
+  if (n.emergencyEnabled && !deps.ledger.hasCharge(n.id, 'emergency', periodStart)) {
+    charge(deps, live, { category: 'emergency', quantity: 1, amountCents: PRICES.emergencyMonthly, ref: n.id });
+  }
+}
+
 interface ReviewPayload {
   numberId: string;
   submittedAt: number;
@@ -349,6 +381,26 @@ export function registerNumberJobs(deps: NumbersDeps): void {
       deps.numbers.save(n);
     });
   }, 'emergency addresses provisioned');
+
+  // contract §11, Decision (NUMBER_RENEWAL): the monthly renewal of a live number. Paid → the next
+  // renewal a period later. Refused (402: empty wallet, spend limit) → the number stays, no charge is
+  // recorded, and the same period is retried a day later until paid. A released number renews no more.
+  deps.scheduler.register(JOB_RENEWAL, (p: RenewalPayload) => {
+    deps.uow.transaction(() => {
+      const n = deps.numbers.getById(p.numberId);
+      if (!n || n.status === 'released') return;
+      const now = deps.clock.nowMs();
+      try {
+        renewNumber(deps, n, p.periodStart);
+      } catch (err) {
+        if (!(err instanceof ServiceError) || err.status !== 402) throw err;
+        deps.scheduler.schedule(JOB_RENEWAL, now + NUMBER_RENEWAL.retrySecs * 1000, p);
+        return;
+      }
+      const next = p.periodStart + NUMBER_RENEWAL.periodSecs * 1000;
+      deps.scheduler.schedule(JOB_RENEWAL, next, { numberId: n.id, periodStart: next } satisfies RenewalPayload);
+    });
+  }, 'number monthly renewals');
 
   deps.scheduler.register(JOB_TOLLFREE_REVIEW, (p: ReviewPayload) => {
     deps.uow.transaction(() => {

@@ -5,7 +5,7 @@ import type { Scheduler } from '../scheduler.js';
 import type { EventStore } from './events/store.js';
 import type { Actor } from './actor.js';
 import type { NumbersRepo } from '../storage/numbers-repo.js';
-import type { ChargesRepo } from '../storage/charges-repo.js';
+import { charge, type BillingDeps } from './billing/charging.js';
 import type { PortDocumentRecord, PortFilters, PortRecord, PortsRepo } from '../storage/ports-repo.js';
 import { losingCarrierVerdict, portedNumberProfile, registryPortability, type Portability } from '../world/port-registry.js';
 import { adoptPortedNumber } from './numbers.js';
@@ -23,13 +23,12 @@ import type { Page } from '../../api/schemas/page.js';
 //   draft | submitted | foc_scheduled ──cancel──▶ canceled
 // Every move (creation included) emits `port.updated` in the transaction of the move.
 
-export interface PortsDeps {
+export interface PortsDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
   scheduler: Scheduler;
   events: EventStore;
   numbers: NumbersRepo;
-  charges: ChargesRepo;
   ports: PortsRepo;
 }
 
@@ -204,10 +203,9 @@ export function submitPort(deps: PortsDeps, actor: Actor, id: string): PortWithD
     const now = deps.clock.nowMs();
     move(deps, port, 'submitted');
     deps.scheduler.schedule(JOB_PORT_VERDICT, now + PORT_TIMINGS.focScheduledAfterSecs * 1000, { portId: port.id, submittedAt: now });
-    if (actor.mode === 'live') {
-      const count = port.phoneNumbers.length;
-      deps.charges.charge(port.accountId, 'port', count, count * PRICES.portPerNumber, port.id, now);
-    }
+    // contract §11: per number at submit (live keys only); refused → 402 and the port stays a draft (same transaction).
+    const count = port.phoneNumbers.length;
+    charge(deps, { accountId: port.accountId, mode: actor.mode }, { category: 'port', quantity: count, amountCents: count * PRICES.portPerNumber, ref: port.id });
     return { port, documents };
   });
 }

@@ -4,6 +4,7 @@ import { EventFeedQuery, EventFeedSchema, FEED_WAIT_MAX_SECS } from '../../api/s
 import type { ServiceDeps } from '../deps.js';
 import { EventsFeed } from '../domain/events/feed.js';
 import { eventFeedView } from '../views/events.js';
+import { whileClientWaits } from '../http/held-request.js';
 
 // spec: Events feed; contract §10.
 export function eventsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
@@ -37,17 +38,6 @@ export function eventsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: EventFeedSchema },
       },
     },
-    async (req, reply) => {
-      const controller = new AbortController();
-      const onClose = () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      };
-      reply.raw.once('close', onClose);
-      try {
-        return eventFeedView(await feed.read(req.auth, req.query, controller.signal));
-      } finally {
-        reply.raw.off('close', onClose);
-      }
-    },
+    async (req, reply) => eventFeedView(await whileClientWaits(reply, (signal) => feed.read(req.auth, req.query, signal))),
   );
 }

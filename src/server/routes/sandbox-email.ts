@@ -9,6 +9,7 @@ import { reportEmailEvent } from '../domain/email/email-events.js';
 import { commitOnce } from '../http/idempotency.js';
 import { mailboxView } from '../views/mailbox.js';
 import { emailView } from '../views/emails.js';
+import { whileClientWaits } from '../http/held-request.js';
 
 // contract §8 (the mail sandbox, an extension) and §9 (`POST /v1/sandbox/email-events`).
 export function sandboxEmailRoutes(app: FastifyInstance, deps: ServiceDeps): void {
@@ -37,18 +38,7 @@ export function sandboxEmailRoutes(app: FastifyInstance, deps: ServiceDeps): voi
         response: { 200: MailboxSchema },
       },
     },
-    async (req, reply) => {
-      const controller = new AbortController();
-      const onClose = () => {
-        if (!reply.raw.writableFinished) controller.abort();
-      };
-      reply.raw.once('close', onClose);
-      try {
-        return mailboxView(await feed.read(req.auth, req.query, controller.signal));
-      } finally {
-        reply.raw.off('close', onClose);
-      }
-    },
+    async (req, reply) => mailboxView(await whileClientWaits(reply, (signal) => feed.read(req.auth, req.query, signal))),
   );
 
   r.post(

@@ -55,6 +55,7 @@ export class LedgerRepo {
   private readonly sumStmt;
   private readonly usageStmt;
   private readonly chargedSinceStmt;
+  private readonly hasChargeStmt;
   constructor(private readonly db: Db) {
     this.appendStmt = db.prepare(
       `INSERT INTO ledger (id, account_id, kind, category, quantity, amount_cents, balance_after_cents, cause, ref, hold_id, created_at)
@@ -67,6 +68,7 @@ export class LedgerRepo {
         WHERE account_id = ? AND kind IN ('charge', 'refund') AND category IS NOT NULL AND created_at >= ? AND created_at < ?
         GROUP BY category`,
     );
+    this.hasChargeStmt = db.prepare("SELECT 1 FROM ledger WHERE ref = ? AND category = ? AND kind = 'charge' AND created_at >= ? LIMIT 1");
     this.chargedSinceStmt = db.prepare(
       "SELECT COALESCE(-SUM(amount_cents), 0) AS n FROM ledger WHERE account_id = ? AND kind IN ('charge', 'refund') AND category IS NOT NULL AND created_at >= ?",
     );
@@ -93,6 +95,11 @@ export class LedgerRepo {
   /** Spend (usage charges net of refunds; not sandbox adjustments) since a time: the month to date against the spend limit. */
   chargedSince(accountId: string, sinceMs: number): number {
     return (this.chargedSinceStmt.get(accountId, sinceMs) as { n: number }).n;
+  }
+
+  /** True when `ref` already carries a charge of `category` at or after `since` (a monthly fee paid once). */
+  hasCharge(ref: string, category: UsageCategory, sinceMs: number): boolean {
+    return this.hasChargeStmt.get(ref, category, sinceMs) !== undefined;
   }
 
   /** Every row of an account, oldest first (tests recompute the balance from it). */

@@ -3,6 +3,7 @@ import type { EventStore } from '../events/store.js';
 import type { MailboxQuery } from '../../../api/schemas/email.js';
 import type { Actor } from '../actor.js';
 import { validationError } from '../../errors.js';
+import { HeldReads } from '../events/held-reads.js';
 
 // contract §8 (extension): `GET /v1/sandbox/mailbox` — the messages the simulated mail server
 // delivered for the caller's account, oldest first, with the events feed's `after`/`wait`
@@ -31,32 +32,24 @@ export interface MailboxDeps {
 }
 
 /**
- * Held requests park here per account. A message is stored in the transaction that emits its
- * `email.delivered`, and the event store tells its listeners after that transaction commits, so
- * a wake always finds the row; each wake re-reads the database (with the `to` filter).
+ * Held requests park in `HeldReads`, woken by `email.delivered`: a message is stored in the
+ * transaction that emits it, and the event store tells its listeners after that transaction
+ * commits, so a wake always finds the row; each wake re-reads the database (with the `to` filter).
  */
 export class MailboxFeed {
-  private readonly waiters = new Set<() => void>();
-  private readonly byAccount = new Map<string, Set<() => void>>();
-  private closed = false;
-  private readonly unsubscribe: () => void;
+  private readonly held: HeldReads;
 
   constructor(private readonly d: MailboxDeps) {
-    this.unsubscribe = d.events.subscribe((e) => {
-      if (e.type !== 'email.delivered') return;
-      for (const wake of this.byAccount.get(e.accountId) ?? []) wake();
-    });
+    this.held = new HeldReads(d.events, (e) => e.type === 'email.delivered');
   }
 
   /** Releases every held request (they answer with no messages) and refuses to hold new ones. */
   close(): void {
-    this.closed = true;
-    this.unsubscribe();
-    for (const release of [...this.waiters]) release();
+    this.held.close();
   }
 
   get waiting(): number {
-    return this.waiters.size;
+    return this.held.waiting;
   }
 
   async read(actor: Actor, q: MailboxQuery, signal?: AbortSignal): Promise<MailboxPage> {
@@ -71,34 +64,6 @@ export class MailboxFeed {
 
     const first = attempt();
     if (first) return first;
-    if (q.wait <= 0 || this.closed || signal?.aborted) return empty();
-
-    return new Promise<MailboxPage>((resolve) => {
-      let done = false;
-      const finish = (page: MailboxPage) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        this.waiters.delete(release);
-        const set = this.byAccount.get(accountId);
-        set?.delete(wake);
-        if (set && set.size === 0) this.byAccount.delete(accountId);
-        signal?.removeEventListener('abort', release);
-        resolve(page);
-      };
-      const release = () => finish(empty());
-      const wake = () => {
-        const page = attempt();
-        if (page) finish(page);
-      };
-      const timer = setTimeout(release, q.wait * 1000);
-      this.waiters.add(release);
-      let set = this.byAccount.get(accountId);
-      if (!set) this.byAccount.set(accountId, (set = new Set()));
-      set.add(wake);
-      signal?.addEventListener('abort', release, { once: true });
-      // A message committed between the first read and subscribing would have no hint left: read again.
-      wake();
-    });
+    return this.held.hold(accountId, q.wait, attempt, empty, signal);
   }
 }

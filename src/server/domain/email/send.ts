@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { UnitOfWork } from '../../storage/unit-of-work.js';
-import type { ChargesRepo } from '../../storage/charges-repo.js';
+import { charge, type BillingDeps } from '../billing/charging.js';
 import type { SendingDomainsRepo } from '../../storage/sending-domains-repo.js';
 import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
 import type { Actor } from '../actor.js';
@@ -26,14 +26,13 @@ import { EMAIL_DELIVER_JOB } from './jobs.js';
 // (handing over, outcomes, events) is the simulated mail server's (domain/email/delivery.ts).
 
 // The family's part of the service deps (the domain layer names the repositories, not deps.ts).
-export interface SendEmailDeps {
+export interface SendEmailDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
   scheduler: Scheduler;
   sendingDomains: SendingDomainsRepo;
   emails: EmailsRepo;
   suppressions: SuppressionsRepo;
-  charges: ChargesRepo;
 }
 export interface EmailReadDeps {
   emails: EmailsRepo;
@@ -198,8 +197,9 @@ export function sendEmail(deps: SendEmailDeps, actor: Actor, body: SendEmailBody
     const recipients = deps.emails.insert(email, rows);
     // spec: Send email body — suppressed recipients are not billed; contract §11: 1 cent per started
     // block of 10 non-suppressed recipients; live keys only.
-    if (actor.mode === 'live' && sendable > 0) {
-      deps.charges.charge(accountId, 'email', sendable, emailChargeCents(sendable), email.id, now);
+    // A refusal (402) throws before anything is charged and rolls the whole accept back: no email, no recipients, no job.
+    if (sendable > 0) {
+      charge(deps, { accountId, mode: actor.mode }, { category: 'email', quantity: sendable, amountCents: emailChargeCents(sendable), ref: email.id });
     }
     // Nothing to hand over when every recipient was suppressed: the email is final as accepted.
     if (sendable > 0) deps.scheduler.schedule(EMAIL_DELIVER_JOB, now, { emailId: email.id });

@@ -1,4 +1,5 @@
 import type { EventRecord, EventsRepo } from '../../storage/events-repo.js';
+import { HeldReads } from './held-reads.js';
 import type { EventStore } from './store.js';
 import type { Actor } from '../actor.js';
 import { validationError } from '../../errors.js';
@@ -55,31 +56,21 @@ export interface FeedDeps {
   events: EventStore;
 }
 
-/**
- * Long-polls (`wait`) park here until an event of their account arrives (the event store's
- * after-commit hint), their time runs out, or the app closes; each wake re-reads the database.
- */
+/** The events feed (contract §10); held reads (`wait`) park in `HeldReads` until an event of their account commits. */
 export class EventsFeed {
-  private readonly waiters = new Set<() => void>();
-  private closed = false;
-  private readonly unsubscribe: () => void;
-  private readonly byAccount = new Map<string, Set<() => void>>();
+  private readonly held: HeldReads;
 
   constructor(private readonly d: FeedDeps) {
-    this.unsubscribe = d.events.subscribe((e) => {
-      for (const wake of this.byAccount.get(e.accountId) ?? []) wake();
-    });
+    this.held = new HeldReads(d.events);
   }
 
   /** Releases every held request (they answer with no events) and refuses to hold new ones. */
   close(): void {
-    this.closed = true;
-    this.unsubscribe();
-    for (const release of [...this.waiters]) release();
+    this.held.close();
   }
 
   get waiting(): number {
-    return this.waiters.size;
+    return this.held.waiting;
   }
 
   /**
@@ -111,34 +102,8 @@ export class EventsFeed {
 
     const first = attempt();
     if (first) return first;
-    if (q.wait <= 0 || before !== undefined || this.closed || signal?.aborted) return empty();
-
-    return new Promise<FeedPage>((resolve) => {
-      let done = false;
-      const finish = (result: FeedPage) => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        this.waiters.delete(release);
-        const set = this.byAccount.get(accountId);
-        set?.delete(wake);
-        if (set && set.size === 0) this.byAccount.delete(accountId);
-        signal?.removeEventListener('abort', release);
-        resolve(result);
-      };
-      const release = () => finish(empty());
-      const wake = () => {
-        const page = attempt();
-        if (page) finish(page);
-      };
-      const timer = setTimeout(release, q.wait * 1000);
-      this.waiters.add(release);
-      let set = this.byAccount.get(accountId);
-      if (!set) this.byAccount.set(accountId, (set = new Set()));
-      set.add(wake);
-      signal?.addEventListener('abort', release, { once: true });
-      // An event committed between the first read and subscribing would have no hint left: read again.
-      wake();
-    });
+    // A read back in time (`before`) is never held: nothing new can arrive there.
+    if (before !== undefined) return empty();
+    return this.held.hold(accountId, q.wait, attempt, empty, signal);
   }
 }

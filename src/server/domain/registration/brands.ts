@@ -8,6 +8,7 @@ import type { Page } from '../../../api/schemas/page.js';
 import { BRAND_TEXT_FIELDS, type BrandFields, type BrandFilters, type BrandRecord } from '../../storage/brands-repo.js';
 import { JOB_BRAND_DECISION, type RegistrationDeps } from './deps.js';
 import { tcrBrandIdFor } from './registry-ids.js';
+import { charge } from '../billing/charging.js';
 import { submitDraftCampaigns } from './campaigns.js';
 
 // spec: Brand (10DLC), Registration inputs; contract §7 (brands), §9 (sandbox decisions), §11 (prices).
@@ -55,7 +56,8 @@ export function insertBrand(deps: RegistrationDeps, actor: Actor, body: BrandReg
   };
   deps.brands.insert(brand);
   if (!mock) {
-    if (actor.mode === 'live') deps.charges.charge(actor.account.id, 'brand_registration', 1, PRICES.brandRegistration, id, now);
+    // contract §11: the registration fee (live keys only; a refusal → 402 and no brand, the caller's transaction rolls back).
+    charge(deps, { accountId: actor.account.id, mode: actor.mode }, { category: 'brand_registration', quantity: 1, amountCents: PRICES.brandRegistration, ref: id });
     scheduleDecision(deps, brand);
   }
   return brand;
@@ -165,7 +167,8 @@ export function vetBrand(deps: RegistrationDeps, actor: Actor, id: string, body:
     b.identityStatus = 'VETTED_VERIFIED';
     b.updatedAt = now;
     deps.brands.save(b);
-    if (actor.mode === 'live') deps.charges.charge(actor.account.id, 'brand_vetting', 1, PRICES.brandVetting, b.id, now);
+    // contract §11: the vetting fee (live keys only); refused → 402 and the brand stays unvetted (same transaction).
+    charge(deps, { accountId: actor.account.id, mode: actor.mode }, { category: 'brand_vetting', quantity: 1, amountCents: PRICES.brandVetting, ref: b.id });
     return b;
   });
 }

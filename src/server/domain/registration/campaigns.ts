@@ -9,6 +9,7 @@ import type { BrandRecord } from '../../storage/brands-repo.js';
 import type { CampaignFilters, CampaignRecord, CampaignSummaryRecord } from '../../storage/campaigns-repo.js';
 import { JOB_CAMPAIGN_DCA_REVIEW, JOB_CAMPAIGN_DECISION, JOB_CNP_SHARING, type RegistrationDeps } from './deps.js';
 import { tcrCampaignIdFor } from './registry-ids.js';
+import { charge } from '../billing/charging.js';
 import { predictApproval } from './prediction.js';
 
 // spec: Campaign (10DLC), Campaign summary, Registration inputs; contract §7 (campaigns), §9 (sandbox
@@ -47,7 +48,8 @@ export function insertCampaign(deps: RegistrationDeps, actor: Actor, brand: Bran
     updatedAt: now,
   };
   deps.campaigns.insert(c);
-  if (!c.mock && actor.mode === 'live') deps.charges.charge(actor.account.id, 'campaign_registration', 1, PRICES.campaignRegistration, c.id, now);
+  // contract §11: the campaign fee (live keys only); refused → 402 and no campaign (the caller's transaction rolls back).
+  if (!c.mock) charge(deps, { accountId: actor.account.id, mode: actor.mode }, { category: 'campaign_registration', quantity: 1, amountCents: PRICES.campaignRegistration, ref: c.id });
   if (status === 'submitted') submit(deps, c, brand);
   return c;
 }

@@ -3,16 +3,15 @@ import type { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { BrandsRepo } from '../../storage/brands-repo.js';
 import type { CampaignsRepo } from '../../storage/campaigns-repo.js';
-import type { ChargesRepo } from '../../storage/charges-repo.js';
+import type { BillingDeps } from '../billing/charging.js';
 
 /** What 10DLC registration reads and writes (a Pick of the service deps). */
-export interface RegistrationDeps {
+export interface RegistrationDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
   scheduler: Scheduler;
   brands: BrandsRepo;
   campaigns: CampaignsRepo;
-  charges: ChargesRepo;
 }
 
 /** Scheduler job kinds of the simulated registry (contract §7: decisions on the service clock). */

@@ -6,7 +6,8 @@ import type { NumbersRepo } from '../../storage/numbers-repo.js';
 import type { RoutesRepo } from '../../storage/routes-repo.js';
 import type { CallProgress, CallRecord, CallsRepo, StoredTraceEntry } from '../../storage/calls-repo.js';
 import type { VoicemailsRepo } from '../../storage/voicemails-repo.js';
-import type { ChargesRepo } from '../../storage/charges-repo.js';
+import type { BillingDeps } from '../billing/charging.js';
+import { chargeCallUsage } from './call-billing.js';
 import type { Transcriber } from '../../world/transcriber.js';
 import type { BlockedNumbersRepo } from '../../storage/blocked-numbers-repo.js';
 import type { DevicesRepo } from '../../storage/devices-repo.js';
@@ -42,7 +43,7 @@ export interface CallDecisionClient extends DecisionClient {
   readonly stopping: boolean;
 }
 
-export interface CallsDeps {
+export interface CallsDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
   scheduler: Scheduler;
@@ -51,7 +52,6 @@ export interface CallsDeps {
   routes: RoutesRepo;
   calls: CallsRepo;
   voicemails: VoicemailsRepo;
-  charges: ChargesRepo;
   blockedNumbers: BlockedNumbersRepo;
   devices: DevicesRepo;
   decisions: CallDecisionClient;
@@ -174,7 +174,7 @@ export function commitStep(deps: CallsDeps, before: CallRecord, progress: CallPr
     }
   }
 
-  recordUsage(deps, before, progress, events, now);
+  recordUsage(deps, before, progress, events);
 
   for (const e of events) deps.events.emit(before.accountId, e.type, absoluteUrls(before, withDirection(before, e)));
 
@@ -207,15 +207,15 @@ function absoluteUrls(call: CallRecord, fields: Record<string, unknown>): Record
 const isLiveTranscribed = (state: unknown): boolean =>
   typeof state === 'object' && state !== null && !isOutboundState(state) && (state as CallState).call.route?.liveTranscription === true;
 
-function recordUsage(deps: Pick<CallsDeps, 'charges'>, before: CallRecord, progress: CallProgress, events: readonly CallEvent[], now: number): void {
+function recordUsage(deps: BillingDeps, before: CallRecord, progress: CallProgress, events: readonly CallEvent[]): void {
   if (before.mode !== 'live') return;
   const ended: CallStatus = progress.status;
   if (ended === 'completed' && before.status !== 'completed' && progress.durationSeconds !== null) {
     const minutes = startedMinutes(progress.durationSeconds);
-    deps.charges.charge(before.accountId, 'voice', minutes, minutes * PRICES.voiceMinute, before.id, now);
+    chargeCallUsage(deps, before.accountId, { category: 'voice', quantity: minutes, amountCents: minutes * PRICES.voiceMinute, ref: before.id });
     // spec: Call route — liveTranscription is "billed per minute": the bridged minutes were transcribed live.
     if (isLiveTranscribed(before.state)) {
-      deps.charges.charge(before.accountId, 'transcription', minutes, minutes * PRICES.transcriptionMinute, `${before.id}:live`, now);
+      chargeCallUsage(deps, before.accountId, { category: 'transcription', quantity: minutes, amountCents: minutes * PRICES.transcriptionMinute, ref: `${before.id}:live` });
     }
   }
   for (const e of events) {
@@ -224,7 +224,7 @@ function recordUsage(deps: Pick<CallsDeps, 'charges'>, before: CallRecord, progr
     if (e.fields.transcriptStatus !== 'available') continue;
     const minutes = startedMinutes(Number(e.fields.durationSeconds ?? 0));
     const ref = String(e.fields.voicemailId ?? e.fields.recordingId ?? before.id);
-    deps.charges.charge(before.accountId, 'transcription', minutes, minutes * PRICES.transcriptionMinute, ref, now);
+    chargeCallUsage(deps, before.accountId, { category: 'transcription', quantity: minutes, amountCents: minutes * PRICES.transcriptionMinute, ref });
   }
 }
 

@@ -1,3 +1,4 @@
+import { assertCanStartCall } from './call-billing.js';
 import type { Actor } from '../actor.js';
 import type { NumberRecord } from '../../storage/numbers-repo.js';
 import type { CallFilters, CallProgress, CallRecord, StoredTraceEntry } from '../../storage/calls-repo.js';
@@ -114,6 +115,8 @@ export function placeSandboxCall(deps: CallsDeps, actor: Actor, body: SandboxCal
   });
   const record: CallRecord = { ...call, state };
   deps.uow.transaction(() => {
+    // contract §11 (call-billing.ts): a live call starts only when its first minute could be paid; 402 → no call, no job.
+    assertCanStartCall(deps, { accountId: call.accountId, mode: actor.mode }, state.call.route?.liveTranscription === true);
     deps.calls.insert(record);
     deps.scheduler.schedule(JOB_CALL_STEP, state.dueAt!, { callId: call.id });
   });
@@ -148,6 +151,8 @@ export function placeSoftphoneCall(deps: CallsDeps, actor: Actor, body: Softphon
   ];
   const record: CallRecord = { ...call, state, trace };
   deps.uow.transaction(() => {
+    // contract §11 (call-billing.ts): the outbound leg is charged per minute; 402 → no call, no job.
+    assertCanStartCall(deps, { accountId: call.accountId, mode: actor.mode }, false);
     deps.calls.insert(record);
     deps.scheduler.schedule(JOB_CALL_STEP, dueAt, { callId: call.id });
   });

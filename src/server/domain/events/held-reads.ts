@@ -1,0 +1,72 @@
+import type { EventStore } from './store.js';
+import type { EventRecord } from '../../storage/events-repo.js';
+
+// Long-polls (`wait`, contract §10 for the events feed, §8 for the mail sandbox) park here until an
+// event of their account that concerns them commits (the event store tells its listeners after the
+// commit, so a wake always finds the rows), their time runs out, their client goes, or the app
+// closes. Each wake re-reads the database through the reader's own `attempt`.
+
+export class HeldReads {
+  private readonly waiters = new Set<() => void>();
+  private readonly byAccount = new Map<string, Set<() => void>>();
+  private closed = false;
+  private readonly unsubscribe: () => void;
+
+  /** `concerns`: which committed events may have something for a held read (default: every one). */
+  constructor(events: EventStore, concerns: (e: EventRecord) => boolean = () => true) {
+    this.unsubscribe = events.subscribe((e) => {
+      if (!concerns(e)) return;
+      for (const wake of this.byAccount.get(e.accountId) ?? []) wake();
+    });
+  }
+
+  /** Releases every held read (each answers `empty()`) and refuses to hold new ones. */
+  close(): void {
+    this.closed = true;
+    this.unsubscribe();
+    for (const release of [...this.waiters]) release();
+  }
+
+  get waiting(): number {
+    return this.waiters.size;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /**
+   * Holds a read that found nothing: answers the first `attempt()` that finds something after a
+   * wake, or `empty()` after `waitSecs`, on abort, or on close.
+   */
+  hold<T>(accountId: string, waitSecs: number, attempt: () => T | undefined, empty: () => T, signal?: AbortSignal): Promise<T> {
+    if (waitSecs <= 0 || this.closed || signal?.aborted) return Promise.resolve(empty());
+    return new Promise<T>((resolve) => {
+      let done = false;
+      const finish = (result: T) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        this.waiters.delete(release);
+        const set = this.byAccount.get(accountId);
+        set?.delete(wake);
+        if (set && set.size === 0) this.byAccount.delete(accountId);
+        signal?.removeEventListener('abort', release);
+        resolve(result);
+      };
+      const release = () => finish(empty());
+      const wake = () => {
+        const found = attempt();
+        if (found !== undefined) finish(found);
+      };
+      const timer = setTimeout(release, waitSecs * 1000);
+      this.waiters.add(release);
+      let set = this.byAccount.get(accountId);
+      if (!set) this.byAccount.set(accountId, (set = new Set()));
+      set.add(wake);
+      signal?.addEventListener('abort', release, { once: true });
+      // A row committed between the first read and subscribing would have no hint left: read again.
+      wake();
+    });
+  }
+}

@@ -1,0 +1,59 @@
+// Money in tests: the ledger is the record of every movement (contract §11), so tests read charges
+// from it and check, after every test that moves money, that the wallet equals the sum of its rows.
+import { expect } from 'vitest';
+import type { ServiceDeps } from '../../src/server/deps.js';
+import { MONEY_LIMITS, type UsageCategory } from '../../src/api/values/billing.js';
+import { setBalance } from '../../src/server/domain/billing/wallet.js';
+
+/** A charge as tests assert it: positive cents (the ledger row is signed as it moves the balance). */
+export interface ChargeView {
+  id: string;
+  accountId: string;
+  category: UsageCategory | null;
+  quantity: number;
+  amountCents: number;
+  ref: string | null;
+  createdAt: number;
+}
+
+type MoneyDeps = Pick<ServiceDeps, 'ledger' | 'wallets'>;
+
+/** The account's `charge` rows, oldest first. */
+export function chargesOf(deps: Pick<ServiceDeps, 'ledger'>, accountId: string): ChargeView[] {
+  return deps.ledger
+    .entries(accountId)
+    .filter((e) => e.kind === 'charge' && e.category !== null)
+    .map((e) => ({ id: e.id, accountId: e.accountId, category: e.category, quantity: e.quantity, amountCents: -e.amountCents, ref: e.ref, createdAt: e.createdAt }));
+}
+
+/** The wallet's balance (0 when the account has no wallet row yet). */
+export function balanceOf(deps: Pick<ServiceDeps, 'wallets'>, accountId: string): number {
+  return deps.wallets.get(accountId)?.balanceCents ?? 0;
+}
+
+/**
+ * The invariant: the wallet's balance is the sum of the account's ledger rows, never below zero,
+ * and each row's balance-after (where written) is the running sum at that row.
+ */
+export function expectLedgerConsistent(svc: { deps: MoneyDeps }, accountId: string): void {
+  const entries = svc.deps.ledger.entries(accountId);
+  expect(entries.length).toBeGreaterThan(0);
+  let running = 0;
+  for (const e of entries) {
+    running += e.amountCents;
+    expect(running).toBeGreaterThanOrEqual(0);
+    if (e.balanceAfterCents !== null) expect(e.balanceAfterCents).toBe(running);
+  }
+  expect(svc.deps.ledger.sum(accountId)).toBe(running);
+  expect(balanceOf(svc.deps, accountId)).toBe(running);
+}
+
+/**
+ * A wallet deep enough for a test file that buys, registers and calls a lot (a new account starts
+ * with NEW_ACCOUNT_WALLET_CENTS, which a few numbers and a vetted brand use up), with a limit to match.
+ * Through setBalance, so the ledger still sums to the balance.
+ */
+export function fundAccount(svc: { deps: ServiceDeps; now(): number }, accountId: string, cents = 1_000_000): void {
+  svc.deps.uow.transaction(() => setBalance(svc.deps, accountId, cents));
+  svc.deps.wallets.update(accountId, { spendLimitCents: MONEY_LIMITS.maxSpendLimitCents, updatedAt: svc.now() });
+}
