@@ -9,6 +9,7 @@ import { billing, events, freshAccount } from './billing-fixtures.js';
 import { charge } from '../src/server/domain/billing/charging.js';
 import { NEW_ACCOUNT_SPEND_LIMIT_CENTS, NEW_ACCOUNT_WALLET_CENTS, PLANS, SANDBOX_CARD_TOKEN, SANDBOX_DECLINED_CARD_TOKEN } from '../src/api/values/billing.js';
 import { PRICES } from '../src/api/values/prices.js';
+import { liveNumber } from './messages-fixtures.js';
 
 let svc: TestService;
 const json = (text: string) => JSON.parse(text);
@@ -108,6 +109,32 @@ describe('svc billing top-up, card, auto-recharge, limit', () => {
     expect(asked.stderr).toContain('Set the monthly spend limit to $250.00 (now $100.00; $0.00 spent this month)');
     expect((await a.billing()).spendLimitCents).toBe(NEW_ACCOUNT_SPEND_LIMIT_CENTS);
     expect(json(expectOk(await a.run(['billing', 'limit', '$1,000.50', '--yes', '-o', 'json'])).stdout).spendLimitCents).toBe(100_050);
+  });
+});
+
+describe('402 on a send', () => {
+  it('an empty wallet: svc messages send exits 7 naming svc billing top-up; past the limit, naming svc billing limit; nothing sent', async () => {
+    const a = await account();
+    const from = (await liveNumber(svc, { headers: a.headers })).phoneNumber;
+    const sendArgs = ['messages', 'send', '--to', '+14155550100', '--from', from, '--body', 'hello'];
+    expectOk(await a.run(['api', 'PUT', '/v1/sandbox/wallet', '-f', 'balanceCents:=0']));
+    const broke = await a.run(sendArgs);
+    expect(broke.code).toBe(7);
+    expect(broke.stderr).toContain('error: payment_required');
+    expect(broke.stderr).toContain('svc billing top-up <amount>');
+
+    expectOk(await a.run(['api', 'PUT', '/v1/sandbox/wallet', '-f', 'balanceCents:=1000']));
+    // The number's first month is already spent, so a $1.00 limit leaves no room.
+    expectOk(await a.run(['billing', 'limit', '1', '--yes']));
+    const over = await a.run(sendArgs);
+    expect(over.code).toBe(7);
+    expect(over.stderr).toContain('error: budget_exceeded');
+    expect(over.stderr).toContain('svc billing limit <amount>');
+    const listed = await svc.call('GET', '/v1/messages?limit=5', { headers: a.headers });
+    expect(listed.body.data).toEqual([]);
+
+    expectOk(await a.run(['billing', 'limit', '100', '--yes']));
+    expectOk(await a.run(sendArgs));
   });
 });
 
