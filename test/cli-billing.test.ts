@@ -193,6 +193,19 @@ describe('svc usage', () => {
   });
 });
 
+describe('svc agency summary', () => {
+  it("a table shows each sub-account's spend this month in dollars; json keeps cents", async () => {
+    const a = await account();
+    svc.deps.uow.transaction(() => charge(svc.deps, { accountId: a.id, mode: 'live' }, { category: 'sms', quantity: 250, amountCents: 250 * PRICES.smsSegment, ref: 'msg_cli_agency' }));
+    const asAgency = (args: string[], tty = false) => runSvc(args, { service: svc, tty, env: { CI: 'true' } });
+    const rows = json(expectOk(await asAgency(['agency', 'summary', '-o', 'json'])).stdout);
+    expect(rows.find((r: any) => r.id === a.id)).toMatchObject({ spendThisMonthCents: 250 * PRICES.smsSegment });
+    const table = expectOk(await asAgency(['agency', 'summary'], true)).stdout;
+    expect(table).toContain('spendThisMonth');
+    expect(table.split('\n').find((l) => l.includes(a.id))).toContain(`$${(250 * PRICES.smsSegment / 100).toFixed(2)}`);
+  });
+});
+
 describe('money triggers', () => {
   it('billing.wallet.low_balance: one crossing below the threshold, one event', async () => {
     const a = await account();
