@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
+import { fundAccount } from './helpers/money.js';
 import { runSvc, type CliResult, type RunSvcOptions, expectOk } from './helpers/cli.js';
 import { CliContext } from '../src/cli/context.js';
 import { createTestIO } from '../src/output/io.js';
@@ -53,6 +54,8 @@ async function buy(want: (n: Available) => boolean = (n) => n.capabilities.sms &
 
 beforeAll(async () => {
   svc = await startTestService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  // This file buys and registers more than a new account's wallet covers (contract §11).
+  fundAccount(svc, svc.bootstrap.accountId);
   tmp = mkdtempSync(join(tmpdir(), 'svc-cli-numbers-'));
 });
 

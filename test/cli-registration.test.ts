@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
+import { fundAccount } from './helpers/money.js';
 import { runSvc, expectOk, assertBuilt, type RunSvcOptions } from './helpers/cli.js';
 import { PRICES } from '../src/api/values/prices.js';
 
@@ -41,6 +42,8 @@ const CAMPAIGN = {
 beforeAll(async () => {
   assertBuilt();
   svc = await startTestService();
+  // This file buys and registers more than a new account's wallet covers (contract §11).
+  fundAccount(svc, svc.bootstrap.accountId);
   tmp = mkdtempSync(join(tmpdir(), 'svc-cli-registration-'));
 });
 

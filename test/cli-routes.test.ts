@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
+import { fundAccount } from './helpers/money.js';
 import { runSvc, expectOk, type RunSvcOptions } from './helpers/cli.js';
 import { buy } from './messages-fixtures.js';
 import { scriptedEditor as sharedScriptedEditor, type EditorStep } from './helpers/scripted-editor.js';
@@ -13,6 +14,8 @@ let svc: TestService;
 let tmp: string;
 beforeAll(async () => {
   svc = await startTestService();
+  // This file buys and registers more than a new account's wallet covers (contract §11).
+  fundAccount(svc, svc.bootstrap.accountId);
   tmp = mkdtempSync(join(tmpdir(), 'svc-routes-cli-'));
 });
 afterAll(async () => {
