@@ -15,7 +15,7 @@ import { runUpdate } from '../src/cli/commands/numbers/update.run.js';
 import { runVerifyTollfree } from '../src/cli/commands/numbers/verify-tollfree.run.js';
 import { runBuy } from '../src/cli/commands/numbers/buy.run.js';
 import { reportError } from '../src/cli/main.js';
-import { dollars } from '../src/cli/commands/numbers/columns.js';
+import { dollars } from '../src/cli/money.js';
 
 let svc: TestService;
 let tmp: string;

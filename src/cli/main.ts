@@ -7,6 +7,7 @@ import { CancelledError, CliError, DeclinedError, ExitStatus, UsageError } from 
 import { EXIT, exitCodeForApiError } from './exit-codes.js';
 import { environmentHelp } from './environment.js';
 import { detailLines } from './error-details.js';
+import { paymentHint } from './payment-hint.js';
 import { addGroupExamples } from './help-examples.js';
 import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from '../api/client/errors.js';
 import { createProcessIO, type ProcessLike } from '../output/io.js';
@@ -150,7 +151,9 @@ export function reportError(err: unknown, ctx: CliContext): number {
     } else {
       say(`error: ${err.code}: ${err.message}`);
       for (const line of detailLines(err.message, err.details)) say(`  ${line}`);
-      if (err.hint) say(err.hint);
+      // cli.md exit 7: whatever the command, a 402 names the billing verb that lifts it.
+      const hint = err.hint ?? paymentHint(err.code);
+      if (hint) say(hint);
       if (err.requestId) say(`request id: ${err.requestId}`);
     }
     return exitCodeForApiError(err.code);

@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 import { brandList, getBrand, resubmitBrand, updateBrand, vetBrand } from '../../../api/resources/brands.js';
 import { UpdateBrandBody } from '../../../api/schemas/brands.js';
 import { PRICES } from '../../../api/values/prices.js';
-import { dollars } from '../numbers/columns.js';
+import { dollars } from '../../money.js';
 import { readDocument } from '../registrations/document-file.js';
 import { BRAND_COLUMNS, BRAND_LIST_COLUMNS } from './columns.js';
 import { BRAND_FIELDS } from './fields.js';

@@ -10,7 +10,7 @@ import { BusinessInfoBody, RegistrationBody, type Prediction } from '../../../ap
 import type { CampaignDraft } from '../../../api/schemas/campaigns.js';
 import { PRICES } from '../../../api/values/prices.js';
 import { KEY_PREFIX } from '../../../api/values/keys.js';
-import { dollars } from '../numbers/columns.js';
+import { dollars } from '../../money.js';
 import { predictionLines } from '../registrations/prediction-report.js';
 import { BRAND_QUESTIONS, CAMPAIGN_QUESTIONS, REGISTER_QUESTIONS } from './questions.js';
 import { BRAND_COLUMNS, CAMPAIGN_COLUMNS } from './columns.js';

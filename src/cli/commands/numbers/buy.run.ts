@@ -7,7 +7,8 @@ import { ApiError } from '../../../api/client/errors.js';
 import type { AvailableNumber } from '../../../api/schemas/numbers.js';
 import { KEY_PREFIX } from '../../../api/values/keys.js';
 import { TOLL_FREE_PREFIXES } from '../../../api/values/numbers.js';
-import { dollars, NUMBER_COLUMNS } from './columns.js';
+import { NUMBER_COLUMNS } from './columns.js';
+import { dollars } from '../../money.js';
 import type { BuyOptions } from './buy.js';
 
 export async function runBuy(ctx: CliContext, opts: BuyOptions): Promise<void> {

@@ -4,7 +4,7 @@ import { checkFlags, namingFlags } from '../../schema-flags.js';
 import { searchNumbers, type SearchNumbersInput } from '../../../api/resources/numbers.js';
 import { SearchNumbersBody, type AvailableNumber } from '../../../api/schemas/numbers.js';
 import { printList, resolveFormat } from '../../../output/formatters.js';
-import { dollars } from './columns.js';
+import { dollars } from '../../money.js';
 import type { SearchOptions } from './search.js';
 
 const SEARCH_FLAGS = { type: '--type', areaCode: '--area-code', locality: '--locality', contains: '--contains', capabilities: '--capability', limit: '--limit' };

@@ -12,7 +12,7 @@ import { attachPortDocument, cancelPort, checkPortability, createPort, getPort, 
 import { CreatePortBody } from '../../../api/schemas/ports.js';
 import { PORT_LIMITS } from '../../../api/values/registration.js';
 import { PRICES } from '../../../api/values/prices.js';
-import { dollars } from '../numbers/columns.js';
+import { dollars } from '../../money.js';
 import { readDocument } from '../registrations/document-file.js';
 import type { CheckPortsOptions } from './check.js';
 import type { CreatePortOptions } from './create.js';

@@ -8,7 +8,7 @@ import { draftRegistration, predictRegistration, submitRegistration } from '../.
 import { BusinessInfoBody, PredictBody, RegistrationBody } from '../../../api/schemas/registrations.js';
 import { PRICES } from '../../../api/values/prices.js';
 import { KEY_PREFIX } from '../../../api/values/keys.js';
-import { dollars } from '../numbers/columns.js';
+import { dollars } from '../../money.js';
 import { BRAND_COLUMNS, CAMPAIGN_COLUMNS } from '../brands/columns.js';
 import { readDocument } from './document-file.js';
 import { predictionLines } from './prediction-report.js';

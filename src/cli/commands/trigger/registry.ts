@@ -21,6 +21,7 @@ import {
   emailOpenedTrigger,
   emailUnsubscribedTrigger,
 } from './email-triggers.js';
+import { creditedTrigger, failNextTrigger, lowBalanceTrigger, subscriptionUpdatedTrigger } from './billing-triggers.js';
 import { brandDecisionTrigger, campaignDecisionTrigger, leadCapturedTrigger, portDecisionTrigger } from './registration-triggers.js';
 
 export type { TriggerDefinition, TriggerOption } from './definition.js';
@@ -53,4 +54,8 @@ export const TRIGGERS: Record<string, TriggerDefinition<never>> = {
   'email.opened': emailOpenedTrigger,
   'email.clicked': emailClickedTrigger,
   'email.unsubscribed': emailUnsubscribedTrigger,
+  'billing.wallet.low_balance': lowBalanceTrigger,
+  'billing.wallet.credited': creditedTrigger,
+  'billing.subscription.updated': subscriptionUpdatedTrigger,
+  'payments.fail-next': failNextTrigger,
 };

@@ -1,0 +1,17 @@
+import type { ApiClient } from '../client/client.js';
+import type { Billing } from '../schemas/billing.js';
+import { responseParser } from '../parsers.js';
+
+// contract §9: the outside world for money (local service only): the wallet set to a balance, and
+// the payment provider failing once.
+const billingParser = responseParser('BillingSchema');
+
+/** PUT /v1/sandbox/wallet: the wallet at exactly this balance (to watch sends refused, or a low-balance crossing). */
+export async function setSandboxWallet(client: ApiClient, balanceCents: number): Promise<Billing> {
+  return (await client.request({ method: 'PUT', path: '/v1/sandbox/wallet', body: { balanceCents }, schema: billingParser })).data;
+}
+
+/** POST /v1/sandbox/payments/fail-next: the next card charge fails (a top-up, an auto-recharge, a renewal). */
+export async function failNextPayment(client: ApiClient): Promise<void> {
+  await client.request({ method: 'POST', path: '/v1/sandbox/payments/fail-next' });
+}

@@ -1,0 +1,68 @@
+import { defineTrigger } from './definition.js';
+import { PLAN_NAMES, SUBSCRIPTION_STATUSES, type Plan, type SubscriptionStatus } from '../../../api/values/billing.js';
+
+// contract §9 and §11: money's outside world — the wallet set to a balance, a card charged, the
+// payment provider failing once, a subscription's renewal on the sandbox clock.
+
+const verbs = () => import('./billing-triggers.run.js');
+
+export interface LowBalanceOptions {
+  balance?: string;
+}
+
+export const lowBalanceTrigger = defineTrigger<LowBalanceOptions>({
+  description: 'The wallet drops below its recharge threshold: billing.wallet.low_balance (once per crossing)',
+  options: [{ flags: '--balance <amount>', description: 'the balance it drops to, in dollars (default: 1 cent below the threshold)' }],
+  details: [
+    'Sets the sandbox wallet (PUT /v1/sandbox/wallet) at the threshold, then below it: one crossing,',
+    'so one event, with autoRechargeStarted true when auto-recharge is on and a card is saved (the',
+    'recharge then credits the wallet: billing.wallet.credited). Prints the billing after it.',
+  ].join('\n'),
+  examples: ['svc trigger billing.wallet.low_balance', 'svc trigger billing.wallet.low_balance --balance 0'],
+  run: async (ctx, opts) => (await verbs()).runLowBalance(ctx, opts),
+});
+
+export interface CreditedOptions {
+  amount: string;
+}
+
+export const creditedTrigger = defineTrigger<CreditedOptions>({
+  description: 'A top-up with the saved card lands: billing.wallet.credited (kind top_up)',
+  options: [{ flags: '--amount <amount>', description: 'dollars', default: '20' }],
+  details: 'Charges the saved card (svc billing card tok_visa) as `svc billing top-up` does, without asking.',
+  examples: ['svc trigger billing.wallet.credited', 'svc trigger billing.wallet.credited --amount 5'],
+  run: async (ctx, opts) => (await verbs()).runCredited(ctx, opts),
+});
+
+export interface SubscriptionUpdatedOptions {
+  status: SubscriptionStatus;
+  plan: Plan;
+}
+
+export const subscriptionUpdatedTrigger = defineTrigger<SubscriptionUpdatedOptions>({
+  description: 'The subscription changes status: billing.subscription.updated',
+  options: [
+    { flags: '--status <status>', description: 'the status it moves to', choices: SUBSCRIPTION_STATUSES, required: true },
+    { flags: '--plan <plan>', description: 'with --status active: the plan subscribed to', choices: PLAN_NAMES, default: 'starter' },
+  ],
+  details: [
+    'active: subscribes to --plan (the saved card pays). past_due: the payment provider fails the',
+    'next charge (payments/fail-next) and the sandbox clock is advanced to the end of the paid period,',
+    'so the renewal is declined. canceled: cancels the subscription.',
+  ].join('\n'),
+  examples: ['svc trigger billing.subscription.updated --status active --plan pro', 'svc trigger billing.subscription.updated --status past_due'],
+  run: async (ctx, opts) => (await verbs()).runSubscriptionUpdated(ctx, opts),
+});
+
+export const failNextTrigger = defineTrigger<Record<string, never>>({
+  description: 'The payment provider fails the next card charge (a top-up, an auto-recharge or a renewal)',
+  options: [],
+  details: [
+    'The next card charge of the service fails as a provider outage (502 provider_error) and credits',
+    'nothing; the one after goes through. It shows on charges nobody retries: an auto-recharge at a',
+    'low-balance crossing, a renewal (svc clock advance). svc retries a 502 with the same',
+    'Idempotency-Key, so `svc billing top-up` goes through on its second try.',
+  ].join('\n'),
+  examples: ['svc trigger payments.fail-next && svc trigger billing.wallet.low_balance'],
+  run: async (ctx) => (await verbs()).runFailNext(ctx),
+});
