@@ -1,55 +1,17 @@
 // The README's Email block, run as written in bash against a local service started as the README
 // says (`svc server start --detach --port 0`), from an empty HOME, with `svc` on PATH: the examples
 // must not drift from the commands (issue 11).
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { assertBuilt, BIN_PATH, REPO_ROOT } from './helpers/cli.js';
+import { freshShellHome, readmeBlock } from './helpers/readme-blocks.js';
 
-const run = promisify(execFile);
-const home = mkdtempSync(join(tmpdir(), 'svc-readme-email-'));
-
-/** The shell block between the Email markers. */
-function emailBlock(): string {
-  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-  const block = /<!-- email:start -->\s*```sh\n([\s\S]*?)```\s*<!-- email:end -->/.exec(readme);
-  if (!block) throw new Error('README.md has no Email block between its markers');
-  return block[1]!;
-}
-
-afterAll(() => {
-  const pidFile = join(home, '.local', 'share', 'svc', 'server.json');
-  if (existsSync(pidFile)) {
-    try {
-      process.kill((JSON.parse(readFileSync(pidFile, 'utf8')) as { pid: number }).pid, 'SIGKILL');
-    } catch {
-      /* already gone */
-    }
-  }
-  rmSync(home, { recursive: true, force: true });
-});
+const shell = freshShellHome('svc-readme-email-');
+afterAll(() => shell.cleanup());
 
 describe('README Email', () => {
   it('runs as written against a freshly started local service', async () => {
-    assertBuilt();
-    const block = emailBlock();
+    const block = readmeBlock('email');
     expect(block.split('\n').filter((l) => l.trim().startsWith('svc ')).length).toBeGreaterThan(10);
-    const bin = join(home, 'bin');
-    mkdirSync(bin);
-    symlinkSync(BIN_PATH, join(bin, 'svc'));
-    const env: Record<string, string> = { PATH: `${bin}:${process.env.PATH}`, HOME: home, LANG: 'C.UTF-8' };
-    if (process.env.CI) env.CI = process.env.CI;
-    const script = `svc server start --detach --port 0\n${block}\nsvc server stop\n`;
-    let out: { stdout: string; stderr: string };
-    try {
-      out = await run('bash', ['-euo', 'pipefail', '-x', '-c', script], { env, cwd: home, timeout: 120_000, maxBuffer: 10 * 1024 * 1024 });
-    } catch (err) {
-      const e = err as { stdout?: string; stderr?: string; message: string };
-      throw new Error(`the README Email block failed: ${e.message}\n--- stdout\n${e.stdout}\n--- stderr\n${e.stderr}`);
-    }
+    const out = await shell.run(`svc server start --detach --port 0\n${block}\nsvc server stop\n`, 'the README Email block');
     // What the block did, checked from its own output.
     expect(out.stdout).toMatch(/^_svc-verification\.send\.example\.org\. 3600 IN TXT "/m);
     expect(out.stderr).toMatch(/^valid\s+dkim/m);
