@@ -6,7 +6,7 @@ import { GOOD_BRAND, GOOD_CAMPAIGN, approvedCampaign } from './registration-fixt
 import { CALLER, getCall, placeCall, seedDevice, voiceNumber } from './calls-fixtures.js';
 import { addSendingDomain, emailBody, freshDomain } from './helpers/email-fixtures.js';
 import { setBalance } from '../src/server/domain/billing/wallet.js';
-import { monthStart } from '../src/server/domain/agency.js';
+import { monthStart } from '../src/server/domain/month.js';
 import { PRICES, emailChargeCents } from '../src/api/values/prices.js';
 import { NUMBER_RENEWAL } from '../src/api/values/billing.js';
 

@@ -3,7 +3,7 @@ import { startTestService, type TestService } from './helpers/service.js';
 import { advance, buy, expectError } from './messages-fixtures.js';
 import { billing, freshAccount, ledgerSum } from './billing-fixtures.js';
 import { charge, type ChargeItem } from '../src/server/domain/billing/charging.js';
-import { monthStart } from '../src/server/domain/agency.js';
+import { monthStart } from '../src/server/domain/month.js';
 import { NEW_ACCOUNT_WALLET_CENTS, USAGE_CATEGORIES } from '../src/api/values/billing.js';
 import { PRICES, emailChargeCents } from '../src/api/values/prices.js';
 

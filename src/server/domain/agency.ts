@@ -4,26 +4,26 @@ import type { AccountsRepo } from '../storage/accounts-repo.js';
 import type { UsageStatsRepo } from '../storage/usage-stats-repo.js';
 import type { LedgerRepo } from '../storage/ledger-repo.js';
 import type { Actor } from './actor.js';
+import type { WalletsRepo } from '../storage/wallets-repo.js';
 import { assertAgency } from './accounts.js';
+import { monthStart } from './month.js';
+import { monthToDate, walletOf } from './billing/wallet.js';
 
 export interface AgencyDeps {
   clock: Clock;
   accounts: AccountsRepo;
   usageStats: UsageStatsRepo;
   ledger: LedgerRepo;
+  wallets: WalletsRepo;
 }
 
-/** Start of the current calendar month (UTC) on the service clock. */
-export function monthStart(nowMs: number): number {
-  const d = new Date(nowMs);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-}
 
 // contract §3: {subaccounts: [{id, name, status, numbers, messagesThisMonth, spendThisMonthCents}]}.
 export function agencySummary(deps: AgencyDeps, actor: Actor): AgencySummary {
   assertAgency(actor.account);
   const agencyId = actor.account.id;
-  const since = monthStart(deps.clock.nowMs());
+  const now = deps.clock.nowMs();
+  const since = monthStart(now);
   const stats = deps.usageStats;
   return {
     subaccounts: deps.accounts.allChildren(agencyId).map((a) => ({
@@ -34,7 +34,7 @@ export function agencySummary(deps: AgencyDeps, actor: Actor): AgencySummary {
       messagesThisMonth: stats.messagesSince(a.id, since),
       // contract §3, §11: each sub-account pays from its own wallet; its spend is its ledger's charges
       // net of refunds this UTC calendar month (the same figure as its billing's monthToDateCents).
-      spendThisMonthCents: deps.ledger.chargedSince(a.id, since),
+      spendThisMonthCents: monthToDate(deps, walletOf(deps, a.id), now),
     })),
   };
 }

@@ -9,7 +9,7 @@ import type { CampaignsRepo } from '../storage/campaigns-repo.js';
 import type { Carrier, TollfreeSubmission } from '../world/carrier.js';
 import { areaCodesForLocality, isInInventory, searchInventory, type AvailableNumber } from '../world/number-inventory.js';
 import { PRICES } from '../../api/values/prices.js';
-import { monthStart } from './agency.js';
+import { monthStart } from './month.js';
 import type { Actor } from './actor.js';
 import { newId } from '../ids.js';
 import { ServiceError, conflict, notFound, validationError } from '../errors.js';

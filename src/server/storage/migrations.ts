@@ -690,3 +690,17 @@ MIGRATIONS.push({
         FROM accounts a;
   `,
 });
+
+MIGRATIONS.push({
+  version: 13,
+  name: "the month's spend kept on the wallet",
+  sql: `
+    -- contract §11: every live action checks the month's spend against the limit; summing the
+    -- month's ledger on each one grew with the month (bench/messages). The wallet keeps the month it
+    -- counts (its UTC start on the service clock) and the usage charged in it, updated with each
+    -- ledger row (domain/billing/wallet.ts move); a wallet whose month is not the current one is
+    -- counted once from the ledger. NULL: not counted yet.
+    ALTER TABLE wallets ADD COLUMN spend_month INTEGER;
+    ALTER TABLE wallets ADD COLUMN spend_month_cents INTEGER NOT NULL DEFAULT 0;
+  `,
+});

@@ -20,6 +20,10 @@ export interface WalletRecord {
   plan: Plan;
   subscriptionStatus: SubscriptionStatus;
   currentPeriodEnd: number | null;
+  /** The month (its UTC start, service clock) `spendMonthCents` counts; null before the first count. */
+  spendMonth: number | null;
+  /** Usage charged (net of refunds) in `spendMonth`: the month to date against the spend limit. */
+  spendMonthCents: number;
   updatedAt: number;
 }
 
@@ -36,6 +40,8 @@ interface WalletRow {
   plan: Plan;
   subscription_status: SubscriptionStatus;
   current_period_end: number | null;
+  spend_month: number | null;
+  spend_month_cents: number;
   updated_at: number;
 }
 
@@ -52,6 +58,8 @@ const toRecord = (r: WalletRow): WalletRecord => ({
   plan: r.plan,
   subscriptionStatus: r.subscription_status,
   currentPeriodEnd: r.current_period_end,
+  spendMonth: r.spend_month,
+  spendMonthCents: r.spend_month_cents,
   updatedAt: r.updated_at,
 });
 
@@ -68,6 +76,8 @@ const COLUMNS: Record<keyof Omit<WalletRecord, 'accountId'>, string> = {
   plan: 'plan',
   subscriptionStatus: 'subscription_status',
   currentPeriodEnd: 'current_period_end',
+  spendMonth: 'spend_month',
+  spendMonthCents: 'spend_month_cents',
   updatedAt: 'updated_at',
 };
 const toColumn = (v: unknown): unknown => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
@@ -82,8 +92,8 @@ export class WalletsRepo {
     this.getStmt = db.prepare('SELECT * FROM wallets WHERE account_id = ?');
     this.insertStmt = db.prepare(
       `INSERT INTO wallets (account_id, balance_cents, auto_recharge_enabled, threshold_cents, recharge_amount_cents, low_balance_armed,
-         spend_limit_cents, card_token, card_last4, plan, subscription_status, current_period_end, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         spend_limit_cents, card_token, card_last4, plan, subscription_status, current_period_end, spend_month, spend_month_cents, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -96,7 +106,7 @@ export class WalletsRepo {
   insert(w: WalletRecord): void {
     this.insertStmt.run(
       w.accountId, w.balanceCents, toColumn(w.autoRechargeEnabled), w.thresholdCents, w.rechargeAmountCents, toColumn(w.lowBalanceArmed),
-      w.spendLimitCents, w.cardToken, w.cardLast4, w.plan, w.subscriptionStatus, w.currentPeriodEnd, w.updatedAt,
+      w.spendLimitCents, w.cardToken, w.cardLast4, w.plan, w.subscriptionStatus, w.currentPeriodEnd, w.spendMonth, w.spendMonthCents, w.updatedAt,
     );
   }
 

@@ -6,9 +6,8 @@ import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';
 import type { LedgerRepo } from '../../storage/ledger-repo.js';
 import type { Payments } from '../../world/payments.js';
 import type { Actor } from '../actor.js';
-import { monthStart } from '../agency.js';
 import { conflict, forbidden, validationError } from '../../errors.js';
-import { credit, setBalance, walletOf } from './wallet.js';
+import { credit, monthToDate, setBalance, walletOf } from './wallet.js';
 import { NO_CARD_MESSAGE, chargeCardOrThrow } from './card-charge.js';
 import type { WalletPatchBody } from '../../../api/schemas/billing.js';
 import type { z } from 'zod';
@@ -44,7 +43,7 @@ export function assertLiveKey(actor: Actor): void {
 /** contract §11: spend this month = charges net of refunds since the start of the UTC calendar month (service clock). */
 export function billingSnapshot(deps: Pick<BillingDeps, 'clock' | 'wallets' | 'ledger'>, accountId: string): BillingSnapshot {
   const wallet = walletOf(deps, accountId);
-  return { wallet, monthToDateCents: deps.ledger.chargedSince(accountId, monthStart(deps.clock.nowMs())) };
+  return { wallet, monthToDateCents: monthToDate(deps, wallet, deps.clock.nowMs()) };
 }
 
 /** GET /v1/billing. */

@@ -3,7 +3,8 @@ import { createDomainFixture } from '../../../../test/helpers/domain-fixture.js'
 import { NEW_ACCOUNT_WALLET_CENTS, NEW_ACCOUNT_SPEND_LIMIT_CENTS, SANDBOX_CARD_TOKEN, SANDBOX_DECLINED_CARD_TOKEN } from '../../../api/values/billing.js';
 import { ServiceError } from '../../errors.js';
 import { charge, release, reserve, settle } from './charging.js';
-import { setBalance, walletOf } from './wallet.js';
+import { monthToDate, setBalance, walletOf } from './wallet.js';
+import { monthStart } from '../month.js';
 
 // contract §11 (issue 12): the one charging path, on a real in-memory database.
 
@@ -119,5 +120,23 @@ describe('charging path', () => {
     tx(() => setBalance(deps, agency.id, threshold + 100));
     tx(() => charge(deps, payer, item(150)));
     expect(events('billing.wallet.low_balance')).toHaveLength(2);
+  });
+});
+
+describe("the month's spend", () => {
+  it('is counted on the wallet as usage is charged, net of nothing else, and starts again with a new month', () => {
+    const { fx, deps, agency, payer, tx } = setup();
+    const spent = () => monthToDate(deps, walletOf(deps, agency.id), deps.clock.nowMs());
+    tx(() => charge(deps, payer, item(120)));
+    tx(() => reserve(deps, payer, item(30, 'msg_m')));
+    tx(() => settle(deps, 'msg_m'));
+    tx(() => setBalance(deps, agency.id, 5000)); // a sandbox adjustment is not spend
+    expect(spent()).toBe(150);
+    expect(spent()).toBe(deps.ledger.chargedSince(agency.id, monthStart(deps.clock.nowMs())));
+    fx.clock.setTo(fx.clock.nowMs() + 32 * 86_400_000);
+    expect(spent()).toBe(0);
+    tx(() => charge(deps, payer, item(7)));
+    expect(spent()).toBe(7);
+    expect(spent()).toBe(deps.ledger.chargedSince(agency.id, monthStart(deps.clock.nowMs())));
   });
 });

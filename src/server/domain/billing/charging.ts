@@ -3,8 +3,7 @@ import type { KEY_MODES } from '../../../api/values/keys.js';
 import type { UsageCategory } from '../../../api/values/billing.js';
 import { ServiceError } from '../../errors.js';
 import { newId } from '../../ids.js';
-import { monthStart } from '../agency.js';
-import { canAutoRecharge, move, rechargeFromCard, walletOf, type WalletDeps } from './wallet.js';
+import { canAutoRecharge, monthToDate, move, rechargeFromCard, walletOf, type WalletDeps } from './wallet.js';
 
 // contract §11 (issue 12): THE one charging path. Every billable live action calls it inside the
 // transaction of the action itself, and every refusal is thrown BEFORE anything is written, so a
@@ -44,7 +43,7 @@ const dollars = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
  */
 function ensureCanPay(deps: BillingDeps, payer: Payer, what: string, amountCents: number): void {
   const wallet = walletOf(deps, payer.accountId);
-  const spent = deps.ledger.chargedSince(payer.accountId, monthStart(deps.clock.nowMs())) + deps.holds.openTotal(payer.accountId);
+  const spent = monthToDate(deps, wallet, deps.clock.nowMs()) + deps.holds.openTotal(payer.accountId);
   if (spent + amountCents > wallet.spendLimitCents) {
     throw new ServiceError(
       'budget_exceeded',

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { LedgerRepo } from '../../storage/ledger-repo.js';
 import type { Actor } from '../actor.js';
-import { monthStart } from '../agency.js';
+import { monthStart } from '../month.js';
 import { validationError } from '../../errors.js';
 import { USAGE_CATEGORIES, type UsageCategory } from '../../../api/values/billing.js';
 

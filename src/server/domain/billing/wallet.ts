@@ -6,6 +6,7 @@ import type { Payments, PaymentResult } from '../../world/payments.js';
 import type { CreditKind, LedgerKind, UsageCategory } from '../../../api/values/billing.js';
 import { AUTO_RECHARGE_DEFAULTS, DEFAULT_PLAN, NEW_ACCOUNT_SPEND_LIMIT_CENTS, NEW_ACCOUNT_WALLET_CENTS } from '../../../api/values/billing.js';
 import { newId } from '../../ids.js';
+import { monthStart } from '../month.js';
 
 // contract §11: an account's wallet. Every change of its balance is ONE function here (`move`),
 // which writes the ledger row with the balance after it and keeps the low-balance crossing, so the
@@ -36,6 +37,8 @@ export function openWallet(deps: Pick<WalletDeps, 'clock' | 'wallets' | 'ledger'
     plan: DEFAULT_PLAN,
     subscriptionStatus: 'active',
     currentPeriodEnd: null,
+    spendMonth: monthStart(now),
+    spendMonthCents: 0,
     updatedAt: now,
   };
   deps.wallets.insert(wallet);
@@ -74,12 +77,16 @@ export function move(deps: WalletDeps, accountId: string, m: Movement): WalletRe
   const balance = wallet.balanceCents + m.amountCents;
   if (balance < 0) throw new Error(`wallet ${accountId}: ${m.cause} would take the balance to ${balance}`);
   const now = deps.clock.nowMs();
+  // Usage (a charge or refund with a category) counts toward the month's spend, kept on the wallet.
+  const usage = (m.kind === 'charge' || m.kind === 'refund') && m.category !== null;
+  const month = monthStart(now);
+  const spend = usage ? { spendMonth: month, spendMonthCents: monthToDate(deps, wallet, now) - m.amountCents } : {};
   deps.ledger.append({ id: newId('led'), accountId, ...m, balanceAfterCents: balance, createdAt: now });
-  let after: WalletRecord = { ...wallet, balanceCents: balance, updatedAt: now };
+  let after: WalletRecord = { ...wallet, ...spend, balanceCents: balance, updatedAt: now };
   if (balance >= wallet.thresholdCents && !wallet.lowBalanceArmed) after = { ...after, lowBalanceArmed: true };
   const crossed = m.amountCents < 0 && wallet.lowBalanceArmed && wallet.balanceCents >= wallet.thresholdCents && balance < wallet.thresholdCents;
   if (crossed) after = { ...after, lowBalanceArmed: false };
-  deps.wallets.update(accountId, { balanceCents: after.balanceCents, lowBalanceArmed: after.lowBalanceArmed, updatedAt: now });
+  deps.wallets.update(accountId, { ...spend, balanceCents: after.balanceCents, lowBalanceArmed: after.lowBalanceArmed, updatedAt: now });
   if (!crossed) return after;
   const autoRechargeStarted = canAutoRecharge(after);
   deps.events.emit(accountId, 'billing.wallet.low_balance', {
@@ -91,6 +98,16 @@ export function move(deps: WalletDeps, accountId: string, m: Movement): WalletRe
   // A failed recharge leaves the wallet low; the next charge that cannot be covered tries again.
   if (autoRechargeStarted) return rechargeFromCard(deps, after, after.rechargeAmountCents).wallet;
   return walletOf(deps, accountId);
+}
+
+/**
+ * contract §11: the usage charged in the current month (UTC, service clock), net of refunds — what
+ * the spend limit is checked against. Read from the wallet's counter; a wallet whose counter is of
+ * another month (or never counted) is counted from the ledger once.
+ */
+export function monthToDate(deps: Pick<WalletDeps, 'ledger'>, wallet: WalletRecord, nowMs: number): number {
+  const month = monthStart(nowMs);
+  return wallet.spendMonth === month ? wallet.spendMonthCents : deps.ledger.chargedSince(wallet.accountId, month);
 }
 
 export const canAutoRecharge = (w: WalletRecord): boolean => w.autoRechargeEnabled && w.cardToken !== null;

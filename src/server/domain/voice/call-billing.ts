@@ -1,6 +1,6 @@
 import { assertCanSpend, charge, type BillingDeps } from '../billing/charging.js';
 import { ServiceError } from '../../errors.js';
-import { monthStart } from '../agency.js';
+import { monthToDate } from '../billing/wallet.js';
 import { PRICES } from '../../../api/values/prices.js';
 import type { UsageCategory } from '../../../api/values/billing.js';
 
@@ -57,6 +57,6 @@ function affordableCents(deps: BillingDeps, accountId: string): number {
   const wallet = deps.wallets.get(accountId);
   if (!wallet) return 0;
   // As charging.ts counts it: the month's charges and the open holds.
-  const spentThisMonth = deps.ledger.chargedSince(accountId, monthStart(deps.clock.nowMs())) + deps.holds.openTotal(accountId);
+  const spentThisMonth = monthToDate(deps, wallet, deps.clock.nowMs()) + deps.holds.openTotal(accountId);
   return Math.max(0, Math.min(wallet.balanceCents, wallet.spendLimitCents - spentThisMonth));
 }
