@@ -14,32 +14,14 @@
 //             reads, `wait`): send → last `email.delivered` of its 10 recipients, p50/p99, and the
 //             same minus the simulator's designed delay (what the service itself adds).
 // Bounded: a hard deadline (BENCH_DEADLINE_S, default 300); the child and the temp dir are removed.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
+import { isServeChild, serveChild, spawnServiceChild } from './lib/service-child.mjs';
 
-if (process.argv[2] === '--serve') {
-  const { startService } = await import('../dist/server/main.js');
-  const svc = await startService({
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: process.argv[3],
-    clock: 'system',
-    rateLimit: { ratePerSec: 1_000_000, burst: 1_000_000 },
-  });
-  const count = () =>
-    svc.db.prepare("SELECT COUNT(*) AS recipients, COALESCE(SUM(status = 'delivered'), 0) AS delivered, MAX(delivered_at) AS lastDeliveredAt FROM email_recipients").get();
-  process.stdout.write(`${JSON.stringify({ baseUrl: svc.baseUrl, liveKey: svc.bootstrap.liveKey, testKey: svc.bootstrap.testKey })}\n`);
-  createInterface({ input: process.stdin }).on('line', async (line) => {
-    if (line === 'count') process.stdout.write(`${JSON.stringify(count())}\n`);
-    if (line === 'stop') {
-      await svc.close();
-      process.exit(0);
-    }
-  });
+if (isServeChild()) {
+  await serveChild((svc) => ({
+    count: () =>
+      svc.db.prepare("SELECT COUNT(*) AS recipients, COALESCE(SUM(status = 'delivered'), 0) AS delivered, MAX(delivered_at) AS lastDeliveredAt FROM email_recipients").get(),
+  }));
 } else {
   const { default: autocannon } = await import('autocannon');
   const { request } = await import('undici');
@@ -50,18 +32,9 @@ if (process.argv[2] === '--serve') {
   const RECIPIENTS = 10;
   const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 300) * 1000;
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-emails-'));
-  const child = spawn(process.execPath, [...(process.env.BENCH_CHILD_FLAGS ? process.env.BENCH_CHILD_FLAGS.split(' ') : []), fileURLToPath(import.meta.url), '--serve', dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout });
-  const nextLine = () => new Promise((resolve) => lines.once('line', (l) => resolve(JSON.parse(l))));
-  const count = () => {
-    child.stdin.write('count\n');
-    return nextLine();
-  };
-  const cleanup = () => {
-    child.kill();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  const child = spawnServiceChild(fileURLToPath(import.meta.url), 'svc-bench-emails-');
+  const count = () => child.ask('count');
+  const cleanup = () => child.kill();
   const deadline = setTimeout(() => {
     console.error(`bench/emails: over the ${DEADLINE_MS / 1000}s deadline; stopping`);
     cleanup();
@@ -77,7 +50,9 @@ if (process.argv[2] === '--serve') {
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
   try {
-    const { baseUrl, liveKey, testKey } = await nextLine();
+    const { baseUrl, liveKey, testKey } = await child.ready;
+    // contract §11: live email is charged (1 cent per started block of 10 recipients); a wallet deep enough for every send.
+    await child.ask(`fund ${(EMAILS + PACED) * 100}`);
     const live = { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' };
     const test = { authorization: `Bearer ${testKey}`, 'content-type': 'application/json' };
     const call = async (method, path, body, headers = live) => {
@@ -174,9 +149,7 @@ if (process.argv[2] === '--serve') {
         addedByServiceP99ms: pct(added, 99),
       },
     }, null, 2));
-    child.stdin.write('stop\n');
-    await new Promise((resolve) => child.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
+    await child.stop();
     clearTimeout(deadline);
   } catch (err) {
     console.error(err);

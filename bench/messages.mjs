@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // bench/messages: POST /v1/messages throughput and latency against the BUILT service (`npm run build`
-// first). The service runs in a child process (this file with `--serve`), on 127.0.0.1:0 with the
-// system clock, a temp data dir and a rate limit high enough not to interfere, so the load generator
+// first). The service runs in a child process (bench/lib/service-child.mjs), so the load generator
 // (autocannon, fixed concurrency) does not share its event loop. Two passes of N sends each, each send
 // with its own Idempotency-Key: test sends (a number bought with the test key, no campaign needed, no
 // money), then live sends (a live number on a mock campaign, a wallet funded for every send): each
@@ -10,44 +9,18 @@
 // deadline; the child and the temp dir are removed at the end.
 //
 //   node bench/messages.mjs            BENCH_MESSAGES=5000 BENCH_CONNECTIONS=16 BENCH_DEADLINE_S=180
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
+import { isServeChild, serveChild, spawnServiceChild } from './lib/service-child.mjs';
 
-if (process.argv[2] === '--serve') {
-  // Child: the service, reporting its address and keys on stdout, until its parent stops it.
-  const { startService } = await import('../dist/server/main.js');
-  const svc = await startService({
-    host: '127.0.0.1',
-    port: 0,
-    dataDir: process.argv[3],
-    clock: 'system',
-    rateLimit: { ratePerSec: 1_000_000, burst: 1_000_000 },
-  });
-  const { setBalance } = await import('../dist/server/domain/billing/wallet.js');
-  const accountId = svc.bootstrap.accountId;
-  const count = (test) => ({
-    ...svc.db.prepare("SELECT COUNT(*) AS n, SUM(status = 'delivered') AS delivered FROM messages WHERE test = ?").get(test ? 1 : 0),
-    balance: svc.deps.wallets.get(accountId)?.balanceCents ?? 0,
-    ledgerSum: svc.deps.ledger.sum(accountId),
-  });
-  process.stdout.write(`${JSON.stringify({ baseUrl: svc.baseUrl, testKey: svc.bootstrap.testKey, liveKey: svc.bootstrap.liveKey })}\n`);
-  createInterface({ input: process.stdin }).on('line', async (line) => {
-    if (line === 'count test') process.stdout.write(`${JSON.stringify(count(true))}\n`);
-    if (line === 'count live') process.stdout.write(`${JSON.stringify(count(false))}\n`);
-    // A wallet deep enough for the live pass (through setBalance: the ledger still sums to it), and a limit to match.
-    if (line.startsWith('fund ')) {
-      svc.deps.uow.transaction(() => setBalance(svc.deps, accountId, Number(line.slice(5))));
-      svc.deps.wallets.update(accountId, { spendLimitCents: 100_000_000, updatedAt: Date.now() });
-      process.stdout.write(`${JSON.stringify(count(false))}\n`);
-    }
-    if (line === 'stop') {
-      await svc.close();
-      process.exit(0);
-    }
+if (isServeChild()) {
+  await serveChild((svc) => {
+    const accountId = svc.bootstrap.accountId;
+    const count = (test) => ({
+      ...svc.db.prepare("SELECT COUNT(*) AS n, SUM(status = 'delivered') AS delivered FROM messages WHERE test = ?").get(test ? 1 : 0),
+      balance: svc.deps.wallets.get(accountId)?.balanceCents ?? 0,
+      ledgerSum: svc.deps.ledger.sum(accountId),
+    });
+    return { count: (which) => count(which === 'test') };
   });
 } else {
   const { default: autocannon } = await import('autocannon');
@@ -86,14 +59,8 @@ if (process.argv[2] === '--serve') {
   const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
   const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 180) * 1000;
 
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-messages-'));
-  const child = spawn(process.execPath, [...(process.env.BENCH_CHILD_FLAGS ? process.env.BENCH_CHILD_FLAGS.split(' ') : []), fileURLToPath(import.meta.url), '--serve', dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const lines = createInterface({ input: child.stdout });
-  const nextLine = () => new Promise((resolve) => lines.once('line', (l) => resolve(JSON.parse(l))));
-  const cleanup = () => {
-    child.kill();
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  const child = spawnServiceChild(fileURLToPath(import.meta.url), 'svc-bench-messages-');
+  const cleanup = () => child.kill();
   const deadline = setTimeout(() => {
     console.error(`bench/messages: over the ${DEADLINE_MS / 1000}s deadline; stopping`);
     cleanup();
@@ -102,7 +69,7 @@ if (process.argv[2] === '--serve') {
   deadline.unref();
 
   try {
-    const { baseUrl, testKey, liveKey } = await nextLine();
+    const { baseUrl, testKey, liveKey } = await child.ready;
     const headersFor = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
     const post = async (key, path, body) => {
       const res = await request(`${baseUrl}${path}`, { method: 'POST', headers: headersFor(key), body: JSON.stringify(body) });
@@ -152,19 +119,16 @@ if (process.argv[2] === '--serve') {
     // Test pass: the stubbed carrier finishes each message in its accept transaction.
     const testNumber = await buyOne(testKey);
     const test = await pass('test', testKey, testNumber.phoneNumber);
-    child.stdin.write('count test\n');
-    const testStored = await nextLine();
+    const testStored = await child.ask('count test');
 
     // Live pass: a live number on a mock campaign (free), the wallet funded for every send's hold.
     const liveNumber = await buyOne(liveKey);
     const brand = await post(liveKey, '/v1/brands', { ...BRAND, mock: true });
     const campaign = await post(liveKey, '/v1/campaigns', { ...CAMPAIGN, brandId: brand.id });
     await post(liveKey, `/v1/numbers/${liveNumber.id}/assign`, { campaignId: campaign.id });
-    child.stdin.write(`fund ${N * 10}\n`);
-    const funded = await nextLine();
+    const funded = await child.ask(`fund ${N * 10}`);
     const live = await pass('live', liveKey, liveNumber.phoneNumber);
-    child.stdin.write('count live\n');
-    const liveStored = await nextLine();
+    const liveStored = await child.ask('count live');
 
     console.log(`bench/messages: ${N} sends per pass, ${CONNECTIONS} connections, system clock`);
     report(test, testStored);
@@ -174,9 +138,7 @@ if (process.argv[2] === '--serve') {
     const failed =
       test.ok !== N || test.result.non2xx || test.result.errors || testStored.n !== N || testStored.delivered !== N ||
       live.ok !== N || live.result.non2xx || live.result.errors || liveStored.n !== N || liveStored.ledgerSum !== liveStored.balance;
-    child.stdin.write('stop\n');
-    await new Promise((resolve) => child.once('exit', resolve));
-    rmSync(dataDir, { recursive: true, force: true });
+    await child.stop();
     clearTimeout(deadline);
     if (failed) {
       console.error('bench/messages: not every send succeeded, or the ledger does not sum to the balance');
