@@ -25,7 +25,32 @@ export function openDatabase(file: string): Db {
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   migrate(db);
+  cacheStatements(db);
   return db;
+}
+
+/** Statements kept per SQL text (a bound, not a leak: dynamic SQL has a few shapes per query). */
+const STATEMENT_CACHE_LIMIT = 1000;
+
+/**
+ * `db.prepare` answers the statement already prepared for the same SQL text: repositories that
+ * prepare in a method (rather than in their constructor) no longer compile the SQL on every call —
+ * a CPU profile of test sends showed 9 % of the service's time in `prepare`. Safe because nothing
+ * changes a statement's mode (`pluck`, `raw`, `expand`, `safeIntegers` are not used: a test checks)
+ * and nothing iterates one statement twice at once (`iterate` is not used).
+ */
+export function cacheStatements(db: Db): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, Database.Statement>();
+  db.prepare = ((sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_LIMIT) cache.clear();
+      cache.set(sql, statement);
+    }
+    return statement;
+  }) as Db['prepare'];
 }
 
 /** Applies the ordered migrations not yet recorded in `schema_migrations`, each in its own transaction. */
