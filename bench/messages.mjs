@@ -5,12 +5,14 @@
 // with its own Idempotency-Key: test sends (a number bought with the test key, no campaign needed, no
 // money), then live sends (a live number on a mock campaign, a wallet funded for every send): each
 // live accept reserves its price in the accept transaction (contract §11), so the ratio of the two
-// passes is the cost of billing per send. Bounded: N requests per pass (default 5000) and a hard
+// passes is the cost of billing per send. First, the floor (issue 13): the same load against a minimal
+// Fastify route that validates the body and inserts one row (bench/lib/service-child.mjs serveFloor),
+// so the test pass is also quoted as a ratio to it. Bounded: N requests per pass (default 5000) and a hard
 // deadline; the child and the temp dir are removed at the end.
 //
 //   node bench/messages.mjs            BENCH_MESSAGES=5000 BENCH_CONNECTIONS=16 BENCH_DEADLINE_S=180
 import { fileURLToPath } from 'node:url';
-import { isServeChild, serveChild, spawnServiceChild } from './lib/service-child.mjs';
+import { isFloorChild, isServeChild, serveChild, serveFloor, spawnServiceChild } from './lib/service-child.mjs';
 
 if (isServeChild()) {
   await serveChild((svc) => {
@@ -22,6 +24,8 @@ if (isServeChild()) {
     });
     return { count: (which) => count(which === 'test') };
   });
+} else if (isFloorChild()) {
+  await serveFloor();
 } else {
   const { default: autocannon } = await import('autocannon');
   // A mock brand and its campaign (approved at once, free): what a live number needs to send.
@@ -83,18 +87,18 @@ if (isServeChild()) {
     };
 
     /** One pass of N sends from `from` with `key`; each request its own Idempotency-Key. */
-    const pass = async (label, key, from) => {
+    const pass = async (label, key, from, target = { url: baseUrl, path: '/v1/messages' }) => {
       let i = 0;
       const started = process.hrtime.bigint();
       const result = await autocannon({
-        url: baseUrl,
+        url: target.url,
         connections: CONNECTIONS,
         amount: N,
         timeout: 10,
         requests: [
           {
             method: 'POST',
-            path: '/v1/messages',
+            path: target.path,
             headers: headersFor(key),
             setupRequest: (req) => {
               const n = i++;
@@ -116,6 +120,13 @@ if (isServeChild()) {
       console.log(`  ${p.label} non-2xx ${p.result.non2xx}, errors ${p.result.errors}, timeouts ${p.result.timeouts}; stored ${stored.n}, ${stored.delivered} delivered`);
     };
 
+    // Floor (issue 13): the same load generator and bodies against a minimal Fastify route that
+    // validates the body and inserts one row, in its own child process, started by this bench.
+    const floorChild = spawnServiceChild(fileURLToPath(import.meta.url), 'svc-bench-floor-', '--floor');
+    const floorUrl = (await floorChild.ready).baseUrl;
+    const floor = await pass('floor', testKey, '+14155550100', { url: floorUrl, path: '/floor' });
+    await floorChild.stop();
+
     // Test pass: the stubbed carrier finishes each message in its accept transaction.
     const testNumber = await buyOne(testKey);
     const test = await pass('test', testKey, testNumber.phoneNumber);
@@ -131,11 +142,14 @@ if (isServeChild()) {
     const liveStored = await child.ask('count live');
 
     console.log(`bench/messages: ${N} sends per pass, ${CONNECTIONS} connections, system clock`);
+    console.log(`  floor sends/second ${floor.perSec.toFixed(0)}  (${floor.ok} × 201; p99 ${floor.result.latency.p99} ms): a minimal Fastify route, one validated body, one row`);
     report(test, testStored);
+    console.log(`  test / floor throughput ${(test.perSec / floor.perSec).toFixed(2)}`);
     report(live, liveStored);
     console.log(`  live / test throughput ${(live.perSec / test.perSec).toFixed(2)}  (billing per live send: a hold in the accept transaction; ${((1 / live.perSec - 1 / test.perSec) * 1e6).toFixed(0)} µs more per send)`);
     console.log(`  wallet ${funded.balance} → ${liveStored.balance} cents held/charged; ledger sum ${liveStored.ledgerSum} (must equal the balance)`);
     const failed =
+      floor.ok !== N ||
       test.ok !== N || test.result.non2xx || test.result.errors || testStored.n !== N || testStored.delivered !== N ||
       live.ok !== N || live.result.non2xx || live.result.errors || liveStored.n !== N || liveStored.ledgerSum !== liveStored.balance;
     await child.stop();

@@ -11,6 +11,42 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 export const isServeChild = () => process.argv[2] === '--serve';
+export const isFloorChild = () => process.argv[2] === '--floor';
+
+/**
+ * In the child: the floor a route of ours is compared with (issue 13) — a minimal Fastify route that
+ * validates a small JSON body (Fastify's own schema validation) and inserts one row with
+ * better-sqlite3 in a database opened like the service's (WAL, synchronous=NORMAL), answering 201.
+ */
+export async function serveFloor() {
+  const { default: Fastify } = await import('fastify');
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(join(process.argv[3], 'floor.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE rows (seq INTEGER PRIMARY KEY AUTOINCREMENT, id TEXT NOT NULL UNIQUE, sender TEXT NOT NULL, recipient TEXT NOT NULL, body TEXT NOT NULL, created_at INTEGER NOT NULL)');
+  const insert = db.prepare('INSERT INTO rows (id, sender, recipient, body, created_at) VALUES (?, ?, ?, ?, ?)');
+  const app = Fastify({ logger: false });
+  const e164 = { type: 'string', pattern: '^\\+[1-9]\\d{1,14}$' };
+  let n = 0;
+  app.post('/floor', {
+    schema: { body: { type: 'object', additionalProperties: false, required: ['from', 'to', 'body'], properties: { from: e164, to: e164, body: { type: 'string', minLength: 1, maxLength: 1600 } } } },
+  }, async (req, reply) => {
+    const id = `row_${++n}`;
+    insert.run(id, req.body.from, req.body.to, req.body.body, Date.now());
+    return reply.status(201).send({ id, status: 'queued' });
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address();
+  process.stdout.write(`${JSON.stringify({ baseUrl: `http://127.0.0.1:${port}` })}\n`);
+  createInterface({ input: process.stdin }).on('line', async (line) => {
+    if (line === 'stop') {
+      await app.close();
+      db.close();
+      process.exit(0);
+    }
+  });
+}
 
 /**
  * In the child: starts the service; `commands(svc)` gives the named commands the parent may send
@@ -42,14 +78,14 @@ export async function serveChild(commands) {
 }
 
 /**
- * In the parent: spawns `file --serve` on a temp data dir. `ready` is the child's first line;
+ * In the parent: spawns `file --serve` (or `--floor`) on a temp data dir. `ready` is the child's first line;
  * `ask(line)` sends a command and resolves with its answer; `stop()` stops the child and removes the
  * data dir; `kill()` is for errors and deadlines.
  */
-export function spawnServiceChild(file, prefix) {
+export function spawnServiceChild(file, prefix, mode = '--serve') {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const flags = process.env.BENCH_CHILD_FLAGS ? process.env.BENCH_CHILD_FLAGS.split(' ') : [];
-  const child = spawn(process.execPath, [...flags, file, '--serve', dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...flags, file, mode, dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
   const next = () => new Promise((resolve) => lines.once('line', (l) => resolve(JSON.parse(l))));
   const ready = next();
