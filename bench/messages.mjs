@@ -1,16 +1,21 @@
 #!/usr/bin/env node
 // bench/messages: POST /v1/messages throughput and latency against the BUILT service (`npm run build`
 // first). The service runs in a child process (bench/lib/service-child.mjs), so the load generator
-// (autocannon, fixed concurrency) does not share its event loop. Two passes of N sends each, each send
-// with its own Idempotency-Key: test sends (a number bought with the test key, no campaign needed, no
-// money), then live sends (a live number on a mock campaign, a wallet funded for every send): each
-// live accept reserves its price in the accept transaction (contract §11), so the ratio of the two
-// passes is the cost of billing per send. First, the floor (issue 13): the same load against a minimal
-// Fastify route that validates the body and inserts one row (bench/lib/service-child.mjs serveFloor),
-// so the test pass is also quoted as a ratio to it. Bounded: N requests per pass (default 5000) and a hard
-// deadline; the child and the temp dir are removed at the end.
+// (autocannon, fixed concurrency) does not share its event loop. Three kinds of pass, each send with
+// its own Idempotency-Key:
+//   floor  the same load against a minimal Fastify route that validates the body and inserts one row
+//          (bench/lib/service-child.mjs serveFloor), in its own child process (issue 13)
+//   test   test sends (a number bought with the test key, no campaign needed, no money)
+//   live   live sends (a live number on a mock campaign, a wallet funded for every send): each live
+//          accept reserves its price in the accept transaction (contract §11)
+// The passes are interleaved round by round (ROUNDS, default 3) so the noise of a shared machine
+// falls on all of them alike; the ratios are of their totals. Each pass also reports the serving
+// process's CPU time per request (from process.cpuUsage in the child), which does not depend on who
+// wins the cores. It ends by checking that every 201 answered is stored, once: each id a 201 carried
+// is looked up in the database, and the table holds exactly as many messages as 201s.
+// Bounded: N requests per kind (default 5000) and a hard deadline; children and temp dirs removed.
 //
-//   node bench/messages.mjs            BENCH_MESSAGES=5000 BENCH_CONNECTIONS=16 BENCH_DEADLINE_S=180
+//   node bench/messages.mjs     BENCH_MESSAGES=5000 BENCH_CONNECTIONS=50 BENCH_ROUNDS=3 BENCH_DEADLINE_S=240
 import { fileURLToPath } from 'node:url';
 import { isFloorChild, isServeChild, serveChild, serveFloor, spawnServiceChild } from './lib/service-child.mjs';
 
@@ -22,7 +27,13 @@ if (isServeChild()) {
       balance: svc.deps.wallets.get(accountId)?.balanceCents ?? 0,
       ledgerSum: svc.deps.ledger.sum(accountId),
     });
-    return { count: (which) => count(which === 'test') };
+    // How many of these ids (a JSON array) are stored messages, each counted once.
+    const storedIds = (json) => {
+      const ids = [...new Set(JSON.parse(json))];
+      const find = svc.db.prepare('SELECT 1 FROM messages WHERE id = ?');
+      return { distinct: ids.length, stored: ids.filter((id) => find.get(id)).length };
+    };
+    return { count: (which) => count(which === 'test'), stored: storedIds };
   });
 } else if (isFloorChild()) {
   await serveFloor();
@@ -60,8 +71,9 @@ if (isServeChild()) {
   };
   const { request } = await import('undici');
   const N = Number(process.env.BENCH_MESSAGES ?? 5000);
-  const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-  const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 180) * 1000;
+  const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+  const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+  const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 240) * 1000;
 
   const child = spawnServiceChild(fileURLToPath(import.meta.url), 'svc-bench-messages-');
   const cleanup = () => child.kill();
@@ -86,14 +98,16 @@ if (isServeChild()) {
       return post(key, '/v1/numbers/buy', { phoneNumber: found.data[key === testKey ? 0 : 1].phoneNumber });
     };
 
-    /** One pass of N sends from `from` with `key`; each request its own Idempotency-Key. */
-    const pass = async (label, key, from, target = { url: baseUrl, path: '/v1/messages' }) => {
-      let i = 0;
+    /** One round of `amount` sends from `from` with `key` against `target`; each request its own Idempotency-Key. */
+    let sent = 0;
+    const round = async (key, from, amount, target) => {
+      const ids = [];
+      const cpu0 = await target.child.ask('cpu');
       const started = process.hrtime.bigint();
       const result = await autocannon({
         url: target.url,
         connections: CONNECTIONS,
-        amount: N,
+        amount,
         timeout: 10,
         requests: [
           {
@@ -101,61 +115,82 @@ if (isServeChild()) {
             path: target.path,
             headers: headersFor(key),
             setupRequest: (req) => {
-              const n = i++;
+              const n = sent++;
               return {
                 ...req,
-                headers: { ...req.headers, 'idempotency-key': `bench-${label}-${n}` },
+                headers: { ...req.headers, 'idempotency-key': `bench-${n}` },
                 body: JSON.stringify({ from, to: `+1415${String(2_000_000 + (n % 7_000_000)).padStart(7, '0')}`, body: `Bench message ${n}: your order has shipped.` }),
               };
+            },
+            onResponse: (status, body) => {
+              if (status === 201) ids.push(JSON.parse(body).id);
             },
           },
         ],
       });
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      return { label, ok: result['2xx'], seconds, perSec: result['2xx'] / seconds, result };
+      const cpuMicros = (await target.child.ask('cpu')) - cpu0;
+      return { ok: result['2xx'], non2xx: result.non2xx, errors: result.errors + result.timeouts, seconds, cpuMicros, p50: result.latency.p50, p99: result.latency.p99, ids };
     };
-    const report = (p, stored) => {
-      console.log(`  ${p.label} sends/second  ${p.perSec.toFixed(0)}  (${p.ok} × 201 in ${p.seconds.toFixed(2)} s)`);
-      console.log(`  ${p.label} latency      median ${p.result.latency.p50} ms, p99 ${p.result.latency.p99} ms (max ${p.result.latency.max} ms)`);
-      console.log(`  ${p.label} non-2xx ${p.result.non2xx}, errors ${p.result.errors}, timeouts ${p.result.timeouts}; stored ${stored.n}, ${stored.delivered} delivered`);
+    const totals = (rounds) => {
+      const sum = (k) => rounds.reduce((a, r) => a + r[k], 0);
+      const ok = sum('ok');
+      return {
+        ok, non2xx: sum('non2xx'), errors: sum('errors'), seconds: sum('seconds'), perSec: ok / sum('seconds'),
+        cpuPerRequestUs: sum('cpuMicros') / Math.max(1, ok),
+        p50: rounds.map((r) => r.p50).sort((a, b) => a - b)[Math.floor(rounds.length / 2)],
+        p99: Math.max(...rounds.map((r) => r.p99)),
+        ids: rounds.flatMap((r) => r.ids),
+      };
     };
 
-    // Floor (issue 13): the same load generator and bodies against a minimal Fastify route that
-    // validates the body and inserts one row, in its own child process, started by this bench.
-    const floorChild = spawnServiceChild(fileURLToPath(import.meta.url), 'svc-bench-floor-', '--floor');
-    const floorUrl = (await floorChild.ready).baseUrl;
-    const floor = await pass('floor', testKey, '+14155550100', { url: floorUrl, path: '/floor' });
-    await floorChild.stop();
-
-    // Test pass: the stubbed carrier finishes each message in its accept transaction.
+    // Setup (not measured): a test number; a live number on a mock campaign (free), the wallet
+    // funded for every live send's hold.
     const testNumber = await buyOne(testKey);
-    const test = await pass('test', testKey, testNumber.phoneNumber);
-    const testStored = await child.ask('count test');
-
-    // Live pass: a live number on a mock campaign (free), the wallet funded for every send's hold.
     const liveNumber = await buyOne(liveKey);
     const brand = await post(liveKey, '/v1/brands', { ...BRAND, mock: true });
-    const campaign = await post(liveKey, '/v1/campaigns', { ...CAMPAIGN, brandId: brand.id });
+    const campaign = await post(liveKey, `/v1/campaigns`, { ...CAMPAIGN, brandId: brand.id });
     await post(liveKey, `/v1/numbers/${liveNumber.id}/assign`, { campaignId: campaign.id });
     const funded = await child.ask(`fund ${N * 10}`);
-    const live = await pass('live', liveKey, liveNumber.phoneNumber);
-    const liveStored = await child.ask('count live');
 
-    console.log(`bench/messages: ${N} sends per pass, ${CONNECTIONS} connections, system clock`);
-    console.log(`  floor sends/second ${floor.perSec.toFixed(0)}  (${floor.ok} × 201; p99 ${floor.result.latency.p99} ms): a minimal Fastify route, one validated body, one row`);
-    report(test, testStored);
-    console.log(`  test / floor throughput ${(test.perSec / floor.perSec).toFixed(2)}`);
-    report(live, liveStored);
-    console.log(`  live / test throughput ${(live.perSec / test.perSec).toFixed(2)}  (billing per live send: a hold in the accept transaction; ${((1 / live.perSec - 1 / test.perSec) * 1e6).toFixed(0)} µs more per send)`);
+    const floorChild = spawnServiceChild(fileURLToPath(import.meta.url), 'svc-bench-floor-', '--floor');
+    const floorTarget = { child: floorChild, url: (await floorChild.ready).baseUrl, path: '/floor' };
+    const serviceTarget = { child, url: baseUrl, path: '/v1/messages' };
+    const perRound = Math.ceil(N / ROUNDS);
+    const rounds = { floor: [], test: [], live: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      rounds.floor.push(await round(testKey, '+14155550100', perRound, floorTarget));
+      rounds.test.push(await round(testKey, testNumber.phoneNumber, perRound, serviceTarget));
+      rounds.live.push(await round(liveKey, liveNumber.phoneNumber, perRound, serviceTarget));
+    }
+    await floorChild.stop();
+    const floor = totals(rounds.floor);
+    const test = totals(rounds.test);
+    const live = totals(rounds.live);
+    const testStored = await child.ask('count test');
+    const liveStored = await child.ask('count live');
+    const testIds = await child.ask(`stored ${JSON.stringify(test.ids)}`);
+    const liveIds = await child.ask(`stored ${JSON.stringify(live.ids)}`);
+
+    const line = (label, p, extra = '') =>
+      console.log(
+        `  ${label.padEnd(5)} ${p.perSec.toFixed(0).padStart(6)}/s  ${p.cpuPerRequestUs.toFixed(0).padStart(5)} µs CPU/request  p50 ${p.p50} ms  p99 ${p.p99} ms  (${p.ok} × 201, non-2xx ${p.non2xx}, errors ${p.errors})${extra}`,
+      );
+    console.log(`bench/messages: ${perRound * ROUNDS} sends per kind in ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections, system clock`);
+    line('floor', floor, '  a minimal Fastify route: one validated body, one row');
+    line('test', test, `  ×${(test.perSec / floor.perSec).toFixed(2)} the floor's rate, ×${(test.cpuPerRequestUs / floor.cpuPerRequestUs).toFixed(1)} its CPU per request`);
+    line('live', live, `  ×${(live.perSec / test.perSec).toFixed(2)} the test rate (a hold per send; ${((1 / live.perSec - 1 / test.perSec) * 1e6).toFixed(0)} µs more per send)`);
+    console.log(`  stored: test ${testStored.n} (${testStored.delivered} delivered; every 201's id stored once: ${testIds.stored}/${testIds.distinct} of ${test.ok}), live ${liveStored.n} (${liveIds.stored}/${liveIds.distinct} of ${live.ok})`);
     console.log(`  wallet ${funded.balance} → ${liveStored.balance} cents held/charged; ledger sum ${liveStored.ledgerSum} (must equal the balance)`);
+    const everyAnswerStoredOnce = (p, stored, ids) => p.ok === stored.n && ids.distinct === p.ok && ids.stored === p.ok;
     const failed =
-      floor.ok !== N ||
-      test.ok !== N || test.result.non2xx || test.result.errors || testStored.n !== N || testStored.delivered !== N ||
-      live.ok !== N || live.result.non2xx || live.result.errors || liveStored.n !== N || liveStored.ledgerSum !== liveStored.balance;
+      floor.ok !== perRound * ROUNDS || floor.non2xx || floor.errors ||
+      test.ok !== perRound * ROUNDS || test.non2xx || test.errors || !everyAnswerStoredOnce(test, testStored, testIds) || testStored.delivered !== test.ok ||
+      live.ok !== perRound * ROUNDS || live.non2xx || live.errors || !everyAnswerStoredOnce(live, liveStored, liveIds) || liveStored.ledgerSum !== liveStored.balance;
     await child.stop();
     clearTimeout(deadline);
     if (failed) {
-      console.error('bench/messages: not every send succeeded, or the ledger does not sum to the balance');
+      console.error('bench/messages: not every send succeeded, a 201 is not stored exactly once, or the ledger does not sum to the balance');
       process.exit(1);
     }
   } catch (err) {

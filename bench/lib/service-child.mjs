@@ -11,6 +11,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 export const isServeChild = () => process.argv[2] === '--serve';
+
+/** The child's CPU time so far (user + system, µs): the parent reads it before and after a pass. */
+const cpuMicros = () => {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+};
 export const isFloorChild = () => process.argv[2] === '--floor';
 
 /**
@@ -45,6 +51,7 @@ export async function serveFloor() {
       db.close();
       process.exit(0);
     }
+    if (line === 'cpu') process.stdout.write(`${JSON.stringify(cpuMicros())}\n`);
   });
 }
 
@@ -64,6 +71,7 @@ export async function serveChild(commands) {
       svc.deps.wallets.update(accountId, { spendLimitCents: 100_000_000, updatedAt: Date.now() });
       return { balance: svc.deps.wallets.get(accountId).balanceCents, ledgerSum: svc.deps.ledger.sum(accountId) };
     },
+    cpu: () => cpuMicros(),
     ...commands(svc),
   };
   process.stdout.write(`${JSON.stringify({ baseUrl: svc.baseUrl, liveKey: svc.bootstrap.liveKey, testKey: svc.bootstrap.testKey })}\n`);

@@ -2,14 +2,27 @@ import { randomBytes, randomUUID } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+// Random bytes are drawn 4 KiB at a time and handed out from the pool: one draw per id showed as
+// 2.4-2.8 % of the service's time under a load of sends (issue 13). The pool never hands a byte out
+// twice, so ids are as random as before.
+const POOL_SIZE = 4096;
+let pool = Buffer.alloc(0);
+let poolAt = 0;
+
+function randomByte(): number {
+  if (poolAt >= pool.length) {
+    pool = randomBytes(POOL_SIZE);
+    poolAt = 0;
+  }
+  return pool[poolAt++]!;
+}
+
 /** Random base62 string; 62^n combinations (rejection sampling keeps it unbiased). */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
-      if (byte < 248) out += ALPHABET[byte % 62];
-      if (out.length === length) break;
-    }
+    const byte = randomByte();
+    if (byte < 248) out += ALPHABET[byte % 62];
   }
   return out;
 }

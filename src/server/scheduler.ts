@@ -1,5 +1,5 @@
 import type { Clock } from './clock.js';
-import type { Db } from './storage/database.js';
+import { inTransaction, type Db } from './storage/database.js';
 import { JobsRepo, type JobRecord } from './storage/jobs-repo.js';
 import { newId } from './ids.js';
 
@@ -18,6 +18,15 @@ export interface AdvanceReportLine {
   items: number;
 }
 
+/** Due jobs read per turn of a drain; their synchronous handlers share one transaction. */
+const DRAIN_BATCH = 256;
+
+/** A job whose handler went asynchronous: its synchronous part has committed, the rest is pending. */
+interface Pending {
+  job: JobRecord;
+  done: Promise<void | number>;
+}
+
 export interface SchedulerLog {
   error(obj: object, msg: string): void;
 }
@@ -33,6 +42,8 @@ export class Scheduler {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly labels = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
+  /** When the armed timer fires (service clock ms). */
+  private timerAt: number | undefined;
   private draining: Promise<void> | undefined;
   private stopped = true;
   private inAdvance = false;
@@ -62,7 +73,9 @@ export class Scheduler {
   schedule(kind: string, runAt: number, payload: unknown): string {
     const id = newId('job');
     this.jobs.insert(id, kind, runAt, payload, this.clock.nowMs());
-    this.wake();
+    // The timer already fires by then: no need to look for the earliest job again (a send schedules
+    // a job each, and re-arming read the jobs table and reset the timer every time).
+    if (this.timer === undefined || this.timerAt === undefined || runAt < this.timerAt) this.wake();
     return id;
   }
 
@@ -75,6 +88,7 @@ export class Scheduler {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.timerAt = undefined;
     await this.draining;
   }
 
@@ -116,13 +130,31 @@ export class Scheduler {
     return [...report.values()];
   }
 
-  /** Runs every job due now (used by the timer and by tests that want to flush). */
+  /**
+   * Runs every job due now (used by the timer and by tests that want to flush). Jobs run in time
+   * order; the synchronous ones of a batch share one transaction, each job with its own removal in a
+   * savepoint (issue 13: a job and then its removal were two commits each, and a live send makes
+   * four jobs). A handler that goes asynchronous ends the batch: what ran so far commits, and the
+   * next job waits for it, as before.
+   */
   async drainDue(): Promise<void> {
     await this.serialized(async () => {
       for (;;) {
-        const job = this.jobs.nextDue(this.clock.nowMs());
-        if (!job) break;
-        await this.runOne(job);
+        const due = this.jobs.due(this.clock.nowMs(), DRAIN_BATCH);
+        if (due.length === 0) break;
+        // Only the scheduler removes or moves jobs, so the rest of the list stays valid across an
+        // asynchronous job: carry on with it rather than reading the due jobs again.
+        let next = 0;
+        while (next < due.length) {
+          const pending = inTransaction(this.db, () => {
+            while (next < due.length) {
+              const started = this.startJob(due[next++]!);
+              if (started) return started;
+            }
+            return undefined;
+          });
+          if (pending) await this.finish(pending);
+        }
       }
     });
   }
@@ -138,31 +170,73 @@ export class Scheduler {
 
   /** Runs one job; returns the items it started (1 unless the handler says), 0 when it failed. */
   private async runOne(job: JobRecord): Promise<number> {
+    let items = 1;
+    const pending = inTransaction(this.db, () => this.startJob(job, (n) => (items = n)));
+    if (pending) return this.finish(pending);
+    return items;
+  }
+
+  /**
+   * Runs a job's handler in a savepoint of the open transaction. A synchronous job is removed in the
+   * same savepoint (its work and its removal commit together); one that throws is rolled back and
+   * retried later. An asynchronous one is returned to be finished once its promise settles.
+   */
+  private startJob(job: JobRecord, onItems?: (items: number) => void): Pending | undefined {
     const handler = this.handlers.get(job.kind);
+    // A savepoint by hand: better-sqlite3's transaction functions refuse a handler that returns a
+    // promise, and an asynchronous handler's synchronous part belongs in this transaction too.
+    this.db.exec('SAVEPOINT job');
     try {
       if (!handler) throw new Error(`no handler registered for job kind ${job.kind}`);
       const done = handler(job.payload, job);
-      const items = done instanceof Promise ? await done : done;
+      if (done instanceof Promise) {
+        this.db.exec('RELEASE job');
+        return { job, done };
+      }
+      this.jobs.delete(job.id);
+      this.db.exec('RELEASE job');
+      onItems?.(typeof done === 'number' ? done : 1);
+    } catch (err) {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK TO job; RELEASE job');
+      onItems?.(0);
+      this.retryLater(job, err);
+    }
+    return undefined;
+  }
+
+  /** Waits for an asynchronous job, then removes it (or retries it later); the items it started. */
+  private async finish({ job, done }: Pending): Promise<number> {
+    try {
+      const items = await done;
       this.jobs.delete(job.id);
       return typeof items === 'number' ? items : 1;
     } catch (err) {
-      // A failing job must not block the ones behind it; retry it later with a growing delay.
-      this.log.error({ err, jobId: job.id, kind: job.kind }, 'job failed; rescheduled');
-      const delay = Math.min(60_000 * 2 ** job.attempts, 3_600_000);
-      this.jobs.reschedule(job.id, this.clock.nowMs() + delay);
+      this.retryLater(job, err);
       return 0;
     }
+  }
+
+  private retryLater(job: JobRecord, err: unknown): void {
+    // A failing job must not block the ones behind it; retry it later with a growing delay.
+    this.log.error({ err, jobId: job.id, kind: job.kind }, 'job failed; rescheduled');
+    const delay = Math.min(60_000 * 2 ** job.attempts, 3_600_000);
+    this.jobs.reschedule(job.id, this.clock.nowMs() + delay);
   }
 
   /** Re-arms the timer for the earliest job (system clock only; a manual clock only moves on advance). */
   private wake(): void {
     if (this.stopped || this.clock.mode === 'manual') return;
     if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.timerAt = undefined;
     const earliest = this.jobs.earliestRunAt();
     if (earliest === undefined) return;
-    const delay = Math.max(0, Math.min(earliest - this.clock.nowMs(), 1000));
+    const now = this.clock.nowMs();
+    const delay = Math.max(0, Math.min(earliest - now, 1000));
+    this.timerAt = now + delay;
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.timerAt = undefined;
       void this.drainDue().finally(() => this.wake());
     }, delay);
     this.timer.unref();

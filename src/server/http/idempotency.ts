@@ -1,19 +1,55 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, validationError } from '../errors.js';
-import type { IdempotencyRepo, IdempotencyScope } from '../storage/idempotency-repo.js';
+import type { IdempotencyRecord, IdempotencyRepo, IdempotencyScope } from '../storage/idempotency-repo.js';
 import type { Clock } from '../clock.js';
-import type { Db } from '../storage/database.js';
+import type { Db, UnitOfWork } from '../storage/database.js';
 import { inTransaction } from '../storage/database.js';
 
 // contract §2: scoped to account + method + path + key, kept 24 h.
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
+/**
+ * A request's hold on its Idempotency-Key. `held`: an in-flight row was written before the handler
+ * ran (so a concurrent duplicate is refused while the handler awaits); a route declared
+ * `COMMITS_ONCE` holds nothing until `commitOnce` records the answer in the write's own transaction.
+ */
+interface IdempotencyClaim {
+  scope: IdempotencyScope;
+  hash: string;
+  at: number;
+  held: boolean;
+  completed: boolean;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency: { scope: IdempotencyScope; completed: boolean } | null;
+    idempotency: IdempotencyClaim | null;
   }
+  interface FastifyContextConfig {
+    idempotency?: 'in-commit';
+  }
+}
+
+/**
+ * Route config for a POST whose every write runs inside `commitOnce` (the handler does nothing
+ * before it that a duplicate could repeat): its key is checked in the write's own transaction
+ * instead of being held by a write of its own first, so the request costs one transaction, not
+ * two (issue 13: the separate in-flight write was a commit per send).
+ */
+export const COMMITS_ONCE = { idempotency: 'in-commit' } as const;
+
+const IN_PROGRESS = 'a request with this Idempotency-Key is still in progress; retry later';
+const MISMATCH = 'this Idempotency-Key was used with a different request body; use a fresh key for a new request';
+
+/** What a key's record says of a request with this body hash: free, or why not, or the answer to replay. */
+function lookup(deps: IdempotencyDeps, scope: IdempotencyScope, hash: string, now: number): 'free' | 'in_flight' | 'mismatch' | IdempotencyRecord {
+  const existing = deps.idempotency.get(scope);
+  if (!existing || existing.createdAt < now - IDEMPOTENCY_TTL_MS) return 'free';
+  if (existing.state === 'in_flight') return 'in_flight';
+  if (existing.requestHash !== hash) return 'mismatch';
+  return existing;
 }
 
 /** Canonical JSON (sorted keys) so the same logical body always hashes the same. */
@@ -35,6 +71,7 @@ export function hashRequestBody(body: unknown): string {
 
 export interface IdempotencyDeps {
   db: Db;
+  uow: UnitOfWork;
   idempotency: IdempotencyRepo;
   clock: Clock;
 }
@@ -58,23 +95,34 @@ export function withoutSecrets(value: unknown): unknown {
  * transaction, so a crash can never leave a committed write whose retry would do it again.
  * Routes that create things call this; every other POST is recorded by the onSend hook. `status` may
  * depend on the result (a create that can also find the thing already there: 201 or 200).
+ *
+ * The transaction is shared with the other writes of this turn of the event loop (group commit:
+ * `uow.grouped`); the promise settles once it has committed, so the answer sent on it is durable.
+ * A key not held beforehand (`COMMITS_ONCE`) is checked again inside the transaction: a duplicate
+ * that got there first in the meantime makes this one a 409, and a retry then replays it.
  */
 export function commitOnce<T>(
   deps: IdempotencyDeps,
   req: FastifyRequest,
   status: number | ((result: T) => number),
   fn: () => T,
-): T {
-  return inTransaction(deps.db, () => {
-    const result = fn();
+): Promise<T> {
+  return deps.uow.grouped(() => {
     const idem = req.idempotency;
+    if (idem && !idem.held && lookup(deps, idem.scope, idem.hash, idem.at) !== 'free') throw new ServiceError('conflict', IN_PROGRESS);
+    const result = fn();
     if (idem && !idem.completed) {
       const code = typeof status === 'function' ? status(result) : status;
-      deps.idempotency.complete(idem.scope, code, JSON.stringify(withoutSecrets(result)));
-      idem.completed = true;
+      recordAnswer(deps, idem, code, JSON.stringify(withoutSecrets(result)));
     }
     return result;
   });
+}
+
+function recordAnswer(deps: IdempotencyDeps, idem: IdempotencyClaim, status: number, body: string): void {
+  if (idem.held) deps.idempotency.complete(idem.scope, status, body);
+  else deps.idempotency.record(idem.scope, idem.hash, status, body, idem.at);
+  idem.completed = true;
 }
 
 function recordable(payload: unknown): string {
@@ -106,20 +154,20 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     };
     const hash = hashRequestBody(req.body);
     const now = deps.clock.nowMs();
-    const outcome = inTransaction(deps.db, () => {
-      const existing = deps.idempotency.get(scope);
-      if (existing && existing.createdAt >= now - IDEMPOTENCY_TTL_MS) {
-        if (existing.state === 'in_flight') return 'in_flight' as const;
-        if (existing.requestHash !== hash) return 'mismatch' as const;
-        return existing;
-      }
-      deps.idempotency.begin(scope, hash, now);
-      return 'begun' as const;
-    });
-    if (outcome === 'in_flight') throw new ServiceError('conflict', 'a request with this Idempotency-Key is still in progress; retry later');
-    if (outcome === 'mismatch') throw new ServiceError('conflict', 'this Idempotency-Key was used with a different request body; use a fresh key for a new request');
-    if (outcome === 'begun') {
-      req.idempotency = { scope, completed: false };
+    const inCommit = req.routeOptions.config.idempotency === 'in-commit';
+    // A route that commits once checks the key again in its write's transaction; a read is enough
+    // here. Any other route holds the key (an in-flight row) before its handler runs.
+    const outcome = inCommit
+      ? lookup(deps, scope, hash, now)
+      : inTransaction(deps.db, () => {
+          const found = lookup(deps, scope, hash, now);
+          if (found === 'free') deps.idempotency.begin(scope, hash, now);
+          return found;
+        });
+    if (outcome === 'in_flight') throw new ServiceError('conflict', IN_PROGRESS);
+    if (outcome === 'mismatch') throw new ServiceError('conflict', MISMATCH);
+    if (outcome === 'free') {
+      req.idempotency = { scope, hash, at: now, held: !inCommit, completed: false };
       return;
     }
     reply.header('Idempotent-Replayed', 'true');
@@ -133,12 +181,12 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
   app.addHook('onSend', async (req, reply, payload) => {
     const idem = req.idempotency;
     if (!idem || idem.completed) return payload;
-    idem.completed = true;
     if (reply.statusCode >= 400) {
       // A failed request changed nothing, so the key stays free for a corrected retry.
-      deps.idempotency.abandon(idem.scope);
+      idem.completed = true;
+      if (idem.held) deps.idempotency.abandon(idem.scope);
     } else {
-      deps.idempotency.complete(idem.scope, reply.statusCode, recordable(payload));
+      recordAnswer(deps, idem, reply.statusCode, recordable(payload));
     }
     return payload;
   });

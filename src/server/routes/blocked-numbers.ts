@@ -70,7 +70,7 @@ export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): v
       },
     },
     async (req, reply) => {
-      const view = commitOnce(deps, req, 201, () => blockedNumberView(blockNumber(deps, req.auth, req.body)));
+      const view = await commitOnce(deps, req, 201, () => blockedNumberView(blockNumber(deps, req.auth, req.body)));
       return reply.status(201).send(view);
     },
   );

@@ -30,7 +30,7 @@ export function brandsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const created = commitOnce(deps, req, 201, () => brandView(createBrand(deps, req.auth, req.body), requestOrigin(req)));
+      const created = await commitOnce(deps, req, 201, () => brandView(createBrand(deps, req.auth, req.body), requestOrigin(req)));
       return reply.status(201).send(created);
     },
   );

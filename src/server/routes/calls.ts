@@ -9,7 +9,7 @@ import { callRecording, getCall, getVoicemail, listCalls, listVoicemails, placeS
 import { callTraceView, callView } from '../views/calls.js';
 import { voicemailAudioPath, voicemailView, type VoicemailAudioUrl } from '../views/voicemails.js';
 import { listResponse, sendList } from '../http/lists.js';
-import { commitOnce } from '../http/idempotency.js';
+import { COMMITS_ONCE, commitOnce } from '../http/idempotency.js';
 import { requestOrigin } from '../http/origin.js';
 
 /** Audio URLs name the address the caller used to reach the service (as public media URLs do). */
@@ -113,9 +113,9 @@ export function callsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
 
   r.post(
     '/v1/webrtc/calls',
-    { schema: { tags: ['softphone'], summary: 'Place an outbound call through a softphone device', description: SOFTPHONE_CALL_DESCRIPTION, body: SoftphoneCallBody, response: { 201: CallSchema } } },
+    { config: COMMITS_ONCE, schema: { tags: ['softphone'], summary: 'Place an outbound call through a softphone device', description: SOFTPHONE_CALL_DESCRIPTION, body: SoftphoneCallBody, response: { 201: CallSchema } } },
     async (req, reply) => {
-      const placed = commitOnce(deps, req, 201, () => callView(placeSoftphoneCall(deps, req.auth, req.body, { origin: requestOrigin(req) })));
+      const placed = await commitOnce(deps, req, 201, () => callView(placeSoftphoneCall(deps, req.auth, req.body, { origin: requestOrigin(req) })));
       return reply.status(201).send(placed);
     },
   );

@@ -29,7 +29,7 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const created = commitOnce(deps, req, 201, () => campaignView(createCampaign(deps, req.auth, req.body)));
+      const created = await commitOnce(deps, req, 201, () => campaignView(createCampaign(deps, req.auth, req.body)));
       return reply.status(201).send(created);
     },
   );

@@ -74,7 +74,7 @@ export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const created = commitOnce(deps, req, 201, () => domainView(createDomain(deps, req.auth, req.body.domain)));
+      const created = await commitOnce(deps, req, 201, () => domainView(createDomain(deps, req.auth, req.body.domain)));
       return reply.status(201).send(created);
     },
   );

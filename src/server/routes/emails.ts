@@ -8,7 +8,7 @@ import type { ServiceDeps } from '../deps.js';
 import { getEmail, listEmails, sendEmail } from '../domain/email/send.js';
 import { emailView } from '../views/emails.js';
 import { listResponse, sendList } from '../http/lists.js';
-import { commitOnce } from '../http/idempotency.js';
+import { COMMITS_ONCE, commitOnce } from '../http/idempotency.js';
 
 // spec: Email domains, email, suppressions; Send email body; Limits. contract §8. Decisions are in the
 // descriptions, so they land in /openapi.json.
@@ -56,10 +56,11 @@ export function emailsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/emails',
     {
       bodyLimit: SEND_EMAIL_BODY_LIMIT,
+      config: COMMITS_ONCE,
       schema: { tags, summary: 'Send an email', description: SEND_DESCRIPTION, body: SendEmailBody, response: { 201: EmailSchema } },
     },
     async (req, reply) => {
-      const sent = commitOnce(deps, req, 201, () => emailView(sendEmail(deps, req.auth, req.body)));
+      const sent = await commitOnce(deps, req, 201, () => emailView(sendEmail(deps, req.auth, req.body)));
       return reply.status(201).send(sent);
     },
   );

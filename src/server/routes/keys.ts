@@ -17,7 +17,7 @@ export function keysRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/keys',
     { schema: { tags: ['keys'], summary: 'Create an API key; the key is shown only in this response', description: 'The service stores only a SHA-256 hash of the key. A replay of the same `Idempotency-Key` returns the same record with `key: null`: the key itself is never stored, not even for replays.', body: CreateKeyBody, response: { 201: CreatedApiKeySchema } } },
     async (req, reply) => {
-      const created = commitOnce(deps, req, 201, () => {
+      const created = await commitOnce(deps, req, 201, () => {
         const { key, record } = createKey(deps, req.auth, req.body.name, req.body.mode);
         return createdKeyView(record, key);
       });

@@ -5,7 +5,7 @@ import type { ServiceDeps } from '../deps.js';
 import { getMessage, listMessages, sendMessage } from '../domain/messages.js';
 import { messageView } from '../views/messages.js';
 import { listResponse, sendList } from '../http/lists.js';
-import { commitOnce } from '../http/idempotency.js';
+import { COMMITS_ONCE, commitOnce } from '../http/idempotency.js';
 
 const SEND_DESCRIPTION = [
   'Sends an SMS (or an MMS when `mediaUrls` is given) and answers 201 with the message as accepted, status `queued`.',
@@ -38,9 +38,9 @@ export function messagesRoutes(app: FastifyInstance, deps: ServiceDeps): void {
 
   r.post(
     '/v1/messages',
-    { schema: { tags: ['messages'], summary: 'Send an SMS or MMS', description: SEND_DESCRIPTION, body: SendMessageBody, response: { 201: MessageSchema } } },
+    { config: COMMITS_ONCE, schema: { tags: ['messages'], summary: 'Send an SMS or MMS', description: SEND_DESCRIPTION, body: SendMessageBody, response: { 201: MessageSchema } } },
     async (req, reply) => {
-      const sent = commitOnce(deps, req, 201, () => messageView(sendMessage(deps, req.auth, req.body)));
+      const sent = await commitOnce(deps, req, 201, () => messageView(sendMessage(deps, req.auth, req.body)));
       return reply.status(201).send(sent);
     },
   );

@@ -88,7 +88,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const bought = commitOnce(deps, req, 201, () => renderNumber(deps, buyNumber(deps, req.auth, req.body.phoneNumber)));
+      const bought = await commitOnce(deps, req, 201, () => renderNumber(deps, buyNumber(deps, req.auth, req.body.phoneNumber)));
       return reply.status(201).send(bought);
     },
   );

@@ -72,7 +72,7 @@ export function portsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/ports',
     { schema: { tags, summary: 'Open a port request', description: CREATE_DESCRIPTION, body: CreatePortBody, response: { 201: PortSchema } } },
     async (req, reply) => {
-      const created = commitOnce(deps, req, 201, () => portView(createPort(deps, req.auth, req.body)));
+      const created = await commitOnce(deps, req, 201, () => portView(createPort(deps, req.auth, req.body)));
       return reply.status(201).send(created);
     },
   );

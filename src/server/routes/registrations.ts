@@ -25,7 +25,7 @@ export function registrationsRoutes(app: FastifyInstance, deps: ServiceDeps): vo
       },
     },
     async (req, reply) => {
-      const created = commitOnce(deps, req, 201, () => {
+      const created = await commitOnce(deps, req, 201, () => {
         const { brand, campaign } = register(deps, req.auth, req.body);
         return { brand: brandView(brand), campaign: campaignView(campaign) };
       });

@@ -5,7 +5,7 @@ import { VOICEMAIL_DEFAULT_SECS } from '../../api/values/calls.js';
 import type { ServiceDeps } from '../deps.js';
 import { placeSandboxCall } from '../domain/voice/calls.js';
 import { callView } from '../views/calls.js';
-import { commitOnce } from '../http/idempotency.js';
+import { COMMITS_ONCE, commitOnce } from '../http/idempotency.js';
 import { requestOrigin } from '../http/origin.js';
 
 const SANDBOX_CALL_DESCRIPTION = [
@@ -29,9 +29,9 @@ const SANDBOX_CALL_DESCRIPTION = [
 export function sandboxCallsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/sandbox/calls',
-    { schema: { tags: ['sandbox'], summary: 'An inbound call to one of the account\'s numbers', description: SANDBOX_CALL_DESCRIPTION, body: SandboxCallBody, response: { 201: CallSchema } } },
+    { config: COMMITS_ONCE, schema: { tags: ['sandbox'], summary: 'An inbound call to one of the account\'s numbers', description: SANDBOX_CALL_DESCRIPTION, body: SandboxCallBody, response: { 201: CallSchema } } },
     async (req, reply) => {
-      const placed = commitOnce(deps, req, 201, () => callView(placeSandboxCall(deps, req.auth, req.body, { origin: requestOrigin(req) })));
+      const placed = await commitOnce(deps, req, 201, () => callView(placeSandboxCall(deps, req.auth, req.body, { origin: requestOrigin(req) })));
       return reply.status(201).send(placed);
     },
   );

@@ -6,7 +6,7 @@ import type { ServiceDeps } from '../deps.js';
 import { receiveInbound } from '../domain/messages.js';
 import { sandboxTollfreeDecision } from '../domain/numbers.js';
 import { messageView } from '../views/messages.js';
-import { commitOnce } from '../http/idempotency.js';
+import { COMMITS_ONCE, commitOnce } from '../http/idempotency.js';
 import { renderNumber } from './numbers.js';
 
 // contract §9: the outside world for messaging and numbers.
@@ -16,6 +16,7 @@ export function sandboxMessagingRoutes(app: FastifyInstance, deps: ServiceDeps):
   r.post(
     '/v1/sandbox/inbound-messages',
     {
+      config: COMMITS_ONCE,
       schema: {
         tags: ['sandbox'],
         summary: "A consumer's text to one of the account's numbers",
@@ -26,7 +27,7 @@ export function sandboxMessagingRoutes(app: FastifyInstance, deps: ServiceDeps):
       },
     },
     async (req, reply) => {
-      const received = commitOnce(deps, req, 201, () => messageView(receiveInbound(deps, req.auth, req.body)));
+      const received = await commitOnce(deps, req, 201, () => messageView(receiveInbound(deps, req.auth, req.body)));
       return reply.status(201).send(received);
     },
   );

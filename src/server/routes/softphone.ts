@@ -33,7 +33,7 @@ export function softphoneRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       let created = true;
-      const device = commitOnce(deps, req, () => (created ? 201 : 200), () => {
+      const device = await commitOnce(deps, req, () => (created ? 201 : 200), () => {
         const result = registerDevice(deps, req.auth, req.body);
         created = result.created;
         return view(result.device);

@@ -79,7 +79,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const created = commitOnce(deps, req, 201, () => {
+      const created = await commitOnce(deps, req, 201, () => {
         const e = createEndpoint(deps, req.auth, req.body);
         return { ...webhookEndpointView(e), secret: e.secret };
       });

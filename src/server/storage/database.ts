@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
 import type { UnitOfWork } from './unit-of-work.js';
+import { GroupCommit } from './group-commit.js';
 
 export type { UnitOfWork };
 
@@ -81,8 +82,10 @@ export function inTransaction<T>(db: Db, fn: () => T): T {
 }
 
 export function sqliteUnitOfWork(db: Db): UnitOfWork {
+  const group = new GroupCommit(db);
   return {
     transaction: (fn) => (db.inTransaction ? fn() : inTransaction(db, fn)),
+    grouped: (fn) => group.run(fn),
     get active() {
       return db.inTransaction;
     },

@@ -42,6 +42,20 @@ export class IdempotencyRepo {
       .run(s.accountId, s.method, s.path, s.key, requestHash, now);
   }
 
+  /**
+   * Records a finished request's answer in one write, for a request that never held the key in
+   * flight (its whole write ran in the transaction that records it: `commitOnce`). Replaces a row
+   * past its 24 h only; the caller has checked there is no live one in the same transaction.
+   */
+  record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO idempotency_keys (account_id, method, path, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?)
+         ON CONFLICT (account_id, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = excluded.status, body = excluded.body, created_at = excluded.created_at`,
+      )
+      .run(s.accountId, s.method, s.path, s.key, requestHash, status, body, now);
+  }
+
   complete(s: IdempotencyScope, status: number, body: string): void {
     this.db
       .prepare(

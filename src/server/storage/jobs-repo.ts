@@ -30,9 +30,11 @@ const toRecord = (r: JobRow): JobRecord => ({
 /** Durable timers: anything the service must do later (carrier progress, decisions, retries). */
 export class JobsRepo {
   private readonly nextDueStmt;
+  private readonly dueStmt;
   private readonly earliestStmt;
   constructor(private readonly db: Db) {
     this.nextDueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? ORDER BY run_at, seq LIMIT 1');
+    this.dueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? ORDER BY run_at, seq LIMIT ?');
     this.earliestStmt = db.prepare('SELECT MIN(run_at) AS t FROM jobs');
   }
 
@@ -45,6 +47,11 @@ export class JobsRepo {
   nextDue(until: number): JobRecord | undefined {
     const row = this.nextDueStmt.get(until) as JobRow | undefined;
     return row && toRecord(row);
+  }
+
+  /** The first `limit` jobs due by `until`, in the order they run. */
+  due(until: number, limit: number): JobRecord[] {
+    return (this.dueStmt.all(until, limit) as JobRow[]).map(toRecord);
   }
 
   earliestRunAt(): number | undefined {

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from './storage/database.js';
+import { ManualClock } from './clock.js';
+import { Scheduler } from './scheduler.js';
+
+function setup() {
+  const db = openDatabase(':memory:');
+  db.exec('CREATE TABLE done (v TEXT NOT NULL)');
+  const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+  const errors: string[] = [];
+  const scheduler = new Scheduler(db, clock, { error: (_o, msg) => errors.push(msg) });
+  const jobs = () => db.prepare('SELECT kind, attempts FROM jobs ORDER BY seq').all() as Array<{ kind: string; attempts: number }>;
+  const done = () => (db.prepare('SELECT v FROM done ORDER BY rowid').all() as Array<{ v: string }>).map((r) => r.v);
+  return { db, clock, scheduler, jobs, done, errors };
+}
+
+describe('Scheduler.drainDue', () => {
+  it('runs due jobs in time order, removing each with its work; a job that throws is rolled back and retried later', async () => {
+    const { db, clock, scheduler, jobs, done, errors } = setup();
+    scheduler.register('write', (p: { v: string }) => void db.prepare('INSERT INTO done (v) VALUES (?)').run(p.v));
+    scheduler.register('half', (p: { v: string }) => {
+      db.prepare('INSERT INTO done (v) VALUES (?)').run(p.v);
+      throw new Error('fails after writing');
+    });
+    const now = clock.nowMs();
+    db.transaction(() => {
+      scheduler.schedule('write', now - 10, { v: 'second' });
+      scheduler.schedule('write', now - 20, { v: 'first' });
+      scheduler.schedule('half', now - 5, { v: 'never kept' });
+      scheduler.schedule('write', now, { v: 'third' });
+      scheduler.schedule('write', now + 1000, { v: 'not yet' });
+    })();
+    await scheduler.drainDue();
+    expect(done()).toEqual(['first', 'second', 'third']);
+    // The failed job stays, one attempt more, due a minute later; the future one is untouched.
+    expect(jobs()).toEqual([{ kind: 'half', attempts: 1 }, { kind: 'write', attempts: 0 }]);
+    expect(errors).toEqual(['job failed; rescheduled']);
+  });
+
+  it('finishes an asynchronous job before the next one runs, and removes it only once it has settled', async () => {
+    const { db, clock, scheduler, jobs, done } = setup();
+    const order: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    scheduler.register('slow', async () => {
+      order.push('slow started');
+      await gate;
+      db.prepare("INSERT INTO done (v) VALUES ('slow')").run();
+      order.push('slow finished');
+    });
+    scheduler.register('write', () => {
+      order.push('write');
+      db.prepare("INSERT INTO done (v) VALUES ('write')").run();
+    });
+    const now = clock.nowMs();
+    db.transaction(() => {
+      scheduler.schedule('slow', now - 2, {});
+      scheduler.schedule('write', now - 1, {});
+    })();
+    const draining = scheduler.drainDue();
+    await new Promise((r) => setImmediate(r));
+    expect(order).toEqual(['slow started']);
+    expect(jobs().map((j) => j.kind)).toEqual(['slow', 'write']);
+    release();
+    await draining;
+    expect(order).toEqual(['slow started', 'slow finished', 'write']);
+    expect(done()).toEqual(['slow', 'write']);
+    expect(jobs()).toEqual([]);
+  });
+
+  it('a job a handler schedules for now runs in the same drain', async () => {
+    const { db, clock, scheduler, jobs, done } = setup();
+    scheduler.register('chain', (p: { n: number }) => {
+      db.prepare('INSERT INTO done (v) VALUES (?)').run(`link ${p.n}`);
+      if (p.n < 3) scheduler.schedule('chain', clock.nowMs(), { n: p.n + 1 });
+    });
+    db.transaction(() => void scheduler.schedule('chain', clock.nowMs(), { n: 1 }))();
+    await scheduler.drainDue();
+    expect(done()).toEqual(['link 1', 'link 2', 'link 3']);
+    expect(jobs()).toEqual([]);
+  });
+});
