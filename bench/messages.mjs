@@ -73,6 +73,8 @@ if (isServeChild()) {
   const N = Number(process.env.BENCH_MESSAGES ?? 5000);
   const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+  // BENCH_KINDS=floor,test skips the live pass (e.g. to profile the test send alone).
+  const KINDS = new Set((process.env.BENCH_KINDS ?? 'floor,test,live').split(','));
   const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 240) * 1000;
 
   const child = spawnServiceChild(fileURLToPath(import.meta.url), 'svc-bench-messages-');
@@ -161,16 +163,16 @@ if (isServeChild()) {
     for (let r = 0; r < ROUNDS; r++) {
       rounds.floor.push(await round(testKey, '+14155550100', perRound, floorTarget));
       rounds.test.push(await round(testKey, testNumber.phoneNumber, perRound, serviceTarget));
-      rounds.live.push(await round(liveKey, liveNumber.phoneNumber, perRound, serviceTarget));
+      if (KINDS.has('live')) rounds.live.push(await round(liveKey, liveNumber.phoneNumber, perRound, serviceTarget));
     }
     await floorChild.stop();
     const floor = totals(rounds.floor);
     const test = totals(rounds.test);
-    const live = totals(rounds.live);
+    const live = KINDS.has('live') ? totals(rounds.live) : undefined;
     const testStored = await child.ask('count test');
     const liveStored = await child.ask('count live');
     const testIds = await child.ask(`stored ${JSON.stringify(test.ids)}`);
-    const liveIds = await child.ask(`stored ${JSON.stringify(live.ids)}`);
+    const liveIds = live ? await child.ask(`stored ${JSON.stringify(live.ids)}`) : undefined;
 
     const line = (label, p, extra = '') =>
       console.log(
@@ -179,14 +181,14 @@ if (isServeChild()) {
     console.log(`bench/messages: ${perRound * ROUNDS} sends per kind in ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections, system clock`);
     line('floor', floor, '  a minimal Fastify route: one validated body, one row');
     line('test', test, `  ×${(test.perSec / floor.perSec).toFixed(2)} the floor's rate, ×${(test.cpuPerRequestUs / floor.cpuPerRequestUs).toFixed(1)} its CPU per request`);
-    line('live', live, `  ×${(live.perSec / test.perSec).toFixed(2)} the test rate (a hold per send; ${((1 / live.perSec - 1 / test.perSec) * 1e6).toFixed(0)} µs more per send)`);
-    console.log(`  stored: test ${testStored.n} (${testStored.delivered} delivered; every 201's id stored once: ${testIds.stored}/${testIds.distinct} of ${test.ok}), live ${liveStored.n} (${liveIds.stored}/${liveIds.distinct} of ${live.ok})`);
+    if (live) line('live', live, `  ×${(live.perSec / test.perSec).toFixed(2)} the test rate (a hold per send; ${((1 / live.perSec - 1 / test.perSec) * 1e6).toFixed(0)} µs more per send)`);
+    console.log(`  stored: test ${testStored.n} (${testStored.delivered} delivered; every 201's id stored once: ${testIds.stored}/${testIds.distinct} of ${test.ok}), live ${liveStored.n}${live ? ` (${liveIds.stored}/${liveIds.distinct} of ${live.ok})` : ''}`);
     console.log(`  wallet ${funded.balance} → ${liveStored.balance} cents held/charged; ledger sum ${liveStored.ledgerSum} (must equal the balance)`);
     const everyAnswerStoredOnce = (p, stored, ids) => p.ok === stored.n && ids.distinct === p.ok && ids.stored === p.ok;
     const failed =
       floor.ok !== perRound * ROUNDS || floor.non2xx || floor.errors ||
       test.ok !== perRound * ROUNDS || test.non2xx || test.errors || !everyAnswerStoredOnce(test, testStored, testIds) || testStored.delivered !== test.ok ||
-      live.ok !== perRound * ROUNDS || live.non2xx || live.errors || !everyAnswerStoredOnce(live, liveStored, liveIds) || liveStored.ledgerSum !== liveStored.balance;
+      (live && (live.ok !== perRound * ROUNDS || live.non2xx || live.errors || !everyAnswerStoredOnce(live, liveStored, liveIds))) || liveStored.ledgerSum !== liveStored.balance;
     await child.stop();
     clearTimeout(deadline);
     if (failed) {
