@@ -26,7 +26,7 @@ export function sendList<T>(req: FastifyRequest, reply: FastifyReply, page: Page
  * still documents the route; tests parse these pages with it.
  */
 export function writeViewsAsIs(reply: FastifyReply): FastifyReply {
-  return reply.serializer(JSON.stringify);
+  return reply.type('application/json; charset=utf-8').serializer(JSON.stringify);
 }
 
 /** Response schema for a list route: the envelope, or the bare array form. */
