@@ -1,6 +1,6 @@
 import { describeSubaccount, type CliContext } from './context.js';
 import { notice, parseLimit, type ListFlags } from './command-kit.js';
-import { listPage, listPages, type ListEndpoint } from '../api/resources/list.js';
+import { listPage, listPages, pagesAhead, type ListEndpoint } from '../api/resources/list.js';
 import type { Query } from '../api/client/client.js';
 import { resolveFormat } from '../output/formatters.js';
 import { createListWriter, type ListWriter } from '../output/list-writer.js';
@@ -24,7 +24,8 @@ export interface ListSpec<T, Q extends Query> {
 
 /**
  * Lists a resource: one page (with a hint for the next), or with --all every page streamed through
- * the list writer, so memory stays flat however many rows there are.
+ * the list writer, so memory stays flat however many rows there are; the next page is fetched while
+ * the current one prints (pagesAhead), and a slow stdout paces the paging (the writer awaits drain).
  */
 export async function runList<T, Q extends Query>(ctx: CliContext, flags: ListFlags, spec: ListSpec<T, Q>): Promise<void> {
   const limit = parseLimit(flags.limit);
@@ -38,7 +39,7 @@ export async function runList<T, Q extends Query>(ctx: CliContext, flags: ListFl
   const query = { ...spec.query } as Q;
   let hint: string | undefined;
   if (flags.all) {
-    for await (const page of listPages(client, spec.endpoint, { ...query, limit: limit ?? 100, cursor: flags.cursor })) {
+    for await (const page of pagesAhead(listPages(client, spec.endpoint, { ...query, limit: limit ?? 100, cursor: flags.cursor }))) {
       await writerNow().writeRows(page.data as Record<string, unknown>[]);
     }
   } else {

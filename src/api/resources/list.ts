@@ -40,6 +40,26 @@ export async function* listPages<T, Q extends Query>(client: ApiClient, endpoint
   yield* client.paginate(endpoint.path, query, endpoint.page, { agencyLevel: endpoint.agencyLevel });
 }
 
+/**
+ * Yields the pages of `pages` one page ahead: as a page is handed out, the request for the next one
+ * is already in flight, so the network and the service work while the caller prints (issue 13:
+ * `--all` waited for each page to print before asking for the next). Never more than one page is
+ * held besides the one being printed, so memory stays flat; the caller's awaited write (drain on a
+ * slow stdout) still paces the paging. A failed request surfaces when its page is reached.
+ */
+export async function* pagesAhead<P>(pages: AsyncIterator<P>): AsyncGenerator<P, void, undefined> {
+  let next = pages.next();
+  for (;;) {
+    const current = await next;
+    if (current.done) return;
+    next = pages.next();
+    // Handled here so an abandoned prefetch (the reader stopped: `| head`) is never an unhandled
+    // rejection; awaiting `next` above still throws its error.
+    next.catch(() => undefined);
+    yield current.value;
+  }
+}
+
 /** A descriptor, typed by its row and filters: `listEndpoint<Message>({ path, row: 'MessageSchema' })`. */
 export const listEndpoint = <T, Q extends Query = Query>(endpoint: { path: string; row: RowSchemaName<T>; agencyLevel?: boolean }): ListEndpoint<T, Q> => ({
   ...endpoint,

@@ -5,7 +5,7 @@ import type { ServiceDeps } from '../deps.js';
 import { conversationThread, listConversations } from '../domain/conversations.js';
 import { conversationView } from '../views/conversations.js';
 import { messageView } from '../views/messages.js';
-import { listResponse, sendList } from '../http/lists.js';
+import { listResponse, sendList, writeViewsAsIs } from '../http/lists.js';
 
 // spec: Conversation summary and thread; contract §4.
 export function conversationsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
@@ -25,7 +25,7 @@ export function conversationsRoutes(app: FastifyInstance, deps: ServiceDeps): vo
     },
     async (req, reply) => {
       const page = listConversations(deps, req.auth, req.query.limit, req.query.cursor);
-      return sendList(req, reply, { ...page, data: page.data.map(conversationView) });
+      return sendList(req, writeViewsAsIs(reply), { ...page, data: page.data.map(conversationView) });
     },
   );
 

@@ -5,6 +5,7 @@ import type { ServiceDeps } from '../deps.js';
 import { EventsFeed } from '../domain/events/feed.js';
 import { eventFeedView } from '../views/events.js';
 import { whileClientWaits } from '../http/held-request.js';
+import { writeViewsAsIs } from '../http/lists.js';
 
 // spec: Events feed; contract §10.
 export function eventsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
@@ -38,6 +39,6 @@ export function eventsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: EventFeedSchema },
       },
     },
-    async (req, reply) => eventFeedView(await whileClientWaits(reply, (signal) => feed.read(req.auth, req.query, signal))),
+    async (req, reply) => eventFeedView(await whileClientWaits(writeViewsAsIs(reply), (signal) => feed.read(req.auth, req.query, signal))),
   );
 }

@@ -4,7 +4,7 @@ import { ListMessagesQuery, MessageIdParams, MessageSchema, SendMessageBody } fr
 import type { ServiceDeps } from '../deps.js';
 import { getMessage, listMessages, sendMessage } from '../domain/messages.js';
 import { messageView } from '../views/messages.js';
-import { listResponse, sendList } from '../http/lists.js';
+import { listResponse, sendList, writeViewsAsIs } from '../http/lists.js';
 import { COMMITS_ONCE, commitOnce } from '../http/idempotency.js';
 
 const SEND_DESCRIPTION = [
@@ -60,7 +60,7 @@ export function messagesRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     async (req, reply) => {
       const { limit, cursor, direction, from, to, status } = req.query;
       const page = listMessages(deps, req.auth, { direction, from, to, status }, limit, cursor);
-      return sendList(req, reply, { ...page, data: page.data.map(messageView) });
+      return sendList(req, writeViewsAsIs(reply), { ...page, data: page.data.map(messageView) });
     },
   );
 

@@ -67,6 +67,34 @@ const toRecord = (r: MessageRow): MessageRecord => ({
   updatedAt: r.updated_at,
 });
 
+// The columns of a message row in the order `cellsToRow` reads them (keysetPage's `cells`: one
+// JSON array per row is 3x cheaper to read than an 18-key object, bench/messages-list).
+const MESSAGE_COLUMNS = [
+  'seq', 'id', 'account_id', 'number_id', 'direction', 'from_number', 'to_number', 'counterparty', 'body', 'status', 'segments',
+  'channel', 'media', 'reason', 'test', 'provider_message_id', 'created_at', 'updated_at',
+] as const;
+
+const cellsToRow = (c: unknown[]): MessageRow => ({
+  seq: c[0] as number,
+  id: c[1] as string,
+  account_id: c[2] as string,
+  number_id: c[3] as string | null,
+  direction: c[4] as Direction,
+  from_number: c[5] as string,
+  to_number: c[6] as string,
+  counterparty: c[7] as string,
+  body: c[8] as string,
+  status: c[9] as MessageStatus,
+  segments: c[10] as number,
+  channel: c[11] as 'sms' | 'mms',
+  media: c[12] as string | null,
+  reason: c[13] as string | null,
+  test: c[14] as number,
+  provider_message_id: c[15] as string | null,
+  created_at: c[16] as number,
+  updated_at: c[17] as number,
+});
+
 export interface MessageFilters {
   direction?: Direction;
   from?: string;
@@ -147,7 +175,15 @@ export class MessagesRepo {
     add('from_number', f.from);
     add('to_number', f.to);
     add('status', f.status);
-    return keysetPage<MessageRow, MessageRecord>(this.db, { from: 'messages', where, params, limit, cursor, map: toRecord });
+    return keysetPage<MessageRow, MessageRecord>(this.db, {
+      from: 'messages',
+      where,
+      params,
+      limit,
+      cursor,
+      cells: { columns: MESSAGE_COLUMNS, row: cellsToRow },
+      map: toRecord,
+    });
   }
 
   count(accountId: string): number {
@@ -170,7 +206,10 @@ export class MessagesRepo {
     type Row = MessageRow & { c_last_at: number; c_last_seq: number };
     return keysetPage<Row, ConversationRecord>(this.db, {
       from: 'conversations c JOIN messages m ON m.id = c.last_message_id',
-      select: 'm.*, c.last_at AS c_last_at, c.last_seq AS c_last_seq',
+      cells: {
+        columns: [...MESSAGE_COLUMNS.map((c) => `m.${c}`), 'c.last_at', 'c.last_seq'],
+        row: (c) => ({ ...cellsToRow(c), c_last_at: c[MESSAGE_COLUMNS.length] as number, c_last_seq: c[MESSAGE_COLUMNS.length + 1] as number }),
+      },
       where: ['c.account_id = ?'],
       params: [accountId],
       order: { time: 'c.last_at', seq: 'c.last_seq' },
