@@ -4,12 +4,12 @@
 // Cases: `svc --version` and `svc --help` (budget 1.3x), `svc keys list` and `svc messages send` with
 // a test key and a test number bought over HTTP first (budget 2.5x each), both against the BUILT
 // service (`npm run build` first) running in a child process (bench/lib/service-child.mjs), so it
-// does not share this process's event loop. The commands run interleaved round by round, so noise
-// hits them alike; each figure is a median. Bounded: ROUNDS rounds (default 25) and a hard deadline;
+// does not share this process's event loop. The commands run interleaved round by round, in a
+// shuffled order, so noise hits them alike; each figure is a median. Bounded: ROUNDS rounds (default 25) and a hard deadline;
 // the child and the temp dirs are removed at the end. Prints one line per case with its budget and
 // PASS or MISS, then one JSON line; `--enforce` exits 1 on a MISS.
 //
-//   node bench/startup.mjs            ROUNDS=25 BENCH_DEADLINE_S=300 BENCH_SVC_BIN=…/bin/svc.js
+//   node bench/startup.mjs            ROUNDS=25 BENCH_DEADLINE_S=300 BENCH_SVC_BEFORE=…/bin/svc.js
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -22,8 +22,10 @@ if (isServeChild()) {
   await serveChild(() => ({}));
 } else {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-  // BENCH_SVC_BIN: another checkout's bin/svc.js, to measure a before and an after in the same way.
-  const bin = process.env.BENCH_SVC_BIN ?? join(root, 'bin/svc.js');
+  const bin = join(root, 'bin/svc.js');
+  // BENCH_SVC_BEFORE: another checkout's bin/svc.js (built), measured in the same rounds as this one,
+  // so a change is quoted before → after against the same floor.
+  const before = process.env.BENCH_SVC_BEFORE;
   const rounds = Number(process.env.ROUNDS ?? 25);
   const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 300) * 1000;
   const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-startup-cfg-'));
@@ -62,18 +64,18 @@ if (isServeChild()) {
     const live = { ...env, SVC_API_KEY: liveKey };
     const test = { ...env, SVC_API_KEY: testKey };
     let sent = 0;
-    const cases = [
-      { name: 'node -e 0', args: () => ['-e', '0'], env },
-      { name: 'svc --version', args: () => [bin, '--version'], env, budget: 1.3 },
-      { name: 'svc --help', args: () => [bin, '--help'], env, budget: 1.3 },
-      { name: 'svc keys list', args: () => [bin, 'keys', 'list'], env: live, budget: 2.5 },
+    const svcCases = (svcBin, suffix) => [
+      { name: `svc --version${suffix}`, args: () => [svcBin, '--version'], env, budget: 1.3 },
+      { name: `svc --help${suffix}`, args: () => [svcBin, '--help'], env, budget: 1.3 },
+      { name: `svc keys list${suffix}`, args: () => [svcBin, 'keys', 'list'], env: live, budget: 2.5 },
       {
-        name: 'svc messages send',
-        args: () => [bin, 'messages', 'send', '--from', number.phoneNumber, '--to', `+1415555${String(1000 + (sent++ % 9000))}`, '--body', 'Your table is ready'],
+        name: `svc messages send${suffix}`,
+        args: () => [svcBin, 'messages', 'send', '--from', number.phoneNumber, '--to', `+1415555${String(1000 + (sent++ % 9000))}`, '--body', 'Your table is ready'],
         env: test,
         budget: 2.5,
       },
     ];
+    const cases = [{ name: 'node -e 0', args: () => ['-e', '0'], env }, ...svcCases(bin, ''), ...(before ? svcCases(before, ' (before)') : [])];
     const run = ({ name, args, env: caseEnv }) =>
       new Promise((resolve, reject) => {
         const t0 = process.hrtime.bigint();
@@ -85,7 +87,13 @@ if (isServeChild()) {
 
     for (const c of cases) await run(c); // warm the file cache
     const times = Object.fromEntries(cases.map((c) => [c.name, []]));
-    for (let i = 0; i < rounds; i++) for (const c of cases) times[c.name].push(await run(c));
+    // Each round runs every case once, in a fresh order (a fixed order lets the load of one slot bias a case).
+    let seed = 13;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let i = 0; i < rounds; i++) {
+      const order = cases.map((c) => [random(), c]).sort((x, y) => x[0] - y[0]).map(([, c]) => c);
+      for (const c of order) times[c.name].push(await run(c));
+    }
 
     const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const floor = median(times['node -e 0']);
@@ -97,9 +105,9 @@ if (isServeChild()) {
     console.log(`bench/startup: ${rounds} rounds, medians; floor \`node -e 0\` ${floor.toFixed(1)} ms`);
     for (const r of results) {
       const verdict = r.budget === null ? 'floor' : `budget ${r.budget}x  ${r.pass ? 'PASS' : 'MISS'}`;
-      console.log(`  ${r.command.padEnd(18)} ${String(r.medianMs).padStart(7)} ms  ${r.ratio.toFixed(2)}x  ${verdict}`);
+      console.log(`  ${r.command.padEnd(27)} ${String(r.medianMs).padStart(7)} ms  ${r.ratio.toFixed(2)}x  ${verdict}`);
     }
-    console.log(JSON.stringify({ bench: 'startup', rounds, floorMs: +floor.toFixed(1), results }));
+    console.log(JSON.stringify({ bench: 'startup', rounds, floorMs: +floor.toFixed(1), ...(before ? { before } : {}), results }));
     clearTimeout(deadline);
     await child.stop();
     rmSync(configDir, { recursive: true, force: true });
