@@ -114,6 +114,24 @@ describe('messages send', () => {
     expect(await messageCount()).toBe(before);
   });
 
+  it('the body rules are judged by the service on a send, yet reported the same way when no service answers or under --dry-run', async () => {
+    // The body is checked with the API's schema only when a send fails (bench/startup: a send that
+    // goes through never loads zod); a body the service could not judge is still named by its flag.
+    const before = await messageCount();
+    const tooLong = ['messages', 'send', '--to', '+14155550123', '--from', mine, '--body', 'x'.repeat(1601)];
+    const judged = await svcRun(tooLong, asTest());
+    const unreachable = await svcRun(tooLong, asTest({ env: { SVC_BASE_URL: 'http://127.0.0.1:1' } }));
+    const dry = await svcRun([...tooLong, '--dry-run'], asTest());
+    for (const res of [judged, unreachable, dry]) {
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toBe('error: --body: 1601 characters; the limit is 1600\n');
+      expect(res.stdout).toBe('');
+    }
+    const noContent = await svcRun(['messages', 'send', '--to', '+14155550123', '--from', mine], asTest({ env: { SVC_BASE_URL: 'http://127.0.0.1:1' } }));
+    expect(noContent.stderr).toBe('error: --body: required unless --media is given\n');
+    expect(await messageCount()).toBe(before);
+  });
+
   it('a body of exactly 1600 characters is accepted', async () => {
     const res = ok(await svcRun(['messages', 'send', '--to', '+14155550123', '--from', mine, '--body', 'y'.repeat(1600)], asTest()));
     expect(JSON.parse(res.stdout).body).toHaveLength(1600);

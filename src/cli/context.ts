@@ -50,7 +50,7 @@ const OUTPUTS: readonly OutputFormat[] = ['table', 'json', 'yaml', 'ndjson', 'cs
 
 /**
  * What a command may use: io, prompts, config, the API client and the clock, each built lazily so
- * `--help` and `--version` never read config or load undici (conventions 2).
+ * `--help` and `--version` never read config or load the HTTP client (conventions 2).
  */
 export class CliContext {
   private storePromise?: Promise<ProfileStore>;
@@ -205,10 +205,6 @@ export class CliContext {
             : `no API key for profile "${settings.profileName}"; run \`svc login --profile ${settings.profileName}\` or set SVC_API_KEY`,
         );
       }
-      // A CLI process is short-lived: compile undici's WASM HTTP parser with V8's baseline compiler
-      // only. The optimizing tier compiles on background threads that process exit waits for
-      // (~100 ms on every command, bench/startup).
-      (await import('node:v8')).setFlagsFromString('--liftoff-only');
       const { ApiClient } = await import('../api/client/client.js');
       const io = this.io;
       return (this.clientInstance = new ApiClient({

@@ -1,6 +1,6 @@
-// Phone numbers given on the command line. Imported inside run functions only: the pattern comes
-// from the shared schema module, which loads zod (start-up cost, bench/startup).
-import { E164_PATTERN } from '../api/schemas/common.js';
+// Phone numbers given on the command line. The pattern is the zod-free value the API's schemas
+// build on, so checking a number loads no zod (bench/startup: `svc messages send`).
+import { E164_PATTERN } from '../api/values/phone.js';
 import { UsageError } from './errors.js';
 
 /** spec: Global conventions 3 — E.164, `+` then up to 15 digits. The error names the flag. */

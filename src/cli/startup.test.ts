@@ -3,10 +3,13 @@
 // through a dynamic import() — the verb's run module, the context's client, the prompter. This walks
 // the static import graph (import/export … from, not import()) from the CLI entry and from each group
 // module (the one registered for the command being run) and fails if it reaches any of them.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSvcProcess } from '../../test/helpers/cli.js';
+import { startTestService, type TestService } from '../../test/helpers/service.js';
 
 const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = resolve(srcDir, '..', 'dist');
@@ -115,5 +118,82 @@ describe('start-up import graph', () => {
     const graph = staticGraph(startupEntries(distDir, '.js'), '.js');
     expect(graph.size).toBeGreaterThan(30);
     expect(heavyImports(graph, distDir)).toEqual([]);
+  });
+});
+
+
+// The same rule, as the built CLI runs (issue 13, bench/startup): a preloaded hook records every
+// module a real `svc` process loads — ESM through a load hook, CommonJS (commander, undici's files,
+// loaded with require) from require.cache at exit — against a real service. The walk above reads
+// source text; this catches what it cannot see: a dynamic import() taken on the path, a require().
+describe.runIf(existsSync(join(distDir, 'cli', 'main.js')))('modules a real svc process loads', () => {
+  let svc: TestService;
+  let dir: string;
+  let hook: string;
+  beforeAll(async () => {
+    svc = await startTestService();
+    dir = mkdtempSync(join(tmpdir(), 'svc-startup-loads-'));
+    hook = join(dir, 'record-loads.mjs');
+    const onLoad = `import { appendFileSync } from 'node:fs'; export async function load(url, context, next) { appendFileSync(process.env.SVC_LOADS_FILE, url + '\\n'); return next(url, context); }`;
+    writeFileSync(
+      hook,
+      [
+        "import { register, createRequire } from 'node:module';",
+        "import { appendFileSync } from 'node:fs';",
+        `register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(onLoad)}));`,
+        "process.on('exit', () => appendFileSync(process.env.SVC_LOADS_FILE, Object.keys(createRequire(import.meta.url).cache).map((f) => 'cjs:' + f + '\\n').join('')));",
+      ].join('\n'),
+    );
+  });
+  afterAll(async () => {
+    await svc?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Runs `svc ARGS` (test key) and answers the paths of the modules it loaded. */
+  let runs = 0;
+  async function loadsOf(args: string[]): Promise<{ code: number; stderr: string; modules: string[] }> {
+    const file = join(dir, `loads-${++runs}.txt`);
+    writeFileSync(file, '');
+    const res = await runSvcProcess(args, { service: svc, key: svc.bootstrap.testKey, env: { NODE_OPTIONS: `--import=${pathToFileURL(hook).href}`, SVC_LOADS_FILE: file } });
+    const modules = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (l.startsWith('cjs:') ? l.slice(4) : l.startsWith('file:') ? fileURLToPath(l) : l));
+    return { code: res.code, stderr: res.stderr, modules };
+  }
+  const packageOf = (file: string): string | undefined => /[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(file)?.[1]?.replace('\\', '/');
+  const forbidden = (modules: string[]): string[] => {
+    const heavy = modules.filter((f) => {
+      const pkg = packageOf(f);
+      return pkg !== undefined && (isHeavy(pkg) || HEAVY.includes(`${pkg.split('/')[0]}/`));
+    });
+    return [...new Set([...heavy.map((f) => packageOf(f)!), ...modules.filter((f) => f.includes(join('dist', 'server')))])];
+  };
+
+  it('svc --version loads our version module and nothing else: no commander, no command', async () => {
+    const { code, modules } = await loadsOf(['--version']);
+    expect(code).toBe(0);
+    expect(modules.filter((f) => packageOf(f) !== undefined)).toEqual([]);
+    expect(modules.some((f) => f.endsWith(join('dist', 'cli', 'main.js')))).toBe(false);
+  });
+
+  it('svc keys list loads commander and its run module, and none of zod, undici, conf, ora, chalk, yaml or the server', async () => {
+    const { code, stderr, modules } = await loadsOf(['keys', 'list']);
+    expect(code, stderr).toBe(0);
+    expect(modules.some((f) => packageOf(f) === 'commander')).toBe(true); // the recorder sees CommonJS
+    expect(modules.some((f) => f.endsWith(join('commands', 'keys', 'list.run.js')))).toBe(true);
+    expect(forbidden(modules)).toEqual([]);
+  });
+
+  it('svc messages send loads no zod and no undici when the send goes through; an invalid body loads zod to explain itself', async () => {
+    const send = ['messages', 'send', '--from', '+15005550006', '--to', '+14155550123'];
+    const ok = await loadsOf([...send, '--body', 'hi']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(forbidden(ok.modules)).toEqual([]);
+    const bad = await loadsOf([...send, '--body', 'x'.repeat(1601)]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--body: 1601 characters; the limit is 1600');
+    expect(forbidden(bad.modules)).toEqual(['zod']);
   });
 });

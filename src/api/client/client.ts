@@ -1,10 +1,10 @@
 // The HTTP client every API call goes through: base URL, auth, sub-account, idempotency, retries,
-// error envelopes, `--verbose` traces and `--dry-run`. It takes a Dispatcher so tests can use
-// undici's MockAgent (conventions: a fake HTTP layer is for the client's retry and error paths).
-import { randomUUID } from 'node:crypto';
+// error envelopes, `--verbose` traces and `--dry-run`. It sends with node:http (transport.ts), or
+// through an injected undici Dispatcher so tests can use undici's MockAgent (conventions: a fake
+// HTTP layer is for the client's retry and error paths).
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
-import { createAgent, send } from './transport.js';
+import { dispatcherTransport, nodeTransport, type Transport } from './transport.js';
 import type { Page } from '../schemas/page.js';
 import { SERVICE_TIME_HEADER } from '../values/sandbox.js';
 import {
@@ -36,7 +36,7 @@ export interface ApiClientOptions {
   apiKey?: string;
   /** Sent as `Service-Subaccount` (contract §3). */
   subaccount?: string;
-  /** undici Dispatcher (a MockAgent in tests); the global dispatcher otherwise. */
+  /** undici Dispatcher (a MockAgent in tests); node:http with keep-alive agents of our own otherwise. */
   dispatcher?: Dispatcher;
   /** Full User-Agent; default `svc/<version>`. */
   userAgent?: string;
@@ -232,12 +232,11 @@ export class ApiClient {
     }
   }
 
-  /** The request `request()` would send, headers redacted: what `--dry-run` prints. */
-  private ownAgent: Dispatcher | undefined;
+  private ownTransport: Transport | undefined;
 
-  /** The injected dispatcher, or an Agent of our own that close() can shut. */
-  private get dispatcher(): Dispatcher {
-    return this.opts.dispatcher ?? (this.ownAgent ??= createAgent({ keepAliveTimeout: 10_000 }));
+  /** The injected dispatcher, or node:http with agents of our own that close() can shut. */
+  private get transport(): Transport {
+    return (this.ownTransport ??= this.opts.dispatcher ? dispatcherTransport(this.opts.dispatcher) : nodeTransport({ keepAliveTimeout: 10_000 }));
   }
 
   /**
@@ -245,11 +244,12 @@ export class ApiClient {
    * socket would hold the process for the server's keep-alive window.
    */
   async close(): Promise<void> {
-    const agent = this.ownAgent;
-    this.ownAgent = undefined;
-    if (agent) await agent.close();
+    const transport = this.ownTransport;
+    this.ownTransport = undefined;
+    if (transport) await transport.close();
   }
 
+  /** The request `request()` would send, headers redacted: what `--dry-run` prints. */
   describeRequest(opts: RequestOptions<unknown>): RequestDescription {
     return describe(this.prepare(opts, 'application/json'));
   }
@@ -265,7 +265,8 @@ export class ApiClient {
       if (this.opts.subaccount && !opts.agencyLevel) headers.set('Service-Subaccount', this.opts.subaccount);
     }
     // cli.md Retries: sends always carry an Idempotency-Key, the same on every try.
-    const key = opts.idempotencyKey ?? (opts.method === 'POST' ? randomUUID() : undefined);
+    // node:crypto is loaded here, on the first POST, not at import: 5 ms of a `svc keys list` (--cpu-prof).
+    const key = opts.idempotencyKey ?? (opts.method === 'POST' ? process.getBuiltinModule('node:crypto').randomUUID() : undefined);
     if (key) headers.set('Idempotency-Key', key);
 
     let payload: string | Buffer | undefined;
@@ -310,7 +311,7 @@ export class ApiClient {
       const started = this.now();
       let received: Received;
       try {
-        const res = await send(this.dispatcher, req.url, {
+        const res = await this.transport.send(req.url, {
           method: req.method,
           headers: req.headers,
           body: req.payload ?? null,
@@ -320,7 +321,7 @@ export class ApiClient {
         });
         const ok = res.statusCode >= 200 && res.statusCode < 300;
         const stream = streamOk && ok ? res.body : undefined;
-        const body = stream ? Buffer.alloc(0) : Buffer.from(await res.body.arrayBuffer());
+        const body = stream ? Buffer.alloc(0) : await readAll(res.body);
         received = {
           status: res.statusCode,
           headers: res.headers,
@@ -440,6 +441,12 @@ export class ApiClient {
       this.trace(`  <${res.body.length} bytes${contentType ? ` ${contentType}` : ''}>`);
     }
   }
+}
+
+async function readAll(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }
 
 function describe(req: PreparedRequest): RequestDescription {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
-// spec: Global conventions 3 — phone numbers are E.164.
-export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
+// spec: Global conventions 3 — phone numbers are E.164 (the pattern is a zod-free value).
+import { E164_PATTERN } from '../values/phone.js';
+export { E164_PATTERN };
 export const E164 = z.string().regex(E164_PATTERN, 'must be an E.164 phone number like +14155550123');
 
 // spec: Global conventions 4 — timestamps are ISO 8601 strings.
