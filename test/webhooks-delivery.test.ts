@@ -433,8 +433,11 @@ describe('test and manual retry', () => {
       const retried = await other.call('POST', `/v1/webhooks/${ep.id}/deliveries/${old.id}/retry`);
       expect(Date.now() - started).toBeLessThan(1000);
       expect(retried.body).toMatchObject({ id: old.id, status: 'succeeded', attempt: 2, responseStatus: 200 });
-      // The backlog is still on its first attempt.
-      expect(rx.received.filter((r) => /^m\d$/.test(r.body?.messageId ?? '')).map((r) => r.body.messageId)).toEqual(['m0']);
+      // The backlog (in flight in the endpoint's window, hanging) is still on its first attempts.
+      const backlog = rx.received.filter((r) => /^m\d$/.test(r.body?.messageId ?? ''));
+      expect(backlog.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(backlog.map((r) => r.body.messageId)).size).toBe(backlog.length);
+      expect(backlog.every((r) => r.headers['service-delivery-attempt'] === '1')).toBe(true);
     } finally {
       await other.stop();
     }
@@ -500,21 +503,93 @@ describe('concurrency', () => {
     }
   });
 
-  it('one hanging endpoint does not hold up another, and each endpoint is sent in order', async () => {
+  it('one hanging endpoint does not hold up another: it holds at most its window, the other gets everything', async () => {
+    const other = await startWebhookService({ webhooks: { window: 2, concurrency: 4 } });
     const slow = await startReceiver(() => ({ hang: true }));
     try {
-      await createEndpoint(svc, { url: slow.url });
-      await createEndpoint(svc, { url: rx.url });
-      for (let i = 0; i < 5; i++) emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      const slowEp = await createEndpoint(other, { url: slow.url });
+      await createEndpoint(other, { url: rx.url });
+      for (let i = 0; i < 5; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
       await rx.waitFor(5);
-      // The fast endpoint got all five while the slow one is still on its first (each hangs until
-      // the 300 ms ack timeout): had they shared a queue, the slow one would be at its fifth.
-      expect(slow.received.length).toBeLessThanOrEqual(1);
-      expect(rx.received.map((r) => r.body.messageId)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
-      await svc.flushWebhooks();
-      expect(slow.received.map((r) => r.body.messageId)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+      // The fast endpoint got all five while the slow one holds its window of two (each hangs until
+      // the 300 ms ack timeout): had they shared a queue, the fast one would wait behind it.
+      expect(slow.received.length).toBeLessThanOrEqual(2);
+      expect(rx.received.map((r) => r.body.messageId).sort()).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+      await other.deps.webhooks.flush();
+      expect(slow.maxOpen).toBe(2);
+      expect(slow.received.map((r) => r.body.messageId).sort()).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+      expect((await deliveries(other, slowEp.id)).map((d) => d.status)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
     } finally {
+      await other.stop();
       await slow.close();
+    }
+  });
+});
+
+describe('a window of attempts per endpoint', () => {
+  it('a slow receiver holds at most the window in flight, and every event is delivered once acknowledged', async () => {
+    const other = await startWebhookService({ webhooks: { window: 3, concurrency: 8 } });
+    try {
+      rx.setHandler(() => ({ status: 200, delayMs: 40 }));
+      const ep = await createEndpoint(other, { url: rx.url });
+      for (let i = 0; i < 12; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      await other.deps.webhooks.flush();
+      expect(rx.maxOpen).toBe(3);
+      const ids = rx.received.map((r) => r.body.id);
+      expect(ids).toHaveLength(12);
+      expect(new Set(ids).size).toBe(12);
+      const log = await deliveries(other, ep.id);
+      expect(log).toHaveLength(12);
+      expect(log.every((d) => d.status === 'succeeded' && d.attempt === 1 && d.responseStatus === 200)).toBe(true);
+      expect(other.deps.webhookDeliveries.due(Date.now() + 3600_000)).toEqual([]);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('a failing or hanging attempt does not block the others in the window; each is recorded on its own', async () => {
+    const other = await startWebhookService({ webhooks: { window: 4, concurrency: 8 } });
+    try {
+      rx.setHandler((r) => (r.body.messageId === 'm0' ? { hang: true } : r.body.messageId === 'm1' ? { status: 500 } : r.body.messageId === 'm2' ? { status: 410 } : { status: 200 }));
+      const ep = await createEndpoint(other, { url: rx.url });
+      const started = Date.now();
+      for (let i = 0; i < 8; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      await rx.waitFor(8);
+      // All eight arrived while m0 was still hanging (300 ms ack timeout): it held one place only.
+      expect(rx.received.at(-1)!.at - started).toBeLessThan(300);
+      await other.deps.webhooks.flush();
+      const byMessage = new Map<string, { status: string; attempt: number; responseStatus: number | null; nextAttemptAt: string | null }>();
+      for (const d of await deliveries(other, ep.id)) {
+        const event = rx.received.find((r) => r.body.id === d.eventId)!;
+        byMessage.set(event.body.messageId, d);
+      }
+      expect(byMessage.get('m0')).toMatchObject({ status: 'failed', attempt: 1, responseStatus: null });
+      expect(byMessage.get('m0')!.nextAttemptAt).not.toBeNull();
+      expect(byMessage.get('m1')).toMatchObject({ status: 'failed', attempt: 1, responseStatus: 500 });
+      expect(byMessage.get('m2')).toMatchObject({ status: 'abandoned', attempt: 1, responseStatus: 410, nextAttemptAt: null });
+      for (const m of ['m3', 'm4', 'm5', 'm6', 'm7']) expect(byMessage.get(m)).toMatchObject({ status: 'succeeded', attempt: 1, responseStatus: 200 });
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('stop() cuts off the window in flight without recording it; a restart delivers every one', async () => {
+    const other = await startWebhookService({ webhooks: { window: 4, concurrency: 8, ackTimeoutMs: 5000 } });
+    try {
+      rx.setHandler(() => ({ hang: true }));
+      const ep = await createEndpoint(other, { url: rx.url });
+      for (let i = 0; i < 6; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      await rx.waitFor(4);
+      await other.deps.webhooks.stop();
+      expect(rx.received).toHaveLength(4);
+      expect((await deliveries(other, ep.id)).every((d) => d.status === 'pending' && d.attempt === 0)).toBe(true);
+      rx.setHandler(() => ({ status: 200 }));
+      other.deps.webhooks.start();
+      await other.deps.webhooks.flush();
+      const log = await deliveries(other, ep.id);
+      expect(log.map((d) => `${d.status}/${d.attempt}`)).toEqual(Array(6).fill('succeeded/1'));
+    } finally {
+      await other.stop();
     }
   });
 });

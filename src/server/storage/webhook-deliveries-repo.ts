@@ -81,6 +81,19 @@ const toRecord = (r: DeliveryRow): DeliveryRecord => ({
   updatedAt: r.updated_at,
 });
 
+/** What an attempt needs to know, and the exact bytes to POST (null: the event is no longer stored). */
+export interface DeliveryAttemptState {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  isTest: boolean;
+  maxAttempts: number;
+  attempt: number;
+  nextAttemptAt: number | null;
+  rawBody: string | null;
+}
+
 export interface DueDelivery {
   id: string;
   endpointId: string;
@@ -103,7 +116,13 @@ export class WebhookDeliveriesRepo {
   private readonly eventBodyStmt;
   private readonly recordStmt;
   private readonly jobAtStmt;
+  private readonly attemptStateStmt;
   constructor(private readonly db: Db) {
+    this.attemptStateStmt = db.prepare(
+      `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at,
+         COALESCE(d.body, (SELECT e.body FROM events e WHERE e.id = d.event_id)) AS raw_body
+       FROM webhook_deliveries d WHERE d.id = ?`,
+    );
     this.jobAtStmt = db.prepare('SELECT 1 FROM jobs WHERE run_at = ? AND kind = ? LIMIT 1');
     this.insertStmt = db.prepare(
       `INSERT INTO webhook_deliveries (id, endpoint_id, account_id, event_id, event_type, body, is_test, max_attempts, attempt, status, next_attempt_at, created_at, updated_at)
@@ -131,6 +150,26 @@ export class WebhookDeliveriesRepo {
   getById(id: string): DeliveryRecord | undefined {
     const row = this.byIdStmt.get(id) as DeliveryRow | undefined;
     return row && toRecord(row);
+  }
+
+  /** The delivery's attempt state without its log fields (no attempt history parsed). */
+  attemptState(id: string): DeliveryAttemptState | undefined {
+    const r = this.attemptStateStmt.get(id) as
+      | { id: string; endpoint_id: string; event_id: string; event_type: string; is_test: number; max_attempts: number; attempt: number; next_attempt_at: number | null; raw_body: string | null }
+      | undefined;
+    return (
+      r && {
+        id: r.id,
+        endpointId: r.endpoint_id,
+        eventId: r.event_id,
+        eventType: r.event_type,
+        isTest: r.is_test === 1,
+        maxAttempts: r.max_attempts,
+        attempt: r.attempt,
+        nextAttemptAt: r.next_attempt_at,
+        rawBody: r.raw_body,
+      }
+    );
   }
 
   get(accountId: string, endpointId: string, id: string): DeliveryRecord | undefined {

@@ -18,8 +18,13 @@ export const FIRST_ATTEMPT_JOB = 'webhooks.first_attempt';
 export interface WebhookWorkerOptions {
   /** spec: Delivery — any 2xx within 10 seconds. Lower only in tests. */
   ackTimeoutMs?: number;
-  /** Attempts in flight at once, across endpoints (each endpoint sends one at a time). */
+  /** Attempts in flight at once, across endpoints. */
   concurrency?: number;
+  /**
+   * Attempts in flight at once to ONE endpoint (its window; spec: Delivery promises at-least-once,
+   * not order). Kept below `concurrency` so a hanging endpoint holds at most this many slots.
+   */
+  window?: number;
   /** Name resolution for delivery (default: the OS resolver through node:dns lookup). */
   resolver?: Resolver;
   userAgent?: string;
@@ -34,7 +39,11 @@ export interface WebhookWorkerOptions {
 
 const PURGE_EVERY_MS = 3600_000;
 
-export const DEFAULT_WEBHOOK_OPTIONS = { ackTimeoutMs: 10_000, concurrency: 8 } as const;
+// One endpoint sending one attempt at a time delivered 279/s in a burst to a loopback receiver and
+// 13/s under API load (issue 13): each attempt waited a full round trip plus its own transaction.
+// A window of 16 per endpoint, 64 across endpoints, keeps the pipe full; a hanging endpoint still
+// holds only a quarter of the slots.
+export const DEFAULT_WEBHOOK_OPTIONS = { ackTimeoutMs: 10_000, concurrency: 256, window: 64 } as const;
 
 /**
  * Job handlers wait for the attempts they start (and first attempts are jobs) with a manual clock
@@ -69,9 +78,20 @@ export interface WorkerLog {
   error(obj: object, msg: string): void;
 }
 
+/** One endpoint's queue: ids waiting (from `head` on) and how many of its attempts are in flight. */
 interface Lane {
-  tail: Promise<void>;
-  size: number;
+  waiting: Array<{ deliveryId: string; done: () => void }>;
+  head: number;
+  inFlight: number;
+}
+
+/** An attempt made, waiting for its batch's transaction (see recordLater). */
+interface PendingRecord {
+  deliveryId: string;
+  attempt: number;
+  at: number;
+  outcome: AttemptResult;
+  done: () => void;
 }
 
 type Outcome = AttemptResult | { aborted: true };
@@ -90,9 +110,13 @@ type Outcome = AttemptResult | { aborted: true };
  *   on, so the next retry is computed from the right time and `clock advance` returns only when the
  *   attempts that fell due inside it are done (contract §10). Outside an advance with the system
  *   clock, jobs only dispatch, so a slow receiver never holds up the scheduler.
- * - Each endpoint is a lane: its deliveries are attempted one at a time, in order; lanes run in
- *   parallel, bounded by `concurrency` slots, so one slow endpoint never holds up another. The HTTP
- *   agent allows as many connections per host:port as there are slots (the pool bounds traffic).
+ * - Each endpoint is a lane: its deliveries start in the order they were queued, at most `window`
+ *   in flight at once (spec: Delivery promises at-least-once, not order; a receiver dedupes on
+ *   `id`); lanes run in parallel, bounded by `concurrency` slots, so one slow endpoint never holds
+ *   up another (it holds at most `window` slots). The HTTP agent allows as many connections per
+ *   host:port as there are slots (the pool bounds traffic).
+ * - Outcomes are recorded in batches: the attempts that end in one turn of the event loop are
+ *   recorded in one transaction (recordLater), before anyone waiting for them is told.
  * - A test delivery and a manual retry are out-of-band probes: sent at once, neither queued on the
  *   endpoint's lane (behind a backlog to a hanging receiver) nor waiting for a slot, each on its own
  *   connection.
@@ -100,6 +124,7 @@ type Outcome = AttemptResult | { aborted: true };
 export class DeliveryWorker {
   readonly ackTimeoutMs: number;
   private readonly concurrency: number;
+  private readonly window: number;
   private readonly resolver: Resolver;
   private readonly userAgent: string;
   private readonly wallNow: () => number;
@@ -114,6 +139,8 @@ export class DeliveryWorker {
   private active = 0;
   private lastPurgeAt = 0;
   private readonly waiters: Array<() => void> = [];
+  private pendingRecords: PendingRecord[] = [];
+  private recordScheduled = false;
 
   constructor(
     private readonly d: WebhookDomainDeps,
@@ -122,6 +149,7 @@ export class DeliveryWorker {
   ) {
     this.ackTimeoutMs = opts.ackTimeoutMs ?? DEFAULT_WEBHOOK_OPTIONS.ackTimeoutMs;
     this.concurrency = Math.max(1, opts.concurrency ?? DEFAULT_WEBHOOK_OPTIONS.concurrency);
+    this.window = Math.max(1, Math.min(this.concurrency, opts.window ?? DEFAULT_WEBHOOK_OPTIONS.window));
     this.resolver = opts.resolver ?? systemResolver;
     this.userAgent = opts.userAgent ?? USER_AGENT;
     this.wallNow = opts.wallNow ?? Date.now;
@@ -189,28 +217,59 @@ export class DeliveryWorker {
 
   /**
    * Queues one delivery on its endpoint's lane (deduplicated: a delivery queued or in flight is not
-   * queued again); it is attempted only if still due by then.
+   * queued again); it is attempted only if still due by then. Resolves once its attempt is recorded.
    */
   enqueue(deliveryId: string, endpointId: string): Promise<void> {
     const existing = this.tracked.get(deliveryId);
     if (existing) return existing;
     let lane = this.lanes.get(endpointId);
     if (!lane) {
-      lane = { tail: Promise.resolve(), size: 0 };
+      lane = { waiting: [], head: 0, inFlight: 0 };
       this.lanes.set(endpointId, lane);
     }
-    const l = lane;
-    l.size++;
-    const run = l.tail
-      .then(() => this.withSlot(() => this.attempt(deliveryId, false)))
-      .catch((err: unknown) => this.log.error({ err, deliveryId }, 'webhook delivery attempt failed unexpectedly'))
-      .finally(() => {
-        this.tracked.delete(deliveryId);
-        if (--l.size === 0 && this.lanes.get(endpointId) === l) this.lanes.delete(endpointId);
-      });
-    l.tail = run;
+    let done!: () => void;
+    const run = new Promise<void>((r) => (done = r));
     this.tracked.set(deliveryId, run);
+    lane.waiting.push({ deliveryId, done });
+    this.pump(endpointId, lane);
     return run;
+  }
+
+  /** Starts the lane's waiting attempts while its window has room (they then wait for a pool slot). */
+  private pump(endpointId: string, lane: Lane): void {
+    while (lane.inFlight < this.window && lane.head < lane.waiting.length) {
+      const item = lane.waiting[lane.head]!;
+      lane.waiting[lane.head++] = undefined as never;
+      if (lane.head > 1024 && lane.head * 2 > lane.waiting.length) {
+        lane.waiting = lane.waiting.slice(lane.head);
+        lane.head = 0;
+      }
+      lane.inFlight++;
+      // The window and the pool slot are freed as soon as the response is in, not when the batch
+      // commits: under API load a turn of the event loop is long, and waiting one more turn per
+      // attempt halved what a lane could send. The delivery stays tracked (not queued again)
+      // until it is recorded.
+      let freed = false;
+      const free = () => {
+        if (freed) return;
+        freed = true;
+        lane.inFlight--;
+        if (lane.inFlight === 0 && lane.head >= lane.waiting.length) {
+          if (this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
+        } else this.pump(endpointId, lane);
+      };
+      void this.withSlot(() => this.attempt(item.deliveryId, false))
+        .then(async (made) => {
+          free();
+          await made?.recorded;
+        })
+        .catch((err: unknown) => this.log.error({ err, deliveryId: item.deliveryId }, 'webhook delivery attempt failed unexpectedly'))
+        .finally(() => {
+          free();
+          this.tracked.delete(item.deliveryId);
+          item.done();
+        });
+    }
   }
 
   /**
@@ -222,7 +281,10 @@ export class DeliveryWorker {
     const existing = this.tracked.get(deliveryId);
     if (existing) return existing;
     const run = Promise.resolve()
-      .then(() => this.attempt(deliveryId, true, false))
+      .then(async () => {
+        const made = await this.attempt(deliveryId, true, false);
+        await made?.recorded;
+      })
       .catch((err: unknown) => this.log.error({ err, deliveryId }, 'webhook delivery attempt failed unexpectedly'))
       .finally(() => this.tracked.delete(deliveryId));
     this.tracked.set(deliveryId, run);
@@ -307,11 +369,14 @@ export class DeliveryWorker {
   }
 
   /** `manual` skips the due check (a probe the user asked for); `pooled` false: on a connection of its own. */
-  private async attempt(deliveryId: string, manual: boolean, pooled = true): Promise<void> {
+  /** Resolves when the POST is done; `recorded` when its outcome is committed (nothing when not made or cut off). */
+  private async attempt(deliveryId: string, manual: boolean, pooled = true): Promise<{ recorded: Promise<void> } | undefined> {
     if (!this.running) return;
     const { webhookDeliveries, webhookEndpoints, clock } = this.d;
     const now = clock.nowMs();
-    const delivery = webhookDeliveries.getById(deliveryId);
+    // One read for the delivery's state and the bytes to send (the full row with its attempt
+    // history was read and parsed twice per attempt: 3.7 % of the burst profile).
+    const delivery = webhookDeliveries.attemptState(deliveryId);
     if (!delivery || delivery.nextAttemptAt === null) return; // finished, or deleted with its endpoint
     if (!manual && delivery.nextAttemptAt > now) return; // not due yet (its tick will come)
     const endpoint = webhookEndpoints.getById(delivery.endpointId);
@@ -320,15 +385,52 @@ export class DeliveryWorker {
       webhookDeliveries.abandon(deliveryId, `endpoint disabled (${endpoint.disabledReason ?? 'manual'})`, now);
       return;
     }
-    const raw = webhookDeliveries.rawBody(delivery);
-    if (raw === undefined) {
+    const raw = delivery.rawBody;
+    if (raw === null) {
       webhookDeliveries.abandon(deliveryId, 'the event is no longer stored', now);
       return;
     }
     const attempt = delivery.attempt + 1;
     const outcome = await this.deliver(endpoint, raw, delivery.eventId, delivery.eventType, attempt, pooled);
     if ('aborted' in outcome || !this.running) return; // stopping: stays due, resumed on start
-    recordAttempt(this.d, deliveryId, attempt, now, outcome);
+    return { recorded: this.recordLater({ deliveryId, attempt, at: now, outcome }) };
+  }
+
+  /**
+   * Records an attempt with the others that ended in the same turn of the event loop, in ONE
+   * transaction (a transaction per attempt was the largest item of the burst profile: 19 % of the
+   * CPU in better-sqlite3's transaction wrapper). Resolves once it is committed, so whoever waits
+   * for the attempt (a job during an advance, attemptNow, idle) sees it recorded.
+   */
+  private recordLater(r: Omit<PendingRecord, 'done'>): Promise<void> {
+    return new Promise<void>((done) => {
+      this.pendingRecords.push({ ...r, done });
+      if (this.recordScheduled) return;
+      this.recordScheduled = true;
+      setImmediate(() => this.recordPending());
+    });
+  }
+
+  private recordPending(): void {
+    this.recordScheduled = false;
+    const batch = this.pendingRecords;
+    this.pendingRecords = [];
+    // A stop since the attempt ended: not recorded, it stays due and is resumed on start (stop()).
+    const toRecord = this.running ? batch : [];
+    const recordOne = (r: PendingRecord) => recordAttempt(this.d, r.deliveryId, r.attempt, r.at, r.outcome);
+    try {
+      this.d.uow.transaction(() => toRecord.forEach(recordOne));
+    } catch {
+      // The batch rolled back as a whole: record each on its own, so one failure costs only itself.
+      for (const r of toRecord) {
+        try {
+          this.d.uow.transaction(() => recordOne(r));
+        } catch (err) {
+          this.log.error({ err, deliveryId: r.deliveryId }, 'webhook delivery attempt could not be recorded');
+        }
+      }
+    }
+    for (const r of batch) r.done();
   }
 
   /** Resolves, checks, signs and POSTs one attempt. Never throws. */

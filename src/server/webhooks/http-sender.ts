@@ -46,7 +46,9 @@ export class WebhookHttpSender {
 
   constructor(opts: SenderOptions = {}) {
     const maxSockets = Math.max(1, opts.maxSocketsPerOrigin ?? 8);
-    const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: Math.min(maxSockets, 4), timeout: 30_000 };
+    // As many idle connections kept as may be busy: with 4 kept, a window of 16 attempts closed and
+    // reopened a dozen connections per round (close + connect were 3.8 % of the burst profile).
+    const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 30_000 };
     this.agents = { 'http:': new http.Agent(agentOptions), 'https:': new https.Agent(agentOptions) };
   }
 
