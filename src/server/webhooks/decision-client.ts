@@ -1,4 +1,4 @@
-import type { WebhookEndpointRecord, WebhookEndpointsRepo } from '../storage/webhooks-repo.js';
+import type { EndpointRoute, WebhookEndpointsRepo } from '../storage/webhooks-repo.js';
 import type { DecisionReply, DecisionRequest } from '../domain/voice/call-engine.js';
 import type { CallDecisionClient } from '../domain/voice/call-runner.js';
 import { checkResolvedAddresses, checkWebhookUrl, classifyAddress, describeAddressClass, urlHost, type AddressClass, type ResolvedAddress } from '../domain/webhooks/url-safety.js';
@@ -64,7 +64,7 @@ export class HttpDecisionClient implements CallDecisionClient {
    * contract §6: the account's ENABLED endpoint whose URL has the decision URL's origin (scheme,
    * host, port); the newest when several do.
    */
-  signingEndpoint(accountId: string, decisionUrl: string): WebhookEndpointRecord | undefined {
+  signingEndpoint(accountId: string, decisionUrl: string): EndpointRoute | undefined {
     const origin = originOf(decisionUrl);
     if (origin === null) return undefined;
     return this.endpoints

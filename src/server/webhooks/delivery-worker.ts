@@ -1,6 +1,6 @@
 import type { EventRecord } from '../storage/events-repo.js';
 import type { DeliveryRecord } from '../storage/webhook-deliveries-repo.js';
-import type { WebhookEndpointRecord } from '../storage/webhooks-repo.js';
+import type { EndpointRoute, WebhookEndpointRecord } from '../storage/webhooks-repo.js';
 import { eventFilterMatches } from '../../api/schemas/events.js';
 import type { WebhookDomainDeps } from '../domain/webhooks/endpoints.js';
 import type { EventOutbox } from '../domain/events/store.js';
@@ -434,7 +434,7 @@ export class DeliveryWorker {
   }
 
   /** Resolves, checks, signs and POSTs one attempt. Never throws. */
-  private async deliver(endpoint: WebhookEndpointRecord, rawBody: string, eventId: string, eventType: string, attempt: number, pooled = true): Promise<Outcome> {
+  private async deliver(endpoint: EndpointRoute, rawBody: string, eventId: string, eventType: string, attempt: number, pooled = true): Promise<Outcome> {
     const failed = (error: string, retryable: boolean): AttemptResult => ({ succeeded: false, responseStatus: null, responseBody: null, durationMs: null, error, retryable });
     let url: URL;
     try {

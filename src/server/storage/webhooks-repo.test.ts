@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from './database.js';
+import { WebhookEndpointsRepo, type WebhookEndpointRecord } from './webhooks-repo.js';
+
+function setup() {
+  const db = openDatabase(':memory:');
+  db.prepare("INSERT INTO accounts (id, name, created_at, updated_at) VALUES ('acct_a', 'A', 0, 0)").run();
+  const repo = new WebhookEndpointsRepo(db);
+  const endpoint = (id: string, url: string): WebhookEndpointRecord => ({
+    id, accountId: 'acct_a', url, events: ['*'], description: null, secret: `whsec_${id}xxxxxxxxxxxxxxxx`, enabled: true, disabledAt: null,
+    disabledReason: null, consecutiveFailures: 0, failingSince: null, lastSuccessAt: null, createdAt: 1, updatedAt: 1,
+  });
+  const urls = () => repo.enabledForAccount('acct_a').map((r) => r.url);
+  const turn = () => new Promise((r) => setImmediate(r));
+  return { db, repo, endpoint, urls, turn };
+}
+
+// The routes are kept in memory (read for every event); these pin that the memory never differs
+// from the database, a rolled-back write included.
+describe('WebhookEndpointsRepo.enabledForAccount', () => {
+  it('follows inserts, updates, disabling and deletes at once', async () => {
+    const { repo, endpoint, urls, turn } = setup();
+    expect(urls()).toEqual([]);
+    repo.insert(endpoint('we_1', 'https://a.example/1'));
+    expect(urls()).toEqual(['https://a.example/1']);
+    await turn();
+    expect(urls()).toEqual(['https://a.example/1']);
+    repo.insert(endpoint('we_2', 'https://a.example/2'));
+    repo.update('we_1', { url: 'https://a.example/one' }, 2);
+    expect(urls()).toEqual(['https://a.example/one', 'https://a.example/2']);
+    await turn();
+    repo.update('we_2', { enabled: false }, 3);
+    expect(urls()).toEqual(['https://a.example/one']);
+    await turn();
+    repo.delete('we_1');
+    expect(urls()).toEqual([]);
+  });
+
+  it('keeps nothing a rolled-back transaction wrote, even when it was read inside that transaction', async () => {
+    const { db, repo, endpoint, urls, turn } = setup();
+    repo.insert(endpoint('we_1', 'https://a.example/1'));
+    await turn();
+    expect(urls()).toEqual(['https://a.example/1']); // cached now
+    expect(() =>
+      db.transaction(() => {
+        repo.update('we_1', { url: 'https://a.example/rolled-back' }, 2);
+        expect(urls()).toEqual(['https://a.example/rolled-back']);
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    expect(urls()).toEqual(['https://a.example/1']);
+    await turn();
+    expect(urls()).toEqual(['https://a.example/1']);
+  });
+
+  it('gives routes only: the streak counters written on every attempt are not part of them', () => {
+    const { repo, endpoint } = setup();
+    repo.insert(endpoint('we_1', 'https://a.example/1'));
+    const [route] = repo.enabledForAccount('acct_a');
+    expect(route).toBeDefined();
+    expect(Object.keys(route!).sort()).toEqual(['accountId', 'createdAt', 'events', 'id', 'secret', 'url']);
+    repo.recordOutcome('we_1', false, 5);
+    expect(repo.getById('we_1')!.consecutiveFailures).toBe(1);
+    expect(repo.enabledForAccount('acct_a')).toEqual([route]);
+  });
+});
