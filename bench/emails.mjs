@@ -15,7 +15,7 @@
 //             same minus the simulator's designed delay (what the service itself adds).
 // Bounded: a hard deadline (BENCH_DEADLINE_S, default 300); the child and the temp dir are removed.
 import { fileURLToPath } from 'node:url';
-import { isServeChild, serveChild, spawnServiceChild } from './lib/service-child.mjs';
+import { hardDeadline, isServeChild, serveChild, spawnServiceChild } from './lib/service-child.mjs';
 
 if (isServeChild()) {
   await serveChild((svc) => ({
@@ -35,12 +35,7 @@ if (isServeChild()) {
   const child = spawnServiceChild(fileURLToPath(import.meta.url), 'svc-bench-emails-');
   const count = () => child.ask('count');
   const cleanup = () => child.kill();
-  const deadline = setTimeout(() => {
-    console.error(`bench/emails: over the ${DEADLINE_MS / 1000}s deadline; stopping`);
-    cleanup();
-    process.exit(2);
-  }, DEADLINE_MS);
-  deadline.unref();
+  const disarm = hardDeadline('bench/emails', DEADLINE_MS, cleanup);
 
   const pct = (values, p) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -150,7 +145,7 @@ if (isServeChild()) {
       },
     }, null, 2));
     await child.stop();
-    clearTimeout(deadline);
+    disarm();
   } catch (err) {
     console.error(err);
     cleanup();

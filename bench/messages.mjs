@@ -17,7 +17,7 @@
 //
 //   node bench/messages.mjs     BENCH_MESSAGES=5000 BENCH_CONNECTIONS=50 BENCH_ROUNDS=3 BENCH_DEADLINE_S=240
 import { fileURLToPath } from 'node:url';
-import { isFloorChild, isServeChild, serveChild, serveFloor, spawnServiceChild } from './lib/service-child.mjs';
+import { hardDeadline, isFloorChild, isServeChild, serveChild, serveFloor, spawnServiceChild } from './lib/service-child.mjs';
 
 if (isServeChild()) {
   await serveChild((svc) => {
@@ -79,12 +79,7 @@ if (isServeChild()) {
 
   const child = spawnServiceChild(fileURLToPath(import.meta.url), 'svc-bench-messages-');
   const cleanup = () => child.kill();
-  const deadline = setTimeout(() => {
-    console.error(`bench/messages: over the ${DEADLINE_MS / 1000}s deadline; stopping`);
-    cleanup();
-    process.exit(2);
-  }, DEADLINE_MS);
-  deadline.unref();
+  const disarm = hardDeadline('bench/messages', DEADLINE_MS, cleanup);
 
   try {
     const { baseUrl, testKey, liveKey } = await child.ready;
@@ -190,7 +185,7 @@ if (isServeChild()) {
       test.ok !== perRound * ROUNDS || test.non2xx || test.errors || !everyAnswerStoredOnce(test, testStored, testIds) || testStored.delivered !== test.ok ||
       (live && (live.ok !== perRound * ROUNDS || live.non2xx || live.errors || !everyAnswerStoredOnce(live, liveStored, liveIds))) || liveStored.ledgerSum !== liveStored.balance;
     await child.stop();
-    clearTimeout(deadline);
+    disarm();
     if (failed) {
       console.error('bench/messages: not every send succeeded, a 201 is not stored exactly once, or the ledger does not sum to the balance');
       process.exit(1);

@@ -16,7 +16,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isServeChild, serveChild, spawnServiceChild } from './lib/service-child.mjs';
+import { hardDeadline, isServeChild, serveChild, spawnServiceChild } from './lib/service-child.mjs';
 
 if (isServeChild()) {
   await serveChild(() => ({}));
@@ -34,12 +34,7 @@ if (isServeChild()) {
     child.kill();
     rmSync(configDir, { recursive: true, force: true });
   };
-  const deadline = setTimeout(() => {
-    console.error(`bench/startup: over the ${DEADLINE_MS / 1000}s deadline; stopping`);
-    cleanup();
-    process.exit(2);
-  }, DEADLINE_MS);
-  deadline.unref();
+  const disarm = hardDeadline('bench/startup', DEADLINE_MS, cleanup);
 
   try {
     const { baseUrl, liveKey, testKey } = await child.ready;
@@ -108,7 +103,7 @@ if (isServeChild()) {
       console.log(`  ${r.command.padEnd(27)} ${String(r.medianMs).padStart(7)} ms  ${r.ratio.toFixed(2)}x  ${verdict}`);
     }
     console.log(JSON.stringify({ bench: 'startup', rounds, floorMs: +floor.toFixed(1), ...(before ? { before } : {}), results }));
-    clearTimeout(deadline);
+    disarm();
     await child.stop();
     rmSync(configDir, { recursive: true, force: true });
     if (process.argv.includes('--enforce') && results.some((r) => r.pass === false)) process.exit(1);

@@ -18,7 +18,7 @@
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { isServeChild, serveChild, spawnServiceChild } from './lib/service-child.mjs';
+import { hardDeadline, isServeChild, serveChild, spawnServiceChild } from './lib/service-child.mjs';
 
 const FLOOR_MODE = '--post-floor';
 // The worker's defaults: the floor posts with the same concurrency.
@@ -122,12 +122,7 @@ if (isServeChild()) {
     floorChild?.kill();
     for (const r of receivers) r.server.close();
   };
-  const hardStop = setTimeout(() => {
-    console.error(`bench/webhooks: over the ${DEADLINE_MS / 1000} s deadline; stopping`);
-    cleanup();
-    process.exit(2);
-  }, DEADLINE_MS);
-  hardStop.unref();
+  const disarm = hardDeadline('bench/webhooks', DEADLINE_MS, cleanup);
 
   const pct = (values, p) => {
     if (values.length === 0) return null;
@@ -311,7 +306,7 @@ if (isServeChild()) {
 
     await child.stop();
     for (const r of receivers) r.server.close();
-    clearTimeout(hardStop);
+    disarm();
 
     const ratio = (a, b) => (a / b).toFixed(2);
     console.log(`bench/webhooks: window ${WINDOW} per endpoint, ${CONCURRENCY} across endpoints; body ${sampleBytes} bytes; system clock`);

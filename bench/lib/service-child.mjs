@@ -115,3 +115,17 @@ export function spawnServiceChild(file, prefix, mode = '--serve') {
     },
   };
 }
+
+/**
+ * A bench's hard stop: after `ms`, says so on stderr, runs `cleanup` (kill children, remove temp
+ * dirs) and exits 2, so a stuck run never outlives its budget. Returns a function that disarms it.
+ */
+export function hardDeadline(name, ms, cleanup = () => undefined) {
+  const timer = setTimeout(() => {
+    console.error(`${name}: over the ${ms / 1000} s deadline; stopping`);
+    cleanup();
+    process.exit(2);
+  }, ms);
+  timer.unref();
+  return () => clearTimeout(timer);
+}
