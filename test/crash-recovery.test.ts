@@ -21,11 +21,11 @@ import { PAGE_LIMIT_MAX } from '../src/api/schemas/page.js';
 
 const CHILD = join(REPO_ROOT, 'test', 'helpers', 'service-process.mjs');
 /** Sends in the burst, how many are in flight at once, and how many 201s before the kill. */
-const BURST = 800;
+const BURST = 600;
 const IN_FLIGHT = 48;
-const KILL_AFTER_ACKS = 200;
+const KILL_AFTER_ACKS = 150;
 /** The receiver's answer time before the kill: slower than the burst, so a backlog builds. */
-const RECEIVER_DELAY_MS = 150;
+const RECEIVER_DELAY_MS = 1000;
 /** How long the service may take to start, and the deliveries to drain (bounds against a hang). */
 const START_TIMEOUT_MS = 15_000;
 const DRAIN_TIMEOUT_MS = 20_000;
@@ -113,7 +113,8 @@ describe('crash: SIGKILL mid-burst, restart on the same data', () => {
   beforeAll(async () => {
     assertBuilt();
     dataDir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
-    // Slow before the kill, so deliveries are still queued and in flight when it comes.
+    // Slow before the kill (its lane keeps at most a window of attempts in flight), so a backlog of
+    // deliveries is still queued and in flight when the kill comes.
     receiver = await startReceiver(() => ({ status: 200, delayMs: RECEIVER_DELAY_MS }));
   });
 
