@@ -6,7 +6,7 @@
 // What it proves: contract §2 (idempotency) and §10 (the outbox: "a crash after 201 loses nothing;
 // a restart resumes due deliveries"); a 201 is only written after the group COMMIT
 // (src/server/storage/group-commit.ts), so a kill can lose an answer, never an answered write.
-// Bounded (a deadline per phase, the whole well under 60 s); every socket is on loopback.
+// Bounded (a deadline per phase and for the whole); every socket is on loopback.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -21,14 +21,19 @@ import { PAGE_LIMIT_MAX } from '../src/api/schemas/page.js';
 
 const CHILD = join(REPO_ROOT, 'test', 'helpers', 'service-process.mjs');
 /** Sends in the burst, how many are in flight at once, and how many 201s before the kill. */
-const BURST = 600;
-const IN_FLIGHT = 48;
-const KILL_AFTER_ACKS = 150;
+const BURST = 400;
+const IN_FLIGHT = 32;
+const KILL_AFTER_ACKS = 100;
 /** The receiver's answer time before the kill: slower than the burst, so a backlog builds. */
 const RECEIVER_DELAY_MS = 1000;
-/** How long the service may take to start, and the deliveries to drain (bounds against a hang). */
-const START_TIMEOUT_MS = 15_000;
-const DRAIN_TIMEOUT_MS = 20_000;
+/**
+ * Bounds against a hang, not timings: how long the service may take to start and the deliveries to
+ * drain, and the whole test. Alone it takes ~15-20 s here; the bounds leave room for a CI machine
+ * whose 2 cores are shared with other test files and processes.
+ */
+const START_TIMEOUT_MS = 30_000;
+const DRAIN_TIMEOUT_MS = 40_000;
+const TEST_TIMEOUT_MS = 120_000;
 
 interface Child {
   proc: ChildProcess;
@@ -150,6 +155,7 @@ describe('crash: SIGKILL mid-burst, restart on the same data', () => {
     const unanswered = new Set<number>(); // sent, no answer (the kill cut it off), or never sent
     let next = 0;
     let killed = false;
+    let cutOff = 0; // sent before the kill, answer never came
     const kill = () => {
       if (killed) return;
       killed = true;
@@ -162,16 +168,19 @@ describe('crash: SIGKILL mid-burst, restart on the same data', () => {
           unanswered.add(i);
           continue;
         }
+        let res: Call;
         try {
-          const res = await test1('POST', '/v1/messages', sendBody(i), { 'idempotency-key': keyOf(i) });
-          // Before the kill nothing but a 201 is acceptable: a 5xx here would be a defect of its own.
-          expect(res.status, JSON.stringify(res.body)).toBe(201);
-          acked.set(i, res.body.id);
-          if (acked.size >= KILL_AFTER_ACKS) kill();
+          res = await test1('POST', '/v1/messages', sendBody(i), { 'idempotency-key': keyOf(i) });
         } catch (err) {
           if (!killed) throw err;
           unanswered.add(i);
+          cutOff++;
+          continue;
         }
+        // Any answer that arrives is a 201: a 5xx here would be a defect of its own.
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        acked.set(i, res.body.id);
+        if (acked.size >= KILL_AFTER_ACKS) kill();
       }
     };
     await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
@@ -179,7 +188,8 @@ describe('crash: SIGKILL mid-burst, restart on the same data', () => {
     expect(death.signal).toBe('SIGKILL');
     // The kill came mid-burst: answers were cut off, and requests were still to come.
     expect(acked.size).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
-    expect(unanswered.size).toBeGreaterThan(0);
+    expect(cutOff).toBeGreaterThan(0);
+    expect(unanswered.size).toBeGreaterThan(cutOff);
     expect(acked.size + unanswered.size).toBe(BURST);
     await agent1.destroy();
 
@@ -266,5 +276,5 @@ describe('crash: SIGKILL mid-burst, restart on the same data', () => {
     expect(new Set(log.map((d) => d.eventId))).toEqual(feedIds);
     // Nothing was delivered that the feed does not hold (no event of an unanswered, uncommitted send).
     for (const id of receivedIds()) expect(feedIds.has(id), `received event ${id} is in the feed`).toBe(true);
-  }, 60_000);
+  }, TEST_TIMEOUT_MS);
 });
