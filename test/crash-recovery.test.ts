@@ -1,0 +1,281 @@
+// issue 14, "Crash": the BUILT service as a real child process on 127.0.0.1, a burst of test sends
+// (each with its own Idempotency-Key, many in flight), SIGKILL mid-burst, a restart on the same data
+// dir (a new port), then: every 201 is stored once and readable, its message.status events are in
+// the feed, deliveries resume (the loopback receiver gets every one of them, and each is recorded as
+// succeeded), the acknowledged keys replay, and the unacknowledged keys create exactly once.
+// What it proves: contract §2 (idempotency) and §10 (the outbox: "a crash after 201 loses nothing;
+// a restart resumes due deliveries"); a 201 is only written after the group COMMIT
+// (src/server/storage/group-commit.ts), so a kill can lose an answer, never an answered write.
+// Bounded (a deadline per phase and for the whole); every socket is on loopback.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { request, Agent } from 'undici';
+import { assertBuilt, REPO_ROOT } from './helpers/cli.js';
+import { startReceiver, type Receiver } from './webhooks-receiver.js';
+import { FEED_LIMIT_MAX } from '../src/api/schemas/events.js';
+import { PAGE_LIMIT_MAX } from '../src/api/schemas/page.js';
+
+const CHILD = join(REPO_ROOT, 'test', 'helpers', 'service-process.mjs');
+/** Sends in the burst, how many are in flight at once, and how many 201s before the kill. */
+const BURST = 400;
+const IN_FLIGHT = 32;
+const KILL_AFTER_ACKS = 100;
+/** The receiver's answer time before the kill: slower than the burst, so a backlog builds. */
+const RECEIVER_DELAY_MS = 1000;
+/**
+ * Bounds against a hang, not timings: how long the service may take to start and the deliveries to
+ * drain, and the whole test. Alone it takes ~15-20 s here; the bounds leave room for a CI machine
+ * whose 2 cores are shared with other test files and processes.
+ */
+const START_TIMEOUT_MS = 30_000;
+const DRAIN_TIMEOUT_MS = 40_000;
+const TEST_TIMEOUT_MS = 120_000;
+
+interface Child {
+  proc: ChildProcess;
+  baseUrl: string;
+  liveKey: string;
+  testKey: string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts the built service on `dataDir` (port 0) and resolves once it prints its address. */
+async function startChild(dataDir: string): Promise<Child> {
+  const proc = spawn(process.execPath, [CHILD, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  const first = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the service did not start in ${START_TIMEOUT_MS} ms; stderr: ${stderr}`)), START_TIMEOUT_MS);
+    createInterface({ input: proc.stdout! }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve(line);
+    });
+    void exited.then(({ code, signal }) => reject(new Error(`the service exited (${code ?? signal}) before it listened; stderr: ${stderr}`)));
+  });
+  return { proc, exited, ...(JSON.parse(first) as { baseUrl: string; liveKey: string; testKey: string }) };
+}
+
+// One connection pool per phase: after the kill its sockets are dead, and a fresh agent keeps
+// undici from reusing them against the new port.
+type Call = { status: number; headers: Record<string, string | string[] | undefined>; body: any };
+function client(baseUrl: string, key: string, agent: Agent) {
+  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Call> => {
+    const res = await request(`${baseUrl}${path}`, {
+      method: method as 'GET',
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  };
+}
+
+/** Every item of a cursor-paged list (`{data, hasMore, cursor}`). */
+async function all(call: ReturnType<typeof client>, path: string, limit: number, cursorParam: string): Promise<any[]> {
+  const out: any[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const sep = path.includes('?') ? '&' : '?';
+    const page = await call('GET', `${path}${sep}limit=${limit}${cursor ? `&${cursorParam}=${encodeURIComponent(cursor)}` : ''}`);
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    out.push(...page.body.data);
+    if (!page.body.hasMore) return out;
+    cursor = page.body.cursor ?? page.body.nextCursor;
+    expect(cursor, 'a page with more has a cursor').toBeTruthy();
+  }
+}
+
+/** Runs `fn` over `items`, IN_FLIGHT at a time. */
+async function pool<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
+    }),
+  );
+}
+
+const until = async (what: string, done: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> => {
+  const end = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+describe('crash: SIGKILL mid-burst, restart on the same data', () => {
+  let dataDir: string;
+  let receiver: Receiver;
+  const children: Child[] = [];
+  const agents: Agent[] = [];
+
+  beforeAll(async () => {
+    assertBuilt();
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-crash-'));
+    // Slow before the kill (its lane keeps at most a window of attempts in flight), so a backlog of
+    // deliveries is still queued and in flight when the kill comes.
+    receiver = await startReceiver(() => ({ status: 200, delayMs: RECEIVER_DELAY_MS }));
+  });
+
+  afterAll(async () => {
+    for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+    await Promise.all(agents.map((a) => a.destroy()));
+    await receiver?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('loses no answered send, duplicates none, and resumes every delivery', async () => {
+    // --- before the crash: a test number and an endpoint subscribed to message.status ----------
+    const first = await startChild(dataDir);
+    children.push(first);
+    const agent1 = new Agent({ connections: IN_FLIGHT });
+    agents.push(agent1);
+    const live1 = client(first.baseUrl, first.liveKey, agent1);
+    const test1 = client(first.baseUrl, first.testKey, agent1);
+    const found = await test1('POST', '/v1/numbers/search', { areaCode: '415', capabilities: ['sms'], limit: 5 });
+    expect(found.status).toBe(200);
+    expect(found.body.data.length).toBeGreaterThan(0);
+    const number = await test1('POST', '/v1/numbers/buy', { phoneNumber: found.body.data[0].phoneNumber });
+    expect(number.status).toBe(201);
+    const endpoint = await live1('POST', '/v1/webhooks', { url: receiver.url, events: ['message.status'] });
+    expect(endpoint.status).toBe(201);
+
+    // Each request's body is a function of its index, so a retry sends the same body with the same key.
+    const sendBody = (i: number) => ({ from: number.body.phoneNumber, to: `+1415${String(3_000_000 + i).padStart(7, '0')}`, body: `Crash proof ${i}` });
+    const keyOf = (i: number) => `crash-${i}`;
+
+    // --- the burst, killed once KILL_AFTER_ACKS sends have been answered 201 ------------------
+    const acked = new Map<number, string>(); // index → message id of its 201
+    const unanswered = new Set<number>(); // sent, no answer (the kill cut it off), or never sent
+    let next = 0;
+    let killed = false;
+    let cutOff = 0; // sent before the kill, answer never came
+    const kill = () => {
+      if (killed) return;
+      killed = true;
+      first.proc.kill('SIGKILL');
+    };
+    const worker = async () => {
+      while (next < BURST) {
+        const i = next++;
+        if (killed) {
+          unanswered.add(i);
+          continue;
+        }
+        let res: Call;
+        try {
+          res = await test1('POST', '/v1/messages', sendBody(i), { 'idempotency-key': keyOf(i) });
+        } catch (err) {
+          if (!killed) throw err;
+          unanswered.add(i);
+          cutOff++;
+          continue;
+        }
+        // Any answer that arrives is a 201: a 5xx here would be a defect of its own.
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+        acked.set(i, res.body.id);
+        if (acked.size >= KILL_AFTER_ACKS) kill();
+      }
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+    const death = await first.exited;
+    expect(death.signal).toBe('SIGKILL');
+    // The kill came mid-burst: answers were cut off, and requests were still to come.
+    expect(acked.size).toBeGreaterThanOrEqual(KILL_AFTER_ACKS);
+    expect(cutOff).toBeGreaterThan(0);
+    expect(unanswered.size).toBeGreaterThan(cutOff);
+    expect(acked.size + unanswered.size).toBe(BURST);
+    await agent1.destroy();
+
+    // Events committed before the kill whose delivery was not yet acknowledged: they must come after the restart.
+    const arrivedBeforeKill = new Set(receiver.received.map((r) => r.body?.id as string));
+    receiver.setHandler(() => ({ status: 200 }));
+
+    // --- restart on the same data dir, a new port -----------------------------------------------
+    const restartedAt = Date.now();
+    const second = await startChild(dataDir);
+    children.push(second);
+    // Port 0 again: wherever it listens now, clients find it by its printed address.
+    expect(second.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(second.testKey).toBe(first.testKey);
+    const agent2 = new Agent({ connections: IN_FLIGHT });
+    agents.push(agent2);
+    const live2 = client(second.baseUrl, second.liveKey, agent2);
+    const test2 = client(second.baseUrl, second.testKey, agent2);
+
+    // Every 201 is stored: its id reads back, with the body that was sent.
+    const ackedEntries = [...acked.entries()];
+    expect(ackedEntries.length).toBeGreaterThan(0);
+    await pool(ackedEntries, async ([i, id]) => {
+      const got = await test2('GET', `/v1/messages/${id}`);
+      expect(got.status, `message ${id} of send ${i}`).toBe(200);
+      expect(got.body.body).toBe(sendBody(i).body);
+    });
+
+    // The acknowledged keys replay: the same id, marked replayed, nothing new.
+    await pool(ackedEntries, async ([i, id]) => {
+      const again = await test2('POST', '/v1/messages', sendBody(i), { 'idempotency-key': keyOf(i) });
+      expect(again.status).toBe(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body.id).toBe(id);
+    });
+
+    // The unacknowledged keys create exactly once: the first retry answers 201 (a fresh create, or a
+    // replay when the kill cut off only the answer), a second retry replays that same id.
+    const retried = new Map<number, string>();
+    await pool([...unanswered], async (i) => {
+      const once = await test2('POST', '/v1/messages', sendBody(i), { 'idempotency-key': keyOf(i) });
+      expect(once.status, JSON.stringify(once.body)).toBe(201);
+      const twice = await test2('POST', '/v1/messages', sendBody(i), { 'idempotency-key': keyOf(i) });
+      expect(twice.status).toBe(201);
+      expect(twice.headers['idempotent-replayed']).toBe('true');
+      expect(twice.body.id).toBe(once.body.id);
+      retried.set(i, once.body.id);
+    });
+    expect(retried.size).toBe(unanswered.size);
+
+    // Stored once: the account holds exactly one message per key, and they are the answered ids.
+    const expectedIds = new Set([...acked.values(), ...retried.values()]);
+    expect(expectedIds.size).toBe(BURST);
+    const stored = await all(test2, '/v1/messages', PAGE_LIMIT_MAX, 'cursor');
+    expect(stored.length).toBe(BURST);
+    expect(new Set(stored.map((m) => m.id))).toEqual(expectedIds);
+
+    // Their events are in the feed: at least one message.status per stored message, each event once.
+    const feed = await all(test2, '/v1/events?types=message.status', FEED_LIMIT_MAX, 'after');
+    expect(feed.length).toBeGreaterThanOrEqual(BURST);
+    const feedIds = new Set(feed.map((e) => e.id as string));
+    expect(feedIds.size).toBe(feed.length);
+    const withEvents = new Set(feed.map((e) => e.messageId as string));
+    for (const id of expectedIds) expect(withEvents.has(id), `an event for message ${id}`).toBe(true);
+
+    // Deliveries resumed: the receiver gets every message.status event at least once (duplicates are
+    // allowed: at-least-once, an attempt the kill cut off is sent again) ...
+    const receivedIds = () => new Set(receiver.received.map((r) => r.body?.id as string));
+    await until(`${feedIds.size} events at the receiver`, () => [...feedIds].every((id) => receivedIds().has(id)), DRAIN_TIMEOUT_MS);
+    // Among them, events committed before the kill and first received after the restart: the
+    // resumed backlog (the slow receiver guarantees there is one).
+    const ackedIds = new Set(acked.values());
+    const resumed = receiver.received.filter((r) => r.at >= restartedAt && !arrivedBeforeKill.has(r.body?.id) && ackedIds.has(r.body?.messageId));
+    expect(resumed.length).toBeGreaterThan(0);
+    // ... and the service records each acknowledged delivery: one per event, every one succeeded.
+    let log: any[] = [];
+    await until(
+      'every delivery recorded as succeeded',
+      async () => {
+        log = await all(live2, `/v1/webhooks/${endpoint.body.id}/deliveries`, PAGE_LIMIT_MAX, 'cursor');
+        return log.length === feedIds.size && log.every((d) => d.status === 'succeeded');
+      },
+      DRAIN_TIMEOUT_MS,
+    );
+    expect(new Set(log.map((d) => d.eventId))).toEqual(feedIds);
+    // Nothing was delivered that the feed does not hold (no event of an unanswered, uncommitted send).
+    for (const id of receivedIds()) expect(feedIds.has(id), `received event ${id} is in the feed`).toBe(true);
+  }, TEST_TIMEOUT_MS);
+});
