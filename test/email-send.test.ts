@@ -294,7 +294,9 @@ describe('POST /v1/emails suppressed recipients (spec: Email resource, Email sta
   });
 });
 
-describe('POST /v1/emails complaint-rate pause (spec: Limits; contract §8: 403)', () => {
+// Each test seeds 500+ delivered recipients through the mail server's own outcome path (about 10 s
+// alone, 25 s on a loaded CI machine): a bound that catches a hang, not a timing.
+describe('POST /v1/emails complaint-rate pause (spec: Limits; contract §8: 403)', { timeout: 90_000 }, () => {
   const DAY_MS = 86_400_000;
   /** An account with its own verified domain whose last 30 days hold `delivered` recipients, `complained` of them complaining. */
   async function accountWithHistory(delivered: number, complained: number, o: { ageMs?: number; mode?: 'live' | 'test' } = {}) {
