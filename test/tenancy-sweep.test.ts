@@ -78,10 +78,13 @@ beforeAll(async () => {
   const s2 = await sub('sibling C');
   const s1Key = await svc.call('POST', '/v1/keys', { body: { name: 'B own', mode: 'live' }, headers: { 'service-subaccount': s1 } });
   expect(s1Key.status, s1Key.text).toBe(201);
+  const s1TestKey = await svc.call('POST', '/v1/keys', { body: { name: 'B own test', mode: 'test' }, headers: { 'service-subaccount': s1 } });
+  expect(s1TestKey.status, s1TestKey.text).toBe(201);
   // The parent (the agency) and a sibling sub-account are the victims; sub-account B attacks them.
   victims.push({ name: 'parent account', fx: await buildFixtures(svc), own: {} });
   victims.push({ name: 'sibling sub-account', fx: await buildFixtures(svc, { headers: { 'service-subaccount': s2 } }), own: { 'service-subaccount': s2 } });
   attackers.push({ name: "B's own key", key: s1Key.body.key });
+  attackers.push({ name: "B's own test key", key: s1TestKey.body.key });
   attackers.push({ name: 'agency key acting as B (Service-Subaccount)', headers: { 'service-subaccount': s1 } });
 }, 120_000);
 
