@@ -8,7 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { startTestService, type TestService } from './helpers/service.js';
 import { fillPath, label, operationsOf, pathParamNames, validArb, type Operation } from './helpers/openapi-ops.js';
-import { buildFixtures, CALLER, pathValuesFor, snapshot, type Fixtures } from './helpers/openapi-fixtures.js';
+import { randomUUID } from 'node:crypto';
+import { buildFixtures, pathValuesFor, snapshot, type Fixtures } from './helpers/openapi-fixtures.js';
+import { GOOD_CAMPAIGN } from './registration-fixtures.js';
+import { deref } from './helpers/openapi-ops.js';
 
 // Operations whose path value is not an account's resource, by design; each says why.
 const NOT_ACCOUNT_SCOPED: Record<string, string> = {
@@ -59,11 +62,36 @@ const bodyFor = (op: Operation, fx: Fixtures): unknown => {
   }
 };
 
+// References by id in a body or a query (`<family>Id`): the field's family, or why the field is not
+// a reference to a resource of ours.
+const REF_FIELDS: Record<string, keyof Fixtures | { notOurs: string }> = {
+  brandId: 'brand',
+  campaignId: 'campaign',
+  emailId: 'email',
+  deviceId: 'device',
+  userId: { notOurs: "the customer's own user id for a device, free text" },
+  altBusinessId: { notOurs: "a brand's alternative business id (DUNS, LEI): registry data, not one of ours" },
+};
+
+// A body that passes every other rule, for each operation with a body reference; `own` is the
+// attacker's own fixtures (the path of `/v1/numbers/{id}/assign` is its own number).
+const REF_BODIES: Record<string, (own: Fixtures, field: string, id: string) => { path: Record<string, string>; body: Record<string, unknown> }> = {
+  'POST /v1/numbers/{id}/assign': (own, f, id) => ({ path: { id: own.number }, body: { [f]: id } }),
+  'POST /v1/webrtc/calls': (own, f, id) => ({ path: {}, body: { from: own.phoneNumber, to: '+14155550111', [f]: id } }),
+  'POST /v1/campaigns': (_own, f, id) => ({ path: {}, body: { ...GOOD_CAMPAIGN, [f]: id } }),
+  'POST /v1/sandbox/email-events': (_own, f, id) => ({ path: {}, body: { recipient: 'bounce-me@example.com', type: 'open', [f]: id } }),
+};
+
+/** An id of the same shape that names nothing: the answer for the victim's id must be this one's. */
+const absentLike = (id: string): string =>
+  /^[0-9a-f-]{36}$/i.test(id) ? randomUUID() : id.replace(/(?<=_)[A-Za-z0-9]+$/, (rest) => 'Z'.repeat(rest.length));
+
 let svc: TestService;
 let doc: any;
 let ops: Operation[];
 const victims: Array<{ name: string; fx: Fixtures; own: Record<string, string> }> = [];
 const attackers: Attacker[] = [];
+let attackerFixtures: Fixtures;
 
 beforeAll(async () => {
   svc = await startTestService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
@@ -82,6 +110,8 @@ beforeAll(async () => {
   expect(s1TestKey.status, s1TestKey.text).toBe(201);
   // The parent (the agency) and a sibling sub-account are the victims; sub-account B attacks them.
   victims.push({ name: 'parent account', fx: await buildFixtures(svc), own: {} });
+  // B's own resources (a path of its own for body references) must not share the victims' values.
+  attackerFixtures = await buildFixtures(svc, { headers: { 'service-subaccount': s1 } }, { caller: '+14155550143', bounced: 'bounce-b@example.com' });
   victims.push({ name: 'sibling sub-account', fx: await buildFixtures(svc, { headers: { 'service-subaccount': s2 } }), own: { 'service-subaccount': s2 } });
   attackers.push({ name: "B's own key", key: s1Key.body.key });
   attackers.push({ name: "B's own test key", key: s1TestKey.body.key });
@@ -162,6 +192,52 @@ describe('tenancy sweep over every id-taking operation of /openapi.json (issue 1
     expect(failures).toEqual([]);
   }, 60_000);
 
+  it("a reference to another account's resource in a body or query is answered as a reference to nothing", async () => {
+    const refs: Array<{ op: Operation; field: string; where: 'body' | 'query' }> = [];
+    const unknown: string[] = [];
+    for (const op of operationsOf(doc)) {
+      const props = op.body?.contentType === 'application/json' ? Object.keys(deref(doc, op.body.schema).properties ?? {}) : [];
+      const fields = [...props.map((f) => ({ f, where: 'body' as const })), ...op.params.filter((p) => p.in === 'query').map((p) => ({ f: p.name, where: 'query' as const }))];
+      for (const { f, where } of fields) {
+        if (!/Id$/.test(f)) continue;
+        const ref = REF_FIELDS[f];
+        if (ref === undefined) unknown.push(`${label(op)} ${where}.${f}`);
+        else if (typeof ref === 'string') refs.push({ op, field: f, where });
+      }
+    }
+    expect(unknown, 'id fields the sweep does not know (add them to REF_FIELDS)').toEqual([]);
+    expect(refs.length).toBeGreaterThan(3);
+    const failures: string[] = [];
+    let n = 0;
+    for (const { op, field, where } of refs) {
+      const family = REF_FIELDS[field] as keyof Fixtures;
+      if (where === 'body' && !REF_BODIES[label(op)]) {
+        failures.push(`${label(op)}: no base body for the reference ${field} (add one to REF_BODIES)`);
+        continue;
+      }
+      for (const v of victims) {
+        const victimId = v.fx[family] as string;
+        const send = async (id: string, a: Attacker) => {
+          if (where === 'query') return svc.call(op.method, `${fillPath(op.path, {})}?${field}=${encodeURIComponent(id)}`, { key: a.key, headers: a.headers });
+          const { path, body } = REF_BODIES[label(op)]!(attackerFixtures, field, id);
+          return svc.call(op.method, fillPath(op.path, path), { key: a.key, headers: { ...(a.headers ?? {}), 'idempotency-key': `ref-${n++}` }, body });
+        };
+        for (const a of attackers.filter((x) => x.headers)) {
+          const before = snapshot(svc);
+          const res = await send(victimId, a);
+          const after = snapshot(svc);
+          const control = await send(absentLike(victimId), a);
+          const where_ = `${a.name} → ${v.name}: ${label(op)} ${where}.${field}`;
+          const shape = (r: typeof res) => (r.status < 300 ? `${r.status} ${JSON.stringify(r.body?.data ?? null)}` : `${r.status} ${r.body?.error?.code}`);
+          if (shape(res) !== shape(control)) failures.push(`${where_}: ${shape(res)} for the victim's id, ${shape(control)} for an id of nothing | ${res.text.slice(0, 200)}`);
+          if (res.status >= 300 && after.hash !== before.hash) failures.push(`${where_}: stored state changed`);
+          if (op.method === 'POST' && res.status < 300) failures.push(`${where_}: accepted (${res.status})`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  }, 30_000);
+
   it('the victims are still whole: their resources read back as before from their own context', async () => {
     for (const v of victims) {
       const n = await svc.call('GET', `/v1/numbers/${v.fx.number}`, { headers: v.own });
@@ -169,7 +245,7 @@ describe('tenancy sweep over every id-taking operation of /openapi.json (issue 1
       expect(n.body.status).not.toBe('released');
       const k = await svc.call('GET', '/v1/keys', { headers: v.own });
       expect(k.body.data.map((x: any) => x.id)).toContain(v.fx.key);
-      const conv = await svc.call('GET', `/v1/conversations/${encodeURIComponent(CALLER)}`, { headers: v.own });
+      const conv = await svc.call('GET', `/v1/conversations/${encodeURIComponent(v.fx.counterparty)}`, { headers: v.own });
       expect(conv.status).toBe(200);
       expect(conv.body.data.length).toBeGreaterThan(0);
     }

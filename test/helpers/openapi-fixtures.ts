@@ -37,6 +37,8 @@ export interface Fixtures {
 }
 
 type As = { headers?: Record<string, string> };
+/** What tells two fixture sets apart where a value is not an id: the texting counterparty, the bounced address. */
+export type Distinct = { caller?: string; bounced?: string };
 
 async function ok(svc: TestService, method: string, path: string, as: As, body?: unknown, status = [200, 201]): Promise<any> {
   const res = await svc.call(method, path, { headers: as.headers, body });
@@ -58,14 +60,16 @@ async function portable(svc: TestService, as: As): Promise<string> {
  * One resource of each family in the caller's account (`headers` may carry `Service-Subaccount`).
  * Uses the in-process job walk (`advanceJobs`) for the voicemail, never the sandbox clock API.
  */
-export async function buildFixtures(svc: TestService, as: As = {}): Promise<Fixtures> {
+export async function buildFixtures(svc: TestService, as: As = {}, distinct: Distinct = {}): Promise<Fixtures> {
+  const caller = distinct.caller ?? CALLER;
+  const bounced = distinct.bounced ?? 'bounce-me@example.com';
   const accountId = as.headers?.['service-subaccount'] ?? svc.bootstrap.accountId;
   const n = await buy(svc, { headers: as.headers, want: (c) => c.voice && c.sms });
   await ok(svc, 'PUT', `/v1/numbers/${n.id}/route`, as, { destinationType: 'pstn', destination: '+14155550199', voicemailEnabled: true });
 
-  const msg = await ok(svc, 'POST', '/v1/sandbox/inbound-messages', as, { from: CALLER, to: n.phoneNumber, body: 'fixture' });
+  const msg = await ok(svc, 'POST', '/v1/sandbox/inbound-messages', as, { from: caller, to: n.phoneNumber, body: 'fixture' });
 
-  const call = await ok(svc, 'POST', '/v1/sandbox/calls', as, { from: CALLER, to: n.phoneNumber });
+  const call = await ok(svc, 'POST', '/v1/sandbox/calls', as, { from: caller, to: n.phoneNumber });
   await svc.advanceJobs(120); // contract §6: unanswered after the ring timeout → voicemail, recorded to its end
   const ended = await ok(svc, 'GET', `/v1/calls/${call.id}`, as);
   expect(ended.voicemailId, 'the fixture call left a voicemail').toMatch(/^vm_/);
@@ -89,11 +93,11 @@ export async function buildFixtures(svc: TestService, as: As = {}): Promise<Fixt
   });
   const domainName = freshDomain('tenancy');
   const domain = await verifiedDomain(svc, domainName, as.headers);
-  const email = await ok(svc, 'POST', '/v1/emails', as, emailBody(`hello@${domainName}`, { to: 'bounce-me@example.com' }));
+  const email = await ok(svc, 'POST', '/v1/emails', as, emailBody(`hello@${domainName}`, { to: bounced }));
   await svc.advanceJobs(0);
-  await ok(svc, 'POST', '/v1/sandbox/email-events', as, { emailId: email.id, recipient: 'bounce-me@example.com', type: 'bounce' });
+  await ok(svc, 'POST', '/v1/sandbox/email-events', as, { emailId: email.id, recipient: bounced, type: 'bounce' });
   const sup = await ok(svc, 'GET', '/v1/email-suppressions', as);
-  expect(sup.data.map((s: any) => s.address), 'the bounce suppressed its address').toContain('bounce-me@example.com');
+  expect(sup.data.map((s: any) => s.address), 'the bounce suppressed its address').toContain(bounced);
 
   const key = await ok(svc, 'POST', '/v1/keys', as, { name: 'fixture', mode: 'test' });
   const sub = as.headers?.['service-subaccount'] ? null : (await ok(svc, 'POST', '/v1/subaccounts', as, { name: `fixture ${line++}` })).id;
@@ -103,7 +107,7 @@ export async function buildFixtures(svc: TestService, as: As = {}): Promise<Fixt
     number: n.id,
     phoneNumber: n.phoneNumber,
     message: msg.id,
-    counterparty: CALLER,
+    counterparty: caller,
     call: call.id,
     voicemail: ended.voicemailId,
     webhook: hook.id,
@@ -115,7 +119,7 @@ export async function buildFixtures(svc: TestService, as: As = {}): Promise<Fixt
     port: port.id,
     domain: domain.id,
     email: email.id,
-    suppressedAddress: 'bounce-me@example.com',
+    suppressedAddress: bounced,
     key: key.id,
     subaccount: sub,
   };
