@@ -19,7 +19,7 @@ import { checkOne, requestArb, type FuzzContext, type Outcome } from './helpers/
 /** The CI seed: fixed, so a failure reproduces (bench/fuzz.mjs passes a fresh one and prints it). */
 export const CI_SEED = 14;
 /** Runs per operation in CI: every operation gets each kind of request a few times, in seconds. */
-export const CI_RUNS_PER_OPERATION = 12;
+export const CI_RUNS_PER_OPERATION = 8;
 
 const seed = Number(process.env.FUZZ_SEED ?? CI_SEED);
 const runs = Number(process.env.FUZZ_RUNS ?? CI_RUNS_PER_OPERATION);
