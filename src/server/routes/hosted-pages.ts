@@ -20,7 +20,9 @@ const send = (reply: FastifyReply, page: RenderedPage, status = 200): FastifyRep
 
 /** A urlencoded body as fields; a repeated field keeps every value (the domain takes the first). */
 const parseForm = (body: string): Record<string, string[]> => {
-  const fields: Record<string, string[]> = {};
+  // No prototype: a field named `__proto__` or `constructor` is a field like any other, not
+  // Object.prototype's (issue 14: the fuzz found `__proto__` as a body answered 500).
+  const fields: Record<string, string[]> = Object.create(null);
   for (const [k, v] of new URLSearchParams(body)) (fields[k] ??= []).push(v);
   return fields;
 };
