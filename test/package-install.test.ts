@@ -216,7 +216,9 @@ describe('the tarball installed into an empty directory with an empty HOME', () 
       const baseEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home };
       const install = await run('npm', ['ci', '--offline', '--no-audit', '--no-fund'], {
         cwd: project,
-        env: { ...baseEnv, npm_config_cache: npmCache, npm_config_update_notifier: 'false', npm_config_better_sqlite3_local_prebuilds: prebuilds },
+        // strict-allow-scripts: an install script the project has not approved fails the install rather
+        // than running with a notice, so this proves the README's one approval is the whole story.
+        env: { ...baseEnv, npm_config_cache: npmCache, npm_config_update_notifier: 'false', npm_config_strict_allow_scripts: 'true', npm_config_better_sqlite3_local_prebuilds: prebuilds },
         timeoutMs: INSTALL_TIMEOUT_MS,
       });
       expect(install.code, `${install.stdout}\n${install.stderr}`).toBe(0);
