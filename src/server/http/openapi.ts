@@ -61,6 +61,14 @@ function parameters(schema: unknown, where: 'query' | 'path' | 'header', compone
   }));
 }
 
+/** `code status` of the error codes whose status is in [lo, hi), for response descriptions. */
+const errorCodes = (lo: number, hi: number): string =>
+  Object.entries(ERROR_STATUS)
+    .filter(([, s]) => s >= lo && s < hi)
+    .map(([c, s]) => `${c} ${s}`)
+    .join(', ');
+const envelopeContent = () => ({ 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } });
+
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas the routes validate with
  * (conventions 6: one schema, three uses). Built once per app from the route catalog.
@@ -92,10 +100,11 @@ export function buildOpenApiDocument(catalog: RouteCatalog, baseDescription: str
           ? { description: 'No content' }
           : { description: 'Success', content: { 'application/json': { schema: toSchema(s, 'output', components) } } };
     }
-    responses.default = {
-      description: `Error envelope; status matches the code (${Object.entries(ERROR_STATUS).map(([c, s]) => `${c} ${s}`).join(', ')})`,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
-    };
+    // Every operation can be refused (a bad body or query, a key, a rate limit, a missing id): the
+    // client errors are named as a 4XX range, so readers and linters see them (issue 14: the document
+    // is lint-clean); `default` still covers the rest, with the same envelope.
+    responses['4XX'] = { description: `Refused: the error envelope; status matches the code (${errorCodes(400, 500)})`, content: envelopeContent() };
+    responses.default = { description: `Error envelope; status matches the code (${errorCodes(0, 1000)})`, content: envelopeContent() };
     if (schema.produces) {
       // A raw response (a media file) in one of these types.
       responses['200'] = { description: 'The file', content: Object.fromEntries(schema.produces.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])) };
@@ -104,6 +113,10 @@ export function buildOpenApiDocument(catalog: RouteCatalog, baseDescription: str
     if ((r.schema as { security?: unknown } | undefined)?.security !== undefined) op.security = [];
     (paths[openapiPath(r.url)] ??= {})[r.method.toLowerCase()] = op;
   }
+  // ErrorEnvelope is a named schema, so toSchema hoists it into components and answers a $ref to it;
+  // storing that answer under its own name made a self-referencing pointer no tool can resolve.
+  const envelope = toSchema(ErrorEnvelopeSchema, 'output', components);
+  if (envelope.$ref !== '#/components/schemas/ErrorEnvelope') components.ErrorEnvelope ??= envelope;
   return {
     openapi: '3.1.0',
     info: { title: 'svc API', version: PKG_VERSION, description: baseDescription },
@@ -112,7 +125,7 @@ export function buildOpenApiDocument(catalog: RouteCatalog, baseDescription: str
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'sk_live_… or sk_test_… API key' } },
-      schemas: { ...components, ErrorEnvelope: toSchema(ErrorEnvelopeSchema, 'output', components) },
+      schemas: components,
     },
   };
 }
