@@ -4,6 +4,7 @@
 // `server` start option) so each bound is seen in about a second.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
+import { Readable } from 'node:stream';
 import { Client } from 'undici';
 import type { TestService } from './helpers/service.js';
 import { createEndpoint, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
@@ -13,13 +14,17 @@ import { MAX_HEADER_BYTES, type ServerLimits } from '../src/server/http/connecti
 
 const LIMITS: ServerLimits = {
   headersTimeoutMs: 1_000,
-  requestTimeoutMs: 2_500,
+  requestTimeoutMs: 4_000,
   keepAliveTimeoutMs: 1_000,
   timeoutCheckIntervalMs: 100,
   maxConnections: 40,
   maxConnectionsPerAddress: 12,
 };
 const ABUSER = '127.0.0.2';
+/** "In time" for a well-behaved client while abusers are held: generous, this is not a benchmark. */
+const ANSWER_WITHIN_MS = 5_000;
+/** How late past its timeout a stalled connection may be seen closed (timer checks, a loaded machine). */
+const CLOSE_SLACK_MS = 3_000;
 
 let svc: TestService;
 let rx: Receiver;
@@ -76,6 +81,7 @@ function expectEnvelope(text: string, status: number, code: string) {
   const answer = parseAnswer(text);
   expect(answer.status).toBe(status);
   expect(answer.headers['request-id']).toMatch(/^req_/);
+  expect(new Date(answer.headers['service-time']!).getTime()).toBe(svc.now());
   expect(answer.headers.connection).toBe('close');
   expect(answer.headers['content-type']).toMatch(/^application\/json/);
   expect(answer.body.error.code).toBe(code);
@@ -83,7 +89,7 @@ function expectEnvelope(text: string, status: number, code: string) {
   return answer;
 }
 
-/** The service still answers others: a public read and an authenticated one, each within 2 s. */
+/** The service still answers others: a public read and an authenticated one, in time. */
 async function othersAreServed(): Promise<void> {
   const started = Date.now();
   const [health, keys] = await Promise.all([svc.call('GET', '/healthz', { key: null }), svc.call('GET', '/v1/keys')]);
@@ -91,7 +97,7 @@ async function othersAreServed(): Promise<void> {
   expect(health.body).toEqual({ ok: true });
   expect(keys.status).toBe(200);
   expect(keys.body.data.length).toBeGreaterThan(0);
-  expect(Date.now() - started).toBeLessThan(2_000);
+  expect(Date.now() - started).toBeLessThan(ANSWER_WITHIN_MS);
 }
 
 const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
@@ -214,10 +220,10 @@ describe('body-less POSTs and DELETEs refuse a body (issue 14, defect 4; contrac
         method: 'DELETE',
         path: `/v1/keys/${created.body.id}`,
         headers: { authorization: `Bearer ${svc.bootstrap.liveKey}`, 'content-type': 'application/json' },
-        body: chunks(),
+        // An iterable body goes out chunked: the service has no length to judge it by.
+        body: Readable.from(chunks()),
       });
       const body = (await res.body.json()) as any;
-      expect(res.headers['transfer-encoding']).toBeUndefined();
       expect(res.statusCode).toBe(400);
       expect(body.error.details).toEqual([{ path: ['body', 'revoke'], message: 'unknown field' }]);
     } finally {
@@ -244,7 +250,7 @@ describe('timeouts and connection caps: the Abuse proof (issue 14, defect 1)', (
       await othersAreServed();
       const { text, afterMs } = await c.closed;
       expect(i).toBeGreaterThan(2);
-      expect(afterMs).toBeLessThan(LIMITS.headersTimeoutMs + 3_000);
+      expect(afterMs).toBeLessThan(LIMITS.headersTimeoutMs + CLOSE_SLACK_MS);
       expectEnvelope(text, 408, 'request_timeout');
     } finally {
       clearInterval(trickle);
@@ -261,7 +267,7 @@ describe('timeouts and connection caps: the Abuse proof (issue 14, defect 1)', (
     await othersAreServed();
     const { text, afterMs } = await c.closed;
     expect(afterMs).toBeGreaterThanOrEqual(LIMITS.requestTimeoutMs - 200);
-    expect(afterMs).toBeLessThan(LIMITS.requestTimeoutMs + 3_000);
+    expect(afterMs).toBeLessThan(LIMITS.requestTimeoutMs + CLOSE_SLACK_MS);
     expectEnvelope(text, 408, 'request_timeout');
     const keys = await svc.call('GET', '/v1/keys?limit=100');
     expect(keys.body.data.length).toBeGreaterThan(0);
@@ -282,7 +288,7 @@ describe('timeouts and connection caps: the Abuse proof (issue 14, defect 1)', (
     const closed = await Promise.all(held.map((c) => c.closed));
     expect(closed.length).toBe(LIMITS.maxConnectionsPerAddress);
     for (const { text, afterMs } of closed) {
-      expect(afterMs).toBeLessThan(LIMITS.headersTimeoutMs + 3_000);
+      expect(afterMs).toBeLessThan(LIMITS.headersTimeoutMs + CLOSE_SLACK_MS);
       expectEnvelope(text, 408, 'request_timeout');
     }
     // Once they are gone the address is admitted again (the service sees each close a moment after
@@ -318,7 +324,7 @@ describe('timeouts and connection caps: the Abuse proof (issue 14, defect 1)', (
     const { text, afterMs } = await c.closed;
     expect(parseAnswer(text).status).toBe(200);
     expect(afterMs).toBeGreaterThanOrEqual(LIMITS.keepAliveTimeoutMs - 200);
-    expect(afterMs).toBeLessThan(LIMITS.keepAliveTimeoutMs + 3_000);
+    expect(afterMs).toBeLessThan(LIMITS.keepAliveTimeoutMs + CLOSE_SLACK_MS);
   });
 
   it('held reads (events and mailbox `wait`) outlast the request timeout: it bounds receiving, not answering', async () => {
@@ -344,7 +350,7 @@ describe('timeouts and connection caps: the Abuse proof (issue 14, defect 1)', (
     const size = Math.ceil(body.length / parts);
     for (let i = 0; i < parts; i++) {
       c.socket.write(body.slice(i * size, (i + 1) * size));
-      await new Promise((r) => setTimeout(r, (LIMITS.headersTimeoutMs + 400) / parts));
+      await new Promise((r) => setTimeout(r, (LIMITS.headersTimeoutMs + 500) / parts));
     }
     const { text, afterMs } = await c.closed;
     expect(afterMs).toBeGreaterThan(LIMITS.headersTimeoutMs);

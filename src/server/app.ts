@@ -86,6 +86,7 @@ export interface BuildAppOptions {
  */
 export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): FastifyInstance {
   const limits: ServerLimits = { ...SERVER_LIMITS, ...opts.server };
+  const serviceTime = () => ({ [SERVICE_TIME_HEADER]: new Date(deps.clock.nowMs()).toISOString() });
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -101,7 +102,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
     },
     // issue 14: what Node's parser rejects (headers too large, a broken request line, a timeout) is
     // answered with the envelope, a Request-Id and Connection: close, not Fastify's own body.
-    clientErrorHandler: answerClientError,
+    clientErrorHandler: (err, socket) => answerClientError(err, socket, serviceTime),
     // Route schemas bound their own params (ids up to 200 characters); this is only the router's cap.
     routerOptions: { maxParamLength: 500 },
     genReqId: () => `req_${randomBase62(16)}`,
@@ -112,7 +113,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
       sendError(reply, 'validation_error', 'the request URL could not be read', [{ path: ['url'], message: 'malformed URL (bad percent-encoding, or a path segment over 500 characters)' }]);
     },
   });
-  limitConnections(app.server, limits);
+  limitConnections(app.server, limits, serviceTime);
   app.setValidatorCompiler(zodValidatorCompiler);
   installJsonBodyParser(app);
   app.setSerializerCompiler(serializerCompiler);

@@ -43,7 +43,9 @@ export const SERVER_LIMITS: ServerLimits = {
   keepAliveTimeoutMs: 15_000,
   timeoutCheckIntervalMs: 1_000,
   maxConnections: 512,
-  maxConnectionsPerAddress: 128,
+  // Half the total: one address cannot take everything, yet a local client firing a few hundred
+  // requests at once (test/billing-enforcement.test.ts sends 200 concurrently) is not refused.
+  maxConnectionsPerAddress: 256,
 };
 
 /** The request line plus headers, at most (Node's default, written here so the docs can quote it). */
@@ -72,6 +74,9 @@ export function rawErrorResponse(status: number, code: string, message: string, 
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 429: 'Too Many Requests' };
 
+/** Headers every raw answer adds (the app passes `Service-Time`, which every response carries). */
+export type ResponseHeaders = () => Record<string, string>;
+
 /** Writes the answer, closes our side, and destroys the socket shortly after whatever the client does. */
 function answerAndClose(socket: Socket, response: string): void {
   answered.add(socket);
@@ -93,7 +98,7 @@ const answered = new WeakSet<Socket>();
  * 408 `request_timeout`, the one code outside the spec's table, since it is the server's bound and a
  * client may retry it.
  */
-export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+export function answerClientError(err: Error & { code?: string }, socket: Socket, headers: ResponseHeaders = () => ({})): void {
   if (err.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
   // A response already under way on this socket: nothing sensible can be written after it.
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -101,19 +106,19 @@ export function answerClientError(err: Error & { code?: string }, socket: Socket
     socket.destroy();
     return;
   }
-  answerAndClose(socket, clientErrorResponse(err.code));
+  answerAndClose(socket, clientErrorResponse(err.code, headers()));
 }
 
-function clientErrorResponse(code: string | undefined): string {
+function clientErrorResponse(code: string | undefined, headers: Record<string, string>): string {
   switch (code) {
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return rawErrorResponse(408, 'request_timeout', 'the request was not received in time; send it again on a new connection');
+      return rawErrorResponse(408, 'request_timeout', 'the request was not received in time; send it again on a new connection', undefined, headers);
     case 'HPE_HEADER_OVERFLOW':
       return rawErrorResponse(400, 'validation_error', `the request line and headers are larger than ${MAX_HEADER_BYTES / 1024} KB`, [
         { path: ['headers'], message: `too large (limit ${MAX_HEADER_BYTES / 1024} KB, URL included)` },
-      ]);
+      ], headers);
     default:
-      return rawErrorResponse(400, 'validation_error', 'the request could not be read as HTTP/1.1', [{ path: ['request'], message: 'malformed request' }]);
+      return rawErrorResponse(400, 'validation_error', 'the request could not be read as HTTP/1.1', [{ path: ['request'], message: 'malformed request' }], headers);
   }
 }
 
@@ -128,7 +133,7 @@ function clientAddress(socket: Socket): string {
  * own connection listener only sees a socket the caps admit; one over a cap is answered 429
  * `rate_limited` (`Retry-After: 1`) and closed without being parsed. Call before `listen`.
  */
-export function limitConnections(server: Server, limits: Pick<ServerLimits, 'maxConnections' | 'maxConnectionsPerAddress'>): void {
+export function limitConnections(server: Server, limits: Pick<ServerLimits, 'maxConnections' | 'maxConnectionsPerAddress'>, headers: ResponseHeaders = () => ({})): void {
   const handlers = server.listeners('connection') as Array<(socket: Socket) => void>;
   server.removeAllListeners('connection');
   let open = 0;
@@ -138,7 +143,7 @@ export function limitConnections(server: Server, limits: Pick<ServerLimits, 'max
     const fromAddress = perAddress.get(address) ?? 0;
     if (open >= limits.maxConnections || fromAddress >= limits.maxConnectionsPerAddress) {
       const which = open >= limits.maxConnections ? `the service's ${limits.maxConnections}` : `${limits.maxConnectionsPerAddress} per client address`;
-      answerAndClose(socket, rawErrorResponse(429, 'rate_limited', `too many open connections (limit ${which}); close idle ones or retry`, undefined, { 'Retry-After': '1' }));
+      answerAndClose(socket, rawErrorResponse(429, 'rate_limited', `too many open connections (limit ${which}); close idle ones or retry`, undefined, { ...headers(), 'Retry-After': '1' }));
       return;
     }
     open++;
