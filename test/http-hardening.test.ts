@@ -205,6 +205,11 @@ describe('body-less POSTs and DELETEs refuse a body (issue 14, defect 4; contrac
     expect(withEmpty.status).toBe(200);
     expect(withEmpty.body.secret).toBe(secret());
     expect(withEmpty.body.secret).not.toBe(rotated.body.secret);
+    // An empty body labelled JSON is no body either.
+    const emptyJson = await svc.call('POST', path, { rawBody: '', headers: { 'content-type': 'application/json' } });
+    expect(emptyJson.status).toBe(200);
+    expect(emptyJson.body.secret).toBe(secret());
+    expect(emptyJson.body.secret).not.toBe(withEmpty.body.secret);
   });
 
   it('a chunked body (no length) with a field is refused after parsing; DELETE with a body revokes nothing', async () => {

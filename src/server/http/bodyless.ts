@@ -15,7 +15,8 @@ function takesBody(req: FastifyRequest): boolean {
   return Boolean(schema?.body ?? schema?.consumes);
 }
 
-function appliesTo(req: FastifyRequest): boolean {
+/** A POST or DELETE whose route reads no body (the rule below applies to it). */
+export function takesNoBody(req: FastifyRequest): boolean {
   return (req.method === 'POST' || req.method === 'DELETE') && !req.is404 && !takesBody(req);
 }
 
@@ -29,7 +30,7 @@ export function installBodylessRule(app: FastifyInstance): void {
   // Before parsing: anything but a short JSON text is refused without reading it, so a body-less
   // route never spends a parse on a large or non-JSON body.
   app.addHook('preParsing', async (req, _reply, payload) => {
-    if (!appliesTo(req)) return payload;
+    if (!takesNoBody(req)) return payload;
     const length = req.headers['content-length'];
     const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
     if (!hasBody) return payload;
@@ -40,7 +41,7 @@ export function installBodylessRule(app: FastifyInstance): void {
   // After parsing (chunked bodies have no length to judge by): only `{}` passes, and becomes no body
   // so its Idempotency-Key hashes as a request without one.
   app.addHook('preValidation', async (req) => {
-    if (!appliesTo(req) || req.body === undefined) return;
+    if (!takesNoBody(req) || req.body === undefined) return;
     const body = req.body;
     if (body && typeof body === 'object' && !Array.isArray(body)) {
       const keys = Object.keys(body);

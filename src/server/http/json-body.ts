@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { validationError } from '../errors.js';
+import { takesNoBody } from './bodyless.js';
 
 /**
  * issue 14 (defect 2): how deeply a JSON body may nest (objects and arrays). No request body of the
@@ -39,6 +40,12 @@ export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    // An empty body sent as JSON to a route that takes none is no body (bodyless.ts, issue 14);
+    // elsewhere it stays Fastify's "malformed JSON".
+    if ((body as string).length === 0 && takesNoBody(req)) {
+      done(null, undefined);
+      return;
+    }
     if (jsonNestingExceeds(body as string, MAX_JSON_DEPTH)) {
       done(validationError(['body'], `nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       return;
