@@ -7,6 +7,9 @@ import { installErrorHandling, sendError } from './http/error-handler.js';
 import { installAuth } from './http/auth.js';
 import { installRateLimit } from './http/rate-limit.js';
 import { installIdempotency } from './http/idempotency.js';
+import { installJsonBodyParser, MAX_JSON_DEPTH } from './http/json-body.js';
+import { installBodylessRule } from './http/bodyless.js';
+import { answerClientError, limitConnections, MAX_HEADER_BYTES, SERVER_LIMITS, type ServerLimits } from './http/connections.js';
 import { RouteCatalog } from './http/route-catalog.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { randomBase62 } from './ids.js';
@@ -59,10 +62,22 @@ const API_DESCRIPTION = [
   '  advance moves; clients measure relative times against it.',
   '- Rate limit: token bucket per key; `RateLimit-Limit` is the bucket size, `RateLimit-Reset` the',
   '  seconds until it is full again; 429 carries `Retry-After`.',
+  `- Bounds on a client (issue 14): the request line and headers must arrive within ${SERVER_LIMITS.headersTimeoutMs / 1000} s and be at most`,
+  `  ${MAX_HEADER_BYTES / 1024} KB; the whole request, body included, within ${SERVER_LIMITS.requestTimeoutMs / 1000} s (a held read, \`wait\`, is not cut: the bound`,
+  `  is on receiving); an idle keep-alive connection is closed after ${SERVER_LIMITS.keepAliveTimeoutMs / 1000} s. At most ${SERVER_LIMITS.maxConnections} open connections,`,
+  `  ${SERVER_LIMITS.maxConnectionsPerAddress} per client address; a connection over a cap is answered 429 \`rate_limited\` (\`Retry-After: 1\`) and closed.`,
+  '- Answers given before routing are the envelope too, with `Request-Id` and `Connection: close`: headers or URL too',
+  '  large and a malformed request are 400 `validation_error` (as a body over the limit is); a request not received in',
+  '  time is 408 `request_timeout` (an extension to the error table; it may be retried).',
+  `- A JSON body nested deeper than ${MAX_JSON_DEPTH} levels is a 400 \`validation_error\` on \`["body"]\`.`,
+  '- A POST or DELETE that takes no body refuses one: any body is a 400 `validation_error` (unknown fields by name),',
+  '  whatever its content type, and changes nothing. No body, an empty one, or the empty JSON object `{}` count as none.',
 ].join('\n');
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
+  /** Timeouts and connection caps (issue 14); tests lower them to prove them in seconds. */
+  server?: Partial<ServerLimits>;
 }
 
 /**
@@ -70,9 +85,24 @@ export interface BuildAppOptions {
  * hooks, routes, OpenAPI. The service's objects, jobs and workers come built from composeService.
  */
 export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): FastifyInstance {
+  const limits: ServerLimits = { ...SERVER_LIMITS, ...opts.server };
+  const serviceTime = () => ({ [SERVICE_TIME_HEADER]: new Date(deps.clock.nowMs()).toISOString() });
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
+    // issue 14: every wait on a client is bounded (http/connections.ts says why each value). No idle
+    // socket timeout (Fastify's connectionTimeout stays 0): it would cut a held read or a slow answer.
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
+    // issue 14: what Node's parser rejects (headers too large, a broken request line, a timeout) is
+    // answered with the envelope, a Request-Id and Connection: close, not Fastify's own body.
+    clientErrorHandler: (err, socket) => answerClientError(err, socket, serviceTime),
     // Route schemas bound their own params (ids up to 200 characters); this is only the router's cap.
     routerOptions: { maxParamLength: 500 },
     genReqId: () => `req_${randomBase62(16)}`,
@@ -83,7 +113,9 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
       sendError(reply, 'validation_error', 'the request URL could not be read', [{ path: ['url'], message: 'malformed URL (bad percent-encoding, or a path segment over 500 characters)' }]);
     },
   });
+  limitConnections(app.server, limits, serviceTime);
   app.setValidatorCompiler(zodValidatorCompiler);
+  installJsonBodyParser(app);
   app.setSerializerCompiler(serializerCompiler);
 
   const catalog = new RouteCatalog();
@@ -99,6 +131,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
   installErrorHandling(app, catalog);
   installAuth(app, deps);
   installRateLimit(app, deps.options.rateLimit);
+  installBodylessRule(app);
   installIdempotency(app, deps);
 
   const publicRoute = { public: true };

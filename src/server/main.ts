@@ -6,7 +6,7 @@ import { restoreClock, saveClock, type SavedClock } from './clock.js';
 import { CLOCK_STATE_KEY, ServiceStateRepo } from './storage/service-state-repo.js';
 import type { ServiceDeps, ServiceOptions } from './deps.js';
 import { composeService } from './compose.js';
-import { buildApp } from './app.js';
+import { buildApp, type BuildAppOptions } from './app.js';
 import { ensureBootstrap } from './bootstrap.js';
 import type { Bootstrap } from '../config/bootstrap.js';
 
@@ -20,6 +20,8 @@ export interface StartOptions {
   webhooks?: ServiceOptions['webhooks'];
   /** Log requests as JSON lines (the detached server writes them to DATA/server.log). */
   log?: boolean;
+  /** Timeouts and connection caps (issue 14; defaults in http/connections.ts); tests lower them. */
+  server?: BuildAppOptions['server'];
   /** Write DATA/server.json so `svc server stop|status` can find this process. */
   writePidFile?: boolean;
 }
@@ -60,7 +62,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
     },
   };
   const deps = composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
-  const app = buildApp(deps, { logger });
+  const app = buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
   await app.listen({ host: opts.host, port: opts.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;

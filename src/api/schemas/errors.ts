@@ -9,6 +9,9 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  // Extension (issue 14): a request the service stopped waiting for (its headers or body did not
+  // arrive within the server's bounds). Not in the spec's table; a client may send it again.
+  request_timeout: 408,
   channel_unsupported: 422,
   address_suggestion: 422,
   rate_limited: 429,

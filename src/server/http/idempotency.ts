@@ -5,6 +5,7 @@ import type { IdempotencyRecord, IdempotencyRepo, IdempotencyScope } from '../st
 import type { Clock } from '../clock.js';
 import type { Db, UnitOfWork } from '../storage/database.js';
 import { inTransaction } from '../storage/database.js';
+import { MAX_JSON_DEPTH } from './json-body.js';
 
 // contract §2: scoped to account + method + path + key, kept 24 h.
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
@@ -52,13 +53,18 @@ function lookup(deps: IdempotencyDeps, scope: IdempotencyScope, hash: string, no
   return existing;
 }
 
-/** Canonical JSON (sorted keys) so the same logical body always hashes the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+/**
+ * Canonical JSON (sorted keys) so the same logical body always hashes the same. The parser already
+ * refuses bodies nested deeper than MAX_JSON_DEPTH; the bound is checked here too (issue 14) so a
+ * body that reached this walk some other way is a validation_error, never a stack overflow (500).
+ */
+function canonical(value: unknown, depth = 0): string {
+  if (value && typeof value === 'object' && depth >= MAX_JSON_DEPTH) throw validationError(['body'], `nested deeper than ${MAX_JSON_DEPTH} levels`);
+  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, depth + 1)).join(',')}]`;
   if (value && typeof value === 'object') {
     return `{${Object.keys(value)
       .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k], depth + 1)}`)
       .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -80,12 +86,17 @@ export interface IdempotencyDeps {
 // A whole key or secret: a key's `prefix` (sk_live_ab12) is not one.
 const SECRET_VALUE = /^(sk_(live|test)_[0-9A-Za-z]{32}|whsec_[0-9A-Za-z_-]{16,})$/;
 
-/** The response as a replay may show it: every secret value replaced by null. */
-export function withoutSecrets(value: unknown): unknown {
+/**
+ * The response as a replay may show it: every secret value replaced by null. Our responses nest a
+ * few levels; past MAX_JSON_DEPTH this throws (an internal_error) rather than overflow the stack or
+ * store something it did not redact (issue 14).
+ */
+export function withoutSecrets(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return SECRET_VALUE.test(value) ? null : value;
-  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value && typeof value === 'object' && depth >= MAX_JSON_DEPTH) throw new Error(`response nested deeper than ${MAX_JSON_DEPTH} levels; not recorded for replay`);
+  if (Array.isArray(value)) return value.map((v) => withoutSecrets(v, depth + 1));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSecrets(v)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutSecrets(v, depth + 1)]));
   }
   return value;
 }
@@ -127,11 +138,14 @@ function recordAnswer(deps: IdempotencyDeps, idem: IdempotencyClaim, status: num
 
 function recordable(payload: unknown): string {
   if (typeof payload !== 'string') return '';
+  let parsed: unknown;
   try {
-    return JSON.stringify(withoutSecrets(JSON.parse(payload)));
+    parsed = JSON.parse(payload);
   } catch {
     return payload;
   }
+  // Outside the try: a response withoutSecrets cannot redact must fail, not be stored as it is.
+  return JSON.stringify(withoutSecrets(parsed));
 }
 
 /** One idempotency layer, accepted on every POST (contract §2). */

@@ -1,0 +1,159 @@
+import type { Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { randomBase62 } from '../ids.js';
+
+/**
+ * issue 14 (defect 1): how long the service waits for a client and how many connections it keeps,
+ * so that one misbehaving local script cannot hold the service for everyone. Tests pass lower
+ * values through `buildApp`'s `server` option; the README's "local service" section lists these.
+ */
+export interface ServerLimits {
+  /**
+   * The request line and every header must have arrived this long after the request began (Node's
+   * `headersTimeout`; a connection that sends nothing is closed after it too). A real client sends
+   * its headers in one packet: 10 s only cuts a client that trickles them.
+   */
+  headersTimeoutMs: number;
+  /**
+   * The whole request, body included, must have arrived this long after it began (Node's
+   * `requestTimeout`). It bounds a body that stalls; it does not cover the answer, so a held read
+   * (`wait` up to FEED_WAIT_MAX_SECS in `api/schemas/events.ts`) is never cut by it. 60 s lets a legal 3 MB body come at
+   * 50 KB/s, and the 5 MB greeting upload at 85 KB/s: far slower than any link to a local service.
+   */
+  requestTimeoutMs: number;
+  /**
+   * An idle keep-alive connection is closed after this. Longer than the CLI's own idle window (10 s,
+   * `api/client`), so the client always closes first and never sends on a socket being closed.
+   */
+  keepAliveTimeoutMs: number;
+  /** How often Node checks the two timeouts above (its default, 30 s, would triple the headers bound). */
+  timeoutCheckIntervalMs: number;
+  /**
+   * Open connections at once. Beyond it a new connection is answered 429 and closed. Well under the
+   * usual 1,024 open files, which the database, media files and webhook deliveries share.
+   */
+  maxConnections: number;
+  /** Open connections from one client address (IPv4-mapped IPv6 counts as its IPv4 address). */
+  maxConnectionsPerAddress: number;
+}
+
+export const SERVER_LIMITS: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 15_000,
+  timeoutCheckIntervalMs: 1_000,
+  maxConnections: 512,
+  // Half the total: one address cannot take everything, yet a local client firing a few hundred
+  // requests at once (test/billing-enforcement.test.ts sends 200 concurrently) is not refused.
+  maxConnectionsPerAddress: 256,
+};
+
+/** The request line plus headers, at most (Node's default, written here so the docs can quote it). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+/** A refused or failed socket is closed this long after its answer, so the client can read it first. */
+export const CLOSE_LINGER_MS = 1_000;
+
+/**
+ * The error envelope written straight to a socket, for answers given where no Fastify reply exists
+ * (a client error the HTTP parser found, a refused connection). Always `Connection: close`: the
+ * socket is closed after it, so a keep-alive client does not send its next request on it.
+ */
+export function rawErrorResponse(status: number, code: string, message: string, details?: unknown, headers: Record<string, string> = {}): string {
+  const body = JSON.stringify({ error: details === undefined ? { code, message } : { code, message, details } });
+  const head = [
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}`,
+    `Request-Id: req_${randomBase62(16)}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Connection: close',
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
+  return `${head.join('\r\n')}\r\n\r\n${body}`;
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 429: 'Too Many Requests' };
+
+/** Headers every raw answer adds (the app passes `Service-Time`, which every response carries). */
+export type ResponseHeaders = () => Record<string, string>;
+
+/** Writes the answer, closes our side, and destroys the socket shortly after whatever the client does. */
+function answerAndClose(socket: Socket, response: string): void {
+  answered.add(socket);
+  socket.on('error', () => {});
+  // Read and drop what the client still sends: closing with unread data would reset the connection,
+  // and the client could lose the answer.
+  socket.resume();
+  if (socket.writable) socket.end(response);
+  setTimeout(() => socket.destroy(), CLOSE_LINGER_MS).unref();
+}
+
+const answered = new WeakSet<Socket>();
+
+/**
+ * issue 14 (defect 3): what Node's HTTP parser rejects before Fastify sees a request gets the error
+ * envelope with a `Request-Id` and `Connection: close` (Fastify's `clientErrorHandler`).
+ * Decisions (API_DESCRIPTION): headers or a URL over MAX_HEADER_BYTES and a malformed request are
+ * 400 `validation_error`, as an oversized body is (contract §2); a request not received in time is
+ * 408 `request_timeout`, the one code outside the spec's table, since it is the server's bound and a
+ * client may retry it.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Socket, headers: ResponseHeaders = () => ({})): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
+  // A response already under way on this socket: nothing sensible can be written after it.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  answerAndClose(socket, clientErrorResponse(err.code, headers()));
+}
+
+function clientErrorResponse(code: string | undefined, headers: Record<string, string>): string {
+  switch (code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return rawErrorResponse(408, 'request_timeout', 'the request was not received in time; send it again on a new connection', undefined, headers);
+    case 'HPE_HEADER_OVERFLOW':
+      return rawErrorResponse(400, 'validation_error', `the request line and headers are larger than ${MAX_HEADER_BYTES / 1024} KB`, [
+        { path: ['headers'], message: `too large (limit ${MAX_HEADER_BYTES / 1024} KB, URL included)` },
+      ], headers);
+    default:
+      return rawErrorResponse(400, 'validation_error', 'the request could not be read as HTTP/1.1', [{ path: ['request'], message: 'malformed request' }], headers);
+  }
+}
+
+/** The client address connections are counted by: `::ffff:127.0.0.1` is 127.0.0.1. */
+function clientAddress(socket: Socket): string {
+  const a = socket.remoteAddress ?? '';
+  return a.startsWith('::ffff:') ? a.slice(7) : a;
+}
+
+/**
+ * issue 14 (defect 1): caps open connections, in total and per client address. The HTTP server's
+ * own connection listener only sees a socket the caps admit; one over a cap is answered 429
+ * `rate_limited` (`Retry-After: 1`) and closed without being parsed. Call before `listen`.
+ */
+export function limitConnections(server: Server, limits: Pick<ServerLimits, 'maxConnections' | 'maxConnectionsPerAddress'>, headers: ResponseHeaders = () => ({})): void {
+  const handlers = server.listeners('connection') as Array<(socket: Socket) => void>;
+  server.removeAllListeners('connection');
+  let open = 0;
+  const perAddress = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = clientAddress(socket);
+    const fromAddress = perAddress.get(address) ?? 0;
+    if (open >= limits.maxConnections || fromAddress >= limits.maxConnectionsPerAddress) {
+      const which = open >= limits.maxConnections ? `the service's ${limits.maxConnections}` : `${limits.maxConnectionsPerAddress} per client address`;
+      answerAndClose(socket, rawErrorResponse(429, 'rate_limited', `too many open connections (limit ${which}); close idle ones or retry`, undefined, { ...headers(), 'Retry-After': '1' }));
+      return;
+    }
+    open++;
+    perAddress.set(address, fromAddress + 1);
+    socket.once('close', () => {
+      open--;
+      const left = (perAddress.get(address) ?? 1) - 1;
+      if (left > 0) perAddress.set(address, left);
+      else perAddress.delete(address);
+    });
+    for (const handle of handlers) handle.call(server, socket);
+  });
+}
