@@ -193,27 +193,9 @@ export function requestArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<FuzzRe
   });
 }
 
-/**
- * A failure the brief names as fixed on another branch of issue 14: tolerated here, named, counted,
- * and to be removed after the merge (the report lists them).
- */
-export function knownDefect(op: Operation, req: FuzzRequest, status: number): string | null {
-  // Defect 4 (body-less POSTs and DELETEs accept any body): a body sent where none is taken is answered 2xx.
-  if (!op.body && req.body !== undefined && status < 300) return 'defect 4: body-less operation accepted a body';
-  // Defect 2 (500 on a deeply nested body to a body-less POST with an Idempotency-Key: canonical() overflows).
-  if (!op.body && status === 500 && req.headers['idempotency-key'] !== undefined && typeof req.body === 'string' && /^(\[\[\[|\{"a":\{"a":)/.test(req.body)) {
-    return 'defect 2: deep body on a body-less POST with an Idempotency-Key';
-  }
-  // Defect 3 (framework client errors skip the envelope): several huge query values together pass
-  // Node's header-size limit, and the framework's own 431 answers without envelope or Request-Id.
-  if (status === 431 && req.url.length > 8_000) return 'defect 3: 431 on a long URL without the envelope';
-  return null;
-}
-
 export interface Outcome {
   requests: number;
   failures: string[];
-  known: Record<string, number>;
   statuses: Record<string, number>;
 }
 
@@ -267,11 +249,6 @@ export async function checkOne(ctx: FuzzContext, op: Operation, req: FuzzRequest
   }
   if (MUST_REJECT.has(req.kind) && status < 400) problems.push(`a ${req.kind} body was accepted (${status})`);
   if (!problems.length) return true;
-  const known = knownDefect(op, req, status);
-  if (known) {
-    out.known[known] = (out.known[known] ?? 0) + 1;
-    return true;
-  }
   out.failures.push(`${req.note} → ${status}: ${problems.join('; ')} | ${text.slice(0, 200)}`);
   return false;
 }

@@ -21,8 +21,15 @@ export function takesNoBody(req: FastifyRequest): boolean {
 }
 
 /**
- * issue 14 (defect 4), contract §2: unknown fields are rejected, so a body sent to a POST or DELETE
- * that takes none is a `validation_error` before anything runs (it changes nothing, and its
+ * A read (GET, HEAD) never takes a body. Fastify does not parse one, so it would be silently
+ * ignored: a client that put its filters in the body would get an unfiltered answer. Refused instead,
+ * whatever its type (RFC 9110 §9.3.1 allows it), saying where they go.
+ */
+const isRead = (req: FastifyRequest): boolean => req.method === 'GET' || req.method === 'HEAD';
+
+/**
+ * issue 14 (defect 4), contract §2: unknown fields are rejected, so a body sent to a read, or to a
+ * POST or DELETE that takes none, is a `validation_error` before anything runs (it changes nothing, and its
  * Idempotency-Key stays free). Decision (API_DESCRIPTION): no body, an empty body without a content
  * type, or the empty JSON object `{}` all mean "no body", since HTTP clients commonly send `{}`.
  */
@@ -30,10 +37,12 @@ export function installBodylessRule(app: FastifyInstance): void {
   // Before parsing: anything but a short JSON text is refused without reading it, so a body-less
   // route never spends a parse on a large or non-JSON body.
   app.addHook('preParsing', async (req, _reply, payload) => {
-    if (!takesNoBody(req)) return payload;
+    const read = isRead(req) && !req.is404;
+    if (!read && !takesNoBody(req)) return payload;
     const length = req.headers['content-length'];
     const hasBody = req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
     if (!hasBody) return payload;
+    if (read) throw validationError(['body'], `${NO_BODY}; a read takes its filters in the query string`);
     const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (type !== 'application/json' || (length !== undefined && Number(length) > BODYLESS_READ_MAX_BYTES)) throw validationError(['body'], NO_BODY);
     return payload;
