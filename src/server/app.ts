@@ -5,7 +5,7 @@ import type { ServiceDeps } from './deps.js';
 import { zodValidatorCompiler } from './http/validation.js';
 import { installErrorHandling, sendError } from './http/error-handler.js';
 import { installAuth } from './http/auth.js';
-import { installRateLimit } from './http/rate-limit.js';
+import { installRateLimit, UNAUTHENTICATED_RATE } from './http/rate-limit.js';
 import { installIdempotency } from './http/idempotency.js';
 import { RouteCatalog } from './http/route-catalog.js';
 import { buildOpenApiDocument } from './http/openapi.js';
@@ -58,7 +58,11 @@ const API_DESCRIPTION = [
   '- Every response carries `Service-Time`: the service clock (ISO 8601), which the sandbox clock',
   '  advance moves; clients measure relative times against it.',
   '- Rate limit: token bucket per key; `RateLimit-Limit` is the bucket size, `RateLimit-Reset` the',
-  '  seconds until it is full again; 429 carries `Retry-After`.',
+  '  seconds until it is full again; 429 carries `Retry-After`. Requests whose credentials are refused',
+  `  (none, malformed, unknown, revoked) are limited per client address: ${UNAUTHENTICATED_RATE.burst} in a burst, then`,
+  `  ${UNAUTHENTICATED_RATE.ratePerSec} a second, then 429 with \`Retry-After\`; a valid key on the same address keeps its own bucket.`,
+  '- API keys are taken from the `Authorization` header only; a key in the URL is refused (401) and',
+  '  never written to the log (nor is any credential in a URL or header).',
 ].join('\n');
 
 export interface BuildAppOptions {
