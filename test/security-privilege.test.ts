@@ -170,6 +170,21 @@ describe('privilege (defect 6)', () => {
     expect((await svc.call('POST', '/v1/sandbox/payments/fail-next')).status).toBe(204);
   });
 
+  it('svc clock advance: refused with a sub-account key (exit 3), done as the root in a sub-account context', async () => {
+    const child = await svc.call('POST', '/v1/subaccounts', { body: { name: 'Tenant CLI' } });
+    const childKey = (await svc.call('POST', '/v1/keys', { body: { name: 'tenant cli key' }, headers: { 'service-subaccount': child.body.id } })).body.key as string;
+    const before = Date.parse((await svc.call('GET', '/v1/sandbox/clock')).body.now);
+    const refused = await runSvc(['clock', 'advance', '1h'], { service: svc, key: childKey });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toContain('error: forbidden: this sandbox act changes the service for every account');
+    expect(Date.parse((await svc.call('GET', '/v1/sandbox/clock')).body.now)).toBe(before);
+    // The agency's (root) key in a sub-account context: the clock belongs to no one account, so the
+    // CLI sends the act without Service-Subaccount and it is the root's to do.
+    const done = await runSvc(['clock', 'advance', '1h'], { service: svc, env: { SVC_SUBACCOUNT: child.body.id } });
+    expect(done.code, done.stderr).toBe(0);
+    expect(Date.parse((await svc.call('GET', '/v1/sandbox/clock')).body.now) - before).toBe(3_600_000);
+  });
+
   it('documents the root-only rule on both operations', async () => {
     const doc = (await svc.call('GET', '/openapi.json', { key: null })).body;
     expect(doc.paths['/v1/sandbox/clock/advance'].post.description).toMatch(/only the root account/i);

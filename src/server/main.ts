@@ -8,7 +8,7 @@ import type { ServiceDeps, ServiceOptions } from './deps.js';
 import { composeService } from './compose.js';
 import { buildApp } from './app.js';
 import { ensureBootstrap } from './bootstrap.js';
-import { serviceLoggerOptions } from './http/log-redaction.js';
+import { scrubSecrets, serviceLoggerOptions } from './http/log-redaction.js';
 import type { Bootstrap } from '../config/bootstrap.js';
 
 export interface StartOptions {
@@ -56,7 +56,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       const fields = Object.fromEntries(
         Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? { message: v.message, stack: v.stack } : v]),
       );
-      process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields })}\n`);
+      // issue 14: a job's error may quote a URL or a body; no key or signing secret reaches the log.
+      process.stderr.write(`${scrubSecrets(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields }))}\n`);
     },
   };
   const deps = composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
