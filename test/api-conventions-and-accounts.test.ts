@@ -253,11 +253,11 @@ describe('the error envelope and request validation (spec: Errors, contract §2)
     const res = await svc.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: '5' } });
     const err = expectError(res, 400, 'validation_error');
     expect(err.details[0].path).toEqual(['body', 'seconds']);
-    expect(err.details[0].message).not.toBe('required');
+    expect(err.details[0].message).not.toBe('is required');
     expect(err.details[0].message).toMatch(/number/i);
 
     const missing = await svc.call('POST', '/v1/sandbox/clock/advance', { body: {} });
-    expect(expectError(missing, 400, 'validation_error').details[0].message).toBe('required');
+    expect(expectError(missing, 400, 'validation_error').details[0].message).toBe('is required');
   });
 
   it('rejects a body that is not JSON by content type, and changes nothing', async () => {

@@ -60,7 +60,7 @@ describe('webhook endpoints', () => {
       expect(res.body.error.details.map((d: any) => d.path)).toContainEqual(path);
     }
     expect((await svc.call('POST', '/v1/webhooks', { body: { url: rx.url, events: ['email.*', 'webhook_endpoint.disabled'] } })).status).toBe(201);
-    expect((await svc.call('POST', '/v1/webhooks', { body: { url: rx.url, bogus: 1 } })).body.error.details).toEqual([{ path: ['body', 'bogus'], message: 'unknown field' }]);
+    expect((await svc.call('POST', '/v1/webhooks', { body: { url: rx.url, bogus: 1 } })).body.error.details).toEqual([{ path: ['body', 'bogus'], message: 'is not a field of this request' }]);
   });
 
   it('are scoped to the acting account', async () => {

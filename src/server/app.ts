@@ -5,7 +5,7 @@ import type { ServiceDeps } from './deps.js';
 import { zodValidatorCompiler } from './http/validation.js';
 import { installErrorHandling, sendError } from './http/error-handler.js';
 import { installAuth } from './http/auth.js';
-import { installRateLimit } from './http/rate-limit.js';
+import { installRateLimit, UNAUTHENTICATED_RATE } from './http/rate-limit.js';
 import { installIdempotency } from './http/idempotency.js';
 import { installJsonBodyParser, MAX_JSON_DEPTH } from './http/json-body.js';
 import { installBodylessRule } from './http/bodyless.js';
@@ -61,7 +61,11 @@ const API_DESCRIPTION = [
   '- Every response carries `Service-Time`: the service clock (ISO 8601), which the sandbox clock',
   '  advance moves; clients measure relative times against it.',
   '- Rate limit: token bucket per key; `RateLimit-Limit` is the bucket size, `RateLimit-Reset` the',
-  '  seconds until it is full again; 429 carries `Retry-After`.',
+  '  seconds until it is full again; 429 carries `Retry-After`. Requests whose credentials are refused',
+  `  (none, malformed, unknown, revoked) are limited per client address: ${UNAUTHENTICATED_RATE.burst} in a burst, then`,
+  `  ${UNAUTHENTICATED_RATE.ratePerSec} a second, then 429 with \`Retry-After\`; a valid key on the same address keeps its own bucket.`,
+  '- API keys are taken from the `Authorization` header only; a key in the URL is refused (401) and',
+  '  never written to the log (nor is any credential in a URL or header).',
   `- Bounds on a client (issue 14): the request line and headers must arrive within ${SERVER_LIMITS.headersTimeoutMs / 1000} s and be at most`,
   `  ${MAX_HEADER_BYTES / 1024} KB; the whole request, body included, within ${SERVER_LIMITS.requestTimeoutMs / 1000} s (a held read, \`wait\`, is not cut: the bound`,
   `  is on receiving); an idle keep-alive connection is closed after ${SERVER_LIMITS.keepAliveTimeoutMs / 1000} s. At most ${SERVER_LIMITS.maxConnections} open connections,`,
@@ -72,6 +76,7 @@ const API_DESCRIPTION = [
   `- A JSON body nested deeper than ${MAX_JSON_DEPTH} levels is a 400 \`validation_error\` on \`["body"]\`.`,
   '- A POST or DELETE that takes no body refuses one: any body is a 400 `validation_error` (unknown fields by name),',
   '  whatever its content type, and changes nothing. No body, an empty one, or the empty JSON object `{}` count as none.',
+  '  A read (GET, HEAD) refuses any body: its filters go in the query string.',
 ].join('\n');
 
 export interface BuildAppOptions {

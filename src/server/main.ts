@@ -8,6 +8,7 @@ import type { ServiceDeps, ServiceOptions } from './deps.js';
 import { composeService } from './compose.js';
 import { buildApp, type BuildAppOptions } from './app.js';
 import { ensureBootstrap } from './bootstrap.js';
+import { scrubSecrets, serviceLoggerOptions } from './http/log-redaction.js';
 import type { Bootstrap } from '../config/bootstrap.js';
 
 export interface StartOptions {
@@ -48,9 +49,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   const db = openDatabase(join(opts.dataDir, DB_FILE));
   const serviceState = new ServiceStateRepo(db);
   const clock = restoreClock(opts.clock, serviceState.get<SavedClock>(CLOCK_STATE_KEY));
-  const logger = opts.log
-    ? { level: 'info', redact: { paths: ['req.headers.authorization', 'req.headers["idempotency-key"]', '*.secret', '*.key', '*.apiKey'], censor: '[redacted]' } }
-    : false;
+  // issue 14: credentials are redacted from every logged URL, header and message (http/log-redaction.ts).
+  const logger = opts.log ? serviceLoggerOptions() : false;
   // Background failures (jobs, deliveries) are always reported on stderr, as one JSON line with the
   // error's message and stack (JSON.stringify of an Error alone prints {}).
   const schedulerLog = {
@@ -58,7 +58,8 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       const fields = Object.fromEntries(
         Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? { message: v.message, stack: v.stack } : v]),
       );
-      process.stderr.write(`${JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields })}\n`);
+      // issue 14: a job's error may quote a URL or a body; no key or signing secret reaches the log.
+      process.stderr.write(`${scrubSecrets(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields }))}\n`);
     },
   };
   const deps = composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });

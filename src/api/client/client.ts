@@ -77,7 +77,11 @@ export interface RequestOptions<T = unknown> {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxAttempts?: number;
-  /** Agency-level routes (/v1/subaccounts, /v1/agency) reject Service-Subaccount: never send it. */
+  /**
+   * Never send Service-Subaccount: agency-level routes (/v1/subaccounts, /v1/agency) reject it, and
+   * service-wide sandbox acts (clock advance, payments fail-next) refuse it (issue 14): they belong to
+   * no one account, so the key acts as its own account whatever the context.
+   */
   agencyLevel?: boolean;
 }
 

@@ -13,5 +13,7 @@ export async function setSandboxWallet(client: ApiClient, balanceCents: number):
 
 /** POST /v1/sandbox/payments/fail-next: the next card charge fails (a top-up, an auto-recharge, a renewal). */
 export async function failNextPayment(client: ApiClient): Promise<void> {
-  await client.request({ method: 'POST', path: '/v1/sandbox/payments/fail-next' });
+  // The payment provider is the whole service's: sent without Service-Subaccount, as the key's own
+  // account (only the root account may arm it).
+  await client.request({ method: 'POST', path: '/v1/sandbox/payments/fail-next', agencyLevel: true });
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { randomBase62, newId } from '../ids.js';
 import type { KeysRepo, KeyRecord } from '../storage/keys-repo.js';
 import type { Clock } from '../clock.js';
-import { notFound } from '../errors.js';
+import { forbidden, notFound } from '../errors.js';
 import type { Actor } from './actor.js';
 import type { Page } from '../../api/schemas/page.js';
 
@@ -47,8 +47,13 @@ export function mintKey(accountId: string, name: string, mode: 'live' | 'test', 
   };
 }
 
-/** A new key of the actor's account; `mode` is the new key's, whatever the actor's key is. */
+/** A new key of the actor's account; `mode` is the new key's. */
 export function createKey(deps: KeysDeps, actor: Actor, name: string, mode: 'live' | 'test'): MintedKey {
+  // issue 14 (defect 6): a test key may create test keys only. Otherwise a leaked test key (pasted in
+  // a test suite, a CI log) would mint live keys and be worth as much as a live one.
+  if (actor.mode === 'test' && mode === 'live') {
+    throw forbidden('a test key can create test keys only ("mode": "test"); a live key is created with a live key');
+  }
   const minted = mintKey(actor.account.id, name, mode, deps.clock.nowMs());
   deps.keys.insert(minted.record);
   return minted;

@@ -4,6 +4,8 @@ import { hashKey, isWellFormedKey } from '../domain/keys.js';
 import type { AccountRecord, AccountsRepo } from '../storage/accounts-repo.js';
 import type { KeysRepo } from '../storage/keys-repo.js';
 import type { Clock } from '../clock.js';
+import { unauthenticatedGate } from './rate-limit.js';
+import { urlCarriesCredential } from './log-redaction.js';
 
 export interface AuthContext {
   keyId: string;
@@ -24,6 +26,11 @@ declare module 'fastify' {
     public?: boolean;
     /** Agency-level route: rejects the `Service-Subaccount` header (contract §3). */
     agencyLevel?: boolean;
+    /**
+     * A sandbox act that changes the world for every account of this service (the clock, the payment
+     * provider): only the service's root account may, acting as itself (issue 14).
+     */
+    serviceWide?: boolean;
   }
 }
 
@@ -31,6 +38,8 @@ const SUBACCOUNT_HEADER = 'service-subaccount';
 // lastUsedAt is for people reading a key list; writing it on every request would turn each read into
 // a write, so it is refreshed at most once a minute per key.
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+const SERVICE_WIDE_REASON = 'this sandbox act changes the service for every account on it, so only the root account of the local service may do it';
 
 const unauthorized = (message: string) => new ServiceError('unauthorized', message);
 
@@ -40,6 +49,11 @@ export function authenticate(
 ): AuthContext {
   // spec: Authentication 1, 4 — missing, malformed, revoked or unknown credentials are 401.
   const header = req.headers.authorization;
+  // issue 14 (defect 5): a key is never taken from the URL (URLs land in logs, proxies and shell
+  // history); say where it belongs, and that the one sent is now exposed.
+  if (!header && urlCarriesCredential(req.url)) {
+    throw unauthorized('API keys are not accepted in the URL; send the key in the Authorization header ("Authorization: Bearer sk_..."), and revoke a key that was sent in a URL');
+  }
   if (!header) throw unauthorized('missing Authorization header; send "Authorization: Bearer sk_..."');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m || !isWellFormedKey(m[1]!)) throw unauthorized('malformed credentials; expected "Authorization: Bearer sk_live_..." or sk_test_');
@@ -55,6 +69,13 @@ export function authenticate(
 
   const ctx: AuthContext = { keyId: key.id, mode: key.mode, caller, account: caller, viaSubaccount: false };
   const raw = req.headers[SUBACCOUNT_HEADER];
+  // issue 14 (defect 6): one tenant must not move time or break payments for all the others. The
+  // root account (the one the service made at its first start: no parent) may; a sub-account's own
+  // key may not, nor the root acting through Service-Subaccount.
+  if (req.routeOptions.config?.serviceWide) {
+    if (caller.parentId !== null) throw new ServiceError('forbidden', `${SERVICE_WIDE_REASON}; a sub-account's key may not`);
+    if (raw !== undefined) throw new ServiceError('forbidden', `${SERVICE_WIDE_REASON}; send it without Service-Subaccount`);
+  }
   if (raw === undefined) return ctx;
   const subaccountId = Array.isArray(raw) ? raw[0] : raw;
 
@@ -73,9 +94,17 @@ export function authenticate(
 
 export function installAuth(app: FastifyInstance, deps: { keys: KeysRepo; accounts: AccountsRepo; clock: Clock }): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
+  // issue 14 (defect 6): refused credentials are limited per client address (rate-limit.ts); a
+  // request with a good key never touches that bucket.
+  const refused = unauthenticatedGate();
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config?.public) return;
     // Unknown routes authenticate too: a 404 is only told to a caller with a key.
-    req.auth = authenticate(req, deps);
+    try {
+      req.auth = authenticate(req, deps);
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'unauthorized') refused(req.ip);
+      throw err;
+    }
   });
 }

@@ -66,8 +66,22 @@ export function installErrorHandling(app: FastifyInstance, catalog: RouteCatalog
     return sendError(reply, 'internal_error', `internal error; quote request id ${req.id}`);
   });
 
+  // issue 14 (defect 7): a route with `/:id` also matches its collection path with a trailing slash
+  // (`GET /v1/messages/`, id ''). An empty segment names no resource: the answer is the 404 of an
+  // unknown path, not a validation error on `params.id`. (Repeated slashes, `/v1//messages`, match
+  // no route at all and reach the not-found handler below; an empty segment inside a path,
+  // `/v1/numbers//route`, is caught here too.) Runs after auth and before the body is read (a route's
+  // own content-type parser) or params are validated.
+  app.addHook('preParsing', async (req, _reply, payload) => {
+    const params = req.params as Record<string, unknown> | undefined;
+    if (params && typeof params === 'object' && Object.values(params).some((v) => v === '')) {
+      throw new ServiceError('not_found', noRouteMessage(req.method, urlPath(req.url)));
+    }
+    return payload;
+  });
+
   app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0] ?? req.url;
+    const path = urlPath(req.url);
     // The error table has no 405: a known path with another method is still `not_found`, and the
     // Allow header says which methods exist.
     const allowed = catalog.methodsFor(path);
@@ -75,7 +89,10 @@ export function installErrorHandling(app: FastifyInstance, catalog: RouteCatalog
     return sendError(
       reply,
       'not_found',
-      allowed.length ? `${req.method} is not supported on ${path}; use ${allowed.join(' or ')}` : `no route ${req.method} ${path}`,
+      allowed.length ? `${req.method} is not supported on ${path}; use ${allowed.join(' or ')}` : noRouteMessage(req.method, path),
     );
   });
 }
+
+const urlPath = (url: string): string => url.split('?')[0] ?? url;
+const noRouteMessage = (method: string, path: string): string => `no route ${method} ${path}`;

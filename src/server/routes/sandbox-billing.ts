@@ -14,12 +14,15 @@ export function sandboxBillingRoutes(app: FastifyInstance, deps: ServiceDeps): v
   r.post(
     '/v1/sandbox/payments/fail-next',
     {
+      // issue 14: the payment provider is shared by every account; only the root account breaks it.
+      config: { serviceWide: true },
       schema: {
         tags,
         summary: 'The payment provider fails the next card charge, once',
         description: [
           'The next card charge of the service (any account: a top-up, an auto-recharge, a subscription) fails with',
           '`502 provider_error` and credits nothing; the one after succeeds again. Kept in memory: a restart forgets it.',
+          'Only the root account of the local service may arm it (a sub-account\'s key, or `Service-Subaccount`, is `403 forbidden`).',
         ].join('\n'),
         response: { 204: NoContent },
       },

@@ -10,6 +10,7 @@ import type { WebhookEndpointRecord, WebhookEndpointsRepo } from '../../storage/
 import type { WebhookDeliveriesRepo } from '../../storage/webhook-deliveries-repo.js';
 import type { CreateWebhookBody, UpdateWebhookBody } from '../../../api/schemas/webhooks.js';
 import { checkWebhookUrl } from './url-safety.js';
+import { WEBHOOK_SECRET_PREFIX } from '../../../api/values/webhooks.js';
 
 /** What the webhooks domain reads and writes (a Pick of the service deps). */
 export interface WebhookDomainDeps {
@@ -28,7 +29,7 @@ export const AUTO_DISABLE = { minConsecutiveFailures: 50, noSuccessForMs: 72 * 3
 export const DISABLED_EVENT_TYPE = 'webhook_endpoint.disabled';
 
 /** spec: Global conventions 5 — webhook signing secrets start with `whsec_`. */
-export const newWebhookSecret = (): string => `whsec_${randomBase62(32)}`;
+export const newWebhookSecret = (): string => `${WEBHOOK_SECRET_PREFIX}${randomBase62(32)}`;
 
 function assertUrl(raw: string): string {
   const check = checkWebhookUrl(raw);
