@@ -185,6 +185,27 @@ describe('privilege (defect 6)', () => {
     expect(Date.parse((await svc.call('GET', '/v1/sandbox/clock')).body.now) - before).toBe(3_600_000);
   });
 
+  it("a sandbox DNS name in another account's registered domain is that account's to change (403); reading stays open", async () => {
+    const owner = await svc.call('POST', '/v1/subaccounts', { body: { name: 'zone owner' } });
+    const other = await svc.call('POST', '/v1/subaccounts', { body: { name: 'neighbour' } });
+    expect([owner.status, other.status]).toEqual([201, 201]);
+    const as = (id: string) => ({ 'service-subaccount': id });
+    const added = await svc.call('POST', '/v1/domains', { body: { domain: 'zone-owner-14.example' }, headers: as(owner.body.id) });
+    expect(added.status).toBe(201);
+    const txt = { records: [{ type: 'TXT', value: 'v=spf1 -all' }] };
+    // The owner publishes in its zone (and below it); the neighbour may not, nor remove it.
+    expect((await svc.call('PUT', '/v1/sandbox/dns/send.zone-owner-14.example', { body: txt, headers: as(owner.body.id) })).status).toBe(200);
+    const refused = expectEnvelope(await svc.call('PUT', '/v1/sandbox/dns/send.zone-owner-14.example', { body: { records: [{ type: 'TXT', value: 'v=spf1 +all' }] }, headers: as(other.body.id) }), 403, 'forbidden');
+    expect(refused.message).toContain('another account');
+    expectEnvelope(await svc.call('DELETE', '/v1/sandbox/dns/_dmarc.zone-owner-14.example', { headers: as(other.body.id) }), 403, 'forbidden');
+    expectEnvelope(await svc.call('DELETE', '/v1/sandbox/dns/send.zone-owner-14.example', { headers: as(other.body.id) }), 403, 'forbidden');
+    const read = await svc.call('GET', '/v1/sandbox/dns/send.zone-owner-14.example', { headers: as(other.body.id) });
+    expect(read.status).toBe(200);
+    expect(read.body.records).toEqual([expect.objectContaining({ type: 'TXT', value: 'v=spf1 -all' })]);
+    // A name no account registered is anyone's.
+    expect((await svc.call('PUT', '/v1/sandbox/dns/unclaimed-14.example', { body: txt, headers: as(other.body.id) })).status).toBe(200);
+  });
+
   it('documents the root-only rule on both operations', async () => {
     const doc = (await svc.call('GET', '/openapi.json', { key: null })).body;
     expect(doc.paths['/v1/sandbox/clock/advance'].post.description).toMatch(/only the root account/i);

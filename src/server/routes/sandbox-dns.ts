@@ -13,7 +13,8 @@ const tags = ['sandbox'];
 const ENTRY = [
   'The entry: `{name, records: [{type, value}], visibleAt, propagating, updatedAt}` (`propagating` is true before `visibleAt` on the',
   'service clock). Names are case-insensitive and stored lower-case without a trailing dot; the table is the sandbox\'s whole DNS,',
-  'shared by every account.',
+  'shared by every account. Publishing or removing a name at or under a sending domain another account registered is',
+  '403 `forbidden`: only a domain\'s owner edits its zone (reading stays open, as DNS is public).',
 ].join('\n');
 
 export function sandboxDnsRoutes(app: FastifyInstance, deps: ServiceDeps): void {

@@ -1,11 +1,12 @@
 import type { Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { SandboxDnsRepo } from '../../storage/sandbox-dns-repo.js';
+import type { SendingDomainsRepo } from '../../storage/sending-domains-repo.js';
 import type { Actor } from '../actor.js';
 import type { SandboxDnsBody } from '../../../api/schemas/email.js';
 import { HOSTNAME_LIMITS } from '../../../api/values/email.js';
 import { normalizeDnsName, type SandboxDnsEntry } from '../../world/dns.js';
-import { notFound, validationError } from '../../errors.js';
+import { ServiceError, notFound, validationError } from '../../errors.js';
 
 // contract §9: `PUT /v1/sandbox/dns/{name}` publishes records (replacing the name's), visible after
 // `visibleAfterSecs` of service clock; `DELETE` removes the name (it then answers missing). The table is
@@ -15,6 +16,7 @@ export interface SandboxDnsDeps {
   uow: UnitOfWork;
   clock: Clock;
   sandboxDns: SandboxDnsRepo;
+  sendingDomains: Pick<SendingDomainsRepo, 'findByDomain'>;
 }
 
 // DNS names in the table may carry underscores (`_dmarc`, `_domainkey`): service labels, not hostnames.
@@ -34,8 +36,25 @@ function tableName(raw: string): string {
   return name;
 }
 
-export function putSandboxDns(deps: SandboxDnsDeps, _actor: Actor, rawName: string, body: SandboxDnsBody): SandboxDnsEntry {
+/**
+ * issue 14 (privilege): the table is everyone's DNS, but in the world only a domain's owner edits
+ * its zone. A name at or under a sending domain another account registered is that account's to
+ * publish or remove (403); reading stays open, as DNS is public. A name no account registered is
+ * anyone's (a tenant sets up its zone before adding the domain).
+ */
+function assertMayEdit(deps: Pick<SandboxDnsDeps, 'sendingDomains'>, actor: Actor, name: string): void {
+  const labels = name.split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const owner = deps.sendingDomains.findByDomain(labels.slice(i).join('.'));
+    if (owner && owner.accountId !== actor.account.id) {
+      throw new ServiceError('forbidden', `${name} is in the zone of a sending domain another account registered; only that account may change its records`);
+    }
+  }
+}
+
+export function putSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName: string, body: SandboxDnsBody): SandboxDnsEntry {
   const name = tableName(rawName);
+  assertMayEdit(deps, actor, name);
   const now = deps.clock.nowMs();
   const entry: SandboxDnsEntry = {
     name,
@@ -54,8 +73,9 @@ export function getSandboxDns(deps: Pick<SandboxDnsDeps, 'sandboxDns'>, _actor: 
 }
 
 /** Decision: deleting a name that has no entry is 404, like every other DELETE of something absent. */
-export function deleteSandboxDns(deps: SandboxDnsDeps, _actor: Actor, rawName: string): void {
+export function deleteSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName: string): void {
   const name = tableName(rawName);
+  assertMayEdit(deps, actor, name);
   const gone = deps.uow.transaction(() => deps.sandboxDns.delete(name));
   if (!gone) throw notFound('DNS name');
 }
