@@ -42,6 +42,8 @@ import type { CallDecisionClient } from './domain/voice/call-runner.js';
 
 export interface ServiceOptions {
   rateLimit: { ratePerSec: number; burst: number };
+  /** Requests whose credentials are refused, per client address (default UNAUTHENTICATED_RATE; tests slow its refill). */
+  unauthenticatedRate?: { ratePerSec: number; burst: number };
   /** Sandbox endpoints exist only on the local service (contract §1). */
   sandbox: boolean;
   /** Webhook delivery: ack timeout, concurrency, resolver (tests inject a stub and a lower timeout). */

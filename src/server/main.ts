@@ -17,6 +17,7 @@ export interface StartOptions {
   dataDir: string;
   clock: 'system' | 'manual';
   rateLimit?: ServiceOptions['rateLimit'];
+  unauthenticatedRate?: ServiceOptions['unauthenticatedRate'];
   /** Webhook delivery options (tests: a stub resolver, a short ack timeout). */
   webhooks?: ServiceOptions['webhooks'];
   /** Log requests as JSON lines (the detached server writes them to DATA/server.log). */
@@ -62,7 +63,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       process.stderr.write(`${scrubSecrets(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields }))}\n`);
     },
   };
-  const deps = composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
+  const deps = composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
   const app = buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
   await app.listen({ host: opts.host, port: opts.port });
   const address = app.server.address();

@@ -4,7 +4,7 @@ import { hashKey, isWellFormedKey } from '../domain/keys.js';
 import type { AccountRecord, AccountsRepo } from '../storage/accounts-repo.js';
 import type { KeysRepo } from '../storage/keys-repo.js';
 import type { Clock } from '../clock.js';
-import { unauthenticatedGate } from './rate-limit.js';
+import { unauthenticatedGate, type RateLimitOptions } from './rate-limit.js';
 import { urlCarriesCredential } from './log-redaction.js';
 
 export interface AuthContext {
@@ -92,11 +92,11 @@ export function authenticate(
   return { ...ctx, account: child, viaSubaccount: true };
 }
 
-export function installAuth(app: FastifyInstance, deps: { keys: KeysRepo; accounts: AccountsRepo; clock: Clock }): void {
+export function installAuth(app: FastifyInstance, deps: { keys: KeysRepo; accounts: AccountsRepo; clock: Clock; options: { unauthenticatedRate?: RateLimitOptions } }): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
   // issue 14 (defect 6): refused credentials are limited per client address (rate-limit.ts); a
   // request with a good key never touches that bucket.
-  const refused = unauthenticatedGate();
+  const refused = unauthenticatedGate(deps.options.unauthenticatedRate);
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config?.public) return;
     // Unknown routes authenticate too: a 404 is only told to a caller with a key.
