@@ -12,10 +12,12 @@ import { MAX_JSON_DEPTH } from '../src/server/http/json-body.js';
 import { BODYLESS_READ_MAX_BYTES } from '../src/server/http/bodyless.js';
 import { MAX_HEADER_BYTES, type ServerLimits } from '../src/server/http/connections.js';
 
+// Lowered so the proofs take seconds, yet wide enough that a loaded CI machine pausing a second
+// between two steps of a test does not see a timeout fire early.
 const LIMITS: ServerLimits = {
-  headersTimeoutMs: 1_000,
-  requestTimeoutMs: 4_000,
-  keepAliveTimeoutMs: 1_000,
+  headersTimeoutMs: 2_500,
+  requestTimeoutMs: 6_000,
+  keepAliveTimeoutMs: 1_500,
   timeoutCheckIntervalMs: 100,
   maxConnections: 40,
   maxConnectionsPerAddress: 12,
