@@ -1,36 +1,16 @@
 // A few real child processes of `node bin/svc.js` (needs `npm run build`): the launcher, exit codes
 // through process.exitCode, and the local service's auto-start (contract §1).
 import { mkdtempSync, readFileSync, rmSync, statSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { assertBuilt, runSvcProcess } from './helpers/cli.js';
+import { freePort } from './helpers/ports.js';
+import { isAlive } from '../src/cli/local-service.js';
 
 const lines = (text: string) => text.split('\n').filter((l) => l !== '');
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A loopback port nothing listens on: bind port 0, read it, close. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(() => {
   assertBuilt();

@@ -14,11 +14,12 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, assertBuilt } from './helpers/cli.js';
+import { freePort } from './helpers/ports.js';
+import { isAlive } from '../src/cli/local-service.js';
 
 /** The whole install-and-run proof is bounded (issue 14: seconds, not minutes). */
 const INSTALL_TIMEOUT_MS = 60_000;
@@ -49,27 +50,6 @@ const pkg = readJson<{ name: string; version: string; license: string; bin: Reco
   join(REPO_ROOT, 'package.json'),
 );
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A loopback port nothing listens on: bind port 0, read it, close. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Run {
   code: number | null;
