@@ -528,9 +528,12 @@ describe('concurrency', () => {
 
 describe('a window of attempts per endpoint', () => {
   it('a slow receiver holds at most the window in flight, and every event is delivered once acknowledged', async () => {
-    const other = await startWebhookService({ webhooks: { window: 3, concurrency: 8 } });
+    // An ack timeout far above the receiver's 200 ms: on a loaded machine no attempt may time out
+    // (it would be retried at the next tick, after this test).
+    const other = await startWebhookService({ webhooks: { window: 3, concurrency: 8, ackTimeoutMs: 5_000 } });
     try {
-      rx.setHandler(() => ({ status: 200, delayMs: 40 }));
+      // Slow enough (200 ms) that the window fills even on a loaded machine; at most 3 at once.
+      rx.setHandler(() => ({ status: 200, delayMs: 200 }));
       const ep = await createEndpoint(other, { url: rx.url });
       for (let i = 0; i < 12; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
       await other.deps.webhooks.flush();
@@ -548,15 +551,17 @@ describe('a window of attempts per endpoint', () => {
   });
 
   it('a failing or hanging attempt does not block the others in the window; each is recorded on its own', async () => {
-    const other = await startWebhookService({ webhooks: { window: 4, concurrency: 8 } });
+    // Long enough that a loaded machine delivers the other seven before m0's attempt gives up.
+    const ACK_MS = 2_000;
+    const other = await startWebhookService({ webhooks: { window: 4, concurrency: 8, ackTimeoutMs: ACK_MS } });
     try {
       rx.setHandler((r) => (r.body.messageId === 'm0' ? { hang: true } : r.body.messageId === 'm1' ? { status: 500 } : r.body.messageId === 'm2' ? { status: 410 } : { status: 200 }));
       const ep = await createEndpoint(other, { url: rx.url });
       const started = Date.now();
       for (let i = 0; i < 8; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
       await rx.waitFor(8);
-      // All eight arrived while m0 was still hanging (300 ms ack timeout): it held one place only.
-      expect(rx.received.at(-1)!.at - started).toBeLessThan(300);
+      // All eight arrived while m0 was still hanging (before its ack timeout): it held one place only.
+      expect(rx.received.at(-1)!.at - started).toBeLessThan(ACK_MS);
       await other.deps.webhooks.flush();
       const byMessage = new Map<string, { status: string; attempt: number; responseStatus: number | null; nextAttemptAt: string | null }>();
       for (const d of await deliveries(other, ep.id)) {
