@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { assertBuilt, expectOk, REPO_ROOT, runSvcProcess } from './helpers/cli.js';
+import { assertBuilt, BIN_PATH, expectOk, REPO_ROOT, runSvcProcess } from './helpers/cli.js';
+import { openTerminal, shellEnvFor } from './helpers/terminal.js';
 
 let svc: TestService;
 let dir: string;
@@ -203,5 +204,40 @@ steps:
     expect(res.stderr).toMatch(/not undone: message msg_\w+: a sent message cannot be unsent/);
     expect(await holdings()).toEqual(before);
     expect((await svc.call('GET', '/v1/sandbox/dns/_svc-verification.cleanup-fixture.example.com')).status).toBe(404);
+  });
+});
+
+describe('at a terminal', () => {
+  it('prints a line per step (name, what it did, id, ms); Ctrl-C in a wait stops it, --cleanup still runs, exit 130', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-fixtures-tty-'));
+    const t = openTerminal(['bash', '--norc', '--noprofile'], { env: { ...shellEnvFor(svc, tmp, BIN_PATH), PS1: 'READY$ ' } });
+    try {
+      await t.until((s) => /READY\$ $/.test(s), 10_000, 'a shell prompt');
+      const before = await holdings();
+      const fixture = file('tty.yaml', `
+steps:
+  - name: found
+    request: { method: POST, path: /v1/numbers/search, body: { areaCode: "415", limit: 1 } }
+  - name: number
+    request: { method: POST, path: /v1/numbers/buy, body: { phoneNumber: "\${found.data.0.phoneNumber}" } }
+  - name: never
+    wait: { type: port.updated, timeout: 60s }
+`);
+      t.type(`svc fixtures run ${fixture} --cleanup; echo "EXIT=$?"`);
+      t.press('Enter');
+      const running = await t.until((s) => /^number\s+POST \/v1\/numbers\/buy → 201\s+num_\w+\s+\d+ ms$/m.test(s), 15_000, 'the number line');
+      expect(running).toMatch(/^found\s+POST \/v1\/numbers\/search → 200\s+-\s+\d+ ms$/m);
+      expect(running).not.toMatch(/^EXIT=\d+$/m);
+      await new Promise((r) => setTimeout(r, 300)); // the wait is held by the service now
+      t.press('C-c');
+      const done = await t.until((s) => /^EXIT=\d+$/m.test(s), 15_000, 'the run to end');
+      expect(done).toMatch(/^EXIT=130$/m);
+      expect(done).toContain('interrupted: step never (wait for port.updated) stopped');
+      expect(done).toMatch(/^cleanup\s+POST \/v1\/numbers\/num_\w+\/release → 200/m);
+      expect(await holdings()).toEqual(before);
+    } finally {
+      t.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
