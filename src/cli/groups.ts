@@ -19,6 +19,7 @@ export const GROUPS: Record<string, GroupEntry> = {
   profiles: { summary: 'List, show, add, switch and remove profiles', load: () => import('./commands/profiles/index.js') },
   context: { summary: 'Act as a sub-account by default (stored per profile)', load: () => import('./commands/context/index.js') },
   server: { summary: 'Start, stop and check the local service', load: () => import('./commands/server/index.js') },
+  fixtures: { summary: 'Run a scenario file (API calls, waits for events, clock moves) and clean up after it', load: () => import('./commands/fixtures/index.js') },
   messages: { summary: 'Send SMS and MMS, list and inspect messages', load: () => import('./commands/messages/index.js') },
   conversations: { summary: 'Threads with each counterparty', load: () => import('./commands/conversations/index.js') },
   numbers: { summary: 'Search, buy, configure, verify and release phone numbers', load: () => import('./commands/numbers/index.js') },

@@ -1,0 +1,243 @@
+// `svc fixtures run` end to end (cli.md "Fixtures and state", issue 15): the built CLI as a child
+// process against the real local service (manual clock: fixtures move it with `clock:` steps).
+// Every shipped example runs green; references, repeat, waits and expect; a bad reference refused
+// before any request; --cleanup leaves the account as it was. Needs `npm run build`.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './helpers/service.js';
+import { assertBuilt, BIN_PATH, expectOk, REPO_ROOT, runSvcProcess } from './helpers/cli.js';
+import { openTerminal, shellEnvFor } from './helpers/terminal.js';
+
+let svc: TestService;
+let dir: string;
+
+beforeAll(async () => {
+  assertBuilt();
+  svc = await startTestService();
+  dir = mkdtempSync(join(tmpdir(), 'svc-fixtures-'));
+});
+
+afterAll(async () => {
+  await svc?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Test keys send without a 10DLC campaign and move no money: a fixture's scenario, not billing. */
+const run = (args: string[]) => runSvcProcess(['fixtures', 'run', ...args], { service: svc, key: svc.bootstrap.testKey, timeoutMs: 60_000 });
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+const ndjson = (text: string) => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, any>);
+const list = async (path: string) => {
+  const res = await svc.call('GET', `${path}?limit=100`, { key: svc.bootstrap.testKey });
+  expect(res.status).toBe(200);
+  return res.body.data as Array<Record<string, any>>;
+};
+/** What an account holds: its numbers still owned, its webhook endpoints, its domains. */
+const holdings = async () => ({
+  numbers: (await list('/v1/numbers')).filter((n) => n.status !== 'released').map((n) => n.id).sort(),
+  webhooks: (await list('/v1/webhooks')).map((w) => w.id).sort(),
+  domains: (await list('/v1/domains')).map((d) => d.id).sort(),
+});
+
+describe('the shipped examples run green', () => {
+  for (const name of ['sms-auto-responder', 'email-domain', 'ivr-voicemail', 'mock-10dlc']) {
+    it(`examples/${name}.yaml`, async () => {
+      const res = expectOk(await run([join(REPO_ROOT, 'examples', `${name}.yaml`), '-o', 'ndjson']));
+      const steps = ndjson(res.stdout);
+      expect(steps.length).toBeGreaterThan(2);
+      for (const s of steps) expect(s, JSON.stringify(s)).toMatchObject({ ok: true });
+    });
+  }
+});
+
+const SCENARIO = `
+params: { areaCode: "415", greeting: hi }
+steps:
+  - name: found
+    request: { method: POST, path: /v1/numbers/search, body: { areaCode: "\${params.areaCode}", capabilities: [sms], limit: 1 } }
+  - name: number
+    request: { method: POST, path: /v1/numbers/buy, body: { phoneNumber: "\${found.data.0.phoneNumber}" } }
+    expect: { status: 201, body: { status: idle, phoneNumber: "\${found.data.0.phoneNumber}" } }
+  - name: hello
+    repeat: 3
+    request: { method: POST, path: /v1/messages, body: { from: "\${number.phoneNumber}", to: "+1415555010\${i}", body: "\${params.greeting} \${i} from \${env.FIXTURE_SENDER|a fixture}" } }
+    expect: { body: { direction: outbound } }
+  - clock: 1m
+  - name: delivered
+    wait: { type: message.status, match: { status: delivered }, count: 3, timeout: 10s }
+  - name: lastDelivered
+    wait: { type: message.status, match: { status: delivered, messageId: "\${hello.id}" }, timeout: 10s }
+  - name: last
+    request: { method: GET, path: "/v1/messages/\${hello.id}" }
+    expect: { status: 200, body: { to: "+14155550102", body: "\${params.greeting} 2 from \${env.FIXTURE_SENDER|a fixture}" } }
+`;
+
+describe('a scenario with references, repeat, a wait and expect', () => {
+  it('runs every step in order; --param overrides the file; one NDJSON record per step', async () => {
+    const res = expectOk(await run([file('scenario.yaml', SCENARIO), '--param', 'greeting=hello', '-o', 'ndjson']));
+    const steps = ndjson(res.stdout);
+    expect(steps.map((s) => s.step)).toEqual(['found', 'number', 'hello', 'step4', 'delivered', 'lastDelivered', 'last']);
+    expect(steps.every((s) => s.ok === true && typeof s.ms === 'number')).toBe(true);
+    expect(steps[1]).toMatchObject({ kind: 'request', status: 201, id: expect.stringMatching(/^num_/) });
+    expect(steps[2]!.action).toMatch(/^3× POST \/v1\/messages → 201$/);
+    const number = steps[1]!.id as string;
+    const phone = (await svc.call('GET', `/v1/numbers/${number}`, { key: svc.bootstrap.testKey })).body.phoneNumber;
+    const sent = (await list('/v1/messages')).filter((m) => m.from === phone);
+    expect(sent.map((m) => m.body).sort()).toEqual(['hello 0 from a fixture', 'hello 1 from a fixture', 'hello 2 from a fixture']);
+  });
+
+  it('on a terminal-less pipe: one tab-separated line per step (name, what it did, id, ms)', async () => {
+    const res = expectOk(await run([file('scenario2.yaml', SCENARIO)]));
+    const lines = res.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(lines.length).toBe(7);
+    expect(lines[1]![0]).toBe('number');
+    expect(lines[1]![2]).toMatch(/^num_/);
+    expect(Number(lines[1]![3])).toBeGreaterThanOrEqual(0);
+  });
+
+  it('an expect that does not hold stops the run there, names the step, exit 1', async () => {
+    const res = await run([file('expect.yaml', SCENARIO.replace('to: "+14155550102"', 'to: "+14155550109"'))]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('step last failed (GET /v1/messages/');
+    expect(res.stderr).toMatch(/step last: expect\.body\.to: expected "\+14155550109", got "\+14155550102"/);
+  });
+
+  it("an API error stops the run with that error's exit code (not_found: 4), the step named, later steps not run", async () => {
+    const before = await holdings();
+    const fixture = file('missing.yaml', `
+steps:
+  - name: ghost
+    request: { method: GET, path: /v1/numbers/num_doesnotexist }
+  - name: found
+    request: { method: POST, path: /v1/numbers/search, body: { areaCode: "415", limit: 1 } }
+  - name: number
+    request: { method: POST, path: /v1/numbers/buy, body: { phoneNumber: "\${found.data.0.phoneNumber}" } }
+`);
+    const res = await run([fixture]);
+    expect(res.code).toBe(4);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('step ghost failed (GET /v1/numbers/num_doesnotexist)');
+    expect(res.stderr).toContain('error: not_found');
+    expect(await holdings()).toEqual(before);
+  });
+
+  it('an expected refusal (expect: {status: 404}) is a pass', async () => {
+    const res = expectOk(await run([file('refusal.yaml', 'steps:\n  - name: ghost\n    request: { method: GET, path: /v1/numbers/num_doesnotexist }\n    expect: { status: 404, body: { error: { code: not_found } } }\n'), '-o', 'ndjson']));
+    expect(ndjson(res.stdout)).toEqual([expect.objectContaining({ step: 'ghost', ok: true, status: 404 })]);
+  });
+});
+
+describe('references are all checked before the first request', () => {
+  it('a bad reference: exit 2 naming the step and the reference; nothing sent, the account unchanged', async () => {
+    const before = await holdings();
+    const eventsBefore = (await svc.call('GET', '/v1/events?order=desc&limit=1', { key: svc.bootstrap.testKey })).body.data;
+    const fixture = file('bad-ref.yaml', `
+steps:
+  - name: found
+    request: { method: POST, path: /v1/numbers/search, body: { areaCode: "415", limit: 1 } }
+  - name: number
+    request: { method: POST, path: /v1/numbers/buy, body: { phoneNumber: "\${found.data.0.phoneNumber}" } }
+  - name: hook
+    request: { method: POST, path: /v1/webhooks, body: { url: "http://127.0.0.1:9/x", events: ["\${params.kind}"] } }
+  - name: text
+    request: { method: POST, path: /v1/messages, body: { from: "\${numbr.phoneNumber}", to: "+14155550100", body: "\${env.SVC_FIXTURE_UNSET_VAR}" } }
+`);
+    const res = await run([fixture]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('nothing was sent');
+    expect(res.stderr).toContain('step hook: ${params.kind}: no parameter "kind"');
+    expect(res.stderr).toContain('step text: ${numbr.phoneNumber}: no step named "numbr"');
+    expect(res.stderr).toContain('step text: ${env.SVC_FIXTURE_UNSET_VAR}: SVC_FIXTURE_UNSET_VAR is not set');
+    expect(res.stdout).toBe('');
+    expect(await holdings()).toEqual(before);
+    expect((await svc.call('GET', '/v1/events?order=desc&limit=1', { key: svc.bootstrap.testKey })).body.data).toEqual(eventsBefore);
+  });
+
+  it('a bad file: exit 2 naming the place in the file', async () => {
+    const res = await run([file('bad-shape.yaml', 'steps:\n  - name: a\n    request: { method: FETCH, path: v1/numbers }\n  - name: w\n    wait: { type: message.nope }\n')]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('steps[0] (a).request.method: must be one of GET, POST, PUT, PATCH, DELETE');
+    expect(res.stderr).toContain('steps[0] (a).request.path: must be a path starting with /');
+    expect(res.stderr).toContain('steps[1] (w).wait.type: no event type message.nope in the catalog');
+  });
+});
+
+describe('--cleanup', () => {
+  it('removes what the run created, newest first, and says what it cannot undo: the account is as it was', async () => {
+    const before = await holdings();
+    expect(before).toBeDefined();
+    const res = expectOk(await run([file('cleanup.yaml', `
+steps:
+  - name: found
+    request: { method: POST, path: /v1/numbers/search, body: { areaCode: "212", capabilities: [sms], limit: 2 } }
+  - name: first
+    request: { method: POST, path: /v1/numbers/buy, body: { phoneNumber: "\${found.data.0.phoneNumber}" } }
+  - name: second
+    request: { method: POST, path: /v1/numbers/buy, body: { phoneNumber: "\${found.data.1.phoneNumber}" } }
+  - name: hook
+    request: { method: POST, path: /v1/webhooks, body: { url: "http://127.0.0.1:9/hook", events: ["message.*"] } }
+  - name: domain
+    request: { method: POST, path: /v1/domains, body: { domain: "cleanup-fixture.example.com" } }
+  - name: dns
+    request: { method: PUT, path: "/v1/sandbox/dns/\${domain.records.0.name}", body: { records: [{ type: TXT, value: "\${domain.records.0.value}" }] } }
+  - name: text
+    request: { method: POST, path: /v1/messages, body: { from: "\${first.phoneNumber}", to: "+14155550100", body: hi } }
+`), '--cleanup', '-o', 'ndjson']));
+    const lines = ndjson(res.stdout);
+    const during = lines.filter((l) => l.kind !== 'cleanup');
+    const undo = lines.filter((l) => l.kind === 'cleanup');
+    expect(during.length).toBe(7);
+    const ids = Object.fromEntries(during.map((l) => [l.step, l.id]));
+    // newest first: the DNS record, the domain, the webhook, then the numbers in reverse order
+    expect(undo.map((l) => l.action.replace(/ → .*/, ''))).toEqual([
+      expect.stringMatching(/^DELETE \/v1\/sandbox\/dns\/_svc-verification\.cleanup-fixture\.example\.com$/),
+      `DELETE /v1/domains/${ids.domain}`,
+      `DELETE /v1/webhooks/${ids.hook}`,
+      `POST /v1/numbers/${ids.second}/release`,
+      `POST /v1/numbers/${ids.first}/release`,
+    ]);
+    expect(res.stderr).toMatch(/not undone: message msg_\w+: a sent message cannot be unsent/);
+    expect(await holdings()).toEqual(before);
+    expect((await svc.call('GET', '/v1/sandbox/dns/_svc-verification.cleanup-fixture.example.com')).status).toBe(404);
+  });
+});
+
+describe('at a terminal', () => {
+  it('prints a line per step (name, what it did, id, ms); Ctrl-C in a wait stops it, --cleanup still runs, exit 130', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-fixtures-tty-'));
+    const t = openTerminal(['bash', '--norc', '--noprofile'], { env: { ...shellEnvFor(svc, tmp, BIN_PATH), PS1: 'READY$ ' } });
+    try {
+      await t.until((s) => /READY\$ $/.test(s), 10_000, 'a shell prompt');
+      const before = await holdings();
+      const fixture = file('tty.yaml', `
+steps:
+  - name: found
+    request: { method: POST, path: /v1/numbers/search, body: { areaCode: "415", limit: 1 } }
+  - name: number
+    request: { method: POST, path: /v1/numbers/buy, body: { phoneNumber: "\${found.data.0.phoneNumber}" } }
+  - name: never
+    wait: { type: port.updated, timeout: 60s }
+`);
+      t.type(`svc fixtures run ${fixture} --cleanup; echo "EXIT=$?"`);
+      t.press('Enter');
+      const running = await t.until((s) => /^number\s+POST \/v1\/numbers\/buy → 201\s+num_\w+\s+\d+ ms$/m.test(s), 15_000, 'the number line');
+      expect(running).toMatch(/^found\s+POST \/v1\/numbers\/search → 200\s+-\s+\d+ ms$/m);
+      expect(running).not.toMatch(/^EXIT=\d+$/m);
+      await new Promise((r) => setTimeout(r, 300)); // the wait is held by the service now
+      t.press('C-c');
+      const done = await t.until((s) => /^EXIT=\d+$/m.test(s), 15_000, 'the run to end');
+      expect(done).toMatch(/^EXIT=130$/m);
+      expect(done).toContain('interrupted: step never (wait for port.updated) stopped');
+      expect(done).toMatch(/^cleanup\s+POST \/v1\/numbers\/num_\w+\/release → 200/m);
+      expect(await holdings()).toEqual(before);
+    } finally {
+      t.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
