@@ -37,11 +37,8 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export const DB_FILE = 'svc.db';
-/** contract §1: media files beside the database. */
-export const MEDIA_DIR = 'media';
-import { PID_FILE } from '../api/values/local-service.js';
-export { PID_FILE };
+import { DB_FILE, MEDIA_DIR, PID_FILE } from '../api/values/local-service.js';
+export { DB_FILE, MEDIA_DIR, PID_FILE };
 
 /** Opens SQLite, builds the app, listens, starts the scheduler; `close()` undoes it in order. */
 export async function startService(opts: StartOptions): Promise<RunningService> {
@@ -73,7 +70,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   deps.scheduler.start();
   deps.webhooks.start();
   const pidFile = join(opts.dataDir, PID_FILE);
-  if (opts.writePidFile) writeFileSync(pidFile, JSON.stringify({ pid: process.pid, baseUrl, startedAt: new Date().toISOString() }), { mode: 0o600 });
+  if (opts.writePidFile) writeFileSync(pidFile, JSON.stringify({ pid: process.pid, baseUrl, startedAt: new Date().toISOString(), clock: opts.clock }), { mode: 0o600 });
 
   let closed = false;
   return {
