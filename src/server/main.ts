@@ -45,7 +45,11 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const db = openDatabase(join(opts.dataDir, DB_FILE));
   const serviceState = new ServiceStateRepo(db);
-  const clock = restoreClock(opts.clock, serviceState.get<SavedClock>(CLOCK_STATE_KEY));
+  const savedClock = serviceState.get<SavedClock>(CLOCK_STATE_KEY);
+  const clock = restoreClock(opts.clock, savedClock);
+  // contract §1, issue 15: the clock is in the database from the first start, not only after an
+  // advance, so a manual clock resumes where it stood and a snapshot carries its time.
+  if (!savedClock) serviceState.set(CLOCK_STATE_KEY, saveClock(clock));
   // issue 14: credentials are redacted from every logged URL, header and message (http/log-redaction.ts).
   const logger = opts.log ? serviceLoggerOptions() : false;
   // Background failures (jobs, deliveries) are always reported on stderr, as one JSON line with the
