@@ -58,7 +58,10 @@ export function register(group: Command, ctx: CliContext): void {
   // issue 15: the state of the local service. Files and SQLite only, so the run module loads
   // better-sqlite3 and the server's storage lazily, as `start` does.
   const state = () => import('./state.run.js');
-  const snapshot = group.command('snapshot').description('Save, load, list and remove snapshots of the local service (DATA/snapshots/NAME.db)');
+  const snapshot = group
+    .command('snapshot')
+    .description('Save, load, list and remove snapshots of the local service (DATA/snapshots/NAME.db)')
+    .addHelpText('after', '\nExamples:\n  $ svc server snapshot save before-demo\n  $ svc server snapshot load before-demo\n  $ svc server snapshot list');
   snapshot
     .command('save')
     .argument('<name>', 'snapshot name: letters, digits, ".", "_", "-"')
