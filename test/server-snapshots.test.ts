@@ -164,6 +164,34 @@ describe('svc server snapshot', () => {
     expect((await call(b, 'GET', '/v1/keys')).status).toBe(200);
   }, 120_000);
 
+  it('saves a consistent copy while the service is busy writing', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    let stop = false;
+    let accepted = 0;
+    const writer = (async () => {
+      while (!stop) if ((await send(dir, `busy ${accepted}`)).status === 201) accepted++;
+    })();
+    await waitFor('some writes', async () => (accepted >= 20 ? true : undefined));
+    const saved = await svc(dir, ['server', 'snapshot', 'save', 'busy']);
+    const atSave = accepted;
+    stop = true;
+    await writer;
+    expect(saved.code, saved.stderr).toBe(0);
+    const db = new Database(join(dir, 'snapshots', 'busy.db'), { readonly: true });
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      const inSnapshot = (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
+      expect(inSnapshot).toBeGreaterThanOrEqual(20);
+      expect(inSnapshot).toBeLessThanOrEqual(atSave + 1);
+      // Every message's conversation row is there: one transaction's writes, all or none.
+      const orphans = db.prepare('SELECT COUNT(*) AS n FROM messages m WHERE NOT EXISTS (SELECT 1 FROM conversations c WHERE c.account_id = m.account_id AND c.counterparty = m.counterparty)').get() as { n: number };
+      expect(orphans.n).toBe(0);
+    } finally {
+      db.close();
+    }
+  }, 60_000);
+
   it('refuses a snapshot of another schema version, naming both, and changes nothing', async () => {
     const dir = newDataDir();
     await startService(dir);

@@ -8,6 +8,7 @@ import { composeService } from './compose.js';
 import { restoreClock } from './clock.js';
 import { readBootstrap, writeBootstrap } from '../config/bootstrap.js';
 import { hashKey } from './domain/keys.js';
+import { newId } from './ids.js';
 import { createAgencyAccount } from './domain/accounts.js';
 import { openWallet } from './domain/billing/wallet.js';
 import type { ServiceDeps } from './deps.js';
@@ -79,7 +80,7 @@ export function ensureBootstrapKeys(dataDir: string): void {
 
 function bootstrapKeyRecord(accountId: string, mode: 'live' | 'test', key: string, now: number): KeyRecord {
   return {
-    id: `key_bootstrap_${mode}_${hashKey(key).slice(0, 16)}`,
+    id: newId('key'),
     accountId,
     name: `bootstrap ${mode} key`,
     mode,

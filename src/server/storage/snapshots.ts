@@ -28,8 +28,7 @@ export function schemaVersionOf(file: string): number | null {
 
 /**
  * SQLite's online backup from a read-only connection: the copy is one consistent state even while
- * the service writes (a write by another connection mid-copy makes SQLite start the copy over), so
- * it needs no pause of the service. Written to a temp file and renamed: a reader never sees half a
+ * the service writes, so it needs no pause of the service. Written to a temp file and renamed: a reader never sees half a
  * snapshot. The copy is switched out of WAL so the committed file is the whole snapshot.
  */
 export async function saveSnapshotFiles(dataDir: string, name: string): Promise<{ file: string; bytes: number }> {
@@ -40,7 +39,9 @@ export async function saveSnapshotFiles(dataDir: string, name: string): Promise<
   const temp = `${file}.${process.pid}.tmp`;
   const db = new Database(source, { readonly: true, fileMustExist: true });
   try {
-    await db.backup(temp);
+    // The whole file in one step, under one read lock (WAL: the service's writers are not blocked):
+    // in steps of 100 pages, a service writing between steps would restart the copy again and again.
+    await db.backup(temp, { progress: () => 0x7fffffff });
   } catch (error) {
     fs.rmSync(temp, { force: true });
     throw error;
