@@ -30,9 +30,18 @@ export class DeclinedError extends Error {
   }
 }
 
-/** A failure with a message for the user and no better code (exit 1). */
+/**
+ * A failure with a message for the user (exit 1), or with the exit code of cli.md's table that names
+ * it when the failure is not an API answer (a snapshot that does not exist: 4).
+ */
 export class CliError extends Error {
   override name = 'CliError';
+  constructor(
+    message: string,
+    readonly exitCode?: number,
+  ) {
+    super(message);
+  }
 }
 
 /**

@@ -18,6 +18,8 @@ export interface PidInfo {
   pid: number;
   baseUrl: string;
   startedAt: string;
+  /** The clock mode it was started with (absent in files written before issue 15: system). */
+  clock?: 'system' | 'manual';
 }
 
 /** GET /healthz with a short timeout; true when the service answers 200. */

@@ -196,7 +196,7 @@ export function reportError(err: unknown, ctx: CliContext): number {
   }
   if (err instanceof ResponseShapeError || err instanceof CliError) {
     say(`error: ${err.message}`);
-    return EXIT.failure;
+    return (err instanceof CliError ? err.exitCode : undefined) ?? EXIT.failure;
   }
   const e = err as Error;
   say(`error: ${e?.message ?? String(err)}`);

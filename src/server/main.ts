@@ -38,18 +38,19 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-export const DB_FILE = 'svc.db';
-/** contract §1: media files beside the database. */
-export const MEDIA_DIR = 'media';
-import { PID_FILE } from '../api/values/local-service.js';
-export { PID_FILE };
+import { DB_FILE, MEDIA_DIR, PID_FILE } from '../api/values/local-service.js';
+export { DB_FILE, MEDIA_DIR, PID_FILE };
 
 /** Opens SQLite, builds the app, listens, starts the scheduler; `close()` undoes it in order. */
 export async function startService(opts: StartOptions): Promise<RunningService> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const db = openDatabase(join(opts.dataDir, DB_FILE));
   const serviceState = new ServiceStateRepo(db);
-  const clock = restoreClock(opts.clock, serviceState.get<SavedClock>(CLOCK_STATE_KEY));
+  const savedClock = serviceState.get<SavedClock>(CLOCK_STATE_KEY);
+  const clock = restoreClock(opts.clock, savedClock);
+  // contract §1, issue 15: the clock is in the database from the first start, not only after an
+  // advance, so a manual clock resumes where it stood and a snapshot carries its time.
+  if (!savedClock) serviceState.set(CLOCK_STATE_KEY, saveClock(clock));
   // issue 14: credentials are redacted from every logged URL, header and message (http/log-redaction.ts).
   const logger = opts.log ? serviceLoggerOptions() : false;
   // Background failures (jobs, deliveries) are always reported on stderr, as one JSON line with the
@@ -74,7 +75,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   deps.scheduler.start();
   deps.webhooks.start();
   const pidFile = join(opts.dataDir, PID_FILE);
-  if (opts.writePidFile) writeFileSync(pidFile, JSON.stringify({ pid: process.pid, baseUrl, startedAt: new Date().toISOString() }), { mode: 0o600 });
+  if (opts.writePidFile) writeFileSync(pidFile, JSON.stringify({ pid: process.pid, baseUrl, startedAt: new Date().toISOString(), clock: opts.clock }), { mode: 0o600 });
 
   let closed = false;
   return {

@@ -1,3 +1,20 @@
 // Files the local service keeps in its data directory that the CLI reads too (contract §1).
 /** Written by the running service so `svc server stop|status` can find it. */
 export const PID_FILE = 'server.json';
+
+/** The service's SQLite file and its media folder, in the data directory (contract §1). */
+export const DB_FILE = 'svc.db';
+export const MEDIA_DIR = 'media';
+/** issue 15: `svc server snapshot save NAME` writes DATA/snapshots/NAME.db (and NAME.media/). */
+export const SNAPSHOTS_DIR = 'snapshots';
+
+/**
+ * A snapshot name becomes a file name: letters, digits, `.`, `_`, `-`, starting with a letter or
+ * digit, so no name reaches outside DATA/snapshots (no separator, no `..`). Returns why not, or null.
+ */
+export function snapshotNameProblem(name: string): string | null {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name)) {
+    return `snapshot name "${name}" must be 1-100 letters, digits, ".", "_" or "-", starting with a letter or digit (it becomes a file name)`;
+  }
+  return null;
+}

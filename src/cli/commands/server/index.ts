@@ -54,4 +54,47 @@ export function register(group: Command, ctx: CliContext): void {
     .addHelpText('after', '\nExamples:\n  $ svc server status\n  $ svc server status -o json')
     .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
     .action(async (o: { data?: string }) => (await verbs()).runStatus(ctx, o.data ?? ctx.dataDir));
+
+  // issue 15: the state of the local service. Files and SQLite only, so the run module loads
+  // better-sqlite3 and the server's storage lazily, as `start` does.
+  const state = () => import('./state.run.js');
+  const snapshot = group
+    .command('snapshot')
+    .description('Save, load, list and remove snapshots of the local service (DATA/snapshots/NAME.db)')
+    .addHelpText('after', '\nExamples:\n  $ svc server snapshot save before-demo\n  $ svc server snapshot load before-demo\n  $ svc server snapshot list');
+  snapshot
+    .command('save')
+    .argument('<name>', 'snapshot name: letters, digits, ".", "_", "-"')
+    .description('Save a consistent copy of the data (messages, jobs, deliveries, the clock, media), running or stopped')
+    .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
+    .addHelpText('after', '\nThe copy is SQLite\'s online backup: the service keeps answering while it is taken. A snapshot of\nthe same name is replaced. Snapshots are plain files: commit DATA/snapshots/NAME.db (and NAME.media/)\nnext to your tests and load it in CI.\n\nExamples:\n  $ svc server snapshot save before-demo\n  $ svc server snapshot save seeded --data ./fixtures/svc-data')
+    .action(async (name: string, o: { data?: string }) => (await state()).runSnapshotSave(ctx, { name, dataDir: o.data ?? ctx.dataDir }));
+  snapshot
+    .command('load')
+    .argument('<name>', 'a snapshot saved in DATA/snapshots')
+    .description('Replace the data with a snapshot; a running service is stopped and started again')
+    .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
+    .addHelpText('after', '\nThe service then answers as it did when the snapshot was saved: same data, same clock, the same\npending jobs and deliveries. The bootstrap keys of this data directory (bootstrap.json) stay valid,\nso the CLI\'s profile works unchanged, even with a snapshot saved on another machine. A snapshot of\nanother schema version is refused (exit 5) and nothing changes.\n\nExamples:\n  $ svc server snapshot load before-demo')
+    .action(async (name: string, o: { data?: string }) => (await state()).runSnapshotLoad(ctx, { name, dataDir: o.data ?? ctx.dataDir }));
+  snapshot
+    .command('list')
+    .description('List the snapshots: name, size, when saved, schema version')
+    .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
+    .addHelpText('after', '\nExamples:\n  $ svc server snapshot list\n  $ svc server snapshot list -o json')
+    .action(async (o: { data?: string }) => (await state()).runSnapshotList(ctx, o.data ?? ctx.dataDir));
+  snapshot
+    .command('remove')
+    .argument('<name>', 'a snapshot saved in DATA/snapshots')
+    .description('Delete a snapshot')
+    .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
+    .addHelpText('after', '\nExamples:\n  $ svc server snapshot remove before-demo')
+    .action(async (name: string, o: { data?: string }) => (await state()).runSnapshotRemove(ctx, { name, dataDir: o.data ?? ctx.dataDir }));
+
+  group
+    .command('reset')
+    .description('Start over with an empty database, keeping the bootstrap keys; a running service is restarted')
+    .option('--keep-keys', 'keep every account and API key too (sub-accounts\' keys stay valid)')
+    .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
+    .addHelpText('after', '\nEverything else goes: messages, numbers, webhooks, jobs, media, the clock. The bootstrap account and\nits keys (bootstrap.json) are ALWAYS kept, so the CLI\'s profile keeps working; --keep-keys keeps\nevery other account and key as well (with fresh wallets). Save a snapshot first to come back.\n\nExamples:\n  $ svc server reset\n  $ svc server reset --keep-keys')
+    .action(async (o: { data?: string; keepKeys?: boolean }) => (await state()).runReset(ctx, { dataDir: o.data ?? ctx.dataDir, keepKeys: Boolean(o.keepKeys) }));
 }

@@ -5,19 +5,24 @@ import { CliError } from '../../errors.js';
 import * as local from '../../local-service.js';
 
 export async function runStop(ctx: CliContext, dataDir: string): Promise<void> {
+  const stopped = await stopIfRunning(dataDir);
+  notice(ctx, stopped ? `stopped the local service (pid ${stopped.pid})` : 'the local service is not running');
+}
+
+/** Stops the service of this data directory when it runs; answers what it stopped (snapshot load, reset restart it). */
+export async function stopIfRunning(dataDir: string): Promise<local.PidInfo | undefined> {
   const info = local.readPidInfo(dataDir);
   // A server.json left by a crash may name a pid the system has since given to another process:
   // signal only a pid whose service still answers at the recorded address.
   if (!info || !local.isAlive(info.pid) || !(await local.probeHealth(info.baseUrl))) {
     if (info) local.removePidInfo(dataDir);
-    notice(ctx, 'the local service is not running');
-    return;
+    return undefined;
   }
   local.signal(info.pid, 'SIGTERM');
   const deadline = Date.now() + 10_000;
   while (local.isAlive(info.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   if (local.isAlive(info.pid)) throw new CliError(`pid ${info.pid} did not stop within 10 s`);
-  notice(ctx, `stopped the local service (pid ${info.pid})`);
+  return info;
 }
 
 export async function runStatus(ctx: CliContext, dataDir: string): Promise<void> {

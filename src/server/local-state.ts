@@ -1,0 +1,142 @@
+// issue 15: what `svc server snapshot load` and `svc server reset` do to a STOPPED service's data
+// directory (the CLI stops and restarts the service around them). The bootstrap keys of this data
+// directory (bootstrap.json) stay valid through both, so the CLI's `local` profile keeps working.
+import path from 'node:path';
+import fs from 'node:fs';
+import { openDatabase, inTransaction, type Db } from './storage/database.js';
+import { composeService } from './compose.js';
+import { restoreClock } from './clock.js';
+import { readBootstrap, writeBootstrap } from '../config/bootstrap.js';
+import { hashKey } from './domain/keys.js';
+import { newId } from './ids.js';
+import { createAgencyAccount } from './domain/accounts.js';
+import { openWallet } from './domain/billing/wallet.js';
+import type { ServiceDeps } from './deps.js';
+import type { AccountRecord } from './storage/accounts-repo.js';
+import type { KeyRecord } from './storage/keys-repo.js';
+import { AccountsRepo } from './storage/accounts-repo.js';
+import { KeysRepo } from './storage/keys-repo.js';
+import { copySnapshotIn, latestSchemaVersion, removeDatabaseFiles, schemaVersionOf, snapshotFile } from './storage/snapshots.js';
+import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
+import { KEY_PREFIX } from '../api/values/keys.js';
+
+const quietLog = { error: () => undefined };
+
+/** Storage and domain over a database, without HTTP, scheduler or workers started. */
+function depsOver(db: Db, dataDir: string): ServiceDeps {
+  return composeService(db, restoreClock('system', undefined), quietLog, { mediaDir: path.join(dataDir, MEDIA_DIR) });
+}
+
+export class SnapshotVersionError extends Error {
+  override name = 'SnapshotVersionError';
+}
+
+/** Refuses a snapshot of another schema version before anything changes; names both versions. */
+export function checkSnapshotVersion(dataDir: string, name: string): void {
+  const found = schemaVersionOf(snapshotFile(dataDir, name));
+  const expected = latestSchemaVersion();
+  if (found !== expected) {
+    throw new SnapshotVersionError(
+      `snapshot "${name}" has schema version ${found ?? 'none (not an svc database)'}, this svc's database is schema version ${expected}; nothing was changed (load it with the svc version that saved it)`,
+    );
+  }
+}
+
+/** Copies the snapshot in, then makes this data directory's bootstrap keys valid in it. */
+export function loadSnapshotData(dataDir: string, name: string): void {
+  checkSnapshotVersion(dataDir, name);
+  copySnapshotIn(dataDir, name);
+  ensureBootstrapKeys(dataDir);
+}
+
+/**
+ * The snapshot may come from another machine, whose agency account and keys are not ours: insert the
+ * hashes of bootstrap.json's keys (for its account if the snapshot has it, else for the snapshot's
+ * root account, which bootstrap.json then names), so the profile's keys authenticate unchanged.
+ */
+export function ensureBootstrapKeys(dataDir: string): void {
+  const bootstrap = readBootstrap(dataDir);
+  if (!bootstrap) return; // never started: the first start mints keys as usual
+  const db = openDatabase(path.join(dataDir, DB_FILE));
+  try {
+    const deps = depsOver(db, dataDir);
+    const accountId = inTransaction(db, () => {
+      const account = deps.accounts.get(bootstrap.accountId) ?? deps.accounts.first() ?? createAgencyAccount(deps, 'Local agency');
+      const now = deps.clock.nowMs();
+      for (const [mode, key] of [['live', bootstrap.liveKey], ['test', bootstrap.testKey]] as const) {
+        const hash = hashKey(key);
+        const existing = deps.keys.findByHash(hash);
+        if (existing && existing.accountId === account.id && existing.revokedAt === null) continue;
+        db.prepare('DELETE FROM api_keys WHERE hash = ?').run(hash);
+        deps.keys.insert(bootstrapKeyRecord(account.id, mode, key, now));
+      }
+      return account.id;
+    });
+    if (accountId !== bootstrap.accountId) writeBootstrap(dataDir, { ...bootstrap, accountId });
+  } finally {
+    db.close();
+  }
+}
+
+function bootstrapKeyRecord(accountId: string, mode: 'live' | 'test', key: string, now: number): KeyRecord {
+  return {
+    id: newId('key'),
+    accountId,
+    name: `bootstrap ${mode} key`,
+    mode,
+    prefix: key.slice(0, KEY_PREFIX[mode].length + 4),
+    hash: hashKey(key),
+    createdAt: now,
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+}
+
+/**
+ * A fresh database: every table empty but accounts and keys, of which the bootstrap account and its
+ * bootstrap keys are always kept (the profile keeps working), and with `keepKeys` every account and
+ * every key (sub-accounts' keys stay valid; wallets start afresh). Media files go too.
+ */
+export function resetData(dataDir: string, keepKeys: boolean): void {
+  const dbFile = path.join(dataDir, DB_FILE);
+  const bootstrap = readBootstrap(dataDir);
+  let accounts: AccountRecord[] = [];
+  let keys: KeyRecord[] = [];
+  if (fs.existsSync(dbFile)) {
+    const old = openDatabase(dbFile);
+    try {
+      const accountsRepo = new AccountsRepo(old);
+      const keysRepo = new KeysRepo(old);
+      if (keepKeys) {
+        accounts = (old.prepare('SELECT id FROM accounts ORDER BY seq').all() as { id: string }[]).map((r) => accountsRepo.get(r.id)!);
+        keys = (old.prepare('SELECT hash FROM api_keys ORDER BY seq').all() as { hash: string }[]).map((r) => keysRepo.findByHash(r.hash)!);
+      } else if (bootstrap) {
+        const account = accountsRepo.get(bootstrap.accountId);
+        if (account) accounts = [account];
+        keys = [bootstrap.liveKey, bootstrap.testKey].map((k) => keysRepo.findByHash(hashKey(k))).filter((k): k is KeyRecord => k !== undefined);
+      }
+    } finally {
+      old.close();
+    }
+  }
+  const temp = path.join(dataDir, `${DB_FILE}.reset-${process.pid}.tmp`);
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${temp}${suffix}`, { force: true });
+  const fresh = openDatabase(temp);
+  try {
+    const deps = depsOver(fresh, dataDir);
+    inTransaction(fresh, () => {
+      for (const account of accounts) {
+        deps.accounts.insert(account);
+        openWallet(deps, account.id);
+      }
+      for (const key of keys) deps.keys.insert(key);
+    });
+    fresh.pragma('journal_mode = DELETE');
+  } finally {
+    fresh.close();
+  }
+  removeDatabaseFiles(dataDir);
+  fs.renameSync(temp, dbFile);
+  fs.rmSync(path.join(dataDir, MEDIA_DIR), { recursive: true, force: true });
+  ensureBootstrapKeys(dataDir);
+}

@@ -1,0 +1,113 @@
+// issue 15: snapshots of the local service's data, as files (DATA/snapshots/NAME.db and NAME.media/)
+// a team can commit. Everything the service knows (the clock in service_state, jobs, deliveries,
+// messages) is in the one SQLite file; media bytes sit beside it and are copied alongside.
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { MIGRATIONS } from './migrations.js';
+import { DB_FILE, MEDIA_DIR, SNAPSHOTS_DIR } from '../../api/values/local-service.js';
+
+/** The schema version this code writes: the newest migration. */
+export const latestSchemaVersion = (): number => Math.max(...MIGRATIONS.map((m) => m.version));
+
+export const snapshotFile = (dataDir: string, name: string): string => path.join(dataDir, SNAPSHOTS_DIR, `${name}.db`);
+const snapshotMedia = (dataDir: string, name: string): string => path.join(dataDir, SNAPSHOTS_DIR, `${name}.media`);
+
+/** The highest applied migration of a database file, or null when it has none (not an svc database). */
+export function schemaVersionOf(file: string): number | null {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null };
+    return row.v;
+  } catch {
+    return null;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * SQLite's online backup from a read-only connection: the copy is one consistent state even while
+ * the service writes, so it needs no pause of the service. Written to a temp file and renamed: a reader never sees half a
+ * snapshot. The copy is switched out of WAL so the committed file is the whole snapshot.
+ */
+export async function saveSnapshotFiles(dataDir: string, name: string): Promise<{ file: string; bytes: number }> {
+  const source = path.join(dataDir, DB_FILE);
+  if (!fs.existsSync(source)) throw new Error(`${source} does not exist: start the local service once to create it`);
+  const file = snapshotFile(dataDir, name);
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const temp = `${file}.${process.pid}.tmp`;
+  const db = new Database(source, { readonly: true, fileMustExist: true });
+  try {
+    // The whole file in one step, under one read lock (WAL: the service's writers are not blocked):
+    // in steps of 100 pages, a service writing between steps would restart the copy again and again.
+    await db.backup(temp, { progress: () => 0x7fffffff });
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  } finally {
+    db.close();
+  }
+  const copy = new Database(temp);
+  copy.pragma('journal_mode = DELETE');
+  copy.close();
+  // The database holds webhook signing secrets: owner-only, like svc.db.
+  fs.chmodSync(temp, 0o600);
+  fs.renameSync(temp, file);
+  const media = snapshotMedia(dataDir, name);
+  fs.rmSync(media, { recursive: true, force: true });
+  const liveMedia = path.join(dataDir, MEDIA_DIR);
+  if (fs.existsSync(liveMedia)) fs.cpSync(liveMedia, media, { recursive: true });
+  return { file, bytes: fs.statSync(file).size };
+}
+
+/**
+ * Replaces DATA/svc.db (and its WAL) and DATA/media with the snapshot's. The service must be stopped:
+ * the caller stops it first. The version check is the caller's, before anything changes.
+ */
+export function copySnapshotIn(dataDir: string, name: string): void {
+  const target = path.join(dataDir, DB_FILE);
+  const temp = `${target}.${process.pid}.tmp`;
+  fs.copyFileSync(snapshotFile(dataDir, name), temp);
+  fs.chmodSync(temp, 0o600);
+  removeDatabaseFiles(dataDir);
+  fs.renameSync(temp, target);
+  fs.rmSync(path.join(dataDir, MEDIA_DIR), { recursive: true, force: true });
+  const media = snapshotMedia(dataDir, name);
+  if (fs.existsSync(media)) fs.cpSync(media, path.join(dataDir, MEDIA_DIR), { recursive: true });
+}
+
+/** svc.db with its -wal and -shm: a WAL left beside another database would be replayed into it. */
+export function removeDatabaseFiles(dataDir: string): void {
+  for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(dataDir, `${DB_FILE}${suffix}`), { force: true });
+}
+
+export interface SnapshotInfo {
+  name: string;
+  bytes: number;
+  savedAt: string;
+  schemaVersion: number | null;
+}
+
+export function listSnapshots(dataDir: string): SnapshotInfo[] {
+  const dir = path.join(dataDir, SNAPSHOTS_DIR);
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.db'))
+    .sort()
+    .map((f) => {
+      const file = path.join(dir, f);
+      const stat = fs.statSync(file);
+      return { name: f.slice(0, -3), bytes: stat.size, savedAt: stat.mtime.toISOString(), schemaVersion: schemaVersionOf(file) };
+    });
+}
+
+/** Removes a snapshot; false when there was none of that name. */
+export function removeSnapshot(dataDir: string, name: string): boolean {
+  const file = snapshotFile(dataDir, name);
+  if (!fs.existsSync(file)) return false;
+  fs.rmSync(file);
+  fs.rmSync(snapshotMedia(dataDir, name), { recursive: true, force: true });
+  return true;
+}

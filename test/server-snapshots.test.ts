@@ -1,0 +1,281 @@
+import { describe, it, expect, beforeAll, afterEach } from 'vitest';
+import { mkdtempSync, rmSync, readFileSync, existsSync, copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { assertBuilt, runSvcProcess } from './helpers/cli.js';
+
+// issue 15: snapshots and reset of a real local service process, driven by the real CLI.
+
+interface Bootstrap {
+  accountId: string;
+  liveKey: string;
+  testKey: string;
+}
+
+const dirs: string[] = [];
+const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
+const bootstrapOf = (dir: string): Bootstrap => readJson(join(dir, 'bootstrap.json'));
+const pidOf = (dir: string): number | undefined => (existsSync(join(dir, 'server.json')) ? readJson(join(dir, 'server.json')).pid : undefined);
+
+function newDataDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-snapshots-'));
+  dirs.push(dir);
+  return dir;
+}
+
+const svc = (dir: string, args: string[]) => runSvcProcess(args, { env: { SVC_DATA_DIR: dir }, timeoutMs: 40_000 });
+
+async function startService(dir: string): Promise<string> {
+  const started = await svc(dir, ['server', 'start', '--detach', '--port', '0', '--clock', 'manual']);
+  expect(started.code, started.stderr).toBe(0);
+  return started.stdout.trim();
+}
+
+/** The service's address now: load and reset restart it (same port). */
+const baseUrlOf = (dir: string): string => readJson(join(dir, 'server.json')).baseUrl;
+
+async function call(dir: string, method: string, path: string, body?: unknown, key = bootstrapOf(dir).liveKey, headers: Record<string, string> = {}) {
+  const res = await fetch(new URL(path, baseUrlOf(dir)), {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : undefined, serviceTime: res.headers.get('service-time') };
+}
+
+const send = (dir: string, text: string) => call(dir, 'POST', '/v1/messages', { from: '+15005550006', to: '+14155550123', body: text }, bootstrapOf(dir).testKey);
+const messageBodies = async (dir: string): Promise<string[]> => {
+  const res = await call(dir, 'GET', '/v1/messages?limit=100', undefined, bootstrapOf(dir).testKey);
+  expect(res.status).toBe(200);
+  return res.body.data.map((m: { body: string }) => m.body).sort();
+};
+const deliveriesOf = async (dir: string, endpointId: string) => {
+  const res = await call(dir, 'GET', `/v1/webhooks/${endpointId}/deliveries`);
+  expect(res.status).toBe(200);
+  return res.body.data as Array<{ id: string; status: string; attempt: number; nextAttemptAt: string | null; attempts: Array<{ attempt: number; at: string }> }>;
+};
+const advance = (dir: string, seconds: number) => call(dir, 'POST', '/v1/sandbox/clock/advance', { seconds });
+
+async function waitFor<T>(what: string, fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const got = await fn();
+    if (got !== undefined) return got;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+afterEach(async () => {
+  for (const dir of dirs.splice(0)) {
+    const pid = pidOf(dir);
+    if (pid) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+describe('svc server snapshot', () => {
+  beforeAll(() => assertBuilt());
+
+  it('save → change → load gives back the messages, the clock and a pending delivery still due', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    // A webhook whose receiver is down (port 9 refuses): its delivery fails and waits for a retry tick.
+    const endpoint = await call(dir, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/hook' });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+    expect((await send(dir, 'before the snapshot')).status).toBe(201);
+    const pending = await waitFor('a failed first attempt', async () => {
+      const list = await deliveriesOf(dir, endpoint.body.id);
+      return list.length > 0 && list.every((d) => d.status === 'failed' && d.nextAttemptAt) ? list : undefined;
+    });
+    expect(pending.length).toBeGreaterThan(0);
+    const savedMessages = await messageBodies(dir);
+    expect(savedMessages).toEqual(['before the snapshot']);
+    const savedTime = (await call(dir, 'GET', '/v1/sandbox/clock')).serviceTime;
+    expect(savedTime).toBeTruthy();
+
+    const saved = await svc(dir, ['server', 'snapshot', 'save', 'before']);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout.trim()).toBe(join(dir, 'snapshots', 'before.db'));
+
+    // The change: another message, an hour later (the retry ran), another webhook.
+    expect((await send(dir, 'after the snapshot')).status).toBe(201);
+    expect((await advance(dir, 3600)).status).toBe(200);
+    expect((await call(dir, 'POST', '/v1/webhooks', { url: 'http://127.0.0.1:9/other' })).status).toBe(201);
+    const changed = await deliveriesOf(dir, endpoint.body.id);
+    expect(changed.some((d) => d.attempt > 1)).toBe(true);
+    const pidBefore = pidOf(dir);
+
+    const loaded = await svc(dir, ['server', 'snapshot', 'load', 'before']);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(loaded.stderr).toContain('started the local service again');
+    expect(pidOf(dir)).not.toBe(pidBefore);
+
+    // The profile's keys (bootstrap.json) work unchanged; the state is the saved one.
+    expect(await messageBodies(dir)).toEqual(savedMessages);
+    expect((await call(dir, 'GET', '/v1/sandbox/clock')).serviceTime).toBe(savedTime);
+    const webhooks = await call(dir, 'GET', '/v1/webhooks');
+    expect(webhooks.body.data.map((w: { id: string }) => w.id)).toEqual([endpoint.body.id]);
+    expect(await deliveriesOf(dir, endpoint.body.id)).toEqual(pending);
+    // Still due: the next tick retries it at the time the snapshot had planned.
+    expect((await advance(dir, 600)).status).toBe(200);
+    const retried = await waitFor('the retry after load', async () => {
+      const list = await deliveriesOf(dir, endpoint.body.id);
+      return list.every((d) => d.attempt >= 2) ? list : undefined;
+    });
+    expect(retried.length).toBe(pending.length);
+    for (const d of retried) {
+      const planned = pending.find((p) => p.id === d.id)!.nextAttemptAt;
+      expect(d.attempts.find((t) => t.attempt === 2)!.at).toBe(planned);
+    }
+  }, 120_000);
+
+  it('loads a snapshot of another data directory (another machine): this directory\'s keys keep working', async () => {
+    const a = newDataDir();
+    await startService(a);
+    expect((await send(a, 'from machine A')).status).toBe(201);
+    expect((await svc(a, ['server', 'snapshot', 'save', 'shared'])).code).toBe(0);
+    expect((await svc(a, ['server', 'stop'])).code).toBe(0);
+
+    const b = newDataDir();
+    await startService(b);
+    expect((await svc(b, ['server', 'stop'])).code).toBe(0);
+    const keysOfB = bootstrapOf(b);
+    // A team commits the file; another checkout loads it while its service is stopped.
+    mkdirSync(join(b, 'snapshots'));
+    copyFileSync(join(a, 'snapshots', 'shared.db'), join(b, 'snapshots', 'shared.db'));
+    const loaded = await svc(b, ['server', 'snapshot', 'load', 'shared']);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(loaded.stderr).not.toContain('started');
+    await startService(b);
+    const after = bootstrapOf(b);
+    expect(after.liveKey).toBe(keysOfB.liveKey);
+    expect(after.testKey).toBe(keysOfB.testKey);
+    expect(after.accountId).toBe(bootstrapOf(a).accountId); // the snapshot's agency account
+    expect(await messageBodies(b)).toEqual(['from machine A']);
+    expect((await call(b, 'GET', '/v1/keys')).status).toBe(200);
+  }, 120_000);
+
+  it('saves a consistent copy while the service is busy writing', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    let stop = false;
+    let accepted = 0;
+    const writer = (async () => {
+      while (!stop) if ((await send(dir, `busy ${accepted}`)).status === 201) accepted++;
+    })();
+    await waitFor('some writes', async () => (accepted >= 20 ? true : undefined));
+    const saved = await svc(dir, ['server', 'snapshot', 'save', 'busy']);
+    const atSave = accepted;
+    stop = true;
+    await writer;
+    expect(saved.code, saved.stderr).toBe(0);
+    const db = new Database(join(dir, 'snapshots', 'busy.db'), { readonly: true });
+    try {
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+      const inSnapshot = (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
+      expect(inSnapshot).toBeGreaterThanOrEqual(20);
+      expect(inSnapshot).toBeLessThanOrEqual(atSave + 1);
+      // Every message's conversation row is there: one transaction's writes, all or none.
+      const orphans = db.prepare('SELECT COUNT(*) AS n FROM messages m WHERE NOT EXISTS (SELECT 1 FROM conversations c WHERE c.account_id = m.account_id AND c.counterparty = m.counterparty)').get() as { n: number };
+      expect(orphans.n).toBe(0);
+    } finally {
+      db.close();
+    }
+  }, 60_000);
+
+  it('refuses a snapshot of another schema version, naming both, and changes nothing', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    expect((await svc(dir, ['server', 'snapshot', 'save', 'old'])).code).toBe(0);
+    // An older svc's snapshot: its newest migration is not this code's.
+    const file = join(dir, 'snapshots', 'old.db');
+    const db = new Database(file);
+    const latest = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v;
+    db.prepare('DELETE FROM schema_migrations WHERE version = ?').run(latest);
+    db.close();
+    expect((await send(dir, 'kept')).status).toBe(201);
+    const pid = pidOf(dir);
+
+    const refused = await svc(dir, ['server', 'snapshot', 'load', 'old']);
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain(`schema version ${latest - 1}`);
+    expect(refused.stderr).toContain(`schema version ${latest}`);
+    expect(refused.stderr).toContain('nothing was changed');
+    expect(pidOf(dir)).toBe(pid);
+    expect(await messageBodies(dir)).toEqual(['kept']);
+  }, 60_000);
+
+  it('lists snapshots with size, time and schema version; removes one; refuses bad and unknown names', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    expect((await svc(dir, ['server', 'snapshot', 'save', 'one'])).code).toBe(0);
+    expect((await svc(dir, ['server', 'stop'])).code).toBe(0);
+    // Saved from a stopped service too: the CLI copies the file itself.
+    expect((await svc(dir, ['server', 'snapshot', 'save', 'two'])).code).toBe(0);
+
+    const listed = await svc(dir, ['server', 'snapshot', 'list', '-o', 'json']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const rows = JSON.parse(listed.stdout) as Array<{ name: string; bytes: number; savedAt: string; schemaVersion: number }>;
+    expect(rows.length).toBe(2);
+    expect(rows.map((r) => r.name)).toEqual(['one', 'two']);
+    for (const r of rows) {
+      expect(r.bytes).toBe(statSync(join(dir, 'snapshots', `${r.name}.db`)).size);
+      expect(r.bytes).toBeGreaterThan(0);
+      expect(Number.isNaN(Date.parse(r.savedAt))).toBe(false);
+      expect(r.schemaVersion).toBeGreaterThan(0);
+    }
+
+    expect((await svc(dir, ['server', 'snapshot', 'remove', 'one'])).code).toBe(0);
+    expect(existsSync(join(dir, 'snapshots', 'one.db'))).toBe(false);
+    const again = JSON.parse((await svc(dir, ['server', 'snapshot', 'list', '-o', 'json'])).stdout) as Array<{ name: string }>;
+    expect(again.map((r) => r.name)).toEqual(['two']);
+
+    const unknown = await svc(dir, ['server', 'snapshot', 'remove', 'one']);
+    expect(unknown.code).toBe(4);
+    expect(unknown.stderr).toContain('no snapshot "one"');
+    const bad = await svc(dir, ['server', 'snapshot', 'save', '../escape']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('<name>');
+    expect(existsSync(join(dir, 'escape.db'))).toBe(false);
+  }, 60_000);
+});
+
+describe('svc server reset', () => {
+  beforeAll(() => assertBuilt());
+
+  it('empties the data but keeps the bootstrap keys; --keep-keys keeps every account and key', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    const keys = bootstrapOf(dir);
+    const child = await call(dir, 'POST', '/v1/subaccounts', { name: 'child' });
+    expect(child.status).toBe(201);
+    const childKey = await call(dir, 'POST', '/v1/keys', { name: 'child key', mode: 'live' }, keys.liveKey, { 'Service-Subaccount': child.body.id });
+    expect(childKey.status, JSON.stringify(childKey.body)).toBe(201);
+    expect((await send(dir, 'goes away')).status).toBe(201);
+    expect((await advance(dir, 86_400)).status).toBe(200);
+    const advancedTime = Date.parse((await call(dir, 'GET', '/v1/sandbox/clock')).body.now);
+
+    const kept = await svc(dir, ['server', 'reset', '--keep-keys']);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(await messageBodies(dir)).toEqual([]);
+    expect((await call(dir, 'GET', '/v1/messages', undefined, childKey.body.key)).status).toBe(200);
+    expect(Date.parse((await call(dir, 'GET', '/v1/sandbox/clock')).body.now)).toBeLessThan(advancedTime);
+
+    const reset = await svc(dir, ['server', 'reset']);
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(bootstrapOf(dir)).toEqual(keys);
+    expect((await call(dir, 'GET', '/v1/messages', undefined, childKey.body.key)).status).toBe(401);
+    expect((await call(dir, 'GET', '/v1/keys')).status).toBe(200);
+    expect((await call(dir, 'GET', '/v1/subaccounts')).body.data).toEqual([]);
+    expect(await messageBodies(dir)).toEqual([]);
+  }, 120_000);
+});
