@@ -7,8 +7,7 @@ import { openDatabase, inTransaction, type Db } from './storage/database.js';
 import { composeService } from './compose.js';
 import { restoreClock } from './clock.js';
 import { readBootstrap, writeBootstrap } from '../config/bootstrap.js';
-import { hashKey } from './domain/keys.js';
-import { newId } from './ids.js';
+import { hashKey, keyRecord } from './domain/keys.js';
 import { createAgencyAccount } from './domain/accounts.js';
 import { openWallet } from './domain/billing/wallet.js';
 import type { ServiceDeps } from './deps.js';
@@ -18,7 +17,6 @@ import { AccountsRepo } from './storage/accounts-repo.js';
 import { KeysRepo } from './storage/keys-repo.js';
 import { copySnapshotIn, latestSchemaVersion, removeDatabaseFiles, schemaVersionOf, snapshotFile } from './storage/snapshots.js';
 import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
-import { KEY_PREFIX } from '../api/values/keys.js';
 
 const quietLog = { error: () => undefined };
 
@@ -79,17 +77,7 @@ export function ensureBootstrapKeys(dataDir: string): void {
 }
 
 function bootstrapKeyRecord(accountId: string, mode: 'live' | 'test', key: string, now: number): KeyRecord {
-  return {
-    id: newId('key'),
-    accountId,
-    name: `bootstrap ${mode} key`,
-    mode,
-    prefix: key.slice(0, KEY_PREFIX[mode].length + 4),
-    hash: hashKey(key),
-    createdAt: now,
-    lastUsedAt: null,
-    revokedAt: null,
-  };
+  return keyRecord(accountId, `bootstrap ${mode} key`, mode, key, now);
 }
 
 /**

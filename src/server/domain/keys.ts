@@ -30,20 +30,22 @@ export interface MintedKey {
 
 export function mintKey(accountId: string, name: string, mode: 'live' | 'test', now: number): MintedKey {
   const key = `${KEY_PREFIX[mode]}${randomBase62(32)}`;
+  return { key, record: keyRecord(accountId, name, mode, key, now) };
+}
+
+/** The stored record of a key (its hash, never the key): for a new key, or one put back (a snapshot load). */
+export function keyRecord(accountId: string, name: string, mode: 'live' | 'test', key: string, now: number): KeyRecord {
   return {
-    key,
-    record: {
-      id: newId('key'),
-      accountId,
-      name,
-      mode,
-      // Enough to recognise a key in a list without weakening it.
-      prefix: key.slice(0, KEY_PREFIX[mode].length + 4),
-      hash: hashKey(key),
-      createdAt: now,
-      lastUsedAt: null,
-      revokedAt: null,
-    },
+    id: newId('key'),
+    accountId,
+    name,
+    mode,
+    // Enough to recognise a key in a list without weakening it.
+    prefix: key.slice(0, KEY_PREFIX[mode].length + 4),
+    hash: hashKey(key),
+    createdAt: now,
+    lastUsedAt: null,
+    revokedAt: null,
   };
 }
 
