@@ -167,6 +167,112 @@ steps:
   });
 });
 
+const VERBS = `
+params: { areaCode: "415" }
+steps:
+  - name: found
+    svc: numbers search --area-code \${params.areaCode} --capability sms --limit 1
+  - name: number
+    svc: numbers buy \${found.0.phoneNumber} --yes
+    expect: { body: { status: idle, phoneNumber: "\${found.0.phoneNumber}" } }
+  - name: hello
+    repeat: 12
+    svc: messages send --from \${number.phoneNumber} --to +14155550123 --body "hi \${i} from \${env.FIXTURE_SENDER|a fixture}" --wait
+    expect: { body: { direction: outbound } }
+  - name: hook
+    svc: [webhooks, create, --url, "http://127.0.0.1:9/hook", --events, "message.*"]
+  - name: ghost
+    svc: numbers get num_doesnotexist
+    expect: { exit: 4 }
+  - name: last
+    request: { method: GET, path: "/v1/messages/\${hello.id}" }
+    expect: { body: { to: "+14155550123", body: "hi 11 from a fixture", status: delivered } }
+`;
+
+describe('svc: steps (a CLI verb with its flags)', () => {
+  it('runs verbs with references, repeat and expect; their JSON output is the result; --cleanup undoes what they created', async () => {
+    const before = await holdings();
+    const res = expectOk(await run([file('verbs.yaml', VERBS), '--cleanup', '-o', 'ndjson']));
+    const lines = ndjson(res.stdout);
+    const during = lines.filter((l) => l.kind !== 'cleanup');
+    expect(during.map((l) => l.step)).toEqual(['found', 'number', 'hello', 'hook', 'ghost', 'last']);
+    for (const l of during) expect(l, JSON.stringify(l)).toMatchObject({ ok: true });
+    expect(during[1]).toMatchObject({ kind: 'svc', id: expect.stringMatching(/^num_/), action: expect.stringMatching(/^svc numbers buy \+1415\d{7} --yes → exit 0$/) });
+    expect(during[2]!.action).toMatch(/^12× svc messages send --from \+1415\d{7} --to \+14155550123 --body 'hi 11 from a fixture' --wait → exit 0$/);
+    expect(during[4]!.action).toBe('svc numbers get num_doesnotexist → exit 4');
+    // The verbs' own requests were seen: the number and the endpoint are undone, newest first.
+    const undo = lines.filter((l) => l.kind === 'cleanup').map((l) => l.action.replace(/ → .*/, ''));
+    expect(undo).toEqual([`DELETE /v1/webhooks/${during[3]!.id}`, `POST /v1/numbers/${during[1]!.id}/release`]);
+    // Twelve sends left behind: one line, not twelve; twelve waiting verbs share the run's one Ctrl-C.
+    expect(res.stderr).toMatch(/^not undone: 12 messages \(msg_\w+, msg_\w+, msg_\w+ and 9 more\): a sent message cannot be unsent$/m);
+    expect(res.stderr).not.toContain('MaxListenersExceededWarning');
+    expect(await holdings()).toEqual(before);
+  });
+
+  it('a verb that fails stops the run with its exit code, its error in words, the step named', async () => {
+    const res = await run([file('verb-fails.yaml', 'steps:\n  - name: ghost\n    svc: numbers get num_doesnotexist\n  - name: never\n    svc: numbers list\n')]);
+    expect(res.code).toBe(4);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toContain('error: not_found:');
+    expect(res.stderr).toContain('step ghost failed (svc numbers get num_doesnotexist)');
+    expect(res.stderr).not.toContain('{"error"');
+    const scripted = await run([file('verb-fails2.yaml', 'steps:\n  - name: ghost\n    svc: numbers get num_doesnotexist\n'), '-o', 'ndjson']);
+    expect(scripted.code).toBe(4);
+    expect(ndjson(scripted.stdout)).toEqual([expect.objectContaining({ step: 'ghost', ok: false, error: expect.objectContaining({ code: 'not_found', exit: 4 }) })]);
+  });
+
+  it("acts in a step's --subaccount, and --cleanup undoes it there", async () => {
+    const sub = await svc.call('POST', '/v1/subaccounts', { key: svc.bootstrap.testKey, body: { name: `fixture-sub-${Date.now()}` } });
+    expect(sub.status).toBe(201);
+    const subNumbers = async () => {
+      const r = await svc.call('GET', '/v1/numbers?limit=100', { key: svc.bootstrap.testKey, headers: { 'Service-Subaccount': sub.body.id } });
+      expect(r.status).toBe(200);
+      return (r.body.data as Array<Record<string, any>>).filter((n) => n.status !== 'released').map((n) => n.id);
+    };
+    const res = expectOk(await run([file('verb-sub.yaml', `
+steps:
+  - name: found
+    svc: numbers search --area-code 212 --limit 1
+  - name: number
+    svc: numbers buy \${found.0.phoneNumber} --yes --subaccount ${sub.body.id}
+`), '-o', 'ndjson']));
+    const bought = ndjson(res.stdout)[1]!.id as string;
+    expect(await subNumbers()).toEqual([bought]);
+    const again = expectOk(await run([file('verb-sub2.yaml', `
+steps:
+  - name: found
+    svc: numbers search --area-code 212 --limit 1
+  - name: number
+    svc: numbers buy \${found.0.phoneNumber} --yes --subaccount ${sub.body.id}
+`), '--cleanup', '-o', 'ndjson']));
+    const undo = ndjson(again.stdout).filter((l) => l.kind === 'cleanup');
+    expect(undo.length).toBe(1);
+    expect(undo[0]!.action).toMatch(/^POST \/v1\/numbers\/num_\w+\/release → 200$/);
+    expect(await subNumbers()).toEqual([bought]);
+  });
+
+  it("a step's words are checked by the verb's own parser before anything is sent (exit 2, the account unchanged)", async () => {
+    const before = await holdings();
+    const res = await run([file('verb-bad.yaml', `
+steps:
+  - name: found
+    svc: numbers search --area-code 415 --limit 1
+  - name: number
+    svc: numbers buy \${found.0.phoneNumber} --yess
+  - name: typo
+    svc: numbers by +14155550100
+  - name: bare
+    svc: numbers get
+`)]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('nothing was sent');
+    expect(res.stderr).toContain("step number: svc numbers buy '${found.0.phoneNumber}' --yess: unknown option '--yess'");
+    expect(res.stderr).toContain("step typo: svc numbers by +14155550100: unknown command 'by'");
+    expect(res.stderr).toContain("step bare: svc numbers get: missing required argument");
+    expect(await holdings()).toEqual(before);
+  });
+});
+
 describe('--cleanup', () => {
   it('removes what the run created, newest first, and says what it cannot undo: the account is as it was', async () => {
     const before = await holdings();

@@ -2,7 +2,7 @@ import type { IO } from '../output/io.js';
 import type { OutputFormat } from '../output/formatters.js';
 import type { Settings } from '../config/resolve.js';
 import type { ProfileStore } from '../config/profiles.js';
-import type { ApiClient } from '../api/client/client.js';
+import type { ApiClient, ApiClientOptions } from '../api/client/client.js';
 import { createPrompter, type Prompter } from './prompter.js';
 import { DeclinedError, UsageError } from './errors.js';
 import { CLI_VERSION } from './version.js';
@@ -44,6 +44,8 @@ export interface CliEnvironment {
    * test's scripted answers. Used as given: it decides itself whether it may ask (`enabled`).
    */
   prompter?: Prompter;
+  /** Told of every API call that succeeded (`svc fixtures run` runs an `svc:` step with it). */
+  observe?: ApiClientOptions['observe'];
 }
 
 const OUTPUTS: readonly OutputFormat[] = ['table', 'json', 'yaml', 'ndjson', 'csv', 'ids'];
@@ -214,6 +216,7 @@ export class CliContext {
         version: CLI_VERSION,
         dryRun: this.flags.dryRun,
         dispatcher: this.environment.dispatcher as never,
+        observe: this.environment.observe,
         trace: this.verbose ? (line: string) => void io.stderr.write(`${line}\n`) : undefined,
       }));
     })();

@@ -12,10 +12,10 @@ import { assertBuilt, BIN_PATH, REPO_ROOT } from './cli.js';
 
 const run = promisify(execFile);
 
-/** The shell block between a README's `NAME` markers. */
-export function readmeBlock(name: string): string {
+/** The shell block (or a block of another `lang`) between a README's `NAME` markers. */
+export function readmeBlock(name: string, lang = 'sh'): string {
   const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-  const block = new RegExp(`<!-- ${name}:start -->\\s*\`\`\`sh\\n([\\s\\S]*?)\`\`\`\\s*<!-- ${name}:end -->`).exec(readme);
+  const block = new RegExp(`<!-- ${name}:start -->\\s*\`\`\`${lang}\\n([\\s\\S]*?)\`\`\`\\s*<!-- ${name}:end -->`).exec(readme);
   if (!block) throw new Error(`README.md has no ${name} block between its markers`);
   return block[1]!;
 }

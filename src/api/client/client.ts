@@ -57,6 +57,22 @@ export interface ApiClientOptions {
   now?: () => number;
   /** Cancels every request of this client (Ctrl-C). */
   signal?: AbortSignal;
+  /**
+   * Told of every JSON call that succeeded (2xx), after it is decoded: `svc fixtures run` learns what
+   * an `svc:` step created, whatever requests the verb made, to undo them with --cleanup.
+   */
+  observe?: (exchange: ObservedExchange) => void;
+}
+
+/** A JSON call that succeeded, as `observe` is told of it. */
+export interface ObservedExchange {
+  method: HttpMethod;
+  /** As requested (`/v1/numbers/buy`), without the query. */
+  path: string;
+  status: number;
+  data: unknown;
+  /** The Service-Subaccount it was sent with, if any. */
+  subaccount?: string;
 }
 
 export interface RequestOptions<T = unknown> {
@@ -184,6 +200,10 @@ export class ApiClient {
     const prepared = this.prepare(opts, 'application/json');
     const res = await this.send(prepared, opts);
     const data = this.decode(res, opts);
+    if (this.opts.observe) {
+      const subaccount = Object.entries(prepared.headers).find(([name]) => name.toLowerCase() === 'service-subaccount')?.[1];
+      this.opts.observe({ method: opts.method, path: opts.path.split('?')[0]!, status: res.status, data, ...(subaccount ? { subaccount } : {}) });
+    }
     return { data, status: res.status, headers: res.headers, requestId: res.requestId };
   }
 
