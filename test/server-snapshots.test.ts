@@ -1,9 +1,10 @@
 import { describe, it, expect, beforeAll, afterEach } from 'vitest';
-import { mkdtempSync, rmSync, readFileSync, existsSync, copyFileSync, mkdirSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, existsSync, copyFileSync, mkdirSync, statSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { assertBuilt, runSvcProcess } from './helpers/cli.js';
+import { startService as startInProcess } from '../src/server/main.js';
 
 // issue 15: snapshots and reset of a real local service process, driven by the real CLI.
 
@@ -247,6 +248,75 @@ describe('svc server snapshot', () => {
     expect(bad.stderr).toContain('<name>');
     expect(existsSync(join(dir, 'escape.db'))).toBe(false);
   }, 60_000);
+});
+
+describe('media and other services on the data directory', () => {
+  beforeAll(() => assertBuilt());
+
+  it("carries the media files a snapshot's rows name (a voicemail greeting), none half-written", async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    const { testKey } = bootstrapOf(dir);
+    const found = await call(dir, 'POST', '/v1/numbers/search', { areaCode: '415', limit: 1 }, testKey);
+    const number = await call(dir, 'POST', '/v1/numbers/buy', { phoneNumber: found.body.data[0].phoneNumber }, testKey);
+    expect(number.status).toBe(201);
+    const upload = async (bytes: Buffer) => {
+      const res = await fetch(new URL(`/v1/numbers/${number.body.id}/voicemail-greeting`, baseUrlOf(dir)), {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${testKey}`, 'content-type': 'audio/mpeg' },
+        body: bytes,
+      });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { greetingAudioUrl: string }).greetingAudioUrl;
+    };
+    const first = Buffer.concat([Buffer.from('ID3'), Buffer.alloc(64, 1)]);
+    const firstUrl = await upload(first);
+    expect((await svc(dir, ['server', 'snapshot', 'save', 'greeting'])).code).toBe(0);
+    const media = join(dir, 'snapshots', 'greeting.media');
+    expect(readdirSync(media)).toEqual([firstUrl.split('/').pop()]);
+    expect(readdirSync(join(dir, 'snapshots')).filter((f) => f.includes('.tmp'))).toEqual([]);
+    // A new greeting deletes the first file; loading the snapshot brings it back, served again.
+    const secondUrl = await upload(Buffer.concat([Buffer.from('ID3'), Buffer.alloc(64, 2)]));
+    expect(secondUrl).not.toBe(firstUrl);
+    expect((await fetch(new URL(new URL(firstUrl).pathname, baseUrlOf(dir)))).status).toBe(404);
+    expect((await svc(dir, ['server', 'snapshot', 'load', 'greeting'])).code).toBe(0);
+    const served = await fetch(new URL(new URL(firstUrl).pathname, baseUrlOf(dir)));
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(first)).toBe(true);
+  });
+
+  it('reset and load refuse a directory a service without server.json is using (started from code); a second service on it is refused', async () => {
+    const dir = newDataDir();
+    const running = await startInProcess({ host: '127.0.0.1', port: 0, dataDir: dir, clock: 'manual' });
+    try {
+      expect(existsSync(join(dir, 'server.json'))).toBe(false);
+      const sent = await fetch(new URL('/v1/messages', running.baseUrl), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${running.bootstrap.testKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ from: '+15005550006', to: '+14155550123', body: 'kept' }),
+      });
+      expect(sent.status).toBe(201);
+      expect((await svc(dir, ['server', 'snapshot', 'save', 'live'])).code).toBe(0);
+      for (const args of [['server', 'reset'], ['server', 'snapshot', 'load', 'live']]) {
+        const refused = await svc(dir, args);
+        expect(refused.code, refused.stderr).toBe(5);
+        expect(refused.stderr).toContain('left no server.json');
+        expect(refused.stderr).toContain('nothing was changed');
+      }
+      const stillThere = await fetch(new URL('/v1/messages?limit=10', running.baseUrl), { headers: { authorization: `Bearer ${running.bootstrap.testKey}` } });
+      const bodies = ((await stillThere.json()) as { data: Array<{ body: string }> }).data.map((m) => m.body);
+      expect(bodies).toEqual(['kept']);
+      await expect(startInProcess({ host: '127.0.0.1', port: 0, dataDir: dir, clock: 'manual' })).rejects.toThrow(`another svc service is running on ${dir}`);
+      const second = await svc(dir, ['server', 'start', '--port', '0']);
+      expect(second.code).not.toBe(0);
+      expect(second.stderr).toContain('another svc service is running on');
+    } finally {
+      await running.close();
+    }
+    // Closed, it lets go: reset goes through.
+    const reset = await svc(dir, ['server', 'reset']);
+    expect(reset.code, reset.stderr).toBe(0);
+  });
 });
 
 describe('svc server reset', () => {

@@ -28,6 +28,7 @@ export const FILES: readonly Documented[] = [
   { name: '~/.local/share/svc/svc.db', description: "the local service's SQLite database; see SVC_DATA_DIR" },
   { name: '~/.local/share/svc/bootstrap.json', description: 'the agency account and the live and test keys made at first start (mode 0600)' },
   { name: '~/.local/share/svc/server.json', description: 'the running local service: pid, address' },
+  { name: '~/.local/share/svc/service.lock', description: 'locked by the running service (one per data directory)' },
   { name: '~/.local/share/svc/server.log', description: 'the log of a detached local service' },
 ];
 

@@ -8,6 +8,7 @@ import type { ServiceDeps, ServiceOptions } from './deps.js';
 import { composeService } from './compose.js';
 import { buildApp, type BuildAppOptions } from './app.js';
 import { ensureBootstrap } from './bootstrap.js';
+import { holdDataDirLock, type DataDirLock } from './storage/data-dir-lock.js';
 import { scrubSecrets, serviceLoggerOptions } from './http/log-redaction.js';
 import type { Bootstrap } from '../config/bootstrap.js';
 
@@ -44,6 +45,17 @@ export { DB_FILE, MEDIA_DIR, PID_FILE };
 /** Opens SQLite, builds the app, listens, starts the scheduler; `close()` undoes it in order. */
 export async function startService(opts: StartOptions): Promise<RunningService> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  // One service per data directory (two would both run every job); refused before anything opens.
+  const lock = holdDataDirLock(opts.dataDir);
+  try {
+    return await startOnLockedDir(opts, lock);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<RunningService> {
   const db = openDatabase(join(opts.dataDir, DB_FILE));
   const serviceState = new ServiceStateRepo(db);
   const savedClock = serviceState.get<SavedClock>(CLOCK_STATE_KEY);
@@ -96,6 +108,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
       await app.close();
       db.close();
       if (opts.writePidFile) rmSync(pidFile, { force: true });
+      lock.release();
     },
   };
 }

@@ -2,6 +2,12 @@
 /** Written by the running service so `svc server stop|status` can find it. */
 export const PID_FILE = 'server.json';
 
+/**
+ * issue 15: held locked by the running service for its whole life (server/storage/data-dir-lock.ts):
+ * one service per data directory, and load/reset see a service that wrote no server.json.
+ */
+export const LOCK_FILE = 'service.lock';
+
 /** The service's SQLite file and its media folder, in the data directory (contract §1). */
 export const DB_FILE = 'svc.db';
 export const MEDIA_DIR = 'media';

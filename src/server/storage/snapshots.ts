@@ -26,6 +26,22 @@ export function schemaVersionOf(file: string): number | null {
   }
 }
 
+/** The live media files not yet in `into` (a half-written `.NAME.tmp` is never one of them). */
+function copyMedia(dataDir: string, into: string): void {
+  const live = path.join(dataDir, MEDIA_DIR);
+  if (!fs.existsSync(live)) return;
+  fs.mkdirSync(into, { recursive: true, mode: 0o700 });
+  for (const name of fs.readdirSync(live)) {
+    if (name.startsWith('.') || fs.existsSync(path.join(into, name))) continue;
+    try {
+      fs.copyFileSync(path.join(live, name), path.join(into, name));
+    } catch (error) {
+      // Deleted since the listing: a file no row of a later state names.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
 /**
  * SQLite's online backup from a read-only connection: the copy is one consistent state even while
  * the service writes, so it needs no pause of the service. Written to a temp file and renamed: a reader never sees half a
@@ -37,6 +53,12 @@ export async function saveSnapshotFiles(dataDir: string, name: string): Promise<
   const file = snapshotFile(dataDir, name);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.tmp`;
+  // Media files are written whole and renamed into place, and a row names a file only once it is
+  // there; copied before the database and again after it (new names only), every file a row of the
+  // copy names is in the snapshot, short of one created and deleted again within the backup itself.
+  const media = snapshotMedia(dataDir, name);
+  const staging = `${media}.${process.pid}.tmp`;
+  copyMedia(dataDir, staging);
   const db = new Database(source, { readonly: true, fileMustExist: true });
   try {
     // The whole file in one step, under one read lock (WAL: the service's writers are not blocked):
@@ -44,6 +66,7 @@ export async function saveSnapshotFiles(dataDir: string, name: string): Promise<
     await db.backup(temp, { progress: () => 0x7fffffff });
   } catch (error) {
     fs.rmSync(temp, { force: true });
+    fs.rmSync(staging, { recursive: true, force: true });
     throw error;
   } finally {
     db.close();
@@ -53,11 +76,10 @@ export async function saveSnapshotFiles(dataDir: string, name: string): Promise<
   copy.close();
   // The database holds webhook signing secrets: owner-only, like svc.db.
   fs.chmodSync(temp, 0o600);
-  fs.renameSync(temp, file);
-  const media = snapshotMedia(dataDir, name);
+  copyMedia(dataDir, staging);
   fs.rmSync(media, { recursive: true, force: true });
-  const liveMedia = path.join(dataDir, MEDIA_DIR);
-  if (fs.existsSync(liveMedia)) fs.cpSync(liveMedia, media, { recursive: true });
+  if (fs.existsSync(staging)) fs.renameSync(staging, media);
+  fs.renameSync(temp, file);
   return { file, bytes: fs.statSync(file).size };
 }
 

@@ -12,6 +12,7 @@ import { stopIfRunning } from './server.run.js';
 import { listSnapshots, removeSnapshot, saveSnapshotFiles, snapshotFile } from '../../../server/storage/snapshots.js';
 import { checkSnapshotVersion, loadSnapshotData, resetData, SnapshotVersionError } from '../../../server/local-state.js';
 import { existsSync } from 'node:fs';
+import { dataDirInUse } from '../../../server/storage/data-dir-lock.js';
 
 interface NamedOptions {
   name: string;
@@ -82,6 +83,11 @@ function guardVersion(fn: () => void): void {
 async function aroundStoppedService(ctx: CliContext, dataDir: string, change: () => void): Promise<void> {
   const was = await stopIfRunning(dataDir);
   if (was) notice(ctx, `stopped the local service (pid ${was.pid})`);
+  // A service that wrote no server.json (started from code) still holds the directory's lock: its
+  // files cannot be swapped under it, and this command cannot know how to start it again.
+  if (dataDirInUse(dataDir)) {
+    throw new CliError(`a local service is using ${dataDir} but left no server.json (started from code, not by \`svc server start\`): stop it, then run this again; nothing was changed`, EXIT.conflict);
+  }
   change();
   if (!was) return;
   const url = new URL(was.baseUrl);
