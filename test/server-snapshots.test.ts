@@ -193,6 +193,33 @@ describe('svc server snapshot', () => {
     }
   }, 60_000);
 
+  it('saves to and loads from a path of your own (a snapshot committed next to the tests)', async () => {
+    const seeded = newDataDir();
+    await startService(seeded);
+    expect((await send(seeded, 'seeded for CI')).status).toBe(201);
+    const committed = join(newDataDir(), 'test', 'seed.db');
+    const saved = await svc(seeded, ['server', 'snapshot', 'save', committed]);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout.trim()).toBe(committed);
+    expect(existsSync(committed)).toBe(true);
+    // Not in the data directory's own list: it is the user's file.
+    expect((await svc(seeded, ['server', 'snapshot', 'list', '-o', 'json'])).stdout.trim()).toBe('[]');
+
+    const ci = newDataDir();
+    await startService(ci);
+    expect(await messageBodies(ci)).toEqual([]);
+    const loaded = await svc(ci, ['server', 'snapshot', 'load', committed]);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(await messageBodies(ci)).toEqual(['seeded for CI']);
+
+    const notDb = await svc(ci, ['server', 'snapshot', 'load', './test/seed.sqlite']);
+    expect(notDb.code).toBe(2);
+    expect(notDb.stderr).toContain('a snapshot path ends in .db');
+    const missing = await svc(ci, ['server', 'snapshot', 'load', join(ci, 'nope', 'seed.db')]);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain(`no snapshot file ${join(ci, 'nope', 'seed.db')}`);
+  });
+
   it('refuses a snapshot of another schema version, naming both, and changes nothing', async () => {
     const dir = newDataDir();
     await startService(dir);
@@ -264,7 +291,7 @@ describe('media and other services on the data directory', () => {
       const res = await fetch(new URL(`/v1/numbers/${number.body.id}/voicemail-greeting`, baseUrlOf(dir)), {
         method: 'PUT',
         headers: { authorization: `Bearer ${testKey}`, 'content-type': 'audio/mpeg' },
-        body: bytes,
+        body: new Uint8Array(bytes),
       });
       expect(res.status).toBe(200);
       return ((await res.json()) as { greetingAudioUrl: string }).greetingAudioUrl;

@@ -15,7 +15,7 @@ import type { AccountRecord } from './storage/accounts-repo.js';
 import type { KeyRecord } from './storage/keys-repo.js';
 import { AccountsRepo } from './storage/accounts-repo.js';
 import { KeysRepo } from './storage/keys-repo.js';
-import { copySnapshotIn, latestSchemaVersion, removeDatabaseFiles, schemaVersionOf, snapshotFile } from './storage/snapshots.js';
+import { copySnapshotIn, latestSchemaVersion, removeDatabaseFiles, schemaVersionOf, type SnapshotPlace } from './storage/snapshots.js';
 import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
 
 const quietLog = { error: () => undefined };
@@ -30,8 +30,8 @@ export class SnapshotVersionError extends Error {
 }
 
 /** Refuses a snapshot of another schema version before anything changes; names both versions. */
-export function checkSnapshotVersion(dataDir: string, name: string): void {
-  const found = schemaVersionOf(snapshotFile(dataDir, name));
+export function checkSnapshotVersion(place: SnapshotPlace, name: string): void {
+  const found = schemaVersionOf(place.file);
   const expected = latestSchemaVersion();
   if (found !== expected) {
     throw new SnapshotVersionError(
@@ -41,9 +41,9 @@ export function checkSnapshotVersion(dataDir: string, name: string): void {
 }
 
 /** Copies the snapshot in, then makes this data directory's bootstrap keys valid in it. */
-export function loadSnapshotData(dataDir: string, name: string): void {
-  checkSnapshotVersion(dataDir, name);
-  copySnapshotIn(dataDir, name);
+export function loadSnapshotData(dataDir: string, place: SnapshotPlace, name: string): void {
+  checkSnapshotVersion(place, name);
+  copySnapshotIn(dataDir, place);
   ensureBootstrapKeys(dataDir);
 }
 

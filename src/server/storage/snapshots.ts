@@ -10,8 +10,23 @@ import { DB_FILE, MEDIA_DIR, SNAPSHOTS_DIR } from '../../api/values/local-servic
 /** The schema version this code writes: the newest migration. */
 export const latestSchemaVersion = (): number => Math.max(...MIGRATIONS.map((m) => m.version));
 
-export const snapshotFile = (dataDir: string, name: string): string => path.join(dataDir, SNAPSHOTS_DIR, `${name}.db`);
-const snapshotMedia = (dataDir: string, name: string): string => path.join(dataDir, SNAPSHOTS_DIR, `${name}.media`);
+/** Where a snapshot lives: its database file and the media folder beside it (`X.db`, `X.media/`). */
+export interface SnapshotPlace {
+  file: string;
+  media: string;
+}
+
+/** A snapshot saved by name, in DATA/snapshots. */
+export const namedSnapshot = (dataDir: string, name: string): SnapshotPlace => ({
+  file: path.join(dataDir, SNAPSHOTS_DIR, `${name}.db`),
+  media: path.join(dataDir, SNAPSHOTS_DIR, `${name}.media`),
+});
+
+/** A snapshot at a path of the user's (committed next to their tests): `./test/seed.db`. */
+export const snapshotAt = (file: string): SnapshotPlace => {
+  const resolved = path.resolve(file);
+  return { file: resolved, media: `${resolved.slice(0, -'.db'.length)}.media` };
+};
 
 /** The highest applied migration of a database file, or null when it has none (not an svc database). */
 export function schemaVersionOf(file: string): number | null {
@@ -47,16 +62,15 @@ function copyMedia(dataDir: string, into: string): void {
  * the service writes, so it needs no pause of the service. Written to a temp file and renamed: a reader never sees half a
  * snapshot. The copy is switched out of WAL so the committed file is the whole snapshot.
  */
-export async function saveSnapshotFiles(dataDir: string, name: string): Promise<{ file: string; bytes: number }> {
+export async function saveSnapshotFiles(dataDir: string, place: SnapshotPlace): Promise<{ file: string; bytes: number }> {
   const source = path.join(dataDir, DB_FILE);
   if (!fs.existsSync(source)) throw new Error(`${source} does not exist: start the local service once to create it`);
-  const file = snapshotFile(dataDir, name);
+  const { file, media } = place;
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.tmp`;
   // Media files are written whole and renamed into place, and a row names a file only once it is
   // there; copied before the database and again after it (new names only), every file a row of the
   // copy names is in the snapshot, short of one created and deleted again within the backup itself.
-  const media = snapshotMedia(dataDir, name);
   const staging = `${media}.${process.pid}.tmp`;
   copyMedia(dataDir, staging);
   const db = new Database(source, { readonly: true, fileMustExist: true });
@@ -87,16 +101,15 @@ export async function saveSnapshotFiles(dataDir: string, name: string): Promise<
  * Replaces DATA/svc.db (and its WAL) and DATA/media with the snapshot's. The service must be stopped:
  * the caller stops it first. The version check is the caller's, before anything changes.
  */
-export function copySnapshotIn(dataDir: string, name: string): void {
+export function copySnapshotIn(dataDir: string, place: SnapshotPlace): void {
   const target = path.join(dataDir, DB_FILE);
   const temp = `${target}.${process.pid}.tmp`;
-  fs.copyFileSync(snapshotFile(dataDir, name), temp);
+  fs.copyFileSync(place.file, temp);
   fs.chmodSync(temp, 0o600);
   removeDatabaseFiles(dataDir);
   fs.renameSync(temp, target);
   fs.rmSync(path.join(dataDir, MEDIA_DIR), { recursive: true, force: true });
-  const media = snapshotMedia(dataDir, name);
-  if (fs.existsSync(media)) fs.cpSync(media, path.join(dataDir, MEDIA_DIR), { recursive: true });
+  if (fs.existsSync(place.media)) fs.cpSync(place.media, path.join(dataDir, MEDIA_DIR), { recursive: true });
 }
 
 /** svc.db with its -wal and -shm: a WAL left beside another database would be replayed into it. */
@@ -127,9 +140,9 @@ export function listSnapshots(dataDir: string): SnapshotInfo[] {
 
 /** Removes a snapshot; false when there was none of that name. */
 export function removeSnapshot(dataDir: string, name: string): boolean {
-  const file = snapshotFile(dataDir, name);
+  const { file, media } = namedSnapshot(dataDir, name);
   if (!fs.existsSync(file)) return false;
   fs.rmSync(file);
-  fs.rmSync(snapshotMedia(dataDir, name), { recursive: true, force: true });
+  fs.rmSync(media, { recursive: true, force: true });
   return true;
 }

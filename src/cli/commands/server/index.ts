@@ -64,17 +64,17 @@ export function register(group: Command, ctx: CliContext): void {
     .addHelpText('after', '\nExamples:\n  $ svc server snapshot save before-demo\n  $ svc server snapshot load before-demo\n  $ svc server snapshot list');
   snapshot
     .command('save')
-    .argument('<name>', 'snapshot name: letters, digits, ".", "_", "-"')
+    .argument('<name>', 'snapshot name (letters, digits, ".", "_", "-"), or a path to a .db file')
     .description('Save a consistent copy of the data (messages, jobs, deliveries, the clock, media), running or stopped')
     .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
-    .addHelpText('after', '\nThe copy is SQLite\'s online backup: the service keeps answering while it is taken. A snapshot of\nthe same name is replaced. Snapshots are plain files: commit DATA/snapshots/NAME.db (and NAME.media/)\nnext to your tests and load it in CI.\n\nExamples:\n  $ svc server snapshot save before-demo\n  $ svc server snapshot save seeded --data ./fixtures/svc-data')
+    .addHelpText('after', '\nThe copy is SQLite\'s online backup: the service keeps answering while it is taken. A snapshot of\nthe same name is replaced. A NAME goes to DATA/snapshots/NAME.db (media in NAME.media/); a path ending\nin .db (or holding a /) is written there instead: commit it next to your tests and load it in CI.\n\nExamples:\n  $ svc server snapshot save before-demo\n  $ svc server snapshot save ./test/seed.db')
     .action(async (name: string, o: { data?: string }) => (await state()).runSnapshotSave(ctx, { name, dataDir: o.data ?? ctx.dataDir }));
   snapshot
     .command('load')
-    .argument('<name>', 'a snapshot saved in DATA/snapshots')
+    .argument('<name>', 'a snapshot saved in DATA/snapshots, or a path to a .db file')
     .description('Replace the data with a snapshot; a running service is stopped and started again')
     .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
-    .addHelpText('after', '\nThe service then answers as it did when the snapshot was saved: same data, same clock, the same\npending jobs and deliveries. The bootstrap keys of this data directory (bootstrap.json) stay valid,\nso the CLI\'s profile works unchanged, even with a snapshot saved on another machine. A snapshot of\nanother schema version is refused (exit 5) and nothing changes.\n\nExamples:\n  $ svc server snapshot load before-demo')
+    .addHelpText('after', '\nThe service then answers as it did when the snapshot was saved: same data, same clock, the same\npending jobs and deliveries. The bootstrap keys of this data directory (bootstrap.json) stay valid,\nso the CLI\'s profile works unchanged, even with a snapshot saved on another machine. A snapshot of\nanother schema version is refused (exit 5) and nothing changes.\n\nExamples:\n  $ svc server snapshot load before-demo\n  $ svc server snapshot load ./test/seed.db')
     .action(async (name: string, o: { data?: string }) => (await state()).runSnapshotLoad(ctx, { name, dataDir: o.data ?? ctx.dataDir }));
   snapshot
     .command('list')

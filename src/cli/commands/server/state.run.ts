@@ -9,7 +9,7 @@ import * as local from '../../local-service.js';
 import { printList } from '../../../output/formatters.js';
 import { snapshotNameProblem } from '../../../api/values/local-service.js';
 import { stopIfRunning } from './server.run.js';
-import { listSnapshots, removeSnapshot, saveSnapshotFiles, snapshotFile } from '../../../server/storage/snapshots.js';
+import { listSnapshots, namedSnapshot, removeSnapshot, saveSnapshotFiles, snapshotAt, type SnapshotPlace } from '../../../server/storage/snapshots.js';
 import { checkSnapshotVersion, loadSnapshotData, resetData, SnapshotVersionError } from '../../../server/local-state.js';
 import { existsSync } from 'node:fs';
 import { dataDirInUse } from '../../../server/storage/data-dir-lock.js';
@@ -24,18 +24,36 @@ function checkName(name: string): void {
   if (problem) throw new UsageError(`<name>: ${problem}`, '<name>');
 }
 
-function mustExist(o: NamedOptions): void {
-  if (!existsSync(snapshotFile(o.dataDir, o.name))) {
-    throw new CliError(`no snapshot "${o.name}" in ${o.dataDir}/snapshots (svc server snapshot list)`, EXIT.notFound);
+/**
+ * A name (DATA/snapshots/NAME.db), or a path to a `.db` file of the user's: a snapshot committed
+ * next to their tests is loaded in CI where it is, no copying into the data directory first.
+ */
+function placeOf(o: NamedOptions): SnapshotPlace {
+  if (isSnapshotPath(o.name)) {
+    if (!o.name.endsWith('.db')) throw new UsageError(`<name>: ${o.name}: a snapshot path ends in .db (its media go in the .media folder beside it)`, '<name>');
+    return snapshotAt(o.name);
+  }
+  checkName(o.name);
+  return namedSnapshot(o.dataDir, o.name);
+}
+
+const isSnapshotPath = (name: string) => name.includes('/') || name.includes('\\') || name.endsWith('.db');
+
+function mustExist(o: NamedOptions, place: SnapshotPlace): void {
+  if (!existsSync(place.file)) {
+    throw new CliError(
+      isSnapshotPath(o.name) ? `no snapshot file ${place.file}` : `no snapshot "${o.name}" in ${o.dataDir}/snapshots (svc server snapshot list)`,
+      EXIT.notFound,
+    );
   }
 }
 
 export async function runSnapshotSave(ctx: CliContext, o: NamedOptions): Promise<void> {
-  checkName(o.name);
+  const place = placeOf(o);
   const started = Date.now();
   let saved: { file: string; bytes: number };
   try {
-    saved = await saveSnapshotFiles(o.dataDir, o.name);
+    saved = await saveSnapshotFiles(o.dataDir, place);
   } catch (error) {
     throw new CliError(`snapshot save: ${(error as Error).message}`);
   }
@@ -44,12 +62,12 @@ export async function runSnapshotSave(ctx: CliContext, o: NamedOptions): Promise
 }
 
 export async function runSnapshotLoad(ctx: CliContext, o: NamedOptions): Promise<void> {
-  checkName(o.name);
-  mustExist(o);
+  const place = placeOf(o);
+  mustExist(o, place);
   const started = Date.now();
   // Refused before the service is stopped: a snapshot of another schema changes nothing.
-  guardVersion(() => checkSnapshotVersion(o.dataDir, o.name));
-  await aroundStoppedService(ctx, o.dataDir, () => guardVersion(() => loadSnapshotData(o.dataDir, o.name)));
+  guardVersion(() => checkSnapshotVersion(place, o.name));
+  await aroundStoppedService(ctx, o.dataDir, () => guardVersion(() => loadSnapshotData(o.dataDir, place, o.name)));
   notice(ctx, `loaded snapshot ${o.name} (${Date.now() - started} ms)`);
 }
 
@@ -60,7 +78,7 @@ export async function runSnapshotList(ctx: CliContext, dataDir: string): Promise
 
 export async function runSnapshotRemove(ctx: CliContext, o: NamedOptions): Promise<void> {
   checkName(o.name);
-  mustExist(o);
+  mustExist(o, namedSnapshot(o.dataDir, o.name));
   removeSnapshot(o.dataDir, o.name);
   notice(ctx, `removed snapshot ${o.name}`);
 }
