@@ -189,6 +189,51 @@ steps:
     expect: { body: { to: "+14155550123", body: "hi 11 from a fixture", status: delivered } }
 `;
 
+describe('a count of events (expect: {count} on a wait)', () => {
+  const SENDS = (extra: string) => `
+steps:
+  - name: found
+    request: { method: POST, path: /v1/numbers/search, body: { areaCode: "415", limit: 1 } }
+  - name: number
+    request: { method: POST, path: /v1/numbers/buy, body: { phoneNumber: "\${found.data.0.phoneNumber}" } }
+  - name: texts
+    repeat: 2
+    request: { method: POST, path: /v1/sandbox/inbound-messages, body: { from: "+14155550100", to: "\${number.phoneNumber}", body: "count \${i}" } }
+${extra}`;
+
+  it('exactly N passes; none in the timeout passes; more than expected fails, naming the extra events', async () => {
+    const ok = expectOk(await run([file('count-ok.yaml', SENDS(`
+  - name: two
+    wait: { type: message.received, match: { to: "\${number.phoneNumber}" }, timeout: 10s }
+    expect: { count: 2 }
+  - name: none
+    wait: { type: message.received, match: { to: "\${number.phoneNumber}", from: "+14155550199" }, timeout: 1s }
+    expect: { count: 0 }
+`)), '-o', 'ndjson']));
+    const steps = ndjson(ok.stdout);
+    expect(steps.slice(-2)).toEqual([
+      expect.objectContaining({ step: 'two', ok: true, action: '2 message.received events' }),
+      expect.objectContaining({ step: 'none', ok: true, action: 'no message.received events in 1s' }),
+    ]);
+    const tooMany = await run([file('count-many.yaml', SENDS(`
+  - name: one
+    wait: { type: message.received, match: { to: "\${number.phoneNumber}" }, timeout: 10s }
+    expect: { count: 1 }
+`))]);
+    expect(tooMany.code).toBe(1);
+    expect(tooMany.stderr).toMatch(/step one: expect\.count: expected exactly 1 message\.received event matching \{"to":"\+1415\d{7}"\} since the run began, got 2 \(evt_\w+ beyond\)/);
+  });
+
+  it('a wait that times out fails with what it saw, exit 1', async () => {
+    const res = await run([file('count-timeout.yaml', SENDS(`
+  - name: three
+    wait: { type: message.received, match: { to: "\${number.phoneNumber}" }, count: 3, timeout: 1s }
+`))]);
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(/step three: timed out after 1s: 2 of 3 message\.received events matching \{"to":"\+1415\d{7}"\} since the run began/);
+  });
+});
+
 describe('svc: steps (a CLI verb with its flags)', () => {
   it('runs verbs with references, repeat and expect; their JSON output is the result; --cleanup undoes what they created', async () => {
     const before = await holdings();
