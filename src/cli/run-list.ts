@@ -6,6 +6,7 @@ import { resolveFormat } from '../output/formatters.js';
 import { createListWriter, type ListWriter } from '../output/list-writer.js';
 import { schemaColumns } from '../output/schema-columns.js';
 import { responseJsonSchema } from '../api/parsers.js';
+import { holdYoungGeneration } from './stream-memory.js';
 
 export interface ListSpec<T, Q extends Query> {
   endpoint: ListEndpoint<T, Q>;
@@ -39,6 +40,7 @@ export async function runList<T, Q extends Query>(ctx: CliContext, flags: ListFl
   const query = { ...spec.query } as Q;
   let hint: string | undefined;
   if (flags.all) {
+    holdYoungGeneration();
     for await (const page of pagesAhead(listPages(client, spec.endpoint, { ...query, limit: limit ?? 100, cursor: flags.cursor }))) {
       await writerNow().writeRows(page.data as Record<string, unknown>[]);
     }

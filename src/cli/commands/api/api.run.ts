@@ -5,6 +5,7 @@ import { readStdin } from '../../read-stdin.js';
 import { printList, printResource } from '../../../output/formatters.js';
 import { createListWriter } from '../../../output/list-writer.js';
 import type { ApiCallOptions } from './index.js';
+import { holdYoungGeneration } from '../../stream-memory.js';
 
 /**
  * `-f key=value` is a string; `-f key:=json` is a typed JSON value (numbers, booleans, null, arrays);
@@ -51,6 +52,7 @@ export async function runApi(ctx: CliContext, opts: ApiCallOptions): Promise<voi
   const client = await ctx.client();
   const format = ctx.outputFormat;
   if (opts.paginate) {
+    holdYoungGeneration();
     const writer = createListWriter(ctx.io, { format: format ?? 'json', now: ctx.serviceNow() });
     for await (const page of client.paginate<Record<string, unknown>>(opts.path, query ?? {})) await writer.writeRows(page.data);
     await writer.end();

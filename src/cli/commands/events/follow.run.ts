@@ -4,6 +4,7 @@ import { interruptSignal, createLinePrinter, clockTime } from '../../long-runnin
 import { EventStream } from '../../event-stream.js';
 import { summarizeEvent } from './summary.js';
 import { FOLLOW_COLUMNS, type FollowEventsOptions } from './follow.js';
+import { holdYoungGeneration } from '../../stream-memory.js';
 
 export async function runFollowEvents(ctx: CliContext, opts: FollowEventsOptions): Promise<void> {
   if (opts.since !== undefined && opts.since.trim() === '') throw new UsageError('--since: give now or a cursor', '--since');
@@ -12,6 +13,7 @@ export async function runFollowEvents(ctx: CliContext, opts: FollowEventsOptions
   const stream = new EventStream(ctx, { types: opts.types, since: opts.since?.trim(), cursorFile: opts.cursorFile, signal });
   const start = await stream.start();
   if (!start) return;
+  holdYoungGeneration(); // it runs for hours: its memory must not creep up (stream-memory.ts)
   if (ctx.io.stderrTTY) ctx.io.stderr.write(`following events${opts.types ? ` (${opts.types.join(', ')})` : ''}; Ctrl-C to stop\n`);
   for await (const { item, position } of stream.events()) {
     const summary = summarizeEvent(item);

@@ -7,6 +7,7 @@ import { resolveFormat } from '../../../output/formatters.js';
 import { createListWriter } from '../../../output/list-writer.js';
 import { summarizeEvent } from './summary.js';
 import { EVENT_LIST_COLUMNS, type ListEventsOptions } from './list.js';
+import { holdYoungGeneration } from '../../stream-memory.js';
 
 export async function runListEvents(ctx: CliContext, opts: ListEventsOptions): Promise<void> {
   const client = await ctx.client();
@@ -29,6 +30,7 @@ export async function runListEvents(ctx: CliContext, opts: ListEventsOptions): P
       else after = page.cursor;
     }
   }
+  if (opts.all) holdYoungGeneration();
   for await (const page of pagesAhead(pages())) {
     await writer.writeRows(withSummary ? page.data.map((e) => ({ ...e, summary: summarizeEvent(e) })) : page.data);
     if (page.more !== undefined) notice(ctx, `more events: ${opts.order === 'desc' ? '--before' : '--after'} ${page.more} (or --all)`);
