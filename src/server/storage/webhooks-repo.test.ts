@@ -64,3 +64,29 @@ describe('WebhookEndpointsRepo.enabledForAccount', () => {
     expect(repo.enabledForAccount('acct_a')).toEqual([route]);
   });
 });
+
+describe('WebhookEndpointsRepo.targetById (each delivery attempt)', () => {
+  it('follows updates, disabling and deletes at once, and keeps nothing a rolled-back transaction wrote', async () => {
+    const { db, repo, endpoint, turn } = setup();
+    expect(repo.targetById('we_1')).toBeUndefined();
+    repo.insert(endpoint('we_1', 'https://a.example/1'));
+    await turn();
+    expect(repo.targetById('we_1')).toMatchObject({ url: 'https://a.example/1', enabled: true, disabledReason: null });
+    repo.update('we_1', { enabled: false, disabledReason: 'failing', secret: 'whsec_rotatedxxxxxxxxxxxxx' }, 2);
+    expect(repo.targetById('we_1')).toMatchObject({ enabled: false, disabledReason: 'failing', secret: 'whsec_rotatedxxxxxxxxxxxxx' });
+    await turn();
+    expect(repo.targetById('we_1')).toMatchObject({ enabled: false }); // cached again, still true to the row
+    expect(() =>
+      db.transaction(() => {
+        repo.update('we_1', { url: 'https://a.example/rolled-back', enabled: true }, 3);
+        expect(repo.targetById('we_1')).toMatchObject({ url: 'https://a.example/rolled-back' });
+        throw new Error('roll back');
+      })(),
+    ).toThrow('roll back');
+    expect(repo.targetById('we_1')).toMatchObject({ url: 'https://a.example/1', enabled: false });
+    await turn();
+    expect(repo.targetById('we_1')).toMatchObject({ url: 'https://a.example/1', enabled: false });
+    repo.delete('we_1');
+    expect(repo.targetById('we_1')).toBeUndefined();
+  });
+});

@@ -57,6 +57,9 @@ const toRecord = (r: EndpointRow): WebhookEndpointRecord => ({
 /** What routing an event needs of an endpoint: which events, where, signed with what. */
 export type EndpointRoute = Pick<WebhookEndpointRecord, 'id' | 'accountId' | 'url' | 'events' | 'secret' | 'createdAt'>;
 
+/** What an attempt needs of its endpoint: its route, and whether it is still enabled. */
+export type EndpointTarget = EndpointRoute & Pick<WebhookEndpointRecord, 'enabled' | 'disabledReason'>;
+
 export type WebhookEndpointPatch = Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'secret' | 'enabled' | 'disabledAt' | 'disabledReason' | 'consecutiveFailures' | 'failingSince' | 'lastSuccessAt'>>;
 
 const COLUMNS: Record<keyof WebhookEndpointPatch, string> = {
@@ -107,10 +110,25 @@ export class WebhookEndpointsRepo {
     return row && row.account_id === accountId ? toRecord(row) : undefined;
   }
 
-  /** Unscoped, for the delivery worker. */
+  /** Unscoped. */
   getById(id: string): WebhookEndpointRecord | undefined {
     const row = this.byIdStmt.get(id) as EndpointRow | undefined;
     return row && toRecord(row);
+  }
+
+  /**
+   * Unscoped, for the delivery worker's every attempt: kept in memory like the routes below (reading
+   * and parsing the row per attempt was 3.1 % of a delivery burst's profile), and cleared the same way.
+   */
+  targetById(id: string): EndpointTarget | undefined {
+    const cached = this.targets.get(id);
+    if (cached) return cached;
+    const row = this.byIdStmt.get(id) as EndpointRow | undefined;
+    if (!row) return undefined;
+    const { accountId, url, events, secret, createdAt, enabled, disabledReason } = toRecord(row);
+    const target = Object.freeze({ id, accountId, url, events: Object.freeze(events) as string[], secret, createdAt, enabled, disabledReason });
+    if (!this.writeUnsettled) this.targets.set(id, target);
+    return target;
   }
 
   /** Every endpoint of the account, newest first (a bounded list). */
@@ -144,10 +162,12 @@ export class WebhookEndpointsRepo {
   }
 
   private readonly routes = new Map<string, EndpointRoute[]>();
+  private readonly targets = new Map<string, EndpointTarget>();
   private writeUnsettled = false;
 
   private routesChanged(): void {
     this.routes.clear();
+    this.targets.clear();
     if (this.writeUnsettled) return;
     this.writeUnsettled = true;
     const settle = () => {
@@ -158,6 +178,7 @@ export class WebhookEndpointsRepo {
       // The writing transaction has ended (committed or rolled back): whatever a read finds now is
       // the database's, so reads may fill the cache again. Anything filled meanwhile was not kept.
       this.routes.clear();
+      this.targets.clear();
       this.writeUnsettled = false;
     };
     setImmediate(settle);

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { EventRecord } from '../storage/events-repo.js';
 import type { DeliveryRecord } from '../storage/webhook-deliveries-repo.js';
 import type { EndpointRoute, WebhookEndpointRecord } from '../storage/webhooks-repo.js';
@@ -135,7 +136,8 @@ export class DeliveryWorker {
   private readonly lanes = new Map<string, Lane>();
   private readonly tracked = new Map<string, Promise<void>>();
   private readonly transient = new Set<Promise<unknown>>();
-  private readonly controllers = new Set<AbortController>();
+  /** Aborted by stop(): cuts off every attempt of this run at once (one signal, not one per attempt). */
+  private stopping = new AbortController();
   private active = 0;
   private lastPurgeAt = 0;
   private readonly waiters: Array<() => void> = [];
@@ -173,6 +175,9 @@ export class DeliveryWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.stopping = new AbortController();
+    // Every attempt in flight listens to it (up to the pool's concurrency): not a leak.
+    setMaxListeners(0, this.stopping.signal);
     this.sender = this.newSender();
     this.unsubscribe = [
       this.d.events.subscribe((e) => this.onEvent(e)),
@@ -191,7 +196,7 @@ export class DeliveryWorker {
     this.running = false;
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
-    for (const c of this.controllers) c.abort();
+    this.stopping.abort();
     await this.idle();
     this.sender.close();
   }
@@ -379,7 +384,7 @@ export class DeliveryWorker {
     const delivery = webhookDeliveries.attemptState(deliveryId);
     if (!delivery || delivery.nextAttemptAt === null) return; // finished, or deleted with its endpoint
     if (!manual && delivery.nextAttemptAt > now) return; // not due yet (its tick will come)
-    const endpoint = webhookEndpoints.getById(delivery.endpointId);
+    const endpoint = webhookEndpoints.targetById(delivery.endpointId);
     if (!endpoint) return;
     if (!endpoint.enabled && !delivery.isTest) {
       webhookDeliveries.abandon(deliveryId, `endpoint disabled (${endpoint.disabledReason ?? 'manual'})`, now);
@@ -464,25 +469,19 @@ export class DeliveryWorker {
     if (!this.running) return { aborted: true };
 
     const headers = deliveryHeaders({ rawBody, secret: endpoint.secret, eventId, eventType, attempt, wallNowMs: this.wallNow(), userAgent: this.userAgent });
-    const controller = new AbortController();
-    this.controllers.add(controller);
-    try {
-      const res = await this.sender.post({ url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, signal: controller.signal, pooled });
-      if (res.kind === 'aborted') return { aborted: true };
-      if (res.kind === 'error') return { ...failed(res.error, true), durationMs: res.durationMs };
-      const base = { responseStatus: res.status, responseBody: res.body, durationMs: res.durationMs };
-      if (res.status >= 200 && res.status < 300) return { ...base, succeeded: true, error: null, retryable: false };
-      if (res.status >= 300 && res.status < 400) return { ...base, succeeded: false, error: `HTTP ${res.status}: redirects are not followed`, retryable: false };
-      const retryable = isRetryableStatus(res.status);
-      return {
-        ...base,
-        succeeded: false,
-        error: `HTTP ${res.status}`,
-        retryable,
-        retryAfterMs: res.status === 429 || res.status === 503 ? parseRetryAfterMs(res.headers['retry-after'], this.wallNow()) : undefined,
-      };
-    } finally {
-      this.controllers.delete(controller);
-    }
+    const res = await this.sender.post({ url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, signal: this.stopping.signal, pooled });
+    if (res.kind === 'aborted') return { aborted: true };
+    if (res.kind === 'error') return { ...failed(res.error, true), durationMs: res.durationMs };
+    const base = { responseStatus: res.status, responseBody: res.body, durationMs: res.durationMs };
+    if (res.status >= 200 && res.status < 300) return { ...base, succeeded: true, error: null, retryable: false };
+    if (res.status >= 300 && res.status < 400) return { ...base, succeeded: false, error: `HTTP ${res.status}: redirects are not followed`, retryable: false };
+    const retryable = isRetryableStatus(res.status);
+    return {
+      ...base,
+      succeeded: false,
+      error: `HTTP ${res.status}`,
+      retryable,
+      retryAfterMs: res.status === 429 || res.status === 503 ? parseRetryAfterMs(res.headers['retry-after'], this.wallNow()) : undefined,
+    };
   }
 }
