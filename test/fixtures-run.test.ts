@@ -193,7 +193,7 @@ describe('a count of events (expect: {count} on a wait)', () => {
   const SENDS = (extra: string) => `
 steps:
   - name: found
-    request: { method: POST, path: /v1/numbers/search, body: { areaCode: "415", limit: 1 } }
+    request: { method: POST, path: /v1/numbers/search, body: { areaCode: "415", capabilities: [sms], limit: 1 } }
   - name: number
     request: { method: POST, path: /v1/numbers/buy, body: { phoneNumber: "\${found.data.0.phoneNumber}" } }
   - name: texts
@@ -384,6 +384,39 @@ steps:
       const done = await t.until((s) => /^EXIT=\d+$/m.test(s), 15_000, 'the run to end');
       expect(done).toMatch(/^EXIT=130$/m);
       expect(done).toContain('interrupted: step never (wait for port.updated) stopped');
+      expect(done).toMatch(/^cleanup\s+POST \/v1\/numbers\/num_\w+\/release → 200/m);
+      expect(await holdings()).toEqual(before);
+    } finally {
+      t.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  it('Ctrl-C while an svc: step waits (emails wait) stops that verb and the run; --cleanup runs, exit 130', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'svc-fixtures-tty-verb-'));
+    const t = openTerminal(['bash', '--norc', '--noprofile'], { env: { ...shellEnvFor(svc, tmp, BIN_PATH), PS1: 'READY$ ' } });
+    try {
+      await t.until((s) => /READY\$ $/.test(s), 10_000, 'a shell prompt');
+      const before = await holdings();
+      const fixture = file('tty-verb.yaml', `
+steps:
+  - name: found
+    svc: numbers search --area-code 415 --limit 1
+  - name: number
+    svc: numbers buy \${found.0.phoneNumber} --yes
+  - name: mail
+    svc: emails wait --to nobody@fixture.example --timeout 60s
+`);
+      t.type(`svc fixtures run ${fixture} --cleanup; echo "EXIT=$?"`);
+      t.press('Enter');
+      await t.until((s) => /^number\s+svc numbers buy \+1415\d{7} --yes → exit 0\s+num_\w+\s+\d+ ms$/m.test(s), 15_000, 'the number line');
+      await new Promise((r) => setTimeout(r, 500)); // the mailbox read is held by the service now
+      t.press('C-c');
+      const done = await t.until((s) => /^EXIT=\d+$/m.test(s), 15_000, 'the run to end');
+      expect(done).toMatch(/^EXIT=130$/m);
+      expect(done).toContain('interrupted: step mail (svc emails wait --to nobody@fixture.example --timeout 60s) stopped');
+      expect(done).not.toContain('step mail failed'); // the interrupted line names it, once
+      expect(done).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m); // no stack
       expect(done).toMatch(/^cleanup\s+POST \/v1\/numbers\/num_\w+\/release → 200/m);
       expect(await holdings()).toEqual(before);
     } finally {
