@@ -359,13 +359,36 @@ steps:
 });
 
 describe('at a terminal', () => {
-  it('prints a line per step (name, what it did, id, ms); Ctrl-C in a wait stops it, --cleanup still runs, exit 130', async () => {
+  /**
+   * Runs `svc fixtures run FIXTURE --cleanup` in bash at a pseudo-terminal, waits for `ready` on the
+   * screen, presses Ctrl-C and returns the screen once the run has ended; the account must be as it was.
+   */
+  async function interruptAt(name: string, fixture: string, ready: RegExp, held: number): Promise<string> {
     const tmp = mkdtempSync(join(tmpdir(), 'svc-fixtures-tty-'));
     const t = openTerminal(['bash', '--norc', '--noprofile'], { env: { ...shellEnvFor(svc, tmp, BIN_PATH), PS1: 'READY$ ' } });
     try {
       await t.until((s) => /READY\$ $/.test(s), 10_000, 'a shell prompt');
       const before = await holdings();
-      const fixture = file('tty.yaml', `
+      t.type(`svc fixtures run ${file(name, fixture)} --cleanup; echo "EXIT=$?"`);
+      t.press('Enter');
+      const running = await t.until((s) => ready.test(s), 15_000, 'the step before the interrupt');
+      expect(running).not.toMatch(/^EXIT=\d+$/m);
+      await new Promise((r) => setTimeout(r, held)); // the last step's read is held by the service now
+      t.press('C-c');
+      const done = await t.until((s) => /^EXIT=\d+$/m.test(s), 15_000, 'the run to end');
+      expect(done).toMatch(/^EXIT=130$/m);
+      expect(done).toMatch(/^cleanup\s+POST \/v1\/numbers\/num_\w+\/release → 200/m);
+      expect(done).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m); // no stack
+      expect(await holdings()).toEqual(before);
+      return done;
+    } finally {
+      t.close();
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+
+  it('prints a line per step (name, what it did, id, ms); Ctrl-C in a wait stops it, --cleanup still runs, exit 130', async () => {
+    const done = await interruptAt('tty.yaml', `
 steps:
   - name: found
     request: { method: POST, path: /v1/numbers/search, body: { areaCode: "415", limit: 1 } }
@@ -373,32 +396,13 @@ steps:
     request: { method: POST, path: /v1/numbers/buy, body: { phoneNumber: "\${found.data.0.phoneNumber}" } }
   - name: never
     wait: { type: port.updated, timeout: 60s }
-`);
-      t.type(`svc fixtures run ${fixture} --cleanup; echo "EXIT=$?"`);
-      t.press('Enter');
-      const running = await t.until((s) => /^number\s+POST \/v1\/numbers\/buy → 201\s+num_\w+\s+\d+ ms$/m.test(s), 15_000, 'the number line');
-      expect(running).toMatch(/^found\s+POST \/v1\/numbers\/search → 200\s+-\s+\d+ ms$/m);
-      expect(running).not.toMatch(/^EXIT=\d+$/m);
-      await new Promise((r) => setTimeout(r, 300)); // the wait is held by the service now
-      t.press('C-c');
-      const done = await t.until((s) => /^EXIT=\d+$/m.test(s), 15_000, 'the run to end');
-      expect(done).toMatch(/^EXIT=130$/m);
-      expect(done).toContain('interrupted: step never (wait for port.updated) stopped');
-      expect(done).toMatch(/^cleanup\s+POST \/v1\/numbers\/num_\w+\/release → 200/m);
-      expect(await holdings()).toEqual(before);
-    } finally {
-      t.close();
-      rmSync(tmp, { recursive: true, force: true });
-    }
+`, /^number\s+POST \/v1\/numbers\/buy → 201\s+num_\w+\s+\d+ ms$/m, 300);
+    expect(done).toMatch(/^found\s+POST \/v1\/numbers\/search → 200\s+-\s+\d+ ms$/m);
+    expect(done).toContain('interrupted: step never (wait for port.updated) stopped');
   });
 
   it('Ctrl-C while an svc: step waits (emails wait) stops that verb and the run; --cleanup runs, exit 130', async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'svc-fixtures-tty-verb-'));
-    const t = openTerminal(['bash', '--norc', '--noprofile'], { env: { ...shellEnvFor(svc, tmp, BIN_PATH), PS1: 'READY$ ' } });
-    try {
-      await t.until((s) => /READY\$ $/.test(s), 10_000, 'a shell prompt');
-      const before = await holdings();
-      const fixture = file('tty-verb.yaml', `
+    const done = await interruptAt('tty-verb.yaml', `
 steps:
   - name: found
     svc: numbers search --area-code 415 --limit 1
@@ -406,22 +410,8 @@ steps:
     svc: numbers buy \${found.0.phoneNumber} --yes
   - name: mail
     svc: emails wait --to nobody@fixture.example --timeout 60s
-`);
-      t.type(`svc fixtures run ${fixture} --cleanup; echo "EXIT=$?"`);
-      t.press('Enter');
-      await t.until((s) => /^number\s+svc numbers buy \+1415\d{7} --yes → exit 0\s+num_\w+\s+\d+ ms$/m.test(s), 15_000, 'the number line');
-      await new Promise((r) => setTimeout(r, 500)); // the mailbox read is held by the service now
-      t.press('C-c');
-      const done = await t.until((s) => /^EXIT=\d+$/m.test(s), 15_000, 'the run to end');
-      expect(done).toMatch(/^EXIT=130$/m);
-      expect(done).toContain('interrupted: step mail (svc emails wait --to nobody@fixture.example --timeout 60s) stopped');
-      expect(done).not.toContain('step mail failed'); // the interrupted line names it, once
-      expect(done).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m); // no stack
-      expect(done).toMatch(/^cleanup\s+POST \/v1\/numbers\/num_\w+\/release → 200/m);
-      expect(await holdings()).toEqual(before);
-    } finally {
-      t.close();
-      rmSync(tmp, { recursive: true, force: true });
-    }
+`, /^number\s+svc numbers buy \+1415\d{7} --yes → exit 0\s+num_\w+\s+\d+ ms$/m, 500);
+    expect(done).toContain('interrupted: step mail (svc emails wait --to nobody@fixture.example --timeout 60s) stopped');
+    expect(done).not.toContain('step mail failed'); // the interrupted line names it, once
   });
 });
