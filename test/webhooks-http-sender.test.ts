@@ -9,14 +9,14 @@ afterEach(async () => {
   while (cleanup.length) await cleanup.pop()!();
 });
 
-async function setup(maxSocketsPerOrigin: number): Promise<{ rx: Receiver; post: (path: string, extra?: Partial<PostRequest>) => ReturnType<WebhookHttpSender['post']> }> {
+async function setup(maxSocketsPerOrigin: number): Promise<{ rx: Receiver; sender: WebhookHttpSender; post: (path: string, extra?: Partial<PostRequest>) => ReturnType<WebhookHttpSender['post']> }> {
   const rx = await startReceiver((r) => (r.path.startsWith('/slow') ? { hang: true } : { status: 200 }));
   cleanup.push(() => rx.close());
   const sender = new WebhookHttpSender({ maxSocketsPerOrigin });
   cleanup.push(() => sender.close());
   const post = (path: string, extra: Partial<PostRequest> = {}) =>
     sender.post({ url: new URL(`http://127.0.0.1:${rx.port}${path}`), address: '127.0.0.1', family: 4, headers: { 'content-type': 'application/json' }, body: '{}', timeoutMs: 300, ...extra });
-  return { rx, post };
+  return { rx, sender, post };
 }
 
 describe('WebhookHttpSender', () => {
@@ -47,5 +47,19 @@ describe('WebhookHttpSender', () => {
     expect(await post('/probe', { pooled: false })).toMatchObject({ kind: 'response', status: 200 });
     expect(Date.now() - started).toBeLessThan(500);
     await slow;
+  });
+
+  it('abortAll cuts off every request in flight (a stopping worker), and only those', async () => {
+    const { sender, post } = await setup(4);
+    const hanging = [1, 2, 3].map((i) => post(`/slow${i}`, { timeoutMs: 10_000 }));
+    await new Promise((r) => setTimeout(r, 100)); // sent, held by the receiver
+    const started = Date.now();
+    sender.abortAll();
+    const results = await Promise.all(hanging);
+    expect(results.length).toBe(3);
+    for (const r of results) expect(r.kind).toBe('aborted');
+    expect(Date.now() - started).toBeLessThan(1000);
+    // Nothing left to abort: a later request is untouched.
+    expect(await post('/fast')).toMatchObject({ kind: 'response', status: 200 });
   });
 });

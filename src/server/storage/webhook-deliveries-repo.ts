@@ -117,10 +117,15 @@ export class WebhookDeliveriesRepo {
   private readonly recordStmt;
   private readonly jobAtStmt;
   private readonly attemptStateStmt;
+  private readonly stateOnlyStmt;
   constructor(private readonly db: Db) {
     this.attemptStateStmt = db.prepare(
       `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at,
          COALESCE(d.body, (SELECT e.body FROM events e WHERE e.id = d.event_id)) AS raw_body
+       FROM webhook_deliveries d WHERE d.id = ?`,
+    );
+    this.stateOnlyStmt = db.prepare(
+      `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at, NULL AS raw_body
        FROM webhook_deliveries d WHERE d.id = ?`,
     );
     this.jobAtStmt = db.prepare('SELECT 1 FROM jobs WHERE run_at = ? AND kind = ? LIMIT 1');
@@ -152,9 +157,13 @@ export class WebhookDeliveriesRepo {
     return row && toRecord(row);
   }
 
-  /** The delivery's attempt state without its log fields (no attempt history parsed). */
-  attemptState(id: string): DeliveryAttemptState | undefined {
-    const r = this.attemptStateStmt.get(id) as
+  /**
+   * The delivery's attempt state without its log fields (no attempt history parsed). `body: false`
+   * leaves out the bytes to send (rawBody null): recording an outcome needs the state only, and the
+   * body is the event's, read from another table (issue 13: two reads of it per attempt).
+   */
+  attemptState(id: string, opts: { body: boolean } = { body: true }): DeliveryAttemptState | undefined {
+    const r = (opts.body ? this.attemptStateStmt : this.stateOnlyStmt).get(id) as
       | { id: string; endpoint_id: string; event_id: string; event_type: string; is_test: number; max_attempts: number; attempt: number; next_attempt_at: number | null; raw_body: string | null }
       | undefined;
     return (

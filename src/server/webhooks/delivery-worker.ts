@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import type { EventRecord } from '../storage/events-repo.js';
 import type { DeliveryRecord } from '../storage/webhook-deliveries-repo.js';
 import type { EndpointRoute, WebhookEndpointRecord } from '../storage/webhooks-repo.js';
@@ -136,8 +135,6 @@ export class DeliveryWorker {
   private readonly lanes = new Map<string, Lane>();
   private readonly tracked = new Map<string, Promise<void>>();
   private readonly transient = new Set<Promise<unknown>>();
-  /** Aborted by stop(): cuts off every attempt of this run at once (one signal, not one per attempt). */
-  private stopping = new AbortController();
   private active = 0;
   private lastPurgeAt = 0;
   private readonly waiters: Array<() => void> = [];
@@ -175,9 +172,6 @@ export class DeliveryWorker {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.stopping = new AbortController();
-    // Every attempt in flight listens to it (up to the pool's concurrency): not a leak.
-    setMaxListeners(0, this.stopping.signal);
     this.sender = this.newSender();
     this.unsubscribe = [
       this.d.events.subscribe((e) => this.onEvent(e)),
@@ -196,7 +190,8 @@ export class DeliveryWorker {
     this.running = false;
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
-    this.stopping.abort();
+    // Every attempt in flight is cut off (its sender is this run's: one per start).
+    this.sender.abortAll();
     await this.idle();
     this.sender.close();
   }
@@ -469,7 +464,7 @@ export class DeliveryWorker {
     if (!this.running) return { aborted: true };
 
     const headers = deliveryHeaders({ rawBody, secret: endpoint.secret, eventId, eventType, attempt, wallNowMs: this.wallNow(), userAgent: this.userAgent });
-    const res = await this.sender.post({ url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, signal: this.stopping.signal, pooled });
+    const res = await this.sender.post({ url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, pooled });
     if (res.kind === 'aborted') return { aborted: true };
     if (res.kind === 'error') return { ...failed(res.error, true), durationMs: res.durationMs };
     const base = { responseStatus: res.status, responseBody: res.body, durationMs: res.durationMs };

@@ -125,7 +125,7 @@ export interface AttemptResult {
  */
 export function recordAttempt(d: WebhookDomainDeps, deliveryId: string, attempt: number, attemptAt: number, r: AttemptResult): number | null {
   return d.uow.transaction(() => {
-    const delivery = d.webhookDeliveries.attemptState(deliveryId);
+    const delivery = d.webhookDeliveries.attemptState(deliveryId, { body: false });
     const endpoint = delivery && d.webhookEndpoints.getById(delivery.endpointId);
     if (!delivery || !endpoint) return null; // deleted while in flight
     let next: number | null = null;
