@@ -232,3 +232,9 @@ export function createTestIO(opts: TestIOOptions = {}): TestIO {
     err: () => err,
   };
 }
+
+/**
+ * The same captured IO for a command run inside another: `svc fixtures run` runs an `svc:` step's
+ * verb in-process and reads its output as the step's result.
+ */
+export const createCapturedIO = createTestIO;
