@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync, readFileSync, existsSync, copyFileSync, mkdirSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { assertBuilt, runSvcProcess } from './helpers/cli.js';
+import { spawn } from 'node:child_process';
+import { openSync, readSync, writeSync, closeSync, writeFileSync } from 'node:fs';
+import { assertBuilt, BIN_PATH, runSvcProcess } from './helpers/cli.js';
 import { startService as startInProcess } from '../src/server/main.js';
 
 // issue 15: snapshots and reset of a real local service process, driven by the real CLI.
@@ -272,8 +274,98 @@ describe('svc server snapshot', () => {
     expect(unknown.stderr).toContain('no snapshot "one"');
     const bad = await svc(dir, ['server', 'snapshot', 'save', '../escape']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('<name>');
+    expect(bad.stderr).toContain('../escape: a snapshot path ends in .db');
+    expect(bad.stderr).not.toContain('<name>');
     expect(existsSync(join(dir, 'escape.db'))).toBe(false);
+  }, 60_000);
+});
+
+describe('snapshots that cannot be loaded, and other bad input', () => {
+  beforeAll(() => assertBuilt());
+
+  it('refuses a damaged snapshot and a file that is no svc database (exit 2), the running service and its data untouched', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    for (let i = 0; i < 300; i++) expect((await send(dir, `padding ${i} ${'x'.repeat(200)}`)).status).toBe(201);
+    expect((await svc(dir, ['server', 'snapshot', 'save', 'good'])).code).toBe(0);
+    // Damaged the way a bad merge or a partial download damages a file: its header intact, pages overwritten.
+    const damaged = join(dir, 'snapshots', 'damaged.db');
+    copyFileSync(join(dir, 'snapshots', 'good.db'), damaged);
+    const size = statSync(damaged).size;
+    expect(size).toBeGreaterThan(40_000);
+    const fd = openSync(damaged, 'r+');
+    for (let at = 8192; at < size; at += 16_384) writeSync(fd, Buffer.alloc(1024, 0xde), 0, 1024, at);
+    closeSync(fd);
+    const header = Buffer.alloc(16);
+    const check = openSync(damaged, 'r');
+    readSync(check, header, 0, 16, 0);
+    closeSync(check);
+    expect(header.toString('latin1')).toBe('SQLite format 3\0');
+    writeFileSync(join(dir, 'snapshots', 'notes.db'), 'not a database at all\n');
+    const pid = pidOf(dir);
+    const before = await messageBodies(dir);
+    expect(before.length).toBe(100); // one page of the 300
+
+    const refused = await svc(dir, ['server', 'snapshot', 'load', 'damaged']);
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('snapshot "damaged" is damaged or not a database');
+    expect(refused.stderr).toContain('nothing was changed');
+    const garbage = await svc(dir, ['server', 'snapshot', 'load', 'notes']);
+    expect(garbage.code, garbage.stderr).toBe(2);
+    expect(garbage.stderr).toContain('nothing was changed');
+    expect(garbage.stderr).not.toContain('load it with the svc version that saved it');
+    expect(pidOf(dir)).toBe(pid);
+    expect(await messageBodies(dir)).toEqual(before);
+  }, 90_000);
+
+  it('refuses to save onto the live database, to reset a directory with no data; loads into a new directory', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    expect((await send(dir, 'carried')).status).toBe(201);
+    const onto = await svc(dir, ['server', 'snapshot', 'save', join(dir, 'svc.db')]);
+    expect(onto.code).toBe(2);
+    expect(onto.stderr).toContain("is the local service's own data");
+    const seed = join(newDataDir(), 'seed.db');
+    expect((await svc(dir, ['server', 'snapshot', 'save', seed])).code).toBe(0);
+
+    const nowhere = join(newDataDir(), 'never-started');
+    const reset = await svc(nowhere, ['server', 'reset']);
+    expect(reset.code).toBe(4);
+    expect(reset.stderr).toContain('does not exist: nothing to reset');
+    expect(existsSync(nowhere)).toBe(false);
+
+    const fresh = join(newDataDir(), 'ci-data');
+    const loaded = await svc(fresh, ['server', 'snapshot', 'load', seed]);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    const db = new Database(join(fresh, 'svc.db'), { readonly: true });
+    expect((db.prepare('SELECT body FROM messages').all() as Array<{ body: string }>).map((m) => m.body)).toEqual(['carried']);
+    db.close();
+  }, 60_000);
+
+  it('Ctrl-C during a load finishes it and starts the service again before ending (exit 130)', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    expect((await svc(dir, ['server', 'snapshot', 'save', 'before'])).code).toBe(0);
+    expect((await send(dir, 'after the snapshot')).status).toBe(201);
+    const child = spawn(process.execPath, [BIN_PATH, 'server', 'snapshot', 'load', 'before'], { env: { PATH: process.env.PATH, HOME: dir, SVC_DATA_DIR: dir, SVC_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let presses = 0;
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      // Interrupted once the service is down, the worst moment to stop, and pressed again.
+      if (presses === 0 && stderr.includes('stopped the local service')) {
+        presses++;
+        child.kill('SIGINT');
+        setTimeout(() => child.kill('SIGINT'), 50);
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(stderr).toContain('stopped the local service');
+    expect(code, stderr).toBe(130);
+    expect(stderr).toContain('started the local service again');
+    expect(stderr).toContain('interrupted: the change was completed');
+    expect(pidOf(dir)).toBeDefined();
+    expect(await messageBodies(dir)).toEqual([]);
   }, 60_000);
 });
 

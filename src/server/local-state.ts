@@ -15,7 +15,7 @@ import type { AccountRecord } from './storage/accounts-repo.js';
 import type { KeyRecord } from './storage/keys-repo.js';
 import { AccountsRepo } from './storage/accounts-repo.js';
 import { KeysRepo } from './storage/keys-repo.js';
-import { copySnapshotIn, latestSchemaVersion, removeDatabaseFiles, schemaVersionOf, type SnapshotPlace } from './storage/snapshots.js';
+import { copySnapshotIn, damageOf, latestSchemaVersion, removeDatabaseFiles, schemaVersionOf, type SnapshotPlace } from './storage/snapshots.js';
 import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
 
 const quietLog = { error: () => undefined };
@@ -25,24 +25,38 @@ function depsOver(db: Db, dataDir: string): ServiceDeps {
   return composeService(db, restoreClock('system', undefined), quietLog, { mediaDir: path.join(dataDir, MEDIA_DIR) });
 }
 
+/** A snapshot that cannot be loaded here; `kind` picks the exit code (cli.md: 5 for another schema version, 2 for a bad file). */
 export class SnapshotVersionError extends Error {
   override name = 'SnapshotVersionError';
+  constructor(message: string, readonly kind: 'version' | 'unusable' = 'version') {
+    super(message);
+  }
 }
 
-/** Refuses a snapshot of another schema version before anything changes; names both versions. */
+/**
+ * Refuses, before anything changes, a snapshot that is damaged, is not an svc database, or has
+ * another schema version (naming both versions).
+ */
 export function checkSnapshotVersion(place: SnapshotPlace, name: string): void {
+  const damage = damageOf(place.file);
+  if (damage !== null) {
+    throw new SnapshotVersionError(`snapshot "${name}" is damaged or not a database (${damage}); nothing was changed`, 'unusable');
+  }
   const found = schemaVersionOf(place.file);
   const expected = latestSchemaVersion();
+  if (found === null) throw new SnapshotVersionError(`snapshot "${name}" is not an svc snapshot (it has no schema version); nothing was changed`, 'unusable');
   if (found !== expected) {
     throw new SnapshotVersionError(
-      `snapshot "${name}" has schema version ${found ?? 'none (not an svc database)'}, this svc's database is schema version ${expected}; nothing was changed (load it with the svc version that saved it)`,
+      `snapshot "${name}" has schema version ${found}, this svc's database is schema version ${expected}; nothing was changed (load it with the svc version that saved it)`,
     );
   }
 }
 
-/** Copies the snapshot in, then makes this data directory's bootstrap keys valid in it. */
-export function loadSnapshotData(dataDir: string, place: SnapshotPlace, name: string): void {
-  checkSnapshotVersion(place, name);
+/**
+ * Copies the snapshot in, then makes this data directory's bootstrap keys valid in it. The caller
+ * has checked it first (checkSnapshotVersion: sound, an svc database, this schema version).
+ */
+export function loadSnapshotData(dataDir: string, place: SnapshotPlace): void {
   copySnapshotIn(dataDir, place);
   ensureBootstrapKeys(dataDir);
 }

@@ -29,6 +29,26 @@ export const snapshotAt = (file: string): SnapshotPlace => {
 };
 
 /** The highest applied migration of a database file, or null when it has none (not an svc database). */
+/**
+ * SQLite's own check of a database file (`PRAGMA quick_check`: every page, index and record
+ * readable), read-only. Returns the first problem, or null when the file is sound. A snapshot
+ * committed to a repository can be damaged on the way (a bad merge, a partial download): loading one
+ * would put a database the service cannot open in place of a good one.
+ */
+export function damageOf(file: string): string | null {
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+    const rows = db.prepare('PRAGMA quick_check').all() as Array<{ quick_check: string }>;
+    const first = rows[0]?.quick_check;
+    return first === 'ok' ? null : (first ?? 'no answer to quick_check');
+  } catch (error) {
+    return (error as Error).message;
+  } finally {
+    db?.close();
+  }
+}
+
 export function schemaVersionOf(file: string): number | null {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -102,6 +122,8 @@ export async function saveSnapshotFiles(dataDir: string, place: SnapshotPlace): 
  * the caller stops it first. The version check is the caller's, before anything changes.
  */
 export function copySnapshotIn(dataDir: string, place: SnapshotPlace): void {
+  // A first load into a new data directory (a CI machine) creates it.
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const target = path.join(dataDir, DB_FILE);
   const temp = `${target}.${process.pid}.tmp`;
   fs.copyFileSync(place.file, temp);

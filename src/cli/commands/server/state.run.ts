@@ -3,7 +3,7 @@
 // address and clock mode) through the code `svc server stop` and `start --detach` use.
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
-import { CliError, UsageError } from '../../errors.js';
+import { CancelledError, CliError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import * as local from '../../local-service.js';
 import { printList } from '../../../output/formatters.js';
@@ -12,6 +12,8 @@ import { stopIfRunning } from './server.run.js';
 import { listSnapshots, namedSnapshot, removeSnapshot, saveSnapshotFiles, snapshotAt, type SnapshotPlace } from '../../../server/storage/snapshots.js';
 import { checkSnapshotVersion, loadSnapshotData, resetData, SnapshotVersionError } from '../../../server/local-state.js';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { DB_FILE, MEDIA_DIR } from '../../../api/values/local-service.js';
 import { dataDirInUse } from '../../../server/storage/data-dir-lock.js';
 
 interface NamedOptions {
@@ -21,7 +23,7 @@ interface NamedOptions {
 
 function checkName(name: string): void {
   const problem = snapshotNameProblem(name);
-  if (problem) throw new UsageError(`<name>: ${problem}`, '<name>');
+  if (problem) throw new UsageError(problem, '<name>');
 }
 
 /**
@@ -30,8 +32,13 @@ function checkName(name: string): void {
  */
 function placeOf(o: NamedOptions): SnapshotPlace {
   if (isSnapshotPath(o.name)) {
-    if (!o.name.endsWith('.db')) throw new UsageError(`<name>: ${o.name}: a snapshot path ends in .db (its media go in the .media folder beside it)`, '<name>');
-    return snapshotAt(o.name);
+    if (!o.name.endsWith('.db')) throw new UsageError(`${o.name}: a snapshot path ends in .db (its media go in the .media folder beside it)`, '<name>');
+    const place = snapshotAt(o.name);
+    // The live database is not a snapshot of itself (saving onto it, or loading it into itself).
+    if (place.file === path.resolve(o.dataDir, DB_FILE) || place.file.startsWith(`${path.resolve(o.dataDir, MEDIA_DIR)}${path.sep}`)) {
+      throw new UsageError(`${o.name} is the local service's own data in ${o.dataDir}: name a file outside it, or a NAME (DATA/snapshots/NAME.db)`, '<name>');
+    }
+    return place;
   }
   checkName(o.name);
   return namedSnapshot(o.dataDir, o.name);
@@ -67,7 +74,7 @@ export async function runSnapshotLoad(ctx: CliContext, o: NamedOptions): Promise
   const started = Date.now();
   // Refused before the service is stopped: a snapshot of another schema changes nothing.
   guardVersion(() => checkSnapshotVersion(place, o.name));
-  await aroundStoppedService(ctx, o.dataDir, () => guardVersion(() => loadSnapshotData(o.dataDir, place, o.name)));
+  await aroundStoppedService(ctx, o.dataDir, () => loadSnapshotData(o.dataDir, place));
   notice(ctx, `loaded snapshot ${o.name} (${Date.now() - started} ms)`);
 }
 
@@ -77,6 +84,7 @@ export async function runSnapshotList(ctx: CliContext, dataDir: string): Promise
 }
 
 export async function runSnapshotRemove(ctx: CliContext, o: NamedOptions): Promise<void> {
+  if (isSnapshotPath(o.name)) throw new UsageError(`${o.name}: remove takes a NAME from \`svc server snapshot list\`; a snapshot file of your own is deleted like any file`, '<name>');
   checkName(o.name);
   mustExist(o, namedSnapshot(o.dataDir, o.name));
   removeSnapshot(o.dataDir, o.name);
@@ -84,6 +92,8 @@ export async function runSnapshotRemove(ctx: CliContext, o: NamedOptions): Promi
 }
 
 export async function runReset(ctx: CliContext, o: { dataDir: string; keepKeys: boolean }): Promise<void> {
+  const dbFile = path.join(o.dataDir, DB_FILE);
+  if (!existsSync(dbFile)) throw new CliError(`${dbFile} does not exist: nothing to reset (start the local service once to create it)`, EXIT.notFound);
   await aroundStoppedService(ctx, o.dataDir, () => resetData(o.dataDir, o.keepKeys));
   notice(ctx, o.keepKeys ? 'reset the local service (accounts and keys kept)' : 'reset the local service (bootstrap keys kept)');
 }
@@ -92,13 +102,38 @@ function guardVersion(fn: () => void): void {
   try {
     fn();
   } catch (error) {
-    if (error instanceof SnapshotVersionError) throw new CliError(error.message, EXIT.conflict);
+    // cli.md: 5 for another schema version; a damaged file or another program's database is bad input (2).
+    if (error instanceof SnapshotVersionError) throw new CliError(error.message, error.kind === 'version' ? EXIT.conflict : EXIT.usage);
     throw error;
   }
 }
 
-/** Stops the service if it runs, changes the files, and starts it again as it was. */
+/**
+ * Stops the service if it runs, changes the files, and starts it again as it was. Ctrl-C does not cut
+ * this short (it would leave the service stopped with nothing changed, or half changed): it is noted,
+ * the work finishes, the service comes back, and then the command ends as interrupted (130).
+ */
 async function aroundStoppedService(ctx: CliContext, dataDir: string, change: () => void): Promise<void> {
+  let interrupted = false;
+  let done = false;
+  // Re-armed after each Ctrl-C: a second one must not kill the process halfway either.
+  const hold = (): void =>
+    void ctx.environment.waitForInterrupt?.().then(() => {
+      if (done) return;
+      if (!interrupted) notice(ctx, 'finishing first: the data is being swapped and the service started again');
+      interrupted = true;
+      hold();
+    });
+  hold();
+  try {
+    await swapAroundStoppedService(ctx, dataDir, change);
+  } finally {
+    done = true;
+  }
+  if (interrupted) throw new CancelledError('interrupted: the change was completed and the service is as it was before the command');
+}
+
+async function swapAroundStoppedService(ctx: CliContext, dataDir: string, change: () => void): Promise<void> {
   const was = await stopIfRunning(dataDir);
   if (was) notice(ctx, `stopped the local service (pid ${was.pid})`);
   // A service that wrote no server.json (started from code) still holds the directory's lock: its
