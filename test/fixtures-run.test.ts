@@ -2,6 +2,7 @@
 // process against the real local service (manual clock: fixtures move it with `clock:` steps).
 // Every shipped example runs green; references, repeat, waits and expect; a bad reference refused
 // before any request; --cleanup leaves the account as it was. Needs `npm run build`.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -315,6 +316,80 @@ steps:
     expect(res.stderr).toContain("step typo: svc numbers by +14155550100: unknown command 'by'");
     expect(res.stderr).toContain("step bare: svc numbers get: missing required argument");
     expect(await holdings()).toEqual(before);
+  });
+});
+
+describe('what a QA pass found, fixed', () => {
+  it('a repeated svc: step stops at Ctrl-C between runs (exit 130), and --cleanup removes what it made', async () => {
+    // Active keys (a deleted key stays listed, revoked).
+    const keysNow = async () => ((await svc.call('GET', '/v1/keys?limit=100', { key: svc.bootstrap.testKey })).body.data as Array<{ revokedAt: string | null }>).filter((k) => k.revokedAt === null).length;
+    const before = await keysNow();
+    const fixture = file('repeat-keys.yaml', 'steps:\n  - name: keys\n    repeat: 1000\n    svc: keys create --name qa-k${i} --mode test\n');
+    const child = spawn(process.execPath, [BIN_PATH, 'fixtures', 'run', fixture, '--cleanup', '-o', 'ndjson'], {
+      env: { PATH: process.env.PATH, HOME: dir, SVC_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.testKey, SVC_DATA_DIR: svc.dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    // Some keys made, far from all 1000.
+    for (let i = 0; i < 100 && (await keysNow()) < before + 5; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await keysNow()).toBeGreaterThanOrEqual(before + 5);
+    child.kill('SIGINT');
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(code, stderr).toBe(130);
+    expect(stderr).toMatch(/interrupted: step keys \(svc keys create --name qa-k\d+ --mode test, i=\d+\) stopped/);
+    const undone = ndjson(stdout).filter((l) => l.kind === 'cleanup');
+    expect(undone.length).toBeGreaterThanOrEqual(5);
+    expect(undone.length).toBeLessThan(1000);
+    expect(await keysNow()).toBe(before);
+  }, 60_000);
+
+  it('answers confirmations itself; a number the run released is not "failed" by --cleanup; verbs\' notes stay out', async () => {
+    const before = await holdings();
+    const res = expectOk(await run([file('self-undo.yaml', `
+steps:
+  - name: found
+    svc: numbers search --area-code 415 --limit 1
+  - name: number
+    svc: numbers buy \${found.0.phoneNumber}
+  - name: hook
+    svc: webhooks create --url http://127.0.0.1:9/hook --events 'message.*'
+  - name: rel
+    svc: numbers release \${number.id}
+`), '--cleanup']));
+    expect(res.stderr).not.toContain('cleanup failed');
+    expect(res.stderr).not.toContain('Save the signing secret');
+    const undo = res.stdout.split('\n').filter((l) => l.startsWith('cleanup'));
+    expect(undo.length).toBe(1); // the webhook; the number was released by the run itself
+    expect(undo[0]).toMatch(/^cleanup\tDELETE \/v1\/webhooks\/we_\w+ → 204/);
+    expect(await holdings()).toEqual(before);
+  });
+
+  it('-o json is one document; expect.body addresses a list by index; a --param the file does not have is refused', async () => {
+    const fixture = file('json-doc.yaml', `
+params: { areaCode: "415" }
+steps:
+  - name: found
+    svc: numbers search --area-code \${params.areaCode} --limit 2
+    expect: { body: { 0: { region: CA } } }
+  - name: again
+    svc: numbers search --area-code \${params.areaCode} --limit 1
+`);
+    const res = expectOk(await run([fixture, '-o', 'json']));
+    const doc = JSON.parse(res.stdout) as Array<Record<string, unknown>>;
+    expect(doc.map((r) => r.step)).toEqual(['found', 'again']);
+    const wrong = await run([file('json-wrong.yaml', 'steps:\n  - name: found\n    svc: numbers search --area-code 415 --limit 1\n    expect: { body: { 0: { region: NY } } }\n')]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toContain('expect.body.0.region: expected "NY", got "CA"');
+    const shape = await run([file('json-shape.yaml', 'steps:\n  - name: found\n    svc: numbers search --area-code 415 --limit 1\n    expect: { body: { region: CA } }\n')]);
+    expect(shape.code).toBe(1);
+    expect(shape.stderr).toContain('expect.body: expected an object, the result is a list');
+    const typo = await run([fixture, '--param', 'areacode=212']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('--param areacode: ');
+    expect(typo.stderr).toContain('has no parameter "areacode" (it has: areaCode)');
   });
 });
 

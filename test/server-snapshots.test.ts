@@ -427,8 +427,11 @@ describe('media and other services on the data directory', () => {
       expect(bodies).toEqual(['kept']);
       await expect(startInProcess({ host: '127.0.0.1', port: 0, dataDir: dir, clock: 'manual' })).rejects.toThrow(`another svc service is running on ${dir}`);
       const second = await svc(dir, ['server', 'start', '--port', '0']);
-      expect(second.code).not.toBe(0);
-      expect(second.stderr).toContain('another svc service is running on');
+      expect(second.code).toBe(5);
+      expect(second.stderr).toContain(`another svc service is running on ${dir} but left no server.json`);
+      const detached = await svc(dir, ['server', 'start', '--detach', '--port', '0']);
+      expect(detached.code).toBe(5);
+      expect(detached.stderr).toContain('left no server.json');
     } finally {
       await running.close();
     }

@@ -1,6 +1,8 @@
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
 import { CliError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { dataDirInUse } from '../../../server/storage/data-dir-lock.js';
 import * as local from '../../local-service.js';
 import { startService } from '../../../server/main.js';
 import type { StartServerOptions } from './index.js';
@@ -16,6 +18,11 @@ export async function runStart(ctx: CliContext, opts: StartServerOptions): Promi
       return;
     }
     throw new CliError(`the local service is already running at ${running.baseUrl} (pid ${running.pid}); \`svc server stop\` first`);
+  }
+  // A service started from code leaves no server.json but holds the directory's lock: say so here,
+  // not as a start that failed somewhere in server.log.
+  if (dataDirInUse(opts.dataDir)) {
+    throw new CliError(`another svc service is running on ${opts.dataDir} but left no server.json (started from code, not by \`svc server start\`): stop that one, or use another --data`, EXIT.conflict);
   }
   if (opts.detach) {
     const started = await local.spawnDetached(ctx, opts);
