@@ -16,7 +16,9 @@ let dir: string;
 
 beforeAll(async () => {
   assertBuilt();
-  svc = await startTestService();
+  // Rate limits are not what these tests are about, and some make hundreds of calls (repeat: 1000
+  // interrupted, 300 keys cleaned up): the service's own limit would answer the next test 429.
+  svc = await startTestService({ rateLimit: { ratePerSec: 10_000, burst: 20_000 } });
   dir = mkdtempSync(join(tmpdir(), 'svc-fixtures-'));
 });
 
@@ -344,6 +346,44 @@ describe('what a QA pass found, fixed', () => {
     expect(undone.length).toBeGreaterThanOrEqual(5);
     expect(undone.length).toBeLessThan(1000);
     expect(await keysNow()).toBe(before);
+  }, 60_000);
+
+  it('Ctrl-C during --cleanup stops it and lists what is left, ids included (exit 130)', async () => {
+    const fixture = file('many-cleanup.yaml', 'steps:\n  - name: keys\n    repeat: 300\n    request: { method: POST, path: /v1/keys, body: { name: "qa-c${i}", mode: test } }\n  - name: fail\n    request: { method: GET, path: /v1/numbers/num_nope }\n');
+    const child = spawn(process.execPath, [BIN_PATH, 'fixtures', 'run', fixture, '--cleanup', '-o', 'ndjson'], {
+      env: { PATH: process.env.PATH, HOME: dir, SVC_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.testKey, SVC_DATA_DIR: svc.dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let pressed = false;
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      stdout += d;
+      if (!pressed && (stdout.match(/"kind":"cleanup"/g) ?? []).length >= 5) {
+        pressed = true;
+        child.kill('SIGINT');
+      }
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    expect(pressed).toBe(true);
+    expect(code, stderr).toBe(130);
+    const removed = ndjson(stdout).filter((l) => l.kind === 'cleanup').length;
+    expect(removed).toBeGreaterThanOrEqual(5);
+    expect(removed).toBeLessThan(300);
+    expect(stderr).toMatch(new RegExp(`^left: ${300 - removed} API keys \\(key_\\w+, key_\\w+, key_\\w+ and \\d+ more\\): not removed: the cleanup was interrupted$`, 'm'));
+    expect(stderr).toContain(`interrupted: the cleanup stopped with ${300 - removed} of 300 left`);
+    // What it listed is what is left (every page of keys read): finish by hand.
+    const all: Array<{ id: string; name: string; revokedAt: string | null }> = [];
+    for (let cursor = ''; ; ) {
+      const page = (await svc.call('GET', `/v1/keys?limit=100${cursor ? `&cursor=${cursor}` : ''}`, { key: svc.bootstrap.testKey })).body;
+      all.push(...page.data);
+      if (!page.hasMore) break;
+      cursor = page.nextCursor;
+    }
+    const active = all.filter((k) => k.name.startsWith('qa-c') && k.revokedAt === null);
+    expect(active.length).toBe(300 - removed);
+    for (const k of active) await svc.call('DELETE', `/v1/keys/${k.id}`, { key: svc.bootstrap.testKey });
   }, 60_000);
 
   it('answers confirmations itself; a number the run released is not "failed" by --cleanup; verbs\' notes stay out', async () => {
