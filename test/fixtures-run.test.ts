@@ -386,6 +386,15 @@ describe('what a QA pass found, fixed', () => {
     for (const k of active) await svc.call('DELETE', `/v1/keys/${k.id}`, { key: svc.bootstrap.testKey });
   }, 60_000);
 
+  it("a verb that refuses its own flags is said once, in its words, with its exit code", async () => {
+    const res = await run([file('no-mode.yaml', 'steps:\n  - name: k\n    svc: keys create --name fixture-no-mode\n')]);
+    expect(res.code).toBe(2);
+    const said = res.stderr.split('\n').filter((l) => l.includes('--mode'));
+    expect(said.length).toBe(1);
+    expect(said[0]).toMatch(/^error: /);
+    expect(res.stderr).toContain('step k failed (svc keys create --name fixture-no-mode)');
+  });
+
   it('answers confirmations itself; a number the run released is not "failed" by --cleanup; verbs\' notes stay out', async () => {
     const before = await holdings();
     const res = expectOk(await run([file('self-undo.yaml', `
