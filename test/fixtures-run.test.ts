@@ -322,24 +322,31 @@ steps:
 });
 
 describe('what a QA pass found, fixed', () => {
+  /** `svc fixtures run FILE --cleanup -o ndjson` as a child process, to be interrupted with SIGINT. */
+  function spawnRun(fixture: string) {
+    const child = spawn(process.execPath, [BIN_PATH, 'fixtures', 'run', fixture, '--cleanup', '-o', 'ndjson'], {
+      env: { PATH: process.env.PATH, HOME: dir, SVC_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.testKey, SVC_DATA_DIR: svc.dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const seen = { stdout: '', stderr: '' };
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (seen.stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (seen.stderr += d));
+    const closed = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    return { child, seen, closed };
+  }
+
   it('a repeated svc: step stops at Ctrl-C between runs (exit 130), and --cleanup removes what it made', async () => {
     // Active keys (a deleted key stays listed, revoked).
     const keysNow = async () => ((await svc.call('GET', '/v1/keys?limit=100', { key: svc.bootstrap.testKey })).body.data as Array<{ revokedAt: string | null }>).filter((k) => k.revokedAt === null).length;
     const before = await keysNow();
     const fixture = file('repeat-keys.yaml', 'steps:\n  - name: keys\n    repeat: 1000\n    svc: keys create --name qa-k${i} --mode test\n');
-    const child = spawn(process.execPath, [BIN_PATH, 'fixtures', 'run', fixture, '--cleanup', '-o', 'ndjson'], {
-      env: { PATH: process.env.PATH, HOME: dir, SVC_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.testKey, SVC_DATA_DIR: svc.dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const { child, seen, closed } = spawnRun(fixture);
     // Some keys made, far from all 1000.
     for (let i = 0; i < 100 && (await keysNow()) < before + 5; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await keysNow()).toBeGreaterThanOrEqual(before + 5);
     child.kill('SIGINT');
-    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    const code = await closed;
+    const { stdout, stderr } = seen;
     expect(code, stderr).toBe(130);
     expect(stderr).toMatch(/interrupted: step keys \(svc keys create --name qa-k\d+ --mode test, i=\d+\) stopped/);
     const undone = ndjson(stdout).filter((l) => l.kind === 'cleanup');
@@ -350,22 +357,16 @@ describe('what a QA pass found, fixed', () => {
 
   it('Ctrl-C during --cleanup stops it and lists what is left, ids included (exit 130)', async () => {
     const fixture = file('many-cleanup.yaml', 'steps:\n  - name: keys\n    repeat: 300\n    request: { method: POST, path: /v1/keys, body: { name: "qa-c${i}", mode: test } }\n  - name: fail\n    request: { method: GET, path: /v1/numbers/num_nope }\n');
-    const child = spawn(process.execPath, [BIN_PATH, 'fixtures', 'run', fixture, '--cleanup', '-o', 'ndjson'], {
-      env: { PATH: process.env.PATH, HOME: dir, SVC_CONFIG_DIR: join(dir, 'config'), NO_COLOR: '1', SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.testKey, SVC_DATA_DIR: svc.dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
+    const { child, seen, closed } = spawnRun(fixture);
     let pressed = false;
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.stdout.setEncoding('utf8').on('data', (d: string) => {
-      stdout += d;
-      if (!pressed && (stdout.match(/"kind":"cleanup"/g) ?? []).length >= 5) {
+    child.stdout.on('data', () => {
+      if (!pressed && (seen.stdout.match(/"kind":"cleanup"/g) ?? []).length >= 5) {
         pressed = true;
         child.kill('SIGINT');
       }
     });
-    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    const code = await closed;
+    const { stdout, stderr } = seen;
     expect(pressed).toBe(true);
     expect(code, stderr).toBe(130);
     const removed = ndjson(stdout).filter((l) => l.kind === 'cleanup').length;
