@@ -299,6 +299,29 @@ steps:
     expect(await subNumbers()).toEqual([bought]);
   });
 
+  it('--cleanup suspends a sub-account the run created (the API deletes none), after undoing what was made in it', async () => {
+    const res = expectOk(await run([file('verb-new-sub.yaml', `
+steps:
+  - name: sub
+    svc: subaccounts create --name "fixture client \${env.FIXTURE_RUN|x}"
+  - name: found
+    svc: numbers search --area-code 212 --limit 1
+  - name: number
+    svc: numbers buy \${found.0.phoneNumber} --subaccount \${sub.id}
+`), '--cleanup', '-o', 'ndjson']));
+    const lines = ndjson(res.stdout);
+    const subId = lines[0]!.id as string;
+    expect(subId).toBeTruthy();
+    const undo = lines.filter((l) => l.kind === 'cleanup').map((l) => l.action);
+    expect(undo).toEqual([
+      expect.stringMatching(/^POST \/v1\/numbers\/num_\w+\/release → 200$/),
+      `PATCH /v1/subaccounts/${subId} {"status":"suspended"} → 200`,
+    ]);
+    expect(res.stderr).not.toContain('not undone: sub-account');
+    const after = await svc.call('GET', `/v1/subaccounts/${subId}`, { key: svc.bootstrap.testKey });
+    expect(after.body.status).toBe('suspended');
+  });
+
   it("a step's words are checked by the verb's own parser before anything is sent (exit 2, the account unchanged)", async () => {
     const before = await holdings();
     const res = await run([file('verb-bad.yaml', `
