@@ -23,6 +23,29 @@ export function interruptSignal(ctx: CliContext): AbortSignal {
   return controller.signal;
 }
 
+/**
+ * Holds Ctrl-C off while work must not stop halfway (swapping a service's data, undoing a run): each
+ * press is noted (`onPress` on the first) and the process is never killed by it; re-armed after
+ * every press, so a second one is held too. `release()` when the work is done.
+ */
+export function holdInterrupts(ctx: CliContext, onPress?: () => void): { readonly pressed: boolean; release(): void } {
+  const state = { pressed: false, released: false };
+  const arm = (): void =>
+    void ctx.environment.waitForInterrupt?.().then(() => {
+      if (state.released) return;
+      if (!state.pressed) onPress?.();
+      state.pressed = true;
+      arm();
+    });
+  arm();
+  return {
+    get pressed() {
+      return state.pressed;
+    },
+    release: () => void (state.released = true),
+  };
+}
+
 /** Sleeps `ms`; resolves false at once when the signal aborts (true when the time ran out). */
 export function pause(ms: number, signal: AbortSignal): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);

@@ -3,6 +3,7 @@
 // address and clock mode) through the code `svc server stop` and `start --detach` use.
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
+import { holdInterrupts } from '../../long-running.js';
 import { CancelledError, CliError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import * as local from '../../local-service.js';
@@ -114,23 +115,13 @@ function guardVersion(fn: () => void): void {
  * the work finishes, the service comes back, and then the command ends as interrupted (130).
  */
 async function aroundStoppedService(ctx: CliContext, dataDir: string, change: () => void): Promise<void> {
-  let interrupted = false;
-  let done = false;
-  // Re-armed after each Ctrl-C: a second one must not kill the process halfway either.
-  const hold = (): void =>
-    void ctx.environment.waitForInterrupt?.().then(() => {
-      if (done) return;
-      if (!interrupted) notice(ctx, 'finishing first: the data is being swapped and the service started again');
-      interrupted = true;
-      hold();
-    });
-  hold();
+  const held = holdInterrupts(ctx, () => notice(ctx, 'finishing first: the data is being swapped and the service started again'));
   try {
     await swapAroundStoppedService(ctx, dataDir, change);
   } finally {
-    done = true;
+    held.release();
   }
-  if (interrupted) throw new CancelledError('interrupted: the change was completed and the service is as it was before the command');
+  if (held.pressed) throw new CancelledError('interrupted: the change was completed and the service is as it was before the command');
 }
 
 async function swapAroundStoppedService(ctx: CliContext, dataDir: string, change: () => void): Promise<void> {
