@@ -23,7 +23,7 @@ async function account() {
 
 beforeAll(async () => {
   assertBuilt();
-  svc = await startTestService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  svc = await startTestService();
 });
 
 afterAll(async () => {

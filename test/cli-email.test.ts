@@ -46,7 +46,7 @@ async function verifiedDomain(): Promise<string> {
 
 beforeAll(async () => {
   assertBuilt();
-  svc = await startTestService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  svc = await startTestService();
   tmp = mkdtempSync(join(tmpdir(), 'svc-cli-email-'));
 });
 

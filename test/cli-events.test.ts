@@ -26,7 +26,7 @@ const status = (s: TestService = svc) => emit(s, 'message.status', { messageId: 
 const headCursor = async (): Promise<string> => (await svc.call('GET', '/v1/events?after=now')).body.cursor;
 
 beforeAll(async () => {
-  svc = await startTestService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  svc = await startTestService();
   tmp = mkdtempSync(join(tmpdir(), 'svc-cli-events-'));
 });
 

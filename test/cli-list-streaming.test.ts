@@ -24,7 +24,7 @@ let cfg: string;
 
 beforeAll(async () => {
   assertBuilt();
-  svc = await startTestService({ clock: 'system', rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  svc = await startTestService({ clock: 'system' });
   cfg = mkdtempSync(join(tmpdir(), 'svc-list-streaming-'));
   const accountId = svc.bootstrap.accountId;
   const base = Date.now() - 1_000_000;

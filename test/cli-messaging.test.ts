@@ -55,7 +55,7 @@ async function buyWithCli(searchArgs: string[], want: (n: Available) => boolean)
 }
 
 beforeAll(async () => {
-  svc = await startTestService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  svc = await startTestService();
   tmp = mkdtempSync(join(tmpdir(), 'svc-cli-messaging-'));
   mine = await buyWithCli(['--area-code', '415'], (n) => n.capabilities.sms && n.capabilities.mms && n.capabilities.voice);
   tollfree = await buyWithCli(['--type', 'tollfree'], (n) => n.capabilities.sms);

@@ -53,7 +53,7 @@ async function buy(want: (n: Available) => boolean = (n) => n.capabilities.sms &
 }
 
 beforeAll(async () => {
-  svc = await startTestService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  svc = await startTestService();
   // This file buys and registers more than a new account's wallet covers (contract §11).
   fundAccount(svc, svc.bootstrap.accountId);
   tmp = mkdtempSync(join(tmpdir(), 'svc-cli-numbers-'));

@@ -68,7 +68,7 @@ let older: { id: string; phoneNumber: string };
 let newer: { id: string; phoneNumber: string };
 
 beforeAll(async () => {
-  svc = await startTestService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  svc = await startTestService();
   tmp = mkdtempSync(join(tmpdir(), 'svc-cli-output-'));
   [older, newer] = (await buyNumbers(2)) as [typeof older, typeof newer];
   // The older number (page 2 of `numbers list --limit 1`, newest first) has an emergency address;

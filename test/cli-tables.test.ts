@@ -17,7 +17,7 @@ const STATUS_WORDS = /^(queued|sending|sent|delivered|undelivered|failed|receive
 
 beforeAll(async () => {
   assertBuilt();
-  svc = await startTestService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  svc = await startTestService();
   const key = svc.bootstrap.testKey;
   const found = JSON.parse(expectOk(await runSvc(['numbers', 'search', '--type', 'tollfree', '--limit', '100', '-o', 'json'], { service: svc })).stdout) as {
     phoneNumber: string;

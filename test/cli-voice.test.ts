@@ -24,7 +24,7 @@ const CALLER = '+14155550123';
 const PSTN = '+14155550199';
 
 beforeAll(async () => {
-  svc = await startTestService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  svc = await startTestService();
   tmp = mkdtempSync(join(tmpdir(), 'svc-cli-voice-'));
 });
 

@@ -36,7 +36,7 @@ const emailSent = () => emit(svc, 'email.sent', { emailId: `eml_${++n}`, recipie
 const configDir = () => mkdtempSync(join(tmp, 'config-'));
 
 beforeAll(async () => {
-  svc = await startWebhookService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  svc = await startWebhookService();
   tmp = mkdtempSync(join(tmpdir(), 'svc-cli-webhooks-'));
 });
 

@@ -16,9 +16,7 @@ let dir: string;
 
 beforeAll(async () => {
   assertBuilt();
-  // Rate limits are not what these tests are about, and some make hundreds of calls (repeat: 1000
-  // interrupted, 300 keys cleaned up): the service's own limit would answer the next test 429.
-  svc = await startTestService({ rateLimit: { ratePerSec: 10_000, burst: 20_000 } });
+  svc = await startTestService();
   dir = mkdtempSync(join(tmpdir(), 'svc-fixtures-'));
 });
 

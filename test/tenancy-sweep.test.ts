@@ -94,7 +94,7 @@ const attackers: Attacker[] = [];
 let attackerFixtures: Fixtures;
 
 beforeAll(async () => {
-  svc = await startTestService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+  svc = await startTestService();
   doc = (await svc.call('GET', '/openapi.json')).body;
   ops = operationsOf(doc).filter((op) => pathParamNames(op.path).length > 0);
   const sub = async (name: string) => {

@@ -157,7 +157,7 @@ describe('svc webhooks listen killed and restarted 10 times mid-stream', () => {
   const TEST_TIMEOUT_MS = 120_000;
 
   it('forwards every event, in order, to the local handler', async () => {
-    const svc = await startWebhookService({ rateLimit: { ratePerSec: 100_000, burst: 100_000 } });
+    const svc = await startWebhookService();
     cleanups.push(() => svc.stop());
     // The handler takes a moment per event, so a kill can land between its answer and the saved cursor.
     const forwarded = new Set<string>();
