@@ -90,7 +90,7 @@ export async function startReceiver(handler: ReceiverHandler = () => ({ status: 
     setHandler: (next) => {
       h = next;
     },
-    waitFor(n, timeoutMs = 5000) {
+    waitFor(n, timeoutMs = 15_000) {
       if (received.length >= n) return Promise.resolve(received);
       return new Promise((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`receiver got ${received.length} of ${n} requests in ${timeoutMs} ms`)), timeoutMs);
@@ -113,9 +113,20 @@ export async function startReceiver(handler: ReceiverHandler = () => ({ status: 
 const isLoopback = (address: string) => address.startsWith('127.') || address === '::1';
 
 /**
+ * The ack timeout of a test service: long enough that a receiver which answers at once is never
+ * timed out on a loaded machine (issue 22: at 300 ms, a busy CI machine timed out answers of 200).
+ */
+export const TEST_ACK_MS = 5_000;
+/**
+ * For the tests about a receiver that never answers (pass it as `webhooks.ackTimeoutMs`): short, so
+ * they are quick, yet well above the time a prompt answer from the same process takes under load.
+ */
+export const HANG_ACK_MS = 1_000;
+
+/**
  * The service with webhook delivery that can only reach loopback: a stub resolver (names resolve
  * from a table, nothing goes to real DNS) and a loopback-only destination guard (a bug cannot send
- * traffic off the machine). The ack timeout is 300 ms so a hanging receiver test is quick.
+ * traffic off the machine).
  */
 export function startWebhookService(opts: Partial<StartOptions> & { dns?: Record<string, string | string[]> } = {}): Promise<TestService> {
   const { dns, ...rest } = opts;
@@ -123,7 +134,7 @@ export function startWebhookService(opts: Partial<StartOptions> & { dns?: Record
     ...rest,
     webhooks: {
       resolver: staticResolver({ localhost: '127.0.0.1', ...(dns ?? {}) }),
-      ackTimeoutMs: 300,
+      ackTimeoutMs: TEST_ACK_MS,
       destinationGuard: isLoopback,
       ...(rest.webhooks ?? {}),
     },
