@@ -85,7 +85,7 @@ function svcChild(args: string[], onStdout: (chunk: Buffer, child: ReturnType<ty
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`svc ${args.join(' ')} did not end; stderr: ${stderr}`));
-    }, 20_000);
+    }, 60_000);
     child.on('exit', (code, signal) => {
       clearTimeout(timer);
       resolve({ code, signal, stderr });

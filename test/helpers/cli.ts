@@ -121,7 +121,7 @@ export function runSvcProcess(args: string[], opts: RunSvcProcessOptions = {}): 
     base.SVC_DATA_DIR = opts.service.dataDir;
   }
   const env = mergeEnv(base, given);
-  const timeoutMs = opts.timeoutMs ?? 20_000;
+  const timeoutMs = opts.timeoutMs ?? 45_000;
   const cleanup = () => {
     for (const dir of temps) rmSync(dir, { recursive: true, force: true });
   };

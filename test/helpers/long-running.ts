@@ -2,10 +2,11 @@
 // controls its Ctrl-C: start it, watch its output while it runs, then stop it and get its result.
 import { createTestIO, type TestIO } from '../../src/output/io.js';
 import { runSvc, type CliResult, type RunSvcOptions } from './cli.js';
+import { WAIT_FLOOR_MS } from './terminal.js';
 
 export interface Running {
   io: TestIO;
-  /** Resolves once `test(stdout, stderr)` is true; rejects after `timeoutMs` with what was printed. */
+  /** Resolves once `test(stdout, stderr)` is true; rejects after `timeoutMs` (at least WAIT_FLOOR_MS) with what was printed. */
   until(test: (out: string, err: string) => boolean, timeoutMs?: number, what?: string): Promise<void>;
   /** Non-empty stdout lines so far. */
   lines(): string[];
@@ -27,13 +28,14 @@ export function startRunning(args: string[], opts: RunSvcOptions & { tty?: boole
     io,
     done,
     lines: () => io.out().split('\n').filter((l) => l !== ''),
-    async until(test, timeoutMs = 5000, what = 'output') {
-      const deadline = Date.now() + timeoutMs;
+    async until(test, timeoutMs = WAIT_FLOOR_MS, what = 'output') {
+      const bound = Math.max(timeoutMs, WAIT_FLOOR_MS);
+      const deadline = Date.now() + bound;
       let finished = false;
       void done.then(() => (finished = true));
       while (!test(io.out(), io.err())) {
         if (finished) throw new Error(`svc ${args.join(' ')} ended before ${what}\nstdout: ${io.out()}\nstderr: ${io.err()}`);
-        if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms\nstdout: ${io.out()}\nstderr: ${io.err()}`);
+        if (Date.now() > deadline) throw new Error(`no ${what} within ${bound} ms\nstdout: ${io.out()}\nstderr: ${io.err()}`);
         await new Promise((r) => setTimeout(r, 10));
       }
     },

@@ -13,10 +13,20 @@ export interface Terminal {
   press(...keys: string[]): void;
   /** The visible screen, trailing blank lines dropped. */
   screen(): string;
-  /** Waits until the screen passes `test`; throws with the screen after `timeoutMs`. */
+  /**
+   * Waits until the screen passes `test`; throws with the screen after `timeoutMs`, and never sooner
+   * than WAIT_FLOOR_MS: the bound catches a hang, it is not a speed check (issue 22).
+   */
   until(test: (screen: string) => boolean, timeoutMs?: number, what?: string): Promise<string>;
   close(): void;
 }
+
+/**
+ * The least a test waits for something to show before it fails: what shows in 1 s on a quiet
+ * machine can take ten times that on a loaded 2-core CI machine (issue 22), and a wait that passes
+ * returns the moment the thing shows, so a generous bound costs nothing.
+ */
+export const WAIT_FLOOR_MS = 30_000;
 
 export function requireTmux(): void {
   const probe = spawnSync('tmux', ['-V']);
@@ -39,12 +49,13 @@ export function openTerminal(command: string[], opts: { env?: Record<string, str
     type: (text) => void tmux('send-keys', '-l', text),
     press: (...keys) => void tmux('send-keys', ...keys),
     screen,
-    async until(test, timeoutMs = 10_000, what = 'the expected screen') {
-      const deadline = Date.now() + timeoutMs;
+    async until(test, timeoutMs = WAIT_FLOOR_MS, what = 'the expected screen') {
+      const bound = Math.max(timeoutMs, WAIT_FLOOR_MS);
+      const deadline = Date.now() + bound;
       for (;;) {
         const s = screen();
         if (test(s)) return s;
-        if (Date.now() > deadline) throw new Error(`terminal: no ${what} within ${timeoutMs} ms; screen:\n${s}`);
+        if (Date.now() > deadline) throw new Error(`terminal: no ${what} within ${bound} ms; screen:\n${s}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     },
