@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite needs (CI runs this; a developer may too, as root).
-# Each is checked first, so a machine that has them all skips apt entirely.
+# Installs the Debian packages the test suite needs: mandoc lints the man pages; zsh and fish run
+# the completion scripts; tmux drives the terminal tests; chromium the browser tests. `npm test` runs
+# this first (its `pretest`), so the README's test command passes on a fresh machine with only Node
+# and npm. Each tool is checked first: a machine that has them all never touches apt.
 set -euo pipefail
 need=()
 for pair in mandoc:mandoc zsh:zsh fish:fish tmux:tmux chromium:chromium; do
@@ -8,7 +10,15 @@ for pair in mandoc:mandoc zsh:zsh fish:fish tmux:tmux chromium:chromium; do
   command -v "$cmd" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ ${#need[@]} -eq 0 ]; then echo "test tools present"; exit 0; fi
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo"; fi
+fi
+if ! command -v apt-get >/dev/null 2>&1 || { [ "$(id -u)" -ne 0 ] && [ -z "$SUDO" ]; }; then
+  echo "the tests need these Debian packages: ${need[*]}" >&2
+  echo "install them (as root: apt-get install ${need[*]}), or run: sudo bash scripts/install-test-tools.sh" >&2
+  exit 1
+fi
 echo "installing: ${need[*]}"
-SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 $SUDO apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
