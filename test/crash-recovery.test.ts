@@ -16,6 +16,8 @@ import { createInterface } from 'node:readline';
 import { request, Agent } from 'undici';
 import { assertBuilt, REPO_ROOT } from './helpers/cli.js';
 import { startReceiver, type Receiver } from './webhooks-receiver.js';
+import { liveNumber } from './messages-fixtures.js';
+import type { TestService } from './helpers/service.js';
 import { FEED_LIMIT_MAX } from '../src/api/schemas/events.js';
 import { PAGE_LIMIT_MAX } from '../src/api/schemas/page.js';
 
@@ -44,8 +46,8 @@ interface Child {
 }
 
 /** Starts the built service on `dataDir` (port 0) and resolves once it prints its address. */
-async function startChild(dataDir: string): Promise<Child> {
-  const proc = spawn(process.execPath, [CHILD, dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+async function startChild(dataDir: string, clock: 'system' | 'manual' = 'system'): Promise<Child> {
+  const proc = spawn(process.execPath, [CHILD, dataDir, clock], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
@@ -276,6 +278,154 @@ describe('crash: SIGKILL mid-burst, restart on the same data', () => {
     );
     expect(new Set(log.map((d) => d.eventId))).toEqual(feedIds);
     // Nothing was delivered that the feed does not hold (no event of an unanswered, uncommitted send).
+    for (const id of receivedIds()) expect(feedIds.has(id), `received event ${id} is in the feed`).toBe(true);
+  }, TEST_TIMEOUT_MS);
+});
+
+/** The child as the fixtures see a test service: `call(method, path, {key, headers, body})` (key default: live). */
+function fixtureService(child: Child, agent: Agent): TestService {
+  const call = async (method: string, path: string, o: { body?: unknown; key?: string | null; headers?: Record<string, string> } = {}) => {
+    const key = o.key === undefined ? child.liveKey : o.key;
+    const res = await request(`${child.baseUrl}${path}`, {
+      method: method as 'GET',
+      dispatcher: agent,
+      headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...(o.body === undefined ? {} : { 'content-type': 'application/json' }), ...(o.headers ?? {}) },
+      body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, headers: res.headers as Record<string, string>, body: text ? JSON.parse(text) : undefined, text };
+  };
+  return { call } as unknown as TestService;
+}
+
+// issue 23 (item 8): `kill -9` during a `clock advance` that was delivering. The advance saved the
+// clock only at its end, so the restart found it behind the deliveries the advance had committed:
+// nothing resumed, and the next advance ran their first attempts one at a time. Now the clock is
+// saved in the transaction of each job the advance runs, and a start resumes every due delivery
+// through the lanes (a window of attempts in flight per endpoint).
+describe('crash: SIGKILL mid clock advance, restart on the same data (issue 23)', () => {
+  /** Live sends whose carrier steps (each a job) emit message.status inside the advance. */
+  const SENDS = 120;
+  /** Receipts during the advance before the kill: the advance is then waiting on attempts. */
+  const KILL_AFTER_RECEIPTS = 20;
+  let dataDir: string;
+  let receiver: Receiver;
+  const children: Child[] = [];
+  const agents: Agent[] = [];
+
+  beforeAll(async () => {
+    assertBuilt();
+    dataDir = mkdtempSync(join(tmpdir(), 'svc-crash-advance-'));
+    receiver = await startReceiver();
+  });
+
+  afterAll(async () => {
+    for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+    await Promise.all(agents.map((a) => a.destroy()));
+    await receiver?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('keeps the clock at or past every committed event, resumes the deliveries at once and concurrently, loses and doubles nothing', async () => {
+    // --- before the crash: a live number, an endpoint, sends queued on the manual clock ----------
+    const first = await startChild(dataDir, 'manual');
+    children.push(first);
+    const agent1 = new Agent({ connections: IN_FLIGHT });
+    agents.push(agent1);
+    const live1 = client(first.baseUrl, first.liveKey, agent1);
+    const number = await liveNumber(fixtureService(first, agent1));
+    const endpoint = await live1('POST', '/v1/webhooks', { url: receiver.url, events: ['message.status'] });
+    expect(endpoint.status).toBe(201);
+    const sendIds: string[] = [];
+    await pool(
+      Array.from({ length: SENDS }, (_, i) => i),
+      async (i) => {
+        const sent = await live1('POST', '/v1/messages', { from: number.phoneNumber, to: `+1415${String(4_000_000 + i).padStart(7, '0')}`, body: `Advance crash ${i}` });
+        expect(sent.status, JSON.stringify(sent.body)).toBe(201);
+        sendIds.push(sent.body.id);
+      },
+    );
+    const clockBefore = Date.parse((await live1('GET', '/v1/sandbox/clock')).body.now);
+
+    // --- the advance, with a slow receiver; killed once it is delivering --------------------------
+    receiver.setHandler(() => ({ status: 200, delayMs: RECEIVER_DELAY_MS }));
+    const receiptsBefore = receiver.received.length;
+    let advanceAnswered = false;
+    const advancing = live1('POST', '/v1/sandbox/clock/advance', { seconds: 60 }).then(
+      () => (advanceAnswered = true),
+      () => undefined, // cut off by the kill
+    );
+    await until('deliveries during the advance', () => receiver.received.length - receiptsBefore >= KILL_AFTER_RECEIPTS, START_TIMEOUT_MS);
+    first.proc.kill('SIGKILL');
+    expect((await first.exited).signal).toBe('SIGKILL');
+    await advancing;
+    expect(advanceAnswered, 'the kill came while the advance was still running').toBe(false);
+    await agent1.destroy();
+
+    // A new receiver on the same port: it counts how many attempts arrive at once after the restart.
+    const port = receiver.port;
+    const beforeKill = receiver.received.map((r) => r.body?.id as string);
+    await receiver.close();
+    const RESUMED_DELAY_MS = 300;
+    receiver = await startReceiver(() => ({ status: 200, delayMs: RESUMED_DELAY_MS }), { port });
+
+    // --- restart: the clock is not behind anything committed --------------------------------------
+    const restartedAt = Date.now();
+    const second = await startChild(dataDir, 'manual');
+    children.push(second);
+    const agent2 = new Agent({ connections: IN_FLIGHT });
+    agents.push(agent2);
+    const live2 = client(second.baseUrl, second.liveKey, agent2);
+    const clockAfter = Date.parse((await live2('GET', '/v1/sandbox/clock')).body.now);
+    const committed = await all(live2, '/v1/events?types=message.status', FEED_LIMIT_MAX, 'after');
+    expect(committed.length, 'the advance committed events before the kill').toBeGreaterThan(0);
+    const latestCommitted = Math.max(...committed.map((e) => Date.parse(e.createdAt)));
+    expect(latestCommitted).toBeGreaterThan(clockBefore);
+    expect(clockAfter, 'service time is not behind the latest committed event').toBeGreaterThanOrEqual(latestCommitted);
+    const log0 = await all(live2, `/v1/webhooks/${endpoint.body.id}/deliveries`, PAGE_LIMIT_MAX, 'cursor');
+    for (const d of log0) if (d.nextAttemptAt) expect(Date.parse(d.createdAt)).toBeLessThanOrEqual(clockAfter);
+    const pendingAtStart = log0.filter((d) => d.status === 'pending').length;
+    expect(pendingAtStart, 'deliveries the kill left pending').toBeGreaterThan(0);
+
+    // --- without another advance, every committed event reaches the receiver, many at once --------
+    const committedIds = new Set(committed.map((e) => e.id as string));
+    const receivedIds = () => new Set([...beforeKill, ...receiver.received.map((r) => r.body?.id as string)]);
+    await until('the committed events at the receiver', () => [...committedIds].every((id) => receivedIds().has(id)), DRAIN_TIMEOUT_MS);
+    await until(
+      'the pending deliveries recorded as succeeded',
+      async () => (await all(live2, `/v1/webhooks/${endpoint.body.id}/deliveries`, PAGE_LIMIT_MAX, 'cursor')).every((d) => d.status === 'succeeded'),
+      DRAIN_TIMEOUT_MS,
+    );
+    const drainedMs = Date.now() - restartedAt;
+    expect(receiver.maxOpen, 'resumed attempts are in flight together, not one by one').toBeGreaterThan(1);
+    // One at a time, the pending ones would take pendingAtStart × RESUMED_DELAY_MS at least.
+    console.log(`issue 23 crash mid-advance: ${committed.length} events committed, ${pendingAtStart} deliveries pending at restart, drained in ${drainedMs} ms, at most ${receiver.maxOpen} in flight`);
+
+    // --- the rest of the advance: every send ends, each status reported once, each event delivered -
+    const rest = await live2('POST', '/v1/sandbox/clock/advance', { seconds: 60 });
+    expect(rest.status).toBe(200);
+    const feed = await all(live2, '/v1/events?types=message.status', FEED_LIMIT_MAX, 'after');
+    const feedIds = new Set(feed.map((e) => e.id as string));
+    expect(feedIds.size, 'each event once in the feed').toBe(feed.length);
+    const perStatus = new Map<string, number>();
+    for (const e of feed) perStatus.set(`${e.messageId}/${e.status}`, (perStatus.get(`${e.messageId}/${e.status}`) ?? 0) + 1);
+    expect([...perStatus.values()].every((n) => n === 1), 'no status reported twice for a message').toBe(true);
+    for (const id of sendIds) {
+      const m = await live2('GET', `/v1/messages/${id}`);
+      expect(m.body.status).toBe('delivered');
+      expect(perStatus.get(`${id}/delivered`)).toBe(1);
+    }
+    await until('every event at the receiver', () => [...feedIds].every((id) => receivedIds().has(id)), DRAIN_TIMEOUT_MS);
+    let log: any[] = [];
+    await until(
+      'one succeeded delivery per event',
+      async () => {
+        log = await all(live2, `/v1/webhooks/${endpoint.body.id}/deliveries`, PAGE_LIMIT_MAX, 'cursor');
+        return log.length === feedIds.size && log.every((d) => d.status === 'succeeded');
+      },
+      DRAIN_TIMEOUT_MS,
+    );
+    expect(new Set(log.map((d) => d.eventId))).toEqual(feedIds);
     for (const id of receivedIds()) expect(feedIds.has(id), `received event ${id} is in the feed`).toBe(true);
   }, TEST_TIMEOUT_MS);
 });

@@ -108,13 +108,32 @@ describe('GET /p/{brandId}/opt-in', () => {
     expect(lightCss).toContain(`background:${SAFE_ACCENT_COLOR}`);
   });
 
-  it('renders an https logo, allowing only its origin for images; any other logo URL is left out', async () => {
+  it('renders an https logo, allowing only its origin for images; any other logo URL is refused when saved and left out when rendered', async () => {
     const https = await newBrand(svc, { pageConfig: { logoUrl: 'https://cdn.acmebikes.example/logo.png' } });
     const res = await get(`/p/${https}/opt-in`);
     expect(res.text).toContain('<img src="https://cdn.acmebikes.example/logo.png" alt="Acme Bikes">');
     expect(res.headers['content-security-policy']).toContain('img-src https://cdn.acmebikes.example;');
-    for (const logoUrl of ['http://cdn.example/logo.png', 'javascript:alert(1)', 'data:image/png;base64,AAAA']) {
-      const id = await newBrand(svc, { pageConfig: { logoUrl } });
+    const bad = [
+      'http://cdn.example/logo.png',
+      'javascript:alert(1)',
+      'data:image/png;base64,AAAA',
+      'https://cdn.example/logo.png\r\nX-Injected: 1',
+      'https://cdn.example/lo\ngo.png',
+      'https://cdn.example/logo.png" onerror="alert(1)',
+      "https://cdn.example/logo.png'",
+      'https://user:pass@cdn.example/logo.png',
+      '//cdn.example/logo.png',
+    ];
+    for (const logoUrl of bad) {
+      // issue 23: refused when saved, the field named; nothing changes.
+      const id = await newBrand(svc);
+      const patched = await svc.call('PATCH', `/v1/brands/${id}`, { body: { pageConfig: { headline: 'kept?', logoUrl } } });
+      expect(patched.status, logoUrl).toBe(400);
+      expect(patched.body.error.code).toBe('validation_error');
+      expect(patched.body.error.details.map((d: { path: string[] }) => d.path.join('.'))).toEqual(['body.pageConfig.logoUrl']);
+      expect((await svc.call('GET', `/v1/brands/${id}`)).body.pageConfig).toBeNull();
+      // The render-time check is kept: a value stored before the save-time check is still left out.
+      svc.deps.db.prepare('UPDATE brands SET page_config = ? WHERE id = ?').run(JSON.stringify({ logoUrl }), id);
       const page = await get(`/p/${id}/opt-in`);
       expect(page.text).not.toContain('<img');
       expect(page.headers['content-security-policy']).toContain("img-src 'none'");

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { Client } from 'undici';
-import type { TestService } from './helpers/service.js';
+import { startTestService, type TestService } from './helpers/service.js';
 import { createEndpoint, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 import { MAX_JSON_DEPTH } from '../src/server/http/json-body.js';
 import { BODYLESS_READ_MAX_BYTES } from '../src/server/http/bodyless.js';
@@ -21,6 +21,8 @@ const LIMITS: ServerLimits = {
   timeoutCheckIntervalMs: 100,
   maxConnections: 40,
   maxConnectionsPerAddress: 12,
+  // Past the headers timeout: the caps here are proven as plain caps (eviction has its own service below).
+  slowHeadersGraceMs: 10_000,
 };
 const ABUSER = '127.0.0.2';
 /** "In time" for a well-behaved client while abusers are held: generous, this is not a benchmark. */
@@ -49,10 +51,10 @@ interface RawConnection {
 }
 
 /** A raw TCP client: what it sends is exactly what the test writes. */
-function rawConnection(opts: { from?: string } = {}): Promise<RawConnection> {
+function rawConnection(opts: { from?: string; port?: number } = {}): Promise<RawConnection> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
-    const socket = connect({ host: '127.0.0.1', port, ...(opts.from ? { localAddress: opts.from } : {}) });
+    const socket = connect({ host: '127.0.0.1', port: opts.port ?? port, ...(opts.from ? { localAddress: opts.from } : {}) });
     let text = '';
     socket.setEncoding('latin1');
     socket.on('data', (d: string) => (text += d));
@@ -365,5 +367,57 @@ describe('timeouts and connection caps: the Abuse proof (issue 14, defect 1)', (
     expect(answer.status).toBe(400);
     expect(answer.body.error.code).toBe('validation_error');
     expect(answer.body.error.details.map((d: { path: unknown[] }) => d.path.join('.'))).toContain('body.body');
+  });
+});
+
+describe('sockets dripping their headers do not lock out prompt clients of the same address (issue 23)', () => {
+  // A headers timeout far longer than the test: only the eviction can make room in time.
+  const DRIP_LIMITS: Partial<ServerLimits> = { headersTimeoutMs: 30_000, requestTimeoutMs: 60_000, timeoutCheckIntervalMs: 100, maxConnectionsPerAddress: 16, slowHeadersGraceMs: 300 };
+  let dripSvc: TestService;
+  beforeAll(async () => {
+    dripSvc = await startTestService({ server: DRIP_LIMITS });
+  });
+  afterAll(async () => {
+    await dripSvc?.stop();
+  });
+
+  it('a full address of dripping sockets: a normal request from 127.0.0.1 is served at once, the oldest dripper answered 408', async () => {
+    const dripPort = Number(new URL(dripSvc.baseUrl).port);
+    const cap = DRIP_LIMITS.maxConnectionsPerAddress!;
+    // Every socket from 127.0.0.1, the address every local client shares.
+    const drippers = await Promise.all(Array.from({ length: cap }, () => rawConnection({ port: dripPort })));
+    const request = 'GET /v1/keys HTTP/1.1\r\nHost: x\r\nX-Drip: ' + 'z'.repeat(500);
+    let sent = 0;
+    const drip = setInterval(() => {
+      for (const d of drippers) if (!d.socket.destroyed && sent < request.length) d.socket.write(request[sent]!);
+      sent++;
+    }, 100);
+    try {
+      // The service has admitted them all (a condition, not a sleep), and they are past the grace.
+      for (let i = 0; i < 100; i++) {
+        const n = await new Promise<number>((r) => dripSvc.app.server.getConnections((_e, count) => r(count)));
+        if (n >= cap) break;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await new Promise((r) => setTimeout(r, DRIP_LIMITS.slowHeadersGraceMs! + 200));
+      const started = Date.now();
+      const normal = await rawConnection({ port: dripPort });
+      normal.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      const answer = parseAnswer((await normal.closed).text);
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      expect(answer.body).toEqual({ ok: true });
+      // Served long before the headers timeout would have freed a place.
+      expect(Date.now() - started).toBeLessThan(ANSWER_WITHIN_MS);
+      // One dripper (the oldest the service saw) made room: answered 408 request_timeout and
+      // closed; the others still drip.
+      const evicted = parseAnswer((await Promise.race(drippers.map((d) => d.closed))).text);
+      expect(evicted.status).toBe(408);
+      expect(evicted.body.error.code).toBe('request_timeout');
+      expect(evicted.headers.connection).toBe('close');
+      expect(drippers.filter((d) => d.socket.destroyed).length).toBe(1);
+    } finally {
+      clearInterval(drip);
+      for (const d of drippers) d.socket.destroy();
+    }
   });
 });

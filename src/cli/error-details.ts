@@ -25,7 +25,11 @@ const scalar = (v: unknown): string => (v !== null && typeof v === 'object' ? JS
  */
 export function detailLines(message: string, details: unknown): string[] {
   if (Array.isArray(details)) {
-    const lines = details.map((d: { path?: unknown; message?: unknown }) => `${Array.isArray(d?.path) ? d.path.join('.') : '?'}: ${d?.message ?? ''}`);
+    // A detail with an empty path is about the whole request: the service's last detail when it
+    // left some out ("and 9900 more problems not listed"), printed as its message alone.
+    const lines = details.map((d: { path?: unknown; message?: unknown }) =>
+      Array.isArray(d?.path) && d.path.length === 0 ? `${d?.message ?? ''}` : `${Array.isArray(d?.path) ? d.path.join('.') : '?'}: ${d?.message ?? ''}`,
+    );
     return lines.length === 1 && lines[0] === message ? [] : lines;
   }
   if (details && typeof details === 'object') {

@@ -69,7 +69,9 @@ const API_DESCRIPTION = [
   `- Bounds on a client (issue 14): the request line and headers must arrive within ${SERVER_LIMITS.headersTimeoutMs / 1000} s and be at most`,
   `  ${MAX_HEADER_BYTES / 1024} KB; the whole request, body included, within ${SERVER_LIMITS.requestTimeoutMs / 1000} s (a held read, \`wait\`, is not cut: the bound`,
   `  is on receiving); an idle keep-alive connection is closed after ${SERVER_LIMITS.keepAliveTimeoutMs / 1000} s. At most ${SERVER_LIMITS.maxConnections} open connections,`,
-  `  ${SERVER_LIMITS.maxConnectionsPerAddress} per client address; a connection over a cap is answered 429 \`rate_limited\` (\`Retry-After: 1\`) and closed.`,
+  `  ${SERVER_LIMITS.maxConnectionsPerAddress} per client address; a connection over a cap is answered 429 \`rate_limited\` (\`Retry-After: 1\`) and closed,`,
+  `  unless it can take the place of the oldest connection (of its address, or at the total cap of any) that has not sent its`,
+  `  request headers within ${SERVER_LIMITS.slowHeadersGraceMs / 1000} s of opening: that one is answered 408 \`request_timeout\` and closed (issue 23).`,
   '- Answers given before routing are the envelope too, with `Request-Id` and `Connection: close`: headers or URL too',
   '  large and a malformed request are 400 `validation_error` (as a body over the limit is); a request not received in',
   '  time is 408 `request_timeout` (an extension to the error table; it may be retried).',
@@ -77,6 +79,14 @@ const API_DESCRIPTION = [
   '- A POST or DELETE that takes no body refuses one: any body is a 400 `validation_error` (unknown fields by name),',
   '  whatever its content type, and changes nothing. No body, an empty one, or the empty JSON object `{}` count as none.',
   '  A read (GET, HEAD) refuses any body: its filters go in the query string.',
+  '- No string of a request (body, query or path; field names included) may hold NUL (U+0000) or an unpaired UTF-16',
+  '  surrogate: 400 `validation_error` naming its path (issue 23). Names and labels shown in tables (key and sub-account',
+  '  names, number, device and route labels, endpoint descriptions) also refuse the Unicode direction overrides and',
+  '  isolates U+202A to U+202E and U+2066 to U+2069, which would make one value read as another; the text of a',
+  '  conversation (message, email and voicemail bodies) keeps them. Direction marks (U+200E, U+200F) are allowed.',
+  '- A URL the service or a visitor will use is checked when saved, not only when used: `pageConfig.logoUrl` must be an',
+  '  https URL with no spaces, control characters, quotes or angle brackets; `decisionWebhook.url` follows the webhook',
+  '  endpoint rules (https, or http to loopback; no private, link-local or metadata address). Both are checked again when used.',
 ].join('\n');
 
 export interface BuildAppOptions {

@@ -1,11 +1,11 @@
-import type { Clock } from './clock.js';
+import { saveClock, type Clock } from './clock.js';
 import { sqliteUnitOfWork, type Db } from './storage/database.js';
 import { UsageStatsRepo } from './storage/usage-stats-repo.js';
 import { AccountsRepo } from './storage/accounts-repo.js';
 import { KeysRepo } from './storage/keys-repo.js';
 import { IdempotencyRepo } from './storage/idempotency-repo.js';
 import { EventsRepo } from './storage/events-repo.js';
-import { ServiceStateRepo } from './storage/service-state-repo.js';
+import { CLOCK_STATE_KEY, ServiceStateRepo } from './storage/service-state-repo.js';
 import { WebhookEndpointsRepo } from './storage/webhooks-repo.js';
 import { WebhookDeliveriesRepo } from './storage/webhook-deliveries-repo.js';
 import { NumbersRepo } from './storage/numbers-repo.js';
@@ -100,7 +100,9 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
       wallNow: webhookOptions.wallNow,
     }),
     clock,
-    scheduler: new Scheduler(db, clock, log),
+    // contract §1: an advance saves the clock with each job it runs, so a restart never finds it
+    // behind committed work (issue 23).
+    scheduler: new Scheduler(db, clock, log, { persistClock: () => storage.serviceState.set(CLOCK_STATE_KEY, saveClock(clock)) }),
     events: new EventStore(eventsRepo, clock, uow),
     carrier: new SimulatedCarrier(),
     payments: new SimulatedPayments(),

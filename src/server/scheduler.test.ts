@@ -80,3 +80,35 @@ describe('Scheduler.drainDue', () => {
     expect(jobs()).toEqual([]);
   });
 });
+
+describe('Scheduler.advance saves the clock as it goes (issue 23)', () => {
+  it('in the transaction of each job, at its time, kept when the job fails; and at the target', async () => {
+    const db = openDatabase(':memory:');
+    db.exec('CREATE TABLE saved (at INTEGER NOT NULL, in_tx INTEGER NOT NULL)');
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const persistClock = () => void db.prepare('INSERT INTO saved (at, in_tx) VALUES (?, ?)').run(clock.nowMs(), db.inTransaction ? 1 : 0);
+    const scheduler = new Scheduler(db, clock, { error: () => undefined }, { persistClock });
+    const start = clock.nowMs();
+    const seenByJob: number[] = [];
+    // What a job sees saved is its own time: a crash right after its commit restarts there.
+    const lastSaved = () => (db.prepare('SELECT at FROM saved ORDER BY rowid DESC LIMIT 1').get() as { at: number }).at;
+    scheduler.register('note', () => void seenByJob.push(lastSaved()));
+    scheduler.register('fail', () => {
+      throw new Error('rolled back');
+    });
+    db.transaction(() => {
+      scheduler.schedule('note', start + 1000, {});
+      scheduler.schedule('fail', start + 2000, {});
+      scheduler.schedule('note', start + 3000, {});
+    })();
+    await scheduler.advance(10);
+    expect(seenByJob).toEqual([start + 1000, start + 3000]);
+    const saved = db.prepare('SELECT at, in_tx FROM saved ORDER BY rowid').all();
+    expect(saved).toEqual([
+      { at: start + 1000, in_tx: 1 },
+      { at: start + 2000, in_tx: 1 }, // the failed job's work is rolled back, its time is not
+      { at: start + 3000, in_tx: 1 },
+      { at: start + 10_000, in_tx: 1 },
+    ]);
+  });
+});

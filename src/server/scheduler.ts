@@ -48,12 +48,22 @@ export class Scheduler {
   private stopped = true;
   private inAdvance = false;
 
+  /**
+   * Writes the clock where a restart reads it. Called inside the transaction of every job an advance
+   * runs, after the clock moved to the job's time, and once the advance reaches its target (issue
+   * 23: saved only at the end, a crash mid-advance brought the clock back behind the deliveries the
+   * advance had committed, and nothing due resumed until it caught up again).
+   */
+  private readonly persistClock: () => void;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly log: SchedulerLog,
+    opts: { persistClock?: () => void } = {},
   ) {
     this.jobs = new JobsRepo(db);
+    this.persistClock = opts.persistClock ?? (() => undefined);
   }
 
   private readonly beforeAdvanceHooks: Array<() => Promise<void>> = [];
@@ -115,13 +125,16 @@ export class Scheduler {
           const job = this.jobs.nextDue(target);
           if (!job) break;
           this.clock.setTo(job.runAt);
-          const items = await this.runOne(job);
+          // contract §1: service time never goes back past committed work, crash included: the time
+          // is saved in the transaction that commits what the job does at it.
+          const items = await this.runOne(job, this.persistClock);
           const line = report.get(job.kind) ?? { kind: job.kind, label: this.labels.get(job.kind) ?? job.kind, jobs: 0, items: 0 };
           line.jobs += 1;
           line.items += items;
           report.set(job.kind, line);
         }
         this.clock.setTo(target);
+        inTransaction(this.db, this.persistClock);
       } finally {
         this.inAdvance = false;
       }
@@ -168,10 +181,16 @@ export class Scheduler {
     await run;
   }
 
-  /** Runs one job; returns the items it started (1 unless the handler says), 0 when it failed. */
-  private async runOne(job: JobRecord): Promise<number> {
+  /**
+   * Runs one job; returns the items it started (1 unless the handler says), 0 when it failed.
+   * `before` runs first in the job's transaction, outside its savepoint (kept if the job fails).
+   */
+  private async runOne(job: JobRecord, before: () => void = () => undefined): Promise<number> {
     let items = 1;
-    const pending = inTransaction(this.db, () => this.startJob(job, (n) => (items = n)));
+    const pending = inTransaction(this.db, () => {
+      before();
+      return this.startJob(job, (n) => (items = n));
+    });
     if (pending) return this.finish(pending);
     return items;
   }

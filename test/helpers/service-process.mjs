@@ -1,16 +1,17 @@
 // The BUILT local service (dist/, `npm run build` first) as a real child process, for proofs that
 // must kill it (issue 14: the crash proof sends SIGKILL mid-burst). Run as
-// `node service-process.mjs DATA_DIR`: it starts the service on 127.0.0.1, port 0, with the system
-// clock, and prints one JSON line (its address and keys) once it listens. Webhook delivery can only
-// reach loopback (a name table instead of DNS, a loopback-only destination guard), so a bug cannot
+// `node service-process.mjs DATA_DIR [system|manual]`: it starts the service on 127.0.0.1, port 0,
+// with the system clock (or the manual one: issue 23 kills it mid-advance), and prints one JSON
+// line (its address and keys) once it listens. Webhook delivery can only reach loopback (a name table instead of DNS, a loopback-only destination guard), so a bug cannot
 // send traffic off the machine. The rate limit is raised out of the way: the proof is about
 // durability, not throttling. There is no clean stop on purpose: the parent kills it.
 import { startService } from '../../dist/server/main.js';
 import { staticResolver } from '../../dist/server/webhooks/resolver.js';
 
 const dataDir = process.argv[2];
-if (!dataDir) {
-  process.stderr.write('usage: service-process.mjs DATA_DIR\n');
+const clock = process.argv[3] ?? 'system';
+if (!dataDir || (clock !== 'system' && clock !== 'manual')) {
+  process.stderr.write('usage: service-process.mjs DATA_DIR [system|manual]\n');
   process.exit(2);
 }
 const isLoopback = (address) => address.startsWith('127.') || address === '::1';
@@ -18,7 +19,7 @@ const svc = await startService({
   host: '127.0.0.1',
   port: 0,
   dataDir,
-  clock: 'system',
+  clock,
   rateLimit: { ratePerSec: 1_000_000, burst: 1_000_000 },
   webhooks: { resolver: staticResolver({ localhost: '127.0.0.1' }), destinationGuard: isLoopback },
 });

@@ -15,7 +15,7 @@ export interface TestService extends RunningService {
   now(): number;
   /**
    * Walks the service clock forward in process, running due jobs in time order; unlike the sandbox
-   * API it takes fractions of a second (carrier steps are 200 ms apart) and does not save the clock.
+   * API it takes fractions of a second (carrier steps are 200 ms apart); it saves the clock as it goes.
    */
   advanceJobs(seconds: number): Promise<void>;
 }

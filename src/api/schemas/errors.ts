@@ -28,12 +28,32 @@ export const ErrorDetailSchema = z.object({
 });
 export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
 
+/**
+ * Issue 23: how many details an error lists at most. A body with 10,000 unknown fields made a
+ * 689 KB answer naming each one; past this many, one last detail (`path: []`, `omitted: N`) says
+ * how many were left out. Fixing the first ones and sending again shows the next.
+ */
+export const MAX_ERROR_DETAILS = 100;
+
+/** The last detail of a list cut at MAX_ERROR_DETAILS: how many more problems the request had. */
+export interface OmittedDetails {
+  path: [];
+  message: string;
+  omitted: number;
+}
+
 export const ErrorEnvelopeSchema = z
   .object({
     error: z.object({
       code: z.string(),
       message: z.string(),
-      details: z.unknown().optional(),
+      details: z
+        .unknown()
+        .optional()
+        .describe(
+          `A validation_error's details are \`[{path, message}]\`, one per offending field, at most ${MAX_ERROR_DETAILS}: ` +
+            'past that, one last detail `{path: [], message, omitted: N}` counts the problems not listed.',
+        ),
     }),
   })
   .meta({ id: 'ErrorEnvelope' });

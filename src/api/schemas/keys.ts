@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NullableTimestamp, Timestamp } from './common.js';
+import { DisplayName, NullableTimestamp, Timestamp } from './common.js';
 import { pageOf } from './page.js';
 import { KEY_MODES } from '../values/keys.js';
 
@@ -7,7 +7,7 @@ import { KEY_MODES } from '../values/keys.js';
 export const KeyMode = z.enum(KEY_MODES);
 
 export const CreateKeyBody = z.strictObject({
-  name: z.string().min(1).max(100),
+  name: DisplayName(z.string().min(1).max(100)),
   mode: KeyMode.default('live'),
 });
 export type CreateKeyBody = z.input<typeof CreateKeyBody>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { E164, NullableTimestamp, Timestamp } from './common.js';
+import { DisplayName, E164, NullableTimestamp, Timestamp } from './common.js';
 import { ListQuerySchema, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, pageOf } from './page.js';
 import { CAPABILITY_NAMES, NUMBER_STATUSES, NUMBER_TYPES } from '../values/numbers.js';
 import { RouteSummarySchema } from './routes.js';
@@ -94,7 +94,7 @@ export type EmergencyAddressInput = z.infer<typeof EmergencyAddressInput>;
 
 export const UpdateNumberBody = z
   .strictObject({
-    label: z.string().max(NUMBER_LABEL_MAX).nullable().optional(),
+    label: DisplayName(z.string().max(NUMBER_LABEL_MAX)).nullable().optional(),
     callerIdName: z
       .strictObject({
         name: z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { E164 } from './common.js';
+import { DisplayName, E164 } from './common.js';
 import {
   CALLER_ID_MODES,
   DESTINATION_TYPES,
@@ -27,7 +27,7 @@ export const RouteFeature = z.enum(ROUTE_FEATURES);
 const range = (b: { min: number; max: number }) => z.number().int().min(b.min).max(b.max);
 const RingTimeoutSecs = range(L.ringTimeoutSecs); // spec: Limits, ring timeout 5-120
 const Stage = range(L.stage); // spec: Limits, stage 0-4
-const Label = z.string().min(1).max(L.labelMax); // spec: Limits, labels 80
+const Label = DisplayName(z.string().min(1).max(L.labelMax)); // spec: Limits, labels 80
 const DestinationValue = z
   .string()
   .min(L.destination.min)

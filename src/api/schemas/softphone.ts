@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { E164, NullableTimestamp, Timestamp } from './common.js';
+import { DisplayName, E164, NullableTimestamp, Timestamp } from './common.js';
 import { ListQuerySchema, pageOf } from './page.js';
 import { DEVICE_LABEL_MAX, DEVICE_PRESENCES, DEVICE_USER_ID_MAX } from '../values/calls.js';
 
@@ -24,7 +24,7 @@ export const ListDevicesQuery = ListQuerySchema;
 export const RegisterDeviceBody = z
   .strictObject({
     userId: z.string().min(1).max(DEVICE_USER_ID_MAX).describe('your user this device belongs to'),
-    label: z.string().min(1).max(DEVICE_LABEL_MAX).describe('unique per user; registering the same label again returns the same device'),
+    label: DisplayName(z.string().min(1).max(DEVICE_LABEL_MAX)).describe('unique per user; registering the same label again returns the same device'),
   })
   .meta({ id: 'RegisterDeviceBody' });
 export type RegisterDeviceBody = z.infer<typeof RegisterDeviceBody>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.js';
+import { DisplayName, Timestamp } from './common.js';
 import { pageOf } from './page.js';
 
 // contract §3: sub-accounts; ids are their tenant uuid.
@@ -10,9 +10,9 @@ export const SubaccountSchema = z
   .meta({ id: 'Subaccount' });
 export type Subaccount = z.infer<typeof SubaccountSchema>;
 
-export const CreateSubaccountBody = z.strictObject({ name: z.string().trim().min(1).max(100) });
+export const CreateSubaccountBody = z.strictObject({ name: DisplayName(z.string().trim().min(1).max(100)) });
 export const UpdateSubaccountBody = z
-  .strictObject({ name: z.string().trim().min(1).max(100).optional(), status: SubaccountStatus.optional() })
+  .strictObject({ name: DisplayName(z.string().trim().min(1).max(100)).optional(), status: SubaccountStatus.optional() })
   .refine((b) => b.name !== undefined || b.status !== undefined, { message: 'give name or status' });
 export type UpdateSubaccountBody = z.infer<typeof UpdateSubaccountBody>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NullableTimestamp, Timestamp } from './common.js';
+import { DisplayName, NullableTimestamp, Timestamp } from './common.js';
 import { pageOf } from './page.js';
 import { eventFilterError } from './events.js';
 import { DELIVERY_STATUSES } from '../values/webhooks.js';
@@ -28,7 +28,7 @@ const WebhookUrl = z.string().min(1).max(WEBHOOK_URL_MAX).describe('https URL; h
 export const CreateWebhookBody = z.strictObject({
   url: WebhookUrl,
   events: EventFilter.optional(),
-  description: z.string().max(WEBHOOK_DESCRIPTION_MAX).nullable().optional(),
+  description: DisplayName(z.string().max(WEBHOOK_DESCRIPTION_MAX)).nullable().optional(),
 });
 export type CreateWebhookBody = z.input<typeof CreateWebhookBody>;
 
@@ -36,7 +36,7 @@ export const UpdateWebhookBody = z
   .strictObject({
     url: WebhookUrl.optional(),
     events: EventFilter.optional(),
-    description: z.string().max(WEBHOOK_DESCRIPTION_MAX).nullable().optional(),
+    description: DisplayName(z.string().max(WEBHOOK_DESCRIPTION_MAX)).nullable().optional(),
     enabled: z.boolean().optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one of url, events, description, enabled' });

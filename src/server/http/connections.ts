@@ -35,6 +35,14 @@ export interface ServerLimits {
   maxConnections: number;
   /** Open connections from one client address (IPv4-mapped IPv6 counts as its IPv4 address). */
   maxConnectionsPerAddress: number;
+  /**
+   * Issue 23: a connection that has not completed its first request's headers this long after it
+   * opened is slow. When a cap is reached, a new connection takes the place of the oldest slow one
+   * (answered 408 and closed) instead of being refused: 256 sockets dripping bytes from 127.0.0.1
+   * locked every local client (they share the address) out until the headers timeout cut them.
+   * A real client sends its headers in its first packet, milliseconds after connecting.
+   */
+  slowHeadersGraceMs: number;
 }
 
 export const SERVER_LIMITS: ServerLimits = {
@@ -46,6 +54,7 @@ export const SERVER_LIMITS: ServerLimits = {
   // Half the total: one address cannot take everything, yet a local client firing a few hundred
   // requests at once (test/billing-enforcement.test.ts sends 200 concurrently) is not refused.
   maxConnectionsPerAddress: 256,
+  slowHeadersGraceMs: 1_000,
 };
 
 /** The request line plus headers, at most (Node's default, written here so the docs can quote it). */
@@ -128,18 +137,82 @@ function clientAddress(socket: Socket): string {
   return a.startsWith('::ffff:') ? a.slice(7) : a;
 }
 
+/** An admitted connection: where it comes from, when it opened, and whether a request has come in on it. */
+interface Admitted {
+  socket: Socket;
+  address: string;
+  openedAt: number;
+  /** The headers of a request on it have been read whole (a prompt client). */
+  proven: boolean;
+  released: boolean;
+}
+
 /**
  * issue 14 (defect 1): caps open connections, in total and per client address. The HTTP server's
  * own connection listener only sees a socket the caps admit; one over a cap is answered 429
- * `rate_limited` (`Retry-After: 1`) and closed without being parsed. Call before `listen`.
+ * `rate_limited` (`Retry-After: 1`) and closed without being parsed.
+ * Issue 23: connections that complete their headers promptly keep their share. Before refusing, a
+ * new connection over a cap evicts the oldest slow one (no request headers completed within
+ * `slowHeadersGraceMs`) of its address (or, at the total cap, of any address): it is answered 408
+ * `request_timeout` as the headers timeout would have, only sooner. Call before `listen`.
  */
-export function limitConnections(server: Server, limits: Pick<ServerLimits, 'maxConnections' | 'maxConnectionsPerAddress'>, headers: ResponseHeaders = () => ({})): void {
+export function limitConnections(
+  server: Server,
+  limits: Pick<ServerLimits, 'maxConnections' | 'maxConnectionsPerAddress' | 'slowHeadersGraceMs'>,
+  headers: ResponseHeaders = () => ({}),
+  now: () => number = Date.now,
+): void {
   const handlers = server.listeners('connection') as Array<(socket: Socket) => void>;
   server.removeAllListeners('connection');
   let open = 0;
   const perAddress = new Map<string, number>();
+  /** Connections with no request headers yet, oldest first (a Set keeps insertion order). */
+  const unproven = new Set<Admitted>();
+  const bySocket = new WeakMap<Socket, Admitted>();
+
+  const release = (c: Admitted) => {
+    if (c.released) return;
+    c.released = true;
+    unproven.delete(c);
+    open--;
+    const left = (perAddress.get(c.address) ?? 1) - 1;
+    if (left > 0) perAddress.set(c.address, left);
+    else perAddress.delete(c.address);
+  };
+
+  /** The oldest connection past its grace without request headers, from `address` (or any). */
+  const oldestSlow = (address: string | undefined): Admitted | undefined => {
+    const cutoff = now() - limits.slowHeadersGraceMs;
+    for (const c of unproven) {
+      if (c.openedAt > cutoff) return undefined; // oldest first: the rest are younger still
+      if (address === undefined || c.address === address) return c;
+    }
+    return undefined;
+  };
+
+  const evict = (c: Admitted) => {
+    release(c);
+    answerAndClose(c.socket, clientErrorResponse('ERR_HTTP_REQUEST_TIMEOUT', headers()));
+  };
+
+  server.on('request', (req: { socket: Socket }) => {
+    const c = bySocket.get(req.socket);
+    if (c && !c.proven) {
+      c.proven = true;
+      unproven.delete(c);
+    }
+  });
+
   server.on('connection', (socket: Socket) => {
     const address = clientAddress(socket);
+    if ((perAddress.get(address) ?? 0) >= limits.maxConnectionsPerAddress) {
+      const slow = oldestSlow(address);
+      if (slow) evict(slow);
+    }
+    if (open >= limits.maxConnections) {
+      const slow = oldestSlow(undefined);
+      if (slow) evict(slow);
+    }
     const fromAddress = perAddress.get(address) ?? 0;
     if (open >= limits.maxConnections || fromAddress >= limits.maxConnectionsPerAddress) {
       const which = open >= limits.maxConnections ? `the service's ${limits.maxConnections}` : `${limits.maxConnectionsPerAddress} per client address`;
@@ -148,12 +221,10 @@ export function limitConnections(server: Server, limits: Pick<ServerLimits, 'max
     }
     open++;
     perAddress.set(address, fromAddress + 1);
-    socket.once('close', () => {
-      open--;
-      const left = (perAddress.get(address) ?? 1) - 1;
-      if (left > 0) perAddress.set(address, left);
-      else perAddress.delete(address);
-    });
+    const c: Admitted = { socket, address, openedAt: now(), proven: false, released: false };
+    unproven.add(c);
+    bySocket.set(socket, c);
+    socket.once('close', () => release(c));
     for (const handle of handlers) handle.call(server, socket);
   });
 }

@@ -3,16 +3,27 @@ import { ServiceError, validationError } from '../errors.js';
 import { MalformedCursorError } from '../storage/storage-errors.js';
 import { RequestValidationError } from './validation.js';
 import type { ErrorCode } from '../../api/schemas/errors.js';
-import { ERROR_STATUS } from '../../api/schemas/errors.js';
+import { ERROR_STATUS, MAX_ERROR_DETAILS, type OmittedDetails } from '../../api/schemas/errors.js';
 import type { RouteCatalog } from './route-catalog.js';
 
 interface Envelope {
   error: { code: ErrorCode; message: string; details?: unknown };
 }
 
+/**
+ * Issue 23: a list of details is cut at MAX_ERROR_DETAILS, its last entry counting the rest (30,000
+ * bad addresses answered 2.56 MB). The one place: every envelope the API writes comes through here.
+ */
+export function capDetails(details: unknown): unknown {
+  if (!Array.isArray(details) || details.length <= MAX_ERROR_DETAILS) return details;
+  const omitted = details.length - MAX_ERROR_DETAILS;
+  const last: OmittedDetails = { path: [], message: `and ${omitted} more ${omitted === 1 ? 'problem' : 'problems'} not listed (at most ${MAX_ERROR_DETAILS} are)`, omitted };
+  return [...details.slice(0, MAX_ERROR_DETAILS), last];
+}
+
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details?: unknown): FastifyReply {
   const body: Envelope = { error: { code, message } };
-  if (details !== undefined) body.error.details = details;
+  if (details !== undefined) body.error.details = capDetails(details);
   return reply.status(ERROR_STATUS[code]).type('application/json; charset=utf-8').serializer(JSON.stringify).send(body);
 }
 

@@ -1,6 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import type { z } from 'zod';
 import type { ErrorDetail } from '../../api/schemas/errors.js';
+import { NUL_OR_LONE_SURROGATE, badTextMessage } from '../../api/values/text.js';
 
 /** Where a value came from, as a client names it in an error path. */
 const LOCATION: Record<string, string> = { body: 'body', querystring: 'query', params: 'params', headers: 'headers' };
@@ -165,12 +166,39 @@ export function issuesToDetails(location: string, issues: z.core.$ZodIssue[]): E
 }
 
 /**
+ * Issue 23: every string of a request part (values and keys, at any depth) that holds NUL or an
+ * unpaired surrogate (`api/values/text.ts`), each named by its path. JSON bodies are nested at most
+ * MAX_JSON_DEPTH deep (json-body.ts refuses deeper ones before parsing), so the walk is bounded.
+ */
+export function badTextDetails(location: string, data: unknown): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  const walk = (value: unknown, path: Array<string | number>): void => {
+    if (typeof value === 'string') {
+      if (NUL_OR_LONE_SURROGATE.test(value)) details.push({ path, message: badTextMessage(value) });
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => walk(v, [...path, i]));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        if (NUL_OR_LONE_SURROGATE.test(k)) details.push({ path: [...path, k], message: `field name ${badTextMessage(k)}` });
+        else walk(v, [...path, k]);
+      }
+    }
+  };
+  walk(data, [location]);
+  return details;
+}
+
+/**
  * Our own validator compiler (rather than the type provider's) so error paths keep their real
  * segments (array indexes stay numbers) and carry the request location, and messages are ours.
  */
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
   const location = LOCATION[httpPart ?? 'body'] ?? 'body';
   return (data: unknown) => {
+    // Issue 23: checked before the schema, for every route and part: no string with NUL or a lone
+    // surrogate is stored, echoed or compared, whatever field it is in.
+    const badText = badTextDetails(location, data);
+    if (badText.length) return { error: new RequestValidationError(badText) };
     const result = schema.safeParse(data, { error: fieldMessage });
     if (result.success) return { value: result.data };
     return { error: new RequestValidationError(issuesToDetails(location, result.error.issues)) };

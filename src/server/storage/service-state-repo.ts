@@ -1,5 +1,7 @@
 import type { Db } from './database.js';
 
+const prepareSet = (db: Db) => db.prepare<[string, string]>('INSERT INTO service_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+
 /** Small key → JSON values the service keeps about itself (the clock). */
 export class ServiceStateRepo {
   constructor(private readonly db: Db) {}
@@ -9,12 +11,14 @@ export class ServiceStateRepo {
     return row ? (JSON.parse(row.value) as T) : undefined;
   }
 
+  // Prepared once, on first use: a clock advance saves the clock with every job it runs (issue 23).
+  private setStmt: ReturnType<typeof prepareSet> | undefined;
+
   set(key: string, value: unknown): void {
-    this.db
-      .prepare('INSERT INTO service_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
-      .run(key, JSON.stringify(value));
+    this.setStmt ??= prepareSet(this.db);
+    this.setStmt.run(key, JSON.stringify(value));
   }
 }
 
-/** The key the service clock is saved under after every advance (restored at start). */
+/** The key the service clock is saved under as an advance moves it (restored at start). */
 export const CLOCK_STATE_KEY = 'clock';

@@ -1,6 +1,6 @@
 import type { Actor } from '../actor.js';
 import { newUuid } from '../../ids.js';
-import { conflict, notFound } from '../../errors.js';
+import { conflict, notFound, validationError } from '../../errors.js';
 import { PRICES } from '../../../api/values/prices.js';
 import { EIN_REQUIRED_ENTITY_TYPES, REGISTRY_TIMINGS, type IDENTITY_STATUSES } from '../../../api/values/registration.js';
 import type { BrandRegistrationBody, UpdateBrandBody, VettingBody } from '../../../api/schemas/brands.js';
@@ -10,6 +10,7 @@ import { JOB_BRAND_DECISION, type RegistrationDeps } from './deps.js';
 import { tcrBrandIdFor } from './registry-ids.js';
 import { charge } from '../billing/charging.js';
 import { submitDraftCampaigns } from './campaigns.js';
+import { logoUrlProblem } from './logo-url.js';
 
 // spec: Brand (10DLC), Registration inputs; contract §7 (brands), §9 (sandbox decisions), §11 (prices).
 
@@ -115,12 +116,19 @@ export function updateBrand(deps: RegistrationDeps, actor: Actor, id: string, bo
     if (body.legalName !== undefined) b.legalName = body.legalName;
     if (body.entityType !== undefined) b.entityType = body.entityType;
     b.fields = { ...b.fields, ...fieldsOf(body) };
+    if (body.pageConfig?.logoUrl) assertLogoUrl(body.pageConfig.logoUrl);
     if (body.pageConfig !== undefined) b.pageConfig = body.pageConfig;
     if (body.compliancePages !== undefined) b.compliancePages = body.compliancePages;
     b.updatedAt = deps.clock.nowMs();
     deps.brands.save(b);
     return b;
   });
+}
+
+/** Issue 23: the logo URL is refused when saved (logo-url.ts), not only dropped when a page renders. */
+function assertLogoUrl(raw: string): void {
+  const problem = logoUrlProblem(raw);
+  if (problem) throw validationError(['body', 'pageConfig', 'logoUrl'], problem);
 }
 
 /** contract §7: only a `rejected` brand can be resubmitted (else 409); the registry decides 1 h later. Decision: no new charge. */

@@ -19,6 +19,11 @@ describe('the opt-in form rules', () => {
     expect(leadFormValues({ consent: ['yes'] }).consent).toBe(true);
   });
 
+  it('refuses NUL in a name or the email (issue 23)', () => {
+    const errors = validateLeadForm({ firstName: 'A\u0000da', lastName: 'L\u0000', email: 'a\u0000@b.example', phone: '4155550123', consent: true });
+    expect(Object.keys(errors).sort()).toEqual(['email', 'firstName', 'lastName']);
+  });
+
   it('reports every failing field at once, and none for a valid form', () => {
     const errors = validateLeadForm({ firstName: ' ', lastName: 'x'.repeat(101), email: 'a@b', phone: '', consent: false });
     expect(Object.keys(errors).sort()).toEqual(['email', 'firstName', 'lastName', 'phone']);

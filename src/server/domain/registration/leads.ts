@@ -5,6 +5,7 @@ import type { CompliancePages, PageConfig } from '../../../api/schemas/brands.js
 import type { BrandStatus } from '../../../api/values/registration.js';
 import { HOSTED_PAGE_PATHS } from '../../../api/values/registration.js';
 import { DEFAULT_MESSAGE_FREQUENCY, DEFAULT_MESSAGE_PURPOSE, LEAD_FORM_LIMITS } from '../../../api/values/hosted-pages.js';
+import { NUL_OR_LONE_SURROGATE } from '../../../api/values/text.js';
 import { E164_PATTERN } from '../../../api/schemas/common.js';
 import type { LeadRecord, LeadsRepo } from '../../storage/leads-repo.js';
 import type { BrandRecord, BrandsRepo } from '../../storage/brands-repo.js';
@@ -156,6 +157,9 @@ export function normalisePhone(input: string): string | null {
   return `+1${digits}`;
 }
 
+// Issue 23: NUL (`%00` in a form) is refused in every string the service stores, this form's too.
+const NOT_TEXT = 'Remove the control characters from this field.';
+
 /** Every failure of the form at once, each on its field; an empty object when it is valid. */
 export function validateLeadForm(v: LeadFormValues): LeadFormErrors {
   const errors: LeadFormErrors = {};
@@ -163,11 +167,12 @@ export function validateLeadForm(v: LeadFormValues): LeadFormErrors {
     const t = v[field].trim();
     if (!t) errors[field] = `Enter your ${label}.`;
     else if (t.length > LEAD_FORM_LIMITS.name) errors[field] = `Use at most ${LEAD_FORM_LIMITS.name} characters.`;
+    else if (NUL_OR_LONE_SURROGATE.test(t)) errors[field] = NOT_TEXT;
   };
   name('firstName', 'first name');
   name('lastName', 'last name');
   const email = v.email.trim();
-  if (email && (email.length > LEAD_FORM_LIMITS.email || !EMAIL.test(email))) errors.email = 'Enter an email address like name@example.com, or leave it empty.';
+  if (email && (email.length > LEAD_FORM_LIMITS.email || !EMAIL.test(email) || NUL_OR_LONE_SURROGATE.test(email))) errors.email = 'Enter an email address like name@example.com, or leave it empty.';
   if (!v.phone.trim()) errors.phone = 'Enter your mobile number.';
   else if (v.phone.length > LEAD_FORM_LIMITS.phone || !normalisePhone(v.phone)) errors.phone = 'Enter a mobile number like +14155550123 or (415) 555-0123.';
   return errors;

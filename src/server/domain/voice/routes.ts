@@ -13,6 +13,7 @@ import { E164_PATTERN } from '../../../api/schemas/common.js';
 import type { ErrorDetail } from '../../../api/schemas/errors.js';
 import type { DestinationBody, IvrActionBody, IvrAction, PutRouteBody, RouteDestination, RouteSummary } from '../../../api/schemas/routes.js';
 import { GREETING_AUDIO_MAX_BYTES, GREETING_AUDIO_TYPES, ROUTE_LIMITS } from '../../../api/values/routes.js';
+import { checkWebhookUrl } from '../webhooks/url-safety.js';
 
 // spec: Call route, Destination entry, IVR object, Numbers (GET/PUT route, voicemail greeting);
 // contract §5. The per-field bounds are in the schema (api/schemas/routes.ts); the rules across
@@ -116,6 +117,7 @@ export function buildRoute(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, body
   const legacy = body.destinations === undefined;
   entries.forEach((d, i) => checkDestination(deps, actor, d, legacy ? ['body'] : ['body', 'destinations', i], issues));
   if (body.ivr) checkIvr(deps, actor, body.ivr, issues);
+  if (body.decisionWebhook) checkDecisionUrl(body.decisionWebhook.url, issues);
   issues.throwIfAny();
 
   const destinations = entries.map(destinationOf);
@@ -176,6 +178,17 @@ function ringSet(body: PutRouteBody, issues: Issues): DestinationBody[] {
   else if (destination !== undefined) issues.add(['body', 'destinationType'], 'required with destination (or give destinations)');
   else issues.add(['body', 'destinations'], 'give destinations (0 to 10 entries), or destinationType and destination');
   return [];
+}
+
+/**
+ * Issue 23: the decision webhook's URL follows the webhook endpoint rules (contract §10: https, or
+ * http to loopback; no private, link-local or metadata address), checked when the route is saved,
+ * enabled or not, as an endpoint's is. The decision client checks it again, and what the name
+ * resolves to, at call time (`webhooks/decision-client.ts`).
+ */
+function checkDecisionUrl(url: string, issues: Issues): void {
+  const check = checkWebhookUrl(url);
+  if (!check.ok) issues.add(['body', 'decisionWebhook', 'url'], check.reason!);
 }
 
 // spec: Numbers, PUT route — destination is "a `sip:` URI". Decision: `sips:` (SIP over TLS) too.

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { accessibleAccent, PAGE_BACKGROUND } from './contrast.js';
+import { logoOrigin } from '../../domain/registration/logo-url.js';
 
 // The frame of every hosted page (contract §7): one document, no script at all, one inline style
 // block allowed by its hash, and nothing loaded from elsewhere but an https logo.
@@ -17,17 +18,6 @@ export const paragraphs = (text: string): string =>
     .filter(Boolean)
     .map((p) => `<p>${esc(p).replace(/\r?\n/g, '<br>')}</p>`)
     .join('\n');
-
-/** The origin of an https logo URL, or null for anything else (never rendered then). */
-export function httpsOrigin(url: string | null | undefined): string | null {
-  if (!url) return null;
-  try {
-    const u = new URL(url);
-    return u.protocol === 'https:' && !u.username && !u.password ? u.origin : null;
-  } catch {
-    return null;
-  }
-}
 
 export interface RenderedPage {
   html: string;
@@ -77,8 +67,9 @@ export function renderFrame(input: FrameInput): RenderedPage {
   const accent = accessibleAccent(input.accent);
   const style = css(accent);
   const styleHash = createHash('sha256').update(style, 'utf8').digest('base64');
-  const logoOrigin = httpsOrigin(input.logoUrl);
-  const logo = logoOrigin ? `<header><img src="${esc(input.logoUrl!)}" alt="${esc(input.brandName)}"></header>` : '';
+  // The render-time check (kept, issue 23): a logo saved before the save-time check is still dropped.
+  const origin = logoOrigin(input.logoUrl);
+  const logo = origin ? `<header><img src="${esc(input.logoUrl!)}" alt="${esc(input.brandName)}"></header>` : '';
   const nav = input.nav?.length
     ? `<footer><nav aria-label="${esc(input.brandName)} pages">${input.nav
         .map((l) => `<a href="${esc(l.href)}"${l.current ? ' aria-current="page"' : ''}>${esc(l.text)}</a>`)
@@ -105,7 +96,7 @@ ${nav}
   const csp = [
     "default-src 'none'",
     `style-src 'sha256-${styleHash}'`,
-    logoOrigin ? `img-src ${logoOrigin}` : "img-src 'none'",
+    origin ? `img-src ${origin}` : "img-src 'none'",
     "form-action 'self'",
     "base-uri 'none'",
     "frame-ancestors 'none'",
