@@ -128,7 +128,7 @@ export function schemaDifferences(file: string): string[] {
     for (const [key, object] of have) {
       const ours = want.get(key);
       if (!ours) {
-        const what = object.type === 'table' || object.type === 'index' ? `a ${object.type} svc does not have` : `a ${object.type} (an svc database has none)`;
+        const what = object.type === 'table' || object.type === 'index' ? `${object.type === 'index' ? 'an' : 'a'} ${object.type} svc does not have` : `a ${object.type} (an svc database has none)`;
         out.push(`${object.type} "${object.name}"${object.tableName !== object.name ? ` on ${object.tableName}` : ''}: ${what}`);
       } else if (object.sql !== ours.sql || object.tableName !== ours.tableName) {
         out.push(`${object.type} "${object.name}": ${object.type === 'table' ? tableDifference(db, object.name) : 'defined differently from ours'}`);
