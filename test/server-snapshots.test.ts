@@ -1,5 +1,7 @@
 import { describe, it, expect, beforeAll, afterEach } from 'vitest';
-import { mkdtempSync, rmSync, readFileSync, existsSync, copyFileSync, mkdirSync, statSync, readdirSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, existsSync, copyFileSync, mkdirSync, statSync, readdirSync, symlinkSync, cpSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -220,7 +222,7 @@ describe('svc server snapshot', () => {
     const missing = await svc(ci, ['server', 'snapshot', 'load', join(ci, 'nope', 'seed.db')]);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toContain(`no snapshot file ${join(ci, 'nope', 'seed.db')}`);
-  });
+  }, 120_000);
 
   it('refuses a snapshot of another schema version, naming both, and changes nothing', async () => {
     const dir = newDataDir();
@@ -408,7 +410,7 @@ describe('media and other services on the data directory', () => {
     const served = await fetch(new URL(new URL(firstUrl).pathname, baseUrlOf(dir)));
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(first)).toBe(true);
-  });
+  }, 120_000);
 
   it('reset and load refuse a directory a service without server.json is using (started from code); a second service on it is refused', async () => {
     const dir = newDataDir();
@@ -444,7 +446,176 @@ describe('media and other services on the data directory', () => {
     // Closed, it lets go: reset goes through.
     const reset = await svc(dir, ['server', 'reset']);
     expect(reset.code, reset.stderr).toBe(0);
+  }, 120_000);
+});
+
+/** What a refused load must leave as it was: the database's bytes and the media folder's listing. */
+function dataState(dir: string): string {
+  const media = join(dir, 'media');
+  const files = existsSync(media) ? readdirSync(media).sort() : [];
+  return `${createHash('sha256').update(readFileSync(join(dir, 'svc.db'))).digest('hex')} ${files.join(',')}`;
+}
+
+/** Buys a number and uploads a greeting for it: the one kind of public media. Answers the greeting's URL. */
+async function uploadGreeting(dir: string): Promise<string> {
+  const { testKey } = bootstrapOf(dir);
+  const found = await call(dir, 'POST', '/v1/numbers/search', { areaCode: '415', limit: 1 }, testKey);
+  const number = await call(dir, 'POST', '/v1/numbers/buy', { phoneNumber: found.body.data[0].phoneNumber }, testKey);
+  expect(number.status).toBe(201);
+  const res = await fetch(new URL(`/v1/numbers/${number.body.id}/voicemail-greeting`, baseUrlOf(dir)), {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${testKey}`, 'content-type': 'audio/wav' },
+    body: new Uint8Array(Buffer.concat([Buffer.from('RIFF'), Buffer.alloc(4), Buffer.from('WAVE'), Buffer.alloc(32, 1)])),
   });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { greetingAudioUrl: string }).greetingAudioUrl;
+}
+
+describe('snapshots from someone else (issue 23)', () => {
+  beforeAll(() => assertBuilt());
+
+  it('refuses a snapshot whose media folder holds links or anything but regular files (exit 2), naming the entry; nothing changes', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    const greeting = (await uploadGreeting(dir)).split('/').pop()!;
+    expect((await svc(dir, ['server', 'snapshot', 'save', 'good'])).code).toBe(0);
+    expect((await svc(dir, ['server', 'stop'])).code).toBe(0);
+    const snapshots = join(dir, 'snapshots');
+    const before = dataState(dir);
+    // Each crafted snapshot is the good database with a media folder an attacker made.
+    const crafted: Array<[string, (media: string) => void, string]> = [
+      ['bootstrap', (m) => symlinkSync(join(dir, 'bootstrap.json'), join(m, greeting)), 'a symbolic link'],
+      ['passwd', (m) => symlinkSync('/etc/passwd', join(m, 'greeting_passwd.wav')), 'a symbolic link'],
+      ['environ', (m) => symlinkSync('/proc/self/environ', join(m, 'greeting_environ.wav')), 'a symbolic link'],
+      ['fifo', (m) => execFileSync('mkfifo', [join(m, 'greeting_fifo.wav')]), 'a FIFO'],
+      ['folder', (m) => mkdirSync(join(m, 'greeting_dir.wav')), 'a directory'],
+    ];
+    for (const [name, plant, kind] of crafted) {
+      copyFileSync(join(snapshots, 'good.db'), join(snapshots, `${name}.db`));
+      cpSync(join(snapshots, 'good.media'), join(snapshots, `${name}.media`), { recursive: true });
+      if (name === 'bootstrap') rmSync(join(snapshots, `${name}.media`, greeting));
+      plant(join(snapshots, `${name}.media`));
+      const refused = await svc(dir, ['server', 'snapshot', 'load', name]);
+      expect(refused.code, `${name}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr).toContain(`snapshot "${name}" has ${name}.media/`);
+      expect(refused.stderr).toContain(kind);
+      expect(refused.stderr).toContain('nothing was changed');
+      expect(dataState(dir)).toBe(before);
+    }
+    // The media folder itself a link to somewhere else.
+    copyFileSync(join(snapshots, 'good.db'), join(snapshots, 'linked.db'));
+    symlinkSync(join(snapshots, 'good.media'), join(snapshots, 'linked.media'));
+    const linked = await svc(dir, ['server', 'snapshot', 'load', 'linked']);
+    expect(linked.code, linked.stderr).toBe(2);
+    expect(linked.stderr).toContain('media folder linked.media that is a symbolic link');
+    expect(dataState(dir)).toBe(before);
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+
+    // The good one still loads, and its greeting is served; a file no row names is not, even in the folder.
+    expect((await svc(dir, ['server', 'snapshot', 'load', 'good'])).code).toBe(0);
+    copyFileSync(join(dir, 'bootstrap.json'), join(dir, 'media', 'greeting_unrecorded.wav'));
+    await startService(dir);
+    expect((await fetch(new URL(`/media/${greeting}`, baseUrlOf(dir)))).status).toBe(200);
+    expect((await fetch(new URL('/media/greeting_unrecorded.wav', baseUrlOf(dir)))).status).toBe(404);
+  }, 180_000);
+
+  it('refuses a snapshot with a trigger, a view or a schema not exactly ours (exit 2), naming it; no trigger fires, nothing changes', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    expect((await send(dir, 'kept')).status).toBe(201);
+    // Saved from another data directory: loading it inserts this directory's bootstrap keys, the
+    // write a trigger on api_keys would have run on.
+    const other = newDataDir();
+    await startService(other);
+    expect((await svc(other, ['server', 'snapshot', 'save', 'good'])).code).toBe(0);
+    expect((await svc(other, ['server', 'stop'])).code).toBe(0);
+    expect((await call(dir, 'POST', '/v1/webhooks', { url: 'https://victim.example/hook' })).status).toBe(201);
+    expect((await svc(dir, ['server', 'stop'])).code).toBe(0);
+    const before = dataState(dir);
+    const crafted: Array<[string, string, string]> = [
+      ['trigger', "CREATE TRIGGER planted AFTER INSERT ON api_keys BEGIN UPDATE webhook_endpoints SET url = 'https://attacker.example/hook'; END", 'trigger "planted" on api_keys'],
+      ['view', 'CREATE VIEW planted_view AS SELECT body FROM messages', 'view "planted_view"'],
+      ['dropped', 'DROP TABLE sandbox_dns', 'table "sandbox_dns" is missing'],
+      ['column', 'ALTER TABLE messages ADD COLUMN planted TEXT', 'table "messages": extra column planted'],
+      ['index', 'CREATE INDEX planted_index ON messages(body)', 'index "planted_index" on messages'],
+      ['check', '', 'table "wallets": a column type, default or constraint'],
+    ];
+    for (const [name, sql, named] of crafted) {
+      const file = join(other, 'snapshots', `${name}.db`);
+      copyFileSync(join(other, 'snapshots', 'good.db'), file);
+      const db = new Database(file);
+      if (sql) db.exec(sql);
+      else {
+        // A removed CHECK: the stored definition rewritten, as a hostile file can be.
+        const { sql: table } = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'wallets'").get() as { sql: string };
+        db.unsafeMode(true);
+        db.pragma('writable_schema = ON');
+        db.prepare("UPDATE sqlite_master SET sql = ? WHERE name = 'wallets'").run(table.replace('CHECK (balance_cents >= 0)', ''));
+        db.pragma('writable_schema = OFF');
+      }
+      db.close();
+      const refused = await svc(dir, ['server', 'snapshot', 'load', file]);
+      expect(refused.code, `${name}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr).toContain('is not an svc snapshot: its schema is not');
+      expect(refused.stderr).toContain(named);
+      expect(refused.stderr).toContain('nothing was changed');
+      expect(dataState(dir)).toBe(before);
+    }
+    await startService(dir);
+    expect(await messageBodies(dir)).toEqual(['kept']);
+    const hooks = await call(dir, 'GET', '/v1/webhooks');
+    expect(hooks.body.data.map((w: { url: string }) => w.url)).toEqual(['https://victim.example/hook']);
+  }, 180_000);
+
+  it("revokes the keys a snapshot brings and disables its endpoints to other hosts, unless --trust-snapshot; this directory's own keys survive", async () => {
+    // The attacker's data: a key of a sub-account, webhooks to their host, to localhost, and to a host the victim also uses.
+    const attacker = newDataDir();
+    await startService(attacker);
+    const child = await call(attacker, 'POST', '/v1/subaccounts', { name: 'planted' });
+    expect(child.status).toBe(201);
+    const plantedKey = await call(attacker, 'POST', '/v1/keys', { name: 'planted', mode: 'live' }, bootstrapOf(attacker).liveKey, { 'Service-Subaccount': child.body.id });
+    expect(plantedKey.status).toBe(201);
+    for (const url of ['https://attacker.example/hook', 'http://127.0.0.1:9/hook', 'https://shared.example/hook']) {
+      expect((await call(attacker, 'POST', '/v1/webhooks', { url })).status).toBe(201);
+    }
+    const file = join(newDataDir(), 'gift.db');
+    expect((await svc(attacker, ['server', 'snapshot', 'save', file])).code).toBe(0);
+    const attackerKeys = bootstrapOf(attacker);
+    expect((await svc(attacker, ['server', 'stop'])).code).toBe(0);
+
+    const victim = newDataDir();
+    await startService(victim);
+    expect((await call(victim, 'POST', '/v1/webhooks', { url: 'https://shared.example/hook' })).status).toBe(201);
+    const loaded = await svc(victim, ['server', 'snapshot', 'load', file]);
+    expect(loaded.code, loaded.stderr).toBe(0);
+    expect(loaded.stderr).toContain('revoked 3 API keys this data directory did not have');
+    expect(loaded.stderr).toContain('disabled 1 webhook endpoint to hosts it did not send to');
+    for (const key of [attackerKeys.liveKey, attackerKeys.testKey, plantedKey.body.key]) {
+      expect((await call(victim, 'GET', '/v1/keys', undefined, key)).status).toBe(401);
+    }
+    expect((await call(victim, 'GET', '/v1/keys')).status).toBe(200);
+    const hooks = (await call(victim, 'GET', '/v1/webhooks')).body.data as Array<{ url: string; enabled: boolean; disabledReason: string | null }>;
+    const byUrl = Object.fromEntries(hooks.map((h) => [h.url, h]));
+    expect(byUrl['https://attacker.example/hook']).toMatchObject({ enabled: false, disabledReason: 'untrusted_snapshot' });
+    expect(byUrl['http://127.0.0.1:9/hook']).toMatchObject({ enabled: true });
+    expect(byUrl['https://shared.example/hook']).toMatchObject({ enabled: true });
+
+    // A snapshot this directory saved loads back with its keys: they are keys it has.
+    const ownKey = await call(victim, 'POST', '/v1/keys', { name: 'mine', mode: 'test' }, bootstrapOf(victim).testKey);
+    expect(ownKey.status).toBe(201);
+    expect((await svc(victim, ['server', 'snapshot', 'save', 'own'])).code).toBe(0);
+    const own = await svc(victim, ['server', 'snapshot', 'load', 'own']);
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stderr).not.toContain('revoked');
+    expect((await call(victim, 'GET', '/v1/keys', undefined, ownKey.body.key)).status).toBe(200);
+
+    // Told to trust the file: its keys and endpoints stay as they are.
+    const trusted = await svc(victim, ['server', 'snapshot', 'load', file, '--trust-snapshot']);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect((await call(victim, 'GET', '/v1/keys', undefined, plantedKey.body.key)).status).toBe(200);
+    const trustedHooks = (await call(victim, 'GET', '/v1/webhooks')).body.data as Array<{ enabled: boolean }>;
+    expect(trustedHooks.every((h) => h.enabled)).toBe(true);
+  }, 240_000);
 });
 
 describe('svc server reset', () => {

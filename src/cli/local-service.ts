@@ -22,17 +22,44 @@ export interface PidInfo {
   clock?: 'system' | 'manual';
 }
 
-/** GET /healthz with a short timeout; true when the service answers 200. */
-export function probeHealth(baseUrl: string, timeoutMs = 1000): Promise<boolean> {
+/**
+ * GET /healthz with a short timeout: the HTTP status it got, or null when nothing answered (refused,
+ * reset, timed out). Any status means a service is there: a busy one answers 429 once a client holds
+ * all the connections its address may open (SERVER_LIMITS); a 503 or any other status is an answer too.
+ */
+export function probeStatus(baseUrl: string, timeoutMs = 1000): Promise<number | null> {
   return new Promise((resolve) => {
     const req = request(new URL('/healthz', baseUrl), { method: 'GET', timeout: timeoutMs }, (res) => {
       res.resume();
-      resolve(res.statusCode === 200);
+      resolve(res.statusCode ?? null);
     });
     req.on('timeout', () => req.destroy());
-    req.on('error', () => resolve(false));
+    req.on('error', () => resolve(null));
     req.end();
   });
+}
+
+/** True when the service answers 200: ready for requests (a start waits for this). */
+export async function probeHealth(baseUrl: string, timeoutMs = 1000): Promise<boolean> {
+  return (await probeStatus(baseUrl, timeoutMs)) === 200;
+}
+
+/**
+ * True when anything answers HTTP at the address: a service is there, healthy or busy. Deciding
+ * whether a recorded service still runs takes this, never probeHealth: a 429 read as "not running"
+ * made `svc server stop` delete server.json and leave a busy service running with no record (issue 23).
+ */
+export async function probeAnswers(baseUrl: string, timeoutMs = 1000): Promise<boolean> {
+  return (await probeStatus(baseUrl, timeoutMs)) !== null;
+}
+
+/**
+ * Whether the service server.json records still runs: its pid lives AND something answers at its
+ * address. Both, because a server.json left by a crash may name a pid the system has since given to
+ * another process, which must never be signalled.
+ */
+export async function recordedServiceRuns(info: PidInfo): Promise<boolean> {
+  return isAlive(info.pid) && (await probeAnswers(info.baseUrl));
 }
 
 export async function waitForHealth(baseUrl: string, totalMs: number): Promise<boolean> {
@@ -120,7 +147,7 @@ const FREE_PORT_HINT = 'start it on a free port with `svc server start --detach 
 /** Says what holds a port this data directory's service cannot have. */
 async function portHeldMessage(host: string, port: number, dataDir: string): Promise<string> {
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const holder = (await probeHealth(origin, 500)) ? 'another svc local service (one with another data directory)' : 'another program';
+  const holder = (await probeAnswers(origin, 500)) ? 'another svc local service (one with another data directory)' : 'another program';
   return `port ${port} on ${host} is in use by ${holder}, so the local service of ${dataDir} cannot listen there; ${FREE_PORT_HINT}`;
 }
 
@@ -137,8 +164,8 @@ export async function ensureLocalService(ctx: CliContext, baseUrl: string): Prom
   const url = new URL(baseUrl);
   if (!LOOPBACK.has(url.hostname)) return false;
   const port = Number(url.port || 80);
-  if (await probeHealth(baseUrl, 1000)) {
-    // Something answers, but this data directory has never started a service: it is another one's
+  if (await probeAnswers(baseUrl, 1000)) {
+    // Something answers (a busy service's 429 too: starting another on its port would fail), but this data directory has never started a service: it is another one's
     // (a second HOME or SVC_DATA_DIR on the same port). Its keys are not ours; say so now rather
     // than fail later for want of bootstrap.json.
     if (!existsSync(join(ctx.dataDir, 'bootstrap.json'))) throw new CliError(await portHeldMessage(url.hostname, port, ctx.dataDir));

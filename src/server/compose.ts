@@ -56,6 +56,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
   // 1. Storage: repositories over the one SQLite handle, and the unit of work.
   const uow = sqliteUnitOfWork(db);
   const eventsRepo = new EventsRepo(db);
+  const routes = new RoutesRepo(db);
   const storage = {
     db,
     uow,
@@ -67,7 +68,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     messages: new MessagesRepo(db),
     campaigns: new CampaignsRepo(db),
     brands: new BrandsRepo(db),
-    routes: new RoutesRepo(db),
+    routes,
     blockedNumbers: new BlockedNumbersRepo(db),
     devices: new DevicesRepo(db),
     calls: new CallsRepo(db),
@@ -82,7 +83,8 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     holds: new HoldsRepo(db),
     sandboxDns: new SandboxDnsRepo(db),
     mailbox: new MailboxRepo(db),
-    media: options.mediaDir ? new FileMediaStore(options.mediaDir) : new MemoryMediaStore(),
+    // Served: the media names the database records, and those written from now on.
+    media: options.mediaDir ? new FileMediaStore(options.mediaDir, routes.greetingMediaNames()) : new MemoryMediaStore(),
     webhookEndpoints: new WebhookEndpointsRepo(db),
     webhookDeliveries: new WebhookDeliveriesRepo(db),
     usageStats: new UsageStatsRepo(db),

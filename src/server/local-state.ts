@@ -15,7 +15,20 @@ import type { AccountRecord } from './storage/accounts-repo.js';
 import type { KeyRecord } from './storage/keys-repo.js';
 import { AccountsRepo } from './storage/accounts-repo.js';
 import { KeysRepo } from './storage/keys-repo.js';
-import { copySnapshotIn, damageOf, latestSchemaVersion, removeDatabaseFiles, schemaVersionOf, type SnapshotPlace } from './storage/snapshots.js';
+import {
+  damageOf,
+  discardStaged,
+  latestSchemaVersion,
+  removeDatabaseFiles,
+  schemaVersionOf,
+  stageMediaFolder,
+  stagingPlaces,
+  swapStagedIn,
+  type SnapshotPlace,
+  type StagedSnapshot,
+} from './storage/snapshots.js';
+import { schemaDifferences } from './storage/snapshot-schema.js';
+import { settleSnapshotTrust, trustedBefore, type SettledTrust } from './snapshot-trust.js';
 import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
 
 const quietLog = { error: () => undefined };
@@ -34,15 +47,16 @@ export class SnapshotVersionError extends Error {
 }
 
 /**
- * Refuses, before anything changes, a snapshot that is damaged, is not an svc database, or has
- * another schema version (naming both versions).
+ * Refuses a snapshot database file that is damaged, is not an svc database, has another schema
+ * version (naming both versions), or whose schema is not exactly ours (issue 23: a trigger, a view,
+ * a dropped table, a removed CHECK, an extra column or index), each difference named. Reads only.
  */
-export function checkSnapshotVersion(place: SnapshotPlace, name: string): void {
-  const damage = damageOf(place.file);
+export function checkSnapshotFile(file: string, name: string): void {
+  const damage = damageOf(file);
   if (damage !== null) {
     throw new SnapshotVersionError(`snapshot "${name}" is damaged or not a database (${damage}); nothing was changed`, 'unusable');
   }
-  const found = schemaVersionOf(place.file);
+  const found = schemaVersionOf(file);
   const expected = latestSchemaVersion();
   if (found === null) throw new SnapshotVersionError(`snapshot "${name}" is not an svc snapshot (it has no schema version); nothing was changed`, 'unusable');
   if (found !== expected) {
@@ -50,15 +64,71 @@ export function checkSnapshotVersion(place: SnapshotPlace, name: string): void {
       `snapshot "${name}" has schema version ${found}, this svc's database is schema version ${expected}; nothing was changed (load it with the svc version that saved it)`,
     );
   }
+  const differences = schemaDifferences(file);
+  if (differences.length > 0) {
+    const shown = differences.slice(0, 10);
+    const more = differences.length > shown.length ? `\n  … and ${differences.length - shown.length} more` : '';
+    throw new SnapshotVersionError(
+      `snapshot "${name}" is not an svc snapshot: its schema is not svc's schema version ${expected}; nothing was changed\n  ${shown.join('\n  ')}${more}`,
+      'unusable',
+    );
+  }
 }
 
 /**
- * Copies the snapshot in, then makes this data directory's bootstrap keys valid in it. The caller
- * has checked it first (checkSnapshotVersion: sound, an svc database, this schema version).
+ * Copies a snapshot into private files of the data directory and checks the copies there (the file
+ * checked is the file loaded: the original may change after its check). The media folder must hold
+ * regular files only (issue 23); the database must pass checkSnapshotFile. Nothing of the data
+ * directory's changes: on a refusal the copies are removed (and the directory, if this made it).
+ * The caller swaps the result in with loadSnapshotData, or discards it with discardStaged.
  */
-export function loadSnapshotData(dataDir: string, place: SnapshotPlace): void {
-  copySnapshotIn(dataDir, place);
+export function stageSnapshot(dataDir: string, place: SnapshotPlace, name: string): StagedSnapshot {
+  if (!fs.statSync(place.file).isFile()) throw new SnapshotVersionError(`snapshot "${name}" is not a file; nothing was changed`, 'unusable');
+  const madeDir = !fs.existsSync(dataDir);
+  // A first load into a new data directory (a CI machine) creates it.
+  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const places = stagingPlaces(dataDir);
+  const staged: StagedSnapshot = { file: places.file, media: fs.existsSync(place.media) ? places.media : null };
+  try {
+    discardStaged(staged);
+    if (staged.media) {
+      const problem = stageMediaFolder(place.media, staged.media);
+      if (problem) throw new SnapshotVersionError(`snapshot "${name}" ${problem}; nothing was changed`, 'unusable');
+    }
+    fs.copyFileSync(place.file, staged.file);
+    // The database holds webhook signing secrets: owner-only, like svc.db.
+    fs.chmodSync(staged.file, 0o600);
+    checkSnapshotFile(staged.file, name);
+    return staged;
+  } catch (error) {
+    discardStaged(staged);
+    if (madeDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Swaps a staged snapshot in (the service is stopped), then settles what it may be trusted with
+ * (snapshot-trust.ts: its keys and webhook endpoints, unless `trust`), then makes this data
+ * directory's bootstrap keys valid in it.
+ */
+export function loadSnapshotData(dataDir: string, staged: StagedSnapshot, options: { trust: boolean }): SettledTrust {
+  const dbFile = path.join(dataDir, DB_FILE);
+  const before = options.trust ? undefined : trustedBefore(dbFile);
+  swapStagedIn(dataDir, staged);
+  let settled: SettledTrust = { revokedKeys: 0, disabledEndpoints: 0 };
+  if (before) {
+    const bootstrap = readBootstrap(dataDir);
+    const bootstrapHashes = new Set(bootstrap ? [hashKey(bootstrap.liveKey), hashKey(bootstrap.testKey)] : []);
+    const db = openDatabase(dbFile);
+    try {
+      settled = settleSnapshotTrust(db, depsOver(db, dataDir), before, bootstrapHashes);
+    } finally {
+      db.close();
+    }
+  }
   ensureBootstrapKeys(dataDir);
+  return settled;
 }
 
 /**

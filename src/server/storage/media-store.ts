@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -6,6 +6,10 @@ import { join } from 'node:path';
  * greetings; recordings and voicemail audio later). Names are minted by the domain and never
  * contain a path. On disk beside the database (contract §1: media files beside it); in memory for
  * tests on a `:memory:` database.
+ *
+ * Only a name the database records is served (issue 23: a file that lands in the folder some other
+ * way, from a snapshot's media folder say, is never public), and a file only as itself: a symbolic
+ * link or anything but a regular file is not served.
  */
 export interface MediaStore {
   put(name: string, bytes: Buffer): void;
@@ -14,12 +18,62 @@ export interface MediaStore {
 }
 
 const SAFE_NAME = /^[A-Za-z0-9_-]+\.[a-z0-9]+$/;
+
+/** Whether a file name is one the domain mints for media (no path, no leading dot, one extension). */
+export const isMediaName = (name: string): boolean => SAFE_NAME.test(name);
+
 function assertName(name: string): void {
-  if (!SAFE_NAME.test(name)) throw new Error(`invalid media name ${JSON.stringify(name)}`);
+  if (!isMediaName(name)) throw new Error(`invalid media name ${JSON.stringify(name)}`);
+}
+
+/**
+ * Opens a file for reading only if it is itself a regular file: O_NOFOLLOW refuses a symbolic link
+ * (ELOOP), O_NONBLOCK keeps a FIFO from blocking the open, and fstat on the opened descriptor (not
+ * the path, which could be swapped in between) must say regular file. Returns the descriptor, or
+ * undefined for a missing file or one that is not a regular file.
+ */
+export function openRegularFile(path: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENXIO') return undefined;
+    throw err;
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    return undefined;
+  }
+  return fd;
+}
+
+/** The bytes of a regular file (never through a link), or undefined. */
+export function readRegularFile(path: string): Buffer | undefined {
+  const fd = openRegularFile(path);
+  if (fd === undefined) return undefined;
+  try {
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export class FileMediaStore implements MediaStore {
-  constructor(private readonly dir: string) {}
+  /**
+   * The names the database records (given at open: `RoutesRepo.greetingMediaNames`), then kept as
+   * this store writes and deletes: a set lookup per request instead of a query on an unindexed column.
+   * A name is added before the row naming it commits (put comes first, and a failed write deletes
+   * it again): until then only its uploader knows it.
+   */
+  private readonly recorded: Set<string>;
+
+  constructor(
+    private readonly dir: string,
+    recorded: Iterable<string>,
+  ) {
+    this.recorded = new Set(recorded);
+  }
 
   put(name: string, bytes: Buffer): void {
     assertName(name);
@@ -28,20 +82,17 @@ export class FileMediaStore implements MediaStore {
     const tmp = join(this.dir, `.${name}.tmp`);
     writeFileSync(tmp, bytes, { mode: 0o600 });
     renameSync(tmp, join(this.dir, name));
+    this.recorded.add(name);
   }
 
   get(name: string): Buffer | undefined {
-    if (!SAFE_NAME.test(name)) return undefined;
-    try {
-      return readFileSync(join(this.dir, name));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
+    if (!isMediaName(name) || !this.recorded.has(name)) return undefined;
+    return readRegularFile(join(this.dir, name));
   }
 
   delete(name: string): void {
     assertName(name);
+    this.recorded.delete(name);
     rmSync(join(this.dir, name), { force: true });
   }
 }

@@ -68,6 +68,13 @@ export class RoutesRepo {
     return out;
   }
 
+  /** Every greeting file name a row records: the media store serves these and no others (issue 23). */
+  greetingMediaNames(): string[] {
+    return (this.db.prepare('SELECT greeting_media FROM number_routes WHERE greeting_media IS NOT NULL').all() as Array<{ greeting_media: string }>).map(
+      (r) => r.greeting_media,
+    );
+  }
+
   /** Inserts or replaces the number's row as given (the caller raised `version`). */
   save(r: RouteRecord): void {
     this.upsertStmt.run({

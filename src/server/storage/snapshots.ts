@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS } from './migrations.js';
+import { isMediaName, readRegularFile } from './media-store.js';
 import { DB_FILE, MEDIA_DIR, SNAPSHOTS_DIR } from '../../api/values/local-service.js';
 
 /** The schema version this code writes: the newest migration. */
@@ -28,7 +29,6 @@ export const snapshotAt = (file: string): SnapshotPlace => {
   return { file: resolved, media: `${resolved.slice(0, -'.db'.length)}.media` };
 };
 
-/** The highest applied migration of a database file, or null when it has none (not an svc database). */
 /**
  * SQLite's own check of a database file (`PRAGMA quick_check`: every page, index and record
  * readable), read-only. Returns the first problem, or null when the file is sound. A snapshot
@@ -49,6 +49,7 @@ export function damageOf(file: string): string | null {
   }
 }
 
+/** The highest applied migration of a database file, or null when it has none (not an svc database). */
 export function schemaVersionOf(file: string): number | null {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
@@ -117,21 +118,92 @@ export async function saveSnapshotFiles(dataDir: string, place: SnapshotPlace): 
   return { file, bytes: fs.statSync(file).size };
 }
 
+/** A snapshot copied into private files of the data directory, checked there, then swapped in. */
+export interface StagedSnapshot {
+  file: string;
+  /** The media folder's copy, or null when the snapshot has none. */
+  media: string | null;
+}
+
+/** The staging places of this process's load, beside the files they replace (one filesystem: renames). */
+export const stagingPlaces = (dataDir: string): { file: string; media: string } => ({
+  file: path.join(dataDir, `${DB_FILE}.load-${process.pid}.tmp`),
+  media: path.join(dataDir, `${MEDIA_DIR}.load-${process.pid}.tmp`),
+});
+
+const KIND_OF = (stat: fs.Stats): string =>
+  stat.isSymbolicLink() ? 'a symbolic link' : stat.isDirectory() ? 'a directory' : stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : stat.isBlockDevice() || stat.isCharacterDevice() ? 'a device' : 'not a regular file';
+
 /**
- * Replaces DATA/svc.db (and its WAL) and DATA/media with the snapshot's. The service must be stopped:
- * the caller stops it first. The version check is the caller's, before anything changes.
+ * Copies a snapshot's media folder into `into`, refusing (answering why) anything but a folder of
+ * regular files with media names (issue 23): a symbolic link would serve whatever it points at
+ * (bootstrap.json, /etc/passwd, /proc/self/environ) as public media. Each file is opened without
+ * following links and checked on the open descriptor, so a file swapped for a link after the listing
+ * is refused too. Null when all is copied (or there is no folder).
  */
-export function copySnapshotIn(dataDir: string, place: SnapshotPlace): void {
-  // A first load into a new data directory (a CI machine) creates it.
-  fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const target = path.join(dataDir, DB_FILE);
-  const temp = `${target}.${process.pid}.tmp`;
-  fs.copyFileSync(place.file, temp);
-  fs.chmodSync(temp, 0o600);
+export function stageMediaFolder(from: string, into: string): string | null {
+  let folder: fs.Stats;
+  try {
+    folder = fs.lstatSync(from);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const base = path.basename(from);
+  if (!folder.isDirectory()) return `has a media folder ${base} that is ${KIND_OF(folder)}, not a folder`;
+  fs.mkdirSync(into, { recursive: true, mode: 0o700 });
+  for (const name of fs.readdirSync(from).sort()) {
+    const entry = path.join(from, name);
+    const stat = fs.lstatSync(entry);
+    if (!stat.isFile()) return `has ${base}/${name}, which is ${KIND_OF(stat)}: a snapshot's media are regular files only`;
+    if (!isMediaName(name)) return `has ${base}/${name}, which is not a media file name svc writes`;
+    const bytes = readRegularFile(entry);
+    if (!bytes) return `has ${base}/${name}, which is not a regular file`;
+    fs.writeFileSync(path.join(into, name), bytes, { mode: 0o600 });
+  }
+  return null;
+}
+
+/**
+ * Replaces DATA/svc.db (and its WAL) and DATA/media with a staged snapshot's. The service must be
+ * stopped: the caller stops it first, and checked the staged files before that.
+ */
+export function swapStagedIn(dataDir: string, staged: StagedSnapshot): void {
   removeDatabaseFiles(dataDir);
-  fs.renameSync(temp, target);
+  fs.renameSync(staged.file, path.join(dataDir, DB_FILE));
   fs.rmSync(path.join(dataDir, MEDIA_DIR), { recursive: true, force: true });
-  if (fs.existsSync(place.media)) fs.cpSync(place.media, path.join(dataDir, MEDIA_DIR), { recursive: true });
+  if (staged.media) fs.renameSync(staged.media, path.join(dataDir, MEDIA_DIR));
+}
+
+/** Removes what a load staged and did not swap in (a refusal, an interruption); nothing when it was. */
+export function discardStaged(staged: StagedSnapshot): void {
+  fs.rmSync(staged.file, { force: true });
+  if (staged.media) fs.rmSync(staged.media, { recursive: true, force: true });
+}
+
+/**
+ * Who a database file lets in and where it sends: its active keys (hash, account) and its enabled
+ * webhook endpoints' URLs. Read before a load replaces the file (snapshot-trust.ts); none when there
+ * is no file or it cannot be read.
+ */
+export function accessIn(dbFile: string): { keys: Array<{ hash: string; accountId: string }>; webhookUrls: string[] } {
+  const none = { keys: [], webhookUrls: [] };
+  if (!fs.existsSync(dbFile)) return none;
+  let db: Database.Database | undefined;
+  try {
+    // Read-write without migrating: a WAL left by a crash is read, which a read-only open may refuse.
+    db = new Database(dbFile, { fileMustExist: true });
+    const keys = (db.prepare('SELECT hash, account_id FROM api_keys WHERE revoked_at IS NULL').all() as Array<{ hash: string; account_id: string }>).map((k) => ({
+      hash: k.hash,
+      accountId: k.account_id,
+    }));
+    const webhookUrls = (db.prepare('SELECT url FROM webhook_endpoints WHERE enabled = 1').all() as Array<{ url: string }>).map((e) => e.url);
+    return { keys, webhookUrls };
+  } catch {
+    return none;
+  } finally {
+    db?.close();
+  }
 }
 
 /** svc.db with its -wal and -shm: a WAL left beside another database would be replayed into it. */

@@ -74,8 +74,11 @@ export function register(group: Command, ctx: CliContext): void {
     .argument('<name>', 'a snapshot saved in DATA/snapshots, or a path to a .db file')
     .description('Replace the data with a snapshot; a running service is stopped and started again')
     .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
-    .addHelpText('after', '\nThe service then answers as it did when the snapshot was saved: same data, same clock, the same\npending jobs and deliveries. The bootstrap keys of this data directory (bootstrap.json) stay valid,\nso the CLI\'s profile works unchanged, even with a snapshot saved on another machine. A snapshot of\nanother schema version is refused (exit 5) and nothing changes.\n\nExamples:\n  $ svc server snapshot load before-demo\n  $ svc server snapshot load ./test/seed.db')
-    .action(async (name: string, o: { data?: string }) => (await state()).runSnapshotLoad(ctx, { name, dataDir: o.data ?? ctx.dataDir }));
+    .option('--trust-snapshot', "keep the snapshot's own API keys and webhook endpoints as they are (a snapshot you trust)")
+    .addHelpText('after', '\nThe service then answers as it did when the snapshot was saved: same data, same clock, the same\npending jobs and deliveries. The bootstrap keys of this data directory (bootstrap.json) stay valid,\nso the CLI\'s profile works unchanged, even with a snapshot saved on another machine. A snapshot of\nanother schema version is refused (exit 5) and nothing changes; so is a file that is not exactly an\nsvc database (a trigger, a view, a changed table) or whose media folder holds anything but regular\nfiles (exit 2).\n\nThe snapshot\'s API keys that this data directory does not already have are revoked, and its webhook\nendpoints to hosts other than this machine that no current endpoint sends to are disabled: a file from\nsomeone else cannot open your service to them or send your events to them. --trust-snapshot keeps\nboth as they are, for a snapshot you or your team made.\n\nExamples:\n  $ svc server snapshot load before-demo\n  $ svc server snapshot load ./test/seed.db\n  $ svc server snapshot load ./test/seed.db --trust-snapshot')
+    .action(async (name: string, o: { data?: string; trustSnapshot?: boolean }) =>
+      (await state()).runSnapshotLoad(ctx, { name, dataDir: o.data ?? ctx.dataDir, trust: Boolean(o.trustSnapshot) }),
+    );
   snapshot
     .command('list')
     .description('List the snapshots: name, size, when saved, schema version')

@@ -12,9 +12,9 @@ export async function runStop(ctx: CliContext, dataDir: string): Promise<void> {
 /** Stops the service of this data directory when it runs; answers what it stopped (snapshot load, reset restart it). */
 export async function stopIfRunning(dataDir: string): Promise<local.PidInfo | undefined> {
   const info = local.readPidInfo(dataDir);
-  // A server.json left by a crash may name a pid the system has since given to another process:
-  // signal only a pid whose service still answers at the recorded address.
-  if (!info || !local.isAlive(info.pid) || !(await local.probeHealth(info.baseUrl))) {
+  // Signal only a pid whose service still answers at the recorded address (any answer: a busy
+  // service's 429 is an answer); server.json is removed only when that is not so.
+  if (!info || !(await local.recordedServiceRuns(info))) {
     if (info) local.removePidInfo(dataDir);
     return undefined;
   }
@@ -28,7 +28,8 @@ export async function stopIfRunning(dataDir: string): Promise<local.PidInfo | un
 export async function runStatus(ctx: CliContext, dataDir: string): Promise<void> {
   const info = local.readPidInfo(dataDir);
   const alive = info ? local.isAlive(info.pid) : false;
-  const healthy = info && alive ? await local.probeHealth(info.baseUrl) : false;
+  // Running = answering at its address, busy (429) or not.
+  const healthy = info && alive ? await local.probeAnswers(info.baseUrl) : false;
   const status = { running: Boolean(healthy), pid: alive ? info!.pid : null, baseUrl: info?.baseUrl ?? null, dataDir, startedAt: alive ? info!.startedAt : null };
   await printOne(ctx, status);
   if (!healthy) {

@@ -9,7 +9,7 @@ import type { StartServerOptions } from './index.js';
 
 export async function runStart(ctx: CliContext, opts: StartServerOptions): Promise<void> {
   const running = local.readPidInfo(opts.dataDir);
-  if (running && local.isAlive(running.pid) && (await local.probeHealth(running.baseUrl))) {
+  if (running && (await local.recordedServiceRuns(running))) {
     // --detach asks for a service running in the background: one already is, so that is success
     // (scripts run `svc server start --detach` before their tests without checking first).
     if (opts.detach) {

@@ -10,8 +10,9 @@ import * as local from '../../local-service.js';
 import { printList } from '../../../output/formatters.js';
 import { snapshotNameProblem } from '../../../api/values/local-service.js';
 import { stopIfRunning } from './server.run.js';
-import { listSnapshots, namedSnapshot, removeSnapshot, saveSnapshotFiles, snapshotAt, type SnapshotPlace } from '../../../server/storage/snapshots.js';
-import { checkSnapshotVersion, loadSnapshotData, resetData, SnapshotVersionError } from '../../../server/local-state.js';
+import { discardStaged, listSnapshots, namedSnapshot, removeSnapshot, saveSnapshotFiles, snapshotAt, type SnapshotPlace } from '../../../server/storage/snapshots.js';
+import { loadSnapshotData, resetData, SnapshotVersionError, stageSnapshot } from '../../../server/local-state.js';
+import type { SettledTrust } from '../../../server/snapshot-trust.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DB_FILE, MEDIA_DIR } from '../../../api/values/local-service.js';
@@ -69,14 +70,31 @@ export async function runSnapshotSave(ctx: CliContext, o: NamedOptions): Promise
   notice(ctx, `saved snapshot ${o.name} (${saved.bytes} bytes, ${Date.now() - started} ms)`);
 }
 
-export async function runSnapshotLoad(ctx: CliContext, o: NamedOptions): Promise<void> {
+export async function runSnapshotLoad(ctx: CliContext, o: NamedOptions & { trust: boolean }): Promise<void> {
   const place = placeOf(o);
   mustExist(o, place);
   const started = Date.now();
-  // Refused before the service is stopped: a snapshot of another schema changes nothing.
-  guardVersion(() => checkSnapshotVersion(place, o.name));
-  await aroundStoppedService(ctx, o.dataDir, () => loadSnapshotData(o.dataDir, place));
+  // Copied and checked before the service is stopped: a refused snapshot changes nothing.
+  const staged = guardVersion(() => stageSnapshot(o.dataDir, place, o.name));
+  let settled: SettledTrust | undefined;
+  try {
+    await aroundStoppedService(ctx, o.dataDir, () => {
+      settled = loadSnapshotData(o.dataDir, staged, { trust: o.trust });
+    });
+  } finally {
+    discardStaged(staged);
+  }
+  if (settled) noticeTrust(ctx, settled);
   notice(ctx, `loaded snapshot ${o.name} (${Date.now() - started} ms)`);
+}
+
+/** Says what the load took away from a snapshot it does not trust, and how to keep it. */
+function noticeTrust(ctx: CliContext, settled: SettledTrust): void {
+  const parts = [
+    ...(settled.revokedKeys ? [`revoked ${settled.revokedKeys} API key${settled.revokedKeys > 1 ? 's' : ''} this data directory did not have`] : []),
+    ...(settled.disabledEndpoints ? [`disabled ${settled.disabledEndpoints} webhook endpoint${settled.disabledEndpoints > 1 ? 's' : ''} to hosts it did not send to`] : []),
+  ];
+  if (parts.length) notice(ctx, `the snapshot's own access: ${parts.join('; ')} (--trust-snapshot keeps them, for a snapshot you trust)`);
 }
 
 export async function runSnapshotList(ctx: CliContext, dataDir: string): Promise<void> {
@@ -99,9 +117,9 @@ export async function runReset(ctx: CliContext, o: { dataDir: string; keepKeys: 
   notice(ctx, o.keepKeys ? 'reset the local service (accounts and keys kept)' : 'reset the local service (bootstrap keys kept)');
 }
 
-function guardVersion(fn: () => void): void {
+function guardVersion<T>(fn: () => T): T {
   try {
-    fn();
+    return fn();
   } catch (error) {
     // cli.md: 5 for another schema version; a damaged file or another program's database is bad input (2).
     if (error instanceof SnapshotVersionError) throw new CliError(error.message, error.kind === 'version' ? EXIT.conflict : EXIT.usage);

@@ -127,6 +127,19 @@ const PRIVATE_SUFFIXES = ['.internal', '.local', '.home.arpa', '.lan', '.intrane
 /** `localhost` and names under it always mean this machine (RFC 6761). */
 export const isLoopbackName = (host: string): boolean => host === 'localhost' || host.endsWith('.localhost');
 
+/** Whether a URL points at this machine (a loopback address or name): what it sends stays here. */
+export function isLoopbackUrl(raw: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return false;
+  }
+  const host = urlHost(url);
+  const cls = classifyAddress(host);
+  return cls === 'loopback' || (cls === undefined && isLoopbackName(host));
+}
+
 export interface UrlCheck {
   ok: boolean;
   /** Why it was refused (for a validation error's message). */
