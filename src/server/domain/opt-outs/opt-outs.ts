@@ -76,7 +76,7 @@ export function assertNotOptedOut(deps: Pick<OptOutDeps, 'optOuts'>, accountId: 
   const at = iso(optOut.createdAt);
   throw new ServiceError(
     'channel_unsupported',
-    `${to} opted out of ${from} (texted ${optOut.keyword} at ${at}): nothing was sent; only the consumer can lift it, by texting START to ${from}`,
+    `${to} opted out of ${from}: nothing was sent; only the consumer can lift it, by texting START to ${from}`,
     { reason: OPTED_OUT_REASON, keyword: optOut.keyword, at },
   );
 }
