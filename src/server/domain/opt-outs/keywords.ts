@@ -1,6 +1,7 @@
 // contract §4, "Opt-out keywords": which keyword an inbound text is, and the reply it gets. PURE: no
 // storage, no clock; domain/opt-outs/opt-outs.ts decides what a keyword does for one consumer.
 import { HELP_WORDS, START_WORDS, STOP_WORDS, type KeywordKind } from '../../../api/values/opt-outs.js';
+import { MESSAGE_BODY_MAX } from '../../../api/schemas/messages.js';
 
 /** The campaign fields the keyword rules read (spec: Campaign; each keyword list comma separated). */
 export interface CampaignKeywordFields {
@@ -45,12 +46,22 @@ export function keywordOf(body: string, campaign?: CampaignKeywordFields): Keywo
 }
 
 /**
+ * spec: Limits — a message body is at most MESSAGE_BODY_MAX characters, and a campaign's message may
+ * be longer (registration texts allow 4096): the reply keeps the start, never half a surrogate pair.
+ */
+function withinBodyLimit(text: string): string {
+  if (text.length <= MESSAGE_BODY_MAX) return text;
+  const cut = text.slice(0, MESSAGE_BODY_MAX);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/**
  * The reply to a keyword: the campaign's message for it, or a default naming the account (contract
  * §4; the help default also says how to stop).
  */
 export function replyText(kind: KeywordKind, accountName: string, campaign?: CampaignKeywordFields): string {
   const own = { stop: campaign?.optoutMessage, start: campaign?.optinMessage, help: campaign?.helpMessage }[kind]?.trim();
-  if (own) return own;
+  if (own) return withinBodyLimit(own);
   switch (kind) {
     case 'stop':
       return `${accountName}: you are unsubscribed and will receive no more messages from this number. Reply START to resubscribe.`;

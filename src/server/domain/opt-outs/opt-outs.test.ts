@@ -4,7 +4,7 @@ import { receiveInbound, sendMessage } from '../messages.js';
 import { listOptOuts } from './opt-outs.js';
 import { keywordOf, replyText } from './keywords.js';
 import type { Actor } from '../actor.js';
-import { InboundMessageBody, SendMessageBody, TEST_SENDER } from '../../../api/schemas/messages.js';
+import { InboundMessageBody, MESSAGE_BODY_MAX, SendMessageBody, TEST_SENDER } from '../../../api/schemas/messages.js';
 import { HELP_WORDS, START_WORDS, STOP_WORDS } from '../../../api/values/opt-outs.js';
 import type { MessageRecord } from '../../storage/messages-repo.js';
 
@@ -62,6 +62,12 @@ describe('keywordOf (pure)', () => {
     const help = replyText('help', 'Acme');
     expect(help).toContain('Acme');
     expect(help).toContain('STOP');
+  });
+
+  it("a campaign message longer than a message body is cut to the body's limit, never inside a character", () => {
+    expect(replyText('help', 'Acme', { helpMessage: 'a'.repeat(MESSAGE_BODY_MAX + 400) })).toBe('a'.repeat(MESSAGE_BODY_MAX));
+    const emoji = `${'a'.repeat(MESSAGE_BODY_MAX - 1)}😀 and more`;
+    expect(replyText('stop', 'Acme', { optoutMessage: emoji })).toBe('a'.repeat(MESSAGE_BODY_MAX - 1));
   });
 });
 
