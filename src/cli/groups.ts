@@ -22,6 +22,7 @@ export const GROUPS: Record<string, GroupEntry> = {
   fixtures: { summary: 'Run a scenario file (API calls, waits for events, clock moves) and clean up after it', load: () => import('./commands/fixtures/index.js') },
   messages: { summary: 'Send SMS and MMS, list and inspect messages', load: () => import('./commands/messages/index.js') },
   conversations: { summary: 'Threads with each counterparty', load: () => import('./commands/conversations/index.js') },
+  'opt-outs': { summary: 'Consumers who texted STOP to your numbers (sends to them are refused)', load: () => import('./commands/opt-outs/index.js') },
   numbers: { summary: 'Search, buy, configure, verify and release phone numbers', load: () => import('./commands/numbers/index.js') },
   brands: { summary: '10DLC brands: register (the wizard), list, update, resubmit, vet', load: () => import('./commands/brands/index.js') },
   campaigns: { summary: '10DLC campaigns: create, list, update, resubmit, and lint a campaign file', load: () => import('./commands/campaigns/index.js') },

@@ -21,6 +21,7 @@ import { webhooksRoutes } from './routes/webhooks.js';
 import { eventsRoutes } from './routes/events.js';
 import { messagesRoutes } from './routes/messages.js';
 import { conversationsRoutes } from './routes/conversations.js';
+import { optOutsRoutes } from './routes/opt-outs.js';
 import { numbersRoutes } from './routes/numbers.js';
 import { numberRouteRoutes } from './routes/numbers-route.js';
 import { sandboxMessagingRoutes } from './routes/sandbox-messaging.js';
@@ -164,6 +165,7 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
 
   messagesRoutes(app, deps);
   conversationsRoutes(app, deps);
+  optOutsRoutes(app, deps);
   numbersRoutes(app, deps);
   numberRouteRoutes(app, deps);
   blockedNumbersRoutes(app, deps);

@@ -22,6 +22,7 @@ import { PortsRepo } from './storage/ports-repo.js';
 import { SendingDomainsRepo } from './storage/sending-domains-repo.js';
 import { EmailsRepo } from './storage/emails-repo.js';
 import { SuppressionsRepo } from './storage/suppressions-repo.js';
+import { OptOutsRepo } from './storage/opt-outs-repo.js';
 import { WalletsRepo } from './storage/wallets-repo.js';
 import { LedgerRepo } from './storage/ledger-repo.js';
 import { HoldsRepo } from './storage/holds-repo.js';
@@ -67,6 +68,7 @@ export function composeService(db: Db, clock: Clock, log: SchedulerLog, options:
     numbers: new NumbersRepo(db),
     messages: new MessagesRepo(db),
     campaigns: new CampaignsRepo(db),
+    optOuts: new OptOutsRepo(db),
     brands: new BrandsRepo(db),
     routes,
     blockedNumbers: new BlockedNumbersRepo(db),

@@ -28,6 +28,7 @@ import type { PortsRepo } from './storage/ports-repo.js';
 import type { SendingDomainsRepo } from './storage/sending-domains-repo.js';
 import type { EmailsRepo } from './storage/emails-repo.js';
 import type { SuppressionsRepo } from './storage/suppressions-repo.js';
+import type { OptOutsRepo } from './storage/opt-outs-repo.js';
 import type { WalletsRepo } from './storage/wallets-repo.js';
 import type { LedgerRepo } from './storage/ledger-repo.js';
 import type { HoldsRepo } from './storage/holds-repo.js';
@@ -72,6 +73,8 @@ export interface DomainDeps {
   numbers: NumbersRepo;
   messages: MessagesRepo;
   campaigns: CampaignsRepo;
+  /** contract §4: consumers who texted a stop word to one of the account's numbers. */
+  optOuts: OptOutsRepo;
   /** spec: Brand (10DLC). */
   brands: BrandsRepo;
   /** Call routes and voicemail greetings, one row per number (spec: Call route). */

@@ -36,7 +36,9 @@ export type IdPrefix =
   // Decision (contract §8 lists no prefix for it): a message in the mail sandbox.
   | 'mbx'
   // Decision (contract §11 lists no prefix for them): a ledger row and a hold on a wallet.
-  | 'led' | 'hold';
+  | 'led' | 'hold'
+  // Decision (contract §4 lists no prefix for it): a consumer's opt-out of a number.
+  | 'opt';
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(20)}`;
 export const newUuid = (): string => randomUUID();

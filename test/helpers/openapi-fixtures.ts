@@ -9,6 +9,8 @@ import { approvedCampaign, mockBrand } from '../registration-fixtures.js';
 import { freshDomain, verifiedDomain, emailBody } from './email-fixtures.js';
 
 export const CALLER = '+14155550142';
+/** The consumer who texts STOP to the fixture number (not the caller: the fixture's thread stays sendable). */
+export const STOPPER = '+14155550149';
 /** A loopback port nothing listens on (the discard port): deliveries fail fast and stay on this host. */
 export const DEAD_HOOK = 'http://127.0.0.1:9/hook';
 
@@ -19,6 +21,8 @@ export interface Fixtures {
   phoneNumber: string;
   message: string;
   counterparty: string;
+  /** contract §4: STOPPER's opt-out of `phoneNumber`. */
+  optOut: string;
   call: string;
   voicemail: string;
   webhook: string;
@@ -68,6 +72,10 @@ export async function buildFixtures(svc: TestService, as: As = {}, distinct: Dis
   await ok(svc, 'PUT', `/v1/numbers/${n.id}/route`, as, { destinationType: 'pstn', destination: '+14155550199', voicemailEnabled: true });
 
   const msg = await ok(svc, 'POST', '/v1/sandbox/inbound-messages', as, { from: caller, to: n.phoneNumber, body: 'fixture' });
+  // contract §4: a consumer's STOP opts them out of the number (its reply's carrier course runs in the advance below).
+  await ok(svc, 'POST', '/v1/sandbox/inbound-messages', as, { from: STOPPER, to: n.phoneNumber, body: 'STOP' });
+  const optOuts = await ok(svc, 'GET', `/v1/opt-outs?phoneNumber=${encodeURIComponent(STOPPER)}`, as);
+  expect(optOuts.data.map((o: any) => o.from), 'the STOP opted the consumer out').toEqual([n.phoneNumber]);
 
   const call = await ok(svc, 'POST', '/v1/sandbox/calls', as, { from: caller, to: n.phoneNumber });
   await svc.advanceJobs(120); // contract §6: unanswered after the ring timeout → voicemail, recorded to its end
@@ -108,6 +116,7 @@ export async function buildFixtures(svc: TestService, as: As = {}, distinct: Dis
     phoneNumber: n.phoneNumber,
     message: msg.id,
     counterparty: caller,
+    optOut: optOuts.data[0].id,
     call: call.id,
     voicemail: ended.voicemailId,
     webhook: hook.id,

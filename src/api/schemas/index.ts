@@ -22,3 +22,4 @@ export * from './registrations.js';
 export * from './ports.js';
 export * from './email.js';
 export * from './billing.js';
+export * from './opt-outs.js';

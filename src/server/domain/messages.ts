@@ -8,6 +8,8 @@ import type { NumbersRepo, NumberRecord } from '../storage/numbers-repo.js';
 import type { MessagesRepo, MessageRecord, MessageFilters } from '../storage/messages-repo.js';
 import { reserve, settle, release, type BillingDeps } from './billing/charging.js';
 import type { CampaignsRepo } from '../storage/campaigns-repo.js';
+import type { OptOutsRepo } from '../storage/opt-outs-repo.js';
+import { answerKeyword, assertNotOptedOut } from './opt-outs/opt-outs.js';
 import type { Carrier, CarrierProgress, CarrierStep } from '../world/carrier.js';
 import { testStubCourse } from '../world/carrier.js';
 import { countSegments } from './segments.js';
@@ -25,6 +27,7 @@ export interface MessagingDeps extends BillingDeps {
   numbers: NumbersRepo;
   messages: MessagesRepo;
   campaigns: CampaignsRepo;
+  optOuts: OptOutsRepo;
   carrier: Carrier;
 }
 
@@ -126,6 +129,9 @@ export function sendMessage(deps: MessagingDeps, actor: Actor, body: SendMessage
   }
   const test = actor.mode === 'test' || fromTestSender;
   if (!test && number) assertApprovedCampaign(deps, number);
+  // contract §4: a consumer who opted out of this number (the test sender included, test keys too)
+  // is refused before anything is written or billed.
+  assertNotOptedOut(deps, actor.account.id, body.from, body.to);
 
   const text = body.body ?? '';
   const message: MessageRecord = {
@@ -153,26 +159,36 @@ export function sendMessage(deps: MessagingDeps, actor: Actor, body: SendMessage
     // no message, no event, no job and no idempotency record. The hold is settled on `sent`. Test
     // keys and the test sender move no money (spec: Authentication).
     if (!test) reserve(deps, { accountId: message.accountId, mode: actor.mode }, messagePrice(message));
-    if (test) {
-      // The stub plays the whole course inside this transaction (contract §4), so the row is written
-      // once, at the state the course ends in, and each reported step still emits its event (a
-      // profile of test sends showed a read and an update per step: four writes to one row).
-      let landed: { status: MessageStatus; reason: string | null } = { status: message.status, reason: null };
-      const reported: Array<{ status: MessageStatus; reason: string | null }> = [];
-      for (const step of testStubCourse(message.to)) {
-        const next = carrierMove(landed.status, step.status, step.reason);
-        if (!next) continue;
-        landed = next;
-        if (REPORTED.has(next.status)) reported.push(next);
-      }
-      deps.messages.insert({ ...message, ...landed });
-      for (const r of reported) deps.events.emit(message.accountId, 'message.status', { messageId: message.id, status: r.status, reason: r.reason });
-    } else {
-      deps.messages.insert(message);
-      deps.scheduler.schedule(JOB_SUBMIT, now, { messageId: message.id });
-    }
+    acceptOutbound(deps, message);
   });
   return message;
+}
+
+/**
+ * Writes an accepted outbound message and starts its course; call inside a transaction. A test
+ * message's course is played by the stub at once; a live one is handed to the carrier by a job due
+ * now. Money is the caller's business: a send reserves its price first, a keyword reply reserves
+ * nothing (and so is never charged: `sent` settles only an open hold).
+ */
+function acceptOutbound(deps: MessagingDeps, message: MessageRecord): void {
+  if (message.test) {
+    // The stub plays the whole course inside this transaction (contract §4), so the row is written
+    // once, at the state the course ends in, and each reported step still emits its event (a
+    // profile of test sends showed a read and an update per step: four writes to one row).
+    let landed: { status: MessageStatus; reason: string | null } = { status: message.status, reason: null };
+    const reported: Array<{ status: MessageStatus; reason: string | null }> = [];
+    for (const step of testStubCourse(message.to)) {
+      const next = carrierMove(landed.status, step.status, step.reason);
+      if (!next) continue;
+      landed = next;
+      if (REPORTED.has(next.status)) reported.push(next);
+    }
+    deps.messages.insert({ ...message, ...landed });
+    for (const r of reported) deps.events.emit(message.accountId, 'message.status', { messageId: message.id, status: r.status, reason: r.reason });
+  } else {
+    deps.messages.insert(message);
+    deps.scheduler.schedule(JOB_SUBMIT, message.createdAt, { messageId: message.id });
+  }
 }
 
 /** spec: Message status — where a carrier report moves a message in `from`, or null when the move is not legal. */
@@ -272,19 +288,28 @@ export function registerMessageJobs(deps: MessagingDeps): void {
 
 // --- inbound ---------------------------------------------------------------------------------------
 
-/** contract §9: a consumer's text to one of the account's numbers → `received` and `message.received`. */
+/**
+ * contract §9: a consumer's text to one of the account's numbers → `received` and `message.received`.
+ * The test sender (+15005550006) may be texted too, so a consumer can opt out of it (contract §4:
+ * it follows the same keyword rules). contract §4: a keyword (stop, start, help) is answered from
+ * the number, once, in the same transaction, by an ordinary outbound message that is never billed.
+ */
 export function receiveInbound(deps: MessagingDeps, actor: Actor, body: InboundMessageBody): MessageRecord {
   const { account } = actor;
-  const number = deps.numbers.findByPhone(account.id, body.to);
-  if (!number || number.status === 'released') throw validationError(['body', 'to'], `${body.to} is not a number of this account`);
+  const toTestSender = body.to === TEST_SENDER;
   const channel = body.mediaUrls?.length ? 'mms' : 'sms';
-  assertChannel(number, channel, 'receive');
+  let number: NumberRecord | undefined;
+  if (!toTestSender) {
+    number = deps.numbers.findByPhone(account.id, body.to);
+    if (!number || number.status === 'released') throw validationError(['body', 'to'], `${body.to} is not a number of this account`);
+    assertChannel(number, channel, 'receive');
+  }
   const now = deps.clock.nowMs();
   const text = body.body ?? '';
   const message: MessageRecord = {
     id: newId('msg'),
     accountId: account.id,
-    numberId: number.id,
+    numberId: number?.id ?? null,
     direction: 'inbound',
     from: body.from,
     to: body.to,
@@ -300,6 +325,8 @@ export function receiveInbound(deps: MessagingDeps, actor: Actor, body: InboundM
     createdAt: now,
     updatedAt: now,
   };
+  // contract §4: the keywords of the number's campaign count too, whatever the campaign's status.
+  const campaign = number?.campaignId ? deps.campaigns.get(account.id, number.campaignId)?.content : undefined;
   deps.uow.transaction(() => {
     deps.messages.insert(message);
     deps.events.emit(account.id, 'message.received', {
@@ -310,8 +337,31 @@ export function receiveInbound(deps: MessagingDeps, actor: Actor, body: InboundM
       receivedAt: iso(now),
       providerMessageId: message.providerMessageId,
     });
+    const reply = answerKeyword(deps, account, { numberId: message.numberId, to: message.to, from: message.from, body: message.body }, campaign);
+    // A test key's inbound (or the test sender's) gets a stubbed reply, as its sends would be.
+    if (reply) acceptOutbound(deps, keywordReply(message, reply.text, actor.mode === 'test' || toTestSender));
   });
   return message;
+}
+
+/** contract §4: the number's answer to a keyword, an ordinary outbound SMS to the consumer. */
+function keywordReply(inbound: MessageRecord, text: string, test: boolean): MessageRecord {
+  return {
+    ...inbound,
+    id: newId('msg'),
+    direction: 'outbound',
+    from: inbound.to,
+    to: inbound.from,
+    counterparty: inbound.from,
+    body: text,
+    status: 'queued',
+    segments: countSegments(text).segments,
+    channel: 'sms',
+    media: null,
+    reason: null,
+    test,
+    providerMessageId: null,
+  };
 }
 
 // --- reads -----------------------------------------------------------------------------------------

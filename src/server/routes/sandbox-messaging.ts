@@ -21,7 +21,7 @@ export function sandboxMessagingRoutes(app: FastifyInstance, deps: ServiceDeps):
         tags: ['sandbox'],
         summary: "A consumer's text to one of the account's numbers",
         description:
-          '201 with the inbound Message, status `received`, and a `message.received` event `{messageId, from, to, body, receivedAt, providerMessageId}`. `to` must be a number the account owns (else 400 on `["body","to"]`) with the `sms` capability (`mms` with media; else 422 `channel_unsupported`). `body` is optional only with `mediaUrls`, as for a send.',
+          '201 with the inbound Message, status `received`, and a `message.received` event `{messageId, from, to, body, receivedAt, providerMessageId}`. `to` must be a number the account owns (else 400 on `["body","to"]`) with the `sms` capability (`mms` with media; else 422 `channel_unsupported`), or the test sender `+15005550006`. `body` is optional only with `mediaUrls`, as for a send. Opt-out keywords (contract §4): a body that is, trimmed and without case, a stop word opts `from` out of `to` (`GET /v1/opt-outs`), a start word lifts it, a help word is answered; each is answered once from `to` with an outbound message (the campaign\'s `optoutMessage`, `optinMessage`, `helpMessage`, or a default naming the account), never billed.',
         body: InboundMessageBody,
         response: { 201: MessageSchema },
       },

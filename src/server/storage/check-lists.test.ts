@@ -9,6 +9,7 @@ import { CALL_DIRECTIONS, CALL_MISSED_OUTCOMES, CALL_STATUSES, DEVICE_PRESENCES,
 import { HOLD_STATUSES, LEDGER_KINDS, PLAN_NAMES, SUBSCRIPTION_STATUSES } from '../../api/values/billing.js';
 import { DOMAIN_STATUSES, EMAIL_STATUSES, RECIPIENT_KINDS, RECIPIENT_STATUSES, SUPPRESSION_REASONS, UNSUBSCRIBE_METHODS } from '../../api/values/email.js';
 import { BRAND_STATUSES, CAMPAIGN_STATUSES, CNP_SHARING_STATUSES, ENTITY_TYPES, IDENTITY_STATUSES, PORT_DOCUMENT_TYPES, PORT_STATUSES } from '../../api/values/registration.js';
+import { OPT_OUT_STATUSES } from '../../api/values/opt-outs.js';
 import { IDEMPOTENCY_STATES } from './idempotency-repo.js';
 
 // The migrations repeat each enum as a CHECK list (SQLite has no enum type). Every CHECK list of a
@@ -45,6 +46,7 @@ const MIRRORS: Record<string, readonly string[]> = {
   'holds.status': HOLD_STATUSES,
   'wallets.plan': PLAN_NAMES,
   'wallets.subscription_status': SUBSCRIPTION_STATUSES,
+  'opt_outs.status': OPT_OUT_STATUSES,
   // Storage-only states (not in the API): their lists live beside their repositories.
   'idempotency_keys.state': IDEMPOTENCY_STATES,
 };

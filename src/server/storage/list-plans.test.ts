@@ -3,6 +3,7 @@ import { openDatabase, type Db } from './database.js';
 import { MessagesRepo } from './messages-repo.js';
 import { EventsRepo } from './events-repo.js';
 import { WebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
+import { OptOutsRepo } from './opt-outs-repo.js';
 import { encodeCursor } from './pagination.js';
 
 // issue 13, Scale: the hot reads must stay flat from 10k to 1M rows, so each must seek an index to
@@ -44,6 +45,10 @@ describe('the plans of the hot list reads', () => {
     ['events before a cursor', () => new EventsRepo(db).feedPage('acct', { beforeSeq: 5, order: 'desc', limit: 100, exact: [], prefixes: [] })],
     ['events of one type after a cursor', () => new EventsRepo(db).feedPage('acct', { afterSeq: 5, order: 'asc', limit: 100, exact: ['message.delivered'], prefixes: [] })],
     ['the feed head', () => new EventsRepo(db).headSeq('acct')],
+    // contract §4: every send asks whether its recipient opted out of its sender.
+    ['the opt-out check of a send', () => new OptOutsRepo(db).findActive('acct', '+14155550100', '+14155550123')],
+    ['opt-outs, a deep page', () => new OptOutsRepo(db).list('acct', {}, 100, cursor)],
+    ['opt-outs of one number, a deep page', () => new OptOutsRepo(db).list('acct', { from: '+14155550100' }, 100, cursor)],
     [
       'the delivery due scans',
       () => {

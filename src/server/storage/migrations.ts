@@ -704,3 +704,32 @@ MIGRATIONS.push({
     ALTER TABLE wallets ADD COLUMN spend_month_cents INTEGER NOT NULL DEFAULT 0;
   `,
 });
+
+MIGRATIONS.push({
+  version: 14,
+  name: 'opt-outs: consumers who texted a stop word to a number',
+  sql: `
+    -- contract §4, "Opt-out keywords": one row per opt-out of one number (from_number: the account's
+    -- number, or the test sender, whose number_id is NULL) by one consumer (phone_number). A start
+    -- word lifts it: the row stays, 'lifted', with when and with which word, so the history of
+    -- consent is kept; at most one 'active' row per number and consumer. keyword: the word texted,
+    -- upper case.
+    CREATE TABLE opt_outs (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      id TEXT NOT NULL UNIQUE,
+      account_id TEXT NOT NULL REFERENCES accounts(id),
+      number_id TEXT,
+      from_number TEXT NOT NULL,
+      phone_number TEXT NOT NULL,
+      keyword TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('active','lifted')),
+      created_at INTEGER NOT NULL,
+      lifted_at INTEGER,
+      lifted_keyword TEXT
+    );
+    -- Every send reads this (is the recipient opted out of the sender?), and it keeps one active row.
+    CREATE UNIQUE INDEX opt_outs_active_pair ON opt_outs(account_id, from_number, phone_number) WHERE status = 'active';
+    -- GET /v1/opt-outs: the active rows, newest first (keyset on created_at, seq).
+    CREATE INDEX opt_outs_active_list ON opt_outs(account_id, created_at, seq) WHERE status = 'active';
+  `,
+});

@@ -13,6 +13,7 @@ import { getClock } from '../../../api/resources/sandbox.js';
 import { ApiError, NetworkError } from '../../../api/client/errors.js';
 import type { Message, SendMessageBody } from '../../../api/schemas/messages.js';
 import { FINAL_MESSAGE_STATUSES } from '../../../api/values/messages.js';
+import { OPTED_OUT_REASON } from '../../../api/values/opt-outs.js';
 import { startSpinner } from '../../../output/spinner.js';
 import { MESSAGE_COLUMNS } from './columns.js';
 import type { SendOptions } from './send.js';
@@ -81,6 +82,7 @@ export async function runSend(ctx: CliContext, opts: SendOptions): Promise<void>
     await explain();
     if (err instanceof NetworkError) notice(ctx, `the message may or may not have been sent; to retry without sending twice, add --idempotency-key ${idempotencyKey}`);
     if (err instanceof ApiError && needsCampaign(err)) err.hint = await campaignHint(ctx, body.from);
+    if (err instanceof ApiError) err.hint ??= optedOutHint(err, body);
     throw err;
   }
   if (sent.replayed) notice(ctx, `--idempotency-key ${idempotencyKey} was used before: this is the original message; nothing new was sent`);
@@ -154,6 +156,16 @@ async function timeoutMessage(ctx: CliContext, message: Message, timeoutSecs: nu
 /** spec: Send body — a live send from a local number without an approved campaign (409 on `from`). */
 const needsCampaign = (err: ApiError): boolean =>
   err.code === 'conflict' && Array.isArray(err.details) && err.details.some((d: { path?: unknown[] }) => Array.isArray(d?.path) && d.path.join('.') === 'body.from');
+
+/**
+ * contract §4: a consumer who opted out (422 channel_unsupported, `details.reason: opted_out`): who,
+ * of which number, when and with which word, and the verb that lists them (exit 8 stays).
+ */
+function optedOutHint(err: ApiError, body: SendMessageBody): string | undefined {
+  const d = err.details as { reason?: unknown; keyword?: unknown; at?: unknown } | undefined;
+  if (err.code !== 'channel_unsupported' || !d || d.reason !== OPTED_OUT_REASON) return undefined;
+  return `${body.to} opted out of ${body.from} at ${String(d.at)} with ${String(d.keyword)}; \`svc opt-outs list --from ${body.from}\` lists everyone who did`;
+}
 
 /** The CLI steps that get a just-bought number sending (issue 8: the first real step dead-ended). */
 async function campaignHint(ctx: CliContext, from: string): Promise<string> {

@@ -20,7 +20,10 @@ export const messageReceivedTrigger = defineTrigger<MessageReceivedOptions>({
     { flags: '--body <text>', description: 'the text (optional with --media)' },
     { flags: '--media <url>', description: 'a media URL (MMS); repeatable', repeatable: true },
   ],
-  examples: ['svc trigger message.received --to +14155550100 --from +14155550123 --body "Is my order ready?"'],
+  examples: [
+    'svc trigger message.received --to +14155550100 --from +14155550123 --body "Is my order ready?"',
+    'svc trigger message.received --to +14155550100 --from +14155550123 --body STOP   # opts them out of that number (svc opt-outs list)',
+  ],
   run: async (ctx, opts) => (await verbs()).runMessageReceived(ctx, opts),
 });
 

@@ -1,0 +1,16 @@
+import type { CliContext } from '../../context.js';
+import { runList } from '../../run-list.js';
+import { requireE164 } from '../../phone-numbers.js';
+import { optOutList } from '../../../api/resources/opt-outs.js';
+import type { ListOptOutsOptions } from './list.js';
+
+// contract §4: the consumers opted out of the account's numbers.
+const COLUMNS = ['id', 'from', 'phoneNumber', 'keyword', 'createdAt'];
+
+export async function runListOptOuts(ctx: CliContext, opts: ListOptOutsOptions): Promise<void> {
+  const query = {
+    from: opts.from === undefined ? undefined : requireE164(opts.from, '--from'),
+    phoneNumber: opts.phoneNumber === undefined ? undefined : requireE164(opts.phoneNumber, '--phone-number'),
+  };
+  await runList(ctx, opts, { endpoint: optOutList, query, noun: 'opt-outs', columns: COLUMNS, completeColumns: true });
+}

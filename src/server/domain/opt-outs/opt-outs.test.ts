@@ -1,0 +1,272 @@
+import { describe, expect, it } from 'vitest';
+import { freshFixtureEachTest, serviceErrorOf, type DomainFixture } from '../../../../test/helpers/domain-fixture.js';
+import { receiveInbound, sendMessage } from '../messages.js';
+import { listOptOuts } from './opt-outs.js';
+import { keywordOf, replyText } from './keywords.js';
+import type { Actor } from '../actor.js';
+import { InboundMessageBody, MESSAGE_BODY_MAX, SendMessageBody, TEST_SENDER } from '../../../api/schemas/messages.js';
+import { HELP_WORDS, START_WORDS, STOP_WORDS } from '../../../api/values/opt-outs.js';
+import type { MessageRecord } from '../../storage/messages-repo.js';
+
+// contract §4, "Opt-out keywords": an inbound stop word opts the consumer out of that one number,
+// with one unbilled reply; sends from it to them are refused; a start word lifts it; help is answered.
+
+const CONSUMER = '+14155550123';
+const OTHER_CONSUMER = '+14155550124';
+
+let fx: DomainFixture;
+freshFixtureEachTest((f) => (fx = f));
+
+const inbound = (actor: Actor, to: string, body: string, from = CONSUMER) => receiveInbound(fx.deps, actor, InboundMessageBody.parse({ from, to, body }));
+const send = (actor: Actor, from: string, to = CONSUMER, body = 'hello') => sendMessage(fx.deps, actor, SendMessageBody.parse({ from, to, body }));
+const messages = (account = fx.agency): MessageRecord[] => fx.deps.messages.list(account.id, {}, 100).data;
+/** What the number sent the consumer: the replies (newest first). */
+const repliesTo = (consumer: string, account = fx.agency) => messages(account).filter((m) => m.direction === 'outbound' && m.to === consumer);
+const optOuts = (actor: Actor = fx.actor(), filters = {}) => listOptOuts(fx.deps, actor, filters, 100).data;
+const smsCharges = (account = fx.agency) => fx.charges(account).filter((c) => c.category === 'sms' || c.category === 'mms');
+
+describe('keywordOf (pure)', () => {
+  it.each([...STOP_WORDS])('%s is a stop word, trimmed and compared without case', (word) => {
+    for (const body of [word, word.toLowerCase(), `  ${word[0]}${word.slice(1).toLowerCase()}\n`, `\t${word} `]) {
+      expect(keywordOf(body)).toEqual({ kind: 'stop', word });
+    }
+  });
+
+  it('start and help words', () => {
+    for (const w of START_WORDS) expect(keywordOf(` ${w.toLowerCase()} `)).toEqual({ kind: 'start', word: w });
+    for (const w of HELP_WORDS) expect(keywordOf(w.toLowerCase())).toEqual({ kind: 'help', word: w });
+  });
+
+  it('a body that merely contains a word is ordinary', () => {
+    for (const body of ['stop please', 'Please STOP', 'STOP!', 'S T O P', 'stopping', 'help me', 'yes please', '']) {
+      expect(keywordOf(body), body).toBeNull();
+    }
+  });
+
+  it("a campaign's keywords, comma separated, add to each list; a stop word wins over the others", () => {
+    const campaign = { optoutKeywords: ' Arret, halt ,,', optinKeywords: 'resume', helpKeywords: 'aide,STOP' };
+    expect(keywordOf('ARRET', campaign)).toEqual({ kind: 'stop', word: 'ARRET' });
+    expect(keywordOf(' halt ', campaign)).toEqual({ kind: 'stop', word: 'HALT' });
+    expect(keywordOf('Resume', campaign)).toEqual({ kind: 'start', word: 'RESUME' });
+    expect(keywordOf('aide', campaign)).toEqual({ kind: 'help', word: 'AIDE' });
+    expect(keywordOf('stop', campaign)).toEqual({ kind: 'stop', word: 'STOP' });
+    // Blank entries are no keyword: an empty body stays ordinary.
+    expect(keywordOf(' ', campaign)).toBeNull();
+    expect(keywordOf('arret')).toBeNull();
+  });
+
+  it("the replies: the campaign's own message, else a default naming the account", () => {
+    expect(replyText('stop', 'Acme', { optoutMessage: 'Bye from Acme' })).toBe('Bye from Acme');
+    expect(replyText('stop', 'Acme', { optoutMessage: '  ' })).toContain('Acme');
+    expect(replyText('start', 'Acme')).toContain('Acme');
+    const help = replyText('help', 'Acme');
+    expect(help).toContain('Acme');
+    expect(help).toContain('STOP');
+  });
+
+  it("a campaign message longer than a message body is cut to the body's limit, never inside a character", () => {
+    expect(replyText('help', 'Acme', { helpMessage: 'a'.repeat(MESSAGE_BODY_MAX + 400) })).toBe('a'.repeat(MESSAGE_BODY_MAX));
+    const emoji = `${'a'.repeat(MESSAGE_BODY_MAX - 1)}😀 and more`;
+    expect(replyText('stop', 'Acme', { optoutMessage: emoji })).toBe('a'.repeat(MESSAGE_BODY_MAX - 1));
+  });
+});
+
+describe('an inbound stop word (receiveInbound)', () => {
+  it.each([...STOP_WORDS])('%s (lower case, padded) opts the consumer out of that number, with one unbilled reply', async (word) => {
+    const n = fx.liveNumber();
+    const received = inbound(fx.actor('live'), n.phoneNumber, `  ${word.toLowerCase()} `);
+    // The inbound message is an ordinary one: stored and announced.
+    expect(fx.deps.messages.getById(received.id)).toMatchObject({ direction: 'inbound', status: 'received' });
+    expect(fx.events(fx.agency, 'message.received').map((e) => e.body.messageId)).toEqual([received.id]);
+
+    expect(optOuts()).toEqual([
+      expect.objectContaining({ numberId: n.id, from: n.phoneNumber, phoneNumber: CONSUMER, keyword: word, createdAt: fx.clock.nowMs(), status: 'active' }),
+    ]);
+    const [reply, ...more] = repliesTo(CONSUMER);
+    expect(more).toEqual([]);
+    expect(reply).toMatchObject({ from: n.phoneNumber, to: CONSUMER, numberId: n.id, channel: 'sms', test: false, status: 'queued' });
+    // The number's campaign has its own optoutMessage (GOOD_CAMPAIGN).
+    expect(reply!.body).toBe(fx.deps.campaigns.get(fx.agency.id, n.campaignId!)!.content.optoutMessage);
+
+    // A live reply runs the carrier's course like any message, with its events, and is never billed.
+    await fx.advance(2_000);
+    expect(fx.deps.messages.getById(reply!.id)!.status).toBe('delivered');
+    expect(fx.events(fx.agency, 'message.status').map((e) => [e.body.messageId, e.body.status])).toEqual([
+      [reply!.id, 'sent'],
+      [reply!.id, 'delivered'],
+    ]);
+    expect(smsCharges()).toEqual([]);
+    expect(fx.deps.holds.openTotal(fx.agency.id)).toBe(0);
+  });
+
+  it('a body that merely contains a stop word is an ordinary message', () => {
+    const n = fx.liveNumber();
+    inbound(fx.actor('live'), n.phoneNumber, 'stop please');
+    inbound(fx.actor('live'), n.phoneNumber, 'STOP sending me these');
+    expect(optOuts()).toEqual([]);
+    expect(repliesTo(CONSUMER)).toEqual([]);
+    expect(fx.events(fx.agency, 'message.received')).toHaveLength(2);
+  });
+
+  it('with no campaign the reply is a default naming the account', () => {
+    const n = fx.buyNumber();
+    inbound(fx.actor('test'), n.phoneNumber, 'STOP');
+    const [reply] = repliesTo(CONSUMER);
+    expect(reply!.body).toBe(replyText('stop', fx.agency.name));
+    expect(reply!.body).toContain(fx.agency.name);
+  });
+
+  it("the campaign's optoutKeywords, optinKeywords and helpKeywords count, with its messages", () => {
+    const n = fx.liveNumber();
+    const campaign = fx.deps.campaigns.get(fx.agency.id, n.campaignId!)!;
+    fx.deps.campaigns.save({
+      ...campaign,
+      content: { ...campaign.content, optoutKeywords: 'ARRET, Halt', optoutMessage: 'Bye.', optinKeywords: 'resume', optinMessage: 'Welcome back.', helpKeywords: 'aide', helpMessage: 'Call us.' },
+    });
+    inbound(fx.actor('live'), n.phoneNumber, 'halt');
+    expect(optOuts().map((o) => o.keyword)).toEqual(['HALT']);
+    inbound(fx.actor('live'), n.phoneNumber, 'Aide');
+    inbound(fx.actor('live'), n.phoneNumber, 'RESUME');
+    expect(optOuts()).toEqual([]);
+    expect(repliesTo(CONSUMER).map((m) => m.body).reverse()).toEqual(['Bye.', 'Call us.', 'Welcome back.']);
+  });
+
+  it('a second stop word while opted out records nothing more and is not answered again', async () => {
+    const n = fx.liveNumber();
+    inbound(fx.actor('live'), n.phoneNumber, 'STOP');
+    const first = optOuts();
+    await fx.advance(1_000);
+    inbound(fx.actor('live'), n.phoneNumber, 'quit');
+    expect(optOuts()).toEqual(first);
+    expect(repliesTo(CONSUMER)).toHaveLength(1);
+  });
+});
+
+describe('a send to a consumer who opted out (sendMessage)', () => {
+  it('is refused 422 channel_unsupported with {reason, keyword, at}; nothing is recorded, announced or billed', () => {
+    const n = fx.liveNumber();
+    inbound(fx.actor('live'), n.phoneNumber, 'Unsubscribe');
+    const at = new Date(fx.clock.nowMs()).toISOString();
+    const before = { messages: messages().length, events: fx.events(fx.agency).length, charges: fx.charges(fx.agency).length, jobs: jobCount() };
+
+    const err = serviceErrorOf(() => send(fx.actor('live'), n.phoneNumber));
+    expect(err.code).toBe('channel_unsupported');
+    expect(err.status).toBe(422);
+    expect(err.details).toEqual({ reason: 'opted_out', keyword: 'UNSUBSCRIBE', at });
+    expect(err.message).toContain(CONSUMER);
+    expect(err.message).toContain(n.phoneNumber);
+
+    expect({ messages: messages().length, events: fx.events(fx.agency).length, charges: fx.charges(fx.agency).length, jobs: jobCount() }).toEqual(before);
+    expect(fx.deps.holds.openTotal(fx.agency.id)).toBe(0);
+  });
+
+  it("other numbers of the account, and other consumers, are not affected", () => {
+    const stopped = fx.liveNumber();
+    const other = fx.liveNumber();
+    inbound(fx.actor('live'), stopped.phoneNumber, 'STOP');
+    expect(send(fx.actor('live'), other.phoneNumber).status).toBe('queued');
+    expect(send(fx.actor('live'), stopped.phoneNumber, OTHER_CONSUMER).status).toBe('queued');
+    expect(serviceErrorOf(() => send(fx.actor('live'), stopped.phoneNumber)).code).toBe('channel_unsupported');
+  });
+
+  it('a start word lifts it (answered once), and the number may send again; START with no opt-out is ordinary', () => {
+    const n = fx.buyNumber();
+    inbound(fx.actor('test'), n.phoneNumber, 'START');
+    expect(repliesTo(CONSUMER)).toEqual([]);
+
+    inbound(fx.actor('test'), n.phoneNumber, 'STOP');
+    expect(serviceErrorOf(() => send(fx.actor('test'), n.phoneNumber)).code).toBe('channel_unsupported');
+    inbound(fx.actor('test'), n.phoneNumber, ' unstop ');
+    expect(optOuts()).toEqual([]);
+    const [optIn] = repliesTo(CONSUMER);
+    expect(optIn!.body).toBe(replyText('start', fx.agency.name));
+    expect(send(fx.actor('test'), n.phoneNumber).status).toBe('queued');
+    // The history stays in storage: the lifted row keeps when and with which word.
+    const lifted = fx.deps.db.prepare('SELECT status, keyword, lifted_keyword FROM opt_outs').all();
+    expect(lifted).toEqual([{ status: 'lifted', keyword: 'STOP', lifted_keyword: 'UNSTOP' }]);
+
+    // Opting out again makes a new record.
+    inbound(fx.actor('test'), n.phoneNumber, 'end');
+    expect(optOuts().map((o) => o.keyword)).toEqual(['END']);
+  });
+
+  it('a help word is answered, opted out or not, and opts no one out', () => {
+    const n = fx.buyNumber();
+    inbound(fx.actor('test'), n.phoneNumber, 'help');
+    expect(optOuts()).toEqual([]);
+    inbound(fx.actor('test'), n.phoneNumber, 'STOP');
+    inbound(fx.actor('test'), n.phoneNumber, 'INFO');
+    const bodies = repliesTo(CONSUMER).map((m) => m.body).reverse();
+    const help = replyText('help', fx.agency.name);
+    expect(bodies).toEqual([help, replyText('stop', fx.agency.name), help]);
+    expect(help).toContain(fx.agency.name);
+    expect(help).toContain('STOP');
+    expect(optOuts()).toHaveLength(1);
+  });
+
+  it('test keys follow the same rules: the reply is a stubbed test message, the send is refused', () => {
+    const n = fx.buyNumber();
+    inbound(fx.actor('test'), n.phoneNumber, 'Stop');
+    const [reply] = repliesTo(CONSUMER);
+    // A test message plays its whole course at once, with its events, and moves no money.
+    expect(reply).toMatchObject({ test: true, status: 'delivered', from: n.phoneNumber });
+    expect(fx.events(fx.agency, 'message.status').map((e) => e.body.status)).toEqual(['sent', 'delivered']);
+    expect(serviceErrorOf(() => send(fx.actor('test'), n.phoneNumber)).details).toMatchObject({ reason: 'opted_out', keyword: 'STOP' });
+    // A live key is refused as well: the opt-out is the consumer's, not the key's.
+    const live = fx.liveNumber();
+    inbound(fx.actor('test'), live.phoneNumber, 'stop');
+    expect(serviceErrorOf(() => send(fx.actor('live'), live.phoneNumber)).code).toBe('channel_unsupported');
+  });
+
+  it('the test sender +15005550006 follows the same rules', () => {
+    inbound(fx.actor('live'), TEST_SENDER, 'STOP');
+    expect(optOuts()).toEqual([expect.objectContaining({ numberId: null, from: TEST_SENDER, phoneNumber: CONSUMER, keyword: 'STOP' })]);
+    const [reply] = repliesTo(CONSUMER);
+    expect(reply).toMatchObject({ from: TEST_SENDER, numberId: null, test: true, status: 'delivered' });
+    for (const mode of ['live', 'test'] as const) {
+      expect(serviceErrorOf(() => send(fx.actor(mode), TEST_SENDER)).details).toMatchObject({ reason: 'opted_out', keyword: 'STOP' });
+    }
+    expect(send(fx.actor('live'), TEST_SENDER, OTHER_CONSUMER).status).toBe('queued');
+    expect(smsCharges()).toEqual([]);
+  });
+
+  it("an opt-out is the account's own: another account's sends and lists are untouched", () => {
+    const mine = fx.buyNumber();
+    inbound(fx.actor('test'), mine.phoneNumber, 'STOP');
+    inbound(fx.actor('test', fx.sub), TEST_SENDER, 'STOP', OTHER_CONSUMER);
+    expect(optOuts(fx.actor('live', fx.stranger))).toEqual([]);
+    expect(optOuts(fx.actor('live', fx.sub)).map((o) => o.phoneNumber)).toEqual([OTHER_CONSUMER]);
+    expect(optOuts().map((o) => o.phoneNumber)).toEqual([CONSUMER]);
+    // The agency's test sender is not opted out by the sub-account's consumer.
+    expect(send(fx.actor('test'), TEST_SENDER, OTHER_CONSUMER).status).toBe('queued');
+  });
+});
+
+describe('listOptOuts', () => {
+  it('newest first; `from` narrows to a number, `phoneNumber` to a consumer', () => {
+    const a = fx.buyNumber();
+    const b = fx.buyNumber({ areaCode: '212' });
+    inbound(fx.actor('test'), a.phoneNumber, 'STOP', CONSUMER);
+    inbound(fx.actor('test'), b.phoneNumber, 'STOP', CONSUMER);
+    inbound(fx.actor('test'), a.phoneNumber, 'cancel', OTHER_CONSUMER);
+    const pairs = (list: ReturnType<typeof optOuts>) => list.map((o) => [o.from, o.phoneNumber]);
+    expect(pairs(optOuts())).toEqual([
+      [a.phoneNumber, OTHER_CONSUMER],
+      [b.phoneNumber, CONSUMER],
+      [a.phoneNumber, CONSUMER],
+    ]);
+    expect(pairs(optOuts(fx.actor(), { from: a.phoneNumber }))).toEqual([
+      [a.phoneNumber, OTHER_CONSUMER],
+      [a.phoneNumber, CONSUMER],
+    ]);
+    expect(pairs(optOuts(fx.actor(), { phoneNumber: CONSUMER }))).toEqual([
+      [b.phoneNumber, CONSUMER],
+      [a.phoneNumber, CONSUMER],
+    ]);
+    expect(pairs(optOuts(fx.actor(), { from: b.phoneNumber, phoneNumber: OTHER_CONSUMER }))).toEqual([]);
+  });
+});
+
+function jobCount(): number {
+  return (fx.deps.db.prepare('SELECT COUNT(*) AS n FROM jobs').get() as { n: number }).n;
+}
