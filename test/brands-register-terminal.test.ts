@@ -1,7 +1,8 @@
 // The `brands register` wizard as a person meets it, at a real terminal (tmux): an empty legal name
-// said and asked again, the EIN asked for a private company, Ctrl-C keeping the answers, --resume
-// picking them up, the draft offered and accepted, the approval prediction shown, the confirmation,
-// the equivalent command printed, and the brand registered at the API.
+// said and asked again, the EIN asked for a private company, malformed answers refused as typed,
+// Ctrl-C keeping the answers, a later run with --mock offering them back, the draft offered and
+// accepted, the approval prediction shown in columns, the confirmation, the equivalent command
+// printed (and run: it asks nothing), and the brand registered at the API.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,12 +39,23 @@ async function answer(t: Terminal, question: string, text: string): Promise<void
   t.press('Enter');
 }
 
+/** Types an answer the wizard must refuse as typed: the reason shows under the prompt, which stays. */
+async function refused(t: Terminal, question: string, text: string, reason: RegExp): Promise<void> {
+  await answer(t, question, text);
+  await t.until((s) => lastLines(s, 4).some((l) => reason.test(l)), 10_000, `"${text}" refused at "${question}"`);
+  for (let i = 0; i < text.length; i++) t.press('BSpace');
+}
+
+/** The prediction's check lines as shown (indented in the notice): `pass  <id>  <label>`. */
+const checkLines = (screen: string) => screen.split('\n').filter((l) => /^\s*(pass|fail) {2}\S/.test(l));
+
 describe('brands register at a terminal', () => {
-  it('asks, re-asks, resumes after Ctrl-C, drafts, predicts, confirms and prints the command', async () => {
+  it('refuses malformed answers as typed, resumes after Ctrl-C under --mock, drafts, predicts in columns, confirms and prints a command that asks nothing', async () => {
     const t = openTerminal(['bash', '--norc', '--noprofile'], { env, height: 50 });
     open.push(t);
     await t.until((s) => /READY\$ $/.test(s), 10_000, 'a shell prompt');
-    t.type('svc brands register --mock');
+    // Started without --mock: the answers are kept for the registration, whichever way it ends.
+    t.type('svc brands register');
     t.press('Enter');
     await answer(t, 'Legal business name', '');
     await t.until((s) => lastLines(s, 4).some((l) => l.includes('required')), 10_000, 'an empty legal name refused');
@@ -52,23 +64,35 @@ describe('brands register at a terminal', () => {
     await answer(t, 'Display name', 'Acme Dental');
     // A choice: PRIVATE_PROFIT is the first; it needs an EIN (contract §7).
     await answer(t, 'Entity type', '');
+    // issue 24: the API's formats refuse each malformed answer as it is typed (contract §7).
+    await refused(t, 'EIN', '12345', /US EIN/);
     await answer(t, 'EIN', '12-3456789');
+    await refused(t, 'Website', 'not a url', /http\(s\) URL/);
     await answer(t, 'Website', 'https://acmedental.example');
+    await refused(t, 'Contact email', 'notanemail', /mailbox address/);
     await answer(t, 'Contact email', 'hello@acmedental.example');
-    await t.until((s) => lastLines(s).some((l) => l.includes('Contact phone')), 10_000, 'the phone question');
+    await refused(t, 'Contact phone', '555', /E\.164/);
     t.press('C-c');
     await t.until((s) => s.includes('your answers so far are saved') && /READY\$ $/.test(s), 10_000, 'the interruption');
-    const progress = join(tmp, 'config', 'wizards', 'brands-register-mock.partial.yaml');
+    const progress = join(tmp, 'config', 'wizards', 'brands-register-new.partial.yaml');
     expect(parseYaml(readFileSync(progress, 'utf8'))).toEqual({
       brand: { legalName: 'Acme Dental LLC', displayName: 'Acme Dental', entityType: 'PRIVATE_PROFIT', ein: '12-3456789', website: 'https://acmedental.example', email: 'hello@acmedental.example' },
     });
 
     t.press('C-l');
     await t.until((s) => /^READY\$ $/.test(s), 5_000, 'a clear screen');
-    t.type('svc brands register --mock --resume');
+    // issue 24: with --mock the same saved answers are offered, in words (13 brand + 7 campaign questions asked).
+    t.type('svc brands register --mock');
     t.press('Enter');
-    await t.until((s) => s.includes('resuming 6 saved answers'), 10_000, 'the answers resumed');
-    for (const q of ['Contact phone', 'Industry', 'Street address', 'City', 'State', 'Postal code', 'Country']) await answer(t, q, '');
+    await t.until((s) => /\? Resume the registration you started (on \d{4}-\d\d-\d\d )?at \d\d:\d\d \(6 of 20 answered\)\?/.test(s), 10_000, 'the resume offer');
+    t.press('Enter'); // yes, the default
+    for (const q of ['Contact phone', 'Industry']) await answer(t, q, '');
+    // The country is asked before the state and postal code, which are checked against it.
+    await answer(t, 'Country', 'US');
+    for (const q of ['Street address', 'City']) await answer(t, q, '');
+    await refused(t, 'State', 'California', /two-letter code.*when country is US/);
+    await answer(t, 'State', 'CA');
+    await answer(t, 'Postal code', '');
     await answer(t, 'The campaign', ''); // the first choice: a draft
     await answer(t, 'What does your business do', 'Dental clinic sending appointment reminders and confirmations to patients');
     await answer(t, 'How do people opt in', '');
@@ -83,6 +107,10 @@ describe('brands register at a terminal', () => {
     }
     let screen = await t.until((s) => lastLines(s, 6).some((l) => l.includes('? Register the test brand') || l.includes('? Approval is unlikely')), 15_000, 'the confirmation');
     expect(screen).toMatch(/score \d+\/100, approval (high|medium|low)/);
+    // issue 24: the prediction's columns line up — every label starts in the same column.
+    const checks = checkLines(screen);
+    expect(checks.length).toBeGreaterThan(10);
+    expect(new Set(checks.map((l) => /^\s*(?:pass|fail) {2}\S+ +/.exec(l)![0].length)).size).toBe(1);
     if (lastLines(screen, 6).some((l) => l.includes('? Approval is unlikely'))) {
       t.press('Down');
       t.press('Enter');
@@ -92,15 +120,26 @@ describe('brands register at a terminal', () => {
     t.type('y');
     t.press('Enter');
     screen = await t.until((s) => s.includes('the same without questions') && /READY\$ $/.test(s), 20_000, 'the equivalent command');
-    const answersFile = join(tmp, 'config', 'wizards', 'brands-register-mock.yaml');
-    expect(screen).toContain(`svc brands register --mock --answers ${answersFile}`);
+    const answersFile = join(tmp, 'config', 'wizards', 'brands-register-new.yaml');
+    const command = `svc brands register --mock --answers ${answersFile} --yes`;
+    expect(screen).toContain(command);
     expect(existsSync(progress)).toBe(false);
     const saved = parseYaml(readFileSync(answersFile, 'utf8'));
-    expect(saved.brand).toMatchObject({ legalName: 'Acme Dental LLC', entityType: 'PRIVATE_PROFIT', ein: '12-3456789' });
+    expect(saved.brand).toMatchObject({ legalName: 'Acme Dental LLC', entityType: 'PRIVATE_PROFIT', ein: '12-3456789', country: 'US', state: 'CA' });
     expect(saved.campaign.sampleMessages.length).toBeGreaterThanOrEqual(2);
 
-    const brands = (await svc.call('GET', '/v1/brands', { key: svc.bootstrap.testKey })).body.data;
-    expect(brands.length).toBe(1);
-    expect(brands[0]).toMatchObject({ legalName: 'Acme Dental LLC', mock: true, status: 'approved' });
-  });
+    const brands = async () => (await svc.call('GET', '/v1/brands', { key: svc.bootstrap.testKey })).body.data;
+    expect(await brands()).toHaveLength(1);
+    expect((await brands())[0]).toMatchObject({ legalName: 'Acme Dental LLC', mock: true, status: 'approved' });
+
+    // issue 24: the printed command, typed at the same terminal, registers again without a question.
+    t.press('C-l');
+    await t.until((s) => /^READY\$ $/.test(s), 5_000, 'a clear screen');
+    t.type(command);
+    t.press('Enter');
+    screen = await t.until((s) => s.includes('the same without questions') && /READY\$ $/.test(s), 20_000, 'the command run to its end');
+    expect(screen.split('\n').some((l) => l.startsWith('? '))).toBe(false);
+    expect(await brands()).toHaveLength(2);
+    // A whole registration typed by a person, twice over: far beyond the default per-test bound.
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { expectError } from './messages-fixtures.js';
-import { GOOD_BRAND, mockBrand } from './registration-fixtures.js';
+import { GOOD_BRAND, GOOD_CAMPAIGN, mockBrand } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { REGISTRY_TIMINGS } from '../src/api/values/registration.js';
 import { chargesOf, fundAccount } from './helpers/money.js';
@@ -67,6 +67,97 @@ describe('POST /v1/brands', () => {
     expectError(await create({ legalName: 'X', entityType: 'LLC' }), 400, 'validation_error', ['body', 'entityType']);
     expectError(await create({ legalName: 'X', tcrBrandId: 'B1' }), 400, 'validation_error');
     expect((await svc.call('GET', '/v1/brands?limit=100')).body.data.length).toBe(before);
+  });
+});
+
+/** The issue-24 answers: every one malformed (contract §7 field formats). */
+const MALFORMED = {
+  ein: '12345',
+  website: 'not a url',
+  email: 'notanemail',
+  phone: '555',
+  businessContactEmail: 'owner at bayview',
+  country: 'USA',
+  einIssuingCountry: 'XX',
+} as const;
+const detailsByPath = (res: { body: any }): Record<string, string> =>
+  Object.fromEntries(res.body.error.details.map((d: { path: string[]; message: string }) => [d.path.join('.'), d.message]));
+
+describe('brand field formats (contract §7), before anything is charged', () => {
+  const countBrands = async () => (await svc.call('GET', '/v1/brands?limit=100')).body.data.length as number;
+  const countCharges = () => chargesOf(svc.deps, svc.bootstrap.accountId).length;
+
+  it('POST /v1/brands: every malformed field named at once (400), nothing created, nothing charged', async () => {
+    const [brands, charged] = [await countBrands(), countCharges()];
+    const res = await create({ ...GOOD_BRAND, ...MALFORMED });
+    expectError(res, 400, 'validation_error');
+    const d = detailsByPath(res);
+    expect(Object.keys(d).sort()).toEqual(Object.keys(MALFORMED).map((k) => `body.${k}`).sort());
+    expect(d['body.ein']).toMatch(/US EIN/);
+    expect(d['body.website']).toMatch(/http\(s\) URL/);
+    expect(d['body.email']).toMatch(/mailbox address.*@/);
+    expect(d['body.phone']).toMatch(/E\.164/);
+    expect(d['body.country']).toMatch(/ISO 3166-1 alpha-2/);
+    // A mock brand is free, but its formats are the same.
+    expectError(await create({ legalName: 'Mock Co', mock: true, website: 'acme.example' }), 400, 'validation_error', ['body', 'website']);
+    expect([await countBrands(), countCharges()]).toEqual([brands, charged]);
+  });
+
+  it.each([
+    ['ein', 'ab-cdefghi'],
+    ['ein', '12-345678'],
+    ['website', 'ftp://acme.example'],
+    ['website', 'https://localhost'],
+    ['website', 'https://10.0.0.1'],
+    ['email', 'name@localhost'],
+    ['phone', '4155550100'],
+    ['country', 'us'],
+    ['einIssuingCountry', 'ZZ'],
+  ])('refuses %s %j', async (field, value) => {
+    expectError(await create({ ...GOOD_BRAND, [field]: value }), 400, 'validation_error', ['body', field]);
+  });
+
+  it('state and postalCode when country is US, each named; free text elsewhere; the accepted forms', async () => {
+    const res = await create({ ...GOOD_BRAND, state: 'California', postalCode: '9410' });
+    expectError(res, 400, 'validation_error');
+    expect(Object.keys(detailsByPath(res)).sort()).toEqual(['body.postalCode', 'body.state']);
+    expect(detailsByPath(res)['body.state']).toMatch(/two-letter code.*when country is US/);
+    const ok = await create({ ...GOOD_BRAND, ein: '123456789', postalCode: '94105-1234', businessContactEmail: 'owner@bayviewdental.example', einIssuingCountry: 'US' });
+    expect(ok.status, ok.text).toBe(201);
+    expect(ok.body).toMatchObject({ ein: '123456789', postalCode: '94105-1234' });
+    const abroad = await create({ ...GOOD_BRAND, country: 'GB', state: 'Greater London', postalCode: 'SW1A 1AA', phone: '+442079460958' });
+    expect(abroad.status, abroad.text).toBe(201);
+    const noCountry = await create({ legalName: 'Somewhere Co', state: 'California', postalCode: 'n/a' });
+    expect(noCountry.status, noCountry.text).toBe(201);
+  });
+
+  it('PATCH: formats checked, and the US address rule on the brand as the change leaves it; nothing changes', async () => {
+    const b = (await create({ ...GOOD_BRAND, entityType: 'PUBLIC_PROFIT' })).body;
+    await svc.call('POST', `/v1/sandbox/brands/${b.id}/decision`, { body: { decision: 'rejected' } });
+    const bad = await svc.call('PATCH', `/v1/brands/${b.id}`, { body: MALFORMED });
+    expectError(bad, 400, 'validation_error');
+    expect(Object.keys(detailsByPath(bad)).sort()).toEqual(Object.keys(MALFORMED).map((k) => `body.${k}`).sort());
+    // The brand's country (US) is not in the body: the domain reads it from the brand.
+    const merged = await svc.call('PATCH', `/v1/brands/${b.id}`, { body: { state: 'Calif.', postalCode: 'ABCDE', city: 'Oakland' } });
+    expectError(merged, 400, 'validation_error');
+    expect(Object.keys(detailsByPath(merged)).sort()).toEqual(['body.postalCode', 'body.state']);
+    expect((await svc.call('GET', `/v1/brands/${b.id}`)).body).toMatchObject({ state: GOOD_BRAND.state, postalCode: GOOD_BRAND.postalCode, city: GOOD_BRAND.city, ein: GOOD_BRAND.ein });
+    // Moving abroad frees the state; coming back to US checks it again.
+    expect((await svc.call('PATCH', `/v1/brands/${b.id}`, { body: { country: 'CA', state: 'Ontario', postalCode: 'M5V 2T6' } })).status).toBe(200);
+    expectError(await svc.call('PATCH', `/v1/brands/${b.id}`, { body: { country: 'US' } }), 400, 'validation_error', ['body', 'state']);
+  });
+
+  it('POST /v1/registrations: the brand\'s formats named under brand, nothing created, nothing charged', async () => {
+    const [brands, charged] = [await countBrands(), countCharges()];
+    const campaigns = (await svc.call('GET', '/v1/campaigns?limit=100')).body.data.length;
+    const res = await svc.call('POST', '/v1/registrations', { body: { brand: { ...GOOD_BRAND, ...MALFORMED, state: 'California' }, campaign: GOOD_CAMPAIGN } });
+    expectError(res, 400, 'validation_error');
+    // country is malformed too ("USA"), so the US rule does not apply to state.
+    expect(Object.keys(detailsByPath(res)).sort()).toEqual(Object.keys(MALFORMED).map((k) => `body.brand.${k}`).sort());
+    const us = await svc.call('POST', '/v1/registrations', { body: { brand: { ...GOOD_BRAND, postalCode: '941' }, campaign: GOOD_CAMPAIGN } });
+    expectError(us, 400, 'validation_error', ['body', 'brand', 'postalCode']);
+    expect([await countBrands(), countCharges()]).toEqual([brands, charged]);
+    expect((await svc.call('GET', '/v1/campaigns?limit=100')).body.data.length).toBe(campaigns);
   });
 });
 
@@ -178,7 +269,7 @@ describe('PATCH /v1/brands/{id}', () => {
     expectError(await svc.call('PATCH', `/v1/brands/${m.id}`, { body: { mock: false } }), 400, 'validation_error');
     expectError(await svc.call('PATCH', `/v1/brands/${m.id}`, { body: {} }), 400, 'validation_error');
     const b = (await create({ legalName: 'Typo Inc', entityType: 'PRIVATE_PROFIT' })).body;
-    expectError(await svc.call('PATCH', `/v1/brands/${b.id}`, { body: { ein: '1' } }), 409, 'conflict');
+    expectError(await svc.call('PATCH', `/v1/brands/${b.id}`, { body: { ein: '98-7654321' } }), 409, 'conflict');
     await svc.call('POST', `/v1/sandbox/brands/${b.id}/decision`, { body: { decision: 'rejected' } });
     const fixed = await svc.call('PATCH', `/v1/brands/${b.id}`, { body: { legalName: 'Typo Fixed Inc', ein: '11-1111111', website: null } });
     expect(fixed.body).toMatchObject({ legalName: 'Typo Fixed Inc', ein: '11-1111111', website: null, status: 'rejected' });

@@ -79,6 +79,17 @@ describe('POST /v1/campaigns', () => {
     expect(weak.body).toMatchObject({ status: 'rejected', tcrCampaignId: null, lastRejectionReason: expect.stringMatching(/approval score \d+ is below 60; failed checks: /) });
     expect(weak.body.lastRejectionReason).toMatch(/STOP/);
   });
+
+  it('a mock campaign fixed and resubmitted is decided again at once, with no clock advance (contract §7)', async () => {
+    const brand = await mockBrand(svc);
+    const weak = (await svc.call('POST', '/v1/campaigns', { body: { ...WEAK_CAMPAIGN, brandId: brand.id } })).body;
+    expect(weak.status).toBe('rejected');
+    const { name: _n, useCase: _u, ...fix } = GOOD_CAMPAIGN;
+    expect((await svc.call('PATCH', `/v1/campaigns/${weak.id}`, { body: fix })).status).toBe(200);
+    const again = await svc.call('POST', `/v1/campaigns/${weak.id}/resubmit`);
+    expect(again.body).toMatchObject({ status: 'approved', remediationAttempts: 1, lastRejectionReason: null, tcrCampaignId: expect.stringMatching(/^C/) });
+    expect(charges(weak.id)).toEqual([]);
+  });
 });
 
 describe('the registry on the service clock', () => {

@@ -2,7 +2,7 @@
 // linting a campaign, registering with the wizard from an answers file (CI: no prompt), the missing
 // answers listed together, the brand and campaign verbs, the registry's verdicts through `svc
 // trigger`, ports from check to submit and the carrier's verdict, and a lead from the hosted form.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
@@ -112,15 +112,32 @@ describe('brands register without a terminal', () => {
     expect(res.stderr).toContain('--campaign-name: required');
   });
 
-  it('--mock --answers completes without a prompt: an approved test brand, no price', async () => {
+  it('--mock --answers completes without a prompt: an approved test brand, no price, and the equivalent command with --yes', async () => {
     const answers = file('mock-answers.yaml', { brand: BRAND, campaign: CAMPAIGN });
-    const res = expectOk(await run(['brands', 'register', '--mock', '--answers', answers, '--yes', '-o', 'json']));
+    const env = { SVC_CONFIG_DIR: join(tmp, 'mock-config') };
+    const res = expectOk(await run(['brands', 'register', '--mock', '--answers', answers, '--yes', '-o', 'json'], { env }));
     const reg = json(res.stdout);
     expect(reg.brand).toMatchObject({ legalName: BRAND.legalName, mock: true, status: 'approved' });
     expect(reg.campaign.brandId).toBe(reg.brand.id);
     expect(res.stderr).not.toContain('$');
-    // Nothing was asked: no equivalent command is needed.
-    expect(res.stderr).not.toContain('the same without questions');
+    // cli.md: the equivalent command is printed at the end whatever the answers came from (issue 24).
+    const written = join(tmp, 'mock-config', 'wizards', 'brands-register-new.yaml');
+    const printed = /the same without questions:\n {2}(.+)\n/.exec(res.stderr)?.[1];
+    expect(printed).toBe(`svc brands register --mock --answers ${written} --yes`);
+    // It runs as printed, asking nothing (no terminal, and --yes answers the confirmation).
+    const again = expectOk(await run([...printed!.split(' ').slice(1), '-o', 'json'], { env }));
+    expect(json(again.stdout).brand).toMatchObject({ legalName: BRAND.legalName, mock: true, status: 'approved' });
+  });
+
+  it('--mock --resume finds the answers a run without --mock saved (issue 24)', async () => {
+    const config = join(tmp, 'resume-config');
+    // What an interrupted `svc brands register` (no --mock) leaves: the brand answers typed so far.
+    mkdirSync(join(config, 'wizards'), { recursive: true });
+    writeFileSync(join(config, 'wizards', 'brands-register-new.partial.yaml'), toYaml({ brand: { ...BRAND, legalName: 'Resumed Dental LLC' } }));
+    const campaign = file('resume-campaign.yaml', { campaign: CAMPAIGN });
+    const res = expectOk(await run(['brands', 'register', '--mock', '--resume', '--answers', campaign, '--yes', '-o', 'json'], { env: { SVC_CONFIG_DIR: config } }));
+    expect(res.stderr).toContain('resuming 6 saved answers');
+    expect(json(res.stdout).brand).toMatchObject({ legalName: 'Resumed Dental LLC', mock: true, status: 'approved' });
   });
 
   it('a live registration from flags and a file: the price confirmed with --yes, both submitted', async () => {
@@ -133,6 +150,8 @@ describe('brands register without a terminal', () => {
     const reg = json(res.stdout);
     expect(reg.brand).toMatchObject({ legalName: 'Beta Bakery LLC', status: 'submitted', mock: false });
     expect(reg.campaign.status).toBe('draft');
+    // The flags given stay flags in the equivalent command, which ends with --yes.
+    expect(res.stderr).toMatch(/the same without questions:\n {2}svc brands register --answers \S+ --legal-name 'Beta Bakery LLC' .*--email hi@acmedental\.example --yes\n/);
     expect(noYes.stderr).toContain(`$${(PRICES.brandRegistration + PRICES.campaignRegistration) / 100}.00`);
   });
 });

@@ -89,6 +89,16 @@ describe('POST /v1/registrations/predict', () => {
     expect(empty.body.band).toBe('low');
   });
 
+  it('fails the website and link checks on a malformed campaign website or link, not only a missing one (issue 24)', async () => {
+    const r = await predict({
+      brand: { ...GOOD_BRAND, website: null },
+      campaign: { ...GOOD_CAMPAIGN, websiteUrl: 'not a url', privacyPolicyLink: 'bayviewdental.example/privacy', termsAndConditionsLink: 'see our site' },
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(failedIds(r.body).sort()).toEqual(['brand.website', 'links.privacy', 'links.terms']);
+    expect(r.body.suggestions.join('\n')).toContain('"not a url" is not one');
+  });
+
   it("reads a campaign.brandId of the account's brands when no brand is given", async () => {
     const b = await mockBrand(svc);
     const byId = await predict({ campaign: { ...GOOD_CAMPAIGN, brandId: b.id } });
@@ -122,6 +132,9 @@ describe('POST /v1/registrations/predict', () => {
     expectError(await predict({ campaign: { sampleMessages: 'hi' } }), 400, 'validation_error', ['body', 'campaign', 'sampleMessages']);
     expectError(await predict({ brand: { legalName: 'X', entityType: 'LLC' }, campaign: {} }), 400, 'validation_error', ['body', 'brand', 'entityType']);
     expectError(await predict({ campaign: {}, extra: true }), 400, 'validation_error');
+    // contract §7: a brand field given has its format here too (a missing one only fails its check)
+    expectError(await predict({ brand: { website: 'not a url' }, campaign: GOOD_CAMPAIGN }), 400, 'validation_error', ['body', 'brand', 'website']);
+    expectError(await predict({ brand: { country: 'US', postalCode: '9' }, campaign: GOOD_CAMPAIGN }), 400, 'validation_error', ['body', 'brand', 'postalCode']);
     expectError(await predict({ campaign: {} }, { key: null }), 401, 'unauthorized');
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Timestamp } from './common.js';
+import { E164, Timestamp } from './common.js';
 import { ListQuerySchema, pageOf } from './page.js';
 import {
   BRAND_RELATIONSHIPS,
@@ -10,6 +10,9 @@ import {
   VETTING_CLASSES,
   VETTING_PROVIDERS,
 } from '../values/registration.js';
+import { BRAND_FORMAT_WORDS, COUNTRY_CODE_PATTERN, EIN_PATTERN, isWebUrl, usAddressProblems, type BrandAddress } from '../values/brand-formats.js';
+import { isCountryCode } from '../values/countries.js';
+import { addressProblem } from '../values/mailbox-address.js';
 
 // spec: Brand (10DLC), Registration inputs (brand registration request); contract §7.
 
@@ -19,33 +22,63 @@ export const EntityType = z.enum(ENTITY_TYPES);
 export const BrandRelationship = z.enum(BRAND_RELATIONSHIPS);
 export const BrandStatus = z.enum(BRAND_STATUSES);
 
+// contract §7: the field formats (api/values/brand-formats.ts). A text over the length limit is said
+// once, not again as a bad format; no check aborts, so the rule across fields still runs and every
+// failure of a body is reported at once.
+const SHORT = REGISTRATION_LIMITS.shortText;
+const Bounded = z.string().max(SHORT);
+const formatted = (isValid: (v: string) => boolean, message: string) => Bounded.refine((v) => v.length > SHORT || isValid(v), message);
+const Ein = formatted((v) => EIN_PATTERN.test(v), BRAND_FORMAT_WORDS.ein).meta({ pattern: EIN_PATTERN.source, examples: ['12-3456789'] });
+const Website = formatted(isWebUrl, BRAND_FORMAT_WORDS.website).meta({ format: 'uri', examples: ['https://acme.example'] });
+const Mailbox = Bounded.superRefine((value, ctx) => {
+  const problem = value.length > SHORT ? null : addressProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: `${BRAND_FORMAT_WORDS.mailbox} (${problem})` });
+}).meta({ format: 'email', examples: ['hello@acme.example'] });
+const Phone = E164.meta({ examples: ['+14155550100'] });
+const Country = z
+  .string()
+  .refine(isCountryCode, BRAND_FORMAT_WORDS.country)
+  .meta({ pattern: COUNTRY_CODE_PATTERN.source, description: 'ISO 3166-1 alpha-2', examples: ['US'] });
+
+/** The registration request's fields, before the rule across them (a base `omit`/`partial` can derive from). */
+const brandFields = z.strictObject({
+  legalName: z.string().min(1).max(REGISTRATION_LIMITS.shortText),
+  displayName: OptStr,
+  ein: Ein.nullable().optional().describe('a US EIN: 12-3456789 or nine digits'),
+  website: Website.nullable().optional().describe('an http(s) URL whose host has a dot'),
+  vertical: OptStr,
+  entityType: EntityType.nullable().optional(),
+  einIssuingCountry: Country.nullable().optional(),
+  email: Mailbox.nullable().optional(),
+  phone: Phone.nullable().optional(),
+  street: OptStr,
+  city: OptStr,
+  state: OptStr.describe('a two-letter code when country is US'),
+  postalCode: OptStr.describe('five digits or ZIP+4 when country is US'),
+  country: Country.nullable().optional(),
+  businessContactEmail: Mailbox.nullable().optional(),
+  stockSymbol: OptStr,
+  stockExchange: OptStr,
+  altBusinessId: OptStr,
+  altBusinessIdType: OptStr,
+  brandRelationship: BrandRelationship.nullable().optional(),
+  mock: z.boolean().optional().describe('a free test brand: approved at once, no charge, no vetting; its campaigns are mock and cannot be shared'),
+});
+
+/** contract §7: `state` and `postalCode` when `country` is `US`, each problem on its own field. */
+function usAddress(body: BrandAddress, ctx: z.RefinementCtx): void {
+  for (const p of usAddressProblems(body)) ctx.addIssue({ code: 'custom', path: [p.field], message: p.message });
+}
+
 /** spec: Registration inputs — the brand registration request; `legalName` is the only required field. */
-export const BrandRegistrationBody = z
-  .strictObject({
-    legalName: z.string().min(1).max(REGISTRATION_LIMITS.shortText),
-    displayName: OptStr,
-    ein: OptStr,
-    website: OptStr,
-    vertical: OptStr,
-    entityType: EntityType.nullable().optional(),
-    einIssuingCountry: OptStr,
-    email: OptStr,
-    phone: OptStr,
-    street: OptStr,
-    city: OptStr,
-    state: OptStr,
-    postalCode: OptStr,
-    country: OptStr,
-    businessContactEmail: OptStr,
-    stockSymbol: OptStr,
-    stockExchange: OptStr,
-    altBusinessId: OptStr,
-    altBusinessIdType: OptStr,
-    brandRelationship: BrandRelationship.nullable().optional(),
-    mock: z.boolean().optional().describe('a free test brand: approved at once, no charge, no vetting; its campaigns are mock and cannot be shared'),
-  })
-  .meta({ id: 'BrandRegistrationBody' });
+export const BrandRegistrationBody = brandFields.superRefine(usAddress).meta({ id: 'BrandRegistrationBody' });
 export type BrandRegistrationBody = z.infer<typeof BrandRegistrationBody>;
+
+/**
+ * contract §7: the prediction's brand — any field may be missing (a file being linted), but a field
+ * given has its format.
+ */
+export const PartialBrandBody = brandFields.partial().superRefine(usAddress);
 
 /**
  * Decision (spec: pageConfig's inner shape is not shown): the design of the hosted opt-in page — what
@@ -78,8 +111,12 @@ export const ComplianceUrlsSchema = z
   .object({ optInUrl: z.string(), privacyUrl: z.string(), messagingTermsUrl: z.string() })
   .meta({ id: 'ComplianceUrls' });
 
-/** PATCH /v1/brands/{id}: any registration field but `mock`, plus the hosted page's design and texts. */
-export const UpdateBrandBody = BrandRegistrationBody.omit({ mock: true })
+/**
+ * PATCH /v1/brands/{id}: any registration field but `mock`, plus the hosted page's design and texts.
+ * The address rule is checked here on what the body gives, and by the domain on the merged brand.
+ */
+export const UpdateBrandBody = brandFields
+  .omit({ mock: true })
   .partial()
   .extend({
     legalName: z.string().min(1).max(REGISTRATION_LIMITS.shortText).optional(),
@@ -87,6 +124,7 @@ export const UpdateBrandBody = BrandRegistrationBody.omit({ mock: true })
     compliancePages: CompliancePagesSchema.nullable().optional(),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), { message: 'give at least one field to change' })
+  .superRefine(usAddress)
   .meta({ id: 'UpdateBrandBody' });
 export type UpdateBrandBody = z.infer<typeof UpdateBrandBody>;
 

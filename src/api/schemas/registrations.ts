@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BrandRegistrationBody, BrandSchema } from './brands.js';
+import { BrandRegistrationBody, BrandSchema, PartialBrandBody } from './brands.js';
 import { CampaignContentBody, CampaignSchema, CreateCampaignBody } from './campaigns.js';
 import { PREDICTION_BANDS, REGISTRATION_LIMITS } from '../values/registration.js';
 
@@ -30,12 +30,13 @@ export type BusinessInfoBody = z.infer<typeof BusinessInfoBody>;
 
 /**
  * contract §7: the prediction's input. Decision: every field is optional, so an unfinished campaign
- * file can be linted — a missing field fails the checks that need it instead of a validation error;
- * a `campaign.brandId` without `brand` is checked against that brand of the account.
+ * file can be linted — a missing field fails the checks that need it instead of a validation error,
+ * while a brand field given must have its format (contract §7), as on create; a `campaign.brandId`
+ * without `brand` is checked against that brand of the account.
  */
 export const PredictBody = z
   .strictObject({
-    brand: BrandRegistrationBody.partial().optional(),
+    brand: PartialBrandBody.optional(),
     campaign: CreateCampaignBody.partial(),
   })
   .meta({ id: 'PredictBody' });

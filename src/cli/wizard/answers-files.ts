@@ -70,16 +70,17 @@ export function answersDocument(answers: RawAnswers, questions: readonly Questio
   return doc;
 }
 
+/** The comment line of a progress file that says when its run began (a comment: --answers ignores it). */
+const STARTED = 'started ';
+
 /**
  * Writes answers as YAML, readable by owner only (0600: answers can be personal), through a temporary
- * file so an interruption never leaves half a file.
+ * file so an interruption never leaves half a file. `startedAt`: when the run began, kept in a comment.
  */
-export async function writeAnswersFile(file: string, answers: RawAnswers, questions: readonly Question[], comment: string): Promise<void> {
+export async function writeAnswersFile(file: string, answers: RawAnswers, questions: readonly Question[], comment: string, startedAt?: Date): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
-  const text = `${comment
-    .split('\n')
-    .map((l) => `# ${l}`)
-    .join('\n')}\n${stringifyYaml(answersDocument(answers, questions))}`;
+  const lines = [...comment.split('\n'), ...(startedAt ? [`${STARTED}${startedAt.toISOString()}`] : [])];
+  const text = `${lines.map((l) => `# ${l}`).join('\n')}\n${stringifyYaml(answersDocument(answers, questions))}`;
   const tmp = `${file}.${process.pid}.tmp`;
   await writeFile(tmp, text, { mode: 0o600 });
   await chmod(tmp, 0o600);
@@ -90,6 +91,19 @@ export async function writeAnswersFile(file: string, answers: RawAnswers, questi
 export function wizardFiles(configDir: string, name: string, subject: string): { progress: string; answers: string } {
   const base = join(configDir, 'wizards', `${name}-${subject.replace(/[^A-Za-z0-9+_.@-]/g, '_')}`);
   return { progress: `${base}.partial.yaml`, answers: `${base}.yaml` };
+}
+
+/** When the run that saved `file` began, from its comment; undefined when it does not say (or is gone). */
+export async function readStartedAt(file: string): Promise<Date | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const m = new RegExp(`^# ${STARTED}(\\S+)$`, 'm').exec(text);
+  const at = m ? new Date(m[1]!) : undefined;
+  return at && !Number.isNaN(at.getTime()) ? at : undefined;
 }
 
 export async function modifiedAt(file: string): Promise<Date | undefined> {

@@ -30,6 +30,12 @@ export interface Question {
   readonly when?: (answers: Record<string, unknown>) => boolean;
   /** false: never prompted, only answered by its flag or the answers file (an optional detail). */
   readonly ask?: boolean;
+  /**
+   * A rule across fields, after the schema: why this value is refused given the checked answers
+   * before it, or null. Only for a rule the API states too (a brand's `state` when `country` is US),
+   * read from the same definition, so an answer is refused as it is typed rather than at the end.
+   */
+  readonly acrossFields?: (value: unknown, answers: Record<string, unknown>) => string | null;
 }
 
 /** Whether a question applies, given the checked answers before it. */
@@ -69,13 +75,19 @@ export function coerce(q: Question, raw: string): unknown {
 
 export type Checked = { ok: true; value: unknown } | { ok: false; reason: string };
 
-/** Checks one answer with the field's schema; the reason reads as a person would say it. */
-export function checkAnswer(q: Question, raw: string | undefined): Checked {
+/**
+ * Checks one answer with the field's schema, then its rule across fields against the answers before
+ * it (when given); the reason reads as a person would say it.
+ */
+export function checkAnswer(q: Question, raw: string | undefined, answers?: Record<string, unknown>): Checked {
   const value = raw === undefined ? undefined : coerce(q, raw);
   if (value === undefined) return isRequired(q) ? { ok: false, reason: 'required' } : { ok: true, value: undefined };
   if (q.kind === 'number' && typeof value !== 'number') return { ok: false, reason: 'must be a number' };
   const result = q.schema.safeParse(value);
-  if (result.success) return { ok: true, value: result.data };
+  if (result.success) {
+    const across = answers && q.acrossFields ? q.acrossFields(result.data, answers) : null;
+    return across === null ? { ok: true, value: result.data } : { ok: false, reason: across };
+  }
   const issue = result.error.issues[0]!;
   // An item of a list: say which one.
   if (Array.isArray(value) && typeof issue.path[0] === 'number') {

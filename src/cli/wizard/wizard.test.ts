@@ -15,6 +15,7 @@ import { readAnswersFile } from './answers-files.js';
 import { shellLine, shellQuote } from './shell-quote.js';
 import { TOLLFREE_QUESTIONS } from '../commands/numbers/verify-tollfree.run.js';
 import { VerifyTollfreeBody } from '../../api/schemas/numbers.js';
+import { BRAND_QUESTIONS, REGISTER_QUESTIONS } from '../commands/brands/questions.js';
 
 let dir: string;
 beforeEach(() => {
@@ -84,9 +85,9 @@ const refusing: Prompter = {
   },
 };
 
-function context(prompter: Prompter, flags: CliContext['flags'] = {}) {
+function context(prompter: Prompter, flags: CliContext['flags'] = {}, now?: () => Date) {
   const io = createTestIO({ stdinTTY: prompter.enabled, stderrTTY: prompter.enabled });
-  const ctx = new CliContext({ io, env: { SVC_CONFIG_DIR: join(dir, 'config') }, homedir: dir, binPath: '', prompter }, flags);
+  const ctx = new CliContext({ io, env: { SVC_CONFIG_DIR: join(dir, 'config') }, homedir: dir, binPath: '', prompter, ...(now ? { now } : {}) }, flags);
   return { ctx, io };
 }
 
@@ -94,6 +95,7 @@ const NUMBER = '+18885550123';
 const options = (over: Partial<WizardOptions> = {}): WizardOptions => ({
   name: 'verify-tollfree',
   subject: NUMBER,
+  title: `the toll-free verification of ${NUMBER}`,
   command: ['numbers', 'verify-tollfree', NUMBER],
   questions: TOLLFREE_QUESTIONS,
   flags: {},
@@ -183,6 +185,21 @@ describe('wizard on a terminal', () => {
     expect(existsSync(progressFile())).toBe(true); // written again as the fresh run goes
   });
 
+  it('offers to resume in words: what, when it started, how far it went (issue 24)', async () => {
+    const morning = new Date(2026, 10, 27, 8, 32, 7);
+    let now = morning;
+    const first = scripted([GOOD.businessName, GOOD.website, new CancelledError()]);
+    await expect((await Wizard.start(context(first.prompter, {}, () => now).ctx, options({ flags: { useCase: GOOD.useCase } }))).ask()).rejects.toBeInstanceOf(CancelledError);
+    now = new Date(2026, 10, 27, 9, 15, 0);
+    const later = scripted([], [true]);
+    await Wizard.start(context(later.prompter, {}, () => now).ctx, options());
+    expect(later.confirmed).toEqual([`Resume the toll-free verification of ${NUMBER} you started at 08:32 (3 of 7 answered)?`]);
+    now = new Date(2026, 10, 28, 10, 0, 0);
+    const nextDay = scripted([], [true]);
+    await Wizard.start(context(nextDay.prompter, {}, () => now).ctx, options());
+    expect(nextDay.confirmed).toEqual([`Resume the toll-free verification of ${NUMBER} you started on 2026-11-27 at 08:32 (3 of 7 answered)?`]);
+  });
+
   it('--resume with nothing saved is a usage error naming --resume', async () => {
     await expect(Wizard.start(context(scripted([]).prompter).ctx, options({ resume: true }))).rejects.toThrow(/--resume: no answers saved/);
   });
@@ -258,13 +275,55 @@ describe('answers from flags and a file', () => {
     writeFileSync(file, 'brand:\n  legalName: Acme LLC\ncampaign:\n  useCase: x\n');
     const s = scripted(['non_profit', '7']);
     const { ctx } = context(s.prompter);
-    const w = await Wizard.start(ctx, { name: 'brands-register', subject: 'new', command: ['brands', 'register'], questions, flags: {}, answersFile: { path: file, flag: '--answers' } });
+    const w = await Wizard.start(ctx, { name: 'brands-register', subject: 'new', title: 'the registration', command: ['brands', 'register'], questions, flags: {}, answersFile: { path: file, flag: '--answers' } });
     await w.ask(questions.slice(0, 2));
     expect(s.asked).toEqual(['--entity-type']);
     const all = await w.ask(questions.slice(2));
     expect(all).toEqual({ brand: { legalName: 'Acme LLC', entityType: 'non_profit' }, campaign: { useCase: 'x', sampleCount: 7 } });
     // A rule across fields, from the API's schema, said with the flags.
     expect(() => w.check(Body, all)).toThrow('--sample-count: --use-case x takes fewer samples');
+  });
+});
+
+describe('the brands register questions (contract §7 formats, issue 24)', () => {
+  it('refuses each malformed brand answer as it is typed, and the state and postal code against the country asked before them', async () => {
+    const script = [
+      'Acme Dental LLC', '', 'PRIVATE_PROFIT',
+      '12345', '12-3456789',
+      'not a url', 'https://acmedental.example',
+      'notanemail', 'hello@acmedental.example',
+      '555', '+14155550100',
+      '', // vertical
+      'USA', 'US',
+      '1 Main St', 'Springfield',
+      'Illinois', 'IL',
+      '6270', '62701',
+    ];
+    const s = scripted(script);
+    const { ctx } = context(s.prompter);
+    const w = await Wizard.start(ctx, { name: 'brands-register', subject: 'new', title: 'the registration', command: ['brands', 'register'], questions: REGISTER_QUESTIONS, flags: {} });
+    const answers = await w.ask(BRAND_QUESTIONS);
+    expect(s.rejected.map((r) => [r.flag, r.answer])).toEqual([
+      ['--ein', '12345'],
+      ['--website', 'not a url'],
+      ['--email', 'notanemail'],
+      ['--phone', '555'],
+      ['--country', 'USA'],
+      ['--state', 'Illinois'],
+      ['--postal-code', '6270'],
+    ]);
+    expect(s.rejected.find((r) => r.flag === '--state')!.reason).toMatch(/two-letter code.*when country is US/);
+    expect(s.asked.indexOf('--country')).toBeLessThan(s.asked.indexOf('--state'));
+    expect(answers.brand).toMatchObject({ ein: '12-3456789', website: 'https://acmedental.example', country: 'US', state: 'IL', postalCode: '62701' });
+  });
+
+  it('without a terminal, lists the malformed answers with their flags, the US rule included', async () => {
+    const flags = { 'brand.legalName': 'Acme', 'brand.website': 'acme', 'brand.country': 'US', 'brand.state': 'Illinois', 'brand.postalCode': '62701' };
+    const w = await Wizard.start(context(refusing).ctx, { name: 'brands-register', subject: 'new', title: 'the registration', command: ['brands', 'register'], questions: REGISTER_QUESTIONS, flags });
+    const err = (await w.ask().catch((e: unknown) => e)) as UsageError;
+    expect(err.message).toContain('--website: "acme" must be an http(s) URL');
+    expect(err.message).toMatch(/--state: "Illinois" must be a two-letter code/);
+    expect(err.message).not.toContain('--postal-code');
   });
 });
 
@@ -286,12 +345,29 @@ describe('the equivalent command', () => {
     expect(readFileSync(answersFile, 'utf8')).toMatch(/^# answers to svc numbers verify-tollfree/);
   });
 
-  it('nothing asked (all from flags): nothing written, nothing printed', async () => {
+  it('nothing asked (all from flags): no file written, the command still printed, with the unattended flags (issue 24)', async () => {
     const run = context(refusing);
-    const w = await Wizard.start(run.ctx, options({ flags: GOOD }));
+    const w = await Wizard.start(run.ctx, options({ flags: GOOD, unattended: ['--yes'] }));
     await w.ask();
-    expect(await w.finish()).toEqual({});
-    expect(run.io.err()).toBe('');
+    const done = await w.finish();
+    expect(done.answersFile).toBeUndefined();
+    expect(done.command).toBe(
+      `svc numbers verify-tollfree ${NUMBER} --business-name 'Acme Dental' --website https://acme.example --use-case 'appointment reminders' ` +
+        `--use-case-summary 'Reminders the day before each visit' --sample-message 'Acme: see you at 3pm. Reply STOP to opt out. It'\\''s free' ` +
+        `--opt-in-workflow 'Patients tick a box on the intake form' --monthly-volume 2,000 --yes`,
+    );
+    expect(run.io.err()).toBe(`the same without questions:\n  ${done.command}\n`);
+  });
+
+  it('every answer from an answers file: the command names the file it wrote, then --yes', async () => {
+    const file = join(dir, 'mine.yaml');
+    writeFileSync(file, Object.entries(GOOD).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n'));
+    const run = context(refusing);
+    const w = await Wizard.start(run.ctx, options({ answersFile: { path: file, flag: '--answers' }, unattended: ['--yes'] }));
+    await w.ask();
+    const done = await w.finish();
+    expect(done.command).toBe(`svc numbers verify-tollfree ${NUMBER} --answers ${shellQuote(done.answersFile!)} --yes`);
+    expect(Object.fromEntries(await readAnswersFile(done.answersFile!, TOLLFREE_QUESTIONS, '--answers'))).toEqual(GOOD);
   });
 
   it('shell quoting', () => {

@@ -5,7 +5,7 @@
 import type { ZodType, output } from 'zod';
 import type { CliContext } from '../context.js';
 import { CancelledError, UsageError } from '../errors.js';
-import { readAnswersFile, removeFile, wizardFiles, writeAnswersFile, modifiedAt, type RawAnswers } from './answers-files.js';
+import { readAnswersFile, readStartedAt, removeFile, wizardFiles, writeAnswersFile, modifiedAt, type RawAnswers } from './answers-files.js';
 import { applies, checkAnswer, choicesOf, describeIssue, getPath, isRequired, listItems, setPath, type Question } from './questions.js';
 import { shellLine } from './shell-quote.js';
 
@@ -14,8 +14,13 @@ export type { Question } from './questions.js';
 export interface WizardOptions {
   /** Names the saved files and the wizard in messages: `verify-tollfree`. */
   name: string;
-  /** What the answers are about (the number): one interrupted run is kept per wizard and subject. */
+  /**
+   * What the answers are about (the number): one interrupted run is kept per wizard and subject. A
+   * flag that changes how the answers are sent, not what they are (`--mock`), is not part of it.
+   */
   subject: string;
+  /** The run in a person's words, for the resume offer: `the registration`, `the verification of +1888…`. */
+  title: string;
   /** The command's words after `svc`, arguments included, for the equivalent command. */
   command: readonly string[];
   /** Every question of the wizard, in the order asked. */
@@ -26,6 +31,11 @@ export interface WizardOptions {
   answersFile?: { path: string; flag: string };
   /** `--resume`: take the answers saved from an interrupted run without asking. */
   resume?: boolean;
+  /**
+   * Flags the equivalent command carries so it asks nothing at all (`--yes` where the command
+   * confirms a price), after the answers.
+   */
+  unattended?: readonly string[];
 }
 
 type Source = 'flag' | 'file' | 'resumed' | 'prompt';
@@ -38,6 +48,8 @@ export class Wizard {
   private readonly files: { progress: string; answers: string };
   private savedProgress = false;
   private unresumed?: Date;
+  /** When this run's answers began (kept across a resume): said when offering to resume them. */
+  private startedAt: Date;
   private checkedAll = false;
   /** Offered answers (a draft): shown as each prompt's default, sent only once the user takes them. */
   private readonly defaults = new Map<string, string>();
@@ -47,6 +59,7 @@ export class Wizard {
     private readonly opts: WizardOptions,
   ) {
     this.files = wizardFiles(ctx.configDir, opts.name, opts.subject);
+    this.startedAt = ctx.now();
   }
 
   /** Reads the answers given (flags, file) and settles whether to resume an interrupted run. */
@@ -72,25 +85,46 @@ export class Wizard {
       if (flag !== undefined) given.set(q.field, flag);
     }
     const savedAt = await modifiedAt(this.files.progress);
-    const what = `${this.opts.name} ${this.opts.subject}`;
-    if (this.opts.resume && !savedAt) throw new UsageError(`--resume: no answers saved from an interrupted ${what}`, '--resume');
+    const { title } = this.opts;
+    if (this.opts.resume && !savedAt) throw new UsageError(`--resume: no answers saved from an interrupted run of ${title}`, '--resume');
+    let saved: RawAnswers | undefined;
+    const readSaved = async () => (saved ??= await readAnswersFile(this.files.progress, questions, 'saved answers'));
     let resume = false;
     if (savedAt && this.opts.resume) resume = true;
     else if (savedAt && this.canPrompt) {
       // Offered only when something is left to ask: answers given in full need nothing saved.
       const settled = questions.every((q) => given.has(q.field) && checkAnswer(q, given.get(q.field)).ok);
       if (!settled) {
-        resume = await this.ctx.prompter.confirm(`Resume the answers saved from your interrupted ${what} (${savedAt.toLocaleString()})? No starts afresh`, { flag: '--resume', default: true });
+        const started = (await readStartedAt(this.files.progress)) ?? savedAt;
+        const { answered, asked } = this.progressOf(await readSaved());
+        resume = await this.ctx.prompter.confirm(`Resume ${title} you started ${startedWhen(started, this.ctx.now())} (${answered} of ${asked} answered)?`, { flag: '--resume', default: true });
         if (!resume) await removeFile(this.files.progress);
       }
     } else if (savedAt) this.unresumed = savedAt;
     if (resume) {
-      const saved = await readAnswersFile(this.files.progress, questions, 'saved answers');
-      for (const [field, raw] of saved) this.answers.set(field, { raw, source: 'resumed' });
+      const answers = await readSaved();
+      for (const [field, raw] of answers) this.answers.set(field, { raw, source: 'resumed' });
+      this.startedAt = (await readStartedAt(this.files.progress)) ?? this.startedAt;
       this.savedProgress = true;
-      if (this.opts.resume) this.say(`resuming ${saved.size} saved answer${saved.size === 1 ? '' : 's'} (${this.files.progress})`);
+      if (this.opts.resume) this.say(`resuming ${answers.size} saved answer${answers.size === 1 ? '' : 's'} (${this.files.progress})`);
     }
     for (const [field, raw] of given) this.answers.set(field, { raw, source: this.opts.flags[field] !== undefined ? 'flag' : 'file' });
+  }
+
+  /**
+   * How far saved answers went: how many there are, of the questions the wizard asks with them (a
+   * question that applies only to some answers, such as an EIN, counted when it does).
+   */
+  private progressOf(saved: RawAnswers): { answered: number; asked: number } {
+    const values: Record<string, unknown> = {};
+    let asked = 0;
+    for (const q of this.opts.questions) {
+      const raw = saved.get(q.field);
+      if (raw !== undefined || (q.ask !== false && applies(q, values))) asked += 1;
+      const checked = checkAnswer(q, raw);
+      if (checked.ok && checked.value !== undefined) setPath(values, q.field, checked.value);
+    }
+    return { answered: saved.size, asked };
   }
 
   /**
@@ -111,7 +145,7 @@ export class Wizard {
       if ((q.ask === false || !applies(q, this.values)) && !this.answers.has(q.field)) continue;
       const given = this.answers.get(q.field);
       if (given !== undefined) {
-        const checked = checkAnswer(q, given.raw);
+        const checked = checkAnswer(q, given.raw, this.values);
         if (checked.ok) {
           this.accept(q, given.raw);
           continue;
@@ -127,7 +161,7 @@ export class Wizard {
   }
 
   private accept(q: Question, raw: string | undefined): void {
-    const checked = checkAnswer(q, raw);
+    const checked = checkAnswer(q, raw, this.values);
     if (!checked.ok) throw new UsageError(`${q.flag}: ${shown(raw)}${checked.reason}`, q.flag);
     if (checked.value !== undefined) setPath(this.values, q.field, checked.value);
   }
@@ -145,7 +179,7 @@ export class Wizard {
         flag: q.flag,
         default: this.defaults.get(q.field),
         validate: (v) => {
-          const checked = checkAnswer(q, v);
+          const checked = checkAnswer(q, v, this.values);
           return checked.ok ? true : checked.reason;
         },
       });
@@ -227,7 +261,7 @@ export class Wizard {
     for (const q of this.opts.questions) {
       if (!applies(q, sofar) && !this.answers.has(q.field)) continue;
       const raw = this.answers.get(q.field)?.raw;
-      const checked = checkAnswer(q, raw);
+      const checked = checkAnswer(q, raw, sofar);
       if (checked.ok && checked.value !== undefined) setPath(sofar, q.field, checked.value);
       if (!checked.ok) problems.push({ flag: q.flag, line: `${q.flag}: ${shown(raw)}${checked.reason}${raw === undefined ? ` (${q.message})` : ''}` });
     }
@@ -240,7 +274,7 @@ export class Wizard {
 
   private async saveProgress(): Promise<void> {
     const raw: RawAnswers = new Map([...this.answers].map(([field, a]) => [field, a.raw]));
-    await writeAnswersFile(this.files.progress, raw, this.opts.questions, `answers saved as given to svc ${this.opts.command.join(' ')}, to resume after an interruption`);
+    await writeAnswersFile(this.files.progress, raw, this.opts.questions, `answers saved as given to svc ${this.opts.command.join(' ')}, to resume after an interruption`, this.startedAt);
     this.savedProgress = true;
   }
 
@@ -273,14 +307,13 @@ export class Wizard {
   }
 
   /**
-   * After the submission succeeded: drops the saved progress and, when anything was asked or
-   * resumed, writes the answers to a file and prints the command that does the same without
-   * questions (cli.md: "the answers file it wrote plus flags"), on stderr.
+   * After the submission succeeded: drops the saved progress and prints the command that does the
+   * same without questions (cli.md: "at the end … the equivalent non-interactive command", whatever
+   * the answers came from), on stderr: the answers not given as flags in a file it writes, the flags
+   * given, and the `unattended` flags (`--yes`).
    */
-  async finish(): Promise<{ command?: string; answersFile?: string }> {
+  async finish(): Promise<{ command: string; answersFile?: string }> {
     await removeFile(this.files.progress);
-    const asked = [...this.answers.values()].some((a) => a.source === 'prompt' || a.source === 'resumed');
-    if (!asked) return {};
     const fromFile: RawAnswers = new Map();
     const flagWords: string[] = [];
     for (const q of this.opts.questions) {
@@ -297,10 +330,19 @@ export class Wizard {
     if (f.profile) global.push('--profile', f.profile);
     if (f.subaccount) global.push('--subaccount', f.subaccount);
     if (f.baseUrl) global.push('--base-url', f.baseUrl);
-    const command = shellLine(['svc', ...global, ...this.opts.command, ...(fromFile.size ? ['--answers', this.files.answers] : []), ...flagWords]);
+    const answers = fromFile.size ? ['--answers', this.files.answers] : [];
+    const command = shellLine(['svc', ...global, ...this.opts.command, ...answers, ...flagWords, ...(this.opts.unattended ?? [])]);
     this.say(`the same without questions:\n  ${command}`);
     return { command, ...(fromFile.size ? { answersFile: this.files.answers } : {}) };
   }
+}
+
+/** "at 08:32" today (local time), "on 2026-11-26 at 08:32" another day. */
+function startedWhen(started: Date, now: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const at = `at ${two(started.getHours())}:${two(started.getMinutes())}`;
+  if (started.toDateString() === now.toDateString()) return at;
+  return `on ${started.getFullYear()}-${two(started.getMonth() + 1)}-${two(started.getDate())} ${at}`;
 }
 
 /** A short answer is worth repeating in an error; a 1600-character one is not. */

@@ -3,6 +3,7 @@ import type { Question } from '../../wizard/wizard.js';
 import { BrandRegistrationBody } from '../../../api/schemas/brands.js';
 import { CampaignContentBody } from '../../../api/schemas/campaigns.js';
 import { EIN_REQUIRED_ENTITY_TYPES, type EntityType } from '../../../api/values/registration.js';
+import { usAddressProblems } from '../../../api/values/brand-formats.js';
 import { BRAND_FIELDS, CAMPAIGN_FIELDS, type FieldSpec } from './fields.js';
 
 // The `brands register` wizard's questions (cli.md "Wizards"), each checked with the API's own schema
@@ -21,9 +22,26 @@ function question(section: 'brand' | 'campaign', f: FieldSpec, schema: ZodType):
   if (field === 'brand.ein') {
     return { ...base, required: true, when: (a) => EIN_REQUIRED_ENTITY_TYPES.includes(entityOf(a) as EntityType) };
   }
+  // contract §7: the state and postal code when the country is US — the API's rule, refused as typed.
+  if (field === 'brand.state' || field === 'brand.postalCode') {
+    return {
+      ...base,
+      acrossFields: (value, a) => usAddressProblems({ country: countryOf(a), [f.name]: value }).find((p) => p.field === f.name)?.message ?? null,
+    };
+  }
   return base;
 }
 
-export const BRAND_QUESTIONS: readonly Question[] = BRAND_FIELDS.map((f) => question('brand', f, BRAND[f.name]!));
+const countryOf = (answers: Record<string, unknown>): string | undefined => (answers.brand as { country?: string } | undefined)?.country;
+
+/** The country is asked first of the address, so the state and postal code are checked as typed. */
+function countryFirst(questions: readonly Question[]): Question[] {
+  const country = questions.find((q) => q.field === 'brand.country')!;
+  const rest = questions.filter((q) => q !== country);
+  const street = rest.findIndex((q) => q.field === 'brand.street');
+  return [...rest.slice(0, street), country, ...rest.slice(street)];
+}
+
+export const BRAND_QUESTIONS: readonly Question[] = countryFirst(BRAND_FIELDS.map((f) => question('brand', f, BRAND[f.name]!)));
 export const CAMPAIGN_QUESTIONS: readonly Question[] = CAMPAIGN_FIELDS.map((f) => question('campaign', f, CAMPAIGN[f.name]!));
 export const REGISTER_QUESTIONS: readonly Question[] = [...BRAND_QUESTIONS, ...CAMPAIGN_QUESTIONS];

@@ -26,9 +26,13 @@ export async function runRegister(ctx: CliContext, opts: RegisterOptions): Promi
   for (const [name, v] of Object.entries(opts.campaign)) flags[`campaign.${name}`] = v;
   const wizard = await Wizard.start(ctx, {
     name: 'brands-register',
-    // One interrupted registration is kept (a new brand has no id yet).
-    subject: opts.mock ? 'mock' : 'new',
+    // One interrupted registration is kept (a new brand has no id yet), found with or without --mock:
+    // --mock changes where the answers go, not what they are.
+    subject: 'new',
+    title: 'the registration',
     command: ['brands', 'register', ...(opts.mock ? ['--mock'] : [])],
+    // The price (or, for --mock, the registration) is confirmed: the command without questions says --yes.
+    unattended: ['--yes'],
     questions: REGISTER_QUESTIONS,
     flags,
     ...(opts.answers !== undefined ? { answersFile: { path: opts.answers, flag: '--answers' } } : {}),

@@ -40,8 +40,9 @@ both after you confirm (--yes skips). --mock registers a free test brand with no
 
 Every answer has a flag (above) or a key in --answers. Without a terminal (or with --no-input or CI)
 nothing is asked: every missing answer is listed in one error with its flag (exit 2). Answers typed
-so far are saved (config dir, wizards/): run the command again, or add --resume, after Ctrl-C. At
-the end the same registration is printed as a command without questions.
+so far are saved (config dir, wizards/): run the command again (with or without --mock), or add
+--resume, after Ctrl-C. At the end the same registration is printed as a command that asks nothing
+(its answers file, the flags given, --yes).
 
 Examples:
   $ svc brands register

@@ -30,6 +30,7 @@ export async function runVerifyTollfree(ctx: CliContext, opts: VerifyTollfreeOpt
   const wizard = await Wizard.start(ctx, {
     name: 'verify-tollfree',
     subject: ref,
+    title: `the toll-free verification of ${ref}`,
     command: ['numbers', 'verify-tollfree', ref],
     questions: TOLLFREE_QUESTIONS,
     flags: { ...opts.fields },

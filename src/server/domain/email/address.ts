@@ -5,6 +5,11 @@
 // Not accepted (each a clear error rather than a guess): several addresses ("a@x.com, b@y.com"),
 // group syntax, comments, quoted local parts, IP-literal domains, line breaks (header injection).
 
+import { addressProblem } from '../../../api/values/mailbox-address.js';
+
+// The bare address's rule is shared with a brand's contact emails (contract §7).
+export { addressProblem };
+
 export interface Mailbox {
   /** The display name without quotes and escapes, or null when none was given. */
   displayName: string | null;
@@ -16,33 +21,10 @@ export interface Mailbox {
 
 export type ParseResult = { ok: true; mailbox: Mailbox } | { ok: false; reason: string };
 
-// RFC 5322 atext, the characters of an unquoted local-part word.
-const LOCAL_WORD = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+$/;
-// One DNS label: letters, digits and inner hyphens (RFC 1035 host names).
-const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 // Characters an unquoted display name may not hold: they have a meaning in a mailbox (RFC 5322 specials).
 const NAME_SPECIALS = /[<>@,;:"()[\]\\]/;
 
 const fail = (reason: string): ParseResult => ({ ok: false, reason });
-
-/** The reason `address` is not a valid bare address (addr-spec), or null when it is one. */
-export function addressProblem(address: string): string | null {
-  if (address.length > 254) return 'an address is at most 254 characters';
-  const at = address.lastIndexOf('@');
-  if (at < 0) return 'an address needs an @';
-  const local = address.slice(0, at);
-  const domain = address.slice(at + 1);
-  if (!local) return 'the part before @ is empty';
-  if (local.length > 64) return 'the part before @ is at most 64 characters';
-  if (local.split('.').some((w) => !LOCAL_WORD.test(w))) return `"${local}" is not a valid local part (no quotes, spaces or empty dot-separated parts)`;
-  if (!domain) return 'the domain after @ is empty';
-  if (domain.length > 253) return 'the domain is at most 253 characters';
-  const labels = domain.split('.');
-  if (labels.length < 2) return `"${domain}" is not a full domain name (it needs a dot)`;
-  if (labels.some((l) => l.length > 63 || !LABEL.test(l))) return `"${domain}" is not a valid domain name`;
-  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) return `"${domain}" is not a valid domain name (the last label is numeric)`;
-  return null;
-}
 
 function bare(address: string): ParseResult {
   const problem = addressProblem(address);

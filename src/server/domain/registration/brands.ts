@@ -1,8 +1,9 @@
 import type { Actor } from '../actor.js';
 import { newUuid } from '../../ids.js';
-import { conflict, notFound, validationError } from '../../errors.js';
+import { conflict, notFound, ServiceError, validationError } from '../../errors.js';
 import { PRICES } from '../../../api/values/prices.js';
 import { EIN_REQUIRED_ENTITY_TYPES, REGISTRY_TIMINGS, type IDENTITY_STATUSES } from '../../../api/values/registration.js';
+import { usAddressProblems } from '../../../api/values/brand-formats.js';
 import type { BrandRegistrationBody, UpdateBrandBody, VettingBody } from '../../../api/schemas/brands.js';
 import type { Page } from '../../../api/schemas/page.js';
 import { BRAND_TEXT_FIELDS, type BrandFields, type BrandFilters, type BrandRecord } from '../../storage/brands-repo.js';
@@ -117,6 +118,7 @@ export function updateBrand(deps: RegistrationDeps, actor: Actor, id: string, bo
     if (body.entityType !== undefined) b.entityType = body.entityType;
     b.fields = { ...b.fields, ...fieldsOf(body) };
     if (body.pageConfig?.logoUrl) assertLogoUrl(body.pageConfig.logoUrl);
+    assertUsAddress(b.fields);
     if (body.pageConfig !== undefined) b.pageConfig = body.pageConfig;
     if (body.compliancePages !== undefined) b.compliancePages = body.compliancePages;
     b.updatedAt = deps.clock.nowMs();
@@ -129,6 +131,18 @@ export function updateBrand(deps: RegistrationDeps, actor: Actor, id: string, bo
 function assertLogoUrl(raw: string): void {
   const problem = logoUrlProblem(raw);
   if (problem) throw validationError(['body', 'pageConfig', 'logoUrl'], problem);
+}
+
+/**
+ * contract §7: `state` and `postalCode` when `country` is `US`, on the brand as the change leaves it
+ * (a PATCH may give the state of a brand whose country it does not repeat); every problem at once,
+ * before anything is saved.
+ */
+function assertUsAddress(fields: BrandFields): void {
+  const problems = usAddressProblems(fields);
+  if (problems.length === 0) return;
+  const details = problems.map((p) => ({ path: ['body', p.field], message: p.message }));
+  throw new ServiceError('validation_error', details.map((d) => `${d.path.join('.')}: ${d.message}`).join('; '), details);
 }
 
 /** contract §7: only a `rejected` brand can be resubmitted (else 409); the registry decides 1 h later. Decision: no new charge. */

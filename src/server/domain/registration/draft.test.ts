@@ -19,7 +19,8 @@ const complete: BusinessInfoBody = {
   optInChannel: 'web form',
 };
 
-const brandOf = (info: BusinessInfoBody) => ({ legalName: info.legalName, ein: info.ein, website: info.website, vertical: info.vertical });
+// The draft takes a bare domain; the brand registered beside it has its website as a URL (contract §7).
+const brandOf = (info: BusinessInfoBody) => ({ legalName: info.legalName, ein: info.ein, website: `https://${info.website}`, vertical: info.vertical });
 
 describe('draftCampaign', () => {
   it('drafts a valid create request (no brandId) that predicts high from complete inputs', () => {
@@ -76,7 +77,7 @@ describe('draftCampaign', () => {
     const draft = draftCampaign({ legalName: 'Acme Bakery', description, website: 'acmebakery.com' });
     expect(draft.useCase).toBe(useCase);
     expect(draft.subUsecases).toEqual(sub);
-    const p = predictApproval({ brand: { legalName: 'Acme Bakery', website: 'acmebakery.com' }, campaign: draft });
+    const p = predictApproval({ brand: { legalName: 'Acme Bakery', website: 'https://acmebakery.com' }, campaign: draft });
     expect(p.checks.filter((c) => !c.passed).map((c) => c.id)).toEqual([]);
   });
 

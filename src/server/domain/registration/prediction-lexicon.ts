@@ -98,8 +98,6 @@ export const PATTERNS = {
    * capitals, as advertised; STOP and HELP are not opt-in keywords).
    */
   keywordOptIn: /\b(?:[Tt]ext(?:ing)?|TEXT|[Tt]xt|[Ss]end(?:ing)?|SEND)\s+(?:the\s+(?:word|keyword)\s+)?["'“]?(?!STOP\b|HELP\b)[A-Z][A-Z0-9]+\b/,
-  /** links.privacy, links.terms, brand.website — an absolute http(s) URL or a bare domain. */
-  webAddress: /^(?:https?:\/\/)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?::\d+)?(?:[/?#]\S*)?$/i,
 } as const;
 
 /**

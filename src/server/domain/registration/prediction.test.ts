@@ -86,7 +86,15 @@ const ROWS: Row[] = [
   ['no privacy link', (i) => void (i.campaign.privacyPolicyLink = null), ['links.privacy']],
   ['a privacy "link" that is not an address', (i) => void (i.campaign.privacyPolicyLink = 'see our site'), ['links.privacy']],
   ['no terms link', (i) => void delete i.campaign.termsAndConditionsLink, ['links.terms']],
+  ['a privacy link without its scheme (a bare domain is not a URL)', (i) => void (i.campaign.privacyPolicyLink = 'acmebakery.com/privacy'), ['links.privacy']],
+  ['a terms link that is not http(s)', (i) => void (i.campaign.termsAndConditionsLink = 'ftp://acmebakery.com/terms'), ['links.terms']],
   ['no website', (i) => void (i.brand!.website = null), ['brand.website']],
+  ['a website that is not a URL (issue 24: "not a url")', (i) => void (i.brand!.website = 'not a url'), ['brand.website']],
+  ['a website whose host has no dot', (i) => void (i.brand!.website = 'https://acmebakery'), ['brand.website']],
+  ['a malformed brand website beside a good campaign website', (i) => {
+    i.brand!.website = 'acmebakery.com';
+    i.campaign.websiteUrl = 'https://acmebakery.com';
+  }, ['brand.website']],
   ['an email at another domain', (i) => void (i.brand!.email = 'owner@bakerymail.net'), ['brand.domain_match']],
   ['a free-mail email', (i) => void (i.brand!.email = 'acmebakery@gmail.com'), ['brand.domain_match']],
   ['a campaign website other than the brand\'s', (i) => void (i.campaign.websiteUrl = 'https://other-shop.com'), ['brand.domain_match']],
@@ -101,7 +109,7 @@ const ROWS: Row[] = [
   }, []],
   ['the legal name with its suffix, any case', withSamples('ACME BAKERY, LLC: your order is ready. Reply STOP to opt out.', 'acme bakery: 20% off. Reply STOP to opt out.'), []],
   ['a www. website and a subdomain email', (i) => {
-    i.brand!.website = 'www.acmebakery.com';
+    i.brand!.website = 'https://www.acmebakery.com';
     i.brand!.email = 'owner@mail.acmebakery.com';
   }, []],
   ['no brand and no email: the website comes from the campaign', (i) => {

@@ -5,7 +5,8 @@
 //
 // Each rule is one check with a stable id; a failed check gives exactly one suggestion, and
 // `suggestions` lists them in the order of the checks. The words and patterns the rules read are in
-// prediction-lexicon.ts (WORDS, PATTERNS) and nowhere else.
+// prediction-lexicon.ts (WORDS, PATTERNS) and nowhere else; what a URL is (a website, a link) is the
+// brand website's format, api/values/brand-formats.ts `isWebUrl`.
 //
 // Score: the sum of the weights of the passed checks (they add up to 100), then the caps:
 //
@@ -37,6 +38,7 @@ import type { BrandRegistrationBody } from '../../../api/schemas/brands.js';
 import type { CampaignContentBody } from '../../../api/schemas/campaigns.js';
 import type { Prediction } from '../../../api/schemas/registrations.js';
 import { PREDICTION_BAND_FLOORS, type PredictionBand } from '../../../api/values/registration.js';
+import { isWebUrl } from '../../../api/values/brand-formats.js';
 import { containsName, tradingName } from './brand-name.js';
 import { hasWord, PATTERNS, WORDS, withoutWords } from './prediction-lexicon.js';
 
@@ -221,21 +223,30 @@ const RULES: Rule[] = [
     // Carriers require a privacy policy (stating mobile numbers are not shared for marketing).
     id: 'links.privacy',
     label: 'Privacy policy link present',
-    check: ({ campaign }) => (isWebAddress(campaign.privacyPolicyLink) ? ok : fail('Add privacyPolicyLink: the URL of your privacy policy (the hosted /p/{brandId}/privacy page works).')),
+    check: ({ campaign }) =>
+      linkOutcome(campaign.privacyPolicyLink, 'privacyPolicyLink', 'Add privacyPolicyLink: the URL of your privacy policy (the hosted /p/{brandId}/privacy page works).'),
   },
   {
     // Carriers require messaging terms (program name, frequency, rates, STOP/HELP).
     id: 'links.terms',
     label: 'Terms and conditions link present',
     check: ({ campaign }) =>
-      isWebAddress(campaign.termsAndConditionsLink) ? ok : fail('Add termsAndConditionsLink: the URL of your messaging terms (the hosted /p/{brandId}/terms page works).'),
+      linkOutcome(campaign.termsAndConditionsLink, 'termsAndConditionsLink', 'Add termsAndConditionsLink: the URL of your messaging terms (the hosted /p/{brandId}/terms page works).'),
   },
   {
-    // TCR brand identity: reviewers verify the business through its website.
+    // TCR brand identity: reviewers verify the business through its website; one given but not a
+    // URL (contract §7's format) cannot be visited, whatever the other field says.
     id: 'brand.website',
     label: 'Website present',
-    check: ({ brand, campaign }) =>
-      isWebAddress(brand?.website) || isWebAddress(campaign.websiteUrl) ? ok : fail("Give the business's website (brand.website or campaign.websiteUrl)."),
+    check: ({ brand, campaign }) => {
+      const given = [
+        ['brand.website', brand?.website],
+        ['campaign.websiteUrl', campaign.websiteUrl],
+      ].filter((g): g is [string, string] => isGiven(g[1]));
+      const malformed = given.filter(([, v]) => !isWebUrl(v.trim()));
+      if (malformed.length > 0) return fail(`Give ${malformed.map(([name]) => name).join(' and ')} as a full http(s) URL, like https://acme.example (${malformed.map(([, v]) => JSON.stringify(v)).join(', ')} is not one).`);
+      return given.length > 0 ? ok : fail("Give the business's website (brand.website or campaign.websiteUrl).");
+    },
   },
   {
     // TCR brand identity: the website and the brand's email must share a domain; a free-mail or
@@ -335,18 +346,16 @@ function hasHost(text: string, domain: string): boolean {
   return new RegExp(`(?<![\\w.-])${escapeRegExp(domain)}(?![\\w-])`, 'i').test(text);
 }
 
-function isWebAddress(v: string | null | undefined): boolean {
-  return typeof v === 'string' && PATTERNS.webAddress.test(v.trim());
+const isGiven = (v: string | null | undefined): v is string => typeof v === 'string' && v.trim() !== '';
+
+/** A link check: missing, or given but not an http(s) URL (the brand website's format, contract §7). */
+function linkOutcome(v: string | null | undefined, field: string, missing: string): Outcome {
+  if (!isGiven(v)) return fail(missing);
+  return isWebUrl(v.trim()) ? ok : fail(`Give ${field} as a full http(s) URL, like https://acme.example/… (${JSON.stringify(v)} is not one).`);
 }
 
 function hostOf(v: string | null | undefined): string | null {
-  if (!isWebAddress(v)) return null;
-  const s = v!.trim();
-  try {
-    return new URL(/^https?:\/\//i.test(s) ? s : `https://${s}`).hostname.toLowerCase();
-  } catch {
-    return null;
-  }
+  return isGiven(v) && isWebUrl(v.trim()) ? new URL(v.trim()).hostname : null;
 }
 
 function emailDomainOf(v: string | null | undefined): string | null {

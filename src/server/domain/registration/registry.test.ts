@@ -29,8 +29,12 @@ describe('vettingScoreOf', () => {
   it('40 plus 5 per field given, plus 10 when enhanced, at most 100', () => {
     expect(vettingScoreOf(brand(), 'STANDARD')).toBe(40);
     expect(vettingScoreOf(brand(), 'ENHANCED')).toBe(50);
-    expect(vettingScoreOf(brand({ entityType: 'NON_PROFIT', fields: { ein: '1', website: 'https://a.example', email: null } }), 'STANDARD')).toBe(55);
-    const every = Object.fromEntries(['ein', 'website', 'email', 'phone', 'street', 'city', 'state', 'postalCode', 'country', 'stockSymbol', 'stockExchange', 'vertical', 'displayName'].map((k) => [k, 'x']));
+    expect(vettingScoreOf(brand({ entityType: 'NON_PROFIT', fields: { ein: '12-3456789', website: 'https://a.example', email: null } }), 'STANDARD')).toBe(55);
+    // Every field in its contract §7 format (the score counts fields given, not their content).
+    const every = {
+      ein: '12-3456789', website: 'https://a.example', email: 'hi@a.example', phone: '+14155550100', street: '1 Main St', city: 'Springfield',
+      state: 'IL', postalCode: '62701', country: 'US', stockSymbol: 'ACME', stockExchange: 'NYSE', vertical: 'RETAIL', displayName: 'Acme',
+    };
     expect(vettingScoreOf(brand({ fields: every }), 'ENHANCED')).toBe(100);
   });
 });
