@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Writes completions/ and man/ from the built command tree (run after `npm run build`).
+// Writes completions/ and man/ from the built command tree (run after `npm run build`), and the list
+// of man pages in package.json.
 // `--check` compares instead of writing and fails when the committed files are stale.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,6 +19,13 @@ const files = {
   'completions/svc.fish': fishCompletion(),
 };
 for (const [name, text] of Object.entries(manPages(tree, CLI_VERSION))) files[`man/${name}`] = text;
+// package.json's `man` lists every page, so `npm link` and a global install put them where `man svc`
+// finds them (npm links only the pages listed there).
+const pkgPath = join(root, 'package.json');
+const pkgText = readFileSync(pkgPath, 'utf8');
+const pkg = JSON.parse(pkgText);
+pkg.man = Object.keys(files).filter((rel) => rel.startsWith('man/')).sort();
+files['package.json'] = `${JSON.stringify(pkg, null, 2)}\n`;
 
 const stale = [];
 for (const [rel, text] of Object.entries(files)) {

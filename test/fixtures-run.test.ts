@@ -508,10 +508,12 @@ describe('at a terminal', () => {
   /**
    * Runs `svc fixtures run FIXTURE --cleanup` in bash at a pseudo-terminal, waits for `ready` on the
    * screen, presses Ctrl-C and returns the screen once the run has ended; the account must be as it was.
+   * The run uses the test key unless `key` says otherwise.
    */
-  async function interruptAt(name: string, fixture: string, ready: RegExp, held: number): Promise<string> {
+  async function interruptAt(name: string, fixture: string, ready: RegExp, held: number, key?: string): Promise<string> {
     const tmp = mkdtempSync(join(tmpdir(), 'svc-fixtures-tty-'));
-    const t = openTerminal(['bash', '--norc', '--noprofile'], { env: { ...shellEnvFor(svc, tmp, BIN_PATH), PS1: 'READY$ ' } });
+    const env = { ...shellEnvFor(svc, tmp, BIN_PATH), ...(key ? { SVC_API_KEY: key } : {}), PS1: 'READY$ ' };
+    const t = openTerminal(['bash', '--norc', '--noprofile'], { env });
     try {
       await t.until((s) => /READY\$ $/.test(s), 10_000, 'a shell prompt');
       const before = await holdings();
@@ -556,7 +558,7 @@ steps:
     svc: numbers buy \${found.0.phoneNumber} --yes
   - name: mail
     svc: emails wait --to nobody@fixture.example --timeout 60s
-`, /^number\s+svc numbers buy \+1415\d{7} --yes → exit 0\s+num_\w+\s+\d+ ms$/m, 500);
+`, /^number\s+svc numbers buy \+1415\d{7} --yes → exit 0\s+num_\w+\s+\d+ ms$/m, 500, svc.bootstrap.liveKey); // a test key's emails wait is refused at once
     expect(done).toContain('interrupted: step mail (svc emails wait --to nobody@fixture.example --timeout 60s) stopped');
     expect(done).not.toContain('step mail failed'); // the interrupted line names it, once
   });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, readFileSync, writeFileSync, existsSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
 import { assertBuilt, runSvcProcess } from './helpers/cli.js';
 
 const isAlive = (pid: number) => {
@@ -97,5 +98,25 @@ describe('svc server start --detach and stop', () => {
       rmSync(dirA, { recursive: true, force: true });
       rmSync(dirB, { recursive: true, force: true });
     }
-  });
+    // Two services started (one fails) and a third command: a bound against a hang on a loaded machine.
+  }, 60_000);
+
+  it('a port held by another program: the same words in the foreground and with --detach (issue 24)', async () => {
+    const holder: Server = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const port = String((holder.address() as { port: number }).port);
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-port-held-'));
+    try {
+      const foreground = await runSvcProcess(['server', 'start', '--port', port], { env: { SVC_DATA_DIR: dataDir } });
+      const detached = await runSvcProcess(['server', 'start', '--detach', '--port', port], { env: { SVC_DATA_DIR: dataDir } });
+      const said = `error: port ${port} on 127.0.0.1 is in use by another program, so the local service of ${dataDir} cannot listen there; start it on a free port with \`svc server start --detach --port 0\`\n`;
+      expect(foreground).toMatchObject({ code: 1, stdout: '' });
+      expect(foreground.stderr).toBe(said);
+      expect(detached).toMatchObject({ code: 1, stdout: '' });
+      expect(detached.stderr).toBe(said);
+    } finally {
+      holder.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

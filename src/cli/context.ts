@@ -133,17 +133,20 @@ export class CliContext {
     return this.storePromise;
   }
 
+  /** The settings last resolved, if any: the error report reads them (where a refused key came from). */
+  resolvedSettings: Settings | undefined;
+
   async settings(): Promise<Settings> {
     this.settingsPromise ??= (async () => {
       const { resolveSettings, SettingsError } = await import('../config/resolve.js');
       try {
-        return resolveSettings({
+        return (this.resolvedSettings = resolveSettings({
           flags: { profile: this.flags.profile, baseUrl: this.flags.baseUrl, subaccount: this.flags.subaccount, verbose: this.flags.verbose },
           env: this.env,
           // Reading needs no conf: settings resolve from the file directly (start-up cost).
           store: (await import('../config/profiles.js')).readProfilesFile(this.configDir),
           dataDir: this.dataDir,
-        });
+        }));
       } catch (err) {
         if (err instanceof SettingsError) throw new UsageError(err.message, err.setting);
         throw err;

@@ -2,7 +2,7 @@
 // This module spawns and signals processes, so it is the one CLI module besides main.ts that uses
 // Node's process APIs; commands reach it through the context.
 import { spawn } from 'node:child_process';
-import { openSync, readFileSync, mkdirSync, closeSync, existsSync, rmSync } from 'node:fs';
+import { openSync, readFileSync, mkdirSync, closeSync, existsSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { request } from 'node:http';
 import type { CliContext } from './context.js';
@@ -112,7 +112,10 @@ export interface SpawnOptions {
 export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promise<{ pid: number; baseUrl: string; bootstrap?: Bootstrap }> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const firstStart = !existsSync(join(opts.dataDir, 'bootstrap.json'));
-  const log = openSync(join(opts.dataDir, LOG_FILE), 'a', 0o600);
+  const logPath = join(opts.dataDir, LOG_FILE);
+  // The log is appended to: what this start wrote begins here.
+  const logStart = existsSync(logPath) ? statSync(logPath).size : 0;
+  const log = openSync(logPath, 'a', 0o600);
   const args = [ctx.environment.binPath, 'server', 'start', '--host', opts.host, '--port', String(opts.port), '--data', opts.dataDir, '--log', '--detached-child'];
   if (opts.clock === 'manual') args.push('--clock', 'manual');
   if (opts.rateLimit) args.push('--rate-limit', String(opts.rateLimit));
@@ -129,31 +132,34 @@ export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promis
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new CliError(await whyNotStarted(opts));
+  throw new CliError(whyNotStarted(logPath, logStart));
 }
 
-/** The last lines of server.log, where a child that could not start said why. */
-function logTail(dataDir: string, bytes = 4096): string {
+/**
+ * Why a detached child did not start: its own `error:` line in server.log (the child is `svc server
+ * start` in the foreground, whose errors main.ts writes), so both ways say the same words.
+ */
+function whyNotStarted(logPath: string, from: number): string {
+  let written = '';
   try {
-    const text = readFileSync(join(dataDir, LOG_FILE), 'utf8');
-    return text.slice(-bytes);
+    written = readFileSync(logPath).subarray(from).toString('utf8');
   } catch {
-    return '';
+    // no log: nothing to quote
   }
+  const said = written.split('\n').filter((line) => line.startsWith('error: ')).pop();
+  return said ? said.slice('error: '.length) : `the local service did not start; see ${logPath}`;
 }
 
 const FREE_PORT_HINT = 'start it on a free port with `svc server start --detach --port 0`';
 
-/** Says what holds a port this data directory's service cannot have. */
-async function portHeldMessage(host: string, port: number, dataDir: string): Promise<string> {
+/**
+ * Says what holds a port this data directory's service cannot have (issue 24: the same words in the
+ * foreground, detached, and when a command would start the service).
+ */
+export async function portHeldMessage(host: string, port: number, dataDir: string): Promise<string> {
   const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const holder = (await probeAnswers(origin, 500)) ? 'another svc local service (one with another data directory)' : 'another program';
   return `port ${port} on ${host} is in use by ${holder}, so the local service of ${dataDir} cannot listen there; ${FREE_PORT_HINT}`;
-}
-
-async function whyNotStarted(opts: SpawnOptions): Promise<string> {
-  if (/EADDRINUSE/.test(logTail(opts.dataDir))) return portHeldMessage(opts.host, opts.port, opts.dataDir);
-  return `the local service did not start; see ${join(opts.dataDir, LOG_FILE)}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { EXIT, exitCodeForApiError } from './exit-codes.js';
 import { environmentHelp } from './environment.js';
 import { detailLines } from './error-details.js';
 import { paymentHint } from './payment-hint.js';
+import { refusalOriginHint } from './key-mode-hint.js';
 import { addGroupExamples } from './help-examples.js';
 import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from '../api/client/errors.js';
 import { createProcessIO, type ProcessLike } from '../output/io.js';
@@ -154,6 +155,9 @@ export function reportError(err: unknown, ctx: CliContext): number {
       // cli.md exit 7: whatever the command, a 402 names the billing verb that lifts it.
       const hint = err.hint ?? paymentHint(err.code);
       if (hint) say(hint);
+      // issue 24: a refusal the key's mode caused says which profile (or SVC_API_KEY) chose that key.
+      const origin = refusalOriginHint(err, ctx.resolvedSettings);
+      if (origin) say(origin);
       if (err.requestId) say(`request id: ${err.requestId}`);
     }
     return exitCodeForApiError(err.code);

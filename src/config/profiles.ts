@@ -5,16 +5,9 @@ import path from 'node:path';
 import type Conf from 'conf';
 import { readBootstrap, type Bootstrap } from './bootstrap.js';
 import { CONFIG_FILE } from './paths.js';
+import { LOCAL_PROFILE, LOCAL_TEST_PROFILE, BUILT_IN_PROFILES, isBuiltInProfile } from './built-in-profiles.js';
+export { LOCAL_PROFILE, LOCAL_TEST_PROFILE, BUILT_IN_PROFILES, isBuiltInProfile };
 
-/** The built-in profile: the local service, keyed from its bootstrap.json (contract §1). */
-export const LOCAL_PROFILE = 'local';
-/**
- * The local service with bootstrap.json's test key: a test key needs no 10DLC campaign to send and
- * moves no money (contract §2), so a new user can text from a number just bought.
- */
-export const LOCAL_TEST_PROFILE = 'local-test';
-export const BUILT_IN_PROFILES: readonly string[] = [LOCAL_PROFILE, LOCAL_TEST_PROFILE];
-export const isBuiltInProfile = (name: string): boolean => BUILT_IN_PROFILES.includes(name);
 /** `svc server start`'s default address (contract §1). */
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:4010';
 

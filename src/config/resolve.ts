@@ -56,6 +56,11 @@ export type SettingsSources = {
 
 export type Settings = {
   profileName: string;
+  /**
+   * The profile chosen without --profile and SVC_PROFILE (`svc profiles use`, else `local`): what a
+   * command gets once they are gone, which a refusal's hint may suggest.
+   */
+  configuredProfile: string;
   /** No trailing slash. */
   baseUrl: string;
   apiKey: string | undefined;
@@ -80,6 +85,7 @@ export function resolveSettings(input: ResolveSettingsInput): Settings {
   let profileName: string;
   let profileNameSource: SettingsSources['profileName'];
   const envProfile = envValue(env, 'SVC_PROFILE');
+  const configuredProfile = store.current();
   if (nonEmpty(flags.profile)) {
     profileName = flags.profile;
     profileNameSource = 'flag';
@@ -87,7 +93,7 @@ export function resolveSettings(input: ResolveSettingsInput): Settings {
     profileName = envProfile;
     profileNameSource = 'env';
   } else {
-    profileName = store.current();
+    profileName = configuredProfile;
     profileNameSource = profileName === LOCAL_PROFILE ? 'default' : 'config';
   }
 
@@ -160,6 +166,7 @@ export function resolveSettings(input: ResolveSettingsInput): Settings {
 
   const settings: Settings = {
     profileName,
+    configuredProfile,
     baseUrl,
     apiKey,
     subaccount,

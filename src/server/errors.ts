@@ -1,4 +1,5 @@
 import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../api/schemas/errors.js';
+import { KEY_MODE_REFUSAL_PATH, KEY_PREFIX } from '../api/values/keys.js';
 
 /** A failure the API reports to its client through the error envelope (spec: Errors). */
 export class ServiceError extends Error {
@@ -20,3 +21,9 @@ export const validationError = (path: ErrorDetail['path'], message: string): Ser
 export const notFound = (what: string): ServiceError => new ServiceError('not_found', `${what} not found`);
 export const conflict = (message: string): ServiceError => new ServiceError('conflict', message);
 export const forbidden = (message: string): ServiceError => new ServiceError('forbidden', message);
+
+/** contract §2: a test key refused for being one; its detail names the credential as the field at fault. */
+export const testKeyForbidden = (message: string): ServiceError =>
+  new ServiceError('forbidden', message, [
+    { path: [...KEY_MODE_REFUSAL_PATH], message: `a test key (${KEY_PREFIX.test}…); this needs a live key (${KEY_PREFIX.live}…)` },
+  ]);

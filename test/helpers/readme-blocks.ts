@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { assertBuilt, BIN_PATH, REPO_ROOT } from './cli.js';
 
-// The README's shell blocks, run as written: in bash (-euo pipefail, -x so the log shows which command
-// failed), from an empty HOME, with `svc` on PATH as `npm link` puts it, with only what a fresh login
-// shell has (no SVC_* from the test run; CI as given). Each block sits between
-// `<!-- NAME:start -->` and `<!-- NAME:end -->` markers.
+// The README's blocks: its ```sh blocks in order (test/readme-in-order.test.ts runs them as written in
+// one bash from an empty HOME, with `svc` on PATH as `npm link` puts it and only what a fresh login
+// shell has: no SVC_* from the test run; CI as given), and a block between `<!-- NAME:start -->` and
+// `<!-- NAME:end -->` markers.
 
 const run = promisify(execFile);
 
@@ -20,10 +20,58 @@ export function readmeBlock(name: string, lang = 'sh'): string {
   return block[1]!;
 }
 
+/** One ```sh block of the README, where it is and whether it is run. */
+export interface ShellBlock {
+  /** 1-based, in README order. */
+  index: number;
+  /** The heading it sits under. */
+  section: string;
+  /** The README line of the block's first line (after the fence). */
+  line: number;
+  text: string;
+  /** Why it is not run: the reason of a `<!-- sh-not-run: REASON -->` marker just above its fence. */
+  notRun?: string;
+}
+
+const NOT_RUN = /^<!-- sh-not-run: (.+) -->$/;
+
+/** Every ```sh block of README.md in order; a `sh-not-run` marker applies to the fence right after it. */
+export function readmeShellBlocks(): ShellBlock[] {
+  const lines = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8').split('\n');
+  const blocks: ShellBlock[] = [];
+  let section = '(top)';
+  let notRun: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const heading = /^#+ (.+)$/.exec(line);
+    if (heading) section = heading[1]!;
+    const marker = NOT_RUN.exec(line);
+    if (marker) {
+      notRun = marker[1]!;
+      continue;
+    }
+    if (!line.startsWith('```')) continue;
+    const lang = line.slice(3).trim();
+    const end = lines.indexOf('```', i + 1);
+    if (end < 0) throw new Error(`README.md line ${i + 1}: a code fence that never closes`);
+    if (notRun !== undefined && lang !== 'sh') throw new Error(`README.md line ${i + 1}: sh-not-run marks a ${lang || 'plain'} block`);
+    if (lang === 'sh') blocks.push({ index: blocks.length + 1, section, line: i + 2, text: lines.slice(i + 1, end).join('\n'), ...(notRun !== undefined ? { notRun } : {}) });
+    notRun = undefined;
+    i = end;
+  }
+  return blocks;
+}
+
+export interface ShellRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
 export interface ShellHome {
   home: string;
-  /** Runs a script in bash from the home; rejects with both streams in the message when it fails. */
-  run(script: string, what: string): Promise<{ stdout: string; stderr: string }>;
+  /** Runs a script in bash (no options set) from the home, and says how it ended. */
+  runScript(script: string, timeoutMs: number): Promise<ShellRun>;
   /** Kills a service the script left running and removes the home. */
   cleanup(): void;
 }
@@ -31,22 +79,25 @@ export interface ShellHome {
 /** A fresh HOME with `svc` on PATH, as a new user's shell has it. */
 export function freshShellHome(prefix: string): ShellHome {
   const home = mkdtempSync(join(tmpdir(), prefix));
+  const shell = (args: string[], timeoutMs: number) => {
+    assertBuilt();
+    const bin = join(home, 'bin');
+    if (!existsSync(bin)) {
+      mkdirSync(bin);
+      symlinkSync(BIN_PATH, join(bin, 'svc'));
+    }
+    const env: Record<string, string> = { PATH: `${bin}:${process.env.PATH}`, HOME: home, LANG: 'C.UTF-8' };
+    if (process.env.CI) env.CI = process.env.CI;
+    return run('bash', args, { env, cwd: home, timeout: timeoutMs, maxBuffer: 10 * 1024 * 1024 });
+  };
   return {
     home,
-    async run(script, what) {
-      assertBuilt();
-      const bin = join(home, 'bin');
-      if (!existsSync(bin)) {
-        mkdirSync(bin);
-        symlinkSync(BIN_PATH, join(bin, 'svc'));
-      }
-      const env: Record<string, string> = { PATH: `${bin}:${process.env.PATH}`, HOME: home, LANG: 'C.UTF-8' };
-      if (process.env.CI) env.CI = process.env.CI;
+    async runScript(script, timeoutMs) {
       try {
-        return await run('bash', ['-euo', 'pipefail', '-x', '-c', script], { env, cwd: home, timeout: 120_000, maxBuffer: 10 * 1024 * 1024 });
+        return { code: 0, ...(await shell(['-c', script], timeoutMs)) };
       } catch (err) {
-        const e = err as { stdout?: string; stderr?: string; message: string };
-        throw new Error(`${what} failed: ${e.message}\n--- stdout\n${e.stdout}\n--- stderr\n${e.stderr}`);
+        const e = err as { code?: number | string; stdout?: string; stderr?: string; message: string };
+        return { code: typeof e.code === 'number' ? e.code : null, stdout: e.stdout ?? '', stderr: `${e.stderr ?? ''}\n${e.message}` };
       }
     },
     cleanup() {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { randomBase62, newId } from '../ids.js';
 import type { KeysRepo, KeyRecord } from '../storage/keys-repo.js';
 import type { Clock } from '../clock.js';
-import { forbidden, notFound } from '../errors.js';
+import { notFound, testKeyForbidden } from '../errors.js';
 import type { Actor } from './actor.js';
 import type { Page } from '../../api/schemas/page.js';
 
@@ -54,7 +54,7 @@ export function createKey(deps: KeysDeps, actor: Actor, name: string, mode: 'liv
   // issue 14 (defect 6): a test key may create test keys only. Otherwise a leaked test key (pasted in
   // a test suite, a CI log) would mint live keys and be worth as much as a live one.
   if (actor.mode === 'test' && mode === 'live') {
-    throw forbidden('a test key can create test keys only ("mode": "test"); a live key is created with a live key');
+    throw testKeyForbidden('a test key can create test keys only ("mode": "test"); a live key is created with a live key');
   }
   const minted = mintKey(actor.account.id, name, mode, deps.clock.nowMs());
   deps.keys.insert(minted.record);

@@ -1,6 +1,9 @@
 import type { CliContext } from '../../context.js';
 import { printOne } from '../../print-resource.js';
 import { CancelledError, CliError, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
+import { keyOriginHint } from '../../key-mode-hint.js';
+import { keyModeOf } from '../../../api/values/keys.js';
 import { readMailbox } from '../../../api/resources/sandbox-email.js';
 import { MAILBOX_COLUMNS } from './columns.js';
 import type { WaitEmailOptions } from './wait.js';
@@ -24,6 +27,7 @@ export async function runWaitEmail(ctx: CliContext, opts: WaitEmailOptions): Pro
   }
   const to = opts.to.trim().toLowerCase();
   const client = await ctx.client();
+  await refuseTestKey(ctx);
   const deadline = ctx.now().getTime() + opts.timeoutSecs * 1000;
   const stop = new AbortController();
   void ctx.environment.waitForInterrupt?.().then(() => stop.abort());
@@ -46,4 +50,16 @@ export async function runWaitEmail(ctx: CliContext, opts: WaitEmailOptions): Pro
     found = page.data.find(matches);
   }
   await printOne(ctx, found, MAILBOX_COLUMNS);
+}
+
+/**
+ * contract §2: a test key's emails play their outcomes but never reach the mail sandbox, so waiting
+ * under one would only time out (issue 24). Refused at once with exit 3, as the service refuses a
+ * test key what it may not do (`forbidden`), not 2: no flag or argument is wrong, the key is.
+ */
+async function refuseTestKey(ctx: CliContext): Promise<void> {
+  const settings = await ctx.settings();
+  if (keyModeOf(settings.apiKey) !== 'test') return;
+  const origin = keyOriginHint(settings, 'live') ?? 'use a live key';
+  throw new CliError(`a test key's emails never reach the mail sandbox, so there is nothing to wait for: send and wait with a live key; ${origin}`, EXIT.auth);
 }

@@ -31,15 +31,7 @@ export async function runStart(ctx: CliContext, opts: StartServerOptions): Promi
     if (started.bootstrap) notice(ctx, bootstrapNotice(started.bootstrap, opts.dataDir));
     return;
   }
-  const svc = await startService({
-    host: opts.host,
-    port: opts.port,
-    dataDir: opts.dataDir,
-    clock: opts.clock,
-    log: opts.log,
-    writePidFile: true,
-    rateLimit: opts.rateLimit ? { ratePerSec: opts.rateLimit, burst: opts.rateLimit * 2 } : undefined,
-  });
+  const svc = await listenOrSayWhy(opts);
   notice(ctx, `svc local service listening on ${svc.baseUrl} (data ${opts.dataDir}, ${opts.clock} clock)`);
   // contract §1: the keys are printed once; bootstrap.json (0600) keeps them for the local profile.
   if (svc.bootstrapCreated && opts.printKeys) notice(ctx, bootstrapNotice(svc.bootstrap, opts.dataDir));
@@ -47,6 +39,24 @@ export async function runStart(ctx: CliContext, opts: StartServerOptions): Promi
   await (ctx.environment.waitForInterrupt ?? (() => new Promise<void>(() => undefined)))();
   notice(ctx, 'stopping…');
   await svc.close();
+}
+
+/** Starts the service in this process; a port in use is said in words, not as `listen EADDRINUSE`. */
+async function listenOrSayWhy(opts: StartServerOptions): Promise<Awaited<ReturnType<typeof startService>>> {
+  try {
+    return await startService({
+      host: opts.host,
+      port: opts.port,
+      dataDir: opts.dataDir,
+      clock: opts.clock,
+      log: opts.log,
+      writePidFile: true,
+      rateLimit: opts.rateLimit ? { ratePerSec: opts.rateLimit, burst: opts.rateLimit * 2 } : undefined,
+    });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(await local.portHeldMessage(opts.host, opts.port, opts.dataDir));
+    throw err;
+  }
 }
 
 function bootstrapNotice(b: { accountId: string; liveKey: string; testKey: string }, dataDir: string): string {

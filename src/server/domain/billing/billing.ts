@@ -6,7 +6,7 @@ import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';
 import type { LedgerRepo } from '../../storage/ledger-repo.js';
 import type { Payments } from '../../world/payments.js';
 import type { Actor } from '../actor.js';
-import { conflict, forbidden, validationError } from '../../errors.js';
+import { conflict, testKeyForbidden, validationError } from '../../errors.js';
 import { credit, monthToDate, setBalance, walletOf } from './wallet.js';
 import { NO_CARD_MESSAGE, chargeCardOrThrow } from './card-charge.js';
 import type { WalletPatchBody } from '../../../api/schemas/billing.js';
@@ -37,7 +37,7 @@ export interface BillingSnapshot {
  * move money or change the live account's billing settings (`403 forbidden`).
  */
 export function assertLiveKey(actor: Actor): void {
-  if (actor.mode === 'test') throw forbidden('test keys move no money: use a live key for billing changes');
+  if (actor.mode === 'test') throw testKeyForbidden('test keys move no money: use a live key for billing changes');
 }
 
 /** contract §11: spend this month = charges net of refunds since the start of the UTC calendar month (service clock). */
