@@ -5,13 +5,14 @@ import type { Query } from '../api/client/client.js';
 import { resolveFormat } from '../output/formatters.js';
 import { createListWriter, type ListWriter } from '../output/list-writer.js';
 import { schemaColumns } from '../output/schema-columns.js';
+import type { ColumnDef } from '../output/columns.js';
 import { responseJsonSchema } from '../api/parsers.js';
 import { holdYoungGeneration } from './stream-memory.js';
 
 export interface ListSpec<T, Q extends Query> {
   endpoint: ListEndpoint<T, Q>;
   query?: Q;
-  columns?: string[];
+  columns?: readonly ColumnDef[];
   /**
    * csv (and tab-separated rows without `columns`) get every flattened column of the row schema in
    * the header from the first page, so `--all` never meets a field without a column (list-encoders.ts).
