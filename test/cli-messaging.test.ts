@@ -265,7 +265,8 @@ describe('messages list and get', () => {
       expect(row[5]).toMatch(/^\d+$/);
       expect(row[6]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     }
-    expect(res.stderr).toContain('--cursor');
+    // No paging hint into a pipe, nor after --limit (issue 24).
+    expect(res.stderr).not.toContain('--cursor');
   });
 
   it('filters by --status, --to and --direction', async () => {
