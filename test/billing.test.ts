@@ -33,7 +33,7 @@ describe('GET /v1/billing', () => {
     expect(b).toEqual({
       plan: 'free',
       subscription: { status: 'active', currentPeriodEnd: null },
-      wallet: { balanceCents: NEW_ACCOUNT_WALLET_CENTS, autoRecharge: { enabled: false, ...AUTO_RECHARGE_DEFAULTS }, hasCard: false },
+      wallet: { balanceCents: NEW_ACCOUNT_WALLET_CENTS, autoRecharge: { enabled: false, ...AUTO_RECHARGE_DEFAULTS }, hasCard: false, card: null },
       spendLimitCents: NEW_ACCOUNT_SPEND_LIMIT_CENTS,
       monthToDateCents: 0,
     });
@@ -48,12 +48,12 @@ describe('GET /v1/billing', () => {
 });
 
 describe('PUT /v1/billing/card', () => {
-  it('saves a sandbox card (hasCard), never showing the token', async () => {
+  it('saves a sandbox card (hasCard, its last four digits), never showing the token', async () => {
     const { headers } = await freshAccount(svc);
     const b = await saveCard(svc, headers, SANDBOX_CARD_TOKEN);
     expect(b.wallet.hasCard).toBe(true);
+    expect(b.wallet.card).toEqual({ last4: '4242' });
     expect(JSON.stringify(b)).not.toContain(SANDBOX_CARD_TOKEN);
-    expect(JSON.stringify(b)).not.toContain('4242');
   });
 
   it('refuses a token the provider does not know, on ["body","token"]', async () => {

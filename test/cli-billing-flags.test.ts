@@ -70,11 +70,11 @@ describe('billing flags', () => {
     const rows = billingForPeople({
       plan: 'pro',
       subscription: { status: 'active', currentPeriodEnd: '2026-12-01T00:00:00.000Z' },
-      wallet: { balanceCents: 123_456, autoRecharge: { enabled: true, thresholdCents: 500, amountCents: 2000 }, hasCard: true },
+      wallet: { balanceCents: 123_456, autoRecharge: { enabled: true, thresholdCents: 500, amountCents: 2000 }, hasCard: true, card: { last4: '4242' } },
       spendLimitCents: 10_000,
       monthToDateCents: 7,
     });
-    expect(rows).toMatchObject({ plan: 'pro ($99.00/month)', balance: '$1,234.56', autoRecharge: 'on: below $5.00, add $20.00', card: 'saved', spendLimit: '$100.00/month', monthToDate: '$0.07' });
+    expect(rows).toMatchObject({ plan: 'pro ($99.00/month)', balance: '$1,234.56', autoRecharge: 'on: below $5.00, add $20.00', card: 'card ending 4242', spendLimit: '$100.00/month', monthToDate: '$0.07' });
   });
 });
 

@@ -138,6 +138,36 @@ describe('402 on a send', () => {
   });
 });
 
+describe('billing on a terminal (issue 24)', () => {
+  it('shows the saved card by its last four digits; the API gives them, never the token', async () => {
+    const a = await account();
+    const saved = json(expectOk(await a.run(['billing', 'card', SANDBOX_CARD_TOKEN, '-o', 'json'])).stdout);
+    expect(saved.wallet.card).toEqual({ last4: '4242' });
+    expect(JSON.stringify(saved)).not.toContain(SANDBOX_CARD_TOKEN);
+    const table = expectOk(await a.run(['billing', 'show'], { tty: true })).stdout;
+    expect(table).toMatch(/^card\s+card ending 4242$/m);
+  });
+
+  it('a declined top-up speaks dollars only', async () => {
+    const a = await account();
+    expectOk(await a.run(['billing', 'card', SANDBOX_DECLINED_CARD_TOKEN]));
+    const res = await a.run(['billing', 'top-up', '5', '--yes'], { tty: true });
+    expect(res.code).toBe(7);
+    expect(res.stderr).toContain('card ending 0002');
+    expect(res.stderr).toContain('$5.00');
+    expect(res.stderr).not.toMatch(/cents/);
+  });
+
+  it('a 30-day subscription ends "in 30d", not "in 29d"', async () => {
+    const a = await account();
+    expectOk(await a.run(['billing', 'card', SANDBOX_CARD_TOKEN]));
+    const table = expectOk(await a.run(['billing', 'subscribe', 'starter', '--yes'], { tty: true })).stdout;
+    expect(table).toMatch(/^currentPeriodEnd\s+\S+ \(in 30d\)$/m);
+    // Canceled: its renewal charges nothing (the money triggers below fail the next charge of the service).
+    expectOk(await a.run(['billing', 'cancel', '--yes']));
+  });
+});
+
 describe('svc billing subscribe and cancel', () => {
   it('subscribe shows the price and asks; with --yes the plan is active; cancel asks, then cancels', async () => {
     const a = await account();
@@ -202,7 +232,7 @@ describe('svc agency summary', () => {
     const rows = json(expectOk(await asAgency(['agency', 'summary', '-o', 'json'])).stdout);
     expect(rows.find((r: any) => r.id === a.id)).toMatchObject({ spendThisMonthCents: 250 * PRICES.smsSegment });
     const table = expectOk(await asAgency(['agency', 'summary'], true)).stdout;
-    expect(table).toContain('spendThisMonth');
+    expect(table).toContain('spend this month');
     expect(table.split('\n').find((l) => l.includes(a.id))).toContain(`$${(250 * PRICES.smsSegment / 100).toFixed(2)}`);
   });
 });

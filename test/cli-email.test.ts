@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { runSvc, expectOk, assertBuilt, type CliResult, type RunSvcOptions } from './helpers/cli.js';
 import { EMAIL_LIMITS } from '../src/api/values/email.js';
+import { createTestIO } from '../src/output/io.js';
 
 let svc: TestService;
 let tmp: string;
@@ -66,6 +67,34 @@ describe('domains', () => {
     for (const col of ['type', 'name', 'value', 'purpose', 'status']) expect(header).toContain(col);
     expect(res.stdout).toContain(domain);
     for (const r of got.records) expect(res.stdout).toContain(r.purpose);
+  });
+
+  it('at an 80-column terminal: the records once, as one table whose names and values wrap and are never cut', async () => {
+    const domain = fresh('terminal');
+    const io = createTestIO({ stdoutTTY: true, stderrTTY: true, stdinTTY: true, columns: 80, color: false });
+    const res = expectOk(await run(['domains', 'add', domain], { io }));
+    const records = json(expectOk(await run(['domains', 'get', domain, '-o', 'json'])).stdout).records as Array<{ name: string; value: string; purpose: string }>;
+    // Not also as a JSON blob among the domain's fields (issue 24).
+    expect(res.stdout).not.toMatch(/^records\b/m);
+    expect(res.stdout).not.toContain('[{');
+    expect(res.stdout).not.toContain('…');
+    const lines = res.stdout.split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+    const head = lines.findIndex((l) => /^type\s+name\s+value\s+purpose\s+status$/.test(l));
+    expect(head, res.stdout).toBeGreaterThan(0);
+    const col = (name: string) => lines[head]!.indexOf(name);
+    const body = lines.slice(head + 1).filter((l) => l !== '');
+    // Each record starts with its type; its name and value read back whole from their columns.
+    const starts = body.map((l, i) => (/^\S/.test(l) ? i : -1)).filter((i) => i !== -1);
+    expect(starts).toHaveLength(records.length);
+    starts.forEach((start, k) => {
+      const rows = body.slice(start, starts[k + 1] ?? body.length);
+      // (Spaces compared apart: a line's trailing space cannot be told from the padding.)
+      const read = (from: string, to: string) => rows.map((l) => l.slice(col(from), col(to))).join('').replace(/\s+/g, '');
+      expect(read('name', 'value')).toBe(records[k]!.name);
+      expect(read('value', 'purpose')).toBe(records[k]!.value.replace(/\s+/g, ''));
+      expect(rows[0]).toContain(records[k]!.purpose);
+    });
   });
 
   it('-o zone prints one zone-file line per record, TXT quoted, MX with its priority', async () => {

@@ -10,6 +10,7 @@ import { startTestService, type TestService } from './helpers/service.js';
 import { BIN_PATH, runSvc, type CliResult, type RunSvcOptions, expectOk } from './helpers/cli.js';
 import { runCli } from '../src/cli/main.js';
 import { parseLimit } from '../src/cli/command-kit.js';
+import { PAGE_LIMIT_DEFAULT } from '../src/api/schemas/page.js';
 import { createTestIO, type TestIO } from '../src/output/io.js';
 
 let svc: TestService;
@@ -239,21 +240,38 @@ describe('--dry-run skips the confirmation', () => {
 });
 
 describe('the "more rows" hint', () => {
-  it('comes after the table, its last row included', async () => {
+  beforeAll(async () => {
+    // More keys than a page holds (PAGE_LIMIT_DEFAULT), so a list without --limit has more rows.
+    for (let i = 0; i < PAGE_LIMIT_DEFAULT; i++) expect((await svc.call('POST', '/v1/keys', { body: { name: `hint ${i}`, mode: 'test' } })).status).toBe(201);
+  });
+
+  it('comes after the table, its last row included, for a person at a terminal who gave no --limit', async () => {
     const events: Array<['out' | 'err', string]> = [];
     const io: TestIO = createTestIO({ stdoutTTY: true, stderrTTY: true, stdinTTY: true });
     const out = io.stdout.write.bind(io.stdout);
     const err = io.stderr.write.bind(io.stderr);
     io.stdout.write = (text) => (events.push(['out', text]), out(text));
     io.stderr.write = (text) => (events.push(['err', text]), err(text));
-    ok(await svcRun(['keys', 'list', '--limit', '1'], { io }));
+    ok(await svcRun(['keys', 'list'], { io }));
     const hint = events.findIndex(([stream, text]) => stream === 'err' && text.includes('more rows: --cursor'));
     expect(hint).toBeGreaterThan(-1);
     const lastOut = events.map(([stream]) => stream).lastIndexOf('out');
     expect(lastOut).toBeLessThan(hint);
-    // Borderless table: a header line, then the one row.
-    expect(io.out().trimEnd().split('\n')).toHaveLength(2);
+    // Borderless table: a header line, then a page of rows.
+    expect(io.out().trimEnd().split('\n')).toHaveLength(1 + PAGE_LIMIT_DEFAULT);
     expect(io.out().trimEnd().split('\n').at(-1)).toMatch(/^key_/);
+  });
+
+  it('is not given when the user asked for a number of rows (issue 24)', async () => {
+    const res = ok(await svcRun(['keys', 'list', '--limit', '1'], { tty: true }));
+    expect(res.stdout.trimEnd().split('\n')).toHaveLength(2);
+    expect(res.stderr).not.toContain('more rows');
+  });
+
+  it('is not given when the output is not a terminal (issue 24)', async () => {
+    const res = ok(await svcRun(['keys', 'list', '-o', 'ids']));
+    expect(res.stdout.trimEnd().split('\n')).toHaveLength(PAGE_LIMIT_DEFAULT);
+    expect(res.stderr).toBe('');
   });
 });
 

@@ -211,15 +211,17 @@ describe('svc routes edit', () => {
     expect((await svc.call('GET', routeOf(id))).body).toEqual(before);
   });
 
-  it('an invalid edit re-opens with the errors at the top and above the line (and on stderr); the fix is shown and sent', async () => {
+  it('an invalid edit re-opens with the errors at the top (naming the line of that file) and above the line; the fix is shown and sent, no stale error on stderr', async () => {
     const id = await numberWithRoute();
     const ed = scriptedEditor([(t) => t.replace('ringMode: staged', 'ringMode: loud'), (t) => t.replace('ringMode: loud', 'ringMode: sequential')]);
     const res = await edit(id, ed.editor, ['--yes']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toMatch(/error: line \d+: ringMode: /);
+    // issue 24: the fixed problem is not left on the terminal above the plan.
+    expect(res.stderr).not.toMatch(/error: line \d+/);
     const second = ed.seen(1).split('\n');
     expect(second[0]).toMatch(/^# error: not sent: 1 problem/);
     const at = second.findIndex((l) => l === 'ringMode: loud');
+    expect(second[1]).toBe(`# error:   line ${at + 1}: ringMode: ${second[1]!.split(': ringMode: ')[1]}`);
     expect(second[at - 1]).toMatch(/^# error: ringMode: /);
     expect(res.stdout).toContain('~ ringMode: "staged" → "sequential"');
     expect(res.stdout).toContain('0 to add, 1 to change, 0 to remove');

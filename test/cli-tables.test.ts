@@ -5,6 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestIO } from '../src/output/io.js';
 import { assertBuilt, expectOk, runSvc, runSvcProcess } from './helpers/cli.js';
+import { printList } from '../src/output/formatters.js';
+import { CALL_LIST_COLUMNS } from '../src/cli/commands/calls/columns.js';
+import { EMAIL_LIST_COLUMNS } from '../src/cli/commands/emails/columns.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 let svc: TestService;
@@ -41,7 +44,8 @@ describe('svc messages list', () => {
     const io = createTestIO({ stdoutTTY: true, stderrTTY: true, stdinTTY: true, columns: 80 });
     const res = expectOk(await runSvc(['messages', 'list'], { service: svc, key: svc.bootstrap.testKey, io }));
     const [header, ...rows] = res.stdout.trimEnd().split('\n');
-    expect(header).toMatch(/^id\s+direction\s.*\bstatus\s+body$/);
+    // issue 24: when it was sent stays; the direction and the segment count go first.
+    expect(header).toMatch(/^id\s+to\s+status\s+created\s+body$/);
     expect(rows).toHaveLength(BODIES.length);
     const head = cells(header!);
     for (const row of rows) {
@@ -55,13 +59,14 @@ describe('svc messages list', () => {
     }
     for (const line of res.stdout.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
     expect(res.stdout).not.toMatch(BOX_DRAWING);
-    expect(res.stderr).toMatch(/^note: .* left out to fit 80 columns/m);
+    expect(res.stderr).toMatch(/^note: direction, from, segments left out to fit 80 columns/m);
+    for (const line of res.stderr.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
   });
 
   it('-o table into a pipe without COLUMNS: nothing cut, every column', async () => {
     const res = await runSvcProcess(['messages', 'list', '-o', 'table'], { service: svc, key: svc.bootstrap.testKey });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout.split('\n')[0]).toMatch(/^id\s+direction\s+from\s+to\s+status\s+segments\s+createdAt\s+body$/);
+    expect(res.stdout.split('\n')[0]).toMatch(/^id\s+direction\s+from\s+to\s+status\s+segments\s+created\s+body$/);
     for (const body of BODIES) expect(res.stdout).toContain(body);
     expect(res.stdout).not.toContain('…');
     expect(res.stdout).not.toMatch(BOX_DRAWING);
@@ -72,7 +77,8 @@ describe('svc messages list', () => {
     const res = await runSvcProcess(['messages', 'list', '-o', 'table'], { service: svc, key: svc.bootstrap.testKey, env: { COLUMNS: '80' } });
     expect(res.code, res.stderr).toBe(0);
     const lines = res.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/\bstatus\s+body$/);
+    // ISO times in a pipe (wider than `3m ago`): when it was sent still stays, the body too.
+    expect(lines[0]).toMatch(/\bstatus\s+created\s+body$/);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
     expect(res.stderr).toContain('left out to fit 80 columns');
   });
@@ -81,5 +87,64 @@ describe('svc messages list', () => {
     const res = await runSvcProcess(['messages', 'list', '-o', 'table'], { service: svc, key: svc.bootstrap.testKey, env: { COLUMNS: '250' } });
     expect(res.code, res.stderr).toBe(0);
     for (const body of BODIES) expect(res.stdout).toContain(body);
+  });
+});
+
+describe('svc keys list at 80 columns', () => {
+  it('keeps each key prefix whole (what tells two keys apart), under headers for people', async () => {
+    const io = createTestIO({ stdoutTTY: true, stderrTTY: true, stdinTTY: true, columns: 80 });
+    const res = expectOk(await runSvc(['keys', 'list'], { service: svc, io }));
+    const [header, ...rows] = res.stdout.trimEnd().split('\n');
+    expect(header).toMatch(/^id\s+name\s+mode\s+prefix\s+created\s+last used$/);
+    const prefixes = rows.map((row) => cells(row)[3]);
+    expect(prefixes.length).toBeGreaterThan(1);
+    for (const prefix of prefixes) expect(prefix).toMatch(/^sk_(live|test)_[A-Za-z0-9]{4}$/);
+    for (const line of res.stdout.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+  });
+
+  it('-o csv keeps the API names', async () => {
+    const res = expectOk(await runSvc(['keys', 'list', '-o', 'csv'], { service: svc }));
+    expect(res.stdout.split('\n')[0]).toBe('id,name,mode,prefix,createdAt,lastUsedAt,revokedAt');
+  });
+});
+
+describe('the columns calls and emails keep at 80 columns', () => {
+  const now = new Date('2025-05-01T12:00:00.000Z');
+  const at80 = () => createTestIO({ stdoutTTY: true, stderrTTY: true, columns: 80, color: false });
+
+  it('calls: who called, when and for how long stay; the direction, outcome and who answered go', async () => {
+    const rows = ['completed', 'missed'].map((status, i) => ({
+      id: `call_lzTOcfKdfTmly4HUFYr${i}`, numberId: 'num_lzTOcfKdfTmly4HUFYrt', direction: 'inbound', from: '+14155550123', to: '+14155550100', status,
+      startedAt: '2025-05-01T11:57:00.000Z', answeredAt: null, endedAt: null, durationSeconds: status === 'completed' ? 31 : null,
+      answeredBy: status === 'completed' ? '+14155550199' : null, answeredDevice: null, outcome: status === 'missed' ? 'voicemail' : null, recordingId: null, voicemailId: null,
+    }));
+    const io = at80();
+    await printList(io, rows, { columns: CALL_LIST_COLUMNS, now });
+    const [header, first] = io.out().trimEnd().split('\n');
+    expect(cells(header!)).toEqual(['id', 'status', 'from', 'to', 'secs', 'started']);
+    expect(cells(first!)).toEqual(['call_lzTOcfKdfTmly4HUFYr0', 'completed', '+14155550123', '+14155550100', '31', '3m ago']);
+    expect(io.err()).toBe('note: direction, outcome, answered by left out to fit 80 columns\n');
+  });
+
+  it('emails: the recipient stays whole (wrapped if long), the sender goes first', async () => {
+    const to = ['ada.lovelace@analytical-engines.example.org', 'grace@example.org'];
+    const rows = [{ id: 'eml_lzTOcfKdfTmly4HUFYrt', status: 'bounced', from: 'Acme Billing <billing@send.acme.example.com>', to, subject: 'Your invoice for May is ready', createdAt: '2025-05-01T11:57:00.000Z' }];
+    const io = at80();
+    await printList(io, rows, { columns: EMAIL_LIST_COLUMNS, now });
+    const lines = io.out().trimEnd().split('\n');
+    expect(cells(lines[0]!)).toEqual(['id', 'status', 'to', 'subject', 'created']);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+    const at = lines[0]!.indexOf('to');
+    const width = lines[0]!.indexOf('subject') - at;
+    expect(lines.slice(1).map((l) => l.slice(at, at + width).trimEnd()).join('')).toBe(to.join(','));
+    expect(io.err()).toBe('note: from left out to fit 80 columns (-o json shows all)\n');
+  });
+
+  it('failure states are red like success is green', async () => {
+    const io = createTestIO({ stdoutTTY: true, columns: 120, color: true });
+    const rows = ['bounced', 'missed', 'failed', 'rejected', 'completed', 'delivered'].map((status, i) => ({ id: `eml_lzTOcfKdfTmly4HUFYr${i}`, status }));
+    await printList(io, rows, { columns: ['id', 'status'], now });
+    for (const bad of ['bounced', 'missed', 'failed', 'rejected']) expect(io.out()).toContain(`\u001b[31m${bad}\u001b[39m`);
+    for (const good of ['completed', 'delivered']) expect(io.out()).toContain(`\u001b[32m${good}\u001b[39m`);
   });
 });

@@ -157,6 +157,34 @@ describe('calls simulate on a manual clock', () => {
     expect(isWav(readFileSync(join(tmp, `${call.id}.wav`)))).toBe(true);
   });
 
+  it('ends as soon as the service says nothing more is to come: no quiet period read after the last step (issue 24)', async () => {
+    const n = await voiceNumber({ destinationType: 'pstn', destination: PSTN, recordCalls: true });
+    // Every read of the call's trace the command makes, as the client decoded it.
+    const reads: Array<{ data: unknown[]; complete?: boolean }> = [];
+    const io = createTestIO();
+    const env = { SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.liveKey, SVC_CONFIG_DIR: join(tmp, 'cfg-follow'), HOME: tmp };
+    const observe = (e: { method: string; path: string; data: unknown }) => {
+      if (e.method === 'GET' && /^\/v1\/calls\/[^/]+\/trace$/.test(e.path)) reads.push(e.data as { data: unknown[]; complete?: boolean });
+    };
+    const args = ['calls', 'simulate', '--to', n.phoneNumber, '--from', CALLER, '--answer', 'first', '--after', '2s', '--duration', '3s', '--fast-forward', '-o', 'json'];
+    const code = await runCli(args, { io, env, homedir: tmp, binPath: BIN_PATH, observe });
+    expect(code, io.err()).toBe(0);
+    const done = JSON.parse(io.out());
+    // The service's state: the whole trace, transcript included, and nothing left to run.
+    const final = await svc.call('GET', `/v1/calls/${done.id}/trace`);
+    expect(final.body.complete).toBe(true);
+    expect(final.body.data.map((t: { step: string }) => t.step)).toContain('transcript');
+    expect(done.trace).toEqual(final.body.data);
+    // The old follower read the finished trace again and again for 2 s of quiet; now the first read
+    // that has it all is the last read.
+    const whole = reads.filter((r) => r.data.length === final.body.data.length);
+    expect(whole).toHaveLength(1);
+    expect(reads.at(-1)).toBe(whole[0]);
+    expect(whole[0]!.complete).toBe(true);
+    // Before it, the trace said more was to come.
+    expect(reads.slice(0, -1).every((r) => r.complete === false)).toBe(true);
+  });
+
   it('-o json prints the final call with its trace; --no-wait prints the ringing call at once', async () => {
     const n = await voiceNumber({ destinationType: 'pstn', destination: PSTN });
     const done = await json(['calls', 'simulate', '--to', n.id, '--from', CALLER, '--hangup-after', '4s', '--fast-forward']);
@@ -350,7 +378,8 @@ describe('completion asks the local service for voice ids', () => {
   it('calls, voicemails, devices and blocked numbers', async () => {
     const lookup = createLookup({ env: { SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.liveKey }, homedir: tmp, platform: 'linux', configDir: join(tmp, 'cfg-complete') });
     const values = async (source: Parameters<typeof lookup>[0]) => (await lookup(source, {})).map((c) => c.value);
-    const calls = await json(['calls', 'list']);
+    // The lookup reads up to 100; this file places more calls than one default page.
+    const calls = await json(['calls', 'list', '--limit', '100']);
     expect(calls.length).toBeGreaterThan(0);
     expect(await values('calls')).toEqual(calls.map((c: any) => c.id));
     const vms = await json(['voicemails', 'list']);

@@ -18,6 +18,7 @@ let env: Record<string, string>;
 let phoneNumber: string;
 let webhookId: string;
 let domainName: string;
+let messageId: string;
 const open: Terminal[] = [];
 const execFileAsync = promisify(execFile);
 
@@ -37,6 +38,9 @@ beforeAll(async () => {
   const domain = await svc.call('POST', '/v1/domains', { body: { domain: 'send.completion-test.example' }, key: svc.bootstrap.testKey });
   expect(domain.status).toBe(201);
   domainName = domain.body.domain;
+  const sent = await svc.call('POST', '/v1/messages', { body: { from: phoneNumber, to: '+14155550123', body: 'completion' }, key: svc.bootstrap.testKey });
+  expect(sent.status, sent.text).toBe(201);
+  messageId = sent.body.id;
 });
 
 afterAll(async () => {
@@ -104,6 +108,9 @@ describe.each(['bash', 'zsh'] as const)('%s at a terminal', (kind) => {
   it('completes ids from the local service', async () => {
     await tab(t, 'svc numbers get +', `svc numbers get ${phoneNumber} `);
     await tab(t, 'svc webhooks get we_', `svc webhooks get ${webhookId} `);
+    // issue 24: message ids, and the account's numbers for a send's sender.
+    await tab(t, 'svc messages get msg_', `svc messages get ${messageId} `);
+    await tab(t, 'svc messages send --to +14155550123 --from +', `svc messages send --to +14155550123 --from ${phoneNumber} `);
   });
 });
 
@@ -116,6 +123,8 @@ describe('fish', () => {
     expect(await fish('svc webhooks test ')).toEqual([webhookId]);
     expect(await fish('svc numbers update ')).toEqual([phoneNumber]);
     expect(await fish('svc domains verify ')).toEqual([domainName]);
+    expect(await fish('svc messages get ')).toEqual([messageId]);
+    expect(await fish('svc messages send --from ')).toEqual([phoneNumber]);
   });
 
   it('completes no ids when the service is not on loopback (a TAB never reaches the network)', async () => {

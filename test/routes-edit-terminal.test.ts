@@ -108,7 +108,7 @@ describe('routes edit at a terminal', () => {
     expect(route.ringMode).toBe('sequential');
   });
 
-  it('an invalid edit re-opens the editor with the errors (and on stderr); the fix is confirmed at the prompt and saved', async () => {
+  it('an invalid edit re-opens the editor with the errors, naming the lines of that file; the fix is confirmed at the prompt, with no stale error above the plan, and saved', async () => {
     const id = await numberWithRoute(STAGED);
     const steps: EditorStep[] = [
       // Session 1: a stage out of bounds (0-4), typed by the person at the editor.
@@ -123,22 +123,27 @@ describe('routes edit at a terminal', () => {
     const t = await shellWith(ed.editor);
     typeEdit(t, id);
 
-    // The error is on the terminal (stderr) before the editor re-opens, and the editor did re-open.
+    // The editor re-opened, with the errors in the file (they are not printed behind it: issue 24).
     const reopened = await t.until((s) => s.includes('[editor session 2: press Enter to save]'), 15_000, 'the editor re-opened');
-    expect(reopened).toMatch(/error: line \d+: destinations\[1\]\.stage: .*/);
+    expect(reopened).not.toMatch(/error: line \d+/);
     expect(ed.runs()).toBe(2);
     // What the second session was given: the errors at the top and above the offending line.
     const second = ed.seen(1).split('\n');
     expect(second[0]).toMatch(/^# error: not sent: 1 problem/);
-    expect(second[1]).toMatch(/^# error: {3}line \d+: destinations\[1\]\.stage: /);
+    const named = /^# error: {3}line (\d+): destinations\[1\]\.stage: /.exec(second[1]!);
+    expect(named, second[1]).not.toBeNull();
     const at = second.findIndex((l) => /^\s+stage: 9$/.test(l));
     expect(at).toBeGreaterThan(1);
+    // The line the top names is the offending line of this file, as the editor numbers it.
+    expect(Number(named![1])).toBe(at + 1);
     expect(second[at - 1]).toMatch(/^\s+# error: destinations\[1\]\.stage: /);
     expect(ed.seen(0)).not.toContain('# error: ');
 
     t.press('Enter');
     const asked = await t.until((s) => s.includes('Apply this change to the route of'), 15_000, 'the confirmation');
     expect(asked).toMatch(/~ .*stage: 1 → 2/);
+    // Nothing stale above the plan: the problems were fixed.
+    expect(asked).not.toContain('error:');
     expect(asked).toContain('0 to add, 1 to change, 0 to remove');
     expect(exitStatus(asked)).toBeUndefined();
     t.type('y');
@@ -149,6 +154,23 @@ describe('routes edit at a terminal', () => {
     expect(done).toContain('Back office');
     const route = await routeOf(id);
     expect(route.destinations.map((d: { stage: number }) => d.stage)).toEqual([0, 2]);
+  });
+
+  it('giving up on an invalid edit (saved unchanged) says the problems once, by the lines of the kept file', async () => {
+    const id = await numberWithRoute(STAGED);
+    const ed = scriptedEditor(tmp, [(text) => text.replace('stage: 1', 'stage: 9'), (text) => text]);
+    const t = await shellWith(ed.editor);
+    typeEdit(t, id);
+    const done = await t.until((s) => exitStatus(s) !== undefined, 15_000, 'the command to end');
+    expect(exitStatus(done), done).not.toBe(0);
+    expect(done).toContain('gave up; nothing was sent');
+    expect(done.match(/line \d+: destinations\[1\]\.stage: /g)).toHaveLength(1);
+    const kept = new RegExp(`svc routes apply ${id} -f (\\S+?\\.yaml)`).exec(done)?.[1];
+    expect(kept, done).toBeDefined();
+    const line = Number(/line (\d+): destinations/.exec(done)![1]);
+    expect(readFileSync(kept!, 'utf8').split('\n')[line - 1]).toMatch(/^\s+stage: 9$/);
+    expect((await routeOf(id)).destinations[1].stage).toBe(1);
+    rmSync(join(kept!, '..'), { recursive: true, force: true });
   });
 
   it('a change made on the service while the editor is open is never overwritten: conflict, exit 5, the edit kept', async () => {

@@ -23,9 +23,23 @@ export function examplesOf(cmd: Command): string[] {
   return examples;
 }
 
-/** Adds to a group's help the first example of each verb, computed when the help is shown. */
+/**
+ * Adds to a group's help the first example of each verb, computed when the help is shown; unless
+ * the group has examples of its own (`svc trigger`): one Examples section per help (issue 24).
+ */
 export function addGroupExamples(group: Command): void {
+  let reading = false;
   group.addHelpText('after', () => {
+    // The group's own help, read without this section (the read comes back here: say nothing then).
+    if (reading) return '';
+    reading = true;
+    let own: string[];
+    try {
+      own = examplesOf(group);
+    } finally {
+      reading = false;
+    }
+    if (own.length) return '';
     const lines = group.commands
       .filter((verb) => verb.name() !== 'help')
       .map((verb) => examplesOf(verb)[0])

@@ -10,6 +10,7 @@ import { detailLines } from './error-details.js';
 import { paymentHint } from './payment-hint.js';
 import { refusalOriginHint } from './key-mode-hint.js';
 import { addGroupExamples } from './help-examples.js';
+import { HELP_WIDTH, reflowHelp } from './help-text.js';
 import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from '../api/client/errors.js';
 import { createProcessIO, type ProcessLike } from '../output/io.js';
 
@@ -18,6 +19,7 @@ const VALUE_OPTIONS = new Set(['--profile', '--base-url', '--subaccount', '-o', 
 
 export function buildProgram(ctx: CliContext): Command {
   const io = ctx.io;
+  const helpWidth = (): number => io.stdoutColumns ?? HELP_WIDTH;
   const program = new Command('svc')
     .description('The svc command line: texting, numbers, voice routing, 10DLC, ports, email, webhooks and events.')
     .version(CLI_VERSION, '--version', 'print the version')
@@ -26,10 +28,16 @@ export function buildProgram(ctx: CliContext): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      writeOut: (s) => void io.stdout.write(s),
+      // Commander writes help (and the version) here: its prose fits the terminal (issue 24).
+      writeOut: (s) => void io.stdout.write(reflowHelp(s, helpWidth())),
       writeErr: (s) => void io.stderr.write(s),
       outputError: (s, write) => write(s),
+      getOutHelpWidth: helpWidth,
+      getErrHelpWidth: helpWidth,
     })
+    // A verb is listed by its name and arguments: ` [options]` after each one left the summaries no
+    // room to wrap at 80 columns (commander wraps only with 40 columns to spare).
+    .configureHelp({ subcommandTerm: (cmd) => [cmd.name(), ...cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}>` : `[${a.name()}]`))].join(' ') })
     .option('--profile <name>', 'profile to use (env SVC_PROFILE)')
     .option('--base-url <url>', 'override the profile base URL (env SVC_BASE_URL)')
     .option('--subaccount <id>', 'act as this sub-account (env SVC_SUBACCOUNT)')

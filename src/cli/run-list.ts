@@ -5,13 +5,14 @@ import type { Query } from '../api/client/client.js';
 import { resolveFormat } from '../output/formatters.js';
 import { createListWriter, type ListWriter } from '../output/list-writer.js';
 import { schemaColumns } from '../output/schema-columns.js';
+import type { ColumnDef } from '../output/columns.js';
 import { responseJsonSchema } from '../api/parsers.js';
 import { holdYoungGeneration } from './stream-memory.js';
 
 export interface ListSpec<T, Q extends Query> {
   endpoint: ListEndpoint<T, Q>;
   query?: Q;
-  columns?: string[];
+  columns?: readonly ColumnDef[];
   /**
    * csv (and tab-separated rows without `columns`) get every flattened column of the row schema in
    * the header from the first page, so `--all` never meets a field without a column (list-encoders.ts).
@@ -47,7 +48,10 @@ export async function runList<T, Q extends Query>(ctx: CliContext, flags: ListFl
   } else {
     const page = await listPage(client, spec.endpoint, { ...query, limit, cursor: flags.cursor });
     await writerNow().writeRows(page.data as Record<string, unknown>[]);
-    if (page.hasMore && page.nextCursor) hint = `more rows: --cursor ${page.nextCursor} (or --all)`;
+    // A hint is for a person reading a table, who did not say how many rows they want: not for a
+    // pipe, nor after `--limit 1` (issue 24).
+    const forPerson = ctx.io.stdoutTTY && ctx.io.stderrTTY && flags.limit === undefined;
+    if (forPerson && page.hasMore && page.nextCursor) hint = `more rows: --cursor ${page.nextCursor} (or --all)`;
   }
   const done = writerNow();
   await done.end();

@@ -16,8 +16,9 @@ export interface Colors {
   status(value: string): string;
 }
 
-const GOOD_STATUSES = new Set(['delivered', 'active', 'succeeded', 'verified', 'approved']);
-const BAD_STATUSES = new Set(['failed', 'undelivered', 'abandoned', 'rejected', 'suspended']);
+// A call `completed` is its good end; `bounced`, `missed`, `blocked` and `complained` its family's bad ones.
+const GOOD_STATUSES = new Set(['delivered', 'active', 'succeeded', 'verified', 'approved', 'completed']);
+const BAD_STATUSES = new Set(['failed', 'undelivered', 'abandoned', 'rejected', 'suspended', 'bounced', 'missed', 'blocked', 'complained', 'degraded', 'past_due']);
 const PENDING_STATUSES = new Set(['queued', 'pending', 'sending', 'submitted']);
 
 export function createColors(enabled: boolean): Colors {

@@ -82,7 +82,7 @@ describe('printList defaults', () => {
     await printList(io, numbers, { columns: ['id', 'status', 'createdAt'], now });
     const out = io.out();
     expect(out).not.toMatch(/[│┌─]/);
-    expect(out.split('\n')[0]).toMatch(/^id\s+status\s+createdAt$/);
+    expect(out.split('\n')[0]).toMatch(/^id\s+status\s+created$/);
     expect(out).toContain('3m ago');
     expect(out).toContain('5d ago');
     expect(out).not.toContain('2024-06-01T11:57');

@@ -6,6 +6,7 @@ import { writeAndDrain } from './io.js';
 import { createListEncoder, type ListEncoderOptions } from './list-encoders.js';
 import { loadColors } from './load-colors.js';
 import { renderKeyValueTable } from './table.js';
+import { columnFields } from './columns.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'ndjson', 'csv', 'ids'] as const;
 
@@ -76,7 +77,7 @@ export async function renderResource(display: Display, resource: object, opts: R
       return YAML.stringify(resource, { lineWidth: 0 });
     }
     case 'table':
-      return renderKeyValueTable(resource, opts.columns, {
+      return renderKeyValueTable(resource, columnFields(opts.columns), {
         tty: display.stdoutTTY,
         colors: await loadColors(display.colorEnabled),
         now: opts.now ?? new Date(),

@@ -4,6 +4,8 @@ export type { Display, IO, ProcessIOOptions, ProcessLike, TestIO, TestIOOptions,
 export { createProcessIO, createTestIO, shouldUseColor, writeAndDrain } from './io.js';
 export type { Colors } from './colors.js';
 export { loadColors } from './load-colors.js';
+export type { ColumnDef, ColumnFit, ColumnSpec } from './columns.js';
+export { peopleHeader } from './columns.js';
 export type { FlatRecord, FlatValue } from './flatten.js';
 export { columnsFor, expandColumns, flattenRecord } from './flatten.js';
 export type {

@@ -1,6 +1,7 @@
 // One incremental encoder per list format: fed page by page, each returns text that can be written
 // at once. renderList (one page, then end) and createListWriter (`--all`, many pages) share them,
 // so a streamed list is byte for byte the list printed in one go.
+import { columnFields, type ColumnDef } from './columns.js';
 import { csvLine, tsvLine } from './delimited.js';
 import { columnsFor, createRowPlacer, expandColumns, flattenRecord, type FlatRecord, type PlacedRow } from './flatten.js';
 import type { RenderFormat } from './formatters.js';
@@ -14,8 +15,11 @@ export interface ListEncoder {
 }
 
 export interface ListEncoderOptions {
-  /** Columns for table and tab-separated rows (exactly these); for csv, these first then the rest. */
-  columns?: readonly string[];
+  /**
+   * Columns for table and tab-separated rows (exactly these); for csv, these first then the rest.
+   * Machine formats read their fields only; a table their headers, places and fits too (columns.ts).
+   */
+  columns?: readonly ColumnDef[];
   /**
    * Every flattened column a row can have (schemaColumns of the response schema): csv (and
    * tab-separated rows without `columns`) put them all in the header after `columns`, so a
@@ -188,9 +192,9 @@ export async function createListEncoder(
     case 'yaml':
       return yamlEncoder();
     case 'csv':
-      return csvEncoder(opts.columns, opts.allColumns, opts.warn);
+      return csvEncoder(columnFields(opts.columns), opts.allColumns, opts.warn);
     case 'tsv':
-      return tsvEncoder(opts.columns, opts.allColumns, opts.warn);
+      return tsvEncoder(columnFields(opts.columns), opts.allColumns, opts.warn);
     case 'ids':
       return idsEncoder(opts.idField ?? 'id');
     case 'table': {

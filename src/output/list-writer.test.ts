@@ -191,6 +191,7 @@ describe('streamed csv and tab-separated rows lose no nested data from later pag
   it('a table continued across pages shows the late sub-object as JSON too (cut to the column)', async () => {
     const io = createTestIO({ stdoutTTY: true, columns: 200 });
     await stream(io, [[noAddress], [withAddress]], { columns: ['id', 'emergency.address'] });
-    expect(io.out()).toMatch(/^n2  \{"street":"1 Ma\S*…$/m);
+    // The column is as wide as page 1 made it (its header, `address`): the late JSON is cut to it.
+    expect(io.out()).toMatch(/^n2  \{"stre…$/m);
   });
 });

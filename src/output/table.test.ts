@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { printList, printResource } from './formatters.js';
 import { createTestIO, type TestIOOptions } from './io.js';
 import { createListWriter } from './list-writer.js';
-import { columnKind, columnRoles, fitColumns, fitColumnWidths } from './table.js';
+import { columnKind, columnRoles, fitColumns, fitColumnWidths, leftOutNote } from './table.js';
+import type { ColumnDef } from './columns.js';
 
 const now = new Date('2025-05-01T12:00:00.000Z');
 const ESC = '\u001b';
 const BOX_DRAWING = /[\u2500-\u257f]/; // │ ─ ┌ ┐ └ ┘ ├ ┤ ┬ ┴ ┼ and the rest of the block
 const MESSAGE_COLUMNS = ['id', 'direction', 'from', 'to', 'status', 'segments', 'createdAt', 'body'];
+/** The headers people read: the API's names in words (`createdAt` → `created`). */
+const MESSAGE_HEADERS = ['id', 'direction', 'from', 'to', 'status', 'segments', 'created', 'body'];
 const messages = [
   { id: 'msg_8Hq2xLw0PzR4kT7vN1cY', direction: 'outbound', from: '+14155550100', to: '+14155550123', status: 'delivered', segments: 1, createdAt: '2025-05-01T11:57:00.000Z', body: 'Your table for four is ready: come to the front desk and show this message' },
   { id: 'msg_3Fz9pQe5WmB2dJ6sK0aR', direction: 'inbound', from: '+442071838750', to: '+14155550100', status: 'received', segments: 2, createdAt: '2025-05-01T10:00:00.000Z', body: 'Thanks! On our way, see you in ten minutes or so' },
@@ -32,7 +35,7 @@ describe('a messages list on an 80-column terminal', () => {
     expect(rows[0]![4]).toMatch(/^Your table .*…$/);
     expect(rows[1]![4]).toMatch(/^Thanks! .*…$/);
     for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
-    expect(err).toBe('note: to, segments, createdAt left out to fit 80 columns (a wider terminal, or -o json, shows them)\n');
+    expect(err).toBe('note: to, segments, created left out to fit 80 columns (-o json shows all)\n');
   });
 
   it('is compact and borderless: a header row, columns two spaces apart, no lines', async () => {
@@ -47,7 +50,7 @@ describe('a messages list on an 80-column terminal', () => {
 describe('a messages list on a 120-column terminal', () => {
   it('has room for every column; only the body is cut', async () => {
     const { out, err, lines, header, rows } = await list({ stdoutTTY: true, columns: 120 });
-    expect(header).toEqual(MESSAGE_COLUMNS);
+    expect(header).toEqual(MESSAGE_HEADERS);
     expect(rows[0]!.slice(0, 7)).toEqual(['msg_8Hq2xLw0PzR4kT7vN1cY', 'outbound', '+14155550100', '+14155550123', 'delivered', '1', '3m ago']);
     expect(rows[1]!.slice(0, 7)).toEqual(['msg_3Fz9pQe5WmB2dJ6sK0aR', 'inbound', '+442071838750', '+14155550100', 'received', '2', '2h ago']);
     expect(rows[0]![7]).toMatch(/^Your table.*…$/);
@@ -60,7 +63,7 @@ describe('a messages list on a 120-column terminal', () => {
 describe('-o table into a pipe', () => {
   it('without COLUMNS is not squeezed: every column, every cell whole, ISO times', async () => {
     const { out, err, header, rows } = await list({ stdoutTTY: false, columns: 80 }, 'table');
-    expect(header).toEqual(MESSAGE_COLUMNS);
+    expect(header).toEqual(MESSAGE_HEADERS);
     expect(rows.map((row) => row[7])).toEqual(messages.map((m) => m.body));
     expect(rows.map((row) => row[6])).toEqual(messages.map((m) => m.createdAt));
     expect(out).not.toContain('…');
@@ -78,7 +81,7 @@ describe('-o table into a pipe', () => {
 
   it('with a wide COLUMNS keeps everything', async () => {
     const { out, header } = await list({ stdoutTTY: false, env: { COLUMNS: '250' } }, 'table');
-    expect(header).toEqual(MESSAGE_COLUMNS);
+    expect(header).toEqual(MESSAGE_HEADERS);
     expect(out).not.toContain('…');
   });
 });
@@ -198,5 +201,78 @@ describe('which columns give way: one rule from each column kind', () => {
     const kinds = headers.map((header, i) => columnKind(header, [raw[i]!]));
     expect(kinds).toEqual(['identifier', 'text', 'status', 'empty', 'time']);
     expect(fitColumns(headers, cells, 80, kinds).hidden).toEqual(['disabledReason']);
+  });
+});
+
+describe('a list says which of its columns matter most (columns.ts, issue 24)', () => {
+  const calls = [
+    { id: 'call_lzTOcfKdfTmly4HUFYrt', status: 'completed', from: '+14155550123', to: '+14155550100', direction: 'inbound', outcome: null, durationSeconds: 10, startedAt: '2025-05-01T11:57:00.000Z', answeredBy: '+14155550199' },
+    { id: 'call_8Hq2xLw0PzR4kT7vN1cY', status: 'missed', from: '+14155550124', to: '+14155550100', direction: 'inbound', outcome: 'voicemail', durationSeconds: null, startedAt: '2025-05-01T10:00:00.000Z', answeredBy: null },
+  ];
+  const CALLS: ColumnDef[] = [
+    'id',
+    'status',
+    { field: 'from', keep: 48 },
+    { field: 'to', keep: 44 },
+    { field: 'direction', keep: 12 },
+    { field: 'outcome', keep: 15 },
+    { field: 'durationSeconds', header: 'secs', keep: 45, fit: 'whole' },
+    { field: 'startedAt', keep: 46 },
+    { field: 'answeredBy', keep: 11 },
+  ];
+
+  it('keeps what the list ranks highest at 80 columns, under headers for people, and says what went in a note that fits', async () => {
+    const io = createTestIO({ stdoutTTY: true, columns: 80 });
+    await printList(io, calls, { columns: CALLS, now });
+    const [header, ...rows] = io.out().trimEnd().split('\n').map((line) => line.split(/ {2,}/));
+    expect(header).toEqual(['id', 'status', 'from', 'to', 'secs', 'started']);
+    expect(rows[0]).toEqual(['call_lzTOcfKdfTmly4HUFYrt', 'completed', '+14155550123', '+14155550100', '10', '3m ago']);
+    for (const line of io.out().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(io.err()).toBe('note: direction, outcome, answered by left out to fit 80 columns\n');
+  });
+
+  it('-o csv keeps the API names and every column', async () => {
+    const io = createTestIO({ stdoutTTY: true, columns: 80 });
+    await printList(io, calls, { columns: CALLS, now, format: 'csv' });
+    expect(io.out().split('\n')[0]).toBe('id,status,from,to,direction,outcome,durationSeconds,startedAt,answeredBy');
+  });
+
+  it('the note stays inside a narrow terminal: as many names as fit, then how many more', () => {
+    const hidden = ['direction', 'outcome', 'answered by', 'to', 'segments', 'created'];
+    for (const width of [40, 60, 80, 100]) expect([...leftOutNote(hidden, width)].length).toBeLessThanOrEqual(width);
+    expect(leftOutNote(hidden, 60)).toMatch(/^note: direction(, \w+)* and \d more left out to fit 60 columns/);
+  });
+
+  it('a `whole` column is never cut: a key prefix keeps what tells two keys apart', async () => {
+    const keys = [
+      { id: 'key_3r0824FdvBKhjRMT5tLr', name: 'the deploy key of the staging cluster', mode: 'test', prefix: 'sk_test_sIVr', createdAt: '2025-05-01T11:57:00.000Z', lastUsedAt: '2025-05-01T11:58:00.000Z' },
+      { id: 'key_s9aRpqGYNa2Kez2HvZIH', name: 'bootstrap live key', mode: 'live', prefix: 'sk_live_z6XS', createdAt: '2025-05-01T11:57:00.000Z', lastUsedAt: null },
+    ];
+    const io = createTestIO({ stdoutTTY: true, columns: 70 });
+    await printList(io, keys, { columns: ['id', 'name', 'mode', { field: 'prefix', keep: 45, fit: 'whole' }, 'createdAt', 'lastUsedAt'], now });
+    expect(io.out()).toContain('sk_test_sIVr');
+    expect(io.out()).toContain('sk_live_z6XS');
+    for (const line of io.out().split('\n')) expect([...line].length).toBeLessThanOrEqual(70);
+  });
+
+  it('a `wrap` column breaks a long value over lines under its column and loses no character', async () => {
+    const records = [
+      { type: 'TXT', name: '_svc-verification.send.example.com', value: 'svc-verification=CeR1FmA8HvTwMP7TooNZJUYMTLK5r3er', purpose: 'verification', status: 'pending' },
+      { type: 'TXT', name: 'send.send.example.com', value: 'v=spf1 include:spf.mail.svc.test ~all', purpose: 'spf', status: 'pending' },
+    ];
+    const io = createTestIO({ stdoutTTY: true, columns: 80 });
+    await printList(io, records, { columns: ['type', { field: 'name', keep: 100, fit: 'wrap' }, { field: 'value', keep: 100, fit: 'wrap' }, 'purpose', 'status'], now });
+    const lines = io.out().trimEnd().split('\n');
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(io.out()).not.toContain('…');
+    expect(io.err()).toBe('');
+    const valueAt = lines[0]!.indexOf('value');
+    const nameAt = lines[0]!.indexOf('name');
+    const column = (from: number, to: number, rows: string[]) => rows.map((l) => l.slice(from, to).trimEnd()).join('');
+    // The first record's lines (up to the next TXT), read back column by column.
+    const next = lines.findIndex((l, i) => i > 1 && l.startsWith('TXT'));
+    expect(column(valueAt, lines[0]!.indexOf('purpose'), lines.slice(1, next)).replace(/ +$/, '')).toBe(records[0]!.value);
+    expect(column(nameAt, valueAt, lines.slice(1, next)).trim()).toBe(records[0]!.name);
+    expect(lines[1]).toMatch(/verification\s+pending$/);
   });
 });

@@ -3,6 +3,7 @@
 // lines. Drawn by this file alone (no table library), so every escape code comes from our Colors
 // and NO_COLOR is honoured by our code (spec: Output).
 import type { Colors } from './colors.js';
+import { columnField, columnSpec, peopleHeader, type ColumnDef, type ColumnFit, type ColumnSpec } from './columns.js';
 import { columnsFor, createRowPlacer, expandColumns, flattenRecord, type FlatRecord, type FlatValue, type PlacedRow } from './flatten.js';
 import { isIsoTimestamp, relativeTime } from './time.js';
 
@@ -30,6 +31,8 @@ const TEXT_FLOOR = 4;
 const OTHER_MIN = 8;
 /** Narrowest a wrapped value of the key/value view gets, however narrow the terminal. */
 const VALUE_MIN = 20;
+/** Narrowest a `wrap` column of a list gets (a DNS value wraps over lines rather than lose a character). */
+const WRAP_MIN = 16;
 
 function textWidth(text: string): number {
   return [...text].length;
@@ -101,8 +104,9 @@ export function columnKind(column: string, values: readonly (FlatValue | undefin
 /**
  * How a column gives way when the table is wider than the terminal: the one place this is decided.
  * `drop`: columns are left out lowest first (the rightmost first among equals, since a command lists
- * its columns most important first); `never` columns are always shown. `truncate`: may be cut with
- * `…`; the others are always shown whole.
+ * its columns most important first); `never` columns are always shown. A list may place a column
+ * elsewhere on this scale (columns.ts `ColumnSpec.keep`: a call's start time before its direction).
+ * `truncate`: may be cut with `…`; the others are always shown whole.
  *
  * - `key`, the record's own id (the column `id`, else the first identifier), and `status` words are
  *   what a row is about: never left out, never cut (`delivered`, not `deliver…`).
@@ -116,24 +120,32 @@ export type ColumnRole = 'key' | 'status' | 'text' | 'moreText' | 'time' | 'iden
 
 const never = Number.POSITIVE_INFINITY;
 export const GIVE_WAY: Record<ColumnRole, { drop: number; truncate: boolean }> = {
-  empty: { drop: -1, truncate: true },
-  other: { drop: 0, truncate: true },
-  moreText: { drop: 1, truncate: true },
-  time: { drop: 2, truncate: false },
-  identifier: { drop: 3, truncate: false },
-  text: { drop: 4, truncate: true },
+  empty: { drop: 0, truncate: true },
+  other: { drop: 10, truncate: true },
+  moreText: { drop: 20, truncate: true },
+  time: { drop: 30, truncate: false },
+  identifier: { drop: 40, truncate: false },
+  text: { drop: 50, truncate: true },
   status: { drop: never, truncate: false },
   key: { drop: never, truncate: false },
 };
 
-/** Each column's role, from the kinds of all of them (see ColumnRole). */
-export function columnRoles(headers: readonly string[], kinds: readonly ColumnKind[]): ColumnRole[] {
+/**
+ * Each column's role, from the kinds of all of them (see ColumnRole). The free text people came for
+ * is the first text column, unless the list ranks another higher (`ranks`, columns.ts `keep`: an
+ * email's sender is text too, but its subject is what the list is read for).
+ */
+export function columnRoles(headers: readonly string[], kinds: readonly ColumnKind[], ranks: readonly (number | undefined)[] = []): ColumnRole[] {
   const idColumn = headers.indexOf('id');
   const key = idColumn !== -1 && kinds[idColumn] === 'identifier' ? idColumn : kinds.indexOf('identifier');
-  const firstText = kinds.indexOf('text');
+  const textRank = (i: number): number => ranks[i] ?? GIVE_WAY.text.drop;
+  let mainText = -1;
+  kinds.forEach((kind, i) => {
+    if (kind === 'text' && (mainText === -1 || textRank(i) > textRank(mainText))) mainText = i;
+  });
   return kinds.map((kind, i) => {
     if (i === key) return 'key';
-    if (kind === 'text') return i === firstText ? 'text' : 'moreText';
+    if (kind === 'text') return i === mainText ? 'text' : 'moreText';
     return kind;
   });
 }
@@ -142,11 +154,14 @@ function totalWidth(widths: readonly number[]): number {
   return widths.reduce((sum, width) => sum + width, 0) + GAP.length * Math.max(widths.length - 1, 0);
 }
 
+/** How a column of this role fits when the list does not say (GIVE_WAY.truncate). */
+const defaultFit = (role: ColumnRole): ColumnFit => (GIVE_WAY[role].truncate ? 'cut' : 'whole');
+
 /**
  * Column widths (content only; the gap is added between columns) that fit `available` characters
- * if cutting can do it: first `other` and further free-text columns, widest first, down to
- * OTHER_MIN / TEXT_MIN; then the first free-text column down to `textMin`. A header is never cut,
- * nor a column that may not be truncated. Returns the widths even when they do not fit.
+ * if cutting or wrapping can do it: first `other`, further free-text and `wrap` columns, widest
+ * first, down to OTHER_MIN / TEXT_MIN / WRAP_MIN; then the first free-text column down to
+ * `textMin`. A header is never cut, nor a `whole` column. Returns the widths even when they do not fit.
  */
 export function fitColumnWidths(
   headers: readonly string[],
@@ -154,20 +169,23 @@ export function fitColumnWidths(
   available: number,
   roles: readonly ColumnRole[],
   textMin = TEXT_MIN,
+  fits: readonly ColumnFit[] = roles.map(defaultFit),
 ): number[] {
   const widths = headers.map((header, i) => Math.max(textWidth(header), ...cells.map((row) => textWidth(row[i] ?? ''))));
   const minimums = widths.map((width, i) => {
     const role = roles[i]!;
-    if (!GIVE_WAY[role].truncate) return width;
-    const floor = role === 'text' ? textMin : role === 'moreText' ? Math.min(textMin, TEXT_MIN) : OTHER_MIN;
+    if (fits[i] === 'whole') return width;
+    const floor = fits[i] === 'wrap' ? WRAP_MIN : role === 'text' ? textMin : role === 'moreText' ? Math.min(textMin, TEXT_MIN) : OTHER_MIN;
     return Math.min(width, Math.max(textWidth(headers[i]!), floor));
   });
+  // Phase 1 gives way before the text people came for; phase 2 is that text.
+  const phaseOf = (i: number): number => (roles[i] === 'text' && fits[i] === 'cut' ? 2 : fits[i] === 'wrap' || ['empty', 'other', 'moreText'].includes(roles[i]!) ? 1 : 0);
   let total = totalWidth(widths);
-  for (const phase of [['empty', 'other', 'moreText'], ['text']] as ColumnRole[][]) {
+  for (const phase of [1, 2]) {
     while (total > available) {
       let widest = -1;
       for (let i = 0; i < widths.length; i++) {
-        if (phase.includes(roles[i]!) && widths[i]! > minimums[i]! && (widest === -1 || widths[i]! > widths[widest]!)) widest = i;
+        if (phaseOf(i) === phase && widths[i]! > minimums[i]! && (widest === -1 || widths[i]! > widths[widest]!)) widest = i;
       }
       if (widest === -1) break;
       widths[widest]! -= 1;
@@ -175,6 +193,16 @@ export function fitColumnWidths(
     }
   }
   return widths;
+}
+
+/** What a list says of its columns beyond their names (columns.ts); each defaults per column. */
+export interface FitHints {
+  /** The headers people read (widths and the left-out note); default the names. */
+  labels?: readonly string[];
+  /** Per column: its place on the GIVE_WAY.drop scale, or undefined for its role's. */
+  ranks?: readonly (number | undefined)[];
+  /** Per column: how it gives way, or undefined for its role's. */
+  fits?: readonly (ColumnFit | undefined)[];
 }
 
 /**
@@ -191,29 +219,38 @@ export function fitColumns(
   cells: readonly string[][],
   available: number | undefined,
   kinds: readonly ColumnKind[],
+  hints: FitHints = {},
 ): { keep: number[]; widths: number[]; hidden: string[] } {
-  const roles = columnRoles(headers, kinds);
+  const roles = columnRoles(headers, kinds, hints.ranks);
+  const labels = hints.labels ?? headers;
+  // The record's own id stays whatever a list says; other columns take the list's place if it gives one.
+  const ranks = roles.map((role, i) => (role === 'key' ? never : hints.ranks?.[i] ?? GIVE_WAY[role].drop));
+  const fits = roles.map((role, i) => hints.fits?.[i] ?? defaultFit(role));
+  const firstText = roles.indexOf('text');
+  // Columns that go before the free text gets narrower than TEXT_MIN.
+  const textRank = firstText === -1 ? GIVE_WAY.text.drop : ranks[firstText]!;
   let keep = headers.map((_, i) => i);
   const widthsOf = (textMin: number): number[] =>
     fitColumnWidths(
-      keep.map((i) => headers[i]!),
+      keep.map((i) => labels[i]!),
       cells.map((row) => keep.map((i) => row[i] ?? '')),
       available ?? never,
       keep.map((i) => roles[i]!),
       textMin,
+      keep.map((i) => fits[i]!),
     );
   const result = (widths: number[]) => ({
     keep,
     widths,
-    hidden: headers.filter((_, i) => !keep.includes(i)),
+    hidden: labels.filter((_, i) => !keep.includes(i)),
   });
   if (available === undefined) return result(widthsOf(TEXT_MIN));
-  // The column to leave out next: lowest GIVE_WAY.drop below `below`, the rightmost among equals.
+  // The column to leave out next: lowest rank below `below`, the rightmost among equals.
   const nextToDrop = (below: number): number => {
     let pick = -1;
     for (let j = 0; j < keep.length; j++) {
-      const rank = GIVE_WAY[roles[keep[j]!]!].drop;
-      if (rank < below && (pick === -1 || rank <= GIVE_WAY[roles[keep[pick]!]!].drop)) pick = j;
+      const rank = ranks[keep[j]!]!;
+      if (rank < below && (pick === -1 || rank <= ranks[keep[pick]!]!)) pick = j;
     }
     return pick;
   };
@@ -221,13 +258,14 @@ export function fitColumns(
     const widths = widthsOf(TEXT_MIN);
     // A column with nothing in it is not worth cutting anything else for: it goes first.
     const cutSomething = widths.some((width, j) => cells.some((row) => textWidth(row[keep[j]!] ?? '') > width));
-    const empty = cutSomething || totalWidth(widths) > available ? nextToDrop(GIVE_WAY.other.drop) : -1;
+    const emptyColumn = keep.findIndex((i) => roles[i] === 'empty');
+    const empty = cutSomething || totalWidth(widths) > available ? emptyColumn : -1;
     if (empty !== -1) {
       keep = keep.filter((_, j) => j !== empty);
       continue;
     }
     if (totalWidth(widths) <= available) return result(widths);
-    let drop = nextToDrop(GIVE_WAY.text.drop);
+    let drop = nextToDrop(textRank);
     if (drop === -1) {
       const tight = widthsOf(TEXT_FLOOR);
       if (totalWidth(tight) <= available) return result(tight);
@@ -239,46 +277,103 @@ export function fitColumns(
   }
 }
 
-/** One line of the table: cells cut (where allowed) and padded to their widths, then coloured. */
+/**
+ * One row of the table: cells cut or wrapped (where the column allows) and padded to their widths,
+ * then coloured. A wrapped cell makes the row several lines, the other cells on its first.
+ */
 function tableLine(
   cells: readonly string[],
   widths: readonly number[],
-  cut: readonly boolean[],
+  fits: readonly ColumnFit[],
   colours: readonly (((text: string) => string) | undefined)[],
 ): string {
+  const parts = cells.map((cell, j) =>
+    fits[j] === 'cut' ? [truncate(cell, widths[j]!)] : fits[j] === 'wrap' ? breakEvery(cell, widths[j]!) : [cell],
+  );
+  const height = Math.max(1, ...parts.map((p) => p.length));
   const last = cells.length - 1;
-  return cells
-    .map((cell, j) => {
-      const text = cut[j] ? truncate(cell, widths[j]!) : cell;
-      const colour = colours[j];
-      const coloured = text !== '' && colour ? colour(text) : text;
-      // No trailing spaces after the last column (they end up in files and in copied text).
-      return j === last ? coloured : coloured + ' '.repeat(Math.max(widths[j]! - textWidth(text), 0));
-    })
-    .join(GAP)
-    .trimEnd();
+  const lines: string[] = [];
+  for (let k = 0; k < height; k++) {
+    const line = parts
+      .map((p, j) => {
+        const text = p[k] ?? '';
+        const colour = colours[j];
+        const coloured = text !== '' && colour ? colour(text) : text;
+        // No trailing spaces after the last column (they end up in files and in copied text).
+        return j === last ? coloured : coloured + ' '.repeat(Math.max(widths[j]! - textWidth(text), 0));
+      })
+      .join(GAP)
+      .trimEnd();
+    lines.push(line);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * A value to copy broken every `width` characters, spaces kept where they are: a break at a space
+ * would hide that space (`v=spf1 include:…` must keep it), and the lines read back joined.
+ */
+function breakEvery(text: string, width: number): string[] {
+  const chars = [...text];
+  if (chars.length <= width || width <= 0) return [text];
+  const lines: string[] = [];
+  for (let at = 0; at < chars.length; at += width) lines.push(chars.slice(at, at + width).join(''));
+  return lines;
+}
+
+/**
+ * The stderr note naming the columns left out, kept inside `width`: as many names as fit, then how
+ * many more (a note that wraps on its own terminal reads as noise).
+ */
+export function leftOutNote(hidden: readonly string[], width: number): string {
+  const say = (names: readonly string[], more: number, why: string): string =>
+    `note: ${names.join(', ')}${more ? ` and ${more} more` : ''} left out to fit ${width} columns${why}`;
+  // Every name first; the pointer to -o json only where there is room for it.
+  for (let shown = hidden.length; shown > 0; shown--) {
+    for (const why of [' (-o json shows all)', '']) {
+      const note = say(hidden.slice(0, shown), hidden.length - shown, why);
+      if (textWidth(note) <= width) return note;
+    }
+  }
+  return truncate(`note: ${hidden.length} column${hidden.length === 1 ? '' : 's'} left out`, width);
+}
+
+/**
+ * The columns of a table: each flattened column with the spec of the list's column it comes from
+ * (a nested field's children share their parent's), and the header people read.
+ */
+function tableColumns(columns: readonly string[], requested: readonly ColumnDef[] | undefined): { specs: ColumnSpec[]; labels: string[] } {
+  const given = (requested ?? []).map(columnSpec);
+  const specs = columns.map((column) => given.find((g) => g.field === column) ?? given.find((g) => column.startsWith(`${g.field}.`)) ?? { field: column });
+  const labels = columns.map((column, i) => (specs[i]!.field === column && specs[i]!.header) || peopleHeader(column));
+  // Two columns that would read the same (`from.name`, `to.name`) keep their whole path.
+  return {
+    specs,
+    labels: labels.map((label, i) => (labels.indexOf(label) === labels.lastIndexOf(label) ? label : peopleHeader(columns[i]!.replace(/\.(.)/g, (_m, c: string) => c.toUpperCase())))),
+  };
 }
 
 /**
  * Draws a list as one table across many pages (`--all`): the first page fixes the columns and
  * their widths and prints the header; later pages continue the same table (on a terminal, longer
- * cells of columns that may be cut are cut with "…"; ids and statuses are never cut and may push
- * the rest of their row right; a nested object that was null on the first page shows as JSON in
- * its column). Memory stays bounded by one page.
+ * cells of columns that may be cut are cut with "…", of `wrap` columns wrapped; ids and statuses
+ * are never cut and may push the rest of their row right; a nested object that was null on the
+ * first page shows as JSON in its column). Memory stays bounded by one page.
  */
 export interface TableListEncoder {
   page(rows: readonly object[]): Promise<string>;
   end(): string;
 }
 
-export function createTableListEncoder(requestedColumns: readonly string[] | undefined, style: TableStyle): TableListEncoder {
+export function createTableListEncoder(requestedColumns: readonly ColumnDef[] | undefined, style: TableStyle): TableListEncoder {
+  const requestedFields = requestedColumns?.map(columnField);
   let columns: string[] | undefined;
   let place: ((original: object, flat: FlatRecord) => PlacedRow) | undefined;
   let widths: number[] = [];
   // Indexes (into `columns`) of the columns shown: all of them unless the terminal is too narrow.
   let shown: number[] = [];
-  // Per shown column: may its cells be cut to the width (only when a width is known).
-  let cut: boolean[] = [];
+  // Per shown column: how its cells fit the width (only when a width is known: else whole).
+  let fits: ColumnFit[] = [];
   const reported = new Set<string>();
 
   return {
@@ -287,14 +382,14 @@ export function createTableListEncoder(requestedColumns: readonly string[] | und
       const flat = rows.map(flattenRecord);
       const first = columns === undefined;
       if (columns === undefined) {
-        columns = requestedColumns ? expandColumns(flat, requestedColumns) : columnsFor(flat);
+        columns = requestedFields ? expandColumns(flat, requestedFields) : columnsFor(flat);
         place = createRowPlacer(columns);
       }
       const cols = columns;
       const placed = flat.map((row, i) => place!(rows[i]!, row));
       // With the command's columns, other fields are left out on purpose; without, say what a later
       // page brought that the table has no column for (list-encoders.ts).
-      if (!requestedColumns) {
+      if (!requestedFields) {
         for (const { unplaced } of placed) {
           for (const key of unplaced) {
             if (reported.has(key)) continue;
@@ -307,19 +402,18 @@ export function createTableListEncoder(requestedColumns: readonly string[] | und
       let text = '';
       if (first) {
         const kinds = cols.map((column, i) => columnKind(column, placed.map(({ cells }) => cells[i])));
-        const fit = fitColumns(cols, plain, style.width, kinds);
+        const { specs, labels } = tableColumns(cols, requestedColumns);
+        const roles = columnRoles(cols, kinds, specs.map((s) => s.keep));
+        const fit = fitColumns(cols, plain, style.width, kinds, { labels, ranks: specs.map((s) => s.keep), fits: specs.map((s) => s.fit) });
         shown = fit.keep;
         widths = fit.widths;
-        const roles = columnRoles(cols, kinds);
-        cut = shown.map((i) => style.width !== undefined && GIVE_WAY[roles[i]!].truncate);
-        if (fit.hidden.length > 0) {
-          style.warn?.(`note: ${fit.hidden.join(', ')} left out to fit ${style.width} columns (a wider terminal, or -o json, shows them)`);
-        }
-        text += `${tableLine(shown.map((i) => cols[i]!), widths, cut, shown.map(() => style.colors.bold))}\n`;
+        fits = shown.map((i) => (style.width === undefined ? 'whole' : specs[i]!.fit ?? defaultFit(roles[i]!)));
+        if (fit.hidden.length > 0) style.warn?.(leftOutNote(fit.hidden, style.width!));
+        text += `${tableLine(shown.map((i) => labels[i]!), widths, shown.map(() => 'whole'), shown.map(() => style.colors.bold))}\n`;
       }
       const colours = shown.map((i) => colourFor(cols[i]!, style.colors));
       for (const cells of plain) {
-        text += `${tableLine(shown.map((i) => cells[i] ?? ''), widths, cut, colours)}\n`;
+        text += `${tableLine(shown.map((i) => cells[i] ?? ''), widths, fits, colours)}\n`;
       }
       return text;
     },

@@ -9,12 +9,20 @@ describe('relativeTime', () => {
     [2_000, 'just now'],
     [45_000, '45s ago'],
     [3 * 60_000, '3m ago'],
-    [2 * 3_600_000 + 59 * 60_000, '2h ago'],
+    [2 * 3_600_000 + 29 * 60_000, '2h ago'],
+    [2 * 3_600_000 + 59 * 60_000, '3h ago'],
+    [59 * 60_000 + 40_000, '1h ago'],
     [5 * 86_400_000, '5d ago'],
     [65 * 86_400_000, '2mo ago'],
     [800 * 86_400_000, '2y ago'],
     [-3 * 60_000, 'in 3m'],
     [-2 * 86_400_000, 'in 2d'],
+    // A 30-day period read a moment after it started (issue 24): rounded, not floored.
+    [-(30 * 86_400_000 - 1_500), 'in 30d'],
+    [-(30 * 86_400_000 - 600_000), 'in 30d'],
+    [-30 * 86_400_000, 'in 30d'],
+    [-45 * 86_400_000, 'in 2mo'],
+    [364 * 86_400_000, '1y ago'],
   ])('%i ms before now reads %s', (ms, expected) => {
     expect(relativeTime(ago(ms), now)).toBe(expected);
   });

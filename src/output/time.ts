@@ -8,25 +8,36 @@ export function isIsoTimestamp(value: unknown): value is string {
   return typeof value === 'string' && ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
 }
 
-/** "just now", "45s ago", "3m ago", "2h ago", "5d ago", "4mo ago", "2y ago", or "in 3m" for the future. */
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/**
+ * "just now", "45s ago", "3m ago", "2h ago", "5d ago", "4mo ago", "2y ago", or "in 3m" for the future.
+ * Each amount is rounded to the nearest unit, not floored: a period ending 30 days after a
+ * subscription, read a moment later (29.99 days), is `in 30d`, not `in 29d` (issue 24). A unit gives
+ * way to the next one when its rounded amount reaches it (59.6 minutes is `1h`).
+ */
 export function relativeTime(iso: string | Date, now: Date): string {
   const then = iso instanceof Date ? iso.getTime() : Date.parse(iso);
   if (Number.isNaN(then)) return String(iso);
   const diffMs = now.getTime() - then;
-  const seconds = Math.floor(Math.abs(diffMs) / 1000);
-  if (seconds < 5) return 'just now';
+  const abs = Math.abs(diffMs);
+  if (abs < 5 * SECOND) return 'just now';
 
   let amount: string;
-  const minutes = Math.floor(seconds / 60);
-  const hours = Math.floor(minutes / 60);
-  const days = Math.floor(hours / 24);
+  const seconds = Math.round(abs / SECOND);
+  const minutes = Math.round(abs / MINUTE);
+  const hours = Math.round(abs / HOUR);
+  const days = Math.round(abs / DAY);
   if (seconds < 60) amount = `${seconds}s`;
   else if (minutes < 60) amount = `${minutes}m`;
   else if (hours < 24) amount = `${hours}h`;
-  else if (days < 30) amount = `${days}d`;
-  // "mo" rather than "m", which already means minutes.
-  else if (days < 365) amount = `${Math.floor(days / 30)}mo`;
-  else amount = `${Math.floor(days / 365)}y`;
+  // A 30-day period reads in days; "mo" (not "m", which already means minutes) from 31 days on.
+  else if (days <= 30) amount = `${days}d`;
+  else if (Math.round(days / 30) < 12) amount = `${Math.round(days / 30)}mo`;
+  else amount = `${Math.max(1, Math.round(days / 365))}y`;
 
   return diffMs < 0 ? `in ${amount}` : `${amount} ago`;
 }

@@ -28,17 +28,22 @@ export function randomBase62(length: number): string {
 }
 
 // contract §2: a type prefix and a random part; where the spec says uuid, a UUID.
-export type IdPrefix =
-  | 'msg' | 'num' | 'dst' | 'rte' | 'call' | 'rec' | 'vm' | 'port' | 'dev' | 'dom' | 'eml' | 'we'
-  | 'whd' | 'evt' | 'key' | 'job' | 'chg' | 'lead'
+export const ID_PREFIXES = [
+  'msg', 'num', 'dst', 'rte', 'call', 'rec', 'vm', 'port', 'dev', 'dom', 'eml', 'we',
+  'whd', 'evt', 'key', 'job', 'chg', 'lead',
   // Decision (contract §2 lists no prefix for it): a port's document (loa, bill).
-  | 'pdoc'
+  'pdoc',
   // Decision (contract §8 lists no prefix for it): a message in the mail sandbox.
-  | 'mbx'
+  'mbx',
   // Decision (contract §11 lists no prefix for them): a ledger row and a hold on a wallet.
-  | 'led' | 'hold'
+  'led', 'hold',
   // Decision (contract §4 lists no prefix for it): a consumer's opt-out of a number.
-  | 'opt';
+  'opt',
+] as const;
+export type IdPrefix = (typeof ID_PREFIXES)[number];
 
-export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(20)}`;
+/** The random part's length: what a real id looks like, and what help examples must look like. */
+export const ID_RANDOM_LENGTH = 20;
+
+export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(ID_RANDOM_LENGTH)}`;
 export const newUuid = (): string => randomUUID();

@@ -201,7 +201,7 @@ export function resetData(dataDir: string, keepKeys: boolean): void {
         deps.accounts.insert(account);
         openWallet(deps, account.id);
       }
-      for (const key of keys) deps.keys.insert(key);
+      for (const key of keyTimesAsOf(keys, deps.clock.nowMs())) deps.keys.insert(key);
     });
     fresh.pragma('journal_mode = DELETE');
   } finally {
@@ -211,4 +211,14 @@ export function resetData(dataDir: string, keepKeys: boolean): void {
   fs.renameSync(temp, dbFile);
   fs.rmSync(path.join(dataDir, MEDIA_DIR), { recursive: true, force: true });
   ensureBootstrapKeys(dataDir);
+}
+
+/**
+ * A reset starts the service clock afresh (the system clock), while a kept key may have been used or
+ * made after `svc clock advance`: its times would read in the future (`lastUsedAt in 58m`, issue 24).
+ * A time later than the reset clock becomes the clock: the key was used (made, revoked) by then.
+ */
+export function keyTimesAsOf(keys: readonly KeyRecord[], nowMs: number): KeyRecord[] {
+  const notAfter = (ms: number | null): number | null => (ms !== null && ms > nowMs ? nowMs : ms);
+  return keys.map((k) => ({ ...k, createdAt: Math.min(k.createdAt, nowMs), lastUsedAt: notAfter(k.lastUsedAt), revokedAt: notAfter(k.revokedAt) }));
 }

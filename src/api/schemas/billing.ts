@@ -19,7 +19,13 @@ export const BillingSchema = z
   .object({
     plan: z.enum(PLAN_NAMES),
     subscription: z.object({ status: z.enum(SUBSCRIPTION_STATUSES), currentPeriodEnd: Timestamp.nullable() }),
-    wallet: z.object({ balanceCents: Cents, autoRecharge: AutoRechargeSchema, hasCard: z.boolean() }),
+    wallet: z.object({
+      balanceCents: Cents,
+      autoRecharge: AutoRechargeSchema,
+      hasCard: z.boolean(),
+      // issue 24: people tell their cards apart by the last four digits (the provider's token is never shown).
+      card: z.object({ last4: z.string().regex(/^\d{4}$/) }).nullable().describe('the saved card (its last four digits), or null'),
+    }),
     spendLimitCents: Cents,
     monthToDateCents: Cents,
   })

@@ -49,7 +49,15 @@ export type ListCallsQuery = z.infer<typeof ListCallsQuery>;
 export const CallTraceEntrySchema = z
   .object({ at: Timestamp, step: z.enum(CALL_TRACE_STEPS), detail: z.string() })
   .meta({ id: 'CallTraceEntry' });
-export const CallTraceSchema = z.object({ data: z.array(CallTraceEntrySchema) }).meta({ id: 'CallTrace' });
+export const CallTraceSchema = z
+  .object({
+    data: z.array(CallTraceEntrySchema),
+    // issue 24: a follower (`svc calls simulate`) stops when the service says so, not after a quiet period.
+    complete: z
+      .boolean()
+      .describe('true once nothing more is to come: the status is final and no step (a recorded call\'s transcript) is still due, so the trace and the call\'s events will not grow'),
+  })
+  .meta({ id: 'CallTrace' });
 export type CallTrace = z.infer<typeof CallTraceSchema>;
 
 /** contract §6: `{to: E.164 | deviceId}`. */

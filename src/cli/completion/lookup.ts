@@ -27,6 +27,8 @@ const LISTS: Record<Exclude<DynamicSource, 'profiles'>, ListSpec> = {
   keys: { path: '/v1/keys?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.name) } : undefined) },
   subaccounts: { path: '/v1/subaccounts?limit=100', scoped: false, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.name) } : undefined) },
   calls: { path: '/v1/calls?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: [r.from, r.status].filter(str).join(' ') || undefined } : undefined) },
+  // Newest first: the message just sent is the one people look up.
+  messages: { path: '/v1/messages?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: [r.to, r.status].filter(str).join(' ') || undefined } : undefined) },
   voicemails: { path: '/v1/voicemails?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.from) } : undefined) },
   devices: { path: '/v1/webrtc/devices?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: [r.userId, r.label].filter(str).join(' ') || undefined } : undefined) },
   // The blocked number itself: every verb takes it as well as the entry's id.

@@ -8,7 +8,7 @@ import type { Command, Option } from 'commander';
 export type ValueSource = { values: string[] } | { dynamic: DynamicSource; list?: boolean };
 
 /** Values read at TAB time: profile names from the config file, ids from the local service. */
-export type DynamicSource = 'profiles' | 'numbers' | 'webhooks' | 'keys' | 'subaccounts' | 'calls' | 'voicemails' | 'devices' | 'blocked-numbers' | 'domains' | 'emails' | 'suppressions';
+export type DynamicSource = 'profiles' | 'numbers' | 'webhooks' | 'keys' | 'subaccounts' | 'calls' | 'messages' | 'voicemails' | 'devices' | 'blocked-numbers' | 'domains' | 'emails' | 'suppressions';
 
 export interface CompletionOption {
   names: string[];
@@ -43,8 +43,11 @@ const SHELLS = ['bash', 'zsh', 'fish'];
  * What a flag's value or an argument completes to, by where it stands in the tree. A flag with
  * commander choices completes to them; these are the values commander does not know.
  */
-function optionSource(o: Option, sets: ValueSets): CompletionOption['value'] {
+function optionSource(o: Option, sets: ValueSets, path: string[]): CompletionOption['value'] {
   if (o.argChoices?.length) return { values: [...o.argChoices] };
+  const [group, verb] = path;
+  // A text is sent from one of the account's numbers (issue 24).
+  if (group === 'messages' && verb === 'send' && o.long === '--from') return { dynamic: 'numbers' };
   switch (o.long) {
     case '--output':
       return { values: [...sets.outputFormats] };
@@ -75,6 +78,7 @@ function argSource(path: string[], argName: string, sets: ValueSets): ValueSourc
   if (group === 'webhooks' && argName === 'id') return { dynamic: 'webhooks' };
   if (group === 'keys' && verb === 'revoke') return { dynamic: 'keys' };
   if (group === 'calls' && argName === 'id') return { dynamic: 'calls' };
+  if (group === 'messages' && argName === 'id') return { dynamic: 'messages' };
   if (group === 'voicemails' && argName === 'id') return { dynamic: 'voicemails' };
   if (group === 'softphone' && argName === 'id') return { dynamic: 'devices' };
   if (group === 'blocked-numbers' && argName === 'entry') return { dynamic: 'blocked-numbers' };
@@ -90,7 +94,7 @@ function commandOf(cmd: Command, path: string[], sets: ValueSets): CompletionCom
     .map((o) => {
       const names = [o.short, o.long].filter((n): n is string => Boolean(n));
       const takesValue = o.required || o.optional;
-      return { names, summary: o.description, ...(takesValue ? { value: optionSource(o, sets) } : {}) };
+      return { names, summary: o.description, ...(takesValue ? { value: optionSource(o, sets, path) } : {}) };
     });
   return {
     name: cmd.name(),

@@ -46,7 +46,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         description: [
           '`monthToDateCents`: charges net of refunds since the start of the current UTC calendar month of the service clock;',
           'billable live actions that would pass `spendLimitCents` are refused with `402 budget_exceeded`. `hasCard`: a card is',
-          'saved (its token is never shown). Any key, test keys included.',
+          'saved, `card.last4` its last four digits (its token is never shown). Any key, test keys included.',
         ].join('\n'),
         response: { 200: BillingSchema },
       },

@@ -83,12 +83,12 @@ export function callsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         tags: ['calls'],
         summary: "The call engine's decisions for a call (extension)",
         description:
-          '`{data: [{at, step, detail}]}` in the order the engine took them (contract §6): blocklist, decision webhook (the answer or why it failed open, with its latency), recording notice, IVR prompts, keys, timeouts and invalid digits, each leg dialed or skipped and why, answered or not, forwarding, voicemail, recording, transfers, each event emitted, the end. Kept as long as the call.',
+          '`{data: [{at, step, detail}], complete}` in the order the engine took them (contract §6): blocklist, decision webhook (the answer or why it failed open, with its latency), recording notice, IVR prompts, keys, timeouts and invalid digits, each leg dialed or skipped and why, answered or not, forwarding, voicemail, recording, transfers, each event emitted, the end. Kept as long as the call.',
         params: IdParams,
         response: { 200: CallTraceSchema },
       },
     },
-    async (req) => callTraceView(getCall(deps, req.auth, req.params.id).trace),
+    async (req) => callTraceView(getCall(deps, req.auth, req.params.id)),
   );
 
   r.get(

@@ -2,8 +2,9 @@ import { isoOrNull } from '../clock.js';
 import type { Billing } from '../../api/schemas/billing.js';
 import type { BillingSnapshot } from '../domain/billing/billing.js';
 
-// Records → API shape for billing (contract §11). The card shows only whether one is saved: its
-// token and last four digits stay in the service. Rules for reads: views/README.md.
+// Records → API shape for billing (contract §11). The card shows whether one is saved and its last
+// four digits (issue 24: the decline message names them, so should the billing); its token stays in
+// the service. Rules for reads: views/README.md.
 
 export const billingView = ({ wallet, monthToDateCents }: BillingSnapshot): Billing => ({
   plan: wallet.plan,
@@ -12,6 +13,7 @@ export const billingView = ({ wallet, monthToDateCents }: BillingSnapshot): Bill
     balanceCents: wallet.balanceCents,
     autoRecharge: { enabled: wallet.autoRechargeEnabled, thresholdCents: wallet.thresholdCents, amountCents: wallet.rechargeAmountCents },
     hasCard: wallet.cardToken !== null,
+    card: wallet.cardToken !== null && wallet.cardLast4 !== null ? { last4: wallet.cardLast4 } : null,
   },
   spendLimitCents: wallet.spendLimitCents,
   monthToDateCents,

@@ -38,7 +38,8 @@ export class SimulatedPayments implements Payments {
     }
     const card = CARDS[token];
     if (!card) return { ok: false, reason: 'declined', message: `the payment provider does not know card ${token}` };
-    if (card.declines) return { ok: false, reason: 'declined', message: `the card ending ${card.last4} was declined (${amountCents} cents)` };
+    // No amount in the words: the caller knows what it asked for, and the CLI shows dollars (issue 24).
+    if (card.declines) return { ok: false, reason: 'declined', message: `the card ending ${card.last4} was declined` };
     return { ok: true, chargeId: `ch_${randomBytes(12).toString('hex')}` };
   }
 

@@ -28,7 +28,7 @@ export function billingForPeople(b: Billing): Record<string, string | null> {
     currentPeriodEnd: b.subscription.currentPeriodEnd,
     balance: dollars(b.wallet.balanceCents),
     autoRecharge: ar.enabled ? `on: below ${dollars(ar.thresholdCents)}, add ${dollars(ar.amountCents)}` : `off (below ${dollars(ar.thresholdCents)}, add ${dollars(ar.amountCents)} when on)`,
-    card: b.wallet.hasCard ? 'saved' : 'none (svc billing card <token>)',
+    card: b.wallet.card ? `card ending ${b.wallet.card.last4}` : b.wallet.hasCard ? 'saved' : 'none (svc billing card <token>)',
     spendLimit: `${dollars(b.spendLimitCents)}/month`,
     monthToDate: dollars(b.monthToDateCents),
   };

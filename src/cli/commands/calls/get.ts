@@ -20,9 +20,9 @@ export function getCommand(parent: Command, ctx: CliContext, runF?: RunF<GetCall
 With --trace and -o json or yaml: the call with its trace in "trace"; -o csv: the steps as rows.
 
 Examples:
-  $ svc calls get call_01HZX…
-  $ svc calls get call_01HZX… --trace
-  $ svc calls get call_01HZX… --trace -o json`,
+  $ svc calls get call_HxC5aVo9f9KUCgco8UWG
+  $ svc calls get call_HxC5aVo9f9KUCgco8UWG --trace
+  $ svc calls get call_HxC5aVo9f9KUCgco8UWG --trace -o json`,
     )
     .action(async (id: string, flags: { trace: boolean }) => run({ id, trace: flags.trace }));
 }

@@ -22,8 +22,8 @@ terminal it is written to <id>.wav in the current directory, and the path is pri
 A call that was not recorded: exit 4 (not_found).
 
 Examples:
-  $ svc calls recording call_01HZX… -O call.wav
-  $ svc calls recording call_01HZX… > call.wav`,
+  $ svc calls recording call_HxC5aVo9f9KUCgco8UWG -O call.wav
+  $ svc calls recording call_HxC5aVo9f9KUCgco8UWG > call.wav`,
     )
     .action(async (id: string, flags: { out?: string }) => run({ id, out: flags.out }));
 }

@@ -26,14 +26,14 @@ import { traceLine, wantsLines, type TraceEntry } from './trace-lines.js';
 export const FINAL_CALL_STATUSES: ReadonlySet<CallStatus> = new Set(['completed', 'missed', 'blocked', 'failed']);
 
 /**
- * Decision (the contract is silent on how long a trace keeps growing): after the call's status is
- * final, keep reading until the trace has not grown for `settleMs` of wall time. The one late step is
- * a recorded call's transcript, due `callTranscriptDelaySecs` after the end (spec: "seconds to minutes
- * after it ends"); with --fast-forward the clock is moved there, and no further.
+ * How a call is followed. It ends when the service says nothing more is to come (the trace's
+ * `complete`: the status is final and no step is due), at once, with no quiet period to wait out
+ * (issue 24). The one step after a final status is a recorded call's transcript, due
+ * `callTranscriptDelaySecs` after the end (spec: "seconds to minutes after it ends"); with
+ * --fast-forward the clock is moved there, and no further.
  */
 export const FOLLOW = {
   pollMs: 500,
-  settleMs: 2_000,
   /** Fast-forward steps: 1 s while the trace grows, doubling up to this while it is quiet. */
   maxStepSecs: 10,
 } as const;
@@ -112,17 +112,19 @@ async function follow(ctx: CliContext, client: ApiClient, placed: Call, opts: Fo
   const signal = interruptSignal(ctx);
   let call = placed;
   let trace: TraceEntry[] = [];
-  let quietSince: number | undefined;
   let tailDone = !opts.fastForward;
   let stepSecs = 1;
   let advancedSecs = 0;
   for (;;) {
     // The call first: a final status read before the trace means the trace holds the end.
     call = await getCall(client, placed.id);
-    const latest = (await getCallTrace(client, placed.id)).data;
+    const { data: latest, complete } = await getCallTrace(client, placed.id);
     const grew = latest.length > trace.length;
     for (const entry of latest.slice(trace.length)) onStep(entry);
     trace = latest;
+    // Every event of the call was committed with its step, so the events feed has them all. The call
+    // was read before the trace: read again if the end came in between.
+    if (complete) return { call: FINAL_CALL_STATUSES.has(call.status) ? call : await getCall(client, placed.id), trace };
     if (FINAL_CALL_STATUSES.has(call.status)) {
       // Only a recorded call has a late step (its transcript); moving the clock for nothing would
       // age everything else in the sandbox (device heartbeats, other calls).
@@ -133,8 +135,6 @@ async function follow(ctx: CliContext, client: ApiClient, placed: Call, opts: Fo
         tailDone = true;
         continue;
       }
-      if (grew || quietSince === undefined) quietSince = Date.now();
-      if (Date.now() - quietSince >= FOLLOW.settleMs) return { call, trace };
     } else if (opts.fastForward) {
       stepSecs = grew ? 1 : Math.min(FOLLOW.maxStepSecs, stepSecs * 2);
       if (advancedSecs > SANDBOX_CALL_LIMITS.maxSecs) {

@@ -23,7 +23,7 @@ ${SIMULATE_DETAILS}
 Examples:
   $ svc calls simulate --to +14155550100 --from +14155550123
   $ svc calls simulate --to +14155550100 --from +14155550123 --answer first --after 5s --duration 30s
-  $ svc calls simulate --to +14155550100 --from +14155550123 --digits 2 --answer dev_01HZX… --fast-forward
+  $ svc calls simulate --to +14155550100 --from +14155550123 --digits 2 --answer dev_QsPrEIJNI9Llw4pbfp1w --fast-forward
   $ svc calls simulate --to +14155550100 --from +14155550123 --no-wait -o ids`,
     )
     .action(async (o: SimulateOptions) => run(o));

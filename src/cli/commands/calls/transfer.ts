@@ -20,8 +20,8 @@ export function transferCommand(parent: Command, ctx: CliContext, runF?: RunF<Tr
 Only a call in progress can be transferred; any other call: exit 5 (conflict).
 
 Examples:
-  $ svc calls transfer call_01HZX… --to +14155550123
-  $ svc calls transfer call_01HZX… --to dev_01HZX…`,
+  $ svc calls transfer call_HxC5aVo9f9KUCgco8UWG --to +14155550123
+  $ svc calls transfer call_HxC5aVo9f9KUCgco8UWG --to dev_QsPrEIJNI9Llw4pbfp1w`,
     )
     .action(async (id: string, flags: { to: string }) => run({ id, to: flags.to }));
 }

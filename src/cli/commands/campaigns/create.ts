@@ -28,8 +28,8 @@ export function createCommand(parent: Command, ctx: CliContext, runF?: RunF<Crea
 Flags override the file. Check a campaign file first with svc campaigns lint -f FILE.
 
 Examples:
-  $ svc campaigns create --brand 0b6f… -f campaign.yaml
-  $ svc campaigns create --brand 0b6f… --name Reminders --use-case ACCOUNT_NOTIFICATION \\
+  $ svc campaigns create --brand 0b6f3a52-8d1e-4c7a-9f20-5e4b1c7d9a10 -f campaign.yaml
+  $ svc campaigns create --brand 0b6f3a52-8d1e-4c7a-9f20-5e4b1c7d9a10 --name Reminders --use-case ACCOUNT_NOTIFICATION \\
       --description "Appointment reminders" --opt-in-details "Patients tick a box on the web form" \\
       --sample "Acme Dental: see you tomorrow at 3pm. Reply STOP to opt out." \\
       --sample "Acme Dental: your cleaning is booked. Reply STOP to opt out."`,

@@ -13,6 +13,6 @@ export function listCommand(parent: Command, ctx: CliContext, runF?: RunF<ListCa
   return addListOptions(parent.command('list').description('List your 10DLC campaigns (summaries), newest first'))
     .addOption(enumOption('--status <status>', CAMPAIGN_STATUSES.join(', '), CAMPAIGN_STATUSES))
     .option('--brand <id>', "only this brand's campaigns")
-    .addHelpText('after', '\nExamples:\n  $ svc campaigns list\n  $ svc campaigns list --status rejected --brand 0b6f…')
+    .addHelpText('after', '\nExamples:\n  $ svc campaigns list\n  $ svc campaigns list --status rejected --brand 0b6f3a52-8d1e-4c7a-9f20-5e4b1c7d9a10')
     .action(async (o: ListCampaignsOptions) => run(o));
 }

@@ -7,6 +7,7 @@ import { CancelledError, CliError } from '../../errors.js';
 import { printList, resolveFormat } from '../../../output/formatters.js';
 import { addDomain, domainList, getDomain, removeDomain, verifyDomain } from '../../../api/resources/domains.js';
 import type { Domain } from '../../../api/schemas/email.js';
+import type { ColumnDef } from '../../../output/columns.js';
 import { domainId } from './domain-ref.js';
 import { zoneLines } from './zone.js';
 import type { AddDomainOptions } from './add.js';
@@ -18,14 +19,19 @@ import type { RemoveDomainOptions } from './remove.js';
 // The domains verbs (spec: Email domains endpoints, Sending domain status; contract §8).
 
 export const DOMAIN_COLUMNS = ['id', 'domain', 'status', 'createdAt', 'verifiedAt', 'lastCheckedAt'];
-export const RECORD_COLUMNS = ['type', 'name', 'value', 'purpose', 'status'];
+/**
+ * The records to publish: the name and the value are what a user copies into their DNS, so they
+ * wrap under their column and are never cut or left out (issue 24).
+ */
+export const RECORD_COLUMNS: ColumnDef[] = ['type', { field: 'name', keep: 100, fit: 'wrap' }, { field: 'value', keep: 100, fit: 'wrap' }, 'purpose', 'status'];
 const DOMAIN_LIST_COLUMNS = ['id', 'domain', 'status', 'verifiedAt', 'createdAt'];
 
 /** `-o zone` is this family's own format (cli.md "Email"); every other -o is the global one. */
 const wantsZone = (ctx: CliContext): boolean => !ctx.flags.json && (ctx.flags.output ?? '').trim().toLowerCase() === 'zone';
 
 /**
- * A domain: on a table, its fields then its records as a table (type, name, value, purpose, status);
+ * A domain: on a table, its fields then (after a blank line) its records as a table (type, name,
+ * value, purpose, status);
  * `-o zone` the records as zone-file lines; any other format the whole resource.
  */
 export async function printDomain(ctx: CliContext, domain: Domain): Promise<void> {
@@ -38,8 +44,11 @@ export async function printDomain(ctx: CliContext, domain: Domain): Promise<void
     await printOne(ctx, domain);
     return;
   }
-  await printOne(ctx, domain, DOMAIN_COLUMNS);
-  await printList(ctx.io, domain.records, { format: 'table', columns: RECORD_COLUMNS });
+  // The records once, as their own table (not also as a JSON blob among the fields).
+  const { records, ...fields } = domain;
+  await printOne(ctx, fields, DOMAIN_COLUMNS);
+  ctx.io.stdout.write('\n');
+  await printList(ctx.io, records, { format: 'table', columns: RECORD_COLUMNS });
 }
 
 export async function runAddDomain(ctx: CliContext, opts: AddDomainOptions): Promise<void> {

@@ -14,7 +14,7 @@ export function eventsCommand(parent: Command, ctx: CliContext, runF?: RunF<Emai
     .argument('<email>', 'email id (eml_…)')
     .addHelpText(
       'after',
-      '\nOne row per entry: when, type, recipient, kind, status and detail (the bounce, the clicked url or the\nunsubscribe method). -o json, yaml and ndjson print the entries as the API gives them.\n\nExamples:\n  $ svc emails events eml_…\n  $ svc emails events eml_… -o json',
+      '\nOne row per entry: when, type, recipient, kind, status and detail (the bounce, the clicked url or the\nunsubscribe method). -o json, yaml and ndjson print the entries as the API gives them.\n\nExamples:\n  $ svc emails events eml_k0Pw1UTo4AoEs8XfvbDy\n  $ svc emails events eml_k0Pw1UTo4AoEs8XfvbDy -o json',
     )
     .action(async (email: string) => run({ email }));
 }

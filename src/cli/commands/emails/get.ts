@@ -12,6 +12,6 @@ export function getCommand(parent: Command, ctx: CliContext, runF?: RunF<GetEmai
     .command('get')
     .description('Show an email and the delivery of each recipient')
     .argument('<email>', 'email id (eml_…)')
-    .addHelpText('after', '\nExamples:\n  $ svc emails get eml_…\n  $ svc emails get eml_… -o json')
+    .addHelpText('after', '\nExamples:\n  $ svc emails get eml_k0Pw1UTo4AoEs8XfvbDy\n  $ svc emails get eml_k0Pw1UTo4AoEs8XfvbDy -o json')
     .action(async (email: string) => run({ email }));
 }

@@ -41,8 +41,7 @@ export function waitCommand(parent: Command, ctx: CliContext, runF?: RunF<WaitEm
 A test usually sends first and waits after, so a message already delivered counts: by default any
 message to --to delivered in the last minute of the service's clock (--since 1m). --since all counts
 every message the sandbox kept; --since now only those delivered from the service time the command
-starts at. The
-oldest match is printed (from, to, subject, text; -o json the whole message). Local service only:
+starts at. The oldest match is printed (from, to, subject, text; -o json the whole message). Local service only:
 the mail sandbox holds what live keys send (a test key sends nothing).
 
 Exit status: 0 with a match; 1 when --timeout passes first (as messages send --wait), 2 for a bad

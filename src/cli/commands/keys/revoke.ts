@@ -12,6 +12,6 @@ export function revokeCommand(parent: Command, ctx: CliContext, runF?: RunF<Revo
     .command('revoke')
     .description('Revoke an API key: it fails with 401 from the next request on')
     .argument('<id>', 'key id (key_…)')
-    .addHelpText('after', '\nExamples:\n  $ svc keys revoke key_123 --yes')
+    .addHelpText('after', '\nExamples:\n  $ svc keys revoke key_SzLIztsEfd8F6Jleccyv --yes')
     .action(async (id: string) => run({ id }));
 }

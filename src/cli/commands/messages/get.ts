@@ -12,6 +12,6 @@ export function getCommand(parent: Command, ctx: CliContext, runF?: RunF<GetMess
     .command('get')
     .description('Show one message: status, carrier reason, segments, media')
     .argument('<id>', 'message id (msg_…)')
-    .addHelpText('after', '\nExamples:\n  $ svc messages get msg_01HZX…\n  $ svc messages get msg_01HZX… -o json | jq -r .status')
+    .addHelpText('after', '\nExamples:\n  $ svc messages get msg_lzTOcfKdfTmly4HUFYrt\n  $ svc messages get msg_lzTOcfKdfTmly4HUFYrt -o json | jq -r .status')
     .action(async (id: string) => run({ id }));
 }

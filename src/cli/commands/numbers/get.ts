@@ -12,6 +12,6 @@ export function getCommand(parent: Command, ctx: CliContext, runF?: RunF<GetNumb
     .command('get')
     .description('Show one of your numbers')
     .argument('<number>', 'number id (num_…) or E.164')
-    .addHelpText('after', '\nExamples:\n  $ svc numbers get +14155550123\n  $ svc numbers get num_01HZX… -o json')
+    .addHelpText('after', '\nExamples:\n  $ svc numbers get +14155550123\n  $ svc numbers get num_n0STtke71XAzVlsShJVy -o json')
     .action(async (number: string) => run({ number }));
 }

@@ -17,6 +17,6 @@ export function greetingCommand(parent: Command, ctx: CliContext, runF?: RunF<Gr
     .argument('<number>', 'number id (num_…) or E.164')
     .argument('<file>', 'the recording; its type from the extension (.mp3 .wav .ogg) unless --content-type')
     .addOption(enumOption('--content-type <type>', 'the audio type, when the extension does not say', GREETING_AUDIO_TYPES))
-    .addHelpText('after', '\nExamples:\n  $ svc numbers greeting +14155550123 greeting.mp3\n  $ svc numbers greeting num_01HZX… recording.bin --content-type audio/wav')
+    .addHelpText('after', '\nExamples:\n  $ svc numbers greeting +14155550123 greeting.mp3\n  $ svc numbers greeting num_n0STtke71XAzVlsShJVy recording.bin --content-type audio/wav')
     .action(async (number: string, file: string, flags: { contentType?: GreetingAudioType }) => run({ number, file, contentType: flags.contentType }));
 }

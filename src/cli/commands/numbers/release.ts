@@ -20,7 +20,7 @@ Without a terminal, pass --yes (otherwise exit 2, nothing released). Releasing t
 
 Examples:
   $ svc numbers release +14155550123
-  $ svc numbers release num_01HZX… --yes`,
+  $ svc numbers release num_n0STtke71XAzVlsShJVy --yes`,
     )
     .action(async (number: string) => run({ number }));
 }

@@ -63,7 +63,7 @@ Examples:
   $ svc numbers update +14155550123 --caller-id-name "ACME DENTAL"
   $ svc numbers update +14155550123 --emergency-street "1 Market St" --emergency-city "San Francisco" \\
       --emergency-state CA --emergency-zip 94105
-  $ svc numbers update num_01HZX… --no-emergency --clear-label`,
+  $ svc numbers update num_n0STtke71XAzVlsShJVy --no-emergency --clear-label`,
     )
     .action(async (number: string, o: UpdateFlags) =>
       run({

@@ -17,6 +17,6 @@ export function attachCommand(parent: Command, ctx: CliContext, runF?: RunF<Atta
     .argument('<port>', 'port id')
     .argument('<file>', 'the document (PDF, image…)')
     .addOption(enumOption('--type <type>', 'loa or bill', PORT_DOCUMENT_TYPES).makeOptionMandatory())
-    .addHelpText('after', '\nExamples:\n  $ svc ports attach port_… --type loa loa.pdf\n  $ svc ports attach port_… --type bill bill.pdf')
+    .addHelpText('after', '\nExamples:\n  $ svc ports attach port_tSiKSSom525KjQpOYVaX --type loa loa.pdf\n  $ svc ports attach port_tSiKSSom525KjQpOYVaX --type bill bill.pdf')
     .action(async (port: string, file: string, o: { type: PortDocumentType }) => run({ port, type: o.type, file }));
 }

@@ -12,6 +12,6 @@ export function cancelCommand(parent: Command, ctx: CliContext, runF?: RunF<Canc
     .command('cancel')
     .description('Cancel a port request')
     .argument('<port>', 'port id')
-    .addHelpText('after', '\nExamples:\n  $ svc ports cancel port_…')
+    .addHelpText('after', '\nExamples:\n  $ svc ports cancel port_tSiKSSom525KjQpOYVaX')
     .action(async (port: string) => run({ port }));
 }

@@ -12,6 +12,6 @@ export function getCommand(parent: Command, ctx: CliContext, runF?: RunF<GetPort
     .command('get')
     .description('Show a port request: status, documents, FOC date')
     .argument('<port>', 'port id')
-    .addHelpText('after', '\nExamples:\n  $ svc ports get port_… -o json')
+    .addHelpText('after', '\nExamples:\n  $ svc ports get port_tSiKSSom525KjQpOYVaX -o json')
     .action(async (port: string) => run({ port }));
 }

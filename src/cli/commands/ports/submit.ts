@@ -12,6 +12,6 @@ export function submitCommand(parent: Command, ctx: CliContext, runF?: RunF<Subm
     .command('submit')
     .description('Submit a port request (needs an loa and a bill attached); the FOC date follows in about a day')
     .argument('<port>', 'port id')
-    .addHelpText('after', '\nExamples:\n  $ svc ports submit port_…')
+    .addHelpText('after', '\nExamples:\n  $ svc ports submit port_tSiKSSom525KjQpOYVaX')
     .action(async (port: string) => run({ port }));
 }

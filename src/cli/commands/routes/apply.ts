@@ -16,7 +16,7 @@ export function applyCommand(parent: Command, ctx: CliContext, runF?: RunF<Apply
     .requiredOption('-f, --file <file>', 'the route document, YAML or JSON (- for stdin)')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ svc routes get +14155550123 -o yaml > route.yaml\n  $ svc routes apply +14155550123 -f route.yaml\n  $ svc routes apply +14155550123 -f route.yaml --dry-run\n  $ cat route.json | svc routes apply num_01HZX… -f -',
+      '\nExamples:\n  $ svc routes get +14155550123 -o yaml > route.yaml\n  $ svc routes apply +14155550123 -f route.yaml\n  $ svc routes apply +14155550123 -f route.yaml --dry-run\n  $ cat route.json | svc routes apply num_n0STtke71XAzVlsShJVy -f -',
     )
     .action(async (number: string, flags: { file: string }) => run({ number, file: flags.file }));
 }

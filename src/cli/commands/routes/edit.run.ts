@@ -25,18 +25,28 @@ const stripErrors = (text: string): string =>
     .filter((l) => !l.trimStart().startsWith(ERROR_MARK))
     .join('\n');
 
-/** The user's text with the problems at the top and above each offending line. */
+/** A problem as one line: `line 26: destinations[1].stage: …`. */
+const problemLine = (p: DocumentProblem, line = p.line): string => `${line !== undefined ? `line ${line}: ` : ''}${p.path}: ${p.message}`;
+
+/**
+ * The user's text with the problems at the top and above each offending line. The top names each
+ * line where it is in THIS file, below the top and the comments added above it (issue 24: it named
+ * the line of the text as saved, three lines off).
+ */
 function annotate(text: string, problems: readonly DocumentProblem[]): string {
   const lines = text.split('\n');
-  const byLine = [...problems].filter((p) => p.line !== undefined).sort((a, b) => b.line! - a.line!);
-  for (const p of byLine) {
+  const located = problems.filter((p) => p.line !== undefined);
+  const topLength = 1 + problems.length;
+  const textLines = lines.length;
+  const lineInFile = (line: number): number => topLength + Math.min(line, textLines + 1) + located.filter((q) => q.line! <= line).length;
+  for (const p of [...located].sort((a, b) => b.line! - a.line!)) {
     const at = Math.min(p.line! - 1, lines.length);
     const indent = /^\s*/.exec(lines[at] ?? '')![0];
     lines.splice(at, 0, `${indent}${ERROR_MARK}${p.path}: ${p.message}`);
   }
   const top = [
     `${ERROR_MARK}not sent: ${problems.length} problem${problems.length === 1 ? '' : 's'}. Fix and save; save unchanged to give up (your text is kept).`,
-    ...problems.map((p) => `${ERROR_MARK}  ${p.line !== undefined ? `line ${p.line}: ` : ''}${p.path}: ${p.message}`),
+    ...problems.map((p) => `${ERROR_MARK}  ${problemLine(p, p.line === undefined ? undefined : lineInFile(p.line))}`),
   ];
   return [...top, ...lines].join('\n');
 }
@@ -89,6 +99,9 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
   };
 
   let written = original;
+  // The problems of the text last reopened; said on stderr only if the user gives up on them: said
+  // before the editor reopens, they stayed on screen above the plan of a good re-edit (issue 24).
+  let pending: readonly DocumentProblem[] = [];
   let annotated = false;
   for (;;) {
     await writeFile(file, written);
@@ -101,7 +114,8 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
         notice(ctx, 'no changes');
         return;
       }
-      throw new CliError(`gave up; nothing was sent. ${await keep(saved)}`);
+      const said = pending.map((p) => `\n  ${problemLine(p)}`).join('');
+      throw new CliError(`gave up; nothing was sent. ${await keep(saved)}${said ? `\nthe problems (lines of the kept file):${said}` : ''}`);
     }
     const text = stripErrors(saved);
     const parsed = parseRouteDocument(text);
@@ -146,7 +160,7 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
         }
       }
     }
-    for (const p of problems!) ctx.io.stderr.write(`error: ${p.line !== undefined ? `line ${p.line}: ` : ''}${p.path}: ${p.message}\n`);
+    pending = problems!;
     written = annotate(text, problems!);
     annotated = true;
   }

@@ -14,7 +14,7 @@ export function editCommand(parent: Command, ctx: CliContext, runF?: RunF<EditRo
     .argument('<number>', 'number id (num_…) or E.164')
     .addHelpText(
       'after',
-      '\nA route changed on the service since it was read is never overwritten (exit 5); the edit is kept\nin a file for `svc routes apply`. Without a terminal, use `svc routes apply`.\n\nExamples:\n  $ svc routes edit +14155550123\n  $ EDITOR=nano svc routes edit num_01HZX…\n  $ svc routes edit +14155550123 --yes',
+      '\nA route changed on the service since it was read is never overwritten (exit 5); the edit is kept\nin a file for `svc routes apply`. Without a terminal, use `svc routes apply`.\n\nExamples:\n  $ svc routes edit +14155550123\n  $ EDITOR=nano svc routes edit num_n0STtke71XAzVlsShJVy\n  $ svc routes edit +14155550123 --yes',
     )
     .action(async (number: string) => run({ number }));
 }

@@ -12,6 +12,6 @@ export function getCommand(parent: Command, ctx: CliContext, runF?: RunF<GetRout
     .command('get')
     .description("Show a number's call route (-o yaml: the document `apply` takes)")
     .argument('<number>', 'number id (num_…) or E.164')
-    .addHelpText('after', '\nExamples:\n  $ svc routes get +14155550123\n  $ svc routes get +14155550123 -o yaml > route.yaml\n  $ svc routes get num_01HZX… -o json')
+    .addHelpText('after', '\nExamples:\n  $ svc routes get +14155550123\n  $ svc routes get +14155550123 -o yaml > route.yaml\n  $ svc routes get num_n0STtke71XAzVlsShJVy -o json')
     .action(async (number: string) => run({ number }));
 }

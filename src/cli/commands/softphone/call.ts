@@ -23,8 +23,8 @@ Prints the new call (direction outbound). Follow it with svc calls get <id>; whi
 in_progress it can be handed on with svc calls transfer.
 
 Examples:
-  $ svc softphone call --device dev_01HZX… --from +14155550100 --to +14155550123
-  $ svc softphone call --device dev_01HZX… --from +14155550100 --to +14155550123 -o ids`,
+  $ svc softphone call --device dev_QsPrEIJNI9Llw4pbfp1w --from +14155550100 --to +14155550123
+  $ svc softphone call --device dev_QsPrEIJNI9Llw4pbfp1w --from +14155550100 --to +14155550123 -o ids`,
     )
     .action(async (flags: SoftphoneCallOptions) => run({ device: flags.device, from: flags.from, to: flags.to }));
 }

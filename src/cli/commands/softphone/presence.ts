@@ -23,8 +23,8 @@ A real softphone sends online about every 20 seconds while registered; a device 
 reads offline and ring waves skip it.
 
 Examples:
-  $ svc softphone devices presence dev_01HZX… online
-  $ svc softphone devices presence dev_01HZX… offline`,
+  $ svc softphone devices presence dev_QsPrEIJNI9Llw4pbfp1w online
+  $ svc softphone devices presence dev_QsPrEIJNI9Llw4pbfp1w offline`,
     )
     .action(async (id: string, status: DevicePresence) => run({ id, status }));
 }

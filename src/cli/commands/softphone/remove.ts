@@ -12,6 +12,6 @@ export function removeCommand(parent: Command, ctx: CliContext, runF?: RunF<Remo
     .command('remove')
     .description('Remove a softphone device (asks first); routes that ring it skip it')
     .argument('<id>', 'device id (dev_…)')
-    .addHelpText('after', '\nWithout a terminal, pass --yes (otherwise exit 2, nothing removed).\n\nExamples:\n  $ svc softphone devices remove dev_01HZX…\n  $ svc softphone devices remove dev_01HZX… --yes')
+    .addHelpText('after', '\nWithout a terminal, pass --yes (otherwise exit 2, nothing removed).\n\nExamples:\n  $ svc softphone devices remove dev_QsPrEIJNI9Llw4pbfp1w\n  $ svc softphone devices remove dev_QsPrEIJNI9Llw4pbfp1w --yes')
     .action(async (id: string) => run({ id }));
 }

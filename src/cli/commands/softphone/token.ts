@@ -19,8 +19,8 @@ On a terminal the token and its expiry are shown; piped, only the token is print
 Mint a new one whenever the device's registration fails.
 
 Examples:
-  $ svc softphone devices token dev_01HZX…
-  $ TOKEN=$(svc softphone devices token dev_01HZX…)`,
+  $ svc softphone devices token dev_QsPrEIJNI9Llw4pbfp1w
+  $ TOKEN=$(svc softphone devices token dev_QsPrEIJNI9Llw4pbfp1w)`,
     )
     .action(async (id: string) => run({ id }));
 }

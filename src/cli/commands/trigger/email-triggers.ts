@@ -68,7 +68,7 @@ const emailReport = (type: string, report: SandboxEmailEventType, description: s
       { flags: '--recipient <addr>', description: 'one of its recipients', required: true },
     ],
     details: `Reports ${type} for one recipient as its mail server or mail client would (the sandbox's \`${report}\` report), with the same\neffects and events; prints that recipient after it. A bounce or a failure needs a recipient on its way (sent or deferred);\nthe others a delivered one (exit 5 otherwise, saying why).`,
-    examples: [`svc trigger ${type} --email eml_… --recipient ada@example.org`],
+    examples: [`svc trigger ${type} --email eml_k0Pw1UTo4AoEs8XfvbDy --recipient ada@example.org`],
     run: async (ctx, opts) => (await verbs()).runEmailReport(ctx, report, opts),
   });
 

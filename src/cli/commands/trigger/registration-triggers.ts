@@ -29,7 +29,7 @@ export const leadCapturedTrigger = defineTrigger<LeadCapturedOptions>({
     'Posts the form of the hosted page /p/<brand>/opt-in over HTTP as a browser would (no API key),',
     'then prints the lead.captured event it caused.',
   ].join('\n'),
-  examples: ['svc trigger lead.captured --brand 0b6f…', 'svc trigger lead.captured --brand 0b6f… --first-name Grace --phone +14155550188 --no-consent'],
+  examples: ['svc trigger lead.captured --brand 0b6f3a52-8d1e-4c7a-9f20-5e4b1c7d9a10', 'svc trigger lead.captured --brand 0b6f3a52-8d1e-4c7a-9f20-5e4b1c7d9a10 --first-name Grace --phone +14155550188 --no-consent'],
   run: async (ctx, opts) => (await verbs()).runLeadCaptured(ctx, opts),
 });
 
@@ -51,7 +51,7 @@ export const brandDecisionTrigger = defineTrigger<{ brand: string; decision: str
     { flags: '--decision <verdict>', description: 'the verdict', required: true, choices: REGISTRY_VERDICTS },
     { flags: '--reason <text>', description: 'why it was rejected' },
   ],
-  examples: ['svc trigger brand.decision --brand 0b6f… --decision approved', 'svc trigger brand.decision --brand 0b6f… --decision rejected --reason "EIN does not match the legal name"'],
+  examples: ['svc trigger brand.decision --brand 0b6f3a52-8d1e-4c7a-9f20-5e4b1c7d9a10 --decision approved', 'svc trigger brand.decision --brand 0b6f3a52-8d1e-4c7a-9f20-5e4b1c7d9a10 --decision rejected --reason "EIN does not match the legal name"'],
   run: async (ctx, o) => (await verbs()).runBrandDecision(ctx, { id: o.brand, decision: o.decision, reason: o.reason }),
 });
 
@@ -62,7 +62,7 @@ export const campaignDecisionTrigger = defineTrigger<{ campaign: string; decisio
     { flags: '--decision <verdict>', description: 'the verdict', required: true, choices: REGISTRY_VERDICTS },
     { flags: '--reason <text>', description: 'why it was rejected' },
   ],
-  examples: ['svc trigger campaign.decision --campaign 7c1e… --decision approved', 'svc trigger campaign.decision --campaign 7c1e… --decision rejected --reason "samples lack opt-out language"'],
+  examples: ['svc trigger campaign.decision --campaign 7c1e9b04-2f6a-4d83-b5c1-08e7a3d2f6b9 --decision approved', 'svc trigger campaign.decision --campaign 7c1e9b04-2f6a-4d83-b5c1-08e7a3d2f6b9 --decision rejected --reason "samples lack opt-out language"'],
   run: async (ctx, o) => (await verbs()).runCampaignDecision(ctx, { id: o.campaign, decision: o.decision, reason: o.reason }),
 });
 
@@ -74,6 +74,6 @@ export const portDecisionTrigger = defineTrigger<{ port: string; decision: strin
     { flags: '--reason <text>', description: 'with rejected: why' },
     { flags: '--foc-date <iso>', description: 'with approved: the FOC date, when the numbers move (default: 3 days on)' },
   ],
-  examples: ['svc trigger port.decision --port port_… --decision approved', 'svc trigger port.decision --port port_… --decision rejected --reason "account number does not match"'],
+  examples: ['svc trigger port.decision --port port_tSiKSSom525KjQpOYVaX --decision approved', 'svc trigger port.decision --port port_tSiKSSom525KjQpOYVaX --decision rejected --reason "account number does not match"'],
   run: async (ctx, o) => (await verbs()).runPortDecision(ctx, { id: o.port, decision: o.decision, reason: o.reason, focDate: o.focDate }),
 });

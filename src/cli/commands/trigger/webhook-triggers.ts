@@ -16,6 +16,6 @@ export const endpointDisabledTrigger = defineTrigger<EndpointDisabledOptions>({
     'consecutiveFailures in the event is the endpoint\'s real failing streak. Prints the endpoint;',
     're-enable it with svc webhooks update <id> --enable. Already disabled: exit 5.',
   ].join('\n'),
-  examples: ['svc trigger webhook_endpoint.disabled --endpoint we_123'],
+  examples: ['svc trigger webhook_endpoint.disabled --endpoint we_S8Bq37q53Fx1ZziV3BwL'],
   run: async (ctx, opts) => (await import('./webhook-triggers.run.js')).runEndpointDisabled(ctx, opts),
 });

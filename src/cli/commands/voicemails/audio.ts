@@ -21,8 +21,8 @@ Without -O the audio goes to stdout when stdout is not a terminal (a pipe or a r
 terminal it is written to <id>.wav in the current directory, and the path is printed on stderr.
 
 Examples:
-  $ svc voicemails audio vm_01HZX… -O message.wav
-  $ svc voicemails audio vm_01HZX… | aplay`,
+  $ svc voicemails audio vm_4UNrKGnBlaqRLtuFvN23 -O message.wav
+  $ svc voicemails audio vm_4UNrKGnBlaqRLtuFvN23 | aplay`,
     )
     .action(async (id: string, flags: { out?: string }) => run({ id, out: flags.out }));
 }

@@ -12,6 +12,6 @@ export function getCommand(parent: Command, ctx: CliContext, runF?: RunF<GetVoic
     .command('get')
     .description('Show one voicemail: caller, length, transcript and the audio URL')
     .argument('<id>', 'voicemail id')
-    .addHelpText('after', '\nExamples:\n  $ svc voicemails get vm_01HZX…\n  $ svc voicemails get vm_01HZX… -o json')
+    .addHelpText('after', '\nExamples:\n  $ svc voicemails get vm_4UNrKGnBlaqRLtuFvN23\n  $ svc voicemails get vm_4UNrKGnBlaqRLtuFvN23 -o json')
     .action(async (id: string) => run({ id }));
 }

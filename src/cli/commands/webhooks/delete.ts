@@ -18,8 +18,8 @@ export function deleteCommand(parent: Command, ctx: CliContext, runF?: RunF<Dele
 Scheduled retries stop at once. Without a terminal, pass --yes (otherwise exit 2, nothing deleted).
 
 Examples:
-  $ svc webhooks delete we_123
-  $ svc webhooks delete we_123 --yes`,
+  $ svc webhooks delete we_S8Bq37q53Fx1ZziV3BwL
+  $ svc webhooks delete we_S8Bq37q53Fx1ZziV3BwL --yes`,
     )
     .action(async (id: string) => run({ id }));
 }

@@ -20,8 +20,8 @@ A delivery is one event to this endpoint, showing its latest attempt: attempt (a
 status, responseStatus, error and nextAttemptAt (failed ones are retried on the service's schedule).
 
 Examples:
-  $ svc webhooks deliveries we_123
-  $ svc webhooks deliveries we_123 --status failed --all -o ndjson`,
+  $ svc webhooks deliveries we_S8Bq37q53Fx1ZziV3BwL
+  $ svc webhooks deliveries we_S8Bq37q53Fx1ZziV3BwL --status failed --all -o ndjson`,
     )
     .action(async (id: string, o: Omit<ListDeliveriesOptions, 'id'>) => run({ ...o, id }));
 }

@@ -12,6 +12,6 @@ export function getCommand(parent: Command, ctx: CliContext, runF?: RunF<GetWebh
     .command('get')
     .description('Show a webhook endpoint (without its secret)')
     .argument('<id>', 'endpoint id (we_…)')
-    .addHelpText('after', '\nExamples:\n  $ svc webhooks get we_123\n  $ svc webhooks get we_123 -o json')
+    .addHelpText('after', '\nExamples:\n  $ svc webhooks get we_S8Bq37q53Fx1ZziV3BwL\n  $ svc webhooks get we_S8Bq37q53Fx1ZziV3BwL -o json')
     .action(async (id: string) => run({ id }));
 }

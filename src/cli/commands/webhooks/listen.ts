@@ -30,7 +30,7 @@ export function listenCommand(parent: Command, ctx: CliContext, runF?: RunF<List
     .option('--print-secret', 'print the signing secret and exit (for scripts)')
     .option('--since <now|cursor>', 'start here: now skips the backlog (default: the cursor file, else now)')
     .option('--cursor-file <file>', 'where the position is kept (default: one per profile and --forward-to)')
-    .option('--concurrency <n>', 'events in flight at once (default 1: in order, one at a time)', '1')
+    .option('--concurrency <n>', 'events in flight at once (1: in order, one at a time)', '1')
     .addHelpText(
       'after',
       `

@@ -22,8 +22,8 @@ failure then continues on the usual schedule). A disabled endpoint, or an attemp
 exit 5.
 
 Examples:
-  $ svc webhooks retry we_123 whd_456
-  $ svc webhooks deliveries we_123 --status failed -o ids | xargs -n1 svc webhooks retry we_123`,
+  $ svc webhooks retry we_S8Bq37q53Fx1ZziV3BwL whd_oJ6tB79nWm5cpXVXjJGh
+  $ svc webhooks deliveries we_S8Bq37q53Fx1ZziV3BwL --status failed -o ids | xargs -n1 svc webhooks retry we_S8Bq37q53Fx1ZziV3BwL`,
     )
     .action(async (id: string, deliveryId: string) => run({ id, deliveryId }));
 }

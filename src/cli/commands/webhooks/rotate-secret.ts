@@ -19,8 +19,8 @@ The old secret stops at once: every attempt from now on, retries included, is si
 one. Without a terminal, pass --yes (otherwise exit 2, nothing changed).
 
 Examples:
-  $ svc webhooks rotate-secret we_123
-  $ svc webhooks rotate-secret we_123 --yes -o json | jq -r .secret`,
+  $ svc webhooks rotate-secret we_S8Bq37q53Fx1ZziV3BwL
+  $ svc webhooks rotate-secret we_S8Bq37q53Fx1ZziV3BwL --yes -o json | jq -r .secret`,
     )
     .action(async (id: string) => run({ id }));
 }

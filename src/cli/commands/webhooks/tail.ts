@@ -34,8 +34,8 @@ If the service stops answering it says so once on stderr and keeps retrying. Ctr
 way to stop: it stops cleanly and exits 0 (not 130). A deleted endpoint ends it with exit 4.
 
 Examples:
-  $ svc webhooks tail we_123
-  $ svc webhooks tail we_123 --last 0 -o ndjson | jq 'select(.status == "failed")'`,
+  $ svc webhooks tail we_S8Bq37q53Fx1ZziV3BwL
+  $ svc webhooks tail we_S8Bq37q53Fx1ZziV3BwL --last 0 -o ndjson | jq 'select(.status == "failed")'`,
     )
     .action(async (id: string, o: { last: string }) => {
       const last = Number(o.last);

@@ -19,8 +19,8 @@ One attempt, whatever the endpoint's filter and even when it is disabled; it sho
 log but never in the events feed. Prints the delivery; exit 1 when the receiver did not answer 2xx.
 
 Examples:
-  $ svc webhooks test we_123
-  $ svc webhooks test we_123 -o json | jq .responseStatus`,
+  $ svc webhooks test we_S8Bq37q53Fx1ZziV3BwL
+  $ svc webhooks test we_S8Bq37q53Fx1ZziV3BwL -o json | jq .responseStatus`,
     )
     .action(async (id: string) => run({ id }));
 }

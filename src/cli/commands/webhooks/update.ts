@@ -31,9 +31,9 @@ export function updateCommand(parent: Command, ctx: CliContext, runF?: RunF<Upda
 Give at least one change. A new URL or filter applies from the next attempt and the next event.
 
 Examples:
-  $ svc webhooks update we_123 --events 'message.*,call.completed'
-  $ svc webhooks update we_123 --enable
-  $ svc webhooks update we_123 --url https://example.com/v2/hooks --description ""`,
+  $ svc webhooks update we_S8Bq37q53Fx1ZziV3BwL --events 'message.*,call.completed'
+  $ svc webhooks update we_S8Bq37q53Fx1ZziV3BwL --enable
+  $ svc webhooks update we_S8Bq37q53Fx1ZziV3BwL --url https://example.com/v2/hooks --description ""`,
     )
     .action(async (id: string, o: { url?: string; events?: string; description?: string; enable?: boolean; disable?: boolean }) => {
       if (o.enable && o.disable) throw new UsageError('give --enable or --disable, not both', '--disable');

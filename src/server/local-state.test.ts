@@ -1,0 +1,57 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, inTransaction } from './storage/database.js';
+import { composeService } from './compose.js';
+import { restoreClock } from './clock.js';
+import { createAgencyAccount } from './domain/accounts.js';
+import { keyRecord } from './domain/keys.js';
+import { KeysRepo } from './storage/keys-repo.js';
+import { resetData } from './local-state.js';
+import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
+
+// `svc server reset --keep-keys` (issue 15) keeps every key; its times must not be later than the
+// clock the reset starts (issue 24: `keys list` read `lastUsedAt in 58m` after a reset).
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('resetData --keep-keys', () => {
+  it('brings a key time later than the reset clock back to it, and leaves earlier ones as they were', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'svc-reset-'));
+    dirs.push(dir);
+    const hour = 3_600_000;
+    const start = Date.now();
+    const db = openDatabase(path.join(dir, DB_FILE));
+    const deps = composeService(db, restoreClock('system', undefined), { error: () => undefined }, { mediaDir: path.join(dir, MEDIA_DIR) });
+    const [future, past] = inTransaction(db, () => {
+      const account = createAgencyAccount(deps, 'Local agency');
+      // Made and used while the service clock was advanced an hour (svc clock advance 1h).
+      const future = { ...keyRecord(account.id, 'used after an advance', 'live', 'sk_live_futurefuturefuturefuture00', start + hour), lastUsedAt: start + hour };
+      const past = { ...keyRecord(account.id, 'used before', 'test', 'sk_test_pastpastpastpastpastpast00', start - hour), lastUsedAt: start - hour / 2 };
+      deps.keys.insert(future);
+      deps.keys.insert(past);
+      return [future, past];
+    });
+    db.close();
+
+    resetData(dir, true);
+    const after = Date.now();
+
+    const fresh = openDatabase(path.join(dir, DB_FILE));
+    try {
+      const keys = new KeysRepo(fresh);
+      const kept = keys.findByHash(future.hash)!;
+      expect(kept.lastUsedAt).not.toBeNull();
+      expect(kept.lastUsedAt!).toBeGreaterThanOrEqual(start);
+      expect(kept.lastUsedAt!).toBeLessThanOrEqual(after);
+      expect(kept.createdAt).toBeLessThanOrEqual(after);
+      expect(keys.findByHash(past.hash)).toMatchObject({ createdAt: past.createdAt, lastUsedAt: past.lastUsedAt });
+    } finally {
+      fresh.close();
+    }
+  });
+});
