@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError, validationError } from '../errors.js';
 import { hashKey, isWellFormedKey } from '../domain/keys.js';
+import { assertMayActServiceWide } from '../domain/test-keys.js';
 import type { AccountRecord, AccountsRepo } from '../storage/accounts-repo.js';
 import type { KeysRepo } from '../storage/keys-repo.js';
 import type { Clock } from '../clock.js';
@@ -28,7 +29,8 @@ declare module 'fastify' {
     agencyLevel?: boolean;
     /**
      * A sandbox act that changes the world for every account of this service (the clock, the payment
-     * provider): only the service's root account may, acting as itself (issue 14).
+     * provider): only the service's root account may, acting as itself, with a live key (issue 14,
+     * issue 23; `domain/test-keys.ts` assertMayActServiceWide).
      */
     serviceWide?: boolean;
   }
@@ -38,8 +40,6 @@ const SUBACCOUNT_HEADER = 'service-subaccount';
 // lastUsedAt is for people reading a key list; writing it on every request would turn each read into
 // a write, so it is refreshed at most once a minute per key.
 const LAST_USED_RESOLUTION_MS = 60_000;
-
-const SERVICE_WIDE_REASON = 'this sandbox act changes the service for every account on it, so only the root account of the local service may do it';
 
 const unauthorized = (message: string) => new ServiceError('unauthorized', message);
 
@@ -69,13 +69,9 @@ export function authenticate(
 
   const ctx: AuthContext = { keyId: key.id, mode: key.mode, caller, account: caller, viaSubaccount: false };
   const raw = req.headers[SUBACCOUNT_HEADER];
-  // issue 14 (defect 6): one tenant must not move time or break payments for all the others. The
-  // root account (the one the service made at its first start: no parent) may; a sub-account's own
-  // key may not, nor the root acting through Service-Subaccount.
-  if (req.routeOptions.config?.serviceWide) {
-    if (caller.parentId !== null) throw new ServiceError('forbidden', `${SERVICE_WIDE_REASON}; a sub-account's key may not`);
-    if (raw !== undefined) throw new ServiceError('forbidden', `${SERVICE_WIDE_REASON}; send it without Service-Subaccount`);
-  }
+  // issue 14 (defect 6), issue 23: one tenant must not move time or break payments for all the
+  // others, and a test key moves no money (a clock advance runs every account's renewals).
+  if (req.routeOptions.config?.serviceWide) assertMayActServiceWide(caller, key.mode, raw !== undefined);
   if (raw === undefined) return ctx;
   const subaccountId = Array.isArray(raw) ? raw[0] : raw;
 

@@ -1,0 +1,159 @@
+// issue 23, items 5, 6 and 9; contract §2: "A test key may read everything, but may change or delete
+// only what a test key created: a live key, a number bought with a live key, an endpoint created
+// with a live key (its secret included), and every service-wide sandbox act (clock, wallet,
+// payments) are `403 forbidden` to it. Idempotency keys are scoped by mode as well."
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './helpers/service.js';
+import { runSvc } from './helpers/cli.js';
+
+type Res = Awaited<ReturnType<TestService['call']>>;
+
+const RULE = 'a test key cannot change what a live key created';
+
+let svc: TestService;
+let testKey: string;
+beforeAll(async () => {
+  svc = await startTestService();
+  testKey = svc.bootstrap.testKey;
+});
+afterAll(async () => {
+  await svc?.stop();
+});
+
+function expectForbidden(res: Res, words: string): void {
+  expect(res.status, res.text).toBe(403);
+  expect(res.body.error.code).toBe('forbidden');
+  expect(res.body.error.message).toContain(words);
+}
+
+async function buyNumber(key: string, areaCode: string): Promise<{ id: string; phoneNumber: string }> {
+  const found = await svc.call('POST', '/v1/numbers/search', { key, body: { areaCode, limit: 1 } });
+  expect(found.status, found.text).toBe(200);
+  const bought = await svc.call('POST', '/v1/numbers/buy', { key, body: { phoneNumber: found.body.data[0].phoneNumber } });
+  expect(bought.status, bought.text).toBe(201);
+  return bought.body;
+}
+
+const ledgerRows = async () => (await svc.call('GET', '/v1/billing')).body;
+
+describe('a test key moves no money: service-wide sandbox acts need a live key of the root account (item 5)', () => {
+  it('refuses the clock advance, the sandbox wallet and fail-next to the root account’s test key; nothing moves', async () => {
+    const clockBefore = (await svc.call('GET', '/v1/sandbox/clock')).body.now;
+    const billingBefore = await ledgerRows();
+
+    expectForbidden(await svc.call('POST', '/v1/sandbox/clock/advance', { key: testKey, body: { seconds: 30 * 86_400 } }), 'test keys move no money');
+    expectForbidden(await svc.call('PUT', '/v1/sandbox/wallet', { key: testKey, body: { balanceCents: 5 } }), 'test keys move no money');
+    expectForbidden(await svc.call('POST', '/v1/sandbox/payments/fail-next', { key: testKey }), 'test keys move no money');
+
+    expect((await svc.call('GET', '/v1/sandbox/clock', { key: testKey })).body.now).toBe(clockBefore);
+    expect(await ledgerRows()).toEqual(billingBefore);
+    // The next card charge was not armed to fail: a live top-up with a card goes through.
+    expect((await svc.call('PUT', '/v1/billing/card', { body: { token: 'tok_visa' } })).status).toBe(200);
+    expect((await svc.call('POST', '/v1/billing/wallet/top-up', { body: { amountCents: 500 } })).status).toBe(200);
+
+    // The root account's live key still does all three.
+    expect((await svc.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 1 } })).status).toBe(200);
+    expect((await svc.call('PUT', '/v1/sandbox/wallet', { body: { balanceCents: 5000 } })).status).toBe(200);
+    expect((await svc.call('POST', '/v1/sandbox/payments/fail-next')).status).toBe(204);
+    // Disarm it for the other tests: the failing charge happens once.
+    expect((await svc.call('POST', '/v1/billing/wallet/top-up', { body: { amountCents: 500 } })).status).toBe(502);
+  });
+
+  it('says so in the OpenAPI descriptions', async () => {
+    const doc = (await svc.call('GET', '/openapi.json', { key: null })).body;
+    for (const [path, method] of [['/v1/sandbox/clock/advance', 'post'], ['/v1/sandbox/payments/fail-next', 'post'], ['/v1/sandbox/wallet', 'put']] as const) {
+      expect(doc.paths[path][method].description, `${method} ${path}`).toMatch(/live key/);
+    }
+  });
+});
+
+describe('a test key changes only what a test key created (item 6)', () => {
+  it('cannot revoke a live key (the account would be locked out of live work); revokes test keys', async () => {
+    const live = await svc.call('POST', '/v1/keys', { body: { name: 'prod', mode: 'live' } });
+    expect(live.status).toBe(201);
+    expectForbidden(await svc.call('DELETE', `/v1/keys/${live.body.id}`, { key: testKey }), RULE);
+    // The bootstrap live key too; both still work.
+    const keys = (await svc.call('GET', '/v1/keys?limit=100', { key: testKey })).body.data as Array<{ id: string; mode: string; revokedAt: string | null }>;
+    const bootstrapLive = keys.find((k) => k.mode === 'live' && k.id !== live.body.id)!;
+    expectForbidden(await svc.call('DELETE', `/v1/keys/${bootstrapLive.id}`, { key: testKey }), RULE);
+    expect((await svc.call('GET', '/v1/keys?limit=1', { key: live.body.key })).status).toBe(200);
+    expect((await svc.call('GET', '/v1/keys?limit=1')).status).toBe(200);
+
+    const ci = await svc.call('POST', '/v1/keys', { key: testKey, body: { name: 'ci', mode: 'test' } });
+    expect((await svc.call('DELETE', `/v1/keys/${ci.body.id}`, { key: testKey })).status).toBe(204);
+    expect((await svc.call('GET', '/v1/keys?limit=1', { key: ci.body.key })).status).toBe(401);
+  });
+
+  it('svc keys revoke with a test key names the rule and exits 3 (forbidden)', async () => {
+    const live = await svc.call('POST', '/v1/keys', { body: { name: 'prod-cli', mode: 'live' } });
+    const res = await runSvc(['keys', 'revoke', live.body.id, '--yes'], { service: svc, key: testKey });
+    expect(res.code).toBe(3);
+    expect(res.stderr).toContain(`error: forbidden: ${RULE}`);
+    expect((await svc.call('GET', '/v1/keys?limit=1', { key: live.body.key })).status).toBe(200);
+  });
+
+  it('cannot release, change or route a number bought with a live key; can its own', async () => {
+    const live = await buyNumber(svc.bootstrap.liveKey, '415');
+    const before = (await svc.call('GET', `/v1/numbers/${live.id}`)).body;
+    expectForbidden(await svc.call('POST', `/v1/numbers/${live.id}/release`, { key: testKey }), RULE);
+    expectForbidden(await svc.call('PATCH', `/v1/numbers/${live.id}`, { key: testKey, body: { label: 'mine now' } }), RULE);
+    expectForbidden(await svc.call('PUT', `/v1/numbers/${live.id}/route`, { key: testKey, body: { voicemailEnabled: true } }), RULE);
+    expectForbidden(await svc.call('POST', `/v1/numbers/${live.phoneNumber}/release`, { key: testKey }), RULE);
+    // Read: allowed, and nothing changed.
+    const read = await svc.call('GET', `/v1/numbers/${live.id}`, { key: testKey });
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(before);
+
+    const mine = await buyNumber(testKey, '415');
+    expect((await svc.call('PATCH', `/v1/numbers/${mine.id}`, { key: testKey, body: { label: 'test' } })).status).toBe(200);
+    expect((await svc.call('POST', `/v1/numbers/${mine.id}/release`, { key: testKey })).body.status).toBe('released');
+    // A live key changes either kind.
+    expect((await svc.call('POST', `/v1/numbers/${live.id}/release`)).body.status).toBe('released');
+  });
+
+  it('cannot change, delete, rotate, probe or disable an endpoint created with a live key, nor read its secret', async () => {
+    const created = await svc.call('POST', '/v1/webhooks', { body: { url: 'http://127.0.0.1:9/hook' } });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const rotated = await svc.call('POST', `/v1/webhooks/${id}/rotate-secret`, { key: testKey });
+    expectForbidden(rotated, RULE);
+    expect(rotated.text).not.toContain('whsec_');
+    expectForbidden(await svc.call('PATCH', `/v1/webhooks/${id}`, { key: testKey, body: { url: 'http://127.0.0.1:9/elsewhere' } }), RULE);
+    expectForbidden(await svc.call('DELETE', `/v1/webhooks/${id}`, { key: testKey }), RULE);
+    expectForbidden(await svc.call('POST', `/v1/webhooks/${id}/test`, { key: testKey }), RULE);
+    expectForbidden(await svc.call('POST', `/v1/sandbox/webhooks/${id}/disable`, { key: testKey }), RULE);
+    // Reads show no secret to anyone.
+    const read = await svc.call('GET', `/v1/webhooks/${id}`, { key: testKey });
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ url: 'http://127.0.0.1:9/hook', enabled: true });
+    expect(read.text).not.toContain('whsec_');
+    expect((await svc.call('GET', '/v1/webhooks', { key: testKey })).text).not.toContain('whsec_');
+
+    const mine = await svc.call('POST', '/v1/webhooks', { key: testKey, body: { url: 'http://127.0.0.1:9/test-hook' } });
+    const again = await svc.call('POST', `/v1/webhooks/${mine.body.id}/rotate-secret`, { key: testKey });
+    expect(again.status).toBe(200);
+    expect(again.body.secret).toMatch(/^whsec_/);
+    expect((await svc.call('DELETE', `/v1/webhooks/${mine.body.id}`, { key: testKey })).status).toBe(204);
+    expect((await svc.call('DELETE', `/v1/webhooks/${id}`)).status).toBe(204);
+  });
+});
+
+describe('idempotency keys are scoped by mode (item 9)', () => {
+  it('the same key with a test key, then with a live key, is two requests: nothing replayed across modes', async () => {
+    const headers = { 'idempotency-key': 'same-key-both-modes' };
+    const body = { name: 'made twice', mode: 'test' };
+    const fromTest = await svc.call('POST', '/v1/keys', { key: testKey, headers, body });
+    expect(fromTest.status).toBe(201);
+    const fromLive = await svc.call('POST', '/v1/keys', { headers, body });
+    expect(fromLive.status).toBe(201);
+    expect(fromLive.headers['idempotent-replayed']).toBeUndefined();
+    expect(fromLive.body.id).not.toBe(fromTest.body.id);
+    expect(fromLive.body.key).toMatch(/^sk_test_/);
+    // Within one mode it still replays.
+    const replay = await svc.call('POST', '/v1/keys', { headers, body });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.id).toBe(fromLive.body.id);
+    const testReplay = await svc.call('POST', '/v1/keys', { key: testKey, headers, body });
+    expect(testReplay.body.id).toBe(fromTest.body.id);
+  });
+});
