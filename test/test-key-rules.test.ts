@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { runSvc } from './helpers/cli.js';
+import { emit } from './webhooks-receiver.js';
 
 type Res = Awaited<ReturnType<TestService['call']>>;
 
@@ -155,5 +156,65 @@ describe('idempotency keys are scoped by mode (item 9)', () => {
     expect(replay.body.id).toBe(fromLive.body.id);
     const testReplay = await svc.call('POST', '/v1/keys', { key: testKey, headers, body });
     expect(testReplay.body.id).toBe(fromTest.body.id);
+  });
+});
+
+describe('a held read checks its credentials again when it wakes (item 7)', () => {
+  /** A fresh key (its lastUsedAt tells when a request with it was authenticated). */
+  async function freshKey(mode: 'live' | 'test', headers?: Record<string, string>): Promise<{ id: string; key: string }> {
+    const res = await svc.call('POST', '/v1/keys', { headers, body: { name: `held ${mode}`, mode } });
+    expect(res.status, res.text).toBe(201);
+    return res.body;
+  }
+  /** Waits until the service has authenticated a request made with the key (a condition, not a sleep). */
+  async function authenticated(id: string, headers?: Record<string, string>): Promise<void> {
+    for (let i = 0; i < 500; i++) {
+      const keys = (await svc.call('GET', '/v1/keys?limit=100', { headers })).body.data as Array<{ id: string; lastUsedAt: string | null }>;
+      if (keys.find((k) => k.id === id)?.lastUsedAt) return;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    throw new Error(`key ${id} was never used`);
+  }
+  const head = async (key: string, headers?: Record<string, string>) => (await svc.call('GET', '/v1/events?after=now', { key, headers })).body.cursor as string;
+
+  it('events feed: a key revoked while its read is held gets 401, never the event created after the revocation', async () => {
+    const k = await freshKey('test');
+    const after = await head(k.key);
+    const held = svc.call('GET', `/v1/events?after=${after}&wait=30`, { key: k.key });
+    await authenticated(k.id);
+    expect((await svc.call('DELETE', `/v1/keys/${k.id}`)).status).toBe(204);
+    const event = emit(svc, 'message.received', { messageId: 'msg_after_revocation' });
+    const res = await held;
+    expect(res.status, res.text).toBe(401);
+    expect(res.body.error.message).toContain('revoked');
+    expect(res.text).not.toContain(event.id);
+  });
+
+  it('events feed: a sub-account suspended while a read of it is held gets 403 (its own key and through the header)', async () => {
+    const sub = await svc.call('POST', '/v1/subaccounts', { body: { name: 'held tenant' } });
+    const viaSub = { 'service-subaccount': sub.body.id };
+    const own = await freshKey('live', viaSub);
+    const agency = await freshKey('live');
+    const after = await head(own.key);
+    const heldOwn = svc.call('GET', `/v1/events?after=${after}&wait=30`, { key: own.key });
+    const heldAgency = svc.call('GET', `/v1/events?after=${after}&wait=30`, { key: agency.key, headers: viaSub });
+    await authenticated(own.id, viaSub);
+    await authenticated(agency.id);
+    expect((await svc.call('PATCH', `/v1/subaccounts/${sub.body.id}`, { body: { status: 'suspended' } })).status).toBe(200);
+    const event = emit(svc, 'message.received', { messageId: 'msg_after_suspension' }, sub.body.id);
+    for (const res of [await heldOwn, await heldAgency]) {
+      expect(res.status, res.text).toBe(403);
+      expect(res.body.error.message).toContain('suspended');
+      expect(res.text).not.toContain(event.id);
+    }
+  });
+
+  it('mail sandbox: a key revoked while its read is held gets 401 when the wait runs out', async () => {
+    const k = await freshKey('live');
+    const held = svc.call('GET', '/v1/sandbox/mailbox?after=now&wait=1', { key: k.key });
+    await authenticated(k.id);
+    expect((await svc.call('DELETE', `/v1/keys/${k.id}`)).status).toBe(204);
+    const res = await held;
+    expect(res.status, res.text).toBe(401);
   });
 });
