@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { runSvc } from './helpers/cli.js';
 import { emit } from './webhooks-receiver.js';
+import { GOOD_CAMPAIGN, mockBrand } from './registration-fixtures.js';
 
 type Res = Awaited<ReturnType<TestService['call']>>;
 
@@ -136,6 +137,37 @@ describe('a test key changes only what a test key created (item 6)', () => {
     expect(again.body.secret).toMatch(/^whsec_/);
     expect((await svc.call('DELETE', `/v1/webhooks/${mine.body.id}`, { key: testKey })).status).toBe(204);
     expect((await svc.call('DELETE', `/v1/webhooks/${id}`)).status).toBe(204);
+  });
+});
+
+describe('every other record a live key created is a live key\'s to change (item 6)', () => {
+  it('sub-accounts, softphone devices, brands and campaigns: 403 to a test key, nothing changed; their own: changed', async () => {
+    const sub = await svc.call('POST', '/v1/subaccounts', { body: { name: 'live tenant' } });
+    expectForbidden(await svc.call('PATCH', `/v1/subaccounts/${sub.body.id}`, { key: testKey, body: { status: 'suspended' } }), RULE);
+    expect((await svc.call('GET', `/v1/subaccounts/${sub.body.id}`)).body.status).toBe('active');
+
+    const device = await svc.call('POST', '/v1/webrtc/devices', { body: { userId: 'u-live', label: 'desk' } });
+    expect(device.status, device.text).toBe(201);
+    const d = device.body.id as string;
+    expectForbidden(await svc.call('POST', `/v1/webrtc/devices/${d}/token`, { key: testKey }), RULE);
+    expectForbidden(await svc.call('POST', `/v1/webrtc/devices/${d}/presence`, { key: testKey, body: { status: 'online' } }), RULE);
+    expectForbidden(await svc.call('DELETE', `/v1/webrtc/devices/${d}`, { key: testKey }), RULE);
+    expect((await svc.call('GET', `/v1/webrtc/devices/${d}`, { key: testKey })).body.presence).toBe('offline');
+
+    const brand = await mockBrand(svc);
+    expectForbidden(await svc.call('PATCH', `/v1/brands/${brand.id}`, { key: testKey, body: { pageConfig: { headline: 'x' } } }), RULE);
+    const campaign = await svc.call('POST', '/v1/campaigns', { body: { ...GOOD_CAMPAIGN, brandId: brand.id } });
+    expect(campaign.status, campaign.text).toBe(201);
+    expectForbidden(await svc.call('PATCH', `/v1/campaigns/${campaign.body.id}`, { key: testKey, body: { name: 'renamed' } }), RULE);
+    expect((await svc.call('GET', `/v1/campaigns/${campaign.body.id}`)).body.name).toBe(campaign.body.name);
+
+    // What a test key created stays its own to change.
+    const ownSub = await svc.call('POST', '/v1/subaccounts', { key: testKey, body: { name: 'test tenant' } });
+    expect((await svc.call('PATCH', `/v1/subaccounts/${ownSub.body.id}`, { key: testKey, body: { status: 'suspended' } })).body.status).toBe('suspended');
+    const ownDevice = await svc.call('POST', '/v1/webrtc/devices', { key: testKey, body: { userId: 'u-test', label: 'desk' } });
+    expect((await svc.call('POST', `/v1/webrtc/devices/${ownDevice.body.id}/token`, { key: testKey })).status).toBe(200);
+    const ownBrand = await mockBrand(svc, { key: testKey });
+    expect((await svc.call('PATCH', `/v1/brands/${ownBrand.id}`, { key: testKey, body: { pageConfig: { headline: 'x' } } })).status).toBe(200);
   });
 });
 

@@ -23,7 +23,6 @@ const MIRRORS: Record<string, readonly string[]> = {
   'campaigns.mode': KeyMode.options,
   'ports.mode': KeyMode.options,
   'devices.mode': KeyMode.options,
-  'blocked_numbers.mode': KeyMode.options,
   'accounts.mode': KeyMode.options,
   'idempotency_keys.mode': KeyMode.options,
   'numbers.type': NumberType.options,

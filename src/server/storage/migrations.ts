@@ -720,7 +720,6 @@ MIGRATIONS.push({
     ALTER TABLE campaigns ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
     ALTER TABLE ports ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
     ALTER TABLE devices ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
-    ALTER TABLE blocked_numbers ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
     ALTER TABLE accounts ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
 
     -- contract §2: "Idempotency keys are scoped by mode as well": the same key sent with a test key,
