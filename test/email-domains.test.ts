@@ -447,3 +447,69 @@ describe('sandbox DNS (contract §9)', () => {
     }
   });
 });
+
+// issue 23 (item 4): a pending claim never locks an account out of names under a domain it
+// verified, and no one registers a name under another account's verified domain
+// (domain/email/zone-claims.ts has the rules).
+describe('zones: verified domains against pending claims (issue 23)', () => {
+  const put = (name: string, headers: Record<string, string>, value = 'v=DMARC1; p=none') =>
+    svc.call('PUT', `/v1/sandbox/dns/${name}`, { headers, body: { records: [{ type: 'TXT', value }] } });
+
+  it("another account's pending parent takes nothing from a verified domain: its records, and new domains under that parent", async () => {
+    const a = await newSubaccount();
+    const b = await newSubaccount();
+    const parent = fresh('acme');
+    const mine = await verifiedDomain(svc, `mail.${parent}`, a);
+    const squat = await svc.call('POST', '/v1/domains', { headers: b, body: { domain: parent } });
+    expect(squat.status, squat.text).toBe(201);
+    expect(squat.body.status).toBe('pending');
+
+    // A still edits its own _dmarc, and B may not.
+    expect((await put(`_dmarc.${mine.domain}`, a)).status).toBe(200);
+    const refused = await put(`_dmarc.${mine.domain}`, b, 'v=DMARC1; p=reject');
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toContain('another account verified');
+    // A new domain of A's under the squatted parent verifies.
+    const news = await verifiedDomain(svc, `news.${parent}`, a);
+    expect(news.status).toBe('verified');
+    // The parent's own names stay the pending claimant's.
+    expect((await put(`_dmarc.${parent}`, b)).status).toBe(200);
+    expect((await put(`_dmarc.${parent}`, a)).status).toBe(403);
+  });
+
+  it("no one registers a name under another account's verified domain (409); its owner may", async () => {
+    const a = await newSubaccount();
+    const b = await newSubaccount();
+    const d = await verifiedDomain(svc, fresh('brand'), a);
+    const blocked = await svc.call('POST', '/v1/domains', { headers: b, body: { domain: `mail.${d.domain}` } });
+    expect(blocked.status).toBe(409);
+    expect(blocked.body.error.message).toContain(`under ${d.domain}, a domain another account verified`);
+    expect((await svc.call('POST', '/v1/domains', { headers: b, body: { domain: `deep.mail.${d.domain}` } })).status).toBe(409);
+    expect((await svc.call('POST', '/v1/domains', { headers: a, body: { domain: `mail.${d.domain}` } })).status).toBe(201);
+  });
+
+  it('a pending claim made before the parent was verified is released to the account that verified it', async () => {
+    const a = await newSubaccount();
+    const b = await newSubaccount();
+    const name = fresh('early');
+    const early = await addDomain(svc, `mail.${name}`, b);
+    await verifiedDomain(svc, name, a);
+    const taken = await svc.call('POST', '/v1/domains', { headers: a, body: { domain: `mail.${name}` } });
+    expect(taken.status, taken.text).toBe(201);
+    expect((await getDomain(early.id, b)).status).toBe(404);
+    expect(statuses(await domainEvents(early.id, b))).toEqual([['domain.expired', 'expired']]);
+    // A verified claim is never taken: B's own verified domain stays B's.
+    const bVerified = await verifiedDomain(svc, fresh('kept'), b);
+    expect((await svc.call('POST', '/v1/domains', { headers: a, body: { domain: bVerified.domain } })).status).toBe(409);
+  });
+
+  it('a test key cannot delete a domain added with a live key (contract §2)', async () => {
+    const d = await addDomain(svc, fresh('live'));
+    const res = await svc.call('DELETE', `/v1/domains/${d.id}`, { key: svc.bootstrap.testKey });
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toContain('a test key cannot change what a live key created');
+    const own = await svc.call('POST', '/v1/domains', { key: svc.bootstrap.testKey, body: { domain: fresh('test') } });
+    expect((await svc.call('DELETE', `/v1/domains/${own.body.id}`, { key: svc.bootstrap.testKey })).status).toBe(204);
+    expect((await svc.call('DELETE', `/v1/domains/${d.id}`)).status).toBe(204);
+  });
+});

@@ -130,7 +130,11 @@ describe('GET /v1/events', () => {
 
   it('held requests are released when the service closes', async () => {
     const pending = svc.call('GET', '/v1/events?after=now&wait=30');
-    await new Promise((r) => setTimeout(r, 100));
+    // Stop once the service has the request (its key marked used: a condition, not a 100 ms bet that
+    // lost on a loaded machine, when the request arrived after the close began: 503).
+    const used = () => svc.deps.keys.list(svc.bootstrap.accountId, 100).data.some((k) => k.lastUsedAt !== null);
+    for (let i = 0; i < 1000 && !used(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(used()).toBe(true);
     const started = Date.now();
     await svc.stop();
     const res = await pending;

@@ -511,3 +511,21 @@ describe('the PIN', () => {
     }
   });
 });
+
+// issue 23, contract §2: a port created with a live key (its fees live money, its numbers live
+// ones) is a live key's to change; a test key's own port is its to change.
+describe('test keys', () => {
+  it('cannot add documents to, submit or cancel a port created with a live key; can their own', async () => {
+    const live = await createPort(await portable(1, '415'));
+    const testKey = svc.bootstrap.testKey;
+    for (const [path, body] of [[`/v1/ports/${live.id}/documents`, loa], [`/v1/ports/${live.id}/submit`, undefined], [`/v1/ports/${live.id}/cancel`, undefined]] as const) {
+      const res = await svc.call('POST', path, { key: testKey, body });
+      expect(res.status, `${path} ${res.text}`).toBe(403);
+      expect(res.body.error.message).toContain('a test key cannot change what a live key created');
+    }
+    expect((await getPort(live.id)).body).toMatchObject({ status: 'draft', documents: [] });
+    const own = await createPort(await portable(1, '415'), { key: testKey });
+    expect((await svc.call('POST', `/v1/ports/${own.id}/cancel`, { key: testKey })).body.status).toBe('canceled');
+    expect((await svc.call('POST', `/v1/ports/${live.id}/cancel`)).body.status).toBe('canceled');
+  });
+});

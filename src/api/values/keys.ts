@@ -1,5 +1,6 @@
 // API key facts as plain values (no zod). spec: Authentication 2 — the key prefix names the mode.
 export const KEY_MODES = ['live', 'test'] as const;
+export type KeyMode = (typeof KEY_MODES)[number];
 export const KEY_PREFIX = { live: 'sk_live_', test: 'sk_test_' } as const;
 /** A well-formed key: its mode's prefix and 32 base62 characters. */
 export const KEY_PATTERN = /^sk_(live|test)_[0-9A-Za-z]{32}$/;

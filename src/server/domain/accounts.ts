@@ -8,6 +8,7 @@ import type { UnitOfWork } from '../storage/unit-of-work.js';
 import type { WalletsRepo } from '../storage/wallets-repo.js';
 import type { LedgerRepo } from '../storage/ledger-repo.js';
 import { openWallet } from './billing/wallet.js';
+import { assertMayChange, type KeyMode } from './test-keys.js';
 
 // Sub-account routes are agency-level (contract §3: they refuse Service-Subaccount), so the actor's
 // account is always the caller's own.
@@ -21,10 +22,10 @@ export interface AccountsDeps {
 }
 
 /** An account and its wallet (contract §11: every account pays from its own), in one transaction. */
-function insertAccount(deps: AccountsDeps, a: { name: string; parentId: string | null; isAgency: boolean }): AccountRecord {
+function insertAccount(deps: AccountsDeps, a: { name: string; parentId: string | null; isAgency: boolean; mode: KeyMode }): AccountRecord {
   return deps.uow.transaction(() => {
     const now = deps.clock.nowMs();
-    const record: AccountRecord = { id: newUuid(), name: a.name, parentId: a.parentId, isAgency: a.isAgency, status: 'active', createdAt: now, updatedAt: now };
+    const record: AccountRecord = { id: newUuid(), name: a.name, parentId: a.parentId, isAgency: a.isAgency, status: 'active', mode: a.mode, createdAt: now, updatedAt: now };
     deps.accounts.insert(record);
     openWallet(deps, record.id);
     return record;
@@ -33,7 +34,7 @@ function insertAccount(deps: AccountsDeps, a: { name: string; parentId: string |
 
 /** contract §1: the agency account the first start creates (no caller yet). */
 export function createAgencyAccount(deps: AccountsDeps, name: string): AccountRecord {
-  return insertAccount(deps, { name, parentId: null, isAgency: true });
+  return insertAccount(deps, { name, parentId: null, isAgency: true, mode: 'live' });
 }
 
 // spec: Authentication 5 — agency keys manage child accounts; others get 403.
@@ -43,7 +44,7 @@ export function assertAgency(account: AccountRecord): void {
 
 export function createSubaccount(deps: AccountsDeps, actor: Actor, name: string): AccountRecord {
   assertAgency(actor.account);
-  return insertAccount(deps, { name, parentId: actor.account.id, isAgency: false });
+  return insertAccount(deps, { name, parentId: actor.account.id, isAgency: false, mode: actor.mode });
 }
 
 export function listSubaccounts(deps: Pick<AccountsDeps, 'accounts'>, actor: Actor, limit: number, cursor?: string): Page<AccountRecord> {
@@ -58,8 +59,13 @@ export function getSubaccount(deps: Pick<AccountsDeps, 'accounts'>, actor: Actor
   return child;
 }
 
+/**
+ * PATCH /v1/subaccounts/{id}. contract §2: a sub-account created with a live key is a live key's to
+ * rename or suspend (a test key that suspended it would stop its live work).
+ */
 export function updateSubaccount(deps: AccountsDeps, actor: Actor, id: string, patch: { name?: string; status?: 'active' | 'suspended' }): AccountRecord {
-  getSubaccount(deps, actor, id);
+  const child = getSubaccount(deps, actor, id);
+  assertMayChange(actor, child.mode, 'this sub-account');
   deps.accounts.update(id, patch, deps.clock.nowMs());
   return deps.accounts.get(id)!;
 }

@@ -8,4 +8,11 @@ import type { AccountRecord } from '../storage/accounts-repo.js';
 export interface Actor {
   account: AccountRecord;
   mode: 'live' | 'test';
+  /**
+   * Throws what the request would be answered if its credentials were presented again now (a revoked
+   * key: 401; a suspended account or sub-account: 403). A request that waits (a held read) calls it
+   * when it wakes: its key may have been revoked meanwhile (issue 23). Absent: nothing to re-check
+   * (domain tests, background work).
+   */
+  recheck?: () => void;
 }

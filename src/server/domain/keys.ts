@@ -4,6 +4,7 @@ import type { KeysRepo, KeyRecord } from '../storage/keys-repo.js';
 import type { Clock } from '../clock.js';
 import { notFound, testKeyForbidden } from '../errors.js';
 import type { Actor } from './actor.js';
+import { assertMayChange } from './test-keys.js';
 import type { Page } from '../../api/schemas/page.js';
 
 export interface KeysDeps {
@@ -65,11 +66,16 @@ export function listKeys(deps: Pick<KeysDeps, 'keys'>, actor: Actor, limit: numb
   return deps.keys.list(actor.account.id, limit, cursor);
 }
 
-/** contract §3: revoking makes the key fail with 401 from the next request on. Revoking twice is harmless. */
+/**
+ * contract §3: revoking makes the key fail with 401 from the next request on. Revoking twice is
+ * harmless. contract §2: a live key is a live key's to revoke (a test key that could would lock the
+ * account out of live work, and it cannot mint a live key back).
+ */
 export function revokeKey(deps: KeysDeps, actor: Actor, id: string): KeyRecord {
   const accountId = actor.account.id;
   const key = deps.keys.get(accountId, id);
   if (!key) throw notFound('API key');
+  assertMayChange(actor, key.mode, 'this API key');
   if (key.revokedAt === null) deps.keys.revoke(id, deps.clock.nowMs());
   return deps.keys.get(accountId, id)!;
 }

@@ -11,6 +11,7 @@ import { areaCodesForLocality, isInInventory, searchInventory, type AvailableNum
 import { PRICES } from '../../api/values/prices.js';
 import { monthStart } from './month.js';
 import type { Actor } from './actor.js';
+import { assertMayChange, type KeyMode } from './test-keys.js';
 import { newId } from '../ids.js';
 import { ServiceError, conflict, notFound, validationError } from '../errors.js';
 import { E164_PATTERN } from '../../api/schemas/common.js';
@@ -60,12 +61,14 @@ export function searchNumbers(deps: Pick<NumbersDeps, 'numbers'>, q: SearchNumbe
 /** A freshly owned number (bought, or ported in): `idle`, no campaign, nothing provisioned. */
 function newNumberRecord(
   accountId: string,
+  mode: KeyMode,
   n: Pick<AvailableNumber, 'phoneNumber' | 'type' | 'capabilities' | 'locality' | 'region'>,
   now: number,
 ): NumberRecord {
   return {
     id: newId('num'),
     accountId,
+    mode,
     phoneNumber: n.phoneNumber,
     type: n.type,
     capabilities: { ...n.capabilities },
@@ -100,10 +103,11 @@ function newNumberRecord(
 export function adoptPortedNumber(
   deps: Pick<NumbersDeps, 'numbers'>,
   accountId: string,
+  mode: KeyMode,
   n: Pick<AvailableNumber, 'phoneNumber' | 'type' | 'capabilities' | 'locality' | 'region'>,
   now: number,
 ): NumberRecord {
-  const record = newNumberRecord(accountId, n, now);
+  const record = newNumberRecord(accountId, mode, n, now);
   deps.numbers.insert(record);
   return record;
 }
@@ -113,7 +117,7 @@ export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string):
   const offer = isInInventory(phoneNumber);
   if (!offer) throw conflict(`${phoneNumber} is not available from the carrier; search for numbers with POST /v1/numbers/search`);
   const now = deps.clock.nowMs();
-  const record = newNumberRecord(actor.account.id, offer, now);
+  const record = newNumberRecord(actor.account.id, actor.mode, offer, now);
   return deps.uow.transaction(() => {
     if (deps.numbers.isOwned(phoneNumber)) throw conflict(`${phoneNumber} is already taken`);
     try {
@@ -147,6 +151,17 @@ export function resolveNumber(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, 
   return number;
 }
 
+/**
+ * A number the actor is about to change (PATCH, release, assign, toll-free verification, its route
+ * and greeting, a sandbox verdict on it). contract §2: a number bought with a live key costs live
+ * money every month and carries live traffic, so a test key may read it but not change it.
+ */
+export function numberToChange(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, idOrPhone: string): NumberRecord {
+  const number = resolveNumber(deps, actor, idOrPhone);
+  assertMayChange(actor, number.mode, `the number ${number.phoneNumber}`);
+  return number;
+}
+
 export function listNumbers(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, f: NumberFilters, limit: number, cursor?: string): Page<NumberRecord> {
   return deps.numbers.list(actor.account.id, f, limit, cursor);
 }
@@ -165,7 +180,7 @@ function assertOwned(n: NumberRecord): void {
 /** PATCH /v1/numbers/{id}: label, caller ID name, emergency calling. All or nothing. */
 export function updateNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, patch: UpdateNumberBody): NumberRecord {
   return deps.uow.transaction(() => {
-    const n = resolveNumber(deps, actor, idOrPhone);
+    const n = numberToChange(deps, actor, idOrPhone);
     assertOwned(n);
     const now = deps.clock.nowMs();
 
@@ -237,7 +252,7 @@ function updateEmergency(deps: NumbersDeps, actor: Actor, n: NumberRecord, e: No
 /** contract §5: → released (releasedAt set, campaign detached, emergency off); again → 409. */
 export function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string): NumberRecord {
   return deps.uow.transaction(() => {
-    const n = resolveNumber(deps, actor, idOrPhone);
+    const n = numberToChange(deps, actor, idOrPhone);
     if (n.status === 'released') throw conflict(`${n.phoneNumber} is already released`);
     const now = deps.clock.nowMs();
     n.status = 'released';
@@ -255,7 +270,7 @@ export function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string
 /** contract §5: attach to an approved campaign (→ live) or detach with null (→ idle). */
 export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, campaignId: string | null): NumberRecord {
   return deps.uow.transaction(() => {
-    const n = resolveNumber(deps, actor, idOrPhone);
+    const n = numberToChange(deps, actor, idOrPhone);
     assertOwned(n);
     if (n.type === 'tollfree') {
       throw channelUnsupported('toll-free numbers are not registered under 10DLC campaigns; verify them instead', ['body', 'campaignId']);
@@ -282,7 +297,7 @@ export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string,
 /** spec: Toll-free verification — unverified/rejected/action_required → pending; the carrier decides 72 h later. */
 export function verifyTollfree(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: VerifyTollfreeBody): NumberRecord {
   return deps.uow.transaction(() => {
-    const n = resolveNumber(deps, actor, idOrPhone);
+    const n = numberToChange(deps, actor, idOrPhone);
     assertOwned(n);
     if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
     if (n.tfvStatus === 'pending' || n.tfvStatus === 'verified') throw conflict(`toll-free verification is already ${n.tfvStatus}`);
@@ -308,7 +323,7 @@ function decide(deps: NumbersDeps, n: NumberRecord, status: 'verified' | 'reject
 /** contract §9: the carrier's verdict at once. Only a pending verification can be decided. */
 export function sandboxTollfreeDecision(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: TollfreeDecisionBody): NumberRecord {
   return deps.uow.transaction(() => {
-    const n = resolveNumber(deps, actor, idOrPhone);
+    const n = numberToChange(deps, actor, idOrPhone);
     assertOwned(n);
     if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
     if (n.tfvStatus !== 'pending') throw conflict(`no toll-free verification is pending (status ${n.tfvStatus})`);

@@ -69,7 +69,7 @@ describe('ports domain', () => {
     expect(getPort(fx.deps, fx.actor(), port.id).port.status).toBe('foc_scheduled');
     // Should the world change under the port (the service's guards make this rare), the port does not steal the number.
     fx.deps.uow.transaction(() =>
-      adoptPortedNumber(fx.deps, fx.stranger.id, { phoneNumber: '+14157340002', type: 'local', capabilities: { sms: true, mms: true, voice: true }, locality: null, region: null }, fx.clock.nowMs()),
+      adoptPortedNumber(fx.deps, fx.stranger.id, 'live', { phoneNumber: '+14157340002', type: 'local', capabilities: { sms: true, mms: true, voice: true }, locality: null, region: null }, fx.clock.nowMs()),
     );
     await fx.advance(PORT_TIMINGS.focDateAfterSecs * 1000);
     const after = getPort(fx.deps, fx.actor(), port.id).port;

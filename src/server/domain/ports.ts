@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../storage/unit-of-work.js';
 import type { Scheduler } from '../scheduler.js';
 import type { EventStore } from './events/store.js';
 import type { Actor } from './actor.js';
+import { assertMayChange } from './test-keys.js';
 import type { NumbersRepo } from '../storage/numbers-repo.js';
 import { charge, type BillingDeps } from './billing/charging.js';
 import type { PortDocumentRecord, PortFilters, PortRecord, PortsRepo } from '../storage/ports-repo.js';
@@ -129,6 +130,7 @@ export function createPort(deps: PortsDeps, actor: Actor, body: CreatePortBody):
       serviceAddress: { ...body.serviceAddress },
       focDate: null,
       rejectionReason: null,
+      mode: actor.mode,
       createdAt: now,
       updatedAt: now,
     };
@@ -142,6 +144,13 @@ function ownPort(deps: Pick<PortsDeps, 'ports'>, actor: Actor, id: string): Port
   const port = deps.ports.get(actor.account.id, id);
   // spec: Authentication 6 — another account's port is not_found.
   if (!port) throw notFound('port');
+  return port;
+}
+
+/** contract §2: a port created with a live key (its fees live money, its numbers live ones) is a live key's to change. */
+function portToChange(deps: Pick<PortsDeps, 'ports'>, actor: Actor, id: string): PortRecord {
+  const port = ownPort(deps, actor, id);
+  assertMayChange(actor, port.mode, 'this port');
   return port;
 }
 
@@ -172,7 +181,7 @@ function decodeDocument(contentBase64: string): Buffer {
 export function addPortDocument(deps: PortsDeps, actor: Actor, id: string, body: PortDocumentBody): PortWithDocuments {
   const content = decodeDocument(body.contentBase64);
   return deps.uow.transaction(() => {
-    const port = ownPort(deps, actor, id);
+    const port = portToChange(deps, actor, id);
     if (port.status !== 'draft') throw conflict(`documents can be attached only while the port is draft (it is ${port.status})`);
     const now = deps.clock.nowMs();
     deps.ports.putDocument({ id: newId('pdoc'), portId: port.id, type: body.type, filename: body.filename, sizeBytes: content.length, uploadedAt: now }, content);
@@ -189,7 +198,7 @@ export function addPortDocument(deps: PortsDeps, actor: Actor, id: string, body:
  */
 export function submitPort(deps: PortsDeps, actor: Actor, id: string): PortWithDocuments {
   return deps.uow.transaction(() => {
-    const port = ownPort(deps, actor, id);
+    const port = portToChange(deps, actor, id);
     if (port.status !== 'draft') throw conflict(`only a draft port can be submitted (it is ${port.status})`);
     const documents = deps.ports.documentsFor([port.id]).get(port.id) ?? [];
     const missing = PORT_DOCUMENT_TYPES.filter((t) => !documents.some((d) => d.type === t));
@@ -213,7 +222,7 @@ export function submitPort(deps: PortsDeps, actor: Actor, id: string): PortWithD
 /** POST /v1/ports/{id}/cancel (contract §7): only before the port ends (completed, rejected, canceled → 409). */
 export function cancelPort(deps: PortsDeps, actor: Actor, id: string): PortWithDocuments {
   return deps.uow.transaction(() => {
-    const port = ownPort(deps, actor, id);
+    const port = portToChange(deps, actor, id);
     if (!CANCELABLE.has(port.status)) throw conflict(`a ${port.status} port cannot be canceled`);
     move(deps, port, 'canceled');
     return withDocuments(deps, port);
@@ -249,7 +258,7 @@ export function sandboxPortDecision(deps: PortsDeps, actor: Actor, id: string, b
   if (body.decision === 'approved' && body.reason !== undefined) throw validationError(['body', 'reason'], 'goes with decision `rejected` only');
   if (body.decision === 'rejected' && body.focDate !== undefined) throw validationError(['body', 'focDate'], 'goes with decision `approved` only');
   return deps.uow.transaction(() => {
-    const port = ownPort(deps, actor, id);
+    const port = portToChange(deps, actor, id);
     if (port.status !== 'submitted') throw conflict(`only a submitted port can be decided (it is ${port.status})`);
     const now = deps.clock.nowMs();
     if (body.decision === 'rejected') {
@@ -278,7 +287,7 @@ function completePort(deps: PortsDeps, port: PortRecord): void {
   for (const phoneNumber of port.phoneNumbers) {
     const profile = portedNumberProfile(phoneNumber);
     // Decision: a ported number keeps everything the service offers on its type: SMS, MMS and voice.
-    adoptPortedNumber(deps, port.accountId, { phoneNumber, ...profile, capabilities: { sms: true, mms: true, voice: true } }, now);
+    adoptPortedNumber(deps, port.accountId, port.mode, { phoneNumber, ...profile, capabilities: { sms: true, mms: true, voice: true } }, now);
   }
   move(deps, port, 'completed');
 }

@@ -343,6 +343,7 @@ describe('auto-disable', () => {
     consecutiveFailures: 50,
     failingSince: T - 72 * HOUR,
     lastSuccessAt: null,
+    mode: 'live',
     createdAt: 0,
     updatedAt: 0,
     ...o,

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError, validationError } from '../errors.js';
 import { hashKey, isWellFormedKey } from '../domain/keys.js';
+import { assertMayActServiceWide } from '../domain/test-keys.js';
 import type { AccountRecord, AccountsRepo } from '../storage/accounts-repo.js';
 import type { KeysRepo } from '../storage/keys-repo.js';
 import type { Clock } from '../clock.js';
@@ -15,6 +16,8 @@ export interface AuthContext {
   /** The account the request acts on: the caller, or its sub-account through `Service-Subaccount`. */
   account: AccountRecord;
   viaSubaccount: boolean;
+  /** The key, the account and the sub-account read again (`Actor.recheck`). */
+  recheck: () => void;
 }
 
 declare module 'fastify' {
@@ -28,7 +31,8 @@ declare module 'fastify' {
     agencyLevel?: boolean;
     /**
      * A sandbox act that changes the world for every account of this service (the clock, the payment
-     * provider): only the service's root account may, acting as itself (issue 14).
+     * provider): only the service's root account may, acting as itself, with a live key (issue 14,
+     * issue 23; `domain/test-keys.ts` assertMayActServiceWide).
      */
     serviceWide?: boolean;
   }
@@ -39,7 +43,9 @@ const SUBACCOUNT_HEADER = 'service-subaccount';
 // a write, so it is refreshed at most once a minute per key.
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-const SERVICE_WIDE_REASON = 'this sandbox act changes the service for every account on it, so only the root account of the local service may do it';
+const KEY_REVOKED = 'this API key was revoked';
+const ACCOUNT_SUSPENDED = 'this account is suspended';
+const SUBACCOUNT_SUSPENDED = 'this sub-account is suspended';
 
 const unauthorized = (message: string) => new ServiceError('unauthorized', message);
 
@@ -59,23 +65,19 @@ export function authenticate(
   if (!m || !isWellFormedKey(m[1]!)) throw unauthorized('malformed credentials; expected "Authorization: Bearer sk_live_..." or sk_test_');
   const key = deps.keys.findByHash(hashKey(m[1]!));
   if (!key) throw unauthorized('unknown API key');
-  if (key.revokedAt !== null) throw unauthorized('this API key was revoked');
+  if (key.revokedAt !== null) throw unauthorized(KEY_REVOKED);
   const caller = deps.accounts.get(key.accountId);
   if (!caller) throw unauthorized('unknown API key');
-  if (caller.status === 'suspended') throw new ServiceError('forbidden', 'this account is suspended');
+  if (caller.status === 'suspended') throw new ServiceError('forbidden', ACCOUNT_SUSPENDED);
 
   const now = deps.clock.nowMs();
   if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) deps.keys.markUsed(key.id, now);
 
-  const ctx: AuthContext = { keyId: key.id, mode: key.mode, caller, account: caller, viaSubaccount: false };
+  const ctx: AuthContext = { keyId: key.id, mode: key.mode, caller, account: caller, viaSubaccount: false, recheck: () => recheckStanding(deps, key.accountId, key.id, caller.id) };
   const raw = req.headers[SUBACCOUNT_HEADER];
-  // issue 14 (defect 6): one tenant must not move time or break payments for all the others. The
-  // root account (the one the service made at its first start: no parent) may; a sub-account's own
-  // key may not, nor the root acting through Service-Subaccount.
-  if (req.routeOptions.config?.serviceWide) {
-    if (caller.parentId !== null) throw new ServiceError('forbidden', `${SERVICE_WIDE_REASON}; a sub-account's key may not`);
-    if (raw !== undefined) throw new ServiceError('forbidden', `${SERVICE_WIDE_REASON}; send it without Service-Subaccount`);
-  }
+  // issue 14 (defect 6), issue 23: one tenant must not move time or break payments for all the
+  // others, and a test key moves no money (a clock advance runs every account's renewals).
+  if (req.routeOptions.config?.serviceWide) assertMayActServiceWide(caller, key.mode, raw !== undefined);
   if (raw === undefined) return ctx;
   const subaccountId = Array.isArray(raw) ? raw[0] : raw;
 
@@ -88,8 +90,19 @@ export function authenticate(
   // spec: Authentication 5 — a sub-account that is not a direct child gives 403 (not 404: the header
   // is a permission question, and it must not reveal which ids exist).
   if (!child) throw new ServiceError('forbidden', 'Service-Subaccount is not a direct sub-account of this agency');
-  if (child.status === 'suspended') throw new ServiceError('forbidden', 'this sub-account is suspended');
-  return { ...ctx, account: child, viaSubaccount: true };
+  if (child.status === 'suspended') throw new ServiceError('forbidden', SUBACCOUNT_SUSPENDED);
+  return { ...ctx, account: child, viaSubaccount: true, recheck: () => recheckStanding(deps, key.accountId, key.id, caller.id, child.id) };
+}
+
+/**
+ * issue 23 (item 7): the key, its account and the sub-account acted on, read again, for a request
+ * that waited (a held read wakes after the key was revoked or the account suspended: it must not
+ * answer with what happened since). The same answers as `authenticate`.
+ */
+function recheckStanding(deps: { keys: KeysRepo; accounts: AccountsRepo }, keyAccountId: string, keyId: string, callerId: string, subaccountId?: string): void {
+  if (deps.keys.get(keyAccountId, keyId)?.revokedAt !== null) throw unauthorized(KEY_REVOKED);
+  if (deps.accounts.get(callerId)?.status !== 'active') throw new ServiceError('forbidden', ACCOUNT_SUSPENDED);
+  if (subaccountId !== undefined && deps.accounts.get(subaccountId)?.status !== 'active') throw new ServiceError('forbidden', SUBACCOUNT_SUSPENDED);
 }
 
 export function installAuth(app: FastifyInstance, deps: { keys: KeysRepo; accounts: AccountsRepo; clock: Clock; options: { unauthenticatedRate?: RateLimitOptions } }): void {

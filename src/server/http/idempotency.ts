@@ -7,7 +7,7 @@ import type { Db, UnitOfWork } from '../storage/database.js';
 import { inTransaction } from '../storage/database.js';
 import { MAX_JSON_DEPTH } from './json-body.js';
 
-// contract §2: scoped to account + method + path + key, kept 24 h.
+// contract §2: scoped to account + mode + method + path + key, kept 24 h.
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
@@ -162,6 +162,8 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     if (!KEY_PATTERN.test(key)) throw validationError(['headers', 'idempotency-key'], 'must be 1-255 printable ASCII characters');
     const scope: IdempotencyScope = {
       accountId: req.auth.account.id,
+      // contract §2: "scoped by mode as well": a live retry never replays what a test key did.
+      mode: req.auth.mode,
       method: req.method,
       path: req.routeOptions.url ? (req.url.split('?')[0] ?? req.url) : req.url,
       key,

@@ -8,6 +8,7 @@ import { createDomain, deleteDomain, getDomain, listDomains, verifyDomain, EXPIR
 import { domainView } from '../views/domains.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
+import { ZONE_RULES_TEXT } from '../domain/email/zone-claims.js';
 
 // contract §8 (domains); spec: Sending domain, Sending domain status, Email domains endpoints. The
 // decisions are in the descriptions, so they land in /openapi.json.
@@ -48,6 +49,8 @@ const RULES = [
   'Gmail, Outlook/Hotmail, Yahoo, iCloud, Proton, GMX, Mail.ru, QQ, ISP mailboxes…) and disposable email domains (the',
   '`disposable-email-domains` list), a subdomain of a listed domain included.',
   'A domain belongs to one account: one another account has → 409 `conflict`; one this account has → 409 naming its id.',
+  '',
+  ZONE_RULES_TEXT,
 ].join('\n');
 
 export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
@@ -130,7 +133,7 @@ export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       schema: {
         tags,
         summary: 'Remove a sending domain',
-        description: 'Deletes the domain (204); its scheduled checks and release then do nothing, and it can be added again (by any account).',
+        description: 'Deletes the domain (204); its scheduled checks and release then do nothing, and it can be added again (by any account). A domain added with a live key is a live key\'s to delete: a test key is `403 forbidden` (contract §2).',
         params: IdParams,
         response: { 204: NoContent },
       },

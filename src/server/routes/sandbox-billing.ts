@@ -14,7 +14,7 @@ export function sandboxBillingRoutes(app: FastifyInstance, deps: ServiceDeps): v
   r.post(
     '/v1/sandbox/payments/fail-next',
     {
-      // issue 14: the payment provider is shared by every account; only the root account breaks it.
+      // issue 14, issue 23: the payment provider is shared by every account; only the root account's live key breaks it.
       config: { serviceWide: true },
       schema: {
         tags,
@@ -22,7 +22,8 @@ export function sandboxBillingRoutes(app: FastifyInstance, deps: ServiceDeps): v
         description: [
           'The next card charge of the service (any account: a top-up, an auto-recharge, a subscription) fails with',
           '`502 provider_error` and credits nothing; the one after succeeds again. Kept in memory: a restart forgets it.',
-          'Only the root account of the local service may arm it (a sub-account\'s key, or `Service-Subaccount`, is `403 forbidden`).',
+          'Only the root account of the local service may arm it, with a live key (a sub-account\'s key, `Service-Subaccount`',
+          'or a test key is `403 forbidden`: test keys move no money).',
         ].join('\n'),
         response: { 204: NoContent },
       },
@@ -42,6 +43,8 @@ export function sandboxBillingRoutes(app: FastifyInstance, deps: ServiceDeps): v
         description: [
           'Writes one ledger row (a `credit` or a `charge`, cause `sandbox`) for the difference, so the ledger still sums to the',
           'balance; not usage. To watch sends refused with `402 payment_required`, or a low-balance crossing. Answers the Billing.',
+          'The balance is live money: a live key only (a test key is `403 forbidden`: test keys move no money). Each account',
+          'sets its own wallet (a sub-account with its own live key, or through `Service-Subaccount`).',
         ].join('\n'),
         body: SandboxWalletBody,
         response: { 200: BillingSchema },

@@ -15,12 +15,12 @@ export function sandboxClockRoutes(app: FastifyInstance, deps: ServiceDeps): voi
   r.post(
     '/v1/sandbox/clock/advance',
     {
-      // issue 14: the clock is shared by every account; only the root account moves it.
+      // issue 14, issue 23: the clock is shared by every account; only the root account's live key moves it.
       config: { serviceWide: true },
       schema: {
         tags: ['sandbox'],
         summary: 'Move the service clock forward and run, in time order, everything that falls due',
-        description: 'The advanced time is kept in the database: a restart continues from it (a system clock keeps its offset, a manual clock resumes where it stood). The move is permanent for this data directory. The clock is shared by every account: only the root account of the local service may advance it (a sub-account\'s key, or `Service-Subaccount`, is `403 forbidden`). `ran` lists what the advance ran, per kind of scheduled work (empty when nothing fell due).',
+        description: 'The advanced time is kept in the database: a restart continues from it (a system clock keeps its offset, a manual clock resumes where it stood). The move is permanent for this data directory. The clock is shared by every account, and an advance runs every account\'s renewals and charges: only the root account of the local service may advance it, with a live key (a sub-account\'s key, `Service-Subaccount` or a test key is `403 forbidden`: test keys move no money). `ran` lists what the advance ran, per kind of scheduled work (empty when nothing fell due).',
         body: AdvanceClockBody,
         response: { 200: AdvancedClockSchema },
       },

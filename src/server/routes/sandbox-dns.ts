@@ -6,6 +6,7 @@ import { SANDBOX_DNS_LIMITS } from '../../api/values/email.js';
 import type { ServiceDeps } from '../deps.js';
 import { deleteSandboxDns, getSandboxDns, putSandboxDns } from '../domain/email/sandbox-dns.js';
 import { sandboxDnsView } from '../views/domains.js';
+import { ZONE_RULES_TEXT } from '../domain/email/zone-claims.js';
 
 // contract §9: the sandbox DNS table that sending-domain checks read on the local service.
 
@@ -13,8 +14,10 @@ const tags = ['sandbox'];
 const ENTRY = [
   'The entry: `{name, records: [{type, value}], visibleAt, propagating, updatedAt}` (`propagating` is true before `visibleAt` on the',
   'service clock). Names are case-insensitive and stored lower-case without a trailing dot; the table is the sandbox\'s whole DNS,',
-  'shared by every account. Publishing or removing a name at or under a sending domain another account registered is',
+  'shared by every account. Publishing or removing a name in the zone of a sending domain another account holds is',
   '403 `forbidden`: only a domain\'s owner edits its zone (reading stays open, as DNS is public).',
+  '',
+  ZONE_RULES_TEXT,
 ].join('\n');
 
 export function sandboxDnsRoutes(app: FastifyInstance, deps: ServiceDeps): void {

@@ -1,6 +1,7 @@
 import type { Db } from './database.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
+import type { KeyMode } from '../../api/values/keys.js';
 
 export interface AccountRecord {
   id: string;
@@ -8,6 +9,8 @@ export interface AccountRecord {
   parentId: string | null;
   isAgency: boolean;
   status: 'active' | 'suspended';
+  /** The mode of the key that created it (a sub-account; the root: live); contract §2: a live one is a live key's to change. */
+  mode: KeyMode;
   createdAt: number;
   updatedAt: number;
 }
@@ -19,6 +22,7 @@ interface AccountRow {
   parent_id: string | null;
   is_agency: number;
   status: 'active' | 'suspended';
+  mode: KeyMode;
   created_at: number;
   updated_at: number;
 }
@@ -29,6 +33,7 @@ const toRecord = (r: AccountRow): AccountRecord => ({
   parentId: r.parent_id,
   isAgency: r.is_agency === 1,
   status: r.status,
+  mode: r.mode,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -39,9 +44,9 @@ export class AccountsRepo {
   insert(a: AccountRecord): void {
     this.db
       .prepare(
-        'INSERT INTO accounts (id, name, parent_id, is_agency, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO accounts (id, name, parent_id, is_agency, status, mode, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       )
-      .run(a.id, a.name, a.parentId, a.isAgency ? 1 : 0, a.status, a.createdAt, a.updatedAt);
+      .run(a.id, a.name, a.parentId, a.isAgency ? 1 : 0, a.status, a.mode, a.createdAt, a.updatedAt);
   }
 
   get(id: string): AccountRecord | undefined {

@@ -2,6 +2,7 @@ import type { Db } from './database.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { BrandStatus, EntityType } from '../../api/values/registration.js';
 import { keysetPage } from './pagination.js';
+import type { KeyMode } from '../../api/values/keys.js';
 
 // spec: Brand (10DLC). The registration request's optional strings live in `fields` (JSON, the spec's
 // names as keys, migration 8); what rules and lists read are columns.
@@ -38,6 +39,8 @@ export interface BrandRecord {
    * later one (a resubmit after a sandbox rejection).
    */
   submittedAt: number | null;
+  /** The mode of the key that created it; contract §2: a live one is a live key's to change. */
+  mode: KeyMode;
   createdAt: number;
   updatedAt: number;
 }
@@ -60,6 +63,7 @@ interface BrandRow {
   compliance_pages: string | null;
   page_config: string | null;
   rejection_reason: string | null;
+  mode: KeyMode;
   created_at: number;
   updated_at: number;
 }
@@ -90,7 +94,8 @@ function toRecord(r: BrandRow): BrandRecord {
     pageConfig: json(r.page_config),
     rejectionReason: r.rejection_reason,
     submittedAt,
-    createdAt: r.created_at,
+    mode: r.mode,
+  createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
 }
@@ -110,13 +115,13 @@ export class BrandsRepo {
       .prepare(
         `INSERT INTO brands (id, account_id, legal_name, status, mock, entity_type, fields, tcr_brand_id, identity_status,
            vetting_provider, vetting_class, vetting_score, carrier_suspended, compliance_pages, page_config, rejection_reason,
-           created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           mode, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         b.id, b.accountId, b.legalName, b.status, b.mock ? 1 : 0, b.entityType, fieldsText(b), b.tcrBrandId, b.identityStatus,
         b.vettingProvider, b.vettingClass, b.vettingScore, text(b.carrierSuspended), text(b.compliancePages), text(b.pageConfig),
-        b.rejectionReason, b.createdAt, b.updatedAt,
+        b.rejectionReason, b.mode, b.createdAt, b.updatedAt,
       );
   }
 

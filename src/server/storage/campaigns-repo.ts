@@ -3,6 +3,7 @@ import type { Page } from '../../api/schemas/page.js';
 import type { CampaignContentBody } from '../../api/schemas/campaigns.js';
 import type { CampaignStatus } from '../../api/values/registration.js';
 import { keysetPage } from './pagination.js';
+import type { KeyMode } from '../../api/values/keys.js';
 
 // spec: Campaign (10DLC). Migration 2 made the columns numbers read (assign, send); migration 8 added
 // the rest: `content` is the campaign create request without brandId (JSON). A row without it reads
@@ -28,6 +29,8 @@ export interface CampaignRecord {
   /** spec: Campaign — times a rejected campaign was resubmitted; also tells a decision job its submission. */
   remediationAttempts: number;
   lastRejectionReason: string | null;
+  /** The mode of the key that created it; contract §2: a live one is a live key's to change. */
+  mode: KeyMode;
   createdAt: number;
   updatedAt: number;
 }
@@ -53,6 +56,7 @@ interface CampaignRow {
   mno_metadata: string | null;
   remediation_attempts: number;
   last_rejection_reason: string | null;
+  mode: KeyMode;
   created_at: number;
   updated_at: number;
 }
@@ -73,6 +77,7 @@ const toRecord = (r: CampaignRow): CampaignRecord => ({
   mnoMetadata: r.mno_metadata === null ? null : (JSON.parse(r.mno_metadata) as Record<string, unknown>),
   remediationAttempts: r.remediation_attempts,
   lastRejectionReason: r.last_rejection_reason,
+  mode: r.mode,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -89,13 +94,13 @@ export class CampaignsRepo {
     this.db
       .prepare(
         `INSERT INTO campaigns (id, account_id, brand_id, name, use_case, status, content, tcr_campaign_id, mock, cnp_sharing_status,
-           mno_metadata, remediation_attempts, last_rejection_reason, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           mno_metadata, remediation_attempts, last_rejection_reason, mode, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         c.id, c.accountId, c.brandId, c.name, c.useCase, c.status, JSON.stringify(c.content), c.tcrCampaignId, c.mock ? 1 : 0,
         c.cnpSharingStatus, c.mnoMetadata === null ? null : JSON.stringify(c.mnoMetadata), c.remediationAttempts,
-        c.lastRejectionReason, c.createdAt, c.updatedAt,
+        c.lastRejectionReason, c.mode, c.createdAt, c.updatedAt,
       );
   }
 

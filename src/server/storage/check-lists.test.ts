@@ -16,6 +16,16 @@ import { IDEMPOTENCY_STATES } from './idempotency-repo.js';
 // freshly migrated database must equal the list it mirrors, so an enum cannot grow on one side only.
 const MIRRORS: Record<string, readonly string[]> = {
   'api_keys.mode': KeyMode.options,
+  // issue 23: the mode of the key that created a record (contract §2: what a test key may change).
+  'numbers.mode': KeyMode.options,
+  'webhook_endpoints.mode': KeyMode.options,
+  'sending_domains.mode': KeyMode.options,
+  'brands.mode': KeyMode.options,
+  'campaigns.mode': KeyMode.options,
+  'ports.mode': KeyMode.options,
+  'devices.mode': KeyMode.options,
+  'accounts.mode': KeyMode.options,
+  'idempotency_keys.mode': KeyMode.options,
   'numbers.type': NumberType.options,
   'numbers.status': NumberStatus.options,
   'messages.direction': MessageDirection.options,

@@ -2,6 +2,7 @@ import type { Db } from './database.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { DevicePresence } from '../../api/values/calls.js';
+import type { KeyMode } from '../../api/values/keys.js';
 
 // contract §6: softphone devices, one per account, user and label (UNIQUE in migration 6).
 
@@ -14,6 +15,8 @@ export interface DeviceRecord {
   presence: DevicePresence;
   /** Service-clock ms of the last heartbeat, or null. */
   lastSeenAt: number | null;
+  /** The mode of the key that created it; contract §2: a live one is a live key's to change. */
+  mode: KeyMode;
   createdAt: number;
 }
 
@@ -25,6 +28,7 @@ interface DeviceRow {
   label: string;
   presence: DevicePresence;
   last_seen_at: number | null;
+  mode: KeyMode;
   created_at: number;
 }
 
@@ -35,6 +39,7 @@ const toRecord = (r: DeviceRow): DeviceRecord => ({
   label: r.label,
   presence: r.presence,
   lastSeenAt: r.last_seen_at,
+  mode: r.mode,
   createdAt: r.created_at,
 });
 
@@ -52,10 +57,10 @@ export class DevicesRepo {
   insertOrGet(d: DeviceRecord): { device: DeviceRecord; created: boolean } {
     const res = this.db
       .prepare(
-        `INSERT INTO devices (id, account_id, user_id, label, presence, last_seen_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, user_id, label) DO NOTHING`,
+        `INSERT INTO devices (id, account_id, user_id, label, presence, last_seen_at, mode, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, user_id, label) DO NOTHING`,
       )
-      .run(d.id, d.accountId, d.userId, d.label, d.presence, d.lastSeenAt, d.createdAt);
+      .run(d.id, d.accountId, d.userId, d.label, d.presence, d.lastSeenAt, d.mode, d.createdAt);
     const row = this.db
       .prepare('SELECT * FROM devices WHERE account_id = ? AND user_id = ? AND label = ?')
       .get(d.accountId, d.userId, d.label) as DeviceRow;

@@ -6,6 +6,8 @@ export type IdempotencyState = (typeof IDEMPOTENCY_STATES)[number];
 
 export interface IdempotencyScope {
   accountId: string;
+  /** contract §2: keys are scoped by the mode of the key that sent them too. */
+  mode: 'live' | 'test';
   method: string;
   path: string;
   key: string;
@@ -25,9 +27,9 @@ export class IdempotencyRepo {
   get(s: IdempotencyScope): IdempotencyRecord | undefined {
     const row = this.db
       .prepare(
-        'SELECT request_hash, state, status, body, created_at FROM idempotency_keys WHERE account_id = ? AND method = ? AND path = ? AND key = ?',
+        'SELECT request_hash, state, status, body, created_at FROM idempotency_keys WHERE account_id = ? AND mode = ? AND method = ? AND path = ? AND key = ?',
       )
-      .get(s.accountId, s.method, s.path, s.key) as
+      .get(s.accountId, s.mode, s.method, s.path, s.key) as
       | { request_hash: string; state: IdempotencyState; status: number | null; body: string | null; created_at: number }
       | undefined;
     return row && { requestHash: row.request_hash, state: row.state, status: row.status, body: row.body, createdAt: row.created_at };
@@ -36,10 +38,10 @@ export class IdempotencyRepo {
   begin(s: IdempotencyScope, requestHash: string, now: number): void {
     this.db
       .prepare(
-        `INSERT INTO idempotency_keys (account_id, method, path, key, request_hash, state, created_at) VALUES (?, ?, ?, ?, ?, 'in_flight', ?)
-         ON CONFLICT (account_id, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight', status = NULL, body = NULL, created_at = excluded.created_at`,
+        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, created_at) VALUES (?, ?, ?, ?, ?, ?, 'in_flight', ?)
+         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight', status = NULL, body = NULL, created_at = excluded.created_at`,
       )
-      .run(s.accountId, s.method, s.path, s.key, requestHash, now);
+      .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, now);
   }
 
   /**
@@ -50,24 +52,24 @@ export class IdempotencyRepo {
   record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): void {
     this.db
       .prepare(
-        `INSERT INTO idempotency_keys (account_id, method, path, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, ?, 'done', ?, ?, ?)
-         ON CONFLICT (account_id, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = excluded.status, body = excluded.body, created_at = excluded.created_at`,
+        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?)
+         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = excluded.status, body = excluded.body, created_at = excluded.created_at`,
       )
-      .run(s.accountId, s.method, s.path, s.key, requestHash, status, body, now);
+      .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
   }
 
   complete(s: IdempotencyScope, status: number, body: string): void {
     this.db
       .prepare(
-        "UPDATE idempotency_keys SET state = 'done', status = ?, body = ? WHERE account_id = ? AND method = ? AND path = ? AND key = ?",
+        "UPDATE idempotency_keys SET state = 'done', status = ?, body = ? WHERE account_id = ? AND mode = ? AND method = ? AND path = ? AND key = ?",
       )
-      .run(status, body, s.accountId, s.method, s.path, s.key);
+      .run(status, body, s.accountId, s.mode, s.method, s.path, s.key);
   }
 
   abandon(s: IdempotencyScope): void {
     this.db
-      .prepare("DELETE FROM idempotency_keys WHERE account_id = ? AND method = ? AND path = ? AND key = ? AND state = 'in_flight'")
-      .run(s.accountId, s.method, s.path, s.key);
+      .prepare("DELETE FROM idempotency_keys WHERE account_id = ? AND mode = ? AND method = ? AND path = ? AND key = ? AND state = 'in_flight'")
+      .run(s.accountId, s.mode, s.method, s.path, s.key);
   }
 
   /** A fresh process owns no in-flight request: those rows were cut off by a crash and changed nothing. */

@@ -733,3 +733,45 @@ MIGRATIONS.push({
     CREATE INDEX opt_outs_active_list ON opt_outs(account_id, created_at, seq) WHERE status = 'active';
   `,
 });
+
+MIGRATIONS.push({
+  version: 15,
+  name: 'the mode of the key that created a record; idempotency keys scoped by mode',
+  sql: `
+    -- contract §2 (issue 23): "a test key may change or delete only what a test key created". Each
+    -- record a key can change afterwards keeps the mode of the key that created it (API keys, calls
+    -- and emails have theirs already). Rows from before are live: the safe side, a test key may not
+    -- change them.
+    ALTER TABLE numbers ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+    ALTER TABLE webhook_endpoints ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+    ALTER TABLE sending_domains ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+    ALTER TABLE brands ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+    ALTER TABLE campaigns ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+    ALTER TABLE ports ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+    ALTER TABLE devices ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+    ALTER TABLE accounts ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+
+    -- contract §2: "Idempotency keys are scoped by mode as well": the same key sent with a test key,
+    -- then with a live key, is two requests (a replay across modes answered a live caller with a
+    -- test message, nothing sent live). The mode joins the primary key, so the table is rebuilt.
+    -- Answers recorded before are kept as live ones (at most 24 h of them).
+    CREATE TABLE idempotency_keys_by_mode (
+      account_id TEXT NOT NULL,
+      mode TEXT NOT NULL CHECK (mode IN ('live','test')),
+      method TEXT NOT NULL,
+      path TEXT NOT NULL,
+      key TEXT NOT NULL,
+      request_hash TEXT NOT NULL,
+      state TEXT NOT NULL CHECK (state IN ('in_flight','done')),
+      status INTEGER,
+      body TEXT,
+      created_at INTEGER NOT NULL,
+      PRIMARY KEY (account_id, mode, method, path, key)
+    );
+    INSERT INTO idempotency_keys_by_mode (account_id, mode, method, path, key, request_hash, state, status, body, created_at)
+      SELECT account_id, 'live', method, path, key, request_hash, state, status, body, created_at FROM idempotency_keys;
+    DROP TABLE idempotency_keys;
+    ALTER TABLE idempotency_keys_by_mode RENAME TO idempotency_keys;
+    CREATE INDEX idempotency_created ON idempotency_keys(created_at);
+  `,
+});

@@ -4,6 +4,7 @@ import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { NumberStatus, NumberType, ProvisioningStatus, TfvStatus, EmergencyAddress } from '../../api/schemas/numbers.js';
 import type { Capabilities } from '../world/number-inventory.js';
+import type { KeyMode } from '../../api/values/keys.js';
 
 export interface NumberRecord {
   id: string;
@@ -29,6 +30,8 @@ export interface NumberRecord {
   tfvSubmission: Record<string, unknown> | null;
   tfvSubmittedAt: number | null;
   releasedAt: number | null;
+  /** The mode of the key that bought it (a ported number: the port's); contract §2: a live one is a live key's to change. */
+  mode: KeyMode;
   createdAt: number;
   updatedAt: number;
 }
@@ -59,6 +62,7 @@ interface NumberRow {
   tfv_submission: string | null;
   tfv_submitted_at: number | null;
   released_at: number | null;
+  mode: KeyMode;
   created_at: number;
   updated_at: number;
 }
@@ -86,6 +90,7 @@ const toRecord = (r: NumberRow): NumberRecord => ({
   tfvSubmission: r.tfv_submission === null ? null : (JSON.parse(r.tfv_submission) as Record<string, unknown>),
   tfvSubmittedAt: r.tfv_submitted_at,
   releasedAt: r.released_at,
+  mode: r.mode,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -94,7 +99,7 @@ const COLUMNS = [
   'id', 'account_id', 'phone_number', 'type', 'cap_sms', 'cap_mms', 'cap_voice', 'locality', 'region', 'label', 'status',
   'campaign_id', 'caller_id_name', 'caller_id_status', 'caller_id_requested_at', 'emergency_enabled', 'emergency_address',
   'emergency_status', 'emergency_requested_at', 'tfv_status', 'tfv_rejection_reason', 'tfv_submission', 'tfv_submitted_at',
-  'released_at', 'created_at', 'updated_at',
+  'released_at', 'mode', 'created_at', 'updated_at',
 ] as const;
 
 const toRow = (n: NumberRecord): unknown[] => [
@@ -102,7 +107,7 @@ const toRow = (n: NumberRecord): unknown[] => [
   n.locality, n.region, n.label, n.status, n.campaignId, n.callerIdName, n.callerIdStatus, n.callerIdRequestedAt,
   n.emergencyEnabled ? 1 : 0, n.emergencyAddress === null ? null : JSON.stringify(n.emergencyAddress), n.emergencyStatus,
   n.emergencyRequestedAt, n.tfvStatus, n.tfvRejectionReason, n.tfvSubmission === null ? null : JSON.stringify(n.tfvSubmission),
-  n.tfvSubmittedAt, n.releasedAt, n.createdAt, n.updatedAt,
+  n.tfvSubmittedAt, n.releasedAt, n.mode, n.createdAt, n.updatedAt,
 ];
 
 export interface NumberFilters {
@@ -119,7 +124,7 @@ export class NumbersRepo {
   constructor(private readonly db: Db) {
     this.insertStmt = db.prepare(`INSERT INTO numbers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
     // Everything but the identity columns is mutable.
-    const mutable = COLUMNS.filter((c) => !['id', 'account_id', 'phone_number', 'type', 'created_at'].includes(c));
+    const mutable = COLUMNS.filter((c) => !['id', 'account_id', 'phone_number', 'type', 'mode', 'created_at'].includes(c));
     this.saveStmt = db.prepare(`UPDATE numbers SET ${mutable.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
     this.ownedStmt = db.prepare("SELECT 1 FROM numbers WHERE phone_number = ? AND status != 'released' LIMIT 1");
     // The owned record first; else the most recently released one (so a released number answers 409, not 404).

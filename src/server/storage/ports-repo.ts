@@ -3,6 +3,7 @@ import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { EmergencyAddress } from '../../api/schemas/numbers.js';
 import type { PortDocumentType, PortStatus } from '../../api/values/registration.js';
+import type { KeyMode } from '../../api/values/keys.js';
 
 // contract §7: port requests (migration 8, `ports` and `port_documents`). The port-out PIN is never
 // stored: only `hasPin`. Documents are private; their bytes are read by nobody but this repo.
@@ -18,6 +19,8 @@ export interface PortRecord {
   serviceAddress: EmergencyAddress;
   focDate: number | null;
   rejectionReason: string | null;
+  /** The mode of the key that created it (its numbers, once ported, keep it); contract §2. */
+  mode: KeyMode;
   createdAt: number;
   updatedAt: number;
 }
@@ -44,6 +47,7 @@ interface PortRow {
   service_address: string;
   foc_date: number | null;
   rejection_reason: string | null;
+  mode: KeyMode;
   created_at: number;
   updated_at: number;
 }
@@ -68,6 +72,7 @@ const toRecord = (r: PortRow): PortRecord => ({
   serviceAddress: JSON.parse(r.service_address) as EmergencyAddress,
   focDate: r.foc_date,
   rejectionReason: r.rejection_reason,
+  mode: r.mode,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -96,11 +101,11 @@ export class PortsRepo {
     this.db
       .prepare(
         `INSERT INTO ports (id, account_id, status, phone_numbers, authorized_name, account_number, has_pin, service_address,
-           foc_date, rejection_reason, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           foc_date, rejection_reason, mode, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         p.id, p.accountId, p.status, JSON.stringify(p.phoneNumbers), p.authorizedName, p.accountNumber, p.hasPin ? 1 : 0,
-        JSON.stringify(p.serviceAddress), p.focDate, p.rejectionReason, p.createdAt, p.updatedAt,
+        JSON.stringify(p.serviceAddress), p.focDate, p.rejectionReason, p.mode, p.createdAt, p.updatedAt,
       );
   }
 

@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import type { KeyMode } from '../../api/values/keys.js';
 import type { Page } from '../../api/schemas/page.js';
 import { keysetPage } from './pagination.js';
 import type { DnsRecordPurpose, DomainStatus } from '../../api/values/email.js';
@@ -24,6 +25,8 @@ export interface SendingDomainRecord {
   records: DnsRecordState[];
   /** spec: Sending domain status — a domain that was ever verified is never released. */
   everVerified: boolean;
+  /** The mode of the key that added it; contract §2: a live one is a live key's to delete. */
+  mode: KeyMode;
   createdAt: number;
   verifiedAt: number | null;
   lastCheckedAt: number | null;
@@ -38,6 +41,7 @@ interface SendingDomainRow {
   status: DomainStatus;
   records: string;
   ever_verified: number;
+  mode: KeyMode;
   created_at: number;
   verified_at: number | null;
   last_checked_at: number | null;
@@ -51,6 +55,7 @@ export const toSendingDomain = (r: SendingDomainRow): SendingDomainRecord => ({
   status: r.status,
   records: JSON.parse(r.records) as DnsRecordState[],
   everVerified: r.ever_verified === 1,
+  mode: r.mode,
   createdAt: r.created_at,
   verifiedAt: r.verified_at,
   lastCheckedAt: r.last_checked_at,
@@ -77,6 +82,20 @@ export class SendingDomainsRepo {
     return row && toSendingDomain(row);
   }
 
+  /**
+   * Every registered domain that is `name` or a parent of it, whoever owns it (the zone rules of
+   * `domain/email/zone-claims.ts`). `name` lower-case, as stored.
+   */
+  claimsOver(name: string): SendingDomainRecord[] {
+    const labels = name.split('.');
+    const out: SendingDomainRecord[] = [];
+    for (let i = 0; i < labels.length - 1; i++) {
+      const d = this.findByDomain(labels.slice(i).join('.'));
+      if (d) out.push(d);
+    }
+    return out;
+  }
+
   /** A domain by id, whoever owns it (the scheduler's jobs). */
   getById(id: string): SendingDomainRecord | undefined {
     const row = this.db.prepare('SELECT * FROM sending_domains WHERE id = ?').get(id) as SendingDomainRow | undefined;
@@ -86,10 +105,10 @@ export class SendingDomainsRepo {
   insert(d: SendingDomainRecord): void {
     this.db
       .prepare(
-        `INSERT INTO sending_domains (id, account_id, domain, status, records, ever_verified, created_at, verified_at, last_checked_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sending_domains (id, account_id, domain, status, records, ever_verified, mode, created_at, verified_at, last_checked_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(d.id, d.accountId, d.domain, d.status, JSON.stringify(d.records), d.everVerified ? 1 : 0, d.createdAt, d.verifiedAt, d.lastCheckedAt, d.updatedAt);
+      .run(d.id, d.accountId, d.domain, d.status, JSON.stringify(d.records), d.everVerified ? 1 : 0, d.mode, d.createdAt, d.verifiedAt, d.lastCheckedAt, d.updatedAt);
   }
 
   /** Saves what a check changes (status, records' states, timestamps). */

@@ -8,7 +8,7 @@ function setup() {
   const repo = new WebhookEndpointsRepo(db);
   const endpoint = (id: string, url: string): WebhookEndpointRecord => ({
     id, accountId: 'acct_a', url, events: ['*'], description: null, secret: `whsec_${id}xxxxxxxxxxxxxxxx`, enabled: true, disabledAt: null,
-    disabledReason: null, consecutiveFailures: 0, failingSince: null, lastSuccessAt: null, createdAt: 1, updatedAt: 1,
+    disabledReason: null, consecutiveFailures: 0, failingSince: null, lastSuccessAt: null, mode: 'live', createdAt: 1, updatedAt: 1,
   });
   const urls = () => repo.enabledForAccount('acct_a').map((r) => r.url);
   const turn = () => new Promise((r) => setImmediate(r));

@@ -1,4 +1,5 @@
 import type { Db } from './database.js';
+import type { KeyMode } from '../../api/values/keys.js';
 
 export interface WebhookEndpointRecord {
   id: string;
@@ -15,6 +16,8 @@ export interface WebhookEndpointRecord {
   /** Service time of the first failed attempt of the current failing streak. */
   failingSince: number | null;
   lastSuccessAt: number | null;
+  /** The mode of the key that created it; contract §2: a live endpoint (and its secret) is a live key's to change. */
+  mode: KeyMode;
   createdAt: number;
   updatedAt: number;
 }
@@ -33,6 +36,7 @@ interface EndpointRow {
   consecutive_failures: number;
   failing_since: number | null;
   last_success_at: number | null;
+  mode: KeyMode;
   created_at: number;
   updated_at: number;
 }
@@ -50,6 +54,7 @@ const toRecord = (r: EndpointRow): WebhookEndpointRecord => ({
   consecutiveFailures: r.consecutive_failures,
   failingSince: r.failing_since,
   lastSuccessAt: r.last_success_at,
+  mode: r.mode,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -94,12 +99,12 @@ export class WebhookEndpointsRepo {
     this.db
       .prepare(
         `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret, enabled, disabled_at, disabled_reason,
-           consecutive_failures, failing_since, last_success_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           consecutive_failures, failing_since, last_success_at, mode, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         e.id, e.accountId, e.url, JSON.stringify(e.events), e.description, e.secret, e.enabled ? 1 : 0, e.disabledAt, e.disabledReason,
-        e.consecutiveFailures, e.failingSince, e.lastSuccessAt, e.createdAt, e.updatedAt,
+        e.consecutiveFailures, e.failingSince, e.lastSuccessAt, e.mode, e.createdAt, e.updatedAt,
       );
     this.routesChanged();
   }

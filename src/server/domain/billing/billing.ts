@@ -6,7 +6,8 @@ import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';
 import type { LedgerRepo } from '../../storage/ledger-repo.js';
 import type { Payments } from '../../world/payments.js';
 import type { Actor } from '../actor.js';
-import { conflict, testKeyForbidden, validationError } from '../../errors.js';
+import { conflict, validationError } from '../../errors.js';
+import { assertMovesMoney } from '../test-keys.js';
 import { credit, monthToDate, setBalance, walletOf } from './wallet.js';
 import { NO_CARD_MESSAGE, chargeCardOrThrow } from './card-charge.js';
 import type { WalletPatchBody } from '../../../api/schemas/billing.js';
@@ -34,11 +35,9 @@ export interface BillingSnapshot {
 
 /**
  * Decision (spec: Authentication 2 — test keys bill nothing): a test key reads billing but may not
- * move money or change the live account's billing settings (`403 forbidden`).
+ * move money or change the live account's billing settings (`403 forbidden`; contract §2).
  */
-export function assertLiveKey(actor: Actor): void {
-  if (actor.mode === 'test') throw testKeyForbidden('test keys move no money: use a live key for billing changes');
-}
+export const assertLiveKey = assertMovesMoney;
 
 /** contract §11: spend this month = charges net of refunds since the start of the UTC calendar month (service clock). */
 export function billingSnapshot(deps: Pick<BillingDeps, 'clock' | 'wallets' | 'ledger'>, accountId: string): BillingSnapshot {
@@ -128,9 +127,11 @@ export function saveCard(deps: BillingDeps, actor: Actor, token: string): Billin
 
 /**
  * contract §9 `PUT /v1/sandbox/wallet {balanceCents}`: the balance set through a ledger row (cause
- * `sandbox`), so the ledger still sums to it. Any key: the sandbox is the local service's own.
+ * `sandbox`), so the ledger still sums to it. contract §2: the wallet is live money, so a live key
+ * only (issue 23); each account sets its own (a sub-account's live key too: no other account moves).
  */
 export function sandboxSetBalance(deps: BillingDeps, actor: Actor, balanceCents: number): BillingSnapshot {
+  assertLiveKey(actor);
   return deps.uow.transaction(() => {
     setBalance(deps, actor.account.id, balanceCents);
     return billingSnapshot(deps, actor.account.id);

@@ -10,6 +10,8 @@ import type { Page } from '../../../api/schemas/page.js';
 import { newId, randomBase62 } from '../../ids.js';
 import { ServiceError, conflict, notFound } from '../../errors.js';
 import { canonicalDomain, checkSendingDomain } from './domain-rules.js';
+import { mayAdd } from './zone-claims.js';
+import { assertMayChange } from '../test-keys.js';
 import { checkOutcome, judgeRecord, recordsToPublish } from './dns-records.js';
 import { nextCheckAt, releaseAt, statusAfterCheck } from './domain-state.js';
 
@@ -65,19 +67,25 @@ const newSelector = (): string => `svc${randomBase62(12).toLowerCase()}`;
 /**
  * POST /v1/domains: a `pending` domain with the records to publish. The first check is not run here:
  * the records cannot be published before the caller has seen them. spec: "a domain belongs to one
- * account only" — another account's → 409; the caller's own → 409 naming it. A released domain's row
- * is gone, so adding it again starts over (spec: "adding it again retries").
+ * account only" — another account's → 409; the caller's own → 409 naming it. issue 23: a name at or
+ * under a domain another account verified → 409; another account's never-verified claim of a name
+ * under a domain the caller verified is released for it (`zone-claims.ts` `mayAdd`). A released
+ * domain's row is gone, so adding it again starts over (spec: "adding it again retries").
  */
 export function createDomain(deps: DomainsDeps, actor: Actor, input: string): SendingDomainRecord {
   const verdict = checkSendingDomain(input);
   // contract §8: a rejected domain is 400 validation_error on `domain`.
   if (!verdict.ok) throw new ServiceError('validation_error', `domain: ${verdict.message}`, [{ path: ['body', 'domain'], message: verdict.message }]);
   return deps.uow.transaction(() => {
-    const existing = deps.sendingDomains.findByDomain(verdict.domain);
-    if (existing && existing.accountId === actor.account.id) {
-      throw conflict(`${verdict.domain} is already on this account as ${existing.id} (status ${existing.status}); verify it with POST /v1/domains/${existing.id}/verify`);
+    const claims = deps.sendingDomains.claimsOver(verdict.domain);
+    const may = mayAdd(actor.account.id, verdict.domain, claims);
+    if (!may.ok) {
+      const by = claims.find((c) => c.domain === may.by.domain)!;
+      if (may.reason === 'own') throw conflict(`${verdict.domain} is already on this account as ${by.id} (status ${by.status}); verify it with POST /v1/domains/${by.id}/verify`);
+      if (may.reason === 'under_proven') throw conflict(`${verdict.domain} is under ${by.domain}, a domain another account verified; only that account may add names under it`);
+      throw conflict(`${verdict.domain} belongs to another account; a domain can be added by one account only`);
     }
-    if (existing) throw conflict(`${verdict.domain} belongs to another account; a domain can be added by one account only`);
+    if (may.release) releaseClaim(deps, claims.find((c) => c.domain === may.release.domain)!);
     const now = deps.clock.nowMs();
     const domain: SendingDomainRecord = {
       id: newId('dom'),
@@ -86,6 +94,7 @@ export function createDomain(deps: DomainsDeps, actor: Actor, input: string): Se
       status: 'pending',
       records: recordsToPublish(verdict.domain, randomBase62(32), newSelector()),
       everVerified: false,
+      mode: actor.mode,
       createdAt: now,
       verifiedAt: null,
       lastCheckedAt: null,
@@ -97,6 +106,12 @@ export function createDomain(deps: DomainsDeps, actor: Actor, input: string): Se
     deps.scheduler.schedule(JOB_DOMAIN_RELEASE, releaseAt(now), { domainId: domain.id } satisfies DomainJobPayload);
     return domain;
   });
+}
+
+/** A never-verified domain let go (its 7 days over, or taken by the account that proved a parent): the row goes, `domain.expired`. */
+function releaseClaim(deps: Pick<DomainsDeps, 'sendingDomains' | 'events'>, d: SendingDomainRecord): void {
+  deps.sendingDomains.delete(d.id);
+  emitDomainEvent(deps, d, 'domain.expired', EXPIRED_STATUS);
 }
 
 // --- reads and delete ---------------------------------------------------------------------------------
@@ -116,10 +131,14 @@ export function listDomains(deps: Pick<DomainsDeps, 'sendingDomains'>, actor: Ac
   return deps.sendingDomains.list(actor.account.id, f, limit, cursor);
 }
 
-/** DELETE /v1/domains/{id}: the row goes; its scheduled checks and release find nothing and do nothing. */
+/**
+ * DELETE /v1/domains/{id}: the row goes; its scheduled checks and release find nothing and do nothing.
+ * contract §2: a domain added with a live key (live email depends on it) is a live key's to delete.
+ */
 export function deleteDomain(deps: Pick<DomainsDeps, 'uow' | 'sendingDomains'>, actor: Actor, id: string): void {
   deps.uow.transaction(() => {
     const d = ownDomain(deps, actor, id);
+    assertMayChange(actor, d.mode, `the domain ${d.domain}`);
     deps.sendingDomains.delete(d.id);
   });
 }
@@ -206,8 +225,7 @@ export function registerDomainJobs(deps: DomainsDeps): void {
     deps.uow.transaction(() => {
       const d = deps.sendingDomains.getById(p.domainId);
       if (!d || d.everVerified) return;
-      deps.sendingDomains.delete(d.id);
-      emitDomainEvent(deps, d, 'domain.expired', EXPIRED_STATUS);
+      releaseClaim(deps, d);
     });
   }, 'unverified sending domains released');
 }

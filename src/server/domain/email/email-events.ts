@@ -6,6 +6,7 @@ import { conflict, notFound, validationError } from '../../errors.js';
 import { clickedUrl, DELIVERY_FAILURE, HARD_BOUNCE, type MailOutcome } from '../../world/mail-server.js';
 import { applyOutcome, outcomeApplies, type DeliveryDeps } from './delivery.js';
 import type { EmailWithRecipients } from './send.js';
+import { assertMayChange } from '../test-keys.js';
 
 // contract §8 (`GET /v1/emails/{id}/events`) and §9 (`POST /v1/sandbox/email-events`: a mail
 // server's report, open, click, complaint): the reads and the sandbox reports about an email's
@@ -73,6 +74,9 @@ function refusal(type: SandboxEmailEventType, r: RecipientRecord): string | unde
 export function reportEmailEvent(deps: EmailEventsDeps, actor: Actor, body: SandboxEmailEventBody): EmailWithRecipients {
   return deps.uow.transaction(() => {
     const email = ownEmail(deps, actor, body.emailId);
+    // contract §2: a report on a live email suppresses addresses for live sending and counts toward
+    // the complaint rate that pauses it: a live key's to make.
+    assertMayChange(actor, email.mode, `email ${email.id}`);
     const address = body.recipient.trim().toLowerCase();
     const matches = deps.emails.recipients(email.id).filter((r) => r.address.toLowerCase() === address);
     if (matches.length === 0) throw validationError(['body', 'recipient'], 'not a recipient of this email');

@@ -63,7 +63,11 @@ export class MailboxFeed {
     const empty = (): MailboxPage => ({ messages: [], cursor: encodeMailboxCursor(after) });
 
     const first = attempt();
-    if (first) return first;
-    return this.held.hold(accountId, q.wait, attempt, empty, signal);
+    if (first) {
+      // As the events feed: a read that may wait answers only what its credentials may read now (issue 23).
+      if (q.wait > 0) actor.recheck?.();
+      return first;
+    }
+    return this.held.hold(accountId, q.wait, attempt, empty, signal, actor.recheck);
   }
 }

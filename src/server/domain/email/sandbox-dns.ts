@@ -7,6 +7,7 @@ import type { SandboxDnsBody } from '../../../api/schemas/email.js';
 import { HOSTNAME_LIMITS } from '../../../api/values/email.js';
 import { normalizeDnsName, type SandboxDnsEntry } from '../../world/dns.js';
 import { ServiceError, notFound, validationError } from '../../errors.js';
+import { zoneHolder } from './zone-claims.js';
 
 // contract §9: `PUT /v1/sandbox/dns/{name}` publishes records (replacing the name's), visible after
 // `visibleAfterSecs` of service clock; `DELETE` removes the name (it then answers missing). The table is
@@ -16,7 +17,7 @@ export interface SandboxDnsDeps {
   uow: UnitOfWork;
   clock: Clock;
   sandboxDns: SandboxDnsRepo;
-  sendingDomains: Pick<SendingDomainsRepo, 'findByDomain'>;
+  sendingDomains: Pick<SendingDomainsRepo, 'claimsOver'>;
 }
 
 // DNS names in the table may carry underscores (`_dmarc`, `_domainkey`): service labels, not hostnames.
@@ -37,18 +38,17 @@ function tableName(raw: string): string {
 }
 
 /**
- * issue 14 (privilege): the table is everyone's DNS, but in the world only a domain's owner edits
- * its zone. A name at or under a sending domain another account registered is that account's to
- * publish or remove (403); reading stays open, as DNS is public. A name no account registered is
+ * issue 14 (privilege), issue 23: the table is everyone's DNS, but in the world only a domain's
+ * owner edits its zone. A name's records are the account's holding the longest verified domain at or
+ * above it, else the longest pending one (`zone-claims.ts`, where the rules are written out); another
+ * account is refused (403). Reading stays open, as DNS is public. A name no account registered is
  * anyone's (a tenant sets up its zone before adding the domain).
  */
 function assertMayEdit(deps: Pick<SandboxDnsDeps, 'sendingDomains'>, actor: Actor, name: string): void {
-  const labels = name.split('.');
-  for (let i = 0; i < labels.length - 1; i++) {
-    const owner = deps.sendingDomains.findByDomain(labels.slice(i).join('.'));
-    if (owner && owner.accountId !== actor.account.id) {
-      throw new ServiceError('forbidden', `${name} is in the zone of a sending domain another account registered; only that account may change its records`);
-    }
+  const holder = zoneHolder(deps.sendingDomains.claimsOver(name));
+  if (holder && holder.accountId !== actor.account.id) {
+    const how = holder.everVerified ? 'verified' : 'registered';
+    throw new ServiceError('forbidden', `${name} is in the zone of ${holder.domain}, a sending domain another account ${how}; only that account may change its records`);
   }
 }
 

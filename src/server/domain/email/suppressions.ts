@@ -5,6 +5,8 @@ import type { Page } from '../../../api/schemas/page.js';
 import type { SuppressionReason } from '../../../api/values/email.js';
 import type { SuppressionRecord } from '../../storage/suppressions-repo.js';
 import { conflict, notFound } from '../../errors.js';
+import { assertMayChange } from '../test-keys.js';
+import type { EmailsRepo } from '../../storage/emails-repo.js';
 
 // contract §8: the account's suppression list. Addresses are compared case-insensitively and stored
 // lower-case (issue 11 decision). Adding happens on hard bounce, complaint and unsubscribe, by the mail
@@ -13,6 +15,7 @@ import { conflict, notFound } from '../../errors.js';
 export interface SuppressionDeps {
   uow: UnitOfWork;
   suppressions: SuppressionsRepo;
+  emails: Pick<EmailsRepo, 'getById'>;
 }
 
 /** The key an address is suppressed under. */
@@ -35,6 +38,10 @@ export function removeSuppression(deps: SuppressionDeps, actor: Actor, address: 
     if (found.reason === 'complaint') {
       throw conflict(`${key} complained about your email and cannot be removed from the suppression list; email to it stays suppressed`);
     }
+    // contract §2: a suppression a live email caused protects live sending (an address that bounced or
+    // unsubscribed): a live key's to remove. One with no email on record counts as live.
+    const cause = found.emailId === null ? undefined : deps.emails.getById(found.emailId);
+    assertMayChange(actor, cause?.mode ?? 'live', `the suppression of ${key}`);
     deps.suppressions.remove(actor.account.id, key);
   });
 }

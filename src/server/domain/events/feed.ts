@@ -101,9 +101,14 @@ export class EventsFeed {
     };
 
     const first = attempt();
-    if (first) return first;
+    if (first) {
+      // A read that may wait answers only what its credentials may read when it answers (issue 23):
+      // the key may have been revoked between its check and this read (a held read re-checks on waking).
+      if (q.wait > 0) actor.recheck?.();
+      return first;
+    }
     // A read back in time (`before`) is never held: nothing new can arrive there.
     if (before !== undefined) return empty();
-    return this.held.hold(accountId, q.wait, attempt, empty, signal);
+    return this.held.hold(accountId, q.wait, attempt, empty, signal, actor.recheck);
   }
 }

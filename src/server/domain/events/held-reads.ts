@@ -37,13 +37,16 @@ export class HeldReads {
 
   /**
    * Holds a read that found nothing: answers the first `attempt()` that finds something after a
-   * wake, or `empty()` after `waitSecs`, on abort, or on close.
+   * wake, or `empty()` after `waitSecs`, on abort, or on close. `recheck` (the caller's credentials,
+   * `Actor.recheck`) runs at each wake and when the time runs out, before anything is answered: a key
+   * revoked, or an account suspended, while the read was held answers that error, never what arrived
+   * after it (issue 23).
    */
-  hold<T>(accountId: string, waitSecs: number, attempt: () => T | undefined, empty: () => T, signal?: AbortSignal): Promise<T> {
+  hold<T>(accountId: string, waitSecs: number, attempt: () => T | undefined, empty: () => T, signal?: AbortSignal, recheck?: () => void): Promise<T> {
     if (waitSecs <= 0 || this.closed || signal?.aborted) return Promise.resolve(empty());
-    return new Promise<T>((resolve) => {
+    return new Promise<T>((resolve, reject) => {
       let done = false;
-      const finish = (result: T) => {
+      const finish = (outcome: () => T) => {
         if (done) return;
         done = true;
         clearTimeout(timer);
@@ -52,14 +55,22 @@ export class HeldReads {
         set?.delete(wake);
         if (set && set.size === 0) this.byAccount.delete(accountId);
         signal?.removeEventListener('abort', release);
-        resolve(result);
+        try {
+          resolve(outcome());
+        } catch (err) {
+          reject(err);
+        }
       };
-      const release = () => finish(empty());
+      const release = () => finish(empty);
+      const answer = (found: T) => () => {
+        recheck?.();
+        return found;
+      };
       const wake = () => {
         const found = attempt();
-        if (found !== undefined) finish(found);
+        if (found !== undefined) finish(answer(found));
       };
-      const timer = setTimeout(release, waitSecs * 1000);
+      const timer = setTimeout(() => finish(answer(empty())), waitSecs * 1000);
       this.waiters.add(release);
       let set = this.byAccount.get(accountId);
       if (!set) this.byAccount.set(accountId, (set = new Set()));

@@ -12,6 +12,7 @@ import { tcrBrandIdFor } from './registry-ids.js';
 import { charge } from '../billing/charging.js';
 import { submitDraftCampaigns } from './campaigns.js';
 import { logoUrlProblem } from './logo-url.js';
+import { assertMayChange } from '../test-keys.js';
 
 // spec: Brand (10DLC), Registration inputs; contract §7 (brands), §9 (sandbox decisions), §11 (prices).
 
@@ -53,6 +54,7 @@ export function insertBrand(deps: RegistrationDeps, actor: Actor, body: BrandReg
     pageConfig: null,
     rejectionReason: null,
     submittedAt: mock ? null : now,
+    mode: actor.mode,
     createdAt: now,
     updatedAt: now,
   };
@@ -88,6 +90,13 @@ export function getBrand(deps: Pick<RegistrationDeps, 'brands'>, actor: Actor, i
  * Any brand by id, for the public hosted pages (`/p/{brandId}/…`, contract §7), which have no caller.
  * Undefined when there is none.
  */
+/** contract §2: a brand registered with a live key (its fees live money) is a live key's to change, resubmit, vet or decide. */
+function brandToChange(deps: Pick<RegistrationDeps, 'brands'>, actor: Actor, id: string): BrandRecord {
+  const b = getBrand(deps, actor, id);
+  assertMayChange(actor, b.mode, 'this brand');
+  return b;
+}
+
 export function getPublic(deps: Pick<RegistrationDeps, 'brands'>, id: string): BrandRecord | undefined {
   return deps.brands.getById(id);
 }
@@ -109,7 +118,7 @@ const REVIEWED_FIELDS = ['legalName', 'entityType', ...BRAND_TEXT_FIELDS] as con
  */
 export function updateBrand(deps: RegistrationDeps, actor: Actor, id: string, body: UpdateBrandBody): BrandRecord {
   return deps.uow.transaction(() => {
-    const b = getBrand(deps, actor, id);
+    const b = brandToChange(deps, actor, id);
     const reviewed = REVIEWED_FIELDS.filter((k) => body[k] !== undefined);
     if (reviewed.length && b.status !== 'draft' && b.status !== 'rejected') {
       throw conflict(`brand ${b.id} is ${b.status}: ${reviewed.join(', ')} can change only while it is draft or rejected`);
@@ -148,7 +157,7 @@ function assertUsAddress(fields: BrandFields): void {
 /** contract §7: only a `rejected` brand can be resubmitted (else 409); the registry decides 1 h later. Decision: no new charge. */
 export function resubmitBrand(deps: RegistrationDeps, actor: Actor, id: string): BrandRecord {
   return deps.uow.transaction(() => {
-    const b = getBrand(deps, actor, id);
+    const b = brandToChange(deps, actor, id);
     if (b.status !== 'rejected') throw conflict(`only a rejected brand can be resubmitted (brand ${b.id} is ${b.status})`);
     const now = deps.clock.nowMs();
     b.status = 'submitted';
@@ -179,7 +188,7 @@ export function vettingScoreOf(b: BrandRecord, vettingClass: VettingBody['vettin
  */
 export function vetBrand(deps: RegistrationDeps, actor: Actor, id: string, body: VettingBody): BrandRecord {
   return deps.uow.transaction(() => {
-    const b = getBrand(deps, actor, id);
+    const b = brandToChange(deps, actor, id);
     if (b.mock) throw conflict(`brand ${b.id} is a mock brand: mock brands are not vetted`);
     if (b.status !== 'approved') throw conflict(`only an approved brand can be vetted (brand ${b.id} is ${b.status})`);
     const now = deps.clock.nowMs();
@@ -231,7 +240,7 @@ export function sandboxBrandDecision(
   body: { decision: 'approved' | 'rejected'; reason?: string },
 ): BrandRecord {
   return deps.uow.transaction(() => {
-    const b = getBrand(deps, actor, id);
+    const b = brandToChange(deps, actor, id);
     if (b.status !== 'submitted') throw conflict(`only a submitted brand can be decided (brand ${b.id} is ${b.status})`);
     decide(deps, b, body.decision === 'approved' ? { decision: 'approved' } : { decision: 'rejected', reason: body.reason ?? 'rejected by the registry' });
     return b;

@@ -11,6 +11,7 @@ import { JOB_CAMPAIGN_DCA_REVIEW, JOB_CAMPAIGN_DECISION, JOB_CNP_SHARING, type R
 import { tcrCampaignIdFor } from './registry-ids.js';
 import { charge } from '../billing/charging.js';
 import { predictApproval } from './prediction.js';
+import { assertMayChange } from '../test-keys.js';
 
 // spec: Campaign (10DLC), Campaign summary, Registration inputs; contract §7 (campaigns), §9 (sandbox
 // decisions), §11 (prices).
@@ -44,6 +45,7 @@ export function insertCampaign(deps: RegistrationDeps, actor: Actor, brand: Bran
     mnoMetadata: null,
     remediationAttempts: 0,
     lastRejectionReason: null,
+    mode: actor.mode,
     createdAt: now,
     updatedAt: now,
   };
@@ -73,6 +75,13 @@ export function getCampaign(deps: Pick<RegistrationDeps, 'campaigns'>, actor: Ac
 }
 
 /** spec: Campaign summary — the list's rows, newest first. */
+/** contract §2: a campaign registered with a live key (its fees live money, live numbers on it) is a live key's to change. */
+function campaignToChange(deps: Pick<RegistrationDeps, 'campaigns'>, actor: Actor, id: string): CampaignRecord {
+  const c = getCampaign(deps, actor, id);
+  assertMayChange(actor, c.mode, 'this campaign');
+  return c;
+}
+
 export function listCampaigns(deps: Pick<RegistrationDeps, 'campaigns'>, actor: Actor, f: CampaignFilters, limit: number, cursor?: string): Page<CampaignSummaryRecord> {
   return deps.campaigns.listSummaries(actor.account.id, f, limit, cursor);
 }
@@ -83,7 +92,7 @@ const EDITABLE: readonly CampaignStatus[] = ['draft', 'rejected'];
 /** `PATCH /v1/campaigns/{id}`: only a `draft` or `rejected` campaign (else 409); a resubmit sends the edit. */
 export function updateCampaign(deps: RegistrationDeps, actor: Actor, id: string, body: UpdateCampaignBody): CampaignRecord {
   return deps.uow.transaction(() => {
-    const c = getCampaign(deps, actor, id);
+    const c = campaignToChange(deps, actor, id);
     if (!EDITABLE.includes(c.status)) throw conflict(`campaign ${c.id} is ${c.status}: only a draft or rejected campaign can be changed`);
     const { name, useCase, ...content } = body;
     if (name !== undefined) c.name = name;
@@ -99,7 +108,7 @@ export function updateCampaign(deps: RegistrationDeps, actor: Actor, id: string,
 /** contract §7: only a `rejected` campaign is resubmitted; `remediationAttempts` counts it; → `submitted`. */
 export function resubmitCampaign(deps: RegistrationDeps, actor: Actor, id: string): CampaignRecord {
   return deps.uow.transaction(() => {
-    const c = getCampaign(deps, actor, id);
+    const c = campaignToChange(deps, actor, id);
     if (c.status !== 'rejected') throw conflict(`only a rejected campaign can be resubmitted (campaign ${c.id} is ${c.status})`);
     c.remediationAttempts += 1;
     submit(deps, c, brandOf(deps, c));
@@ -188,7 +197,7 @@ export function sandboxCampaignDecision(
   body: { decision: 'approved' | 'rejected'; reason?: string },
 ): CampaignRecord {
   return deps.uow.transaction(() => {
-    const c = getCampaign(deps, actor, id);
+    const c = campaignToChange(deps, actor, id);
     if (c.status !== 'submitted' && c.status !== 'dca_review') {
       throw conflict(`only a submitted or dca_review campaign can be decided (campaign ${c.id} is ${c.status})`);
     }
@@ -206,7 +215,7 @@ export function sandboxCampaignDecision(
  */
 export function shareCampaign(deps: RegistrationDeps, actor: Actor, id: string): CampaignRecord {
   return deps.uow.transaction(() => {
-    const c = getCampaign(deps, actor, id);
+    const c = campaignToChange(deps, actor, id);
     if (c.mock) throw conflict(`campaign ${c.id} is a mock campaign: mock campaigns cannot be shared`);
     if (c.status !== 'approved') throw conflict(`only an approved campaign can be shared (campaign ${c.id} is ${c.status})`);
     if (c.cnpSharingStatus === 'pending' || c.cnpSharingStatus === 'accepted') throw conflict(`campaign ${c.id} sharing is already ${c.cnpSharingStatus}`);

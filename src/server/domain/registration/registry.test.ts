@@ -11,7 +11,7 @@ import { GOOD_BRAND, GOOD_CAMPAIGN, WEAK_CAMPAIGN } from '../../../../test/regis
 const brand = (over: Partial<BrandRecord> = {}): BrandRecord => ({
   id: 'b1', accountId: 'a1', legalName: 'Acme Widgets Inc', status: 'submitted', mock: false, entityType: null, fields: {},
   tcrBrandId: null, identityStatus: null, vettingProvider: null, vettingClass: null, vettingScore: null, carrierSuspended: null,
-  compliancePages: null, pageConfig: null, rejectionReason: null, submittedAt: 0, createdAt: 0, updatedAt: 0, ...over,
+  compliancePages: null, pageConfig: null, rejectionReason: null, submittedAt: 0, mode: 'live', createdAt: 0, updatedAt: 0, ...over,
 });
 
 describe('registryBrandVerdict (contract §7)', () => {
@@ -60,7 +60,7 @@ describe('campaignVerdict (contract §7: approved at the approval score)', () =>
     const { name, useCase, ...rest } = content as { name: string; useCase: string };
     return {
       id: 'c1', accountId: 'a1', brandId: 'b1', name, useCase, status: 'dca_review', content: rest as CampaignRecord['content'], tcrCampaignId: null, mock: false,
-      cnpSharingStatus: 'none', mnoMetadata: null, remediationAttempts: 0, lastRejectionReason: null, createdAt: 0, updatedAt: 0,
+      cnpSharingStatus: 'none', mnoMetadata: null, remediationAttempts: 0, lastRejectionReason: null, mode: 'live', createdAt: 0, updatedAt: 0,
     };
   };
   const good = brand({ legalName: GOOD_BRAND.legalName, entityType: 'PRIVATE_PROFIT', fields: { ...GOOD_BRAND } as never });

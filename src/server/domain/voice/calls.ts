@@ -1,3 +1,4 @@
+import { assertMayChange } from '../test-keys.js';
 import { assertCanStartCall } from './call-billing.js';
 import type { Actor } from '../actor.js';
 import type { NumberRecord } from '../../storage/numbers-repo.js';
@@ -222,6 +223,8 @@ function stepOutbound(deps: CallsDeps, call: CallRecord, state: OutboundState): 
 export function transferCall(deps: CallsDeps, actor: Actor, id: string, body: TransferCallBody): CallRecord {
   return deps.uow.transaction(() => {
     const call = getCall(deps, actor, id);
+    // contract §2: a live call (live usage, a live caller on the line) is a live key's to transfer.
+    assertMayChange(actor, call.mode, `call ${id}`);
     const state = call.state as RunnerState | null;
     if (call.status !== 'in_progress' || !state || state.dueAt === null) throw conflict(`call ${id} is ${call.status}: only a call in progress can be transferred`);
     let answeredBy: string;

@@ -9,6 +9,7 @@ import { notFound } from '../../errors.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { RegisterDeviceBody } from '../../../api/schemas/softphone.js';
 import { DEVICE_STALE_AFTER_SECS, DEVICE_TOKEN_TTL_SECS, type DevicePresence } from '../../../api/values/calls.js';
+import { assertMayChange } from '../test-keys.js';
 
 // spec: Softphone; contract §6 (Softphone): device registration (idempotent per user and label),
 // login tokens, presence heartbeats and the 60 s staleness rule.
@@ -35,6 +36,7 @@ export function registerDevice(deps: Pick<DevicesDeps, 'uow' | 'clock' | 'device
       // A device is offline until its first heartbeat (contract §6: online only while heartbeats arrive).
       presence: 'offline',
       lastSeenAt: null,
+      mode: actor.mode,
       createdAt: deps.clock.nowMs(),
     }),
   );
@@ -52,6 +54,16 @@ export function getDevice(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, id: 
 }
 
 /**
+ * A device about to be deleted, to report presence, or to get a token. contract §2: a device
+ * registered with a live key rings on live calls; its token is a credential for them: a live key's.
+ */
+function deviceToChange(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, id: string): DeviceRecord {
+  const device = getDevice(deps, actor, id);
+  assertMayChange(actor, device.mode, 'this device');
+  return device;
+}
+
+/**
  * DELETE /v1/webrtc/devices/{id}. Decision (the contract is silent): a device named by a call route
  * may be deleted. Refusing would let one lost laptop block every route edit; and a route whose webrtc
  * destination no longer exists does not break calls: the call engine skips an unknown device like a
@@ -60,7 +72,7 @@ export function getDevice(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, id: 
  */
 export function deleteDevice(deps: Pick<DevicesDeps, 'uow' | 'devices'>, actor: Actor, id: string): void {
   deps.uow.transaction(() => {
-    const device = getDevice(deps, actor, id);
+    const device = deviceToChange(deps, actor, id);
     deps.devices.delete(device.id);
   });
 }
@@ -68,7 +80,7 @@ export function deleteDevice(deps: Pick<DevicesDeps, 'uow' | 'devices'>, actor: 
 /** POST /v1/webrtc/devices/{id}/presence: a heartbeat; `lastSeenAt` is the service clock now, whatever the status. */
 export function recordHeartbeat(deps: Pick<DevicesDeps, 'uow' | 'clock' | 'devices'>, actor: Actor, id: string, status: DevicePresence): DeviceRecord {
   return deps.uow.transaction(() => {
-    const device = getDevice(deps, actor, id);
+    const device = deviceToChange(deps, actor, id);
     const now = deps.clock.nowMs();
     deps.devices.recordPresence(device.id, status, now);
     return { ...device, presence: status, lastSeenAt: now };
@@ -125,7 +137,7 @@ export function mintDeviceToken(
   id: string,
   wallNowMs: number = Date.now(),
 ): { token: string; expiresAt: number } {
-  const device = getDevice(deps, actor, id);
+  const device = deviceToChange(deps, actor, id);
   const expiresAt = wallNowMs + DEVICE_TOKEN_TTL_SECS * 1000;
   const payload = Buffer.from(JSON.stringify({ d: device.id, a: device.accountId, e: expiresAt }), 'utf8').toString('base64url');
   const mac = sign(tokenSecret(deps), payload).toString('base64url');

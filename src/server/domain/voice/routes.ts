@@ -5,7 +5,7 @@ import type { RouteRecord, RoutesRepo, StoredRoute } from '../../storage/routes-
 import type { MediaStore } from '../../storage/media-store.js';
 import type { DevicesRepo } from '../../storage/devices-repo.js';
 import type { Actor } from '../actor.js';
-import { resolveNumber } from '../numbers.js';
+import { numberToChange, resolveNumber } from '../numbers.js';
 import { audioMatchesType, newMediaName } from '../media.js';
 import { newId } from '../../ids.js';
 import { ServiceError, conflict, validationError } from '../../errors.js';
@@ -94,7 +94,7 @@ function ifMatchHolds(header: string | undefined, numberId: string, record: Rout
  */
 export function putRoute(deps: RoutesDeps, actor: Actor, idOrPhone: string, body: PutRouteBody, opts: { ifMatch?: string } = {}): RouteState {
   return deps.uow.transaction(() => {
-    const number = resolveNumber(deps, actor, idOrPhone);
+    const number = numberToChange(deps, actor, idOrPhone);
     assertOwned(number);
     const now = deps.clock.nowMs();
     const current = deps.routes.get(number.id) ?? emptyRecord(number, now);
@@ -264,7 +264,7 @@ export interface GreetingUploadInput {
  * file is deleted. Returns the state and the new media name.
  */
 export function uploadGreeting(deps: RoutesDeps, actor: Actor, idOrPhone: string, upload: GreetingUploadInput): RouteState & { media: string } {
-  const number = resolveNumber(deps, actor, idOrPhone);
+  const number = numberToChange(deps, actor, idOrPhone);
   assertOwned(number);
   const contentType = (upload.contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (!(GREETING_AUDIO_TYPES as readonly string[]).includes(contentType)) {
@@ -280,7 +280,7 @@ export function uploadGreeting(deps: RoutesDeps, actor: Actor, idOrPhone: string
   let state: RouteState;
   try {
     state = deps.uow.transaction(() => {
-      const n = resolveNumber(deps, actor, idOrPhone);
+      const n = numberToChange(deps, actor, idOrPhone);
       assertOwned(n);
       const now = deps.clock.nowMs();
       const current = deps.routes.get(n.id) ?? emptyRecord(n, now);

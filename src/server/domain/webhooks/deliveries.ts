@@ -7,7 +7,7 @@ import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
 import { SINGLE_ATTEMPT_EVENT_TYPES, TEST_EVENT_TYPE, eventFilterMatches } from '../../../api/schemas/events.js';
 import { MAX_ATTEMPTS, nextAttemptAfterFailure } from './retry-schedule.js';
-import { DISABLED_EVENT_TYPE, disableEndpoint, getEndpoint, shouldAutoDisable, type WebhookDomainDeps } from './endpoints.js';
+import { DISABLED_EVENT_TYPE, disableEndpoint, endpointToChange, getEndpoint, shouldAutoDisable, type WebhookDomainDeps } from './endpoints.js';
 
 /** spec: Limits — the delivery log keeps 7 days. */
 export const DELIVERY_LOG_RETENTION_MS = 7 * 24 * 3600 * 1000;
@@ -47,9 +47,10 @@ export function writeDeliveriesForEvent(
 /**
  * The sample event `POST /v1/webhooks/{id}/test` delivers (not in the feed): one attempt, to the
  * actor's endpoint, whatever its filter and even when it is disabled. The worker sends it at once.
+ * contract §2: signed with the endpoint's secret, so a live endpoint's probe needs a live key.
  */
 export function createTestDelivery(d: WebhookDomainDeps, actor: Actor, endpointId: string): DeliveryRecord {
-  const e = getEndpoint(d, actor, endpointId);
+  const e = endpointToChange(d, actor, endpointId);
   return d.uow.transaction(() => {
     const now = d.clock.nowMs();
     const eventId = newId('evt');
@@ -92,11 +93,12 @@ export function purgeExpiredDeliveries(d: Pick<WebhookDomainDeps, 'webhookDelive
 
 /**
  * Puts one more attempt of a delivery due now (a manual retry); the worker sends it at once.
- * `inFlight`: whether the delivery machinery is attempting it right now (then 409).
+ * `inFlight`: whether the delivery machinery is attempting it right now (then 409). contract §2: a
+ * live endpoint's redelivery (a live event, signed with the live secret) needs a live key.
  */
 export function scheduleManualRetry(d: WebhookDomainDeps, actor: Actor, endpointId: string, deliveryId: string, inFlight: boolean): DeliveryRecord {
   return d.uow.transaction(() => {
-    const endpoint = getEndpoint(d, actor, endpointId);
+    const endpoint = endpointToChange(d, actor, endpointId);
     const delivery = getDelivery(d, actor, endpointId, deliveryId);
     if (!endpoint.enabled) throw conflict('this webhook endpoint is disabled; re-enable it (PATCH enabled: true) before retrying a delivery');
     if (inFlight) throw conflict('an attempt of this delivery is in progress; retry after it finishes');

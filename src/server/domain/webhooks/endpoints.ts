@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../../storage/unit-of-work.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { EventStore } from '../events/store.js';
 import type { Actor } from '../actor.js';
+import { assertMayChange } from '../test-keys.js';
 import { newId, randomBase62 } from '../../ids.js';
 import { conflict, notFound, validationError } from '../../errors.js';
 import type { WebhookEndpointRecord, WebhookEndpointsRepo } from '../../storage/webhooks-repo.js';
@@ -46,6 +47,17 @@ export function getEndpoint(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, acto
   return e;
 }
 
+/**
+ * The actor's endpoint, about to be changed, deleted, re-keyed, disabled, or used to sign a probe or a
+ * redelivery. contract §2: an endpoint created with a live key is a live key's, its secret included
+ * (a test key that rotated it would read the new live secret, and anything signed with it is live).
+ */
+export function endpointToChange(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, actor: Actor, id: string): WebhookEndpointRecord {
+  const e = getEndpoint(d, actor, id);
+  assertMayChange(actor, e.mode, 'this webhook endpoint');
+  return e;
+}
+
 /** A bounded list (at most MAX_ENDPOINTS_PER_ACCOUNT), newest first. */
 export function listEndpoints(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, actor: Actor): WebhookEndpointRecord[] {
   return d.webhookEndpoints.listForAccount(actor.account.id);
@@ -71,6 +83,7 @@ export function createEndpoint(d: WebhookDomainDeps, actor: Actor, body: CreateW
     consecutiveFailures: 0,
     failingSince: null,
     lastSuccessAt: null,
+    mode: actor.mode,
     createdAt: now,
     updatedAt: now,
   };
@@ -85,7 +98,7 @@ export function createEndpoint(d: WebhookDomainDeps, actor: Actor, body: CreateW
  */
 export function updateEndpoint(d: WebhookDomainDeps, actor: Actor, id: string, patch: UpdateWebhookBody): WebhookEndpointRecord {
   return d.uow.transaction(() => {
-    const e = getEndpoint(d, actor, id);
+    const e = endpointToChange(d, actor, id);
     const now = d.clock.nowMs();
     const url = patch.url !== undefined ? assertUrl(patch.url) : undefined;
     d.webhookEndpoints.update(
@@ -103,14 +116,14 @@ export function updateEndpoint(d: WebhookDomainDeps, actor: Actor, id: string, p
 }
 
 export function deleteEndpoint(d: WebhookDomainDeps, actor: Actor, id: string): void {
-  getEndpoint(d, actor, id);
+  endpointToChange(d, actor, id);
   // Its deliveries go with it (ON DELETE CASCADE); an attempt in flight finds nothing to record.
   d.webhookEndpoints.delete(id);
 }
 
 /** A new secret at once; attempts from now on are signed with it, the old one is never used again. */
 export function rotateSecret(d: WebhookDomainDeps, actor: Actor, id: string): WebhookEndpointRecord {
-  getEndpoint(d, actor, id);
+  endpointToChange(d, actor, id);
   d.webhookEndpoints.update(id, { secret: newWebhookSecret() }, d.clock.nowMs());
   return getEndpoint(d, actor, id);
 }
@@ -155,7 +168,7 @@ export function disableEndpoint(d: WebhookDomainDeps, e: WebhookEndpointRecord, 
  */
 export function sandboxAutoDisable(d: WebhookDomainDeps, actor: Actor, id: string): WebhookEndpointRecord {
   return d.uow.transaction(() => {
-    const e = getEndpoint(d, actor, id);
+    const e = endpointToChange(d, actor, id);
     if (!e.enabled) throw conflict('this webhook endpoint is already disabled');
     disableEndpoint(d, e, 'consecutive_failures', d.clock.nowMs(), true);
     return getEndpoint(d, actor, id);
