@@ -53,6 +53,9 @@ const bodyFor = (op: Operation, fx: Fixtures): unknown => {
       return { to: '+14155550177' };
     case 'PATCH /v1/webhooks/{id}':
       return { description: 'taken over' };
+    case 'PATCH /v1/brands/{id}':
+      return { website: 'https://taken-over.example' }; // contract §7: a website in its format
+
     case 'POST /v1/sandbox/ports/{id}/decision':
       return { decision: 'approved' };
     case 'POST /v1/ports/{id}/documents':

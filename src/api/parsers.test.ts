@@ -20,7 +20,7 @@ const outcome = (r: Result) =>
 const UUID = '123e4567-e89b-12d3-a456-426614174000';
 const DATE = '2025-03-04T05:06:07.890Z';
 /** A value for each pattern a response schema carries without a format (a page's accent colour). */
-const PATTERN_SAMPLES: Record<string, string> = { '^#[0-9a-fA-F]{6}$': '#1a73e8' };
+const PATTERN_SAMPLES: Record<string, string> = { '^#[0-9a-fA-F]{6}$': '#1a73e8', '^\\d{4}$': '4242' };
 
 /** A value the schema accepts: `full` takes every optional key and non-null branch; otherwise nulls and fewest keys. */
 function sample(schema: JsonSchema, root: JsonSchema, full: boolean): unknown {
