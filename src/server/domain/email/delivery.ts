@@ -7,7 +7,7 @@ import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
 import type { MailboxRepo } from '../../storage/mailbox-repo.js';
 import type { SuppressionReason } from '../../../api/values/email.js';
 import { newId } from '../../ids.js';
-import { mailServerScript, type MailOutcome } from '../../world/mail-server.js';
+import { clickedUrl, mailServerScript, type MailOutcome, type MailStep } from '../../world/mail-server.js';
 import { aggregateEmailStatus } from './status.js';
 import { commonEmailFields, EMAIL_EVENT_STATUS, type EmailEventType } from './event-fields.js';
 import { EMAIL_DELIVER_JOB, EMAIL_STEP_JOB } from './jobs.js';
@@ -41,11 +41,27 @@ interface StepPayload {
   due: Array<{ seq: number; step: number }>;
 }
 
+/**
+ * The mail server's script for each recipient of one email. The link a click follows is looked for
+ * in the html once (issue 23: it was looked for per recipient and per step, in a megabyte of html).
+ */
+function scriptsOf(email: EmailRecord): (address: string) => MailStep[] {
+  let url: string | undefined;
+  const clickUrl = () => (url ??= clickedUrl(email.html));
+  return (address) => mailServerScript(address, clickUrl);
+}
+
 /** Schedules each recipient's step `step` at its time, one job per distinct time. */
-function scheduleSteps(deps: Pick<DeliveryDeps, 'scheduler'>, email: EmailRecord, sentAt: number, next: Array<{ recipient: Pick<RecipientRecord, 'seq' | 'address'>; step: number }>): void {
+function scheduleSteps(
+  deps: Pick<DeliveryDeps, 'scheduler'>,
+  email: EmailRecord,
+  script: (address: string) => MailStep[],
+  sentAt: number,
+  next: Array<{ recipient: Pick<RecipientRecord, 'seq' | 'address'>; step: number }>,
+): void {
   const byTime = new Map<number, StepPayload['due']>();
   for (const { recipient, step } of next) {
-    const s = mailServerScript(recipient.address, email.html)[step];
+    const s = script(recipient.address)[step];
     if (!s) continue;
     const at = sentAt + s.afterSecs * 1000;
     byTime.set(at, [...(byTime.get(at) ?? []), { seq: recipient.seq, step }]);
@@ -175,7 +191,7 @@ export function handOver(deps: DeliveryDeps, emailId: string): number {
       deps.emails.addTimelineEntry({ emailId, recipientSeq: r.seq, type: 'email.sent', status: EMAIL_EVENT_STATUS['email.sent'], occurredAt: now, bounce: null, url: null, method: null });
       sent.push(r);
     }
-    scheduleSteps(deps, email, now, sent.map((recipient) => ({ recipient, step: 0 })));
+    scheduleSteps(deps, email, scriptsOf(email), now, sent.map((recipient) => ({ recipient, step: 0 })));
     refreshEmailStatus(deps, email, now);
     const all = deps.emails.recipients(emailId);
     for (const r of sent) deps.events.emit(email.accountId, 'email.sent', { ...commonEmailFields('email.sent', email, r, all, now) });
@@ -194,18 +210,19 @@ export function runSteps(deps: DeliveryDeps, p: StepPayload): number {
     const all = deps.emails.recipients(p.emailId);
     const bySeq = new Map(all.map((r) => [r.seq, r]));
     const now = deps.clock.nowMs();
+    const script = scriptsOf(email);
     const next: Array<{ recipient: RecipientRecord; step: number }> = [];
     let deliveryMoved = false;
     for (const { seq, step } of p.due) {
       const recipient = bySeq.get(seq);
-      const due = recipient && mailServerScript(recipient.address, email.html)[step];
+      const due = recipient && script(recipient.address)[step];
       if (!recipient || !due || !outcomeApplies(due.outcome, recipient)) continue;
       applyOutcome(deps, email, recipient, due.outcome, now, { all, refresh: false });
       deliveryMoved ||= DELIVERY_OUTCOMES[due.outcome.type] !== undefined;
       next.push({ recipient, step: step + 1 });
     }
     if (deliveryMoved) refreshEmailStatus(deps, email, now);
-    scheduleSteps(deps, email, p.sentAt, next);
+    scheduleSteps(deps, email, script, p.sentAt, next);
     return next.length;
   });
 }
