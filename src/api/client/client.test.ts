@@ -168,6 +168,20 @@ describe('errors', () => {
     expect(ApiError.fromResponse(500, '', 'req_1')).toMatchObject({ code: 'internal_error', status: 500, requestId: 'req_1' });
     expect(ApiError.fromResponse(418, 'teapot').code).toBe('internal_error');
   });
+
+  it('summarises a non-envelope body with markup left open in time proportional to it (issue 23)', () => {
+    const hint = (body: string) => ApiError.fromResponse(502, body).message.replace('the server answered HTTP 502 without an error envelope: ', '');
+    expect(hint('<style>p{}</style><p>Bad <b>Gateway</b></p><script>x()</SCRIPT> <a href="/">home</a>')).toBe('Bad Gateway home');
+    expect(hint('<p>Down</p><script>never closed <a ')).toBe('Down never closed <a');
+    // The regular expressions searched from every opener to the end: a megabyte took minutes.
+    for (const opener of ['<a ', '<script ', '<style ']) {
+      const body = `<p>Bad Gateway</p>${opener.repeat(150_000)}`;
+      const before = process.cpuUsage();
+      expect(hint(body).startsWith(`Bad Gateway ${opener.trim()}`), opener).toBe(true);
+      const used = process.cpuUsage(before);
+      expect((used.user + used.system) / 1000, opener).toBeLessThan(5_000);
+    }
+  });
 });
 
 describe('retries', () => {

@@ -169,12 +169,41 @@ function parseEnvelope(text: string): ErrorEnvelope | undefined {
 
 /** A one-line hint of a non-envelope body: tags stripped, whitespace collapsed, 200 chars. */
 function summariseBody(text: string): string {
-  const plain = text
-    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  const plain = withoutTags(withoutScripts(text)).replace(/\s+/g, ' ').trim();
   return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
+}
+
+// Issue 23: `/<(script|style)[\s\S]*?<\/\1>/gi` and `/<[^>]*>/g` retried from every opener never
+// closed to the end of the text, so a megabyte of `<a ` from a misbehaving server held the command
+// for minutes. The same results, each in one pass:
+
+/** Every script and style element replaced by a space, as `/<(script|style)[\s\S]*?<\/\1>/gi` did. */
+function withoutScripts(text: string): string {
+  const opener = /<(script|style)/gi;
+  const closers: Record<string, RegExp> = { script: /<\/script>/gi, style: /<\/style>/gi };
+  // A kind with no closing tag after one opener has none after any later one: never searched again.
+  const unclosed = new Set<string>();
+  let out = '';
+  let from = 0;
+  for (let m = opener.exec(text); m; m = opener.exec(text)) {
+    const kind = m[1]!.toLowerCase();
+    if (unclosed.has(kind)) continue;
+    const closer = closers[kind]!;
+    closer.lastIndex = opener.lastIndex;
+    if (!closer.exec(text)) {
+      unclosed.add(kind);
+      continue;
+    }
+    out += `${text.slice(from, m.index)} `;
+    from = opener.lastIndex = closer.lastIndex;
+  }
+  return out + text.slice(from);
+}
+
+/** Every tag replaced by a space, as `/<[^>]*>/g` did: only up to the last `>` can a tag close. */
+function withoutTags(text: string): string {
+  const end = text.lastIndexOf('>') + 1;
+  return text.slice(0, end).replace(/<[^>]*>/g, ' ') + text.slice(end);
 }
 
 /** The `code` of an error or of its causes (undici sometimes wraps the system error). */

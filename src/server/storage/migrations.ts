@@ -775,3 +775,18 @@ MIGRATIONS.push({
     CREATE INDEX idempotency_created ON idempotency_keys(created_at);
   `,
 });
+
+MIGRATIONS.push({
+  version: 16,
+  name: 'the mail sandbox keeps an email body once',
+  sql: `
+    -- contract §8 (extension), issue 23: an email sent with html only gets its text part derived once,
+    -- when it is handed to the mail server, and kept here; the mail sandbox rows of its recipients
+    -- read the body (html, text or this) from the email instead of each holding a copy (50 recipients
+    -- of a 1 MB body were 100 MB written in one job). Rows written before keep their own copy.
+    CREATE TABLE email_derived_texts (
+      email_id TEXT PRIMARY KEY REFERENCES emails(id),
+      text TEXT NOT NULL
+    );
+  `,
+});

@@ -1,8 +1,28 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { clickedUrl, HARD_BOUNCE, mailServerScript, simulatorAddressOf, SOFT_BOUNCE } from './mail-server.js';
 import { MAIL_SIMULATOR_TIMINGS as T, SIMULATOR_DEFAULT_CLICK_URL } from '../../api/values/email.js';
 
-const types = (address: string, html: string | null = null) => mailServerScript(address, html).map((s) => s.outcome.type);
+const noClick = () => SIMULATOR_DEFAULT_CLICK_URL;
+
+/** The regular expression `clickedUrl` was until issue 23, the reference it is compared with (quadratic: short inputs only). */
+function regexClickedUrl(html: string | null): string {
+  const m = html && /<a\b[^>]*?\bhref\s*=\s*(?:"(https?:\/\/[^"]+)"|'(https?:\/\/[^']+)'|(https?:\/\/[^\s>]+))/i.exec(html);
+  return m ? (m[1] ?? m[2] ?? m[3])! : SIMULATOR_DEFAULT_CLICK_URL;
+}
+
+/** The least CPU time (ms) of a few runs: unlike the clock, not stretched when the process waits for a core. */
+function cpuMs(fn: () => unknown): number {
+  let best = Infinity;
+  for (let run = 0; run < 5; run++) {
+    const before = process.cpuUsage();
+    fn();
+    const used = process.cpuUsage(before);
+    best = Math.min(best, (used.user + used.system) / 1000);
+  }
+  return best;
+}
+const types = (address: string) => mailServerScript(address, noClick).map((s) => s.outcome.type);
 
 describe('simulated mail server (contract §8)', () => {
   it('reads the local part on simulator.test, ignoring a +label and case', () => {
@@ -23,7 +43,7 @@ describe('simulated mail server (contract §8)', () => {
     expect(types('click@simulator.test')).toEqual(['email.delivered', 'email.opened', 'email.clicked']);
     expect(types('unsubscribe@simulator.test')).toEqual(['email.delivered', 'email.unsubscribed']);
     for (const a of ['defer@simulator.test', 'click@simulator.test', 'complaint@simulator.test']) {
-      const at = mailServerScript(a, null).map((s) => s.afterSecs);
+      const at = mailServerScript(a, noClick).map((s) => s.afterSecs);
       expect(at).toEqual([...at].sort((x, y) => x - y));
       expect(new Set(at).size).toBe(at.length);
     }
@@ -31,29 +51,60 @@ describe('simulated mail server (contract §8)', () => {
 
   it('delivers every other address, on any domain, after the delivery delay', () => {
     for (const a of ['dana@example.com', 'bounce@example.com', 'someone@simulator.test']) {
-      expect(mailServerScript(a, null)).toEqual([{ afterSecs: T.deliverAfterSecs, outcome: { type: 'email.delivered' } }]);
+      expect(mailServerScript(a, noClick)).toEqual([{ afterSecs: T.deliverAfterSecs, outcome: { type: 'email.delivered' } }]);
     }
   });
 
   it('bounces hard with 550 and soft with 452; retries a deferral after the retry delay', () => {
-    expect(mailServerScript('bounce@simulator.test', null)[0]!.outcome).toEqual({ type: 'email.bounced', bounce: HARD_BOUNCE });
+    expect(mailServerScript('bounce@simulator.test', noClick)[0]!.outcome).toEqual({ type: 'email.bounced', bounce: HARD_BOUNCE });
     expect(HARD_BOUNCE).toMatchObject({ class: 'hard', code: 550 });
-    expect(mailServerScript('soft-bounce@simulator.test', null)[0]!.outcome).toEqual({ type: 'email.bounced', bounce: SOFT_BOUNCE });
+    expect(mailServerScript('soft-bounce@simulator.test', noClick)[0]!.outcome).toEqual({ type: 'email.bounced', bounce: SOFT_BOUNCE });
     expect(SOFT_BOUNCE).toMatchObject({ class: 'soft', code: 452 });
-    const [deferred, delivered] = mailServerScript('defer@simulator.test', null);
+    const [deferred, delivered] = mailServerScript('defer@simulator.test', noClick);
     expect(delivered!.afterSecs - deferred!.afterSecs).toBe(T.deferRetryAfterSecs);
   });
 
   it('unsubscribes by one click', () => {
-    expect(mailServerScript('unsubscribe@simulator.test', null)[1]!.outcome).toEqual({ type: 'email.unsubscribed', method: 'one_click' });
+    expect(mailServerScript('unsubscribe@simulator.test', noClick)[1]!.outcome).toEqual({ type: 'email.unsubscribed', method: 'one_click' });
   });
 
   it('clicks the first http(s) link of the html, or the default', () => {
     const html = '<p><a href="mailto:x@y.z">mail</a> <a class="c" href="https://shop.example/a?b=1">shop</a> <a href="http://later.example">x</a></p>';
-    expect(mailServerScript('click@simulator.test', html)[2]!.outcome).toEqual({ type: 'email.clicked', url: 'https://shop.example/a?b=1' });
+    expect(mailServerScript('click@simulator.test', () => clickedUrl(html))[2]!.outcome).toEqual({ type: 'email.clicked', url: 'https://shop.example/a?b=1' });
     expect(clickedUrl("<a href='http://single.example/q'>s</a>")).toBe('http://single.example/q');
     expect(clickedUrl('<a href=https://bare.example/x>b</a>')).toBe('https://bare.example/x');
     expect(clickedUrl('<p>no links</p>')).toBe(SIMULATOR_DEFAULT_CLICK_URL);
     expect(clickedUrl(null)).toBe(SIMULATOR_DEFAULT_CLICK_URL);
+  });
+
+  it('finds the link the regular expression found, on any input', () => {
+    const piece = fc.constantFrom('<a', '<A', '<a ', '<ab', '<', '>', ' ', '\n', 'href', 'HREF', 'xhref', '=', ' = ', '"', "'", 'http://', 'https://', 'HTTP://', 'x', '/y.z', '"http://e.x"', "'https://s.q'");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (parts) => {
+        const html = parts.join('');
+        expect(clickedUrl(html)).toBe(regexClickedUrl(html));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('takes time in proportion to the html, however many tags are left open (1 MB against 100 KB)', () => {
+    // The regular expression read from every `<a` to the end of its tag: 128 KB of `<a ` took 4 s.
+    for (const unit of ['<a ', '<a href="http://', "<a href='http://", '<a href=x ', '<a><b href="http://x">', '<a href=http:// ']) {
+      const small = unit.repeat(Math.floor(100_000 / unit.length));
+      const large = unit.repeat(Math.floor(1_000_000 / unit.length)) + '<a href="https://found.example">';
+      cpuMs(() => clickedUrl(small));
+      const ratio = cpuMs(() => clickedUrl(large)) / Math.max(cpuMs(() => clickedUrl(small)), 0.1);
+      expect(ratio, unit).toBeLessThan(50);
+    }
+  });
+
+  it('looks for the clicked link only for a recipient that clicks', () => {
+    let asked = 0;
+    const clickUrl = () => (asked++, 'https://x.example');
+    for (const a of ['dana@example.com', 'open@simulator.test', 'defer@simulator.test', 'unsubscribe@simulator.test']) mailServerScript(a, clickUrl);
+    expect(asked).toBe(0);
+    mailServerScript('click@simulator.test', clickUrl);
+    expect(asked).toBe(1);
   });
 });

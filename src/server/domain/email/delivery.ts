@@ -7,11 +7,11 @@ import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
 import type { MailboxRepo } from '../../storage/mailbox-repo.js';
 import type { SuppressionReason } from '../../../api/values/email.js';
 import { newId } from '../../ids.js';
-import { mailServerScript, type MailOutcome } from '../../world/mail-server.js';
+import { clickedUrl, mailServerScript, type MailOutcome, type MailStep } from '../../world/mail-server.js';
 import { aggregateEmailStatus } from './status.js';
 import { commonEmailFields, EMAIL_EVENT_STATUS, type EmailEventType } from './event-fields.js';
 import { EMAIL_DELIVER_JOB, EMAIL_STEP_JOB } from './jobs.js';
-import { renderedParts } from './mailbox-text.js';
+import { htmlToText, htmlToTextInSlices } from './mailbox-text.js';
 
 // contract §8: everything after the accept. The `email.deliver` job hands an email's recipients
 // over (`email.sent` each); then the simulated mail server's script (world/mail-server.ts) runs as
@@ -22,6 +22,9 @@ import { renderedParts } from './mailbox-text.js';
 // A step for a recipient that has moved on (a sandbox report got there first) does nothing and ends
 // that recipient's script. (One job per recipient step cost a transaction — a commit — each: 10
 // recipients were 11 commits, the most of an email's cost in bench/emails.)
+// The mail sandbox's text part of a live email sent with html only is derived ONCE per email, at the
+// handover, a slice at a time between other work (issue 23: it was derived per delivered recipient,
+// on the thread that serves every request), and kept; each recipient's mail sandbox row reads it.
 
 /** What the mail server's jobs run on (compose.ts passes the service's domain deps). */
 export interface DeliveryDeps {
@@ -41,11 +44,27 @@ interface StepPayload {
   due: Array<{ seq: number; step: number }>;
 }
 
+/**
+ * The mail server's script for each recipient of one email. The link a click follows is looked for
+ * in the html once (issue 23: it was looked for per recipient and per step, in a megabyte of html).
+ */
+function scriptsOf(email: EmailRecord): (address: string) => MailStep[] {
+  let url: string | undefined;
+  const clickUrl = () => (url ??= clickedUrl(email.html));
+  return (address) => mailServerScript(address, clickUrl);
+}
+
 /** Schedules each recipient's step `step` at its time, one job per distinct time. */
-function scheduleSteps(deps: Pick<DeliveryDeps, 'scheduler'>, email: EmailRecord, sentAt: number, next: Array<{ recipient: Pick<RecipientRecord, 'seq' | 'address'>; step: number }>): void {
+function scheduleSteps(
+  deps: Pick<DeliveryDeps, 'scheduler'>,
+  email: EmailRecord,
+  script: (address: string) => MailStep[],
+  sentAt: number,
+  next: Array<{ recipient: Pick<RecipientRecord, 'seq' | 'address'>; step: number }>,
+): void {
   const byTime = new Map<number, StepPayload['due']>();
   for (const { recipient, step } of next) {
-    const s = mailServerScript(recipient.address, email.html)[step];
+    const s = script(recipient.address)[step];
     if (!s) continue;
     const at = sentAt + s.afterSecs * 1000;
     byTime.set(at, [...(byTime.get(at) ?? []), { seq: recipient.seq, step }]);
@@ -129,7 +148,8 @@ export function applyOutcome(
   // Decision (mail-common, spec: Authentication 2): a test-key email sends nothing, so nothing lands
   // in the mail sandbox; its recipients still walk their outcomes and the events still go out.
   if (type === 'email.delivered' && email.mode === 'live') {
-    const parts = renderedParts(email);
+    // An email handed over before its text was kept (a service of an older version) derives it now.
+    if (needsDerivedText(email) && !deps.mailbox.hasDerivedText(email.id)) deps.mailbox.keepDerivedText(email.id, htmlToText(email.html!));
     deps.mailbox.insert({
       id: newId('mbx'),
       accountId: email.accountId,
@@ -137,8 +157,6 @@ export function applyOutcome(
       to: recipient.address,
       from: email.from,
       subject: email.subject,
-      text: parts.text,
-      html: parts.html,
       tags: email.tags,
       deliveredAt: atMs,
     });
@@ -153,16 +171,23 @@ export function applyOutcome(
   });
 }
 
+/** contract §8 (extension): a live email sent with html only shows a text part derived from it in the mail sandbox. */
+function needsDerivedText(email: EmailRecord): boolean {
+  return email.mode === 'live' && email.text === null && email.html !== null;
+}
+
 /**
  * The handover (`email.deliver`): every `queued` recipient goes to the mail server's queue
  * (`sent`, `email.sent`) and its script's first step is scheduled. Decision: an address suppressed
  * since the accept (a complaint from another email that arrived in between) is not sent either;
- * it becomes `suppressed` without an event, as it would have at the accept.
+ * it becomes `suppressed` without an event, as it would have at the accept. `derivedText`, the mail
+ * sandbox's text part, is kept in the same transaction.
  */
-export function handOver(deps: DeliveryDeps, emailId: string): number {
+export function handOver(deps: DeliveryDeps, emailId: string, derivedText?: string): number {
   return deps.uow.transaction(() => {
     const email = deps.emails.getById(emailId);
     if (!email || email.status !== 'queued') return 0;
+    if (derivedText !== undefined) deps.mailbox.keepDerivedText(emailId, derivedText);
     const now = deps.clock.nowMs();
     const queued = deps.emails.recipients(emailId).filter((r) => r.status === 'queued');
     const sent: RecipientRecord[] = [];
@@ -175,12 +200,23 @@ export function handOver(deps: DeliveryDeps, emailId: string): number {
       deps.emails.addTimelineEntry({ emailId, recipientSeq: r.seq, type: 'email.sent', status: EMAIL_EVENT_STATUS['email.sent'], occurredAt: now, bounce: null, url: null, method: null });
       sent.push(r);
     }
-    scheduleSteps(deps, email, now, sent.map((recipient) => ({ recipient, step: 0 })));
+    scheduleSteps(deps, email, scriptsOf(email), now, sent.map((recipient) => ({ recipient, step: 0 })));
     refreshEmailStatus(deps, email, now);
     const all = deps.emails.recipients(emailId);
     for (const r of sent) deps.events.emit(email.accountId, 'email.sent', { ...commonEmailFields('email.sent', email, r, all, now) });
     return sent.length;
   });
+}
+
+/**
+ * The `email.deliver` job. An email whose mail sandbox text must be derived from its html derives it
+ * first, a slice at a time (the job goes asynchronous: the scheduler runs the next job once it is
+ * done), then hands over with it; any other hands over at once.
+ */
+function deliver(deps: DeliveryDeps, emailId: string): number | Promise<number> {
+  const email = deps.emails.getById(emailId);
+  if (!email || email.status !== 'queued' || !needsDerivedText(email)) return handOver(deps, emailId);
+  return htmlToTextInSlices(email.html!).then((text) => handOver(deps, emailId, text));
 }
 
 /**
@@ -194,24 +230,25 @@ export function runSteps(deps: DeliveryDeps, p: StepPayload): number {
     const all = deps.emails.recipients(p.emailId);
     const bySeq = new Map(all.map((r) => [r.seq, r]));
     const now = deps.clock.nowMs();
+    const script = scriptsOf(email);
     const next: Array<{ recipient: RecipientRecord; step: number }> = [];
     let deliveryMoved = false;
     for (const { seq, step } of p.due) {
       const recipient = bySeq.get(seq);
-      const due = recipient && mailServerScript(recipient.address, email.html)[step];
+      const due = recipient && script(recipient.address)[step];
       if (!recipient || !due || !outcomeApplies(due.outcome, recipient)) continue;
       applyOutcome(deps, email, recipient, due.outcome, now, { all, refresh: false });
       deliveryMoved ||= DELIVERY_OUTCOMES[due.outcome.type] !== undefined;
       next.push({ recipient, step: step + 1 });
     }
     if (deliveryMoved) refreshEmailStatus(deps, email, now);
-    scheduleSteps(deps, email, p.sentAt, next);
+    scheduleSteps(deps, email, script, p.sentAt, next);
     return next.length;
   });
 }
 
 /** compose.ts step 3: the mail server's jobs (a restart resumes whatever was due). */
 export function registerEmailJobs(deps: DeliveryDeps): void {
-  deps.scheduler.register(EMAIL_DELIVER_JOB, (p: { emailId: string }) => handOver(deps, p.emailId), 'email recipients handed to the mail server');
+  deps.scheduler.register(EMAIL_DELIVER_JOB, (p: { emailId: string }) => deliver(deps, p.emailId), 'email recipients handed to the mail server');
   deps.scheduler.register(EMAIL_STEP_JOB, (p: StepPayload) => runSteps(deps, p), 'mail server reports about email recipients');
 }

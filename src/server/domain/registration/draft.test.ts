@@ -110,4 +110,16 @@ describe('draftCampaign', () => {
     expect(draft.subUsecases!.length).toBeGreaterThan(1);
     expect(draft.subUsecases!.length).toBeLessThanOrEqual(5);
   });
+
+  it('drops the dots and spaces a description ends with, in time proportional to it (issue 23)', () => {
+    expect(draftCampaign({ ...complete, description: 'We text order updates. . .  ' }).description).toContain('About the business and its messages: We text order updates.');
+    // A long run of dots and spaces that does not end the text: `/[.\s]+$/` retried from each of
+    // its characters (400 KB: minutes). Far past the schema's cap, to make the difference plain.
+    const description = `We text order updates${'. '.repeat(200_000)}x. .`;
+    const before = process.cpuUsage();
+    const draft = draftCampaign({ ...complete, description });
+    const used = process.cpuUsage(before);
+    expect(draft.description).toContain('About the business and its messages: We text order updates. . .');
+    expect((used.user + used.system) / 1000).toBeLessThan(5_000);
+  });
 });

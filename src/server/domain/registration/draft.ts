@@ -140,8 +140,19 @@ function samplesOf(name: string, matched: readonly (typeof DRAFT_USE_CASES)[numb
   return all.slice(0, DRAFT_SAMPLES.max);
 }
 
+/**
+ * `s` without the dots and whitespace it ends with. A loop, not `/[.\s]+$/`: that expression retries
+ * from every dot or space of a run that does not reach the end, so a description of `. . . x` took
+ * time growing with the square of its length (issue 23).
+ */
+function withoutTrailingDots(s: string): string {
+  let end = s.length;
+  while (end > 0 && (s[end - 1] === '.' || s[end - 1]!.trim() === '')) end--;
+  return s.slice(0, end);
+}
+
 function descriptionOf(info: BusinessInfoBody, name: string, channel: ChannelKind): string {
-  const about = info.description.trim().replace(/[.\s]+$/, '');
+  const about = withoutTrailingDots(info.description.trim());
   const vertical = info.vertical?.trim() ? ` (${info.vertical.trim()})` : '';
   return [
     `${name}${vertical} sends text messages to consumers who opted in ${channelPhrase(channel)}.`,
