@@ -6,6 +6,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { runSvc, expectOk, assertBuilt, type CliResult, type RunSvcOptions } from './helpers/cli.js';
@@ -33,6 +35,29 @@ async function whileClockRuns(pending: Promise<CliResult>, stepSecs = 1): Promis
     await sleep(50);
   }
   return result;
+}
+
+/** A loopback proxy to the service whose `held` resolves when a mailbox read with `wait` passes through. */
+async function heldReadProxy(target: string): Promise<{ url: string; held: Promise<void>; close(): Promise<void> }> {
+  let sawHeld!: () => void;
+  const held = new Promise<void>((resolve) => (sawHeld = resolve));
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', target);
+    if (url.pathname === '/v1/sandbox/mailbox' && url.searchParams.has('wait')) sawHeld();
+    const upstream = httpRequest(url, { method: req.method, headers: req.headers }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    held,
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
 }
 
 /** A domain added, published and verified through the CLI. */
@@ -292,11 +317,15 @@ describe('emails', () => {
 
   it('wait is released by a delivery, counts one already delivered, and times out with exit 1', async () => {
     const to = `waiter-${++counter}@example.org`;
-    const waiting = run(['emails', 'wait', '--to', to, '--subject-match', '^Your code', '--since', 'now', '--timeout', '20s', '-o', 'json']);
-    await sleep(300);
+    // The waiter talks through a loopback proxy that reports its first held read: by then it has
+    // taken "now" from the service, so the sends below (delivered only when the clock moves) come
+    // after it whatever the machine's load (issue 22: was a 300 ms sleep).
+    const proxy = await heldReadProxy(svc.baseUrl);
+    const waiting = run(['emails', 'wait', '--to', to, '--subject-match', '^Your code', '--since', 'now', '--timeout', '20s', '-o', 'json'], { env: { SVC_BASE_URL: proxy.url } });
+    await proxy.held;
     expectOk(await run(['emails', 'send', '--from', from, '--to', to, '--subject', 'Something else', '--text', 'no']));
     expectOk(await run(['emails', 'send', '--from', from, '--to', to, '--subject', 'Your code is 1234', '--text', 'code 1234']));
-    const res = await whileClockRuns(waiting);
+    const res = await whileClockRuns(waiting).finally(() => proxy.close());
     expect(res.code, res.stderr).toBe(0);
     const msg = json(res.stdout);
     expect(msg).toMatchObject({ to, subject: 'Your code is 1234', text: 'code 1234' });
