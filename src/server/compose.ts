@@ -1,34 +1,7 @@
 import { saveClock, type Clock } from './clock.js';
 import { sqliteUnitOfWork, type Db } from './storage/database.js';
-import { UsageStatsRepo } from './storage/usage-stats-repo.js';
-import { AccountsRepo } from './storage/accounts-repo.js';
-import { KeysRepo } from './storage/keys-repo.js';
-import { IdempotencyRepo } from './storage/idempotency-repo.js';
-import { EventsRepo } from './storage/events-repo.js';
-import { CLOCK_STATE_KEY, ServiceStateRepo } from './storage/service-state-repo.js';
-import { WebhookEndpointsRepo } from './storage/webhooks-repo.js';
-import { WebhookDeliveriesRepo } from './storage/webhook-deliveries-repo.js';
-import { NumbersRepo } from './storage/numbers-repo.js';
-import { MessagesRepo } from './storage/messages-repo.js';
-import { CampaignsRepo } from './storage/campaigns-repo.js';
-import { BrandsRepo } from './storage/brands-repo.js';
-import { RoutesRepo } from './storage/routes-repo.js';
-import { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
-import { DevicesRepo } from './storage/devices-repo.js';
-import { CallsRepo } from './storage/calls-repo.js';
-import { VoicemailsRepo } from './storage/voicemails-repo.js';
-import { LeadsRepo } from './storage/leads-repo.js';
-import { PortsRepo } from './storage/ports-repo.js';
-import { SendingDomainsRepo } from './storage/sending-domains-repo.js';
-import { EmailsRepo } from './storage/emails-repo.js';
-import { SuppressionsRepo } from './storage/suppressions-repo.js';
-import { OptOutsRepo } from './storage/opt-outs-repo.js';
-import { WalletsRepo } from './storage/wallets-repo.js';
-import { LedgerRepo } from './storage/ledger-repo.js';
-import { HoldsRepo } from './storage/holds-repo.js';
+import { CLOCK_STATE_KEY } from './storage/service-state-repo.js';
 import { SimulatedPayments } from './world/payments.js';
-import { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
-import { MailboxRepo } from './storage/mailbox-repo.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
@@ -47,6 +20,34 @@ import { SimulatedCarrier } from './world/carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
 import { DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
 import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
+import { SqliteUsageStatsRepo } from "./storage/sqlite/usage-stats-repo.js";
+import { SqliteAccountsRepo } from "./storage/sqlite/accounts-repo.js";
+import { SqliteKeysRepo } from "./storage/sqlite/keys-repo.js";
+import { SqliteIdempotencyRepo } from "./storage/sqlite/idempotency-repo.js";
+import { SqliteEventsRepo } from "./storage/sqlite/events-repo.js";
+import { SqliteServiceStateRepo } from "./storage/sqlite/service-state-repo.js";
+import { SqliteWebhookEndpointsRepo } from "./storage/sqlite/webhooks-repo.js";
+import { SqliteWebhookDeliveriesRepo } from "./storage/sqlite/webhook-deliveries-repo.js";
+import { SqliteNumbersRepo } from "./storage/sqlite/numbers-repo.js";
+import { SqliteMessagesRepo } from "./storage/sqlite/messages-repo.js";
+import { SqliteCampaignsRepo } from "./storage/sqlite/campaigns-repo.js";
+import { SqliteBrandsRepo } from "./storage/sqlite/brands-repo.js";
+import { SqliteRoutesRepo } from "./storage/sqlite/routes-repo.js";
+import { SqliteBlockedNumbersRepo } from "./storage/sqlite/blocked-numbers-repo.js";
+import { SqliteDevicesRepo } from "./storage/sqlite/devices-repo.js";
+import { SqliteCallsRepo } from "./storage/sqlite/calls-repo.js";
+import { SqliteVoicemailsRepo } from "./storage/sqlite/voicemails-repo.js";
+import { SqliteLeadsRepo } from "./storage/sqlite/leads-repo.js";
+import { SqlitePortsRepo } from "./storage/sqlite/ports-repo.js";
+import { SqliteSendingDomainsRepo } from "./storage/sqlite/sending-domains-repo.js";
+import { SqliteEmailsRepo } from "./storage/sqlite/emails-repo.js";
+import { SqliteSuppressionsRepo } from "./storage/sqlite/suppressions-repo.js";
+import { SqliteOptOutsRepo } from "./storage/sqlite/opt-outs-repo.js";
+import { SqliteWalletsRepo } from "./storage/sqlite/wallets-repo.js";
+import { SqliteLedgerRepo } from "./storage/sqlite/ledger-repo.js";
+import { SqliteHoldsRepo } from "./storage/sqlite/holds-repo.js";
+import { SqliteSandboxDnsRepo } from "./storage/sqlite/sandbox-dns-repo.js";
+import { SqliteMailboxRepo } from "./storage/sqlite/mailbox-repo.js";
 
 /**
  * The composition root: the one place the service's objects are built and wired, in layer order,
@@ -56,41 +57,41 @@ import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions
 export function composeService(db: Db, clock: Clock, log: SchedulerLog, options: Partial<ServiceOptions> = {}): ServiceDeps {
   // 1. Storage: repositories over the one SQLite handle, and the unit of work.
   const uow = sqliteUnitOfWork(db);
-  const eventsRepo = new EventsRepo(db);
-  const routes = new RoutesRepo(db);
+  const eventsRepo = new SqliteEventsRepo(db);
+  const routes = new SqliteRoutesRepo(db);
   const storage = {
     db,
     uow,
-    accounts: new AccountsRepo(db),
-    keys: new KeysRepo(db),
-    idempotency: new IdempotencyRepo(db),
+    accounts: new SqliteAccountsRepo(db),
+    keys: new SqliteKeysRepo(db),
+    idempotency: new SqliteIdempotencyRepo(db),
     eventsRepo,
-    numbers: new NumbersRepo(db),
-    messages: new MessagesRepo(db),
-    campaigns: new CampaignsRepo(db),
-    optOuts: new OptOutsRepo(db),
-    brands: new BrandsRepo(db),
+    numbers: new SqliteNumbersRepo(db),
+    messages: new SqliteMessagesRepo(db),
+    campaigns: new SqliteCampaignsRepo(db),
+    optOuts: new SqliteOptOutsRepo(db),
+    brands: new SqliteBrandsRepo(db),
     routes,
-    blockedNumbers: new BlockedNumbersRepo(db),
-    devices: new DevicesRepo(db),
-    calls: new CallsRepo(db),
-    voicemails: new VoicemailsRepo(db),
-    leads: new LeadsRepo(db),
-    ports: new PortsRepo(db),
-    sendingDomains: new SendingDomainsRepo(db),
-    emails: new EmailsRepo(db),
-    suppressions: new SuppressionsRepo(db),
-    wallets: new WalletsRepo(db),
-    ledger: new LedgerRepo(db),
-    holds: new HoldsRepo(db),
-    sandboxDns: new SandboxDnsRepo(db),
-    mailbox: new MailboxRepo(db),
+    blockedNumbers: new SqliteBlockedNumbersRepo(db),
+    devices: new SqliteDevicesRepo(db),
+    calls: new SqliteCallsRepo(db),
+    voicemails: new SqliteVoicemailsRepo(db),
+    leads: new SqliteLeadsRepo(db),
+    ports: new SqlitePortsRepo(db),
+    sendingDomains: new SqliteSendingDomainsRepo(db),
+    emails: new SqliteEmailsRepo(db),
+    suppressions: new SqliteSuppressionsRepo(db),
+    wallets: new SqliteWalletsRepo(db),
+    ledger: new SqliteLedgerRepo(db),
+    holds: new SqliteHoldsRepo(db),
+    sandboxDns: new SqliteSandboxDnsRepo(db),
+    mailbox: new SqliteMailboxRepo(db),
     // Served: the media names the database records, and those written from now on.
     media: options.mediaDir ? new FileMediaStore(options.mediaDir, routes.greetingMediaNames()) : new MemoryMediaStore(),
-    webhookEndpoints: new WebhookEndpointsRepo(db),
-    webhookDeliveries: new WebhookDeliveriesRepo(db),
-    usageStats: new UsageStatsRepo(db),
-    serviceState: new ServiceStateRepo(db),
+    webhookEndpoints: new SqliteWebhookEndpointsRepo(db),
+    webhookDeliveries: new SqliteWebhookDeliveriesRepo(db),
+    usageStats: new SqliteUsageStatsRepo(db),
+    serviceState: new SqliteServiceStateRepo(db),
   };
 
   // 2. Domain: the service clock's scheduler, the event store, the simulated outside world, and the

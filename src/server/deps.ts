@@ -1,41 +1,13 @@
 import type { Clock } from './clock.js';
-import type { Db, UnitOfWork } from './storage/database.js';
-import type { UsageStatsRepo } from './storage/usage-stats-repo.js';
-import type { AccountsRepo } from './storage/accounts-repo.js';
-import type { KeysRepo } from './storage/keys-repo.js';
-import type { IdempotencyRepo } from './storage/idempotency-repo.js';
-import type { EventsRepo } from './storage/events-repo.js';
-import type { ServiceStateRepo } from './storage/service-state-repo.js';
+import type { Repositories, Store, Transaction } from './storage/store.js';
 import type { Scheduler } from './scheduler.js';
 import type { EventStore } from './domain/events/store.js';
-import type { WebhookEndpointsRepo } from './storage/webhooks-repo.js';
-import type { WebhookDeliveriesRepo } from './storage/webhook-deliveries-repo.js';
 import type { DeliveryWorker, WebhookWorkerOptions } from './webhooks/delivery-worker.js';
-import type { NumbersRepo } from './storage/numbers-repo.js';
-import type { MessagesRepo } from './storage/messages-repo.js';
-import type { CampaignsRepo } from './storage/campaigns-repo.js';
-import type { BrandsRepo } from './storage/brands-repo.js';
 import type { Carrier } from './world/carrier.js';
 import type { Transcriber } from './world/transcriber.js';
-import type { RoutesRepo } from './storage/routes-repo.js';
 import type { MediaStore } from './storage/media-store.js';
-import type { BlockedNumbersRepo } from './storage/blocked-numbers-repo.js';
-import type { DevicesRepo } from './storage/devices-repo.js';
-import type { CallsRepo } from './storage/calls-repo.js';
-import type { VoicemailsRepo } from './storage/voicemails-repo.js';
-import type { LeadsRepo } from './storage/leads-repo.js';
-import type { PortsRepo } from './storage/ports-repo.js';
-import type { SendingDomainsRepo } from './storage/sending-domains-repo.js';
-import type { EmailsRepo } from './storage/emails-repo.js';
-import type { SuppressionsRepo } from './storage/suppressions-repo.js';
-import type { OptOutsRepo } from './storage/opt-outs-repo.js';
-import type { WalletsRepo } from './storage/wallets-repo.js';
-import type { LedgerRepo } from './storage/ledger-repo.js';
-import type { HoldsRepo } from './storage/holds-repo.js';
 import type { Payments } from './world/payments.js';
-import type { SandboxDnsRepo } from './storage/sandbox-dns-repo.js';
 import type { DnsResolver } from './world/dns.js';
-import type { MailboxRepo } from './storage/mailbox-repo.js';
 import type { CallDecisionClient } from './domain/voice/call-runner.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
@@ -58,54 +30,21 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
   sandbox: true,
 };
 
-/** Storage, the clock, the scheduler, the event store and the simulated world: what the domain runs on. */
-export interface DomainDeps {
-  /** The SQLite handle: storage and the HTTP layer use it; the domain uses `uow` and repositories. */
-  db: Db;
+/**
+ * The clock, the scheduler, the event store, the simulated outside world and the unit of work: what
+ * the domain runs on. Storage is not here: repositories are reached only inside a transaction,
+ * `uow.write(async (tx) => …)` or `uow.read(…)`, whose `tx` is these deps plus the repositories
+ * (issue 25: no domain code can reach storage outside a transaction, nor forget to pass one).
+ */
+export interface DomainDeps extends Repositories {
+  /** The storage engine (storage/store.ts); the domain goes through `uow`, which wraps it. */
+  store: Store;
   uow: UnitOfWork;
   clock: Clock;
   scheduler: Scheduler;
-  accounts: AccountsRepo;
-  keys: KeysRepo;
-  idempotency: IdempotencyRepo;
-  eventsRepo: EventsRepo;
   events: EventStore;
-  numbers: NumbersRepo;
-  messages: MessagesRepo;
-  campaigns: CampaignsRepo;
-  /** contract §4: consumers who texted a stop word to one of the account's numbers. */
-  optOuts: OptOutsRepo;
-  /** spec: Brand (10DLC). */
-  brands: BrandsRepo;
-  /** Call routes and voicemail greetings, one row per number (spec: Call route). */
-  routes: RoutesRepo;
-  /** spec: Blocked number — the account's blocklist (confirmed entries and suggestions). */
-  blockedNumbers: BlockedNumbersRepo;
-  /** contract §6: softphone devices. */
-  devices: DevicesRepo;
-  /** contract §6: calls (with the runner's state and the trace) and voicemails. */
-  calls: CallsRepo;
-  voicemails: VoicemailsRepo;
-  /** contract §7: leads from the hosted opt-in pages. */
-  leads: LeadsRepo;
-  /** contract §7: port requests and their documents (the PIN is never stored). */
-  ports: PortsRepo;
-  /** contract §8: sending domains (one account per domain name). */
-  sendingDomains: SendingDomainsRepo;
-  /** contract §8: emails, their recipients and the per-recipient timeline. */
-  emails: EmailsRepo;
-  /** contract §8: the account's suppressed addresses. */
-  suppressions: SuppressionsRepo;
-  /** contract §11: wallets (balance and billing settings), the append-only ledger, holds. */
-  wallets: WalletsRepo;
-  ledger: LedgerRepo;
-  holds: HoldsRepo;
-  /** contract §9: the sandbox DNS table (the names and records the local service's DNS answers). */
-  sandboxDns: SandboxDnsRepo;
   /** contract §8: DNS answers for domain checks; on the local service, the sandbox DNS table (world/dns.ts). */
   dns: DnsResolver;
-  /** contract §8 (extension): the mail sandbox, every message delivered for a live email. */
-  mailbox: MailboxRepo;
   /**
    * The decision webhook client the call runner sends with (webhooks/decision-client.ts). It reuses
    * `options.webhooks`' resolver, destination guard and wall clock: the decision request is a webhook
@@ -120,12 +59,22 @@ export interface DomainDeps {
   carrier: Carrier;
   /** Speech-to-text for recordings and voicemails: simulated on the local service (world/transcriber.ts). */
   transcriber: Transcriber;
-  webhookEndpoints: WebhookEndpointsRepo;
-  webhookDeliveries: WebhookDeliveriesRepo;
-  usageStats: UsageStatsRepo;
-  /** What the service keeps about itself (the saved clock). */
-  serviceState: ServiceStateRepo;
   options: ServiceOptions;
+}
+
+/** What code inside a write transaction sees: the domain's deps, the repositories, and `uow` for a nested write (a savepoint). */
+export type TxDeps = DomainDeps & Transaction;
+
+/** What code inside a read sees: the domain's deps and the repositories. */
+export type ReadDeps = DomainDeps & Repositories;
+
+/**
+ * The domain's transactions (domain/unit-of-work.ts). Inside a write, `tx.uow.write` is a savepoint
+ * of that write and `tx.uow.read` reads within it.
+ */
+export interface UnitOfWork {
+  write<T>(fn: (tx: TxDeps) => Promise<T>): Promise<T>;
+  read<T>(fn: (tx: ReadDeps | TxDeps) => Promise<T>): Promise<T>;
 }
 
 /** Everything a route may need: the domain's deps plus the workers, built once by composeService. */

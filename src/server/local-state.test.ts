@@ -7,9 +7,9 @@ import { composeService } from './compose.js';
 import { restoreClock } from './clock.js';
 import { createAgencyAccount } from './domain/accounts.js';
 import { keyRecord } from './domain/keys.js';
-import { KeysRepo } from './storage/keys-repo.js';
 import { resetData } from './local-state.js';
 import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
+import { SqliteKeysRepo } from "./storage/sqlite/keys-repo.js";
 
 // `svc server reset --keep-keys` (issue 15) keeps every key; its times must not be later than the
 // clock the reset starts (issue 24: `keys list` read `lastUsedAt in 58m` after a reset).
@@ -43,7 +43,7 @@ describe('resetData --keep-keys', () => {
 
     const fresh = openDatabase(path.join(dir, DB_FILE));
     try {
-      const keys = new KeysRepo(fresh);
+      const keys = new SqliteKeysRepo(fresh);
       const kept = keys.findByHash(future.hash)!;
       expect(kept.lastUsedAt).not.toBeNull();
       expect(kept.lastUsedAt!).toBeGreaterThanOrEqual(start);

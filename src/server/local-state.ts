@@ -13,8 +13,6 @@ import { openWallet } from './domain/billing/wallet.js';
 import type { ServiceDeps } from './deps.js';
 import type { AccountRecord } from './storage/accounts-repo.js';
 import type { KeyRecord } from './storage/keys-repo.js';
-import { AccountsRepo } from './storage/accounts-repo.js';
-import { KeysRepo } from './storage/keys-repo.js';
 import {
   damageOf,
   discardStaged,
@@ -30,6 +28,8 @@ import {
 import { schemaDifferences } from './storage/snapshot-schema.js';
 import { settleSnapshotTrust, trustedBefore, type SettledTrust } from './snapshot-trust.js';
 import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
+import { SqliteAccountsRepo } from "./storage/sqlite/accounts-repo.js";
+import { SqliteKeysRepo } from "./storage/sqlite/keys-repo.js";
 
 const quietLog = { error: () => undefined };
 
@@ -177,8 +177,8 @@ export function resetData(dataDir: string, keepKeys: boolean): void {
   if (fs.existsSync(dbFile)) {
     const old = openDatabase(dbFile);
     try {
-      const accountsRepo = new AccountsRepo(old);
-      const keysRepo = new KeysRepo(old);
+      const accountsRepo = new SqliteAccountsRepo(old);
+      const keysRepo = new SqliteKeysRepo(old);
       if (keepKeys) {
         accounts = (old.prepare('SELECT id FROM accounts ORDER BY seq').all() as { id: string }[]).map((r) => accountsRepo.get(r.id)!);
         keys = (old.prepare('SELECT hash FROM api_keys ORDER BY seq').all() as { hash: string }[]).map((r) => keysRepo.findByHash(r.hash)!);

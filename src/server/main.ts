@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type Db } from './storage/database.js';
 import { restoreClock, saveClock, type SavedClock } from './clock.js';
-import { CLOCK_STATE_KEY, ServiceStateRepo } from './storage/service-state-repo.js';
+import { CLOCK_STATE_KEY } from './storage/service-state-repo.js';
 import type { ServiceDeps, ServiceOptions } from './deps.js';
 import { composeService } from './compose.js';
 import { buildApp, type BuildAppOptions } from './app.js';
@@ -40,6 +40,8 @@ export interface RunningService {
 }
 
 import { DB_FILE, MEDIA_DIR, PID_FILE } from '../api/values/local-service.js';
+import { SqliteServiceStateRepo } from "./storage/sqlite/service-state-repo.js";
+
 export { DB_FILE, MEDIA_DIR, PID_FILE };
 
 /** Opens SQLite, builds the app, listens, starts the scheduler; `close()` undoes it in order. */
@@ -57,7 +59,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
 
 async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<RunningService> {
   const db = openDatabase(join(opts.dataDir, DB_FILE));
-  const serviceState = new ServiceStateRepo(db);
+  const serviceState = new SqliteServiceStateRepo(db);
   const savedClock = serviceState.get<SavedClock>(CLOCK_STATE_KEY);
   const clock = restoreClock(opts.clock, savedClock);
   // contract §1, issue 15: the clock is in the database from the first start, not only after an

@@ -2,6 +2,7 @@ import type { Clock } from './clock.js';
 import { inTransaction, type Db } from './storage/database.js';
 import { JobsRepo, type JobRecord } from './storage/jobs-repo.js';
 import { newId } from './ids.js';
+import { SqliteJobsRepo } from "./storage/sqlite/jobs-repo.js";
 
 /**
  * A job's work. It may return how many items it started (a tick's delivery attempts), so a clock
@@ -62,7 +63,7 @@ export class Scheduler {
     private readonly log: SchedulerLog,
     opts: { persistClock?: () => void } = {},
   ) {
-    this.jobs = new JobsRepo(db);
+    this.jobs = new SqliteJobsRepo(db);
     this.persistClock = opts.persistClock ?? (() => undefined);
   }
 

@@ -1,5 +1,3 @@
-import type { Db } from './database.js';
-import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { KeyMode } from '../../api/values/keys.js';
 
@@ -15,80 +13,14 @@ export interface AccountRecord {
   updatedAt: number;
 }
 
-interface AccountRow {
-  seq: number;
-  id: string;
-  name: string;
-  parent_id: string | null;
-  is_agency: number;
-  status: 'active' | 'suspended';
-  mode: KeyMode;
-  created_at: number;
-  updated_at: number;
-}
-
-const toRecord = (r: AccountRow): AccountRecord => ({
-  id: r.id,
-  name: r.name,
-  parentId: r.parent_id,
-  isAgency: r.is_agency === 1,
-  status: r.status,
-  mode: r.mode,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-export class AccountsRepo {
-  constructor(private readonly db: Db) {}
-
-  insert(a: AccountRecord): void {
-    this.db
-      .prepare(
-        'INSERT INTO accounts (id, name, parent_id, is_agency, status, mode, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(a.id, a.name, a.parentId, a.isAgency ? 1 : 0, a.status, a.mode, a.createdAt, a.updatedAt);
-  }
-
-  get(id: string): AccountRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
-    return row && toRecord(row);
-  }
-
+export interface AccountsRepo {
+  insert(a: AccountRecord): Promise<void>;
+  get(id: string): Promise<AccountRecord | undefined>;
   /** A direct child of `parentId`, or undefined (another agency's child is as good as missing). */
-  getChild(parentId: string, id: string): AccountRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ? AND parent_id = ?').get(id, parentId) as
-      | AccountRow
-      | undefined;
-    return row && toRecord(row);
-  }
-
-  listChildren(parentId: string, limit: number, cursor?: string): Page<AccountRecord> {
-    return keysetPage<AccountRow, AccountRecord>(this.db, {
-      from: 'accounts',
-      where: ['parent_id = ?'],
-      params: [parentId],
-      limit,
-      cursor,
-      map: toRecord,
-    });
-  }
-
-  allChildren(parentId: string): AccountRecord[] {
-    return (
-      this.db.prepare('SELECT * FROM accounts WHERE parent_id = ? ORDER BY created_at DESC, seq DESC').all(parentId) as AccountRow[]
-    ).map(toRecord);
-  }
-
-  update(id: string, patch: { name?: string; status?: 'active' | 'suspended' }, now: number): void {
-    this.db
-      .prepare('UPDATE accounts SET name = COALESCE(?, name), status = COALESCE(?, status), updated_at = ? WHERE id = ?')
-      .run(patch.name ?? null, patch.status ?? null, now, id);
-  }
-
-  first(): AccountRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE parent_id IS NULL ORDER BY seq LIMIT 1').get() as
-      | AccountRow
-      | undefined;
-    return row && toRecord(row);
-  }
+  getChild(parentId: string, id: string): Promise<AccountRecord | undefined>;
+  listChildren(parentId: string, limit: number, cursor?: string): Promise<Page<AccountRecord>>;
+  allChildren(parentId: string): Promise<AccountRecord[]>;
+  update(id: string, patch: { name?: string; status?: 'active' | 'suspended' }, now: number): Promise<void>;
+  first(): Promise<AccountRecord | undefined>;
 }
+

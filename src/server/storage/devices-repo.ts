@@ -1,5 +1,3 @@
-import type { Db } from './database.js';
-import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { DevicePresence } from '../../api/values/calls.js';
 import type { KeyMode } from '../../api/values/keys.js';
@@ -20,69 +18,18 @@ export interface DeviceRecord {
   createdAt: number;
 }
 
-interface DeviceRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  user_id: string;
-  label: string;
-  presence: DevicePresence;
-  last_seen_at: number | null;
-  mode: KeyMode;
-  created_at: number;
-}
-
-const toRecord = (r: DeviceRow): DeviceRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  userId: r.user_id,
-  label: r.label,
-  presence: r.presence,
-  lastSeenAt: r.last_seen_at,
-  mode: r.mode,
-  createdAt: r.created_at,
-});
-
-export class DevicesRepo {
-  private readonly getStmt;
-  constructor(private readonly db: Db) {
-    this.getStmt = db.prepare('SELECT * FROM devices WHERE account_id = ? AND id = ?');
-  }
-
+export interface DevicesRepo {
   /**
    * Registers a device unless the account's user already has one with this label: the UNIQUE index
    * (account, user, label) decides, so two racing registrations end with one device. Returns the
    * stored device and whether this call created it.
    */
-  insertOrGet(d: DeviceRecord): { device: DeviceRecord; created: boolean } {
-    const res = this.db
-      .prepare(
-        `INSERT INTO devices (id, account_id, user_id, label, presence, last_seen_at, mode, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, user_id, label) DO NOTHING`,
-      )
-      .run(d.id, d.accountId, d.userId, d.label, d.presence, d.lastSeenAt, d.mode, d.createdAt);
-    const row = this.db
-      .prepare('SELECT * FROM devices WHERE account_id = ? AND user_id = ? AND label = ?')
-      .get(d.accountId, d.userId, d.label) as DeviceRow;
-    return { device: toRecord(row), created: res.changes === 1 };
-  }
-
-  list(accountId: string, limit: number, cursor?: string): Page<DeviceRecord> {
-    return keysetPage<DeviceRow, DeviceRecord>(this.db, { from: 'devices', where: ['account_id = ?'], params: [accountId], limit, cursor, map: toRecord });
-  }
-
+  insertOrGet(d: DeviceRecord): Promise<{ device: DeviceRecord; created: boolean }>;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<DeviceRecord>>;
   /** A heartbeat: what the device said and when (service clock). */
-  recordPresence(id: string, presence: DevicePresence, at: number): void {
-    this.db.prepare('UPDATE devices SET presence = ?, last_seen_at = ? WHERE id = ?').run(presence, at, id);
-  }
-
-  delete(id: string): void {
-    this.db.prepare('DELETE FROM devices WHERE id = ?').run(id);
-  }
-
+  recordPresence(id: string, presence: DevicePresence, at: number): Promise<void>;
+  delete(id: string): Promise<void>;
   /** The account's device with this id (another account's device is not found). */
-  get(accountId: string, id: string): DeviceRecord | undefined {
-    const row = this.getStmt.get(accountId, id) as DeviceRow | undefined;
-    return row && toRecord(row);
-  }
+  get(accountId: string, id: string): Promise<DeviceRecord | undefined>;
 }
+

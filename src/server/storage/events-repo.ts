@@ -1,4 +1,3 @@
-import type { Db } from './database.js';
 
 export interface EventRecord {
   seq: number;
@@ -10,91 +9,15 @@ export interface EventRecord {
   body: Record<string, unknown>;
 }
 
-interface EventRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  type: string;
-  created_at: number;
-  body: string;
-}
-
-export const toEventRecord = (r: EventRow): EventRecord => ({
-  seq: r.seq,
-  id: r.id,
-  accountId: r.account_id,
-  type: r.type,
-  createdAt: r.created_at,
-  body: JSON.parse(r.body) as Record<string, unknown>,
-});
-
-const cellsToEventRecord = (c: unknown[]): EventRecord => ({
-  seq: c[0] as number,
-  id: c[1] as string,
-  accountId: c[2] as string,
-  type: c[3] as string,
-  createdAt: c[4] as number,
-  body: c[5] as Record<string, unknown>,
-});
-
-export class EventsRepo {
-  private readonly insertStmt;
-  constructor(private readonly db: Db) {
-    this.insertStmt = db.prepare('INSERT INTO events (id, account_id, type, created_at, body) VALUES (?, ?, ?, ?, ?)');
-  }
-
-  insert(e: Omit<EventRecord, 'seq'>): number {
-    return Number(this.insertStmt.run(e.id, e.accountId, e.type, e.createdAt, JSON.stringify(e.body)).lastInsertRowid);
-  }
-
+export interface EventsRepo {
+  insert(e: Omit<EventRecord, 'seq'>): Promise<number>;
   /**
    * One page of the feed in seq order (spec: Events feed): `limit + 1` rows tell whether there are
    * more. `exact` types and `prefixes` (`message.` for `message.*`) are ORed.
    */
-  feedPage(
-    accountId: string,
-    r: { afterSeq?: number; beforeSeq?: number; order: 'asc' | 'desc'; limit: number; exact: string[]; prefixes: string[] },
-  ): { rows: EventRecord[]; hasMore: boolean } {
-    const where = ['account_id = ?'];
-    const params: unknown[] = [accountId];
-    if (r.afterSeq !== undefined) {
-      where.push('seq > ?');
-      params.push(r.afterSeq);
-    }
-    if (r.beforeSeq !== undefined) {
-      where.push('seq < ?');
-      params.push(r.beforeSeq);
-    }
-    const typeTerms: string[] = [];
-    if (r.exact.length) {
-      typeTerms.push(`type IN (${r.exact.map(() => '?').join(',')})`);
-      params.push(...r.exact);
-    }
-    for (const p of r.prefixes) {
-      // substr, not LIKE: `_` in type names would be a LIKE wildcard.
-      typeTerms.push('substr(type, 1, ?) = ?');
-      params.push(p.length, p);
-    }
-    if (typeTerms.length) where.push(`(${typeTerms.join(' OR ')})`);
-    // One JSON array per row, the body embedded as JSON (`json(body)`): one parse per event instead
-    // of six cells and a parse of the body (issue 13: a page of 100 events, bench/messages-list).
-    const sql = `SELECT json_array(seq, id, account_id, type, created_at, json(body)) AS cells FROM events WHERE ${where.join(' AND ')} ORDER BY seq ${r.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
-    const rows = (this.db.prepare(sql).all(...params, r.limit + 1) as { cells: string }[]).map((row) => cellsToEventRecord(JSON.parse(row.cells) as unknown[]));
-    const hasMore = rows.length > r.limit;
-    return { rows: hasMore ? rows.slice(0, r.limit) : rows, hasMore };
-  }
-
-  headSeq(accountId: string): number {
-    const row = this.db.prepare('SELECT MAX(seq) AS s FROM events WHERE account_id = ?').get(accountId) as { s: number | null };
-    return row.s ?? 0;
-  }
-
-  get(accountId: string, id: string): EventRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM events WHERE id = ? AND account_id = ?').get(id, accountId) as EventRow | undefined;
-    return row && toEventRecord(row);
-  }
-
-  listByType(accountId: string, type: string): EventRecord[] {
-    return (this.db.prepare('SELECT * FROM events WHERE account_id = ? AND type = ? ORDER BY seq').all(accountId, type) as EventRow[]).map(toEventRecord);
-  }
+  feedPage(accountId: string, r: { afterSeq?: number; beforeSeq?: number; order: 'asc' | 'desc'; limit: number; exact: string[]; prefixes: string[] }): Promise<{ rows: EventRecord[]; hasMore: boolean }>;
+  headSeq(accountId: string): Promise<number>;
+  get(accountId: string, id: string): Promise<EventRecord | undefined>;
+  listByType(accountId: string, type: string): Promise<EventRecord[]>;
 }
+

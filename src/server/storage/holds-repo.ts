@@ -1,4 +1,3 @@
-import type { Db } from './database.js';
 import type { HoldStatus, UsageCategory } from '../../api/values/billing.js';
 
 // contract §11 (issue 12): money reserved for an action charged later (a message on `sent`).
@@ -15,57 +14,13 @@ export interface HoldRecord {
   closedAt: number | null;
 }
 
-interface HoldRow {
-  id: string;
-  account_id: string;
-  category: UsageCategory;
-  amount_cents: number;
-  ref: string | null;
-  status: HoldStatus;
-  created_at: number;
-  closed_at: number | null;
-}
-
-const toRecord = (r: HoldRow): HoldRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  category: r.category,
-  amountCents: r.amount_cents,
-  ref: r.ref,
-  status: r.status,
-  createdAt: r.created_at,
-  closedAt: r.closed_at,
-});
-
-export class HoldsRepo {
-  private readonly insertStmt;
-  private readonly openByRefStmt;
-  private readonly closeStmt;
-  private readonly openTotalStmt;
-  constructor(db: Db) {
-    this.openTotalStmt = db.prepare("SELECT COALESCE(SUM(amount_cents), 0) AS n FROM holds WHERE account_id = ? AND status = 'open'");
-    this.insertStmt = db.prepare('INSERT INTO holds (id, account_id, category, amount_cents, ref, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    this.openByRefStmt = db.prepare("SELECT * FROM holds WHERE ref = ? AND status = 'open'");
-    this.closeStmt = db.prepare("UPDATE holds SET status = ?, closed_at = ? WHERE id = ? AND status = 'open'");
-  }
-
-  insert(h: HoldRecord): void {
-    this.insertStmt.run(h.id, h.accountId, h.category, h.amountCents, h.ref, h.status, h.createdAt);
-  }
-
+export interface HoldsRepo {
+  insert(h: HoldRecord): Promise<void>;
   /** The open hold for what `ref` names (a message id), if any. */
-  openFor(ref: string): HoldRecord | undefined {
-    const row = this.openByRefStmt.get(ref) as HoldRow | undefined;
-    return row && toRecord(row);
-  }
-
+  openFor(ref: string): Promise<HoldRecord | undefined>;
   /** Money reserved and not yet charged: it counts against the spend limit like a charge. */
-  openTotal(accountId: string): number {
-    return (this.openTotalStmt.get(accountId) as { n: number }).n;
-  }
-
+  openTotal(accountId: string): Promise<number>;
   /** Closes an open hold; false when it was not open (settled or released already). */
-  close(id: string, status: Exclude<HoldStatus, 'open'>, at: number): boolean {
-    return this.closeStmt.run(status, at, id).changes > 0;
-  }
+  close(id: string, status: Exclude<HoldStatus, 'open'>, at: number): Promise<boolean>;
 }
+

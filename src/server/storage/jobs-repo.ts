@@ -1,4 +1,3 @@
-import type { Db } from './database.js';
 
 export interface JobRecord {
   seq: number;
@@ -9,65 +8,15 @@ export interface JobRecord {
   attempts: number;
 }
 
-interface JobRow {
-  seq: number;
-  id: string;
-  kind: string;
-  run_at: number;
-  payload: string;
-  attempts: number;
-}
-
-const toRecord = (r: JobRow): JobRecord => ({
-  seq: r.seq,
-  id: r.id,
-  kind: r.kind,
-  runAt: r.run_at,
-  payload: JSON.parse(r.payload) as unknown,
-  attempts: r.attempts,
-});
-
 /** Durable timers: anything the service must do later (carrier progress, decisions, retries). */
-export class JobsRepo {
-  private readonly nextDueStmt;
-  private readonly dueStmt;
-  private readonly earliestStmt;
-  constructor(private readonly db: Db) {
-    this.nextDueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? ORDER BY run_at, seq LIMIT 1');
-    this.dueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? ORDER BY run_at, seq LIMIT ?');
-    this.earliestStmt = db.prepare('SELECT MIN(run_at) AS t FROM jobs');
-  }
-
-  insert(id: string, kind: string, runAt: number, payload: unknown, now: number): void {
-    this.db
-      .prepare('INSERT INTO jobs (id, kind, run_at, payload, created_at) VALUES (?, ?, ?, ?, ?)')
-      .run(id, kind, runAt, JSON.stringify(payload), now);
-  }
-
-  nextDue(until: number): JobRecord | undefined {
-    const row = this.nextDueStmt.get(until) as JobRow | undefined;
-    return row && toRecord(row);
-  }
-
+export interface JobsRepo {
+  insert(id: string, kind: string, runAt: number, payload: unknown, now: number): Promise<void>;
+  nextDue(until: number): Promise<JobRecord | undefined>;
   /** The first `limit` jobs due by `until`, in the order they run. */
-  due(until: number, limit: number): JobRecord[] {
-    return (this.dueStmt.all(until, limit) as JobRow[]).map(toRecord);
-  }
-
-  earliestRunAt(): number | undefined {
-    const row = this.earliestStmt.get() as { t: number | null };
-    return row.t ?? undefined;
-  }
-
-  delete(id: string): void {
-    this.db.prepare('DELETE FROM jobs WHERE id = ?').run(id);
-  }
-
-  reschedule(id: string, runAt: number): void {
-    this.db.prepare('UPDATE jobs SET run_at = ?, attempts = attempts + 1 WHERE id = ?').run(runAt, id);
-  }
-
-  countByKind(kind: string): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM jobs WHERE kind = ?').get(kind) as { n: number }).n;
-  }
+  due(until: number, limit: number): Promise<JobRecord[]>;
+  earliestRunAt(): Promise<number | undefined>;
+  delete(id: string): Promise<void>;
+  reschedule(id: string, runAt: number): Promise<void>;
+  countByKind(kind: string): Promise<number>;
 }
+

@@ -1,5 +1,3 @@
-import type { Db } from './database.js';
-import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
 
 export interface KeyRecord {
@@ -14,76 +12,12 @@ export interface KeyRecord {
   revokedAt: number | null;
 }
 
-interface KeyRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  name: string;
-  mode: 'live' | 'test';
-  prefix: string;
-  hash: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
+export interface KeysRepo {
+  insert(k: KeyRecord): Promise<void>;
+  findByHash(hash: string): Promise<KeyRecord | undefined>;
+  get(accountId: string, id: string): Promise<KeyRecord | undefined>;
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<KeyRecord>>;
+  markUsed(id: string, at: number): Promise<void>;
+  revoke(id: string, at: number): Promise<void>;
 }
 
-const toRecord = (r: KeyRow): KeyRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  name: r.name,
-  mode: r.mode,
-  prefix: r.prefix,
-  hash: r.hash,
-  createdAt: r.created_at,
-  lastUsedAt: r.last_used_at,
-  revokedAt: r.revoked_at,
-});
-
-export class KeysRepo {
-  private readonly byHash;
-  private readonly touch;
-  constructor(private readonly db: Db) {
-    // Prepared once: authentication runs on every request.
-    this.byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ?');
-    this.touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
-  }
-
-  insert(k: KeyRecord): void {
-    this.db
-      .prepare(
-        'INSERT INTO api_keys (id, account_id, name, mode, prefix, hash, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(k.id, k.accountId, k.name, k.mode, k.prefix, k.hash, k.createdAt, k.lastUsedAt, k.revokedAt);
-  }
-
-  findByHash(hash: string): KeyRecord | undefined {
-    const row = this.byHash.get(hash) as KeyRow | undefined;
-    return row && toRecord(row);
-  }
-
-  get(accountId: string, id: string): KeyRecord | undefined {
-    const row = this.db.prepare('SELECT * FROM api_keys WHERE id = ? AND account_id = ?').get(id, accountId) as
-      | KeyRow
-      | undefined;
-    return row && toRecord(row);
-  }
-
-  list(accountId: string, limit: number, cursor?: string): Page<KeyRecord> {
-    return keysetPage<KeyRow, KeyRecord>(this.db, {
-      from: 'api_keys',
-      where: ['account_id = ?'],
-      params: [accountId],
-      limit,
-      cursor,
-      map: toRecord,
-    });
-  }
-
-  markUsed(id: string, at: number): void {
-    this.touch.run(at, id);
-  }
-
-  revoke(id: string, at: number): void {
-    this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
-  }
-}

@@ -1,4 +1,3 @@
-import type { Db } from './database.js';
 
 // spec: Event catalog `lead.captured`; contract §7 (hosted opt-in page). Table `leads` (migration 8).
 
@@ -19,48 +18,9 @@ export interface LeadRecord {
   createdAt: number;
 }
 
-interface LeadRow {
-  id: string;
-  account_id: string;
-  brand_id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string;
-  consent: number;
-  consent_text: string;
-  captured_at: number;
-  created_at: number;
-}
-
-const toLead = (r: LeadRow): LeadRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  brandId: r.brand_id,
-  firstName: r.first_name,
-  lastName: r.last_name,
-  email: r.email,
-  phone: r.phone,
-  consent: r.consent === 1,
-  consentText: r.consent_text,
-  capturedAt: r.captured_at,
-  createdAt: r.created_at,
-});
-
-export class LeadsRepo {
-  constructor(private readonly db: Db) {}
-
-  insert(l: LeadRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO leads (id, account_id, brand_id, first_name, last_name, email, phone, consent, consent_text, captured_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(l.id, l.accountId, l.brandId, l.firstName, l.lastName, l.email, l.phone, l.consent ? 1 : 0, l.consentText, l.capturedAt, l.createdAt);
-  }
-
+export interface LeadsRepo {
+  insert(l: LeadRecord): Promise<void>;
   /** A brand's leads, oldest first. */
-  listForBrand(brandId: string): LeadRecord[] {
-    return (this.db.prepare('SELECT * FROM leads WHERE brand_id = ? ORDER BY created_at, seq').all(brandId) as LeadRow[]).map(toLead);
-  }
+  listForBrand(brandId: string): Promise<LeadRecord[]>;
 }
+

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from './database.js';
-import { MessagesRepo } from './messages-repo.js';
-import { EventsRepo } from './events-repo.js';
-import { WebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
-import { OptOutsRepo } from './opt-outs-repo.js';
 import { encodeCursor } from './pagination.js';
+import { SqliteMessagesRepo } from "./sqlite/messages-repo.js";
+import { SqliteEventsRepo } from "./sqlite/events-repo.js";
+import { SqliteWebhookDeliveriesRepo } from "./sqlite/webhook-deliveries-repo.js";
+import { SqliteOptOutsRepo } from "./sqlite/opt-outs-repo.js";
 
 // issue 13, Scale: the hot reads must stay flat from 10k to 1M rows, so each must seek an index to
 // its start and read its rows in index order: no full SCAN of a table, no temporary b-tree to sort
@@ -37,22 +37,22 @@ const cursor = encodeCursor({ createdAt: 1_700_000_000_000, seq: 5 });
 describe('the plans of the hot list reads', () => {
   const db = openDatabase(':memory:');
   const cases: Array<[string, () => void]> = [
-    ['messages, first page', () => new MessagesRepo(db).list('acct', {}, 100)],
-    ['messages, a deep page', () => new MessagesRepo(db).list('acct', {}, 100, cursor)],
-    ['conversations, a deep page', () => new MessagesRepo(db).conversations('acct', 100, cursor)],
-    ['a conversation thread', () => new MessagesRepo(db).thread('acct', '+14155550100', 50)],
-    ['events after a cursor', () => new EventsRepo(db).feedPage('acct', { afterSeq: 5, order: 'asc', limit: 100, exact: [], prefixes: [] })],
-    ['events before a cursor', () => new EventsRepo(db).feedPage('acct', { beforeSeq: 5, order: 'desc', limit: 100, exact: [], prefixes: [] })],
-    ['events of one type after a cursor', () => new EventsRepo(db).feedPage('acct', { afterSeq: 5, order: 'asc', limit: 100, exact: ['message.delivered'], prefixes: [] })],
-    ['the feed head', () => new EventsRepo(db).headSeq('acct')],
+    ['messages, first page', () => new SqliteMessagesRepo(db).list('acct', {}, 100)],
+    ['messages, a deep page', () => new SqliteMessagesRepo(db).list('acct', {}, 100, cursor)],
+    ['conversations, a deep page', () => new SqliteMessagesRepo(db).conversations('acct', 100, cursor)],
+    ['a conversation thread', () => new SqliteMessagesRepo(db).thread('acct', '+14155550100', 50)],
+    ['events after a cursor', () => new SqliteEventsRepo(db).feedPage('acct', { afterSeq: 5, order: 'asc', limit: 100, exact: [], prefixes: [] })],
+    ['events before a cursor', () => new SqliteEventsRepo(db).feedPage('acct', { beforeSeq: 5, order: 'desc', limit: 100, exact: [], prefixes: [] })],
+    ['events of one type after a cursor', () => new SqliteEventsRepo(db).feedPage('acct', { afterSeq: 5, order: 'asc', limit: 100, exact: ['message.delivered'], prefixes: [] })],
+    ['the feed head', () => new SqliteEventsRepo(db).headSeq('acct')],
     // contract §4: every send asks whether its recipient opted out of its sender.
-    ['the opt-out check of a send', () => new OptOutsRepo(db).findActive('acct', '+14155550100', '+14155550123')],
-    ['opt-outs, a deep page', () => new OptOutsRepo(db).list('acct', {}, 100, cursor)],
-    ['opt-outs of one number, a deep page', () => new OptOutsRepo(db).list('acct', { from: '+14155550100' }, 100, cursor)],
+    ['the opt-out check of a send', () => new SqliteOptOutsRepo(db).findActive('acct', '+14155550100', '+14155550123')],
+    ['opt-outs, a deep page', () => new SqliteOptOutsRepo(db).list('acct', {}, 100, cursor)],
+    ['opt-outs of one number, a deep page', () => new SqliteOptOutsRepo(db).list('acct', { from: '+14155550100' }, 100, cursor)],
     [
       'the delivery due scans',
       () => {
-        const repo = new WebhookDeliveriesRepo(db);
+        const repo = new SqliteWebhookDeliveriesRepo(db);
         repo.due(Date.now());
         repo.dueForEvent('evt_1', Date.now());
       },
@@ -72,8 +72,8 @@ describe('the plans of the hot list reads', () => {
   // The old keyset condition, `time < ? OR (time = ? AND seq < ?)`, planned as a search on the
   // account alone: each page read the index from the newest row down to its cursor.
   it.each([
-    ['messages', () => new MessagesRepo(db).list('acct', {}, 100, cursor), /messages_account \(account_id=\? AND (created_at<\?|\(created_at,seq\)<\(\?,\?\))\)/],
-    ['conversations', () => new MessagesRepo(db).conversations('acct', 100, cursor), /conversations_recent \(account_id=\? AND (last_at<\?|\(last_at,last_seq\)<\(\?,\?\))\)/],
+    ['messages', () => new SqliteMessagesRepo(db).list('acct', {}, 100, cursor), /messages_account \(account_id=\? AND (created_at<\?|\(created_at,seq\)<\(\?,\?\))\)/],
+    ['conversations', () => new SqliteMessagesRepo(db).conversations('acct', 100, cursor), /conversations_recent \(account_id=\? AND (last_at<\?|\(last_at,last_seq\)<\(\?,\?\))\)/],
   ] as const)('a deep page of %s starts at its cursor: a range on the index', (_name, read, range) => {
     const page = preparedBy(db, read).find((sql) => sql.includes('json_array'));
     expect(plan(db, page!).join('\n')).toMatch(range);

@@ -1,5 +1,3 @@
-import type { Db } from './database.js';
-import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { Media, MessageStatus } from '../../api/schemas/messages.js';
 
@@ -26,74 +24,8 @@ export interface MessageRecord {
   updatedAt: number;
 }
 
-interface MessageRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  number_id: string | null;
-  direction: Direction;
-  from_number: string;
-  to_number: string;
-  counterparty: string;
-  body: string;
-  status: MessageStatus;
-  segments: number;
-  channel: 'sms' | 'mms';
-  media: string | null;
-  reason: string | null;
-  test: number;
-  provider_message_id: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-const toRecord = (r: MessageRow): MessageRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  numberId: r.number_id,
-  direction: r.direction,
-  from: r.from_number,
-  to: r.to_number,
-  counterparty: r.counterparty,
-  body: r.body,
-  status: r.status,
-  segments: r.segments,
-  channel: r.channel,
-  media: r.media === null ? null : (JSON.parse(r.media) as Media[]),
-  reason: r.reason,
-  test: r.test === 1,
-  providerMessageId: r.provider_message_id,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
 // The columns of a message row in the order `cellsToRow` reads them (keysetPage's `cells`: one
 // JSON array per row is 3x cheaper to read than an 18-key object, bench/messages-list).
-const MESSAGE_COLUMNS = [
-  'seq', 'id', 'account_id', 'number_id', 'direction', 'from_number', 'to_number', 'counterparty', 'body', 'status', 'segments',
-  'channel', 'media', 'reason', 'test', 'provider_message_id', 'created_at', 'updated_at',
-] as const;
-
-const cellsToRow = (c: unknown[]): MessageRow => ({
-  seq: c[0] as number,
-  id: c[1] as string,
-  account_id: c[2] as string,
-  number_id: c[3] as string | null,
-  direction: c[4] as Direction,
-  from_number: c[5] as string,
-  to_number: c[6] as string,
-  counterparty: c[7] as string,
-  body: c[8] as string,
-  status: c[9] as MessageStatus,
-  segments: c[10] as number,
-  channel: c[11] as 'sms' | 'mms',
-  media: c[12] as string | null,
-  reason: c[13] as string | null,
-  test: c[14] as number,
-  provider_message_id: c[15] as string | null,
-  created_at: c[16] as number,
-  updated_at: c[17] as number,
-});
 
 export interface MessageFilters {
   direction?: Direction;
@@ -108,115 +40,22 @@ export interface ConversationRecord {
   last: MessageRecord;
 }
 
-export class MessagesRepo {
-  private readonly insertStmt;
-  private readonly touchConversationStmt;
-  private readonly statusStmt;
-  private readonly getStmt;
-  private readonly byIdStmt;
-  constructor(private readonly db: Db) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO messages (id, account_id, number_id, direction, from_number, to_number, counterparty, body, status, segments,
-         channel, media, reason, test, provider_message_id, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    // The conversation row only ever moves forward to a newer message.
-    this.touchConversationStmt = db.prepare(
-      `INSERT INTO conversations (account_id, counterparty, last_message_id, last_at, last_seq) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (account_id, counterparty) DO UPDATE SET
-         last_message_id = excluded.last_message_id, last_at = excluded.last_at, last_seq = excluded.last_seq
-       WHERE excluded.last_at > conversations.last_at
-          OR (excluded.last_at = conversations.last_at AND excluded.last_seq > conversations.last_seq)`,
-    );
-    this.statusStmt = db.prepare('UPDATE messages SET status = ?, reason = ?, updated_at = ? WHERE id = ?');
-    this.getStmt = db.prepare('SELECT * FROM messages WHERE id = ? AND account_id = ?');
-    this.byIdStmt = db.prepare('SELECT * FROM messages WHERE id = ?');
-  }
-
+export interface MessagesRepo {
   /** Inserts the message and moves its conversation forward; call inside the sending transaction. */
-  insert(m: MessageRecord): void {
-    const seq = Number(
-      this.insertStmt.run(
-        m.id, m.accountId, m.numberId, m.direction, m.from, m.to, m.counterparty, m.body, m.status, m.segments, m.channel,
-        m.media === null ? null : JSON.stringify(m.media), m.reason, m.test ? 1 : 0, m.providerMessageId, m.createdAt, m.updatedAt,
-      ).lastInsertRowid,
-    );
-    this.touchConversationStmt.run(m.accountId, m.counterparty, m.id, m.createdAt, seq);
-  }
-
-  setStatus(id: string, status: MessageStatus, reason: string | null, now: number): void {
-    this.statusStmt.run(status, reason, now, id);
-  }
-
-  setProviderMessageId(id: string, providerMessageId: string, now: number): void {
-    this.db.prepare('UPDATE messages SET provider_message_id = ?, updated_at = ? WHERE id = ?').run(providerMessageId, now, id);
-  }
-
-  get(accountId: string, id: string): MessageRecord | undefined {
-    const row = this.getStmt.get(id, accountId) as MessageRow | undefined;
-    return row && toRecord(row);
-  }
-
+  insert(m: MessageRecord): Promise<void>;
+  setStatus(id: string, status: MessageStatus, reason: string | null, now: number): Promise<void>;
+  setProviderMessageId(id: string, providerMessageId: string, now: number): Promise<void>;
+  get(accountId: string, id: string): Promise<MessageRecord | undefined>;
   /** For durable jobs and carrier reports, which act on a message whatever the account. */
-  getById(id: string): MessageRecord | undefined {
-    const row = this.byIdStmt.get(id) as MessageRow | undefined;
-    return row && toRecord(row);
-  }
-
-  list(accountId: string, f: MessageFilters, limit: number, cursor?: string): Page<MessageRecord> {
-    const where = ['account_id = ?'];
-    const params: unknown[] = [accountId];
-    const add = (column: string, value: string | undefined) => {
-      if (value === undefined) return;
-      where.push(`${column} = ?`);
-      params.push(value);
-    };
-    add('direction', f.direction);
-    add('from_number', f.from);
-    add('to_number', f.to);
-    add('status', f.status);
-    return keysetPage<MessageRow, MessageRecord>(this.db, {
-      from: 'messages',
-      where,
-      params,
-      limit,
-      cursor,
-      cells: { columns: MESSAGE_COLUMNS, row: cellsToRow },
-      map: toRecord,
-    });
-  }
-
-  count(accountId: string): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM messages WHERE account_id = ?').get(accountId) as { n: number }).n;
-  }
-
+  getById(id: string): Promise<MessageRecord | undefined>;
+  list(accountId: string, f: MessageFilters, limit: number, cursor?: string): Promise<Page<MessageRecord>>;
+  count(accountId: string): Promise<number>;
   /** The latest `limit` messages with one counterparty, oldest first (contract §4). */
-  thread(accountId: string, counterparty: string, limit: number): MessageRecord[] {
-    const rows = this.db
-      .prepare('SELECT * FROM messages WHERE account_id = ? AND counterparty = ? ORDER BY created_at DESC, seq DESC LIMIT ?')
-      .all(accountId, counterparty, limit) as MessageRow[];
-    return rows.reverse().map(toRecord);
-  }
-
+  thread(accountId: string, counterparty: string, limit: number): Promise<MessageRecord[]>;
   /**
    * Conversation summaries, newest `lastAt` first. Keyset on (last_at, last_seq): the seq of the
    * latest message is unique, so the order is total even on a frozen clock.
    */
-  conversations(accountId: string, limit: number, cursor?: string): Page<ConversationRecord> {
-    type Row = MessageRow & { c_last_at: number; c_last_seq: number };
-    return keysetPage<Row, ConversationRecord>(this.db, {
-      from: 'conversations c JOIN messages m ON m.id = c.last_message_id',
-      cells: {
-        columns: [...MESSAGE_COLUMNS.map((c) => `m.${c}`), 'c.last_at', 'c.last_seq'],
-        row: (c) => ({ ...cellsToRow(c), c_last_at: c[MESSAGE_COLUMNS.length] as number, c_last_seq: c[MESSAGE_COLUMNS.length + 1] as number }),
-      },
-      where: ['c.account_id = ?'],
-      params: [accountId],
-      order: { time: 'c.last_at', seq: 'c.last_seq' },
-      position: (r) => ({ createdAt: r.c_last_at, seq: r.c_last_seq }),
-      limit,
-      cursor,
-      map: (r) => ({ counterparty: r.counterparty, lastAt: r.c_last_at, last: toRecord(r) }),
-    });
-  }
+  conversations(accountId: string, limit: number, cursor?: string): Promise<Page<ConversationRecord>>;
 }
+

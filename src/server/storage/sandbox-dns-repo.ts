@@ -1,47 +1,12 @@
-import type { Db } from './database.js';
 import type { SandboxDnsEntry } from '../world/dns.js';
 
 // contract §9: the sandbox DNS table, one row per name (service-wide, like the DNS it stands in for).
 
-interface SandboxDnsRow {
-  name: string;
-  records: string;
-  visible_at: number;
-  updated_at: number;
-}
-
-const toEntry = (r: SandboxDnsRow): SandboxDnsEntry => ({
-  name: r.name,
-  records: JSON.parse(r.records) as SandboxDnsEntry['records'],
-  visibleAt: r.visible_at,
-  updatedAt: r.updated_at,
-});
-
-export class SandboxDnsRepo {
-  private readonly getStmt;
-  private readonly putStmt;
-  private readonly deleteStmt;
-  constructor(db: Db) {
-    this.getStmt = db.prepare('SELECT * FROM sandbox_dns WHERE name = ?');
-    this.putStmt = db.prepare(
-      `INSERT INTO sandbox_dns (name, records, visible_at, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT(name) DO UPDATE SET records = excluded.records, visible_at = excluded.visible_at, updated_at = excluded.updated_at`,
-    );
-    this.deleteStmt = db.prepare('DELETE FROM sandbox_dns WHERE name = ?');
-  }
-
-  get(name: string): SandboxDnsEntry | undefined {
-    const row = this.getStmt.get(name) as SandboxDnsRow | undefined;
-    return row && toEntry(row);
-  }
-
+export interface SandboxDnsRepo {
+  get(name: string): Promise<SandboxDnsEntry | undefined>;
   /** Replaces the name's records. */
-  put(entry: SandboxDnsEntry): void {
-    this.putStmt.run(entry.name, JSON.stringify(entry.records), entry.visibleAt, entry.updatedAt);
-  }
-
+  put(entry: SandboxDnsEntry): Promise<void>;
   /** True when the name had an entry. */
-  delete(name: string): boolean {
-    return this.deleteStmt.run(name).changes > 0;
-  }
+  delete(name: string): Promise<boolean>;
 }
+

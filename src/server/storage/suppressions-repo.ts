@@ -1,5 +1,3 @@
-import type { Db } from './database.js';
-import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { SuppressionReason } from '../../api/values/email.js';
 
@@ -13,67 +11,15 @@ export interface SuppressionRecord {
   createdAt: number;
 }
 
-interface SuppressionRow {
-  seq: number;
-  account_id: string;
-  address: string;
-  reason: SuppressionReason;
-  email_id: string | null;
-  created_at: number;
-}
-
-const toRecord = (r: SuppressionRow): SuppressionRecord => ({
-  accountId: r.account_id,
-  address: r.address,
-  reason: r.reason,
-  emailId: r.email_id,
-  createdAt: r.created_at,
-});
-
-export class SuppressionsRepo {
-  private readonly findStmt;
-  private readonly insertStmt;
-  private readonly complaintStmt;
-  private readonly removeStmt;
-  constructor(private readonly db: Db) {
-    this.findStmt = db.prepare('SELECT * FROM email_suppressions WHERE account_id = ? AND address = ?');
-    this.insertStmt = db.prepare(
-      'INSERT INTO email_suppressions (account_id, address, reason, email_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, address) DO NOTHING',
-    );
-    // contract §8: a complaint outranks an earlier bounce or unsubscribe (it can never be removed).
-    this.complaintStmt = db.prepare(
-      "UPDATE email_suppressions SET reason = 'complaint', email_id = ?, created_at = ? WHERE account_id = ? AND address = ? AND reason <> 'complaint'",
-    );
-    this.removeStmt = db.prepare('DELETE FROM email_suppressions WHERE account_id = ? AND address = ?');
-  }
-
-  find(accountId: string, address: string): SuppressionRecord | undefined {
-    const row = this.findStmt.get(accountId, address) as SuppressionRow | undefined;
-    return row && toRecord(row);
-  }
-
+export interface SuppressionsRepo {
+  find(accountId: string, address: string): Promise<SuppressionRecord | undefined>;
   /**
    * Suppresses an address. The first reason stays, except that a complaint replaces any other
    * (complaints are not removable). Returns whether the list changed.
    */
-  add(s: SuppressionRecord): boolean {
-    const inserted = this.insertStmt.run(s.accountId, s.address, s.reason, s.emailId, s.createdAt).changes > 0;
-    if (inserted || s.reason !== 'complaint') return inserted;
-    return this.complaintStmt.run(s.emailId, s.createdAt, s.accountId, s.address).changes > 0;
-  }
-
-  remove(accountId: string, address: string): boolean {
-    return this.removeStmt.run(accountId, address).changes > 0;
-  }
-
+  add(s: SuppressionRecord): Promise<boolean>;
+  remove(accountId: string, address: string): Promise<boolean>;
   /** Newest first, keyset-paged (contract §2). */
-  list(accountId: string, limit: number, cursor?: string, reason?: SuppressionReason): Page<SuppressionRecord> {
-    const where = ['account_id = ?'];
-    const params: unknown[] = [accountId];
-    if (reason) {
-      where.push('reason = ?');
-      params.push(reason);
-    }
-    return keysetPage<SuppressionRow, SuppressionRecord>(this.db, { from: 'email_suppressions', where, params, limit, cursor, map: toRecord });
-  }
+  list(accountId: string, limit: number, cursor?: string, reason?: SuppressionReason): Promise<Page<SuppressionRecord>>;
 }
+

@@ -1,5 +1,3 @@
-import type { Db } from './database.js';
-import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
 import type { TranscriptStatus } from '../../api/values/calls.js';
 
@@ -20,58 +18,11 @@ export interface VoicemailRecord {
   createdAt: number;
 }
 
-interface VoicemailRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  call_id: string;
-  number_id: string;
-  from_number: string;
-  to_number: string;
-  duration_seconds: number;
-  transcript: string | null;
-  transcript_status: TranscriptStatus;
-  received_at: number;
-  created_at: number;
-}
-
-const toRecord = (r: VoicemailRow): VoicemailRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  callId: r.call_id,
-  numberId: r.number_id,
-  from: r.from_number,
-  to: r.to_number,
-  durationSeconds: r.duration_seconds,
-  transcript: r.transcript,
-  transcriptStatus: r.transcript_status,
-  receivedAt: r.received_at,
-  createdAt: r.created_at,
-});
-
-export class VoicemailsRepo {
-  private readonly insertStmt;
-  private readonly getStmt;
-  constructor(private readonly db: Db) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO voicemails (id, account_id, call_id, number_id, from_number, to_number, duration_seconds, transcript, transcript_status, received_at, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.getStmt = db.prepare('SELECT * FROM voicemails WHERE id = ? AND account_id = ?');
-  }
-
-  insert(v: VoicemailRecord): void {
-    this.insertStmt.run(v.id, v.accountId, v.callId, v.numberId, v.from, v.to, v.durationSeconds, v.transcript, v.transcriptStatus, v.receivedAt, v.createdAt);
-  }
-
+export interface VoicemailsRepo {
+  insert(v: VoicemailRecord): Promise<void>;
   /** The account's voicemail (another account's is not found). */
-  get(accountId: string, id: string): VoicemailRecord | undefined {
-    const row = this.getStmt.get(id, accountId) as VoicemailRow | undefined;
-    return row && toRecord(row);
-  }
-
+  get(accountId: string, id: string): Promise<VoicemailRecord | undefined>;
   /** Newest first, keyset-paged (contract §2). */
-  list(accountId: string, limit: number, cursor?: string): Page<VoicemailRecord> {
-    return keysetPage<VoicemailRow, VoicemailRecord>(this.db, { from: 'voicemails', where: ['account_id = ?'], params: [accountId], limit, cursor, map: toRecord });
-  }
+  list(accountId: string, limit: number, cursor?: string): Promise<Page<VoicemailRecord>>;
 }
+

@@ -1,4 +1,3 @@
-import type { Db } from './database.js';
 import type { Plan, SubscriptionStatus } from '../../api/values/billing.js';
 
 // contract §11: one wallet per account (migration 12) with its settings: auto-recharge, the monthly
@@ -27,97 +26,12 @@ export interface WalletRecord {
   updatedAt: number;
 }
 
-interface WalletRow {
-  account_id: string;
-  balance_cents: number;
-  auto_recharge_enabled: number;
-  threshold_cents: number;
-  recharge_amount_cents: number;
-  low_balance_armed: number;
-  spend_limit_cents: number;
-  card_token: string | null;
-  card_last4: string | null;
-  plan: Plan;
-  subscription_status: SubscriptionStatus;
-  current_period_end: number | null;
-  spend_month: number | null;
-  spend_month_cents: number;
-  updated_at: number;
-}
-
-const toRecord = (r: WalletRow): WalletRecord => ({
-  accountId: r.account_id,
-  balanceCents: r.balance_cents,
-  autoRechargeEnabled: r.auto_recharge_enabled === 1,
-  thresholdCents: r.threshold_cents,
-  rechargeAmountCents: r.recharge_amount_cents,
-  lowBalanceArmed: r.low_balance_armed === 1,
-  spendLimitCents: r.spend_limit_cents,
-  cardToken: r.card_token,
-  cardLast4: r.card_last4,
-  plan: r.plan,
-  subscriptionStatus: r.subscription_status,
-  currentPeriodEnd: r.current_period_end,
-  spendMonth: r.spend_month,
-  spendMonthCents: r.spend_month_cents,
-  updatedAt: r.updated_at,
-});
-
-/** WalletRecord fields → columns (fixed in code, never user input). */
-const COLUMNS: Record<keyof Omit<WalletRecord, 'accountId'>, string> = {
-  balanceCents: 'balance_cents',
-  autoRechargeEnabled: 'auto_recharge_enabled',
-  thresholdCents: 'threshold_cents',
-  rechargeAmountCents: 'recharge_amount_cents',
-  lowBalanceArmed: 'low_balance_armed',
-  spendLimitCents: 'spend_limit_cents',
-  cardToken: 'card_token',
-  cardLast4: 'card_last4',
-  plan: 'plan',
-  subscriptionStatus: 'subscription_status',
-  currentPeriodEnd: 'current_period_end',
-  spendMonth: 'spend_month',
-  spendMonthCents: 'spend_month_cents',
-  updatedAt: 'updated_at',
-};
-const toColumn = (v: unknown): unknown => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
-
 export type WalletPatch = Partial<Omit<WalletRecord, 'accountId'>> & { updatedAt: number };
 
-export class WalletsRepo {
-  private readonly getStmt;
-  private readonly insertStmt;
-  private readonly updateStmts = new Map<string, ReturnType<Db['prepare']>>();
-  constructor(private readonly db: Db) {
-    this.getStmt = db.prepare('SELECT * FROM wallets WHERE account_id = ?');
-    this.insertStmt = db.prepare(
-      `INSERT INTO wallets (account_id, balance_cents, auto_recharge_enabled, threshold_cents, recharge_amount_cents, low_balance_armed,
-         spend_limit_cents, card_token, card_last4, plan, subscription_status, current_period_end, spend_month, spend_month_cents, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-  }
-
-  get(accountId: string): WalletRecord | undefined {
-    const row = this.getStmt.get(accountId) as WalletRow | undefined;
-    return row && toRecord(row);
-  }
-
+export interface WalletsRepo {
+  get(accountId: string): Promise<WalletRecord | undefined>;
   /** A new account's wallet (its opening balance is a ledger credit written by the caller). */
-  insert(w: WalletRecord): void {
-    this.insertStmt.run(
-      w.accountId, w.balanceCents, toColumn(w.autoRechargeEnabled), w.thresholdCents, w.rechargeAmountCents, toColumn(w.lowBalanceArmed),
-      w.spendLimitCents, w.cardToken, w.cardLast4, w.plan, w.subscriptionStatus, w.currentPeriodEnd, w.spendMonth, w.spendMonthCents, w.updatedAt,
-    );
-  }
-
-  update(accountId: string, patch: WalletPatch): void {
-    const keys = (Object.keys(patch) as (keyof WalletPatch)[]).sort();
-    const shape = keys.join(',');
-    let stmt = this.updateStmts.get(shape);
-    if (!stmt) {
-      stmt = this.db.prepare(`UPDATE wallets SET ${keys.map((k) => `${COLUMNS[k]} = ?`).join(', ')} WHERE account_id = ?`);
-      this.updateStmts.set(shape, stmt);
-    }
-    stmt.run([...keys.map((k) => toColumn(patch[k] ?? null)), accountId]);
-  }
+  insert(w: WalletRecord): Promise<void>;
+  update(accountId: string, patch: WalletPatch): Promise<void>;
 }
+

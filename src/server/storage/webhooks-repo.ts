@@ -1,4 +1,3 @@
-import type { Db } from './database.js';
 import type { KeyMode } from '../../api/values/keys.js';
 
 export interface WebhookEndpointRecord {
@@ -22,43 +21,6 @@ export interface WebhookEndpointRecord {
   updatedAt: number;
 }
 
-interface EndpointRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  url: string;
-  events: string;
-  description: string | null;
-  secret: string;
-  enabled: number;
-  disabled_at: number | null;
-  disabled_reason: string | null;
-  consecutive_failures: number;
-  failing_since: number | null;
-  last_success_at: number | null;
-  mode: KeyMode;
-  created_at: number;
-  updated_at: number;
-}
-
-const toRecord = (r: EndpointRow): WebhookEndpointRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  url: r.url,
-  events: JSON.parse(r.events) as string[],
-  description: r.description,
-  secret: r.secret,
-  enabled: r.enabled === 1,
-  disabledAt: r.disabled_at,
-  disabledReason: r.disabled_reason,
-  consecutiveFailures: r.consecutive_failures,
-  failingSince: r.failing_since,
-  lastSuccessAt: r.last_success_at,
-  mode: r.mode,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
 /** What routing an event needs of an endpoint: which events, where, signed with what. */
 export type EndpointRoute = Pick<WebhookEndpointRecord, 'id' | 'accountId' | 'url' | 'events' | 'secret' | 'createdAt'>;
 
@@ -67,84 +29,20 @@ export type EndpointTarget = EndpointRoute & Pick<WebhookEndpointRecord, 'enable
 
 export type WebhookEndpointPatch = Partial<Pick<WebhookEndpointRecord, 'url' | 'events' | 'description' | 'secret' | 'enabled' | 'disabledAt' | 'disabledReason' | 'consecutiveFailures' | 'failingSince' | 'lastSuccessAt'>>;
 
-const COLUMNS: Record<keyof WebhookEndpointPatch, string> = {
-  url: 'url',
-  events: 'events',
-  description: 'description',
-  secret: 'secret',
-  enabled: 'enabled',
-  disabledAt: 'disabled_at',
-  disabledReason: 'disabled_reason',
-  consecutiveFailures: 'consecutive_failures',
-  failingSince: 'failing_since',
-  lastSuccessAt: 'last_success_at',
-};
-
-export class WebhookEndpointsRepo {
-  private readonly enabledStmt;
-  private readonly byIdStmt;
-  private readonly successStmt;
-  private readonly failureStmt;
-  constructor(private readonly db: Db) {
-    this.successStmt = db.prepare('UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL, last_success_at = ? WHERE id = ?');
-    this.failureStmt = db.prepare(
-      'UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, ?) WHERE id = ?',
-    );
-    // Prepared once: the outbox reads the account's endpoints inside every event's transaction.
-    this.enabledStmt = db.prepare('SELECT * FROM webhook_endpoints WHERE account_id = ? AND enabled = 1 ORDER BY seq');
-    this.byIdStmt = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
-  }
-
-  insert(e: WebhookEndpointRecord): void {
-    this.db
-      .prepare(
-        `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret, enabled, disabled_at, disabled_reason,
-           consecutive_failures, failing_since, last_success_at, mode, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        e.id, e.accountId, e.url, JSON.stringify(e.events), e.description, e.secret, e.enabled ? 1 : 0, e.disabledAt, e.disabledReason,
-        e.consecutiveFailures, e.failingSince, e.lastSuccessAt, e.mode, e.createdAt, e.updatedAt,
-      );
-    this.routesChanged();
-  }
-
+export interface WebhookEndpointsRepo {
+  insert(e: WebhookEndpointRecord): Promise<void>;
   /** Scoped to the account: another account's endpoint is as good as missing (spec: Authentication 6). */
-  get(accountId: string, id: string): WebhookEndpointRecord | undefined {
-    const row = this.byIdStmt.get(id) as EndpointRow | undefined;
-    return row && row.account_id === accountId ? toRecord(row) : undefined;
-  }
-
+  get(accountId: string, id: string): Promise<WebhookEndpointRecord | undefined>;
   /** Unscoped. */
-  getById(id: string): WebhookEndpointRecord | undefined {
-    const row = this.byIdStmt.get(id) as EndpointRow | undefined;
-    return row && toRecord(row);
-  }
-
+  getById(id: string): Promise<WebhookEndpointRecord | undefined>;
   /**
    * Unscoped, for the delivery worker's every attempt: kept in memory like the routes below (reading
    * and parsing the row per attempt was 3.1 % of a delivery burst's profile), and cleared the same way.
    */
-  targetById(id: string): EndpointTarget | undefined {
-    const cached = this.targets.get(id);
-    if (cached) return cached;
-    const row = this.byIdStmt.get(id) as EndpointRow | undefined;
-    if (!row) return undefined;
-    const { accountId, url, events, secret, createdAt, enabled, disabledReason } = toRecord(row);
-    const target = Object.freeze({ id, accountId, url, events: Object.freeze(events) as string[], secret, createdAt, enabled, disabledReason });
-    if (!this.writeUnsettled) this.targets.set(id, target);
-    return target;
-  }
-
+  targetById(id: string): Promise<EndpointTarget | undefined>;
   /** Every endpoint of the account, newest first (a bounded list). */
-  listForAccount(accountId: string): WebhookEndpointRecord[] {
-    return (this.db.prepare('SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at DESC, seq DESC').all(accountId) as EndpointRow[]).map(toRecord);
-  }
-
-  countForAccount(accountId: string): number {
-    return (this.db.prepare('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ?').get(accountId) as { n: number }).n;
-  }
-
+  listForAccount(accountId: string): Promise<WebhookEndpointRecord[]>;
+  countForAccount(accountId: string): Promise<number>;
   /**
    * The account's enabled endpoints, as routes, oldest first. Read for every event (the outbox, in
    * the event's transaction), so they are kept in memory per account (issue 13: reading and parsing
@@ -155,60 +53,10 @@ export class WebhookEndpointsRepo {
    * A write clears the cache, and until the transaction that wrote has ended (it may roll back) no
    * read fills it: better-sqlite3's transactions are synchronous, so by the next macrotask it has.
    */
-  enabledForAccount(accountId: string): EndpointRoute[] {
-    const cached = this.routes.get(accountId);
-    if (cached) return cached;
-    const routes = (this.enabledStmt.all(accountId) as EndpointRow[]).map((r): EndpointRoute => {
-      const { id, accountId: owner, url, events, secret, createdAt } = toRecord(r);
-      return Object.freeze({ id, accountId: owner, url, events: Object.freeze(events) as string[], secret, createdAt });
-    });
-    if (!this.writeUnsettled) this.routes.set(accountId, routes);
-    return routes;
-  }
-
-  private readonly routes = new Map<string, EndpointRoute[]>();
-  private readonly targets = new Map<string, EndpointTarget>();
-  private writeUnsettled = false;
-
-  private routesChanged(): void {
-    this.routes.clear();
-    this.targets.clear();
-    if (this.writeUnsettled) return;
-    this.writeUnsettled = true;
-    const settle = () => {
-      if (this.db.inTransaction) {
-        setImmediate(settle);
-        return;
-      }
-      // The writing transaction has ended (committed or rolled back): whatever a read finds now is
-      // the database's, so reads may fill the cache again. Anything filled meanwhile was not kept.
-      this.routes.clear();
-      this.targets.clear();
-      this.writeUnsettled = false;
-    };
-    setImmediate(settle);
-  }
-
-  update(id: string, patch: WebhookEndpointPatch, now: number): void {
-    const sets: string[] = ['updated_at = ?'];
-    const params: unknown[] = [now];
-    for (const [key, value] of Object.entries(patch) as Array<[keyof WebhookEndpointPatch, unknown]>) {
-      if (value === undefined) continue;
-      sets.push(`${COLUMNS[key]} = ?`);
-      params.push(key === 'events' ? JSON.stringify(value) : key === 'enabled' ? (value ? 1 : 0) : value);
-    }
-    this.db.prepare(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = ?`).run(...params, id);
-    this.routesChanged();
-  }
-
+  enabledForAccount(accountId: string): Promise<EndpointRoute[]>;
+  update(id: string, patch: WebhookEndpointPatch, now: number): Promise<void>;
   /** Streak bookkeeping that must not bump updatedAt (it is not a change the user made). */
-  recordOutcome(id: string, succeeded: boolean, at: number): void {
-    if (succeeded) this.successStmt.run(at, id);
-    else this.failureStmt.run(at, id);
-  }
-
-  delete(id: string): void {
-    this.db.prepare('DELETE FROM webhook_endpoints WHERE id = ?').run(id);
-    this.routesChanged();
-  }
+  recordOutcome(id: string, succeeded: boolean, at: number): Promise<void>;
+  delete(id: string): Promise<void>;
 }
+

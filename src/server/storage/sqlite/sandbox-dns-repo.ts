@@ -1,0 +1,48 @@
+import type { Db } from '../database.js';
+import type { SandboxDnsEntry } from '../../world/dns.js';
+import type { SandboxDnsRepo } from '../sandbox-dns-repo.js';
+
+// contract §9: the sandbox DNS table, one row per name (service-wide, like the DNS it stands in for).
+
+interface SandboxDnsRow {
+  name: string;
+  records: string;
+  visible_at: number;
+  updated_at: number;
+}
+
+const toEntry = (r: SandboxDnsRow): SandboxDnsEntry => ({
+  name: r.name,
+  records: JSON.parse(r.records) as SandboxDnsEntry['records'],
+  visibleAt: r.visible_at,
+  updatedAt: r.updated_at,
+});
+
+export class SqliteSandboxDnsRepo implements SandboxDnsRepo {
+  private readonly getStmt;
+  private readonly putStmt;
+  private readonly deleteStmt;
+  constructor(db: Db) {
+    this.getStmt = db.prepare('SELECT * FROM sandbox_dns WHERE name = ?');
+    this.putStmt = db.prepare(
+      `INSERT INTO sandbox_dns (name, records, visible_at, updated_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT(name) DO UPDATE SET records = excluded.records, visible_at = excluded.visible_at, updated_at = excluded.updated_at`,
+    );
+    this.deleteStmt = db.prepare('DELETE FROM sandbox_dns WHERE name = ?');
+  }
+
+  async get(name: string): Promise<SandboxDnsEntry | undefined> {
+    const row = this.getStmt.get(name) as SandboxDnsRow | undefined;
+    return row && toEntry(row);
+  }
+
+  /** Replaces the name's records. */
+  async put(entry: SandboxDnsEntry): Promise<void> {
+    this.putStmt.run(entry.name, JSON.stringify(entry.records), entry.visibleAt, entry.updatedAt);
+  }
+
+  /** True when the name had an entry. */
+  async delete(name: string): Promise<boolean> {
+    return this.deleteStmt.run(name).changes > 0;
+  }
+}

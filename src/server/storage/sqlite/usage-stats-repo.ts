@@ -1,0 +1,19 @@
+import type { Db } from '../database.js';
+import type { UsageStatsRepo } from '../usage-stats-repo.js';
+
+/** Per-account counts for the agency summary (contract §3), over the numbers and messages tables (spend: the ledger). */
+export class SqliteUsageStatsRepo implements UsageStatsRepo {
+  private readonly numbersStmt;
+  private readonly messagesStmt;
+  constructor(db: Db) {
+    this.numbersStmt = db.prepare("SELECT COUNT(*) AS n FROM numbers WHERE account_id = ? AND status != 'released'");
+    this.messagesStmt = db.prepare('SELECT COUNT(*) AS n FROM messages WHERE account_id = ? AND created_at >= ?');
+  }
+
+  async ownedNumbers(accountId: string): Promise<number> {
+    return (this.numbersStmt.get(accountId) as { n: number }).n;
+  }
+  async messagesSince(accountId: string, since: number): Promise<number> {
+    return (this.messagesStmt.get(accountId, since) as { n: number }).n;
+  }
+}

@@ -1,0 +1,117 @@
+import type { AccountsRepo } from './accounts-repo.js';
+import type { BlockedNumbersRepo } from './blocked-numbers-repo.js';
+import type { BrandsRepo } from './brands-repo.js';
+import type { CallsRepo } from './calls-repo.js';
+import type { CampaignsRepo } from './campaigns-repo.js';
+import type { DevicesRepo } from './devices-repo.js';
+import type { EmailsRepo } from './emails-repo.js';
+import type { EventsRepo } from './events-repo.js';
+import type { HoldsRepo } from './holds-repo.js';
+import type { IdempotencyRepo } from './idempotency-repo.js';
+import type { JobsRepo } from './jobs-repo.js';
+import type { KeysRepo } from './keys-repo.js';
+import type { LeadsRepo } from './leads-repo.js';
+import type { LedgerRepo } from './ledger-repo.js';
+import type { MailboxRepo } from './mailbox-repo.js';
+import type { MessagesRepo } from './messages-repo.js';
+import type { NumbersRepo } from './numbers-repo.js';
+import type { OptOutsRepo } from './opt-outs-repo.js';
+import type { PortsRepo } from './ports-repo.js';
+import type { RoutesRepo } from './routes-repo.js';
+import type { SandboxDnsRepo } from './sandbox-dns-repo.js';
+import type { SendingDomainsRepo } from './sending-domains-repo.js';
+import type { ServiceStateRepo } from './service-state-repo.js';
+import type { SuppressionsRepo } from './suppressions-repo.js';
+import type { UsageStatsRepo } from './usage-stats-repo.js';
+import type { VoicemailsRepo } from './voicemails-repo.js';
+import type { WalletsRepo } from './wallets-repo.js';
+import type { WebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
+import type { WebhookEndpointsRepo } from './webhooks-repo.js';
+
+// The storage seam (issue 25). The domain sees these interfaces and nothing else of storage: every
+// repository is asynchronous and reached only through a transaction the store hands out, so no
+// domain code can touch storage outside one, and an engine other than SQLite (PostgreSQL, issue 26)
+// plugs in by implementing `Store` and the repositories (storage/sqlite/ is the SQLite engine).
+
+/** Every repository, as one transaction sees them. */
+export interface Repositories {
+  accounts: AccountsRepo;
+  keys: KeysRepo;
+  idempotency: IdempotencyRepo;
+  eventsRepo: EventsRepo;
+  jobs: JobsRepo;
+  numbers: NumbersRepo;
+  messages: MessagesRepo;
+  campaigns: CampaignsRepo;
+  /** contract §4: consumers who texted a stop word to one of the account's numbers. */
+  optOuts: OptOutsRepo;
+  /** spec: Brand (10DLC). */
+  brands: BrandsRepo;
+  /** Call routes and voicemail greetings, one row per number (spec: Call route). */
+  routes: RoutesRepo;
+  /** spec: Blocked number — the account's blocklist (confirmed entries and suggestions). */
+  blockedNumbers: BlockedNumbersRepo;
+  /** contract §6: softphone devices. */
+  devices: DevicesRepo;
+  /** contract §6: calls (with the runner's state and the trace) and voicemails. */
+  calls: CallsRepo;
+  voicemails: VoicemailsRepo;
+  /** contract §7: leads from the hosted opt-in pages. */
+  leads: LeadsRepo;
+  /** contract §7: port requests and their documents (the PIN is never stored). */
+  ports: PortsRepo;
+  /** contract §8: sending domains (one account per domain name). */
+  sendingDomains: SendingDomainsRepo;
+  /** contract §8: emails, their recipients and the per-recipient timeline. */
+  emails: EmailsRepo;
+  /** contract §8: the account's suppressed addresses. */
+  suppressions: SuppressionsRepo;
+  /** contract §11: wallets (balance and billing settings), the append-only ledger, holds. */
+  wallets: WalletsRepo;
+  ledger: LedgerRepo;
+  holds: HoldsRepo;
+  /** contract §9: the sandbox DNS table (the names and records the local service's DNS answers). */
+  sandboxDns: SandboxDnsRepo;
+  /** contract §8 (extension): the mail sandbox, every message delivered for a live email. */
+  mailbox: MailboxRepo;
+  webhookEndpoints: WebhookEndpointsRepo;
+  webhookDeliveries: WebhookDeliveriesRepo;
+  usageStats: UsageStatsRepo;
+  /** What the service keeps about itself (the saved clock). */
+  serviceState: ServiceStateRepo;
+}
+
+/** A write transaction: the repositories, plus what runs once it has committed. */
+export interface Transaction extends Repositories {
+  /**
+   * Runs `fn` after this transaction commits, never if it rolls back (a savepoint's hooks run when
+   * the outermost transaction commits): how long polls and workers hear of a change only once it is
+   * durable and visible to every reader.
+   */
+  afterCommit(fn: () => void): void;
+  /**
+   * A nested write: `fn` in a savepoint of this transaction; a throw rolls back its writes only.
+   * Nested writes of one transaction run one at a time, in the order they were asked for.
+   */
+  savepoint<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+}
+
+/**
+ * The engine: hands out transactions. Each `write` commits atomically; writes asked for in the same
+ * turn of the event loop may share one commit (group commit: each in its own savepoint, so one that
+ * throws rolls back alone) and each promise settles only after that commit, so an answer sent on it
+ * is durable. A `read` sees only committed data. Nothing outside the process may be called while a
+ * transaction is open (a payment, DNS, the carrier, the mail server, a webhook): read, commit, call
+ * the outside world, then write its outcome in a new transaction.
+ */
+export interface Store {
+  write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * Throws when called from inside an open transaction (only when the store was opened with
+   * `guardOutsideCalls`, as tests do): the simulated outside world calls it before every act.
+   */
+  assertNoTransaction(what: string): void;
+  /** Waits for the writes under way, then closes the database. */
+  close(): Promise<void>;
+}
