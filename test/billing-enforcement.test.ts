@@ -26,19 +26,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await svc?.stop();
 });
-afterEach(() => {
+afterEach(async () => {
   // The invariant after every test: the wallet is the sum of the ledger, never below zero.
-  expectLedgerConsistent(svc, acct);
+  await expectLedgerConsistent(svc, acct);
   // Each test sets its own balance and limit; start the next one from a known wallet.
   fund(10_000);
-  limitTo(1_000_000);
+  await limitTo(1_000_000);
 });
 
-const fund = (cents: number, accountId = acct) => svc.deps.uow.transaction(() => setBalance(svc.deps, accountId, cents));
-const limitTo = (cents: number, accountId = acct) => svc.deps.wallets.update(accountId, { spendLimitCents: cents, updatedAt: svc.now() });
+const fund = (cents: number, accountId = acct) => svc.deps.uow.write(async (tx) => await setBalance(tx, accountId, cents));
+const limitTo = async (cents: number, accountId = acct) => await svc.deps.wallets.update(accountId, { spendLimitCents: cents, updatedAt: svc.now() });
 /** A spend limit that leaves exactly `cents` of room this month. */
-const roomOf = (cents: number, accountId = acct) =>
-  limitTo(svc.deps.ledger.chargedSince(accountId, monthStart(svc.now())) + svc.deps.holds.openTotal(accountId) + cents, accountId);
+const roomOf = async (cents: number, accountId = acct) =>
+  await limitTo(await svc.deps.ledger.chargedSince(accountId, monthStart(svc.now())) + await svc.deps.holds.openTotal(accountId) + cents, accountId);
 const count = (table: string, accountId: string | null = acct): number =>
   (svc.deps.db.prepare(`SELECT COUNT(*) AS n FROM ${table}${accountId ? ' WHERE account_id = ?' : ''}`).get(...(accountId ? [accountId] : [])) as { n: number }).n;
 
@@ -52,7 +52,7 @@ function expect402(res: { status: number; body: any }, code: 'payment_required' 
   expect(res.body.error.code).toBe(code);
 }
 
-const lowBalanceEvents = () => svc.deps.eventsRepo.listByType(acct, 'billing.wallet.low_balance');
+const lowBalanceEvents = async () => await svc.deps.eventsRepo.listByType(acct, 'billing.wallet.low_balance');
 const send = (body: Record<string, unknown>, o: { key?: string; headers?: Record<string, string> } = {}) => svc.call('POST', '/v1/messages', { body, ...o });
 const sms = (extra: Record<string, unknown> = {}) => ({ to: '+14155550100', from: sender.phoneNumber, body: 'hello', ...extra });
 
@@ -71,11 +71,11 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
 
   it('a spend limit just below the price → 402 budget_exceeded, nothing written', async () => {
     const twoSegments = 'x'.repeat(200); // 2 GSM-7 segments
-    roomOf(2 * PRICES.smsSegment - 1);
+    await roomOf(2 * PRICES.smsSegment - 1);
     const before = snapshot('messages');
     expect402(await send(sms({ body: twoSegments })), 'budget_exceeded');
     expect(snapshot('messages')).toEqual(before);
-    roomOf(2 * PRICES.smsSegment);
+    await roomOf(2 * PRICES.smsSegment);
     expect((await send(sms({ body: twoSegments }))).status).toBe(201);
   });
 
@@ -83,25 +83,25 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
     fund(1000);
     const res = await send(sms({ body: 'y'.repeat(161) }));
     expect(res.status).toBe(201);
-    expect(balanceOf(svc.deps, acct)).toBe(1000 - 2 * PRICES.smsSegment);
-    expect(svc.deps.holds.openFor(res.body.id)).toMatchObject({ amountCents: 2 * PRICES.smsSegment, category: 'sms' });
-    expect(chargesOf(svc.deps, acct).filter((c) => c.ref === res.body.id)).toEqual([]);
+    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(1000 - 2 * PRICES.smsSegment);
+    expect(await svc.deps.holds.openFor(res.body.id)).toMatchObject({ amountCents: 2 * PRICES.smsSegment, category: 'sms' });
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === res.body.id)).toEqual([]);
 
     const mms = await send(sms({ mediaUrls: ['https://e.test/a.png'] }));
     expect(mms.status).toBe(201);
-    expect(balanceOf(svc.deps, acct)).toBe(1000 - 2 * PRICES.smsSegment - PRICES.mmsMessage);
+    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(1000 - 2 * PRICES.smsSegment - PRICES.mmsMessage);
 
     await svc.advanceJobs(5);
     expect((await svc.call('GET', `/v1/messages/${res.body.id}`)).body.status).toBe('delivered');
-    expect(svc.deps.holds.openFor(res.body.id)).toBeUndefined();
-    expect(chargesOf(svc.deps, acct).filter((c) => c.ref === res.body.id)).toEqual([
+    expect(await svc.deps.holds.openFor(res.body.id)).toBeUndefined();
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === res.body.id)).toEqual([
       expect.objectContaining({ category: 'sms', quantity: 2, amountCents: 2 * PRICES.smsSegment }),
     ]);
-    expect(chargesOf(svc.deps, acct).filter((c) => c.ref === mms.body.id)).toEqual([
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === mms.body.id)).toEqual([
       expect.objectContaining({ category: 'mms', quantity: 1, amountCents: PRICES.mmsMessage }),
     ]);
     // Settling moves no money: the hold had taken it already.
-    expect(balanceOf(svc.deps, acct)).toBe(1000 - 2 * PRICES.smsSegment - PRICES.mmsMessage);
+    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(1000 - 2 * PRICES.smsSegment - PRICES.mmsMessage);
   });
 
   it('a test key and the test sender move no money, even from an empty wallet; inbound is free', async () => {
@@ -115,24 +115,24 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
     expect(inbound.status, inbound.text).toBe(201);
     await svc.advanceJobs(5);
     expect(count('ledger')).toBe(ledgerBefore);
-    expect(balanceOf(svc.deps, acct)).toBe(0);
+    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
   });
 
   it('billing.wallet.low_balance fires once per crossing below the threshold, again after a credit re-arms it', async () => {
-    const threshold = svc.deps.wallets.get(acct)!.thresholdCents;
+    const threshold = (await svc.deps.wallets.get(acct))!.thresholdCents;
     fund(threshold + 1);
-    const before = lowBalanceEvents().length;
+    const before = (await lowBalanceEvents()).length;
     expect((await send(sms())).status).toBe(201); // threshold: not below
-    expect(lowBalanceEvents()).toHaveLength(before);
+    expect(await lowBalanceEvents()).toHaveLength(before);
     expect((await send(sms())).status).toBe(201); // threshold - 1: crossed
     expect((await send(sms())).status).toBe(201); // still below: no second event
-    const fired = lowBalanceEvents().slice(before);
+    const fired = (await lowBalanceEvents()).slice(before);
     expect(fired).toHaveLength(1);
     expect(fired[0]!.body).toMatchObject({ balanceCents: threshold - 1, thresholdCents: threshold, autoRechargeStarted: false });
     fund(threshold + 1); // a credit back above the threshold re-arms it
     await send(sms());
     await send(sms());
-    expect(lowBalanceEvents().slice(before)).toHaveLength(2);
+    expect((await lowBalanceEvents()).slice(before)).toHaveLength(2);
   });
 
   it('the invariant: 200 concurrent live sends against a wallet that covers 50 → exactly 50 accepted', async () => {
@@ -143,12 +143,12 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
     expect(accepted).toHaveLength(50);
     expect(refused).toHaveLength(150);
     expect(refused.every((r) => r.body.error.code === 'payment_required')).toBe(true);
-    expect(balanceOf(svc.deps, acct)).toBe(0);
-    expectLedgerConsistent(svc, acct);
+    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
+    await expectLedgerConsistent(svc, acct);
     await svc.advanceJobs(5);
     const ids = new Set(accepted.map((r) => r.body.id as string));
-    expect(chargesOf(svc.deps, acct).filter((c) => c.ref !== null && ids.has(c.ref))).toHaveLength(50);
-    expect(balanceOf(svc.deps, acct)).toBe(0);
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref !== null && ids.has(c.ref))).toHaveLength(50);
+    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
   });
 });
 
@@ -161,14 +161,14 @@ describe('numbers: first month on buy, renewals on the clock, emergency', () => 
     expect402(await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: pick } }), 'payment_required');
     expect(snapshot('numbers')).toEqual(before);
     fund(1000);
-    roomOf(PRICES.localNumberMonthly - 1);
+    await roomOf(PRICES.localNumberMonthly - 1);
     const funded = snapshot('numbers');
     expect402(await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: pick } }), 'budget_exceeded');
     expect(snapshot('numbers')).toEqual(funded);
-    limitTo(1_000_000);
+    await limitTo(1_000_000);
     const bought = await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: pick } });
     expect(bought.status).toBe(201);
-    expect(chargesOf(svc.deps, acct).filter((c) => c.ref === bought.body.id)).toEqual([
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === bought.body.id)).toEqual([
       expect.objectContaining({ category: 'local_number', quantity: 1, amountCents: PRICES.localNumberMonthly }),
     ]);
   });
@@ -176,29 +176,29 @@ describe('numbers: first month on buy, renewals on the clock, emergency', () => 
   it('renews every period from the wallet; an unpaid renewal keeps the number and is retried daily until paid', async () => {
     fund(10_000);
     const n = await buy(svc);
-    const fees = () => chargesOf(svc.deps, acct).filter((c) => c.ref === n.id && c.category === 'local_number');
-    expect(fees()).toHaveLength(1);
+    const fees = async () => (await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === n.id && c.category === 'local_number');
+    expect(await fees()).toHaveLength(1);
     await svc.advanceJobs(NUMBER_RENEWAL.periodSecs);
-    expect(fees()).toHaveLength(2);
+    expect(await fees()).toHaveLength(2);
 
     fund(0);
     await svc.advanceJobs(NUMBER_RENEWAL.periodSecs);
-    expect(fees()).toHaveLength(2);
+    expect(await fees()).toHaveLength(2);
     expect((await svc.call('GET', `/v1/numbers/${n.id}`)).body.status).not.toBe('released');
     await svc.advanceJobs(NUMBER_RENEWAL.retrySecs);
-    expect(fees()).toHaveLength(2);
+    expect(await fees()).toHaveLength(2);
 
     fund(1000);
     const fundedAt = svc.now();
     await svc.advanceJobs(NUMBER_RENEWAL.retrySecs);
-    expect(fees()).toHaveLength(3);
+    expect(await fees()).toHaveLength(3);
     // Recorded when paid (after the wallet was funded), for the full month.
-    expect(fees()[2]!.amountCents).toBe(PRICES.localNumberMonthly);
-    expect(fees()[2]!.createdAt).toBeGreaterThan(fundedAt);
+    expect((await fees())[2]!.amountCents).toBe(PRICES.localNumberMonthly);
+    expect((await fees())[2]!.createdAt).toBeGreaterThan(fundedAt);
     // Released: no more renewals.
     expect((await svc.call('POST', `/v1/numbers/${n.id}/release`)).status).toBe(200);
     await svc.advanceJobs(NUMBER_RENEWAL.periodSecs);
-    expect(fees()).toHaveLength(3);
+    expect(await fees()).toHaveLength(3);
   });
 
   it('turning emergency calling on with an empty wallet → 402 and emergency stays off', async () => {
@@ -212,7 +212,7 @@ describe('numbers: first month on buy, renewals on the clock, emergency', () => 
     expect((await svc.call('GET', `/v1/numbers/${n.id}`)).body.emergency).toMatchObject({ enabled: false });
     fund(1000);
     expect((await svc.call('PATCH', `/v1/numbers/${n.id}`, { body: { emergency } })).status).toBe(200);
-    expect(chargesOf(svc.deps, acct).filter((c) => c.ref === n.id && c.category === 'emergency')).toHaveLength(1);
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === n.id && c.category === 'emergency')).toHaveLength(1);
   });
 });
 
@@ -252,10 +252,10 @@ describe('voice: the first minute must be payable at start; the end charges what
     const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 1, durationSecs: 5 * 60 } });
     await svc.advanceJobs(6 * 60);
     expect((await getCall(svc, call.id)).status).toBe('completed');
-    expect(chargesOf(svc.deps, acct).filter((c) => c.ref === call.id)).toEqual([
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === call.id)).toEqual([
       expect.objectContaining({ category: 'voice', quantity: 5, amountCents: PRICES.voiceMinute }),
     ]);
-    expect(balanceOf(svc.deps, acct)).toBe(0);
+    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
   });
 });
 
@@ -268,14 +268,14 @@ describe('email, registration, ports: charged on accept through the one path', (
     expect402(await svc.call('POST', '/v1/emails', { body: emailBody(`hi@${domain}`) }), 'payment_required');
     expect(snapshot('emails')).toEqual(before);
     fund(1000);
-    roomOf(emailChargeCents(1) - 1);
+    await roomOf(emailChargeCents(1) - 1);
     const funded = snapshot('emails');
     expect402(await svc.call('POST', '/v1/emails', { body: emailBody(`hi@${domain}`) }), 'budget_exceeded');
     expect(snapshot('emails')).toEqual(funded);
-    limitTo(1_000_000);
+    await limitTo(1_000_000);
     const ok = await svc.call('POST', '/v1/emails', { body: emailBody(`hi@${domain}`) });
     expect(ok.status, ok.text).toBe(201);
-    expect(chargesOf(svc.deps, acct).filter((c) => c.ref === ok.body.id)).toEqual([expect.objectContaining({ category: 'email', amountCents: emailChargeCents(1) })]);
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === ok.body.id)).toEqual([expect.objectContaining({ category: 'email', amountCents: emailChargeCents(1) })]);
   });
 
   it('brand registration, vetting and campaign fees: refused → 402 and nothing registered', async () => {
@@ -287,7 +287,7 @@ describe('email, registration, ports: charged on accept through the one path', (
     fund(PRICES.brandRegistration);
     const brand = await svc.call('POST', '/v1/brands', { body: GOOD_BRAND });
     expect(brand.status, brand.text).toBe(201);
-    expect(balanceOf(svc.deps, acct)).toBe(0);
+    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
     expect((await svc.call('POST', `/v1/sandbox/brands/${brand.body.id}/decision`, { body: { decision: 'approved' } })).status).toBe(200);
 
     const vetBefore = snapshot('brands');
@@ -300,7 +300,7 @@ describe('email, registration, ports: charged on accept through the one path', (
     expect402(await svc.call('POST', '/v1/campaigns', { body: { ...GOOD_CAMPAIGN, brandId: brand.body.id } }), 'payment_required');
     expect(snapshot('campaigns')).toEqual(campBefore);
     fund(PRICES.campaignRegistration);
-    roomOf(PRICES.campaignRegistration - 1);
+    await roomOf(PRICES.campaignRegistration - 1);
     const funded = snapshot('campaigns');
     expect402(await svc.call('POST', '/v1/campaigns', { body: { ...GOOD_CAMPAIGN, brandId: brand.body.id } }), 'budget_exceeded');
     expect(snapshot('campaigns')).toEqual(funded);
@@ -331,7 +331,7 @@ describe('email, registration, ports: charged on accept through the one path', (
     expect((await svc.call('GET', `/v1/ports/${port.body.id}`)).body.status).toBe('draft');
     fund(2 * PRICES.portPerNumber);
     expect((await svc.call('POST', `/v1/ports/${port.body.id}/submit`)).status).toBe(200);
-    expect(chargesOf(svc.deps, acct).filter((c) => c.ref === port.body.id)).toEqual([expect.objectContaining({ category: 'port', quantity: 2, amountCents: 2 * PRICES.portPerNumber })]);
-    expect(balanceOf(svc.deps, acct)).toBe(0);
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === port.body.id)).toEqual([expect.objectContaining({ category: 'port', quantity: 2, amountCents: 2 * PRICES.portPerNumber })]);
+    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
   });
 });

@@ -37,7 +37,7 @@ describe('GET /v1/billing', () => {
       spendLimitCents: NEW_ACCOUNT_SPEND_LIMIT_CENTS,
       monthToDateCents: 0,
     });
-    expect(ledgerSum(svc, id)).toBe(NEW_ACCOUNT_WALLET_CENTS);
+    expect(await ledgerSum(svc, id)).toBe(NEW_ACCOUNT_WALLET_CENTS);
   });
 
   it('answers a test key too', async () => {
@@ -70,7 +70,7 @@ describe('POST /v1/billing/wallet/top-up', () => {
     const res = await svc.call('POST', '/v1/billing/wallet/top-up', { headers, body: { amountCents: 1500 } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS + 1500);
-    expect(ledgerSum(svc, id)).toBe(NEW_ACCOUNT_WALLET_CENTS + 1500);
+    expect(await ledgerSum(svc, id)).toBe(NEW_ACCOUNT_WALLET_CENTS + 1500);
     const credited = await events(svc, headers, 'billing.wallet.credited');
     expect(credited).toHaveLength(1);
     expect(credited[0]).toMatchObject({ kind: 'top_up', amountCents: 1500, balanceCents: NEW_ACCOUNT_WALLET_CENTS + 1500 });
@@ -92,7 +92,7 @@ describe('POST /v1/billing/wallet/top-up', () => {
     await saveCard(svc, headers, SANDBOX_DECLINED_CARD_TOKEN);
     expectError(await svc.call('POST', '/v1/billing/wallet/top-up', { headers, body: { amountCents: 500 } }), 402, 'payment_required');
     expect((await billing(svc, headers)).wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS);
-    expect(ledgerSum(svc, id)).toBe(NEW_ACCOUNT_WALLET_CENTS);
+    expect(await ledgerSum(svc, id)).toBe(NEW_ACCOUNT_WALLET_CENTS);
     expect(await events(svc, headers, 'billing.wallet.credited')).toEqual([]);
   });
 
@@ -103,7 +103,7 @@ describe('POST /v1/billing/wallet/top-up', () => {
     expect(armed.status).toBe(204);
     expectError(await svc.call('POST', '/v1/billing/wallet/top-up', { headers, body: { amountCents: 700 } }), 502, 'provider_error');
     expect((await billing(svc, headers)).wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS);
-    expect(ledgerSum(svc, id)).toBe(NEW_ACCOUNT_WALLET_CENTS);
+    expect(await ledgerSum(svc, id)).toBe(NEW_ACCOUNT_WALLET_CENTS);
     const retry = await svc.call('POST', '/v1/billing/wallet/top-up', { headers, body: { amountCents: 700 } });
     expect(retry.status).toBe(200);
     expect(retry.body.wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS + 700);
@@ -118,7 +118,7 @@ describe('POST /v1/billing/wallet/top-up', () => {
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
-    expect(ledgerSum(svc, id)).toBe(NEW_ACCOUNT_WALLET_CENTS + 300);
+    expect(await ledgerSum(svc, id)).toBe(NEW_ACCOUNT_WALLET_CENTS + 300);
   });
 
   it('refuses amounts out of bounds on ["body","amountCents"]', async () => {
@@ -189,12 +189,12 @@ describe('PUT /v1/sandbox/wallet', () => {
     const down = await svc.call('PUT', '/v1/sandbox/wallet', { headers, body: { balanceCents: 35 } });
     expect(down.status, JSON.stringify(down.body)).toBe(200);
     expect(down.body.wallet.balanceCents).toBe(35);
-    expect(ledgerSum(svc, id)).toBe(35);
+    expect(await ledgerSum(svc, id)).toBe(35);
     const up = await svc.call('PUT', '/v1/sandbox/wallet', { headers, body: { balanceCents: 12_345 } });
     expect(up.body.wallet.balanceCents).toBe(12_345);
-    expect(ledgerSum(svc, id)).toBe(12_345);
-    expect((await billing(svc, headers)).wallet.balanceCents).toBe(svc.deps.ledger.sum(id));
-    const rows = svc.deps.ledger.entries(id).filter((e) => e.cause.startsWith('sandbox'));
+    expect(await ledgerSum(svc, id)).toBe(12_345);
+    expect((await billing(svc, headers)).wallet.balanceCents).toBe(await svc.deps.ledger.sum(id));
+    const rows = (await svc.deps.ledger.entries(id)).filter((e) => e.cause.startsWith('sandbox'));
     expect(rows.map((r) => r.kind)).toEqual(['charge', 'credit']);
     const usage = await svc.call('GET', '/v1/usage', { headers });
     expect(usage.body.data).toEqual([]);

@@ -36,14 +36,14 @@ function missedCalls(accountId: string, from: string, n: number): void {
   for (let i = 0; i < n; i++) {
     const now = deps.clock.nowMs();
     const id = newId('call');
-    deps.uow.transaction(() => {
-      deps.db
+    deps.uow.write(async (tx) => {
+      tx.db
         .prepare(
           `INSERT INTO calls (id, account_id, number_id, direction, from_number, to_number, status, started_at, ended_at, created_at, updated_at)
            VALUES (?, ?, 'num_x', 'inbound', ?, '+14155550100', 'missed', ?, ?, ?, ?)`,
         )
         .run(id, accountId, from, now, now, now, now);
-      deps.events.emit(accountId, 'call.missed', { callId: id, from, to: '+14155550100', outcome: 'missed', endedAt: new Date(now).toISOString(), direction: 'inbound' });
+      await tx.events.emit(accountId, 'call.missed', { callId: id, from, to: '+14155550100', outcome: 'missed', endedAt: new Date(now).toISOString(), direction: 'inbound' });
     });
   }
 }

@@ -12,13 +12,13 @@ let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
   // This file buys, registers and calls more than a new account's wallet covers (contract §11).
-  fundAccount(svc, svc.bootstrap.accountId);
+  await fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc.stop();
 });
 
-const charges = (ref: string, accountId = svc.bootstrap.accountId) => chargesOf(svc.deps, accountId).filter((c) => c.ref === ref);
+const charges = async (ref: string, accountId = svc.bootstrap.accountId) => (await svc.deps.uow.write((tx) => chargesOf(tx, accountId))).filter((c) => c.ref === ref);
 const create = (body: unknown, o: { key?: string; headers?: Record<string, string> } = {}) => svc.call('POST', '/v1/brands', { ...o, body });
 const urlsFor = (id: string) => ({
   optInUrl: `${svc.baseUrl}/p/${id}/opt-in`,
@@ -48,16 +48,16 @@ describe('POST /v1/brands', () => {
     expect(r.body.compliancePages.optIn).toMatch(/STOP/);
     expect(r.body.compliancePages.privacy).toContain(GOOD_BRAND.legalName);
     expect(r.body.compliancePages.messagingTerms).toMatch(/HELP/);
-    expect(charges(r.body.id)).toEqual([expect.objectContaining({ category: 'brand_registration', quantity: 1, amountCents: PRICES.brandRegistration })]);
+    expect(await charges(r.body.id)).toEqual([expect.objectContaining({ category: 'brand_registration', quantity: 1, amountCents: PRICES.brandRegistration })]);
   });
 
   it('a mock brand is approved at once with a tcrBrandId and costs nothing; a test key is never charged', async () => {
     const m = await mockBrand(svc);
     expect(m).toMatchObject({ mock: true, status: 'approved', tcrBrandId: expect.stringMatching(/^B[0-9A-F]{6}$/), identityStatus: 'SELF_DECLARED' });
-    expect(charges(m.id)).toEqual([]);
+    expect(await charges(m.id)).toEqual([]);
     const t = await create({ legalName: 'Test Key Co' }, { key: svc.bootstrap.testKey });
     expect(t.body.status).toBe('submitted');
-    expect(charges(t.body.id)).toEqual([]);
+    expect(await charges(t.body.id)).toEqual([]);
   });
 
   it('refuses a missing legalName, unknown fields and bad enums; nothing is created', async () => {
@@ -85,10 +85,10 @@ const detailsByPath = (res: { body: any }): Record<string, string> =>
 
 describe('brand field formats (contract §7), before anything is charged', () => {
   const countBrands = async () => (await svc.call('GET', '/v1/brands?limit=100')).body.data.length as number;
-  const countCharges = () => chargesOf(svc.deps, svc.bootstrap.accountId).length;
+  const countCharges = async () => (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).length;
 
   it('POST /v1/brands: every malformed field named at once (400), nothing created, nothing charged', async () => {
-    const [brands, charged] = [await countBrands(), countCharges()];
+    const [brands, charged] = [await countBrands(), await countCharges()];
     const res = await create({ ...GOOD_BRAND, ...MALFORMED });
     expectError(res, 400, 'validation_error');
     const d = detailsByPath(res);
@@ -100,7 +100,7 @@ describe('brand field formats (contract §7), before anything is charged', () =>
     expect(d['body.country']).toMatch(/ISO 3166-1 alpha-2/);
     // A mock brand is free, but its formats are the same.
     expectError(await create({ legalName: 'Mock Co', mock: true, website: 'acme.example' }), 400, 'validation_error', ['body', 'website']);
-    expect([await countBrands(), countCharges()]).toEqual([brands, charged]);
+    expect([await countBrands(), await countCharges()]).toEqual([brands, charged]);
   });
 
   it.each([
@@ -148,7 +148,7 @@ describe('brand field formats (contract §7), before anything is charged', () =>
   });
 
   it('POST /v1/registrations: the brand\'s formats named under brand, nothing created, nothing charged', async () => {
-    const [brands, charged] = [await countBrands(), countCharges()];
+    const [brands, charged] = [await countBrands(), await countCharges()];
     const campaigns = (await svc.call('GET', '/v1/campaigns?limit=100')).body.data.length;
     const res = await svc.call('POST', '/v1/registrations', { body: { brand: { ...GOOD_BRAND, ...MALFORMED, state: 'California' }, campaign: GOOD_CAMPAIGN } });
     expectError(res, 400, 'validation_error');
@@ -156,7 +156,7 @@ describe('brand field formats (contract §7), before anything is charged', () =>
     expect(Object.keys(detailsByPath(res)).sort()).toEqual(Object.keys(MALFORMED).map((k) => `body.brand.${k}`).sort());
     const us = await svc.call('POST', '/v1/registrations', { body: { brand: { ...GOOD_BRAND, postalCode: '941' }, campaign: GOOD_CAMPAIGN } });
     expectError(us, 400, 'validation_error', ['body', 'brand', 'postalCode']);
-    expect([await countBrands(), countCharges()]).toEqual([brands, charged]);
+    expect([await countBrands(), await countCharges()]).toEqual([brands, charged]);
     expect((await svc.call('GET', '/v1/campaigns?limit=100')).body.data.length).toBe(campaigns);
   });
 });
@@ -193,7 +193,7 @@ describe('the registry on the service clock', () => {
     await svc.advanceJobs(600);
     expect((await svc.call('GET', `/v1/brands/${b.id}`)).body.status).toBe('approved');
     expectError(await svc.call('POST', `/v1/brands/${b.id}/resubmit`), 409, 'conflict');
-    expect(charges(b.id)).toHaveLength(1); // a resubmit is not charged again
+    expect(await charges(b.id)).toHaveLength(1); // a resubmit is not charged again
   });
 
   it('the sandbox decides only a submitted brand', async () => {
@@ -238,7 +238,7 @@ describe('GET /v1/brands', () => {
     const headers = { 'service-subaccount': sub.body.id };
     const theirs = (await create({ legalName: 'Client Brand' }, { headers })).body;
     expect(theirs.tenantId).toBe(sub.body.id);
-    expect(charges(theirs.id, sub.body.id)).toHaveLength(1);
+    expect(await charges(theirs.id, sub.body.id)).toHaveLength(1);
     expectError(await svc.call('GET', `/v1/brands/${theirs.id}`), 404, 'not_found');
     expectError(await svc.call('PATCH', `/v1/brands/${theirs.id}`, { body: { pageConfig: { headline: 'x' } } }), 404, 'not_found');
     expectError(await svc.call('POST', `/v1/sandbox/brands/${theirs.id}/decision`, { body: { decision: 'approved' } }), 404, 'not_found');
@@ -290,8 +290,8 @@ describe('POST /v1/brands/{id}/vetting', () => {
     await svc.call('POST', `/v1/sandbox/brands/${small.id}/decision`, { body: { decision: 'approved' } });
     const s = await svc.call('POST', `/v1/brands/${small.id}/vetting`, { body: { provider: 'CV', vettingClass: 'STANDARD' } });
     expect(s.body.vettingScore).toBe(45);
-    expect(charges(b.id).map((c) => c.category)).toEqual(['brand_registration', 'brand_vetting']);
-    expect(charges(b.id)[1]!.amountCents).toBe(PRICES.brandVetting);
+    expect((await charges(b.id)).map((c) => c.category)).toEqual(['brand_registration', 'brand_vetting']);
+    expect((await charges(b.id))[1]!.amountCents).toBe(PRICES.brandVetting);
   });
 
   it('a mock brand is not vetted (409); bad providers are a validation error; a test key pays nothing', async () => {
@@ -302,6 +302,6 @@ describe('POST /v1/brands/{id}/vetting', () => {
     await svc.call('POST', `/v1/sandbox/brands/${t.id}/decision`, { key: svc.bootstrap.testKey, body: { decision: 'approved' } });
     const v = await svc.call('POST', `/v1/brands/${t.id}/vetting`, { key: svc.bootstrap.testKey, body: { provider: 'WMC', vettingClass: 'STANDARD' } });
     expect(v.body.identityStatus).toBe('VETTED_VERIFIED');
-    expect(charges(t.id)).toEqual([]);
+    expect(await charges(t.id)).toEqual([]);
   });
 });

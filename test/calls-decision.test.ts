@@ -52,7 +52,7 @@ describe('the routing decision request', () => {
     const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 1, durationSecs: 5 } });
     await svc.advanceJobs(0);
     expect(await getCall(svc, call.id)).toMatchObject({ status: 'blocked' });
-    expect(callEvents(svc, call.id)).toEqual([]);
+    expect(await callEvents(svc, call.id)).toEqual([]);
     const sent = decisionRequests().slice(before);
     expect(sent).toHaveLength(1);
     const req = sent[0]!;
@@ -160,7 +160,7 @@ describe('sent once, across a restart', () => {
       const call = await placeCall(own, n.phoneNumber, { answer: { afterSecs: 2, durationSecs: 4 } });
       const stepping = own.advanceJobs(0);
       await hanging.waitFor(1);
-      expect(own.deps.calls.getById(call.id)!.state).toMatchObject({ phase: { kind: 'decision.awaiting' } });
+      expect((await own.deps.calls.getById(call.id))!.state).toMatchObject({ phase: { kind: 'decision.awaiting' } });
       const stoppedAt = own.now();
       await own.close(); // drops the request in flight; the data directory stays
       await stepping;
@@ -174,7 +174,7 @@ describe('sent once, across a restart', () => {
       expect(hanging.received.filter((r) => r.path === '/decide')).toHaveLength(1);
       const details = (await traceOf(again, call.id)).filter((t) => t.step === 'decision').map((t) => t.detail);
       expect(details).toEqual(['fail-open: interrupted while waiting for the answer (not sent again); the normal route runs']);
-      expect(callEvents(again, call.id).map((e) => e.type)).toEqual(['call.completed']);
+      expect((await callEvents(again, call.id)).map((e) => e.type)).toEqual(['call.completed']);
     } finally {
       await again?.stop();
       await hanging.close();

@@ -15,14 +15,14 @@ let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
   // This file buys, registers and calls more than a new account's wallet covers (contract §11).
-  fundAccount(svc, svc.bootstrap.accountId);
+  await fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc?.stop();
 });
 
-const types = (callId: string) => callEvents(svc, callId).map((e) => e.type);
-const charges = (ref: string) => chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.ref === ref);
+const types = async (callId: string) => (await callEvents(svc, callId)).map((e) => e.type);
+const charges = async (ref: string) => (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === ref);
 
 async function fetchBytes(url: string, key: string | null = svc.bootstrap.liveKey): Promise<{ status: number; type: string | undefined; bytes: Buffer }> {
   const res = await request(url, { headers: key ? { authorization: `Bearer ${key}` } : {} });
@@ -47,12 +47,12 @@ describe('POST /v1/sandbox/calls', () => {
     await advance(svc, 61);
     const done = await getCall(svc, call.id);
     expect(done).toMatchObject({ status: 'completed', durationSeconds: 61, outcome: null });
-    const events = callEvents(svc, call.id);
+    const events = await callEvents(svc, call.id);
     expect(events.map((e) => e.type)).toEqual(['call.completed']);
     expect(events[0]!.body).toMatchObject({ callId: call.id, from: CALLER, to: n.phoneNumber, durationSeconds: 61, answeredBy: PSTN, answeredDevice: null, direction: 'inbound', answeredAt: answered.answeredAt, endedAt: done.endedAt });
     // contract §11: 61 s of talk is two started minutes, live key.
-    expect(charges(call.id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 2, amountCents: 2 * PRICES.voiceMinute })]);
-    expect(svc.deps.calls.getById(call.id)!.state).toBeNull();
+    expect(await charges(call.id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 2, amountCents: 2 * PRICES.voiceMinute })]);
+    expect((await svc.deps.calls.getById(call.id))!.state).toBeNull();
   });
 
   it('`to` must be a voice number of the account: 400 on body.to as inbound messages answer, 422 without voice', async () => {
@@ -74,7 +74,7 @@ describe('POST /v1/sandbox/calls', () => {
     const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 0, durationSecs: 30 } }, { key: svc.bootstrap.testKey });
     await advance(svc, 31);
     expect((await getCall(svc, call.id)).status).toBe('completed');
-    expect(charges(call.id)).toEqual([]);
+    expect(await charges(call.id)).toEqual([]);
   });
 });
 
@@ -84,10 +84,10 @@ describe('call.* events and voicemail', () => {
     const a = seedDevice(svc, { userId: 'alice' });
     const b = seedDevice(svc, { userId: 'bob' });
     const stale = seedDevice(svc, { userId: 'carol', lastSeenAt: svc.now() - 120_000 });
-    ringDevices(svc, n.id, [a, b, stale]);
+    await ringDevices(svc, n.id, [a, b, stale]);
     const call = await placeCall(svc, n.phoneNumber, { answer: { deviceId: b, afterSecs: 3, durationSecs: 10 } });
     await advance(svc, 13);
-    const events = callEvents(svc, call.id);
+    const events = await callEvents(svc, call.id);
     expect(events.map((e) => e.type)).toEqual(['call.ringing', 'call.ringing', 'call.completed']);
     expect(events[0]!.body).toMatchObject({ callId: call.id, from: CALLER, to: n.phoneNumber, devices: [{ deviceId: a, userId: 'alice' }], direction: 'inbound' });
     expect(events[1]!.body.devices).toEqual([{ deviceId: b, userId: 'bob' }]);
@@ -107,7 +107,7 @@ describe('call.* events and voicemail', () => {
     await advance(svc, 1 + VOICEMAIL_DEFAULT_SECS);
     const missed = await getCall(svc, call.id);
     expect(missed).toMatchObject({ status: 'missed', outcome: 'voicemail', voicemailId: expect.stringMatching(/^vm_/), answeredAt: null, durationSeconds: null });
-    const events = callEvents(svc, call.id);
+    const events = await callEvents(svc, call.id);
     expect(events.map((e) => e.type)).toEqual(['call.missed', 'voicemail.received']);
     expect(events[0]!.body).toMatchObject({ outcome: 'voicemail', direction: 'inbound' });
     // The simulated transcriber hears 30 s of speech: the transcript arrives with the voicemail.
@@ -147,20 +147,20 @@ describe('call.* events and voicemail', () => {
     await advance(svc, 61);
     const done = await getCall(svc, call.id);
     expect(done).toMatchObject({ status: 'completed', durationSeconds: 61, recordingId: expect.stringMatching(/^rec_/) });
-    expect(types(call.id)).toEqual(['call.completed']);
+    expect(await types(call.id)).toEqual(['call.completed']);
     // spec: call.transcript — seconds to minutes after the end; the call's status is already final.
     await advance(svc, callTranscriptDelaySecs(61));
-    const events = callEvents(svc, call.id);
+    const events = await callEvents(svc, call.id);
     expect(events.map((e) => e.type)).toEqual(['call.completed', 'call.transcript']);
     const t = events[1]!.body;
     expect(t).toMatchObject({ callId: call.id, recordingId: done.recordingId, transcriptStatus: 'available', durationSeconds: 61, recordingUrl: `${svc.baseUrl}/v1/calls/${call.id}/recording` });
     expect(t.transcriptTurns.length).toBeGreaterThan(1);
     expect(t.transcript.length).toBeGreaterThan(20);
-    expect(svc.deps.calls.getById(call.id)!.state).toBeNull();
+    expect((await svc.deps.calls.getById(call.id))!.state).toBeNull();
     // contract §11: 2 started minutes of talk, 2 transcribed live, 2 transcribed from the recording.
-    expect(charges(call.id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 2, amountCents: 2 * PRICES.voiceMinute })]);
-    expect(charges(`${call.id}:live`)).toEqual([expect.objectContaining({ category: 'transcription', quantity: 2, amountCents: 2 * PRICES.transcriptionMinute })]);
-    expect(charges(done.recordingId)).toEqual([expect.objectContaining({ category: 'transcription', quantity: 2, amountCents: 2 * PRICES.transcriptionMinute })]);
+    expect(await charges(call.id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 2, amountCents: 2 * PRICES.voiceMinute })]);
+    expect(await charges(`${call.id}:live`)).toEqual([expect.objectContaining({ category: 'transcription', quantity: 2, amountCents: 2 * PRICES.transcriptionMinute })]);
+    expect(await charges(done.recordingId)).toEqual([expect.objectContaining({ category: 'transcription', quantity: 2, amountCents: 2 * PRICES.transcriptionMinute })]);
   });
 
   it('a voicemail too short to transcribe still delivers (transcript null, failed), its audio stays, nothing is charged for it', async () => {
@@ -169,13 +169,13 @@ describe('call.* events and voicemail', () => {
     await advance(svc, 30);
     const missed = await getCall(svc, call.id);
     expect(missed).toMatchObject({ status: 'missed', outcome: 'voicemail', voicemailId: expect.stringMatching(/^vm_/) });
-    const events = callEvents(svc, call.id);
+    const events = await callEvents(svc, call.id);
     expect(events.map((e) => e.type)).toEqual(['call.missed', 'voicemail.received']);
     expect(events[1]!.body).toMatchObject({ transcript: null, transcriptStatus: 'failed' });
     const audio = await fetchBytes(events[1]!.body.recordingUrl);
     expect(audio.status).toBe(200);
     expect(readWavHeader(audio.bytes).seconds).toBeGreaterThan(0);
-    expect(charges(missed.voicemailId)).toEqual([]);
+    expect(await charges(missed.voicemailId)).toEqual([]);
   });
 
   it('clock advance walks a call through its 25 s ring timeout to call.missed (outcome missed) when there is no voicemail', async () => {
@@ -185,7 +185,7 @@ describe('call.* events and voicemail', () => {
     const missed = await getCall(svc, call.id);
     expect(missed).toMatchObject({ status: 'missed', outcome: 'missed', voicemailId: null });
     expect(Date.parse(missed.endedAt) - Date.parse(missed.startedAt)).toBe(25_000);
-    const events = callEvents(svc, call.id);
+    const events = await callEvents(svc, call.id);
     expect(events.map((e) => e.type)).toEqual(['call.missed']);
     expect(events[0]!.body).toMatchObject({ outcome: 'missed', direction: 'inbound', endedAt: missed.endedAt });
   });
@@ -210,12 +210,12 @@ describe('sandbox scenarios (contract §9)', () => {
     const call = await placeCall(svc, n.phoneNumber, { digits: '9', answer: { afterSecs: 2, durationSecs: 5 } });
     // 9 is not on the menu (invalid, retried once), then no digit: the digit timeout (5 s) → fallback voicemail.
     await advance(svc, 5 + VOICEMAIL_DEFAULT_SECS);
-    expect(types(call.id)).toEqual(['call.missed', 'voicemail.received']);
+    expect(await types(call.id)).toEqual(['call.missed', 'voicemail.received']);
     expect((await traceOf(svc, call.id)).map((t) => t.step)).toEqual(expect.arrayContaining(['ivr.prompt', 'ivr.invalid', 'ivr.timeout', 'ivr.fallback', 'voicemail']));
 
     const sales = await placeCall(svc, n.phoneNumber, { digits: '1', answer: { afterSecs: 2, durationSecs: 5 } });
     await advance(svc, 7);
-    const events = callEvents(svc, sales.id);
+    const events = await callEvents(svc, sales.id);
     expect(events.map((e) => e.type)).toEqual(['call.ivr.key_pressed', 'call.completed']);
     expect(events[0]!.body).toMatchObject({ digit: '1', label: 'Sales', numberId: n.id, direction: 'inbound' });
     expect(events[1]!.body.answeredBy).toBe('+14155550177');
@@ -223,7 +223,7 @@ describe('sandbox scenarios (contract §9)', () => {
 
   it('answer.destinationId picks the answering leg of a sequential ring set', async () => {
     const n = await voiceNumber(svc, { ringMode: 'sequential', destinations: [{ destinationType: 'pstn', destination: PSTN, ringTimeoutSecs: 10 }, { destinationType: 'pstn', destination: '+14155550188' }] });
-    const second = svc.deps.routes.get(n.id)!.route!.destinations[1]!;
+    const second = (await svc.deps.routes.get(n.id))!.route!.destinations[1]!;
     const call = await placeCall(svc, n.phoneNumber, { answer: { destinationId: second.id, afterSecs: 4, durationSecs: 20 } });
     await advance(svc, 14);
     expect(await getCall(svc, call.id)).toMatchObject({ status: 'in_progress', answeredBy: '+14155550188' });
@@ -247,7 +247,7 @@ describe('sandbox scenarios (contract §9)', () => {
     await advance(svc, 25 + VOICEMAIL_DEFAULT_SECS);
     const c = await getCall(svc, call.id);
     expect(c).toMatchObject({ status: 'missed', outcome: 'voicemail', voicemailId: null });
-    expect(types(call.id)).toEqual(['call.missed']);
+    expect(await types(call.id)).toEqual(['call.missed']);
     expect((await traceOf(svc, call.id)).some((t) => t.step === 'machine')).toBe(true);
   });
 });
@@ -261,7 +261,7 @@ describe('the blocklist', () => {
     await svc.advanceJobs(0); // runs the steps due now (the sandbox advance takes at least 1 s)
     const c = await getCall(svc, call.id);
     expect(c).toMatchObject({ status: 'blocked', endedAt: c.startedAt });
-    expect(types(call.id)).toEqual([]);
+    expect(await types(call.id)).toEqual([]);
     expect(blockRow(svc, entry)).toEqual({ blocked_call_count: 1, last_blocked_at: Date.parse(c.startedAt) });
     await placeCall(svc, n.phoneNumber, {}, { from: spammer });
     await svc.advanceJobs(0); // runs the steps due now (the sandbox advance takes at least 1 s)
@@ -341,7 +341,7 @@ describe('GET /v1/calls filters, recording, transfer', () => {
     await advance(svc, 1);
     const done = await getCall(svc, call.id);
     expect(done).toMatchObject({ status: 'completed', durationSeconds: 25, answeredDevice: dev });
-    expect(callEvents(svc, call.id).filter((e) => e.type === 'call.completed').map((e) => e.body.answeredDevice)).toEqual([dev]);
+    expect((await callEvents(svc, call.id)).filter((e) => e.type === 'call.completed').map((e) => e.body.answeredDevice)).toEqual([dev]);
     const after = await svc.call('POST', `/v1/calls/${call.id}/transfer`, { body: { to: '+14155550155' } });
     expect(after.status).toBe(409);
     expect((await svc.call('GET', '/v1/calls/call_nope')).status).toBe(404);
@@ -367,10 +367,10 @@ describe('POST /v1/webrtc/calls', () => {
     expect(await getCall(svc, id)).toMatchObject({ status: 'in_progress', answeredBy: PSTN, answeredDevice: dev });
     await advance(svc, OUTBOUND_CALL_SIMULATION.durationSecs);
     expect(await getCall(svc, id)).toMatchObject({ status: 'completed', durationSeconds: OUTBOUND_CALL_SIMULATION.durationSecs });
-    const events = callEvents(svc, id);
+    const events = await callEvents(svc, id);
     expect(events.map((e) => e.type)).toEqual(['call.completed']);
     expect(events[0]!.body).toMatchObject({ direction: 'outbound', answeredDevice: dev, answeredBy: PSTN, durationSeconds: OUTBOUND_CALL_SIMULATION.durationSecs });
-    expect(charges(id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 1, amountCents: PRICES.voiceMinute })]);
+    expect(await charges(id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 1, amountCents: PRICES.voiceMinute })]);
     const outbound = await svc.call('GET', '/v1/calls?direction=outbound');
     expect(outbound.body.data.length).toBeGreaterThan(0);
     expect(outbound.body.data.every((c: any) => c.direction === 'outbound')).toBe(true);
@@ -386,10 +386,10 @@ describe('a restart mid-call', () => {
     try {
       const n = await voiceNumber(own, { destinationType: 'pstn', destination: PSTN, voicemailEnabled: true });
       const dev = seedDevice(own, { userId: 'frank' });
-      ringDevices(own, n.id, [dev], 10);
+      await ringDevices(own, n.id, [dev], 10);
       const call = await placeCall(own, n.phoneNumber, { hangupAfterSecs: 20 });
       await own.advanceJobs(3); // rung (call.ringing), the wave ends at +10
-      expect(callEvents(own, call.id).map((e) => e.type)).toEqual(['call.ringing']);
+      expect((await callEvents(own, call.id)).map((e) => e.type)).toEqual(['call.ringing']);
       const stoppedAt = own.now();
       await own.close(); // the service stops; the data directory stays
 
@@ -400,8 +400,8 @@ describe('a restart mid-call', () => {
       const c = await getCall(restarted, call.id);
       // Rung 10 s, then voicemail from +10; the caller hangs up at +20: a 10 s voicemail.
       expect(c).toMatchObject({ status: 'missed', outcome: 'voicemail' });
-      expect(callEvents(restarted, call.id).map((e) => e.type)).toEqual(['call.ringing', 'call.missed', 'voicemail.received']);
-      expect(callEvents(restarted, call.id)[2]!.body.durationSeconds).toBe(10);
+      expect((await callEvents(restarted, call.id)).map((e) => e.type)).toEqual(['call.ringing', 'call.missed', 'voicemail.received']);
+      expect((await callEvents(restarted, call.id))[2]!.body.durationSeconds).toBe(10);
     } finally {
       await restarted?.stop();
       const { rmSync } = await import('node:fs');

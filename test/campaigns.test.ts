@@ -12,13 +12,13 @@ let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
   // This file buys, registers and calls more than a new account's wallet covers (contract §11).
-  fundAccount(svc, svc.bootstrap.accountId);
+  await fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc.stop();
 });
 
-const charges = (ref: string, accountId = svc.bootstrap.accountId) => chargesOf(svc.deps, accountId).filter((c) => c.ref === ref);
+const charges = async (ref: string, accountId = svc.bootstrap.accountId) => (await svc.deps.uow.write((tx) => chargesOf(tx, accountId))).filter((c) => c.ref === ref);
 const get = async (id: string, o: { headers?: Record<string, string> } = {}) => (await svc.call('GET', `/v1/campaigns/${id}`, o)).body;
 
 /** A real brand of the account, approved through the sandbox. */
@@ -51,7 +51,7 @@ describe('POST /v1/campaigns', () => {
       lastRejectionReason: null,
     });
     expect(await get(r.body.id)).toEqual(r.body);
-    expect(charges(r.body.id)).toEqual([expect.objectContaining({ category: 'campaign_registration', quantity: 1, amountCents: PRICES.campaignRegistration })]);
+    expect(await charges(r.body.id)).toEqual([expect.objectContaining({ category: 'campaign_registration', quantity: 1, amountCents: PRICES.campaignRegistration })]);
   });
 
   it('a brand that is not approved is a 409; an unknown brand 404; bad bodies 400; nothing is created', async () => {
@@ -73,7 +73,7 @@ describe('POST /v1/campaigns', () => {
     const good = await approvedCampaign(svc);
     expect(good).toMatchObject({ status: 'approved', tcrCampaignId: expect.stringMatching(/^C[0-9A-F]{6}$/), cnpSharingStatus: null, lastRejectionReason: null });
     expect(Object.keys(good.mnoMetadata).length).toBeGreaterThan(0);
-    expect(charges(good.id)).toEqual([]);
+    expect(await charges(good.id)).toEqual([]);
     const brand = await mockBrand(svc);
     const weak = await svc.call('POST', '/v1/campaigns', { body: { ...WEAK_CAMPAIGN, brandId: brand.id } });
     expect(weak.body).toMatchObject({ status: 'rejected', tcrCampaignId: null, lastRejectionReason: expect.stringMatching(/approval score \d+ is below 60; failed checks: /) });
@@ -88,7 +88,7 @@ describe('POST /v1/campaigns', () => {
     expect((await svc.call('PATCH', `/v1/campaigns/${weak.id}`, { body: fix })).status).toBe(200);
     const again = await svc.call('POST', `/v1/campaigns/${weak.id}/resubmit`);
     expect(again.body).toMatchObject({ status: 'approved', remediationAttempts: 1, lastRejectionReason: null, tcrCampaignId: expect.stringMatching(/^C/) });
-    expect(charges(weak.id)).toEqual([]);
+    expect(await charges(weak.id)).toEqual([]);
   });
 });
 
@@ -124,7 +124,7 @@ describe('the registry on the service clock', () => {
     expect(again.body).toMatchObject({ status: 'submitted', remediationAttempts: 1, lastRejectionReason: null });
     await svc.advanceJobs(REGISTRY_TIMINGS.campaignDcaReviewSecs + REGISTRY_TIMINGS.campaignDecisionSecs);
     expect(await get(c.id)).toMatchObject({ status: 'approved', remediationAttempts: 1 });
-    expect(charges(c.id)).toHaveLength(1); // a resubmit is not charged again
+    expect(await charges(c.id)).toHaveLength(1); // a resubmit is not charged again
   });
 
   it('the sandbox decides a submitted or dca_review campaign at once, whatever its prediction; an old review job does not touch a resubmission', async () => {

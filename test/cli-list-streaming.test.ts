@@ -30,18 +30,18 @@ beforeAll(async () => {
   const base = Date.now() - 1_000_000;
   const msgs: string[] = [];
   const evts: string[] = [];
-  svc.db.transaction(() => {
+  svc.db.transaction(async () => {
     for (let i = 0; i < ROWS; i++) {
       // Groups of three share a timestamp: the keyset's tie-break (seq) is exercised across pages.
       const at = base + Math.floor(i / 3);
       const id = `msg_${randomBytes(8).toString('hex')}`;
-      svc.deps.messages.insert({
+      await svc.deps.messages.insert({
         id, accountId, numberId: null, direction: 'outbound', from: '+14155550100', to: '+14155550199', counterparty: '+14155550199',
         body: `row ${i}`, status: 'delivered', segments: 1, channel: 'sms', media: null, reason: null, test: true, providerMessageId: null, createdAt: at, updatedAt: at,
       });
       msgs.push(id);
       const eventId = `evt_${randomBytes(8).toString('hex')}`;
-      svc.deps.eventsRepo.insert({ id: eventId, accountId, type: 'message.delivered', createdAt: at, body: { id: eventId, type: 'message.delivered', createdAt: new Date(at).toISOString(), n: i } });
+      await svc.deps.eventsRepo.insert({ id: eventId, accountId, type: 'message.delivered', createdAt: at, body: { id: eventId, type: 'message.delivered', createdAt: new Date(at).toISOString(), n: i } });
       evts.push(eventId);
     }
   })();

@@ -55,7 +55,7 @@ async function buy(want: (n: Available) => boolean = (n) => n.capabilities.sms &
 beforeAll(async () => {
   svc = await startTestService();
   // This file buys and registers more than a new account's wallet covers (contract §11).
-  fundAccount(svc, svc.bootstrap.accountId);
+  await fundAccount(svc, svc.bootstrap.accountId);
   tmp = mkdtempSync(join(tmpdir(), 'svc-cli-numbers-'));
 });
 

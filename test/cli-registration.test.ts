@@ -43,7 +43,7 @@ beforeAll(async () => {
   assertBuilt();
   svc = await startTestService();
   // This file buys and registers more than a new account's wallet covers (contract §11).
-  fundAccount(svc, svc.bootstrap.accountId);
+  await fundAccount(svc, svc.bootstrap.accountId);
   tmp = mkdtempSync(join(tmpdir(), 'svc-cli-registration-'));
 });
 

@@ -15,7 +15,7 @@ let tmp: string;
 beforeAll(async () => {
   svc = await startTestService();
   // This file buys and registers more than a new account's wallet covers (contract §11).
-  fundAccount(svc, svc.bootstrap.accountId);
+  await fundAccount(svc, svc.bootstrap.accountId);
   tmp = mkdtempSync(join(tmpdir(), 'svc-routes-cli-'));
 });
 afterAll(async () => {

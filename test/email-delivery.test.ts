@@ -67,7 +67,7 @@ describe('the simulated mail server, address by address', () => {
     const html = '<p>Hi! <a href="https://shop.example/track/1">track your order</a></p>';
     const id = acceptEmail(svc, { accountId: sub.body.id, to: [c.address], html, ...common });
     const acceptedAt = svc.now();
-    expect(storedEmail(svc, id).status).toBe('queued');
+    expect((await storedEmail(svc, id)).status).toBe('queued');
     expect(await emailEvents(svc, id, headers)).toEqual([]);
 
     await svc.advanceJobs(SETTLE_SECS);
@@ -78,12 +78,12 @@ describe('the simulated mail server, address by address', () => {
     expect(Date.parse(events[0].occurredAt)).toBe(acceptedAt);
     expect(Date.parse(events[1].occurredAt)).toBe(acceptedAt + T.deliverAfterSecs * 1000);
 
-    const stored = storedEmail(svc, id);
+    const stored = await storedEmail(svc, id);
     expect(stored.status).toBe(c.emailStatus);
     expect(stored.recipients[0]!.status).toBe(c.recipientStatus);
     if (c.recipientStatus === 'delivered') expect(stored.recipients[0]!.deliveredAt).not.toBeNull();
     if (c.stamp) expect(stored.recipients[0]![c.stamp]).toBe(Date.parse(events[events.length - 1].occurredAt));
-    const suppression = svc.deps.suppressions.find(sub.body.id, c.address);
+    const suppression = await svc.deps.suppressions.find(sub.body.id, c.address);
     if (c.suppression) expect(suppression).toMatchObject({ reason: c.suppression, emailId: id });
     else expect(suppression).toBeUndefined();
 
@@ -101,10 +101,10 @@ describe('the simulated mail server, address by address', () => {
     expect(bounced.find((e) => e.recipient === 'soft-bounce@simulator.test').bounce).toEqual({ class: 'soft', code: 452, message: '4.2.2 mailbox full' });
     const timeline = (await svc.call('GET', `/v1/emails/${id}/events`)).body.data.filter((e: any) => e.type === 'email.bounced');
     expect(timeline.map((e: any) => e.bounce.class).sort()).toEqual(['hard', 'soft']);
-    expect(storedEmail(svc, id).status).toBe('bounced');
+    expect((await storedEmail(svc, id)).status).toBe('bounced');
     // A soft bounce is not suppressed; a hard one is.
-    expect(svc.deps.suppressions.find(svc.bootstrap.accountId, 'soft-bounce@simulator.test')).toBeUndefined();
-    expect(svc.deps.suppressions.find(svc.bootstrap.accountId, 'bounce@simulator.test')?.reason).toBe('hard_bounce');
+    expect(await svc.deps.suppressions.find(svc.bootstrap.accountId, 'soft-bounce@simulator.test')).toBeUndefined();
+    expect((await svc.deps.suppressions.find(svc.bootstrap.accountId, 'bounce@simulator.test'))?.reason).toBe('hard_bounce');
   });
 
   it('clicks the first http(s) link of the html, or the default when there is none', async () => {
@@ -132,7 +132,7 @@ describe('the simulated mail server, address by address', () => {
     const events = await emailEvents(svc, id);
     expect(events.map((e) => e.type)).toEqual(['email.sent', 'email.bounced']);
     expect(events[1].recipient).toBe('Bounce+Promo@Simulator.TEST');
-    expect(svc.deps.suppressions.find(svc.bootstrap.accountId, 'bounce+promo@simulator.test')?.reason).toBe('hard_bounce');
+    expect((await svc.deps.suppressions.find(svc.bootstrap.accountId, 'bounce+promo@simulator.test'))?.reason).toBe('hard_bounce');
     // A local part that only starts like a simulator address is an ordinary address.
     const other = acceptEmail(svc, { to: ['bouncer@simulator.test'] });
     await svc.advanceJobs(SETTLE_SECS);
@@ -143,12 +143,12 @@ describe('the simulated mail server, address by address', () => {
     const id = acceptEmail(svc, { to: ['defer+retry@simulator.test'] });
     const start = svc.now();
     await svc.advanceJobs(T.deliverAfterSecs);
-    expect(storedEmail(svc, id).recipients[0]!.status).toBe('deferred');
-    expect(storedEmail(svc, id).status).toBe('sent');
+    expect((await storedEmail(svc, id)).recipients[0]!.status).toBe('deferred');
+    expect((await storedEmail(svc, id)).status).toBe('sent');
     await svc.advanceJobs(T.deferRetryAfterSecs - 1);
-    expect(storedEmail(svc, id).recipients[0]!.status).toBe('deferred');
+    expect((await storedEmail(svc, id)).recipients[0]!.status).toBe('deferred');
     await svc.advanceJobs(1);
-    expect(storedEmail(svc, id).status).toBe('delivered');
+    expect((await storedEmail(svc, id)).status).toBe('delivered');
     const events = await emailEvents(svc, id);
     expect(events.map((e) => [e.type, e.status, Date.parse(e.occurredAt) - start])).toEqual([
       ['email.sent', 'sent', 0],
@@ -161,45 +161,45 @@ describe('the simulated mail server, address by address', () => {
 describe('the email status through real deliveries (contract §8)', () => {
   it('queued → sent → delivered when every recipient is delivered', async () => {
     const id = acceptEmail(svc, { to: ['a@example.com'], cc: ['b@example.org'] });
-    expect(storedEmail(svc, id).status).toBe('queued');
+    expect((await storedEmail(svc, id)).status).toBe('queued');
     await svc.advanceJobs(0);
-    expect(storedEmail(svc, id).status).toBe('sent');
-    expect(storedEmail(svc, id).recipients.map((r) => r.status)).toEqual(['sent', 'sent']);
+    expect((await storedEmail(svc, id)).status).toBe('sent');
+    expect((await storedEmail(svc, id)).recipients.map((r) => r.status)).toEqual(['sent', 'sent']);
     await svc.advanceJobs(T.deliverAfterSecs);
-    expect(storedEmail(svc, id).status).toBe('delivered');
+    expect((await storedEmail(svc, id)).status).toBe('delivered');
   });
 
   it('bounced when every recipient bounced', async () => {
     const id = acceptEmail(svc, { to: ['bounce+1@simulator.test', 'soft-bounce+1@simulator.test'] });
     await svc.advanceJobs(SETTLE_SECS);
-    expect(storedEmail(svc, id).status).toBe('bounced');
+    expect((await storedEmail(svc, id)).status).toBe('bounced');
   });
 
   it('partially_delivered when some were delivered and some bounced; sent while one is still deferred', async () => {
     const id = acceptEmail(svc, { to: ['c@example.com', 'defer+2@simulator.test'], bcc: ['bounce+2@simulator.test'] });
     await svc.advanceJobs(T.deliverAfterSecs);
-    expect(storedEmail(svc, id).recipients.map((r) => r.status)).toEqual(['delivered', 'deferred', 'bounced']);
-    expect(storedEmail(svc, id).status).toBe('sent');
+    expect((await storedEmail(svc, id)).recipients.map((r) => r.status)).toEqual(['delivered', 'deferred', 'bounced']);
+    expect((await storedEmail(svc, id)).status).toBe('sent');
     await svc.advanceJobs(ALL_DONE);
-    expect(storedEmail(svc, id).status).toBe('partially_delivered');
+    expect((await storedEmail(svc, id)).status).toBe('partially_delivered');
   });
 
   it('a recipient suppressed at the accept is never handed over and does not hold the email back', async () => {
     const id = acceptEmail(svc, { to: ['d@example.com', 'gone@example.com'], suppressed: ['gone@example.com'] });
     await svc.advanceJobs(SETTLE_SECS);
-    expect(storedEmail(svc, id).recipients.map((r) => r.status)).toEqual(['delivered', 'suppressed']);
-    expect(storedEmail(svc, id).status).toBe('delivered');
+    expect((await storedEmail(svc, id)).recipients.map((r) => r.status)).toEqual(['delivered', 'suppressed']);
+    expect((await storedEmail(svc, id)).status).toBe('delivered');
     expect((await emailEvents(svc, id)).map((e) => e.recipient)).toEqual(['d@example.com', 'd@example.com']);
   });
 
   it('failed when every address was suppressed by the time of the handover (no events)', async () => {
     const id = acceptEmail(svc, { to: ['Late@Example.com'] });
     // A complaint from another email lands between the accept and the handover.
-    svc.deps.uow.transaction(() => svc.deps.suppressions.add({ accountId: svc.bootstrap.accountId, address: 'late@example.com', reason: 'complaint', emailId: null, createdAt: svc.now() }));
-    expect(storedEmail(svc, id).status).toBe('queued');
+    svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId: svc.bootstrap.accountId, address: 'late@example.com', reason: 'complaint', emailId: null, createdAt: svc.now() }));
+    expect((await storedEmail(svc, id)).status).toBe('queued');
     await svc.advanceJobs(SETTLE_SECS);
-    expect(storedEmail(svc, id).status).toBe('failed');
-    expect(storedEmail(svc, id).recipients[0]!.status).toBe('suppressed');
+    expect((await storedEmail(svc, id)).status).toBe('failed');
+    expect((await storedEmail(svc, id)).recipients[0]!.status).toBe('suppressed');
     expect(await emailEvents(svc, id)).toEqual([]);
   });
 });
@@ -227,7 +227,7 @@ describe('test-key emails (spec: Authentication 2)', () => {
     await svc.advanceJobs(SETTLE_SECS);
     const events = await emailEvents(svc, id);
     expect(events.map((e) => e.type)).toEqual(['email.sent', 'email.sent', 'email.delivered', 'email.delivered', 'email.opened']);
-    expect(storedEmail(svc, id).status).toBe('delivered');
+    expect((await storedEmail(svc, id)).status).toBe('delivered');
     const mailbox = svc.db.prepare('SELECT COUNT(*) AS n FROM mailbox_messages WHERE email_id = ?').get(id) as { n: number };
     expect(mailbox.n).toBe(0);
   });
@@ -276,10 +276,10 @@ describe('restarts', () => {
       await first.stop();
 
       const second = await startTestService({ dataDir });
-      expect(storedEmail(second, waiting).status).toBe('queued');
-      expect(storedEmail(second, midway).recipients[0]!.status).toBe('deferred');
+      expect((await storedEmail(second, waiting)).status).toBe('queued');
+      expect((await storedEmail(second, midway)).recipients[0]!.status).toBe('deferred');
       await second.advanceJobs(SETTLE_SECS);
-      for (const id of [waiting, midway]) expect(storedEmail(second, id).status).toBe('delivered');
+      for (const id of [waiting, midway]) expect((await storedEmail(second, id)).status).toBe('delivered');
       expect((await emailEvents(second, midway)).map((e) => e.type)).toEqual(['email.sent', 'email.deferred', 'email.delivered']);
       expect((await emailEvents(second, waiting)).map((e) => e.type)).toEqual(['email.sent', 'email.delivered']);
       await second.stop();

@@ -400,10 +400,10 @@ describe('sendingDomainFor (the send path)', () => {
   it("finds the account's own domain by any spelling of its name, and not another account's", async () => {
     const name = fresh();
     const d = await verifiedDomain(svc, name);
-    const found = sendingDomainFor(svc.deps, svc.bootstrap.accountId, ` ${name.toUpperCase()}. `);
+    const found = await svc.deps.uow.write((tx) => sendingDomainFor(tx, svc.bootstrap.accountId, ` ${name.toUpperCase()}. `));
     expect(found).toMatchObject({ id: d.id, status: 'verified' });
-    expect(sendingDomainFor(svc.deps, 'acct_someone_else', name)).toBeUndefined();
-    expect(sendingDomainFor(svc.deps, svc.bootstrap.accountId, fresh())).toBeUndefined();
+    expect(await svc.deps.uow.write((tx) => sendingDomainFor(tx, 'acct_someone_else', name))).toBeUndefined();
+    expect(await svc.deps.uow.write((tx) => sendingDomainFor(tx, svc.bootstrap.accountId, fresh()))).toBeUndefined();
   });
 });
 
@@ -431,10 +431,10 @@ describe('sandbox DNS (contract §9)', () => {
   it('exists only on a sandbox service; the domains API is always there', async () => {
     const db = openDatabase(':memory:');
     const deps = composeService(db, new ManualClock(Date.UTC(2026, 0, 1)), { error: () => undefined }, { sandbox: false });
-    const app = buildApp(deps);
+    const app = await buildApp(deps);
     const bootDir = mkdtempSync(join(tmpdir(), 'svc-domains-nosandbox-'));
     try {
-      const { bootstrap } = ensureBootstrap(deps, bootDir, 'http://127.0.0.1:1');
+      const { bootstrap } = await ensureBootstrap(deps, bootDir, 'http://127.0.0.1:1');
       const auth = { authorization: `Bearer ${bootstrap.liveKey}`, 'content-type': 'application/json' };
       const dns = await app.inject({ method: 'PUT', url: '/v1/sandbox/dns/x.example.com', headers: auth, payload: { records: [] } });
       expect(dns.statusCode).toBe(404);

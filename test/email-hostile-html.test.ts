@@ -89,8 +89,8 @@ describe('the mail sandbox text part, kept once per email', () => {
     const { id: accountId, headers } = await newAccount(svc, 'Upgraded');
     const id = acceptEmail(svc, { accountId, to: ['ann@example.com', 'bob@example.com'], html: '<p>Hello &amp; <b>welcome</b></p><p>Bye</p>', text: null });
     // The handover as the previous version ran it: no text kept.
-    handOver(svc.deps, id);
-    expect(svc.deps.mailbox.hasDerivedText(id)).toBe(false);
+    (await svc.deps.uow.write((tx) => handOver(tx, id)));
+    expect(await svc.deps.mailbox.hasDerivedText(id)).toBe(false);
     await svc.advanceJobs(60);
     const box = await svc.call('GET', '/v1/sandbox/mailbox', { headers });
     expect(box.body.data.map((m: any) => [m.to, m.text])).toEqual([
@@ -120,8 +120,8 @@ describe('the mail sandbox text part, kept once per email', () => {
     const withText = acceptEmail(svc, { accountId, to: ['t@example.com'], html: '<p>rich</p>', text: 'plain' });
     const testKey = acceptEmail(svc, { accountId, to: ['q@example.com'], html: '<p>quiet</p>', text: null, mode: 'test' });
     await svc.advanceJobs(60);
-    expect(svc.deps.mailbox.hasDerivedText(withText)).toBe(false);
-    expect(svc.deps.mailbox.hasDerivedText(testKey)).toBe(false);
+    expect(await svc.deps.mailbox.hasDerivedText(withText)).toBe(false);
+    expect(await svc.deps.mailbox.hasDerivedText(testKey)).toBe(false);
     const box = await svc.call('GET', '/v1/sandbox/mailbox', { headers });
     expect(box.body.data.map((m: any) => [m.to, m.text, m.html])).toEqual([['t@example.com', 'plain', '<p>rich</p>']]);
   });

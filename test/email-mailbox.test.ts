@@ -46,8 +46,8 @@ describe('GET /v1/sandbox/mailbox', () => {
     ]);
     expect(data[0]).toMatchObject({ subject: 'Order 7', html, text: 'Order #7\nThanks & welcome.\nSee the shop', tags: ['order'] });
     expect(data[0].id).toMatch(/^mbx_/);
-    expect(data[0].from).toBe(storedEmail(svc, first).from);
-    expect(data[0].deliveredAt).toBe(new Date(storedEmail(svc, first).recipients[0]!.deliveredAt!).toISOString());
+    expect(data[0].from).toBe((await storedEmail(svc, first)).from);
+    expect(data[0].deliveredAt).toBe(new Date((await storedEmail(svc, first)).recipients[0]!.deliveredAt!).toISOString());
     expect(data[2]).toMatchObject({ subject: 'Plain', text: 'Just text.', html: null });
   });
 
@@ -170,7 +170,7 @@ describe('POST /v1/sandbox/email-events', () => {
     expect(failed.status, JSON.stringify(failed.body)).toBe(200);
     expect(failed.body.recipients.map((r: any) => r.status)).toEqual(['failed']);
     expect(failed.body.status).toBe('failed');
-    expect(svc.deps.suppressions.find(accountId, 'lost@example.com')).toBeUndefined();
+    expect(await svc.deps.suppressions.find(accountId, 'lost@example.com')).toBeUndefined();
     const events = await emailEvents(svc, id, headers);
     expect(events.map((e) => e.type)).toEqual(['email.sent', 'email.failed']);
     expect(events[1]).toMatchObject({ status: 'failed', recipient: 'lost@example.com', bounce: { class: 'unknown', code: null } });
@@ -178,7 +178,7 @@ describe('POST /v1/sandbox/email-events', () => {
     expect(feed.body.data).toHaveLength(1);
     expect(feed.body.data[0]).toMatchObject({ emailId: id, status: 'failed', recipientKind: 'to', bounce: { class: 'unknown' } });
     await svc.advanceJobs(T.deliverAfterSecs);
-    expect(storedEmail(svc, id).recipients.map((r) => r.status)).toEqual(['failed']);
+    expect((await storedEmail(svc, id)).recipients.map((r) => r.status)).toEqual(['failed']);
     const late = await report(other, 'fine@example.com', 'fail', headers);
     expectError(late, 409, 'conflict');
     expect(late.body.error.message).toMatch(/cannot fail/);
@@ -194,10 +194,10 @@ describe('POST /v1/sandbox/email-events', () => {
     expect(bounced.body.id).toBe(id);
     expect(bounced.body.recipients.map((r: any) => r.status)).toEqual(['bounced', 'sent', 'sent']);
     expect(bounced.body.status).toBe('sent');
-    expect(svc.deps.suppressions.find(accountId, 'sent@example.com')).toMatchObject({ reason: 'hard_bounce', emailId: id });
+    expect(await svc.deps.suppressions.find(accountId, 'sent@example.com')).toMatchObject({ reason: 'hard_bounce', emailId: id });
 
     await svc.advanceJobs(T.deliverAfterSecs);
-    expect(storedEmail(svc, id).recipients.map((r) => r.status)).toEqual(['bounced', 'deferred', 'delivered']);
+    expect((await storedEmail(svc, id)).recipients.map((r) => r.status)).toEqual(['bounced', 'deferred', 'delivered']);
     const conflict = await report(id, 'done@example.com', 'bounce', headers);
     expectError(conflict, 409, 'conflict');
     expect(conflict.body.error.message).toMatch(/delivered/);
@@ -205,7 +205,7 @@ describe('POST /v1/sandbox/email-events', () => {
     // The deferred one bounces; its retry, due later, then does nothing.
     expect((await report(id, 'defer+sb@simulator.test', 'bounce', headers)).status).toBe(200);
     await svc.advanceJobs(SETTLE_SECS);
-    const stored = storedEmail(svc, id);
+    const stored = await storedEmail(svc, id);
     expect(stored.recipients.map((r) => r.status)).toEqual(['bounced', 'bounced', 'delivered']);
     expect(stored.status).toBe('partially_delivered');
     const events = await emailEvents(svc, id, headers);
@@ -249,13 +249,13 @@ describe('POST /v1/sandbox/email-events', () => {
     expect(clicked.body.recipients[0].clickedAt).not.toBeNull();
     const unsubscribed = await report(id, 'reader@example.com', 'unsubscribe', headers);
     expect(unsubscribed.body.recipients[0].unsubscribedAt).not.toBeNull();
-    expect(svc.deps.suppressions.find(accountId, 'reader@example.com')?.reason).toBe('unsubscribe');
+    expect((await svc.deps.suppressions.find(accountId, 'reader@example.com'))?.reason).toBe('unsubscribe');
     expectError(await report(id, 'reader@example.com', 'unsubscribe', headers), 409, 'conflict');
     const complained = await report(id, 'reader@example.com', 'complaint', headers);
     expect(complained.body.recipients[0].complainedAt).not.toBeNull();
     expect(complained.body.status).toBe('delivered');
     // contract §8: a complaint outranks the earlier unsubscribe.
-    expect(svc.deps.suppressions.find(accountId, 'reader@example.com')?.reason).toBe('complaint');
+    expect((await svc.deps.suppressions.find(accountId, 'reader@example.com'))?.reason).toBe('complaint');
     expectError(await report(id, 'reader@example.com', 'complaint', headers), 409, 'conflict');
 
     const events = await emailEvents(svc, id, headers);

@@ -36,14 +36,14 @@ async function accepted(body: unknown, o: Opts = {}): Promise<any> {
 }
 const paths = (res: { body: any }): unknown[] => (res.body?.error?.details ?? []).map((d: { path: unknown }) => d.path);
 const addresses = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}@example.com`);
-const chargesFor = (accountId: string, emailId: string) => chargesOf(svc.deps, accountId).filter((c) => c.ref === emailId);
+const chargesFor = async (accountId: string, emailId: string) => (await svc.deps.uow.write((tx) => chargesOf(tx, accountId))).filter((c) => c.ref === emailId);
 const emailRows = (where: string, ...params: unknown[]) =>
   (svc.deps.db.prepare(`SELECT COUNT(*) AS n FROM emails WHERE ${where}`).get(...params) as { n: number }).n;
 /** The deliver job was scheduled: still waiting, or already run (its recipients moved on). */
-function deliveryScheduled(emailId: string): boolean {
+async function deliveryScheduled(emailId: string): Promise<boolean> {
   const job = svc.deps.db.prepare('SELECT 1 FROM jobs WHERE kind = ? AND payload LIKE ?').get(EMAIL_DELIVER_JOB, `%${emailId}%`);
   if (job) return true;
-  return svc.deps.emails.recipients(emailId).some((r) => r.status !== 'queued' && r.status !== 'suppressed');
+  return (await svc.deps.emails.recipients(emailId)).some((r) => r.status !== 'queued' && r.status !== 'suppressed');
 }
 
 describe('POST /v1/emails accepts (201)', () => {
@@ -67,10 +67,10 @@ describe('POST /v1/emails accepts (201)', () => {
     const got = await svc.call('GET', `/v1/emails/${e.id}`);
     expect(got.status).toBe(200);
     expect(got.body).toEqual(e);
-    const charges = chargesFor(svc.bootstrap.accountId, e.id);
+    const charges = await chargesFor(svc.bootstrap.accountId, e.id);
     expect(charges).toHaveLength(1);
     expect(charges[0]).toMatchObject({ category: 'email', quantity: 1, amountCents: emailChargeCents(1) });
-    expect(deliveryScheduled(e.id)).toBe(true);
+    expect(await deliveryScheduled(e.id)).toBe(true);
   });
 
   it('reads display names in from (kept as written) and recipients (stored bare, order and case kept)', async () => {
@@ -98,8 +98,8 @@ describe('POST /v1/emails accepts (201)', () => {
   it('a test key is recorded like a live send (mode test) and never charged', async () => {
     const e = await accepted(emailBody(FROM), { key: svc.bootstrap.testKey });
     expect(e.status).toBe('queued');
-    expect(svc.deps.emails.get(svc.bootstrap.accountId, e.id)?.mode).toBe('test');
-    expect(chargesFor(svc.bootstrap.accountId, e.id)).toEqual([]);
+    expect((await svc.deps.emails.get(svc.bootstrap.accountId, e.id))?.mode).toBe('test');
+    expect(await chargesFor(svc.bootstrap.accountId, e.id)).toEqual([]);
   });
 });
 
@@ -173,7 +173,7 @@ describe('POST /v1/emails body rules (400 validation_error, every failure at onc
   it('takes html and text both at the limit even when JSON escaping doubles them (the route has its own body limit)', async () => {
     // 1 MiB of `"` and of `\` each become 2 MiB in JSON: a 4 MiB request, over the service-wide 3 MB.
     const e = await accepted(emailBody(FROM, { html: '"'.repeat(EMAIL_LIMITS.bodyBytes), text: '\\'.repeat(EMAIL_LIMITS.bodyBytes) }));
-    expect(svc.deps.emails.get(svc.bootstrap.accountId, e.id)?.html).toHaveLength(EMAIL_LIMITS.bodyBytes);
+    expect((await svc.deps.emails.get(svc.bootstrap.accountId, e.id))?.html).toHaveLength(EMAIL_LIMITS.bodyBytes);
   });
 
   it('answers a request over the route body limit with the envelope, not a framework error', async () => {
@@ -243,7 +243,7 @@ describe('POST /v1/emails Idempotency-Key (spec: Global conventions 7)', () => {
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
     expect(emailRows('account_id = ? AND external_ref = ?', svc.bootstrap.accountId, key)).toBe(1);
-    expect(chargesFor(svc.bootstrap.accountId, first.body.id)).toHaveLength(1);
+    expect(await chargesFor(svc.bootstrap.accountId, first.body.id)).toHaveLength(1);
     // Another body under the same key is a conflict, and sends nothing.
     expectError(await send({ ...body, subject: 'changed' }, { headers: { 'idempotency-key': key } }), 409, 'conflict');
     expect(emailRows('account_id = ? AND external_ref = ?', svc.bootstrap.accountId, key)).toBe(1);
@@ -258,23 +258,23 @@ describe('POST /v1/emails Idempotency-Key (spec: Global conventions 7)', () => {
 });
 
 describe('POST /v1/emails suppressed recipients (spec: Email resource, Email status; not billed)', () => {
-  const suppress = (accountId: string, address: string, reason: 'hard_bounce' | 'complaint' | 'unsubscribe' = 'hard_bounce') =>
-    svc.deps.suppressions.add({ accountId, address: address.toLowerCase(), reason, emailId: null, createdAt: svc.now() });
+  const suppress = async (accountId: string, address: string, reason: 'hard_bounce' | 'complaint' | 'unsubscribe' = 'hard_bounce') =>
+    await svc.deps.suppressions.add({ accountId, address: address.toLowerCase(), reason, emailId: null, createdAt: svc.now() });
 
   it('marks suppressed recipients (matched case-insensitively) and bills only the others: 10 vs 11 non-suppressed', async () => {
     const acct = svc.bootstrap.accountId;
-    suppress(acct, 'gone@example.com');
-    suppress(acct, 'angry@example.com', 'complaint');
+    await suppress(acct, 'gone@example.com');
+    await suppress(acct, 'angry@example.com', 'complaint');
     const ten = await accepted(emailBody(FROM, { to: [...addresses(10, 'ten'), 'Gone@Example.com'], bcc: 'angry@example.com' }));
     expect(ten.status).toBe('queued');
     expect(ten.recipients.filter((r: any) => r.status === 'suppressed').map((r: any) => r.address)).toEqual(['Gone@Example.com', 'angry@example.com']);
     expect(ten.recipients.filter((r: any) => r.status === 'queued')).toHaveLength(10);
-    const tenCharge = chargesFor(acct, ten.id);
+    const tenCharge = await chargesFor(acct, ten.id);
     expect(tenCharge).toHaveLength(1);
     expect(tenCharge[0]).toMatchObject({ category: 'email', quantity: 10, amountCents: 1 });
 
     const eleven = await accepted(emailBody(FROM, { to: [...addresses(11, 'eleven'), 'gone@example.com'] }));
-    const elevenCharge = chargesFor(acct, eleven.id);
+    const elevenCharge = await chargesFor(acct, eleven.id);
     expect(elevenCharge).toHaveLength(1);
     expect(elevenCharge[0]).toMatchObject({ category: 'email', quantity: 11, amountCents: 2 });
     expect(emailChargeCents(11)).toBe(2);
@@ -282,13 +282,13 @@ describe('POST /v1/emails suppressed recipients (spec: Email resource, Email sta
 
   it('returns an email whose every recipient is suppressed as failed, charges nothing and schedules nothing', async () => {
     const acct = svc.bootstrap.accountId;
-    suppress(acct, 'left1@example.com', 'unsubscribe');
-    suppress(acct, 'left2@example.com');
+    await suppress(acct, 'left1@example.com', 'unsubscribe');
+    await suppress(acct, 'left2@example.com');
     const e = await accepted(emailBody(FROM, { to: 'left1@example.com', cc: ['LEFT2@example.com'] }));
     expect(e.status).toBe('failed');
     expect(e.recipients.map((r: any) => r.status)).toEqual(['suppressed', 'suppressed']);
-    expect(chargesFor(acct, e.id)).toEqual([]);
-    expect(deliveryScheduled(e.id)).toBe(false);
+    expect(await chargesFor(acct, e.id)).toEqual([]);
+    expect(await deliveryScheduled(e.id)).toBe(false);
     await svc.advanceJobs(60);
     expect((await svc.call('GET', `/v1/emails/${e.id}`)).body.status).toBe('failed');
   });
@@ -307,14 +307,14 @@ describe('POST /v1/emails complaint-rate pause (spec: Limits; contract §8: 403)
     // The history goes through the mail server's own outcome path (applyOutcome), so the counters the
     // pause reads are the ones real deliveries and complaints keep.
     const deps = svc.deps;
-    deps.uow.transaction(() => {
+    deps.uow.write(async (tx) => {
       const email: EmailRecord = {
         id: `eml_seed${Math.random().toString(36).slice(2)}`, accountId: acct.id, domainId, status: 'sent', mode: o.mode ?? 'live',
         from: `old@${d}`, subject: null, html: null, text: 'old', tags: [], metadata: {}, externalRef: null, createdAt: at, updatedAt: at,
       };
-      const rows = deps.emails.insert(email, Array.from({ length: delivered }, (_, i) => ({ address: `p${i}@example.com`, kind: 'to' as const, status: 'sent' as const })));
-      for (const r of rows) applyOutcome(deps, email, r, { type: 'email.delivered' }, at);
-      for (const r of deps.emails.recipients(email.id).slice(0, complained)) applyOutcome(deps, email, r, { type: 'email.complained' }, at + 1000);
+      const rows = await tx.emails.insert(email, Array.from({ length: delivered }, (_, i) => ({ address: `p${i}@example.com`, kind: 'to' as const, status: 'sent' as const })));
+      for (const r of rows) await applyOutcome(tx, email, r, { type: 'email.delivered' }, at);
+      for (const r of (await tx.emails.recipients(email.id)).slice(0, complained)) await applyOutcome(tx, email, r, { type: 'email.complained' }, at + 1000);
     });
     return { ...acct, from: `hi@${d}` };
   }
@@ -364,7 +364,7 @@ describe('GET /v1/emails/{id} and GET /v1/emails', () => {
     const acct = await newAccount(svc, 'Lister');
     const d = freshDomain('list');
     addSendingDomain(svc, d, 'verified', acct.id);
-    svc.deps.suppressions.add({ accountId: acct.id, address: 'nobody@example.com', reason: 'hard_bounce', emailId: null, createdAt: svc.now() });
+    await svc.deps.suppressions.add({ accountId: acct.id, address: 'nobody@example.com', reason: 'hard_bounce', emailId: null, createdAt: svc.now() });
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       ids.push((await accepted(emailBody(`hi@${d}`, { subject: `n${i}` }), { headers: acct.headers })).id);

@@ -204,7 +204,7 @@ describe('POST /p/{brandId}/opt-in', () => {
     expect(html).toContain('value="12345"');
     expect(html).toMatch(/<input type="checkbox" id="consent"[^>]* checked>/); // the visitor's own tick, kept
     expect(html).toMatch(/<title>Error: /);
-    expect(svc.deps.leads.listForBrand(id)).toEqual([]);
+    expect(await svc.deps.leads.listForBrand(id)).toEqual([]);
     expect((await leadEvents()).length).toBe(before);
   });
 
@@ -222,7 +222,7 @@ describe('POST /p/{brandId}/opt-in', () => {
     // A refresh of the confirmation submits nothing.
     await get(String(res.headers.location));
 
-    const leads = svc.deps.leads.listForBrand(id);
+    const leads = await svc.deps.leads.listForBrand(id);
     expect(leads).toHaveLength(1);
     const events = (await leadEvents()).filter((e) => e.brandId === id);
     expect(events).toHaveLength(1);
@@ -278,7 +278,7 @@ describe('POST /p/{brandId}/opt-in', () => {
     const big = await post(`/p/${id}/opt-in`, { ...VALID, lastName: 'x'.repeat(17 * 1024) });
     expect(big.status).toBe(400);
     expect(big.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(svc.deps.leads.listForBrand(id)).toEqual([]);
+    expect(await svc.deps.leads.listForBrand(id)).toEqual([]);
   });
 
   it('normalises US numbers and refuses numbers that are not phone numbers', async () => {
@@ -297,7 +297,7 @@ describe('POST /p/{brandId}/opt-in', () => {
       const res = await post(`/p/${id}/opt-in`, { ...VALID, phone });
       expect(res.status, phone).toBe(expected ? 303 : 400);
     }
-    const phones = svc.deps.leads.listForBrand(id).map((l) => l.phone);
+    const phones = (await svc.deps.leads.listForBrand(id)).map((l) => l.phone);
     expect(phones).toEqual(cases.filter(([, e]) => e).map(([, e]) => e));
   });
 });

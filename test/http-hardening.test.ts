@@ -160,7 +160,7 @@ describe('JSON depth is bounded before anything walks the body (issue 14, defect
       expect(res.headers['request-id']).toMatch(/^req_/);
       expect(res.body.error.code).toBe('validation_error');
     }
-    expect(svc.deps.webhookEndpoints.getById(endpoint.id)!.secret).toBe(endpoint.secret);
+    expect((await svc.deps.webhookEndpoints.getById(endpoint.id))!.secret).toBe(endpoint.secret);
   });
 
   it(`a body nested deeper than ${MAX_JSON_DEPTH} levels is refused on ["body"]; at the limit it reaches the schema`, async () => {
@@ -182,7 +182,7 @@ describe('JSON depth is bounded before anything walks the body (issue 14, defect
 describe('body-less POSTs and DELETEs refuse a body (issue 14, defect 4; contract §2)', () => {
   it('rotate-secret with an unknown field or a text body changes nothing; {} and no body rotate', async () => {
     const endpoint = await createEndpoint(svc, { url: rx.url });
-    const secret = () => svc.deps.webhookEndpoints.getById(endpoint.id)!.secret;
+    const secret = async () => (await svc.deps.webhookEndpoints.getById(endpoint.id))!.secret;
     const path = `/v1/webhooks/${endpoint.id}/rotate-secret`;
 
     const unknown = await svc.call('POST', path, { body: { unknownField: 1 }, headers: { 'idempotency-key': 'rot-1' } });
@@ -198,21 +198,21 @@ describe('body-less POSTs and DELETEs refuse a body (issue 14, defect 4; contrac
     expect(array.status).toBe(400);
     const long = await svc.call('POST', path, { body: { pad: 'p'.repeat(BODYLESS_READ_MAX_BYTES) } });
     expect(long.body.error).toMatchObject({ code: 'validation_error', details: [{ path: ['body'], message: 'this endpoint takes no request body' }] });
-    expect(secret()).toBe(endpoint.secret);
+    expect(await secret()).toBe(endpoint.secret);
 
     // The key of the refused request stays free: the same key with no body now rotates.
     const rotated = await svc.call('POST', path, { headers: { 'idempotency-key': 'rot-1' } });
     expect(rotated.status).toBe(200);
-    expect(rotated.body.secret).toBe(secret());
-    expect(secret()).not.toBe(endpoint.secret);
+    expect(rotated.body.secret).toBe(await secret());
+    expect(await secret()).not.toBe(endpoint.secret);
     const withEmpty = await svc.call('POST', path, { body: {} });
     expect(withEmpty.status).toBe(200);
-    expect(withEmpty.body.secret).toBe(secret());
+    expect(withEmpty.body.secret).toBe(await secret());
     expect(withEmpty.body.secret).not.toBe(rotated.body.secret);
     // An empty body labelled JSON is no body either.
     const emptyJson = await svc.call('POST', path, { rawBody: '', headers: { 'content-type': 'application/json' } });
     expect(emptyJson.status).toBe(200);
-    expect(emptyJson.body.secret).toBe(secret());
+    expect(emptyJson.body.secret).toBe(await secret());
     expect(emptyJson.body.secret).not.toBe(withEmpty.body.secret);
   });
 

@@ -10,13 +10,13 @@ import { chargesOf } from './helpers/money.js';
 // contract §4: the simulated carrier on the service clock, magic destinations, events, billing at
 // `sent`, and durability across a restart.
 
-const statusEvents = (svc: TestService, messageId: string) =>
-  svc.deps.eventsRepo
-    .listByType(svc.bootstrap.accountId, 'message.status')
+const statusEvents = async (svc: TestService, messageId: string) =>
+  (await svc.deps.eventsRepo
+    .listByType(svc.bootstrap.accountId, 'message.status'))
     .filter((e) => e.body.messageId === messageId)
     .map((e) => ({ messageId: e.body.messageId, status: e.body.status, reason: e.body.reason }));
 
-const chargesFor = (svc: TestService, ref: string) => chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.ref === ref);
+const chargesFor = async (svc: TestService, ref: string) => (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === ref);
 
 describe('live sends on the manual clock', () => {
   let svc: TestService;
@@ -37,22 +37,22 @@ describe('live sends on the manual clock', () => {
     expect(res.status).toBe(201);
     const id = res.body.id;
     expect(await status(id)).toBe('queued');
-    expect(statusEvents(svc, id)).toEqual([]);
+    expect(await statusEvents(svc, id)).toEqual([]);
 
     await svc.advanceJobs(0.2);
     expect(await status(id)).toBe('sending');
-    expect(statusEvents(svc, id)).toEqual([]);
-    expect(chargesFor(svc, id)).toEqual([]);
+    expect(await statusEvents(svc, id)).toEqual([]);
+    expect(await chargesFor(svc, id)).toEqual([]);
 
     await svc.advanceJobs(0.2);
     expect(await status(id)).toBe('sent');
-    expect(statusEvents(svc, id)).toEqual([{ messageId: id, status: 'sent', reason: null }]);
-    expect(chargesFor(svc, id)).toMatchObject([{ category: 'sms', quantity: 2, amountCents: 2 * PRICES.smsSegment }]);
+    expect(await statusEvents(svc, id)).toEqual([{ messageId: id, status: 'sent', reason: null }]);
+    expect(await chargesFor(svc, id)).toMatchObject([{ category: 'sms', quantity: 2, amountCents: 2 * PRICES.smsSegment }]);
 
     await svc.advanceJobs(0.4);
     const done = await svc.call('GET', `/v1/messages/${id}`);
     expect(done.body).toMatchObject({ status: 'delivered', reason: null });
-    expect(statusEvents(svc, id)).toEqual([
+    expect(await statusEvents(svc, id)).toEqual([
       { messageId: id, status: 'sent', reason: null },
       { messageId: id, status: 'delivered', reason: null },
     ]);
@@ -60,9 +60,9 @@ describe('live sends on the manual clock', () => {
     // Nothing further happens, however far the clock goes.
     await svc.advanceJobs(3600);
     expect(await status(id)).toBe('delivered');
-    expect(statusEvents(svc, id)).toHaveLength(2);
-    expect(chargesFor(svc, id)).toHaveLength(1);
-    expect(svc.deps.scheduler['jobs'].countByKind('message.progress')).toBe(0);
+    expect(await statusEvents(svc, id)).toHaveLength(2);
+    expect(await chargesFor(svc, id)).toHaveLength(1);
+    expect(await svc.deps.scheduler['jobs'].countByKind('message.progress')).toBe(0);
   });
 
   it('ends +15005550001 failed (invalid destination) and +15005550004 undelivered (blocked by carrier), through sent', async () => {
@@ -71,11 +71,11 @@ describe('live sends on the manual clock', () => {
     await svc.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 1 } });
     expect((await svc.call('GET', `/v1/messages/${failed.body.id}`)).body).toMatchObject({ status: 'failed', reason: 'invalid destination' });
     expect((await svc.call('GET', `/v1/messages/${undelivered.body.id}`)).body).toMatchObject({ status: 'undelivered', reason: 'blocked by carrier' });
-    expect(statusEvents(svc, failed.body.id)).toEqual([
+    expect(await statusEvents(svc, failed.body.id)).toEqual([
       { messageId: failed.body.id, status: 'sent', reason: null },
       { messageId: failed.body.id, status: 'failed', reason: 'invalid destination' },
     ]);
-    expect(statusEvents(svc, undelivered.body.id)).toEqual([
+    expect(await statusEvents(svc, undelivered.body.id)).toEqual([
       { messageId: undelivered.body.id, status: 'sent', reason: null },
       { messageId: undelivered.body.id, status: 'undelivered', reason: 'blocked by carrier' },
     ]);
@@ -84,7 +84,7 @@ describe('live sends on the manual clock', () => {
   it('bills an MMS per message', async () => {
     const res = await svc.call('POST', '/v1/messages', { body: { to: '+14155550141', from, body: 'a'.repeat(400), mediaUrls: ['https://e.test/a.png'] } });
     await svc.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 1 } });
-    expect(chargesFor(svc, res.body.id)).toMatchObject([{ category: 'mms', quantity: 1, amountCents: PRICES.mmsMessage }]);
+    expect(await chargesFor(svc, res.body.id)).toMatchObject([{ category: 'mms', quantity: 1, amountCents: PRICES.mmsMessage }]);
   });
 
   it('plays the magic destinations at once for test sends, and charges nothing', async () => {
@@ -96,11 +96,11 @@ describe('live sends on the manual clock', () => {
       const res = await svc.call('POST', '/v1/messages', { key: svc.bootstrap.testKey, body: { to, from, body: 't' } });
       expect(res.body.status).toBe('queued');
       expect((await svc.call('GET', `/v1/messages/${res.body.id}`)).body).toMatchObject({ status: final, reason, test: true });
-      expect(statusEvents(svc, res.body.id)).toEqual([
+      expect(await statusEvents(svc, res.body.id)).toEqual([
         { messageId: res.body.id, status: 'sent', reason: null },
         { messageId: res.body.id, status: final, reason },
       ]);
-      expect(chargesFor(svc, res.body.id)).toEqual([]);
+      expect(await chargesFor(svc, res.body.id)).toEqual([]);
     }
   });
 
@@ -108,7 +108,7 @@ describe('live sends on the manual clock', () => {
     const res = await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: '+14155550143', to: from, body: 'Is it open?' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ direction: 'inbound', status: 'received', from: '+14155550143', to: from, channel: 'sms', segments: 1 });
-    const events = svc.deps.eventsRepo.listByType(svc.bootstrap.accountId, 'message.received').filter((e) => e.body.messageId === res.body.id);
+    const events = (await svc.deps.eventsRepo.listByType(svc.bootstrap.accountId, 'message.received')).filter((e) => e.body.messageId === res.body.id);
     expect(events).toHaveLength(1);
     expect(events[0]!.body).toEqual({
       id: expect.stringMatching(/^evt_/),
@@ -143,8 +143,8 @@ describe('a restart mid-flight', () => {
       expect((await second.call('GET', `/v1/messages/${id}`)).body.status).toBe('sending');
       await second.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 1 } });
       expect((await second.call('GET', `/v1/messages/${id}`)).body.status).toBe('delivered');
-      expect(statusEvents(second, id).map((e) => e.status)).toEqual(['sent', 'delivered']);
-      expect(chargesFor(second, id)).toHaveLength(1);
+      expect((await statusEvents(second, id)).map((e) => e.status)).toEqual(['sent', 'delivered']);
+      expect(await chargesFor(second, id)).toHaveLength(1);
     } finally {
       await second.stop();
     }

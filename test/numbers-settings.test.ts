@@ -10,7 +10,7 @@ let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
   // This file buys, registers and calls more than a new account's wallet covers (contract §11).
-  fundAccount(svc, svc.bootstrap.accountId);
+  await fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc?.stop();
@@ -92,13 +92,13 @@ describe('PATCH /v1/numbers/{id}', () => {
 
   it('enables emergency calling: pending, then active; charges the first month once (live); disables', async () => {
     const n = await buy(svc);
-    const chargesBefore = chargesOf(svc.deps, svc.bootstrap.accountId).length;
+    const chargesBefore = (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).length;
     const on = await patch(n.id, { emergency: { enabled: true, address: { ...address, state: 'ca' } } });
     expect(on.status).toBe(200);
     expect(on.body.emergency).toEqual({ enabled: true, address, status: 'pending' });
     await advance(svc, 5 * 60);
     expect((await get(n.id)).emergency.status).toBe('active');
-    const added = chargesOf(svc.deps, svc.bootstrap.accountId).slice(chargesBefore);
+    const added = (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).slice(chargesBefore);
     expect(added).toMatchObject([{ category: 'emergency', amountCents: PRICES.emergencyMonthly, ref: n.id }]);
 
     const off = await patch(n.id, { emergency: { enabled: false } });
@@ -106,7 +106,7 @@ describe('PATCH /v1/numbers/{id}', () => {
     // Back on in the same month: the address on file is used, and no second charge.
     const back = await patch(n.id, { emergency: { enabled: true } });
     expect(back.body.emergency).toEqual({ enabled: true, address, status: 'pending' });
-    expect(chargesOf(svc.deps, svc.bootstrap.accountId).slice(chargesBefore)).toHaveLength(1);
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).slice(chargesBefore)).toHaveLength(1);
   });
 
   it('refuses emergency and caller ID where the number cannot carry them', async () => {

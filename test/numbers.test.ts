@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const search = (body: unknown, query = '') => svc.call('POST', `/v1/numbers/search${query}`, { body });
-const charges = () => chargesOf(svc.deps, svc.bootstrap.accountId);
+const charges = async () => await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId));
 
 describe('POST /v1/numbers/search', () => {
   it('finds local numbers by area code, deterministically', async () => {
@@ -98,7 +98,7 @@ describe('POST /v1/numbers/search', () => {
 describe('POST /v1/numbers/buy', () => {
   it('buys a local number idle, every field present, and charges the first month (live)', async () => {
     const offer = (await search({ areaCode: '206', limit: 1 })).body.data[0];
-    const before = charges().length;
+    const before = (await charges()).length;
     const res = await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: offer.phoneNumber } });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -120,21 +120,21 @@ describe('POST /v1/numbers/buy', () => {
       region: 'WA',
       createdAt: expect.any(String),
     });
-    const added = charges().slice(before);
+    const added = (await charges()).slice(before);
     expect(added).toMatchObject([{ category: 'local_number', quantity: 1, amountCents: PRICES.localNumberMonthly, ref: res.body.id }]);
   });
 
   it('buys toll-free unverified; a test key is never charged', async () => {
     const offer = (await search({ type: 'tollfree', limit: 1 })).body.data[0];
-    const before = charges().length;
+    const before = (await charges()).length;
     const res = await svc.call('POST', '/v1/numbers/buy', { key: svc.bootstrap.testKey, body: { phoneNumber: offer.phoneNumber } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ type: 'tollfree', tfvStatus: 'unverified', status: 'idle' });
-    expect(charges()).toHaveLength(before);
+    expect(await charges()).toHaveLength(before);
 
     const tf2 = (await search({ type: 'tollfree', limit: 1 })).body.data[0];
     const live = await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: tf2.phoneNumber } });
-    expect(charges().slice(before)).toMatchObject([{ category: 'tollfree_number', amountCents: PRICES.tollfreeNumberMonthly, ref: live.body.id }]);
+    expect((await charges()).slice(before)).toMatchObject([{ category: 'tollfree_number', amountCents: PRICES.tollfreeNumberMonthly, ref: live.body.id }]);
   });
 
   it('refuses taken numbers, numbers not in inventory, and bad input; nothing is created or charged', async () => {
@@ -143,7 +143,7 @@ describe('POST /v1/numbers/buy', () => {
     const headers = { 'service-subaccount': sub.body.id };
     const count = await numberCount(svc);
     const subCount = await numberCount(svc, '', headers);
-    const chargeCount = charges().length;
+    const chargeCount = (await charges()).length;
     expectError(await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: owned.phoneNumber } }), 409, 'conflict');
     expectError(await svc.call('POST', '/v1/numbers/buy', { headers, body: { phoneNumber: owned.phoneNumber } }), 409, 'conflict');
     expectError(await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: '+14155550100' } }), 409, 'conflict');
@@ -154,18 +154,18 @@ describe('POST /v1/numbers/buy', () => {
     expectError(await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: owned.phoneNumber, label: 'x' } }), 400, 'validation_error', ['body', 'label']);
     expect(await numberCount(svc)).toBe(count);
     expect(await numberCount(svc, '', headers)).toBe(subCount);
-    expect(charges()).toHaveLength(chargeCount);
+    expect(await charges()).toHaveLength(chargeCount);
   });
 
   it('replays an idempotent buy', async () => {
     const offer = (await search({ areaCode: '305', limit: 1 })).body.data[0];
-    const before = charges().length;
+    const before = (await charges()).length;
     const a = await svc.call('POST', '/v1/numbers/buy', { headers: { 'idempotency-key': 'buy-1' }, body: { phoneNumber: offer.phoneNumber } });
     const b = await svc.call('POST', '/v1/numbers/buy', { headers: { 'idempotency-key': 'buy-1' }, body: { phoneNumber: offer.phoneNumber } });
     expect(b.status).toBe(201);
     expect(b.headers['idempotent-replayed']).toBe('true');
     expect(b.body.id).toBe(a.body.id);
-    expect(charges().length).toBe(before + 1);
+    expect((await charges()).length).toBe(before + 1);
   });
 });
 

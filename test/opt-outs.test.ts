@@ -132,7 +132,7 @@ describe('the keyword round trip over HTTP', () => {
     expect(await messageCount(svc)).toBe(before + 2);
     const sent = await svc.call('POST', '/v1/messages', { key: svc.bootstrap.testKey, body: { from: second.phoneNumber, to: CONSUMER, body: 'welcome back' } });
     expect(sent.status, sent.text).toBe(201);
-    expect(chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.category === 'sms')).toEqual([]);
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.category === 'sms')).toEqual([]);
   });
 
   it('the test sender can be texted, and opted out of', async () => {

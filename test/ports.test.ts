@@ -212,7 +212,7 @@ describe('POST /v1/ports/{id}/documents', () => {
     const replaced = await attach(port.id, { ...loa, filename: 'loa-signed.pdf' });
     expect(replaced.documents.map((d: any) => [d.type, d.filename])).toEqual([['bill', 'bill.pdf'], ['loa', 'loa-signed.pdf']]);
     // The bytes are kept, privately.
-    const stored = svc.deps.ports.documentContent(replaced.documents[1].id);
+    const stored = await svc.deps.ports.documentContent(replaced.documents[1].id);
     expect(stored?.toString()).toBe('%PDF-1.4 letter of authorization');
   });
 
@@ -256,7 +256,7 @@ describe('POST /v1/ports/{id}/submit', () => {
     expect(done.body.status).toBe('submitted');
     expect(done.body.focDate).toBeNull();
     // contract §11: port 100 per number, recorded when submitted (live key).
-    const charges = chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.ref === port.id);
+    const charges = (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === port.id);
     expect(charges).toEqual([expect.objectContaining({ category: 'port', quantity: 3, amountCents: 3 * PRICES.portPerNumber })]);
     // Only a draft is submitted, and only a draft takes documents.
     expectError(await submit(), 409, 'conflict');
@@ -266,7 +266,7 @@ describe('POST /v1/ports/{id}/submit', () => {
 
   it('a test key records no usage', async () => {
     const port = await submitted(2, { key: svc.bootstrap.testKey });
-    expect(chargesOf(svc.deps, svc.bootstrap.accountId).filter((c) => c.ref === port.id)).toEqual([]);
+    expect((await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === port.id)).toEqual([]);
   });
 });
 
@@ -494,9 +494,9 @@ describe('the PIN', () => {
     const lines: string[] = [];
     const db = openDatabase(':memory:');
     const deps = composeService(db, new ManualClock(Date.UTC(2025, 0, 15)), { error: (obj, msg) => lines.push(JSON.stringify({ obj, msg })) });
-    const app = buildApp(deps, { logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } } });
+    const app = await buildApp(deps, { logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } } });
     try {
-      const { bootstrap } = ensureBootstrap(deps, dir, 'http://127.0.0.1:1');
+      const { bootstrap } = await ensureBootstrap(deps, dir, 'http://127.0.0.1:1');
       const auth = { authorization: `Bearer ${bootstrap.liveKey}`, 'content-type': 'application/json' };
       const ok = await app.inject({ method: 'POST', url: '/v1/ports', headers: auth, payload: body(['+14157342000']) });
       expect(ok.statusCode, ok.body).toBe(201);

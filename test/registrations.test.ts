@@ -12,7 +12,7 @@ let svc: TestService;
 beforeAll(async () => {
   svc = await startTestService();
   // This file buys, registers and calls more than a new account's wallet covers (contract §11).
-  fundAccount(svc, svc.bootstrap.accountId);
+  await fundAccount(svc, svc.bootstrap.accountId);
 });
 afterAll(async () => {
   await svc.stop();
@@ -20,7 +20,7 @@ afterAll(async () => {
 
 const register = (body: unknown, key?: string) => svc.call('POST', '/v1/registrations', { key, body });
 const count = async (path: string) => (await svc.call('GET', `${path}?limit=100`)).body.data.length;
-const charges = () => chargesOf(svc.deps, svc.bootstrap.accountId);
+const charges = async () => await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId));
 
 describe('POST /v1/registrations', () => {
   it('creates a submitted brand and a draft campaign, without complianceUrls; the brand approval submits the campaign, which the clock then approves', async () => {
@@ -31,7 +31,7 @@ describe('POST /v1/registrations', () => {
     expect(brand).not.toHaveProperty('complianceUrls');
     expect(campaign).toMatchObject({ brandId: brand.id, status: 'draft', name: GOOD_CAMPAIGN.name, cnpSharingStatus: 'none' });
     // both fees, live key
-    const mine = charges().filter((c) => c.ref === brand.id || c.ref === campaign.id);
+    const mine = (await charges()).filter((c) => c.ref === brand.id || c.ref === campaign.id);
     expect(mine.map((c) => [c.category, c.amountCents]).sort()).toEqual([
       ['brand_registration', PRICES.brandRegistration],
       ['campaign_registration', PRICES.campaignRegistration],
@@ -55,14 +55,14 @@ describe('POST /v1/registrations', () => {
   });
 
   it('a mock registration is decided at once: brand approved, campaign submitted and decided by the prediction; nothing is charged', async () => {
-    const before = charges().length;
+    const before = (await charges()).length;
     const good = await register({ brand: { ...GOOD_BRAND, mock: true }, campaign: GOOD_CAMPAIGN });
     expect(good.status).toBe(201);
     expect(good.body.brand).toMatchObject({ status: 'approved', mock: true, tcrBrandId: expect.any(String) });
     expect(good.body.campaign).toMatchObject({ status: 'approved', cnpSharingStatus: null, tcrCampaignId: expect.any(String) });
     const weak = await register({ brand: { ...GOOD_BRAND, mock: true }, campaign: WEAK_CAMPAIGN });
     expect(weak.body.campaign).toMatchObject({ status: 'rejected', lastRejectionReason: expect.stringContaining('failed checks') });
-    expect(charges().length).toBe(before);
+    expect((await charges()).length).toBe(before);
   });
 
   it('a rejected brand leaves its campaign draft; after a fix and an approval the campaign is submitted', async () => {
@@ -79,25 +79,25 @@ describe('POST /v1/registrations', () => {
     await svc.call('POST', `/v1/sandbox/brands/${brand.id}/decision`, { body: { decision: 'approved' } });
     expect((await svc.call('GET', `/v1/campaigns/${campaign.id}`)).body.status).toBe('submitted');
     // a test key: nothing was charged along the way
-    expect(charges().filter((c) => c.ref === brand.id || c.ref === campaign.id)).toEqual([]);
+    expect((await charges()).filter((c) => c.ref === brand.id || c.ref === campaign.id)).toEqual([]);
   });
 
   it('is atomic: a validation failure of either part creates nothing and charges nothing', async () => {
     const brands = await count('/v1/brands');
     const campaigns = await count('/v1/campaigns');
-    const before = charges().length;
+    const before = (await charges()).length;
     expectError(await register({ brand: GOOD_BRAND, campaign: { ...GOOD_CAMPAIGN, sampleMessages: [] } }), 400, 'validation_error', ['body', 'campaign', 'sampleMessages']);
     expectError(await register({ brand: { ...GOOD_BRAND, legalName: '' }, campaign: GOOD_CAMPAIGN }), 400, 'validation_error', ['body', 'brand', 'legalName']);
     expectError(await register({ brand: GOOD_BRAND }), 400, 'validation_error', ['body', 'campaign']);
     expectError(await register({ brand: GOOD_BRAND, campaign: { ...GOOD_CAMPAIGN, brandId: '00000000-0000-4000-8000-000000000000' } }), 400, 'validation_error');
     expect(await count('/v1/brands')).toBe(brands);
     expect(await count('/v1/campaigns')).toBe(campaigns);
-    expect(charges().length).toBe(before);
+    expect((await charges()).length).toBe(before);
   });
 
   it('is atomic in storage too: a campaign that fails to store rolls the brand back', async () => {
     const brands = await count('/v1/brands');
-    const before = charges().length;
+    const before = (await charges()).length;
     const insert = svc.deps.campaigns.insert;
     svc.deps.campaigns.insert = () => {
       throw new Error('disk full');
@@ -110,6 +110,6 @@ describe('POST /v1/registrations', () => {
       svc.deps.campaigns.insert = insert;
     }
     expect(await count('/v1/brands')).toBe(brands);
-    expect(charges().length).toBe(before);
+    expect((await charges()).length).toBe(before);
   });
 });

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 /** Charges an account through the charging path, in a transaction as an action would. */
-const chargeLive = (accountId: string, item: ChargeItem) => svc.deps.uow.transaction(() => charge(svc.deps, { accountId, mode: 'live' }, item));
+const chargeLive = (accountId: string, item: ChargeItem) => svc.deps.uow.write(async (tx) => await charge(tx, { accountId, mode: 'live' }, item));
 
 async function usage(headers: Record<string, string>, query = ''): Promise<any> {
   const res = await svc.call('GET', `/v1/usage${query}`, { headers });
@@ -48,7 +48,7 @@ describe('GET /v1/usage', () => {
     // The wallet paid it, the ledger still sums to the balance, and billing's month to date agrees.
     const b = await billing(svc, headers);
     expect(b.wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS - u.totalCents);
-    expect(ledgerSum(svc, id)).toBe(b.wallet.balanceCents);
+    expect(await ledgerSum(svc, id)).toBe(b.wallet.balanceCents);
     expect(b.monthToDateCents).toBe(u.totalCents);
   });
 
@@ -109,6 +109,6 @@ describe('GET /v1/agency/summary spendThisMonthCents', () => {
     expect((await billing(svc, a.headers)).wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS - 7 * PRICES.smsSegment);
     expect((await billing(svc, b.headers)).wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS - 2 * PRICES.portPerNumber);
     expect((await billing(svc, {})).wallet.balanceCents).toBe(agencyBefore);
-    expect(svc.deps.ledger.entries(agencyId).some((e) => e.ref === 'msg_sub_a' || e.ref === 'port_sub_b')).toBe(false);
+    expect((await svc.deps.ledger.entries(agencyId)).some((e) => e.ref === 'msg_sub_a' || e.ref === 'port_sub_b')).toBe(false);
   });
 });

@@ -120,7 +120,7 @@ describe('retries', () => {
     svc.deps.scheduler.register('test.emit', () => {
       emit(svc, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
     });
-    svc.deps.scheduler.schedule('test.emit', boundary + 60_000, {});
+    await svc.deps.scheduler.schedule('test.emit', boundary + 60_000, {});
     await advance(svc, 3600); // no flush: advance alone must have made and recorded the attempts
     const [d] = await deliveries(svc, ep.id);
     // first at the event's time; retries at ticks: +30s → 300 s, +2m → 600 s, +10m → 1200 s, +30m → 3000 s
@@ -233,7 +233,7 @@ describe('retries', () => {
       sys.deps.scheduler.register('test.emit', () => {
         emit(sys, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
       });
-      inTransaction(sys.deps.db, () => sys.deps.scheduler.schedule('test.emit', tick + 10_000, {}));
+      inTransaction(sys.deps.db, async () => await sys.deps.scheduler.schedule('test.emit', tick + 10_000, {}));
       await advance(sys, 2 * 3600 + 6 * 60); // past T + 60 m (the 5th attempt at the latest), short of T + 115 m (the 6th at the earliest)
       const [d] = await deliveries(sys, ep.id);
       // First at the event's time (not at a tick); then at the first tick at or after each attempt +
@@ -507,7 +507,7 @@ describe('concurrency', () => {
       expect(slowEndedBeforeFast).toBe(0);
       await other.deps.webhooks.flush();
       expect((await deliveries(other, fast.id))[0]).toMatchObject({ status: 'succeeded', attempt: 1, responseStatus: 200 });
-      expect(other.deps.webhookEndpoints.getById(fast.id)).toMatchObject({ consecutiveFailures: 0 });
+      expect(await other.deps.webhookEndpoints.getById(fast.id)).toMatchObject({ consecutiveFailures: 0 });
     } finally {
       await other.stop();
     }
@@ -554,7 +554,7 @@ describe('a window of attempts per endpoint', () => {
       const log = await deliveries(other, ep.id);
       expect(log).toHaveLength(12);
       expect(log.every((d) => d.status === 'succeeded' && d.attempt === 1 && d.responseStatus === 200)).toBe(true);
-      expect(other.deps.webhookDeliveries.due(Date.now() + 3600_000)).toEqual([]);
+      expect(await other.deps.webhookDeliveries.due(Date.now() + 3600_000)).toEqual([]);
     } finally {
       await other.stop();
     }
@@ -599,7 +599,7 @@ describe('a window of attempts per endpoint', () => {
       expect(rx.received).toHaveLength(4);
       expect((await deliveries(other, ep.id)).every((d) => d.status === 'pending' && d.attempt === 0)).toBe(true);
       rx.setHandler(() => ({ status: 200 }));
-      other.deps.webhooks.start();
+      await other.deps.webhooks.start();
       await other.deps.webhooks.flush();
       const log = await deliveries(other, ep.id);
       expect(log.map((d) => `${d.status}/${d.attempt}`)).toEqual(Array(6).fill('succeeded/1'));

@@ -27,8 +27,8 @@ describe('the outbox', () => {
     const rx = await receiver();
     const ep = await createEndpoint(svc, { url: rx.url });
     expect(() =>
-      svc.deps.db.transaction(() => {
-        svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      svc.deps.db.transaction(async () => {
+        await svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
         throw new Error('the change failed');
       })(),
     ).toThrow('the change failed');
@@ -36,8 +36,8 @@ describe('the outbox', () => {
     expect(rx.received).toHaveLength(0);
     expect(await deliveries(svc, ep.id)).toHaveLength(0);
 
-    svc.deps.db.transaction(() => {
-      svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    svc.deps.db.transaction(async () => {
+      await svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
       const rows = svc.deps.db.prepare("SELECT status, attempt FROM webhook_deliveries WHERE endpoint_id = ?").all(ep.id);
       expect(rows).toEqual([{ status: 'pending', attempt: 0 }]); // visible inside the same transaction
     })();
@@ -49,7 +49,7 @@ describe('the outbox', () => {
     const svc = await setup();
     const rx = await receiver();
     const ep = await createEndpoint(svc, { url: rx.url });
-    expect(() => svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null })).toThrow(/outside a transaction/);
+    expect(async () => await svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null })).toThrow(/outside a transaction/);
     await svc.flushWebhooks();
     expect(rx.received).toHaveLength(0);
     expect(await deliveries(svc, ep.id)).toHaveLength(0);
@@ -143,7 +143,7 @@ describe('auto-disable', () => {
     await svc.flushWebhooks();
     await advance(svc, 24 * 3600);
     expect(failing.received).toHaveLength(54);
-    let state = svc.deps.webhookEndpoints.getById(bad.id)!;
+    let state = (await svc.deps.webhookEndpoints.getById(bad.id))!;
     expect(state.consecutiveFailures).toBe(54);
     expect(state.enabled).toBe(true); // the streak is not 72 h old yet
 
@@ -152,12 +152,12 @@ describe('auto-disable', () => {
     await advance(svc, 48 * 3600 - 60);
     emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
     await svc.flushWebhooks();
-    expect(svc.deps.webhookEndpoints.getById(bad.id)!).toMatchObject({ enabled: true, consecutiveFailures: 55 });
+    expect((await svc.deps.webhookEndpoints.getById(bad.id))!).toMatchObject({ enabled: true, consecutiveFailures: 55 });
 
     await advance(svc, 60); // the streak is now exactly 72 h old
     const trigger = emit(svc, 'message.status', { messageId: 'late', status: 'sent', reason: null });
     await svc.flushWebhooks();
-    state = svc.deps.webhookEndpoints.getById(bad.id)!;
+    state = (await svc.deps.webhookEndpoints.getById(bad.id))!;
     expect(state.enabled).toBe(false);
     expect(state.disabledReason).toBe('consecutive_failures');
 
@@ -187,7 +187,7 @@ describe('auto-disable', () => {
     // Re-enabling starts a clean slate.
     const on = await svc.call('PATCH', `/v1/webhooks/${bad.id}`, { body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
-    expect(svc.deps.webhookEndpoints.getById(bad.id)!.consecutiveFailures).toBe(0);
+    expect((await svc.deps.webhookEndpoints.getById(bad.id))!.consecutiveFailures).toBe(0);
   });
 
   it('a streak older than 72 h with fewer than 50 failures and no success does not disable', async () => {
@@ -201,7 +201,7 @@ describe('auto-disable', () => {
     await advance(svc, 72 * 3600);
     emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
     await svc.flushWebhooks();
-    const state = svc.deps.webhookEndpoints.getById(bad.id)!;
+    const state = (await svc.deps.webhookEndpoints.getById(bad.id))!;
     expect(failing.received).toHaveLength(10);
     expect(state).toMatchObject({ enabled: true, consecutiveFailures: 10, lastSuccessAt: null, disabledReason: null });
     expect(svc.now() - state.failingSince!).toBeGreaterThanOrEqual(72 * 3600_000); // old enough, but too few
@@ -215,9 +215,9 @@ describe('auto-disable', () => {
     const ep = await createEndpoint(svc, { url: rx.url });
     for (let i = 0; i < 3; i++) emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
     await svc.flushWebhooks();
-    expect(svc.deps.webhookEndpoints.getById(ep.id)!.consecutiveFailures).toBe(3);
+    expect((await svc.deps.webhookEndpoints.getById(ep.id))!.consecutiveFailures).toBe(3);
     fail = false;
     await advance(svc, 600);
-    expect(svc.deps.webhookEndpoints.getById(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null });
+    expect(await svc.deps.webhookEndpoints.getById(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null });
   });
 });

@@ -86,10 +86,10 @@ describe('webhook endpoints', () => {
     emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     expect(rx.received).toHaveLength(0);
-    svc.deps.webhookEndpoints.update(ep.id, { consecutiveFailures: 70, failingSince: 1 }, svc.now());
+    await svc.deps.webhookEndpoints.update(ep.id, { consecutiveFailures: 70, failingSince: 1 }, svc.now());
     const on = await svc.call('PATCH', `/v1/webhooks/${ep.id}`, { body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
-    expect(svc.deps.webhookEndpoints.getById(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null });
+    expect(await svc.deps.webhookEndpoints.getById(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null });
   });
 });
 

@@ -143,7 +143,7 @@ export function startWebhookService(opts: Partial<StartOptions> & { dns?: Record
 
 /** Emits an event as a domain function would: inside a transaction. */
 export function emit(svc: TestService, type: string, fields: Record<string, unknown> = {}, accountId = svc.bootstrap.accountId): EventRecord {
-  return inTransaction(svc.deps.db, () => svc.deps.events.emit(accountId, type, fields));
+  return inTransaction(svc.deps.db, async () => await svc.deps.events.emit(accountId, type, fields));
 }
 
 export const TICK_MS = 300_000;

@@ -100,7 +100,7 @@ export interface BuildAppOptions {
  * A Fastify instance with every route; never calls listen() (conventions: app factory). Only HTTP:
  * hooks, routes, OpenAPI. The service's objects, jobs and workers come built from composeService.
  */
-export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): FastifyInstance {
+export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const limits: ServerLimits = { ...SERVER_LIMITS, ...opts.server };
   const serviceTime = () => ({ [SERVICE_TIME_HEADER]: new Date(deps.clock.nowMs()).toISOString() });
   const app = Fastify({
@@ -145,10 +145,10 @@ export function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): Fastify
     reply.header(SERVICE_TIME_HEADER, new Date(deps.clock.nowMs()).toISOString());
   });
   installErrorHandling(app, catalog);
-  installAuth(app, deps);
+  (await deps.uow.write((tx) => installAuth(app, tx)));
   installRateLimit(app, deps.options.rateLimit);
   installBodylessRule(app);
-  installIdempotency(app, deps);
+  await installIdempotency(app, deps);
 
   const publicRoute = { public: true };
   app.get(

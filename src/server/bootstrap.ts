@@ -15,20 +15,20 @@ export interface BootstrapResult {
  * bootstrap.json (mode 0600); later starts reuse it and only refresh the base URL. Keys are stored
  * hashed, so if bootstrap.json was deleted the only way back is fresh keys for the same account.
  */
-export function ensureBootstrap(deps: ServiceDeps, dataDir: string, baseUrl: string): BootstrapResult {
+export async function ensureBootstrap(deps: ServiceDeps, dataDir: string, baseUrl: string): Promise<BootstrapResult> {
   const existing = readBootstrap(dataDir);
-  const account = deps.accounts.first();
+  const account = await deps.accounts.first();
   if (existing && account && existing.accountId === account.id) {
     const updated = { ...existing, baseUrl };
     if (existing.baseUrl !== baseUrl) writeBootstrap(dataDir, updated);
     return { bootstrap: updated, created: false };
   }
-  const bootstrap = inTransaction(deps.db, () => {
-    const agency = account ?? createAgencyAccount(deps, 'Local agency');
+  const bootstrap = inTransaction(deps.db, async () => {
+    const agency = account ?? (await deps.uow.write((tx) => createAgencyAccount(tx, 'Local agency')));
     // The service acts as the agency it made: its first keys.
     const actor = { account: agency, mode: 'live' } as const;
-    const live = createKey(deps, actor, 'bootstrap live key', 'live');
-    const test = createKey(deps, actor, 'bootstrap test key', 'test');
+    const live = await deps.uow.write((tx) => createKey(tx, actor, 'bootstrap live key', 'live'));
+    const test = await deps.uow.write((tx) => createKey(tx, actor, 'bootstrap test key', 'test'));
     return { accountId: agency.id, baseUrl, liveKey: live.key, testKey: test.key };
   });
   writeBootstrap(dataDir, bootstrap);

@@ -23,6 +23,11 @@ export interface ServiceOptions {
   webhooks?: WebhookWorkerOptions;
   /** Where media files live (DATA/media beside svc.db, contract §1); in memory when absent (domain tests). */
   mediaDir?: string;
+  /**
+   * The store refuses calls to the outside world, and top-level writes, from inside an open
+   * transaction (storage/sqlite/store.ts); tests turn it on (issue 25).
+   */
+  guardOutsideCalls?: boolean;
 }
 
 export const DEFAULT_OPTIONS: ServiceOptions = {
@@ -36,7 +41,7 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
  * `uow.write(async (tx) => …)` or `uow.read(…)`, whose `tx` is these deps plus the repositories
  * (issue 25: no domain code can reach storage outside a transaction, nor forget to pass one).
  */
-export interface DomainDeps extends Repositories {
+export interface DomainDeps {
   /** The storage engine (storage/store.ts); the domain goes through `uow`, which wraps it. */
   store: Store;
   uow: UnitOfWork;

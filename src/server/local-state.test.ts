@@ -27,13 +27,13 @@ describe('resetData --keep-keys', () => {
     const start = Date.now();
     const db = openDatabase(path.join(dir, DB_FILE));
     const deps = composeService(db, restoreClock('system', undefined), { error: () => undefined }, { mediaDir: path.join(dir, MEDIA_DIR) });
-    const [future, past] = inTransaction(db, () => {
+    const [future, past] = inTransaction(db, async () => {
       const account = createAgencyAccount(deps, 'Local agency');
       // Made and used while the service clock was advanced an hour (svc clock advance 1h).
       const future = { ...keyRecord(account.id, 'used after an advance', 'live', 'sk_live_futurefuturefuturefuture00', start + hour), lastUsedAt: start + hour };
       const past = { ...keyRecord(account.id, 'used before', 'test', 'sk_test_pastpastpastpastpastpast00', start - hour), lastUsedAt: start - hour / 2 };
-      deps.keys.insert(future);
-      deps.keys.insert(past);
+      await deps.keys.insert(future);
+      await deps.keys.insert(past);
       return [future, past];
     });
     db.close();

@@ -142,15 +142,15 @@ export function ensureBootstrapKeys(dataDir: string): void {
   const db = openDatabase(path.join(dataDir, DB_FILE));
   try {
     const deps = depsOver(db, dataDir);
-    const accountId = inTransaction(db, () => {
-      const account = deps.accounts.get(bootstrap.accountId) ?? deps.accounts.first() ?? createAgencyAccount(deps, 'Local agency');
+    const accountId = inTransaction(db, async () => {
+      const account = await deps.accounts.get(bootstrap.accountId) ?? await deps.accounts.first() ?? (await deps.uow.write((tx) => createAgencyAccount(tx, 'Local agency')));
       const now = deps.clock.nowMs();
       for (const [mode, key] of [['live', bootstrap.liveKey], ['test', bootstrap.testKey]] as const) {
         const hash = hashKey(key);
-        const existing = deps.keys.findByHash(hash);
+        const existing = await deps.keys.findByHash(hash);
         if (existing && existing.accountId === account.id && existing.revokedAt === null) continue;
         db.prepare('DELETE FROM api_keys WHERE hash = ?').run(hash);
-        deps.keys.insert(bootstrapKeyRecord(account.id, mode, key, now));
+        await deps.keys.insert(bootstrapKeyRecord(account.id, mode, key, now));
       }
       return account.id;
     });
@@ -196,12 +196,12 @@ export function resetData(dataDir: string, keepKeys: boolean): void {
   const fresh = openDatabase(temp);
   try {
     const deps = depsOver(fresh, dataDir);
-    inTransaction(fresh, () => {
+    inTransaction(fresh, async () => {
       for (const account of accounts) {
-        deps.accounts.insert(account);
-        openWallet(deps, account.id);
+        await deps.accounts.insert(account);
+        await deps.uow.write((tx) => openWallet(tx, account.id));
       }
-      for (const key of keyTimesAsOf(keys, deps.clock.nowMs())) deps.keys.insert(key);
+      for (const key of keyTimesAsOf(keys, deps.clock.nowMs())) await deps.keys.insert(key);
     });
     fresh.pragma('journal_mode = DELETE');
   } finally {

@@ -79,15 +79,15 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
     },
   };
   const deps = composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
-  const app = buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
+  const app = await buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
   await app.listen({ host: opts.host, port: opts.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  const { bootstrap, created } = ensureBootstrap(deps, opts.dataDir, baseUrl);
-  deps.scheduler.start();
-  deps.webhooks.start();
+  const { bootstrap, created } = await ensureBootstrap(deps, opts.dataDir, baseUrl);
+  await deps.scheduler.start();
+  await deps.webhooks.start();
   const pidFile = join(opts.dataDir, PID_FILE);
   if (opts.writePidFile) writeFileSync(pidFile, JSON.stringify({ pid: process.pid, baseUrl, startedAt: new Date().toISOString(), clock: opts.clock }), { mode: 0o600 });
 

@@ -23,12 +23,12 @@ describe('Scheduler.drainDue', () => {
       throw new Error('fails after writing');
     });
     const now = clock.nowMs();
-    db.transaction(() => {
-      scheduler.schedule('write', now - 10, { v: 'second' });
-      scheduler.schedule('write', now - 20, { v: 'first' });
-      scheduler.schedule('half', now - 5, { v: 'never kept' });
-      scheduler.schedule('write', now, { v: 'third' });
-      scheduler.schedule('write', now + 1000, { v: 'not yet' });
+    db.transaction(async () => {
+      await scheduler.schedule('write', now - 10, { v: 'second' });
+      await scheduler.schedule('write', now - 20, { v: 'first' });
+      await scheduler.schedule('half', now - 5, { v: 'never kept' });
+      await scheduler.schedule('write', now, { v: 'third' });
+      await scheduler.schedule('write', now + 1000, { v: 'not yet' });
     })();
     await scheduler.drainDue();
     expect(done()).toEqual(['first', 'second', 'third']);
@@ -53,9 +53,9 @@ describe('Scheduler.drainDue', () => {
       db.prepare("INSERT INTO done (v) VALUES ('write')").run();
     });
     const now = clock.nowMs();
-    db.transaction(() => {
-      scheduler.schedule('slow', now - 2, {});
-      scheduler.schedule('write', now - 1, {});
+    db.transaction(async () => {
+      await scheduler.schedule('slow', now - 2, {});
+      await scheduler.schedule('write', now - 1, {});
     })();
     const draining = scheduler.drainDue();
     await new Promise((r) => setImmediate(r));
@@ -70,9 +70,9 @@ describe('Scheduler.drainDue', () => {
 
   it('a job a handler schedules for now runs in the same drain', async () => {
     const { db, clock, scheduler, jobs, done } = setup();
-    scheduler.register('chain', (p: { n: number }) => {
+    scheduler.register('chain', async (p: { n: number }) => {
       db.prepare('INSERT INTO done (v) VALUES (?)').run(`link ${p.n}`);
-      if (p.n < 3) scheduler.schedule('chain', clock.nowMs(), { n: p.n + 1 });
+      if (p.n < 3) await scheduler.schedule('chain', clock.nowMs(), { n: p.n + 1 });
     });
     db.transaction(() => void scheduler.schedule('chain', clock.nowMs(), { n: 1 }))();
     await scheduler.drainDue();
@@ -96,10 +96,10 @@ describe('Scheduler.advance saves the clock as it goes (issue 23)', () => {
     scheduler.register('fail', () => {
       throw new Error('rolled back');
     });
-    db.transaction(() => {
-      scheduler.schedule('note', start + 1000, {});
-      scheduler.schedule('fail', start + 2000, {});
-      scheduler.schedule('note', start + 3000, {});
+    db.transaction(async () => {
+      await scheduler.schedule('note', start + 1000, {});
+      await scheduler.schedule('fail', start + 2000, {});
+      await scheduler.schedule('note', start + 3000, {});
     })();
     await scheduler.advance(10);
     expect(seenByJob).toEqual([start + 1000, start + 3000]);

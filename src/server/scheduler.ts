@@ -1,14 +1,24 @@
 import type { Clock } from './clock.js';
-import { inTransaction, type Db } from './storage/database.js';
-import { JobsRepo, type JobRecord } from './storage/jobs-repo.js';
+import type { JobRecord } from './storage/jobs-repo.js';
+import type { Transaction } from './storage/store.js';
+import type { TxDeps, UnitOfWork } from './deps.js';
 import { newId } from './ids.js';
-import { SqliteJobsRepo } from "./storage/sqlite/jobs-repo.js";
 
 /**
- * A job's work. It may return how many items it started (a tick's delivery attempts), so a clock
- * advance can say what it ran; otherwise the job counts as one item.
+ * A job's work, run inside a write transaction (`tx`) that also removes the job: its work and its
+ * removal commit together, and a throw rolls both back (the job is retried later). It may return
+ * how many items it started (a tick's delivery attempts), so a clock advance can say what it ran;
+ * otherwise the job counts as one item. Work that calls the outside world registers with
+ * `registerOutside` instead.
  */
-export type JobHandler = (payload: any, job: JobRecord) => void | number | Promise<void | number>;
+export type JobHandler = (payload: any, job: JobRecord, tx: TxDeps) => Promise<void | number>;
+
+/**
+ * A job that calls the outside world (the carrier, a webhook receiver): run with no transaction
+ * open; it writes what it learns in transactions of its own, and the job is removed once it has
+ * finished (a crash before that runs it again, so it must find its work already done and stop).
+ */
+export type OutsideJobHandler = (payload: any, job: JobRecord) => Promise<void | number>;
 
 /** What one clock advance ran, per kind of job (`svc clock advance` prints it). */
 export interface AdvanceReportLine {
@@ -19,28 +29,26 @@ export interface AdvanceReportLine {
   items: number;
 }
 
-/** Due jobs read per turn of a drain; their synchronous handlers share one transaction. */
+/** Due jobs read per turn of a drain; the transactional ones share one transaction. */
 const DRAIN_BATCH = 256;
-
-/** A job whose handler went asynchronous: its synchronous part has committed, the rest is pending. */
-interface Pending {
-  job: JobRecord;
-  done: Promise<void | number>;
-}
 
 export interface SchedulerLog {
   error(obj: object, msg: string): void;
 }
 
+type Registered = { inside: JobHandler; outside?: undefined } | { outside: OutsideJobHandler; inside?: undefined };
+
 /**
- * Runs durable jobs when the service clock reaches them. Jobs live in SQLite, so a restart resumes
- * whatever was due (a message is never stuck mid-flight). With the system clock a timer drains due
- * jobs; with any clock, `advance` walks time forward job by job, setting the clock to each job's
- * time before running it, so work happens in time order (contract §1 and §10).
+ * Runs durable jobs when the service clock reaches them. Jobs live in the database, so a restart
+ * resumes whatever was due (a message is never stuck mid-flight). With the system clock a timer
+ * drains due jobs; with any clock, `advance` walks time forward job by job, setting the clock to
+ * each job's time before running it, so work happens in time order (contract §1 and §10).
+ *
+ * Inside a write, `tx.scheduler` is this scheduler bound to that transaction (`in`): `schedule`
+ * writes the job with the change that makes it necessary, so both commit or neither.
  */
 export class Scheduler {
-  private readonly jobs: JobsRepo;
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, Registered>();
   private readonly labels = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
   /** When the armed timer fires (service clock ms). */
@@ -48,26 +56,29 @@ export class Scheduler {
   private draining: Promise<void> | undefined;
   private stopped = true;
   private inAdvance = false;
+  /** Set on the copies `in` makes: the transaction jobs are scheduled in. */
+  private readonly tx: Pick<Transaction, 'jobs' | 'afterCommit'> | undefined;
+  private readonly beforeAdvanceHooks: Array<() => Promise<void>> = [];
+  /** The scheduler itself, also as seen from a bound copy (whose own fields are only `tx`). */
+  private readonly base: Scheduler = this;
 
   /**
-   * Writes the clock where a restart reads it. Called inside the transaction of every job an advance
-   * runs, after the clock moved to the job's time, and once the advance reaches its target (issue
-   * 23: saved only at the end, a crash mid-advance brought the clock back behind the deliveries the
-   * advance had committed, and nothing due resumed until it caught up again).
+   * `persistClock` writes the clock where a restart reads it. Called inside the transaction of every
+   * job an advance runs, after the clock moved to the job's time, and once the advance reaches its
+   * target (issue 23: saved only at the end, a crash mid-advance brought the clock back behind the
+   * deliveries the advance had committed, and nothing due resumed until it caught up again).
    */
-  private readonly persistClock: () => void;
-
   constructor(
-    private readonly db: Db,
+    private readonly uow: () => UnitOfWork,
     private readonly clock: Clock,
     private readonly log: SchedulerLog,
-    opts: { persistClock?: () => void } = {},
-  ) {
-    this.jobs = new SqliteJobsRepo(db);
-    this.persistClock = opts.persistClock ?? (() => undefined);
-  }
+    private readonly opts: { persistClock?: (tx: TxDeps) => Promise<void> } = {},
+  ) {}
 
-  private readonly beforeAdvanceHooks: Array<() => Promise<void>> = [];
+  /** This scheduler, scheduling into `tx` (the unit of work binds one per write transaction). */
+  in(tx: Pick<Transaction, 'jobs' | 'afterCommit'>): Scheduler {
+    return Object.assign(Object.create(this) as Scheduler, { tx });
+  }
 
   /** Runs before every advance walks time forward (the delivery worker waits for attempts in flight). */
   beforeAdvance(hook: () => Promise<void>): void {
@@ -76,23 +87,32 @@ export class Scheduler {
 
   /** `label` names, for people, what the job's items are (an advance reports them). */
   register(kind: string, handler: JobHandler, label: string = kind): void {
-    this.handlers.set(kind, handler);
+    this.handlers.set(kind, { inside: handler });
     this.labels.set(kind, label);
   }
 
-  /** Call inside the transaction that makes the job necessary, so both commit or neither. */
-  schedule(kind: string, runAt: number, payload: unknown): string {
+  /** A job whose work calls the outside world: it runs with no transaction open (OutsideJobHandler). */
+  registerOutside(kind: string, handler: OutsideJobHandler, label: string = kind): void {
+    this.handlers.set(kind, { outside: handler });
+    this.labels.set(kind, label);
+  }
+
+  /** Call inside the transaction that makes the job necessary (`tx.scheduler`), so both commit or neither. */
+  async schedule(kind: string, runAt: number, payload: unknown): Promise<string> {
+    const tx = this.tx;
+    if (!tx) throw new Error(`Scheduler.schedule(${kind}) called outside a transaction: schedule inside the transaction that makes the job necessary (tx.scheduler)`);
     const id = newId('job');
-    this.jobs.insert(id, kind, runAt, payload, this.clock.nowMs());
+    await tx.jobs.insert(id, kind, runAt, payload, this.clock.nowMs());
     // The timer already fires by then: no need to look for the earliest job again (a send schedules
     // a job each, and re-arming read the jobs table and reset the timer every time).
-    if (this.timer === undefined || this.timerAt === undefined || runAt < this.timerAt) this.wake();
+    const base = this.base;
+    if (base.timer === undefined || base.timerAt === undefined || runAt < base.timerAt) tx.afterCommit(() => void base.wake());
     return id;
   }
 
   start(): void {
     this.stopped = false;
-    this.wake();
+    void this.wake();
   }
 
   async stop(): Promise<void> {
@@ -119,56 +139,47 @@ export class Scheduler {
     // Work already under way belongs before the skipped interval: let it finish first, so what it
     // schedules next (a webhook retry) is computed from the time it really ended.
     for (const hook of this.beforeAdvanceHooks) await hook();
+    const persist = this.opts.persistClock ?? (async () => undefined);
     await this.serialized(async () => {
       this.inAdvance = true;
       try {
         for (;;) {
-          const job = this.jobs.nextDue(target);
+          const job = await this.uow().read((r) => r.jobs.nextDue(target));
           if (!job) break;
           this.clock.setTo(job.runAt);
           // contract §1: service time never goes back past committed work, crash included: the time
           // is saved in the transaction that commits what the job does at it.
-          const items = await this.runOne(job, this.persistClock);
+          const items = await this.runJobs([job], persist);
           const line = report.get(job.kind) ?? { kind: job.kind, label: this.labels.get(job.kind) ?? job.kind, jobs: 0, items: 0 };
           line.jobs += 1;
           line.items += items;
           report.set(job.kind, line);
         }
         this.clock.setTo(target);
-        inTransaction(this.db, this.persistClock);
+        await this.uow().write(persist);
       } finally {
         this.inAdvance = false;
       }
     });
-    this.wake();
+    await this.wake();
     return [...report.values()];
   }
 
   /**
    * Runs every job due now (used by the timer and by tests that want to flush). Jobs run in time
-   * order; the synchronous ones of a batch share one transaction, each job with its own removal in a
-   * savepoint (issue 13: a job and then its removal were two commits each, and a live send makes
-   * four jobs). A handler that goes asynchronous ends the batch: what ran so far commits, and the
-   * next job waits for it, as before.
+   * order; the transactional ones of a batch share one transaction, each job with its own removal
+   * in a savepoint (issue 13: a job and then its removal were two commits each, and a live send
+   * makes four jobs). A job that calls the outside world ends the batch: what ran so far commits,
+   * then it runs, and the next job waits for it.
    */
   async drainDue(): Promise<void> {
     await this.serialized(async () => {
       for (;;) {
-        const due = this.jobs.due(this.clock.nowMs(), DRAIN_BATCH);
+        const due = await this.uow().read((r) => r.jobs.due(this.clock.nowMs(), DRAIN_BATCH));
         if (due.length === 0) break;
-        // Only the scheduler removes or moves jobs, so the rest of the list stays valid across an
-        // asynchronous job: carry on with it rather than reading the due jobs again.
-        let next = 0;
-        while (next < due.length) {
-          const pending = inTransaction(this.db, () => {
-            while (next < due.length) {
-              const started = this.startJob(due[next++]!);
-              if (started) return started;
-            }
-            return undefined;
-          });
-          if (pending) await this.finish(pending);
-        }
+        // Only the scheduler removes or moves jobs, so the rest of the list stays valid across a
+        // job that calls out: carry on with it rather than reading the due jobs again.
+        await this.runJobs(due);
       }
     });
   }
@@ -183,81 +194,76 @@ export class Scheduler {
   }
 
   /**
-   * Runs one job; returns the items it started (1 unless the handler says), 0 when it failed.
-   * `before` runs first in the job's transaction, outside its savepoint (kept if the job fails).
+   * Runs `jobs` in order: consecutive transactional jobs in one write (each in a savepoint, with its
+   * removal; `before` first, outside the savepoints), each outside job on its own after the write
+   * before it has committed. Returns the items the jobs started.
    */
-  private async runOne(job: JobRecord, before: () => void = () => undefined): Promise<number> {
-    let items = 1;
-    const pending = inTransaction(this.db, () => {
-      before();
-      return this.startJob(job, (n) => (items = n));
-    });
-    if (pending) return this.finish(pending);
+  private async runJobs(jobs: JobRecord[], before?: (tx: TxDeps) => Promise<void>): Promise<number> {
+    let items = 0;
+    let next = 0;
+    while (next < jobs.length) {
+      const outsideJob = await this.uow().write(async (tx) => {
+        if (before) await before(tx);
+        while (next < jobs.length) {
+          const job = jobs[next]!;
+          const registered = this.handlers.get(job.kind);
+          if (registered?.outside) return job;
+          next++;
+          try {
+            items += await tx.uow.write(async (sp) => {
+              if (!registered) throw new Error(`no handler registered for job kind ${job.kind}`);
+              const n = await registered.inside(job.payload, job, sp);
+              await sp.jobs.delete(job.id);
+              return typeof n === 'number' ? n : 1;
+            });
+          } catch (err) {
+            await this.retryLater(tx, job, err);
+          }
+        }
+        return undefined;
+      });
+      if (!outsideJob) break;
+      next++;
+      items += await this.runOutside(outsideJob);
+    }
     return items;
   }
 
-  /**
-   * Runs a job's handler in a savepoint of the open transaction. A synchronous job is removed in the
-   * same savepoint (its work and its removal commit together); one that throws is rolled back and
-   * retried later. An asynchronous one is returned to be finished once its promise settles.
-   */
-  private startJob(job: JobRecord, onItems?: (items: number) => void): Pending | undefined {
-    const handler = this.handlers.get(job.kind);
-    // A savepoint by hand: better-sqlite3's transaction functions refuse a handler that returns a
-    // promise, and an asynchronous handler's synchronous part belongs in this transaction too.
-    this.db.exec('SAVEPOINT job');
+  /** Runs a job that calls the outside world, then removes it (or retries it later); the items it started. */
+  private async runOutside(job: JobRecord): Promise<number> {
+    const registered = this.handlers.get(job.kind)!;
     try {
-      if (!handler) throw new Error(`no handler registered for job kind ${job.kind}`);
-      const done = handler(job.payload, job);
-      if (done instanceof Promise) {
-        this.db.exec('RELEASE job');
-        return { job, done };
-      }
-      this.jobs.delete(job.id);
-      this.db.exec('RELEASE job');
-      onItems?.(typeof done === 'number' ? done : 1);
+      const n = await registered.outside!(job.payload, job);
+      await this.uow().write((tx) => tx.jobs.delete(job.id));
+      return typeof n === 'number' ? n : 1;
     } catch (err) {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK TO job; RELEASE job');
-      onItems?.(0);
-      this.retryLater(job, err);
-    }
-    return undefined;
-  }
-
-  /** Waits for an asynchronous job, then removes it (or retries it later); the items it started. */
-  private async finish({ job, done }: Pending): Promise<number> {
-    try {
-      const items = await done;
-      this.jobs.delete(job.id);
-      return typeof items === 'number' ? items : 1;
-    } catch (err) {
-      this.retryLater(job, err);
+      await this.uow().write((tx) => this.retryLater(tx, job, err));
       return 0;
     }
   }
 
-  private retryLater(job: JobRecord, err: unknown): void {
+  private async retryLater(tx: Pick<Transaction, 'jobs'>, job: JobRecord, err: unknown): Promise<void> {
     // A failing job must not block the ones behind it; retry it later with a growing delay.
     this.log.error({ err, jobId: job.id, kind: job.kind }, 'job failed; rescheduled');
     const delay = Math.min(60_000 * 2 ** job.attempts, 3_600_000);
-    this.jobs.reschedule(job.id, this.clock.nowMs() + delay);
+    await tx.jobs.reschedule(job.id, this.clock.nowMs() + delay);
   }
 
   /** Re-arms the timer for the earliest job (system clock only; a manual clock only moves on advance). */
-  private wake(): void {
+  private async wake(): Promise<void> {
     if (this.stopped || this.clock.mode === 'manual') return;
+    const earliest = await this.uow().read((r) => r.jobs.earliestRunAt());
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = undefined;
-    const earliest = this.jobs.earliestRunAt();
-    if (earliest === undefined) return;
+    if (earliest === undefined || this.stopped) return;
     const now = this.clock.nowMs();
     const delay = Math.max(0, Math.min(earliest - now, 1000));
     this.timerAt = now + delay;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerAt = undefined;
-      void this.drainDue().finally(() => this.wake());
+      void this.drainDue().finally(() => void this.wake());
     }, delay);
     this.timer.unref();
   }

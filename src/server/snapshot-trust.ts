@@ -49,7 +49,7 @@ export interface SettledTrust {
  * ensureBootstrapKeys, which makes them valid on the right account.
  */
 export function settleSnapshotTrust(db: Db, deps: ServiceDeps, trusted: TrustedBefore, bootstrapHashes: ReadonlySet<string>): SettledTrust {
-  return inTransaction(db, () => {
+  return inTransaction(db, async () => {
     const now = deps.clock.nowMs();
     const settled: SettledTrust = { revokedKeys: 0, disabledEndpoints: 0 };
     const keys = db.prepare('SELECT id, hash, account_id FROM api_keys WHERE revoked_at IS NULL').all() as Array<{ id: string; hash: string; account_id: string }>;
@@ -61,7 +61,7 @@ export function settleSnapshotTrust(db: Db, deps: ServiceDeps, trusted: TrustedB
     const endpoints = db.prepare('SELECT id, url FROM webhook_endpoints WHERE enabled = 1').all() as Array<{ id: string; url: string }>;
     for (const e of endpoints) {
       if (isLoopbackUrl(e.url) || trusted.webhookUrls.has(e.url)) continue;
-      disableEndpoint(deps, deps.webhookEndpoints.getById(e.id)!, UNTRUSTED_SNAPSHOT_REASON, now, false);
+      (await deps.uow.write((tx) => disableEndpoint(tx, (await deps.webhookEndpoints.getById(e.id))!, UNTRUSTED_SNAPSHOT_REASON, now, false)));
       settled.disabledEndpoints++;
     }
     return settled;

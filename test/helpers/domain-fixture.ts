@@ -102,7 +102,7 @@ export function createDomainFixture(): DomainFixture {
   // A campaign in `status`, made through the registration domain with a test key (nothing charged):
   // a mock brand's campaign is approved at once; a real brand approved by the sandbox decision gives a
   // submitted campaign, which the sandbox rejects; a combined registration leaves a draft.
-  const seedCampaign = (account: AccountRecord = agency, status: CampaignStatus = 'approved'): CampaignRecord => {
+  const seedCampaign = async (account: AccountRecord = agency, status: CampaignStatus = 'approved'): Promise<CampaignRecord> => {
     const a = actor('test', account);
     const brandBody = { ...GOOD_BRAND, mock: status === 'approved' };
     if (status === 'draft') return register(deps, a, { brand: { ...GOOD_BRAND }, campaign: { ...GOOD_CAMPAIGN, sampleMessages: [...GOOD_CAMPAIGN.sampleMessages] } }).campaign;
@@ -111,8 +111,8 @@ export function createDomainFixture(): DomainFixture {
     const c = createCampaign(deps, a, { ...GOOD_CAMPAIGN, sampleMessages: [...GOOD_CAMPAIGN.sampleMessages], brandId: brand.id });
     if (status === 'rejected') return sandboxCampaignDecision(deps, a, c.id, { decision: 'rejected' });
     // What the registry's review job does 1 h after a submission (the job itself needs an async clock advance).
-    if (status === 'dca_review') deps.campaigns.setStatus(c.id, 'dca_review', clock.nowMs());
-    const stored = deps.campaigns.get(account.id, c.id)!;
+    if (status === 'dca_review') await deps.campaigns.setStatus(c.id, 'dca_review', clock.nowMs());
+    const stored = (await deps.campaigns.get(account.id, c.id))!;
     expect(stored.status).toBe(status);
     return stored;
   };
@@ -124,9 +124,9 @@ export function createDomainFixture(): DomainFixture {
     return buyNumber(deps, actor(o.mode ?? 'live', o.account ?? agency), pick.phoneNumber);
   };
 
-  const liveNumber = (o: BuyOptions = {}): NumberRecord => {
+  const liveNumber = async (o: BuyOptions = {}): Promise<NumberRecord> => {
     const n = buy(o);
-    const campaign = seedCampaign(o.account ?? agency);
+    const campaign = await seedCampaign(o.account ?? agency);
     return assignNumber(deps, actor(o.mode ?? 'live', o.account ?? agency), n.id, campaign.id);
   };
 
@@ -142,11 +142,11 @@ export function createDomainFixture(): DomainFixture {
     seedCampaign,
     liveNumber,
     advance: async (ms) => void (await deps.scheduler.advance(ms / 1000)),
-    events: (account, type) =>
-      deps.eventsRepo.feedPage(account.id, { order: 'asc', limit: 10_000, exact: type ? [type] : [], prefixes: [] }).rows,
-    charges: (account) => chargesOf(deps, account.id),
-    emit: (account, type, fields = {}) => deps.uow.transaction(() => deps.events.emit(account.id, type, fields)),
-    deliveriesFor: (endpointId) => deps.webhookDeliveries.list(endpointId, { since: 0, limit: 200 }).data.reverse(),
+    events: async (account, type) =>
+      (await deps.eventsRepo.feedPage(account.id, { order: 'asc', limit: 10_000, exact: type ? [type] : [], prefixes: [] })).rows,
+    charges: async (account) => await chargesOf(deps, account.id),
+    emit: (account, type, fields = {}) => deps.uow.write(async (tx) => await tx.events.emit(account.id, type, fields)),
+    deliveriesFor: async (endpointId) => (await deps.webhookDeliveries.list(endpointId, { since: 0, limit: 200 })).data.reverse(),
     close: () => db.close(),
   };
 }

@@ -143,8 +143,8 @@ export function acceptEmail(svc: TestService, e: FixtureEmail): string {
   );
   expect(recipients.length).toBeGreaterThan(0);
   const deps = svc.deps;
-  deps.uow.transaction(() => {
-    deps.emails.insert(
+  deps.uow.write(async (tx) => {
+    await tx.emails.insert(
       {
         id,
         accountId,
@@ -163,16 +163,16 @@ export function acceptEmail(svc: TestService, e: FixtureEmail): string {
       },
       recipients,
     );
-    deps.scheduler.schedule(EMAIL_DELIVER_JOB, now, { emailId: id });
+    await tx.scheduler.schedule(EMAIL_DELIVER_JOB, now, { emailId: id });
   });
   return id;
 }
 
 /** The email's record as stored (status and recipients), read through the repository. */
-export function storedEmail(svc: TestService, id: string) {
-  const email = svc.deps.emails.getById(id);
+export async function storedEmail(svc: TestService, id: string) {
+  const email = await svc.deps.emails.getById(id);
   expect(email).toBeDefined();
-  return { ...email!, recipients: svc.deps.emails.recipients(id) };
+  return { ...email!, recipients: await svc.deps.emails.recipients(id) };
 }
 
 /** The account's `email.*` events from the feed for one email, oldest first. */

@@ -19,24 +19,24 @@ export interface ChargeView {
 type MoneyDeps = Pick<ServiceDeps, 'ledger' | 'wallets'>;
 
 /** The account's `charge` rows, oldest first. */
-export function chargesOf(deps: Pick<ServiceDeps, 'ledger'>, accountId: string): ChargeView[] {
-  return deps.ledger
-    .entries(accountId)
+export async function chargesOf(deps: Pick<ServiceDeps, 'ledger'>, accountId: string): Promise<ChargeView[]> {
+  return (await deps.ledger
+    .entries(accountId))
     .filter((e) => e.kind === 'charge' && e.category !== null)
     .map((e) => ({ id: e.id, accountId: e.accountId, category: e.category, quantity: e.quantity, amountCents: -e.amountCents, ref: e.ref, createdAt: e.createdAt }));
 }
 
 /** The wallet's balance (0 when the account has no wallet row yet). */
-export function balanceOf(deps: Pick<ServiceDeps, 'wallets'>, accountId: string): number {
-  return deps.wallets.get(accountId)?.balanceCents ?? 0;
+export async function balanceOf(deps: Pick<ServiceDeps, 'wallets'>, accountId: string): Promise<number> {
+  return (await deps.wallets.get(accountId))?.balanceCents ?? 0;
 }
 
 /**
  * The invariant: the wallet's balance is the sum of the account's ledger rows, never below zero,
  * and each row's balance-after (where written) is the running sum at that row.
  */
-export function expectLedgerConsistent(svc: { deps: MoneyDeps }, accountId: string): void {
-  const entries = svc.deps.ledger.entries(accountId);
+export async function expectLedgerConsistent(svc: { deps: MoneyDeps }, accountId: string): Promise<void> {
+  const entries = await svc.deps.ledger.entries(accountId);
   expect(entries.length).toBeGreaterThan(0);
   let running = 0;
   for (const e of entries) {
@@ -44,8 +44,8 @@ export function expectLedgerConsistent(svc: { deps: MoneyDeps }, accountId: stri
     expect(running).toBeGreaterThanOrEqual(0);
     if (e.balanceAfterCents !== null) expect(e.balanceAfterCents).toBe(running);
   }
-  expect(svc.deps.ledger.sum(accountId)).toBe(running);
-  expect(balanceOf(svc.deps, accountId)).toBe(running);
+  expect(await svc.deps.ledger.sum(accountId)).toBe(running);
+  expect(await balanceOf(svc.deps, accountId)).toBe(running);
 }
 
 /**
@@ -53,7 +53,7 @@ export function expectLedgerConsistent(svc: { deps: MoneyDeps }, accountId: stri
  * with NEW_ACCOUNT_WALLET_CENTS, which a few numbers and a vetted brand use up), with a limit to match.
  * Through setBalance, so the ledger still sums to the balance.
  */
-export function fundAccount(svc: { deps: ServiceDeps; now(): number }, accountId: string, cents = 1_000_000): void {
-  svc.deps.uow.transaction(() => setBalance(svc.deps, accountId, cents));
-  svc.deps.wallets.update(accountId, { spendLimitCents: MONEY_LIMITS.maxSpendLimitCents, updatedAt: svc.now() });
+export async function fundAccount(svc: { deps: ServiceDeps; now(): number }, accountId: string, cents = 1_000_000): Promise<void> {
+  svc.deps.uow.write(async (tx) => await setBalance(tx, accountId, cents));
+  await svc.deps.wallets.update(accountId, { spendLimitCents: MONEY_LIMITS.maxSpendLimitCents, updatedAt: svc.now() });
 }

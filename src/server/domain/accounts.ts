@@ -4,7 +4,7 @@ import type { Actor } from './actor.js';
 import type { Page } from '../../api/schemas/page.js';
 import { newUuid } from '../ids.js';
 import { forbidden, notFound } from '../errors.js';
-import type { UnitOfWork } from '../storage/unit-of-work.js';
+import type { UnitOfWork } from '../deps.js';
 import type { WalletsRepo } from '../storage/wallets-repo.js';
 import type { LedgerRepo } from '../storage/ledger-repo.js';
 import { openWallet } from './billing/wallet.js';
@@ -23,11 +23,11 @@ export interface AccountsDeps {
 
 /** An account and its wallet (contract §11: every account pays from its own), in one transaction. */
 function insertAccount(deps: AccountsDeps, a: { name: string; parentId: string | null; isAgency: boolean; mode: KeyMode }): AccountRecord {
-  return deps.uow.transaction(() => {
-    const now = deps.clock.nowMs();
+  return deps.uow.write(async (tx) => {
+    const now = tx.clock.nowMs();
     const record: AccountRecord = { id: newUuid(), name: a.name, parentId: a.parentId, isAgency: a.isAgency, status: 'active', mode: a.mode, createdAt: now, updatedAt: now };
-    deps.accounts.insert(record);
-    openWallet(deps, record.id);
+    await tx.accounts.insert(record);
+    await openWallet(tx, record.id);
     return record;
   });
 }
@@ -47,14 +47,14 @@ export function createSubaccount(deps: AccountsDeps, actor: Actor, name: string)
   return insertAccount(deps, { name, parentId: actor.account.id, isAgency: false, mode: actor.mode });
 }
 
-export function listSubaccounts(deps: Pick<AccountsDeps, 'accounts'>, actor: Actor, limit: number, cursor?: string): Page<AccountRecord> {
+export async function listSubaccounts(deps: Pick<AccountsDeps, 'accounts'>, actor: Actor, limit: number, cursor?: string): Promise<Page<AccountRecord>> {
   assertAgency(actor.account);
-  return deps.accounts.listChildren(actor.account.id, limit, cursor);
+  return await deps.accounts.listChildren(actor.account.id, limit, cursor);
 }
 
-export function getSubaccount(deps: Pick<AccountsDeps, 'accounts'>, actor: Actor, id: string): AccountRecord {
+export async function getSubaccount(deps: Pick<AccountsDeps, 'accounts'>, actor: Actor, id: string): Promise<AccountRecord> {
   assertAgency(actor.account);
-  const child = deps.accounts.getChild(actor.account.id, id);
+  const child = await deps.accounts.getChild(actor.account.id, id);
   if (!child) throw notFound('sub-account');
   return child;
 }
@@ -63,9 +63,9 @@ export function getSubaccount(deps: Pick<AccountsDeps, 'accounts'>, actor: Actor
  * PATCH /v1/subaccounts/{id}. contract §2: a sub-account created with a live key is a live key's to
  * rename or suspend (a test key that suspended it would stop its live work).
  */
-export function updateSubaccount(deps: AccountsDeps, actor: Actor, id: string, patch: { name?: string; status?: 'active' | 'suspended' }): AccountRecord {
-  const child = getSubaccount(deps, actor, id);
+export async function updateSubaccount(deps: AccountsDeps, actor: Actor, id: string, patch: { name?: string; status?: 'active' | 'suspended' }): Promise<AccountRecord> {
+  const child = await getSubaccount(deps, actor, id);
   assertMayChange(actor, child.mode, 'this sub-account');
-  deps.accounts.update(id, patch, deps.clock.nowMs());
-  return deps.accounts.get(id)!;
+  await deps.accounts.update(id, patch, deps.clock.nowMs());
+  return (await deps.accounts.get(id))!;
 }

@@ -19,22 +19,22 @@ export interface AgencyDeps {
 
 
 // contract §3: {subaccounts: [{id, name, status, numbers, messagesThisMonth, spendThisMonthCents}]}.
-export function agencySummary(deps: AgencyDeps, actor: Actor): AgencySummary {
+export async function agencySummary(deps: AgencyDeps, actor: Actor): Promise<AgencySummary> {
   assertAgency(actor.account);
   const agencyId = actor.account.id;
   const now = deps.clock.nowMs();
   const since = monthStart(now);
   const stats = deps.usageStats;
   return {
-    subaccounts: deps.accounts.allChildren(agencyId).map((a) => ({
+    subaccounts: (await deps.accounts.allChildren(agencyId)).map(async (a) => ({
       id: a.id,
       name: a.name,
       status: a.status,
-      numbers: stats.ownedNumbers(a.id),
-      messagesThisMonth: stats.messagesSince(a.id, since),
+      numbers: await stats.ownedNumbers(a.id),
+      messagesThisMonth: await stats.messagesSince(a.id, since),
       // contract §3, §11: each sub-account pays from its own wallet; its spend is its ledger's charges
       // net of refunds this UTC calendar month (the same figure as its billing's monthToDateCents).
-      spendThisMonthCents: monthToDate(deps, walletOf(deps, a.id), now),
+      spendThisMonthCents: await monthToDate(deps, await walletOf(deps, a.id), now),
     })),
   };
 }

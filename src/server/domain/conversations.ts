@@ -11,11 +11,11 @@ export interface ConversationsDeps {
 }
 
 /** Summaries, newest `lastAt` first, keyset-paged on (lastAt, latest message). */
-export function listConversations(deps: ConversationsDeps, actor: Actor, limit: number, cursor?: string): Page<ConversationRecord> {
-  return deps.messages.conversations(actor.account.id, limit, cursor);
+export async function listConversations(deps: ConversationsDeps, actor: Actor, limit: number, cursor?: string): Promise<Page<ConversationRecord>> {
+  return await deps.messages.conversations(actor.account.id, limit, cursor);
 }
 
 /** The latest `limit` messages with `counterparty`, oldest first; an unknown counterparty is an empty thread. */
-export function conversationThread(deps: ConversationsDeps, actor: Actor, counterparty: string, limit: number): MessageRecord[] {
-  return deps.messages.thread(actor.account.id, counterparty, limit);
+export async function conversationThread(deps: ConversationsDeps, actor: Actor, counterparty: string, limit: number): Promise<MessageRecord[]> {
+  return await deps.messages.thread(actor.account.id, counterparty, limit);
 }

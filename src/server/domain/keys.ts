@@ -51,19 +51,19 @@ export function keyRecord(accountId: string, name: string, mode: 'live' | 'test'
 }
 
 /** A new key of the actor's account; `mode` is the new key's. */
-export function createKey(deps: KeysDeps, actor: Actor, name: string, mode: 'live' | 'test'): MintedKey {
+export async function createKey(deps: KeysDeps, actor: Actor, name: string, mode: 'live' | 'test'): Promise<MintedKey> {
   // issue 14 (defect 6): a test key may create test keys only. Otherwise a leaked test key (pasted in
   // a test suite, a CI log) would mint live keys and be worth as much as a live one.
   if (actor.mode === 'test' && mode === 'live') {
     throw testKeyForbidden('a test key can create test keys only ("mode": "test"); a live key is created with a live key');
   }
   const minted = mintKey(actor.account.id, name, mode, deps.clock.nowMs());
-  deps.keys.insert(minted.record);
+  await deps.keys.insert(minted.record);
   return minted;
 }
 
-export function listKeys(deps: Pick<KeysDeps, 'keys'>, actor: Actor, limit: number, cursor?: string): Page<KeyRecord> {
-  return deps.keys.list(actor.account.id, limit, cursor);
+export async function listKeys(deps: Pick<KeysDeps, 'keys'>, actor: Actor, limit: number, cursor?: string): Promise<Page<KeyRecord>> {
+  return await deps.keys.list(actor.account.id, limit, cursor);
 }
 
 /**
@@ -71,11 +71,11 @@ export function listKeys(deps: Pick<KeysDeps, 'keys'>, actor: Actor, limit: numb
  * harmless. contract §2: a live key is a live key's to revoke (a test key that could would lock the
  * account out of live work, and it cannot mint a live key back).
  */
-export function revokeKey(deps: KeysDeps, actor: Actor, id: string): KeyRecord {
+export async function revokeKey(deps: KeysDeps, actor: Actor, id: string): Promise<KeyRecord> {
   const accountId = actor.account.id;
-  const key = deps.keys.get(accountId, id);
+  const key = await deps.keys.get(accountId, id);
   if (!key) throw notFound('API key');
   assertMayChange(actor, key.mode, 'this API key');
-  if (key.revokedAt === null) deps.keys.revoke(id, deps.clock.nowMs());
-  return deps.keys.get(accountId, id)!;
+  if (key.revokedAt === null) await deps.keys.revoke(id, deps.clock.nowMs());
+  return (await deps.keys.get(accountId, id))!;
 }

@@ -24,8 +24,8 @@ const TO_2 = '+14155550124';
 let fx: DomainFixture;
 freshFixtureEachTest((f) => (fx = f));
 
-const send = (actor: Actor, input: Record<string, unknown>) => sendMessage(fx.deps, actor, SendMessageBody.parse(input));
-const stored = (id: string) => fx.deps.messages.getById(id)!;
+const send = async (actor: Actor, input: Record<string, unknown>) => await fx.deps.uow.write((tx) => sendMessage(tx, actor, SendMessageBody.parse(input)));
+const stored = async (id: string) => (await fx.deps.messages.getById(id))!;
 const issuePaths = (input: unknown): unknown[] => {
   const r = SendMessageBody.safeParse(input);
   expect(r.success).toBe(false);
@@ -67,80 +67,80 @@ describe('the send body (SendMessageBody, parsed before the domain)', () => {
 });
 
 describe('sendMessage: who may send from what', () => {
-  it('from must be a number of the account', () => {
-    const err = serviceErrorOf(() => send(fx.actor('test'), { to: TO, from: '+14155559876', body: 'hi' }));
+  it('from must be a number of the account', async () => {
+    const err = serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: '+14155559876', body: 'hi' }));
     expect(err.code).toBe('validation_error');
     expect(detailPaths(err)).toEqual([['body', 'from']]);
-    expect(fx.deps.messages.list(fx.agency.id, {}, 10).data).toEqual([]);
+    expect((await fx.deps.messages.list(fx.agency.id, {}, 10)).data).toEqual([]);
   });
 
-  it("another account's number is not the caller's to send from", () => {
+  it("another account's number is not the caller's to send from", async () => {
     const theirs = fx.buyNumber({ account: fx.sub });
-    const err = serviceErrorOf(() => send(fx.actor('test'), { to: TO, from: theirs.phoneNumber, body: 'hi' }));
+    const err = serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: theirs.phoneNumber, body: 'hi' }));
     expect(err.code).toBe('validation_error');
     expect(detailPaths(err)).toEqual([['body', 'from']]);
     // …while the sub-account itself may.
-    expect(send(fx.actor('test', fx.sub), { to: TO, from: theirs.phoneNumber, body: 'hi' }).accountId).toBe(fx.sub.id);
+    expect((await send(fx.actor('test', fx.sub), { to: TO, from: theirs.phoneNumber, body: 'hi' })).accountId).toBe(fx.sub.id);
   });
 
-  it('the magic test sender needs no number and no campaign, even with a live key, and is a test send', () => {
-    const m = send(fx.actor('live'), { to: TO, from: TEST_SENDER, body: 'hi' });
+  it('the magic test sender needs no number and no campaign, even with a live key, and is a test send', async () => {
+    const m = await send(fx.actor('live'), { to: TO, from: TEST_SENDER, body: 'hi' });
     expect(m.test).toBe(true);
     expect(m.numberId).toBeNull();
-    expect(stored(m.id).status).toBe('delivered');
+    expect((await stored(m.id)).status).toBe('delivered');
     expect(fx.charges(fx.agency)).toEqual([]);
   });
 
-  it('a live send from a local number needs an approved campaign', () => {
+  it('a live send from a local number needs an approved campaign', async () => {
     const n = fx.buyNumber();
     const chargesBefore = fx.charges(fx.agency).length;
-    const err = serviceErrorOf(() => send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' }));
+    const err = serviceErrorOf(async () => await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' }));
     expect(err.code).toBe('conflict');
     expect(err.message).toContain('campaign');
-    expect(fx.deps.messages.list(fx.agency.id, {}, 10).data).toEqual([]);
+    expect((await fx.deps.messages.list(fx.agency.id, {}, 10)).data).toEqual([]);
     expect(fx.charges(fx.agency)).toHaveLength(chargesBefore);
   });
 
-  it('a campaign that is no longer approved does not let a live send through', () => {
+  it('a campaign that is no longer approved does not let a live send through', async () => {
     const n = fx.liveNumber();
-    fx.deps.campaigns.setStatus(n.campaignId!, 'rejected', fx.clock.nowMs());
-    expect(serviceErrorOf(() => send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' })).code).toBe('conflict');
+    await fx.deps.campaigns.setStatus(n.campaignId!, 'rejected', fx.clock.nowMs());
+    expect(serviceErrorOf(async () => await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' })).code).toBe('conflict');
   });
 
-  it('a test key sends from a local number without a campaign', () => {
+  it('a test key sends from a local number without a campaign', async () => {
     const n = fx.buyNumber();
-    const m = send(fx.actor('test'), { to: TO, from: n.phoneNumber, body: 'hi' });
+    const m = await send(fx.actor('test'), { to: TO, from: n.phoneNumber, body: 'hi' });
     expect(m.test).toBe(true);
     expect(m.numberId).toBe(n.id);
   });
 
-  it('a toll-free number is not under 10DLC: a live send needs no campaign', () => {
+  it('a toll-free number is not under 10DLC: a live send needs no campaign', async () => {
     const tf = fx.buyNumber({ type: 'tollfree', want: (c) => c.sms });
-    const m = send(fx.actor('live'), { to: TO, from: tf.phoneNumber, body: 'hi' });
+    const m = await send(fx.actor('live'), { to: TO, from: tf.phoneNumber, body: 'hi' });
     expect(m.test).toBe(false);
     expect(m.status).toBe('queued');
   });
 
-  it('media needs the mms capability; the refusal names from', () => {
+  it('media needs the mms capability; the refusal names from', async () => {
     const n = fx.liveNumber({ want: (c) => c.sms && !c.mms });
-    const err = serviceErrorOf(() => send(fx.actor('live'), { to: TO, from: n.phoneNumber, mediaUrls: ['https://cdn.example.com/a.png'] }));
+    const err = serviceErrorOf(async () => await send(fx.actor('live'), { to: TO, from: n.phoneNumber, mediaUrls: ['https://cdn.example.com/a.png'] }));
     expect(err.code).toBe('channel_unsupported');
     expect(err.status).toBe(422);
     expect(detailPaths(err)).toEqual([['body', 'from']]);
     // The same number texts fine.
-    expect(send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' }).channel).toBe('sms');
+    expect((await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' })).channel).toBe('sms');
   });
 
   it('a number without sms cannot text at all', () => {
     const voiceOnly = fx.buyNumber({ want: (c) => !c.sms });
-    const err = serviceErrorOf(() => send(fx.actor('test'), { to: TO, from: voiceOnly.phoneNumber, body: 'hi' }));
+    const err = serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: voiceOnly.phoneNumber, body: 'hi' }));
     expect(err.code).toBe('channel_unsupported');
   });
 
   it('a released number is refused with a conflict (not a validation error)', () => {
     const n = fx.liveNumber();
-    releaseNumber(fx.deps, fx.actor('live'), n.id);
-    const err = serviceErrorOf(() => send(fx.actor('test'), { to: TO, from: n.phoneNumber, body: 'hi' }));
+    (await fx.deps.uow.write((tx) => releaseNumber(tx, fx.actor('live'), n.id)));
+    const err = serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: n.phoneNumber, body: 'hi' }));
     expect(err.code).toBe('conflict');
     expect(err.message).toContain('released');
   });
@@ -160,16 +160,16 @@ describe('sendMessage: what is recorded', () => {
     ['70 UCS-2 characters', '中'.repeat(70), 1],
     ['71 UCS-2 characters', '中'.repeat(71), 2],
     ['one emoji switches a long body to UCS-2', `${'a'.repeat(69)}😀`, 2],
-  ])('segments: %s → %i', (_label, body, segments) => {
-    const m = send(fx.actor('live'), { to: TO, from: n.phoneNumber, body });
+  ])('segments: %s → %i', async (_label, body, segments) => {
+    const m = await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body });
     expect(m.segments).toBe(segments);
-    expect(stored(m.id).segments).toBe(segments);
+    expect((await stored(m.id)).segments).toBe(segments);
   });
 
-  it('an outbound SMS is recorded queued, with its parties and no media', () => {
-    const m = send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hello' });
+  it('an outbound SMS is recorded queued, with its parties and no media', async () => {
+    const m = await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hello' });
     expect(m.id).toMatch(/^msg_/);
-    expect(stored(m.id)).toMatchObject({
+    expect(await stored(m.id)).toMatchObject({
       accountId: fx.agency.id,
       numberId: n.id,
       direction: 'outbound',
@@ -187,8 +187,8 @@ describe('sendMessage: what is recorded', () => {
     });
   });
 
-  it('media makes an MMS with typed media entries; a media-only message has 0 segments', () => {
-    const m = send(fx.actor('live'), {
+  it('media makes an MMS with typed media entries; a media-only message has 0 segments', async () => {
+    const m = await send(fx.actor('live'), {
       to: TO,
       from: n.phoneNumber,
       mediaUrls: ['https://cdn.example.com/photos/cat.JPG', 'https://cdn.example.com/v/clip.mp4?x=1', 'https://cdn.example.com/'],
@@ -196,7 +196,7 @@ describe('sendMessage: what is recorded', () => {
     expect(m.channel).toBe('mms');
     expect(m.segments).toBe(0);
     expect(m.body).toBe('');
-    expect(stored(m.id).media).toEqual([
+    expect((await stored(m.id)).media).toEqual([
       { url: 'https://cdn.example.com/photos/cat.JPG', contentType: 'image/jpeg', filename: 'cat.JPG' },
       { url: 'https://cdn.example.com/v/clip.mp4?x=1', contentType: 'video/mp4', filename: 'clip.mp4' },
       { url: 'https://cdn.example.com/', contentType: 'application/octet-stream', filename: 'media-3' },
@@ -208,28 +208,28 @@ describe('the status machine on the manual clock', () => {
   it('a live send: queued → sending → sent → delivered as the clock advances, charged at sent', async () => {
     const n = fx.liveNumber();
     const chargesAtStart = fx.charges(fx.agency).length;
-    const m = send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'a'.repeat(161) });
-    expect(stored(m.id).status).toBe('queued');
+    const m = await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'a'.repeat(161) });
+    expect((await stored(m.id)).status).toBe('queued');
 
     // Time frozen: nothing moves.
     await fx.advance(0);
-    expect(stored(m.id).providerMessageId).toMatch(/^SM/); // handed to the carrier at once
-    expect(stored(m.id).status).toBe('queued');
+    expect((await stored(m.id)).providerMessageId).toMatch(/^SM/); // handed to the carrier at once
+    expect((await stored(m.id)).status).toBe('queued');
 
     await fx.advance(200);
-    expect(stored(m.id).status).toBe('sending');
+    expect((await stored(m.id)).status).toBe('sending');
     expect(fx.events(fx.agency, 'message.status')).toEqual([]); // sending is not reported
     expect(fx.charges(fx.agency)).toHaveLength(chargesAtStart);
 
     await fx.advance(200);
-    expect(stored(m.id).status).toBe('sent');
+    expect((await stored(m.id)).status).toBe('sent');
     const charges = fx.charges(fx.agency).slice(chargesAtStart);
     expect(charges).toHaveLength(1);
     expect(charges[0]).toMatchObject({ category: 'sms', quantity: 2, amountCents: 2 * PRICES.smsSegment, ref: m.id });
 
     await fx.advance(400);
-    expect(stored(m.id).status).toBe('delivered');
-    expect(stored(m.id).reason).toBeNull();
+    expect((await stored(m.id)).status).toBe('delivered');
+    expect((await stored(m.id)).reason).toBeNull();
 
     const events = fx.events(fx.agency, 'message.status');
     expect(events.map((e) => e.body.status)).toEqual(['sent', 'delivered']);
@@ -243,10 +243,10 @@ describe('the status machine on the manual clock', () => {
 
   it('one advance past the whole course runs every step in order', async () => {
     const n = fx.liveNumber();
-    const m = send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' });
+    const m = await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' });
     const before = fx.clock.nowMs();
     await fx.advance(60_000);
-    expect(stored(m.id).status).toBe('delivered');
+    expect((await stored(m.id)).status).toBe('delivered');
     const events = fx.events(fx.agency, 'message.status');
     expect(events.map((e) => [e.body.status, e.createdAt - before])).toEqual([
       ['sent', 400],
@@ -260,9 +260,9 @@ describe('the status machine on the manual clock', () => {
   ])('live to %s ends %s (%s), passing through sent (and billed there)', async (to, status, reason) => {
     const n = fx.liveNumber();
     const chargesAtStart = fx.charges(fx.agency).length;
-    const m = send(fx.actor('live'), { to, from: n.phoneNumber, body: 'hi' });
+    const m = await send(fx.actor('live'), { to, from: n.phoneNumber, body: 'hi' });
     await fx.advance(1_000);
-    expect(stored(m.id)).toMatchObject({ status, reason });
+    expect(await stored(m.id)).toMatchObject({ status, reason });
     const events = fx.events(fx.agency, 'message.status');
     expect(events.map((e) => [e.body.status, e.body.reason])).toEqual([
       ['sent', null],
@@ -275,11 +275,11 @@ describe('the status machine on the manual clock', () => {
     [TO, 'delivered', null],
     [FAILED_DESTINATION, 'failed', 'invalid destination'],
     [UNDELIVERED_DESTINATION, 'undelivered', 'blocked by carrier'],
-  ])('a test send to %s is final (%s) when sendMessage returns, never billed', (to, status, reason) => {
+  ])('a test send to %s is final (%s) when sendMessage returns, never billed', async (to, status, reason) => {
     const n = fx.buyNumber({ mode: 'test' });
-    const m = send(fx.actor('test'), { to, from: n.phoneNumber, body: 'hi' });
+    const m = await send(fx.actor('test'), { to, from: n.phoneNumber, body: 'hi' });
     expect(m.status).toBe('queued'); // the record as accepted
-    expect(stored(m.id)).toMatchObject({ status, reason, test: true, providerMessageId: null });
+    expect(await stored(m.id)).toMatchObject({ status, reason, test: true, providerMessageId: null });
     expect(fx.events(fx.agency, 'message.status').map((e) => e.body.status)).toEqual(['sent', status]);
     expect(fx.charges(fx.agency)).toEqual([]);
   });
@@ -287,7 +287,7 @@ describe('the status machine on the manual clock', () => {
   it('a live MMS is charged once per message, not per segment', async () => {
     const n = fx.liveNumber();
     const chargesAtStart = fx.charges(fx.agency).length;
-    const m = send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'a'.repeat(400), mediaUrls: ['https://cdn.example.com/a.png'] });
+    const m = await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'a'.repeat(400), mediaUrls: ['https://cdn.example.com/a.png'] });
     await fx.advance(1_000);
     expect(fx.charges(fx.agency).slice(chargesAtStart)).toEqual([
       expect.objectContaining({ category: 'mms', quantity: 1, amountCents: PRICES.mmsMessage, ref: m.id }),
@@ -297,39 +297,39 @@ describe('the status machine on the manual clock', () => {
   it('a test key sending from a live number is never billed', async () => {
     const n = fx.liveNumber();
     const chargesAtStart = fx.charges(fx.agency).length;
-    send(fx.actor('test'), { to: TO, from: n.phoneNumber, body: 'a'.repeat(500) });
+    await send(fx.actor('test'), { to: TO, from: n.phoneNumber, body: 'a'.repeat(500) });
     await fx.advance(10_000);
     expect(fx.charges(fx.agency)).toHaveLength(chargesAtStart);
   });
 
   it('a carrier report that does not follow the state table changes nothing', async () => {
     const n = fx.liveNumber();
-    const m = send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' });
+    const m = await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' });
     // queued cannot jump to delivered, nor to sent.
-    expect(applyCarrierReport(fx.deps, m.id, 'delivered', null)).toBe(false);
-    expect(applyCarrierReport(fx.deps, m.id, 'sent', null)).toBe(false);
-    expect(stored(m.id).status).toBe('queued');
+    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, m.id, 'delivered', null)))).toBe(false);
+    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, m.id, 'sent', null)))).toBe(false);
+    expect((await stored(m.id)).status).toBe('queued');
     await fx.advance(400);
-    expect(stored(m.id).status).toBe('sent');
+    expect((await stored(m.id)).status).toBe('sent');
     const chargesAtSent = fx.charges(fx.agency).length;
     // A duplicate `sent` (a replayed job, a repeated callback) is not billed twice.
-    expect(applyCarrierReport(fx.deps, m.id, 'sent', null)).toBe(false);
+    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, m.id, 'sent', null)))).toBe(false);
     expect(fx.charges(fx.agency)).toHaveLength(chargesAtSent);
     expect(fx.events(fx.agency, 'message.status')).toHaveLength(1);
     await fx.advance(1_000);
     const chargesAfter = fx.charges(fx.agency).length;
     // A late duplicate after the end: no move, no second charge, no event.
-    expect(applyCarrierReport(fx.deps, m.id, 'sent', null)).toBe(false);
-    expect(applyCarrierReport(fx.deps, m.id, 'failed', 'late')).toBe(false);
-    expect(stored(m.id)).toMatchObject({ status: 'delivered', reason: null });
+    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, m.id, 'sent', null)))).toBe(false);
+    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, m.id, 'failed', 'late')))).toBe(false);
+    expect(await stored(m.id)).toMatchObject({ status: 'delivered', reason: null });
     expect(fx.charges(fx.agency)).toHaveLength(chargesAfter);
     expect(fx.events(fx.agency, 'message.status')).toHaveLength(2);
-    expect(applyCarrierReport(fx.deps, 'msg_missing', 'sending', null)).toBe(false);
+    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, 'msg_missing', 'sending', null)))).toBe(false);
   });
 
   it("a sub-account's messages, events and charges are its own", async () => {
     const n = fx.liveNumber({ account: fx.sub });
-    const m = send(fx.actor('live', fx.sub), { to: TO, from: n.phoneNumber, body: 'hi' });
+    const m = await send(fx.actor('live', fx.sub), { to: TO, from: n.phoneNumber, body: 'hi' });
     await fx.advance(1_000);
     expect(fx.events(fx.sub, 'message.status').map((e) => e.body.messageId)).toEqual([m.id, m.id]);
     expect(fx.events(fx.agency, 'message.status')).toEqual([]);
@@ -339,10 +339,10 @@ describe('the status machine on the manual clock', () => {
 });
 
 describe('receiveInbound', () => {
-  it('records a received message on the number and emits message.received', () => {
+  it('records a received message on the number and emits message.received', async () => {
     const n = fx.buyNumber();
-    const m = receiveInbound(fx.deps, fx.actor(), InboundMessageBody.parse({ from: TO_2, to: n.phoneNumber, body: 'Reply from a consumer' }));
-    expect(stored(m.id)).toMatchObject({
+    const m = await fx.deps.uow.write((tx) => receiveInbound(tx, fx.actor(), InboundMessageBody.parse({ from: TO_2, to: n.phoneNumber, body: 'Reply from a consumer' })));
+    expect(await stored(m.id)).toMatchObject({
       direction: 'inbound',
       status: 'received',
       from: TO_2,
@@ -372,21 +372,21 @@ describe('receiveInbound', () => {
 
   it('only to a number the account owns and has not released', () => {
     const theirs = fx.buyNumber({ account: fx.sub });
-    const err = serviceErrorOf(() => receiveInbound(fx.deps, fx.actor(), InboundMessageBody.parse({ from: TO, to: theirs.phoneNumber, body: 'hi' })));
+    const err = serviceErrorOf(async () => await fx.deps.uow.write((tx) => receiveInbound(tx, fx.actor(), InboundMessageBody.parse({ from: TO, to: theirs.phoneNumber, body: 'hi' }))));
     expect(err.code).toBe('validation_error');
     expect(detailPaths(err)).toEqual([['body', 'to']]);
 
     const mine = fx.buyNumber();
-    releaseNumber(fx.deps, fx.actor(), mine.id);
-    const released = serviceErrorOf(() => receiveInbound(fx.deps, fx.actor(), InboundMessageBody.parse({ from: TO, to: mine.phoneNumber, body: 'hi' })));
+    (await fx.deps.uow.write((tx) => releaseNumber(tx, fx.actor(), mine.id)));
+    const released = serviceErrorOf(async () => await fx.deps.uow.write((tx) => receiveInbound(tx, fx.actor(), InboundMessageBody.parse({ from: TO, to: mine.phoneNumber, body: 'hi' }))));
     expect(released.code).toBe('validation_error');
     expect(fx.events(fx.agency, 'message.received')).toEqual([]);
   });
 
   it('inbound media needs the mms capability (named on to)', () => {
     const n = fx.buyNumber({ want: (c) => c.sms && !c.mms });
-    const err = serviceErrorOf(() =>
-      receiveInbound(fx.deps, fx.actor(), InboundMessageBody.parse({ from: TO, to: n.phoneNumber, mediaUrls: ['https://cdn.example.com/a.png'] })),
+    const err = serviceErrorOf(async () =>
+      await fx.deps.uow.write((tx) => receiveInbound(tx, fx.actor(), InboundMessageBody.parse({ from: TO, to: n.phoneNumber, mediaUrls: ['https://cdn.example.com/a.png'] }))),
     );
     expect(err.code).toBe('channel_unsupported');
     expect(detailPaths(err)).toEqual([['body', 'to']]);
@@ -394,14 +394,14 @@ describe('receiveInbound', () => {
 });
 
 describe('getMessage', () => {
-  it("finds the account's own message and nobody else's", () => {
-    const m = send(fx.actor('test'), { to: TO, from: TEST_SENDER, body: 'hi' });
-    expect(getMessage(fx.deps, fx.actor(), m.id).id).toBe(m.id);
-    expect(serviceErrorOf(() => getMessage(fx.deps, fx.actor('live', fx.stranger), m.id)).code).toBe('not_found');
+  it("finds the account's own message and nobody else's", async () => {
+    const m = await send(fx.actor('test'), { to: TO, from: TEST_SENDER, body: 'hi' });
+    expect((await fx.deps.uow.write((tx) => getMessage(tx, fx.actor(), m.id))).id).toBe(m.id);
+    expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor('live', fx.stranger), m.id))).code).toBe('not_found');
     // The agency's own message is not its sub-account's either, nor the other way round.
-    expect(serviceErrorOf(() => getMessage(fx.deps, fx.actor('live', fx.sub), m.id)).code).toBe('not_found');
-    const subMessage = send(fx.actor('test', fx.sub), { to: TO, from: TEST_SENDER, body: 'hi' });
-    expect(serviceErrorOf(() => getMessage(fx.deps, fx.actor(), subMessage.id)).code).toBe('not_found');
-    expect(serviceErrorOf(() => getMessage(fx.deps, fx.actor(), 'msg_doesnotexist')).code).toBe('not_found');
+    expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor('live', fx.sub), m.id))).code).toBe('not_found');
+    const subMessage = await send(fx.actor('test', fx.sub), { to: TO, from: TEST_SENDER, body: 'hi' });
+    expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor(), subMessage.id))).code).toBe('not_found');
+    expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor(), 'msg_doesnotexist'))).code).toBe('not_found');
   });
 });

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
-import type { UnitOfWork } from '../storage/unit-of-work.js';
+import type { UnitOfWork } from '../deps.js';
 import type { Scheduler } from '../scheduler.js';
 import type { EventStore } from './events/store.js';
 import type { Actor } from './actor.js';
@@ -78,8 +78,8 @@ export function mediaFromUrls(urls: readonly string[]): Media[] {
 
 // --- send ------------------------------------------------------------------------------------------
 
-function senderNumber(deps: MessagingDeps, accountId: string, from: string): NumberRecord {
-  const number = deps.numbers.findByPhone(accountId, from);
+async function senderNumber(deps: MessagingDeps, accountId: string, from: string): Promise<NumberRecord> {
+  const number = await deps.numbers.findByPhone(accountId, from);
   // contract §4: `from` not owned by the account (and not the test sender) → validation_error on from.
   if (!number) throw validationError(['body', 'from'], `${from} is not a number of this account; send from one of your numbers or the test sender ${TEST_SENDER}`);
   // contract §4: a released number → conflict (the account knows it; it no longer owns it).
@@ -98,11 +98,11 @@ function assertChannel(number: NumberRecord, channel: 'sms' | 'mms', direction: 
   }
 }
 
-function assertApprovedCampaign(deps: MessagingDeps, number: NumberRecord): void {
+async function assertApprovedCampaign(deps: MessagingDeps, number: NumberRecord): Promise<void> {
   // spec: Send body — a live send from a local number needs an approved 10DLC campaign. Toll-free
   // numbers are not registered under 10DLC.
   if (number.type !== 'local') return;
-  const campaign = number.campaignId ? deps.campaigns.get(number.accountId, number.campaignId) : undefined;
+  const campaign = number.campaignId ? await deps.campaigns.get(number.accountId, number.campaignId) : undefined;
   if (!campaign || campaign.status !== 'approved') {
     // The detail names the field at fault, so a client can say how to fix it in its own terms.
     throw new ServiceError('conflict', `${number.phoneNumber} has no approved 10DLC campaign: a live send from a local number needs one`, [
@@ -118,20 +118,20 @@ function assertApprovedCampaign(deps: MessagingDeps, number: NumberRecord): void
  * course — sending, sent, then the destination's outcome — in this same transaction, so it is final
  * as soon as the request returns.
  */
-export function sendMessage(deps: MessagingDeps, actor: Actor, body: SendMessageBody): MessageRecord {
+export async function sendMessage(deps: MessagingDeps, actor: Actor, body: SendMessageBody): Promise<MessageRecord> {
   const now = deps.clock.nowMs();
   const channel = body.mediaUrls?.length ? 'mms' : 'sms';
   const fromTestSender = body.from === TEST_SENDER;
   let number: NumberRecord | undefined;
   if (!fromTestSender) {
-    number = senderNumber(deps, actor.account.id, body.from);
+    number = await senderNumber(deps, actor.account.id, body.from);
     assertChannel(number, channel, 'send');
   }
   const test = actor.mode === 'test' || fromTestSender;
-  if (!test && number) assertApprovedCampaign(deps, number);
+  if (!test && number) await assertApprovedCampaign(deps, number);
   // contract §4: a consumer who opted out of this number (the test sender included, test keys too)
   // is refused before anything is written or billed.
-  assertNotOptedOut(deps, actor.account.id, body.from, body.to);
+  await assertNotOptedOut(deps, actor.account.id, body.from, body.to);
 
   const text = body.body ?? '';
   const message: MessageRecord = {
@@ -153,13 +153,13 @@ export function sendMessage(deps: MessagingDeps, actor: Actor, body: SendMessage
     createdAt: now,
     updatedAt: now,
   };
-  deps.uow.transaction(() => {
+  deps.uow.write(async (tx) => {
     // contract §11: a live send reserves its price as it is accepted (SMS: segments × price; MMS: per
     // message), before anything is written: a refusal (402 payment_required / budget_exceeded) leaves
     // no message, no event, no job and no idempotency record. The hold is settled on `sent`. Test
     // keys and the test sender move no money (spec: Authentication).
-    if (!test) reserve(deps, { accountId: message.accountId, mode: actor.mode }, messagePrice(message));
-    acceptOutbound(deps, message);
+    if (!test) await reserve(tx, { accountId: message.accountId, mode: actor.mode }, messagePrice(message));
+    await acceptOutbound(tx, message);
   });
   return message;
 }
@@ -170,7 +170,7 @@ export function sendMessage(deps: MessagingDeps, actor: Actor, body: SendMessage
  * now. Money is the caller's business: a send reserves its price first, a keyword reply reserves
  * nothing (and so is never charged: `sent` settles only an open hold).
  */
-function acceptOutbound(deps: MessagingDeps, message: MessageRecord): void {
+async function acceptOutbound(deps: MessagingDeps, message: MessageRecord): Promise<void> {
   if (message.test) {
     // The stub plays the whole course inside this transaction (contract §4), so the row is written
     // once, at the state the course ends in, and each reported step still emits its event (a
@@ -183,11 +183,11 @@ function acceptOutbound(deps: MessagingDeps, message: MessageRecord): void {
       landed = next;
       if (REPORTED.has(next.status)) reported.push(next);
     }
-    deps.messages.insert({ ...message, ...landed });
-    for (const r of reported) deps.events.emit(message.accountId, 'message.status', { messageId: message.id, status: r.status, reason: r.reason });
+    await deps.messages.insert({ ...message, ...landed });
+    for (const r of reported) await deps.events.emit(message.accountId, 'message.status', { messageId: message.id, status: r.status, reason: r.reason });
   } else {
-    deps.messages.insert(message);
-    deps.scheduler.schedule(JOB_SUBMIT, message.createdAt, { messageId: message.id });
+    await deps.messages.insert(message);
+    await deps.scheduler.schedule(JOB_SUBMIT, message.createdAt, { messageId: message.id });
   }
 }
 
@@ -204,13 +204,13 @@ function carrierMove(from: MessageStatus, status: CarrierProgress, reason: strin
  * changes nothing. A real carrier's status callback would call this.
  */
 export function applyCarrierReport(deps: MessagingDeps, messageId: string, status: CarrierProgress, reason: string | null): boolean {
-  return deps.uow.transaction(() => {
-    const message = deps.messages.getById(messageId);
+  return deps.uow.write(async (tx) => {
+    const message = await tx.messages.getById(messageId);
     const move = message && carrierMove(message.status, status, reason);
     if (!message || !move) return false;
-    deps.messages.setStatus(messageId, move.status, move.reason, deps.clock.nowMs());
-    if (!message.test) settleOrRelease(deps, message, move.status);
-    if (REPORTED.has(move.status)) deps.events.emit(message.accountId, 'message.status', { messageId, status: move.status, reason: move.reason });
+    await tx.messages.setStatus(messageId, move.status, move.reason, tx.clock.nowMs());
+    if (!message.test) await settleOrRelease(tx, message, move.status);
+    if (REPORTED.has(move.status)) await tx.events.emit(message.accountId, 'message.status', { messageId, status: move.status, reason: move.reason });
     return true;
   });
 }
@@ -229,13 +229,13 @@ function messagePrice(m: Pick<MessageRecord, 'id' | 'channel' | 'segments'>) {
  * course that gives up earlier. A message accepted before the wallet existed has no hold: nothing to
  * settle (its price was never reserved).
  */
-function settleOrRelease(deps: MessagingDeps, message: MessageRecord, status: CarrierProgress): void {
+async function settleOrRelease(deps: MessagingDeps, message: MessageRecord, status: CarrierProgress): Promise<void> {
   // settle and release do nothing when there is no open hold (a replayed report, a message accepted before the wallet existed).
   if (status === 'sent') {
     const price = messagePrice(message);
-    settle(deps, message.id, { quantity: price.quantity, amountCents: price.amountCents });
+    await settle(deps, message.id, { quantity: price.quantity, amountCents: price.amountCents });
   } else if (status === 'failed' || status === 'undelivered') {
-    release(deps, message.id);
+    await release(deps, message.id);
   }
 }
 
@@ -252,7 +252,7 @@ interface ProgressPayload {
 export function registerMessageJobs(deps: MessagingDeps): void {
   // Hands a queued live message to the carrier, then replays the carrier's course step by step.
   deps.scheduler.register(JOB_SUBMIT, async (payload: SubmitPayload) => {
-    const before = deps.messages.getById(payload.messageId);
+    const before = await deps.messages.getById(payload.messageId);
     if (!before || before.status !== 'queued' || before.providerMessageId) return;
     const accepted = await deps.carrier.submit({
       messageId: before.id,
@@ -261,26 +261,26 @@ export function registerMessageJobs(deps: MessagingDeps): void {
       body: before.body,
       mediaUrls: (before.media ?? []).map((m) => m.url),
     });
-    deps.uow.transaction(() => {
-      const current = deps.messages.getById(payload.messageId);
+    deps.uow.write(async (tx) => {
+      const current = await tx.messages.getById(payload.messageId);
       // A job replayed after a crash finds the provider id set and does nothing.
       if (!current || current.providerMessageId) return;
-      const now = deps.clock.nowMs();
-      deps.messages.setProviderMessageId(current.id, accepted.providerMessageId, now);
+      const now = tx.clock.nowMs();
+      await tx.messages.setProviderMessageId(current.id, accepted.providerMessageId, now);
       const [first] = accepted.course;
-      if (first) deps.scheduler.schedule(JOB_PROGRESS, now + first.afterMs, { messageId: current.id, steps: accepted.course } satisfies ProgressPayload);
+      if (first) await tx.scheduler.schedule(JOB_PROGRESS, now + first.afterMs, { messageId: current.id, steps: accepted.course } satisfies ProgressPayload);
     });
   }, 'messages handed to the carrier');
 
   // One step of the course: the move, its event and the next step's job commit together.
   deps.scheduler.register(JOB_PROGRESS, (payload: ProgressPayload) => {
-    deps.uow.transaction(() => {
+    deps.uow.write(async (tx) => {
       const [step, ...rest] = payload.steps;
       if (!step) return;
-      const moved = applyCarrierReport(deps, payload.messageId, step.status, step.reason);
+      const moved = applyCarrierReport(tx, payload.messageId, step.status, step.reason);
       const [next] = rest;
       if (moved && next) {
-        deps.scheduler.schedule(JOB_PROGRESS, deps.clock.nowMs() + next.afterMs, { messageId: payload.messageId, steps: rest } satisfies ProgressPayload);
+        await tx.scheduler.schedule(JOB_PROGRESS, tx.clock.nowMs() + next.afterMs, { messageId: payload.messageId, steps: rest } satisfies ProgressPayload);
       }
     });
   }, 'carrier status reports');
@@ -294,13 +294,13 @@ export function registerMessageJobs(deps: MessagingDeps): void {
  * it follows the same keyword rules). contract §4: a keyword (stop, start, help) is answered from
  * the number, once, in the same transaction, by an ordinary outbound message that is never billed.
  */
-export function receiveInbound(deps: MessagingDeps, actor: Actor, body: InboundMessageBody): MessageRecord {
+export async function receiveInbound(deps: MessagingDeps, actor: Actor, body: InboundMessageBody): Promise<MessageRecord> {
   const { account } = actor;
   const toTestSender = body.to === TEST_SENDER;
   const channel = body.mediaUrls?.length ? 'mms' : 'sms';
   let number: NumberRecord | undefined;
   if (!toTestSender) {
-    number = deps.numbers.findByPhone(account.id, body.to);
+    number = await deps.numbers.findByPhone(account.id, body.to);
     if (!number || number.status === 'released') throw validationError(['body', 'to'], `${body.to} is not a number of this account`);
     assertChannel(number, channel, 'receive');
   }
@@ -326,10 +326,10 @@ export function receiveInbound(deps: MessagingDeps, actor: Actor, body: InboundM
     updatedAt: now,
   };
   // contract §4: the keywords of the number's campaign count too, whatever the campaign's status.
-  const campaign = number?.campaignId ? deps.campaigns.get(account.id, number.campaignId)?.content : undefined;
-  deps.uow.transaction(() => {
-    deps.messages.insert(message);
-    deps.events.emit(account.id, 'message.received', {
+  const campaign = number?.campaignId ? (await deps.campaigns.get(account.id, number.campaignId))?.content : undefined;
+  deps.uow.write(async (tx) => {
+    await tx.messages.insert(message);
+    await tx.events.emit(account.id, 'message.received', {
       messageId: message.id,
       from: message.from,
       to: message.to,
@@ -337,9 +337,9 @@ export function receiveInbound(deps: MessagingDeps, actor: Actor, body: InboundM
       receivedAt: iso(now),
       providerMessageId: message.providerMessageId,
     });
-    const reply = answerKeyword(deps, account, { numberId: message.numberId, to: message.to, from: message.from, body: message.body }, campaign);
+    const reply = await answerKeyword(tx, account, { numberId: message.numberId, to: message.to, from: message.from, body: message.body }, campaign);
     // A test key's inbound (or the test sender's) gets a stubbed reply, as its sends would be.
-    if (reply) acceptOutbound(deps, keywordReply(message, reply.text, actor.mode === 'test' || toTestSender));
+    if (reply) await acceptOutbound(tx, keywordReply(message, reply.text, actor.mode === 'test' || toTestSender));
   });
   return message;
 }
@@ -366,19 +366,19 @@ function keywordReply(inbound: MessageRecord, text: string, test: boolean): Mess
 
 // --- reads -----------------------------------------------------------------------------------------
 
-export function getMessage(deps: Pick<MessagingDeps, 'messages'>, actor: Actor, id: string): MessageRecord {
-  const message = deps.messages.get(actor.account.id, id);
+export async function getMessage(deps: Pick<MessagingDeps, 'messages'>, actor: Actor, id: string): Promise<MessageRecord> {
+  const message = await deps.messages.get(actor.account.id, id);
   // spec: Authentication 6 — another account's message is not_found.
   if (!message) throw notFound('message');
   return message;
 }
 
-export function listMessages(
+export async function listMessages(
   deps: Pick<MessagingDeps, 'messages'>,
   actor: Actor,
   filters: MessageFilters,
   limit: number,
   cursor?: string,
-): Page<MessageRecord> {
-  return deps.messages.list(actor.account.id, filters, limit, cursor);
+): Promise<Page<MessageRecord>> {
+  return await deps.messages.list(actor.account.id, filters, limit, cursor);
 }

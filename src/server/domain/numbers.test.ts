@@ -21,10 +21,10 @@ const TOLL_FREE_PREFIXES = ['800', '833', '844', '855', '866', '877', '888'];
 let fx: DomainFixture;
 freshFixtureEachTest((f) => (fx = f));
 
-const search = (q: Record<string, unknown>) => searchNumbers(fx.deps, SearchNumbersBody.parse(q));
+const search = (q: Record<string, unknown>) => (await fx.deps.uow.write((tx) => searchNumbers(tx, SearchNumbersBody.parse(q))));
 const update = (n: NumberRecord, patch: Record<string, unknown>, mode: 'live' | 'test' = 'live') =>
-  updateNumber(fx.deps, fx.actor(mode), n.id, UpdateNumberBody.parse(patch));
-const stored = (n: NumberRecord) => fx.deps.numbers.getById(n.id)!;
+  (await fx.deps.uow.write((tx) => updateNumber(tx, fx.actor(mode), n.id, UpdateNumberBody.parse(patch))));
+const stored = async (n: NumberRecord) => (await fx.deps.numbers.getById(n.id))!;
 
 const SF_ADDRESS = { street: '1 Market St', city: 'San Francisco', state: 'CA', zip: '94105' };
 const GOOD_TFV = {
@@ -36,19 +36,19 @@ const GOOD_TFV = {
   optInWorkflow: 'Patients opt in on the booking form',
   monthlyVolume: 1000,
 };
-const verify = (n: NumberRecord, body: Record<string, unknown> = GOOD_TFV) => verifyTollfree(fx.deps, fx.actor(), n.id, VerifyTollfreeBody.parse(body));
-const decide = (n: NumberRecord, body: Record<string, unknown>) => sandboxTollfreeDecision(fx.deps, fx.actor(), n.id, TollfreeDecisionBody.parse(body));
+const verify = (n: NumberRecord, body: Record<string, unknown> = GOOD_TFV) => (await fx.deps.uow.write((tx) => verifyTollfree(tx, fx.actor(), n.id, VerifyTollfreeBody.parse(body))));
+const decide = (n: NumberRecord, body: Record<string, unknown>) => (await fx.deps.uow.write((tx) => sandboxTollfreeDecision(tx, fx.actor(), n.id, TollfreeDecisionBody.parse(body))));
 
 describe('searchNumbers', () => {
   it('a local search needs an area code, and the error names the area codes of the locality given; toll-free does not', () => {
-    const err = serviceErrorOf(() => searchNumbers(fx.deps, SearchNumbersBody.parse({ type: 'local' })));
+    const err = serviceErrorOf(() => (await fx.deps.uow.write((tx) => searchNumbers(tx, SearchNumbersBody.parse({ type: 'local' })))));
     expect(err.code).toBe('validation_error');
     expect(detailPaths(err)).toEqual([['body', 'areaCode']]);
-    const austin = serviceErrorOf(() => searchNumbers(fx.deps, SearchNumbersBody.parse({ locality: 'Austin' })));
+    const austin = serviceErrorOf(() => (await fx.deps.uow.write((tx) => searchNumbers(tx, SearchNumbersBody.parse({ locality: 'Austin' })))));
     expect(austin.details).toEqual([{ path: ['body', 'areaCode'], message: 'required for local numbers; area codes for Austin: 512, 737' }]);
-    const nowhere = serviceErrorOf(() => searchNumbers(fx.deps, SearchNumbersBody.parse({ locality: 'Atlantis' })));
+    const nowhere = serviceErrorOf(() => (await fx.deps.uow.write((tx) => searchNumbers(tx, SearchNumbersBody.parse({ locality: 'Atlantis' })))));
     expect(nowhere.message).toMatch(/no area code is known for "Atlantis"/);
-    expect(searchNumbers(fx.deps, SearchNumbersBody.parse({ type: 'tollfree', limit: 1 }))).toHaveLength(1);
+    expect((await fx.deps.uow.write((tx) => searchNumbers(tx, SearchNumbersBody.parse({ type: 'tollfree', limit: 1 }))))).toHaveLength(1);
   });
 
   it('answers local numbers of the area code, priced, up to the limit, the same each time', () => {
@@ -93,7 +93,7 @@ describe('searchNumbers', () => {
   it('never offers a number any account owns', () => {
     const [first] = search({ areaCode: '415', limit: 5 });
     expect(first).toBeDefined();
-    buyNumber(fx.deps, fx.actor('live', fx.stranger), first!.phoneNumber);
+    (await fx.deps.uow.write((tx) => buyNumber(tx, fx.actor('live', fx.stranger), first!.phoneNumber)));
     const again = search({ areaCode: '415', limit: 5 });
     expect(again).toHaveLength(5);
     expect(again.map((n) => n.phoneNumber)).not.toContain(first!.phoneNumber);
@@ -101,11 +101,11 @@ describe('searchNumbers', () => {
 });
 
 describe('buyNumber', () => {
-  it('a local number: idle, owned by the actor, first month charged with a live key', () => {
+  it('a local number: idle, owned by the actor, first month charged with a live key', async () => {
     const [offer] = search({ areaCode: '212', limit: 1 });
-    const n = buyNumber(fx.deps, fx.actor('live'), offer!.phoneNumber);
+    const n = (await fx.deps.uow.write((tx) => buyNumber(tx, fx.actor('live'), offer!.phoneNumber)));
     expect(n.id).toMatch(/^num_/);
-    expect(stored(n)).toMatchObject({
+    expect(await stored(n)).toMatchObject({
       accountId: fx.agency.id,
       phoneNumber: offer!.phoneNumber,
       type: 'local',
@@ -138,33 +138,33 @@ describe('buyNumber', () => {
 
   it('a number cannot be bought twice, by the same account or another', () => {
     const n = fx.buyNumber();
-    expect(serviceErrorOf(() => buyNumber(fx.deps, fx.actor(), n.phoneNumber)).code).toBe('conflict');
-    expect(serviceErrorOf(() => buyNumber(fx.deps, fx.actor('live', fx.sub), n.phoneNumber)).code).toBe('conflict');
+    expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => buyNumber(tx, fx.actor(), n.phoneNumber)))).code).toBe('conflict');
+    expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => buyNumber(tx, fx.actor('live', fx.sub), n.phoneNumber)))).code).toBe('conflict');
     expect(fx.charges(fx.agency)).toHaveLength(1);
     expect(fx.charges(fx.sub)).toEqual([]);
   });
 
-  it('only inventory numbers: the magic sender and unsold numbers are refused', () => {
+  it('only inventory numbers: the magic sender and unsold numbers are refused', async () => {
     for (const phone of ['+15005550006', '+14155550123', '+19995551234']) {
-      expect(serviceErrorOf(() => buyNumber(fx.deps, fx.actor(), phone)).code).toBe('conflict');
+      expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => buyNumber(tx, fx.actor(), phone)))).code).toBe('conflict');
     }
-    expect(listNumbers(fx.deps, fx.actor(), {}, 10).data).toEqual([]);
+    expect((await fx.deps.uow.write((tx) => listNumbers(tx, fx.actor(), {}, 10))).data).toEqual([]);
   });
 
   it('a released number can be bought again (by anyone)', () => {
     const n = fx.buyNumber();
-    releaseNumber(fx.deps, fx.actor(), n.id);
-    const again = buyNumber(fx.deps, fx.actor('live', fx.sub), n.phoneNumber);
+    (await fx.deps.uow.write((tx) => releaseNumber(tx, fx.actor(), n.id)));
+    const again = (await fx.deps.uow.write((tx) => buyNumber(tx, fx.actor('live', fx.sub), n.phoneNumber)));
     expect(again).toMatchObject({ accountId: fx.sub.id, status: 'idle' });
     expect(again.id).not.toBe(n.id);
   });
 });
 
 describe('updateNumber', () => {
-  it('label: set, and cleared by an empty string or null', () => {
+  it('label: set, and cleared by an empty string or null', async () => {
     const n = fx.buyNumber();
     expect(update(n, { label: 'Front desk' }).label).toBe('Front desk');
-    expect(stored(n).label).toBe('Front desk');
+    expect((await stored(n)).label).toBe('Front desk');
     expect(update(n, { label: '' }).label).toBeNull();
     update(n, { label: 'x' });
     expect(update(n, { label: null }).label).toBeNull();
@@ -174,9 +174,9 @@ describe('updateNumber', () => {
     const n = fx.buyNumber();
     expect(update(n, { callerIdName: { name: 'ACME DENTAL' } })).toMatchObject({ callerIdName: 'ACME DENTAL', callerIdStatus: 'pending' });
     await fx.advance(48 * HOUR - 1);
-    expect(stored(n).callerIdStatus).toBe('pending');
+    expect((await stored(n)).callerIdStatus).toBe('pending');
     await fx.advance(1);
-    expect(stored(n).callerIdStatus).toBe('active');
+    expect((await stored(n)).callerIdStatus).toBe('active');
     // Clearing turns it off at once.
     expect(update(n, { callerIdName: { name: null } })).toMatchObject({ callerIdName: null, callerIdStatus: 'off' });
   });
@@ -187,29 +187,29 @@ describe('updateNumber', () => {
     await fx.advance(24 * HOUR);
     update(n, { callerIdName: { name: 'ACME DENTAL' } });
     await fx.advance(24 * HOUR);
-    expect(stored(n)).toMatchObject({ callerIdName: 'ACME DENTAL', callerIdStatus: 'pending' });
+    expect(await stored(n)).toMatchObject({ callerIdName: 'ACME DENTAL', callerIdStatus: 'pending' });
     await fx.advance(24 * HOUR);
-    expect(stored(n).callerIdStatus).toBe('active');
+    expect((await stored(n)).callerIdStatus).toBe('active');
     // Setting the same active name again changes nothing.
     expect(update(n, { callerIdName: { name: 'ACME DENTAL' } }).callerIdStatus).toBe('active');
   });
 
-  it('caller ID name needs voice', () => {
+  it('caller ID name needs voice', async () => {
     const n = fx.buyNumber({ want: (c) => !c.voice });
     const err = serviceErrorOf(() => update(n, { callerIdName: { name: 'ACME' } }));
     expect(err.code).toBe('channel_unsupported');
     expect(detailPaths(err)).toEqual([['body', 'callerIdName']]);
-    expect(stored(n).callerIdStatus).toBe('off');
+    expect((await stored(n)).callerIdStatus).toBe('off');
   });
 
-  it('emergency: an address whose ZIP is in another state gets a suggestion, nothing changes', () => {
+  it('emergency: an address whose ZIP is in another state gets a suggestion, nothing changes', async () => {
     const n = fx.buyNumber();
     const err = serviceErrorOf(() => update(n, { label: 'Lobby', emergency: { enabled: true, address: { ...SF_ADDRESS, state: 'NV' } } }));
     expect(err.code).toBe('address_suggestion');
     expect(err.status).toBe(422);
     expect(err.details).toEqual({ suggested: { ...SF_ADDRESS, state: 'CA' } });
     // All or nothing: the label in the same patch was not applied.
-    expect(stored(n)).toMatchObject({ label: null, emergencyEnabled: false, emergencyStatus: 'off', emergencyAddress: null });
+    expect(await stored(n)).toMatchObject({ label: null, emergencyEnabled: false, emergencyStatus: 'off', emergencyAddress: null });
     expect(fx.charges(fx.agency).map((c) => c.category)).not.toContain('emergency');
   });
 
@@ -236,10 +236,10 @@ describe('updateNumber', () => {
     const emergencyCharges = () => fx.charges(fx.agency).filter((c) => c.category === 'emergency');
     expect(emergencyCharges()).toEqual([expect.objectContaining({ amountCents: PRICES.emergencyMonthly, ref: n.id })]);
     await fx.advance(5 * 60_000);
-    expect(stored(n).emergencyStatus).toBe('active');
+    expect((await stored(n)).emergencyStatus).toBe('active');
     // Off and on again in the same month: not charged twice.
     update(n, { emergency: { enabled: false } });
-    expect(stored(n)).toMatchObject({ emergencyEnabled: false, emergencyStatus: 'off' });
+    expect(await stored(n)).toMatchObject({ emergencyEnabled: false, emergencyStatus: 'off' });
     update(n, { emergency: { enabled: true, address: SF_ADDRESS } });
     expect(emergencyCharges()).toHaveLength(1);
   });
@@ -252,76 +252,76 @@ describe('updateNumber', () => {
 
   it('a released number cannot be updated', () => {
     const n = fx.buyNumber();
-    releaseNumber(fx.deps, fx.actor(), n.id);
+    (await fx.deps.uow.write((tx) => releaseNumber(tx, fx.actor(), n.id)));
     expect(serviceErrorOf(() => update(n, { label: 'x' })).code).toBe('conflict');
   });
 });
 
 describe('releaseNumber', () => {
-  it('releases: releasedAt set, campaign detached, emergency off; a second release is a conflict', () => {
+  it('releases: releasedAt set, campaign detached, emergency off; a second release is a conflict', async () => {
     const n = fx.liveNumber();
     update(n, { emergency: { enabled: true, address: SF_ADDRESS } });
     fx.clock.setTo(fx.clock.nowMs() + 1000);
-    const released = releaseNumber(fx.deps, fx.actor(), n.phoneNumber); // by E.164 too
+    const released = (await fx.deps.uow.write((tx) => releaseNumber(tx, fx.actor(), n.phoneNumber))); // by E.164 too
     expect(released).toMatchObject({ status: 'released', releasedAt: fx.clock.nowMs(), campaignId: null, emergencyEnabled: false, emergencyStatus: 'off' });
-    expect(stored(n).status).toBe('released');
-    expect(serviceErrorOf(() => releaseNumber(fx.deps, fx.actor(), n.id)).code).toBe('conflict');
+    expect((await stored(n)).status).toBe('released');
+    expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => releaseNumber(tx, fx.actor(), n.id)))).code).toBe('conflict');
   });
 
-  it('a released number is listed only when asked for', () => {
+  it('a released number is listed only when asked for', async () => {
     const keep = fx.buyNumber();
     const gone = fx.buyNumber({ areaCode: '212' });
-    releaseNumber(fx.deps, fx.actor(), gone.id);
-    expect(listNumbers(fx.deps, fx.actor(), {}, 10).data.map((n) => n.id)).toEqual([keep.id]);
-    expect(listNumbers(fx.deps, fx.actor(), { status: 'released' }, 10).data.map((n) => n.id)).toEqual([gone.id]);
+    (await fx.deps.uow.write((tx) => releaseNumber(tx, fx.actor(), gone.id)));
+    expect((await fx.deps.uow.write((tx) => listNumbers(tx, fx.actor(), {}, 10))).data.map((n) => n.id)).toEqual([keep.id]);
+    expect((await fx.deps.uow.write((tx) => listNumbers(tx, fx.actor(), { status: 'released' }, 10))).data.map((n) => n.id)).toEqual([gone.id]);
   });
 
   it('a provisioning job due after the release does not bring anything back', async () => {
     const n = fx.buyNumber();
     update(n, { emergency: { enabled: true, address: SF_ADDRESS } });
-    releaseNumber(fx.deps, fx.actor(), n.id);
+    (await fx.deps.uow.write((tx) => releaseNumber(tx, fx.actor(), n.id)));
     await fx.advance(HOUR);
-    expect(stored(n)).toMatchObject({ status: 'released', emergencyStatus: 'off' });
+    expect(await stored(n)).toMatchObject({ status: 'released', emergencyStatus: 'off' });
   });
 });
 
 describe('assignNumber', () => {
-  it('an approved campaign makes the number live; null detaches it to idle', () => {
+  it('an approved campaign makes the number live; null detaches it to idle', async () => {
     const n = fx.buyNumber();
     const campaign = fx.seedCampaign();
-    expect(assignNumber(fx.deps, fx.actor(), n.id, campaign.id)).toMatchObject({ status: 'live', campaignId: campaign.id });
-    expect(stored(n)).toMatchObject({ status: 'live', campaignId: campaign.id });
-    expect(assignNumber(fx.deps, fx.actor(), n.id, null)).toMatchObject({ status: 'idle', campaignId: null });
-    expect(stored(n)).toMatchObject({ status: 'idle', campaignId: null });
+    expect((await fx.deps.uow.write((tx) => assignNumber(tx, fx.actor(), n.id, campaign.id)))).toMatchObject({ status: 'live', campaignId: campaign.id });
+    expect(await stored(n)).toMatchObject({ status: 'live', campaignId: campaign.id });
+    expect((await fx.deps.uow.write((tx) => assignNumber(tx, fx.actor(), n.id, null)))).toMatchObject({ status: 'idle', campaignId: null });
+    expect(await stored(n)).toMatchObject({ status: 'idle', campaignId: null });
   });
 
-  it.each(['draft', 'submitted', 'dca_review', 'rejected'] as const)('a %s campaign is a conflict', (status) => {
+  it.each(['draft', 'submitted', 'dca_review', 'rejected'] as const)('a %s campaign is a conflict', async (status) => {
     const n = fx.buyNumber();
     const campaign = fx.seedCampaign(fx.agency, status);
-    expect(serviceErrorOf(() => assignNumber(fx.deps, fx.actor(), n.id, campaign.id)).code).toBe('conflict');
-    expect(stored(n)).toMatchObject({ status: 'idle', campaignId: null });
+    expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => assignNumber(tx, fx.actor(), n.id, campaign.id)))).code).toBe('conflict');
+    expect(await stored(n)).toMatchObject({ status: 'idle', campaignId: null });
   });
 
   it("another account's campaign is not found", () => {
     const n = fx.buyNumber();
     const theirs = fx.seedCampaign(fx.sub);
-    expect(serviceErrorOf(() => assignNumber(fx.deps, fx.actor(), n.id, theirs.id)).code).toBe('not_found');
+    expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => assignNumber(tx, fx.actor(), n.id, theirs.id)))).code).toBe('not_found');
   });
 
   it('toll-free and sms-less numbers cannot join a campaign', () => {
     const campaign = fx.seedCampaign();
     const tf = fx.buyNumber({ type: 'tollfree', want: () => true });
-    const tfErr = serviceErrorOf(() => assignNumber(fx.deps, fx.actor(), tf.id, campaign.id));
+    const tfErr = serviceErrorOf(() => (await fx.deps.uow.write((tx) => assignNumber(tx, fx.actor(), tf.id, campaign.id))));
     expect(tfErr.code).toBe('channel_unsupported');
     expect(detailPaths(tfErr)).toEqual([['body', 'campaignId']]);
     const voiceOnly = fx.buyNumber({ want: (c) => !c.sms });
-    expect(serviceErrorOf(() => assignNumber(fx.deps, fx.actor(), voiceOnly.id, campaign.id)).code).toBe('channel_unsupported');
+    expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => assignNumber(tx, fx.actor(), voiceOnly.id, campaign.id)))).code).toBe('channel_unsupported');
   });
 
   it('a released number cannot be assigned', () => {
     const n = fx.buyNumber();
-    releaseNumber(fx.deps, fx.actor(), n.id);
-    expect(serviceErrorOf(() => assignNumber(fx.deps, fx.actor(), n.id, fx.seedCampaign().id)).code).toBe('conflict');
+    (await fx.deps.uow.write((tx) => releaseNumber(tx, fx.actor(), n.id)));
+    expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => assignNumber(tx, fx.actor(), n.id, fx.seedCampaign().id)))).code).toBe('conflict');
   });
 });
 
@@ -331,19 +331,19 @@ describe('toll-free verification', () => {
     tf = fx.buyNumber({ type: 'tollfree', want: () => true });
   });
 
-  it('applies to toll-free numbers only', () => {
+  it('applies to toll-free numbers only', async () => {
     const local = fx.buyNumber();
     expect(serviceErrorOf(() => verify(local)).code).toBe('conflict');
-    expect(stored(local).tfvStatus).toBe('not_applicable');
+    expect((await stored(local)).tfvStatus).toBe('not_applicable');
   });
 
   it('pending, then verified 72 h later for a complete submission', async () => {
     expect(verify(tf)).toMatchObject({ tfvStatus: 'pending', tfvRejectionReason: null });
-    expect(stored(tf).tfvSubmission).toMatchObject({ businessName: 'Acme Dental', website: 'https://acme.example.com' });
+    expect((await stored(tf)).tfvSubmission).toMatchObject({ businessName: 'Acme Dental', website: 'https://acme.example.com' });
     await fx.advance(72 * HOUR - 1);
-    expect(stored(tf).tfvStatus).toBe('pending');
+    expect((await stored(tf)).tfvStatus).toBe('pending');
     await fx.advance(1);
-    expect(stored(tf)).toMatchObject({ tfvStatus: 'verified', tfvRejectionReason: null });
+    expect(await stored(tf)).toMatchObject({ tfvStatus: 'verified', tfvRejectionReason: null });
     expect(serviceErrorOf(() => verify(tf)).code).toBe('conflict'); // verified is final
   });
 
@@ -354,9 +354,9 @@ describe('toll-free verification', () => {
 
   it('rejected after 72 h without a website or opt-out words; a rejection can be resubmitted', async () => {
     verify(tf, { ...GOOD_TFV, website: '', sampleMessage: 'Acme Dental: see you tomorrow at 10.' });
-    expect(stored(tf).tfvSubmission).toMatchObject({ website: null });
+    expect((await stored(tf)).tfvSubmission).toMatchObject({ website: null });
     await fx.advance(72 * HOUR);
-    const rejected = stored(tf);
+    const rejected = await stored(tf);
     expect(rejected.tfvStatus).toBe('rejected');
     expect(rejected.tfvRejectionReason).toContain('website');
     expect(rejected.tfvRejectionReason).toContain('opt-out');
@@ -369,9 +369,9 @@ describe('toll-free verification', () => {
     await fx.advance(HOUR);
     verify(tf, { ...GOOD_TFV, website: null });
     await fx.advance(71 * HOUR); // the first review's time: it must not decide the new submission
-    expect(stored(tf).tfvStatus).toBe('pending');
+    expect((await stored(tf)).tfvStatus).toBe('pending');
     await fx.advance(HOUR);
-    expect(stored(tf).tfvStatus).toBe('rejected');
+    expect((await stored(tf)).tfvStatus).toBe('rejected');
   });
 
   it('the sandbox decides a pending verification at once, and the 72 h review then does nothing', async () => {
@@ -381,7 +381,7 @@ describe('toll-free verification', () => {
       tfvRejectionReason: 'the carrier asks for more information',
     });
     await fx.advance(72 * HOUR);
-    expect(stored(tf).tfvStatus).toBe('action_required');
+    expect((await stored(tf)).tfvStatus).toBe('action_required');
     // action_required may be resubmitted; then rejected with a reason given…
     verify(tf);
     expect(decide(tf, { decision: 'rejected', reason: 'Brand mismatch' })).toMatchObject({ tfvStatus: 'rejected', tfvRejectionReason: 'Brand mismatch' });
@@ -392,32 +392,32 @@ describe('toll-free verification', () => {
     expect(decide(tf, { decision: 'verified', reason: 'ignored' })).toMatchObject({ tfvStatus: 'verified', tfvRejectionReason: null });
   });
 
-  it('the sandbox can only decide a pending verification of a toll-free number', () => {
+  it('the sandbox can only decide a pending verification of a toll-free number', async () => {
     expect(serviceErrorOf(() => decide(tf, { decision: 'verified' })).code).toBe('conflict');
-    expect(stored(tf).tfvStatus).toBe('unverified');
+    expect((await stored(tf)).tfvStatus).toBe('unverified');
     const local = fx.buyNumber();
     expect(serviceErrorOf(() => decide(local, { decision: 'verified' })).code).toBe('conflict');
   });
 });
 
 describe("another account's number is not found", () => {
-  it('by id and by E.164, for every operation, and nothing changes', () => {
+  it('by id and by E.164, for every operation, and nothing changes', async () => {
     const n = fx.buyNumber({ account: fx.sub });
     const tf = fx.buyNumber({ account: fx.sub, type: 'tollfree', want: () => true });
     const agency = fx.actor('live'); // the parent agency acting as itself is not the sub-account
     const stranger = fx.actor('live', fx.stranger);
     for (const a of [agency, stranger]) {
       for (const ref of [n.id, n.phoneNumber]) {
-        expect(serviceErrorOf(() => resolveNumber(fx.deps, a, ref)).code).toBe('not_found');
-        expect(serviceErrorOf(() => updateNumber(fx.deps, a, ref, UpdateNumberBody.parse({ label: 'mine' }))).code).toBe('not_found');
-        expect(serviceErrorOf(() => releaseNumber(fx.deps, a, ref)).code).toBe('not_found');
-        expect(serviceErrorOf(() => assignNumber(fx.deps, a, ref, null)).code).toBe('not_found');
+        expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => resolveNumber(tx, a, ref))).code).toBe('not_found');
+        expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => updateNumber(tx, a, ref, UpdateNumberBody.parse({ label: 'mine' }))))).code).toBe('not_found');
+        expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => releaseNumber(tx, a, ref)))).code).toBe('not_found');
+        expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => assignNumber(tx, a, ref, null)))).code).toBe('not_found');
       }
-      expect(serviceErrorOf(() => verifyTollfree(fx.deps, a, tf.id, VerifyTollfreeBody.parse(GOOD_TFV))).code).toBe('not_found');
-      expect(serviceErrorOf(() => sandboxTollfreeDecision(fx.deps, a, tf.id, { decision: 'verified' })).code).toBe('not_found');
+      expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => verifyTollfree(tx, a, tf.id, VerifyTollfreeBody.parse(GOOD_TFV))))).code).toBe('not_found');
+      expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => sandboxTollfreeDecision(tx, a, tf.id, { decision: 'verified' })))).code).toBe('not_found');
     }
-    expect(stored(n)).toMatchObject({ label: null, status: 'idle' });
-    expect(stored(tf).tfvStatus).toBe('unverified');
-    expect(resolveNumber(fx.deps, fx.actor('live', fx.sub), n.phoneNumber).id).toBe(n.id);
+    expect(await stored(n)).toMatchObject({ label: null, status: 'idle' });
+    expect((await stored(tf)).tfvStatus).toBe('unverified');
+    expect((await fx.deps.uow.write((tx) => resolveNumber(tx, fx.actor('live', fx.sub), n.phoneNumber))).id).toBe(n.id);
   });
 });

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { UnitOfWork } from '../storage/unit-of-work.js';
+import type { UnitOfWork } from '../deps.js';
 import type { Scheduler } from '../scheduler.js';
 import type { NumbersRepo, NumberRecord, NumberFilters } from '../storage/numbers-repo.js';
 import { UniqueConstraintError } from '../storage/storage-errors.js';
@@ -54,7 +54,7 @@ export function searchNumbers(deps: Pick<NumbersDeps, 'numbers'>, q: SearchNumbe
   }
   return searchInventory(
     { type: q.type, areaCode: q.areaCode, locality: q.locality, contains: q.contains, capabilities: q.capabilities, limit: q.limit },
-    (e164) => deps.numbers.isOwned(e164),
+    async (e164) => await deps.numbers.isOwned(e164),
   );
 }
 
@@ -100,15 +100,15 @@ function newNumberRecord(
  * the transaction that completes the port. Throws UniqueConstraintError when another account owns
  * the number already (the caller decides what that means for the port).
  */
-export function adoptPortedNumber(
+export async function adoptPortedNumber(
   deps: Pick<NumbersDeps, 'numbers'>,
   accountId: string,
   mode: KeyMode,
   n: Pick<AvailableNumber, 'phoneNumber' | 'type' | 'capabilities' | 'locality' | 'region'>,
   now: number,
-): NumberRecord {
+): Promise<NumberRecord> {
   const record = newNumberRecord(accountId, mode, n, now);
-  deps.numbers.insert(record);
+  await deps.numbers.insert(record);
   return record;
 }
 
@@ -118,10 +118,10 @@ export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string):
   if (!offer) throw conflict(`${phoneNumber} is not available from the carrier; search for numbers with POST /v1/numbers/search`);
   const now = deps.clock.nowMs();
   const record = newNumberRecord(actor.account.id, actor.mode, offer, now);
-  return deps.uow.transaction(() => {
-    if (deps.numbers.isOwned(phoneNumber)) throw conflict(`${phoneNumber} is already taken`);
+  return deps.uow.write(async (tx) => {
+    if (await tx.numbers.isOwned(phoneNumber)) throw conflict(`${phoneNumber} is already taken`);
     try {
-      deps.numbers.insert(record);
+      await tx.numbers.insert(record);
     } catch (err) {
       // The partial unique index is the last word on ownership.
       if (err instanceof UniqueConstraintError) throw conflict(`${phoneNumber} is already taken`);
@@ -129,9 +129,9 @@ export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string):
     }
     // contract §11: the first month is charged on buy (live keys only); refused → 402 and no number
     // (the insert rolls back with the transaction). The next month is a renewal on the clock.
-    charge(deps, { accountId: actor.account.id, mode: actor.mode }, monthlyFee(record));
+    await charge(tx, { accountId: actor.account.id, mode: actor.mode }, monthlyFee(record));
     if (actor.mode === 'live') {
-      deps.scheduler.schedule(JOB_RENEWAL, now + NUMBER_RENEWAL.periodSecs * 1000, { numberId: record.id, periodStart: now + NUMBER_RENEWAL.periodSecs * 1000 } satisfies RenewalPayload);
+      await tx.scheduler.schedule(JOB_RENEWAL, now + NUMBER_RENEWAL.periodSecs * 1000, { numberId: record.id, periodStart: now + NUMBER_RENEWAL.periodSecs * 1000 } satisfies RenewalPayload);
     }
     return record;
   });
@@ -143,9 +143,9 @@ export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string):
  * A number by id, or by its E.164 form (contract §5 asks it of the CLI; the service accepts it too).
  * For E.164 the owned record wins, else the latest released one.
  */
-export function resolveNumber(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, idOrPhone: string): NumberRecord {
+export async function resolveNumber(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, idOrPhone: string): Promise<NumberRecord> {
   const accountId = actor.account.id;
-  const number = E164_PATTERN.test(idOrPhone) ? deps.numbers.findByPhone(accountId, idOrPhone) : deps.numbers.get(accountId, idOrPhone);
+  const number = E164_PATTERN.test(idOrPhone) ? await deps.numbers.findByPhone(accountId, idOrPhone) : await deps.numbers.get(accountId, idOrPhone);
   // spec: Authentication 6 — another account's number is not_found.
   if (!number) throw notFound('number');
   return number;
@@ -156,19 +156,19 @@ export function resolveNumber(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, 
  * and greeting, a sandbox verdict on it). contract §2: a number bought with a live key costs live
  * money every month and carries live traffic, so a test key may read it but not change it.
  */
-export function numberToChange(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, idOrPhone: string): NumberRecord {
-  const number = resolveNumber(deps, actor, idOrPhone);
+export async function numberToChange(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, idOrPhone: string): Promise<NumberRecord> {
+  const number = await resolveNumber(deps, actor, idOrPhone);
   assertMayChange(actor, number.mode, `the number ${number.phoneNumber}`);
   return number;
 }
 
-export function listNumbers(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, f: NumberFilters, limit: number, cursor?: string): Page<NumberRecord> {
-  return deps.numbers.list(actor.account.id, f, limit, cursor);
+export async function listNumbers(deps: Pick<NumbersDeps, 'numbers'>, actor: Actor, f: NumberFilters, limit: number, cursor?: string): Promise<Page<NumberRecord>> {
+  return await deps.numbers.list(actor.account.id, f, limit, cursor);
 }
 
 /** The names of the numbers' campaigns, by campaign id (one lookup for a whole page). */
-export function campaignNames(deps: Pick<NumbersDeps, 'campaigns'>, records: readonly NumberRecord[]): ReadonlyMap<string, string> {
-  return deps.campaigns.namesByIds(records.flatMap((n) => (n.campaignId ? [n.campaignId] : [])));
+export async function campaignNames(deps: Pick<NumbersDeps, 'campaigns'>, records: readonly NumberRecord[]): Promise<ReadonlyMap<string, string>> {
+  return await deps.campaigns.namesByIds(records.flatMap((n) => (n.campaignId ? [n.campaignId] : [])));
 }
 
 function assertOwned(n: NumberRecord): void {
@@ -179,10 +179,10 @@ function assertOwned(n: NumberRecord): void {
 
 /** PATCH /v1/numbers/{id}: label, caller ID name, emergency calling. All or nothing. */
 export function updateNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, patch: UpdateNumberBody): NumberRecord {
-  return deps.uow.transaction(() => {
-    const n = numberToChange(deps, actor, idOrPhone);
+  return deps.uow.write(async (tx) => {
+    const n = await numberToChange(tx, actor, idOrPhone);
     assertOwned(n);
-    const now = deps.clock.nowMs();
+    const now = tx.clock.nowMs();
 
     if (patch.label !== undefined) n.label = patch.label === '' ? null : patch.label;
 
@@ -199,19 +199,19 @@ export function updateNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string,
         n.callerIdName = name;
         n.callerIdStatus = 'pending';
         n.callerIdRequestedAt = now;
-        deps.scheduler.schedule(JOB_CALLER_ID, now + deps.carrier.timings.callerIdPropagationMs, { numberId: n.id, requestedAt: now });
+        await tx.scheduler.schedule(JOB_CALLER_ID, now + tx.carrier.timings.callerIdPropagationMs, { numberId: n.id, requestedAt: now });
       }
     }
 
-    if (patch.emergency !== undefined) updateEmergency(deps, actor, n, patch.emergency, now);
+    if (patch.emergency !== undefined) await updateEmergency(tx, actor, n, patch.emergency, now);
 
     n.updatedAt = now;
-    deps.numbers.save(n);
+    await tx.numbers.save(n);
     return n;
   });
 }
 
-function updateEmergency(deps: NumbersDeps, actor: Actor, n: NumberRecord, e: NonNullable<UpdateNumberBody['emergency']>, now: number): void {
+async function updateEmergency(deps: NumbersDeps, actor: Actor, n: NumberRecord, e: NonNullable<UpdateNumberBody['emergency']>, now: number): Promise<void> {
   let address: EmergencyAddress | null = n.emergencyAddress;
   if (e.address) {
     const check = deps.carrier.checkEmergencyAddress(e.address);
@@ -239,11 +239,11 @@ function updateEmergency(deps: NumbersDeps, actor: Actor, n: NumberRecord, e: No
   n.emergencyAddress = address;
   n.emergencyStatus = 'pending';
   n.emergencyRequestedAt = now;
-  deps.scheduler.schedule(JOB_EMERGENCY, now + deps.carrier.timings.emergencyProvisioningMs, { numberId: n.id, requestedAt: now });
+  await deps.scheduler.schedule(JOB_EMERGENCY, now + deps.carrier.timings.emergencyProvisioningMs, { numberId: n.id, requestedAt: now });
   // contract §11: emergency 150/month, first month charged when it is turned on (live only), once a month.
   // A refusal (402) rolls the whole update back: emergency stays as it was.
-  if (!wasEnabled && !deps.ledger.hasCharge(n.id, 'emergency', monthStart(now))) {
-    charge(deps, { accountId: n.accountId, mode: actor.mode }, { category: 'emergency', quantity: 1, amountCents: PRICES.emergencyMonthly, ref: n.id });
+  if (!wasEnabled && !await deps.ledger.hasCharge(n.id, 'emergency', monthStart(now))) {
+    await charge(deps, { accountId: n.accountId, mode: actor.mode }, { category: 'emergency', quantity: 1, amountCents: PRICES.emergencyMonthly, ref: n.id });
   }
 }
 
@@ -251,10 +251,10 @@ function updateEmergency(deps: NumbersDeps, actor: Actor, n: NumberRecord, e: No
 
 /** contract §5: → released (releasedAt set, campaign detached, emergency off); again → 409. */
 export function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string): NumberRecord {
-  return deps.uow.transaction(() => {
-    const n = numberToChange(deps, actor, idOrPhone);
+  return deps.uow.write(async (tx) => {
+    const n = await numberToChange(tx, actor, idOrPhone);
     if (n.status === 'released') throw conflict(`${n.phoneNumber} is already released`);
-    const now = deps.clock.nowMs();
+    const now = tx.clock.nowMs();
     n.status = 'released';
     n.releasedAt = now;
     n.campaignId = null;
@@ -262,15 +262,15 @@ export function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string
     n.emergencyStatus = 'off';
     n.emergencyRequestedAt = null;
     n.updatedAt = now;
-    deps.numbers.save(n);
+    await tx.numbers.save(n);
     return n;
   });
 }
 
 /** contract §5: attach to an approved campaign (→ live) or detach with null (→ idle). */
 export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, campaignId: string | null): NumberRecord {
-  return deps.uow.transaction(() => {
-    const n = numberToChange(deps, actor, idOrPhone);
+  return deps.uow.write(async (tx) => {
+    const n = await numberToChange(tx, actor, idOrPhone);
     assertOwned(n);
     if (n.type === 'tollfree') {
       throw channelUnsupported('toll-free numbers are not registered under 10DLC campaigns; verify them instead', ['body', 'campaignId']);
@@ -280,14 +280,14 @@ export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string,
       n.campaignId = null;
       n.status = 'idle';
     } else {
-      const campaign = deps.campaigns.get(actor.account.id, campaignId);
+      const campaign = await tx.campaigns.get(actor.account.id, campaignId);
       if (!campaign) throw notFound('campaign');
       if (campaign.status !== 'approved') throw conflict(`campaign ${campaign.id} is ${campaign.status}, not approved`);
       n.campaignId = campaign.id;
       n.status = 'live';
     }
-    n.updatedAt = deps.clock.nowMs();
-    deps.numbers.save(n);
+    n.updatedAt = tx.clock.nowMs();
+    await tx.numbers.save(n);
     return n;
   });
 }
@@ -296,39 +296,39 @@ export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string,
 
 /** spec: Toll-free verification — unverified/rejected/action_required → pending; the carrier decides 72 h later. */
 export function verifyTollfree(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: VerifyTollfreeBody): NumberRecord {
-  return deps.uow.transaction(() => {
-    const n = numberToChange(deps, actor, idOrPhone);
+  return deps.uow.write(async (tx) => {
+    const n = await numberToChange(tx, actor, idOrPhone);
     assertOwned(n);
     if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
     if (n.tfvStatus === 'pending' || n.tfvStatus === 'verified') throw conflict(`toll-free verification is already ${n.tfvStatus}`);
-    const now = deps.clock.nowMs();
+    const now = tx.clock.nowMs();
     n.tfvStatus = 'pending';
     n.tfvRejectionReason = null;
     n.tfvSubmission = { ...body, website: body.website || null };
     n.tfvSubmittedAt = now;
     n.updatedAt = now;
-    deps.numbers.save(n);
-    deps.scheduler.schedule(JOB_TOLLFREE_REVIEW, now + deps.carrier.timings.tollfreeReviewMs, { numberId: n.id, submittedAt: now });
+    await tx.numbers.save(n);
+    await tx.scheduler.schedule(JOB_TOLLFREE_REVIEW, now + tx.carrier.timings.tollfreeReviewMs, { numberId: n.id, submittedAt: now });
     return n;
   });
 }
 
-function decide(deps: NumbersDeps, n: NumberRecord, status: 'verified' | 'rejected' | 'action_required', reason: string | null): void {
+async function decide(deps: NumbersDeps, n: NumberRecord, status: 'verified' | 'rejected' | 'action_required', reason: string | null): Promise<void> {
   n.tfvStatus = status;
   n.tfvRejectionReason = status === 'verified' ? null : reason;
   n.updatedAt = deps.clock.nowMs();
-  deps.numbers.save(n);
+  await deps.numbers.save(n);
 }
 
 /** contract §9: the carrier's verdict at once. Only a pending verification can be decided. */
 export function sandboxTollfreeDecision(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: TollfreeDecisionBody): NumberRecord {
-  return deps.uow.transaction(() => {
-    const n = numberToChange(deps, actor, idOrPhone);
+  return deps.uow.write(async (tx) => {
+    const n = await numberToChange(tx, actor, idOrPhone);
     assertOwned(n);
     if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
     if (n.tfvStatus !== 'pending') throw conflict(`no toll-free verification is pending (status ${n.tfvStatus})`);
     const fallback = body.decision === 'rejected' ? 'rejected by the carrier' : 'the carrier asks for more information';
-    decide(deps, n, body.decision, body.reason ?? fallback);
+    await decide(tx, n, body.decision, body.reason ?? fallback);
     return n;
   });
 }
@@ -358,12 +358,12 @@ function monthlyFee(n: Pick<NumberRecord, 'id' | 'type'>) {
  * is paid already). Throws 402 (charge writes nothing before it throws) at the first fee the wallet
  * cannot pay; fees paid before it stay paid.
  */
-function renewNumber(deps: NumbersDeps, n: NumberRecord, periodStart: number): void {
+async function renewNumber(deps: NumbersDeps, n: NumberRecord, periodStart: number): Promise<void> {
   const live = { accountId: n.accountId, mode: 'live' as const };
   const fee = monthlyFee(n);
-  if (!deps.ledger.hasCharge(n.id, fee.category, periodStart)) charge(deps, live, fee);
-  if (n.emergencyEnabled && !deps.ledger.hasCharge(n.id, 'emergency', periodStart)) {
-    charge(deps, live, { category: 'emergency', quantity: 1, amountCents: PRICES.emergencyMonthly, ref: n.id });
+  if (!await deps.ledger.hasCharge(n.id, fee.category, periodStart)) await charge(deps, live, fee);
+  if (n.emergencyEnabled && !await deps.ledger.hasCharge(n.id, 'emergency', periodStart)) {
+    await charge(deps, live, { category: 'emergency', quantity: 1, amountCents: PRICES.emergencyMonthly, ref: n.id });
   }
 }
 
@@ -378,22 +378,22 @@ interface ReviewPayload {
  */
 export function registerNumberJobs(deps: NumbersDeps): void {
   deps.scheduler.register(JOB_CALLER_ID, (p: ProvisioningPayload) => {
-    deps.uow.transaction(() => {
-      const n = deps.numbers.getById(p.numberId);
+    deps.uow.write(async (tx) => {
+      const n = await tx.numbers.getById(p.numberId);
       if (!n || n.status === 'released' || n.callerIdStatus !== 'pending' || n.callerIdRequestedAt !== p.requestedAt) return;
       n.callerIdStatus = 'active';
-      n.updatedAt = deps.clock.nowMs();
-      deps.numbers.save(n);
+      n.updatedAt = tx.clock.nowMs();
+      await tx.numbers.save(n);
     });
   }, 'caller ID names propagated');
 
   deps.scheduler.register(JOB_EMERGENCY, (p: ProvisioningPayload) => {
-    deps.uow.transaction(() => {
-      const n = deps.numbers.getById(p.numberId);
+    deps.uow.write(async (tx) => {
+      const n = await tx.numbers.getById(p.numberId);
       if (!n || n.status === 'released' || n.emergencyStatus !== 'pending' || n.emergencyRequestedAt !== p.requestedAt) return;
       n.emergencyStatus = 'active';
-      n.updatedAt = deps.clock.nowMs();
-      deps.numbers.save(n);
+      n.updatedAt = tx.clock.nowMs();
+      await tx.numbers.save(n);
     });
   }, 'emergency addresses provisioned');
 
@@ -401,28 +401,28 @@ export function registerNumberJobs(deps: NumbersDeps): void {
   // renewal a period later. Refused (402: empty wallet, spend limit) → the number stays, no charge is
   // recorded, and the same period is retried a day later until paid. A released number renews no more.
   deps.scheduler.register(JOB_RENEWAL, (p: RenewalPayload) => {
-    deps.uow.transaction(() => {
-      const n = deps.numbers.getById(p.numberId);
+    deps.uow.write(async (tx) => {
+      const n = await tx.numbers.getById(p.numberId);
       if (!n || n.status === 'released') return;
-      const now = deps.clock.nowMs();
+      const now = tx.clock.nowMs();
       try {
-        renewNumber(deps, n, p.periodStart);
+        await renewNumber(tx, n, p.periodStart);
       } catch (err) {
         if (!(err instanceof ServiceError) || err.status !== 402) throw err;
-        deps.scheduler.schedule(JOB_RENEWAL, now + NUMBER_RENEWAL.retrySecs * 1000, p);
+        await tx.scheduler.schedule(JOB_RENEWAL, now + NUMBER_RENEWAL.retrySecs * 1000, p);
         return;
       }
       const next = p.periodStart + NUMBER_RENEWAL.periodSecs * 1000;
-      deps.scheduler.schedule(JOB_RENEWAL, next, { numberId: n.id, periodStart: next } satisfies RenewalPayload);
+      await tx.scheduler.schedule(JOB_RENEWAL, next, { numberId: n.id, periodStart: next } satisfies RenewalPayload);
     });
   }, 'number monthly renewals');
 
   deps.scheduler.register(JOB_TOLLFREE_REVIEW, (p: ReviewPayload) => {
-    deps.uow.transaction(() => {
-      const n = deps.numbers.getById(p.numberId);
+    deps.uow.write(async (tx) => {
+      const n = await tx.numbers.getById(p.numberId);
       if (!n || n.status === 'released' || n.tfvStatus !== 'pending' || n.tfvSubmittedAt !== p.submittedAt) return;
-      const verdict = deps.carrier.reviewTollfree((n.tfvSubmission ?? {}) as unknown as TollfreeSubmission);
-      decide(deps, n, verdict.status, verdict.status === 'rejected' ? verdict.reason : null);
+      const verdict = tx.carrier.reviewTollfree((n.tfvSubmission ?? {}) as unknown as TollfreeSubmission);
+      await decide(tx, n, verdict.status, verdict.status === 'rejected' ? verdict.reason : null);
     });
   }, 'toll-free verification decisions');
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
-import type { UnitOfWork } from '../storage/unit-of-work.js';
+import type { UnitOfWork } from '../deps.js';
 import type { Scheduler } from '../scheduler.js';
 import type { EventStore } from './events/store.js';
 import type { Actor } from './actor.js';
@@ -59,9 +59,9 @@ const CANCELABLE: ReadonlySet<PortStatus> = new Set(['draft', 'submitted', 'foc_
  * contract §7: whether a number can be ported in. The service's own knowledge first (a number any
  * account owns, or one an open port already holds), then the simulated registry (world/port-registry.ts).
  */
-function portabilityOf(deps: Pick<PortsDeps, 'numbers' | 'ports'>, phoneNumber: string): Portability {
-  if (deps.numbers.isOwned(phoneNumber)) return { portable: false, reason: PORT_REASONS.alreadyOnService };
-  if (deps.ports.openPortFor(phoneNumber)) return { portable: false, reason: PORT_REASONS.openPort };
+async function portabilityOf(deps: Pick<PortsDeps, 'numbers' | 'ports'>, phoneNumber: string): Promise<Portability> {
+  if (await deps.numbers.isOwned(phoneNumber)) return { portable: false, reason: PORT_REASONS.alreadyOnService };
+  if (await deps.ports.openPortFor(phoneNumber)) return { portable: false, reason: PORT_REASONS.openPort };
   return registryPortability(phoneNumber);
 }
 
@@ -71,14 +71,14 @@ export function checkPortability(
   _actor: Actor,
   phoneNumbers: readonly string[],
 ): Array<{ phoneNumber: string } & Portability> {
-  return phoneNumbers.map((phoneNumber) => ({ phoneNumber, ...portabilityOf(deps, phoneNumber) }));
+  return phoneNumbers.map(async (phoneNumber) => ({ phoneNumber, ...await portabilityOf(deps, phoneNumber) }));
 }
 
 // --- create, documents, submit, cancel ---------------------------------------------------------------
 
-function emitUpdated(deps: Pick<PortsDeps, 'events'>, port: PortRecord, previousStatus: PortStatus | null): void {
+async function emitUpdated(deps: Pick<PortsDeps, 'events'>, port: PortRecord, previousStatus: PortStatus | null): Promise<void> {
   // contract §7: `port.updated` on each move. Decision: the fields below (documented in the OpenAPI text).
-  deps.events.emit(port.accountId, 'port.updated', {
+  await deps.events.emit(port.accountId, 'port.updated', {
     portId: port.id,
     status: port.status,
     previousStatus,
@@ -88,14 +88,14 @@ function emitUpdated(deps: Pick<PortsDeps, 'events'>, port: PortRecord, previous
   });
 }
 
-function move(deps: Pick<PortsDeps, 'clock' | 'events' | 'ports'>, port: PortRecord, status: PortStatus, change: Partial<Pick<PortRecord, 'focDate' | 'rejectionReason'>> = {}): void {
+async function move(deps: Pick<PortsDeps, 'clock' | 'events' | 'ports'>, port: PortRecord, status: PortStatus, change: Partial<Pick<PortRecord, 'focDate' | 'rejectionReason'>> = {}): Promise<void> {
   const previous = port.status;
   port.status = status;
   if (change.focDate !== undefined) port.focDate = change.focDate;
   if (change.rejectionReason !== undefined) port.rejectionReason = change.rejectionReason;
   port.updatedAt = deps.clock.nowMs();
-  deps.ports.save(port);
-  emitUpdated(deps, port, previous);
+  await deps.ports.save(port);
+  await emitUpdated(deps, port, previous);
 }
 
 /**
@@ -104,21 +104,21 @@ function move(deps: Pick<PortsDeps, 'clock' | 'events' | 'ports'>, port: PortRec
  * reason, all reported at once. The PIN is never kept: only whether one was given.
  */
 export function createPort(deps: PortsDeps, actor: Actor, body: CreatePortBody): PortWithDocuments {
-  return deps.uow.transaction(() => {
+  return deps.uow.write(async (tx) => {
     const details: ErrorDetail[] = [];
     const seen = new Set<string>();
-    body.phoneNumbers.forEach((phoneNumber, i) => {
+    body.phoneNumbers.forEach(async (phoneNumber, i) => {
       if (seen.has(phoneNumber)) {
         details.push({ path: ['body', 'phoneNumbers', i], message: `${phoneNumber} is listed twice` });
         return;
       }
       seen.add(phoneNumber);
-      const p = portabilityOf(deps, phoneNumber);
+      const p = await portabilityOf(tx, phoneNumber);
       if (!p.portable) details.push({ path: ['body', 'phoneNumbers', i], message: `${phoneNumber} is not portable: ${p.reason}` });
     });
     if (details.length) throw new ServiceError('validation_error', 'some numbers cannot be ported; check them with POST /v1/ports/check', details);
 
-    const now = deps.clock.nowMs();
+    const now = tx.clock.nowMs();
     const port: PortRecord = {
       id: newId('port'),
       accountId: actor.account.id,
@@ -134,28 +134,28 @@ export function createPort(deps: PortsDeps, actor: Actor, body: CreatePortBody):
       createdAt: now,
       updatedAt: now,
     };
-    deps.ports.insert(port);
-    emitUpdated(deps, port, null);
+    await tx.ports.insert(port);
+    await emitUpdated(tx, port, null);
     return { port, documents: [] };
   });
 }
 
-function ownPort(deps: Pick<PortsDeps, 'ports'>, actor: Actor, id: string): PortRecord {
-  const port = deps.ports.get(actor.account.id, id);
+async function ownPort(deps: Pick<PortsDeps, 'ports'>, actor: Actor, id: string): Promise<PortRecord> {
+  const port = await deps.ports.get(actor.account.id, id);
   // spec: Authentication 6 — another account's port is not_found.
   if (!port) throw notFound('port');
   return port;
 }
 
 /** contract §2: a port created with a live key (its fees live money, its numbers live ones) is a live key's to change. */
-function portToChange(deps: Pick<PortsDeps, 'ports'>, actor: Actor, id: string): PortRecord {
-  const port = ownPort(deps, actor, id);
+async function portToChange(deps: Pick<PortsDeps, 'ports'>, actor: Actor, id: string): Promise<PortRecord> {
+  const port = await ownPort(deps, actor, id);
   assertMayChange(actor, port.mode, 'this port');
   return port;
 }
 
-function withDocuments(deps: Pick<PortsDeps, 'ports'>, port: PortRecord): PortWithDocuments {
-  return { port, documents: deps.ports.documentsFor([port.id]).get(port.id) ?? [] };
+async function withDocuments(deps: Pick<PortsDeps, 'ports'>, port: PortRecord): Promise<PortWithDocuments> {
+  return { port, documents: (await deps.ports.documentsFor([port.id])).get(port.id) ?? [] };
 }
 
 // One character class, not a repeated group: a group repeated over megabytes overflows the regex engine.
@@ -180,14 +180,14 @@ function decodeDocument(contentBase64: string): Buffer {
  */
 export function addPortDocument(deps: PortsDeps, actor: Actor, id: string, body: PortDocumentBody): PortWithDocuments {
   const content = decodeDocument(body.contentBase64);
-  return deps.uow.transaction(() => {
-    const port = portToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const port = await portToChange(tx, actor, id);
     if (port.status !== 'draft') throw conflict(`documents can be attached only while the port is draft (it is ${port.status})`);
-    const now = deps.clock.nowMs();
-    deps.ports.putDocument({ id: newId('pdoc'), portId: port.id, type: body.type, filename: body.filename, sizeBytes: content.length, uploadedAt: now }, content);
+    const now = tx.clock.nowMs();
+    await tx.ports.putDocument({ id: newId('pdoc'), portId: port.id, type: body.type, filename: body.filename, sizeBytes: content.length, uploadedAt: now }, content);
     port.updatedAt = now;
-    deps.ports.save(port);
-    return withDocuments(deps, port);
+    await tx.ports.save(port);
+    return await withDocuments(tx, port);
   });
 }
 
@@ -197,10 +197,10 @@ export function addPortDocument(deps: PortsDeps, actor: Actor, id: string, body:
  * contract §11: port 100 per number, charged when submitted (Decision), live keys only.
  */
 export function submitPort(deps: PortsDeps, actor: Actor, id: string): PortWithDocuments {
-  return deps.uow.transaction(() => {
-    const port = portToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const port = await portToChange(tx, actor, id);
     if (port.status !== 'draft') throw conflict(`only a draft port can be submitted (it is ${port.status})`);
-    const documents = deps.ports.documentsFor([port.id]).get(port.id) ?? [];
+    const documents = (await tx.ports.documentsFor([port.id])).get(port.id) ?? [];
     const missing = PORT_DOCUMENT_TYPES.filter((t) => !documents.some((d) => d.type === t));
     if (missing.length) {
       throw new ServiceError(
@@ -209,43 +209,43 @@ export function submitPort(deps: PortsDeps, actor: Actor, id: string): PortWithD
         missing.map((t) => ({ path: ['documents', t], message: 'missing' })),
       );
     }
-    const now = deps.clock.nowMs();
-    move(deps, port, 'submitted');
-    deps.scheduler.schedule(JOB_PORT_VERDICT, now + PORT_TIMINGS.focScheduledAfterSecs * 1000, { portId: port.id, submittedAt: now });
+    const now = tx.clock.nowMs();
+    await move(tx, port, 'submitted');
+    await tx.scheduler.schedule(JOB_PORT_VERDICT, now + PORT_TIMINGS.focScheduledAfterSecs * 1000, { portId: port.id, submittedAt: now });
     // contract §11: per number at submit (live keys only); refused → 402 and the port stays a draft (same transaction).
     const count = port.phoneNumbers.length;
-    charge(deps, { accountId: port.accountId, mode: actor.mode }, { category: 'port', quantity: count, amountCents: count * PRICES.portPerNumber, ref: port.id });
+    await charge(tx, { accountId: port.accountId, mode: actor.mode }, { category: 'port', quantity: count, amountCents: count * PRICES.portPerNumber, ref: port.id });
     return { port, documents };
   });
 }
 
 /** POST /v1/ports/{id}/cancel (contract §7): only before the port ends (completed, rejected, canceled → 409). */
 export function cancelPort(deps: PortsDeps, actor: Actor, id: string): PortWithDocuments {
-  return deps.uow.transaction(() => {
-    const port = portToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const port = await portToChange(tx, actor, id);
     if (!CANCELABLE.has(port.status)) throw conflict(`a ${port.status} port cannot be canceled`);
-    move(deps, port, 'canceled');
-    return withDocuments(deps, port);
+    await move(tx, port, 'canceled');
+    return await withDocuments(tx, port);
   });
 }
 
 // --- reads -------------------------------------------------------------------------------------------
 
-export function getPort(deps: Pick<PortsDeps, 'ports'>, actor: Actor, id: string): PortWithDocuments {
-  return withDocuments(deps, ownPort(deps, actor, id));
+export async function getPort(deps: Pick<PortsDeps, 'ports'>, actor: Actor, id: string): Promise<PortWithDocuments> {
+  return await withDocuments(deps, await ownPort(deps, actor, id));
 }
 
-export function listPorts(deps: Pick<PortsDeps, 'ports'>, actor: Actor, f: PortFilters, limit: number, cursor?: string): Page<PortWithDocuments> {
-  const page = deps.ports.list(actor.account.id, f, limit, cursor);
-  const docs = deps.ports.documentsFor(page.data.map((p) => p.id));
+export async function listPorts(deps: Pick<PortsDeps, 'ports'>, actor: Actor, f: PortFilters, limit: number, cursor?: string): Promise<Page<PortWithDocuments>> {
+  const page = await deps.ports.list(actor.account.id, f, limit, cursor);
+  const docs = await deps.ports.documentsFor(page.data.map((p) => p.id));
   return { ...page, data: page.data.map((port) => ({ port, documents: docs.get(port.id) ?? [] })) };
 }
 
 // --- the losing carrier's verdict and completion -----------------------------------------------------
 
-function scheduleFoc(deps: PortsDeps, port: PortRecord, focDate: number): void {
-  move(deps, port, 'foc_scheduled', { focDate });
-  deps.scheduler.schedule(JOB_PORT_COMPLETE, focDate, { portId: port.id, focDate });
+async function scheduleFoc(deps: PortsDeps, port: PortRecord, focDate: number): Promise<void> {
+  await move(deps, port, 'foc_scheduled', { focDate });
+  await deps.scheduler.schedule(JOB_PORT_COMPLETE, focDate, { portId: port.id, focDate });
 }
 
 /**
@@ -257,18 +257,18 @@ function scheduleFoc(deps: PortsDeps, port: PortRecord, focDate: number): void {
 export function sandboxPortDecision(deps: PortsDeps, actor: Actor, id: string, body: SandboxPortDecisionBody): PortWithDocuments {
   if (body.decision === 'approved' && body.reason !== undefined) throw validationError(['body', 'reason'], 'goes with decision `rejected` only');
   if (body.decision === 'rejected' && body.focDate !== undefined) throw validationError(['body', 'focDate'], 'goes with decision `approved` only');
-  return deps.uow.transaction(() => {
-    const port = portToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const port = await portToChange(tx, actor, id);
     if (port.status !== 'submitted') throw conflict(`only a submitted port can be decided (it is ${port.status})`);
-    const now = deps.clock.nowMs();
+    const now = tx.clock.nowMs();
     if (body.decision === 'rejected') {
-      move(deps, port, 'rejected', { rejectionReason: body.reason ?? PORT_REASONS.sandboxRejected });
+      await move(tx, port, 'rejected', { rejectionReason: body.reason ?? PORT_REASONS.sandboxRejected });
     } else {
       const focDate = body.focDate === undefined ? now + PORT_TIMINGS.focDateAfterSecs * 1000 : Date.parse(body.focDate);
       if (focDate <= now) throw validationError(['body', 'focDate'], `must be after the service clock (${iso(now)})`);
-      scheduleFoc(deps, port, focDate);
+      await scheduleFoc(tx, port, focDate);
     }
-    return withDocuments(deps, port);
+    return await withDocuments(tx, port);
   });
 }
 
@@ -277,19 +277,19 @@ export function sandboxPortDecision(deps: PortsDeps, actor: Actor, id: string, b
  * (through the numbers domain). Should another account own one of them by now, the port is rejected
  * instead and nothing is adopted (all or nothing).
  */
-function completePort(deps: PortsDeps, port: PortRecord): void {
+async function completePort(deps: PortsDeps, port: PortRecord): Promise<void> {
   const now = deps.clock.nowMs();
-  const taken = port.phoneNumbers.filter((n) => deps.numbers.isOwned(n));
+  const taken = port.phoneNumbers.filter(async (n) => await deps.numbers.isOwned(n));
   if (taken.length) {
-    move(deps, port, 'rejected', { rejectionReason: `${taken.join(', ')}: ${PORT_REASONS.ownedAtCompletion}` });
+    await move(deps, port, 'rejected', { rejectionReason: `${taken.join(', ')}: ${PORT_REASONS.ownedAtCompletion}` });
     return;
   }
   for (const phoneNumber of port.phoneNumbers) {
     const profile = portedNumberProfile(phoneNumber);
     // Decision: a ported number keeps everything the service offers on its type: SMS, MMS and voice.
-    adoptPortedNumber(deps, port.accountId, port.mode, { phoneNumber, ...profile, capabilities: { sms: true, mms: true, voice: true } }, now);
+    await adoptPortedNumber(deps, port.accountId, port.mode, { phoneNumber, ...profile, capabilities: { sms: true, mms: true, voice: true } }, now);
   }
-  move(deps, port, 'completed');
+  await move(deps, port, 'completed');
 }
 
 interface VerdictPayload {
@@ -307,20 +307,20 @@ interface CompletePayload {
  */
 export function registerPortJobs(deps: PortsDeps): void {
   deps.scheduler.register(JOB_PORT_VERDICT, (p: VerdictPayload) => {
-    deps.uow.transaction(() => {
-      const port = deps.ports.getById(p.portId);
+    deps.uow.write(async (tx) => {
+      const port = await tx.ports.getById(p.portId);
       if (!port || port.status !== 'submitted') return;
       const verdict = losingCarrierVerdict(port);
-      if (verdict.approved) scheduleFoc(deps, port, deps.clock.nowMs() + PORT_TIMINGS.focDateAfterSecs * 1000);
-      else move(deps, port, 'rejected', { rejectionReason: verdict.reason });
+      if (verdict.approved) await scheduleFoc(tx, port, tx.clock.nowMs() + PORT_TIMINGS.focDateAfterSecs * 1000);
+      else await move(tx, port, 'rejected', { rejectionReason: verdict.reason });
     });
   }, 'port requests decided by the losing carrier');
 
   deps.scheduler.register(JOB_PORT_COMPLETE, (p: CompletePayload) => {
-    deps.uow.transaction(() => {
-      const port = deps.ports.getById(p.portId);
+    deps.uow.write(async (tx) => {
+      const port = await tx.ports.getById(p.portId);
       if (!port || port.status !== 'foc_scheduled' || port.focDate !== p.focDate) return;
-      completePort(deps, port);
+      await completePort(tx, port);
     });
   }, 'ports completed');
 }

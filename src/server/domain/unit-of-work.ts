@@ -8,12 +8,18 @@ import type { Repositories, Store, Transaction } from '../storage/store.js';
  * the open transaction and `read` reads within it (a top-level write from inside one would wait for
  * its own commit).
  *
+ * Inside a write, `tx.events` and `tx.scheduler` write into the transaction (an event and a job
+ * commit with the change that caused them).
+ *
  * `deps` is a thunk: the domain's deps hold this unit of work, and are complete before any
  * transaction runs.
  */
 export function domainUnitOfWork(store: Store, deps: () => DomainDeps): UnitOfWork {
   const enterWrite = (t: Transaction): TxDeps => {
-    const tx: TxDeps = { ...deps(), ...t, uow: nested(t) };
+    const d = deps();
+    // Events and jobs are written in the transaction: the store and the scheduler bound to it.
+    const tx: TxDeps = { ...d, ...t, uow: nested(t), scheduler: d.scheduler.in(t) };
+    tx.events = d.events.in(tx);
     return tx;
   };
   const nested = (t: Transaction): UnitOfWork => ({

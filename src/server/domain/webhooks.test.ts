@@ -44,10 +44,10 @@ freshFixtureEachTest((f) => {
   me = fx.actor('live');
 });
 
-const create = (body: Record<string, unknown>, actor: Actor = me) => createEndpoint(fx.deps, actor, CreateWebhookBody.parse(body));
-const update = (id: string, patch: Record<string, unknown>, actor: Actor = me) => updateEndpoint(fx.deps, actor, id, UpdateWebhookBody.parse(patch));
-const endpoint = (id: string) => fx.deps.webhookEndpoints.getById(id)!;
-const delivery = (id: string) => fx.deps.webhookDeliveries.getById(id)!;
+const create = async (body: Record<string, unknown>, actor: Actor = me) => await fx.deps.uow.write((tx) => createEndpoint(tx, actor, CreateWebhookBody.parse(body)));
+const update = (id: string, patch: Record<string, unknown>, actor: Actor = me) => (await fx.deps.uow.write((tx) => updateEndpoint(tx, actor, id, UpdateWebhookBody.parse(patch))));
+const endpoint = async (id: string) => (await fx.deps.webhookEndpoints.getById(id))!;
+const delivery = async (id: string) => (await fx.deps.webhookDeliveries.getById(id))!;
 const now = () => fx.clock.nowMs();
 
 const failure = (o: Partial<AttemptResult> = {}): AttemptResult => ({
@@ -70,13 +70,13 @@ function deliveryFor(ep: WebhookEndpointRecord, type = 'message.status') {
 }
 
 describe('createEndpoint', () => {
-  it('an https endpoint: enabled, every event by default, a whsec_ secret', () => {
-    const ep = create({ url: URL_A, description: 'orders' });
+  it('an https endpoint: enabled, every event by default, a whsec_ secret', async () => {
+    const ep = await create({ url: URL_A, description: 'orders' });
     expect(ep).toMatchObject({ accountId: fx.agency.id, url: URL_A, events: ['*'], enabled: true, description: 'orders', disabledAt: null, disabledReason: null, consecutiveFailures: 0 });
     expect(ep.id).toMatch(/^we_/);
     expect(ep.secret).toMatch(/^whsec_[A-Za-z0-9]{32}$/);
-    expect(endpoint(ep.id)).toEqual(ep);
-    expect(create({ url: URL_B }).secret).not.toBe(ep.secret);
+    expect(await endpoint(ep.id)).toEqual(ep);
+    expect((await create({ url: URL_B })).secret).not.toBe(ep.secret);
   });
 
   it.each([
@@ -88,120 +88,120 @@ describe('createEndpoint', () => {
     ['a private IPv6 address', 'https://[fd00::1]/x'],
     ['not a URL', 'hooks.example.com/x'],
     ['another scheme', 'ftp://hooks.example.com/x'],
-  ])('refuses %s as a validation error on url, without storing anything', (_label, url) => {
-    const err = serviceErrorOf(() => create({ url }));
+  ])('refuses %s as a validation error on url, without storing anything', async (_label, url) => {
+    const err = serviceErrorOf(async () => await create({ url }));
     expect(err.code).toBe('validation_error');
     expect(detailPaths(err)).toEqual([['body', 'url']]);
-    expect(listEndpoints(fx.deps, me)).toEqual([]);
+    expect(await fx.deps.uow.write((tx) => listEndpoints(tx, me))).toEqual([]);
   });
 
   it.each(['http://localhost:3000/hooks', 'http://127.0.0.1:8080/x', 'http://127.9.9.9/x', 'http://[::1]:9000/x', 'https://hooks.example.com/x'])(
     'accepts %s (loopback may be http; names are checked again at delivery)',
-    (url) => {
-      expect(create({ url }).enabled).toBe(true);
+    async (url) => {
+      expect((await create({ url })).enabled).toBe(true);
     },
   );
 
-  it('the event filter is stored without duplicates, in the order given', () => {
-    expect(create({ url: URL_A, events: ['message.status', 'message.*', 'message.status'] }).events).toEqual(['message.status', 'message.*']);
+  it('the event filter is stored without duplicates, in the order given', async () => {
+    expect((await create({ url: URL_A, events: ['message.status', 'message.*', 'message.status'] })).events).toEqual(['message.status', 'message.*']);
     // Unknown types and "*" mixed with others never reach the domain (the body schema).
     expect(CreateWebhookBody.safeParse({ url: URL_A, events: ['message.nope'] }).success).toBe(false);
     expect(CreateWebhookBody.safeParse({ url: URL_A, events: ['*', 'message.status'] }).success).toBe(false);
     expect(CreateWebhookBody.safeParse({ url: URL_A, events: [] }).success).toBe(false);
   });
 
-  it(`at most ${MAX_ENDPOINTS_PER_ACCOUNT} endpoints per account; each account counts its own`, () => {
+  it(`at most ${MAX_ENDPOINTS_PER_ACCOUNT} endpoints per account; each account counts its own`, async () => {
     expect(MAX_ENDPOINTS_PER_ACCOUNT).toBe(50);
-    const made = Array.from({ length: 50 }, (_, i) => create({ url: `https://hooks.example.com/${i}` }));
-    const err = serviceErrorOf(() => create({ url: URL_A }));
+    const made = Array.from({ length: 50 }, async (_, i) => await create({ url: `https://hooks.example.com/${i}` }));
+    const err = serviceErrorOf(async () => await create({ url: URL_A }));
     expect(err.code).toBe('conflict');
-    expect(listEndpoints(fx.deps, me)).toHaveLength(50);
+    expect(await fx.deps.uow.write((tx) => listEndpoints(tx, me))).toHaveLength(50);
     // A sub-account is another account.
-    expect(create({ url: URL_A }, fx.actor('live', fx.sub)).accountId).toBe(fx.sub.id);
+    expect((await create({ url: URL_A }, fx.actor('live', fx.sub))).accountId).toBe(fx.sub.id);
     // Deleting one makes room again.
-    deleteEndpoint(fx.deps, me, made[0]!.id);
-    expect(create({ url: URL_A }).enabled).toBe(true);
+    await fx.deps.uow.write((tx) => deleteEndpoint(tx, me, made[0]!.id));
+    expect((await create({ url: URL_A })).enabled).toBe(true);
   });
 });
 
 describe('updateEndpoint, deleteEndpoint, rotateSecret', () => {
-  it('changes url, events (deduplicated) and description; an unsafe url changes nothing', () => {
-    const ep = create({ url: URL_A });
+  it('changes url, events (deduplicated) and description; an unsafe url changes nothing', async () => {
+    const ep = await create({ url: URL_A });
     fx.clock.setTo(now() + 1000);
     const updated = update(ep.id, { url: URL_B, events: ['message.*', 'message.*'], description: 'new' });
     expect(updated).toMatchObject({ url: URL_B, events: ['message.*'], description: 'new', updatedAt: now() });
     const err = serviceErrorOf(() => update(ep.id, { url: 'https://10.0.0.1/x', description: 'changed' }));
     expect(err.code).toBe('validation_error');
-    expect(endpoint(ep.id)).toMatchObject({ url: URL_B, description: 'new' });
+    expect(await endpoint(ep.id)).toMatchObject({ url: URL_B, description: 'new' });
   });
 
-  it('disabling by hand: reason manual, scheduled deliveries abandoned, no event', () => {
-    const ep = create({ url: URL_A });
+  it('disabling by hand: reason manual, scheduled deliveries abandoned, no event', async () => {
+    const ep = await create({ url: URL_A });
     const d = deliveryFor(ep);
     expect(d.nextAttemptAt).toBe(now());
     const disabled = update(ep.id, { enabled: false });
     expect(disabled).toMatchObject({ enabled: false, disabledReason: 'manual', disabledAt: now() });
-    expect(delivery(d.id)).toMatchObject({ status: 'abandoned', nextAttemptAt: null });
+    expect(await delivery(d.id)).toMatchObject({ status: 'abandoned', nextAttemptAt: null });
     expect(fx.events(fx.agency, DISABLED_EVENT_TYPE)).toEqual([]);
   });
 
-  it('re-enabling clears the disable and the failing streak', () => {
-    const ep = create({ url: URL_A });
-    fx.deps.webhookEndpoints.update(ep.id, { consecutiveFailures: 7, failingSince: now() - HOUR }, now());
-    sandboxAutoDisable(fx.deps, me, ep.id);
+  it('re-enabling clears the disable and the failing streak', async () => {
+    const ep = await create({ url: URL_A });
+    await fx.deps.webhookEndpoints.update(ep.id, { consecutiveFailures: 7, failingSince: now() - HOUR }, now());
+    (await fx.deps.uow.write((tx) => sandboxAutoDisable(tx, me, ep.id)));
     const enabled = update(ep.id, { enabled: true });
     expect(enabled).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null, consecutiveFailures: 0, failingSince: null });
   });
 
-  it('delete removes the endpoint and its deliveries', () => {
-    const ep = create({ url: URL_A });
+  it('delete removes the endpoint and its deliveries', async () => {
+    const ep = await create({ url: URL_A });
     const d = deliveryFor(ep);
-    deleteEndpoint(fx.deps, me, ep.id);
-    expect(fx.deps.webhookEndpoints.getById(ep.id)).toBeUndefined();
-    expect(fx.deps.webhookDeliveries.getById(d.id)).toBeUndefined();
-    expect(serviceErrorOf(() => deleteEndpoint(fx.deps, me, ep.id)).code).toBe('not_found');
+    await fx.deps.uow.write((tx) => deleteEndpoint(tx, me, ep.id));
+    expect(await fx.deps.webhookEndpoints.getById(ep.id)).toBeUndefined();
+    expect(await fx.deps.webhookDeliveries.getById(d.id)).toBeUndefined();
+    expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => deleteEndpoint(tx, me, ep.id))).code).toBe('not_found');
     // An attempt that was in flight finds nothing to record.
-    expect(recordAttempt(fx.deps, d.id, 1, now(), failure())).toBeNull();
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 1, now(), failure())))).toBeNull();
   });
 
-  it('rotateSecret: a new whsec_ secret at once', () => {
-    const ep = create({ url: URL_A });
-    const rotated = rotateSecret(fx.deps, me, ep.id);
+  it('rotateSecret: a new whsec_ secret at once', async () => {
+    const ep = await create({ url: URL_A });
+    const rotated = await fx.deps.uow.write((tx) => rotateSecret(tx, me, ep.id));
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(ep.secret);
-    expect(endpoint(ep.id).secret).toBe(rotated.secret);
+    expect((await endpoint(ep.id)).secret).toBe(rotated.secret);
   });
 
-  it("another account's endpoint is not found, for every caller action", () => {
-    const ep = create({ url: URL_A }, fx.actor('live', fx.sub));
-    const d = fx.deps.uow.transaction(() => {
-      const event = fx.deps.events.emit(fx.sub.id, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-      return fx.deps.webhookDeliveries.dueForEvent(event.id, now())[0]!;
+  it("another account's endpoint is not found, for every caller action", async () => {
+    const ep = await create({ url: URL_A }, fx.actor('live', fx.sub));
+    const d = fx.deps.uow.write(async (tx) => {
+      const event = await tx.events.emit(fx.sub.id, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      return (await tx.webhookDeliveries.dueForEvent(event.id, now()))[0]!;
     });
     expect(d).toBeDefined();
     for (const a of [me, fx.actor('live', fx.stranger)]) {
-      expect(serviceErrorOf(() => getEndpoint(fx.deps, a, ep.id)).code).toBe('not_found');
+      expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getEndpoint(tx, a, ep.id))).code).toBe('not_found');
       expect(serviceErrorOf(() => update(ep.id, { description: 'x' }, a)).code).toBe('not_found');
-      expect(serviceErrorOf(() => rotateSecret(fx.deps, a, ep.id)).code).toBe('not_found');
-      expect(serviceErrorOf(() => deleteEndpoint(fx.deps, a, ep.id)).code).toBe('not_found');
-      expect(serviceErrorOf(() => sandboxAutoDisable(fx.deps, a, ep.id)).code).toBe('not_found');
-      expect(serviceErrorOf(() => createTestDelivery(fx.deps, a, ep.id)).code).toBe('not_found');
-      expect(serviceErrorOf(() => getDelivery(fx.deps, a, ep.id, d.id)).code).toBe('not_found');
-      expect(serviceErrorOf(() => scheduleManualRetry(fx.deps, a, ep.id, d.id, false)).code).toBe('not_found');
-      expect(listEndpoints(fx.deps, a)).toEqual([]);
+      expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => rotateSecret(tx, a, ep.id))).code).toBe('not_found');
+      expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => deleteEndpoint(tx, a, ep.id))).code).toBe('not_found');
+      expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => sandboxAutoDisable(tx, a, ep.id)))).code).toBe('not_found');
+      expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => createTestDelivery(tx, a, ep.id))).code).toBe('not_found');
+      expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getDelivery(tx, a, ep.id, d.id))).code).toBe('not_found');
+      expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => scheduleManualRetry(tx, a, ep.id, d.id, false)))).code).toBe('not_found');
+      expect(await fx.deps.uow.write((tx) => listEndpoints(tx, a))).toEqual([]);
     }
-    expect(endpoint(ep.id)).toMatchObject({ enabled: true, description: null, secret: ep.secret });
+    expect(await endpoint(ep.id)).toMatchObject({ enabled: true, description: null, secret: ep.secret });
   });
 });
 
 describe('writeDeliveriesForEvent (the outbox)', () => {
-  it('one pending delivery, due at once, per enabled endpoint whose filter matches', () => {
-    const all = create({ url: URL_A });
-    const family = create({ url: URL_B, events: ['message.*'] });
-    const exact = create({ url: 'https://hooks.example.com/c', events: ['message.received'] });
-    const disabled = create({ url: 'https://hooks.example.com/d' });
+  it('one pending delivery, due at once, per enabled endpoint whose filter matches', async () => {
+    const all = await create({ url: URL_A });
+    const family = await create({ url: URL_B, events: ['message.*'] });
+    const exact = await create({ url: 'https://hooks.example.com/c', events: ['message.received'] });
+    const disabled = await create({ url: 'https://hooks.example.com/d' });
     update(disabled.id, { enabled: false });
-    const theirs = create({ url: URL_A }, fx.actor('live', fx.sub));
+    const theirs = await create({ url: URL_A }, fx.actor('live', fx.sub));
 
     const event = fx.emit(fx.agency, 'message.status', { messageId: 'msg_1', status: 'sent', reason: null });
     const written = [all, family, exact, disabled, theirs].map((e) => fx.deliveriesFor(e.id).length);
@@ -218,33 +218,33 @@ describe('writeDeliveriesForEvent (the outbox)', () => {
       nextAttemptAt: event.createdAt,
     });
     // The delivery carries the stored event's exact bytes.
-    expect(JSON.parse(fx.deps.webhookDeliveries.rawBody(d)!)).toEqual(event.body);
+    expect(JSON.parse((await fx.deps.webhookDeliveries.rawBody(d))!)).toEqual(event.body);
 
     fx.emit(fx.agency, 'message.received', { messageId: 'msg_2' });
     expect([all, family, exact].map((e) => fx.deliveriesFor(e.id).length)).toEqual([2, 2, 1]);
   });
 
-  it('returns how many it wrote; none for an account without endpoints', () => {
-    create({ url: URL_A });
-    create({ url: URL_B, events: ['call.*'] });
+  it('returns how many it wrote; none for an account without endpoints', async () => {
+    await create({ url: URL_A });
+    await create({ url: URL_B, events: ['call.*'] });
     const event = { id: 'evt_test', accountId: fx.agency.id, type: 'message.status', createdAt: now(), body: {} };
-    expect(fx.deps.uow.transaction(() => writeDeliveriesForEvent(fx.deps, event))).toBe(1);
-    expect(fx.deps.uow.transaction(() => writeDeliveriesForEvent(fx.deps, { ...event, accountId: fx.stranger.id }))).toBe(0);
+    expect(fx.deps.uow.write(async (tx) => await writeDeliveriesForEvent(tx, event))).toBe(1);
+    expect(fx.deps.uow.write(async (tx) => await writeDeliveriesForEvent(tx, { ...event, accountId: fx.stranger.id }))).toBe(0);
   });
 
-  it('never delivers an endpoint its own disabled event, even if it were still enabled', () => {
-    const a = create({ url: URL_A });
-    const b = create({ url: URL_B });
+  it('never delivers an endpoint its own disabled event, even if it were still enabled', async () => {
+    const a = await create({ url: URL_A });
+    const b = await create({ url: URL_B });
     const event = { id: 'evt_disabled', accountId: fx.agency.id, type: DISABLED_EVENT_TYPE, createdAt: now(), body: { endpointId: a.id } };
     // The outbox called directly, as the event store does inside the emitting transaction.
-    expect(fx.deps.uow.transaction(() => writeDeliveriesForEvent(fx.deps, event))).toBe(1);
+    expect(fx.deps.uow.write(async (tx) => await writeDeliveriesForEvent(tx, event))).toBe(1);
     expect(fx.deliveriesFor(a.id)).toEqual([]);
     expect(fx.deliveriesFor(b.id).map((d) => d.eventId)).toEqual(['evt_disabled']);
   });
 
-  it('single-attempt types (call.ringing) get one attempt; others nine', () => {
+  it('single-attempt types (call.ringing) get one attempt; others nine', async () => {
     expect(MAX_ATTEMPTS).toBe(9);
-    const ep = create({ url: URL_A });
+    const ep = await create({ url: URL_A });
     expect(deliveryFor(ep, 'call.ringing').maxAttempts).toBe(1);
     expect(deliveryFor(ep, 'call.completed').maxAttempts).toBe(9);
   });
@@ -252,29 +252,29 @@ describe('writeDeliveriesForEvent (the outbox)', () => {
 
 describe('recordAttempt', () => {
   let ep: WebhookEndpointRecord;
-  beforeEach(() => {
-    ep = create({ url: URL_A });
+  beforeEach(async () => {
+    ep = await create({ url: URL_A });
   });
 
-  it('a success: succeeded, nothing scheduled, the streak reset and lastSuccessAt set', () => {
+  it('a success: succeeded, nothing scheduled, the streak reset and lastSuccessAt set', async () => {
     const d = deliveryFor(ep);
-    fx.deps.webhookEndpoints.recordOutcome(ep.id, false, now() - HOUR);
-    expect(recordAttempt(fx.deps, d.id, 1, now(), success)).toBeNull();
-    expect(delivery(d.id)).toMatchObject({ status: 'succeeded', attempt: 1, responseStatus: 200, responseBody: 'ok', nextAttemptAt: null, error: null });
-    expect(delivery(d.id).attempts).toEqual([{ attempt: 1, at: now(), outcome: 'succeeded', responseStatus: 200, durationMs: 5, error: null }]);
-    expect(endpoint(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null, lastSuccessAt: now() });
+    await fx.deps.webhookEndpoints.recordOutcome(ep.id, false, now() - HOUR);
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 1, now(), success)))).toBeNull();
+    expect(await delivery(d.id)).toMatchObject({ status: 'succeeded', attempt: 1, responseStatus: 200, responseBody: 'ok', nextAttemptAt: null, error: null });
+    expect((await delivery(d.id)).attempts).toEqual([{ attempt: 1, at: now(), outcome: 'succeeded', responseStatus: 200, durationMs: 5, error: null }]);
+    expect(await endpoint(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null, lastSuccessAt: now() });
   });
 
-  it('a retryable failure is retried on the schedule, at 5-minute tick boundaries', () => {
+  it('a retryable failure is retried on the schedule, at 5-minute tick boundaries', async () => {
     const d = deliveryFor(ep);
     let at = now();
     const times: number[] = [];
     for (let attempt = 1; attempt < MAX_ATTEMPTS; attempt++) {
-      const next = recordAttempt(fx.deps, d.id, attempt, at, failure());
+      const next = (await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, attempt, at, failure())));
       expect(next).toBe(tickAtOrAfter(at + BACKOFF_MS[attempt - 1]!));
       expect(next! % (5 * 60_000)).toBe(0);
-      expect(fx.deps.webhookDeliveries.hasJobAt(TICK_JOB, next!)).toBe(true);
-      expect(delivery(d.id)).toMatchObject({ status: 'failed', attempt, nextAttemptAt: next });
+      expect(await fx.deps.webhookDeliveries.hasJobAt(TICK_JOB, next!)).toBe(true);
+      expect(await delivery(d.id)).toMatchObject({ status: 'failed', attempt, nextAttemptAt: next });
       times.push(next! - at);
       at = next!;
     }
@@ -282,49 +282,49 @@ describe('recordAttempt', () => {
     // 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h (each rounded up to a tick).
     expect(BACKOFF_MS).toEqual([30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000]);
     // The ninth failure is the last: abandoned.
-    expect(recordAttempt(fx.deps, d.id, MAX_ATTEMPTS, at, failure())).toBeNull();
-    expect(delivery(d.id)).toMatchObject({ status: 'abandoned', attempt: 9, nextAttemptAt: null });
-    expect(delivery(d.id).attempts.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(endpoint(ep.id)).toMatchObject({ consecutiveFailures: 9, failingSince: fx.deliveriesFor(ep.id)[0]!.attempts[0]!.at });
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, MAX_ATTEMPTS, at, failure())))).toBeNull();
+    expect(await delivery(d.id)).toMatchObject({ status: 'abandoned', attempt: 9, nextAttemptAt: null });
+    expect((await delivery(d.id)).attempts.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(await endpoint(ep.id)).toMatchObject({ consecutiveFailures: 9, failingSince: fx.deliveriesFor(ep.id)[0]!.attempts[0]!.at });
   });
 
-  it('a non-retryable failure is abandoned at once', () => {
+  it('a non-retryable failure is abandoned at once', async () => {
     const d = deliveryFor(ep);
-    expect(recordAttempt(fx.deps, d.id, 1, now(), failure({ responseStatus: 400, error: 'HTTP 400', retryable: false }))).toBeNull();
-    expect(delivery(d.id)).toMatchObject({ status: 'abandoned', nextAttemptAt: null, responseStatus: 400, error: 'HTTP 400' });
-    expect(endpoint(ep.id).consecutiveFailures).toBe(1); // it still counts as a failure
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 1, now(), failure({ responseStatus: 400, error: 'HTTP 400', retryable: false }))))).toBeNull();
+    expect(await delivery(d.id)).toMatchObject({ status: 'abandoned', nextAttemptAt: null, responseStatus: 400, error: 'HTTP 400' });
+    expect((await endpoint(ep.id)).consecutiveFailures).toBe(1); // it still counts as a failure
   });
 
-  it('a single-attempt type is abandoned after its one failure, even a retryable one', () => {
+  it('a single-attempt type is abandoned after its one failure, even a retryable one', async () => {
     const d = deliveryFor(ep, 'call.ringing');
-    expect(recordAttempt(fx.deps, d.id, 1, now(), failure())).toBeNull();
-    expect(delivery(d.id)).toMatchObject({ status: 'abandoned', nextAttemptAt: null });
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 1, now(), failure())))).toBeNull();
+    expect(await delivery(d.id)).toMatchObject({ status: 'abandoned', nextAttemptAt: null });
   });
 
   it("503 with Retry-After waits the longer of the backoff and the receiver's ask (at most a day)", () => {
     const d = deliveryFor(ep);
     const at = now();
-    expect(recordAttempt(fx.deps, d.id, 1, at, failure({ responseStatus: 503, retryAfterMs: 2 * HOUR }))).toBe(tickAtOrAfter(at + 2 * HOUR));
-    expect(recordAttempt(fx.deps, d.id, 2, at, failure({ responseStatus: 503, retryAfterMs: 1000 }))).toBe(tickAtOrAfter(at + BACKOFF_MS[1]));
-    expect(recordAttempt(fx.deps, d.id, 3, at, failure({ responseStatus: 429, retryAfterMs: 30 * 24 * HOUR }))).toBe(tickAtOrAfter(at + 24 * HOUR));
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 1, at, failure({ responseStatus: 503, retryAfterMs: 2 * HOUR }))))).toBe(tickAtOrAfter(at + 2 * HOUR));
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 2, at, failure({ responseStatus: 503, retryAfterMs: 1000 }))))).toBe(tickAtOrAfter(at + BACKOFF_MS[1]));
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 3, at, failure({ responseStatus: 429, retryAfterMs: 30 * 24 * HOUR }))))).toBe(tickAtOrAfter(at + 24 * HOUR));
     // Only 429 and 503 are honoured.
-    expect(recordAttempt(fx.deps, d.id, 4, at, failure({ responseStatus: 500, retryAfterMs: 2 * HOUR }))).toBe(tickAtOrAfter(at + BACKOFF_MS[3]));
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 4, at, failure({ responseStatus: 500, retryAfterMs: 2 * HOUR }))))).toBe(tickAtOrAfter(at + BACKOFF_MS[3]));
   });
 
-  it('a failure on a disabled endpoint is not retried', () => {
+  it('a failure on a disabled endpoint is not retried', async () => {
     const d = deliveryFor(ep);
-    fx.deps.webhookEndpoints.update(ep.id, { enabled: false }, now());
-    expect(recordAttempt(fx.deps, d.id, 1, now(), failure())).toBeNull();
-    expect(delivery(d.id).status).toBe('abandoned');
+    await fx.deps.webhookEndpoints.update(ep.id, { enabled: false }, now());
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 1, now(), failure())))).toBeNull();
+    expect((await delivery(d.id)).status).toBe('abandoned');
   });
 
-  it("a test delivery's outcome never touches the endpoint's streak", () => {
-    const t = createTestDelivery(fx.deps, me, ep.id);
+  it("a test delivery's outcome never touches the endpoint's streak", async () => {
+    const t = await fx.deps.uow.write((tx) => createTestDelivery(tx, me, ep.id));
     expect(t).toMatchObject({ isTest: true, maxAttempts: 1, eventType: 'webhook_endpoint.test', status: 'pending' });
     expect(fx.events(fx.agency)).toEqual([]); // not in the feed
-    expect(recordAttempt(fx.deps, t.id, 1, now(), failure())).toBeNull();
-    expect(delivery(t.id).status).toBe('abandoned');
-    expect(endpoint(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null, lastSuccessAt: null });
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, t.id, 1, now(), failure())))).toBeNull();
+    expect((await delivery(t.id)).status).toBe('abandoned');
+    expect(await endpoint(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null, lastSuccessAt: null });
   });
 });
 
@@ -360,19 +360,19 @@ describe('auto-disable', () => {
     expect(shouldAutoDisable(base({ enabled: false }), T)).toBe(false);
   });
 
-  it('the failure that crosses the thresholds disables the endpoint and tells the other subscribed endpoints only', () => {
-    const failing = create({ url: URL_A });
-    const watcher = create({ url: URL_B, events: ['webhook_endpoint.disabled'] });
-    const everything = create({ url: 'https://hooks.example.com/all' });
-    const messagesOnly = create({ url: 'https://hooks.example.com/msg', events: ['message.*'] });
-    const theirs = create({ url: URL_A }, fx.actor('live', fx.sub));
+  it('the failure that crosses the thresholds disables the endpoint and tells the other subscribed endpoints only', async () => {
+    const failing = await create({ url: URL_A });
+    const watcher = await create({ url: URL_B, events: ['webhook_endpoint.disabled'] });
+    const everything = await create({ url: 'https://hooks.example.com/all' });
+    const messagesOnly = await create({ url: 'https://hooks.example.com/msg', events: ['message.*'] });
+    const theirs = await create({ url: URL_A }, fx.actor('live', fx.sub));
     const d = deliveryFor(failing);
     // 49 failures in a streak that began 72 h ago, no success since.
-    fx.deps.webhookEndpoints.update(failing.id, { consecutiveFailures: 49, failingSince: now() - 72 * HOUR }, now());
+    await fx.deps.webhookEndpoints.update(failing.id, { consecutiveFailures: 49, failingSince: now() - 72 * HOUR }, now());
 
-    expect(recordAttempt(fx.deps, d.id, 1, now(), failure())).toBeNull();
-    expect(endpoint(failing.id)).toMatchObject({ enabled: false, disabledReason: 'consecutive_failures', disabledAt: now(), consecutiveFailures: 50 });
-    expect(delivery(d.id)).toMatchObject({ status: 'abandoned', nextAttemptAt: null });
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 1, now(), failure())))).toBeNull();
+    expect(await endpoint(failing.id)).toMatchObject({ enabled: false, disabledReason: 'consecutive_failures', disabledAt: now(), consecutiveFailures: 50 });
+    expect(await delivery(d.id)).toMatchObject({ status: 'abandoned', nextAttemptAt: null });
 
     const events = fx.events(fx.agency, DISABLED_EVENT_TYPE);
     expect(events).toHaveLength(1);
@@ -381,88 +381,88 @@ describe('auto-disable', () => {
     expect([failing, watcher, everything, messagesOnly, theirs].map(got)).toEqual([0, 1, 1, 0, 0]);
   });
 
-  it('one failure short of 50 does not disable', () => {
-    const ep = create({ url: URL_A });
+  it('one failure short of 50 does not disable', async () => {
+    const ep = await create({ url: URL_A });
     const d = deliveryFor(ep);
-    fx.deps.webhookEndpoints.update(ep.id, { consecutiveFailures: 48, failingSince: now() - 100 * HOUR }, now());
-    expect(recordAttempt(fx.deps, d.id, 1, now(), failure())).not.toBeNull();
-    expect(endpoint(ep.id).enabled).toBe(true);
+    await fx.deps.webhookEndpoints.update(ep.id, { consecutiveFailures: 48, failingSince: now() - 100 * HOUR }, now());
+    expect((await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 1, now(), failure())))).not.toBeNull();
+    expect((await endpoint(ep.id)).enabled).toBe(true);
     expect(fx.events(fx.agency, DISABLED_EVENT_TYPE)).toEqual([]);
   });
 
-  it('disableEndpoint emits only when asked, and abandons what was scheduled', () => {
-    const a = create({ url: URL_A });
-    const b = create({ url: URL_B });
+  it('disableEndpoint emits only when asked, and abandons what was scheduled', async () => {
+    const a = await create({ url: URL_A });
+    const b = await create({ url: URL_B });
     const da = deliveryFor(a);
-    disableEndpoint(fx.deps, a, 'manual', now(), false);
+    (await fx.deps.uow.write((tx) => disableEndpoint(tx, a, 'manual', now(), false)));
     expect(fx.events(fx.agency, DISABLED_EVENT_TYPE)).toEqual([]);
-    expect(delivery(da.id).status).toBe('abandoned');
-    disableEndpoint(fx.deps, b, 'consecutive_failures', now(), true);
+    expect((await delivery(da.id)).status).toBe('abandoned');
+    (await fx.deps.uow.write((tx) => disableEndpoint(tx, b, 'consecutive_failures', now(), true)));
     expect(fx.events(fx.agency, DISABLED_EVENT_TYPE).map((e) => e.body.endpointId)).toEqual([b.id]);
     // a is disabled too: nobody is left to deliver to.
     expect(fx.deliveriesFor(a.id).filter((x) => x.eventType === DISABLED_EVENT_TYPE)).toEqual([]);
   });
 
-  it('sandboxAutoDisable takes the automatic path now; a disabled endpoint is a conflict', () => {
-    const ep = create({ url: URL_A });
-    const other = create({ url: URL_B });
-    fx.deps.webhookEndpoints.recordOutcome(ep.id, false, now());
-    fx.deps.webhookEndpoints.recordOutcome(ep.id, false, now());
-    expect(sandboxAutoDisable(fx.deps, me, ep.id)).toMatchObject({ enabled: false, disabledReason: 'consecutive_failures' });
+  it('sandboxAutoDisable takes the automatic path now; a disabled endpoint is a conflict', async () => {
+    const ep = await create({ url: URL_A });
+    const other = await create({ url: URL_B });
+    await fx.deps.webhookEndpoints.recordOutcome(ep.id, false, now());
+    await fx.deps.webhookEndpoints.recordOutcome(ep.id, false, now());
+    expect((await fx.deps.uow.write((tx) => sandboxAutoDisable(tx, me, ep.id)))).toMatchObject({ enabled: false, disabledReason: 'consecutive_failures' });
     const [event] = fx.events(fx.agency, DISABLED_EVENT_TYPE);
     expect(event?.body).toMatchObject({ endpointId: ep.id, consecutiveFailures: 2 });
     expect(fx.deliveriesFor(other.id).map((x) => x.eventType)).toEqual([DISABLED_EVENT_TYPE]);
-    expect(serviceErrorOf(() => sandboxAutoDisable(fx.deps, me, ep.id)).code).toBe('conflict');
+    expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => sandboxAutoDisable(tx, me, ep.id)))).code).toBe('conflict');
   });
 });
 
 describe('manual retry and the delivery log', () => {
   let ep: WebhookEndpointRecord;
-  beforeEach(() => {
-    ep = create({ url: URL_A });
+  beforeEach(async () => {
+    ep = await create({ url: URL_A });
   });
 
   it('puts one more attempt due now, keeping failed as failed', () => {
     const d = deliveryFor(ep);
-    recordAttempt(fx.deps, d.id, 1, now(), failure({ retryable: false }));
+    (await fx.deps.uow.write((tx) => recordAttempt(tx, d.id, 1, now(), failure({ retryable: false }))));
     fx.clock.setTo(now() + HOUR);
-    const retried = scheduleManualRetry(fx.deps, me, ep.id, d.id, false);
+    const retried = (await fx.deps.uow.write((tx) => scheduleManualRetry(tx, me, ep.id, d.id, false)));
     expect(retried).toMatchObject({ nextAttemptAt: now(), status: 'pending', attempt: 1 }); // abandoned → pending
 
     const e = deliveryFor(ep);
-    recordAttempt(fx.deps, e.id, 1, now(), failure());
-    expect(scheduleManualRetry(fx.deps, me, ep.id, e.id, false)).toMatchObject({ nextAttemptAt: now(), status: 'failed' });
+    (await fx.deps.uow.write((tx) => recordAttempt(tx, e.id, 1, now(), failure())));
+    expect((await fx.deps.uow.write((tx) => scheduleManualRetry(tx, me, ep.id, e.id, false)))).toMatchObject({ nextAttemptAt: now(), status: 'failed' });
 
     const s = deliveryFor(ep);
-    recordAttempt(fx.deps, s.id, 1, now(), success);
-    expect(scheduleManualRetry(fx.deps, me, ep.id, s.id, false)).toMatchObject({ nextAttemptAt: now(), status: 'pending' });
+    (await fx.deps.uow.write((tx) => recordAttempt(tx, s.id, 1, now(), success)));
+    expect((await fx.deps.uow.write((tx) => scheduleManualRetry(tx, me, ep.id, s.id, false)))).toMatchObject({ nextAttemptAt: now(), status: 'pending' });
   });
 
-  it('refused while an attempt is in flight, and on a disabled endpoint', () => {
+  it('refused while an attempt is in flight, and on a disabled endpoint', async () => {
     const d = deliveryFor(ep);
-    expect(serviceErrorOf(() => scheduleManualRetry(fx.deps, me, ep.id, d.id, true)).code).toBe('conflict');
+    expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => scheduleManualRetry(tx, me, ep.id, d.id, true)))).code).toBe('conflict');
     update(ep.id, { enabled: false });
-    const err = serviceErrorOf(() => scheduleManualRetry(fx.deps, me, ep.id, d.id, false));
+    const err = serviceErrorOf(() => (await fx.deps.uow.write((tx) => scheduleManualRetry(tx, me, ep.id, d.id, false))));
     expect(err.code).toBe('conflict');
     expect(err.message).toContain('disabled');
-    expect(delivery(d.id).nextAttemptAt).toBeNull();
+    expect((await delivery(d.id)).nextAttemptAt).toBeNull();
   });
 
-  it('a delivery older than the 7-day log is not found (and not retried)', () => {
+  it('a delivery older than the 7-day log is not found (and not retried)', async () => {
     const d = deliveryFor(ep);
     fx.clock.setTo(now() + DELIVERY_LOG_RETENTION_MS - 1);
-    expect(getDelivery(fx.deps, me, ep.id, d.id).id).toBe(d.id);
-    expect(listDeliveries(fx.deps, me, ep.id, { limit: 10 }).data.map((x) => x.id)).toEqual([d.id]);
+    expect((await fx.deps.uow.write((tx) => getDelivery(tx, me, ep.id, d.id))).id).toBe(d.id);
+    expect((await fx.deps.uow.write((tx) => listDeliveries(tx, me, ep.id, { limit: 10 }))).data.map((x) => x.id)).toEqual([d.id]);
     fx.clock.setTo(now() + 2);
-    expect(serviceErrorOf(() => getDelivery(fx.deps, me, ep.id, d.id)).code).toBe('not_found');
-    expect(serviceErrorOf(() => scheduleManualRetry(fx.deps, me, ep.id, d.id, false)).code).toBe('not_found');
-    expect(listDeliveries(fx.deps, me, ep.id, { limit: 10 }).data).toEqual([]);
+    expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getDelivery(tx, me, ep.id, d.id))).code).toBe('not_found');
+    expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => scheduleManualRetry(tx, me, ep.id, d.id, false)))).code).toBe('not_found');
+    expect((await fx.deps.uow.write((tx) => listDeliveries(tx, me, ep.id, { limit: 10 }))).data).toEqual([]);
   });
 
-  it("a delivery of another endpoint of the same account is not this endpoint's", () => {
-    const other = create({ url: URL_B });
+  it("a delivery of another endpoint of the same account is not this endpoint's", async () => {
+    const other = await create({ url: URL_B });
     const d = deliveryFor(ep);
-    expect(serviceErrorOf(() => getDelivery(fx.deps, me, other.id, d.id)).code).toBe('not_found');
-    expect(serviceErrorOf(() => scheduleManualRetry(fx.deps, me, other.id, d.id, false)).code).toBe('not_found');
+    expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getDelivery(tx, me, other.id, d.id))).code).toBe('not_found');
+    expect(serviceErrorOf(() => (await fx.deps.uow.write((tx) => scheduleManualRetry(tx, me, other.id, d.id, false)))).code).toBe('not_found');
   });
 });

@@ -49,10 +49,10 @@ const SUBACCOUNT_SUSPENDED = 'this sub-account is suspended';
 
 const unauthorized = (message: string) => new ServiceError('unauthorized', message);
 
-export function authenticate(
+export async function authenticate(
   req: FastifyRequest,
   deps: { keys: KeysRepo; accounts: AccountsRepo; clock: Clock },
-): AuthContext {
+): Promise<AuthContext> {
   // spec: Authentication 1, 4 — missing, malformed, revoked or unknown credentials are 401.
   const header = req.headers.authorization;
   // issue 14 (defect 5): a key is never taken from the URL (URLs land in logs, proxies and shell
@@ -63,17 +63,17 @@ export function authenticate(
   if (!header) throw unauthorized('missing Authorization header; send "Authorization: Bearer sk_..."');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m || !isWellFormedKey(m[1]!)) throw unauthorized('malformed credentials; expected "Authorization: Bearer sk_live_..." or sk_test_');
-  const key = deps.keys.findByHash(hashKey(m[1]!));
+  const key = await deps.keys.findByHash(hashKey(m[1]!));
   if (!key) throw unauthorized('unknown API key');
   if (key.revokedAt !== null) throw unauthorized(KEY_REVOKED);
-  const caller = deps.accounts.get(key.accountId);
+  const caller = await deps.accounts.get(key.accountId);
   if (!caller) throw unauthorized('unknown API key');
   if (caller.status === 'suspended') throw new ServiceError('forbidden', ACCOUNT_SUSPENDED);
 
   const now = deps.clock.nowMs();
-  if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) deps.keys.markUsed(key.id, now);
+  if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) await deps.keys.markUsed(key.id, now);
 
-  const ctx: AuthContext = { keyId: key.id, mode: key.mode, caller, account: caller, viaSubaccount: false, recheck: () => recheckStanding(deps, key.accountId, key.id, caller.id) };
+  const ctx: AuthContext = { keyId: key.id, mode: key.mode, caller, account: caller, viaSubaccount: false, recheck: async () => await recheckStanding(deps, key.accountId, key.id, caller.id) };
   const raw = req.headers[SUBACCOUNT_HEADER];
   // issue 14 (defect 6), issue 23: one tenant must not move time or break payments for all the
   // others, and a test key moves no money (a clock advance runs every account's renewals).
@@ -86,12 +86,12 @@ export function authenticate(
     throw validationError(['headers', SUBACCOUNT_HEADER], 'not accepted on agency-level routes (/v1/subaccounts, /v1/agency)');
   }
   if (!caller.isAgency) throw new ServiceError('forbidden', 'Service-Subaccount needs an agency key');
-  const child = subaccountId ? deps.accounts.getChild(caller.id, subaccountId) : undefined;
+  const child = subaccountId ? await deps.accounts.getChild(caller.id, subaccountId) : undefined;
   // spec: Authentication 5 — a sub-account that is not a direct child gives 403 (not 404: the header
   // is a permission question, and it must not reveal which ids exist).
   if (!child) throw new ServiceError('forbidden', 'Service-Subaccount is not a direct sub-account of this agency');
   if (child.status === 'suspended') throw new ServiceError('forbidden', SUBACCOUNT_SUSPENDED);
-  return { ...ctx, account: child, viaSubaccount: true, recheck: () => recheckStanding(deps, key.accountId, key.id, caller.id, child.id) };
+  return { ...ctx, account: child, viaSubaccount: true, recheck: async () => await recheckStanding(deps, key.accountId, key.id, caller.id, child.id) };
 }
 
 /**
@@ -99,10 +99,10 @@ export function authenticate(
  * that waited (a held read wakes after the key was revoked or the account suspended: it must not
  * answer with what happened since). The same answers as `authenticate`.
  */
-function recheckStanding(deps: { keys: KeysRepo; accounts: AccountsRepo }, keyAccountId: string, keyId: string, callerId: string, subaccountId?: string): void {
-  if (deps.keys.get(keyAccountId, keyId)?.revokedAt !== null) throw unauthorized(KEY_REVOKED);
-  if (deps.accounts.get(callerId)?.status !== 'active') throw new ServiceError('forbidden', ACCOUNT_SUSPENDED);
-  if (subaccountId !== undefined && deps.accounts.get(subaccountId)?.status !== 'active') throw new ServiceError('forbidden', SUBACCOUNT_SUSPENDED);
+async function recheckStanding(deps: { keys: KeysRepo; accounts: AccountsRepo }, keyAccountId: string, keyId: string, callerId: string, subaccountId?: string): Promise<void> {
+  if ((await deps.keys.get(keyAccountId, keyId))?.revokedAt !== null) throw unauthorized(KEY_REVOKED);
+  if ((await deps.accounts.get(callerId))?.status !== 'active') throw new ServiceError('forbidden', ACCOUNT_SUSPENDED);
+  if (subaccountId !== undefined && (await deps.accounts.get(subaccountId))?.status !== 'active') throw new ServiceError('forbidden', SUBACCOUNT_SUSPENDED);
 }
 
 export function installAuth(app: FastifyInstance, deps: { keys: KeysRepo; accounts: AccountsRepo; clock: Clock; options: { unauthenticatedRate?: RateLimitOptions } }): void {
@@ -114,7 +114,7 @@ export function installAuth(app: FastifyInstance, deps: { keys: KeysRepo; accoun
     if (req.routeOptions.config?.public) return;
     // Unknown routes authenticate too: a 404 is only told to a caller with a key.
     try {
-      req.auth = authenticate(req, deps);
+      req.auth = await authenticate(req, deps);
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'unauthorized') refused(req.ip);
       throw err;

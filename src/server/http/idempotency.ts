@@ -3,8 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, validationError } from '../errors.js';
 import type { IdempotencyRecord, IdempotencyRepo, IdempotencyScope } from '../storage/idempotency-repo.js';
 import type { Clock } from '../clock.js';
-import type { Db, UnitOfWork } from '../storage/database.js';
-import { inTransaction } from '../storage/database.js';
+import type { TxDeps, UnitOfWork } from '../deps.js';
 import { MAX_JSON_DEPTH } from './json-body.js';
 
 // contract §2: scoped to account + mode + method + path + key, kept 24 h.
@@ -45,8 +44,8 @@ const IN_PROGRESS = 'a request with this Idempotency-Key is still in progress; r
 const MISMATCH = 'this Idempotency-Key was used with a different request body; use a fresh key for a new request';
 
 /** What a key's record says of a request with this body hash: free, or why not, or the answer to replay. */
-function lookup(deps: IdempotencyDeps, scope: IdempotencyScope, hash: string, now: number): 'free' | 'in_flight' | 'mismatch' | IdempotencyRecord {
-  const existing = deps.idempotency.get(scope);
+async function lookup(deps: Pick<TxDeps, 'idempotency'>, scope: IdempotencyScope, hash: string, now: number): Promise<'free' | 'in_flight' | 'mismatch' | IdempotencyRecord> {
+  const existing = await deps.idempotency.get(scope);
   if (!existing || existing.createdAt < now - IDEMPOTENCY_TTL_MS) return 'free';
   if (existing.state === 'in_flight') return 'in_flight';
   if (existing.requestHash !== hash) return 'mismatch';
@@ -76,9 +75,7 @@ export function hashRequestBody(body: unknown): string {
 }
 
 export interface IdempotencyDeps {
-  db: Db;
   uow: UnitOfWork;
-  idempotency: IdempotencyRepo;
   clock: Clock;
 }
 
@@ -108,7 +105,7 @@ export function withoutSecrets(value: unknown, depth = 0): unknown {
  * depend on the result (a create that can also find the thing already there: 201 or 200).
  *
  * The transaction is shared with the other writes of this turn of the event loop (group commit:
- * `uow.grouped`); the promise settles once it has committed, so the answer sent on it is durable.
+ * `uow.write`); the promise settles once it has committed, so the answer sent on it is durable.
  * A key not held beforehand (`COMMITS_ONCE`) is checked again inside the transaction: a duplicate
  * that got there first in the meantime makes this one a 409, and a retry then replays it.
  */
@@ -116,23 +113,23 @@ export function commitOnce<T>(
   deps: IdempotencyDeps,
   req: FastifyRequest,
   status: number | ((result: T) => number),
-  fn: () => T,
+  fn: (tx: TxDeps) => Promise<T>,
 ): Promise<T> {
-  return deps.uow.grouped(() => {
+  return deps.uow.write(async (tx) => {
     const idem = req.idempotency;
-    if (idem && !idem.held && lookup(deps, idem.scope, idem.hash, idem.at) !== 'free') throw new ServiceError('conflict', IN_PROGRESS);
-    const result = fn();
+    if (idem && !idem.held && (await lookup(tx, idem.scope, idem.hash, idem.at)) !== 'free') throw new ServiceError('conflict', IN_PROGRESS);
+    const result = await fn(tx);
     if (idem && !idem.completed) {
       const code = typeof status === 'function' ? status(result) : status;
-      recordAnswer(deps, idem, code, JSON.stringify(withoutSecrets(result)));
+      await recordAnswer(tx, idem, code, JSON.stringify(withoutSecrets(result)));
     }
     return result;
   });
 }
 
-function recordAnswer(deps: IdempotencyDeps, idem: IdempotencyClaim, status: number, body: string): void {
-  if (idem.held) deps.idempotency.complete(idem.scope, status, body);
-  else deps.idempotency.record(idem.scope, idem.hash, status, body, idem.at);
+async function recordAnswer(deps: Pick<TxDeps, 'idempotency'>, idem: IdempotencyClaim, status: number, body: string): Promise<void> {
+  if (idem.held) await deps.idempotency.complete(idem.scope, status, body);
+  else await deps.idempotency.record(idem.scope, idem.hash, status, body, idem.at);
   idem.completed = true;
 }
 
@@ -149,9 +146,11 @@ function recordable(payload: unknown): string {
 }
 
 /** One idempotency layer, accepted on every POST (contract §2). */
-export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps): void {
-  deps.idempotency.clearInFlight();
-  deps.idempotency.purgeOlderThan(deps.clock.nowMs() - IDEMPOTENCY_TTL_MS);
+export async function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps): Promise<void> {
+  await deps.uow.write(async (tx) => {
+    await tx.idempotency.clearInFlight();
+    await tx.idempotency.purgeOlderThan(deps.clock.nowMs() - IDEMPOTENCY_TTL_MS);
+  });
   app.decorateRequest('idempotency', null);
 
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
@@ -174,10 +173,10 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     // A route that commits once checks the key again in its write's transaction; a read is enough
     // here. Any other route holds the key (an in-flight row) before its handler runs.
     const outcome = inCommit
-      ? lookup(deps, scope, hash, now)
-      : inTransaction(deps.db, () => {
-          const found = lookup(deps, scope, hash, now);
-          if (found === 'free') deps.idempotency.begin(scope, hash, now);
+      ? await deps.uow.read((tx) => lookup(tx, scope, hash, now))
+      : await deps.uow.write(async (tx) => {
+          const found = await lookup(tx, scope, hash, now);
+          if (found === 'free') await tx.idempotency.begin(scope, hash, now);
           return found;
         });
     if (outcome === 'in_flight') throw new ServiceError('conflict', IN_PROGRESS);
@@ -200,9 +199,10 @@ export function installIdempotency(app: FastifyInstance, deps: IdempotencyDeps):
     if (reply.statusCode >= 400) {
       // A failed request changed nothing, so the key stays free for a corrected retry.
       idem.completed = true;
-      if (idem.held) deps.idempotency.abandon(idem.scope);
+      if (idem.held) await deps.uow.write((tx) => tx.idempotency.abandon(idem.scope));
     } else {
-      recordAnswer(deps, idem, reply.statusCode, recordable(payload));
+      const body = recordable(payload);
+      await deps.uow.write((tx) => recordAnswer(tx, idem, reply.statusCode, body));
     }
     return payload;
   });

@@ -51,7 +51,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView(getBilling(deps, req.auth)),
+    async (req) => billingView((await deps.uow.read((tx) => getBilling(tx, req.auth)))),
   );
 
   r.post(
@@ -71,7 +71,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => commitOnce(deps, req, 200, () => billingView(topUp(deps, req.auth, req.body.amountCents))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => billingView(topUp(tx, req.auth, req.body.amountCents))),
   );
 
   r.patch(
@@ -90,7 +90,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView(updateWalletSettings(deps, req.auth, req.body)),
+    async (req) => billingView((await deps.uow.write((tx) => updateWalletSettings(tx, req.auth, req.body)))),
   );
 
   r.patch(
@@ -104,7 +104,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView(updateSpendLimit(deps, req.auth, req.body.spendLimitCents)),
+    async (req) => billingView((await deps.uow.write((tx) => updateSpendLimit(tx, req.auth, req.body.spendLimitCents)))),
   );
 
   r.put(
@@ -122,7 +122,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView(saveCard(deps, req.auth, req.body.token)),
+    async (req) => billingView((await deps.uow.write((tx) => saveCard(tx, req.auth, req.body.token)))),
   );
 
   r.put(
@@ -147,7 +147,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView(changePlan(deps, req.auth, req.body.plan)),
+    async (req) => billingView((await deps.uow.write((tx) => changePlan(tx, req.auth, req.body.plan)))),
   );
 
   r.delete(
@@ -165,7 +165,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView(cancelSubscription(deps, req.auth)),
+    async (req) => billingView((await deps.uow.write((tx) => cancelSubscription(tx, req.auth)))),
   );
 
   r.get(
@@ -183,6 +183,6 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: UsageSchema },
       },
     },
-    async (req) => usageView(getUsage(deps, req.auth, req.query)),
+    async (req) => usageView(await deps.uow.read((tx) => getUsage(tx, req.auth, req.query))),
   );
 }

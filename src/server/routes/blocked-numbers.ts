@@ -48,7 +48,7 @@ export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): v
     },
     async (req, reply) => {
       const { limit, cursor, autoSuggested } = req.query;
-      const page = listBlockedNumbers(deps, req.auth, { limit, cursor, autoSuggested });
+      const page = await deps.uow.read((tx) => listBlockedNumbers(tx, req.auth, { limit, cursor, autoSuggested }));
       return sendList(req, reply, { ...page, data: page.data.map(blockedNumberView) });
     },
   );
@@ -70,7 +70,7 @@ export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): v
       },
     },
     async (req, reply) => {
-      const view = await commitOnce(deps, req, 201, () => blockedNumberView(blockNumber(deps, req.auth, req.body)));
+      const view = await commitOnce(deps, req, 201, async (tx) => blockedNumberView(blockNumber(tx, req.auth, req.body)));
       return reply.status(201).send(view);
     },
   );
@@ -78,7 +78,7 @@ export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): v
   r.get(
     '/v1/blocked-numbers/:id',
     { schema: { tags, summary: 'Get a blocklist entry', params: IdParams, response: { 200: BlockedNumberSchema } } },
-    async (req) => blockedNumberView(getBlockedNumber(deps, req.auth, req.params.id)),
+    async (req) => blockedNumberView(await deps.uow.read((tx) => getBlockedNumber(tx, req.auth, req.params.id))),
   );
 
   r.patch(
@@ -93,14 +93,14 @@ export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): v
         response: { 200: BlockedNumberSchema },
       },
     },
-    async (req) => blockedNumberView(updateBlockedNumber(deps, req.auth, req.params.id, req.body)),
+    async (req) => blockedNumberView((await deps.uow.write((tx) => updateBlockedNumber(tx, req.auth, req.params.id, req.body)))),
   );
 
   r.delete(
     '/v1/blocked-numbers/:id',
     { schema: { tags, summary: 'Remove a blocklist entry (confirmed or suggested); the number may call again', params: IdParams, response: { 204: NoContent } } },
     async (req, reply) => {
-      unblockNumber(deps, req.auth, req.params.id);
+      (await deps.uow.write((tx) => unblockNumber(tx, req.auth, req.params.id)));
       return reply.status(204).send(null);
     },
   );

@@ -30,7 +30,7 @@ export function brandsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, () => brandView(createBrand(deps, req.auth, req.body), requestOrigin(req)));
+      const created = await commitOnce(deps, req, 201, async (tx) => brandView(createBrand(tx, req.auth, req.body), requestOrigin(req)));
       return reply.status(201).send(created);
     },
   );
@@ -42,7 +42,7 @@ export function brandsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, status } = req.query;
-      const page = listBrands(deps, req.auth, { status }, limit, cursor);
+      const page = await deps.uow.read((tx) => listBrands(tx, req.auth, { status }, limit, cursor));
       const origin = requestOrigin(req);
       return sendList(req, reply, { ...page, data: page.data.map((b) => brandView(b, origin)) });
     },
@@ -51,7 +51,7 @@ export function brandsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   r.get(
     '/v1/brands/:id',
     { schema: { tags, summary: 'Get a brand', params: IdParams, response: { 200: BrandSchema } } },
-    async (req) => brandView(getBrand(deps, req.auth, req.params.id), requestOrigin(req)),
+    async (req) => brandView(await deps.uow.read((tx) => getBrand(tx, req.auth, req.params.id)), requestOrigin(req)),
   );
 
   r.patch(
@@ -67,7 +67,7 @@ export function brandsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BrandSchema },
       },
     },
-    async (req) => brandView(updateBrand(deps, req.auth, req.params.id, req.body), requestOrigin(req)),
+    async (req) => brandView((await deps.uow.write((tx) => updateBrand(tx, req.auth, req.params.id, req.body))), requestOrigin(req)),
   );
 
   r.post(
@@ -81,7 +81,7 @@ export function brandsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BrandSchema },
       },
     },
-    async (req) => commitOnce(deps, req, 200, () => brandView(resubmitBrand(deps, req.auth, req.params.id))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => brandView(resubmitBrand(tx, req.auth, req.params.id))),
   );
 
   r.post(
@@ -97,6 +97,6 @@ export function brandsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BrandSchema },
       },
     },
-    async (req) => commitOnce(deps, req, 200, () => brandView(vetBrand(deps, req.auth, req.params.id, req.body))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => brandView(vetBrand(tx, req.auth, req.params.id, req.body))),
   );
 }

@@ -57,7 +57,7 @@ export function callsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, status, direction } = req.query;
-      const page = listCalls(deps, req.auth, { status, direction }, limit, cursor);
+      const page = await deps.uow.read((tx) => listCalls(tx, req.auth, { status, direction }, limit, cursor));
       return sendList(req, reply, { ...page, data: page.data.map(callView) });
     },
   );
@@ -73,7 +73,7 @@ export function callsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: CallSchema },
       },
     },
-    async (req) => callView(getCall(deps, req.auth, req.params.id)),
+    async (req) => callView(await deps.uow.read((tx) => getCall(tx, req.auth, req.params.id))),
   );
 
   r.get(
@@ -88,7 +88,7 @@ export function callsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: CallTraceSchema },
       },
     },
-    async (req) => callTraceView(getCall(deps, req.auth, req.params.id)),
+    async (req) => callTraceView(await deps.uow.read((tx) => getCall(tx, req.auth, req.params.id))),
   );
 
   r.get(
@@ -102,20 +102,20 @@ export function callsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         params: IdParams,
       } as never,
     },
-    async (req: FastifyRequest<{ Params: { id: string } }>, reply) => reply.type(WAV).send(callRecording(deps, req.auth, req.params.id)),
+    async (req: FastifyRequest<{ Params: { id: string } }>, reply) => reply.type(WAV).send(await deps.uow.read((tx) => callRecording(tx, req.auth, req.params.id))),
   );
 
   r.post(
     '/v1/calls/:id/transfer',
     { schema: { tags: ['calls'], summary: 'Transfer a connected call', description: TRANSFER_DESCRIPTION, params: IdParams, body: TransferCallBody, response: { 200: CallSchema } } },
-    async (req) => commitOnce(deps, req, 200, () => callView(transferCall(deps, req.auth, req.params.id, req.body))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => callView(transferCall(tx, req.auth, req.params.id, req.body))),
   );
 
   r.post(
     '/v1/webrtc/calls',
     { config: COMMITS_ONCE, schema: { tags: ['softphone'], summary: 'Place an outbound call through a softphone device', description: SOFTPHONE_CALL_DESCRIPTION, body: SoftphoneCallBody, response: { 201: CallSchema } } },
     async (req, reply) => {
-      const placed = await commitOnce(deps, req, 201, () => callView(placeSoftphoneCall(deps, req.auth, req.body, { origin: requestOrigin(req) })));
+      const placed = await commitOnce(deps, req, 201, async (tx) => callView(await placeSoftphoneCall(tx, req.auth, req.body, { origin: requestOrigin(req) })));
       return reply.status(201).send(placed);
     },
   );
@@ -132,7 +132,7 @@ export function callsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const page = listVoicemails(deps, req.auth, req.query.limit, req.query.cursor);
+      const page = await deps.uow.read((tx) => listVoicemails(tx, req.auth, req.query.limit, req.query.cursor));
       const url = audioUrlFor(req);
       return sendList(req, reply, { ...page, data: page.data.map((v) => voicemailView(v, url)) });
     },
@@ -149,7 +149,7 @@ export function callsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: VoicemailSchema },
       },
     },
-    async (req) => voicemailView(getVoicemail(deps, req.auth, req.params.id), audioUrlFor(req)),
+    async (req) => voicemailView(await deps.uow.read((tx) => getVoicemail(tx, req.auth, req.params.id)), audioUrlFor(req)),
   );
 
   r.get(
@@ -163,6 +163,6 @@ export function callsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         params: IdParams,
       } as never,
     },
-    async (req: FastifyRequest<{ Params: { id: string } }>, reply) => reply.type(WAV).send(voicemailAudio(deps, req.auth, req.params.id)),
+    async (req: FastifyRequest<{ Params: { id: string } }>, reply) => reply.type(WAV).send(await deps.uow.read((tx) => voicemailAudio(tx, req.auth, req.params.id))),
   );
 }

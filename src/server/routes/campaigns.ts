@@ -29,7 +29,7 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, () => campaignView(createCampaign(deps, req.auth, req.body)));
+      const created = await commitOnce(deps, req, 201, async (tx) => campaignView(createCampaign(tx, req.auth, req.body)));
       return reply.status(201).send(created);
     },
   );
@@ -47,7 +47,7 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, status, brandId } = req.query;
-      const page = listCampaigns(deps, req.auth, { status, brandId }, limit, cursor);
+      const page = await deps.uow.read((tx) => listCampaigns(tx, req.auth, { status, brandId }, limit, cursor));
       return sendList(req, reply, { ...page, data: page.data.map(campaignSummaryView) });
     },
   );
@@ -55,7 +55,7 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   r.get(
     '/v1/campaigns/:id',
     { schema: { tags, summary: 'Get a campaign', params: IdParams, response: { 200: CampaignSchema } } },
-    async (req) => campaignView(getCampaign(deps, req.auth, req.params.id)),
+    async (req) => campaignView(await deps.uow.read((tx) => getCampaign(tx, req.auth, req.params.id))),
   );
 
   r.patch(
@@ -70,7 +70,7 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: CampaignSchema },
       },
     },
-    async (req) => campaignView(updateCampaign(deps, req.auth, req.params.id, req.body)),
+    async (req) => campaignView((await deps.uow.write((tx) => updateCampaign(tx, req.auth, req.params.id, req.body)))),
   );
 
   r.post(
@@ -84,7 +84,7 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: CampaignSchema },
       },
     },
-    async (req) => commitOnce(deps, req, 200, () => campaignView(resubmitCampaign(deps, req.auth, req.params.id))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => campaignView(resubmitCampaign(tx, req.auth, req.params.id))),
   );
 
   r.post(
@@ -99,6 +99,6 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: CampaignSchema },
       },
     },
-    async (req) => commitOnce(deps, req, 200, () => campaignView(shareCampaign(deps, req.auth, req.params.id))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => campaignView(shareCampaign(tx, req.auth, req.params.id))),
   );
 }

@@ -24,7 +24,7 @@ export function conversationsRoutes(app: FastifyInstance, deps: ServiceDeps): vo
       },
     },
     async (req, reply) => {
-      const page = listConversations(deps, req.auth, req.query.limit, req.query.cursor);
+      const page = await deps.uow.read((tx) => listConversations(tx, req.auth, req.query.limit, req.query.cursor));
       return sendList(req, writeViewsAsIs(reply), { ...page, data: page.data.map(conversationView) });
     },
   );
@@ -43,7 +43,7 @@ export function conversationsRoutes(app: FastifyInstance, deps: ServiceDeps): vo
       },
     },
     async (req) => ({
-      data: conversationThread(deps, req.auth, req.params.counterparty as string, req.query.limit).map(messageView),
+      data: (await deps.uow.read((tx) => conversationThread(tx, req.auth, req.params.counterparty as string, req.query.limit))).map(messageView),
     }),
   );
 }

@@ -77,7 +77,7 @@ export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, () => domainView(createDomain(deps, req.auth, req.body.domain)));
+      const created = await commitOnce(deps, req, 201, async (tx) => domainView(createDomain(tx, req.auth, req.body.domain)));
       return reply.status(201).send(created);
     },
   );
@@ -95,7 +95,7 @@ export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, status } = req.query;
-      const page = listDomains(deps, req.auth, { status }, limit, cursor);
+      const page = await deps.uow.read((tx) => listDomains(tx, req.auth, { status }, limit, cursor));
       return sendList(req, reply, { ...page, data: page.data.map(domainView) });
     },
   );
@@ -105,7 +105,7 @@ export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     {
       schema: { tags, summary: 'Get a sending domain', description: "Its status and records as the last check saw them. Another account's domain is `not_found`.", params: IdParams, response: { 200: DomainSchema } },
     },
-    async (req) => domainView(getDomain(deps, req.auth, req.params.id)),
+    async (req) => domainView(await deps.uow.read((tx) => getDomain(tx, req.auth, req.params.id))),
   );
 
   r.post(
@@ -124,7 +124,7 @@ export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: DomainSchema },
       },
     },
-    async (req) => domainView(verifyDomain(deps, req.auth, req.params.id)),
+    async (req) => domainView((await deps.uow.write((tx) => verifyDomain(tx, req.auth, req.params.id)))),
   );
 
   r.delete(
@@ -139,7 +139,7 @@ export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      deleteDomain(deps, req.auth, req.params.id);
+      (await deps.uow.write((tx) => deleteDomain(tx, req.auth, req.params.id)));
       return reply.status(204).send(null);
     },
   );

@@ -24,6 +24,6 @@ export function emailEventsRoutes(app: FastifyInstance, deps: ServiceDeps): void
         response: { 200: EmailEventsSchema },
       },
     },
-    async (req) => emailEventsView(emailTimeline(deps, req.auth, req.params.id)),
+    async (req) => emailEventsView(await deps.uow.read((tx) => emailTimeline(tx, req.auth, req.params.id))),
   );
 }

@@ -60,7 +60,7 @@ export function emailsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       schema: { tags, summary: 'Send an email', description: SEND_DESCRIPTION, body: SendEmailBody, response: { 201: EmailSchema } },
     },
     async (req, reply) => {
-      const sent = await commitOnce(deps, req, 201, () => emailView(sendEmail(deps, req.auth, req.body)));
+      const sent = await commitOnce(deps, req, 201, async (tx) => emailView(sendEmail(tx, req.auth, req.body)));
       return reply.status(201).send(sent);
     },
   );
@@ -79,7 +79,7 @@ export function emailsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, status } = req.query;
-      const page = listEmails(deps, req.auth, limit, cursor, status);
+      const page = await deps.uow.read((tx) => listEmails(tx, req.auth, limit, cursor, status));
       return sendList(req, reply, { ...page, data: page.data.map(emailView) });
     },
   );
@@ -95,6 +95,6 @@ export function emailsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: EmailSchema },
       },
     },
-    async (req) => emailView(getEmail(deps, req.auth, req.params.id)),
+    async (req) => emailView(await deps.uow.read((tx) => getEmail(tx, req.auth, req.params.id))),
   );
 }

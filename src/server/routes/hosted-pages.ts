@@ -59,10 +59,10 @@ export function hostedPagesRoutes(app: FastifyInstance, deps: ServiceDeps): void
     });
     const NOT_FOUND = 'An unknown brand id answers a 404 HTML page. Served for a brand in every status (reviewers must reach a page under review).';
 
-    pages.get(HOSTED_PAGE_PATHS.optIn(':brandId'), page('A brand\'s hosted SMS opt-in page (HTML)', `The form (first and last name, optional email, mobile number) and an unchecked SMS-consent box with the carriers\' disclosures. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, optInPageView(hostedPage(deps, req.params.brandId))));
-    pages.get(HOSTED_PAGE_PATHS.privacy(':brandId'), page('A brand\'s hosted privacy policy (HTML)', `compliancePages.privacy, or a default naming the brand. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, legalPageView(hostedPage(deps, req.params.brandId), 'privacy')));
-    pages.get(HOSTED_PAGE_PATHS.messagingTerms(':brandId'), page('A brand\'s hosted messaging terms (HTML)', `compliancePages.messagingTerms, or a default naming the brand. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, legalPageView(hostedPage(deps, req.params.brandId), 'messagingTerms')));
-    pages.get(HOSTED_CONFIRMATION_PATH(':brandId'), page('The opt-in confirmation page (HTML)', `Where a valid submission is redirected (Post/Redirect/Get); shows none of the visitor\'s details. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, confirmationPageView(hostedPage(deps, req.params.brandId))));
+    pages.get(HOSTED_PAGE_PATHS.optIn(':brandId'), page('A brand\'s hosted SMS opt-in page (HTML)', `The form (first and last name, optional email, mobile number) and an unchecked SMS-consent box with the carriers\' disclosures. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, optInPageView(await deps.uow.write((tx) => hostedPage(tx, req.params.brandId)))));
+    pages.get(HOSTED_PAGE_PATHS.privacy(':brandId'), page('A brand\'s hosted privacy policy (HTML)', `compliancePages.privacy, or a default naming the brand. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, legalPageView(await deps.uow.write((tx) => hostedPage(tx, req.params.brandId)), 'privacy')));
+    pages.get(HOSTED_PAGE_PATHS.messagingTerms(':brandId'), page('A brand\'s hosted messaging terms (HTML)', `compliancePages.messagingTerms, or a default naming the brand. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, legalPageView(await deps.uow.write((tx) => hostedPage(tx, req.params.brandId)), 'messagingTerms')));
+    pages.get(HOSTED_CONFIRMATION_PATH(':brandId'), page('The opt-in confirmation page (HTML)', `Where a valid submission is redirected (Post/Redirect/Get); shows none of the visitor\'s details. ${NOT_FOUND}`), async (req: BrandReq, reply) => send(reply, confirmationPageView(await deps.uow.write((tx) => hostedPage(tx, req.params.brandId)))));
 
     pages.post(HOSTED_PAGE_PATHS.optIn(':brandId'), {
         ...page(
@@ -79,7 +79,7 @@ export function hostedPagesRoutes(app: FastifyInstance, deps: ServiceDeps): void
       }, async (req: BrandReq, reply) => {
       const r = buckets.take(`ip:${req.ip}`);
       if (!r.allowed) throw new ServiceError('rate_limited', 'too many submissions', undefined, { 'Retry-After': String(r.retryAfterSecs) });
-      const result = captureLead(deps, req.params.brandId, (req.body ?? {}) as Record<string, string[]>);
+      const result = await deps.uow.write((tx) => captureLead(tx, req.params.brandId, (req.body ?? {}) as Record<string, string[]>));
       if (result.kind === 'invalid') return send(reply, optInPageView(result.page, result), 400);
       // Post/Redirect/Get: a refresh of the confirmation does not submit again.
       return reply.code(303).header('Location', HOSTED_CONFIRMATION_PATH(result.page.brand.id)).header('Cache-Control', 'no-store').send();

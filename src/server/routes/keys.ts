@@ -17,8 +17,8 @@ export function keysRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/keys',
     { schema: { tags: ['keys'], summary: 'Create an API key; the key is shown only in this response', description: 'The service stores only a SHA-256 hash of the key. A replay of the same `Idempotency-Key` returns the same record with `key: null`: the key itself is never stored, not even for replays.', body: CreateKeyBody, response: { 201: CreatedApiKeySchema } } },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, () => {
-        const { key, record } = createKey(deps, req.auth, req.body.name, req.body.mode);
+      const created = await commitOnce(deps, req, 201, async (tx) => {
+        const { key, record } = await createKey(tx, req.auth, req.body.name, req.body.mode);
         return createdKeyView(record, key);
       });
       return reply.status(201).send(created);
@@ -29,7 +29,7 @@ export function keysRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/keys',
     { schema: { tags: ['keys'], summary: 'List API keys (never the keys themselves)', querystring: ListQuerySchema, response: { 200: listResponse(ApiKeySchema) } } },
     async (req, reply) => {
-      const page = listKeys(deps, req.auth, req.query.limit, req.query.cursor);
+      const page = await deps.uow.read((tx) => listKeys(tx, req.auth, req.query.limit, req.query.cursor));
       return sendList(req, reply, { ...page, data: page.data.map(keyView) });
     },
   );
@@ -38,7 +38,7 @@ export function keysRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/keys/:id',
     { schema: { tags: ['keys'], summary: 'Revoke an API key; it fails with 401 from the next request on', params: IdParams, response: { 204: NoContent } } },
     async (req, reply) => {
-      revokeKey(deps, req.auth, req.params.id);
+      await deps.uow.write((tx) => revokeKey(tx, req.auth, req.params.id));
       return reply.status(204).send(null);
     },
   );

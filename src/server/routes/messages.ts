@@ -42,7 +42,7 @@ export function messagesRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/messages',
     { config: COMMITS_ONCE, schema: { tags: ['messages'], summary: 'Send an SMS or MMS', description: SEND_DESCRIPTION, body: SendMessageBody, response: { 201: MessageSchema } } },
     async (req, reply) => {
-      const sent = await commitOnce(deps, req, 201, () => messageView(sendMessage(deps, req.auth, req.body)));
+      const sent = await commitOnce(deps, req, 201, async (tx) => messageView(await sendMessage(tx, req.auth, req.body)));
       return reply.status(201).send(sent);
     },
   );
@@ -61,7 +61,7 @@ export function messagesRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, direction, from, to, status } = req.query;
-      const page = listMessages(deps, req.auth, { direction, from, to, status }, limit, cursor);
+      const page = await deps.uow.read((tx) => listMessages(tx, req.auth, { direction, from, to, status }, limit, cursor));
       return sendList(req, writeViewsAsIs(reply), { ...page, data: page.data.map(messageView) });
     },
   );
@@ -77,6 +77,6 @@ export function messagesRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: MessageSchema },
       },
     },
-    async (req) => messageView(getMessage(deps, req.auth, req.params.id)),
+    async (req) => messageView(await deps.uow.read((tx) => getMessage(tx, req.auth, req.params.id))),
   );
 }

@@ -56,7 +56,7 @@ export function numberRouteRoutes(app: FastifyInstance, deps: ServiceDeps): void
       },
     },
     async (req, reply) => {
-      const state = getRoute(deps, req.auth, req.params.id);
+      const state = await deps.uow.read((tx) => getRoute(tx, req.auth, req.params.id));
       withTag(reply, state);
       return routeResponseView(state.record, mediaUrlFor(req));
     },
@@ -76,7 +76,7 @@ export function numberRouteRoutes(app: FastifyInstance, deps: ServiceDeps): void
     },
     async (req, reply) => {
       const ifMatch = req.headers['if-match'];
-      const state = putRoute(deps, req.auth, req.params.id, req.body, { ifMatch: Array.isArray(ifMatch) ? ifMatch.join(',') : ifMatch });
+      const state = (await deps.uow.write((tx) => putRoute(tx, req.auth, req.params.id, req.body, { ifMatch: Array.isArray(ifMatch) ? ifMatch.join(',') : ifMatch })));
       withTag(reply, state);
       return savedRouteView({ ...state.record, route: state.record.route! }, mediaUrlFor(req));
     },
@@ -113,7 +113,7 @@ export function numberRouteRoutes(app: FastifyInstance, deps: ServiceDeps): void
       },
       async (req: FastifyRequest<{ Params: { id: string } }>, reply) => {
         const bytes = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const result = uploadGreeting(deps, req.auth, req.params.id, { bytes, contentType: req.headers['content-type'] });
+        const result = await deps.uow.write((tx) => uploadGreeting(tx, req.auth, req.params.id, { bytes, contentType: req.headers['content-type'] }));
         withTag(reply, result);
         return greetingUploadView(result.media, mediaUrlFor(req));
       },

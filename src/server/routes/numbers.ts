@@ -32,12 +32,12 @@ import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
 
 /** Numbers rendered with their campaign names (one domain read for the whole page). */
-export function renderNumbers(deps: Pick<ServiceDeps, 'campaigns' | 'routes'>, records: NumberRecord[]): PhoneNumber[] {
-  const names = campaignNames(deps, records);
-  const routes = routeSummaries(deps, records);
+export async function renderNumbers(deps: Pick<ServiceDeps, 'campaigns' | 'routes'>, records: NumberRecord[]): Promise<PhoneNumber[]> {
+  const names = await campaignNames(deps, records);
+  const routes = await routeSummaries(deps, records);
   return records.map((n) => numberView(n, names, routes));
 }
-export const renderNumber = (deps: Pick<ServiceDeps, 'campaigns' | 'routes'>, n: NumberRecord): PhoneNumber => renderNumbers(deps, [n])[0]!;
+export const renderNumber = async (deps: Pick<ServiceDeps, 'campaigns' | 'routes'>, n: NumberRecord): Promise<PhoneNumber> => (await renderNumbers(deps, [n]))[0]!;
 
 export const ID_NOTE =
   'In every `/v1/numbers/{id}` route, `{id}` is the number id (`num_…`) or its E.164 form with the `+` percent-encoded (`%2B`); by E.164 the owned number is found first, else the latest one the account released. Another account\'s number is `not_found`.';
@@ -69,7 +69,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const found = searchNumbers(deps, req.body).map(availableNumberView);
+      const found = (await deps.uow.write((tx) => searchNumbers(tx, req.body))).map(availableNumberView);
       return sendList(req, reply, { data: found, hasMore: false, nextCursor: null });
     },
   );
@@ -88,7 +88,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const bought = await commitOnce(deps, req, 201, () => renderNumber(deps, buyNumber(deps, req.auth, req.body.phoneNumber)));
+      const bought = await commitOnce(deps, req, 201, async (tx) => await renderNumber(tx, buyNumber(tx, req.auth, req.body.phoneNumber)));
       return reply.status(201).send(bought);
     },
   );
@@ -108,15 +108,15 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, status, type, campaignId } = req.query;
-      const page = listNumbers(deps, req.auth, { status, type, campaignId }, limit, cursor);
-      return sendList(req, reply, { ...page, data: renderNumbers(deps, page.data) });
+      const page = await deps.uow.read((tx) => listNumbers(tx, req.auth, { status, type, campaignId }, limit, cursor));
+      return sendList(req, reply, { ...page, data: await deps.uow.read((tx) => renderNumbers(tx, page.data)) });
     },
   );
 
   r.get(
     '/v1/numbers/:id',
     { schema: { tags: ['numbers'], summary: 'Get a number', description: ID_NOTE, params: NumberIdParams, response: { 200: PhoneNumberSchema } } },
-    async (req) => renderNumber(deps, resolveNumber(deps, req.auth, req.params.id)),
+    async (req) => renderNumber(deps, await deps.uow.read((tx) => resolveNumber(tx, req.auth, req.params.id))),
   );
 
   r.patch(
@@ -144,7 +144,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PhoneNumberSchema },
       },
     },
-    async (req) => renderNumber(deps, updateNumber(deps, req.auth, req.params.id, req.body)),
+    async (req) => renderNumber(deps, (await deps.uow.write((tx) => updateNumber(tx, req.auth, req.params.id, req.body)))),
   );
 
   r.post(
@@ -158,7 +158,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PhoneNumberSchema },
       },
     },
-    async (req) => renderNumber(deps, releaseNumber(deps, req.auth, req.params.id)),
+    async (req) => renderNumber(deps, (await deps.uow.write((tx) => releaseNumber(tx, req.auth, req.params.id)))),
   );
 
   r.post(
@@ -173,7 +173,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PhoneNumberSchema },
       },
     },
-    async (req) => renderNumber(deps, assignNumber(deps, req.auth, req.params.id, req.body.campaignId)),
+    async (req) => renderNumber(deps, (await deps.uow.write((tx) => assignNumber(tx, req.auth, req.params.id, req.body.campaignId)))),
   );
 
   r.post(
@@ -188,6 +188,6 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PhoneNumberSchema },
       },
     },
-    async (req) => renderNumber(deps, verifyTollfree(deps, req.auth, req.params.id, req.body)),
+    async (req) => renderNumber(deps, (await deps.uow.write((tx) => verifyTollfree(tx, req.auth, req.params.id, req.body)))),
   );
 }

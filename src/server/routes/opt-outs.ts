@@ -35,7 +35,7 @@ export function optOutsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, from, phoneNumber } = req.query;
-      const page = listOptOuts(deps, req.auth, { from, phoneNumber }, limit, cursor);
+      const page = await deps.uow.read((tx) => listOptOuts(tx, req.auth, { from, phoneNumber }, limit, cursor));
       return sendList(req, reply, { ...page, data: page.data.map(optOutView) });
     },
   );

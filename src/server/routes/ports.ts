@@ -65,14 +65,14 @@ export function portsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PortCheckSchema },
       },
     },
-    async (req) => portCheckView(checkPortability(deps, req.auth, req.body.phoneNumbers)),
+    async (req) => portCheckView((await deps.uow.write((tx) => checkPortability(tx, req.auth, req.body.phoneNumbers)))),
   );
 
   r.post(
     '/v1/ports',
     { schema: { tags, summary: 'Open a port request', description: CREATE_DESCRIPTION, body: CreatePortBody, response: { 201: PortSchema } } },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, () => portView(createPort(deps, req.auth, req.body)));
+      const created = await commitOnce(deps, req, 201, async (tx) => portView(createPort(tx, req.auth, req.body)));
       return reply.status(201).send(created);
     },
   );
@@ -95,7 +95,7 @@ export function portsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PortSchema },
       },
     },
-    async (req) => portView(addPortDocument(deps, req.auth, req.params.id, req.body)),
+    async (req) => portView((await deps.uow.write((tx) => addPortDocument(tx, req.auth, req.params.id, req.body)))),
   );
 
   r.post(
@@ -116,7 +116,7 @@ export function portsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PortSchema },
       },
     },
-    async (req) => portView(submitPort(deps, req.auth, req.params.id)),
+    async (req) => portView((await deps.uow.write((tx) => submitPort(tx, req.auth, req.params.id)))),
   );
 
   r.post(
@@ -130,7 +130,7 @@ export function portsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PortSchema },
       },
     },
-    async (req) => portView(cancelPort(deps, req.auth, req.params.id)),
+    async (req) => portView((await deps.uow.write((tx) => cancelPort(tx, req.auth, req.params.id)))),
   );
 
   r.get(
@@ -146,7 +146,7 @@ export function portsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, status } = req.query;
-      const page = listPorts(deps, req.auth, { status }, limit, cursor);
+      const page = await deps.uow.read((tx) => listPorts(tx, req.auth, { status }, limit, cursor));
       return sendList(req, reply, { ...page, data: page.data.map(portView) });
     },
   );
@@ -156,6 +156,6 @@ export function portsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     {
       schema: { tags, summary: 'Get a port request', description: "Its progress. Another account's port is `not_found`.", params: IdParams, response: { 200: PortSchema } },
     },
-    async (req) => portView(getPort(deps, req.auth, req.params.id)),
+    async (req) => portView(await deps.uow.read((tx) => getPort(tx, req.auth, req.params.id))),
   );
 }

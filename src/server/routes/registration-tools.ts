@@ -51,6 +51,6 @@ export function registrationToolsRoutes(app: FastifyInstance, deps: ServiceDeps)
         response: { 200: PredictionSchema },
       },
     },
-    async (req) => predictForActor(deps, req.auth, req.body),
+    async (req) => (await deps.uow.write((tx) => predictForActor(tx, req.auth, req.body))),
   );
 }

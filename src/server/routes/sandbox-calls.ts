@@ -31,7 +31,7 @@ export function sandboxCallsRoutes(app: FastifyInstance, deps: ServiceDeps): voi
     '/v1/sandbox/calls',
     { config: COMMITS_ONCE, schema: { tags: ['sandbox'], summary: 'An inbound call to one of the account\'s numbers', description: SANDBOX_CALL_DESCRIPTION, body: SandboxCallBody, response: { 201: CallSchema } } },
     async (req, reply) => {
-      const placed = await commitOnce(deps, req, 201, () => callView(placeSandboxCall(deps, req.auth, req.body, { origin: requestOrigin(req) })));
+      const placed = await commitOnce(deps, req, 201, async (tx) => callView(await placeSandboxCall(tx, req.auth, req.body, { origin: requestOrigin(req) })));
       return reply.status(201).send(placed);
     },
   );

@@ -42,7 +42,7 @@ export function sandboxDnsRoutes(app: FastifyInstance, deps: ServiceDeps): void 
         response: { 200: SandboxDnsEntrySchema },
       },
     },
-    async (req) => sandboxDnsView(putSandboxDns(deps, req.auth, req.params.name, req.body), deps.clock.nowMs()),
+    async (req) => sandboxDnsView(await deps.uow.write((tx) => putSandboxDns(tx, req.auth, req.params.name, req.body)), deps.clock.nowMs()),
   );
 
   r.get(
@@ -56,7 +56,7 @@ export function sandboxDnsRoutes(app: FastifyInstance, deps: ServiceDeps): void 
         response: { 200: SandboxDnsEntrySchema },
       },
     },
-    async (req) => sandboxDnsView(getSandboxDns(deps, req.auth, req.params.name), deps.clock.nowMs()),
+    async (req) => sandboxDnsView(await deps.uow.read((tx) => getSandboxDns(tx, req.auth, req.params.name)), deps.clock.nowMs()),
   );
 
   r.delete(
@@ -71,7 +71,7 @@ export function sandboxDnsRoutes(app: FastifyInstance, deps: ServiceDeps): void 
       },
     },
     async (req, reply) => {
-      deleteSandboxDns(deps, req.auth, req.params.name);
+      await deps.uow.write((tx) => deleteSandboxDns(tx, req.auth, req.params.name));
       return reply.status(204).send(null);
     },
   );

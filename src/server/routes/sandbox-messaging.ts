@@ -27,7 +27,7 @@ export function sandboxMessagingRoutes(app: FastifyInstance, deps: ServiceDeps):
       },
     },
     async (req, reply) => {
-      const received = await commitOnce(deps, req, 201, () => messageView(receiveInbound(deps, req.auth, req.body)));
+      const received = await commitOnce(deps, req, 201, async (tx) => messageView(await receiveInbound(tx, req.auth, req.body)));
       return reply.status(201).send(received);
     },
   );
@@ -45,6 +45,6 @@ export function sandboxMessagingRoutes(app: FastifyInstance, deps: ServiceDeps):
         response: { 200: PhoneNumberSchema },
       },
     },
-    async (req) => renderNumber(deps, sandboxTollfreeDecision(deps, req.auth, req.params.id, req.body)),
+    async (req) => renderNumber(deps, (await deps.uow.write((tx) => sandboxTollfreeDecision(tx, req.auth, req.params.id, req.body)))),
   );
 }

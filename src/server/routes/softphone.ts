@@ -33,8 +33,8 @@ export function softphoneRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       let created = true;
-      const device = await commitOnce(deps, req, () => (created ? 201 : 200), () => {
-        const result = registerDevice(deps, req.auth, req.body);
+      const device = await commitOnce(deps, req, () => (created ? 201 : 200), async (tx) => {
+        const result = registerDevice(tx, req.auth, req.body);
         created = result.created;
         return view(result.device);
       });
@@ -46,7 +46,7 @@ export function softphoneRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/webrtc/devices',
     { schema: { tags, summary: 'List softphone devices, newest first', description: PRESENCE_RULE, querystring: ListDevicesQuery, response: { 200: listResponse(DeviceSchema) } } },
     async (req, reply) => {
-      const page = listDevices(deps, req.auth, req.query.limit, req.query.cursor);
+      const page = await deps.uow.read((tx) => listDevices(tx, req.auth, req.query.limit, req.query.cursor));
       return sendList(req, reply, { ...page, data: page.data.map(view) });
     },
   );
@@ -54,7 +54,7 @@ export function softphoneRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   r.get(
     '/v1/webrtc/devices/:id',
     { schema: { tags, summary: 'Get a softphone device', description: PRESENCE_RULE, params: IdParams, response: { 200: DeviceSchema } } },
-    async (req) => view(getDevice(deps, req.auth, req.params.id)),
+    async (req) => view(await deps.uow.read((tx) => getDevice(tx, req.auth, req.params.id))),
   );
 
   r.delete(
@@ -73,7 +73,7 @@ export function softphoneRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      deleteDevice(deps, req.auth, req.params.id);
+      (await deps.uow.write((tx) => deleteDevice(tx, req.auth, req.params.id)));
       return reply.status(204).send(null);
     },
   );
@@ -94,7 +94,7 @@ export function softphoneRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req) => {
-      const { token, expiresAt } = mintDeviceToken(deps, req.auth, req.params.id);
+      const { token, expiresAt } = await deps.uow.write((tx) => mintDeviceToken(tx, req.auth, req.params.id));
       return { token, expiresAt: iso(expiresAt) };
     },
   );
@@ -111,6 +111,6 @@ export function softphoneRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: DeviceSchema },
       },
     },
-    async (req) => view(recordHeartbeat(deps, req.auth, req.params.id, req.body.status)),
+    async (req) => view((await deps.uow.write((tx) => recordHeartbeat(tx, req.auth, req.params.id, req.body.status)))),
   );
 }

@@ -21,7 +21,7 @@ export function subaccountRoutes(app: FastifyInstance, deps: ServiceDeps): void 
     '/v1/subaccounts',
     { config: agencyLevel, schema: { tags: ['subaccounts'], summary: 'Create a sub-account (agency only)', body: CreateSubaccountBody, response: { 201: SubaccountSchema } } },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, () => subaccountView(createSubaccount(deps, req.auth, req.body.name)));
+      const created = await commitOnce(deps, req, 201, async (tx) => subaccountView(createSubaccount(tx, req.auth, req.body.name)));
       return reply.status(201).send(created);
     },
   );
@@ -30,7 +30,7 @@ export function subaccountRoutes(app: FastifyInstance, deps: ServiceDeps): void 
     '/v1/subaccounts',
     { config: agencyLevel, schema: { tags: ['subaccounts'], summary: 'List sub-accounts (agency only)', querystring: ListQuerySchema, response: { 200: listResponse(SubaccountSchema) } } },
     async (req, reply) => {
-      const page = listSubaccounts(deps, req.auth, req.query.limit, req.query.cursor);
+      const page = await deps.uow.read((tx) => listSubaccounts(tx, req.auth, req.query.limit, req.query.cursor));
       return sendList(req, reply, { ...page, data: page.data.map(subaccountView) });
     },
   );
@@ -38,7 +38,7 @@ export function subaccountRoutes(app: FastifyInstance, deps: ServiceDeps): void 
   r.get(
     '/v1/subaccounts/:id',
     { config: agencyLevel, schema: { tags: ['subaccounts'], summary: 'Get a sub-account', params: IdParams, response: { 200: SubaccountSchema } } },
-    async (req) => subaccountView(getSubaccount(deps, req.auth, req.params.id)),
+    async (req) => subaccountView(await deps.uow.read((tx) => getSubaccount(tx, req.auth, req.params.id))),
   );
 
   r.patch(
@@ -47,12 +47,12 @@ export function subaccountRoutes(app: FastifyInstance, deps: ServiceDeps): void 
       config: agencyLevel,
       schema: { tags: ['subaccounts'], summary: 'Rename, suspend or resume a sub-account', params: IdParams, body: UpdateSubaccountBody, response: { 200: SubaccountSchema } },
     },
-    async (req) => subaccountView(updateSubaccount(deps, req.auth, req.params.id, req.body)),
+    async (req) => subaccountView(await deps.uow.write((tx) => updateSubaccount(tx, req.auth, req.params.id, req.body))),
   );
 
   r.get(
     '/v1/agency/summary',
     { config: agencyLevel, schema: { tags: ['agency'], summary: 'Per sub-account numbers, messages and spend this month', response: { 200: AgencySummarySchema } } },
-    async (req) => agencySummary(deps, req.auth),
+    async (req) => (await deps.uow.read((tx) => agencySummary(tx, req.auth))),
   );
 }

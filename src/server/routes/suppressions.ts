@@ -28,7 +28,7 @@ export function suppressionsRoutes(app: FastifyInstance, deps: ServiceDeps): voi
     },
     async (req, reply) => {
       const { limit, cursor, reason } = req.query;
-      const page = listSuppressions(deps, req.auth, limit, cursor, reason);
+      const page = await deps.uow.read((tx) => listSuppressions(tx, req.auth, limit, cursor, reason));
       return sendList(req, reply, { ...page, data: page.data.map(suppressionView) });
     },
   );
@@ -46,7 +46,7 @@ export function suppressionsRoutes(app: FastifyInstance, deps: ServiceDeps): voi
       },
     },
     async (req, reply) => {
-      removeSuppression(deps, req.auth, req.params.address);
+      (await deps.uow.write((tx) => removeSuppression(tx, req.auth, req.params.address)));
       return reply.status(204).send(null);
     },
   );

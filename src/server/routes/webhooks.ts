@@ -79,8 +79,8 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, () => {
-        const e = createEndpoint(deps, req.auth, req.body);
+      const created = await commitOnce(deps, req, 201, async (tx) => {
+        const e = await createEndpoint(tx, req.auth, req.body);
         return { ...webhookEndpointView(e), secret: e.secret };
       });
       return reply.status(201).send(created);
@@ -99,7 +99,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const data = listEndpoints(deps, req.auth).map(webhookEndpointView);
+      const data = (await deps.uow.read((tx) => listEndpoints(tx, req.auth))).map(webhookEndpointView);
       return sendList(req, reply, { data, hasMore: false, nextCursor: null });
     },
   );
@@ -107,7 +107,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   r.get(
     '/v1/webhooks/:id',
     { schema: { tags, summary: 'Get a webhook endpoint (without its secret)', params: IdParams, response: { 200: WebhookEndpointSchema } } },
-    async (req) => webhookEndpointView(getEndpoint(deps, req.auth, req.params.id)),
+    async (req) => webhookEndpointView(await deps.uow.read((tx) => getEndpoint(tx, req.auth, req.params.id))),
   );
 
   r.patch(
@@ -129,7 +129,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: WebhookEndpointSchema },
       },
     },
-    async (req) => webhookEndpointView(updateEndpoint(deps, req.auth, req.params.id, req.body)),
+    async (req) => webhookEndpointView((await deps.uow.write((tx) => updateEndpoint(tx, req.auth, req.params.id, req.body)))),
   );
 
   r.delete(
@@ -138,7 +138,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       schema: { tags, summary: 'Delete a webhook endpoint with its delivery log; scheduled attempts stop', params: IdParams, response: { 204: NoContent } },
     },
     async (req, reply) => {
-      deleteEndpoint(deps, req.auth, req.params.id);
+      await deps.uow.write((tx) => deleteEndpoint(tx, req.auth, req.params.id));
       return reply.status(204).send(null);
     },
   );
@@ -163,7 +163,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req) => {
-      const delivery = createTestDelivery(deps, req.auth, req.params.id);
+      const delivery = await deps.uow.write((tx) => createTestDelivery(tx, req.auth, req.params.id));
       return deliveryView(await deps.webhooks.attemptNow(delivery));
     },
   );
@@ -180,7 +180,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req) => {
-      const e = rotateSecret(deps, req.auth, req.params.id);
+      const e = await deps.uow.write((tx) => rotateSecret(tx, req.auth, req.params.id));
       return { ...webhookEndpointView(e), secret: e.secret };
     },
   );
@@ -199,7 +199,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req, reply) => {
       const { limit, cursor, status } = req.query;
-      const page = listDeliveries(deps, req.auth, req.params.id, { limit, cursor, status });
+      const page = await deps.uow.read((tx) => listDeliveries(tx, req.auth, req.params.id, { limit, cursor, status }));
       return sendList(req, reply, { ...page, data: page.data.map(deliveryView) });
     },
   );
@@ -207,7 +207,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   r.get(
     '/v1/webhooks/:id/deliveries/:deliveryId',
     { schema: { tags, summary: 'Get one delivery of the log', params: DeliveryParams, response: { 200: DeliverySchema } } },
-    async (req) => deliveryView(getDelivery(deps, req.auth, req.params.id, req.params.deliveryId)),
+    async (req) => deliveryView(await deps.uow.read((tx) => getDelivery(tx, req.auth, req.params.id, req.params.deliveryId))),
   );
 
   r.post(
@@ -229,7 +229,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req) => {
       const { id, deliveryId } = req.params;
-      const scheduled = scheduleManualRetry(deps, req.auth, id, deliveryId, deps.webhooks.isInFlight(deliveryId));
+      const scheduled = (await deps.uow.write((tx) => scheduleManualRetry(tx, req.auth, id, deliveryId, deps.webhooks.isInFlight(deliveryId))));
       return deliveryView(await deps.webhooks.attemptNow(scheduled));
     },
   );

@@ -2,10 +2,6 @@ import Database from 'better-sqlite3';
 import { chmodSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
-import type { UnitOfWork } from './unit-of-work.js';
-import { GroupCommit } from './group-commit.js';
-
-export type { UnitOfWork };
 
 export type Db = Database.Database;
 
@@ -71,23 +67,4 @@ export function migrate(db: Db): void {
       );
     })();
   }
-}
-
-/**
- * Runs fn in one transaction (writes that belong together commit together). Nested calls join the
- * outer transaction (better-sqlite3 turns them into savepoints).
- */
-export function inTransaction<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn)();
-}
-
-export function sqliteUnitOfWork(db: Db): UnitOfWork {
-  const group = new GroupCommit(db);
-  return {
-    transaction: (fn) => (db.inTransaction ? fn() : inTransaction(db, fn)),
-    grouped: (fn) => group.run(fn),
-    get active() {
-      return db.inTransaction;
-    },
-  };
 }

@@ -24,17 +24,17 @@ describe('the decision client refuses before connecting', () => {
     });
 
   it('no enabled endpoint of the same origin (scheme, host, port) → not_sent', async () => {
-    createEndpoint(fx.deps, fx.actor(), { url: 'https://hooks.example.com:8443/events', events: ['*'] } as never);
+    await fx.deps.uow.write((tx) => createEndpoint(tx, fx.actor(), { url: 'https://hooks.example.com:8443/events', events: ['*'] } as never));
     const reply = await client().decide(fx.agency.id, request, { url: 'https://hooks.example.com/decide', timeoutMs: 800 });
     expect(reply).toMatchObject({ kind: 'failure', reason: 'not_sent', detail: expect.stringContaining('https://hooks.example.com') });
     // Another account's endpoint of the origin does not sign this account's request.
-    createEndpoint(fx.deps, fx.actor('live', fx.stranger), { url: 'https://hooks.example.com/events', events: ['*'] } as never);
+    await fx.deps.uow.write((tx) => createEndpoint(tx, fx.actor('live', fx.stranger), { url: 'https://hooks.example.com/events', events: ['*'] } as never));
     expect((await client().decide(fx.agency.id, request, { url: 'https://hooks.example.com/decide', timeoutMs: 800 })).kind).toBe('failure');
   });
 
   it('metadata and private addresses, literal or resolved, and plain http to a public host → not_sent', async () => {
     for (const url of ['https://meta.example.com/x', 'https://private.example.com/x']) {
-      createEndpoint(fx.deps, fx.actor(), { url: `${new URL(url).origin}/events`, events: ['*'] } as never);
+      await fx.deps.uow.write((tx) => createEndpoint(tx, fx.actor(), { url: `${new URL(url).origin}/events`, events: ['*'] } as never));
       const reply = await client().decide(fx.agency.id, request, { url, timeoutMs: 800 });
       expect(reply).toMatchObject({ kind: 'failure', reason: 'not_sent', detail: expect.stringMatching(/refused: .*(metadata|private)/) });
     }
@@ -44,13 +44,13 @@ describe('the decision client refuses before connecting', () => {
     }
   });
 
-  it('the newest enabled endpoint of the origin is the signer', () => {
-    const older = createEndpoint(fx.deps, fx.actor(), { url: 'https://hooks.example.com/a', events: ['*'] } as never);
+  it('the newest enabled endpoint of the origin is the signer', async () => {
+    const older = await fx.deps.uow.write((tx) => createEndpoint(tx, fx.actor(), { url: 'https://hooks.example.com/a', events: ['*'] } as never));
     fx.clock.setTo(fx.clock.nowMs() + 1000);
-    const newer = createEndpoint(fx.deps, fx.actor(), { url: 'https://HOOKS.example.com:443/b', events: ['*'] } as never);
-    expect(client().signingEndpoint(fx.agency.id, 'https://hooks.example.com/decide')?.id).toBe(newer.id);
-    fx.deps.webhookEndpoints.update(newer.id, { enabled: false }, fx.clock.nowMs());
-    expect(client().signingEndpoint(fx.agency.id, 'https://hooks.example.com/decide')?.id).toBe(older.id);
+    const newer = await fx.deps.uow.write((tx) => createEndpoint(tx, fx.actor(), { url: 'https://HOOKS.example.com:443/b', events: ['*'] } as never));
+    expect((await client().signingEndpoint(fx.agency.id, 'https://hooks.example.com/decide'))?.id).toBe(newer.id);
+    await fx.deps.webhookEndpoints.update(newer.id, { enabled: false }, fx.clock.nowMs());
+    expect((await client().signingEndpoint(fx.agency.id, 'https://hooks.example.com/decide'))?.id).toBe(older.id);
   });
 });
 

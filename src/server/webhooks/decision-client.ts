@@ -64,11 +64,11 @@ export class HttpDecisionClient implements CallDecisionClient {
    * contract §6: the account's ENABLED endpoint whose URL has the decision URL's origin (scheme,
    * host, port); the newest when several do.
    */
-  signingEndpoint(accountId: string, decisionUrl: string): EndpointRoute | undefined {
+  async signingEndpoint(accountId: string, decisionUrl: string): Promise<EndpointRoute | undefined> {
     const origin = originOf(decisionUrl);
     if (origin === null) return undefined;
-    return this.endpoints
-      .enabledForAccount(accountId)
+    return (await this.endpoints
+      .enabledForAccount(accountId))
       .filter((e) => originOf(e.url) === origin)
       .sort((a, b) => b.createdAt - a.createdAt)[0];
   }
@@ -83,7 +83,7 @@ export class HttpDecisionClient implements CallDecisionClient {
     const check = checkWebhookUrl(target.url);
     if (!check.ok || !check.url) return notSent(`the decision URL ${check.reason ?? 'is not valid'}`);
     const url = check.url;
-    const endpoint = this.signingEndpoint(accountId, target.url);
+    const endpoint = await this.signingEndpoint(accountId, target.url);
     if (!endpoint) return notSent(`no enabled webhook endpoint of this account has the origin ${url.origin}, so there is no secret to sign with`);
 
     // …then what its name resolves to, connecting to the checked address only.

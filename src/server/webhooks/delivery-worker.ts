@@ -59,9 +59,9 @@ export function attemptsWaitInJobs(d: Pick<WebhookDomainDeps, 'clock' | 'schedul
  * at the event's time. It needs no worker: the worker hears of the event after the commit.
  */
 export function webhookOutbox(d: WebhookDomainDeps): EventOutbox {
-  return (event) => {
-    const written = writeDeliveriesForEvent(d, event);
-    if (written > 0 && attemptsWaitInJobs(d)) d.scheduler.schedule(FIRST_ATTEMPT_JOB, event.createdAt, { eventId: event.id });
+  return async (event) => {
+    const written = await writeDeliveriesForEvent(d, event);
+    if (written > 0 && attemptsWaitInJobs(d)) await d.scheduler.schedule(FIRST_ATTEMPT_JOB, event.createdAt, { eventId: event.id });
   };
 }
 
@@ -169,16 +169,16 @@ export class DeliveryWorker {
   }
 
   /** Starts listening and resumes every due delivery (those cut off by a stop or a crash). */
-  start(): void {
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     this.sender = this.newSender();
     this.unsubscribe = [
-      this.d.events.subscribe((e) => this.onEvent(e)),
-      this.d.events.subscribeTransient((e) => this.onTransient(e)),
+      this.d.events.subscribe(async (e) => await this.onEvent(e)),
+      this.d.events.subscribeTransient(async (e) => await this.onTransient(e)),
     ];
-    this.purge();
-    this.dispatchDue();
+    await this.purge();
+    await this.dispatchDue();
   }
 
   /**
@@ -207,7 +207,7 @@ export class DeliveryWorker {
   async flush(): Promise<void> {
     // Let after-commit hints of just-emitted events run first.
     await new Promise((r) => setImmediate(r));
-    if (this.running) this.dispatchDue();
+    if (this.running) await this.dispatchDue();
     await this.idle();
   }
 
@@ -297,27 +297,27 @@ export class DeliveryWorker {
    */
   async attemptNow(delivery: DeliveryRecord): Promise<DeliveryRecord> {
     await this.probe(delivery.id);
-    return this.d.webhookDeliveries.getById(delivery.id) ?? delivery;
+    return await this.d.webhookDeliveries.getById(delivery.id) ?? delivery;
   }
 
   // ---- triggers ----
 
   /** Queues every due delivery; `count` says how many (a clock advance reports it). */
-  private dispatchDue(): Promise<void[]> & { count: number } {
-    const due = this.d.webhookDeliveries.due(this.d.clock.nowMs());
+  private async dispatchDue(): Promise<void[]> & { count: number } {
+    const due = await this.d.webhookDeliveries.due(this.d.clock.nowMs());
     return Object.assign(Promise.all(due.map((x) => this.enqueue(x.id, x.endpointId))), { count: due.length });
   }
 
-  private onEvent(e: EventRecord): void {
+  private async onEvent(e: EventRecord): Promise<void> {
     if (!this.running) return;
-    this.maybePurge();
-    for (const x of this.d.webhookDeliveries.dueForEvent(e.id, this.d.clock.nowMs())) void this.enqueue(x.id, x.endpointId);
+    await this.maybePurge();
+    for (const x of await this.d.webhookDeliveries.dueForEvent(e.id, this.d.clock.nowMs())) void this.enqueue(x.id, x.endpointId);
   }
 
   /** FIRST_ATTEMPT_JOB: the first attempts of one event (see the class comment). */
   async onFirstAttemptJob(eventId: string): Promise<number> {
     if (!this.running) return 0;
-    const due = this.d.webhookDeliveries.dueForEvent(eventId, this.d.clock.nowMs());
+    const due = await this.d.webhookDeliveries.dueForEvent(eventId, this.d.clock.nowMs());
     const work = Promise.all(due.map((x) => this.enqueue(x.id, x.endpointId)));
     if (this.waitsInJobs) await work;
     return due.length;
@@ -326,27 +326,27 @@ export class DeliveryWorker {
   /** TICK_JOB: the retries due at one 5-minute tick, and the hourly purge of the log. */
   async onTick(): Promise<number> {
     if (!this.running) return 0;
-    this.purge();
-    const work = this.dispatchDue();
+    await this.purge();
+    const work = await this.dispatchDue();
     if (this.waitsInJobs) await work;
     return work.count;
   }
 
-  private purge(): void {
+  private async purge(): Promise<void> {
     this.lastPurgeAt = this.d.clock.nowMs();
-    purgeExpiredDeliveries(this.d, this.lastPurgeAt);
+    await purgeExpiredDeliveries(this.d, this.lastPurgeAt);
   }
 
   /** The log is read with a 7-day cut-off anyway; rows past it are deleted at most hourly. */
-  private maybePurge(): void {
-    if (this.d.clock.nowMs() - this.lastPurgeAt >= PURGE_EVERY_MS) this.purge();
+  private async maybePurge(): Promise<void> {
+    if (this.d.clock.nowMs() - this.lastPurgeAt >= PURGE_EVERY_MS) await this.purge();
   }
 
   /** spec: Delivery — non-durable events: one attempt per matching endpoint, nothing recorded, unordered. */
-  private onTransient(e: EventRecord): void {
+  private async onTransient(e: EventRecord): Promise<void> {
     if (!this.running) return;
     const raw = JSON.stringify(e.body);
-    for (const ep of this.d.webhookEndpoints.enabledForAccount(e.accountId)) {
+    for (const ep of await this.d.webhookEndpoints.enabledForAccount(e.accountId)) {
       if (!eventFilterMatches(ep.events, e.type)) continue;
       const p = this.withSlot(() => this.deliver(ep, raw, e.id, e.type, 1)).catch(() => undefined);
       this.transient.add(p);
@@ -376,18 +376,18 @@ export class DeliveryWorker {
     const now = clock.nowMs();
     // One read for the delivery's state and the bytes to send (the full row with its attempt
     // history was read and parsed twice per attempt: 3.7 % of the burst profile).
-    const delivery = webhookDeliveries.attemptState(deliveryId);
+    const delivery = await webhookDeliveries.attemptState(deliveryId);
     if (!delivery || delivery.nextAttemptAt === null) return; // finished, or deleted with its endpoint
     if (!manual && delivery.nextAttemptAt > now) return; // not due yet (its tick will come)
-    const endpoint = webhookEndpoints.targetById(delivery.endpointId);
+    const endpoint = await webhookEndpoints.targetById(delivery.endpointId);
     if (!endpoint) return;
     if (!endpoint.enabled && !delivery.isTest) {
-      webhookDeliveries.abandon(deliveryId, `endpoint disabled (${endpoint.disabledReason ?? 'manual'})`, now);
+      await webhookDeliveries.abandon(deliveryId, `endpoint disabled (${endpoint.disabledReason ?? 'manual'})`, now);
       return;
     }
     const raw = delivery.rawBody;
     if (raw === null) {
-      webhookDeliveries.abandon(deliveryId, 'the event is no longer stored', now);
+      await webhookDeliveries.abandon(deliveryId, 'the event is no longer stored', now);
       return;
     }
     const attempt = delivery.attempt + 1;
@@ -419,12 +419,12 @@ export class DeliveryWorker {
     const toRecord = this.running ? batch : [];
     const recordOne = (r: PendingRecord) => recordAttempt(this.d, r.deliveryId, r.attempt, r.at, r.outcome);
     try {
-      this.d.uow.transaction(() => toRecord.forEach(recordOne));
+      this.d.uow.write(async (tx) => toRecord.forEach(recordOne));
     } catch {
       // The batch rolled back as a whole: record each on its own, so one failure costs only itself.
       for (const r of toRecord) {
         try {
-          this.d.uow.transaction(() => recordOne(r));
+          this.d.uow.write(async (tx) => recordOne(r));
         } catch (err) {
           this.log.error({ err, deliveryId: r.deliveryId }, 'webhook delivery attempt could not be recorded');
         }

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import type { EventStore } from '../events/store.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';
@@ -40,15 +40,15 @@ export interface BillingSnapshot {
 export const assertLiveKey = assertMovesMoney;
 
 /** contract §11: spend this month = charges net of refunds since the start of the UTC calendar month (service clock). */
-export function billingSnapshot(deps: Pick<BillingDeps, 'clock' | 'wallets' | 'ledger'>, accountId: string): BillingSnapshot {
-  const wallet = walletOf(deps, accountId);
-  return { wallet, monthToDateCents: monthToDate(deps, wallet, deps.clock.nowMs()) };
+export async function billingSnapshot(deps: Pick<BillingDeps, 'clock' | 'wallets' | 'ledger'>, accountId: string): Promise<BillingSnapshot> {
+  const wallet = await walletOf(deps, accountId);
+  return { wallet, monthToDateCents: await monthToDate(deps, wallet, deps.clock.nowMs()) };
 }
 
 /** GET /v1/billing. */
 export function getBilling(deps: BillingDeps, actor: Actor): BillingSnapshot {
   // walletOf may open the wallet of an account older than wallets: a write, so in a transaction.
-  return deps.uow.transaction(() => billingSnapshot(deps, actor.account.id));
+  return deps.uow.write(async (tx) => await billingSnapshot(tx, actor.account.id));
 }
 
 /** The saved card's token, or 409 naming the call that saves one. */
@@ -64,12 +64,12 @@ export function savedCard(wallet: WalletRecord): string {
  */
 export function topUp(deps: BillingDeps, actor: Actor, amountCents: number): BillingSnapshot {
   assertLiveKey(actor);
-  return deps.uow.transaction(() => {
+  return deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
-    const token = savedCard(walletOf(deps, accountId));
-    const chargeId = chargeCardOrThrow(deps.payments, token, amountCents, 'top-up refused');
-    credit(deps, accountId, amountCents, 'top_up', `top-up (card charge ${chargeId})`);
-    return billingSnapshot(deps, accountId);
+    const token = savedCard(await walletOf(tx, accountId));
+    const chargeId = chargeCardOrThrow(tx.payments, token, amountCents, 'top-up refused');
+    await credit(tx, accountId, amountCents, 'top_up', `top-up (card charge ${chargeId})`);
+    return await billingSnapshot(tx, accountId);
   });
 }
 
@@ -80,31 +80,31 @@ export function topUp(deps: BillingDeps, actor: Actor, amountCents: number): Bil
  */
 export function updateWalletSettings(deps: BillingDeps, actor: Actor, body: z.infer<typeof WalletPatchBody>): BillingSnapshot {
   assertLiveKey(actor);
-  return deps.uow.transaction(() => {
+  return deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
-    const wallet = walletOf(deps, accountId);
+    const wallet = await walletOf(tx, accountId);
     const a = body.autoRecharge;
     if (a.enabled === true && !wallet.cardToken) throw conflict(`auto-recharge charges the saved card; ${NO_CARD_MESSAGE}`);
     const thresholdCents = a.thresholdCents ?? wallet.thresholdCents;
-    deps.wallets.update(accountId, {
+    await tx.wallets.update(accountId, {
       autoRechargeEnabled: a.enabled ?? wallet.autoRechargeEnabled,
       thresholdCents,
       rechargeAmountCents: a.amountCents ?? wallet.rechargeAmountCents,
       lowBalanceArmed: wallet.lowBalanceArmed || wallet.balanceCents >= thresholdCents,
-      updatedAt: deps.clock.nowMs(),
+      updatedAt: tx.clock.nowMs(),
     });
-    return billingSnapshot(deps, accountId);
+    return billingSnapshot(tx, accountId);
   });
 }
 
 /** PATCH /v1/billing {spendLimitCents}: the monthly limit the charging path checks (`budget_exceeded`). */
 export function updateSpendLimit(deps: BillingDeps, actor: Actor, spendLimitCents: number): BillingSnapshot {
   assertLiveKey(actor);
-  return deps.uow.transaction(() => {
+  return deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
-    walletOf(deps, accountId);
-    deps.wallets.update(accountId, { spendLimitCents, updatedAt: deps.clock.nowMs() });
-    return billingSnapshot(deps, accountId);
+    await walletOf(tx, accountId);
+    await tx.wallets.update(accountId, { spendLimitCents, updatedAt: tx.clock.nowMs() });
+    return billingSnapshot(tx, accountId);
   });
 }
 
@@ -117,11 +117,11 @@ export function saveCard(deps: BillingDeps, actor: Actor, token: string): Billin
   assertLiveKey(actor);
   const last4 = deps.payments.cardLast4(token);
   if (last4 === null) throw validationError(['body', 'token'], 'the payment provider does not know this card token (sandbox: tok_visa, tok_chargeDeclined)');
-  return deps.uow.transaction(() => {
+  return deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
-    walletOf(deps, accountId);
-    deps.wallets.update(accountId, { cardToken: token, cardLast4: last4, updatedAt: deps.clock.nowMs() });
-    return billingSnapshot(deps, accountId);
+    await walletOf(tx, accountId);
+    await tx.wallets.update(accountId, { cardToken: token, cardLast4: last4, updatedAt: tx.clock.nowMs() });
+    return billingSnapshot(tx, accountId);
   });
 }
 
@@ -132,9 +132,9 @@ export function saveCard(deps: BillingDeps, actor: Actor, token: string): Billin
  */
 export function sandboxSetBalance(deps: BillingDeps, actor: Actor, balanceCents: number): BillingSnapshot {
   assertLiveKey(actor);
-  return deps.uow.transaction(() => {
-    setBalance(deps, actor.account.id, balanceCents);
-    return billingSnapshot(deps, actor.account.id);
+  return deps.uow.write(async (tx) => {
+    await setBalance(tx, actor.account.id, balanceCents);
+    return await billingSnapshot(tx, actor.account.id);
   });
 }
 

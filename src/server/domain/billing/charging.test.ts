@@ -15,8 +15,8 @@ function setup() {
   const { deps, agency } = fx;
   const payer = { accountId: agency.id, mode: 'live' as const };
   const tx = <T>(fn: () => T): T => deps.uow.transaction(fn);
-  const balance = () => walletOf(deps, agency.id).balanceCents;
-  const consistent = () => expect(deps.ledger.sum(agency.id)).toBe(balance());
+  const balance = async () => (await deps.uow.write((tx) => walletOf(tx, agency.id))).balanceCents;
+  const consistent = async () => expect(await deps.ledger.sum(agency.id)).toBe(await balance());
   const events = (type: string) =>
     (deps.db.prepare('SELECT body FROM events WHERE account_id = ? AND type = ? ORDER BY seq').all(agency.id, type) as Array<{ body: string }>).map((r) => JSON.parse(r.body));
   return { fx, deps, agency, payer, tx, balance, consistent, events };
@@ -33,110 +33,110 @@ const refusal = (fn: () => unknown): ServiceError => {
 };
 
 describe('charging path', () => {
-  it('a new account opens with its credit on the ledger; a charge moves the balance and the ledger together', () => {
+  it('a new account opens with its credit on the ledger; a charge moves the balance and the ledger together', async () => {
     const { deps, agency, payer, tx, balance, consistent } = setup();
     expect(balance()).toBe(NEW_ACCOUNT_WALLET_CENTS);
     consistent();
-    tx(() => charge(deps, payer, item(150)));
+    tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(150))));
     expect(balance()).toBe(NEW_ACCOUNT_WALLET_CENTS - 150);
     consistent();
-    const last = deps.ledger.entries(agency.id).at(-1)!;
+    const last = (await deps.ledger.entries(agency.id)).at(-1)!;
     expect(last).toMatchObject({ kind: 'charge', category: 'sms', amountCents: -150, balanceAfterCents: NEW_ACCOUNT_WALLET_CENTS - 150, ref: 'ref_150' });
   });
 
-  it('test mode moves no money', () => {
+  it('test mode moves no money', async () => {
     const { deps, agency, tx, balance } = setup();
-    const rows = deps.ledger.entries(agency.id).length;
-    tx(() => charge(deps, { accountId: agency.id, mode: 'test' }, item(150)));
-    expect(reserve(deps, { accountId: agency.id, mode: 'test' }, item(150))).toBeNull();
+    const rows = (await deps.ledger.entries(agency.id)).length;
+    tx(async () => await deps.uow.write((tx) => charge(tx, { accountId: agency.id, mode: 'test' }, item(150))));
+    expect(await deps.uow.write((tx) => reserve(tx, { accountId: agency.id, mode: 'test' }, item(150)))).toBeNull();
     expect(balance()).toBe(NEW_ACCOUNT_WALLET_CENTS);
-    expect(deps.ledger.entries(agency.id)).toHaveLength(rows);
+    expect(await deps.ledger.entries(agency.id)).toHaveLength(rows);
   });
 
-  it('an empty wallet refuses with payment_required and writes nothing; the exact balance still pays', () => {
+  it('an empty wallet refuses with payment_required and writes nothing; the exact balance still pays', async () => {
     const { deps, agency, payer, tx, balance, consistent } = setup();
-    tx(() => setBalance(deps, agency.id, 100));
-    const rows = deps.ledger.entries(agency.id).length;
-    const err = refusal(() => tx(() => charge(deps, payer, item(101))));
+    tx(async () => await deps.uow.write((tx) => setBalance(tx, agency.id, 100)));
+    const rows = (await deps.ledger.entries(agency.id)).length;
+    const err = refusal(() => tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(101)))));
     expect(err.code).toBe('payment_required');
     expect(err.status).toBe(402);
     expect(err.message).toContain('top-up');
-    expect(deps.ledger.entries(agency.id)).toHaveLength(rows);
-    tx(() => charge(deps, payer, item(100)));
+    expect(await deps.ledger.entries(agency.id)).toHaveLength(rows);
+    tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(100))));
     expect(balance()).toBe(0);
     consistent();
   });
 
   it('the monthly spend limit refuses with budget_exceeded, counting open holds', () => {
     const { deps, agency, payer, tx } = setup();
-    tx(() => setBalance(deps, agency.id, NEW_ACCOUNT_SPEND_LIMIT_CENTS * 2));
-    tx(() => reserve(deps, payer, item(NEW_ACCOUNT_SPEND_LIMIT_CENTS - 10, 'msg_a')));
-    expect(refusal(() => tx(() => charge(deps, payer, item(11)))).code).toBe('budget_exceeded');
-    tx(() => charge(deps, payer, item(10)));
-    expect(refusal(() => tx(() => charge(deps, payer, item(1)))).code).toBe('budget_exceeded');
+    tx(async () => await deps.uow.write((tx) => setBalance(tx, agency.id, NEW_ACCOUNT_SPEND_LIMIT_CENTS * 2)));
+    tx(async () => await deps.uow.write((tx) => reserve(tx, payer, item(NEW_ACCOUNT_SPEND_LIMIT_CENTS - 10, 'msg_a'))));
+    expect(refusal(() => tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(11))))).code).toBe('budget_exceeded');
+    tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(10))));
+    expect(refusal(() => tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(1))))).code).toBe('budget_exceeded');
   });
 
-  it('a hold takes the money at once; settle turns it into the charge; release gives it back; each once', () => {
+  it('a hold takes the money at once; settle turns it into the charge; release gives it back; each once', async () => {
     const { deps, agency, payer, tx, balance, consistent } = setup();
-    tx(() => reserve(deps, payer, item(30, 'msg_1')));
-    tx(() => reserve(deps, payer, item(40, 'msg_2')));
+    tx(async () => await deps.uow.write((tx) => reserve(tx, payer, item(30, 'msg_1'))));
+    tx(async () => await deps.uow.write((tx) => reserve(tx, payer, item(40, 'msg_2'))));
     expect(balance()).toBe(NEW_ACCOUNT_WALLET_CENTS - 70);
-    tx(() => settle(deps, 'msg_1'));
-    tx(() => settle(deps, 'msg_1'));
-    tx(() => release(deps, 'msg_2'));
-    tx(() => release(deps, 'msg_2'));
+    tx(async () => await deps.uow.write((tx) => settle(tx, 'msg_1')));
+    tx(async () => await deps.uow.write((tx) => settle(tx, 'msg_1')));
+    tx(async () => await deps.uow.write((tx) => release(tx, 'msg_2')));
+    tx(async () => await deps.uow.write((tx) => release(tx, 'msg_2')));
     expect(balance()).toBe(NEW_ACCOUNT_WALLET_CENTS - 30);
     consistent();
-    expect(deps.ledger.usage(agency.id, 0, Number.MAX_SAFE_INTEGER)).toEqual([{ category: 'sms', quantity: 1, amountCents: 30 }]);
+    expect(await deps.ledger.usage(agency.id, 0, Number.MAX_SAFE_INTEGER)).toEqual([{ category: 'sms', quantity: 1, amountCents: 30 }]);
   });
 
-  it('auto-recharge fills a short wallet from the saved card; a declined card refuses with the reason', () => {
+  it('auto-recharge fills a short wallet from the saved card; a declined card refuses with the reason', async () => {
     const { deps, agency, payer, tx, balance, consistent } = setup();
-    tx(() => setBalance(deps, agency.id, 0));
-    deps.wallets.update(agency.id, { autoRechargeEnabled: true, cardToken: SANDBOX_CARD_TOKEN, updatedAt: 0 });
-    tx(() => charge(deps, payer, item(50)));
-    expect(balance()).toBe(walletOf(deps, agency.id).rechargeAmountCents - 50);
+    tx(async () => await deps.uow.write((tx) => setBalance(tx, agency.id, 0)));
+    await deps.wallets.update(agency.id, { autoRechargeEnabled: true, cardToken: SANDBOX_CARD_TOKEN, updatedAt: 0 });
+    tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(50))));
+    expect(balance()).toBe((await deps.uow.write((tx) => walletOf(tx, agency.id))).rechargeAmountCents - 50);
     consistent();
     // (setting the balance is a crossing too: with the good card saved, it would recharge at once)
-    deps.wallets.update(agency.id, { cardToken: SANDBOX_DECLINED_CARD_TOKEN, updatedAt: 0 });
-    tx(() => setBalance(deps, agency.id, 0));
-    const err = refusal(() => tx(() => charge(deps, payer, item(50))));
+    await deps.wallets.update(agency.id, { cardToken: SANDBOX_DECLINED_CARD_TOKEN, updatedAt: 0 });
+    tx(async () => await deps.uow.write((tx) => setBalance(tx, agency.id, 0)));
+    const err = refusal(() => tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(50)))));
     expect(err.code).toBe('payment_required');
     expect(err.message).toContain('declined');
     expect(balance()).toBe(0);
   });
 
-  it('billing.wallet.low_balance fires once per crossing below the threshold, re-armed by a credit above it', () => {
+  it('billing.wallet.low_balance fires once per crossing below the threshold, re-armed by a credit above it', async () => {
     const { deps, agency, payer, tx, events } = setup();
-    const threshold = walletOf(deps, agency.id).thresholdCents;
-    tx(() => setBalance(deps, agency.id, threshold + 20));
-    tx(() => charge(deps, payer, item(10)));
+    const threshold = (await deps.uow.write((tx) => walletOf(tx, agency.id))).thresholdCents;
+    tx(async () => await deps.uow.write((tx) => setBalance(tx, agency.id, threshold + 20)));
+    tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(10))));
     expect(events('billing.wallet.low_balance')).toHaveLength(0);
-    tx(() => charge(deps, payer, item(15)));
-    tx(() => charge(deps, payer, item(15)));
+    tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(15))));
+    tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(15))));
     const fired = events('billing.wallet.low_balance');
     expect(fired).toHaveLength(1);
     expect(fired[0]).toMatchObject({ balanceCents: threshold - 5, thresholdCents: threshold, autoRechargeStarted: false });
-    tx(() => setBalance(deps, agency.id, threshold + 100));
-    tx(() => charge(deps, payer, item(150)));
+    tx(async () => await deps.uow.write((tx) => setBalance(tx, agency.id, threshold + 100)));
+    tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(150))));
     expect(events('billing.wallet.low_balance')).toHaveLength(2);
   });
 });
 
 describe("the month's spend", () => {
-  it('is counted on the wallet as usage is charged, net of nothing else, and starts again with a new month', () => {
+  it('is counted on the wallet as usage is charged, net of nothing else, and starts again with a new month', async () => {
     const { fx, deps, agency, payer, tx } = setup();
-    const spent = () => monthToDate(deps, walletOf(deps, agency.id), deps.clock.nowMs());
-    tx(() => charge(deps, payer, item(120)));
-    tx(() => reserve(deps, payer, item(30, 'msg_m')));
-    tx(() => settle(deps, 'msg_m'));
-    tx(() => setBalance(deps, agency.id, 5000)); // a sandbox adjustment is not spend
-    expect(spent()).toBe(150);
-    expect(spent()).toBe(deps.ledger.chargedSince(agency.id, monthStart(deps.clock.nowMs())));
+    const spent = async () => await monthToDate(deps, await deps.uow.write((tx) => walletOf(tx, agency.id)), deps.clock.nowMs());
+    tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(120))));
+    tx(async () => await deps.uow.write((tx) => reserve(tx, payer, item(30, 'msg_m'))));
+    tx(async () => await deps.uow.write((tx) => settle(tx, 'msg_m')));
+    tx(async () => await deps.uow.write((tx) => setBalance(tx, agency.id, 5000))); // a sandbox adjustment is not spend
+    expect(await spent()).toBe(150);
+    expect(await spent()).toBe(await deps.ledger.chargedSince(agency.id, monthStart(deps.clock.nowMs())));
     fx.clock.setTo(fx.clock.nowMs() + 32 * 86_400_000);
-    expect(spent()).toBe(0);
-    tx(() => charge(deps, payer, item(7)));
-    expect(spent()).toBe(7);
-    expect(spent()).toBe(deps.ledger.chargedSince(agency.id, monthStart(deps.clock.nowMs())));
+    expect(await spent()).toBe(0);
+    tx(async () => await deps.uow.write((tx) => charge(tx, payer, item(7))));
+    expect(await spent()).toBe(7);
+    expect(await spent()).toBe(await deps.ledger.chargedSince(agency.id, monthStart(deps.clock.nowMs())));
   });
 });

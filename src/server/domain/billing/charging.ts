@@ -41,9 +41,9 @@ const dollars = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
  * its balance is short (the one side effect: a recharge is money the account asked to be taken).
  * Throws the 402 that refuses the action.
  */
-function ensureCanPay(deps: BillingDeps, payer: Payer, what: string, amountCents: number): void {
-  const wallet = walletOf(deps, payer.accountId);
-  const spent = monthToDate(deps, wallet, deps.clock.nowMs()) + deps.holds.openTotal(payer.accountId);
+async function ensureCanPay(deps: BillingDeps, payer: Payer, what: string, amountCents: number): Promise<void> {
+  const wallet = await walletOf(deps, payer.accountId);
+  const spent = await monthToDate(deps, wallet, deps.clock.nowMs()) + await deps.holds.openTotal(payer.accountId);
   if (spent + amountCents > wallet.spendLimitCents) {
     throw new ServiceError(
       'budget_exceeded',
@@ -54,33 +54,33 @@ function ensureCanPay(deps: BillingDeps, payer: Payer, what: string, amountCents
   let reason = 'auto-recharge is off';
   if (canAutoRecharge(wallet)) {
     const shortBy = amountCents - wallet.balanceCents;
-    const { wallet: after, payment } = rechargeFromCard(deps, wallet, Math.max(wallet.rechargeAmountCents, shortBy));
+    const { wallet: after, payment } = await rechargeFromCard(deps, wallet, Math.max(wallet.rechargeAmountCents, shortBy));
     if (after.balanceCents >= amountCents) return;
     reason = payment.ok ? 'the auto-recharge did not cover it' : `the auto-recharge failed: ${payment.message}`;
   } else if (wallet.autoRechargeEnabled) reason = 'auto-recharge has no saved card';
   throw new ServiceError(
     'payment_required',
-    `${what} costs ${dollars(amountCents)} and the wallet holds ${dollars(walletOf(deps, payer.accountId).balanceCents)} (${reason}); top it up with POST /v1/billing/wallet/top-up`,
+    `${what} costs ${dollars(amountCents)} and the wallet holds ${dollars((await walletOf(deps, payer.accountId)).balanceCents)} (${reason}); top it up with POST /v1/billing/wallet/top-up`,
   );
 }
 
 const describe = (item: ChargeItem): string => `${item.category.replace(/_/g, ' ')}${item.ref ? ` (${item.ref})` : ''}`;
 
 /** Charges now, or refuses with a 402 having written nothing. */
-export function charge(deps: BillingDeps, payer: Payer, item: ChargeItem): void {
+export async function charge(deps: BillingDeps, payer: Payer, item: ChargeItem): Promise<void> {
   if (payer.mode === 'test' || item.amountCents <= 0) return;
-  ensureCanPay(deps, payer, describe(item), item.amountCents);
-  move(deps, payer.accountId, { kind: 'charge', category: item.category, quantity: item.quantity, amountCents: -item.amountCents, cause: `usage: ${item.category}`, ref: item.ref, holdId: null });
+  await ensureCanPay(deps, payer, describe(item), item.amountCents);
+  await move(deps, payer.accountId, { kind: 'charge', category: item.category, quantity: item.quantity, amountCents: -item.amountCents, cause: `usage: ${item.category}`, ref: item.ref, holdId: null });
 }
 
 /** Reserves the price of an action charged later; returns the hold id (null: nothing to hold). */
-export function reserve(deps: BillingDeps, payer: Payer, item: ChargeItem): string | null {
+export async function reserve(deps: BillingDeps, payer: Payer, item: ChargeItem): Promise<string | null> {
   if (payer.mode === 'test' || item.amountCents <= 0) return null;
-  ensureCanPay(deps, payer, describe(item), item.amountCents);
+  await ensureCanPay(deps, payer, describe(item), item.amountCents);
   const id = newId('hold');
   const now = deps.clock.nowMs();
-  deps.holds.insert({ id, accountId: payer.accountId, category: item.category, amountCents: item.amountCents, ref: item.ref, status: 'open', createdAt: now, closedAt: null });
-  move(deps, payer.accountId, { kind: 'hold', category: null, quantity: item.quantity, amountCents: -item.amountCents, cause: `hold: ${describe(item)}`, ref: item.ref, holdId: id });
+  await deps.holds.insert({ id, accountId: payer.accountId, category: item.category, amountCents: item.amountCents, ref: item.ref, status: 'open', createdAt: now, closedAt: null });
+  await move(deps, payer.accountId, { kind: 'hold', category: null, quantity: item.quantity, amountCents: -item.amountCents, cause: `hold: ${describe(item)}`, ref: item.ref, holdId: id });
   return id;
 }
 
@@ -88,23 +88,23 @@ export function reserve(deps: BillingDeps, payer: Payer, item: ChargeItem): stri
  * The hold for `ref` becomes its charge (the price held, or `actual` when the action ended up
  * costing less). Never refuses: the money was set aside when the action was accepted.
  */
-export function settle(deps: BillingDeps, ref: string, actual?: { quantity: number; amountCents: number }): void {
-  const hold = deps.holds.openFor(ref);
-  if (!hold || !deps.holds.close(hold.id, 'settled', deps.clock.nowMs())) return;
+export async function settle(deps: BillingDeps, ref: string, actual?: { quantity: number; amountCents: number }): Promise<void> {
+  const hold = await deps.holds.openFor(ref);
+  if (!hold || !await deps.holds.close(hold.id, 'settled', deps.clock.nowMs())) return;
   const amountCents = Math.min(actual?.amountCents ?? hold.amountCents, hold.amountCents);
-  move(deps, hold.accountId, { kind: 'release', category: null, quantity: 0, amountCents: hold.amountCents, cause: `settled: ${ref}`, ref, holdId: hold.id });
-  move(deps, hold.accountId, { kind: 'charge', category: hold.category, quantity: actual?.quantity ?? 1, amountCents: -amountCents, cause: `usage: ${hold.category}`, ref, holdId: hold.id });
+  await move(deps, hold.accountId, { kind: 'release', category: null, quantity: 0, amountCents: hold.amountCents, cause: `settled: ${ref}`, ref, holdId: hold.id });
+  await move(deps, hold.accountId, { kind: 'charge', category: hold.category, quantity: actual?.quantity ?? 1, amountCents: -amountCents, cause: `usage: ${hold.category}`, ref, holdId: hold.id });
 }
 
 /** The hold for `ref` comes back to the balance (the action failed before it was charged). */
-export function release(deps: BillingDeps, ref: string): void {
-  const hold = deps.holds.openFor(ref);
-  if (!hold || !deps.holds.close(hold.id, 'released', deps.clock.nowMs())) return;
-  move(deps, hold.accountId, { kind: 'release', category: null, quantity: 0, amountCents: hold.amountCents, cause: `released: ${ref}`, ref, holdId: hold.id });
+export async function release(deps: BillingDeps, ref: string): Promise<void> {
+  const hold = await deps.holds.openFor(ref);
+  if (!hold || !await deps.holds.close(hold.id, 'released', deps.clock.nowMs())) return;
+  await move(deps, hold.accountId, { kind: 'release', category: null, quantity: 0, amountCents: hold.amountCents, cause: `released: ${ref}`, ref, holdId: hold.id });
 }
 
 /** Refuses (402) when `amountCents` could not be paid now; writes nothing unless it auto-recharges. */
-export function assertCanSpend(deps: BillingDeps, payer: Payer, what: string, amountCents: number): void {
+export async function assertCanSpend(deps: BillingDeps, payer: Payer, what: string, amountCents: number): Promise<void> {
   if (payer.mode === 'test' || amountCents <= 0) return;
-  ensureCanPay(deps, payer, what, amountCents);
+  await ensureCanPay(deps, payer, what, amountCents);
 }

@@ -31,19 +31,19 @@ interface RenewPayload {
 const periodMs = SUBSCRIPTION_PERIOD_SECS * 1000;
 
 /** Saves the subscription change and emits the event when the status or the plan changed. */
-function applySubscription(deps: BillingDeps, before: WalletRecord, change: Pick<WalletPatch, 'plan' | 'subscriptionStatus' | 'currentPeriodEnd'>): void {
+async function applySubscription(deps: BillingDeps, before: WalletRecord, change: Pick<WalletPatch, 'plan' | 'subscriptionStatus' | 'currentPeriodEnd'>): Promise<void> {
   const now = deps.clock.nowMs();
-  deps.wallets.update(before.accountId, { ...change, updatedAt: now });
+  await deps.wallets.update(before.accountId, { ...change, updatedAt: now });
   const plan = change.plan ?? before.plan;
   const status = change.subscriptionStatus ?? before.subscriptionStatus;
   const currentPeriodEnd = change.currentPeriodEnd === undefined ? before.currentPeriodEnd : change.currentPeriodEnd;
   if (plan === before.plan && status === before.subscriptionStatus) return;
   // spec: Event catalog — billing.subscription.updated {status, currentPeriodEnd, at} (+ plan).
-  deps.events.emit(before.accountId, 'billing.subscription.updated', { status, plan, currentPeriodEnd: isoOrNull(currentPeriodEnd), at: iso(now) });
+  await deps.events.emit(before.accountId, 'billing.subscription.updated', { status, plan, currentPeriodEnd: isoOrNull(currentPeriodEnd), at: iso(now) });
 }
 
-function scheduleRenewal(deps: BillingDeps, accountId: string, periodEnd: number, runAt: number = periodEnd): void {
-  deps.scheduler.schedule(JOB_SUBSCRIPTION_RENEW, runAt, { accountId, periodEnd } satisfies RenewPayload);
+async function scheduleRenewal(deps: BillingDeps, accountId: string, periodEnd: number, runAt: number = periodEnd): Promise<void> {
+  await deps.scheduler.schedule(JOB_SUBSCRIPTION_RENEW, runAt, { accountId, periodEnd } satisfies RenewPayload);
 }
 
 /**
@@ -53,23 +53,23 @@ function scheduleRenewal(deps: BillingDeps, accountId: string, periodEnd: number
  */
 export function changePlan(deps: BillingDeps, actor: Actor, plan: Plan): BillingSnapshot {
   assertLiveKey(actor);
-  return deps.uow.transaction(() => {
+  return deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
-    const w = walletOf(deps, accountId);
-    const now = deps.clock.nowMs();
-    if (plan === w.plan && w.subscriptionStatus === 'active') return billingSnapshot(deps, accountId);
+    const w = await walletOf(tx, accountId);
+    const now = tx.clock.nowMs();
+    if (plan === w.plan && w.subscriptionStatus === 'active') return billingSnapshot(tx, accountId);
     if (PLANS[plan] === 0) {
-      applySubscription(deps, w, { plan, subscriptionStatus: 'active', currentPeriodEnd: null });
+      await applySubscription(tx, w, { plan, subscriptionStatus: 'active', currentPeriodEnd: null });
     } else if (plan === w.plan && w.subscriptionStatus === 'canceled' && w.currentPeriodEnd !== null && w.currentPeriodEnd > now) {
       // Resumed within a paid period: its renewal job is still scheduled at currentPeriodEnd.
-      applySubscription(deps, w, { subscriptionStatus: 'active' });
+      await applySubscription(tx, w, { subscriptionStatus: 'active' });
     } else {
-      chargeCardOrThrow(deps.payments, savedCard(w), PLANS[plan], `subscription to ${plan} refused`);
+      chargeCardOrThrow(tx.payments, savedCard(w), PLANS[plan], `subscription to ${plan} refused`);
       const periodEnd = now + periodMs;
-      applySubscription(deps, w, { plan, subscriptionStatus: 'active', currentPeriodEnd: periodEnd });
-      scheduleRenewal(deps, accountId, periodEnd);
+      await applySubscription(tx, w, { plan, subscriptionStatus: 'active', currentPeriodEnd: periodEnd });
+      await scheduleRenewal(tx, accountId, periodEnd);
     }
-    return billingSnapshot(deps, accountId);
+    return billingSnapshot(tx, accountId);
   });
 }
 
@@ -80,14 +80,14 @@ export function changePlan(deps: BillingDeps, actor: Actor, plan: Plan): Billing
  */
 export function cancelSubscription(deps: BillingDeps, actor: Actor): BillingSnapshot {
   assertLiveKey(actor);
-  return deps.uow.transaction(() => {
+  return deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
-    const w = walletOf(deps, accountId);
-    if (w.subscriptionStatus === 'canceled') return billingSnapshot(deps, accountId);
+    const w = await walletOf(tx, accountId);
+    if (w.subscriptionStatus === 'canceled') return billingSnapshot(tx, accountId);
     if (PLANS[w.plan] === 0) throw conflict('the free plan has no subscription to cancel');
-    if (w.subscriptionStatus === 'past_due') applySubscription(deps, w, { plan: 'free', subscriptionStatus: 'canceled', currentPeriodEnd: null });
-    else applySubscription(deps, w, { subscriptionStatus: 'canceled' });
-    return billingSnapshot(deps, accountId);
+    if (w.subscriptionStatus === 'past_due') await applySubscription(tx, w, { plan: 'free', subscriptionStatus: 'canceled', currentPeriodEnd: null });
+    else await applySubscription(tx, w, { subscriptionStatus: 'canceled' });
+    return billingSnapshot(tx, accountId);
   });
 }
 
@@ -98,23 +98,23 @@ export function cancelSubscription(deps: BillingDeps, actor: Actor): BillingSnap
  * old end (on time) or from now (recovering from past_due).
  */
 export function renewSubscription(deps: BillingDeps, p: RenewPayload): void {
-  deps.uow.transaction(() => {
-    const w = deps.wallets.get(p.accountId);
+  deps.uow.write(async (tx) => {
+    const w = await tx.wallets.get(p.accountId);
     if (!w || w.currentPeriodEnd !== p.periodEnd || PLANS[w.plan] === 0) return;
     if (w.subscriptionStatus === 'canceled') {
-      applySubscription(deps, w, { plan: 'free', currentPeriodEnd: null });
+      await applySubscription(tx, w, { plan: 'free', currentPeriodEnd: null });
       return;
     }
-    const now = deps.clock.nowMs();
-    const paid = w.cardToken ? deps.payments.charge(w.cardToken, PLANS[w.plan]).ok : false;
+    const now = tx.clock.nowMs();
+    const paid = w.cardToken ? tx.payments.charge(w.cardToken, PLANS[w.plan]).ok : false;
     if (!paid) {
-      applySubscription(deps, w, { subscriptionStatus: 'past_due' });
-      scheduleRenewal(deps, w.accountId, p.periodEnd, now + SUBSCRIPTION_RETRY_SECS * 1000);
+      await applySubscription(tx, w, { subscriptionStatus: 'past_due' });
+      await scheduleRenewal(tx, w.accountId, p.periodEnd, now + SUBSCRIPTION_RETRY_SECS * 1000);
       return;
     }
     const periodEnd = (w.subscriptionStatus === 'active' ? p.periodEnd : now) + periodMs;
-    applySubscription(deps, w, { subscriptionStatus: 'active', currentPeriodEnd: periodEnd });
-    scheduleRenewal(deps, w.accountId, periodEnd);
+    await applySubscription(tx, w, { subscriptionStatus: 'active', currentPeriodEnd: periodEnd });
+    await scheduleRenewal(tx, w.accountId, periodEnd);
   });
 }
 

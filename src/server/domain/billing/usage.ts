@@ -24,7 +24,7 @@ export interface UsageReport {
 
 const parseTime = (value: string | undefined): number | undefined => (value === undefined ? undefined : Date.parse(value));
 
-export function getUsage(deps: UsageDeps, actor: Actor, query: { from?: string; to?: string }): UsageReport {
+export async function getUsage(deps: UsageDeps, actor: Actor, query: { from?: string; to?: string }): Promise<UsageReport> {
   const now = deps.clock.nowMs();
   const toMs = parseTime(query.to) ?? now;
   const fromMs = parseTime(query.from) ?? monthStart(now);
@@ -33,8 +33,8 @@ export function getUsage(deps: UsageDeps, actor: Actor, query: { from?: string; 
   const queryToMs = query.to === undefined ? now + 1 : toMs;
   if (fromMs >= queryToMs) throw validationError(['query', 'from'], 'must be before `to` (default: now)');
   const order = (c: UsageCategory) => USAGE_CATEGORIES.indexOf(c);
-  const lines = deps.ledger
-    .usage(actor.account.id, fromMs, queryToMs)
+  const lines = (await deps.ledger
+    .usage(actor.account.id, fromMs, queryToMs))
     .filter((l) => l.quantity !== 0 || l.amountCents !== 0)
     .sort((a, b) => order(a.category) - order(b.category));
   return { lines, totalCents: lines.reduce((sum, l) => sum + l.amountCents, 0), fromMs, toMs };

@@ -22,7 +22,7 @@ export interface WalletDeps {
 }
 
 /** contract §11: a new account's wallet — 2000 cents (a ledger credit), a 10000-cent monthly limit. */
-export function openWallet(deps: Pick<WalletDeps, 'clock' | 'wallets' | 'ledger'>, accountId: string): WalletRecord {
+export async function openWallet(deps: Pick<WalletDeps, 'clock' | 'wallets' | 'ledger'>, accountId: string): Promise<WalletRecord> {
   const now = deps.clock.nowMs();
   const wallet: WalletRecord = {
     accountId,
@@ -41,8 +41,8 @@ export function openWallet(deps: Pick<WalletDeps, 'clock' | 'wallets' | 'ledger'
     spendMonthCents: 0,
     updatedAt: now,
   };
-  deps.wallets.insert(wallet);
-  deps.ledger.append({
+  await deps.wallets.insert(wallet);
+  await deps.ledger.append({
     id: newId('led'), accountId, kind: 'credit', category: null, quantity: 0, amountCents: NEW_ACCOUNT_WALLET_CENTS,
     balanceAfterCents: NEW_ACCOUNT_WALLET_CENTS, cause: 'new account credit', ref: null, holdId: null, createdAt: now,
   });
@@ -50,8 +50,8 @@ export function openWallet(deps: Pick<WalletDeps, 'clock' | 'wallets' | 'ledger'
 }
 
 /** The account's wallet (every account has one: migration 12 and openWallet at creation). */
-export function walletOf(deps: Pick<WalletDeps, 'clock' | 'wallets' | 'ledger'>, accountId: string): WalletRecord {
-  return deps.wallets.get(accountId) ?? openWallet(deps, accountId);
+export async function walletOf(deps: Pick<WalletDeps, 'clock' | 'wallets' | 'ledger'>, accountId: string): Promise<WalletRecord> {
+  return await deps.wallets.get(accountId) ?? await openWallet(deps, accountId);
 }
 
 export interface Movement {
@@ -72,32 +72,32 @@ export interface Movement {
  * that would take the balance below zero is a bug in the caller (charging.ts checks first): it throws
  * before writing, and the wallet's CHECK would refuse it anyway.
  */
-export function move(deps: WalletDeps, accountId: string, m: Movement): WalletRecord {
-  const wallet = walletOf(deps, accountId);
+export async function move(deps: WalletDeps, accountId: string, m: Movement): Promise<WalletRecord> {
+  const wallet = await walletOf(deps, accountId);
   const balance = wallet.balanceCents + m.amountCents;
   if (balance < 0) throw new Error(`wallet ${accountId}: ${m.cause} would take the balance to ${balance}`);
   const now = deps.clock.nowMs();
   // Usage (a charge or refund with a category) counts toward the month's spend, kept on the wallet.
   const usage = (m.kind === 'charge' || m.kind === 'refund') && m.category !== null;
   const month = monthStart(now);
-  const spend = usage ? { spendMonth: month, spendMonthCents: monthToDate(deps, wallet, now) - m.amountCents } : {};
-  deps.ledger.append({ id: newId('led'), accountId, ...m, balanceAfterCents: balance, createdAt: now });
+  const spend = usage ? { spendMonth: month, spendMonthCents: await monthToDate(deps, wallet, now) - m.amountCents } : {};
+  await deps.ledger.append({ id: newId('led'), accountId, ...m, balanceAfterCents: balance, createdAt: now });
   let after: WalletRecord = { ...wallet, ...spend, balanceCents: balance, updatedAt: now };
   if (balance >= wallet.thresholdCents && !wallet.lowBalanceArmed) after = { ...after, lowBalanceArmed: true };
   const crossed = m.amountCents < 0 && wallet.lowBalanceArmed && wallet.balanceCents >= wallet.thresholdCents && balance < wallet.thresholdCents;
   if (crossed) after = { ...after, lowBalanceArmed: false };
-  deps.wallets.update(accountId, { ...spend, balanceCents: after.balanceCents, lowBalanceArmed: after.lowBalanceArmed, updatedAt: now });
+  await deps.wallets.update(accountId, { ...spend, balanceCents: after.balanceCents, lowBalanceArmed: after.lowBalanceArmed, updatedAt: now });
   if (!crossed) return after;
   const autoRechargeStarted = canAutoRecharge(after);
-  deps.events.emit(accountId, 'billing.wallet.low_balance', {
+  await deps.events.emit(accountId, 'billing.wallet.low_balance', {
     balanceCents: balance,
     thresholdCents: wallet.thresholdCents,
     autoRechargeStarted,
     at: new Date(now).toISOString(),
   });
   // A failed recharge leaves the wallet low; the next charge that cannot be covered tries again.
-  if (autoRechargeStarted) return rechargeFromCard(deps, after, after.rechargeAmountCents).wallet;
-  return walletOf(deps, accountId);
+  if (autoRechargeStarted) return (await rechargeFromCard(deps, after, after.rechargeAmountCents)).wallet;
+  return await walletOf(deps, accountId);
 }
 
 /**
@@ -105,17 +105,17 @@ export function move(deps: WalletDeps, accountId: string, m: Movement): WalletRe
  * the spend limit is checked against. Read from the wallet's counter; a wallet whose counter is of
  * another month (or never counted) is counted from the ledger once.
  */
-export function monthToDate(deps: Pick<WalletDeps, 'ledger'>, wallet: WalletRecord, nowMs: number): number {
+export async function monthToDate(deps: Pick<WalletDeps, 'ledger'>, wallet: WalletRecord, nowMs: number): Promise<number> {
   const month = monthStart(nowMs);
-  return wallet.spendMonth === month ? wallet.spendMonthCents : deps.ledger.chargedSince(wallet.accountId, month);
+  return wallet.spendMonth === month ? wallet.spendMonthCents : await deps.ledger.chargedSince(wallet.accountId, month);
 }
 
 export const canAutoRecharge = (w: WalletRecord): boolean => w.autoRechargeEnabled && w.cardToken !== null;
 
 /** spec: Event catalog — `billing.wallet.credited {kind, amountCents, balanceCents, at}` to the paying account. */
-export function credit(deps: WalletDeps, accountId: string, amountCents: number, kind: CreditKind, cause: string, ref: string | null = null): WalletRecord {
-  const after = move(deps, accountId, { kind: 'credit', category: null, quantity: 0, amountCents, cause, ref, holdId: null });
-  deps.events.emit(accountId, 'billing.wallet.credited', {
+export async function credit(deps: WalletDeps, accountId: string, amountCents: number, kind: CreditKind, cause: string, ref: string | null = null): Promise<WalletRecord> {
+  const after = await move(deps, accountId, { kind: 'credit', category: null, quantity: 0, amountCents, cause, ref, holdId: null });
+  await deps.events.emit(accountId, 'billing.wallet.credited', {
     kind,
     amountCents,
     balanceCents: after.balanceCents,
@@ -125,20 +125,20 @@ export function credit(deps: WalletDeps, accountId: string, amountCents: number,
 }
 
 /** Charges the saved card `amountCents` and credits the wallet with it (kind `auto_recharge`) when paid. */
-export function rechargeFromCard(deps: WalletDeps, wallet: WalletRecord, amountCents: number): { wallet: WalletRecord; payment: PaymentResult } {
+export async function rechargeFromCard(deps: WalletDeps, wallet: WalletRecord, amountCents: number): Promise<{ wallet: WalletRecord; payment: PaymentResult }> {
   if (!wallet.cardToken) return { wallet, payment: { ok: false, reason: 'declined', message: 'no card is saved' } };
   const payment = deps.payments.charge(wallet.cardToken, amountCents);
   if (!payment.ok) return { wallet, payment };
-  return { wallet: credit(deps, wallet.accountId, amountCents, 'auto_recharge', `auto-recharge (${payment.chargeId})`, payment.chargeId), payment };
+  return { wallet: await credit(deps, wallet.accountId, amountCents, 'auto_recharge', `auto-recharge (${payment.chargeId})`, payment.chargeId), payment };
 }
 
 /**
  * contract §9 `PUT /v1/sandbox/wallet {balanceCents}`: the balance set as a ledger row (cause
  * `sandbox`), so the ledger still sums to it; a drop below the threshold is a crossing like any other.
  */
-export function setBalance(deps: WalletDeps, accountId: string, balanceCents: number): WalletRecord {
-  const wallet = walletOf(deps, accountId);
+export async function setBalance(deps: WalletDeps, accountId: string, balanceCents: number): Promise<WalletRecord> {
+  const wallet = await walletOf(deps, accountId);
   const delta = balanceCents - wallet.balanceCents;
   if (delta === 0) return wallet;
-  return move(deps, accountId, { kind: delta > 0 ? 'credit' : 'charge', category: null, quantity: 0, amountCents: delta, cause: 'sandbox: wallet set', ref: null, holdId: null });
+  return await move(deps, accountId, { kind: delta > 0 ? 'credit' : 'charge', category: null, quantity: 0, amountCents: delta, cause: 'sandbox: wallet set', ref: null, holdId: null });
 }

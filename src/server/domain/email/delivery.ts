@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { EventStore } from '../events/store.js';
 import type { EmailRecord, EmailsRepo, RecipientPatch, RecipientRecord } from '../../storage/emails-repo.js';
@@ -55,13 +55,13 @@ function scriptsOf(email: EmailRecord): (address: string) => MailStep[] {
 }
 
 /** Schedules each recipient's step `step` at its time, one job per distinct time. */
-function scheduleSteps(
+async function scheduleSteps(
   deps: Pick<DeliveryDeps, 'scheduler'>,
   email: EmailRecord,
   script: (address: string) => MailStep[],
   sentAt: number,
   next: Array<{ recipient: Pick<RecipientRecord, 'seq' | 'address'>; step: number }>,
-): void {
+): Promise<void> {
   const byTime = new Map<number, StepPayload['due']>();
   for (const { recipient, step } of next) {
     const s = script(recipient.address)[step];
@@ -69,7 +69,7 @@ function scheduleSteps(
     const at = sentAt + s.afterSecs * 1000;
     byTime.set(at, [...(byTime.get(at) ?? []), { seq: recipient.seq, step }]);
   }
-  for (const [at, due] of byTime) deps.scheduler.schedule(EMAIL_STEP_JOB, at, { emailId: email.id, sentAt, due } satisfies StepPayload);
+  for (const [at, due] of byTime) await deps.scheduler.schedule(EMAIL_STEP_JOB, at, { emailId: email.id, sentAt, due } satisfies StepPayload);
 }
 
 /** What each reported outcome does to the recipient's delivery status (engagement keeps it). */
@@ -98,9 +98,9 @@ export function outcomeApplies(outcome: MailOutcome, recipient: Pick<RecipientRe
 }
 
 /** Updates the email's status from its recipients; writes only on a change. */
-function refreshEmailStatus(deps: DeliveryDeps, email: EmailRecord, atMs: number): void {
-  const status = aggregateEmailStatus(deps.emails.recipients(email.id).map((r) => r.status));
-  if (status !== email.status) deps.emails.setStatus(email.id, status, atMs);
+async function refreshEmailStatus(deps: DeliveryDeps, email: EmailRecord, atMs: number): Promise<void> {
+  const status = aggregateEmailStatus((await deps.emails.recipients(email.id)).map((r) => r.status));
+  if (status !== email.status) await deps.emails.setStatus(email.id, status, atMs);
 }
 
 /**
@@ -109,14 +109,14 @@ function refreshEmailStatus(deps: DeliveryDeps, email: EmailRecord, atMs: number
  * A batch passes the email's recipients it already read (`all`: only addresses and kinds are used)
  * and `refresh: false`, then refreshes the email's status once.
  */
-export function applyOutcome(
+export async function applyOutcome(
   deps: DeliveryDeps,
   email: EmailRecord,
   recipient: RecipientRecord,
   outcome: MailOutcome,
   atMs: number,
   batch: { all?: readonly RecipientRecord[]; refresh?: boolean } = {},
-): void {
+): Promise<void> {
   const type: EmailEventType = outcome.type;
   const patch: RecipientPatch = { updatedAt: atMs };
   const status = DELIVERY_OUTCOMES[type];
@@ -127,30 +127,30 @@ export function applyOutcome(
   if (type === 'email.clicked' && recipient.clickedAt === null) patch.clickedAt = atMs;
   if (type === 'email.complained' && recipient.complainedAt === null) patch.complainedAt = atMs;
   if (type === 'email.unsubscribed' && recipient.unsubscribedAt === null) patch.unsubscribedAt = atMs;
-  deps.emails.updateRecipient(recipient.seq, patch);
+  await deps.emails.updateRecipient(recipient.seq, patch);
   // spec: Limits (complaint rate) — live deliveries and first complaints feed the hourly counters the
   // send path reads (test-key email is never really sent: see complaint-rate.ts).
   if (email.mode === 'live') {
-    if (type === 'email.delivered') deps.emails.countDelivered(email.accountId, atMs);
-    if (type === 'email.complained' && recipient.complainedAt === null && recipient.deliveredAt !== null) deps.emails.countComplained(email.accountId, recipient.deliveredAt);
+    if (type === 'email.delivered') await deps.emails.countDelivered(email.accountId, atMs);
+    if (type === 'email.complained' && recipient.complainedAt === null && recipient.deliveredAt !== null) await deps.emails.countComplained(email.accountId, recipient.deliveredAt);
   }
 
   const bounce = outcome.type === 'email.bounced' || outcome.type === 'email.failed' ? outcome.bounce : null;
   const url = outcome.type === 'email.clicked' ? outcome.url : null;
   const method = outcome.type === 'email.unsubscribed' ? outcome.method : null;
-  deps.emails.addTimelineEntry({ emailId: email.id, recipientSeq: recipient.seq, type, status: EMAIL_EVENT_STATUS[type], occurredAt: atMs, bounce, url, method });
-  if (status && batch.refresh !== false) refreshEmailStatus(deps, email, atMs);
+  await deps.emails.addTimelineEntry({ emailId: email.id, recipientSeq: recipient.seq, type, status: EMAIL_EVENT_STATUS[type], occurredAt: atMs, bounce, url, method });
+  if (status && batch.refresh !== false) await refreshEmailStatus(deps, email, atMs);
 
   const reason = suppressionFor(outcome);
   // Decision (mail-common): suppressions are stored lower-case; an email keeps its addresses as given.
-  if (reason) deps.suppressions.add({ accountId: email.accountId, address: recipient.address.toLowerCase(), reason, emailId: email.id, createdAt: atMs });
+  if (reason) await deps.suppressions.add({ accountId: email.accountId, address: recipient.address.toLowerCase(), reason, emailId: email.id, createdAt: atMs });
 
   // Decision (mail-common, spec: Authentication 2): a test-key email sends nothing, so nothing lands
   // in the mail sandbox; its recipients still walk their outcomes and the events still go out.
   if (type === 'email.delivered' && email.mode === 'live') {
     // An email handed over before its text was kept (a service of an older version) derives it now.
-    if (needsDerivedText(email) && !deps.mailbox.hasDerivedText(email.id)) deps.mailbox.keepDerivedText(email.id, htmlToText(email.html!));
-    deps.mailbox.insert({
+    if (needsDerivedText(email) && !await deps.mailbox.hasDerivedText(email.id)) await deps.mailbox.keepDerivedText(email.id, htmlToText(email.html!));
+    await deps.mailbox.insert({
       id: newId('mbx'),
       accountId: email.accountId,
       emailId: email.id,
@@ -162,8 +162,8 @@ export function applyOutcome(
     });
   }
 
-  const all = batch.all ?? deps.emails.recipients(email.id);
-  deps.events.emit(email.accountId, type, {
+  const all = batch.all ?? await deps.emails.recipients(email.id);
+  await deps.events.emit(email.accountId, type, {
     ...commonEmailFields(type, email, recipient, all, atMs),
     ...(bounce ? { bounce } : {}),
     ...(url !== null ? { url } : {}),
@@ -184,26 +184,26 @@ function needsDerivedText(email: EmailRecord): boolean {
  * sandbox's text part, is kept in the same transaction.
  */
 export function handOver(deps: DeliveryDeps, emailId: string, derivedText?: string): number {
-  return deps.uow.transaction(() => {
-    const email = deps.emails.getById(emailId);
+  return deps.uow.write(async (tx) => {
+    const email = await tx.emails.getById(emailId);
     if (!email || email.status !== 'queued') return 0;
-    if (derivedText !== undefined) deps.mailbox.keepDerivedText(emailId, derivedText);
-    const now = deps.clock.nowMs();
-    const queued = deps.emails.recipients(emailId).filter((r) => r.status === 'queued');
+    if (derivedText !== undefined) await tx.mailbox.keepDerivedText(emailId, derivedText);
+    const now = tx.clock.nowMs();
+    const queued = (await tx.emails.recipients(emailId)).filter((r) => r.status === 'queued');
     const sent: RecipientRecord[] = [];
     for (const r of queued) {
-      if (deps.suppressions.find(email.accountId, r.address.toLowerCase())) {
-        deps.emails.updateRecipient(r.seq, { status: 'suppressed', updatedAt: now });
+      if (await tx.suppressions.find(email.accountId, r.address.toLowerCase())) {
+        await tx.emails.updateRecipient(r.seq, { status: 'suppressed', updatedAt: now });
         continue;
       }
-      deps.emails.updateRecipient(r.seq, { status: 'sent', updatedAt: now });
-      deps.emails.addTimelineEntry({ emailId, recipientSeq: r.seq, type: 'email.sent', status: EMAIL_EVENT_STATUS['email.sent'], occurredAt: now, bounce: null, url: null, method: null });
+      await tx.emails.updateRecipient(r.seq, { status: 'sent', updatedAt: now });
+      await tx.emails.addTimelineEntry({ emailId, recipientSeq: r.seq, type: 'email.sent', status: EMAIL_EVENT_STATUS['email.sent'], occurredAt: now, bounce: null, url: null, method: null });
       sent.push(r);
     }
-    scheduleSteps(deps, email, scriptsOf(email), now, sent.map((recipient) => ({ recipient, step: 0 })));
-    refreshEmailStatus(deps, email, now);
-    const all = deps.emails.recipients(emailId);
-    for (const r of sent) deps.events.emit(email.accountId, 'email.sent', { ...commonEmailFields('email.sent', email, r, all, now) });
+    await scheduleSteps(tx, email, scriptsOf(email), now, sent.map((recipient) => ({ recipient, step: 0 })));
+    await refreshEmailStatus(tx, email, now);
+    const all = await tx.emails.recipients(emailId);
+    for (const r of sent) await tx.events.emit(email.accountId, 'email.sent', { ...commonEmailFields('email.sent', email, r, all, now) });
     return sent.length;
   });
 }
@@ -213,8 +213,8 @@ export function handOver(deps: DeliveryDeps, emailId: string, derivedText?: stri
  * first, a slice at a time (the job goes asynchronous: the scheduler runs the next job once it is
  * done), then hands over with it; any other hands over at once.
  */
-function deliver(deps: DeliveryDeps, emailId: string): number | Promise<number> {
-  const email = deps.emails.getById(emailId);
+async function deliver(deps: DeliveryDeps, emailId: string): Promise<number | Promise<number>> {
+  const email = await deps.emails.getById(emailId);
   if (!email || email.status !== 'queued' || !needsDerivedText(email)) return handOver(deps, emailId);
   return htmlToTextInSlices(email.html!).then((text) => handOver(deps, emailId, text));
 }
@@ -224,12 +224,12 @@ function deliver(deps: DeliveryDeps, emailId: string): number | Promise<number> 
  * next step. Returns how many steps applied.
  */
 export function runSteps(deps: DeliveryDeps, p: StepPayload): number {
-  return deps.uow.transaction(() => {
-    const email = deps.emails.getById(p.emailId);
+  return deps.uow.write(async (tx) => {
+    const email = await tx.emails.getById(p.emailId);
     if (!email) return 0;
-    const all = deps.emails.recipients(p.emailId);
+    const all = await tx.emails.recipients(p.emailId);
     const bySeq = new Map(all.map((r) => [r.seq, r]));
-    const now = deps.clock.nowMs();
+    const now = tx.clock.nowMs();
     const script = scriptsOf(email);
     const next: Array<{ recipient: RecipientRecord; step: number }> = [];
     let deliveryMoved = false;
@@ -237,18 +237,18 @@ export function runSteps(deps: DeliveryDeps, p: StepPayload): number {
       const recipient = bySeq.get(seq);
       const due = recipient && script(recipient.address)[step];
       if (!recipient || !due || !outcomeApplies(due.outcome, recipient)) continue;
-      applyOutcome(deps, email, recipient, due.outcome, now, { all, refresh: false });
+      await applyOutcome(tx, email, recipient, due.outcome, now, { all, refresh: false });
       deliveryMoved ||= DELIVERY_OUTCOMES[due.outcome.type] !== undefined;
       next.push({ recipient, step: step + 1 });
     }
-    if (deliveryMoved) refreshEmailStatus(deps, email, now);
-    scheduleSteps(deps, email, script, p.sentAt, next);
+    if (deliveryMoved) await refreshEmailStatus(tx, email, now);
+    await scheduleSteps(tx, email, script, p.sentAt, next);
     return next.length;
   });
 }
 
 /** compose.ts step 3: the mail server's jobs (a restart resumes whatever was due). */
 export function registerEmailJobs(deps: DeliveryDeps): void {
-  deps.scheduler.register(EMAIL_DELIVER_JOB, (p: { emailId: string }) => deliver(deps, p.emailId), 'email recipients handed to the mail server');
+  deps.scheduler.register(EMAIL_DELIVER_JOB, async (p: { emailId: string }) => await deliver(deps, p.emailId), 'email recipients handed to the mail server');
   deps.scheduler.register(EMAIL_STEP_JOB, (p: StepPayload) => runSteps(deps, p), 'mail server reports about email recipients');
 }

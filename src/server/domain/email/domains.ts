@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { EventStore } from '../events/store.js';
 import type { Actor } from '../actor.js';
@@ -55,8 +55,8 @@ const EVENT_FOR: Record<DomainStatus, string | null> = {
 };
 
 // spec: Event catalog — `domain.*` carry `{domainId, domain, status}`.
-function emitDomainEvent(deps: Pick<DomainsDeps, 'events'>, d: SendingDomainRecord, type: string, status: string): void {
-  deps.events.emit(d.accountId, type, { domainId: d.id, domain: d.domain, status });
+async function emitDomainEvent(deps: Pick<DomainsDeps, 'events'>, d: SendingDomainRecord, type: string, status: string): Promise<void> {
+  await deps.events.emit(d.accountId, type, { domainId: d.id, domain: d.domain, status });
 }
 
 /** Decision: a DKIM selector unique to the domain, lower-case (DNS labels are case-insensitive). */
@@ -76,8 +76,8 @@ export function createDomain(deps: DomainsDeps, actor: Actor, input: string): Se
   const verdict = checkSendingDomain(input);
   // contract §8: a rejected domain is 400 validation_error on `domain`.
   if (!verdict.ok) throw new ServiceError('validation_error', `domain: ${verdict.message}`, [{ path: ['body', 'domain'], message: verdict.message }]);
-  return deps.uow.transaction(() => {
-    const claims = deps.sendingDomains.claimsOver(verdict.domain);
+  return deps.uow.write(async (tx) => {
+    const claims = await tx.sendingDomains.claimsOver(verdict.domain);
     const may = mayAdd(actor.account.id, verdict.domain, claims);
     if (!may.ok) {
       const by = claims.find((c) => c.domain === may.by.domain)!;
@@ -85,8 +85,8 @@ export function createDomain(deps: DomainsDeps, actor: Actor, input: string): Se
       if (may.reason === 'under_proven') throw conflict(`${verdict.domain} is under ${by.domain}, a domain another account verified; only that account may add names under it`);
       throw conflict(`${verdict.domain} belongs to another account; a domain can be added by one account only`);
     }
-    if (may.release) releaseClaim(deps, claims.find((c) => c.domain === may.release.domain)!);
-    const now = deps.clock.nowMs();
+    if (may.release) await releaseClaim(tx, claims.find((c) => c.domain === may.release.domain)!);
+    const now = tx.clock.nowMs();
     const domain: SendingDomainRecord = {
       id: newId('dom'),
       accountId: actor.account.id,
@@ -100,35 +100,35 @@ export function createDomain(deps: DomainsDeps, actor: Actor, input: string): Se
       lastCheckedAt: null,
       updatedAt: now,
     };
-    deps.sendingDomains.insert(domain);
+    await tx.sendingDomains.insert(domain);
     const first = nextCheckAt(domain, now);
-    if (first !== null) deps.scheduler.schedule(JOB_DOMAIN_RECHECK, first, { domainId: domain.id } satisfies DomainJobPayload);
-    deps.scheduler.schedule(JOB_DOMAIN_RELEASE, releaseAt(now), { domainId: domain.id } satisfies DomainJobPayload);
+    if (first !== null) await tx.scheduler.schedule(JOB_DOMAIN_RECHECK, first, { domainId: domain.id } satisfies DomainJobPayload);
+    await tx.scheduler.schedule(JOB_DOMAIN_RELEASE, releaseAt(now), { domainId: domain.id } satisfies DomainJobPayload);
     return domain;
   });
 }
 
 /** A never-verified domain let go (its 7 days over, or taken by the account that proved a parent): the row goes, `domain.expired`. */
-function releaseClaim(deps: Pick<DomainsDeps, 'sendingDomains' | 'events'>, d: SendingDomainRecord): void {
-  deps.sendingDomains.delete(d.id);
-  emitDomainEvent(deps, d, 'domain.expired', EXPIRED_STATUS);
+async function releaseClaim(deps: Pick<DomainsDeps, 'sendingDomains' | 'events'>, d: SendingDomainRecord): Promise<void> {
+  await deps.sendingDomains.delete(d.id);
+  await emitDomainEvent(deps, d, 'domain.expired', EXPIRED_STATUS);
 }
 
 // --- reads and delete ---------------------------------------------------------------------------------
 
-function ownDomain(deps: Pick<DomainsDeps, 'sendingDomains'>, actor: Actor, id: string): SendingDomainRecord {
-  const d = deps.sendingDomains.get(actor.account.id, id);
+async function ownDomain(deps: Pick<DomainsDeps, 'sendingDomains'>, actor: Actor, id: string): Promise<SendingDomainRecord> {
+  const d = await deps.sendingDomains.get(actor.account.id, id);
   // spec: Authentication 6 — another account's domain is not_found.
   if (!d) throw notFound('domain');
   return d;
 }
 
-export function getDomain(deps: Pick<DomainsDeps, 'sendingDomains'>, actor: Actor, id: string): SendingDomainRecord {
-  return ownDomain(deps, actor, id);
+export async function getDomain(deps: Pick<DomainsDeps, 'sendingDomains'>, actor: Actor, id: string): Promise<SendingDomainRecord> {
+  return await ownDomain(deps, actor, id);
 }
 
-export function listDomains(deps: Pick<DomainsDeps, 'sendingDomains'>, actor: Actor, f: { status?: DomainStatus }, limit: number, cursor?: string): Page<SendingDomainRecord> {
-  return deps.sendingDomains.list(actor.account.id, f, limit, cursor);
+export async function listDomains(deps: Pick<DomainsDeps, 'sendingDomains'>, actor: Actor, f: { status?: DomainStatus }, limit: number, cursor?: string): Promise<Page<SendingDomainRecord>> {
+  return await deps.sendingDomains.list(actor.account.id, f, limit, cursor);
 }
 
 /**
@@ -136,10 +136,10 @@ export function listDomains(deps: Pick<DomainsDeps, 'sendingDomains'>, actor: Ac
  * contract §2: a domain added with a live key (live email depends on it) is a live key's to delete.
  */
 export function deleteDomain(deps: Pick<DomainsDeps, 'uow' | 'sendingDomains'>, actor: Actor, id: string): void {
-  deps.uow.transaction(() => {
-    const d = ownDomain(deps, actor, id);
+  deps.uow.write(async (tx) => {
+    const d = await ownDomain(tx, actor, id);
     assertMayChange(actor, d.mode, `the domain ${d.domain}`);
-    deps.sendingDomains.delete(d.id);
+    await tx.sendingDomains.delete(d.id);
   });
 }
 
@@ -147,8 +147,8 @@ export function deleteDomain(deps: Pick<DomainsDeps, 'uow' | 'sendingDomains'>, 
  * For the send path (spec: "Only a verified domain can send"): the account's domain of that name, or
  * undefined. The caller checks `status === 'verified'` (degraded blocks sending).
  */
-export function sendingDomainFor(deps: Pick<DomainsDeps, 'sendingDomains'>, accountId: string, domainName: string): SendingDomainRecord | undefined {
-  const d = deps.sendingDomains.findByDomain(canonicalDomain(domainName));
+export async function sendingDomainFor(deps: Pick<DomainsDeps, 'sendingDomains'>, accountId: string, domainName: string): Promise<SendingDomainRecord | undefined> {
+  const d = await deps.sendingDomains.findByDomain(canonicalDomain(domainName));
   return d && d.accountId === accountId ? d : undefined;
 }
 
@@ -159,7 +159,7 @@ export function sendingDomainFor(deps: Pick<DomainsDeps, 'sendingDomains'>, acco
  * the status moved by the table, the row saved, and the event emitted only when the status changed.
  * Returns whether this check verified the domain for the first time (the daily monitor starts then).
  */
-function runCheck(deps: DomainsDeps, d: SendingDomainRecord): { firstVerified: boolean } {
+async function runCheck(deps: DomainsDeps, d: SendingDomainRecord): Promise<{ firstVerified: boolean }> {
   const now = deps.clock.nowMs();
   d.records = d.records.map((r) => ({ ...r, status: judgeRecord(r, deps.dns.resolve(r.name, r.type)) }));
   const previous = d.status;
@@ -172,10 +172,10 @@ function runCheck(deps: DomainsDeps, d: SendingDomainRecord): { firstVerified: b
   }
   d.lastCheckedAt = now;
   d.updatedAt = now;
-  deps.sendingDomains.save(d);
+  await deps.sendingDomains.save(d);
   const type = next !== previous ? EVENT_FOR[next] : null;
-  if (type) emitDomainEvent(deps, d, type, next);
-  if (firstVerified) deps.scheduler.schedule(JOB_DOMAIN_MONITOR, nextCheckAt(d, now)!, { domainId: d.id } satisfies DomainJobPayload);
+  if (type) await emitDomainEvent(deps, d, type, next);
+  if (firstVerified) await deps.scheduler.schedule(JOB_DOMAIN_MONITOR, nextCheckAt(d, now)!, { domainId: d.id } satisfies DomainJobPayload);
   return { firstVerified };
 }
 
@@ -185,9 +185,9 @@ function runCheck(deps: DomainsDeps, d: SendingDomainRecord): { firstVerified: b
  * follows the same table as an automatic one (a failing required record → degraded).
  */
 export function verifyDomain(deps: DomainsDeps, actor: Actor, id: string): SendingDomainRecord {
-  return deps.uow.transaction(() => {
-    const d = ownDomain(deps, actor, id);
-    runCheck(deps, d);
+  return deps.uow.write(async (tx) => {
+    const d = await ownDomain(tx, actor, id);
+    await runCheck(tx, d);
     return d;
   });
 }
@@ -198,23 +198,23 @@ export function registerDomainJobs(deps: DomainsDeps): void {
   // Re-checks of a never-verified domain, 72 h from creation. The chain ends when the domain is gone,
   // once verified (the monitor takes over), or past 72 h (the release then comes at 7 days).
   deps.scheduler.register(JOB_DOMAIN_RECHECK, (p: DomainJobPayload) => {
-    deps.uow.transaction(() => {
-      const d = deps.sendingDomains.getById(p.domainId);
+    deps.uow.write(async (tx) => {
+      const d = await tx.sendingDomains.getById(p.domainId);
       if (!d || d.everVerified) return;
-      const { firstVerified } = runCheck(deps, d);
+      const { firstVerified } = await runCheck(tx, d);
       if (firstVerified) return;
-      const next = nextCheckAt(d, deps.clock.nowMs());
-      if (next !== null) deps.scheduler.schedule(JOB_DOMAIN_RECHECK, next, p);
+      const next = nextCheckAt(d, tx.clock.nowMs());
+      if (next !== null) await tx.scheduler.schedule(JOB_DOMAIN_RECHECK, next, p);
     });
   }, 'sending domains re-checked');
 
   // The daily check of a domain that was ever verified, forever (verified ↔ degraded).
   deps.scheduler.register(JOB_DOMAIN_MONITOR, (p: DomainJobPayload) => {
-    deps.uow.transaction(() => {
-      const d = deps.sendingDomains.getById(p.domainId);
+    deps.uow.write(async (tx) => {
+      const d = await tx.sendingDomains.getById(p.domainId);
       if (!d) return;
-      runCheck(deps, d);
-      deps.scheduler.schedule(JOB_DOMAIN_MONITOR, nextCheckAt(d, deps.clock.nowMs())!, p);
+      await runCheck(tx, d);
+      await tx.scheduler.schedule(JOB_DOMAIN_MONITOR, nextCheckAt(d, tx.clock.nowMs())!, p);
     });
   }, 'verified sending domains checked');
 
@@ -222,10 +222,10 @@ export function registerDomainJobs(deps: DomainsDeps): void {
   // a domain that was ever verified is never released. Decision: the event's `status` is `expired`
   // (like every domain.* event, its status names what happened); the row no longer exists.
   deps.scheduler.register(JOB_DOMAIN_RELEASE, (p: DomainJobPayload) => {
-    deps.uow.transaction(() => {
-      const d = deps.sendingDomains.getById(p.domainId);
+    deps.uow.write(async (tx) => {
+      const d = await tx.sendingDomains.getById(p.domainId);
       if (!d || d.everVerified) return;
-      releaseClaim(deps, d);
+      await releaseClaim(tx, d);
     });
   }, 'unverified sending domains released');
 }

@@ -19,16 +19,16 @@ export interface EmailTimeline extends EmailWithRecipients {
 
 export type EmailEventsDeps = DeliveryDeps;
 
-function ownEmail(deps: Pick<EmailEventsDeps, 'emails'>, actor: Actor, emailId: string): EmailRecord {
-  const email = deps.emails.get(actor.account.id, emailId);
+async function ownEmail(deps: Pick<EmailEventsDeps, 'emails'>, actor: Actor, emailId: string): Promise<EmailRecord> {
+  const email = await deps.emails.get(actor.account.id, emailId);
   if (!email) throw notFound('email');
   return email;
 }
 
 /** contract §8: an email's per-recipient timeline, oldest first (another account's is not found). */
-export function emailTimeline(deps: Pick<EmailEventsDeps, 'emails'>, actor: Actor, emailId: string): EmailTimeline {
-  const email = ownEmail(deps, actor, emailId);
-  return { email, recipients: deps.emails.recipients(email.id), entries: deps.emails.timeline(email.id) };
+export async function emailTimeline(deps: Pick<EmailEventsDeps, 'emails'>, actor: Actor, emailId: string): Promise<EmailTimeline> {
+  const email = await ownEmail(deps, actor, emailId);
+  return { email, recipients: await deps.emails.recipients(email.id), entries: await deps.emails.timeline(email.id) };
 }
 
 /** The simulator's outcome each sandbox report stands for. */
@@ -72,19 +72,19 @@ function refusal(type: SandboxEmailEventType, r: RecipientRecord): string | unde
  * effects and events as the simulated mail server's own. Returns the email as it now stands.
  */
 export function reportEmailEvent(deps: EmailEventsDeps, actor: Actor, body: SandboxEmailEventBody): EmailWithRecipients {
-  return deps.uow.transaction(() => {
-    const email = ownEmail(deps, actor, body.emailId);
+  return deps.uow.write(async (tx) => {
+    const email = await ownEmail(tx, actor, body.emailId);
     // contract §2: a report on a live email suppresses addresses for live sending and counts toward
     // the complaint rate that pauses it: a live key's to make.
     assertMayChange(actor, email.mode, `email ${email.id}`);
     const address = body.recipient.trim().toLowerCase();
-    const matches = deps.emails.recipients(email.id).filter((r) => r.address.toLowerCase() === address);
+    const matches = (await tx.emails.recipients(email.id)).filter((r) => r.address.toLowerCase() === address);
     if (matches.length === 0) throw validationError(['body', 'recipient'], 'not a recipient of this email');
     const outcome = outcomeOf(body.type, email);
     // The same address may be listed twice (to and bcc): report on the copy it can happen to.
     const recipient = matches.find((r) => outcomeApplies(outcome, r) && refusal(body.type, r) === undefined);
     if (!recipient) throw conflict(refusal(body.type, matches[0]!)!);
-    applyOutcome(deps, email, recipient, outcome, deps.clock.nowMs());
-    return { email: deps.emails.getById(email.id)!, recipients: deps.emails.recipients(email.id) };
+    await applyOutcome(tx, email, recipient, outcome, tx.clock.nowMs());
+    return { email: (await tx.emails.getById(email.id))!, recipients: await tx.emails.recipients(email.id) };
   });
 }

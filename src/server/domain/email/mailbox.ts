@@ -54,15 +54,15 @@ export class MailboxFeed {
 
   async read(actor: Actor, q: MailboxQuery, signal?: AbortSignal): Promise<MailboxPage> {
     const accountId = actor.account.id;
-    const after = q.after === undefined ? 0 : q.after === 'now' ? this.d.mailbox.headSeq(accountId) : decodeMailboxCursor(q.after);
-    const attempt = (): MailboxPage | undefined => {
-      const messages = this.d.mailbox.page(accountId, after, q.limit, q.to);
+    const after = q.after === undefined ? 0 : q.after === 'now' ? await this.d.mailbox.headSeq(accountId) : decodeMailboxCursor(q.after);
+    const attempt = async (): Promise<MailboxPage | undefined> => {
+      const messages = await this.d.mailbox.page(accountId, after, q.limit, q.to);
       return messages.length === 0 ? undefined : { messages, cursor: encodeMailboxCursor(messages[messages.length - 1]!.seq) };
     };
     // No messages: the position given, so the caller follows on from it.
     const empty = (): MailboxPage => ({ messages: [], cursor: encodeMailboxCursor(after) });
 
-    const first = attempt();
+    const first = await attempt();
     if (first) {
       // As the events feed: a read that may wait answers only what its credentials may read now (issue 23).
       if (q.wait > 0) actor.recheck?.();

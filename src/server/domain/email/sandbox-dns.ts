@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import type { SandboxDnsRepo } from '../../storage/sandbox-dns-repo.js';
 import type { SendingDomainsRepo } from '../../storage/sending-domains-repo.js';
 import type { Actor } from '../actor.js';
@@ -44,17 +44,17 @@ function tableName(raw: string): string {
  * account is refused (403). Reading stays open, as DNS is public. A name no account registered is
  * anyone's (a tenant sets up its zone before adding the domain).
  */
-function assertMayEdit(deps: Pick<SandboxDnsDeps, 'sendingDomains'>, actor: Actor, name: string): void {
-  const holder = zoneHolder(deps.sendingDomains.claimsOver(name));
+async function assertMayEdit(deps: Pick<SandboxDnsDeps, 'sendingDomains'>, actor: Actor, name: string): Promise<void> {
+  const holder = zoneHolder(await deps.sendingDomains.claimsOver(name));
   if (holder && holder.accountId !== actor.account.id) {
     const how = holder.everVerified ? 'verified' : 'registered';
     throw new ServiceError('forbidden', `${name} is in the zone of ${holder.domain}, a sending domain another account ${how}; only that account may change its records`);
   }
 }
 
-export function putSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName: string, body: SandboxDnsBody): SandboxDnsEntry {
+export async function putSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName: string, body: SandboxDnsBody): Promise<SandboxDnsEntry> {
   const name = tableName(rawName);
-  assertMayEdit(deps, actor, name);
+  await assertMayEdit(deps, actor, name);
   const now = deps.clock.nowMs();
   const entry: SandboxDnsEntry = {
     name,
@@ -62,20 +62,20 @@ export function putSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName: strin
     visibleAt: now + (body.visibleAfterSecs ?? 0) * 1000,
     updatedAt: now,
   };
-  deps.uow.transaction(() => deps.sandboxDns.put(entry));
+  deps.uow.write(async (tx) => await tx.sandboxDns.put(entry));
   return entry;
 }
 
-export function getSandboxDns(deps: Pick<SandboxDnsDeps, 'sandboxDns'>, _actor: Actor, rawName: string): SandboxDnsEntry {
-  const entry = deps.sandboxDns.get(tableName(rawName));
+export async function getSandboxDns(deps: Pick<SandboxDnsDeps, 'sandboxDns'>, _actor: Actor, rawName: string): Promise<SandboxDnsEntry> {
+  const entry = await deps.sandboxDns.get(tableName(rawName));
   if (!entry) throw notFound('DNS name');
   return entry;
 }
 
 /** Decision: deleting a name that has no entry is 404, like every other DELETE of something absent. */
-export function deleteSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName: string): void {
+export async function deleteSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName: string): Promise<void> {
   const name = tableName(rawName);
-  assertMayEdit(deps, actor, name);
-  const gone = deps.uow.transaction(() => deps.sandboxDns.delete(name));
+  await assertMayEdit(deps, actor, name);
+  const gone = deps.uow.write(async (tx) => await tx.sandboxDns.delete(name));
   if (!gone) throw notFound('DNS name');
 }

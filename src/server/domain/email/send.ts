@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Scheduler } from '../../scheduler.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import { charge, type BillingDeps } from '../billing/charging.js';
 import type { SendingDomainsRepo } from '../../storage/sending-domains-repo.js';
 import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
@@ -161,19 +161,19 @@ function domainRefusal(domain: string, d: SendingDomainRecord | undefined, accou
  */
 export function sendEmail(deps: SendEmailDeps, actor: Actor, body: SendEmailBody): EmailWithRecipients {
   const valid = validateSendBody(body);
-  return deps.uow.transaction(() => {
+  return deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
-    const domain = deps.sendingDomains.findByDomain(valid.from.domain);
+    const domain = await tx.sendingDomains.findByDomain(valid.from.domain);
     const refusal = domainRefusal(valid.from.domain, domain, accountId);
     if (refusal || !domain) throw new ServiceError('conflict', refusal ?? '', [{ path: ['body', 'from'], message: refusal ?? '' }]);
-    assertSendingNotPaused(deps, actor);
+    await assertSendingNotPaused(tx, actor);
 
-    const now = deps.clock.nowMs();
+    const now = tx.clock.nowMs();
     // spec: Email resource — recipients skipped because of an earlier bounce, complaint or unsubscribe are `suppressed`.
-    const rows: NewRecipient[] = valid.recipients.map((r) => ({
+    const rows: NewRecipient[] = valid.recipients.map(async (r) => ({
       address: r.address,
       kind: r.kind,
-      status: deps.suppressions.find(accountId, suppressionKey(r.address)) ? 'suppressed' : 'queued',
+      status: await tx.suppressions.find(accountId, suppressionKey(r.address)) ? 'suppressed' : 'queued',
     }));
     const sendable = rows.filter((r) => r.status !== 'suppressed').length;
     // spec: Email status — created `queued`; `failed` when every recipient is suppressed (contract §8's table).
@@ -194,28 +194,28 @@ export function sendEmail(deps: SendEmailDeps, actor: Actor, body: SendEmailBody
       createdAt: now,
       updatedAt: now,
     };
-    const recipients = deps.emails.insert(email, rows);
+    const recipients = await tx.emails.insert(email, rows);
     // spec: Send email body — suppressed recipients are not billed; contract §11: 1 cent per started
     // block of 10 non-suppressed recipients; live keys only.
     // A refusal (402) throws before anything is charged and rolls the whole accept back: no email, no recipients, no job.
     if (sendable > 0) {
-      charge(deps, { accountId, mode: actor.mode }, { category: 'email', quantity: sendable, amountCents: emailChargeCents(sendable), ref: email.id });
+      await charge(tx, { accountId, mode: actor.mode }, { category: 'email', quantity: sendable, amountCents: emailChargeCents(sendable), ref: email.id });
     }
     // Nothing to hand over when every recipient was suppressed: the email is final as accepted.
-    if (sendable > 0) deps.scheduler.schedule(EMAIL_DELIVER_JOB, now, { emailId: email.id });
+    if (sendable > 0) await tx.scheduler.schedule(EMAIL_DELIVER_JOB, now, { emailId: email.id });
     return { email, recipients };
   });
 }
 
 /** GET /v1/emails/{id}: another account's email is not found. */
-export function getEmail(deps: EmailReadDeps, actor: Actor, id: string): EmailWithRecipients {
-  const email = deps.emails.get(actor.account.id, id);
+export async function getEmail(deps: EmailReadDeps, actor: Actor, id: string): Promise<EmailWithRecipients> {
+  const email = await deps.emails.get(actor.account.id, id);
   if (!email) throw notFound(`email ${id}`);
-  return { email, recipients: deps.emails.recipients(email.id) };
+  return { email, recipients: await deps.emails.recipients(email.id) };
 }
 
 /** GET /v1/emails (extension): newest first, keyset-paged, optionally one status. */
-export function listEmails(deps: EmailReadDeps, actor: Actor, limit: number, cursor?: string, status?: EmailStatus): Page<EmailWithRecipients> {
-  const page = deps.emails.list(actor.account.id, limit, cursor, status);
-  return { ...page, data: page.data.map((email) => ({ email, recipients: deps.emails.recipients(email.id) })) };
+export async function listEmails(deps: EmailReadDeps, actor: Actor, limit: number, cursor?: string, status?: EmailStatus): Promise<Page<EmailWithRecipients>> {
+  const page = await deps.emails.list(actor.account.id, limit, cursor, status);
+  return { ...page, data: page.data.map(async (email) => ({ email, recipients: await deps.emails.recipients(email.id) })) };
 }

@@ -1,4 +1,4 @@
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
 import type { Actor } from '../actor.js';
 import type { Page } from '../../../api/schemas/page.js';
@@ -22,8 +22,8 @@ export interface SuppressionDeps {
 export const suppressionKey = (address: string): string => address.trim().toLowerCase();
 
 /** GET /v1/email-suppressions: newest first, `reason` narrows the list. */
-export function listSuppressions(deps: SuppressionDeps, actor: Actor, limit: number, cursor?: string, reason?: SuppressionReason): Page<SuppressionRecord> {
-  return deps.suppressions.list(actor.account.id, limit, cursor, reason);
+export async function listSuppressions(deps: SuppressionDeps, actor: Actor, limit: number, cursor?: string, reason?: SuppressionReason): Promise<Page<SuppressionRecord>> {
+  return await deps.suppressions.list(actor.account.id, limit, cursor, reason);
 }
 
 /**
@@ -31,17 +31,17 @@ export function listSuppressions(deps: SuppressionDeps, actor: Actor, limit: num
  * spec: Email domains, email, suppressions — "addresses that complained cannot be removed" → 409.
  */
 export function removeSuppression(deps: SuppressionDeps, actor: Actor, address: string): void {
-  deps.uow.transaction(() => {
+  deps.uow.write(async (tx) => {
     const key = suppressionKey(address);
-    const found = deps.suppressions.find(actor.account.id, key);
+    const found = await tx.suppressions.find(actor.account.id, key);
     if (!found) throw notFound(`suppression for ${key}`);
     if (found.reason === 'complaint') {
       throw conflict(`${key} complained about your email and cannot be removed from the suppression list; email to it stays suppressed`);
     }
     // contract §2: a suppression a live email caused protects live sending (an address that bounced or
     // unsubscribed): a live key's to remove. One with no email on record counts as live.
-    const cause = found.emailId === null ? undefined : deps.emails.getById(found.emailId);
+    const cause = found.emailId === null ? undefined : await tx.emails.getById(found.emailId);
     assertMayChange(actor, cause?.mode ?? 'live', `the suppression of ${key}`);
-    deps.suppressions.remove(actor.account.id, key);
+    await tx.suppressions.remove(actor.account.id, key);
   });
 }

@@ -84,23 +84,23 @@ export class EventsFeed {
     const { exact, prefixes } = parseTypes(q.types);
     const before = q.before === undefined ? undefined : decodeFeedCursor(q.before, 'before');
     let after: number | undefined;
-    if (q.after === 'now') after = this.d.eventsRepo.headSeq(accountId);
+    if (q.after === 'now') after = await this.d.eventsRepo.headSeq(accountId);
     else if (q.after !== undefined) after = decodeFeedCursor(q.after, 'after');
     const range: FeedRange = { afterSeq: after, beforeSeq: before, order: q.order, limit: q.limit, exact, prefixes };
 
-    const attempt = (): FeedPage | undefined => {
-      const { rows, hasMore } = this.d.eventsRepo.feedPage(accountId, range);
+    const attempt = async (): Promise<FeedPage | undefined> => {
+      const { rows, hasMore } = await this.d.eventsRepo.feedPage(accountId, range);
       if (rows.length === 0) return undefined;
       return { events: rows, cursor: encodeFeedCursor(rows[rows.length - 1]!.seq), hasMore };
     };
-    const empty = (): FeedPage => {
+    const empty = async (): Promise<FeedPage> => {
       // No items: the position given (asc without `after`: the start; desc without a bound: the
       // head, which works both to page back with `before` and to follow with `after`).
-      const position = q.order === 'asc' ? (after ?? 0) : (before ?? after ?? this.d.eventsRepo.headSeq(accountId));
+      const position = q.order === 'asc' ? (after ?? 0) : (before ?? after ?? await this.d.eventsRepo.headSeq(accountId));
       return { events: [], cursor: encodeFeedCursor(position), hasMore: false };
     };
 
-    const first = attempt();
+    const first = await attempt();
     if (first) {
       // A read that may wait answers only what its credentials may read when it answers (issue 23):
       // the key may have been revoked between its check and this read (a held read re-checks on waking).

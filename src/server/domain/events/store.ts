@@ -1,8 +1,8 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { TxDeps } from '../../deps.js';
 import { iso } from '../../clock.js';
 import { newId } from '../../ids.js';
-import type { EventRecord, EventsRepo } from '../../storage/events-repo.js';
+import type { EventRecord } from '../../storage/events-repo.js';
 
 import { NON_DURABLE_EVENT_TYPES } from '../../../api/schemas/events.js';
 
@@ -12,25 +12,30 @@ const NON_DURABLE_TYPES = new Set(NON_DURABLE_EVENT_TYPES);
 export type EventListener = (event: EventRecord) => void;
 
 /** Hook run inside the emitting transaction: the webhook outbox writes its deliveries here. */
-export type EventOutbox = (event: EventRecord) => void;
+export type EventOutbox = (event: EventRecord, tx: TxDeps) => Promise<void>;
 
 /**
  * The one events store: every event gets an `evt_` id and `createdAt` from the service clock and is
  * appended once, inside the caller's transaction, so an event commits with the change that caused it.
+ * Inside a write, `tx.events` is this store bound to that transaction (`in`, called by the unit of
+ * work); the store the domain's deps hold is for listening, and refuses to emit.
  */
 export class EventStore {
   private readonly listeners = new Set<EventListener>();
   private readonly transientListeners = new Set<EventListener>();
   private readonly outboxes: EventOutbox[] = [];
+  /** Set on the copies `in` makes: the transaction events are written in. */
+  private readonly tx: TxDeps | undefined;
 
-  constructor(
-    private readonly repo: EventsRepo,
-    private readonly clock: Clock,
-    private readonly uow: UnitOfWork,
-  ) {}
+  constructor(private readonly clock: Clock) {}
 
   addOutbox(outbox: EventOutbox): void {
     this.outboxes.push(outbox);
+  }
+
+  /** This store, emitting into `tx` (the unit of work binds one per write transaction). */
+  in(tx: TxDeps): EventStore {
+    return Object.assign(Object.create(this) as EventStore, { tx });
   }
 
   /**
@@ -39,20 +44,20 @@ export class EventStore {
    * non-durable type (`call.transcript.delta`) is not stored: it goes to emitTransient and comes back
    * with seq 0; code with no transaction to join calls emitTransient directly.
    */
-  emit(accountId: string, type: string, fields: Record<string, unknown>): EventRecord {
-    if (!this.uow.active) {
-      throw new Error(`EventStore.emit(${type}) called outside a transaction: emit inside the transaction of the change the event reports (inTransaction)`);
+  async emit(accountId: string, type: string, fields: Record<string, unknown>): Promise<EventRecord> {
+    const tx = this.tx;
+    if (!tx) {
+      throw new Error(`EventStore.emit(${type}) called outside a transaction: emit inside the transaction of the change the event reports (uow.write)`);
     }
     if (NON_DURABLE_TYPES.has(type)) return this.emitTransient(accountId, type, fields);
     const createdAt = this.clock.nowMs();
     const id = newId('evt');
     const body = { id, type, createdAt: iso(createdAt), ...fields };
-    const seq = this.repo.insert({ id, accountId, type, createdAt, body });
+    const seq = await tx.eventsRepo.insert({ id, accountId, type, createdAt, body });
     const record: EventRecord = { seq, id, accountId, type, createdAt, body };
-    for (const outbox of this.outboxes) outbox(record);
-    // Listeners (long-polls, the delivery worker) hear of it after the transaction commits: the
-    // emitting code is synchronous, so the next macrotask runs after COMMIT.
-    setImmediate(() => {
+    for (const outbox of this.outboxes) await outbox(record, tx);
+    // Listeners (long-polls, the delivery worker) hear of it once the transaction has committed.
+    tx.afterCommit(() => {
       for (const l of this.listeners) l(record);
     });
     return record;

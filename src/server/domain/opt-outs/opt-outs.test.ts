@@ -17,12 +17,12 @@ const OTHER_CONSUMER = '+14155550124';
 let fx: DomainFixture;
 freshFixtureEachTest((f) => (fx = f));
 
-const inbound = (actor: Actor, to: string, body: string, from = CONSUMER) => receiveInbound(fx.deps, actor, InboundMessageBody.parse({ from, to, body }));
-const send = (actor: Actor, from: string, to = CONSUMER, body = 'hello') => sendMessage(fx.deps, actor, SendMessageBody.parse({ from, to, body }));
-const messages = (account = fx.agency): MessageRecord[] => fx.deps.messages.list(account.id, {}, 100).data;
+const inbound = async (actor: Actor, to: string, body: string, from = CONSUMER) => await fx.deps.uow.write((tx) => receiveInbound(tx, actor, InboundMessageBody.parse({ from, to, body })));
+const send = async (actor: Actor, from: string, to = CONSUMER, body = 'hello') => await fx.deps.uow.write((tx) => sendMessage(tx, actor, SendMessageBody.parse({ from, to, body })));
+const messages = async (account = fx.agency): Promise<MessageRecord[]> => (await fx.deps.messages.list(account.id, {}, 100)).data;
 /** What the number sent the consumer: the replies (newest first). */
-const repliesTo = (consumer: string, account = fx.agency) => messages(account).filter((m) => m.direction === 'outbound' && m.to === consumer);
-const optOuts = (actor: Actor = fx.actor(), filters = {}) => listOptOuts(fx.deps, actor, filters, 100).data;
+const repliesTo = async (consumer: string, account = fx.agency) => (await messages(account)).filter((m) => m.direction === 'outbound' && m.to === consumer);
+const optOuts = async (actor: Actor = fx.actor(), filters = {}) => (await fx.deps.uow.write((tx) => listOptOuts(tx, actor, filters, 100))).data;
 const smsCharges = (account = fx.agency) => fx.charges(account).filter((c) => c.category === 'sms' || c.category === 'mms');
 
 describe('keywordOf (pure)', () => {
@@ -74,196 +74,196 @@ describe('keywordOf (pure)', () => {
 describe('an inbound stop word (receiveInbound)', () => {
   it.each([...STOP_WORDS])('%s (lower case, padded) opts the consumer out of that number, with one unbilled reply', async (word) => {
     const n = fx.liveNumber();
-    const received = inbound(fx.actor('live'), n.phoneNumber, `  ${word.toLowerCase()} `);
+    const received = await inbound(fx.actor('live'), n.phoneNumber, `  ${word.toLowerCase()} `);
     // The inbound message is an ordinary one: stored and announced.
-    expect(fx.deps.messages.getById(received.id)).toMatchObject({ direction: 'inbound', status: 'received' });
+    expect(await fx.deps.messages.getById(received.id)).toMatchObject({ direction: 'inbound', status: 'received' });
     expect(fx.events(fx.agency, 'message.received').map((e) => e.body.messageId)).toEqual([received.id]);
 
-    expect(optOuts()).toEqual([
+    expect(await optOuts()).toEqual([
       expect.objectContaining({ numberId: n.id, from: n.phoneNumber, phoneNumber: CONSUMER, keyword: word, createdAt: fx.clock.nowMs(), status: 'active' }),
     ]);
-    const [reply, ...more] = repliesTo(CONSUMER);
+    const [reply, ...more] = await repliesTo(CONSUMER);
     expect(more).toEqual([]);
     expect(reply).toMatchObject({ from: n.phoneNumber, to: CONSUMER, numberId: n.id, channel: 'sms', test: false, status: 'queued' });
     // The number's campaign has its own optoutMessage (GOOD_CAMPAIGN).
-    expect(reply!.body).toBe(fx.deps.campaigns.get(fx.agency.id, n.campaignId!)!.content.optoutMessage);
+    expect(reply!.body).toBe((await fx.deps.campaigns.get(fx.agency.id, n.campaignId!))!.content.optoutMessage);
 
     // A live reply runs the carrier's course like any message, with its events, and is never billed.
     await fx.advance(2_000);
-    expect(fx.deps.messages.getById(reply!.id)!.status).toBe('delivered');
+    expect((await fx.deps.messages.getById(reply!.id))!.status).toBe('delivered');
     expect(fx.events(fx.agency, 'message.status').map((e) => [e.body.messageId, e.body.status])).toEqual([
       [reply!.id, 'sent'],
       [reply!.id, 'delivered'],
     ]);
     expect(smsCharges()).toEqual([]);
-    expect(fx.deps.holds.openTotal(fx.agency.id)).toBe(0);
+    expect(await fx.deps.holds.openTotal(fx.agency.id)).toBe(0);
   });
 
-  it('a body that merely contains a stop word is an ordinary message', () => {
+  it('a body that merely contains a stop word is an ordinary message', async () => {
     const n = fx.liveNumber();
-    inbound(fx.actor('live'), n.phoneNumber, 'stop please');
-    inbound(fx.actor('live'), n.phoneNumber, 'STOP sending me these');
-    expect(optOuts()).toEqual([]);
-    expect(repliesTo(CONSUMER)).toEqual([]);
+    await inbound(fx.actor('live'), n.phoneNumber, 'stop please');
+    await inbound(fx.actor('live'), n.phoneNumber, 'STOP sending me these');
+    expect(await optOuts()).toEqual([]);
+    expect(await repliesTo(CONSUMER)).toEqual([]);
     expect(fx.events(fx.agency, 'message.received')).toHaveLength(2);
   });
 
-  it('with no campaign the reply is a default naming the account', () => {
+  it('with no campaign the reply is a default naming the account', async () => {
     const n = fx.buyNumber();
-    inbound(fx.actor('test'), n.phoneNumber, 'STOP');
-    const [reply] = repliesTo(CONSUMER);
+    await inbound(fx.actor('test'), n.phoneNumber, 'STOP');
+    const [reply] = await repliesTo(CONSUMER);
     expect(reply!.body).toBe(replyText('stop', fx.agency.name));
     expect(reply!.body).toContain(fx.agency.name);
   });
 
-  it("the campaign's optoutKeywords, optinKeywords and helpKeywords count, with its messages", () => {
+  it("the campaign's optoutKeywords, optinKeywords and helpKeywords count, with its messages", async () => {
     const n = fx.liveNumber();
-    const campaign = fx.deps.campaigns.get(fx.agency.id, n.campaignId!)!;
-    fx.deps.campaigns.save({
+    const campaign = (await fx.deps.campaigns.get(fx.agency.id, n.campaignId!))!;
+    await fx.deps.campaigns.save({
       ...campaign,
       content: { ...campaign.content, optoutKeywords: 'ARRET, Halt', optoutMessage: 'Bye.', optinKeywords: 'resume', optinMessage: 'Welcome back.', helpKeywords: 'aide', helpMessage: 'Call us.' },
     });
-    inbound(fx.actor('live'), n.phoneNumber, 'halt');
-    expect(optOuts().map((o) => o.keyword)).toEqual(['HALT']);
-    inbound(fx.actor('live'), n.phoneNumber, 'Aide');
-    inbound(fx.actor('live'), n.phoneNumber, 'RESUME');
-    expect(optOuts()).toEqual([]);
-    expect(repliesTo(CONSUMER).map((m) => m.body).reverse()).toEqual(['Bye.', 'Call us.', 'Welcome back.']);
+    await inbound(fx.actor('live'), n.phoneNumber, 'halt');
+    expect((await optOuts()).map((o) => o.keyword)).toEqual(['HALT']);
+    await inbound(fx.actor('live'), n.phoneNumber, 'Aide');
+    await inbound(fx.actor('live'), n.phoneNumber, 'RESUME');
+    expect(await optOuts()).toEqual([]);
+    expect((await repliesTo(CONSUMER)).map((m) => m.body).reverse()).toEqual(['Bye.', 'Call us.', 'Welcome back.']);
   });
 
   it('a second stop word while opted out records nothing more and is not answered again', async () => {
     const n = fx.liveNumber();
-    inbound(fx.actor('live'), n.phoneNumber, 'STOP');
-    const first = optOuts();
+    await inbound(fx.actor('live'), n.phoneNumber, 'STOP');
+    const first = await optOuts();
     await fx.advance(1_000);
-    inbound(fx.actor('live'), n.phoneNumber, 'quit');
-    expect(optOuts()).toEqual(first);
-    expect(repliesTo(CONSUMER)).toHaveLength(1);
+    await inbound(fx.actor('live'), n.phoneNumber, 'quit');
+    expect(await optOuts()).toEqual(first);
+    expect(await repliesTo(CONSUMER)).toHaveLength(1);
   });
 });
 
 describe('a send to a consumer who opted out (sendMessage)', () => {
-  it('is refused 422 channel_unsupported with {reason, keyword, at}; nothing is recorded, announced or billed', () => {
+  it('is refused 422 channel_unsupported with {reason, keyword, at}; nothing is recorded, announced or billed', async () => {
     const n = fx.liveNumber();
-    inbound(fx.actor('live'), n.phoneNumber, 'Unsubscribe');
+    await inbound(fx.actor('live'), n.phoneNumber, 'Unsubscribe');
     const at = new Date(fx.clock.nowMs()).toISOString();
-    const before = { messages: messages().length, events: fx.events(fx.agency).length, charges: fx.charges(fx.agency).length, jobs: jobCount() };
+    const before = { messages: (await messages()).length, events: fx.events(fx.agency).length, charges: fx.charges(fx.agency).length, jobs: jobCount() };
 
-    const err = serviceErrorOf(() => send(fx.actor('live'), n.phoneNumber));
+    const err = serviceErrorOf(async () => await send(fx.actor('live'), n.phoneNumber));
     expect(err.code).toBe('channel_unsupported');
     expect(err.status).toBe(422);
     expect(err.details).toEqual({ reason: 'opted_out', keyword: 'UNSUBSCRIBE', at });
     expect(err.message).toContain(CONSUMER);
     expect(err.message).toContain(n.phoneNumber);
 
-    expect({ messages: messages().length, events: fx.events(fx.agency).length, charges: fx.charges(fx.agency).length, jobs: jobCount() }).toEqual(before);
-    expect(fx.deps.holds.openTotal(fx.agency.id)).toBe(0);
+    expect({ messages: (await messages()).length, events: fx.events(fx.agency).length, charges: fx.charges(fx.agency).length, jobs: jobCount() }).toEqual(before);
+    expect(await fx.deps.holds.openTotal(fx.agency.id)).toBe(0);
   });
 
-  it("other numbers of the account, and other consumers, are not affected", () => {
+  it("other numbers of the account, and other consumers, are not affected", async () => {
     const stopped = fx.liveNumber();
     const other = fx.liveNumber();
-    inbound(fx.actor('live'), stopped.phoneNumber, 'STOP');
-    expect(send(fx.actor('live'), other.phoneNumber).status).toBe('queued');
-    expect(send(fx.actor('live'), stopped.phoneNumber, OTHER_CONSUMER).status).toBe('queued');
-    expect(serviceErrorOf(() => send(fx.actor('live'), stopped.phoneNumber)).code).toBe('channel_unsupported');
+    await inbound(fx.actor('live'), stopped.phoneNumber, 'STOP');
+    expect((await send(fx.actor('live'), other.phoneNumber)).status).toBe('queued');
+    expect((await send(fx.actor('live'), stopped.phoneNumber, OTHER_CONSUMER)).status).toBe('queued');
+    expect(serviceErrorOf(async () => await send(fx.actor('live'), stopped.phoneNumber)).code).toBe('channel_unsupported');
   });
 
-  it('a start word lifts it (answered once), and the number may send again; START with no opt-out is ordinary', () => {
+  it('a start word lifts it (answered once), and the number may send again; START with no opt-out is ordinary', async () => {
     const n = fx.buyNumber();
-    inbound(fx.actor('test'), n.phoneNumber, 'START');
-    expect(repliesTo(CONSUMER)).toEqual([]);
+    await inbound(fx.actor('test'), n.phoneNumber, 'START');
+    expect(await repliesTo(CONSUMER)).toEqual([]);
 
-    inbound(fx.actor('test'), n.phoneNumber, 'STOP');
-    expect(serviceErrorOf(() => send(fx.actor('test'), n.phoneNumber)).code).toBe('channel_unsupported');
-    inbound(fx.actor('test'), n.phoneNumber, ' unstop ');
-    expect(optOuts()).toEqual([]);
-    const [optIn] = repliesTo(CONSUMER);
+    await inbound(fx.actor('test'), n.phoneNumber, 'STOP');
+    expect(serviceErrorOf(async () => await send(fx.actor('test'), n.phoneNumber)).code).toBe('channel_unsupported');
+    await inbound(fx.actor('test'), n.phoneNumber, ' unstop ');
+    expect(await optOuts()).toEqual([]);
+    const [optIn] = await repliesTo(CONSUMER);
     expect(optIn!.body).toBe(replyText('start', fx.agency.name));
-    expect(send(fx.actor('test'), n.phoneNumber).status).toBe('queued');
+    expect((await send(fx.actor('test'), n.phoneNumber)).status).toBe('queued');
     // The history stays in storage: the lifted row keeps when and with which word.
     const lifted = fx.deps.db.prepare('SELECT status, keyword, lifted_keyword FROM opt_outs').all();
     expect(lifted).toEqual([{ status: 'lifted', keyword: 'STOP', lifted_keyword: 'UNSTOP' }]);
 
     // Opting out again makes a new record.
-    inbound(fx.actor('test'), n.phoneNumber, 'end');
-    expect(optOuts().map((o) => o.keyword)).toEqual(['END']);
+    await inbound(fx.actor('test'), n.phoneNumber, 'end');
+    expect((await optOuts()).map((o) => o.keyword)).toEqual(['END']);
   });
 
-  it('a help word is answered, opted out or not, and opts no one out', () => {
+  it('a help word is answered, opted out or not, and opts no one out', async () => {
     const n = fx.buyNumber();
-    inbound(fx.actor('test'), n.phoneNumber, 'help');
-    expect(optOuts()).toEqual([]);
-    inbound(fx.actor('test'), n.phoneNumber, 'STOP');
-    inbound(fx.actor('test'), n.phoneNumber, 'INFO');
-    const bodies = repliesTo(CONSUMER).map((m) => m.body).reverse();
+    await inbound(fx.actor('test'), n.phoneNumber, 'help');
+    expect(await optOuts()).toEqual([]);
+    await inbound(fx.actor('test'), n.phoneNumber, 'STOP');
+    await inbound(fx.actor('test'), n.phoneNumber, 'INFO');
+    const bodies = (await repliesTo(CONSUMER)).map((m) => m.body).reverse();
     const help = replyText('help', fx.agency.name);
     expect(bodies).toEqual([help, replyText('stop', fx.agency.name), help]);
     expect(help).toContain(fx.agency.name);
     expect(help).toContain('STOP');
-    expect(optOuts()).toHaveLength(1);
+    expect(await optOuts()).toHaveLength(1);
   });
 
-  it('test keys follow the same rules: the reply is a stubbed test message, the send is refused', () => {
+  it('test keys follow the same rules: the reply is a stubbed test message, the send is refused', async () => {
     const n = fx.buyNumber();
-    inbound(fx.actor('test'), n.phoneNumber, 'Stop');
-    const [reply] = repliesTo(CONSUMER);
+    await inbound(fx.actor('test'), n.phoneNumber, 'Stop');
+    const [reply] = await repliesTo(CONSUMER);
     // A test message plays its whole course at once, with its events, and moves no money.
     expect(reply).toMatchObject({ test: true, status: 'delivered', from: n.phoneNumber });
     expect(fx.events(fx.agency, 'message.status').map((e) => e.body.status)).toEqual(['sent', 'delivered']);
-    expect(serviceErrorOf(() => send(fx.actor('test'), n.phoneNumber)).details).toMatchObject({ reason: 'opted_out', keyword: 'STOP' });
+    expect(serviceErrorOf(async () => await send(fx.actor('test'), n.phoneNumber)).details).toMatchObject({ reason: 'opted_out', keyword: 'STOP' });
     // A live key is refused as well: the opt-out is the consumer's, not the key's.
     const live = fx.liveNumber();
-    inbound(fx.actor('test'), live.phoneNumber, 'stop');
-    expect(serviceErrorOf(() => send(fx.actor('live'), live.phoneNumber)).code).toBe('channel_unsupported');
+    await inbound(fx.actor('test'), live.phoneNumber, 'stop');
+    expect(serviceErrorOf(async () => await send(fx.actor('live'), live.phoneNumber)).code).toBe('channel_unsupported');
   });
 
-  it('the test sender +15005550006 follows the same rules', () => {
-    inbound(fx.actor('live'), TEST_SENDER, 'STOP');
-    expect(optOuts()).toEqual([expect.objectContaining({ numberId: null, from: TEST_SENDER, phoneNumber: CONSUMER, keyword: 'STOP' })]);
-    const [reply] = repliesTo(CONSUMER);
+  it('the test sender +15005550006 follows the same rules', async () => {
+    await inbound(fx.actor('live'), TEST_SENDER, 'STOP');
+    expect(await optOuts()).toEqual([expect.objectContaining({ numberId: null, from: TEST_SENDER, phoneNumber: CONSUMER, keyword: 'STOP' })]);
+    const [reply] = await repliesTo(CONSUMER);
     expect(reply).toMatchObject({ from: TEST_SENDER, numberId: null, test: true, status: 'delivered' });
     for (const mode of ['live', 'test'] as const) {
-      expect(serviceErrorOf(() => send(fx.actor(mode), TEST_SENDER)).details).toMatchObject({ reason: 'opted_out', keyword: 'STOP' });
+      expect(serviceErrorOf(async () => await send(fx.actor(mode), TEST_SENDER)).details).toMatchObject({ reason: 'opted_out', keyword: 'STOP' });
     }
-    expect(send(fx.actor('live'), TEST_SENDER, OTHER_CONSUMER).status).toBe('queued');
+    expect((await send(fx.actor('live'), TEST_SENDER, OTHER_CONSUMER)).status).toBe('queued');
     expect(smsCharges()).toEqual([]);
   });
 
-  it("an opt-out is the account's own: another account's sends and lists are untouched", () => {
+  it("an opt-out is the account's own: another account's sends and lists are untouched", async () => {
     const mine = fx.buyNumber();
-    inbound(fx.actor('test'), mine.phoneNumber, 'STOP');
-    inbound(fx.actor('test', fx.sub), TEST_SENDER, 'STOP', OTHER_CONSUMER);
-    expect(optOuts(fx.actor('live', fx.stranger))).toEqual([]);
-    expect(optOuts(fx.actor('live', fx.sub)).map((o) => o.phoneNumber)).toEqual([OTHER_CONSUMER]);
-    expect(optOuts().map((o) => o.phoneNumber)).toEqual([CONSUMER]);
+    await inbound(fx.actor('test'), mine.phoneNumber, 'STOP');
+    await inbound(fx.actor('test', fx.sub), TEST_SENDER, 'STOP', OTHER_CONSUMER);
+    expect(await optOuts(fx.actor('live', fx.stranger))).toEqual([]);
+    expect((await optOuts(fx.actor('live', fx.sub))).map((o) => o.phoneNumber)).toEqual([OTHER_CONSUMER]);
+    expect((await optOuts()).map((o) => o.phoneNumber)).toEqual([CONSUMER]);
     // The agency's test sender is not opted out by the sub-account's consumer.
-    expect(send(fx.actor('test'), TEST_SENDER, OTHER_CONSUMER).status).toBe('queued');
+    expect((await send(fx.actor('test'), TEST_SENDER, OTHER_CONSUMER)).status).toBe('queued');
   });
 });
 
 describe('listOptOuts', () => {
-  it('newest first; `from` narrows to a number, `phoneNumber` to a consumer', () => {
+  it('newest first; `from` narrows to a number, `phoneNumber` to a consumer', async () => {
     const a = fx.buyNumber();
     const b = fx.buyNumber({ areaCode: '212' });
-    inbound(fx.actor('test'), a.phoneNumber, 'STOP', CONSUMER);
-    inbound(fx.actor('test'), b.phoneNumber, 'STOP', CONSUMER);
-    inbound(fx.actor('test'), a.phoneNumber, 'cancel', OTHER_CONSUMER);
+    await inbound(fx.actor('test'), a.phoneNumber, 'STOP', CONSUMER);
+    await inbound(fx.actor('test'), b.phoneNumber, 'STOP', CONSUMER);
+    await inbound(fx.actor('test'), a.phoneNumber, 'cancel', OTHER_CONSUMER);
     const pairs = (list: ReturnType<typeof optOuts>) => list.map((o) => [o.from, o.phoneNumber]);
-    expect(pairs(optOuts())).toEqual([
+    expect(pairs(await optOuts())).toEqual([
       [a.phoneNumber, OTHER_CONSUMER],
       [b.phoneNumber, CONSUMER],
       [a.phoneNumber, CONSUMER],
     ]);
-    expect(pairs(optOuts(fx.actor(), { from: a.phoneNumber }))).toEqual([
+    expect(pairs(await optOuts(fx.actor(), { from: a.phoneNumber }))).toEqual([
       [a.phoneNumber, OTHER_CONSUMER],
       [a.phoneNumber, CONSUMER],
     ]);
-    expect(pairs(optOuts(fx.actor(), { phoneNumber: CONSUMER }))).toEqual([
+    expect(pairs(await optOuts(fx.actor(), { phoneNumber: CONSUMER }))).toEqual([
       [b.phoneNumber, CONSUMER],
       [a.phoneNumber, CONSUMER],
     ]);
-    expect(pairs(optOuts(fx.actor(), { from: b.phoneNumber, phoneNumber: OTHER_CONSUMER }))).toEqual([]);
+    expect(pairs(await optOuts(fx.actor(), { from: b.phoneNumber, phoneNumber: OTHER_CONSUMER }))).toEqual([]);
   });
 });
 

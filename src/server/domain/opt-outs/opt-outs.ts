@@ -41,13 +41,13 @@ export interface KeywordReply {
  * opt-out (and is an ordinary message when there is none: a plain "yes" to a number you never left
  * is a conversation, not a keyword); a help word is always answered, opted out or not.
  */
-export function answerKeyword(deps: OptOutDeps, account: AccountRecord, text: InboundText, campaign?: CampaignKeywordFields): KeywordReply | null {
+export async function answerKeyword(deps: OptOutDeps, account: AccountRecord, text: InboundText, campaign?: CampaignKeywordFields): Promise<KeywordReply | null> {
   const keyword = keywordOf(text.body, campaign);
   if (!keyword) return null;
-  const active = deps.optOuts.findActive(account.id, text.to, text.from);
+  const active = await deps.optOuts.findActive(account.id, text.to, text.from);
   if (keyword.kind === 'stop') {
     if (active) return null;
-    deps.optOuts.insert({
+    await deps.optOuts.insert({
       id: newId('opt'),
       accountId: account.id,
       numberId: text.numberId,
@@ -61,7 +61,7 @@ export function answerKeyword(deps: OptOutDeps, account: AccountRecord, text: In
     });
   } else if (keyword.kind === 'start') {
     if (!active) return null;
-    deps.optOuts.lift(active.id, keyword.word, deps.clock.nowMs());
+    await deps.optOuts.lift(active.id, keyword.word, deps.clock.nowMs());
   }
   return { kind: keyword.kind, text: replyText(keyword.kind, account.name, campaign) };
 }
@@ -70,8 +70,8 @@ export function answerKeyword(deps: OptOutDeps, account: AccountRecord, text: In
  * contract §4: a send from `from` to a consumer who opted out of it → 422 `channel_unsupported`,
  * `details: {reason: "opted_out", keyword, at}`; thrown before anything is written or billed.
  */
-export function assertNotOptedOut(deps: Pick<OptOutDeps, 'optOuts'>, accountId: string, from: string, to: string): void {
-  const optOut = deps.optOuts.findActive(accountId, from, to);
+export async function assertNotOptedOut(deps: Pick<OptOutDeps, 'optOuts'>, accountId: string, from: string, to: string): Promise<void> {
+  const optOut = await deps.optOuts.findActive(accountId, from, to);
   if (!optOut) return;
   const at = iso(optOut.createdAt);
   throw new ServiceError(
@@ -82,6 +82,6 @@ export function assertNotOptedOut(deps: Pick<OptOutDeps, 'optOuts'>, accountId: 
 }
 
 /** GET /v1/opt-outs: the account's active opt-outs, newest first; `from` (the number) and `phoneNumber` (the consumer) narrow it. */
-export function listOptOuts(deps: Pick<OptOutDeps, 'optOuts'>, actor: Actor, filters: OptOutFilters, limit: number, cursor?: string): Page<OptOutRecord> {
-  return deps.optOuts.list(actor.account.id, filters, limit, cursor);
+export async function listOptOuts(deps: Pick<OptOutDeps, 'optOuts'>, actor: Actor, filters: OptOutFilters, limit: number, cursor?: string): Promise<Page<OptOutRecord>> {
+  return await deps.optOuts.list(actor.account.id, filters, limit, cursor);
 }

@@ -31,7 +31,7 @@ function fieldsOf(body: Partial<BrandRegistrationBody>): BrandFields {
  * `submitted` and decided 1 h later; a mock brand is `approved` at once with a `tcrBrandId`, no
  * charge and no vetting. contract §11: a non-mock brand costs `brandRegistration` (live keys only).
  */
-export function insertBrand(deps: RegistrationDeps, actor: Actor, body: BrandRegistrationBody): BrandRecord {
+export async function insertBrand(deps: RegistrationDeps, actor: Actor, body: BrandRegistrationBody): Promise<BrandRecord> {
   const now = deps.clock.nowMs();
   const mock = body.mock === true;
   const id = newUuid();
@@ -58,17 +58,17 @@ export function insertBrand(deps: RegistrationDeps, actor: Actor, body: BrandReg
     createdAt: now,
     updatedAt: now,
   };
-  deps.brands.insert(brand);
+  await deps.brands.insert(brand);
   if (!mock) {
     // contract §11: the registration fee (live keys only; a refusal → 402 and no brand, the caller's transaction rolls back).
-    charge(deps, { accountId: actor.account.id, mode: actor.mode }, { category: 'brand_registration', quantity: 1, amountCents: PRICES.brandRegistration, ref: id });
-    scheduleDecision(deps, brand);
+    await charge(deps, { accountId: actor.account.id, mode: actor.mode }, { category: 'brand_registration', quantity: 1, amountCents: PRICES.brandRegistration, ref: id });
+    await scheduleDecision(deps, brand);
   }
   return brand;
 }
 
-function scheduleDecision(deps: RegistrationDeps, brand: BrandRecord): void {
-  deps.scheduler.schedule(JOB_BRAND_DECISION, brand.submittedAt! + REGISTRY_TIMINGS.brandDecisionSecs * 1000, {
+async function scheduleDecision(deps: RegistrationDeps, brand: BrandRecord): Promise<void> {
+  await deps.scheduler.schedule(JOB_BRAND_DECISION, brand.submittedAt! + REGISTRY_TIMINGS.brandDecisionSecs * 1000, {
     brandId: brand.id,
     submittedAt: brand.submittedAt,
   });
@@ -76,12 +76,12 @@ function scheduleDecision(deps: RegistrationDeps, brand: BrandRecord): void {
 
 /** contract §7: `POST /v1/brands` → 201, `submitted` (`approved` at once for a mock brand). */
 export function createBrand(deps: RegistrationDeps, actor: Actor, body: BrandRegistrationBody): BrandRecord {
-  return deps.uow.transaction(() => insertBrand(deps, actor, body));
+  return deps.uow.write(async (tx) => await insertBrand(tx, actor, body));
 }
 
 /** The actor's brand, or 404 (another account's brand is not found either). */
-export function getBrand(deps: Pick<RegistrationDeps, 'brands'>, actor: Actor, id: string): BrandRecord {
-  const b = deps.brands.get(actor.account.id, id);
+export async function getBrand(deps: Pick<RegistrationDeps, 'brands'>, actor: Actor, id: string): Promise<BrandRecord> {
+  const b = await deps.brands.get(actor.account.id, id);
   if (!b) throw notFound('brand');
   return b;
 }
@@ -91,19 +91,19 @@ export function getBrand(deps: Pick<RegistrationDeps, 'brands'>, actor: Actor, i
  * Undefined when there is none.
  */
 /** contract §2: a brand registered with a live key (its fees live money) is a live key's to change, resubmit, vet or decide. */
-function brandToChange(deps: Pick<RegistrationDeps, 'brands'>, actor: Actor, id: string): BrandRecord {
-  const b = getBrand(deps, actor, id);
+async function brandToChange(deps: Pick<RegistrationDeps, 'brands'>, actor: Actor, id: string): Promise<BrandRecord> {
+  const b = await getBrand(deps, actor, id);
   assertMayChange(actor, b.mode, 'this brand');
   return b;
 }
 
-export function getPublic(deps: Pick<RegistrationDeps, 'brands'>, id: string): BrandRecord | undefined {
-  return deps.brands.getById(id);
+export async function getPublic(deps: Pick<RegistrationDeps, 'brands'>, id: string): Promise<BrandRecord | undefined> {
+  return await deps.brands.getById(id);
 }
 
 /** spec: Brand — a page envelope, newest first. */
-export function listBrands(deps: Pick<RegistrationDeps, 'brands'>, actor: Actor, f: BrandFilters, limit: number, cursor?: string): Page<BrandRecord> {
-  return deps.brands.list(actor.account.id, f, limit, cursor);
+export async function listBrands(deps: Pick<RegistrationDeps, 'brands'>, actor: Actor, f: BrandFilters, limit: number, cursor?: string): Promise<Page<BrandRecord>> {
+  return await deps.brands.list(actor.account.id, f, limit, cursor);
 }
 
 /** The hosted pages' fields may change in any status; these are what the registry reviews. */
@@ -117,8 +117,8 @@ const REVIEWED_FIELDS = ['legalName', 'entityType', ...BRAND_TEXT_FIELDS] as con
  * generated from the brand.
  */
 export function updateBrand(deps: RegistrationDeps, actor: Actor, id: string, body: UpdateBrandBody): BrandRecord {
-  return deps.uow.transaction(() => {
-    const b = brandToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const b = await brandToChange(tx, actor, id);
     const reviewed = REVIEWED_FIELDS.filter((k) => body[k] !== undefined);
     if (reviewed.length && b.status !== 'draft' && b.status !== 'rejected') {
       throw conflict(`brand ${b.id} is ${b.status}: ${reviewed.join(', ')} can change only while it is draft or rejected`);
@@ -130,8 +130,8 @@ export function updateBrand(deps: RegistrationDeps, actor: Actor, id: string, bo
     assertUsAddress(b.fields);
     if (body.pageConfig !== undefined) b.pageConfig = body.pageConfig;
     if (body.compliancePages !== undefined) b.compliancePages = body.compliancePages;
-    b.updatedAt = deps.clock.nowMs();
-    deps.brands.save(b);
+    b.updatedAt = tx.clock.nowMs();
+    await tx.brands.save(b);
     return b;
   });
 }
@@ -156,17 +156,17 @@ function assertUsAddress(fields: BrandFields): void {
 
 /** contract §7: only a `rejected` brand can be resubmitted (else 409); the registry decides 1 h later. Decision: no new charge. */
 export function resubmitBrand(deps: RegistrationDeps, actor: Actor, id: string): BrandRecord {
-  return deps.uow.transaction(() => {
-    const b = brandToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const b = await brandToChange(tx, actor, id);
     if (b.status !== 'rejected') throw conflict(`only a rejected brand can be resubmitted (brand ${b.id} is ${b.status})`);
-    const now = deps.clock.nowMs();
+    const now = tx.clock.nowMs();
     b.status = 'submitted';
     b.rejectionReason = null;
     b.identityStatus = null;
     b.submittedAt = now;
     b.updatedAt = now;
-    deps.brands.save(b);
-    scheduleDecision(deps, b);
+    await tx.brands.save(b);
+    await scheduleDecision(tx, b);
     return b;
   });
 }
@@ -187,19 +187,19 @@ export function vettingScoreOf(b: BrandRecord, vettingClass: VettingBody['vettin
  * like every other state rule here). contract §11: `brandVetting`, live keys only.
  */
 export function vetBrand(deps: RegistrationDeps, actor: Actor, id: string, body: VettingBody): BrandRecord {
-  return deps.uow.transaction(() => {
-    const b = brandToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const b = await brandToChange(tx, actor, id);
     if (b.mock) throw conflict(`brand ${b.id} is a mock brand: mock brands are not vetted`);
     if (b.status !== 'approved') throw conflict(`only an approved brand can be vetted (brand ${b.id} is ${b.status})`);
-    const now = deps.clock.nowMs();
+    const now = tx.clock.nowMs();
     b.vettingProvider = body.provider;
     b.vettingClass = body.vettingClass;
     b.vettingScore = vettingScoreOf(b, body.vettingClass);
     b.identityStatus = 'VETTED_VERIFIED';
     b.updatedAt = now;
-    deps.brands.save(b);
+    await tx.brands.save(b);
     // contract §11: the vetting fee (live keys only); refused → 402 and the brand stays unvetted (same transaction).
-    charge(deps, { accountId: actor.account.id, mode: actor.mode }, { category: 'brand_vetting', quantity: 1, amountCents: PRICES.brandVetting, ref: b.id });
+    await charge(tx, { accountId: actor.account.id, mode: actor.mode }, { category: 'brand_vetting', quantity: 1, amountCents: PRICES.brandVetting, ref: b.id });
     return b;
   });
 }
@@ -220,7 +220,7 @@ export function registryBrandVerdict(b: BrandRecord): RegistryDecision {
  * a `tcrBrandId`, identity `VERIFIED`, and its draft campaigns (from a combined registration) are
  * submitted (contract §7). Rejected: the reason, identity `UNVERIFIED`; its drafts stay drafts.
  */
-function decide(deps: RegistrationDeps, b: BrandRecord, d: RegistryDecision): void {
+async function decide(deps: RegistrationDeps, b: BrandRecord, d: RegistryDecision): Promise<void> {
   const now = deps.clock.nowMs();
   const identity: IdentityStatus = d.decision === 'approved' ? 'VERIFIED' : 'UNVERIFIED';
   b.status = d.decision;
@@ -228,8 +228,8 @@ function decide(deps: RegistrationDeps, b: BrandRecord, d: RegistryDecision): vo
   b.rejectionReason = d.decision === 'rejected' ? d.reason : null;
   if (d.decision === 'approved') b.tcrBrandId = tcrBrandIdFor(b.id);
   b.updatedAt = now;
-  deps.brands.save(b);
-  if (d.decision === 'approved') submitDraftCampaigns(deps, b);
+  await deps.brands.save(b);
+  if (d.decision === 'approved') await submitDraftCampaigns(deps, b);
 }
 
 /** contract §9: the registry's verdict at once, for a `submitted` brand (else 409). */
@@ -239,10 +239,10 @@ export function sandboxBrandDecision(
   id: string,
   body: { decision: 'approved' | 'rejected'; reason?: string },
 ): BrandRecord {
-  return deps.uow.transaction(() => {
-    const b = brandToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const b = await brandToChange(tx, actor, id);
     if (b.status !== 'submitted') throw conflict(`only a submitted brand can be decided (brand ${b.id} is ${b.status})`);
-    decide(deps, b, body.decision === 'approved' ? { decision: 'approved' } : { decision: 'rejected', reason: body.reason ?? 'rejected by the registry' });
+    await decide(tx, b, body.decision === 'approved' ? { decision: 'approved' } : { decision: 'rejected', reason: body.reason ?? 'rejected by the registry' });
     return b;
   });
 }
@@ -252,10 +252,10 @@ export function registerBrandJobs(deps: RegistrationDeps): void {
   deps.scheduler.register(
     JOB_BRAND_DECISION,
     (p: { brandId: string; submittedAt: number }) => {
-      deps.uow.transaction(() => {
-        const b = deps.brands.getById(p.brandId);
+      deps.uow.write(async (tx) => {
+        const b = await tx.brands.getById(p.brandId);
         if (!b || b.status !== 'submitted' || b.submittedAt !== p.submittedAt) return;
-        decide(deps, b, registryBrandVerdict(b));
+        await decide(tx, b, registryBrandVerdict(b));
       });
     },
     'brand registry decisions',

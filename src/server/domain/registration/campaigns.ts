@@ -31,7 +31,7 @@ function splitContent(body: CampaignContentBody): Pick<CampaignRecord, 'name' | 
  * charged once when it is created, whether submitted now or (a registration's draft) when its brand
  * is approved.
  */
-export function insertCampaign(deps: RegistrationDeps, actor: Actor, brand: BrandRecord, body: CampaignContentBody, status: 'draft' | 'submitted'): CampaignRecord {
+export async function insertCampaign(deps: RegistrationDeps, actor: Actor, brand: BrandRecord, body: CampaignContentBody, status: 'draft' | 'submitted'): Promise<CampaignRecord> {
   const now = deps.clock.nowMs();
   const c: CampaignRecord = {
     id: newUuid(),
@@ -49,41 +49,41 @@ export function insertCampaign(deps: RegistrationDeps, actor: Actor, brand: Bran
     createdAt: now,
     updatedAt: now,
   };
-  deps.campaigns.insert(c);
+  await deps.campaigns.insert(c);
   // contract §11: the campaign fee (live keys only); refused → 402 and no campaign (the caller's transaction rolls back).
-  if (!c.mock) charge(deps, { accountId: actor.account.id, mode: actor.mode }, { category: 'campaign_registration', quantity: 1, amountCents: PRICES.campaignRegistration, ref: c.id });
-  if (status === 'submitted') submit(deps, c, brand);
+  if (!c.mock) await charge(deps, { accountId: actor.account.id, mode: actor.mode }, { category: 'campaign_registration', quantity: 1, amountCents: PRICES.campaignRegistration, ref: c.id });
+  if (status === 'submitted') await submit(deps, c, brand);
   return c;
 }
 
 /** contract §7: `POST /v1/campaigns` → 201 `submitted`; the brand must be `approved`, else 409. */
 export function createCampaign(deps: RegistrationDeps, actor: Actor, body: CreateCampaignBody): CampaignRecord {
-  return deps.uow.transaction(() => {
+  return deps.uow.write(async (tx) => {
     const { brandId, ...content } = body;
-    const brand = deps.brands.get(actor.account.id, brandId);
+    const brand = await tx.brands.get(actor.account.id, brandId);
     if (!brand) throw notFound('brand');
     if (brand.status !== 'approved') throw conflict(`brand ${brand.id} is ${brand.status}, not approved: campaigns are registered under approved brands`);
-    return insertCampaign(deps, actor, brand, content, 'submitted');
+    return await insertCampaign(tx, actor, brand, content, 'submitted');
   });
 }
 
 /** The actor's campaign, or 404 (another account's campaign is not found either). */
-export function getCampaign(deps: Pick<RegistrationDeps, 'campaigns'>, actor: Actor, id: string): CampaignRecord {
-  const c = deps.campaigns.get(actor.account.id, id);
+export async function getCampaign(deps: Pick<RegistrationDeps, 'campaigns'>, actor: Actor, id: string): Promise<CampaignRecord> {
+  const c = await deps.campaigns.get(actor.account.id, id);
   if (!c) throw notFound('campaign');
   return c;
 }
 
 /** spec: Campaign summary — the list's rows, newest first. */
 /** contract §2: a campaign registered with a live key (its fees live money, live numbers on it) is a live key's to change. */
-function campaignToChange(deps: Pick<RegistrationDeps, 'campaigns'>, actor: Actor, id: string): CampaignRecord {
-  const c = getCampaign(deps, actor, id);
+async function campaignToChange(deps: Pick<RegistrationDeps, 'campaigns'>, actor: Actor, id: string): Promise<CampaignRecord> {
+  const c = await getCampaign(deps, actor, id);
   assertMayChange(actor, c.mode, 'this campaign');
   return c;
 }
 
-export function listCampaigns(deps: Pick<RegistrationDeps, 'campaigns'>, actor: Actor, f: CampaignFilters, limit: number, cursor?: string): Page<CampaignSummaryRecord> {
-  return deps.campaigns.listSummaries(actor.account.id, f, limit, cursor);
+export async function listCampaigns(deps: Pick<RegistrationDeps, 'campaigns'>, actor: Actor, f: CampaignFilters, limit: number, cursor?: string): Promise<Page<CampaignSummaryRecord>> {
+  return await deps.campaigns.listSummaries(actor.account.id, f, limit, cursor);
 }
 
 /** Decision: a campaign can be edited while nobody reviews it and it is not registered: `draft` and `rejected`. */
@@ -91,33 +91,33 @@ const EDITABLE: readonly CampaignStatus[] = ['draft', 'rejected'];
 
 /** `PATCH /v1/campaigns/{id}`: only a `draft` or `rejected` campaign (else 409); a resubmit sends the edit. */
 export function updateCampaign(deps: RegistrationDeps, actor: Actor, id: string, body: UpdateCampaignBody): CampaignRecord {
-  return deps.uow.transaction(() => {
-    const c = campaignToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const c = await campaignToChange(tx, actor, id);
     if (!EDITABLE.includes(c.status)) throw conflict(`campaign ${c.id} is ${c.status}: only a draft or rejected campaign can be changed`);
     const { name, useCase, ...content } = body;
     if (name !== undefined) c.name = name;
     if (useCase !== undefined) c.useCase = useCase;
     const defined = Object.fromEntries(Object.entries(content).filter(([, v]) => v !== undefined));
     c.content = { ...c.content, ...defined };
-    c.updatedAt = deps.clock.nowMs();
-    deps.campaigns.save(c);
+    c.updatedAt = tx.clock.nowMs();
+    await tx.campaigns.save(c);
     return c;
   });
 }
 
 /** contract §7: only a `rejected` campaign is resubmitted; `remediationAttempts` counts it; → `submitted`. */
 export function resubmitCampaign(deps: RegistrationDeps, actor: Actor, id: string): CampaignRecord {
-  return deps.uow.transaction(() => {
-    const c = campaignToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const c = await campaignToChange(tx, actor, id);
     if (c.status !== 'rejected') throw conflict(`only a rejected campaign can be resubmitted (campaign ${c.id} is ${c.status})`);
     c.remediationAttempts += 1;
-    submit(deps, c, brandOf(deps, c));
+    await submit(tx, c, await brandOf(tx, c));
     return c;
   });
 }
 
-const brandOf = (deps: Pick<RegistrationDeps, 'brands'>, c: CampaignRecord): BrandRecord => {
-  const b = deps.brands.getById(c.brandId);
+const brandOf = async (deps: Pick<RegistrationDeps, 'brands'>, c: CampaignRecord): Promise<BrandRecord> => {
+  const b = await deps.brands.getById(c.brandId);
   if (!b) throw notFound('brand');
   return b;
 };
@@ -127,22 +127,22 @@ const brandOf = (deps: Pick<RegistrationDeps, 'brands'>, c: CampaignRecord): Bra
  * `dca_review` 1 h later, decided 24 h after that. Decision: a mock campaign follows its mock brand's
  * speed — decided at once, by the same rule.
  */
-function submit(deps: RegistrationDeps, c: CampaignRecord, brand: BrandRecord): void {
+async function submit(deps: RegistrationDeps, c: CampaignRecord, brand: BrandRecord): Promise<void> {
   const now = deps.clock.nowMs();
   c.status = 'submitted';
   c.lastRejectionReason = null;
   c.updatedAt = now;
-  deps.campaigns.save(c);
+  await deps.campaigns.save(c);
   if (c.mock) {
-    decide(deps, c, campaignVerdict(brand, c));
+    await decide(deps, c, campaignVerdict(brand, c));
     return;
   }
-  deps.scheduler.schedule(JOB_CAMPAIGN_DCA_REVIEW, now + REGISTRY_TIMINGS.campaignDcaReviewSecs * 1000, { campaignId: c.id, attempt: c.remediationAttempts });
+  await deps.scheduler.schedule(JOB_CAMPAIGN_DCA_REVIEW, now + REGISTRY_TIMINGS.campaignDcaReviewSecs * 1000, { campaignId: c.id, attempt: c.remediationAttempts });
 }
 
 /** contract §7: a registration's draft campaigns are submitted by themselves when their brand is approved. */
-export function submitDraftCampaigns(deps: RegistrationDeps, brand: BrandRecord): void {
-  for (const c of deps.campaigns.listForBrand(brand.id, 'draft')) submit(deps, c, brand);
+export async function submitDraftCampaigns(deps: RegistrationDeps, brand: BrandRecord): Promise<void> {
+  for (const c of await deps.campaigns.listForBrand(brand.id, 'draft')) await submit(deps, c, brand);
 }
 
 /** What the approval prediction reads of a stored brand and campaign. */
@@ -176,7 +176,7 @@ const approvedMnoMetadata = () => ({
 });
 
 /** Applies the registry's decision (inside the caller's transaction). Approved: a `tcrCampaignId` and carrier details. */
-function decide(deps: RegistrationDeps, c: CampaignRecord, d: CampaignDecision): void {
+async function decide(deps: RegistrationDeps, c: CampaignRecord, d: CampaignDecision): Promise<void> {
   c.status = d.decision;
   if (d.decision === 'approved') {
     c.tcrCampaignId = tcrCampaignIdFor(c.id);
@@ -186,7 +186,7 @@ function decide(deps: RegistrationDeps, c: CampaignRecord, d: CampaignDecision):
     c.lastRejectionReason = d.reason;
   }
   c.updatedAt = deps.clock.nowMs();
-  deps.campaigns.save(c);
+  await deps.campaigns.save(c);
 }
 
 /** contract §9: the registry's verdict at once, for a campaign under review (`submitted` or `dca_review`; else 409). */
@@ -196,12 +196,12 @@ export function sandboxCampaignDecision(
   id: string,
   body: { decision: 'approved' | 'rejected'; reason?: string },
 ): CampaignRecord {
-  return deps.uow.transaction(() => {
-    const c = campaignToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const c = await campaignToChange(tx, actor, id);
     if (c.status !== 'submitted' && c.status !== 'dca_review') {
       throw conflict(`only a submitted or dca_review campaign can be decided (campaign ${c.id} is ${c.status})`);
     }
-    decide(deps, c, body.decision === 'approved' ? { decision: 'approved' } : { decision: 'rejected', reason: body.reason ?? 'rejected by the registry' });
+    await decide(tx, c, body.decision === 'approved' ? { decision: 'approved' } : { decision: 'rejected', reason: body.reason ?? 'rejected by the registry' });
     return c;
   });
 }
@@ -214,16 +214,16 @@ export function sandboxCampaignDecision(
  * pending or accepted is a 409 conflict.
  */
 export function shareCampaign(deps: RegistrationDeps, actor: Actor, id: string): CampaignRecord {
-  return deps.uow.transaction(() => {
-    const c = campaignToChange(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const c = await campaignToChange(tx, actor, id);
     if (c.mock) throw conflict(`campaign ${c.id} is a mock campaign: mock campaigns cannot be shared`);
     if (c.status !== 'approved') throw conflict(`only an approved campaign can be shared (campaign ${c.id} is ${c.status})`);
     if (c.cnpSharingStatus === 'pending' || c.cnpSharingStatus === 'accepted') throw conflict(`campaign ${c.id} sharing is already ${c.cnpSharingStatus}`);
-    const now = deps.clock.nowMs();
+    const now = tx.clock.nowMs();
     c.cnpSharingStatus = 'pending';
     c.updatedAt = now;
-    deps.campaigns.save(c);
-    deps.scheduler.schedule(JOB_CNP_SHARING, now + REGISTRY_TIMINGS.cnpSharingDecisionSecs * 1000, { campaignId: c.id });
+    await tx.campaigns.save(c);
+    await tx.scheduler.schedule(JOB_CNP_SHARING, now + REGISTRY_TIMINGS.cnpSharingDecisionSecs * 1000, { campaignId: c.id });
     return c;
   });
 }
@@ -232,20 +232,20 @@ type ReviewPayload = { campaignId: string; attempt: number };
 
 /** The registry's jobs: `dca_review` 1 h after a submission, the decision 24 h later; stale submissions are left alone. */
 export function registerCampaignJobs(deps: RegistrationDeps): void {
-  const current = (p: ReviewPayload, status: CampaignStatus): CampaignRecord | undefined => {
-    const c = deps.campaigns.getById(p.campaignId);
+  const current = async (p: ReviewPayload, status: CampaignStatus): Promise<CampaignRecord | undefined> => {
+    const c = await deps.campaigns.getById(p.campaignId);
     return c && c.status === status && c.remediationAttempts === p.attempt ? c : undefined;
   };
   deps.scheduler.register(
     JOB_CAMPAIGN_DCA_REVIEW,
     (p: ReviewPayload) => {
-      deps.uow.transaction(() => {
-        const c = current(p, 'submitted');
+      deps.uow.write(async (tx) => {
+        const c = await current(p, 'submitted');
         if (!c) return;
         c.status = 'dca_review';
-        c.updatedAt = deps.clock.nowMs();
-        deps.campaigns.save(c);
-        deps.scheduler.schedule(JOB_CAMPAIGN_DECISION, c.updatedAt + REGISTRY_TIMINGS.campaignDecisionSecs * 1000, p);
+        c.updatedAt = tx.clock.nowMs();
+        await tx.campaigns.save(c);
+        await tx.scheduler.schedule(JOB_CAMPAIGN_DECISION, c.updatedAt + REGISTRY_TIMINGS.campaignDecisionSecs * 1000, p);
       });
     },
     'campaigns moved to DCA review',
@@ -253,9 +253,9 @@ export function registerCampaignJobs(deps: RegistrationDeps): void {
   deps.scheduler.register(
     JOB_CAMPAIGN_DECISION,
     (p: ReviewPayload) => {
-      deps.uow.transaction(() => {
-        const c = current(p, 'dca_review');
-        if (c) decide(deps, c, campaignVerdict(deps.brands.getById(c.brandId), c));
+      deps.uow.write(async (tx) => {
+        const c = await current(p, 'dca_review');
+        if (c) await decide(tx, c, campaignVerdict(await tx.brands.getById(c.brandId), c));
       });
     },
     'campaign registry decisions',
@@ -263,12 +263,12 @@ export function registerCampaignJobs(deps: RegistrationDeps): void {
   deps.scheduler.register(
     JOB_CNP_SHARING,
     (p: { campaignId: string }) => {
-      deps.uow.transaction(() => {
-        const c = deps.campaigns.getById(p.campaignId);
+      deps.uow.write(async (tx) => {
+        const c = await tx.campaigns.getById(p.campaignId);
         if (!c || c.cnpSharingStatus !== 'pending') return;
         c.cnpSharingStatus = 'accepted';
-        c.updatedAt = deps.clock.nowMs();
-        deps.campaigns.save(c);
+        c.updatedAt = tx.clock.nowMs();
+        await tx.campaigns.save(c);
       });
     },
     'campaign sharing answers',

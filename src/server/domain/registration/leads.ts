@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import type { EventStore } from '../events/store.js';
 import type { CompliancePages, PageConfig } from '../../../api/schemas/brands.js';
 import type { BrandStatus } from '../../../api/values/registration.js';
@@ -65,8 +65,8 @@ export interface HostedPage {
  * registry's reviewers (the opt-in URL is part of what they check), and a rejected brand is fixed
  * and resubmitted with the same pages. Unknown ids are `not_found` (an HTML 404 at the edge).
  */
-export function hostedPage(deps: Pick<LeadsDeps, 'brands'>, brandId: string): HostedPage {
-  const record = getPublic(deps, brandId);
+export async function hostedPage(deps: Pick<LeadsDeps, 'brands'>, brandId: string): Promise<HostedPage> {
+  const record = await getPublic(deps, brandId);
   if (!record) throw notFound('brand');
   const brand = hostedPageBrand(record);
   const brandName = brand.displayName?.trim() || brand.legalName;
@@ -188,8 +188,8 @@ export type CaptureResult =
  * Decision: an unticked consent box is still a lead (the event carries `consent: false`; the spec
  * makes `consent` a boolean of the event), and only a ticked one is consent to texts.
  */
-export function captureLead(deps: LeadsDeps, brandId: string, form: Record<string, string | string[] | undefined>): CaptureResult {
-  const page = hostedPage(deps, brandId);
+export async function captureLead(deps: LeadsDeps, brandId: string, form: Record<string, string | string[] | undefined>): Promise<CaptureResult> {
+  const page = await hostedPage(deps, brandId);
   const values = leadFormValues(form);
   const errors = validateLeadForm(values);
   if (Object.keys(errors).length) return { kind: 'invalid', page, values, errors };
@@ -207,10 +207,10 @@ export function captureLead(deps: LeadsDeps, brandId: string, form: Record<strin
     capturedAt: now,
     createdAt: now,
   };
-  deps.uow.transaction(() => {
-    deps.leads.insert(lead);
+  deps.uow.write(async (tx) => {
+    await tx.leads.insert(lead);
     // spec: Event catalog — lead.captured {leadId, brandId, firstName, lastName, email, phone, consent, consentText, capturedAt}.
-    deps.events.emit(lead.accountId, 'lead.captured', {
+    await tx.events.emit(lead.accountId, 'lead.captured', {
       leadId: lead.id,
       brandId: lead.brandId,
       firstName: lead.firstName,

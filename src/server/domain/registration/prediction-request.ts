@@ -14,10 +14,10 @@ import { predictApproval, type Prediction, type PredictionInput } from './predic
  * else `campaign.brandId` names a brand of the account (`not_found` for any other, another
  * account's included); else the brand is unknown and the checks that need it fail.
  */
-export function predictForActor(deps: Pick<RegistrationDeps, 'brands'>, actor: Actor, body: PredictBody): Prediction {
+export async function predictForActor(deps: Pick<RegistrationDeps, 'brands'>, actor: Actor, body: PredictBody): Promise<Prediction> {
   const { brandId, ...campaign } = body.campaign;
   let brand: PredictionInput['brand'] = body.brand ?? null;
-  if (!brand && brandId !== undefined) brand = brandInputOf(getBrand(deps, actor, brandId));
+  if (!brand && brandId !== undefined) brand = brandInputOf(await getBrand(deps, actor, brandId));
   return predictApproval({ brand, campaign });
 }
 

@@ -15,9 +15,9 @@ import { insertCampaign, registerCampaignJobs } from './campaigns.js';
  * brand leaves it `draft`.
  */
 export function register(deps: RegistrationDeps, actor: Actor, body: RegistrationBody): { brand: BrandRecord; campaign: CampaignRecord } {
-  return deps.uow.transaction(() => {
-    const brand = insertBrand(deps, actor, body.brand);
-    const campaign = insertCampaign(deps, actor, brand, body.campaign, brand.status === 'approved' ? 'submitted' : 'draft');
+  return deps.uow.write(async (tx) => {
+    const brand = await insertBrand(tx, actor, body.brand);
+    const campaign = await insertCampaign(tx, actor, brand, body.campaign, brand.status === 'approved' ? 'submitted' : 'draft');
     return { brand, campaign };
   });
 }

@@ -23,8 +23,8 @@ freshFixtureEachTest((fx) => (f = fx));
 const CALLER = '+14155550142';
 const MIN = 60_000;
 
-const block = (body: Record<string, unknown>, account: AccountRecord = f.agency) => blockNumber(f.deps, f.actor('live', account), CreateBlockedNumberBody.parse(body));
-const entries = (account: AccountRecord = f.agency) => f.deps.blockedNumbers.list(account.id, { limit: 100 }).data;
+const block = (body: Record<string, unknown>, account: AccountRecord = f.agency) => (await f.deps.uow.write((tx) => blockNumber(tx, f.actor('live', account), CreateBlockedNumberBody.parse(body))));
+const entries = async (account: AccountRecord = f.agency) => (await f.deps.blockedNumbers.list(account.id, { limit: 100 })).data;
 
 interface EndedCall {
   status: CallStatus;
@@ -46,8 +46,8 @@ function endCall(c: EndedCall): void {
   const id = newId('call');
   const answered = c.status === 'completed';
   const duration = answered ? (c.durationSeconds ?? 1) : null;
-  f.deps.uow.transaction(() => {
-    f.deps.db
+  f.deps.uow.write(async (tx) => {
+    tx.db
       .prepare(
         `INSERT INTO calls (id, account_id, number_id, direction, from_number, to_number, status, started_at, answered_at, ended_at, duration_seconds, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -58,7 +58,7 @@ function endCall(c: EndedCall): void {
     const type = c.status === 'completed' ? 'call.completed' : 'call.missed';
     const fields: Record<string, unknown> = { callId: id, from, to: '+14155550100', endedAt: new Date(now).toISOString() };
     if (c.eventDirection !== 'absent') fields.direction = c.eventDirection ?? direction;
-    f.deps.events.emit(account.id, type, fields);
+    await tx.events.emit(account.id, type, fields);
   });
 }
 
@@ -71,146 +71,146 @@ function calls(n: number, c: EndedCall): void {
 }
 
 describe('blockNumber, list, get, update, unblock', () => {
-  it('adds a confirmed entry owned by the acting account, and lists it', () => {
+  it('adds a confirmed entry owned by the acting account, and lists it', async () => {
     const entry = block({ phoneNumber: CALLER, reason: 'spam' });
     expect(entry).toMatchObject({ accountId: f.agency.id, phoneNumber: CALLER, reason: 'spam', autoSuggested: false, blockedCallCount: 0, lastBlockedAt: null });
     expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
-    const page = listBlockedNumbers(f.deps, f.actor(), { limit: 10 });
+    const page = await f.deps.uow.write((tx) => listBlockedNumbers(tx, f.actor(), { limit: 10 }));
     expect(page.data.length).toBeGreaterThan(0);
     expect(page.data.map((e) => e.id)).toEqual([entry.id]);
-    expect(getBlockedNumber(f.deps, f.actor(), entry.id)).toEqual(entry);
+    expect(await f.deps.uow.write((tx) => getBlockedNumber(tx, f.actor(), entry.id))).toEqual(entry);
   });
 
-  it('refuses a number already blocked with 409, changing nothing', () => {
+  it('refuses a number already blocked with 409, changing nothing', async () => {
     const entry = block({ phoneNumber: CALLER, reason: 'first' });
     const err = serviceErrorOf(() => block({ phoneNumber: CALLER, reason: 'second' }));
     expect(err.code).toBe('conflict');
-    expect(entries()).toEqual([entry]);
+    expect(await entries()).toEqual([entry]);
   });
 
-  it('a suggested number is present too: 409 naming the PATCH that confirms it, changing nothing', () => {
+  it('a suggested number is present too: 409 naming the PATCH that confirms it, changing nothing', async () => {
     calls(BLOCK_SUGGESTION.calls, { status: 'missed' });
-    const [suggested] = entries();
+    const [suggested] = await entries();
     expect(suggested).toMatchObject({ autoSuggested: true, reason: SUGGESTION_REASON });
     const err = serviceErrorOf(() => block({ phoneNumber: CALLER, reason: 'by hand' }));
     expect(err.code).toBe('conflict');
     expect(err.message).toContain(`PATCH /v1/blocked-numbers/${suggested!.id}`);
-    expect(entries()).toEqual([suggested]);
+    expect(await entries()).toEqual([suggested]);
   });
 
-  it('PATCH changes the reason and confirms a suggestion; another account sees not_found', () => {
+  it('PATCH changes the reason and confirms a suggestion; another account sees not_found', async () => {
     calls(BLOCK_SUGGESTION.calls, { status: 'missed' });
-    const [suggested] = entries();
-    const reason = updateBlockedNumber(f.deps, f.actor(), suggested!.id, UpdateBlockedNumberBody.parse({ reason: 'noisy' }));
+    const [suggested] = await entries();
+    const reason = (await f.deps.uow.write((tx) => updateBlockedNumber(tx, f.actor(), suggested!.id, UpdateBlockedNumberBody.parse({ reason: 'noisy' }))));
     expect(reason).toMatchObject({ reason: 'noisy', autoSuggested: true });
-    const confirmed = updateBlockedNumber(f.deps, f.actor(), suggested!.id, UpdateBlockedNumberBody.parse({ autoSuggested: false, reason: null }));
+    const confirmed = (await f.deps.uow.write((tx) => updateBlockedNumber(tx, f.actor(), suggested!.id, UpdateBlockedNumberBody.parse({ autoSuggested: false, reason: null }))));
     expect(confirmed).toMatchObject({ reason: null, autoSuggested: false });
-    expect(getBlockedNumber(f.deps, f.actor(), suggested!.id)).toEqual(confirmed);
+    expect(await f.deps.uow.write((tx) => getBlockedNumber(tx, f.actor(), suggested!.id))).toEqual(confirmed);
     const other = f.actor('live', f.stranger);
-    expect(serviceErrorOf(() => getBlockedNumber(f.deps, other, suggested!.id)).code).toBe('not_found');
-    expect(serviceErrorOf(() => updateBlockedNumber(f.deps, other, suggested!.id, UpdateBlockedNumberBody.parse({ reason: 'x' }))).code).toBe('not_found');
-    expect(serviceErrorOf(() => unblockNumber(f.deps, other, suggested!.id)).code).toBe('not_found');
-    expect(listBlockedNumbers(f.deps, other, { limit: 10 }).data).toEqual([]);
+    expect(serviceErrorOf(async () => await f.deps.uow.write((tx) => getBlockedNumber(tx, other, suggested!.id))).code).toBe('not_found');
+    expect(serviceErrorOf(() => (await f.deps.uow.write((tx) => updateBlockedNumber(tx, other, suggested!.id, UpdateBlockedNumberBody.parse({ reason: 'x' }))))).code).toBe('not_found');
+    expect(serviceErrorOf(() => (await f.deps.uow.write((tx) => unblockNumber(tx, other, suggested!.id)))).code).toBe('not_found');
+    expect((await f.deps.uow.write((tx) => listBlockedNumbers(tx, other, { limit: 10 }))).data).toEqual([]);
   });
 
-  it('filters by autoSuggested and unblocks', () => {
+  it('filters by autoSuggested and unblocks', async () => {
     const mine = block({ phoneNumber: '+14155550177' });
     calls(BLOCK_SUGGESTION.calls, { status: 'missed' });
-    const suggested = listBlockedNumbers(f.deps, f.actor(), { limit: 10, autoSuggested: true }).data;
+    const suggested = (await f.deps.uow.write((tx) => listBlockedNumbers(tx, f.actor(), { limit: 10, autoSuggested: true }))).data;
     expect(suggested.length).toBe(1);
     expect(suggested[0]!.phoneNumber).toBe(CALLER);
-    expect(listBlockedNumbers(f.deps, f.actor(), { limit: 10, autoSuggested: false }).data.map((e) => e.id)).toEqual([mine.id]);
-    unblockNumber(f.deps, f.actor(), mine.id);
-    expect(serviceErrorOf(() => getBlockedNumber(f.deps, f.actor(), mine.id)).code).toBe('not_found');
-    expect(entries().map((e) => e.phoneNumber)).toEqual([CALLER]);
+    expect((await f.deps.uow.write((tx) => listBlockedNumbers(tx, f.actor(), { limit: 10, autoSuggested: false }))).data.map((e) => e.id)).toEqual([mine.id]);
+    (await f.deps.uow.write((tx) => unblockNumber(tx, f.actor(), mine.id)));
+    expect(serviceErrorOf(async () => await f.deps.uow.write((tx) => getBlockedNumber(tx, f.actor(), mine.id))).code).toBe('not_found');
+    expect((await entries()).map((e) => e.phoneNumber)).toEqual([CALLER]);
   });
 });
 
 describe('the auto-suggestion rule (contract §6)', () => {
-  it('suggests the caller on the 5th unanswered call within the hour, not before', () => {
+  it('suggests the caller on the 5th unanswered call within the hour, not before', async () => {
     calls(BLOCK_SUGGESTION.calls - 1, { status: 'missed' });
-    expect(entries()).toEqual([]);
+    expect(await entries()).toEqual([]);
     f.clock.setTo(f.clock.nowMs() + MIN);
     endCall({ status: 'missed' });
-    const list = entries();
+    const list = await entries();
     expect(list.length).toBe(1);
     expect(list[0]).toMatchObject({ accountId: f.agency.id, phoneNumber: CALLER, autoSuggested: true, reason: SUGGESTION_REASON, blockedCallCount: 0, createdAt: f.clock.nowMs() });
   });
 
-  it('counts short answered calls and events without a direction (inbound), mixed with missed ones', () => {
+  it('counts short answered calls and events without a direction (inbound), mixed with missed ones', async () => {
     calls(2, { status: 'completed', durationSeconds: BLOCK_SUGGESTION.shortCallSecs - 1, eventDirection: 'absent' });
     f.clock.setTo(f.clock.nowMs() + MIN);
     calls(2, { status: 'missed' });
-    expect(entries()).toEqual([]);
+    expect(await entries()).toEqual([]);
     f.clock.setTo(f.clock.nowMs() + MIN);
     endCall({ status: 'completed', durationSeconds: 0, eventDirection: 'absent' });
-    expect(entries().map((e) => [e.phoneNumber, e.autoSuggested])).toEqual([[CALLER, true]]);
+    expect((await entries()).map((e) => [e.phoneNumber, e.autoSuggested])).toEqual([[CALLER, true]]);
   });
 
-  it('a 5th call 61 minutes after the first suggests nothing (the first fell out of the hour)', () => {
+  it('a 5th call 61 minutes after the first suggests nothing (the first fell out of the hour)', async () => {
     endCall({ status: 'missed' });
     f.clock.setTo(f.clock.nowMs() + 30 * MIN);
     calls(3, { status: 'missed' });
     f.clock.setTo(f.clock.nowMs() + 29 * MIN); // 61 minutes after the first
     endCall({ status: 'missed' });
-    expect(entries()).toEqual([]);
+    expect(await entries()).toEqual([]);
     // One more inside the hour of the second makes five again.
     f.clock.setTo(f.clock.nowMs() + MIN);
     endCall({ status: 'missed' });
-    expect(entries().length).toBe(1);
+    expect((await entries()).length).toBe(1);
   });
 
-  it('an answered call of 5 s or more does not count', () => {
+  it('an answered call of 5 s or more does not count', async () => {
     calls(BLOCK_SUGGESTION.calls - 1, { status: 'missed' });
     f.clock.setTo(f.clock.nowMs() + MIN);
     endCall({ status: 'completed', durationSeconds: 6 });
     f.clock.setTo(f.clock.nowMs() + MIN);
     endCall({ status: 'completed', durationSeconds: BLOCK_SUGGESTION.shortCallSecs });
-    expect(entries()).toEqual([]);
+    expect(await entries()).toEqual([]);
   });
 
-  it('a blocked call does not count', () => {
+  it('a blocked call does not count', async () => {
     calls(BLOCK_SUGGESTION.calls - 1, { status: 'missed' });
     f.clock.setTo(f.clock.nowMs() + MIN);
     endCall({ status: 'blocked' });
     f.clock.setTo(f.clock.nowMs() + MIN);
     // A completed long call ends: its event makes the rule count again, and still four count.
     endCall({ status: 'completed', durationSeconds: 120 });
-    expect(entries()).toEqual([]);
+    expect(await entries()).toEqual([]);
   });
 
-  it("counts per account: another account's calls from the same caller do not add up", () => {
+  it("counts per account: another account's calls from the same caller do not add up", async () => {
     calls(3, { status: 'missed' });
     calls(3, { status: 'missed', account: f.stranger });
-    expect(entries()).toEqual([]);
-    expect(entries(f.stranger)).toEqual([]);
+    expect(await entries()).toEqual([]);
+    expect(await entries(f.stranger)).toEqual([]);
     calls(2, { status: 'missed', account: f.stranger });
-    expect(entries()).toEqual([]);
-    expect(entries(f.stranger).map((e) => [e.accountId, e.phoneNumber])).toEqual([[f.stranger.id, CALLER]]);
+    expect(await entries()).toEqual([]);
+    expect((await entries(f.stranger)).map((e) => [e.accountId, e.phoneNumber])).toEqual([[f.stranger.id, CALLER]]);
   });
 
-  it('counts per caller, and outbound calls never count', () => {
+  it('counts per caller, and outbound calls never count', async () => {
     calls(3, { status: 'missed' });
     calls(3, { status: 'missed', from: '+14155550143' });
     calls(3, { status: 'missed', direction: 'outbound' });
-    expect(entries()).toEqual([]);
+    expect(await entries()).toEqual([]);
   });
 
-  it('does not duplicate an existing entry, confirmed or suggested, nor touch it', () => {
+  it('does not duplicate an existing entry, confirmed or suggested, nor touch it', async () => {
     const entry = block({ phoneNumber: CALLER, reason: 'mine' });
     calls(BLOCK_SUGGESTION.calls + 2, { status: 'missed' });
-    expect(entries()).toEqual([entry]);
-    unblockNumber(f.deps, f.actor(), entry.id);
+    expect(await entries()).toEqual([entry]);
+    (await f.deps.uow.write((tx) => unblockNumber(tx, f.actor(), entry.id)));
     f.clock.setTo(f.clock.nowMs() + MIN);
     endCall({ status: 'missed' });
-    const [suggested] = entries();
+    const [suggested] = await entries();
     expect(suggested).toMatchObject({ autoSuggested: true });
     f.clock.setTo(f.clock.nowMs() + MIN);
     endCall({ status: 'missed' });
-    expect(entries()).toEqual([suggested]);
+    expect(await entries()).toEqual([suggested]);
   });
 
-  it('other events are ignored, even with a caller in them', () => {
+  it('other events are ignored, even with a caller in them', async () => {
     calls(BLOCK_SUGGESTION.calls - 1, { status: 'missed' });
     f.emit(f.agency, 'call.ringing', { callId: 'call_x', from: CALLER, to: '+14155550100', devices: [] });
     // The row of a fifth missed call, without its end event: the rule has not been asked yet.
@@ -220,26 +220,26 @@ describe('the auto-suggestion rule (contract §6)', () => {
          VALUES (?, ?, 'num_x', 'inbound', ?, '+14155550100', 'missed', ?, ?, ?)`,
       )
       .run(newId('call'), f.agency.id, CALLER, f.clock.nowMs(), f.clock.nowMs(), f.clock.nowMs());
-    expect(entries()).toEqual([]);
+    expect(await entries()).toEqual([]);
     f.emit(f.agency, 'call.missed', { callId: 'call_y', from: CALLER, to: '+14155550100', outcome: 'missed', direction: 'inbound' });
-    expect(entries().length).toBe(1);
+    expect((await entries()).length).toBe(1);
   });
 
-  it('the suggestion commits with the event: rolled back together', () => {
+  it('the suggestion commits with the event: rolled back together', async () => {
     calls(BLOCK_SUGGESTION.calls - 1, { status: 'missed' });
     expect(() =>
-      f.deps.uow.transaction(() => {
-        f.deps.db
+      f.deps.uow.write(async (tx) => {
+        tx.db
           .prepare(
             `INSERT INTO calls (id, account_id, number_id, direction, from_number, to_number, status, started_at, created_at, updated_at)
              VALUES (?, ?, 'num_x', 'inbound', ?, '+14155550100', 'missed', ?, ?, ?)`,
           )
           .run(newId('call'), f.agency.id, CALLER, f.clock.nowMs(), f.clock.nowMs(), f.clock.nowMs());
-        f.deps.events.emit(f.agency.id, 'call.missed', { callId: 'call_z', from: CALLER, to: '+14155550100', direction: 'inbound' });
-        expect(entries().length).toBe(1);
+        await tx.events.emit(f.agency.id, 'call.missed', { callId: 'call_z', from: CALLER, to: '+14155550100', direction: 'inbound' });
+        expect((await entries()).length).toBe(1);
         throw new Error('the runner failed after emitting');
       }),
     ).toThrow('the runner failed');
-    expect(entries()).toEqual([]);
+    expect(await entries()).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import type { BlockedNumberRecord, BlockedNumbersRepo } from '../../storage/blocked-numbers-repo.js';
 import type { EventOutbox } from '../events/store.js';
 import type { Actor } from '../actor.js';
@@ -18,17 +18,17 @@ export interface BlockedNumbersDeps {
   blockedNumbers: BlockedNumbersRepo;
 }
 
-export function listBlockedNumbers(
+export async function listBlockedNumbers(
   deps: Pick<BlockedNumbersDeps, 'blockedNumbers'>,
   actor: Actor,
   q: { limit: number; cursor?: string; autoSuggested?: boolean },
-): Page<BlockedNumberRecord> {
-  return deps.blockedNumbers.list(actor.account.id, q);
+): Promise<Page<BlockedNumberRecord>> {
+  return await deps.blockedNumbers.list(actor.account.id, q);
 }
 
 /** Another account's entry is not_found, like a missing one. */
-export function getBlockedNumber(deps: Pick<BlockedNumbersDeps, 'blockedNumbers'>, actor: Actor, id: string): BlockedNumberRecord {
-  const entry = deps.blockedNumbers.get(actor.account.id, id);
+export async function getBlockedNumber(deps: Pick<BlockedNumbersDeps, 'blockedNumbers'>, actor: Actor, id: string): Promise<BlockedNumberRecord> {
+  const entry = await deps.blockedNumbers.get(actor.account.id, id);
   if (!entry) throw notFound('blocked number');
   return entry;
 }
@@ -39,10 +39,10 @@ export function getBlockedNumber(deps: Pick<BlockedNumbersDeps, 'blockedNumbers'
  * the conflict's message says so and names the entry, so a client is one call from done.
  */
 export function blockNumber(deps: BlockedNumbersDeps, actor: Actor, body: CreateBlockedNumberBody): BlockedNumberRecord {
-  return deps.uow.transaction(() => {
+  return deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
-    const now = deps.clock.nowMs();
-    const existing = deps.blockedNumbers.findByNumber(accountId, body.phoneNumber);
+    const now = tx.clock.nowMs();
+    const existing = await tx.blockedNumbers.findByNumber(accountId, body.phoneNumber);
     if (existing) throw alreadyPresent(body.phoneNumber, existing);
     const entry: BlockedNumberRecord = {
       id: newUuid(),
@@ -56,8 +56,8 @@ export function blockNumber(deps: BlockedNumbersDeps, actor: Actor, body: Create
       updatedAt: now,
     };
     // The UNIQUE index settles a race with another writer (a person or the suggestion outbox).
-    if (!deps.blockedNumbers.insertIfAbsent(entry)) {
-      throw alreadyPresent(body.phoneNumber, deps.blockedNumbers.findByNumber(accountId, body.phoneNumber));
+    if (!await tx.blockedNumbers.insertIfAbsent(entry)) {
+      throw alreadyPresent(body.phoneNumber, await tx.blockedNumbers.findByNumber(accountId, body.phoneNumber));
     }
     return entry;
   });
@@ -72,24 +72,24 @@ function alreadyPresent(phoneNumber: string, existing: BlockedNumberRecord | und
 
 /** PATCH: `reason` (null clears it) and `autoSuggested: false`, which confirms a suggestion (contract §6). */
 export function updateBlockedNumber(deps: BlockedNumbersDeps, actor: Actor, id: string, body: UpdateBlockedNumberBody): BlockedNumberRecord {
-  return deps.uow.transaction(() => {
-    const current = getBlockedNumber(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const current = await getBlockedNumber(tx, actor, id);
     const next: BlockedNumberRecord = {
       ...current,
       reason: body.reason !== undefined ? body.reason : current.reason,
       autoSuggested: body.autoSuggested === false ? false : current.autoSuggested,
-      updatedAt: deps.clock.nowMs(),
+      updatedAt: tx.clock.nowMs(),
     };
-    deps.blockedNumbers.update(next);
+    await tx.blockedNumbers.update(next);
     return next;
   });
 }
 
 /** DELETE: the number may call again (a later burst of short calls may suggest it anew). */
 export function unblockNumber(deps: BlockedNumbersDeps, actor: Actor, id: string): void {
-  deps.uow.transaction(() => {
-    const entry = getBlockedNumber(deps, actor, id);
-    deps.blockedNumbers.delete(entry.id);
+  deps.uow.write(async (tx) => {
+    const entry = await getBlockedNumber(tx, actor, id);
+    await tx.blockedNumbers.delete(entry.id);
   });
 }
 
@@ -113,20 +113,20 @@ const ENDED_CALL_EVENTS = new Set(['call.missed', 'call.completed']);
  * ending call is counted; this runs inside that transaction (an outbox), so the suggestion commits
  * with the call.
  */
-export function suggestBlockAfterCall(
+export async function suggestBlockAfterCall(
   deps: Pick<BlockedNumbersDeps, 'clock' | 'blockedNumbers'>,
   accountId: string,
   type: string,
   fields: Record<string, unknown>,
-): BlockedNumberRecord | null {
+): Promise<BlockedNumberRecord | null> {
   if (!ENDED_CALL_EVENTS.has(type)) return null;
   const direction = fields.direction ?? 'inbound';
   const from = fields.from;
   if (direction !== 'inbound' || typeof from !== 'string') return null;
-  if (deps.blockedNumbers.findByNumber(accountId, from)) return null;
+  if (await deps.blockedNumbers.findByNumber(accountId, from)) return null;
   const now = deps.clock.nowMs();
   const since = now - BLOCK_SUGGESTION.windowSecs * 1000;
-  const count = deps.blockedNumbers.countShortOrUnansweredInbound(accountId, from, since, BLOCK_SUGGESTION.shortCallSecs);
+  const count = await deps.blockedNumbers.countShortOrUnansweredInbound(accountId, from, since, BLOCK_SUGGESTION.shortCallSecs);
   if (count < BLOCK_SUGGESTION.calls) return null;
   const entry: BlockedNumberRecord = {
     id: newUuid(),
@@ -139,7 +139,7 @@ export function suggestBlockAfterCall(
     createdAt: now,
     updatedAt: now,
   };
-  return deps.blockedNumbers.insertIfAbsent(entry) ? entry : null;
+  return await deps.blockedNumbers.insertIfAbsent(entry) ? entry : null;
 }
 
 /** The auto-suggestion rule as an event outbox (registered by the composition root): runs in the event's transaction. */

@@ -19,30 +19,30 @@ export function firstMinuteCents(liveTranscription: boolean): number {
   return PRICES.voiceMinute + (liveTranscription ? PRICES.transcriptionMinute : 0);
 }
 
-export function assertCanStartCall(deps: BillingDeps, who: { accountId: string; mode: 'live' | 'test' }, liveTranscription: boolean): void {
-  assertCanSpend(deps, who, 'the first minute of a call', firstMinuteCents(liveTranscription));
+export async function assertCanStartCall(deps: BillingDeps, who: { accountId: string; mode: 'live' | 'test' }, liveTranscription: boolean): Promise<void> {
+  await assertCanSpend(deps, who, 'the first minute of a call', firstMinuteCents(liveTranscription));
 }
 
 /**
  * Charges a live call's usage at its end, inside the step's transaction; never throws for money:
  * what the wallet cannot cover is written off (see above). Returns the cents charged.
  */
-export function chargeCallUsage(
+export async function chargeCallUsage(
   deps: BillingDeps,
   accountId: string,
   item: { category: Extract<UsageCategory, 'voice' | 'transcription'>; quantity: number; amountCents: number; ref: string },
-): number {
+): Promise<number> {
   const live = { accountId, mode: 'live' as const };
   try {
-    charge(deps, live, item);
+    await charge(deps, live, item);
     return item.amountCents;
   } catch (err) {
     if (!isRefusal(err)) throw err;
   }
-  const payable = Math.min(item.amountCents, affordableCents(deps, accountId));
+  const payable = Math.min(item.amountCents, await affordableCents(deps, accountId));
   if (payable <= 0) return 0;
   try {
-    charge(deps, live, { ...item, amountCents: payable });
+    await charge(deps, live, { ...item, amountCents: payable });
     return payable;
   } catch (err) {
     if (!isRefusal(err)) throw err;
@@ -53,10 +53,10 @@ export function chargeCallUsage(
 const isRefusal = (err: unknown): boolean => err instanceof ServiceError && err.status === 402;
 
 /** What the wallet can pay now without going below zero or over the month's spend limit. */
-function affordableCents(deps: BillingDeps, accountId: string): number {
-  const wallet = deps.wallets.get(accountId);
+async function affordableCents(deps: BillingDeps, accountId: string): Promise<number> {
+  const wallet = await deps.wallets.get(accountId);
   if (!wallet) return 0;
   // As charging.ts counts it: the month's charges and the open holds.
-  const spentThisMonth = monthToDate(deps, wallet, deps.clock.nowMs()) + deps.holds.openTotal(accountId);
+  const spentThisMonth = await monthToDate(deps, wallet, deps.clock.nowMs()) + await deps.holds.openTotal(accountId);
   return Math.max(0, Math.min(wallet.balanceCents, wallet.spendLimitCents - spentThisMonth));
 }

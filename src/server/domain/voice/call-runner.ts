@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { EventStore } from '../events/store.js';
 import type { NumbersRepo } from '../../storage/numbers-repo.js';
@@ -84,14 +84,14 @@ export const isOutboundState = (s: unknown): s is OutboundState => typeof s === 
 export function engineDeps(deps: Pick<CallsDeps, 'blockedNumbers' | 'devices' | 'decisions' | 'transcriber'>): CallEngineDeps {
   return {
     blocklist: {
-      find(accountId, phoneNumber) {
-        const entry = deps.blockedNumbers.findByNumber(accountId, phoneNumber);
+      async find(accountId, phoneNumber) {
+        const entry = await deps.blockedNumbers.findByNumber(accountId, phoneNumber);
         return entry ? { id: entry.id, autoSuggested: entry.autoSuggested } : null;
       },
     },
     devices: {
-      find(accountId, deviceId) {
-        const d = deps.devices.get(accountId, deviceId);
+      async find(accountId, deviceId) {
+        const d = await deps.devices.get(accountId, deviceId);
         return d ? { id: d.id, userId: d.userId, presence: d.presence, lastSeenAt: d.lastSeenAt } : null;
       },
     },
@@ -102,8 +102,8 @@ export function engineDeps(deps: Pick<CallsDeps, 'blockedNumbers' | 'devices' | 
 }
 
 /** The number's route as the call opens (a later PUT does not change a call in progress). */
-export function routeSnapshot(deps: Pick<CallsDeps, 'routes'>, numberId: string): CallRoute | null {
-  const rec = deps.routes.get(numberId);
+export async function routeSnapshot(deps: Pick<CallsDeps, 'routes'>, numberId: string): Promise<CallRoute | null> {
+  const rec = await deps.routes.get(numberId);
   if (!rec?.route) return null;
   // The engine only names the greeting in the trace: the media path (the absolute URL depends on
   // the address a caller uses, which a background step does not have).
@@ -142,15 +142,15 @@ export const startedMinutes = (seconds: number): number => Math.max(1, Math.ceil
  * One step's writes, in order (call inside a transaction): the row, the voicemail, the blocklist
  * counter and the charges; then the events; then the next job. `before` is the row as it was.
  */
-export function commitStep(deps: CallsDeps, before: CallRecord, progress: CallProgress, events: readonly CallEvent[], dueAt: number | null, newTrace: readonly StoredTraceEntry[]): void {
+export async function commitStep(deps: CallsDeps, before: CallRecord, progress: CallProgress, events: readonly CallEvent[], dueAt: number | null, newTrace: readonly StoredTraceEntry[]): Promise<void> {
   const now = deps.clock.nowMs();
-  deps.calls.update(before.id, progress, now);
+  await deps.calls.update(before.id, progress, now);
 
   for (const e of events) {
     if (e.type !== 'voicemail.received') continue;
     // contract §6: Voicemail — the row says what the event says.
     const f = e.fields;
-    deps.voicemails.insert({
+    await deps.voicemails.insert({
       id: String(f.voicemailId),
       accountId: before.accountId,
       callId: before.id,
@@ -170,15 +170,15 @@ export function commitStep(deps: CallsDeps, before: CallRecord, progress: CallPr
     // entry in its blocklist trace line; a call rejected by the decision webhook names none.
     for (const t of newTrace) {
       const m = t.step === 'blocklist' ? /is blocked \(([^)\s]+)\)/.exec(t.detail) : null;
-      if (m) deps.blockedNumbers.recordBlockedCall(m[1]!, t.at);
+      if (m) await deps.blockedNumbers.recordBlockedCall(m[1]!, t.at);
     }
   }
 
-  recordUsage(deps, before, progress, events);
+  await recordUsage(deps, before, progress, events);
 
-  for (const e of events) deps.events.emit(before.accountId, e.type, absoluteUrls(before, withDirection(before, e)));
+  for (const e of events) await deps.events.emit(before.accountId, e.type, absoluteUrls(before, withDirection(before, e)));
 
-  if (dueAt !== null) deps.scheduler.schedule(JOB_CALL_STEP, dueAt, { callId: before.id });
+  if (dueAt !== null) await deps.scheduler.schedule(JOB_CALL_STEP, dueAt, { callId: before.id });
 }
 
 /** contract §6 / spec: Event catalog — `direction` on call.* events (absent means inbound; we always send it). */
@@ -207,15 +207,15 @@ function absoluteUrls(call: CallRecord, fields: Record<string, unknown>): Record
 const isLiveTranscribed = (state: unknown): boolean =>
   typeof state === 'object' && state !== null && !isOutboundState(state) && (state as CallState).call.route?.liveTranscription === true;
 
-function recordUsage(deps: BillingDeps, before: CallRecord, progress: CallProgress, events: readonly CallEvent[]): void {
+async function recordUsage(deps: BillingDeps, before: CallRecord, progress: CallProgress, events: readonly CallEvent[]): Promise<void> {
   if (before.mode !== 'live') return;
   const ended: CallStatus = progress.status;
   if (ended === 'completed' && before.status !== 'completed' && progress.durationSeconds !== null) {
     const minutes = startedMinutes(progress.durationSeconds);
-    chargeCallUsage(deps, before.accountId, { category: 'voice', quantity: minutes, amountCents: minutes * PRICES.voiceMinute, ref: before.id });
+    await chargeCallUsage(deps, before.accountId, { category: 'voice', quantity: minutes, amountCents: minutes * PRICES.voiceMinute, ref: before.id });
     // spec: Call route — liveTranscription is "billed per minute": the bridged minutes were transcribed live.
     if (isLiveTranscribed(before.state)) {
-      chargeCallUsage(deps, before.accountId, { category: 'transcription', quantity: minutes, amountCents: minutes * PRICES.transcriptionMinute, ref: `${before.id}:live` });
+      await chargeCallUsage(deps, before.accountId, { category: 'transcription', quantity: minutes, amountCents: minutes * PRICES.transcriptionMinute, ref: `${before.id}:live` });
     }
   }
   for (const e of events) {
@@ -224,7 +224,7 @@ function recordUsage(deps: BillingDeps, before: CallRecord, progress: CallProgre
     if (e.fields.transcriptStatus !== 'available') continue;
     const minutes = startedMinutes(Number(e.fields.durationSeconds ?? 0));
     const ref = String(e.fields.voicemailId ?? e.fields.recordingId ?? before.id);
-    chargeCallUsage(deps, before.accountId, { category: 'transcription', quantity: minutes, amountCents: minutes * PRICES.transcriptionMinute, ref });
+    await chargeCallUsage(deps, before.accountId, { category: 'transcription', quantity: minutes, amountCents: minutes * PRICES.transcriptionMinute, ref });
   }
 }
 
@@ -239,35 +239,35 @@ export async function runCallSteps(deps: CallsDeps, callId: string, stepOutbound
   const engine = engineDeps(deps);
   let steps = 0;
   for (;;) {
-    const call = deps.calls.getById(callId);
+    const call = await deps.calls.getById(callId);
     const state = call?.state as RunnerState | null | undefined;
     if (!call || !state || state.dueAt === null || state.dueAt > deps.clock.nowMs()) return steps;
     steps += 1;
     if (isOutboundState(state)) {
-      deps.uow.transaction(() => stepOutbound(deps, call, state));
+      deps.uow.write(async (tx) => stepOutbound(tx, call, state));
       continue;
     }
     // A state found at `decision.awaiting` here was left by a run that stopped while waiting (the
     // normal run resumes it below before returning): the engine fails open without sending again.
     const r = stepCall(engine, state);
     if (!r.effect) {
-      deps.uow.transaction(() => commitStep(deps, call, progressOf(r.state), r.events, later(deps, r.state.dueAt), r.state.trace.slice(state.trace.length)));
+      deps.uow.write(async (tx) => await commitStep(tx, call, progressOf(r.state), r.events, later(tx, r.state.dueAt), r.state.trace.slice(state.trace.length)));
       continue;
     }
     // spec: Routing decision request — sent once. The state (phase `decision.awaiting`) and a job at
     // its time commit BEFORE the request goes out: after a crash that job finds the state and fails
     // open; it never sends.
-    deps.uow.transaction(() => commitStep(deps, call, progressOf(r.state), r.events, r.state.dueAt, r.state.trace.slice(state.trace.length)));
+    deps.uow.write(async (tx) => await commitStep(tx, call, progressOf(r.state), r.events, r.state.dueAt, r.state.trace.slice(state.trace.length)));
     const reply = await performDecision(engine, r.effect);
     if (deps.decisions.stopping) return steps;
-    deps.uow.transaction(() => {
-      const current = deps.calls.getById(callId);
+    deps.uow.write(async (tx) => {
+      const current = await tx.calls.getById(callId);
       const awaiting = current?.state as CallState | null | undefined;
       if (!current || !awaiting || isOutboundState(awaiting) || awaiting.phase.kind !== 'decision.awaiting') return;
       const resumed = resumeDecision(engine, awaiting, reply);
       // The job scheduled with the awaiting state runs at the same time and finds nothing due: this loop
       // goes on with the step due now.
-      commitStep(deps, current, progressOf(resumed.state), resumed.events, later(deps, resumed.state.dueAt), resumed.state.trace.slice(awaiting.trace.length));
+      await commitStep(tx, current, progressOf(resumed.state), resumed.events, later(tx, resumed.state.dueAt), resumed.state.trace.slice(awaiting.trace.length));
     });
   }
 }

@@ -81,8 +81,8 @@ function newCallRecord(actor: Actor, number: NumberRecord, direction: CallRecord
  * owns it) — and has the `voice` capability — else 422 `channel_unsupported` on `["body","to"]`, as a
  * number without `sms` answers an inbound text.
  */
-export function placeSandboxCall(deps: CallsDeps, actor: Actor, body: SandboxCallBody, opts: PlaceOptions = {}): CallRecord {
-  const number = deps.numbers.findByPhone(actor.account.id, body.to);
+export async function placeSandboxCall(deps: CallsDeps, actor: Actor, body: SandboxCallBody, opts: PlaceOptions = {}): Promise<CallRecord> {
+  const number = await deps.numbers.findByPhone(actor.account.id, body.to);
   if (!number || number.status === 'released') throw validationError(['body', 'to'], `${body.to} is not a number of this account`);
   if (!number.capabilities.voice) {
     throw new ServiceError('channel_unsupported', `${number.phoneNumber} cannot receive calls: the number has no voice capability`, [
@@ -99,7 +99,7 @@ export function placeSandboxCall(deps: CallsDeps, actor: Actor, body: SandboxCal
     from: body.from,
     to: body.to,
     startedAt: now,
-    route: routeSnapshot(deps, number.id),
+    route: await routeSnapshot(deps, number.id),
     scenario: {
       answer: scenario.answer
         ? {
@@ -115,11 +115,11 @@ export function placeSandboxCall(deps: CallsDeps, actor: Actor, body: SandboxCal
     },
   });
   const record: CallRecord = { ...call, state };
-  deps.uow.transaction(() => {
+  deps.uow.write(async (tx) => {
     // contract §11 (call-billing.ts): a live call starts only when its first minute could be paid; 402 → no call, no job.
-    assertCanStartCall(deps, { accountId: call.accountId, mode: actor.mode }, state.call.route?.liveTranscription === true);
-    deps.calls.insert(record);
-    deps.scheduler.schedule(JOB_CALL_STEP, state.dueAt!, { callId: call.id });
+    await assertCanStartCall(tx, { accountId: call.accountId, mode: actor.mode }, state.call.route?.liveTranscription === true);
+    await tx.calls.insert(record);
+    await tx.scheduler.schedule(JOB_CALL_STEP, state.dueAt!, { callId: call.id });
   });
   return record;
 }
@@ -133,12 +133,12 @@ export function placeSandboxCall(deps: CallsDeps, actor: Actor, body: SandboxCal
  * reported at once: `from` not a voice number of the account → `["body","from"]`; `deviceId` not a
  * device of the account → `["body","deviceId"]`.
  */
-export function placeSoftphoneCall(deps: CallsDeps, actor: Actor, body: SoftphoneCallBody, opts: PlaceOptions = {}): CallRecord {
+export async function placeSoftphoneCall(deps: CallsDeps, actor: Actor, body: SoftphoneCallBody, opts: PlaceOptions = {}): Promise<CallRecord> {
   const issues: Array<{ path: (string | number)[]; message: string }> = [];
-  const number = deps.numbers.findByPhone(actor.account.id, body.from);
+  const number = await deps.numbers.findByPhone(actor.account.id, body.from);
   if (!number || number.status === 'released') issues.push({ path: ['body', 'from'], message: `${body.from} is not a number of this account` });
   else if (!number.capabilities.voice) issues.push({ path: ['body', 'from'], message: `${body.from} has no voice capability` });
-  const device = deps.devices.get(actor.account.id, body.deviceId);
+  const device = await deps.devices.get(actor.account.id, body.deviceId);
   if (!device) issues.push({ path: ['body', 'deviceId'], message: `no softphone device ${body.deviceId} on this account` });
   if (issues.length > 0) throw new ServiceError('validation_error', issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '), issues);
 
@@ -151,17 +151,17 @@ export function placeSoftphoneCall(deps: CallsDeps, actor: Actor, body: Softphon
     { at: now, step: 'leg.dialed', detail: `callee ${body.to} dialed from ${body.from}` },
   ];
   const record: CallRecord = { ...call, state, trace };
-  deps.uow.transaction(() => {
+  deps.uow.write(async (tx) => {
     // contract §11 (call-billing.ts): the outbound leg is charged per minute; 402 → no call, no job.
-    assertCanStartCall(deps, { accountId: call.accountId, mode: actor.mode }, false);
-    deps.calls.insert(record);
-    deps.scheduler.schedule(JOB_CALL_STEP, dueAt, { callId: call.id });
+    await assertCanStartCall(tx, { accountId: call.accountId, mode: actor.mode }, false);
+    await tx.calls.insert(record);
+    await tx.scheduler.schedule(JOB_CALL_STEP, dueAt, { callId: call.id });
   });
   return record;
 }
 
 /** One step of an outbound call (inside the step's transaction): the callee answers, or the call ends. */
-function stepOutbound(deps: CallsDeps, call: CallRecord, state: OutboundState): void {
+async function stepOutbound(deps: CallsDeps, call: CallRecord, state: OutboundState): Promise<void> {
   const now = state.dueAt!;
   const trace = [...call.trace];
   const base: CallProgress = {
@@ -181,7 +181,7 @@ function stepOutbound(deps: CallsDeps, call: CallRecord, state: OutboundState): 
     trace.push({ at: now, step: 'answered', detail: `by ${call.to}, bridged with softphone ${state.deviceId}` });
     const next: OutboundState = { ...state, phase: 'end', dueAt: now + OUTBOUND_CALL_SIMULATION.durationSecs * 1000 };
     const progress: CallProgress = { ...base, status: 'in_progress', answeredAt: now, answeredBy: call.to, answeredDevice: state.deviceId, state: next, trace };
-    return commitStep(deps, call, progress, [], next.dueAt, trace.slice(call.trace.length));
+    return await commitStep(deps, call, progress, [], next.dueAt, trace.slice(call.trace.length));
   }
   if (state.phase !== 'end') return;
   const answeredAt = call.answeredAt ?? now;
@@ -204,7 +204,7 @@ function stepOutbound(deps: CallsDeps, call: CallRecord, state: OutboundState): 
       direction: 'outbound',
     },
   };
-  commitStep(deps, call, progress, [event], null, trace.slice(call.trace.length));
+  await commitStep(deps, call, progress, [event], null, trace.slice(call.trace.length));
 }
 
 // --- transfer --------------------------------------------------------------------------------------
@@ -221,8 +221,8 @@ function stepOutbound(deps: CallsDeps, call: CallRecord, state: OutboundState): 
  * the voice minutes) cover the whole connected time, before and after the transfer.
  */
 export function transferCall(deps: CallsDeps, actor: Actor, id: string, body: TransferCallBody): CallRecord {
-  return deps.uow.transaction(() => {
-    const call = getCall(deps, actor, id);
+  return deps.uow.write(async (tx) => {
+    const call = await getCall(tx, actor, id);
     // contract §2: a live call (live usage, a live caller on the line) is a live key's to transfer.
     assertMayChange(actor, call.mode, `call ${id}`);
     const state = call.state as RunnerState | null;
@@ -233,12 +233,12 @@ export function transferCall(deps: CallsDeps, actor: Actor, id: string, body: Tr
       answeredBy = body.to;
       answeredDevice = null;
     } else {
-      const device = deps.devices.get(actor.account.id, body.to);
+      const device = await tx.devices.get(actor.account.id, body.to);
       if (!device) throw validationError(['body', 'to'], `give an E.164 number or the id of one of this account's softphone devices; ${body.to} is neither`);
       answeredBy = device.id;
       answeredDevice = device.id;
     }
-    const now = deps.clock.nowMs();
+    const now = tx.clock.nowMs();
     const trace = [...call.trace, { at: now, step: 'transfer', detail: `from ${call.answeredBy ?? 'nobody'} to ${answeredDevice ? `softphone ${answeredDevice}` : answeredBy}` }];
     let next: RunnerState;
     if (isOutboundState(state)) {
@@ -259,9 +259,9 @@ export function transferCall(deps: CallsDeps, actor: Actor, id: string, body: Tr
       state: next,
       trace,
     };
-    deps.calls.update(call.id, progress, now);
+    await tx.calls.update(call.id, progress, now);
     // The job of the old end finds nothing due and does nothing; this one runs the new end.
-    deps.scheduler.schedule(JOB_CALL_STEP, next.dueAt!, { callId: call.id });
+    await tx.scheduler.schedule(JOB_CALL_STEP, next.dueAt!, { callId: call.id });
     return { ...call, ...progress, updatedAt: now };
   });
 }
@@ -285,15 +285,15 @@ function transferredInbound(state: CallState, now: number, answeredBy: string, a
 
 // --- reads -----------------------------------------------------------------------------------------
 
-export function getCall(deps: Pick<CallsDeps, 'calls'>, actor: Actor, id: string): CallRecord {
-  const call = deps.calls.get(actor.account.id, id);
+export async function getCall(deps: Pick<CallsDeps, 'calls'>, actor: Actor, id: string): Promise<CallRecord> {
+  const call = await deps.calls.get(actor.account.id, id);
   // spec: Authentication 6 — another account's call is not_found.
   if (!call) throw notFound('call');
   return call;
 }
 
-export function listCalls(deps: Pick<CallsDeps, 'calls'>, actor: Actor, filters: CallFilters, limit: number, cursor?: string): Page<CallRecord> {
-  return deps.calls.list(actor.account.id, filters, limit, cursor);
+export async function listCalls(deps: Pick<CallsDeps, 'calls'>, actor: Actor, filters: CallFilters, limit: number, cursor?: string): Promise<Page<CallRecord>> {
+  return await deps.calls.list(actor.account.id, filters, limit, cursor);
 }
 
 /**
@@ -301,26 +301,26 @@ export function listCalls(deps: Pick<CallsDeps, 'calls'>, actor: Actor, filters:
  * recorded. The audio comes from the simulated recorder (world/recorder.ts), as long as the talk: the
  * call's duration once it ended, the talk so far while it is in progress.
  */
-export function callRecording(deps: Pick<CallsDeps, 'calls' | 'clock'>, actor: Actor, id: string): Buffer {
-  const call = getCall(deps, actor, id);
+export async function callRecording(deps: Pick<CallsDeps, 'calls' | 'clock'>, actor: Actor, id: string): Promise<Buffer> {
+  const call = await getCall(deps, actor, id);
   if (!call.recordingId) throw new ServiceError('not_found', `call ${id} was not recorded (its route had recordCalls off, or nobody answered)`);
   const secs = call.durationSeconds ?? talkSeconds(call.answeredAt, deps.clock.nowMs()) ?? 0;
   return synthesizeRecording(call.recordingId, secs);
 }
 
-export function getVoicemail(deps: Pick<CallsDeps, 'voicemails'>, actor: Actor, id: string): VoicemailRecord {
-  const vm = deps.voicemails.get(actor.account.id, id);
+export async function getVoicemail(deps: Pick<CallsDeps, 'voicemails'>, actor: Actor, id: string): Promise<VoicemailRecord> {
+  const vm = await deps.voicemails.get(actor.account.id, id);
   if (!vm) throw notFound('voicemail');
   return vm;
 }
 
-export function listVoicemails(deps: Pick<CallsDeps, 'voicemails'>, actor: Actor, limit: number, cursor?: string): Page<VoicemailRecord> {
-  return deps.voicemails.list(actor.account.id, limit, cursor);
+export async function listVoicemails(deps: Pick<CallsDeps, 'voicemails'>, actor: Actor, limit: number, cursor?: string): Promise<Page<VoicemailRecord>> {
+  return await deps.voicemails.list(actor.account.id, limit, cursor);
 }
 
 /** GET /v1/voicemails/{id}/audio (contract §6): the simulated recorder's WAV, as long as the voicemail. */
-export function voicemailAudio(deps: Pick<CallsDeps, 'voicemails'>, actor: Actor, id: string): Buffer {
-  const vm = getVoicemail(deps, actor, id);
+export async function voicemailAudio(deps: Pick<CallsDeps, 'voicemails'>, actor: Actor, id: string): Promise<Buffer> {
+  const vm = await getVoicemail(deps, actor, id);
   return synthesizeRecording(vm.id, vm.durationSeconds);
 }
 

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import type { DeviceRecord, DevicesRepo } from '../../storage/devices-repo.js';
 import type { ServiceStateRepo } from '../../storage/service-state-repo.js';
 import type { Actor } from '../actor.js';
@@ -27,8 +27,7 @@ export interface DevicesDeps {
  * two racing registrations end with one device.
  */
 export function registerDevice(deps: Pick<DevicesDeps, 'uow' | 'clock' | 'devices'>, actor: Actor, body: RegisterDeviceBody): { device: DeviceRecord; created: boolean } {
-  return deps.uow.transaction(() =>
-    deps.devices.insertOrGet({
+  return deps.uow.write(async (tx) => await tx.devices.insertOrGet({
       id: newId('dev'),
       accountId: actor.account.id,
       userId: body.userId,
@@ -37,18 +36,18 @@ export function registerDevice(deps: Pick<DevicesDeps, 'uow' | 'clock' | 'device
       presence: 'offline',
       lastSeenAt: null,
       mode: actor.mode,
-      createdAt: deps.clock.nowMs(),
+      createdAt: tx.clock.nowMs(),
     }),
   );
 }
 
-export function listDevices(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, limit: number, cursor?: string): Page<DeviceRecord> {
-  return deps.devices.list(actor.account.id, limit, cursor);
+export async function listDevices(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, limit: number, cursor?: string): Promise<Page<DeviceRecord>> {
+  return await deps.devices.list(actor.account.id, limit, cursor);
 }
 
 /** Another account's device is not_found, like a missing one. */
-export function getDevice(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, id: string): DeviceRecord {
-  const device = deps.devices.get(actor.account.id, id);
+export async function getDevice(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, id: string): Promise<DeviceRecord> {
+  const device = await deps.devices.get(actor.account.id, id);
   if (!device) throw notFound('device');
   return device;
 }
@@ -57,8 +56,8 @@ export function getDevice(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, id: 
  * A device about to be deleted, to report presence, or to get a token. contract §2: a device
  * registered with a live key rings on live calls; its token is a credential for them: a live key's.
  */
-function deviceToChange(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, id: string): DeviceRecord {
-  const device = getDevice(deps, actor, id);
+async function deviceToChange(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, id: string): Promise<DeviceRecord> {
+  const device = await getDevice(deps, actor, id);
   assertMayChange(actor, device.mode, 'this device');
   return device;
 }
@@ -71,18 +70,18 @@ function deviceToChange(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, id: st
  * destination until it is next saved, when the route check refuses it (contract §5).
  */
 export function deleteDevice(deps: Pick<DevicesDeps, 'uow' | 'devices'>, actor: Actor, id: string): void {
-  deps.uow.transaction(() => {
-    const device = deviceToChange(deps, actor, id);
-    deps.devices.delete(device.id);
+  deps.uow.write(async (tx) => {
+    const device = await deviceToChange(tx, actor, id);
+    await tx.devices.delete(device.id);
   });
 }
 
 /** POST /v1/webrtc/devices/{id}/presence: a heartbeat; `lastSeenAt` is the service clock now, whatever the status. */
 export function recordHeartbeat(deps: Pick<DevicesDeps, 'uow' | 'clock' | 'devices'>, actor: Actor, id: string, status: DevicePresence): DeviceRecord {
-  return deps.uow.transaction(() => {
-    const device = deviceToChange(deps, actor, id);
-    const now = deps.clock.nowMs();
-    deps.devices.recordPresence(device.id, status, now);
+  return deps.uow.write(async (tx) => {
+    const device = await deviceToChange(tx, actor, id);
+    const now = tx.clock.nowMs();
+    await tx.devices.recordPresence(device.id, status, now);
     return { ...device, presence: status, lastSeenAt: now };
   });
 }
@@ -113,11 +112,11 @@ export interface DeviceTokenClaims {
 
 /** The service's token secret, generated (32 random bytes) and persisted the first time it is needed. */
 function tokenSecret(deps: Pick<DevicesDeps, 'uow' | 'serviceState'>): Buffer {
-  return deps.uow.transaction(() => {
-    let hex = deps.serviceState.get<string>(DEVICE_TOKEN_SECRET_KEY);
+  return deps.uow.write(async (tx) => {
+    let hex = await tx.serviceState.get<string>(DEVICE_TOKEN_SECRET_KEY);
     if (hex === undefined) {
       hex = randomBytes(32).toString('hex');
-      deps.serviceState.set(DEVICE_TOKEN_SECRET_KEY, hex);
+      await tx.serviceState.set(DEVICE_TOKEN_SECRET_KEY, hex);
     }
     return Buffer.from(hex, 'hex');
   });
@@ -131,13 +130,13 @@ const sign = (secret: Buffer, payload: string): Buffer => createHmac('sha256', s
  * HMAC-SHA256 under the per-service secret, carrying the device, the account and the expiry:
  * `dtk.<base64url JSON {d, a, e}>.<base64url HMAC of the middle part>`. Never logged.
  */
-export function mintDeviceToken(
+export async function mintDeviceToken(
   deps: Pick<DevicesDeps, 'uow' | 'devices' | 'serviceState'>,
   actor: Actor,
   id: string,
   wallNowMs: number = Date.now(),
-): { token: string; expiresAt: number } {
-  const device = deviceToChange(deps, actor, id);
+): Promise<{ token: string; expiresAt: number }> {
+  const device = await deviceToChange(deps, actor, id);
   const expiresAt = wallNowMs + DEVICE_TOKEN_TTL_SECS * 1000;
   const payload = Buffer.from(JSON.stringify({ d: device.id, a: device.accountId, e: expiresAt }), 'utf8').toString('base64url');
   const mac = sign(tokenSecret(deps), payload).toString('base64url');

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import type { NumbersRepo, NumberRecord } from '../../storage/numbers-repo.js';
 import type { RouteRecord, RoutesRepo, StoredRoute } from '../../storage/routes-repo.js';
 import type { MediaStore } from '../../storage/media-store.js';
@@ -68,10 +68,10 @@ function assertOwned(n: NumberRecord): void {
 }
 
 /** GET /v1/numbers/{id}/route: the number's route, or none. Another account's number is not_found. */
-export function getRoute(deps: Pick<RoutesDeps, 'numbers' | 'routes' | 'clock'>, actor: Actor, idOrPhone: string): RouteState {
-  const number = resolveNumber(deps, actor, idOrPhone);
+export async function getRoute(deps: Pick<RoutesDeps, 'numbers' | 'routes' | 'clock'>, actor: Actor, idOrPhone: string): Promise<RouteState> {
+  const number = await resolveNumber(deps, actor, idOrPhone);
   assertOwned(number);
-  return { number, record: deps.routes.get(number.id) ?? emptyRecord(number, deps.clock.nowMs()) };
+  return { number, record: await deps.routes.get(number.id) ?? emptyRecord(number, deps.clock.nowMs()) };
 }
 
 /**
@@ -93,19 +93,19 @@ function ifMatchHolds(header: string | undefined, numberId: string, record: Rout
  * stays (decision: it is replaced only by another upload).
  */
 export function putRoute(deps: RoutesDeps, actor: Actor, idOrPhone: string, body: PutRouteBody, opts: { ifMatch?: string } = {}): RouteState {
-  return deps.uow.transaction(() => {
-    const number = numberToChange(deps, actor, idOrPhone);
+  return deps.uow.write(async (tx) => {
+    const number = await numberToChange(tx, actor, idOrPhone);
     assertOwned(number);
-    const now = deps.clock.nowMs();
-    const current = deps.routes.get(number.id) ?? emptyRecord(number, now);
-    const route = buildRoute(deps, actor, body, current.route?.id ?? newId('rte'));
+    const now = tx.clock.nowMs();
+    const current = await tx.routes.get(number.id) ?? emptyRecord(number, now);
+    const route = buildRoute(tx, actor, body, current.route?.id ?? newId('rte'));
     // contract §5: If-Match whose tag no longer matches → 409, nothing changed. Checked after the
     // body, so a client fixing a bad body is told about the body first.
     if (!ifMatchHolds(opts.ifMatch, number.id, current)) {
       throw conflict(`the route changed since it was read (its ETag is now ${routeTag(number.id, current.version)}); read it again and reapply the change`);
     }
     const record: RouteRecord = { ...current, route, version: current.version + 1, updatedAt: now };
-    deps.routes.save(record);
+    await tx.routes.save(record);
     return { number, record };
   });
 }
@@ -115,7 +115,7 @@ export function buildRoute(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, body
   const issues = new Issues();
   const entries = ringSet(body, issues);
   const legacy = body.destinations === undefined;
-  entries.forEach((d, i) => checkDestination(deps, actor, d, legacy ? ['body'] : ['body', 'destinations', i], issues));
+  entries.forEach(async (d, i) => await checkDestination(deps, actor, d, legacy ? ['body'] : ['body', 'destinations', i], issues));
   if (body.ivr) checkIvr(deps, actor, body.ivr, issues);
   if (body.decisionWebhook) checkDecisionUrl(body.decisionWebhook.url, issues);
   issues.throwIfAny();
@@ -195,7 +195,7 @@ function checkDecisionUrl(url: string, issues: Issues): void {
 const SIP_URI = /^sips?:[^\s]+$/i;
 
 /** spec: Numbers, PUT route — `destination` is a PSTN E.164 number, a `sip:` URI, or a softphone device id. */
-function checkDestination(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, d: DestinationBody, at: Path, issues: Issues): void {
+async function checkDestination(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, d: DestinationBody, at: Path, issues: Issues): Promise<void> {
   const path = [...at, 'destination'];
   switch (d.destinationType) {
     case 'pstn':
@@ -207,7 +207,7 @@ function checkDestination(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, d: De
     case 'webrtc':
       // contract §5: a webrtc destination that is not a device of the account (missing, deleted, or
       // another account's) is a validation_error.
-      if (!deps.devices.get(actor.account.id, d.destination)) {
+      if (!await deps.devices.get(actor.account.id, d.destination)) {
         issues.add(path, `no softphone device ${d.destination} on this account (register one with POST /v1/webrtc/devices)`);
       }
       break;
@@ -228,7 +228,7 @@ function checkIvr(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, ivr: NonNulla
 }
 
 function checkAction(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, a: IvrActionBody, at: Path, issues: Issues): void {
-  if (a.type === 'ring') a.destinations.forEach((d, j) => checkDestination(deps, actor, d, [...at, 'destinations', j], issues));
+  if (a.type === 'ring') a.destinations.forEach(async (d, j) => await checkDestination(deps, actor, d, [...at, 'destinations', j], issues));
 }
 
 /** spec: Call route — priority 0 is primary; the position in the array is the priority. */
@@ -263,8 +263,8 @@ export interface GreetingUploadInput {
  * takes it (also before the first route PUT: the route, once saved, carries it). The previous upload's
  * file is deleted. Returns the state and the new media name.
  */
-export function uploadGreeting(deps: RoutesDeps, actor: Actor, idOrPhone: string, upload: GreetingUploadInput): RouteState & { media: string } {
-  const number = numberToChange(deps, actor, idOrPhone);
+export async function uploadGreeting(deps: RoutesDeps, actor: Actor, idOrPhone: string, upload: GreetingUploadInput): Promise<RouteState & { media: string }> {
+  const number = await numberToChange(deps, actor, idOrPhone);
   assertOwned(number);
   const contentType = (upload.contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (!(GREETING_AUDIO_TYPES as readonly string[]).includes(contentType)) {
@@ -279,14 +279,14 @@ export function uploadGreeting(deps: RoutesDeps, actor: Actor, idOrPhone: string
   let previous: string | null = null;
   let state: RouteState;
   try {
-    state = deps.uow.transaction(() => {
-      const n = numberToChange(deps, actor, idOrPhone);
+    state = deps.uow.write(async (tx) => {
+      const n = await numberToChange(tx, actor, idOrPhone);
       assertOwned(n);
-      const now = deps.clock.nowMs();
-      const current = deps.routes.get(n.id) ?? emptyRecord(n, now);
+      const now = tx.clock.nowMs();
+      const current = await tx.routes.get(n.id) ?? emptyRecord(n, now);
       previous = current.greetingMedia;
       const record: RouteRecord = { ...current, greetingMedia: media, version: current.version + 1, updatedAt: now };
-      deps.routes.save(record);
+      await tx.routes.save(record);
       return { number: n, record };
     });
   } catch (err) {
@@ -329,8 +329,8 @@ function hostOf(url: string): string {
 }
 
 /** The summaries of a page of numbers, by number id (one read); a released number has none. */
-export function routeSummaries(deps: Pick<RoutesDeps, 'routes'>, numbers: readonly NumberRecord[]): ReadonlyMap<string, RouteSummary> {
-  const rows = deps.routes.getMany(numbers.filter((n) => n.status !== 'released').map((n) => n.id));
+export async function routeSummaries(deps: Pick<RoutesDeps, 'routes'>, numbers: readonly NumberRecord[]): Promise<ReadonlyMap<string, RouteSummary>> {
+  const rows = await deps.routes.getMany(numbers.filter((n) => n.status !== 'released').map((n) => n.id));
   const out = new Map<string, RouteSummary>();
   for (const [id, r] of rows) if (r.route) out.set(id, routeSummary(r.route));
   return out;

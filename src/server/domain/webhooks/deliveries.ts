@@ -19,16 +19,16 @@ const LAST_SUCCESS_RESOLUTION_MS = 60_000;
 const logCutoff = (now: number): number => now - DELIVERY_LOG_RETENTION_MS;
 
 /** The outbox: called inside the emitting transaction (EventStore.addOutbox). Returns how many deliveries it wrote. */
-export function writeDeliveriesForEvent(
+export async function writeDeliveriesForEvent(
   d: Pick<WebhookDomainDeps, 'webhookEndpoints' | 'webhookDeliveries'>,
   event: { id: string; accountId: string; type: string; createdAt: number; body: Record<string, unknown> },
-): number {
+): Promise<number> {
   let written = 0;
-  for (const ep of d.webhookEndpoints.enabledForAccount(event.accountId)) {
+  for (const ep of await d.webhookEndpoints.enabledForAccount(event.accountId)) {
     if (!eventFilterMatches(ep.events, event.type)) continue;
     // spec: Event catalog — delivered only to the OTHER enabled endpoints subscribed to it.
     if (event.type === DISABLED_EVENT_TYPE && event.body.endpointId === ep.id) continue;
-    d.webhookDeliveries.insert({
+    await d.webhookDeliveries.insert({
       id: newId('whd'),
       endpointId: ep.id,
       accountId: event.accountId,
@@ -49,10 +49,10 @@ export function writeDeliveriesForEvent(
  * actor's endpoint, whatever its filter and even when it is disabled. The worker sends it at once.
  * contract §2: signed with the endpoint's secret, so a live endpoint's probe needs a live key.
  */
-export function createTestDelivery(d: WebhookDomainDeps, actor: Actor, endpointId: string): DeliveryRecord {
-  const e = endpointToChange(d, actor, endpointId);
-  return d.uow.transaction(() => {
-    const now = d.clock.nowMs();
+export async function createTestDelivery(d: WebhookDomainDeps, actor: Actor, endpointId: string): Promise<DeliveryRecord> {
+  const e = await endpointToChange(d, actor, endpointId);
+  return d.uow.write(async (tx) => {
+    const now = tx.clock.nowMs();
     const eventId = newId('evt');
     const body = {
       id: eventId,
@@ -62,33 +62,33 @@ export function createTestDelivery(d: WebhookDomainDeps, actor: Actor, endpointI
       message: 'A sample delivery from svc: answer 2xx to acknowledge. It is not in GET /v1/events.',
     };
     const id = newId('whd');
-    d.webhookDeliveries.insert({ id, endpointId: e.id, accountId: e.accountId, eventId, eventType: TEST_EVENT_TYPE, body: JSON.stringify(body), isTest: true, maxAttempts: 1, createdAt: now });
-    return d.webhookDeliveries.getById(id)!;
+    await tx.webhookDeliveries.insert({ id, endpointId: e.id, accountId: e.accountId, eventId, eventType: TEST_EVENT_TYPE, body: JSON.stringify(body), isTest: true, maxAttempts: 1, createdAt: now });
+    return (await tx.webhookDeliveries.getById(id))!;
   });
 }
 
 /** One delivery of the actor's endpoint, within the log's 7 days, or 404. */
-export function getDelivery(d: WebhookDomainDeps, actor: Actor, endpointId: string, deliveryId: string): DeliveryRecord {
-  getEndpoint(d, actor, endpointId);
-  const delivery = d.webhookDeliveries.get(actor.account.id, endpointId, deliveryId);
+export async function getDelivery(d: WebhookDomainDeps, actor: Actor, endpointId: string, deliveryId: string): Promise<DeliveryRecord> {
+  await getEndpoint(d, actor, endpointId);
+  const delivery = await d.webhookDeliveries.get(actor.account.id, endpointId, deliveryId);
   if (!delivery || delivery.createdAt < logCutoff(d.clock.nowMs())) throw notFound('delivery');
   return delivery;
 }
 
 /** The delivery log of the actor's endpoint: the last 7 days (spec: Limits), newest first. */
-export function listDeliveries(
+export async function listDeliveries(
   d: WebhookDomainDeps,
   actor: Actor,
   endpointId: string,
   q: { limit: number; cursor?: string; status?: DeliveryStatus },
-): Page<DeliveryRecord> {
-  const endpoint = getEndpoint(d, actor, endpointId);
-  return d.webhookDeliveries.list(endpoint.id, { since: logCutoff(d.clock.nowMs()), limit: q.limit, cursor: q.cursor, status: q.status });
+): Promise<Page<DeliveryRecord>> {
+  const endpoint = await getEndpoint(d, actor, endpointId);
+  return await d.webhookDeliveries.list(endpoint.id, { since: logCutoff(d.clock.nowMs()), limit: q.limit, cursor: q.cursor, status: q.status });
 }
 
 /** Deletes finished deliveries past the log's 7 days (they are invisible already: reads cut off at 7 days). */
-export function purgeExpiredDeliveries(d: Pick<WebhookDomainDeps, 'webhookDeliveries'>, now: number): void {
-  d.webhookDeliveries.purgeFinishedBefore(logCutoff(now));
+export async function purgeExpiredDeliveries(d: Pick<WebhookDomainDeps, 'webhookDeliveries'>, now: number): Promise<void> {
+  await d.webhookDeliveries.purgeFinishedBefore(logCutoff(now));
 }
 
 /**
@@ -97,15 +97,15 @@ export function purgeExpiredDeliveries(d: Pick<WebhookDomainDeps, 'webhookDelive
  * live endpoint's redelivery (a live event, signed with the live secret) needs a live key.
  */
 export function scheduleManualRetry(d: WebhookDomainDeps, actor: Actor, endpointId: string, deliveryId: string, inFlight: boolean): DeliveryRecord {
-  return d.uow.transaction(() => {
-    const endpoint = endpointToChange(d, actor, endpointId);
-    const delivery = getDelivery(d, actor, endpointId, deliveryId);
+  return d.uow.write(async (tx) => {
+    const endpoint = await endpointToChange(tx, actor, endpointId);
+    const delivery = await getDelivery(tx, actor, endpointId, deliveryId);
     if (!endpoint.enabled) throw conflict('this webhook endpoint is disabled; re-enable it (PATCH enabled: true) before retrying a delivery');
     if (inFlight) throw conflict('an attempt of this delivery is in progress; retry after it finishes');
-    if (d.webhookDeliveries.rawBody(delivery) === undefined) throw conflict('the event of this delivery is no longer stored');
-    const now = d.clock.nowMs();
-    d.webhookDeliveries.scheduleAttempt(delivery.id, now, delivery.attempt === 0 ? 'pending' : delivery.status === 'failed' ? 'failed' : 'pending', now);
-    return d.webhookDeliveries.getById(delivery.id)!;
+    if (await tx.webhookDeliveries.rawBody(delivery) === undefined) throw conflict('the event of this delivery is no longer stored');
+    const now = tx.clock.nowMs();
+    await tx.webhookDeliveries.scheduleAttempt(delivery.id, now, delivery.attempt === 0 ? 'pending' : delivery.status === 'failed' ? 'failed' : 'pending', now);
+    return (await tx.webhookDeliveries.getById(delivery.id))!;
   });
 }
 
@@ -126,9 +126,9 @@ export interface AttemptResult {
  * auto-disable. Returns the next attempt time, or null. A background step: no actor.
  */
 export function recordAttempt(d: WebhookDomainDeps, deliveryId: string, attempt: number, attemptAt: number, r: AttemptResult): number | null {
-  return d.uow.transaction(() => {
-    const delivery = d.webhookDeliveries.attemptState(deliveryId, { body: false });
-    const endpoint = delivery && d.webhookEndpoints.getById(delivery.endpointId);
+  return d.uow.write(async (tx) => {
+    const delivery = await tx.webhookDeliveries.attemptState(deliveryId, { body: false });
+    const endpoint = delivery && await tx.webhookEndpoints.getById(delivery.endpointId);
     if (!delivery || !endpoint) return null; // deleted while in flight
     let next: number | null = null;
     let status: DeliveryStatus = 'succeeded';
@@ -145,7 +145,7 @@ export function recordAttempt(d: WebhookDomainDeps, deliveryId: string, attempt:
       status = next === null ? 'abandoned' : 'failed';
     }
     const history: AttemptRecord = { attempt, at: attemptAt, outcome: r.succeeded ? 'succeeded' : 'failed', responseStatus: r.responseStatus, durationMs: r.durationMs, error: r.error };
-    d.webhookDeliveries.recordAttempt(deliveryId, {
+    await tx.webhookDeliveries.recordAttempt(deliveryId, {
       attempt,
       status,
       responseStatus: r.responseStatus,
@@ -154,23 +154,23 @@ export function recordAttempt(d: WebhookDomainDeps, deliveryId: string, attempt:
       error: r.error,
       nextAttemptAt: next,
       history,
-      now: d.clock.nowMs(),
+      now: tx.clock.nowMs(),
     });
     if (!delivery.isTest) {
       if (!r.succeeded) {
-        d.webhookEndpoints.recordOutcome(endpoint.id, false, attemptAt);
-        const fresh = d.webhookEndpoints.getById(endpoint.id)!;
+        await tx.webhookEndpoints.recordOutcome(endpoint.id, false, attemptAt);
+        const fresh = (await tx.webhookEndpoints.getById(endpoint.id))!;
         if (shouldAutoDisable(fresh, attemptAt)) {
-          disableEndpoint(d, fresh, 'consecutive_failures', attemptAt, true);
+          disableEndpoint(tx, fresh, 'consecutive_failures', attemptAt, true);
           return null;
         }
       } else if (endpoint.consecutiveFailures > 0 || endpoint.lastSuccessAt === null || attemptAt - endpoint.lastSuccessAt >= LAST_SUCCESS_RESOLUTION_MS) {
         // A healthy endpoint's row is rewritten at most once a minute: lastSuccessAt only has to
         // answer "a success in the last 72 hours?".
-        d.webhookEndpoints.recordOutcome(endpoint.id, true, attemptAt);
+        await tx.webhookEndpoints.recordOutcome(endpoint.id, true, attemptAt);
       }
     }
-    if (next !== null && !d.webhookDeliveries.hasJobAt(TICK_JOB, next)) d.scheduler.schedule(TICK_JOB, next, { at: next });
+    if (next !== null && !await tx.webhookDeliveries.hasJobAt(TICK_JOB, next)) await tx.scheduler.schedule(TICK_JOB, next, { at: next });
     return next;
   });
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { iso } from '../../clock.js';
-import type { UnitOfWork } from '../../storage/unit-of-work.js';
+import type { UnitOfWork } from '../../deps.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { EventStore } from '../events/store.js';
 import type { Actor } from '../actor.js';
@@ -41,8 +41,8 @@ function assertUrl(raw: string): string {
 const normalizeFilter = (events: string[] | undefined): string[] => (events === undefined ? ['*'] : [...new Set(events)]);
 
 /** The actor's endpoint, or 404 (another account's endpoint is not found either). */
-export function getEndpoint(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, actor: Actor, id: string): WebhookEndpointRecord {
-  const e = d.webhookEndpoints.get(actor.account.id, id);
+export async function getEndpoint(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, actor: Actor, id: string): Promise<WebhookEndpointRecord> {
+  const e = await d.webhookEndpoints.get(actor.account.id, id);
   if (!e) throw notFound('webhook endpoint');
   return e;
 }
@@ -52,21 +52,21 @@ export function getEndpoint(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, acto
  * redelivery. contract §2: an endpoint created with a live key is a live key's, its secret included
  * (a test key that rotated it would read the new live secret, and anything signed with it is live).
  */
-export function endpointToChange(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, actor: Actor, id: string): WebhookEndpointRecord {
-  const e = getEndpoint(d, actor, id);
+export async function endpointToChange(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, actor: Actor, id: string): Promise<WebhookEndpointRecord> {
+  const e = await getEndpoint(d, actor, id);
   assertMayChange(actor, e.mode, 'this webhook endpoint');
   return e;
 }
 
 /** A bounded list (at most MAX_ENDPOINTS_PER_ACCOUNT), newest first. */
-export function listEndpoints(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, actor: Actor): WebhookEndpointRecord[] {
-  return d.webhookEndpoints.listForAccount(actor.account.id);
+export async function listEndpoints(d: Pick<WebhookDomainDeps, 'webhookEndpoints'>, actor: Actor): Promise<WebhookEndpointRecord[]> {
+  return await d.webhookEndpoints.listForAccount(actor.account.id);
 }
 
-export function createEndpoint(d: WebhookDomainDeps, actor: Actor, body: CreateWebhookBody): WebhookEndpointRecord {
+export async function createEndpoint(d: WebhookDomainDeps, actor: Actor, body: CreateWebhookBody): Promise<WebhookEndpointRecord> {
   const accountId = actor.account.id;
   const url = assertUrl(body.url);
-  if (d.webhookEndpoints.countForAccount(accountId) >= MAX_ENDPOINTS_PER_ACCOUNT) {
+  if (await d.webhookEndpoints.countForAccount(accountId) >= MAX_ENDPOINTS_PER_ACCOUNT) {
     throw conflict(`an account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
   }
   const now = d.clock.nowMs();
@@ -87,7 +87,7 @@ export function createEndpoint(d: WebhookDomainDeps, actor: Actor, body: CreateW
     createdAt: now,
     updatedAt: now,
   };
-  d.webhookEndpoints.insert(record);
+  await d.webhookEndpoints.insert(record);
   return record;
 }
 
@@ -97,35 +97,35 @@ export function createEndpoint(d: WebhookDomainDeps, actor: Actor, body: CreateW
  * Webhook endpoint states).
  */
 export function updateEndpoint(d: WebhookDomainDeps, actor: Actor, id: string, patch: UpdateWebhookBody): WebhookEndpointRecord {
-  return d.uow.transaction(() => {
-    const e = endpointToChange(d, actor, id);
-    const now = d.clock.nowMs();
+  return d.uow.write(async (tx) => {
+    const e = await endpointToChange(tx, actor, id);
+    const now = tx.clock.nowMs();
     const url = patch.url !== undefined ? assertUrl(patch.url) : undefined;
-    d.webhookEndpoints.update(
+    await tx.webhookEndpoints.update(
       id,
       { url, events: patch.events !== undefined ? normalizeFilter(patch.events) : undefined, description: patch.description },
       now,
     );
     if (patch.enabled === true && !e.enabled) {
-      d.webhookEndpoints.update(id, { enabled: true, disabledAt: null, disabledReason: null, consecutiveFailures: 0, failingSince: null }, now);
+      await tx.webhookEndpoints.update(id, { enabled: true, disabledAt: null, disabledReason: null, consecutiveFailures: 0, failingSince: null }, now);
     } else if (patch.enabled === false && e.enabled) {
-      disableEndpoint(d, e, 'manual', now, false);
+      disableEndpoint(tx, e, 'manual', now, false);
     }
-    return getEndpoint(d, actor, id);
+    return await getEndpoint(tx, actor, id);
   });
 }
 
-export function deleteEndpoint(d: WebhookDomainDeps, actor: Actor, id: string): void {
-  endpointToChange(d, actor, id);
+export async function deleteEndpoint(d: WebhookDomainDeps, actor: Actor, id: string): Promise<void> {
+  await endpointToChange(d, actor, id);
   // Its deliveries go with it (ON DELETE CASCADE); an attempt in flight finds nothing to record.
-  d.webhookEndpoints.delete(id);
+  await d.webhookEndpoints.delete(id);
 }
 
 /** A new secret at once; attempts from now on are signed with it, the old one is never used again. */
-export function rotateSecret(d: WebhookDomainDeps, actor: Actor, id: string): WebhookEndpointRecord {
-  endpointToChange(d, actor, id);
-  d.webhookEndpoints.update(id, { secret: newWebhookSecret() }, d.clock.nowMs());
-  return getEndpoint(d, actor, id);
+export async function rotateSecret(d: WebhookDomainDeps, actor: Actor, id: string): Promise<WebhookEndpointRecord> {
+  await endpointToChange(d, actor, id);
+  await d.webhookEndpoints.update(id, { secret: newWebhookSecret() }, d.clock.nowMs());
+  return await getEndpoint(d, actor, id);
 }
 
 /** spec: Webhook endpoint states — all three conditions, on the service clock. */
@@ -145,12 +145,12 @@ export function shouldAutoDisable(e: WebhookEndpointRecord, now: number): boolea
  * endpoints subscribed to it (this one is disabled by then), and which the feed keeps.
  */
 export function disableEndpoint(d: WebhookDomainDeps, e: WebhookEndpointRecord, reason: string, now: number, emit: boolean): void {
-  d.uow.transaction(() => {
-    d.webhookEndpoints.update(e.id, { enabled: false, disabledAt: now, disabledReason: reason }, now);
-    d.webhookDeliveries.abandonScheduled(e.id, `endpoint disabled (${reason})`, now);
+  d.uow.write(async (tx) => {
+    await tx.webhookEndpoints.update(e.id, { enabled: false, disabledAt: now, disabledReason: reason }, now);
+    await tx.webhookDeliveries.abandonScheduled(e.id, `endpoint disabled (${reason})`, now);
     if (emit) {
-      const fresh = d.webhookEndpoints.getById(e.id)!;
-      d.events.emit(e.accountId, DISABLED_EVENT_TYPE, {
+      const fresh = (await tx.webhookEndpoints.getById(e.id))!;
+      await tx.events.emit(e.accountId, DISABLED_EVENT_TYPE, {
         endpointId: e.id,
         url: e.url,
         reason,
@@ -167,10 +167,10 @@ export function disableEndpoint(d: WebhookDomainDeps, e: WebhookEndpointRecord, 
  * waiting 72 hours of failures; `consecutiveFailures` in the event is the endpoint's real streak.
  */
 export function sandboxAutoDisable(d: WebhookDomainDeps, actor: Actor, id: string): WebhookEndpointRecord {
-  return d.uow.transaction(() => {
-    const e = endpointToChange(d, actor, id);
+  return d.uow.write(async (tx) => {
+    const e = await endpointToChange(tx, actor, id);
     if (!e.enabled) throw conflict('this webhook endpoint is already disabled');
-    disableEndpoint(d, e, 'consecutive_failures', d.clock.nowMs(), true);
-    return getEndpoint(d, actor, id);
+    disableEndpoint(tx, e, 'consecutive_failures', tx.clock.nowMs(), true);
+    return await getEndpoint(tx, actor, id);
   });
 }
