@@ -145,7 +145,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
     reply.header(SERVICE_TIME_HEADER, new Date(deps.clock.nowMs()).toISOString());
   });
   installErrorHandling(app, catalog);
-  (await deps.uow.write((tx) => installAuth(app, tx)));
+  installAuth(app, deps);
   installRateLimit(app, deps.options.rateLimit);
   installBodylessRule(app);
   await installIdempotency(app, deps);

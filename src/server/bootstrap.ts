@@ -2,7 +2,6 @@ import { readBootstrap, writeBootstrap, type Bootstrap } from '../config/bootstr
 import type { ServiceDeps } from './deps.js';
 import { createAgencyAccount } from './domain/accounts.js';
 import { createKey } from './domain/keys.js';
-import { inTransaction } from './storage/database.js';
 
 export interface BootstrapResult {
   bootstrap: Bootstrap;
@@ -17,18 +16,18 @@ export interface BootstrapResult {
  */
 export async function ensureBootstrap(deps: ServiceDeps, dataDir: string, baseUrl: string): Promise<BootstrapResult> {
   const existing = readBootstrap(dataDir);
-  const account = await deps.accounts.first();
+  const account = await deps.uow.read(async (tx) => await tx.accounts.first());
   if (existing && account && existing.accountId === account.id) {
     const updated = { ...existing, baseUrl };
     if (existing.baseUrl !== baseUrl) writeBootstrap(dataDir, updated);
     return { bootstrap: updated, created: false };
   }
-  const bootstrap = inTransaction(deps.db, async () => {
-    const agency = account ?? (await deps.uow.write((tx) => createAgencyAccount(tx, 'Local agency')));
+  const bootstrap = await deps.uow.write(async (tx) => {
+    const agency = account ?? (await createAgencyAccount(tx, 'Local agency'));
     // The service acts as the agency it made: its first keys.
     const actor = { account: agency, mode: 'live' } as const;
-    const live = await deps.uow.write((tx) => createKey(tx, actor, 'bootstrap live key', 'live'));
-    const test = await deps.uow.write((tx) => createKey(tx, actor, 'bootstrap test key', 'test'));
+    const live = await createKey(tx, actor, 'bootstrap live key', 'live');
+    const test = await createKey(tx, actor, 'bootstrap test key', 'test');
     return { accountId: agency.id, baseUrl, liveKey: live.key, testKey: test.key };
   });
   writeBootstrap(dataDir, bootstrap);

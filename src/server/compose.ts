@@ -20,6 +20,7 @@ import { registerBillingJobs } from './domain/billing/subscription.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
+import { outsideWorld } from './world/outside-call-guard.js';
 import { DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
 import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
 
@@ -32,7 +33,7 @@ export async function composeService(db: Db, clock: Clock, log: SchedulerLog, op
   // 1. Storage: the SQLite engine (repositories over its one connection) and the domain's unit of
   // work over it. Media names are read once, to serve what the database records.
   const store = new SqliteStore(db, { guardOutsideCalls: options.guardOutsideCalls });
-  const greetings = await store.read((r) => r.routes.greetingMediaNames());
+  const greetings = await store.read(async (r) => await r.routes.greetingMediaNames());
   const media = options.mediaDir ? new FileMediaStore(options.mediaDir, greetings) : new MemoryMediaStore();
   // The thunk resolves once `domain` exists, before any transaction can run.
   // eslint-disable-next-line prefer-const
@@ -46,42 +47,43 @@ export async function composeService(db: Db, clock: Clock, log: SchedulerLog, op
     store,
     uow,
     media,
-    decisions: new HttpDecisionClient((accountId) => uow.read((r) => r.webhookEndpoints.enabledForAccount(accountId)), {
+    decisions: outsideWorld(new HttpDecisionClient({ enabledForAccount: (accountId: string) => uow.read((r) => r.webhookEndpoints.enabledForAccount(accountId)) }, {
       resolver: webhookOptions.resolver,
       destinationGuard: webhookOptions.destinationGuard,
       wallNow: webhookOptions.wallNow,
-    }),
+    }), 'decision webhook', store),
     clock,
     // contract §1: an advance saves the clock with each job it runs, so a restart never finds it
     // behind committed work (issue 23).
-    scheduler: new Scheduler(() => uow, clock, log, { persistClock: (tx) => tx.serviceState.set(CLOCK_STATE_KEY, saveClock(clock)) }),
+    scheduler: new Scheduler(() => uow, clock, log, { persistClock: async (tx) => await tx.serviceState.set(CLOCK_STATE_KEY, saveClock(clock)) }),
     events: new EventStore(clock),
-    carrier: new SimulatedCarrier(),
-    payments: new SimulatedPayments(),
-    transcriber: new SimulatedTranscriber(),
+    // The outside world, each call refused while a transaction is open (guardOutsideCalls, issue 25).
+    carrier: outsideWorld(new SimulatedCarrier(), 'carrier', store),
+    payments: outsideWorld(new SimulatedPayments(), 'payments', store),
+    transcriber: outsideWorld(new SimulatedTranscriber(), 'transcriber', store),
     // contract §8, §9: domain checks read DNS through a resolver; locally, the sandbox DNS table.
-    dns: new SandboxDnsResolver((name) => uow.read((r) => r.sandboxDns.get(name)), clock),
+    dns: new SandboxDnsResolver((name) => uow.read(async (r) => await r.sandboxDns.get(name)), clock),
     options: { ...DEFAULT_OPTIONS, ...options },
   };
 
   // 3. Durable jobs, registered before anything runs (a restart resumes them).
-  (await domain.uow.write((tx) => registerMessageJobs(tx)));
-  (await domain.uow.write((tx) => registerNumberJobs(tx)));
-  (await domain.uow.write((tx) => registerCallJobs(tx)));
+  registerMessageJobs(domain);
+  registerNumberJobs(domain);
+  registerCallJobs(domain);
   // contract §7: the simulated 10DLC registry's decisions on the service clock.
-  (await domain.uow.write((tx) => registerRegistrationJobs(tx)));
-  (await domain.uow.write((tx) => registerPortJobs(tx)));
+  registerRegistrationJobs(domain);
+  registerPortJobs(domain);
   // spec: Sending domain status — re-checks, daily monitoring and the 7-day release on the service clock.
-  (await domain.uow.write((tx) => registerDomainJobs(tx)));
+  registerDomainJobs(domain);
   // contract §8: the simulated mail server walks each handed-over recipient through its script.
-  (await domain.uow.write((tx) => registerEmailJobs(tx)));
+  registerEmailJobs(domain);
   // contract §11: subscription renewals at each period end on the service clock.
-  (await domain.uow.write((tx) => registerBillingJobs(tx)));
+  registerBillingJobs(domain);
 
   // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
-  domain.events.addOutbox((await domain.uow.write((tx) => webhookOutbox(tx))));
+  domain.events.addOutbox(webhookOutbox());
   // contract §6: the blocklist auto-suggestion, checked as each inbound call ends.
-  domain.events.addOutbox((await domain.uow.write((tx) => blockSuggestionOutbox(tx))));
+  domain.events.addOutbox(blockSuggestionOutbox());
 
   // 5. Workers: the webhook delivery worker and its jobs.
   const webhooks = new DeliveryWorker(domain, domain.options.webhooks, log);

@@ -67,8 +67,12 @@ export interface DomainDeps {
   options: ServiceOptions;
 }
 
-/** What code inside a write transaction sees: the domain's deps, the repositories, and `uow` for a nested write (a savepoint). */
-export type TxDeps = DomainDeps & Transaction;
+/**
+ * What code inside a write transaction sees: the domain's deps, the repositories, `uow` for a nested
+ * write (a savepoint), and `prior`: the outcomes of the outside acts this write asked for before it
+ * ran (domain/outside-first.ts).
+ */
+export type TxDeps = DomainDeps & Transaction & { prior: ReadonlyMap<string, unknown> };
 
 /** What code inside a read sees: the domain's deps and the repositories. */
 export type ReadDeps = DomainDeps & Repositories;

@@ -2,14 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, inTransaction } from './storage/database.js';
+import { openDatabase } from './storage/database.js';
 import { composeService } from './compose.js';
 import { restoreClock } from './clock.js';
 import { createAgencyAccount } from './domain/accounts.js';
 import { keyRecord } from './domain/keys.js';
 import { resetData } from './local-state.js';
 import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
-import { SqliteKeysRepo } from "./storage/sqlite/keys-repo.js";
+import { SqliteKeysRepo } from './storage/sqlite/keys-repo.js';
 
 // `svc server reset --keep-keys` (issue 15) keeps every key; its times must not be later than the
 // clock the reset starts (issue 24: `keys list` read `lastUsedAt in 58m` after a reset).
@@ -20,36 +20,36 @@ afterEach(() => {
 });
 
 describe('resetData --keep-keys', () => {
-  it('brings a key time later than the reset clock back to it, and leaves earlier ones as they were', () => {
+  it('brings a key time later than the reset clock back to it, and leaves earlier ones as they were', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'svc-reset-'));
     dirs.push(dir);
     const hour = 3_600_000;
     const start = Date.now();
     const db = openDatabase(path.join(dir, DB_FILE));
-    const deps = composeService(db, restoreClock('system', undefined), { error: () => undefined }, { mediaDir: path.join(dir, MEDIA_DIR) });
-    const [future, past] = inTransaction(db, async () => {
-      const account = createAgencyAccount(deps, 'Local agency');
+    const deps = await composeService(db, restoreClock('system', undefined), { error: () => undefined }, { mediaDir: path.join(dir, MEDIA_DIR) });
+    const [future, past] = await deps.uow.write(async (tx) => {
+      const account = await createAgencyAccount(tx, 'Local agency');
       // Made and used while the service clock was advanced an hour (svc clock advance 1h).
       const future = { ...keyRecord(account.id, 'used after an advance', 'live', 'sk_live_futurefuturefuturefuture00', start + hour), lastUsedAt: start + hour };
       const past = { ...keyRecord(account.id, 'used before', 'test', 'sk_test_pastpastpastpastpastpast00', start - hour), lastUsedAt: start - hour / 2 };
-      await deps.keys.insert(future);
-      await deps.keys.insert(past);
+      await tx.keys.insert(future);
+      await tx.keys.insert(past);
       return [future, past];
     });
-    db.close();
+    await deps.store.close();
 
-    resetData(dir, true);
+    await resetData(dir, true);
     const after = Date.now();
 
     const fresh = openDatabase(path.join(dir, DB_FILE));
     try {
       const keys = new SqliteKeysRepo(fresh);
-      const kept = keys.findByHash(future.hash)!;
+      const kept = (await keys.findByHash(future.hash))!;
       expect(kept.lastUsedAt).not.toBeNull();
       expect(kept.lastUsedAt!).toBeGreaterThanOrEqual(start);
       expect(kept.lastUsedAt!).toBeLessThanOrEqual(after);
       expect(kept.createdAt).toBeLessThanOrEqual(after);
-      expect(keys.findByHash(past.hash)).toMatchObject({ createdAt: past.createdAt, lastUsedAt: past.lastUsedAt });
+      expect(await keys.findByHash(past.hash)).toMatchObject({ createdAt: past.createdAt, lastUsedAt: past.lastUsedAt });
     } finally {
       fresh.close();
     }

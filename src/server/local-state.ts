@@ -3,7 +3,8 @@
 // directory (bootstrap.json) stay valid through both, so the CLI's `local` profile keeps working.
 import path from 'node:path';
 import fs from 'node:fs';
-import { openDatabase, inTransaction, type Db } from './storage/database.js';
+import { openDatabase, type Db } from './storage/database.js';
+import { SqliteStore } from './storage/sqlite/store.js';
 import { composeService } from './compose.js';
 import { restoreClock } from './clock.js';
 import { readBootstrap, writeBootstrap } from '../config/bootstrap.js';
@@ -28,13 +29,11 @@ import {
 import { schemaDifferences } from './storage/snapshot-schema.js';
 import { settleSnapshotTrust, trustedBefore, type SettledTrust } from './snapshot-trust.js';
 import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
-import { SqliteAccountsRepo } from "./storage/sqlite/accounts-repo.js";
-import { SqliteKeysRepo } from "./storage/sqlite/keys-repo.js";
 
 const quietLog = { error: () => undefined };
 
 /** Storage and domain over a database, without HTTP, scheduler or workers started. */
-function depsOver(db: Db, dataDir: string): ServiceDeps {
+function depsOver(db: Db, dataDir: string): Promise<ServiceDeps> {
   return composeService(db, restoreClock('system', undefined), quietLog, { mediaDir: path.join(dataDir, MEDIA_DIR) });
 }
 
@@ -112,7 +111,7 @@ export function stageSnapshot(dataDir: string, place: SnapshotPlace, name: strin
  * (snapshot-trust.ts: its keys and webhook endpoints, unless `trust`), then makes this data
  * directory's bootstrap keys valid in it.
  */
-export function loadSnapshotData(dataDir: string, staged: StagedSnapshot, options: { trust: boolean }): SettledTrust {
+export async function loadSnapshotData(dataDir: string, staged: StagedSnapshot, options: { trust: boolean }): Promise<SettledTrust> {
   const dbFile = path.join(dataDir, DB_FILE);
   const before = options.trust ? undefined : trustedBefore(dbFile);
   swapStagedIn(dataDir, staged);
@@ -120,14 +119,14 @@ export function loadSnapshotData(dataDir: string, staged: StagedSnapshot, option
   if (before) {
     const bootstrap = readBootstrap(dataDir);
     const bootstrapHashes = new Set(bootstrap ? [hashKey(bootstrap.liveKey), hashKey(bootstrap.testKey)] : []);
-    const db = openDatabase(dbFile);
+    const deps = await depsOver(openDatabase(dbFile), dataDir);
     try {
-      settled = settleSnapshotTrust(db, depsOver(db, dataDir), before, bootstrapHashes);
+      settled = await settleSnapshotTrust(deps, before, bootstrapHashes);
     } finally {
-      db.close();
+      await deps.store.close();
     }
   }
-  ensureBootstrapKeys(dataDir);
+  await ensureBootstrapKeys(dataDir);
   return settled;
 }
 
@@ -136,27 +135,26 @@ export function loadSnapshotData(dataDir: string, staged: StagedSnapshot, option
  * hashes of bootstrap.json's keys (for its account if the snapshot has it, else for the snapshot's
  * root account, which bootstrap.json then names), so the profile's keys authenticate unchanged.
  */
-export function ensureBootstrapKeys(dataDir: string): void {
+export async function ensureBootstrapKeys(dataDir: string): Promise<void> {
   const bootstrap = readBootstrap(dataDir);
   if (!bootstrap) return; // never started: the first start mints keys as usual
-  const db = openDatabase(path.join(dataDir, DB_FILE));
+  const deps = await depsOver(openDatabase(path.join(dataDir, DB_FILE)), dataDir);
   try {
-    const deps = depsOver(db, dataDir);
-    const accountId = inTransaction(db, async () => {
-      const account = await deps.accounts.get(bootstrap.accountId) ?? await deps.accounts.first() ?? (await deps.uow.write((tx) => createAgencyAccount(tx, 'Local agency')));
-      const now = deps.clock.nowMs();
+    const accountId = await deps.uow.write(async (tx) => {
+      const account = (await tx.accounts.get(bootstrap.accountId)) ?? (await tx.accounts.first()) ?? (await createAgencyAccount(tx, 'Local agency'));
+      const now = tx.clock.nowMs();
       for (const [mode, key] of [['live', bootstrap.liveKey], ['test', bootstrap.testKey]] as const) {
         const hash = hashKey(key);
-        const existing = await deps.keys.findByHash(hash);
+        const existing = await tx.keys.findByHash(hash);
         if (existing && existing.accountId === account.id && existing.revokedAt === null) continue;
-        db.prepare('DELETE FROM api_keys WHERE hash = ?').run(hash);
-        await deps.keys.insert(bootstrapKeyRecord(account.id, mode, key, now));
+        await tx.keys.deleteByHash(hash);
+        await tx.keys.insert(bootstrapKeyRecord(account.id, mode, key, now));
       }
       return account.id;
     });
     if (accountId !== bootstrap.accountId) writeBootstrap(dataDir, { ...bootstrap, accountId });
   } finally {
-    db.close();
+    await deps.store.close();
   }
 }
 
@@ -169,48 +167,50 @@ function bootstrapKeyRecord(accountId: string, mode: 'live' | 'test', key: strin
  * bootstrap keys are always kept (the profile keeps working), and with `keepKeys` every account and
  * every key (sub-accounts' keys stay valid; wallets start afresh). Media files go too.
  */
-export function resetData(dataDir: string, keepKeys: boolean): void {
+export async function resetData(dataDir: string, keepKeys: boolean): Promise<void> {
   const dbFile = path.join(dataDir, DB_FILE);
   const bootstrap = readBootstrap(dataDir);
   let accounts: AccountRecord[] = [];
   let keys: KeyRecord[] = [];
   if (fs.existsSync(dbFile)) {
-    const old = openDatabase(dbFile);
+    const old = new SqliteStore(openDatabase(dbFile));
     try {
-      const accountsRepo = new SqliteAccountsRepo(old);
-      const keysRepo = new SqliteKeysRepo(old);
-      if (keepKeys) {
-        accounts = (old.prepare('SELECT id FROM accounts ORDER BY seq').all() as { id: string }[]).map((r) => accountsRepo.get(r.id)!);
-        keys = (old.prepare('SELECT hash FROM api_keys ORDER BY seq').all() as { hash: string }[]).map((r) => keysRepo.findByHash(r.hash)!);
-      } else if (bootstrap) {
-        const account = accountsRepo.get(bootstrap.accountId);
-        if (account) accounts = [account];
-        keys = [bootstrap.liveKey, bootstrap.testKey].map((k) => keysRepo.findByHash(hashKey(k))).filter((k): k is KeyRecord => k !== undefined);
-      }
+      await old.read(async (r) => {
+        if (keepKeys) {
+          accounts = await r.accounts.all();
+          keys = await r.keys.all();
+        } else if (bootstrap) {
+          const account = await r.accounts.get(bootstrap.accountId);
+          if (account) accounts = [account];
+          const found = await Promise.all([bootstrap.liveKey, bootstrap.testKey].map(async (k) => await r.keys.findByHash(hashKey(k))));
+          keys = found.filter((k): k is KeyRecord => k !== undefined);
+        }
+      });
     } finally {
-      old.close();
+      await old.close();
     }
   }
   const temp = path.join(dataDir, `${DB_FILE}.reset-${process.pid}.tmp`);
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${temp}${suffix}`, { force: true });
   const fresh = openDatabase(temp);
+  const deps = await depsOver(fresh, dataDir);
   try {
-    const deps = depsOver(fresh, dataDir);
-    inTransaction(fresh, async () => {
+    await deps.uow.write(async (tx) => {
       for (const account of accounts) {
-        await deps.accounts.insert(account);
-        await deps.uow.write((tx) => openWallet(tx, account.id));
+        await tx.accounts.insert(account);
+        await openWallet(tx, account.id);
       }
-      for (const key of keyTimesAsOf(keys, deps.clock.nowMs())) await deps.keys.insert(key);
+      for (const key of keyTimesAsOf(keys, tx.clock.nowMs())) await tx.keys.insert(key);
     });
+    // One file to rename into place: no WAL beside it.
     fresh.pragma('journal_mode = DELETE');
   } finally {
-    fresh.close();
+    await deps.store.close();
   }
   removeDatabaseFiles(dataDir);
   fs.renameSync(temp, dbFile);
   fs.rmSync(path.join(dataDir, MEDIA_DIR), { recursive: true, force: true });
-  ensureBootstrapKeys(dataDir);
+  await ensureBootstrapKeys(dataDir);
 }
 
 /**

@@ -21,6 +21,8 @@ export interface StartOptions {
   unauthenticatedRate?: ServiceOptions['unauthenticatedRate'];
   /** Webhook delivery options (tests: a stub resolver, a short ack timeout). */
   webhooks?: ServiceOptions['webhooks'];
+  /** See ServiceOptions.guardOutsideCalls: test services turn it on. */
+  guardOutsideCalls?: boolean;
   /** Log requests as JSON lines (the detached server writes them to DATA/server.log). */
   log?: boolean;
   /** Timeouts and connection caps (issue 14; defaults in http/connections.ts); tests lower them. */
@@ -60,11 +62,11 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
 async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<RunningService> {
   const db = openDatabase(join(opts.dataDir, DB_FILE));
   const serviceState = new SqliteServiceStateRepo(db);
-  const savedClock = serviceState.get<SavedClock>(CLOCK_STATE_KEY);
+  const savedClock = await serviceState.get<SavedClock>(CLOCK_STATE_KEY);
   const clock = restoreClock(opts.clock, savedClock);
   // contract §1, issue 15: the clock is in the database from the first start, not only after an
   // advance, so a manual clock resumes where it stood and a snapshot carries its time.
-  if (!savedClock) serviceState.set(CLOCK_STATE_KEY, saveClock(clock));
+  if (!savedClock) await serviceState.set(CLOCK_STATE_KEY, saveClock(clock));
   // issue 14: credentials are redacted from every logged URL, header and message (http/log-redaction.ts).
   const logger = opts.log ? serviceLoggerOptions() : false;
   // Background failures (jobs, deliveries) are always reported on stderr, as one JSON line with the
@@ -78,7 +80,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
       process.stderr.write(`${scrubSecrets(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields }))}\n`);
     },
   };
-  const deps = composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
+  const deps = await composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.guardOutsideCalls ? { guardOutsideCalls: true } : {}) });
   const app = await buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
   await app.listen({ host: opts.host, port: opts.port });
   const address = app.server.address();
@@ -108,7 +110,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
       deps.decisions.stop();
       await deps.scheduler.stop();
       await app.close();
-      db.close();
+      await deps.store.close();
       if (opts.writePidFile) rmSync(pidFile, { force: true });
       lock.release();
     },

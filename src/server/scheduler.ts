@@ -144,7 +144,7 @@ export class Scheduler {
       this.inAdvance = true;
       try {
         for (;;) {
-          const job = await this.uow().read((r) => r.jobs.nextDue(target));
+          const job = await this.uow().read(async (r) => await r.jobs.nextDue(target));
           if (!job) break;
           this.clock.setTo(job.runAt);
           // contract §1: service time never goes back past committed work, crash included: the time
@@ -175,7 +175,7 @@ export class Scheduler {
   async drainDue(): Promise<void> {
     await this.serialized(async () => {
       for (;;) {
-        const due = await this.uow().read((r) => r.jobs.due(this.clock.nowMs(), DRAIN_BATCH));
+        const due = await this.uow().read(async (r) => await r.jobs.due(this.clock.nowMs(), DRAIN_BATCH));
         if (due.length === 0) break;
         // Only the scheduler removes or moves jobs, so the rest of the list stays valid across a
         // job that calls out: carry on with it rather than reading the due jobs again.
@@ -234,7 +234,7 @@ export class Scheduler {
     const registered = this.handlers.get(job.kind)!;
     try {
       const n = await registered.outside!(job.payload, job);
-      await this.uow().write((tx) => tx.jobs.delete(job.id));
+      await this.uow().write(async (tx) => await tx.jobs.delete(job.id));
       return typeof n === 'number' ? n : 1;
     } catch (err) {
       await this.uow().write((tx) => this.retryLater(tx, job, err));
@@ -252,7 +252,7 @@ export class Scheduler {
   /** Re-arms the timer for the earliest job (system clock only; a manual clock only moves on advance). */
   private async wake(): Promise<void> {
     if (this.stopped || this.clock.mode === 'manual') return;
-    const earliest = await this.uow().read((r) => r.jobs.earliestRunAt());
+    const earliest = await this.uow().read(async (r) => await r.jobs.earliestRunAt());
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.timerAt = undefined;

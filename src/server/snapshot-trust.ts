@@ -13,7 +13,6 @@
 //   disabledReason `untrusted_snapshot` (its scheduled deliveries abandoned; the user re-enables it).
 // A snapshot saved by this data directory and loaded back passes unchanged, short of keys revoked
 // and endpoints removed since it was saved, which stay so.
-import { inTransaction, type Db } from './storage/database.js';
 import { disableEndpoint } from './domain/webhooks/endpoints.js';
 import { isLoopbackUrl } from './domain/webhooks/url-safety.js';
 import type { ServiceDeps } from './deps.js';
@@ -48,20 +47,18 @@ export interface SettledTrust {
  * trust before (see the top of this file), in one transaction. `bootstrapHashes` are left to
  * ensureBootstrapKeys, which makes them valid on the right account.
  */
-export function settleSnapshotTrust(db: Db, deps: ServiceDeps, trusted: TrustedBefore, bootstrapHashes: ReadonlySet<string>): SettledTrust {
-  return inTransaction(db, async () => {
-    const now = deps.clock.nowMs();
+export async function settleSnapshotTrust(deps: ServiceDeps, trusted: TrustedBefore, bootstrapHashes: ReadonlySet<string>): Promise<SettledTrust> {
+  return deps.uow.write(async (tx) => {
+    const now = tx.clock.nowMs();
     const settled: SettledTrust = { revokedKeys: 0, disabledEndpoints: 0 };
-    const keys = db.prepare('SELECT id, hash, account_id FROM api_keys WHERE revoked_at IS NULL').all() as Array<{ id: string; hash: string; account_id: string }>;
-    for (const k of keys) {
-      if (bootstrapHashes.has(k.hash) || trusted.keys.has(keyOf(k.hash, k.account_id))) continue;
-      db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(now, k.id);
+    for (const k of await tx.keys.all()) {
+      if (k.revokedAt !== null || bootstrapHashes.has(k.hash) || trusted.keys.has(keyOf(k.hash, k.accountId))) continue;
+      await tx.keys.revoke(k.id, now);
       settled.revokedKeys++;
     }
-    const endpoints = db.prepare('SELECT id, url FROM webhook_endpoints WHERE enabled = 1').all() as Array<{ id: string; url: string }>;
-    for (const e of endpoints) {
+    for (const e of await tx.webhookEndpoints.listEnabled()) {
       if (isLoopbackUrl(e.url) || trusted.webhookUrls.has(e.url)) continue;
-      (await deps.uow.write((tx) => disableEndpoint(tx, (await deps.webhookEndpoints.getById(e.id))!, UNTRUSTED_SNAPSHOT_REASON, now, false)));
+      await disableEndpoint(tx, e, UNTRUSTED_SNAPSHOT_REASON, now, false);
       settled.disabledEndpoints++;
     }
     return settled;

@@ -22,8 +22,8 @@ export interface AccountsDeps {
 }
 
 /** An account and its wallet (contract §11: every account pays from its own), in one transaction. */
-function insertAccount(deps: AccountsDeps, a: { name: string; parentId: string | null; isAgency: boolean; mode: KeyMode }): AccountRecord {
-  return deps.uow.write(async (tx) => {
+async function insertAccount(deps: AccountsDeps, a: { name: string; parentId: string | null; isAgency: boolean; mode: KeyMode }): Promise<AccountRecord> {
+  return await deps.uow.write(async (tx) => {
     const now = tx.clock.nowMs();
     const record: AccountRecord = { id: newUuid(), name: a.name, parentId: a.parentId, isAgency: a.isAgency, status: 'active', mode: a.mode, createdAt: now, updatedAt: now };
     await tx.accounts.insert(record);
@@ -33,8 +33,8 @@ function insertAccount(deps: AccountsDeps, a: { name: string; parentId: string |
 }
 
 /** contract §1: the agency account the first start creates (no caller yet). */
-export function createAgencyAccount(deps: AccountsDeps, name: string): AccountRecord {
-  return insertAccount(deps, { name, parentId: null, isAgency: true, mode: 'live' });
+export async function createAgencyAccount(deps: AccountsDeps, name: string): Promise<AccountRecord> {
+  return await insertAccount(deps, { name, parentId: null, isAgency: true, mode: 'live' });
 }
 
 // spec: Authentication 5 — agency keys manage child accounts; others get 403.
@@ -42,9 +42,9 @@ export function assertAgency(account: AccountRecord): void {
   if (!account.isAgency) throw forbidden('only an agency account can manage sub-accounts');
 }
 
-export function createSubaccount(deps: AccountsDeps, actor: Actor, name: string): AccountRecord {
+export async function createSubaccount(deps: AccountsDeps, actor: Actor, name: string): Promise<AccountRecord> {
   assertAgency(actor.account);
-  return insertAccount(deps, { name, parentId: actor.account.id, isAgency: false, mode: actor.mode });
+  return await insertAccount(deps, { name, parentId: actor.account.id, isAgency: false, mode: actor.mode });
 }
 
 export async function listSubaccounts(deps: Pick<AccountsDeps, 'accounts'>, actor: Actor, limit: number, cursor?: string): Promise<Page<AccountRecord>> {

@@ -14,5 +14,5 @@ export interface Actor {
    * when it wakes: its key may have been revoked meanwhile (issue 23). Absent: nothing to re-check
    * (domain tests, background work).
    */
-  recheck?: () => void;
+  recheck?: () => Promise<void>;
 }

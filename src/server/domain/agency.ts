@@ -26,7 +26,7 @@ export async function agencySummary(deps: AgencyDeps, actor: Actor): Promise<Age
   const since = monthStart(now);
   const stats = deps.usageStats;
   return {
-    subaccounts: (await deps.accounts.allChildren(agencyId)).map(async (a) => ({
+    subaccounts: await Promise.all((await deps.accounts.allChildren(agencyId)).map(async (a) => ({
       id: a.id,
       name: a.name,
       status: a.status,
@@ -35,6 +35,6 @@ export async function agencySummary(deps: AgencyDeps, actor: Actor): Promise<Age
       // contract §3, §11: each sub-account pays from its own wallet; its spend is its ledger's charges
       // net of refunds this UTC calendar month (the same figure as its billing's monthToDateCents).
       spendThisMonthCents: await monthToDate(deps, await walletOf(deps, a.id), now),
-    })),
+    }))),
   };
 }

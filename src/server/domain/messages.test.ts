@@ -25,7 +25,7 @@ let fx: DomainFixture;
 freshFixtureEachTest((f) => (fx = f));
 
 const send = async (actor: Actor, input: Record<string, unknown>) => await fx.deps.uow.write((tx) => sendMessage(tx, actor, SendMessageBody.parse(input)));
-const stored = async (id: string) => (await fx.deps.messages.getById(id))!;
+const stored = async (id: string) => (await fx.deps.uow.read(async (tx) => await tx.messages.getById(id)))!;
 const issuePaths = (input: unknown): unknown[] => {
   const r = SendMessageBody.safeParse(input);
   expect(r.success).toBe(false);
@@ -68,15 +68,15 @@ describe('the send body (SendMessageBody, parsed before the domain)', () => {
 
 describe('sendMessage: who may send from what', () => {
   it('from must be a number of the account', async () => {
-    const err = serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: '+14155559876', body: 'hi' }));
+    const err = await serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: '+14155559876', body: 'hi' }));
     expect(err.code).toBe('validation_error');
     expect(detailPaths(err)).toEqual([['body', 'from']]);
-    expect((await fx.deps.messages.list(fx.agency.id, {}, 10)).data).toEqual([]);
+    expect((await fx.deps.uow.read(async (tx) => await tx.messages.list(fx.agency.id, {}, 10))).data).toEqual([]);
   });
 
   it("another account's number is not the caller's to send from", async () => {
-    const theirs = fx.buyNumber({ account: fx.sub });
-    const err = serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: theirs.phoneNumber, body: 'hi' }));
+    const theirs = await fx.buyNumber({ account: fx.sub });
+    const err = await serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: theirs.phoneNumber, body: 'hi' }));
     expect(err.code).toBe('validation_error');
     expect(detailPaths(err)).toEqual([['body', 'from']]);
     // …while the sub-account itself may.
@@ -88,42 +88,42 @@ describe('sendMessage: who may send from what', () => {
     expect(m.test).toBe(true);
     expect(m.numberId).toBeNull();
     expect((await stored(m.id)).status).toBe('delivered');
-    expect(fx.charges(fx.agency)).toEqual([]);
+    expect(await fx.charges(fx.agency)).toEqual([]);
   });
 
   it('a live send from a local number needs an approved campaign', async () => {
-    const n = fx.buyNumber();
-    const chargesBefore = fx.charges(fx.agency).length;
-    const err = serviceErrorOf(async () => await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' }));
+    const n = await fx.buyNumber();
+    const chargesBefore = (await fx.charges(fx.agency)).length;
+    const err = await serviceErrorOf(async () => await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' }));
     expect(err.code).toBe('conflict');
     expect(err.message).toContain('campaign');
-    expect((await fx.deps.messages.list(fx.agency.id, {}, 10)).data).toEqual([]);
-    expect(fx.charges(fx.agency)).toHaveLength(chargesBefore);
+    expect((await fx.deps.uow.read(async (tx) => await tx.messages.list(fx.agency.id, {}, 10))).data).toEqual([]);
+    expect(await fx.charges(fx.agency)).toHaveLength(chargesBefore);
   });
 
   it('a campaign that is no longer approved does not let a live send through', async () => {
-    const n = fx.liveNumber();
-    await fx.deps.campaigns.setStatus(n.campaignId!, 'rejected', fx.clock.nowMs());
-    expect(serviceErrorOf(async () => await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' })).code).toBe('conflict');
+    const n = await fx.liveNumber();
+    await fx.deps.uow.write(async (tx) => await tx.campaigns.setStatus(n.campaignId!, 'rejected', fx.clock.nowMs()));
+    expect((await serviceErrorOf(async () => await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' }))).code).toBe('conflict');
   });
 
   it('a test key sends from a local number without a campaign', async () => {
-    const n = fx.buyNumber();
+    const n = await fx.buyNumber();
     const m = await send(fx.actor('test'), { to: TO, from: n.phoneNumber, body: 'hi' });
     expect(m.test).toBe(true);
     expect(m.numberId).toBe(n.id);
   });
 
   it('a toll-free number is not under 10DLC: a live send needs no campaign', async () => {
-    const tf = fx.buyNumber({ type: 'tollfree', want: (c) => c.sms });
+    const tf = await fx.buyNumber({ type: 'tollfree', want: (c) => c.sms });
     const m = await send(fx.actor('live'), { to: TO, from: tf.phoneNumber, body: 'hi' });
     expect(m.test).toBe(false);
     expect(m.status).toBe('queued');
   });
 
   it('media needs the mms capability; the refusal names from', async () => {
-    const n = fx.liveNumber({ want: (c) => c.sms && !c.mms });
-    const err = serviceErrorOf(async () => await send(fx.actor('live'), { to: TO, from: n.phoneNumber, mediaUrls: ['https://cdn.example.com/a.png'] }));
+    const n = await fx.liveNumber({ want: (c) => c.sms && !c.mms });
+    const err = await serviceErrorOf(async () => await send(fx.actor('live'), { to: TO, from: n.phoneNumber, mediaUrls: ['https://cdn.example.com/a.png'] }));
     expect(err.code).toBe('channel_unsupported');
     expect(err.status).toBe(422);
     expect(detailPaths(err)).toEqual([['body', 'from']]);
@@ -131,16 +131,16 @@ describe('sendMessage: who may send from what', () => {
     expect((await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' })).channel).toBe('sms');
   });
 
-  it('a number without sms cannot text at all', () => {
-    const voiceOnly = fx.buyNumber({ want: (c) => !c.sms });
-    const err = serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: voiceOnly.phoneNumber, body: 'hi' }));
+  it('a number without sms cannot text at all', async () => {
+    const voiceOnly = await fx.buyNumber({ want: (c) => !c.sms });
+    const err = await serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: voiceOnly.phoneNumber, body: 'hi' }));
     expect(err.code).toBe('channel_unsupported');
   });
 
-  it('a released number is refused with a conflict (not a validation error)', () => {
-    const n = fx.liveNumber();
-    (await fx.deps.uow.write((tx) => releaseNumber(tx, fx.actor('live'), n.id)));
-    const err = serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: n.phoneNumber, body: 'hi' }));
+  it('a released number is refused with a conflict (not a validation error)', async () => {
+    const n = await fx.liveNumber();
+    (await fx.deps.uow.write(async (tx) => await releaseNumber(tx, fx.actor('live'), n.id)));
+    const err = await serviceErrorOf(async () => await send(fx.actor('test'), { to: TO, from: n.phoneNumber, body: 'hi' }));
     expect(err.code).toBe('conflict');
     expect(err.message).toContain('released');
   });
@@ -148,8 +148,8 @@ describe('sendMessage: who may send from what', () => {
 
 describe('sendMessage: what is recorded', () => {
   let n: NumberRecord;
-  beforeEach(() => {
-    n = fx.liveNumber();
+  beforeEach(async () => {
+    n = await fx.liveNumber();
   });
 
   it.each([
@@ -206,8 +206,8 @@ describe('sendMessage: what is recorded', () => {
 
 describe('the status machine on the manual clock', () => {
   it('a live send: queued → sending → sent → delivered as the clock advances, charged at sent', async () => {
-    const n = fx.liveNumber();
-    const chargesAtStart = fx.charges(fx.agency).length;
+    const n = await fx.liveNumber();
+    const chargesAtStart = (await fx.charges(fx.agency)).length;
     const m = await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'a'.repeat(161) });
     expect((await stored(m.id)).status).toBe('queued');
 
@@ -218,12 +218,12 @@ describe('the status machine on the manual clock', () => {
 
     await fx.advance(200);
     expect((await stored(m.id)).status).toBe('sending');
-    expect(fx.events(fx.agency, 'message.status')).toEqual([]); // sending is not reported
-    expect(fx.charges(fx.agency)).toHaveLength(chargesAtStart);
+    expect(await fx.events(fx.agency, 'message.status')).toEqual([]); // sending is not reported
+    expect(await fx.charges(fx.agency)).toHaveLength(chargesAtStart);
 
     await fx.advance(200);
     expect((await stored(m.id)).status).toBe('sent');
-    const charges = fx.charges(fx.agency).slice(chargesAtStart);
+    const charges = (await fx.charges(fx.agency)).slice(chargesAtStart);
     expect(charges).toHaveLength(1);
     expect(charges[0]).toMatchObject({ category: 'sms', quantity: 2, amountCents: 2 * PRICES.smsSegment, ref: m.id });
 
@@ -231,23 +231,23 @@ describe('the status machine on the manual clock', () => {
     expect((await stored(m.id)).status).toBe('delivered');
     expect((await stored(m.id)).reason).toBeNull();
 
-    const events = fx.events(fx.agency, 'message.status');
+    const events = await fx.events(fx.agency, 'message.status');
     expect(events.map((e) => e.body.status)).toEqual(['sent', 'delivered']);
     expect(events[0]!.body).toMatchObject({ type: 'message.status', messageId: m.id, status: 'sent', reason: null });
     expect(events[1]!.createdAt - events[0]!.createdAt).toBe(400);
     // Advancing further changes nothing and charges nothing more.
     await fx.advance(3_600_000);
-    expect(fx.events(fx.agency, 'message.status')).toHaveLength(2);
-    expect(fx.charges(fx.agency).slice(chargesAtStart)).toHaveLength(1);
+    expect(await fx.events(fx.agency, 'message.status')).toHaveLength(2);
+    expect((await fx.charges(fx.agency)).slice(chargesAtStart)).toHaveLength(1);
   });
 
   it('one advance past the whole course runs every step in order', async () => {
-    const n = fx.liveNumber();
+    const n = await fx.liveNumber();
     const m = await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' });
     const before = fx.clock.nowMs();
     await fx.advance(60_000);
     expect((await stored(m.id)).status).toBe('delivered');
-    const events = fx.events(fx.agency, 'message.status');
+    const events = await fx.events(fx.agency, 'message.status');
     expect(events.map((e) => [e.body.status, e.createdAt - before])).toEqual([
       ['sent', 400],
       ['delivered', 800],
@@ -258,17 +258,17 @@ describe('the status machine on the manual clock', () => {
     [FAILED_DESTINATION, 'failed', 'invalid destination'],
     [UNDELIVERED_DESTINATION, 'undelivered', 'blocked by carrier'],
   ])('live to %s ends %s (%s), passing through sent (and billed there)', async (to, status, reason) => {
-    const n = fx.liveNumber();
-    const chargesAtStart = fx.charges(fx.agency).length;
+    const n = await fx.liveNumber();
+    const chargesAtStart = (await fx.charges(fx.agency)).length;
     const m = await send(fx.actor('live'), { to, from: n.phoneNumber, body: 'hi' });
     await fx.advance(1_000);
     expect(await stored(m.id)).toMatchObject({ status, reason });
-    const events = fx.events(fx.agency, 'message.status');
+    const events = await fx.events(fx.agency, 'message.status');
     expect(events.map((e) => [e.body.status, e.body.reason])).toEqual([
       ['sent', null],
       [status, reason],
     ]);
-    expect(fx.charges(fx.agency).slice(chargesAtStart).map((c) => c.category)).toEqual(['sms']);
+    expect((await fx.charges(fx.agency)).slice(chargesAtStart).map((c) => c.category)).toEqual(['sms']);
   });
 
   it.each([
@@ -276,71 +276,71 @@ describe('the status machine on the manual clock', () => {
     [FAILED_DESTINATION, 'failed', 'invalid destination'],
     [UNDELIVERED_DESTINATION, 'undelivered', 'blocked by carrier'],
   ])('a test send to %s is final (%s) when sendMessage returns, never billed', async (to, status, reason) => {
-    const n = fx.buyNumber({ mode: 'test' });
+    const n = await fx.buyNumber({ mode: 'test' });
     const m = await send(fx.actor('test'), { to, from: n.phoneNumber, body: 'hi' });
     expect(m.status).toBe('queued'); // the record as accepted
     expect(await stored(m.id)).toMatchObject({ status, reason, test: true, providerMessageId: null });
-    expect(fx.events(fx.agency, 'message.status').map((e) => e.body.status)).toEqual(['sent', status]);
-    expect(fx.charges(fx.agency)).toEqual([]);
+    expect((await fx.events(fx.agency, 'message.status')).map((e) => e.body.status)).toEqual(['sent', status]);
+    expect(await fx.charges(fx.agency)).toEqual([]);
   });
 
   it('a live MMS is charged once per message, not per segment', async () => {
-    const n = fx.liveNumber();
-    const chargesAtStart = fx.charges(fx.agency).length;
+    const n = await fx.liveNumber();
+    const chargesAtStart = (await fx.charges(fx.agency)).length;
     const m = await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'a'.repeat(400), mediaUrls: ['https://cdn.example.com/a.png'] });
     await fx.advance(1_000);
-    expect(fx.charges(fx.agency).slice(chargesAtStart)).toEqual([
+    expect((await fx.charges(fx.agency)).slice(chargesAtStart)).toEqual([
       expect.objectContaining({ category: 'mms', quantity: 1, amountCents: PRICES.mmsMessage, ref: m.id }),
     ]);
   });
 
   it('a test key sending from a live number is never billed', async () => {
-    const n = fx.liveNumber();
-    const chargesAtStart = fx.charges(fx.agency).length;
+    const n = await fx.liveNumber();
+    const chargesAtStart = (await fx.charges(fx.agency)).length;
     await send(fx.actor('test'), { to: TO, from: n.phoneNumber, body: 'a'.repeat(500) });
     await fx.advance(10_000);
-    expect(fx.charges(fx.agency)).toHaveLength(chargesAtStart);
+    expect(await fx.charges(fx.agency)).toHaveLength(chargesAtStart);
   });
 
   it('a carrier report that does not follow the state table changes nothing', async () => {
-    const n = fx.liveNumber();
+    const n = await fx.liveNumber();
     const m = await send(fx.actor('live'), { to: TO, from: n.phoneNumber, body: 'hi' });
     // queued cannot jump to delivered, nor to sent.
-    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, m.id, 'delivered', null)))).toBe(false);
-    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, m.id, 'sent', null)))).toBe(false);
+    expect((await fx.deps.uow.write(async (tx) => await applyCarrierReport(tx, m.id, 'delivered', null)))).toBe(false);
+    expect((await fx.deps.uow.write(async (tx) => await applyCarrierReport(tx, m.id, 'sent', null)))).toBe(false);
     expect((await stored(m.id)).status).toBe('queued');
     await fx.advance(400);
     expect((await stored(m.id)).status).toBe('sent');
-    const chargesAtSent = fx.charges(fx.agency).length;
+    const chargesAtSent = (await fx.charges(fx.agency)).length;
     // A duplicate `sent` (a replayed job, a repeated callback) is not billed twice.
-    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, m.id, 'sent', null)))).toBe(false);
-    expect(fx.charges(fx.agency)).toHaveLength(chargesAtSent);
-    expect(fx.events(fx.agency, 'message.status')).toHaveLength(1);
+    expect((await fx.deps.uow.write(async (tx) => await applyCarrierReport(tx, m.id, 'sent', null)))).toBe(false);
+    expect(await fx.charges(fx.agency)).toHaveLength(chargesAtSent);
+    expect(await fx.events(fx.agency, 'message.status')).toHaveLength(1);
     await fx.advance(1_000);
-    const chargesAfter = fx.charges(fx.agency).length;
+    const chargesAfter = (await fx.charges(fx.agency)).length;
     // A late duplicate after the end: no move, no second charge, no event.
-    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, m.id, 'sent', null)))).toBe(false);
-    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, m.id, 'failed', 'late')))).toBe(false);
+    expect((await fx.deps.uow.write(async (tx) => await applyCarrierReport(tx, m.id, 'sent', null)))).toBe(false);
+    expect((await fx.deps.uow.write(async (tx) => await applyCarrierReport(tx, m.id, 'failed', 'late')))).toBe(false);
     expect(await stored(m.id)).toMatchObject({ status: 'delivered', reason: null });
-    expect(fx.charges(fx.agency)).toHaveLength(chargesAfter);
-    expect(fx.events(fx.agency, 'message.status')).toHaveLength(2);
-    expect((await fx.deps.uow.write((tx) => applyCarrierReport(tx, 'msg_missing', 'sending', null)))).toBe(false);
+    expect(await fx.charges(fx.agency)).toHaveLength(chargesAfter);
+    expect(await fx.events(fx.agency, 'message.status')).toHaveLength(2);
+    expect((await fx.deps.uow.write(async (tx) => await applyCarrierReport(tx, 'msg_missing', 'sending', null)))).toBe(false);
   });
 
   it("a sub-account's messages, events and charges are its own", async () => {
-    const n = fx.liveNumber({ account: fx.sub });
+    const n = await fx.liveNumber({ account: fx.sub });
     const m = await send(fx.actor('live', fx.sub), { to: TO, from: n.phoneNumber, body: 'hi' });
     await fx.advance(1_000);
-    expect(fx.events(fx.sub, 'message.status').map((e) => e.body.messageId)).toEqual([m.id, m.id]);
-    expect(fx.events(fx.agency, 'message.status')).toEqual([]);
-    expect(fx.charges(fx.sub).map((c) => c.category)).toContain('sms');
-    expect(fx.charges(fx.agency)).toEqual([]);
+    expect((await fx.events(fx.sub, 'message.status')).map((e) => e.body.messageId)).toEqual([m.id, m.id]);
+    expect(await fx.events(fx.agency, 'message.status')).toEqual([]);
+    expect((await fx.charges(fx.sub)).map((c) => c.category)).toContain('sms');
+    expect(await fx.charges(fx.agency)).toEqual([]);
   });
 });
 
 describe('receiveInbound', () => {
   it('records a received message on the number and emits message.received', async () => {
-    const n = fx.buyNumber();
+    const n = await fx.buyNumber();
     const m = await fx.deps.uow.write((tx) => receiveInbound(tx, fx.actor(), InboundMessageBody.parse({ from: TO_2, to: n.phoneNumber, body: 'Reply from a consumer' })));
     expect(await stored(m.id)).toMatchObject({
       direction: 'inbound',
@@ -354,7 +354,7 @@ describe('receiveInbound', () => {
       test: false,
     });
     expect(m.providerMessageId).toMatch(/^SM/);
-    const events = fx.events(fx.agency, 'message.received');
+    const events = await fx.events(fx.agency, 'message.received');
     expect(events).toHaveLength(1);
     expect(events[0]!.body).toMatchObject({
       type: 'message.received',
@@ -366,26 +366,26 @@ describe('receiveInbound', () => {
       providerMessageId: m.providerMessageId,
     });
     // Inbound is not billed and not reported as a status.
-    expect(fx.events(fx.agency, 'message.status')).toEqual([]);
-    expect(fx.charges(fx.agency).map((c) => c.category)).not.toContain('sms');
+    expect(await fx.events(fx.agency, 'message.status')).toEqual([]);
+    expect((await fx.charges(fx.agency)).map((c) => c.category)).not.toContain('sms');
   });
 
-  it('only to a number the account owns and has not released', () => {
-    const theirs = fx.buyNumber({ account: fx.sub });
-    const err = serviceErrorOf(async () => await fx.deps.uow.write((tx) => receiveInbound(tx, fx.actor(), InboundMessageBody.parse({ from: TO, to: theirs.phoneNumber, body: 'hi' }))));
+  it('only to a number the account owns and has not released', async () => {
+    const theirs = await fx.buyNumber({ account: fx.sub });
+    const err = await serviceErrorOf(async () => await fx.deps.uow.write((tx) => receiveInbound(tx, fx.actor(), InboundMessageBody.parse({ from: TO, to: theirs.phoneNumber, body: 'hi' }))));
     expect(err.code).toBe('validation_error');
     expect(detailPaths(err)).toEqual([['body', 'to']]);
 
-    const mine = fx.buyNumber();
-    (await fx.deps.uow.write((tx) => releaseNumber(tx, fx.actor(), mine.id)));
-    const released = serviceErrorOf(async () => await fx.deps.uow.write((tx) => receiveInbound(tx, fx.actor(), InboundMessageBody.parse({ from: TO, to: mine.phoneNumber, body: 'hi' }))));
+    const mine = await fx.buyNumber();
+    (await fx.deps.uow.write(async (tx) => await releaseNumber(tx, fx.actor(), mine.id)));
+    const released = await serviceErrorOf(async () => await fx.deps.uow.write((tx) => receiveInbound(tx, fx.actor(), InboundMessageBody.parse({ from: TO, to: mine.phoneNumber, body: 'hi' }))));
     expect(released.code).toBe('validation_error');
-    expect(fx.events(fx.agency, 'message.received')).toEqual([]);
+    expect(await fx.events(fx.agency, 'message.received')).toEqual([]);
   });
 
-  it('inbound media needs the mms capability (named on to)', () => {
-    const n = fx.buyNumber({ want: (c) => c.sms && !c.mms });
-    const err = serviceErrorOf(async () =>
+  it('inbound media needs the mms capability (named on to)', async () => {
+    const n = await fx.buyNumber({ want: (c) => c.sms && !c.mms });
+    const err = await serviceErrorOf(async () =>
       await fx.deps.uow.write((tx) => receiveInbound(tx, fx.actor(), InboundMessageBody.parse({ from: TO, to: n.phoneNumber, mediaUrls: ['https://cdn.example.com/a.png'] }))),
     );
     expect(err.code).toBe('channel_unsupported');
@@ -397,11 +397,11 @@ describe('getMessage', () => {
   it("finds the account's own message and nobody else's", async () => {
     const m = await send(fx.actor('test'), { to: TO, from: TEST_SENDER, body: 'hi' });
     expect((await fx.deps.uow.write((tx) => getMessage(tx, fx.actor(), m.id))).id).toBe(m.id);
-    expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor('live', fx.stranger), m.id))).code).toBe('not_found');
+    expect((await serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor('live', fx.stranger), m.id)))).code).toBe('not_found');
     // The agency's own message is not its sub-account's either, nor the other way round.
-    expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor('live', fx.sub), m.id))).code).toBe('not_found');
+    expect((await serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor('live', fx.sub), m.id)))).code).toBe('not_found');
     const subMessage = await send(fx.actor('test', fx.sub), { to: TO, from: TEST_SENDER, body: 'hi' });
-    expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor(), subMessage.id))).code).toBe('not_found');
-    expect(serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor(), 'msg_doesnotexist'))).code).toBe('not_found');
+    expect((await serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor(), subMessage.id)))).code).toBe('not_found');
+    expect((await serviceErrorOf(async () => await fx.deps.uow.write((tx) => getMessage(tx, fx.actor(), 'msg_doesnotexist')))).code).toBe('not_found');
   });
 });

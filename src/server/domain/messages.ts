@@ -1,3 +1,4 @@
+import type { DomainDeps } from '../deps.js';
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
 import type { UnitOfWork } from '../deps.js';
@@ -153,7 +154,7 @@ export async function sendMessage(deps: MessagingDeps, actor: Actor, body: SendM
     createdAt: now,
     updatedAt: now,
   };
-  deps.uow.write(async (tx) => {
+  await deps.uow.write(async (tx) => {
     // contract §11: a live send reserves its price as it is accepted (SMS: segments × price; MMS: per
     // message), before anything is written: a refusal (402 payment_required / budget_exceeded) leaves
     // no message, no event, no job and no idempotency record. The hold is settled on `sent`. Test
@@ -203,8 +204,8 @@ function carrierMove(from: MessageStatus, status: CarrierProgress, reason: strin
  * Returns false for a report that does not apply (a replayed job, a late duplicate callback), which
  * changes nothing. A real carrier's status callback would call this.
  */
-export function applyCarrierReport(deps: MessagingDeps, messageId: string, status: CarrierProgress, reason: string | null): boolean {
-  return deps.uow.write(async (tx) => {
+export async function applyCarrierReport(deps: MessagingDeps, messageId: string, status: CarrierProgress, reason: string | null): Promise<boolean> {
+  return await deps.uow.write(async (tx) => {
     const message = await tx.messages.getById(messageId);
     const move = message && carrierMove(message.status, status, reason);
     if (!message || !move) return false;
@@ -249,10 +250,10 @@ interface ProgressPayload {
 }
 
 /** Durable jobs of the message lifecycle: a restart mid-flight finishes every message. */
-export function registerMessageJobs(deps: MessagingDeps): void {
+export function registerMessageJobs(deps: DomainDeps): void {
   // Hands a queued live message to the carrier, then replays the carrier's course step by step.
-  deps.scheduler.register(JOB_SUBMIT, async (payload: SubmitPayload) => {
-    const before = await deps.messages.getById(payload.messageId);
+  deps.scheduler.registerOutside(JOB_SUBMIT, async (payload: SubmitPayload) => {
+    const before = await deps.uow.read(async (tx) => await tx.messages.getById(payload.messageId));
     if (!before || before.status !== 'queued' || before.providerMessageId) return;
     const accepted = await deps.carrier.submit({
       messageId: before.id,
@@ -261,7 +262,7 @@ export function registerMessageJobs(deps: MessagingDeps): void {
       body: before.body,
       mediaUrls: (before.media ?? []).map((m) => m.url),
     });
-    deps.uow.write(async (tx) => {
+    await deps.uow.write(async (tx) => {
       const current = await tx.messages.getById(payload.messageId);
       // A job replayed after a crash finds the provider id set and does nothing.
       if (!current || current.providerMessageId) return;
@@ -273,17 +274,15 @@ export function registerMessageJobs(deps: MessagingDeps): void {
   }, 'messages handed to the carrier');
 
   // One step of the course: the move, its event and the next step's job commit together.
-  deps.scheduler.register(JOB_PROGRESS, (payload: ProgressPayload) => {
-    deps.uow.write(async (tx) => {
+  deps.scheduler.register(JOB_PROGRESS, async (payload: ProgressPayload, _job, tx) => {
       const [step, ...rest] = payload.steps;
       if (!step) return;
-      const moved = applyCarrierReport(tx, payload.messageId, step.status, step.reason);
+      const moved = await applyCarrierReport(tx, payload.messageId, step.status, step.reason);
       const [next] = rest;
       if (moved && next) {
         await tx.scheduler.schedule(JOB_PROGRESS, tx.clock.nowMs() + next.afterMs, { messageId: payload.messageId, steps: rest } satisfies ProgressPayload);
       }
-    });
-  }, 'carrier status reports');
+    }, 'carrier status reports');
 }
 
 // --- inbound ---------------------------------------------------------------------------------------
@@ -327,7 +326,7 @@ export async function receiveInbound(deps: MessagingDeps, actor: Actor, body: In
   };
   // contract §4: the keywords of the number's campaign count too, whatever the campaign's status.
   const campaign = number?.campaignId ? (await deps.campaigns.get(account.id, number.campaignId))?.content : undefined;
-  deps.uow.write(async (tx) => {
+  await deps.uow.write(async (tx) => {
     await tx.messages.insert(message);
     await tx.events.emit(account.id, 'message.received', {
       messageId: message.id,

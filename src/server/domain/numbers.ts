@@ -1,3 +1,4 @@
+import type { DomainDeps } from '../deps.js';
 import type { Clock } from '../clock.js';
 import type { UnitOfWork } from '../deps.js';
 import type { Scheduler } from '../scheduler.js';
@@ -44,7 +45,7 @@ const channelUnsupported = (message: string, path: Array<string | number>) =>
 // --- search and buy -------------------------------------------------------------------------------
 
 /** contract §5: the simulated inventory, never a number any account owns. Returned whole (up to `limit`). */
-export function searchNumbers(deps: Pick<NumbersDeps, 'numbers'>, q: SearchNumbersBody): AvailableNumber[] {
+export async function searchNumbers(deps: Pick<NumbersDeps, 'numbers'>, q: SearchNumbersBody): Promise<AvailableNumber[]> {
   // contract §5: a local search needs `areaCode`; `locality` narrows it and cannot replace it. The
   // error names that locality's area codes, so a caller who gave only a city can retry with one.
   if (q.type === 'local' && q.areaCode === undefined) {
@@ -113,12 +114,12 @@ export async function adoptPortedNumber(
 }
 
 /** contract §5: buy → `idle`; taken or not in inventory → 409; first month charged (live keys only). */
-export function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string): NumberRecord {
+export async function buyNumber(deps: NumbersDeps, actor: Actor, phoneNumber: string): Promise<NumberRecord> {
   const offer = isInInventory(phoneNumber);
   if (!offer) throw conflict(`${phoneNumber} is not available from the carrier; search for numbers with POST /v1/numbers/search`);
   const now = deps.clock.nowMs();
   const record = newNumberRecord(actor.account.id, actor.mode, offer, now);
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     if (await tx.numbers.isOwned(phoneNumber)) throw conflict(`${phoneNumber} is already taken`);
     try {
       await tx.numbers.insert(record);
@@ -178,8 +179,8 @@ function assertOwned(n: NumberRecord): void {
 // --- update ----------------------------------------------------------------------------------------
 
 /** PATCH /v1/numbers/{id}: label, caller ID name, emergency calling. All or nothing. */
-export function updateNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, patch: UpdateNumberBody): NumberRecord {
-  return deps.uow.write(async (tx) => {
+export async function updateNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, patch: UpdateNumberBody): Promise<NumberRecord> {
+  return await deps.uow.write(async (tx) => {
     const n = await numberToChange(tx, actor, idOrPhone);
     assertOwned(n);
     const now = tx.clock.nowMs();
@@ -250,8 +251,8 @@ async function updateEmergency(deps: NumbersDeps, actor: Actor, n: NumberRecord,
 // --- release and assign ----------------------------------------------------------------------------
 
 /** contract §5: → released (releasedAt set, campaign detached, emergency off); again → 409. */
-export function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string): NumberRecord {
-  return deps.uow.write(async (tx) => {
+export async function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string): Promise<NumberRecord> {
+  return await deps.uow.write(async (tx) => {
     const n = await numberToChange(tx, actor, idOrPhone);
     if (n.status === 'released') throw conflict(`${n.phoneNumber} is already released`);
     const now = tx.clock.nowMs();
@@ -268,8 +269,8 @@ export function releaseNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string
 }
 
 /** contract §5: attach to an approved campaign (→ live) or detach with null (→ idle). */
-export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, campaignId: string | null): NumberRecord {
-  return deps.uow.write(async (tx) => {
+export async function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string, campaignId: string | null): Promise<NumberRecord> {
+  return await deps.uow.write(async (tx) => {
     const n = await numberToChange(tx, actor, idOrPhone);
     assertOwned(n);
     if (n.type === 'tollfree') {
@@ -295,8 +296,8 @@ export function assignNumber(deps: NumbersDeps, actor: Actor, idOrPhone: string,
 // --- toll-free verification ------------------------------------------------------------------------
 
 /** spec: Toll-free verification — unverified/rejected/action_required → pending; the carrier decides 72 h later. */
-export function verifyTollfree(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: VerifyTollfreeBody): NumberRecord {
-  return deps.uow.write(async (tx) => {
+export async function verifyTollfree(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: VerifyTollfreeBody): Promise<NumberRecord> {
+  return await deps.uow.write(async (tx) => {
     const n = await numberToChange(tx, actor, idOrPhone);
     assertOwned(n);
     if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
@@ -321,8 +322,8 @@ async function decide(deps: NumbersDeps, n: NumberRecord, status: 'verified' | '
 }
 
 /** contract §9: the carrier's verdict at once. Only a pending verification can be decided. */
-export function sandboxTollfreeDecision(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: TollfreeDecisionBody): NumberRecord {
-  return deps.uow.write(async (tx) => {
+export async function sandboxTollfreeDecision(deps: NumbersDeps, actor: Actor, idOrPhone: string, body: TollfreeDecisionBody): Promise<NumberRecord> {
+  return await deps.uow.write(async (tx) => {
     const n = await numberToChange(tx, actor, idOrPhone);
     assertOwned(n);
     if (n.type !== 'tollfree') throw conflict('toll-free verification applies to toll-free numbers only (this number is local)');
@@ -376,32 +377,27 @@ interface ReviewPayload {
  * Each job carries the time of the request it completes: a later change (a new name, a new
  * address, a resubmission, a sandbox decision, a release) makes the older job a no-op.
  */
-export function registerNumberJobs(deps: NumbersDeps): void {
-  deps.scheduler.register(JOB_CALLER_ID, (p: ProvisioningPayload) => {
-    deps.uow.write(async (tx) => {
+export function registerNumberJobs(deps: DomainDeps): void {
+  deps.scheduler.register(JOB_CALLER_ID, async (p: ProvisioningPayload, _job, tx) => {
       const n = await tx.numbers.getById(p.numberId);
       if (!n || n.status === 'released' || n.callerIdStatus !== 'pending' || n.callerIdRequestedAt !== p.requestedAt) return;
       n.callerIdStatus = 'active';
       n.updatedAt = tx.clock.nowMs();
       await tx.numbers.save(n);
-    });
-  }, 'caller ID names propagated');
+    }, 'caller ID names propagated');
 
-  deps.scheduler.register(JOB_EMERGENCY, (p: ProvisioningPayload) => {
-    deps.uow.write(async (tx) => {
+  deps.scheduler.register(JOB_EMERGENCY, async (p: ProvisioningPayload, _job, tx) => {
       const n = await tx.numbers.getById(p.numberId);
       if (!n || n.status === 'released' || n.emergencyStatus !== 'pending' || n.emergencyRequestedAt !== p.requestedAt) return;
       n.emergencyStatus = 'active';
       n.updatedAt = tx.clock.nowMs();
       await tx.numbers.save(n);
-    });
-  }, 'emergency addresses provisioned');
+    }, 'emergency addresses provisioned');
 
   // contract §11, Decision (NUMBER_RENEWAL): the monthly renewal of a live number. Paid → the next
   // renewal a period later. Refused (402: empty wallet, spend limit) → the number stays, no charge is
   // recorded, and the same period is retried a day later until paid. A released number renews no more.
-  deps.scheduler.register(JOB_RENEWAL, (p: RenewalPayload) => {
-    deps.uow.write(async (tx) => {
+  deps.scheduler.register(JOB_RENEWAL, async (p: RenewalPayload, _job, tx) => {
       const n = await tx.numbers.getById(p.numberId);
       if (!n || n.status === 'released') return;
       const now = tx.clock.nowMs();
@@ -414,15 +410,12 @@ export function registerNumberJobs(deps: NumbersDeps): void {
       }
       const next = p.periodStart + NUMBER_RENEWAL.periodSecs * 1000;
       await tx.scheduler.schedule(JOB_RENEWAL, next, { numberId: n.id, periodStart: next } satisfies RenewalPayload);
-    });
-  }, 'number monthly renewals');
+    }, 'number monthly renewals');
 
-  deps.scheduler.register(JOB_TOLLFREE_REVIEW, (p: ReviewPayload) => {
-    deps.uow.write(async (tx) => {
+  deps.scheduler.register(JOB_TOLLFREE_REVIEW, async (p: ReviewPayload, _job, tx) => {
       const n = await tx.numbers.getById(p.numberId);
       if (!n || n.status === 'released' || n.tfvStatus !== 'pending' || n.tfvSubmittedAt !== p.submittedAt) return;
       const verdict = tx.carrier.reviewTollfree((n.tfvSubmission ?? {}) as unknown as TollfreeSubmission);
       await decide(tx, n, verdict.status, verdict.status === 'rejected' ? verdict.reason : null);
-    });
-  }, 'toll-free verification decisions');
+    }, 'toll-free verification decisions');
 }

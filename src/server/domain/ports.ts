@@ -1,3 +1,4 @@
+import type { DomainDeps } from '../deps.js';
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
 import type { UnitOfWork } from '../deps.js';
@@ -66,12 +67,12 @@ async function portabilityOf(deps: Pick<PortsDeps, 'numbers' | 'ports'>, phoneNu
 }
 
 /** POST /v1/ports/check: one answer per number, in the order given. */
-export function checkPortability(
+export async function checkPortability(
   deps: Pick<PortsDeps, 'numbers' | 'ports'>,
   _actor: Actor,
   phoneNumbers: readonly string[],
-): Array<{ phoneNumber: string } & Portability> {
-  return phoneNumbers.map(async (phoneNumber) => ({ phoneNumber, ...await portabilityOf(deps, phoneNumber) }));
+): Promise<Array<{ phoneNumber: string } & Portability>> {
+  return Promise.all(phoneNumbers.map(async (phoneNumber) => ({ phoneNumber, ...(await portabilityOf(deps, phoneNumber)) })));
 }
 
 // --- create, documents, submit, cancel ---------------------------------------------------------------
@@ -103,19 +104,19 @@ async function move(deps: Pick<PortsDeps, 'clock' | 'events' | 'ports'>, port: P
  * (or is listed twice) is one `validation_error` detail on `["body","phoneNumbers",i]` carrying the
  * reason, all reported at once. The PIN is never kept: only whether one was given.
  */
-export function createPort(deps: PortsDeps, actor: Actor, body: CreatePortBody): PortWithDocuments {
-  return deps.uow.write(async (tx) => {
+export async function createPort(deps: PortsDeps, actor: Actor, body: CreatePortBody): Promise<PortWithDocuments> {
+  return await deps.uow.write(async (tx) => {
     const details: ErrorDetail[] = [];
     const seen = new Set<string>();
-    body.phoneNumbers.forEach(async (phoneNumber, i) => {
+    for (const [i, phoneNumber] of body.phoneNumbers.entries()) {
       if (seen.has(phoneNumber)) {
         details.push({ path: ['body', 'phoneNumbers', i], message: `${phoneNumber} is listed twice` });
-        return;
+        continue;
       }
       seen.add(phoneNumber);
       const p = await portabilityOf(tx, phoneNumber);
       if (!p.portable) details.push({ path: ['body', 'phoneNumbers', i], message: `${phoneNumber} is not portable: ${p.reason}` });
-    });
+    }
     if (details.length) throw new ServiceError('validation_error', 'some numbers cannot be ported; check them with POST /v1/ports/check', details);
 
     const now = tx.clock.nowMs();
@@ -178,9 +179,9 @@ function decodeDocument(contentBase64: string): Buffer {
  * POST /v1/ports/{id}/documents (contract §7): attaches an `loa` or a `bill`, only while `draft` (else
  * 409). Decision: a port keeps one document per type; a new upload replaces the earlier one.
  */
-export function addPortDocument(deps: PortsDeps, actor: Actor, id: string, body: PortDocumentBody): PortWithDocuments {
+export async function addPortDocument(deps: PortsDeps, actor: Actor, id: string, body: PortDocumentBody): Promise<PortWithDocuments> {
   const content = decodeDocument(body.contentBase64);
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     const port = await portToChange(tx, actor, id);
     if (port.status !== 'draft') throw conflict(`documents can be attached only while the port is draft (it is ${port.status})`);
     const now = tx.clock.nowMs();
@@ -196,8 +197,8 @@ export function addPortDocument(deps: PortsDeps, actor: Actor, id: string, body:
  * missing); only a `draft` is submitted. The losing carrier answers 24 h later on the service clock.
  * contract §11: port 100 per number, charged when submitted (Decision), live keys only.
  */
-export function submitPort(deps: PortsDeps, actor: Actor, id: string): PortWithDocuments {
-  return deps.uow.write(async (tx) => {
+export async function submitPort(deps: PortsDeps, actor: Actor, id: string): Promise<PortWithDocuments> {
+  return await deps.uow.write(async (tx) => {
     const port = await portToChange(tx, actor, id);
     if (port.status !== 'draft') throw conflict(`only a draft port can be submitted (it is ${port.status})`);
     const documents = (await tx.ports.documentsFor([port.id])).get(port.id) ?? [];
@@ -220,8 +221,8 @@ export function submitPort(deps: PortsDeps, actor: Actor, id: string): PortWithD
 }
 
 /** POST /v1/ports/{id}/cancel (contract §7): only before the port ends (completed, rejected, canceled → 409). */
-export function cancelPort(deps: PortsDeps, actor: Actor, id: string): PortWithDocuments {
-  return deps.uow.write(async (tx) => {
+export async function cancelPort(deps: PortsDeps, actor: Actor, id: string): Promise<PortWithDocuments> {
+  return await deps.uow.write(async (tx) => {
     const port = await portToChange(tx, actor, id);
     if (!CANCELABLE.has(port.status)) throw conflict(`a ${port.status} port cannot be canceled`);
     await move(tx, port, 'canceled');
@@ -254,10 +255,10 @@ async function scheduleFoc(deps: PortsDeps, port: PortRecord, focDate: number): 
  * PORT_TIMINGS.focDateAfterSecs from now), `rejected` → `rejected` with `reason`. The 24 h verdict
  * job then does nothing.
  */
-export function sandboxPortDecision(deps: PortsDeps, actor: Actor, id: string, body: SandboxPortDecisionBody): PortWithDocuments {
+export async function sandboxPortDecision(deps: PortsDeps, actor: Actor, id: string, body: SandboxPortDecisionBody): Promise<PortWithDocuments> {
   if (body.decision === 'approved' && body.reason !== undefined) throw validationError(['body', 'reason'], 'goes with decision `rejected` only');
   if (body.decision === 'rejected' && body.focDate !== undefined) throw validationError(['body', 'focDate'], 'goes with decision `approved` only');
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     const port = await portToChange(tx, actor, id);
     if (port.status !== 'submitted') throw conflict(`only a submitted port can be decided (it is ${port.status})`);
     const now = tx.clock.nowMs();
@@ -279,7 +280,8 @@ export function sandboxPortDecision(deps: PortsDeps, actor: Actor, id: string, b
  */
 async function completePort(deps: PortsDeps, port: PortRecord): Promise<void> {
   const now = deps.clock.nowMs();
-  const taken = port.phoneNumbers.filter(async (n) => await deps.numbers.isOwned(n));
+  const taken: string[] = [];
+  for (const n of port.phoneNumbers) if (await deps.numbers.isOwned(n)) taken.push(n);
   if (taken.length) {
     await move(deps, port, 'rejected', { rejectionReason: `${taken.join(', ')}: ${PORT_REASONS.ownedAtCompletion}` });
     return;
@@ -305,22 +307,18 @@ interface CompletePayload {
  * The port's clock-driven moves. Each job carries the time it belongs to: a port decided, canceled or
  * rescheduled since makes the older job a no-op.
  */
-export function registerPortJobs(deps: PortsDeps): void {
-  deps.scheduler.register(JOB_PORT_VERDICT, (p: VerdictPayload) => {
-    deps.uow.write(async (tx) => {
+export function registerPortJobs(deps: DomainDeps): void {
+  deps.scheduler.register(JOB_PORT_VERDICT, async (p: VerdictPayload, _job, tx) => {
       const port = await tx.ports.getById(p.portId);
       if (!port || port.status !== 'submitted') return;
       const verdict = losingCarrierVerdict(port);
       if (verdict.approved) await scheduleFoc(tx, port, tx.clock.nowMs() + PORT_TIMINGS.focDateAfterSecs * 1000);
       else await move(tx, port, 'rejected', { rejectionReason: verdict.reason });
-    });
-  }, 'port requests decided by the losing carrier');
+    }, 'port requests decided by the losing carrier');
 
-  deps.scheduler.register(JOB_PORT_COMPLETE, (p: CompletePayload) => {
-    deps.uow.write(async (tx) => {
+  deps.scheduler.register(JOB_PORT_COMPLETE, async (p: CompletePayload, _job, tx) => {
       const port = await tx.ports.getById(p.portId);
       if (!port || port.status !== 'foc_scheduled' || port.focDate !== p.focDate) return;
       await completePort(tx, port);
-    });
-  }, 'ports completed');
+    }, 'ports completed');
 }

@@ -1,5 +1,6 @@
 import type { DomainDeps, ReadDeps, TxDeps, UnitOfWork } from '../deps.js';
 import type { Repositories, Store, Transaction } from '../storage/store.js';
+import { MAX_OUTSIDE_ACTS, OutsideFirst } from './outside-first.js';
 
 /**
  * The domain's unit of work over a store (issue 25): `write` and `read` hand the domain its deps
@@ -15,19 +16,39 @@ import type { Repositories, Store, Transaction } from '../storage/store.js';
  * transaction runs.
  */
 export function domainUnitOfWork(store: Store, deps: () => DomainDeps): UnitOfWork {
-  const enterWrite = (t: Transaction): TxDeps => {
+  const enterWrite = (t: Transaction, prior: ReadonlyMap<string, unknown>): TxDeps => {
     const d = deps();
     // Events and jobs are written in the transaction: the store and the scheduler bound to it.
-    const tx: TxDeps = { ...d, ...t, uow: nested(t), scheduler: d.scheduler.in(t) };
+    const tx: TxDeps = { ...d, ...t, prior, uow: nested(t, prior), scheduler: d.scheduler.in(t) };
     tx.events = d.events.in(tx);
     return tx;
   };
-  const nested = (t: Transaction): UnitOfWork => ({
-    write: (fn) => t.savepoint((inner) => fn(enterWrite(inner))),
-    read: (fn) => fn(enterWrite(t)),
+  const nested = (t: Transaction, prior: ReadonlyMap<string, unknown>): UnitOfWork => ({
+    write: (fn) => t.savepoint((inner) => fn(enterWrite(inner, prior))),
+    read: (fn) => fn(enterWrite(t, prior)),
   });
+  // Outside acts under way, by key: concurrent writes asking for the same one share it.
+  const acts = new Map<string, Promise<unknown>>();
+  const act = (ask: OutsideFirst): Promise<unknown> => {
+    let running = acts.get(ask.key);
+    if (!running) {
+      running = ask.act(deps()).finally(() => acts.delete(ask.key));
+      acts.set(ask.key, running);
+    }
+    return running;
+  };
   return {
-    write: (fn) => store.write((t) => fn(enterWrite(t))),
+    async write(fn) {
+      const prior = new Map<string, unknown>();
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await store.write((t) => fn(enterWrite(t, prior)));
+        } catch (err) {
+          if (!(err instanceof OutsideFirst) || attempt >= MAX_OUTSIDE_ACTS || prior.has(err.key)) throw err;
+          prior.set(err.key, await act(err));
+        }
+      }
+    },
     read: (fn) => store.read((r: Repositories) => fn({ ...deps(), ...r } as ReadDeps)),
   };
 }

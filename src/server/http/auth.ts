@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError, validationError } from '../errors.js';
 import { hashKey, isWellFormedKey } from '../domain/keys.js';
 import { assertMayActServiceWide } from '../domain/test-keys.js';
-import type { AccountRecord, AccountsRepo } from '../storage/accounts-repo.js';
-import type { KeysRepo } from '../storage/keys-repo.js';
+import type { AccountRecord } from '../storage/accounts-repo.js';
+import type { UnitOfWork } from '../deps.js';
 import type { Clock } from '../clock.js';
 import { unauthenticatedGate, type RateLimitOptions } from './rate-limit.js';
 import { urlCarriesCredential } from './log-redaction.js';
@@ -17,7 +17,7 @@ export interface AuthContext {
   account: AccountRecord;
   viaSubaccount: boolean;
   /** The key, the account and the sub-account read again (`Actor.recheck`). */
-  recheck: () => void;
+  recheck: () => Promise<void>;
 }
 
 declare module 'fastify' {
@@ -49,9 +49,15 @@ const SUBACCOUNT_SUSPENDED = 'this sub-account is suspended';
 
 const unauthorized = (message: string) => new ServiceError('unauthorized', message);
 
+/** Keys and accounts are read in a transaction of their own, before the route's. */
+export interface AuthDeps {
+  uow: UnitOfWork;
+  clock: Clock;
+}
+
 export async function authenticate(
   req: FastifyRequest,
-  deps: { keys: KeysRepo; accounts: AccountsRepo; clock: Clock },
+  deps: AuthDeps,
 ): Promise<AuthContext> {
   // spec: Authentication 1, 4 — missing, malformed, revoked or unknown credentials are 401.
   const header = req.headers.authorization;
@@ -63,15 +69,18 @@ export async function authenticate(
   if (!header) throw unauthorized('missing Authorization header; send "Authorization: Bearer sk_..."');
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m || !isWellFormedKey(m[1]!)) throw unauthorized('malformed credentials; expected "Authorization: Bearer sk_live_..." or sk_test_');
-  const key = await deps.keys.findByHash(hashKey(m[1]!));
+  const hash = hashKey(m[1]!);
+  const { key, caller } = await deps.uow.read(async (tx) => {
+    const found = await tx.keys.findByHash(hash);
+    return { key: found, caller: found ? await tx.accounts.get(found.accountId) : undefined };
+  });
   if (!key) throw unauthorized('unknown API key');
   if (key.revokedAt !== null) throw unauthorized(KEY_REVOKED);
-  const caller = await deps.accounts.get(key.accountId);
   if (!caller) throw unauthorized('unknown API key');
   if (caller.status === 'suspended') throw new ServiceError('forbidden', ACCOUNT_SUSPENDED);
 
   const now = deps.clock.nowMs();
-  if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) await deps.keys.markUsed(key.id, now);
+  if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) await deps.uow.write(async (tx) => await tx.keys.markUsed(key.id, now));
 
   const ctx: AuthContext = { keyId: key.id, mode: key.mode, caller, account: caller, viaSubaccount: false, recheck: async () => await recheckStanding(deps, key.accountId, key.id, caller.id) };
   const raw = req.headers[SUBACCOUNT_HEADER];
@@ -86,7 +95,7 @@ export async function authenticate(
     throw validationError(['headers', SUBACCOUNT_HEADER], 'not accepted on agency-level routes (/v1/subaccounts, /v1/agency)');
   }
   if (!caller.isAgency) throw new ServiceError('forbidden', 'Service-Subaccount needs an agency key');
-  const child = subaccountId ? await deps.accounts.getChild(caller.id, subaccountId) : undefined;
+  const child = subaccountId ? await deps.uow.read(async (tx) => await tx.accounts.getChild(caller.id, subaccountId)) : undefined;
   // spec: Authentication 5 — a sub-account that is not a direct child gives 403 (not 404: the header
   // is a permission question, and it must not reveal which ids exist).
   if (!child) throw new ServiceError('forbidden', 'Service-Subaccount is not a direct sub-account of this agency');
@@ -99,13 +108,15 @@ export async function authenticate(
  * that waited (a held read wakes after the key was revoked or the account suspended: it must not
  * answer with what happened since). The same answers as `authenticate`.
  */
-async function recheckStanding(deps: { keys: KeysRepo; accounts: AccountsRepo }, keyAccountId: string, keyId: string, callerId: string, subaccountId?: string): Promise<void> {
-  if ((await deps.keys.get(keyAccountId, keyId))?.revokedAt !== null) throw unauthorized(KEY_REVOKED);
-  if ((await deps.accounts.get(callerId))?.status !== 'active') throw new ServiceError('forbidden', ACCOUNT_SUSPENDED);
-  if (subaccountId !== undefined && (await deps.accounts.get(subaccountId))?.status !== 'active') throw new ServiceError('forbidden', SUBACCOUNT_SUSPENDED);
+async function recheckStanding(deps: AuthDeps, keyAccountId: string, keyId: string, callerId: string, subaccountId?: string): Promise<void> {
+  await deps.uow.read(async (tx) => {
+    if ((await tx.keys.get(keyAccountId, keyId))?.revokedAt !== null) throw unauthorized(KEY_REVOKED);
+    if ((await tx.accounts.get(callerId))?.status !== 'active') throw new ServiceError('forbidden', ACCOUNT_SUSPENDED);
+    if (subaccountId !== undefined && (await tx.accounts.get(subaccountId))?.status !== 'active') throw new ServiceError('forbidden', SUBACCOUNT_SUSPENDED);
+  });
 }
 
-export function installAuth(app: FastifyInstance, deps: { keys: KeysRepo; accounts: AccountsRepo; clock: Clock; options: { unauthenticatedRate?: RateLimitOptions } }): void {
+export function installAuth(app: FastifyInstance, deps: AuthDeps & { options: { unauthenticatedRate?: RateLimitOptions } }): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
   // issue 14 (defect 6): refused credentials are limited per client address (rate-limit.ts); a
   // request with a good key never touches that bucket.

@@ -109,13 +109,13 @@ export function withoutSecrets(value: unknown, depth = 0): unknown {
  * A key not held beforehand (`COMMITS_ONCE`) is checked again inside the transaction: a duplicate
  * that got there first in the meantime makes this one a 409, and a retry then replays it.
  */
-export function commitOnce<T>(
+export async function commitOnce<T>(
   deps: IdempotencyDeps,
   req: FastifyRequest,
   status: number | ((result: T) => number),
   fn: (tx: TxDeps) => Promise<T>,
 ): Promise<T> {
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     const idem = req.idempotency;
     if (idem && !idem.held && (await lookup(tx, idem.scope, idem.hash, idem.at)) !== 'free') throw new ServiceError('conflict', IN_PROGRESS);
     const result = await fn(tx);
@@ -199,7 +199,7 @@ export async function installIdempotency(app: FastifyInstance, deps: Idempotency
     if (reply.statusCode >= 400) {
       // A failed request changed nothing, so the key stays free for a corrected retry.
       idem.completed = true;
-      if (idem.held) await deps.uow.write((tx) => tx.idempotency.abandon(idem.scope));
+      if (idem.held) await deps.uow.write(async (tx) => await tx.idempotency.abandon(idem.scope));
     } else {
       const body = recordable(payload);
       await deps.uow.write((tx) => recordAnswer(tx, idem, reply.statusCode, body));

@@ -51,7 +51,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView((await deps.uow.read((tx) => getBilling(tx, req.auth)))),
+    async (req) => billingView((await deps.uow.read(async (tx) => await getBilling(tx, req.auth)))),
   );
 
   r.post(
@@ -71,7 +71,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => commitOnce(deps, req, 200, async (tx) => billingView(topUp(tx, req.auth, req.body.amountCents))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => billingView(await topUp(tx, req.auth, req.body.amountCents))),
   );
 
   r.patch(
@@ -90,7 +90,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView((await deps.uow.write((tx) => updateWalletSettings(tx, req.auth, req.body)))),
+    async (req) => billingView((await deps.uow.write(async (tx) => await updateWalletSettings(tx, req.auth, req.body)))),
   );
 
   r.patch(
@@ -104,7 +104,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView((await deps.uow.write((tx) => updateSpendLimit(tx, req.auth, req.body.spendLimitCents)))),
+    async (req) => billingView((await deps.uow.write(async (tx) => await updateSpendLimit(tx, req.auth, req.body.spendLimitCents)))),
   );
 
   r.put(
@@ -122,7 +122,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView((await deps.uow.write((tx) => saveCard(tx, req.auth, req.body.token)))),
+    async (req) => billingView((await deps.uow.write(async (tx) => await saveCard(tx, req.auth, req.body.token)))),
   );
 
   r.put(
@@ -147,7 +147,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView((await deps.uow.write((tx) => changePlan(tx, req.auth, req.body.plan)))),
+    async (req) => billingView((await deps.uow.write(async (tx) => await changePlan(tx, req.auth, req.body.plan)))),
   );
 
   r.delete(
@@ -165,7 +165,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView((await deps.uow.write((tx) => cancelSubscription(tx, req.auth)))),
+    async (req) => billingView((await deps.uow.write(async (tx) => await cancelSubscription(tx, req.auth)))),
   );
 
   r.get(

@@ -70,7 +70,7 @@ export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): v
       },
     },
     async (req, reply) => {
-      const view = await commitOnce(deps, req, 201, async (tx) => blockedNumberView(blockNumber(tx, req.auth, req.body)));
+      const view = await commitOnce(deps, req, 201, async (tx) => blockedNumberView(await blockNumber(tx, req.auth, req.body)));
       return reply.status(201).send(view);
     },
   );
@@ -93,14 +93,14 @@ export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): v
         response: { 200: BlockedNumberSchema },
       },
     },
-    async (req) => blockedNumberView((await deps.uow.write((tx) => updateBlockedNumber(tx, req.auth, req.params.id, req.body)))),
+    async (req) => blockedNumberView((await deps.uow.write(async (tx) => await updateBlockedNumber(tx, req.auth, req.params.id, req.body)))),
   );
 
   r.delete(
     '/v1/blocked-numbers/:id',
     { schema: { tags, summary: 'Remove a blocklist entry (confirmed or suggested); the number may call again', params: IdParams, response: { 204: NoContent } } },
     async (req, reply) => {
-      (await deps.uow.write((tx) => unblockNumber(tx, req.auth, req.params.id)));
+      (await deps.uow.write(async (tx) => await unblockNumber(tx, req.auth, req.params.id)));
       return reply.status(204).send(null);
     },
   );

@@ -30,7 +30,7 @@ export function brandsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, async (tx) => brandView(createBrand(tx, req.auth, req.body), requestOrigin(req)));
+      const created = await commitOnce(deps, req, 201, async (tx) => brandView(await createBrand(tx, req.auth, req.body), requestOrigin(req)));
       return reply.status(201).send(created);
     },
   );
@@ -67,7 +67,7 @@ export function brandsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BrandSchema },
       },
     },
-    async (req) => brandView((await deps.uow.write((tx) => updateBrand(tx, req.auth, req.params.id, req.body))), requestOrigin(req)),
+    async (req) => brandView((await deps.uow.write(async (tx) => await updateBrand(tx, req.auth, req.params.id, req.body))), requestOrigin(req)),
   );
 
   r.post(
@@ -81,7 +81,7 @@ export function brandsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BrandSchema },
       },
     },
-    async (req) => commitOnce(deps, req, 200, async (tx) => brandView(resubmitBrand(tx, req.auth, req.params.id))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => brandView(await resubmitBrand(tx, req.auth, req.params.id))),
   );
 
   r.post(
@@ -97,6 +97,6 @@ export function brandsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BrandSchema },
       },
     },
-    async (req) => commitOnce(deps, req, 200, async (tx) => brandView(vetBrand(tx, req.auth, req.params.id, req.body))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => brandView(await vetBrand(tx, req.auth, req.params.id, req.body))),
   );
 }

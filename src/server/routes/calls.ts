@@ -108,7 +108,7 @@ export function callsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   r.post(
     '/v1/calls/:id/transfer',
     { schema: { tags: ['calls'], summary: 'Transfer a connected call', description: TRANSFER_DESCRIPTION, params: IdParams, body: TransferCallBody, response: { 200: CallSchema } } },
-    async (req) => commitOnce(deps, req, 200, async (tx) => callView(transferCall(tx, req.auth, req.params.id, req.body))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => callView(await transferCall(tx, req.auth, req.params.id, req.body))),
   );
 
   r.post(

@@ -29,7 +29,7 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, async (tx) => campaignView(createCampaign(tx, req.auth, req.body)));
+      const created = await commitOnce(deps, req, 201, async (tx) => campaignView(await createCampaign(tx, req.auth, req.body)));
       return reply.status(201).send(created);
     },
   );
@@ -70,7 +70,7 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: CampaignSchema },
       },
     },
-    async (req) => campaignView((await deps.uow.write((tx) => updateCampaign(tx, req.auth, req.params.id, req.body)))),
+    async (req) => campaignView((await deps.uow.write(async (tx) => await updateCampaign(tx, req.auth, req.params.id, req.body)))),
   );
 
   r.post(
@@ -84,7 +84,7 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: CampaignSchema },
       },
     },
-    async (req) => commitOnce(deps, req, 200, async (tx) => campaignView(resubmitCampaign(tx, req.auth, req.params.id))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => campaignView(await resubmitCampaign(tx, req.auth, req.params.id))),
   );
 
   r.post(
@@ -99,6 +99,6 @@ export function campaignsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: CampaignSchema },
       },
     },
-    async (req) => commitOnce(deps, req, 200, async (tx) => campaignView(shareCampaign(tx, req.auth, req.params.id))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => campaignView(await shareCampaign(tx, req.auth, req.params.id))),
   );
 }

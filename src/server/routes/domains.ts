@@ -77,7 +77,7 @@ export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, async (tx) => domainView(createDomain(tx, req.auth, req.body.domain)));
+      const created = await commitOnce(deps, req, 201, async (tx) => domainView(await createDomain(tx, req.auth, req.body.domain)));
       return reply.status(201).send(created);
     },
   );
@@ -124,7 +124,7 @@ export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: DomainSchema },
       },
     },
-    async (req) => domainView((await deps.uow.write((tx) => verifyDomain(tx, req.auth, req.params.id)))),
+    async (req) => domainView((await deps.uow.write(async (tx) => await verifyDomain(tx, req.auth, req.params.id)))),
   );
 
   r.delete(
@@ -139,7 +139,7 @@ export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      (await deps.uow.write((tx) => deleteDomain(tx, req.auth, req.params.id)));
+      (await deps.uow.write(async (tx) => await deleteDomain(tx, req.auth, req.params.id)));
       return reply.status(204).send(null);
     },
   );

@@ -60,7 +60,7 @@ export function emailsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       schema: { tags, summary: 'Send an email', description: SEND_DESCRIPTION, body: SendEmailBody, response: { 201: EmailSchema } },
     },
     async (req, reply) => {
-      const sent = await commitOnce(deps, req, 201, async (tx) => emailView(sendEmail(tx, req.auth, req.body)));
+      const sent = await commitOnce(deps, req, 201, async (tx) => emailView(await sendEmail(tx, req.auth, req.body)));
       return reply.status(201).send(sent);
     },
   );

@@ -76,7 +76,7 @@ export function numberRouteRoutes(app: FastifyInstance, deps: ServiceDeps): void
     },
     async (req, reply) => {
       const ifMatch = req.headers['if-match'];
-      const state = (await deps.uow.write((tx) => putRoute(tx, req.auth, req.params.id, req.body, { ifMatch: Array.isArray(ifMatch) ? ifMatch.join(',') : ifMatch })));
+      const state = (await deps.uow.write(async (tx) => await putRoute(tx, req.auth, req.params.id, req.body, { ifMatch: Array.isArray(ifMatch) ? ifMatch.join(',') : ifMatch })));
       withTag(reply, state);
       return savedRouteView({ ...state.record, route: state.record.route! }, mediaUrlFor(req));
     },

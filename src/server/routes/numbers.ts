@@ -32,12 +32,11 @@ import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
 
 /** Numbers rendered with their campaign names (one domain read for the whole page). */
-export async function renderNumbers(deps: Pick<ServiceDeps, 'campaigns' | 'routes'>, records: NumberRecord[]): Promise<PhoneNumber[]> {
-  const names = await campaignNames(deps, records);
-  const routes = await routeSummaries(deps, records);
+export async function renderNumbers(deps: Pick<ServiceDeps, 'uow'>, records: NumberRecord[]): Promise<PhoneNumber[]> {
+  const { names, routes } = await deps.uow.read(async (tx) => ({ names: await campaignNames(tx, records), routes: await routeSummaries(tx, records) }));
   return records.map((n) => numberView(n, names, routes));
 }
-export const renderNumber = async (deps: Pick<ServiceDeps, 'campaigns' | 'routes'>, n: NumberRecord): Promise<PhoneNumber> => (await renderNumbers(deps, [n]))[0]!;
+export const renderNumber = async (deps: Pick<ServiceDeps, 'uow'>, n: NumberRecord): Promise<PhoneNumber> => (await renderNumbers(deps, [n]))[0]!;
 
 export const ID_NOTE =
   'In every `/v1/numbers/{id}` route, `{id}` is the number id (`num_…`) or its E.164 form with the `+` percent-encoded (`%2B`); by E.164 the owned number is found first, else the latest one the account released. Another account\'s number is `not_found`.';
@@ -69,7 +68,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const found = (await deps.uow.write((tx) => searchNumbers(tx, req.body))).map(availableNumberView);
+      const found = (await deps.uow.read(async (tx) => searchNumbers(tx, req.body))).map(availableNumberView);
       return sendList(req, reply, { data: found, hasMore: false, nextCursor: null });
     },
   );
@@ -88,7 +87,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      const bought = await commitOnce(deps, req, 201, async (tx) => await renderNumber(tx, buyNumber(tx, req.auth, req.body.phoneNumber)));
+      const bought = await commitOnce(deps, req, 201, async (tx) => await renderNumber(tx, await buyNumber(tx, req.auth, req.body.phoneNumber)));
       return reply.status(201).send(bought);
     },
   );
@@ -144,7 +143,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PhoneNumberSchema },
       },
     },
-    async (req) => renderNumber(deps, (await deps.uow.write((tx) => updateNumber(tx, req.auth, req.params.id, req.body)))),
+    async (req) => renderNumber(deps, (await deps.uow.write(async (tx) => await updateNumber(tx, req.auth, req.params.id, req.body)))),
   );
 
   r.post(
@@ -158,7 +157,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PhoneNumberSchema },
       },
     },
-    async (req) => renderNumber(deps, (await deps.uow.write((tx) => releaseNumber(tx, req.auth, req.params.id)))),
+    async (req) => renderNumber(deps, (await deps.uow.write(async (tx) => await releaseNumber(tx, req.auth, req.params.id)))),
   );
 
   r.post(
@@ -173,7 +172,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PhoneNumberSchema },
       },
     },
-    async (req) => renderNumber(deps, (await deps.uow.write((tx) => assignNumber(tx, req.auth, req.params.id, req.body.campaignId)))),
+    async (req) => renderNumber(deps, (await deps.uow.write(async (tx) => await assignNumber(tx, req.auth, req.params.id, req.body.campaignId)))),
   );
 
   r.post(
@@ -188,6 +187,6 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PhoneNumberSchema },
       },
     },
-    async (req) => renderNumber(deps, (await deps.uow.write((tx) => verifyTollfree(tx, req.auth, req.params.id, req.body)))),
+    async (req) => renderNumber(deps, (await deps.uow.write(async (tx) => await verifyTollfree(tx, req.auth, req.params.id, req.body)))),
   );
 }

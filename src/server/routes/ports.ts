@@ -72,7 +72,7 @@ export function portsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     '/v1/ports',
     { schema: { tags, summary: 'Open a port request', description: CREATE_DESCRIPTION, body: CreatePortBody, response: { 201: PortSchema } } },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, async (tx) => portView(createPort(tx, req.auth, req.body)));
+      const created = await commitOnce(deps, req, 201, async (tx) => portView(await createPort(tx, req.auth, req.body)));
       return reply.status(201).send(created);
     },
   );
@@ -95,7 +95,7 @@ export function portsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PortSchema },
       },
     },
-    async (req) => portView((await deps.uow.write((tx) => addPortDocument(tx, req.auth, req.params.id, req.body)))),
+    async (req) => portView((await deps.uow.write(async (tx) => await addPortDocument(tx, req.auth, req.params.id, req.body)))),
   );
 
   r.post(
@@ -116,7 +116,7 @@ export function portsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PortSchema },
       },
     },
-    async (req) => portView((await deps.uow.write((tx) => submitPort(tx, req.auth, req.params.id)))),
+    async (req) => portView((await deps.uow.write(async (tx) => await submitPort(tx, req.auth, req.params.id)))),
   );
 
   r.post(
@@ -130,7 +130,7 @@ export function portsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: PortSchema },
       },
     },
-    async (req) => portView((await deps.uow.write((tx) => cancelPort(tx, req.auth, req.params.id)))),
+    async (req) => portView((await deps.uow.write(async (tx) => await cancelPort(tx, req.auth, req.params.id)))),
   );
 
   r.get(

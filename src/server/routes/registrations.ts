@@ -26,7 +26,7 @@ export function registrationsRoutes(app: FastifyInstance, deps: ServiceDeps): vo
     },
     async (req, reply) => {
       const created = await commitOnce(deps, req, 201, async (tx) => {
-        const { brand, campaign } = register(tx, req.auth, req.body);
+        const { brand, campaign } = await register(tx, req.auth, req.body);
         return { brand: brandView(brand), campaign: campaignView(campaign) };
       });
       return reply.status(201).send(created);

@@ -50,6 +50,6 @@ export function sandboxBillingRoutes(app: FastifyInstance, deps: ServiceDeps): v
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView((await deps.uow.write((tx) => sandboxSetBalance(tx, req.auth, req.body.balanceCents)))),
+    async (req) => billingView((await deps.uow.write(async (tx) => await sandboxSetBalance(tx, req.auth, req.body.balanceCents)))),
   );
 }

@@ -63,6 +63,6 @@ export function sandboxEmailRoutes(app: FastifyInstance, deps: ServiceDeps): voi
       },
     },
     // Each report emits an event: an Idempotency-Key retry must not report twice, even after a crash.
-    async (req) => commitOnce(deps, req, 200, async (tx) => emailView(reportEmailEvent(tx, req.auth, req.body))),
+    async (req) => commitOnce(deps, req, 200, async (tx) => emailView(await reportEmailEvent(tx, req.auth, req.body))),
   );
 }

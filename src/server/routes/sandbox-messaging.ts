@@ -45,6 +45,6 @@ export function sandboxMessagingRoutes(app: FastifyInstance, deps: ServiceDeps):
         response: { 200: PhoneNumberSchema },
       },
     },
-    async (req) => renderNumber(deps, (await deps.uow.write((tx) => sandboxTollfreeDecision(tx, req.auth, req.params.id, req.body)))),
+    async (req) => renderNumber(deps, (await deps.uow.write(async (tx) => await sandboxTollfreeDecision(tx, req.auth, req.params.id, req.body)))),
   );
 }

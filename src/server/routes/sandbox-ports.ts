@@ -26,6 +26,6 @@ export function sandboxPortsRoutes(app: FastifyInstance, deps: ServiceDeps): voi
         response: { 200: PortSchema },
       },
     },
-    async (req) => portView((await deps.uow.write((tx) => sandboxPortDecision(tx, req.auth, req.params.id, req.body)))),
+    async (req) => portView((await deps.uow.write(async (tx) => await sandboxPortDecision(tx, req.auth, req.params.id, req.body)))),
   );
 }

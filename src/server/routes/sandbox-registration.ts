@@ -28,7 +28,7 @@ export function sandboxRegistrationRoutes(app: FastifyInstance, deps: ServiceDep
         response: { 200: BrandSchema },
       },
     },
-    async (req) => brandView((await deps.uow.write((tx) => sandboxBrandDecision(tx, req.auth, req.params.id, req.body))), requestOrigin(req)),
+    async (req) => brandView((await deps.uow.write(async (tx) => await sandboxBrandDecision(tx, req.auth, req.params.id, req.body))), requestOrigin(req)),
   );
 
   r.post(
@@ -44,6 +44,6 @@ export function sandboxRegistrationRoutes(app: FastifyInstance, deps: ServiceDep
         response: { 200: CampaignSchema },
       },
     },
-    async (req) => campaignView((await deps.uow.write((tx) => sandboxCampaignDecision(tx, req.auth, req.params.id, req.body)))),
+    async (req) => campaignView((await deps.uow.write(async (tx) => await sandboxCampaignDecision(tx, req.auth, req.params.id, req.body)))),
   );
 }

@@ -28,6 +28,6 @@ export function sandboxWebhooksRoutes(app: FastifyInstance, deps: ServiceDeps): 
         response: { 200: WebhookEndpointSchema },
       },
     },
-    async (req) => webhookEndpointView((await deps.uow.write((tx) => sandboxAutoDisable(tx, req.auth, req.params.id)))),
+    async (req) => webhookEndpointView((await deps.uow.write(async (tx) => await sandboxAutoDisable(tx, req.auth, req.params.id)))),
   );
 }

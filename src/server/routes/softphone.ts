@@ -34,7 +34,7 @@ export function softphoneRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     async (req, reply) => {
       let created = true;
       const device = await commitOnce(deps, req, () => (created ? 201 : 200), async (tx) => {
-        const result = registerDevice(tx, req.auth, req.body);
+        const result = await registerDevice(tx, req.auth, req.body);
         created = result.created;
         return view(result.device);
       });
@@ -73,7 +73,7 @@ export function softphoneRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       },
     },
     async (req, reply) => {
-      (await deps.uow.write((tx) => deleteDevice(tx, req.auth, req.params.id)));
+      (await deps.uow.write(async (tx) => await deleteDevice(tx, req.auth, req.params.id)));
       return reply.status(204).send(null);
     },
   );
@@ -111,6 +111,6 @@ export function softphoneRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: DeviceSchema },
       },
     },
-    async (req) => view((await deps.uow.write((tx) => recordHeartbeat(tx, req.auth, req.params.id, req.body.status)))),
+    async (req) => view((await deps.uow.write(async (tx) => await recordHeartbeat(tx, req.auth, req.params.id, req.body.status)))),
   );
 }

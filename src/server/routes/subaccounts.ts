@@ -21,7 +21,7 @@ export function subaccountRoutes(app: FastifyInstance, deps: ServiceDeps): void 
     '/v1/subaccounts',
     { config: agencyLevel, schema: { tags: ['subaccounts'], summary: 'Create a sub-account (agency only)', body: CreateSubaccountBody, response: { 201: SubaccountSchema } } },
     async (req, reply) => {
-      const created = await commitOnce(deps, req, 201, async (tx) => subaccountView(createSubaccount(tx, req.auth, req.body.name)));
+      const created = await commitOnce(deps, req, 201, async (tx) => subaccountView(await createSubaccount(tx, req.auth, req.body.name)));
       return reply.status(201).send(created);
     },
   );

@@ -46,7 +46,7 @@ export function suppressionsRoutes(app: FastifyInstance, deps: ServiceDeps): voi
       },
     },
     async (req, reply) => {
-      (await deps.uow.write((tx) => removeSuppression(tx, req.auth, req.params.address)));
+      (await deps.uow.write(async (tx) => await removeSuppression(tx, req.auth, req.params.address)));
       return reply.status(204).send(null);
     },
   );

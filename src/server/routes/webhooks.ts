@@ -129,7 +129,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: WebhookEndpointSchema },
       },
     },
-    async (req) => webhookEndpointView((await deps.uow.write((tx) => updateEndpoint(tx, req.auth, req.params.id, req.body)))),
+    async (req) => webhookEndpointView((await deps.uow.write(async (tx) => await updateEndpoint(tx, req.auth, req.params.id, req.body)))),
   );
 
   r.delete(
@@ -229,7 +229,7 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     },
     async (req) => {
       const { id, deliveryId } = req.params;
-      const scheduled = (await deps.uow.write((tx) => scheduleManualRetry(tx, req.auth, id, deliveryId, deps.webhooks.isInFlight(deliveryId))));
+      const scheduled = (await deps.uow.write(async (tx) => await scheduleManualRetry(tx, req.auth, id, deliveryId, deps.webhooks.isInFlight(deliveryId))));
       return deliveryView(await deps.webhooks.attemptNow(scheduled));
     },
   );

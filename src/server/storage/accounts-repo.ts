@@ -22,5 +22,7 @@ export interface AccountsRepo {
   allChildren(parentId: string): Promise<AccountRecord[]>;
   update(id: string, patch: { name?: string; status?: 'active' | 'suspended' }, now: number): Promise<void>;
   first(): Promise<AccountRecord | undefined>;
+  /** Every account, oldest first (a reset that keeps keys copies them all). */
+  all(): Promise<AccountRecord[]>;
 }
 

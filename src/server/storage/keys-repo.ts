@@ -15,6 +15,10 @@ export interface KeyRecord {
 export interface KeysRepo {
   insert(k: KeyRecord): Promise<void>;
   findByHash(hash: string): Promise<KeyRecord | undefined>;
+  /** Every key, oldest first (a reset that keeps keys copies them all). */
+  all(): Promise<KeyRecord[]>;
+  /** Removes the key with this hash, whatever its account (a bootstrap key re-minted for another account). */
+  deleteByHash(hash: string): Promise<void>;
   get(accountId: string, id: string): Promise<KeyRecord | undefined>;
   list(accountId: string, limit: number, cursor?: string): Promise<Page<KeyRecord>>;
   markUsed(id: string, at: number): Promise<void>;

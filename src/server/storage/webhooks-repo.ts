@@ -42,6 +42,8 @@ export interface WebhookEndpointsRepo {
   targetById(id: string): Promise<EndpointTarget | undefined>;
   /** Every endpoint of the account, newest first (a bounded list). */
   listForAccount(accountId: string): Promise<WebhookEndpointRecord[]>;
+  /** Every enabled endpoint of every account (a snapshot load settles which to trust). */
+  listEnabled(): Promise<WebhookEndpointRecord[]>;
   countForAccount(accountId: string): Promise<number>;
   /**
    * The account's enabled endpoints, as routes, oldest first. Read for every event (the outbox, in

@@ -17,7 +17,7 @@ const CALLER = '+14155550123';
 describe('the decision client refuses before connecting', () => {
   const request = { numberId: 'num_1', callId: 'call_1', from: CALLER, to: '+14155550100', startedAt: new Date(0).toISOString() };
   const client = () =>
-    new HttpDecisionClient(fx.deps.webhookEndpoints, {
+    new HttpDecisionClient({ enabledForAccount: (accountId: string) => fx.deps.uow.read((tx) => tx.webhookEndpoints.enabledForAccount(accountId)) }, {
       resolver: staticResolver({ 'hooks.example.com': '93.184.216.34', 'meta.example.com': '169.254.169.254', 'private.example.com': '192.168.1.4' }),
       // Anything that passes the safety rules would be refused here: no test connects off the machine.
       destinationGuard: () => false,
@@ -49,7 +49,7 @@ describe('the decision client refuses before connecting', () => {
     fx.clock.setTo(fx.clock.nowMs() + 1000);
     const newer = await fx.deps.uow.write((tx) => createEndpoint(tx, fx.actor(), { url: 'https://HOOKS.example.com:443/b', events: ['*'] } as never));
     expect((await client().signingEndpoint(fx.agency.id, 'https://hooks.example.com/decide'))?.id).toBe(newer.id);
-    await fx.deps.webhookEndpoints.update(newer.id, { enabled: false }, fx.clock.nowMs());
+    await fx.deps.uow.write(async (tx) => await tx.webhookEndpoints.update(newer.id, { enabled: false }, fx.clock.nowMs()));
     expect((await client().signingEndpoint(fx.agency.id, 'https://hooks.example.com/decide'))?.id).toBe(older.id);
   });
 });

@@ -1,3 +1,4 @@
+import type { DomainDeps, TxDeps } from '../deps.js';
 import type { EventRecord } from '../storage/events-repo.js';
 import type { DeliveryRecord } from '../storage/webhook-deliveries-repo.js';
 import type { EndpointRoute, WebhookEndpointRecord } from '../storage/webhooks-repo.js';
@@ -58,17 +59,17 @@ export function attemptsWaitInJobs(d: Pick<WebhookDomainDeps, 'clock' | 'schedul
  * one pending delivery per matching endpoint, and when attempts wait in jobs, a FIRST_ATTEMPT_JOB
  * at the event's time. It needs no worker: the worker hears of the event after the commit.
  */
-export function webhookOutbox(d: WebhookDomainDeps): EventOutbox {
-  return async (event) => {
-    const written = await writeDeliveriesForEvent(d, event);
-    if (written > 0 && attemptsWaitInJobs(d)) await d.scheduler.schedule(FIRST_ATTEMPT_JOB, event.createdAt, { eventId: event.id });
+export function webhookOutbox(): EventOutbox {
+  return async (event, tx) => {
+    const written = await writeDeliveriesForEvent(tx, event);
+    if (written > 0 && attemptsWaitInJobs(tx)) await tx.scheduler.schedule(FIRST_ATTEMPT_JOB, event.createdAt, { eventId: event.id });
   };
 }
 
 /** The worker's durable jobs and its advance hook (registered by the composition root). */
 export function registerDeliveryJobs(scheduler: Scheduler, worker: DeliveryWorker): void {
-  scheduler.register(TICK_JOB, () => worker.onTick(), 'webhook delivery attempts (retries)');
-  scheduler.register(FIRST_ATTEMPT_JOB, (payload: { eventId: string }) => worker.onFirstAttemptJob(payload.eventId), 'webhook delivery attempts (first)');
+  scheduler.registerOutside(TICK_JOB, () => worker.onTick(), 'webhook delivery attempts (retries)');
+  scheduler.registerOutside(FIRST_ATTEMPT_JOB, (payload: { eventId: string }) => worker.onFirstAttemptJob(payload.eventId), 'webhook delivery attempts (first)');
   // An attempt in flight when an advance starts finishes first (at most the ack timeout), so its
   // retry is scheduled from when it really ended and runs in order inside the advance.
   scheduler.beforeAdvance(() => worker.idle());
@@ -142,7 +143,7 @@ export class DeliveryWorker {
   private recordScheduled = false;
 
   constructor(
-    private readonly d: WebhookDomainDeps,
+    private readonly d: Pick<DomainDeps, 'uow' | 'clock' | 'scheduler' | 'events'>,
     opts: WebhookWorkerOptions = {},
     private readonly log: WorkerLog = { error: () => undefined },
   ) {
@@ -297,27 +298,27 @@ export class DeliveryWorker {
    */
   async attemptNow(delivery: DeliveryRecord): Promise<DeliveryRecord> {
     await this.probe(delivery.id);
-    return await this.d.webhookDeliveries.getById(delivery.id) ?? delivery;
+    return (await this.d.uow.read((tx) => tx.webhookDeliveries.getById(delivery.id))) ?? delivery;
   }
 
   // ---- triggers ----
 
   /** Queues every due delivery; `count` says how many (a clock advance reports it). */
-  private async dispatchDue(): Promise<void[]> & { count: number } {
-    const due = await this.d.webhookDeliveries.due(this.d.clock.nowMs());
-    return Object.assign(Promise.all(due.map((x) => this.enqueue(x.id, x.endpointId))), { count: due.length });
+  private async dispatchDue(): Promise<{ work: Promise<unknown>; count: number }> {
+    const due = await this.d.uow.read((tx) => tx.webhookDeliveries.due(this.d.clock.nowMs()));
+    return { work: Promise.all(due.map((x) => this.enqueue(x.id, x.endpointId))), count: due.length };
   }
 
   private async onEvent(e: EventRecord): Promise<void> {
     if (!this.running) return;
     await this.maybePurge();
-    for (const x of await this.d.webhookDeliveries.dueForEvent(e.id, this.d.clock.nowMs())) void this.enqueue(x.id, x.endpointId);
+    for (const x of await this.d.uow.read((tx) => tx.webhookDeliveries.dueForEvent(e.id, this.d.clock.nowMs()))) void this.enqueue(x.id, x.endpointId);
   }
 
   /** FIRST_ATTEMPT_JOB: the first attempts of one event (see the class comment). */
   async onFirstAttemptJob(eventId: string): Promise<number> {
     if (!this.running) return 0;
-    const due = await this.d.webhookDeliveries.dueForEvent(eventId, this.d.clock.nowMs());
+    const due = await this.d.uow.read((tx) => tx.webhookDeliveries.dueForEvent(eventId, this.d.clock.nowMs()));
     const work = Promise.all(due.map((x) => this.enqueue(x.id, x.endpointId)));
     if (this.waitsInJobs) await work;
     return due.length;
@@ -327,14 +328,15 @@ export class DeliveryWorker {
   async onTick(): Promise<number> {
     if (!this.running) return 0;
     await this.purge();
-    const work = await this.dispatchDue();
+    const { work, count } = await this.dispatchDue();
     if (this.waitsInJobs) await work;
-    return work.count;
+    return count;
   }
 
   private async purge(): Promise<void> {
     this.lastPurgeAt = this.d.clock.nowMs();
-    await purgeExpiredDeliveries(this.d, this.lastPurgeAt);
+    const at = this.lastPurgeAt;
+    await this.d.uow.write((tx) => purgeExpiredDeliveries(tx, at));
   }
 
   /** The log is read with a 7-day cut-off anyway; rows past it are deleted at most hourly. */
@@ -346,7 +348,7 @@ export class DeliveryWorker {
   private async onTransient(e: EventRecord): Promise<void> {
     if (!this.running) return;
     const raw = JSON.stringify(e.body);
-    for (const ep of await this.d.webhookEndpoints.enabledForAccount(e.accountId)) {
+    for (const ep of await this.d.uow.read((tx) => tx.webhookEndpoints.enabledForAccount(e.accountId))) {
       if (!eventFilterMatches(ep.events, e.type)) continue;
       const p = this.withSlot(() => this.deliver(ep, raw, e.id, e.type, 1)).catch(() => undefined);
       this.transient.add(p);
@@ -372,22 +374,24 @@ export class DeliveryWorker {
   /** Resolves when the POST is done; `recorded` when its outcome is committed (nothing when not made or cut off). */
   private async attempt(deliveryId: string, manual: boolean, pooled = true): Promise<{ recorded: Promise<void> } | undefined> {
     if (!this.running) return;
-    const { webhookDeliveries, webhookEndpoints, clock } = this.d;
+    const { uow, clock } = this.d;
     const now = clock.nowMs();
     // One read for the delivery's state and the bytes to send (the full row with its attempt
     // history was read and parsed twice per attempt: 3.7 % of the burst profile).
-    const delivery = await webhookDeliveries.attemptState(deliveryId);
+    const { delivery, endpoint } = await uow.read(async (tx) => {
+      const found = await tx.webhookDeliveries.attemptState(deliveryId);
+      return { delivery: found, endpoint: found ? await tx.webhookEndpoints.targetById(found.endpointId) : undefined };
+    });
     if (!delivery || delivery.nextAttemptAt === null) return; // finished, or deleted with its endpoint
     if (!manual && delivery.nextAttemptAt > now) return; // not due yet (its tick will come)
-    const endpoint = await webhookEndpoints.targetById(delivery.endpointId);
     if (!endpoint) return;
     if (!endpoint.enabled && !delivery.isTest) {
-      await webhookDeliveries.abandon(deliveryId, `endpoint disabled (${endpoint.disabledReason ?? 'manual'})`, now);
+      await uow.write((tx) => tx.webhookDeliveries.abandon(deliveryId, `endpoint disabled (${endpoint.disabledReason ?? 'manual'})`, now));
       return;
     }
     const raw = delivery.rawBody;
     if (raw === null) {
-      await webhookDeliveries.abandon(deliveryId, 'the event is no longer stored', now);
+      await uow.write((tx) => tx.webhookDeliveries.abandon(deliveryId, 'the event is no longer stored', now));
       return;
     }
     const attempt = delivery.attempt + 1;
@@ -407,24 +411,26 @@ export class DeliveryWorker {
       this.pendingRecords.push({ ...r, done });
       if (this.recordScheduled) return;
       this.recordScheduled = true;
-      setImmediate(() => this.recordPending());
+      setImmediate(async () => await this.recordPending());
     });
   }
 
-  private recordPending(): void {
+  private async recordPending(): Promise<void> {
     this.recordScheduled = false;
     const batch = this.pendingRecords;
     this.pendingRecords = [];
     // A stop since the attempt ended: not recorded, it stays due and is resumed on start (stop()).
     const toRecord = this.running ? batch : [];
-    const recordOne = (r: PendingRecord) => recordAttempt(this.d, r.deliveryId, r.attempt, r.at, r.outcome);
+    const recordOne = (tx: TxDeps, r: PendingRecord) => recordAttempt(tx, r.deliveryId, r.attempt, r.at, r.outcome);
     try {
-      this.d.uow.write(async (tx) => toRecord.forEach(recordOne));
+      await this.d.uow.write(async (tx) => {
+        for (const r of toRecord) await recordOne(tx, r);
+      });
     } catch {
       // The batch rolled back as a whole: record each on its own, so one failure costs only itself.
       for (const r of toRecord) {
         try {
-          this.d.uow.write(async (tx) => recordOne(r));
+          await this.d.uow.write((tx) => recordOne(tx, r));
         } catch (err) {
           this.log.error({ err, deliveryId: r.deliveryId }, 'webhook delivery attempt could not be recorded');
         }

@@ -15,7 +15,7 @@ export type DnsAnswer =
   | { state: 'missing' };
 
 export interface DnsResolver {
-  resolve(name: string, type: DnsRecordType): DnsAnswer;
+  resolve(name: string, type: DnsRecordType): Promise<DnsAnswer>;
 }
 
 /** A name's entry in the sandbox table: its records and the service-clock time they become visible. */
@@ -33,12 +33,12 @@ export interface SandboxDnsEntry {
  */
 export class SandboxDnsResolver implements DnsResolver {
   constructor(
-    private readonly lookup: (name: string) => SandboxDnsEntry | undefined,
+    private readonly lookup: (name: string) => Promise<SandboxDnsEntry | undefined>,
     private readonly clock: Clock,
   ) {}
 
-  resolve(name: string, type: DnsRecordType): DnsAnswer {
-    const entry = this.lookup(normalizeDnsName(name));
+  async resolve(name: string, type: DnsRecordType): Promise<DnsAnswer> {
+    const entry = await this.lookup(normalizeDnsName(name));
     if (!entry) return { state: 'missing' };
     if (this.clock.nowMs() < entry.visibleAt) return { state: 'propagating' };
     const values = entry.records.filter((r) => r.type === type).map((r) => r.value);

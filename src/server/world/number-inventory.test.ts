@@ -12,8 +12,8 @@ import { AREA_CODES, TOLL_FREE_PREFIXES } from './area-codes.js';
 import { LOCAL_MONTHLY_CENTS, PRICES, TOLLFREE_MONTHLY_CENTS, emailChargeCents } from '../../api/values/prices.js';
 
 const E164_NANP = /^\+1[2-9]\d{2}[2-9]\d{6}$/;
-const none = (): boolean => false;
-const search = (q: Partial<InventoryQuery>, isTaken: (e164: string) => boolean = none): AvailableNumber[] =>
+const none = async (): Promise<boolean> => false;
+const search = (q: Partial<InventoryQuery>, isTaken: (e164: string) => Promise<boolean> = none): Promise<AvailableNumber[]> =>
   searchInventory({ type: 'local', limit: 20, ...q }, isTaken);
 const numbers = (r: AvailableNumber[]): string[] => r.map((n) => n.phoneNumber);
 
@@ -39,20 +39,20 @@ describe('area code table', () => {
 });
 
 describe('searchInventory', () => {
-  it('answers the same query with the same numbers', () => {
-    const a = search({ areaCode: '415', limit: 30 });
-    const b = search({ areaCode: '415', limit: 30 });
+  it('answers the same query with the same numbers', async () => {
+    const a = await search({ areaCode: '415', limit: 30 });
+    const b = await search({ areaCode: '415', limit: 30 });
     expect(a).toHaveLength(30);
     expect(b).toEqual(a);
     // A caller mutating a result cannot change the inventory.
     a[0].capabilities.sms = !a[0].capabilities.sms;
     a[0].phoneNumber = '+19999999999';
-    expect(search({ areaCode: '415', limit: 30 })).toEqual(b);
+    expect(await search({ areaCode: '415', limit: 30 })).toEqual(b);
   });
 
-  it('differs between area codes and stays inside the area code', () => {
-    const sf = search({ areaCode: '415' });
-    const ny = search({ areaCode: '212' });
+  it('differs between area codes and stays inside the area code', async () => {
+    const sf = await search({ areaCode: '415' });
+    const ny = await search({ areaCode: '212' });
     expect(sf.length).toBeGreaterThan(0);
     expect(ny.length).toBeGreaterThan(0);
     expect(numbers(sf).every((n) => n.startsWith('+1415'))).toBe(true);
@@ -60,51 +60,51 @@ describe('searchInventory', () => {
     expect(sf.every((n) => n.locality === 'San Francisco' && n.region === 'CA' && n.type === 'local')).toBe(true);
   });
 
-  it('has a fixed pool of distinct numbers per area code', () => {
-    const all = search({ areaCode: '303', limit: 10_000 });
+  it('has a fixed pool of distinct numbers per area code', async () => {
+    const all = await search({ areaCode: '303', limit: 10_000 });
     expect(all).toHaveLength(INVENTORY_SIZE);
     expect(new Set(numbers(all)).size).toBe(INVENTORY_SIZE);
   });
 
-  it('never returns a taken number and still fills up to the limit', () => {
-    const first = search({ areaCode: '617', limit: 10 });
+  it('never returns a taken number and still fills up to the limit', async () => {
+    const first = await search({ areaCode: '617', limit: 10 });
     const taken = new Set(numbers(first).slice(0, 5));
-    const again = search({ areaCode: '617', limit: 10 }, (e) => taken.has(e));
+    const again = await search({ areaCode: '617', limit: 10 }, async (e) => taken.has(e));
     expect(again).toHaveLength(10);
     for (const n of again) expect(taken.has(n.phoneNumber)).toBe(false);
     // The untaken ones keep their place, then the next numbers of the pool fill in.
     expect(numbers(again).slice(0, 5)).toEqual(numbers(first).slice(5));
-    expect(numbers(again).slice(5)).toEqual(numbers(search({ areaCode: '617', limit: 15 })).slice(10));
+    expect(numbers(again).slice(5)).toEqual(numbers(await search({ areaCode: '617', limit: 15 })).slice(10));
   });
 
-  it('returns fewer than the limit only when the pool is exhausted', () => {
-    const all = numbers(search({ areaCode: '617', limit: 10_000 }));
+  it('returns fewer than the limit only when the pool is exhausted', async () => {
+    const all = numbers(await search({ areaCode: '617', limit: 10_000 }));
     const taken = new Set(all.slice(0, INVENTORY_SIZE - 3));
-    expect(numbers(search({ areaCode: '617', limit: 10 }, (e) => taken.has(e)))).toEqual(all.slice(-3));
-    expect(search({ areaCode: '617', limit: 0 })).toEqual([]);
+    expect(numbers(await search({ areaCode: '617', limit: 10 }, async (e) => taken.has(e)))).toEqual(all.slice(-3));
+    expect(await search({ areaCode: '617', limit: 0 })).toEqual([]);
   });
 
-  it('filters with contains anywhere in the 10 national digits', () => {
-    const pool = search({ areaCode: '312', limit: 10_000 });
+  it('filters with contains anywhere in the 10 national digits', async () => {
+    const pool = await search({ areaCode: '312', limit: 10_000 });
     for (const contains of ['7', '42', '312', '0']) {
-      const r = search({ areaCode: '312', contains, limit: 10_000 });
+      const r = await search({ areaCode: '312', contains, limit: 10_000 });
       const expected = pool.filter((n) => n.phoneNumber.slice(2).includes(contains));
       expect(r).toEqual(expected);
       expect(r.length).toBeGreaterThan(0);
       expect(r.length).toBeLessThanOrEqual(pool.length);
     }
     // The area code itself counts: every 312 number contains "312".
-    expect(search({ areaCode: '312', contains: '312', limit: 10_000 })).toHaveLength(INVENTORY_SIZE);
+    expect(await search({ areaCode: '312', contains: '312', limit: 10_000 })).toHaveLength(INVENTORY_SIZE);
     // Seven digits pick out one number; the country code is not part of the match.
     const target = pool[17].phoneNumber;
-    expect(numbers(search({ areaCode: '312', contains: target.slice(-7), limit: 10_000 }))).toContain(target);
-    expect(search({ areaCode: '312', contains: '1312', limit: 10_000 })).toEqual(
+    expect(numbers(await search({ areaCode: '312', contains: target.slice(-7), limit: 10_000 }))).toContain(target);
+    expect(await search({ areaCode: '312', contains: '1312', limit: 10_000 })).toEqual(
       pool.filter((n) => n.phoneNumber.slice(2).includes('1312')),
     );
   });
 
-  it('filters by capabilities, and the pool has numbers lacking sms or mms', () => {
-    const pool = search({ areaCode: '206', limit: 10_000 });
+  it('filters by capabilities, and the pool has numbers lacking sms or mms', async () => {
+    const pool = await search({ areaCode: '206', limit: 10_000 });
     const voiceOnly = pool.filter((n) => !n.capabilities.sms);
     const noMms = pool.filter((n) => !n.capabilities.mms);
     expect(voiceOnly.length).toBeGreaterThan(0);
@@ -113,23 +113,23 @@ describe('searchInventory', () => {
       pool.length / 2,
     );
 
-    const sms = search({ areaCode: '206', capabilities: ['sms'], limit: 10_000 });
+    const sms = await search({ areaCode: '206', capabilities: ['sms'], limit: 10_000 });
     expect(sms).toEqual(pool.filter((n) => n.capabilities.sms));
-    const mmsVoice = search({ areaCode: '206', capabilities: ['mms', 'voice'], limit: 10_000 });
+    const mmsVoice = await search({ areaCode: '206', capabilities: ['mms', 'voice'], limit: 10_000 });
     expect(mmsVoice).toEqual(pool.filter((n) => n.capabilities.mms && n.capabilities.voice));
     expect(mmsVoice.length).toBeLessThan(pool.length);
   });
 
-  it('every area code offers voice-only and mms-less numbers (channel_unsupported is reachable)', () => {
+  it('every area code offers voice-only and mms-less numbers (channel_unsupported is reachable)', async () => {
     for (const code of AREA_CODES.keys()) {
-      const pool = search({ areaCode: code, limit: 10_000 });
+      const pool = await search({ areaCode: code, limit: 10_000 });
       expect(pool.some((n) => !n.capabilities.sms)).toBe(true);
       expect(pool.some((n) => n.capabilities.sms && !n.capabilities.mms)).toBe(true);
     }
   });
 
-  it('sells toll-free numbers only from the contract prefixes', () => {
-    const r = searchInventory({ type: 'tollfree', limit: 70 }, none);
+  it('sells toll-free numbers only from the contract prefixes', async () => {
+    const r = await searchInventory({ type: 'tollfree', limit: 70 }, none);
     expect(r).toHaveLength(70);
     const prefixes = new Set(r.map((n) => n.phoneNumber.slice(2, 5)));
     expect([...prefixes].sort()).toEqual([...TOLL_FREE_PREFIXES].sort());
@@ -143,28 +143,28 @@ describe('searchInventory', () => {
     expect(r.some((n) => n.capabilities.mms)).toBe(true);
     expect(r.some((n) => !n.capabilities.mms)).toBe(true);
 
-    const only888 = searchInventory({ type: 'tollfree', areaCode: '888', limit: 20 }, none);
+    const only888 = await searchInventory({ type: 'tollfree', areaCode: '888', limit: 20 }, none);
     expect(only888).toHaveLength(20);
     expect(only888.every((n) => n.phoneNumber.startsWith('+1888'))).toBe(true);
-    expect(searchInventory({ type: 'tollfree', areaCode: '512', limit: 20 }, none)).toEqual([]);
-    expect(searchInventory({ type: 'tollfree', areaCode: '899', limit: 20 }, none)).toEqual([]);
+    expect(await searchInventory({ type: 'tollfree', areaCode: '512', limit: 20 }, none)).toEqual([]);
+    expect(await searchInventory({ type: 'tollfree', areaCode: '899', limit: 20 }, none)).toEqual([]);
     // And a toll-free prefix is not a local area code.
-    expect(search({ areaCode: '800' })).toEqual([]);
+    expect(await search({ areaCode: '800' })).toEqual([]);
   });
 
-  it('prices local numbers from the price table', () => {
+  it('prices local numbers from the price table', async () => {
     expect(LOCAL_MONTHLY_CENTS).toBe(115);
     expect(TOLLFREE_MONTHLY_CENTS).toBe(215);
     expect(PRICES.campaignRegistration).toBe(1500);
     expect(emailChargeCents(0)).toBe(0);
     expect(emailChargeCents(10)).toBe(1);
     expect(emailChargeCents(11)).toBe(2);
-    const atlanta = search({ areaCode: '404' });
+    const atlanta = await search({ areaCode: '404' });
     expect(atlanta.length).toBeGreaterThan(0);
     expect(atlanta.every((n) => n.monthlyPriceCents === 115)).toBe(true);
   });
 
-  it('finds the area codes of a locality, case-insensitively', () => {
+  it('finds the area codes of a locality, case-insensitively', async () => {
     expect(areaCodesForLocality('Austin')).toEqual(['512', '737']);
     expect(areaCodesForLocality('  aUsTiN ')).toEqual(['512', '737']);
     expect(areaCodesForLocality('Austin, TX')).toEqual(['512', '737']);
@@ -172,26 +172,26 @@ describe('searchInventory', () => {
     expect(areaCodesForLocality('New York')).toEqual(expect.arrayContaining(['212', '332', '347', '646', '718', '917', '929']));
     expect(areaCodesForLocality('Atlantis')).toEqual([]);
 
-    const r = search({ locality: 'austin', limit: 40 });
+    const r = await search({ locality: 'austin', limit: 40 });
     expect(r).toHaveLength(40);
     const codes = new Set(r.map((n) => n.phoneNumber.slice(2, 5)));
     expect([...codes].sort()).toEqual(['512', '737']);
     expect(r.every((n) => n.locality === 'Austin' && n.region === 'TX')).toBe(true);
-    expect(search({ locality: 'Atlantis' })).toEqual([]);
+    expect(await search({ locality: 'Atlantis' })).toEqual([]);
   });
 
-  it('combines areaCode and locality, and needs one of them for local numbers', () => {
-    expect(search({ areaCode: '737', locality: 'Austin' })).toEqual(search({ areaCode: '737' }));
-    expect(search({ areaCode: '212', locality: 'Austin' })).toEqual([]);
-    expect(search({})).toEqual([]);
-    expect(search({ areaCode: '999' })).toEqual([]);
+  it('combines areaCode and locality, and needs one of them for local numbers', async () => {
+    expect(await search({ areaCode: '737', locality: 'Austin' })).toEqual(await search({ areaCode: '737' }));
+    expect(await search({ areaCode: '212', locality: 'Austin' })).toEqual([]);
+    expect(await search({})).toEqual([]);
+    expect(await search({ areaCode: '999' })).toEqual([]);
   });
 
-  it('only returns valid NANP numbers, never N11 exchanges or reserved numbers', () => {
+  it('only returns valid NANP numbers, never N11 exchanges or reserved numbers', async () => {
     const codes = [...AREA_CODES.keys()].filter((_, i) => i % 7 === 0);
     const all = [
-      ...codes.flatMap((areaCode) => search({ areaCode, limit: 10_000 })),
-      ...searchInventory({ type: 'tollfree', limit: 10_000 }, none),
+      ...(await Promise.all(codes.map((areaCode) => search({ areaCode, limit: 10_000 })))).flat(),
+      ...(await searchInventory({ type: 'tollfree', limit: 10_000 }, none)),
     ];
     expect(all.length).toBe((codes.length + TOLL_FREE_PREFIXES.length) * INVENTORY_SIZE);
     for (const n of all) {
@@ -206,22 +206,22 @@ describe('searchInventory', () => {
 });
 
 describe('isInInventory', () => {
-  it('recognises every search result, with the same details', () => {
+  it('recognises every search result, with the same details', async () => {
     const results = [
-      ...search({ areaCode: '512', limit: 50 }),
-      ...search({ locality: 'Toronto', limit: 50 }),
-      ...searchInventory({ type: 'tollfree', limit: 50 }, none),
+      ...(await search({ areaCode: '512', limit: 50 })),
+      ...(await search({ locality: 'Toronto', limit: 50 })),
+      ...(await searchInventory({ type: 'tollfree', limit: 50 }, none)),
     ];
     for (const n of results) expect(isInInventory(n.phoneNumber)).toEqual(n);
   });
 
-  it('agrees with the search for the whole pool, including taken numbers', () => {
-    const pool = search({ areaCode: '718', limit: 10_000 });
+  it('agrees with the search for the whole pool, including taken numbers', async () => {
+    const pool = await search({ areaCode: '718', limit: 10_000 });
     for (const n of pool) expect(isInInventory(n.phoneNumber)?.phoneNumber).toBe(n.phoneNumber);
   });
 
-  it('rejects numbers the carrier does not sell', () => {
-    const pool = new Set(numbers(search({ areaCode: '512', limit: 10_000 })));
+  it('rejects numbers the carrier does not sell', async () => {
+    const pool = new Set(numbers(await search({ areaCode: '512', limit: 10_000 })));
     // A valid 512 number outside the pool.
     let outside = '';
     for (let i = 2_000_000; i < 2_001_000 && !outside; i++) {

@@ -188,7 +188,7 @@ function prefixesFor(query: InventoryQuery): string[] {
  * pools are interleaved round-robin. Taken numbers are skipped and the result still fills up to
  * `limit` while the pools last.
  */
-export function searchInventory(query: InventoryQuery, isTaken: (e164: string) => boolean): AvailableNumber[] {
+export async function searchInventory(query: InventoryQuery, isTaken: (e164: string) => Promise<boolean>): Promise<AvailableNumber[]> {
   const limit = Math.max(0, Math.floor(query.limit));
   if (limit === 0) return [];
   const sources = prefixesFor(query).map(poolFor);
@@ -201,7 +201,7 @@ export function searchInventory(query: InventoryQuery, isTaken: (e164: string) =
       if (!n) continue;
       if (contains && !n.phoneNumber.slice(2).includes(contains)) continue;
       if (!wanted.every((c) => n.capabilities[c])) continue;
-      if (isTaken(n.phoneNumber)) continue;
+      if (await isTaken(n.phoneNumber)) continue;
       results.push(copy(n));
       if (results.length >= limit) return results;
     }

@@ -3,10 +3,10 @@ import { SimulatedPayments } from './payments.js';
 import { SANDBOX_CARD_TOKEN, SANDBOX_DECLINED_CARD_TOKEN } from '../../api/values/billing.js';
 
 describe('SimulatedPayments', () => {
-  it('charges tok_visa with a fresh charge id each time', () => {
+  it('charges tok_visa with a fresh charge id each time', async () => {
     const p = new SimulatedPayments();
-    const a = p.charge(SANDBOX_CARD_TOKEN, 500);
-    const b = p.charge(SANDBOX_CARD_TOKEN, 500);
+    const a = await p.charge(SANDBOX_CARD_TOKEN, 500);
+    const b = await p.charge(SANDBOX_CARD_TOKEN, 500);
     expect(a.ok && b.ok).toBe(true);
     if (a.ok && b.ok) {
       expect(a.chargeId).toMatch(/^ch_/);
@@ -14,23 +14,23 @@ describe('SimulatedPayments', () => {
     }
   });
 
-  it('declines tok_chargeDeclined and unknown tokens', () => {
+  it('declines tok_chargeDeclined and unknown tokens', async () => {
     const p = new SimulatedPayments();
-    expect(p.charge(SANDBOX_DECLINED_CARD_TOKEN, 500)).toMatchObject({ ok: false, reason: 'declined' });
-    expect(p.charge('tok_nope', 500)).toMatchObject({ ok: false, reason: 'declined' });
+    expect(await p.charge(SANDBOX_DECLINED_CARD_TOKEN, 500)).toMatchObject({ ok: false, reason: 'declined' });
+    expect(await p.charge('tok_nope', 500)).toMatchObject({ ok: false, reason: 'declined' });
   });
 
-  it('fails the next charge once with provider_error, whatever the card, then recovers', () => {
+  it('fails the next charge once with provider_error, whatever the card, then recovers', async () => {
     const p = new SimulatedPayments();
     p.failNext();
-    expect(p.charge(SANDBOX_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'provider_error' });
-    expect(p.charge(SANDBOX_CARD_TOKEN, 100)).toMatchObject({ ok: true });
+    expect(await p.charge(SANDBOX_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'provider_error' });
+    expect(await p.charge(SANDBOX_CARD_TOKEN, 100)).toMatchObject({ ok: true });
     p.failNext();
-    expect(p.charge(SANDBOX_DECLINED_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'provider_error' });
-    expect(p.charge(SANDBOX_DECLINED_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'declined' });
+    expect(await p.charge(SANDBOX_DECLINED_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'provider_error' });
+    expect(await p.charge(SANDBOX_DECLINED_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'declined' });
   });
 
-  it('knows the last four digits of the sandbox cards only', () => {
+  it('knows the last four digits of the sandbox cards only', async () => {
     const p = new SimulatedPayments();
     expect(p.cardLast4(SANDBOX_CARD_TOKEN)).toBe('4242');
     expect(p.cardLast4(SANDBOX_DECLINED_CARD_TOKEN)).toBe('0002');

@@ -12,7 +12,7 @@ export type PaymentResult =
 
 export interface Payments {
   /** Charges a saved card token; never throws. */
-  charge(token: string, amountCents: number): PaymentResult;
+  charge(token: string, amountCents: number): Promise<PaymentResult>;
   /** The next charge fails with `provider_error`, once, whoever it is for. */
   failNext(): void;
   /** The last four digits the provider reports for a token, or null for a token it does not know. */
@@ -31,7 +31,7 @@ const CARDS: Record<string, { last4: string; declines: boolean }> = {
 export class SimulatedPayments implements Payments {
   private failNextCharge = false;
 
-  charge(token: string, amountCents: number): PaymentResult {
+  async charge(token: string, amountCents: number): Promise<PaymentResult> {
     if (this.failNextCharge) {
       this.failNextCharge = false;
       return { ok: false, reason: 'provider_error', message: 'the payment provider did not answer; nothing was charged, try again later' };

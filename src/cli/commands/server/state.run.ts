@@ -78,8 +78,8 @@ export async function runSnapshotLoad(ctx: CliContext, o: NamedOptions & { trust
   const staged = guardVersion(() => stageSnapshot(o.dataDir, place, o.name));
   let settled: SettledTrust | undefined;
   try {
-    await aroundStoppedService(ctx, o.dataDir, () => {
-      settled = loadSnapshotData(o.dataDir, staged, { trust: o.trust });
+    await aroundStoppedService(ctx, o.dataDir, async () => {
+      settled = await loadSnapshotData(o.dataDir, staged, { trust: o.trust });
     });
   } finally {
     discardStaged(staged);
@@ -113,7 +113,7 @@ export async function runSnapshotRemove(ctx: CliContext, o: NamedOptions): Promi
 export async function runReset(ctx: CliContext, o: { dataDir: string; keepKeys: boolean }): Promise<void> {
   const dbFile = path.join(o.dataDir, DB_FILE);
   if (!existsSync(dbFile)) throw new CliError(`${dbFile} does not exist: nothing to reset (start the local service once to create it)`, EXIT.notFound);
-  await aroundStoppedService(ctx, o.dataDir, () => resetData(o.dataDir, o.keepKeys));
+  await aroundStoppedService(ctx, o.dataDir, async () => await resetData(o.dataDir, o.keepKeys));
   notice(ctx, o.keepKeys ? 'reset the local service (accounts and keys kept)' : 'reset the local service (bootstrap keys kept)');
 }
 
@@ -132,7 +132,7 @@ function guardVersion<T>(fn: () => T): T {
  * this short (it would leave the service stopped with nothing changed, or half changed): it is noted,
  * the work finishes, the service comes back, and then the command ends as interrupted (130).
  */
-async function aroundStoppedService(ctx: CliContext, dataDir: string, change: () => void): Promise<void> {
+async function aroundStoppedService(ctx: CliContext, dataDir: string, change: () => Promise<void>): Promise<void> {
   const held = holdInterrupts(ctx, () => notice(ctx, 'finishing first: the data is being swapped and the service started again'));
   try {
     await swapAroundStoppedService(ctx, dataDir, change);
@@ -142,7 +142,7 @@ async function aroundStoppedService(ctx: CliContext, dataDir: string, change: ()
   if (held.pressed) throw new CancelledError('interrupted: the change was completed and the service is as it was before the command');
 }
 
-async function swapAroundStoppedService(ctx: CliContext, dataDir: string, change: () => void): Promise<void> {
+async function swapAroundStoppedService(ctx: CliContext, dataDir: string, change: () => Promise<void>): Promise<void> {
   const was = await stopIfRunning(dataDir);
   if (was) notice(ctx, `stopped the local service (pid ${was.pid})`);
   // A service that wrote no server.json (started from code) still holds the directory's lock: its
@@ -150,7 +150,7 @@ async function swapAroundStoppedService(ctx: CliContext, dataDir: string, change
   if (dataDirInUse(dataDir)) {
     throw new CliError(`a local service is using ${dataDir} but left no server.json (started from code, not by \`svc server start\`): stop it, then run this again; nothing was changed`, EXIT.conflict);
   }
-  change();
+  await change();
   if (!was) return;
   const url = new URL(was.baseUrl);
   const host = url.hostname.replace(/^\[|\]$/g, '');

@@ -46,9 +46,9 @@ export async function billingSnapshot(deps: Pick<BillingDeps, 'clock' | 'wallets
 }
 
 /** GET /v1/billing. */
-export function getBilling(deps: BillingDeps, actor: Actor): BillingSnapshot {
+export async function getBilling(deps: BillingDeps, actor: Actor): Promise<BillingSnapshot> {
   // walletOf may open the wallet of an account older than wallets: a write, so in a transaction.
-  return deps.uow.write(async (tx) => await billingSnapshot(tx, actor.account.id));
+  return await deps.uow.write(async (tx) => await billingSnapshot(tx, actor.account.id));
 }
 
 /** The saved card's token, or 409 naming the call that saves one. */
@@ -62,12 +62,12 @@ export function savedCard(wallet: WalletRecord): string {
  * `billing.wallet.credited`). No card → 409; declined → 402 `payment_required`; the provider failing
  * → 502 `provider_error`; in every refusal nothing is credited.
  */
-export function topUp(deps: BillingDeps, actor: Actor, amountCents: number): BillingSnapshot {
+export async function topUp(deps: BillingDeps, actor: Actor, amountCents: number): Promise<BillingSnapshot> {
   assertLiveKey(actor);
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
     const token = savedCard(await walletOf(tx, accountId));
-    const chargeId = chargeCardOrThrow(tx.payments, token, amountCents, 'top-up refused');
+    const chargeId = chargeCardOrThrow(tx, `top-up:${accountId}:${amountCents}`, token, amountCents, 'top-up refused');
     await credit(tx, accountId, amountCents, 'top_up', `top-up (card charge ${chargeId})`);
     return await billingSnapshot(tx, accountId);
   });
@@ -78,9 +78,9 @@ export function topUp(deps: BillingDeps, actor: Actor, amountCents: number): Bil
  * saved card (409 otherwise: auto-recharge charges it). Lowering the threshold below the balance
  * re-arms the low-balance event (spec: once per crossing).
  */
-export function updateWalletSettings(deps: BillingDeps, actor: Actor, body: z.infer<typeof WalletPatchBody>): BillingSnapshot {
+export async function updateWalletSettings(deps: BillingDeps, actor: Actor, body: z.infer<typeof WalletPatchBody>): Promise<BillingSnapshot> {
   assertLiveKey(actor);
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
     const wallet = await walletOf(tx, accountId);
     const a = body.autoRecharge;
@@ -98,9 +98,9 @@ export function updateWalletSettings(deps: BillingDeps, actor: Actor, body: z.in
 }
 
 /** PATCH /v1/billing {spendLimitCents}: the monthly limit the charging path checks (`budget_exceeded`). */
-export function updateSpendLimit(deps: BillingDeps, actor: Actor, spendLimitCents: number): BillingSnapshot {
+export async function updateSpendLimit(deps: BillingDeps, actor: Actor, spendLimitCents: number): Promise<BillingSnapshot> {
   assertLiveKey(actor);
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
     await walletOf(tx, accountId);
     await tx.wallets.update(accountId, { spendLimitCents, updatedAt: tx.clock.nowMs() });
@@ -113,11 +113,11 @@ export function updateSpendLimit(deps: BillingDeps, actor: Actor, spendLimitCent
  * `tok_visa`, `tok_chargeDeclined`), replacing the previous one; stores the token and its last four
  * digits, never a card number. An unknown token → `validation_error` on `["body","token"]`.
  */
-export function saveCard(deps: BillingDeps, actor: Actor, token: string): BillingSnapshot {
+export async function saveCard(deps: BillingDeps, actor: Actor, token: string): Promise<BillingSnapshot> {
   assertLiveKey(actor);
   const last4 = deps.payments.cardLast4(token);
   if (last4 === null) throw validationError(['body', 'token'], 'the payment provider does not know this card token (sandbox: tok_visa, tok_chargeDeclined)');
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
     await walletOf(tx, accountId);
     await tx.wallets.update(accountId, { cardToken: token, cardLast4: last4, updatedAt: tx.clock.nowMs() });
@@ -130,9 +130,9 @@ export function saveCard(deps: BillingDeps, actor: Actor, token: string): Billin
  * `sandbox`), so the ledger still sums to it. contract §2: the wallet is live money, so a live key
  * only (issue 23); each account sets its own (a sub-account's live key too: no other account moves).
  */
-export function sandboxSetBalance(deps: BillingDeps, actor: Actor, balanceCents: number): BillingSnapshot {
+export async function sandboxSetBalance(deps: BillingDeps, actor: Actor, balanceCents: number): Promise<BillingSnapshot> {
   assertLiveKey(actor);
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     await setBalance(tx, actor.account.id, balanceCents);
     return await billingSnapshot(tx, actor.account.id);
   });

@@ -54,7 +54,9 @@ async function ensureCanPay(deps: BillingDeps, payer: Payer, what: string, amoun
   let reason = 'auto-recharge is off';
   if (canAutoRecharge(wallet)) {
     const shortBy = amountCents - wallet.balanceCents;
-    const { wallet: after, payment } = await rechargeFromCard(deps, wallet, Math.max(wallet.rechargeAmountCents, shortBy));
+    // Charged with no transaction open, then this write runs again and finds the money (outside-first.ts).
+    const payment = rechargeFromCard(deps, payer.accountId, Math.max(wallet.rechargeAmountCents, shortBy));
+    const after = await walletOf(deps, payer.accountId);
     if (after.balanceCents >= amountCents) return;
     reason = payment.ok ? 'the auto-recharge did not cover it' : `the auto-recharge failed: ${payment.message}`;
   } else if (wallet.autoRechargeEnabled) reason = 'auto-recharge has no saved card';

@@ -1,3 +1,4 @@
+import type { DomainDeps } from '../../deps.js';
 import { iso, isoOrNull } from '../../clock.js';
 import type { WalletPatch, WalletRecord } from '../../storage/wallets-repo.js';
 import type { Actor } from '../actor.js';
@@ -51,9 +52,9 @@ async function scheduleRenewal(deps: BillingDeps, accountId: string, periodEnd: 
  * declined → 402 `payment_required`, provider failure → 502 `provider_error`, and nothing changes.
  * The same plan while `active` changes nothing; while `past_due` it pays now and becomes `active`.
  */
-export function changePlan(deps: BillingDeps, actor: Actor, plan: Plan): BillingSnapshot {
+export async function changePlan(deps: BillingDeps, actor: Actor, plan: Plan): Promise<BillingSnapshot> {
   assertLiveKey(actor);
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
     const w = await walletOf(tx, accountId);
     const now = tx.clock.nowMs();
@@ -64,7 +65,7 @@ export function changePlan(deps: BillingDeps, actor: Actor, plan: Plan): Billing
       // Resumed within a paid period: its renewal job is still scheduled at currentPeriodEnd.
       await applySubscription(tx, w, { subscriptionStatus: 'active' });
     } else {
-      chargeCardOrThrow(tx.payments, savedCard(w), PLANS[plan], `subscription to ${plan} refused`);
+      chargeCardOrThrow(tx, `subscription:${accountId}:${plan}`, savedCard(w), PLANS[plan], `subscription to ${plan} refused`);
       const periodEnd = now + periodMs;
       await applySubscription(tx, w, { plan, subscriptionStatus: 'active', currentPeriodEnd: periodEnd });
       await scheduleRenewal(tx, accountId, periodEnd);
@@ -78,9 +79,9 @@ export function changePlan(deps: BillingDeps, actor: Actor, plan: Plan): Billing
  * `free`. A `past_due` subscription (its period unpaid) drops to `free` at once. On `free` → 409.
  * Canceling a canceled subscription changes nothing.
  */
-export function cancelSubscription(deps: BillingDeps, actor: Actor): BillingSnapshot {
+export async function cancelSubscription(deps: BillingDeps, actor: Actor): Promise<BillingSnapshot> {
   assertLiveKey(actor);
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
     const w = await walletOf(tx, accountId);
     if (w.subscriptionStatus === 'canceled') return billingSnapshot(tx, accountId);
@@ -97,16 +98,22 @@ export function cancelSubscription(deps: BillingDeps, actor: Actor): BillingSnap
  * → `past_due`, tried again SUBSCRIPTION_RETRY_SECS later; paid → `active`, the next period from the
  * old end (on time) or from now (recovering from past_due).
  */
-export function renewSubscription(deps: BillingDeps, p: RenewPayload): void {
-  deps.uow.write(async (tx) => {
+export async function renewSubscription(deps: Pick<DomainDeps, 'uow' | 'payments'>, p: RenewPayload): Promise<void> {
+  const due = (w: WalletRecord | undefined): w is WalletRecord => !!w && w.currentPeriodEnd === p.periodEnd && PLANS[w.plan] !== 0;
+  const before = await deps.uow.read((tx) => tx.wallets.get(p.accountId));
+  if (!due(before)) return;
+  // The card is charged with no transaction open (the provider is the outside world, issue 25); the
+  // renewal is then written if the wallet still waits for it. The job is removed after this returns:
+  // a crash in between renews again on restart (the provider's charge is not idempotent here).
+  const paid = before.subscriptionStatus !== 'canceled' && before.cardToken ? (await deps.payments.charge(before.cardToken, PLANS[before.plan])).ok : false;
+  await deps.uow.write(async (tx) => {
     const w = await tx.wallets.get(p.accountId);
-    if (!w || w.currentPeriodEnd !== p.periodEnd || PLANS[w.plan] === 0) return;
+    if (!due(w)) return;
     if (w.subscriptionStatus === 'canceled') {
       await applySubscription(tx, w, { plan: 'free', currentPeriodEnd: null });
       return;
     }
     const now = tx.clock.nowMs();
-    const paid = w.cardToken ? tx.payments.charge(w.cardToken, PLANS[w.plan]).ok : false;
     if (!paid) {
       await applySubscription(tx, w, { subscriptionStatus: 'past_due' });
       await scheduleRenewal(tx, w.accountId, p.periodEnd, now + SUBSCRIPTION_RETRY_SECS * 1000);
@@ -118,6 +125,6 @@ export function renewSubscription(deps: BillingDeps, p: RenewPayload): void {
   });
 }
 
-export function registerBillingJobs(deps: BillingDeps): void {
-  deps.scheduler.register(JOB_SUBSCRIPTION_RENEW, (p: RenewPayload) => renewSubscription(deps, p), 'subscriptions renewed');
+export function registerBillingJobs(deps: DomainDeps): void {
+  deps.scheduler.registerOutside(JOB_SUBSCRIPTION_RENEW, async (p: RenewPayload) => await renewSubscription(deps, p), 'subscriptions renewed');
 }

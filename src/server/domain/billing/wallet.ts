@@ -1,3 +1,5 @@
+import { outsideFirst } from '../outside-first.js';
+import type { TxDeps } from '../../deps.js';
 import type { Clock } from '../../clock.js';
 import type { EventStore } from '../events/store.js';
 import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';
@@ -14,6 +16,8 @@ import { monthStart } from '../month.js';
 // crossing. Everything runs inside the caller's transaction (the action the money is for).
 
 export interface WalletDeps {
+  /** Outside acts done before this write (outside-first.ts): a money move may ask for an auto-recharge. */
+  prior: ReadonlyMap<string, unknown>;
   clock: Clock;
   wallets: WalletsRepo;
   ledger: LedgerRepo;
@@ -96,7 +100,7 @@ export async function move(deps: WalletDeps, accountId: string, m: Movement): Pr
     at: new Date(now).toISOString(),
   });
   // A failed recharge leaves the wallet low; the next charge that cannot be covered tries again.
-  if (autoRechargeStarted) return (await rechargeFromCard(deps, after, after.rechargeAmountCents)).wallet;
+  if (autoRechargeStarted) rechargeFromCard(deps, accountId, after.rechargeAmountCents);
   return await walletOf(deps, accountId);
 }
 
@@ -124,12 +128,20 @@ export async function credit(deps: WalletDeps, accountId: string, amountCents: n
   return after;
 }
 
-/** Charges the saved card `amountCents` and credits the wallet with it (kind `auto_recharge`) when paid. */
-export async function rechargeFromCard(deps: WalletDeps, wallet: WalletRecord, amountCents: number): Promise<{ wallet: WalletRecord; payment: PaymentResult }> {
-  if (!wallet.cardToken) return { wallet, payment: { ok: false, reason: 'declined', message: 'no card is saved' } };
-  const payment = deps.payments.charge(wallet.cardToken, amountCents);
-  if (!payment.ok) return { wallet, payment };
-  return { wallet: await credit(deps, wallet.accountId, amountCents, 'auto_recharge', `auto-recharge (${payment.chargeId})`, payment.chargeId), payment };
+/**
+ * The auto-recharge a write needs (outside-first.ts): the saved card is charged `amountCents` with
+ * no transaction open, then the wallet credited (kind `auto_recharge`) in a transaction of its own,
+ * so the money charged is in the wallet whatever the write that asked for it does next. Returns
+ * the provider's answer; the write runs again and reads the wallet.
+ */
+export function rechargeFromCard(tx: Pick<TxDeps, 'prior'>, accountId: string, amountCents: number): PaymentResult {
+  return outsideFirst(tx, `auto-recharge:${accountId}`, async (deps) => {
+    const wallet = await deps.uow.read((r) => r.wallets.get(accountId));
+    if (!wallet?.cardToken) return { ok: false, reason: 'declined', message: 'no card is saved' } satisfies PaymentResult;
+    const payment = await deps.payments.charge(wallet.cardToken, amountCents);
+    if (payment.ok) await deps.uow.write((w) => credit(w, accountId, amountCents, 'auto_recharge', `auto-recharge (${payment.chargeId})`, payment.chargeId));
+    return payment;
+  });
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { DomainDeps } from '../../deps.js';
 import type { Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../deps.js';
 import type { Scheduler } from '../../scheduler.js';
@@ -183,8 +184,8 @@ function needsDerivedText(email: EmailRecord): boolean {
  * it becomes `suppressed` without an event, as it would have at the accept. `derivedText`, the mail
  * sandbox's text part, is kept in the same transaction.
  */
-export function handOver(deps: DeliveryDeps, emailId: string, derivedText?: string): number {
-  return deps.uow.write(async (tx) => {
+export async function handOver(deps: Pick<DeliveryDeps, 'uow'>, emailId: string, derivedText?: string): Promise<number> {
+  return await deps.uow.write(async (tx) => {
     const email = await tx.emails.getById(emailId);
     if (!email || email.status !== 'queued') return 0;
     if (derivedText !== undefined) await tx.mailbox.keepDerivedText(emailId, derivedText);
@@ -213,18 +214,19 @@ export function handOver(deps: DeliveryDeps, emailId: string, derivedText?: stri
  * first, a slice at a time (the job goes asynchronous: the scheduler runs the next job once it is
  * done), then hands over with it; any other hands over at once.
  */
-async function deliver(deps: DeliveryDeps, emailId: string): Promise<number | Promise<number>> {
-  const email = await deps.emails.getById(emailId);
+async function deliver(deps: Pick<DeliveryDeps, 'uow'>, emailId: string): Promise<number> {
+  const email = await deps.uow.read((tx) => tx.emails.getById(emailId));
   if (!email || email.status !== 'queued' || !needsDerivedText(email)) return handOver(deps, emailId);
-  return htmlToTextInSlices(email.html!).then((text) => handOver(deps, emailId, text));
+  // Derived with no transaction open: it is CPU work, a slice at a time.
+  return handOver(deps, emailId, await htmlToTextInSlices(email.html!));
 }
 
 /**
  * The due steps of one email's recipients, in one transaction; schedules each applied recipient's
  * next step. Returns how many steps applied.
  */
-export function runSteps(deps: DeliveryDeps, p: StepPayload): number {
-  return deps.uow.write(async (tx) => {
+export async function runSteps(deps: Pick<DeliveryDeps, 'uow'>, p: StepPayload): Promise<number> {
+  return await deps.uow.write(async (tx) => {
     const email = await tx.emails.getById(p.emailId);
     if (!email) return 0;
     const all = await tx.emails.recipients(p.emailId);
@@ -248,7 +250,7 @@ export function runSteps(deps: DeliveryDeps, p: StepPayload): number {
 }
 
 /** compose.ts step 3: the mail server's jobs (a restart resumes whatever was due). */
-export function registerEmailJobs(deps: DeliveryDeps): void {
-  deps.scheduler.register(EMAIL_DELIVER_JOB, async (p: { emailId: string }) => await deliver(deps, p.emailId), 'email recipients handed to the mail server');
-  deps.scheduler.register(EMAIL_STEP_JOB, (p: StepPayload) => runSteps(deps, p), 'mail server reports about email recipients');
+export function registerEmailJobs(deps: DomainDeps): void {
+  deps.scheduler.registerOutside(EMAIL_DELIVER_JOB, async (p: { emailId: string }) => await deliver(deps, p.emailId), 'email recipients handed to the mail server');
+  deps.scheduler.registerOutside(EMAIL_STEP_JOB, async (p: StepPayload) => await runSteps(deps, p), 'mail server reports about email recipients');
 }

@@ -1,3 +1,5 @@
+import type { DnsAnswer } from '../../world/dns.js';
+import type { DomainDeps, TxDeps } from '../../deps.js';
 import type { Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../deps.js';
 import type { Scheduler } from '../../scheduler.js';
@@ -72,11 +74,11 @@ const newSelector = (): string => `svc${randomBase62(12).toLowerCase()}`;
  * under a domain the caller verified is released for it (`zone-claims.ts` `mayAdd`). A released
  * domain's row is gone, so adding it again starts over (spec: "adding it again retries").
  */
-export function createDomain(deps: DomainsDeps, actor: Actor, input: string): SendingDomainRecord {
+export async function createDomain(deps: DomainsDeps, actor: Actor, input: string): Promise<SendingDomainRecord> {
   const verdict = checkSendingDomain(input);
   // contract §8: a rejected domain is 400 validation_error on `domain`.
   if (!verdict.ok) throw new ServiceError('validation_error', `domain: ${verdict.message}`, [{ path: ['body', 'domain'], message: verdict.message }]);
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     const claims = await tx.sendingDomains.claimsOver(verdict.domain);
     const may = mayAdd(actor.account.id, verdict.domain, claims);
     if (!may.ok) {
@@ -135,8 +137,8 @@ export async function listDomains(deps: Pick<DomainsDeps, 'sendingDomains'>, act
  * DELETE /v1/domains/{id}: the row goes; its scheduled checks and release find nothing and do nothing.
  * contract §2: a domain added with a live key (live email depends on it) is a live key's to delete.
  */
-export function deleteDomain(deps: Pick<DomainsDeps, 'uow' | 'sendingDomains'>, actor: Actor, id: string): void {
-  deps.uow.write(async (tx) => {
+export async function deleteDomain(deps: Pick<DomainsDeps, 'uow' | 'sendingDomains'>, actor: Actor, id: string): Promise<void> {
+  await deps.uow.write(async (tx) => {
     const d = await ownDomain(tx, actor, id);
     assertMayChange(actor, d.mode, `the domain ${d.domain}`);
     await tx.sendingDomains.delete(d.id);
@@ -154,14 +156,28 @@ export async function sendingDomainFor(deps: Pick<DomainsDeps, 'sendingDomains'>
 
 // --- the check ----------------------------------------------------------------------------------------
 
+/** What DNS answers for each of a domain's records, by name and type. */
+type DnsAnswers = Map<string, DnsAnswer>;
+const answerKey = (r: { name: string; type: string }): string => `${r.type} ${r.name}`;
+
 /**
- * Runs one check of `d` now (inside the caller's transaction): every record asked of the resolver,
- * the status moved by the table, the row saved, and the event emitted only when the status changed.
- * Returns whether this check verified the domain for the first time (the daily monitor starts then).
+ * Asks DNS for every record of `d`. DNS is the outside world (issue 25): this runs with no
+ * transaction open, and the check that uses the answers runs in a transaction after it.
  */
-async function runCheck(deps: DomainsDeps, d: SendingDomainRecord): Promise<{ firstVerified: boolean }> {
+async function lookUp(deps: Pick<DomainDeps, 'dns'>, d: SendingDomainRecord): Promise<DnsAnswers> {
+  const answers = await Promise.all(d.records.map(async (r) => [answerKey(r), await deps.dns.resolve(r.name, r.type)] as const));
+  return new Map(answers);
+}
+
+/**
+ * Runs one check of `d` now (inside the caller's transaction) with the answers DNS gave just before:
+ * each record judged, the status moved by the table, the row saved, and the event emitted only when
+ * the status changed. Returns whether this check verified the domain for the first time (the daily
+ * monitor starts then).
+ */
+async function runCheck(deps: DomainsDeps, d: SendingDomainRecord, answers: DnsAnswers): Promise<{ firstVerified: boolean }> {
   const now = deps.clock.nowMs();
-  d.records = d.records.map((r) => ({ ...r, status: judgeRecord(r, deps.dns.resolve(r.name, r.type)) }));
+  d.records = d.records.map((r) => ({ ...r, status: judgeRecord(r, answers.get(answerKey(r)) ?? { state: 'missing' }) }));
   const previous = d.status;
   const next = statusAfterCheck(previous, checkOutcome(d.records));
   const firstVerified = next === 'verified' && !d.everVerified;
@@ -184,48 +200,57 @@ async function runCheck(deps: DomainsDeps, d: SendingDomainRecord): Promise<{ fi
  * authoritative (spec: a 200 does not mean verified). Decision: a manual check of a verified domain
  * follows the same table as an automatic one (a failing required record → degraded).
  */
-export function verifyDomain(deps: DomainsDeps, actor: Actor, id: string): SendingDomainRecord {
-  return deps.uow.write(async (tx) => {
+export async function verifyDomain(deps: Pick<DomainDeps, 'uow' | 'dns'>, actor: Actor, id: string): Promise<SendingDomainRecord> {
+  const answers = await lookUp(deps, await deps.uow.read((tx) => ownDomain(tx, actor, id)));
+  return await deps.uow.write(async (tx) => {
     const d = await ownDomain(tx, actor, id);
-    await runCheck(tx, d);
+    await runCheck(tx, d, answers);
     return d;
+  });
+}
+
+/** A job's check: the domain read, DNS asked with no transaction open, then the check written (`then` runs in its transaction). */
+async function checkLater(
+  deps: DomainDeps,
+  domainId: string,
+  wanted: (d: SendingDomainRecord) => boolean,
+  then: (tx: TxDeps, d: SendingDomainRecord, answers: DnsAnswers) => Promise<void>,
+): Promise<void> {
+  const before = await deps.uow.read((tx) => tx.sendingDomains.getById(domainId));
+  if (!before || !wanted(before)) return;
+  const answers = await lookUp(deps, before);
+  await deps.uow.write(async (tx) => {
+    const d = await tx.sendingDomains.getById(domainId);
+    if (d && wanted(d)) await then(tx, d, answers);
   });
 }
 
 // --- the clock's jobs ---------------------------------------------------------------------------------
 
-export function registerDomainJobs(deps: DomainsDeps): void {
+export function registerDomainJobs(deps: DomainDeps): void {
   // Re-checks of a never-verified domain, 72 h from creation. The chain ends when the domain is gone,
   // once verified (the monitor takes over), or past 72 h (the release then comes at 7 days).
-  deps.scheduler.register(JOB_DOMAIN_RECHECK, (p: DomainJobPayload) => {
-    deps.uow.write(async (tx) => {
-      const d = await tx.sendingDomains.getById(p.domainId);
-      if (!d || d.everVerified) return;
-      const { firstVerified } = await runCheck(tx, d);
+  deps.scheduler.registerOutside(JOB_DOMAIN_RECHECK, (p: DomainJobPayload) =>
+    checkLater(deps, p.domainId, (d) => !d.everVerified, async (tx, d, answers) => {
+      const { firstVerified } = await runCheck(tx, d, answers);
       if (firstVerified) return;
       const next = nextCheckAt(d, tx.clock.nowMs());
       if (next !== null) await tx.scheduler.schedule(JOB_DOMAIN_RECHECK, next, p);
-    });
-  }, 'sending domains re-checked');
+    }), 'sending domains re-checked');
 
   // The daily check of a domain that was ever verified, forever (verified ↔ degraded).
-  deps.scheduler.register(JOB_DOMAIN_MONITOR, (p: DomainJobPayload) => {
-    deps.uow.write(async (tx) => {
-      const d = await tx.sendingDomains.getById(p.domainId);
-      if (!d) return;
-      await runCheck(tx, d);
+  deps.scheduler.registerOutside(JOB_DOMAIN_MONITOR, (p: DomainJobPayload) =>
+    checkLater(deps, p.domainId, () => true, async (tx, d, answers) => {
+      await runCheck(tx, d, answers);
       await tx.scheduler.schedule(JOB_DOMAIN_MONITOR, nextCheckAt(d, tx.clock.nowMs())!, p);
-    });
-  }, 'verified sending domains checked');
+    }), 'verified sending domains checked');
 
   // spec: Sending domain status — pending (never verified) for 7 days → released, `domain.expired`;
   // a domain that was ever verified is never released. Decision: the event's `status` is `expired`
   // (like every domain.* event, its status names what happened); the row no longer exists.
-  deps.scheduler.register(JOB_DOMAIN_RELEASE, (p: DomainJobPayload) => {
-    deps.uow.write(async (tx) => {
+  deps.scheduler.register(JOB_DOMAIN_RELEASE, async (p: DomainJobPayload, _job, tx) => {
       const d = await tx.sendingDomains.getById(p.domainId);
       if (!d || d.everVerified) return;
       await releaseClaim(tx, d);
-    });
-  }, 'unverified sending domains released');
+    }, 'unverified sending domains released');
 }

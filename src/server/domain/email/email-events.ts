@@ -71,8 +71,8 @@ function refusal(type: SandboxEmailEventType, r: RecipientRecord): string | unde
  * contract §9: `POST /v1/sandbox/email-events` — one report about one recipient, with the same
  * effects and events as the simulated mail server's own. Returns the email as it now stands.
  */
-export function reportEmailEvent(deps: EmailEventsDeps, actor: Actor, body: SandboxEmailEventBody): EmailWithRecipients {
-  return deps.uow.write(async (tx) => {
+export async function reportEmailEvent(deps: EmailEventsDeps, actor: Actor, body: SandboxEmailEventBody): Promise<EmailWithRecipients> {
+  return await deps.uow.write(async (tx) => {
     const email = await ownEmail(tx, actor, body.emailId);
     // contract §2: a report on a live email suppresses addresses for live sending and counts toward
     // the complaint rate that pauses it: a live key's to make.

@@ -1,3 +1,4 @@
+import type { UnitOfWork } from '../../deps.js';
 import type { MailboxMessageRecord, MailboxRepo } from '../../storage/mailbox-repo.js';
 import type { EventStore } from '../events/store.js';
 import type { MailboxQuery } from '../../../api/schemas/email.js';
@@ -27,7 +28,7 @@ export interface MailboxPage {
 }
 
 export interface MailboxDeps {
-  mailbox: MailboxRepo;
+  uow: UnitOfWork;
   events: EventStore;
 }
 
@@ -54,9 +55,9 @@ export class MailboxFeed {
 
   async read(actor: Actor, q: MailboxQuery, signal?: AbortSignal): Promise<MailboxPage> {
     const accountId = actor.account.id;
-    const after = q.after === undefined ? 0 : q.after === 'now' ? await this.d.mailbox.headSeq(accountId) : decodeMailboxCursor(q.after);
+    const after = q.after === undefined ? 0 : q.after === 'now' ? await this.d.uow.read((tx) => tx.mailbox.headSeq(accountId)) : decodeMailboxCursor(q.after);
     const attempt = async (): Promise<MailboxPage | undefined> => {
-      const messages = await this.d.mailbox.page(accountId, after, q.limit, q.to);
+      const messages = await this.d.uow.read((tx) => tx.mailbox.page(accountId, after, q.limit, q.to));
       return messages.length === 0 ? undefined : { messages, cursor: encodeMailboxCursor(messages[messages.length - 1]!.seq) };
     };
     // No messages: the position given, so the caller follows on from it.
@@ -65,7 +66,7 @@ export class MailboxFeed {
     const first = await attempt();
     if (first) {
       // As the events feed: a read that may wait answers only what its credentials may read now (issue 23).
-      if (q.wait > 0) actor.recheck?.();
+      if (q.wait > 0) await actor.recheck?.();
       return first;
     }
     return this.held.hold(accountId, q.wait, attempt, empty, signal, actor.recheck);

@@ -62,7 +62,7 @@ export async function putSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName:
     visibleAt: now + (body.visibleAfterSecs ?? 0) * 1000,
     updatedAt: now,
   };
-  deps.uow.write(async (tx) => await tx.sandboxDns.put(entry));
+  await deps.uow.write(async (tx) => await tx.sandboxDns.put(entry));
   return entry;
 }
 
@@ -76,6 +76,6 @@ export async function getSandboxDns(deps: Pick<SandboxDnsDeps, 'sandboxDns'>, _a
 export async function deleteSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName: string): Promise<void> {
   const name = tableName(rawName);
   await assertMayEdit(deps, actor, name);
-  const gone = deps.uow.write(async (tx) => await tx.sandboxDns.delete(name));
+  const gone = await deps.uow.write(async (tx) => await tx.sandboxDns.delete(name));
   if (!gone) throw notFound('DNS name');
 }

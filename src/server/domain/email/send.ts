@@ -159,9 +159,9 @@ function domainRefusal(domain: string, d: SendingDomainRecord | undefined, accou
  * webhook handlers can be tested), but nothing is charged; `emails.mode` tells the mail server not to
  * put anything in the mail sandbox.
  */
-export function sendEmail(deps: SendEmailDeps, actor: Actor, body: SendEmailBody): EmailWithRecipients {
+export async function sendEmail(deps: SendEmailDeps, actor: Actor, body: SendEmailBody): Promise<EmailWithRecipients> {
   const valid = validateSendBody(body);
-  return deps.uow.write(async (tx) => {
+  return await deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
     const domain = await tx.sendingDomains.findByDomain(valid.from.domain);
     const refusal = domainRefusal(valid.from.domain, domain, accountId);
@@ -170,11 +170,13 @@ export function sendEmail(deps: SendEmailDeps, actor: Actor, body: SendEmailBody
 
     const now = tx.clock.nowMs();
     // spec: Email resource — recipients skipped because of an earlier bounce, complaint or unsubscribe are `suppressed`.
-    const rows: NewRecipient[] = valid.recipients.map(async (r) => ({
-      address: r.address,
-      kind: r.kind,
-      status: await tx.suppressions.find(accountId, suppressionKey(r.address)) ? 'suppressed' : 'queued',
-    }));
+    const rows: NewRecipient[] = await Promise.all(
+      valid.recipients.map(async (r) => ({
+        address: r.address,
+        kind: r.kind,
+        status: (await tx.suppressions.find(accountId, suppressionKey(r.address))) ? ('suppressed' as const) : ('queued' as const),
+      })),
+    );
     const sendable = rows.filter((r) => r.status !== 'suppressed').length;
     // spec: Email status — created `queued`; `failed` when every recipient is suppressed (contract §8's table).
     const status: EmailStatus = aggregateEmailStatus(rows.map((r) => r.status));
@@ -217,5 +219,5 @@ export async function getEmail(deps: EmailReadDeps, actor: Actor, id: string): P
 /** GET /v1/emails (extension): newest first, keyset-paged, optionally one status. */
 export async function listEmails(deps: EmailReadDeps, actor: Actor, limit: number, cursor?: string, status?: EmailStatus): Promise<Page<EmailWithRecipients>> {
   const page = await deps.emails.list(actor.account.id, limit, cursor, status);
-  return { ...page, data: page.data.map(async (email) => ({ email, recipients: await deps.emails.recipients(email.id) })) };
+  return { ...page, data: await Promise.all(page.data.map(async (email) => ({ email, recipients: await deps.emails.recipients(email.id) }))) };
 }

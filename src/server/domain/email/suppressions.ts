@@ -30,8 +30,8 @@ export async function listSuppressions(deps: SuppressionDeps, actor: Actor, limi
  * DELETE /v1/email-suppressions/{address}: removes an address so it can receive email again.
  * spec: Email domains, email, suppressions — "addresses that complained cannot be removed" → 409.
  */
-export function removeSuppression(deps: SuppressionDeps, actor: Actor, address: string): void {
-  deps.uow.write(async (tx) => {
+export async function removeSuppression(deps: SuppressionDeps, actor: Actor, address: string): Promise<void> {
+  await deps.uow.write(async (tx) => {
     const key = suppressionKey(address);
     const found = await tx.suppressions.find(actor.account.id, key);
     if (!found) throw notFound(`suppression for ${key}`);

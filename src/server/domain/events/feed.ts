@@ -1,3 +1,4 @@
+import type { UnitOfWork } from '../../deps.js';
 import type { EventRecord, EventsRepo } from '../../storage/events-repo.js';
 import { HeldReads } from './held-reads.js';
 import type { EventStore } from './store.js';
@@ -52,7 +53,7 @@ function parseTypes(types: string | undefined): { exact: string[]; prefixes: str
 }
 
 export interface FeedDeps {
-  eventsRepo: EventsRepo;
+  uow: UnitOfWork;
   events: EventStore;
 }
 
@@ -84,19 +85,19 @@ export class EventsFeed {
     const { exact, prefixes } = parseTypes(q.types);
     const before = q.before === undefined ? undefined : decodeFeedCursor(q.before, 'before');
     let after: number | undefined;
-    if (q.after === 'now') after = await this.d.eventsRepo.headSeq(accountId);
+    if (q.after === 'now') after = await this.d.uow.read((tx) => tx.eventsRepo.headSeq(accountId));
     else if (q.after !== undefined) after = decodeFeedCursor(q.after, 'after');
     const range: FeedRange = { afterSeq: after, beforeSeq: before, order: q.order, limit: q.limit, exact, prefixes };
 
     const attempt = async (): Promise<FeedPage | undefined> => {
-      const { rows, hasMore } = await this.d.eventsRepo.feedPage(accountId, range);
+      const { rows, hasMore } = await this.d.uow.read((tx) => tx.eventsRepo.feedPage(accountId, range));
       if (rows.length === 0) return undefined;
       return { events: rows, cursor: encodeFeedCursor(rows[rows.length - 1]!.seq), hasMore };
     };
     const empty = async (): Promise<FeedPage> => {
       // No items: the position given (asc without `after`: the start; desc without a bound: the
       // head, which works both to page back with `before` and to follow with `after`).
-      const position = q.order === 'asc' ? (after ?? 0) : (before ?? after ?? await this.d.eventsRepo.headSeq(accountId));
+      const position = q.order === 'asc' ? (after ?? 0) : (before ?? after ?? await this.d.uow.read((tx) => tx.eventsRepo.headSeq(accountId)));
       return { events: [], cursor: encodeFeedCursor(position), hasMore: false };
     };
 
@@ -104,7 +105,7 @@ export class EventsFeed {
     if (first) {
       // A read that may wait answers only what its credentials may read when it answers (issue 23):
       // the key may have been revoked between its check and this read (a held read re-checks on waking).
-      if (q.wait > 0) actor.recheck?.();
+      if (q.wait > 0) await actor.recheck?.();
       return first;
     }
     // A read back in time (`before`) is never held: nothing new can arrive there.

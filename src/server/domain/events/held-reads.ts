@@ -42,11 +42,18 @@ export class HeldReads {
    * revoked, or an account suspended, while the read was held answers that error, never what arrived
    * after it (issue 23).
    */
-  hold<T>(accountId: string, waitSecs: number, attempt: () => T | undefined, empty: () => T, signal?: AbortSignal, recheck?: () => void): Promise<T> {
-    if (waitSecs <= 0 || this.closed || signal?.aborted) return Promise.resolve(empty());
+  hold<T>(
+    accountId: string,
+    waitSecs: number,
+    attempt: () => Promise<T | undefined>,
+    empty: () => T | Promise<T>,
+    signal?: AbortSignal,
+    recheck?: () => Promise<void>,
+  ): Promise<T> {
+    if (waitSecs <= 0 || this.closed || signal?.aborted) return Promise.resolve().then(empty);
     return new Promise<T>((resolve, reject) => {
       let done = false;
-      const finish = (outcome: () => T) => {
+      const finish = (outcome: () => Promise<T> | T) => {
         if (done) return;
         done = true;
         clearTimeout(timer);
@@ -55,22 +62,38 @@ export class HeldReads {
         set?.delete(wake);
         if (set && set.size === 0) this.byAccount.delete(accountId);
         signal?.removeEventListener('abort', release);
-        try {
-          resolve(outcome());
-        } catch (err) {
-          reject(err);
-        }
+        Promise.resolve()
+          .then(outcome)
+          .then(resolve, reject);
       };
       const release = () => finish(empty);
-      const answer = (found: T) => () => {
-        recheck?.();
+      const answer = (found: T) => async () => {
+        await recheck?.();
         return found;
       };
+      // Wakes may overlap (a read is asynchronous): the first one that finds something answers.
       const wake = () => {
-        const found = attempt();
-        if (found !== undefined) finish(answer(found));
+        if (done) return;
+        attempt().then(
+          (found) => {
+            if (found !== undefined) finish(answer(found));
+          },
+          (err: unknown) => {
+            if (done) return;
+            done = true;
+            reject(err);
+          },
+        );
       };
-      const timer = setTimeout(() => finish(answer(empty())), waitSecs * 1000);
+      const timer = setTimeout(
+        () =>
+          finish(async () => {
+            const nothing = await empty();
+            await recheck?.();
+            return nothing;
+          }),
+        waitSecs * 1000,
+      );
       this.waiters.add(release);
       let set = this.byAccount.get(accountId);
       if (!set) this.byAccount.set(accountId, (set = new Set()));

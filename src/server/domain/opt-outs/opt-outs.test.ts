@@ -19,11 +19,11 @@ freshFixtureEachTest((f) => (fx = f));
 
 const inbound = async (actor: Actor, to: string, body: string, from = CONSUMER) => await fx.deps.uow.write((tx) => receiveInbound(tx, actor, InboundMessageBody.parse({ from, to, body })));
 const send = async (actor: Actor, from: string, to = CONSUMER, body = 'hello') => await fx.deps.uow.write((tx) => sendMessage(tx, actor, SendMessageBody.parse({ from, to, body })));
-const messages = async (account = fx.agency): Promise<MessageRecord[]> => (await fx.deps.messages.list(account.id, {}, 100)).data;
+const messages = async (account = fx.agency): Promise<MessageRecord[]> => (await fx.deps.uow.read(async (tx) => await tx.messages.list(account.id, {}, 100))).data;
 /** What the number sent the consumer: the replies (newest first). */
 const repliesTo = async (consumer: string, account = fx.agency) => (await messages(account)).filter((m) => m.direction === 'outbound' && m.to === consumer);
 const optOuts = async (actor: Actor = fx.actor(), filters = {}) => (await fx.deps.uow.write((tx) => listOptOuts(tx, actor, filters, 100))).data;
-const smsCharges = (account = fx.agency) => fx.charges(account).filter((c) => c.category === 'sms' || c.category === 'mms');
+const smsCharges = async (account = fx.agency) => (await fx.charges(account)).filter((c) => c.category === 'sms' || c.category === 'mms');
 
 describe('keywordOf (pure)', () => {
   it.each([...STOP_WORDS])('%s is a stop word, trimmed and compared without case', (word) => {
@@ -73,11 +73,11 @@ describe('keywordOf (pure)', () => {
 
 describe('an inbound stop word (receiveInbound)', () => {
   it.each([...STOP_WORDS])('%s (lower case, padded) opts the consumer out of that number, with one unbilled reply', async (word) => {
-    const n = fx.liveNumber();
+    const n = await fx.liveNumber();
     const received = await inbound(fx.actor('live'), n.phoneNumber, `  ${word.toLowerCase()} `);
     // The inbound message is an ordinary one: stored and announced.
-    expect(await fx.deps.messages.getById(received.id)).toMatchObject({ direction: 'inbound', status: 'received' });
-    expect(fx.events(fx.agency, 'message.received').map((e) => e.body.messageId)).toEqual([received.id]);
+    expect(await fx.deps.uow.read(async (tx) => await tx.messages.getById(received.id))).toMatchObject({ direction: 'inbound', status: 'received' });
+    expect((await fx.events(fx.agency, 'message.received')).map((e) => e.body.messageId)).toEqual([received.id]);
 
     expect(await optOuts()).toEqual([
       expect.objectContaining({ numberId: n.id, from: n.phoneNumber, phoneNumber: CONSUMER, keyword: word, createdAt: fx.clock.nowMs(), status: 'active' }),
@@ -86,30 +86,30 @@ describe('an inbound stop word (receiveInbound)', () => {
     expect(more).toEqual([]);
     expect(reply).toMatchObject({ from: n.phoneNumber, to: CONSUMER, numberId: n.id, channel: 'sms', test: false, status: 'queued' });
     // The number's campaign has its own optoutMessage (GOOD_CAMPAIGN).
-    expect(reply!.body).toBe((await fx.deps.campaigns.get(fx.agency.id, n.campaignId!))!.content.optoutMessage);
+    expect(reply!.body).toBe((await fx.deps.uow.read(async (tx) => await tx.campaigns.get(fx.agency.id, n.campaignId!)))!.content.optoutMessage);
 
     // A live reply runs the carrier's course like any message, with its events, and is never billed.
     await fx.advance(2_000);
-    expect((await fx.deps.messages.getById(reply!.id))!.status).toBe('delivered');
-    expect(fx.events(fx.agency, 'message.status').map((e) => [e.body.messageId, e.body.status])).toEqual([
+    expect((await fx.deps.uow.read(async (tx) => await tx.messages.getById(reply!.id)))!.status).toBe('delivered');
+    expect((await fx.events(fx.agency, 'message.status')).map((e) => [e.body.messageId, e.body.status])).toEqual([
       [reply!.id, 'sent'],
       [reply!.id, 'delivered'],
     ]);
     expect(smsCharges()).toEqual([]);
-    expect(await fx.deps.holds.openTotal(fx.agency.id)).toBe(0);
+    expect(await fx.deps.uow.read(async (tx) => await tx.holds.openTotal(fx.agency.id))).toBe(0);
   });
 
   it('a body that merely contains a stop word is an ordinary message', async () => {
-    const n = fx.liveNumber();
+    const n = await fx.liveNumber();
     await inbound(fx.actor('live'), n.phoneNumber, 'stop please');
     await inbound(fx.actor('live'), n.phoneNumber, 'STOP sending me these');
     expect(await optOuts()).toEqual([]);
     expect(await repliesTo(CONSUMER)).toEqual([]);
-    expect(fx.events(fx.agency, 'message.received')).toHaveLength(2);
+    expect(await fx.events(fx.agency, 'message.received')).toHaveLength(2);
   });
 
   it('with no campaign the reply is a default naming the account', async () => {
-    const n = fx.buyNumber();
+    const n = await fx.buyNumber();
     await inbound(fx.actor('test'), n.phoneNumber, 'STOP');
     const [reply] = await repliesTo(CONSUMER);
     expect(reply!.body).toBe(replyText('stop', fx.agency.name));
@@ -117,12 +117,12 @@ describe('an inbound stop word (receiveInbound)', () => {
   });
 
   it("the campaign's optoutKeywords, optinKeywords and helpKeywords count, with its messages", async () => {
-    const n = fx.liveNumber();
-    const campaign = (await fx.deps.campaigns.get(fx.agency.id, n.campaignId!))!;
-    await fx.deps.campaigns.save({
+    const n = await fx.liveNumber();
+    const campaign = (await fx.deps.uow.read(async (tx) => await tx.campaigns.get(fx.agency.id, n.campaignId!)))!;
+    await fx.deps.uow.write(async (tx) => await tx.campaigns.save({
       ...campaign,
       content: { ...campaign.content, optoutKeywords: 'ARRET, Halt', optoutMessage: 'Bye.', optinKeywords: 'resume', optinMessage: 'Welcome back.', helpKeywords: 'aide', helpMessage: 'Call us.' },
-    });
+    }));
     await inbound(fx.actor('live'), n.phoneNumber, 'halt');
     expect((await optOuts()).map((o) => o.keyword)).toEqual(['HALT']);
     await inbound(fx.actor('live'), n.phoneNumber, 'Aide');
@@ -132,7 +132,7 @@ describe('an inbound stop word (receiveInbound)', () => {
   });
 
   it('a second stop word while opted out records nothing more and is not answered again', async () => {
-    const n = fx.liveNumber();
+    const n = await fx.liveNumber();
     await inbound(fx.actor('live'), n.phoneNumber, 'STOP');
     const first = await optOuts();
     await fx.advance(1_000);
@@ -144,45 +144,45 @@ describe('an inbound stop word (receiveInbound)', () => {
 
 describe('a send to a consumer who opted out (sendMessage)', () => {
   it('is refused 422 channel_unsupported with {reason, keyword, at}; nothing is recorded, announced or billed', async () => {
-    const n = fx.liveNumber();
+    const n = await fx.liveNumber();
     await inbound(fx.actor('live'), n.phoneNumber, 'Unsubscribe');
     const at = new Date(fx.clock.nowMs()).toISOString();
-    const before = { messages: (await messages()).length, events: fx.events(fx.agency).length, charges: fx.charges(fx.agency).length, jobs: jobCount() };
+    const before = { messages: (await messages()).length, events: (await fx.events(fx.agency)).length, charges: (await fx.charges(fx.agency)).length, jobs: jobCount() };
 
-    const err = serviceErrorOf(async () => await send(fx.actor('live'), n.phoneNumber));
+    const err = await serviceErrorOf(async () => await send(fx.actor('live'), n.phoneNumber));
     expect(err.code).toBe('channel_unsupported');
     expect(err.status).toBe(422);
     expect(err.details).toEqual({ reason: 'opted_out', keyword: 'UNSUBSCRIBE', at });
     expect(err.message).toContain(CONSUMER);
     expect(err.message).toContain(n.phoneNumber);
 
-    expect({ messages: (await messages()).length, events: fx.events(fx.agency).length, charges: fx.charges(fx.agency).length, jobs: jobCount() }).toEqual(before);
-    expect(await fx.deps.holds.openTotal(fx.agency.id)).toBe(0);
+    expect({ messages: (await messages()).length, events: (await fx.events(fx.agency)).length, charges: (await fx.charges(fx.agency)).length, jobs: jobCount() }).toEqual(before);
+    expect(await fx.deps.uow.read(async (tx) => await tx.holds.openTotal(fx.agency.id))).toBe(0);
   });
 
   it("other numbers of the account, and other consumers, are not affected", async () => {
-    const stopped = fx.liveNumber();
-    const other = fx.liveNumber();
+    const stopped = await fx.liveNumber();
+    const other = await fx.liveNumber();
     await inbound(fx.actor('live'), stopped.phoneNumber, 'STOP');
     expect((await send(fx.actor('live'), other.phoneNumber)).status).toBe('queued');
     expect((await send(fx.actor('live'), stopped.phoneNumber, OTHER_CONSUMER)).status).toBe('queued');
-    expect(serviceErrorOf(async () => await send(fx.actor('live'), stopped.phoneNumber)).code).toBe('channel_unsupported');
+    expect((await serviceErrorOf(async () => await send(fx.actor('live'), stopped.phoneNumber))).code).toBe('channel_unsupported');
   });
 
   it('a start word lifts it (answered once), and the number may send again; START with no opt-out is ordinary', async () => {
-    const n = fx.buyNumber();
+    const n = await fx.buyNumber();
     await inbound(fx.actor('test'), n.phoneNumber, 'START');
     expect(await repliesTo(CONSUMER)).toEqual([]);
 
     await inbound(fx.actor('test'), n.phoneNumber, 'STOP');
-    expect(serviceErrorOf(async () => await send(fx.actor('test'), n.phoneNumber)).code).toBe('channel_unsupported');
+    expect((await serviceErrorOf(async () => await send(fx.actor('test'), n.phoneNumber))).code).toBe('channel_unsupported');
     await inbound(fx.actor('test'), n.phoneNumber, ' unstop ');
     expect(await optOuts()).toEqual([]);
     const [optIn] = await repliesTo(CONSUMER);
     expect(optIn!.body).toBe(replyText('start', fx.agency.name));
     expect((await send(fx.actor('test'), n.phoneNumber)).status).toBe('queued');
     // The history stays in storage: the lifted row keeps when and with which word.
-    const lifted = fx.deps.db.prepare('SELECT status, keyword, lifted_keyword FROM opt_outs').all();
+    const lifted = fx.db.prepare('SELECT status, keyword, lifted_keyword FROM opt_outs').all();
     expect(lifted).toEqual([{ status: 'lifted', keyword: 'STOP', lifted_keyword: 'UNSTOP' }]);
 
     // Opting out again makes a new record.
@@ -191,7 +191,7 @@ describe('a send to a consumer who opted out (sendMessage)', () => {
   });
 
   it('a help word is answered, opted out or not, and opts no one out', async () => {
-    const n = fx.buyNumber();
+    const n = await fx.buyNumber();
     await inbound(fx.actor('test'), n.phoneNumber, 'help');
     expect(await optOuts()).toEqual([]);
     await inbound(fx.actor('test'), n.phoneNumber, 'STOP');
@@ -205,17 +205,17 @@ describe('a send to a consumer who opted out (sendMessage)', () => {
   });
 
   it('test keys follow the same rules: the reply is a stubbed test message, the send is refused', async () => {
-    const n = fx.buyNumber();
+    const n = await fx.buyNumber();
     await inbound(fx.actor('test'), n.phoneNumber, 'Stop');
     const [reply] = await repliesTo(CONSUMER);
     // A test message plays its whole course at once, with its events, and moves no money.
     expect(reply).toMatchObject({ test: true, status: 'delivered', from: n.phoneNumber });
-    expect(fx.events(fx.agency, 'message.status').map((e) => e.body.status)).toEqual(['sent', 'delivered']);
-    expect(serviceErrorOf(async () => await send(fx.actor('test'), n.phoneNumber)).details).toMatchObject({ reason: 'opted_out', keyword: 'STOP' });
+    expect((await fx.events(fx.agency, 'message.status')).map((e) => e.body.status)).toEqual(['sent', 'delivered']);
+    expect((await serviceErrorOf(async () => await send(fx.actor('test'), n.phoneNumber))).details).toMatchObject({ reason: 'opted_out', keyword: 'STOP' });
     // A live key is refused as well: the opt-out is the consumer's, not the key's.
-    const live = fx.liveNumber();
+    const live = await fx.liveNumber();
     await inbound(fx.actor('test'), live.phoneNumber, 'stop');
-    expect(serviceErrorOf(async () => await send(fx.actor('live'), live.phoneNumber)).code).toBe('channel_unsupported');
+    expect((await serviceErrorOf(async () => await send(fx.actor('live'), live.phoneNumber))).code).toBe('channel_unsupported');
   });
 
   it('the test sender +15005550006 follows the same rules', async () => {
@@ -224,14 +224,14 @@ describe('a send to a consumer who opted out (sendMessage)', () => {
     const [reply] = await repliesTo(CONSUMER);
     expect(reply).toMatchObject({ from: TEST_SENDER, numberId: null, test: true, status: 'delivered' });
     for (const mode of ['live', 'test'] as const) {
-      expect(serviceErrorOf(async () => await send(fx.actor(mode), TEST_SENDER)).details).toMatchObject({ reason: 'opted_out', keyword: 'STOP' });
+      expect((await serviceErrorOf(async () => await send(fx.actor(mode), TEST_SENDER))).details).toMatchObject({ reason: 'opted_out', keyword: 'STOP' });
     }
     expect((await send(fx.actor('live'), TEST_SENDER, OTHER_CONSUMER)).status).toBe('queued');
     expect(smsCharges()).toEqual([]);
   });
 
   it("an opt-out is the account's own: another account's sends and lists are untouched", async () => {
-    const mine = fx.buyNumber();
+    const mine = await fx.buyNumber();
     await inbound(fx.actor('test'), mine.phoneNumber, 'STOP');
     await inbound(fx.actor('test', fx.sub), TEST_SENDER, 'STOP', OTHER_CONSUMER);
     expect(await optOuts(fx.actor('live', fx.stranger))).toEqual([]);
@@ -244,12 +244,12 @@ describe('a send to a consumer who opted out (sendMessage)', () => {
 
 describe('listOptOuts', () => {
   it('newest first; `from` narrows to a number, `phoneNumber` to a consumer', async () => {
-    const a = fx.buyNumber();
-    const b = fx.buyNumber({ areaCode: '212' });
+    const a = await fx.buyNumber();
+    const b = await fx.buyNumber({ areaCode: '212' });
     await inbound(fx.actor('test'), a.phoneNumber, 'STOP', CONSUMER);
     await inbound(fx.actor('test'), b.phoneNumber, 'STOP', CONSUMER);
     await inbound(fx.actor('test'), a.phoneNumber, 'cancel', OTHER_CONSUMER);
-    const pairs = (list: ReturnType<typeof optOuts>) => list.map((o) => [o.from, o.phoneNumber]);
+    const pairs = (list: Awaited<ReturnType<typeof optOuts>>) => list.map((o) => [o.from, o.phoneNumber]);
     expect(pairs(await optOuts())).toEqual([
       [a.phoneNumber, OTHER_CONSUMER],
       [b.phoneNumber, CONSUMER],
@@ -268,5 +268,5 @@ describe('listOptOuts', () => {
 });
 
 function jobCount(): number {
-  return (fx.deps.db.prepare('SELECT COUNT(*) AS n FROM jobs').get() as { n: number }).n;
+  return (fx.db.prepare('SELECT COUNT(*) AS n FROM jobs').get() as { n: number }).n;
 }

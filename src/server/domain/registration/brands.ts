@@ -1,3 +1,4 @@
+import type { DomainDeps } from '../../deps.js';
 import type { Actor } from '../actor.js';
 import { newUuid } from '../../ids.js';
 import { conflict, notFound, ServiceError, validationError } from '../../errors.js';
@@ -75,8 +76,8 @@ async function scheduleDecision(deps: RegistrationDeps, brand: BrandRecord): Pro
 }
 
 /** contract §7: `POST /v1/brands` → 201, `submitted` (`approved` at once for a mock brand). */
-export function createBrand(deps: RegistrationDeps, actor: Actor, body: BrandRegistrationBody): BrandRecord {
-  return deps.uow.write(async (tx) => await insertBrand(tx, actor, body));
+export async function createBrand(deps: RegistrationDeps, actor: Actor, body: BrandRegistrationBody): Promise<BrandRecord> {
+  return await deps.uow.write(async (tx) => await insertBrand(tx, actor, body));
 }
 
 /** The actor's brand, or 404 (another account's brand is not found either). */
@@ -116,8 +117,8 @@ const REVIEWED_FIELDS = ['legalName', 'entityType', ...BRAND_TEXT_FIELDS] as con
  * `rejected` (to fix it before a resubmit), else 409. `compliancePages: null` returns to the texts
  * generated from the brand.
  */
-export function updateBrand(deps: RegistrationDeps, actor: Actor, id: string, body: UpdateBrandBody): BrandRecord {
-  return deps.uow.write(async (tx) => {
+export async function updateBrand(deps: RegistrationDeps, actor: Actor, id: string, body: UpdateBrandBody): Promise<BrandRecord> {
+  return await deps.uow.write(async (tx) => {
     const b = await brandToChange(tx, actor, id);
     const reviewed = REVIEWED_FIELDS.filter((k) => body[k] !== undefined);
     if (reviewed.length && b.status !== 'draft' && b.status !== 'rejected') {
@@ -155,8 +156,8 @@ function assertUsAddress(fields: BrandFields): void {
 }
 
 /** contract §7: only a `rejected` brand can be resubmitted (else 409); the registry decides 1 h later. Decision: no new charge. */
-export function resubmitBrand(deps: RegistrationDeps, actor: Actor, id: string): BrandRecord {
-  return deps.uow.write(async (tx) => {
+export async function resubmitBrand(deps: RegistrationDeps, actor: Actor, id: string): Promise<BrandRecord> {
+  return await deps.uow.write(async (tx) => {
     const b = await brandToChange(tx, actor, id);
     if (b.status !== 'rejected') throw conflict(`only a rejected brand can be resubmitted (brand ${b.id} is ${b.status})`);
     const now = tx.clock.nowMs();
@@ -186,8 +187,8 @@ export function vettingScoreOf(b: BrandRecord, vettingClass: VettingBody['vettin
  * Decision: a mock brand, or a brand not approved, is a 409 conflict (the brand's state forbids it,
  * like every other state rule here). contract §11: `brandVetting`, live keys only.
  */
-export function vetBrand(deps: RegistrationDeps, actor: Actor, id: string, body: VettingBody): BrandRecord {
-  return deps.uow.write(async (tx) => {
+export async function vetBrand(deps: RegistrationDeps, actor: Actor, id: string, body: VettingBody): Promise<BrandRecord> {
+  return await deps.uow.write(async (tx) => {
     const b = await brandToChange(tx, actor, id);
     if (b.mock) throw conflict(`brand ${b.id} is a mock brand: mock brands are not vetted`);
     if (b.status !== 'approved') throw conflict(`only an approved brand can be vetted (brand ${b.id} is ${b.status})`);
@@ -233,13 +234,13 @@ async function decide(deps: RegistrationDeps, b: BrandRecord, d: RegistryDecisio
 }
 
 /** contract §9: the registry's verdict at once, for a `submitted` brand (else 409). */
-export function sandboxBrandDecision(
+export async function sandboxBrandDecision(
   deps: RegistrationDeps,
   actor: Actor,
   id: string,
   body: { decision: 'approved' | 'rejected'; reason?: string },
-): BrandRecord {
-  return deps.uow.write(async (tx) => {
+): Promise<BrandRecord> {
+  return await deps.uow.write(async (tx) => {
     const b = await brandToChange(tx, actor, id);
     if (b.status !== 'submitted') throw conflict(`only a submitted brand can be decided (brand ${b.id} is ${b.status})`);
     await decide(tx, b, body.decision === 'approved' ? { decision: 'approved' } : { decision: 'rejected', reason: body.reason ?? 'rejected by the registry' });
@@ -248,16 +249,14 @@ export function sandboxBrandDecision(
 }
 
 /** The registry's decision job: runs 1 h after a submission; a brand decided or resubmitted since is left alone. */
-export function registerBrandJobs(deps: RegistrationDeps): void {
+export function registerBrandJobs(deps: DomainDeps): void {
   deps.scheduler.register(
     JOB_BRAND_DECISION,
-    (p: { brandId: string; submittedAt: number }) => {
-      deps.uow.write(async (tx) => {
+    async (p: { brandId: string; submittedAt: number }, _job, tx) => {
         const b = await tx.brands.getById(p.brandId);
         if (!b || b.status !== 'submitted' || b.submittedAt !== p.submittedAt) return;
         await decide(tx, b, registryBrandVerdict(b));
-      });
-    },
+      },
     'brand registry decisions',
   );
 }

@@ -1,3 +1,4 @@
+import type { DomainDeps } from '../../deps.js';
 import type { Actor } from '../actor.js';
 import { newUuid } from '../../ids.js';
 import { conflict, notFound } from '../../errors.js';
@@ -57,8 +58,8 @@ export async function insertCampaign(deps: RegistrationDeps, actor: Actor, brand
 }
 
 /** contract §7: `POST /v1/campaigns` → 201 `submitted`; the brand must be `approved`, else 409. */
-export function createCampaign(deps: RegistrationDeps, actor: Actor, body: CreateCampaignBody): CampaignRecord {
-  return deps.uow.write(async (tx) => {
+export async function createCampaign(deps: RegistrationDeps, actor: Actor, body: CreateCampaignBody): Promise<CampaignRecord> {
+  return await deps.uow.write(async (tx) => {
     const { brandId, ...content } = body;
     const brand = await tx.brands.get(actor.account.id, brandId);
     if (!brand) throw notFound('brand');
@@ -90,8 +91,8 @@ export async function listCampaigns(deps: Pick<RegistrationDeps, 'campaigns'>, a
 const EDITABLE: readonly CampaignStatus[] = ['draft', 'rejected'];
 
 /** `PATCH /v1/campaigns/{id}`: only a `draft` or `rejected` campaign (else 409); a resubmit sends the edit. */
-export function updateCampaign(deps: RegistrationDeps, actor: Actor, id: string, body: UpdateCampaignBody): CampaignRecord {
-  return deps.uow.write(async (tx) => {
+export async function updateCampaign(deps: RegistrationDeps, actor: Actor, id: string, body: UpdateCampaignBody): Promise<CampaignRecord> {
+  return await deps.uow.write(async (tx) => {
     const c = await campaignToChange(tx, actor, id);
     if (!EDITABLE.includes(c.status)) throw conflict(`campaign ${c.id} is ${c.status}: only a draft or rejected campaign can be changed`);
     const { name, useCase, ...content } = body;
@@ -106,8 +107,8 @@ export function updateCampaign(deps: RegistrationDeps, actor: Actor, id: string,
 }
 
 /** contract §7: only a `rejected` campaign is resubmitted; `remediationAttempts` counts it; → `submitted`. */
-export function resubmitCampaign(deps: RegistrationDeps, actor: Actor, id: string): CampaignRecord {
-  return deps.uow.write(async (tx) => {
+export async function resubmitCampaign(deps: RegistrationDeps, actor: Actor, id: string): Promise<CampaignRecord> {
+  return await deps.uow.write(async (tx) => {
     const c = await campaignToChange(tx, actor, id);
     if (c.status !== 'rejected') throw conflict(`only a rejected campaign can be resubmitted (campaign ${c.id} is ${c.status})`);
     c.remediationAttempts += 1;
@@ -190,13 +191,13 @@ async function decide(deps: RegistrationDeps, c: CampaignRecord, d: CampaignDeci
 }
 
 /** contract §9: the registry's verdict at once, for a campaign under review (`submitted` or `dca_review`; else 409). */
-export function sandboxCampaignDecision(
+export async function sandboxCampaignDecision(
   deps: RegistrationDeps,
   actor: Actor,
   id: string,
   body: { decision: 'approved' | 'rejected'; reason?: string },
-): CampaignRecord {
-  return deps.uow.write(async (tx) => {
+): Promise<CampaignRecord> {
+  return await deps.uow.write(async (tx) => {
     const c = await campaignToChange(tx, actor, id);
     if (c.status !== 'submitted' && c.status !== 'dca_review') {
       throw conflict(`only a submitted or dca_review campaign can be decided (campaign ${c.id} is ${c.status})`);
@@ -213,8 +214,8 @@ export function sandboxCampaignDecision(
  * it 1 h later on the service clock (`accepted`). A mock campaign, one not approved, or one already
  * pending or accepted is a 409 conflict.
  */
-export function shareCampaign(deps: RegistrationDeps, actor: Actor, id: string): CampaignRecord {
-  return deps.uow.write(async (tx) => {
+export async function shareCampaign(deps: RegistrationDeps, actor: Actor, id: string): Promise<CampaignRecord> {
+  return await deps.uow.write(async (tx) => {
     const c = await campaignToChange(tx, actor, id);
     if (c.mock) throw conflict(`campaign ${c.id} is a mock campaign: mock campaigns cannot be shared`);
     if (c.status !== 'approved') throw conflict(`only an approved campaign can be shared (campaign ${c.id} is ${c.status})`);
@@ -231,46 +232,40 @@ export function shareCampaign(deps: RegistrationDeps, actor: Actor, id: string):
 type ReviewPayload = { campaignId: string; attempt: number };
 
 /** The registry's jobs: `dca_review` 1 h after a submission, the decision 24 h later; stale submissions are left alone. */
-export function registerCampaignJobs(deps: RegistrationDeps): void {
+export function registerCampaignJobs(deps: DomainDeps): void {
   const current = async (p: ReviewPayload, status: CampaignStatus): Promise<CampaignRecord | undefined> => {
-    const c = await deps.campaigns.getById(p.campaignId);
+    const c = await deps.uow.read(async (tx) => await tx.campaigns.getById(p.campaignId));
     return c && c.status === status && c.remediationAttempts === p.attempt ? c : undefined;
   };
   deps.scheduler.register(
     JOB_CAMPAIGN_DCA_REVIEW,
-    (p: ReviewPayload) => {
-      deps.uow.write(async (tx) => {
+    async (p: ReviewPayload, _job, tx) => {
         const c = await current(p, 'submitted');
         if (!c) return;
         c.status = 'dca_review';
         c.updatedAt = tx.clock.nowMs();
         await tx.campaigns.save(c);
         await tx.scheduler.schedule(JOB_CAMPAIGN_DECISION, c.updatedAt + REGISTRY_TIMINGS.campaignDecisionSecs * 1000, p);
-      });
-    },
+      },
     'campaigns moved to DCA review',
   );
   deps.scheduler.register(
     JOB_CAMPAIGN_DECISION,
-    (p: ReviewPayload) => {
-      deps.uow.write(async (tx) => {
+    async (p: ReviewPayload, _job, tx) => {
         const c = await current(p, 'dca_review');
         if (c) await decide(tx, c, campaignVerdict(await tx.brands.getById(c.brandId), c));
-      });
-    },
+      },
     'campaign registry decisions',
   );
   deps.scheduler.register(
     JOB_CNP_SHARING,
-    (p: { campaignId: string }) => {
-      deps.uow.write(async (tx) => {
+    async (p: { campaignId: string }, _job, tx) => {
         const c = await tx.campaigns.getById(p.campaignId);
         if (!c || c.cnpSharingStatus !== 'pending') return;
         c.cnpSharingStatus = 'accepted';
         c.updatedAt = tx.clock.nowMs();
         await tx.campaigns.save(c);
-      });
-    },
+      },
     'campaign sharing answers',
   );
 }

@@ -207,7 +207,7 @@ export async function captureLead(deps: LeadsDeps, brandId: string, form: Record
     capturedAt: now,
     createdAt: now,
   };
-  deps.uow.write(async (tx) => {
+  await deps.uow.write(async (tx) => {
     await tx.leads.insert(lead);
     // spec: Event catalog — lead.captured {leadId, brandId, firstName, lastName, email, phone, consent, consentText, capturedAt}.
     await tx.events.emit(lead.accountId, 'lead.captured', {

@@ -1,3 +1,4 @@
+import type { DomainDeps } from '../../deps.js';
 import type { Actor } from '../actor.js';
 import type { RegistrationBody } from '../../../api/schemas/registrations.js';
 import type { BrandRecord } from '../../storage/brands-repo.js';
@@ -14,8 +15,8 @@ import { insertCampaign, registerCampaignJobs } from './campaigns.js';
  * by itself when its brand is approved: at once for a mock brand (approved on creation); a rejected
  * brand leaves it `draft`.
  */
-export function register(deps: RegistrationDeps, actor: Actor, body: RegistrationBody): { brand: BrandRecord; campaign: CampaignRecord } {
-  return deps.uow.write(async (tx) => {
+export async function register(deps: RegistrationDeps, actor: Actor, body: RegistrationBody): Promise<{ brand: BrandRecord; campaign: CampaignRecord }> {
+  return await deps.uow.write(async (tx) => {
     const brand = await insertBrand(tx, actor, body.brand);
     const campaign = await insertCampaign(tx, actor, brand, body.campaign, brand.status === 'approved' ? 'submitted' : 'draft');
     return { brand, campaign };
@@ -23,7 +24,7 @@ export function register(deps: RegistrationDeps, actor: Actor, body: Registratio
 }
 
 /** The simulated registry's durable jobs (contract §7: decisions on the service clock). */
-export function registerRegistrationJobs(deps: RegistrationDeps): void {
+export function registerRegistrationJobs(deps: DomainDeps): void {
   registerBrandJobs(deps);
   registerCampaignJobs(deps);
 }

@@ -38,8 +38,8 @@ export async function getBlockedNumber(deps: Pick<BlockedNumbersDeps, 'blockedNu
  * the service's suggestion. A suggestion is confirmed with PATCH `autoSuggested: false` (contract §6);
  * the conflict's message says so and names the entry, so a client is one call from done.
  */
-export function blockNumber(deps: BlockedNumbersDeps, actor: Actor, body: CreateBlockedNumberBody): BlockedNumberRecord {
-  return deps.uow.write(async (tx) => {
+export async function blockNumber(deps: BlockedNumbersDeps, actor: Actor, body: CreateBlockedNumberBody): Promise<BlockedNumberRecord> {
+  return await deps.uow.write(async (tx) => {
     const accountId = actor.account.id;
     const now = tx.clock.nowMs();
     const existing = await tx.blockedNumbers.findByNumber(accountId, body.phoneNumber);
@@ -71,8 +71,8 @@ function alreadyPresent(phoneNumber: string, existing: BlockedNumberRecord | und
 }
 
 /** PATCH: `reason` (null clears it) and `autoSuggested: false`, which confirms a suggestion (contract §6). */
-export function updateBlockedNumber(deps: BlockedNumbersDeps, actor: Actor, id: string, body: UpdateBlockedNumberBody): BlockedNumberRecord {
-  return deps.uow.write(async (tx) => {
+export async function updateBlockedNumber(deps: BlockedNumbersDeps, actor: Actor, id: string, body: UpdateBlockedNumberBody): Promise<BlockedNumberRecord> {
+  return await deps.uow.write(async (tx) => {
     const current = await getBlockedNumber(tx, actor, id);
     const next: BlockedNumberRecord = {
       ...current,
@@ -86,8 +86,8 @@ export function updateBlockedNumber(deps: BlockedNumbersDeps, actor: Actor, id: 
 }
 
 /** DELETE: the number may call again (a later burst of short calls may suggest it anew). */
-export function unblockNumber(deps: BlockedNumbersDeps, actor: Actor, id: string): void {
-  deps.uow.write(async (tx) => {
+export async function unblockNumber(deps: BlockedNumbersDeps, actor: Actor, id: string): Promise<void> {
+  await deps.uow.write(async (tx) => {
     const entry = await getBlockedNumber(tx, actor, id);
     await tx.blockedNumbers.delete(entry.id);
   });
@@ -143,6 +143,6 @@ export async function suggestBlockAfterCall(
 }
 
 /** The auto-suggestion rule as an event outbox (registered by the composition root): runs in the event's transaction. */
-export function blockSuggestionOutbox(deps: Pick<BlockedNumbersDeps, 'clock' | 'blockedNumbers'>): EventOutbox {
-  return (event) => void suggestBlockAfterCall(deps, event.accountId, event.type, event.body as Record<string, unknown>);
+export function blockSuggestionOutbox(): EventOutbox {
+  return async (event, tx) => void (await suggestBlockAfterCall(tx, event.accountId, event.type, event.body as Record<string, unknown>));
 }

@@ -85,8 +85,8 @@ function engine(w: World = {}) {
   const decisionCalls: Array<{ request: DecisionRequest; target: { url: string; timeoutMs: number } }> = [];
   let n = 0;
   const deps: CallEngineDeps = {
-    blocklist: { find: (_acct, phoneNumber) => w.blocked?.[phoneNumber] ?? null },
-    devices: { find: (_acct, id) => w.devices?.find((d) => d.id === id) ?? null },
+    blocklist: { find: async (_acct, phoneNumber) => w.blocked?.[phoneNumber] ?? null },
+    devices: { find: async (_acct, id) => w.devices?.find((d) => d.id === id) ?? null },
     decisions: {
       decide: async (_acct, request, target) => {
         decisionCalls.push({ request, target });
@@ -211,8 +211,8 @@ describe('decision webhook (spec: Routing decision request; contract §6)', () =
   it('the runner stores "awaiting" before sending; a restart that finds it fails open and never sends again', async () => {
     const e = engine({ decision: { kind: 'response', status: 200, body: { action: 'reject' }, latencyMs: 5 } });
     let s = open(route({ decisionWebhook: DW }));
-    s = stepCall(e.deps, s).state; // blocklist
-    const asked = stepCall(e.deps, s);
+    s = (await stepCall(e.deps, s)).state; // blocklist
+    const asked = await stepCall(e.deps, s);
     expect(asked.effect).toEqual({ kind: 'decide', accountId: 'acct_1', request: expect.objectContaining({ callId: 'call_1' }), target: { url: DW.url, timeoutMs: 800 } });
     expect(asked.state.phase).toEqual({ kind: 'decision.awaiting' });
     expect(e.decisionCalls).toEqual([]); // the engine itself never sends
@@ -1026,7 +1026,7 @@ describe('transcription (spec: call.transcript, call.transcript.delta, voicemail
     const after = await runDueSteps(e.deps, JSON.parse(JSON.stringify(ended.state)) as CallState, T0 + 10_000_000);
     expect(after.events.map((ev) => ev.type)).toEqual(['call.transcript']);
     expect(after.state).toMatchObject({ status: 'completed', phase: { kind: 'done' }, dueAt: null });
-    expect(stepCall(e.deps, after.state).events).toEqual([]);
+    expect((await stepCall(e.deps, after.state)).events).toEqual([]);
   });
 
   it('the delay is capped for long calls', () => {

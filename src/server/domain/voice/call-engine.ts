@@ -65,7 +65,7 @@ export interface BlockEntry {
 
 /** What the engine reads of the blocklist (the blocked-numbers repository implements it). */
 export interface BlocklistLookup {
-  find(accountId: string, phoneNumber: string): BlockEntry | null;
+  find(accountId: string, phoneNumber: string): Promise<BlockEntry | null>;
 }
 
 /** A softphone device as a ring wave sees it (contract §6: Softphone). */
@@ -78,7 +78,7 @@ export interface DeviceInfo {
 }
 
 export interface DeviceLookup {
-  find(accountId: string, deviceId: string): DeviceInfo | null;
+  find(accountId: string, deviceId: string): Promise<DeviceInfo | null>;
 }
 
 /** spec: Routing decision request — body fields `numberId, callId, from, to, startedAt`. */
@@ -284,7 +284,7 @@ export async function runToEnd(deps: CallEngineDeps, state: CallState, maxSteps 
 
 /** One step and, if it asks for the decision webhook, the call and the step that reads its reply (in-memory runners). */
 async function stepAndPerform(deps: CallEngineDeps, state: CallState): Promise<StepResult> {
-  const first = stepCall(deps, state);
+  const first = await stepCall(deps, state);
   if (!first.effect) return first;
   const reply = await performDecision(deps, first.effect);
   const second = resumeDecision(deps, first.state, reply);
@@ -301,10 +301,10 @@ export async function performDecision(deps: Pick<CallEngineDeps, 'decisions'>, e
 }
 
 /** Runs the one step that is due. The state passed in is not changed. */
-export function stepCall(deps: CallEngineDeps, state: CallState): StepResult {
+export async function stepCall(deps: CallEngineDeps, state: CallState): Promise<StepResult> {
   if (state.dueAt === null) return { state, events: [] };
   const run = new Step(deps, structuredClone(state), state.dueAt);
-  run.run();
+  await run.run();
   return run.effect ? { state: run.s, events: run.events, effect: run.effect } : { state: run.s, events: run.events };
 }
 
@@ -367,11 +367,11 @@ class Step {
     this.trace('ended', status + (this.s.outcome ? ` (${this.s.outcome})` : ''));
   }
 
-  run(): void {
+  async run(): Promise<void> {
     const p = this.s.phase;
     switch (p.kind) {
       case 'blocklist':
-        return this.blocklist();
+        return await this.blocklist();
       case 'decision':
         return this.decision();
       case 'decision.awaiting':
@@ -418,8 +418,8 @@ class Step {
 
   // contract §6: blocklist first. spec: Blocked number — a confirmed (not auto-suggested) entry
   // rejects the call before anything rings; a suggested one is not enforced.
-  private blocklist(): void {
-    const entry = this.deps.blocklist.find(this.call.accountId, this.call.from);
+  private async blocklist(): Promise<void> {
+    const entry = await this.deps.blocklist.find(this.call.accountId, this.call.from);
     if (entry && !entry.autoSuggested) {
       this.trace('blocklist', `${this.call.from} is blocked (${entry.id}): rejected before anything rings`);
       // Decision (the spec is silent): a blocked call emits no call.* event; its record says `blocked`.
@@ -548,13 +548,13 @@ class Step {
 
   // --- the ring set (contract §6: ringMode; spec: Call route) ---
 
-  private wave(set: RingSet, index: number): void {
+  private async wave(set: RingSet, index: number): Promise<void> {
     const waves = ringWaves(set);
     const members = waves[index];
     if (!members) return this.next({ kind: 'no_answer' }, this.now);
     const dialed: Leg[] = [];
     for (const d of members) {
-      const leg = this.dial(d);
+      const leg = await this.dial(d);
       if (leg) dialed.push(leg);
     }
     if (dialed.length === 0) return this.next({ kind: 'wave', set, index: index + 1 }, this.now);
@@ -569,7 +569,7 @@ class Step {
   }
 
   /** Dials one destination, or records why it is skipped (contract §6: disabled destinations, stale devices). */
-  private dial(d: RouteDestination): Leg | null {
+  private async dial(d: RouteDestination): Promise<Leg | null> {
     const name = `${d.destinationType} ${d.destination} (${d.id})`;
     if (!d.enabled) {
       this.trace('leg.skipped', `${name}: disabled`);
@@ -577,7 +577,7 @@ class Step {
     }
     let deviceId: string | null = null;
     if (d.destinationType === 'webrtc') {
-      const device = this.deps.devices.find(this.call.accountId, d.destination);
+      const device = await this.deps.devices.find(this.call.accountId, d.destination);
       if (!device) {
         this.trace('leg.skipped', `${name}: no such device`);
         return null;

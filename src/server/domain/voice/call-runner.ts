@@ -1,3 +1,4 @@
+import type { DomainDeps, TxDeps } from '../../deps.js';
 import type { Clock } from '../../clock.js';
 import type { UnitOfWork } from '../../deps.js';
 import type { Scheduler } from '../../scheduler.js';
@@ -81,17 +82,19 @@ export const isOutboundState = (s: unknown): s is OutboundState => typeof s === 
  * The engine's view of the outside world, built in ONE place so a new dependency of the engine (a
  * transcriber) is added here only.
  */
-export function engineDeps(deps: Pick<CallsDeps, 'blockedNumbers' | 'devices' | 'decisions' | 'transcriber'>): CallEngineDeps {
+export function engineDeps(deps: Pick<DomainDeps, 'uow' | 'decisions' | 'transcriber'>): CallEngineDeps {
+  // The engine steps with no transaction open (it may call the decision webhook and the
+  // transcriber): what it looks up, it reads in a read of its own.
   return {
     blocklist: {
       async find(accountId, phoneNumber) {
-        const entry = await deps.blockedNumbers.findByNumber(accountId, phoneNumber);
+        const entry = await deps.uow.read((tx) => tx.blockedNumbers.findByNumber(accountId, phoneNumber));
         return entry ? { id: entry.id, autoSuggested: entry.autoSuggested } : null;
       },
     },
     devices: {
       async find(accountId, deviceId) {
-        const d = await deps.devices.get(accountId, deviceId);
+        const d = await deps.uow.read((tx) => tx.devices.get(accountId, deviceId));
         return d ? { id: d.id, userId: d.userId, presence: d.presence, lastSeenAt: d.lastSeenAt } : null;
       },
     },
@@ -235,32 +238,36 @@ async function recordUsage(deps: BillingDeps, before: CallRecord, progress: Call
  * how many steps ran (a clock advance reports them). A job that finds nothing due does nothing: a
  * transfer or a decision reply moved the call on and scheduled its own job.
  */
-export async function runCallSteps(deps: CallsDeps, callId: string, stepOutbound: (deps: CallsDeps, call: CallRecord, state: OutboundState) => void): Promise<number> {
+export async function runCallSteps(
+  deps: Pick<DomainDeps, 'uow' | 'decisions' | 'transcriber' | 'clock'>,
+  callId: string,
+  stepOutbound: (deps: CallsDeps & TxDeps, call: CallRecord, state: OutboundState) => Promise<void>,
+): Promise<number> {
   const engine = engineDeps(deps);
   let steps = 0;
   for (;;) {
-    const call = await deps.calls.getById(callId);
+    const call = await deps.uow.read((tx) => tx.calls.getById(callId));
     const state = call?.state as RunnerState | null | undefined;
     if (!call || !state || state.dueAt === null || state.dueAt > deps.clock.nowMs()) return steps;
     steps += 1;
     if (isOutboundState(state)) {
-      deps.uow.write(async (tx) => stepOutbound(tx, call, state));
+      await deps.uow.write(async (tx) => stepOutbound(tx, call, state));
       continue;
     }
     // A state found at `decision.awaiting` here was left by a run that stopped while waiting (the
     // normal run resumes it below before returning): the engine fails open without sending again.
-    const r = stepCall(engine, state);
+    const r = await stepCall(engine, state);
     if (!r.effect) {
-      deps.uow.write(async (tx) => await commitStep(tx, call, progressOf(r.state), r.events, later(tx, r.state.dueAt), r.state.trace.slice(state.trace.length)));
+      await deps.uow.write(async (tx) => await commitStep(tx, call, progressOf(r.state), r.events, later(tx, r.state.dueAt), r.state.trace.slice(state.trace.length)));
       continue;
     }
     // spec: Routing decision request — sent once. The state (phase `decision.awaiting`) and a job at
     // its time commit BEFORE the request goes out: after a crash that job finds the state and fails
     // open; it never sends.
-    deps.uow.write(async (tx) => await commitStep(tx, call, progressOf(r.state), r.events, r.state.dueAt, r.state.trace.slice(state.trace.length)));
+    await deps.uow.write(async (tx) => await commitStep(tx, call, progressOf(r.state), r.events, r.state.dueAt, r.state.trace.slice(state.trace.length)));
     const reply = await performDecision(engine, r.effect);
     if (deps.decisions.stopping) return steps;
-    deps.uow.write(async (tx) => {
+    await deps.uow.write(async (tx) => {
       const current = await tx.calls.getById(callId);
       const awaiting = current?.state as CallState | null | undefined;
       if (!current || !awaiting || isOutboundState(awaiting) || awaiting.phase.kind !== 'decision.awaiting') return;

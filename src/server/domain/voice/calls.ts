@@ -1,3 +1,4 @@
+import type { DomainDeps } from '../../deps.js';
 import { assertMayChange } from '../test-keys.js';
 import { assertCanStartCall } from './call-billing.js';
 import type { Actor } from '../actor.js';
@@ -30,8 +31,8 @@ import {
 // call-runner.ts as `call.step` jobs.
 
 /** The call's durable jobs (registered by the composition root): a restart resumes every call. */
-export function registerCallJobs(deps: CallsDeps): void {
-  deps.scheduler.register(JOB_CALL_STEP, (payload: { callId: string }) => runCallSteps(deps, payload.callId, stepOutbound), 'call steps');
+export function registerCallJobs(deps: DomainDeps): void {
+  deps.scheduler.registerOutside(JOB_CALL_STEP, (payload: { callId: string }) => runCallSteps(deps, payload.callId, stepOutbound), 'call steps');
 }
 
 // --- opening calls ---------------------------------------------------------------------------------
@@ -115,7 +116,7 @@ export async function placeSandboxCall(deps: CallsDeps, actor: Actor, body: Sand
     },
   });
   const record: CallRecord = { ...call, state };
-  deps.uow.write(async (tx) => {
+  await deps.uow.write(async (tx) => {
     // contract §11 (call-billing.ts): a live call starts only when its first minute could be paid; 402 → no call, no job.
     await assertCanStartCall(tx, { accountId: call.accountId, mode: actor.mode }, state.call.route?.liveTranscription === true);
     await tx.calls.insert(record);
@@ -151,7 +152,7 @@ export async function placeSoftphoneCall(deps: CallsDeps, actor: Actor, body: So
     { at: now, step: 'leg.dialed', detail: `callee ${body.to} dialed from ${body.from}` },
   ];
   const record: CallRecord = { ...call, state, trace };
-  deps.uow.write(async (tx) => {
+  await deps.uow.write(async (tx) => {
     // contract §11 (call-billing.ts): the outbound leg is charged per minute; 402 → no call, no job.
     await assertCanStartCall(tx, { accountId: call.accountId, mode: actor.mode }, false);
     await tx.calls.insert(record);
@@ -220,8 +221,8 @@ async function stepOutbound(deps: CallsDeps, call: CallRecord, state: OutboundSt
  * ends the call when it comes first. `answeredAt` stays the first answer, so `durationSeconds` (and
  * the voice minutes) cover the whole connected time, before and after the transfer.
  */
-export function transferCall(deps: CallsDeps, actor: Actor, id: string, body: TransferCallBody): CallRecord {
-  return deps.uow.write(async (tx) => {
+export async function transferCall(deps: CallsDeps, actor: Actor, id: string, body: TransferCallBody): Promise<CallRecord> {
+  return await deps.uow.write(async (tx) => {
     const call = await getCall(tx, actor, id);
     // contract §2: a live call (live usage, a live caller on the line) is a live key's to transfer.
     assertMayChange(actor, call.mode, `call ${id}`);

@@ -26,8 +26,8 @@ export interface DevicesDeps {
  * that user already has that label (`created: false`). The UNIQUE (account, user, label) index makes
  * two racing registrations end with one device.
  */
-export function registerDevice(deps: Pick<DevicesDeps, 'uow' | 'clock' | 'devices'>, actor: Actor, body: RegisterDeviceBody): { device: DeviceRecord; created: boolean } {
-  return deps.uow.write(async (tx) => await tx.devices.insertOrGet({
+export async function registerDevice(deps: Pick<DevicesDeps, 'uow' | 'clock' | 'devices'>, actor: Actor, body: RegisterDeviceBody): Promise<{ device: DeviceRecord; created: boolean }> {
+  return await deps.uow.write(async (tx) => await tx.devices.insertOrGet({
       id: newId('dev'),
       accountId: actor.account.id,
       userId: body.userId,
@@ -69,16 +69,16 @@ async function deviceToChange(deps: Pick<DevicesDeps, 'devices'>, actor: Actor, 
  * stale one (trace `leg.skipped`, "no such device") and rings the rest. The route keeps the
  * destination until it is next saved, when the route check refuses it (contract §5).
  */
-export function deleteDevice(deps: Pick<DevicesDeps, 'uow' | 'devices'>, actor: Actor, id: string): void {
-  deps.uow.write(async (tx) => {
+export async function deleteDevice(deps: Pick<DevicesDeps, 'uow' | 'devices'>, actor: Actor, id: string): Promise<void> {
+  await deps.uow.write(async (tx) => {
     const device = await deviceToChange(tx, actor, id);
     await tx.devices.delete(device.id);
   });
 }
 
 /** POST /v1/webrtc/devices/{id}/presence: a heartbeat; `lastSeenAt` is the service clock now, whatever the status. */
-export function recordHeartbeat(deps: Pick<DevicesDeps, 'uow' | 'clock' | 'devices'>, actor: Actor, id: string, status: DevicePresence): DeviceRecord {
-  return deps.uow.write(async (tx) => {
+export async function recordHeartbeat(deps: Pick<DevicesDeps, 'uow' | 'clock' | 'devices'>, actor: Actor, id: string, status: DevicePresence): Promise<DeviceRecord> {
+  return await deps.uow.write(async (tx) => {
     const device = await deviceToChange(tx, actor, id);
     const now = tx.clock.nowMs();
     await tx.devices.recordPresence(device.id, status, now);
@@ -111,8 +111,8 @@ export interface DeviceTokenClaims {
 }
 
 /** The service's token secret, generated (32 random bytes) and persisted the first time it is needed. */
-function tokenSecret(deps: Pick<DevicesDeps, 'uow' | 'serviceState'>): Buffer {
-  return deps.uow.write(async (tx) => {
+async function tokenSecret(deps: Pick<DevicesDeps, 'uow' | 'serviceState'>): Promise<Buffer> {
+  return await deps.uow.write(async (tx) => {
     let hex = await tx.serviceState.get<string>(DEVICE_TOKEN_SECRET_KEY);
     if (hex === undefined) {
       hex = randomBytes(32).toString('hex');
@@ -139,7 +139,7 @@ export async function mintDeviceToken(
   const device = await deviceToChange(deps, actor, id);
   const expiresAt = wallNowMs + DEVICE_TOKEN_TTL_SECS * 1000;
   const payload = Buffer.from(JSON.stringify({ d: device.id, a: device.accountId, e: expiresAt }), 'utf8').toString('base64url');
-  const mac = sign(tokenSecret(deps), payload).toString('base64url');
+  const mac = sign(await tokenSecret(deps), payload).toString('base64url');
   return { token: `${TOKEN_PREFIX}.${payload}.${mac}`, expiresAt };
 }
 
@@ -147,15 +147,15 @@ export async function mintDeviceToken(
  * Checks a device token: the signature under this service's secret (a token of another service, or
  * one changed in any byte, fails), then the expiry against the wall clock. The claims, or null.
  */
-export function verifyDeviceToken(
+export async function verifyDeviceToken(
   deps: Pick<DevicesDeps, 'uow' | 'serviceState'>,
   token: string,
   wallNowMs: number = Date.now(),
-): DeviceTokenClaims | null {
+): Promise<DeviceTokenClaims | null> {
   const parts = token.split('.');
   if (parts.length !== 3 || parts[0] !== TOKEN_PREFIX) return null;
   const [, payload, mac] = parts as [string, string, string];
-  const expected = sign(tokenSecret(deps), payload);
+  const expected = sign(await tokenSecret(deps), payload);
   const given = Buffer.from(mac, 'base64url');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
   let claims: unknown;

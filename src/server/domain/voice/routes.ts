@@ -92,13 +92,13 @@ function ifMatchHolds(header: string | undefined, numberId: string, record: Rout
  * that no longer holds, changes nothing. The uploaded voicemail greeting is not a body field and
  * stays (decision: it is replaced only by another upload).
  */
-export function putRoute(deps: RoutesDeps, actor: Actor, idOrPhone: string, body: PutRouteBody, opts: { ifMatch?: string } = {}): RouteState {
-  return deps.uow.write(async (tx) => {
+export async function putRoute(deps: RoutesDeps, actor: Actor, idOrPhone: string, body: PutRouteBody, opts: { ifMatch?: string } = {}): Promise<RouteState> {
+  return await deps.uow.write(async (tx) => {
     const number = await numberToChange(tx, actor, idOrPhone);
     assertOwned(number);
     const now = tx.clock.nowMs();
     const current = await tx.routes.get(number.id) ?? emptyRecord(number, now);
-    const route = buildRoute(tx, actor, body, current.route?.id ?? newId('rte'));
+    const route = await buildRoute(tx, actor, body, current.route?.id ?? newId('rte'));
     // contract §5: If-Match whose tag no longer matches → 409, nothing changed. Checked after the
     // body, so a client fixing a bad body is told about the body first.
     if (!ifMatchHolds(opts.ifMatch, number.id, current)) {
@@ -111,12 +111,12 @@ export function putRoute(deps: RoutesDeps, actor: Actor, idOrPhone: string, body
 }
 
 /** The stored route from a valid body: defaults applied, ids minted, the primary mirrored. */
-export function buildRoute(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, body: PutRouteBody, routeId: string): StoredRoute {
+export async function buildRoute(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, body: PutRouteBody, routeId: string): Promise<StoredRoute> {
   const issues = new Issues();
   const entries = ringSet(body, issues);
   const legacy = body.destinations === undefined;
-  entries.forEach(async (d, i) => await checkDestination(deps, actor, d, legacy ? ['body'] : ['body', 'destinations', i], issues));
-  if (body.ivr) checkIvr(deps, actor, body.ivr, issues);
+  for (const [i, d] of entries.entries()) await checkDestination(deps, actor, d, legacy ? ['body'] : ['body', 'destinations', i], issues);
+  if (body.ivr) await checkIvr(deps, actor, body.ivr, issues);
   if (body.decisionWebhook) checkDecisionUrl(body.decisionWebhook.url, issues);
   issues.throwIfAny();
 
@@ -215,20 +215,20 @@ async function checkDestination(deps: Pick<RoutesDeps, 'devices'>, actor: Actor,
 }
 
 /** spec: IVR object — each key's ring destinations as route destinations; digits unique per menu. */
-function checkIvr(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, ivr: NonNullable<PutRouteBody['ivr']>, issues: Issues): void {
+async function checkIvr(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, ivr: NonNullable<PutRouteBody['ivr']>, issues: Issues): Promise<void> {
   const seen = new Map<string, number>();
-  ivr.keys.forEach((k, i) => {
+  for (const [i, k] of ivr.keys.entries()) {
     // Decision: a digit chooses one action, so it appears once per menu.
     const first = seen.get(k.digit);
     if (first !== undefined) issues.add(['body', 'ivr', 'keys', i, 'digit'], `digit ${k.digit} is already used by keys[${first}]`);
     else seen.set(k.digit, i);
-    checkAction(deps, actor, k.action, ['body', 'ivr', 'keys', i, 'action'], issues);
-  });
-  checkAction(deps, actor, ivr.fallback, ['body', 'ivr', 'fallback'], issues);
+    await checkAction(deps, actor, k.action, ['body', 'ivr', 'keys', i, 'action'], issues);
+  }
+  await checkAction(deps, actor, ivr.fallback, ['body', 'ivr', 'fallback'], issues);
 }
 
-function checkAction(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, a: IvrActionBody, at: Path, issues: Issues): void {
-  if (a.type === 'ring') a.destinations.forEach(async (d, j) => await checkDestination(deps, actor, d, [...at, 'destinations', j], issues));
+async function checkAction(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, a: IvrActionBody, at: Path, issues: Issues): Promise<void> {
+  if (a.type === 'ring') for (const [j, d] of a.destinations.entries()) await checkDestination(deps, actor, d, [...at, 'destinations', j], issues);
 }
 
 /** spec: Call route — priority 0 is primary; the position in the array is the priority. */
@@ -279,7 +279,7 @@ export async function uploadGreeting(deps: RoutesDeps, actor: Actor, idOrPhone: 
   let previous: string | null = null;
   let state: RouteState;
   try {
-    state = deps.uow.write(async (tx) => {
+    state = await deps.uow.write(async (tx) => {
       const n = await numberToChange(tx, actor, idOrPhone);
       assertOwned(n);
       const now = tx.clock.nowMs();

@@ -96,8 +96,8 @@ export async function purgeExpiredDeliveries(d: Pick<WebhookDomainDeps, 'webhook
  * `inFlight`: whether the delivery machinery is attempting it right now (then 409). contract §2: a
  * live endpoint's redelivery (a live event, signed with the live secret) needs a live key.
  */
-export function scheduleManualRetry(d: WebhookDomainDeps, actor: Actor, endpointId: string, deliveryId: string, inFlight: boolean): DeliveryRecord {
-  return d.uow.write(async (tx) => {
+export async function scheduleManualRetry(d: WebhookDomainDeps, actor: Actor, endpointId: string, deliveryId: string, inFlight: boolean): Promise<DeliveryRecord> {
+  return await d.uow.write(async (tx) => {
     const endpoint = await endpointToChange(tx, actor, endpointId);
     const delivery = await getDelivery(tx, actor, endpointId, deliveryId);
     if (!endpoint.enabled) throw conflict('this webhook endpoint is disabled; re-enable it (PATCH enabled: true) before retrying a delivery');
@@ -125,8 +125,8 @@ export interface AttemptResult {
  * failing streak (samples excluded), the next attempt (at a tick boundary) or abandonment, and
  * auto-disable. Returns the next attempt time, or null. A background step: no actor.
  */
-export function recordAttempt(d: WebhookDomainDeps, deliveryId: string, attempt: number, attemptAt: number, r: AttemptResult): number | null {
-  return d.uow.write(async (tx) => {
+export async function recordAttempt(d: WebhookDomainDeps, deliveryId: string, attempt: number, attemptAt: number, r: AttemptResult): Promise<number | null> {
+  return await d.uow.write(async (tx) => {
     const delivery = await tx.webhookDeliveries.attemptState(deliveryId, { body: false });
     const endpoint = delivery && await tx.webhookEndpoints.getById(delivery.endpointId);
     if (!delivery || !endpoint) return null; // deleted while in flight
@@ -161,7 +161,7 @@ export function recordAttempt(d: WebhookDomainDeps, deliveryId: string, attempt:
         await tx.webhookEndpoints.recordOutcome(endpoint.id, false, attemptAt);
         const fresh = (await tx.webhookEndpoints.getById(endpoint.id))!;
         if (shouldAutoDisable(fresh, attemptAt)) {
-          disableEndpoint(tx, fresh, 'consecutive_failures', attemptAt, true);
+          await disableEndpoint(tx, fresh, 'consecutive_failures', attemptAt, true);
           return null;
         }
       } else if (endpoint.consecutiveFailures > 0 || endpoint.lastSuccessAt === null || attemptAt - endpoint.lastSuccessAt >= LAST_SUCCESS_RESOLUTION_MS) {

@@ -96,8 +96,8 @@ export async function createEndpoint(d: WebhookDomainDeps, actor: Actor, body: C
  * `enabled: true` re-enables, clearing disabledAt, disabledReason and the failing streak (spec:
  * Webhook endpoint states).
  */
-export function updateEndpoint(d: WebhookDomainDeps, actor: Actor, id: string, patch: UpdateWebhookBody): WebhookEndpointRecord {
-  return d.uow.write(async (tx) => {
+export async function updateEndpoint(d: WebhookDomainDeps, actor: Actor, id: string, patch: UpdateWebhookBody): Promise<WebhookEndpointRecord> {
+  return await d.uow.write(async (tx) => {
     const e = await endpointToChange(tx, actor, id);
     const now = tx.clock.nowMs();
     const url = patch.url !== undefined ? assertUrl(patch.url) : undefined;
@@ -109,7 +109,7 @@ export function updateEndpoint(d: WebhookDomainDeps, actor: Actor, id: string, p
     if (patch.enabled === true && !e.enabled) {
       await tx.webhookEndpoints.update(id, { enabled: true, disabledAt: null, disabledReason: null, consecutiveFailures: 0, failingSince: null }, now);
     } else if (patch.enabled === false && e.enabled) {
-      disableEndpoint(tx, e, 'manual', now, false);
+      await disableEndpoint(tx, e, 'manual', now, false);
     }
     return await getEndpoint(tx, actor, id);
   });
@@ -144,8 +144,8 @@ export function shouldAutoDisable(e: WebhookEndpointRecord, now: number): boolea
  * `webhook_endpoint.disabled`, which the outbox delivers only to the account's other enabled
  * endpoints subscribed to it (this one is disabled by then), and which the feed keeps.
  */
-export function disableEndpoint(d: WebhookDomainDeps, e: WebhookEndpointRecord, reason: string, now: number, emit: boolean): void {
-  d.uow.write(async (tx) => {
+export async function disableEndpoint(d: WebhookDomainDeps, e: WebhookEndpointRecord, reason: string, now: number, emit: boolean): Promise<void> {
+  await d.uow.write(async (tx) => {
     await tx.webhookEndpoints.update(e.id, { enabled: false, disabledAt: now, disabledReason: reason }, now);
     await tx.webhookDeliveries.abandonScheduled(e.id, `endpoint disabled (${reason})`, now);
     if (emit) {
@@ -166,11 +166,11 @@ export function disableEndpoint(d: WebhookDomainDeps, e: WebhookEndpointRecord, 
  * recordAttempt (disableEndpoint with reason `consecutive_failures`, emitting the event), without
  * waiting 72 hours of failures; `consecutiveFailures` in the event is the endpoint's real streak.
  */
-export function sandboxAutoDisable(d: WebhookDomainDeps, actor: Actor, id: string): WebhookEndpointRecord {
-  return d.uow.write(async (tx) => {
+export async function sandboxAutoDisable(d: WebhookDomainDeps, actor: Actor, id: string): Promise<WebhookEndpointRecord> {
+  return await d.uow.write(async (tx) => {
     const e = await endpointToChange(tx, actor, id);
     if (!e.enabled) throw conflict('this webhook endpoint is already disabled');
-    disableEndpoint(tx, e, 'consecutive_failures', tx.clock.nowMs(), true);
+    await disableEndpoint(tx, e, 'consecutive_failures', tx.clock.nowMs(), true);
     return await getEndpoint(tx, actor, id);
   });
 }

@@ -74,6 +74,10 @@ export class SqliteAccountsRepo implements AccountsRepo {
       .run(patch.name ?? null, patch.status ?? null, now, id);
   }
 
+  async all(): Promise<AccountRecord[]> {
+    return (this.db.prepare('SELECT * FROM accounts ORDER BY seq').all() as AccountRow[]).map(toRecord);
+  }
+
   async first(): Promise<AccountRecord | undefined> {
     const row = this.db.prepare('SELECT * FROM accounts WHERE parent_id IS NULL ORDER BY seq LIMIT 1').get() as
       | AccountRow

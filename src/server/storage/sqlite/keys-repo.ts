@@ -45,6 +45,14 @@ export class SqliteKeysRepo implements KeysRepo {
       .run(k.id, k.accountId, k.name, k.mode, k.prefix, k.hash, k.createdAt, k.lastUsedAt, k.revokedAt);
   }
 
+  async all(): Promise<KeyRecord[]> {
+    return (this.db.prepare('SELECT * FROM api_keys ORDER BY seq').all() as KeyRow[]).map(toRecord);
+  }
+
+  async deleteByHash(hash: string): Promise<void> {
+    this.db.prepare('DELETE FROM api_keys WHERE hash = ?').run(hash);
+  }
+
   async findByHash(hash: string): Promise<KeyRecord | undefined> {
     const row = this.byHash.get(hash) as KeyRow | undefined;
     return row && toRecord(row);

@@ -68,6 +68,7 @@ export class SqliteStore implements Store {
   }
 
   async read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    if (this.context?.getStore()) throw new Error('a read was asked for from inside an open transaction: read through the transaction (it would wait for its own commit)');
     while (this.open) await this.open;
     return fn(this.repos);
   }

@@ -108,6 +108,10 @@ export class SqliteWebhookEndpointsRepo implements WebhookEndpointsRepo {
   }
 
   /** Every endpoint of the account, newest first (a bounded list). */
+  async listEnabled(): Promise<WebhookEndpointRecord[]> {
+    return (this.db.prepare('SELECT * FROM webhook_endpoints WHERE enabled = 1 ORDER BY seq').all() as EndpointRow[]).map(toRecord);
+  }
+
   async listForAccount(accountId: string): Promise<WebhookEndpointRecord[]> {
     return (this.db.prepare('SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at DESC, seq DESC').all(accountId) as EndpointRow[]).map(toRecord);
   }

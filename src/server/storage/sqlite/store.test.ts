@@ -1,0 +1,257 @@
+import { describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteStore } from './store.js';
+import { openDatabase, type Db } from '../database.js';
+
+// The SQLite engine's store (issue 13: group commit; issue 25: the storage seam). Raw SQL on the
+// store's own connection stands for a repository's writes: it runs inside whatever transaction is open.
+
+/** The service's schema, plus a scratch table with a deferred foreign key (checked at COMMIT). */
+function freshDb(file = ':memory:'): Db {
+  const db = openDatabase(file);
+  db.exec(`CREATE TABLE parents (id INTEGER PRIMARY KEY);
+           CREATE TABLE rows (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE,
+             parent INTEGER REFERENCES parents(id) DEFERRABLE INITIALLY DEFERRED)`);
+  db.prepare('INSERT INTO parents (id) VALUES (1)').run();
+  return db;
+}
+
+const count = (db: Database.Database) => (db.prepare('SELECT COUNT(*) AS n FROM rows').get() as { n: number }).n;
+const values = (db: Database.Database) => (db.prepare('SELECT v FROM rows ORDER BY id').all() as Array<{ v: string }>).map((r) => r.v);
+const insert = (db: Database.Database, v: string, parent: number | null = null) => db.prepare('INSERT INTO rows (v, parent) VALUES (?, ?)').run(v, parent).changes;
+
+/** A database file, its store, and a second connection that sees only what has been committed. */
+function withObserver(opts: { guardOutsideCalls?: boolean } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-store-'));
+  const db = freshDb(join(dir, 'g.db'));
+  const store = new SqliteStore(db, opts);
+  const observer = new Database(join(dir, 'g.db'), { readonly: true });
+  return {
+    db,
+    store,
+    committed: () => count(observer),
+    close: async () => {
+      observer.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('SqliteStore group commit', () => {
+  it('runs the writes of one turn in one transaction, each settling only after the commit', async () => {
+    const { db, store, committed, close } = withObserver();
+    try {
+      const committedBefore: number[] = [];
+      const settledWith: number[] = [];
+      const results = Promise.all(
+        [1, 2, 3, 4, 5].map((i) =>
+          store
+            .write(async () => {
+              committedBefore.push(committed());
+              insert(db, `r${i}`, 1);
+              return i * 10;
+            })
+            .then((v) => {
+              settledWith.push(committed());
+              return v;
+            }),
+        ),
+      );
+      // Nothing runs before the turn ends: the batch is formed first.
+      expect(count(db)).toBe(0);
+      expect(await results).toEqual([10, 20, 30, 40, 50]);
+      // One transaction: no write was committed while the others ran; each settled once all five were.
+      expect(committedBefore).toEqual([0, 0, 0, 0, 0]);
+      expect(settledWith).toEqual([5, 5, 5, 5, 5]);
+      expect(db.inTransaction).toBe(false);
+    } finally {
+      await close();
+    }
+  });
+
+  it('rolls back only the write that throws; the others commit', async () => {
+    const db = freshDb();
+    const store = new SqliteStore(db);
+    const settled = await Promise.allSettled([
+      store.write(async () => insert(db, 'a')),
+      store.write(async () => {
+        insert(db, 'half-written');
+        throw new Error('refused after a write');
+      }),
+      store.write(async () => insert(db, 'a')), // UNIQUE: SQLite refuses
+      store.write(async () => insert(db, 'b')),
+    ]);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled']);
+    expect((settled[1] as PromiseRejectedResult).reason.message).toBe('refused after a write');
+    expect(values(db)).toEqual(['a', 'b']);
+    await store.close();
+  });
+
+  it('rejects every write of the batch when the COMMIT itself fails, keeps none of them, and carries on', async () => {
+    const db = freshDb();
+    const store = new SqliteStore(db);
+    const settled = await Promise.allSettled([
+      store.write(async () => insert(db, 'fine', 1)),
+      // A deferred foreign key is checked at COMMIT: this makes the whole COMMIT fail.
+      store.write(async () => insert(db, 'orphan', 99)),
+    ]);
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected']);
+    expect(count(db)).toBe(0);
+    expect(db.inTransaction).toBe(false);
+    await expect(store.write(async () => insert(db, 'later', 1))).resolves.toBe(1);
+    expect(count(db)).toBe(1);
+    await store.close();
+  });
+
+  it('keeps a turn to a bounded batch and commits the rest in the next one', async () => {
+    const { db, store, committed, close } = withObserver();
+    try {
+      const committedBefore: number[] = [];
+      const all = await Promise.all(
+        Array.from({ length: 1200 }, (_, i) =>
+          store.write(async () => {
+            committedBefore.push(committed());
+            insert(db, `x${i}`);
+            return i;
+          }),
+        ),
+      );
+      expect(all).toHaveLength(1200);
+      expect(committed()).toBe(1200);
+      // Batches of 512: the first saw nothing committed, the second the first batch, the third both.
+      expect(committedBefore[0]).toBe(0);
+      expect(committedBefore[511]).toBe(0);
+      expect(committedBefore[512]).toBe(512);
+      expect(committedBefore[1023]).toBe(512);
+      expect(committedBefore[1024]).toBe(1024);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('SqliteStore reads, hooks and savepoints', () => {
+  it('a read asked for while a batch is open waits for its commit: it never sees uncommitted rows', async () => {
+    const db = freshDb();
+    const store = new SqliteStore(db);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let readSaw: number | undefined;
+    const writing = store.write(async () => {
+      insert(db, 'pending');
+      await gate; // the batch stays open
+    });
+    // Let the batch open and its write run up to the gate.
+    while (count(db) === 0) await new Promise((r) => setImmediate(r));
+    const reading = store.read(async () => (readSaw = count(db)));
+    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    expect(readSaw).toBeUndefined(); // still waiting
+    release();
+    await writing;
+    await reading;
+    expect(readSaw).toBe(1);
+    await store.close();
+  });
+
+  it('afterCommit runs once the transaction has committed, never for a write that rolled back', async () => {
+    const { db, store, committed, close } = withObserver();
+    try {
+      const ran: Array<{ hook: string; committed: number }> = [];
+      const settled = await Promise.allSettled([
+        store.write(async (tx) => {
+          insert(db, 'kept');
+          tx.afterCommit(() => ran.push({ hook: 'kept', committed: committed() }));
+        }),
+        store.write(async (tx) => {
+          insert(db, 'dropped');
+          tx.afterCommit(() => ran.push({ hook: 'dropped', committed: committed() }));
+          throw new Error('rolled back');
+        }),
+        store.write(async (tx) => {
+          // A savepoint that rolls back takes its hooks with it; the outer write's hook stays.
+          tx.afterCommit(() => ran.push({ hook: 'outer', committed: committed() }));
+          await tx
+            .savepoint(async (inner) => {
+              inner.afterCommit(() => ran.push({ hook: 'inner dropped', committed: committed() }));
+              throw new Error('inner fails');
+            })
+            .catch(() => undefined);
+          await tx.savepoint(async (inner) => inner.afterCommit(() => ran.push({ hook: 'inner kept', committed: committed() })));
+        }),
+      ]);
+      expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(ran).toEqual([
+        { hook: 'kept', committed: 1 },
+        { hook: 'outer', committed: 1 },
+        { hook: 'inner kept', committed: 1 },
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a savepoint that throws rolls back its own writes only; nested savepoints run one at a time, in order', async () => {
+    const db = freshDb();
+    const store = new SqliteStore(db);
+    const order: string[] = [];
+    await store.write(async (tx) => {
+      insert(db, 'outer');
+      await expect(
+        tx.savepoint(async () => {
+          insert(db, 'inner rolled back');
+          throw new Error('inner fails');
+        }),
+      ).rejects.toThrow('inner fails');
+      // Asked for together: the second starts only once the first has finished.
+      await Promise.all([
+        tx.savepoint(async () => {
+          order.push('first started');
+          await new Promise((r) => setImmediate(r));
+          insert(db, 'first');
+          order.push('first finished');
+        }),
+        tx.savepoint(async (inner) => {
+          order.push('second started');
+          await inner.savepoint(async () => void insert(db, 'second, nested'));
+        }),
+      ]);
+    });
+    expect(values(db)).toEqual(['outer', 'first', 'second, nested']);
+    expect(order).toEqual(['first started', 'first finished', 'second started']);
+    await store.close();
+  });
+});
+
+describe('SqliteStore guardOutsideCalls', () => {
+  it('refuses a top-level write from inside a write, and assertNoTransaction throws inside one only', async () => {
+    const db = freshDb();
+    const store = new SqliteStore(db, { guardOutsideCalls: true });
+    expect(() => store.assertNoTransaction('the carrier')).not.toThrow();
+    await expect(
+      store.write(async () => {
+        await store.write(async () => insert(db, 'never'));
+      }),
+    ).rejects.toThrow(/from inside an open transaction/);
+    await expect(
+      store.write(async () => {
+        store.assertNoTransaction('the carrier');
+      }),
+    ).rejects.toThrow(/the carrier called while a transaction is open/);
+    // Inside a savepoint too.
+    await expect(store.write(async (tx) => await tx.savepoint(async () => store.assertNoTransaction('DNS')))).rejects.toThrow(/DNS called/);
+    expect(count(db)).toBe(0);
+    expect(() => store.assertNoTransaction('the carrier')).not.toThrow();
+    await store.close();
+  });
+
+  it('without the option, nothing is checked', async () => {
+    const db = freshDb();
+    const store = new SqliteStore(db);
+    await expect(store.write(async () => store.assertNoTransaction('the carrier'))).resolves.toBeUndefined();
+    await store.close();
+  });
+});
