@@ -50,6 +50,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       done(validationError(['body'], `nested deeper than ${MAX_JSON_DEPTH} levels`), undefined);
       return;
     }
-    parseJson(req, body as string, done);
+    // Callback style: `done` answers; the returned value (a promise in some typings) carries nothing.
+    void parseJson(req, body as string, done);
   });
 }
