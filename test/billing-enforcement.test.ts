@@ -30,17 +30,17 @@ afterEach(async () => {
   // The invariant after every test: the wallet is the sum of the ledger, never below zero.
   await expectLedgerConsistent(svc, acct);
   // Each test sets its own balance and limit; start the next one from a known wallet.
-  fund(10_000);
+  await fund(10_000);
   await limitTo(1_000_000);
 });
 
-const fund = (cents: number, accountId = acct) => svc.deps.uow.write(async (tx) => await setBalance(tx, accountId, cents));
-const limitTo = async (cents: number, accountId = acct) => await svc.deps.wallets.update(accountId, { spendLimitCents: cents, updatedAt: svc.now() });
+const fund = async (cents: number, accountId = acct) => await svc.deps.uow.write(async (tx) => await setBalance(tx, accountId, cents));
+const limitTo = async (cents: number, accountId = acct) => await svc.deps.uow.write(async (tx) => await tx.wallets.update(accountId, { spendLimitCents: cents, updatedAt: svc.now() }));
 /** A spend limit that leaves exactly `cents` of room this month. */
 const roomOf = async (cents: number, accountId = acct) =>
-  await limitTo(await svc.deps.ledger.chargedSince(accountId, monthStart(svc.now())) + await svc.deps.holds.openTotal(accountId) + cents, accountId);
+  await limitTo(await svc.deps.uow.read(async (tx) => await tx.ledger.chargedSince(accountId, monthStart(svc.now()))) + await svc.deps.uow.read(async (tx) => await tx.holds.openTotal(accountId)) + cents, accountId);
 const count = (table: string, accountId: string | null = acct): number =>
-  (svc.deps.db.prepare(`SELECT COUNT(*) AS n FROM ${table}${accountId ? ' WHERE account_id = ?' : ''}`).get(...(accountId ? [accountId] : [])) as { n: number }).n;
+  (svc.db.prepare(`SELECT COUNT(*) AS n FROM ${table}${accountId ? ' WHERE account_id = ?' : ''}`).get(...(accountId ? [accountId] : [])) as { n: number }).n;
 
 /** What a refused act must leave untouched: no record, no event, no ledger row, no hold, no job, no stored response. */
 function snapshot(table: string) {
@@ -52,19 +52,19 @@ function expect402(res: { status: number; body: any }, code: 'payment_required' 
   expect(res.body.error.code).toBe(code);
 }
 
-const lowBalanceEvents = async () => await svc.deps.eventsRepo.listByType(acct, 'billing.wallet.low_balance');
+const lowBalanceEvents = async () => await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(acct, 'billing.wallet.low_balance'));
 const send = (body: Record<string, unknown>, o: { key?: string; headers?: Record<string, string> } = {}) => svc.call('POST', '/v1/messages', { body, ...o });
 const sms = (extra: Record<string, unknown> = {}) => ({ to: '+14155550100', from: sender.phoneNumber, body: 'hello', ...extra });
 
 describe('messages: the price is reserved at accept, settled on sent', () => {
   it('an empty wallet → 402 payment_required: no message, no event, no job, no ledger row, no stored 201', async () => {
-    fund(0);
+    await fund(0);
     const before = snapshot('messages');
     const res = await send(sms(), { headers: { 'idempotency-key': 'broke-1' } });
     expect402(res, 'payment_required');
     expect(snapshot('messages')).toEqual(before);
     // The same key once the wallet is funded is a new attempt (no 201 was recorded).
-    fund(100);
+    await fund(100);
     const again = await send(sms(), { headers: { 'idempotency-key': 'broke-1' } });
     expect(again.status).toBe(201);
   });
@@ -80,11 +80,11 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
   });
 
   it('holds the price at accept (out of the balance), then charges it on sent; MMS per message', async () => {
-    fund(1000);
+    await fund(1000);
     const res = await send(sms({ body: 'y'.repeat(161) }));
     expect(res.status).toBe(201);
     expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(1000 - 2 * PRICES.smsSegment);
-    expect(await svc.deps.holds.openFor(res.body.id)).toMatchObject({ amountCents: 2 * PRICES.smsSegment, category: 'sms' });
+    expect(await svc.deps.uow.read(async (tx) => await tx.holds.openFor(res.body.id))).toMatchObject({ amountCents: 2 * PRICES.smsSegment, category: 'sms' });
     expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === res.body.id)).toEqual([]);
 
     const mms = await send(sms({ mediaUrls: ['https://e.test/a.png'] }));
@@ -93,7 +93,7 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
 
     await svc.advanceJobs(5);
     expect((await svc.call('GET', `/v1/messages/${res.body.id}`)).body.status).toBe('delivered');
-    expect(await svc.deps.holds.openFor(res.body.id)).toBeUndefined();
+    expect(await svc.deps.uow.read(async (tx) => await tx.holds.openFor(res.body.id))).toBeUndefined();
     expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === res.body.id)).toEqual([
       expect.objectContaining({ category: 'sms', quantity: 2, amountCents: 2 * PRICES.smsSegment }),
     ]);
@@ -105,7 +105,7 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
   });
 
   it('a test key and the test sender move no money, even from an empty wallet; inbound is free', async () => {
-    fund(0);
+    await fund(0);
     const ledgerBefore = count('ledger');
     const viaTestKey = await send(sms(), { key: svc.bootstrap.testKey });
     expect(viaTestKey.status).toBe(201);
@@ -119,8 +119,8 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
   });
 
   it('billing.wallet.low_balance fires once per crossing below the threshold, again after a credit re-arms it', async () => {
-    const threshold = (await svc.deps.wallets.get(acct))!.thresholdCents;
-    fund(threshold + 1);
+    const threshold = (await svc.deps.uow.read(async (tx) => await tx.wallets.get(acct)))!.thresholdCents;
+    await fund(threshold + 1);
     const before = (await lowBalanceEvents()).length;
     expect((await send(sms())).status).toBe(201); // threshold: not below
     expect(await lowBalanceEvents()).toHaveLength(before);
@@ -129,14 +129,14 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
     const fired = (await lowBalanceEvents()).slice(before);
     expect(fired).toHaveLength(1);
     expect(fired[0]!.body).toMatchObject({ balanceCents: threshold - 1, thresholdCents: threshold, autoRechargeStarted: false });
-    fund(threshold + 1); // a credit back above the threshold re-arms it
+    await fund(threshold + 1); // a credit back above the threshold re-arms it
     await send(sms());
     await send(sms());
     expect((await lowBalanceEvents()).slice(before)).toHaveLength(2);
   });
 
   it('the invariant: 200 concurrent live sends against a wallet that covers 50 → exactly 50 accepted', async () => {
-    fund(50 * PRICES.smsSegment);
+    await fund(50 * PRICES.smsSegment);
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) => send(sms({ body: `burst ${i}` }))));
     const accepted = results.filter((r) => r.status === 201);
     const refused = results.filter((r) => r.status === 402);
@@ -154,13 +154,13 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
 
 describe('numbers: first month on buy, renewals on the clock, emergency', () => {
   it('an empty wallet → 402 on buy and the number stays in the inventory', async () => {
-    fund(0);
+    await fund(0);
     const search = await svc.call('POST', '/v1/numbers/search', { body: { areaCode: '415', limit: 5 } });
     const pick = search.body.data[0].phoneNumber as string;
     const before = snapshot('numbers');
     expect402(await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: pick } }), 'payment_required');
     expect(snapshot('numbers')).toEqual(before);
-    fund(1000);
+    await fund(1000);
     await roomOf(PRICES.localNumberMonthly - 1);
     const funded = snapshot('numbers');
     expect402(await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: pick } }), 'budget_exceeded');
@@ -174,21 +174,21 @@ describe('numbers: first month on buy, renewals on the clock, emergency', () => 
   });
 
   it('renews every period from the wallet; an unpaid renewal keeps the number and is retried daily until paid', async () => {
-    fund(10_000);
+    await fund(10_000);
     const n = await buy(svc);
     const fees = async () => (await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === n.id && c.category === 'local_number');
     expect(await fees()).toHaveLength(1);
     await svc.advanceJobs(NUMBER_RENEWAL.periodSecs);
     expect(await fees()).toHaveLength(2);
 
-    fund(0);
+    await fund(0);
     await svc.advanceJobs(NUMBER_RENEWAL.periodSecs);
     expect(await fees()).toHaveLength(2);
     expect((await svc.call('GET', `/v1/numbers/${n.id}`)).body.status).not.toBe('released');
     await svc.advanceJobs(NUMBER_RENEWAL.retrySecs);
     expect(await fees()).toHaveLength(2);
 
-    fund(1000);
+    await fund(1000);
     const fundedAt = svc.now();
     await svc.advanceJobs(NUMBER_RENEWAL.retrySecs);
     expect(await fees()).toHaveLength(3);
@@ -202,15 +202,15 @@ describe('numbers: first month on buy, renewals on the clock, emergency', () => 
   });
 
   it('turning emergency calling on with an empty wallet → 402 and emergency stays off', async () => {
-    fund(1000);
+    await fund(1000);
     const n = await buy(svc);
-    fund(0);
+    await fund(0);
     const emergency = { enabled: true, address: { street: '1 Market St', city: 'San Francisco', state: 'CA', zip: '94105' } };
     const before = snapshot('numbers');
     expect402(await svc.call('PATCH', `/v1/numbers/${n.id}`, { body: { emergency } }), 'payment_required');
     expect(snapshot('numbers')).toEqual(before);
     expect((await svc.call('GET', `/v1/numbers/${n.id}`)).body.emergency).toMatchObject({ enabled: false });
-    fund(1000);
+    await fund(1000);
     expect((await svc.call('PATCH', `/v1/numbers/${n.id}`, { body: { emergency } })).status).toBe(200);
     expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === n.id && c.category === 'emergency')).toHaveLength(1);
   });
@@ -218,9 +218,9 @@ describe('numbers: first month on buy, renewals on the clock, emergency', () => 
 
 describe('voice: the first minute must be payable at start; the end charges what the wallet can pay', () => {
   it('a live sandbox call with an empty wallet → 402 and no call; a test key still calls', async () => {
-    fund(1000);
+    await fund(1000);
     const n = await voiceNumber(svc);
-    fund(0);
+    await fund(0);
     const before = snapshot('calls');
     expect402(await svc.call('POST', '/v1/sandbox/calls', { body: { from: CALLER, to: n.phoneNumber, scenario: {} } }), 'payment_required');
     expect(snapshot('calls')).toEqual(before);
@@ -231,14 +231,14 @@ describe('voice: the first minute must be payable at start; the end charges what
   });
 
   it('a live softphone call with nothing to pay → 402 and no call', async () => {
-    fund(1000);
+    await fund(1000);
     const n = await voiceNumber(svc);
     const device = seedDevice(svc);
-    fund(PRICES.voiceMinute - 1);
+    await fund(PRICES.voiceMinute - 1);
     const before = snapshot('calls');
     expect402(await svc.call('POST', '/v1/webrtc/calls', { body: { deviceId: device, from: n.phoneNumber, to: '+14155550199' } }), 'payment_required');
     expect(snapshot('calls')).toEqual(before);
-    fund(PRICES.voiceMinute);
+    await fund(PRICES.voiceMinute);
     const placed = await svc.call('POST', '/v1/webrtc/calls', { body: { deviceId: device, from: n.phoneNumber, to: '+14155550199' } });
     expect(placed.status).toBe(201);
     await svc.advanceJobs(3600); // let it end (and be charged) before the next test sets the wallet
@@ -246,9 +246,9 @@ describe('voice: the first minute must be payable at start; the end charges what
   });
 
   it('a call that outlives the balance is charged what the wallet holds, never below zero', async () => {
-    fund(1000);
+    await fund(1000);
     const n = await voiceNumber(svc);
-    fund(PRICES.voiceMinute); // one minute's worth
+    await fund(PRICES.voiceMinute); // one minute's worth
     const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 1, durationSecs: 5 * 60 } });
     await svc.advanceJobs(6 * 60);
     expect((await getCall(svc, call.id)).status).toBe('completed');
@@ -263,11 +263,11 @@ describe('email, registration, ports: charged on accept through the one path', (
   it('email: an empty wallet → 402 and no email; a limit below the price → budget_exceeded', async () => {
     const domain = freshDomain('bill');
     addSendingDomain(svc, domain);
-    fund(0);
+    await fund(0);
     const before = snapshot('emails');
     expect402(await svc.call('POST', '/v1/emails', { body: emailBody(`hi@${domain}`) }), 'payment_required');
     expect(snapshot('emails')).toEqual(before);
-    fund(1000);
+    await fund(1000);
     await roomOf(emailChargeCents(1) - 1);
     const funded = snapshot('emails');
     expect402(await svc.call('POST', '/v1/emails', { body: emailBody(`hi@${domain}`) }), 'budget_exceeded');
@@ -279,12 +279,12 @@ describe('email, registration, ports: charged on accept through the one path', (
   });
 
   it('brand registration, vetting and campaign fees: refused → 402 and nothing registered', async () => {
-    fund(PRICES.brandRegistration - 1);
+    await fund(PRICES.brandRegistration - 1);
     const before = snapshot('brands');
     expect402(await svc.call('POST', '/v1/brands', { body: GOOD_BRAND }), 'payment_required');
     expect(snapshot('brands')).toEqual(before);
 
-    fund(PRICES.brandRegistration);
+    await fund(PRICES.brandRegistration);
     const brand = await svc.call('POST', '/v1/brands', { body: GOOD_BRAND });
     expect(brand.status, brand.text).toBe(201);
     expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
@@ -299,13 +299,13 @@ describe('email, registration, ports: charged on accept through the one path', (
     const campBefore = snapshot('campaigns');
     expect402(await svc.call('POST', '/v1/campaigns', { body: { ...GOOD_CAMPAIGN, brandId: brand.body.id } }), 'payment_required');
     expect(snapshot('campaigns')).toEqual(campBefore);
-    fund(PRICES.campaignRegistration);
+    await fund(PRICES.campaignRegistration);
     await roomOf(PRICES.campaignRegistration - 1);
     const funded = snapshot('campaigns');
     expect402(await svc.call('POST', '/v1/campaigns', { body: { ...GOOD_CAMPAIGN, brandId: brand.body.id } }), 'budget_exceeded');
     expect(snapshot('campaigns')).toEqual(funded);
     // A mock brand's campaign is free.
-    fund(0);
+    await fund(0);
     expect((await approvedCampaign(svc)).status).toBe('approved');
   });
 
@@ -324,12 +324,12 @@ describe('email, registration, ports: charged on accept through the one path', (
       const doc = { type, filename: `${type}.pdf`, contentBase64: Buffer.from(`%PDF-1.4 ${type}`).toString('base64') };
       expect((await svc.call('POST', `/v1/ports/${port.body.id}/documents`, { body: doc })).status).toBe(200);
     }
-    fund(2 * PRICES.portPerNumber - 1);
+    await fund(2 * PRICES.portPerNumber - 1);
     const before = snapshot('ports');
     expect402(await svc.call('POST', `/v1/ports/${port.body.id}/submit`), 'payment_required');
     expect(snapshot('ports')).toEqual(before);
     expect((await svc.call('GET', `/v1/ports/${port.body.id}`)).body.status).toBe('draft');
-    fund(2 * PRICES.portPerNumber);
+    await fund(2 * PRICES.portPerNumber);
     expect((await svc.call('POST', `/v1/ports/${port.body.id}/submit`)).status).toBe(200);
     expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === port.body.id)).toEqual([expect.objectContaining({ category: 'port', quantity: 2, amountCents: 2 * PRICES.portPerNumber })]);
     expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);

@@ -30,4 +30,4 @@ export async function events(svc: TestService, headers: Record<string, string>, 
 }
 
 /** The ledger's sum for an account, read from storage: the invariant is wallet balance === ledger sum. */
-export const ledgerSum = async (svc: TestService, accountId: string): Promise<number> => await svc.deps.ledger.sum(accountId);
+export const ledgerSum = async (svc: TestService, accountId: string): Promise<number> => await svc.deps.uow.read(async (tx) => await tx.ledger.sum(accountId));

@@ -193,8 +193,8 @@ describe('PUT /v1/sandbox/wallet', () => {
     const up = await svc.call('PUT', '/v1/sandbox/wallet', { headers, body: { balanceCents: 12_345 } });
     expect(up.body.wallet.balanceCents).toBe(12_345);
     expect(await ledgerSum(svc, id)).toBe(12_345);
-    expect((await billing(svc, headers)).wallet.balanceCents).toBe(await svc.deps.ledger.sum(id));
-    const rows = (await svc.deps.ledger.entries(id)).filter((e) => e.cause.startsWith('sandbox'));
+    expect((await billing(svc, headers)).wallet.balanceCents).toBe(await svc.deps.uow.read(async (tx) => await tx.ledger.sum(id)));
+    const rows = (await svc.deps.uow.read(async (tx) => await tx.ledger.entries(id))).filter((e) => e.cause.startsWith('sandbox'));
     expect(rows.map((r) => r.kind)).toEqual(['charge', 'credit']);
     const usage = await svc.call('GET', '/v1/usage', { headers });
     expect(usage.body.data).toEqual([]);

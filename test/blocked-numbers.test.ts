@@ -31,13 +31,13 @@ const list = async (query = '', headers?: Record<string, string>) => {
 };
 
 /** `n` missed inbound calls from `from`, as the call runner ends them: the row, then call.missed, in one transaction. */
-function missedCalls(accountId: string, from: string, n: number): void {
+async function missedCalls(accountId: string, from: string, n: number): Promise<void> {
   const { deps } = svc;
   for (let i = 0; i < n; i++) {
     const now = deps.clock.nowMs();
     const id = newId('call');
-    deps.uow.write(async (tx) => {
-      tx.db
+    await deps.uow.write(async (tx) => {
+      svc.db
         .prepare(
           `INSERT INTO calls (id, account_id, number_id, direction, from_number, to_number, status, started_at, ended_at, created_at, updated_at)
            VALUES (?, ?, 'num_x', 'inbound', ?, '+14155550100', 'missed', ?, ?, ?, ?)`,
@@ -155,9 +155,9 @@ describe('suggestions (contract §6)', () => {
   it('five missed calls within the hour suggest the caller; POST is a 409, PATCH confirms', async () => {
     const sub = await svc.call('POST', '/v1/subaccounts', { body: { name: 'blocklist suggestions' } });
     const headers = { 'service-subaccount': sub.body.id };
-    missedCalls(sub.body.id, '+14155550301', BLOCK_SUGGESTION.calls);
-    missedCalls(sub.body.id, '+14155550302', BLOCK_SUGGESTION.calls);
-    missedCalls(sub.body.id, '+14155550303', BLOCK_SUGGESTION.calls - 1);
+    await missedCalls(sub.body.id, '+14155550301', BLOCK_SUGGESTION.calls);
+    await missedCalls(sub.body.id, '+14155550302', BLOCK_SUGGESTION.calls);
+    await missedCalls(sub.body.id, '+14155550303', BLOCK_SUGGESTION.calls - 1);
     const confirmed = await create({ phoneNumber: '+14155550304' }, headers);
 
     const suggestions = await list('?autoSuggested=true', headers);

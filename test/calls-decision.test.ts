@@ -160,7 +160,7 @@ describe('sent once, across a restart', () => {
       const call = await placeCall(own, n.phoneNumber, { answer: { afterSecs: 2, durationSecs: 4 } });
       const stepping = own.advanceJobs(0);
       await hanging.waitFor(1);
-      expect((await own.deps.calls.getById(call.id))!.state).toMatchObject({ phase: { kind: 'decision.awaiting' } });
+      expect((await own.deps.uow.read(async (tx) => await tx.calls.getById(call.id)))!.state).toMatchObject({ phase: { kind: 'decision.awaiting' } });
       const stoppedAt = own.now();
       await own.close(); // drops the request in flight; the data directory stays
       await stepping;

@@ -40,7 +40,7 @@ export async function traceOf(svc: TestService, id: string): Promise<Array<{ at:
 
 /** The account's stored events about this call (call.* and voicemail.received), oldest first. */
 export async function callEvents(svc: TestService, callId: string, accountId = svc.bootstrap.accountId): Promise<Array<{ type: string; body: any }>> {
-  const rows = (await svc.deps.eventsRepo.feedPage(accountId, { order: 'asc', limit: 10_000, exact: [], prefixes: [] })).rows;
+  const rows = (await svc.deps.uow.read(async (tx) => await tx.eventsRepo.feedPage(accountId, { order: 'asc', limit: 10_000, exact: [], prefixes: [] }))).rows;
   return rows.filter((e) => (e.body as any).callId === callId).map((e) => ({ type: e.type, body: e.body }));
 }
 
@@ -58,10 +58,12 @@ export function seedDevice(svc: TestService, opts: { userId?: string; presence?:
  * until the devices API lands, so the stored route is rewritten through the repository.
  */
 export async function ringDevices(svc: TestService, numberId: string, deviceIds: string[], ringTimeoutSecs = 25): Promise<void> {
-  const rec = (await svc.deps.routes.get(numberId))!;
-  const template = rec.route!.destinations[0]!;
-  const destinations = deviceIds.map((d, i) => ({ ...template, id: newId('dst'), destinationType: 'webrtc' as const, destination: d, priority: i, ringTimeoutSecs }));
-  await svc.deps.routes.save({ ...rec, route: { ...rec.route!, destinations, destinationType: 'webrtc', destination: deviceIds[0]! }, version: rec.version + 1, updatedAt: svc.now() });
+  await svc.deps.uow.write(async (tx) => {
+    const rec = (await tx.routes.get(numberId))!;
+    const template = rec.route!.destinations[0]!;
+    const destinations = deviceIds.map((d, i) => ({ ...template, id: newId('dst'), destinationType: 'webrtc' as const, destination: d, priority: i, ringTimeoutSecs }));
+    await tx.routes.save({ ...rec, route: { ...rec.route!, destinations, destinationType: 'webrtc', destination: deviceIds[0]! }, version: rec.version + 1, updatedAt: svc.now() });
+  });
 }
 
 /** A blocklist entry (the blocked-numbers API is not on this branch: straight to SQL). */

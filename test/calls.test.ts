@@ -52,7 +52,7 @@ describe('POST /v1/sandbox/calls', () => {
     expect(events[0]!.body).toMatchObject({ callId: call.id, from: CALLER, to: n.phoneNumber, durationSeconds: 61, answeredBy: PSTN, answeredDevice: null, direction: 'inbound', answeredAt: answered.answeredAt, endedAt: done.endedAt });
     // contract §11: 61 s of talk is two started minutes, live key.
     expect(await charges(call.id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 2, amountCents: 2 * PRICES.voiceMinute })]);
-    expect((await svc.deps.calls.getById(call.id))!.state).toBeNull();
+    expect((await svc.deps.uow.read(async (tx) => await tx.calls.getById(call.id)))!.state).toBeNull();
   });
 
   it('`to` must be a voice number of the account: 400 on body.to as inbound messages answer, 422 without voice', async () => {
@@ -156,7 +156,7 @@ describe('call.* events and voicemail', () => {
     expect(t).toMatchObject({ callId: call.id, recordingId: done.recordingId, transcriptStatus: 'available', durationSeconds: 61, recordingUrl: `${svc.baseUrl}/v1/calls/${call.id}/recording` });
     expect(t.transcriptTurns.length).toBeGreaterThan(1);
     expect(t.transcript.length).toBeGreaterThan(20);
-    expect((await svc.deps.calls.getById(call.id))!.state).toBeNull();
+    expect((await svc.deps.uow.read(async (tx) => await tx.calls.getById(call.id)))!.state).toBeNull();
     // contract §11: 2 started minutes of talk, 2 transcribed live, 2 transcribed from the recording.
     expect(await charges(call.id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 2, amountCents: 2 * PRICES.voiceMinute })]);
     expect(await charges(`${call.id}:live`)).toEqual([expect.objectContaining({ category: 'transcription', quantity: 2, amountCents: 2 * PRICES.transcriptionMinute })]);
@@ -223,7 +223,7 @@ describe('sandbox scenarios (contract §9)', () => {
 
   it('answer.destinationId picks the answering leg of a sequential ring set', async () => {
     const n = await voiceNumber(svc, { ringMode: 'sequential', destinations: [{ destinationType: 'pstn', destination: PSTN, ringTimeoutSecs: 10 }, { destinationType: 'pstn', destination: '+14155550188' }] });
-    const second = (await svc.deps.routes.get(n.id))!.route!.destinations[1]!;
+    const second = (await svc.deps.uow.read(async (tx) => await tx.routes.get(n.id)))!.route!.destinations[1]!;
     const call = await placeCall(svc, n.phoneNumber, { answer: { destinationId: second.id, afterSecs: 4, durationSecs: 20 } });
     await advance(svc, 14);
     expect(await getCall(svc, call.id)).toMatchObject({ status: 'in_progress', answeredBy: '+14155550188' });

@@ -193,7 +193,7 @@ describe('svc usage', () => {
   it('a table by category in dollars with a total row; json and csv in cents; --from/--to narrow it', async () => {
     const a = await account();
     // Seeded through the one charging path, as a billable action charges.
-    svc.deps.uow.write(async (tx) => {
+    await svc.deps.uow.write(async (tx) => {
       await charge(tx, { accountId: a.id, mode: 'live' }, { category: 'sms', quantity: 3, amountCents: 3 * PRICES.smsSegment, ref: 'msg_cli_1' });
       await charge(tx, { accountId: a.id, mode: 'live' }, { category: 'local_number', quantity: 1, amountCents: PRICES.localNumberMonthly, ref: 'num_cli_1' });
     });
@@ -227,7 +227,7 @@ describe('svc usage', () => {
 describe('svc agency summary', () => {
   it("a table shows each sub-account's spend this month in dollars; json keeps cents", async () => {
     const a = await account();
-    svc.deps.uow.write(async (tx) => await charge(tx, { accountId: a.id, mode: 'live' }, { category: 'sms', quantity: 250, amountCents: 250 * PRICES.smsSegment, ref: 'msg_cli_agency' }));
+    await svc.deps.uow.write(async (tx) => await charge(tx, { accountId: a.id, mode: 'live' }, { category: 'sms', quantity: 250, amountCents: 250 * PRICES.smsSegment, ref: 'msg_cli_agency' }));
     const asAgency = (args: string[], tty = false) => runSvc(args, { service: svc, tty, env: { CI: 'true' } });
     const rows = json(expectOk(await asAgency(['agency', 'summary', '-o', 'json'])).stdout);
     expect(rows.find((r: any) => r.id === a.id)).toMatchObject({ spendThisMonthCents: 250 * PRICES.smsSegment });

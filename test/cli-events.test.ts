@@ -42,10 +42,10 @@ afterAll(async () => {
 describe('events list', () => {
   it('filters by type and pattern, orders, pages with --after/--before, and --all', async () => {
     const start = await headCursor();
-    const a = received();
-    const b = status();
-    const c = received();
-    const d = emit(svc, 'email.sent', { emailId: 'eml_1', recipient: 'a@example.com', status: 'sent' });
+    const a = await received();
+    const b = await status();
+    const c = await received();
+    const d = await emit(svc, 'email.sent', { emailId: 'eml_1', recipient: 'a@example.com', status: 'sent' });
 
     const all = JSON.parse(ok(await svcRun(['events', 'list', '--after', start, '-o', 'json'])).stdout);
     expect(all.map((e: any) => e.id)).toEqual([a.id, b.id, c.id, d.id]);
@@ -104,10 +104,10 @@ describe('events follow', () => {
     await f.until(() => existsSync(cursorFile), 5000, 'the cursor file');
     expect(statSync(cursorFile).mode & 0o777).toBe(0o600);
 
-    const e1 = received();
+    const e1 = await received();
     await f.until(() => f.lines().length >= 1, 5000, 'the first event');
-    const e2 = status();
-    const e3 = received();
+    const e2 = await status();
+    const e3 = await received();
     await f.until(() => f.lines().length >= 3, 5000, 'three events');
     const printed = jsonLines(f.io.out());
     expect(printed.map((e) => e.id)).toEqual([e1.id, e2.id, e3.id]);
@@ -122,11 +122,11 @@ describe('events follow', () => {
     expect(after.data).toEqual([]);
 
     // While it is stopped, more events arrive; a restart prints exactly those.
-    const e4 = status();
-    const e5 = received();
+    const e4 = await status();
+    const e5 = await received();
     const again = startRunning(['events', 'follow', '-o', 'ndjson', '--cursor-file', cursorFile], { service: svc });
     await again.until(() => again.lines().length >= 2, 5000, 'the two events of the gap');
-    const e6 = received();
+    const e6 = await received();
     await again.until(() => again.lines().length >= 3, 5000, 'a new event after the gap');
     expect(jsonLines(again.io.out()).map((e) => e.id)).toEqual([e4.id, e5.id, e6.id]);
     expect((await again.stop()).code).toBe(0);
@@ -136,7 +136,7 @@ describe('events follow', () => {
     const cursorFile = join(tmp, 'mid-page.cursor');
     writeFileSync(cursorFile, await headCursor()); // a bare cursor is accepted, as --since takes it
     // Three events in one page; Ctrl-C arrives as the second is printed.
-    const events = [received(), status(), received()];
+    const events = [await received(), await status(), await received()];
     const io = createTestIO();
     let interrupt!: () => void;
     const interrupted = new Promise<void>((r) => (interrupt = r));
@@ -150,7 +150,7 @@ describe('events follow', () => {
 
     const again = startRunning(['events', 'follow', '-o', 'ndjson', '--cursor-file', cursorFile], { service: svc });
     await again.until(() => again.lines().length >= 1, 5000, 'the third event');
-    const e4 = status();
+    const e4 = await status();
     await again.until(() => again.lines().length >= 2, 5000, 'a new event');
     expect(jsonLines(again.io.out()).map((e) => e.id)).toEqual([events[2]!.id, e4.id]);
     expect((await again.stop()).code).toBe(0);
@@ -158,14 +158,14 @@ describe('events follow', () => {
 
   it('--types filters; --since CURSOR starts there and wins over the cursor file; -o json is one object per line', async () => {
     const from = await headCursor();
-    const skipped = status();
-    const wanted = received();
+    const skipped = await status();
+    const wanted = await received();
     const cursorFile = join(tmp, 'since.cursor');
     writeFileSync(cursorFile, JSON.stringify({ after: await headCursor() }));
     const f = startRunning(['events', 'follow', '--types', 'message.received', '--since', from, '--cursor-file', cursorFile, '-o', 'json'], { service: svc });
     await f.until(() => f.lines().length >= 1, 5000, 'the event since the cursor');
-    status();
-    const later = received();
+    await status();
+    const later = await received();
     await f.until(() => f.lines().length >= 2, 5000, 'a later event');
     expect(f.lines().map((l) => JSON.parse(l).id)).toEqual([wanted.id, later.id]);
     expect(f.io.out()).not.toContain(skipped.id);
@@ -174,7 +174,7 @@ describe('events follow', () => {
 
   it('on a terminal: one human line per event (time, type, id, summary)', async () => {
     const f = startRunning(['events', 'follow', '--since', await headCursor()], { service: svc, tty: true });
-    const e = received();
+    const e = await received();
     await f.until(() => f.lines().length >= 1, 5000, 'a line');
     const line = f.lines()[0]!;
     expect(line).toMatch(/^\d{2}:\d{2}:\d{2}\s+message\.received\s+evt_\S+\s+\+14155550123 → \+14155550100 "hello \d+"$/);
@@ -190,7 +190,7 @@ describe('events follow', () => {
     writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { remote: { baseUrl: svc.baseUrl } } }));
     const f = startRunning(['events', 'follow', '-o', 'ndjson', '-v', '--since', await headCursor()], { service: svc, env: { SVC_PROFILE: 'remote', SVC_CONFIG_DIR: configDir } });
     await f.until((_o, err) => /GET \S+\/v1\/events/.test(err), 5000, 'a first poll');
-    const e = received();
+    const e = await received();
     await f.until(() => f.lines().length >= 1, 5000, 'the event, by polling');
     expect(jsonLines(f.io.out())[0].id).toBe(e.id);
     expect(f.io.err()).not.toContain('wait=');
@@ -217,7 +217,7 @@ describe('events follow', () => {
       const base = `http://127.0.0.1:${(proxy.address() as import('node:net').AddressInfo).port}`;
       const f = startRunning(['events', 'follow', '-o', 'ndjson', '-v', '--since', await headCursor()], { service: svc, env: { SVC_BASE_URL: base } });
       await f.until((_o, err) => err.includes('does not support wait'), 5000, 'the fallback');
-      const e = received();
+      const e = await received();
       await f.until(() => f.lines().length >= 1, 5000, 'the event, by polling');
       expect(jsonLines(f.io.out())[0].id).toBe(e.id);
       expect(refusedWait).toHaveLength(1);
@@ -236,12 +236,12 @@ describe('events follow', () => {
       const cursorFile = join(tmp, 'down.cursor');
       const f = startRunning(['events', 'follow', '-o', 'ndjson', '--cursor-file', cursorFile], { service: s });
       await f.until(() => existsSync(cursorFile), 5000, 'the cursor file');
-      const before = received(s);
+      const before = await received(s);
       await f.until(() => f.lines().length >= 1, 5000, 'an event before the outage');
       await s.stop();
       await f.until((_o, err) => err.includes('not answering'), 5000, 'the outage notice');
       s = await startTestService({ dataDir, port });
-      const after = received(s);
+      const after = await received(s);
       await f.until(() => f.lines().length >= 2, 10_000, 'an event after the outage');
       await f.until((_o, err) => err.includes('answers again'), 5000, 'the recovery notice');
       expect(jsonLines(f.io.out()).map((e) => e.id)).toEqual([before.id, after.id]);

@@ -151,11 +151,11 @@ describe('webhooks test, rotate-secret, deliveries, retry', () => {
   it('deliveries lists the log (--status filters); retry redelivers one now', async () => {
     const rx = await receiver(() => ({ status: 500 }));
     const ep = await createWithCli(rx.url, ['--events', 'message.received']);
-    const e1 = received();
+    const e1 = await received();
     await rx.waitFor(1);
     await svc.deps.webhooks.flush();
     rx.setHandler(() => ({ status: 200 }));
-    const e2 = received();
+    const e2 = await received();
     await rx.waitFor(2);
     await svc.deps.webhooks.flush();
 
@@ -183,7 +183,7 @@ describe('webhooks tail', () => {
     // stderr a terminal: it says when its first read of the log is done (stdout stays NDJSON).
     const tail = startRunning(['webhooks', 'tail', ep.id, '--last', '0', '-o', 'ndjson'], { service: svc, io: createTestIO({ stderrTTY: true }) });
     await tail.until((_o, err) => err.includes('following the delivery log'), 5000, 'the first read');
-    const e = received();
+    const e = await received();
     await tail.until(() => tail.lines().some((l) => JSON.parse(l).status === 'failed'), 5000, 'the failed first attempt');
     await advance(svc, 400); // the retry is due 30 s later, at the next 5-minute tick
     await tail.until(() => tail.lines().some((l) => JSON.parse(l).status === 'succeeded'), 5000, 'the retry');
@@ -198,7 +198,7 @@ describe('webhooks tail', () => {
   it('on a terminal: a human line per change; --last shows the newest of the log first', async () => {
     const rx = await receiver();
     const ep = await createWithCli(rx.url, ['--events', 'message.received']);
-    const e = received();
+    const e = await received();
     await rx.waitFor(1);
     await svc.deps.webhooks.flush();
     const tail = startRunning(['webhooks', 'tail', ep.id, '--last', '5'], { service: svc, tty: true });
@@ -240,8 +240,8 @@ describe('webhooks listen', () => {
     expect(listen.io.err()).toContain(secret);
     expect(listen.io.err()).toContain(handler.url);
 
-    const e1 = received();
-    const e2 = received();
+    const e1 = await received();
+    const e2 = await received();
     await handler.waitFor(3, 8000);
     await direct.waitFor(2);
     expect(handler.received.map((r) => [r.body.id, r.headers['service-delivery-attempt']])).toEqual([[e1.id, '1'], [e1.id, '2'], [e2.id, '1']]);
@@ -281,7 +281,7 @@ describe('webhooks listen', () => {
       env: { SVC_CONFIG_DIR: configDir() },
     });
     await listen.until((_o, err) => /^ready\b/m.test(err), 5000, 'the ready line');
-    const e = received();
+    const e = await received();
     await listen.until(() => listen.lines().length >= 1, 5000, 'the refused attempt');
     const late = await receiver(undefined, { port });
     await late.waitFor(1, 8000);
@@ -303,8 +303,8 @@ describe('webhooks listen', () => {
     const args = ['webhooks', 'listen', '--forward-to', `message.*=${sms.url}`, '--forward-to', rest.url, '-o', 'ndjson'];
     let listen = startRunning(args, { service: svc, env: { SVC_CONFIG_DIR: dir } });
     await listen.until((_o, err) => /^ready\b/m.test(err), 5000, 'the ready line');
-    const m1 = received();
-    const x1 = emailSent();
+    const m1 = await received();
+    const x1 = await emailSent();
     await sms.waitFor(1);
     await rest.waitFor(1);
     await listen.until(() => listen.lines().length >= 2, 5000, 'two lines');
@@ -315,8 +315,8 @@ describe('webhooks listen', () => {
     // Down for a while: what arrives meanwhile is forwarded on restart (default cursor file), once.
     const cursors = join(dir, 'listen-cursors');
     expect(existsSync(cursors)).toBe(true);
-    const m2 = received();
-    const x2 = emailSent();
+    const m2 = await received();
+    const x2 = await emailSent();
     listen = startRunning(args, { service: svc, env: { SVC_CONFIG_DIR: dir } });
     await sms.waitFor(2);
     await rest.waitFor(2);
@@ -328,8 +328,8 @@ describe('webhooks listen', () => {
     // Only a message route: an email event is skipped (a line says so) and the position moves past it.
     const onlySms = startRunning(['webhooks', 'listen', '--forward-to', `message.*=${sms.url}`, '--since', 'now', '-o', 'ndjson'], { service: svc, env: { SVC_CONFIG_DIR: dir } });
     await onlySms.until((_o, err) => /^ready\b/m.test(err), 5000, 'the ready line');
-    const x3 = emailSent();
-    const m3 = received();
+    const x3 = await emailSent();
+    const m3 = await received();
     await sms.waitFor(3);
     await onlySms.until(() => onlySms.lines().length >= 2, 5000, 'two lines');
     const res = await onlySms.stop();
@@ -347,8 +347,8 @@ describe('webhooks listen', () => {
     const cursorFile = join(tmp, 'concurrency.cursor');
     const first = startRunning(['webhooks', 'listen', '--forward-to', slow.url, '--cursor-file', cursorFile, '--concurrency', '2', '-o', 'ndjson'], { service: svc, env: { SVC_CONFIG_DIR: dir } });
     await first.until((_o, err) => /^ready\b/m.test(err), 5000, 'the ready line');
-    const a = received();
-    const b = received();
+    const a = await received();
+    const b = await received();
     await slow.waitFor(2);
     // Both arrived before the first was answered (300 ms).
     expect(slow.received[1]!.at - slow.received[0]!.at).toBeLessThan(250);
@@ -356,7 +356,7 @@ describe('webhooks listen', () => {
 
     // A handler that never answers: Ctrl-C abandons the POST; the event is forwarded again next time.
     slow.setHandler(() => ({ hang: true }));
-    const c = received();
+    const c = await received();
     await slow.waitFor(3);
     expect((await first.stop()).code).toBe(0);
     slow.setHandler(() => ({ status: 200 }));
@@ -366,10 +366,10 @@ describe('webhooks listen', () => {
     expect((await again.stop()).code).toBe(0);
 
     // --since now: what is already there is not forwarded.
-    received();
+    await received();
     const fresh = startRunning(['webhooks', 'listen', '--forward-to', slow.url, '--cursor-file', cursorFile, '--since', 'now', '-o', 'ndjson'], { service: svc, env: { SVC_CONFIG_DIR: dir } });
     await fresh.until((_o, err) => /^ready\b/m.test(err), 5000, 'the ready line');
-    const d = received();
+    const d = await received();
     await slow.waitFor(5);
     expect(slow.received.map((r) => r.body.id).slice(4)).toEqual([d.id]);
     expect((await fresh.stop()).code).toBe(0);

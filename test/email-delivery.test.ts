@@ -65,7 +65,7 @@ describe('the simulated mail server, address by address', () => {
     expect(sub.status).toBe(201);
     const headers = { 'service-subaccount': sub.body.id };
     const html = '<p>Hi! <a href="https://shop.example/track/1">track your order</a></p>';
-    const id = acceptEmail(svc, { accountId: sub.body.id, to: [c.address], html, ...common });
+    const id = await acceptEmail(svc, { accountId: sub.body.id, to: [c.address], html, ...common });
     const acceptedAt = svc.now();
     expect((await storedEmail(svc, id)).status).toBe('queued');
     expect(await emailEvents(svc, id, headers)).toEqual([]);
@@ -83,7 +83,7 @@ describe('the simulated mail server, address by address', () => {
     expect(stored.recipients[0]!.status).toBe(c.recipientStatus);
     if (c.recipientStatus === 'delivered') expect(stored.recipients[0]!.deliveredAt).not.toBeNull();
     if (c.stamp) expect(stored.recipients[0]![c.stamp]).toBe(Date.parse(events[events.length - 1].occurredAt));
-    const suppression = await svc.deps.suppressions.find(sub.body.id, c.address);
+    const suppression = await svc.deps.uow.read(async (tx) => await tx.suppressions.find(sub.body.id, c.address));
     if (c.suppression) expect(suppression).toMatchObject({ reason: c.suppression, emailId: id });
     else expect(suppression).toBeUndefined();
 
@@ -93,7 +93,7 @@ describe('the simulated mail server, address by address', () => {
   });
 
   it('bounces hard with 550 and soft with 452, in the event and the timeline', async () => {
-    const id = acceptEmail(svc, { to: ['bounce@simulator.test', 'soft-bounce@simulator.test'], ...common });
+    const id = await acceptEmail(svc, { to: ['bounce@simulator.test', 'soft-bounce@simulator.test'], ...common });
     await svc.advanceJobs(SETTLE_SECS);
     const bounced = (await emailEvents(svc, id)).filter((e) => e.type === 'email.bounced');
     expect(bounced).toHaveLength(2);
@@ -103,13 +103,13 @@ describe('the simulated mail server, address by address', () => {
     expect(timeline.map((e: any) => e.bounce.class).sort()).toEqual(['hard', 'soft']);
     expect((await storedEmail(svc, id)).status).toBe('bounced');
     // A soft bounce is not suppressed; a hard one is.
-    expect(await svc.deps.suppressions.find(svc.bootstrap.accountId, 'soft-bounce@simulator.test')).toBeUndefined();
-    expect((await svc.deps.suppressions.find(svc.bootstrap.accountId, 'bounce@simulator.test'))?.reason).toBe('hard_bounce');
+    expect(await svc.deps.uow.read(async (tx) => await tx.suppressions.find(svc.bootstrap.accountId, 'soft-bounce@simulator.test'))).toBeUndefined();
+    expect((await svc.deps.uow.read(async (tx) => await tx.suppressions.find(svc.bootstrap.accountId, 'bounce@simulator.test')))?.reason).toBe('hard_bounce');
   });
 
   it('clicks the first http(s) link of the html, or the default when there is none', async () => {
-    const withLink = acceptEmail(svc, { to: ['click@simulator.test'], html: '<a href="mailto:a@b.c">m</a><a href="https://first.example/x">x</a><a href="https://second.example">y</a>' });
-    const without = acceptEmail(svc, { to: ['click+plain@simulator.test'], html: null, text: 'no links here' });
+    const withLink = await acceptEmail(svc, { to: ['click@simulator.test'], html: '<a href="mailto:a@b.c">m</a><a href="https://first.example/x">x</a><a href="https://second.example">y</a>' });
+    const without = await acceptEmail(svc, { to: ['click+plain@simulator.test'], html: null, text: 'no links here' });
     await svc.advanceJobs(SETTLE_SECS);
     const url = async (id: string) => (await emailEvents(svc, id)).find((e) => e.type === 'email.clicked').url;
     expect(await url(withLink)).toBe('https://first.example/x');
@@ -119,7 +119,7 @@ describe('the simulated mail server, address by address', () => {
   });
 
   it('unsubscribes by one click, in the event and the timeline', async () => {
-    const id = acceptEmail(svc, { to: ['unsubscribe+news@simulator.test'] });
+    const id = await acceptEmail(svc, { to: ['unsubscribe+news@simulator.test'] });
     await svc.advanceJobs(SETTLE_SECS);
     expect((await emailEvents(svc, id)).find((e) => e.type === 'email.unsubscribed').method).toBe('one_click');
     const entry = (await svc.call('GET', `/v1/emails/${id}/events`)).body.data.find((e: any) => e.type === 'email.unsubscribed');
@@ -127,20 +127,20 @@ describe('the simulated mail server, address by address', () => {
   });
 
   it('ignores a +label and case in the local part; suppresses the address lower-case, keeps it as given on the email', async () => {
-    const id = acceptEmail(svc, { to: ['Bounce+Promo@Simulator.TEST'] });
+    const id = await acceptEmail(svc, { to: ['Bounce+Promo@Simulator.TEST'] });
     await svc.advanceJobs(SETTLE_SECS);
     const events = await emailEvents(svc, id);
     expect(events.map((e) => e.type)).toEqual(['email.sent', 'email.bounced']);
     expect(events[1].recipient).toBe('Bounce+Promo@Simulator.TEST');
-    expect((await svc.deps.suppressions.find(svc.bootstrap.accountId, 'bounce+promo@simulator.test'))?.reason).toBe('hard_bounce');
+    expect((await svc.deps.uow.read(async (tx) => await tx.suppressions.find(svc.bootstrap.accountId, 'bounce+promo@simulator.test')))?.reason).toBe('hard_bounce');
     // A local part that only starts like a simulator address is an ordinary address.
-    const other = acceptEmail(svc, { to: ['bouncer@simulator.test'] });
+    const other = await acceptEmail(svc, { to: ['bouncer@simulator.test'] });
     await svc.advanceJobs(SETTLE_SECS);
     expect((await emailEvents(svc, other)).map((e) => e.type)).toEqual(['email.sent', 'email.delivered']);
   });
 
   it('retries a deferral after the retry delay: sent while deferred, delivered after', async () => {
-    const id = acceptEmail(svc, { to: ['defer+retry@simulator.test'] });
+    const id = await acceptEmail(svc, { to: ['defer+retry@simulator.test'] });
     const start = svc.now();
     await svc.advanceJobs(T.deliverAfterSecs);
     expect((await storedEmail(svc, id)).recipients[0]!.status).toBe('deferred');
@@ -160,7 +160,7 @@ describe('the simulated mail server, address by address', () => {
 
 describe('the email status through real deliveries (contract §8)', () => {
   it('queued → sent → delivered when every recipient is delivered', async () => {
-    const id = acceptEmail(svc, { to: ['a@example.com'], cc: ['b@example.org'] });
+    const id = await acceptEmail(svc, { to: ['a@example.com'], cc: ['b@example.org'] });
     expect((await storedEmail(svc, id)).status).toBe('queued');
     await svc.advanceJobs(0);
     expect((await storedEmail(svc, id)).status).toBe('sent');
@@ -170,13 +170,13 @@ describe('the email status through real deliveries (contract §8)', () => {
   });
 
   it('bounced when every recipient bounced', async () => {
-    const id = acceptEmail(svc, { to: ['bounce+1@simulator.test', 'soft-bounce+1@simulator.test'] });
+    const id = await acceptEmail(svc, { to: ['bounce+1@simulator.test', 'soft-bounce+1@simulator.test'] });
     await svc.advanceJobs(SETTLE_SECS);
     expect((await storedEmail(svc, id)).status).toBe('bounced');
   });
 
   it('partially_delivered when some were delivered and some bounced; sent while one is still deferred', async () => {
-    const id = acceptEmail(svc, { to: ['c@example.com', 'defer+2@simulator.test'], bcc: ['bounce+2@simulator.test'] });
+    const id = await acceptEmail(svc, { to: ['c@example.com', 'defer+2@simulator.test'], bcc: ['bounce+2@simulator.test'] });
     await svc.advanceJobs(T.deliverAfterSecs);
     expect((await storedEmail(svc, id)).recipients.map((r) => r.status)).toEqual(['delivered', 'deferred', 'bounced']);
     expect((await storedEmail(svc, id)).status).toBe('sent');
@@ -185,7 +185,7 @@ describe('the email status through real deliveries (contract §8)', () => {
   });
 
   it('a recipient suppressed at the accept is never handed over and does not hold the email back', async () => {
-    const id = acceptEmail(svc, { to: ['d@example.com', 'gone@example.com'], suppressed: ['gone@example.com'] });
+    const id = await acceptEmail(svc, { to: ['d@example.com', 'gone@example.com'], suppressed: ['gone@example.com'] });
     await svc.advanceJobs(SETTLE_SECS);
     expect((await storedEmail(svc, id)).recipients.map((r) => r.status)).toEqual(['delivered', 'suppressed']);
     expect((await storedEmail(svc, id)).status).toBe('delivered');
@@ -193,9 +193,9 @@ describe('the email status through real deliveries (contract §8)', () => {
   });
 
   it('failed when every address was suppressed by the time of the handover (no events)', async () => {
-    const id = acceptEmail(svc, { to: ['Late@Example.com'] });
+    const id = await acceptEmail(svc, { to: ['Late@Example.com'] });
     // A complaint from another email lands between the accept and the handover.
-    svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId: svc.bootstrap.accountId, address: 'late@example.com', reason: 'complaint', emailId: null, createdAt: svc.now() }));
+    await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId: svc.bootstrap.accountId, address: 'late@example.com', reason: 'complaint', emailId: null, createdAt: svc.now() }));
     expect((await storedEmail(svc, id)).status).toBe('queued');
     await svc.advanceJobs(SETTLE_SECS);
     expect((await storedEmail(svc, id)).status).toBe('failed');
@@ -206,7 +206,7 @@ describe('the email status through real deliveries (contract §8)', () => {
 
 describe('bcc recipients (spec: Event catalog — the bcc rule)', () => {
   it('omits `recipient` for bcc recipients that share a domain, in the events and the timeline', async () => {
-    const id = acceptEmail(svc, { to: ['to@example.com'], bcc: ['x@bcc.example', 'y@BCC.example', 'lone@other.example'], ...common });
+    const id = await acceptEmail(svc, { to: ['to@example.com'], bcc: ['x@bcc.example', 'y@BCC.example', 'lone@other.example'], ...common });
     await svc.advanceJobs(SETTLE_SECS);
     const events = await emailEvents(svc, id);
     expect(events).toHaveLength(8);
@@ -223,7 +223,7 @@ describe('bcc recipients (spec: Event catalog — the bcc rule)', () => {
 
 describe('test-key emails (spec: Authentication 2)', () => {
   it('walk their recipients and emit the events, but put nothing in the mail sandbox', async () => {
-    const id = acceptEmail(svc, { mode: 'test', to: ['open+test@simulator.test', 'plain-test@example.com'] });
+    const id = await acceptEmail(svc, { mode: 'test', to: ['open+test@simulator.test', 'plain-test@example.com'] });
     await svc.advanceJobs(SETTLE_SECS);
     const events = await emailEvents(svc, id);
     expect(events.map((e) => e.type)).toEqual(['email.sent', 'email.sent', 'email.delivered', 'email.delivered', 'email.opened']);
@@ -235,7 +235,7 @@ describe('test-key emails (spec: Authentication 2)', () => {
 
 describe('GET /v1/emails/{id}/events', () => {
   it('answers the timeline oldest first and 404 for another account or an unknown id', async () => {
-    const id = acceptEmail(svc, { to: ['click+tl@simulator.test'], cc: ['bounce+tl@simulator.test'] });
+    const id = await acceptEmail(svc, { to: ['click+tl@simulator.test'], cc: ['bounce+tl@simulator.test'] });
     await svc.advanceJobs(SETTLE_SECS);
     const res = await svc.call('GET', `/v1/emails/${id}/events`);
     expect(res.status).toBe(200);
@@ -269,10 +269,10 @@ describe('restarts', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-mail-'));
     try {
       const first = await startTestService({ dataDir });
-      const midway = acceptEmail(first, { to: ['defer+restart@simulator.test'] });
+      const midway = await acceptEmail(first, { to: ['defer+restart@simulator.test'] });
       await first.advanceJobs(T.deliverAfterSecs);
       // Deferred, its retry due later; a second email accepted, its handover not run yet.
-      const waiting = acceptEmail(first, { to: ['e@example.com'] });
+      const waiting = await acceptEmail(first, { to: ['e@example.com'] });
       await first.stop();
 
       const second = await startTestService({ dataDir });

@@ -430,7 +430,7 @@ describe('sandbox DNS (contract §9)', () => {
 
   it('exists only on a sandbox service; the domains API is always there', async () => {
     const db = openDatabase(':memory:');
-    const deps = composeService(db, new ManualClock(Date.UTC(2026, 0, 1)), { error: () => undefined }, { sandbox: false });
+    const deps = await composeService(db, new ManualClock(Date.UTC(2026, 0, 1)), { error: () => undefined }, { sandbox: false });
     const app = await buildApp(deps);
     const bootDir = mkdtempSync(join(tmpdir(), 'svc-domains-nosandbox-'));
     try {

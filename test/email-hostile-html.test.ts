@@ -65,9 +65,9 @@ describe('hostile html (issue 23)', () => {
       const email = await svc.call('GET', `/v1/emails/${id}`);
       expect(email.body.status, opener).toBe('delivered');
       // The text part was derived once and is kept once; the 50 mail sandbox rows hold no copy.
-      const kept = svc.deps.db.prepare('SELECT COUNT(*) AS n FROM email_derived_texts WHERE email_id = ?').get(id) as { n: number };
+      const kept = svc.db.prepare('SELECT COUNT(*) AS n FROM email_derived_texts WHERE email_id = ?').get(id) as { n: number };
       expect(kept.n, opener).toBe(1);
-      const rows = svc.deps.db.prepare('SELECT COUNT(*) AS n, COUNT(text) AS texts, COUNT(html) AS htmls FROM mailbox_messages WHERE email_id = ?').get(id) as Record<string, number>;
+      const rows = svc.db.prepare('SELECT COUNT(*) AS n, COUNT(text) AS texts, COUNT(html) AS htmls FROM mailbox_messages WHERE email_id = ?').get(id) as Record<string, number>;
       expect(rows, opener).toEqual({ n: 50, texts: 0, htmls: 0 });
       const events = await svc.call('GET', `/v1/emails/${id}/events`);
       expect(events.body.data.find((e: any) => e.type === 'email.clicked')?.url, opener).toBe(SIMULATOR_DEFAULT_CLICK_URL);
@@ -87,24 +87,24 @@ describe('hostile html (issue 23)', () => {
 describe('the mail sandbox text part, kept once per email', () => {
   it('is derived at delivery for an email handed over without it (by an older version)', async () => {
     const { id: accountId, headers } = await newAccount(svc, 'Upgraded');
-    const id = acceptEmail(svc, { accountId, to: ['ann@example.com', 'bob@example.com'], html: '<p>Hello &amp; <b>welcome</b></p><p>Bye</p>', text: null });
+    const id = await acceptEmail(svc, { accountId, to: ['ann@example.com', 'bob@example.com'], html: '<p>Hello &amp; <b>welcome</b></p><p>Bye</p>', text: null });
     // The handover as the previous version ran it: no text kept.
-    (await svc.deps.uow.write((tx) => handOver(tx, id)));
-    expect(await svc.deps.mailbox.hasDerivedText(id)).toBe(false);
+    (await svc.deps.uow.write(async (tx) => await handOver(tx, id)));
+    expect(await svc.deps.uow.read(async (tx) => await tx.mailbox.hasDerivedText(id))).toBe(false);
     await svc.advanceJobs(60);
     const box = await svc.call('GET', '/v1/sandbox/mailbox', { headers });
     expect(box.body.data.map((m: any) => [m.to, m.text])).toEqual([
       ['ann@example.com', 'Hello & welcome\nBye'],
       ['bob@example.com', 'Hello & welcome\nBye'],
     ]);
-    const kept = svc.deps.db.prepare('SELECT COUNT(*) AS n FROM email_derived_texts WHERE email_id = ?').get(id) as { n: number };
+    const kept = svc.db.prepare('SELECT COUNT(*) AS n FROM email_derived_texts WHERE email_id = ?').get(id) as { n: number };
     expect(kept.n).toBe(1);
   });
 
   it('keeps showing the body a row written before it was kept once (its own copy)', async () => {
     const { id: accountId, headers } = await newAccount(svc, 'Older rows');
-    const id = acceptEmail(svc, { accountId, to: ['old@example.com'], html: '<p>now</p>', text: 'now' });
-    svc.deps.db
+    const id = await acceptEmail(svc, { accountId, to: ['old@example.com'], html: '<p>now</p>', text: 'now' });
+    svc.db
       .prepare(
         `INSERT INTO mailbox_messages (id, account_id, email_id, to_address, from_header, subject, text, html, tags, delivered_at)
          VALUES ('mbx_before', ?, ?, 'old@example.com', 'Shop <a@b.example>', 'Old', 'as copied', '<p>as copied</p>', '[]', ?)`,
@@ -117,11 +117,11 @@ describe('the mail sandbox text part, kept once per email', () => {
 
   it('is not derived for an email sent with a text part, nor for a test-key email', async () => {
     const { id: accountId, headers } = await newAccount(svc, 'Plain');
-    const withText = acceptEmail(svc, { accountId, to: ['t@example.com'], html: '<p>rich</p>', text: 'plain' });
-    const testKey = acceptEmail(svc, { accountId, to: ['q@example.com'], html: '<p>quiet</p>', text: null, mode: 'test' });
+    const withText = await acceptEmail(svc, { accountId, to: ['t@example.com'], html: '<p>rich</p>', text: 'plain' });
+    const testKey = await acceptEmail(svc, { accountId, to: ['q@example.com'], html: '<p>quiet</p>', text: null, mode: 'test' });
     await svc.advanceJobs(60);
-    expect(await svc.deps.mailbox.hasDerivedText(withText)).toBe(false);
-    expect(await svc.deps.mailbox.hasDerivedText(testKey)).toBe(false);
+    expect(await svc.deps.uow.read(async (tx) => await tx.mailbox.hasDerivedText(withText))).toBe(false);
+    expect(await svc.deps.uow.read(async (tx) => await tx.mailbox.hasDerivedText(testKey))).toBe(false);
     const box = await svc.call('GET', '/v1/sandbox/mailbox', { headers });
     expect(box.body.data.map((m: any) => [m.to, m.text, m.html])).toEqual([['t@example.com', 'plain', '<p>rich</p>']]);
   });

@@ -30,9 +30,9 @@ describe('GET /v1/sandbox/mailbox', () => {
   it('keeps one message per delivered recipient of a live email (bcc included), oldest first, with its rendered parts', async () => {
     const { accountId, headers } = await freshAccount('Mailbox Co');
     const html = '<h1>Order&nbsp;#7</h1><p>Thanks &amp; <b>welcome</b>.<br>See <a href="https://shop.example">the shop</a></p>';
-    const first = acceptEmail(svc, { accountId, to: ['Ann@Example.com'], cc: ['bounce+mb@simulator.test'], bcc: ['hidden@example.org'], subject: 'Order 7', html, text: null, tags: ['order'] });
+    const first = await acceptEmail(svc, { accountId, to: ['Ann@Example.com'], cc: ['bounce+mb@simulator.test'], bcc: ['hidden@example.org'], subject: 'Order 7', html, text: null, tags: ['order'] });
     await svc.advanceJobs(SETTLE_SECS);
-    const second = acceptEmail(svc, { accountId, to: ['ann@example.com'], subject: 'Plain', html: null, text: 'Just text.' });
+    const second = await acceptEmail(svc, { accountId, to: ['ann@example.com'], subject: 'Plain', html: null, text: 'Just text.' });
     await svc.advanceJobs(SETTLE_SECS);
 
     const res = await mailbox('', headers);
@@ -53,7 +53,7 @@ describe('GET /v1/sandbox/mailbox', () => {
 
   it('filters by `to` case-insensitively and pages on with the cursor', async () => {
     const { accountId, headers } = await freshAccount('Filter Co');
-    acceptEmail(svc, { accountId, to: ['Zed@Example.com', 'amy@example.com'] });
+    await acceptEmail(svc, { accountId, to: ['Zed@Example.com', 'amy@example.com'] });
     await svc.advanceJobs(SETTLE_SECS);
     const zed = await mailbox('?to=zed%40EXAMPLE.com', headers);
     expect(zed.body.data.map((m: any) => m.to)).toEqual(['Zed@Example.com']);
@@ -71,7 +71,7 @@ describe('GET /v1/sandbox/mailbox', () => {
     // after=now: nothing, and a cursor that reads only what comes next.
     const head = await mailbox('?after=now', headers);
     expect(head.body.data).toEqual([]);
-    acceptEmail(svc, { accountId, to: ['next@example.com'] });
+    await acceptEmail(svc, { accountId, to: ['next@example.com'] });
     await svc.advanceJobs(SETTLE_SECS);
     expect((await mailbox(`?after=${head.body.cursor}`, headers)).body.data.map((m: any) => m.to)).toEqual(['next@example.com']);
   });
@@ -79,7 +79,7 @@ describe('GET /v1/sandbox/mailbox', () => {
   it('shows only the acting account\'s messages', async () => {
     const a = await freshAccount('Tenant A');
     const b = await freshAccount('Tenant B');
-    acceptEmail(svc, { accountId: a.accountId, to: ['tenant-a@example.com'] });
+    await acceptEmail(svc, { accountId: a.accountId, to: ['tenant-a@example.com'] });
     await svc.advanceJobs(SETTLE_SECS);
     expect((await mailbox('', a.headers)).body.data.map((m: any) => m.to)).toEqual(['tenant-a@example.com']);
     expect((await mailbox('', b.headers)).body.data).toEqual([]);
@@ -87,7 +87,7 @@ describe('GET /v1/sandbox/mailbox', () => {
 
   it('holds nothing for a test-key email (its events still go out)', async () => {
     const { accountId, headers } = await freshAccount('Test Mode Co');
-    const id = acceptEmail(svc, { accountId, mode: 'test', to: ['t@example.com'] });
+    const id = await acceptEmail(svc, { accountId, mode: 'test', to: ['t@example.com'] });
     await svc.advanceJobs(SETTLE_SECS);
     expect((await emailEvents(svc, id, headers)).map((e) => e.type)).toEqual(['email.sent', 'email.delivered']);
     expect((await mailbox('', headers)).body.data).toEqual([]);
@@ -100,7 +100,7 @@ describe('GET /v1/sandbox/mailbox', () => {
     expectError(await mailbox('?limit=101'), 400, 'validation_error', ['query', 'limit']);
     // At the limits: wait=30 and limit=100 pass (a message is there, so nothing is held).
     const { accountId, headers } = await freshAccount('Bounds Co');
-    acceptEmail(svc, { accountId, to: ['b@example.com'] });
+    await acceptEmail(svc, { accountId, to: ['b@example.com'] });
     await svc.advanceJobs(SETTLE_SECS);
     const started = Date.now();
     const atLimits = await mailbox('?wait=30&limit=100', headers);
@@ -115,10 +115,10 @@ describe('GET /v1/sandbox/mailbox', () => {
     const started = Date.now();
     const held = mailbox(`?after=${head}&wait=20&to=arrives%40example.com`, headers);
     // Something else arriving first does not release it (the filter is re-read on every wake).
-    acceptEmail(svc, { accountId, to: ['other@example.com'] });
+    await acceptEmail(svc, { accountId, to: ['other@example.com'] });
     await svc.advanceJobs(SETTLE_SECS);
     await new Promise((r) => setTimeout(r, 100));
-    acceptEmail(svc, { accountId, to: ['Arrives@Example.com'] });
+    await acceptEmail(svc, { accountId, to: ['Arrives@Example.com'] });
     await svc.advanceJobs(T.deliverAfterSecs);
     const res = await held;
     expect(res.status).toBe(200);
@@ -163,14 +163,14 @@ describe('POST /v1/sandbox/email-events', () => {
 
   it('fail: a sent recipient fails (email.failed with its failure, not suppressed); all failed → the email is failed; delivered → 409', async () => {
     const { accountId, headers } = await freshAccount('Fail Co');
-    const id = acceptEmail(svc, { accountId, to: ['lost@example.com'] });
-    const other = acceptEmail(svc, { accountId, to: ['fine@example.com'] });
+    const id = await acceptEmail(svc, { accountId, to: ['lost@example.com'] });
+    const other = await acceptEmail(svc, { accountId, to: ['fine@example.com'] });
     await svc.advanceJobs(0);
     const failed = await report(id, 'lost@example.com', 'fail', headers);
     expect(failed.status, JSON.stringify(failed.body)).toBe(200);
     expect(failed.body.recipients.map((r: any) => r.status)).toEqual(['failed']);
     expect(failed.body.status).toBe('failed');
-    expect(await svc.deps.suppressions.find(accountId, 'lost@example.com')).toBeUndefined();
+    expect(await svc.deps.uow.read(async (tx) => await tx.suppressions.find(accountId, 'lost@example.com'))).toBeUndefined();
     const events = await emailEvents(svc, id, headers);
     expect(events.map((e) => e.type)).toEqual(['email.sent', 'email.failed']);
     expect(events[1]).toMatchObject({ status: 'failed', recipient: 'lost@example.com', bounce: { class: 'unknown', code: null } });
@@ -186,7 +186,7 @@ describe('POST /v1/sandbox/email-events', () => {
 
   it('bounce: a sent or deferred recipient bounces hard (suppressed); queued or delivered → 409', async () => {
     const { accountId, headers } = await freshAccount('Bounce Co');
-    const id = acceptEmail(svc, { accountId, to: ['Sent@Example.com', 'defer+sb@simulator.test', 'done@example.com'] });
+    const id = await acceptEmail(svc, { accountId, to: ['Sent@Example.com', 'defer+sb@simulator.test', 'done@example.com'] });
     expectError(await report(id, 'sent@example.com', 'bounce', headers), 409, 'conflict');
     await svc.advanceJobs(0);
     const bounced = await report(id, 'SENT@example.com', 'bounce', headers);
@@ -194,7 +194,7 @@ describe('POST /v1/sandbox/email-events', () => {
     expect(bounced.body.id).toBe(id);
     expect(bounced.body.recipients.map((r: any) => r.status)).toEqual(['bounced', 'sent', 'sent']);
     expect(bounced.body.status).toBe('sent');
-    expect(await svc.deps.suppressions.find(accountId, 'sent@example.com')).toMatchObject({ reason: 'hard_bounce', emailId: id });
+    expect(await svc.deps.uow.read(async (tx) => await tx.suppressions.find(accountId, 'sent@example.com'))).toMatchObject({ reason: 'hard_bounce', emailId: id });
 
     await svc.advanceJobs(T.deliverAfterSecs);
     expect((await storedEmail(svc, id)).recipients.map((r) => r.status)).toEqual(['bounced', 'deferred', 'delivered']);
@@ -225,7 +225,7 @@ describe('POST /v1/sandbox/email-events', () => {
 
   it('open, click, complaint and unsubscribe need a delivered recipient, with the simulator\'s effects', async () => {
     const { accountId, headers } = await freshAccount('Engage Co');
-    const id = acceptEmail(svc, { accountId, to: ['reader@example.com'], html: '<a href="http://promo.example/p">promo</a>', tags: ['t1'], externalRef: 'x-9' });
+    const id = await acceptEmail(svc, { accountId, to: ['reader@example.com'], html: '<a href="http://promo.example/p">promo</a>', tags: ['t1'], externalRef: 'x-9' });
     await svc.advanceJobs(0);
     for (const type of ['open', 'click', 'complaint', 'unsubscribe']) {
       const refused = await report(id, 'reader@example.com', type, headers);
@@ -249,13 +249,13 @@ describe('POST /v1/sandbox/email-events', () => {
     expect(clicked.body.recipients[0].clickedAt).not.toBeNull();
     const unsubscribed = await report(id, 'reader@example.com', 'unsubscribe', headers);
     expect(unsubscribed.body.recipients[0].unsubscribedAt).not.toBeNull();
-    expect((await svc.deps.suppressions.find(accountId, 'reader@example.com'))?.reason).toBe('unsubscribe');
+    expect((await svc.deps.uow.read(async (tx) => await tx.suppressions.find(accountId, 'reader@example.com')))?.reason).toBe('unsubscribe');
     expectError(await report(id, 'reader@example.com', 'unsubscribe', headers), 409, 'conflict');
     const complained = await report(id, 'reader@example.com', 'complaint', headers);
     expect(complained.body.recipients[0].complainedAt).not.toBeNull();
     expect(complained.body.status).toBe('delivered');
     // contract §8: a complaint outranks the earlier unsubscribe.
-    expect((await svc.deps.suppressions.find(accountId, 'reader@example.com'))?.reason).toBe('complaint');
+    expect((await svc.deps.uow.read(async (tx) => await tx.suppressions.find(accountId, 'reader@example.com')))?.reason).toBe('complaint');
     expectError(await report(id, 'reader@example.com', 'complaint', headers), 409, 'conflict');
 
     const events = await emailEvents(svc, id, headers);
@@ -277,7 +277,7 @@ describe('POST /v1/sandbox/email-events', () => {
 
   it('unknown email → 404, another account\'s → 404, not a recipient → validation_error on recipient, bad type → validation_error on type', async () => {
     const { accountId, headers } = await freshAccount('Errors Co');
-    const id = acceptEmail(svc, { accountId, to: ['r@example.com'] });
+    const id = await acceptEmail(svc, { accountId, to: ['r@example.com'] });
     await svc.advanceJobs(SETTLE_SECS);
     expectError(await report('eml_unknown', 'r@example.com', 'open', headers), 404, 'not_found');
     expectError(await report(id, 'r@example.com', 'open'), 404, 'not_found');
@@ -289,7 +289,7 @@ describe('POST /v1/sandbox/email-events', () => {
 
   it('a suppressed recipient cannot bounce or be engaged with (409)', async () => {
     const { accountId, headers } = await freshAccount('Suppressed Co');
-    const id = acceptEmail(svc, { accountId, to: ['ok@example.com', 'old@example.com'], suppressed: ['old@example.com'] });
+    const id = await acceptEmail(svc, { accountId, to: ['ok@example.com', 'old@example.com'], suppressed: ['old@example.com'] });
     await svc.advanceJobs(0);
     expectError(await report(id, 'old@example.com', 'bounce', headers), 409, 'conflict');
     await svc.advanceJobs(SETTLE_SECS);

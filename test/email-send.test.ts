@@ -38,12 +38,12 @@ const paths = (res: { body: any }): unknown[] => (res.body?.error?.details ?? []
 const addresses = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}@example.com`);
 const chargesFor = async (accountId: string, emailId: string) => (await svc.deps.uow.write((tx) => chargesOf(tx, accountId))).filter((c) => c.ref === emailId);
 const emailRows = (where: string, ...params: unknown[]) =>
-  (svc.deps.db.prepare(`SELECT COUNT(*) AS n FROM emails WHERE ${where}`).get(...params) as { n: number }).n;
+  (svc.db.prepare(`SELECT COUNT(*) AS n FROM emails WHERE ${where}`).get(...params) as { n: number }).n;
 /** The deliver job was scheduled: still waiting, or already run (its recipients moved on). */
 async function deliveryScheduled(emailId: string): Promise<boolean> {
-  const job = svc.deps.db.prepare('SELECT 1 FROM jobs WHERE kind = ? AND payload LIKE ?').get(EMAIL_DELIVER_JOB, `%${emailId}%`);
+  const job = svc.db.prepare('SELECT 1 FROM jobs WHERE kind = ? AND payload LIKE ?').get(EMAIL_DELIVER_JOB, `%${emailId}%`);
   if (job) return true;
-  return (await svc.deps.emails.recipients(emailId)).some((r) => r.status !== 'queued' && r.status !== 'suppressed');
+  return (await svc.deps.uow.read(async (tx) => await tx.emails.recipients(emailId))).some((r) => r.status !== 'queued' && r.status !== 'suppressed');
 }
 
 describe('POST /v1/emails accepts (201)', () => {
@@ -98,7 +98,7 @@ describe('POST /v1/emails accepts (201)', () => {
   it('a test key is recorded like a live send (mode test) and never charged', async () => {
     const e = await accepted(emailBody(FROM), { key: svc.bootstrap.testKey });
     expect(e.status).toBe('queued');
-    expect((await svc.deps.emails.get(svc.bootstrap.accountId, e.id))?.mode).toBe('test');
+    expect((await svc.deps.uow.read(async (tx) => await tx.emails.get(svc.bootstrap.accountId, e.id)))?.mode).toBe('test');
     expect(await chargesFor(svc.bootstrap.accountId, e.id)).toEqual([]);
   });
 });
@@ -173,7 +173,7 @@ describe('POST /v1/emails body rules (400 validation_error, every failure at onc
   it('takes html and text both at the limit even when JSON escaping doubles them (the route has its own body limit)', async () => {
     // 1 MiB of `"` and of `\` each become 2 MiB in JSON: a 4 MiB request, over the service-wide 3 MB.
     const e = await accepted(emailBody(FROM, { html: '"'.repeat(EMAIL_LIMITS.bodyBytes), text: '\\'.repeat(EMAIL_LIMITS.bodyBytes) }));
-    expect((await svc.deps.emails.get(svc.bootstrap.accountId, e.id))?.html).toHaveLength(EMAIL_LIMITS.bodyBytes);
+    expect((await svc.deps.uow.read(async (tx) => await tx.emails.get(svc.bootstrap.accountId, e.id)))?.html).toHaveLength(EMAIL_LIMITS.bodyBytes);
   });
 
   it('answers a request over the route body limit with the envelope, not a framework error', async () => {
@@ -259,7 +259,7 @@ describe('POST /v1/emails Idempotency-Key (spec: Global conventions 7)', () => {
 
 describe('POST /v1/emails suppressed recipients (spec: Email resource, Email status; not billed)', () => {
   const suppress = async (accountId: string, address: string, reason: 'hard_bounce' | 'complaint' | 'unsubscribe' = 'hard_bounce') =>
-    await svc.deps.suppressions.add({ accountId, address: address.toLowerCase(), reason, emailId: null, createdAt: svc.now() });
+    await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId, address: address.toLowerCase(), reason, emailId: null, createdAt: svc.now() }));
 
   it('marks suppressed recipients (matched case-insensitively) and bills only the others: 10 vs 11 non-suppressed', async () => {
     const acct = svc.bootstrap.accountId;
@@ -307,7 +307,7 @@ describe('POST /v1/emails complaint-rate pause (spec: Limits; contract §8: 403)
     // The history goes through the mail server's own outcome path (applyOutcome), so the counters the
     // pause reads are the ones real deliveries and complaints keep.
     const deps = svc.deps;
-    deps.uow.write(async (tx) => {
+    await deps.uow.write(async (tx) => {
       const email: EmailRecord = {
         id: `eml_seed${Math.random().toString(36).slice(2)}`, accountId: acct.id, domainId, status: 'sent', mode: o.mode ?? 'live',
         from: `old@${d}`, subject: null, html: null, text: 'old', tags: [], metadata: {}, externalRef: null, createdAt: at, updatedAt: at,
@@ -364,7 +364,7 @@ describe('GET /v1/emails/{id} and GET /v1/emails', () => {
     const acct = await newAccount(svc, 'Lister');
     const d = freshDomain('list');
     addSendingDomain(svc, d, 'verified', acct.id);
-    await svc.deps.suppressions.add({ accountId: acct.id, address: 'nobody@example.com', reason: 'hard_bounce', emailId: null, createdAt: svc.now() });
+    await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId: acct.id, address: 'nobody@example.com', reason: 'hard_bounce', emailId: null, createdAt: svc.now() }));
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       ids.push((await accepted(emailBody(`hi@${d}`, { subject: `n${i}` }), { headers: acct.headers })).id);

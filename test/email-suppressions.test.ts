@@ -19,7 +19,7 @@ afterAll(async () => {
 async function accountWith(entries: Array<[string, SuppressionReason]>) {
   const acct = await newAccount(svc, 'Suppressions');
   for (const [address, reason] of entries) {
-    await svc.deps.suppressions.add({ accountId: acct.id, address, reason, emailId: null, createdAt: svc.now() });
+    await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId: acct.id, address, reason, emailId: null, createdAt: svc.now() }));
     await svc.advanceJobs(1);
   }
   return acct;

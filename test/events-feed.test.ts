@@ -19,7 +19,8 @@ const get = async (query: string, headers?: Record<string, string>) => {
 
 describe('GET /v1/events', () => {
   it('pages forward oldest first with after=cursor, items being the webhook body plus eventId', async () => {
-    const events = Array.from({ length: 5 }, (_, i) => emit(svc, 'message.status', status(i)));
+    const events = [];
+    for (let i = 0; i < 5; i++) events.push(await emit(svc, 'message.status', status(i)));
     const p1 = await get('?limit=2');
     expect(p1.data.map((e) => e.eventId)).toEqual([events[0]!.id, events[1]!.id]);
     expect(p1.hasMore).toBe(true);
@@ -32,12 +33,13 @@ describe('GET /v1/events', () => {
     // No items: the position given, so a follower keeps its place.
     const p4 = await get(`?limit=2&after=${p3.cursor}`);
     expect(p4).toEqual({ data: [], cursor: p3.cursor, hasMore: false });
-    const late = emit(svc, 'message.status', status(9));
+    const late = await emit(svc, 'message.status', status(9));
     expect((await get(`?after=${p4.cursor}`)).data.map((e) => e.eventId)).toEqual([late.id]);
   });
 
   it('order=desc reads newest first and pages back with before', async () => {
-    const events = Array.from({ length: 5 }, (_, i) => emit(svc, 'message.status', status(i)));
+    const events = [];
+    for (let i = 0; i < 5; i++) events.push(await emit(svc, 'message.status', status(i)));
     const p1 = await get('?order=desc&limit=2');
     expect(p1.data.map((e) => e.eventId)).toEqual([events[4]!.id, events[3]!.id]);
     expect(p1.hasMore).toBe(true);
@@ -56,21 +58,21 @@ describe('GET /v1/events', () => {
   });
 
   it('after=now gives the head and no events; later events follow it', async () => {
-    emit(svc, 'message.status', status(1));
-    emit(svc, 'message.status', status(2));
+    await emit(svc, 'message.status', status(1));
+    await emit(svc, 'message.status', status(2));
     const head = await get('?after=now');
     expect(head.data).toEqual([]);
     expect(head.hasMore).toBe(false);
-    const next = emit(svc, 'message.status', status(3));
+    const next = await emit(svc, 'message.status', status(3));
     const page = await get(`?after=${head.cursor}`);
     expect(page.data.map((e) => e.eventId)).toEqual([next.id]);
   });
 
   it('filters by types, exact or by family', async () => {
-    const a = emit(svc, 'message.received', { messageId: 'm1' });
-    emit(svc, 'call.completed', { callId: 'c1' });
-    const b = emit(svc, 'message.status', status(1));
-    const c = emit(svc, 'webhook_endpoint.disabled', { endpointId: 'we_x' });
+    const a = await emit(svc, 'message.received', { messageId: 'm1' });
+    await emit(svc, 'call.completed', { callId: 'c1' });
+    const b = await emit(svc, 'message.status', status(1));
+    const c = await emit(svc, 'webhook_endpoint.disabled', { endpointId: 'we_x' });
     expect((await get('?types=message.received,webhook_endpoint.disabled')).data.map((e) => e.eventId)).toEqual([a.id, c.id]);
     expect((await get('?types=message.*')).data.map((e) => e.eventId)).toEqual([a.id, b.id]);
     expect((await get('?types=*')).data).toHaveLength(4);
@@ -99,8 +101,8 @@ describe('GET /v1/events', () => {
 
   it('is scoped to the acting account (sub-account header respected)', async () => {
     const sub = await svc.call('POST', '/v1/subaccounts', { body: { name: 'child' } });
-    const mine = emit(svc, 'message.status', status(1));
-    const theirs = emit(svc, 'message.status', status(2), sub.body.id);
+    const mine = await emit(svc, 'message.status', status(1));
+    const theirs = await emit(svc, 'message.status', status(2), sub.body.id);
     expect((await get('')).data.map((e) => e.eventId)).toEqual([mine.id]);
     expect((await get('', { 'service-subaccount': sub.body.id })).data.map((e) => e.eventId)).toEqual([theirs.id]);
   });
@@ -110,9 +112,9 @@ describe('GET /v1/events', () => {
     const started = Date.now();
     const pending = get(`?after=${head.cursor}&wait=10&types=message.received`);
     await new Promise((r) => setTimeout(r, 150));
-    emit(svc, 'message.status', status(1)); // another type: keeps waiting
+    await emit(svc, 'message.status', status(1)); // another type: keeps waiting
     await new Promise((r) => setTimeout(r, 100));
-    const wanted = emit(svc, 'message.received', { messageId: 'm1' });
+    const wanted = await emit(svc, 'message.received', { messageId: 'm1' });
     const page = await pending;
     const took = Date.now() - started;
     expect(page.data.map((e) => e.eventId)).toEqual([wanted.id]);
@@ -132,7 +134,7 @@ describe('GET /v1/events', () => {
     const pending = svc.call('GET', '/v1/events?after=now&wait=30');
     // Stop once the service has the request (its key marked used: a condition, not a 100 ms bet that
     // lost on a loaded machine, when the request arrived after the close began: 503).
-    const used = async () => (await svc.deps.keys.list(svc.bootstrap.accountId, 100)).data.some((k) => k.lastUsedAt !== null);
+    const used = async () => (await svc.deps.uow.read(async (tx) => await tx.keys.list(svc.bootstrap.accountId, 100))).data.some((k) => k.lastUsedAt !== null);
     for (let i = 0; i < 1000 && !await used(); i++) await new Promise((r) => setTimeout(r, 10));
     expect(await used()).toBe(true);
     const started = Date.now();

@@ -153,7 +153,7 @@ describe('hosted opt-in page in Chromium', () => {
     expect(got!.body.leadId).toMatch(/^lead_/);
     await svc.flushWebhooks();
     expect(receiver.received.filter((r) => r.body?.type === 'lead.captured')).toHaveLength(1);
-    expect(await svc.deps.leads.listForBrand(brandId)).toHaveLength(1);
+    expect(await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(brandId))).toHaveLength(1);
 
     expect(consoleErrors).toEqual([]);
     expect(offLoopback).toEqual([]);
@@ -176,7 +176,7 @@ describe('hosted opt-in page in Chromium', () => {
     expect(await page.getByRole('textbox', { name: 'Last name' }).inputValue()).toBe('Hopper');
     expect(await page.getByRole('checkbox').isChecked()).toBe(false);
     await page.screenshot({ path: join(ARTIFACTS, 'hosted-opt-in-errors.png'), fullPage: true });
-    expect(await svc.deps.leads.listForBrand(brandId)).toEqual([]);
+    expect(await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(brandId))).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await page.close();
   }, 60_000);

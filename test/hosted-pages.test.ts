@@ -133,7 +133,7 @@ describe('GET /p/{brandId}/opt-in', () => {
       expect(patched.body.error.details.map((d: { path: string[] }) => d.path.join('.'))).toEqual(['body.pageConfig.logoUrl']);
       expect((await svc.call('GET', `/v1/brands/${id}`)).body.pageConfig).toBeNull();
       // The render-time check is kept: a value stored before the save-time check is still left out.
-      svc.deps.db.prepare('UPDATE brands SET page_config = ? WHERE id = ?').run(JSON.stringify({ logoUrl }), id);
+      svc.db.prepare('UPDATE brands SET page_config = ? WHERE id = ?').run(JSON.stringify({ logoUrl }), id);
       const page = await get(`/p/${id}/opt-in`);
       expect(page.text).not.toContain('<img');
       expect(page.headers['content-security-policy']).toContain("img-src 'none'");
@@ -204,7 +204,7 @@ describe('POST /p/{brandId}/opt-in', () => {
     expect(html).toContain('value="12345"');
     expect(html).toMatch(/<input type="checkbox" id="consent"[^>]* checked>/); // the visitor's own tick, kept
     expect(html).toMatch(/<title>Error: /);
-    expect(await svc.deps.leads.listForBrand(id)).toEqual([]);
+    expect(await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(id))).toEqual([]);
     expect((await leadEvents()).length).toBe(before);
   });
 
@@ -222,7 +222,7 @@ describe('POST /p/{brandId}/opt-in', () => {
     // A refresh of the confirmation submits nothing.
     await get(String(res.headers.location));
 
-    const leads = await svc.deps.leads.listForBrand(id);
+    const leads = await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(id));
     expect(leads).toHaveLength(1);
     const events = (await leadEvents()).filter((e) => e.brandId === id);
     expect(events).toHaveLength(1);
@@ -278,7 +278,7 @@ describe('POST /p/{brandId}/opt-in', () => {
     const big = await post(`/p/${id}/opt-in`, { ...VALID, lastName: 'x'.repeat(17 * 1024) });
     expect(big.status).toBe(400);
     expect(big.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(await svc.deps.leads.listForBrand(id)).toEqual([]);
+    expect(await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(id))).toEqual([]);
   });
 
   it('normalises US numbers and refuses numbers that are not phone numbers', async () => {
@@ -297,7 +297,7 @@ describe('POST /p/{brandId}/opt-in', () => {
       const res = await post(`/p/${id}/opt-in`, { ...VALID, phone });
       expect(res.status, phone).toBe(expected ? 303 : 400);
     }
-    const phones = (await svc.deps.leads.listForBrand(id)).map((l) => l.phone);
+    const phones = (await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(id))).map((l) => l.phone);
     expect(phones).toEqual(cases.filter(([, e]) => e).map(([, e]) => e));
   });
 });

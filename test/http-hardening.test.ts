@@ -160,7 +160,7 @@ describe('JSON depth is bounded before anything walks the body (issue 14, defect
       expect(res.headers['request-id']).toMatch(/^req_/);
       expect(res.body.error.code).toBe('validation_error');
     }
-    expect((await svc.deps.webhookEndpoints.getById(endpoint.id))!.secret).toBe(endpoint.secret);
+    expect((await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(endpoint.id)))!.secret).toBe(endpoint.secret);
   });
 
   it(`a body nested deeper than ${MAX_JSON_DEPTH} levels is refused on ["body"]; at the limit it reaches the schema`, async () => {
@@ -182,7 +182,7 @@ describe('JSON depth is bounded before anything walks the body (issue 14, defect
 describe('body-less POSTs and DELETEs refuse a body (issue 14, defect 4; contract §2)', () => {
   it('rotate-secret with an unknown field or a text body changes nothing; {} and no body rotate', async () => {
     const endpoint = await createEndpoint(svc, { url: rx.url });
-    const secret = async () => (await svc.deps.webhookEndpoints.getById(endpoint.id))!.secret;
+    const secret = async () => (await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(endpoint.id)))!.secret;
     const path = `/v1/webhooks/${endpoint.id}/rotate-secret`;
 
     const unknown = await svc.call('POST', path, { body: { unknownField: 1 }, headers: { 'idempotency-key': 'rot-1' } });

@@ -11,8 +11,7 @@ import { chargesOf } from './helpers/money.js';
 // `sent`, and durability across a restart.
 
 const statusEvents = async (svc: TestService, messageId: string) =>
-  (await svc.deps.eventsRepo
-    .listByType(svc.bootstrap.accountId, 'message.status'))
+  (await svc.deps.uow.read((tx) => tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status')))
     .filter((e) => e.body.messageId === messageId)
     .map((e) => ({ messageId: e.body.messageId, status: e.body.status, reason: e.body.reason }));
 
@@ -62,7 +61,7 @@ describe('live sends on the manual clock', () => {
     expect(await status(id)).toBe('delivered');
     expect(await statusEvents(svc, id)).toHaveLength(2);
     expect(await chargesFor(svc, id)).toHaveLength(1);
-    expect(await svc.deps.scheduler['jobs'].countByKind('message.progress')).toBe(0);
+    expect(await svc.deps.uow.read((tx) => tx.jobs.countByKind('message.progress'))).toBe(0);
   });
 
   it('ends +15005550001 failed (invalid destination) and +15005550004 undelivered (blocked by carrier), through sent', async () => {
@@ -108,7 +107,7 @@ describe('live sends on the manual clock', () => {
     const res = await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: '+14155550143', to: from, body: 'Is it open?' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ direction: 'inbound', status: 'received', from: '+14155550143', to: from, channel: 'sms', segments: 1 });
-    const events = (await svc.deps.eventsRepo.listByType(svc.bootstrap.accountId, 'message.received')).filter((e) => e.body.messageId === res.body.id);
+    const events = (await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.received'))).filter((e) => e.body.messageId === res.body.id);
     expect(events).toHaveLength(1);
     expect(events[0]!.body).toEqual({
       id: expect.stringMatching(/^evt_/),

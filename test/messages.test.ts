@@ -24,7 +24,7 @@ beforeAll(async () => {
   smsOnly = await buy(svc, { want: (c) => c.sms && !c.mms });
   rejectedCampaignNumber = await liveNumber(svc);
   // The campaign is later rejected: the number keeps it attached but may no longer send live.
-  await svc.deps.campaigns.setStatus(rejectedCampaignNumber.campaignId, 'rejected', svc.now());
+  await svc.deps.uow.write(async (tx) => await tx.campaigns.setStatus(rejectedCampaignNumber.campaignId, 'rejected', svc.now()));
   // Bought last: once released it is back in the inventory, and a later buy would take it again.
   released = await buy(svc);
   expect((await svc.call('POST', `/v1/numbers/${released.id}/release`)).status).toBe(200);
@@ -60,12 +60,12 @@ describe('POST /v1/messages validation (nothing is created)', () => {
   for (const [name, body, status, code, path, mode] of cases) {
     it(`rejects ${name}`, async () => {
       const before = await messageCount(svc);
-      const eventsBefore = (await svc.deps.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status')).length;
+      const eventsBefore = (await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status'))).length;
       const res = await send(body(), { key: mode === 'test' ? testKey : undefined, headers: { 'idempotency-key': `bad-${name.replace(/[^a-z0-9]+/gi, '-')}` } });
       expectError(res, status, code, path);
       if (name.startsWith('a released number')) expect(res.body.error.message).toMatch(/released/);
       expect(await messageCount(svc)).toBe(before);
-      expect(await svc.deps.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status')).toHaveLength(eventsBefore);
+      expect(await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status'))).toHaveLength(eventsBefore);
     });
   }
 
@@ -141,8 +141,7 @@ describe('POST /v1/messages accepted', () => {
     expect(res.body).toMatchObject({ status: 'queued', test: true });
     const read = await svc.call('GET', `/v1/messages/${res.body.id}`);
     expect(read.body.status).toBe('delivered');
-    const statuses = (await svc.deps.eventsRepo
-      .listByType(svc.bootstrap.accountId, 'message.status'))
+    const statuses = (await svc.deps.uow.read((tx) => tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status')))
       .filter((e) => e.body.messageId === res.body.id)
       .map((e) => e.body.status);
     expect(statuses).toEqual(['sent', 'delivered']);
@@ -182,7 +181,7 @@ describe('idempotent sends', () => {
     const third = await send(body, { headers: { 'idempotency-key': 'send-1' } });
     expect(third.body.id).toBe(first.body.id);
     expect((await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === first.body.id)).toHaveLength(1);
-    const events = (await svc.deps.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status')).filter((e) => e.body.messageId === first.body.id);
+    const events = (await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status'))).filter((e) => e.body.messageId === first.body.id);
     expect(events.map((e) => e.body.status)).toEqual(['sent', 'delivered']);
   });
 

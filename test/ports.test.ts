@@ -212,7 +212,7 @@ describe('POST /v1/ports/{id}/documents', () => {
     const replaced = await attach(port.id, { ...loa, filename: 'loa-signed.pdf' });
     expect(replaced.documents.map((d: any) => [d.type, d.filename])).toEqual([['bill', 'bill.pdf'], ['loa', 'loa-signed.pdf']]);
     // The bytes are kept, privately.
-    const stored = await svc.deps.ports.documentContent(replaced.documents[1].id);
+    const stored = await svc.deps.uow.read(async (tx) => await tx.ports.documentContent(replaced.documents[1].id));
     expect(stored?.toString()).toBe('%PDF-1.4 letter of authorization');
   });
 
@@ -468,7 +468,7 @@ describe('the PIN', () => {
     const numbers = await portable(1);
     const res = await svc.call('POST', '/v1/ports', { body: body(numbers), headers: { 'idempotency-key': 'pin-check' } });
     expect(res.status).toBe(201);
-    expect(svc.deps.db.prepare('SELECT has_pin FROM ports WHERE id = ?').get(res.body.id)).toEqual({ has_pin: 1 });
+    expect(svc.db.prepare('SELECT has_pin FROM ports WHERE id = ?').get(res.body.id)).toEqual({ has_pin: 1 });
     const replay = await svc.call('POST', '/v1/ports', { body: body(numbers), headers: { 'idempotency-key': 'pin-check' } });
     await attach(res.body.id, loa);
     await attach(res.body.id, bill);
@@ -476,14 +476,14 @@ describe('the PIN', () => {
     const texts = [res.text, replay.text, (await getPort(res.body.id)).text, (await svc.call('GET', '/v1/ports?limit=100')).text, (await svc.call('GET', '/v1/events?limit=100&order=desc')).text];
     for (const t of texts) expect(t).not.toContain(PIN);
     // Every row of every table.
-    const tables = svc.deps.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
+    const tables = svc.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
     expect(tables.length).toBeGreaterThan(0);
     for (const { name } of tables) {
-      const rows = svc.deps.db.prepare(`SELECT * FROM "${name}"`).all();
+      const rows = svc.db.prepare(`SELECT * FROM "${name}"`).all();
       expect(JSON.stringify(rows, (_k, v) => (Buffer.isBuffer(v) ? v.toString('latin1') : v)), name).not.toContain(PIN);
     }
     // And the files themselves (the database and its WAL).
-    svc.deps.db.pragma('wal_checkpoint(PASSIVE)');
+    svc.db.pragma('wal_checkpoint(PASSIVE)');
     const files = readdirSync(svc.dataDir).filter((f) => f.startsWith('svc.db') || f.endsWith('.db') || f.endsWith('-wal'));
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) expect(readFileSync(join(svc.dataDir, f)).includes(PIN), f).toBe(false);
@@ -493,7 +493,7 @@ describe('the PIN', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-ports-log-'));
     const lines: string[] = [];
     const db = openDatabase(':memory:');
-    const deps = composeService(db, new ManualClock(Date.UTC(2025, 0, 15)), { error: (obj, msg) => lines.push(JSON.stringify({ obj, msg })) });
+    const deps = await composeService(db, new ManualClock(Date.UTC(2025, 0, 15)), { error: (obj, msg) => lines.push(JSON.stringify({ obj, msg })) });
     const app = await buildApp(deps, { logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } } });
     try {
       const { bootstrap } = await ensureBootstrap(deps, dir, 'http://127.0.0.1:1');

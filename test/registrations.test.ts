@@ -98,8 +98,10 @@ describe('POST /v1/registrations', () => {
   it('is atomic in storage too: a campaign that fails to store rolls the brand back', async () => {
     const brands = await count('/v1/brands');
     const before = (await charges()).length;
-    const insert = svc.deps.campaigns.insert;
-    svc.deps.campaigns.insert = () => {
+    // Every transaction shares the store's repository objects: make its campaign insert fail.
+    const campaigns = await svc.deps.uow.read(async (tx) => tx.campaigns);
+    const insert = campaigns.insert;
+    campaigns.insert = async () => {
       throw new Error('disk full');
     };
     try {
@@ -107,7 +109,7 @@ describe('POST /v1/registrations', () => {
       expect(r.status).toBe(500);
       expect(r.text).not.toContain('disk full');
     } finally {
-      svc.deps.campaigns.insert = insert;
+      campaigns.insert = insert;
     }
     expect(await count('/v1/brands')).toBe(brands);
     expect((await charges()).length).toBe(before);

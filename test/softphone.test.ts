@@ -124,9 +124,9 @@ describe('tokens', () => {
     const expiresAt = Date.parse(res.body.expiresAt);
     expect(expiresAt).toBeGreaterThanOrEqual(before + DEVICE_TOKEN_TTL_SECS * 1000 - 1000);
     expect(expiresAt).toBeLessThanOrEqual(after + DEVICE_TOKEN_TTL_SECS * 1000);
-    const claims = (await svc.deps.uow.write((tx) => verifyDeviceToken(tx, res.body.token)));
+    const claims = (await svc.deps.uow.write(async (tx) => await verifyDeviceToken(tx, res.body.token)));
     expect(claims).toMatchObject({ deviceId: d.id });
-    expect((await svc.deps.uow.write((tx) => verifyDeviceToken(tx, res.body.token, expiresAt)))).toBeNull();
+    expect((await svc.deps.uow.write(async (tx) => await verifyDeviceToken(tx, res.body.token, expiresAt)))).toBeNull();
     expectError(await svc.call('POST', '/v1/webrtc/devices/dev_missing/token'), 404, 'not_found');
   });
 
@@ -136,13 +136,13 @@ describe('tokens', () => {
       const first = await startTestService({ dataDir });
       const d = (await first.call('POST', '/v1/webrtc/devices', { body: { userId: 'u', label: 'l' } })).body;
       const token = (await first.call('POST', `/v1/webrtc/devices/${d.id}/token`)).body.token as string;
-      expect((await first.deps.uow.write((tx) => verifyDeviceToken(tx, token)))).not.toBeNull();
+      expect((await first.deps.uow.write(async (tx) => await verifyDeviceToken(tx, token)))).not.toBeNull();
       // Another service (its own data) does not accept it.
-      expect((await svc.deps.uow.write((tx) => verifyDeviceToken(tx, token)))).toBeNull();
+      expect((await svc.deps.uow.write(async (tx) => await verifyDeviceToken(tx, token)))).toBeNull();
       await first.stop();
       const second = await startTestService({ dataDir });
       try {
-        expect((await second.deps.uow.write((tx) => verifyDeviceToken(tx, token)))).toMatchObject({ deviceId: d.id });
+        expect((await second.deps.uow.write(async (tx) => await verifyDeviceToken(tx, token)))).toMatchObject({ deviceId: d.id });
       } finally {
         await second.stop();
       }

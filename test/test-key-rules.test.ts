@@ -215,7 +215,7 @@ describe('a held read checks its credentials again when it wakes (item 7)', () =
     const held = svc.call('GET', `/v1/events?after=${after}&wait=30`, { key: k.key });
     await authenticated(k.id);
     expect((await svc.call('DELETE', `/v1/keys/${k.id}`)).status).toBe(204);
-    const event = emit(svc, 'message.received', { messageId: 'msg_after_revocation' });
+    const event = await emit(svc, 'message.received', { messageId: 'msg_after_revocation' });
     const res = await held;
     expect(res.status, res.text).toBe(401);
     expect(res.body.error.message).toContain('revoked');
@@ -233,7 +233,7 @@ describe('a held read checks its credentials again when it wakes (item 7)', () =
     await authenticated(own.id, viaSub);
     await authenticated(agency.id);
     expect((await svc.call('PATCH', `/v1/subaccounts/${sub.body.id}`, { body: { status: 'suspended' } })).status).toBe(200);
-    const event = emit(svc, 'message.received', { messageId: 'msg_after_suspension' }, sub.body.id);
+    const event = await emit(svc, 'message.received', { messageId: 'msg_after_suspension' }, sub.body.id);
     for (const res of [await heldOwn, await heldAgency]) {
       expect(res.status, res.text).toBe(403);
       expect(res.body.error.message).toContain('suspended');

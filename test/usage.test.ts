@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 /** Charges an account through the charging path, in a transaction as an action would. */
-const chargeLive = (accountId: string, item: ChargeItem) => svc.deps.uow.write(async (tx) => await charge(tx, { accountId, mode: 'live' }, item));
+const chargeLive = async (accountId: string, item: ChargeItem) => await svc.deps.uow.write(async (tx) => await charge(tx, { accountId, mode: 'live' }, item));
 
 async function usage(headers: Record<string, string>, query = ''): Promise<any> {
   const res = await svc.call('GET', `/v1/usage${query}`, { headers });
@@ -31,10 +31,10 @@ async function usage(headers: Record<string, string>, query = ''): Promise<any> 
 describe('GET /v1/usage', () => {
   it('sums each category, lists them in the fixed order, and totals the lines', async () => {
     const { id, headers } = await freshAccount(svc);
-    chargeLive(id, { category: 'sms', quantity: 3, amountCents: 3 * PRICES.smsSegment, ref: 'msg_a' });
-    chargeLive(id, { category: 'email', quantity: 25, amountCents: emailChargeCents(25), ref: 'eml_a' });
-    chargeLive(id, { category: 'sms', quantity: 2, amountCents: 2 * PRICES.smsSegment, ref: 'msg_b' });
-    chargeLive(id, { category: 'voice', quantity: 4, amountCents: 4 * PRICES.voiceMinute, ref: 'call_a' });
+    await chargeLive(id, { category: 'sms', quantity: 3, amountCents: 3 * PRICES.smsSegment, ref: 'msg_a' });
+    await chargeLive(id, { category: 'email', quantity: 25, amountCents: emailChargeCents(25), ref: 'eml_a' });
+    await chargeLive(id, { category: 'sms', quantity: 2, amountCents: 2 * PRICES.smsSegment, ref: 'msg_b' });
+    await chargeLive(id, { category: 'voice', quantity: 4, amountCents: 4 * PRICES.voiceMinute, ref: 'call_a' });
     const u = await usage(headers);
     expect(u.data.length).toBeGreaterThan(0);
     expect(u.data).toEqual([
@@ -63,10 +63,10 @@ describe('GET /v1/usage', () => {
 
   it('counts only charges in [from, to)', async () => {
     const { id, headers } = await freshAccount(svc);
-    chargeLive(id, { category: 'mms', quantity: 1, amountCents: PRICES.mmsMessage, ref: 'msg_early' });
+    await chargeLive(id, { category: 'mms', quantity: 1, amountCents: PRICES.mmsMessage, ref: 'msg_early' });
     await advance(svc, 3600);
     const mid = new Date(svc.now()).toISOString();
-    chargeLive(id, { category: 'mms', quantity: 2, amountCents: 2 * PRICES.mmsMessage, ref: 'msg_late' });
+    await chargeLive(id, { category: 'mms', quantity: 2, amountCents: 2 * PRICES.mmsMessage, ref: 'msg_late' });
     await advance(svc, 60);
     const later = await usage(headers, `?from=${encodeURIComponent(mid)}`);
     expect(later.data).toEqual([{ category: 'mms', quantity: 2, amountCents: 2 * PRICES.mmsMessage }]);
@@ -98,8 +98,8 @@ describe('GET /v1/agency/summary spendThisMonthCents', () => {
     const agencyBefore = (await billing(svc, {})).wallet.balanceCents;
     const a = await freshAccount(svc);
     const b = await freshAccount(svc);
-    chargeLive(a.id, { category: 'sms', quantity: 7, amountCents: 7 * PRICES.smsSegment, ref: 'msg_sub_a' });
-    chargeLive(b.id, { category: 'port', quantity: 2, amountCents: 2 * PRICES.portPerNumber, ref: 'port_sub_b' });
+    await chargeLive(a.id, { category: 'sms', quantity: 7, amountCents: 7 * PRICES.smsSegment, ref: 'msg_sub_a' });
+    await chargeLive(b.id, { category: 'port', quantity: 2, amountCents: 2 * PRICES.portPerNumber, ref: 'port_sub_b' });
     const summary = await svc.call('GET', '/v1/agency/summary');
     expect(summary.status).toBe(200);
     const rows = summary.body.subaccounts as any[];
@@ -109,6 +109,6 @@ describe('GET /v1/agency/summary spendThisMonthCents', () => {
     expect((await billing(svc, a.headers)).wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS - 7 * PRICES.smsSegment);
     expect((await billing(svc, b.headers)).wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS - 2 * PRICES.portPerNumber);
     expect((await billing(svc, {})).wallet.balanceCents).toBe(agencyBefore);
-    expect((await svc.deps.ledger.entries(agencyId)).some((e) => e.ref === 'msg_sub_a' || e.ref === 'port_sub_b')).toBe(false);
+    expect((await svc.deps.uow.read(async (tx) => await tx.ledger.entries(agencyId))).some((e) => e.ref === 'msg_sub_a' || e.ref === 'port_sub_b')).toBe(false);
   });
 });

@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature, parseSignatureHeader } from '../src/webhooks/verify.js';
 import type { TestService } from './helpers/service.js';
-import { inTransaction } from '../src/server/storage/database.js';
 import { advance, alignClock, createEndpoint, deliveries, emit, HANG_ACK_MS, startReceiver, startWebhookService, TICK_MS, type Receiver } from './webhooks-receiver.js';
 
 let svc: TestService;
@@ -22,7 +21,7 @@ describe('a delivery', () => {
     expect(ep.secret).toMatch(/^whsec_[0-9A-Za-z]{32}$/);
     // The service clock is far ahead of the wall clock: the signature's t must still be real time.
     await advance(svc, 30 * 24 * 3600);
-    const event = emit(svc, 'message.received', { messageId: 'msg_1', from: '+14155550100', to: '+14155550199', body: 'héllo ✓', receivedAt: new Date().toISOString(), providerMessageId: 'p1' });
+    const event = await emit(svc, 'message.received', { messageId: 'msg_1', from: '+14155550100', to: '+14155550199', body: 'héllo ✓', receivedAt: new Date().toISOString(), providerMessageId: 'p1' });
     const [got] = await rx.waitFor(1);
     await svc.flushWebhooks();
 
@@ -59,8 +58,8 @@ describe('a delivery', () => {
     try {
       const all = await createEndpoint(svc, { url: rx.url });
       const onlyCalls = await createEndpoint(svc, { url: rx2.url, events: ['call.*'] });
-      emit(svc, 'message.status', { messageId: 'm', status: 'delivered', reason: null });
-      emit(svc, 'call.completed', { callId: 'c' });
+      await emit(svc, 'message.status', { messageId: 'm', status: 'delivered', reason: null });
+      await emit(svc, 'call.completed', { callId: 'c' });
       await svc.flushWebhooks();
       expect(rx.received.map((r) => r.body.type)).toEqual(['message.status', 'call.completed']);
       expect(rx2.received.map((r) => r.body.type)).toEqual(['call.completed']);
@@ -74,7 +73,7 @@ describe('a delivery', () => {
   it('records first 1 KB of the response body and keeps only 7 days of log', async () => {
     rx.setHandler(() => ({ status: 200, body: 'x'.repeat(5000) }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     expect(d.responseBody).toHaveLength(1024);
@@ -88,7 +87,7 @@ describe('retries', () => {
     const boundary = alignClock(svc, 10); // event at boundary + 10 s; due at +40 s; tick at boundary + 300 s
     rx.setHandler((_r, i) => ({ status: i === 0 ? 500 : 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    const event = emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    const event = await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await rx.waitFor(1);
     await svc.flushWebhooks();
     let [d] = await deliveries(svc, ep.id);
@@ -117,8 +116,8 @@ describe('retries', () => {
     const boundary = alignClock(svc, 10);
     rx.setHandler(() => ({ status: 500 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    svc.deps.scheduler.register('test.emit', () => {
-      emit(svc, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
+    svc.deps.scheduler.register('test.emit', async () => {
+      await emit(svc, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
     });
     await svc.deps.scheduler.schedule('test.emit', boundary + 60_000, {});
     await advance(svc, 3600); // no flush: advance alone must have made and recorded the attempts
@@ -132,7 +131,7 @@ describe('retries', () => {
     const boundary = alignClock(svc, 10);
     rx.setHandler(() => ({ status: 503 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     await advance(svc, 48 * 3600);
     expect(rx.received).toHaveLength(9);
@@ -149,7 +148,7 @@ describe('retries', () => {
     const boundary = alignClock(svc, 10);
     rx.setHandler((_r, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '600' } } : { status: 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     // due at +610 s, so the tick at boundary + 900 s (not the 30 s backoff's boundary + 300 s)
@@ -164,7 +163,7 @@ describe('retries', () => {
     const boundary = alignClock(svc, 10);
     rx.setHandler((_r, i) => (i === 0 ? { status: 503, headers: { 'retry-after': '600' } } : { status: 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     expect(d).toMatchObject({ status: 'failed', responseStatus: 503 });
@@ -183,7 +182,7 @@ describe('retries', () => {
       expect(sys.deps.clock.mode).toBe('system');
       rx.setHandler(() => ({ status: 500 }));
       const ep = await createEndpoint(sys, { url: rx.url });
-      emit(sys, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      await emit(sys, 'message.status', { messageId: 'm', status: 'sent', reason: null });
       await rx.waitFor(1);
       await sys.deps.webhooks.flush();
       await advance(sys, 24 * 3600); // no flush: advance alone must have made and recorded every attempt
@@ -211,7 +210,7 @@ describe('retries', () => {
     try {
       rx.setHandler((_r, i) => (i === 0 ? { status: 500, delayMs: 200 } : { status: 500 }));
       const ep = await createEndpoint(sys, { url: rx.url });
-      emit(sys, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      await emit(sys, 'message.status', { messageId: 'm', status: 'sent', reason: null });
       await rx.waitFor(1); // the first attempt is now in flight (answered 200 ms later)
       await advance(sys, 24 * 3600); // no flush first
       expect(rx.received).toHaveLength(9);
@@ -230,10 +229,11 @@ describe('retries', () => {
       const ep = await createEndpoint(sys, { url: rx.url });
       // The job runs 10 s past a tick boundary T about an hour from now.
       const tick = Math.ceil((sys.deps.clock.nowMs() + 3600_000) / TICK_MS) * TICK_MS;
-      sys.deps.scheduler.register('test.emit', () => {
-        emit(sys, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
+      // The job emits in its own transaction, as a domain job does.
+      sys.deps.scheduler.register('test.emit', async (_payload, _job, tx) => {
+        await tx.events.emit(sys.bootstrap.accountId, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
       });
-      inTransaction(sys.deps.db, async () => await sys.deps.scheduler.schedule('test.emit', tick + 10_000, {}));
+      await sys.deps.uow.write((tx) => tx.scheduler.schedule('test.emit', tick + 10_000, {}));
       await advance(sys, 2 * 3600 + 6 * 60); // past T + 60 m (the 5th attempt at the latest), short of T + 115 m (the 6th at the earliest)
       const [d] = await deliveries(sys, ep.id);
       // First at the event's time (not at a tick); then at the first tick at or after each attempt +
@@ -256,7 +256,7 @@ describe('retries', () => {
   it('410 is abandoned at once: no more attempts', async () => {
     rx.setHandler(() => ({ status: 410, body: 'gone' }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     await advance(svc, 48 * 3600);
     expect(rx.received).toHaveLength(1);
@@ -267,7 +267,7 @@ describe('retries', () => {
   it('a 3xx is abandoned and its redirect is not followed', async () => {
     rx.setHandler((r) => (r.path === '/hook' ? { status: 302, headers: { location: `http://127.0.0.1:${rx.port}/elsewhere` } } : { status: 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     await advance(svc, 3600);
     expect(rx.received.map((r) => r.path)).toEqual(['/hook']);
@@ -290,7 +290,7 @@ describe('retries', () => {
       const deadUrl = dead.url;
       await dead.close();
       const deadEp = await createEndpoint(svc, { url: deadUrl, events: ['message.status'] });
-      emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
       await svc.flushWebhooks();
       const states = await Promise.all([...eps, deadEp].map(async (e) => (await deliveries(svc, e.id))[0].status));
       expect(states).toEqual(['failed', 'failed', 'failed', 'abandoned', 'failed']);
@@ -307,7 +307,7 @@ describe('retries', () => {
     try {
       rx.setHandler((_r, i) => (i === 0 ? { hang: true } : { status: 204 }));
       const ep = await createEndpoint(own, { url: rx.url });
-      emit(own, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      await emit(own, 'message.status', { messageId: 'm', status: 'sent', reason: null });
       await rx.waitFor(1);
       await own.flushWebhooks();
       const [d] = await deliveries(own, ep.id);
@@ -334,7 +334,7 @@ describe('retries', () => {
   it('call.ringing gets a single attempt', async () => {
     rx.setHandler(() => ({ status: 500 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [{ deviceId: 'dev_1', userId: 'u1' }] });
+    await emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [{ deviceId: 'dev_1', userId: 'u1' }] });
     await svc.flushWebhooks();
     await advance(svc, 24 * 3600);
     expect(rx.received).toHaveLength(1);
@@ -344,7 +344,7 @@ describe('retries', () => {
   it('call.transcript.delta is non-durable: one attempt, no delivery log, absent from the feed', async () => {
     rx.setHandler(() => ({ status: 500 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    const delta = emit(svc, 'call.transcript.delta', { callId: 'call_1', speaker: 'caller', text: 'hi', final: false, at: new Date().toISOString() });
+    const delta = await emit(svc, 'call.transcript.delta', { callId: 'call_1', speaker: 'caller', text: 'hi', final: false, at: new Date().toISOString() });
     expect(delta.seq).toBe(0);
     await rx.waitFor(1);
     await svc.flushWebhooks();
@@ -362,7 +362,7 @@ describe('secret rotation', () => {
     alignClock(svc, 10);
     rx.setHandler((_r, i) => ({ status: i === 0 ? 500 : 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     const first = rx.received[0]!;
     expect(verifyWebhookSignature(first.rawBody, first.headers['x-service-signature'] as string, ep.secret)).toBe(true);
@@ -401,7 +401,7 @@ describe('test and manual retry', () => {
   it('POST /deliveries/{id}/retry redelivers an abandoned delivery at once with the next attempt number', async () => {
     rx.setHandler((_r, i) => (i === 0 ? { status: 400 } : { status: 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     expect(d.status).toBe('abandoned');
@@ -421,12 +421,12 @@ describe('test and manual retry', () => {
         return { hang: true };
       });
       const ep = await createEndpoint(other, { url: rx.url });
-      emit(other, 'message.status', { messageId: 'old', status: 'sent', reason: null });
+      await emit(other, 'message.status', { messageId: 'old', status: 'sent', reason: null });
       await other.deps.webhooks.flush();
       const [old] = await deliveries(other, ep.id);
       expect(old.status).toBe('abandoned');
       // A backlog on the endpoint's lane: three attempts of 2 s each to a receiver that never answers.
-      for (let i = 0; i < 3; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      for (let i = 0; i < 3; i++) await emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
       await rx.waitFor(2);
 
       let started = Date.now();
@@ -451,7 +451,7 @@ describe('test and manual retry', () => {
   it('a retry on a disabled endpoint is a conflict', async () => {
     rx.setHandler(() => ({ status: 400 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     await svc.call('PATCH', `/v1/webhooks/${ep.id}`, { body: { enabled: false } });
@@ -478,7 +478,7 @@ describe('concurrency', () => {
         );
       }
       for (const r of hanging) await createEndpoint(other, { url: r.url });
-      emit(other, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      await emit(other, 'message.status', { messageId: 'm', status: 'sent', reason: null });
       await other.deps.webhooks.flush(); // the third is sent once one of the first two times out
       expect(hanging.map((r) => r.received.length)).toEqual([1, 1, 1]);
       expect(maxOpen).toBe(2);
@@ -502,12 +502,12 @@ describe('concurrency', () => {
       });
       for (const path of ['/slow1', '/slow2', '/slow3', '/slow4']) await createEndpoint(other, { url: `http://127.0.0.1:${rx.port}${path}` });
       const fast = await createEndpoint(other, { url: `http://127.0.0.1:${rx.port}/fast` });
-      emit(other, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      await emit(other, 'message.status', { messageId: 'm', status: 'sent', reason: null });
       await rx.waitFor(5);
       expect(slowEndedBeforeFast).toBe(0);
       await other.deps.webhooks.flush();
       expect((await deliveries(other, fast.id))[0]).toMatchObject({ status: 'succeeded', attempt: 1, responseStatus: 200 });
-      expect(await other.deps.webhookEndpoints.getById(fast.id)).toMatchObject({ consecutiveFailures: 0 });
+      expect(await other.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(fast.id))).toMatchObject({ consecutiveFailures: 0 });
     } finally {
       await other.stop();
     }
@@ -519,7 +519,7 @@ describe('concurrency', () => {
     try {
       const slowEp = await createEndpoint(other, { url: slow.url });
       await createEndpoint(other, { url: rx.url });
-      for (let i = 0; i < 5; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      for (let i = 0; i < 5; i++) await emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
       await rx.waitFor(5);
       // The fast endpoint got all five while the slow one holds its window of two (each hangs until
       // the ack timeout): had they shared a queue, the fast one would wait behind it.
@@ -545,7 +545,7 @@ describe('a window of attempts per endpoint', () => {
       // Slow enough (200 ms) that the window fills even on a loaded machine; at most 3 at once.
       rx.setHandler(() => ({ status: 200, delayMs: 200 }));
       const ep = await createEndpoint(other, { url: rx.url });
-      for (let i = 0; i < 12; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      for (let i = 0; i < 12; i++) await emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
       await other.deps.webhooks.flush();
       expect(rx.maxOpen).toBe(3);
       const ids = rx.received.map((r) => r.body.id);
@@ -554,7 +554,7 @@ describe('a window of attempts per endpoint', () => {
       const log = await deliveries(other, ep.id);
       expect(log).toHaveLength(12);
       expect(log.every((d) => d.status === 'succeeded' && d.attempt === 1 && d.responseStatus === 200)).toBe(true);
-      expect(await other.deps.webhookDeliveries.due(Date.now() + 3600_000)).toEqual([]);
+      expect(await other.deps.uow.read(async (tx) => await tx.webhookDeliveries.due(Date.now() + 3600_000))).toEqual([]);
     } finally {
       await other.stop();
     }
@@ -568,7 +568,7 @@ describe('a window of attempts per endpoint', () => {
       rx.setHandler((r) => (r.body.messageId === 'm0' ? { hang: true } : r.body.messageId === 'm1' ? { status: 500 } : r.body.messageId === 'm2' ? { status: 410 } : { status: 200 }));
       const ep = await createEndpoint(other, { url: rx.url });
       const started = Date.now();
-      for (let i = 0; i < 8; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      for (let i = 0; i < 8; i++) await emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
       await rx.waitFor(8);
       // All eight arrived while m0 was still hanging (before its ack timeout): it held one place only.
       expect(rx.received.at(-1)!.at - started).toBeLessThan(ACK_MS);
@@ -593,7 +593,7 @@ describe('a window of attempts per endpoint', () => {
     try {
       rx.setHandler(() => ({ hang: true }));
       const ep = await createEndpoint(other, { url: rx.url });
-      for (let i = 0; i < 6; i++) emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      for (let i = 0; i < 6; i++) await emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
       await rx.waitFor(4);
       await other.deps.webhooks.stop();
       expect(rx.received).toHaveLength(4);

@@ -26,21 +26,21 @@ describe('the outbox', () => {
     const svc = await setup();
     const rx = await receiver();
     const ep = await createEndpoint(svc, { url: rx.url });
-    expect(() =>
-      svc.deps.db.transaction(async () => {
-        await svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await expect(
+      svc.deps.uow.write(async (tx) => {
+        await tx.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
         throw new Error('the change failed');
-      })(),
-    ).toThrow('the change failed');
+      }),
+    ).rejects.toThrow('the change failed');
     await svc.flushWebhooks();
     expect(rx.received).toHaveLength(0);
     expect(await deliveries(svc, ep.id)).toHaveLength(0);
 
-    svc.deps.db.transaction(async () => {
-      await svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-      const rows = svc.deps.db.prepare("SELECT status, attempt FROM webhook_deliveries WHERE endpoint_id = ?").all(ep.id);
+    await svc.deps.uow.write(async (tx) => {
+      await tx.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+      const rows = svc.db.prepare('SELECT status, attempt FROM webhook_deliveries WHERE endpoint_id = ?').all(ep.id);
       expect(rows).toEqual([{ status: 'pending', attempt: 0 }]); // visible inside the same transaction
-    })();
+    });
     await svc.flushWebhooks();
     expect(rx.received).toHaveLength(1);
   });
@@ -49,7 +49,7 @@ describe('the outbox', () => {
     const svc = await setup();
     const rx = await receiver();
     const ep = await createEndpoint(svc, { url: rx.url });
-    expect(async () => await svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null })).toThrow(/outside a transaction/);
+    await expect(svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null })).rejects.toThrow(/outside a transaction/);
     await svc.flushWebhooks();
     expect(rx.received).toHaveLength(0);
     expect(await deliveries(svc, ep.id)).toHaveLength(0);
@@ -63,7 +63,7 @@ describe('the outbox', () => {
     const first = await startWebhookService({ dataDir });
     const ep = await createEndpoint(first, { url: rx.url });
     await first.deps.webhooks.stop(); // as if the process died right after the commit
-    const event = emit(first, 'message.received', { messageId: 'msg_1', from: '+14155550100', to: '+14155550199', body: 'hi' });
+    const event = await emit(first, 'message.received', { messageId: 'msg_1', from: '+14155550100', to: '+14155550199', body: 'hi' });
     await new Promise((r) => setTimeout(r, 50));
     expect(rx.received).toHaveLength(0);
     await first.stop();
@@ -85,7 +85,7 @@ describe('the outbox', () => {
     const first = await startWebhookService({ dataDir, webhooks: { ackTimeoutMs: 10_000 } });
     cleanup.push(() => first.stop()); // closing twice is a no-op
     const ep = await createEndpoint(first, { url: rx.url });
-    const event = emit(first, 'message.received', { messageId: 'msg_1', from: '+14155550100', to: '+14155550199', body: 'hi' });
+    const event = await emit(first, 'message.received', { messageId: 'msg_1', from: '+14155550100', to: '+14155550199', body: 'hi' });
     await rx.waitFor(1);
     const [inFlight] = await deliveries(first, ep.id);
     expect(inFlight).toMatchObject({ status: 'pending', attempt: 0 });
@@ -113,7 +113,7 @@ describe('the outbox', () => {
     const first = await startWebhookService({ dataDir });
     alignClock(first, 10);
     const ep = await createEndpoint(first, { url: rx.url });
-    emit(first, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(first, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await first.deps.webhooks.flush();
     const clockAt = first.deps.clock.nowMs();
     await first.stop();
@@ -139,25 +139,25 @@ describe('auto-disable', () => {
     const other = await createEndpoint(svc, { url: bystander.url, events: ['message.received'] });
 
     // 6 events × 9 attempts = 54 failed attempts within the first day.
-    for (let i = 0; i < 6; i++) emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+    for (let i = 0; i < 6; i++) await emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
     await svc.flushWebhooks();
     await advance(svc, 24 * 3600);
     expect(failing.received).toHaveLength(54);
-    let state = (await svc.deps.webhookEndpoints.getById(bad.id))!;
+    let state = (await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(bad.id)))!;
     expect(state.consecutiveFailures).toBe(54);
     expect(state.enabled).toBe(true); // the streak is not 72 h old yet
 
     // A minute short of 72 h after the streak began: one more failure (a single-attempt type, so no
     // retries run on) does not disable yet.
     await advance(svc, 48 * 3600 - 60);
-    emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
+    await emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
     await svc.flushWebhooks();
-    expect((await svc.deps.webhookEndpoints.getById(bad.id))!).toMatchObject({ enabled: true, consecutiveFailures: 55 });
+    expect((await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(bad.id)))!).toMatchObject({ enabled: true, consecutiveFailures: 55 });
 
     await advance(svc, 60); // the streak is now exactly 72 h old
-    const trigger = emit(svc, 'message.status', { messageId: 'late', status: 'sent', reason: null });
+    const trigger = await emit(svc, 'message.status', { messageId: 'late', status: 'sent', reason: null });
     await svc.flushWebhooks();
-    state = (await svc.deps.webhookEndpoints.getById(bad.id))!;
+    state = (await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(bad.id)))!;
     expect(state.enabled).toBe(false);
     expect(state.disabledReason).toBe('consecutive_failures');
 
@@ -187,7 +187,7 @@ describe('auto-disable', () => {
     // Re-enabling starts a clean slate.
     const on = await svc.call('PATCH', `/v1/webhooks/${bad.id}`, { body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
-    expect((await svc.deps.webhookEndpoints.getById(bad.id))!.consecutiveFailures).toBe(0);
+    expect((await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(bad.id)))!.consecutiveFailures).toBe(0);
   });
 
   it('a streak older than 72 h with fewer than 50 failures and no success does not disable', async () => {
@@ -195,13 +195,13 @@ describe('auto-disable', () => {
     const failing = await receiver(() => ({ status: 500 }));
     alignClock(svc, 10);
     const bad = await createEndpoint(svc, { url: failing.url });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     await advance(svc, 24 * 3600); // its 9 attempts
     await advance(svc, 72 * 3600);
-    emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
+    await emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
     await svc.flushWebhooks();
-    const state = (await svc.deps.webhookEndpoints.getById(bad.id))!;
+    const state = (await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(bad.id)))!;
     expect(failing.received).toHaveLength(10);
     expect(state).toMatchObject({ enabled: true, consecutiveFailures: 10, lastSuccessAt: null, disabledReason: null });
     expect(svc.now() - state.failingSince!).toBeGreaterThanOrEqual(72 * 3600_000); // old enough, but too few
@@ -213,11 +213,11 @@ describe('auto-disable', () => {
     let fail = true;
     const rx = await receiver(() => ({ status: fail ? 500 : 200 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    for (let i = 0; i < 3; i++) emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+    for (let i = 0; i < 3; i++) await emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
     await svc.flushWebhooks();
-    expect((await svc.deps.webhookEndpoints.getById(ep.id))!.consecutiveFailures).toBe(3);
+    expect((await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(ep.id)))!.consecutiveFailures).toBe(3);
     fail = false;
     await advance(svc, 600);
-    expect(await svc.deps.webhookEndpoints.getById(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null });
+    expect(await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(ep.id))).toMatchObject({ consecutiveFailures: 0, failingSince: null });
   });
 });

@@ -72,7 +72,7 @@ describe('webhook endpoints', () => {
     expect((await svc.call('GET', '/v1/webhooks', { headers: asChild })).body.data.map((e: any) => e.id)).toEqual([theirs.id]);
     expect((await svc.call('GET', `/v1/webhooks/${theirs.id}`)).status).toBe(404);
 
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null }, sub.body.id);
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null }, sub.body.id);
     await svc.flushWebhooks();
     expect(rx.received).toHaveLength(1);
     expect(await deliveries(svc, mine.id)).toHaveLength(0);
@@ -83,13 +83,13 @@ describe('webhook endpoints', () => {
     const off = await svc.call('PATCH', `/v1/webhooks/${ep.id}`, { body: { enabled: false } });
     expect(off.body).toMatchObject({ enabled: false, disabledReason: 'manual' });
     expect(off.body.disabledAt).not.toBeNull();
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     expect(rx.received).toHaveLength(0);
-    await svc.deps.webhookEndpoints.update(ep.id, { consecutiveFailures: 70, failingSince: 1 }, svc.now());
+    await svc.deps.uow.write(async (tx) => await tx.webhookEndpoints.update(ep.id, { consecutiveFailures: 70, failingSince: 1 }, svc.now()));
     const on = await svc.call('PATCH', `/v1/webhooks/${ep.id}`, { body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
-    expect(await svc.deps.webhookEndpoints.getById(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null });
+    expect(await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(ep.id))).toMatchObject({ consecutiveFailures: 0, failingSince: null });
   });
 });
 
@@ -168,7 +168,7 @@ describe('URL safety', () => {
 
   it('refuses at delivery time a name that resolves to a private address, without connecting', async () => {
     const ep = await createEndpoint(svc, { url: 'https://hooks.example.test/hook' });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     const [d] = await deliveries(svc, ep.id);
     expect(d).toMatchObject({ status: 'abandoned', attempt: 1, responseStatus: null, nextAttemptAt: null });
@@ -179,7 +179,7 @@ describe('URL safety', () => {
   it('refuses at delivery a public name that resolves to loopback, and a name with any private answer', async () => {
     const a = await createEndpoint(svc, { url: 'https://rebind.example.test/hook' });
     const b = await createEndpoint(svc, { url: 'https://mixed.example.test/hook' });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     expect((await deliveries(svc, a.id))[0].error).toMatch(/^refused: rebind.example.test resolves to a loopback address/);
     expect((await deliveries(svc, b.id))[0].error).toMatch(/^refused: mixed.example.test resolves to a private address \(192.168.1.5\)/);
@@ -187,7 +187,7 @@ describe('URL safety', () => {
 
   it('delivers to localhost through the resolver', async () => {
     await createEndpoint(svc, { url: `http://localhost:${rx.port}/hook` });
-    emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
+    await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await rx.waitFor(1);
     expect(rx.received[0]!.body.type).toBe('message.status');
   });

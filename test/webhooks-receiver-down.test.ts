@@ -69,7 +69,7 @@ describe('receiver down for 24 h of service clock, then back', () => {
         failing = undefined;
         refusingFrom = svc.now();
       }
-      const e = emit(svc, 'message.status', { messageId: `msg_down_${h}`, status: 'delivered', reason: null });
+      const e = await emit(svc, 'message.status', { messageId: `msg_down_${h}`, status: 'delivered', reason: null });
       events.push({ id: e.id, at: svc.now() });
       await svc.flushWebhooks();
       await advance(svc, HOUR_S);
@@ -203,8 +203,8 @@ describe('svc webhooks listen killed and restarted 10 times mid-stream', () => {
     let run = await startListen();
     const emitted: string[] = [];
     let n = 0;
-    const stream = setInterval(() => {
-      emitted.push(emit(svc, 'message.received', { messageId: `msg_l${++n}`, from: '+14155550123', to: '+14155550100', body: `event ${n}`, receivedAt: new Date().toISOString(), providerMessageId: `p${n}` }).id);
+    const stream = setInterval(async () => {
+      emitted.push((await emit(svc, 'message.received', { messageId: `msg_l${++n}`, from: '+14155550123', to: '+14155550100', body: `event ${n}`, receivedAt: new Date().toISOString(), providerMessageId: `p${n}` })).id);
     }, STREAM_EVERY_MS);
     cleanups.push(() => clearInterval(stream));
 

@@ -4,7 +4,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestService, type TestService } from './helpers/service.js';
 import { staticResolver } from '../src/server/webhooks/resolver.js';
-import { inTransaction } from '../src/server/storage/database.js';
 import type { EventRecord } from '../src/server/storage/events-repo.js';
 import type { StartOptions } from '../src/server/main.js';
 
@@ -142,8 +141,8 @@ export function startWebhookService(opts: Partial<StartOptions> & { dns?: Record
 }
 
 /** Emits an event as a domain function would: inside a transaction. */
-export function emit(svc: TestService, type: string, fields: Record<string, unknown> = {}, accountId = svc.bootstrap.accountId): EventRecord {
-  return inTransaction(svc.deps.db, async () => await svc.deps.events.emit(accountId, type, fields));
+export async function emit(svc: TestService, type: string, fields: Record<string, unknown> = {}, accountId = svc.bootstrap.accountId): Promise<EventRecord> {
+  return await svc.deps.uow.write(async (tx) => await tx.events.emit(accountId, type, fields));
 }
 
 export const TICK_MS = 300_000;

@@ -10,7 +10,7 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import { ManualClock } from '../../src/server/clock.js';
 import { composeService } from '../../src/server/compose.js';
 import type { ServiceDeps } from '../../src/server/deps.js';
-import { openDatabase } from '../../src/server/storage/database.js';
+import { openDatabase, type Db } from '../../src/server/storage/database.js';
 import { createAgencyAccount, createSubaccount } from '../../src/server/domain/accounts.js';
 import type { Actor } from '../../src/server/domain/actor.js';
 import { assignNumber, buyNumber, searchNumbers } from '../../src/server/domain/numbers.js';
@@ -51,6 +51,8 @@ const fullCaps = (c: Caps) => c.sms && c.mms && c.voice;
 
 export interface DomainFixture {
   deps: ServiceDeps;
+  /** The SQLite connection under the store: for a test that must put a row in a state no domain call makes. */
+  db: Db;
   clock: ManualClock;
   /** The agency account (what bootstrap creates on a first start). */
   agency: AccountRecord;
@@ -62,40 +64,43 @@ export interface DomainFixture {
   jobErrors: Array<{ obj: object; msg: string }>;
   actor(mode?: 'live' | 'test', account?: AccountRecord): Actor;
   /** Searches the inventory and buys the first number that fits. */
-  buyNumber(o?: BuyOptions): NumberRecord;
+  buyNumber(o?: BuyOptions): Promise<NumberRecord>;
   /** A 10DLC campaign row inserted through the repo (registration is not a domain of its own yet). */
-  seedCampaign(account?: AccountRecord, status?: CampaignStatus): CampaignRecord;
+  seedCampaign(account?: AccountRecord, status?: CampaignStatus): Promise<CampaignRecord>;
   /** A local number bought and attached to an approved campaign: it can send with a live key. */
-  liveNumber(o?: BuyOptions): NumberRecord;
+  liveNumber(o?: BuyOptions): Promise<NumberRecord>;
   /** Moves the service clock forward, running every job that falls due, in time order. */
   advance(ms: number): Promise<void>;
   /** The account's stored events, oldest first (optionally one type). */
-  events(account: AccountRecord, type?: string): EventRecord[];
-  charges(account: AccountRecord): ChargeView[];
+  events(account: AccountRecord, type?: string): Promise<EventRecord[]>;
+  charges(account: AccountRecord): Promise<ChargeView[]>;
   /** Emits an event in its own transaction, as a domain change would (the webhook outbox writes its deliveries). */
-  emit(account: AccountRecord, type: string, fields?: Record<string, unknown>): EventRecord;
+  emit(account: AccountRecord, type: string, fields?: Record<string, unknown>): Promise<EventRecord>;
   /** An endpoint's deliveries, oldest first, whatever their age. */
-  deliveriesFor(endpointId: string): DeliveryRecord[];
-  close(): void;
+  deliveriesFor(endpointId: string): Promise<DeliveryRecord[]>;
+  /** Waits for the writes under way, then closes the database. */
+  close(): Promise<void>;
 }
 
-export function createDomainFixture(): DomainFixture {
+export async function createDomainFixture(): Promise<DomainFixture> {
   const db = openDatabase(':memory:');
   const clock = new ManualClock(FIXTURE_START_MS);
   const jobErrors: DomainFixture['jobErrors'] = [];
   const log = { error: (obj: object, msg: string) => void jobErrors.push({ obj, msg }) };
-  const deps = composeService(db, clock, log, {
+  const deps = await composeService(db, clock, log, {
     webhooks: {
       // The worker is never started here, so it sends nothing; should that change, these make sure
       // no attempt can leave the process: no name resolves and every address is refused.
       resolver: { lookup: async (host: string) => Promise.reject(Object.assign(new Error(`no network in domain tests (${host})`), { code: 'ENOTFOUND' })) },
       destinationGuard: () => false,
     },
+    // Tests refuse an outside call, or a top-level write, from inside an open transaction (issue 25).
+    guardOutsideCalls: true,
   });
 
-  const agency = createAgencyAccount(deps, 'Fixture agency');
-  const sub = createSubaccount(deps, { account: agency, mode: 'live' }, 'Fixture client');
-  const stranger = createAgencyAccount(deps, 'Another agency');
+  const agency = await deps.uow.write((tx) => createAgencyAccount(tx, 'Fixture agency'));
+  const sub = await deps.uow.write((tx) => createSubaccount(tx, { account: agency, mode: 'live' }, 'Fixture client'));
+  const stranger = await deps.uow.write((tx) => createAgencyAccount(tx, 'Another agency'));
 
   const actor = (mode: 'live' | 'test' = 'live', account: AccountRecord = agency): Actor => ({ account, mode });
 
@@ -105,33 +110,34 @@ export function createDomainFixture(): DomainFixture {
   const seedCampaign = async (account: AccountRecord = agency, status: CampaignStatus = 'approved'): Promise<CampaignRecord> => {
     const a = actor('test', account);
     const brandBody = { ...GOOD_BRAND, mock: status === 'approved' };
-    if (status === 'draft') return register(deps, a, { brand: { ...GOOD_BRAND }, campaign: { ...GOOD_CAMPAIGN, sampleMessages: [...GOOD_CAMPAIGN.sampleMessages] } }).campaign;
-    const brand = createBrand(deps, a, brandBody);
-    if (!brand.mock) sandboxBrandDecision(deps, a, brand.id, { decision: 'approved' });
-    const c = createCampaign(deps, a, { ...GOOD_CAMPAIGN, sampleMessages: [...GOOD_CAMPAIGN.sampleMessages], brandId: brand.id });
-    if (status === 'rejected') return sandboxCampaignDecision(deps, a, c.id, { decision: 'rejected' });
+    if (status === 'draft') return (await deps.uow.write((tx) => register(tx, a, { brand: { ...GOOD_BRAND }, campaign: { ...GOOD_CAMPAIGN, sampleMessages: [...GOOD_CAMPAIGN.sampleMessages] } }))).campaign;
+    const brand = await deps.uow.write((tx) => createBrand(tx, a, brandBody));
+    if (!brand.mock) await deps.uow.write((tx) => sandboxBrandDecision(tx, a, brand.id, { decision: 'approved' }));
+    const c = await deps.uow.write((tx) => createCampaign(tx, a, { ...GOOD_CAMPAIGN, sampleMessages: [...GOOD_CAMPAIGN.sampleMessages], brandId: brand.id }));
+    if (status === 'rejected') return await deps.uow.write((tx) => sandboxCampaignDecision(tx, a, c.id, { decision: 'rejected' }));
     // What the registry's review job does 1 h after a submission (the job itself needs an async clock advance).
-    if (status === 'dca_review') await deps.campaigns.setStatus(c.id, 'dca_review', clock.nowMs());
-    const stored = (await deps.campaigns.get(account.id, c.id))!;
+    if (status === 'dca_review') await deps.uow.write(async (tx) => await tx.campaigns.setStatus(c.id, 'dca_review', clock.nowMs()));
+    const stored = (await deps.uow.read(async (tx) => await tx.campaigns.get(account.id, c.id)))!;
     expect(stored.status).toBe(status);
     return stored;
   };
 
-  const buy = (o: BuyOptions = {}): NumberRecord => {
+  const buy = async (o: BuyOptions = {}): Promise<NumberRecord> => {
     const query = SearchNumbersBody.parse(o.type === 'tollfree' ? { type: 'tollfree', limit: 100 } : { areaCode: o.areaCode ?? '415', limit: 100 });
-    const pick = searchNumbers(deps, query).find((n) => (o.want ?? fullCaps)(n.capabilities));
+    const pick = (await deps.uow.read(async (tx) => searchNumbers(tx, query))).find((n) => (o.want ?? fullCaps)(n.capabilities));
     if (!pick) throw new Error('fixture: no inventory number with the wanted capabilities');
-    return buyNumber(deps, actor(o.mode ?? 'live', o.account ?? agency), pick.phoneNumber);
+    return await deps.uow.write((tx) => buyNumber(tx, actor(o.mode ?? 'live', o.account ?? agency), pick.phoneNumber));
   };
 
   const liveNumber = async (o: BuyOptions = {}): Promise<NumberRecord> => {
-    const n = buy(o);
+    const n = await buy(o);
     const campaign = await seedCampaign(o.account ?? agency);
-    return assignNumber(deps, actor(o.mode ?? 'live', o.account ?? agency), n.id, campaign.id);
+    return await deps.uow.write((tx) => assignNumber(tx, actor(o.mode ?? 'live', o.account ?? agency), n.id, campaign.id));
   };
 
   return {
     deps,
+    db,
     clock,
     agency,
     sub,
@@ -143,23 +149,36 @@ export function createDomainFixture(): DomainFixture {
     liveNumber,
     advance: async (ms) => void (await deps.scheduler.advance(ms / 1000)),
     events: async (account, type) =>
-      (await deps.eventsRepo.feedPage(account.id, { order: 'asc', limit: 10_000, exact: type ? [type] : [], prefixes: [] })).rows,
-    charges: async (account) => await chargesOf(deps, account.id),
+      (await deps.uow.read(async (tx) => await tx.eventsRepo.feedPage(account.id, { order: 'asc', limit: 10_000, exact: type ? [type] : [], prefixes: [] }))).rows,
+    charges: async (account) => await deps.uow.read((tx) => chargesOf(tx, account.id)),
     emit: (account, type, fields = {}) => deps.uow.write(async (tx) => await tx.events.emit(account.id, type, fields)),
-    deliveriesFor: async (endpointId) => (await deps.webhookDeliveries.list(endpointId, { since: 0, limit: 200 })).data.reverse(),
-    close: () => db.close(),
+    deliveriesFor: async (endpointId) => (await deps.uow.read(async (tx) => await tx.webhookDeliveries.list(endpointId, { since: 0, limit: 200 }))).data.reverse(),
+    close: () => deps.store.close(),
   };
 }
 
-/** The ServiceError `fn` throws; fails loudly if it returns or throws anything else. */
-export function serviceErrorOf(fn: () => unknown): ServiceError {
-  try {
-    fn();
-  } catch (err) {
+/**
+ * The ServiceError `fn` throws (or its promise rejects with); fails loudly if it succeeds or fails
+ * with anything else. Await it when `fn` is async.
+ */
+export function serviceErrorOf(fn: () => Promise<unknown>): Promise<ServiceError>;
+export function serviceErrorOf(fn: () => unknown): ServiceError;
+export function serviceErrorOf(fn: () => unknown): ServiceError | Promise<ServiceError> {
+  const caught = (err: unknown): ServiceError => {
     if (err instanceof ServiceError) return err;
     throw err;
+  };
+  const succeeded = (): never => {
+    throw new Error('expected a ServiceError, but the call succeeded');
+  };
+  let result: unknown;
+  try {
+    result = fn();
+  } catch (err) {
+    return caught(err);
   }
-  throw new Error('expected a ServiceError, but the call succeeded');
+  if (result instanceof Promise) return result.then(succeeded, caught);
+  return succeeded();
 }
 
 /** The paths named by a ServiceError's details (an empty list when it has none). */
@@ -172,12 +191,12 @@ export const detailPaths = (err: ServiceError): unknown[] =>
  */
 export function freshFixtureEachTest(use: (fx: DomainFixture) => void): void {
   let current: DomainFixture | undefined;
-  beforeEach(() => {
-    current = createDomainFixture();
+  beforeEach(async () => {
+    current = await createDomainFixture();
     use(current);
   });
-  afterEach(() => {
+  afterEach(async () => {
     expect(current!.jobErrors).toEqual([]);
-    current!.close();
+    await current!.close();
   });
 }

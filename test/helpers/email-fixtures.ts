@@ -77,7 +77,7 @@ export function addSendingDomain(svc: TestService, domain: string, status: Domai
   const id = `dom_${randomUUID().replace(/-/g, '')}`;
   const now = svc.now();
   const verified = status === 'verified' || status === 'degraded';
-  svc.deps.db
+  svc.db
     .prepare(
       `INSERT INTO sending_domains (id, account_id, domain, status, records, ever_verified, created_at, verified_at, last_checked_at, updated_at)
        VALUES (?, ?, ?, ?, '[]', ?, ?, ?, ?, ?)`,
@@ -132,7 +132,7 @@ function fixtureDomain(svc: TestService, accountId: string): { id: string; domai
 }
 
 /** Accepts an email (`queued`) and schedules its handover now; returns its id. */
-export function acceptEmail(svc: TestService, e: FixtureEmail): string {
+export async function acceptEmail(svc: TestService, e: FixtureEmail): Promise<string> {
   const accountId = e.accountId ?? svc.bootstrap.accountId;
   const domain = fixtureDomain(svc, accountId);
   const id = newId('eml');
@@ -143,7 +143,7 @@ export function acceptEmail(svc: TestService, e: FixtureEmail): string {
   );
   expect(recipients.length).toBeGreaterThan(0);
   const deps = svc.deps;
-  deps.uow.write(async (tx) => {
+  await deps.uow.write(async (tx) => {
     await tx.emails.insert(
       {
         id,
@@ -170,9 +170,11 @@ export function acceptEmail(svc: TestService, e: FixtureEmail): string {
 
 /** The email's record as stored (status and recipients), read through the repository. */
 export async function storedEmail(svc: TestService, id: string) {
-  const email = await svc.deps.emails.getById(id);
-  expect(email).toBeDefined();
-  return { ...email!, recipients: await svc.deps.emails.recipients(id) };
+  return await svc.deps.uow.read(async (tx) => {
+    const email = await tx.emails.getById(id);
+    expect(email).toBeDefined();
+    return { ...email!, recipients: await tx.emails.recipients(id) };
+  });
 }
 
 /** The account's `email.*` events from the feed for one email, oldest first. */

@@ -2,6 +2,7 @@
 // from it and check, after every test that moves money, that the wallet equals the sum of its rows.
 import { expect } from 'vitest';
 import type { ServiceDeps } from '../../src/server/deps.js';
+import type { Repositories } from '../../src/server/storage/store.js';
 import { MONEY_LIMITS, type UsageCategory } from '../../src/api/values/billing.js';
 import { setBalance } from '../../src/server/domain/billing/wallet.js';
 
@@ -16,18 +17,18 @@ export interface ChargeView {
   createdAt: number;
 }
 
-type MoneyDeps = Pick<ServiceDeps, 'ledger' | 'wallets'>;
+/** What reads money: the service's deps (each read in a transaction of its own). */
+type MoneyDeps = Pick<ServiceDeps, 'uow'>;
 
 /** The account's `charge` rows, oldest first. */
-export async function chargesOf(deps: Pick<ServiceDeps, 'ledger'>, accountId: string): Promise<ChargeView[]> {
-  return (await deps.ledger
-    .entries(accountId))
+export async function chargesOf(deps: Pick<Repositories, 'ledger'>, accountId: string): Promise<ChargeView[]> {
+  return (await deps.ledger.entries(accountId))
     .filter((e) => e.kind === 'charge' && e.category !== null)
     .map((e) => ({ id: e.id, accountId: e.accountId, category: e.category, quantity: e.quantity, amountCents: -e.amountCents, ref: e.ref, createdAt: e.createdAt }));
 }
 
 /** The wallet's balance (0 when the account has no wallet row yet). */
-export async function balanceOf(deps: Pick<ServiceDeps, 'wallets'>, accountId: string): Promise<number> {
+export async function balanceOf(deps: Pick<Repositories, 'wallets'>, accountId: string): Promise<number> {
   return (await deps.wallets.get(accountId))?.balanceCents ?? 0;
 }
 
@@ -36,7 +37,11 @@ export async function balanceOf(deps: Pick<ServiceDeps, 'wallets'>, accountId: s
  * and each row's balance-after (where written) is the running sum at that row.
  */
 export async function expectLedgerConsistent(svc: { deps: MoneyDeps }, accountId: string): Promise<void> {
-  const entries = await svc.deps.ledger.entries(accountId);
+  const { entries, sum, balance } = await svc.deps.uow.read(async (tx) => ({
+    entries: await tx.ledger.entries(accountId),
+    sum: await tx.ledger.sum(accountId),
+    balance: await balanceOf(tx, accountId),
+  }));
   expect(entries.length).toBeGreaterThan(0);
   let running = 0;
   for (const e of entries) {
@@ -44,8 +49,8 @@ export async function expectLedgerConsistent(svc: { deps: MoneyDeps }, accountId
     expect(running).toBeGreaterThanOrEqual(0);
     if (e.balanceAfterCents !== null) expect(e.balanceAfterCents).toBe(running);
   }
-  expect(await svc.deps.ledger.sum(accountId)).toBe(running);
-  expect(await balanceOf(svc.deps, accountId)).toBe(running);
+  expect(sum).toBe(running);
+  expect(balance).toBe(running);
 }
 
 /**
@@ -54,6 +59,8 @@ export async function expectLedgerConsistent(svc: { deps: MoneyDeps }, accountId
  * Through setBalance, so the ledger still sums to the balance.
  */
 export async function fundAccount(svc: { deps: ServiceDeps; now(): number }, accountId: string, cents = 1_000_000): Promise<void> {
-  svc.deps.uow.write(async (tx) => await setBalance(tx, accountId, cents));
-  await svc.deps.wallets.update(accountId, { spendLimitCents: MONEY_LIMITS.maxSpendLimitCents, updatedAt: svc.now() });
+  await svc.deps.uow.write(async (tx) => {
+    await setBalance(tx, accountId, cents);
+    await tx.wallets.update(accountId, { spendLimitCents: MONEY_LIMITS.maxSpendLimitCents, updatedAt: svc.now() });
+  });
 }

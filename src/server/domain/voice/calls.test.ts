@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { freshFixtureEachTest, serviceErrorOf, detailPaths, type DomainFixture } from '../../../../test/helpers/domain-fixture.js';
 import { placeSandboxCall, placeSoftphoneCall, transferCall } from './calls.js';
-import { commitStep, progressOf, runCallSteps, startedMinutes, type CallDecisionClient, type CallsDeps } from './call-runner.js';
+import { commitStep, progressOf, runCallSteps, startedMinutes, type CallDecisionClient } from './call-runner.js';
 import type { CallState, DecisionReply } from './call-engine.js';
 import { SandboxCallBody } from '../../../api/schemas/calls.js';
 import { PutRouteBody } from '../../../api/schemas/routes.js';
@@ -19,10 +19,11 @@ freshFixtureEachTest((f) => {
 const CALLER = '+14155550123';
 
 /** A client that counts what it is asked, answers `reply`, and can play a service stopping mid-request. */
-function countingClient(reply: DecisionReply, stopDuringRequest = false): CallDecisionClient & { asked: number; stopping: boolean } {
+function countingClient(reply: DecisionReply, stopDuringRequest = false): CallDecisionClient & { asked: number; stopping: boolean; stop(): void } {
   const c = {
     asked: 0,
     stopping: false,
+    stop: () => undefined,
     async decide() {
       c.asked += 1;
       if (stopDuringRequest) c.stopping = true;
@@ -69,12 +70,12 @@ describe('the decision webhook is sent once', () => {
     const n = await numberWithRoute(route);
     const call = await fx.deps.uow.write((tx) => placeSandboxCall(tx, fx.actor(), SandboxCallBody.parse({ from: CALLER, to: n.phoneNumber })));
     const stopped = countingClient({ kind: 'response', status: 200, body: { action: 'reject' }, latencyMs: 5 }, true);
-    await runCallSteps({ ...fx.deps, decisions: stopped } as CallsDeps, call.id, () => undefined);
+    await runCallSteps({ ...fx.deps, decisions: stopped }, call.id, async () => undefined);
     expect(stopped.asked).toBe(1);
     expect((await fx.deps.uow.read(async (tx) => await tx.calls.getById(call.id)))!.state).toMatchObject({ phase: { kind: 'decision.awaiting' } });
 
     const restarted = countingClient({ kind: 'response', status: 200, body: { action: 'reject' }, latencyMs: 5 });
-    await runCallSteps({ ...fx.deps, decisions: restarted } as CallsDeps, call.id, () => undefined);
+    await runCallSteps({ ...fx.deps, decisions: restarted }, call.id, async () => undefined);
     expect(restarted.asked).toBe(0);
     const after = (await fx.deps.uow.read(async (tx) => await tx.calls.getById(call.id)))!;
     expect(after.status).toBe('ringing');
@@ -87,7 +88,7 @@ describe('the decision webhook is sent once', () => {
     const n = await numberWithRoute(route);
     const call = await fx.deps.uow.write((tx) => placeSandboxCall(tx, fx.actor(), SandboxCallBody.parse({ from: CALLER, to: n.phoneNumber })));
     const client = countingClient({ kind: 'response', status: 200, body: { action: 'reject' }, latencyMs: 5 });
-    const steps = await runCallSteps({ ...fx.deps, decisions: client } as CallsDeps, call.id, () => undefined);
+    const steps = await runCallSteps({ ...fx.deps, decisions: client }, call.id, async () => undefined);
     expect(client.asked).toBe(1);
     expect(steps).toBeGreaterThan(0);
     expect(await fx.deps.uow.read(async (tx) => await tx.calls.getById(call.id))).toMatchObject({ status: 'blocked', state: null });
