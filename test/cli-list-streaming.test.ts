@@ -30,21 +30,21 @@ beforeAll(async () => {
   const base = Date.now() - 1_000_000;
   const msgs: string[] = [];
   const evts: string[] = [];
-  svc.db.transaction(async () => {
+  await svc.deps.uow.write(async (tx) => {
     for (let i = 0; i < ROWS; i++) {
       // Groups of three share a timestamp: the keyset's tie-break (seq) is exercised across pages.
       const at = base + Math.floor(i / 3);
       const id = `msg_${randomBytes(8).toString('hex')}`;
-      await svc.deps.uow.write(async (tx) => await tx.messages.insert({
+      await tx.messages.insert({
         id, accountId, numberId: null, direction: 'outbound', from: '+14155550100', to: '+14155550199', counterparty: '+14155550199',
         body: `row ${i}`, status: 'delivered', segments: 1, channel: 'sms', media: null, reason: null, test: true, providerMessageId: null, createdAt: at, updatedAt: at,
-      }));
+      });
       msgs.push(id);
       const eventId = `evt_${randomBytes(8).toString('hex')}`;
-      await svc.deps.uow.write(async (tx) => await tx.eventsRepo.insert({ id: eventId, accountId, type: 'message.delivered', createdAt: at, body: { id: eventId, type: 'message.delivered', createdAt: new Date(at).toISOString(), n: i } }));
+      await tx.eventsRepo.insert({ id: eventId, accountId, type: 'message.delivered', createdAt: at, body: { id: eventId, type: 'message.delivered', createdAt: new Date(at).toISOString(), n: i } });
       evts.push(eventId);
     }
-  })();
+  });
   messageIds = msgs.reverse();
   eventIds = evts.reverse();
 }, 60_000);

@@ -63,8 +63,8 @@ export async function composeService(db: Db, clock: Clock, log: SchedulerLog, op
     transcriber: outsideWorld(new SimulatedTranscriber(), 'transcriber', store),
     // contract §8, §9: domain checks read DNS through a resolver; locally, the sandbox DNS table.
     dns: new SandboxDnsResolver((name) => uow.read(async (r) => await r.sandboxDns.get(name)), clock),
-    options: { ...DEFAULT_OPTIONS, ...options },
   };
+  const serviceOptions: ServiceOptions = { ...DEFAULT_OPTIONS, ...options };
 
   // 3. Durable jobs, registered before anything runs (a restart resumes them).
   registerMessageJobs(domain);
@@ -86,8 +86,8 @@ export async function composeService(db: Db, clock: Clock, log: SchedulerLog, op
   domain.events.addOutbox(blockSuggestionOutbox());
 
   // 5. Workers: the webhook delivery worker and its jobs.
-  const webhooks = new DeliveryWorker(domain, domain.options.webhooks, log);
+  const webhooks = new DeliveryWorker(domain, serviceOptions.webhooks, log);
   registerDeliveryJobs(domain.scheduler, webhooks);
 
-  return { ...domain, webhooks };
+  return { ...domain, options: serviceOptions, webhooks };
 }

@@ -10,8 +10,9 @@ const SERVER = dirname(fileURLToPath(import.meta.url));
 
 const LAYERS: Array<{ name: string; match: (path: string) => boolean }> = [
   { name: 'base (world, clock, ids)', match: (p) => p.startsWith('world/') || p === 'clock.ts' || p === 'ids.ts' },
-  { name: 'storage', match: (p) => p.startsWith('storage/') || p === 'scheduler.ts' },
-  { name: 'domain', match: (p) => p.startsWith('domain/') || p === 'errors.ts' },
+  { name: 'storage', match: (p) => p.startsWith('storage/') },
+  // The scheduler runs each job in a domain transaction (issue 25): it sits with the domain.
+  { name: 'domain', match: (p) => p.startsWith('domain/') || p === 'errors.ts' || p === 'scheduler.ts' },
   { name: 'views', match: (p) => p.startsWith('views/') },
   { name: 'edge (routes, http, webhook machinery)', match: (p) => /^(routes|http|webhooks)\//.test(p) || p === 'deps.ts' },
   { name: 'composition root', match: (p) => ['app.ts', 'main.ts', 'compose.ts', 'bootstrap.ts', 'local-state.ts', 'snapshot-trust.ts'].includes(p) },

@@ -1,7 +1,7 @@
 import type { Clock } from './clock.js';
 import type { JobRecord } from './storage/jobs-repo.js';
 import type { Transaction } from './storage/store.js';
-import type { TxDeps, UnitOfWork } from './deps.js';
+import type { TxDeps, UnitOfWork } from './domain/deps.js';
 import { newId } from './ids.js';
 
 /**

@@ -30,7 +30,7 @@ export const UNLIMITED = { ratePerSec: 1e9, burst: 1e9 } as const;
 /** The real local service on 127.0.0.1, port 0, a temp SQLite file and (by default) a manual clock. */
 export async function startTestService(opts: Partial<StartOptions> = {}): Promise<TestService> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
-  const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, ...opts });
+  const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts });
   const call: TestService['call'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     const key = o.key === undefined ? svc.bootstrap.liveKey : o.key;

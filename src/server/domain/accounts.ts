@@ -4,7 +4,7 @@ import type { Actor } from './actor.js';
 import type { Page } from '../../api/schemas/page.js';
 import { newUuid } from '../ids.js';
 import { forbidden, notFound } from '../errors.js';
-import type { UnitOfWork } from '../deps.js';
+import type { UnitOfWork } from './deps.js';
 import type { WalletsRepo } from '../storage/wallets-repo.js';
 import type { LedgerRepo } from '../storage/ledger-repo.js';
 import { openWallet } from './billing/wallet.js';

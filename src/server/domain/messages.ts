@@ -1,7 +1,8 @@
-import type { DomainDeps } from '../deps.js';
+import { outsideFirst } from './outside-first.js';
+import type { DomainDeps } from './deps.js';
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
-import type { UnitOfWork } from '../deps.js';
+import type { UnitOfWork } from './deps.js';
 import type { Scheduler } from '../scheduler.js';
 import type { EventStore } from './events/store.js';
 import type { Actor } from './actor.js';
@@ -320,7 +321,8 @@ export async function receiveInbound(deps: MessagingDeps, actor: Actor, body: In
     media: body.mediaUrls?.length ? mediaFromUrls(body.mediaUrls) : null,
     reason: null,
     test: false,
-    providerMessageId: deps.carrier.inboundProviderMessageId(),
+    // The carrier's id for the inbound message, asked of it with no transaction open (outside-first.ts).
+    providerMessageId: outsideFirst(deps, 'inbound-provider-id', async (d) => d.carrier.inboundProviderMessageId()),
     createdAt: now,
     updatedAt: now,
   };

@@ -234,14 +234,14 @@ describe('updateNumber', () => {
     const updated = await update(n, { emergency: { enabled: true, address: { ...SF_ADDRESS, state: 'ca' } } });
     expect(updated).toMatchObject({ emergencyEnabled: true, emergencyStatus: 'pending', emergencyAddress: SF_ADDRESS }); // state upper-cased
     const emergencyCharges = async () => (await fx.charges(fx.agency)).filter((c) => c.category === 'emergency');
-    expect(emergencyCharges()).toEqual([expect.objectContaining({ amountCents: PRICES.emergencyMonthly, ref: n.id })]);
+    expect(await emergencyCharges()).toEqual([expect.objectContaining({ amountCents: PRICES.emergencyMonthly, ref: n.id })]);
     await fx.advance(5 * 60_000);
     expect((await stored(n)).emergencyStatus).toBe('active');
     // Off and on again in the same month: not charged twice.
     await update(n, { emergency: { enabled: false } });
     expect(await stored(n)).toMatchObject({ emergencyEnabled: false, emergencyStatus: 'off' });
     await update(n, { emergency: { enabled: true, address: SF_ADDRESS } });
-    expect(emergencyCharges()).toHaveLength(1);
+    expect(await emergencyCharges()).toHaveLength(1);
   });
 
   it('emergency with a test key is not charged', async () => {

@@ -1,6 +1,7 @@
-import type { DomainDeps } from '../deps.js';
+import { outsideFirst } from './outside-first.js';
+import type { DomainDeps } from './deps.js';
 import type { Clock } from '../clock.js';
-import type { UnitOfWork } from '../deps.js';
+import type { UnitOfWork } from './deps.js';
 import type { Scheduler } from '../scheduler.js';
 import type { NumbersRepo, NumberRecord, NumberFilters } from '../storage/numbers-repo.js';
 import { UniqueConstraintError } from '../storage/storage-errors.js';
@@ -215,7 +216,9 @@ export async function updateNumber(deps: NumbersDeps, actor: Actor, idOrPhone: s
 async function updateEmergency(deps: NumbersDeps, actor: Actor, n: NumberRecord, e: NonNullable<UpdateNumberBody['emergency']>, now: number): Promise<void> {
   let address: EmergencyAddress | null = n.emergencyAddress;
   if (e.address) {
-    const check = deps.carrier.checkEmergencyAddress(e.address);
+    // The carrier checks the address with no transaction open (outside-first.ts).
+    const address0 = e.address;
+    const check = outsideFirst(deps, `emergency-address:${JSON.stringify(address0)}`, async (d) => d.carrier.checkEmergencyAddress(address0));
     // spec: Errors — address_suggestion: the carrier can place the address only after a correction.
     if (!check.ok && check.kind === 'suggestion') throw new ServiceError('address_suggestion', check.message, { suggested: check.suggested });
     if (!check.ok) throw validationError(['body', 'emergency', 'address', 'zip'], check.message);
@@ -412,10 +415,17 @@ export function registerNumberJobs(deps: DomainDeps): void {
       await tx.scheduler.schedule(JOB_RENEWAL, next, { numberId: n.id, periodStart: next } satisfies RenewalPayload);
     }, 'number monthly renewals');
 
-  deps.scheduler.register(JOB_TOLLFREE_REVIEW, async (p: ReviewPayload, _job, tx) => {
+  // The carrier reviews with no transaction open (issue 25); its verdict is written if the number
+  // still waits for it.
+  const awaitingReview = (n: NumberRecord | undefined, p: ReviewPayload): n is NumberRecord =>
+    !!n && n.status !== 'released' && n.tfvStatus === 'pending' && n.tfvSubmittedAt === p.submittedAt;
+  deps.scheduler.registerOutside(JOB_TOLLFREE_REVIEW, async (p: ReviewPayload) => {
+    const before = await deps.uow.read((tx) => tx.numbers.getById(p.numberId));
+    if (!awaitingReview(before, p)) return;
+    const verdict = await deps.carrier.reviewTollfree((before.tfvSubmission ?? {}) as unknown as TollfreeSubmission);
+    await deps.uow.write(async (tx) => {
       const n = await tx.numbers.getById(p.numberId);
-      if (!n || n.status === 'released' || n.tfvStatus !== 'pending' || n.tfvSubmittedAt !== p.submittedAt) return;
-      const verdict = tx.carrier.reviewTollfree((n.tfvSubmission ?? {}) as unknown as TollfreeSubmission);
-      await decide(tx, n, verdict.status, verdict.status === 'rejected' ? verdict.reason : null);
-    }, 'toll-free verification decisions');
+      if (awaitingReview(n, p)) await decide(tx, n, verdict.status, verdict.status === 'rejected' ? verdict.reason : null);
+    });
+  }, 'toll-free verification decisions');
 }

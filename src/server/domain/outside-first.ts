@@ -1,4 +1,4 @@
-import type { DomainDeps, TxDeps } from '../deps.js';
+import type { DomainDeps, TxDeps } from './deps.js';
 
 /**
  * issue 25: nothing outside the process is called while a transaction is open. A write that finds it

@@ -1,4 +1,4 @@
-import type { DomainDeps, ReadDeps, TxDeps, UnitOfWork } from '../deps.js';
+import type { DomainDeps, ReadDeps, TxDeps, UnitOfWork } from './deps.js';
 import type { Repositories, Store, Transaction } from '../storage/store.js';
 import { MAX_OUTSIDE_ACTS, OutsideFirst } from './outside-first.js';
 

@@ -122,7 +122,7 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView((await deps.uow.write(async (tx) => await saveCard(tx, req.auth, req.body.token)))),
+    async (req) => billingView(await saveCard(deps, req.auth, req.body.token)),
   );
 
   r.put(

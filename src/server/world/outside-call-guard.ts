@@ -1,4 +1,3 @@
-import type { Store } from '../storage/store.js';
 
 /**
  * issue 25: nothing outside the process is called while a transaction is open (a payment, DNS, the
@@ -6,7 +5,7 @@ import type { Store } from '../storage/store.js';
  * database, and a transaction that rolls back must not have charged a card. `impl`'s methods ask the
  * store first; with `guardOutsideCalls` (tests) a call from inside a transaction throws, naming it.
  */
-export function outsideWorld<T extends object>(impl: T, name: string, store: Pick<Store, 'assertNoTransaction'>): T {
+export function outsideWorld<T extends object>(impl: T, name: string, store: { assertNoTransaction(what: string): void }): T {
   const guarded = Object.create(impl) as T;
   let proto: object | null = Object.getPrototypeOf(impl);
   const names = new Set<string>(Object.keys(impl));

@@ -1,5 +1,6 @@
+import type { DomainDeps } from '../deps.js';
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { EventStore } from '../events/store.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';
@@ -113,9 +114,10 @@ export async function updateSpendLimit(deps: BillingDeps, actor: Actor, spendLim
  * `tok_visa`, `tok_chargeDeclined`), replacing the previous one; stores the token and its last four
  * digits, never a card number. An unknown token → `validation_error` on `["body","token"]`.
  */
-export async function saveCard(deps: BillingDeps, actor: Actor, token: string): Promise<BillingSnapshot> {
+export async function saveCard(deps: Pick<DomainDeps, 'uow' | 'payments'>, actor: Actor, token: string): Promise<BillingSnapshot> {
   assertLiveKey(actor);
-  const last4 = deps.payments.cardLast4(token);
+  // The provider is asked with no transaction open (issue 25).
+  const last4 = await deps.payments.cardLast4(token);
   if (last4 === null) throw validationError(['body', 'token'], 'the payment provider does not know this card token (sandbox: tok_visa, tok_chargeDeclined)');
   return await deps.uow.write(async (tx) => {
     const accountId = actor.account.id;

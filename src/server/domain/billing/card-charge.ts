@@ -1,4 +1,4 @@
-import type { TxDeps } from '../../deps.js';
+import type { TxDeps } from '../deps.js';
 import { outsideFirst } from '../outside-first.js';
 import { ServiceError } from '../../errors.js';
 

@@ -1,4 +1,4 @@
-import type { DomainDeps } from '../../deps.js';
+import type { DomainDeps } from '../deps.js';
 import { iso, isoOrNull } from '../../clock.js';
 import type { WalletPatch, WalletRecord } from '../../storage/wallets-repo.js';
 import type { Actor } from '../actor.js';

@@ -1,5 +1,5 @@
 import { outsideFirst } from '../outside-first.js';
-import type { TxDeps } from '../../deps.js';
+import type { TxDeps } from '../deps.js';
 import type { Clock } from '../../clock.js';
 import type { EventStore } from '../events/store.js';
 import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';

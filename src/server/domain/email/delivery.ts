@@ -1,6 +1,6 @@
-import type { DomainDeps } from '../../deps.js';
+import type { DomainDeps } from '../deps.js';
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { EventStore } from '../events/store.js';
 import type { EmailRecord, EmailsRepo, RecipientPatch, RecipientRecord } from '../../storage/emails-repo.js';

@@ -1,7 +1,7 @@
 import type { DnsAnswer } from '../../world/dns.js';
-import type { DomainDeps, TxDeps } from '../../deps.js';
+import type { DomainDeps, TxDeps } from '../deps.js';
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { EventStore } from '../events/store.js';
 import type { Actor } from '../actor.js';

@@ -1,4 +1,4 @@
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { MailboxMessageRecord, MailboxRepo } from '../../storage/mailbox-repo.js';
 import type { EventStore } from '../events/store.js';
 import type { MailboxQuery } from '../../../api/schemas/email.js';

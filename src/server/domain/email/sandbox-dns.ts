@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { SandboxDnsRepo } from '../../storage/sandbox-dns-repo.js';
 import type { SendingDomainsRepo } from '../../storage/sending-domains-repo.js';
 import type { Actor } from '../actor.js';

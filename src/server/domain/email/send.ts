@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Scheduler } from '../../scheduler.js';
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import { charge, type BillingDeps } from '../billing/charging.js';
 import type { SendingDomainsRepo } from '../../storage/sending-domains-repo.js';
 import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';

@@ -1,4 +1,4 @@
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
 import type { Actor } from '../actor.js';
 import type { Page } from '../../../api/schemas/page.js';

@@ -1,4 +1,4 @@
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { EventRecord, EventsRepo } from '../../storage/events-repo.js';
 import { HeldReads } from './held-reads.js';
 import type { EventStore } from './store.js';

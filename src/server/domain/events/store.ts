@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { TxDeps } from '../../deps.js';
+import type { TxDeps } from '../deps.js';
 import { iso } from '../../clock.js';
 import { newId } from '../../ids.js';
 import type { EventRecord } from '../../storage/events-repo.js';

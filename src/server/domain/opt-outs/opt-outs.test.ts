@@ -95,7 +95,7 @@ describe('an inbound stop word (receiveInbound)', () => {
       [reply!.id, 'sent'],
       [reply!.id, 'delivered'],
     ]);
-    expect(smsCharges()).toEqual([]);
+    expect(await smsCharges()).toEqual([]);
     expect(await fx.deps.uow.read(async (tx) => await tx.holds.openTotal(fx.agency.id))).toBe(0);
   });
 
@@ -227,7 +227,7 @@ describe('a send to a consumer who opted out (sendMessage)', () => {
       expect((await serviceErrorOf(async () => await send(fx.actor(mode), TEST_SENDER))).details).toMatchObject({ reason: 'opted_out', keyword: 'STOP' });
     }
     expect((await send(fx.actor('live'), TEST_SENDER, OTHER_CONSUMER)).status).toBe('queued');
-    expect(smsCharges()).toEqual([]);
+    expect(await smsCharges()).toEqual([]);
   });
 
   it("an opt-out is the account's own: another account's sends and lists are untouched", async () => {

@@ -1,4 +1,4 @@
-import type { DomainDeps } from '../../deps.js';
+import type { DomainDeps } from '../deps.js';
 import type { Actor } from '../actor.js';
 import { newUuid } from '../../ids.js';
 import { conflict, notFound, ServiceError, validationError } from '../../errors.js';

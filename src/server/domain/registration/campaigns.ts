@@ -1,4 +1,4 @@
-import type { DomainDeps } from '../../deps.js';
+import type { DomainDeps, TxDeps } from '../deps.js';
 import type { Actor } from '../actor.js';
 import { newUuid } from '../../ids.js';
 import { conflict, notFound } from '../../errors.js';
@@ -233,14 +233,14 @@ type ReviewPayload = { campaignId: string; attempt: number };
 
 /** The registry's jobs: `dca_review` 1 h after a submission, the decision 24 h later; stale submissions are left alone. */
 export function registerCampaignJobs(deps: DomainDeps): void {
-  const current = async (p: ReviewPayload, status: CampaignStatus): Promise<CampaignRecord | undefined> => {
-    const c = await deps.uow.read(async (tx) => await tx.campaigns.getById(p.campaignId));
+  const current = async (tx: TxDeps, p: ReviewPayload, status: CampaignStatus): Promise<CampaignRecord | undefined> => {
+    const c = await tx.campaigns.getById(p.campaignId);
     return c && c.status === status && c.remediationAttempts === p.attempt ? c : undefined;
   };
   deps.scheduler.register(
     JOB_CAMPAIGN_DCA_REVIEW,
     async (p: ReviewPayload, _job, tx) => {
-        const c = await current(p, 'submitted');
+        const c = await current(tx, p, 'submitted');
         if (!c) return;
         c.status = 'dca_review';
         c.updatedAt = tx.clock.nowMs();
@@ -252,7 +252,7 @@ export function registerCampaignJobs(deps: DomainDeps): void {
   deps.scheduler.register(
     JOB_CAMPAIGN_DECISION,
     async (p: ReviewPayload, _job, tx) => {
-        const c = await current(p, 'dca_review');
+        const c = await current(tx, p, 'dca_review');
         if (c) await decide(tx, c, campaignVerdict(await tx.brands.getById(c.brandId), c));
       },
     'campaign registry decisions',

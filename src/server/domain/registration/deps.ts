@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { Scheduler } from '../../scheduler.js';
 import type { BrandsRepo } from '../../storage/brands-repo.js';
 import type { CampaignsRepo } from '../../storage/campaigns-repo.js';

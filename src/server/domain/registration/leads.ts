@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { EventStore } from '../events/store.js';
 import type { CompliancePages, PageConfig } from '../../../api/schemas/brands.js';
 import type { BrandStatus } from '../../../api/values/registration.js';

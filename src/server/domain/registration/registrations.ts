@@ -1,4 +1,4 @@
-import type { DomainDeps } from '../../deps.js';
+import type { DomainDeps } from '../deps.js';
 import type { Actor } from '../actor.js';
 import type { RegistrationBody } from '../../../api/schemas/registrations.js';
 import type { BrandRecord } from '../../storage/brands-repo.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { BlockedNumberRecord, BlockedNumbersRepo } from '../../storage/blocked-numbers-repo.js';
 import type { EventOutbox } from '../events/store.js';
 import type { Actor } from '../actor.js';

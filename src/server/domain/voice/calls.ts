@@ -1,4 +1,4 @@
-import type { DomainDeps } from '../../deps.js';
+import type { DomainDeps } from '../deps.js';
 import { assertMayChange } from '../test-keys.js';
 import { assertCanStartCall } from './call-billing.js';
 import type { Actor } from '../actor.js';

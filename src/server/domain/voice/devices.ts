@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { DeviceRecord, DevicesRepo } from '../../storage/devices-repo.js';
 import type { ServiceStateRepo } from '../../storage/service-state-repo.js';
 import type { Actor } from '../actor.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../../deps.js';
+import type { UnitOfWork } from '../deps.js';
 import type { NumbersRepo, NumberRecord } from '../../storage/numbers-repo.js';
 import type { RouteRecord, RoutesRepo, StoredRoute } from '../../storage/routes-repo.js';
 import type { MediaStore } from '../../storage/media-store.js';

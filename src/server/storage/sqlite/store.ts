@@ -42,18 +42,23 @@ export class SqliteStore implements Store {
   private scheduled = false;
   /** Settles when the batch being written has committed or rolled back. */
   private open: Promise<void> | undefined;
-  private readonly context: AsyncLocalStorage<true> | undefined;
+  /**
+   * With `guardOutsideCalls`: the transaction the current async context runs in. A flag that the
+   * end of the write clears, because the context also flows into timers the write scheduled, which
+   * run after it has committed.
+   */
+  private readonly context: AsyncLocalStorage<{ open: boolean }> | undefined;
 
   constructor(
     readonly db: Db,
     opts: SqliteStoreOptions = {},
   ) {
     this.repos = sqliteRepositories(db);
-    this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<true>() : undefined;
+    this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
   }
 
   write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
-    if (this.context?.getStore()) {
+    if (this.inTransaction()) {
       return Promise.reject(new Error('a write was asked for from inside an open transaction: use tx.savepoint (it would wait for its own batch)'));
     }
     return new Promise<T>((resolve, reject) => {
@@ -68,13 +73,17 @@ export class SqliteStore implements Store {
   }
 
   async read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
-    if (this.context?.getStore()) throw new Error('a read was asked for from inside an open transaction: read through the transaction (it would wait for its own commit)');
+    if (this.inTransaction()) throw new Error('a read was asked for from inside an open transaction: read through the transaction (it would wait for its own commit)');
     while (this.open) await this.open;
     return fn(this.repos);
   }
 
   assertNoTransaction(what: string): void {
-    if (this.context?.getStore()) throw new Error(`${what} called while a transaction is open: commit first, then call the outside world, then write its outcome`);
+    if (this.inTransaction()) throw new Error(`${what} called while a transaction is open: commit first, then call the outside world, then write its outcome`);
+  }
+
+  private inTransaction(): boolean {
+    return this.context?.getStore()?.open === true;
   }
 
   async close(): Promise<void> {
@@ -143,7 +152,15 @@ export class SqliteStore implements Store {
     };
     this.db.exec(`SAVEPOINT ${name}`);
     try {
-      const value = this.context ? await this.context.run(true, () => fn(tx)) : await fn(tx);
+      let value: T;
+      if (this.context && depth === 0) {
+        const scope = { open: true };
+        try {
+          value = await this.context.run(scope, () => fn(tx));
+        } finally {
+          scope.open = false;
+        }
+      } else value = await fn(tx);
       await chain;
       this.db.exec(`RELEASE ${name}`);
       hooks.push(...own);

@@ -1,0 +1,64 @@
+import type { Clock } from '../clock.js';
+import type { Repositories, Store, Transaction } from '../storage/store.js';
+import type { Scheduler } from '../scheduler.js';
+import type { EventStore } from './events/store.js';
+import type { Carrier } from '../world/carrier.js';
+import type { Transcriber } from '../world/transcriber.js';
+import type { MediaStore } from '../storage/media-store.js';
+import type { Payments } from '../world/payments.js';
+import type { DnsResolver } from '../world/dns.js';
+import type { CallDecisionClient } from './voice/call-runner.js';
+
+// The types of what the domain runs on (issue 25): its deps without storage, a write transaction's
+// deps (`TxDeps`) and a read's (`ReadDeps`), and the unit of work that hands them out. The
+// composition root (compose.ts) builds them; the service's own (src/server/deps.ts) extend them.
+
+/**
+ * The clock, the scheduler, the event store, the simulated outside world and the unit of work: what
+ * the domain runs on. Storage is not here: repositories are reached only inside a transaction,
+ * `uow.write(async (tx) => …)` or `uow.read(…)`, whose `tx` is these deps plus the repositories
+ * (issue 25: no domain code can reach storage outside a transaction, nor forget to pass one).
+ */
+export interface DomainDeps {
+  /** The storage engine (storage/store.ts); the domain goes through `uow`, which wraps it. */
+  store: Store;
+  uow: UnitOfWork;
+  clock: Clock;
+  scheduler: Scheduler;
+  events: EventStore;
+  /** contract §8: DNS answers for domain checks; on the local service, the sandbox DNS table (world/dns.ts). */
+  dns: DnsResolver;
+  /**
+   * The decision webhook client the call runner sends with (webhooks/decision-client.ts). It reuses
+   * `options.webhooks`' resolver, destination guard and wall clock: the decision request is a webhook
+   * and obeys the same safety rules (contract §6, §10).
+   */
+  decisions: CallDecisionClient & { stop(): void };
+  /** Public media served under /media/ (voicemail greetings). */
+  media: MediaStore;
+  /** The outside payment provider: simulated on the local service (world/payments.ts). */
+  payments: Payments;
+  /** The outside carrier: simulated on the local service (world/carrier.ts). */
+  carrier: Carrier;
+  /** Speech-to-text for recordings and voicemails: simulated on the local service (world/transcriber.ts). */
+  transcriber: Transcriber;
+}
+
+/**
+ * What code inside a write transaction sees: the domain's deps, the repositories, `uow` for a nested
+ * write (a savepoint), and `prior`: the outcomes of the outside acts this write asked for before it
+ * ran (domain/outside-first.ts).
+ */
+export type TxDeps = DomainDeps & Transaction & { prior: ReadonlyMap<string, unknown> };
+
+/** What code inside a read sees: the domain's deps and the repositories. */
+export type ReadDeps = DomainDeps & Repositories;
+
+/**
+ * The domain's transactions (domain/unit-of-work.ts). Inside a write, `tx.uow.write` is a savepoint
+ * of that write and `tx.uow.read` reads within it.
+ */
+export interface UnitOfWork {
+  write<T>(fn: (tx: TxDeps) => Promise<T>): Promise<T>;
+  read<T>(fn: (tx: ReadDeps | TxDeps) => Promise<T>): Promise<T>;
+}
