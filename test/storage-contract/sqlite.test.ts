@@ -1,0 +1,4 @@
+import { describeStorageContract } from './contract.js';
+import { sqliteEngine } from './engine.js';
+
+describeStorageContract(sqliteEngine);
