@@ -116,10 +116,10 @@ describe('retries', () => {
     const boundary = alignClock(svc, 10);
     rx.setHandler(() => ({ status: 500 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    svc.deps.scheduler.register('test.emit', async () => {
-      await emit(svc, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
+    svc.deps.scheduler.register('test.emit', async (_payload, _job, tx) => {
+      await tx.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
     });
-    await svc.deps.scheduler.schedule('test.emit', boundary + 60_000, {});
+    await svc.deps.uow.write((tx) => tx.scheduler.schedule('test.emit', boundary + 60_000, {}));
     await advance(svc, 3600); // no flush: advance alone must have made and recorded the attempts
     const [d] = await deliveries(svc, ep.id);
     // first at the event's time; retries at ticks: +30s → 300 s, +2m → 600 s, +10m → 1200 s, +30m → 3000 s

@@ -3,6 +3,7 @@ import type { JobRecord } from './storage/jobs-repo.js';
 import type { Transaction } from './storage/store.js';
 import type { TxDeps, UnitOfWork } from './domain/deps.js';
 import { newId } from './ids.js';
+import { OutsideFirst } from './domain/outside-first.js';
 
 /**
  * A job's work, run inside a write transaction (`tx`) that also removes the job: its work and its
@@ -202,31 +203,51 @@ export class Scheduler {
     let items = 0;
     let next = 0;
     while (next < jobs.length) {
-      const outsideJob = await this.uow().write(async (tx) => {
+      const stop = await this.uow().write(async (tx) => {
         if (before) await before(tx);
         while (next < jobs.length) {
           const job = jobs[next]!;
           const registered = this.handlers.get(job.kind);
-          if (registered?.outside) return job;
-          next++;
+          if (registered?.outside) return { job, alone: false };
           try {
-            items += await tx.uow.write(async (sp) => {
-              if (!registered) throw new Error(`no handler registered for job kind ${job.kind}`);
-              const n = await registered.inside(job.payload, job, sp);
-              await sp.jobs.delete(job.id);
-              return typeof n === 'number' ? n : 1;
-            });
+            items += await tx.uow.write((sp) => this.runInside(job, sp));
           } catch (err) {
+            // A job that asks for an outside act first (outside-first.ts) runs again on its own,
+            // in a write of its own that does the act: its savepoint rolled back, nothing is lost.
+            if (err instanceof OutsideFirst) return { job, alone: true };
             await this.retryLater(tx, job, err);
           }
+          next++;
         }
         return undefined;
       });
-      if (!outsideJob) break;
+      if (!stop) break;
       next++;
-      items += await this.runOutside(outsideJob);
+      items += stop.alone ? await this.runAlone(stop.job, before) : await this.runOutside(stop.job);
     }
     return items;
+  }
+
+  /** A transactional job's work and its removal, in `tx`; the items it started. */
+  private async runInside(job: JobRecord, tx: TxDeps): Promise<number> {
+    const registered = this.handlers.get(job.kind);
+    if (!registered?.inside) throw new Error(`no handler registered for job kind ${job.kind}`);
+    const n = await registered.inside(job.payload, job, tx);
+    await tx.jobs.delete(job.id);
+    return typeof n === 'number' ? n : 1;
+  }
+
+  /** A transactional job in a top-level write of its own (the unit of work does the outside acts it asks for). */
+  private async runAlone(job: JobRecord, before?: (tx: TxDeps) => Promise<void>): Promise<number> {
+    try {
+      return await this.uow().write(async (tx) => {
+        if (before) await before(tx);
+        return this.runInside(job, tx);
+      });
+    } catch (err) {
+      await this.uow().write((tx) => this.retryLater(tx, job, err));
+      return 0;
+    }
   }
 
   /** Runs a job that calls the outside world, then removes it (or retries it later); the items it started. */

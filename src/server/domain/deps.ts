@@ -46,10 +46,19 @@ export interface DomainDeps {
 
 /**
  * What code inside a write transaction sees: the domain's deps, the repositories, `uow` for a nested
- * write (a savepoint), and `prior`: the outcomes of the outside acts this write asked for before it
- * ran (domain/outside-first.ts).
+ * write (a savepoint), `prior`: the outcomes of the outside acts this write asked for before it ran
+ * (domain/outside-first.ts), and `thenOutside`: the ones it calls for after it.
  */
-export type TxDeps = DomainDeps & Transaction & { prior: ReadonlyMap<string, unknown> };
+export type TxDeps = DomainDeps &
+  Transaction & {
+    prior: ReadonlyMap<string, unknown>;
+    /**
+     * An outside act this write's change calls for (an auto-recharge at a low-balance crossing):
+     * done once the write has committed, with no transaction open, before the write's promise
+     * settles; one per key. A crash in between loses the act, never the write.
+     */
+    thenOutside(key: string, act: (deps: DomainDeps) => Promise<unknown>): void;
+  };
 
 /** What code inside a read sees: the domain's deps and the repositories. */
 export type ReadDeps = DomainDeps & Repositories;

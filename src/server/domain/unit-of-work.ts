@@ -16,16 +16,26 @@ import { MAX_OUTSIDE_ACTS, OutsideFirst } from './outside-first.js';
  * transaction runs.
  */
 export function domainUnitOfWork(store: Store, deps: () => DomainDeps): UnitOfWork {
-  const enterWrite = (t: Transaction, prior: ReadonlyMap<string, unknown>): TxDeps => {
+  type Later = Map<string, (deps: DomainDeps) => Promise<unknown>>;
+  const enterWrite = (t: Transaction, prior: ReadonlyMap<string, unknown>, later: Later): TxDeps => {
     const d = deps();
+    const thenOutside = (key: string, act: (deps: DomainDeps) => Promise<unknown>) => {
+      if (!later.has(key)) later.set(key, act);
+    };
     // Events and jobs are written in the transaction: the store and the scheduler bound to it.
-    const tx: TxDeps = { ...d, ...t, prior, uow: nested(t, prior), scheduler: d.scheduler.in(t) };
+    const tx: TxDeps = { ...d, ...t, prior, thenOutside, uow: nested(t, prior, later), scheduler: d.scheduler.in(t) };
     tx.events = d.events.in(tx);
     return tx;
   };
-  const nested = (t: Transaction, prior: ReadonlyMap<string, unknown>): UnitOfWork => ({
-    write: (fn) => t.savepoint((inner) => fn(enterWrite(inner, prior))),
-    read: (fn) => fn(enterWrite(t, prior)),
+  const nested = (t: Transaction, prior: ReadonlyMap<string, unknown>, later: Later): UnitOfWork => ({
+    async write(fn) {
+      // The acts a savepoint calls for count only if it is kept.
+      const own: Later = new Map();
+      const result = await t.savepoint((inner) => fn(enterWrite(inner, prior, own)));
+      for (const [key, then] of own) if (!later.has(key)) later.set(key, then);
+      return result;
+    },
+    read: (fn) => fn(enterWrite(t, prior, later)),
   });
   // Outside acts under way, by key: concurrent writes asking for the same one share it.
   const acts = new Map<string, Promise<unknown>>();
@@ -41,8 +51,12 @@ export function domainUnitOfWork(store: Store, deps: () => DomainDeps): UnitOfWo
     async write(fn) {
       const prior = new Map<string, unknown>();
       for (let attempt = 0; ; attempt++) {
+        const later: Later = new Map();
         try {
-          return await store.write((t) => fn(enterWrite(t, prior)));
+          const result = await store.write((t) => fn(enterWrite(t, prior, later)));
+          // Committed: the outside acts it called for, one at a time, none inside a transaction.
+          for (const [key, then] of later) await act(new OutsideFirst(key, then));
+          return result;
         } catch (err) {
           if (!(err instanceof OutsideFirst) || attempt >= MAX_OUTSIDE_ACTS || prior.has(err.key)) throw err;
           prior.set(err.key, await act(err));

@@ -124,7 +124,7 @@ export function domainsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: DomainSchema },
       },
     },
-    async (req) => domainView((await deps.uow.write(async (tx) => await verifyDomain(tx, req.auth, req.params.id)))),
+    async (req) => domainView(await verifyDomain(deps, req.auth, req.params.id)),
   );
 
   r.delete(

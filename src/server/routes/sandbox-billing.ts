@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NoContent } from '../../api/schemas/common.js';
 import { BillingSchema, SandboxWalletBody } from '../../api/schemas/billing.js';
 import type { ServiceDeps } from '../deps.js';
-import { sandboxFailNextPayment, sandboxSetBalance } from '../domain/billing/billing.js';
+import { getBilling, sandboxFailNextPayment, sandboxSetBalance } from '../domain/billing/billing.js';
 import { billingView } from '../views/billing.js';
 
 // contract §9: the payment provider failing once, and a wallet set to a balance.
@@ -50,6 +50,10 @@ export function sandboxBillingRoutes(app: FastifyInstance, deps: ServiceDeps): v
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView((await deps.uow.write(async (tx) => await sandboxSetBalance(tx, req.auth, req.body.balanceCents)))),
+    async (req) => {
+      await deps.uow.write((tx) => sandboxSetBalance(tx, req.auth, req.body.balanceCents));
+      // Read after the write's outside acts (an auto-recharge at the crossing): the Billing as it stands.
+      return billingView(await deps.uow.write((tx) => getBilling(tx, req.auth)));
+    },
   );
 }

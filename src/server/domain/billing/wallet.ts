@@ -1,5 +1,5 @@
 import { outsideFirst } from '../outside-first.js';
-import type { TxDeps } from '../deps.js';
+import type { DomainDeps, TxDeps } from '../deps.js';
 import type { Clock } from '../../clock.js';
 import type { EventStore } from '../events/store.js';
 import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';
@@ -18,6 +18,8 @@ import { monthStart } from '../month.js';
 export interface WalletDeps {
   /** Outside acts done before this write (outside-first.ts): a money move may ask for an auto-recharge. */
   prior: ReadonlyMap<string, unknown>;
+  /** An outside act a money move calls for after it commits (an auto-recharge at a crossing). */
+  thenOutside: TxDeps['thenOutside'];
   clock: Clock;
   wallets: WalletsRepo;
   ledger: LedgerRepo;
@@ -100,7 +102,8 @@ export async function move(deps: WalletDeps, accountId: string, m: Movement): Pr
     at: new Date(now).toISOString(),
   });
   // A failed recharge leaves the wallet low; the next charge that cannot be covered tries again.
-  if (autoRechargeStarted) rechargeFromCard(deps, accountId, after.rechargeAmountCents);
+  // Called for by the crossing, done once this write has committed (the write does not wait on it).
+  if (autoRechargeStarted) deps.thenOutside(rechargeKey(accountId), (d) => rechargeNow(d, accountId, after.rechargeAmountCents));
   return await walletOf(deps, accountId);
 }
 
@@ -129,19 +132,27 @@ export async function credit(deps: WalletDeps, accountId: string, amountCents: n
 }
 
 /**
- * The auto-recharge a write needs (outside-first.ts): the saved card is charged `amountCents` with
- * no transaction open, then the wallet credited (kind `auto_recharge`) in a transaction of its own,
- * so the money charged is in the wallet whatever the write that asked for it does next. Returns
- * the provider's answer; the write runs again and reads the wallet.
+ * The auto-recharge itself, an outside act (done with no transaction open): the saved card is charged
+ * `amountCents`, then the wallet credited (kind `auto_recharge`) in a transaction of its own, so the
+ * money charged is in the wallet whatever the write that called for it does next. Returns the
+ * provider's answer.
+ */
+async function rechargeNow(deps: DomainDeps, accountId: string, amountCents: number): Promise<PaymentResult> {
+  const wallet = await deps.uow.read((r) => r.wallets.get(accountId));
+  if (!wallet?.cardToken) return { ok: false, reason: 'declined', message: 'no card is saved' };
+  const payment = await deps.payments.charge(wallet.cardToken, amountCents);
+  if (payment.ok) await deps.uow.write((w) => credit(w, accountId, amountCents, 'auto_recharge', `auto-recharge (${payment.chargeId})`, payment.chargeId));
+  return payment;
+}
+
+const rechargeKey = (accountId: string): string => `auto-recharge:${accountId}`;
+
+/**
+ * An auto-recharge a write needs before it can go on (a charge the balance cannot cover,
+ * outside-first.ts): the first pass asks for it; the write then runs again and reads the wallet.
  */
 export function rechargeFromCard(tx: Pick<TxDeps, 'prior'>, accountId: string, amountCents: number): PaymentResult {
-  return outsideFirst(tx, `auto-recharge:${accountId}`, async (deps) => {
-    const wallet = await deps.uow.read((r) => r.wallets.get(accountId));
-    if (!wallet?.cardToken) return { ok: false, reason: 'declined', message: 'no card is saved' } satisfies PaymentResult;
-    const payment = await deps.payments.charge(wallet.cardToken, amountCents);
-    if (payment.ok) await deps.uow.write((w) => credit(w, accountId, amountCents, 'auto_recharge', `auto-recharge (${payment.chargeId})`, payment.chargeId));
-    return payment;
-  });
+  return outsideFirst(tx, rechargeKey(accountId), (deps) => rechargeNow(deps, accountId, amountCents));
 }
 
 /**
