@@ -12,7 +12,7 @@ import { ManualClock } from '../src/server/clock.js';
 import { composeService } from '../src/server/compose.js';
 import { buildApp } from '../src/server/app.js';
 import { ensureBootstrap } from '../src/server/bootstrap.js';
-import { openDatabase } from '../src/server/storage/database.js';
+import { openDatabase } from '../src/server/storage/sqlite/database.js';
 
 // spec: Sending domain, Sending domain status, Email domains endpoints, Event catalog `domain.*`;
 // contract §8 (domains), §9 (sandbox DNS). End to end on a real service with a manual clock.

@@ -12,7 +12,7 @@ import { ManualClock } from '../src/server/clock.js';
 import { composeService } from '../src/server/compose.js';
 import { buildApp } from '../src/server/app.js';
 import { ensureBootstrap } from '../src/server/bootstrap.js';
-import { openDatabase } from '../src/server/storage/database.js';
+import { openDatabase } from '../src/server/storage/sqlite/database.js';
 import { chargesOf } from './helpers/money.js';
 
 // contract §7 (ports), §9 (sandbox port decision), §11 (port 100 per number), spec: Ports endpoints.

@@ -1,5 +1,5 @@
 import { saveClock, type Clock } from './clock.js';
-import type { Db } from './storage/database.js';
+import type { Db } from './storage/sqlite/database.js';
 import { SqliteStore } from './storage/sqlite/store.js';
 import { domainUnitOfWork } from './domain/unit-of-work.js';
 import { CLOCK_STATE_KEY } from './storage/service-state-repo.js';

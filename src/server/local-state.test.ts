@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase } from './storage/database.js';
+import { openDatabase } from './storage/sqlite/database.js';
 import { composeService } from './compose.js';
 import { restoreClock } from './clock.js';
 import { createAgencyAccount } from './domain/accounts.js';

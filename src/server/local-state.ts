@@ -3,7 +3,7 @@
 // directory (bootstrap.json) stay valid through both, so the CLI's `local` profile keeps working.
 import path from 'node:path';
 import fs from 'node:fs';
-import { openDatabase, type Db } from './storage/database.js';
+import { leaveNoJournal, openDatabase, type Db } from './storage/sqlite/database.js';
 import { SqliteStore } from './storage/sqlite/store.js';
 import { composeService } from './compose.js';
 import { restoreClock } from './clock.js';
@@ -25,8 +25,8 @@ import {
   swapStagedIn,
   type SnapshotPlace,
   type StagedSnapshot,
-} from './storage/snapshots.js';
-import { schemaDifferences } from './storage/snapshot-schema.js';
+} from './storage/sqlite/snapshots.js';
+import { schemaDifferences } from './storage/sqlite/snapshot-schema.js';
 import { settleSnapshotTrust, trustedBefore, type SettledTrust } from './snapshot-trust.js';
 import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
 
@@ -203,7 +203,7 @@ export async function resetData(dataDir: string, keepKeys: boolean): Promise<voi
       for (const key of keyTimesAsOf(keys, tx.clock.nowMs())) await tx.keys.insert(key);
     });
     // One file to rename into place: no WAL beside it.
-    fresh.pragma('journal_mode = DELETE');
+    leaveNoJournal(fresh);
   } finally {
     await deps.store.close();
   }

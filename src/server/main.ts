@@ -1,14 +1,14 @@
 import { join } from 'node:path';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { openDatabase, type Db } from './storage/database.js';
+import { openDatabase, type Db } from './storage/sqlite/database.js';
 import { restoreClock, saveClock, type SavedClock } from './clock.js';
 import { CLOCK_STATE_KEY } from './storage/service-state-repo.js';
 import type { ServiceDeps, ServiceOptions } from './deps.js';
 import { composeService } from './compose.js';
 import { buildApp, type BuildAppOptions } from './app.js';
 import { ensureBootstrap } from './bootstrap.js';
-import { holdDataDirLock, type DataDirLock } from './storage/data-dir-lock.js';
+import { holdDataDirLock, type DataDirLock } from './storage/sqlite/data-dir-lock.js';
 import { scrubSecrets, serviceLoggerOptions } from './http/log-redaction.js';
 import type { Bootstrap } from '../config/bootstrap.js';
 

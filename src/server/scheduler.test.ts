@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from './storage/database.js';
+import { openDatabase } from './storage/sqlite/database.js';
 import { ManualClock } from './clock.js';
 import { Scheduler } from './scheduler.js';
 import { SqliteStore } from './storage/sqlite/store.js';
 import { domainUnitOfWork } from './domain/unit-of-work.js';
 import { EventStore } from './domain/events/store.js';
-import type { Db } from './storage/database.js';
+import type { Db } from './storage/sqlite/database.js';
 import type { DomainDeps, TxDeps, UnitOfWork } from './deps.js';
 
 /**

@@ -16,7 +16,7 @@
 import { disableEndpoint } from './domain/webhooks/endpoints.js';
 import { isLoopbackUrl } from './domain/webhooks/url-safety.js';
 import type { ServiceDeps } from './deps.js';
-import { accessIn } from './storage/snapshots.js';
+import { accessIn } from './storage/sqlite/snapshots.js';
 
 export const UNTRUSTED_SNAPSHOT_REASON = 'untrusted_snapshot';
 

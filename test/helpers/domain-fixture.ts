@@ -10,7 +10,7 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import { ManualClock } from '../../src/server/clock.js';
 import { composeService } from '../../src/server/compose.js';
 import type { ServiceDeps } from '../../src/server/deps.js';
-import { openDatabase, type Db } from '../../src/server/storage/database.js';
+import { openDatabase, type Db } from '../../src/server/storage/sqlite/database.js';
 import { createAgencyAccount, createSubaccount } from '../../src/server/domain/accounts.js';
 import type { Actor } from '../../src/server/domain/actor.js';
 import { assignNumber, buyNumber, searchNumbers } from '../../src/server/domain/numbers.js';

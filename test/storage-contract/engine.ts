@@ -1,4 +1,4 @@
-import { openDatabase } from '../../src/server/storage/database.js';
+import { openDatabase } from '../../src/server/storage/sqlite/database.js';
 import { SqliteStore } from '../../src/server/storage/sqlite/store.js';
 import type { Store } from '../../src/server/storage/store.js';
 

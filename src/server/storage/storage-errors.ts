@@ -16,6 +16,3 @@ export class UniqueConstraintError extends Error {
     this.name = 'UniqueConstraintError';
   }
 }
-
-/** better-sqlite3's code for a UNIQUE (or partial unique index) violation. */
-export const isUniqueViolation = (err: unknown): boolean => (err as { code?: string } | null)?.code === 'SQLITE_CONSTRAINT_UNIQUE';

@@ -2,7 +2,7 @@ import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
 import { CliError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { dataDirInUse } from '../../../server/storage/data-dir-lock.js';
+import { dataDirInUse } from '../../../server/storage/sqlite/data-dir-lock.js';
 import * as local from '../../local-service.js';
 import { startService } from '../../../server/main.js';
 import type { StartServerOptions } from './index.js';

@@ -10,13 +10,13 @@ import * as local from '../../local-service.js';
 import { printList } from '../../../output/formatters.js';
 import { snapshotNameProblem } from '../../../api/values/local-service.js';
 import { stopIfRunning } from './server.run.js';
-import { discardStaged, listSnapshots, namedSnapshot, removeSnapshot, saveSnapshotFiles, snapshotAt, type SnapshotPlace } from '../../../server/storage/snapshots.js';
+import { discardStaged, listSnapshots, namedSnapshot, removeSnapshot, saveSnapshotFiles, snapshotAt, type SnapshotPlace } from '../../../server/storage/sqlite/snapshots.js';
 import { loadSnapshotData, resetData, SnapshotVersionError, stageSnapshot } from '../../../server/local-state.js';
 import type { SettledTrust } from '../../../server/snapshot-trust.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DB_FILE, MEDIA_DIR } from '../../../api/values/local-service.js';
-import { dataDirInUse } from '../../../server/storage/data-dir-lock.js';
+import { dataDirInUse } from '../../../server/storage/sqlite/data-dir-lock.js';
 
 interface NamedOptions {
   name: string;

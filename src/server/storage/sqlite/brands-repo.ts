@@ -1,7 +1,7 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { BrandStatus, EntityType } from '../../../api/values/registration.js';
-import { keysetPage } from '../pagination.js';
+import { keysetPage } from './pagination.js';
 import type { KeyMode } from '../../../api/values/keys.js';
 import type { BrandFields, BrandRecord, BrandFilters, BrandsRepo } from '../brands-repo.js';
 

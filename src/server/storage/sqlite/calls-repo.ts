@@ -1,5 +1,5 @@
-import type { Db } from '../database.js';
-import { keysetPage } from '../pagination.js';
+import type { Db } from './database.js';
+import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { CallMissedOutcome, CallStatus } from '../../../api/values/calls.js';
 import type { CallDirection, StoredTraceEntry, CallRecord, CallProgress, CallFilters, CallsRepo } from '../calls-repo.js';

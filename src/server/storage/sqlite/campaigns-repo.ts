@@ -1,8 +1,8 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { CampaignContentBody } from '../../../api/schemas/campaigns.js';
 import type { CampaignStatus } from '../../../api/values/registration.js';
-import { keysetPage } from '../pagination.js';
+import { keysetPage } from './pagination.js';
 import type { KeyMode } from '../../../api/values/keys.js';
 import type { CnpSharingStatus, CampaignContent, CampaignRecord, CampaignSummaryRecord, CampaignFilters, CampaignsRepo } from '../campaigns-repo.js';
 

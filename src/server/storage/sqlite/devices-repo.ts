@@ -1,5 +1,5 @@
-import type { Db } from '../database.js';
-import { keysetPage } from '../pagination.js';
+import type { Db } from './database.js';
+import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DevicePresence } from '../../../api/values/calls.js';
 import type { KeyMode } from '../../../api/values/keys.js';

@@ -1,5 +1,5 @@
-import type { Db } from '../database.js';
-import { keysetPage } from '../pagination.js';
+import type { Db } from './database.js';
+import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { EmailStatus, RecipientKind, RecipientStatus } from '../../../api/values/email.js';
 import type { KEY_MODES } from '../../../api/values/keys.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { EventRecord, EventsRepo } from '../events-repo.js';
 
 interface EventRow {

@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { HoldStatus, UsageCategory } from '../../../api/values/billing.js';
 import type { HoldRecord, HoldsRepo } from '../holds-repo.js';
 

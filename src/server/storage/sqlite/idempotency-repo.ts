@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { IdempotencyState, IdempotencyScope, IdempotencyRecord, IdempotencyRepo } from '../idempotency-repo.js';
 
 export class SqliteIdempotencyRepo implements IdempotencyRepo {

@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { JobRecord, JobsRepo } from '../jobs-repo.js';
 
 interface JobRow {

@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { LeadRecord, LeadsRepo } from '../leads-repo.js';
 
 // spec: Event catalog `lead.captured`; contract §7 (hosted opt-in page). Table `leads` (migration 8).

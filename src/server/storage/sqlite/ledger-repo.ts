@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { LedgerKind, UsageCategory } from '../../../api/values/billing.js';
 import type { LedgerEntry, LedgerRepo } from '../ledger-repo.js';
 

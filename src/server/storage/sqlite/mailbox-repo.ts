@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { MailboxMessageRecord, MailboxRepo } from '../mailbox-repo.js';
 
 // contract §8 (extension): the mail sandbox — every message the simulated mail server delivered for

@@ -1,5 +1,5 @@
-import type { Db } from '../database.js';
-import { keysetPage } from '../pagination.js';
+import type { Db } from './database.js';
+import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { Media, MessageStatus } from '../../../api/schemas/messages.js';
 import type { Direction, MessageRecord, MessageFilters, ConversationRecord, MessagesRepo } from '../messages-repo.js';

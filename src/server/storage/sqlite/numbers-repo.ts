@@ -1,6 +1,7 @@
-import type { Db } from '../database.js';
-import { UniqueConstraintError, isUniqueViolation } from '../storage-errors.js';
-import { keysetPage } from '../pagination.js';
+import type { Db } from './database.js';
+import { UniqueConstraintError } from '../storage-errors.js';
+import { isUniqueViolation } from './unique-violation.js';
+import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { NumberStatus, NumberType, ProvisioningStatus, TfvStatus, EmergencyAddress } from '../../../api/schemas/numbers.js';
 import type { Capabilities } from '../../world/number-inventory.js';

@@ -1,5 +1,5 @@
-import type { Db } from '../database.js';
-import { keysetPage } from '../pagination.js';
+import type { Db } from './database.js';
+import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { OptOutStatus } from '../../../api/values/opt-outs.js';
 import type { OptOutRecord, OptOutFilters, OptOutsRepo } from '../opt-outs-repo.js';

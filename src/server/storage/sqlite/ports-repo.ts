@@ -1,5 +1,5 @@
-import type { Db } from '../database.js';
-import { keysetPage } from '../pagination.js';
+import type { Db } from './database.js';
+import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { EmergencyAddress } from '../../../api/schemas/numbers.js';
 import type { PortDocumentType, PortStatus } from '../../../api/values/registration.js';

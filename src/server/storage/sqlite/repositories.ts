@@ -27,7 +27,7 @@ import { SqliteVoicemailsRepo } from './voicemails-repo.js';
 import { SqliteWalletsRepo } from './wallets-repo.js';
 import { SqliteWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
 import { SqliteWebhookEndpointsRepo } from './webhooks-repo.js';
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { Repositories } from '../store.js';
 
 /** The SQLite engine's repositories, over its one connection (prepared statements are built once). */

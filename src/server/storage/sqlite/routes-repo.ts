@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { CallRoute } from '../../../api/schemas/routes.js';
 import type { StoredRoute, RouteRecord, RoutesRepo } from '../routes-repo.js';
 

@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { SandboxDnsEntry } from '../../world/dns.js';
 import type { SandboxDnsRepo } from '../sandbox-dns-repo.js';
 

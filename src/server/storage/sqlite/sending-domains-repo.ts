@@ -1,7 +1,7 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { KeyMode } from '../../../api/values/keys.js';
 import type { Page } from '../../../api/schemas/page.js';
-import { keysetPage } from '../pagination.js';
+import { keysetPage } from './pagination.js';
 import type { DnsRecordPurpose, DomainStatus } from '../../../api/values/email.js';
 import type { DNS_RECORD_STATUSES, DNS_RECORD_TYPES } from '../../../api/values/email.js';
 import type { DnsRecordState, SendingDomainRecord, SendingDomainsRepo } from '../sending-domains-repo.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { ServiceStateRepo } from '../service-state-repo.js';
 
 const prepareSet = (db: Db) => db.prepare<[string, string]>('INSERT INTO service_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteStore } from './store.js';
-import { openDatabase, type Db } from '../database.js';
+import { openDatabase, type Db } from './database.js';
 
 // The SQLite engine's store (issue 13: group commit; issue 25: the storage seam). Raw SQL on the
 // store's own connection stands for a repository's writes: it runs inside whatever transaction is open.

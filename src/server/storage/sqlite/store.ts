@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { Repositories, Store, Transaction } from '../store.js';
 import { sqliteRepositories } from './repositories.js';
 

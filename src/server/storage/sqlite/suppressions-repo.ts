@@ -1,5 +1,5 @@
-import type { Db } from '../database.js';
-import { keysetPage } from '../pagination.js';
+import type { Db } from './database.js';
+import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { SuppressionReason } from '../../../api/values/email.js';
 import type { SuppressionRecord, SuppressionsRepo } from '../suppressions-repo.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { Plan, SubscriptionStatus } from '../../../api/values/billing.js';
 import type { WalletRecord, WalletPatch, WalletsRepo } from '../wallets-repo.js';
 

@@ -1,5 +1,5 @@
-import type { Db } from '../database.js';
-import { keysetPage } from '../pagination.js';
+import type { Db } from './database.js';
+import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
 import type { AttemptRecord, DeliveryRecord, DeliveryAttemptState, DueDelivery, NewDelivery, AttemptOutcomeUpdate, WebhookDeliveriesRepo } from '../webhook-deliveries-repo.js';

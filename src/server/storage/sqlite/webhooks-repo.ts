@@ -1,4 +1,4 @@
-import type { Db } from '../database.js';
+import type { Db } from './database.js';
 import type { KeyMode } from '../../../api/values/keys.js';
 import type { WebhookEndpointRecord, EndpointRoute, EndpointTarget, WebhookEndpointPatch, WebhookEndpointsRepo } from '../webhooks-repo.js';
 

@@ -68,3 +68,8 @@ export function migrate(db: Db): void {
     })();
   }
 }
+
+/** Folds the write-ahead log into the file and switches it off: the database is then one file to copy or rename. */
+export function leaveNoJournal(db: Db): void {
+  db.pragma('journal_mode = DELETE');
+}

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from './database.js';
 import { encodeCursor } from './pagination.js';
-import { SqliteMessagesRepo } from "./sqlite/messages-repo.js";
-import { SqliteEventsRepo } from "./sqlite/events-repo.js";
-import { SqliteWebhookDeliveriesRepo } from "./sqlite/webhook-deliveries-repo.js";
-import { SqliteOptOutsRepo } from "./sqlite/opt-outs-repo.js";
+import { SqliteMessagesRepo } from './messages-repo.js';
+import { SqliteEventsRepo } from './events-repo.js';
+import { SqliteWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
+import { SqliteOptOutsRepo } from './opt-outs-repo.js';
 
 // issue 13, Scale: the hot reads must stay flat from 10k to 1M rows, so each must seek an index to
 // its start and read its rows in index order: no full SCAN of a table, no temporary b-tree to sort

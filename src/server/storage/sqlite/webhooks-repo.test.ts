@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './database.js';
-import { type WebhookEndpointRecord } from './webhooks-repo.js';
-import { SqliteWebhookEndpointsRepo } from './sqlite/webhooks-repo.js';
+import { type WebhookEndpointRecord } from '../webhooks-repo.js';
+import { SqliteWebhookEndpointsRepo } from './webhooks-repo.js';
 import type { Db } from './database.js';
 
 function setup() {

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { LOCK_FILE } from '../../api/values/local-service.js';
+import { LOCK_FILE } from '../../../api/values/local-service.js';
 
 /** How long a starting service waits for a checker's brief look at the lock to end. */
 const ACQUIRE_TIMEOUT_MS = 2_000;

@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MIGRATIONS } from './migrations.js';
-import { isMediaName, readRegularFile } from './media-store.js';
-import { DB_FILE, MEDIA_DIR, SNAPSHOTS_DIR } from '../../api/values/local-service.js';
+import { isMediaName, readRegularFile } from '../media-store.js';
+import { DB_FILE, MEDIA_DIR, SNAPSHOTS_DIR } from '../../../api/values/local-service.js';
 
 /** The schema version this code writes: the newest migration. */
 export const latestSchemaVersion = (): number => Math.max(...MIGRATIONS.map((m) => m.version));

@@ -1,6 +1,6 @@
 import type { Db } from './database.js';
-import type { Page } from '../../api/schemas/page.js';
-import { MalformedCursorError } from './storage-errors.js';
+import type { Page } from '../../../api/schemas/page.js';
+import { MalformedCursorError } from '../storage-errors.js';
 
 // contract §2: cursors are opaque and stable under concurrent inserts: a keyset on
 // (created_at, seq), newest first, never an offset. `seq` is the insertion order, so rows that share

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { migrate } from './database.js';
-import { KeyMode } from '../../api/schemas/keys.js';
-import { NumberStatus, NumberType } from '../../api/schemas/numbers.js';
-import { MessageChannel, MessageDirection, MessageStatus } from '../../api/schemas/messages.js';
-import { DeliveryStatus } from '../../api/schemas/webhooks.js';
-import { CALL_DIRECTIONS, CALL_MISSED_OUTCOMES, CALL_STATUSES, DEVICE_PRESENCES, TRANSCRIPT_STATUSES } from '../../api/values/calls.js';
-import { HOLD_STATUSES, LEDGER_KINDS, PLAN_NAMES, SUBSCRIPTION_STATUSES } from '../../api/values/billing.js';
-import { DOMAIN_STATUSES, EMAIL_STATUSES, RECIPIENT_KINDS, RECIPIENT_STATUSES, SUPPRESSION_REASONS, UNSUBSCRIBE_METHODS } from '../../api/values/email.js';
-import { BRAND_STATUSES, CAMPAIGN_STATUSES, CNP_SHARING_STATUSES, ENTITY_TYPES, IDENTITY_STATUSES, PORT_DOCUMENT_TYPES, PORT_STATUSES } from '../../api/values/registration.js';
-import { OPT_OUT_STATUSES } from '../../api/values/opt-outs.js';
-import { IDEMPOTENCY_STATES } from './idempotency-repo.js';
+import { KeyMode } from '../../../api/schemas/keys.js';
+import { NumberStatus, NumberType } from '../../../api/schemas/numbers.js';
+import { MessageChannel, MessageDirection, MessageStatus } from '../../../api/schemas/messages.js';
+import { DeliveryStatus } from '../../../api/schemas/webhooks.js';
+import { CALL_DIRECTIONS, CALL_MISSED_OUTCOMES, CALL_STATUSES, DEVICE_PRESENCES, TRANSCRIPT_STATUSES } from '../../../api/values/calls.js';
+import { HOLD_STATUSES, LEDGER_KINDS, PLAN_NAMES, SUBSCRIPTION_STATUSES } from '../../../api/values/billing.js';
+import { DOMAIN_STATUSES, EMAIL_STATUSES, RECIPIENT_KINDS, RECIPIENT_STATUSES, SUPPRESSION_REASONS, UNSUBSCRIBE_METHODS } from '../../../api/values/email.js';
+import { BRAND_STATUSES, CAMPAIGN_STATUSES, CNP_SHARING_STATUSES, ENTITY_TYPES, IDENTITY_STATUSES, PORT_DOCUMENT_TYPES, PORT_STATUSES } from '../../../api/values/registration.js';
+import { OPT_OUT_STATUSES } from '../../../api/values/opt-outs.js';
+import { IDEMPOTENCY_STATES } from '../idempotency-repo.js';
 
 // The migrations repeat each enum as a CHECK list (SQLite has no enum type). Every CHECK list of a
 // freshly migrated database must equal the list it mirrors, so an enum cannot grow on one side only.
