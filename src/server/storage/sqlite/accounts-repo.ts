@@ -1,3 +1,4 @@
+import { ReadCache } from './read-cache.js';
 import type { Db } from './database.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
@@ -28,9 +29,13 @@ const toRecord = (r: AccountRow): AccountRecord => ({
 });
 
 export class SqliteAccountsRepo implements AccountsRepo {
+  /** Accounts by id, between transactions (read-cache.ts): every request reads its key's account. */
+  readonly cache = new ReadCache<AccountRecord>();
+
   constructor(private readonly db: Db) {}
 
   async insert(a: AccountRecord): Promise<void> {
+    this.cache.changed();
     this.db
       .prepare(
         'INSERT INTO accounts (id, name, parent_id, is_agency, status, mode, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
@@ -39,8 +44,10 @@ export class SqliteAccountsRepo implements AccountsRepo {
   }
 
   async get(id: string): Promise<AccountRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
-    return row && toRecord(row);
+    return this.cache.get(id, async () => {
+      const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+      return row && toRecord(row);
+    });
   }
 
   /** A direct child of `parentId`, or undefined (another agency's child is as good as missing). */
@@ -69,6 +76,7 @@ export class SqliteAccountsRepo implements AccountsRepo {
   }
 
   async update(id: string, patch: { name?: string; status?: 'active' | 'suspended' }, now: number): Promise<void> {
+    this.cache.changed();
     this.db
       .prepare('UPDATE accounts SET name = COALESCE(?, name), status = COALESCE(?, status), updated_at = ? WHERE id = ?')
       .run(patch.name ?? null, patch.status ?? null, now, id);

@@ -1,3 +1,4 @@
+import { ReadCache } from './read-cache.js';
 import type { Db } from './database.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
@@ -31,6 +32,8 @@ const toRecord = (r: KeyRow): KeyRecord => ({
 export class SqliteKeysRepo implements KeysRepo {
   private readonly byHash;
   private readonly touch;
+  /** Keys by hash, between transactions (read-cache.ts): every request authenticates with one. */
+  readonly cache = new ReadCache<KeyRecord>();
   constructor(private readonly db: Db) {
     // Prepared once: authentication runs on every request.
     this.byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ?');
@@ -38,6 +41,7 @@ export class SqliteKeysRepo implements KeysRepo {
   }
 
   async insert(k: KeyRecord): Promise<void> {
+    this.cache.changed();
     this.db
       .prepare(
         'INSERT INTO api_keys (id, account_id, name, mode, prefix, hash, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -50,12 +54,15 @@ export class SqliteKeysRepo implements KeysRepo {
   }
 
   async deleteByHash(hash: string): Promise<void> {
+    this.cache.changed();
     this.db.prepare('DELETE FROM api_keys WHERE hash = ?').run(hash);
   }
 
   async findByHash(hash: string): Promise<KeyRecord | undefined> {
-    const row = this.byHash.get(hash) as KeyRow | undefined;
-    return row && toRecord(row);
+    return this.cache.get(hash, async () => {
+      const row = this.byHash.get(hash) as KeyRow | undefined;
+      return row && toRecord(row);
+    });
   }
 
   async get(accountId: string, id: string): Promise<KeyRecord | undefined> {
@@ -77,10 +84,12 @@ export class SqliteKeysRepo implements KeysRepo {
   }
 
   async markUsed(id: string, at: number): Promise<void> {
+    this.cache.changed();
     this.touch.run(at, id);
   }
 
   async revoke(id: string, at: number): Promise<void> {
+    this.cache.changed();
     this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
   }
 }

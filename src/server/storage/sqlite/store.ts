@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './database.js';
 import type { Repositories, Store, Transaction } from '../store.js';
 import { sqliteRepositories } from './repositories.js';
+import { ReadCache } from './read-cache.js';
 
 interface Pending {
   fn: (tx: Transaction) => Promise<unknown>;
@@ -38,6 +39,7 @@ export interface SqliteStoreOptions {
  */
 export class SqliteStore implements Store {
   private readonly repos: Repositories;
+  private readonly caches: ReadCache<object>[];
   private queue: Pending[] = [];
   private scheduled = false;
   /** Settles when the batch being written has committed or rolled back. */
@@ -54,6 +56,7 @@ export class SqliteStore implements Store {
     opts: SqliteStoreOptions = {},
   ) {
     this.repos = sqliteRepositories(db);
+    this.caches = Object.values(this.repos).flatMap((r: { cache?: unknown }) => (r.cache instanceof ReadCache ? [r.cache] : []));
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
   }
 
@@ -80,6 +83,11 @@ export class SqliteStore implements Store {
 
   assertNoTransaction(what: string): void {
     if (this.inTransaction()) throw new Error(`${what} called while a transaction is open: commit first, then call the outside world, then write its outcome`);
+  }
+
+  /** The transaction ended: the read caches forget what it wrote (read-cache.ts). */
+  private settleCaches(): void {
+    this.caches.forEach((c) => c.settle());
   }
 
   private inTransaction(): boolean {
@@ -119,11 +127,13 @@ export class SqliteStore implements Store {
       this.db.exec('COMMIT');
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.settleCaches();
       this.open = undefined;
       done();
       for (const item of batch) item.reject(err);
       return;
     }
+    this.settleCaches();
     this.open = undefined;
     done();
     batch.forEach((item, i) => {
