@@ -1,6 +1,7 @@
 import type { Db } from './database.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../api/schemas/page.js';
+import type { KeyMode } from '../../api/values/keys.js';
 
 // spec: Blocked number. One row per account and number (UNIQUE in migration 6).
 
@@ -14,6 +15,8 @@ export interface BlockedNumberRecord {
   lastBlockedAt: number | null;
   createdAt: number;
   updatedAt: number;
+  /** contract §2: the mode of the key that added it (a suggestion: live when a live call counted toward it; migration 17). */
+  mode: KeyMode;
 }
 
 interface BlockedNumberRow {
@@ -27,6 +30,7 @@ interface BlockedNumberRow {
   last_blocked_at: number | null;
   created_at: number;
   updated_at: number;
+  mode: KeyMode;
 }
 
 const toRecord = (r: BlockedNumberRow): BlockedNumberRecord => ({
@@ -39,6 +43,7 @@ const toRecord = (r: BlockedNumberRow): BlockedNumberRecord => ({
   lastBlockedAt: r.last_blocked_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  mode: r.mode,
 });
 
 export class BlockedNumbersRepo {
@@ -63,10 +68,10 @@ export class BlockedNumbersRepo {
   insertIfAbsent(e: BlockedNumberRecord): boolean {
     const res = this.db
       .prepare(
-        `INSERT INTO blocked_numbers (id, account_id, phone_number, reason, auto_suggested, blocked_call_count, last_blocked_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, phone_number) DO NOTHING`,
+        `INSERT INTO blocked_numbers (id, account_id, phone_number, reason, auto_suggested, blocked_call_count, last_blocked_at, created_at, updated_at, mode)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, phone_number) DO NOTHING`,
       )
-      .run(e.id, e.accountId, e.phoneNumber, e.reason, e.autoSuggested ? 1 : 0, e.blockedCallCount, e.lastBlockedAt, e.createdAt, e.updatedAt);
+      .run(e.id, e.accountId, e.phoneNumber, e.reason, e.autoSuggested ? 1 : 0, e.blockedCallCount, e.lastBlockedAt, e.createdAt, e.updatedAt, e.mode);
     return res.changes === 1;
   }
 
@@ -101,17 +106,18 @@ export class BlockedNumbersRepo {
   /**
    * contract §6 (the auto-suggestion rule): how many of the account's inbound calls from this number
    * started at or after `sinceMs` and ended unanswered (status `missed`) or answered and shorter
-   * than `shortCallSecs`. Blocked, failed and still-running calls do not count.
+   * than `shortCallSecs`. Blocked, failed and still-running calls do not count. `live`: whether a
+   * call placed with a live key is among them.
    */
-  countShortOrUnansweredInbound(accountId: string, fromNumber: string, sinceMs: number, shortCallSecs: number): number {
+  countShortOrUnansweredInbound(accountId: string, fromNumber: string, sinceMs: number, shortCallSecs: number): { n: number; live: boolean } {
     const row = this.db
       .prepare(
-        `SELECT COUNT(*) AS n FROM calls
+        `SELECT COUNT(*) AS n, COALESCE(MAX(mode = 'live'), 0) AS live FROM calls
          WHERE account_id = ? AND from_number = ? AND direction = 'inbound' AND started_at >= ?
            AND (status = 'missed' OR (status = 'completed' AND duration_seconds IS NOT NULL AND duration_seconds < ?))`,
       )
-      .get(accountId, fromNumber, sinceMs, shortCallSecs) as { n: number };
-    return row.n;
+      .get(accountId, fromNumber, sinceMs, shortCallSecs) as { n: number; live: number };
+    return { n: row.n, live: row.live === 1 };
   }
 
   /** The account's entry for this number (confirmed or suggested), if any: what the call engine's blocklist check reads. */
