@@ -18,7 +18,10 @@
 // two), p99 (the worst round's), and the serving process's CPU time per 201 (user + system, from
 // process.cpuUsage in the child: it does not depend on who wins the cores; the requests still in
 // flight when a phase stops, at most one per connection, are counted in the CPU and not in the
-// 201s), then each send column as a ratio to the floor and, with a baseline, to its baseline.
+// 201s), the spread of req/s and CPU over the rounds (two columns closer than that are not told
+// apart), then each send column as a ratio to the floor and, with a baseline, to its baseline. Each
+// target first gets BENCH_WARMUP_S of unmeasured sends (round 1 ran ~15% more CPU per request after
+// a 1 s warm-up).
 // It ends by checking every service: no error and no non-2xx, each 201's id stored exactly once,
 // nothing stored beyond what was sent, every test send delivered, the ledger summing to the wallet.
 // BENCH_PROFILE=1 then runs one more send phase against a fresh service under `node --cpu-prof`
@@ -26,7 +29,7 @@
 // (bench/lib/cpuprofile-top.mjs); the profiled phase is not in the table.
 // Bounded by a hard deadline; children and temp dirs removed.
 //
-//   node bench/messages.mjs   BENCH_DURATION_S=8 BENCH_CONNECTIONS=50 BENCH_ROUNDS=2 BENCH_WARMUP_S=1
+//   node bench/messages.mjs   BENCH_DURATION_S=8 BENCH_CONNECTIONS=50 BENCH_ROUNDS=2 BENCH_WARMUP_S=3
 //                             BENCH_KINDS=floor,test,live (floor,test skips the live column)
 //                             BENCH_BASELINE=../other-checkout BENCH_PROFILE=1 BENCH_DEADLINE_S=…
 import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from 'node:fs';
@@ -90,7 +93,7 @@ if (isServeChild()) {
   const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
   const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-  const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 1);
+  const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
   const LIVE = (process.env.BENCH_KINDS ?? 'floor,test,live').split(',').includes('live');
   const BASELINE = process.env.BENCH_BASELINE ? resolvePath(process.env.BENCH_BASELINE) : undefined;
   const PROFILE = process.env.BENCH_PROFILE === '1';
@@ -218,6 +221,9 @@ if (isServeChild()) {
       p50: phases.map((r) => r.p50).sort((a, b) => a - b)[Math.floor(phases.length / 2)],
       p99: Math.max(...phases.map((r) => r.p99)),
       load: [Math.min(...loads), Math.max(...loads)],
+      // The spread over rounds: how far apart two columns must be before it means anything.
+      perSecRange: [Math.min(...phases.map((r) => r.ok / r.wall)), Math.max(...phases.map((r) => r.ok / r.wall))],
+      cpuRange: [Math.min(...phases.map((r) => r.cpuMicros / Math.max(1, r.ok))), Math.max(...phases.map((r) => r.cpuMicros / Math.max(1, r.ok)))],
     };
   };
   const loadText = ([a, b]) => `${a.toFixed(2)}→${b.toFixed(2)}`;
@@ -303,6 +309,8 @@ if (isServeChild()) {
     row('p50 ms', (p) => p.p50);
     row('p99 ms', (p) => p.p99);
     row('CPU µs/request', (p) => p.cpuPerRequestUs.toFixed(0));
+    row('req/s by round', (p) => p.perSecRange.map((v) => v.toFixed(0)).join('–'));
+    row('CPU µs by round', (p) => p.cpuRange.map((v) => v.toFixed(0)).join('–'));
     row('201s', (p) => p.ok);
     row('req/s ÷ floor', sendOnly((p) => ratio(p.perSec, floor.perSec)));
     row('p99 ÷ floor', sendOnly((p) => ratio(p.p99, floor.p99)));
