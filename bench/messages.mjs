@@ -1,31 +1,52 @@
 #!/usr/bin/env node
-// bench/messages: POST /v1/messages throughput and latency against the BUILT service (`npm run build`
-// first). The service runs in a child process (bench/lib/service-child.mjs), so the load generator
-// (autocannon, fixed concurrency) does not share its event loop. Three kinds of pass, each send with
-// its own Idempotency-Key:
-//   floor  the same load against a minimal Fastify route that validates the body and inserts one row
-//          (bench/lib/service-child.mjs serveFloor), in its own child process (issue 13)
-//   test   test sends (a number bought with the test key, no campaign needed, no money)
-//   live   live sends (a live number on a mock campaign, a wallet funded for every send): each live
-//          accept reserves its price in the accept transaction (contract §11)
-// The passes are interleaved round by round (ROUNDS, default 3) so the noise of a shared machine
-// falls on all of them alike; the ratios are of their totals. Each pass also reports the serving
-// process's CPU time per request (from process.cpuUsage in the child), which does not depend on who
-// wins the cores. It ends by checking that every 201 answered is stored, once: each id a 201 carried
-// is looked up in the database, and the table holds exactly as many messages as 201s.
-// Bounded: N requests per kind (default 5000) and a hard deadline; children and temp dirs removed.
+// bench/messages: POST /v1/messages throughput, latency and CPU per request against the BUILT
+// service (`npm run build` first). Each service runs in a child process (bench/lib/service-child.mjs),
+// so the load generator (autocannon, fixed concurrency, each send its own Idempotency-Key) does not
+// share its event loop. The columns, each loaded for BENCH_DURATION_S seconds per round:
+//   floor      a minimal Fastify route that validates the body and inserts one row
+//              (bench/lib/service-child.mjs serveFloor), in its own child process (issue 13)
+//   send       test sends (a number bought with the test key, no campaign needed, no money)
+//   live       live sends (a live number on a mock campaign, a wallet funded for every send): each
+//              live accept reserves its price in the accept transaction (contract §11)
+//   base send  with BENCH_BASELINE=DIR: the same sends against another checkout's build (DIR holds
+//   base live  a built dist/ and its node_modules), so a rewrite is compared with the code it
+//              replaces on the same machine at the same load (issue 25)
+// The phases are interleaved round by round (BENCH_ROUNDS, at least 2), every other round in the
+// opposite order, so a load that rises or falls during the run falls on every column alike; each
+// phase prints its figures with the 1-minute load average before and after it. The table gives each
+// column's totals: req/s (201s over the phases' wall time), p50 (the middle round's; the upper of
+// two), p99 (the worst round's), and the serving process's CPU time per 201 (user + system, from
+// process.cpuUsage in the child: it does not depend on who wins the cores; the requests still in
+// flight when a phase stops, at most one per connection, are counted in the CPU and not in the
+// 201s), the spread of req/s and CPU over the rounds (two columns closer than that are not told
+// apart), then each send column as a ratio to the floor and, with a baseline, to its baseline. Each
+// target first gets BENCH_WARMUP_S of unmeasured sends (round 1 ran ~15% more CPU per request after
+// a 1 s warm-up).
+// It ends by checking every service: no error and no non-2xx, each 201's id stored exactly once,
+// nothing stored beyond what was sent, every test send delivered, the ledger summing to the wallet.
+// BENCH_PROFILE=1 then runs one more send phase against a fresh service under `node --cpu-prof`
+// (and one against the baseline's) and prints its top self-time frames within that phase
+// (bench/lib/cpuprofile-top.mjs); the profiled phase is not in the table.
+// Bounded by a hard deadline; children and temp dirs removed.
 //
-//   node bench/messages.mjs     BENCH_MESSAGES=5000 BENCH_CONNECTIONS=50 BENCH_ROUNDS=3 BENCH_DEADLINE_S=240
+//   node bench/messages.mjs   BENCH_DURATION_S=8 BENCH_CONNECTIONS=50 BENCH_ROUNDS=2 BENCH_WARMUP_S=3
+//                             BENCH_KINDS=floor,test,live (floor,test skips the live column)
+//                             BENCH_BASELINE=../other-checkout BENCH_PROFILE=1 BENCH_DEADLINE_S=…
+import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { formatTop, topSelfFrames } from './lib/cpuprofile-top.mjs';
 import { hardDeadline, isFloorChild, isServeChild, serveChild, serveFloor, spawnServiceChild } from './lib/service-child.mjs';
 
 if (isServeChild()) {
   await serveChild((svc) => {
     const accountId = svc.bootstrap.accountId;
-    const count = (test) => ({
+    // Each repository read awaited: a baseline build and this one may differ in being synchronous.
+    const count = async (test) => ({
       ...svc.db.prepare("SELECT COUNT(*) AS n, SUM(status = 'delivered') AS delivered FROM messages WHERE test = ?").get(test ? 1 : 0),
-      balance: svc.deps.wallets.get(accountId)?.balanceCents ?? 0,
-      ledgerSum: svc.deps.ledger.sum(accountId),
+      balance: (await svc.deps.wallets.get(accountId))?.balanceCents ?? 0,
+      ledgerSum: await svc.deps.ledger.sum(accountId),
     });
     // How many of these ids (a JSON array) are stored messages, each counted once.
     const storedIds = (json) => {
@@ -39,7 +60,7 @@ if (isServeChild()) {
   await serveFloor();
 } else {
   const { default: autocannon } = await import('autocannon');
-  // A mock brand and its campaign (approved at once, free): what a live number needs to send.
+  const { request } = await import('undici');
   const BRAND = {
     legalName: 'Bench Shop LLC', displayName: 'Bench Shop', entityType: 'PRIVATE_PROFIT', ein: '12-3456789', website: 'https://benchshop.example',
     email: 'ops@benchshop.example', phone: '+14155550100', street: '1 Bay St', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US',
@@ -69,21 +90,54 @@ if (isServeChild()) {
     subscriberOptout: true,
     subscriberHelp: true,
   };
-  const { request } = await import('undici');
-  const N = Number(process.env.BENCH_MESSAGES ?? 5000);
+  const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
   const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-  const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-  // BENCH_KINDS=floor,test skips the live pass (e.g. to profile the test send alone).
-  const KINDS = new Set((process.env.BENCH_KINDS ?? 'floor,test,live').split(','));
-  const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 240) * 1000;
+  const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+  const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
+  const LIVE = (process.env.BENCH_KINDS ?? 'floor,test,live').split(',').includes('live');
+  const BASELINE = process.env.BENCH_BASELINE ? resolvePath(process.env.BENCH_BASELINE) : undefined;
+  const PROFILE = process.env.BENCH_PROFILE === '1';
+  const here = fileURLToPath(import.meta.url);
 
-  const child = spawnServiceChild(fileURLToPath(import.meta.url), 'svc-bench-messages-');
-  const cleanup = () => child.kill();
+  if (!(ROUNDS >= 2) || !(DURATION_S > 0) || !(CONNECTIONS >= 1)) {
+    console.error('bench/messages: BENCH_ROUNDS must be at least 2 (the columns are interleaved), BENCH_DURATION_S and BENCH_CONNECTIONS positive');
+    process.exit(2);
+  }
+  if (BASELINE && !existsSync(join(BASELINE, 'dist/server/main.js'))) {
+    console.error(`bench/messages: BENCH_BASELINE=${BASELINE} has no built dist/server/main.js (run npm run build there)`);
+    process.exit(2);
+  }
+
+  // The columns, in a round's order; the baseline's beside the ones they are compared with.
+  const columns = [
+    { name: 'floor', build: 'floor' },
+    { name: 'send', build: 'own', key: 'test' },
+    ...(BASELINE ? [{ name: 'base send', build: 'base', key: 'test', versus: 'send' }] : []),
+    ...(LIVE ? [{ name: 'live', build: 'own', key: 'live' }] : []),
+    ...(LIVE && BASELINE ? [{ name: 'base live', build: 'base', key: 'live', versus: 'live' }] : []),
+  ];
+  const phasesAtMost = (columns.length * ROUNDS + (PROFILE ? (BASELINE ? 2 : 1) : 0)) * (DURATION_S + WARMUP_S + 5);
+  const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? phasesAtMost + 120) * 1000;
+
+  const children = [];
+  const spawnChild = (prefix, mode, options) => {
+    const child = spawnServiceChild(here, prefix, mode, options);
+    children.push(child);
+    return child;
+  };
+  const cleanup = () => children.forEach((c) => c.kill());
   const disarm = hardDeadline('bench/messages', DEADLINE_MS, cleanup);
+  const load1 = () => loadavg()[0];
+  const headersFor = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
 
-  try {
+  /**
+   * A service ready to send: its child (this checkout's build, or `root`'s), a test number, and with
+   * `live` a live number on a mock campaign (free) with the wallet funded for every live send's hold.
+   * Setup is not measured.
+   */
+  const startService = async (prefix, { root, flags, live }) => {
+    const child = spawnChild(prefix, '--serve', { root, flags });
     const { baseUrl, testKey, liveKey } = await child.ready;
-    const headersFor = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
     const post = async (key, path, body) => {
       const res = await request(`${baseUrl}${path}`, { method: 'POST', headers: headersFor(key), body: JSON.stringify(body) });
       const json = await res.body.json();
@@ -94,100 +148,201 @@ if (isServeChild()) {
       const found = await post(key, '/v1/numbers/search', { areaCode: '415', capabilities: ['sms'], limit: 5 });
       return post(key, '/v1/numbers/buy', { phoneNumber: found.data[key === testKey ? 0 : 1].phoneNumber });
     };
-
-    /** One round of `amount` sends from `from` with `key` against `target`; each request its own Idempotency-Key. */
-    let sent = 0;
-    const round = async (key, from, amount, target) => {
-      const ids = [];
-      const cpu0 = await target.child.ask('cpu');
-      const started = process.hrtime.bigint();
-      const result = await autocannon({
-        url: target.url,
-        connections: CONNECTIONS,
-        amount,
-        timeout: 10,
-        requests: [
-          {
-            method: 'POST',
-            path: target.path,
-            headers: headersFor(key),
-            setupRequest: (req) => {
-              const n = sent++;
-              return {
-                ...req,
-                headers: { ...req.headers, 'idempotency-key': `bench-${n}` },
-                body: JSON.stringify({ from, to: `+1415${String(2_000_000 + (n % 7_000_000)).padStart(7, '0')}`, body: `Bench message ${n}: your order has shipped.` }),
-              };
-            },
-            onResponse: (status, body) => {
-              if (status === 201) ids.push(JSON.parse(body).id);
-            },
-          },
-        ],
-      });
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const cpuMicros = (await target.child.ask('cpu')) - cpu0;
-      return { ok: result['2xx'], non2xx: result.non2xx, errors: result.errors + result.timeouts, seconds, cpuMicros, p50: result.latency.p50, p99: result.latency.p99, ids };
-    };
-    const totals = (rounds) => {
-      const sum = (k) => rounds.reduce((a, r) => a + r[k], 0);
-      const ok = sum('ok');
-      return {
-        ok, non2xx: sum('non2xx'), errors: sum('errors'), seconds: sum('seconds'), perSec: ok / sum('seconds'),
-        cpuPerRequestUs: sum('cpuMicros') / Math.max(1, ok),
-        p50: rounds.map((r) => r.p50).sort((a, b) => a - b)[Math.floor(rounds.length / 2)],
-        p99: Math.max(...rounds.map((r) => r.p99)),
-        ids: rounds.flatMap((r) => r.ids),
-      };
-    };
-
-    // Setup (not measured): a test number; a live number on a mock campaign (free), the wallet
-    // funded for every live send's hold.
-    const testNumber = await buyOne(testKey);
-    const liveNumber = await buyOne(liveKey);
-    const brand = await post(liveKey, '/v1/brands', { ...BRAND, mock: true });
-    const campaign = await post(liveKey, `/v1/campaigns`, { ...CAMPAIGN, brandId: brand.id });
-    await post(liveKey, `/v1/numbers/${liveNumber.id}/assign`, { campaignId: campaign.id });
-    const funded = await child.ask(`fund ${N * 10}`);
-
-    const floorChild = spawnServiceChild(fileURLToPath(import.meta.url), 'svc-bench-floor-', '--floor');
-    const floorTarget = { child: floorChild, url: (await floorChild.ready).baseUrl, path: '/floor' };
-    const serviceTarget = { child, url: baseUrl, path: '/v1/messages' };
-    const perRound = Math.ceil(N / ROUNDS);
-    const rounds = { floor: [], test: [], live: [] };
-    for (let r = 0; r < ROUNDS; r++) {
-      rounds.floor.push(await round(testKey, '+14155550100', perRound, floorTarget));
-      rounds.test.push(await round(testKey, testNumber.phoneNumber, perRound, serviceTarget));
-      if (KINDS.has('live')) rounds.live.push(await round(liveKey, liveNumber.phoneNumber, perRound, serviceTarget));
+    const service = { child, baseUrl, path: '/v1/messages', sent: {}, keys: { test: testKey, live: liveKey }, from: { test: (await buyOne(testKey)).phoneNumber } };
+    if (live) {
+      const liveNumber = await buyOne(liveKey);
+      const brand = await post(liveKey, '/v1/brands', { ...BRAND, mock: true });
+      const campaign = await post(liveKey, '/v1/campaigns', { ...CAMPAIGN, brandId: brand.id });
+      await post(liveKey, `/v1/numbers/${liveNumber.id}/assign`, { campaignId: campaign.id });
+      service.from.live = liveNumber.phoneNumber;
+      // Far more than a live column can send at any rate this machine reaches (a hold per send).
+      service.funded = await child.ask('fund 100000000');
     }
-    await floorChild.stop();
-    const floor = totals(rounds.floor);
-    const test = totals(rounds.test);
-    const live = KINDS.has('live') ? totals(rounds.live) : undefined;
-    const testStored = await child.ask('count test');
-    const liveStored = await child.ask('count live');
-    const testIds = await child.ask(`stored ${JSON.stringify(test.ids)}`);
-    const liveIds = live ? await child.ask(`stored ${JSON.stringify(live.ids)}`) : undefined;
+    return service;
+  };
 
-    const line = (label, p, extra = '') =>
-      console.log(
-        `  ${label.padEnd(5)} ${p.perSec.toFixed(0).padStart(6)}/s  ${p.cpuPerRequestUs.toFixed(0).padStart(5)} µs CPU/request  p50 ${p.p50} ms  p99 ${p.p99} ms  (${p.ok} × 201, non-2xx ${p.non2xx}, errors ${p.errors})${extra}`,
-      );
-    console.log(`bench/messages: ${perRound * ROUNDS} sends per kind in ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections, system clock`);
-    line('floor', floor, '  a minimal Fastify route: one validated body, one row');
-    line('test', test, `  ×${(test.perSec / floor.perSec).toFixed(2)} the floor's rate, ×${(test.cpuPerRequestUs / floor.cpuPerRequestUs).toFixed(1)} its CPU per request`);
-    if (live) line('live', live, `  ×${(live.perSec / test.perSec).toFixed(2)} the test rate (a hold per send; ${((1 / live.perSec - 1 / test.perSec) * 1e6).toFixed(0)} µs more per send)`);
-    console.log(`  stored: test ${testStored.n} (${testStored.delivered} delivered; every 201's id stored once: ${testIds.stored}/${testIds.distinct} of ${test.ok}), live ${liveStored.n}${live ? ` (${liveIds.stored}/${liveIds.distinct} of ${live.ok})` : ''}`);
-    console.log(`  wallet ${funded.balance} → ${liveStored.balance} cents held/charged; ledger sum ${liveStored.ledgerSum} (must equal the balance)`);
-    const everyAnswerStoredOnce = (p, stored, ids) => p.ok === stored.n && ids.distinct === p.ok && ids.stored === p.ok;
-    const failed =
-      floor.ok !== perRound * ROUNDS || floor.non2xx || floor.errors ||
-      test.ok !== perRound * ROUNDS || test.non2xx || test.errors || !everyAnswerStoredOnce(test, testStored, testIds) || testStored.delivered !== test.ok ||
-      (live && (live.ok !== perRound * ROUNDS || live.non2xx || live.errors || !everyAnswerStoredOnce(live, liveStored, liveIds))) || liveStored.ledgerSum !== liveStored.balance;
-    await child.stop();
+  /** The floor's child, as a target like a service's (any key: the floor checks none). */
+  const startFloor = async () => {
+    const child = spawnChild('svc-bench-floor-', '--floor');
+    const { baseUrl } = await child.ready;
+    return { child, baseUrl, path: '/floor', sent: {}, keys: { test: 'floor' }, from: { test: '+14155550100' } };
+  };
+
+  /** One phase: `seconds` of sends with the column's key against its target, each its own Idempotency-Key. */
+  let sent = 0;
+  const phase = async (target, key, seconds) => {
+    const ids = [];
+    let issued = 0;
+    const load = [load1()];
+    // Every phase's sends, warm-up included, for the check that each 201 is stored once.
+    const record = (target.sent[key] ??= { ok: 0, issued: 0, ids: [] });
+    const cpu0 = await target.child.ask('cpu');
+    const started = process.hrtime.bigint();
+    const result = await autocannon({
+      url: target.baseUrl,
+      connections: CONNECTIONS,
+      duration: seconds,
+      timeout: 10,
+      requests: [
+        {
+          method: 'POST',
+          path: target.path,
+          headers: headersFor(target.keys[key]),
+          setupRequest: (req) => {
+            const n = sent++;
+            issued++;
+            return {
+              ...req,
+              headers: { ...req.headers, 'idempotency-key': `bench-${n}` },
+              body: JSON.stringify({ from: target.from[key], to: `+1415${String(2_000_000 + (n % 7_000_000)).padStart(7, '0')}`, body: `Bench message ${n}: your order has shipped.` }),
+            };
+          },
+          onResponse: (status, body) => {
+            if (status === 201) ids.push(JSON.parse(body).id);
+          },
+        },
+      ],
+    });
+    const wall = Number(process.hrtime.bigint() - started) / 1e9;
+    const cpuMicros = (await target.child.ask('cpu')) - cpu0;
+    load.push(load1());
+    record.ok += result['2xx'];
+    record.issued += issued;
+    for (const id of ids) record.ids.push(id);
+    return { ok: result['2xx'], non2xx: result.non2xx, errors: result.errors + result.timeouts, wall, cpuMicros, p50: result.latency.p50, p99: result.latency.p99, load };
+  };
+  const totals = (phases) => {
+    const sum = (k) => phases.reduce((a, r) => a + r[k], 0);
+    const ok = sum('ok');
+    const loads = phases.flatMap((r) => r.load);
+    return {
+      ok, non2xx: sum('non2xx'), errors: sum('errors'), perSec: ok / sum('wall'),
+      cpuPerRequestUs: sum('cpuMicros') / Math.max(1, ok),
+      p50: phases.map((r) => r.p50).sort((a, b) => a - b)[Math.floor(phases.length / 2)],
+      p99: Math.max(...phases.map((r) => r.p99)),
+      load: [Math.min(...loads), Math.max(...loads)],
+      // The spread over rounds: how far apart two columns must be before it means anything.
+      perSecRange: [Math.min(...phases.map((r) => r.ok / r.wall)), Math.max(...phases.map((r) => r.ok / r.wall))],
+      cpuRange: [Math.min(...phases.map((r) => r.cpuMicros / Math.max(1, r.ok))), Math.max(...phases.map((r) => r.cpuMicros / Math.max(1, r.ok)))],
+    };
+  };
+  const loadText = ([a, b]) => `${a.toFixed(2)}→${b.toFixed(2)}`;
+  const phaseLine = (label, p) =>
+    `  ${label.padEnd(22)} ${(p.ok / p.wall).toFixed(0).padStart(6)} req/s  p50 ${String(p.p50).padStart(3)} ms  p99 ${String(p.p99).padStart(4)} ms  ${(p.cpuMicros / Math.max(1, p.ok)).toFixed(0).padStart(5)} µs CPU/req  load ${loadText(p.load)}` +
+    (p.non2xx || p.errors ? `  (non-2xx ${p.non2xx}, errors ${p.errors})` : '');
+
+  /**
+   * Checks one service after its phases (`byKey`: the measured totals of its columns): no error or
+   * non-2xx, every 201's id stored exactly once, no more stored than sent (a send in flight when a
+   * phase stopped may be stored unanswered), every test send delivered (a test send is written at
+   * the state its course ends in), and the ledger summing to the wallet. Returns the problems found.
+   */
+  const checkService = async (name, service, byKey) => {
+    const problems = [];
+    const stored = {};
+    for (const [key, measured] of Object.entries(byKey)) {
+      const t = service.sent[key];
+      const counted = await service.child.ask(`count ${key}`);
+      const ids = await service.child.ask(`stored ${JSON.stringify(t.ids)}`);
+      stored[key] = `${counted.n} ${key} stored (${ids.stored}/${ids.distinct} of ${t.ok} answered ids, ${t.issued} sent)`;
+      if (measured.non2xx || measured.errors) problems.push(`${name} ${key}: non-2xx ${measured.non2xx}, errors ${measured.errors}`);
+      if (ids.distinct !== t.ok || ids.stored !== t.ok) problems.push(`${name} ${key}: ${t.ok} × 201 but ${ids.distinct} distinct ids, ${ids.stored} stored`);
+      if (counted.n < t.ok || counted.n > t.issued) problems.push(`${name} ${key}: ${counted.n} stored, outside [${t.ok} answered, ${t.issued} sent]`);
+      if (key === 'test' && counted.delivered !== counted.n) problems.push(`${name} test: ${counted.delivered} of ${counted.n} delivered`);
+      if (key === 'live' && counted.ledgerSum !== counted.balance) problems.push(`${name}: ledger sum ${counted.ledgerSum} ≠ balance ${counted.balance}`);
+      if (key === 'live') stored.wallet = `wallet ${service.funded.balance} → ${counted.balance} cents, ledger sum ${counted.ledgerSum}`;
+    }
+    console.log(`  ${name}: ${Object.values(stored).join('; ')}`);
+    return problems;
+  };
+
+  /** One send phase against a fresh service under --cpu-prof; its top self-time frames within the phase. */
+  const profileSends = async (label, root) => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-bench-prof-'));
+    try {
+      const service = await startService('svc-bench-prof-', { root, flags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+      if (WARMUP_S > 0) await phase(service, 'test', WARMUP_S);
+      const from = await service.child.ask('now');
+      const measured = await phase(service, 'test', DURATION_S);
+      const to = await service.child.ask('now');
+      await service.child.stop(); // the profile is written as the child exits
+      const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+      const top = topSelfFrames(JSON.parse(readFileSync(join(dir, file), 'utf8')), { limit: 15, fromUs: from, toUs: to });
+      console.log(`\n${phaseLine(`${label} under --cpu-prof`, measured)}`);
+      console.log(formatTop(top, `  ${label}: top 15 self-time frames within the phase`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  try {
+    const targets = { floor: await startFloor(), own: await startService('svc-bench-messages-', { live: LIVE }) };
+    if (BASELINE) targets.base = await startService('svc-bench-baseline-', { root: BASELINE, live: LIVE });
+    const loadAtStart = load1();
+    // Warm-up, not measured: each target's first requests (JIT, caches) would fall on round 1 alone.
+    if (WARMUP_S > 0) for (const column of columns) await phase(targets[column.build], column.key ?? 'test', WARMUP_S);
+
+    console.log(
+      `bench/messages: ${ROUNDS} interleaved rounds × ${DURATION_S} s per column, ${CONNECTIONS} connections on loopback, system clock; ` +
+        `load average (1 min) ${loadAtStart.toFixed(2)} at start${BASELINE ? `; baseline ${BASELINE}` : ''}`,
+    );
+    const phases = new Map(columns.map((c) => [c.name, []]));
+    for (let r = 0; r < ROUNDS; r++) {
+      const order = r % 2 === 0 ? columns : [...columns].reverse();
+      for (const column of order) {
+        const p = await phase(targets[column.build], column.key ?? 'test', DURATION_S);
+        phases.get(column.name).push(p);
+        console.log(phaseLine(`round ${r + 1}/${ROUNDS} ${column.name}`, p));
+      }
+    }
+    const t = new Map(columns.map((c) => [c.name, totals(phases.get(c.name))]));
+
+    // The table: one column per pass, its totals, then its ratios to the floor and to its baseline.
+    const cell = (v) => String(v).padStart(12);
+    const row = (label, f) => console.log(`  ${label.padEnd(22)}${columns.map((c) => cell(f(t.get(c.name), c))).join('')}`);
+    const floor = t.get('floor');
+    const ratio = (a, b) => `×${(a / b).toFixed(2)}`;
+    const sendOnly = (f) => (p, c) => (c.name === 'floor' ? '' : f(p, c));
+    console.log('');
+    row('', (_, c) => c.name);
+    row('req/s', (p) => p.perSec.toFixed(0));
+    row('p50 ms', (p) => p.p50);
+    row('p99 ms', (p) => p.p99);
+    row('CPU µs/request', (p) => p.cpuPerRequestUs.toFixed(0));
+    row('req/s by round', (p) => p.perSecRange.map((v) => v.toFixed(0)).join('–'));
+    row('CPU µs by round', (p) => p.cpuRange.map((v) => v.toFixed(0)).join('–'));
+    row('201s', (p) => p.ok);
+    row('req/s ÷ floor', sendOnly((p) => ratio(p.perSec, floor.perSec)));
+    row('p99 ÷ floor', sendOnly((p) => ratio(p.p99, floor.p99)));
+    row('CPU/request ÷ floor', sendOnly((p) => ratio(p.cpuPerRequestUs, floor.cpuPerRequestUs)));
+    if (BASELINE) {
+      // This build over the baseline's: above 1 for req/s (or below for p99, CPU) is this build faster.
+      const vsBase = (f) => (p, c) => {
+        const base = columns.find((b) => b.versus === c.name);
+        return base ? f(p, t.get(base.name)) : '';
+      };
+      row('req/s ÷ base', vsBase((p, b) => ratio(p.perSec, b.perSec)));
+      row('p99 ÷ base', vsBase((p, b) => ratio(p.p99, b.p99)));
+      row('CPU/request ÷ base', vsBase((p, b) => ratio(p.cpuPerRequestUs, b.cpuPerRequestUs)));
+    }
+    row('load 1m (min→max)', (p) => loadText(p.load));
+    console.log('');
+
+    await targets.floor.child.stop();
+    const problems = [];
+    if (floor.non2xx || floor.errors) problems.push(`floor: non-2xx ${floor.non2xx}, errors ${floor.errors}`);
+    for (const build of BASELINE ? ['own', 'base'] : ['own']) {
+      const byKey = Object.fromEntries(columns.filter((c) => c.build === build).map((c) => [c.key, t.get(c.name)]));
+      problems.push(...(await checkService(build === 'own' ? 'this build' : 'baseline', targets[build], byKey)));
+      await targets[build].child.stop();
+    }
+    if (PROFILE) {
+      await profileSends('send', undefined);
+      if (BASELINE) await profileSends('base send', BASELINE);
+    }
     disarm();
-    if (failed) {
-      console.error('bench/messages: not every send succeeded, a 201 is not stored exactly once, or the ledger does not sum to the balance');
+    if (problems.length) {
+      console.error(`bench/messages: ${problems.join('; ')}`);
       process.exit(1);
     }
   } catch (err) {

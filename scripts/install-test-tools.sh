@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite needs: mandoc lints the man pages; zsh and fish run
-# the completion scripts; tmux drives the terminal tests; chromium the browser tests. `npm test` runs
+# the completion scripts; tmux drives the terminal tests; chromium the browser tests; jq reads JSON in
+# the README's blocks (test/readme-in-order.test.ts runs them). `npm test` runs
 # this first (its `pretest`), so the README's test command passes on a fresh machine with only Node
 # and npm. Each tool is checked first: a machine that has them all never touches apt.
 set -euo pipefail
 need=()
-for pair in mandoc:mandoc zsh:zsh fish:fish tmux:tmux chromium:chromium; do
+for pair in mandoc:mandoc zsh:zsh fish:fish tmux:tmux chromium:chromium jq:jq; do
   cmd=${pair%%:*}; pkg=${pair##*:}
   command -v "$cmd" >/dev/null 2>&1 || need+=("$pkg")
 done

@@ -8,20 +8,17 @@
 // (src/server/storage/group-commit.ts), so a kill can lose an answer, never an answered write.
 // Bounded (a deadline per phase and for the whole); every socket is on loopback.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { request, Agent } from 'undici';
-import { assertBuilt, REPO_ROOT } from './helpers/cli.js';
+import { Agent } from 'undici';
+import { assertBuilt } from './helpers/cli.js';
+import { all, client, fixtureService, killAll, pool as poolOf, startChild, until, START_TIMEOUT_MS, type Call, type Child } from './helpers/service-child.js';
 import { startReceiver, type Receiver } from './webhooks-receiver.js';
 import { liveNumber } from './messages-fixtures.js';
-import type { TestService } from './helpers/service.js';
 import { FEED_LIMIT_MAX } from '../src/api/schemas/events.js';
 import { PAGE_LIMIT_MAX } from '../src/api/schemas/page.js';
 
-const CHILD = join(REPO_ROOT, 'test', 'helpers', 'service-process.mjs');
 /** Sends in the burst, how many are in flight at once, and how many 201s before the kill. */
 const BURST = 400;
 const IN_FLIGHT = 32;
@@ -29,87 +26,15 @@ const KILL_AFTER_ACKS = 100;
 /** The receiver's answer time before the kill: slower than the burst, so a backlog builds. */
 const RECEIVER_DELAY_MS = 1000;
 /**
- * Bounds against a hang, not timings: how long the service may take to start and the deliveries to
- * drain, and the whole test. Alone it takes ~15-20 s here; the bounds leave room for a CI machine
+ * Bounds against a hang, not timings: how long the deliveries may take to drain, and the whole
+ * test (the start's bound is START_TIMEOUT_MS). Alone it takes ~15-20 s here; the bounds leave room for a CI machine
  * whose 2 cores are shared with other test files and processes.
  */
-const START_TIMEOUT_MS = 30_000;
 const DRAIN_TIMEOUT_MS = 40_000;
 const TEST_TIMEOUT_MS = 120_000;
 
-interface Child {
-  proc: ChildProcess;
-  baseUrl: string;
-  liveKey: string;
-  testKey: string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-/** Starts the built service on `dataDir` (port 0) and resolves once it prints its address. */
-async function startChild(dataDir: string, clock: 'system' | 'manual' = 'system'): Promise<Child> {
-  const proc = spawn(process.execPath, [CHILD, dataDir, clock], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
-  const first = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the service did not start in ${START_TIMEOUT_MS} ms; stderr: ${stderr}`)), START_TIMEOUT_MS);
-    createInterface({ input: proc.stdout! }).once('line', (line) => {
-      clearTimeout(timer);
-      resolve(line);
-    });
-    void exited.then(({ code, signal }) => reject(new Error(`the service exited (${code ?? signal}) before it listened; stderr: ${stderr}`)));
-  });
-  return { proc, exited, ...(JSON.parse(first) as { baseUrl: string; liveKey: string; testKey: string }) };
-}
-
-// One connection pool per phase: after the kill its sockets are dead, and a fresh agent keeps
-// undici from reusing them against the new port.
-type Call = { status: number; headers: Record<string, string | string[] | undefined>; body: any };
-function client(baseUrl: string, key: string, agent: Agent) {
-  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Call> => {
-    const res = await request(`${baseUrl}${path}`, {
-      method: method as 'GET',
-      dispatcher: agent,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-  };
-}
-
-/** Every item of a cursor-paged list (`{data, hasMore, cursor}`). */
-async function all(call: ReturnType<typeof client>, path: string, limit: number, cursorParam: string): Promise<any[]> {
-  const out: any[] = [];
-  let cursor: string | undefined;
-  for (;;) {
-    const sep = path.includes('?') ? '&' : '?';
-    const page = await call('GET', `${path}${sep}limit=${limit}${cursor ? `&${cursorParam}=${encodeURIComponent(cursor)}` : ''}`);
-    expect(page.status, JSON.stringify(page.body)).toBe(200);
-    out.push(...page.body.data);
-    if (!page.body.hasMore) return out;
-    cursor = page.body.cursor ?? page.body.nextCursor;
-    expect(cursor, 'a page with more has a cursor').toBeTruthy();
-  }
-}
-
 /** Runs `fn` over `items`, IN_FLIGHT at a time. */
-async function pool<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
-      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await fn(item);
-    }),
-  );
-}
-
-const until = async (what: string, done: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> => {
-  const end = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+const pool = <T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> => poolOf(items, IN_FLIGHT, fn);
 
 describe('crash: SIGKILL mid-burst, restart on the same data', () => {
   let dataDir: string;
@@ -126,7 +51,7 @@ describe('crash: SIGKILL mid-burst, restart on the same data', () => {
   });
 
   afterAll(async () => {
-    for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+    killAll(children);
     await Promise.all(agents.map((a) => a.destroy()));
     await receiver?.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -282,22 +207,6 @@ describe('crash: SIGKILL mid-burst, restart on the same data', () => {
   }, TEST_TIMEOUT_MS);
 });
 
-/** The child as the fixtures see a test service: `call(method, path, {key, headers, body})` (key default: live). */
-function fixtureService(child: Child, agent: Agent): TestService {
-  const call = async (method: string, path: string, o: { body?: unknown; key?: string | null; headers?: Record<string, string> } = {}) => {
-    const key = o.key === undefined ? child.liveKey : o.key;
-    const res = await request(`${child.baseUrl}${path}`, {
-      method: method as 'GET',
-      dispatcher: agent,
-      headers: { ...(key === null ? {} : { authorization: `Bearer ${key}` }), ...(o.body === undefined ? {} : { 'content-type': 'application/json' }), ...(o.headers ?? {}) },
-      body: o.body === undefined ? undefined : JSON.stringify(o.body),
-    });
-    const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers as Record<string, string>, body: text ? JSON.parse(text) : undefined, text };
-  };
-  return { call } as unknown as TestService;
-}
-
 // issue 23 (item 8): `kill -9` during a `clock advance` that was delivering. The advance saved the
 // clock only at its end, so the restart found it behind the deliveries the advance had committed:
 // nothing resumed, and the next advance ran their first attempts one at a time. Now the clock is
@@ -320,7 +229,7 @@ describe('crash: SIGKILL mid clock advance, restart on the same data (issue 23)'
   });
 
   afterAll(async () => {
-    for (const c of children) if (c.proc.exitCode === null && c.proc.signalCode === null) c.proc.kill('SIGKILL');
+    killAll(children);
     await Promise.all(agents.map((a) => a.destroy()));
     await receiver?.close();
     rmSync(dataDir, { recursive: true, force: true });

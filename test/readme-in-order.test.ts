@@ -62,8 +62,9 @@ describe('README.md, every sh block in order in one shell', () => {
       expect(b.notRun, `block ${b.index}`).toMatch(/^npm: /);
       for (const line of b.text.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'))) expect(line, `block ${b.index}`).toMatch(/^npm /);
     }
-    // What runs: the walkthrough and the Email, Billing, Fixtures and Snapshots blocks.
-    expect(run.map((b) => b.section)).toEqual(['Walkthrough', 'Email', 'Billing and usage', 'Fixtures', 'Snapshots and reset']);
+    // What runs: the walkthrough, the Using it, Voice and 10DLC references, and the Email, Billing,
+    // Fixtures and Snapshots blocks.
+    expect(run.map((b) => b.section)).toEqual(['Walkthrough', 'Using it', 'Voice', '10DLC registration and ports', 'Email', 'Billing and usage', 'Fixtures', 'Snapshots and reset']);
   });
 
   it('runs as written, from an empty home directory', async () => {
@@ -93,6 +94,29 @@ describe('README.md, every sh block in order in one shell', () => {
     expect(walk.stdout).toMatch(/answered\s+by pstn \+14155550123/); // the simulated call was answered
     expect(walk.stdout).toMatch(/call\.completed/);
     expect(walk.stderr).toContain('stopped the local service');
+
+    // issue 24: the reference blocks run too, each value caught from an earlier command.
+    const using = of('Using it');
+    expect(using.stdout).toMatch(/delivered/);
+    expect(using.stderr).toMatch(/logged in: profile "staging"/);
+    expect(using.stdout).toContain('changes (exit 1)'); // routes diff: the plan before the apply
+    expect(using.stdout).toMatch(/^recordCalls: true$/m);
+
+    const voice = of('Voice');
+    // The clock advance ran both calls: the answered one recorded and transcribed, the other a voicemail.
+    expect(voice.stdout).toMatch(/^call_\w+\tmissed\t\+14155550188\t.*\tvoicemail\t/m);
+    expect(voice.stdout).toMatch(/event\s+call\.completed/);
+    expect(voice.stdout).toMatch(/transcript\s+recording rec_\w+: available/);
+    expect(voice.stdout).toMatch(/^vm_\w+\t\+14155550188\t/m);
+    expect(voice.stdout).toMatch(/\/media\/greeting_\w+\.wav$/m); // the voicemail's audio became the greeting
+    expect(voice.stdout).toMatch(/"direction": "outbound"/); // the softphone's call
+
+    const dlc = of('10DLC registration and ports');
+    expect(dlc.stdout).toContain('not high yet (exit 1)');
+    expect(dlc.stdout).toMatch(/"mock": true/);
+    expect(dlc.stdout).toMatch(/"type": "lead\.captured"/);
+    expect(dlc.stdout).toMatch(/"status": "submitted"/);
+    expect(dlc.stderr).toContain('stopped the local service');
 
     const email = of('Email');
     expect(email.stdout).toMatch(/^_svc-verification\.send\.example\.org\. 3600 IN TXT "/m);

@@ -3,12 +3,17 @@
 // service (npm run build first) on 127.0.0.1:0 with the system clock and a rate limit high enough
 // not to interfere, prints one JSON line (its address and keys, plus what the bench adds), then
 // answers commands, one JSON line each, until `stop`. BENCH_CHILD_FLAGS passes node flags to the
-// child (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+// child (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). A child may run another checkout's build
+// (`root`: a directory with a built dist/), so one run can compare two builds (issue 25).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** This checkout's root: the build a child runs unless it is given another. */
+const OWN_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const isServeChild = () => process.argv[2] === '--serve';
 
@@ -60,9 +65,10 @@ export async function serveFloor() {
  * (`name arg` on a line → the command's JSON-able result on a line). `stop` closes and exits.
  */
 export async function serveChild(commands) {
-  const { startService } = await import('../../dist/server/main.js');
+  const dist = (file) => pathToFileURL(join(process.argv[4] ?? OWN_ROOT, 'dist', file)).href;
+  const { startService } = await import(dist('server/main.js'));
   const svc = await startService({ host: '127.0.0.1', port: 0, dataDir: process.argv[3], clock: 'system', rateLimit: { ratePerSec: 1_000_000, burst: 1_000_000 } });
-  const { setBalance } = await import('../../dist/server/domain/billing/wallet.js');
+  const { setBalance } = await import(dist('server/domain/billing/wallet.js'));
   const accountId = svc.bootstrap.accountId;
   const own = {
     // A wallet deep enough for live traffic (through setBalance: the ledger still sums to it), and a limit to match.
@@ -72,6 +78,8 @@ export async function serveChild(commands) {
       return { balance: svc.deps.wallets.get(accountId).balanceCents, ledgerSum: svc.deps.ledger.sum(accountId) };
     },
     cpu: () => cpuMicros(),
+    // The monotonic clock in µs, the one a .cpuprofile's timestamps are on: a phase's window in it.
+    now: () => Number(process.hrtime.bigint() / 1000n),
     ...commands(svc),
   };
   process.stdout.write(`${JSON.stringify({ baseUrl: svc.baseUrl, liveKey: svc.bootstrap.liveKey, testKey: svc.bootstrap.testKey })}\n`);
@@ -88,14 +96,25 @@ export async function serveChild(commands) {
 /**
  * In the parent: spawns `file --serve` (or `--floor`) on a temp data dir. `ready` is the child's first line;
  * `ask(line)` sends a command and resolves with its answer; `stop()` stops the child and removes the
- * data dir; `kill()` is for errors and deadlines.
+ * data dir; `kill()` is for errors and deadlines. `root` runs another checkout's build (its dist/);
+ * `flags` are node flags added to BENCH_CHILD_FLAGS.
  */
-export function spawnServiceChild(file, prefix, mode = '--serve') {
+export function spawnServiceChild(file, prefix, mode = '--serve', { root, flags: extraFlags = [] } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
-  const flags = process.env.BENCH_CHILD_FLAGS ? process.env.BENCH_CHILD_FLAGS.split(' ') : [];
-  const child = spawn(process.execPath, [...flags, file, mode, dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const flags = [...(process.env.BENCH_CHILD_FLAGS ? process.env.BENCH_CHILD_FLAGS.split(' ') : []), ...extraFlags];
+  const args = [...flags, file, mode, dataDir, ...(root ? [resolvePath(root)] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout });
-  const next = () => new Promise((resolve) => lines.once('line', (l) => resolve(JSON.parse(l))));
+  // An answer, or the child's exit if it dies first (a build that does not start, a missing dist/).
+  const next = () =>
+    new Promise((resolve, reject) => {
+      const died = (code, signal) => reject(new Error(`${prefix} child exited (${signal ?? code}) before answering`));
+      child.once('exit', died);
+      lines.once('line', (l) => {
+        child.off('exit', died);
+        resolve(JSON.parse(l));
+      });
+    });
   const ready = next();
   return {
     ready,

@@ -40,6 +40,12 @@ export interface CliEnvironment {
   /** Resolves on Ctrl-C / SIGTERM: long-running commands stop cleanly. */
   waitForInterrupt?: () => Promise<void>;
   /**
+   * Calls `listener` on every Ctrl-C / SIGTERM until the returned function is called, with the
+   * handler installed the whole time (a re-armed one-shot leaves a moment with none, and a second
+   * Ctrl-C then killed the process: issue 22). Falls back to `waitForInterrupt` when absent.
+   */
+  onInterrupt?: (listener: () => void) => () => void;
+  /**
    * Answers prompts instead of @inquirer on the terminal (conventions 4: prompts are injected), e.g. a
    * test's scripted answers. Used as given: it decides itself whether it may ask (`enabled`).
    */

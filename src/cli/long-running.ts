@@ -30,6 +30,23 @@ export function interruptSignal(ctx: CliContext): AbortSignal {
  */
 export function holdInterrupts(ctx: CliContext, onPress?: () => void): { readonly pressed: boolean; release(): void } {
   const state = { pressed: false, released: false };
+  const press = (): void => {
+    if (state.released) return;
+    if (!state.pressed) onPress?.();
+    state.pressed = true;
+  };
+  const persistent = ctx.environment.onInterrupt?.(press);
+  if (persistent) {
+    return {
+      get pressed() {
+        return state.pressed;
+      },
+      release: () => {
+        state.released = true;
+        persistent();
+      },
+    };
+  }
   const arm = (): void =>
     void ctx.environment.waitForInterrupt?.().then(() => {
       if (state.released) return;

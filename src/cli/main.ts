@@ -231,5 +231,13 @@ export async function main(proc: NodeJS.Process, binPath: string): Promise<numbe
       proc.once('SIGINT', resolve);
       proc.once('SIGTERM', resolve);
     });
-  return runCli(argv, { io, env: proc.env, homedir: homedir(), platform: proc.platform, binPath, waitForInterrupt });
+  const onInterrupt = (listener: () => void) => {
+    proc.on('SIGINT', listener);
+    proc.on('SIGTERM', listener);
+    return () => {
+      proc.off('SIGINT', listener);
+      proc.off('SIGTERM', listener);
+    };
+  };
+  return runCli(argv, { io, env: proc.env, homedir: homedir(), platform: proc.platform, binPath, waitForInterrupt, onInterrupt });
 }

@@ -251,11 +251,15 @@ export function emailContract(engine: EngineUnderTest): void {
     it('put replaces a name\'s records; delete answers whether it existed', async () => {
       expect(await store().read((tx) => tx.sandboxDns.get('example.com'))).toBeUndefined();
       const entry = { name: 'example.com', records: [{ type: 'TXT' as const, value: 'v=spf1 -all' }, { type: 'MX' as const, value: 'mail.svc.test' }], visibleAt: T0 + 60_000, updatedAt: T0 };
-      await store().write((tx) => tx.sandboxDns.put(entry));
+      await store().write((tx) => tx.sandboxDns.put(entry, 'live'));
       expect(await store().read((tx) => tx.sandboxDns.get('example.com'))).toEqual(entry);
+      expect(await store().read((tx) => tx.sandboxDns.publishedWith('example.com'))).toBe('live');
       const next = { ...entry, records: [{ type: 'CNAME' as const, value: 'x.example.net' }], visibleAt: T0, updatedAt: T0 + 1 };
-      await store().write((tx) => tx.sandboxDns.put(next));
+      await store().write((tx) => tx.sandboxDns.put(next, 'test'));
       expect(await store().read((tx) => tx.sandboxDns.get('example.com'))).toEqual(next);
+      // contract §2: the mode of the key that last published the name.
+      expect(await store().read((tx) => tx.sandboxDns.publishedWith('example.com'))).toBe('test');
+      expect(await store().read((tx) => tx.sandboxDns.publishedWith('nothing.example'))).toBeUndefined();
       expect(await store().write((tx) => tx.sandboxDns.delete('example.com'))).toBe(true);
       expect(await store().write((tx) => tx.sandboxDns.delete('example.com'))).toBe(false);
       expect(await store().read((tx) => tx.sandboxDns.get('example.com'))).toBeUndefined();

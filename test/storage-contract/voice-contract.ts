@@ -20,7 +20,7 @@ const route: StoredRoute = {
 };
 
 function blocked(accountId: string, over: Partial<BlockedNumberRecord> = {}): BlockedNumberRecord {
-  return { id: uid('blk'), accountId, phoneNumber: '+14155550666', reason: 'spam', autoSuggested: false, blockedCallCount: 0, lastBlockedAt: null, createdAt: T0, updatedAt: T0, ...over };
+  return { id: uid('blk'), accountId, phoneNumber: '+14155550666', reason: 'spam', autoSuggested: false, blockedCallCount: 0, lastBlockedAt: null, createdAt: T0, updatedAt: T0, mode: 'live', ...over };
 }
 
 function device(accountId: string, over: Partial<DeviceRecord> = {}): DeviceRecord {

@@ -31,6 +31,10 @@ const ENFORCEMENT = [
   'it is not enforced until a person confirms it.',
 ].join('\n');
 
+/** contract §2 (issue 23): the test-key rule for entries (domain/voice/blocked-numbers.ts). */
+const LIVE_ENTRIES =
+  'An entry added with a live key, or suggested after calls of which one was placed with a live key, is a live key\'s to change or delete: a test key is `403 forbidden` (contract §2).';
+
 export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['blocked-numbers'];
@@ -87,7 +91,7 @@ export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): v
       schema: {
         tags,
         summary: 'Change the reason, or confirm a suggestion with `autoSuggested: false`',
-        description: '`reason: null` clears it. `autoSuggested` can only be set to `false` (a confirmed entry stays confirmed; delete it to unblock).',
+        description: ['`reason: null` clears it. `autoSuggested` can only be set to `false` (a confirmed entry stays confirmed; delete it to unblock).', LIVE_ENTRIES].join('\n'),
         params: IdParams,
         body: UpdateBlockedNumberBody,
         response: { 200: BlockedNumberSchema },
@@ -98,7 +102,7 @@ export function blockedNumbersRoutes(app: FastifyInstance, deps: ServiceDeps): v
 
   r.delete(
     '/v1/blocked-numbers/:id',
-    { schema: { tags, summary: 'Remove a blocklist entry (confirmed or suggested); the number may call again', params: IdParams, response: { 204: NoContent } } },
+    { schema: { tags, summary: 'Remove a blocklist entry (confirmed or suggested); the number may call again', description: LIVE_ENTRIES, params: IdParams, response: { 204: NoContent } } },
     async (req, reply) => {
       (await deps.uow.write(async (tx) => await unblockNumber(tx, req.auth, req.params.id)));
       return reply.status(204).send(null);

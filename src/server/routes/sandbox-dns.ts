@@ -15,7 +15,8 @@ const ENTRY = [
   'The entry: `{name, records: [{type, value}], visibleAt, propagating, updatedAt}` (`propagating` is true before `visibleAt` on the',
   'service clock). Names are case-insensitive and stored lower-case without a trailing dot; the table is the sandbox\'s whole DNS,',
   'shared by every account. Publishing or removing a name in the zone of a sending domain another account holds is',
-  '403 `forbidden`: only a domain\'s owner edits its zone (reading stays open, as DNS is public).',
+  '403 `forbidden`: only a domain\'s owner edits its zone (reading stays open, as DNS is public). A test key may not change a name',
+  'in the zone of a domain added with a live key, nor a name whose entry a live key published (403 `forbidden`, contract §2).',
   '',
   ZONE_RULES_TEXT,
 ].join('\n');

@@ -1,4 +1,5 @@
 import type { Page } from '../../api/schemas/page.js';
+import type { KeyMode } from '../../api/values/keys.js';
 
 // spec: Blocked number. One row per account and number (UNIQUE in migration 6).
 
@@ -12,6 +13,8 @@ export interface BlockedNumberRecord {
   lastBlockedAt: number | null;
   createdAt: number;
   updatedAt: number;
+  /** contract §2: the mode of the key that added it (a suggestion: live when a live call counted toward it; migration 17). */
+  mode: KeyMode;
 }
 
 export interface BlockedNumbersRepo {
@@ -32,9 +35,10 @@ export interface BlockedNumbersRepo {
   /**
    * contract §6 (the auto-suggestion rule): how many of the account's inbound calls from this number
    * started at or after `sinceMs` and ended unanswered (status `missed`) or answered and shorter
-   * than `shortCallSecs`. Blocked, failed and still-running calls do not count.
+   * than `shortCallSecs`. Blocked, failed and still-running calls do not count. `live`: whether a
+   * call placed with a live key is among them.
    */
-  countShortOrUnansweredInbound(accountId: string, fromNumber: string, sinceMs: number, shortCallSecs: number): Promise<number>;
+  countShortOrUnansweredInbound(accountId: string, fromNumber: string, sinceMs: number, shortCallSecs: number): Promise<{ n: number; live: boolean }>;
   /** The account's entry for this number (confirmed or suggested), if any: what the call engine's blocklist check reads. */
   findByNumber(accountId: string, phoneNumber: string): Promise<BlockedNumberRecord | undefined>;
 }

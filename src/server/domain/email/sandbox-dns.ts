@@ -8,6 +8,7 @@ import { HOSTNAME_LIMITS } from '../../../api/values/email.js';
 import { normalizeDnsName, type SandboxDnsEntry } from '../../world/dns.js';
 import { ServiceError, notFound, validationError } from '../../errors.js';
 import { zoneHolder } from './zone-claims.js';
+import { assertMayChange } from '../test-keys.js';
 
 // contract §9: `PUT /v1/sandbox/dns/{name}` publishes records (replacing the name's), visible after
 // `visibleAfterSecs` of service clock; `DELETE` removes the name (it then answers missing). The table is
@@ -43,18 +44,28 @@ function tableName(raw: string): string {
  * above it, else the longest pending one (`zone-claims.ts`, where the rules are written out); another
  * account is refused (403). Reading stays open, as DNS is public. A name no account registered is
  * anyone's (a tenant sets up its zone before adding the domain).
+ *
+ * contract §2 (issue 23), decision: the table is service-wide, but what a test key may change in it
+ * follows the test-key rule like any record: a test key may publish and remove names for its own
+ * test work — a name no domain holds, or one in the zone of a domain its account added with a test
+ * key — unless a live key published the name's current entry. A name in the zone of a domain added
+ * with a live key, and an entry a live key published (a tenant's records set up before its domain
+ * is added), are a live key's: a leaked test key must not fail a live domain's verification. A name
+ * keeps the mode of the key that last published it (migration 17). Call inside the write's transaction.
  */
-async function assertMayEdit(deps: Pick<SandboxDnsDeps, 'sendingDomains'>, actor: Actor, name: string): Promise<void> {
+async function assertMayEdit(deps: Pick<SandboxDnsDeps, 'sendingDomains' | 'sandboxDns'>, actor: Actor, name: string): Promise<void> {
   const holder = zoneHolder(await deps.sendingDomains.claimsOver(name));
   if (holder && holder.accountId !== actor.account.id) {
     const how = holder.everVerified ? 'verified' : 'registered';
     throw new ServiceError('forbidden', `${name} is in the zone of ${holder.domain}, a sending domain another account ${how}; only that account may change its records`);
   }
+  if (holder) assertMayChange(actor, holder.mode, `the domain ${holder.domain}, whose zone holds ${name},`);
+  const publishedWith = await deps.sandboxDns.publishedWith(name);
+  if (publishedWith) assertMayChange(actor, publishedWith, `the DNS entry of ${name}`);
 }
 
 export async function putSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName: string, body: SandboxDnsBody): Promise<SandboxDnsEntry> {
   const name = tableName(rawName);
-  await assertMayEdit(deps, actor, name);
   const now = deps.clock.nowMs();
   const entry: SandboxDnsEntry = {
     name,
@@ -62,7 +73,10 @@ export async function putSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName:
     visibleAt: now + (body.visibleAfterSecs ?? 0) * 1000,
     updatedAt: now,
   };
-  await deps.uow.write(async (tx) => await tx.sandboxDns.put(entry));
+  await deps.uow.write(async (tx) => {
+    await assertMayEdit(tx, actor, name);
+    await tx.sandboxDns.put(entry, actor.mode);
+  });
   return entry;
 }
 
@@ -75,7 +89,9 @@ export async function getSandboxDns(deps: Pick<SandboxDnsDeps, 'sandboxDns'>, _a
 /** Decision: deleting a name that has no entry is 404, like every other DELETE of something absent. */
 export async function deleteSandboxDns(deps: SandboxDnsDeps, actor: Actor, rawName: string): Promise<void> {
   const name = tableName(rawName);
-  await assertMayEdit(deps, actor, name);
-  const gone = await deps.uow.write(async (tx) => await tx.sandboxDns.delete(name));
+  const gone = await deps.uow.write(async (tx) => {
+    await assertMayEdit(tx, actor, name);
+    return tx.sandboxDns.delete(name);
+  });
   if (!gone) throw notFound('DNS name');
 }

@@ -8,9 +8,13 @@ import { conflict, notFound } from '../../errors.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { CreateBlockedNumberBody, UpdateBlockedNumberBody } from '../../../api/schemas/blocked-numbers.js';
 import { BLOCK_SUGGESTION } from '../../../api/values/calls.js';
+import { assertMayChange } from '../test-keys.js';
 
 // spec: Blocked number; contract §6 (Blocked numbers, the auto-suggestion rule). One entry per
 // account and number (UNIQUE in migration 6); `id` is a UUID and the owner is the acting account.
+// contract §2 (issue 23): an entry keeps the mode of the key that added it (migration 17). Decision: a
+// block protects live work (the calls to a live number), so a test key may not confirm, edit or remove
+// one a live key added, nor a suggestion a live call counted toward; it may add blocks and change its own.
 
 export interface BlockedNumbersDeps {
   uow: UnitOfWork;
@@ -54,6 +58,7 @@ export async function blockNumber(deps: BlockedNumbersDeps, actor: Actor, body: 
       lastBlockedAt: null,
       createdAt: now,
       updatedAt: now,
+      mode: actor.mode,
     };
     // The UNIQUE index settles a race with another writer (a person or the suggestion outbox).
     if (!await tx.blockedNumbers.insertIfAbsent(entry)) {
@@ -74,6 +79,7 @@ function alreadyPresent(phoneNumber: string, existing: BlockedNumberRecord | und
 export async function updateBlockedNumber(deps: BlockedNumbersDeps, actor: Actor, id: string, body: UpdateBlockedNumberBody): Promise<BlockedNumberRecord> {
   return await deps.uow.write(async (tx) => {
     const current = await getBlockedNumber(tx, actor, id);
+    assertMayChange(actor, current.mode, `the block of ${current.phoneNumber}`);
     const next: BlockedNumberRecord = {
       ...current,
       reason: body.reason !== undefined ? body.reason : current.reason,
@@ -89,6 +95,7 @@ export async function updateBlockedNumber(deps: BlockedNumbersDeps, actor: Actor
 export async function unblockNumber(deps: BlockedNumbersDeps, actor: Actor, id: string): Promise<void> {
   await deps.uow.write(async (tx) => {
     const entry = await getBlockedNumber(tx, actor, id);
+    assertMayChange(actor, entry.mode, `the block of ${entry.phoneNumber}`);
     await tx.blockedNumbers.delete(entry.id);
   });
 }
@@ -107,7 +114,9 @@ const ENDED_CALL_EVENTS = new Set(['call.missed', 'call.completed']);
  * inbound calls from the caller that started in the last hour (service clock) and ended `missed`, or
  * `completed` with `durationSeconds` under 5. At 5 or more, and with no entry for the number yet
  * (confirmed or suggested), adds an entry with `autoSuggested: true`, which the call engine does not
- * enforce until a person confirms it (spec: Blocked number). Returns the new entry, or null.
+ * enforce until a person confirms it (spec: Blocked number). The entry is live when a call placed with a
+ * live key is among those counted (contract §2: a test key may not lift what protects live calls).
+ * Returns the new entry, or null.
  *
  * The call runner writes the call's row before emitting its end event in the same transaction, so the
  * ending call is counted; this runs inside that transaction (an outbox), so the suggestion commits
@@ -126,8 +135,8 @@ export async function suggestBlockAfterCall(
   if (await deps.blockedNumbers.findByNumber(accountId, from)) return null;
   const now = deps.clock.nowMs();
   const since = now - BLOCK_SUGGESTION.windowSecs * 1000;
-  const count = await deps.blockedNumbers.countShortOrUnansweredInbound(accountId, from, since, BLOCK_SUGGESTION.shortCallSecs);
-  if (count < BLOCK_SUGGESTION.calls) return null;
+  const counted = await deps.blockedNumbers.countShortOrUnansweredInbound(accountId, from, since, BLOCK_SUGGESTION.shortCallSecs);
+  if (counted.n < BLOCK_SUGGESTION.calls) return null;
   const entry: BlockedNumberRecord = {
     id: newUuid(),
     accountId,
@@ -138,6 +147,7 @@ export async function suggestBlockAfterCall(
     lastBlockedAt: null,
     createdAt: now,
     updatedAt: now,
+    mode: counted.live ? 'live' : 'test',
   };
   return await deps.blockedNumbers.insertIfAbsent(entry) ? entry : null;
 }

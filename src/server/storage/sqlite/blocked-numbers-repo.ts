@@ -1,3 +1,4 @@
+import type { KeyMode } from '../../../api/values/keys.js';
 import type { Db } from './database.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
@@ -16,6 +17,7 @@ interface BlockedNumberRow {
   last_blocked_at: number | null;
   created_at: number;
   updated_at: number;
+  mode: KeyMode;
 }
 
 const toRecord = (r: BlockedNumberRow): BlockedNumberRecord => ({
@@ -28,6 +30,7 @@ const toRecord = (r: BlockedNumberRow): BlockedNumberRecord => ({
   lastBlockedAt: r.last_blocked_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  mode: r.mode,
 });
 
 export class SqliteBlockedNumbersRepo implements BlockedNumbersRepo {
@@ -52,10 +55,10 @@ export class SqliteBlockedNumbersRepo implements BlockedNumbersRepo {
   async insertIfAbsent(e: BlockedNumberRecord): Promise<boolean> {
     const res = this.db
       .prepare(
-        `INSERT INTO blocked_numbers (id, account_id, phone_number, reason, auto_suggested, blocked_call_count, last_blocked_at, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, phone_number) DO NOTHING`,
+        `INSERT INTO blocked_numbers (id, account_id, phone_number, reason, auto_suggested, blocked_call_count, last_blocked_at, created_at, updated_at, mode)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, phone_number) DO NOTHING`,
       )
-      .run(e.id, e.accountId, e.phoneNumber, e.reason, e.autoSuggested ? 1 : 0, e.blockedCallCount, e.lastBlockedAt, e.createdAt, e.updatedAt);
+      .run(e.id, e.accountId, e.phoneNumber, e.reason, e.autoSuggested ? 1 : 0, e.blockedCallCount, e.lastBlockedAt, e.createdAt, e.updatedAt, e.mode);
     return res.changes === 1;
   }
 
@@ -92,16 +95,17 @@ export class SqliteBlockedNumbersRepo implements BlockedNumbersRepo {
    * started at or after `sinceMs` and ended unanswered (status `missed`) or answered and shorter
    * than `shortCallSecs`. Blocked, failed and still-running calls do not count.
    */
-  async countShortOrUnansweredInbound(accountId: string, fromNumber: string, sinceMs: number, shortCallSecs: number): Promise<number> {
+  async countShortOrUnansweredInbound(accountId: string, fromNumber: string, sinceMs: number, shortCallSecs: number): Promise<{ n: number; live: boolean }> {
     const row = this.db
       .prepare(
-        `SELECT COUNT(*) AS n FROM calls
+        `SELECT COUNT(*) AS n, COALESCE(MAX(mode = 'live'), 0) AS live FROM calls
          WHERE account_id = ? AND from_number = ? AND direction = 'inbound' AND started_at >= ?
            AND (status = 'missed' OR (status = 'completed' AND duration_seconds IS NOT NULL AND duration_seconds < ?))`,
       )
-      .get(accountId, fromNumber, sinceMs, shortCallSecs) as { n: number };
-    return row.n;
+      .get(accountId, fromNumber, sinceMs, shortCallSecs) as { n: number; live: number };
+    return { n: row.n, live: row.live === 1 };
   }
+
 
   /** The account's entry for this number (confirmed or suggested), if any: what the call engine's blocklist check reads. */
   async findByNumber(accountId: string, phoneNumber: string): Promise<BlockedNumberRecord | undefined> {

@@ -20,6 +20,9 @@ const MIRRORS: Record<string, readonly string[]> = {
   'numbers.mode': KeyMode.options,
   'webhook_endpoints.mode': KeyMode.options,
   'sending_domains.mode': KeyMode.options,
+  // migration 17 (issue 23): who added a blocklist entry, who published a sandbox DNS name.
+  'blocked_numbers.mode': KeyMode.options,
+  'sandbox_dns.mode': KeyMode.options,
   'brands.mode': KeyMode.options,
   'campaigns.mode': KeyMode.options,
   'ports.mode': KeyMode.options,

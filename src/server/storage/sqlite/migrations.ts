@@ -790,3 +790,16 @@ MIGRATIONS.push({
     );
   `,
 });
+
+MIGRATIONS.push({
+  version: 17,
+  name: 'the mode of the key that added a blocked number or published a sandbox DNS name',
+  sql: `
+    -- contract §2 (issue 23): "a test key may change or delete only what a test key created". A blocked
+    -- number keeps the mode of the key that added it (a suggestion: live when a live call counted
+    -- toward it); a sandbox DNS name the mode of the key that last published it. Rows from before are
+    -- live: the safe side, a test key may not change them.
+    ALTER TABLE blocked_numbers ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+    ALTER TABLE sandbox_dns ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
+  `,
+});

@@ -1,3 +1,4 @@
+import type { KeyMode } from '../../../api/values/keys.js';
 import type { Db } from './database.js';
 import type { SandboxDnsEntry } from '../../world/dns.js';
 import type { SandboxDnsRepo } from '../sandbox-dns-repo.js';
@@ -9,6 +10,7 @@ interface SandboxDnsRow {
   records: string;
   visible_at: number;
   updated_at: number;
+  mode: KeyMode;
 }
 
 const toEntry = (r: SandboxDnsRow): SandboxDnsEntry => ({
@@ -25,8 +27,8 @@ export class SqliteSandboxDnsRepo implements SandboxDnsRepo {
   constructor(db: Db) {
     this.getStmt = db.prepare('SELECT * FROM sandbox_dns WHERE name = ?');
     this.putStmt = db.prepare(
-      `INSERT INTO sandbox_dns (name, records, visible_at, updated_at) VALUES (?, ?, ?, ?)
-       ON CONFLICT(name) DO UPDATE SET records = excluded.records, visible_at = excluded.visible_at, updated_at = excluded.updated_at`,
+      `INSERT INTO sandbox_dns (name, records, visible_at, updated_at, mode) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(name) DO UPDATE SET records = excluded.records, visible_at = excluded.visible_at, updated_at = excluded.updated_at, mode = excluded.mode`,
     );
     this.deleteStmt = db.prepare('DELETE FROM sandbox_dns WHERE name = ?');
   }
@@ -37,9 +39,14 @@ export class SqliteSandboxDnsRepo implements SandboxDnsRepo {
   }
 
   /** Replaces the name's records. */
-  async put(entry: SandboxDnsEntry): Promise<void> {
-    this.putStmt.run(entry.name, JSON.stringify(entry.records), entry.visibleAt, entry.updatedAt);
+  async publishedWith(name: string): Promise<KeyMode | undefined> {
+    return (this.getStmt.get(name) as SandboxDnsRow | undefined)?.mode;
   }
+
+  async put(entry: SandboxDnsEntry, mode: KeyMode): Promise<void> {
+    this.putStmt.run(entry.name, JSON.stringify(entry.records), entry.visibleAt, entry.updatedAt, mode);
+  }
+
 
   /** True when the name had an entry. */
   async delete(name: string): Promise<boolean> {
