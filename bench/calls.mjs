@@ -93,8 +93,8 @@ const engineScenario = scenario(tenth);
 
 // ---- engine ------------------------------------------------------------------------------------------
 const engineDeps = {
-  blocklist: { find: () => null },
-  devices: { find: () => null },
+  blocklist: { find: async () => null },
+  devices: { find: async () => null },
   decisions: { decide: async () => ({ kind: 'failure', reason: 'not_sent', detail: 'bench', latencyMs: 0 }) },
   transcriber: new SimulatedTranscriber(),
   newId: (p) => `${p}_bench`,
@@ -153,7 +153,12 @@ const placedMs = performance.now() - t;
 await svc.deps.scheduler.advance(0);
 await svc.deps.scheduler.advance(120);
 const serviceMs = performance.now() - t;
-const ended = ids.filter((id) => svc.deps.calls.getById(id)?.status === 'completed').length;
+// Repositories are reached only inside a transaction (issue 25); one read counts them all.
+const ended = await svc.deps.uow.read(async (tx) => {
+  let n = 0;
+  for (const id of ids) if ((await tx.calls.getById(id))?.status === 'completed') n++;
+  return n;
+});
 if (ended !== SERVICE_CALLS) throw new Error(`service: ${ended} of ${SERVICE_CALLS} calls completed`);
 const service = {
   calls: SERVICE_CALLS,

@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startService } from '../dist/server/main.js';
-import { inTransaction } from '../dist/server/storage/database.js';
 
 const EVENTS = Number(process.env.EVENTS ?? 200);
 const GAP_MS = Number(process.env.GAP_MS ?? 20);
@@ -43,7 +42,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'system', rateLimit: { ratePerSec: 1e9, burst: 1e9 } });
 const accountId = svc.bootstrap.accountId;
-const emitOne = (i) => inTransaction(svc.deps.db, () => svc.deps.events.emit(accountId, 'message.status', { messageId: `msg_bench_${i}`, status: 'delivered', reason: null }));
+// An event is emitted inside a write, as a domain function would (issue 25: the unit of work); the
+// promise settles once it has committed.
+const emitOne = (i) => svc.deps.uow.write((tx) => tx.events.emit(accountId, 'message.status', { messageId: `msg_bench_${i}`, status: 'delivered', reason: null }));
 
 // The follower: a real process, the built-in `local` profile (so it long-polls), pointed at this service.
 child = spawn(process.execPath, [join(root, 'bin', 'svc.js'), 'events', 'follow', '-o', 'ndjson', '--since', 'now'], {
@@ -54,6 +55,7 @@ child = spawn(process.execPath, [join(root, 'bin', 'svc.js'), 'events', 'follow'
 let stderr = '';
 child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
 const waiting = new Map(); // eventId → resolve(receivedAt)
+const early = new Map(); // eventId → receivedAt, for a line that arrives before its emit has settled
 let buffered = '';
 child.stdout.setEncoding('utf8').on('data', (chunk) => {
   const at = performance.now();
@@ -64,23 +66,32 @@ child.stdout.setEncoding('utf8').on('data', (chunk) => {
     buffered = buffered.slice(nl + 1);
     if (!line) continue;
     const id = JSON.parse(line).id;
-    waiting.get(id)?.(at);
+    const resolve = waiting.get(id);
+    if (resolve) resolve(at);
+    else early.set(id, at);
     waiting.delete(id);
   }
 });
 const exited = new Promise((r) => child.on('close', (code, signal) => r({ code, signal })));
 
 /** Emits one event and resolves with ms until its line arrived (undefined on timeout). */
-function timeOne(i) {
+async function timeOne(i) {
+  const started = performance.now();
+  const e = await emitOne(i);
   return new Promise((resolve) => {
-    let started;
-    const timer = setTimeout(() => resolve(undefined), PER_EVENT_TIMEOUT_MS);
-    started = performance.now();
-    const e = emitOne(i);
-    waiting.set(e.id, (at) => {
+    const done = (at) => {
       clearTimeout(timer);
       resolve(at - started);
-    });
+    };
+    const timer = setTimeout(() => {
+      waiting.delete(e.id);
+      resolve(undefined);
+    }, PER_EVENT_TIMEOUT_MS);
+    if (early.has(e.id)) {
+      const at = early.get(e.id);
+      early.delete(e.id);
+      done(at);
+    } else waiting.set(e.id, done);
   });
 }
 

@@ -4,9 +4,9 @@
 // of its own, bench/lib/service-child.mjs): rows per second and peak memory (max RSS, GNU time) as
 // the tables grow. The floor, measured in the same run just before each CLI pass: the service's own
 // page reads with no CLI — the API alone, page after page over HTTP (keep-alive, the same page size,
-// each page parsed to follow its cursor). Rows are stored through the repositories in transactions
-// of 20k (setup, not measured). Memory must stay flat (within 1.2x) from the smallest size to the
-// largest: --all streams page by page.
+// each page parsed to follow its cursor). Rows are stored through the repositories in write
+// transactions of 20k (the unit of work, issue 25; setup, not measured). Memory must stay flat
+// (within 1.2x) from the smallest size to the largest: --all streams page by page.
 //
 //   node bench/messages-list.mjs     BENCH_SIZES=10000,100000 (add 1000000 for the 1M figure: minutes)  BENCH_LISTS=messages,events
 //   BENCH_DEADLINE_S=600 (hard stop: the run is killed and its temp dirs removed)
@@ -29,25 +29,25 @@ function storeCommands(svc) {
   const stored = { messages: 0, events: 0 };
   const base = Date.now() - 10_000_000; // distinct, increasing createdAt, all in the past
   const one = {
-    messages(i) {
+    messages(tx, i) {
       const at = base + i;
       const party = `+1415555${String(i % 10000).padStart(4, '0')}`;
-      svc.deps.messages.insert({
+      return tx.messages.insert({
         id: `msg_${randomBytes(10).toString('hex')}`, accountId, numberId: null, direction: i % 3 ? 'outbound' : 'inbound',
         from: '+14155550100', to: party, counterparty: party, body: `bench message ${i}: the quick brown fox jumps over the lazy dog`,
         status: 'delivered', segments: 1, channel: 'sms', media: null, reason: null, test: true, providerMessageId: null, createdAt: at, updatedAt: at,
       });
     },
-    events(i) {
+    events(tx, i) {
       const at = base + i;
       const id = `evt_${randomBytes(10).toString('hex')}`;
       const party = `+1415555${String(i % 10000).padStart(4, '0')}`;
       const body = { id, type: 'message.delivered', createdAt: new Date(at).toISOString(), messageId: `msg_${randomBytes(10).toString('hex')}`, from: '+14155550100', to: party, status: 'delivered', test: true };
-      svc.deps.eventsRepo.insert({ id, accountId, type: 'message.delivered', createdAt: at, body });
+      return tx.eventsRepo.insert({ id, accountId, type: 'message.delivered', createdAt: at, body });
     },
   };
   return {
-    store(arg) {
+    async store(arg) {
       const [kind, n] = arg.split(' ');
       const target = Number(n);
       const t0 = Date.now();
@@ -56,9 +56,9 @@ function storeCommands(svc) {
       svc.db.pragma('cache_size = -524288');
       while (stored[kind] < target) {
         const batch = Math.min(20_000, target - stored[kind]);
-        svc.db.transaction(() => {
-          for (let k = 0; k < batch; k++) one[kind](stored[kind]++);
-        })();
+        await svc.deps.uow.write(async (tx) => {
+          for (let k = 0; k < batch; k++) await one[kind](tx, stored[kind]++);
+        });
       }
       svc.db.pragma(`cache_size = ${cacheSize}`);
       svc.db.pragma('wal_checkpoint(TRUNCATE)');

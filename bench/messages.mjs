@@ -45,8 +45,9 @@ if (isServeChild()) {
     // Each repository read awaited: a baseline build and this one may differ in being synchronous.
     const count = async (test) => ({
       ...svc.db.prepare("SELECT COUNT(*) AS n, SUM(status = 'delivered') AS delivered FROM messages WHERE test = ?").get(test ? 1 : 0),
-      balance: (await svc.deps.wallets.get(accountId))?.balanceCents ?? 0,
-      ledgerSum: await svc.deps.ledger.sum(accountId),
+      ...(typeof svc.deps.uow.read === 'function'
+        ? await svc.deps.uow.read(async (r) => ({ balance: (await r.wallets.get(accountId))?.balanceCents ?? 0, ledgerSum: await r.ledger.sum(accountId) }))
+        : { balance: svc.deps.wallets.get(accountId)?.balanceCents ?? 0, ledgerSum: svc.deps.ledger.sum(accountId) }),
     });
     // How many of these ids (a JSON array) are stored messages, each counted once.
     const storedIds = (json) => {

@@ -2,7 +2,8 @@
 // bench/scale, issue 13 "Scale": the hot reads with 10k rows stored and with 1M, each quoted as a
 // ratio to the same request at the smallest size (the target: within 1.5x). The built service runs
 // in a child (bench/lib/service-child.mjs); messages, events and webhook deliveries are stored
-// through the repositories in transactions of 20k (setup, not measured). Over HTTP (keep-alive,
+// through the repositories in write transactions of 20k (the unit of work, issue 25; setup, not
+// measured). Over HTTP (keep-alive,
 // pages of 100): the first page of GET /v1/messages and its last page (the cursor of the 101st
 // oldest row), GET /v1/events?after=<a cursor 5 % from the oldest event>, the first and the last
 // page of GET /v1/conversations (one conversation per 10 messages, so they grow with the table); in
@@ -21,21 +22,22 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** In the service child: `fill N`, `cursors`, `due REPS`. */
 async function scaleCommands(svc) {
-  const { encodeCursor } = await import('../dist/server/storage/pagination.js');
+  const { encodeCursor } = await import('../dist/server/storage/sqlite/pagination.js');
   const { encodeFeedCursor } = await import('../dist/server/domain/events/feed.js');
   const accountId = svc.bootstrap.accountId;
-  const { messages, eventsRepo, webhookEndpoints, webhookDeliveries } = svc.deps;
   const base = Date.now() - 100_000_000; // increasing createdAt, all in the past
   const future = Date.now() + 86_400_000; // pending deliveries wait here, out of the worker's way
   const endpointId = `we_${randomBytes(10).toString('hex')}`;
-  webhookEndpoints.insert({
-    id: endpointId, accountId, url: 'http://127.0.0.1:9/hook', events: ['*'], description: 'bench/scale', secret: randomBytes(24).toString('hex'),
-    enabled: false, disabledAt: Date.now(), disabledReason: 'bench', consecutiveFailures: 0, failingSince: null, lastSuccessAt: null, createdAt: base, updatedAt: base,
-  });
+  await svc.deps.uow.write((tx) =>
+    tx.webhookEndpoints.insert({
+      id: endpointId, accountId, url: 'http://127.0.0.1:9/hook', events: ['*'], description: 'bench/scale', secret: randomBytes(24).toString('hex'),
+      enabled: false, disabledAt: Date.now(), disabledReason: 'bench', consecutiveFailures: 0, failingSince: null, lastSuccessAt: null, mode: 'live', createdAt: base, updatedAt: base,
+    }),
+  );
   let stored = 0;
   const nth = (sql, offset) => svc.db.prepare(sql).get(offset);
   return {
-    fill(n) {
+    async fill(n) {
       const target = Number(n);
       const t0 = Date.now();
       // Setup only: a large page cache while filling (three tables with random-id unique indexes
@@ -44,25 +46,27 @@ async function scaleCommands(svc) {
       svc.db.pragma('cache_size = -524288');
       while (stored < target) {
         const batch = Math.min(20_000, target - stored);
-        svc.db.transaction(() => {
+        await svc.deps.uow.write(async (tx) => {
           for (let k = 0; k < batch; k++, stored++) {
             const at = base + stored;
             const party = `+1${2_000_000_000 + Math.floor(stored / 10)}`;
-            messages.insert({
+            await tx.messages.insert({
               id: `msg_${randomBytes(10).toString('hex')}`, accountId, numberId: null, direction: stored % 3 ? 'outbound' : 'inbound',
               from: '+14155550100', to: party, counterparty: party, body: `bench message ${stored}: the quick brown fox jumps over the lazy dog`,
               status: 'delivered', segments: 1, channel: 'sms', media: null, reason: null, test: true, providerMessageId: null, createdAt: at, updatedAt: at,
             });
             const eventId = `evt_${randomBytes(10).toString('hex')}`;
-            eventsRepo.insert({ id: eventId, accountId, type: 'message.delivered', createdAt: at, body: { id: eventId, type: 'message.delivered', createdAt: new Date(at).toISOString(), to: party, status: 'delivered' } });
-            webhookDeliveries.insert({ id: `wd_${randomBytes(10).toString('hex')}`, endpointId, accountId, eventId, eventType: 'message.delivered', body: null, isTest: false, maxAttempts: 8, createdAt: at });
+            await tx.eventsRepo.insert({ id: eventId, accountId, type: 'message.delivered', createdAt: at, body: { id: eventId, type: 'message.delivered', createdAt: new Date(at).toISOString(), to: party, status: 'delivered' } });
+            await tx.webhookDeliveries.insert({ id: `wd_${randomBytes(10).toString('hex')}`, endpointId, accountId, eventId, eventType: 'message.delivered', body: null, isTest: false, maxAttempts: 8, createdAt: at });
           }
           // Setup, not a hot path: all deliveries done but the newest PENDING, which wait in the future.
+          // Raw SQL on the service's connection: inside this write it runs in the write's transaction
+          // (the SQLite engine holds one connection), so it commits with the batch as before.
           svc.db.prepare("UPDATE webhook_deliveries SET status = 'succeeded', next_attempt_at = NULL WHERE next_attempt_at IS NOT NULL").run();
           svc.db
             .prepare('UPDATE webhook_deliveries SET next_attempt_at = ? WHERE seq IN (SELECT seq FROM webhook_deliveries ORDER BY seq DESC LIMIT ?)')
             .run(future, PENDING);
-        })();
+        });
       }
       svc.db.pragma(`cache_size = ${cacheSize}`);
       svc.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -79,13 +83,16 @@ async function scaleCommands(svc) {
         conversationsDeep: encodeCursor({ createdAt: c.last_at, seq: c.last_seq }),
       };
     },
-    due(reps) {
+    async due(reps) {
       const times = [];
       let found = 0;
       for (let i = 0; i < Number(reps); i++) {
-        const t0 = process.hrtime.bigint();
-        found = webhookDeliveries.due(future + 1).length;
-        times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        // The scan alone is timed, inside a read (repositories are reached only in a transaction).
+        await svc.deps.uow.read(async (tx) => {
+          const t0 = process.hrtime.bigint();
+          found = (await tx.webhookDeliveries.due(future + 1)).length;
+          times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+        });
       }
       return { ms: median(times), found };
     },

@@ -27,14 +27,15 @@ const WINDOW = DEFAULT_WEBHOOK_OPTIONS.window;
 const CONCURRENCY = DEFAULT_WEBHOOK_OPTIONS.concurrency;
 
 if (isServeChild()) {
-  const { inTransaction } = await import('../dist/server/storage/database.js');
   await serveChild((svc) => {
     const accountId = svc.bootstrap.accountId;
     let n = 0;
-    const emitOne = (type) =>
+    // An event is emitted inside a write transaction (issue 25: the unit of work), as a domain
+    // function would; its webhook deliveries are written in the same transaction.
+    const emitOne = (tx, type) =>
       type === 'message.received'
-        ? svc.deps.events.emit(accountId, type, { messageId: `msg_bench_${n++}`, from: '+14155550100', to: '+14155550199', body: 'hi' })
-        : svc.deps.events.emit(accountId, type, { messageId: `msg_bench_${n++}`, status: 'delivered', reason: null });
+        ? tx.events.emit(accountId, type, { messageId: `msg_bench_${n++}`, from: '+14155550100', to: '+14155550199', body: 'hi' })
+        : tx.events.emit(accountId, type, { messageId: `msg_bench_${n++}`, status: 'delivered', reason: null });
     return {
       // `count type`: emitted as fast as the store takes them, 100 per transaction, yielding between
       // transactions so the worker runs while the burst is still being written.
@@ -42,8 +43,8 @@ if (isServeChild()) {
         const [count, type] = arg.split(' ');
         const started = performance.now();
         for (let i = 0; i < Number(count); i += 100) {
-          inTransaction(svc.db, () => {
-            for (let j = i; j < Math.min(Number(count), i + 100); j++) emitOne(type);
+          await svc.deps.uow.write(async (tx) => {
+            for (let j = i; j < Math.min(Number(count), i + 100); j++) await emitOne(tx, type);
           });
           await new Promise((r) => setImmediate(r));
         }
@@ -53,13 +54,13 @@ if (isServeChild()) {
       paced: async (arg) => {
         const [count, rate, type] = arg.split(' ');
         for (let i = 0; i < Number(count); i++) {
-          inTransaction(svc.db, () => emitOne(type));
+          await svc.deps.uow.write((tx) => emitOne(tx, type));
           await new Promise((r) => setTimeout(r, 1000 / Number(rate)));
         }
         return { ok: true };
       },
-      one: (type) => {
-        const e = inTransaction(svc.db, () => emitOne(type));
+      one: async (type) => {
+        const e = await svc.deps.uow.write((tx) => emitOne(tx, type));
         return { id: e.id, createdAt: e.createdAt };
       },
       // The service's CPU time in µs (user + system): per delivery, a figure that does not depend

@@ -70,9 +70,19 @@ export async function serveChild(commands) {
   const svc = await startService({ host: '127.0.0.1', port: 0, dataDir: process.argv[3], clock: 'system', rateLimit: { ratePerSec: 1_000_000, burst: 1_000_000 } });
   const { setBalance } = await import(dist('server/domain/billing/wallet.js'));
   const accountId = svc.bootstrap.accountId;
+  // A build with the storage seam (issue 25) reaches repositories through transactions; a baseline
+  // build from before it, through the deps synchronously. The bench speaks to both.
+  const seam = typeof svc.deps.uow.write === 'function';
   const own = {
     // A wallet deep enough for live traffic (through setBalance: the ledger still sums to it), and a limit to match.
-    fund: (cents) => {
+    fund: async (cents) => {
+      if (seam) {
+        await svc.deps.uow.write(async (tx) => {
+          await setBalance(tx, accountId, Number(cents));
+          await tx.wallets.update(accountId, { spendLimitCents: 100_000_000, updatedAt: Date.now() });
+        });
+        return svc.deps.uow.read(async (r) => ({ balance: (await r.wallets.get(accountId)).balanceCents, ledgerSum: await r.ledger.sum(accountId) }));
+      }
       svc.deps.uow.transaction(() => setBalance(svc.deps, accountId, Number(cents)));
       svc.deps.wallets.update(accountId, { spendLimitCents: 100_000_000, updatedAt: Date.now() });
       return { balance: svc.deps.wallets.get(accountId).balanceCents, ledgerSum: svc.deps.ledger.sum(accountId) };
