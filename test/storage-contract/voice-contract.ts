@@ -113,7 +113,10 @@ export function voiceContract(engine: EngineUnderTest): void {
       const { a, n } = await accountWithNumber(store());
       const from = '+14155550888';
       const base = { from, direction: 'inbound' as const, startedAt: T0 };
-      const counted = [call(a.id, n.id, { ...base, status: 'missed', answeredAt: null, durationSeconds: null }), call(a.id, n.id, { ...base, status: 'completed', durationSeconds: 4 })];
+      const counted = [
+        call(a.id, n.id, { ...base, status: 'missed', answeredAt: null, durationSeconds: null, mode: 'test' }),
+        call(a.id, n.id, { ...base, status: 'completed', durationSeconds: 4, mode: 'test' }),
+      ];
       const ignored = [
         call(a.id, n.id, { ...base, status: 'completed', durationSeconds: 10 }), // not short (10 is not < 10)
         call(a.id, n.id, { ...base, status: 'blocked' }),
@@ -126,7 +129,10 @@ export function voiceContract(engine: EngineUnderTest): void {
       await store().write(async (tx) => {
         for (const c of [...counted, ...ignored]) await tx.calls.insert(c);
       });
-      expect(await store().read((tx) => tx.blockedNumbers.countShortOrUnansweredInbound(a.id, from, T0, 10))).toBe(2);
+      // contract §2 (migration 17): `live` says whether a call placed with a live key counted.
+      expect(await store().read((tx) => tx.blockedNumbers.countShortOrUnansweredInbound(a.id, from, T0, 10))).toEqual({ n: 2, live: false });
+      await store().write((tx) => tx.calls.insert(call(a.id, n.id, { ...base, status: 'missed', answeredAt: null, durationSeconds: null, mode: 'live' })));
+      expect(await store().read((tx) => tx.blockedNumbers.countShortOrUnansweredInbound(a.id, from, T0, 10))).toEqual({ n: 3, live: true });
     });
   });
 
