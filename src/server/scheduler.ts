@@ -107,7 +107,7 @@ export class Scheduler {
     // The timer already fires by then: no need to look for the earliest job again (a send schedules
     // a job each, and re-arming read the jobs table and reset the timer every time).
     const base = this.base;
-    if (base.timer === undefined || base.timerAt === undefined || runAt < base.timerAt) tx.afterCommit(() => void base.wake());
+    if (base.timer === undefined || base.timerAt === undefined || runAt < base.timerAt) tx.afterCommit(() => void base.wakeSoon());
     return id;
   }
 
@@ -268,6 +268,26 @@ export class Scheduler {
     this.log.error({ err, jobId: job.id, kind: job.kind }, 'job failed; rescheduled');
     const delay = Math.min(60_000 * 2 ** job.attempts, 3_600_000);
     await tx.jobs.reschedule(job.id, this.clock.nowMs() + delay);
+  }
+
+  /**
+   * One wake at a time (a send schedules a job each, and every wake reads the jobs table): a job
+   * scheduled while one runs asks for one more after it, which reads what the first may have missed.
+   */
+  private waking: Promise<void> | undefined;
+  private wakeAgain = false;
+  private wakeSoon(): Promise<void> {
+    if (this.waking) {
+      this.wakeAgain = true;
+      return this.waking;
+    }
+    this.waking = (async () => {
+      do {
+        this.wakeAgain = false;
+        await this.wake();
+      } while (this.wakeAgain);
+    })().finally(() => (this.waking = undefined));
+    return this.waking;
   }
 
   /** Re-arms the timer for the earliest job (system clock only; a manual clock only moves on advance). */

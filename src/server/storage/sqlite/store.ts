@@ -150,15 +150,14 @@ export class SqliteStore implements Store {
     const name = `w${depth}`;
     const own: Array<() => void> = [];
     let chain: Promise<unknown> = Promise.resolve();
-    const tx: Transaction = {
-      ...this.repos,
-      afterCommit: (hook) => void own.push(hook),
-      savepoint: <U>(inner: (t: Transaction) => Promise<U>): Promise<U> => {
-        // One at a time: savepoints nest as a stack, so two nested writes may not interleave.
-        const run = chain.then(() => this.inSavepoint(inner, own, depth + 1));
-        chain = run.catch(() => undefined);
-        return run;
-      },
+    // The repositories by inheritance, not copied: a transaction is made per write and savepoint.
+    const tx = Object.create(this.repos) as Transaction;
+    tx.afterCommit = (hook) => void own.push(hook);
+    tx.savepoint = <U>(inner: (t: Transaction) => Promise<U>): Promise<U> => {
+      // One at a time: savepoints nest as a stack, so two nested writes may not interleave.
+      const run = chain.then(() => this.inSavepoint(inner, own, depth + 1));
+      chain = run.catch(() => undefined);
+      return run;
     };
     this.db.exec(`SAVEPOINT ${name}`);
     try {
