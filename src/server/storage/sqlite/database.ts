@@ -21,6 +21,7 @@ export function openDatabase(file: string): Db {
   db.pragma('journal_size_limit = 67108864');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  db.pragma('temp_store = MEMORY');
   migrate(db);
   cacheStatements(db);
   return db;
