@@ -255,3 +255,52 @@ describe('SqliteStore guardOutsideCalls', () => {
     await store.close();
   });
 });
+
+describe('SqliteStore checkpoint thread (checkpointer.ts)', () => {
+  const autocheckpoint = (db: Db) => db.pragma('wal_autocheckpoint', { simple: true }) as number;
+
+  it('starts after the set number of commits, folds the log into the file from its own connection, and stops on close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-ckpt-'));
+    try {
+      const db = freshDb(join(dir, 'c.db'));
+      const store = new SqliteStore(db, { checkpointAfterCommits: 3 });
+      await store.write(async () => void insert(db, 'a'));
+      await store.write(async () => void insert(db, 'b'));
+      expect(store.checkpointer).toBeUndefined();
+      expect(autocheckpoint(db)).toBe(1000);
+      await store.write(async () => void insert(db, 'c'));
+      expect(store.checkpointer).toBeDefined();
+      // The writer's own checkpoints are pushed back to a backstop: the thread does them.
+      expect(autocheckpoint(db)).toBeGreaterThan(1000);
+      for (let i = 0; i < 50; i++) await store.write(async () => void insert(db, `r${i}`));
+      const result = await store.checkpointer!.checkpointNow();
+      expect(result.log).toBeGreaterThan(0);
+      expect(result.checkpointed).toBe(result.log);
+      expect(store.checkpointer!.lastError).toBeUndefined();
+      await store.close();
+      // Closed cleanly: the file alone holds every row.
+      const reopened = new Database(join(dir, 'c.db'), { readonly: true });
+      expect(count(reopened)).toBe(53);
+      reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an in-memory database has no log and gets no thread; 0 never starts one', async () => {
+    const mem = new SqliteStore(freshDb(), { checkpointAfterCommits: 1 });
+    await mem.write(async () => undefined);
+    expect(mem.checkpointer).toBeUndefined();
+    await mem.close();
+    const dir = mkdtempSync(join(tmpdir(), 'svc-ckpt-'));
+    try {
+      const db = freshDb(join(dir, 'n.db'));
+      const never = new SqliteStore(db, { checkpointAfterCommits: 0 });
+      for (let i = 0; i < 5; i++) await never.write(async () => void insert(db, `n${i}`));
+      expect(never.checkpointer).toBeUndefined();
+      await never.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

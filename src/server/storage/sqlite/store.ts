@@ -1,8 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 import type { Repositories, Store, Transaction } from '../store.js';
 import { sqliteRepositories } from './repositories.js';
 import { ReadCache } from './read-cache.js';
+import { CHECKPOINT_START_AFTER_COMMITS, Checkpointer } from './checkpointer.js';
 
 interface Pending {
   fn: (tx: Transaction) => Promise<unknown>;
@@ -20,6 +22,8 @@ export interface SqliteStoreOptions {
    * per write; tests turn it on, so a regression fails loudly there.
    */
   guardOutsideCalls?: boolean;
+  /** Start the checkpoint thread after this many commits (checkpointer.ts); 0 never starts it. */
+  checkpointAfterCommits?: number;
 }
 
 /**
@@ -50,6 +54,15 @@ export class SqliteStore implements Store {
    * run after it has committed.
    */
   private readonly context: AsyncLocalStorage<{ open: boolean }> | undefined;
+  /**
+   * BEGIN, COMMIT and each depth's SAVEPOINT and RELEASE, prepared once: `exec` compiles its SQL on
+   * every call, and a send runs four of these.
+   */
+  private commits = 0;
+  private readonly checkpointAfter: number;
+  /** The checkpoint thread, once started (checkpointer.ts). */
+  checkpointer: Checkpointer | undefined;
+  private readonly control: { begin: Statement; commit: Statement; savepoints: Array<{ open: Statement; release: Statement }> };
 
   constructor(
     readonly db: Db,
@@ -58,6 +71,13 @@ export class SqliteStore implements Store {
     this.repos = sqliteRepositories(db);
     this.caches = Object.values(this.repos).flatMap((r: { cache?: unknown }) => (r.cache instanceof ReadCache ? [r.cache] : []));
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
+    this.checkpointAfter = opts.checkpointAfterCommits ?? CHECKPOINT_START_AFTER_COMMITS;
+    this.control = { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), savepoints: [] };
+  }
+
+  private savepointStatements(depth: number): { open: Statement; release: Statement } {
+    const name = `w${depth}`;
+    return (this.control.savepoints[depth] ??= { open: this.db.prepare(`SAVEPOINT ${name}`), release: this.db.prepare(`RELEASE ${name}`) });
   }
 
   write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -96,6 +116,7 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     while (this.open || this.queue.length > 0) await (this.open ?? new Promise((r) => setImmediate(r)));
+    await this.checkpointer?.stop();
     this.db.close();
   }
 
@@ -112,7 +133,7 @@ export class SqliteStore implements Store {
     this.open = new Promise<void>((r) => (done = r));
     const outcomes: Array<{ ok: true; value: unknown; hooks: Array<() => void> } | { ok: false; err: unknown }> = [];
     try {
-      this.db.exec('BEGIN');
+      this.control.begin.run();
       for (const item of batch) {
         const hooks: Array<() => void> = [];
         try {
@@ -124,7 +145,8 @@ export class SqliteStore implements Store {
           outcomes.push({ ok: false, err });
         }
       }
-      this.db.exec('COMMIT');
+      this.control.commit.run();
+      if (++this.commits === this.checkpointAfter) this.checkpointer = Checkpointer.start(this.db);
     } catch (err) {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       this.settleCaches();
@@ -148,6 +170,7 @@ export class SqliteStore implements Store {
   /** Runs fn in a savepoint at `depth`; its after-commit hooks join `hooks` only if it is released. */
   private async inSavepoint<T>(fn: (tx: Transaction) => Promise<T>, hooks: Array<() => void>, depth: number): Promise<T> {
     const name = `w${depth}`;
+    const statements = this.savepointStatements(depth);
     const own: Array<() => void> = [];
     let chain: Promise<unknown> = Promise.resolve();
     // The repositories by inheritance, not copied: a transaction is made per write and savepoint.
@@ -159,7 +182,7 @@ export class SqliteStore implements Store {
       chain = run.catch(() => undefined);
       return run;
     };
-    this.db.exec(`SAVEPOINT ${name}`);
+    statements.open.run();
     try {
       let value: T;
       if (this.context && depth === 0) {
@@ -171,7 +194,7 @@ export class SqliteStore implements Store {
         }
       } else value = await fn(tx);
       await chain;
-      this.db.exec(`RELEASE ${name}`);
+      statements.release.run();
       hooks.push(...own);
       return value;
     } catch (err) {
