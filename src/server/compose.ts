@@ -80,14 +80,15 @@ export async function composeService(db: Db, clock: Clock, log: SchedulerLog, op
   // contract §11: subscription renewals at each period end on the service clock.
   registerBillingJobs(domain);
 
-  // 4. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the event).
-  domain.events.addOutbox(webhookOutbox());
-  // contract §6: the blocklist auto-suggestion, checked as each inbound call ends.
-  domain.events.addOutbox(blockSuggestionOutbox());
-
-  // 5. Workers: the webhook delivery worker and its jobs.
+  // 4. Workers: the webhook delivery worker and its jobs.
   const webhooks = new DeliveryWorker(domain, serviceOptions.webhooks, log);
   registerDeliveryJobs(domain.scheduler, webhooks);
+
+  // 5. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the
+  // event); the worker is handed the deliveries once they have committed.
+  domain.events.addOutbox(webhookOutbox((deliveries) => webhooks.onCommitted(deliveries)));
+  // contract §6: the blocklist auto-suggestion, checked as each inbound call ends.
+  domain.events.addOutbox(blockSuggestionOutbox());
 
   return { ...domain, options: serviceOptions, webhooks };
 }

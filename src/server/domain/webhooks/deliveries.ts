@@ -2,7 +2,7 @@ import { iso } from '../../clock.js';
 import type { Actor } from '../actor.js';
 import { newId } from '../../ids.js';
 import { conflict, notFound } from '../../errors.js';
-import type { AttemptRecord, DeliveryRecord } from '../../storage/webhook-deliveries-repo.js';
+import type { AttemptRecord, DeliveryRecord, DueDelivery } from '../../storage/webhook-deliveries-repo.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
 import { SINGLE_ATTEMPT_EVENT_TYPES, TEST_EVENT_TYPE, eventFilterMatches } from '../../../api/schemas/events.js';
@@ -18,18 +18,19 @@ const LAST_SUCCESS_RESOLUTION_MS = 60_000;
 /** The oldest `createdAt` still in the delivery log at `now` (spec: Limits, 7 days). */
 const logCutoff = (now: number): number => now - DELIVERY_LOG_RETENTION_MS;
 
-/** The outbox: called inside the emitting transaction (EventStore.addOutbox). Returns how many deliveries it wrote. */
+/** The outbox: called inside the emitting transaction (EventStore.addOutbox). Returns the deliveries it wrote (each due at once). */
 export async function writeDeliveriesForEvent(
   d: Pick<WebhookDomainDeps, 'webhookEndpoints' | 'webhookDeliveries'>,
   event: { id: string; accountId: string; type: string; createdAt: number; body: Record<string, unknown> },
-): Promise<number> {
-  let written = 0;
+): Promise<DueDelivery[]> {
+  const written: DueDelivery[] = [];
   for (const ep of await d.webhookEndpoints.enabledForAccount(event.accountId)) {
     if (!eventFilterMatches(ep.events, event.type)) continue;
     // spec: Event catalog — delivered only to the OTHER enabled endpoints subscribed to it.
     if (event.type === DISABLED_EVENT_TYPE && event.body.endpointId === ep.id) continue;
+    const id = newId('whd');
     await d.webhookDeliveries.insert({
-      id: newId('whd'),
+      id,
       endpointId: ep.id,
       accountId: event.accountId,
       eventId: event.id,
@@ -39,7 +40,7 @@ export async function writeDeliveriesForEvent(
       maxAttempts: SINGLE_ATTEMPT_EVENT_TYPES.includes(event.type) ? 1 : MAX_ATTEMPTS,
       createdAt: event.createdAt,
     });
-    written++;
+    written.push({ id, endpointId: ep.id });
   }
   return written;
 }
