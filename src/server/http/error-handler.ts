@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ServiceError, validationError } from '../errors.js';
 import { MalformedCursorError } from '../storage/storage-errors.js';
 import { RequestValidationError } from './validation.js';
+import { IdempotentReplay, sendReplay } from './idempotency.js';
 import type { ErrorCode } from '../../api/schemas/errors.js';
 import { ERROR_STATUS, MAX_ERROR_DETAILS, type OmittedDetails } from '../../api/schemas/errors.js';
 import type { RouteCatalog } from './route-catalog.js';
@@ -34,6 +35,8 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message: string,
 export function installErrorHandling(app: FastifyInstance, catalog: RouteCatalog): void {
   app.setErrorHandler((err: FastifyError | Error, req: FastifyRequest, reply: FastifyReply) => {
     // contract §2: cursors are opaque; one a list never produced is the client's mistake.
+    // contract §2: a key answered already (checked inside a COMMITS_ONCE route's write).
+    if (err instanceof IdempotentReplay) return sendReplay(req, reply, err.record);
     if (err instanceof MalformedCursorError) err = validationError(['query', 'cursor'], 'malformed cursor; pass back a nextCursor unchanged');
     if (err instanceof ServiceError) {
       if (err.headers) reply.headers(err.headers);

@@ -36,7 +36,9 @@ declare module 'fastify' {
  * Route config for a POST whose every write runs inside `commitOnce` (the handler does nothing
  * before it that a duplicate could repeat): its key is checked in the write's own transaction
  * instead of being held by a write of its own first, so the request costs one transaction, not
- * two (issue 13: the separate in-flight write was a commit per send).
+ * two (issue 13: the separate in-flight write was a commit per send). A key already answered is
+ * replayed from there (`IdempotentReplay`, sent by the error handler); a duplicate in the same group
+ * commit as the first is replayed too, after the commit that makes the first answer durable.
  */
 export const COMMITS_ONCE = { idempotency: 'in-commit' } as const;
 
@@ -50,6 +52,35 @@ async function lookup(deps: Pick<TxDeps, 'idempotency'>, scope: IdempotencyScope
   if (existing.state === 'in_flight') return 'in_flight';
   if (existing.requestHash !== hash) return 'mismatch';
   return existing;
+}
+
+/**
+ * A request whose key already has an answer for the same body: the stored answer is sent again
+ * (the error handler sends it, `sendReplay`). Thrown inside the write, so nothing it did is kept.
+ */
+export class IdempotentReplay extends Error {
+  constructor(readonly record: IdempotencyRecord) {
+    super('idempotent replay');
+  }
+}
+
+/** A key that is not free: a 409 (in flight, or another body), or the answer to replay. */
+function refusalOrReplay(found: 'in_flight' | 'mismatch' | IdempotencyRecord): Error {
+  if (found === 'in_flight') return new ServiceError('conflict', IN_PROGRESS);
+  if (found === 'mismatch') return new ServiceError('conflict', MISMATCH);
+  return new IdempotentReplay(found);
+}
+
+/** Sends a recorded answer again, marked as such (contract §2). */
+export function sendReplay(req: FastifyRequest, reply: FastifyReply, record: IdempotencyRecord): FastifyReply {
+  // The answer is on record already: nothing for onSend to record.
+  if (req.idempotency) req.idempotency.completed = true;
+  reply.header('Idempotent-Replayed', 'true');
+  return reply
+    .status(record.status ?? 200)
+    .type('application/json; charset=utf-8')
+    .serializer((x: unknown) => x as string)
+    .send(record.body ?? '');
 }
 
 /**
@@ -117,7 +148,10 @@ export async function commitOnce<T>(
 ): Promise<T> {
   return await deps.uow.write(async (tx) => {
     const idem = req.idempotency;
-    if (idem && !idem.held && (await lookup(tx, idem.scope, idem.hash, idem.at)) !== 'free') throw new ServiceError('conflict', IN_PROGRESS);
+    if (idem && !idem.held) {
+      const found = await lookup(tx, idem.scope, idem.hash, idem.at);
+      if (found !== 'free') throw refusalOrReplay(found);
+    }
     const result = await fn(tx);
     if (idem && !idem.completed) {
       const code = typeof status === 'function' ? status(result) : status;
@@ -169,28 +203,26 @@ export async function installIdempotency(app: FastifyInstance, deps: Idempotency
     };
     const hash = hashRequestBody(req.body);
     const now = deps.clock.nowMs();
-    const inCommit = req.routeOptions.config.idempotency === 'in-commit';
-    // A route that commits once checks the key again in its write's transaction; a read is enough
-    // here. Any other route holds the key (an in-flight row) before its handler runs.
-    const outcome = inCommit
-      ? await deps.uow.read((tx) => lookup(tx, scope, hash, now))
-      : await deps.uow.write(async (tx) => {
-          const found = await lookup(tx, scope, hash, now);
-          if (found === 'free') await tx.idempotency.begin(scope, hash, now);
-          return found;
-        });
-    if (outcome === 'in_flight') throw new ServiceError('conflict', IN_PROGRESS);
-    if (outcome === 'mismatch') throw new ServiceError('conflict', MISMATCH);
-    if (outcome === 'free') {
-      req.idempotency = { scope, hash, at: now, held: !inCommit, completed: false };
+    // A route that commits once checks its key in its write's own transaction (commitOnce: a
+    // refusal or a replay from there); nothing is read here (issue 25: that read was a wait for the
+    // open commit and 2-5 % of a send's CPU). Any other route holds the key (an in-flight row)
+    // before its handler runs.
+    if (req.routeOptions.config.idempotency === 'in-commit') {
+      req.idempotency = { scope, hash, at: now, held: false, completed: false };
       return;
     }
-    reply.header('Idempotent-Replayed', 'true');
-    return reply
-      .status(outcome.status ?? 200)
-      .type('application/json; charset=utf-8')
-      .serializer((x: unknown) => x as string)
-      .send(outcome.body ?? '');
+    const outcome = await deps.uow.write(async (tx) => {
+      const found = await lookup(tx, scope, hash, now);
+      if (found === 'free') await tx.idempotency.begin(scope, hash, now);
+      return found;
+    });
+    if (outcome === 'free') {
+      req.idempotency = { scope, hash, at: now, held: true, completed: false };
+      return;
+    }
+    const refused = refusalOrReplay(outcome);
+    if (refused instanceof IdempotentReplay) return sendReplay(req, reply, refused.record);
+    throw refused;
   });
 
   app.addHook('onSend', async (req, reply, payload) => {
