@@ -268,9 +268,12 @@ if (isServeChild()) {
       const to = await service.child.ask('now');
       await service.child.stop(); // the profile is written as the child exits
       const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-      const top = topSelfFrames(JSON.parse(readFileSync(join(dir, file), 'utf8')), { limit: 15, fromUs: from, toUs: to });
+      const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+      const top = topSelfFrames(profile, { limit: 15, fromUs: from, toUs: to });
       console.log(`\n${phaseLine(`${label} under --cpu-prof`, measured)}`);
       console.log(formatTop(top, `  ${label}: top 15 self-time frames within the phase`));
+      const areas = topSelfFrames(profile, { limit: 12, fromUs: from, toUs: to, by: 'area' });
+      console.log(formatTop(areas, `  ${label}: self time by area (a SQLite statement counts where it is called)`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -18,11 +18,26 @@ const location = ({ url, lineNumber }) => {
 };
 
 /**
+ * The part of the program a frame belongs to, for `by: 'area'`: a package (`fastify`, `zod`), a
+ * folder of ours (`dist/server/storage`), Node's own code (`node`), or V8's pseudo-frames
+ * (`(garbage collector)`, `(idle)`, `(program)`). A native call (a SQLite statement) counts in the
+ * area of the JavaScript that made it.
+ */
+const area = (frame, where) => {
+  if (!where) return frame.functionName || '(native)';
+  if (where.startsWith('node:')) return 'node';
+  const pkg = where.match(/^((?:@[^/]+\/)?[^/]+)\//);
+  if (!where.startsWith('dist/') && !where.startsWith('src/') && !where.startsWith('bench/') && pkg) return pkg[1];
+  const ours = where.match(/^((?:dist|src)\/[^/]+(?:\/[^/.]+)?)\//);
+  return ours ? ours[1] : where.replace(/:\d+$/, '');
+};
+
+/**
  * The `limit` frames with the most self time in `profile` (its nodes, samples and timeDeltas),
  * optionally only between `fromUs` and `toUs`. Returns the frames (function, where, µs, percent of
  * the kept time) and the totals they are shares of.
  */
-export function topSelfFrames(profile, { limit = 15, fromUs = -Infinity, toUs = Infinity } = {}) {
+export function topSelfFrames(profile, { limit = 15, fromUs = -Infinity, toUs = Infinity, by = 'frame' } = {}) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const { samples, timeDeltas } = profile;
   const byFrame = new Map();
@@ -37,8 +52,9 @@ export function topSelfFrames(profile, { limit = 15, fromUs = -Infinity, toUs = 
     const us = Math.max(0, next - at);
     const frame = nodes.get(samples[i]);
     const where = location(frame);
-    const key = `${frame.functionName}\u0000${where}`;
-    const entry = byFrame.get(key) ?? { fn: frame.functionName || '(anonymous)', where, us: 0 };
+    const group = by === 'area' ? area(frame, where) : undefined;
+    const key = group ?? `${frame.functionName}\u0000${where}`;
+    const entry = byFrame.get(key) ?? { fn: group ?? (frame.functionName || '(anonymous)'), where: group ? '' : where, us: 0 };
     entry.us += us;
     byFrame.set(key, entry);
     totalUs += us;
@@ -66,5 +82,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.error('usage: node bench/lib/cpuprofile-top.mjs FILE.cpuprofile [N]');
     process.exit(2);
   }
-  console.log(formatTop(topSelfFrames(JSON.parse(readFileSync(file, 'utf8')), { limit: Number(n) }), file));
+  const profile = JSON.parse(readFileSync(file, 'utf8'));
+  console.log(formatTop(topSelfFrames(profile, { limit: Number(n) }), file));
+  console.log(formatTop(topSelfFrames(profile, { limit: Number(n), by: 'area' }), 'by area'));
 }
