@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { UniqueConstraintError } from '../../src/server/storage/storage-errors.js';
 import type { EngineUnderTest } from './engine.js';
-import { T0, account, seedAccount, uid, useStore } from './fixtures.js';
+import { T0, account, message, seedAccount, uid, useStore } from './fixtures.js';
 
 // The Store and Transaction rules (storage/store.ts): a write commits atomically or not at all, a
 // savepoint rolls back alone, a read sees only committed data, afterCommit hooks run only on commit.
@@ -8,6 +9,29 @@ import { T0, account, seedAccount, uid, useStore } from './fixtures.js';
 export function storeContract(engine: EngineUnderTest): void {
   describe('store: transactions', () => {
     const store = useStore(engine);
+
+    it('a duplicate unique key is a UniqueConstraintError naming the table, never the engine\'s own error; the write rolls back', async () => {
+      const a = await seedAccount(store());
+      const m = message(a.id);
+      await store().write((tx) => tx.messages.insert(m));
+      const other = account();
+      const err = await store()
+        .write(async (tx) => {
+          await tx.accounts.insert(other);
+          await tx.messages.insert({ ...m, body: 'the same id again' });
+        })
+        .catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(UniqueConstraintError);
+      expect((err as UniqueConstraintError).table).toBe('messages');
+      expect(await store().read((tx) => tx.accounts.get(other.id))).toBeUndefined();
+      // Inside a savepoint too: caught there, the outer write goes on and commits.
+      const caught = await store().write(async (tx) => {
+        await tx.accounts.insert(other);
+        return await tx.savepoint((t) => t.messages.insert(m)).catch((e: unknown) => e);
+      });
+      expect(caught).toBeInstanceOf(UniqueConstraintError);
+      expect(await store().read((tx) => tx.accounts.get(other.id))).toEqual(other);
+    });
 
     it('a write answers what its function returned, and a later read sees what it wrote', async () => {
       const a = account();

@@ -4,6 +4,7 @@ import type { Db } from './database.js';
 import type { Repositories, Store, Transaction } from '../store.js';
 import { sqliteRepositories } from './repositories.js';
 import { ReadCache } from './read-cache.js';
+import { inStorageTerms } from './unique-violation.js';
 import { CHECKPOINT_START_AFTER_COMMITS, Checkpointer } from './checkpointer.js';
 
 interface Pending {
@@ -199,7 +200,7 @@ export class SqliteStore implements Store {
       return value;
     } catch (err) {
       if (this.db.inTransaction) this.db.exec(`ROLLBACK TO ${name}; RELEASE ${name}`);
-      throw err;
+      throw inStorageTerms(err);
     }
   }
 }
