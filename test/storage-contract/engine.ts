@@ -10,12 +10,19 @@ import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 
 export interface EngineUnderTest {
   name: string;
+  /**
+   * Whether two writes' functions can run at the same time (PostgreSQL) or only one after the other
+   * (SQLite's one connection). A race test holds its first writer until the second has read only
+   * where that can happen; elsewhere the second would wait for the first, forever.
+   */
+  concurrentWrites: boolean;
   /** A new, empty, migrated store; `close` releases it (and whatever backs it). */
   open(): Promise<{ store: Store; close(): Promise<void> }>;
 }
 
 export const sqliteEngine: EngineUnderTest = {
   name: 'sqlite',
+  concurrentWrites: false,
   async open() {
     // guardOutsideCalls: a contract test that reads or writes from inside a transaction fails loudly.
     const store = new SqliteStore(openDatabase(':memory:'), { guardOutsideCalls: true });
@@ -58,6 +65,7 @@ async function startServerWithDatabase(): Promise<{ server: PostgresServer; data
 
 export const postgresEngine: EngineUnderTest = {
   name: 'postgres',
+  concurrentWrites: true,
   async open() {
     const { server: pgServer, database } = await (server ??= startServerWithDatabase());
     const pool = openPgPool(pgServer.url(database), { max: 8 });
