@@ -27,7 +27,7 @@ export interface TestService extends RunningService {
  */
 export const UNLIMITED = { ratePerSec: 1e9, burst: 1e9 } as const;
 
-/** The real local service on 127.0.0.1, port 0, a temp SQLite file and (by default) a manual clock. */
+/** The real local service on 127.0.0.1, port 0, a temp SQLite file (or `store`: a PostgreSQL database) and (by default) a manual clock. */
 export async function startTestService(opts: Partial<StartOptions> = {}): Promise<TestService> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
   const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts });
@@ -50,8 +50,9 @@ export async function startTestService(opts: Partial<StartOptions> = {}): Promis
     }
     return { status: res.statusCode, headers: res.headers as Record<string, string>, body: parsed, text };
   };
-  return {
-    ...svc,
+  // The running service's own properties, getters kept as getters (`db` throws on PostgreSQL when read).
+  const base = Object.defineProperties({}, Object.getOwnPropertyDescriptors(svc)) as RunningService;
+  return Object.assign(base, {
     dataDir,
     call,
     flushWebhooks: () => svc.deps.webhooks.flush(),
@@ -61,5 +62,5 @@ export async function startTestService(opts: Partial<StartOptions> = {}): Promis
       await svc.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
-  };
+  } satisfies Omit<TestService, keyof RunningService>);
 }
