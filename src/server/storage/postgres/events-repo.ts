@@ -1,4 +1,5 @@
 import type { Sql } from './sql.js';
+import { lockAccountFeed } from './feed-order.js';
 import type { EventRecord, EventsRepo } from '../events-repo.js';
 
 interface EventRow {
@@ -26,6 +27,7 @@ export class PgEventsRepo implements EventsRepo {
   }
 
   async insert(e: Omit<EventRecord, 'seq'>): Promise<number> {
+    await lockAccountFeed(this.db, e.accountId);
     return ((await this.insertStmt.get(e.id, e.accountId, e.type, e.createdAt, JSON.stringify(e.body))) as { seq: number }).seq;
   }
 

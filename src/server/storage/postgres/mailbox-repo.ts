@@ -1,4 +1,5 @@
 import type { Sql } from './sql.js';
+import { lockAccountFeed } from './feed-order.js';
 import type { MailboxMessageRecord, MailboxRepo } from '../mailbox-repo.js';
 
 // contract §8 (extension): the mail sandbox — every message the simulated mail server delivered for
@@ -54,6 +55,7 @@ export class PgMailboxRepo implements MailboxRepo {
 
   /** Call inside the transaction that records the delivery; the body is the email's. Returns the row's position. */
   async insert(m: Omit<MailboxMessageRecord, 'seq' | 'text' | 'html'>): Promise<number> {
+    await lockAccountFeed(this.db, m.accountId);
     return ((await this.insertStmt.get(m.id, m.accountId, m.emailId, m.to, m.from, m.subject, JSON.stringify(m.tags), m.deliveredAt)) as { seq: number }).seq;
   }
 
