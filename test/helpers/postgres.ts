@@ -82,7 +82,10 @@ export async function startPostgres(): Promise<PostgresServer> {
   child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   // A test run that dies leaves no server behind.
-  const killOnExit = () => child.kill('SIGKILL');
+  const killOnExit = () => {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
   process.once('exit', killOnExit);
   const url = (database: string) => `postgres://${SUPERUSER}@127.0.0.1:${port}/${database}`;
 

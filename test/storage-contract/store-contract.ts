@@ -150,6 +150,15 @@ export function storeContract(engine: EngineUnderTest): void {
       expect(await reading).toBeUndefined();
     });
 
+    it('code under a read may read again and write (a read is no write transaction); the write commits', async () => {
+      const a = account();
+      const seen = await store().read(async () => {
+        await store().write((tx) => tx.accounts.insert(a));
+        return await store().read((tx) => tx.accounts.get(a.id));
+      });
+      expect(seen).toEqual(a);
+    });
+
     it('afterCommit hooks run once, after the commit (a read they start sees the rows), before the write settles', async () => {
       const a = account();
       const calls: string[] = [];

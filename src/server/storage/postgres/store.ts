@@ -152,8 +152,10 @@ export class PgStore implements Store {
       // A snapshot of committed data only; read-only, so it never conflicts with a write.
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       try {
-        const repos = pgRepositories(new Sql(client));
-        const value = this.context ? await this.inScope(() => fn(repos)) : await fn(repos);
+        // Not marked as inside a transaction (as on SQLite, whose reads are no transaction): code
+        // under a read may read or write again, each on a client of its own. Every such nesting
+        // holds two clients of the pool at once, so routes read once where they can.
+        const value = await fn(pgRepositories(new Sql(client)));
         await client.query('COMMIT');
         return value;
       } catch (err) {
