@@ -13,6 +13,7 @@ import { composeService } from '../src/server/compose.js';
 import { buildApp } from '../src/server/app.js';
 import { ensureBootstrap } from '../src/server/bootstrap.js';
 import { openDatabase } from '../src/server/storage/sqlite/database.js';
+import { SqliteStore } from '../src/server/storage/sqlite/store.js';
 
 // spec: Sending domain, Sending domain status, Email domains endpoints, Event catalog `domain.*`;
 // contract §8 (domains), §9 (sandbox DNS). End to end on a real service with a manual clock.
@@ -430,7 +431,7 @@ describe('sandbox DNS (contract §9)', () => {
 
   it('exists only on a sandbox service; the domains API is always there', async () => {
     const db = openDatabase(':memory:');
-    const deps = await composeService(db, new ManualClock(Date.UTC(2026, 0, 1)), { error: () => undefined }, { sandbox: false });
+    const deps = await composeService(new SqliteStore(db), new ManualClock(Date.UTC(2026, 0, 1)), { error: () => undefined }, { sandbox: false });
     const app = await buildApp(deps);
     const bootDir = mkdtempSync(join(tmpdir(), 'svc-domains-nosandbox-'));
     try {

@@ -13,6 +13,7 @@ import { composeService } from '../src/server/compose.js';
 import { buildApp } from '../src/server/app.js';
 import { ensureBootstrap } from '../src/server/bootstrap.js';
 import { openDatabase } from '../src/server/storage/sqlite/database.js';
+import { SqliteStore } from '../src/server/storage/sqlite/store.js';
 import { chargesOf } from './helpers/money.js';
 
 // contract §7 (ports), §9 (sandbox port decision), §11 (port 100 per number), spec: Ports endpoints.
@@ -493,7 +494,7 @@ describe('the PIN', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-ports-log-'));
     const lines: string[] = [];
     const db = openDatabase(':memory:');
-    const deps = await composeService(db, new ManualClock(Date.UTC(2025, 0, 15)), { error: (obj, msg) => lines.push(JSON.stringify({ obj, msg })) });
+    const deps = await composeService(new SqliteStore(db), new ManualClock(Date.UTC(2025, 0, 15)), { error: (obj, msg) => lines.push(JSON.stringify({ obj, msg })) });
     const app = await buildApp(deps, { logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } } });
     try {
       const { bootstrap } = await ensureBootstrap(deps, dir, 'http://127.0.0.1:1');

@@ -1,6 +1,5 @@
 import { saveClock, type Clock } from './clock.js';
-import type { Db } from './storage/sqlite/database.js';
-import { SqliteStore } from './storage/sqlite/store.js';
+import type { Store } from './storage/store.js';
 import { domainUnitOfWork } from './domain/unit-of-work.js';
 import { CLOCK_STATE_KEY } from './storage/service-state-repo.js';
 import { SimulatedPayments } from './world/payments.js';
@@ -29,10 +28,9 @@ import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions
  * each from finished parts (nothing is built half and completed later). buildApp(deps) then only
  * adds HTTP; main.ts starts the scheduler and the worker after listening.
  */
-export async function composeService(db: Db, clock: Clock, log: SchedulerLog, options: Partial<ServiceOptions> = {}): Promise<ServiceDeps> {
-  // 1. Storage: the SQLite engine (repositories over its one connection) and the domain's unit of
-  // work over it. Media names are read once, to serve what the database records.
-  const store = new SqliteStore(db, { guardOutsideCalls: options.guardOutsideCalls });
+export async function composeService(store: Store, clock: Clock, log: SchedulerLog, options: Partial<ServiceOptions> = {}): Promise<ServiceDeps> {
+  // 1. Storage: the engine the caller opened (main.ts: SQLite in the data directory, or PostgreSQL)
+  // and the domain's unit of work over it. Media names are read once, to serve what the database records.
   const greetings = await store.read(async (r) => await r.routes.greetingMediaNames());
   const media = options.mediaDir ? new FileMediaStore(options.mediaDir, greetings) : new MemoryMediaStore();
   // The thunk resolves once `domain` exists, before any transaction can run.

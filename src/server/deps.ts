@@ -15,11 +15,6 @@ export interface ServiceOptions {
   webhooks?: WebhookWorkerOptions;
   /** Where media files live (DATA/media beside svc.db, contract §1); in memory when absent (domain tests). */
   mediaDir?: string;
-  /**
-   * The store refuses calls to the outside world, and top-level writes, from inside an open
-   * transaction (storage/sqlite/store.ts); tests turn it on (issue 25).
-   */
-  guardOutsideCalls?: boolean;
 }
 
 export const DEFAULT_OPTIONS: ServiceOptions = {

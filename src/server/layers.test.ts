@@ -28,7 +28,12 @@ const PACKAGE_RULES: Array<{ pkg: RegExp; allowedFrom: (path: string) => boolean
   { pkg: /^fastify/, allowedFrom: (p) => /^(routes|http)\//.test(p) || p === 'app.ts' || p === 'main.ts' },
   // issue 25: one engine adapter holds the SQLite driver and every line of SQL (storage/sqlite/).
   { pkg: /^better-sqlite3$/, allowedFrom: (p) => p.startsWith('storage/sqlite/') },
+  // issue 26: the PostgreSQL engine holds the `pg` driver, as the SQLite one holds its own.
+  { pkg: /^pg(\/|$)/, allowedFrom: (p) => p.startsWith('storage/postgres/') },
 ];
+
+/** The storage engines: each holds its driver and its SQL; neither imports the other. */
+const ENGINES = ['storage/sqlite/', 'storage/postgres/'];
 
 /** SQL as a string in the source: a statement keyword followed by what makes it one. */
 const SQL_TEXT = /\b(SELECT\s+[\w*(]|INSERT\s+(OR\s+\w+\s+)?INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|CREATE\s+(TABLE|INDEX|UNIQUE)\b|PRAGMA\b|SAVEPOINT\b|BEGIN\b\s*['"`;]|COMMIT\b\s*['"`;])/;
@@ -70,7 +75,7 @@ describe('server layers', () => {
     expect(upward).toEqual([]);
   });
 
-  it('keeps fastify out of everything but HTTP, and SQLite out of everything but its adapter', () => {
+  it('keeps fastify out of everything but HTTP, and each database driver out of everything but its engine', () => {
     const misplaced: string[] = [];
     for (const file of files) {
       for (const spec of importsOf(join(SERVER, file))) {
@@ -80,11 +85,29 @@ describe('server layers', () => {
     expect(misplaced).toEqual([]);
   });
 
-  it('keeps SQL text inside the SQLite adapter (storage/sqlite/)', () => {
+  it('keeps SQL text inside the engines (storage/sqlite/, storage/postgres/)', () => {
     const withSql = files
-      .filter((file) => !file.startsWith('storage/sqlite/'))
+      .filter((file) => !ENGINES.some((engine) => file.startsWith(engine)))
       .filter((file) => SQL_TEXT.test(readFileSync(join(SERVER, file), 'utf8')));
     expect(withSql).toEqual([]);
+  });
+
+  it('keeps each engine to itself: no engine imports another, and the PostgreSQL one is only ever imported dynamically', () => {
+    const crossing: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(SERVER, file), 'utf8');
+      for (const spec of importsOf(join(SERVER, file))) {
+        if (!spec.startsWith('.')) continue;
+        const target = relative(SERVER, resolve(SERVER, dirname(file), spec)).split('\\').join('/');
+        const from = ENGINES.find((e) => file.startsWith(e));
+        const to = ENGINES.find((e) => target.startsWith(e));
+        // A static import of the PostgreSQL engine would load `pg` on every start of the CLI and the
+        // SQLite-only service: only `await import(…)` may reach it from outside (a type import is erased).
+        const typeOnly = new RegExp(`import\\s+type\\b[^'"]*['"]${spec.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"]`).test(text);
+        if (to && from !== to && (from || (to === 'storage/postgres/' && !typeOnly))) crossing.push(`${file} -> ${target}`);
+      }
+    }
+    expect(crossing).toEqual([]);
   });
 
   it('still lists only exceptions that exist', () => {

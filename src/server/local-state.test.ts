@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './storage/sqlite/database.js';
+import { SqliteStore } from './storage/sqlite/store.js';
 import { composeService } from './compose.js';
 import { restoreClock } from './clock.js';
 import { createAgencyAccount } from './domain/accounts.js';
@@ -26,7 +27,7 @@ describe('resetData --keep-keys', () => {
     const hour = 3_600_000;
     const start = Date.now();
     const db = openDatabase(path.join(dir, DB_FILE));
-    const deps = await composeService(db, restoreClock('system', undefined), { error: () => undefined }, { mediaDir: path.join(dir, MEDIA_DIR) });
+    const deps = await composeService(new SqliteStore(db), restoreClock('system', undefined), { error: () => undefined }, { mediaDir: path.join(dir, MEDIA_DIR) });
     const [future, past] = await deps.uow.write(async (tx) => {
       const account = await createAgencyAccount(tx, 'Local agency');
       // Made and used while the service clock was advanced an hour (svc clock advance 1h).

@@ -34,7 +34,7 @@ const quietLog = { error: () => undefined };
 
 /** Storage and domain over a database, without HTTP, scheduler or workers started. */
 function depsOver(db: Db, dataDir: string): Promise<ServiceDeps> {
-  return composeService(db, restoreClock('system', undefined), quietLog, { mediaDir: path.join(dataDir, MEDIA_DIR) });
+  return composeService(new SqliteStore(db), restoreClock('system', undefined), quietLog, { mediaDir: path.join(dataDir, MEDIA_DIR) });
 }
 
 /** A snapshot that cannot be loaded here; `kind` picks the exit code (cli.md: 5 for another schema version, 2 for a bad file). */

@@ -21,7 +21,10 @@ export interface StartOptions {
   unauthenticatedRate?: ServiceOptions['unauthenticatedRate'];
   /** Webhook delivery options (tests: a stub resolver, a short ack timeout). */
   webhooks?: ServiceOptions['webhooks'];
-  /** See ServiceOptions.guardOutsideCalls: test services turn it on. */
+  /**
+   * The store refuses calls to the outside world, and top-level writes and reads, from inside an open
+   * transaction (issue 25); test services turn it on.
+   */
   guardOutsideCalls?: boolean;
   /** Log requests as JSON lines (the detached server writes them to DATA/server.log). */
   log?: boolean;
@@ -29,11 +32,20 @@ export interface StartOptions {
   server?: BuildAppOptions['server'];
   /** Write DATA/server.json so `svc server stop|status` can find this process. */
   writePidFile?: boolean;
+  /**
+   * issue 26: the database. Absent: SQLite in the data directory (DATA/svc.db). A `postgres://…` URL:
+   * the PostgreSQL engine on that database, migrated if empty, refused if of another schema version.
+   * The data directory still holds bootstrap.json, the media and the lock.
+   */
+  store?: string;
+  /** PostgreSQL's connection pool size (default 10). */
+  poolSize?: number;
 }
 
 export interface RunningService {
   app: FastifyInstance;
   deps: ServiceDeps;
+  /** The SQLite engine's connection (tests read it); on PostgreSQL, reading it throws. */
   db: Db;
   baseUrl: string;
   bootstrap: Bootstrap;
@@ -42,7 +54,8 @@ export interface RunningService {
 }
 
 import { DB_FILE, MEDIA_DIR, PID_FILE } from '../api/values/local-service.js';
-import { SqliteServiceStateRepo } from "./storage/sqlite/service-state-repo.js";
+import { SqliteStore } from './storage/sqlite/store.js';
+import type { Store } from './storage/store.js';
 
 export { DB_FILE, MEDIA_DIR, PID_FILE };
 
@@ -59,14 +72,25 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   }
 }
 
+/** The engine `opts.store` names: SQLite in the data directory, or PostgreSQL (loaded only then). */
+async function openStore(opts: StartOptions): Promise<{ store: Store; db: Db | undefined }> {
+  if (opts.store === undefined) {
+    const db = openDatabase(join(opts.dataDir, DB_FILE));
+    return { store: new SqliteStore(db, { guardOutsideCalls: opts.guardOutsideCalls }), db };
+  }
+  // A dynamic import: `pg` is never loaded by a service (or a CLI) that does not use it.
+  const postgres = await import('./storage/postgres/open.js');
+  if (!postgres.isPostgresUrl(opts.store)) throw new Error(`--store takes a postgres:// URL (or nothing, for SQLite in the data directory); got ${opts.store.split('://')[0]}://…`);
+  return { store: await postgres.openPgStore(opts.store, { poolSize: opts.poolSize, guardOutsideCalls: opts.guardOutsideCalls }), db: undefined };
+}
+
 async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<RunningService> {
-  const db = openDatabase(join(opts.dataDir, DB_FILE));
-  const serviceState = new SqliteServiceStateRepo(db);
-  const savedClock = await serviceState.get<SavedClock>(CLOCK_STATE_KEY);
+  const { store, db } = await openStore(opts);
+  const savedClock = await store.read(async (r) => await r.serviceState.get<SavedClock>(CLOCK_STATE_KEY));
   const clock = restoreClock(opts.clock, savedClock);
   // contract §1, issue 15: the clock is in the database from the first start, not only after an
   // advance, so a manual clock resumes where it stood and a snapshot carries its time.
-  if (!savedClock) await serviceState.set(CLOCK_STATE_KEY, saveClock(clock));
+  if (!savedClock) await store.write(async (tx) => await tx.serviceState.set(CLOCK_STATE_KEY, saveClock(clock)));
   // issue 14: credentials are redacted from every logged URL, header and message (http/log-redaction.ts).
   const logger = opts.log ? serviceLoggerOptions() : false;
   // Background failures (jobs, deliveries) are always reported on stderr, as one JSON line with the
@@ -80,7 +104,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
       process.stderr.write(`${scrubSecrets(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields }))}\n`);
     },
   };
-  const deps = await composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.guardOutsideCalls ? { guardOutsideCalls: true } : {}) });
+  const deps = await composeService(store, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
   const app = await buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
   await app.listen({ host: opts.host, port: opts.port });
   const address = app.server.address();
@@ -97,7 +121,10 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
   return {
     app,
     deps,
-    db,
+    get db(): Db {
+      if (!db) throw new Error('this service runs on PostgreSQL: it has no SQLite connection');
+      return db;
+    },
     baseUrl,
     bootstrap,
     bootstrapCreated: created,

@@ -11,6 +11,7 @@ import { ManualClock } from '../../src/server/clock.js';
 import { composeService } from '../../src/server/compose.js';
 import type { ServiceDeps } from '../../src/server/deps.js';
 import { openDatabase, type Db } from '../../src/server/storage/sqlite/database.js';
+import { SqliteStore } from '../../src/server/storage/sqlite/store.js';
 import { createAgencyAccount, createSubaccount } from '../../src/server/domain/accounts.js';
 import type { Actor } from '../../src/server/domain/actor.js';
 import { assignNumber, buyNumber, searchNumbers } from '../../src/server/domain/numbers.js';
@@ -87,15 +88,14 @@ export async function createDomainFixture(): Promise<DomainFixture> {
   const clock = new ManualClock(FIXTURE_START_MS);
   const jobErrors: DomainFixture['jobErrors'] = [];
   const log = { error: (obj: object, msg: string) => void jobErrors.push({ obj, msg }) };
-  const deps = await composeService(db, clock, log, {
+  // Tests refuse an outside call, or a top-level write, from inside an open transaction (issue 25).
+  const deps = await composeService(new SqliteStore(db, { guardOutsideCalls: true }), clock, log, {
     webhooks: {
       // The worker is never started here, so it sends nothing; should that change, these make sure
       // no attempt can leave the process: no name resolves and every address is refused.
       resolver: { lookup: async (host: string) => Promise.reject(Object.assign(new Error(`no network in domain tests (${host})`), { code: 'ENOTFOUND' })) },
       destinationGuard: () => false,
     },
-    // Tests refuse an outside call, or a top-level write, from inside an open transaction (issue 25).
-    guardOutsideCalls: true,
   });
 
   const agency = await deps.uow.write((tx) => createAgencyAccount(tx, 'Fixture agency'));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startService, type RunningService, type StartOptions } from '../../src/server/main.js';
+import { startPostgres, type PostgresServer } from './postgres.js';
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -27,10 +28,27 @@ export interface TestService extends RunningService {
  */
 export const UNLIMITED = { ratePerSec: 1e9, burst: 1e9 } as const;
 
-/** The real local service on 127.0.0.1, port 0, a temp SQLite file and (by default) a manual clock. */
+/**
+ * SVC_TEST_STORE=postgres runs every test service of the run on PostgreSQL (issue 26): one throwaway
+ * server per test process (test/helpers/postgres.ts, gone when the process exits) and a fresh
+ * database per service. Unset: SQLite in the service's temporary data directory, as always.
+ */
+let postgresForRun: Promise<PostgresServer> | undefined;
+/** A data directory's database: a service restarted on the same directory finds its data again. */
+const databaseOf = new Map<string, string>();
+async function storeForTestService(dataDir: string): Promise<string | undefined> {
+  if (process.env.SVC_TEST_STORE !== 'postgres') return undefined;
+  const server = await (postgresForRun ??= startPostgres());
+  let url = databaseOf.get(dataDir);
+  if (!url) databaseOf.set(dataDir, (url = server.url(await server.createDatabase())));
+  return url;
+}
+
+/** The real local service on 127.0.0.1, port 0, a temp SQLite file (or `store`: a PostgreSQL database) and (by default) a manual clock. */
 export async function startTestService(opts: Partial<StartOptions> = {}): Promise<TestService> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
-  const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts });
+  const store = opts.store ?? (await storeForTestService(dataDir));
+  const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts, ...(store ? { store } : {}) });
   const call: TestService['call'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     const key = o.key === undefined ? svc.bootstrap.liveKey : o.key;
@@ -50,8 +68,9 @@ export async function startTestService(opts: Partial<StartOptions> = {}): Promis
     }
     return { status: res.statusCode, headers: res.headers as Record<string, string>, body: parsed, text };
   };
-  return {
-    ...svc,
+  // The running service's own properties, getters kept as getters (`db` throws on PostgreSQL when read).
+  const base = Object.defineProperties({}, Object.getOwnPropertyDescriptors(svc)) as RunningService;
+  return Object.assign(base, {
     dataDir,
     call,
     flushWebhooks: () => svc.deps.webhooks.flush(),
@@ -61,5 +80,5 @@ export async function startTestService(opts: Partial<StartOptions> = {}): Promis
       await svc.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
-  };
+  } satisfies Omit<TestService, keyof RunningService>);
 }

@@ -132,4 +132,43 @@ export function billingContract(engine: EngineUnderTest): void {
       expect(results.filter(Boolean)).toHaveLength(1);
     });
   });
+
+  describe('wallets: concurrent writers', () => {
+    const store = useStore(engine);
+
+    // Issue 26: the domain reads a wallet, checks the balance, then writes the new balance with its
+    // ledger row. On an engine whose writes run at once, two such writes on the same wallet must not
+    // both act on the balance they read: one runs again on the other's result (or fails), so the
+    // balance still equals the ledger's sum and no check was bypassed.
+    it('two writes that read, check and spend one balance never both spend it: the loser runs again and is refused; balance = ledger sum', async () => {
+      const a = await seedAccount(store());
+      await store().write(async (tx) => {
+        await tx.wallets.insert(wallet(a.id, { balanceCents: 100 }));
+        await tx.ledger.append(entry(a.id, { kind: 'credit', category: null, amountCents: 100, balanceAfterCents: 100 }));
+      });
+      let reads = 0;
+      let bothRead!: () => void;
+      const secondRead = new Promise<void>((r) => (bothRead = r));
+      const spend60 = () =>
+        store().write(async (tx) => {
+          const w = (await tx.wallets.get(a.id))!;
+          const mine = ++reads;
+          if (mine === 2) bothRead();
+          // The first reader waits until the second has read too: both have seen 100.
+          if (engine.concurrentWrites && mine === 1) await secondRead;
+          if (w.balanceCents < 60) throw new Error('insufficient balance');
+          await tx.wallets.update(a.id, { balanceCents: w.balanceCents - 60, updatedAt: T0 + 1 });
+          await tx.ledger.append(entry(a.id, { kind: 'charge', category: 'sms', amountCents: -60, balanceAfterCents: w.balanceCents - 60 }));
+        });
+      const results = await Promise.allSettled([spend60(), spend60()]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason as Error).message).toBe('insufficient balance');
+      // Where both read 100, the one refused read again (after the other's commit) to be refused.
+      if (engine.concurrentWrites) expect(reads).toBe(3);
+      await store().read(async (tx) => {
+        expect((await tx.wallets.get(a.id))!.balanceCents).toBe(40);
+        expect(await tx.ledger.sum(a.id)).toBe(40);
+      });
+    });
+  });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UniqueConstraintError } from '../../src/server/storage/storage-errors.js';
 import type { EngineUnderTest } from './engine.js';
-import { T0, account, message, seedAccount, uid, useStore } from './fixtures.js';
+import { T0, account, message, numberRecord, seedAccount, uid, useStore } from './fixtures.js';
 
 // The Store and Transaction rules (storage/store.ts): a write commits atomically or not at all, a
 // savepoint rolls back alone, a read sees only committed data, afterCommit hooks run only on commit.
@@ -93,6 +93,34 @@ export function storeContract(engine: EngineUnderTest): void {
       expect(all.map((x) => x.id)).toEqual([a.id, c.id]);
     });
 
+    it('a unique violation inside a savepoint fails that savepoint only: the write goes on, reads and commits', async () => {
+      // PostgreSQL aborts a whole transaction on a failed statement unless a savepoint catches it.
+      const a = await seedAccount(store());
+      const first = numberRecord(a.id);
+      const b = account();
+      await store().write((tx) => tx.numbers.insert(first));
+      await store().write(async (tx) => {
+        await expect(tx.savepoint((inner) => inner.numbers.insert(numberRecord(a.id, { phoneNumber: first.phoneNumber })))).rejects.toBeInstanceOf(
+          UniqueConstraintError,
+        );
+        expect(await tx.numbers.getById(first.id)).toEqual(first);
+        await tx.accounts.insert(b);
+      });
+      expect(await store().read((tx) => tx.accounts.get(b.id))).toEqual(b);
+    });
+
+    it('a unique violation the write catches itself leaves the transaction usable (it commits its other rows)', async () => {
+      const a = await seedAccount(store());
+      const first = numberRecord(a.id);
+      const b = account();
+      await store().write((tx) => tx.numbers.insert(first));
+      await store().write(async (tx) => {
+        await expect(tx.numbers.insert(numberRecord(a.id, { phoneNumber: first.phoneNumber }))).rejects.toBeInstanceOf(UniqueConstraintError);
+        await tx.accounts.insert(b);
+      });
+      expect(await store().read((tx) => tx.accounts.get(b.id))).toEqual(b);
+    });
+
     it('a savepoint that succeeded is still rolled back when its write throws', async () => {
       const a = account();
       await expect(
@@ -143,6 +171,15 @@ export function storeContract(engine: EngineUnderTest): void {
       release();
       await expect(writing).rejects.toThrow('rolled back');
       expect(await reading).toBeUndefined();
+    });
+
+    it('code under a read may read again and write (a read is no write transaction); the write commits', async () => {
+      const a = account();
+      const seen = await store().read(async () => {
+        await store().write((tx) => tx.accounts.insert(a));
+        return await store().read((tx) => tx.accounts.get(a.id));
+      });
+      expect(seen).toEqual(a);
     });
 
     it('afterCommit hooks run once, after the commit (a read they start sees the rows), before the write settles', async () => {

@@ -69,7 +69,12 @@ export function domainUnitOfWork(store: Store, deps: () => DomainDeps): UnitOfWo
       for (let attempt = 0; ; attempt++) {
         const later: Later = new Map();
         try {
-          const result = await store.write((t) => fn(enterWrite(t, prior, later)));
+          const result = await store.write((t) => {
+            // An engine may run this function again after rolling it back (PostgreSQL, on a
+            // serialization failure): only the acts of the pass that commits count.
+            later.clear();
+            return fn(enterWrite(t, prior, later));
+          });
           // Committed: the outside acts it called for, one at a time, none inside a transaction.
           for (const [key, then] of later) await act(new OutsideFirst(key, then));
           return result;

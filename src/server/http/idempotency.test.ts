@@ -1,5 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import { hashRequestBody, withoutSecrets } from './idempotency.js';
+import type { FastifyRequest } from 'fastify';
+import { commitOnce, hashRequestBody, withoutSecrets } from './idempotency.js';
+import type { TxDeps, UnitOfWork } from '../deps.js';
+import type { Clock } from '../clock.js';
 import { MAX_JSON_DEPTH } from './json-body.js';
 import { ServiceError } from '../errors.js';
 
@@ -43,5 +46,44 @@ describe('bounded walks (issue 14)', () => {
   it('withoutSecrets refuses (rather than overflows or passes through) a value nested past the limit', () => {
     expect(() => withoutSecrets(deep(100_000))).toThrow(/nested deeper/);
     expect(withoutSecrets(deep(MAX_JSON_DEPTH))).toEqual(deep(MAX_JSON_DEPTH));
+  });
+});
+
+describe('commitOnce under an engine that runs a write again (issue 26)', () => {
+  // PostgreSQL runs a write's function again when its transaction lost a race (a serialization
+  // failure): the first pass's writes are rolled back, so the answer must be recorded by the pass
+  // that commits, and the request counts as answered only once it has.
+  it('records the answer in the pass that commits, and marks the request answered only after the commit', async () => {
+    const recorded: string[] = [];
+    let pass = '';
+    const hooks: Array<() => void> = [];
+    const txFor = (name: string) =>
+      ({
+        idempotency: {
+          get: async () => undefined,
+          record: async () => void recorded.push(name),
+          complete: async () => void recorded.push(name),
+        },
+        afterCommit: (hook: () => void) => void (name === 'committed' ? hooks.push(hook) : undefined),
+      }) as unknown as TxDeps;
+    const idem = { scope: { accountId: 'acc_1', mode: 'live' as const, method: 'POST', path: '/v1/things', key: 'k1' }, hash: 'h', at: 0, held: false, completed: false };
+    const seen: boolean[] = [];
+    const uow = {
+      async write<T>(fn: (tx: TxDeps) => Promise<T>): Promise<T> {
+        pass = 'rolled back';
+        await fn(txFor(pass)); // its transaction then fails to commit: everything it wrote is gone
+        seen.push(idem.completed);
+        pass = 'committed';
+        const value = await fn(txFor(pass));
+        seen.push(idem.completed);
+        for (const hook of hooks) hook();
+        return value;
+      },
+    } as unknown as UnitOfWork;
+    const req = { idempotency: idem } as unknown as FastifyRequest;
+    expect(await commitOnce({ uow, clock: {} as Clock }, req, 201, async () => ({ ok: true }))).toEqual({ ok: true });
+    expect(recorded).toEqual(['rolled back', 'committed']);
+    expect(seen).toEqual([false, false]);
+    expect(idem.completed).toBe(true);
   });
 });

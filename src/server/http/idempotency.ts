@@ -161,10 +161,12 @@ export async function commitOnce<T>(
   });
 }
 
-async function recordAnswer(deps: Pick<TxDeps, 'idempotency'>, idem: IdempotencyClaim, status: number, body: string): Promise<void> {
+async function recordAnswer(deps: Pick<TxDeps, 'idempotency' | 'afterCommit'>, idem: IdempotencyClaim, status: number, body: string): Promise<void> {
   if (idem.held) await deps.idempotency.complete(idem.scope, status, body);
   else await deps.idempotency.record(idem.scope, idem.hash, status, body, idem.at);
-  idem.completed = true;
+  // Answered once the record has committed, not when it was written: a write the engine rolls back
+  // and runs again (PostgreSQL, on a serialization failure) must record the answer again.
+  deps.afterCommit(() => (idem.completed = true));
 }
 
 function recordable(payload: unknown): string {

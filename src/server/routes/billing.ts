@@ -51,7 +51,8 @@ export function billingRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: BillingSchema },
       },
     },
-    async (req) => billingView((await deps.uow.read(async (tx) => await getBilling(tx, req.auth)))),
+    // A write, not a read: getBilling may open the wallet of an account older than wallets.
+    async (req) => billingView(await deps.uow.write(async (tx) => await getBilling(tx, req.auth))),
   );
 
   r.post(

@@ -108,7 +108,7 @@ export function numbersRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     async (req, reply) => {
       const { limit, cursor, status, type, campaignId } = req.query;
       const page = await deps.uow.read((tx) => listNumbers(tx, req.auth, { status, type, campaignId }, limit, cursor));
-      return sendList(req, reply, { ...page, data: await deps.uow.read((tx) => renderNumbers(tx, page.data)) });
+      return sendList(req, reply, { ...page, data: await renderNumbers(deps, page.data) });
     },
   );
 

@@ -16,3 +16,17 @@ export class UniqueConstraintError extends Error {
     this.name = 'UniqueConstraintError';
   }
 }
+
+/**
+ * The database holds a schema this build does not know (written by a newer build, or not by this
+ * service at all): refused before anything is changed. Names both versions.
+ */
+export class UnsupportedSchemaError extends Error {
+  constructor(
+    readonly found: string,
+    readonly supported: number,
+  ) {
+    super(`the database's schema is at version ${found}, and this build of svc knows versions up to ${supported}: refusing to use it (nothing was changed)`);
+    this.name = 'UnsupportedSchemaError';
+  }
+}

@@ -49,7 +49,13 @@ export class EventStore {
     if (!tx) {
       throw new Error(`EventStore.emit(${type}) called outside a transaction: emit inside the transaction of the change the event reports (uow.write)`);
     }
-    if (NON_DURABLE_TYPES.has(type)) return this.emitTransient(accountId, type, fields);
+    if (NON_DURABLE_TYPES.has(type)) {
+      // Heard once the transaction has committed, never from inside it: on an engine whose
+      // transaction awaits the database (PostgreSQL) the next macrotask may come before the commit.
+      const record = this.transientRecord(accountId, type, fields);
+      tx.afterCommit(() => this.notifyTransient(record));
+      return record;
+    }
     const createdAt = this.clock.nowMs();
     const id = newId('evt');
     const body = { id, type, createdAt: iso(createdAt), ...fields };
@@ -74,14 +80,23 @@ export class EventStore {
    * the next macrotask. `seq` is 0 (it has no place in the feed).
    */
   emitTransient(accountId: string, type: string, fields: Record<string, unknown>): EventRecord {
+    const record = this.transientRecord(accountId, type, fields);
+    this.notifyTransient(record);
+    return record;
+  }
+
+  private transientRecord(accountId: string, type: string, fields: Record<string, unknown>): EventRecord {
     const createdAt = this.clock.nowMs();
     const id = newId('evt');
     const body = { id, type, createdAt: iso(createdAt), ...fields };
-    const record: EventRecord = { seq: 0, id, accountId, type, createdAt, body };
+    return { seq: 0, id, accountId, type, createdAt, body };
+  }
+
+  /** Transient listeners hear of `record` on the next macrotask. */
+  private notifyTransient(record: EventRecord): void {
     setImmediate(() => {
       for (const l of this.transientListeners) l(record);
     });
-    return record;
   }
 
   subscribeTransient(listener: EventListener): () => void {

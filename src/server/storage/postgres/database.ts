@@ -1,0 +1,76 @@
+import pg from 'pg';
+import { UnsupportedSchemaError } from '../storage-errors.js';
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from './migrations.js';
+
+/** pg's OID for int8 (bigint): COUNT(*), identity columns and every time column. */
+const INT8_OID = 20;
+
+/**
+ * bigint → JS number, for this engine's pool only (not pg's global parser, which another user of
+ * `pg` in the process may rely on). Times are epoch milliseconds and counts are small: both are far
+ * inside 2^53, and a value that is not fails loudly rather than losing digits.
+ */
+function parseInt8(text: string): number {
+  const n = Number(text);
+  if (!Number.isSafeInteger(n)) throw new Error(`a bigint outside JavaScript's safe integers was read: ${text}`);
+  return n;
+}
+
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+export interface PgPoolOptions {
+  /** Connections at most (the pool's size). */
+  max?: number;
+}
+
+/** A pool on `connectionString`, reading bigint as number. Migrate it (`migratePg`) before use. */
+export function openPgPool(connectionString: string, opts: PgPoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: opts.max ?? 10, types });
+  // An idle client's connection lost (the server restarted): the pool drops it, and the next
+  // checkout opens a fresh one. Without a listener the error would end the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** Any number: replicas of every build take the same lock. */
+const MIGRATION_LOCK = 0x73766301;
+
+/**
+ * Brings the database to this engine's newest schema, in one transaction under an advisory lock:
+ * replicas starting together on an empty database migrate it once (the others wait, then find it
+ * done). A database that records a version this build does not know (a newer build's, or another
+ * program's `schema_migrations`) is refused with UnsupportedSchemaError, nothing changed.
+ */
+export async function migratePg(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)');
+    const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+    const known = new Set(PG_MIGRATIONS.map((m) => m.version));
+    const unknown = [...applied].filter((v) => !known.has(v));
+    if (unknown.length > 0) throw new UnsupportedSchemaError(String(Math.max(...unknown)), PG_SCHEMA_VERSION);
+    if (applied.size === 0) {
+      // No version recorded: only an empty schema is ours to fill (another program's tables are not).
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT COUNT(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema() AND table_name <> 'schema_migrations'",
+      );
+      if (rows[0]!.n > 0) throw new UnsupportedSchemaError('unknown (tables without a schema_migrations record)', PG_SCHEMA_VERSION);
+    }
+    for (const m of PG_MIGRATIONS) {
+      if (applied.has(m.version)) continue;
+      await client.query(m.sql);
+      await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, new Date().toISOString()]);
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}

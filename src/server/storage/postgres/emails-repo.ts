@@ -1,0 +1,226 @@
+import type { Sql } from './sql.js';
+import { keysetPage } from './pagination.js';
+import type { Page } from '../../../api/schemas/page.js';
+import type { EmailStatus, RecipientKind, RecipientStatus } from '../../../api/values/email.js';
+import type { KEY_MODES } from '../../../api/values/keys.js';
+import type { EmailRecord, RecipientRecord, NewRecipient, RecipientPatch, EmailTimelineEntry, EmailsRepo } from '../emails-repo.js';
+
+type KeyMode = (typeof KEY_MODES)[number];
+
+// spec: Email resource; contract §8. An email, its recipients (one row each, in the order given:
+// to, then cc, then bcc) and its per-recipient timeline (migration 10). The accept path inserts;
+// the simulated mail server's jobs update recipients, the email's status and the timeline, each
+// in the transaction that emits the matching event.
+
+interface EmailRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  domain_id: string;
+  status: EmailStatus;
+  mode: KeyMode;
+  from_header: string;
+  subject: string | null;
+  html: string | null;
+  text: string | null;
+  tags: string;
+  metadata: string;
+  external_ref: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+interface RecipientRow {
+  seq: number;
+  email_id: string;
+  address: string;
+  kind: RecipientKind;
+  status: RecipientStatus;
+  opened_at: number | null;
+  clicked_at: number | null;
+  complained_at: number | null;
+  unsubscribed_at: number | null;
+  delivered_at: number | null;
+  updated_at: number;
+}
+
+interface TimelineRow {
+  email_id: string;
+  recipient_seq: number;
+  type: string;
+  status: string;
+  occurred_at: number;
+  bounce: string | null;
+  url: string | null;
+  method: 'link' | 'one_click' | null;
+}
+
+const toEmail = (r: EmailRow): EmailRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  domainId: r.domain_id,
+  status: r.status,
+  mode: r.mode,
+  from: r.from_header,
+  subject: r.subject,
+  html: r.html,
+  text: r.text,
+  tags: JSON.parse(r.tags) as string[],
+  metadata: JSON.parse(r.metadata) as Record<string, string>,
+  externalRef: r.external_ref,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toRecipient = (r: RecipientRow): RecipientRecord => ({
+  seq: r.seq,
+  emailId: r.email_id,
+  address: r.address,
+  kind: r.kind,
+  status: r.status,
+  openedAt: r.opened_at,
+  clickedAt: r.clicked_at,
+  complainedAt: r.complained_at,
+  unsubscribedAt: r.unsubscribed_at,
+  deliveredAt: r.delivered_at,
+  updatedAt: r.updated_at,
+});
+
+const toTimeline = (r: TimelineRow): EmailTimelineEntry => ({
+  emailId: r.email_id,
+  recipientSeq: r.recipient_seq,
+  type: r.type,
+  status: r.status,
+  occurredAt: r.occurred_at,
+  bounce: r.bounce === null ? null : (JSON.parse(r.bounce) as EmailTimelineEntry['bounce']),
+  url: r.url,
+  method: r.method,
+});
+
+/** RecipientPatch keys → columns (fixed in code, never user input). */
+const RECIPIENT_COLUMNS: Record<keyof RecipientPatch, string> = {
+  status: 'status',
+  openedAt: 'opened_at',
+  clickedAt: 'clicked_at',
+  complainedAt: 'complained_at',
+  unsubscribedAt: 'unsubscribed_at',
+  deliveredAt: 'delivered_at',
+  updatedAt: 'updated_at',
+};
+
+const HOUR_MS = 3_600_000;
+/** The start of the hour holding `ms`: the reputation counters' bucket. */
+const hourOf = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR_MS;
+
+export class PgEmailsRepo implements EmailsRepo {
+  private readonly insertEmailStmt;
+  private readonly insertRecipientStmt;
+  private readonly getStmt;
+  private readonly byIdStmt;
+  private readonly recipientsStmt;
+  private readonly setStatusStmt;
+  private readonly insertTimelineStmt;
+  private readonly timelineStmt;
+  private readonly deliveredWindowStmt;
+  private readonly countDeliveredStmt;
+  private readonly countComplainedStmt;
+  constructor(private readonly db: Sql) {
+    this.insertEmailStmt = db.prepare(
+      `INSERT INTO emails (id, account_id, domain_id, status, mode, from_header, subject, html, text, tags, metadata, external_ref, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertRecipientStmt = db.prepare('INSERT INTO email_recipients (email_id, address, kind, status, updated_at) VALUES (?, ?, ?, ?, ?)');
+    this.getStmt = db.prepare('SELECT * FROM emails WHERE id = ? AND account_id = ?');
+    this.byIdStmt = db.prepare('SELECT * FROM emails WHERE id = ?');
+    this.recipientsStmt = db.prepare('SELECT * FROM email_recipients WHERE email_id = ? ORDER BY seq');
+    this.setStatusStmt = db.prepare('UPDATE emails SET status = ?, updated_at = ? WHERE id = ?');
+    this.insertTimelineStmt = db.prepare(
+      'INSERT INTO email_events (email_id, recipient_seq, type, status, occurred_at, bounce, url, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.timelineStmt = db.prepare('SELECT * FROM email_events WHERE email_id = ? ORDER BY seq');
+    this.deliveredWindowStmt = db.prepare(
+      'SELECT COALESCE(SUM(delivered), 0)::bigint AS delivered, COALESCE(SUM(complained), 0)::bigint AS complained FROM email_reputation WHERE account_id = ? AND hour >= ?',
+    );
+    this.countDeliveredStmt = db.prepare(
+      'INSERT INTO email_reputation (account_id, hour, delivered) VALUES (?, ?, 1) ON CONFLICT (account_id, hour) DO UPDATE SET delivered = email_reputation.delivered + 1',
+    );
+    this.countComplainedStmt = db.prepare(
+      'INSERT INTO email_reputation (account_id, hour, complained) VALUES (?, ?, 1) ON CONFLICT (account_id, hour) DO UPDATE SET complained = email_reputation.complained + 1',
+    );
+  }
+
+  /** The email and its recipients, in order; returns the recipients with their seq. Call inside a transaction. */
+  async insert(e: EmailRecord, recipients: NewRecipient[]): Promise<RecipientRecord[]> {
+    await this.insertEmailStmt.run(
+      e.id, e.accountId, e.domainId, e.status, e.mode, e.from, e.subject, e.html, e.text,
+      JSON.stringify(e.tags), JSON.stringify(e.metadata), e.externalRef, e.createdAt, e.updatedAt,
+    );
+    for (const r of recipients) await this.insertRecipientStmt.run(e.id, r.address, r.kind, r.status, e.createdAt);
+    return this.recipients(e.id);
+  }
+
+  /** The account's email (another account's is not found). */
+  async get(accountId: string, id: string): Promise<EmailRecord | undefined> {
+    const row = await this.getStmt.get(id, accountId) as EmailRow | undefined;
+    return row && toEmail(row);
+  }
+
+  /** Background work (the mail server's jobs) reads by id alone. */
+  async getById(id: string): Promise<EmailRecord | undefined> {
+    const row = await this.byIdStmt.get(id) as EmailRow | undefined;
+    return row && toEmail(row);
+  }
+
+  async recipients(emailId: string): Promise<RecipientRecord[]> {
+    return (await this.recipientsStmt.all(emailId) as RecipientRow[]).map(toRecipient);
+  }
+
+  async updateRecipient(seq: number, patch: RecipientPatch): Promise<void> {
+    const keys = (Object.keys(patch) as (keyof RecipientPatch)[]).sort();
+    await this.db.prepare(`UPDATE email_recipients SET ${keys.map((k) => `${RECIPIENT_COLUMNS[k]} = ?`).join(', ')} WHERE seq = ?`).run(...keys.map((k) => patch[k] ?? null), seq);
+  }
+
+  async setStatus(id: string, status: EmailStatus, updatedAt: number): Promise<void> {
+    await this.setStatusStmt.run(status, updatedAt, id);
+  }
+
+  async addTimelineEntry(t: EmailTimelineEntry): Promise<void> {
+    await this.insertTimelineStmt.run(t.emailId, t.recipientSeq, t.type, t.status, t.occurredAt, t.bounce && JSON.stringify(t.bounce), t.url, t.method);
+  }
+
+  /** Oldest first (contract §8). */
+  async timeline(emailId: string): Promise<EmailTimelineEntry[]> {
+    return (await this.timelineStmt.all(emailId) as TimelineRow[]).map(toTimeline);
+  }
+
+  /** Newest first, keyset-paged (contract §2); `status` narrows to one email status. */
+  async list(accountId: string, limit: number, cursor?: string, status?: EmailStatus): Promise<Page<EmailRecord>> {
+    const where = ['account_id = ?'];
+    const params: unknown[] = [accountId];
+    if (status) {
+      where.push('status = ?');
+      params.push(status);
+    }
+    return await keysetPage<EmailRow, EmailRecord>(this.db, { from: 'emails', where, params, limit, cursor, map: toEmail });
+  }
+
+  /**
+   * contract §8 (complaint-rate pause): the account's live recipients delivered in the hours from
+   * the one holding `sinceMs` on, and how many of them complained, from the hourly counters
+   * (migration 11): at most 721 rows, however much mail the account sent.
+   */
+  async deliveredWindow(accountId: string, sinceMs: number): Promise<{ delivered: number; complained: number }> {
+    const row = await this.deliveredWindowStmt.get(accountId, hourOf(sinceMs)) as { delivered: number; complained: number };
+    return { delivered: row.delivered, complained: row.complained };
+  }
+
+  /** Counts one live recipient delivered at `deliveredAt` (in the transaction that delivers it). */
+  async countDelivered(accountId: string, deliveredAt: number): Promise<void> {
+    await this.countDeliveredStmt.run(accountId, hourOf(deliveredAt));
+  }
+
+  /** Counts a first complaint, in the hour its recipient was delivered (the rate is of the window's deliveries). */
+  async countComplained(accountId: string, deliveredAt: number): Promise<void> {
+    await this.countComplainedStmt.run(accountId, hourOf(deliveredAt));
+  }
+}

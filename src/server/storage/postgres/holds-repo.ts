@@ -1,0 +1,61 @@
+import type { Sql } from './sql.js';
+import type { HoldStatus, UsageCategory } from '../../../api/values/billing.js';
+import type { HoldRecord, HoldsRepo } from '../holds-repo.js';
+
+// contract §11 (issue 12): money reserved for an action charged later (a message on `sent`).
+// An open hold is already out of the wallet's balance (its ledger row is kind `hold`).
+
+interface HoldRow {
+  id: string;
+  account_id: string;
+  category: UsageCategory;
+  amount_cents: number;
+  ref: string | null;
+  status: HoldStatus;
+  created_at: number;
+  closed_at: number | null;
+}
+
+const toRecord = (r: HoldRow): HoldRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  category: r.category,
+  amountCents: r.amount_cents,
+  ref: r.ref,
+  status: r.status,
+  createdAt: r.created_at,
+  closedAt: r.closed_at,
+});
+
+export class PgHoldsRepo implements HoldsRepo {
+  private readonly insertStmt;
+  private readonly openByRefStmt;
+  private readonly closeStmt;
+  private readonly openTotalStmt;
+  constructor(db: Sql) {
+    this.openTotalStmt = db.prepare("SELECT COALESCE(SUM(amount_cents), 0)::bigint AS n FROM holds WHERE account_id = ? AND status = 'open'");
+    this.insertStmt = db.prepare('INSERT INTO holds (id, account_id, category, amount_cents, ref, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.openByRefStmt = db.prepare("SELECT * FROM holds WHERE ref = ? AND status = 'open'");
+    this.closeStmt = db.prepare("UPDATE holds SET status = ?, closed_at = ? WHERE id = ? AND status = 'open'");
+  }
+
+  async insert(h: HoldRecord): Promise<void> {
+    await this.insertStmt.run(h.id, h.accountId, h.category, h.amountCents, h.ref, h.status, h.createdAt);
+  }
+
+  /** The open hold for what `ref` names (a message id), if any. */
+  async openFor(ref: string): Promise<HoldRecord | undefined> {
+    const row = await this.openByRefStmt.get(ref) as HoldRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /** Money reserved and not yet charged: it counts against the spend limit like a charge. */
+  async openTotal(accountId: string): Promise<number> {
+    return (await this.openTotalStmt.get(accountId) as { n: number }).n;
+  }
+
+  /** Closes an open hold; false when it was not open (settled or released already). */
+  async close(id: string, status: Exclude<HoldStatus, 'open'>, at: number): Promise<boolean> {
+    return (await this.closeStmt.run(status, at, id)).changes > 0;
+  }
+}

@@ -1,0 +1,63 @@
+import type { Sql } from './sql.js';
+import type { IdempotencyState, IdempotencyScope, IdempotencyRecord, IdempotencyRepo } from '../idempotency-repo.js';
+
+export class PgIdempotencyRepo implements IdempotencyRepo {
+  constructor(private readonly db: Sql) {}
+
+  async get(s: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
+    const row = await this.db
+      .prepare(
+        'SELECT request_hash, state, status, body, created_at FROM idempotency_keys WHERE account_id = ? AND mode = ? AND method = ? AND path = ? AND key = ?',
+      )
+      .get(s.accountId, s.mode, s.method, s.path, s.key) as
+      | { request_hash: string; state: IdempotencyState; status: number | null; body: string | null; created_at: number }
+      | undefined;
+    return row && { requestHash: row.request_hash, state: row.state, status: row.status, body: row.body, createdAt: row.created_at };
+  }
+
+  async begin(s: IdempotencyScope, requestHash: string, now: number): Promise<void> {
+    await this.db
+      .prepare(
+        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, created_at) VALUES (?, ?, ?, ?, ?, ?, 'in_flight', ?)
+         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight', status = NULL, body = NULL, created_at = excluded.created_at`,
+      )
+      .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, now);
+  }
+
+  /**
+   * Records a finished request's answer in one write, for a request that never held the key in
+   * flight (its whole write ran in the transaction that records it: `commitOnce`). Replaces a row
+   * past its 24 h only; the caller has checked there is no live one in the same transaction.
+   */
+  async record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void> {
+    await this.db
+      .prepare(
+        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?)
+         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = excluded.status, body = excluded.body, created_at = excluded.created_at`,
+      )
+      .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
+  }
+
+  async complete(s: IdempotencyScope, status: number, body: string): Promise<void> {
+    await this.db
+      .prepare(
+        "UPDATE idempotency_keys SET state = 'done', status = ?, body = ? WHERE account_id = ? AND mode = ? AND method = ? AND path = ? AND key = ?",
+      )
+      .run(status, body, s.accountId, s.mode, s.method, s.path, s.key);
+  }
+
+  async abandon(s: IdempotencyScope): Promise<void> {
+    await this.db
+      .prepare("DELETE FROM idempotency_keys WHERE account_id = ? AND mode = ? AND method = ? AND path = ? AND key = ? AND state = 'in_flight'")
+      .run(s.accountId, s.mode, s.method, s.path, s.key);
+  }
+
+  /** A fresh process owns no in-flight request: those rows were cut off by a crash and changed nothing. */
+  async clearInFlight(): Promise<void> {
+    await this.db.prepare("DELETE FROM idempotency_keys WHERE state = 'in_flight'").run();
+  }
+
+  async purgeOlderThan(cutoff: number): Promise<number> {
+    return (await this.db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?').run(cutoff)).changes;
+  }
+}

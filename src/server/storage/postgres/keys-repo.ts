@@ -1,0 +1,86 @@
+import type { Sql } from './sql.js';
+import { keysetPage } from './pagination.js';
+import type { Page } from '../../../api/schemas/page.js';
+import type { KeyRecord, KeysRepo } from '../keys-repo.js';
+
+interface KeyRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  name: string;
+  mode: 'live' | 'test';
+  prefix: string;
+  hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+const toRecord = (r: KeyRow): KeyRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  name: r.name,
+  mode: r.mode,
+  prefix: r.prefix,
+  hash: r.hash,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
+
+export class PgKeysRepo implements KeysRepo {
+  private readonly byHash;
+  private readonly touch;
+  constructor(private readonly db: Sql) {
+    // Prepared once: authentication runs on every request.
+    this.byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ?');
+    this.touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+  }
+
+  async insert(k: KeyRecord): Promise<void> {
+    await this.db
+      .prepare(
+        'INSERT INTO api_keys (id, account_id, name, mode, prefix, hash, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(k.id, k.accountId, k.name, k.mode, k.prefix, k.hash, k.createdAt, k.lastUsedAt, k.revokedAt);
+  }
+
+  async all(): Promise<KeyRecord[]> {
+    return (await this.db.prepare('SELECT * FROM api_keys ORDER BY seq').all() as KeyRow[]).map(toRecord);
+  }
+
+  async deleteByHash(hash: string): Promise<void> {
+    await this.db.prepare('DELETE FROM api_keys WHERE hash = ?').run(hash);
+  }
+
+  async findByHash(hash: string): Promise<KeyRecord | undefined> {
+    const row = await this.byHash.get(hash) as KeyRow | undefined;
+    return row && toRecord(row);
+  }
+
+  async get(accountId: string, id: string): Promise<KeyRecord | undefined> {
+    const row = await this.db.prepare('SELECT * FROM api_keys WHERE id = ? AND account_id = ?').get(id, accountId) as
+      | KeyRow
+      | undefined;
+    return row && toRecord(row);
+  }
+
+  async list(accountId: string, limit: number, cursor?: string): Promise<Page<KeyRecord>> {
+    return await keysetPage<KeyRow, KeyRecord>(this.db, {
+      from: 'api_keys',
+      where: ['account_id = ?'],
+      params: [accountId],
+      limit,
+      cursor,
+      map: toRecord,
+    });
+  }
+
+  async markUsed(id: string, at: number): Promise<void> {
+    await this.touch.run(at, id);
+  }
+
+  async revoke(id: string, at: number): Promise<void> {
+    await this.db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(at, id);
+  }
+}

@@ -1,0 +1,94 @@
+import type { Sql } from './sql.js';
+import type { LedgerKind, UsageCategory } from '../../../api/values/billing.js';
+import type { LedgerEntry, LedgerRepo } from '../ledger-repo.js';
+
+// contract §11 (issue 12): the append-only ledger (migration 12). Rows are only ever inserted: every
+// charge, credit, hold, release and refund with its cause. amount_cents is signed as it moves the
+// balance, so the sum of an account's rows is its wallet balance.
+
+interface LedgerRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  kind: LedgerKind;
+  category: UsageCategory | null;
+  quantity: number;
+  amount_cents: number;
+  balance_after_cents: number | null;
+  cause: string;
+  ref: string | null;
+  hold_id: string | null;
+  created_at: number;
+}
+
+const toEntry = (r: LedgerRow): LedgerEntry => ({
+  id: r.id,
+  accountId: r.account_id,
+  kind: r.kind,
+  category: r.category,
+  quantity: r.quantity,
+  amountCents: r.amount_cents,
+  balanceAfterCents: r.balance_after_cents,
+  cause: r.cause,
+  ref: r.ref,
+  holdId: r.hold_id,
+  createdAt: r.created_at,
+});
+
+export class PgLedgerRepo implements LedgerRepo {
+  private readonly appendStmt;
+  private readonly sumStmt;
+  private readonly usageStmt;
+  private readonly chargedSinceStmt;
+  private readonly hasChargeStmt;
+  constructor(private readonly db: Sql) {
+    this.appendStmt = db.prepare(
+      `INSERT INTO ledger (id, account_id, kind, category, quantity, amount_cents, balance_after_cents, cause, ref, hold_id, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.sumStmt = db.prepare('SELECT COALESCE(SUM(amount_cents)::bigint, 0) AS n FROM ledger WHERE account_id = ?');
+    // A settled hold's charge row carries the category; holds and releases are not usage.
+    this.usageStmt = db.prepare(
+      `SELECT category, SUM(quantity)::bigint AS quantity, -SUM(amount_cents)::bigint AS amount FROM ledger
+        WHERE account_id = ? AND kind IN ('charge', 'refund') AND category IS NOT NULL AND created_at >= ? AND created_at < ?
+        GROUP BY category`,
+    );
+    this.hasChargeStmt = db.prepare("SELECT 1 FROM ledger WHERE ref = ? AND category = ? AND kind = 'charge' AND created_at >= ? LIMIT 1");
+    this.chargedSinceStmt = db.prepare(
+      "SELECT COALESCE(-SUM(amount_cents)::bigint, 0) AS n FROM ledger WHERE account_id = ? AND kind IN ('charge', 'refund') AND category IS NOT NULL AND created_at >= ?",
+    );
+  }
+
+  async append(e: LedgerEntry): Promise<void> {
+    await this.appendStmt.run(e.id, e.accountId, e.kind, e.category, e.quantity, e.amountCents, e.balanceAfterCents, e.cause, e.ref, e.holdId, e.createdAt);
+  }
+
+  /** The balance the ledger says (the wallet must always equal it). */
+  async sum(accountId: string): Promise<number> {
+    return (await this.sumStmt.get(accountId) as { n: number }).n;
+  }
+
+  /** Charges net of refunds per category in [from, to) (contract §11 `GET /v1/usage`). */
+  async usage(accountId: string, fromMs: number, toMs: number): Promise<Array<{ category: UsageCategory; quantity: number; amountCents: number }>> {
+    return (await this.usageStmt.all(accountId, fromMs, toMs) as Array<{ category: UsageCategory; quantity: number; amount: number }>).map((r) => ({
+      category: r.category,
+      quantity: r.quantity,
+      amountCents: r.amount,
+    }));
+  }
+
+  /** Spend (usage charges net of refunds; not sandbox adjustments) since a time: the month to date against the spend limit. */
+  async chargedSince(accountId: string, sinceMs: number): Promise<number> {
+    return (await this.chargedSinceStmt.get(accountId, sinceMs) as { n: number }).n;
+  }
+
+  /** True when `ref` already carries a charge of `category` at or after `since` (a monthly fee paid once). */
+  async hasCharge(ref: string, category: UsageCategory, sinceMs: number): Promise<boolean> {
+    return await this.hasChargeStmt.get(ref, category, sinceMs) !== undefined;
+  }
+
+  /** Every row of an account, oldest first (tests recompute the balance from it). */
+  async entries(accountId: string): Promise<LedgerEntry[]> {
+    return (await this.db.prepare('SELECT * FROM ledger WHERE account_id = ? ORDER BY seq').all(accountId) as LedgerRow[]).map(toEntry);
+  }
+}

@@ -1,0 +1,94 @@
+import type { Sql } from './sql.js';
+import { lockAccountFeed } from './feed-order.js';
+import type { MailboxMessageRecord, MailboxRepo } from '../mailbox-repo.js';
+
+// contract §8 (extension): the mail sandbox — every message the simulated mail server delivered for
+// a live email, one row per delivered recipient, read oldest first by position (`seq`). A row holds
+// no body of its own (migration 16): it reads the email's html and text, or the text derived from
+// the html once per email (`email_derived_texts`); rows written before that keep their own copy.
+
+interface MailboxRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  email_id: string;
+  to_address: string;
+  from_header: string;
+  subject: string | null;
+  text: string | null;
+  html: string | null;
+  tags: string;
+  delivered_at: number;
+}
+
+const toRecord = (r: MailboxRow): MailboxMessageRecord => ({
+  seq: r.seq,
+  id: r.id,
+  accountId: r.account_id,
+  emailId: r.email_id,
+  to: r.to_address,
+  from: r.from_header,
+  subject: r.subject,
+  text: r.text,
+  html: r.html,
+  tags: JSON.parse(r.tags) as string[],
+  deliveredAt: r.delivered_at,
+});
+
+/** A message's body: its own copy (rows before migration 16), else the email's text or html, else the text derived from it. */
+const BODY_COLUMNS = `COALESCE(m.text, e.text, d.text) AS text, COALESCE(m.html, e.html) AS html`;
+
+export class PgMailboxRepo implements MailboxRepo {
+  private readonly insertStmt;
+  private readonly headStmt;
+  private readonly hasDerivedTextStmt;
+  private readonly keepDerivedTextStmt;
+  constructor(private readonly db: Sql) {
+    this.insertStmt = db.prepare(
+      `INSERT INTO mailbox_messages (id, account_id, email_id, to_address, from_header, subject, tags, delivered_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+    );
+    this.headStmt = db.prepare('SELECT COALESCE(MAX(seq), 0) AS head FROM mailbox_messages WHERE account_id = ?');
+    this.hasDerivedTextStmt = db.prepare('SELECT 1 FROM email_derived_texts WHERE email_id = ?');
+    this.keepDerivedTextStmt = db.prepare('INSERT INTO email_derived_texts (email_id, text) VALUES (?, ?) ON CONFLICT (email_id) DO UPDATE SET text = excluded.text');
+  }
+
+  /** Call inside the transaction that records the delivery; the body is the email's. Returns the row's position. */
+  async insert(m: Omit<MailboxMessageRecord, 'seq' | 'text' | 'html'>): Promise<number> {
+    await lockAccountFeed(this.db, m.accountId);
+    return ((await this.insertStmt.get(m.id, m.accountId, m.emailId, m.to, m.from, m.subject, JSON.stringify(m.tags), m.deliveredAt)) as { seq: number }).seq;
+  }
+
+  /** Whether the text derived from an email's html is kept. */
+  async hasDerivedText(emailId: string): Promise<boolean> {
+    return await this.hasDerivedTextStmt.get(emailId) !== undefined;
+  }
+
+  /** Keeps the text derived from an email's html, which its messages show as their text part. */
+  async keepDerivedText(emailId: string, text: string): Promise<void> {
+    await this.keepDerivedTextStmt.run(emailId, text);
+  }
+
+  /** The account's messages after a position, oldest first; `to` matches case-insensitively. */
+  async page(accountId: string, afterSeq: number, limit: number, to?: string): Promise<MailboxMessageRecord[]> {
+    const where = ['m.account_id = ?', 'm.seq > ?'];
+    const params: unknown[] = [accountId, afterSeq];
+    if (to !== undefined) {
+      where.push('lower(m.to_address) = lower(?)');
+      params.push(to);
+    }
+    const rows = await this.db
+      .prepare(
+        `SELECT m.seq, m.id, m.account_id, m.email_id, m.to_address, m.from_header, m.subject, m.tags, m.delivered_at, ${BODY_COLUMNS}
+           FROM mailbox_messages m JOIN emails e ON e.id = m.email_id LEFT JOIN email_derived_texts d ON d.email_id = m.email_id
+          WHERE ${where.join(' AND ')} ORDER BY m.seq LIMIT ?`,
+      )
+      .all(...params, limit) as MailboxRow[];
+    return rows.map(toRecord);
+  }
+
+  /** The account's newest position (0: none yet). */
+  async headSeq(accountId: string): Promise<number> {
+    return (await this.headStmt.get(accountId) as { head: number }).head;
+  }
+}

@@ -1,0 +1,161 @@
+import type { Sql } from './sql.js';
+import { keysetPage } from './pagination.js';
+import type { Page } from '../../../api/schemas/page.js';
+import type { NumberStatus, NumberType, ProvisioningStatus, TfvStatus, EmergencyAddress } from '../../../api/schemas/numbers.js';
+import type { Capabilities } from '../../world/number-inventory.js';
+import type { KeyMode } from '../../../api/values/keys.js';
+import type { NumberRecord, NumberFilters, NumbersRepo } from '../numbers-repo.js';
+
+interface NumberRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  phone_number: string;
+  type: NumberType;
+  cap_sms: boolean;
+  cap_mms: boolean;
+  cap_voice: boolean;
+  locality: string | null;
+  region: string | null;
+  label: string | null;
+  status: NumberStatus;
+  campaign_id: string | null;
+  caller_id_name: string | null;
+  caller_id_status: ProvisioningStatus;
+  caller_id_requested_at: number | null;
+  emergency_enabled: boolean;
+  emergency_address: string | null;
+  emergency_status: ProvisioningStatus;
+  emergency_requested_at: number | null;
+  tfv_status: TfvStatus;
+  tfv_rejection_reason: string | null;
+  tfv_submission: string | null;
+  tfv_submitted_at: number | null;
+  released_at: number | null;
+  mode: KeyMode;
+  created_at: number;
+  updated_at: number;
+}
+
+const toRecord = (r: NumberRow): NumberRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  phoneNumber: r.phone_number,
+  type: r.type,
+  capabilities: { sms: r.cap_sms, mms: r.cap_mms, voice: r.cap_voice },
+  locality: r.locality,
+  region: r.region,
+  label: r.label,
+  status: r.status,
+  campaignId: r.campaign_id,
+  callerIdName: r.caller_id_name,
+  callerIdStatus: r.caller_id_status,
+  callerIdRequestedAt: r.caller_id_requested_at,
+  emergencyEnabled: r.emergency_enabled,
+  emergencyAddress: r.emergency_address === null ? null : (JSON.parse(r.emergency_address) as EmergencyAddress),
+  emergencyStatus: r.emergency_status,
+  emergencyRequestedAt: r.emergency_requested_at,
+  tfvStatus: r.tfv_status,
+  tfvRejectionReason: r.tfv_rejection_reason,
+  tfvSubmission: r.tfv_submission === null ? null : (JSON.parse(r.tfv_submission) as Record<string, unknown>),
+  tfvSubmittedAt: r.tfv_submitted_at,
+  releasedAt: r.released_at,
+  mode: r.mode,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const COLUMNS = [
+  'id', 'account_id', 'phone_number', 'type', 'cap_sms', 'cap_mms', 'cap_voice', 'locality', 'region', 'label', 'status',
+  'campaign_id', 'caller_id_name', 'caller_id_status', 'caller_id_requested_at', 'emergency_enabled', 'emergency_address',
+  'emergency_status', 'emergency_requested_at', 'tfv_status', 'tfv_rejection_reason', 'tfv_submission', 'tfv_submitted_at',
+  'released_at', 'mode', 'created_at', 'updated_at',
+] as const;
+
+const toRow = (n: NumberRecord): unknown[] => [
+  n.id, n.accountId, n.phoneNumber, n.type, n.capabilities.sms, n.capabilities.mms, n.capabilities.voice,
+  n.locality, n.region, n.label, n.status, n.campaignId, n.callerIdName, n.callerIdStatus, n.callerIdRequestedAt,
+  n.emergencyEnabled, n.emergencyAddress === null ? null : JSON.stringify(n.emergencyAddress), n.emergencyStatus,
+  n.emergencyRequestedAt, n.tfvStatus, n.tfvRejectionReason, n.tfvSubmission === null ? null : JSON.stringify(n.tfvSubmission),
+  n.tfvSubmittedAt, n.releasedAt, n.mode, n.createdAt, n.updatedAt,
+];
+
+export class PgNumbersRepo implements NumbersRepo {
+  private readonly insertStmt;
+  private readonly saveStmt;
+  private readonly ownedStmt;
+  private readonly byPhoneStmt;
+  constructor(private readonly db: Sql) {
+    this.insertStmt = db.prepare(`INSERT INTO numbers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
+    // Everything but the identity columns is mutable.
+    const mutable = COLUMNS.filter((c) => !['id', 'account_id', 'phone_number', 'type', 'mode', 'created_at'].includes(c));
+    this.saveStmt = db.prepare(`UPDATE numbers SET ${mutable.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
+    this.ownedStmt = db.prepare("SELECT 1 FROM numbers WHERE phone_number = ? AND status != 'released' LIMIT 1");
+    // The owned record first; else the most recently released one (so a released number answers 409, not 404).
+    this.byPhoneStmt = db.prepare(
+      "SELECT * FROM numbers WHERE account_id = ? AND phone_number = ? ORDER BY (status = 'released'), seq DESC LIMIT 1",
+    );
+  }
+
+  /** Throws UniqueConstraintError when the number is owned already (the partial unique index). */
+  async insert(n: NumberRecord): Promise<void> {
+    // In a savepoint of its own: PostgreSQL aborts the whole transaction on a failed statement, and
+    // the caller may catch the violation and go on (sql.ts translates it to UniqueConstraintError).
+    await this.db.guarded(() => this.insertStmt.run(...toRow(n)));
+  }
+
+  /** Writes every mutable field of `n` (read, change, save inside one transaction). */
+  async save(n: NumberRecord): Promise<void> {
+    const values = toRow(n);
+    const named: Record<string, unknown> = {};
+    COLUMNS.forEach((c, i) => (named[c] = values[i]));
+    await this.saveStmt.run(named);
+  }
+
+  async get(accountId: string, id: string): Promise<NumberRecord | undefined> {
+    const row = await this.db.prepare('SELECT * FROM numbers WHERE id = ? AND account_id = ?').get(id, accountId) as NumberRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /** For durable jobs, which act on a number whatever the account. */
+  async getById(id: string): Promise<NumberRecord | undefined> {
+    const row = await this.db.prepare('SELECT * FROM numbers WHERE id = ?').get(id) as NumberRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /** The account's record for an E.164 number: the owned one, else the latest released one. */
+  async findByPhone(accountId: string, phoneNumber: string): Promise<NumberRecord | undefined> {
+    const row = await this.byPhoneStmt.get(accountId, phoneNumber) as NumberRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /** contract §5: true when any account owns the number (search never offers it, buy refuses it). */
+  async isOwned(phoneNumber: string): Promise<boolean> {
+    return await this.ownedStmt.get(phoneNumber) !== undefined;
+  }
+
+  async list(accountId: string, f: NumberFilters, limit: number, cursor?: string): Promise<Page<NumberRecord>> {
+    const where = ['account_id = ?'];
+    const params: unknown[] = [accountId];
+    // contract §5: released numbers are listed only with status=released.
+    if (f.status) {
+      where.push('status = ?');
+      params.push(f.status);
+    } else {
+      where.push("status != 'released'");
+    }
+    if (f.type) {
+      where.push('type = ?');
+      params.push(f.type);
+    }
+    if (f.campaignId) {
+      where.push('campaign_id = ?');
+      params.push(f.campaignId);
+    }
+    return await keysetPage<NumberRow, NumberRecord>(this.db, { from: 'numbers', where, params, limit, cursor, map: toRecord });
+  }
+
+  async countOwned(accountId: string): Promise<number> {
+    return (await this.db.prepare("SELECT COUNT(*) AS n FROM numbers WHERE account_id = ? AND status != 'released'").get(accountId) as { n: number }).n;
+  }
+}

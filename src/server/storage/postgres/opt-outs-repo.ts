@@ -1,0 +1,81 @@
+import type { Sql } from './sql.js';
+import { keysetPage } from './pagination.js';
+import type { Page } from '../../../api/schemas/page.js';
+import type { OptOutStatus } from '../../../api/values/opt-outs.js';
+import type { OptOutRecord, OptOutFilters, OptOutsRepo } from '../opt-outs-repo.js';
+
+// contract §4, "Opt-out keywords": who opted out of which of the account's numbers (migration 14).
+// A lifted opt-out keeps its row (status 'lifted'); reads of "is this consumer opted out" and the
+// list see the active ones.
+
+interface OptOutRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  number_id: string | null;
+  from_number: string;
+  phone_number: string;
+  keyword: string;
+  status: OptOutStatus;
+  created_at: number;
+  lifted_at: number | null;
+  lifted_keyword: string | null;
+}
+
+const toRecord = (r: OptOutRow): OptOutRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  numberId: r.number_id,
+  from: r.from_number,
+  phoneNumber: r.phone_number,
+  keyword: r.keyword,
+  status: r.status,
+  createdAt: r.created_at,
+  liftedAt: r.lifted_at,
+  liftedKeyword: r.lifted_keyword,
+});
+
+export class PgOptOutsRepo implements OptOutsRepo {
+  private readonly activeStmt;
+  private readonly insertStmt;
+  private readonly liftStmt;
+  constructor(private readonly db: Sql) {
+    // The partial unique index opt_outs_active_pair answers this (every send asks it).
+    this.activeStmt = db.prepare("SELECT * FROM opt_outs WHERE account_id = ? AND from_number = ? AND phone_number = ? AND status = 'active'");
+    this.insertStmt = db.prepare(
+      `INSERT INTO opt_outs (id, account_id, number_id, from_number, phone_number, keyword, status, created_at, lifted_at, lifted_keyword)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.liftStmt = db.prepare("UPDATE opt_outs SET status = 'lifted', lifted_at = ?, lifted_keyword = ? WHERE id = ? AND status = 'active'");
+  }
+
+  /** The consumer's active opt-out of the account's number `from`, if any. */
+  async findActive(accountId: string, from: string, phoneNumber: string): Promise<OptOutRecord | undefined> {
+    const row = await this.activeStmt.get(accountId, from, phoneNumber) as OptOutRow | undefined;
+    return row && toRecord(row);
+  }
+
+  async insert(o: OptOutRecord): Promise<void> {
+    await this.insertStmt.run(o.id, o.accountId, o.numberId, o.from, o.phoneNumber, o.keyword, o.status, o.createdAt, o.liftedAt, o.liftedKeyword);
+  }
+
+  /** Marks an active opt-out lifted; returns whether it was active. */
+  async lift(id: string, keyword: string, at: number): Promise<boolean> {
+    return (await this.liftStmt.run(at, keyword, id)).changes > 0;
+  }
+
+  /** The active opt-outs, newest first, keyset-paged (contract §2). */
+  async list(accountId: string, f: OptOutFilters, limit: number, cursor?: string): Promise<Page<OptOutRecord>> {
+    const where = ['account_id = ?', "status = 'active'"];
+    const params: unknown[] = [accountId];
+    if (f.from !== undefined) {
+      where.push('from_number = ?');
+      params.push(f.from);
+    }
+    if (f.phoneNumber !== undefined) {
+      where.push('phone_number = ?');
+      params.push(f.phoneNumber);
+    }
+    return await keysetPage<OptOutRow, OptOutRecord>(this.db, { from: 'opt_outs', where, params, limit, cursor, map: toRecord });
+  }
+}

@@ -1,0 +1,147 @@
+import type { Sql } from './sql.js';
+import { keysetPage } from './pagination.js';
+import type { Page } from '../../../api/schemas/page.js';
+import type { EmergencyAddress } from '../../../api/schemas/numbers.js';
+import type { PortDocumentType, PortStatus } from '../../../api/values/registration.js';
+import type { KeyMode } from '../../../api/values/keys.js';
+import type { PortRecord, PortDocumentRecord, PortFilters, PortsRepo } from '../ports-repo.js';
+import { OPEN_PORT_STATUSES } from '../ports-repo.js';
+
+// contract §7: port requests (migration 8, `ports` and `port_documents`). The port-out PIN is never
+// stored: only `hasPin`. Documents are private; their bytes are read by nobody but this repo.
+
+interface PortRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  status: PortStatus;
+  phone_numbers: string;
+  authorized_name: string;
+  account_number: string;
+  has_pin: boolean;
+  service_address: string;
+  foc_date: number | null;
+  rejection_reason: string | null;
+  mode: KeyMode;
+  created_at: number;
+  updated_at: number;
+}
+
+interface DocumentRow {
+  id: string;
+  port_id: string;
+  type: PortDocumentType;
+  filename: string;
+  size_bytes: number;
+  uploaded_at: number;
+}
+
+const toRecord = (r: PortRow): PortRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  status: r.status,
+  phoneNumbers: JSON.parse(r.phone_numbers) as string[],
+  authorizedName: r.authorized_name,
+  accountNumber: r.account_number,
+  hasPin: r.has_pin,
+  serviceAddress: JSON.parse(r.service_address) as EmergencyAddress,
+  focDate: r.foc_date,
+  rejectionReason: r.rejection_reason,
+  mode: r.mode,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toDocument = (r: DocumentRow): PortDocumentRecord => ({
+  id: r.id,
+  portId: r.port_id,
+  type: r.type,
+  filename: r.filename,
+  sizeBytes: r.size_bytes,
+  uploadedAt: r.uploaded_at,
+});
+const OPEN_LIST = OPEN_PORT_STATUSES.map((s) => `'${s}'`).join(',');
+
+export class PgPortsRepo implements PortsRepo {
+  constructor(private readonly db: Sql) {}
+
+  async insert(p: PortRecord): Promise<void> {
+    await this.db
+      .prepare(
+        `INSERT INTO ports (id, account_id, status, phone_numbers, authorized_name, account_number, has_pin, service_address,
+           foc_date, rejection_reason, mode, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        p.id, p.accountId, p.status, JSON.stringify(p.phoneNumbers), p.authorizedName, p.accountNumber, p.hasPin,
+        JSON.stringify(p.serviceAddress), p.focDate, p.rejectionReason, p.mode, p.createdAt, p.updatedAt,
+      );
+  }
+
+  /** Writes the fields a port's life changes: status, FOC date, rejection reason, updatedAt. */
+  async save(p: PortRecord): Promise<void> {
+    await this.db
+      .prepare('UPDATE ports SET status = ?, foc_date = ?, rejection_reason = ?, updated_at = ? WHERE id = ?')
+      .run(p.status, p.focDate, p.rejectionReason, p.updatedAt, p.id);
+  }
+
+  async get(accountId: string, id: string): Promise<PortRecord | undefined> {
+    const row = await this.db.prepare('SELECT * FROM ports WHERE id = ? AND account_id = ?').get(id, accountId) as PortRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /** For durable jobs, which act on a port whatever the account. */
+  async getById(id: string): Promise<PortRecord | undefined> {
+    const row = await this.db.prepare('SELECT * FROM ports WHERE id = ?').get(id) as PortRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /** The open port (any account) that holds `phoneNumber`, if any. */
+  async openPortFor(phoneNumber: string): Promise<PortRecord | undefined> {
+    const row = await this.db
+      .prepare(
+        `SELECT p.* FROM ports p
+          WHERE EXISTS (SELECT 1 FROM json_array_elements_text(p.phone_numbers::json) AS j(value) WHERE j.value = ?)
+            AND p.status IN (${OPEN_LIST}) ORDER BY p.seq LIMIT 1`,
+      )
+      .get(phoneNumber) as PortRow | undefined;
+    return row && toRecord(row);
+  }
+
+  async list(accountId: string, f: PortFilters, limit: number, cursor?: string): Promise<Page<PortRecord>> {
+    const where = ['account_id = ?'];
+    const params: unknown[] = [accountId];
+    if (f.status) {
+      where.push('status = ?');
+      params.push(f.status);
+    }
+    return await keysetPage<PortRow, PortRecord>(this.db, { from: 'ports', where, params, limit, cursor, map: toRecord });
+  }
+
+  /** Adds a document, replacing the port's earlier document of the same type. */
+  async putDocument(d: PortDocumentRecord, content: Buffer): Promise<void> {
+    await this.db.prepare('DELETE FROM port_documents WHERE port_id = ? AND type = ?').run(d.portId, d.type);
+    await this.db
+      .prepare('INSERT INTO port_documents (id, port_id, type, filename, size_bytes, content, uploaded_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(d.id, d.portId, d.type, d.filename, d.sizeBytes, content, d.uploadedAt);
+  }
+
+  /** The documents of each port, in upload order, without their bytes. */
+  async documentsFor(portIds: readonly string[]): Promise<Map<string, PortDocumentRecord[]>> {
+    const out = new Map<string, PortDocumentRecord[]>(portIds.map((id) => [id, []]));
+    if (portIds.length === 0) return out;
+    const rows = await this.db
+      .prepare(
+        `SELECT id, port_id, type, filename, size_bytes, uploaded_at FROM port_documents
+          WHERE port_id IN (${portIds.map(() => '?').join(',')}) ORDER BY seq`,
+      )
+      .all(...portIds) as DocumentRow[];
+    for (const r of rows) out.get(r.port_id)?.push(toDocument(r));
+    return out;
+  }
+
+  /** A document's bytes (tests and a future download). */
+  async documentContent(id: string): Promise<Buffer | undefined> {
+    const row = await this.db.prepare('SELECT content FROM port_documents WHERE id = ?').get(id) as { content: Buffer } | undefined;
+    return row?.content;
+  }
+}

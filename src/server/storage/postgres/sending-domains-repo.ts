@@ -1,0 +1,115 @@
+import type { Sql } from './sql.js';
+import type { KeyMode } from '../../../api/values/keys.js';
+import type { Page } from '../../../api/schemas/page.js';
+import { keysetPage } from './pagination.js';
+import type { DnsRecordPurpose, DomainStatus } from '../../../api/values/email.js';
+import type { DNS_RECORD_STATUSES, DNS_RECORD_TYPES } from '../../../api/values/email.js';
+import type { DnsRecordState, SendingDomainRecord, SendingDomainsRepo } from '../sending-domains-repo.js';
+
+// spec: Sending domain; contract §8. One row per domain name service-wide (a domain belongs to one
+// account: UNIQUE in migration 9); a released domain's row is deleted.
+
+interface SendingDomainRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  domain: string;
+  status: DomainStatus;
+  records: string;
+  ever_verified: boolean;
+  mode: KeyMode;
+  created_at: number;
+  verified_at: number | null;
+  last_checked_at: number | null;
+  updated_at: number;
+}
+
+export const toSendingDomain = (r: SendingDomainRow): SendingDomainRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  domain: r.domain,
+  status: r.status,
+  records: JSON.parse(r.records) as DnsRecordState[],
+  everVerified: r.ever_verified,
+  mode: r.mode,
+  createdAt: r.created_at,
+  verifiedAt: r.verified_at,
+  lastCheckedAt: r.last_checked_at,
+  updatedAt: r.updated_at,
+});
+
+export class PgSendingDomainsRepo implements SendingDomainsRepo {
+  private readonly getStmt;
+  private readonly byNameStmt;
+  constructor(protected readonly db: Sql) {
+    this.getStmt = db.prepare('SELECT * FROM sending_domains WHERE id = ? AND account_id = ?');
+    this.byNameStmt = db.prepare('SELECT * FROM sending_domains WHERE domain = ?');
+  }
+
+  /** The account's domain by id (another account's is not found). */
+  async get(accountId: string, id: string): Promise<SendingDomainRecord | undefined> {
+    const row = await this.getStmt.get(id, accountId) as SendingDomainRow | undefined;
+    return row && toSendingDomain(row);
+  }
+
+  /** A domain by its name, whoever owns it (`domain` lower-case, as stored). */
+  async findByDomain(domain: string): Promise<SendingDomainRecord | undefined> {
+    const row = await this.byNameStmt.get(domain) as SendingDomainRow | undefined;
+    return row && toSendingDomain(row);
+  }
+
+  /**
+   * Every registered domain that is `name` or a parent of it, whoever owns it (the zone rules of
+   * `domain/email/zone-claims.ts`). `name` lower-case, as stored.
+   */
+  async claimsOver(name: string): Promise<SendingDomainRecord[]> {
+    const labels = name.split('.');
+    const out: SendingDomainRecord[] = [];
+    for (let i = 0; i < labels.length - 1; i++) {
+      const d = await this.findByDomain(labels.slice(i).join('.'));
+      if (d) out.push(d);
+    }
+    return out;
+  }
+
+  /** A domain by id, whoever owns it (the scheduler's jobs). */
+  async getById(id: string): Promise<SendingDomainRecord | undefined> {
+    const row = await this.db.prepare('SELECT * FROM sending_domains WHERE id = ?').get(id) as SendingDomainRow | undefined;
+    return row && toSendingDomain(row);
+  }
+
+  async insert(d: SendingDomainRecord): Promise<void> {
+    await this.db
+      .prepare(
+        `INSERT INTO sending_domains (id, account_id, domain, status, records, ever_verified, mode, created_at, verified_at, last_checked_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(d.id, d.accountId, d.domain, d.status, JSON.stringify(d.records), d.everVerified, d.mode, d.createdAt, d.verifiedAt, d.lastCheckedAt, d.updatedAt);
+  }
+
+  /** Saves what a check changes (status, records' states, timestamps). */
+  async save(d: SendingDomainRecord): Promise<void> {
+    await this.db
+      .prepare(
+        `UPDATE sending_domains SET status = ?, records = ?, ever_verified = ?, verified_at = ?, last_checked_at = ?, updated_at = ?
+          WHERE id = ?`,
+      )
+      .run(d.status, JSON.stringify(d.records), d.everVerified, d.verifiedAt, d.lastCheckedAt, d.updatedAt, d.id);
+  }
+
+  /** Deletes the row (a removal or a release); true when it existed. */
+  async delete(id: string): Promise<boolean> {
+    return (await this.db.prepare('DELETE FROM sending_domains WHERE id = ?').run(id)).changes > 0;
+  }
+
+  /** The account's domains, newest first, optionally of one status. */
+  async list(accountId: string, f: { status?: DomainStatus }, limit: number, cursor?: string): Promise<Page<SendingDomainRecord>> {
+    const where = ['account_id = ?'];
+    const params: unknown[] = [accountId];
+    if (f.status) {
+      where.push('status = ?');
+      params.push(f.status);
+    }
+    return await keysetPage<SendingDomainRow, SendingDomainRecord>(this.db, { from: 'sending_domains', where, params, limit, cursor, map: toSendingDomain });
+  }
+}

@@ -1,0 +1,98 @@
+import type { QueryResult } from 'pg';
+import { UniqueConstraintError } from '../storage-errors.js';
+import { isUniqueViolation } from './unique-violation.js';
+
+/** What a repository runs its SQL on: the pooled client of the transaction (or read) it belongs to. */
+export interface Queryable {
+  query(config: { text: string; values: unknown[] }): Promise<QueryResult>;
+}
+
+/** A statement's text, written with positional `?` like the SQLite engine's, sent with `$1…$n`. */
+export interface Statement {
+  get(...params: unknown[]): Promise<unknown>;
+  all(...params: unknown[]): Promise<unknown[]>;
+  /** Runs it; `changes` is the rows it touched (pg's rowCount). */
+  run(...params: unknown[]): Promise<{ changes: number }>;
+}
+
+/** A statement as PostgreSQL takes it: `$n` parameters, and the names they stand for if it had `@name` ones. */
+interface Positional {
+  text: string;
+  names: string[] | null;
+}
+
+/**
+ * `?` → `$n` (or `@name` → `$n`, the values then taken from one object), once per text. No
+ * statement of this engine has a `?` or `@` inside a string literal or uses the jsonb `?` operator.
+ */
+const numbered = new Map<string, Positional>();
+const NUMBERED_LIMIT = 1000;
+export function toPositional(text: string): Positional {
+  let out = numbered.get(text);
+  if (out === undefined) {
+    let n = 0;
+    const names: string[] = [];
+    const named = /@[a-z_]\w*/i.test(text);
+    out = named
+      ? {
+          text: text.replace(/@([a-z_]\w*)/gi, (_, name: string) => {
+            const at = names.indexOf(name);
+            if (at >= 0) return `$${at + 1}`;
+            names.push(name);
+            return `$${names.length}`;
+          }),
+          names,
+        }
+      : { text: text.replace(/\?/g, () => `$${++n}`), names: null };
+    if (numbered.size >= NUMBERED_LIMIT) numbered.clear();
+    numbered.set(text, out);
+  }
+  return out;
+}
+
+/**
+ * The engine's SQL runner, shaped like the SQLite engine's `db.prepare(sql).get/all/run` so each
+ * repository reads the same in both engines (only the dialect differs), but asynchronous.
+ */
+export class Sql {
+  constructor(private readonly client: Queryable) {}
+
+  prepare(text: string): Statement {
+    const { text: positional, names } = toPositional(text);
+    const run = (params: unknown[]) => {
+      const values = names ? names.map((n) => (params[0] as Record<string, unknown>)[n]) : params;
+      return this.client.query({ text: positional, values: values.map((v) => (v === undefined ? null : v)) }).catch(translate);
+    };
+    return {
+      get: async (...params) => (await run(params)).rows[0],
+      all: async (...params) => (await run(params)).rows,
+      run: async (...params) => ({ changes: (await run(params)).rowCount ?? 0 }),
+    };
+  }
+
+  async exec(text: string): Promise<void> {
+    await this.client.query({ text, values: [] }).catch(translate);
+  }
+
+  /**
+   * Runs `fn` in a savepoint of its own: a statement that fails (a unique violation the caller
+   * catches) then fails alone, as it does in SQLite, instead of aborting the whole transaction.
+   */
+  async guarded<T>(fn: () => Promise<T>): Promise<T> {
+    await this.exec('SAVEPOINT statement_guard');
+    try {
+      const value = await fn();
+      await this.exec('RELEASE SAVEPOINT statement_guard');
+      return value;
+    } catch (err) {
+      await this.exec('ROLLBACK TO SAVEPOINT statement_guard; RELEASE SAVEPOINT statement_guard');
+      throw err;
+    }
+  }
+}
+
+/** A unique violation becomes the engines' shared UniqueConstraintError: no driver text leaves storage. */
+function translate(err: unknown): never {
+  if (isUniqueViolation(err)) throw new UniqueConstraintError((err as { table?: string }).table ?? 'unknown');
+  throw err;
+}

@@ -1,0 +1,209 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type pg from 'pg';
+import type { Repositories, Store, Transaction } from '../store.js';
+import { pgRepositories } from './repositories.js';
+import { Sql, type Queryable } from './sql.js';
+
+/**
+ * SQLSTATEs that mean "this transaction lost a race, run it again": a serialization failure
+ * (40001) and a deadlock the server broke by aborting this side (40P01).
+ */
+const RETRYABLE = new Set(['40001', '40P01']);
+const isRetryable = (err: unknown): boolean => RETRYABLE.has((err as { code?: string } | null)?.code ?? '');
+
+/** Attempts of one write before its conflict is reported (each after a short, growing, random pause). */
+export const MAX_WRITE_ATTEMPTS = 10;
+
+export interface PgStoreOptions {
+  /** As SqliteStoreOptions: refuse outside calls, and top-level reads and writes, from inside a transaction (tests). */
+  guardOutsideCalls?: boolean;
+}
+
+/** A client that notes a retryable failure even when the domain catches the error it caused. */
+class Tracked implements Queryable {
+  conflict = false;
+  constructor(private readonly client: pg.PoolClient) {}
+  async query(config: { text: string; values: unknown[] }): Promise<pg.QueryResult> {
+    try {
+      return await this.client.query(config);
+    } catch (err) {
+      if (isRetryable(err)) this.conflict = true;
+      throw err;
+    }
+  }
+}
+
+/** Thrown inside a write whose statement hit a conflict the domain swallowed: the write runs again. */
+class ConflictSeen extends Error {
+  readonly code = '40001';
+}
+
+/**
+ * The PostgreSQL engine's store: each `write` is one transaction on a pooled client, each `read`
+ * a read-only snapshot on another.
+ *
+ * Isolation (issue 26). The domain reads, checks and then writes (a wallet's balance read, the
+ * spend limit checked, the charge written; a number looked up, then bought; an idempotency key
+ * looked up, then recorded). The SQLite engine makes that correct by running one write at a time.
+ * Here writes run concurrently, so each runs at SERIALIZABLE: PostgreSQL then guarantees the
+ * outcome of every committed write is that of some serial order, and aborts one side of a race with
+ * a serialization failure (40001) or a deadlock (40P01) instead of letting both commit a check the
+ * other invalidated. Such a write is rolled back and its whole function run again on a fresh
+ * snapshot, up to MAX_WRITE_ATTEMPTS times. Chosen over READ COMMITTED with `SELECT … FOR UPDATE`
+ * in each repository because it needs no per-call-site locking discipline (a missed lock would be a
+ * silent lost update); the price is that `fn` must be re-runnable: everything it changes outside
+ * the database is done in `afterCommit` (the unit of work and the HTTP idempotency layer do so).
+ *
+ * A write's promise settles after its COMMIT (its answer is durable) and after its afterCommit
+ * hooks ran. Writes are not batched into a shared commit as on SQLite: the server commits
+ * concurrent transactions in parallel.
+ */
+export class PgStore implements Store {
+  private readonly context: AsyncLocalStorage<{ open: boolean }> | undefined;
+  /** Transactions under way: `close` waits for them. */
+  private readonly running = new Set<Promise<unknown>>();
+  private closed = false;
+
+  constructor(
+    readonly pool: pg.Pool,
+    opts: PgStoreOptions = {},
+  ) {
+    this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
+  }
+
+  write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    if (this.inTransaction()) {
+      return Promise.reject(new Error('a write was asked for from inside an open transaction: use tx.savepoint (it would wait for its own commit)'));
+    }
+    return this.track(this.writeWithRetry(fn));
+  }
+
+  read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    if (this.inTransaction()) {
+      return Promise.reject(new Error('a read was asked for from inside an open transaction: read through the transaction (it would wait for its own commit)'));
+    }
+    return this.track(this.readOnce(fn));
+  }
+
+  assertNoTransaction(what: string): void {
+    if (this.inTransaction()) throw new Error(`${what} called while a transaction is open: commit first, then call the outside world, then write its outcome`);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    await this.pool.end();
+  }
+
+  private inTransaction(): boolean {
+    return this.context?.getStore()?.open === true;
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.running.add(p);
+    const done = () => this.running.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  private async writeWithRetry<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.writeOnce(fn);
+      } catch (err) {
+        if (!isRetryable(err) || attempt >= MAX_WRITE_ATTEMPTS) throw err;
+        // Apart a little, at random: two writes that collided would collide again in lockstep.
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(2 ** attempt, 100)));
+      }
+    }
+  }
+
+  private async writeOnce<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const tracked = new Tracked(client);
+    const sql = new Sql(tracked);
+    const hooks: Array<() => void> = [];
+    let broken: Error | undefined;
+    let value: T;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      try {
+        value = await this.inSavepoint(sql, pgRepositories(sql), fn, hooks, 0);
+        // A conflict the function caught and went past still dooms the transaction: run it again.
+        if (tracked.conflict) throw new ConflictSeen('a conflicting write was seen inside this transaction');
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw tracked.conflict && !isRetryable(err) ? new ConflictSeen('a conflicting write was seen inside this transaction') : err;
+      }
+    } finally {
+      // A client whose ROLLBACK failed is in an unknown state: the pool closes it rather than reuse it.
+      client.release(broken);
+    }
+    for (const hook of hooks) hook();
+    return value;
+  }
+
+  private async readOnce<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    try {
+      // A snapshot of committed data only; read-only, so it never conflicts with a write.
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      try {
+        // Not marked as inside a transaction (as on SQLite, whose reads are no transaction): code
+        // under a read may read or write again, each on a client of its own. Every such nesting
+        // holds two clients of the pool at once, so routes read once where they can.
+        const value = await fn(pgRepositories(new Sql(client)));
+        await client.query('COMMIT');
+        return value;
+      } catch (err) {
+        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw err;
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** With `guardOutsideCalls`: marks the async context as inside a transaction while `fn` runs. */
+  private async inScope<T>(fn: () => Promise<T>): Promise<T> {
+    const scope = { open: true };
+    try {
+      return await this.context!.run(scope, fn);
+    } finally {
+      scope.open = false;
+    }
+  }
+
+  /**
+   * Runs fn at `depth` (0: the transaction itself; deeper: a savepoint); its after-commit hooks join
+   * `hooks` only if it completes. Nested writes of one transaction run one at a time, in order.
+   */
+  private async inSavepoint<T>(sql: Sql, repos: Repositories, fn: (tx: Transaction) => Promise<T>, hooks: Array<() => void>, depth: number): Promise<T> {
+    const name = `w${depth}`;
+    const own: Array<() => void> = [];
+    let chain: Promise<unknown> = Promise.resolve();
+    const tx = Object.create(repos) as Transaction;
+    tx.afterCommit = (hook) => void own.push(hook);
+    tx.savepoint = <U>(inner: (t: Transaction) => Promise<U>): Promise<U> => {
+      const run = chain.then(() => this.inSavepoint(sql, repos, inner, own, depth + 1));
+      chain = run.catch(() => undefined);
+      return run;
+    };
+    if (depth > 0) await sql.exec(`SAVEPOINT ${name}`);
+    try {
+      const value = this.context && depth === 0 ? await this.inScope(() => fn(tx)) : await fn(tx);
+      await chain;
+      if (depth > 0) await sql.exec(`RELEASE SAVEPOINT ${name}`);
+      hooks.push(...own);
+      return value;
+    } catch (err) {
+      // The savepoint's own failure is the one to report; a connection too broken to roll back to it
+      // fails the transaction's next statement, or its COMMIT, anyway.
+      if (depth > 0) await sql.exec(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`).catch(() => undefined);
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,72 @@
+import type { Sql } from './sql.js';
+import { keysetPage } from './pagination.js';
+import type { Page } from '../../../api/schemas/page.js';
+import type { SuppressionReason } from '../../../api/values/email.js';
+import type { SuppressionRecord, SuppressionsRepo } from '../suppressions-repo.js';
+
+// contract §8: the account's suppression list, one row per address (lower-case).
+
+interface SuppressionRow {
+  seq: number;
+  account_id: string;
+  address: string;
+  reason: SuppressionReason;
+  email_id: string | null;
+  created_at: number;
+}
+
+const toRecord = (r: SuppressionRow): SuppressionRecord => ({
+  accountId: r.account_id,
+  address: r.address,
+  reason: r.reason,
+  emailId: r.email_id,
+  createdAt: r.created_at,
+});
+
+export class PgSuppressionsRepo implements SuppressionsRepo {
+  private readonly findStmt;
+  private readonly insertStmt;
+  private readonly complaintStmt;
+  private readonly removeStmt;
+  constructor(private readonly db: Sql) {
+    this.findStmt = db.prepare('SELECT * FROM email_suppressions WHERE account_id = ? AND address = ?');
+    this.insertStmt = db.prepare(
+      'INSERT INTO email_suppressions (account_id, address, reason, email_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, address) DO NOTHING',
+    );
+    // contract §8: a complaint outranks an earlier bounce or unsubscribe (it can never be removed).
+    this.complaintStmt = db.prepare(
+      "UPDATE email_suppressions SET reason = 'complaint', email_id = ?, created_at = ? WHERE account_id = ? AND address = ? AND reason <> 'complaint'",
+    );
+    this.removeStmt = db.prepare('DELETE FROM email_suppressions WHERE account_id = ? AND address = ?');
+  }
+
+  async find(accountId: string, address: string): Promise<SuppressionRecord | undefined> {
+    const row = await this.findStmt.get(accountId, address) as SuppressionRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /**
+   * Suppresses an address. The first reason stays, except that a complaint replaces any other
+   * (complaints are not removable). Returns whether the list changed.
+   */
+  async add(s: SuppressionRecord): Promise<boolean> {
+    const inserted = (await this.insertStmt.run(s.accountId, s.address, s.reason, s.emailId, s.createdAt)).changes > 0;
+    if (inserted || s.reason !== 'complaint') return inserted;
+    return (await this.complaintStmt.run(s.emailId, s.createdAt, s.accountId, s.address)).changes > 0;
+  }
+
+  async remove(accountId: string, address: string): Promise<boolean> {
+    return (await this.removeStmt.run(accountId, address)).changes > 0;
+  }
+
+  /** Newest first, keyset-paged (contract §2). */
+  async list(accountId: string, limit: number, cursor?: string, reason?: SuppressionReason): Promise<Page<SuppressionRecord>> {
+    const where = ['account_id = ?'];
+    const params: unknown[] = [accountId];
+    if (reason) {
+      where.push('reason = ?');
+      params.push(reason);
+    }
+    return await keysetPage<SuppressionRow, SuppressionRecord>(this.db, { from: 'email_suppressions', where, params, limit, cursor, map: toRecord });
+  }
+}

@@ -1,0 +1,19 @@
+import type { Sql } from './sql.js';
+import type { UsageStatsRepo } from '../usage-stats-repo.js';
+
+/** Per-account counts for the agency summary (contract §3), over the numbers and messages tables (spend: the ledger). */
+export class PgUsageStatsRepo implements UsageStatsRepo {
+  private readonly numbersStmt;
+  private readonly messagesStmt;
+  constructor(db: Sql) {
+    this.numbersStmt = db.prepare("SELECT COUNT(*) AS n FROM numbers WHERE account_id = ? AND status != 'released'");
+    this.messagesStmt = db.prepare('SELECT COUNT(*) AS n FROM messages WHERE account_id = ? AND created_at >= ?');
+  }
+
+  async ownedNumbers(accountId: string): Promise<number> {
+    return (await this.numbersStmt.get(accountId) as { n: number }).n;
+  }
+  async messagesSince(accountId: string, since: number): Promise<number> {
+    return (await this.messagesStmt.get(accountId, since) as { n: number }).n;
+  }
+}

@@ -1,0 +1,191 @@
+import type { Sql } from './sql.js';
+import { keysetPage } from './pagination.js';
+import type { Page } from '../../../api/schemas/page.js';
+import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
+import type { AttemptRecord, DeliveryRecord, DeliveryAttemptState, DueDelivery, NewDelivery, AttemptOutcomeUpdate, WebhookDeliveriesRepo } from '../webhook-deliveries-repo.js';
+
+interface DeliveryRow {
+  seq: number;
+  id: string;
+  endpoint_id: string;
+  account_id: string;
+  event_id: string;
+  event_type: string;
+  body: string | null;
+  is_test: boolean;
+  max_attempts: number;
+  attempt: number;
+  status: DeliveryStatus;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number | null;
+  error: string | null;
+  next_attempt_at: number | null;
+  attempts: string;
+  created_at: number;
+  updated_at: number;
+}
+
+const toRecord = (r: DeliveryRow): DeliveryRecord => ({
+  seq: r.seq,
+  id: r.id,
+  endpointId: r.endpoint_id,
+  accountId: r.account_id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  body: r.body,
+  isTest: r.is_test,
+  maxAttempts: r.max_attempts,
+  attempt: r.attempt,
+  status: r.status,
+  responseStatus: r.response_status,
+  responseBody: r.response_body,
+  durationMs: r.duration_ms,
+  error: r.error,
+  nextAttemptAt: r.next_attempt_at,
+  attempts: JSON.parse(r.attempts) as AttemptRecord[],
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
+  private readonly insertStmt;
+  private readonly byIdStmt;
+  private readonly dueForEventStmt;
+  private readonly dueStmt;
+  private readonly eventBodyStmt;
+  private readonly recordStmt;
+  private readonly jobAtStmt;
+  private readonly attemptStateStmt;
+  private readonly stateOnlyStmt;
+  constructor(private readonly db: Sql) {
+    this.attemptStateStmt = db.prepare(
+      `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at,
+         COALESCE(d.body, (SELECT e.body FROM events e WHERE e.id = d.event_id)) AS raw_body
+       FROM webhook_deliveries d WHERE d.id = ?`,
+    );
+    this.stateOnlyStmt = db.prepare(
+      `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at, NULL AS raw_body
+       FROM webhook_deliveries d WHERE d.id = ?`,
+    );
+    this.jobAtStmt = db.prepare('SELECT 1 FROM jobs WHERE run_at = ? AND kind = ? LIMIT 1');
+    this.insertStmt = db.prepare(
+      `INSERT INTO webhook_deliveries (id, endpoint_id, account_id, event_id, event_type, body, is_test, max_attempts, attempt, status, next_attempt_at, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 'pending', ?, ?, ?)`,
+    );
+    this.byIdStmt = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
+    this.dueForEventStmt = db.prepare(
+      'SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq',
+    );
+    this.dueStmt = db.prepare(
+      'SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?',
+    );
+    this.eventBodyStmt = db.prepare('SELECT body FROM events WHERE id = ?');
+    this.recordStmt = db.prepare(
+      `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
+         next_attempt_at = ?,
+         -- Appended as text (as SQLite's json_insert does): jsonb would reorder the keys of each attempt.
+         attempts = CASE WHEN attempts = '[]' THEN '[' || ? || ']' ELSE left(attempts, -1) || ',' || ? || ']' END,
+         updated_at = ? WHERE id = ?`,
+    );
+  }
+
+  /** A new delivery is pending, attempt 0, due at once (its creation time). */
+  async insert(d: NewDelivery): Promise<void> {
+    await this.insertStmt.run(d.id, d.endpointId, d.accountId, d.eventId, d.eventType, d.body, d.isTest, d.maxAttempts, d.createdAt, d.createdAt, d.createdAt);
+  }
+
+  async getById(id: string): Promise<DeliveryRecord | undefined> {
+    const row = await this.byIdStmt.get(id) as DeliveryRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /**
+   * The delivery's attempt state without its log fields (no attempt history parsed). `body: false`
+   * leaves out the bytes to send (rawBody null): recording an outcome needs the state only, and the
+   * body is the event's, read from another table (issue 13: two reads of it per attempt).
+   */
+  async attemptState(id: string, opts: { body: boolean } = { body: true }): Promise<DeliveryAttemptState | undefined> {
+    const r = (await (opts.body ? this.attemptStateStmt : this.stateOnlyStmt).get(id)) as
+      | { id: string; endpoint_id: string; event_id: string; event_type: string; is_test: boolean; max_attempts: number; attempt: number; next_attempt_at: number | null; raw_body: string | null }
+      | undefined;
+    return (
+      r && {
+        id: r.id,
+        endpointId: r.endpoint_id,
+        eventId: r.event_id,
+        eventType: r.event_type,
+        isTest: r.is_test,
+        maxAttempts: r.max_attempts,
+        attempt: r.attempt,
+        nextAttemptAt: r.next_attempt_at,
+        rawBody: r.raw_body,
+      }
+    );
+  }
+
+  async get(accountId: string, endpointId: string, id: string): Promise<DeliveryRecord | undefined> {
+    const d = await this.getById(id);
+    return d && d.accountId === accountId && d.endpointId === endpointId ? d : undefined;
+  }
+
+  /** The delivery log: newest first, keyset-paged, only rows created at or after `since`. */
+  async list(endpointId: string, opts: { since: number; limit: number; cursor?: string; status?: DeliveryStatus }): Promise<Page<DeliveryRecord>> {
+    const where = ['endpoint_id = ?', 'created_at >= ?'];
+    const params: unknown[] = [endpointId, opts.since];
+    if (opts.status) {
+      where.push('status = ?');
+      params.push(opts.status);
+    }
+    return await keysetPage<DeliveryRow, DeliveryRecord>(this.db, { from: 'webhook_deliveries', where, params, limit: opts.limit, cursor: opts.cursor, map: toRecord });
+  }
+
+  async dueForEvent(eventId: string, now: number): Promise<DueDelivery[]> {
+    return (await this.dueForEventStmt.all(eventId, now) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+  }
+
+  /** Deliveries whose next attempt is due, oldest due first. */
+  async due(now: number, limit = 10_000): Promise<DueDelivery[]> {
+    return (await this.dueStmt.all(now, limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+  }
+
+  /** The exact bytes to POST: the stored event body (identical to the feed's), or the sample's. */
+  async rawBody(d: DeliveryRecord): Promise<string | undefined> {
+    if (d.body !== null) return d.body;
+    return (await this.eventBodyStmt.get(d.eventId) as { body: string } | undefined)?.body;
+  }
+
+  async recordAttempt(id: string, u: AttemptOutcomeUpdate): Promise<void> {
+    await this.recordStmt.run(u.attempt, u.status, u.responseStatus, u.responseBody, u.durationMs, u.error, u.nextAttemptAt, JSON.stringify(u.history), JSON.stringify(u.history), u.now, id);
+  }
+
+  /** Schedules one more attempt (a manual retry): due at `at`. */
+  async scheduleAttempt(id: string, at: number, status: DeliveryStatus, now: number): Promise<void> {
+    await this.db.prepare('UPDATE webhook_deliveries SET next_attempt_at = ?, status = ?, updated_at = ? WHERE id = ?').run(at, status, now, id);
+  }
+
+  /** Stops every scheduled attempt of an endpoint (it was disabled): they become abandoned. */
+  async abandonScheduled(endpointId: string, error: string, now: number): Promise<number> {
+    const res = await this.db
+      .prepare(
+        "UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, error = ?, updated_at = ? WHERE endpoint_id = ? AND next_attempt_at IS NOT NULL",
+      )
+      .run(error, now, endpointId);
+    return res.changes;
+  }
+
+  /** Abandons one delivery whose next attempt can no longer be made (event gone, endpoint disabled). */
+  async abandon(id: string, error: string, now: number): Promise<void> {
+    await this.db.prepare("UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, error = ?, updated_at = ? WHERE id = ?").run(error, now, id);
+  }
+
+  /** spec: Limits — the delivery log keeps 7 days; finished rows older than that are dropped. */
+  async purgeFinishedBefore(cutoff: number): Promise<number> {
+    return (await this.db.prepare('DELETE FROM webhook_deliveries WHERE created_at < ? AND next_attempt_at IS NULL').run(cutoff)).changes;
+  }
+
+  /** Whether the scheduler already holds a job of `kind` at exactly `runAt` (one tick job per boundary). */
+  async hasJobAt(kind: string, runAt: number): Promise<boolean> {
+    return await this.jobAtStmt.get(runAt, kind) !== undefined;
+  }
+}

@@ -1,0 +1,149 @@
+import type { Sql } from './sql.js';
+import type { KeyMode } from '../../../api/values/keys.js';
+import type { WebhookEndpointRecord, EndpointRoute, EndpointTarget, WebhookEndpointPatch, WebhookEndpointsRepo } from '../webhooks-repo.js';
+
+interface EndpointRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  url: string;
+  events: string;
+  description: string | null;
+  secret: string;
+  enabled: boolean;
+  disabled_at: number | null;
+  disabled_reason: string | null;
+  consecutive_failures: number;
+  failing_since: number | null;
+  last_success_at: number | null;
+  mode: KeyMode;
+  created_at: number;
+  updated_at: number;
+}
+
+const toRecord = (r: EndpointRow): WebhookEndpointRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  url: r.url,
+  events: JSON.parse(r.events) as string[],
+  description: r.description,
+  secret: r.secret,
+  enabled: r.enabled,
+  disabledAt: r.disabled_at,
+  disabledReason: r.disabled_reason,
+  consecutiveFailures: r.consecutive_failures,
+  failingSince: r.failing_since,
+  lastSuccessAt: r.last_success_at,
+  mode: r.mode,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+const COLUMNS: Record<keyof WebhookEndpointPatch, string> = {
+  url: 'url',
+  events: 'events',
+  description: 'description',
+  secret: 'secret',
+  enabled: 'enabled',
+  disabledAt: 'disabled_at',
+  disabledReason: 'disabled_reason',
+  consecutiveFailures: 'consecutive_failures',
+  failingSince: 'failing_since',
+  lastSuccessAt: 'last_success_at',
+};
+
+export class PgWebhookEndpointsRepo implements WebhookEndpointsRepo {
+  private readonly enabledStmt;
+  private readonly byIdStmt;
+  private readonly successStmt;
+  private readonly failureStmt;
+  constructor(private readonly db: Sql) {
+    this.successStmt = db.prepare('UPDATE webhook_endpoints SET consecutive_failures = 0, failing_since = NULL, last_success_at = ? WHERE id = ?');
+    this.failureStmt = db.prepare(
+      'UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1, failing_since = COALESCE(failing_since, ?) WHERE id = ?',
+    );
+    // Prepared once: the outbox reads the account's endpoints inside every event's transaction.
+    this.enabledStmt = db.prepare('SELECT * FROM webhook_endpoints WHERE account_id = ? AND enabled ORDER BY seq');
+    this.byIdStmt = db.prepare('SELECT * FROM webhook_endpoints WHERE id = ?');
+  }
+
+  async insert(e: WebhookEndpointRecord): Promise<void> {
+    await this.db
+      .prepare(
+        `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret, enabled, disabled_at, disabled_reason,
+           consecutive_failures, failing_since, last_success_at, mode, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        e.id, e.accountId, e.url, JSON.stringify(e.events), e.description, e.secret, e.enabled, e.disabledAt, e.disabledReason,
+        e.consecutiveFailures, e.failingSince, e.lastSuccessAt, e.mode, e.createdAt, e.updatedAt,
+      );
+  }
+
+  /** Scoped to the account: another account's endpoint is as good as missing (spec: Authentication 6). */
+  async get(accountId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
+    const row = await this.byIdStmt.get(id) as EndpointRow | undefined;
+    return row && row.account_id === accountId ? toRecord(row) : undefined;
+  }
+
+  /** Unscoped. */
+  async getById(id: string): Promise<WebhookEndpointRecord | undefined> {
+    const row = await this.byIdStmt.get(id) as EndpointRow | undefined;
+    return row && toRecord(row);
+  }
+
+  /**
+   * Unscoped, for the delivery worker's every attempt. Not cached in memory as the SQLite engine
+   * does: another process sharing the database may change the endpoint.
+   */
+  async targetById(id: string): Promise<EndpointTarget | undefined> {
+    const row = await this.byIdStmt.get(id) as EndpointRow | undefined;
+    if (!row) return undefined;
+    const { accountId, url, events, secret, createdAt, enabled, disabledReason } = toRecord(row);
+    return Object.freeze({ id, accountId, url, events: Object.freeze(events) as string[], secret, createdAt, enabled, disabledReason });
+  }
+
+  /** Every endpoint of the account, newest first (a bounded list). */
+  async listEnabled(): Promise<WebhookEndpointRecord[]> {
+    return (await this.db.prepare('SELECT * FROM webhook_endpoints WHERE enabled ORDER BY seq').all() as EndpointRow[]).map(toRecord);
+  }
+
+  async listForAccount(accountId: string): Promise<WebhookEndpointRecord[]> {
+    return (await this.db.prepare('SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at DESC, seq DESC').all(accountId) as EndpointRow[]).map(toRecord);
+  }
+
+  async countForAccount(accountId: string): Promise<number> {
+    return (await this.db.prepare('SELECT COUNT(*) AS n FROM webhook_endpoints WHERE account_id = ?').get(accountId) as { n: number }).n;
+  }
+
+  /**
+   * The account's enabled endpoints, as routes, oldest first (the outbox reads them in every event's
+   * transaction). Not cached in memory: another process sharing the database may change them.
+   */
+  async enabledForAccount(accountId: string): Promise<EndpointRoute[]> {
+    return (await this.enabledStmt.all(accountId) as EndpointRow[]).map((r): EndpointRoute => {
+      const { id, accountId: owner, url, events, secret, createdAt } = toRecord(r);
+      return Object.freeze({ id, accountId: owner, url, events: Object.freeze(events) as string[], secret, createdAt });
+    });
+  }
+
+  async update(id: string, patch: WebhookEndpointPatch, now: number): Promise<void> {
+    const sets: string[] = ['updated_at = ?'];
+    const params: unknown[] = [now];
+    for (const [key, value] of Object.entries(patch) as Array<[keyof WebhookEndpointPatch, unknown]>) {
+      if (value === undefined) continue;
+      sets.push(`${COLUMNS[key]} = ?`);
+      params.push(key === 'events' ? JSON.stringify(value) : value);
+    }
+    await this.db.prepare(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = ?`).run(...params, id);
+  }
+
+  /** Streak bookkeeping that must not bump updatedAt (it is not a change the user made). */
+  async recordOutcome(id: string, succeeded: boolean, at: number): Promise<void> {
+    if (succeeded) await this.successStmt.run(at, id);
+    else await this.failureStmt.run(at, id);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.prepare('DELETE FROM webhook_endpoints WHERE id = ?').run(id);
+  }
+}

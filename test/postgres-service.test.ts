@@ -1,0 +1,88 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DB_FILE } from '../src/api/values/local-service.js';
+import { UnsupportedSchemaError } from '../src/server/storage/storage-errors.js';
+import { startPostgres, type PostgresServer } from './helpers/postgres.js';
+import { startTestService, type TestService } from './helpers/service.js';
+import { liveNumber } from './messages-fixtures.js';
+
+// Issue 26: the service on the PostgreSQL engine (`store: postgres://…`), end to end over HTTP,
+// against a throwaway server (test/helpers/postgres.ts).
+
+let server: PostgresServer;
+let svc: TestService;
+let url: string;
+
+/** Runs one query on a database of the test server, outside the service. */
+async function query<R extends pg.QueryResultRow>(databaseUrl: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+beforeAll(async () => {
+  server = await startPostgres();
+  url = server.url(await server.createDatabase());
+  svc = await startTestService({ store: url });
+});
+
+afterAll(async () => {
+  await svc?.stop();
+  await server?.stop();
+});
+
+describe('the service on PostgreSQL', () => {
+  it('migrates the empty database and bootstraps in it; no SQLite file is made', async () => {
+    const versions = await query<{ version: number }>(url, 'SELECT version FROM schema_migrations');
+    expect(versions.map((v) => v.version)).toEqual([1]);
+    const accounts = await query<{ id: string }>(url, 'SELECT id FROM accounts');
+    expect(accounts.map((a) => a.id)).toEqual([svc.bootstrap.accountId]);
+    expect(existsSync(join(svc.dataDir, DB_FILE))).toBe(false);
+  });
+
+  it('sends a message through HTTP: accepted, replayed by its idempotency key, delivered on the service clock, stored in PostgreSQL', async () => {
+    const sender = await liveNumber(svc);
+    const body = { to: '+14155550100', from: sender.phoneNumber, body: 'hello from PostgreSQL' };
+    const sent = await svc.call('POST', '/v1/messages', { body, headers: { 'idempotency-key': 'pg-send-1' } });
+    expect(sent.status, sent.text).toBe(201);
+    const replay = await svc.call('POST', '/v1/messages', { body, headers: { 'idempotency-key': 'pg-send-1' } });
+    expect(replay.status).toBe(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body.id).toBe(sent.body.id);
+
+    await svc.advanceJobs(1);
+    const got = await svc.call('GET', `/v1/messages/${sent.body.id}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ id: sent.body.id, status: 'delivered', body: 'hello from PostgreSQL' });
+
+    const rows = await query<{ body: string; status: string }>(url, 'SELECT body, status FROM messages WHERE id = $1', [sent.body.id]);
+    expect(rows).toEqual([{ body: 'hello from PostgreSQL', status: 'delivered' }]);
+    // The wallet still equals its ledger (the send's hold and charge committed with it).
+    const [wallet] = await query<{ balance: string; ledger: string }>(
+      url,
+      'SELECT w.balance_cents::text AS balance, (SELECT SUM(amount_cents) FROM ledger l WHERE l.account_id = w.account_id)::text AS ledger FROM wallets w WHERE w.account_id = $1',
+      [svc.bootstrap.accountId],
+    );
+    expect(wallet!.balance).toBe(wallet!.ledger);
+  });
+
+  it('refuses a database of a newer schema version, naming both versions, and changes nothing', async () => {
+    const newer = server.url(await server.createDatabase());
+    await query(newer, "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL); INSERT INTO schema_migrations VALUES (7, 'from a newer build', 'then')");
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-pg-refused-'));
+    const started = startTestService({ store: newer, dataDir });
+    await expect(started).rejects.toBeInstanceOf(UnsupportedSchemaError);
+    await expect(started).rejects.toThrow(/version 7.*versions up to 1/);
+    const tables = await query<{ table_name: string }>(newer, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
+    expect(tables.map((t) => t.table_name)).toEqual(['schema_migrations']);
+    expect(await query(newer, 'SELECT version FROM schema_migrations')).toEqual([{ version: 7 }]);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { describeStorageContract } from './contract.js';
+import { postgresEngine, stopPostgresEngine } from './engine.js';
+import { T0, seedAccount, uid, useStore } from './fixtures.js';
+import type { PgStore } from '../../src/server/storage/postgres/store.js';
+
+// Issue 26: the storage contract on the PostgreSQL engine, against a throwaway server
+// (test/helpers/postgres.ts) that this file starts on first use and stops at its end.
+describeStorageContract(postgresEngine);
+
+afterAll(stopPostgresEngine);
+
+/** Waits, a query at a time, until `cond` holds (a condition, never a fixed sleep). */
+async function until(cond: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error('condition never held');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+// What only an engine with concurrent writers can get wrong, checked with PostgreSQL's own views.
+describe('postgres engine: concurrent writers', () => {
+  const store = useStore(postgresEngine);
+
+  it("an account's feed positions become visible in order: a later event waits for an earlier uncommitted one", async () => {
+    const a = await seedAccount(store());
+    const ev = () => ({ id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: { n: 1 } });
+    let inserted!: () => void;
+    const firstInserted = new Promise<void>((r) => (inserted = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    // The first write takes position 1 and stays open.
+    const first = store().write(async (tx) => {
+      const seq = await tx.eventsRepo.insert(ev());
+      inserted();
+      await gate;
+      return seq;
+    });
+    await firstInserted;
+    let secondDone = false;
+    const second = store().write(async (tx) => await tx.eventsRepo.insert(ev()));
+    void second.then(() => (secondDone = true));
+    // Either the second write committed (out of order: the bug), or it waits on the first's lock.
+    const pool = (store() as PgStore).pool;
+    const waiting = async () =>
+      (await pool.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0]!.n > 0;
+    await until(async () => secondDone || (await waiting()));
+    const visible = await store().read(async (tx) => (await tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] })).rows.map((r) => r.seq));
+    release();
+    expect([await first, await second]).toEqual([1, 2]);
+    // Nothing visible yet, never position 2 without position 1.
+    expect(visible).toEqual([]);
+    expect(await store().read(async (tx) => (await tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] })).rows.map((r) => r.seq))).toEqual([1, 2]);
+  });
+});
