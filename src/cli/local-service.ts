@@ -102,6 +102,8 @@ export interface SpawnOptions {
   dataDir: string;
   clock?: 'system' | 'manual';
   rateLimit?: number;
+  store?: string;
+  poolSize?: number;
 }
 
 /**
@@ -119,7 +121,11 @@ export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promis
   const args = [ctx.environment.binPath, 'server', 'start', '--host', opts.host, '--port', String(opts.port), '--data', opts.dataDir, '--log', '--detached-child'];
   if (opts.clock === 'manual') args.push('--clock', 'manual');
   if (opts.rateLimit) args.push('--rate-limit', String(opts.rateLimit));
-  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: { ...ctx.env } });
+  if (opts.poolSize) args.push('--pool-size', String(opts.poolSize));
+  // The store's URL may hold a password: it goes to the child in its environment, not its argv
+  // (which any user can read in `ps`).
+  const env = { ...ctx.env, ...(opts.store ? { SVC_STORE: opts.store } : {}) };
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env });
   closeSync(log);
   child.unref();
   const deadline = Date.now() + 15_000;

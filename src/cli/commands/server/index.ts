@@ -16,6 +16,10 @@ export interface StartServerOptions {
   detach: boolean;
   log: boolean;
   rateLimit?: number;
+  /** A postgres:// URL (--store, env SVC_STORE); absent: SQLite in the data directory. */
+  store?: string;
+  /** PostgreSQL connections at most in this process (--pool-size). */
+  poolSize?: number;
   /** False in a detached child: its output is the log file, and keys never go to a log. */
   printKeys: boolean;
 }
@@ -31,14 +35,20 @@ export function register(group: Command, ctx: CliContext): void {
     .option('--detach', 'run in the background; logs go to DATA/server.log')
     .option('--rate-limit <n>', 'requests per second per key (burst is twice this)')
     .option('--log', 'log requests as JSON lines on stdout')
+    .option('--store <url>', 'postgres://user@host:port/db: keep the data in PostgreSQL, shared by every replica started on it (env SVC_STORE; default: SQLite in the data directory)')
+    .option('--pool-size <n>', 'with --store: PostgreSQL connections this process may open (default 10)')
     .addOption(new Option('--detached-child', 'started by --detach: the parent prints the bootstrap keys').hideHelp())
-    .addHelpText('after', '\nExamples:\n  $ svc server start\n  $ svc server start --port 0 --clock manual --data /tmp/svc-demo\n  $ svc server start --detach')
-    .action(async (o: { host: string; port: string; data?: string; clock: 'system' | 'manual'; detach?: boolean; rateLimit?: string; log?: boolean; detachedChild?: boolean }) => {
+    .addHelpText('after', '\nExamples:\n  $ svc server start\n  $ svc server start --port 0 --clock manual --data /tmp/svc-demo\n  $ svc server start --detach\n  $ svc server start --store postgres://svc@127.0.0.1:5432/svc --port 4011 --data /tmp/svc-replica-1')
+    .action(async (o: { host: string; port: string; data?: string; clock: 'system' | 'manual'; detach?: boolean; rateLimit?: string; log?: boolean; store?: string; poolSize?: string; detachedChild?: boolean }) => {
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0-65535', '--port');
       const rateLimit = o.rateLimit === undefined ? undefined : Number(o.rateLimit);
       if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || rateLimit < 1)) throw new UsageError('--rate-limit must be a positive whole number', '--rate-limit');
-      await (await import('./start.run.js')).runStart(ctx, { host: o.host, port, dataDir: o.data ?? ctx.dataDir, clock: o.clock, detach: Boolean(o.detach), log: Boolean(o.log), rateLimit, printKeys: !o.detachedChild });
+      const poolSize = o.poolSize === undefined ? undefined : Number(o.poolSize);
+      if (poolSize !== undefined && (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000)) throw new UsageError('--pool-size must be a whole number from 1 to 1000', '--pool-size');
+      const store = o.store ?? (ctx.env.SVC_STORE || undefined);
+      if (poolSize !== undefined && store === undefined) throw new UsageError('--pool-size is for a PostgreSQL store: give --store postgres://… too', '--pool-size');
+      await (await import('./start.run.js')).runStart(ctx, { host: o.host, port, dataDir: o.data ?? ctx.dataDir, clock: o.clock, detach: Boolean(o.detach), log: Boolean(o.log), rateLimit, store, poolSize, printKeys: !o.detachedChild });
     });
 
   group

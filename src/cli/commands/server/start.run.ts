@@ -1,13 +1,18 @@
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
-import { CliError } from '../../errors.js';
+import { CliError, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
 import { dataDirInUse } from '../../../server/storage/sqlite/data-dir-lock.js';
 import * as local from '../../local-service.js';
 import { startService } from '../../../server/main.js';
+import { isPostgresUrl, redactStoreUrl } from '../../../server/storage/store-url.js';
+import { UnsupportedSchemaError } from '../../../server/storage/storage-errors.js';
 import type { StartServerOptions } from './index.js';
 
 export async function runStart(ctx: CliContext, opts: StartServerOptions): Promise<void> {
+  if (opts.store !== undefined && !isPostgresUrl(opts.store)) {
+    throw new UsageError(`--store takes a postgres:// URL (or nothing, for SQLite in the data directory); got ${redactStoreUrl(opts.store)}`, '--store');
+  }
   const running = local.readPidInfo(opts.dataDir);
   if (running && (await local.recordedServiceRuns(running))) {
     // --detach asks for a service running in the background: one already is, so that is success
@@ -32,7 +37,8 @@ export async function runStart(ctx: CliContext, opts: StartServerOptions): Promi
     return;
   }
   const svc = await listenOrSayWhy(opts);
-  notice(ctx, `svc local service listening on ${svc.baseUrl} (data ${opts.dataDir}, ${opts.clock} clock)`);
+  const where = opts.store ? `store ${redactStoreUrl(opts.store)}, data ${opts.dataDir}` : `data ${opts.dataDir}`;
+  notice(ctx, `svc local service listening on ${svc.baseUrl} (${where}, ${opts.clock} clock)`);
   // contract §1: the keys are printed once; bootstrap.json (0600) keeps them for the local profile.
   if (svc.bootstrapCreated && opts.printKeys) notice(ctx, bootstrapNotice(svc.bootstrap, opts.dataDir));
   if (opts.port === 0) ctx.io.stdout.write(`${svc.baseUrl}\n`);
@@ -52,11 +58,23 @@ async function listenOrSayWhy(opts: StartServerOptions): Promise<Awaited<ReturnT
       log: opts.log,
       writePidFile: true,
       rateLimit: opts.rateLimit ? { ratePerSec: opts.rateLimit, burst: opts.rateLimit * 2 } : undefined,
+      ...(opts.store ? { store: opts.store } : {}),
+      ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
     });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(await local.portHeldMessage(opts.host, opts.port, opts.dataDir));
+    // issue 26: a database of another schema version is refused, nothing changed: exit 5 (conflict).
+    if (err instanceof UnsupportedSchemaError) throw new CliError(`${redactStoreUrl(opts.store ?? '')}: ${err.message}`, EXIT.conflict);
+    // The driver's own words name the host and port, never the password; the URL is shown redacted.
+    if (opts.store && isConnectionFailure(err)) throw new CliError(`cannot reach PostgreSQL at ${redactStoreUrl(opts.store)}: ${(err as Error).message}`);
     throw err;
   }
+}
+
+/** A socket-level failure to reach the database (refused, unknown host, timed out, auth refused). */
+function isConnectionFailure(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code ?? '';
+  return ['ECONNREFUSED', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', '28P01', '28000', '3D000'].includes(code);
 }
 
 function bootstrapNotice(b: { accountId: string; liveKey: string; testKey: string }, dataDir: string): string {

@@ -24,5 +24,4 @@ export async function openPgStore(url: string, opts: OpenPgStoreOptions = {}): P
   return new PgStore(pool, { guardOutsideCalls: opts.guardOutsideCalls });
 }
 
-/** Whether `store` names a PostgreSQL database (`postgres://…` or `postgresql://…`). */
-export const isPostgresUrl = (store: string): boolean => /^postgres(ql)?:\/\//i.test(store);
+export { isPostgresUrl } from '../store-url.js';
