@@ -109,6 +109,7 @@ describe('console forms: the session, its token and the same origin', () => {
     expect((await consolePost(svc, '/console/keys', cookie, fields, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await consolePost(svc, '/console/keys', cookie, fields, { origin: svc.baseUrl, 'sec-fetch-site': 'same-site' })).status).toBe(403);
     expect((await consolePost(svc, '/console/keys', cookie, fields, {})).status).toBe(403);
+    expect((await consolePost(svc, '/console/keys', cookie, fields, { origin: 'null' })).status).toBe(403);
     // Another session's token is not this one's.
     const other = await openConsole(svc);
     expect((await consolePost(svc, '/console/keys', cookie, { ...fields, csrf: other.csrf })).status).toBe(403);
@@ -130,6 +131,8 @@ describe('console forms: the session, its token and the same origin', () => {
       expect(page.headers['content-security-policy']).toContain("script-src 'self'");
       expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
       expect(page.headers['content-security-policy']).not.toContain('unsafe-inline');
+      // Not no-referrer: under it a browser sends `Origin: null` with the console's own forms (refused).
+      expect(page.headers['referrer-policy']).toBe('same-origin');
       expect(page.text).not.toMatch(/(src|href)="(https?:)?\/\//);
       expect(page.text).not.toMatch(/<script>|<style>| style="| on[a-z]+="/);
       expect(page.text).toContain('class="cmd"');

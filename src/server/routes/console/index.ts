@@ -11,6 +11,10 @@ import { endConsoleSession, exchangeConsoleLink, switchConsoleContext } from '..
 import { conversationThread, listConversations } from '../../domain/conversations.js';
 import { sendMessage } from '../../domain/messages.js';
 import { EventsFeed } from '../../domain/events/feed.js';
+import { MailboxFeed } from '../../domain/email/mailbox.js';
+import { mailboxMessageView } from '../../views/mailbox.js';
+import { mailboxMain } from '../../views/console/mailbox.js';
+import { ServiceError } from '../../errors.js';
 import { getBilling } from '../../domain/billing/billing.js';
 import { getUsage } from '../../domain/billing/usage.js';
 import { listSubaccounts } from '../../domain/accounts.js';
@@ -58,6 +62,7 @@ const LoginQuery = z.object({ token: z.string().max(200).optional() });
 const IdParam = z.object({ id: z.string().min(1).max(200) });
 const DeliveryParams = z.object({ id: z.string().min(1).max(200), deliveryId: z.string().min(1).max(200) });
 const ContextForm = z.object({ subaccount: z.string().max(200).optional() });
+const InboxQuery = z.object({ after: z.string().min(1).max(200).optional(), show: z.string().min(1).max(200).optional() });
 const FlashQuery = z.object({ sent: z.string().max(200).optional(), retried: z.string().max(200).optional() });
 
 const hidden = { hide: true } as never;
@@ -71,7 +76,11 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
     async (c) => {
       installConsoleGate(c, deps);
       const feed = new EventsFeed(deps);
-      c.addHook('preClose', async () => feed.close());
+      const mailbox = new MailboxFeed(deps);
+      c.addHook('preClose', async () => {
+        feed.close();
+        mailbox.close();
+      });
 
       /** A page in the console's frame, with who the session acts as. */
       const page = (req: Req, reply: FastifyReply, f: Omit<ConsoleFrame, 'who' | 'csrf'> & { section: SectionId }, status = 200) => {
@@ -234,6 +243,23 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         });
         return page(req, reply, { title: 'Billing and usage', section: 'billing', command: 'svc billing show', main: billingMain(billing, days, month.lines) });
       });
+
+      // The mail sandbox (local service only, like its API): oldest first, paged forward by cursor.
+      if (deps.options.sandbox) {
+        c.get('/email/inbox', gated, async (req, reply) => {
+          const { after, show } = parseWith(InboxQuery, 'query', req.query);
+          const p = await mailbox.read(req.console.actor, { after, limit: PAGE_LIMIT, wait: 0 });
+          const messages = p.messages.map(mailboxMessageView);
+          const selected = show === undefined ? undefined : messages.find((m) => m.id === show);
+          if (show !== undefined && !selected) throw new ServiceError('not_found', 'mail sandbox message not found on this page');
+          return page(req, reply, {
+            title: 'Mail sandbox',
+            section: 'email',
+            command: 'svc emails wait --to <address>',
+            main: mailboxMain(messages, selected, messages.length === PAGE_LIMIT ? p.cursor : null, after),
+          });
+        });
+      }
 
       // Anything else under /console: the console's own 404 page (not the API's 401 for a missing key).
       c.get('/*', open, async (_req, reply) => sendPage(reply, consolePage({ title: 'Not found', main: html`<p>There is no console page at this address.</p>` }), 404));

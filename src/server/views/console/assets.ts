@@ -50,6 +50,7 @@ svg .bar{fill:#0550ae}
 .filters{display:flex;gap:.5rem;align-items:end;flex-wrap:wrap;margin:.5rem 0}
 .filters label{display:block}
 pre.json{background:#fff;border:1px solid #d0d7de;padding:.5rem;overflow:auto;max-height:16rem;font-size:12px}
+iframe.email-frame{width:100%;height:24rem;border:1px solid #d0d7de;background:#fff}
 @media (max-width:40rem){main{padding:.5rem}dl.facts{grid-template-columns:1fr}}
 `;
 

@@ -13,6 +13,7 @@ export const SECTIONS = [
   { id: 'events', href: `${CONSOLE_PATH}/events`, label: 'Events' },
   { id: 'webhooks', href: `${CONSOLE_PATH}/webhooks`, label: 'Webhooks' },
   { id: 'numbers', href: `${CONSOLE_PATH}/numbers`, label: 'Numbers' },
+  { id: 'email', href: `${CONSOLE_PATH}/email/inbox`, label: 'Mail sandbox' },
   { id: 'billing', href: `${CONSOLE_PATH}/billing`, label: 'Billing' },
   { id: 'keys', href: `${CONSOLE_PATH}/keys`, label: 'Keys' },
 ] as const;
@@ -39,7 +40,9 @@ export const CONSOLE_CSP = [
 export const CONSOLE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/html; charset=utf-8',
   'Content-Security-Policy': CONSOLE_CSP,
-  'Referrer-Policy': 'no-referrer',
+  // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with the console's
+  // own forms, and the origin check would refuse them. URLs after the login carry no secret.
+  'Referrer-Policy': 'same-origin',
   'X-Content-Type-Options': 'nosniff',
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Resource-Policy': 'same-origin',
@@ -81,7 +84,6 @@ export function consolePage(f: ConsoleFrame): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
 <title>${f.title} · svc console</title>
 <link rel="stylesheet" href="${ASSETS.css}">
 <script src="${ASSETS.js}" defer></script>
