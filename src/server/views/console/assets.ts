@@ -51,7 +51,7 @@ svg .bar{fill:#0550ae}
 .filters label{display:block}
 pre.json{background:#fff;border:1px solid #d0d7de;padding:.5rem;overflow:auto;max-height:16rem;font-size:12px}
 iframe.email-frame{width:100%;height:24rem;border:1px solid #d0d7de;background:#fff}
-@media (max-width:40rem){main{padding:.5rem}dl.facts{grid-template-columns:1fr}}
+@media (max-width:40rem){main{padding:.5rem}dl.facts{grid-template-columns:1fr}table,tbody,tr,td{display:block}thead{display:none}tr{border-bottom:1px solid #d0d7de;padding:.4rem 0}td{border:0;padding:.15rem .5rem}.cmd code{font-size:12px}}
 `;
 
 export const CONSOLE_JS = `'use strict';
