@@ -59,10 +59,37 @@ try {
   await call('POST', '/v1/emails', { from: 'Shop <hello@shop.example>', to: ['ada@example.com'], subject: 'Your order is ready', html: '<h1 style="color:#0550ae">Your order is ready</h1><p>Pick it up any time before 6 pm.</p>' });
   await advance(5);
   await call('POST', '/v1/keys', { name: 'ci', mode: 'test' });
+  // An IVR on the number, and a call through it.
+  await call('PUT', `/v1/numbers/${number.id}/route`, {
+    destinations: [{ destinationType: 'pstn', destination: '+14155550199', label: 'Front desk' }],
+    ivr: {
+      enabled: true,
+      greeting: { text: 'Press 1 for sales, 2 for support' },
+      keys: [
+        { digit: '1', label: 'Sales', action: { type: 'ring', destinations: [{ destinationType: 'pstn', destination: '+14155550198' }] } },
+        { digit: '2', label: 'Support', action: { type: 'voicemail' } },
+      ],
+      fallback: { type: 'voicemail' },
+    },
+    voicemailEnabled: true,
+  });
+  const placed = await call('POST', '/v1/sandbox/calls', { from: '+14155550123', to: number.phoneNumber, scenario: { answer: { afterSecs: 2, durationSecs: 20 } } });
+  await advance(60);
+  // A brand and campaign (mock: approved at once).
+  const brand = await call('POST', '/v1/brands', { legalName: 'Bayview Dental LLC', displayName: 'Bayview Dental', entityType: 'PRIVATE_PROFIT', ein: '12-3456789', website: 'https://bayviewdental.example', email: 'office@bayviewdental.example', phone: '+14155550100', street: '1 Bay St', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US', mock: true });
+  const campaign = await call('POST', '/v1/campaigns', {
+    brandId: brand.id,
+    name: 'Appointment reminders',
+    useCase: 'ACCOUNT_NOTIFICATION',
+    description: 'Bayview Dental sends appointment reminders to patients who asked for them on our website booking form.',
+    optInDetails: 'Patients opt in on the web form at https://bayviewdental.example/book by checking an unchecked box.',
+    sampleMessages: ['Bayview Dental: your cleaning is tomorrow at 10:00. Reply STOP to opt out.', 'Bayview Dental: we moved your appointment to Friday at 2pm. Reply HELP for help, STOP to opt out.'],
+  });
 
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   mkdirSync(OUT, { recursive: true });
   const inbox = (await call('GET', '/v1/sandbox/mailbox')).data;
+
   const pages = [
     ['overview', '/console/'],
     ['messages', '/console/messages'],
@@ -71,6 +98,13 @@ try {
     ['webhooks', '/console/webhooks'],
     ['deliveries', `/console/webhooks/${endpoint.id}`],
     ['numbers', '/console/numbers'],
+    ['number-route', `/console/numbers/${number.id}`],
+    ['calls', '/console/calls'],
+    ['call', `/console/calls/${placed.id}`],
+    ['email', '/console/email'],
+    ['registration', '/console/registration'],
+    ['campaign', `/console/registration/campaigns/${campaign.id}`],
+    ['sandbox', '/console/sandbox'],
     ['mail-sandbox', `/console/email/inbox${inbox.length ? `?show=${inbox[0].id}` : ''}`],
     ['billing', '/console/billing'],
     ['keys', '/console/keys'],

@@ -103,7 +103,7 @@ describe('the console in Chromium', () => {
     expect(page.url()).not.toContain('token');
     expect(await page.evaluate(() => document.cookie)).toBe('');
     const visited: string[] = [];
-    for (const name of ['Overview', 'Messages', 'Events', 'Webhooks', 'Numbers', 'Mail sandbox', 'Billing', 'Keys']) {
+    for (const name of ['Overview', 'Messages', 'Events', 'Webhooks', 'Numbers', 'Calls', 'Email', 'Registration', 'Billing', 'Keys', 'Sandbox']) {
       await Promise.all([page.waitForLoadState('load'), page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true }).click()]);
       await page.waitForSelector('h1');
       expect(await page.locator('[aria-current="page"]').textContent()).toBe(name);
@@ -113,7 +113,7 @@ describe('the console in Chromium', () => {
       visited.push(new URL(page.url()).pathname);
       await page.screenshot({ path: join(ARTIFACTS, `console-${name.toLowerCase().replace(/ /g, '-')}.png`), fullPage: true });
     }
-    expect(visited).toHaveLength(8);
+    expect(visited).toHaveLength(11);
     // The keyboard reaches the skip link first, then the console's navigation.
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
@@ -244,5 +244,32 @@ describe('the console in Chromium', () => {
     expect(a.consoleErrors).toEqual([]);
     await a.page.context().close();
     await b.page.context().close();
+  });
+});
+
+describe('the console\'s detail pages in Chromium', () => {
+  it('are axe-clean too: a route graph, a call\'s timeline, a campaign\'s checks, an email\'s timeline', async () => {
+    const { voiceNumber, placeCall } = await import('./calls-fixtures.js');
+    const { approvedCampaign } = await import('./registration-fixtures.js');
+    const n = await voiceNumber(svc, {
+      destinations: [{ destinationType: 'pstn', destination: '+14155550199', label: 'Front desk' }],
+      ivr: { enabled: true, greeting: { text: 'Press 1 for sales' }, keys: [{ digit: '1', label: 'Sales', action: { type: 'voicemail' } }], fallback: { type: 'voicemail' } },
+      voicemailEnabled: true,
+    });
+    const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 1, durationSecs: 5 } });
+    await svc.advanceJobs(30);
+    const campaign = await approvedCampaign(svc);
+    const emails = (await svc.call('GET', '/v1/emails')).body.data as Array<{ id: string }>;
+    const w = await signIn();
+    const paths = [`/console/numbers/${n.id}`, `/console/calls/${call.id}`, `/console/registration/campaigns/${campaign.id}`, ...emails.slice(0, 1).map((e) => `/console/email/emails/${e.id}`)];
+    for (const path of paths) {
+      const res = await w.page.goto(`${svc.baseUrl}${path}`);
+      expect(res?.status(), path).toBe(200);
+      expect(await seriousAxeIssues(w.page), path).toEqual([]);
+    }
+    expect(await w.page.goto(`${svc.baseUrl}/console/calls/${call.id}`).then(() => w.page.locator('ol.timeline li').count())).toBeGreaterThan(1);
+    expect(w.consoleErrors).toEqual([]);
+    expect(w.offOrigin).toEqual([]);
+    await w.page.context().close();
   });
 });

@@ -124,7 +124,7 @@ describe('console forms: the session, its token and the same origin', () => {
 
   it('serves every page with a strict CSP and nothing from another origin', async () => {
     const { cookie } = await openConsole(svc);
-    for (const path of ['/console/', '/console/messages', '/console/events', '/console/webhooks', '/console/numbers', '/console/billing', '/console/keys']) {
+    for (const path of ['/console/', '/console/messages', '/console/events', '/console/webhooks', '/console/numbers', '/console/calls', '/console/email', '/console/email/inbox', '/console/registration', '/console/billing', '/console/keys', '/console/sandbox']) {
       const page = await consoleGet(svc, path, cookie);
       expect(page.status, path).toBe(200);
       expect(page.headers['content-security-policy']).toContain("default-src 'self'");
@@ -244,5 +244,88 @@ describe('the live stream', () => {
   it('refuses an unknown type filter', async () => {
     const { cookie } = await openConsole(svc);
     expect((await consoleGet(svc, '/console/stream?types=nope', cookie)).status).toBe(400);
+  });
+});
+
+describe('voice, email and registration pages', () => {
+  it('draws a number\'s IVR route as SVG beside its YAML, labels escaped', async () => {
+    const { voiceNumber } = await import('./calls-fixtures.js');
+    const n = await voiceNumber(svc, {
+      destinations: [{ destinationType: 'pstn', destination: '+14155550199', label: 'Front <desk>' }],
+      ivr: {
+        enabled: true,
+        greeting: { text: 'Press 1 for <sales>' },
+        keys: [
+          { digit: '1', label: 'Sales "team"', action: { type: 'ring', destinations: [{ destinationType: 'pstn', destination: '+14155550198' }] } },
+          { digit: '2', label: null, action: { type: 'voicemail' } },
+        ],
+        fallback: { type: 'voicemail' },
+      },
+      voicemailEnabled: true,
+    });
+    const { cookie } = await openConsole(svc);
+    const page = await consoleGet(svc, `/console/numbers/${n.id}`, cookie);
+    expect(page.status, page.text).toBe(200);
+    const svg = page.text.slice(page.text.indexOf('<svg'), page.text.indexOf('</svg>'));
+    expect(svg).toContain('IVR menu');
+    expect(svg).toContain('Key 1: Sales &quot;team&quot;');
+    expect(svg).toContain('Key 2');
+    expect(svg).toContain('No key: fallback');
+    expect(svg).toContain('Press 1 for &lt;sales&gt;');
+    expect(page.text).not.toContain('<sales>');
+    // The YAML beside it, and the command that changes it.
+    expect(page.text).toMatch(/<pre class="json" tabindex="0" aria-label="The route as YAML">[^<]*ivr:/);
+    expect(page.text).toContain(`svc routes edit ${n.id}`);
+  });
+
+  it('shows a call with its trace, and another account\'s call, email, campaign and number are 404', async () => {
+    const { voiceNumber, placeCall } = await import('./calls-fixtures.js');
+    const n = await voiceNumber(svc);
+    const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 1, durationSecs: 5 } });
+    await svc.advanceJobs(30);
+    const { cookie } = await openConsole(svc);
+    const page = await consoleGet(svc, `/console/calls/${call.id}`, cookie);
+    expect(page.status, page.text).toBe(200);
+    expect(page.text).toContain('<ol class="timeline">');
+    expect((await consoleGet(svc, '/console/calls', cookie)).text).toContain(call.id);
+
+    const campaign = (await import('./registration-fixtures.js')).approvedCampaign;
+    const c = await campaign(svc);
+    const child = (await svc.call('POST', '/v1/subaccounts', { body: { name: 'Pages child' } })).body;
+    const childKey = await createKey('pages-child', sub(child.id));
+    const childSession = await openConsole(svc, childKey.key);
+    for (const path of [`/console/calls/${call.id}`, `/console/calls/${call.id}/recording.wav`, `/console/numbers/${n.id}`, `/console/registration/campaigns/${c.id}`, '/console/email/emails/eml_unknown', '/console/voicemails/vm_unknown/audio.wav']) {
+      const res = await consoleGet(svc, path, childSession.cookie);
+      expect(res.status, path).toBe(404);
+    }
+    // The agency's own campaign page shows the prediction's checks.
+    const mine = await consoleGet(svc, `/console/registration/campaigns/${c.id}`, cookie);
+    expect(mine.status).toBe(200);
+    expect(mine.text).toMatch(/<strong>\d+<\/strong>\/100/);
+    expect(mine.text).toContain('class="checks"');
+  });
+
+  it('escapes brand names on the registration page', async () => {
+    const { mockBrand } = await import('./registration-fixtures.js');
+    await mockBrand(svc, {}, { displayName: 'Bikes <script>alert(1)</script>' });
+    const { cookie } = await openConsole(svc);
+    const page = await consoleGet(svc, '/console/registration', cookie);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Bikes &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page.text).not.toContain('<script>alert');
+  });
+
+  it('advances the clock from the sandbox page only for the root account\'s live key', async () => {
+    const { cookie, csrf } = await openConsole(svc);
+    const before = svc.now();
+    const res = await consolePost(svc, '/console/sandbox/advance', cookie, { csrf, seconds: '60' });
+    expect(res.status, res.text).toBe(200);
+    expect(svc.now() - before).toBeGreaterThanOrEqual(60_000);
+    const testKey = (await svc.call('POST', '/v1/keys', { body: { name: 'sandbox-test', mode: 'test' } })).body;
+    const t = await openConsole(svc, testKey.key);
+    expect((await consoleGet(svc, '/console/sandbox', t.cookie)).text).not.toContain('Advance the clock');
+    const at = svc.now();
+    expect((await consolePost(svc, '/console/sandbox/advance', t.cookie, { csrf: t.csrf, seconds: '60' })).status).toBe(403);
+    expect(svc.now()).toBe(at);
   });
 });

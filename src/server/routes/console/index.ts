@@ -3,18 +3,43 @@ import { z } from 'zod';
 import { CONSOLE_PATH } from '../../../api/values/console.js';
 import { ListQuerySchema } from '../../../api/schemas/page.js';
 import { ThreadParams } from '../../../api/schemas/conversations.js';
-import { SendMessageBody } from '../../../api/schemas/messages.js';
+import { InboundMessageBody, SendMessageBody } from '../../../api/schemas/messages.js';
 import { CreateKeyBody } from '../../../api/schemas/keys.js';
 import { DeliveryListQuery } from '../../../api/schemas/webhooks.js';
 import type { ServiceDeps } from '../../deps.js';
 import { endConsoleSession, exchangeConsoleLink, switchConsoleContext } from '../../domain/console/sessions.js';
 import { conversationThread, listConversations } from '../../domain/conversations.js';
-import { sendMessage } from '../../domain/messages.js';
+import { receiveInbound, sendMessage } from '../../domain/messages.js';
+import { assertMayActServiceWide } from '../../domain/test-keys.js';
+import { advanceClock } from '../../domain/sandbox-clock.js';
+import { clockView } from '../../views/sandbox-clock.js';
+import { sandboxMain } from '../../views/console/sandbox.js';
+import { AdvanceClockBody } from '../../../api/schemas/sandbox.js';
 import { EventsFeed } from '../../domain/events/feed.js';
 import { MailboxFeed } from '../../domain/email/mailbox.js';
 import { mailboxMessageView } from '../../views/mailbox.js';
 import { mailboxMain } from '../../views/console/mailbox.js';
 import { ServiceError } from '../../errors.js';
+import { getRoute } from '../../domain/voice/routes.js';
+import { callRecording, getCall, listCalls, voicemailAudio } from '../../domain/voice/calls.js';
+import { routeResponseView } from '../../views/routes.js';
+import { callTraceView, callView } from '../../views/calls.js';
+import { callMain, callsMain, numberMain } from '../../views/console/voice.js';
+import { requestOrigin } from '../../http/origin.js';
+import { listDomains } from '../../domain/email/domains.js';
+import { getEmail, listEmails } from '../../domain/email/send.js';
+import { emailTimeline } from '../../domain/email/email-events.js';
+import { listBrands } from '../../domain/registration/brands.js';
+import { getCampaign, listCampaigns } from '../../domain/registration/campaigns.js';
+import { predictForActor } from '../../domain/registration/prediction-request.js';
+import { domainView } from '../../views/domains.js';
+import { emailView } from '../../views/emails.js';
+import { emailEventsView } from '../../views/email-events.js';
+import { brandView } from '../../views/brands.js';
+import { campaignSummaryView, campaignView } from '../../views/campaigns.js';
+import { CreateCampaignBody } from '../../../api/schemas/campaigns.js';
+import { PredictBody } from '../../../api/schemas/registrations.js';
+import { campaignMain, emailDetailMain, emailMain, registrationMain } from '../../views/console/email-registration.js';
 import { getBilling } from '../../domain/billing/billing.js';
 import { getUsage } from '../../domain/billing/usage.js';
 import { listSubaccounts } from '../../domain/accounts.js';
@@ -87,7 +112,7 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         const { standing } = req.console;
         return sendPage(
           reply,
-          consolePage({ ...f, csrf: standing.session.csrf, who: { accountName: standing.account.name, accountId: standing.account.id, mode: standing.key.mode, viaSubaccount: standing.session.subaccountId !== null } }),
+          consolePage({ ...f, sandbox: deps.options.sandbox, csrf: standing.session.csrf, who: { accountName: standing.account.name, accountId: standing.account.id, mode: standing.key.mode, viaSubaccount: standing.session.subaccountId !== null } }),
           status,
         );
       };
@@ -243,6 +268,106 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         });
         return page(req, reply, { title: 'Billing and usage', section: 'billing', command: 'svc billing show', main: billingMain(billing, days, month.lines) });
       });
+
+      c.get('/numbers/:id', gated, async (req, reply) => {
+        const { id } = parseWith(IdParam, 'params', req.params);
+        const { actor } = req.console;
+        const state = await deps.uow.read((tx) => getRoute(tx, actor, id));
+        const [number] = await renderNumbers(deps, [state.number]);
+        return page(req, reply, {
+          title: `Number ${number!.phoneNumber}`,
+          section: 'numbers',
+          command: `svc routes get ${shellWord(number!.id)} -o yaml`,
+          main: numberMain(number!, routeResponseView(state.record, (name) => `${requestOrigin(req)}/media/${name}`)),
+        });
+      });
+
+      c.get('/calls', gated, async (req, reply) => {
+        const { cursor } = parseWith(CursorQuery, 'query', req.query);
+        const p = await deps.uow.read((tx) => listCalls(tx, req.console.actor, {}, PAGE_LIMIT, cursor));
+        return page(req, reply, { title: 'Calls', section: 'calls', command: 'svc calls list', main: callsMain(p.data.map(callView), p.hasMore ? p.nextCursor : null) });
+      });
+      c.get('/calls/:id', gated, async (req, reply) => {
+        const { id } = parseWith(IdParam, 'params', req.params);
+        const call = await deps.uow.read((tx) => getCall(tx, req.console.actor, id));
+        return page(req, reply, { title: `Call ${call.id}`, section: 'calls', command: `svc calls get ${shellWord(call.id)}`, main: callMain(callView(call), callTraceView(call)) });
+      });
+      // Audio for the page's players, read as the session's key (the API's recording and voicemail audio).
+      c.get('/calls/:id/recording.wav', gated, async (req, reply) => {
+        const { id } = parseWith(IdParam, 'params', req.params);
+        return reply.type('audio/wav').header('Cache-Control', 'no-store').send(await deps.uow.read((tx) => callRecording(tx, req.console.actor, id)));
+      });
+      c.get('/voicemails/:id/audio.wav', gated, async (req, reply) => {
+        const { id } = parseWith(IdParam, 'params', req.params);
+        return reply.type('audio/wav').header('Cache-Control', 'no-store').send(await deps.uow.read((tx) => voicemailAudio(tx, req.console.actor, id)));
+      });
+
+      c.get('/email', gated, async (req, reply) => {
+        const { cursor } = parseWith(CursorQuery, 'query', req.query);
+        const { actor } = req.console;
+        const { domains, emails } = await deps.uow.read(async (tx) => ({
+          domains: (await listDomains(tx, actor, {}, PAGE_LIMIT)).data.map(domainView),
+          emails: await listEmails(tx, actor, PAGE_LIMIT, cursor),
+        }));
+        return page(req, reply, { title: 'Email', section: 'email', command: 'svc emails list', main: emailMain(domains, emails.data.map(emailView), emails.hasMore ? emails.nextCursor : null, deps.options.sandbox) });
+      });
+      c.get('/email/emails/:id', gated, async (req, reply) => {
+        const { id } = parseWith(IdParam, 'params', req.params);
+        const { actor } = req.console;
+        const { email, timeline } = await deps.uow.read(async (tx) => ({ email: emailView(await getEmail(tx, actor, id)), timeline: emailEventsView(await emailTimeline(tx, actor, id)) }));
+        return page(req, reply, { title: `Email ${email.subject ?? email.id}`, section: 'email', command: `svc emails get ${shellWord(email.id)}`, main: emailDetailMain(email, timeline) });
+      });
+
+      c.get('/registration', gated, async (req, reply) => {
+        const { actor } = req.console;
+        const origin = requestOrigin(req);
+        const { brands, campaigns } = await deps.uow.read(async (tx) => ({
+          brands: (await listBrands(tx, actor, {}, PAGE_LIMIT)).data.map((b) => brandView(b, origin)),
+          campaigns: (await listCampaigns(tx, actor, {}, PAGE_LIMIT)).data.map(campaignSummaryView),
+        }));
+        return page(req, reply, { title: 'Registration', section: 'registration', command: 'svc brands list', main: registrationMain(brands, campaigns) });
+      });
+      c.get('/registration/campaigns/:id', gated, async (req, reply) => {
+        const { id } = parseWith(IdParam, 'params', req.params);
+        const { actor } = req.console;
+        const campaign = campaignView(await deps.uow.read((tx) => getCampaign(tx, actor, id)));
+        // The prediction of the campaign as stored: its fields that a draft takes (contract §7).
+        const fields = Object.fromEntries(Object.keys(CreateCampaignBody.shape).flatMap((k) => { const v = (campaign as Record<string, unknown>)[k]; return v === null || v === undefined ? [] : [[k, v]]; }));
+        const draft = PredictBody.safeParse({ campaign: fields });
+        const prediction = draft.success ? await deps.uow.read((tx) => predictForActor(tx, actor, draft.data)) : null;
+        return page(req, reply, { title: `Campaign ${campaign.name ?? campaign.id}`, section: 'registration', command: `svc campaigns get ${shellWord(campaign.id)}`, main: campaignMain(campaign, prediction) });
+      });
+
+      if (deps.options.sandbox) {
+        // The sandbox page: the clock (service-wide: the root account's live key only, as the API's
+        // advance) and a consumer's text.
+        const mayAdvance = (req: Req): string | null => {
+          try {
+            const { standing } = req.console;
+            assertMayActServiceWide(standing.caller, standing.key.mode, standing.session.subaccountId !== null);
+            return null;
+          } catch (err) {
+            return err instanceof ServiceError ? err.message : 'the clock cannot be moved from this session';
+          }
+        };
+        const sandboxPage = async (req: Req, reply: FastifyReply, ran?: Awaited<ReturnType<typeof advanceClock>>, flash?: string) => {
+          const numbers = (await deps.uow.read((tx) => listNumbers(tx, req.console.actor, {}, 100))).data.filter((n) => n.status !== 'released').map((n) => n.phoneNumber);
+          return page(req, reply, { title: 'Sandbox', section: 'sandbox', command: 'svc clock show', main: sandboxMain(clockView(deps.clock), numbers, req.console.standing.session.csrf, mayAdvance(req), ran, flash) });
+        };
+        c.get('/sandbox', gated, async (req, reply) => sandboxPage(req, reply));
+        c.post('/sandbox/advance', form, async (req, reply) => {
+          const { standing } = req.console;
+          assertMayActServiceWide(standing.caller, standing.key.mode, standing.session.subaccountId !== null);
+          const { seconds } = parseWith(AdvanceClockBody, 'body', { seconds: Number((req.body as Record<string, string>).seconds) });
+          return sandboxPage(req, reply, await advanceClock(deps, seconds), `Advanced ${seconds} s.`);
+        });
+        c.post('/sandbox/inbound', form, async (req, reply) => {
+          const fields = req.body as Record<string, string>;
+          const body = parseWith(InboundMessageBody, 'body', { from: fields.from ?? '', to: fields.to ?? '', body: fields.body ?? '' });
+          const received = await deps.uow.write((tx) => receiveInbound(tx, req.console.actor, body));
+          return back(reply, `${CONSOLE_PATH}/messages/${encodeURIComponent(received.from)}`);
+        });
+      }
 
       // The mail sandbox (local service only, like its API): oldest first, paged forward by cursor.
       if (deps.options.sandbox) {

@@ -50,6 +50,15 @@ svg .bar{fill:#0550ae}
 .filters{display:flex;gap:.5rem;align-items:end;flex-wrap:wrap;margin:.5rem 0}
 .filters label{display:block}
 pre.json{background:#fff;border:1px solid #d0d7de;padding:.5rem;overflow:auto;max-height:16rem;font-size:12px}
+svg .node rect{fill:#fff;stroke:#0550ae;stroke-width:1.5}
+svg .node-title{font-weight:700}
+svg .edge{stroke:#57606a;stroke-width:1.5}
+.route-graph{margin:0}.route-graph svg{max-width:100%;height:auto}
+.route-view{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;align-items:start}
+@media (max-width:60rem){.route-view{grid-template-columns:1fr}}
+ol.timeline{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:.75rem 2rem}
+ol.timeline li{margin:.2rem 0}
+audio{display:block;margin:.5rem 0}
 iframe.email-frame{width:100%;height:24rem;border:1px solid #d0d7de;background:#fff}
 @media (max-width:40rem){main{padding:.5rem}dl.facts{grid-template-columns:1fr}table,tbody,tr,td{display:block}thead{display:none}tr{border-bottom:1px solid #d0d7de;padding:.4rem 0}td{border:0;padding:.15rem .5rem}.cmd code{font-size:12px}}
 `;

@@ -13,9 +13,12 @@ export const SECTIONS = [
   { id: 'events', href: `${CONSOLE_PATH}/events`, label: 'Events' },
   { id: 'webhooks', href: `${CONSOLE_PATH}/webhooks`, label: 'Webhooks' },
   { id: 'numbers', href: `${CONSOLE_PATH}/numbers`, label: 'Numbers' },
-  { id: 'email', href: `${CONSOLE_PATH}/email/inbox`, label: 'Mail sandbox' },
+  { id: 'calls', href: `${CONSOLE_PATH}/calls`, label: 'Calls' },
+  { id: 'email', href: `${CONSOLE_PATH}/email`, label: 'Email' },
+  { id: 'registration', href: `${CONSOLE_PATH}/registration`, label: 'Registration' },
   { id: 'billing', href: `${CONSOLE_PATH}/billing`, label: 'Billing' },
   { id: 'keys', href: `${CONSOLE_PATH}/keys`, label: 'Keys' },
+  { id: 'sandbox', href: `${CONSOLE_PATH}/sandbox`, label: 'Sandbox', localOnly: true },
 ] as const;
 export type SectionId = (typeof SECTIONS)[number]['id'];
 
@@ -57,6 +60,8 @@ export interface ConsoleFrame {
   who?: { accountName: string; accountId: string; mode: string; viaSubaccount: boolean };
   /** The session's form token (the sign-out form carries it); absent on the error pages. */
   csrf?: string;
+  /** The local service (sandbox routes on): the Sandbox page is listed. */
+  sandbox?: boolean;
   /** The `svc` command that prints what the page shows. */
   command?: string;
   main: SafeHtml;
@@ -71,7 +76,7 @@ export const csrfField = (csrf: string): SafeHtml => html`<input type="hidden" n
 
 export function consolePage(f: ConsoleFrame): string {
   const nav = f.who
-    ? html`<nav aria-label="Console"><ul>${SECTIONS.map((s) => html`<li><a href="${s.href}"${s.id === f.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}</ul></nav>`
+    ? html`<nav aria-label="Console"><ul>${SECTIONS.filter((s) => f.sandbox || !('localOnly' in s)).map((s) => html`<li><a href="${s.href}"${s.id === f.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`)}</ul></nav>`
     : '';
   const who = f.who
     ? html`<p class="who">${f.who.accountName} <span class="muted">${f.who.accountId}</span> <span class="badge">${f.who.mode} key</span>${f.who.viaSubaccount ? html` <span class="badge">sub-account</span>` : ''}</p>`

@@ -25,7 +25,7 @@ ${messages.map((m) => html`<tr${m.id === selected?.id ? html` aria-current="true
     ? html`<section aria-labelledby="message-title"><h2 id="message-title">${selected.subject || '(no subject)'}</h2>
 <dl class="facts"><dt>From</dt><dd>${selected.from}</dd><dt>To</dt><dd>${selected.to}</dd><dt>Email</dt><dd>${selected.emailId}</dd></dl>
 ${selected.html !== null ? html`<h3>HTML</h3><iframe class="email-frame" title="The message's HTML (no script, nothing loaded)" sandbox="" referrerpolicy="no-referrer" srcdoc="${emailFrameDocument(selected.html)}"></iframe>` : ''}
-<h3>Text</h3><pre class="json">${selected.text}</pre>
+<h3>Text</h3><pre class="json" tabindex="0">${selected.text}</pre>
 ${commandBox(`svc emails get ${shellWord(selected.emailId)}`, 'The email')}</section>`
     : '';
   return html`<section id="live" data-live-types="email.*">${list}</section>${nextCursor ? html`<p class="pager"><a rel="next" href="${CONSOLE_PATH}/email/inbox${query({ after: nextCursor })}">Next page</a></p>` : ''}${shown}`;

@@ -70,7 +70,7 @@ ${commandBox('svc billing show', 'Wallet')}
 function eventsTable(events: EventFeedItem[]): SafeHtml {
   if (events.length === 0) return empty('No events yet.');
   return html`<div class="table-wrap"><table><caption class="muted">Newest first</caption><thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Event</th></tr></thead><tbody>
-${events.map((e) => html`<tr data-event-id="${e.id}"><td>${time(e.createdAt)}</td><td>${e.type}</td><td><details><summary>${e.id}</summary><pre class="json">${JSON.stringify(e, null, 2)}</pre></details></td></tr>`)}
+${events.map((e) => html`<tr data-event-id="${e.id}"><td>${time(e.createdAt)}</td><td>${e.type}</td><td><details><summary>${e.id}</summary><pre class="json" tabindex="0">${JSON.stringify(e, null, 2)}</pre></details></td></tr>`)}
 </tbody></table></div>`;
 }
 
@@ -158,7 +158,7 @@ ${commandBox('svc keys revoke <id>', 'Revoke from the CLI')}`;
 export function numbersMain(numbers: PhoneNumber[], nextCursor: string | null): SafeHtml {
   if (numbers.length === 0) return html`${empty('No numbers.')}${commandBox('svc numbers search --area-code 415', 'Find one')}`;
   return html`<div class="table-wrap"><table><thead><tr><th scope="col">Number</th><th scope="col">Label</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Campaign</th></tr></thead><tbody>
-${numbers.map((n) => html`<tr><td>${n.phoneNumber}<br><span class="muted">${n.id}</span></td><td>${n.label ?? ''}</td><td>${n.type}</td><td>${n.status}</td><td>${n.campaignName ?? ''}</td></tr>`)}
+${numbers.map((n) => html`<tr><td><a href="${P}/numbers/${encodeURIComponent(n.id)}">${n.phoneNumber}</a><br><span class="muted">${n.id}</span></td><td>${n.label ?? ''}</td><td>${n.type}</td><td>${n.status}</td><td>${n.campaignName ?? ''}</td></tr>`)}
 </tbody></table></div>${pager(nextCursor)}`;
 }
 
