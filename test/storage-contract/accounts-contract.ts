@@ -285,5 +285,20 @@ export function accountsContract(engine: EngineUnderTest): void {
         expect(await tx.consoleSessions.delete(live.hash)).toBe(false);
       });
     });
+
+    it('removes the sessions of a key that is removed (a bootstrap key put back after a snapshot load)', async () => {
+      const a = await seedAccount(store());
+      const k = key(a.id);
+      const s = row(a.id, k.id);
+      await store().write(async (tx) => {
+        await tx.keys.insert(k);
+        await tx.consoleSessions.insert(s);
+      });
+      await store().write(async (tx) => await tx.keys.deleteByHash(k.hash));
+      await store().read(async (tx) => {
+        expect(await tx.keys.findByHash(k.hash)).toBeUndefined();
+        expect(await tx.consoleSessions.get(s.hash)).toBeUndefined();
+      });
+    });
   });
 }

@@ -816,9 +816,10 @@ MIGRATIONS.push({
     CREATE TABLE console_sessions (
       hash TEXT PRIMARY KEY,
       kind TEXT NOT NULL CHECK (kind IN ('link','session')),
-      key_id TEXT NOT NULL REFERENCES api_keys(id),
-      account_id TEXT NOT NULL REFERENCES accounts(id),
-      subaccount_id TEXT REFERENCES accounts(id),
+      -- A key removed (a bootstrap key re-minted after a snapshot load) takes its sessions with it.
+      key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+      account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      subaccount_id TEXT REFERENCES accounts(id) ON DELETE CASCADE,
       csrf TEXT NOT NULL,
       created_at INTEGER NOT NULL,
       expires_at INTEGER NOT NULL
