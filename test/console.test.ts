@@ -305,6 +305,20 @@ describe('voice, email and registration pages', () => {
     expect(mine.text).toContain('class="checks"');
   });
 
+  it('plays a recorded call: the page has its player, the audio is served to the session', async () => {
+    const { voiceNumber, placeCall } = await import('./calls-fixtures.js');
+    const n = await voiceNumber(svc, { destinationType: 'pstn', destination: '+14155550199', recordCalls: true });
+    const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 1, durationSecs: 4 } });
+    await svc.advanceJobs(30);
+    const { cookie } = await openConsole(svc);
+    const page = await consoleGet(svc, `/console/calls/${call.id}`, cookie);
+    expect(page.text).toContain(`<audio controls preload="none" src="/console/calls/${call.id}/recording.wav"`);
+    const audio = await consoleGet(svc, `/console/calls/${call.id}/recording.wav`, cookie);
+    expect(audio.status).toBe(200);
+    expect(audio.headers['content-type']).toBe('audio/wav');
+    expect((await consoleGet(svc, `/console/calls/${call.id}/recording.wav`)).status).toBe(401);
+  });
+
   it('escapes brand names on the registration page', async () => {
     const { mockBrand } = await import('./registration-fixtures.js');
     await mockBrand(svc, {}, { displayName: 'Bikes <script>alert(1)</script>' });

@@ -17,29 +17,7 @@ import { sandboxMain } from '../../views/console/sandbox.js';
 import { AdvanceClockBody } from '../../../api/schemas/sandbox.js';
 import { EventsFeed } from '../../domain/events/feed.js';
 import { MailboxFeed } from '../../domain/email/mailbox.js';
-import { mailboxMessageView } from '../../views/mailbox.js';
-import { mailboxMain } from '../../views/console/mailbox.js';
 import { ServiceError } from '../../errors.js';
-import { getRoute } from '../../domain/voice/routes.js';
-import { callRecording, getCall, listCalls, voicemailAudio } from '../../domain/voice/calls.js';
-import { routeResponseView } from '../../views/routes.js';
-import { callTraceView, callView } from '../../views/calls.js';
-import { callMain, callsMain, numberMain } from '../../views/console/voice.js';
-import { requestOrigin } from '../../http/origin.js';
-import { listDomains } from '../../domain/email/domains.js';
-import { getEmail, listEmails } from '../../domain/email/send.js';
-import { emailTimeline } from '../../domain/email/email-events.js';
-import { listBrands } from '../../domain/registration/brands.js';
-import { getCampaign, listCampaigns } from '../../domain/registration/campaigns.js';
-import { predictForActor } from '../../domain/registration/prediction-request.js';
-import { domainView } from '../../views/domains.js';
-import { emailView } from '../../views/emails.js';
-import { emailEventsView } from '../../views/email-events.js';
-import { brandView } from '../../views/brands.js';
-import { campaignSummaryView, campaignView } from '../../views/campaigns.js';
-import { CreateCampaignBody } from '../../../api/schemas/campaigns.js';
-import { PredictBody } from '../../../api/schemas/registrations.js';
-import { campaignMain, emailDetailMain, emailMain, registrationMain } from '../../views/console/email-registration.js';
 import { getBilling } from '../../domain/billing/billing.js';
 import { getUsage } from '../../domain/billing/usage.js';
 import { listSubaccounts } from '../../domain/accounts.js';
@@ -57,44 +35,27 @@ import { deliveryView, webhookEndpointView } from '../../views/webhooks.js';
 import { CONSOLE_CSS, CONSOLE_JS } from '../../views/console/assets.js';
 import { consolePage, type ConsoleFrame, type SectionId } from '../../views/console/layout.js';
 import { html, shellWord } from '../../views/console/html.js';
-import {
-  billingMain,
-  conversationsMain,
-  deliveriesMain,
-  eventsMain,
-  keysMain,
-  numbersMain,
-  overviewMain,
-  threadMain,
-  webhooksMain,
-} from '../../views/console/pages.js';
+import { billingMain, conversationsMain, deliveriesMain, eventsMain, keysMain, numbersMain, overviewMain, threadMain, webhooksMain } from '../../views/console/pages.js';
 import { renderNumbers } from '../numbers.js';
-import { FORM_BODY_LIMIT, FORM_TYPE, installConsoleGate, parseWith, sendPage, sessionCookie, clearedCookie } from './gate.js';
+import { installConsoleGate, parseWith, sendPage, sessionCookie, clearedCookie } from './gate.js';
 import { consoleStreamRoute } from './stream.js';
+import { CursorQuery, IdParam, PAGE_LIMIT, form, gated, open, type ConsoleKit } from './kit.js';
+import { consoleVoicePages } from './voice.js';
+import { consoleEmailAndRegistrationPages } from './email-registration.js';
 
 // issue 27: the console, served by the service under /console. Every page reads through the same
 // domain functions as the API routes, with the session's key as the caller (never HTTP to itself),
 // so a session sees exactly what its key may see; another account's id is a 404 page.
 
 type Req = FastifyRequest;
-const PAGE_LIMIT = 25;
 const USAGE_DAYS = 14;
 const DAY_MS = 86_400_000;
 
-const CursorQuery = z.object({ cursor: z.string().min(1).max(500).optional() });
 const EventsQuery = z.object({ cursor: z.string().min(1).max(500).optional(), types: z.string().max(2000).optional() });
 const LoginQuery = z.object({ token: z.string().max(200).optional() });
-const IdParam = z.object({ id: z.string().min(1).max(200) });
 const DeliveryParams = z.object({ id: z.string().min(1).max(200), deliveryId: z.string().min(1).max(200) });
 const ContextForm = z.object({ subaccount: z.string().max(200).optional() });
-const InboxQuery = z.object({ after: z.string().min(1).max(200).optional(), show: z.string().min(1).max(200).optional() });
 const FlashQuery = z.object({ sent: z.string().max(200).optional(), retried: z.string().max(200).optional() });
-
-const hidden = { hide: true } as never;
-const open = { config: { public: true, consoleOpen: true }, schema: hidden };
-const gated = { config: { public: true }, schema: hidden };
-// Forms declare their body type: the service's rule for POSTs without one refuses any body (http/bodyless.ts).
-const form = { config: { public: true }, schema: { hide: true, consumes: [FORM_TYPE] } as never, bodyLimit: FORM_BODY_LIMIT };
 
 export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   app.register(
@@ -117,6 +78,7 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         );
       };
       const back = (reply: FastifyReply, to: string) => reply.code(303).header('Location', to).header('Cache-Control', 'no-store').send();
+      const kit: ConsoleKit = { c, deps, page, mailbox };
 
       c.get('/assets/console.css', open, async (_req, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').send(CONSOLE_CSS));
       c.get('/assets/console.js', open, async (_req, reply) => reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').send(CONSOLE_JS));
@@ -269,74 +231,8 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         return page(req, reply, { title: 'Billing and usage', section: 'billing', command: 'svc billing show', main: billingMain(billing, days, month.lines) });
       });
 
-      c.get('/numbers/:id', gated, async (req, reply) => {
-        const { id } = parseWith(IdParam, 'params', req.params);
-        const { actor } = req.console;
-        const state = await deps.uow.read((tx) => getRoute(tx, actor, id));
-        const [number] = await renderNumbers(deps, [state.number]);
-        return page(req, reply, {
-          title: `Number ${number!.phoneNumber}`,
-          section: 'numbers',
-          command: `svc routes get ${shellWord(number!.id)} -o yaml`,
-          main: numberMain(number!, routeResponseView(state.record, (name) => `${requestOrigin(req)}/media/${name}`)),
-        });
-      });
-
-      c.get('/calls', gated, async (req, reply) => {
-        const { cursor } = parseWith(CursorQuery, 'query', req.query);
-        const p = await deps.uow.read((tx) => listCalls(tx, req.console.actor, {}, PAGE_LIMIT, cursor));
-        return page(req, reply, { title: 'Calls', section: 'calls', command: 'svc calls list', main: callsMain(p.data.map(callView), p.hasMore ? p.nextCursor : null) });
-      });
-      c.get('/calls/:id', gated, async (req, reply) => {
-        const { id } = parseWith(IdParam, 'params', req.params);
-        const call = await deps.uow.read((tx) => getCall(tx, req.console.actor, id));
-        return page(req, reply, { title: `Call ${call.id}`, section: 'calls', command: `svc calls get ${shellWord(call.id)}`, main: callMain(callView(call), callTraceView(call)) });
-      });
-      // Audio for the page's players, read as the session's key (the API's recording and voicemail audio).
-      c.get('/calls/:id/recording.wav', gated, async (req, reply) => {
-        const { id } = parseWith(IdParam, 'params', req.params);
-        return reply.type('audio/wav').header('Cache-Control', 'no-store').send(await deps.uow.read((tx) => callRecording(tx, req.console.actor, id)));
-      });
-      c.get('/voicemails/:id/audio.wav', gated, async (req, reply) => {
-        const { id } = parseWith(IdParam, 'params', req.params);
-        return reply.type('audio/wav').header('Cache-Control', 'no-store').send(await deps.uow.read((tx) => voicemailAudio(tx, req.console.actor, id)));
-      });
-
-      c.get('/email', gated, async (req, reply) => {
-        const { cursor } = parseWith(CursorQuery, 'query', req.query);
-        const { actor } = req.console;
-        const { domains, emails } = await deps.uow.read(async (tx) => ({
-          domains: (await listDomains(tx, actor, {}, PAGE_LIMIT)).data.map(domainView),
-          emails: await listEmails(tx, actor, PAGE_LIMIT, cursor),
-        }));
-        return page(req, reply, { title: 'Email', section: 'email', command: 'svc emails list', main: emailMain(domains, emails.data.map(emailView), emails.hasMore ? emails.nextCursor : null, deps.options.sandbox) });
-      });
-      c.get('/email/emails/:id', gated, async (req, reply) => {
-        const { id } = parseWith(IdParam, 'params', req.params);
-        const { actor } = req.console;
-        const { email, timeline } = await deps.uow.read(async (tx) => ({ email: emailView(await getEmail(tx, actor, id)), timeline: emailEventsView(await emailTimeline(tx, actor, id)) }));
-        return page(req, reply, { title: `Email ${email.subject ?? email.id}`, section: 'email', command: `svc emails get ${shellWord(email.id)}`, main: emailDetailMain(email, timeline) });
-      });
-
-      c.get('/registration', gated, async (req, reply) => {
-        const { actor } = req.console;
-        const origin = requestOrigin(req);
-        const { brands, campaigns } = await deps.uow.read(async (tx) => ({
-          brands: (await listBrands(tx, actor, {}, PAGE_LIMIT)).data.map((b) => brandView(b, origin)),
-          campaigns: (await listCampaigns(tx, actor, {}, PAGE_LIMIT)).data.map(campaignSummaryView),
-        }));
-        return page(req, reply, { title: 'Registration', section: 'registration', command: 'svc brands list', main: registrationMain(brands, campaigns) });
-      });
-      c.get('/registration/campaigns/:id', gated, async (req, reply) => {
-        const { id } = parseWith(IdParam, 'params', req.params);
-        const { actor } = req.console;
-        const campaign = campaignView(await deps.uow.read((tx) => getCampaign(tx, actor, id)));
-        // The prediction of the campaign as stored: its fields that a draft takes (contract §7).
-        const fields = Object.fromEntries(Object.keys(CreateCampaignBody.shape).flatMap((k) => { const v = (campaign as Record<string, unknown>)[k]; return v === null || v === undefined ? [] : [[k, v]]; }));
-        const draft = PredictBody.safeParse({ campaign: fields });
-        const prediction = draft.success ? await deps.uow.read((tx) => predictForActor(tx, actor, draft.data)) : null;
-        return page(req, reply, { title: `Campaign ${campaign.name ?? campaign.id}`, section: 'registration', command: `svc campaigns get ${shellWord(campaign.id)}`, main: campaignMain(campaign, prediction) });
-      });
+      consoleVoicePages(kit);
+      consoleEmailAndRegistrationPages(kit);
 
       if (deps.options.sandbox) {
         // The sandbox page: the clock (service-wide: the root account's live key only, as the API's
@@ -366,23 +262,6 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
           const body = parseWith(InboundMessageBody, 'body', { from: fields.from ?? '', to: fields.to ?? '', body: fields.body ?? '' });
           const received = await deps.uow.write((tx) => receiveInbound(tx, req.console.actor, body));
           return back(reply, `${CONSOLE_PATH}/messages/${encodeURIComponent(received.from)}`);
-        });
-      }
-
-      // The mail sandbox (local service only, like its API): oldest first, paged forward by cursor.
-      if (deps.options.sandbox) {
-        c.get('/email/inbox', gated, async (req, reply) => {
-          const { after, show } = parseWith(InboxQuery, 'query', req.query);
-          const p = await mailbox.read(req.console.actor, { after, limit: PAGE_LIMIT, wait: 0 });
-          const messages = p.messages.map(mailboxMessageView);
-          const selected = show === undefined ? undefined : messages.find((m) => m.id === show);
-          if (show !== undefined && !selected) throw new ServiceError('not_found', 'mail sandbox message not found on this page');
-          return page(req, reply, {
-            title: 'Mail sandbox',
-            section: 'email',
-            command: 'svc emails wait --to <address>',
-            main: mailboxMain(messages, selected, messages.length === PAGE_LIMIT ? p.cursor : null, after),
-          });
         });
       }
 
