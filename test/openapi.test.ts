@@ -10,6 +10,8 @@ let doc: any;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** Registered on purpose without a document entry: the document itself. */
 const UNDOCUMENTED = new Set(['GET /openapi.json']);
+/** issue 27: the console's HTML pages and forms are a browser's, not the API's (POST /v1/console/sessions documents how to open them). */
+const isConsolePage = (route: string): boolean => / \/console(\/|$)/.test(route);
 
 beforeAll(async () => {
   svc = await startTestService();
@@ -72,7 +74,7 @@ describe('GET /openapi.json', () => {
   });
 
   it('lists every route the service has, and only those', () => {
-    const registered = registeredRoutes(svc.app).filter((r) => !UNDOCUMENTED.has(r));
+    const registered = registeredRoutes(svc.app).filter((r) => !UNDOCUMENTED.has(r) && !isConsolePage(r));
     expect(registered.length).toBeGreaterThan(5);
     expect(documentedOperations()).toEqual(registered);
   });

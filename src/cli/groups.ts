@@ -38,6 +38,7 @@ export const GROUPS: Record<string, GroupEntry> = {
   suppressions: { summary: 'Addresses email is no longer sent to (bounces, complaints, unsubscribes)', load: () => import('./commands/suppressions/index.js') },
   webhooks: { summary: 'Webhook endpoints, their delivery log, and forwarding events to a local handler (listen)', load: () => import('./commands/webhooks/index.js') },
   events: { summary: 'List the events feed, or follow it live', load: () => import('./commands/events/index.js') },
+  console: { summary: 'Open the console: the service\'s web pages for this profile (--no-open prints the link)', load: () => import('./commands/console/index.js') },
   keys: { summary: 'Create, list and revoke API keys', load: () => import('./commands/keys/index.js') },
   usage: { summary: 'Spend per category for a period, with a total (dollars on a terminal, cents in json)', load: () => import('./commands/usage/index.js') },
   billing: { summary: 'Plan, subscription, prepaid wallet (top up, auto-recharge), card and monthly spend limit', load: () => import('./commands/billing/index.js') },

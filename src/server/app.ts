@@ -46,6 +46,8 @@ import { emailEventsRoutes } from './routes/email-events.js';
 import { sandboxEmailRoutes } from './routes/sandbox-email.js';
 import { billingRoutes } from './routes/billing.js';
 import { sandboxBillingRoutes } from './routes/sandbox-billing.js';
+import { consoleSessionRoutes } from './routes/console-sessions.js';
+import { consoleRoutes } from './routes/console/index.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -190,6 +192,9 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   if (deps.options.sandbox) sandboxEmailRoutes(app, deps);
   billingRoutes(app, deps);
   if (deps.options.sandbox) sandboxBillingRoutes(app, deps);
+  // issue 27: the console (HTML pages under /console) and the API call that mints its one-time link.
+  consoleSessionRoutes(app, deps);
+  consoleRoutes(app, deps);
 
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {

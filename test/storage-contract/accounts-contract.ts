@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KeyRecord } from '../../src/server/storage/keys-repo.js';
+import type { ConsoleSessionRecord } from '../../src/server/storage/console-sessions-repo.js';
 import type { IdempotencyScope } from '../../src/server/storage/idempotency-repo.js';
 import { CLOCK_STATE_KEY } from '../../src/server/storage/service-state-repo.js';
 import type { EngineUnderTest } from './engine.js';
@@ -251,6 +252,52 @@ export function accountsContract(engine: EngineUnderTest): void {
         expect(await tx.usageStats.ownedNumbers(a.id)).toBe(2);
         expect(await tx.usageStats.messagesSince(a.id, T0)).toBe(2);
         expect(await tx.usageStats.messagesSince(b.id, T0)).toBe(1);
+      });
+    });
+  });
+
+  describe('console sessions (issue 27)', () => {
+    const store = useStore(engine);
+    const row = (accountId: string, keyId: string, over: Partial<ConsoleSessionRecord> = {}): ConsoleSessionRecord => ({
+      hash: uid('hash'), kind: 'session', keyId, accountId, subaccountId: null, csrf: uid('csrf'), createdAt: T0, expiresAt: T0 + 1000, ...over,
+    });
+
+    it('round-trips a row, switches its sub-account, deletes once, and removes the expired ones', async () => {
+      const a = await seedAccount(store(), { isAgency: true });
+      const child = await seedAccount(store(), { parentId: a.id });
+      const k = key(a.id);
+      const live = row(a.id, k.id, { kind: 'link', expiresAt: T0 + 60_000 });
+      const old = row(a.id, k.id, { expiresAt: T0 });
+      await store().write(async (tx) => {
+        await tx.keys.insert(k);
+        await tx.consoleSessions.insert(live);
+        await tx.consoleSessions.insert(old);
+        await tx.consoleSessions.setSubaccount(live.hash, child.id);
+      });
+      await store().read(async (tx) => {
+        expect(await tx.consoleSessions.get(live.hash)).toEqual({ ...live, subaccountId: child.id });
+        expect(await tx.consoleSessions.get('missing')).toBeUndefined();
+      });
+      await store().write(async (tx) => {
+        await tx.consoleSessions.deleteExpired(T0);
+        expect(await tx.consoleSessions.get(old.hash)).toBeUndefined();
+        expect(await tx.consoleSessions.delete(live.hash)).toBe(true);
+        expect(await tx.consoleSessions.delete(live.hash)).toBe(false);
+      });
+    });
+
+    it('removes the sessions of a key that is removed (a bootstrap key put back after a snapshot load)', async () => {
+      const a = await seedAccount(store());
+      const k = key(a.id);
+      const s = row(a.id, k.id);
+      await store().write(async (tx) => {
+        await tx.keys.insert(k);
+        await tx.consoleSessions.insert(s);
+      });
+      await store().write(async (tx) => await tx.keys.deleteByHash(k.hash));
+      await store().read(async (tx) => {
+        expect(await tx.keys.findByHash(k.hash)).toBeUndefined();
+        expect(await tx.consoleSessions.get(s.hash)).toBeUndefined();
       });
     });
   });

@@ -23,3 +23,4 @@ export * from './ports.js';
 export * from './email.js';
 export * from './billing.js';
 export * from './opt-outs.js';
+export * from './console.js';

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { CONSOLE_LOGIN_PATH } from '../../api/values/console.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, validationError } from '../errors.js';
 import type { IdempotencyRecord, IdempotencyRepo, IdempotencyScope } from '../storage/idempotency-repo.js';
@@ -110,9 +111,9 @@ export interface IdempotencyDeps {
   clock: Clock;
 }
 
-// Secrets shown once (API keys, webhook signing secrets) are never stored for a replay.
-// A whole key or secret: a key's `prefix` (sk_live_ab12) is not one.
-const SECRET_VALUE = /^(sk_(live|test)_[0-9A-Za-z]{32}|whsec_[0-9A-Za-z_-]{16,})$/;
+// Secrets shown once (API keys, webhook signing secrets, a console link: issue 27) are never stored
+// for a replay. A whole key or secret: a key's `prefix` (sk_live_ab12) is not one.
+const SECRET_VALUE = new RegExp(`^(sk_(live|test)_[0-9A-Za-z]{32}|whsec_[0-9A-Za-z_-]{16,}|https?://[^\\s?]+${CONSOLE_LOGIN_PATH}\\?token=[0-9A-Za-z]+)$`);
 
 /**
  * The response as a replay may show it: every secret value replaced by null. Our responses nest a

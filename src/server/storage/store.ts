@@ -3,6 +3,7 @@ import type { BlockedNumbersRepo } from './blocked-numbers-repo.js';
 import type { BrandsRepo } from './brands-repo.js';
 import type { CallsRepo } from './calls-repo.js';
 import type { CampaignsRepo } from './campaigns-repo.js';
+import type { ConsoleSessionsRepo } from './console-sessions-repo.js';
 import type { DevicesRepo } from './devices-repo.js';
 import type { EmailsRepo } from './emails-repo.js';
 import type { EventsRepo } from './events-repo.js';
@@ -77,6 +78,8 @@ export interface Repositories {
   webhookEndpoints: WebhookEndpointsRepo;
   webhookDeliveries: WebhookDeliveriesRepo;
   usageStats: UsageStatsRepo;
+  /** issue 27: console one-time links and sessions. */
+  consoleSessions: ConsoleSessionsRepo;
   /** What the service keeps about itself (the saved clock). */
   serviceState: ServiceStateRepo;
 }

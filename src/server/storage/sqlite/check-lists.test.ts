@@ -11,6 +11,7 @@ import { DOMAIN_STATUSES, EMAIL_STATUSES, RECIPIENT_KINDS, RECIPIENT_STATUSES, S
 import { BRAND_STATUSES, CAMPAIGN_STATUSES, CNP_SHARING_STATUSES, ENTITY_TYPES, IDENTITY_STATUSES, PORT_DOCUMENT_TYPES, PORT_STATUSES } from '../../../api/values/registration.js';
 import { OPT_OUT_STATUSES } from '../../../api/values/opt-outs.js';
 import { IDEMPOTENCY_STATES } from '../idempotency-repo.js';
+import { CONSOLE_SESSION_KINDS } from '../../../api/values/console.js';
 
 // The migrations repeat each enum as a CHECK list (SQLite has no enum type). Every CHECK list of a
 // freshly migrated database must equal the list it mirrors, so an enum cannot grow on one side only.
@@ -62,6 +63,8 @@ const MIRRORS: Record<string, readonly string[]> = {
   'opt_outs.status': OPT_OUT_STATUSES,
   // Storage-only states (not in the API): their lists live beside their repositories.
   'idempotency_keys.state': IDEMPOTENCY_STATES,
+  // issue 27: a one-time console link or the session it became.
+  'console_sessions.kind': CONSOLE_SESSION_KINDS,
 };
 
 function checkLists(): Record<string, string[]> {

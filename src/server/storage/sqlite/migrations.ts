@@ -803,3 +803,27 @@ MIGRATIONS.push({
     ALTER TABLE sandbox_dns ADD COLUMN mode TEXT NOT NULL DEFAULT 'live' CHECK (mode IN ('live','test'));
   `,
 });
+
+MIGRATIONS.push({
+  version: 18,
+  name: 'console sessions and their one-time links',
+  sql: `
+    -- issue 27: the console. A row is a one-time link (kind 'link', 60 s) or the session it became
+    -- (kind 'session'); only a SHA-256 of the link's token or of the session cookie is kept, so a copy
+    -- of the database opens no console. Sessions live here, not in memory: a restart keeps them valid
+    -- until they expire. Each is bound to the key that minted it (revoking it ends the session) and
+    -- to the sub-account it acts on (NULL: the key's own account).
+    CREATE TABLE console_sessions (
+      hash TEXT PRIMARY KEY,
+      kind TEXT NOT NULL CHECK (kind IN ('link','session')),
+      -- A key removed (a bootstrap key re-minted after a snapshot load) takes its sessions with it.
+      key_id TEXT NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+      account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+      subaccount_id TEXT REFERENCES accounts(id) ON DELETE CASCADE,
+      csrf TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      expires_at INTEGER NOT NULL
+    );
+    CREATE INDEX console_sessions_expiry ON console_sessions(expires_at);
+  `,
+});

@@ -3,6 +3,7 @@ import { SqliteBlockedNumbersRepo } from './blocked-numbers-repo.js';
 import { SqliteBrandsRepo } from './brands-repo.js';
 import { SqliteCallsRepo } from './calls-repo.js';
 import { SqliteCampaignsRepo } from './campaigns-repo.js';
+import { SqliteConsoleSessionsRepo } from './console-sessions-repo.js';
 import { SqliteDevicesRepo } from './devices-repo.js';
 import { SqliteEmailsRepo } from './emails-repo.js';
 import { SqliteEventsRepo } from './events-repo.js';
@@ -38,6 +39,7 @@ export function sqliteRepositories(db: Db): Repositories {
     brands: new SqliteBrandsRepo(db),
     calls: new SqliteCallsRepo(db),
     campaigns: new SqliteCampaignsRepo(db),
+    consoleSessions: new SqliteConsoleSessionsRepo(db),
     devices: new SqliteDevicesRepo(db),
     emails: new SqliteEmailsRepo(db),
     eventsRepo: new SqliteEventsRepo(db),

@@ -1,0 +1,11 @@
+import type { ApiClient } from '../client/client.js';
+import type { ConsoleLink } from '../schemas/console.js';
+import { responseParser } from '../parsers.js';
+
+const consoleLinkParser = responseParser('ConsoleLinkSchema');
+
+/** POST /v1/console/sessions: a one-time link that opens the console as this key (issue 27). */
+export async function createConsoleLink(client: ApiClient): Promise<ConsoleLink> {
+  // Never retried: a link is good once, and a retry would only mint another.
+  return (await client.request({ method: 'POST', path: '/v1/console/sessions', schema: consoleLinkParser, maxAttempts: 1 })).data;
+}

@@ -1,0 +1,104 @@
+// issue 27: the console's one stylesheet and one script, served under /console/assets/ (the CSP
+// allows no inline script or style, and nothing from elsewhere). Kept here as text so the build
+// ships them with the code; each is small and has no dependency.
+
+export const CONSOLE_CSS = `
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif;color:#1f2328;background:#f6f8fa}
+a{color:#0550ae}
+.skip{position:absolute;left:-999px}.skip:focus{left:1rem;top:1rem;background:#fff;padding:.5rem;z-index:2}
+header.top{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.5rem 1rem;background:#1f2328;color:#fff}
+header.top a{color:#fff;font-weight:700;text-decoration:none}
+header.top .who{margin:0;flex:1}
+header.top .muted{color:#d0d7de}
+.brand{margin:0}
+.badge{display:inline-block;border:1px solid currentColor;border-radius:1rem;padding:0 .5rem;font-size:.8rem}
+nav[aria-label=Console] ul{display:flex;flex-wrap:wrap;gap:.25rem;list-style:none;margin:0;padding:.5rem 1rem;background:#fff;border-bottom:1px solid #d0d7de}
+nav[aria-label=Console] a{display:block;padding:.25rem .75rem;border-radius:4px;text-decoration:none}
+nav[aria-label=Console] a[aria-current=page]{background:#0550ae;color:#fff}
+main{max-width:72rem;margin:0 auto;padding:1rem}
+h1{font-size:1.5rem;margin:.5rem 0 1rem}
+h2{font-size:1.15rem;margin:1.5rem 0 .5rem}
+.cmd{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem;background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:.4rem .6rem;margin:.5rem 0}
+.cmd code{flex:1;font:13px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;overflow-wrap:anywhere}
+.cmd-label{font-size:.8rem;color:#57606a}
+button,input,select,textarea{font:inherit}
+button{background:#0550ae;color:#fff;border:0;border-radius:4px;padding:.35rem .8rem;cursor:pointer}
+button.secondary,.signout button{background:#fff;color:#1f2328;border:1px solid #57606a}
+:focus-visible{outline:3px solid #bf8700;outline-offset:2px}
+table{border-collapse:collapse;width:100%;background:#fff}
+th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #d0d7de;vertical-align:top;overflow-wrap:anywhere}
+th{font-size:.85rem;color:#57606a}
+.table-wrap{overflow-x:auto}
+.muted{color:#57606a}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem;background:#fff;padding:.75rem;border:1px solid #d0d7de;border-radius:6px}
+dl.facts dt{color:#57606a}
+dl.facts dd{margin:0;overflow-wrap:anywhere}
+.thread{list-style:none;padding:0;display:flex;flex-direction:column;gap:.5rem}
+.bubble{max-width:36rem;padding:.5rem .75rem;border-radius:10px;background:#fff;border:1px solid #d0d7de;white-space:pre-wrap;overflow-wrap:anywhere}
+.bubble.outbound{align-self:flex-end;background:#ddf4ff}
+.bubble .meta{display:block;font-size:.8rem;color:#57606a;white-space:normal}
+form.stack{display:flex;flex-direction:column;gap:.5rem;max-width:36rem;background:#fff;padding:.75rem;border:1px solid #d0d7de;border-radius:6px}
+form.inline{display:inline}
+label{font-weight:600}
+input[type=text],select,textarea{padding:.4rem;border:1px solid #57606a;border-radius:4px;background:#fff;color:#1f2328;width:100%}
+.notice{background:#fff8c5;border:1px solid #bf8700;padding:.5rem .75rem;border-radius:6px}
+.error{background:#ffebe9;border:1px solid #cf222e;padding:.5rem .75rem;border-radius:6px}
+.pager{margin:1rem 0}
+svg text{font:12px system-ui,sans-serif;fill:#1f2328}
+svg .bar{fill:#0550ae}
+.filters{display:flex;gap:.5rem;align-items:end;flex-wrap:wrap;margin:.5rem 0}
+.filters label{display:block}
+pre.json{background:#fff;border:1px solid #d0d7de;padding:.5rem;overflow:auto;max-height:16rem;font-size:12px}
+svg .node rect{fill:#fff;stroke:#0550ae;stroke-width:1.5}
+svg .node-title{font-weight:700}
+svg .edge{stroke:#57606a;stroke-width:1.5}
+.route-graph{margin:0}.route-graph svg{max-width:100%;height:auto}
+.route-view{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;align-items:start}
+@media (max-width:60rem){.route-view{grid-template-columns:1fr}}
+ol.timeline{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:.75rem 2rem}
+ol.timeline li{margin:.2rem 0}
+audio{display:block;margin:.5rem 0}
+iframe.email-frame{width:100%;height:24rem;border:1px solid #d0d7de;background:#fff}
+@media (max-width:40rem){main{padding:.5rem}dl.facts{grid-template-columns:1fr}table,tbody,tr,td{display:block}thead{display:none}tr{border-bottom:1px solid #d0d7de;padding:.4rem 0}td{border:0;padding:.15rem .5rem}.cmd code{font-size:12px}}
+`;
+
+export const CONSOLE_JS = `'use strict';
+// The console's one script: copy buttons, and live sections. A section marked data-live-types
+// listens to the session's event stream (server-sent events) and, when an event of those types
+// arrives, fetches this same page again and swaps the section in: the server renders (and escapes)
+// every value; this script never builds markup from data.
+(function () {
+  document.addEventListener('click', function (e) {
+    var b = e.target.closest && e.target.closest('button.copy');
+    if (!b) return;
+    var text = b.getAttribute('data-copy') || '';
+    var done = function () { b.textContent = 'Copied'; setTimeout(function () { b.textContent = 'Copy'; }, 1500); };
+    if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, function () {});
+  });
+  var live = document.getElementById('live');
+  if (!live || !window.EventSource) return;
+  var types = live.getAttribute('data-live-types') || '*';
+  var busy = false, again = false;
+  function refresh() {
+    if (busy) { again = true; return; }
+    busy = true;
+    fetch(location.href, { credentials: 'same-origin', headers: { 'Accept': 'text/html' } })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (text) {
+        if (text === null) return;
+        var doc = new DOMParser().parseFromString(text, 'text/html');
+        var next = doc.getElementById('live');
+        if (next) live.replaceChildren.apply(live, Array.prototype.slice.call(next.childNodes).map(function (n) { return document.adoptNode(n); }));
+        live.setAttribute('data-refreshed', String(Date.now()));
+      })
+      .catch(function () {})
+      .then(function () { busy = false; if (again) { again = false; refresh(); } });
+  }
+  var source = new EventSource('/console/stream?types=' + encodeURIComponent(types));
+  source.addEventListener('message', refresh);
+  source.addEventListener('ended', function () { source.close(); location.reload(); });
+  // Once the stream is open, one refresh catches what committed between this page's render and now.
+  source.addEventListener('open', function () { live.setAttribute('data-listening', 'true'); refresh(); });
+})();
+`;
