@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_FILE } from '../src/api/values/local-service.js';
 import { UnsupportedSchemaError } from '../src/server/storage/storage-errors.js';
+import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../src/server/storage/postgres/migrations.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { liveNumber } from './messages-fixtures.js';
@@ -41,7 +42,7 @@ afterAll(async () => {
 describe('the service on PostgreSQL', () => {
   it('migrates the empty database and bootstraps in it; no SQLite file is made', async () => {
     const versions = await query<{ version: number }>(url, 'SELECT version FROM schema_migrations');
-    expect(versions.map((v) => v.version)).toEqual([1]);
+    expect(versions.map((v) => v.version)).toEqual(PG_MIGRATIONS.map((m) => m.version));
     const accounts = await query<{ id: string }>(url, 'SELECT id FROM accounts');
     expect(accounts.map((a) => a.id)).toEqual([svc.bootstrap.accountId]);
     expect(existsSync(join(svc.dataDir, DB_FILE))).toBe(false);
@@ -79,7 +80,7 @@ describe('the service on PostgreSQL', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-pg-refused-'));
     const started = startTestService({ store: newer, dataDir });
     await expect(started).rejects.toBeInstanceOf(UnsupportedSchemaError);
-    await expect(started).rejects.toThrow(/version 7.*versions up to 1/);
+    await expect(started).rejects.toThrow(new RegExp(`version 7.*versions up to ${PG_SCHEMA_VERSION}`));
     const tables = await query<{ table_name: string }>(newer, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
     expect(tables.map((t) => t.table_name)).toEqual(['schema_migrations']);
     expect(await query(newer, 'SELECT version FROM schema_migrations')).toEqual([{ version: 7 }]);

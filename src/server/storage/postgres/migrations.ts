@@ -505,6 +505,25 @@ export const PG_MIGRATIONS: Migration[] = [
       CREATE INDEX webhook_endpoints_account ON webhook_endpoints(account_id, created_at, seq);
     `,
   },
+  {
+    version: 2,
+    name: 'console sessions and their one-time links',
+    // issue 27, as SQLite's migration 18: only SHA-256 hashes of the link tokens and session cookies
+    // are kept; a key removed takes its sessions with it.
+    sql: `
+      CREATE TABLE console_sessions (
+        hash text COLLATE "C" PRIMARY KEY,
+        kind text COLLATE "C" NOT NULL CHECK (kind IN ('link','session')),
+        key_id text COLLATE "C" NOT NULL REFERENCES api_keys(id) ON DELETE CASCADE,
+        account_id text COLLATE "C" NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        subaccount_id text COLLATE "C" REFERENCES accounts(id) ON DELETE CASCADE,
+        csrf text COLLATE "C" NOT NULL,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL
+      );
+      CREATE INDEX console_sessions_expiry ON console_sessions(expires_at);
+    `,
+  },
 ];
 
 /** The newest schema version this engine knows. */

@@ -10,6 +10,7 @@ import { PgHoldsRepo } from './holds-repo.js';
 import { PgIdempotencyRepo } from './idempotency-repo.js';
 import { PgJobsRepo } from './jobs-repo.js';
 import { PgKeysRepo } from './keys-repo.js';
+import { PgConsoleSessionsRepo } from './console-sessions-repo.js';
 import { PgLeadsRepo } from './leads-repo.js';
 import { PgLedgerRepo } from './ledger-repo.js';
 import { PgMailboxRepo } from './mailbox-repo.js';
@@ -45,6 +46,7 @@ export function pgRepositories(db: Sql): Repositories {
     idempotency: new PgIdempotencyRepo(db),
     jobs: new PgJobsRepo(db),
     keys: new PgKeysRepo(db),
+    consoleSessions: new PgConsoleSessionsRepo(db),
     leads: new PgLeadsRepo(db),
     ledger: new PgLedgerRepo(db),
     mailbox: new PgMailboxRepo(db),
