@@ -3,7 +3,7 @@
 // Node's process APIs; commands reach it through the context.
 import { spawn } from 'node:child_process';
 import { openSync, readFileSync, mkdirSync, closeSync, existsSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { request } from 'node:http';
 import type { CliContext } from './context.js';
 import { readBootstrap, type Bootstrap } from '../config/bootstrap.js';
@@ -102,6 +102,8 @@ export interface SpawnOptions {
   dataDir: string;
   clock?: 'system' | 'manual';
   rateLimit?: number;
+  /** `--chaos FILE`, passed on to the child (issue 29). */
+  chaos?: string;
 }
 
 /**
@@ -119,6 +121,7 @@ export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promis
   const args = [ctx.environment.binPath, 'server', 'start', '--host', opts.host, '--port', String(opts.port), '--data', opts.dataDir, '--log', '--detached-child'];
   if (opts.clock === 'manual') args.push('--clock', 'manual');
   if (opts.rateLimit) args.push('--rate-limit', String(opts.rateLimit));
+  if (opts.chaos) args.push('--chaos', resolvePath(opts.chaos));
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env: { ...ctx.env } });
   closeSync(log);
   child.unref();

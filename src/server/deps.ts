@@ -1,6 +1,7 @@
 import type { DomainDeps } from './domain/deps.js';
 export type { DomainDeps, ReadDeps, TxDeps, UnitOfWork } from './domain/deps.js';
 import type { DeliveryWorker, WebhookWorkerOptions } from './webhooks/delivery-worker.js';
+import type { ChaosProfile } from '../api/values/chaos.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
 // part it uses as a Pick of DomainDeps (MessagingDeps, NumbersDeps, WebhookDomainDeps…).
@@ -20,6 +21,8 @@ export interface ServiceOptions {
    * transaction (storage/sqlite/store.ts); tests turn it on (issue 25).
    */
   guardOutsideCalls?: boolean;
+  /** issue 29: the chaos profile the service starts with (`--chaos`, svc/testing `chaos:`); none by default. */
+  chaos?: ChaosProfile;
 }
 
 export const DEFAULT_OPTIONS: ServiceOptions = {

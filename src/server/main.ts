@@ -29,6 +29,8 @@ export interface StartOptions {
   server?: BuildAppOptions['server'];
   /** Write DATA/server.json so `svc server stop|status` can find this process. */
   writePidFile?: boolean;
+  /** issue 29: seeded faults of the simulated world from the start (`--chaos FILE`); `PUT /v1/sandbox/chaos` changes them. */
+  chaos?: ServiceOptions['chaos'];
 }
 
 export interface RunningService {
@@ -80,7 +82,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
       process.stderr.write(`${scrubSecrets(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields }))}\n`);
     },
   };
-  const deps = await composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.guardOutsideCalls ? { guardOutsideCalls: true } : {}) });
+  const deps = await composeService(db, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.guardOutsideCalls ? { guardOutsideCalls: true } : {}), ...(opts.chaos ? { chaos: opts.chaos } : {}) });
   const app = await buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
   await app.listen({ host: opts.host, port: opts.port });
   const address = app.server.address();

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService as startServer } from '../server/main.js';
 import { markResetPoint, type ServiceResetPoint } from '../server/reset-point.js';
-import type { ChaosProfile } from '../api/values/chaos.js';
+import { CHAOS_EXEMPT_HEADER, type ChaosProfile } from '../api/values/chaos.js';
 import { parseDurationSecs } from './duration.js';
 import { runSeed } from './seed.js';
 import { POLL_MS, sleep, waitForCondition } from './wait.js';
@@ -47,7 +47,8 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
   const request: TestService['request'] = async (method, path, body, key = liveKey) => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      // The test's own requests are spared the API's chaos faults (the app under test is not).
+      headers: { authorization: `Bearer ${key}`, [CHAOS_EXEMPT_HEADER]: '1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();
@@ -104,7 +105,15 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
       since = await feedHead();
     },
     async seed(fixture) {
-      const results = await runSeed(fixture, { baseUrl, apiKey: liveKey });
+      // The fixture runs with chaos off (its requests are the test's setup, not the app under test).
+      const profile = await ok('GET', '/v1/sandbox/chaos');
+      await ok('PUT', '/v1/sandbox/chaos', { seed: 0, faults: {} });
+      let results: unknown[];
+      try {
+        results = await runSeed(fixture, { baseUrl, apiKey: liveKey });
+      } finally {
+        await ok('PUT', '/v1/sandbox/chaos', profile);
+      }
       // The seeded state is the one reset() returns to from now on.
       point = await markResetPoint(service);
       since = await feedHead();

@@ -71,3 +71,9 @@ export interface ChaosLogEntry {
 export const CHAOS_DEFAULTS = { delayMs: 1000, delaySecs: 600, retryAfterSecs: 1, afterSecs: 5 } as const;
 /** Bounds a profile may ask for (a test should not wait minutes for a request). */
 export const CHAOS_LIMITS = { maxDelayMs: 60_000, maxDelaySecs: 7 * 86_400, maxRetryAfterSecs: 3600, maxLogEntries: 10_000 } as const;
+
+/**
+ * A request carrying this header is never hit by the API's faults: svc/testing's own reads and the
+ * test's `request()` (the app under test meets the chaos, the test that watches it does not).
+ */
+export const CHAOS_EXEMPT_HEADER = 'svc-chaos-exempt';

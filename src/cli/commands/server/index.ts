@@ -16,6 +16,8 @@ export interface StartServerOptions {
   detach: boolean;
   log: boolean;
   rateLimit?: number;
+  /** `--chaos FILE`: a chaos profile (YAML or JSON), read by the run module (issue 29). */
+  chaos?: string;
   /** False in a detached child: its output is the log file, and keys never go to a log. */
   printKeys: boolean;
 }
@@ -31,14 +33,15 @@ export function register(group: Command, ctx: CliContext): void {
     .option('--detach', 'run in the background; logs go to DATA/server.log')
     .option('--rate-limit <n>', 'requests per second per key (burst is twice this)')
     .option('--log', 'log requests as JSON lines on stdout')
+    .option('--chaos <file>', 'seeded faults of the simulated world: a profile file (YAML: seed, faults per kind with rate and delays)')
     .addOption(new Option('--detached-child', 'started by --detach: the parent prints the bootstrap keys').hideHelp())
-    .addHelpText('after', '\nExamples:\n  $ svc server start\n  $ svc server start --port 0 --clock manual --data /tmp/svc-demo\n  $ svc server start --detach')
-    .action(async (o: { host: string; port: string; data?: string; clock: 'system' | 'manual'; detach?: boolean; rateLimit?: string; log?: boolean; detachedChild?: boolean }) => {
+    .addHelpText('after', '\nExamples:\n  $ svc server start\n  $ svc server start --port 0 --clock manual --data /tmp/svc-demo\n  $ svc server start --detach\n  $ svc server start --clock manual --chaos chaos.yaml')
+    .action(async (o: { host: string; port: string; data?: string; clock: 'system' | 'manual'; detach?: boolean; rateLimit?: string; log?: boolean; chaos?: string; detachedChild?: boolean }) => {
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0-65535', '--port');
       const rateLimit = o.rateLimit === undefined ? undefined : Number(o.rateLimit);
       if (rateLimit !== undefined && (!Number.isInteger(rateLimit) || rateLimit < 1)) throw new UsageError('--rate-limit must be a positive whole number', '--rate-limit');
-      await (await import('./start.run.js')).runStart(ctx, { host: o.host, port, dataDir: o.data ?? ctx.dataDir, clock: o.clock, detach: Boolean(o.detach), log: Boolean(o.log), rateLimit, printKeys: !o.detachedChild });
+      await (await import('./start.run.js')).runStart(ctx, { host: o.host, port, dataDir: o.data ?? ctx.dataDir, clock: o.clock, detach: Boolean(o.detach), log: Boolean(o.log), rateLimit, ...(o.chaos ? { chaos: o.chaos } : {}), printKeys: !o.detachedChild });
     });
 
   group
