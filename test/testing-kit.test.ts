@@ -1,9 +1,10 @@
 // issue 29: svc/testing — the local service inside an app's test suite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startService, type TestService } from '../src/testing/index.js';
-import { assertBuilt } from './helpers/cli.js';
+import { REPO_ROOT, assertBuilt } from './helpers/cli.js';
 
 /** A file in the fixtures format: a mock 10DLC brand and campaign, and a number assigned to it (live sends allowed). */
 const SEED = fileURLToPath(new URL('../examples/mock-10dlc.yaml', import.meta.url));
@@ -95,10 +96,16 @@ describe('svc/testing services side by side', () => {
     expect(res).toBeInstanceOf(Error);
   });
 
-  it('loads no server code until startService is called', async () => {
-    const entry = await import('../src/testing/index.js');
-    expect(Object.keys(entry)).toEqual(['startService']);
-    // The entry's own source imports types only.
-    expect(existsSync(new URL('../src/testing/index.ts', import.meta.url))).toBe(true);
+  it('loads no server code until startService is called (the built entry)', () => {
+    const hook = `export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('LOADED ' + r.url + '\\n'); return r; }`;
+    const script = `
+      import { register } from 'node:module';
+      register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
+      const entry = await import(${JSON.stringify(join(REPO_ROOT, 'dist', 'testing', 'index.js'))});
+      console.log(Object.keys(entry).join(','));`;
+    const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect(res.stdout.trim()).toBe('startService');
+    const loaded = res.stderr.split('\n').filter((l) => l.startsWith('LOADED file:')).map((l) => relative(REPO_ROOT, fileURLToPath(l.slice('LOADED '.length))));
+    expect(loaded).toEqual(['dist/testing/index.js']);
   });
 });

@@ -85,7 +85,7 @@ export interface TestService {
     /** Every fault injected since start or the last reset (`GET /v1/sandbox/chaos/log`). */
     log(): Promise<Array<Record<string, unknown> & { kind: string; id: string }>>;
   };
-  /** A request to the API with the live key (or `key`); answers status and parsed body. */
+  /** A request to the API with the live key (or `key`); answers status and parsed body. Spared by chaos (the app under test is not). */
   request(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: any; headers: Headers }>;
   /** Stops the service and removes its temporary data. */
   close(): Promise<void>;
