@@ -11,13 +11,14 @@
 //   prebuild-install, which looks in a local prebuilds directory before downloading: we put there the
 //   addon this checkout's own install produced, for the same version, platform and ABI. Compiling the
 //   addon from source instead takes minutes on a CI runner, so a miss fails the bounded install.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT, assertBuilt } from './helpers/cli.js';
+import { consumerLock, pkg, prebuildName, readJson, run, type LockEntry } from './helpers/pack-install.js';
 import { freePort } from './helpers/ports.js';
 import { isAlive } from '../src/cli/local-service.js';
 
@@ -26,6 +27,8 @@ const INSTALL_TIMEOUT_MS = 60_000;
 const CASE_TIMEOUT_MS = 90_000;
 /** A tarball far above what the package is (about 0.5 MB) means something that is not the product got in. */
 const MAX_PACKED_BYTES = 2_000_000;
+/** The type declarations of the package's exports (`svc`, `svc/webhooks`, `svc/testing`), and no other. */
+const PUBLISHED_TYPES = ['dist/index.d.ts', 'dist/webhooks/verify.d.ts', 'dist/testing/index.d.ts', 'dist/api/values/chaos.d.ts'];
 
 interface PackFile {
   path: string;
@@ -37,75 +40,6 @@ interface PackResult {
   unpackedSize: number;
   entryCount: number;
   files: PackFile[];
-}
-interface LockEntry {
-  version?: string;
-  dev?: boolean;
-  link?: boolean;
-  [k: string]: unknown;
-}
-
-const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
-const pkg = readJson<{ name: string; version: string; license: string; bin: Record<string, string>; engines: Record<string, string>; dependencies: Record<string, string> }>(
-  join(REPO_ROOT, 'package.json'),
-);
-
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a child to its end (or kills it at the bound); never throws, so failures show their output. */
-function run(cmd: string, args: string[], opts: { cwd: string; env: Record<string, string>; timeoutMs: number }): Promise<Run> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    const timer = setTimeout(() => {
-      stderr += `\n[killed after ${opts.timeoutMs} ms]`;
-      child.kill('SIGKILL');
-    }, opts.timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-/** The lockfile of an empty project that depends on the tarball only: this repository's production entries. */
-function consumerLock(tarballRef: string, tarballIntegrity: string): object {
-  const lock = readJson<{ packages: Record<string, LockEntry> }>(join(REPO_ROOT, 'package-lock.json'));
-  const packages: Record<string, unknown> = {
-    '': { name: 'svc-install-check', dependencies: { [pkg.name]: tarballRef } },
-    [`node_modules/${pkg.name}`]: {
-      version: pkg.version,
-      resolved: tarballRef,
-      integrity: tarballIntegrity,
-      license: pkg.license,
-      dependencies: pkg.dependencies,
-      bin: pkg.bin,
-      engines: pkg.engines,
-    },
-  };
-  for (const [path, entry] of Object.entries(lock.packages)) {
-    if (path === '' || entry.dev || entry.link) continue;
-    packages[path] = entry;
-  }
-  return { name: 'svc-install-check', lockfileVersion: 3, requires: true, packages };
-}
-
-/**
- * prebuild-install's asset name for this platform: `{name}-v{version}-{runtime}-v{abi}-{platform}{libc}-{arch}.tar.gz`
- * (libc empty on glibc Linux, as prebuild-install's rc.js computes it).
- */
-function prebuildName(version: string): string {
-  const glibc = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
-  const libc = process.platform === 'linux' && !glibc ? 'musl' : '';
-  return `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}${libc}-${process.arch}.tar.gz`;
 }
 
 let root: string;
@@ -154,9 +88,10 @@ describe('npm pack', () => {
     const unwanted = paths.filter(
       (p) =>
         /^(test|bench|src|scripts|node_modules|\.ci)\//.test(p) ||
-        /\.test\.[cm]?[jt]s$/.test(p) ||
+        // The example suite of svc/testing (examples/testing/) is for users to run: it ships.
+        (/\.test\.[cm]?[jt]s$/.test(p) && !p.startsWith('examples/testing/')) ||
         /\.map$/.test(p) ||
-        (/\.d\.ts$/.test(p) && !['dist/index.d.ts', 'dist/webhooks/verify.d.ts'].includes(p)) ||
+        (/\.d\.ts$/.test(p) && !PUBLISHED_TYPES.includes(p)) ||
         /^(tsconfig|vitest\.config|redocly)/.test(p),
     );
     expect(unwanted).toEqual([]);

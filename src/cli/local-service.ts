@@ -3,7 +3,7 @@
 // Node's process APIs; commands reach it through the context.
 import { spawn } from 'node:child_process';
 import { openSync, readFileSync, mkdirSync, closeSync, existsSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
 import { request } from 'node:http';
 import type { CliContext } from './context.js';
 import { readBootstrap, type Bootstrap } from '../config/bootstrap.js';
@@ -104,6 +104,8 @@ export interface SpawnOptions {
   rateLimit?: number;
   store?: string;
   poolSize?: number;
+  /** `--chaos FILE`, passed on to the child (issue 29). */
+  chaos?: string;
 }
 
 /**
@@ -122,6 +124,7 @@ export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promis
   if (opts.clock === 'manual') args.push('--clock', 'manual');
   if (opts.rateLimit) args.push('--rate-limit', String(opts.rateLimit));
   if (opts.poolSize) args.push('--pool-size', String(opts.poolSize));
+  if (opts.chaos) args.push('--chaos', resolvePath(opts.chaos));
   // The store's URL may hold a password: it goes to the child in its environment, not its argv
   // (which any user can read in `ps`).
   const env = { ...ctx.env, ...(opts.store ? { SVC_STORE: opts.store } : {}) };

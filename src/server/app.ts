@@ -48,6 +48,8 @@ import { billingRoutes } from './routes/billing.js';
 import { sandboxBillingRoutes } from './routes/sandbox-billing.js';
 import { consoleSessionRoutes } from './routes/console-sessions.js';
 import { consoleRoutes } from './routes/console/index.js';
+import { sandboxChaosRoutes } from './routes/sandbox-chaos.js';
+import { installChaosHook } from './http/chaos-hook.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -147,6 +149,8 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
     reply.header(SERVICE_TIME_HEADER, new Date(deps.clock.nowMs()).toISOString());
   });
   installErrorHandling(app, catalog);
+  // issue 29: the API's injected faults (429, 502, slow), before anything else reads the request.
+  if (deps.options.sandbox) installChaosHook(app, deps.chaos);
   installAuth(app, deps);
   installRateLimit(app, deps.options.rateLimit);
   installBodylessRule(app);
@@ -195,6 +199,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   // issue 27: the console (HTML pages under /console) and the API call that mints its one-time link.
   consoleSessionRoutes(app, deps);
   consoleRoutes(app, deps);
+  if (deps.options.sandbox) sandboxChaosRoutes(app, deps);
 
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {

@@ -33,6 +33,10 @@ export class SystemClock implements Clock {
   get offset(): number {
     return this.offsetMs;
   }
+  /** Only for a reset to a saved point (svc/testing `reset()`): the one way service time goes back. */
+  rewindTo(saved: SavedClock): void {
+    this.offsetMs = saved.offsetMs;
+  }
 }
 
 export class ManualClock implements Clock {
@@ -46,6 +50,10 @@ export class ManualClock implements Clock {
   }
   setTo(ms: number): void {
     if (ms > this.current) this.current = ms;
+  }
+  /** Only for a reset to a saved point (svc/testing `reset()`): the one way service time goes back. */
+  rewindTo(saved: SavedClock): void {
+    this.current = saved.nowMs;
   }
 }
 

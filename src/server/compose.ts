@@ -18,6 +18,8 @@ import { registerEmailJobs } from './domain/email/delivery.js';
 import { registerBillingJobs } from './domain/billing/subscription.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
+import { Chaos } from './world/chaos.js';
+import { chaosCarrier } from './world/chaos-carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
 import { outsideWorld } from './world/outside-call-guard.js';
 import { DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
@@ -41,6 +43,8 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // 2. Domain: the service clock's scheduler, the event store, the simulated outside world, and the
   // decision webhook client (the call engine's one network act; same safety options as deliveries).
   const webhookOptions = options.webhooks ?? {};
+  // issue 29: seeded faults, injected at the world's seams (world/chaos.ts); none without a profile.
+  const chaos = new Chaos(clock, options.chaos);
   domain = {
     store,
     uow,
@@ -56,11 +60,12 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
     scheduler: new Scheduler(() => uow, clock, log, { persistClock: async (tx) => await tx.serviceState.set(CLOCK_STATE_KEY, saveClock(clock)) }),
     events: new EventStore(clock),
     // The outside world, each call refused while a transaction is open (guardOutsideCalls, issue 25).
-    carrier: outsideWorld(new SimulatedCarrier(), 'carrier', store),
+    carrier: outsideWorld(chaosCarrier(new SimulatedCarrier(), chaos), 'carrier', store),
     payments: outsideWorld(new SimulatedPayments(), 'payments', store),
     transcriber: outsideWorld(new SimulatedTranscriber(), 'transcriber', store),
     // contract §8, §9: domain checks read DNS through a resolver; locally, the sandbox DNS table.
     dns: new SandboxDnsResolver((name) => uow.read(async (r) => await r.sandboxDns.get(name)), clock),
+    chaos,
   };
   const serviceOptions: ServiceOptions = { ...DEFAULT_OPTIONS, ...options };
 
@@ -79,12 +84,14 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   registerBillingJobs(domain);
 
   // 4. Workers: the webhook delivery worker and its jobs.
-  const webhooks = new DeliveryWorker(domain, serviceOptions.webhooks, log);
+  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, chaos }, log);
   registerDeliveryJobs(domain.scheduler, webhooks);
 
   // 5. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the
   // event); the worker is handed the deliveries once they have committed.
   domain.events.addOutbox(webhookOutbox((deliveries) => webhooks.onCommitted(deliveries)));
+  // issue 29: chaos names each event in emission order, for its webhook faults (world/chaos.ts).
+  domain.events.addOutbox(async (event) => chaos.noteEvent(event.id, event.type));
   // contract §6: the blocklist auto-suggestion, checked as each inbound call ends.
   domain.events.addOutbox(blockSuggestionOutbox());
 

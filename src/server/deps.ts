@@ -1,6 +1,7 @@
 import type { DomainDeps } from './domain/deps.js';
 export type { DomainDeps, ReadDeps, TxDeps, UnitOfWork } from './domain/deps.js';
 import type { DeliveryWorker, WebhookWorkerOptions } from './webhooks/delivery-worker.js';
+import type { ChaosProfile } from '../api/values/chaos.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
 // part it uses as a Pick of DomainDeps (MessagingDeps, NumbersDeps, WebhookDomainDeps…).
@@ -15,6 +16,8 @@ export interface ServiceOptions {
   webhooks?: WebhookWorkerOptions;
   /** Where media files live (DATA/media beside svc.db, contract §1); in memory when absent (domain tests). */
   mediaDir?: string;
+  /** issue 29: the chaos profile the service starts with (`--chaos`, svc/testing `chaos:`); none by default. */
+  chaos?: ChaosProfile;
 }
 
 export const DEFAULT_OPTIONS: ServiceOptions = {

@@ -40,6 +40,8 @@ export interface StartOptions {
   store?: string;
   /** PostgreSQL's connection pool size (default 10). */
   poolSize?: number;
+  /** issue 29: seeded faults of the simulated world from the start (`--chaos FILE`); `PUT /v1/sandbox/chaos` changes them. */
+  chaos?: ServiceOptions['chaos'];
 }
 
 export interface RunningService {
@@ -104,7 +106,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
       process.stderr.write(`${scrubSecrets(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields }))}\n`);
     },
   };
-  const deps = await composeService(store, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}) });
+  const deps = await composeService(store, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.chaos ? { chaos: opts.chaos } : {}) });
   const app = await buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
   await app.listen({ host: opts.host, port: opts.port });
   const address = app.server.address();

@@ -8,6 +8,7 @@ import type { MediaStore } from '../storage/media-store.js';
 import type { Payments } from '../world/payments.js';
 import type { DnsResolver } from '../world/dns.js';
 import type { CallDecisionClient } from './voice/call-runner.js';
+import type { Chaos } from '../world/chaos.js';
 
 // The types of what the domain runs on (issue 25): its deps without storage, a write transaction's
 // deps (`TxDeps`) and a read's (`ReadDeps`), and the unit of work that hands them out. The
@@ -42,6 +43,8 @@ export interface DomainDeps {
   carrier: Carrier;
   /** Speech-to-text for recordings and voicemails: simulated on the local service (world/transcriber.ts). */
   transcriber: Transcriber;
+  /** issue 29: the seeded faults of the simulated world (world/chaos.ts); an empty profile does nothing. */
+  chaos: Chaos;
 }
 
 /**

@@ -12,6 +12,8 @@ import { USER_AGENT, deliveryHeaders } from './signing.js';
 import { isRetryableStatus, parseRetryAfterMs } from '../domain/webhooks/retry-schedule.js';
 import { checkResolvedAddresses, classifyAddress, describeAddressClass, urlHost, type AddressClass, type ResolvedAddress } from '../domain/webhooks/url-safety.js';
 import { systemResolver, type Resolver } from './resolver.js';
+import { postWithChaos } from './chaos-post.js';
+import type { Chaos } from '../world/chaos.js';
 
 /** With a manual clock, or during a clock advance, an event's first attempts are also a job at its time (see below). */
 export const FIRST_ATTEMPT_JOB = 'webhooks.first_attempt';
@@ -36,6 +38,8 @@ export interface WebhookWorkerOptions {
    * loopback-only guard so that no bug can send traffic off the machine).
    */
   destinationGuard?: (address: string) => boolean;
+  /** issue 29: the seeded faults of the simulated world; webhook attempts delayed or sent twice (chaos-post.ts). */
+  chaos?: Chaos;
 }
 
 const PURGE_EVERY_MS = 3600_000;
@@ -134,6 +138,7 @@ export class DeliveryWorker {
   private readonly userAgent: string;
   private readonly wallNow: () => number;
   private readonly guard: ((address: string) => boolean) | undefined;
+  private readonly chaos: Chaos | undefined;
   private sender: WebhookHttpSender;
   private running = false;
   private unsubscribe: Array<() => void> = [];
@@ -158,6 +163,7 @@ export class DeliveryWorker {
     this.userAgent = opts.userAgent ?? USER_AGENT;
     this.wallNow = opts.wallNow ?? Date.now;
     this.guard = opts.destinationGuard;
+    this.chaos = opts.chaos;
     this.sender = this.newSender();
   }
 
@@ -479,7 +485,7 @@ export class DeliveryWorker {
     if (!this.running) return { aborted: true };
 
     const headers = deliveryHeaders({ rawBody, secret: endpoint.secret, eventId, eventType, attempt, wallNowMs: this.wallNow(), userAgent: this.userAgent });
-    const res = await this.sender.post({ url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, pooled });
+    const res = await postWithChaos(this.chaos, this.sender, { url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, pooled }, { eventId, eventType, number: attempt });
     if (res.kind === 'aborted') return { aborted: true };
     if (res.kind === 'error') return { ...failed(res.error, true), durationMs: res.durationMs };
     const base = { responseStatus: res.status, responseBody: res.body, durationMs: res.durationMs };

@@ -20,6 +20,8 @@ export interface StartServerOptions {
   store?: string;
   /** PostgreSQL connections at most in this process (--pool-size). */
   poolSize?: number;
+  /** `--chaos FILE`: a chaos profile (YAML or JSON), read by the run module (issue 29). */
+  chaos?: string;
   /** False in a detached child: its output is the log file, and keys never go to a log. */
   printKeys: boolean;
 }
@@ -37,9 +39,10 @@ export function register(group: Command, ctx: CliContext): void {
     .option('--log', 'log requests as JSON lines on stdout')
     .option('--store <url>', 'postgres://user@host:port/db: keep the data in PostgreSQL, shared by every replica started on it (env SVC_STORE; default: SQLite in the data directory)')
     .option('--pool-size <n>', 'with --store: PostgreSQL connections this process may open (default 10)')
+    .option('--chaos <file>', 'seeded faults of the simulated world: a profile file (YAML: seed, faults per kind with rate and delays)')
     .addOption(new Option('--detached-child', 'started by --detach: the parent prints the bootstrap keys').hideHelp())
-    .addHelpText('after', '\nExamples:\n  $ svc server start\n  $ svc server start --port 0 --clock manual --data /tmp/svc-demo\n  $ svc server start --detach\n  $ svc server start --store postgres://svc@127.0.0.1:5432/svc --port 4011 --data /tmp/svc-replica-1')
-    .action(async (o: { host: string; port: string; data?: string; clock: 'system' | 'manual'; detach?: boolean; rateLimit?: string; log?: boolean; store?: string; poolSize?: string; detachedChild?: boolean }) => {
+    .addHelpText('after', '\nExamples:\n  $ svc server start\n  $ svc server start --port 0 --clock manual --data /tmp/svc-demo\n  $ svc server start --detach\n  $ svc server start --clock manual --chaos chaos.yaml\n  $ svc server start --store postgres://svc@127.0.0.1:5432/svc --port 4011 --data /tmp/svc-replica-1')
+    .action(async (o: { host: string; port: string; data?: string; clock: 'system' | 'manual'; detach?: boolean; rateLimit?: string; log?: boolean; store?: string; poolSize?: string; chaos?: string; detachedChild?: boolean }) => {
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0-65535', '--port');
       const rateLimit = o.rateLimit === undefined ? undefined : Number(o.rateLimit);
@@ -48,7 +51,7 @@ export function register(group: Command, ctx: CliContext): void {
       if (poolSize !== undefined && (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000)) throw new UsageError('--pool-size must be a whole number from 1 to 1000', '--pool-size');
       const store = o.store ?? (ctx.env.SVC_STORE || undefined);
       if (poolSize !== undefined && store === undefined) throw new UsageError('--pool-size is for a PostgreSQL store: give --store postgres://… too', '--pool-size');
-      await (await import('./start.run.js')).runStart(ctx, { host: o.host, port, dataDir: o.data ?? ctx.dataDir, clock: o.clock, detach: Boolean(o.detach), log: Boolean(o.log), rateLimit, store, poolSize, printKeys: !o.detachedChild });
+      await (await import('./start.run.js')).runStart(ctx, { host: o.host, port, dataDir: o.data ?? ctx.dataDir, clock: o.clock, detach: Boolean(o.detach), log: Boolean(o.log), rateLimit, store, poolSize, ...(o.chaos ? { chaos: o.chaos } : {}), printKeys: !o.detachedChild });
     });
 
   group

@@ -8,6 +8,8 @@ import { startService } from '../../../server/main.js';
 import { isPostgresUrl, redactStoreUrl } from '../../../server/storage/store-url.js';
 import { UnsupportedSchemaError } from '../../../server/storage/storage-errors.js';
 import type { StartServerOptions } from './index.js';
+import { readChaosProfile } from './chaos-file.js';
+import type { ChaosProfile } from '../../../api/values/chaos.js';
 
 export async function runStart(ctx: CliContext, opts: StartServerOptions): Promise<void> {
   if (opts.store !== undefined && !isPostgresUrl(opts.store)) {
@@ -29,6 +31,8 @@ export async function runStart(ctx: CliContext, opts: StartServerOptions): Promi
   if (dataDirInUse(opts.dataDir)) {
     throw new CliError(`another svc service is running on ${opts.dataDir} but left no server.json (started from code, not by \`svc server start\`): stop that one, or use another --data`, EXIT.conflict);
   }
+  // A bad profile stops the start here, with the field named (the detached child reads it again).
+  const chaos = opts.chaos ? await readChaosProfile(opts.chaos) : undefined;
   if (opts.detach) {
     const started = await local.spawnDetached(ctx, opts);
     ctx.io.stdout.write(`${started.baseUrl}\n`);
@@ -36,7 +40,7 @@ export async function runStart(ctx: CliContext, opts: StartServerOptions): Promi
     if (started.bootstrap) notice(ctx, bootstrapNotice(started.bootstrap, opts.dataDir));
     return;
   }
-  const svc = await listenOrSayWhy(opts);
+  const svc = await listenOrSayWhy(opts, chaos);
   const where = opts.store ? `store ${redactStoreUrl(opts.store)}, data ${opts.dataDir}` : `data ${opts.dataDir}`;
   notice(ctx, `svc local service listening on ${svc.baseUrl} (${where}, ${opts.clock} clock)`);
   // contract §1: the keys are printed once; bootstrap.json (0600) keeps them for the local profile.
@@ -48,7 +52,7 @@ export async function runStart(ctx: CliContext, opts: StartServerOptions): Promi
 }
 
 /** Starts the service in this process; a port in use is said in words, not as `listen EADDRINUSE`. */
-async function listenOrSayWhy(opts: StartServerOptions): Promise<Awaited<ReturnType<typeof startService>>> {
+async function listenOrSayWhy(opts: StartServerOptions, chaos: ChaosProfile | undefined): Promise<Awaited<ReturnType<typeof startService>>> {
   try {
     return await startService({
       host: opts.host,
@@ -57,6 +61,7 @@ async function listenOrSayWhy(opts: StartServerOptions): Promise<Awaited<ReturnT
       clock: opts.clock,
       log: opts.log,
       writePidFile: true,
+      ...(chaos ? { chaos } : {}),
       rateLimit: opts.rateLimit ? { ratePerSec: opts.rateLimit, burst: opts.rateLimit * 2 } : undefined,
       ...(opts.store ? { store: opts.store } : {}),
       ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),

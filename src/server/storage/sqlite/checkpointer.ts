@@ -93,6 +93,9 @@ export class Checkpointer {
   /** Stops the thread (before the writer closes); the writer checkpoints for itself again. */
   async stop(): Promise<void> {
     const exited = new Promise<void>((r) => this.worker.once('exit', () => r()));
+    // Held while it stops: an unref'd thread keeps nothing alive, so a process whose last act is this
+    // close would end (exit 13, an unsettled await) before the thread's exit, the database left open.
+    this.worker.ref();
     this.worker.postMessage('stop');
     await exited;
     if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');

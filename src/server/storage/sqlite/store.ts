@@ -111,6 +111,25 @@ export class SqliteStore implements Store {
     this.caches.forEach((c) => c.settle());
   }
 
+  /**
+   * Runs `fn` on the connection alone, between batches (no write is open or queued while it runs:
+   * it is synchronous), then forgets every cached read. For svc/testing's reset point
+   * (reset-point.ts), taken and restored while the service's workers are paused.
+   */
+  async exclusive<T>(fn: (db: Db) => T): Promise<T> {
+    while (this.open || this.queue.length > 0) await (this.open ?? new Promise((r) => setImmediate(r)));
+    try {
+      return fn(this.db);
+    } finally {
+      this.caches.forEach((c) => {
+        c.changed();
+        c.settle();
+      });
+      // Repositories with caches of their own (the webhook endpoints' routes) forget them too.
+      for (const repo of Object.values(this.repos) as Array<{ forgetCached?: () => void }>) repo.forgetCached?.();
+    }
+  }
+
   private inTransaction(): boolean {
     return this.context?.getStore()?.open === true;
   }

@@ -145,6 +145,12 @@ export class SqliteWebhookEndpointsRepo implements WebhookEndpointsRepo {
   private readonly targets = new Map<string, EndpointTarget>();
   private writeUnsettled = false;
 
+  /** Every row may have changed behind the repository's back (a reset point restored: store.ts `exclusive`). */
+  forgetCached(): void {
+    this.routes.clear();
+    this.targets.clear();
+  }
+
   private routesChanged(): void {
     this.routes.clear();
     this.targets.clear();
