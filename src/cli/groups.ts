@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
+import type { AnyVerb } from './verb.js';
 
-export interface GroupModule {
-  register(cmd: Command, ctx: CliContext): void;
-}
+/**
+ * A group's module: its verbs as data (issue 28: the registry), or, for the groups not converted
+ * yet, a function that adds commander commands itself.
+ */
+export type GroupModule = { verbs: readonly AnyVerb[] } | { register(cmd: Command, ctx: CliContext): void };
 
 export interface GroupEntry {
   summary: string;

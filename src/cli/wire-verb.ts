@@ -1,0 +1,94 @@
+import type { Command, Option as OptionType } from 'commander';
+import { Argument, Option } from './commander.js';
+import type { CliContext } from './context.js';
+import { UsageError } from './errors.js';
+import { longFlag, optionKey, type AnyVerb, type ArgDef, type FlagDef, type RunFunction } from './verb.js';
+
+// issue 28: the ONE function that turns a verb's definition into a commander command. Options reach
+// the run function keyed as commander keys them (camelCase of the long flag), each argument under
+// the camelCase of its name, so `svc mcp` can build the same object from a tool call.
+
+/** A test's stand-in for the run function: gets the options, runs nothing (the GitHub CLI's runF). */
+export type RunF<O> = (opts: O) => Promise<void>;
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+function optionFor(f: FlagDef, flags = f.flags, hidden = f.hidden): OptionType {
+  const option = new Option(flags, f.help);
+  if (f.choices) option.choices(f.choices);
+  if (f.repeatable) {
+    // choices() alone does not collect; check each value here instead.
+    const flag = longFlag(f.flags);
+    option.argParser((value: string, previous: string[] | undefined) => {
+      if (f.choices && !f.choices.includes(value)) throw new UsageError(`${flag}: "${value}" is not one of ${f.choices.join(', ')}`, flag);
+      return collect(value, previous);
+    });
+  }
+  if (f.default !== undefined) option.default(f.default);
+  if (f.required) option.makeOptionMandatory();
+  if (hidden) option.hideHelp();
+  return option;
+}
+
+function argumentFor(a: ArgDef) {
+  const name = `${a.name}${a.variadic ? '...' : ''}`;
+  const arg = new Argument(a.optional ? `[${name}]` : `<${name}>`, a.help);
+  if (a.choices) arg.choices(a.choices);
+  return arg;
+}
+
+/** The options object a verb's run function gets, from a parsed command. */
+export function optionsFrom(def: AnyVerb, cmd: Command): Record<string, unknown> {
+  const opts: Record<string, unknown> = { ...cmd.opts() };
+  for (const f of def.flags ?? []) {
+    // An old spelling (`--wait-timeout`) fills the flag's own key.
+    for (const alias of f.aliases ?? []) {
+      const key = optionKey(alias);
+      if (opts[key] !== undefined && opts[optionKey(f.flags)] === undefined) opts[optionKey(f.flags)] = opts[key];
+      delete opts[key];
+    }
+  }
+  (def.args ?? []).forEach((a, i) => {
+    const value = cmd.processedArgs[i];
+    if (value !== undefined) opts[optionKey(a.name)] = value;
+  });
+  return opts;
+}
+
+/** Adds `def` under `parent`; `runF` replaces its run function (tests parse flags without running). */
+export function wireVerb<O>(parent: Command, ctx: CliContext, def: AnyVerb, runF?: RunF<O>): Command {
+  const cmd = parent.command(def.name).description(def.summary);
+  for (const alias of def.aliases ?? []) cmd.alias(alias);
+  for (const a of def.args ?? []) cmd.addArgument(argumentFor(a));
+  for (const f of def.flags ?? []) {
+    cmd.addOption(optionFor(f));
+    for (const alias of f.aliases ?? []) cmd.addOption(optionFor({ ...f, required: false, default: undefined }, f.flags.replace(/--[a-z0-9-]+/i, alias).replace(/^-\w, /, ''), true));
+  }
+  const examples = def.examples.map((e) => `  $ ${e}`).join('\n');
+  cmd.addHelpText('after', `${def.details ? `\n${def.details}\n` : ''}\nExamples:\n${examples}`);
+  cmd.action(async (...params: unknown[]) => {
+    const self = params[params.length - 1] as Command;
+    const opts = optionsFrom(def, self);
+    aliasNotice(ctx, parent, def);
+    if (runF) return runF(opts as O);
+    const run = (await def.run()) as RunFunction<Record<string, unknown>>;
+    return run(ctx, opts);
+  });
+  return cmd;
+}
+
+/** Registers a group's verbs, in order. */
+export function registerVerbs(group: Command, ctx: CliContext, verbs: readonly AnyVerb[]): void {
+  for (const def of verbs) wireVerb(group, ctx, def);
+}
+
+/**
+ * `svc webhooks remove` still works, and says once, on a terminal only, that the word is now
+ * `delete` (stderr: a script reading stdout is not disturbed, and a pipe hears nothing).
+ */
+function aliasNotice(ctx: CliContext, parent: Command, def: AnyVerb): void {
+  if (!def.aliases?.length || !ctx.io.stderrTTY) return;
+  // commander sets the group's args (the verb's word first) before it hands over to the verb.
+  const used = parent.args[0];
+  if (used !== undefined && def.aliases.includes(used)) ctx.io.stderr.write(`note: \`${used}\` is now \`${parent.name()} ${def.name}\`; the old word still works\n`);
+}
