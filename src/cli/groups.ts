@@ -6,7 +6,7 @@ import type { AnyVerb } from './verb.js';
  * A group's module: its verbs as data (issue 28: the registry), or, for the groups not converted
  * yet, a function that adds commander commands itself.
  */
-export type GroupModule = { verbs: readonly AnyVerb[] } | { register(cmd: Command, ctx: CliContext): void };
+export type GroupModule = { verbs: readonly AnyVerb[] } | { command: AnyVerb } | { register(cmd: Command, ctx: CliContext): void };
 
 export interface GroupEntry {
   summary: string;
@@ -49,5 +49,6 @@ export const GROUPS: Record<string, GroupEntry> = {
   trigger: { summary: "Sandbox: make the outside world act (a consumer's text, a call, a carrier's verdict)", load: () => import('./commands/trigger/index.js') },
   clock: { summary: 'Show or advance the sandbox clock', load: () => import('./commands/clock/index.js') },
   api: { summary: 'Call any endpoint: svc api METHOD PATH', load: () => import('./commands/api/index.js') },
+  mcp: { summary: 'Serve these commands to an AI agent as Model Context Protocol tools (stdio)', load: () => import('./commands/mcp/index.js') },
   completion: { summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion/index.js') },
 };

@@ -10,7 +10,7 @@ import { detailLines } from './error-details.js';
 import { paymentHint } from './payment-hint.js';
 import { refusalOriginHint } from './key-mode-hint.js';
 import { addGroupExamples } from './help-examples.js';
-import { registerVerbs } from './wire-verb.js';
+import { configureVerb, registerVerbs } from './wire-verb.js';
 import { HELP_WIDTH, reflowHelp } from './help-text.js';
 import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from '../api/client/errors.js';
 import { createProcessIO, type ProcessLike } from '../output/io.js';
@@ -100,6 +100,7 @@ export async function registerGroups(program: Command, ctx: CliContext, load: 'a
     if (load === 'all' || load === name) {
       const group = await entry.load();
       if ('verbs' in group) registerVerbs(cmd, ctx, group.verbs);
+      else if ('command' in group) configureVerb(cmd, ctx, group.command);
       else group.register(cmd, ctx);
       if (cmd.commands.length) addGroupExamples(cmd);
     }

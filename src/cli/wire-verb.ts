@@ -57,8 +57,14 @@ export function optionsFrom(def: AnyVerb, cmd: Command): Record<string, unknown>
 
 /** Adds `def` under `parent`; `runF` replaces its run function (tests parse flags without running). */
 export function wireVerb<O>(parent: Command, ctx: CliContext, def: AnyVerb, runF?: RunF<O>): Command {
-  const cmd = parent.command(def.name).description(def.summary);
+  const cmd = parent.command(def.name);
   for (const alias of def.aliases ?? []) cmd.alias(alias);
+  return configureVerb(cmd, ctx, def, runF);
+}
+
+/** Makes `cmd` the verb `def`: a group's own verb (`svc mcp`, `svc api`) is configured in place. */
+export function configureVerb<O>(cmd: Command, ctx: CliContext, def: AnyVerb, runF?: RunF<O>): Command {
+  cmd.description(def.summary);
   for (const a of def.args ?? []) cmd.addArgument(argumentFor(a));
   for (const f of def.flags ?? []) {
     cmd.addOption(optionFor(f));
@@ -69,7 +75,7 @@ export function wireVerb<O>(parent: Command, ctx: CliContext, def: AnyVerb, runF
   cmd.action(async (...params: unknown[]) => {
     const self = params[params.length - 1] as Command;
     const opts = optionsFrom(def, self);
-    aliasNotice(ctx, parent, def);
+    if (self.parent) aliasNotice(ctx, self.parent, def);
     if (runF) return runF(opts as O);
     const run = (await def.run()) as RunFunction<Record<string, unknown>>;
     return run(ctx, opts);
