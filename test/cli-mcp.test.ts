@@ -50,7 +50,7 @@ async function connect(extraArgs: string[] = []): Promise<Client> {
   return client;
 }
 
-const textOf = (result: { content?: unknown }): string => ((result.content as { type: string; text: string }[])[0]?.text ?? '');
+const textOf = (result: object): string => (((result as { content?: unknown }).content as { type: string; text: string }[])[0]?.text ?? '');
 
 describe('svc mcp', () => {
   it('lists the registry verbs as tools, schemas from their args and flags, writes marked destructive', async () => {

@@ -6,7 +6,7 @@ import type { AnyVerb } from './verb.js';
  * A group's module: its verbs as data (issue 28: the registry), or, for the groups not converted
  * yet, a function that adds commander commands itself.
  */
-export type GroupModule = { verbs: readonly AnyVerb[] } | { command: AnyVerb } | { register(cmd: Command, ctx: CliContext): void };
+export type GroupModule = { verbs: readonly AnyVerb[]; subgroups?: Readonly<Record<string, string>> } | { command: AnyVerb } | { register(cmd: Command, ctx: CliContext): void };
 
 export interface GroupEntry {
   summary: string;

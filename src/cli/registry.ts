@@ -6,7 +6,7 @@ import type { AnyVerb } from './verb.js';
 
 export interface RegisteredVerb {
   group: string;
-  /** Empty for a group that is one command (`svc api`, `svc mcp`). */
+  /** The words after the group (`devices register`); empty for a group that is one command (`svc api`). */
   path: string[];
   verb: AnyVerb;
 }
@@ -17,7 +17,7 @@ export async function loadRegistry(): Promise<{ verbs: RegisteredVerb[]; pending
   const pending: string[] = [];
   for (const [group, entry] of Object.entries(GROUPS)) {
     const mod = await entry.load();
-    if ('verbs' in mod) for (const verb of mod.verbs) verbs.push({ group, path: [verb.name], verb });
+    if ('verbs' in mod) for (const verb of mod.verbs) verbs.push({ group, path: verb.name.split(' '), verb });
     else if ('command' in mod) verbs.push({ group, path: [], verb: mod.command });
     else pending.push(group);
   }

@@ -2,6 +2,7 @@ import type { Command, Option as OptionType } from 'commander';
 import { Argument, Option } from './commander.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './errors.js';
+import { addGroupExamples } from './help-examples.js';
 import { longFlag, optionKey, type AnyVerb, type ArgDef, type FlagDef, type RunFunction } from './verb.js';
 
 // issue 28: the ONE function that turns a verb's definition into a commander command. Options reach
@@ -57,7 +58,7 @@ export function optionsFrom(def: AnyVerb, cmd: Command): Record<string, unknown>
 
 /** Adds `def` under `parent`; `runF` replaces its run function (tests parse flags without running). */
 export function wireVerb<O>(parent: Command, ctx: CliContext, def: AnyVerb, runF?: RunF<O>): Command {
-  const cmd = parent.command(def.name);
+  const cmd = parent.command(verbWord(def));
   for (const alias of def.aliases ?? []) cmd.alias(alias);
   return configureVerb(cmd, ctx, def, runF);
 }
@@ -83,9 +84,28 @@ export function configureVerb<O>(cmd: Command, ctx: CliContext, def: AnyVerb, ru
   return cmd;
 }
 
-/** Registers a group's verbs, in order. */
-export function registerVerbs(group: Command, ctx: CliContext, verbs: readonly AnyVerb[]): void {
-  for (const def of verbs) wireVerb(group, ctx, def);
+/** The verb's own word: the last of its name (`devices register` → `register`). */
+const verbWord = (def: AnyVerb): string => def.name.split(' ').pop()!;
+
+/**
+ * Registers a group's verbs, in order. A name of several words (`devices register`) puts the verb
+ * under a sub-group, made on its first verb with its summary from `subgroups`.
+ */
+export function registerVerbs(group: Command, ctx: CliContext, verbs: readonly AnyVerb[], subgroups: Readonly<Record<string, string>> = {}): void {
+  const made: Command[] = [];
+  for (const def of verbs) {
+    let parent = group;
+    for (const word of def.name.split(' ').slice(0, -1)) {
+      let sub = parent.commands.find((c) => c.name() === word);
+      if (!sub) {
+        sub = parent.command(word).description(subgroups[word] ?? '');
+        made.push(sub);
+      }
+      parent = sub;
+    }
+    wireVerb(parent, ctx, def);
+  }
+  for (const sub of made) addGroupExamples(sub);
 }
 
 /**
