@@ -13,12 +13,7 @@ import { scenarioOf } from '../src/cli/commands/calls/simulate.run.js';
 import { STEP_WIDTH, traceLine } from '../src/cli/commands/calls/trace-lines.js';
 import { verbs as voicemailVerbs } from '../src/cli/commands/voicemails/index.js';
 import type { VoicemailAudioOptions } from '../src/cli/commands/voicemails/audio.run.js';
-import { listCommand as blockedList, type ListBlockedOptions } from '../src/cli/commands/blocked-numbers/list.js';
-import { addCommand as blockedAdd, type AddBlockedOptions } from '../src/cli/commands/blocked-numbers/add.js';
-import { getCommand as blockedGet, type GetBlockedOptions } from '../src/cli/commands/blocked-numbers/get.js';
-import { confirmCommand as blockedConfirm, type ConfirmBlockedOptions } from '../src/cli/commands/blocked-numbers/confirm.js';
-import { updateCommand as blockedUpdate, type UpdateBlockedOptions } from '../src/cli/commands/blocked-numbers/update.js';
-import { removeCommand as blockedRemove, type RemoveBlockedOptions } from '../src/cli/commands/blocked-numbers/remove.js';
+import { verbs as blockedVerbs } from '../src/cli/commands/blocked-numbers/index.js';
 import { verbs as softphoneVerbs } from '../src/cli/commands/softphone/index.js';
 import { TRIGGERS } from '../src/cli/commands/trigger/registry.js';
 import { EVENT_TYPES } from '../src/api/schemas/events.js';
@@ -80,14 +75,14 @@ describe('voice flags become typed options', () => {
   });
 
   it('blocked-numbers list, add, get, confirm, update, remove', async () => {
-    expect(await optionsOf<ListBlockedOptions>(blockedList, ['--suggested', '--all'])).toEqual({ suggested: true, all: true });
-    expect(await optionsOf<ListBlockedOptions>(blockedList, [])).toEqual({});
-    expect(await optionsOf<AddBlockedOptions>(blockedAdd, ['+14155550199', '--reason', 'spam'])).toEqual({ phoneNumber: '+14155550199', reason: 'spam' });
-    expect(await optionsOf<GetBlockedOptions>(blockedGet, ['+14155550199'])).toEqual({ entry: '+14155550199' });
-    expect(await optionsOf<ConfirmBlockedOptions>(blockedConfirm, ['b-1'])).toEqual({ entry: 'b-1' });
-    expect(await optionsOf<UpdateBlockedOptions>(blockedUpdate, ['b-1', '--reason', ''])).toEqual({ entry: 'b-1', reason: '' });
-    await expect(optionsOf<UpdateBlockedOptions>(blockedUpdate, ['b-1'])).rejects.toThrow(/--reason/);
-    expect(await optionsOf<RemoveBlockedOptions>(blockedRemove, ['b-1'])).toEqual({ entry: 'b-1' });
+    expect(await optionsOf(verbNamed(blockedVerbs, 'list'), ['--suggested', '--all'])).toEqual({ suggested: true, all: true });
+    expect(await optionsOf(verbNamed(blockedVerbs, 'list'), [])).toEqual({});
+    expect(await optionsOf(verbNamed(blockedVerbs, 'add'), ['+14155550199', '--reason', 'spam'])).toEqual({ phoneNumber: '+14155550199', reason: 'spam' });
+    expect(await optionsOf(verbNamed(blockedVerbs, 'get'), ['+14155550199'])).toEqual({ entry: '+14155550199' });
+    expect(await optionsOf(verbNamed(blockedVerbs, 'confirm'), ['b-1'])).toEqual({ entry: 'b-1' });
+    expect(await optionsOf(verbNamed(blockedVerbs, 'update'), ['b-1', '--reason', ''])).toEqual({ entry: 'b-1', reason: '' });
+    await expect(optionsOf(verbNamed(blockedVerbs, 'update'), ['b-1'])).rejects.toThrow(/--reason/);
+    expect(await optionsOf(verbNamed(blockedVerbs, 'delete'), ['b-1'])).toEqual({ entry: 'b-1' });
   });
 
   it('softphone devices register, list, remove, token, presence; softphone call', async () => {

@@ -45,7 +45,9 @@ export function optionsFrom(def: AnyVerb, cmd: Command): Record<string, unknown>
     // An old spelling (`--wait-timeout`) fills the flag's own key.
     for (const alias of f.aliases ?? []) {
       const key = optionKey(alias);
-      if (opts[key] !== undefined && opts[optionKey(f.flags)] === undefined) opts[optionKey(f.flags)] = opts[key];
+      const own = optionKey(f.flags);
+      const ownGiven = opts[own] !== undefined && cmd.getOptionValueSource(own) !== 'default';
+      if (opts[key] !== undefined && !ownGiven) opts[own] = opts[key];
       delete opts[key];
     }
   }
