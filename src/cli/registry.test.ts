@@ -136,3 +136,22 @@ describe('import circles in src/cli', () => {
     expect(found).toEqual([]);
   });
 });
+
+describe('an endpoint path is written once, in src/api', () => {
+  it('no code outside src/api and src/server writes a /v1/ path (help text and comments may name one)', () => {
+    const offenders: string[] = [];
+    for (const dir of readdirSync(srcDir).filter((d) => d !== 'api' && d !== 'server')) {
+      const path = join(srcDir, dir);
+      for (const file of statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : []) {
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            // A string that IS a path (`'/v1/keys'`, `` `/v1/keys/${id}` ``) or a pattern for one.
+            const comment = /^\s*(\/\/|\/?\*)/.test(line);
+            if (!comment && /['"`]\/v1\/|\\\/v1\\\//.test(line)) offenders.push(`${relative(srcDir, file)}:${i + 1}: ${line.trim()}`);
+          });
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
 import type { CliContext } from './context.js';
-import type { DynamicSource } from './completion/tree.js';
+import type { DynamicSource } from './completion/dynamic-source.js';
 import type { EndpointRef } from '../api/resources/endpoint.js';
 
 // issue 28: the ONE shape of a verb. A definition is data (what commander, completion, the man
@@ -73,6 +73,9 @@ export interface VerbDefinition<O = never> {
 /** Any verb, whatever its options: what the registry holds. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyVerb = VerbDefinition<any>;
+
+/** The property of a commander option or argument that carries its registry completer (completion/tree.ts). */
+export const COMPLETER = 'svcCompleter';
 
 /** A definition, its options typed by its run function. */
 export const defineVerb = <O>(def: VerbDefinition<O>): VerbDefinition<O> => def;

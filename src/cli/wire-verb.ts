@@ -3,7 +3,7 @@ import { Argument, Option } from './commander.js';
 import type { CliContext } from './context.js';
 import { UsageError } from './errors.js';
 import { addGroupExamples } from './help-examples.js';
-import { longFlag, optionKey, type AnyVerb, type ArgDef, type FlagDef, type RunFunction } from './verb.js';
+import { COMPLETER, longFlag, optionKey, type AnyVerb, type ArgDef, type FlagDef, type RunFunction, type ValueCompleter } from './verb.js';
 
 // issue 28: the ONE function that turns a verb's definition into a commander command. Options reach
 // the run function keyed as commander keys them (camelCase of the long flag), each argument under
@@ -28,6 +28,7 @@ function optionFor(f: FlagDef, flags = f.flags, hidden = f.hidden): OptionType {
   if (f.default !== undefined) option.default(f.default);
   if (f.required) option.makeOptionMandatory();
   if (hidden) option.hideHelp();
+  if (f.complete) withCompleter(option, f.complete);
   return option;
 }
 
@@ -35,8 +36,12 @@ function argumentFor(a: ArgDef) {
   const name = `${a.name}${a.variadic ? '...' : ''}`;
   const arg = new Argument(a.optional ? `[${name}]` : `<${name}>`, a.help);
   if (a.choices) arg.choices(a.choices);
+  if (a.complete) withCompleter(arg, a.complete);
   return arg;
 }
+
+/** Completion reads a flag's or argument's completer from the registry through its commander object. */
+const withCompleter = (target: object, complete: ValueCompleter): void => void ((target as { [COMPLETER]?: ValueCompleter })[COMPLETER] = complete);
 
 /** The options object a verb's run function gets, from a parsed command. */
 export function optionsFrom(def: AnyVerb, cmd: Command): Record<string, unknown> {
