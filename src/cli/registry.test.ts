@@ -17,7 +17,7 @@ const srcDir = resolve(cliDir, '..');
  */
 const PENDING = [
   'login', 'profiles', 'server', 'fixtures', 'numbers', 'brands', 'campaigns', 'registrations', 'ports', 'routes',
-  'calls', 'domains', 'emails', 'suppressions', 'webhooks', 'events', 'usage', 'billing', 'subaccounts', 'agency', 'trigger',
+  'calls', 'domains', 'emails', 'webhooks', 'events', 'usage', 'billing', 'subaccounts', 'trigger',
   'api', 'completion', 'console',
 ];
 
