@@ -12,6 +12,7 @@ const enc = encodeURIComponent;
 
 export const subaccountEndpoints = {
   create: { method: 'POST', path: '/v1/subaccounts', agencyLevel: true },
+  get: { method: 'GET', path: '/v1/subaccounts/{id}', agencyLevel: true },
   update: { method: 'PATCH', path: '/v1/subaccounts/{id}', agencyLevel: true },
 } as const satisfies Record<string, EndpointRef>;
 
