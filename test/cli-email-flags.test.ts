@@ -12,13 +12,13 @@ import { getCommand as emailsGet, type GetEmailOptions } from '../src/cli/comman
 import { eventsCommand as emailsEvents, type EmailEventsOptions } from '../src/cli/commands/emails/events.js';
 import { listCommand as emailsList, type ListEmailsOptions } from '../src/cli/commands/emails/list.js';
 import { waitCommand as emailsWait, type WaitEmailOptions } from '../src/cli/commands/emails/wait.js';
-import { listCommand as suppressionsList, type ListSuppressionsOptions } from '../src/cli/commands/suppressions/list.js';
-import { removeCommand as suppressionsRemove, type RemoveSuppressionOptions } from '../src/cli/commands/suppressions/remove.js';
+import { verbs as suppressionVerbs } from '../src/cli/commands/suppressions/index.js';
+import type { ListSuppressionsOptions, DeleteSuppressionOptions } from '../src/cli/commands/suppressions/suppressions.run.js';
 import { TRIGGERS } from '../src/cli/commands/trigger/registry.js';
 import { recordsByName } from '../src/cli/commands/trigger/email-triggers.run.js';
 import { timelineDetail } from '../src/cli/commands/emails/emails.run.js';
 import { DNS_RECORD_PURPOSES, SANDBOX_EMAIL_EVENT_TYPES } from '../src/api/values/email.js';
-import { optionsOf, refusal } from './helpers/verb-flags.js';
+import { optionsOf, refusal, verbNamed } from './helpers/verb-flags.js';
 
 describe('domains flags', () => {
   it('add, get, remove take the domain; list takes --status from the enum', async () => {
@@ -120,9 +120,9 @@ describe('emails flags', () => {
 
 describe('suppressions flags', () => {
   it('list --reason from the enum; remove takes the address', async () => {
-    expect(await optionsOf<ListSuppressionsOptions>(suppressionsList, ['--reason', 'complaint'])).toMatchObject({ reason: 'complaint' });
-    expect(await refusal(suppressionsList, ['--reason', 'spam'])).toBe('commander.invalidArgument');
-    expect(await optionsOf<RemoveSuppressionOptions>(suppressionsRemove, ['ada@example.org'])).toEqual({ address: 'ada@example.org' });
+    expect(await optionsOf<ListSuppressionsOptions>(verbNamed(suppressionVerbs, 'list'), ['--reason', 'complaint'])).toMatchObject({ reason: 'complaint' });
+    expect(await refusal(verbNamed(suppressionVerbs, 'list'), ['--reason', 'spam'])).toBe('commander.invalidArgument');
+    expect(await optionsOf<DeleteSuppressionOptions>(verbNamed(suppressionVerbs, 'delete'), ['ada@example.org'])).toEqual({ address: 'ada@example.org' });
   });
 });
 

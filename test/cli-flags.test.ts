@@ -6,7 +6,9 @@ import type { Command as CommandType } from 'commander';
 import { Command } from '../src/cli/commander.js';
 import { CliContext } from '../src/cli/context.js';
 import { createTestIO } from '../src/output/io.js';
-import { sendCommand, type SendOptions } from '../src/cli/commands/messages/send.js';
+import { verbs as messageVerbs } from '../src/cli/commands/messages/index.js';
+import { sendOptionsOf, type SendFlags } from '../src/cli/commands/messages/send-options.js';
+import { optionsOf as verbOptionsOf, verbNamed } from './helpers/verb-flags.js';
 import { buyCommand, type BuyOptions } from '../src/cli/commands/numbers/buy.js';
 import { updateCommand, type UpdateOptions } from '../src/cli/commands/numbers/update.js';
 import { searchCommand, type SearchOptions } from '../src/cli/commands/numbers/search.js';
@@ -29,7 +31,11 @@ async function optionsOf<O>(factory: (parent: CommandType, ctx: CliContext, runF
 describe('flags become typed options', () => {
   it('messages send', async () => {
     const argv = ['--to', '+14155550123', '--from', '+14155550100', '--body', 'hi', '--media', 'https://e.x/a.jpg', '--media', 'https://e.x/b.png', '--idempotency-key', 'order-1', '--wait', '--wait-timeout', '2m'];
-    expect(await optionsOf<SendOptions>(sendCommand, argv)).toEqual({
+    const send = verbNamed(messageVerbs, 'send');
+    const given = await verbOptionsOf<SendFlags>(send, argv);
+    // --wait-timeout is the old name of --timeout: the same value, under the new key.
+    expect(given).toEqual(await verbOptionsOf<SendFlags>(send, argv.map((a) => (a === '--wait-timeout' ? '--timeout' : a))));
+    expect(sendOptionsOf(given)).toEqual({
       to: '+14155550123',
       from: '+14155550100',
       body: 'hi',
@@ -39,7 +45,7 @@ describe('flags become typed options', () => {
       wait: true,
       waitTimeoutSecs: 120,
     });
-    const defaults = await optionsOf<SendOptions>(sendCommand, ['--to', '+1', '--from', '+2', '--body-file', '-']);
+    const defaults = sendOptionsOf(await verbOptionsOf<SendFlags>(send, ['--to', '+1', '--from', '+2', '--body-file', '-']));
     expect(defaults).toMatchObject({ bodyFile: '-', body: undefined, media: [], wait: false, waitTimeoutSecs: 60 });
   });
 

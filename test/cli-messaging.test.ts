@@ -102,7 +102,8 @@ describe('messages send', () => {
       [['--to', '+14155550123', '--from', mine, '--body', ''], '--body'],
       [['--to', '+14155550123', '--from', mine, '--body', 'x', '--body-file', '-'], '--body-file'],
       [['--to', '+14155550123', '--from', mine, '--body-file', join(tmp, 'missing.txt')], '--body-file'],
-      [['--to', '+14155550123', '--from', mine, '--body', 'x', '--wait', '--wait-timeout', 'soon'], '--wait-timeout'],
+      [['--to', '+14155550123', '--from', mine, '--body', 'x', '--wait', '--timeout', 'soon'], '--timeout'],
+      [['--to', '+14155550123', '--from', mine, '--body', 'x', '--wait', '--wait-timeout', 'soon'], '--timeout'],
       [['--from', mine, '--body', 'x'], '--to'],
     ];
     for (const [args, flag] of cases) {

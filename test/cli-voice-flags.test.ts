@@ -11,24 +11,13 @@ import { transferCommand, type TransferCallOptions } from '../src/cli/commands/c
 import { simulateCommand, type SimulateOptions } from '../src/cli/commands/calls/simulate.js';
 import { scenarioOf } from '../src/cli/commands/calls/simulate.run.js';
 import { STEP_WIDTH, traceLine } from '../src/cli/commands/calls/trace-lines.js';
-import { listCommand as vmList, type ListVoicemailsOptions } from '../src/cli/commands/voicemails/list.js';
-import { getCommand as vmGet, type GetVoicemailOptions } from '../src/cli/commands/voicemails/get.js';
-import { audioCommand, type VoicemailAudioOptions } from '../src/cli/commands/voicemails/audio.js';
-import { listCommand as blockedList, type ListBlockedOptions } from '../src/cli/commands/blocked-numbers/list.js';
-import { addCommand as blockedAdd, type AddBlockedOptions } from '../src/cli/commands/blocked-numbers/add.js';
-import { getCommand as blockedGet, type GetBlockedOptions } from '../src/cli/commands/blocked-numbers/get.js';
-import { confirmCommand as blockedConfirm, type ConfirmBlockedOptions } from '../src/cli/commands/blocked-numbers/confirm.js';
-import { updateCommand as blockedUpdate, type UpdateBlockedOptions } from '../src/cli/commands/blocked-numbers/update.js';
-import { removeCommand as blockedRemove, type RemoveBlockedOptions } from '../src/cli/commands/blocked-numbers/remove.js';
-import { registerCommand as deviceRegister, type RegisterDeviceOptions } from '../src/cli/commands/softphone/register.js';
-import { listCommand as deviceList, type ListDevicesOptions } from '../src/cli/commands/softphone/list.js';
-import { removeCommand as deviceRemove, type RemoveDeviceOptions } from '../src/cli/commands/softphone/remove.js';
-import { tokenCommand as deviceToken, type DeviceTokenOptions } from '../src/cli/commands/softphone/token.js';
-import { presenceCommand as devicePresence, type DevicePresenceOptions } from '../src/cli/commands/softphone/presence.js';
-import { callCommand as softphoneCall, type SoftphoneCallOptions } from '../src/cli/commands/softphone/call.js';
+import { verbs as voicemailVerbs } from '../src/cli/commands/voicemails/index.js';
+import type { VoicemailAudioOptions } from '../src/cli/commands/voicemails/audio.run.js';
+import { verbs as blockedVerbs } from '../src/cli/commands/blocked-numbers/index.js';
+import { verbs as softphoneVerbs } from '../src/cli/commands/softphone/index.js';
 import { TRIGGERS } from '../src/cli/commands/trigger/registry.js';
 import { EVENT_TYPES } from '../src/api/schemas/events.js';
-import { context, optionsOf } from './helpers/verb-flags.js';
+import { context, optionsOf, verbNamed } from './helpers/verb-flags.js';
 
 
 /** `svc ARGS` in-process with no service anywhere: only what fails before a request can pass here. */
@@ -80,31 +69,31 @@ describe('voice flags become typed options', () => {
   });
 
   it('voicemails list, get, audio', async () => {
-    expect(await optionsOf<ListVoicemailsOptions>(vmList, ['--limit', '2'])).toEqual({ limit: '2' });
-    expect(await optionsOf<GetVoicemailOptions>(vmGet, ['vm_1'])).toEqual({ id: 'vm_1' });
-    expect(await optionsOf<VoicemailAudioOptions>(audioCommand, ['vm_1', '--out', '-'])).toEqual({ id: 'vm_1', out: '-' });
+    expect(await optionsOf(verbNamed(voicemailVerbs, 'list'), ['--limit', '2'])).toEqual({ limit: '2' });
+    expect(await optionsOf(verbNamed(voicemailVerbs, 'get'), ['vm_1'])).toEqual({ id: 'vm_1' });
+    expect(await optionsOf<VoicemailAudioOptions>(verbNamed(voicemailVerbs, 'audio'), ['vm_1', '--out', '-'])).toEqual({ id: 'vm_1', out: '-' });
   });
 
   it('blocked-numbers list, add, get, confirm, update, remove', async () => {
-    expect(await optionsOf<ListBlockedOptions>(blockedList, ['--suggested', '--all'])).toEqual({ suggested: true, all: true });
-    expect(await optionsOf<ListBlockedOptions>(blockedList, [])).toEqual({});
-    expect(await optionsOf<AddBlockedOptions>(blockedAdd, ['+14155550199', '--reason', 'spam'])).toEqual({ phoneNumber: '+14155550199', reason: 'spam' });
-    expect(await optionsOf<GetBlockedOptions>(blockedGet, ['+14155550199'])).toEqual({ entry: '+14155550199' });
-    expect(await optionsOf<ConfirmBlockedOptions>(blockedConfirm, ['b-1'])).toEqual({ entry: 'b-1' });
-    expect(await optionsOf<UpdateBlockedOptions>(blockedUpdate, ['b-1', '--reason', ''])).toEqual({ entry: 'b-1', reason: '' });
-    await expect(optionsOf<UpdateBlockedOptions>(blockedUpdate, ['b-1'])).rejects.toThrow(/--reason/);
-    expect(await optionsOf<RemoveBlockedOptions>(blockedRemove, ['b-1'])).toEqual({ entry: 'b-1' });
+    expect(await optionsOf(verbNamed(blockedVerbs, 'list'), ['--suggested', '--all'])).toEqual({ suggested: true, all: true });
+    expect(await optionsOf(verbNamed(blockedVerbs, 'list'), [])).toEqual({});
+    expect(await optionsOf(verbNamed(blockedVerbs, 'add'), ['+14155550199', '--reason', 'spam'])).toEqual({ phoneNumber: '+14155550199', reason: 'spam' });
+    expect(await optionsOf(verbNamed(blockedVerbs, 'get'), ['+14155550199'])).toEqual({ entry: '+14155550199' });
+    expect(await optionsOf(verbNamed(blockedVerbs, 'confirm'), ['b-1'])).toEqual({ entry: 'b-1' });
+    expect(await optionsOf(verbNamed(blockedVerbs, 'update'), ['b-1', '--reason', ''])).toEqual({ entry: 'b-1', reason: '' });
+    await expect(optionsOf(verbNamed(blockedVerbs, 'update'), ['b-1'])).rejects.toThrow(/--reason/);
+    expect(await optionsOf(verbNamed(blockedVerbs, 'delete'), ['b-1'])).toEqual({ entry: 'b-1' });
   });
 
   it('softphone devices register, list, remove, token, presence; softphone call', async () => {
-    expect(await optionsOf<RegisterDeviceOptions>(deviceRegister, ['--user', 'u_1', '--label', 'Desk'])).toEqual({ user: 'u_1', label: 'Desk' });
-    await expect(optionsOf<RegisterDeviceOptions>(deviceRegister, ['--user', 'u_1'])).rejects.toThrow(/--label/);
-    expect(await optionsOf<ListDevicesOptions>(deviceList, ['--limit', '3'])).toEqual({ limit: '3' });
-    expect(await optionsOf<RemoveDeviceOptions>(deviceRemove, ['dev_1'])).toEqual({ id: 'dev_1' });
-    expect(await optionsOf<DeviceTokenOptions>(deviceToken, ['dev_1'])).toEqual({ id: 'dev_1' });
-    expect(await optionsOf<DevicePresenceOptions>(devicePresence, ['dev_1', 'online'])).toEqual({ id: 'dev_1', status: 'online' });
-    await expect(optionsOf<DevicePresenceOptions>(devicePresence, ['dev_1', 'away'])).rejects.toThrow(/away/);
-    expect(await optionsOf<SoftphoneCallOptions>(softphoneCall, ['--device', 'dev_1', '--from', '+14155550100', '--to', '+14155550123'])).toEqual({
+    expect(await optionsOf(verbNamed(softphoneVerbs, 'devices register'), ['--user', 'u_1', '--label', 'Desk'])).toEqual({ user: 'u_1', label: 'Desk' });
+    await expect(optionsOf(verbNamed(softphoneVerbs, 'devices register'), ['--user', 'u_1'])).rejects.toThrow(/--label/);
+    expect(await optionsOf(verbNamed(softphoneVerbs, 'devices list'), ['--limit', '3'])).toEqual({ limit: '3' });
+    expect(await optionsOf(verbNamed(softphoneVerbs, 'devices delete'), ['dev_1'])).toEqual({ id: 'dev_1' });
+    expect(await optionsOf(verbNamed(softphoneVerbs, 'devices token'), ['dev_1'])).toEqual({ id: 'dev_1' });
+    expect(await optionsOf(verbNamed(softphoneVerbs, 'devices presence'), ['dev_1', 'online'])).toEqual({ id: 'dev_1', status: 'online' });
+    await expect(optionsOf(verbNamed(softphoneVerbs, 'devices presence'), ['dev_1', 'away'])).rejects.toThrow(/away/);
+    expect(await optionsOf(verbNamed(softphoneVerbs, 'call'), ['--device', 'dev_1', '--from', '+14155550100', '--to', '+14155550123'])).toEqual({
       device: 'dev_1',
       from: '+14155550100',
       to: '+14155550123',

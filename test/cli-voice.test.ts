@@ -12,6 +12,7 @@ import { buy } from './messages-fixtures.js';
 import { runCli } from '../src/cli/main.js';
 import { createTestIO } from '../src/output/io.js';
 import { createLookup } from '../src/cli/completion/lookup.js';
+import { LOOKUP_LISTS } from '../src/cli/completion/sources.js';
 
 let svc: TestService;
 let tmp: string;
@@ -376,7 +377,7 @@ describe('blocked-numbers', () => {
 
 describe('completion asks the local service for voice ids', () => {
   it('calls, voicemails, devices and blocked numbers', async () => {
-    const lookup = createLookup({ env: { SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.liveKey }, homedir: tmp, platform: 'linux', configDir: join(tmp, 'cfg-complete') });
+    const lookup = createLookup({ env: { SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.liveKey }, homedir: tmp, platform: 'linux', configDir: join(tmp, 'cfg-complete') }, LOOKUP_LISTS);
     const values = async (source: Parameters<typeof lookup>[0]) => (await lookup(source, {})).map((c) => c.value);
     // The lookup reads up to 100; this file places more calls than one default page.
     const calls = await json(['calls', 'list', '--limit', '100']);

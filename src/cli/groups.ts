@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import type { CliContext } from './context.js';
+import type { AnyVerb } from './verb.js';
 
-export interface GroupModule {
-  register(cmd: Command, ctx: CliContext): void;
-}
+/**
+ * A group's module: its verbs as data (issue 28: the registry), or, for the groups not converted
+ * yet, a function that adds commander commands itself.
+ */
+export type GroupModule = { verbs: readonly AnyVerb[]; subgroups?: Readonly<Record<string, string>> } | { command: AnyVerb } | { register(cmd: Command, ctx: CliContext): void };
 
 export interface GroupEntry {
   summary: string;
@@ -47,5 +50,6 @@ export const GROUPS: Record<string, GroupEntry> = {
   trigger: { summary: "Sandbox: make the outside world act (a consumer's text, a call, a carrier's verdict)", load: () => import('./commands/trigger/index.js') },
   clock: { summary: 'Show or advance the sandbox clock', load: () => import('./commands/clock/index.js') },
   api: { summary: 'Call any endpoint: svc api METHOD PATH', load: () => import('./commands/api/index.js') },
+  mcp: { summary: 'Serve these commands to an AI agent as Model Context Protocol tools (stdio)', load: () => import('./commands/mcp/index.js') },
   completion: { summary: 'Print a shell completion script (bash, zsh, fish)', load: () => import('./commands/completion/index.js') },
 };

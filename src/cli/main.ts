@@ -10,6 +10,7 @@ import { detailLines } from './error-details.js';
 import { paymentHint } from './payment-hint.js';
 import { refusalOriginHint } from './key-mode-hint.js';
 import { addGroupExamples } from './help-examples.js';
+import { configureVerb, registerVerbs } from './wire-verb.js';
 import { HELP_WIDTH, reflowHelp } from './help-text.js';
 import { ApiError, DryRunSignal, NetworkError, ResponseShapeError, formatRequestDescription } from '../api/client/errors.js';
 import { createProcessIO, type ProcessLike } from '../output/io.js';
@@ -98,7 +99,9 @@ export async function registerGroups(program: Command, ctx: CliContext, load: 'a
     const cmd = program.command(name).description(entry.summary);
     if (load === 'all' || load === name) {
       const group = await entry.load();
-      group.register(cmd, ctx);
+      if ('verbs' in group) registerVerbs(cmd, ctx, group.verbs, group.subgroups);
+      else if ('command' in group) configureVerb(cmd, ctx, group.command);
+      else group.register(cmd, ctx);
       if (cmd.commands.length) addGroupExamples(cmd);
     }
   }

@@ -85,7 +85,7 @@ describe('start-up import graph', () => {
   // parsers (api/parsers.ts): nothing it loads, dynamic imports included, may load zod statically.
   const keysListPath = (root: string, ext: '.ts' | '.js') => [
     join(root, 'cli', 'commands', 'keys', `index${ext}`),
-    join(root, 'cli', 'commands', 'keys', `list.run${ext}`),
+    join(root, 'cli', `plain.run${ext}`),
     join(root, 'cli', `run-list${ext}`),
     join(root, 'cli', `context${ext}`),
     join(root, 'api', 'resources', `keys${ext}`),
@@ -182,7 +182,7 @@ describe.runIf(existsSync(join(distDir, 'cli', 'main.js')))('modules a real svc 
     const { code, stderr, modules } = await loadsOf(['keys', 'list']);
     expect(code, stderr).toBe(0);
     expect(modules.some((f) => packageOf(f) === 'commander')).toBe(true); // the recorder sees CommonJS
-    expect(modules.some((f) => f.endsWith(join('commands', 'keys', 'list.run.js')))).toBe(true);
+    expect(modules.some((f) => f.endsWith(join('cli', 'plain.run.js')))).toBe(true);
     expect(forbidden(modules)).toEqual([]);
   });
 

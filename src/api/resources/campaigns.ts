@@ -3,13 +3,18 @@ import type { Campaign, CampaignSummary, CreateCampaignBody, UpdateCampaignBody 
 import type { CampaignStatus } from '../values/registration.js';
 import { listEndpoint } from './list.js';
 import { responseParser } from '../parsers.js';
+import type { EndpointRef } from './endpoint.js';
 
 // conventions 7: one function per endpoint. spec: Campaign (10DLC); contract §7.
 const campaignParser = responseParser('CampaignSchema');
 const campaignPath = (id: string, action = ''): string => `/v1/campaigns/${encodeURIComponent(id)}${action}`;
 
+export const campaignEndpoints = {
+  create: { method: 'POST', path: '/v1/campaigns' },
+} as const satisfies Record<string, EndpointRef>;
+
 export async function createCampaign(client: ApiClient, body: CreateCampaignBody): Promise<Campaign> {
-  return (await client.request({ method: 'POST', path: '/v1/campaigns', body, schema: campaignParser })).data;
+  return (await client.request({ method: 'POST', path: campaignEndpoints.create.path, body, schema: campaignParser })).data;
 }
 
 /** GET /v1/campaigns: campaign summaries (spec: Campaign summary), newest first. */

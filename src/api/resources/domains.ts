@@ -3,14 +3,20 @@ import type { Domain } from '../schemas/email.js';
 import type { DomainStatus } from '../values/email.js';
 import { listEndpoint } from './list.js';
 import { responseParser } from '../parsers.js';
+import type { EndpointRef } from './endpoint.js';
 
 // conventions 7: one function or list descriptor per endpoint. spec: Email domains endpoints; contract §8.
 const domainParser = responseParser('DomainSchema');
 const domainPath = (id: string, action = ''): string => `/v1/domains/${encodeURIComponent(id)}${action}`;
 
 /** POST /v1/domains `{domain}` → 201 with the records to publish; 400 on `domain` for a rejected name, 409 when another account has it. */
+export const domainEndpoints = {
+  create: { method: 'POST', path: '/v1/domains' },
+  delete: { method: 'DELETE', path: '/v1/domains/{id}' },
+} as const satisfies Record<string, EndpointRef>;
+
 export async function addDomain(client: ApiClient, domain: string): Promise<Domain> {
-  return (await client.request({ method: 'POST', path: '/v1/domains', body: { domain }, schema: domainParser })).data;
+  return (await client.request({ method: 'POST', path: domainEndpoints.create.path, body: { domain }, schema: domainParser })).data;
 }
 
 /** GET /v1/domains, newest first. */

@@ -3,11 +3,16 @@ import type { Email, SendEmailBody } from '../schemas/email.js';
 import type { EmailStatus } from '../values/email.js';
 import { listEndpoint } from './list.js';
 import { responseParser } from '../parsers.js';
+import type { EndpointRef } from './endpoint.js';
 
 // conventions 7: one function or list descriptor per endpoint. spec: Email resource, Send email body; contract §8.
 const emailParser = responseParser('EmailSchema');
 const emailEventsParser = responseParser('EmailEventsSchema');
 const emailPath = (id: string, action = ''): string => `/v1/emails/${encodeURIComponent(id)}${action}`;
+
+export const emailEndpoints = {
+  send: { method: 'POST', path: '/v1/emails' },
+} as const satisfies Record<string, EndpointRef>;
 
 export interface SentEmail {
   email: Email;
@@ -17,7 +22,7 @@ export interface SentEmail {
 
 /** POST /v1/emails → 201 `queued`. `idempotencyKey` fixes the key (cli.md: generated unless given; the same on every retry). */
 export async function sendEmail(client: ApiClient, body: SendEmailBody, opts: { idempotencyKey?: string } = {}): Promise<SentEmail> {
-  const res = await client.request({ method: 'POST', path: '/v1/emails', body, schema: emailParser, idempotencyKey: opts.idempotencyKey });
+  const res = await client.request({ method: 'POST', path: emailEndpoints.send.path, body, schema: emailParser, idempotencyKey: opts.idempotencyKey });
   return { email: res.data, replayed: res.headers['idempotent-replayed'] === 'true' };
 }
 

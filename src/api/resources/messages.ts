@@ -3,9 +3,15 @@ import type { Message, MessageStatus, SendMessageBody } from '../schemas/message
 import type { MESSAGE_DIRECTIONS } from '../values/messages.js';
 import { listEndpoint } from './list.js';
 import { responseParser } from '../parsers.js';
+import { endpoint, readOne, type EndpointRef } from './endpoint.js';
 
 // conventions 7: one function per endpoint; commands never build URLs. spec: Messages; contract §4.
 const messageParser = responseParser('MessageSchema');
+
+export const messageEndpoints = {
+  send: { method: 'POST', path: '/v1/messages' },
+  get: endpoint({ method: 'GET', path: '/v1/messages/{id}', schema: 'MessageSchema' }),
+} as const satisfies Record<string, EndpointRef>;
 
 export interface SentMessage {
   message: Message;
@@ -15,7 +21,7 @@ export interface SentMessage {
 
 /** POST /v1/messages. `idempotencyKey` fixes the key (cli.md: generated unless given; the same on every retry). */
 export async function sendMessage(client: ApiClient, body: SendMessageBody, opts: { idempotencyKey?: string } = {}): Promise<SentMessage> {
-  const res = await client.request({ method: 'POST', path: '/v1/messages', body, schema: messageParser, idempotencyKey: opts.idempotencyKey });
+  const res = await client.request({ method: 'POST', path: messageEndpoints.send.path, body, schema: messageParser, idempotencyKey: opts.idempotencyKey });
   return { message: res.data, replayed: res.headers['idempotent-replayed'] === 'true' };
 }
 
@@ -24,5 +30,5 @@ export const messageList = listEndpoint<Message, MessageListFilter>({ path: '/v1
 export type MessageListFilter = { direction?: (typeof MESSAGE_DIRECTIONS)[number]; from?: string; to?: string; status?: MessageStatus };
 
 export async function getMessage(client: ApiClient, id: string): Promise<Message> {
-  return (await client.request({ method: 'GET', path: `/v1/messages/${encodeURIComponent(id)}`, schema: messageParser })).data;
+  return readOne(client, messageEndpoints.get, { id });
 }

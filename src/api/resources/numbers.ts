@@ -4,6 +4,7 @@ import type { Page } from '../schemas/page.js';
 import type { z } from 'zod';
 import { listEndpoint } from './list.js';
 import { pageParser, responseParser } from '../parsers.js';
+import type { EndpointRef } from './endpoint.js';
 
 // conventions 7: one function per endpoint. spec: Numbers; contract §5.
 // `idOrPhone` is a number id (`num_…`) or its E.164 form: the service resolves either (contract §5);
@@ -14,6 +15,11 @@ const phoneNumberParser = responseParser('PhoneNumberSchema');
 const numberPath = (idOrPhone: string, action = ''): string => `/v1/numbers/${encodeURIComponent(idOrPhone)}${action}`;
 
 /** The search body as sent (defaults filled by the service). */
+export const numberEndpoints = {
+  buy: { method: 'POST', path: '/v1/numbers/buy' },
+  release: { method: 'POST', path: '/v1/numbers/{id}/release' },
+} as const satisfies Record<string, EndpointRef>;
+
 export type SearchNumbersInput = z.input<typeof SearchNumbersBody>;
 
 export async function searchNumbers(client: ApiClient, body: SearchNumbersInput): Promise<Page<AvailableNumber>> {
@@ -21,7 +27,7 @@ export async function searchNumbers(client: ApiClient, body: SearchNumbersInput)
 }
 
 export async function buyNumber(client: ApiClient, body: BuyNumberBody, opts: { idempotencyKey?: string } = {}): Promise<PhoneNumber> {
-  return (await client.request({ method: 'POST', path: '/v1/numbers/buy', body, schema: phoneNumberParser, idempotencyKey: opts.idempotencyKey })).data;
+  return (await client.request({ method: 'POST', path: numberEndpoints.buy.path, body, schema: phoneNumberParser, idempotencyKey: opts.idempotencyKey })).data;
 }
 
 /** GET /v1/numbers, newest first; released numbers only with `status: 'released'`. */

@@ -3,11 +3,16 @@ import type { CreatePortBody, Port, PortCheck, PortDocumentBody } from '../schem
 import type { PortStatus } from '../values/registration.js';
 import { listEndpoint } from './list.js';
 import { responseParser } from '../parsers.js';
+import type { EndpointRef } from './endpoint.js';
 
 // conventions 7: one function per endpoint. spec: Ports; contract §7.
 const portParser = responseParser('PortSchema');
 const portCheckParser = responseParser('PortCheckSchema');
 const portPath = (id: string, action = ''): string => `/v1/ports/${encodeURIComponent(id)}${action}`;
+
+export const portEndpoints = {
+  create: { method: 'POST', path: '/v1/ports' },
+} as const satisfies Record<string, EndpointRef>;
 
 export async function checkPortability(client: ApiClient, phoneNumbers: string[]): Promise<PortCheck> {
   return (await client.request({ method: 'POST', path: '/v1/ports/check', body: { phoneNumbers }, schema: portCheckParser })).data;
@@ -15,7 +20,7 @@ export async function checkPortability(client: ApiClient, phoneNumbers: string[]
 
 /** spec: conventions 7 — POST /v1/ports accepts an Idempotency-Key (generated unless given). */
 export async function createPort(client: ApiClient, body: CreatePortBody, opts: { idempotencyKey?: string } = {}): Promise<Port> {
-  return (await client.request({ method: 'POST', path: '/v1/ports', body, schema: portParser, idempotencyKey: opts.idempotencyKey })).data;
+  return (await client.request({ method: 'POST', path: portEndpoints.create.path, body, schema: portParser, idempotencyKey: opts.idempotencyKey })).data;
 }
 
 export async function attachPortDocument(client: ApiClient, id: string, body: PortDocumentBody): Promise<Port> {

@@ -2,6 +2,7 @@ import type { ApiClient } from '../client/client.js';
 import type { CampaignDraft } from '../schemas/campaigns.js';
 import type { BusinessInfoBody, PredictBody, Prediction, Registration, RegistrationBody } from '../schemas/registrations.js';
 import { responseParser } from '../parsers.js';
+import type { EndpointRef } from './endpoint.js';
 
 // conventions 7: one function per endpoint. spec: Registration inputs; contract §7.
 const registrationParser = responseParser('RegistrationSchema');
@@ -9,8 +10,12 @@ const draftParser = responseParser('CampaignContentSchema');
 const predictionParser = responseParser('PredictionSchema');
 
 /** POST /v1/registrations: the brand and its first campaign, both or neither (contract §7). */
+export const registrationEndpoints = {
+  create: { method: 'POST', path: '/v1/registrations' },
+} as const satisfies Record<string, EndpointRef>;
+
 export async function submitRegistration(client: ApiClient, body: RegistrationBody, opts: { idempotencyKey?: string } = {}): Promise<Registration> {
-  return (await client.request({ method: 'POST', path: '/v1/registrations', body, schema: registrationParser, idempotencyKey: opts.idempotencyKey })).data;
+  return (await client.request({ method: 'POST', path: registrationEndpoints.create.path, body, schema: registrationParser, idempotencyKey: opts.idempotencyKey })).data;
 }
 
 /** POST /v1/registrations/draft: a campaign create request (without brandId) written from business info. */

@@ -2,12 +2,18 @@ import type { ApiClient } from '../client/client.js';
 import type { Email, SandboxDnsEntry } from '../schemas/email.js';
 import type { DNS_RECORD_TYPES, SandboxEmailEventType } from '../values/email.js';
 import { responseParser } from '../parsers.js';
+import type { EndpointRef } from './endpoint.js';
 
 // contract §8 and §9: the outside world for email (local service only) — the DNS answers a domain's
 // checks read, a mail server's reports, and the mail sandbox where delivered messages land.
 const mailboxParser = responseParser('MailboxSchema');
 const dnsEntryParser = responseParser('SandboxDnsEntrySchema');
 const emailParser = responseParser('EmailSchema');
+
+export const sandboxDnsEndpoints = {
+  put: { method: 'PUT', path: '/v1/sandbox/dns/{name}' },
+  delete: { method: 'DELETE', path: '/v1/sandbox/dns/{name}' },
+} as const satisfies Record<string, EndpointRef>;
 
 export interface SandboxDnsRecord {
   type: (typeof DNS_RECORD_TYPES)[number];

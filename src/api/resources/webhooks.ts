@@ -2,6 +2,7 @@ import type { ApiClient } from '../client/client.js';
 import type { CreateWebhookBody, Delivery, DeliveryStatus, UpdateWebhookBody, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhooks.js';
 import { listEndpoint } from './list.js';
 import { pageParser, responseParser } from '../parsers.js';
+import type { EndpointRef } from './endpoint.js';
 
 // conventions 7: one function per endpoint; commands never build URLs. contract §10.
 const webhookEndpointWithSecretParser = responseParser('WebhookEndpointWithSecretSchema');
@@ -9,17 +10,25 @@ const webhookEndpointPageParser = pageParser('WebhookEndpointSchema');
 const webhookEndpointParser = responseParser('WebhookEndpointSchema');
 const deliveryParser = responseParser('DeliverySchema');
 
+/** GET /v1/webhooks: a bounded list, returned whole (it takes no limit). */
+export const webhookEndpoints = {
+  create: { method: 'POST', path: '/v1/webhooks' },
+  delete: { method: 'DELETE', path: '/v1/webhooks/{id}' },
+} as const satisfies Record<string, EndpointRef>;
+
+export const webhookListPath = '/v1/webhooks';
+
 const enc = encodeURIComponent;
 const base = (id: string) => `/v1/webhooks/${enc(id)}`;
 
 /** POST /v1/webhooks: the response is the only time the signing secret is shown. */
 export async function createWebhook(client: ApiClient, body: CreateWebhookBody): Promise<WebhookEndpointWithSecret> {
-  return (await client.request({ method: 'POST', path: '/v1/webhooks', body, schema: webhookEndpointWithSecretParser })).data;
+  return (await client.request({ method: 'POST', path: webhookEndpoints.create.path, body, schema: webhookEndpointWithSecretParser })).data;
 }
 
 /** GET /v1/webhooks: a bounded list (every endpoint of the account, newest first). */
 export async function listWebhooks(client: ApiClient): Promise<WebhookEndpoint[]> {
-  return (await client.request({ method: 'GET', path: '/v1/webhooks', schema: webhookEndpointPageParser })).data.data;
+  return (await client.request({ method: 'GET', path: webhookListPath, schema: webhookEndpointPageParser })).data.data;
 }
 
 export async function getWebhook(client: ApiClient, id: string): Promise<WebhookEndpoint> {

@@ -2,7 +2,7 @@ import { defaultDataDir, envValue, resolveConfigDir, type Env } from '../../conf
 import { readProfilesFile } from '../../config/profiles.js';
 import { resolveSettings } from '../../config/resolve.js';
 import type { Candidate, Lookup, TypedSettings } from './complete.js';
-import type { DynamicSource } from './tree.js';
+import type { CompletionTree, DynamicSource } from './tree.js';
 
 // Values read at TAB time. Ids come only from a service on this machine (the local service, or
 // whatever a profile points at on loopback), within a short timeout: a TAB never waits on the
@@ -11,32 +11,27 @@ import type { DynamicSource } from './tree.js';
 /** A TAB press answers within about this long even when the service is slow or gone. */
 export const LOOKUP_TIMEOUT_MS = 700;
 
-interface ListSpec {
-  path: string;
-  /** Sub-account context applies (agency-level routes refuse `Service-Subaccount`). */
-  scoped: boolean;
-  candidate(row: Record<string, unknown>): Candidate | undefined;
-}
+/** How one id source's rows become candidates; the list's path is in the tree (`lookups`). */
+type Candidates = (row: Record<string, unknown>) => Candidate | undefined;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-const LISTS: Record<Exclude<DynamicSource, 'profiles'>, ListSpec> = {
-  numbers: { path: '/v1/numbers?limit=100', scoped: true, candidate: (r) => (str(r.phoneNumber) ? { value: r.phoneNumber as string, description: str(r.label) } : undefined) },
-  // A bounded list, returned whole (it takes no limit).
-  webhooks: { path: '/v1/webhooks', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.url) } : undefined) },
-  keys: { path: '/v1/keys?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.name) } : undefined) },
-  subaccounts: { path: '/v1/subaccounts?limit=100', scoped: false, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.name) } : undefined) },
-  calls: { path: '/v1/calls?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: [r.from, r.status].filter(str).join(' ') || undefined } : undefined) },
+const CANDIDATES: Record<Exclude<DynamicSource, 'profiles'>, Candidates> = {
+  numbers: (r) => (str(r.phoneNumber) ? { value: r.phoneNumber as string, description: str(r.label) } : undefined),
+  webhooks: (r) => (str(r.id) ? { value: r.id as string, description: str(r.url) } : undefined),
+  keys: (r) => (str(r.id) ? { value: r.id as string, description: str(r.name) } : undefined),
+  subaccounts: (r) => (str(r.id) ? { value: r.id as string, description: str(r.name) } : undefined),
+  calls: (r) => (str(r.id) ? { value: r.id as string, description: [r.from, r.status].filter(str).join(' ') || undefined } : undefined),
   // Newest first: the message just sent is the one people look up.
-  messages: { path: '/v1/messages?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: [r.to, r.status].filter(str).join(' ') || undefined } : undefined) },
-  voicemails: { path: '/v1/voicemails?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.from) } : undefined) },
-  devices: { path: '/v1/webrtc/devices?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: [r.userId, r.label].filter(str).join(' ') || undefined } : undefined) },
+  messages: (r) => (str(r.id) ? { value: r.id as string, description: [r.to, r.status].filter(str).join(' ') || undefined } : undefined),
+  voicemails: (r) => (str(r.id) ? { value: r.id as string, description: str(r.from) } : undefined),
+  devices: (r) => (str(r.id) ? { value: r.id as string, description: [r.userId, r.label].filter(str).join(' ') || undefined } : undefined),
   // The blocked number itself: every verb takes it as well as the entry's id.
-  'blocked-numbers': { path: '/v1/blocked-numbers?limit=100', scoped: true, candidate: (r) => (str(r.phoneNumber) ? { value: r.phoneNumber as string, description: str(r.reason) } : undefined) },
+  'blocked-numbers': (r) => (str(r.phoneNumber) ? { value: r.phoneNumber as string, description: str(r.reason) } : undefined),
   // The domain name: every domains verb takes it as well as the id.
-  domains: { path: '/v1/domains?limit=100', scoped: true, candidate: (r) => (str(r.domain) ? { value: r.domain as string, description: str(r.status) } : undefined) },
-  emails: { path: '/v1/emails?limit=100', scoped: true, candidate: (r) => (str(r.id) ? { value: r.id as string, description: str(r.subject) } : undefined) },
-  suppressions: { path: '/v1/email-suppressions?limit=100', scoped: true, candidate: (r) => (str(r.address) ? { value: r.address as string, description: str(r.reason) } : undefined) },
+  domains: (r) => (str(r.domain) ? { value: r.domain as string, description: str(r.status) } : undefined),
+  emails: (r) => (str(r.id) ? { value: r.id as string, description: str(r.subject) } : undefined),
+  suppressions: (r) => (str(r.address) ? { value: r.address as string, description: str(r.reason) } : undefined),
 };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
@@ -48,7 +43,7 @@ export interface LookupEnvironment {
   configDir?: string;
 }
 
-export function createLookup(environment: LookupEnvironment): Lookup {
+export function createLookup(environment: LookupEnvironment, lists: NonNullable<CompletionTree['lookups']> = {}): Lookup {
   const configDir = () => resolveConfigDir(environment.configDir, environment.env, environment.homedir, environment.platform);
   return async (source: DynamicSource, typed: TypedSettings): Promise<Candidate[]> => {
     try {
@@ -60,15 +55,17 @@ export function createLookup(environment: LookupEnvironment): Lookup {
         dataDir: defaultDataDir(environment.env, environment.homedir),
       });
       if (!settings.apiKey || !LOOPBACK_HOSTS.has(new URL(settings.baseUrl).hostname)) return [];
-      const spec = LISTS[source];
+      const spec = lists[source];
+      const candidate = CANDIDATES[source];
+      if (!spec) return [];
       const headers: Record<string, string> = { authorization: `Bearer ${settings.apiKey}`, accept: 'application/json' };
       if (spec.scoped && settings.subaccount) headers['service-subaccount'] = settings.subaccount;
-      const res = await fetch(`${settings.baseUrl}${spec.path}`, { headers, signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) });
+      const res = await fetch(`${settings.baseUrl}${spec.path}${spec.paged ? '?limit=100' : ''}`, { headers, signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) });
       if (!res.ok) return [];
       const body = (await res.json()) as { data?: unknown };
       if (!Array.isArray(body.data)) return [];
       return body.data.flatMap((row) => {
-        const c = row && typeof row === 'object' ? spec.candidate(row as Record<string, unknown>) : undefined;
+        const c = row && typeof row === 'object' ? candidate(row as Record<string, unknown>) : undefined;
         return c ? [c] : [];
       });
     } catch (err) {

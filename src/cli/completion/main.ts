@@ -12,7 +12,7 @@ export async function completeMain(args: string[], proc: { env: NodeJS.ProcessEn
   const [shell = 'bash', ...words] = args;
   const tree = JSON.parse(readFileSync(new URL('../completion-tree.json', import.meta.url), 'utf8')) as CompletionTree;
   const configFlag = words.indexOf('--config-dir');
-  const lookup = createLookup({ env: proc.env, homedir, platform: proc.platform, configDir: configFlag >= 0 ? words[configFlag + 1] : undefined });
+  const lookup = createLookup({ env: proc.env, homedir, platform: proc.platform, configDir: configFlag >= 0 ? words[configFlag + 1] : undefined }, tree.lookups);
   const candidates = await complete(tree, words.length ? words : [''], lookup);
   proc.stdout.write(formatCandidates(shell, candidates));
 }

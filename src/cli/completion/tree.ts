@@ -1,4 +1,5 @@
 import type { Command, Option } from 'commander';
+import { COMPLETER, type ValueCompleter } from '../verb.js';
 
 // The command tree as completion needs it, written to dist/cli/completion-tree.json at build time:
 // `svc __complete` reads that file instead of loading commander and every command (a TAB press
@@ -7,8 +8,8 @@ import type { Command, Option } from 'commander';
 /** Where a value's candidates come from: a fixed list, or a provider asked at TAB time. */
 export type ValueSource = { values: string[] } | { dynamic: DynamicSource; list?: boolean };
 
-/** Values read at TAB time: profile names from the config file, ids from the local service. */
-export type DynamicSource = 'profiles' | 'numbers' | 'webhooks' | 'keys' | 'subaccounts' | 'calls' | 'messages' | 'voicemails' | 'devices' | 'blocked-numbers' | 'domains' | 'emails' | 'suppressions';
+import type { DynamicSource } from './dynamic-source.js';
+export type { DynamicSource } from './dynamic-source.js';
 
 export interface CompletionOption {
   names: string[];
@@ -28,6 +29,8 @@ export interface CompletionCommand {
 
 export interface CompletionTree extends CompletionCommand {
   version: 1;
+  /** Where each id source's candidates are listed (completion/sources.ts, from api/resources). */
+  lookups?: Record<string, { path: string; scoped: boolean; paged: boolean }>;
 }
 
 export interface ValueSets {
@@ -43,11 +46,10 @@ const SHELLS = ['bash', 'zsh', 'fish'];
  * What a flag's value or an argument completes to, by where it stands in the tree. A flag with
  * commander choices completes to them; these are the values commander does not know.
  */
-function optionSource(o: Option, sets: ValueSets, path: string[]): CompletionOption['value'] {
+function optionSource(o: Option, sets: ValueSets): CompletionOption['value'] {
   if (o.argChoices?.length) return { values: [...o.argChoices] };
-  const [group, verb] = path;
-  // A text is sent from one of the account's numbers (issue 24).
-  if (group === 'messages' && verb === 'send' && o.long === '--from') return { dynamic: 'numbers' };
+  const fromRegistry = registrySource(o);
+  if (fromRegistry) return fromRegistry;
   switch (o.long) {
     case '--output':
       return { values: [...sets.outputFormats] };
@@ -65,6 +67,14 @@ function optionSource(o: Option, sets: ValueSets, path: string[]): CompletionOpt
   }
 }
 
+/** What the verb's definition says its flag or argument completes to (issue 28: the registry). */
+function registrySource(target: object): ValueSource | undefined {
+  const c = (target as { [COMPLETER]?: ValueCompleter })[COMPLETER];
+  if (c === undefined) return undefined;
+  return typeof c === 'string' ? { dynamic: c } : { values: [...c.values] };
+}
+
+// The groups not on the registry yet say here what their arguments complete to.
 function argSource(path: string[], argName: string, sets: ValueSets): ValueSource | undefined {
   const [group, verb] = path;
   if (group === 'completion') return { values: SHELLS };
@@ -76,12 +86,7 @@ function argSource(path: string[], argName: string, sets: ValueSets): ValueSourc
   if (group === 'numbers' && verb !== 'buy' && argName === 'number') return { dynamic: 'numbers' };
   if (group === 'routes' && argName === 'number') return { dynamic: 'numbers' };
   if (group === 'webhooks' && argName === 'id') return { dynamic: 'webhooks' };
-  if (group === 'keys' && verb === 'revoke') return { dynamic: 'keys' };
   if (group === 'calls' && argName === 'id') return { dynamic: 'calls' };
-  if (group === 'messages' && argName === 'id') return { dynamic: 'messages' };
-  if (group === 'voicemails' && argName === 'id') return { dynamic: 'voicemails' };
-  if (group === 'softphone' && argName === 'id') return { dynamic: 'devices' };
-  if (group === 'blocked-numbers' && argName === 'entry') return { dynamic: 'blocked-numbers' };
   if (group === 'domains' && argName === 'domain') return { dynamic: 'domains' };
   if (group === 'emails' && argName === 'email') return { dynamic: 'emails' };
   if (group === 'suppressions' && verb === 'remove') return { dynamic: 'suppressions' };
@@ -94,19 +99,19 @@ function commandOf(cmd: Command, path: string[], sets: ValueSets): CompletionCom
     .map((o) => {
       const names = [o.short, o.long].filter((n): n is string => Boolean(n));
       const takesValue = o.required || o.optional;
-      return { names, summary: o.description, ...(takesValue ? { value: optionSource(o, sets, path) } : {}) };
+      return { names, summary: o.description, ...(takesValue ? { value: optionSource(o, sets) } : {}) };
     });
   return {
     name: cmd.name(),
     summary: cmd.description(),
     options,
-    args: cmd.registeredArguments.map((a) => (a.argChoices?.length ? { values: [...a.argChoices] } : argSource(path, a.name(), sets))),
+    args: cmd.registeredArguments.map((a) => (a.argChoices?.length ? { values: [...a.argChoices] } : (registrySource(a) ?? argSource(path, a.name(), sets)))),
     children: cmd.commands.filter((c) => c.name() !== 'help' && !(c as unknown as { _hidden?: boolean })._hidden).map((c) => commandOf(c, [...path, c.name()], sets)),
   };
 }
 
-export function completionTree(program: Command, sets: ValueSets): CompletionTree {
+export function completionTree(program: Command, sets: ValueSets, lookups?: CompletionTree['lookups']): CompletionTree {
   const root = commandOf(program, [], sets);
   root.options.push({ names: ['--help'], summary: 'show help' });
-  return { version: 1, ...root };
+  return { version: 1, ...root, ...(lookups ? { lookups } : {}) };
 }

@@ -1,10 +1,11 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../../context.js';
+import { defineVerb } from '../../verb.js';
 
-export function register(group: Command, ctx: CliContext): void {
-  group
-    .command('summary')
-    .description('Numbers, messages and spend this month for every sub-account')
-    .addHelpText('after', '\nExamples:\n  $ svc agency summary\n  $ svc agency summary -o csv > summary.csv')
-    .action(async () => (await import('./summary.run.js')).runSummary(ctx));
-}
+// svc agency: agency-wide views (contract §3).
+export const verbs = [
+  defineVerb({
+    name: 'summary',
+    summary: 'Numbers, messages and spend this month for every sub-account',
+    examples: ['svc agency summary', 'svc agency summary -o csv > summary.csv'],
+    run: async () => (await import('./summary.run.js')).runSummary,
+  }),
+];

@@ -3,7 +3,11 @@ import { printOne } from '../../print-resource.js';
 import { requireE164 } from '../../phone-numbers.js';
 import { addBlockedNumber } from '../../../api/resources/blocked-numbers.js';
 import { BLOCKED_COLUMNS } from './columns.js';
-import type { AddBlockedOptions } from './add.js';
+
+export interface AddBlockedOptions {
+  phoneNumber: string;
+  reason?: string;
+}
 
 export async function runAddBlocked(ctx: CliContext, opts: AddBlockedOptions): Promise<void> {
   const phoneNumber = requireE164(opts.phoneNumber, '<phone-number>');

@@ -4,5 +4,3 @@
 export const BLOCKED_LIST_COLUMNS = ['phoneNumber', 'autoSuggested', 'blockedCallCount', 'reason', 'lastBlockedAt', 'id'];
 export const BLOCKED_COLUMNS = ['id', 'phoneNumber', 'autoSuggested', 'reason', 'blockedCallCount', 'lastBlockedAt', 'createdAt', 'updatedAt'];
 
-/** The argument every verb but add takes. */
-export const ENTRY_ARG = ['<entry>', 'blocklist entry id, or the blocked E.164 number'] as const;

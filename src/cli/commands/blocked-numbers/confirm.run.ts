@@ -4,7 +4,10 @@ import { printOne } from '../../print-resource.js';
 import { updateBlockedNumber } from '../../../api/resources/blocked-numbers.js';
 import { BLOCKED_COLUMNS } from './columns.js';
 import { entryId } from './entry-ref.js';
-import type { ConfirmBlockedOptions } from './confirm.js';
+
+export interface ConfirmBlockedOptions {
+  entry: string;
+}
 
 export async function runConfirmBlocked(ctx: CliContext, opts: ConfirmBlockedOptions): Promise<void> {
   const client = await ctx.client();

@@ -3,7 +3,10 @@ import { printOne } from '../../print-resource.js';
 import { getBlockedNumber } from '../../../api/resources/blocked-numbers.js';
 import { BLOCKED_COLUMNS } from './columns.js';
 import { entryId } from './entry-ref.js';
-import type { GetBlockedOptions } from './get.js';
+
+export interface GetBlockedOptions {
+  entry: string;
+}
 
 export async function runGetBlocked(ctx: CliContext, opts: GetBlockedOptions): Promise<void> {
   const client = await ctx.client();

@@ -3,7 +3,12 @@ import { printOne } from '../../print-resource.js';
 import { updateBlockedNumber } from '../../../api/resources/blocked-numbers.js';
 import { BLOCKED_COLUMNS } from './columns.js';
 import { entryId } from './entry-ref.js';
-import type { UpdateBlockedOptions } from './update.js';
+
+export interface UpdateBlockedOptions {
+  entry: string;
+  /** `''` clears it. */
+  reason: string;
+}
 
 export async function runUpdateBlocked(ctx: CliContext, opts: UpdateBlockedOptions): Promise<void> {
   const client = await ctx.client();

@@ -1,9 +1,18 @@
 import type { CliContext } from '../../context.js';
 import { printOne } from '../../print-resource.js';
 import { advanceClock, getClock } from '../../../api/resources/sandbox.js';
+import { parseDuration } from '../../duration.js';
+import { UsageError } from '../../errors.js';
 
 export async function runShow(ctx: CliContext): Promise<void> {
   await printOne(ctx, await getClock(await ctx.client()));
+}
+
+/** `svc clock advance <duration>`: the duration as given, checked here. */
+export async function runAdvanceVerb(ctx: CliContext, opts: { duration: string }): Promise<void> {
+  const seconds = parseDuration(opts.duration, '<duration>');
+  if (seconds < 1) throw new UsageError('the duration must be at least 1s', '<duration>');
+  await runAdvance(ctx, { seconds, duration: opts.duration });
 }
 
 export async function runAdvance(ctx: CliContext, opts: { seconds: number; duration: string }): Promise<void> {

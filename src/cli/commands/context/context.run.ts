@@ -17,13 +17,13 @@ export async function runShow(ctx: CliContext): Promise<void> {
   await printOne(ctx, { profile: settings.profileName, subaccount: settings.subaccount ?? null, name, source: settings.source.subaccount });
 }
 
-export async function runUse(ctx: CliContext, opts: { id: string }): Promise<void> {
+export async function runUse(ctx: CliContext, opts: { subaccountId: string }): Promise<void> {
   ctx.quietSubaccount = true;
   // Verify it is a direct child before storing it: a typo would make every later command fail.
   const client = await ctx.client();
-  const sub = await getSubaccount(client, opts.id);
+  const sub = await getSubaccount(client, opts.subaccountId);
   const name = await profileName(ctx);
-  (await ctx.store()).setSubaccount(name, opts.id);
+  (await ctx.store()).setSubaccount(name, opts.subaccountId);
   notice(ctx, `profile "${name}" now acts as ${describeSubaccount({ id: sub.id, name: sub.name })}`);
 }
 

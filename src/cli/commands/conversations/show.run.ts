@@ -9,7 +9,12 @@ import { printList } from '../../../output/formatters.js';
 import { writeAndDrain } from '../../../output/io.js';
 import { loadColors } from '../../../output/load-colors.js';
 import { MESSAGE_LIST_COLUMNS } from '../messages/columns.js';
-import type { ShowConversationOptions } from './show.js';
+
+export interface ShowConversationOptions {
+  counterparty: string;
+  /** The latest N messages (1-200, service default 50). */
+  limit?: string;
+}
 
 export async function runShow(ctx: CliContext, opts: ShowConversationOptions): Promise<void> {
   const counterparty = requireE164(opts.counterparty, '<counterparty>');

@@ -3,7 +3,14 @@ import { notice } from '../../command-kit.js';
 import { printOne } from '../../print-resource.js';
 import { CliError } from '../../errors.js';
 import { createApiKey } from '../../../api/resources/keys.js';
-import type { CreateKeyOptions } from './create.js';
+import type { KEY_MODES } from '../../../api/values/keys.js';
+import { CREATED_KEY_FIELDS } from './columns.js';
+
+export interface CreateKeyOptions {
+  name: string;
+  /** Asked on a terminal when absent; without one it must be given (a live key is never made by default). */
+  mode?: (typeof KEY_MODES)[number];
+}
 
 export async function runCreate(ctx: CliContext, opts: CreateKeyOptions): Promise<void> {
   // A live key sends real messages and moves money: it is made only when asked for by name.
@@ -26,6 +33,6 @@ export async function runCreate(ctx: CliContext, opts: CreateKeyOptions): Promis
         `revoke it with \`svc keys revoke ${created.id}\` and create a new one`,
     );
   }
-  await printOne(ctx, created, ['id', 'name', 'mode', 'prefix', 'key', 'createdAt']);
+  await printOne(ctx, created, CREATED_KEY_FIELDS);
   if (ctx.io.stderrTTY) notice(ctx, 'Save the key now: the service stores only a hash and can never show it again.');
 }

@@ -1,7 +1,10 @@
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
 import { revokeApiKey } from '../../../api/resources/keys.js';
-import type { RevokeKeyOptions } from './revoke.js';
+
+export interface RevokeKeyOptions {
+  id: string;
+}
 
 export async function runRevoke(ctx: CliContext, opts: RevokeKeyOptions): Promise<void> {
   await ctx.confirm(`Revoke API key ${opts.id}? Anything using it stops working at once.`);

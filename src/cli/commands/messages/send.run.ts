@@ -16,7 +16,7 @@ import { FINAL_MESSAGE_STATUSES } from '../../../api/values/messages.js';
 import { OPTED_OUT_REASON } from '../../../api/values/opt-outs.js';
 import { startSpinner } from '../../../output/spinner.js';
 import { MESSAGE_COLUMNS } from './columns.js';
-import type { SendOptions } from './send.js';
+import { sendOptionsOf, type SendFlags, type SendOptions } from './send-options.js';
 
 export interface BuiltSend {
   body: SendMessageBody;
@@ -68,7 +68,7 @@ async function readBodyFile(ctx: CliContext, file: string): Promise<string> {
 const stripFinalNewline = (text: string): string => text.replace(/\r?\n$/, '');
 
 export async function runSend(ctx: CliContext, opts: SendOptions): Promise<void> {
-  if (opts.waitTimeoutSecs < 1) throw new UsageError('--wait-timeout must be at least 1s', '--wait-timeout');
+  if (opts.waitTimeoutSecs < 1) throw new UsageError('--timeout must be at least 1s', '--timeout');
   const { body, explain } = await buildSendBody(ctx, opts);
   // cli.md Retries: sends always carry an Idempotency-Key. Generated here (not in the client) so a
   // failure that leaves the outcome unknown can tell the user how to retry safely.
@@ -140,7 +140,7 @@ export async function waitForFinalStatus(ctx: CliContext, first: Message, timeou
 }
 
 async function timeoutMessage(ctx: CliContext, message: Message, timeoutSecs: number): Promise<string> {
-  let hint = 'check later with `svc messages get ' + message.id + '`, or wait longer with --wait-timeout';
+  let hint = 'check later with `svc messages get ' + message.id + '`, or wait longer with --timeout';
   try {
     // Only the local service has a sandbox clock; elsewhere this fails and the generic hint stays.
     const clock = await getClock(await ctx.client());
@@ -174,4 +174,9 @@ async function campaignHint(ctx: CliContext, from: string): Promise<string> {
     ? '  svc --profile local-test messages send …   (the same flags: the local test key needs no campaign and bills nothing)'
     : '  SVC_API_KEY=sk_test_… svc messages send …   (a test key needs no campaign and bills nothing)';
   return ['to send now:', testKey, 'or attach an approved 10DLC campaign to the number:', `  svc numbers assign ${from} --campaign <campaign-id>`].join('\n');
+}
+
+/** The verb: flags as given, checked and turned into a send. */
+export async function runSendVerb(ctx: CliContext, flags: SendFlags): Promise<void> {
+  await runSend(ctx, sendOptionsOf(flags));
 }

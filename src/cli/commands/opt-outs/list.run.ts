@@ -1,8 +1,13 @@
 import type { CliContext } from '../../context.js';
+import type { ListFlags } from '../../command-kit.js';
 import { runList } from '../../run-list.js';
 import { requireE164 } from '../../phone-numbers.js';
 import { optOutList } from '../../../api/resources/opt-outs.js';
-import type { ListOptOutsOptions } from './list.js';
+
+export interface ListOptOutsOptions extends ListFlags {
+  from?: string;
+  phoneNumber?: string;
+}
 
 // contract §4: the consumers opted out of the account's numbers.
 const COLUMNS = ['id', 'from', 'phoneNumber', 'keyword', 'createdAt'];

@@ -4,7 +4,12 @@ import { requireE164 } from '../../phone-numbers.js';
 import { placeSoftphoneCall } from '../../../api/resources/softphone.js';
 import { CALL_COLUMNS } from '../calls/columns.js';
 import { numberAsE164 } from '../calls/number-e164.js';
-import type { SoftphoneCallOptions } from './call.js';
+
+export interface SoftphoneCallOptions {
+  device: string;
+  from: string;
+  to: string;
+}
 
 export async function runSoftphoneCall(ctx: CliContext, opts: SoftphoneCallOptions): Promise<void> {
   const to = requireE164(opts.to, '--to');

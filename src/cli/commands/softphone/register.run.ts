@@ -3,7 +3,11 @@ import { notice } from '../../command-kit.js';
 import { printOne } from '../../print-resource.js';
 import { registerDevice } from '../../../api/resources/softphone.js';
 import { DEVICE_COLUMNS } from './columns.js';
-import type { RegisterDeviceOptions } from './register.js';
+
+export interface RegisterDeviceOptions {
+  user: string;
+  label: string;
+}
 
 export async function runRegisterDevice(ctx: CliContext, opts: RegisterDeviceOptions): Promise<void> {
   const { device, created } = await registerDevice(await ctx.client(), { userId: opts.user, label: opts.label });

@@ -1,7 +1,10 @@
 import type { CliContext } from '../../context.js';
 import { printOne } from '../../print-resource.js';
 import { mintDeviceToken } from '../../../api/resources/softphone.js';
-import type { DeviceTokenOptions } from './token.js';
+
+export interface DeviceTokenOptions {
+  id: string;
+}
 
 export async function runDeviceToken(ctx: CliContext, { id }: DeviceTokenOptions): Promise<void> {
   const minted = await mintDeviceToken(await ctx.client(), id);

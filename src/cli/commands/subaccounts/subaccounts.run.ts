@@ -3,6 +3,7 @@ import { notice, type ListFlags } from '../../command-kit.js';
 import { printOne } from '../../print-resource.js';
 import { runList } from '../../run-list.js';
 import { createSubaccount, getSubaccount, subaccountList, updateSubaccount } from '../../../api/resources/subaccounts.js';
+import { UsageError } from '../../errors.js';
 
 const COLUMNS = ['id', 'name', 'status', 'createdAt'];
 
@@ -18,7 +19,8 @@ export async function runGet(ctx: CliContext, opts: { id: string }): Promise<voi
   await printOne(ctx, await getSubaccount(await ctx.client(), opts.id), COLUMNS);
 }
 
-export async function runUpdate(ctx: CliContext, opts: { id: string; name: string }): Promise<void> {
+export async function runUpdate(ctx: CliContext, opts: { id: string; name?: string }): Promise<void> {
+  if (!opts.name) throw new UsageError('nothing to update: pass --name', '--name');
   await printOne(ctx, await updateSubaccount(await ctx.client(), opts.id, { name: opts.name }), COLUMNS);
 }
 

@@ -1,13 +1,21 @@
 import type { CliContext } from '../../context.js';
+import type { ListFlags } from '../../command-kit.js';
+import type { SuppressionReason } from '../../../api/values/email.js';
 import { notice } from '../../command-kit.js';
 import { runList } from '../../run-list.js';
 import { UsageError } from '../../errors.js';
 import { ApiError } from '../../../api/client/errors.js';
 import { removeSuppression, suppressionList } from '../../../api/resources/suppressions.js';
-import type { ListSuppressionsOptions } from './list.js';
-import type { RemoveSuppressionOptions } from './remove.js';
 
 // The suppressions verbs (contract §8: email suppressions).
+
+export interface ListSuppressionsOptions extends ListFlags {
+  reason?: SuppressionReason;
+}
+
+export interface DeleteSuppressionOptions {
+  address: string;
+}
 
 const SUPPRESSION_COLUMNS = ['address', 'reason', 'emailId', 'createdAt'];
 
@@ -15,11 +23,11 @@ export async function runListSuppressions(ctx: CliContext, opts: ListSuppression
   await runList(ctx, opts, { endpoint: suppressionList, query: { reason: opts.reason }, noun: 'suppressions', columns: SUPPRESSION_COLUMNS, idField: 'address' });
 }
 
-export async function runRemoveSuppression(ctx: CliContext, opts: RemoveSuppressionOptions): Promise<void> {
+export async function runDeleteSuppression(ctx: CliContext, opts: DeleteSuppressionOptions): Promise<void> {
   const address = opts.address.trim();
   if (address === '' || !address.includes('@')) throw new UsageError('<address>: give the suppressed email address', '<address>');
   const client = await ctx.client();
-  await ctx.confirm(`Remove ${address} from the suppression list? Email will be sent to it again.`);
+  await ctx.confirm(`Delete ${address} from the suppression list? Email will be sent to it again.`);
   try {
     await removeSuppression(client, address);
   } catch (err) {
@@ -29,5 +37,5 @@ export async function runRemoveSuppression(ctx: CliContext, opts: RemoveSuppress
     }
     throw err;
   }
-  notice(ctx, `removed ${address} from the suppression list`);
+  notice(ctx, `deleted ${address} from the suppression list`);
 }

@@ -1,7 +1,11 @@
 import type { CliContext } from '../../context.js';
 import { saveAudio } from '../../audio-file.js';
 import { getVoicemailAudio } from '../../../api/resources/voicemails.js';
-import type { VoicemailAudioOptions } from './audio.js';
+
+export interface VoicemailAudioOptions {
+  id: string;
+  out?: string;
+}
 
 export async function runVoicemailAudio(ctx: CliContext, { id, out }: VoicemailAudioOptions): Promise<void> {
   const audio = await getVoicemailAudio(await ctx.client(), id);

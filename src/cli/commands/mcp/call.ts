@@ -1,0 +1,55 @@
+import { CliContext, type GlobalFlags } from '../../context.js';
+import { reportError } from '../../main.js';
+import { createTestIO } from '../../../output/io.js';
+import type { RunFunction } from '../../verb.js';
+import { optionsOfCall, type ToolSpec } from './tools.js';
+
+// One tool call: the verb's own run function, as `svc … -o json --no-input --yes` would run it, its
+// output captured. A refusal is what `-o json` writes on stderr (the API's envelope, or a usage
+// error in the same shape) with the exit code main.ts gives it.
+
+export interface ToolOutcome {
+  ok: boolean;
+  /** The verb's JSON output (or, for a verb that prints none, what it said on stderr). */
+  text: string;
+  exitCode: number;
+}
+
+/** The settings a tool call inherits from `svc mcp`'s own command line. */
+export const inheritedFlags = (flags: GlobalFlags): GlobalFlags => ({
+  profile: flags.profile,
+  baseUrl: flags.baseUrl,
+  subaccount: flags.subaccount,
+  configDir: flags.configDir,
+});
+
+export async function callTool(parent: CliContext, spec: ToolSpec, args: Record<string, unknown>): Promise<ToolOutcome> {
+  const io = createTestIO();
+  // The agent's call is the confirmation (its client asks the person for destructive tools).
+  const ctx = new CliContext({ ...parent.environment, io }, { ...inheritedFlags(parent.flags), output: 'json', input: false, yes: true, color: false });
+  let exitCode = 0;
+  try {
+    const run = (await spec.entry.verb.run()) as RunFunction<Record<string, unknown>>;
+    await run(ctx, optionsOfCall(spec, args));
+  } catch (err) {
+    exitCode = reportError(err, ctx);
+  } finally {
+    await ctx.close();
+  }
+  if (exitCode !== 0) return { ok: false, exitCode, text: errorText(io.err(), exitCode) };
+  const out = io.out().trim();
+  return { ok: true, exitCode, text: out || JSON.stringify({ ok: true, message: io.err().trim() || null }) };
+}
+
+/** The envelope with the exit code beside it; a message that was no envelope becomes one. */
+function errorText(stderr: string, exitCode: number): string {
+  const line = stderr.trim().split('\n').find((l) => l.startsWith('{'));
+  if (line) {
+    try {
+      return JSON.stringify({ ...(JSON.parse(line) as object), exitCode });
+    } catch {
+      // not JSON after all: fall through
+    }
+  }
+  return JSON.stringify({ error: { code: 'cli_error', message: stderr.trim().replace(/^error: /, '') }, exitCode });
+}

@@ -1,0 +1,75 @@
+import type { RegisteredVerb } from '../../registry.js';
+import { optionKey, takesValue, type AnyVerb } from '../../verb.js';
+
+// The tools `svc mcp` serves, read from the registry: pure data, so a test can look at them without
+// a server. Each input field is an argument or a flag, keyed as the verb's run function keys it.
+
+export interface ToolField {
+  key: string;
+  /** The flag or argument it stands for (`--limit`, `<id>`), for messages. */
+  source: string;
+  description: string;
+  type: 'string' | 'boolean' | 'integer' | 'number' | 'strings';
+  choices?: readonly string[];
+  required: boolean;
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  fields: ToolField[];
+  /** Writes something: MCP's destructiveHint, and left out under --read-only. */
+  changes: boolean;
+  entry: RegisteredVerb;
+}
+
+/** `blocked-numbers list` → `blocked-numbers_list`; a group that is one command is its own name. */
+export const toolName = (r: RegisteredVerb): string => [r.group, ...r.path].join('_');
+
+/** A verb an agent can call: one that needs no terminal (`svc mcp` itself, editors, live streams). */
+export const servable = (v: AnyVerb): boolean => !v.terminal;
+
+export function fieldsOf(v: AnyVerb): ToolField[] {
+  const fields: ToolField[] = [];
+  for (const a of v.args ?? []) {
+    fields.push({ key: optionKey(a.name), source: `<${a.name}>`, description: a.help, type: a.variadic ? 'strings' : 'string', choices: a.choices, required: !a.optional });
+  }
+  for (const f of v.flags ?? []) {
+    if (f.hidden) continue;
+    const type = !takesValue(f.flags) ? 'boolean' : f.repeatable ? 'strings' : (f.json ?? 'string');
+    fields.push({ key: optionKey(f.flags), source: /--[a-z0-9-]+/i.exec(f.flags)?.[0] ?? f.flags, description: f.help, type, choices: f.choices, required: Boolean(f.required) });
+  }
+  return fields;
+}
+
+export function toolSpecs(verbs: readonly RegisteredVerb[], opts: { readOnly: boolean }): ToolSpec[] {
+  return verbs
+    .filter((r) => servable(r.verb) && !(opts.readOnly && r.verb.changes))
+    .map((r) => ({
+      name: toolName(r),
+      description: `${r.verb.summary}. CLI: svc ${[r.group, ...r.path].join(' ')}${r.verb.examples[0] ? `; e.g. ${r.verb.examples[0]}` : ''}`,
+      fields: fieldsOf(r.verb),
+      changes: Boolean(r.verb.changes),
+      entry: r,
+    }));
+}
+
+/**
+ * The options object the run function gets, from a tool call's (validated) arguments: values as a
+ * shell would give them (numbers as text), a switch left out when false.
+ */
+export function optionsOfCall(spec: ToolSpec, args: Record<string, unknown>): Record<string, unknown> {
+  const opts: Record<string, unknown> = {};
+  for (const f of spec.fields) {
+    const value = args[f.key];
+    if (value === undefined) continue;
+    opts[f.key] = f.type === 'integer' || f.type === 'number' ? String(value) : value;
+  }
+  // Defaults commander would have filled in.
+  for (const fl of spec.entry.verb.flags ?? []) {
+    const key = optionKey(fl.flags);
+    if (opts[key] === undefined && fl.default !== undefined) opts[key] = fl.default;
+    if (opts[key] === undefined && /--no-/.test(fl.flags)) opts[key] = true;
+  }
+  return opts;
+}

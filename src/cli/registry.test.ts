@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GROUPS } from './groups.js';
+import { loadRegistry } from './registry.js';
+
+// issue 28: one verb shape, and no import circle in src/cli.
+
+const cliDir = dirname(fileURLToPath(import.meta.url));
+const srcDir = resolve(cliDir, '..');
+
+/**
+ * The groups not yet on the registry: they still register commander commands themselves. This list
+ * only shrinks: a converted group must leave it (the test says so), and a new group starts on the
+ * registry. `console` arrives from another branch and is converted after the merge.
+ */
+const PENDING = [
+  'login', 'profiles', 'server', 'fixtures', 'numbers', 'brands', 'campaigns', 'registrations', 'ports', 'routes',
+  'calls', 'domains', 'emails', 'webhooks', 'events', 'usage', 'billing', 'trigger',
+  'api', 'completion', 'console',
+];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+describe('one verb shape', () => {
+  it('every group is on the registry but the listed pending ones', async () => {
+    const { verbs, pending } = await loadRegistry();
+    expect(pending.filter((g) => !PENDING.includes(g)), 'a group defined another way').toEqual([]);
+    expect(PENDING.filter((g) => g in GROUPS && !pending.includes(g)), 'converted: take it off PENDING').toEqual([]);
+    // Each verb once, with what help, docs and `svc mcp` need.
+    const names = verbs.map((v) => [v.group, ...v.path].join(' '));
+    expect(new Set(names).size).toBe(names.length);
+    for (const { verb } of verbs) {
+      expect(verb.summary, verb.name).toMatch(/\S/);
+      expect(verb.examples.length, verb.name).toBeGreaterThan(0);
+      expect(typeof verb.run, verb.name).toBe('function');
+    }
+  });
+
+  it('no file of a converted group builds commander commands or actions itself', () => {
+    const offenders: string[] = [];
+    for (const group of Object.keys(GROUPS).filter((g) => !PENDING.includes(g))) {
+      const dir = join(cliDir, 'commands', group);
+      if (!existsSync(dir)) continue;
+      for (const file of filesUnder(dir)) {
+        const text = readFileSync(file, 'utf8');
+        if (/from 'commander'|\.\.\/commander\.js'|\.command\(|\.action\(|\.requiredOption\(/.test(text)) offenders.push(relative(srcDir, file));
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('no run module imports a definition (a group index or a verb file with no .run)', () => {
+    const offenders: string[] = [];
+    for (const file of filesUnder(join(cliDir, 'commands')).filter((f) => f.endsWith('.run.ts'))) {
+      for (const spec of importsOf(readFileSync(file, 'utf8'))) {
+        if (!spec.startsWith('.')) continue;
+        const target = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
+        const group = relative(join(cliDir, 'commands'), target).split('/')[0]!;
+        if (PENDING.includes(group)) continue;
+        if (target.endsWith(`${join('commands', group, 'index.ts')}`)) offenders.push(`${relative(srcDir, file)} imports ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});
+
+/** Every static specifier of a file, type-only imports included; dynamic `import()` is the lazy boundary. */
+export function importsOf(source: string): string[] {
+  const out: string[] = [];
+  for (const m of source.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) out.push(m[1]!);
+  return out;
+}
+
+/** The strongly connected components of more than one file (or a file importing itself): the circles. */
+function circles(graph: Map<string, string[]>): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string): void => {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(scc.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
+  return out;
+}
+
+describe('import circles in src/cli', () => {
+  const graph = new Map<string, string[]>();
+  for (const file of filesUnder(cliDir)) {
+    const targets = importsOf(readFileSync(file, 'utf8'))
+      .filter((s) => s.startsWith('.'))
+      .map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')))
+      .filter((t) => t.startsWith(cliDir) && existsSync(t));
+    graph.set(file, targets);
+  }
+  const inPending = (file: string): boolean => PENDING.includes(relative(join(cliDir, 'commands'), file).split('/')[0]!);
+
+  it('the walk finds a circle, type-only imports included', () => {
+    const g = new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]]);
+    expect(circles(g)).toEqual([['a', 'b']]);
+    expect(importsOf("import type { X } from './x.js';\nexport { y } from './y.js';\nconst z = () => import('./z.js');")).toEqual(['./x.js', './y.js']);
+  });
+
+  it('none outside the groups still pending (each of those goes when its group is converted)', () => {
+    const found = circles(graph)
+      .filter((scc) => !scc.every(inPending))
+      .map((scc) => scc.map((f) => relative(srcDir, f)).join(' → '));
+    expect(found).toEqual([]);
+  });
+});
+
+describe('an endpoint path is written once, in src/api', () => {
+  it('no code outside src/api and src/server writes a /v1/ path (help text and comments may name one)', () => {
+    const offenders: string[] = [];
+    for (const dir of readdirSync(srcDir).filter((d) => d !== 'api' && d !== 'server')) {
+      const path = join(srcDir, dir);
+      for (const file of statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : []) {
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            // A string that IS a path (`'/v1/keys'`, `` `/v1/keys/${id}` ``) or a pattern for one.
+            const comment = /^\s*(\/\/|\/?\*)/.test(line);
+            if (!comment && /['"`]\/v1\/|\\\/v1\\\//.test(line)) offenders.push(`${relative(srcDir, file)}:${i + 1}: ${line.trim()}`);
+          });
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,25 @@
+import { GROUPS } from './groups.js';
+import type { AnyVerb } from './verb.js';
+
+// issue 28: every verb on the registry, by group. Loading it imports every group's definitions (not
+// what they run): for `svc mcp`, the docs and the tests, never on a single command's path.
+
+export interface RegisteredVerb {
+  group: string;
+  /** The words after the group (`devices register`); empty for a group that is one command (`svc api`). */
+  path: string[];
+  verb: AnyVerb;
+}
+
+/** Every registered verb, in the groups' order; `pending` lists the groups not converted yet. */
+export async function loadRegistry(): Promise<{ verbs: RegisteredVerb[]; pending: string[] }> {
+  const verbs: RegisteredVerb[] = [];
+  const pending: string[] = [];
+  for (const [group, entry] of Object.entries(GROUPS)) {
+    const mod = await entry.load();
+    if ('verbs' in mod) for (const verb of mod.verbs) verbs.push({ group, path: verb.name.split(' '), verb });
+    else if ('command' in mod) verbs.push({ group, path: [], verb: mod.command });
+    else pending.push(group);
+  }
+  return { verbs, pending };
+}
