@@ -11,6 +11,14 @@ import { parseDurationSecs } from './duration.js';
 import { runSeed } from './seed.js';
 import { POLL_MS, sleep, waitForCondition } from './wait.js';
 import type { SimulatedCall, StartServiceOptions, TestService, TextMatch } from './index.js';
+import { EVENTS_FEED_PATH } from '../api/resources/events.js';
+import { sandboxClockEndpoints } from '../api/resources/sandbox.js';
+import { sandboxChaosEndpoints } from '../api/resources/sandbox-chaos.js';
+import { sandboxMessagingEndpoints } from '../api/resources/sandbox-messaging.js';
+import { sandboxCallEndpoints } from '../api/resources/sandbox-calls.js';
+import { MAILBOX_PATH } from '../api/resources/sandbox-email.js';
+import { callPath } from '../api/resources/calls.js';
+import { messageList } from '../api/resources/messages.js';
 
 /** No limit of the service gets in a test's way (as the project's own test services). */
 const UNLIMITED = { ratePerSec: 1e9, burst: 1e9 } as const;
@@ -68,14 +76,14 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
   };
 
   /** The events feed's position the event waits count from (start, then each reset). */
-  const feedHead = async (): Promise<string> => (await ok('GET', '/v1/events?after=now&limit=1')).cursor as string;
+  const feedHead = async (): Promise<string> => (await ok('GET', `${EVENTS_FEED_PATH}?after=now&limit=1`)).cursor as string;
   let since = await feedHead();
   let point: ServiceResetPoint = await markResetPoint(service);
   let closed = false;
 
   const advance = async (seconds: number) => {
-    if (seconds <= 0) return { now: (await ok('GET', '/v1/sandbox/clock')).now as string };
-    const moved = await ok('POST', '/v1/sandbox/clock/advance', { seconds });
+    if (seconds <= 0) return { now: (await ok('GET', sandboxClockEndpoints.get.path)).now as string };
+    const moved = await ok('POST', sandboxClockEndpoints.advance.path, { seconds });
     return { now: moved.now as string };
   };
 
@@ -94,11 +102,11 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
       async set(iso) {
         const target = Date.parse(iso);
         if (Number.isNaN(target)) throw new Error(`clock.set: "${iso}" is not an ISO 8601 time`);
-        const now = Date.parse((await ok('GET', '/v1/sandbox/clock')).now as string);
+        const now = Date.parse((await ok('GET', sandboxClockEndpoints.get.path)).now as string);
         if (target < now) throw new Error(`clock.set: ${iso} is before the service's time (${new Date(now).toISOString()}); the clock never goes back (reset() does)`);
         return advance(Math.ceil((target - now) / 1000));
       },
-      now: async () => (await ok('GET', '/v1/sandbox/clock')).now as string,
+      now: async () => (await ok('GET', sandboxClockEndpoints.get.path)).now as string,
     },
     async reset() {
       await point.restore();
@@ -106,13 +114,13 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
     },
     async seed(fixture) {
       // The fixture runs with chaos off (its requests are the test's setup, not the app under test).
-      const profile = await ok('GET', '/v1/sandbox/chaos');
-      await ok('PUT', '/v1/sandbox/chaos', { seed: 0, faults: {} });
+      const profile = await ok('GET', sandboxChaosEndpoints.get.path);
+      await ok('PUT', sandboxChaosEndpoints.set.path, { seed: 0, faults: {} });
       let results: unknown[];
       try {
         results = await runSeed(fixture, { baseUrl, apiKey: liveKey });
       } finally {
-        await ok('PUT', '/v1/sandbox/chaos', profile);
+        await ok('PUT', sandboxChaosEndpoints.set.path, profile);
       }
       // The seeded state is the one reset() returns to from now on.
       point = await markResetPoint(service);
@@ -120,13 +128,13 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
       return results;
     },
     inbound: {
-      sms: async (input) => ok('POST', '/v1/sandbox/inbound-messages', input),
+      sms: async (input) => ok('POST', sandboxMessagingEndpoints.inbound.path, input),
     },
     calls: {
       async simulate(input, opts = {}) {
-        const placed = await ok('POST', '/v1/sandbox/calls', input);
+        const placed = await ok('POST', sandboxCallEndpoints.place.path, input);
         // `complete`: the engine has nothing more to do for the call (its end, and a transcript due after it).
-        const traceOf = async () => (await ok('GET', `/v1/calls/${placed.id}/trace`)) as { data: SimulatedCall['trace']; complete: boolean };
+        const traceOf = async () => (await ok('GET', callPath(placed.id, '/trace'))) as { data: SimulatedCall['trace']; complete: boolean };
         let trace = await traceOf();
         if (opts.runToEnd !== false) {
           if (service.deps.clock.mode === 'manual') {
@@ -141,20 +149,20 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
             });
           }
         }
-        return { call: await ok('GET', `/v1/calls/${placed.id}`), trace: trace.data };
+        return { call: await ok('GET', callPath(placed.id)), trace: trace.data };
       },
     },
     waitFor: {
       message: async ({ to, match, timeoutMs = DEFAULT_TIMEOUT_MS }) =>
         poll(`an outbound message to ${to}${match ? ` matching ${describe(match)}` : ''}`, timeoutMs, async () => {
-          const page = await ok('GET', `/v1/messages?direction=outbound&to=${encodeURIComponent(to)}&limit=100`);
+          const page = await ok('GET', `${messageList.path}?direction=outbound&to=${encodeURIComponent(to)}&limit=100`);
           const messages = page.data as Array<{ id: string; body: string | null; to: string; from: string }>;
           const found = messages.find((m) => matches(match, m.body ?? ''));
           return found ? { found } : { seen: messages.map((m) => `${m.from} → ${m.to}: ${JSON.stringify(m.body)}`) };
         }),
       email: async ({ to, subject, timeoutMs = DEFAULT_TIMEOUT_MS }) =>
         poll(`an email to ${to}${subject ? ` with a subject matching ${describe(subject)}` : ''}`, timeoutMs, async () => {
-          const page = await ok('GET', `/v1/sandbox/mailbox?to=${encodeURIComponent(to)}&limit=100`);
+          const page = await ok('GET', `${MAILBOX_PATH}?to=${encodeURIComponent(to)}&limit=100`);
           const mails = page.data as Array<{ subject: string | null; text: string | null; to: string }>;
           const found = mails.find((m) => matches(subject, m.subject ?? ''));
           return found ? { found } : { seen: mails.map((m) => `${m.to}: ${JSON.stringify(m.subject)}`) };
@@ -168,7 +176,7 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
           timeoutMs,
           probe: async () => {
             for (let more = true; more; ) {
-              const page = await ok('GET', `/v1/events?after=${encodeURIComponent(cursor)}&limit=100`);
+              const page = await ok('GET', `${EVENTS_FEED_PATH}?after=${encodeURIComponent(cursor)}&limit=100`);
               seen.push(...page.data);
               cursor = page.cursor;
               more = page.hasMore;
@@ -176,13 +184,13 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
             const found = seen.find((e) => typeMatches(type, e.type) && fieldsMatch(e, match));
             return found ? { found } : { seen: seen.map((e) => `${e.type} ${JSON.stringify(fieldsOf(e))}`) };
           },
-          pause: async (left) => void (await ok('GET', `/v1/events?after=${encodeURIComponent(cursor)}&limit=1&wait=${Math.max(1, Math.min(MAX_HOLD_SECS, Math.floor(left / 1000)))}`)),
+          pause: async (left) => void (await ok('GET', `${EVENTS_FEED_PATH}?after=${encodeURIComponent(cursor)}&limit=1&wait=${Math.max(1, Math.min(MAX_HOLD_SECS, Math.floor(left / 1000)))}`)),
         });
       },
     },
     chaos: {
-      set: async (profile) => void (await ok('PUT', '/v1/sandbox/chaos', profile === null ? { seed: 0, faults: {} } : profile)),
-      log: async () => (await ok('GET', '/v1/sandbox/chaos/log')).data,
+      set: async (profile) => void (await ok('PUT', sandboxChaosEndpoints.set.path, profile === null ? { seed: 0, faults: {} } : profile)),
+      log: async () => (await ok('GET', sandboxChaosEndpoints.log.path)).data,
     },
     request,
     async close() {

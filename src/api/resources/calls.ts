@@ -9,7 +9,7 @@ import { responseParser } from '../parsers.js';
 const callParser = responseParser('CallSchema');
 const callTraceParser = responseParser('CallTraceSchema');
 
-const callPath = (id: string, tail = ''): string => `/v1/calls/${encodeURIComponent(id)}${tail}`;
+export const callPath = (id: string, tail = ''): string => `/v1/calls/${encodeURIComponent(id)}${tail}`;
 
 /** GET /v1/calls, newest first, filtered by `status` and `direction`. */
 export const callList = listEndpoint<Call, CallListFilter>({ path: '/v1/calls', row: 'CallSchema' });

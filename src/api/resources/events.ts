@@ -6,6 +6,9 @@ import { responseParser } from '../parsers.js';
 // conventions 7: one function per endpoint. spec: Events feed; contract §10.
 const eventFeedParser = responseParser('EventFeedSchema');
 
+/** The events feed (spec: Events feed). */
+export const EVENTS_FEED_PATH = '/v1/events';
+
 export interface EventFeedRequest {
   /** A cursor, or `now` for the head. */
   after?: string;
@@ -32,12 +35,12 @@ export interface EventFeedCallOptions {
 export async function listEvents(client: ApiClient, q: EventFeedRequest = {}, opts: EventFeedCallOptions = {}): Promise<EventFeed> {
   const query: Query = { after: q.after, before: q.before, order: q.order, limit: q.limit, wait: q.wait };
   if (q.types && q.types.length) query.types = q.types; // comma-joined by the client
-  const res = await client.request<unknown>({ method: 'GET', path: '/v1/events', query, ...opts });
+  const res = await client.request<unknown>({ method: 'GET', path: EVENTS_FEED_PATH, query, ...opts });
   const checked = eventFeedParser.safeParse(res.data);
   if (!checked.success) {
     throw new ResponseShapeError({
       method: 'GET',
-      path: '/v1/events',
+      path: EVENTS_FEED_PATH,
       issues: checked.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
       requestId: res.requestId,
     });

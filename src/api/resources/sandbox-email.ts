@@ -44,7 +44,10 @@ export interface MailboxRequest {
   wait?: number;
 }
 
+/** The mail sandbox's inbox (contract §8, extension). */
+export const MAILBOX_PATH = '/v1/sandbox/mailbox';
+
 /** GET /v1/sandbox/mailbox: delivered messages, oldest first, and the cursor after the last. */
 export async function readMailbox(client: ApiClient, q: MailboxRequest, opts: { signal?: AbortSignal; timeoutMs?: number } = {}) {
-  return (await client.request({ ...opts, method: 'GET', path: '/v1/sandbox/mailbox', query: { to: q.to, after: q.after, wait: q.wait }, schema: mailboxParser, maxAttempts: 1 })).data;
+  return (await client.request({ ...opts, method: 'GET', path: MAILBOX_PATH, query: { to: q.to, after: q.after, wait: q.wait }, schema: mailboxParser, maxAttempts: 1 })).data;
 }
