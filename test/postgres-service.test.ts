@@ -74,6 +74,21 @@ describe('the service on PostgreSQL', () => {
     expect(wallet!.balance).toBe(wallet!.ledger);
   });
 
+  it('two replicas started together on one empty database migrate and make one agency, not two', async () => {
+    const shared = server.url(await server.createDatabase());
+    const [a, b] = await Promise.all([startTestService({ store: shared }), startTestService({ store: shared })]);
+    try {
+      const accounts = await query<{ id: string }>(shared, 'SELECT id FROM accounts');
+      expect(accounts).toHaveLength(1);
+      expect(a.bootstrap.accountId).toBe(accounts[0]!.id);
+      expect(b.bootstrap.accountId).toBe(accounts[0]!.id);
+      expect(await query(shared, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(PG_MIGRATIONS.map((m) => ({ version: m.version })));
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
+
   it('refuses a database of a newer schema version, naming both versions, and changes nothing', async () => {
     const newer = server.url(await server.createDatabase());
     await query(newer, "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL); INSERT INTO schema_migrations VALUES (7, 'from a newer build', 'then')");

@@ -23,7 +23,10 @@ export async function ensureBootstrap(deps: ServiceDeps, dataDir: string, baseUr
     return { bootstrap: updated, created: false };
   }
   const bootstrap = await deps.uow.write(async (tx) => {
-    const agency = account ?? (await createAgencyAccount(tx, 'Local agency'));
+    // Read again inside the write: replicas started together on one empty PostgreSQL database both
+    // get here, and the one whose serializable write loses runs this again and finds the agency the
+    // other made (issue 26: one bootstrap, not two agencies).
+    const agency = (await tx.accounts.first()) ?? (await createAgencyAccount(tx, 'Local agency'));
     // The service acts as the agency it made: its first keys.
     const actor = { account: agency, mode: 'live' } as const;
     const live = await createKey(tx, actor, 'bootstrap live key', 'live');
