@@ -45,5 +45,32 @@ export type IdPrefix = (typeof ID_PREFIXES)[number];
 /** The random part's length: what a real id looks like, and what help examples must look like. */
 export const ID_RANDOM_LENGTH = 20;
 
-export const newId = (prefix: IdPrefix): string => `${prefix}_${randomBase62(ID_RANDOM_LENGTH)}`;
+/**
+ * How many of those characters lead with the creation time: milliseconds since 1970 in base62,
+ * fixed width (62^7 ms is ~111 years, so they stay 7 wide until 2081), in an alphabet whose ASCII
+ * order is its numeric order. The other 13 are drawn at random (77 bits: unguessable, and no two
+ * ids of one millisecond meet in practice; the unique index on each id would refuse one that did).
+ *
+ * Decision (contract §2 asks for "a type prefix and a random part" and says nothing of order): the
+ * id stays opaque, the same length and alphabet, but each table's unique index on it is appended to
+ * at its end instead of written at a random leaf. A send writes four such keys (its message, two
+ * events, the idempotency record); with fully random ids each landed on its own page of a large
+ * index, and the COMMIT wrote those pages to the log: 12 % of a send's CPU on a quiet machine
+ * (issue 25's bench). Nothing may rely on the order (ids made in one millisecond are in random
+ * order, and the wall clock can step back); keyset paging still breaks ties on (createdAt, id).
+ */
+export const ID_TIME_LENGTH = 7;
+
+function base62Fixed(n: number, width: number): string {
+  let out = '';
+  for (let i = 0; i < width; i++) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+/** Wall time, not the service clock: the order is for the indexes, and a manual clock moves back on reset. */
+export const newId = (prefix: IdPrefix): string =>
+  `${prefix}_${base62Fixed(Date.now(), ID_TIME_LENGTH)}${randomBase62(ID_RANDOM_LENGTH - ID_TIME_LENGTH)}`;
 export const newUuid = (): string => randomUUID();
