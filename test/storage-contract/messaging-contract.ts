@@ -77,6 +77,31 @@ export function messagingContract(engine: EngineUnderTest): void {
       expect(await store().read((tx) => tx.numbers.findByPhone(a.id, '+10000000000'))).toBeUndefined();
     });
 
+    // An engine may hold numbers by phone between transactions (SQLite does, read-cache.ts): what it
+    // answers must still be what is stored, after a save, after a rolled-back save, and whatever a
+    // caller did to the record it was given.
+    it('findByPhone answers what is stored: after a save, not after a rolled-back one, whatever a caller changed', async () => {
+      const a = await seedAccount(store());
+      const n = numberRecord(a.id, { phoneNumber: '+14155559877' });
+      await store().write((tx) => tx.numbers.insert(n));
+      const read = () => store().read((tx) => tx.numbers.findByPhone(a.id, n.phoneNumber));
+      const got = (await read())!;
+      got.capabilities.sms = false;
+      got.label = 'changed by a caller';
+      got.emergencyAddress!.city = 'Elsewhere';
+      expect(await read()).toEqual(n);
+      await store().write((tx) => tx.numbers.save({ ...n, status: 'idle', label: 'saved' }));
+      expect(await read()).toMatchObject({ status: 'idle', label: 'saved' });
+      await expect(
+        store().write(async (tx) => {
+          await tx.numbers.save({ ...n, status: 'released', releasedAt: T0 + 5 });
+          expect((await tx.numbers.findByPhone(a.id, n.phoneNumber))?.status).toBe('released');
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await read()).toMatchObject({ status: 'idle', label: 'saved' });
+    });
+
     it('save writes every mutable field', async () => {
       const a = await seedAccount(store());
       const b = brand(a.id);

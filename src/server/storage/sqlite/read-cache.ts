@@ -3,7 +3,8 @@ const MAX_ENTRIES = 10_000;
 
 /**
  * Rows every request reads and few change (the request's key and its account: issue 25, 3.6 % and
- * 2.0 % of a send's CPU), held between transactions. Correct on this engine's one connection: a
+ * 2.0 % of a send's CPU; a number by phone, read by every send and inbound message), held between
+ * transactions. Correct on this engine's one connection: a
  * write to the table empties the cache at once, and so does the end (commit or rollback) of a
  * transaction that wrote to it, since what a write read back inside its transaction may be rolled
  * back. Reads outside a write wait for its commit (SqliteStore), so nothing stale can be read in
