@@ -32,7 +32,8 @@
 //   node bench/messages.mjs   BENCH_DURATION_S=8 BENCH_CONNECTIONS=50 BENCH_ROUNDS=2 BENCH_WARMUP_S=3
 //                             BENCH_KINDS=floor,test,live (floor,test skips the live column)
 //                             BENCH_BASELINE=../other-checkout BENCH_PROFILE=1 BENCH_DEADLINE_S=…
-import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync } from 'node:fs';
+//                             BENCH_PROFILE_TOP=40 (frames listed) BENCH_PROFILE_KEEP=DIR (keep the .cpuprofile)
+import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,6 +99,8 @@ if (isServeChild()) {
   const LIVE = (process.env.BENCH_KINDS ?? 'floor,test,live').split(',').includes('live');
   const BASELINE = process.env.BENCH_BASELINE ? resolvePath(process.env.BENCH_BASELINE) : undefined;
   const PROFILE = process.env.BENCH_PROFILE === '1';
+  // How many frames the profile's table lists; BENCH_PROFILE_KEEP=DIR also writes the profile there.
+  const PROFILE_TOP = Number(process.env.BENCH_PROFILE_TOP ?? 15);
   const here = fileURLToPath(import.meta.url);
 
   if (!(ROUNDS >= 2) || !(DURATION_S > 0) || !(CONNECTIONS >= 1)) {
@@ -269,9 +272,14 @@ if (isServeChild()) {
       await service.child.stop(); // the profile is written as the child exits
       const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
       const profile = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-      const top = topSelfFrames(profile, { limit: 15, fromUs: from, toUs: to });
+      if (process.env.BENCH_PROFILE_KEEP) {
+        const kept = join(resolvePath(process.env.BENCH_PROFILE_KEEP), `${label.replace(/\W+/g, '-')}.cpuprofile`);
+        writeFileSync(kept, JSON.stringify({ ...profile, phaseFromUs: from, phaseToUs: to }));
+        console.log(`  ${label}: profile kept in ${kept} (phaseFromUs/phaseToUs bound the phase)`);
+      }
+      const top = topSelfFrames(profile, { limit: PROFILE_TOP, fromUs: from, toUs: to });
       console.log(`\n${phaseLine(`${label} under --cpu-prof`, measured)}`);
-      console.log(formatTop(top, `  ${label}: top 15 self-time frames within the phase`));
+      console.log(formatTop(top, `  ${label}: top ${PROFILE_TOP} self-time frames within the phase`));
       const areas = topSelfFrames(profile, { limit: 12, fromUs: from, toUs: to, by: 'area' });
       console.log(formatTop(areas, `  ${label}: self time by area (a SQLite statement counts where it is called)`));
     } finally {

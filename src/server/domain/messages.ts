@@ -155,14 +155,14 @@ export async function sendMessage(deps: MessagingDeps, actor: Actor, body: SendM
     createdAt: now,
     updatedAt: now,
   };
-  await deps.uow.write(async (tx) => {
-    // contract §11: a live send reserves its price as it is accepted (SMS: segments × price; MMS: per
-    // message), before anything is written: a refusal (402 payment_required / budget_exceeded) leaves
-    // no message, no event, no job and no idempotency record. The hold is settled on `sent`. Test
-    // keys and the test sender move no money (spec: Authentication).
-    if (!test) await reserve(tx, { accountId: message.accountId, mode: actor.mode }, messagePrice(message));
-    await acceptOutbound(tx, message);
-  });
+  // contract §11: a live send reserves its price as it is accepted (SMS: segments × price; MMS: per
+  // message), before anything is written: a refusal (402 payment_required / budget_exceeded) leaves
+  // no message, no event, no job and no idempotency record (it throws, and the caller's transaction
+  // rolls back whole: no savepoint of its own, which cost a send two statements and a transaction's
+  // objects). The hold is settled on `sent`. Test keys and the test sender move no money (spec:
+  // Authentication).
+  if (!test) await reserve(deps, { accountId: message.accountId, mode: actor.mode }, messagePrice(message));
+  await acceptOutbound(deps, message);
   return message;
 }
 
