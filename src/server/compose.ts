@@ -91,7 +91,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // event); the worker is handed the deliveries once they have committed.
   domain.events.addOutbox(webhookOutbox((deliveries) => webhooks.onCommitted(deliveries)));
   // issue 29: chaos names each event in emission order, for its webhook faults (world/chaos.ts).
-  domain.events.addOutbox(async (event) => chaos.noteEvent(event.id, event.type));
+  domain.events.addOutbox(async (event) => chaos.noteEvent(event.id, event.type, event.body));
   // contract §6: the blocklist auto-suggestion, checked as each inbound call ends.
   domain.events.addOutbox(blockSuggestionOutbox());
 

@@ -50,13 +50,14 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
   }
   const service = running;
   const { baseUrl, bootstrap } = service;
+  const exemptToken = service.deps.chaos.exemptToken;
   const liveKey = bootstrap.liveKey;
 
   const request: TestService['request'] = async (method, path, body, key = liveKey) => {
     const res = await fetch(`${baseUrl}${path}`, {
       method,
       // The test's own requests are spared the API's chaos faults (the app under test is not).
-      headers: { authorization: `Bearer ${key}`, [CHAOS_EXEMPT_HEADER]: '1', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${key}`, [CHAOS_EXEMPT_HEADER]: exemptToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await res.text();

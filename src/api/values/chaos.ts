@@ -73,7 +73,10 @@ export const CHAOS_DEFAULTS = { delayMs: 1000, delaySecs: 600, retryAfterSecs: 1
 export const CHAOS_LIMITS = { maxDelayMs: 60_000, maxDelaySecs: 7 * 86_400, maxRetryAfterSecs: 3600, maxLogEntries: 10_000 } as const;
 
 /**
- * A request carrying this header is never hit by the API's faults: svc/testing's own reads and the
- * test's `request()` (the app under test meets the chaos, the test that watches it does not).
+ * A request carrying this header with the service's exemption token is never hit by the API's
+ * faults: svc/testing's own reads and the test's `request()` (the app under test meets the chaos, the
+ * test that watches it does not). The token is random per service and known only in its process
+ * (`Chaos.exemptToken`, which svc/testing runs beside), so an app under test cannot opt out by
+ * sending the header: any other value is ignored.
  */
 export const CHAOS_EXEMPT_HEADER = 'svc-chaos-exempt';

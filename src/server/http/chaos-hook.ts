@@ -13,7 +13,7 @@ const SPARED = /^\/(v1\/sandbox\/|healthz$|openapi\.json$|media\/|p\/)/;
  */
 export function installChaosHook(app: FastifyInstance, chaos: Chaos): void {
   app.addHook('onRequest', async (req, reply) => {
-    if (!chaos.active || req.headers[CHAOS_EXEMPT_HEADER] !== undefined) return;
+    if (!chaos.active || chaos.exempts(req.headers[CHAOS_EXEMPT_HEADER])) return;
     const path = req.url.split('?')[0]!;
     if (SPARED.test(path)) return;
     const id = chaos.occurrence(`${req.method} ${path}`);

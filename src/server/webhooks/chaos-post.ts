@@ -6,13 +6,13 @@ import type { PostRequest, PostResult, WebhookHttpSender } from './http-sender.j
  * issue 29: a webhook attempt with the chaos profile's webhook faults — sent `delayMs` late
  * (`webhook.delay`), or sent twice (`webhook.duplicate`: the receiver sees the same event id twice,
  * the at-least-once the spec promises made visible; the first answer is the attempt's outcome).
- * The stable id is the event's (its type, numbered in emission order: world/chaos.ts `noteEvent`),
+ * The stable id is the event's (its type and content, numbered: world/chaos.ts `noteEvent`),
  * the endpoint's path and the attempt's number, so the order attempts go out in does not matter.
  */
 export async function postWithChaos(chaos: Chaos | undefined, sender: WebhookHttpSender, req: PostRequest, attempt: { eventId: string; eventType: string; number: number }): Promise<PostResult> {
   if (!chaos?.active) return sender.post(req);
   const { eventId, eventType } = attempt;
-  // The event as emitted (`event message.status#3`), the endpoint's path (its port may differ from a run to the next), the attempt.
+  // The event as emitted (`event message.status {…}#1`), the endpoint's path (its port may differ from a run to the next), the attempt.
   const id = `webhook ${req.url.pathname} ${chaos.eventName(eventId)} attempt ${attempt.number}`;
   const delay = chaos.roll(['webhook.delay'], id);
   if (delay) {

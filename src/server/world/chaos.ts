@@ -13,6 +13,7 @@
 // which different requests interleave.
 import { CHAOS_DEFAULTS, CHAOS_LIMITS, type ChaosFault, type ChaosFaultKind, type ChaosLogEntry, type ChaosProfile } from '../../api/values/chaos.js';
 import type { Clock } from '../clock.js';
+import { randomBase62 } from '../ids.js';
 import { HARD_BOUNCE, type MailStep } from './mail-server.js';
 
 /** mulberry32: a small 32-bit PRNG (public domain); one output per roll is all we need. */
@@ -58,6 +59,8 @@ export class Chaos {
   private readonly events = new Map<string, string>();
   /** A mail script's faults, decided once per email and recipient (the delivery jobs re-derive the script at each step). */
   private readonly mailDecisions = new Map<string, ChaosHit[]>();
+  /** The value of CHAOS_EXEMPT_HEADER that spares a request the API's faults (api/values/chaos.ts): never sent over the wire by the service. */
+  readonly exemptToken = randomBase62(32);
 
   constructor(private readonly clock: Pick<Clock, 'nowMs'>, profile: ChaosProfile = EMPTY_PROFILE) {
     this.restart(profile);
@@ -65,6 +68,11 @@ export class Chaos {
 
   get profile(): ChaosProfile {
     return this.current;
+  }
+
+  /** Whether a request's exemption header carries this service's token (a constant-time check is not needed: the token only lifts injected test faults). */
+  exempts(header: string | string[] | undefined): boolean {
+    return header === this.exemptToken;
   }
 
   get active(): boolean {
@@ -80,13 +88,17 @@ export class Chaos {
   }
 
   /**
-   * Names an event as it is emitted (compose.ts: an outbox, so in emission order): its type,
-   * numbered. Webhook faults are keyed by it rather than by the order attempts happen to be sent in.
+   * Names an event as it is emitted (compose.ts: an outbox): its type and what it says, less the
+   * values no two runs share (ids, times: `stableContent`), numbered by occurrence. Webhook faults
+   * are keyed by it rather than by the order attempts happen to be sent in; two events emitted
+   * concurrently that say different things (a message delivered to one number, another failed) keep
+   * their names whichever commits first. Only events that say the same thing are numbered in
+   * emission order, and those are alike in everything a receiver could tell apart but their ids.
    */
-  noteEvent(eventId: string, type: string): void {
+  noteEvent(eventId: string, type: string, body: Record<string, unknown>): void {
     if (!this.active) return;
     if (this.events.size >= CHAOS_LIMITS.maxLogEntries * 10) this.events.clear();
-    this.events.set(eventId, this.occurrence(`event ${type}`));
+    this.events.set(eventId, this.occurrence(`event ${type} ${stableContent(body)}`));
   }
 
   /** The stable id of an event noted by `noteEvent` (its own id for one emitted before chaos was on). */
@@ -168,6 +180,23 @@ export class Chaos {
     for (const hit of hits) steps = applyMailFault(hit, steps);
     return steps;
   }
+}
+
+/** A key or value no two runs share: an id (`msg_…`, a uuid), a time, or a field named as one. */
+const VOLATILE_KEY = /(^id$|Id$|^at$|At$)/;
+const VOLATILE_VALUE = /^([a-z]+_[0-9A-Za-z]{20}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d{2}-\d{2}T[\d:.]+Z)$/;
+
+/** An event body as JSON with its volatile values blanked, keys in order; bounded (a body may be large). */
+export function stableContent(body: unknown): string {
+  const blank = (key: string, value: unknown): unknown => {
+    if (VOLATILE_KEY.test(key)) return '*';
+    if (typeof value === 'string' && VOLATILE_VALUE.test(value)) return '*';
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      return Object.fromEntries(Object.keys(value).sort().map((k) => [k, (value as Record<string, unknown>)[k]]));
+    }
+    return value;
+  };
+  return JSON.stringify(body, blank).slice(0, 512);
 }
 
 export const delayMs = (f: ChaosFault): number => f.delayMs ?? CHAOS_DEFAULTS.delayMs;
