@@ -58,6 +58,28 @@ describe('svc/testing startService', () => {
     await t.reset();
   });
 
+  it('reset() removes media uploaded since the point, and answers long polls held across it at once', async () => {
+    const { id } = (await t.request('GET', '/v1/numbers')).body.data[0];
+    const mp3 = Buffer.concat([Buffer.from('ID3'), Buffer.alloc(64, 1)]);
+    const put = await fetch(`${t.baseUrl}/v1/numbers/${id}/voicemail-greeting`, { method: 'PUT', headers: { authorization: `Bearer ${t.liveKey}`, 'content-type': 'audio/mpeg' }, body: mp3 });
+    expect(put.status).toBe(200);
+    const { greetingAudioUrl } = (await put.json()) as { greetingAudioUrl: string };
+    expect((await fetch(greetingAudioUrl)).status).toBe(200);
+    // A long poll of the feed that would hold 30 s, from the head of the feed.
+    const head = (await t.request('GET', '/v1/events?after=now&limit=1')).body.cursor as string;
+    let answered = false;
+    const held = fetch(`${t.baseUrl}/v1/events?after=${encodeURIComponent(head)}&wait=30`, { headers: { authorization: `Bearer ${t.liveKey}` } }).then(async (res) => {
+      answered = true;
+      return { status: res.status, body: (await res.json()) as { data: unknown[] } };
+    });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(answered).toBe(false);
+    await t.reset();
+    const outcome = await Promise.race([held, new Promise<'still held'>((r) => setTimeout(() => r('still held'), 10_000))]);
+    expect(outcome).toEqual({ status: 200, body: expect.objectContaining({ data: [] }) });
+    expect((await fetch(greetingAudioUrl)).status).toBe(404);
+  });
+
   it('waits for an event, and a wait that times out says what did arrive', async () => {
     const waiting = t.waitFor.event('message.received', { from: '+14155550199' });
     await t.inbound.sms({ to: number, from: '+14155550199', body: 'HOURS?' });

@@ -15,6 +15,12 @@ export interface MediaStore {
   put(name: string, bytes: Buffer): void;
   get(name: string): Buffer | undefined;
   delete(name: string): void;
+  /**
+   * Deletes every medium but `names` (the ones the database records): after the database was put
+   * back to an earlier point (svc/testing `reset()`), what was uploaded since is neither served nor
+   * left behind.
+   */
+  keepOnly(names: Iterable<string>): void;
 }
 
 const SAFE_NAME = /^[A-Za-z0-9_-]+\.[a-z0-9]+$/;
@@ -95,6 +101,12 @@ export class FileMediaStore implements MediaStore {
     this.recorded.delete(name);
     rmSync(join(this.dir, name), { force: true });
   }
+
+  keepOnly(names: Iterable<string>): void {
+    const kept = new Set(names);
+    for (const name of [...this.recorded]) if (!kept.has(name)) this.delete(name);
+    for (const name of kept) if (isMediaName(name)) this.recorded.add(name);
+  }
 }
 
 export class MemoryMediaStore implements MediaStore {
@@ -108,5 +120,9 @@ export class MemoryMediaStore implements MediaStore {
   }
   delete(name: string): void {
     this.files.delete(name);
+  }
+  keepOnly(names: Iterable<string>): void {
+    const kept = new Set(names);
+    for (const name of [...this.files.keys()]) if (!kept.has(name)) this.files.delete(name);
   }
 }

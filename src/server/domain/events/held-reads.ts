@@ -11,6 +11,7 @@ export class HeldReads {
   private readonly byAccount = new Map<string, Set<() => void>>();
   private closed = false;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeRewind: () => void;
 
   /** `concerns`: which committed events may have something for a held read (default: every one). */
   constructor(events: EventStore, concerns: (e: EventRecord) => boolean = () => true) {
@@ -18,13 +19,21 @@ export class HeldReads {
       if (!concerns(e)) return;
       for (const wake of this.byAccount.get(e.accountId) ?? []) wake();
     });
+    // A reset of the database answers every held read at once (EventStore.rewound).
+    this.unsubscribeRewind = events.onRewind(() => this.releaseAll());
+  }
+
+  /** Answers every held read now (each `empty()`); new ones are still held. */
+  releaseAll(): void {
+    for (const release of [...this.waiters]) release();
   }
 
   /** Releases every held read (each answers `empty()`) and refuses to hold new ones. */
   close(): void {
     this.closed = true;
     this.unsubscribe();
-    for (const release of [...this.waiters]) release();
+    this.unsubscribeRewind();
+    this.releaseAll();
   }
 
   get waiting(): number {

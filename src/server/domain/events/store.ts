@@ -23,6 +23,7 @@ export type EventOutbox = (event: EventRecord, tx: TxDeps) => Promise<void>;
 export class EventStore {
   private readonly listeners = new Set<EventListener>();
   private readonly transientListeners = new Set<EventListener>();
+  private readonly rewindListeners = new Set<() => void>();
   private readonly outboxes: EventOutbox[] = [];
   /** Set on the copies `in` makes: the transaction events are written in. */
   private readonly tx: TxDeps | undefined;
@@ -72,6 +73,21 @@ export class EventStore {
   subscribe(listener: EventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** `listener` runs when the stored events are put back to an earlier point (`rewound`). */
+  onRewind(listener: () => void): () => void {
+    this.rewindListeners.add(listener);
+    return () => this.rewindListeners.delete(listener);
+  }
+
+  /**
+   * The database was put back to an earlier point (svc/testing `reset()`, server/reset-point.ts):
+   * what a held read waited past may no longer exist, so every one answers now (as if its time had
+   * run out) instead of holding on into the next test.
+   */
+  rewound(): void {
+    for (const l of [...this.rewindListeners]) l();
   }
 
   /**
