@@ -85,7 +85,8 @@ async function signIn(key?: string): Promise<Watched> {
   const w = await openPage();
   const { url } = await mintLink(svc, key);
   await w.page.goto(url);
-  expect(w.page.url()).toBe(`${svc.baseUrl}/console/`);
+  // The link asks first (login CSRF): its owner confirms with the button.
+  await Promise.all([w.page.waitForURL(`${svc.baseUrl}/console/`), w.page.getByRole('button', { name: /^Sign in to / }).click()]);
   return w;
 }
 
@@ -126,6 +127,34 @@ describe('the console in Chromium', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     expect(w.consoleErrors).toEqual([]);
+    expect(w.offOrigin).toEqual([]);
+    await page.context().close();
+  });
+
+  it('login CSRF: a link opened in a browser that did not start the flow signs nothing in, and another site cannot post it', async () => {
+    const key = (await svc.call('POST', '/v1/keys', { body: { name: 'attacker key', mode: 'test' } })).body as { key: string };
+    const { url } = await mintLink(svc, key.key);
+    // The victim opens the link: a page that names whose console it is, and no session.
+    const w = await openPage();
+    const { page } = w;
+    await page.goto(url);
+    expect(await page.locator('h1').textContent()).toBe('Sign in to the console?');
+    expect(await page.locator('main').textContent()).toContain('attacker key');
+    expect(await seriousAxeIssues(page)).toEqual([]);
+    expect((await page.context().cookies()).filter((c) => c.name.startsWith('svc_console_'))).toEqual([]);
+    expect((await page.goto(`${svc.baseUrl}/console/`))?.status()).toBe(401);
+    // A page of another site posts the token on load (what a login-CSRF page would do): refused.
+    const attacker = 'http://attacker.example';
+    const token = new URL(url).searchParams.get('token')!;
+    await page.route(`${attacker}/**`, (route) => route.fulfill({
+      contentType: 'text/html',
+      body: `<form id="f" method="post" action="${svc.baseUrl}/console/login"><input name="token" value="${token}"></form><script>document.getElementById('f').submit()</script>`,
+    }));
+    const posted = page.waitForResponse((r) => r.url() === `${svc.baseUrl}/console/login` && r.request().method() === 'POST');
+    await page.goto(`${attacker}/`);
+    expect((await posted).status()).toBe(403);
+    expect((await page.context().cookies()).filter((c) => c.name.startsWith('svc_console_'))).toEqual([]);
+    expect((await page.goto(`${svc.baseUrl}/console/`))?.status()).toBe(401);
     expect(w.offOrigin).toEqual([]);
     await page.context().close();
   });

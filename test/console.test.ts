@@ -40,6 +40,34 @@ describe('console sessions', () => {
     expect((await exchange(svc, link.url)).status).toBe(401);
   });
 
+  it('login CSRF: opening a link signs nothing in; it names the account, and only a same-origin POST uses it', async () => {
+    const k = await createKey('login-csrf');
+    const link = await mintLink(svc, k.key);
+    // A browser that did not start the flow (a victim sent the link): a page that asks, no cookie.
+    const shown = await consoleGet(svc, new URL(link.url).pathname + new URL(link.url).search);
+    expect(shown.status).toBe(200);
+    expect(shown.headers['set-cookie']).toBeUndefined();
+    expect(shown.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(shown.text).toContain('Sign in to the console?');
+    expect(shown.text).toContain(svc.bootstrap.accountId);
+    expect(shown.text).toContain('login-csrf');
+    const token = new URL(link.url).searchParams.get('token')!;
+    // Another site cannot post the token for the victim (nor a request that says nothing of its origin).
+    const post = (headers: Record<string, string>) => consolePost(svc, '/console/login', '', { token }, headers);
+    const foreign: Array<Record<string, string>> = [{ origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }, {}];
+    for (const headers of foreign) {
+      const refused = await post(headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(refused.headers['set-cookie']).toBeUndefined();
+    }
+    // Seeing the page twice used nothing up: the owner's click still signs in, once.
+    const signedIn = await post({ origin: svc.baseUrl, 'sec-fetch-site': 'same-origin' });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers['set-cookie']).toMatch(/^svc_console_\d+=[A-Za-z0-9]{32}; /);
+    expect((await post({ origin: svc.baseUrl, 'sec-fetch-site': 'same-origin' })).status).toBe(401);
+    expect((await consoleGet(svc, new URL(link.url).pathname + new URL(link.url).search)).status).toBe(401);
+  });
+
   it('refuses an expired link, and ends a session at its expiry (manual clock)', async () => {
     const link = await mintLink(svc);
     svc.deps.clock.setTo(svc.now() + (CONSOLE_LINK_TTL_SECS + 1) * 1000);
