@@ -284,6 +284,41 @@ describe('the console in Chromium', () => {
   });
 });
 
+describe('the phone in Chromium', () => {
+  it('dials a number with an IVR route, a key typed on the keyboard reaches the menu, the trace shows its action, then hangs up', async () => {
+    const { voiceNumber } = await import('./calls-fixtures.js');
+    const n = await voiceNumber(svc, {
+      destinations: [{ destinationType: 'pstn', destination: '+14155550199' }],
+      ivr: { enabled: true, greeting: { text: 'Press 2 for support' }, keys: [{ digit: '2', label: 'Support', action: { type: 'voicemail' } }], fallback: { type: 'voicemail' } },
+      voicemailEnabled: true,
+    });
+    const w = await signIn();
+    const { page } = w;
+    await page.goto(`${svc.baseUrl}/console/calls`);
+    await page.getByLabel('To', { exact: true }).selectOption(n.phoneNumber);
+    await Promise.all([page.waitForURL(/\/console\/calls\/call_/), page.getByRole('button', { name: 'Call', exact: true }).press('Enter')]);
+    await waitListening(page);
+    // The service clock is manual: the call moves when it does (steps due now run at an advance of 0).
+    await svc.advanceJobs(0);
+    await page.waitForFunction(() => document.getElementById('live')!.textContent!.includes('ivr.prompt'), undefined, { timeout: 10_000 });
+    expect(await seriousAxeIssues(page)).toEqual([]);
+    // The key typed on the keyboard (focus on the page, not in a field) presses the dial pad's 2.
+    await Promise.all([page.waitForURL(/pressed=2/), page.keyboard.press('2')]);
+    await waitListening(page);
+    await svc.advanceJobs(0);
+    await page.waitForFunction(() => document.getElementById('live')!.textContent!.includes('2 (Support) → voicemail'), undefined, { timeout: 10_000 });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('value'))).toBe('2');
+    await Promise.all([page.waitForURL(/hungUp=1/), page.getByRole('button', { name: 'Hang up', exact: true }).press('Enter')]);
+    await waitListening(page);
+    await svc.advanceJobs(0);
+    await page.waitForFunction(() => document.getElementById('live')!.textContent!.includes('the caller hung up'), undefined, { timeout: 10_000 });
+    await page.screenshot({ path: join(ARTIFACTS, 'console-phone.png'), fullPage: true });
+    expect(w.consoleErrors).toEqual([]);
+    expect(w.offOrigin).toEqual([]);
+    await page.context().close();
+  });
+});
+
 describe('the console\'s detail pages in Chromium', () => {
   it('are axe-clean too: a route graph, a call\'s timeline, a campaign\'s checks, an email\'s timeline', async () => {
     const { voiceNumber, placeCall } = await import('./calls-fixtures.js');

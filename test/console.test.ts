@@ -333,6 +333,50 @@ describe('voice, email and registration pages', () => {
     expect(mine.text).toContain('class="checks"');
   });
 
+  it('the phone: places a sandbox call, its dial pad reaches the IVR, the caller hangs up (local service only)', async () => {
+    const { voiceNumber } = await import('./calls-fixtures.js');
+    const n = await voiceNumber(svc, {
+      destinations: [{ destinationType: 'pstn', destination: '+14155550199' }],
+      ivr: { enabled: true, greeting: { text: 'Press 1 for sales' }, keys: [{ digit: '1', label: 'Sales', action: { type: 'voicemail' } }], fallback: { type: 'voicemail' } },
+      voicemailEnabled: true,
+    });
+    const { cookie, csrf } = await openConsole(svc);
+    expect((await consoleGet(svc, '/console/calls', cookie)).text).toContain(`<option value="${n.phoneNumber}">`);
+    const placed = await consolePost(svc, '/console/calls', cookie, { csrf, from: '+14155550142', to: n.phoneNumber });
+    expect(placed.status, placed.text).toBe(303);
+    const callPath = placed.headers.location!;
+    const callId = decodeURIComponent(callPath.split('/').pop()!);
+    await svc.advanceJobs(0);
+    const trace = async () => ((await svc.call('GET', `/v1/calls/${callId}/trace`)).body.data as Array<{ step: string; detail: string }>);
+    // The menu waits for a key (manual clock: its digit timeout never comes by itself).
+    expect((await trace()).map((t) => t.step)).toContain('ivr.prompt');
+    expect((await trace()).map((t) => t.step)).not.toContain('ivr.key');
+    const page = await consoleGet(svc, callPath, cookie);
+    expect(page.text).toContain('class="dialpad"');
+    expect(page.text).toContain('aria-label="# (pound)"');
+    // A bad key is the API's validation error; nothing moves.
+    expect((await consolePost(svc, `${callPath}/keys`, cookie, { csrf, digit: 'x' })).status).toBe(400);
+    const pressed = await consolePost(svc, `${callPath}/keys`, cookie, { csrf, digit: '1' });
+    expect(pressed.status, pressed.text).toBe(303);
+    expect(pressed.headers.location).toBe(`${callPath}?pressed=1`);
+    await svc.advanceJobs(0);
+    expect((await trace()).find((t) => t.step === 'ivr.key')?.detail).toBe('1 (Sales) → voicemail');
+    // Past the menu a key reaches no one.
+    expect((await consolePost(svc, `${callPath}/keys`, cookie, { csrf, digit: '2' })).status).toBe(409);
+    // Another account's session cannot touch the call.
+    const child = (await svc.call('POST', '/v1/subaccounts', { body: { name: 'Phone child' } })).body;
+    const other = await openConsole(svc, (await createKey('phone-child', sub(child.id))).key);
+    expect((await consolePost(svc, `${callPath}/hangup`, other.cookie, { csrf: other.csrf })).status).toBe(404);
+    // The caller hangs up during the voicemail: the call ends, and the page has no dial pad any more.
+    expect((await consolePost(svc, `${callPath}/hangup`, cookie, { csrf })).status).toBe(303);
+    await svc.advanceJobs(0);
+    const ended = (await svc.call('GET', `/v1/calls/${callId}`)).body;
+    expect(ended.endedAt).not.toBeNull();
+    expect((await trace()).map((t) => t.step)).toContain('hangup');
+    expect((await consoleGet(svc, callPath, cookie)).text).not.toContain('class="dialpad"');
+    expect((await consolePost(svc, `${callPath}/hangup`, cookie, { csrf })).status).toBe(409);
+  });
+
   it('plays a recorded call: the page has its player, the audio is served to the session', async () => {
     const { voiceNumber, placeCall } = await import('./calls-fixtures.js');
     const n = await voiceNumber(svc, { destinationType: 'pstn', destination: '+14155550199', recordCalls: true });
