@@ -211,6 +211,40 @@ describe('console tenancy: a session sees what its key may see', () => {
   });
 });
 
+describe('every list is paged by cursor, like the API', () => {
+  it('domains, brands and campaigns: page 2 shows what page 1 did not', async () => {
+    const { approvedCampaign } = await import('./registration-fixtures.js');
+    const child = (await svc.call('POST', '/v1/subaccounts', { body: { name: 'Paging child' } })).body;
+    const headers = sub(child.id);
+    const made = { domains: [] as string[], brands: [] as string[], campaigns: [] as string[] };
+    for (let i = 0; i < 26; i++) {
+      const d = await svc.call('POST', '/v1/domains', { body: { domain: `page${i}.example` }, headers });
+      expect(d.status, d.text).toBe(201);
+      made.domains.push(d.body.domain);
+      const c = await approvedCampaign(svc, { headers }, { name: `Paged campaign ${i}` });
+      made.campaigns.push(c.id);
+      made.brands.push(c.brandId);
+    }
+    const { cookie } = await openConsole(svc, (await createKey('paging', headers)).key);
+    const next = (text: string, what: string) => [...text.matchAll(/<a rel="next" href="([^"]+)">Next page of (\w+)<\/a>/g)].find((m) => m[2] === what)?.[1]?.replace(/&amp;/g, '&');
+    const shown = (text: string, ids: string[]) => ids.filter((id) => text.includes(`>${id}<`) || text.includes(`/${id}"`) || text.includes(`<h3>${id} `));
+    for (const [path, what, ids] of [['/console/email', 'domains', made.domains], ['/console/registration', 'brands', made.brands], ['/console/registration', 'campaigns', made.campaigns]] as const) {
+      const first = await consoleGet(svc, path, cookie);
+      expect(first.status).toBe(200);
+      const onFirst = shown(first.text, ids);
+      expect(onFirst, what).toHaveLength(25);
+      const href = next(first.text, what);
+      expect(href, what).toBeDefined();
+      const second = await consoleGet(svc, `${path}${href}`, cookie);
+      expect(second.status).toBe(200);
+      const onSecond = shown(second.text, ids);
+      expect(onSecond, what).toHaveLength(1);
+      expect(onFirst, what).not.toContain(onSecond[0]);
+      expect(next(second.text, what), what).toBeUndefined();
+    }
+  }, 60_000);
+});
+
 describe('hostile values stay text', () => {
   const HOSTILE = `<script>alert(1)</script><img src=x onerror="alert(2)">'"&`;
   it('escapes message bodies, key names and endpoint descriptions', async () => {
