@@ -114,6 +114,9 @@ try {
     const page = await context.newPage();
     const { url } = await call('POST', '/v1/console/sessions');
     await page.goto(url);
+    if (width === WIDTHS[0]) await page.screenshot({ path: join(OUT, `sign-in-${width}.png`), fullPage: true });
+    // The link asks first (login CSRF); its owner confirms.
+    await Promise.all([page.waitForURL(`${svc.baseUrl}/console/`), page.getByRole('button', { name: /^Sign in to / }).click()]);
     for (const [name, path] of pages) {
       await page.goto(`${svc.baseUrl}${path}`);
       await page.screenshot({ path: join(OUT, `${name}-${width}.png`), fullPage: true });

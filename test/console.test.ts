@@ -40,6 +40,34 @@ describe('console sessions', () => {
     expect((await exchange(svc, link.url)).status).toBe(401);
   });
 
+  it('login CSRF: opening a link signs nothing in; it names the account, and only a same-origin POST uses it', async () => {
+    const k = await createKey('login-csrf');
+    const link = await mintLink(svc, k.key);
+    // A browser that did not start the flow (a victim sent the link): a page that asks, no cookie.
+    const shown = await consoleGet(svc, new URL(link.url).pathname + new URL(link.url).search);
+    expect(shown.status).toBe(200);
+    expect(shown.headers['set-cookie']).toBeUndefined();
+    expect(shown.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(shown.text).toContain('Sign in to the console?');
+    expect(shown.text).toContain(svc.bootstrap.accountId);
+    expect(shown.text).toContain('login-csrf');
+    const token = new URL(link.url).searchParams.get('token')!;
+    // Another site cannot post the token for the victim (nor a request that says nothing of its origin).
+    const post = (headers: Record<string, string>) => consolePost(svc, '/console/login', '', { token }, headers);
+    const foreign: Array<Record<string, string>> = [{ origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'cross-site' }, { origin: 'null' }, {}];
+    for (const headers of foreign) {
+      const refused = await post(headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(403);
+      expect(refused.headers['set-cookie']).toBeUndefined();
+    }
+    // Seeing the page twice used nothing up: the owner's click still signs in, once.
+    const signedIn = await post({ origin: svc.baseUrl, 'sec-fetch-site': 'same-origin' });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers['set-cookie']).toMatch(/^svc_console_\d+=[A-Za-z0-9]{32}; /);
+    expect((await post({ origin: svc.baseUrl, 'sec-fetch-site': 'same-origin' })).status).toBe(401);
+    expect((await consoleGet(svc, new URL(link.url).pathname + new URL(link.url).search)).status).toBe(401);
+  });
+
   it('refuses an expired link, and ends a session at its expiry (manual clock)', async () => {
     const link = await mintLink(svc);
     svc.deps.clock.setTo(svc.now() + (CONSOLE_LINK_TTL_SECS + 1) * 1000);
@@ -183,6 +211,40 @@ describe('console tenancy: a session sees what its key may see', () => {
   });
 });
 
+describe('every list is paged by cursor, like the API', () => {
+  it('domains, brands and campaigns: page 2 shows what page 1 did not', async () => {
+    const { approvedCampaign } = await import('./registration-fixtures.js');
+    const child = (await svc.call('POST', '/v1/subaccounts', { body: { name: 'Paging child' } })).body;
+    const headers = sub(child.id);
+    const made = { domains: [] as string[], brands: [] as string[], campaigns: [] as string[] };
+    for (let i = 0; i < 26; i++) {
+      const d = await svc.call('POST', '/v1/domains', { body: { domain: `page${i}.example` }, headers });
+      expect(d.status, d.text).toBe(201);
+      made.domains.push(d.body.domain);
+      const c = await approvedCampaign(svc, { headers }, { name: `Paged campaign ${i}` });
+      made.campaigns.push(c.id);
+      made.brands.push(c.brandId);
+    }
+    const { cookie } = await openConsole(svc, (await createKey('paging', headers)).key);
+    const next = (text: string, what: string) => [...text.matchAll(/<a rel="next" href="([^"]+)">Next page of (\w+)<\/a>/g)].find((m) => m[2] === what)?.[1]?.replace(/&amp;/g, '&');
+    const shown = (text: string, ids: string[]) => ids.filter((id) => text.includes(`>${id}<`) || text.includes(`/${id}"`) || text.includes(`<h3>${id} `));
+    for (const [path, what, ids] of [['/console/email', 'domains', made.domains], ['/console/registration', 'brands', made.brands], ['/console/registration', 'campaigns', made.campaigns]] as const) {
+      const first = await consoleGet(svc, path, cookie);
+      expect(first.status).toBe(200);
+      const onFirst = shown(first.text, ids);
+      expect(onFirst, what).toHaveLength(25);
+      const href = next(first.text, what);
+      expect(href, what).toBeDefined();
+      const second = await consoleGet(svc, `${path}${href}`, cookie);
+      expect(second.status).toBe(200);
+      const onSecond = shown(second.text, ids);
+      expect(onSecond, what).toHaveLength(1);
+      expect(onFirst, what).not.toContain(onSecond[0]);
+      expect(next(second.text, what), what).toBeUndefined();
+    }
+  }, 60_000);
+});
+
 describe('hostile values stay text', () => {
   const HOSTILE = `<script>alert(1)</script><img src=x onerror="alert(2)">'"&`;
   it('escapes message bodies, key names and endpoint descriptions', async () => {
@@ -303,6 +365,50 @@ describe('voice, email and registration pages', () => {
     expect(mine.status).toBe(200);
     expect(mine.text).toMatch(/<strong>\d+<\/strong>\/100/);
     expect(mine.text).toContain('class="checks"');
+  });
+
+  it('the phone: places a sandbox call, its dial pad reaches the IVR, the caller hangs up (local service only)', async () => {
+    const { voiceNumber } = await import('./calls-fixtures.js');
+    const n = await voiceNumber(svc, {
+      destinations: [{ destinationType: 'pstn', destination: '+14155550199' }],
+      ivr: { enabled: true, greeting: { text: 'Press 1 for sales' }, keys: [{ digit: '1', label: 'Sales', action: { type: 'voicemail' } }], fallback: { type: 'voicemail' } },
+      voicemailEnabled: true,
+    });
+    const { cookie, csrf } = await openConsole(svc);
+    expect((await consoleGet(svc, '/console/calls', cookie)).text).toContain(`<option value="${n.phoneNumber}">`);
+    const placed = await consolePost(svc, '/console/calls', cookie, { csrf, from: '+14155550142', to: n.phoneNumber });
+    expect(placed.status, placed.text).toBe(303);
+    const callPath = placed.headers.location!;
+    const callId = decodeURIComponent(callPath.split('/').pop()!);
+    await svc.advanceJobs(0);
+    const trace = async () => ((await svc.call('GET', `/v1/calls/${callId}/trace`)).body.data as Array<{ step: string; detail: string }>);
+    // The menu waits for a key (manual clock: its digit timeout never comes by itself).
+    expect((await trace()).map((t) => t.step)).toContain('ivr.prompt');
+    expect((await trace()).map((t) => t.step)).not.toContain('ivr.key');
+    const page = await consoleGet(svc, callPath, cookie);
+    expect(page.text).toContain('class="dialpad"');
+    expect(page.text).toContain('aria-label="# (pound)"');
+    // A bad key is the API's validation error; nothing moves.
+    expect((await consolePost(svc, `${callPath}/keys`, cookie, { csrf, digit: 'x' })).status).toBe(400);
+    const pressed = await consolePost(svc, `${callPath}/keys`, cookie, { csrf, digit: '1' });
+    expect(pressed.status, pressed.text).toBe(303);
+    expect(pressed.headers.location).toBe(`${callPath}?pressed=1`);
+    await svc.advanceJobs(0);
+    expect((await trace()).find((t) => t.step === 'ivr.key')?.detail).toBe('1 (Sales) → voicemail');
+    // Past the menu a key reaches no one.
+    expect((await consolePost(svc, `${callPath}/keys`, cookie, { csrf, digit: '2' })).status).toBe(409);
+    // Another account's session cannot touch the call.
+    const child = (await svc.call('POST', '/v1/subaccounts', { body: { name: 'Phone child' } })).body;
+    const other = await openConsole(svc, (await createKey('phone-child', sub(child.id))).key);
+    expect((await consolePost(svc, `${callPath}/hangup`, other.cookie, { csrf: other.csrf })).status).toBe(404);
+    // The caller hangs up during the voicemail: the call ends, and the page has no dial pad any more.
+    expect((await consolePost(svc, `${callPath}/hangup`, cookie, { csrf })).status).toBe(303);
+    await svc.advanceJobs(0);
+    const ended = (await svc.call('GET', `/v1/calls/${callId}`)).body;
+    expect(ended.endedAt).not.toBeNull();
+    expect((await trace()).map((t) => t.step)).toContain('hangup');
+    expect((await consoleGet(svc, callPath, cookie)).text).not.toContain('class="dialpad"');
+    expect((await consolePost(svc, `${callPath}/hangup`, cookie, { csrf })).status).toBe(409);
   });
 
   it('plays a recorded call: the page has its player, the audio is served to the session', async () => {

@@ -213,6 +213,8 @@ export async function applyCarrierReport(deps: MessagingDeps, messageId: string,
     await tx.messages.setStatus(messageId, move.status, move.reason, tx.clock.nowMs());
     if (!message.test) await settleOrRelease(tx, message, move.status);
     if (REPORTED.has(move.status)) await tx.events.emit(message.accountId, 'message.status', { messageId, status: move.status, reason: move.reason });
+    // issue 27: a move no event reports (`sending`) still reaches an open thread.
+    else tx.events.touched(message.accountId, 'message', messageId, move.status);
     return true;
   });
 }

@@ -16,7 +16,8 @@ export function consoleSessionRoutes(app: FastifyInstance, deps: ServiceDeps): v
         tags: ['console'],
         summary: 'A one-time link that opens the console (the service\'s web pages) as this key',
         description: [
-          `Any valid key. The link is good once, for ${CONSOLE_LINK_TTL_SECS} s of service time; opening it sets an HttpOnly,`,
+          `Any valid key. The link is good once, for ${CONSOLE_LINK_TTL_SECS} s of service time. Opening it changes nothing: the page`,
+          'names the account and the key and asks; its button (a POST from the console\'s own origin only) sets an HttpOnly,',
           'SameSite=Strict session cookie (Path=/console) and redirects to a URL without the token. The session sees exactly',
           'what this key may see, acting on the account this request acted on (`Service-Subaccount` included; an agency key',
           `can switch sub-account in the console). It ends when the key is revoked (checked on every request) and ${CONSOLE_SESSION_TTL_SECS / 3600} h after`,

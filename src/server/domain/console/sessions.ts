@@ -50,20 +50,46 @@ export async function mintConsoleLink(deps: ConsoleSessionDeps, owner: LinkOwner
 }
 
 /**
+ * issue 27, login CSRF. The threat: a one-time link signs in whoever opens it, so a link minted with
+ * someone else's key (an attacker's account on a shared service) and put in front of a victim would
+ * silently sign the victim's browser in to the attacker's console; what the victim then types there
+ * (a message, a key they create and copy, a route) lands in the attacker's account.
+ *
+ * Decision: opening the link changes nothing. It shows a page that names the account, the key and
+ * the sub-account it would open ("Sign in to the console of Acme as key ci?"), and only that page's
+ * button exchanges it: a POST that must come from the console's own origin (Sec-Fetch-Site/Origin,
+ * as every console form), which another site can neither send (refused) nor make the victim click
+ * inside a frame (`frame-ancestors 'none'`). A victim sees whose console it is before anything
+ * happens. Binding the link to a cookie set by the CLI was not possible: `svc console` opens the
+ * system browser with a URL and can set nothing in it, and a link printed by `--no-open` is meant to
+ * be opened on another machine too. `previewConsoleLink` reads a link without using it up;
+ * `exchangeConsoleLink` (the POST) uses it.
+ */
+export async function previewConsoleLink(deps: ConsoleSessionDeps, token: string): Promise<ConsoleStanding> {
+  const { link } = await liveLink(deps, token);
+  return await standingOf(deps, link);
+}
+
+const linkRefused = () => sessionEnded('this console link is used, expired or unknown; run `svc console` for a new one');
+
+async function liveLink(deps: ConsoleSessionDeps, token: string): Promise<{ link: ConsoleSessionRecord; hash: string }> {
+  if (!SECRET_PATTERN.test(token)) throw linkRefused();
+  const hash = hashSecret(token);
+  const link = await deps.consoleSessions.get(hash);
+  if (!link || link.kind !== 'link' || link.expiresAt <= deps.clock.nowMs()) throw linkRefused();
+  return { link, hash };
+}
+
+/**
  * Exchanges a link's token for a session: the link is deleted in the same transaction (it works
  * once), and the session's secret (the cookie) is returned once. An unknown, used or expired link
  * is refused alike; so is one whose key was revoked since.
  */
 export async function exchangeConsoleLink(deps: ConsoleSessionDeps, token: string): Promise<{ secret: string; session: ConsoleSessionRecord }> {
-  const refused = sessionEnded('this console link is used, expired or unknown; run `svc console` for a new one');
-  if (!SECRET_PATTERN.test(token)) throw refused;
-  const now = deps.clock.nowMs();
-  const hash = hashSecret(token);
-  const link = await deps.consoleSessions.get(hash);
-  if (!link || link.kind !== 'link') throw refused;
+  const { link, hash } = await liveLink(deps, token);
   await deps.consoleSessions.delete(hash);
-  if (link.expiresAt <= now) throw refused;
   await standingOf(deps, link);
+  const now = deps.clock.nowMs();
   const secret = newSecret();
   const session: ConsoleSessionRecord = { ...link, hash: hashSecret(secret), kind: 'session', csrf: newSecret(), createdAt: now, expiresAt: now + CONSOLE_SESSION_TTL_SECS * 1000 };
   await deps.consoleSessions.insert(session);

@@ -11,6 +11,16 @@ const NON_DURABLE_TYPES = new Set(NON_DURABLE_EVENT_TYPES);
 
 export type EventListener = (event: EventRecord) => void;
 
+/** issue 27: a change no event reports (a call's trace grew; a message moved to `sending`). */
+export interface ChangeNotice {
+  accountId: string;
+  kind: 'call' | 'message';
+  id: string;
+  /** A message's new status. */
+  status?: string;
+}
+export type ChangeListener = (change: ChangeNotice) => void;
+
 /** Hook run inside the emitting transaction: the webhook outbox writes its deliveries here. */
 export type EventOutbox = (event: EventRecord, tx: TxDeps) => Promise<void>;
 
@@ -24,6 +34,7 @@ export class EventStore {
   private readonly listeners = new Set<EventListener>();
   private readonly transientListeners = new Set<EventListener>();
   private readonly rewindListeners = new Set<() => void>();
+  private readonly changeListeners = new Set<ChangeListener>();
   private readonly outboxes: EventOutbox[] = [];
   /** Set on the copies `in` makes: the transaction events are written in. */
   private readonly tx: TxDeps | undefined;
@@ -68,6 +79,25 @@ export class EventStore {
       for (const l of this.listeners) l(record);
     });
     return record;
+  }
+
+  /**
+   * issue 27: a change that is no event (nothing stored, nothing delivered, not in the feed): the
+   * console's live pages hear of it once the transaction has committed, as they hear of events, so a
+   * call's trace and a message's `sending` show without a reload. Call inside the change's write.
+   */
+  touched(accountId: string, kind: ChangeNotice['kind'], id: string, status?: string): void {
+    const tx = this.tx;
+    if (!tx) throw new Error(`EventStore.touched(${kind}) called outside a transaction: call it inside the write of the change`);
+    if (this.changeListeners.size === 0) return;
+    tx.afterCommit(() => {
+      for (const l of this.changeListeners) l(status === undefined ? { accountId, kind, id } : { accountId, kind, id, status });
+    });
+  }
+
+  subscribeChanges(listener: ChangeListener): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   subscribe(listener: EventListener): () => void {

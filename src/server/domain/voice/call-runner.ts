@@ -182,6 +182,8 @@ export async function commitStep(deps: CallsDeps, before: CallRecord, progress: 
   for (const e of events) await deps.events.emit(before.accountId, e.type, absoluteUrls(before, withDirection(before, e)));
 
   if (dueAt !== null) await deps.scheduler.schedule(JOB_CALL_STEP, dueAt, { callId: before.id });
+  // issue 27: most steps emit no event; an open call page shows them as they commit all the same.
+  if (newTrace.length > 0) deps.events.touched(before.accountId, 'call', before.id);
 }
 
 /** contract §6 / spec: Event catalog — `direction` on call.* events (absent means inbound; we always send it). */

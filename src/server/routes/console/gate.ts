@@ -124,7 +124,8 @@ export function installConsoleGate(c: FastifyInstance, deps: ServiceDeps): void 
   });
 }
 
-function assertSameOrigin(req: FastifyRequest): void {
+/** A state-changing request must come from the console itself (issue 27): refused when another origin or site sent it. */
+export function assertSameOrigin(req: FastifyRequest): void {
   const site = req.headers['sec-fetch-site'];
   const origin = req.headers.origin;
   const refused = new ServiceError('forbidden', 'a console form must be sent from the console itself');

@@ -7,7 +7,7 @@ import { InboundMessageBody, SendMessageBody } from '../../../api/schemas/messag
 import { CreateKeyBody } from '../../../api/schemas/keys.js';
 import { DeliveryListQuery } from '../../../api/schemas/webhooks.js';
 import type { ServiceDeps } from '../../deps.js';
-import { endConsoleSession, exchangeConsoleLink, switchConsoleContext } from '../../domain/console/sessions.js';
+import { endConsoleSession, exchangeConsoleLink, previewConsoleLink, switchConsoleContext } from '../../domain/console/sessions.js';
 import { conversationThread, listConversations } from '../../domain/conversations.js';
 import { receiveInbound, sendMessage } from '../../domain/messages.js';
 import { assertMayActServiceWide } from '../../domain/test-keys.js';
@@ -34,12 +34,13 @@ import { createdKeyView, keyView } from '../../views/keys.js';
 import { deliveryView, webhookEndpointView } from '../../views/webhooks.js';
 import { CONSOLE_CSS, CONSOLE_JS } from '../../views/console/assets.js';
 import { consolePage, type ConsoleFrame, type SectionId } from '../../views/console/layout.js';
+import { loginConfirmMain } from '../../views/console/login.js';
 import { html, shellWord } from '../../views/console/html.js';
 import { billingMain, conversationsMain, deliveriesMain, eventsMain, keysMain, numbersMain, overviewMain, threadMain, webhooksMain } from '../../views/console/pages.js';
 import { renderNumbers } from '../numbers.js';
-import { installConsoleGate, parseWith, sendPage, sessionCookie, clearedCookie } from './gate.js';
+import { assertSameOrigin, installConsoleGate, parseWith, sendPage, sessionCookie, clearedCookie } from './gate.js';
 import { consoleStreamRoute } from './stream.js';
-import { CursorQuery, IdParam, PAGE_LIMIT, form, gated, open, type ConsoleKit } from './kit.js';
+import { CursorQuery, IdParam, PAGE_LIMIT, form, gated, open, openForm, type ConsoleKit } from './kit.js';
 import { consoleVoicePages } from './voice.js';
 import { consoleEmailAndRegistrationPages } from './email-registration.js';
 
@@ -83,11 +84,21 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       c.get('/assets/console.css', open, async (_req, reply) => reply.type('text/css; charset=utf-8').header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').send(CONSOLE_CSS));
       c.get('/assets/console.js', open, async (_req, reply) => reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'no-cache').header('X-Content-Type-Options', 'nosniff').send(CONSOLE_JS));
 
-      // The one-time link: exchanged for the session cookie, then a redirect to a URL without the token.
+      // The one-time link (login CSRF: domain/console/sessions.ts). Opening it only asks: the page
+      // names the account and key; its button's POST, from this origin only, exchanges the token for
+      // the session cookie, then redirects to a URL without the token.
       c.get('/login', open, async (req, reply) => {
         const { token } = parseWith(LoginQuery, 'query', req.query);
+        const standing = await deps.uow.read((tx) => previewConsoleLink(tx, token ?? ''));
+        // Referrer-Policy stays same-origin (CONSOLE_HEADERS): under no-referrer the button's POST would
+        // carry `Origin: null` and be refused; the token goes to no other origin either way.
+        return sendPage(reply, consolePage({ title: 'Sign in to the console?', main: loginConfirmMain(standing, token ?? '') }));
+      });
+      c.post('/login', openForm, async (req, reply) => {
+        assertSameOrigin(req);
+        const { token } = parseWith(LoginQuery, 'body', { token: (req.body as Record<string, string>).token });
         const { secret } = await deps.uow.write((tx) => exchangeConsoleLink(tx, token ?? ''));
-        return reply.code(303).header('Set-Cookie', sessionCookie(req, secret)).header('Location', `${CONSOLE_PATH}/`).header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send();
+        return reply.code(303).header('Set-Cookie', sessionCookie(req, secret)).header('Location', `${CONSOLE_PATH}/`).header('Cache-Control', 'no-store').send();
       });
 
       c.post('/logout', form, async (req, reply) => {

@@ -17,6 +17,8 @@ const hidden = { hide: true } as never;
 export const open = { config: { public: true, consoleOpen: true }, schema: hidden };
 /** A page: the session is read and checked first (gate.ts). `public`: not the API's bearer auth. */
 export const gated = { config: { public: true }, schema: hidden };
+/** A form that opens a session (the login's confirmation): no session yet, but the same origin (gate.ts) all the same. */
+export const openForm = { config: { public: true, consoleOpen: true }, schema: { hide: true, consumes: [FORM_TYPE] } as never, bodyLimit: FORM_BODY_LIMIT };
 /** A form: a page's session, its origin and its token. The body type is declared: the service's rule for POSTs without one refuses any body (http/bodyless.ts). */
 export const form = { config: { public: true }, schema: { hide: true, consumes: [FORM_TYPE] } as never, bodyLimit: FORM_BODY_LIMIT };
 

@@ -8,7 +8,8 @@ import { parseWith } from './gate.js';
 
 // issue 27: the console's live pages listen here: server-sent events, one per event of the session's
 // account that commits (the event store tells its listeners after the commit), filtered by type. Each
-// carries only the event's id and type; the page fetches itself again to show it. The session is
+// carries the event's id and type, and a message's status for the thread to set in place; for
+// anything else the page fetches itself again to show it. Changes no event reports come as `change`. The session is
 // checked again before each message and every HEARTBEAT_MS: a revoked key ends the stream.
 
 const HEARTBEAT_MS = 15_000;
@@ -23,6 +24,16 @@ function typeFilter(types: string | undefined): string[] {
     if (error) throw new ServiceError('validation_error', `types: ${error}`, [{ path: ['query', 'types'], message: error }]);
   }
   return entries;
+}
+
+/**
+ * What a page can show without fetching itself again (issue 27: a status moving in an open thread
+ * within 250 ms of its commit): a message's new status, in place. Everything else makes the page
+ * fetch itself (a new message, a new row).
+ */
+function inPlace(type: string, body: Record<string, unknown>): Record<string, unknown> {
+  if (type !== 'message.status') return {};
+  return { messageId: body.messageId, status: body.status, reason: body.reason ?? null };
 }
 
 export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps): void {
@@ -47,6 +58,7 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps): void 
       if (ended) return;
       ended = true;
       unsubscribe();
+      unsubscribeChanges();
       clearInterval(heartbeat);
       open.delete(end);
       if (reason && !res.writableEnded) res.write(`event: ended\ndata: ${JSON.stringify({ reason })}\n\n`);
@@ -63,7 +75,12 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps): void 
     };
     const unsubscribe = deps.events.subscribe((e) => {
       if (e.accountId !== accountId || !eventFilterMatches(filter, e.type)) return;
-      send(`data: ${JSON.stringify({ id: e.id, type: e.type })}\n\n`);
+      send(`data: ${JSON.stringify({ id: e.id, type: e.type, ...inPlace(e.type, e.body) })}\n\n`);
+    });
+    // Changes that are no event (a call's trace, a message's `sending`), as `change` messages.
+    const unsubscribeChanges = deps.events.subscribeChanges((ch) => {
+      if (ch.accountId !== accountId || !eventFilterMatches(filter, `${ch.kind}.changed`)) return;
+      send(`event: change\ndata: ${JSON.stringify(ch.kind === 'message' ? { messageId: ch.id, status: ch.status } : { callId: ch.id })}\n\n`);
     });
     const heartbeat = setInterval(() => send(': still here\n\n'), HEARTBEAT_MS);
     heartbeat.unref();

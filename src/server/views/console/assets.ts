@@ -59,6 +59,10 @@ svg .edge{stroke:#57606a;stroke-width:1.5}
 ol.timeline{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:.75rem 2rem}
 ol.timeline li{margin:.2rem 0}
 audio{display:block;margin:.5rem 0}
+.dialpad{max-width:16rem}
+.dialpad .keys{display:grid;grid-template-columns:repeat(3,1fr);gap:.4rem}
+.dialpad .keys button{font-size:1.25rem;padding:.6rem 0;background:#fff;color:#1f2328;border:1px solid #57606a}
+button.hangup{background:#a40e26;margin:.75rem 0}
 iframe.email-frame{width:100%;height:24rem;border:1px solid #d0d7de;background:#fff}
 @media (max-width:40rem){main{padding:.5rem}dl.facts{grid-template-columns:1fr}table,tbody,tr,td{display:block}thead{display:none}tr{border-bottom:1px solid #d0d7de;padding:.4rem 0}td{border:0;padding:.15rem .5rem}.cmd code{font-size:12px}}
 `;
@@ -76,6 +80,20 @@ export const CONSOLE_JS = `'use strict';
     var done = function () { b.textContent = 'Copied'; setTimeout(function () { b.textContent = 'Copy'; }, 1500); };
     if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(text).then(done, function () {});
   });
+  // The phone's dial pad: a key typed on the keyboard (outside a text field) presses its button, and
+  // after a press the page comes back with that key focused.
+  var pad = document.querySelector('form.dialpad');
+  if (pad) {
+    document.addEventListener('keydown', function (e) {
+      if (e.ctrlKey || e.metaKey || e.altKey || /^(INPUT|TEXTAREA|SELECT)$/.test(e.target.tagName || '')) return;
+      if (!/^[0-9*#]$/.test(e.key)) return;
+      var key = pad.querySelector('button[value="' + e.key + '"]');
+      if (key) { e.preventDefault(); key.click(); }
+    });
+    var pressed = new URLSearchParams(location.search).get('pressed');
+    var pressedKey = pressed && pad.querySelector('button[value="' + CSS.escape(pressed) + '"]');
+    if (pressedKey) pressedKey.focus();
+  }
   var live = document.getElementById('live');
   if (!live || !window.EventSource) return;
   var types = live.getAttribute('data-live-types') || '*';
@@ -90,13 +108,40 @@ export const CONSOLE_JS = `'use strict';
         var doc = new DOMParser().parseFromString(text, 'text/html');
         var next = doc.getElementById('live');
         if (next) live.replaceChildren.apply(live, Array.prototype.slice.call(next.childNodes).map(function (n) { return document.adoptNode(n); }));
+        reapply();
         live.setAttribute('data-refreshed', String(Date.now()));
       })
       .catch(function () {})
       .then(function () { busy = false; if (again) { again = false; refresh(); } });
   }
+  // A message's status moves in place (issue 27: within 250 ms of its commit): no fetch, no wait
+  // behind one under way. Statuses only move forward, so a page fetched before the move and swapped
+  // in after it cannot set it back: what the stream said is applied again after every swap.
+  var RANK = { queued: 0, sending: 1, sent: 2, delivered: 3, failed: 3, undelivered: 3, received: 3 };
+  var heard = {};
+  function setStatus(id, status, reason) {
+    var el = live.querySelector('[data-message-id="' + CSS.escape(id) + '"]');
+    if (!el) return false;
+    if ((RANK[status] || 0) > (RANK[el.getAttribute('data-status')] || 0)) {
+      el.setAttribute('data-status', status);
+      var text = el.querySelector('.status');
+      if (text) text.textContent = status + (reason ? ' (' + reason + ')' : '');
+    }
+    return true;
+  }
+  function reapply() { Object.keys(heard).forEach(function (id) { setStatus(id, heard[id][0], heard[id][1]); }); }
+  function onData(e) {
+    var d = {};
+    try { d = JSON.parse(e.data); } catch (err) { /* a malformed message: fetch the page */ }
+    if (d.messageId && d.status) {
+      heard[d.messageId] = [d.status, d.reason || null];
+      if (setStatus(d.messageId, d.status, d.reason || null)) return;
+    }
+    refresh();
+  }
   var source = new EventSource('/console/stream?types=' + encodeURIComponent(types));
-  source.addEventListener('message', refresh);
+  source.addEventListener('message', onData);
+  if (live.hasAttribute('data-live-changes')) source.addEventListener('change', onData);
   source.addEventListener('ended', function () { source.close(); location.reload(); });
   // Once the stream is open, one refresh catches what committed between this page's render and now.
   source.addEventListener('open', function () { live.setAttribute('data-listening', 'true'); refresh(); });

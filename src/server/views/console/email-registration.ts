@@ -11,9 +11,24 @@ import { commandBox } from './layout.js';
 
 const P = CONSOLE_PATH;
 const when = (iso: string | null | undefined): SafeHtml => (iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}</time>` : html`<span class="muted">—</span>`);
-const pager = (cursor: string | null, param = 'cursor'): SafeHtml => (cursor ? html`<p class="pager"><a rel="next" href="${query({ [param]: cursor })}">Next page</a></p>` : html``);
+/** The next page of one list of the page; the other list's cursor is kept, so it stays where it was. */
+const pager = (next: string | null, param: string, keep: Record<string, string | undefined>, what: string): SafeHtml =>
+  next ? html`<p class="pager"><a rel="next" href="${query({ ...keep, [param]: next })}">Next page of ${what}</a></p>` : html``;
 
-export function emailMain(domains: Domain[], emails: Email[], nextCursor: string | null, sandbox: boolean): SafeHtml {
+export interface EmailPages {
+  domains: string | undefined;
+  cursor: string | undefined;
+  nextDomains: string | null;
+  nextEmails: string | null;
+}
+export interface RegistrationPages {
+  brands: string | undefined;
+  campaigns: string | undefined;
+  nextBrands: string | null;
+  nextCampaigns: string | null;
+}
+
+export function emailMain(domains: Domain[], emails: Email[], pages: EmailPages, sandbox: boolean): SafeHtml {
   const domainBlocks = domains.length
     ? domains.map(
         (d) => html`<h3>${d.domain} <span class="badge">${d.status}</span></h3>
@@ -25,9 +40,9 @@ ${d.records.map((r) => html`<tr><td>${r.type}</td><td><code>${r.name}</code></td
   const emailRows = emails.length
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Subject</th><th scope="col">To</th><th scope="col">Status</th><th scope="col">Sent</th></tr></thead><tbody>
 ${emails.map((e) => html`<tr><td><a href="${P}/email/emails/${encodeURIComponent(e.id)}">${e.subject ?? '(no subject)'}</a></td><td>${e.to.join(', ')}</td><td>${e.status}</td><td>${when(e.createdAt)}</td></tr>`)}
-</tbody></table></div>${pager(nextCursor)}`
+</tbody></table></div>${pager(pages.nextEmails, 'cursor', { domains: pages.domains }, 'emails')}`
     : html`<p class="muted">No email sent yet.</p>`;
-  return html`<h2>Domains</h2>${domainBlocks}
+  return html`<h2>Domains</h2>${domainBlocks}${pager(pages.nextDomains, 'domains', { cursor: pages.cursor }, 'domains')}
 <h2>Emails</h2><section id="live" data-live-types="email.*">${emailRows}</section>
 ${sandbox ? html`<p><a href="${P}/email/inbox">The mail sandbox</a>: every message delivered, as the recipient got it.</p>` : ''}`;
 }
@@ -45,16 +60,16 @@ ${e.recipients.map((r) => {
 ${commandBox(`svc emails events ${shellWord(e.id)}`, 'Timeline')}`;
 }
 
-export function registrationMain(brands: Brand[], campaigns: CampaignSummary[]): SafeHtml {
+export function registrationMain(brands: Brand[], campaigns: CampaignSummary[], pages: RegistrationPages): SafeHtml {
   return html`<h2>Brands</h2>
 ${brands.length ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Brand</th><th scope="col">Entity</th><th scope="col">Status</th><th scope="col">Registry id</th></tr></thead><tbody>
 ${brands.map((b) => html`<tr><td>${b.displayName ?? b.legalName}<br><span class="muted">${b.id}</span></td><td>${b.entityType}</td><td>${b.status}</td><td>${b.tcrBrandId ?? '—'}</td></tr>`)}
-</tbody></table></div>` : html`<p class="muted">No brand.</p>`}
+</tbody></table></div>${pager(pages.nextBrands, 'brands', { campaigns: pages.campaigns }, 'brands')}` : html`<p class="muted">No brand.</p>`}
 ${commandBox('svc brands register', 'Register a brand')}
 <h2>Campaigns</h2>
 ${campaigns.length ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Campaign</th><th scope="col">Brand</th><th scope="col">Use case</th><th scope="col">Status</th></tr></thead><tbody>
 ${campaigns.map((c) => html`<tr><td><a href="${P}/registration/campaigns/${encodeURIComponent(c.id)}">${c.name ?? c.id}</a></td><td>${c.brandName ?? ''}</td><td>${c.useCase}</td><td>${c.status}</td></tr>`)}
-</tbody></table></div>` : html`<p class="muted">No campaign.</p>`}
+</tbody></table></div>${pager(pages.nextCampaigns, 'campaigns', { brands: pages.brands }, 'campaigns')}` : html`<p class="muted">No campaign.</p>`}
 ${commandBox('svc campaigns list', 'Campaigns')}`;
 }
 

@@ -3,17 +3,28 @@ import type { MailboxMessage } from '../../../api/schemas/email.js';
 import { html, query, shellWord, type SafeHtml } from './html.js';
 import { commandBox } from './layout.js';
 
-// issue 27: the mail sandbox in the console. A message's HTML is shown in `<iframe sandbox srcdoc>`:
-// no script runs (no allow-scripts), it has no origin (no allow-same-origin), and it inherits the
-// console's CSP plus the stricter one put first in its document: nothing is loaded from anywhere
-// (remote images, fonts, styles) and no script, inline or not. The srcdoc attribute value is escaped
-// like every other value, so the email's markup cannot close the attribute or the frame.
+// issue 27: the mail sandbox in the console. A message's HTML is its own document, served from
+// /console/email/inbox/frame under EMAIL_FRAME_HEADERS and shown in `<iframe sandbox src>`: no script
+// runs (no allow-scripts), it has no origin (no allow-same-origin), no form is sent (no allow-forms).
+// Not `srcdoc`: a srcdoc frame inherits the console's CSP (`style-src 'self'`), and a policy can only
+// be tightened inside a document, never loosened, so every email rendered unstyled. Its own
+// document takes the email's inline styles (`<style>`, `style=""`) and nothing else: no script,
+// nothing loaded from anywhere (images, fonts, stylesheets, CSS url()), no form action.
 
-/** First in the framed document: blocks every load and every script whatever the email holds. */
-export const EMAIL_FRAME_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'";
+/** The framed document's whole policy (header and meta alike). */
+export const EMAIL_FRAME_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; base-uri 'none'; frame-ancestors 'self'";
+
+export const EMAIL_FRAME_HEADERS: Record<string, string> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': EMAIL_FRAME_CSP,
+  'Referrer-Policy': 'no-referrer',
+  'X-Content-Type-Options': 'nosniff',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
 
 export const emailFrameDocument = (body: string): string =>
-  `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${EMAIL_FRAME_CSP}"><meta name="referrer" content="no-referrer"><base target="_blank"></head><body>${body}</body></html>`;
+  `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${EMAIL_FRAME_CSP.replace("; frame-ancestors 'self'", '')}"><meta name="referrer" content="no-referrer"><base target="_blank"></head><body>${body}</body></html>`;
 
 export function mailboxMain(messages: MailboxMessage[], selected: MailboxMessage | undefined, nextCursor: string | null, after: string | undefined): SafeHtml {
   const list = messages.length
@@ -24,7 +35,7 @@ ${messages.map((m) => html`<tr${m.id === selected?.id ? html` aria-current="true
   const shown = selected
     ? html`<section aria-labelledby="message-title"><h2 id="message-title">${selected.subject || '(no subject)'}</h2>
 <dl class="facts"><dt>From</dt><dd>${selected.from}</dd><dt>To</dt><dd>${selected.to}</dd><dt>Email</dt><dd>${selected.emailId}</dd></dl>
-${selected.html !== null ? html`<h3>HTML</h3><iframe class="email-frame" title="The message's HTML (no script, nothing loaded)" sandbox="" referrerpolicy="no-referrer" srcdoc="${emailFrameDocument(selected.html)}"></iframe>` : ''}
+${selected.html !== null ? html`<h3>HTML</h3><iframe class="email-frame" title="The message's HTML (no script, nothing loaded)" sandbox="" referrerpolicy="no-referrer" src="${CONSOLE_PATH}/email/inbox/frame${query({ after, show: selected.id })}"></iframe>` : ''}
 <h3>Text</h3><pre class="json" tabindex="0">${selected.text}</pre>
 ${commandBox(`svc emails get ${shellWord(selected.emailId)}`, 'The email')}</section>`
     : '';

@@ -95,7 +95,7 @@ ${rows.map((c) => html`<tr><td><a href="${P}/messages/${encodeURIComponent(c.cou
 export function threadMain(counterparty: string, messages: Message[], fromNumbers: string[], csrf: string, flash?: string): SafeHtml {
   const items = messages.length
     ? html`<ol class="thread">${messages.map(
-        (m) => html`<li class="bubble ${m.direction}" data-message-id="${m.id}" data-status="${m.status}">${m.body}${m.media?.length ? html`<span class="meta">${m.media.length} media: ${m.media.map((x) => x.url).join(', ')}</span>` : ''}<span class="meta">${m.direction === 'outbound' ? `from ${m.from}` : `to ${m.to}`} · <span class="status">${m.status}</span>${m.reason ? ` (${m.reason})` : ''} · ${m.segments} segment${m.segments === 1 ? '' : 's'}${m.test ? ' · test' : ''} · ${time(m.createdAt)}</span></li>`,
+        (m) => html`<li class="bubble ${m.direction}" data-message-id="${m.id}" data-status="${m.status}">${m.body}${m.media?.length ? html`<span class="meta">${m.media.length} media: ${m.media.map((x) => x.url).join(', ')}</span>` : ''}<span class="meta">${m.direction === 'outbound' ? `from ${m.from}` : `to ${m.to}`} · <span class="status">${m.status}${m.reason ? ` (${m.reason})` : ''}</span> · ${m.segments} segment${m.segments === 1 ? '' : 's'}${m.test ? ' · test' : ''} · ${time(m.createdAt)}</span></li>`,
       )}</ol>`
     : empty('No messages with this number yet.');
   const sendBox = fromNumbers.length
@@ -109,7 +109,7 @@ export function threadMain(counterparty: string, messages: Message[], fromNumber
 </form>
 ${commandBox(`svc messages send --from ${shellWord(fromNumbers[0]!)} --to ${shellWord(counterparty)} --body '…'`, 'Send from the CLI')}`
     : html`<p class="muted">The account has no number to send from.</p>${commandBox('svc numbers search --area-code 415', 'Find one')}`;
-  return html`${flash ? html`<p class="notice" role="status">${flash}</p>` : ''}<section id="live" data-live-types="message.*" aria-live="polite">${items}</section>${sendBox}`;
+  return html`${flash ? html`<p class="notice" role="status">${flash}</p>` : ''}<section id="live" data-live-types="message.*" data-live-changes="true" aria-live="polite">${items}</section>${sendBox}`;
 }
 
 export function webhooksMain(endpoints: WebhookEndpoint[]): SafeHtml {
