@@ -203,9 +203,9 @@ export class DeliveryWorker {
     await this.purge();
     await this.dispatchDue();
     // issue 26: attempts a process claimed and never recorded (it died) are taken over once their
-    // lease has run out; looked for twice a lease, on the wall clock (a dead process's lease runs
+    // lease has run out (another process's lease may be shorter than this one's: every 5 s at most); looked for twice a lease, on the wall clock (a dead process's lease runs
     // out in real time, whatever the service clock does).
-    this.sweepTimer = setInterval(() => void this.takeOverExpired(), Math.max(50, this.claims.leaseMs / 2));
+    this.sweepTimer = setInterval(() => void this.takeOverExpired(), Math.max(50, Math.min(this.claims.leaseMs / 2, 5000)));
     this.sweepTimer.unref();
   }
 
