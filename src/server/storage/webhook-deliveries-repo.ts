@@ -75,9 +75,12 @@ export interface WebhookDeliveriesRepo {
   get(accountId: string, endpointId: string, id: string): Promise<DeliveryRecord | undefined>;
   /** The delivery log: newest first, keyset-paged, only rows created at or after `since`. */
   list(endpointId: string, opts: { since: number; limit: number; cursor?: string; status?: DeliveryStatus }): Promise<Page<DeliveryRecord>>;
-  /** The event's deliveries whose next attempt is due and that no live claim holds. */
+  /**
+   * The event's deliveries whose next attempt is due, claimed or not: whoever reads them queues them,
+   * and the claim taken at the attempt decides who makes it (a process that made one waits for it).
+   */
   dueForEvent(eventId: string, now: number): Promise<DueDelivery[]>;
-  /** Deliveries whose next attempt is due, oldest due first, leaving out those a live claim holds. */
+  /** Deliveries whose next attempt is due, oldest due first, claimed or not (see dueForEvent). */
   due(now: number, limit?: number): Promise<DueDelivery[]>;
   /**
    * Claims delivery `id`'s next attempt for `owner` for `leaseMs` of the engine's wall clock (issue

@@ -77,10 +77,10 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     );
     this.byIdStmt = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
     this.dueForEventStmt = db.prepare(
-      `SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS}) ORDER BY seq`,
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq`,
     );
     this.dueStmt = db.prepare(
-      `SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS}) ORDER BY next_attempt_at, seq LIMIT ?`,
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
     );
     this.claimStmt = db.prepare(
       `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ${DB_NOW_MS} + ?

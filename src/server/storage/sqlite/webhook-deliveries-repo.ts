@@ -81,10 +81,10 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     );
     this.byIdStmt = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
     this.dueForEventStmt = db.prepare(
-      `SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY seq`,
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq`,
     );
     this.dueStmt = db.prepare(
-      `SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY next_attempt_at, seq LIMIT ?`,
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
     );
     this.claimStmt = db.prepare(
       `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ?
@@ -151,12 +151,12 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   }
 
   async dueForEvent(eventId: string, now: number): Promise<DueDelivery[]> {
-    return (this.dueForEventStmt.all(eventId, now, this.wall()) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+    return (this.dueForEventStmt.all(eventId, now) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
   }
 
   /** Deliveries whose next attempt is due, oldest due first. */
   async due(now: number, limit = 10_000): Promise<DueDelivery[]> {
-    return (this.dueStmt.all(now, this.wall(), limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+    return (this.dueStmt.all(now, limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
   }
 
   async releaseClaims(owner?: string): Promise<void> {
