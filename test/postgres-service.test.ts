@@ -74,14 +74,19 @@ describe('the service on PostgreSQL', () => {
     expect(wallet!.balance).toBe(wallet!.ledger);
   });
 
-  it('two replicas started together on one empty database migrate and make one agency, not two', async () => {
+  it('two replicas started together on one empty database migrate and make one agency and one pair of keys, not two', async () => {
     const shared = server.url(await server.createDatabase());
     const [a, b] = await Promise.all([startTestService({ store: shared }), startTestService({ store: shared })]);
     try {
       const accounts = await query<{ id: string }>(shared, 'SELECT id FROM accounts');
       expect(accounts).toHaveLength(1);
-      expect(a.bootstrap.accountId).toBe(accounts[0]!.id);
-      expect(b.bootstrap.accountId).toBe(accounts[0]!.id);
+      // One of them bootstrapped; the other found the agency inside its write and made no keys.
+      const [made, joined] = a.bootstrapCreated ? [a, b] : [b, a];
+      expect(made.bootstrapCreated).toBe(true);
+      expect(made.bootstrap.accountId).toBe(accounts[0]!.id);
+      expect(joined.bootstrapCreated).toBe(false);
+      expect(joined.joined).toMatch(/bootstrapped by another replica/);
+      expect(await query(shared, 'SELECT id FROM api_keys')).toHaveLength(2);
       expect(await query(shared, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(PG_MIGRATIONS.map((m) => ({ version: m.version })));
     } finally {
       await a.stop();

@@ -5,7 +5,7 @@ import type { ServiceDeps } from './deps.js';
 import { zodValidatorCompiler } from './http/validation.js';
 import { installErrorHandling, sendError } from './http/error-handler.js';
 import { installAuth } from './http/auth.js';
-import { installRateLimit, UNAUTHENTICATED_RATE } from './http/rate-limit.js';
+import { installRateLimit, limitShare, UNAUTHENTICATED_RATE } from './http/rate-limit.js';
 import { installIdempotency } from './http/idempotency.js';
 import { installJsonBodyParser, MAX_JSON_DEPTH } from './http/json-body.js';
 import { installBodylessRule } from './http/bodyless.js';
@@ -152,7 +152,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   // issue 29: the API's injected faults (429, 502, slow), before anything else reads the request.
   if (deps.options.sandbox) installChaosHook(app, deps.chaos);
   installAuth(app, deps);
-  installRateLimit(app, deps.options.rateLimit);
+  installRateLimit(app, deps.options.rateLimit, limitShare(deps.store));
   installBodylessRule(app);
   await installIdempotency(app, deps);
 

@@ -94,3 +94,12 @@ export function restoreClock(mode: 'system' | 'manual', saved: SavedClock | unde
   const start = !saved ? now : saved.mode === 'manual' ? saved.nowMs : now + saved.offsetMs;
   return new ManualClock(start);
 }
+
+/**
+ * issue 26: moves `clock` up to what another replica saved (the database holds the one service
+ * clock; each replica keeps it in memory and follows it on notification). Never back: a replica
+ * that is ahead stays ahead until its own save reaches the database.
+ */
+export function followSavedClock(clock: Clock, saved: SavedClock, wall: () => number = Date.now): void {
+  clock.setTo(saved.mode === 'manual' ? saved.nowMs : wall() + saved.offsetMs);
+}

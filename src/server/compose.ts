@@ -1,10 +1,11 @@
-import { saveClock, type Clock } from './clock.js';
+import { randomUUID } from 'node:crypto';
+import { followSavedClock, saveClock, type Clock, type SavedClock } from './clock.js';
 import type { Store } from './storage/store.js';
 import { domainUnitOfWork } from './domain/unit-of-work.js';
 import { CLOCK_STATE_KEY } from './storage/service-state-repo.js';
 import { SimulatedPayments } from './world/payments.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
-import { Scheduler, type SchedulerLog } from './scheduler.js';
+import { DEFAULT_CLAIM_LEASE_MS, Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
 import { registerMessageJobs } from './domain/messages.js';
 import { registerNumberJobs } from './domain/numbers.js';
@@ -39,6 +40,16 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // eslint-disable-next-line prefer-const
   let domain: DomainDeps;
   const uow = domainUnitOfWork(store, () => domain);
+  // issue 26: this process's name in claims, and their lease. A process that owns its database
+  // (SQLite) holds every claim in it: the ones a crashed run left are its own, released now rather
+  // than when their leases run out.
+  const claims = { owner: store.peers?.processId ?? randomUUID(), leaseMs: options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS };
+  if (!store.peers) {
+    await store.write(async (tx) => {
+      await tx.jobs.releaseClaims();
+      await tx.webhookDeliveries.releaseClaims();
+    });
+  }
 
   // 2. Domain: the service clock's scheduler, the event store, the simulated outside world, and the
   // decision webhook client (the call engine's one network act; same safety options as deliveries).
@@ -57,7 +68,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
     clock,
     // contract §1: an advance saves the clock with each job it runs, so a restart never finds it
     // behind committed work (issue 23).
-    scheduler: new Scheduler(() => uow, clock, log, { persistClock: async (tx) => await tx.serviceState.set(CLOCK_STATE_KEY, saveClock(clock)) }),
+    scheduler: new Scheduler(() => uow, clock, log, { persistClock: async (tx) => await tx.serviceState.set(CLOCK_STATE_KEY, saveClock(clock)), claims }),
     events: new EventStore(clock),
     // The outside world, each call refused while a transaction is open (guardOutsideCalls, issue 25).
     carrier: outsideWorld(chaosCarrier(new SimulatedCarrier(), chaos), 'carrier', store),
@@ -84,7 +95,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   registerBillingJobs(domain);
 
   // 4. Workers: the webhook delivery worker and its jobs.
-  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, chaos }, log);
+  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, chaos, claims }, log);
   registerDeliveryJobs(domain.scheduler, webhooks);
 
   // 5. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the
@@ -94,6 +105,25 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   domain.events.addOutbox(async (event) => chaos.noteEvent(event.id, event.type, event.body));
   // contract §6: the blocklist auto-suggestion, checked as each inbound call ends.
   domain.events.addOutbox(blockSuggestionOutbox());
+
+  // 6. Replicas (issue 26, PostgreSQL): what another process commits wakes this one. Its events
+  // wake the held reads and follow streams; its clock moves this one's (the database holds the one
+  // service clock; each replica keeps it in memory and re-reads it on notification); after a lost
+  // connection, both are read again.
+  if (store.peers) {
+    const events = domain.events;
+    const followClock = () =>
+      void uow
+        .read(async (r) => await r.serviceState.get<SavedClock>(CLOCK_STATE_KEY))
+        .then((saved) => saved && followSavedClock(clock, saved))
+        .catch((err: unknown) => log.error({ err }, 'reading the service clock another replica saved failed'));
+    store.peers.onEvent((hint) => events.heardElsewhere(hint));
+    store.peers.onState((key) => key === CLOCK_STATE_KEY && followClock());
+    store.peers.onResync(() => {
+      followClock();
+      events.resync();
+    });
+  }
 
   return { ...domain, options: serviceOptions, webhooks };
 }

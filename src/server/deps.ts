@@ -18,6 +18,12 @@ export interface ServiceOptions {
   mediaDir?: string;
   /** issue 29: the chaos profile the service starts with (`--chaos`, svc/testing `chaos:`); none by default. */
   chaos?: ChaosProfile;
+  /**
+   * issue 26: how long a claim on work that calls the outside world (a carrier submission, a webhook
+   * attempt) holds before another replica may take it over (default DEFAULT_CLAIM_LEASE_MS; tests
+   * shorten it).
+   */
+  claimLeaseMs?: number;
 }
 
 export const DEFAULT_OPTIONS: ServiceOptions = {

@@ -40,6 +40,10 @@ export interface StartOptions {
   store?: string;
   /** PostgreSQL's connection pool size (default 10). */
   poolSize?: number;
+  /** issue 26: claims' lease (ServiceOptions.claimLeaseMs); tests shorten it. */
+  claimLeaseMs?: number;
+  /** issue 26: how often a PostgreSQL replica notes itself among the others (default 2 s); tests shorten it. */
+  heartbeatMs?: number;
   /** issue 29: seeded faults of the simulated world from the start (`--chaos FILE`); `PUT /v1/sandbox/chaos` changes them. */
   chaos?: ServiceOptions['chaos'];
 }
@@ -50,8 +54,14 @@ export interface RunningService {
   /** The SQLite engine's connection (tests read it); on PostgreSQL, reading it throws. */
   db: Db;
   baseUrl: string;
+  /** The bootstrap keys; reading it throws on a replica that joined a database another bootstrapped (`joined`). */
   bootstrap: Bootstrap;
   bootstrapCreated: boolean;
+  /**
+   * issue 26: set when this replica found its database bootstrapped by another replica and made no
+   * keys: the sentence to show the person who started it (where the keys come from).
+   */
+  joined: string | undefined;
   close(): Promise<void>;
 }
 
@@ -83,7 +93,7 @@ async function openStore(opts: StartOptions): Promise<{ store: Store; db: Db | u
   // A dynamic import: `pg` is never loaded by a service (or a CLI) that does not use it.
   const postgres = await import('./storage/postgres/open.js');
   if (!postgres.isPostgresUrl(opts.store)) throw new Error(`--store takes a postgres:// URL (or nothing, for SQLite in the data directory); got ${opts.store.split('://')[0]}://…`);
-  return { store: await postgres.openPgStore(opts.store, { poolSize: opts.poolSize, guardOutsideCalls: opts.guardOutsideCalls }), db: undefined };
+  return { store: await postgres.openPgStore(opts.store, { poolSize: opts.poolSize, guardOutsideCalls: opts.guardOutsideCalls, heartbeatMs: opts.heartbeatMs }), db: undefined };
 }
 
 async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<RunningService> {
@@ -106,14 +116,14 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
       process.stderr.write(`${scrubSecrets(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields }))}\n`);
     },
   };
-  const deps = await composeService(store, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.chaos ? { chaos: opts.chaos } : {}) });
+  const deps = await composeService(store, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.chaos ? { chaos: opts.chaos } : {}), ...(opts.claimLeaseMs ? { claimLeaseMs: opts.claimLeaseMs } : {}) });
   const app = await buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
   await app.listen({ host: opts.host, port: opts.port });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : opts.port;
   const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  const { bootstrap, created } = await ensureBootstrap(deps, opts.dataDir, baseUrl);
+  const { bootstrap, created, joined } = await ensureBootstrap(deps, opts.dataDir, baseUrl, { shared: store.peers !== undefined });
   await deps.scheduler.start();
   await deps.webhooks.start();
   const pidFile = join(opts.dataDir, PID_FILE);
@@ -128,8 +138,12 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
       return db;
     },
     baseUrl,
-    bootstrap,
+    get bootstrap(): Bootstrap {
+      if (!bootstrap) throw new Error(joined);
+      return bootstrap;
+    },
     bootstrapCreated: created,
+    joined,
     async close() {
       if (closed) return;
       closed = true;

@@ -30,6 +30,19 @@ export interface AdvanceReportLine {
   items: number;
 }
 
+/**
+ * How long a claim on work that calls the outside world holds (issue 26) unless renewed by its end:
+ * longer than any one outside call takes (a webhook attempt's 10 s ack timeout, the carrier), short
+ * enough that work a dead process held is taken over within a minute.
+ */
+export const DEFAULT_CLAIM_LEASE_MS = 60_000;
+
+/** A process's identity in claims, and the lease it takes (tests shorten it). */
+export interface JobClaims {
+  owner: string;
+  leaseMs: number;
+}
+
 /** Due jobs read per turn of a drain; the transactional ones share one transaction. */
 const DRAIN_BATCH = 256;
 
@@ -73,8 +86,13 @@ export class Scheduler {
     private readonly uow: () => UnitOfWork,
     private readonly clock: Clock,
     private readonly log: SchedulerLog,
-    private readonly opts: { persistClock?: (tx: TxDeps) => Promise<void> } = {},
-  ) {}
+    private readonly opts: { persistClock?: (tx: TxDeps) => Promise<void>; claims?: Partial<JobClaims> } = {},
+  ) {
+    this.claims = { owner: opts.claims?.owner ?? 'this-process', leaseMs: opts.claims?.leaseMs ?? DEFAULT_CLAIM_LEASE_MS };
+  }
+
+  /** Who this process is when it claims a job, and for how long (issue 26). */
+  private readonly claims: JobClaims;
 
   /** This scheduler, scheduling into `tx` (the unit of work binds one per write transaction). */
   in(tx: Pick<Transaction, 'jobs' | 'afterCommit'>): Scheduler {
@@ -203,27 +221,43 @@ export class Scheduler {
     let items = 0;
     let next = 0;
     while (next < jobs.length) {
-      const stop = await this.uow().write(async (tx) => {
+      const start = next;
+      const turn = await this.uow().write(async (tx) => {
+        // A write that lost a race (PostgreSQL runs it again) starts over from the same job: nothing
+        // of its first run committed.
+        let at = start;
+        let ran = 0;
         if (before) await before(tx);
-        while (next < jobs.length) {
-          const job = jobs[next]!;
+        while (at < jobs.length) {
+          const job = jobs[at]!;
           const registered = this.handlers.get(job.kind);
-          if (registered?.outside) return { job, alone: false };
+          if (registered?.outside) {
+            // issue 26: claimed in this write, with a lease (its work runs with no transaction open,
+            // so no row lock can be held across it); another process's live claim skips it here.
+            const claimed = await tx.jobs.claim(job.id, this.claims.owner, this.claims.leaseMs);
+            return { at: at + 1, ran, then: claimed ? { job, alone: false } : undefined };
+          }
+          // issue 26: the job's row held to the end of this write, which removes it: a process
+          // draining at the same time skips it, so it runs once.
+          if (!(await tx.jobs.lock(job.id))) {
+            at++;
+            continue;
+          }
           try {
-            items += await tx.uow.write((sp) => this.runInside(job, sp));
+            ran += await tx.uow.write((sp) => this.runInside(job, sp));
           } catch (err) {
             // A job that asks for an outside act first (outside-first.ts) runs again on its own,
             // in a write of its own that does the act: its savepoint rolled back, nothing is lost.
-            if (err instanceof OutsideFirst) return { job, alone: true };
+            if (err instanceof OutsideFirst) return { at: at + 1, ran, then: { job, alone: true } };
             await this.retryLater(tx, job, err);
           }
-          next++;
+          at++;
         }
-        return undefined;
+        return { at, ran, then: undefined };
       });
-      if (!stop) break;
-      next++;
-      items += stop.alone ? await this.runAlone(stop.job, before) : await this.runOutside(stop.job);
+      next = turn.at;
+      items += turn.ran;
+      if (turn.then) items += turn.then.alone ? await this.runAlone(turn.then.job, before) : await this.runOutside(turn.then.job);
     }
     return items;
   }
@@ -242,6 +276,7 @@ export class Scheduler {
     try {
       return await this.uow().write(async (tx) => {
         if (before) await before(tx);
+        if (!(await tx.jobs.lock(job.id))) return 0; // another process runs it (issue 26)
         return this.runInside(job, tx);
       });
     } catch (err) {

@@ -28,8 +28,8 @@ export interface Child {
 }
 
 /** Starts the built service on `dataDir` (port 0) and resolves once it prints its address. */
-export async function startChild(dataDir: string, clock: 'system' | 'manual' = 'system'): Promise<Child> {
-  const proc = spawn(process.execPath, [CHILD, dataDir, clock], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startChild(dataDir: string, clock: 'system' | 'manual' = 'system', env: Record<string, string> = {}): Promise<Child> {
+  const proc = spawn(process.execPath, [CHILD, dataDir, clock], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));

@@ -5,6 +5,8 @@
 // line (its address and keys) once it listens. Webhook delivery can only reach loopback (a name table instead of DNS, a loopback-only destination guard), so a bug cannot
 // send traffic off the machine. The rate limit is raised out of the way: the proof is about
 // durability, not throttling. There is no clean stop on purpose: the parent kills it.
+// Issue 26 (a replica killed mid-delivery): SVC_CHILD_STORE is a postgres:// database to share,
+// SVC_CHILD_LEASE_MS a short claim lease and SVC_CHILD_ACK_MS the webhook ack timeout.
 import { startService } from '../../dist/server/main.js';
 import { staticResolver } from '../../dist/server/webhooks/resolver.js';
 
@@ -21,6 +23,12 @@ const svc = await startService({
   dataDir,
   clock,
   rateLimit: { ratePerSec: 1_000_000, burst: 1_000_000 },
-  webhooks: { resolver: staticResolver({ localhost: '127.0.0.1' }), destinationGuard: isLoopback },
+  webhooks: {
+    resolver: staticResolver({ localhost: '127.0.0.1' }),
+    destinationGuard: isLoopback,
+    ...(process.env.SVC_CHILD_ACK_MS ? { ackTimeoutMs: Number(process.env.SVC_CHILD_ACK_MS) } : {}),
+  },
+  ...(process.env.SVC_CHILD_STORE ? { store: process.env.SVC_CHILD_STORE } : {}),
+  ...(process.env.SVC_CHILD_LEASE_MS ? { claimLeaseMs: Number(process.env.SVC_CHILD_LEASE_MS) } : {}),
 });
 process.stdout.write(`${JSON.stringify({ baseUrl: svc.baseUrl, liveKey: svc.bootstrap.liveKey, testKey: svc.bootstrap.testKey, pid: process.pid })}\n`);

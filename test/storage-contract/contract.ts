@@ -7,6 +7,7 @@ import { voiceContract } from './voice-contract.js';
 import { emailContract } from './email-contract.js';
 import { billingContract } from './billing-contract.js';
 import { eventsContract } from './events-contract.js';
+import { claimsContract } from './claims-contract.js';
 
 // Issue 25: the storage contract. Each repository's behaviour (insert, read, page, claim, the
 // uniqueness a rule relies on) written once, through `Store` and the repository interfaces only
@@ -23,5 +24,6 @@ export function describeStorageContract(engine: EngineUnderTest): void {
     emailContract(engine);
     billingContract(engine);
     eventsContract(engine);
+    claimsContract(engine);
   });
 }

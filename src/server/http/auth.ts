@@ -5,7 +5,8 @@ import { assertMayActServiceWide } from '../domain/test-keys.js';
 import type { AccountRecord } from '../storage/accounts-repo.js';
 import type { UnitOfWork } from '../deps.js';
 import type { Clock } from '../clock.js';
-import { unauthenticatedGate, type RateLimitOptions } from './rate-limit.js';
+import { limitShare, unauthenticatedGate, type RateLimitOptions } from './rate-limit.js';
+import type { Store } from '../storage/store.js';
 import { urlCarriesCredential } from './log-redaction.js';
 
 export interface AuthContext {
@@ -116,11 +117,12 @@ async function recheckStanding(deps: AuthDeps, keyAccountId: string, keyId: stri
   });
 }
 
-export function installAuth(app: FastifyInstance, deps: AuthDeps & { options: { unauthenticatedRate?: RateLimitOptions } }): void {
+export function installAuth(app: FastifyInstance, deps: AuthDeps & { options: { unauthenticatedRate?: RateLimitOptions }; store: Store }): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
   // issue 14 (defect 6): refused credentials are limited per client address (rate-limit.ts); a
   // request with a good key never touches that bucket.
-  const refused = unauthenticatedGate(deps.options.unauthenticatedRate);
+  // issue 26: each replica refuses past its share of the limit, so alternating gains nothing.
+  const refused = unauthenticatedGate(deps.options.unauthenticatedRate, limitShare(deps.store));
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config?.public) return;
     // Unknown routes authenticate too: a 404 is only told to a caller with a key.

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../errors.js';
+import type { Store } from '../storage/store.js';
 
 export interface RateLimitOptions {
   /** Tokens per second (contract §2: local default 100). */
@@ -25,21 +26,46 @@ interface Bucket {
 }
 
 /**
+ * How many processes a limit is shared between (issue 26): PostgreSQL replicas each enforce their
+ * share of it, 1/N of the rate and of the burst, N counted from the replicas' heartbeats (no query
+ * per request). A client that alternates between replicas so gets no more than the limit in all; a
+ * client that stays on one replica gets its share (documented in the OpenAPI description of 429).
+ * Chosen over a bucket in the database, which would cost a write per request (and a conflict
+ * between replicas on every hot key). One process (SQLite): 1.
+ */
+export type LimitShare = () => number;
+const WHOLE: LimitShare = () => 1;
+
+/** The share of a store's process: 1, or one of the replicas its peers count. */
+export const limitShare = (store: Pick<Store, 'peers'>): LimitShare => {
+  const peers = store.peers;
+  return peers ? () => peers.count() : WHOLE;
+};
+
+/**
  * contract §2: a token bucket per key. Buckets refill on wall-clock time: rate limiting protects the
  * process, so an advanced service clock must not refill them. In memory: a restart forgives.
  */
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
   constructor(
-    private readonly opts: RateLimitOptions,
+    private readonly whole: RateLimitOptions,
     private readonly wall: () => number = Date.now,
+    private readonly share: LimitShare = WHOLE,
   ) {}
 
+  /** This process's part of the limit: the whole of it, or its share among replicas. */
+  get limit(): RateLimitOptions {
+    const n = this.share();
+    return n <= 1 ? this.whole : { ratePerSec: this.whole.ratePerSec / n, burst: Math.max(1, Math.floor(this.whole.burst / n)) };
+  }
+
   take(key: string): { allowed: boolean; remaining: number; resetSecs: number; retryAfterSecs: number } {
+    const opts = this.limit;
     const now = this.wall();
-    if (!this.buckets.has(key) && this.buckets.size >= MAX_TRACKED_BUCKETS) this.forgetFull(now);
-    const b = this.buckets.get(key) ?? { tokens: this.opts.burst, updatedMs: now };
-    b.tokens = Math.min(this.opts.burst, b.tokens + ((now - b.updatedMs) / 1000) * this.opts.ratePerSec);
+    if (!this.buckets.has(key) && this.buckets.size >= MAX_TRACKED_BUCKETS) this.forgetFull(now, opts);
+    const b = this.buckets.get(key) ?? { tokens: opts.burst, updatedMs: now };
+    b.tokens = Math.min(opts.burst, b.tokens + ((now - b.updatedMs) / 1000) * opts.ratePerSec);
     b.updatedMs = now;
     const allowed = b.tokens >= 1;
     if (allowed) b.tokens -= 1;
@@ -48,14 +74,14 @@ export class TokenBuckets {
     return {
       allowed,
       remaining,
-      resetSecs: Math.ceil((this.opts.burst - b.tokens) / this.opts.ratePerSec),
-      retryAfterSecs: Math.max(1, Math.ceil((1 - b.tokens) / this.opts.ratePerSec)),
+      resetSecs: Math.ceil((opts.burst - b.tokens) / opts.ratePerSec),
+      retryAfterSecs: Math.max(1, Math.ceil((1 - b.tokens) / opts.ratePerSec)),
     };
   }
 
-  private forgetFull(now: number): void {
+  private forgetFull(now: number, opts: RateLimitOptions): void {
     for (const [key, b] of this.buckets) {
-      if (b.tokens + ((now - b.updatedMs) / 1000) * this.opts.ratePerSec >= this.opts.burst) this.buckets.delete(key);
+      if (b.tokens + ((now - b.updatedMs) / 1000) * opts.ratePerSec >= opts.burst) this.buckets.delete(key);
     }
   }
 }
@@ -68,20 +94,21 @@ const rateLimited = (retryAfterSecs: number): ServiceError =>
  * the client's address when the credentials are refused; it throws `429` once that address has used
  * its bucket, and otherwise lets the caller answer `401`.
  */
-export function unauthenticatedGate(opts: RateLimitOptions = UNAUTHENTICATED_RATE): (clientAddress: string) => void {
-  const buckets = new TokenBuckets(opts);
+export function unauthenticatedGate(opts: RateLimitOptions = UNAUTHENTICATED_RATE, share: LimitShare = WHOLE): (clientAddress: string) => void {
+  const buckets = new TokenBuckets(opts, Date.now, share);
   return (clientAddress) => {
     const r = buckets.take(`ip:${clientAddress}`);
     if (!r.allowed) throw rateLimited(r.retryAfterSecs);
   };
 }
 
-export function installRateLimit(app: FastifyInstance, opts: RateLimitOptions): void {
-  const buckets = new TokenBuckets(opts);
+export function installRateLimit(app: FastifyInstance, opts: RateLimitOptions, share: LimitShare = WHOLE): void {
+  const buckets = new TokenBuckets(opts, Date.now, share);
   app.addHook('onRequest', async (req, reply) => {
     if (!req.auth) return;
     const r = buckets.take(req.auth.keyId);
-    reply.header('RateLimit-Limit', String(opts.burst));
+    // This process's part of the limit (issue 26: its share among replicas).
+    reply.header('RateLimit-Limit', String(buckets.limit.burst));
     reply.header('RateLimit-Remaining', String(r.remaining));
     reply.header('RateLimit-Reset', String(r.resetSecs));
     if (!r.allowed) throw rateLimited(r.retryAfterSecs);

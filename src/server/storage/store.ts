@@ -107,7 +107,34 @@ export interface Transaction extends Repositories {
  * transaction is open (a payment, DNS, the carrier, the mail server, a webhook): read, commit, call
  * the outside world, then write its outcome in a new transaction.
  */
+/** What a committed event's notification says (issue 26): enough to wake who waits for it, not its body. */
+export interface EventHint {
+  id: string;
+  accountId: string;
+  type: string;
+}
+
+/**
+ * The other processes sharing a database (issue 26: PostgreSQL replicas), as one process sees them:
+ * what they committed that this one may be waiting for, and how many there are. SQLite's store has
+ * none: one process owns its file.
+ */
+export interface StorePeers {
+  /** This process's name among them (claims are taken under it). */
+  readonly processId: string;
+  /** An event another process committed (after its commit). */
+  onEvent(fn: (hint: EventHint) => void): void;
+  /** A `service_state` key another process wrote (the clock), after its commit. */
+  onState(fn: (key: string) => void): void;
+  /** Notifications may have been missed (the listening connection was lost and is back): re-read. */
+  onResync(fn: () => void): void;
+  /** The processes alive on this database, this one included (at least 1). */
+  count(): number;
+}
+
 export interface Store {
+  /** issue 26: present when other processes may share the database (PostgreSQL). */
+  readonly peers?: StorePeers;
   write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /**

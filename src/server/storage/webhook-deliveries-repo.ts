@@ -75,9 +75,24 @@ export interface WebhookDeliveriesRepo {
   get(accountId: string, endpointId: string, id: string): Promise<DeliveryRecord | undefined>;
   /** The delivery log: newest first, keyset-paged, only rows created at or after `since`. */
   list(endpointId: string, opts: { since: number; limit: number; cursor?: string; status?: DeliveryStatus }): Promise<Page<DeliveryRecord>>;
+  /**
+   * The event's deliveries whose next attempt is due, claimed or not: whoever reads them queues them,
+   * and the claim taken at the attempt decides who makes it (a process that made one waits for it).
+   */
   dueForEvent(eventId: string, now: number): Promise<DueDelivery[]>;
-  /** Deliveries whose next attempt is due, oldest due first. */
+  /** Deliveries whose next attempt is due, oldest due first, claimed or not (see dueForEvent). */
   due(now: number, limit?: number): Promise<DueDelivery[]>;
+  /**
+   * Claims delivery `id`'s next attempt for `owner` for `leaseMs` of the engine's wall clock (issue
+   * 26): only while an attempt is scheduled, due by `now` (any time when `anyTime`: a probe the user
+   * asked for) and no other live claim holds it; true when claimed. Recording the attempt (or
+   * abandoning it) releases the claim; a claimant that dies releases it when the lease runs out.
+   */
+  claimAttempt(id: string, owner: string, leaseMs: number, now: number, anyTime: boolean): Promise<boolean>;
+  /** Releases the claims `owner` holds (a process stopping), or every claim (no owner: a process that owns the database starting). */
+  releaseClaims(owner?: string): Promise<void>;
+  /** Deliveries whose claim ran out with an attempt still scheduled (their claimant died or stalled). */
+  leaseExpired(limit: number): Promise<DueDelivery[]>;
   /** The exact bytes to POST: the stored event body (identical to the feed's), or the sample's. */
   rawBody(d: DeliveryRecord): Promise<string | undefined>;
   recordAttempt(id: string, u: AttemptOutcomeUpdate): Promise<void>;

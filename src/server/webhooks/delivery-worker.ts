@@ -5,7 +5,7 @@ import type { EndpointRoute, WebhookEndpointRecord } from '../storage/webhooks-r
 import { eventFilterMatches } from '../../api/schemas/events.js';
 import type { WebhookDomainDeps } from '../domain/webhooks/endpoints.js';
 import type { EventOutbox } from '../domain/events/store.js';
-import type { Scheduler } from '../scheduler.js';
+import { DEFAULT_CLAIM_LEASE_MS, type JobClaims, type Scheduler } from '../scheduler.js';
 import { TICK_JOB, purgeExpiredDeliveries, recordAttempt, writeDeliveriesForEvent, type AttemptResult } from '../domain/webhooks/deliveries.js';
 import { WebhookHttpSender } from './http-sender.js';
 import { USER_AGENT, deliveryHeaders } from './signing.js';
@@ -40,6 +40,12 @@ export interface WebhookWorkerOptions {
   destinationGuard?: (address: string) => boolean;
   /** issue 29: the seeded faults of the simulated world; webhook attempts delayed or sent twice (chaos-post.ts). */
   chaos?: Chaos;
+  /**
+   * issue 26: who this process is in an attempt's claim, and the claim's lease (default
+   * DEFAULT_CLAIM_LEASE_MS; never shorter than the ack timeout plus a second, so a live attempt is
+   * not taken over). Tests shorten it to see a dead replica's attempts taken over.
+   */
+  claims?: Partial<JobClaims>;
 }
 
 const PURGE_EVERY_MS = 3600_000;
@@ -150,6 +156,8 @@ export class DeliveryWorker {
   private readonly waiters: Array<() => void> = [];
   private pendingRecords: PendingRecord[] = [];
   private recordScheduled = false;
+  private readonly claims: JobClaims;
+  private sweepTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly d: Pick<DomainDeps, 'uow' | 'clock' | 'scheduler' | 'events'>,
@@ -165,6 +173,10 @@ export class DeliveryWorker {
     this.guard = opts.destinationGuard;
     this.chaos = opts.chaos;
     this.sender = this.newSender();
+    this.claims = {
+      owner: opts.claims?.owner ?? 'this-process',
+      leaseMs: Math.max(opts.claims?.leaseMs ?? DEFAULT_CLAIM_LEASE_MS, this.ackTimeoutMs + 1000),
+    };
   }
 
   private get waitsInJobs(): boolean {
@@ -190,6 +202,22 @@ export class DeliveryWorker {
     ];
     await this.purge();
     await this.dispatchDue();
+    // issue 26: attempts a process claimed and never recorded (it died) are taken over once their
+    // lease has run out (another process's lease may be shorter than this one's: every 5 s at most); looked for twice a lease, on the wall clock (a dead process's lease runs
+    // out in real time, whatever the service clock does).
+    this.sweepTimer = setInterval(() => void this.takeOverExpired(), Math.max(50, Math.min(this.claims.leaseMs / 2, 5000)));
+    this.sweepTimer.unref();
+  }
+
+  /** Queues the deliveries whose claim ran out with their attempt unrecorded. */
+  private async takeOverExpired(): Promise<void> {
+    if (!this.running) return;
+    try {
+      const expired = await this.d.uow.read((tx) => tx.webhookDeliveries.leaseExpired(1000));
+      for (const x of expired) void this.enqueue(x.id, x.endpointId);
+    } catch (err) {
+      this.log.error({ err }, 'looking for webhook attempts whose claim ran out failed');
+    }
   }
 
   /**
@@ -199,12 +227,16 @@ export class DeliveryWorker {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    clearInterval(this.sweepTimer);
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
     // Every attempt in flight is cut off (its sender is this run's: one per start).
     this.sender.abortAll();
     await this.idle();
     this.sender.close();
+    // Attempts cut off stay due: released now, the next start (or another replica) resumes them at
+    // once rather than when their lease runs out.
+    await this.d.uow.write((tx) => tx.webhookDeliveries.releaseClaims(this.claims.owner));
   }
 
   /** Waits until no attempt is queued or in flight. */
@@ -391,15 +423,17 @@ export class DeliveryWorker {
     if (!this.running) return;
     const { uow, clock } = this.d;
     const now = clock.nowMs();
-    // One read for the delivery's state and the bytes to send (the full row with its attempt
-    // history was read and parsed twice per attempt: 3.7 % of the burst profile).
-    const { delivery, endpoint } = await uow.read(async (tx) => {
+    // issue 26: the attempt is claimed first, with the delivery's state and the bytes to send read in
+    // the same write (the full row with its attempt history was read and parsed twice per attempt:
+    // 3.7 % of the burst profile). Not claimed: finished, deleted with its endpoint, not due yet (its
+    // tick will come), or another process attempts it.
+    const claimed = await uow.write(async (tx) => {
+      if (!(await tx.webhookDeliveries.claimAttempt(deliveryId, this.claims.owner, this.claims.leaseMs, now, manual))) return undefined;
       const found = await tx.webhookDeliveries.attemptState(deliveryId);
       return { delivery: found, endpoint: found ? await tx.webhookEndpoints.targetById(found.endpointId) : undefined };
     });
-    if (!delivery || delivery.nextAttemptAt === null) return; // finished, or deleted with its endpoint
-    if (!manual && delivery.nextAttemptAt > now) return; // not due yet (its tick will come)
-    if (!endpoint) return;
+    const { delivery, endpoint } = claimed ?? {};
+    if (!delivery || delivery.nextAttemptAt === null || !endpoint) return;
     if (!endpoint.enabled && !delivery.isTest) {
       await uow.write((tx) => tx.webhookDeliveries.abandon(deliveryId, `endpoint disabled (${endpoint.disabledReason ?? 'manual'})`, now));
       return;

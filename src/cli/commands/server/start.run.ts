@@ -45,6 +45,7 @@ export async function runStart(ctx: CliContext, opts: StartServerOptions): Promi
   notice(ctx, `svc local service listening on ${svc.baseUrl} (${where}, ${opts.clock} clock)`);
   // contract §1: the keys are printed once; bootstrap.json (0600) keeps them for the local profile.
   if (svc.bootstrapCreated && opts.printKeys) notice(ctx, bootstrapNotice(svc.bootstrap, opts.dataDir));
+  if (svc.joined) notice(ctx, svc.joined);
   if (opts.port === 0) ctx.io.stdout.write(`${svc.baseUrl}\n`);
   await (ctx.environment.waitForInterrupt ?? (() => new Promise<void>(() => undefined)))();
   notice(ctx, 'stopping…');

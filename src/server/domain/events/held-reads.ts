@@ -1,5 +1,5 @@
 import type { EventStore } from './store.js';
-import type { EventRecord } from '../../storage/events-repo.js';
+import type { EventHint } from '../../storage/store.js';
 
 // Long-polls (`wait`, contract §10 for the events feed, §8 for the mail sandbox) park here until an
 // event of their account that concerns them commits (the event store tells its listeners after the
@@ -10,17 +10,23 @@ export class HeldReads {
   private readonly waiters = new Set<() => void>();
   private readonly byAccount = new Map<string, Set<() => void>>();
   private closed = false;
-  private readonly unsubscribe: () => void;
-  private readonly unsubscribeRewind: () => void;
+  private readonly unsubscribe: Array<() => void>;
 
   /** `concerns`: which committed events may have something for a held read (default: every one). */
-  constructor(events: EventStore, concerns: (e: EventRecord) => boolean = () => true) {
-    this.unsubscribe = events.subscribe((e) => {
-      if (!concerns(e)) return;
-      for (const wake of this.byAccount.get(e.accountId) ?? []) wake();
-    });
-    // A reset of the database answers every held read at once (EventStore.rewound).
-    this.unsubscribeRewind = events.onRewind(() => this.releaseAll());
+  constructor(events: EventStore, concerns: (e: EventHint) => boolean = () => true) {
+    this.unsubscribe = [
+      // Committed here or, on a shared database, by another process (issue 26).
+      events.subscribe((e) => {
+        if (!concerns(e)) return;
+        for (const wake of this.byAccount.get(e.accountId) ?? []) wake();
+      }),
+      // Notifications may have been missed: every held read looks again.
+      events.subscribeResync(() => {
+        for (const set of [...this.byAccount.values()]) for (const wake of [...set]) wake();
+      }),
+      // A reset of the database answers every held read at once (EventStore.rewound).
+      events.onRewind(() => this.releaseAll()),
+    ];
   }
 
   /** Answers every held read now (each `empty()`); new ones are still held. */
@@ -31,8 +37,7 @@ export class HeldReads {
   /** Releases every held read (each answers `empty()`) and refuses to hold new ones. */
   close(): void {
     this.closed = true;
-    this.unsubscribe();
-    this.unsubscribeRewind();
+    for (const u of this.unsubscribe) u();
     this.releaseAll();
   }
 

@@ -3,13 +3,18 @@ import type { TxDeps } from '../deps.js';
 import { iso } from '../../clock.js';
 import { newId } from '../../ids.js';
 import type { EventRecord } from '../../storage/events-repo.js';
+import type { EventHint } from '../../storage/store.js';
 
 import { NON_DURABLE_EVENT_TYPES } from '../../../api/schemas/events.js';
 
 // spec: Delivery — non-durable types are never stored (one attempt, no log, not in the feed).
 const NON_DURABLE_TYPES = new Set(NON_DURABLE_EVENT_TYPES);
 
-export type EventListener = (event: EventRecord) => void;
+/**
+ * Hears of a committed event: its record when committed by this process, only its hint (id,
+ * account, type) when by another sharing the database (issue 26): listeners wake on it and re-read.
+ */
+export type EventListener = (event: EventHint) => void;
 
 /** issue 27: a change no event reports (a call's trace grew; a message moved to `sending`). */
 export interface ChangeNotice {
@@ -32,7 +37,8 @@ export type EventOutbox = (event: EventRecord, tx: TxDeps) => Promise<void>;
  */
 export class EventStore {
   private readonly listeners = new Set<EventListener>();
-  private readonly transientListeners = new Set<EventListener>();
+  private readonly transientListeners = new Set<(event: EventRecord) => void>();
+  private readonly resyncListeners = new Set<() => void>();
   private readonly rewindListeners = new Set<() => void>();
   private readonly changeListeners = new Set<ChangeListener>();
   private readonly outboxes: EventOutbox[] = [];
@@ -120,6 +126,21 @@ export class EventStore {
     for (const l of [...this.rewindListeners]) l();
   }
 
+  /** issue 26: an event another process sharing the database committed (its notification). */
+  heardElsewhere(hint: EventHint): void {
+    for (const l of this.listeners) l(hint);
+  }
+
+  /** issue 26: events committed elsewhere may have gone unheard (a lost connection): listeners re-read. */
+  resync(): void {
+    for (const l of this.resyncListeners) l();
+  }
+
+  subscribeResync(listener: () => void): () => void {
+    this.resyncListeners.add(listener);
+    return () => this.resyncListeners.delete(listener);
+  }
+
   /**
    * spec: Delivery — a non-durable event (`call.transcript.delta`): one webhook attempt, no retry,
    * no delivery log, absent from the feed. Nothing is written; transient listeners hear of it on
@@ -145,7 +166,7 @@ export class EventStore {
     });
   }
 
-  subscribeTransient(listener: EventListener): () => void {
+  subscribeTransient(listener: (event: EventRecord) => void): () => void {
     this.transientListeners.add(listener);
     return () => this.transientListeners.delete(listener);
   }

@@ -31,8 +31,9 @@ function typeFilter(types: string | undefined): string[] {
  * within 250 ms of its commit): a message's new status, in place. Everything else makes the page
  * fetch itself (a new message, a new row).
  */
-function inPlace(type: string, body: Record<string, unknown>): Record<string, unknown> {
-  if (type !== 'message.status') return {};
+function inPlace(type: string, body: Record<string, unknown> | undefined): Record<string, unknown> {
+  // An event another replica committed comes as a hint without its body: the page then reads the thread again.
+  if (type !== 'message.status' || !body) return {};
   return { messageId: body.messageId, status: body.status, reason: body.reason ?? null };
 }
 
@@ -75,7 +76,7 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps): void 
     };
     const unsubscribe = deps.events.subscribe((e) => {
       if (e.accountId !== accountId || !eventFilterMatches(filter, e.type)) return;
-      send(`data: ${JSON.stringify({ id: e.id, type: e.type, ...inPlace(e.type, e.body) })}\n\n`);
+      send(`data: ${JSON.stringify({ id: e.id, type: e.type, ...inPlace(e.type, 'body' in e ? (e.body as Record<string, unknown>) : undefined) })}\n\n`);
     });
     // Changes that are no event (a call's trace, a message's `sending`), as `change` messages.
     const unsubscribeChanges = deps.events.subscribeChanges((ch) => {

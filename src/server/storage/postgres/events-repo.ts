@@ -1,4 +1,5 @@
 import type { Sql } from './sql.js';
+import { EVENTS_CHANNEL, eventNotice } from './peers.js';
 import { lockAccountFeed } from './feed-order.js';
 import type { EventRecord, EventsRepo } from '../events-repo.js';
 
@@ -22,13 +23,18 @@ export const toEventRecord = (r: EventRow): EventRecord => ({
 
 export class PgEventsRepo implements EventsRepo {
   private readonly insertStmt;
-  constructor(private readonly db: Sql) {
-    this.insertStmt = db.prepare('INSERT INTO events (id, account_id, type, created_at, body) VALUES (?, ?, ?, ?, ?) RETURNING seq');
+  constructor(
+    private readonly db: Sql,
+    private readonly sender = '',
+  ) {
+    // issue 26: the insert notifies the other replicas (held reads, follow streams wake there); the
+    // server delivers it at COMMIT, never for a write rolled back. In the same statement: no round trip.
+    this.insertStmt = db.prepare(`INSERT INTO events (id, account_id, type, created_at, body) VALUES (?, ?, ?, ?, ?) RETURNING seq, pg_notify('${EVENTS_CHANNEL}', ?)`);
   }
 
   async insert(e: Omit<EventRecord, 'seq'>): Promise<number> {
     await lockAccountFeed(this.db, e.accountId);
-    return ((await this.insertStmt.get(e.id, e.accountId, e.type, e.createdAt, JSON.stringify(e.body))) as { seq: number }).seq;
+    return ((await this.insertStmt.get(e.id, e.accountId, e.type, e.createdAt, JSON.stringify(e.body), eventNotice(this.sender, e))) as { seq: number }).seq;
   }
 
   /**

@@ -524,6 +524,25 @@ export const PG_MIGRATIONS: Migration[] = [
       CREATE INDEX console_sessions_expiry ON console_sessions(expires_at);
     `,
   },
+  {
+    version: 3,
+    name: 'claims with leases; the replicas heartbeat',
+    // issue 26, as SQLite's migration 19: a job that calls the outside world and a webhook delivery
+    // attempt are claimed by one replica (claimed_by) until lease_until (ms of the database's own
+    // clock, so replicas on machines whose clocks disagree agree on when a lease ran out). Replicas
+    // note themselves in `replicas` every few seconds: each enforces its share of a rate limit.
+    sql: `
+      ALTER TABLE jobs ADD COLUMN claimed_by text COLLATE "C";
+      ALTER TABLE jobs ADD COLUMN lease_until bigint;
+      ALTER TABLE webhook_deliveries ADD COLUMN claimed_by text COLLATE "C";
+      ALTER TABLE webhook_deliveries ADD COLUMN lease_until bigint;
+      CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(lease_until) WHERE lease_until IS NOT NULL;
+      CREATE TABLE replicas (
+        id text COLLATE "C" PRIMARY KEY,
+        seen_at bigint NOT NULL
+      );
+    `,
+  },
 ];
 
 /** The newest schema version this engine knows. */

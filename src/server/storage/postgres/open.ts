@@ -1,11 +1,14 @@
 import { migratePg, openPgPool } from './database.js';
 import { PgStore } from './store.js';
+import { PgPeers } from './peers.js';
 
 export interface OpenPgStoreOptions {
   /** Connections at most (the pool's size). */
   poolSize?: number;
   /** As for SqliteStore: refuse outside calls from inside a transaction (tests). */
   guardOutsideCalls?: boolean;
+  /** How often the replica notes itself among the others (default 2 s; tests shorten it). */
+  heartbeatMs?: number;
 }
 
 /**
@@ -15,13 +18,18 @@ export interface OpenPgStoreOptions {
  */
 export async function openPgStore(url: string, opts: OpenPgStoreOptions = {}): Promise<PgStore> {
   const pool = openPgPool(url, { max: opts.poolSize });
+  // issue 26: the other replicas on this database: notifications (LISTEN on a client of its own)
+  // and heartbeats, started once the schema is there.
+  const peers = new PgPeers(url, pool, { heartbeatMs: opts.heartbeatMs });
   try {
     await migratePg(pool);
+    await peers.start();
   } catch (err) {
+    await peers.close();
     await pool.end();
     throw err;
   }
-  return new PgStore(pool, { guardOutsideCalls: opts.guardOutsideCalls });
+  return new PgStore(pool, { guardOutsideCalls: opts.guardOutsideCalls, peers });
 }
 
 export { isPostgresUrl } from '../store-url.js';

@@ -31,8 +31,11 @@ import { PgWebhookEndpointsRepo } from './webhooks-repo.js';
 import type { Sql } from './sql.js';
 import type { Repositories } from '../store.js';
 
-/** The PostgreSQL engine's repositories over one transaction's client (made per transaction: cheap objects). */
-export function pgRepositories(db: Sql): Repositories {
+/**
+ * The PostgreSQL engine's repositories over one transaction's client (made per transaction: cheap
+ * objects). `sender` names this replica in the notifications its writes send (peers.ts).
+ */
+export function pgRepositories(db: Sql, sender = ''): Repositories {
   return {
     accounts: new PgAccountsRepo(db),
     blockedNumbers: new PgBlockedNumbersRepo(db),
@@ -41,7 +44,7 @@ export function pgRepositories(db: Sql): Repositories {
     campaigns: new PgCampaignsRepo(db),
     devices: new PgDevicesRepo(db),
     emails: new PgEmailsRepo(db),
-    eventsRepo: new PgEventsRepo(db),
+    eventsRepo: new PgEventsRepo(db, sender),
     holds: new PgHoldsRepo(db),
     idempotency: new PgIdempotencyRepo(db),
     jobs: new PgJobsRepo(db),
@@ -57,7 +60,7 @@ export function pgRepositories(db: Sql): Repositories {
     routes: new PgRoutesRepo(db),
     sandboxDns: new PgSandboxDnsRepo(db),
     sendingDomains: new PgSendingDomainsRepo(db),
-    serviceState: new PgServiceStateRepo(db),
+    serviceState: new PgServiceStateRepo(db, sender),
     suppressions: new PgSuppressionsRepo(db),
     usageStats: new PgUsageStatsRepo(db),
     voicemails: new PgVoicemailsRepo(db),

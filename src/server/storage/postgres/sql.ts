@@ -2,6 +2,13 @@ import type { QueryResult } from 'pg';
 import { UniqueConstraintError } from '../storage-errors.js';
 import { isUniqueViolation } from './unique-violation.js';
 
+/**
+ * The database server's wall clock in epoch milliseconds (issue 26): claims' leases are measured on
+ * it, so replicas on machines whose clocks disagree agree on when a lease ran out. clock_timestamp(),
+ * not now(): a transaction's start time would make a long write see leases as younger than they are.
+ */
+export const DB_NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint';
+
 /** What a repository runs its SQL on: the pooled client of the transaction (or read) it belongs to. */
 export interface Queryable {
   query(config: { text: string; values: unknown[] }): Promise<QueryResult>;

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
-import type { Repositories, Store, Transaction } from '../store.js';
+import type { Repositories, Store, StorePeers, Transaction } from '../store.js';
 import { pgRepositories } from './repositories.js';
 import { Sql, type Queryable } from './sql.js';
 
@@ -17,6 +17,8 @@ export const MAX_WRITE_ATTEMPTS = 10;
 export interface PgStoreOptions {
   /** As SqliteStoreOptions: refuse outside calls, and top-level reads and writes, from inside a transaction (tests). */
   guardOutsideCalls?: boolean;
+  /** issue 26: the other replicas on this database; this one's writes notify them under its id. */
+  peers?: StorePeers & { close(): Promise<void> };
 }
 
 /** A client that notes a retryable failure even when the domain catches the error it caused. */
@@ -63,12 +65,17 @@ export class PgStore implements Store {
   /** Transactions under way: `close` waits for them. */
   private readonly running = new Set<Promise<unknown>>();
   private closed = false;
+  readonly peers: (StorePeers & { close(): Promise<void> }) | undefined;
+  /** Names this replica in its writes' notifications. */
+  private readonly sender: string;
 
   constructor(
     readonly pool: pg.Pool,
     opts: PgStoreOptions = {},
   ) {
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
+    this.peers = opts.peers;
+    this.sender = opts.peers?.processId ?? '';
   }
 
   write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -93,6 +100,7 @@ export class PgStore implements Store {
     if (this.closed) return;
     this.closed = true;
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    await this.peers?.close();
     await this.pool.end();
   }
 
@@ -129,7 +137,7 @@ export class PgStore implements Store {
     try {
       await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
       try {
-        value = await this.inSavepoint(sql, pgRepositories(sql), fn, hooks, 0);
+        value = await this.inSavepoint(sql, pgRepositories(sql, this.sender), fn, hooks, 0);
         // A conflict the function caught and went past still dooms the transaction: run it again.
         if (tracked.conflict) throw new ConflictSeen('a conflicting write was seen inside this transaction');
         await client.query('COMMIT');
@@ -155,7 +163,7 @@ export class PgStore implements Store {
         // Not marked as inside a transaction (as on SQLite, whose reads are no transaction): code
         // under a read may read or write again, each on a client of its own. Every such nesting
         // holds two clients of the pool at once, so routes read once where they can.
-        const value = await fn(pgRepositories(new Sql(client)));
+        const value = await fn(pgRepositories(new Sql(client), this.sender));
         await client.query('COMMIT');
         return value;
       } catch (err) {

@@ -1,4 +1,4 @@
-import type { Sql } from './sql.js';
+import { DB_NOW_MS, type Sql } from './sql.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
@@ -53,6 +53,8 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   private readonly byIdStmt;
   private readonly dueForEventStmt;
   private readonly dueStmt;
+  private readonly claimStmt;
+  private readonly leaseExpiredStmt;
   private readonly eventBodyStmt;
   private readonly recordStmt;
   private readonly jobAtStmt;
@@ -75,15 +77,22 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     );
     this.byIdStmt = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
     this.dueForEventStmt = db.prepare(
-      'SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq',
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq`,
     );
     this.dueStmt = db.prepare(
-      'SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?',
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
+    );
+    this.claimStmt = db.prepare(
+      `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ${DB_NOW_MS} + ?
+       WHERE id = ? AND next_attempt_at IS NOT NULL AND (? OR next_attempt_at <= ?) AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS})`,
+    );
+    this.leaseExpiredStmt = db.prepare(
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE lease_until IS NOT NULL AND lease_until <= ${DB_NOW_MS} AND next_attempt_at IS NOT NULL ORDER BY lease_until LIMIT ?`,
     );
     this.eventBodyStmt = db.prepare('SELECT body FROM events WHERE id = ?');
     this.recordStmt = db.prepare(
       `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
-         next_attempt_at = ?,
+         next_attempt_at = ?, claimed_by = NULL, lease_until = NULL,
          -- Appended as text (as SQLite's json_insert does): jsonb would reorder the keys of each attempt.
          attempts = CASE WHEN attempts = '[]' THEN '[' || ? || ']' ELSE left(attempts, -1) || ',' || ? || ']' END,
          updated_at = ? WHERE id = ?`,
@@ -149,6 +158,24 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     return (await this.dueStmt.all(now, limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
   }
 
+  /**
+   * Two replicas claiming one attempt at once both update the row: the later one waits for the
+   * first to commit and then fails with 40001 (SERIALIZABLE); its rerun sees the live lease and
+   * claims nothing. The lease is on the database's clock.
+   */
+  async releaseClaims(owner?: string): Promise<void> {
+    if (owner === undefined) await this.db.prepare('UPDATE webhook_deliveries SET claimed_by = NULL, lease_until = NULL WHERE lease_until IS NOT NULL').run();
+    else await this.db.prepare('UPDATE webhook_deliveries SET claimed_by = NULL, lease_until = NULL WHERE lease_until IS NOT NULL AND claimed_by = ?').run(owner);
+  }
+
+  async claimAttempt(id: string, owner: string, leaseMs: number, now: number, anyTime: boolean): Promise<boolean> {
+    return (await this.claimStmt.run(owner, leaseMs, id, anyTime, now)).changes === 1;
+  }
+
+  async leaseExpired(limit: number): Promise<DueDelivery[]> {
+    return (await this.leaseExpiredStmt.all(limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+  }
+
   /** The exact bytes to POST: the stored event body (identical to the feed's), or the sample's. */
   async rawBody(d: DeliveryRecord): Promise<string | undefined> {
     if (d.body !== null) return d.body;
@@ -161,14 +188,14 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
 
   /** Schedules one more attempt (a manual retry): due at `at`. */
   async scheduleAttempt(id: string, at: number, status: DeliveryStatus, now: number): Promise<void> {
-    await this.db.prepare('UPDATE webhook_deliveries SET next_attempt_at = ?, status = ?, updated_at = ? WHERE id = ?').run(at, status, now, id);
+    await this.db.prepare('UPDATE webhook_deliveries SET next_attempt_at = ?, status = ?, updated_at = ?, claimed_by = NULL, lease_until = NULL WHERE id = ?').run(at, status, now, id);
   }
 
   /** Stops every scheduled attempt of an endpoint (it was disabled): they become abandoned. */
   async abandonScheduled(endpointId: string, error: string, now: number): Promise<number> {
     const res = await this.db
       .prepare(
-        "UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, error = ?, updated_at = ? WHERE endpoint_id = ? AND next_attempt_at IS NOT NULL",
+        "UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, claimed_by = NULL, lease_until = NULL, error = ?, updated_at = ? WHERE endpoint_id = ? AND next_attempt_at IS NOT NULL",
       )
       .run(error, now, endpointId);
     return res.changes;
@@ -176,7 +203,7 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
 
   /** Abandons one delivery whose next attempt can no longer be made (event gone, endpoint disabled). */
   async abandon(id: string, error: string, now: number): Promise<void> {
-    await this.db.prepare("UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, error = ?, updated_at = ? WHERE id = ?").run(error, now, id);
+    await this.db.prepare("UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, claimed_by = NULL, lease_until = NULL, error = ?, updated_at = ? WHERE id = ?").run(error, now, id);
   }
 
   /** spec: Limits — the delivery log keeps 7 days; finished rows older than that are dropped. */

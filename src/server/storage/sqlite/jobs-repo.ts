@@ -24,9 +24,17 @@ export class SqliteJobsRepo implements JobsRepo {
   private readonly nextDueStmt;
   private readonly dueStmt;
   private readonly earliestStmt;
-  constructor(private readonly db: Db) {
-    this.nextDueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? ORDER BY run_at, seq LIMIT 1');
-    this.dueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? ORDER BY run_at, seq LIMIT ?');
+  private readonly lockStmt;
+  private readonly claimStmt;
+  /** Leases are on wall-clock time (a process dies in real time, whatever the service clock says). */
+  constructor(
+    private readonly db: Db,
+    private readonly wall: () => number = Date.now,
+  ) {
+    this.nextDueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY run_at, seq LIMIT 1');
+    this.dueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY run_at, seq LIMIT ?');
+    this.lockStmt = db.prepare('SELECT 1 FROM jobs WHERE id = ?');
+    this.claimStmt = db.prepare('UPDATE jobs SET claimed_by = ?, lease_until = ? WHERE id = ? AND (lease_until IS NULL OR lease_until <= ?)');
     this.earliestStmt = db.prepare('SELECT MIN(run_at) AS t FROM jobs');
   }
 
@@ -37,13 +45,28 @@ export class SqliteJobsRepo implements JobsRepo {
   }
 
   async nextDue(until: number): Promise<JobRecord | undefined> {
-    const row = this.nextDueStmt.get(until) as JobRow | undefined;
+    const row = this.nextDueStmt.get(until, this.wall()) as JobRow | undefined;
     return row && toRecord(row);
   }
 
   /** The first `limit` jobs due by `until`, in the order they run. */
   async due(until: number, limit: number): Promise<JobRecord[]> {
-    return (this.dueStmt.all(until, limit) as JobRow[]).map(toRecord);
+    return (this.dueStmt.all(until, this.wall(), limit) as JobRow[]).map(toRecord);
+  }
+
+  /** One process writes at a time on SQLite: a job still there is this write's to run. */
+  async lock(id: string): Promise<boolean> {
+    return this.lockStmt.get(id) !== undefined;
+  }
+
+  async releaseClaims(owner?: string): Promise<void> {
+    if (owner === undefined) this.db.prepare('UPDATE jobs SET claimed_by = NULL, lease_until = NULL WHERE lease_until IS NOT NULL').run();
+    else this.db.prepare('UPDATE jobs SET claimed_by = NULL, lease_until = NULL WHERE lease_until IS NOT NULL AND claimed_by = ?').run(owner);
+  }
+
+  async claim(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const now = this.wall();
+    return this.claimStmt.run(owner, now + leaseMs, id, now).changes === 1;
   }
 
   async earliestRunAt(): Promise<number | undefined> {
@@ -56,7 +79,7 @@ export class SqliteJobsRepo implements JobsRepo {
   }
 
   async reschedule(id: string, runAt: number): Promise<void> {
-    this.db.prepare('UPDATE jobs SET run_at = ?, attempts = attempts + 1 WHERE id = ?').run(runAt, id);
+    this.db.prepare('UPDATE jobs SET run_at = ?, attempts = attempts + 1, claimed_by = NULL, lease_until = NULL WHERE id = ?').run(runAt, id);
   }
 
   async countByKind(kind: string): Promise<number> {

@@ -827,3 +827,21 @@ MIGRATIONS.push({
     CREATE INDEX console_sessions_expiry ON console_sessions(expires_at);
   `,
 });
+
+MIGRATIONS.push({
+  version: 19,
+  name: 'claims with leases on jobs that call the outside world and on webhook delivery attempts',
+  sql: `
+    -- issue 26: a job that calls the outside world (the carrier's submission, a webhook tick) and a
+    -- webhook delivery attempt are claimed by one process before it calls out: claimed_by names it,
+    -- lease_until (wall-clock ms of the engine) says until when. A process that dies holding a claim
+    -- releases it when the lease runs out, and another takes the work over. One process on SQLite
+    -- wins every claim, but runs the same code path (and a second process on the file would not
+    -- double the work either).
+    ALTER TABLE jobs ADD COLUMN claimed_by TEXT;
+    ALTER TABLE jobs ADD COLUMN lease_until INTEGER;
+    ALTER TABLE webhook_deliveries ADD COLUMN claimed_by TEXT;
+    ALTER TABLE webhook_deliveries ADD COLUMN lease_until INTEGER;
+    CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(lease_until) WHERE lease_until IS NOT NULL;
+  `,
+});

@@ -53,12 +53,18 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   private readonly byIdStmt;
   private readonly dueForEventStmt;
   private readonly dueStmt;
+  private readonly claimStmt;
+  private readonly leaseExpiredStmt;
   private readonly eventBodyStmt;
   private readonly recordStmt;
   private readonly jobAtStmt;
   private readonly attemptStateStmt;
   private readonly stateOnlyStmt;
-  constructor(private readonly db: Db) {
+  /** Leases are on wall-clock time (a process dies in real time, whatever the service clock says). */
+  constructor(
+    private readonly db: Db,
+    private readonly wall: () => number = Date.now,
+  ) {
     this.attemptStateStmt = db.prepare(
       `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at,
          COALESCE(d.body, (SELECT e.body FROM events e WHERE e.id = d.event_id)) AS raw_body
@@ -75,15 +81,22 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     );
     this.byIdStmt = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
     this.dueForEventStmt = db.prepare(
-      'SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq',
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ? AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq`,
     );
     this.dueStmt = db.prepare(
-      'SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?',
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
+    );
+    this.claimStmt = db.prepare(
+      `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ?
+       WHERE id = ? AND next_attempt_at IS NOT NULL AND (? OR next_attempt_at <= ?) AND (lease_until IS NULL OR lease_until <= ?)`,
+    );
+    this.leaseExpiredStmt = db.prepare(
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE lease_until IS NOT NULL AND lease_until <= ? AND next_attempt_at IS NOT NULL ORDER BY lease_until LIMIT ?`,
     );
     this.eventBodyStmt = db.prepare('SELECT body FROM events WHERE id = ?');
     this.recordStmt = db.prepare(
       `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
-         next_attempt_at = ?, attempts = json_insert(attempts, '$[#]', json(?)), updated_at = ? WHERE id = ?`,
+         next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, attempts = json_insert(attempts, '$[#]', json(?)), updated_at = ? WHERE id = ?`,
     );
   }
 
@@ -146,6 +159,20 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     return (this.dueStmt.all(now, limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
   }
 
+  async releaseClaims(owner?: string): Promise<void> {
+    if (owner === undefined) this.db.prepare('UPDATE webhook_deliveries SET claimed_by = NULL, lease_until = NULL WHERE lease_until IS NOT NULL').run();
+    else this.db.prepare('UPDATE webhook_deliveries SET claimed_by = NULL, lease_until = NULL WHERE lease_until IS NOT NULL AND claimed_by = ?').run(owner);
+  }
+
+  async claimAttempt(id: string, owner: string, leaseMs: number, now: number, anyTime: boolean): Promise<boolean> {
+    const wall = this.wall();
+    return this.claimStmt.run(owner, wall + leaseMs, id, anyTime ? 1 : 0, now, wall).changes === 1;
+  }
+
+  async leaseExpired(limit: number): Promise<DueDelivery[]> {
+    return (this.leaseExpiredStmt.all(this.wall(), limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+  }
+
   /** The exact bytes to POST: the stored event body (identical to the feed's), or the sample's. */
   async rawBody(d: DeliveryRecord): Promise<string | undefined> {
     if (d.body !== null) return d.body;
@@ -158,21 +185,21 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
 
   /** Schedules one more attempt (a manual retry): due at `at`. */
   async scheduleAttempt(id: string, at: number, status: DeliveryStatus, now: number): Promise<void> {
-    this.db.prepare('UPDATE webhook_deliveries SET next_attempt_at = ?, status = ?, updated_at = ? WHERE id = ?').run(at, status, now, id);
+    this.db.prepare('UPDATE webhook_deliveries SET next_attempt_at = ?, status = ?, updated_at = ?, claimed_by = NULL, lease_until = NULL WHERE id = ?').run(at, status, now, id);
   }
 
   /** Stops every scheduled attempt of an endpoint (it was disabled): they become abandoned. */
   async abandonScheduled(endpointId: string, error: string, now: number): Promise<number> {
     return this.db
       .prepare(
-        "UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, error = ?, updated_at = ? WHERE endpoint_id = ? AND next_attempt_at IS NOT NULL",
+        "UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, claimed_by = NULL, lease_until = NULL, error = ?, updated_at = ? WHERE endpoint_id = ? AND next_attempt_at IS NOT NULL",
       )
       .run(error, now, endpointId).changes;
   }
 
   /** Abandons one delivery whose next attempt can no longer be made (event gone, endpoint disabled). */
   async abandon(id: string, error: string, now: number): Promise<void> {
-    this.db.prepare("UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, error = ?, updated_at = ? WHERE id = ?").run(error, now, id);
+    this.db.prepare("UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, claimed_by = NULL, lease_until = NULL, error = ?, updated_at = ? WHERE id = ?").run(error, now, id);
   }
 
   /** spec: Limits — the delivery log keeps 7 days; finished rows older than that are dropped. */

@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { EventHint, StorePeers } from '../store.js';
+import { DB_NOW_MS } from './sql.js';
+
+/** The channels replicas notify each other on (issue 26); payloads start with the sender's id. */
+export const EVENTS_CHANNEL = 'svc_events';
+export const STATE_CHANNEL = 'svc_state';
+
+/** The payload of an event's notification: sender, account, type, id (none holds a space). */
+export const eventNotice = (sender: string, e: { accountId: string; type: string; id: string }): string => `${sender} ${e.accountId} ${e.type} ${e.id}`;
+/** The payload of a service_state write's notification: sender, key. */
+export const stateNotice = (sender: string, key: string): string => `${sender} ${key}`;
+
+export interface PgPeersOptions {
+  /** How often this replica notes itself in `replicas` and counts the others (default 2 s). */
+  heartbeatMs?: number;
+}
+
+/** A replica not seen for this many heartbeats is counted gone. */
+const MISSED_HEARTBEATS = 3;
+/** Pauses between attempts to get the listening connection back: growing, at most 5 s. */
+const RECONNECT_MAX_MS = 5000;
+
+/**
+ * The replicas sharing a PostgreSQL database, as this one sees them (issue 26).
+ *
+ * - Notifications: a dedicated client (not the pool's: LISTEN belongs to a session) listens on
+ *   EVENTS_CHANNEL and STATE_CHANNEL. Writers notify inside their transaction (the events and
+ *   service_state repositories), so a notification arrives only after its commit, and never for a
+ *   write rolled back. Its own notifications are dropped by the sender id. A lost connection is
+ *   opened again (growing pauses); once back, `onResync` listeners re-read what they hold, since
+ *   notifications sent meanwhile are gone.
+ * - Heartbeats: every `heartbeatMs` the replica writes its row in `replicas` (the database's clock)
+ *   and counts the rows seen within MISSED_HEARTBEATS beats: `count()` answers from that, with no
+ *   query per request (the rate limits read it on every request).
+ */
+export class PgPeers implements StorePeers {
+  readonly processId = randomUUID();
+  private readonly eventListeners: Array<(hint: EventHint) => void> = [];
+  private readonly stateListeners: Array<(key: string) => void> = [];
+  private readonly resyncListeners: Array<() => void> = [];
+  private client: pg.Client | undefined;
+  private closed = false;
+  private reconnectDelay = 50;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private alive = 1;
+  private readonly heartbeatMs: number;
+
+  constructor(
+    private readonly url: string,
+    private readonly pool: pg.Pool,
+    opts: PgPeersOptions = {},
+  ) {
+    this.heartbeatMs = opts.heartbeatMs ?? 2000;
+  }
+
+  /** Listens and beats once before resolving: a replica that serves already counts the others. */
+  async start(): Promise<void> {
+    await this.listen();
+    await this.beat();
+    this.heartbeatTimer = setInterval(() => void this.beat().catch(() => undefined), this.heartbeatMs);
+    this.heartbeatTimer.unref();
+  }
+
+  onEvent(fn: (hint: EventHint) => void): void {
+    this.eventListeners.push(fn);
+  }
+
+  onState(fn: (key: string) => void): void {
+    this.stateListeners.push(fn);
+  }
+
+  onResync(fn: () => void): void {
+    this.resyncListeners.push(fn);
+  }
+
+  count(): number {
+    return this.alive;
+  }
+
+  /** Stops listening and beating, and removes this replica's row (the others' shares grow at once). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.heartbeatTimer);
+    clearTimeout(this.reconnectTimer);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+    await this.pool.query('DELETE FROM replicas WHERE id = $1', [this.processId]).catch(() => undefined);
+  }
+
+  private async beat(): Promise<void> {
+    if (this.closed) return;
+    await this.pool.query(`INSERT INTO replicas (id, seen_at) VALUES ($1, ${DB_NOW_MS}) ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at`, [this.processId]);
+    const window = this.heartbeatMs * MISSED_HEARTBEATS;
+    const { rows } = await this.pool.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM replicas WHERE seen_at > ${DB_NOW_MS} - $1`, [window]);
+    this.alive = Math.max(1, rows[0]!.n);
+    // Rows of replicas long gone (each start is a new id) are dropped; the table stays a few rows.
+    await this.pool.query(`DELETE FROM replicas WHERE seen_at < ${DB_NOW_MS} - 3600000`);
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    client.on('notification', (n) => this.heard(n.channel, n.payload ?? ''));
+    await client.connect();
+    await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STATE_CHANNEL}`);
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.client = client;
+    this.reconnectDelay = 50;
+  }
+
+  private lost(client: pg.Client): void {
+    if (this.closed || this.client !== client) return;
+    this.client = undefined;
+    void client.end().catch(() => undefined);
+    this.reconnectSoon();
+  }
+
+  private reconnectSoon(): void {
+    if (this.closed) return;
+    const delay = this.reconnectDelay;
+    this.reconnectDelay = Math.min(this.reconnectDelay * 2, RECONNECT_MAX_MS);
+    this.reconnectTimer = setTimeout(() => {
+      this.listen().then(
+        () => {
+          for (const fn of this.resyncListeners) fn();
+        },
+        () => this.reconnectSoon(),
+      );
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+
+  private heard(channel: string, payload: string): void {
+    const parts = payload.split(' ');
+    if (parts[0] === this.processId) return; // its own commit: heard in process already
+    if (channel === EVENTS_CHANNEL && parts.length === 4) {
+      const hint = { accountId: parts[1]!, type: parts[2]!, id: parts[3]! };
+      for (const fn of this.eventListeners) fn(hint);
+    } else if (channel === STATE_CHANNEL && parts.length === 2) {
+      for (const fn of this.stateListeners) fn(parts[1]!);
+    }
+  }
+}
