@@ -84,7 +84,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   registerBillingJobs(domain);
 
   // 4. Workers: the webhook delivery worker and its jobs.
-  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, chaos }, log);
+  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, chaos, attemptsElsewhere: serviceOptions.role === 'api' }, log);
   registerDeliveryJobs(domain.scheduler, webhooks);
 
   // 5. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the

@@ -1,3 +1,4 @@
+import type { ServiceRole } from '../api/values/local-service.js';
 import type { DomainDeps } from './domain/deps.js';
 export type { DomainDeps, ReadDeps, TxDeps, UnitOfWork } from './domain/deps.js';
 import type { DeliveryWorker, WebhookWorkerOptions } from './webhooks/delivery-worker.js';
@@ -18,6 +19,8 @@ export interface ServiceOptions {
   mediaDir?: string;
   /** issue 29: the chaos profile the service starts with (`--chaos`, svc/testing `chaos:`); none by default. */
   chaos?: ChaosProfile;
+  /** issue 26: what this process runs (`--role`); `all` when absent. An `api` process leaves every webhook attempt to the worker. */
+  role?: ServiceRole;
 }
 
 export const DEFAULT_OPTIONS: ServiceOptions = {
