@@ -11,6 +11,7 @@
 //   api + worker (SQLite)    two processes on one data directory and one file
 //   api + worker (PostgreSQL) when BENCH_PG_URL names an empty database per run (…/db1,…/db2 are
 //                            not made here): BENCH_PG_URL=postgres://user@127.0.0.1:5432/bench
+//   all (PostgreSQL)         when BENCH_PG_URL_ALL names another empty database
 // Bounded: every child is killed at the end or on a hard deadline (DEADLINE_S, default 300).
 import http from 'node:http';
 import { spawn } from 'node:child_process';
@@ -171,6 +172,8 @@ const results = [];
 try {
   results.push(await run('all (SQLite)', { split: false }));
   results.push(await run('api + worker (SQLite)', { split: true }));
+  // One process on PostgreSQL too, on another empty database: what the split changes there.
+  if (process.env.BENCH_PG_URL_ALL) results.push(await run('all (PostgreSQL)', { split: false, store: process.env.BENCH_PG_URL_ALL }));
   if (process.env.BENCH_PG_URL) results.push(await run('api + worker (PostgreSQL)', { split: true, store: process.env.BENCH_PG_URL }));
   else console.log('  api + worker (PostgreSQL)    skipped: set BENCH_PG_URL to an empty database');
 } finally {
