@@ -3,7 +3,7 @@
 // the database only (so it holds on SQLite, one file and two processes, and on PostgreSQL):
 //
 // - the worker looks for work another process wrote (new deliveries, new jobs) every POLL_MS, and on
-//   SQLite only when PRAGMA data_version says another process committed (`Store.otherWritersSeen`);
+//   SQLite only when the data_version pragma says another process committed (`Store.otherWritersSeen`);
 // - `clock advance` through an API process is run by the worker (the one process that runs jobs, so
 //   no job runs twice): the API process writes the request in the service state, the worker takes
 //   it, runs it as one process would, and writes what it ran; the API process answers then, so a

@@ -119,7 +119,7 @@ export interface Store {
   close(): Promise<void>;
   /**
    * issue 26: how many times this engine has seen commits made by another process so far (SQLite:
-   * PRAGMA data_version), so a worker beside an API process polls for new work only when there is
+   * the data_version pragma), so a worker beside an API process polls for new work only when there is
    * some. Absent: the engine cannot tell (PostgreSQL), so a poller looks every time.
    */
   otherWritersSeen?(): number;
