@@ -66,7 +66,7 @@ async function alreadyRunning(ctx: CliContext, opts: StartServerOptions): Promis
       return true;
     }
     if (parts.includes('api') || role === 'all') {
-      const what = role === 'all' ? '' : ', API only (--role api)';
+      const what = role === 'all' ? '' : '; API only, --role api';
       throw new CliError(`the local service is already running at ${api.baseUrl} (pid ${api.pid}${what}); \`svc server stop\` first`, EXIT.conflict);
     }
   }
