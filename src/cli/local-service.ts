@@ -9,8 +9,8 @@ import type { CliContext } from './context.js';
 import { readBootstrap, type Bootstrap } from '../config/bootstrap.js';
 import { CliError } from './errors.js';
 
-import { PID_FILE } from '../api/values/local-service.js';
-export { PID_FILE };
+import { PID_FILE, WORKER_PID_FILE, type ServiceRole } from '../api/values/local-service.js';
+export { PID_FILE, WORKER_PID_FILE };
 export const LOG_FILE = 'server.log';
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -20,6 +20,28 @@ export interface PidInfo {
   startedAt: string;
   /** The clock mode it was started with (absent in files written before issue 15: system). */
   clock?: 'system' | 'manual';
+  /** issue 26: `api` or `all` (absent in files written before roles: all). */
+  role?: ServiceRole;
+}
+
+/** DATA/worker.json: a `--role worker` process (it has no address; its lock says it runs). */
+export interface WorkerInfo {
+  pid: number;
+  startedAt: string;
+  clock?: 'system' | 'manual';
+  role: 'worker';
+}
+
+export function readWorkerInfo(dataDir: string): WorkerInfo | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dataDir, WORKER_PID_FILE), 'utf8')) as WorkerInfo;
+  } catch {
+    return undefined;
+  }
+}
+
+export function removeWorkerInfo(dataDir: string): void {
+  rmSync(join(dataDir, WORKER_PID_FILE), { force: true });
 }
 
 /**
@@ -106,6 +128,8 @@ export interface SpawnOptions {
   poolSize?: number;
   /** `--chaos FILE`, passed on to the child (issue 29). */
   chaos?: string;
+  /** issue 26: `api` or `all` (default); a worker is started with spawnDetachedWorker. */
+  role?: 'api' | 'all';
 }
 
 /**
@@ -125,6 +149,7 @@ export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promis
   if (opts.rateLimit) args.push('--rate-limit', String(opts.rateLimit));
   if (opts.poolSize) args.push('--pool-size', String(opts.poolSize));
   if (opts.chaos) args.push('--chaos', resolvePath(opts.chaos));
+  if (opts.role === 'api') args.push('--role', 'api');
   // The store's URL may hold a password: it goes to the child in its environment, not its argv
   // (which any user can read in `ps`).
   const env = { ...ctx.env, ...(opts.store ? { SVC_STORE: opts.store } : {}) };
@@ -138,6 +163,38 @@ export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promis
       const bootstrap = firstStart ? readBootstrap(opts.dataDir) : undefined;
       return { pid: child.pid, baseUrl: info.baseUrl, ...(bootstrap ? { bootstrap } : {}) };
     }
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new CliError(whyNotStarted(logPath, logStart));
+}
+
+/**
+ * issue 26: starts `svc server start --role worker` in the background (log in DATA/server.log);
+ * resolves once it has written worker.json and holds the worker's lock (`runs` checks it: the CLI
+ * loads the lock module lazily). A worker listens nowhere, so no health probe.
+ */
+export async function spawnDetachedWorker(
+  ctx: CliContext,
+  opts: Omit<SpawnOptions, 'host' | 'port' | 'role' | 'rateLimit'>,
+  runs: (info: WorkerInfo) => boolean,
+): Promise<{ pid: number }> {
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  const logPath = join(opts.dataDir, LOG_FILE);
+  const logStart = existsSync(logPath) ? statSync(logPath).size : 0;
+  const log = openSync(logPath, 'a', 0o600);
+  const args = [ctx.environment.binPath, 'server', 'start', '--role', 'worker', '--data', opts.dataDir, '--log', '--detached-child'];
+  if (opts.clock === 'manual') args.push('--clock', 'manual');
+  if (opts.poolSize) args.push('--pool-size', String(opts.poolSize));
+  if (opts.chaos) args.push('--chaos', resolvePath(opts.chaos));
+  const env = { ...ctx.env, ...(opts.store ? { SVC_STORE: opts.store } : {}) };
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log], env });
+  closeSync(log);
+  child.unref();
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const info = readWorkerInfo(opts.dataDir);
+    if (info && info.pid === child.pid && runs(info)) return { pid: child.pid };
     if (child.exitCode !== null) break;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -42,9 +42,10 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   const uow = domainUnitOfWork(store, () => domain);
   // issue 26: this process's name in claims, and their lease. A process that owns its database
   // (SQLite) holds every claim in it: the ones a crashed run left are its own, released now rather
-  // than when their leases run out.
+  // than when their leases run out. An `api` process runs no job and makes no attempt: the claims
+  // in a SQLite file it shares are a worker's (--role worker, a process alive beside it), and stay.
   const claims = { owner: store.peers?.processId ?? randomUUID(), leaseMs: options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS };
-  if (!store.peers) {
+  if (!store.peers && options.role !== 'api') {
     await store.write(async (tx) => {
       await tx.jobs.releaseClaims();
       await tx.webhookDeliveries.releaseClaims();
@@ -95,7 +96,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   registerBillingJobs(domain);
 
   // 4. Workers: the webhook delivery worker and its jobs.
-  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, chaos, claims }, log);
+  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, chaos, claims, attemptsElsewhere: serviceOptions.role === 'api' }, log);
   registerDeliveryJobs(domain.scheduler, webhooks);
 
   // 5. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the

@@ -1,3 +1,4 @@
+import type { ServiceRole } from '../api/values/local-service.js';
 import type { DomainDeps } from './domain/deps.js';
 export type { DomainDeps, ReadDeps, TxDeps, UnitOfWork } from './domain/deps.js';
 import type { DeliveryWorker, WebhookWorkerOptions } from './webhooks/delivery-worker.js';
@@ -24,6 +25,8 @@ export interface ServiceOptions {
    * shorten it).
    */
   claimLeaseMs?: number;
+  /** issue 26: what this process runs (`--role`); `all` when absent. An `api` process leaves every webhook attempt to the worker. */
+  role?: ServiceRole;
 }
 
 export const DEFAULT_OPTIONS: ServiceOptions = {

@@ -15,7 +15,7 @@ const LAYERS: Array<{ name: string; match: (path: string) => boolean }> = [
   { name: 'domain', match: (p) => p.startsWith('domain/') || p === 'errors.ts' || p === 'scheduler.ts' },
   { name: 'views', match: (p) => p.startsWith('views/') },
   { name: 'edge (routes, http, webhook machinery)', match: (p) => /^(routes|http|webhooks)\//.test(p) || p === 'deps.ts' },
-  { name: 'composition root', match: (p) => ['app.ts', 'main.ts', 'compose.ts', 'bootstrap.ts', 'local-state.ts', 'snapshot-trust.ts', 'reset-point.ts'].includes(p) },
+  { name: 'composition root', match: (p) => ['app.ts', 'main.ts', 'compose.ts', 'bootstrap.ts', 'local-state.ts', 'snapshot-trust.ts', 'reset-point.ts', 'worker-link.ts'].includes(p) },
 ];
 
 /** Known imports that still go up, each with its reason; the list only shrinks. */

@@ -46,15 +46,24 @@ export interface StartOptions {
   heartbeatMs?: number;
   /** issue 29: seeded faults of the simulated world from the start (`--chaos FILE`); `PUT /v1/sandbox/chaos` changes them. */
   chaos?: ServiceOptions['chaos'];
+  /**
+   * issue 26: `api` serves HTTP and runs no job nor delivery; `worker` runs the scheduler and the
+   * deliveries and listens nowhere (DATA/worker.json says it runs); `all` (the default) both. One
+   * `api` and one `worker` may share a data directory (and its SQLite file).
+   */
+  role?: ServiceRole;
 }
 
 export interface RunningService {
+  /** The HTTP app; a `--role worker` process has none (reading it throws). */
   app: FastifyInstance;
+  role: ServiceRole;
   deps: ServiceDeps;
   /** The SQLite engine's connection (tests read it); on PostgreSQL, reading it throws. */
   db: Db;
+  /** Where the API answers; empty for a `--role worker` process. */
   baseUrl: string;
-  /** The bootstrap keys; reading it throws on a replica that joined a database another bootstrapped (`joined`). */
+  /** The bootstrap keys; reading it throws on a replica that joined a database another bootstrapped (`joined`), or on a worker started before any API process made them. */
   bootstrap: Bootstrap;
   bootstrapCreated: boolean;
   /**
@@ -65,7 +74,10 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-import { DB_FILE, MEDIA_DIR, PID_FILE } from '../api/values/local-service.js';
+import { DB_FILE, MEDIA_DIR, PID_FILE, WORKER_PID_FILE, type ServiceRole } from '../api/values/local-service.js';
+import { partInUse } from './storage/sqlite/data-dir-lock.js';
+import { settleCutAdvance, startWorkerLink } from './worker-link.js';
+import { readBootstrap } from '../config/bootstrap.js';
 import { SqliteStore } from './storage/sqlite/store.js';
 import type { Store } from './storage/store.js';
 
@@ -75,7 +87,8 @@ export { DB_FILE, MEDIA_DIR, PID_FILE };
 export async function startService(opts: StartOptions): Promise<RunningService> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   // One service per data directory (two would both run every job); refused before anything opens.
-  const lock = holdDataDirLock(opts.dataDir);
+  // issue 26: per role, so one `api` and one `worker` share it and a second of either is refused.
+  const lock = holdDataDirLock(opts.dataDir, opts.role ?? 'all');
   try {
     return await startOnLockedDir(opts, lock);
   } catch (error) {
@@ -116,22 +129,46 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
       process.stderr.write(`${scrubSecrets(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields }))}\n`);
     },
   };
-  const deps = await composeService(store, clock, schedulerLog, { mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.chaos ? { chaos: opts.chaos } : {}), ...(opts.claimLeaseMs ? { claimLeaseMs: opts.claimLeaseMs } : {}) });
-  const app = await buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
-  await app.listen({ host: opts.host, port: opts.port });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : opts.port;
-  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
-  const baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
-  const { bootstrap, created, joined } = await ensureBootstrap(deps, opts.dataDir, baseUrl, { shared: store.peers !== undefined });
-  await deps.scheduler.start();
-  await deps.webhooks.start();
-  const pidFile = join(opts.dataDir, PID_FILE);
-  if (opts.writePidFile) writeFileSync(pidFile, JSON.stringify({ pid: process.pid, baseUrl, startedAt: new Date().toISOString(), clock: opts.clock }), { mode: 0o600 });
+  const role = opts.role ?? 'all';
+  const deps = await composeService(store, clock, schedulerLog, { role, mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.chaos ? { chaos: opts.chaos } : {}), ...(opts.claimLeaseMs ? { claimLeaseMs: opts.claimLeaseMs } : {}) });
+  let app: FastifyInstance | undefined;
+  let baseUrl = '';
+  let bootstrap: Bootstrap | undefined;
+  let created = false;
+  let joined: string | undefined;
+  if (role !== 'worker') {
+    app = await buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
+    await app.listen({ host: opts.host, port: opts.port });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : opts.port;
+    const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+    baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+    ({ bootstrap, created, joined } = await ensureBootstrap(deps, opts.dataDir, baseUrl, { shared: store.peers !== undefined }));
+  } else {
+    // The worker serves no request: the API process bootstraps (and records its address).
+    bootstrap = readBootstrap(opts.dataDir);
+  }
+  if (role !== 'api') {
+    // A worker that crashed mid-advance left it taken: its asker is answered (worker-link.ts).
+    if (role === 'worker') await settleCutAdvance(deps);
+    await deps.scheduler.start();
+    await deps.webhooks.start();
+  }
+  // issue 26: a process beside another on the same data learns of its writes only through the database.
+  const link =
+    role === 'all'
+      ? undefined
+      : startWorkerLink(deps, { role, log: schedulerLog, ...(opts.store === undefined ? { workerRuns: () => partInUse(opts.dataDir, 'worker') } : {}) });
+  const pidFile = join(opts.dataDir, role === 'worker' ? WORKER_PID_FILE : PID_FILE);
+  if (opts.writePidFile) writeFileSync(pidFile, JSON.stringify({ pid: process.pid, ...(role === 'worker' ? {} : { baseUrl }), startedAt: new Date().toISOString(), clock: opts.clock, role }), { mode: 0o600 });
 
   let closed = false;
   return {
-    app,
+    get app(): FastifyInstance {
+      if (!app) throw new Error('this process runs the worker role: it serves no HTTP');
+      return app;
+    },
+    role,
     deps,
     get db(): Db {
       if (!db) throw new Error('this service runs on PostgreSQL: it has no SQLite connection');
@@ -139,7 +176,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
     },
     baseUrl,
     get bootstrap(): Bootstrap {
-      if (!bootstrap) throw new Error(joined);
+      if (!bootstrap) throw new Error(joined ?? `no bootstrap keys in ${opts.dataDir} yet: an API process (--role api or all) makes them on its first start`);
       return bootstrap;
     },
     bootstrapCreated: created,
@@ -147,12 +184,13 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
     async close() {
       if (closed) return;
       closed = true;
+      await link?.stop();
       await deps.webhooks.stop();
       // A decision webhook in flight is dropped: its call stays `decision.awaiting` and fails open on
       // the next start, never sending twice (spec: Routing decision request — sent once).
       deps.decisions.stop();
       await deps.scheduler.stop();
-      await app.close();
+      await app?.close();
       await deps.store.close();
       if (opts.writePidFile) rmSync(pidFile, { force: true });
       lock.release();

@@ -151,8 +151,27 @@ export class Scheduler {
     return this.inAdvance;
   }
 
+  /**
+   * issue 26: in a `--role api` process the jobs run in the worker's process, so an advance is
+   * handed to it (`elsewhere`: it asks, and answers once the worker has run it).
+   */
+  advanceElsewhere(elsewhere: (seconds: number) => Promise<AdvanceReportLine[]>): void {
+    this.elsewhere = elsewhere;
+  }
+
+  private elsewhere: ((seconds: number) => Promise<AdvanceReportLine[]>) | undefined;
+
+  /**
+   * issue 26: jobs may have been written by another process (an API process beside this worker):
+   * look for the earliest again, as a job scheduled here would have.
+   */
+  notice(): void {
+    if (!this.stopped) void this.wakeSoon();
+  }
+
   /** Moves service time forward by `seconds`, running in time order everything that falls due. */
   async advance(seconds: number): Promise<AdvanceReportLine[]> {
+    if (this.elsewhere) return this.elsewhere(seconds);
     const target = this.clock.nowMs() + seconds * 1000;
     const report = new Map<string, AdvanceReportLine>();
     // Work already under way belongs before the skipped interval: let it finish first, so what it

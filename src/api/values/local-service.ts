@@ -8,6 +8,22 @@ export const PID_FILE = 'server.json';
  */
 export const LOCK_FILE = 'service.lock';
 
+/**
+ * issue 26: what a service process runs. `api` serves HTTP and runs no job nor delivery; `worker`
+ * runs the scheduler and the webhook deliveries and serves no API; `all` both (the default).
+ */
+export const SERVICE_ROLES = ['api', 'worker', 'all'] as const;
+export type ServiceRole = (typeof SERVICE_ROLES)[number];
+
+/**
+ * The worker's half of the data directory's lock (LOCK_FILE is the API's half; `all` holds both): one
+ * `api` and one `worker` may share a data directory, never two of either.
+ */
+export const WORKER_LOCK_FILE = 'worker.lock';
+
+/** Written by a running `--role worker` process (it has no address), as PID_FILE is by the API. */
+export const WORKER_PID_FILE = 'worker.json';
+
 /** The service's SQLite file and its media folder, in the data directory (contract §1). */
 export const DB_FILE = 'svc.db';
 export const MEDIA_DIR = 'media';

@@ -144,4 +144,10 @@ export interface Store {
   assertNoTransaction(what: string): void;
   /** Waits for the writes under way, then closes the database. */
   close(): Promise<void>;
+  /**
+   * issue 26: how many times this engine has seen commits made by another process so far (SQLite:
+   * the data_version pragma), so a worker beside an API process polls for new work only when there is
+   * some. Absent: the engine cannot tell (PostgreSQL), so a poller looks every time.
+   */
+  otherWritersSeen?(): number;
 }

@@ -46,7 +46,20 @@ export interface WebhookWorkerOptions {
    * not taken over). Tests shorten it to see a dead replica's attempts taken over.
    */
   claims?: Partial<JobClaims>;
+  /**
+   * issue 26: this process is `--role api`: a worker process makes every attempt, the out-of-band
+   * ones (a test delivery, a manual retry) included; this one waits for it to record them.
+   */
+  attemptsElsewhere?: boolean;
 }
+
+/** Deliveries queued per look for due work from another process (the worker's poll): the oldest due first. */
+const RESUME_BATCH = 1024;
+
+/** How long an API process waits, beyond the ack timeout, for the worker to record an attempt asked for. */
+const ELSEWHERE_GRACE_MS = 10_000;
+/** How often it looks. */
+const ELSEWHERE_POLL_MS = 20;
 
 const PURGE_EVERY_MS = 3600_000;
 
@@ -145,6 +158,7 @@ export class DeliveryWorker {
   private readonly wallNow: () => number;
   private readonly guard: ((address: string) => boolean) | undefined;
   private readonly chaos: Chaos | undefined;
+  private readonly elsewhere: boolean;
   private sender: WebhookHttpSender;
   private running = false;
   private unsubscribe: Array<() => void> = [];
@@ -172,6 +186,7 @@ export class DeliveryWorker {
     this.wallNow = opts.wallNow ?? Date.now;
     this.guard = opts.destinationGuard;
     this.chaos = opts.chaos;
+    this.elsewhere = opts.attemptsElsewhere ?? false;
     this.sender = this.newSender();
     this.claims = {
       owner: opts.claims?.owner ?? 'this-process',
@@ -339,8 +354,34 @@ export class DeliveryWorker {
    * retry already scheduled (scheduleManualRetry). Attempts it at once (a probe) and returns the result.
    */
   async attemptNow(delivery: DeliveryRecord): Promise<DeliveryRecord> {
+    if (this.elsewhere) return this.recordedElsewhere(delivery);
     await this.probe(delivery.id);
     return (await this.d.uow.read((tx) => tx.webhookDeliveries.getById(delivery.id))) ?? delivery;
+  }
+
+  /**
+   * issue 26, `--role api`: the delivery is due now in the database, so the worker's next look
+   * attempts it (as one process, the attempt is made before the answer); this waits until its
+   * attempt is recorded, or answers the delivery as it stands once the worker has had its ack
+   * timeout and more (no worker running: still pending, attempted when one starts).
+   */
+  private async recordedElsewhere(delivery: DeliveryRecord): Promise<DeliveryRecord> {
+    const deadline = Date.now() + this.ackTimeoutMs + ELSEWHERE_GRACE_MS;
+    for (;;) {
+      const now = (await this.d.uow.read((tx) => tx.webhookDeliveries.getById(delivery.id))) ?? delivery;
+      if (now.attempt > delivery.attempt || Date.now() >= deadline) return now;
+      await new Promise((r) => setTimeout(r, ELSEWHERE_POLL_MS));
+    }
+  }
+
+  /**
+   * issue 26: another process (an API process beside this worker) may have written deliveries this
+   * one was not told of: queue the oldest due ones (those queued already are not queued twice).
+   */
+  async resume(): Promise<void> {
+    if (!this.running) return;
+    const due = await this.d.uow.read((tx) => tx.webhookDeliveries.due(this.d.clock.nowMs(), RESUME_BATCH));
+    for (const x of due) void this.enqueue(x.id, x.endpointId);
   }
 
   // ---- triggers ----

@@ -4,6 +4,7 @@ import { enumOption } from '../../command-kit.js';
 import { UsageError } from '../../errors.js';
 import { Option } from '../../commander.js';
 import { CLOCK_MODES } from '../../../api/values/sandbox.js';
+import { SERVICE_ROLES, type ServiceRole } from '../../../api/values/local-service.js';
 
 // `start` runs the service in this process (fastify, SQLite); stop and status only look for it.
 const verbs = () => import('./server.run.js');
@@ -24,6 +25,8 @@ export interface StartServerOptions {
   chaos?: string;
   /** False in a detached child: its output is the log file, and keys never go to a log. */
   printKeys: boolean;
+  /** issue 26: `--role api|worker|all` (env SVC_ROLE; default all). */
+  role: ServiceRole;
 }
 
 export function register(group: Command, ctx: CliContext): void {
@@ -39,10 +42,11 @@ export function register(group: Command, ctx: CliContext): void {
     .option('--log', 'log requests as JSON lines on stdout')
     .option('--store <url>', 'postgres://user@host:port/db: keep the data in PostgreSQL, shared by every replica started on it (env SVC_STORE; default: SQLite in the data directory)')
     .option('--pool-size <n>', 'with --store: PostgreSQL connections this process may open (default 10)')
+    .addOption(enumOption('--role <role>', 'what this process runs: api (HTTP only), worker (the jobs and webhook deliveries, no HTTP) or all (env SVC_ROLE; default all)', SERVICE_ROLES))
     .option('--chaos <file>', 'seeded faults of the simulated world: a profile file (YAML: seed, faults per kind with rate and delays)')
     .addOption(new Option('--detached-child', 'started by --detach: the parent prints the bootstrap keys').hideHelp())
-    .addHelpText('after', '\nExamples:\n  $ svc server start\n  $ svc server start --port 0 --clock manual --data /tmp/svc-demo\n  $ svc server start --detach\n  $ svc server start --clock manual --chaos chaos.yaml\n  $ svc server start --store postgres://svc@127.0.0.1:5432/svc --port 4011 --data /tmp/svc-replica-1')
-    .action(async (o: { host: string; port: string; data?: string; clock: 'system' | 'manual'; detach?: boolean; rateLimit?: string; log?: boolean; store?: string; poolSize?: string; chaos?: string; detachedChild?: boolean }) => {
+    .addHelpText('after', '\nExamples:\n  $ svc server start\n  $ svc server start --port 0 --clock manual --data /tmp/svc-demo\n  $ svc server start --detach\n  $ svc server start --clock manual --chaos chaos.yaml\n  $ svc server start --store postgres://svc@127.0.0.1:5432/svc --port 4011 --data /tmp/svc-replica-1\n  $ svc server start --detach --role api && svc server start --detach --role worker')
+    .action(async (o: { host: string; port: string; data?: string; clock: 'system' | 'manual'; detach?: boolean; rateLimit?: string; log?: boolean; store?: string; poolSize?: string; chaos?: string; role?: ServiceRole; detachedChild?: boolean }) => {
       const port = Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0-65535', '--port');
       const rateLimit = o.rateLimit === undefined ? undefined : Number(o.rateLimit);
@@ -51,15 +55,18 @@ export function register(group: Command, ctx: CliContext): void {
       if (poolSize !== undefined && (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000)) throw new UsageError('--pool-size must be a whole number from 1 to 1000', '--pool-size');
       const store = o.store ?? (ctx.env.SVC_STORE || undefined);
       if (poolSize !== undefined && store === undefined) throw new UsageError('--pool-size is for a PostgreSQL store: give --store postgres://… too', '--pool-size');
-      await (await import('./start.run.js')).runStart(ctx, { host: o.host, port, dataDir: o.data ?? ctx.dataDir, clock: o.clock, detach: Boolean(o.detach), log: Boolean(o.log), rateLimit, store, poolSize, ...(o.chaos ? { chaos: o.chaos } : {}), printKeys: !o.detachedChild });
+      const role = o.role ?? (ctx.env.SVC_ROLE || 'all');
+      if (!(SERVICE_ROLES as readonly string[]).includes(role)) throw new UsageError(`--role (env SVC_ROLE) must be one of ${SERVICE_ROLES.join(', ')}; got ${role}`, '--role');
+      await (await import('./start.run.js')).runStart(ctx, { host: o.host, port, dataDir: o.data ?? ctx.dataDir, clock: o.clock, detach: Boolean(o.detach), log: Boolean(o.log), rateLimit, store, poolSize, ...(o.chaos ? { chaos: o.chaos } : {}), printKeys: !o.detachedChild, role: role as ServiceRole });
     });
 
   group
     .command('stop')
     .description('Stop the local service started for this data directory')
-    .addHelpText('after', '\nExamples:\n  $ svc server stop\n  $ svc server stop --data /tmp/svc-demo')
+    .addHelpText('after', '\nExamples:\n  $ svc server stop\n  $ svc server stop --data /tmp/svc-demo\n  $ svc server stop --role worker')
     .option('--data <dir>', 'data directory (env SVC_DATA_DIR)')
-    .action(async (o: { data?: string }) => (await verbs()).runStop(ctx, o.data ?? ctx.dataDir));
+    .addOption(enumOption('--role <role>', 'stop only the process serving the API (api) or running the worker (worker); default all of them', SERVICE_ROLES))
+    .action(async (o: { data?: string; role?: ServiceRole }) => (await verbs()).runStop(ctx, o.data ?? ctx.dataDir, o.role ?? 'all'));
 
   group
     .command('status')

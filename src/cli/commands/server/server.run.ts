@@ -4,9 +4,38 @@ import { printOne } from '../../print-resource.js';
 import { CliError } from '../../errors.js';
 import * as local from '../../local-service.js';
 
-export async function runStop(ctx: CliContext, dataDir: string): Promise<void> {
-  const stopped = await stopIfRunning(dataDir);
-  notice(ctx, stopped ? `stopped the local service (pid ${stopped.pid})` : 'the local service is not running');
+import type { ServiceRole } from '../../../api/values/local-service.js';
+
+/** issue 26: `role` all stops every process of the data directory (the API's and a worker's). */
+export async function runStop(ctx: CliContext, dataDir: string, role: ServiceRole = 'all'): Promise<void> {
+  const api = role === 'worker' ? undefined : await stopIfRunning(dataDir);
+  const worker = role === 'api' ? undefined : await stopWorkerIfRunning(dataDir);
+  const said = [
+    ...(api ? [`stopped the local service${api.role === 'api' ? ' API' : ''} (pid ${api.pid})`] : []),
+    ...(worker ? [`stopped the local service worker (pid ${worker.pid})`] : []),
+  ];
+  if (said.length > 0) for (const line of said) notice(ctx, line);
+  else notice(ctx, role === 'worker' ? 'no local service worker is running' : 'the local service is not running');
+}
+
+/** Whether a `--role worker` process runs on `dataDir`: its pid lives AND it holds the worker's lock (so never another process that got its pid). */
+async function workerRuns(dataDir: string, info: local.WorkerInfo): Promise<boolean> {
+  const { partInUse } = await import('../../../server/storage/sqlite/data-dir-lock.js');
+  return local.isAlive(info.pid) && partInUse(dataDir, 'worker');
+}
+
+/** Stops the data directory's worker process when one runs; answers what it stopped. */
+export async function stopWorkerIfRunning(dataDir: string): Promise<local.WorkerInfo | undefined> {
+  const info = local.readWorkerInfo(dataDir);
+  if (!info || !(await workerRuns(dataDir, info))) {
+    if (info) local.removeWorkerInfo(dataDir);
+    return undefined;
+  }
+  local.signal(info.pid, 'SIGTERM');
+  const deadline = Date.now() + 10_000;
+  while (local.isAlive(info.pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (local.isAlive(info.pid)) throw new CliError(`pid ${info.pid} did not stop within 10 s`);
+  return info;
 }
 
 /** Stops the service of this data directory when it runs; answers what it stopped (snapshot load, reset restart it). */
@@ -25,14 +54,31 @@ export async function stopIfRunning(dataDir: string): Promise<local.PidInfo | un
   return info;
 }
 
+/**
+ * `running` and `pid`: the process serving the API (answering at its address, busy or not).
+ * issue 26: `roles` lists what runs (the API, the worker: `--role all` is both), `workerPid` the
+ * process running the jobs and deliveries when it is another one.
+ */
 export async function runStatus(ctx: CliContext, dataDir: string): Promise<void> {
   const info = local.readPidInfo(dataDir);
   const alive = info ? local.isAlive(info.pid) : false;
   // Running = answering at its address, busy (429) or not.
-  const healthy = info && alive ? await local.probeAnswers(info.baseUrl) : false;
-  const status = { running: Boolean(healthy), pid: alive ? info!.pid : null, baseUrl: info?.baseUrl ?? null, dataDir, startedAt: alive ? info!.startedAt : null };
+  const healthy = Boolean(info && alive && (await local.probeAnswers(info.baseUrl)));
+  const apiRole = healthy ? (info!.role ?? 'all') : undefined;
+  const worker = local.readWorkerInfo(dataDir);
+  const workerAlive = Boolean(worker && (await workerRuns(dataDir, worker)));
+  const roles = [...(healthy ? ['api'] : []), ...(apiRole === 'all' || workerAlive ? ['worker'] : [])];
+  const status = {
+    running: healthy,
+    pid: alive ? info!.pid : null,
+    baseUrl: info?.baseUrl ?? null,
+    dataDir,
+    startedAt: alive ? info!.startedAt : null,
+    roles: roles.join(',') || 'none',
+    workerPid: workerAlive ? worker!.pid : apiRole === 'all' ? info!.pid : null,
+  };
   await printOne(ctx, status);
   if (!healthy) {
-    throw new CliError('the local service is not running');
+    throw new CliError(workerAlive ? `the local service API is not running (its worker runs, pid ${worker!.pid}): svc server start --role api` : 'the local service is not running');
   }
 }

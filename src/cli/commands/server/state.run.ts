@@ -9,14 +9,14 @@ import { EXIT } from '../../exit-codes.js';
 import * as local from '../../local-service.js';
 import { printList } from '../../../output/formatters.js';
 import { snapshotNameProblem } from '../../../api/values/local-service.js';
-import { stopIfRunning } from './server.run.js';
+import { stopIfRunning, stopWorkerIfRunning } from './server.run.js';
 import { discardStaged, listSnapshots, namedSnapshot, removeSnapshot, saveSnapshotFiles, snapshotAt, type SnapshotPlace } from '../../../server/storage/sqlite/snapshots.js';
 import { loadSnapshotData, resetData, SnapshotVersionError, stageSnapshot } from '../../../server/local-state.js';
 import type { SettledTrust } from '../../../server/snapshot-trust.js';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DB_FILE, MEDIA_DIR } from '../../../api/values/local-service.js';
-import { dataDirInUse } from '../../../server/storage/sqlite/data-dir-lock.js';
+import { dataDirInUse, partInUse } from '../../../server/storage/sqlite/data-dir-lock.js';
 
 interface NamedOptions {
   name: string;
@@ -145,15 +145,23 @@ async function aroundStoppedService(ctx: CliContext, dataDir: string, change: ()
 async function swapAroundStoppedService(ctx: CliContext, dataDir: string, change: () => Promise<void>): Promise<void> {
   const was = await stopIfRunning(dataDir);
   if (was) notice(ctx, `stopped the local service (pid ${was.pid})`);
+  // issue 26: a worker beside an API process is stopped too, and started again after it.
+  const worker = await stopWorkerIfRunning(dataDir);
+  if (worker) notice(ctx, `stopped the local service worker (pid ${worker.pid})`);
   // A service that wrote no server.json (started from code) still holds the directory's lock: its
   // files cannot be swapped under it, and this command cannot know how to start it again.
   if (dataDirInUse(dataDir)) {
     throw new CliError(`a local service is using ${dataDir} but left no server.json (started from code, not by \`svc server start\`): stop it, then run this again; nothing was changed`, EXIT.conflict);
   }
   await change();
-  if (!was) return;
-  const url = new URL(was.baseUrl);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const again = await local.spawnDetached(ctx, { host, port: Number(url.port), dataDir, clock: was.clock ?? 'system' });
-  notice(ctx, `started the local service again at ${again.baseUrl} (pid ${again.pid})`);
+  if (was) {
+    const url = new URL(was.baseUrl);
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const again = await local.spawnDetached(ctx, { host, port: Number(url.port), dataDir, clock: was.clock ?? 'system', role: was.role === 'api' ? 'api' : 'all' });
+    notice(ctx, `started the local service again at ${again.baseUrl} (pid ${again.pid})`);
+  }
+  if (worker) {
+    const again = await local.spawnDetachedWorker(ctx, { dataDir, clock: worker.clock ?? 'system' }, () => partInUse(dataDir, 'worker'));
+    notice(ctx, `started the local service worker again (pid ${again.pid})`);
+  }
 }

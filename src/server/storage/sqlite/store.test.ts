@@ -304,3 +304,94 @@ describe('SqliteStore checkpoint thread (checkpointer.ts)', () => {
     }
   });
 });
+
+// issue 26: `--role api` and `--role worker` are two processes on one file. Two connections in one
+// process are the same to SQLite (PRAGMA data_version moves for a commit made by any other connection).
+describe('a second process on the same file', () => {
+  async function twoStores() {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-two-'));
+    const a = new SqliteStore(openDatabase(join(dir, 'svc.db')));
+    const b = new SqliteStore(openDatabase(join(dir, 'svc.db')));
+    const account = { id: 'acc_1', name: 'A', parentId: null, isAgency: true, status: 'active' as const, mode: 'live' as const, createdAt: 1, updatedAt: 1 };
+    await a.write(async (tx) => {
+      await tx.accounts.insert(account);
+      await tx.keys.insert({ id: 'key_1', accountId: 'acc_1', name: 'k', mode: 'live', prefix: 'sk_live_x', hash: 'h1', createdAt: 1, lastUsedAt: null, revokedAt: null });
+    });
+    return {
+      a,
+      b,
+      close: async () => {
+        await a.close();
+        await b.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+
+  it('a key revoked, an account suspended, an endpoint added through one are seen by the other on its very next read and write, caches or not', async () => {
+    const { a, b, close } = await twoStores();
+    try {
+      // Held between transactions by A (read-cache.ts, the endpoints' routes).
+      expect((await a.read((r) => r.keys.findByHash('h1')))?.revokedAt).toBeNull();
+      expect((await a.read((r) => r.accounts.get('acc_1')))?.status).toBe('active');
+      expect(await a.read((r) => r.webhookEndpoints.enabledForAccount('acc_1'))).toEqual([]);
+      expect(await a.write((tx) => tx.keys.findByHash('h1'))).toMatchObject({ revokedAt: null });
+
+      await b.write(async (tx) => {
+        await tx.keys.revoke('key_1', 5);
+        await tx.accounts.update('acc_1', { status: 'suspended' }, 5);
+        await tx.webhookEndpoints.insert({ id: 'we_1', accountId: 'acc_1', url: 'http://127.0.0.1:9/h', events: ['*'], description: null, secret: 'whsec_x', enabled: true, disabledAt: null, disabledReason: null, consecutiveFailures: 0, failingSince: null, lastSuccessAt: null, mode: 'live', createdAt: 5, updatedAt: 5 });
+      });
+
+      expect((await a.read((r) => r.keys.findByHash('h1')))?.revokedAt).toBe(5);
+      expect((await a.read((r) => r.accounts.get('acc_1')))?.status).toBe('suspended');
+      expect((await a.read((r) => r.webhookEndpoints.enabledForAccount('acc_1'))).map((e) => e.id)).toEqual(['we_1']);
+      await b.write((tx) => tx.keys.revoke('key_1', 6)); // no change, still a commit: the next batch checks too
+      await b.write(async (tx) => await tx.accounts.update('acc_1', { status: 'active' }, 7));
+      expect(await a.write((tx) => tx.accounts.get('acc_1'))).toMatchObject({ status: 'active' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('counts the commits another connection made (a worker polls only when there are some), not its own', async () => {
+    const { a, b, close } = await twoStores();
+    try {
+      const seen = a.otherWritersSeen();
+      await a.write(async (tx) => await tx.accounts.update('acc_1', { name: 'own' }, 2));
+      expect(a.otherWritersSeen()).toBe(seen);
+      await b.write(async (tx) => await tx.accounts.update('acc_1', { name: 'other' }, 3));
+      expect(a.otherWritersSeen()).toBe(seen + 1);
+      expect(a.otherWritersSeen()).toBe(seen + 1);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a batch that reads, waits, then writes commits though another process wants to write meanwhile (BEGIN IMMEDIATE: the other waits)', async () => {
+    const { a, close } = await twoStores();
+    try {
+      const other = new Database((a.db as unknown as { name: string }).name, { timeout: 0 });
+      let otherRefused = false;
+      const name = await a.write(async (tx) => {
+        const before = (await tx.accounts.get('acc_1'))!.name;
+        // Another process writes while this batch is open. With a deferred BEGIN it committed, and
+        // this batch's write then failed at once with SQLITE_BUSY (its snapshot was stale).
+        await new Promise((r) => setImmediate(r));
+        try {
+          other.prepare("UPDATE accounts SET name = 'other' WHERE id = 'acc_1'").run();
+        } catch (error) {
+          otherRefused = /locked|busy/i.test((error as Error).message);
+        }
+        await tx.accounts.update('acc_1', { name: `${before}+a` }, 9);
+        return (await tx.accounts.get('acc_1'))!.name;
+      });
+      expect(name).toBe('A+a');
+      // Refused while the batch held the write lock; a real process waits (busy_timeout) and then writes.
+      expect(otherRefused).toBe(true);
+      other.close();
+    } finally {
+      await close();
+    }
+  });
+});

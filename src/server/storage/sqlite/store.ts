@@ -63,7 +63,11 @@ export class SqliteStore implements Store {
   private readonly checkpointAfter: number;
   /** The checkpoint thread, once started (checkpointer.ts). */
   checkpointer: Checkpointer | undefined;
-  private readonly control: { begin: Statement; commit: Statement; savepoints: Array<{ open: Statement; release: Statement }> };
+  private readonly control: { begin: Statement; commit: Statement; dataVersion: Statement; savepoints: Array<{ open: Statement; release: Statement }> };
+  /** PRAGMA data_version when last read: it moves when another connection (another process) commits. */
+  private dataVersion: number;
+  /** How many times a commit by another connection was seen (otherWritersSeen). */
+  private otherWrites = 0;
 
   constructor(
     readonly db: Db,
@@ -73,7 +77,46 @@ export class SqliteStore implements Store {
     this.caches = Object.values(this.repos).flatMap((r: { cache?: unknown }) => (r.cache instanceof ReadCache ? [r.cache] : []));
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
     this.checkpointAfter = opts.checkpointAfterCommits ?? CHECKPOINT_START_AFTER_COMMITS;
-    this.control = { begin: db.prepare('BEGIN'), commit: db.prepare('COMMIT'), savepoints: [] };
+    // IMMEDIATE: the write lock is taken at BEGIN, waiting (busy_timeout) for another process's
+    // write to end. A deferred BEGIN that read first and wrote later would fail at once with
+    // SQLITE_BUSY whenever another process committed in between (issue 26: a worker on the same
+    // file), and no wait would help.
+    this.control = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), dataVersion: db.prepare('PRAGMA data_version'), savepoints: [] };
+    this.dataVersion = this.readDataVersion();
+  }
+
+  private readDataVersion(): number {
+    return (this.control.dataVersion.get() as { data_version: number }).data_version;
+  }
+
+  /**
+   * issue 26: another process (`--role worker` beside `--role api`) may write the same file. Its
+   * commits move PRAGMA data_version (cheap: no I/O); when it moved, every row held between
+   * transactions may be stale, so the caches forget everything. Checked at the start of each batch
+   * and each read, so a key revoked through one process is refused by the other on its next request.
+   */
+  private noticeOtherWriters(): void {
+    const version = this.readDataVersion();
+    if (version === this.dataVersion) return;
+    this.dataVersion = version;
+    this.otherWrites++;
+    this.forgetCaches();
+  }
+
+  /** How many times commits by another process were seen so far (a poller compares two answers). */
+  otherWritersSeen(): number {
+    if (!this.open) this.noticeOtherWriters();
+    return this.otherWrites;
+  }
+
+  /** Every row held between transactions may have changed behind the connection's back. */
+  private forgetCaches(): void {
+    this.caches.forEach((c) => {
+      c.changed();
+      c.settle();
+    });
+    // Repositories with caches of their own (the webhook endpoints' routes) forget them too.
+    for (const repo of Object.values(this.repos) as Array<{ forgetCached?: () => void }>) repo.forgetCached?.();
   }
 
   private savepointStatements(depth: number): { open: Statement; release: Statement } {
@@ -99,6 +142,7 @@ export class SqliteStore implements Store {
   async read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
     if (this.inTransaction()) throw new Error('a read was asked for from inside an open transaction: read through the transaction (it would wait for its own commit)');
     while (this.open) await this.open;
+    this.noticeOtherWriters();
     return fn(this.repos);
   }
 
@@ -121,12 +165,8 @@ export class SqliteStore implements Store {
     try {
       return fn(this.db);
     } finally {
-      this.caches.forEach((c) => {
-        c.changed();
-        c.settle();
-      });
-      // Repositories with caches of their own (the webhook endpoints' routes) forget them too.
-      for (const repo of Object.values(this.repos) as Array<{ forgetCached?: () => void }>) repo.forgetCached?.();
+      this.forgetCaches();
+      this.dataVersion = this.readDataVersion();
     }
   }
 
@@ -154,6 +194,8 @@ export class SqliteStore implements Store {
     const outcomes: Array<{ ok: true; value: unknown; hooks: Array<() => void> } | { ok: false; err: unknown }> = [];
     try {
       this.control.begin.run();
+      // Holding the write lock now, no other process commits until this batch has: checked once here.
+      this.noticeOtherWriters();
       for (const item of batch) {
         const hooks: Array<() => void> = [];
         try {

@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+// bench/roles (issue 26 item 3): webhook deliveries while the API is under load, with the worker in a
+// process of its own (`svc server start --role worker`) against today's single process (`--role all`).
+// Each configuration is started by the BUILT CLI (npm run build first) on a fresh data directory,
+// system clock: one endpoint on message.status (a loopback receiver here), then CONNECTIONS (default
+// 50) autocannon connections of test sends for DURATION s (default 20). Reported per configuration:
+// the message.status events accepted during the load, the share delivered during the load, the
+// event createdAt → receipt lag p50/p99 during the load, and the load average before and after (the
+// machine may be shared: the figures are only comparable within one run).
+//   all (SQLite)             one process, as today
+//   api + worker (SQLite)    two processes on one data directory and one file
+//   api + worker (PostgreSQL) when BENCH_PG_URL names an empty database per run (…/db1,…/db2 are
+//                            not made here): BENCH_PG_URL=postgres://user@127.0.0.1:5432/bench
+//   all (PostgreSQL)         when BENCH_PG_URL_ALL names another empty database
+// Bounded: every child is killed at the end or on a hard deadline (DEADLINE_S, default 300).
+import http from 'node:http';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
+
+const DURATION = Number(process.env.DURATION ?? 20);
+const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
+const DEADLINE_MS = Number(process.env.DEADLINE_S ?? 300) * 1000;
+const BIN = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+const { default: autocannon } = await import('autocannon');
+
+const children = new Set();
+const killAll = () => children.forEach((c) => c.kill('SIGKILL'));
+const deadline = setTimeout(() => {
+  console.error('bench/roles: hard deadline reached');
+  killAll();
+  process.exit(1);
+}, DEADLINE_MS);
+deadline.unref();
+
+/** `svc server start ARGS` in the foreground; resolves with the child and the first stdout line (the address with --port 0). */
+function startProcess(args, env, { waitLine }) {
+  const child = spawn(process.execPath, [BIN, 'server', 'start', ...args], { env: { PATH: process.env.PATH, HOME: env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  let stderr = '';
+  child.stderr.on('data', (c) => (stderr += c.toString()));
+  const exited = new Promise((r) => child.once('exit', r));
+  const ready = new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`svc server start ${args.join(' ')} exited (${code}): ${stderr}`)));
+    if (waitLine) createInterface({ input: child.stdout }).once('line', (line) => resolve(line.trim()));
+    else {
+      const look = setInterval(() => {
+        if (stderr.includes('worker running')) {
+          clearInterval(look);
+          resolve('');
+        }
+      }, 50);
+    }
+  });
+  return {
+    ready,
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+      children.delete(child);
+    },
+  };
+}
+
+const pct = (values, p) => {
+  if (values.length === 0) return null;
+  const sorted = Float64Array.from(values).sort();
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]);
+};
+
+async function run(label, { split, store }) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-roles-'));
+  const env = { HOME: dataDir, SVC_DATA_DIR: dataDir, ...(store ? { SVC_STORE: store } : {}) };
+  const receipts = [];
+  const rx = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      const at = Date.now();
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      receipts.push({ at, lag: at - Date.parse(body.createdAt) });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise((r) => rx.listen(0, '127.0.0.1', r));
+  const started = [];
+  try {
+    const api = startProcess(['--port', '0', '--rate-limit', '1000000', ...(split ? ['--role', 'api'] : [])], env, { waitLine: true });
+    started.push(api);
+    const baseUrl = await api.ready;
+    if (split) {
+      const worker = startProcess(['--role', 'worker'], env, { waitLine: false });
+      started.push(worker);
+      await worker.ready;
+    }
+    const { liveKey, testKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8'));
+    const headersFor = (key) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
+    const post = async (key, path, body) => {
+      const res = await fetch(`${baseUrl}${path}`, { method: 'POST', headers: headersFor(key), body: JSON.stringify(body) });
+      const json = await res.json();
+      if (res.status >= 300) throw new Error(`${path} → ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const events = async () => {
+      const page = await (await fetch(`${baseUrl}/v1/events?after=now`, { headers: headersFor(testKey) })).json();
+      return page.cursor;
+    };
+    await post(liveKey, '/v1/webhooks', { url: `http://127.0.0.1:${rx.address().port}/hook`, events: ['message.status'] });
+    const found = await post(testKey, '/v1/numbers/search', { areaCode: '415', capabilities: ['sms'], limit: 1 });
+    const from = (await post(testKey, '/v1/numbers/buy', { phoneNumber: found.data[0].phoneNumber })).phoneNumber;
+    const cursorAtStart = await events();
+    const loadBefore = loadavg()[0];
+    let i = 0;
+    const loadStart = Date.now();
+    const load = await autocannon({
+      url: baseUrl,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      timeout: 10,
+      requests: [
+        {
+          method: 'POST',
+          path: '/v1/messages',
+          headers: headersFor(testKey),
+          setupRequest: (req) => {
+            const n = i++;
+            return { ...req, headers: { ...req.headers, 'idempotency-key': `bench-roles-${n}` }, body: JSON.stringify({ from, to: `+1415${String(2_000_000 + (n % 7_000_000)).padStart(7, '0')}`, body: `Bench message ${n}` }) };
+          },
+        },
+      ],
+    });
+    const loadEnd = Date.now();
+    const loadAfter = loadavg()[0];
+    const duringLoad = receipts.filter((r) => r.at <= loadEnd);
+    // Accepted during the load: the message.status events the feed holds after the start's cursor,
+    // created up to the load's end (read once the load is over: the API answers reads again).
+    let accepted = 0;
+    let cursor = cursorAtStart;
+    for (;;) {
+      const page = await (await fetch(`${baseUrl}/v1/events?after=${cursor}&types=message.status&limit=100`, { headers: headersFor(testKey) })).json();
+      accepted += page.data.filter((e) => Date.parse(e.createdAt) <= loadEnd).length;
+      if (page.data.length < 100) break;
+      cursor = page.cursor;
+    }
+    const result = {
+      label,
+      sendsPerSec: Math.round(load['2xx'] / ((loadEnd - loadStart) / 1000)),
+      accepted,
+      deliveredDuringLoad: duringLoad.length,
+      share: accepted ? Number((duringLoad.length / accepted).toFixed(2)) : null,
+      lagP50ms: pct(duringLoad.map((r) => r.lag), 50),
+      lagP99ms: pct(duringLoad.map((r) => r.lag), 99),
+      loadavg: { before: loadBefore, after: loadAfter },
+    };
+    console.log(
+      `  ${label.padEnd(28)} ${result.sendsPerSec} sends/s; ${accepted} message.status accepted during the load, ${duringLoad.length} delivered during it (${result.share}); ` +
+        `lag p50 ${result.lagP50ms} ms, p99 ${result.lagP99ms} ms; load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
+    );
+    return result;
+  } finally {
+    for (const s of started.reverse()) await s.stop().catch(() => undefined);
+    rx.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+console.log(`bench/roles: ${CONNECTIONS} connections × ${DURATION} s of test sends, one endpoint on message.status, system clock; ${loadavg()[0].toFixed(2)} load average at the start`);
+const results = [];
+try {
+  results.push(await run('all (SQLite)', { split: false }));
+  results.push(await run('api + worker (SQLite)', { split: true }));
+  // One process on PostgreSQL too, on another empty database: what the split changes there.
+  if (process.env.BENCH_PG_URL_ALL) results.push(await run('all (PostgreSQL)', { split: false, store: process.env.BENCH_PG_URL_ALL }));
+  if (process.env.BENCH_PG_URL) results.push(await run('api + worker (PostgreSQL)', { split: true, store: process.env.BENCH_PG_URL }));
+  else console.log('  api + worker (PostgreSQL)    skipped: set BENCH_PG_URL to an empty database');
+} finally {
+  killAll();
+}
+console.log(JSON.stringify({ bench: 'roles', node: process.version, connections: CONNECTIONS, durationS: DURATION, results }));
