@@ -4,9 +4,14 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { startService, type RunningService, type StartOptions } from '../../src/server/main.js';
 import { startPostgres, type PostgresServer } from './postgres.js';
+import { postgresTestSql, sqliteTestSql, type TestSql } from './test-sql.js';
 
 export interface TestService extends RunningService {
   dataDir: string;
+  /** The PostgreSQL database's URL when the service runs on one; undefined on SQLite. */
+  storeUrl: string | undefined;
+  /** SQL on the service's database, on either engine (test/helpers/test-sql.ts). */
+  sql: TestSql;
   /** A raw HTTP call on loopback; `key` defaults to the bootstrap live key, `null` sends none. */
   call(method: string, path: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string>; rawBody?: string | Buffer }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any; text: string }>;
   stop(): Promise<void>;
@@ -70,13 +75,17 @@ export async function startTestService(opts: Partial<StartOptions> = {}): Promis
   };
   // The running service's own properties, getters kept as getters (`db` throws on PostgreSQL when read).
   const base = Object.defineProperties({}, Object.getOwnPropertyDescriptors(svc)) as RunningService;
+  const sql = store ? postgresTestSql(store) : sqliteTestSql(() => svc.db);
   return Object.assign(base, {
     dataDir,
+    storeUrl: store,
+    sql,
     call,
     flushWebhooks: () => svc.deps.webhooks.flush(),
     now: () => svc.deps.clock.nowMs(),
     advanceJobs: async (seconds) => void (await svc.deps.scheduler.advance(seconds)),
     async stop() {
+      await sql.close();
       await svc.close();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
