@@ -106,8 +106,8 @@ describe('the mail sandbox text part, kept once per email', () => {
     const id = await acceptEmail(svc, { accountId, to: ['old@example.com'], html: '<p>now</p>', text: 'now' });
     await svc.sql.run(
       `INSERT INTO mailbox_messages (id, account_id, email_id, to_address, from_header, subject, text, html, tags, delivered_at)
-       VALUES ('mbx_before', ?, ?, 'old@example.com', 'Shop <a@b.example>', 'Old', 'as copied', '<p>as copied</p>', '[]', ?)`,
-      accountId, id, svc.now(),
+       VALUES ('mbx_before', ?, ?, ?, ?, 'Old', 'as copied', '<p>as copied</p>', '[]', ?)`,
+      accountId, id, 'old@example.com', 'Shop <a@b.example>', svc.now(),
     );
     const box = await svc.call('GET', '/v1/sandbox/mailbox', { headers });
     expect(box.body.data).toHaveLength(1);

@@ -7,6 +7,8 @@ import type { Db } from '../../src/server/storage/sqlite/database.js';
  * PostgreSQL through a small pool of the test's own. Rows read alike on both: bigint as a number
  * (the engine's own parser), a boolean as 1 or 0 (SQLite has no booleans), bytes as a Buffer.
  *
+ * Write no `@` in the text (PostgreSQL's side reads `@name` as a parameter): pass such values as parameters.
+ *
  * For reading what the service stored and planting rows a test needs that no API makes (a row of an
  * older version). Inside a service transaction use its repositories (`tx.<repo>`), which run on that
  * transaction's connection on either engine.
