@@ -3,18 +3,30 @@ import { join } from 'node:path';
 
 /**
  * Media files the service serves without auth under `/media/<name>` (contract §5: voicemail
- * greetings; recordings and voicemail audio later). Names are minted by the domain and never
- * contain a path. On disk beside the database (contract §1: media files beside it); in memory for
- * tests on a `:memory:` database.
+ * greetings; call recordings and voicemail audio are the simulated recorder's, made on each read,
+ * and port documents are rows of their own: nothing of theirs is stored here). Names are minted by
+ * the domain and never contain a path. The engine decides where they live (`Store.mediaStore`):
+ * SQLite keeps them on disk beside the database (contract §1: media files beside it), in memory
+ * for tests on a `:memory:` database; PostgreSQL in its `media` table (issue 26), so every replica
+ * on the database serves what any of them was sent. Asynchronous, as a database's is.
  *
  * Only a name the database records is served (issue 23: a file that lands in the folder some other
  * way, from a snapshot's media folder say, is never public), and a file only as itself: a symbolic
  * link or anything but a regular file is not served.
  */
 export interface MediaStore {
-  put(name: string, bytes: Buffer): void;
-  get(name: string): Buffer | undefined;
-  delete(name: string): void;
+  /** Stores a medium under a fresh name before the row that names it commits (a failed write deletes it again). */
+  put(name: string, bytes: Buffer, owner: MediaOwner): Promise<void>;
+  get(name: string): Promise<Buffer | undefined>;
+  delete(name: string): Promise<void>;
+}
+
+/** Whose a medium is, what it holds and when it came (the database engine keeps them beside the bytes). */
+export interface MediaOwner {
+  accountId: string;
+  contentType: string;
+  /** The service clock's time of the upload. */
+  at: number;
 }
 
 const SAFE_NAME = /^[A-Za-z0-9_-]+\.[a-z0-9]+$/;
@@ -22,7 +34,7 @@ const SAFE_NAME = /^[A-Za-z0-9_-]+\.[a-z0-9]+$/;
 /** Whether a file name is one the domain mints for media (no path, no leading dot, one extension). */
 export const isMediaName = (name: string): boolean => SAFE_NAME.test(name);
 
-function assertName(name: string): void {
+export function assertName(name: string): void {
   if (!isMediaName(name)) throw new Error(`invalid media name ${JSON.stringify(name)}`);
 }
 
@@ -75,7 +87,7 @@ export class FileMediaStore implements MediaStore {
     this.recorded = new Set(recorded);
   }
 
-  put(name: string, bytes: Buffer): void {
+  async put(name: string, bytes: Buffer): Promise<void> {
     assertName(name);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     // Written whole, then renamed: a reader never sees half a file.
@@ -85,12 +97,12 @@ export class FileMediaStore implements MediaStore {
     this.recorded.add(name);
   }
 
-  get(name: string): Buffer | undefined {
+  async get(name: string): Promise<Buffer | undefined> {
     if (!isMediaName(name) || !this.recorded.has(name)) return undefined;
     return readRegularFile(join(this.dir, name));
   }
 
-  delete(name: string): void {
+  async delete(name: string): Promise<void> {
     assertName(name);
     this.recorded.delete(name);
     rmSync(join(this.dir, name), { force: true });
@@ -99,14 +111,14 @@ export class FileMediaStore implements MediaStore {
 
 export class MemoryMediaStore implements MediaStore {
   private readonly files = new Map<string, Buffer>();
-  put(name: string, bytes: Buffer): void {
+  async put(name: string, bytes: Buffer): Promise<void> {
     assertName(name);
     this.files.set(name, Buffer.from(bytes));
   }
-  get(name: string): Buffer | undefined {
+  async get(name: string): Promise<Buffer | undefined> {
     return this.files.get(name);
   }
-  delete(name: string): void {
+  async delete(name: string): Promise<void> {
     this.files.delete(name);
   }
 }

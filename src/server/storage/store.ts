@@ -1,3 +1,4 @@
+import type { MediaStore } from './media-store.js';
 import type { AccountsRepo } from './accounts-repo.js';
 import type { BlockedNumbersRepo } from './blocked-numbers-repo.js';
 import type { BrandsRepo } from './brands-repo.js';
@@ -117,4 +118,9 @@ export interface Store {
   assertNoTransaction(what: string): void;
   /** Waits for the writes under way, then closes the database. */
   close(): Promise<void>;
+  /**
+   * Where the engine keeps media (issue 26): PostgreSQL in the database, for every replica to serve;
+   * absent (SQLite), files in the data directory (compose.ts).
+   */
+  mediaStore?(): MediaStore;
 }
