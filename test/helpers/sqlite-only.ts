@@ -4,8 +4,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 // Issue 26: what cannot run on PostgreSQL, each with why (test/helpers/engines.ts explains the
 // two passes). No vitest import here: vitest.config.ts reads this file to choose the PostgreSQL pass.
 
-/** Whether this run's test services are on PostgreSQL. */
-export const onPostgres = process.env.SVC_TEST_STORE === 'postgres';
+/** Whether this run's test services are on PostgreSQL (SVC_TEST_REPLICAS=2 or more implies it). */
+export const onPostgres = process.env.SVC_TEST_STORE === 'postgres' || Number(process.env.SVC_TEST_REPLICAS ?? '1') > 1;
 
 /** Test files about SQLite itself, left out of the PostgreSQL pass. */
 export const SQLITE_ONLY_FILES: Record<string, string> = {
