@@ -25,7 +25,8 @@ export const SQLITE_ONLY_TESTS: Record<string, string> = {
 
 /**
  * The files of the PostgreSQL pass: every test file under test/ that starts a test service (it, or
- * a helper it imports from test/, calls startTestService), less SQLITE_ONLY_FILES. A file that
+ * a helper it imports from test/, calls startTestService), less SQLITE_ONLY_FILES and those that
+ * start a PostgreSQL server of their own (they run in the first pass, on PostgreSQL already). A file that
  * starts none (the CLI's help, the man pages, unit tests under src/) would only run again unchanged.
  */
 export function postgresPassFiles(root: string): string[] {
@@ -37,6 +38,8 @@ export function postgresPassFiles(root: string): string[] {
     startsService.set(file, false); // a cycle answers no until proven
     const text = readFileSync(file, 'utf8');
     let yes = /\bstartTestService\(/.test(text) && !file.endsWith(join('helpers', 'service.ts'));
+    // A file that starts a PostgreSQL server of its own is about the engine: the SQLite pass runs it already.
+    if (/\bstartPostgres\(/.test(text) && file.endsWith('.test.ts')) return false;
     for (const [, spec] of text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) {
       if (yes) break;
       const target = resolve(dirname(file), `${spec}.ts`);
