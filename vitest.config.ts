@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { onPostgres, postgresPassFiles } from './test/helpers/sqlite-only.js';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // issue 26: with SVC_TEST_STORE=postgres, the end-to-end files only (those that start a test
+    // service), less the SQLite-only ones (test/helpers/sqlite-only.ts says which and why).
+    include: onPostgres ? postgresPassFiles(import.meta.dirname) : ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // End-to-end tests start real services on loopback; keep the pool small on 2-core machines.
     pool: 'forks',
     maxWorkers: 2,

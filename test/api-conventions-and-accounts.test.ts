@@ -5,8 +5,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cellsContaining } from './helpers/test-sql.js';
 import { startTestService, type TestService } from './helpers/service.js';
 
 type CallResult = Awaited<ReturnType<TestService['call']>>;
@@ -553,47 +553,22 @@ describe('keys (contract §3)', () => {
     expectError(await svc.call('DELETE', '/v1/keys/key_doesnotexist'), 404, 'not_found');
   });
 
-  it('stores keys hashed: no column of svc.db holds the plaintext, and hash is 64 hex chars', async () => {
+  it('stores keys hashed: no column of the database holds the plaintext, and hash is 64 hex chars', async () => {
     const created = await createKey(svc, { name: 'hashed' });
-    const db = new Database(join(svc.dataDir, 'svc.db'), { readonly: true, fileMustExist: true });
-    try {
-      const row = db.prepare('SELECT * FROM api_keys WHERE id = ?').get(created.id) as Record<string, unknown>;
-      expect(row).toBeDefined();
-      expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
-      expect(row.hash).toBe(createHash('sha256').update(created.key).digest('hex'));
-      expect(findPlaintext(db, created.key)).toEqual([]);
-    } finally {
-      db.close();
-    }
+    const row = await svc.sql.get('SELECT * FROM api_keys WHERE id = ?', created.id);
+    expect(row).toBeDefined();
+    expect(row!.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row!.hash).toBe(createHash('sha256').update(created.key).digest('hex'));
+    expect(await svc.sql.tables()).toContain('api_keys');
+    expect(await cellsContaining(svc.sql, created.key)).toEqual([]);
   });
 
   it('does not store the plaintext of a key created with an Idempotency-Key', async () => {
     const res = await svc.call('POST', '/v1/keys', { body: { name: 'idem hashed' }, headers: { 'idempotency-key': `x-${randomUUID()}` } });
     expect(res.status).toBe(201);
-    const db = new Database(join(svc.dataDir, 'svc.db'), { readonly: true, fileMustExist: true });
-    try {
-      expect(findPlaintext(db, res.body.key)).toEqual([]);
-    } finally {
-      db.close();
-    }
+    expect(await cellsContaining(svc.sql, res.body.key)).toEqual([]);
   });
 });
-
-/** `table.column` of every cell in the database whose text contains `needle`. */
-function findPlaintext(db: Database.Database, needle: string): string[] {
-  const hits: string[] = [];
-  const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as Array<{ name: string }>;
-  expect(tables.map((t) => t.name)).toContain('api_keys');
-  for (const { name } of tables) {
-    for (const row of db.prepare(`SELECT * FROM "${name}"`).all() as Array<Record<string, unknown>>) {
-      for (const [col, value] of Object.entries(row)) {
-        const text = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
-        if (text.includes(needle)) hits.push(`${name}.${col}`);
-      }
-    }
-  }
-  return hits;
-}
 
 describe('sub-accounts and the agency (contract §3)', () => {
   it('creates a sub-account (201) that the agency can list and get', async () => {

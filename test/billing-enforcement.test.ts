@@ -39,12 +39,12 @@ const limitTo = async (cents: number, accountId = acct) => await svc.deps.uow.wr
 /** A spend limit that leaves exactly `cents` of room this month. */
 const roomOf = async (cents: number, accountId = acct) =>
   await limitTo(await svc.deps.uow.read(async (tx) => await tx.ledger.chargedSince(accountId, monthStart(svc.now()))) + await svc.deps.uow.read(async (tx) => await tx.holds.openTotal(accountId)) + cents, accountId);
-const count = (table: string, accountId: string | null = acct): number =>
-  (svc.db.prepare(`SELECT COUNT(*) AS n FROM ${table}${accountId ? ' WHERE account_id = ?' : ''}`).get(...(accountId ? [accountId] : [])) as { n: number }).n;
+const count = async (table: string, accountId: string | null = acct): Promise<number> =>
+  (await svc.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}${accountId ? ' WHERE account_id = ?' : ''}`, ...(accountId ? [accountId] : [])))!.n;
 
 /** What a refused act must leave untouched: no record, no event, no ledger row, no hold, no job, no stored response. */
-function snapshot(table: string) {
-  return { [table]: count(table), events: count('events'), ledger: count('ledger'), holds: count('holds'), jobs: count('jobs', null), idempotency: count('idempotency_keys') };
+async function snapshot(table: string) {
+  return { [table]: await count(table), events: await count('events'), ledger: await count('ledger'), holds: await count('holds'), jobs: await count('jobs', null), idempotency: await count('idempotency_keys') };
 }
 
 function expect402(res: { status: number; body: any }, code: 'payment_required' | 'budget_exceeded') {
@@ -59,10 +59,10 @@ const sms = (extra: Record<string, unknown> = {}) => ({ to: '+14155550100', from
 describe('messages: the price is reserved at accept, settled on sent', () => {
   it('an empty wallet → 402 payment_required: no message, no event, no job, no ledger row, no stored 201', async () => {
     await fund(0);
-    const before = snapshot('messages');
+    const before = await snapshot('messages');
     const res = await send(sms(), { headers: { 'idempotency-key': 'broke-1' } });
     expect402(res, 'payment_required');
-    expect(snapshot('messages')).toEqual(before);
+    expect(await snapshot('messages')).toEqual(before);
     // The same key once the wallet is funded is a new attempt (no 201 was recorded).
     await fund(100);
     const again = await send(sms(), { headers: { 'idempotency-key': 'broke-1' } });
@@ -72,9 +72,9 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
   it('a spend limit just below the price → 402 budget_exceeded, nothing written', async () => {
     const twoSegments = 'x'.repeat(200); // 2 GSM-7 segments
     await roomOf(2 * PRICES.smsSegment - 1);
-    const before = snapshot('messages');
+    const before = await snapshot('messages');
     expect402(await send(sms({ body: twoSegments })), 'budget_exceeded');
-    expect(snapshot('messages')).toEqual(before);
+    expect(await snapshot('messages')).toEqual(before);
     await roomOf(2 * PRICES.smsSegment);
     expect((await send(sms({ body: twoSegments }))).status).toBe(201);
   });
@@ -106,7 +106,7 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
 
   it('a test key and the test sender move no money, even from an empty wallet; inbound is free', async () => {
     await fund(0);
-    const ledgerBefore = count('ledger');
+    const ledgerBefore = await count('ledger');
     const viaTestKey = await send(sms(), { key: svc.bootstrap.testKey });
     expect(viaTestKey.status).toBe(201);
     const viaTestSender = await send(sms({ from: '+15005550006' }));
@@ -114,7 +114,7 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
     const inbound = await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: '+14155550111', to: sender.phoneNumber, body: 'hi' } });
     expect(inbound.status, inbound.text).toBe(201);
     await svc.advanceJobs(5);
-    expect(count('ledger')).toBe(ledgerBefore);
+    expect(await count('ledger')).toBe(ledgerBefore);
     expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
   });
 
@@ -157,14 +157,14 @@ describe('numbers: first month on buy, renewals on the clock, emergency', () => 
     await fund(0);
     const search = await svc.call('POST', '/v1/numbers/search', { body: { areaCode: '415', limit: 5 } });
     const pick = search.body.data[0].phoneNumber as string;
-    const before = snapshot('numbers');
+    const before = await snapshot('numbers');
     expect402(await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: pick } }), 'payment_required');
-    expect(snapshot('numbers')).toEqual(before);
+    expect(await snapshot('numbers')).toEqual(before);
     await fund(1000);
     await roomOf(PRICES.localNumberMonthly - 1);
-    const funded = snapshot('numbers');
+    const funded = await snapshot('numbers');
     expect402(await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: pick } }), 'budget_exceeded');
-    expect(snapshot('numbers')).toEqual(funded);
+    expect(await snapshot('numbers')).toEqual(funded);
     await limitTo(1_000_000);
     const bought = await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: pick } });
     expect(bought.status).toBe(201);
@@ -206,9 +206,9 @@ describe('numbers: first month on buy, renewals on the clock, emergency', () => 
     const n = await buy(svc);
     await fund(0);
     const emergency = { enabled: true, address: { street: '1 Market St', city: 'San Francisco', state: 'CA', zip: '94105' } };
-    const before = snapshot('numbers');
+    const before = await snapshot('numbers');
     expect402(await svc.call('PATCH', `/v1/numbers/${n.id}`, { body: { emergency } }), 'payment_required');
-    expect(snapshot('numbers')).toEqual(before);
+    expect(await snapshot('numbers')).toEqual(before);
     expect((await svc.call('GET', `/v1/numbers/${n.id}`)).body.emergency).toMatchObject({ enabled: false });
     await fund(1000);
     expect((await svc.call('PATCH', `/v1/numbers/${n.id}`, { body: { emergency } })).status).toBe(200);
@@ -221,23 +221,23 @@ describe('voice: the first minute must be payable at start; the end charges what
     await fund(1000);
     const n = await voiceNumber(svc);
     await fund(0);
-    const before = snapshot('calls');
+    const before = await snapshot('calls');
     expect402(await svc.call('POST', '/v1/sandbox/calls', { body: { from: CALLER, to: n.phoneNumber, scenario: {} } }), 'payment_required');
-    expect(snapshot('calls')).toEqual(before);
+    expect(await snapshot('calls')).toEqual(before);
     const free = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 1, durationSecs: 30 } }, { key: svc.bootstrap.testKey });
     await svc.advanceJobs(40);
     expect((await getCall(svc, free.id)).status).toBe('completed');
-    expect(count('ledger')).toBe(before.ledger);
+    expect(await count('ledger')).toBe(before.ledger);
   });
 
   it('a live softphone call with nothing to pay → 402 and no call', async () => {
     await fund(1000);
     const n = await voiceNumber(svc);
-    const device = seedDevice(svc);
+    const device = await seedDevice(svc);
     await fund(PRICES.voiceMinute - 1);
-    const before = snapshot('calls');
+    const before = await snapshot('calls');
     expect402(await svc.call('POST', '/v1/webrtc/calls', { body: { deviceId: device, from: n.phoneNumber, to: '+14155550199' } }), 'payment_required');
-    expect(snapshot('calls')).toEqual(before);
+    expect(await snapshot('calls')).toEqual(before);
     await fund(PRICES.voiceMinute);
     const placed = await svc.call('POST', '/v1/webrtc/calls', { body: { deviceId: device, from: n.phoneNumber, to: '+14155550199' } });
     expect(placed.status).toBe(201);
@@ -262,16 +262,16 @@ describe('voice: the first minute must be payable at start; the end charges what
 describe('email, registration, ports: charged on accept through the one path', () => {
   it('email: an empty wallet → 402 and no email; a limit below the price → budget_exceeded', async () => {
     const domain = freshDomain('bill');
-    addSendingDomain(svc, domain);
+    await addSendingDomain(svc, domain);
     await fund(0);
-    const before = snapshot('emails');
+    const before = await snapshot('emails');
     expect402(await svc.call('POST', '/v1/emails', { body: emailBody(`hi@${domain}`) }), 'payment_required');
-    expect(snapshot('emails')).toEqual(before);
+    expect(await snapshot('emails')).toEqual(before);
     await fund(1000);
     await roomOf(emailChargeCents(1) - 1);
-    const funded = snapshot('emails');
+    const funded = await snapshot('emails');
     expect402(await svc.call('POST', '/v1/emails', { body: emailBody(`hi@${domain}`) }), 'budget_exceeded');
-    expect(snapshot('emails')).toEqual(funded);
+    expect(await snapshot('emails')).toEqual(funded);
     await limitTo(1_000_000);
     const ok = await svc.call('POST', '/v1/emails', { body: emailBody(`hi@${domain}`) });
     expect(ok.status, ok.text).toBe(201);
@@ -280,9 +280,9 @@ describe('email, registration, ports: charged on accept through the one path', (
 
   it('brand registration, vetting and campaign fees: refused → 402 and nothing registered', async () => {
     await fund(PRICES.brandRegistration - 1);
-    const before = snapshot('brands');
+    const before = await snapshot('brands');
     expect402(await svc.call('POST', '/v1/brands', { body: GOOD_BRAND }), 'payment_required');
-    expect(snapshot('brands')).toEqual(before);
+    expect(await snapshot('brands')).toEqual(before);
 
     await fund(PRICES.brandRegistration);
     const brand = await svc.call('POST', '/v1/brands', { body: GOOD_BRAND });
@@ -290,20 +290,20 @@ describe('email, registration, ports: charged on accept through the one path', (
     expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
     expect((await svc.call('POST', `/v1/sandbox/brands/${brand.body.id}/decision`, { body: { decision: 'approved' } })).status).toBe(200);
 
-    const vetBefore = snapshot('brands');
+    const vetBefore = await snapshot('brands');
     const vet = await svc.call('POST', `/v1/brands/${brand.body.id}/vetting`, { body: { provider: 'AEGIS', vettingClass: 'STANDARD' } });
     expect402(vet, 'payment_required');
-    expect(snapshot('brands')).toEqual(vetBefore);
+    expect(await snapshot('brands')).toEqual(vetBefore);
     expect((await svc.call('GET', `/v1/brands/${brand.body.id}`)).body.identityStatus).not.toBe('VETTED_VERIFIED');
 
-    const campBefore = snapshot('campaigns');
+    const campBefore = await snapshot('campaigns');
     expect402(await svc.call('POST', '/v1/campaigns', { body: { ...GOOD_CAMPAIGN, brandId: brand.body.id } }), 'payment_required');
-    expect(snapshot('campaigns')).toEqual(campBefore);
+    expect(await snapshot('campaigns')).toEqual(campBefore);
     await fund(PRICES.campaignRegistration);
     await roomOf(PRICES.campaignRegistration - 1);
-    const funded = snapshot('campaigns');
+    const funded = await snapshot('campaigns');
     expect402(await svc.call('POST', '/v1/campaigns', { body: { ...GOOD_CAMPAIGN, brandId: brand.body.id } }), 'budget_exceeded');
-    expect(snapshot('campaigns')).toEqual(funded);
+    expect(await snapshot('campaigns')).toEqual(funded);
     // A mock brand's campaign is free.
     await fund(0);
     expect((await approvedCampaign(svc)).status).toBe('approved');
@@ -325,9 +325,9 @@ describe('email, registration, ports: charged on accept through the one path', (
       expect((await svc.call('POST', `/v1/ports/${port.body.id}/documents`, { body: doc })).status).toBe(200);
     }
     await fund(2 * PRICES.portPerNumber - 1);
-    const before = snapshot('ports');
+    const before = await snapshot('ports');
     expect402(await svc.call('POST', `/v1/ports/${port.body.id}/submit`), 'payment_required');
-    expect(snapshot('ports')).toEqual(before);
+    expect(await snapshot('ports')).toEqual(before);
     expect((await svc.call('GET', `/v1/ports/${port.body.id}`)).body.status).toBe('draft');
     await fund(2 * PRICES.portPerNumber);
     expect((await svc.call('POST', `/v1/ports/${port.body.id}/submit`)).status).toBe(200);

@@ -37,12 +37,11 @@ async function missedCalls(accountId: string, from: string, n: number): Promise<
     const now = deps.clock.nowMs();
     const id = newId('call');
     await deps.uow.write(async (tx) => {
-      svc.db
-        .prepare(
-          `INSERT INTO calls (id, account_id, number_id, direction, from_number, to_number, status, started_at, ended_at, created_at, updated_at)
-           VALUES (?, ?, 'num_x', 'inbound', ?, '+14155550100', 'missed', ?, ?, ?, ?)`,
-        )
-        .run(id, accountId, from, now, now, now, now);
+      await tx.calls.insert({
+        id, accountId, numberId: 'num_x', direction: 'inbound', from, to: '+14155550100', status: 'missed', startedAt: now, answeredAt: null, endedAt: now,
+        durationSeconds: null, answeredBy: null, answeredDevice: null, outcome: null, recordingId: null, voicemailId: null, mode: 'live', origin: null, state: null, trace: [],
+        createdAt: now, updatedAt: now,
+      });
       await tx.events.emit(accountId, 'call.missed', { callId: id, from, to: '+14155550100', outcome: 'missed', endedAt: new Date(now).toISOString(), direction: 'inbound' });
     });
   }

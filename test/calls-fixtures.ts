@@ -45,11 +45,11 @@ export async function callEvents(svc: TestService, callId: string, accountId = s
 }
 
 /** A softphone device row with a fresh heartbeat (the devices API is not on this branch: straight to SQL). */
-export function seedDevice(svc: TestService, opts: { userId?: string; presence?: 'online' | 'offline'; lastSeenAt?: number | null } = {}): string {
+export async function seedDevice(svc: TestService, opts: { userId?: string; presence?: 'online' | 'offline'; lastSeenAt?: number | null } = {}): Promise<string> {
   const id = newId('dev');
-  svc.db
-    .prepare('INSERT INTO devices (id, account_id, user_id, label, presence, last_seen_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(id, svc.bootstrap.accountId, opts.userId ?? 'user-1', `desk-${id.slice(-6)}`, opts.presence ?? 'online', opts.lastSeenAt === undefined ? svc.now() : opts.lastSeenAt, svc.now());
+  await svc.sql.run(
+    'INSERT INTO devices (id, account_id, user_id, label, presence, last_seen_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    id, svc.bootstrap.accountId, opts.userId ?? 'user-1', `desk-${id.slice(-6)}`, opts.presence ?? 'online', opts.lastSeenAt === undefined ? svc.now() : opts.lastSeenAt, svc.now());
   return id;
 }
 
@@ -67,15 +67,15 @@ export async function ringDevices(svc: TestService, numberId: string, deviceIds:
 }
 
 /** A blocklist entry (the blocked-numbers API is not on this branch: straight to SQL). */
-export function seedBlock(svc: TestService, phoneNumber: string, autoSuggested = false): string {
+export async function seedBlock(svc: TestService, phoneNumber: string, autoSuggested = false): Promise<string> {
   const id = `blk_${newId('chg').slice(4)}`;
   const now = svc.now();
-  svc.db
-    .prepare('INSERT INTO blocked_numbers (id, account_id, phone_number, reason, auto_suggested, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(id, svc.bootstrap.accountId, phoneNumber, 'spam', autoSuggested ? 1 : 0, now, now);
+  await svc.sql.run(
+    'INSERT INTO blocked_numbers (id, account_id, phone_number, reason, auto_suggested, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    id, svc.bootstrap.accountId, phoneNumber, 'spam', autoSuggested ? 1 : 0, now, now);
   return id;
 }
 
-export function blockRow(svc: TestService, id: string): { blocked_call_count: number; last_blocked_at: number | null } {
-  return svc.db.prepare('SELECT blocked_call_count, last_blocked_at FROM blocked_numbers WHERE id = ?').get(id) as any;
+export async function blockRow(svc: TestService, id: string): Promise<{ blocked_call_count: number; last_blocked_at: number | null }> {
+  return (await svc.sql.get('SELECT blocked_call_count, last_blocked_at FROM blocked_numbers WHERE id = ?', id)) as any;
 }

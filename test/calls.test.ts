@@ -81,9 +81,9 @@ describe('POST /v1/sandbox/calls', () => {
 describe('call.* events and voicemail', () => {
   it('rings every dialed softphone leg once (call.ringing with its device), and the answering device is on call.completed', async () => {
     const n = await voiceNumber(svc);
-    const a = seedDevice(svc, { userId: 'alice' });
-    const b = seedDevice(svc, { userId: 'bob' });
-    const stale = seedDevice(svc, { userId: 'carol', lastSeenAt: svc.now() - 120_000 });
+    const a = await seedDevice(svc, { userId: 'alice' });
+    const b = await seedDevice(svc, { userId: 'bob' });
+    const stale = await seedDevice(svc, { userId: 'carol', lastSeenAt: svc.now() - 120_000 });
     await ringDevices(svc, n.id, [a, b, stale]);
     const call = await placeCall(svc, n.phoneNumber, { answer: { deviceId: b, afterSecs: 3, durationSecs: 10 } });
     await advance(svc, 13);
@@ -256,23 +256,23 @@ describe('the blocklist', () => {
   it('a confirmed entry rejects the call (status blocked, no call.* event) and counts it; a suggestion is not enforced', async () => {
     const n = await voiceNumber(svc);
     const spammer = '+14155550111';
-    const entry = seedBlock(svc, spammer);
+    const entry = await seedBlock(svc, spammer);
     const call = await placeCall(svc, n.phoneNumber, {}, { from: spammer });
     await svc.advanceJobs(0); // runs the steps due now (the sandbox advance takes at least 1 s)
     const c = await getCall(svc, call.id);
     expect(c).toMatchObject({ status: 'blocked', endedAt: c.startedAt });
     expect(await types(call.id)).toEqual([]);
-    expect(blockRow(svc, entry)).toEqual({ blocked_call_count: 1, last_blocked_at: Date.parse(c.startedAt) });
+    expect(await blockRow(svc, entry)).toEqual({ blocked_call_count: 1, last_blocked_at: Date.parse(c.startedAt) });
     await placeCall(svc, n.phoneNumber, {}, { from: spammer });
     await svc.advanceJobs(0); // runs the steps due now (the sandbox advance takes at least 1 s)
-    expect(blockRow(svc, entry).blocked_call_count).toBe(2);
+    expect((await blockRow(svc, entry)).blocked_call_count).toBe(2);
 
     const suggested = '+14155550112';
-    const s = seedBlock(svc, suggested, true);
+    const s = await seedBlock(svc, suggested, true);
     const ok = await placeCall(svc, n.phoneNumber, {}, { from: suggested });
     await svc.advanceJobs(0); // runs the steps due now (the sandbox advance takes at least 1 s)
     expect((await getCall(svc, ok.id)).status).toBe('ringing');
-    expect(blockRow(svc, s).blocked_call_count).toBe(0);
+    expect((await blockRow(svc, s)).blocked_call_count).toBe(0);
   });
 });
 
@@ -328,7 +328,7 @@ describe('GET /v1/calls filters, recording, transfer', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.error.details).toEqual([expect.objectContaining({ path: ['body', 'to'] })]);
 
-    const dev = seedDevice(svc, { userId: 'dana' });
+    const dev = await seedDevice(svc, { userId: 'dana' });
     const moved = await svc.call('POST', `/v1/calls/${call.id}/transfer`, { body: { to: dev } });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body).toMatchObject({ id: call.id, status: 'in_progress', answeredBy: dev, answeredDevice: dev });
@@ -358,7 +358,7 @@ describe('POST /v1/webrtc/calls', () => {
 
   it('rings the device, the callee answers, the call completes with direction outbound and the device', async () => {
     const n = await voiceNumber(svc, null);
-    const dev = seedDevice(svc, { userId: 'erin' });
+    const dev = await seedDevice(svc, { userId: 'erin' });
     const res = await svc.call('POST', '/v1/webrtc/calls', { body: { deviceId: dev, from: n.phoneNumber, to: PSTN } });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ direction: 'outbound', status: 'ringing', from: n.phoneNumber, to: PSTN, numberId: n.id });
@@ -385,7 +385,7 @@ describe('a restart mid-call', () => {
     let restarted: TestService | undefined;
     try {
       const n = await voiceNumber(own, { destinationType: 'pstn', destination: PSTN, voicemailEnabled: true });
-      const dev = seedDevice(own, { userId: 'frank' });
+      const dev = await seedDevice(own, { userId: 'frank' });
       await ringDevices(own, n.id, [dev], 10);
       const call = await placeCall(own, n.phoneNumber, { hangupAfterSecs: 20 });
       await own.advanceJobs(3); // rung (call.ringing), the wave ends at +10

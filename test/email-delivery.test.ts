@@ -228,7 +228,7 @@ describe('test-key emails (spec: Authentication 2)', () => {
     const events = await emailEvents(svc, id);
     expect(events.map((e) => e.type)).toEqual(['email.sent', 'email.sent', 'email.delivered', 'email.delivered', 'email.opened']);
     expect((await storedEmail(svc, id)).status).toBe('delivered');
-    const mailbox = svc.db.prepare('SELECT COUNT(*) AS n FROM mailbox_messages WHERE email_id = ?').get(id) as { n: number };
+    const mailbox = (await svc.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM mailbox_messages WHERE email_id = ?', id))!;
     expect(mailbox.n).toBe(0);
   });
 });

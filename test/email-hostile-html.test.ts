@@ -28,7 +28,7 @@ const RECIPIENTS = [...Array.from({ length: 49 }, (_, i) => `reader${i}@example.
 describe('hostile html (issue 23)', () => {
   it('1 MB bodies of markup left open, to 50 recipients each, are delivered by one advance while another client is answered', async () => {
     const domain = freshDomain('hostile');
-    addSendingDomain(svc, domain);
+    await addSendingDomain(svc, domain);
     const ids: string[] = [];
     for (const opener of HOSTILE_OPENERS) {
       const html = atLimit(opener);
@@ -65,9 +65,9 @@ describe('hostile html (issue 23)', () => {
       const email = await svc.call('GET', `/v1/emails/${id}`);
       expect(email.body.status, opener).toBe('delivered');
       // The text part was derived once and is kept once; the 50 mail sandbox rows hold no copy.
-      const kept = svc.db.prepare('SELECT COUNT(*) AS n FROM email_derived_texts WHERE email_id = ?').get(id) as { n: number };
+      const kept = (await svc.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM email_derived_texts WHERE email_id = ?', id))!;
       expect(kept.n, opener).toBe(1);
-      const rows = svc.db.prepare('SELECT COUNT(*) AS n, COUNT(text) AS texts, COUNT(html) AS htmls FROM mailbox_messages WHERE email_id = ?').get(id) as Record<string, number>;
+      const rows = await svc.sql.get<Record<string, number>>('SELECT COUNT(*) AS n, COUNT(text) AS texts, COUNT(html) AS htmls FROM mailbox_messages WHERE email_id = ?', id);
       expect(rows, opener).toEqual({ n: 50, texts: 0, htmls: 0 });
       const events = await svc.call('GET', `/v1/emails/${id}/events`);
       expect(events.body.data.find((e: any) => e.type === 'email.clicked')?.url, opener).toBe(SIMULATOR_DEFAULT_CLICK_URL);
@@ -97,19 +97,18 @@ describe('the mail sandbox text part, kept once per email', () => {
       ['ann@example.com', 'Hello & welcome\nBye'],
       ['bob@example.com', 'Hello & welcome\nBye'],
     ]);
-    const kept = svc.db.prepare('SELECT COUNT(*) AS n FROM email_derived_texts WHERE email_id = ?').get(id) as { n: number };
+    const kept = (await svc.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM email_derived_texts WHERE email_id = ?', id))!;
     expect(kept.n).toBe(1);
   });
 
   it('keeps showing the body a row written before it was kept once (its own copy)', async () => {
     const { id: accountId, headers } = await newAccount(svc, 'Older rows');
     const id = await acceptEmail(svc, { accountId, to: ['old@example.com'], html: '<p>now</p>', text: 'now' });
-    svc.db
-      .prepare(
-        `INSERT INTO mailbox_messages (id, account_id, email_id, to_address, from_header, subject, text, html, tags, delivered_at)
-         VALUES ('mbx_before', ?, ?, 'old@example.com', 'Shop <a@b.example>', 'Old', 'as copied', '<p>as copied</p>', '[]', ?)`,
-      )
-      .run(accountId, id, svc.now());
+    await svc.sql.run(
+      `INSERT INTO mailbox_messages (id, account_id, email_id, to_address, from_header, subject, text, html, tags, delivered_at)
+       VALUES ('mbx_before', ?, ?, ?, ?, 'Old', 'as copied', '<p>as copied</p>', '[]', ?)`,
+      accountId, id, 'old@example.com', 'Shop <a@b.example>', svc.now(),
+    );
     const box = await svc.call('GET', '/v1/sandbox/mailbox', { headers });
     expect(box.body.data).toHaveLength(1);
     expect(box.body.data[0]).toMatchObject({ id: 'mbx_before', text: 'as copied', html: '<p>as copied</p>' });

@@ -301,7 +301,7 @@ describe('end to end through POST /v1/emails', () => {
   it('a live send lands in the mail sandbox and a held mailbox request is released by it; a test-key send only emits events', async () => {
     const { accountId, headers } = await freshAccount('Accept Co');
     const domain = freshDomain('e2e');
-    addSendingDomain(svc, domain, 'verified', accountId);
+    await addSendingDomain(svc, domain, 'verified', accountId);
     const head = (await mailbox('?after=now', headers)).body.cursor;
     const held = mailbox(`?after=${head}&wait=20`, headers);
     const sent = await svc.call('POST', '/v1/emails', {

@@ -20,7 +20,7 @@ let FROM: string;
 beforeAll(async () => {
   svc = await startTestService();
   domain = freshDomain();
-  addSendingDomain(svc, domain);
+  await addSendingDomain(svc, domain);
   FROM = `noreply@${domain}`;
 });
 afterAll(async () => {
@@ -37,11 +37,11 @@ async function accepted(body: unknown, o: Opts = {}): Promise<any> {
 const paths = (res: { body: any }): unknown[] => (res.body?.error?.details ?? []).map((d: { path: unknown }) => d.path);
 const addresses = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}@example.com`);
 const chargesFor = async (accountId: string, emailId: string) => (await svc.deps.uow.write((tx) => chargesOf(tx, accountId))).filter((c) => c.ref === emailId);
-const emailRows = (where: string, ...params: unknown[]) =>
-  (svc.db.prepare(`SELECT COUNT(*) AS n FROM emails WHERE ${where}`).get(...params) as { n: number }).n;
+const emailRows = async (where: string, ...params: unknown[]) =>
+  (await svc.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM emails WHERE ${where}`, ...params))!.n;
 /** The deliver job was scheduled: still waiting, or already run (its recipients moved on). */
 async function deliveryScheduled(emailId: string): Promise<boolean> {
-  const job = svc.db.prepare('SELECT 1 FROM jobs WHERE kind = ? AND payload LIKE ?').get(EMAIL_DELIVER_JOB, `%${emailId}%`);
+  const job = await svc.sql.get('SELECT 1 FROM jobs WHERE kind = ? AND payload LIKE ?', EMAIL_DELIVER_JOB, `%${emailId}%`);
   if (job) return true;
   return (await svc.deps.uow.read(async (tx) => await tx.emails.recipients(emailId))).some((r) => r.status !== 'queued' && r.status !== 'suppressed');
 }
@@ -106,9 +106,9 @@ describe('POST /v1/emails accepts (201)', () => {
 describe('POST /v1/emails body rules (400 validation_error, every failure at once)', () => {
   it('refuses a malformed from on ["body","from"] and stores nothing', async () => {
     for (const from of ['not-an-address', `Jane <noreply@${domain}`, `a@${domain}, b@${domain}`, `Jane@Work <a@${domain}>`, `noreply@${domain}\r\nBcc: x@y.com`]) {
-      const before = emailRows('account_id = ?', svc.bootstrap.accountId);
+      const before = await emailRows('account_id = ?', svc.bootstrap.accountId);
       expectError(await send(emailBody(from)), 400, 'validation_error', ['body', 'from']);
-      expect(emailRows('account_id = ?', svc.bootstrap.accountId)).toBe(before);
+      expect(await emailRows('account_id = ?', svc.bootstrap.accountId)).toBe(before);
     }
   });
 
@@ -205,7 +205,7 @@ describe('POST /v1/emails sending domain (contract §8: 409 unless verified)', (
   for (const status of ['pending', 'failed', 'degraded'] as const) {
     it(`refuses a ${status} domain with 409 saying so`, async () => {
       const d = freshDomain(status);
-      addSendingDomain(svc, d, status);
+      await addSendingDomain(svc, d, status);
       const res = await send(emailBody(`Acme <hi@${d}>`));
       expectError(res, 409, 'conflict', ['body', 'from']);
       expect(res.body.error.message).toContain(status);
@@ -219,7 +219,7 @@ describe('POST /v1/emails sending domain (contract §8: 409 unless verified)', (
     expect(missing.body.error.message).toContain('POST /v1/domains');
     const other = await newAccount(svc);
     const theirs = freshDomain('theirs');
-    addSendingDomain(svc, theirs, 'verified', other.id);
+    await addSendingDomain(svc, theirs, 'verified', other.id);
     expectError(await send(emailBody(`hi@${theirs}`)), 409, 'conflict', ['body', 'from']);
     // …which its owner can send from.
     await accepted(emailBody(`hi@${theirs}`), { headers: other.headers });
@@ -242,11 +242,11 @@ describe('POST /v1/emails Idempotency-Key (spec: Global conventions 7)', () => {
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
-    expect(emailRows('account_id = ? AND external_ref = ?', svc.bootstrap.accountId, key)).toBe(1);
+    expect(await emailRows('account_id = ? AND external_ref = ?', svc.bootstrap.accountId, key)).toBe(1);
     expect(await chargesFor(svc.bootstrap.accountId, first.body.id)).toHaveLength(1);
     // Another body under the same key is a conflict, and sends nothing.
     expectError(await send({ ...body, subject: 'changed' }, { headers: { 'idempotency-key': key } }), 409, 'conflict');
-    expect(emailRows('account_id = ? AND external_ref = ?', svc.bootstrap.accountId, key)).toBe(1);
+    expect(await emailRows('account_id = ? AND external_ref = ?', svc.bootstrap.accountId, key)).toBe(1);
   });
 
   it('leaves the key free after a refused send, so the corrected retry goes through', async () => {
@@ -302,7 +302,7 @@ describe('POST /v1/emails complaint-rate pause (spec: Limits; contract §8: 403)
   async function accountWithHistory(delivered: number, complained: number, o: { ageMs?: number; mode?: 'live' | 'test' } = {}) {
     const acct = await newAccount(svc, 'Complaint window');
     const d = freshDomain('pause');
-    const domainId = addSendingDomain(svc, d, 'verified', acct.id);
+    const domainId = await addSendingDomain(svc, d, 'verified', acct.id);
     const at = svc.now() - (o.ageMs ?? DAY_MS);
     // The history goes through the mail server's own outcome path (applyOutcome), so the counters the
     // pause reads are the ones real deliveries and complaints keep.
@@ -332,7 +332,7 @@ describe('POST /v1/emails complaint-rate pause (spec: Limits; contract §8: 403)
     expect(res.body.error.message).toContain('0.20 %');
     // The pause is the account's: a test key is refused too (only live deliveries are counted).
     expectError(await send(emailBody(a.from), { headers: a.headers, key: svc.bootstrap.testKey }), 403, 'forbidden');
-    expect(emailRows('account_id = ?', a.id)).toBe(1); // only the seeded one
+    expect(await emailRows('account_id = ?', a.id)).toBe(1); // only the seeded one
   });
 
   it(`does not pause before ${COMPLAINT_PAUSE.minDelivered} were delivered, whatever the rate`, async () => {
@@ -363,7 +363,7 @@ describe('GET /v1/emails/{id} and GET /v1/emails', () => {
   it('lists the account’s emails newest first, keyset-paged, filtered by status', async () => {
     const acct = await newAccount(svc, 'Lister');
     const d = freshDomain('list');
-    addSendingDomain(svc, d, 'verified', acct.id);
+    await addSendingDomain(svc, d, 'verified', acct.id);
     await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId: acct.id, address: 'nobody@example.com', reason: 'hard_bounce', emailId: null, createdAt: svc.now() }));
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {

@@ -64,7 +64,7 @@ describe('DELETE /v1/email-suppressions/{address}', () => {
       ['bob@example.com', 'hard_bounce'],
     ]);
     const d = freshDomain('supp');
-    addSendingDomain(svc, d, 'verified', acct.id);
+    await addSendingDomain(svc, d, 'verified', acct.id);
     const before = await svc.call('POST', '/v1/emails', { body: emailBody(`hi@${d}`, { to: 'Jane+News@Example.com' }), headers: acct.headers });
     expect(before.status).toBe(201);
     expect(before.body.recipients[0].status).toBe('suppressed');

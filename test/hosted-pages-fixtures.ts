@@ -34,7 +34,7 @@ export async function createBrand(svc: TestService, b: BrandInput = {}): Promise
     expect(d.status, d.text).toBe(200);
   }
   // The API never makes a draft brand by itself; the status is the only thing set by hand.
-  if (status === 'draft') svc.db.prepare("UPDATE brands SET status = 'draft' WHERE id = ?").run(brand.id);
+  if (status === 'draft') await svc.sql.run("UPDATE brands SET status = 'draft' WHERE id = ?", brand.id);
   if (b.pageConfig !== undefined || b.compliancePages !== undefined) {
     const patched = await svc.call('PATCH', `/v1/brands/${brand.id}`, { headers, body: { pageConfig: b.pageConfig, compliancePages: b.compliancePages } });
     expect(patched.status, patched.text).toBe(200);

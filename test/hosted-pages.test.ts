@@ -133,7 +133,7 @@ describe('GET /p/{brandId}/opt-in', () => {
       expect(patched.body.error.details.map((d: { path: string[] }) => d.path.join('.'))).toEqual(['body.pageConfig.logoUrl']);
       expect((await svc.call('GET', `/v1/brands/${id}`)).body.pageConfig).toBeNull();
       // The render-time check is kept: a value stored before the save-time check is still left out.
-      svc.db.prepare('UPDATE brands SET page_config = ? WHERE id = ?').run(JSON.stringify({ logoUrl }), id);
+      await svc.sql.run('UPDATE brands SET page_config = ? WHERE id = ?', JSON.stringify({ logoUrl }), id);
       const page = await get(`/p/${id}/opt-in`);
       expect(page.text).not.toContain('<img');
       expect(page.headers['content-security-policy']).toContain("img-src 'none'");

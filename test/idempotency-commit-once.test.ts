@@ -1,6 +1,4 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { startTestService, type TestService } from './helpers/service.js';
 
 // Sends are group-committed and hold no idempotency row before they run (COMMITS_ONCE): the key is
@@ -17,14 +15,7 @@ describe('idempotency on a send that commits once', () => {
   });
   afterAll(async () => svc.stop());
 
-  const storedWithBody = (text: string) => {
-    const db = new Database(join(svc.dataDir, 'svc.db'), { readonly: true });
-    try {
-      return (db.prepare('SELECT COUNT(*) AS n FROM messages WHERE body = ?').get(text) as { n: number }).n;
-    } finally {
-      db.close();
-    }
-  };
+  const storedWithBody = async (text: string) => (await svc.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM messages WHERE body = ?', text))!.n;
   const send = (body: unknown, key: string) => svc.call('POST', '/v1/messages', { body, key: svc.bootstrap.testKey, headers: { 'idempotency-key': key } });
 
   it('twenty concurrent sends with one key create one message; the other nineteen replay it', async () => {
@@ -39,7 +30,7 @@ describe('idempotency on a send that commits once', () => {
       expect(a.body.id).toBe(originals[0]!.body.id);
     }
     expect(answers.filter((a) => a.headers['idempotent-replayed'] === 'true')).toHaveLength(19);
-    expect(storedWithBody('one of twenty')).toBe(1);
+    expect(await storedWithBody('one of twenty')).toBe(1);
     // Once it is done, the same key and body replay it.
     const replay = await send(body, 'same-key-20');
     expect(replay.status).toBe(201);
@@ -53,12 +44,12 @@ describe('idempotency on a send that commits once', () => {
     const [badAnswer, ...goodAnswers] = await Promise.all([bad, ...good]);
     expect(goodAnswers.map((a) => a.status)).toEqual(Array(9).fill(201));
     expect(badAnswer).toMatchObject({ status: 400, body: { error: { code: 'validation_error' } } });
-    expect(storedWithBody('not my number')).toBe(0);
+    expect(await storedWithBody('not my number')).toBe(0);
     // The key was not spent on the refused request: a corrected retry with it is sent.
     const corrected = await send({ from, to: '+14155550112', body: 'now from my number' }, 'batch-bad');
     expect(corrected.status).toBe(201);
     expect(corrected.headers['idempotent-replayed']).toBeUndefined();
-    expect(storedWithBody('now from my number')).toBe(1);
+    expect(await storedWithBody('now from my number')).toBe(1);
   });
 
   it('the same key with another body is a 409 and sends nothing', async () => {
@@ -66,6 +57,6 @@ describe('idempotency on a send that commits once', () => {
     const other = await send({ from, to: '+14155550113', body: 'second body' }, 'reuse-key');
     expect(other).toMatchObject({ status: 409, body: { error: { code: 'conflict' } } });
     expect(other.body.error.message).toContain('different request body');
-    expect(storedWithBody('second body')).toBe(0);
+    expect(await storedWithBody('second body')).toBe(0);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import Database from 'better-sqlite3';
+import { itOnSqlite } from './helpers/engines.js';
 import { join } from 'node:path';
 import { startTestService, type TestService } from './helpers/service.js';
 
@@ -26,21 +26,16 @@ describe('idempotent replays never carry secrets', () => {
     const replayWh = await svc.call('POST', '/v1/webhooks', { body: { url: 'https://hooks.example.com/x' }, headers: { 'idempotency-key': 'secret-w' } });
     expect(replayWh.body).toMatchObject({ id: wh.body.id, secret: null });
 
-    const db = new Database(join(svc.dataDir, 'svc.db'), { readonly: true });
-    try {
-      const stored = (db.prepare('SELECT body FROM idempotency_keys').all() as Array<{ body: string | null }>).map((r) => r.body ?? '').join('\n');
-      expect(stored).not.toContain(key.body.key);
-      expect(stored).not.toContain(wh.body.secret);
-      expect(stored).not.toContain(rotated.body.secret);
-      expect(stored).toContain(key.body.id);
-    } finally {
-      db.close();
-    }
+    const stored = (await svc.sql.all<{ body: string | null }>('SELECT body FROM idempotency_keys')).map((r) => r.body ?? '').join('\n');
+    expect(stored).not.toContain(key.body.key);
+    expect(stored).not.toContain(wh.body.secret);
+    expect(stored).not.toContain(rotated.body.secret);
+    expect(stored).toContain(key.body.id);
   });
 });
 
 describe('the database files', () => {
-  it('are readable by their owner only (they hold webhook secrets)', async () => {
+  itOnSqlite('are readable by their owner only (they hold webhook secrets)', async () => {
     const { statSync, existsSync } = await import('node:fs');
     const svc = await startTestService();
     try {

@@ -8,7 +8,7 @@ import { UnsupportedSchemaError } from '../src/server/storage/storage-errors.js'
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../src/server/storage/postgres/migrations.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
 import { startTestService, type TestService } from './helpers/service.js';
-import { liveNumber } from './messages-fixtures.js';
+import { buy, liveNumber } from './messages-fixtures.js';
 
 // Issue 26: the service on the PostgreSQL engine (`store: postgres://…`), end to end over HTTP,
 // against a throwaway server (test/helpers/postgres.ts).
@@ -90,6 +90,45 @@ describe('the service on PostgreSQL', () => {
       expect(await query(shared, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(PG_MIGRATIONS.map((m) => ({ version: m.version })));
     } finally {
       await a.stop();
+      await b.stop();
+    }
+  });
+
+  it('a greeting uploaded through one replica is served by another on the same database, from the database', async () => {
+    const a = svc;
+    const b = await startTestService({ store: url });
+    try {
+      const n = { body: await buy(a, { areaCode: '206' }) };
+      const mp3 = Buffer.concat([Buffer.from('ID3'), Buffer.alloc(4096, 7)]);
+      const upload = (through: TestService, bytes: Buffer) =>
+        through.call('PUT', `/v1/numbers/${n.body.id}/voicemail-greeting`, { rawBody: bytes, headers: { 'content-type': 'audio/mpeg' } });
+      const first = await upload(a, mp3);
+      expect(first.status, first.text).toBe(200);
+      const name = new URL(first.body.greetingAudioUrl).pathname.split('/').pop()!;
+      const servedBy = async (s: TestService, media: string) => {
+        const res = await fetch(`${s.baseUrl}/media/${media}`);
+        return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
+      };
+      expect(await servedBy(b, name)).toEqual({ status: 200, type: 'audio/mpeg', bytes: mp3 });
+      // In the database, with its owner, type and size; nothing in either data directory.
+      expect(await query(url, 'SELECT account_id, content_type, size FROM media WHERE name = $1', [name])).toEqual([
+        { account_id: a.bootstrap.accountId, content_type: 'audio/mpeg', size: mp3.length },
+      ]);
+      expect(existsSync(join(a.dataDir, 'media'))).toBe(false);
+      expect(existsSync(join(b.dataDir, 'media'))).toBe(false);
+      // A new upload through the other replica replaces it for both: the old name is gone everywhere.
+      const second = await upload(b, Buffer.concat([Buffer.from('ID3'), Buffer.alloc(16, 1)]));
+      expect(second.status, second.text).toBe(200);
+      expect((await servedBy(a, name)).status).toBe(404);
+      expect((await servedBy(b, name)).status).toBe(404);
+      const secondName = new URL(second.body.greetingAudioUrl).pathname.split('/').pop()!;
+      expect((await servedBy(a, secondName)).status).toBe(200);
+      // The bound is the same as on SQLite (5 MB): a larger one is refused and nothing is stored.
+      const before = await query(url, 'SELECT name FROM media');
+      const big = await upload(a, Buffer.concat([Buffer.from('ID3'), Buffer.alloc(5 * 1024 * 1024, 1)]));
+      expect(big.status).toBe(400);
+      expect(await query(url, 'SELECT name FROM media')).toEqual(before);
+    } finally {
       await b.stop();
     }
   });

@@ -38,7 +38,7 @@ describe('the outbox', () => {
 
     await svc.deps.uow.write(async (tx) => {
       await tx.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-      const rows = svc.db.prepare('SELECT status, attempt FROM webhook_deliveries WHERE endpoint_id = ?').all(ep.id);
+      const rows = (await tx.webhookDeliveries.list(ep.id, { since: 0, limit: 10 })).data.map((d) => ({ status: d.status, attempt: d.attempt }));
       expect(rows).toEqual([{ status: 'pending', attempt: 0 }]); // visible inside the same transaction
     });
     await svc.flushWebhooks();

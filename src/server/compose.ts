@@ -35,7 +35,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // 1. Storage: the engine the caller opened (main.ts: SQLite in the data directory, or PostgreSQL)
   // and the domain's unit of work over it. Media names are read once, to serve what the database records.
   const greetings = await store.read(async (r) => await r.routes.greetingMediaNames());
-  const media = options.mediaDir ? new FileMediaStore(options.mediaDir, greetings) : new MemoryMediaStore();
+  const media = store.mediaStore?.() ?? (options.mediaDir ? new FileMediaStore(options.mediaDir, greetings) : new MemoryMediaStore());
   // The thunk resolves once `domain` exists, before any transaction can run.
   // eslint-disable-next-line prefer-const
   let domain: DomainDeps;

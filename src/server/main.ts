@@ -74,10 +74,11 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-import { DB_FILE, MEDIA_DIR, PID_FILE, WORKER_PID_FILE, type ServiceRole } from '../api/values/local-service.js';
+import { DB_FILE, MEDIA_DIR, PID_FILE, STORE_FILE, WORKER_PID_FILE, type ServiceRole } from '../api/values/local-service.js';
 import { partInUse } from './storage/sqlite/data-dir-lock.js';
 import { settleCutAdvance, startWorkerLink } from './worker-link.js';
 import { readBootstrap } from '../config/bootstrap.js';
+import { redactStoreUrl } from './storage/store-url.js';
 import { SqliteStore } from './storage/sqlite/store.js';
 import type { Store } from './storage/store.js';
 
@@ -109,8 +110,16 @@ async function openStore(opts: StartOptions): Promise<{ store: Store; db: Db | u
   return { store: await postgres.openPgStore(opts.store, { poolSize: opts.poolSize, guardOutsideCalls: opts.guardOutsideCalls, heartbeatMs: opts.heartbeatMs }), db: undefined };
 }
 
+/** Says in the data directory which engine holds its data (STORE_FILE), for the CLI's snapshot and reset. */
+function recordEngine(opts: StartOptions): void {
+  const file = join(opts.dataDir, STORE_FILE);
+  if (opts.store === undefined) rmSync(file, { force: true });
+  else writeFileSync(file, `${JSON.stringify({ engine: 'postgres', url: redactStoreUrl(opts.store) })}\n`, { mode: 0o600 });
+}
+
 async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<RunningService> {
   const { store, db } = await openStore(opts);
+  recordEngine(opts);
   const savedClock = await store.read(async (r) => await r.serviceState.get<SavedClock>(CLOCK_STATE_KEY));
   const clock = restoreClock(opts.clock, savedClock);
   // contract §1, issue 15: the clock is in the database from the first start, not only after an

@@ -29,7 +29,7 @@ export async function markResetPoint(service: RunningService): Promise<ServiceRe
         await store.exclusive(() => point.restore());
         // Media uploaded since the point go (the restored database no longer names them), and long
         // polls held across the reset answer now rather than into the next test.
-        deps.media.keepOnly(await store.read(async (r) => await r.routes.greetingMediaNames()));
+        await deps.media.keepOnly(await store.read(async (r) => await r.routes.greetingMediaNames()));
         deps.events.rewound();
         rewind(service, clock);
         // The profile as it was, an empty log and fresh counters: the same test meets the same faults.

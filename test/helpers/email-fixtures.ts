@@ -73,16 +73,14 @@ let counter = 0;
 export const freshDomain = (label = 'mail'): string => `${label}-${process.pid}-${++counter}.acme-test.example`;
 
 /** Inserts a sending domain for `accountId` (default: the bootstrap account) in `status`; returns its id. */
-export function addSendingDomain(svc: TestService, domain: string, status: DomainStatus = 'verified', accountId = svc.bootstrap.accountId): string {
+export async function addSendingDomain(svc: TestService, domain: string, status: DomainStatus = 'verified', accountId = svc.bootstrap.accountId): Promise<string> {
   const id = `dom_${randomUUID().replace(/-/g, '')}`;
   const now = svc.now();
   const verified = status === 'verified' || status === 'degraded';
-  svc.db
-    .prepare(
-      `INSERT INTO sending_domains (id, account_id, domain, status, records, ever_verified, created_at, verified_at, last_checked_at, updated_at)
-       VALUES (?, ?, ?, ?, '[]', ?, ?, ?, ?, ?)`,
-    )
-    .run(id, accountId, domain.toLowerCase(), status, verified ? 1 : 0, now, verified ? now : null, now, now);
+  await svc.sql.run(
+    `INSERT INTO sending_domains (id, account_id, domain, status, records, ever_verified, created_at, verified_at, last_checked_at, updated_at)
+     VALUES (?, ?, ?, ?, '[]', ?, ?, ?, ?, ?)`,
+    id, accountId, domain.toLowerCase(), status, verified ? 1 : 0, now, verified ? now : null, now, now);
   return id;
 }
 
@@ -121,12 +119,12 @@ export interface FixtureEmail {
 const domains = new Map<string, { id: string; domain: string }>();
 
 /** The account's verified sending domain for acceptEmail (one per service and account). */
-function fixtureDomain(svc: TestService, accountId: string): { id: string; domain: string } {
+async function fixtureDomain(svc: TestService, accountId: string): Promise<{ id: string; domain: string }> {
   const key = `${svc.baseUrl} ${accountId}`;
   let d = domains.get(key);
   if (!d) {
     const domain = freshDomain('delivery');
-    domains.set(key, (d = { id: addSendingDomain(svc, domain, 'verified', accountId), domain }));
+    domains.set(key, (d = { id: await addSendingDomain(svc, domain, 'verified', accountId), domain }));
   }
   return d;
 }
@@ -134,7 +132,7 @@ function fixtureDomain(svc: TestService, accountId: string): { id: string; domai
 /** Accepts an email (`queued`) and schedules its handover now; returns its id. */
 export async function acceptEmail(svc: TestService, e: FixtureEmail): Promise<string> {
   const accountId = e.accountId ?? svc.bootstrap.accountId;
-  const domain = fixtureDomain(svc, accountId);
+  const domain = await fixtureDomain(svc, accountId);
   const id = newId('eml');
   const now = svc.now();
   const suppressed = new Set((e.suppressed ?? []).map((a) => a.toLowerCase()));

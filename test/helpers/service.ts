@@ -1,12 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startService, type RunningService, type StartOptions } from '../../src/server/main.js';
 import { startPostgres, type PostgresServer } from './postgres.js';
+import { startReplicaProxy, type ReplicaProxy } from './replicas.js';
+import { postgresTestSql, sqliteTestSql, type TestSql } from './test-sql.js';
 
 export interface TestService extends RunningService {
   dataDir: string;
+  /** The PostgreSQL database's URL when the service runs on one; undefined on SQLite. */
+  storeUrl: string | undefined;
+  /** SQL on the service's database, on either engine (test/helpers/test-sql.ts). */
+  sql: TestSql;
   /** A raw HTTP call on loopback; `key` defaults to the bootstrap live key, `null` sends none. */
   call(method: string, path: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string>; rawBody?: string | Buffer }): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: any; text: string }>;
   stop(): Promise<void>;
@@ -37,11 +43,43 @@ let postgresForRun: Promise<PostgresServer> | undefined;
 /** A data directory's database: a service restarted on the same directory finds its data again. */
 const databaseOf = new Map<string, string>();
 async function storeForTestService(dataDir: string): Promise<string | undefined> {
-  if (process.env.SVC_TEST_STORE !== 'postgres') return undefined;
+  if (process.env.SVC_TEST_STORE !== 'postgres' && replicaCount() === 1) return undefined;
   const server = await (postgresForRun ??= startPostgres());
   let url = databaseOf.get(dataDir);
   if (!url) databaseOf.set(dataDir, (url = server.url(await server.createDatabase())));
   return url;
+}
+
+/**
+ * SVC_TEST_REPLICAS=N (N >= 2; issue 26) runs each test service as N replicas on one PostgreSQL
+ * database (SVC_TEST_STORE=postgres is then implied), each with a data directory of its own holding
+ * the first one's bootstrap.json, and `baseUrl` is a loopback proxy that sends each request to the
+ * next replica in turn (./replicas.ts). `deps`, `advanceJobs`, `flushWebhooks` and `now` are the
+ * first replica's. Not part of CI yet: the scheduler's claims and one database clock are needed first.
+ */
+function replicaCount(): number {
+  const n = Number(process.env.SVC_TEST_REPLICAS ?? '1');
+  if (!Number.isInteger(n) || n < 1) throw new Error(`SVC_TEST_REPLICAS=${process.env.SVC_TEST_REPLICAS}: give a whole number, 1 or more`);
+  return n;
+}
+/** The extra replicas' data directories, by the first one's (a restarted service finds them again). */
+const replicaDirsOf = new Map<string, string[]>();
+
+async function startReplicas(first: RunningService, dataDir: string, opts: Partial<StartOptions>, store: string): Promise<{ proxy: ReplicaProxy; others: RunningService[]; dirs: string[] }> {
+  let dirs = replicaDirsOf.get(dataDir);
+  if (!dirs) replicaDirsOf.set(dataDir, (dirs = Array.from({ length: replicaCount() - 1 }, () => mkdtempSync(join(tmpdir(), 'svc-test-replica-')))));
+  const others: RunningService[] = [];
+  try {
+    for (const dir of dirs) {
+      // The first replica's keys: a replica on a bootstrapped database makes none of its own.
+      if (existsSync(join(dataDir, 'bootstrap.json'))) copyFileSync(join(dataDir, 'bootstrap.json'), join(dir, 'bootstrap.json'));
+      others.push(await startService({ host: '127.0.0.1', port: 0, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts, dataDir: dir, store }));
+    }
+    return { proxy: await startReplicaProxy([first.baseUrl, ...others.map((o) => o.baseUrl)]), others, dirs };
+  } catch (err) {
+    for (const o of others) await o.close();
+    throw err;
+  }
 }
 
 /** The real local service on 127.0.0.1, port 0, a temp SQLite file (or `store`: a PostgreSQL database) and (by default) a manual clock. */
@@ -49,6 +87,8 @@ export async function startTestService(opts: Partial<StartOptions> = {}): Promis
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
   const store = opts.store ?? (await storeForTestService(dataDir));
   const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts, ...(store ? { store } : {}) });
+  const replicas = store && replicaCount() > 1 ? await startReplicas(svc, dataDir, opts, store) : undefined;
+  const baseUrl = replicas?.proxy.baseUrl ?? svc.baseUrl;
   const call: TestService['call'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     const key = o.key === undefined ? svc.bootstrap.liveKey : o.key;
@@ -58,7 +98,7 @@ export async function startTestService(opts: Partial<StartOptions> = {}): Promis
       body = JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const res = await request(`${svc.baseUrl}${path}`, { method: method as 'GET', headers, body });
+    const res = await request(`${baseUrl}${path}`, { method: method as 'GET', headers, body });
     const text = await res.body.text();
     let parsed: unknown = undefined;
     try {
@@ -70,14 +110,22 @@ export async function startTestService(opts: Partial<StartOptions> = {}): Promis
   };
   // The running service's own properties, getters kept as getters (`db` throws on PostgreSQL when read).
   const base = Object.defineProperties({}, Object.getOwnPropertyDescriptors(svc)) as RunningService;
+  const sql = store ? postgresTestSql(store) : sqliteTestSql(() => svc.db);
+  if (replicas) Object.defineProperty(base, 'baseUrl', { value: baseUrl, enumerable: true });
   return Object.assign(base, {
     dataDir,
+    storeUrl: store,
+    sql,
     call,
     flushWebhooks: () => svc.deps.webhooks.flush(),
     now: () => svc.deps.clock.nowMs(),
     advanceJobs: async (seconds) => void (await svc.deps.scheduler.advance(seconds)),
     async stop() {
+      await sql.close();
+      await replicas?.proxy.close();
+      for (const other of replicas?.others ?? []) await other.close();
       await svc.close();
+      if (!opts.dataDir) for (const dir of replicas?.dirs ?? []) rmSync(dir, { recursive: true, force: true });
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   } satisfies Omit<TestService, keyof RunningService>);

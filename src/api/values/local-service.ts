@@ -27,6 +27,13 @@ export const WORKER_PID_FILE = 'worker.json';
 /** The service's SQLite file and its media folder, in the data directory (contract §1). */
 export const DB_FILE = 'svc.db';
 export const MEDIA_DIR = 'media';
+/**
+ * issue 26: written by a service started on PostgreSQL (`{engine, url}`, the URL's password
+ * redacted), removed by one started on SQLite: `svc server snapshot save|load` and `reset` read it
+ * to refuse, with PostgreSQL's own commands, what they do to the SQLite file.
+ */
+export const STORE_FILE = 'store.json';
+
 /** issue 15: `svc server snapshot save NAME` writes DATA/snapshots/NAME.db (and NAME.media/). */
 export const SNAPSHOTS_DIR = 'snapshots';
 

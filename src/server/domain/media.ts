@@ -35,10 +35,10 @@ export function audioMatchesType(bytes: Buffer, contentType: string): boolean {
 }
 
 /** A public media file and how to serve it; an unknown name is `not_found`. Service-wide: no actor. */
-export function readMedia(deps: { media: MediaStore }, name: string): { bytes: Buffer; contentType: string } {
+export async function readMedia(deps: { media: MediaStore }, name: string): Promise<{ bytes: Buffer; contentType: string }> {
   const ext = name.slice(name.lastIndexOf('.') + 1);
   const contentType = TYPE_BY_EXTENSION[ext];
-  const bytes = contentType ? deps.media.get(name) : undefined;
+  const bytes = contentType ? await deps.media.get(name) : undefined;
   if (!bytes || !contentType) throw notFound('media');
   return { bytes, contentType };
 }

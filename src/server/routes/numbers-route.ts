@@ -134,7 +134,7 @@ export function numberRouteRoutes(app: FastifyInstance, deps: ServiceDeps): void
       } as never,
     },
     async (req: FastifyRequest<{ Params: { name: string } }>, reply) => {
-      const file = readMedia(deps, req.params.name);
+      const file = await readMedia(deps, req.params.name);
       // A name is never reused: what it names never changes.
       return reply.type(file.contentType).header('Cache-Control', 'public, max-age=31536000, immutable').send(file.bytes);
     },

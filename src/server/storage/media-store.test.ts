@@ -22,40 +22,40 @@ function mediaDir(): string {
 }
 
 describe('FileMediaStore', () => {
-  it('serves the names the database records and those it writes, not other files in its folder', () => {
+  it('serves the names the database records and those it writes, not other files in its folder', async () => {
     const dir = mediaDir();
     writeFileSync(join(dir, 'greeting_recorded.mp3'), 'recorded');
     writeFileSync(join(dir, 'greeting_stray.mp3'), 'in the folder, named by no row');
     const store = new FileMediaStore(dir, ['greeting_recorded.mp3']);
-    expect(store.get('greeting_recorded.mp3')?.toString()).toBe('recorded');
-    expect(store.get('greeting_stray.mp3')).toBeUndefined();
+    expect((await store.get('greeting_recorded.mp3'))?.toString()).toBe('recorded');
+    expect(await store.get('greeting_stray.mp3')).toBeUndefined();
 
-    store.put('greeting_new.wav', Buffer.from('new'));
-    expect(store.get('greeting_new.wav')?.toString()).toBe('new');
-    store.delete('greeting_recorded.mp3');
-    expect(store.get('greeting_recorded.mp3')).toBeUndefined();
+    await store.put('greeting_new.wav', Buffer.from('new'));
+    expect((await store.get('greeting_new.wav'))?.toString()).toBe('new');
+    await store.delete('greeting_recorded.mp3');
+    expect(await store.get('greeting_recorded.mp3')).toBeUndefined();
     // Written again under a deleted name: served again (the domain never reuses one, but the set follows the writes).
-    store.put('greeting_recorded.mp3', Buffer.from('again'));
-    expect(store.get('greeting_recorded.mp3')?.toString()).toBe('again');
+    await store.put('greeting_recorded.mp3', Buffer.from('again'));
+    expect((await store.get('greeting_recorded.mp3'))?.toString()).toBe('again');
   });
 
-  it('never follows a symbolic link, even under a recorded name', () => {
+  it('never follows a symbolic link, even under a recorded name', async () => {
     const dir = mediaDir();
     const secret = join(dir, '..', 'bootstrap.json');
     writeFileSync(secret, '{"liveKey":"sk_live_secret"}');
     symlinkSync(secret, join(dir, 'greeting_link.wav'));
     symlinkSync('/etc/passwd', join(dir, 'greeting_passwd.wav'));
     const store = new FileMediaStore(dir, ['greeting_link.wav', 'greeting_passwd.wav']);
-    expect(store.get('greeting_link.wav')).toBeUndefined();
-    expect(store.get('greeting_passwd.wav')).toBeUndefined();
+    expect(await store.get('greeting_link.wav')).toBeUndefined();
+    expect(await store.get('greeting_passwd.wav')).toBeUndefined();
   });
 
-  it('serves no FIFO (without blocking on it) and no directory under a recorded name', () => {
+  it('serves no FIFO (without blocking on it) and no directory under a recorded name', async () => {
     const dir = mediaDir();
     execFileSync('mkfifo', [join(dir, 'greeting_fifo.wav')]);
     mkdirSync(join(dir, 'greeting_dir.wav'));
     const store = new FileMediaStore(dir, ['greeting_fifo.wav', 'greeting_dir.wav']);
-    expect(store.get('greeting_fifo.wav')).toBeUndefined();
-    expect(store.get('greeting_dir.wav')).toBeUndefined();
+    expect(await store.get('greeting_fifo.wav')).toBeUndefined();
+    expect(await store.get('greeting_dir.wav')).toBeUndefined();
   });
 });

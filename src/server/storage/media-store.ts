@@ -3,24 +3,36 @@ import { join } from 'node:path';
 
 /**
  * Media files the service serves without auth under `/media/<name>` (contract §5: voicemail
- * greetings; recordings and voicemail audio later). Names are minted by the domain and never
- * contain a path. On disk beside the database (contract §1: media files beside it); in memory for
- * tests on a `:memory:` database.
+ * greetings; call recordings and voicemail audio are the simulated recorder's, made on each read,
+ * and port documents are rows of their own: nothing of theirs is stored here). Names are minted by
+ * the domain and never contain a path. The engine decides where they live (`Store.mediaStore`):
+ * SQLite keeps them on disk beside the database (contract §1: media files beside it), in memory
+ * for tests on a `:memory:` database; PostgreSQL in its `media` table (issue 26), so every replica
+ * on the database serves what any of them was sent. Asynchronous, as a database's is.
  *
  * Only a name the database records is served (issue 23: a file that lands in the folder some other
  * way, from a snapshot's media folder say, is never public), and a file only as itself: a symbolic
  * link or anything but a regular file is not served.
  */
 export interface MediaStore {
-  put(name: string, bytes: Buffer): void;
-  get(name: string): Buffer | undefined;
-  delete(name: string): void;
+  /** Stores a medium under a fresh name before the row that names it commits (a failed write deletes it again). */
+  put(name: string, bytes: Buffer, owner: MediaOwner): Promise<void>;
+  get(name: string): Promise<Buffer | undefined>;
+  delete(name: string): Promise<void>;
   /**
    * Deletes every medium but `names` (the ones the database records): after the database was put
    * back to an earlier point (svc/testing `reset()`), what was uploaded since is neither served nor
    * left behind.
    */
-  keepOnly(names: Iterable<string>): void;
+  keepOnly(names: Iterable<string>): Promise<void>;
+}
+
+/** Whose a medium is, what it holds and when it came (the database engine keeps them beside the bytes). */
+export interface MediaOwner {
+  accountId: string;
+  contentType: string;
+  /** The service clock's time of the upload. */
+  at: number;
 }
 
 const SAFE_NAME = /^[A-Za-z0-9_-]+\.[a-z0-9]+$/;
@@ -28,7 +40,7 @@ const SAFE_NAME = /^[A-Za-z0-9_-]+\.[a-z0-9]+$/;
 /** Whether a file name is one the domain mints for media (no path, no leading dot, one extension). */
 export const isMediaName = (name: string): boolean => SAFE_NAME.test(name);
 
-function assertName(name: string): void {
+export function assertName(name: string): void {
   if (!isMediaName(name)) throw new Error(`invalid media name ${JSON.stringify(name)}`);
 }
 
@@ -81,7 +93,7 @@ export class FileMediaStore implements MediaStore {
     this.recorded = new Set(recorded);
   }
 
-  put(name: string, bytes: Buffer): void {
+  async put(name: string, bytes: Buffer): Promise<void> {
     assertName(name);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     // Written whole, then renamed: a reader never sees half a file.
@@ -91,37 +103,37 @@ export class FileMediaStore implements MediaStore {
     this.recorded.add(name);
   }
 
-  get(name: string): Buffer | undefined {
+  async get(name: string): Promise<Buffer | undefined> {
     if (!isMediaName(name) || !this.recorded.has(name)) return undefined;
     return readRegularFile(join(this.dir, name));
   }
 
-  delete(name: string): void {
+  async delete(name: string): Promise<void> {
     assertName(name);
     this.recorded.delete(name);
     rmSync(join(this.dir, name), { force: true });
   }
 
-  keepOnly(names: Iterable<string>): void {
+  async keepOnly(names: Iterable<string>): Promise<void> {
     const kept = new Set(names);
-    for (const name of [...this.recorded]) if (!kept.has(name)) this.delete(name);
+    for (const name of [...this.recorded]) if (!kept.has(name)) await this.delete(name);
     for (const name of kept) if (isMediaName(name)) this.recorded.add(name);
   }
 }
 
 export class MemoryMediaStore implements MediaStore {
   private readonly files = new Map<string, Buffer>();
-  put(name: string, bytes: Buffer): void {
+  async put(name: string, bytes: Buffer): Promise<void> {
     assertName(name);
     this.files.set(name, Buffer.from(bytes));
   }
-  get(name: string): Buffer | undefined {
+  async get(name: string): Promise<Buffer | undefined> {
     return this.files.get(name);
   }
-  delete(name: string): void {
+  async delete(name: string): Promise<void> {
     this.files.delete(name);
   }
-  keepOnly(names: Iterable<string>): void {
+  async keepOnly(names: Iterable<string>): Promise<void> {
     const kept = new Set(names);
     for (const name of [...this.files.keys()]) if (!kept.has(name)) this.files.delete(name);
   }

@@ -1,3 +1,4 @@
+import type { MediaStore } from './media-store.js';
 import type { AccountsRepo } from './accounts-repo.js';
 import type { BlockedNumbersRepo } from './blocked-numbers-repo.js';
 import type { BrandsRepo } from './brands-repo.js';
@@ -150,4 +151,10 @@ export interface Store {
    * some. Absent: the engine cannot tell (PostgreSQL), so a poller looks every time.
    */
   otherWritersSeen?(): number;
+
+  /**
+   * Where the engine keeps media (issue 26): PostgreSQL in the database, for every replica to serve;
+   * absent (SQLite), files in the data directory (compose.ts).
+   */
+  mediaStore?(): MediaStore;
 }

@@ -17,6 +17,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { DB_FILE, MEDIA_DIR } from '../../../api/values/local-service.js';
 import { dataDirInUse, partInUse } from '../../../server/storage/sqlite/data-dir-lock.js';
+import { refuseOnPostgres } from './postgres-state.js';
 
 interface NamedOptions {
   name: string;
@@ -58,6 +59,7 @@ function mustExist(o: NamedOptions, place: SnapshotPlace): void {
 }
 
 export async function runSnapshotSave(ctx: CliContext, o: NamedOptions): Promise<void> {
+  refuseOnPostgres(o.dataDir, ctx.env.SVC_STORE, { verb: 'save', name: o.name });
   const place = placeOf(o);
   const started = Date.now();
   let saved: { file: string; bytes: number };
@@ -71,6 +73,7 @@ export async function runSnapshotSave(ctx: CliContext, o: NamedOptions): Promise
 }
 
 export async function runSnapshotLoad(ctx: CliContext, o: NamedOptions & { trust: boolean }): Promise<void> {
+  refuseOnPostgres(o.dataDir, ctx.env.SVC_STORE, { verb: 'load', name: o.name });
   const place = placeOf(o);
   mustExist(o, place);
   const started = Date.now();
@@ -111,6 +114,7 @@ export async function runSnapshotRemove(ctx: CliContext, o: NamedOptions): Promi
 }
 
 export async function runReset(ctx: CliContext, o: { dataDir: string; keepKeys: boolean }): Promise<void> {
+  refuseOnPostgres(o.dataDir, ctx.env.SVC_STORE, { verb: 'reset' });
   const dbFile = path.join(o.dataDir, DB_FILE);
   if (!existsSync(dbFile)) throw new CliError(`${dbFile} does not exist: nothing to reset (start the local service once to create it)`, EXIT.notFound);
   await aroundStoppedService(ctx, o.dataDir, async () => await resetData(o.dataDir, o.keepKeys));

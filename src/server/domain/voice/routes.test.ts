@@ -132,11 +132,11 @@ describe('uploadGreeting', () => {
     const n = await f.buyNumber();
     const a = await f.deps.uow.write((tx) => uploadGreeting(tx, f.actor(), n.id, { bytes: MP3, contentType: 'audio/mpeg' }));
     expect(a.media).toMatch(/^greeting_[A-Za-z0-9]{24}\.mp3$/);
-    expect(readMedia(f.deps, a.media)).toEqual({ bytes: MP3, contentType: 'audio/mpeg' });
+    expect(await readMedia(f.deps, a.media)).toEqual({ bytes: MP3, contentType: 'audio/mpeg' });
     expect(a.record).toMatchObject({ route: null, greetingMedia: a.media, version: 1 });
     const b = await f.deps.uow.write((tx) => uploadGreeting(tx, f.actor(), n.id, { bytes: MP3, contentType: 'audio/mpeg' }));
     expect(b.media).not.toBe(a.media);
-    expect(serviceErrorOf(() => readMedia(f.deps, a.media)).code).toBe('not_found');
+    expect((await serviceErrorOf(async () => await readMedia(f.deps, a.media))).code).toBe('not_found');
     expect(b.record.version).toBe(2);
     // A route PUT keeps the uploaded greeting.
     expect((await f.deps.uow.write(async (tx) => await putRoute(tx, f.actor(), n.id, body({ destinations: [] })))).record.greetingMedia).toBe(b.media);

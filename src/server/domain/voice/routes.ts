@@ -275,7 +275,7 @@ export async function uploadGreeting(deps: RoutesDeps, actor: Actor, idOrPhone: 
   if (!audioMatchesType(upload.bytes, contentType)) throw validationError(['body'], `not ${contentType} audio (the bytes do not start like one)`);
 
   const media = newMediaName('greeting', contentType);
-  deps.media.put(media, upload.bytes);
+  await deps.media.put(media, upload.bytes, { accountId: number.accountId, contentType, at: deps.clock.nowMs() });
   let previous: string | null = null;
   let state: RouteState;
   try {
@@ -290,10 +290,10 @@ export async function uploadGreeting(deps: RoutesDeps, actor: Actor, idOrPhone: 
       return { number: n, record };
     });
   } catch (err) {
-    deps.media.delete(media);
+    await deps.media.delete(media);
     throw err;
   }
-  if (previous) deps.media.delete(previous);
+  if (previous) await deps.media.delete(previous);
   return { ...state, media };
 }
 

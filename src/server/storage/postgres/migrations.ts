@@ -543,6 +543,24 @@ export const PG_MIGRATIONS: Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'media in the database',
+    // issue 26: the bytes of public media (voicemail greetings), so every replica serves them; the
+    // size is bounded by the domain before a row is written (GREETING_AUDIO_MAX_BYTES, contract §5)
+    // and checked here once more. An account removed takes its media with it.
+    sql: `
+      CREATE TABLE media (
+        name text COLLATE "C" PRIMARY KEY,
+        account_id text COLLATE "C" NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+        content_type text COLLATE "C" NOT NULL,
+        size integer NOT NULL CHECK (size >= 0 AND size = octet_length(bytes)),
+        bytes bytea NOT NULL,
+        created_at bigint NOT NULL
+      );
+      CREATE INDEX media_account ON media(account_id);
+    `,
+  },
 ];
 
 /** The newest schema version this engine knows. */

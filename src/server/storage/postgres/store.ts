@@ -1,3 +1,5 @@
+import { PgMediaStore } from './media-store.js';
+import type { MediaStore } from '../media-store.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { Repositories, Store, StorePeers, Transaction } from '../store.js';
@@ -90,6 +92,12 @@ export class PgStore implements Store {
       return Promise.reject(new Error('a read was asked for from inside an open transaction: read through the transaction (it would wait for its own commit)'));
     }
     return this.track(this.readOnce(fn));
+  }
+
+  private media: PgMediaStore | undefined;
+  /** Media in the `media` table (issue 26): every replica on the database serves them. */
+  mediaStore(): MediaStore {
+    return (this.media ??= new PgMediaStore(this.pool));
   }
 
   assertNoTransaction(what: string): void {

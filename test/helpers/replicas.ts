@@ -1,0 +1,54 @@
+import { createServer, request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/**
+ * A loopback proxy that hands each request to the next of several replicas in turn (issue 26,
+ * SVC_TEST_REPLICAS): a test's client, talking to one address, sees every other request answered by
+ * another process on the same database, as behind a round-robin load balancer. The Host header is
+ * passed as sent, so URLs a replica builds from it point back at the proxy. Bodies and answers are
+ * streamed both ways (held reads and event streams pass through as they come).
+ */
+export interface ReplicaProxy {
+  readonly baseUrl: string;
+  /** How many requests each replica answered, by index. */
+  readonly served: number[];
+  close(): Promise<void>;
+}
+
+export async function startReplicaProxy(targets: string[]): Promise<ReplicaProxy> {
+  const ports = targets.map((t) => Number(new URL(t).port));
+  const agent = new Agent({ keepAlive: true });
+  const served = ports.map(() => 0);
+  let turn = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    const i = turn++ % ports.length;
+    served[i]!++;
+    const upstream = httpRequest({ host: '127.0.0.1', port: ports[i], method: req.method, path: req.url, headers: req.headers as IncomingHttpHeaders, agent }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers);
+      answer.pipe(res);
+      // The client gone: stop reading the replica's answer (a held read ends with it).
+      res.on('close', () => answer.destroy());
+    });
+    upstream.on('error', (err) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain', connection: 'close' });
+      res.end(`replica proxy: ${err.message}`);
+    });
+    req.pipe(upstream);
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    served,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      agent.destroy();
+    },
+  };
+}

@@ -1,0 +1,59 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+// Issue 26: what cannot run on PostgreSQL, each with why (test/helpers/engines.ts explains the
+// two passes). No vitest import here: vitest.config.ts reads this file to choose the PostgreSQL pass.
+
+/** Whether this run's test services are on PostgreSQL (SVC_TEST_REPLICAS=2 or more implies it). */
+export const onPostgres = process.env.SVC_TEST_STORE === 'postgres' || Number(process.env.SVC_TEST_REPLICAS ?? '1') > 1;
+
+/** Test files about SQLite itself, left out of the PostgreSQL pass. */
+export const SQLITE_ONLY_FILES: Record<string, string> = {
+  'test/server-snapshots.test.ts': 'snapshot save|load of the SQLite file (DATA/snapshots/*.db); on PostgreSQL the commands refuse, tested in test/postgres-state.test.ts',
+  'test/store-close-exit.test.ts': "SqliteStore's checkpointer thread and process exit",
+  'test/crash-recovery.test.ts': 'kills services it starts as child processes (SQLite in their data directories; a child does not follow SVC_TEST_STORE) mid-write and restarts them',
+  'test/crash-recovery-email.test.ts': 'kills a service process started with SQLite in its data directory and reads the SQLite file it left',
+  'test/fuzz-openapi.test.ts': "proves a refused request changed nothing by hashing every row after each of thousands of requests, skipping unchanged databases by SQLite's total_changes() (PostgreSQL has no per-connection change counter)",
+  'test/testing-kit.test.ts': "svc/testing's reset() restores SQLite tables from an attached :memory: copy (storage/sqlite/reset-point.ts)",
+  'test/testing-example.test.ts': 'installs the packed package and runs an app suite on its embedded SQLite service',
+};
+
+/** Tests (by name) of files that otherwise run on PostgreSQL, and why each cannot. */
+export const SQLITE_ONLY_TESTS: Record<string, string> = {
+  'are readable by their owner only (they hold webhook secrets)': 'the SQLite database files and their modes (a PostgreSQL server keeps its own files)',
+  'is not in the database files or the WAL': 'reads the SQLite file and its write-ahead log byte by byte',
+};
+
+/**
+ * The files of the PostgreSQL pass: every test file under test/ that starts a test service (it, or
+ * a helper it imports from test/, calls startTestService), less SQLITE_ONLY_FILES and those that
+ * start a PostgreSQL server of their own (they run in the first pass, on PostgreSQL already). A file that
+ * starts none (the CLI's help, the man pages, unit tests under src/) would only run again unchanged.
+ */
+export function postgresPassFiles(root: string): string[] {
+  const testDir = join(root, 'test');
+  const startsService = new Map<string, boolean>();
+  const visit = (file: string): boolean => {
+    const known = startsService.get(file);
+    if (known !== undefined) return known;
+    startsService.set(file, false); // a cycle answers no until proven
+    const text = readFileSync(file, 'utf8');
+    let yes = /\bstartTestService\(/.test(text) && !file.endsWith(join('helpers', 'service.ts'));
+    // A file that starts a PostgreSQL server of its own is about the engine: the SQLite pass runs it already.
+    if (/\bstartPostgres\(/.test(text) && file.endsWith('.test.ts')) return false;
+    for (const [, spec] of text.matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) {
+      if (yes) break;
+      const target = resolve(dirname(file), `${spec}.ts`);
+      if (target.startsWith(testDir) && existsSync(target)) yes = visit(target);
+    }
+    startsService.set(file, yes);
+    return yes;
+  };
+  return readdirSync(testDir)
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => join(testDir, f))
+    .filter((f) => visit(f))
+    .map((f) => relative(root, f))
+    .filter((f) => !(f in SQLITE_ONLY_FILES))
+    .sort();
+}
