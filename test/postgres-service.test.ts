@@ -96,7 +96,7 @@ describe('the service on PostgreSQL', () => {
 
   it('a greeting uploaded through one replica is served by another on the same database, from the database', async () => {
     const a = svc;
-    const b = await startTestService({ store: url });
+    const b = await startTestService({ store: url, keysFrom: a });
     try {
       const n = { body: await buy(a, { areaCode: '206' }) };
       const mp3 = Buffer.concat([Buffer.from('ID3'), Buffer.alloc(4096, 7)]);

@@ -83,8 +83,12 @@ async function startReplicas(first: RunningService, dataDir: string, opts: Parti
 }
 
 /** The real local service on 127.0.0.1, port 0, a temp SQLite file (or `store`: a PostgreSQL database) and (by default) a manual clock. */
-export async function startTestService(opts: Partial<StartOptions> = {}): Promise<TestService> {
+export async function startTestService(opts: Partial<StartOptions> & { keysFrom?: { dataDir: string } } = {}): Promise<TestService> {
+  const { keysFrom, ...startOpts } = opts;
+  opts = startOpts;
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
+  // Another replica on the same database: its keys (a replica joining a bootstrapped database makes none).
+  if (keysFrom) copyFileSync(join(keysFrom.dataDir, 'bootstrap.json'), join(dataDir, 'bootstrap.json'));
   const store = opts.store ?? (await storeForTestService(dataDir));
   const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts, ...(store ? { store } : {}) });
   const replicas = store && replicaCount() > 1 ? await startReplicas(svc, dataDir, opts, store) : undefined;
