@@ -77,7 +77,8 @@ describe('svc mcp', () => {
     const { verbs } = await loadRegistry();
     expect(names).toEqual(verbs.filter((r) => !r.verb.terminal).map(toolName).sort());
     // The groups converted with the registry's second part (issue 28) among them.
-    for (const tool of ['billing_show', 'billing_top-up', 'usage']) expect(names).toContain(tool);
+    for (const tool of ['billing_show', 'billing_top-up', 'usage', 'events_list']) expect(names).toContain(tool);
+    expect(names).not.toContain('events_follow');
   });
 
   it('a read of a converted group: billing_show is the API answer (cents)', async () => {
