@@ -17,7 +17,7 @@ const srcDir = resolve(cliDir, '..');
  */
 const PENDING = [
   'login', 'profiles', 'server', 'fixtures', 'numbers', 'brands', 'campaigns', 'registrations', 'ports', 'routes',
-  'calls', 'domains', 'emails', 'webhooks', 'trigger',
+  'calls', 'webhooks', 'trigger',
   'api', 'completion', 'console',
 ];
 
