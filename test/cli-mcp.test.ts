@@ -69,6 +69,7 @@ describe('svc mcp', () => {
     expect(create.inputSchema.required).toEqual(['name']);
     expect((create.inputSchema.properties as Record<string, { enum?: string[] }>).mode!.enum).toEqual(['live', 'test']);
     expect(byName.get('keys_revoke')!.inputSchema.required).toEqual(['id']);
+    expect(byName.get('keys_get')!.annotations).toMatchObject({ readOnlyHint: true });
   });
 
   it('every verb of every converted group that needs no terminal is a tool, and only those', async () => {
