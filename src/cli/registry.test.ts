@@ -16,7 +16,7 @@ const srcDir = resolve(cliDir, '..');
  * registry. `console` arrives from another branch and is converted after the merge.
  */
 const PENDING = [
-  'login', 'profiles', 'server', 'fixtures', 'numbers', 'brands', 'campaigns', 'registrations', 'ports', 'routes',
+  'login', 'profiles', 'server', 'fixtures', 'numbers', 'routes',
   'calls', 'webhooks', 'trigger',
   'api', 'completion', 'console',
 ];
