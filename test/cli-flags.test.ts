@@ -12,8 +12,8 @@ import { optionsOf as verbOptionsOf, verbNamed } from './helpers/verb-flags.js';
 import { buyCommand, type BuyOptions } from '../src/cli/commands/numbers/buy.js';
 import { updateCommand, type UpdateOptions } from '../src/cli/commands/numbers/update.js';
 import { searchCommand, type SearchOptions } from '../src/cli/commands/numbers/search.js';
-import { createCommand, type CreateWebhookOptions } from '../src/cli/commands/webhooks/create.js';
-import { deliveriesCommand, type ListDeliveriesOptions } from '../src/cli/commands/webhooks/deliveries.js';
+import { verbs as webhookVerbs } from '../src/cli/commands/webhooks/index.js';
+import { createWebhookOptionsOf, type ListDeliveriesOptions } from '../src/cli/commands/webhooks/options.js';
 
 const context = () => new CliContext({ io: createTestIO(), env: {}, homedir: '/nonexistent', binPath: '' }, {});
 
@@ -73,16 +73,16 @@ describe('flags become typed options', () => {
   });
 
   it('webhooks create: --events is split and trimmed', async () => {
-    const opts = await optionsOf<CreateWebhookOptions>(createCommand, ['--url', 'https://example.com/hook', '--events', 'message.*, call.completed', '--description', 'SMS']);
+    const opts = createWebhookOptionsOf(await verbOptionsOf(verbNamed(webhookVerbs, 'create'), ['--url', 'https://example.com/hook', '--events', 'message.*, call.completed', '--description', 'SMS']));
     expect(opts).toEqual({ url: 'https://example.com/hook', events: ['message.*', 'call.completed'], description: 'SMS' });
   });
 
   it('webhooks deliveries: the endpoint id and the list flags', async () => {
-    const opts = await optionsOf<ListDeliveriesOptions>(deliveriesCommand, ['we_1', '--status', 'failed', '--limit', '5', '--all']);
+    const opts = await verbOptionsOf<ListDeliveriesOptions>(verbNamed(webhookVerbs, 'deliveries'), ['we_1', '--status', 'failed', '--limit', '5', '--all']);
     expect(opts).toEqual({ id: 'we_1', status: 'failed', limit: '5', all: true });
   });
 
   it('a value outside the API list is refused by commander before any run', async () => {
-    await expect(optionsOf<ListDeliveriesOptions>(deliveriesCommand, ['we_1', '--status', 'lost'])).rejects.toThrow(/lost/);
+    await expect(verbOptionsOf<ListDeliveriesOptions>(verbNamed(webhookVerbs, 'deliveries'), ['we_1', '--status', 'lost'])).rejects.toThrow(/lost/);
   });
 });

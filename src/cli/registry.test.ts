@@ -17,7 +17,7 @@ const srcDir = resolve(cliDir, '..');
  */
 const PENDING = [
   'login', 'profiles', 'server', 'fixtures', 'numbers', 'routes',
-  'calls', 'webhooks', 'trigger',
+  'calls', 'trigger',
   'api', 'completion', 'console',
 ];
 
