@@ -16,9 +16,9 @@ const srcDir = resolve(cliDir, '..');
  * registry. `console` arrives from another branch and is converted after the merge.
  */
 const PENDING = [
-  'login', 'profiles', 'server', 'fixtures', 'routes',
+  'profiles', 'server', 'fixtures', 'routes',
   'calls', 'trigger',
-  'api', 'completion', 'console',
+  'api', 'console',
 ];
 
 function filesUnder(dir: string): string[] {
