@@ -16,7 +16,7 @@ const srcDir = resolve(cliDir, '..');
  * registry. `console` arrives from another branch and is converted after the merge.
  */
 const PENDING = [
-  'profiles', 'server', 'fixtures', 'routes',
+  'server', 'fixtures', 'routes',
   'calls', 'trigger',
   'api', 'console',
 ];
