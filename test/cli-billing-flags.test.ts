@@ -1,69 +1,82 @@
 // The billing and usage verbs' flags → typed options (amounts already in cents) without running
 // anything (the GitHub CLI's runF), and the refusals a bad amount or flag gets before any request.
 import { describe, expect, it } from 'vitest';
-import type { Command } from 'commander';
 import { UsageError } from '../src/cli/errors.js';
-import { showCommand, type ShowBillingOptions } from '../src/cli/commands/billing/show.js';
-import { topUpCommand, type TopUpOptions } from '../src/cli/commands/billing/top-up.js';
-import { autoRechargeCommand, type AutoRechargeOptions } from '../src/cli/commands/billing/auto-recharge.js';
-import { limitCommand, type LimitOptions } from '../src/cli/commands/billing/limit.js';
-import { subscribeCommand, type SubscribeOptions } from '../src/cli/commands/billing/subscribe.js';
-import { cancelCommand, type CancelSubscriptionOptions } from '../src/cli/commands/billing/cancel.js';
-import { cardCommand, type CardOptions } from '../src/cli/commands/billing/card.js';
-import { register as registerUsage, type UsageOptions } from '../src/cli/commands/usage/index.js';
-import { resolveWhen } from '../src/cli/commands/usage/when.js';
+import { verbs as billingVerbs } from '../src/cli/commands/billing/index.js';
+import { autoRechargeOptionsOf, limitOptionsOf, topUpOptionsOf, type AutoRechargeFlags, type LimitFlags, type TopUpFlags } from '../src/cli/commands/billing/flags.js';
+import { command as usage } from '../src/cli/commands/usage/index.js';
+import { resolveWhen, usageOptionsOf, type UsageFlags } from '../src/cli/commands/usage/when.js';
 import { TRIGGERS } from '../src/cli/commands/trigger/registry.js';
 import { GROUPS } from '../src/cli/groups.js';
 import { billingForPeople } from '../src/cli/commands/billing/billing.run.js';
 import { MONEY_LIMITS, PLAN_NAMES } from '../src/api/values/billing.js';
-import type { CliContext } from '../src/cli/context.js';
-import { optionsOf, refusal } from './helpers/verb-flags.js';
+import type { AnyVerb } from '../src/cli/verb.js';
+import { optionsOf, refusal, verbNamed } from './helpers/verb-flags.js';
 
-const usage = (parent: Command, ctx: CliContext, runF: (o: UsageOptions) => Promise<void>) => registerUsage(parent.command('usage'), ctx, runF);
+const topUpCommand = verbNamed(billingVerbs, 'top-up');
+const autoRechargeCommand = verbNamed(billingVerbs, 'auto-recharge');
+const limitCommand = verbNamed(billingVerbs, 'limit');
+const subscribeCommand = verbNamed(billingVerbs, 'subscribe');
+const cardCommand = verbNamed(billingVerbs, 'card');
+const showCommand = verbNamed(billingVerbs, 'show');
+const cancelCommand = verbNamed(billingVerbs, 'cancel');
 
-/** The usage error a bad argv meets (thrown by the verb's own parsing). */
-async function usageError<O>(factory: Parameters<typeof optionsOf<O>>[0], argv: string[]): Promise<UsageError> {
-  const err = await optionsOf<O>(factory, argv).then(() => undefined, (e: unknown) => e);
+/** The options a run function works with: the flags as parsed, then the verb's own conversion. */
+const PARSE = new Map<AnyVerb, (flags: never) => unknown>([
+  [topUpCommand, (f: TopUpFlags) => topUpOptionsOf(f)],
+  [autoRechargeCommand, (f: AutoRechargeFlags) => autoRechargeOptionsOf(f)],
+  [limitCommand, (f: LimitFlags) => limitOptionsOf(f)],
+  [usage, (f: UsageFlags) => usageOptionsOf(f)],
+]);
+async function typed<O>(verb: AnyVerb, argv: string[]): Promise<O> {
+  const flags = await optionsOf<never>(verb, argv);
+  const parse = PARSE.get(verb);
+  return (parse ? parse(flags) : flags) as O;
+}
+
+/** The usage error a bad argv meets (thrown by the verb's own parsing, before any request). */
+async function usageError<O>(verb: AnyVerb, argv: string[]): Promise<UsageError> {
+  const err = await typed<O>(verb, argv).then(() => undefined, (e: unknown) => e);
   expect(err).toBeInstanceOf(UsageError);
   return err as UsageError;
 }
 
 describe('billing flags', () => {
   it('top-up takes dollars in each spelling cli.md names, as cents', async () => {
-    for (const a of ['20', '20.00', '$20']) expect(await optionsOf<TopUpOptions>(topUpCommand, [a])).toEqual({ amountCents: 2000 });
-    expect(await optionsOf<TopUpOptions>(topUpCommand, ['12.34', '--idempotency-key', 'k1'])).toEqual({ amountCents: 1234, idempotencyKey: 'k1' });
+    for (const a of ['20', '20.00', '$20']) expect(await typed<unknown>(topUpCommand, [a])).toEqual({ amountCents: 2000 });
+    expect(await typed<unknown>(topUpCommand, ['12.34', '--idempotency-key', 'k1'])).toEqual({ amountCents: 1234, idempotencyKey: 'k1' });
     expect(await refusal(topUpCommand, [])).toBe('commander.missingArgument');
   });
 
   it('top-up refuses a negative, 3 decimals, or an amount out of bounds, naming <amount>', async () => {
     for (const bad of ['-5', '20.001', 'lots', '0.50', String(MONEY_LIMITS.maxTopUpCents / 100 + 1)]) {
-      const err = await usageError<TopUpOptions>(topUpCommand, [bad]);
+      const err = await usageError<unknown>(topUpCommand, [bad]);
       expect(err.flag, bad).toBe('<amount>');
     }
   });
 
   it('auto-recharge: --enable / --disable, --threshold and --amount in dollars; one of them needed, not both switches', async () => {
-    expect(await optionsOf<AutoRechargeOptions>(autoRechargeCommand, ['--enable', '--threshold', '5', '--amount', '$20'])).toEqual({ enabled: true, thresholdCents: 500, amountCents: 2000 });
-    expect(await optionsOf<AutoRechargeOptions>(autoRechargeCommand, ['--disable'])).toEqual({ enabled: false });
-    expect(await optionsOf<AutoRechargeOptions>(autoRechargeCommand, ['--threshold', '0'])).toEqual({ thresholdCents: 0 });
-    expect((await usageError<AutoRechargeOptions>(autoRechargeCommand, ['--enable', '--disable'])).flag).toBe('--enable');
-    expect((await usageError<AutoRechargeOptions>(autoRechargeCommand, [])).flag).toBe('--enable');
-    expect((await usageError<AutoRechargeOptions>(autoRechargeCommand, ['--enable', '--threshold', '-1'])).flag).toBe('--threshold');
-    expect((await usageError<AutoRechargeOptions>(autoRechargeCommand, ['--enable', '--amount', '0.5'])).flag).toBe('--amount');
-    expect((await usageError<AutoRechargeOptions>(autoRechargeCommand, ['--amount', '1.234'])).message).toMatch(/more than 2 decimals/);
+    expect(await typed<unknown>(autoRechargeCommand, ['--enable', '--threshold', '5', '--amount', '$20'])).toEqual({ enabled: true, thresholdCents: 500, amountCents: 2000 });
+    expect(await typed<unknown>(autoRechargeCommand, ['--disable'])).toEqual({ enabled: false });
+    expect(await typed<unknown>(autoRechargeCommand, ['--threshold', '0'])).toEqual({ thresholdCents: 0 });
+    expect((await usageError<unknown>(autoRechargeCommand, ['--enable', '--disable'])).flag).toBe('--enable');
+    expect((await usageError<unknown>(autoRechargeCommand, [])).flag).toBe('--enable');
+    expect((await usageError<unknown>(autoRechargeCommand, ['--enable', '--threshold', '-1'])).flag).toBe('--threshold');
+    expect((await usageError<unknown>(autoRechargeCommand, ['--enable', '--amount', '0.5'])).flag).toBe('--amount');
+    expect((await usageError<unknown>(autoRechargeCommand, ['--amount', '1.234'])).message).toMatch(/more than 2 decimals/);
   });
 
   it('limit takes dollars (grouped thousands too); subscribe takes a plan from the price table; card a token', async () => {
-    expect(await optionsOf<LimitOptions>(limitCommand, ['$1,000'])).toEqual({ spendLimitCents: 100_000 });
-    expect(await optionsOf<LimitOptions>(limitCommand, ['0'])).toEqual({ spendLimitCents: 0 });
-    expect((await usageError<LimitOptions>(limitCommand, ['1,00'])).flag).toBe('<amount>');
+    expect(await typed<unknown>(limitCommand, ['$1,000'])).toEqual({ spendLimitCents: 100_000 });
+    expect(await typed<unknown>(limitCommand, ['0'])).toEqual({ spendLimitCents: 0 });
+    expect((await usageError<unknown>(limitCommand, ['1,00'])).flag).toBe('<amount>');
     expect(PLAN_NAMES.length).toBeGreaterThan(1);
-    for (const plan of PLAN_NAMES) expect(await optionsOf<SubscribeOptions>(subscribeCommand, [plan])).toEqual({ plan });
+    for (const plan of PLAN_NAMES) expect(await typed<unknown>(subscribeCommand, [plan])).toEqual({ plan });
     expect(await refusal(subscribeCommand, ['platinum'])).toBe('commander.invalidArgument');
-    expect(await optionsOf<CardOptions>(cardCommand, ['tok_visa'])).toEqual({ token: 'tok_visa' });
+    expect(await typed<unknown>(cardCommand, ['tok_visa'])).toEqual({ token: 'tok_visa' });
     expect(await refusal(cardCommand, [])).toBe('commander.missingArgument');
-    expect(await optionsOf<ShowBillingOptions>(showCommand, [])).toEqual({});
-    expect(await optionsOf<CancelSubscriptionOptions>(cancelCommand, [])).toEqual({});
+    expect(await typed<unknown>(showCommand, [])).toEqual({});
+    expect(await typed<unknown>(cancelCommand, [])).toEqual({});
   });
 
   it('show as people read it: dollars, auto-recharge in a phrase, the card saved or not', () => {
@@ -80,17 +93,17 @@ describe('billing flags', () => {
 
 describe('usage flags', () => {
   it('--from/--to: a date, an instant, now, or a time back', async () => {
-    expect(await optionsOf<UsageOptions>(usage, [])).toEqual({ from: undefined, to: undefined });
-    expect(await optionsOf<UsageOptions>(usage, ['--from', '2026-11-01', '--to', '2026-11-15T09:30:00+02:00'])).toEqual({
+    expect(await typed<unknown>(usage, [])).toEqual({ from: undefined, to: undefined });
+    expect(await typed<unknown>(usage, ['--from', '2026-11-01', '--to', '2026-11-15T09:30:00+02:00'])).toEqual({
       from: { at: '2026-11-01T00:00:00.000Z' },
       to: { at: '2026-11-15T07:30:00.000Z' },
     });
-    expect(await optionsOf<UsageOptions>(usage, ['--from', '7d', '--to', 'now'])).toEqual({ from: { agoSecs: 7 * 86_400 }, to: { agoSecs: 0 } });
+    expect(await typed<unknown>(usage, ['--from', '7d', '--to', 'now'])).toEqual({ from: { agoSecs: 7 * 86_400 }, to: { agoSecs: 0 } });
     const now = new Date('2026-11-20T12:00:00.000Z');
     expect(resolveWhen({ agoSecs: 86_400 }, now)).toBe('2026-11-19T12:00:00.000Z');
     expect(resolveWhen({ at: '2026-11-01T00:00:00.000Z' }, now)).toBe('2026-11-01T00:00:00.000Z');
     for (const [flag, bad] of [['--from', 'yesterday'], ['--to', '2026-13-45'], ['--from', '2026-11-01T09:00:00']] as const) {
-      expect((await usageError<UsageOptions>(usage, [flag, bad])).flag, bad).toBe(flag);
+      expect((await usageError<unknown>(usage, [flag, bad])).flag, bad).toBe(flag);
     }
   });
 });

@@ -2,16 +2,11 @@
 // refusals a bad flag gets before any request is sent.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../src/cli/errors.js';
-import { addCommand as domainsAdd, type AddDomainOptions } from '../src/cli/commands/domains/add.js';
-import { listCommand as domainsList, type ListDomainsOptions } from '../src/cli/commands/domains/list.js';
-import { getCommand as domainsGet, type GetDomainOptions } from '../src/cli/commands/domains/get.js';
-import { verifyCommand as domainsVerify, type VerifyDomainOptions } from '../src/cli/commands/domains/verify.js';
-import { removeCommand as domainsRemove, type RemoveDomainOptions } from '../src/cli/commands/domains/remove.js';
-import { sendCommand as emailsSend, type SendEmailOptions } from '../src/cli/commands/emails/send.js';
-import { getCommand as emailsGet, type GetEmailOptions } from '../src/cli/commands/emails/get.js';
-import { eventsCommand as emailsEvents, type EmailEventsOptions } from '../src/cli/commands/emails/events.js';
-import { listCommand as emailsList, type ListEmailsOptions } from '../src/cli/commands/emails/list.js';
-import { waitCommand as emailsWait, type WaitEmailOptions } from '../src/cli/commands/emails/wait.js';
+import { verbs as domainVerbs } from '../src/cli/commands/domains/index.js';
+import { verifyDomainOptionsOf, type VerifyDomainFlags } from '../src/cli/commands/domains/verify-options.js';
+import { verbs as emailVerbs } from '../src/cli/commands/emails/index.js';
+import { sendEmailOptionsOf, type SendEmailFlags } from '../src/cli/commands/emails/send-options.js';
+import { waitEmailOptionsOf, type WaitEmailFlags } from '../src/cli/commands/emails/wait-options.js';
 import { verbs as suppressionVerbs } from '../src/cli/commands/suppressions/index.js';
 import type { ListSuppressionsOptions, DeleteSuppressionOptions } from '../src/cli/commands/suppressions/suppressions.run.js';
 import { TRIGGERS } from '../src/cli/commands/trigger/registry.js';
@@ -20,21 +15,36 @@ import { timelineDetail } from '../src/cli/commands/emails/emails.run.js';
 import { DNS_RECORD_PURPOSES, SANDBOX_EMAIL_EVENT_TYPES } from '../src/api/values/email.js';
 import { optionsOf, refusal, verbNamed } from './helpers/verb-flags.js';
 
+const domainsAdd = verbNamed(domainVerbs, 'add');
+const domainsList = verbNamed(domainVerbs, 'list');
+const domainsGet = verbNamed(domainVerbs, 'get');
+const domainsVerify = verbNamed(domainVerbs, 'verify');
+const domainsDelete = verbNamed(domainVerbs, 'delete');
+const emailsSend = verbNamed(emailVerbs, 'send');
+const emailsGet = verbNamed(emailVerbs, 'get');
+const emailsEvents = verbNamed(emailVerbs, 'events');
+const emailsList = verbNamed(emailVerbs, 'list');
+const emailsWait = verbNamed(emailVerbs, 'wait');
+/** The options each run function works with: the flags, then the verb's own conversion. */
+const verifyOf = async (argv: string[]) => verifyDomainOptionsOf(await optionsOf<VerifyDomainFlags>(domainsVerify, argv));
+const sendOf = async (argv: string[]) => sendEmailOptionsOf(await optionsOf<SendEmailFlags>(emailsSend, argv));
+const waitOf = async (argv: string[]) => waitEmailOptionsOf(await optionsOf<WaitEmailFlags>(emailsWait, argv));
+
 describe('domains flags', () => {
-  it('add, get, remove take the domain; list takes --status from the enum', async () => {
-    expect(await optionsOf<AddDomainOptions>(domainsAdd, ['send.example.com'])).toEqual({ domain: 'send.example.com' });
-    expect(await optionsOf<GetDomainOptions>(domainsGet, ['dom_1'])).toEqual({ domain: 'dom_1' });
-    expect(await optionsOf<RemoveDomainOptions>(domainsRemove, ['send.example.com'])).toEqual({ domain: 'send.example.com' });
-    expect(await optionsOf<ListDomainsOptions>(domainsList, ['--status', 'verified', '--all'])).toMatchObject({ status: 'verified', all: true });
+  it('add, get, delete (remove, its old word) take the domain; list takes --status from the enum', async () => {
+    expect(await optionsOf(domainsAdd, ['send.example.com'])).toEqual({ domain: 'send.example.com' });
+    expect(await optionsOf(domainsGet, ['dom_1'])).toEqual({ domain: 'dom_1' });
+    expect(await optionsOf(domainsDelete, ['send.example.com'])).toEqual({ domain: 'send.example.com' });
+    expect(await optionsOf(domainsList, ['--status', 'verified', '--all'])).toMatchObject({ status: 'verified', all: true });
     expect(await refusal(domainsList, ['--status', 'expired'])).toBe('commander.invalidArgument');
     expect(await refusal(domainsAdd, [])).toBe('commander.missingArgument');
   });
 
   it('verify: --wait off by default, --timeout 5m; a bad or zero --timeout is a usage error naming it', async () => {
-    expect(await optionsOf<VerifyDomainOptions>(domainsVerify, ['send.example.com'])).toEqual({ domain: 'send.example.com', wait: false, timeoutSecs: 300 });
-    expect(await optionsOf<VerifyDomainOptions>(domainsVerify, ['d.example.com', '--wait', '--timeout', '1m30s'])).toEqual({ domain: 'd.example.com', wait: true, timeoutSecs: 90 });
+    expect(await verifyOf(['send.example.com'])).toEqual({ domain: 'send.example.com', wait: false, timeoutSecs: 300 });
+    expect(await verifyOf(['d.example.com', '--wait', '--timeout', '1m30s'])).toEqual({ domain: 'd.example.com', wait: true, timeoutSecs: 90 });
     for (const bad of ['soon', '0s']) {
-      const err = await optionsOf<VerifyDomainOptions>(domainsVerify, ['d.example.com', '--timeout', bad]).then(() => undefined, (e: unknown) => e);
+      const err = await verifyOf(['d.example.com', '--timeout', bad]).then(() => undefined, (e: unknown) => e);
       expect(err).toBeInstanceOf(UsageError);
       expect((err as UsageError).flag).toBe('--timeout');
     }
@@ -45,7 +55,7 @@ describe('emails flags', () => {
   const base = ['--from', 'hi@send.example.com', '--subject', 'S'];
 
   it('send: repeated and comma-separated recipients, files, tags, metadata pairs in order', async () => {
-    const o = await optionsOf<SendEmailOptions>(emailsSend, [
+    const o = await sendOf([
       ...base,
       '--to', 'a@x.org,"Doe, Jane" <jane@x.org>',
       '--to', 'b@x.org',
@@ -59,6 +69,8 @@ describe('emails flags', () => {
       '--idempotency-key', 'k1',
       '--wait', '--wait-timeout', '2m',
     ]);
+    // --wait-timeout is the old name of --timeout: the same value.
+    expect((await sendOf([...base, '--to', 'a@x.org', '--timeout', '2m'])).waitTimeoutSecs).toBe(120);
     expect(o).toEqual({
       from: 'hi@send.example.com',
       subject: 'S',
@@ -78,7 +90,7 @@ describe('emails flags', () => {
   });
 
   it('send: defaults (no key: one is generated at send time; --wait-timeout 60s)', async () => {
-    const o = await optionsOf<SendEmailOptions>(emailsSend, [...base, '--to', 'a@x.org', '--text', 'hi']);
+    const o = await sendOf([...base, '--to', 'a@x.org', '--text', 'hi']);
     expect(o).toMatchObject({ to: ['a@x.org'], cc: [], bcc: [], tags: [], metadata: [], idempotencyKey: undefined, wait: false, waitTimeoutSecs: 60 });
   });
 
@@ -86,25 +98,25 @@ describe('emails flags', () => {
     expect(await refusal(emailsSend, ['--subject', 'S', '--to', 'a@x.org', '--text', 'hi'])).toBe('commander.missingMandatoryOptionValue');
     expect(await refusal(emailsSend, ['--from', 'a@x.org', '--to', 'a@x.org', '--text', 'hi'])).toBe('commander.missingMandatoryOptionValue');
     for (const bad of ['novalue', '=v']) {
-      const err = await optionsOf<SendEmailOptions>(emailsSend, [...base, '--to', 'a@x.org', '--metadata', bad]).then(() => undefined, (e: unknown) => e);
+      const err = await sendOf([...base, '--to', 'a@x.org', '--metadata', bad]).then(() => undefined, (e: unknown) => e);
       expect((err as { message?: string }).message).toContain('KEY=VALUE');
     }
   });
 
   it('get, events take the id; list takes --status', async () => {
-    expect(await optionsOf<GetEmailOptions>(emailsGet, ['eml_1'])).toEqual({ email: 'eml_1' });
-    expect(await optionsOf<EmailEventsOptions>(emailsEvents, ['eml_1'])).toEqual({ email: 'eml_1' });
-    expect(await optionsOf<ListEmailsOptions>(emailsList, ['--status', 'bounced'])).toMatchObject({ status: 'bounced' });
+    expect(await optionsOf(emailsGet, ['eml_1'])).toEqual({ email: 'eml_1' });
+    expect(await optionsOf(emailsEvents, ['eml_1'])).toEqual({ email: 'eml_1' });
+    expect(await optionsOf(emailsList, ['--status', 'bounced'])).toMatchObject({ status: 'bounced' });
     expect(await refusal(emailsList, ['--status', 'opened'])).toBe('commander.invalidArgument');
   });
 
   it('wait: --to required, --timeout 30s and --since 1m by default; all and now', async () => {
-    expect(await optionsOf<WaitEmailOptions>(emailsWait, ['--to', 'a@x.org'])).toEqual({ to: 'a@x.org', subjectMatch: undefined, timeoutSecs: 30, since: 60 });
-    expect(await optionsOf<WaitEmailOptions>(emailsWait, ['--to', 'a@x.org', '--subject-match', '^Hi', '--timeout', '5s', '--since', 'all'])).toMatchObject({ subjectMatch: '^Hi', timeoutSecs: 5, since: 'all' });
-    expect(await optionsOf<WaitEmailOptions>(emailsWait, ['--to', 'a@x.org', '--since', 'NOW'])).toMatchObject({ since: 'now' });
-    expect(await optionsOf<WaitEmailOptions>(emailsWait, ['--to', 'a@x.org', '--since', '0'])).toMatchObject({ since: 0 });
+    expect(await waitOf(['--to', 'a@x.org'])).toEqual({ to: 'a@x.org', subjectMatch: undefined, timeoutSecs: 30, since: 60 });
+    expect(await waitOf(['--to', 'a@x.org', '--subject-match', '^Hi', '--timeout', '5s', '--since', 'all'])).toMatchObject({ subjectMatch: '^Hi', timeoutSecs: 5, since: 'all' });
+    expect(await waitOf(['--to', 'a@x.org', '--since', 'NOW'])).toMatchObject({ since: 'now' });
+    expect(await waitOf(['--to', 'a@x.org', '--since', '0'])).toMatchObject({ since: 0 });
     expect(await refusal(emailsWait, [])).toBe('commander.missingMandatoryOptionValue');
-    const err = await optionsOf<WaitEmailOptions>(emailsWait, ['--to', 'a@x.org', '--since', 'yesterday']).then(() => undefined, (e: unknown) => e);
+    const err = await waitOf(['--to', 'a@x.org', '--since', 'yesterday']).then(() => undefined, (e: unknown) => e);
     expect((err as UsageError).flag).toBe('--since');
   });
 

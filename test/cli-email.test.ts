@@ -183,21 +183,22 @@ describe('domains', () => {
     expect(json(expectOk(await run(['domains', 'verify', domain, '-o', 'json'])).stdout).status).toBe('verified');
   });
 
-  it('list --status, get by id, remove asks (exit 2 without --yes) and removes with --yes', async () => {
+  it('list --status, get by id, delete asks (exit 2 without --yes) and deletes with --yes; remove, its old word, still works', async () => {
     const domain = await verifiedDomain();
     const listed = json(expectOk(await run(['domains', 'list', '--status', 'verified', '--all', '-o', 'json'])).stdout) as Array<{ id: string; domain: string; status: string }>;
     expect(listed.length).toBeGreaterThan(0);
     expect(listed.every((d) => d.status === 'verified')).toBe(true);
     const mine = listed.find((d) => d.domain === domain)!;
     expect(json(expectOk(await run(['domains', 'get', mine.id, '-o', 'json'])).stdout).domain).toBe(domain);
-    const refused = await run(['domains', 'remove', domain]);
+    const refused = await run(['domains', 'delete', domain]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--yes');
     // --dry-run looks the name up (GETs are sent) and shows the DELETE without sending it.
     const dry = expectOk(await run(['--dry-run', 'domains', 'remove', domain, '--yes']));
     expect(dry.stdout + dry.stderr).toContain(`/v1/domains/${mine.id}`);
     expect(json(expectOk(await run(['domains', 'get', domain, '-o', 'json'])).stdout).id).toBe(mine.id);
-    expectOk(await run(['domains', 'remove', domain, '--yes']));
+    const deleted = expectOk(await run(['domains', 'delete', domain, '--yes']));
+    expect(deleted.stderr).toContain(`deleted the sending domain ${domain}`);
     const gone = await run(['domains', 'get', domain]);
     expect(gone.code).toBe(4);
   });

@@ -2,31 +2,13 @@
 // GitHub CLI's runF), so these tests parse argv and look at the options object the verb would get.
 // A renamed flag or a broken mapping fails here even when the end-to-end tests do not exercise it.
 import { describe, expect, it } from 'vitest';
-import type { Command as CommandType } from 'commander';
-import { Command } from '../src/cli/commander.js';
-import { CliContext } from '../src/cli/context.js';
-import { createTestIO } from '../src/output/io.js';
 import { verbs as messageVerbs } from '../src/cli/commands/messages/index.js';
 import { sendOptionsOf, type SendFlags } from '../src/cli/commands/messages/send-options.js';
 import { optionsOf as verbOptionsOf, verbNamed } from './helpers/verb-flags.js';
-import { buyCommand, type BuyOptions } from '../src/cli/commands/numbers/buy.js';
-import { updateCommand, type UpdateOptions } from '../src/cli/commands/numbers/update.js';
-import { searchCommand, type SearchOptions } from '../src/cli/commands/numbers/search.js';
-import { createCommand, type CreateWebhookOptions } from '../src/cli/commands/webhooks/create.js';
-import { deliveriesCommand, type ListDeliveriesOptions } from '../src/cli/commands/webhooks/deliveries.js';
-
-const context = () => new CliContext({ io: createTestIO(), env: {}, homedir: '/nonexistent', binPath: '' }, {});
-
-/** Parses `argv` through one verb built by `factory`; returns the options its run function got. */
-async function optionsOf<O>(factory: (parent: CommandType, ctx: CliContext, runF: (opts: O) => Promise<void>) => CommandType, argv: string[]): Promise<O> {
-  const seen: O[] = [];
-  const parent = new Command('group').exitOverride();
-  const verb = factory(parent, context(), async (opts) => void seen.push(opts));
-  verb.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-  await parent.parseAsync([verb.name(), ...argv], { from: 'user' });
-  expect(seen).toHaveLength(1);
-  return seen[0]!;
-}
+import { verbs as numberVerbs } from '../src/cli/commands/numbers/index.js';
+import { buyOptionsOf, searchOptionsOf, updateOptionsOf, type UpdateFlags } from '../src/cli/commands/numbers/options.js';
+import { verbs as webhookVerbs } from '../src/cli/commands/webhooks/index.js';
+import { createWebhookOptionsOf, type ListDeliveriesOptions } from '../src/cli/commands/webhooks/options.js';
 
 describe('flags become typed options', () => {
   it('messages send', async () => {
@@ -50,12 +32,12 @@ describe('flags become typed options', () => {
   });
 
   it('numbers buy', async () => {
-    expect(await optionsOf<BuyOptions>(buyCommand, ['+14155550123'])).toEqual({ phoneNumber: '+14155550123' });
+    expect(buyOptionsOf(await verbOptionsOf(verbNamed(numberVerbs, 'buy'), ['+14155550123']))).toEqual({ phoneNumber: '+14155550123' });
   });
 
   it('numbers update: every emergency flag lands in its address field', async () => {
     const argv = ['num_1', '--label', 'Desk', '--caller-id-name', 'ACME', '--emergency-street', '1 Market St', '--emergency-street2', 'Fl 2', '--emergency-city', 'SF', '--emergency-state', 'CA', '--emergency-zip', '94105'];
-    expect(await optionsOf<UpdateOptions>(updateCommand, argv)).toEqual({
+    expect(updateOptionsOf(await verbOptionsOf<UpdateFlags>(verbNamed(numberVerbs, 'update'), argv))).toEqual({
       number: 'num_1',
       label: 'Desk',
       clearLabel: false,
@@ -64,25 +46,25 @@ describe('flags become typed options', () => {
       emergency: undefined,
       address: { street: '1 Market St', street2: 'Fl 2', city: 'SF', state: 'CA', zip: '94105' },
     });
-    expect(await optionsOf<UpdateOptions>(updateCommand, ['num_1', '--no-emergency', '--clear-label'])).toMatchObject({ emergency: false, clearLabel: true });
+    expect(updateOptionsOf(await verbOptionsOf<UpdateFlags>(verbNamed(numberVerbs, 'update'), ['num_1', '--no-emergency', '--clear-label']))).toMatchObject({ emergency: false, clearLabel: true });
   });
 
   it('numbers search: --capability repeats into capabilities', async () => {
-    const opts = await optionsOf<SearchOptions>(searchCommand, ['--area-code', '415', '--capability', 'mms', '--capability', 'voice', '--type', 'local', '--contains', '77', '--limit', '5']);
+    const opts = searchOptionsOf(await verbOptionsOf<Parameters<typeof searchOptionsOf>[0]>(verbNamed(numberVerbs, 'search'), ['--area-code', '415', '--capability', 'mms', '--capability', 'voice', '--type', 'local', '--contains', '77', '--limit', '5']));
     expect(opts).toEqual({ areaCode: '415', locality: undefined, type: 'local', contains: '77', capabilities: ['mms', 'voice'], limit: '5' });
   });
 
   it('webhooks create: --events is split and trimmed', async () => {
-    const opts = await optionsOf<CreateWebhookOptions>(createCommand, ['--url', 'https://example.com/hook', '--events', 'message.*, call.completed', '--description', 'SMS']);
+    const opts = createWebhookOptionsOf(await verbOptionsOf(verbNamed(webhookVerbs, 'create'), ['--url', 'https://example.com/hook', '--events', 'message.*, call.completed', '--description', 'SMS']));
     expect(opts).toEqual({ url: 'https://example.com/hook', events: ['message.*', 'call.completed'], description: 'SMS' });
   });
 
   it('webhooks deliveries: the endpoint id and the list flags', async () => {
-    const opts = await optionsOf<ListDeliveriesOptions>(deliveriesCommand, ['we_1', '--status', 'failed', '--limit', '5', '--all']);
+    const opts = await verbOptionsOf<ListDeliveriesOptions>(verbNamed(webhookVerbs, 'deliveries'), ['we_1', '--status', 'failed', '--limit', '5', '--all']);
     expect(opts).toEqual({ id: 'we_1', status: 'failed', limit: '5', all: true });
   });
 
   it('a value outside the API list is refused by commander before any run', async () => {
-    await expect(optionsOf<ListDeliveriesOptions>(deliveriesCommand, ['we_1', '--status', 'lost'])).rejects.toThrow(/lost/);
+    await expect(verbOptionsOf<ListDeliveriesOptions>(verbNamed(webhookVerbs, 'deliveries'), ['we_1', '--status', 'lost'])).rejects.toThrow(/lost/);
   });
 });

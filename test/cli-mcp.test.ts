@@ -11,6 +11,8 @@ import { startTestService, type TestService } from './helpers/service.js';
 import { assertBuilt, BIN_PATH } from './helpers/cli.js';
 import { readmeBlock } from './helpers/readme-blocks.js';
 import { EXIT } from '../src/cli/exit-codes.js';
+import { loadRegistry } from '../src/cli/registry.js';
+import { toolName } from '../src/cli/commands/mcp/tools.js';
 
 interface McpConfig {
   mcpServers: Record<string, { command: string; args: string[] }>;
@@ -67,6 +69,24 @@ describe('svc mcp', () => {
     expect(create.inputSchema.required).toEqual(['name']);
     expect((create.inputSchema.properties as Record<string, { enum?: string[] }>).mode!.enum).toEqual(['live', 'test']);
     expect(byName.get('keys_revoke')!.inputSchema.required).toEqual(['id']);
+    expect(byName.get('keys_get')!.annotations).toMatchObject({ readOnlyHint: true });
+  });
+
+  it('every verb of every converted group that needs no terminal is a tool, and only those', async () => {
+    const client = await connect();
+    const names = (await client.listTools()).tools.map((t) => t.name).sort();
+    const { verbs } = await loadRegistry();
+    expect(names).toEqual(verbs.filter((r) => !r.verb.terminal).map(toolName).sort());
+    // The groups converted with the registry's second part (issue 28) among them.
+    for (const tool of ['billing_show', 'billing_top-up', 'usage', 'events_list', 'domains_delete', 'emails_send', 'emails_list', 'brands_register', 'campaigns_lint', 'registrations_predict', 'ports_check', 'webhooks_create', 'webhooks_delete', 'numbers_search', 'numbers_update', 'completion', 'profiles_delete']) expect(names).toContain(tool);
+    for (const live of ['events_follow', 'webhooks_listen', 'webhooks_tail', 'login', 'profiles_add']) expect(names).not.toContain(live);
+  });
+
+  it('a read of a converted group: billing_show is the API answer (cents)', async () => {
+    const client = await connect();
+    const res = await client.callTool({ name: 'billing_show', arguments: {} });
+    expect(res.isError, textOf(res)).toBeFalsy();
+    expect(JSON.parse(textOf(res))).toMatchObject({ wallet: { balanceCents: expect.any(Number) } });
   });
 
   it('a write then a read: keys_create makes a key with the profile of the config, keys_list shows it', async () => {

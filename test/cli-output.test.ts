@@ -217,25 +217,26 @@ describe('--dry-run skips the confirmation', () => {
     expect((await svc.call('GET', `/v1/subaccounts/${sub.body.id}`)).body.status).toBe('active');
   });
 
-  it('profiles remove --dry-run says what it would remove and keeps the profile', async () => {
+  it('profiles delete --dry-run says what it would delete and keeps the profile; remove, its old word, too', async () => {
     const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmp, 'cfg-')) };
     ok(await svcRun(['profiles', 'add', 'staging', '--base-url', svc.baseUrl], { env }));
-    const res = ok(await svcRun(['profiles', 'remove', 'staging', '--dry-run'], { env }));
-    expect(res.stdout).toContain('staging');
+    const res = ok(await svcRun(['profiles', 'delete', 'staging', '--dry-run'], { env }));
+    expect(res.stdout).toContain('would delete profile "staging"');
+    expect(ok(await svcRun(['profiles', 'remove', 'staging', '--dry-run'], { env })).stdout).toContain('would delete profile "staging"');
     const stored = JSON.parse(readFileSync(join(env.SVC_CONFIG_DIR, 'config.json'), 'utf8'));
     expect(Object.keys(stored.profiles)).toContain('staging');
     // Without --dry-run the confirmation is still required.
-    const refused = await svcRun(['profiles', 'remove', 'staging'], { env });
+    const refused = await svcRun(['profiles', 'delete', 'staging'], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--yes');
   });
 
-  it('profiles remove local is refused: it is built in, and claiming success would be untrue', async () => {
+  it('profiles delete local is refused: it is built in, and claiming success would be untrue', async () => {
     const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmp, 'cfg-')) };
-    const res = await svcRun(['profiles', 'remove', 'local', '--yes'], { env });
+    const res = await svcRun(['profiles', 'delete', 'local', '--yes'], { env });
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('built in');
-    expect(res.stderr).not.toContain('removed profile');
+    expect(res.stderr).not.toContain('deleted profile');
   });
 });
 

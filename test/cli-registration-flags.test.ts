@@ -3,37 +3,60 @@
 // the verb would get (the GitHub CLI's runF): nothing runs, nothing is sent.
 import { describe, expect, it } from 'vitest';
 import { Command } from '../src/cli/commander.js';
-import { registerCommand, type RegisterOptions } from '../src/cli/commands/brands/register.js';
-import { listCommand as brandsList, type ListBrandsOptions } from '../src/cli/commands/brands/list.js';
-import { getCommand as brandsGet } from '../src/cli/commands/brands/get.js';
-import { updateCommand as brandsUpdate, type UpdateBrandOptions } from '../src/cli/commands/brands/update.js';
-import { resubmitCommand as brandsResubmit } from '../src/cli/commands/brands/resubmit.js';
-import { vetCommand, type VetBrandOptions } from '../src/cli/commands/brands/vet.js';
-import { createCommand as campaignsCreate, type CreateCampaignOptions } from '../src/cli/commands/campaigns/create.js';
-import { listCommand as campaignsList } from '../src/cli/commands/campaigns/list.js';
-import { getCommand as campaignsGet } from '../src/cli/commands/campaigns/get.js';
-import { updateCommand as campaignsUpdate, type UpdateCampaignOptions } from '../src/cli/commands/campaigns/update.js';
-import { resubmitCommand as campaignsResubmit } from '../src/cli/commands/campaigns/resubmit.js';
-import { lintCommand } from '../src/cli/commands/campaigns/lint.js';
-import { draftCommand, type DraftOptions } from '../src/cli/commands/registrations/draft.js';
-import { predictCommand } from '../src/cli/commands/registrations/predict.js';
-import { submitCommand as registrationsSubmit } from '../src/cli/commands/registrations/submit.js';
-import { checkCommand } from '../src/cli/commands/ports/check.js';
-import { createCommand as portsCreate, type CreatePortOptions } from '../src/cli/commands/ports/create.js';
-import { attachCommand } from '../src/cli/commands/ports/attach.js';
-import { submitCommand as portsSubmit } from '../src/cli/commands/ports/submit.js';
-import { getCommand as portsGet } from '../src/cli/commands/ports/get.js';
-import { listCommand as portsList } from '../src/cli/commands/ports/list.js';
-import { cancelCommand as portsCancel } from '../src/cli/commands/ports/cancel.js';
+import { verbs as brandVerbs } from '../src/cli/commands/brands/index.js';
+import { registerOptionsOf, updateBrandOptionsOf, vetOptionsOf, type VetBrandFlags } from '../src/cli/commands/brands/options.js';
+import { verbs as campaignVerbs } from '../src/cli/commands/campaigns/index.js';
+import { createCampaignOptionsOf, updateCampaignOptionsOf } from '../src/cli/commands/campaigns/options.js';
+import { verbs as registrationVerbs } from '../src/cli/commands/registrations/index.js';
+import { draftOptionsOf, type DraftOptions } from '../src/cli/commands/registrations/options.js';
+import { verbs as portVerbs } from '../src/cli/commands/ports/index.js';
+import { createPortOptionsOf, type CreatePortFlags } from '../src/cli/commands/ports/options.js';
+import type { AnyVerb } from '../src/cli/verb.js';
 import { TRIGGERS } from '../src/cli/commands/trigger/registry.js';
 import { register as registerTriggers } from '../src/cli/commands/trigger/index.js';
 import type { TriggerDefinition } from '../src/cli/commands/trigger/definition.js';
-import { context, optionsOf, refusal } from './helpers/verb-flags.js';
+import { context, optionsOf, refusal, verbNamed } from './helpers/verb-flags.js';
+
+const registerCommand = verbNamed(brandVerbs, 'register');
+const brandsList = verbNamed(brandVerbs, 'list');
+const brandsGet = verbNamed(brandVerbs, 'get');
+const brandsUpdate = verbNamed(brandVerbs, 'update');
+const brandsResubmit = verbNamed(brandVerbs, 'resubmit');
+const vetCommand = verbNamed(brandVerbs, 'vet');
+const campaignsCreate = verbNamed(campaignVerbs, 'create');
+const campaignsList = verbNamed(campaignVerbs, 'list');
+const campaignsGet = verbNamed(campaignVerbs, 'get');
+const campaignsUpdate = verbNamed(campaignVerbs, 'update');
+const campaignsResubmit = verbNamed(campaignVerbs, 'resubmit');
+const lintCommand = verbNamed(campaignVerbs, 'lint');
+const draftCommand = verbNamed(registrationVerbs, 'draft');
+const predictCommand = verbNamed(registrationVerbs, 'predict');
+const registrationsSubmit = verbNamed(registrationVerbs, 'submit');
+const checkCommand = verbNamed(portVerbs, 'check');
+const portsCreate = verbNamed(portVerbs, 'create');
+const attachCommand = verbNamed(portVerbs, 'attach');
+const portsSubmit = verbNamed(portVerbs, 'submit');
+const portsGet = verbNamed(portVerbs, 'get');
+const portsList = verbNamed(portVerbs, 'list');
+const portsCancel = verbNamed(portVerbs, 'cancel');
+
+/** The options a run module works with: the flags as parsed, through the verb's own conversion. */
+const through =
+  <F, O>(verb: AnyVerb, convert: (flags: F) => O) =>
+  async (argv: string[]): Promise<O> =>
+    convert(await optionsOf<F>(verb, argv));
+const registerOf = through(registerCommand, registerOptionsOf);
+const updateBrandOf = through(brandsUpdate, updateBrandOptionsOf);
+const vetOf = through<VetBrandFlags, ReturnType<typeof vetOptionsOf>>(vetCommand, vetOptionsOf);
+const createCampaignOf = through(campaignsCreate, createCampaignOptionsOf);
+const updateCampaignOf = through(campaignsUpdate, updateCampaignOptionsOf);
+const draftOf = through<DraftOptions['fields'] & { file?: string }, DraftOptions>(draftCommand, draftOptionsOf);
+const createPortOf = through<CreatePortFlags, ReturnType<typeof createPortOptionsOf>>(portsCreate, createPortOptionsOf);
 
 
 describe('brands', () => {
   it('register: brand and campaign flags by API name, samples repeatable, the wizard switches', async () => {
-    const o = await optionsOf<RegisterOptions>(registerCommand, [
+    const o = await registerOf([
       '--legal-name', 'Acme Dental LLC', '--entity-type', 'PRIVATE_PROFIT', '--ein', '12-3456789', '--website', 'https://acme.example',
       '--campaign-name', 'Reminders', '--use-case', 'ACCOUNT_NOTIFICATION', '--sample', 'one', '--sample', 'two', '--embedded-link', 'false',
       '--answers', 'a.yaml', '--resume', '--mock', '--idempotency-key', 'reg-1',
@@ -41,7 +64,7 @@ describe('brands', () => {
     expect(o.brand).toEqual({ legalName: 'Acme Dental LLC', entityType: 'PRIVATE_PROFIT', ein: '12-3456789', website: 'https://acme.example' });
     expect(o.campaign).toEqual({ name: 'Reminders', useCase: 'ACCOUNT_NOTIFICATION', sampleMessages: 'one\ntwo', embeddedLink: 'false' });
     expect(o).toMatchObject({ answers: 'a.yaml', resume: true, mock: true, idempotencyKey: 'reg-1' });
-    const bare = await optionsOf<RegisterOptions>(registerCommand, []);
+    const bare = await registerOf([]);
     expect(bare).toEqual({ brand: {}, campaign: {}, answers: undefined, resume: undefined, mock: undefined, idempotencyKey: undefined });
   });
 
@@ -50,14 +73,14 @@ describe('brands', () => {
   });
 
   it('list, get, resubmit', async () => {
-    expect(await optionsOf<ListBrandsOptions>(brandsList, ['--status', 'approved', '--limit', '5', '--all'])).toEqual({ status: 'approved', limit: '5', all: true });
+    expect(await optionsOf(brandsList, ['--status', 'approved', '--limit', '5', '--all'])).toEqual({ status: 'approved', limit: '5', all: true });
     expect(await refusal(brandsList, ['--status', 'pending'])).toBe('commander.invalidArgument');
     expect(await optionsOf(brandsGet, ['b1'])).toEqual({ brand: 'b1' });
     expect(await optionsOf(brandsResubmit, ['b1'])).toEqual({ brand: 'b1' });
   });
 
   it('update: field flags and a file', async () => {
-    expect(await optionsOf<UpdateBrandOptions>(brandsUpdate, ['b1', '--ein', '98-7654321', '--display-name', 'Acme', '-f', 'page.yaml'])).toEqual({
+    expect(await updateBrandOf(['b1', '--ein', '98-7654321', '--display-name', 'Acme', '-f', 'page.yaml'])).toEqual({
       brand: 'b1',
       fields: { ein: '98-7654321', displayName: 'Acme' },
       file: 'page.yaml',
@@ -65,15 +88,15 @@ describe('brands', () => {
   });
 
   it('vet: provider required, class defaults to the first', async () => {
-    expect(await optionsOf<VetBrandOptions>(vetCommand, ['b1', '--provider', 'AEGIS'])).toEqual({ brand: 'b1', provider: 'AEGIS', vettingClass: 'STANDARD' });
-    expect(await optionsOf<VetBrandOptions>(vetCommand, ['b1', '--provider', 'WMC', '--class', 'ENHANCED'])).toMatchObject({ vettingClass: 'ENHANCED' });
+    expect(await vetOf(['b1', '--provider', 'AEGIS'])).toEqual({ brand: 'b1', provider: 'AEGIS', vettingClass: 'STANDARD' });
+    expect(await vetOf(['b1', '--provider', 'WMC', '--class', 'ENHANCED'])).toMatchObject({ vettingClass: 'ENHANCED' });
     expect(await refusal(vetCommand, ['b1'])).toBe('commander.missingMandatoryOptionValue');
   });
 });
 
 describe('campaigns', () => {
   it('create: --name here, samples and booleans by API name, --brand and -f', async () => {
-    expect(await optionsOf<CreateCampaignOptions>(campaignsCreate, ['--brand', 'b1', '--name', 'Reminders', '--sample', 's1', '--sample', 's2', '--number-pool', 'true', '-f', 'c.yaml'])).toEqual({
+    expect(await createCampaignOf(['--brand', 'b1', '--name', 'Reminders', '--sample', 's1', '--sample', 's2', '--number-pool', 'true', '-f', 'c.yaml'])).toEqual({
       brand: 'b1',
       fields: { name: 'Reminders', sampleMessages: 's1\ns2', numberPool: 'true' },
       file: 'c.yaml',
@@ -83,7 +106,7 @@ describe('campaigns', () => {
   it('list, get, update, resubmit, lint', async () => {
     expect(await optionsOf(campaignsList, ['--status', 'dca_review', '--brand', 'b1'])).toEqual({ status: 'dca_review', brand: 'b1' });
     expect(await optionsOf(campaignsGet, ['c1'])).toEqual({ campaign: 'c1' });
-    expect(await optionsOf<UpdateCampaignOptions>(campaignsUpdate, ['c1', '--privacy-policy-link', 'https://a.example/p'])).toEqual({ campaign: 'c1', fields: { privacyPolicyLink: 'https://a.example/p' }, file: undefined });
+    expect(await updateCampaignOf(['c1', '--privacy-policy-link', 'https://a.example/p'])).toEqual({ campaign: 'c1', fields: { privacyPolicyLink: 'https://a.example/p' }, file: undefined });
     expect(await optionsOf(campaignsResubmit, ['c1'])).toEqual({ campaign: 'c1' });
     expect(await optionsOf(lintCommand, ['-f', '-'])).toEqual({ file: '-' });
     expect(await refusal(lintCommand, [])).toBe('commander.missingMandatoryOptionValue');
@@ -92,7 +115,7 @@ describe('campaigns', () => {
 
 describe('registrations', () => {
   it('draft, predict, submit', async () => {
-    expect(await optionsOf<DraftOptions>(draftCommand, ['--legal-name', 'Acme', '--description', 'Dental clinic', '--opt-in-channel', 'web form'])).toEqual({
+    expect(await draftOf(['--legal-name', 'Acme', '--description', 'Dental clinic', '--opt-in-channel', 'web form'])).toEqual({
       fields: { legalName: 'Acme', description: 'Dental clinic', optInChannel: 'web form' },
       file: undefined,
     });
@@ -109,7 +132,7 @@ describe('ports', () => {
 
   it('create: repeated --number, the address, a file, an idempotency key', async () => {
     const argv = ['--number', '+14155550123', '--number', '+14155550124', '--authorized-name', 'Ada', '--account-number', '991', '--pin', '1234', '--street', '1 Market St', '--city', 'San Francisco', '--state', 'CA', '--zip', '94105', '-f', 'p.yaml', '--idempotency-key', 'p-1'];
-    expect(await optionsOf<CreatePortOptions>(portsCreate, argv)).toEqual({
+    expect(await createPortOf(argv)).toEqual({
       numbers: ['+14155550123', '+14155550124'],
       authorizedName: 'Ada',
       accountNumber: '991',

@@ -126,7 +126,7 @@ describe('README.md, every sh block in order in one shell', () => {
     expect(email.stdout).toContain('bounced (exit 1)');
     expect(email.stdout).toContain('hard_bounce');
     expect(email.stdout).toContain('degraded (exit 1)');
-    expect(email.stderr).toContain('removed the sending domain send.example.com');
+    expect(email.stderr).toContain('deleted the sending domain send.example.com');
 
     const billing = of('Billing and usage');
     // $20.00 at the start, less the Email block's three live emails (a cent each).

@@ -12,3 +12,16 @@ export function parseDuration(text: string, flag: string): number {
   }
   return parts.reduce((sum, p) => sum + Number(p[1]) * UNIT_SECONDS[p[2]!]!, 0);
 }
+
+/** A duration flag's value in seconds, at least `min`; a bad one is a usage error naming the flag. */
+export function durationFlag(text: string, flag: string, min = 1): number {
+  let secs: number;
+  try {
+    secs = parseDuration(text, flag);
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(`${flag}: ${err.message}`, flag);
+    throw err;
+  }
+  if (secs < min) throw new UsageError(`${flag} must be at least ${min}s`, flag);
+  return secs;
+}

@@ -92,3 +92,14 @@ export const longFlag = (flags: string): string => /--[a-z0-9-]+/i.exec(flags)?.
 
 /** Takes a value (`--limit <n>`) rather than being a switch (`--all`). */
 export const takesValue = (flags: string): boolean => /[<[]/.test(flags);
+
+/**
+ * A run function fed through a conversion of its flags (dollars to cents, a field list to an API
+ * body): the definition keeps the flags as a shell gives them, the run module its typed options.
+ */
+export const runConverted =
+  <F, O>(load: () => Promise<RunFunction<O>>, convert: (flags: F) => O) =>
+  async (): Promise<RunFunction<F>> => {
+    const run = await load();
+    return (ctx, flags) => run(ctx, convert(flags));
+  };

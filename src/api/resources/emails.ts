@@ -3,15 +3,16 @@ import type { Email, SendEmailBody } from '../schemas/email.js';
 import type { EmailStatus } from '../values/email.js';
 import { listEndpoint } from './list.js';
 import { responseParser } from '../parsers.js';
-import type { EndpointRef } from './endpoint.js';
+import { pathOf, type EndpointRef } from './endpoint.js';
 
 // conventions 7: one function or list descriptor per endpoint. spec: Email resource, Send email body; contract §8.
 const emailParser = responseParser('EmailSchema');
 const emailEventsParser = responseParser('EmailEventsSchema');
-const emailPath = (id: string, action = ''): string => `/v1/emails/${encodeURIComponent(id)}${action}`;
 
 export const emailEndpoints = {
   send: { method: 'POST', path: '/v1/emails' },
+  get: { method: 'GET', path: '/v1/emails/{id}' },
+  timeline: { method: 'GET', path: '/v1/emails/{id}/events' },
 } as const satisfies Record<string, EndpointRef>;
 
 export interface SentEmail {
@@ -27,12 +28,12 @@ export async function sendEmail(client: ApiClient, body: SendEmailBody, opts: { 
 }
 
 export async function getEmail(client: ApiClient, id: string): Promise<Email> {
-  return (await client.request({ method: 'GET', path: emailPath(id), schema: emailParser })).data;
+  return (await client.request({ method: 'GET', path: pathOf(emailEndpoints.get, { id }), schema: emailParser })).data;
 }
 
 /** GET /v1/emails/{id}/events: the per-recipient timeline, oldest first (contract §8). */
 export async function emailTimeline(client: ApiClient, id: string) {
-  return (await client.request({ method: 'GET', path: emailPath(id, '/events'), schema: emailEventsParser })).data.data;
+  return (await client.request({ method: 'GET', path: pathOf(emailEndpoints.timeline, { id }), schema: emailEventsParser })).data.data;
 }
 
 /** GET /v1/emails (an extension of the local service), newest first. */

@@ -4,7 +4,7 @@ import type { Page } from '../schemas/page.js';
 import type { z } from 'zod';
 import { listEndpoint } from './list.js';
 import { pageParser, responseParser } from '../parsers.js';
-import type { EndpointRef } from './endpoint.js';
+import { pathOf, type EndpointRef } from './endpoint.js';
 
 // conventions 7: one function per endpoint. spec: Numbers; contract §5.
 // `idOrPhone` is a number id (`num_…`) or its E.164 form: the service resolves either (contract §5);
@@ -12,18 +12,22 @@ import type { EndpointRef } from './endpoint.js';
 const availableNumberPageParser = pageParser('AvailableNumberSchema');
 const phoneNumberParser = responseParser('PhoneNumberSchema');
 
-const numberPath = (idOrPhone: string, action = ''): string => `/v1/numbers/${encodeURIComponent(idOrPhone)}${action}`;
 
 /** The search body as sent (defaults filled by the service). */
 export const numberEndpoints = {
   buy: { method: 'POST', path: '/v1/numbers/buy' },
+  search: { method: 'POST', path: '/v1/numbers/search' },
+  get: { method: 'GET', path: '/v1/numbers/{id}' },
+  update: { method: 'PATCH', path: '/v1/numbers/{id}' },
   release: { method: 'POST', path: '/v1/numbers/{id}/release' },
+  assign: { method: 'POST', path: '/v1/numbers/{id}/assign' },
+  verifyTollfree: { method: 'POST', path: '/v1/numbers/{id}/verify-tollfree' },
 } as const satisfies Record<string, EndpointRef>;
 
 export type SearchNumbersInput = z.input<typeof SearchNumbersBody>;
 
 export async function searchNumbers(client: ApiClient, body: SearchNumbersInput): Promise<Page<AvailableNumber>> {
-  return (await client.request({ method: 'POST', path: '/v1/numbers/search', body, schema: availableNumberPageParser })).data;
+  return (await client.request({ method: 'POST', path: numberEndpoints.search.path, body, schema: availableNumberPageParser })).data;
 }
 
 export async function buyNumber(client: ApiClient, body: BuyNumberBody, opts: { idempotencyKey?: string } = {}): Promise<PhoneNumber> {
@@ -35,22 +39,22 @@ export const numberList = listEndpoint<PhoneNumber, NumberListFilter>({ path: '/
 export type NumberListFilter = { status?: NumberStatus; type?: NumberType; campaignId?: string };
 
 export async function getNumber(client: ApiClient, idOrPhone: string): Promise<PhoneNumber> {
-  return (await client.request({ method: 'GET', path: numberPath(idOrPhone), schema: phoneNumberParser })).data;
+  return (await client.request({ method: 'GET', path: pathOf(numberEndpoints.get, { id: idOrPhone }), schema: phoneNumberParser })).data;
 }
 
 export async function updateNumber(client: ApiClient, idOrPhone: string, body: UpdateNumberBody): Promise<PhoneNumber> {
-  return (await client.request({ method: 'PATCH', path: numberPath(idOrPhone), body, schema: phoneNumberParser })).data;
+  return (await client.request({ method: 'PATCH', path: pathOf(numberEndpoints.update, { id: idOrPhone }), body, schema: phoneNumberParser })).data;
 }
 
 export async function releaseNumber(client: ApiClient, idOrPhone: string): Promise<PhoneNumber> {
-  return (await client.request({ method: 'POST', path: numberPath(idOrPhone, '/release'), schema: phoneNumberParser })).data;
+  return (await client.request({ method: 'POST', path: pathOf(numberEndpoints.release, { id: idOrPhone }), schema: phoneNumberParser })).data;
 }
 
 /** Attaches the number to a campaign, or detaches it with `null`. */
 export async function assignNumber(client: ApiClient, idOrPhone: string, campaignId: string | null): Promise<PhoneNumber> {
-  return (await client.request({ method: 'POST', path: numberPath(idOrPhone, '/assign'), body: { campaignId }, schema: phoneNumberParser })).data;
+  return (await client.request({ method: 'POST', path: pathOf(numberEndpoints.assign, { id: idOrPhone }), body: { campaignId }, schema: phoneNumberParser })).data;
 }
 
 export async function verifyTollfree(client: ApiClient, idOrPhone: string, body: VerifyTollfreeBody): Promise<PhoneNumber> {
-  return (await client.request({ method: 'POST', path: numberPath(idOrPhone, '/verify-tollfree'), body, schema: phoneNumberParser })).data;
+  return (await client.request({ method: 'POST', path: pathOf(numberEndpoints.verifyTollfree, { id: idOrPhone }), body, schema: phoneNumberParser })).data;
 }

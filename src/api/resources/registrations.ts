@@ -12,6 +12,8 @@ const predictionParser = responseParser('PredictionSchema');
 /** POST /v1/registrations: the brand and its first campaign, both or neither (contract §7). */
 export const registrationEndpoints = {
   create: { method: 'POST', path: '/v1/registrations' },
+  draft: { method: 'POST', path: '/v1/registrations/draft' },
+  predict: { method: 'POST', path: '/v1/registrations/predict' },
 } as const satisfies Record<string, EndpointRef>;
 
 export async function submitRegistration(client: ApiClient, body: RegistrationBody, opts: { idempotencyKey?: string } = {}): Promise<Registration> {
@@ -20,10 +22,10 @@ export async function submitRegistration(client: ApiClient, body: RegistrationBo
 
 /** POST /v1/registrations/draft: a campaign create request (without brandId) written from business info. */
 export async function draftRegistration(client: ApiClient, body: BusinessInfoBody): Promise<CampaignDraft> {
-  return (await client.request({ method: 'POST', path: '/v1/registrations/draft', body, schema: draftParser })).data;
+  return (await client.request({ method: 'POST', path: registrationEndpoints.draft.path, body, schema: draftParser })).data;
 }
 
 /** POST /v1/registrations/predict: the approval prediction's checks, score and band. */
 export async function predictRegistration(client: ApiClient, body: PredictBody): Promise<Prediction> {
-  return (await client.request({ method: 'POST', path: '/v1/registrations/predict', body, schema: predictionParser })).data;
+  return (await client.request({ method: 'POST', path: registrationEndpoints.predict.path, body, schema: predictionParser })).data;
 }

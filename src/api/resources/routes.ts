@@ -2,6 +2,7 @@ import type { ApiClient, ResponseHeaders } from '../client/client.js';
 import type { GreetingUpload, PutRouteInput, RouteResponse, SavedRoute } from '../schemas/routes.js';
 import type { GreetingAudioType } from '../values/routes.js';
 import { responseParser } from '../parsers.js';
+import { pathOf, type EndpointRef } from './endpoint.js';
 
 // conventions 7: one function per endpoint. spec: Numbers (route, voicemail greeting); contract §5.
 // `idOrPhone` is a number id (`num_…`) or its E.164 form; the service resolves either.
@@ -9,7 +10,12 @@ const routeResponseParser = responseParser('RouteResponseSchema');
 const savedRouteParser = responseParser('SavedRouteSchema');
 const greetingUploadParser = responseParser('GreetingUploadSchema');
 
-const routePath = (idOrPhone: string, tail: string): string => `/v1/numbers/${encodeURIComponent(idOrPhone)}${tail}`;
+
+export const routeEndpoints = {
+  get: { method: 'GET', path: '/v1/numbers/{id}/route' },
+  put: { method: 'PUT', path: '/v1/numbers/{id}/route' },
+  greeting: { method: 'PUT', path: '/v1/numbers/{id}/voicemail-greeting' },
+} as const satisfies Record<string, EndpointRef>;
 
 /** A response with the route's ETag (contract §5 extension): pass it back as `ifMatch`. */
 export interface Tagged<T> {
@@ -24,7 +30,7 @@ const etagOf = (headers: ResponseHeaders): string | undefined => {
 
 /** GET /v1/numbers/{id}/route → `{route, features}` and its ETag. */
 export async function getRoute(client: ApiClient, idOrPhone: string): Promise<Tagged<RouteResponse>> {
-  const res = await client.request({ method: 'GET', path: routePath(idOrPhone, '/route'), schema: routeResponseParser });
+  const res = await client.request({ method: 'GET', path: pathOf(routeEndpoints.get, { id: idOrPhone }), schema: routeResponseParser });
   return { data: res.data, etag: etagOf(res.headers) };
 }
 
@@ -34,11 +40,11 @@ export async function getRoute(client: ApiClient, idOrPhone: string): Promise<Ta
  */
 export async function putRoute(client: ApiClient, idOrPhone: string, body: PutRouteInput, opts: { ifMatch?: string } = {}): Promise<Tagged<SavedRoute>> {
   const headers = opts.ifMatch === undefined ? undefined : { 'If-Match': opts.ifMatch };
-  const res = await client.request({ method: 'PUT', path: routePath(idOrPhone, '/route'), body, headers, schema: savedRouteParser });
+  const res = await client.request({ method: 'PUT', path: pathOf(routeEndpoints.put, { id: idOrPhone }), body, headers, schema: savedRouteParser });
   return { data: res.data, etag: etagOf(res.headers) };
 }
 
 /** PUT /v1/numbers/{id}/voicemail-greeting: the raw recording → `{greetingAudioUrl}` (a new URL each time). */
 export async function uploadGreeting(client: ApiClient, idOrPhone: string, audio: Buffer, contentType: GreetingAudioType): Promise<GreetingUpload> {
-  return (await client.request({ method: 'PUT', path: routePath(idOrPhone, '/voicemail-greeting'), body: audio, contentType, schema: greetingUploadParser })).data;
+  return (await client.request({ method: 'PUT', path: pathOf(routeEndpoints.greeting, { id: idOrPhone }), body: audio, contentType, schema: greetingUploadParser })).data;
 }

@@ -2,7 +2,7 @@ import type { ApiClient } from '../client/client.js';
 import type { CreateWebhookBody, Delivery, DeliveryStatus, UpdateWebhookBody, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhooks.js';
 import { listEndpoint } from './list.js';
 import { pageParser, responseParser } from '../parsers.js';
-import type { EndpointRef } from './endpoint.js';
+import { pathOf, type EndpointRef } from './endpoint.js';
 
 // conventions 7: one function per endpoint; commands never build URLs. contract §10.
 const webhookEndpointWithSecretParser = responseParser('WebhookEndpointWithSecretSchema');
@@ -13,13 +13,18 @@ const deliveryParser = responseParser('DeliverySchema');
 /** GET /v1/webhooks: a bounded list, returned whole (it takes no limit). */
 export const webhookEndpoints = {
   create: { method: 'POST', path: '/v1/webhooks' },
+  get: { method: 'GET', path: '/v1/webhooks/{id}' },
+  update: { method: 'PATCH', path: '/v1/webhooks/{id}' },
   delete: { method: 'DELETE', path: '/v1/webhooks/{id}' },
+  test: { method: 'POST', path: '/v1/webhooks/{id}/test' },
+  rotateSecret: { method: 'POST', path: '/v1/webhooks/{id}/rotate-secret' },
+  deliveries: { method: 'GET', path: '/v1/webhooks/{id}/deliveries' },
+  delivery: { method: 'GET', path: '/v1/webhooks/{id}/deliveries/{deliveryId}' },
+  retry: { method: 'POST', path: '/v1/webhooks/{id}/deliveries/{deliveryId}/retry' },
 } as const satisfies Record<string, EndpointRef>;
 
 export const webhookListPath = '/v1/webhooks';
 
-const enc = encodeURIComponent;
-const base = (id: string) => `/v1/webhooks/${enc(id)}`;
 
 /** POST /v1/webhooks: the response is the only time the signing secret is shown. */
 export async function createWebhook(client: ApiClient, body: CreateWebhookBody): Promise<WebhookEndpointWithSecret> {
@@ -32,36 +37,36 @@ export async function listWebhooks(client: ApiClient): Promise<WebhookEndpoint[]
 }
 
 export async function getWebhook(client: ApiClient, id: string): Promise<WebhookEndpoint> {
-  return (await client.request({ method: 'GET', path: base(id), schema: webhookEndpointParser })).data;
+  return (await client.request({ method: 'GET', path: pathOf(webhookEndpoints.get, { id }), schema: webhookEndpointParser })).data;
 }
 
 export async function updateWebhook(client: ApiClient, id: string, body: UpdateWebhookBody): Promise<WebhookEndpoint> {
-  return (await client.request({ method: 'PATCH', path: base(id), body, schema: webhookEndpointParser })).data;
+  return (await client.request({ method: 'PATCH', path: pathOf(webhookEndpoints.update, { id }), body, schema: webhookEndpointParser })).data;
 }
 
 export async function deleteWebhook(client: ApiClient, id: string): Promise<void> {
-  await client.request({ method: 'DELETE', path: base(id) });
+  await client.request({ method: 'DELETE', path: pathOf(webhookEndpoints.delete, { id }) });
 }
 
 /** POST /v1/webhooks/{id}/test: one signed sample attempt, made now; the delivery after it. */
 export async function testWebhook(client: ApiClient, id: string): Promise<Delivery> {
-  return (await client.request({ method: 'POST', path: `${base(id)}/test`, schema: deliveryParser })).data;
+  return (await client.request({ method: 'POST', path: pathOf(webhookEndpoints.test, { id }), schema: deliveryParser })).data;
 }
 
 /** POST /v1/webhooks/{id}/rotate-secret: the new secret, shown only in this response. */
 export async function rotateWebhookSecret(client: ApiClient, id: string): Promise<WebhookEndpointWithSecret> {
-  return (await client.request({ method: 'POST', path: `${base(id)}/rotate-secret`, schema: webhookEndpointWithSecretParser })).data;
+  return (await client.request({ method: 'POST', path: pathOf(webhookEndpoints.rotateSecret, { id }), schema: webhookEndpointWithSecretParser })).data;
 }
 
 /** GET /v1/webhooks/{id}/deliveries: the delivery log, last 7 days, newest first. */
-export const deliveryList = (id: string) => listEndpoint<Delivery, DeliveryListFilter>({ path: `${base(id)}/deliveries`, row: 'DeliverySchema' });
+export const deliveryList = (id: string) => listEndpoint<Delivery, DeliveryListFilter>({ path: pathOf(webhookEndpoints.deliveries, { id }), row: 'DeliverySchema' });
 export type DeliveryListFilter = { status?: DeliveryStatus };
 
 export async function getDelivery(client: ApiClient, id: string, deliveryId: string, opts: { signal?: AbortSignal; maxAttempts?: number } = {}): Promise<Delivery> {
-  return (await client.request({ method: 'GET', path: `${base(id)}/deliveries/${enc(deliveryId)}`, schema: deliveryParser, ...opts })).data;
+  return (await client.request({ method: 'GET', path: pathOf(webhookEndpoints.delivery, { id, deliveryId }), schema: deliveryParser, ...opts })).data;
 }
 
 /** POST …/deliveries/{deliveryId}/retry: one more attempt, now; the delivery after it. */
 export async function retryDelivery(client: ApiClient, id: string, deliveryId: string): Promise<Delivery> {
-  return (await client.request({ method: 'POST', path: `${base(id)}/deliveries/${enc(deliveryId)}/retry`, schema: deliveryParser })).data;
+  return (await client.request({ method: 'POST', path: pathOf(webhookEndpoints.retry, { id, deliveryId }), schema: deliveryParser })).data;
 }

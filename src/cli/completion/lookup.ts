@@ -32,6 +32,8 @@ const CANDIDATES: Record<Exclude<DynamicSource, 'profiles'>, Candidates> = {
   domains: (r) => (str(r.domain) ? { value: r.domain as string, description: str(r.status) } : undefined),
   emails: (r) => (str(r.id) ? { value: r.id as string, description: str(r.subject) } : undefined),
   suppressions: (r) => (str(r.address) ? { value: r.address as string, description: str(r.reason) } : undefined),
+  brands: (r) => (str(r.id) ? { value: r.id as string, description: [r.legalName, r.status].filter(str).join(' ') || undefined } : undefined),
+  campaigns: (r) => (str(r.id) ? { value: r.id as string, description: [r.name, r.status].filter(str).join(' ') || undefined } : undefined),
 };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);

@@ -4,6 +4,8 @@ import { blockedNumberList } from '../../api/resources/blocked-numbers.js';
 import { callList } from '../../api/resources/calls.js';
 import { deviceList } from '../../api/resources/softphone.js';
 import { domainList } from '../../api/resources/domains.js';
+import { brandList } from '../../api/resources/brands.js';
+import { campaignList } from '../../api/resources/campaigns.js';
 import { emailList } from '../../api/resources/emails.js';
 import { messageList } from '../../api/resources/messages.js';
 import { numberList } from '../../api/resources/numbers.js';
@@ -39,4 +41,6 @@ export const LOOKUP_LISTS: Record<Exclude<DynamicSource, 'profiles'>, LookupList
   domains: paged(domainList),
   emails: paged(emailList),
   suppressions: paged(suppressionList),
+  brands: paged(brandList),
+  campaigns: paged(campaignList),
 };

@@ -67,6 +67,16 @@ export async function listKeys(deps: Pick<KeysDeps, 'keys'>, actor: Actor, limit
 }
 
 /**
+ * One key's public fields (issue 28: `svc keys get`). Another account's key, or none, is `not_found`
+ * (spec: Authentication 6, resources of another account appear as `not_found`).
+ */
+export async function getKey(deps: Pick<KeysDeps, 'keys'>, actor: Actor, id: string): Promise<KeyRecord> {
+  const key = await deps.keys.get(actor.account.id, id);
+  if (!key) throw notFound('API key');
+  return key;
+}
+
+/**
  * contract §3: revoking makes the key fail with 401 from the next request on. Revoking twice is
  * harmless. contract §2: a live key is a live key's to revoke (a test key that could would lock the
  * account out of live work, and it cannot mint a live key back).

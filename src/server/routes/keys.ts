@@ -4,7 +4,7 @@ import { CreateKeyBody, CreatedApiKeySchema, ApiKeySchema } from '../../api/sche
 import { IdParams, NoContent } from '../../api/schemas/common.js';
 import { ListQuerySchema } from '../../api/schemas/page.js';
 import type { ServiceDeps } from '../deps.js';
-import { createKey, listKeys, revokeKey } from '../domain/keys.js';
+import { createKey, getKey, listKeys, revokeKey } from '../domain/keys.js';
 import { createdKeyView, keyView } from '../views/keys.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
@@ -32,6 +32,12 @@ export function keysRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       const page = await deps.uow.read((tx) => listKeys(tx, req.auth, req.query.limit, req.query.cursor));
       return sendList(req, reply, { ...page, data: page.data.map(keyView) });
     },
+  );
+
+  r.get(
+    '/v1/keys/:id',
+    { schema: { tags: ['keys'], summary: 'Get one API key: its prefix, name, mode and dates (never the key, nor its hash)', params: IdParams, response: { 200: ApiKeySchema } } },
+    async (req) => keyView(await deps.uow.read((tx) => getKey(tx, req.auth, req.params.id))),
   );
 
   r.delete(

@@ -7,13 +7,7 @@ import { resolveFormat } from '../../../output/formatters.js';
 import { cancelSubscription, getBilling, saveCard, setSpendLimit, subscribe, topUp, updateAutoRecharge } from '../../../api/resources/billing.js';
 import type { Billing } from '../../../api/schemas/billing.js';
 import { PLANS, SUBSCRIPTION_PERIOD_SECS } from '../../../api/values/billing.js';
-import type { ShowBillingOptions } from './show.js';
-import type { TopUpOptions } from './top-up.js';
-import type { AutoRechargeOptions } from './auto-recharge.js';
-import type { LimitOptions } from './limit.js';
-import type { SubscribeOptions } from './subscribe.js';
-import type { CancelSubscriptionOptions } from './cancel.js';
-import type { CardOptions } from './card.js';
+import { autoRechargeOptionsOf, limitOptionsOf, topUpOptionsOf, type AutoRechargeFlags, type CardOptions, type LimitFlags, type SubscribeOptions, type TopUpFlags } from './flags.js';
 
 // The billing verbs (contract §11). cli.md "Money": dollars in tables, the API's cents elsewhere.
 
@@ -55,11 +49,12 @@ async function printBilling(ctx: CliContext, billing: Billing): Promise<void> {
   else await printOne(ctx, billing);
 }
 
-export async function runShowBilling(ctx: CliContext, _opts: ShowBillingOptions): Promise<void> {
+export async function runShowBilling(ctx: CliContext): Promise<void> {
   await printBilling(ctx, await getBilling(await ctx.client()));
 }
 
-export async function runTopUp(ctx: CliContext, opts: TopUpOptions): Promise<void> {
+export async function runTopUp(ctx: CliContext, flags: TopUpFlags): Promise<void> {
+  const opts = topUpOptionsOf(flags);
   const client = await ctx.client();
   await ctx.confirm(`Charge ${dollars(opts.amountCents)} to the saved card and add it to the wallet?`);
   const billing = await cardHint(`svc billing top-up ${dollars(opts.amountCents)}`, () => topUp(client, opts.amountCents, { idempotencyKey: opts.idempotencyKey }));
@@ -67,14 +62,15 @@ export async function runTopUp(ctx: CliContext, opts: TopUpOptions): Promise<voi
   notice(ctx, `added ${dollars(opts.amountCents)}; the balance is ${dollars(billing.wallet.balanceCents)}`);
 }
 
-export async function runAutoRecharge(ctx: CliContext, opts: AutoRechargeOptions): Promise<void> {
-  const billing = await updateAutoRecharge(await ctx.client(), opts);
+export async function runAutoRecharge(ctx: CliContext, flags: AutoRechargeFlags): Promise<void> {
+  const billing = await updateAutoRecharge(await ctx.client(), autoRechargeOptionsOf(flags));
   await printBilling(ctx, billing);
   const ar = billing.wallet.autoRecharge;
   if (ar.enabled && !billing.wallet.hasCard) notice(ctx, 'auto-recharge is on but no card is saved: it cannot recharge until `svc billing card <token>`');
 }
 
-export async function runLimit(ctx: CliContext, opts: LimitOptions): Promise<void> {
+export async function runLimit(ctx: CliContext, flags: LimitFlags): Promise<void> {
+  const opts = limitOptionsOf(flags);
   const client = await ctx.client();
   if (!client.dryRun) {
     const now = await getBilling(client);
@@ -95,7 +91,7 @@ export async function runSubscribe(ctx: CliContext, opts: SubscribeOptions): Pro
   await printBilling(ctx, await cardHint(`svc billing subscribe ${opts.plan}`, () => subscribe(client, opts.plan)));
 }
 
-export async function runCancelSubscription(ctx: CliContext, _opts: CancelSubscriptionOptions): Promise<void> {
+export async function runCancelSubscription(ctx: CliContext): Promise<void> {
   const client = await ctx.client();
   if (!client.dryRun) {
     const now = await getBilling(client);

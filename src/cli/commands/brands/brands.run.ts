@@ -1,31 +1,18 @@
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
 import { printOne } from '../../print-resource.js';
-import { runList } from '../../run-list.js';
 import { checkFlags } from '../../schema-flags.js';
 import { UsageError } from '../../errors.js';
-import { brandList, getBrand, resubmitBrand, updateBrand, vetBrand } from '../../../api/resources/brands.js';
+import { resubmitBrand, updateBrand, vetBrand } from '../../../api/resources/brands.js';
 import { UpdateBrandBody } from '../../../api/schemas/brands.js';
 import { PRICES } from '../../../api/values/prices.js';
 import { dollars } from '../../money.js';
 import { readDocument } from '../registrations/document-file.js';
-import { BRAND_COLUMNS, BRAND_LIST_COLUMNS } from './columns.js';
+import { BRAND_COLUMNS } from './columns.js';
 import { BRAND_FIELDS } from './fields.js';
-import type { ListBrandsOptions } from './list.js';
-import type { GetBrandOptions } from './get.js';
-import type { UpdateBrandOptions } from './update.js';
-import type { ResubmitBrandOptions } from './resubmit.js';
-import type { VetBrandOptions } from './vet.js';
+import type { BrandArg, UpdateBrandOptions, VetBrandOptions } from './options.js';
 
 // The brands verbs but `register` (spec: Brand (10DLC); contract §7).
-
-export async function runListBrands(ctx: CliContext, opts: ListBrandsOptions): Promise<void> {
-  await runList(ctx, opts, { endpoint: brandList, query: { status: opts.status }, noun: 'brands', columns: BRAND_LIST_COLUMNS });
-}
-
-export async function runGetBrand(ctx: CliContext, opts: GetBrandOptions): Promise<void> {
-  await printOne(ctx, await getBrand(await ctx.client(), opts.brand), BRAND_COLUMNS);
-}
 
 const BRAND_FLAGS: Record<string, string> = Object.fromEntries(BRAND_FIELDS.map((f) => [f.name, f.flag]));
 
@@ -38,7 +25,7 @@ export async function runUpdateBrand(ctx: CliContext, opts: UpdateBrandOptions):
   await printOne(ctx, await updateBrand(await ctx.client(), opts.brand, body as UpdateBrandBody), BRAND_COLUMNS);
 }
 
-export async function runResubmitBrand(ctx: CliContext, opts: ResubmitBrandOptions): Promise<void> {
+export async function runResubmitBrand(ctx: CliContext, opts: BrandArg): Promise<void> {
   const brand = await resubmitBrand(await ctx.client(), opts.brand);
   await printOne(ctx, brand, BRAND_COLUMNS);
   if (ctx.io.stderrTTY) notice(ctx, `brand ${brand.id} resubmitted: ${brand.status}; the registry decides in about an hour`);

@@ -1,5 +1,4 @@
-import type { Command } from 'commander';
-import { Option } from '../../commander.js';
+import type { FlagDef } from '../../verb.js';
 import { BRAND_RELATIONSHIPS, ENTITY_TYPES } from '../../../api/values/registration.js';
 
 // The fields of a 10DLC brand and campaign as the command line knows them (spec: Registration
@@ -74,19 +73,13 @@ export const CAMPAIGN_FIELDS: readonly FieldSpec[] = [
 /** Commander's attribute name of a flag: `--legal-name` → `legalName`. */
 export const attributeOf = (flag: string): string => flag.slice(2).replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-
-/** Adds one option per field (a list field repeatable; a choice with its values). */
-export function addFieldOptions(cmd: Command, fields: readonly FieldSpec[], rename: Readonly<Record<string, `--${string}`>> = {}): Command {
-  for (const f of fields) {
+/** One flag per field (a list field repeatable; a choice with its values). */
+export function fieldFlags(fields: readonly FieldSpec[], rename: Readonly<Record<string, `--${string}`>> = {}): FlagDef[] {
+  return fields.map((f) => {
     const flag = rename[f.name] ?? f.flag;
     const value = f.kind === 'list' ? '<text>' : f.kind === 'boolean' ? '<true|false>' : f.kind === 'choice' ? '<type>' : f.kind === 'url' ? '<url>' : '<text>';
-    const option = new Option(`${flag} ${value}`, f.description);
-    if (f.choices) option.choices(f.choices);
-    if (f.kind === 'list') option.argParser(collect);
-    cmd.addOption(option);
-  }
-  return cmd;
+    return { flags: `${flag} ${value}`, help: f.description, ...(f.choices ? { choices: f.choices } : {}), ...(f.kind === 'list' ? { repeatable: true } : {}) };
+  });
 }
 
 /** The values commander parsed for these fields, by API name: a list joined one item per line. */

@@ -14,7 +14,7 @@ import { dollars } from '../../money.js';
 import { predictionLines } from '../registrations/prediction-report.js';
 import { BRAND_QUESTIONS, CAMPAIGN_QUESTIONS, REGISTER_QUESTIONS } from './questions.js';
 import { BRAND_COLUMNS, CAMPAIGN_COLUMNS } from './columns.js';
-import type { RegisterOptions } from './register.js';
+import type { RegisterOptions } from './options.js';
 
 // `svc brands register` (cli.md "Wizards"): brand questions, campaign questions (a draft offered),
 // the approval prediction, the price, then POST /v1/registrations. Every check that needs no money

@@ -5,7 +5,7 @@ import { runList } from '../../run-list.js';
 import { checkFlags } from '../../schema-flags.js';
 import { ExitStatus, UsageError } from '../../errors.js';
 import { EXIT } from '../../exit-codes.js';
-import { campaignList, createCampaign, getCampaign, resubmitCampaign, updateCampaign } from '../../../api/resources/campaigns.js';
+import { campaignList, createCampaign, resubmitCampaign, updateCampaign } from '../../../api/resources/campaigns.js';
 import { predictRegistration } from '../../../api/resources/registrations.js';
 import { CreateCampaignBody, UpdateCampaignBody } from '../../../api/schemas/campaigns.js';
 import type { PredictBody } from '../../../api/schemas/registrations.js';
@@ -13,12 +13,8 @@ import { readDocument, typedFields } from '../registrations/document-file.js';
 import { predictionLines } from '../registrations/prediction-report.js';
 import { CAMPAIGN_FIELDS } from '../brands/fields.js';
 import { CAMPAIGN_COLUMNS, CAMPAIGN_LIST_COLUMNS } from '../brands/columns.js';
-import { CAMPAIGN_RENAME, type CreateCampaignOptions } from './create.js';
-import type { ListCampaignsOptions } from './list.js';
-import type { GetCampaignOptions } from './get.js';
-import type { UpdateCampaignOptions } from './update.js';
-import type { ResubmitCampaignOptions } from './resubmit.js';
-import type { LintCampaignOptions } from './lint.js';
+import { CAMPAIGN_RENAME, type CampaignArg, type CreateCampaignOptions, type LintCampaignOptions, type ListCampaignsOptions, type UpdateCampaignOptions } from './options.js';
+import type { CampaignStatus } from '../../../api/values/registration.js';
 
 // The campaigns verbs (spec: Campaign (10DLC); contract §7; cli.md "Wizards" for lint).
 
@@ -42,11 +38,7 @@ export async function runCreateCampaign(ctx: CliContext, opts: CreateCampaignOpt
 }
 
 export async function runListCampaigns(ctx: CliContext, opts: ListCampaignsOptions): Promise<void> {
-  await runList(ctx, opts, { endpoint: campaignList, query: { status: opts.status, brandId: opts.brand }, noun: 'campaigns', columns: CAMPAIGN_LIST_COLUMNS });
-}
-
-export async function runGetCampaign(ctx: CliContext, opts: GetCampaignOptions): Promise<void> {
-  await printOne(ctx, await getCampaign(await ctx.client(), opts.campaign), CAMPAIGN_COLUMNS);
+  await runList(ctx, opts, { endpoint: campaignList, query: { status: opts.status as CampaignStatus | undefined, brandId: opts.brand }, noun: 'campaigns', columns: CAMPAIGN_LIST_COLUMNS });
 }
 
 export async function runUpdateCampaign(ctx: CliContext, opts: UpdateCampaignOptions): Promise<void> {
@@ -56,7 +48,7 @@ export async function runUpdateCampaign(ctx: CliContext, opts: UpdateCampaignOpt
   await printOne(ctx, await updateCampaign(await ctx.client(), opts.campaign, body as UpdateCampaignBody), CAMPAIGN_COLUMNS);
 }
 
-export async function runResubmitCampaign(ctx: CliContext, opts: ResubmitCampaignOptions): Promise<void> {
+export async function runResubmitCampaign(ctx: CliContext, opts: CampaignArg): Promise<void> {
   const campaign = await resubmitCampaign(await ctx.client(), opts.campaign);
   await printOne(ctx, campaign, CAMPAIGN_COLUMNS);
   if (ctx.io.stderrTTY) notice(ctx, `campaign ${campaign.id} resubmitted (attempt ${campaign.remediationAttempts}): ${campaign.status}`);

@@ -1,12 +1,13 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../../context.js';
+import { defineVerb } from '../../verb.js';
 
-export function register(cmd: Command, ctx: CliContext): void {
-  cmd
-    .argument('<shell>', 'bash, zsh or fish')
-    .addHelpText(
-      'after',
-      '\nThe script asks `svc __complete` at each TAB: commands, flags (global ones anywhere), flag values\n(formats, statuses, event types, profiles) and ids from the local service (numbers, webhooks, keys,\nsub-accounts) within a short timeout.\n\nExamples:\n  $ svc completion bash > /etc/bash_completion.d/svc\n  $ svc completion zsh > "${fpath[1]}/_svc"\n  $ svc completion fish > ~/.config/fish/completions/svc.fish',
-    )
-    .action(async (shell: string) => (await import('./completion.run.js')).runCompletion(ctx, { shell }));
-}
+// `svc completion <shell>`: the group is one verb (cli.md: completion).
+export const command = defineVerb({
+  name: 'completion',
+  summary: 'Print a shell completion script (bash, zsh, fish)',
+  args: [{ name: 'shell', help: 'bash, zsh or fish', complete: { values: ['bash', 'zsh', 'fish'] } }],
+  details: `The script asks \`svc __complete\` at each TAB: commands, flags (global ones anywhere), flag values
+(formats, statuses, event types, profiles) and ids from the local service (numbers, webhooks, keys,
+sub-accounts) within a short timeout.`,
+  examples: ['svc completion bash > /etc/bash_completion.d/svc', 'svc completion zsh > "${fpath[1]}/_svc"', 'svc completion fish > ~/.config/fish/completions/svc.fish'],
+  run: async () => (await import('./completion.run.js')).runCompletion,
+});

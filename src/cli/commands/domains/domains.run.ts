@@ -2,29 +2,20 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
 import { printOne } from '../../print-resource.js';
-import { runList } from '../../run-list.js';
 import { CancelledError, CliError } from '../../errors.js';
 import { printList, resolveFormat } from '../../../output/formatters.js';
-import { addDomain, domainList, getDomain, removeDomain, verifyDomain } from '../../../api/resources/domains.js';
+import { addDomain, getDomain, removeDomain, verifyDomain } from '../../../api/resources/domains.js';
 import type { Domain } from '../../../api/schemas/email.js';
-import type { ColumnDef } from '../../../output/columns.js';
 import { domainId } from './domain-ref.js';
 import { zoneLines } from './zone.js';
-import type { AddDomainOptions } from './add.js';
-import type { ListDomainsOptions } from './list.js';
-import type { GetDomainOptions } from './get.js';
-import type { VerifyDomainOptions } from './verify.js';
-import type { RemoveDomainOptions } from './remove.js';
+import { DOMAIN_COLUMNS, RECORD_COLUMNS } from './columns.js';
+import { verifyDomainOptionsOf, type VerifyDomainFlags, type VerifyDomainOptions } from './verify-options.js';
+
+export interface DomainArg {
+  domain: string;
+}
 
 // The domains verbs (spec: Email domains endpoints, Sending domain status; contract §8).
-
-export const DOMAIN_COLUMNS = ['id', 'domain', 'status', 'createdAt', 'verifiedAt', 'lastCheckedAt'];
-/**
- * The records to publish: the name and the value are what a user copies into their DNS, so they
- * wrap under their column and are never cut or left out (issue 24).
- */
-export const RECORD_COLUMNS: ColumnDef[] = ['type', { field: 'name', keep: 100, fit: 'wrap' }, { field: 'value', keep: 100, fit: 'wrap' }, 'purpose', 'status'];
-const DOMAIN_LIST_COLUMNS = ['id', 'domain', 'status', 'verifiedAt', 'createdAt'];
 
 /** `-o zone` is this family's own format (cli.md "Email"); every other -o is the global one. */
 const wantsZone = (ctx: CliContext): boolean => !ctx.flags.json && (ctx.flags.output ?? '').trim().toLowerCase() === 'zone';
@@ -51,28 +42,24 @@ export async function printDomain(ctx: CliContext, domain: Domain): Promise<void
   await printList(ctx.io, records, { format: 'table', columns: RECORD_COLUMNS });
 }
 
-export async function runAddDomain(ctx: CliContext, opts: AddDomainOptions): Promise<void> {
+export async function runAddDomain(ctx: CliContext, opts: DomainArg): Promise<void> {
   if (!wantsZone(ctx)) void ctx.outputFormat; // an unknown -o is refused before the domain is added
   const domain = await addDomain(await ctx.client(), opts.domain.trim());
   await printDomain(ctx, domain);
   if (ctx.io.stderrTTY) notice(ctx, `publish these records, then: svc domains verify ${domain.domain} --wait`);
 }
 
-export async function runListDomains(ctx: CliContext, opts: ListDomainsOptions): Promise<void> {
-  await runList(ctx, opts, { endpoint: domainList, query: { status: opts.status }, noun: 'domains', columns: DOMAIN_LIST_COLUMNS });
-}
-
-export async function runGetDomain(ctx: CliContext, opts: GetDomainOptions): Promise<void> {
+export async function runGetDomain(ctx: CliContext, opts: DomainArg): Promise<void> {
   const client = await ctx.client();
   await printDomain(ctx, await getDomain(client, await domainId(await ctx.readClient(), opts.domain)));
 }
 
-export async function runRemoveDomain(ctx: CliContext, opts: RemoveDomainOptions): Promise<void> {
+export async function runDeleteDomain(ctx: CliContext, opts: DomainArg): Promise<void> {
   const client = await ctx.client();
   const id = await domainId(await ctx.readClient(), opts.domain);
-  await ctx.confirm(`Remove the sending domain ${opts.domain}? Email can no longer be sent from it.`);
+  await ctx.confirm(`Delete the sending domain ${opts.domain}? Email can no longer be sent from it.`);
   await removeDomain(client, id);
-  notice(ctx, `removed the sending domain ${opts.domain}`);
+  notice(ctx, `deleted the sending domain ${opts.domain}`);
 }
 
 /** How often --wait re-checks (wall clock): each check reads the DNS again. */
@@ -80,6 +67,10 @@ const VERIFY_INTERVAL_MS = 1000;
 
 /** Statuses the domain leaves only by a new check: every status but `pending` ends --wait. */
 const isSettled = (d: Domain): boolean => d.status !== 'pending';
+
+export async function runVerifyDomainVerb(ctx: CliContext, flags: VerifyDomainFlags): Promise<void> {
+  await runVerifyDomain(ctx, verifyDomainOptionsOf(flags));
+}
 
 export async function runVerifyDomain(ctx: CliContext, opts: VerifyDomainOptions): Promise<void> {
   const client = await ctx.client();

@@ -1,16 +1,16 @@
 import type { CliContext } from '../../context.js';
 import { printOne } from '../../print-resource.js';
-import { runList } from '../../run-list.js';
-import { emailList, emailTimeline, getEmail } from '../../../api/resources/emails.js';
+import { emailTimeline, getEmail } from '../../../api/resources/emails.js';
 import { printList, resolveFormat } from '../../../output/formatters.js';
-import { EMAIL_COLUMNS, EMAIL_LIST_COLUMNS, RECIPIENT_COLUMNS, TIMELINE_COLUMNS } from './columns.js';
-import type { GetEmailOptions } from './get.js';
-import type { EmailEventsOptions } from './events.js';
-import type { ListEmailsOptions } from './list.js';
+import { EMAIL_COLUMNS, RECIPIENT_COLUMNS, TIMELINE_COLUMNS } from './columns.js';
+
+export interface EmailArg {
+  email: string;
+}
 
 // The emails verbs that read (contract §8: Email, its timeline).
 
-export async function runGetEmail(ctx: CliContext, opts: GetEmailOptions): Promise<void> {
+export async function runGetEmail(ctx: CliContext, opts: EmailArg): Promise<void> {
   const email = await getEmail(await ctx.client(), opts.email);
   const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'resource' });
   if (format !== 'table') return printOne(ctx, email);
@@ -29,15 +29,11 @@ export function timelineDetail(e: TimelineEntry): string {
   return '';
 }
 
-export async function runEmailEvents(ctx: CliContext, opts: EmailEventsOptions): Promise<void> {
+export async function runEmailEvents(ctx: CliContext, opts: EmailArg): Promise<void> {
   const entries = await emailTimeline(await ctx.client(), opts.email);
   const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'list' });
   // Machine formats get the entries as the API gave them; tables get a detail column instead of nesting.
   const machine = format === 'json' || format === 'yaml' || format === 'ndjson';
   const rows = machine ? entries : entries.map((e) => ({ ...e, recipient: e.recipient ?? '(bcc)', detail: timelineDetail(e) }));
   await printList(ctx.io, rows, { format: ctx.outputFormat, columns: machine ? undefined : TIMELINE_COLUMNS, now: ctx.serviceNow() });
-}
-
-export async function runListEmails(ctx: CliContext, opts: ListEmailsOptions): Promise<void> {
-  await runList(ctx, opts, { endpoint: emailList, query: { status: opts.status }, noun: 'emails', columns: EMAIL_LIST_COLUMNS });
 }

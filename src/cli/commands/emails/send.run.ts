@@ -14,7 +14,7 @@ import { EMAIL_LIMITS } from '../../../api/values/email.js';
 import { printList, resolveFormat } from '../../../output/formatters.js';
 import { startSpinner } from '../../../output/spinner.js';
 import { EMAIL_COLUMNS, FINAL_RECIPIENT_STATUSES, RECIPIENT_COLUMNS } from './columns.js';
-import type { SendEmailOptions } from './send.js';
+import { sendEmailOptionsOf, type SendEmailFlags, type SendEmailOptions } from './send-options.js';
 
 /** The body field each flag fills: an error on a field names the flag (spec: Send email body). */
 function flagsOf(opts: SendEmailOptions): Record<string, string> {
@@ -71,6 +71,10 @@ async function readBodyFile(ctx: CliContext, file: string, flag: string): Promis
   } catch (err) {
     throw new UsageError(`${flag}: cannot read ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, flag);
   }
+}
+
+export async function runSendEmailVerb(ctx: CliContext, flags: SendEmailFlags): Promise<void> {
+  await runSendEmail(ctx, sendEmailOptionsOf(flags));
 }
 
 export async function runSendEmail(ctx: CliContext, opts: SendEmailOptions): Promise<void> {

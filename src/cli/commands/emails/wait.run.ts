@@ -6,7 +6,7 @@ import { keyOriginHint } from '../../key-mode-hint.js';
 import { keyModeOf } from '../../../api/values/keys.js';
 import { readMailbox } from '../../../api/resources/sandbox-email.js';
 import { MAILBOX_COLUMNS } from './columns.js';
-import type { WaitEmailOptions } from './wait.js';
+import { waitEmailOptionsOf, type WaitEmailFlags, type WaitEmailOptions } from './wait-options.js';
 
 type MailboxMessage = Awaited<ReturnType<typeof readMailbox>>['data'][number];
 
@@ -18,6 +18,10 @@ const MAX_WAIT_SECS = 25;
  * delivered count, from `--since` on), then long-polls after the last cursor until a match or the
  * timeout (wall clock: the test's patience).
  */
+export async function runWaitEmailVerb(ctx: CliContext, flags: WaitEmailFlags): Promise<void> {
+  await runWaitEmail(ctx, waitEmailOptionsOf(flags));
+}
+
 export async function runWaitEmail(ctx: CliContext, opts: WaitEmailOptions): Promise<void> {
   let subject: RegExp | undefined;
   try {

@@ -3,10 +3,19 @@ import { UsageError } from '../../errors.js';
 import { interruptSignal, createLinePrinter, clockTime } from '../../long-running.js';
 import { EventStream } from '../../event-stream.js';
 import { summarizeEvent } from './summary.js';
-import { FOLLOW_COLUMNS, type FollowEventsOptions } from './follow.js';
+import { FOLLOW_COLUMNS } from './columns.js';
+import { parseTypeList } from './types-flag.js';
 import { holdYoungGeneration } from '../../stream-memory.js';
 
-export async function runFollowEvents(ctx: CliContext, opts: FollowEventsOptions): Promise<void> {
+export interface FollowEventsFlags {
+  types?: string;
+  /** `now` or a cursor. */
+  since?: string;
+  cursorFile?: string;
+}
+
+export async function runFollowEvents(ctx: CliContext, flags: FollowEventsFlags): Promise<void> {
+  const opts = { ...flags, types: parseTypeList(flags.types, '--types') };
   if (opts.since !== undefined && opts.since.trim() === '') throw new UsageError('--since: give now or a cursor', '--since');
   const signal = interruptSignal(ctx);
   const printer = await createLinePrinter(ctx, { columns: FOLLOW_COLUMNS });

@@ -6,10 +6,42 @@ import { pagesAhead } from '../../../api/resources/list.js';
 import { resolveFormat } from '../../../output/formatters.js';
 import { createListWriter } from '../../../output/list-writer.js';
 import { summarizeEvent } from './summary.js';
-import { EVENT_LIST_COLUMNS, type ListEventsOptions } from './list.js';
+import { EVENT_LIST_COLUMNS } from './columns.js';
+import { parseLimit } from '../../command-kit.js';
+import { parseTypeList } from './types-flag.js';
+import type { FEED_ORDERS } from '../../../api/values/events.js';
 import { holdYoungGeneration } from '../../stream-memory.js';
 
-export async function runListEvents(ctx: CliContext, opts: ListEventsOptions): Promise<void> {
+export interface ListEventsFlags {
+  types?: string;
+  after?: string;
+  before?: string;
+  order?: (typeof FEED_ORDERS)[number];
+  limit?: string;
+  all?: boolean;
+}
+
+export interface ListEventsOptions {
+  types?: string[];
+  after?: string;
+  before?: string;
+  order: (typeof FEED_ORDERS)[number];
+  limit?: number;
+  all: boolean;
+}
+
+export const listEventsOptionsOf = (o: ListEventsFlags): ListEventsOptions => ({
+  types: parseTypeList(o.types, '--types'),
+  after: o.after,
+  before: o.before,
+  // Newest first, as every other list; --after (events after a cursor) reads forward.
+  order: o.order ?? (o.after !== undefined ? 'asc' : 'desc'),
+  limit: parseLimit(o.limit),
+  all: Boolean(o.all),
+});
+
+export async function runListEvents(ctx: CliContext, flags: ListEventsFlags): Promise<void> {
+  const opts = listEventsOptionsOf(flags);
   const client = await ctx.client();
   const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'list' });
   // The short summary is a column for people; the structured formats print the event as it is.

@@ -5,3 +5,6 @@ export const KEY_LIST_COLUMNS: ColumnDef[] = ['id', 'name', 'mode', { field: 'pr
 
 /** What `keys create` prints: the key itself, once. */
 export const CREATED_KEY_FIELDS = ['id', 'name', 'mode', 'prefix', 'key', 'createdAt'];
+
+/** What `keys get` prints: the key's public fields, in the order a person reads them. */
+export const KEY_COLUMNS = ['id', 'name', 'mode', 'prefix', 'createdAt', 'lastUsedAt', 'revokedAt'];

@@ -1,8 +1,8 @@
 import { defineVerb } from '../../verb.js';
-import { plainList } from '../../plain-verbs.js';
-import { apiKeyList, keyEndpoints } from '../../../api/resources/keys.js';
+import { plainGet, plainList } from '../../plain-verbs.js';
+import { apiKeyGet, apiKeyList, keyEndpoints } from '../../../api/resources/keys.js';
 import { KEY_MODES } from '../../../api/values/keys.js';
-import { KEY_LIST_COLUMNS } from './columns.js';
+import { KEY_COLUMNS, KEY_LIST_COLUMNS } from './columns.js';
 
 // svc keys: contract §3.
 export const verbs = [
@@ -26,6 +26,13 @@ export const verbs = [
     columns: KEY_LIST_COLUMNS,
     completeColumns: true,
     examples: ['svc keys list', 'svc keys list --all -o ndjson'],
+  }),
+  plainGet({
+    summary: 'Show one API key: its prefix, name, mode, when it was made, last used and revoked (never the key)',
+    arg: { name: 'id', help: 'key id (key_…)', complete: 'keys' },
+    endpoint: apiKeyGet,
+    columns: KEY_COLUMNS,
+    examples: ['svc keys get key_SzLIztsEfd8F6Jleccyv', 'svc keys get key_SzLIztsEfd8F6Jleccyv -o json | jq -r .lastUsedAt'],
   }),
   defineVerb({
     name: 'revoke',

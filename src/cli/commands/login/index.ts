@@ -1,22 +1,19 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../../context.js';
-import type { RunF } from '../../command-kit.js';
+import { defineVerb } from '../../verb.js';
 
-export interface LoginOptions {
-  profile: string;
-  baseUrl?: string;
-  apiKeyFromStdin: boolean;
-}
-
-export function register(cmd: Command, ctx: CliContext, runF?: RunF<LoginOptions>): void {
-  const run = runF ?? (async (opts) => (await import('./login.run.js')).runLogin(ctx, opts));
-  cmd
-    .option('--api-key-stdin', 'read the API key from standard input (for scripts)')
-    .addHelpText(
-      'after',
-      '\nThe key is never taken as a flag value: it would leak into the process list and shell history.\n\nExamples:\n  $ svc login --profile prod --base-url https://api.example.com\n  $ printf %s "$KEY" | svc login --profile ci --base-url https://api.example.com --api-key-stdin --no-input',
-    )
-    .action(async (o: { apiKeyStdin?: boolean }) => {
-      await run({ profile: ctx.flags.profile ?? 'default', baseUrl: ctx.flags.baseUrl, apiKeyFromStdin: Boolean(o.apiKeyStdin) });
-    });
-}
+// `svc login`: the group is one verb (contract §3; cli.md: login). The profile and base URL are the
+// global --profile and --base-url.
+export const command = defineVerb({
+  name: 'login',
+  summary: 'Save an API key to a profile (prompts on a terminal; verifies the key)',
+  flags: [{ flags: '--api-key-stdin', help: 'read the API key from standard input (for scripts)' }],
+  details: 'The key is never taken as a flag value: it would leak into the process list and shell history.',
+  examples: [
+    'svc login --profile prod --base-url https://api.example.com',
+    'printf %s "$KEY" | svc login --profile ci --base-url https://api.example.com --api-key-stdin --no-input',
+  ],
+  prompts: true,
+  changes: true,
+  // The key comes from a prompt or standard input, never an argument: not an MCP tool (its stdin is the protocol).
+  terminal: true,
+  run: async () => (await import('./login.run.js')).runLoginVerb,
+});

@@ -8,7 +8,17 @@ import { listPage } from '../../../api/resources/list.js';
 import { apiKeyList } from '../../../api/resources/keys.js';
 import { looksLikeApiKey } from '../../../api/values/keys.js';
 import { DEFAULT_BASE_URL, assertProfileName } from '../../../config/profiles.js';
-import type { LoginOptions } from './index.js';
+
+export interface LoginOptions {
+  profile: string;
+  baseUrl?: string;
+  apiKeyFromStdin: boolean;
+}
+
+/** The verb: the profile and base URL are the global flags. */
+export async function runLoginVerb(ctx: CliContext, flags: { apiKeyStdin?: boolean }): Promise<void> {
+  await runLogin(ctx, { profile: ctx.flags.profile ?? 'default', baseUrl: ctx.flags.baseUrl, apiKeyFromStdin: Boolean(flags.apiKeyStdin) });
+}
 
 export async function runLogin(ctx: CliContext, opts: LoginOptions): Promise<void> {
   // A bad name is refused before anything is asked or sent.

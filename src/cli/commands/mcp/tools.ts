@@ -29,13 +29,22 @@ export const toolName = (r: RegisteredVerb): string => [r.group, ...r.path].join
 /** A verb an agent can call: one that needs no terminal (`svc mcp` itself, editors, live streams). */
 export const servable = (v: AnyVerb): boolean => !v.terminal;
 
+/**
+ * `--no-emergency` beside `--emergency`: one boolean field (true, false, or left out), with no
+ * default, as commander keys the pair (`numbers update`).
+ */
+function pairedNegation(v: AnyVerb, flags: string): boolean {
+  const negated = /--no-([a-z0-9-]+)/i.exec(flags)?.[1];
+  return negated !== undefined && (v.flags ?? []).some((f) => new RegExp(`--${negated}(?![a-z0-9-])`).test(f.flags) && !/--no-/.test(f.flags));
+}
+
 export function fieldsOf(v: AnyVerb): ToolField[] {
   const fields: ToolField[] = [];
   for (const a of v.args ?? []) {
     fields.push({ key: optionKey(a.name), source: `<${a.name}>`, description: a.help, type: a.variadic ? 'strings' : 'string', choices: a.choices, required: !a.optional });
   }
   for (const f of v.flags ?? []) {
-    if (f.hidden) continue;
+    if (f.hidden || pairedNegation(v, f.flags)) continue;
     const type = !takesValue(f.flags) ? 'boolean' : f.repeatable ? 'strings' : (f.json ?? 'string');
     fields.push({ key: optionKey(f.flags), source: /--[a-z0-9-]+/i.exec(f.flags)?.[0] ?? f.flags, description: f.help, type, choices: f.choices, required: Boolean(f.required) });
   }
@@ -69,7 +78,7 @@ export function optionsOfCall(spec: ToolSpec, args: Record<string, unknown>): Re
   for (const fl of spec.entry.verb.flags ?? []) {
     const key = optionKey(fl.flags);
     if (opts[key] === undefined && fl.default !== undefined) opts[key] = fl.default;
-    if (opts[key] === undefined && /--no-/.test(fl.flags)) opts[key] = true;
+    if (opts[key] === undefined && /--no-/.test(fl.flags) && !pairedNegation(spec.entry.verb, fl.flags)) opts[key] = true;
   }
   return opts;
 }

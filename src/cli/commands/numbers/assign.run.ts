@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { numberRef } from '../../phone-numbers.js';
 import { assignNumber } from '../../../api/resources/numbers.js';
 import { NUMBER_COLUMNS } from './columns.js';
-import type { AssignOptions } from './assign.js';
+import type { AssignOptions } from './options.js';
 
 export async function runAssign(ctx: CliContext, opts: AssignOptions): Promise<void> {
   if (opts.campaign !== undefined && opts.detach) throw new UsageError('give --campaign or --detach, not both', '--detach');

@@ -9,7 +9,7 @@ import { KEY_PREFIX } from '../../../api/values/keys.js';
 import { TOLL_FREE_PREFIXES } from '../../../api/values/numbers.js';
 import { NUMBER_COLUMNS } from './columns.js';
 import { dollars } from '../../money.js';
-import type { BuyOptions } from './buy.js';
+import type { BuyOptions } from './options.js';
 
 export async function runBuy(ctx: CliContext, opts: BuyOptions): Promise<void> {
   const phoneNumber = requireE164(opts.phoneNumber, '<number>');

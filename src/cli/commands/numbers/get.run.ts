@@ -3,7 +3,7 @@ import { printOne } from '../../print-resource.js';
 import { numberRef } from '../../phone-numbers.js';
 import { getNumber } from '../../../api/resources/numbers.js';
 import { NUMBER_COLUMNS } from './columns.js';
-import type { GetNumberOptions } from './get.js';
+import type { NumberArg as GetNumberOptions } from './options.js';
 
 export async function runGet(ctx: CliContext, opts: GetNumberOptions): Promise<void> {
   await printOne(ctx, await getNumber(await ctx.client(), numberRef(opts.number)), NUMBER_COLUMNS);

@@ -6,7 +6,7 @@ import { numberRef } from '../../phone-numbers.js';
 import { printOne } from '../../print-resource.js';
 import { uploadGreeting } from '../../../api/resources/routes.js';
 import { GREETING_AUDIO_MAX_BYTES, type GreetingAudioType } from '../../../api/values/routes.js';
-import type { GreetingOptions } from './greeting.js';
+import type { GreetingOptions } from './options.js';
 
 const BY_EXTENSION: Record<string, GreetingAudioType> = { '.mp3': 'audio/mpeg', '.wav': 'audio/wav', '.ogg': 'audio/ogg', '.oga': 'audio/ogg', '.opus': 'audio/ogg' };
 

@@ -2,7 +2,7 @@ import type { CliContext } from '../../context.js';
 import { runList } from '../../run-list.js';
 import { numberList } from '../../../api/resources/numbers.js';
 import { NUMBER_LIST_COLUMNS } from './columns.js';
-import type { ListNumbersOptions } from './list.js';
+import type { ListNumbersOptions } from './options.js';
 
 export async function runListNumbers(ctx: CliContext, opts: ListNumbersOptions): Promise<void> {
   await runList(ctx, opts, {

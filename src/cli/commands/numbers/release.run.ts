@@ -4,7 +4,7 @@ import { printOne } from '../../print-resource.js';
 import { numberRef } from '../../phone-numbers.js';
 import { releaseNumber } from '../../../api/resources/numbers.js';
 import { NUMBER_COLUMNS } from './columns.js';
-import type { ReleaseNumberOptions } from './release.js';
+import type { NumberArg as ReleaseNumberOptions } from './options.js';
 
 export async function runRelease(ctx: CliContext, opts: ReleaseNumberOptions): Promise<void> {
   const ref = numberRef(opts.number);

@@ -5,7 +5,7 @@ import { searchNumbers, type SearchNumbersInput } from '../../../api/resources/n
 import { SearchNumbersBody, type AvailableNumber } from '../../../api/schemas/numbers.js';
 import { printList, resolveFormat } from '../../../output/formatters.js';
 import { dollars } from '../../money.js';
-import type { SearchOptions } from './search.js';
+import type { SearchOptions } from './options.js';
 
 const SEARCH_FLAGS = { type: '--type', areaCode: '--area-code', locality: '--locality', contains: '--contains', capabilities: '--capability', limit: '--limit' };
 

@@ -9,7 +9,7 @@ import { ApiError } from '../../../api/client/errors.js';
 import { UpdateNumberBody, type EmergencyAddressInput } from '../../../api/schemas/numbers.js';
 import { NUMBER_COLUMNS } from './columns.js';
 import { formatAddress } from '../../error-details.js';
-import type { AddressFlags, UpdateOptions } from './update.js';
+import type { AddressFlags, UpdateOptions } from './options.js';
 
 const UPDATE_FLAGS = {
   label: '--label',

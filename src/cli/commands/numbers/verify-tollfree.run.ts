@@ -7,7 +7,7 @@ import { Wizard, type Question } from '../../wizard/wizard.js';
 import { verifyTollfree } from '../../../api/resources/numbers.js';
 import { VerifyTollfreeBody } from '../../../api/schemas/numbers.js';
 import { NUMBER_COLUMNS } from './columns.js';
-import type { VerifyTollfreeOptions } from './verify-tollfree.js';
+import type { VerifyTollfreeOptions } from './options.js';
 
 const FIELD = VerifyTollfreeBody.shape;
 

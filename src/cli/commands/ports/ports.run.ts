@@ -3,29 +3,21 @@ import { basename } from 'node:path';
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
 import { printOne } from '../../print-resource.js';
-import { runList } from '../../run-list.js';
 import { checkFlags } from '../../schema-flags.js';
 import { UsageError } from '../../errors.js';
 import { requireE164 } from '../../phone-numbers.js';
 import { printList } from '../../../output/formatters.js';
-import { attachPortDocument, cancelPort, checkPortability, createPort, getPort, portList, submitPort } from '../../../api/resources/ports.js';
+import { attachPortDocument, cancelPort, checkPortability, createPort, getPort, submitPort } from '../../../api/resources/ports.js';
 import { CreatePortBody } from '../../../api/schemas/ports.js';
 import { PORT_LIMITS } from '../../../api/values/registration.js';
 import { PRICES } from '../../../api/values/prices.js';
 import { dollars } from '../../money.js';
 import { readDocument } from '../registrations/document-file.js';
-import type { CheckPortsOptions } from './check.js';
-import type { CreatePortOptions } from './create.js';
-import type { AttachOptions } from './attach.js';
-import type { SubmitPortOptions } from './submit.js';
-import type { GetPortOptions } from './get.js';
-import type { CancelPortOptions } from './cancel.js';
-import type { ListPortsOptions } from './list.js';
+import type { AttachOptions, CheckPortsOptions, CreatePortOptions, PortArg } from './options.js';
+import { PORT_COLUMNS } from './columns.js';
 
 // The ports verbs (contract §7: ports).
 
-export const PORT_COLUMNS = ['id', 'status', 'phoneNumbers', 'authorizedName', 'documents', 'focDate', 'rejectionReason', 'createdAt'];
-const PORT_LIST_COLUMNS = ['id', 'status', 'phoneNumbers', 'focDate', 'createdAt'];
 
 const CREATE_FLAGS = {
   phoneNumbers: '--number',
@@ -81,7 +73,7 @@ export async function runAttach(ctx: CliContext, opts: AttachOptions): Promise<v
   await printOne(ctx, port, PORT_COLUMNS);
 }
 
-export async function runSubmitPort(ctx: CliContext, opts: SubmitPortOptions): Promise<void> {
+export async function runSubmitPort(ctx: CliContext, opts: PortArg): Promise<void> {
   const client = await ctx.client();
   if (!client.dryRun) {
     // contract §11: a port costs per number; the price is shown before the request goes to the carrier.
@@ -94,14 +86,6 @@ export async function runSubmitPort(ctx: CliContext, opts: SubmitPortOptions): P
   if (ctx.io.stderrTTY) notice(ctx, `port ${port.id} ${port.status}: the FOC date is scheduled in about a day`);
 }
 
-export async function runGetPort(ctx: CliContext, opts: GetPortOptions): Promise<void> {
-  await printOne(ctx, await getPort(await ctx.client(), opts.port), PORT_COLUMNS);
-}
-
-export async function runCancelPort(ctx: CliContext, opts: CancelPortOptions): Promise<void> {
+export async function runCancelPort(ctx: CliContext, opts: PortArg): Promise<void> {
   await printOne(ctx, await cancelPort(await ctx.client(), opts.port), PORT_COLUMNS);
-}
-
-export async function runListPorts(ctx: CliContext, opts: ListPortsOptions): Promise<void> {
-  await runList(ctx, opts, { endpoint: portList, query: { status: opts.status }, noun: 'ports', columns: PORT_LIST_COLUMNS });
 }

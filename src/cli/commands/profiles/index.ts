@@ -1,42 +1,51 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../../context.js';
+import { defineVerb } from '../../verb.js';
 
-// Profiles live in the config dir; their run functions share profiles.run.ts, loaded when a verb runs.
-const verbs = () => import('./profiles.run.js');
+// svc profiles: profiles live in the config dir (cli.md: profiles); their run functions share
+// profiles.run.ts, loaded when a verb runs. Nothing here calls the API.
+const NAME_ARG = { name: 'name', help: 'profile name', complete: 'profiles' } as const;
 
-export function register(group: Command, ctx: CliContext): void {
-  group
-    .command('list')
-    .description('List profiles (keys masked)')
-    .addHelpText('after', '\nExamples:\n  $ svc profiles list\n  $ svc profiles list -o json')
-    .action(async () => (await verbs()).runListProfiles(ctx));
-
-  group
-    .command('show')
-    .description('Show one profile (default: the current one), key masked')
-    .addHelpText('after', '\nExamples:\n  $ svc profiles show\n  $ svc profiles show prod')
-    .argument('[name]', 'profile name')
-    .action(async (name?: string) => (await verbs()).runShowProfile(ctx, name));
-
-  group
-    .command('use')
-    .description('Make a profile the current one')
-    .addHelpText('after', '\nExamples:\n  $ svc profiles use prod\n  $ svc profiles use local')
-    .argument('<name>', 'profile name')
-    .action(async (name: string) => (await verbs()).runUse(ctx, name));
-
-  group
-    .command('add')
-    .description('Add or update a profile without verifying it (svc login verifies)')
-    .argument('<name>', 'profile name')
-    .option('--api-key-stdin', 'read the API key from standard input')
-    .addHelpText('after', '\nExamples:\n  $ svc profiles add staging --base-url https://staging.example.com --api-key-stdin < key.txt')
-    .action(async (name: string, o: { apiKeyStdin?: boolean }) => (await verbs()).runAdd(ctx, name, o));
-
-  group
-    .command('remove')
-    .description('Remove a profile')
-    .addHelpText('after', '\nExamples:\n  $ svc profiles remove staging --yes')
-    .argument('<name>', 'profile name')
-    .action(async (name: string) => (await verbs()).runRemove(ctx, name));
-}
+export const verbs = [
+  defineVerb({
+    name: 'list',
+    summary: 'List profiles (keys masked)',
+    examples: ['svc profiles list', 'svc profiles list -o json'],
+    run: async () => (await import('./profiles.run.js')).runListProfiles,
+  }),
+  defineVerb({
+    name: 'show',
+    summary: 'Show one profile (default: the current one), key masked',
+    args: [{ ...NAME_ARG, optional: true }],
+    examples: ['svc profiles show', 'svc profiles show prod'],
+    run: async () => (await import('./profiles.run.js')).runShowProfile,
+  }),
+  defineVerb({
+    name: 'use',
+    summary: 'Make a profile the current one',
+    args: [NAME_ARG],
+    examples: ['svc profiles use prod', 'svc profiles use local'],
+    changes: true,
+    run: async () => (await import('./profiles.run.js')).runUse,
+  }),
+  defineVerb({
+    name: 'add',
+    summary: 'Add or update a profile without verifying it (svc login verifies)',
+    args: [{ name: 'name', help: 'profile name' }],
+    flags: [{ flags: '--api-key-stdin', help: 'read the API key from standard input' }],
+    examples: ['svc profiles add staging --base-url https://staging.example.com --api-key-stdin < key.txt'],
+    changes: true,
+    // The key comes on standard input: not an MCP tool (its stdin is the protocol).
+    terminal: true,
+    run: async () => (await import('./profiles.run.js')).runAdd,
+  }),
+  defineVerb({
+    name: 'delete',
+    aliases: ['remove'],
+    summary: 'Delete a profile (asks first)',
+    args: [NAME_ARG],
+    details: '`remove`, its old word, still works.',
+    examples: ['svc profiles delete staging --yes'],
+    prompts: true,
+    changes: true,
+    run: async () => (await import('./profiles.run.js')).runDelete,
+  }),
+];

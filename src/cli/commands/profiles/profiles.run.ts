@@ -13,13 +13,17 @@ async function view(ctx: CliContext, p: Profile) {
   return { name: p.name, current: store.current() === p.name, baseUrl: p.baseUrl, apiKey: p.apiKey ? maskKey(p.apiKey) : null, subaccount: p.subaccount ?? null };
 }
 
+export interface ProfileArg {
+  name: string;
+}
+
 export async function runListProfiles(ctx: CliContext): Promise<void> {
   const store = await ctx.store();
   const rows = await Promise.all(store.list().map((p) => view(ctx, p)));
   await printList(ctx.io, rows, { format: ctx.outputFormat, columns: ['name', 'current', 'baseUrl', 'apiKey', 'subaccount'], idField: 'name' });
 }
 
-export async function runShowProfile(ctx: CliContext, name?: string): Promise<void> {
+export async function runShowProfile(ctx: CliContext, { name }: { name?: string }): Promise<void> {
   const store = await ctx.store();
   const target = name ?? ctx.flags.profile ?? store.current();
   const p = store.get(target);
@@ -27,14 +31,15 @@ export async function runShowProfile(ctx: CliContext, name?: string): Promise<vo
   await printOne(ctx, await view(ctx, p));
 }
 
-export async function runUse(ctx: CliContext, name: string): Promise<void> {
+export async function runUse(ctx: CliContext, { name }: ProfileArg): Promise<void> {
   const store = await ctx.store();
   if (!store.get(name)) throw new UsageError(`no profile named "${name}"; see \`svc profiles list\``);
   store.use(name);
   notice(ctx, `current profile: ${name}`);
 }
 
-export async function runAdd(ctx: CliContext, name: string, o: { apiKeyStdin?: boolean }): Promise<void> {
+export async function runAdd(ctx: CliContext, o: ProfileArg & { apiKeyStdin?: boolean }): Promise<void> {
+  const { name } = o;
   const store = await ctx.store();
   const update: { baseUrl?: string; apiKey?: string } = {};
   if (ctx.flags.baseUrl) update.baseUrl = ctx.flags.baseUrl;
@@ -44,18 +49,18 @@ export async function runAdd(ctx: CliContext, name: string, o: { apiKeyStdin?: b
   notice(ctx, `saved profile "${name}"`);
 }
 
-export async function runRemove(ctx: CliContext, name: string): Promise<void> {
+export async function runDelete(ctx: CliContext, { name }: ProfileArg): Promise<void> {
   // `local` is built in (the local service, keyed from bootstrap.json): there is nothing to remove,
   // and saying "removed" would be untrue.
-  if (isBuiltInProfile(name)) throw new UsageError(`"${name}" is built in and cannot be removed; its sub-account context is cleared with \`svc context clear --profile ${name}\``);
+  if (isBuiltInProfile(name)) throw new UsageError(`"${name}" is built in and cannot be deleted; its sub-account context is cleared with \`svc context clear --profile ${name}\``);
   const store = await ctx.store();
   if (!store.get(name)) throw new UsageError(`no profile named "${name}"`);
   // Nothing is sent here: --dry-run (which skips the confirmation) must not remove anything either.
   if (ctx.flags.dryRun) {
-    ctx.io.stdout.write(`would remove profile "${name}" from ${store.path}\n`);
+    ctx.io.stdout.write(`would delete profile "${name}" from ${store.path}\n`);
     return;
   }
-  await ctx.confirm(`Remove profile "${name}" and its stored key?`);
+  await ctx.confirm(`Delete profile "${name}" and its stored key?`);
   store.remove(name);
-  notice(ctx, `removed profile "${name}"`);
+  notice(ctx, `deleted profile "${name}"`);
 }

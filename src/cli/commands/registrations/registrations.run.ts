@@ -12,9 +12,7 @@ import { dollars } from '../../money.js';
 import { BRAND_COLUMNS, CAMPAIGN_COLUMNS } from '../brands/columns.js';
 import { readDocument } from './document-file.js';
 import { predictionLines } from './prediction-report.js';
-import type { DraftOptions } from './draft.js';
-import type { PredictOptions } from './predict.js';
-import type { SubmitOptions } from './submit.js';
+import type { DraftOptions, PredictOptions, SubmitOptions } from './options.js';
 
 // The registrations verbs (spec: Registration inputs; contract §7).
 

@@ -6,7 +6,7 @@ import { listEvents } from '../../../api/resources/events.js';
 import { decideBrand, decideCampaign, decidePort } from '../../../api/resources/sandbox-registration.js';
 import { HOSTED_PAGE_PATHS } from '../../../api/values/registration.js';
 import { BRAND_COLUMNS, CAMPAIGN_COLUMNS } from '../brands/columns.js';
-import { PORT_COLUMNS } from '../ports/ports.run.js';
+import { PORT_COLUMNS } from '../ports/columns.js';
 import type { DecisionOptions, LeadCapturedOptions } from './registration-triggers.js';
 
 const verdict = (o: DecisionOptions) => ({ decision: o.decision, ...(o.reason !== undefined ? { reason: o.reason } : {}), ...(o.focDate !== undefined ? { focDate: o.focDate } : {}) });

@@ -4,12 +4,12 @@ import { dollars } from '../../money.js';
 import { printList, printResource, resolveFormat } from '../../../output/formatters.js';
 import { getBilling, getUsage } from '../../../api/resources/billing.js';
 import type { Usage } from '../../../api/schemas/billing.js';
-import type { UsageOptions } from './index.js';
-import { resolveWhen, type When } from './when.js';
+import { resolveWhen, usageOptionsOf, type UsageFlags, type When } from './when.js';
 
 const isRelative = (w: When | undefined): boolean => w !== undefined && 'agoSecs' in w;
 
-export async function runUsage(ctx: CliContext, opts: UsageOptions): Promise<void> {
+export async function runUsage(ctx: CliContext, flags: UsageFlags): Promise<void> {
+  const opts = usageOptionsOf(flags);
   const client = await ctx.client();
   // A relative time counts back from the service clock (it may have been advanced): one cheap read
   // first teaches the client the service's time (Service-Time), sent even under --dry-run.

@@ -27,3 +27,19 @@ export function parseWhen(text: string, flag: string): When {
 
 /** The instant, relative times counted back from `now` (the service clock). */
 export const resolveWhen = (w: When, now: Date): string => ('at' in w ? w.at : new Date(now.getTime() - w.agoSecs * 1000).toISOString());
+
+export interface UsageFlags {
+  from?: string;
+  to?: string;
+}
+
+export interface UsageOptions {
+  from?: When;
+  to?: When;
+}
+
+/** The flags as typed (a date, an instant, now, or a time back), checked before any request. */
+export const usageOptionsOf = (f: UsageFlags): UsageOptions => ({
+  from: f.from === undefined ? undefined : parseWhen(f.from, '--from'),
+  to: f.to === undefined ? undefined : parseWhen(f.to, '--to'),
+});

@@ -9,3 +9,8 @@ export const SECRET_NOTICE = 'Save the signing secret now: it is shown only this
 
 /** Why a delivery failed, in a few words: the connection error, else the HTTP status. */
 export const deliveryFailure = (d: Delivery): string => d.error ?? (d.responseStatus !== null ? `HTTP ${d.responseStatus}` : d.status);
+
+/** `webhooks tail`: the columns of a line (piped: tab-separated). */
+export const TAIL_COLUMNS = ['time', 'id', 'eventType', 'eventId', 'attempt', 'status', 'responseStatus', 'durationMs', 'nextAttemptAt', 'error'];
+/** spec: the log is read every ~1 s. */
+export const TAIL_INTERVAL_MS = 1000;

@@ -1,7 +1,7 @@
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
 import { deleteWebhook } from '../../../api/resources/webhooks.js';
-import type { DeleteWebhookOptions } from './delete.js';
+import type { WebhookArg as DeleteWebhookOptions } from './options.js';
 
 export async function runDelete(ctx: CliContext, { id }: DeleteWebhookOptions): Promise<void> {
   await ctx.confirm(`Delete webhook endpoint ${id} and its delivery log? Scheduled retries stop at once.`);

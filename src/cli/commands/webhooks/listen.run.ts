@@ -9,7 +9,7 @@ import { SVC_VERSION } from '../../../api/values/version.js';
 import { listenSecretFor } from './listen-secrets.js';
 import { parseForwardTo, parseHeaders, routeFor, describeRoute } from './listen-routes.js';
 import { Forwarder, webhookBody } from './listen-forwarder.js';
-import type { ListenOptions } from './listen.js';
+import type { ListenOptions } from './options.js';
 
 export const LISTEN_COLUMNS = ['time', 'type', 'id', 'status', 'ms', 'attempt', 'url', 'error'];
 export const LISTEN_USER_AGENT = `svc-webhooks-listen/${SVC_VERSION}`;

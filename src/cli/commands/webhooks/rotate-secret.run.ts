@@ -3,7 +3,7 @@ import { notice } from '../../command-kit.js';
 import { printOne } from '../../print-resource.js';
 import { rotateWebhookSecret } from '../../../api/resources/webhooks.js';
 import { ENDPOINT_WITH_SECRET_COLUMNS, SECRET_NOTICE } from './columns.js';
-import type { RotateSecretOptions } from './rotate-secret.js';
+import type { WebhookArg as RotateSecretOptions } from './options.js';
 
 export async function runRotateSecret(ctx: CliContext, { id }: RotateSecretOptions): Promise<void> {
   await ctx.confirm(`Rotate the signing secret of ${id}? The current secret stops working at once.`);

@@ -5,7 +5,8 @@ import { listPage } from '../../../api/resources/list.js';
 import { ApiError } from '../../../api/client/errors.js';
 import type { Delivery } from '../../../api/schemas/webhooks.js';
 import { FINAL_DELIVERY_STATUSES } from '../../../api/values/webhooks.js';
-import { TAIL_COLUMNS, type TailOptions } from './tail.js';
+import { TAIL_COLUMNS } from './columns.js';
+import type { TailOptions } from './options.js';
 
 /** Watched deliveries looked up one by one per read, at most (those that left the pages read). */
 const LOOKUPS_PER_READ = 20;

@@ -4,7 +4,7 @@ import { UsageError } from '../../errors.js';
 import { updateWebhook } from '../../../api/resources/webhooks.js';
 import type { UpdateWebhookBody } from '../../../api/schemas/webhooks.js';
 import { ENDPOINT_COLUMNS } from './columns.js';
-import type { UpdateWebhookOptions } from './update.js';
+import type { UpdateWebhookOptions } from './options.js';
 
 export function updateBody(opts: Omit<UpdateWebhookOptions, 'id'>): UpdateWebhookBody {
   const body: UpdateWebhookBody = {};
