@@ -2,7 +2,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeStorageContract } from './contract.js';
 import { postgresEngine, stopPostgresEngine } from './engine.js';
 import { T0, seedAccount, uid, useStore } from './fixtures.js';
-import type { PgStore } from '../../src/server/storage/postgres/store.js';
+import { MAX_WRITE_ATTEMPTS, type PgStore } from '../../src/server/storage/postgres/store.js';
+import { ContentionError } from '../../src/server/storage/storage-errors.js';
 
 // Issue 26: the storage contract on the PostgreSQL engine, against a throwaway server
 // (test/helpers/postgres.ts) that this file starts on first use and stops at its end.
@@ -52,5 +53,25 @@ describe('postgres engine: concurrent writers', () => {
     // Nothing visible yet, never position 2 without position 1.
     expect(visible).toEqual([]);
     expect(await store().read(async (tx) => (await tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] })).rows.map((r) => r.seq))).toEqual([1, 2]);
+  });
+});
+
+describe('postgres engine: a write that keeps losing races', () => {
+  const store = useStore(postgresEngine);
+
+  it('is run again up to MAX_WRITE_ATTEMPTS times, then fails as a ContentionError with nothing committed', async () => {
+    const a = await seedAccount(store());
+    let runs = 0;
+    const outcome = await store()
+      .write(async (tx) => {
+        runs++;
+        await tx.eventsRepo.insert({ id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: { run: runs } });
+        // What PostgreSQL raises when a concurrent write won the race (a serialization failure).
+        throw Object.assign(new Error('could not serialize access due to concurrent update'), { code: '40001' });
+      })
+      .catch((err: unknown) => err);
+    expect(outcome).toBeInstanceOf(ContentionError);
+    expect(runs).toBe(MAX_WRITE_ATTEMPTS);
+    expect(await store().read(async (tx) => (await tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] })).rows)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, validationError } from '../errors.js';
-import { MalformedCursorError } from '../storage/storage-errors.js';
+import { ContentionError, MalformedCursorError } from '../storage/storage-errors.js';
 import { RequestValidationError } from './validation.js';
 import { IdempotentReplay, sendReplay } from './idempotency.js';
 import type { ErrorCode } from '../../api/schemas/errors.js';
@@ -38,6 +38,12 @@ export function installErrorHandling(app: FastifyInstance, catalog: RouteCatalog
     // contract §2: a key answered already (checked inside a COMMITS_ONCE route's write).
     if (err instanceof IdempotentReplay) return sendReplay(req, reply, err.record);
     if (err instanceof MalformedCursorError) err = validationError(['query', 'cursor'], 'malformed cursor; pass back a nextCursor unchanged');
+    // Decision (issue 26, PostgreSQL): a write that lost every retry to concurrent writes on the same
+    // rows (one wallet, one conversation) changed nothing; the client is told to back off and retry.
+    if (err instanceof ContentionError) {
+      reply.header('Retry-After', '1');
+      return sendError(reply, 'rate_limited', 'too many concurrent changes to the same records; retry after 1s (nothing was changed)');
+    }
     if (err instanceof ServiceError) {
       if (err.headers) reply.headers(err.headers);
       return sendError(reply, err.code, err.message, err.details);

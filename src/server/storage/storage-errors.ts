@@ -18,6 +18,18 @@ export class UniqueConstraintError extends Error {
 }
 
 /**
+ * A write that kept losing races with concurrent writes to the same rows (PostgreSQL's serialization
+ * failures, every attempt): nothing of it committed. The HTTP layer answers 429 rate_limited with
+ * Retry-After, so a client backs off and sends it again (an Idempotency-Key makes that safe).
+ */
+export class ContentionError extends Error {
+  constructor(readonly attempts: number) {
+    super(`the write lost ${attempts} races in a row with concurrent writes to the same records; nothing was changed`);
+    this.name = 'ContentionError';
+  }
+}
+
+/**
  * The database holds a schema this build does not know (written by a newer build, or not by this
  * service at all): refused before anything is changed. Names both versions.
  */

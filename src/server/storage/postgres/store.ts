@@ -5,6 +5,7 @@ import type pg from 'pg';
 import type { Repositories, Store, StorePeers, Transaction } from '../store.js';
 import { pgRepositories } from './repositories.js';
 import { Sql, type Queryable } from './sql.js';
+import { ContentionError } from '../storage-errors.js';
 
 /**
  * SQLSTATEs that mean "this transaction lost a race, run it again": a serialization failure
@@ -128,7 +129,8 @@ export class PgStore implements Store {
       try {
         return await this.writeOnce(fn);
       } catch (err) {
-        if (!isRetryable(err) || attempt >= MAX_WRITE_ATTEMPTS) throw err;
+        if (!isRetryable(err)) throw err;
+        if (attempt >= MAX_WRITE_ATTEMPTS) throw new ContentionError(attempt);
         // Apart a little, at random: two writes that collided would collide again in lockstep.
         await new Promise((r) => setTimeout(r, Math.random() * Math.min(2 ** attempt, 100)));
       }
