@@ -38,6 +38,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatTop, topSelfFrames } from './lib/cpuprofile-top.mjs';
+import { BRAND, CAMPAIGN } from './lib/registration.mjs';
 import { hardDeadline, isFloorChild, isServeChild, serveChild, serveFloor, spawnServiceChild } from './lib/service-child.mjs';
 
 if (isServeChild()) {
@@ -63,35 +64,6 @@ if (isServeChild()) {
 } else {
   const { default: autocannon } = await import('autocannon');
   const { request } = await import('undici');
-  const BRAND = {
-    legalName: 'Bench Shop LLC', displayName: 'Bench Shop', entityType: 'PRIVATE_PROFIT', ein: '12-3456789', website: 'https://benchshop.example',
-    email: 'ops@benchshop.example', phone: '+14155550100', street: '1 Bay St', city: 'San Francisco', state: 'CA', postalCode: '94105', country: 'US',
-  };
-  const CAMPAIGN = {
-    name: 'Order updates',
-    useCase: 'ACCOUNT_NOTIFICATION',
-    description: 'Bench Shop sends order and shipping updates to customers who asked for them at checkout on our website.',
-    optInDetails:
-      'Customers opt in at checkout on https://benchshop.example by checking an unchecked box: "I agree to receive order update texts from Bench Shop. Consent is not a condition of purchase. Message frequency varies. Msg & data rates may apply. Reply STOP to opt out, HELP for help."',
-    sampleMessages: [
-      'Bench Shop: your order 1234 has shipped and arrives Friday. Reply STOP to opt out.',
-      'Bench Shop: your order 1235 is delayed a day. Reply HELP for help, STOP to opt out.',
-    ],
-    optinKeywords: 'START',
-    optinMessage: 'Bench Shop: you are subscribed to order updates. Msg frequency varies. Msg & data rates may apply. Reply HELP for help, STOP to cancel.',
-    optoutKeywords: 'STOP',
-    optoutMessage: 'Bench Shop: you are unsubscribed and will receive no more messages.',
-    helpKeywords: 'HELP',
-    helpMessage: 'Bench Shop: for help call +14155550100 or email ops@benchshop.example. Reply STOP to cancel.',
-    privacyPolicyLink: 'https://benchshop.example/privacy',
-    termsAndConditionsLink: 'https://benchshop.example/terms',
-    websiteUrl: 'https://benchshop.example',
-    embeddedLink: false,
-    embeddedPhone: false,
-    subscriberOptin: true,
-    subscriberOptout: true,
-    subscriberHelp: true,
-  };
   const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
   const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);

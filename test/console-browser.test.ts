@@ -1,15 +1,14 @@
 /// <reference lib="dom" />
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from './helpers/service.js';
 import { createEndpoint, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 import { buy, liveNumber } from './messages-fixtures.js';
 import { verifiedDomain } from './helpers/email-fixtures.js';
 import { mintLink } from './console-fixtures.js';
+import { launchChromium, openPage as openWatched, seriousAxeIssues, signIn as signInWith, waitListening, type Watched } from './helpers/console-browser.js';
 
 // issue 27: the console in a real browser (Debian's chromium driven by playwright-core), with data
 // made through the API: the one-time link, every page checked by axe-core (no serious or critical
@@ -17,26 +16,15 @@ import { mintLink } from './console-fixtures.js';
 // webhook delivery retried, a key created then revoked (its open session ends). No request leaves
 // the service's origin, and no page logs an error. No browser is a FAILURE, never a skip.
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-// The machine's network is closed: without these flags Chromium reaches for Google's hosts at start.
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const ARTIFACTS = resolve(__dirname, '..', 'test-artifacts');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let svc: TestService;
 let receiver: Receiver;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: run scripts/install-test-tools.sh (Debian package "chromium") or set CHROMIUM_PATH. This test must run; it does not skip.`);
-  }
-  try {
-    // One browser; each console session in a context of its own (its own cookie jar, as two browsers would be).
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
-  } catch (err) {
-    throw new Error(`Chromium at ${CHROMIUM} could not be launched: ${(err as Error).message}`);
-  }
+  // One browser; each console session in a context of its own (its own cookie jar, as two browsers would be).
+  browser = await launchChromium();
   mkdirSync(ARTIFACTS, { recursive: true });
   // The first delivery fails (500), every later one succeeds: the retry button has something to do.
   receiver = await startReceiver((_r, i) => ({ status: i === 0 ? 500 : 200 }));
@@ -49,59 +37,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-interface Watched {
-  page: Page;
-  consoleErrors: string[];
-  offOrigin: string[];
-}
-
-/**
- * A page that records console errors (a CSP refusal is one) and any request to another origin that
- * reached the network: every request of the page and its frames passes the route below, which lets
- * the service's own through and records (and aborts) the rest. Not the `request` event: Chromium
- * also reports there, now and then, a request its CSP refused before sending it (seen as a flake
- * of the email frame's test, with the hostile pixel listed though it was never fetched).
- */
-async function openPage(): Promise<Watched> {
-  const page = await (await browser.newContext()).newPage();
-  const consoleErrors: string[] = [];
-  const offOrigin: string[] = [];
-  page.on('console', (m) => {
-    // The console's error pages (401, 404) are logged as failed resources by the browser; they are asserted where expected.
-    if (m.type() === 'error' && !/status of 40[134]/.test(m.text())) consoleErrors.push(m.text());
-  });
-  page.on('pageerror', (e) => consoleErrors.push(e.message));
-  await page.route('**/*', async (route) => {
-    const url = new URL(route.request().url());
-    if (url.protocol === 'about:' || url.protocol === 'data:' || url.origin === svc.baseUrl) return await route.continue();
-    offOrigin.push(route.request().url());
-    return await route.abort();
-  });
-  return { page, consoleErrors, offOrigin };
-}
-
-/** Opens a console session in a fresh page with a one-time link (minted with `key`, default the bootstrap key). */
-async function signIn(key?: string): Promise<Watched> {
-  const w = await openPage();
-  const { url } = await mintLink(svc, key);
-  await w.page.goto(url);
-  // The link asks first (login CSRF): its owner confirms with the button.
-  await Promise.all([w.page.waitForURL(`${svc.baseUrl}/console/`), w.page.getByRole('button', { name: /^Sign in to / }).click()]);
-  return w;
-}
-
-/** axe-core run in the page (evaluated over the DevTools protocol: the page's CSP stays as it is). */
-async function seriousAxeIssues(page: Page): Promise<string[]> {
-  await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, o: object) => Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-    const r = await axe.run(document, { resultTypes: ['violations'], iframes: false });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
-  });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.targets.join(', ')}`);
-}
-
-const waitListening = (page: Page) => page.waitForSelector('#live[data-listening="true"]', { timeout: 10_000 });
+const openPage = (): Promise<Watched> => openWatched(browser, svc);
+const signIn = (key?: string): Promise<Watched> => signInWith(browser, svc, key);
 
 describe('the console in Chromium', () => {
   it('opens with the one-time link and walks every page: axe-clean, nothing from elsewhere, no errors', async () => {

@@ -98,6 +98,38 @@ export const CONSOLE_JS = `'use strict';
   if (!live || !window.EventSource) return;
   var types = live.getAttribute('data-live-types') || '*';
   var busy = false, again = false;
+  // A swap must not take the keyboard's place (issue 27: keyboard alone reaches every action): the
+  // focused control, and the disclosures opened, are found again in the new section by their row's
+  // id (rows come and go above them) and their rank in it, or else by their href.
+  var FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
+  var ROW = '[data-event-id], [data-delivery-id], [data-message-id], [data-key-id]';
+  var ROW_ATTRS = ['data-event-id', 'data-delivery-id', 'data-message-id', 'data-key-id'];
+  function placeOf(el) {
+    var row = el.closest(ROW);
+    if (!row) return { href: el.getAttribute('href'), rank: Array.prototype.indexOf.call(live.querySelectorAll(FOCUSABLE), el) };
+    var attr = ROW_ATTRS.filter(function (a) { return row.hasAttribute(a); })[0];
+    return { attr: attr, id: row.getAttribute(attr), rank: Array.prototype.indexOf.call(row.querySelectorAll(FOCUSABLE), el) };
+  }
+  function find(place) {
+    if (place.attr) {
+      var row = live.querySelector('[' + place.attr + '="' + CSS.escape(place.id) + '"]');
+      return row ? row.querySelectorAll(FOCUSABLE)[place.rank] || null : null;
+    }
+    if (place.href) return live.querySelector('a[href="' + CSS.escape(place.href) + '"]');
+    return live.querySelectorAll(FOCUSABLE)[place.rank] || null;
+  }
+  function keep() {
+    var a = document.activeElement;
+    return {
+      focus: a && a !== live && live.contains(a) ? placeOf(a) : null,
+      open: Array.prototype.map.call(live.querySelectorAll('details[open] > summary'), placeOf),
+    };
+  }
+  function restore(kept) {
+    kept.open.forEach(function (p) { var s = find(p); if (s && s.parentElement) s.parentElement.open = true; });
+    var el = kept.focus && find(kept.focus);
+    if (el) el.focus({ preventScroll: true });
+  }
   function refresh() {
     if (busy) { again = true; return; }
     busy = true;
@@ -107,7 +139,9 @@ export const CONSOLE_JS = `'use strict';
         if (text === null) return;
         var doc = new DOMParser().parseFromString(text, 'text/html');
         var next = doc.getElementById('live');
+        var kept = keep();
         if (next) live.replaceChildren.apply(live, Array.prototype.slice.call(next.childNodes).map(function (n) { return document.adoptNode(n); }));
+        restore(kept);
         reapply();
         live.setAttribute('data-refreshed', String(Date.now()));
       })
