@@ -344,8 +344,20 @@ export class Scheduler {
     return this.waking;
   }
 
-  /** Re-arms the timer for the earliest job (system clock only; a manual clock only moves on advance). */
+  /**
+   * Re-arms the timer for the earliest job; never rejects (it runs from timers and after commits, with
+   * no one to answer): a failure is logged and the jobs stay due for the next wake.
+   */
   private async wake(): Promise<void> {
+    try {
+      await this.armTimer();
+    } catch (err) {
+      this.log.error({ err }, 'looking for the next due job failed; the jobs stay due');
+    }
+  }
+
+  /** Re-arms the timer for the earliest job (system clock only; a manual clock only moves on advance). */
+  private async armTimer(): Promise<void> {
     if (this.stopped || this.clock.mode === 'manual') return;
     const earliest = await this.uow().read(async (r) => await r.jobs.earliestRunAt());
     if (this.timer) clearTimeout(this.timer);
@@ -358,7 +370,11 @@ export class Scheduler {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.timerAt = undefined;
-      void this.drainDue().finally(() => void this.wake());
+      // A drain that fails (PostgreSQL: a write that lost every retry to other replicas draining at
+      // once) committed nothing of the failed write: its jobs stay due and the next wake runs them.
+      void this.drainDue()
+        .catch((err: unknown) => this.log.error({ err }, 'draining due jobs failed; they stay due and run at the next wake'))
+        .finally(() => void this.wake());
     }, delay);
     this.timer.unref();
   }
