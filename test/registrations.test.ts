@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
+import { itOnSqlite } from './helpers/engines.js';
 import { buy, expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, GOOD_CAMPAIGN, WEAK_CAMPAIGN } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
@@ -95,7 +96,7 @@ describe('POST /v1/registrations', () => {
     expect((await charges()).length).toBe(before);
   });
 
-  it('is atomic in storage too: a campaign that fails to store rolls the brand back', async () => {
+  itOnSqlite('is atomic in storage too: a campaign that fails to store rolls the brand back', async () => {
     const brands = await count('/v1/brands');
     const before = (await charges()).length;
     // Every transaction shares the store's repository objects: make its campaign insert fail.
