@@ -32,17 +32,19 @@ export interface WorkerInfo {
   role: 'worker';
 }
 
-export function readWorkerInfo(dataDir: string): WorkerInfo | undefined {
+/** A process record (server.json, worker.json) in the data directory; absent or unreadable: undefined. */
+function readRecord<T>(dataDir: string, file: string): T | undefined {
   try {
-    return JSON.parse(readFileSync(join(dataDir, WORKER_PID_FILE), 'utf8')) as WorkerInfo;
+    return JSON.parse(readFileSync(join(dataDir, file), 'utf8')) as T;
   } catch {
     return undefined;
   }
 }
 
-export function removeWorkerInfo(dataDir: string): void {
-  rmSync(join(dataDir, WORKER_PID_FILE), { force: true });
-}
+const removeRecord = (dataDir: string, file: string): void => rmSync(join(dataDir, file), { force: true });
+
+export const readWorkerInfo = (dataDir: string): WorkerInfo | undefined => readRecord<WorkerInfo>(dataDir, WORKER_PID_FILE);
+export const removeWorkerInfo = (dataDir: string): void => removeRecord(dataDir, WORKER_PID_FILE);
 
 /**
  * GET /healthz with a short timeout: the HTTP status it got, or null when nothing answered (refused,
@@ -93,17 +95,8 @@ export async function waitForHealth(baseUrl: string, totalMs: number): Promise<b
   return false;
 }
 
-export function readPidInfo(dataDir: string): PidInfo | undefined {
-  try {
-    return JSON.parse(readFileSync(join(dataDir, PID_FILE), 'utf8')) as PidInfo;
-  } catch {
-    return undefined;
-  }
-}
-
-export function removePidInfo(dataDir: string): void {
-  rmSync(join(dataDir, PID_FILE), { force: true });
-}
+export const readPidInfo = (dataDir: string): PidInfo | undefined => readRecord<PidInfo>(dataDir, PID_FILE);
+export const removePidInfo = (dataDir: string): void => removeRecord(dataDir, PID_FILE);
 
 export function isAlive(pid: number): boolean {
   try {
