@@ -46,6 +46,10 @@ function holdPart(dataDir: string, part: RolePart): DataDirLock {
   try {
     // In EXCLUSIVE locking mode the first write takes the exclusive lock and keeps it until close.
     db.pragma('locking_mode = EXCLUSIVE');
+    // The file's rows only say who holds it (the lock is what counts): no journal file and no fsync
+    // to write them, which were two synced commits on every start.
+    db.pragma('journal_mode = MEMORY');
+    db.pragma('synchronous = OFF');
     db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL, since TEXT NOT NULL); DELETE FROM holder;');
     db.prepare('INSERT INTO holder (pid, since) VALUES (?, ?)').run(process.pid, new Date().toISOString());
   } catch (error) {
