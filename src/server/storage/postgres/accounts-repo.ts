@@ -1,31 +1,8 @@
 import type { Sql } from './sql.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
-import type { KeyMode } from '../../../api/values/keys.js';
 import type { AccountRecord, AccountsRepo } from '../accounts-repo.js';
-
-interface AccountRow {
-  seq: number;
-  id: string;
-  name: string;
-  parent_id: string | null;
-  is_agency: boolean;
-  status: 'active' | 'suspended';
-  mode: KeyMode;
-  created_at: number;
-  updated_at: number;
-}
-
-const toRecord = (r: AccountRow): AccountRecord => ({
-  id: r.id,
-  name: r.name,
-  parentId: r.parent_id,
-  isAgency: r.is_agency,
-  status: r.status,
-  mode: r.mode,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+import { AccountRow, toRecord } from '../rows/accounts.js';
 
 export class PgAccountsRepo implements AccountsRepo {
   constructor(private readonly db: Sql) {}

@@ -1,37 +1,8 @@
-import type { KeyMode } from '../../../api/values/keys.js';
 import type { Sql } from './sql.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { BlockedNumberRecord, BlockedNumbersRepo } from '../blocked-numbers-repo.js';
-
-// spec: Blocked number. One row per account and number (UNIQUE in migration 6).
-
-interface BlockedNumberRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  phone_number: string;
-  reason: string | null;
-  auto_suggested: boolean;
-  blocked_call_count: number;
-  last_blocked_at: number | null;
-  created_at: number;
-  updated_at: number;
-  mode: KeyMode;
-}
-
-const toRecord = (r: BlockedNumberRow): BlockedNumberRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  phoneNumber: r.phone_number,
-  reason: r.reason,
-  autoSuggested: r.auto_suggested,
-  blockedCallCount: r.blocked_call_count,
-  lastBlockedAt: r.last_blocked_at,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  mode: r.mode,
-});
+import { BlockedNumberRow, toRecord } from '../rows/blocked-numbers.js';
 
 export class PgBlockedNumbersRepo implements BlockedNumbersRepo {
   private readonly findStmt;

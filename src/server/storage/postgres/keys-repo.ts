@@ -2,31 +2,7 @@ import type { Sql } from './sql.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { KeyRecord, KeysRepo } from '../keys-repo.js';
-
-interface KeyRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  name: string;
-  mode: 'live' | 'test';
-  prefix: string;
-  hash: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}
-
-const toRecord = (r: KeyRow): KeyRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  name: r.name,
-  mode: r.mode,
-  prefix: r.prefix,
-  hash: r.hash,
-  createdAt: r.created_at,
-  lastUsedAt: r.last_used_at,
-  revokedAt: r.revoked_at,
-});
+import { KeyRow, toRecord } from '../rows/keys.js';
 
 export class PgKeysRepo implements KeysRepo {
   private readonly byHash;

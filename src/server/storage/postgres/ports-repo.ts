@@ -1,66 +1,8 @@
 import type { Sql } from './sql.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
-import type { EmergencyAddress } from '../../../api/schemas/numbers.js';
-import type { PortDocumentType, PortStatus } from '../../../api/values/registration.js';
-import type { KeyMode } from '../../../api/values/keys.js';
 import type { PortRecord, PortDocumentRecord, PortFilters, PortsRepo } from '../ports-repo.js';
-import { OPEN_PORT_STATUSES } from '../ports-repo.js';
-
-// contract §7: port requests (migration 8, `ports` and `port_documents`). The port-out PIN is never
-// stored: only `hasPin`. Documents are private; their bytes are read by nobody but this repo.
-
-interface PortRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  status: PortStatus;
-  phone_numbers: string;
-  authorized_name: string;
-  account_number: string;
-  has_pin: boolean;
-  service_address: string;
-  foc_date: number | null;
-  rejection_reason: string | null;
-  mode: KeyMode;
-  created_at: number;
-  updated_at: number;
-}
-
-interface DocumentRow {
-  id: string;
-  port_id: string;
-  type: PortDocumentType;
-  filename: string;
-  size_bytes: number;
-  uploaded_at: number;
-}
-
-const toRecord = (r: PortRow): PortRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  status: r.status,
-  phoneNumbers: JSON.parse(r.phone_numbers) as string[],
-  authorizedName: r.authorized_name,
-  accountNumber: r.account_number,
-  hasPin: r.has_pin,
-  serviceAddress: JSON.parse(r.service_address) as EmergencyAddress,
-  focDate: r.foc_date,
-  rejectionReason: r.rejection_reason,
-  mode: r.mode,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-const toDocument = (r: DocumentRow): PortDocumentRecord => ({
-  id: r.id,
-  portId: r.port_id,
-  type: r.type,
-  filename: r.filename,
-  sizeBytes: r.size_bytes,
-  uploadedAt: r.uploaded_at,
-});
-const OPEN_LIST = OPEN_PORT_STATUSES.map((s) => `'${s}'`).join(',');
+import { PortRow, DocumentRow, toRecord, toDocument, OPEN_LIST } from '../rows/ports.js';
 
 export class PgPortsRepo implements PortsRepo {
   constructor(private readonly db: Sql) {}

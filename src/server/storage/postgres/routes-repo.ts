@@ -1,26 +1,6 @@
 import type { Sql } from './sql.js';
-import type { CallRoute } from '../../../api/schemas/routes.js';
-import type { StoredRoute, RouteRecord, RoutesRepo } from '../routes-repo.js';
-
-interface RouteRow {
-  number_id: string;
-  account_id: string;
-  route: string | null;
-  greeting_media: string | null;
-  version: number;
-  created_at: number;
-  updated_at: number;
-}
-
-const toRecord = (r: RouteRow): RouteRecord => ({
-  numberId: r.number_id,
-  accountId: r.account_id,
-  route: r.route === null ? null : (JSON.parse(r.route) as StoredRoute),
-  greetingMedia: r.greeting_media,
-  version: r.version,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+import type { RouteRecord, RoutesRepo } from '../routes-repo.js';
+import { RouteRow, toRecord } from '../rows/routes.js';
 
 export class PgRoutesRepo implements RoutesRepo {
   private readonly getStmt;

@@ -2,31 +2,8 @@ import { ReadCache } from './read-cache.js';
 import type { Db } from './database.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
-import type { KeyMode } from '../../../api/values/keys.js';
 import type { AccountRecord, AccountsRepo } from '../accounts-repo.js';
-
-interface AccountRow {
-  seq: number;
-  id: string;
-  name: string;
-  parent_id: string | null;
-  is_agency: number;
-  status: 'active' | 'suspended';
-  mode: KeyMode;
-  created_at: number;
-  updated_at: number;
-}
-
-const toRecord = (r: AccountRow): AccountRecord => ({
-  id: r.id,
-  name: r.name,
-  parentId: r.parent_id,
-  isAgency: r.is_agency === 1,
-  status: r.status,
-  mode: r.mode,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+import { AccountRow, toRecord } from '../rows/accounts.js';
 
 export class SqliteAccountsRepo implements AccountsRepo {
   /** Accounts by id, between transactions (read-cache.ts): every request reads its key's account. */

@@ -1,27 +1,6 @@
 import type { Db } from './database.js';
 import type { ConsoleSessionRecord, ConsoleSessionsRepo } from '../console-sessions-repo.js';
-
-interface Row {
-  hash: string;
-  kind: ConsoleSessionRecord['kind'];
-  key_id: string;
-  account_id: string;
-  subaccount_id: string | null;
-  csrf: string;
-  created_at: number;
-  expires_at: number;
-}
-
-const toRecord = (r: Row): ConsoleSessionRecord => ({
-  hash: r.hash,
-  kind: r.kind,
-  keyId: r.key_id,
-  accountId: r.account_id,
-  subaccountId: r.subaccount_id,
-  csrf: r.csrf,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
-});
+import { Row, toRecord } from '../rows/console-sessions.js';
 
 export class SqliteConsoleSessionsRepo implements ConsoleSessionsRepo {
   private readonly byHash;

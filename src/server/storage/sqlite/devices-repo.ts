@@ -2,33 +2,8 @@ import type { Db } from './database.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DevicePresence } from '../../../api/values/calls.js';
-import type { KeyMode } from '../../../api/values/keys.js';
 import type { DeviceRecord, DevicesRepo } from '../devices-repo.js';
-
-// contract §6: softphone devices, one per account, user and label (UNIQUE in migration 6).
-
-interface DeviceRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  user_id: string;
-  label: string;
-  presence: DevicePresence;
-  last_seen_at: number | null;
-  mode: KeyMode;
-  created_at: number;
-}
-
-const toRecord = (r: DeviceRow): DeviceRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  userId: r.user_id,
-  label: r.label,
-  presence: r.presence,
-  lastSeenAt: r.last_seen_at,
-  mode: r.mode,
-  createdAt: r.created_at,
-});
+import { DeviceRow, toRecord } from '../rows/devices.js';
 
 export class SqliteDevicesRepo implements DevicesRepo {
   private readonly getStmt;

@@ -1,35 +1,6 @@
 import type { Db } from './database.js';
 import type { LeadRecord, LeadsRepo } from '../leads-repo.js';
-
-// spec: Event catalog `lead.captured`; contract §7 (hosted opt-in page). Table `leads` (migration 8).
-
-interface LeadRow {
-  id: string;
-  account_id: string;
-  brand_id: string;
-  first_name: string;
-  last_name: string;
-  email: string | null;
-  phone: string;
-  consent: number;
-  consent_text: string;
-  captured_at: number;
-  created_at: number;
-}
-
-const toLead = (r: LeadRow): LeadRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  brandId: r.brand_id,
-  firstName: r.first_name,
-  lastName: r.last_name,
-  email: r.email,
-  phone: r.phone,
-  consent: r.consent === 1,
-  consentText: r.consent_text,
-  capturedAt: r.captured_at,
-  createdAt: r.created_at,
-});
+import { LeadRow, toLead } from '../rows/leads.js';
 
 export class SqliteLeadsRepo implements LeadsRepo {
   constructor(private readonly db: Db) {}

@@ -1,39 +1,8 @@
 import type { Db } from './database.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
-import type { OptOutStatus } from '../../../api/values/opt-outs.js';
 import type { OptOutRecord, OptOutFilters, OptOutsRepo } from '../opt-outs-repo.js';
-
-// contract §4, "Opt-out keywords": who opted out of which of the account's numbers (migration 14).
-// A lifted opt-out keeps its row (status 'lifted'); reads of "is this consumer opted out" and the
-// list see the active ones.
-
-interface OptOutRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  number_id: string | null;
-  from_number: string;
-  phone_number: string;
-  keyword: string;
-  status: OptOutStatus;
-  created_at: number;
-  lifted_at: number | null;
-  lifted_keyword: string | null;
-}
-
-const toRecord = (r: OptOutRow): OptOutRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  numberId: r.number_id,
-  from: r.from_number,
-  phoneNumber: r.phone_number,
-  keyword: r.keyword,
-  status: r.status,
-  createdAt: r.created_at,
-  liftedAt: r.lifted_at,
-  liftedKeyword: r.lifted_keyword,
-});
+import { OptOutRow, toRecord } from '../rows/opt-outs.js';
 
 export class SqliteOptOutsRepo implements OptOutsRepo {
   private readonly activeStmt;

@@ -2,23 +2,7 @@ import type { KeyMode } from '../../../api/values/keys.js';
 import type { Db } from './database.js';
 import type { SandboxDnsEntry } from '../../world/dns.js';
 import type { SandboxDnsRepo } from '../sandbox-dns-repo.js';
-
-// contract §9: the sandbox DNS table, one row per name (service-wide, like the DNS it stands in for).
-
-interface SandboxDnsRow {
-  name: string;
-  records: string;
-  visible_at: number;
-  updated_at: number;
-  mode: KeyMode;
-}
-
-const toEntry = (r: SandboxDnsRow): SandboxDnsEntry => ({
-  name: r.name,
-  records: JSON.parse(r.records) as SandboxDnsEntry['records'],
-  visibleAt: r.visible_at,
-  updatedAt: r.updated_at,
-});
+import { SandboxDnsRow, toEntry } from '../rows/sandbox-dns.js';
 
 export class SqliteSandboxDnsRepo implements SandboxDnsRepo {
   private readonly getStmt;

@@ -1,42 +1,9 @@
 import type { Db } from './database.js';
-import type { KeyMode } from '../../../api/values/keys.js';
 import type { Page } from '../../../api/schemas/page.js';
 import { keysetPage } from './pagination.js';
-import type { DnsRecordPurpose, DomainStatus } from '../../../api/values/email.js';
-import type { DNS_RECORD_STATUSES, DNS_RECORD_TYPES } from '../../../api/values/email.js';
-import type { DnsRecordState, SendingDomainRecord, SendingDomainsRepo } from '../sending-domains-repo.js';
-
-// spec: Sending domain; contract §8. One row per domain name service-wide (a domain belongs to one
-// account: UNIQUE in migration 9); a released domain's row is deleted.
-
-interface SendingDomainRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  domain: string;
-  status: DomainStatus;
-  records: string;
-  ever_verified: number;
-  mode: KeyMode;
-  created_at: number;
-  verified_at: number | null;
-  last_checked_at: number | null;
-  updated_at: number;
-}
-
-export const toSendingDomain = (r: SendingDomainRow): SendingDomainRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  domain: r.domain,
-  status: r.status,
-  records: JSON.parse(r.records) as DnsRecordState[],
-  everVerified: r.ever_verified === 1,
-  mode: r.mode,
-  createdAt: r.created_at,
-  verifiedAt: r.verified_at,
-  lastCheckedAt: r.last_checked_at,
-  updatedAt: r.updated_at,
-});
+import type { DomainStatus } from '../../../api/values/email.js';
+import type { SendingDomainRecord, SendingDomainsRepo } from '../sending-domains-repo.js';
+import { SendingDomainRow, toSendingDomain } from '../rows/sending-domains.js';
 
 export class SqliteSendingDomainsRepo implements SendingDomainsRepo {
   private readonly getStmt;

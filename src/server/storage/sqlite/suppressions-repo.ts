@@ -3,25 +3,7 @@ import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { SuppressionReason } from '../../../api/values/email.js';
 import type { SuppressionRecord, SuppressionsRepo } from '../suppressions-repo.js';
-
-// contract §8: the account's suppression list, one row per address (lower-case).
-
-interface SuppressionRow {
-  seq: number;
-  account_id: string;
-  address: string;
-  reason: SuppressionReason;
-  email_id: string | null;
-  created_at: number;
-}
-
-const toRecord = (r: SuppressionRow): SuppressionRecord => ({
-  accountId: r.account_id,
-  address: r.address,
-  reason: r.reason,
-  emailId: r.email_id,
-  createdAt: r.created_at,
-});
+import { SuppressionRow, toRecord } from '../rows/suppressions.js';
 
 export class SqliteSuppressionsRepo implements SuppressionsRepo {
   private readonly findStmt;

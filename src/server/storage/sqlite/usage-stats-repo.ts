@@ -1,7 +1,6 @@
 import type { Db } from './database.js';
 import type { UsageStatsRepo } from '../usage-stats-repo.js';
 
-/** Per-account counts for the agency summary (contract §3), over the numbers and messages tables (spend: the ledger). */
 export class SqliteUsageStatsRepo implements UsageStatsRepo {
   private readonly numbersStmt;
   private readonly messagesStmt;
