@@ -11,6 +11,8 @@ export const STATE_CHANNEL = 'svc_state';
 export const eventNotice = (sender: string, e: { accountId: string; type: string; id: string }): string => `${sender} ${e.accountId} ${e.type} ${e.id}`;
 /** The payload of a service_state write's notification: sender, key. */
 export const stateNotice = (sender: string, key: string): string => `${sender} ${key}`;
+/** The key of STATE_CHANNEL's notice that a replica joined or left: the others count again at once. */
+export const REPLICAS_NOTICE_KEY = 'replicas';
 
 export interface PgPeersOptions {
   /** How often this replica notes itself in `replicas` and counts the others (default 2 s). */
@@ -60,6 +62,9 @@ export class PgPeers implements StorePeers {
   async start(): Promise<void> {
     await this.listen();
     await this.beat();
+    // The others count this one now, not at their next beat: until then each would enforce a share
+    // too large, and a client alternating between replicas would get more than the limit.
+    await this.tellOthers();
     this.heartbeatTimer = setInterval(() => void this.beat().catch(() => undefined), this.heartbeatMs);
     this.heartbeatTimer.unref();
   }
@@ -89,14 +94,25 @@ export class PgPeers implements StorePeers {
     this.client = undefined;
     await client?.end().catch(() => undefined);
     await this.pool.query('DELETE FROM replicas WHERE id = $1', [this.processId]).catch(() => undefined);
+    await this.tellOthers().catch(() => undefined);
+  }
+
+  /** Notifies the other replicas that this one joined or left (REPLICAS_NOTICE_KEY). */
+  private async tellOthers(): Promise<void> {
+    await this.pool.query('SELECT pg_notify($1, $2)', [STATE_CHANNEL, stateNotice(this.processId, REPLICAS_NOTICE_KEY)]);
+  }
+
+  /** Counts the replicas seen within MISSED_HEARTBEATS beats (`count()` answers from it). */
+  private async recount(): Promise<void> {
+    const window = this.heartbeatMs * MISSED_HEARTBEATS;
+    const { rows } = await this.pool.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM replicas WHERE seen_at > ${DB_NOW_MS} - $1`, [window]);
+    this.alive = Math.max(1, rows[0]!.n);
   }
 
   private async beat(): Promise<void> {
     if (this.closed) return;
     await this.pool.query(`INSERT INTO replicas (id, seen_at) VALUES ($1, ${DB_NOW_MS}) ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at`, [this.processId]);
-    const window = this.heartbeatMs * MISSED_HEARTBEATS;
-    const { rows } = await this.pool.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM replicas WHERE seen_at > ${DB_NOW_MS} - $1`, [window]);
-    this.alive = Math.max(1, rows[0]!.n);
+    await this.recount();
     // Rows of replicas long gone (each start is a new id) are dropped; the table stays a few rows.
     await this.pool.query(`DELETE FROM replicas WHERE seen_at < ${DB_NOW_MS} - 3600000`);
   }
@@ -144,6 +160,8 @@ export class PgPeers implements StorePeers {
     if (channel === EVENTS_CHANNEL && parts.length === 4) {
       const hint = { accountId: parts[1]!, type: parts[2]!, id: parts[3]! };
       for (const fn of this.eventListeners) fn(hint);
+    } else if (channel === STATE_CHANNEL && parts.length === 2 && parts[1] === REPLICAS_NOTICE_KEY) {
+      if (!this.closed) void this.recount().catch(() => undefined); // the next beat counts again anyway
     } else if (channel === STATE_CHANNEL && parts.length === 2) {
       for (const fn of this.stateListeners) fn(parts[1]!);
     }
