@@ -15,7 +15,8 @@ export interface ReplicaProxy {
   close(): Promise<void>;
 }
 
-export async function startReplicaProxy(targets: string[]): Promise<ReplicaProxy> {
+/** `port`: where the proxy listens (0: any free port; a service restarted at its address passes the old one). */
+export async function startReplicaProxy(targets: string[], port = 0): Promise<ReplicaProxy> {
   const ports = targets.map((t) => Number(new URL(t).port));
   const agent = new Agent({ keepAlive: true });
   const served = ports.map(() => 0);
@@ -40,10 +41,13 @@ export async function startReplicaProxy(targets: string[]): Promise<ReplicaProxy
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const address = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${address.port}`,
     served,
     async close() {
       for (const s of sockets) s.destroy();
