@@ -57,8 +57,9 @@ async function storeForTestService(dataDir: string): Promise<string | undefined>
  * SVC_TEST_REPLICAS=N (N >= 2; issue 26) runs each test service as N replicas on one PostgreSQL
  * database (SVC_TEST_STORE=postgres is then implied), each with a data directory of its own holding
  * the first one's bootstrap.json, and `baseUrl` is a loopback proxy that sends each request to the
- * next replica in turn (./replicas.ts). `deps`, `advanceJobs`, `flushWebhooks` and `now` are the
- * first replica's. Not part of CI yet: the scheduler's claims and one database clock are needed first.
+ * next replica in turn (./replicas.ts). `deps`, `advanceJobs` and `now` are the first replica's
+ * (`replicas` has them all); `flushWebhooks` flushes each. CI's PostgreSQL pass runs with two
+ * (`npm run test:replicas`).
  */
 function replicaCount(): number {
   const n = Number(process.env.SVC_TEST_REPLICAS ?? '1');
@@ -162,7 +163,10 @@ export async function startTestService(opts: Partial<StartOptions> & { keysFrom?
     storeUrl: store,
     sql,
     call,
-    flushWebhooks: () => svc.deps.webhooks.flush(),
+    // Every replica's: an attempt another replica claimed is in flight there, not here.
+    flushWebhooks: async () => {
+      for (const r of all) await r.deps.webhooks.flush();
+    },
     now: () => svc.deps.clock.nowMs(),
     replicas: all,
     advanceJobs: async (seconds) => {
