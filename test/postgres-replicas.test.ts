@@ -282,6 +282,21 @@ describe('replicas on one PostgreSQL database', () => {
     expect(allowed).toBeGreaterThan(0);
   });
 
+  it("a change that is no event committed on A (a call's trace, a message's status) reaches B's live pages", async () => {
+    const { all: [a, b] } = await replicas(2);
+    await until(() => a!.deps.store.peers!.count() === 2, 'A counting two');
+    const heard: unknown[] = [];
+    b!.deps.events.subscribeChanges((change) => heard.push(change));
+    const accountId = a!.bootstrap.accountId;
+    await a!.deps.uow.write(async (tx) => tx.events.touched(accountId, 'message', 'msg_elsewhere', 'sending'));
+    await a!.deps.uow.write(async (tx) => tx.events.touched(accountId, 'call', 'call_elsewhere'));
+    await until(() => heard.length === 2, 'B hearing both changes');
+    expect(heard).toEqual([
+      { accountId, kind: 'message', id: 'msg_elsewhere', status: 'sending' },
+      { accountId, kind: 'call', id: 'call_elsewhere' },
+    ]);
+  });
+
   it("the payment provider's fail-next armed through A fails the next charge, made by B, once", async () => {
     const { all: [a, b] } = await replicas(2);
     expect((await b!.call('PUT', '/v1/billing/card', { body: { token: SANDBOX_CARD_TOKEN } })).status).toBe(200);

@@ -140,6 +140,10 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
         .then((saved) => saved && followSavedClock(clock, saved))
         .catch((err: unknown) => log.error({ err }, 'reading the service clock another replica saved failed'));
     store.peers.onEvent((hint) => events.heardElsewhere(hint));
+    // Changes that are no event (a call's trace, a message's status) reach the console's live pages on every replica.
+    const peers = store.peers;
+    events.tellChangesElsewhere((change) => peers.tellChange(change));
+    peers.onChange((change) => events.changedElsewhere(change));
     store.peers.onState((key) => key === CLOCK_STATE_KEY && followClock());
     store.peers.onResync(() => {
       followClock();
