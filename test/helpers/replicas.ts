@@ -49,9 +49,18 @@ export async function startReplicaProxy(targets: string[], port = 0): Promise<Re
   return {
     baseUrl: `http://127.0.0.1:${address.port}`,
     served,
+    /**
+     * Call once the replicas are closed: the answers they gave as they closed (a held read answered
+     * at once) are passed on first; connections still open after 5 s are cut (a bound for a hang).
+     */
     async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const cut = setTimeout(() => {
+        for (const s of sockets) s.destroy();
+      }, 5000);
+      await closed;
+      clearTimeout(cut);
       agent.destroy();
     },
   };

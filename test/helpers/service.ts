@@ -154,9 +154,9 @@ export async function startTestService(opts: Partial<StartOptions> & { keysFrom?
   const close = async () => {
     if (closed) return;
     closed = true;
-    await replicas?.proxy.close();
     for (const other of replicas?.others ?? []) await other.close();
     await svc.close();
+    await replicas?.proxy.close();
   };
   return Object.assign(base, {
     dataDir,
