@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellsContaining } from './helpers/test-sql.js';
 import { startTestService, type TestService } from './helpers/service.js';
+import { itOnOneReplica } from './helpers/engines.js';
 
 type CallResult = Awaited<ReturnType<TestService['call']>>;
 
@@ -751,7 +752,7 @@ describe('rate limit (contract §2: token bucket per key)', () => {
     await limited?.stop();
   });
 
-  it('allows a burst of 10, then answers 429 rate_limited with Retry-After; another key is unaffected', async () => {
+  itOnOneReplica('allows a burst of 10, then answers 429 rate_limited with Retry-After; another key is unaffected', async () => {
     const started = Date.now();
     const results: CallResult[] = [];
     for (let i = 0; i < 15; i++) results.push(await limited.call('GET', '/v1/keys?limit=1'));

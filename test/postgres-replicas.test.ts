@@ -5,10 +5,11 @@ import pg from 'pg';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_TIME_HEADER } from '../src/api/values/sandbox.js';
+import { SANDBOX_CARD_TOKEN } from '../src/api/values/billing.js';
 import type { StartOptions } from '../src/server/main.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
 import { startChild, client, killAll, type Child } from './helpers/service-child.js';
-import type { TestService } from './helpers/service.js';
+import { UNLIMITED, type TestService } from './helpers/service.js';
 import { liveNumber } from './messages-fixtures.js';
 import { emit, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 
@@ -279,6 +280,41 @@ describe('replicas on one PostgreSQL database', () => {
     }
     expect(allowed).toBeLessThanOrEqual(limit.burst);
     expect(allowed).toBeGreaterThan(0);
+  });
+
+  it("a change that is no event committed on A (a call's trace, a message's status) reaches B's live pages", async () => {
+    const { all: [a, b] } = await replicas(2);
+    await until(() => a!.deps.store.peers!.count() === 2, 'A counting two');
+    const heard: unknown[] = [];
+    b!.deps.events.subscribeChanges((change) => heard.push(change));
+    const accountId = a!.bootstrap.accountId;
+    await a!.deps.uow.write(async (tx) => tx.events.touched(accountId, 'message', 'msg_elsewhere', 'sending'));
+    await a!.deps.uow.write(async (tx) => tx.events.touched(accountId, 'call', 'call_elsewhere'));
+    await until(() => heard.length === 2, 'B hearing both changes');
+    expect(heard).toEqual([
+      { accountId, kind: 'message', id: 'msg_elsewhere', status: 'sending' },
+      { accountId, kind: 'call', id: 'call_elsewhere' },
+    ]);
+  });
+
+  it("the payment provider's fail-next armed through A fails the next charge, made by B, once", async () => {
+    const { all: [a, b] } = await replicas(2);
+    expect((await b!.call('PUT', '/v1/billing/card', { body: { token: SANDBOX_CARD_TOKEN } })).status).toBe(200);
+    expect((await a!.call('POST', '/v1/sandbox/payments/fail-next')).status).toBe(204);
+    const failed = await b!.call('POST', '/v1/billing/wallet/top-up', { body: { amountCents: 700 } });
+    expect(failed.status, failed.text).toBe(502);
+    expect(failed.body.error.code).toBe('provider_error');
+    // Once: the next charge, through either replica, goes through.
+    expect((await a!.call('POST', '/v1/billing/wallet/top-up', { body: { amountCents: 700 } })).status).toBe(200);
+  });
+
+  it('a replica that joins is counted by the others at once, not at their next heartbeat; one that leaves, too', async () => {
+    // Heartbeats a minute apart: only the join and leave notices can move the counts within the test.
+    const { all: [a, b] } = await replicas(2, { heartbeatMs: 60_000 });
+    await until(() => a!.deps.store.peers!.count() === 2 && b!.deps.store.peers!.count() === 2, 'each replica counting two');
+    expect((await a!.call('GET', '/v1/keys?limit=1')).headers['ratelimit-limit']).toBe(String(Math.floor(UNLIMITED.burst / 2)));
+    await b!.stop();
+    await until(() => a!.deps.store.peers!.count() === 1, 'A counting itself alone once B stopped');
   });
 
   it('the refused-credentials limit holds across replicas too', async () => {

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { followSavedClock, saveClock, type Clock, type SavedClock } from './clock.js';
 import type { Store } from './storage/store.js';
 import { domainUnitOfWork } from './domain/unit-of-work.js';
-import { CLOCK_STATE_KEY } from './storage/service-state-repo.js';
-import { SimulatedPayments } from './world/payments.js';
+import { CLOCK_STATE_KEY, PAYMENTS_FAIL_NEXT_KEY } from './storage/service-state-repo.js';
+import { SimulatedPayments, type FailNextSwitch } from './world/payments.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { DEFAULT_CLAIM_LEASE_MS, Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore } from './domain/events/store.js';
@@ -25,6 +25,27 @@ import { SimulatedTranscriber } from './world/transcriber.js';
 import { outsideWorld } from './world/outside-call-guard.js';
 import { DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
 import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
+import type { UnitOfWork } from './domain/deps.js';
+
+/**
+ * The payment provider's fail-next flag in the database (issue 26): armed through one replica (or
+ * the API process beside a worker), it fails the next charge whichever process makes it, once. A
+ * read first, so a charge with nothing armed writes nothing; the write checks again, so two
+ * processes charging at once cannot both take it.
+ */
+function storedFailNext(uow: UnitOfWork): FailNextSwitch {
+  return {
+    arm: async () => await uow.write(async (tx) => await tx.serviceState.set(PAYMENTS_FAIL_NEXT_KEY, true)),
+    take: async () => {
+      if ((await uow.read(async (r) => await r.serviceState.get<boolean>(PAYMENTS_FAIL_NEXT_KEY))) !== true) return false;
+      return await uow.write(async (tx) => {
+        if ((await tx.serviceState.get<boolean>(PAYMENTS_FAIL_NEXT_KEY)) !== true) return false;
+        await tx.serviceState.set(PAYMENTS_FAIL_NEXT_KEY, false);
+        return true;
+      });
+    },
+  };
+}
 
 /**
  * The composition root: the one place the service's objects are built and wired, in layer order,
@@ -73,7 +94,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
     events: new EventStore(clock),
     // The outside world, each call refused while a transaction is open (guardOutsideCalls, issue 25).
     carrier: outsideWorld(chaosCarrier(new SimulatedCarrier(), chaos), 'carrier', store),
-    payments: outsideWorld(new SimulatedPayments(), 'payments', store),
+    payments: outsideWorld(new SimulatedPayments(storedFailNext(uow)), 'payments', store),
     transcriber: outsideWorld(new SimulatedTranscriber(), 'transcriber', store),
     // contract §8, §9: domain checks read DNS through a resolver; locally, the sandbox DNS table.
     dns: new SandboxDnsResolver((name) => uow.read(async (r) => await r.sandboxDns.get(name)), clock),
@@ -119,6 +140,10 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
         .then((saved) => saved && followSavedClock(clock, saved))
         .catch((err: unknown) => log.error({ err }, 'reading the service clock another replica saved failed'));
     store.peers.onEvent((hint) => events.heardElsewhere(hint));
+    // Changes that are no event (a call's trace, a message's status) reach the console's live pages on every replica.
+    const peers = store.peers;
+    events.tellChangesElsewhere((change) => peers.tellChange(change));
+    peers.onChange((change) => events.changedElsewhere(change));
     store.peers.onState((key) => key === CLOCK_STATE_KEY && followClock());
     store.peers.onResync(() => {
       followClock();

@@ -1,5 +1,5 @@
 import { it, type TestFunction } from 'vitest';
-import { onPostgres, SQLITE_ONLY_TESTS } from './sqlite-only.js';
+import { onPostgres, SINGLE_REPLICA_TESTS, SQLITE_ONLY_TESTS, testReplicas } from './sqlite-only.js';
 
 // Issue 26: the end-to-end files run twice in CI, on SQLite and with SVC_TEST_STORE=postgres
 // (`npm run test:postgres`). What is about SQLite itself (its file on disk, its WAL, a snapshot of the
@@ -14,5 +14,13 @@ export function itOnSqlite(name: string, fn: TestFunction): void {
   const reason = SQLITE_ONLY_TESTS[name];
   if (reason === undefined) throw new Error(`itOnSqlite: add "${name}" and why it is SQLite-only to SQLITE_ONLY_TESTS`);
   if (onPostgres) it.skip(`${name} [SQLite only: ${reason}]`, fn);
+  else it(name, fn);
+}
+
+/** `it`, or with replicas (SVC_TEST_REPLICAS=2 or more) a skip whose name says why (from SINGLE_REPLICA_TESTS). */
+export function itOnOneReplica(name: string, fn: TestFunction): void {
+  const reason = SINGLE_REPLICA_TESTS[name];
+  if (reason === undefined) throw new Error(`itOnOneReplica: add "${name}" and why it needs one replica to SINGLE_REPLICA_TESTS`);
+  if (testReplicas > 1) it.skip(`${name} [one replica only: ${reason}]`, fn);
   else it(name, fn);
 }

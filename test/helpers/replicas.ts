@@ -15,7 +15,8 @@ export interface ReplicaProxy {
   close(): Promise<void>;
 }
 
-export async function startReplicaProxy(targets: string[]): Promise<ReplicaProxy> {
+/** `port`: where the proxy listens (0: any free port; a service restarted at its address passes the old one). */
+export async function startReplicaProxy(targets: string[], port = 0): Promise<ReplicaProxy> {
   const ports = targets.map((t) => Number(new URL(t).port));
   const agent = new Agent({ keepAlive: true });
   const served = ports.map(() => 0);
@@ -40,14 +41,26 @@ export async function startReplicaProxy(targets: string[]): Promise<ReplicaProxy
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const address = server.address() as AddressInfo;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${address.port}`,
     served,
+    /**
+     * Call once the replicas are closed: the answers they gave as they closed (a held read answered
+     * at once) are passed on first; connections still open after 5 s are cut (a bound for a hang).
+     */
     async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const cut = setTimeout(() => {
+        for (const s of sockets) s.destroy();
+      }, 5000);
+      await closed;
+      clearTimeout(cut);
       agent.destroy();
     },
   };

@@ -6,6 +6,7 @@ import { startService, type RunningService, type StartOptions } from '../../src/
 import { startPostgres, type PostgresServer } from './postgres.js';
 import { startReplicaProxy, type ReplicaProxy } from './replicas.js';
 import { postgresTestSql, sqliteTestSql, type TestSql } from './test-sql.js';
+import { writeBootstrap } from '../../src/config/bootstrap.js';
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -20,6 +21,8 @@ export interface TestService extends RunningService {
   flushWebhooks(): Promise<void>;
   /** The service clock, in epoch milliseconds. */
   now(): number;
+  /** With SVC_TEST_REPLICAS=N: every replica (the first one's `RunningService` first); else just this one. */
+  replicas: RunningService[];
   /**
    * Walks the service clock forward in process, running due jobs in time order; unlike the sandbox
    * API it takes fractions of a second (carrier steps are 200 ms apart); it saves the clock as it goes.
@@ -54,8 +57,9 @@ async function storeForTestService(dataDir: string): Promise<string | undefined>
  * SVC_TEST_REPLICAS=N (N >= 2; issue 26) runs each test service as N replicas on one PostgreSQL
  * database (SVC_TEST_STORE=postgres is then implied), each with a data directory of its own holding
  * the first one's bootstrap.json, and `baseUrl` is a loopback proxy that sends each request to the
- * next replica in turn (./replicas.ts). `deps`, `advanceJobs`, `flushWebhooks` and `now` are the
- * first replica's. Not part of CI yet: the scheduler's claims and one database clock are needed first.
+ * next replica in turn (./replicas.ts). `deps`, `advanceJobs` and `now` are the first replica's
+ * (`replicas` has them all); `flushWebhooks` flushes each. CI's PostgreSQL pass runs with two
+ * (`npm run test:replicas`).
  */
 function replicaCount(): number {
   const n = Number(process.env.SVC_TEST_REPLICAS ?? '1');
@@ -65,7 +69,7 @@ function replicaCount(): number {
 /** The extra replicas' data directories, by the first one's (a restarted service finds them again). */
 const replicaDirsOf = new Map<string, string[]>();
 
-async function startReplicas(first: RunningService, dataDir: string, opts: Partial<StartOptions>, store: string): Promise<{ proxy: ReplicaProxy; others: RunningService[]; dirs: string[] }> {
+async function startReplicas(first: RunningService, dataDir: string, opts: Partial<StartOptions>, store: string, port: number): Promise<{ proxy: ReplicaProxy; others: RunningService[]; dirs: string[] }> {
   let dirs = replicaDirsOf.get(dataDir);
   if (!dirs) replicaDirsOf.set(dataDir, (dirs = Array.from({ length: replicaCount() - 1 }, () => mkdtempSync(join(tmpdir(), 'svc-test-replica-')))));
   const others: RunningService[] = [];
@@ -73,12 +77,27 @@ async function startReplicas(first: RunningService, dataDir: string, opts: Parti
     for (const dir of dirs) {
       // The first replica's keys: a replica on a bootstrapped database makes none of its own.
       if (existsSync(join(dataDir, 'bootstrap.json'))) copyFileSync(join(dataDir, 'bootstrap.json'), join(dir, 'bootstrap.json'));
-      others.push(await startService({ host: '127.0.0.1', port: 0, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts, dataDir: dir, store }));
+      others.push(await startService({ host: '127.0.0.1', clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts, port: 0, dataDir: dir, store }));
     }
-    return { proxy: await startReplicaProxy([first.baseUrl, ...others.map((o) => o.baseUrl)]), others, dirs };
+    const proxy = await startReplicaProxy([first.baseUrl, ...others.map((o) => o.baseUrl)], port);
+    // Limits are shared from the start: each replica counts the others before the test's first request.
+    await untilAllReplicas([first, ...others], (r) => r.deps.store.peers?.count() === replicaCount(), 'each replica counts the others');
+    return { proxy, others, dirs };
   } catch (err) {
     for (const o of others) await o.close();
     throw err;
+  }
+}
+
+/**
+ * Waits until `holds` is true of every replica (a notification from another replica arrives a few
+ * milliseconds after its commit). Polls every 5 ms; a bound for a hang, not a timing check.
+ */
+async function untilAllReplicas(all: RunningService[], holds: (r: RunningService) => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!all.every(holds)) {
+    if (Date.now() > deadline) throw new Error(`replicas: waited 30 s for this and it never held: ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
   }
 }
 
@@ -90,8 +109,10 @@ export async function startTestService(opts: Partial<StartOptions> & { keysFrom?
   // Another replica on the same database: its keys (a replica joining a bootstrapped database makes none).
   if (keysFrom) copyFileSync(join(keysFrom.dataDir, 'bootstrap.json'), join(dataDir, 'bootstrap.json'));
   const store = opts.store ?? (await storeForTestService(dataDir));
-  const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts, ...(store ? { store } : {}) });
-  const replicas = store && replicaCount() > 1 ? await startReplicas(svc, dataDir, opts, store) : undefined;
+  // With replicas, a port asked for is the proxy's (the service's address); each replica takes any.
+  const replicated = store !== undefined && replicaCount() > 1;
+  const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts, ...(replicated ? { port: 0 } : {}), ...(store ? { store } : {}) });
+  const replicas = replicated ? await startReplicas(svc, dataDir, opts, store, opts.port ?? 0) : undefined;
   const baseUrl = replicas?.proxy.baseUrl ?? svc.baseUrl;
   const call: TestService['call'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -115,22 +136,49 @@ export async function startTestService(opts: Partial<StartOptions> & { keysFrom?
   // The running service's own properties, getters kept as getters (`db` throws on PostgreSQL when read).
   const base = Object.defineProperties({}, Object.getOwnPropertyDescriptors(svc)) as RunningService;
   const sql = store ? postgresTestSql(store) : sqliteTestSql(() => svc.db);
-  if (replicas) Object.defineProperty(base, 'baseUrl', { value: baseUrl, enumerable: true });
+  const all = [svc, ...(replicas?.others ?? [])];
+  if (replicas) {
+    // The service's address is the proxy's, as a team's is its load balancer's: in the keys the
+    // test reads and in bootstrap.json, where the CLI finds the service.
+    const bootstrap = { ...svc.bootstrap, baseUrl };
+    writeBootstrap(dataDir, bootstrap);
+    Object.defineProperty(base, 'baseUrl', { value: baseUrl, enumerable: true });
+    Object.defineProperty(base, 'bootstrap', { value: bootstrap, enumerable: true });
+  }
+  // The manual clock moved in this process (advanceJobs) is the one clock: the call returns once
+  // every replica has followed it, so the test's next request finds it wherever it lands.
+  const clockFollowed = () => untilAllReplicas(all, (r) => r.deps.clock.nowMs() >= svc.deps.clock.nowMs(), "every replica's clock reaches the first one's");
+  let closed = false;
+  // The service stops as a whole: every replica and the proxy (a test that restarts on the same
+  // data directory starts them all again, on their data directories).
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    for (const other of replicas?.others ?? []) await other.close();
+    await svc.close();
+    await replicas?.proxy.close();
+  };
   return Object.assign(base, {
     dataDir,
     storeUrl: store,
     sql,
     call,
-    flushWebhooks: () => svc.deps.webhooks.flush(),
+    // Every replica's: an attempt another replica claimed is in flight there, not here.
+    flushWebhooks: async () => {
+      for (const r of all) await r.deps.webhooks.flush();
+    },
     now: () => svc.deps.clock.nowMs(),
-    advanceJobs: async (seconds) => void (await svc.deps.scheduler.advance(seconds)),
+    replicas: all,
+    advanceJobs: async (seconds) => {
+      await svc.deps.scheduler.advance(seconds);
+      await clockFollowed();
+    },
+    close,
     async stop() {
       await sql.close();
-      await replicas?.proxy.close();
-      for (const other of replicas?.others ?? []) await other.close();
-      await svc.close();
+      await close();
       if (!opts.dataDir) for (const dir of replicas?.dirs ?? []) rmSync(dir, { recursive: true, force: true });
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
-  } satisfies Omit<TestService, keyof RunningService>);
+  } satisfies Omit<TestService, keyof RunningService> & Pick<RunningService, 'close'>);
 }

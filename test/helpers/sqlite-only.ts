@@ -5,7 +5,22 @@ import { dirname, join, relative, resolve } from 'node:path';
 // two passes). No vitest import here: vitest.config.ts reads this file to choose the PostgreSQL pass.
 
 /** Whether this run's test services are on PostgreSQL (SVC_TEST_REPLICAS=2 or more implies it). */
-export const onPostgres = process.env.SVC_TEST_STORE === 'postgres' || Number(process.env.SVC_TEST_REPLICAS ?? '1') > 1;
+/** How many replicas each test service runs as (SVC_TEST_REPLICAS; 1 unless told). */
+export const testReplicas = Number(process.env.SVC_TEST_REPLICAS ?? '1');
+
+/** Whether this run's test services are on PostgreSQL (SVC_TEST_REPLICAS=2 or more implies it). */
+export const onPostgres = process.env.SVC_TEST_STORE === 'postgres' || testReplicas > 1;
+
+/**
+ * Tests (by name) that cannot hold with two replicas behind one address by their nature, and why
+ * (the replicas pass: SVC_TEST_REPLICAS=2, test/helpers/service.ts). Each runs on one replica, in the
+ * SQLite pass and the PostgreSQL one; with replicas it is reported as skipped with its reason.
+ */
+export const SINGLE_REPLICA_TESTS: Record<string, string> = {
+  'allows a burst of 10, then answers 429 rate_limited with Retry-After; another key is unaffected':
+    "counts one bucket's RateLimit-Remaining down request by request; replicas each enforce their share of the limit, " +
+    'shown in their headers (the limit holding across replicas is test/postgres-replicas.test.ts)',
+};
 
 /** Test files about SQLite itself, left out of the PostgreSQL pass. */
 export const SQLITE_ONLY_FILES: Record<string, string> = {

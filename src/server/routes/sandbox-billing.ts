@@ -21,7 +21,8 @@ export function sandboxBillingRoutes(app: FastifyInstance, deps: ServiceDeps): v
         summary: 'The payment provider fails the next card charge, once',
         description: [
           'The next card charge of the service (any account: a top-up, an auto-recharge, a subscription) fails with',
-          '`502 provider_error` and credits nothing; the one after succeeds again. Kept in memory: a restart forgets it.',
+          '`502 provider_error` and credits nothing; the one after succeeds again. Kept in the service\'s database: armed through one',
+          'replica of a service on PostgreSQL, it fails the next charge whichever replica makes it.',
           'Only the root account of the local service may arm it, with a live key (a sub-account\'s key, `Service-Subaccount`',
           'or a test key is `403 forbidden`: test keys move no money).',
         ].join('\n'),
@@ -29,7 +30,7 @@ export function sandboxBillingRoutes(app: FastifyInstance, deps: ServiceDeps): v
       },
     },
     async (_req, reply) => {
-      sandboxFailNextPayment(deps);
+      await sandboxFailNextPayment(deps);
       return reply.status(204).send(null);
     },
   );

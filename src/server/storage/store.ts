@@ -115,6 +115,14 @@ export interface EventHint {
   type: string;
 }
 
+/** A change that is no event (a call's trace, a message's status), told to the other processes (issue 26). */
+export interface ChangeHint {
+  accountId: string;
+  kind: 'call' | 'message';
+  id: string;
+  status?: string;
+}
+
 /**
  * The other processes sharing a database (issue 26: PostgreSQL replicas), as one process sees them:
  * what they committed that this one may be waiting for, and how many there are. SQLite's store has
@@ -127,6 +135,10 @@ export interface StorePeers {
   onEvent(fn: (hint: EventHint) => void): void;
   /** A `service_state` key another process wrote (the clock), after its commit. */
   onState(fn: (key: string) => void): void;
+  /** A change that is no event another process committed (`tellChange`), after its commit. */
+  onChange(fn: (hint: ChangeHint) => void): void;
+  /** Tells the others of a change this process committed (call after the commit; a hint, not durable). */
+  tellChange(hint: ChangeHint): void;
   /** Notifications may have been missed (the listening connection was lost and is back): re-read. */
   onResync(fn: () => void): void;
   /** The processes alive on this database, this one included (at least 1). */

@@ -22,10 +22,10 @@ describe('SimulatedPayments', () => {
 
   it('fails the next charge once with provider_error, whatever the card, then recovers', async () => {
     const p = new SimulatedPayments();
-    p.failNext();
+    await p.failNext();
     expect(await p.charge(SANDBOX_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'provider_error' });
     expect(await p.charge(SANDBOX_CARD_TOKEN, 100)).toMatchObject({ ok: true });
-    p.failNext();
+    await p.failNext();
     expect(await p.charge(SANDBOX_DECLINED_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'provider_error' });
     expect(await p.charge(SANDBOX_DECLINED_CARD_TOKEN, 100)).toMatchObject({ ok: false, reason: 'declined' });
   });

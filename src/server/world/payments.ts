@@ -14,7 +14,7 @@ export interface Payments {
   /** Charges a saved card token; never throws. */
   charge(token: string, amountCents: number): Promise<PaymentResult>;
   /** The next charge fails with `provider_error`, once, whoever it is for. */
-  failNext(): void;
+  failNext(): Promise<void>;
   /** The last four digits the provider reports for a token, or null for a token it does not know. */
   cardLast4(token: string): string | null;
 }
@@ -25,15 +25,34 @@ const CARDS: Record<string, { last4: string; declines: boolean }> = {
 };
 
 /**
- * Decision: the fail-next flag lives in memory — a restart is a new provider session, and a test
- * arms it right before the call it means to fail.
+ * Where the provider keeps its fail-next flag. One provider serves every process of the service:
+ * replicas on one PostgreSQL database, a worker beside the API (issue 26), so the service keeps the
+ * flag in its database (compose.ts `storedFailNext`): armed through one replica, the next charge
+ * fails whichever process makes it. `MemoryFailNext` is for a provider alone (unit tests).
  */
+export interface FailNextSwitch {
+  arm(): Promise<void>;
+  /** True once after `arm()`, to whoever asks first: the flag is cleared in the same step. */
+  take(): Promise<boolean>;
+}
+
+export class MemoryFailNext implements FailNextSwitch {
+  private armed = false;
+  async arm(): Promise<void> {
+    this.armed = true;
+  }
+  async take(): Promise<boolean> {
+    const armed = this.armed;
+    this.armed = false;
+    return armed;
+  }
+}
+
 export class SimulatedPayments implements Payments {
-  private failNextCharge = false;
+  constructor(private readonly failNextSwitch: FailNextSwitch = new MemoryFailNext()) {}
 
   async charge(token: string, amountCents: number): Promise<PaymentResult> {
-    if (this.failNextCharge) {
-      this.failNextCharge = false;
+    if (await this.failNextSwitch.take()) {
       return { ok: false, reason: 'provider_error', message: 'the payment provider did not answer; nothing was charged, try again later' };
     }
     const card = CARDS[token];
@@ -43,8 +62,8 @@ export class SimulatedPayments implements Payments {
     return { ok: true, chargeId: `ch_${randomBytes(12).toString('hex')}` };
   }
 
-  failNext(): void {
-    this.failNextCharge = true;
+  async failNext(): Promise<void> {
+    await this.failNextSwitch.arm();
   }
 
   cardLast4(token: string): string | null {

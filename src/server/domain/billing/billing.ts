@@ -141,6 +141,6 @@ export async function sandboxSetBalance(deps: BillingDeps, actor: Actor, balance
 }
 
 /** contract §9 `POST /v1/sandbox/payments/fail-next`: the provider's next charge fails once (any account). */
-export function sandboxFailNextPayment(deps: Pick<BillingDeps, 'payments'>): void {
-  deps.payments.failNext();
+export async function sandboxFailNextPayment(deps: Pick<BillingDeps, 'payments'>): Promise<void> {
+  await deps.payments.failNext();
 }

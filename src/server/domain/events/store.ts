@@ -95,10 +95,25 @@ export class EventStore {
   touched(accountId: string, kind: ChangeNotice['kind'], id: string, status?: string): void {
     const tx = this.tx;
     if (!tx) throw new Error(`EventStore.touched(${kind}) called outside a transaction: call it inside the write of the change`);
-    if (this.changeListeners.size === 0) return;
+    const elsewhere = this.changesElsewhere;
+    if (this.changeListeners.size === 0 && !elsewhere) return;
     tx.afterCommit(() => {
-      for (const l of this.changeListeners) l(status === undefined ? { accountId, kind, id } : { accountId, kind, id, status });
+      const change: ChangeNotice = status === undefined ? { accountId, kind, id } : { accountId, kind, id, status };
+      for (const l of this.changeListeners) l(change);
+      elsewhere?.(change);
     });
+  }
+
+  /** issue 26: where changes are told to the other processes sharing the database (replicas' live pages). */
+  private changesElsewhere: ((change: ChangeNotice) => void) | undefined;
+
+  tellChangesElsewhere(tell: (change: ChangeNotice) => void): void {
+    this.changesElsewhere = tell;
+  }
+
+  /** issue 26: a change another process sharing the database committed (its notification). */
+  changedElsewhere(change: ChangeNotice): void {
+    for (const l of this.changeListeners) l(change);
   }
 
   subscribeChanges(listener: ChangeListener): () => void {

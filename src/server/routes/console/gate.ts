@@ -35,9 +35,11 @@ export const FORM_BODY_LIMIT = 16 * 1024;
 
 /**
  * The cookie's name carries the port: cookies are shared by every port of a host, and two local
- * services (or profiles) on 127.0.0.1 must not overwrite each other's session.
+ * services (or profiles) on 127.0.0.1 must not overwrite each other's session. The port the browser
+ * addressed (the Host header's), else the socket's: replicas behind one address (issue 26) each
+ * listen on a port of their own, and must all read the cookie one of them set.
  */
-export const cookieName = (req: FastifyRequest): string => `svc_console_${req.socket.localPort ?? 0}`;
+export const cookieName = (req: FastifyRequest): string => `svc_console_${req.port ?? req.socket.localPort ?? 0}`;
 
 export function sessionCookie(req: FastifyRequest, secret: string): string {
   const secure = req.protocol === 'https' ? '; Secure' : '';

@@ -1,16 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { EventHint, StorePeers } from '../store.js';
+import type { ChangeHint, EventHint, StorePeers } from '../store.js';
 import { DB_NOW_MS } from './sql.js';
 
 /** The channels replicas notify each other on (issue 26); payloads start with the sender's id. */
 export const EVENTS_CHANNEL = 'svc_events';
 export const STATE_CHANNEL = 'svc_state';
+export const CHANGES_CHANNEL = 'svc_changes';
 
 /** The payload of an event's notification: sender, account, type, id (none holds a space). */
 export const eventNotice = (sender: string, e: { accountId: string; type: string; id: string }): string => `${sender} ${e.accountId} ${e.type} ${e.id}`;
 /** The payload of a service_state write's notification: sender, key. */
 export const stateNotice = (sender: string, key: string): string => `${sender} ${key}`;
+/** The payload of a change's notification: sender, account, kind, id, and a message's status when it has one. */
+export const changeNotice = (sender: string, c: ChangeHint): string => [sender, c.accountId, c.kind, c.id, ...(c.status ? [c.status] : [])].join(' ');
+/** The key of STATE_CHANNEL's notice that a replica joined or left: the others count again at once. */
+export const REPLICAS_NOTICE_KEY = 'replicas';
 
 export interface PgPeersOptions {
   /** How often this replica notes itself in `replicas` and counts the others (default 2 s). */
@@ -39,6 +44,7 @@ export class PgPeers implements StorePeers {
   readonly processId = randomUUID();
   private readonly eventListeners: Array<(hint: EventHint) => void> = [];
   private readonly stateListeners: Array<(key: string) => void> = [];
+  private readonly changeListeners: Array<(hint: ChangeHint) => void> = [];
   private readonly resyncListeners: Array<() => void> = [];
   private client: pg.Client | undefined;
   private closed = false;
@@ -60,6 +66,9 @@ export class PgPeers implements StorePeers {
   async start(): Promise<void> {
     await this.listen();
     await this.beat();
+    // The others count this one now, not at their next beat: until then each would enforce a share
+    // too large, and a client alternating between replicas would get more than the limit.
+    await this.tellOthers();
     this.heartbeatTimer = setInterval(() => void this.beat().catch(() => undefined), this.heartbeatMs);
     this.heartbeatTimer.unref();
   }
@@ -70,6 +79,19 @@ export class PgPeers implements StorePeers {
 
   onState(fn: (key: string) => void): void {
     this.stateListeners.push(fn);
+  }
+
+  onChange(fn: (hint: ChangeHint) => void): void {
+    this.changeListeners.push(fn);
+  }
+
+  /**
+   * Only while another replica is alive (a lone replica pays no query per change); after the commit,
+   * outside the transaction: a console page's hint, lost with the process like any live update.
+   */
+  tellChange(hint: ChangeHint): void {
+    if (this.closed || this.alive <= 1) return;
+    void this.pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, changeNotice(this.processId, hint)]).catch(() => undefined);
   }
 
   onResync(fn: () => void): void {
@@ -89,14 +111,25 @@ export class PgPeers implements StorePeers {
     this.client = undefined;
     await client?.end().catch(() => undefined);
     await this.pool.query('DELETE FROM replicas WHERE id = $1', [this.processId]).catch(() => undefined);
+    await this.tellOthers().catch(() => undefined);
+  }
+
+  /** Notifies the other replicas that this one joined or left (REPLICAS_NOTICE_KEY). */
+  private async tellOthers(): Promise<void> {
+    await this.pool.query('SELECT pg_notify($1, $2)', [STATE_CHANNEL, stateNotice(this.processId, REPLICAS_NOTICE_KEY)]);
+  }
+
+  /** Counts the replicas seen within MISSED_HEARTBEATS beats (`count()` answers from it). */
+  private async recount(): Promise<void> {
+    const window = this.heartbeatMs * MISSED_HEARTBEATS;
+    const { rows } = await this.pool.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM replicas WHERE seen_at > ${DB_NOW_MS} - $1`, [window]);
+    this.alive = Math.max(1, rows[0]!.n);
   }
 
   private async beat(): Promise<void> {
     if (this.closed) return;
     await this.pool.query(`INSERT INTO replicas (id, seen_at) VALUES ($1, ${DB_NOW_MS}) ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at`, [this.processId]);
-    const window = this.heartbeatMs * MISSED_HEARTBEATS;
-    const { rows } = await this.pool.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM replicas WHERE seen_at > ${DB_NOW_MS} - $1`, [window]);
-    this.alive = Math.max(1, rows[0]!.n);
+    await this.recount();
     // Rows of replicas long gone (each start is a new id) are dropped; the table stays a few rows.
     await this.pool.query(`DELETE FROM replicas WHERE seen_at < ${DB_NOW_MS} - 3600000`);
   }
@@ -107,7 +140,7 @@ export class PgPeers implements StorePeers {
     client.on('end', () => this.lost(client));
     client.on('notification', (n) => this.heard(n.channel, n.payload ?? ''));
     await client.connect();
-    await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STATE_CHANNEL}`);
+    await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STATE_CHANNEL}; LISTEN ${CHANGES_CHANNEL}`);
     if (this.closed) {
       await client.end().catch(() => undefined);
       return;
@@ -144,6 +177,11 @@ export class PgPeers implements StorePeers {
     if (channel === EVENTS_CHANNEL && parts.length === 4) {
       const hint = { accountId: parts[1]!, type: parts[2]!, id: parts[3]! };
       for (const fn of this.eventListeners) fn(hint);
+    } else if (channel === CHANGES_CHANNEL && (parts.length === 4 || parts.length === 5) && (parts[2] === 'call' || parts[2] === 'message')) {
+      const hint: ChangeHint = { accountId: parts[1]!, kind: parts[2], id: parts[3]!, ...(parts[4] ? { status: parts[4] } : {}) };
+      for (const fn of this.changeListeners) fn(hint);
+    } else if (channel === STATE_CHANNEL && parts.length === 2 && parts[1] === REPLICAS_NOTICE_KEY) {
+      if (!this.closed) void this.recount().catch(() => undefined); // the next beat counts again anyway
     } else if (channel === STATE_CHANNEL && parts.length === 2) {
       for (const fn of this.stateListeners) fn(parts[1]!);
     }
