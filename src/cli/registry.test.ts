@@ -17,7 +17,6 @@ const srcDir = resolve(cliDir, '..');
  */
 const PENDING = [
   'server', 'fixtures',
-  'api',
 ];
 
 function filesUnder(dir: string): string[] {
@@ -67,6 +66,17 @@ describe('one verb shape', () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('one flag, one meaning', () => {
+  it('-f is --file in every verb (svc api keeps it only as the old spelling of -F, --field)', async () => {
+    const { verbs } = await loadRegistry();
+    const shortF = verbs.flatMap(({ group, path, verb }) => (verb.flags ?? []).filter((f) => /(^|[ ,])-f\b/.test(f.flags)).map((f) => `${[group, ...path].join(' ')}: ${f.flags}`));
+    expect(shortF.length).toBeGreaterThan(0);
+    expect(shortF.filter((f) => !/-f, --file </.test(f))).toEqual([]);
+    const api = verbs.find((v) => v.group === 'api')!.verb;
+    expect(api.flags!.find((f) => f.flags.startsWith('-F, --field'))?.aliases).toEqual(['-f']);
   });
 });
 
