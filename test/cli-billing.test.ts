@@ -90,7 +90,7 @@ describe('svc billing top-up, card, auto-recharge, limit', () => {
   it('a 402 from any command exits 7 with the hint naming svc billing top-up', async () => {
     const a = await account();
     expectOk(await a.run(['billing', 'card', SANDBOX_DECLINED_CARD_TOKEN]));
-    const res = await a.run(['api', 'POST', '/v1/billing/wallet/top-up', '-f', 'amountCents:=500']);
+    const res = await a.run(['api', 'POST', '/v1/billing/wallet/top-up', '-F', 'amountCents:=500']);
     expect(res.code).toBe(7);
     expect(res.stderr).toContain('error: payment_required');
     expect(res.stderr).toContain('svc billing top-up <amount>');
@@ -117,13 +117,13 @@ describe('402 on a send', () => {
     const a = await account();
     const from = (await liveNumber(svc, { headers: a.headers })).phoneNumber;
     const sendArgs = ['messages', 'send', '--to', '+14155550100', '--from', from, '--body', 'hello'];
-    expectOk(await a.run(['api', 'PUT', '/v1/sandbox/wallet', '-f', 'balanceCents:=0']));
+    expectOk(await a.run(['api', 'PUT', '/v1/sandbox/wallet', '-F', 'balanceCents:=0']));
     const broke = await a.run(sendArgs);
     expect(broke.code).toBe(7);
     expect(broke.stderr).toContain('error: payment_required');
     expect(broke.stderr).toContain('svc billing top-up <amount>');
 
-    expectOk(await a.run(['api', 'PUT', '/v1/sandbox/wallet', '-f', 'balanceCents:=1000']));
+    expectOk(await a.run(['api', 'PUT', '/v1/sandbox/wallet', '-F', 'balanceCents:=1000']));
     // The number's first month is already spent, so a $1.00 limit leaves no room.
     expectOk(await a.run(['billing', 'limit', '1', '--yes']));
     const over = await a.run(sendArgs);

@@ -143,15 +143,15 @@ describe('email triggers', () => {
     const types = ['dns.publish', 'dns.break', 'email.bounced', 'email.failed', 'email.complained', 'email.opened', 'email.clicked', 'email.unsubscribed'];
     for (const t of types) {
       expect(TRIGGERS[t], t).toBeDefined();
-      expect(TRIGGERS[t]!.description).not.toContain('\n');
+      expect(TRIGGERS[t]!.summary).not.toContain('\n');
       expect(TRIGGERS[t]!.examples.length).toBeGreaterThan(0);
     }
     const reports = ['email.bounced', 'email.failed', 'email.complained', 'email.opened', 'email.clicked', 'email.unsubscribed'].map((t) => /`(\w+)` report/.exec(TRIGGERS[t]!.details ?? '')?.[1]);
     expect(reports).toEqual([...SANDBOX_EMAIL_EVENT_TYPES]);
-    const skip = TRIGGERS['dns.publish']!.options.find((o) => o.flags.startsWith('--skip'))!;
+    const skip = TRIGGERS['dns.publish']!.flags!.find((o) => o.flags.startsWith('--skip'))!;
     expect(skip.choices).toEqual(DNS_RECORD_PURPOSES);
     expect(skip.repeatable).toBe(true);
-    expect(TRIGGERS['dns.break']!.options.find((o) => o.flags.startsWith('--record'))!.required).toBe(true);
+    expect(TRIGGERS['dns.break']!.flags!.find((o) => o.flags.startsWith('--record'))!.required).toBe(true);
   });
 
   it('dns.publish groups the values per name, in the order the domain lists them', () => {

@@ -302,15 +302,15 @@ describe('errors and exit codes (cli.md)', () => {
 
   it('conflict (an Idempotency-Key reused with another body) exits 5', async () => {
     const key = `cli-${randomUUID()}`;
-    const first = ok(await svcRun(['api', 'POST', '/v1/keys', '-f', 'name=a', '--idempotency-key', key]));
+    const first = ok(await svcRun(['api', 'POST', '/v1/keys', '-F', 'name=a', '--idempotency-key', key]));
     expect(JSON.parse(first.stdout).name).toBe('a');
     const before = await keyIds();
-    const res = await svcRun(['api', 'POST', '/v1/keys', '-f', 'name=b', '--idempotency-key', key]);
+    const res = await svcRun(['api', 'POST', '/v1/keys', '-F', 'name=b', '--idempotency-key', key]);
     expect(res.code).toBe(5);
     expect(res.stderr).toMatch(/^error: conflict: /m);
     expect(await keyIds()).toEqual(before);
     // The same body again is a replay of the first, not a new key.
-    const replay = ok(await svcRun(['api', 'POST', '/v1/keys', '-f', 'name=a', '--idempotency-key', key]));
+    const replay = ok(await svcRun(['api', 'POST', '/v1/keys', '-F', 'name=a', '--idempotency-key', key]));
     expect(JSON.parse(replay.stdout).id).toBe(JSON.parse(first.stdout).id);
     expect(await keyIds()).toEqual(before);
   });
@@ -581,12 +581,21 @@ describe('subaccounts and agency', () => {
 });
 
 describe('svc api', () => {
-  it('sends -f fields as the body for POST and as the query for GET', async () => {
-    const created = JSON.parse(ok(await svcRun(['api', 'POST', '/v1/keys', '-f', 'name=raw', '-f', 'mode=test'])).stdout);
+  it('sends -F fields as the body for POST and as the query for GET', async () => {
+    const created = JSON.parse(ok(await svcRun(['api', 'POST', '/v1/keys', '-F', 'name=raw', '--field', 'mode=test'])).stdout);
     expect(created).toMatchObject({ name: 'raw', mode: 'test', key: expect.stringMatching(/^sk_test_/) });
-    const page = JSON.parse(ok(await svcRun(['api', 'GET', '/v1/keys', '-f', 'limit=1'])).stdout);
+    const page = JSON.parse(ok(await svcRun(['api', 'GET', '/v1/keys', '-F', 'limit=1'])).stdout);
     expect(page.data).toHaveLength(1);
     expect(page.hasMore).toBe(true);
+  });
+
+  it('-f, the old spelling of -F, still works: a one-line notice on a terminal, nothing when piped', async () => {
+    const piped = ok(await svcRun(['api', 'GET', '/v1/keys', '-f', 'limit=1']));
+    expect(JSON.parse(piped.stdout).data).toHaveLength(1);
+    expect(piped.stderr).toBe('');
+    const tty = ok(await svcRun(['api', 'GET', '/v1/keys', '-f', 'limit=1', '-F', 'mode=test'], { tty: true }));
+    expect(tty.stderr).toBe('note: -f is now -F, --field; the old spelling still works, for a while\n');
+    expect(tty.stdout).toContain('"data"');
   });
 
   it('reads the body from --input -', async () => {

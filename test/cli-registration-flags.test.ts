@@ -2,7 +2,6 @@
 // registration triggers), parsed through each command factory with a run function that records what
 // the verb would get (the GitHub CLI's runF): nothing runs, nothing is sent.
 import { describe, expect, it } from 'vitest';
-import { Command } from '../src/cli/commander.js';
 import { verbs as brandVerbs } from '../src/cli/commands/brands/index.js';
 import { registerOptionsOf, updateBrandOptionsOf, vetOptionsOf, type VetBrandFlags } from '../src/cli/commands/brands/options.js';
 import { verbs as campaignVerbs } from '../src/cli/commands/campaigns/index.js';
@@ -13,9 +12,7 @@ import { verbs as portVerbs } from '../src/cli/commands/ports/index.js';
 import { createPortOptionsOf, type CreatePortFlags } from '../src/cli/commands/ports/options.js';
 import type { AnyVerb } from '../src/cli/verb.js';
 import { TRIGGERS } from '../src/cli/commands/trigger/registry.js';
-import { register as registerTriggers } from '../src/cli/commands/trigger/index.js';
-import type { TriggerDefinition } from '../src/cli/commands/trigger/definition.js';
-import { context, optionsOf, refusal, verbNamed } from './helpers/verb-flags.js';
+import { optionsOf, refusal, verbNamed } from './helpers/verb-flags.js';
 
 const registerCommand = verbNamed(brandVerbs, 'register');
 const brandsList = verbNamed(brandVerbs, 'list');
@@ -158,23 +155,10 @@ describe('ports', () => {
 });
 
 describe('registration triggers', () => {
-  /** Parses `svc trigger <type> …` with the definition's run replaced by a recorder. */
+  /** Parses `svc trigger <type> …` through its verb, with a recorder for its run function. */
   async function triggerOptions(type: string, argv: string[]): Promise<unknown> {
-    const def = TRIGGERS[type] as TriggerDefinition<unknown> | undefined;
-    expect(def).toBeDefined();
-    const seen: unknown[] = [];
-    const original = def!.run;
-    def!.run = async (_ctx, opts) => void seen.push(opts);
-    try {
-      const group = new Command('trigger').exitOverride();
-      registerTriggers(group, context());
-      for (const c of group.commands) c.exitOverride().configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
-      await group.parseAsync([type, ...argv], { from: 'user' });
-    } finally {
-      def!.run = original;
-    }
-    expect(seen).toHaveLength(1);
-    return seen[0];
+    expect(TRIGGERS[type]).toBeDefined();
+    return optionsOf(TRIGGERS[type]!, argv);
   }
 
   it('are listed with the others', () => {

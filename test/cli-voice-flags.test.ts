@@ -4,11 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
 import { createTestIO } from '../src/output/io.js';
 import { UsageError } from '../src/cli/errors.js';
-import { listCommand as callsList, type ListCallsOptions } from '../src/cli/commands/calls/list.js';
-import { getCommand as callsGet, type GetCallOptions } from '../src/cli/commands/calls/get.js';
-import { recordingCommand, type CallRecordingOptions } from '../src/cli/commands/calls/recording.js';
-import { transferCommand, type TransferCallOptions } from '../src/cli/commands/calls/transfer.js';
-import { simulateCommand, type SimulateOptions } from '../src/cli/commands/calls/simulate.js';
+import { verbs as callVerbs } from '../src/cli/commands/calls/index.js';
+import type { GetCallOptions } from '../src/cli/commands/calls/get.run.js';
+import type { CallRecordingOptions } from '../src/cli/commands/calls/recording.run.js';
+import type { TransferCallOptions } from '../src/cli/commands/calls/transfer.run.js';
+import type { SimulateOptions } from '../src/cli/commands/calls/simulate-flags.js';
 import { scenarioOf } from '../src/cli/commands/calls/simulate.run.js';
 import { STEP_WIDTH, traceLine } from '../src/cli/commands/calls/trace-lines.js';
 import { verbs as voicemailVerbs } from '../src/cli/commands/voicemails/index.js';
@@ -18,6 +18,12 @@ import { verbs as softphoneVerbs } from '../src/cli/commands/softphone/index.js'
 import { TRIGGERS } from '../src/cli/commands/trigger/registry.js';
 import { EVENT_TYPES } from '../src/api/schemas/events.js';
 import { context, optionsOf, verbNamed } from './helpers/verb-flags.js';
+
+const callsList = verbNamed(callVerbs, 'list');
+const callsGet = verbNamed(callVerbs, 'get');
+const recordingCommand = verbNamed(callVerbs, 'recording');
+const transferCommand = verbNamed(callVerbs, 'transfer');
+const simulateCommand = verbNamed(callVerbs, 'simulate');
 
 
 /** `svc ARGS` in-process with no service anywhere: only what fails before a request can pass here. */
@@ -31,14 +37,14 @@ async function svcNoService(args: string[]): Promise<{ code: number; stdout: str
 
 describe('voice flags become typed options', () => {
   it('calls list: status, direction and the list flags', async () => {
-    expect(await optionsOf<ListCallsOptions>(callsList, ['--status', 'missed', '--direction', 'inbound', '--limit', '5', '--all', '--cursor', 'c1'])).toEqual({
+    expect(await optionsOf(callsList, ['--status', 'missed', '--direction', 'inbound', '--limit', '5', '--all', '--cursor', 'c1'])).toEqual({
       status: 'missed',
       direction: 'inbound',
       limit: '5',
       all: true,
       cursor: 'c1',
     });
-    await expect(optionsOf<ListCallsOptions>(callsList, ['--status', 'ended'])).rejects.toThrow(/ended/);
+    await expect(optionsOf(callsList, ['--status', 'ended'])).rejects.toThrow(/ended/);
   });
 
   it('calls get, recording, transfer', async () => {
@@ -188,10 +194,10 @@ describe('trigger registry: every call event type has its scenario', () => {
     expect(callTypes.length).toBeGreaterThan(0);
     for (const type of callTypes) expect(Object.keys(TRIGGERS)).toContain(type);
     expect(Object.keys(TRIGGERS)).toContain('call');
-    const flags = (type: string) => TRIGGERS[type]!.options.map((o) => o.flags.split(' ')[0]);
+    const flags = (type: string) => TRIGGERS[type]!.flags!.map((o) => o.flags.split(' ')[0]);
     expect(flags('call')).toEqual(expect.arrayContaining(['--to', '--from', '--answer', '--fast-forward', '--no-wait']));
-    expect(TRIGGERS['call.completed']!.options.find((o) => o.flags.startsWith('--answer'))!.default).toBe('first');
-    expect(TRIGGERS['call.ivr.key_pressed']!.options.find((o) => o.flags.startsWith('--digits'))!.default).toBe('1');
+    expect(TRIGGERS['call.completed']!.flags!.find((o) => o.flags.startsWith('--answer'))!.default).toBe('first');
+    expect(TRIGGERS['call.ivr.key_pressed']!.flags!.find((o) => o.flags.startsWith('--digits'))!.default).toBe('1');
   });
 });
 

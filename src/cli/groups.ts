@@ -3,10 +3,14 @@ import type { CliContext } from './context.js';
 import type { AnyVerb } from './verb.js';
 
 /**
- * A group's module: its verbs as data (issue 28: the registry), or, for the groups not converted
- * yet, a function that adds commander commands itself.
+ * A group's module: its verbs as data (issue 28: the registry), the group itself as one verb
+ * (`command`: `svc api`), or both (`svc trigger --list` and `svc trigger <type>`); for the groups not
+ * converted yet, a function that adds commander commands itself.
  */
-export type GroupModule = { verbs: readonly AnyVerb[]; subgroups?: Readonly<Record<string, string>> } | { command: AnyVerb } | { register(cmd: Command, ctx: CliContext): void };
+export type GroupModule =
+  | { verbs: readonly AnyVerb[]; subgroups?: Readonly<Record<string, string>>; command?: AnyVerb }
+  | { command: AnyVerb }
+  | { register(cmd: Command, ctx: CliContext): void };
 
 export interface GroupEntry {
   summary: string;

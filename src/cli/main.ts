@@ -99,9 +99,9 @@ export async function registerGroups(program: Command, ctx: CliContext, load: 'a
     const cmd = program.command(name).description(entry.summary);
     if (load === 'all' || load === name) {
       const group = await entry.load();
+      if ('command' in group && group.command) configureVerb(cmd, ctx, group.command);
       if ('verbs' in group) registerVerbs(cmd, ctx, group.verbs, group.subgroups);
-      else if ('command' in group) configureVerb(cmd, ctx, group.command);
-      else group.register(cmd, ctx);
+      if ('register' in group) group.register(cmd, ctx);
       if (cmd.commands.length) addGroupExamples(cmd);
     }
   }

@@ -17,9 +17,10 @@ export async function loadRegistry(): Promise<{ verbs: RegisteredVerb[]; pending
   const pending: string[] = [];
   for (const [group, entry] of Object.entries(GROUPS)) {
     const mod = await entry.load();
+    // A group may be a verb itself (`svc api`, `svc trigger --list`) and have verbs under it too.
+    if ('command' in mod && mod.command) verbs.push({ group, path: [], verb: mod.command });
     if ('verbs' in mod) for (const verb of mod.verbs) verbs.push({ group, path: verb.name.split(' '), verb });
-    else if ('command' in mod) verbs.push({ group, path: [], verb: mod.command });
-    else pending.push(group);
+    if (!('command' in mod) && !('verbs' in mod)) pending.push(group);
   }
   return { verbs, pending };
 }

@@ -46,4 +46,29 @@ describe('wireVerb', () => {
     expect(await run(['delete', 't_1', '--wait-timeout', '2m'], io)).toEqual({ thingId: 't_1', timeout: '2m' });
     expect(await run(['delete', 't_1', '--timeout', '5s', '--wait-timeout', '2m'], io)).toEqual({ thingId: 't_1', timeout: '5s' });
   });
+
+  it("a flag's old spelling says the new one on a terminal only; a repeatable flag keeps the values of both", async () => {
+    const fields = defineVerb({
+      name: 'api',
+      summary: 'Call',
+      flags: [{ flags: '-F, --field <key=value>', help: 'a field', repeatable: true, aliases: ['-f'] }],
+      examples: ['svc api -F a=1'],
+      run: async () => async (_ctx: CliContext, opts: Record<string, unknown>) => void seen.push(opts),
+    });
+    const parse = async (argv: string[], io: TestIO) => {
+      seen.length = 0;
+      const group = new Command('svc').exitOverride();
+      wireVerb(group, new CliContext({ io, env: {}, homedir: '/nonexistent', binPath: '' }, {}), fields).exitOverride();
+      await group.parseAsync(['api', ...argv], { from: 'user' });
+      return seen[0];
+    };
+    const tty = createTestIO({ stderrTTY: true });
+    expect(await parse(['-F', 'a=1'], tty)).toEqual({ field: ['a=1'] });
+    expect(tty.err()).toBe('');
+    expect(await parse(['-f', 'a=1', '-F', 'b=2'], tty)).toEqual({ field: ['b=2', 'a=1'] });
+    expect(tty.err()).toBe('note: -f is now -F, --field; the old spelling still works, for a while\n');
+    const piped = createTestIO({ stderrTTY: false });
+    expect(await parse(['-f', 'a=1'], piped)).toEqual({ field: ['a=1'] });
+    expect(piped.err()).toBe('');
+  });
 });

@@ -47,12 +47,14 @@ const withCompleter = (target: object, complete: ValueCompleter): void => void (
 export function optionsFrom(def: AnyVerb, cmd: Command): Record<string, unknown> {
   const opts: Record<string, unknown> = { ...cmd.opts() };
   for (const f of def.flags ?? []) {
-    // An old spelling (`--wait-timeout`) fills the flag's own key.
+    // An old spelling (`--wait-timeout`, `svc api -f`) fills the flag's own key; a repeatable flag
+    // given under both spellings keeps every value.
     for (const alias of f.aliases ?? []) {
       const key = optionKey(alias);
       const own = optionKey(f.flags);
       const ownGiven = opts[own] !== undefined && cmd.getOptionValueSource(own) !== 'default';
-      if (opts[key] !== undefined && !ownGiven) opts[own] = opts[key];
+      if (opts[key] !== undefined && f.repeatable && ownGiven) opts[own] = [...(opts[own] as unknown[]), ...(opts[key] as unknown[])];
+      else if (opts[key] !== undefined && !ownGiven) opts[own] = opts[key];
       delete opts[key];
     }
   }
@@ -84,6 +86,7 @@ export function configureVerb<O>(cmd: Command, ctx: CliContext, def: AnyVerb, ru
     const self = params[params.length - 1] as Command;
     const opts = optionsFrom(def, self);
     if (self.parent) aliasNotice(ctx, self.parent, def);
+    flagAliasNotice(ctx, self, def);
     if (runF) return runF(opts as O);
     const run = (await def.run()) as RunFunction<Record<string, unknown>>;
     return run(ctx, opts);
@@ -113,6 +116,21 @@ export function registerVerbs(group: Command, ctx: CliContext, verbs: readonly A
     wireVerb(parent, ctx, def);
   }
   for (const sub of made) addGroupExamples(sub);
+}
+
+/**
+ * `svc api -f` (now `-F`) and `--wait-timeout` (now `--timeout`) still work, and say once, on a
+ * terminal's stderr only, what the flag is called now (as an old verb word does).
+ */
+function flagAliasNotice(ctx: CliContext, cmd: Command, def: AnyVerb): void {
+  if (!ctx.io.stderrTTY) return;
+  for (const f of def.flags ?? []) {
+    for (const alias of f.aliases ?? []) {
+      if (cmd.getOptionValueSource(optionKey(alias)) !== 'cli') continue;
+      const now = f.flags.replace(/\s*[<[].*$/, '');
+      ctx.io.stderr.write(`note: ${alias} is now ${now}; the old spelling still works, for a while\n`);
+    }
+  }
 }
 
 /**

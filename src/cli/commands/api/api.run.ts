@@ -4,12 +4,22 @@ import { UsageError } from '../../errors.js';
 import { readStdin } from '../../read-stdin.js';
 import { printList, printResource } from '../../../output/formatters.js';
 import { createListWriter } from '../../../output/list-writer.js';
-import type { ApiCallOptions } from './index.js';
+import { HTTP_METHODS, type HttpMethodWord } from './methods.js';
 import { holdYoungGeneration } from '../../stream-memory.js';
 
+/** The flags as a shell gives them (`svc api get /v1/keys -F limit:=5`). */
+export interface ApiCallOptions {
+  method: string;
+  path: string;
+  field?: string[];
+  input?: string;
+  paginate?: boolean;
+  idempotencyKey?: string;
+}
+
 /**
- * `-f key=value` is a string; `-f key:=json` is a typed JSON value (numbers, booleans, null, arrays);
- * dotted keys nest (`-f emergency.enabled:=true`). For GET and DELETE the fields become the query.
+ * `-F key=value` is a string; `-F key:=json` is a typed JSON value (numbers, booleans, null, arrays);
+ * dotted keys nest (`-F emergency.enabled:=true`). For GET and DELETE the fields become the query.
  */
 export function parseFields(fields: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -17,13 +27,13 @@ export function parseFields(fields: string[]): Record<string, unknown> {
     const typed = /^([^=:]+):=(.*)$/s.exec(f);
     const plain = /^([^=]+)=(.*)$/s.exec(f);
     const m = typed ?? plain;
-    if (!m) throw new UsageError(`-f ${f}: expected key=value or key:=json`, '-f');
+    if (!m) throw new UsageError(`-F ${f}: expected key=value or key:=json`, '-F');
     let value: unknown = m[2];
     if (typed) {
       try {
         value = JSON.parse(m[2]!);
       } catch {
-        throw new UsageError(`-f ${f}: the value after := is not JSON`, '-f');
+        throw new UsageError(`-F ${f}: the value after := is not JSON`, '-F');
       }
     }
     const keys = m[1]!.split('.');
@@ -35,8 +45,11 @@ export function parseFields(fields: string[]): Record<string, unknown> {
 }
 
 export async function runApi(ctx: CliContext, opts: ApiCallOptions): Promise<void> {
-  const fields = parseFields(opts.fields);
-  const bodyless = opts.method === 'GET' || opts.method === 'DELETE';
+  const method = opts.method.toUpperCase() as HttpMethodWord;
+  if (!HTTP_METHODS.includes(method)) throw new UsageError(`unknown method ${opts.method}; use ${HTTP_METHODS.join(', ')}`, '<method>');
+  if (!opts.path.startsWith('/')) throw new UsageError('the path must start with / (e.g. /v1/keys)', '<path>');
+  const fields = parseFields(opts.field ?? []);
+  const bodyless = method === 'GET' || method === 'DELETE';
   let body: unknown;
   if (opts.input !== undefined) {
     const text = opts.input === '-' ? await readStdin(ctx.io, '--input') : readFile(opts.input, 'utf8');
@@ -58,7 +71,7 @@ export async function runApi(ctx: CliContext, opts: ApiCallOptions): Promise<voi
     await writer.end();
     return;
   }
-  const res = await client.request<unknown>({ method: opts.method, path: opts.path, query, body, idempotencyKey: opts.idempotencyKey });
+  const res = await client.request<unknown>({ method, path: opts.path, query, body, idempotencyKey: opts.idempotencyKey });
   if (res.data === undefined) return;
   if (format === undefined || format === 'json') {
     ctx.io.stdout.write(`${JSON.stringify(res.data, null, 2)}\n`);

@@ -1,38 +1,31 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../../context.js';
-import { UsageError } from '../../errors.js';
-import type { RunF } from '../../command-kit.js';
+import { defineVerb } from '../../verb.js';
+import { HTTP_METHODS } from './methods.js';
 
-const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-type Method = (typeof METHODS)[number];
-
-export interface ApiCallOptions {
-  method: Method;
-  path: string;
-  fields: string[];
-  input?: string;
-  paginate: boolean;
-  idempotencyKey?: string;
-}
-
-export function register(cmd: Command, ctx: CliContext, runF?: RunF<ApiCallOptions>): void {
-  const run = runF ?? (async (opts) => (await import('./api.run.js')).runApi(ctx, opts));
-  cmd
-    .argument('<method>', METHODS.join(', '))
-    .argument('<path>', 'path under the base URL, e.g. /v1/numbers')
+// svc api: any endpoint, as the GitHub CLI's `gh api` (cli.md). `-F` is a field, as in `gh api`;
+// `-f` means `--file` in every other verb, so here it is only the old spelling of `-F`.
+export const command = defineVerb({
+  name: 'api',
+  summary: 'Call any endpoint: svc api METHOD PATH',
+  args: [
+    { name: 'method', help: HTTP_METHODS.join(', ') },
+    { name: 'path', help: 'path under the base URL, e.g. /v1/numbers' },
+  ],
+  flags: [
     // No default value: commander would print `(default: [])` in the help; absent means none.
-    .option('-f, --field <key=value>', 'a body field (query parameter for GET); key:=json for typed values; repeatable', (v: string, acc: string[] | undefined) => [...(acc ?? []), v])
-    .option('--input <file>', 'the request body as JSON from a file, or - for standard input')
-    .option('--paginate', 'follow nextCursor and print every row')
-    .option('--idempotency-key <key>', 'for POST; generated when omitted')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  $ svc api GET /v1/keys -f limit:=5\n  $ svc api POST /v1/keys -f name=ci -f mode=test\n  $ svc api GET /v1/messages --paginate -o ndjson\n  $ echo \'{"name":"x"}\' | svc api POST /v1/subaccounts --input -',
-    )
-    .action(async (method: string, path: string, o: { field?: string[]; input?: string; paginate?: boolean; idempotencyKey?: string }) => {
-      const m = method.toUpperCase();
-      if (!(METHODS as readonly string[]).includes(m)) throw new UsageError(`unknown method ${method}; use ${METHODS.join(', ')}`, '<method>');
-      if (!path.startsWith('/')) throw new UsageError('the path must start with / (e.g. /v1/keys)', '<path>');
-      await run({ method: m as Method, path, fields: o.field ?? [], input: o.input, paginate: Boolean(o.paginate), idempotencyKey: o.idempotencyKey });
-    });
-}
+    { flags: '-F, --field <key=value>', help: 'a body field (query parameter for GET); key:=json for typed values; repeatable', repeatable: true, aliases: ['-f'] },
+    { flags: '--input <file>', help: 'the request body as JSON from a file, or - for standard input' },
+    { flags: '--paginate', help: 'follow nextCursor and print every row' },
+    { flags: '--idempotency-key <key>', help: 'for POST; generated when omitted' },
+  ],
+  details: `-f is the old spelling of -F: it still works (for a while), with a one-line notice on a terminal's
+stderr. Everywhere else -f is --file.`,
+  examples: [
+    'svc api GET /v1/keys -F limit:=5',
+    'svc api POST /v1/keys -F name=ci -F mode=test',
+    'svc api GET /v1/messages --paginate -o ndjson',
+    `echo '{"name":"x"}' | svc api POST /v1/subaccounts --input -`,
+  ],
+  // Any method: it may change anything (svc mcp marks it destructive; --read-only leaves it out).
+  changes: true,
+  run: async () => (await import('./api.run.js')).runApi,
+});

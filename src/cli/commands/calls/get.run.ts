@@ -3,7 +3,11 @@ import { printOne } from '../../print-resource.js';
 import { getCall, getCallTrace } from '../../../api/resources/calls.js';
 import { CALL_COLUMNS } from './columns.js';
 import { printTrace } from './trace-lines.js';
-import type { GetCallOptions } from './get.js';
+
+export interface GetCallOptions {
+  id: string;
+  trace: boolean;
+}
 
 export async function runGetCall(ctx: CliContext, opts: GetCallOptions): Promise<void> {
   const client = await ctx.client();

@@ -1,15 +1,76 @@
-import type { Command } from 'commander';
-import type { CliContext } from '../../context.js';
-import { listCommand } from './list.js';
-import { getCommand } from './get.js';
-import { recordingCommand } from './recording.js';
-import { transferCommand } from './transfer.js';
-import { simulateCommand } from './simulate.js';
+import { defineVerb } from '../../verb.js';
+import { plainList } from '../../plain-verbs.js';
+import { callEndpoints, callList } from '../../../api/resources/calls.js';
+import { sandboxCallEndpoints } from '../../../api/resources/sandbox-calls.js';
+import { CALL_DIRECTIONS, CALL_STATUSES } from '../../../api/values/calls.js';
+import { CALL_LIST_COLUMNS } from './columns.js';
+import { SIMULATE_DETAILS, SIMULATE_FLAGS } from './simulate-flags.js';
 
-export function register(group: Command, ctx: CliContext): void {
-  listCommand(group, ctx);
-  getCommand(group, ctx);
-  recordingCommand(group, ctx);
-  transferCommand(group, ctx);
-  simulateCommand(group, ctx);
-}
+// svc calls: contract §6 (calls, trace, recording, transfer) and §9 (sandbox calls).
+const ID_ARG = { name: 'id', help: 'call id (call_…)', complete: 'calls' } as const;
+
+export const verbs = [
+  plainList({
+    summary: 'List calls, newest first',
+    endpoint: callList,
+    noun: 'calls',
+    columns: CALL_LIST_COLUMNS,
+    // csv: every column from the first page on (a first page of unanswered calls has no answeredBy).
+    completeColumns: true,
+    filters: [
+      { flags: '--status <status>', help: CALL_STATUSES.join(', '), choices: CALL_STATUSES },
+      { flags: '--direction <direction>', help: 'inbound or outbound', choices: CALL_DIRECTIONS },
+    ],
+    examples: ['svc calls list', 'svc calls list --status missed --direction inbound', 'svc calls list --all -o csv > calls.csv'],
+  }),
+  defineVerb({
+    name: 'get',
+    summary: 'Show one call; with --trace, every decision the call engine took',
+    args: [ID_ARG],
+    flags: [{ flags: '--trace', help: 'one line per step: time, step, detail (blocklist, decision webhook, IVR, legs, answer, voicemail, events)', default: false }],
+    details: 'With --trace and -o json or yaml: the call with its trace in "trace"; -o csv: the steps as rows.',
+    examples: ['svc calls get call_HxC5aVo9f9KUCgco8UWG', 'svc calls get call_HxC5aVo9f9KUCgco8UWG --trace', 'svc calls get call_HxC5aVo9f9KUCgco8UWG --trace -o json'],
+    api: callEndpoints.get,
+    run: async () => (await import('./get.run.js')).runGetCall,
+  }),
+  defineVerb({
+    name: 'recording',
+    summary: "Download a call's recording (WAV); only calls answered on a route with recordCalls on have one",
+    args: [ID_ARG],
+    flags: [{ flags: '-O, --out <file>', help: 'write the audio to this file (- for stdout)' }],
+    details: `Without -O the audio goes to stdout when stdout is not a terminal (a pipe or a redirect); on a
+terminal it is written to <id>.wav in the current directory, and the path is printed on stderr.
+A call that was not recorded: exit 4 (not_found).`,
+    examples: ['svc calls recording call_HxC5aVo9f9KUCgco8UWG -O call.wav', 'svc calls recording call_HxC5aVo9f9KUCgco8UWG > call.wav'],
+    // Bytes, not JSON: a file is written.
+    changes: true,
+    api: callEndpoints.recording,
+    run: async () => (await import('./recording.run.js')).runCallRecording,
+  }),
+  defineVerb({
+    name: 'transfer',
+    summary: 'Hand a connected call to a softphone device or an external number',
+    args: [ID_ARG],
+    flags: [{ flags: '--to <target>', help: 'an E.164 number, or one of your softphone devices (dev_…)', required: true }],
+    details: 'Only a call in progress can be transferred; any other call: exit 5 (conflict).',
+    examples: ['svc calls transfer call_HxC5aVo9f9KUCgco8UWG --to +14155550123', 'svc calls transfer call_HxC5aVo9f9KUCgco8UWG --to dev_QsPrEIJNI9Llw4pbfp1w'],
+    changes: true,
+    api: callEndpoints.transfer,
+    run: async () => (await import('./transfer.run.js')).runTransferCall,
+  }),
+  defineVerb({
+    name: 'simulate',
+    summary: 'Sandbox: place an inbound call and watch the call engine run it, step by step',
+    flags: SIMULATE_FLAGS,
+    details: SIMULATE_DETAILS,
+    examples: [
+      'svc calls simulate --to +14155550100 --from +14155550123',
+      'svc calls simulate --to +14155550100 --from +14155550123 --answer first --after 5s --duration 30s',
+      'svc calls simulate --to +14155550100 --from +14155550123 --digits 2 --answer dev_QsPrEIJNI9Llw4pbfp1w --fast-forward',
+      'svc calls simulate --to +14155550100 --from +14155550123 --no-wait -o ids',
+    ],
+    changes: true,
+    api: sandboxCallEndpoints.place,
+    run: async () => (await import('./simulate.run.js')).runSimulate,
+  }),
+];

@@ -1,7 +1,8 @@
 // The flags of a sandbox call (cli.md "Calls you can watch"), as data: `svc calls simulate` and the
 // call triggers (`svc trigger call`, `svc trigger call.missed`, …) are the same command, built from
-// this one list. Loaded at start-up with the trigger group, so nothing here may import zod.
-import type { TriggerOption } from '../trigger/definition.js';
+// this one list. Loaded at start-up with the trigger group, so nothing here may import zod. Both the
+// calls and the trigger definitions and the run module import it; it imports neither.
+import type { FlagDef } from '../../verb.js';
 
 /** The options object both commands hand to runSimulate (durations still as typed; parsed there). */
 export interface SimulateOptions {
@@ -21,17 +22,17 @@ export interface SimulateOptions {
 /** The values of `--answer` besides ids: `first` is whichever leg rings first. */
 export const ANSWER_FIRST = 'first';
 
-export const SIMULATE_OPTIONS: readonly TriggerOption[] = [
-  { flags: '--to <number>', description: 'your voice number that is called (id or E.164)', required: true },
-  { flags: '--from <e164>', description: 'the caller, E.164', required: true },
-  { flags: '--answer <who>', description: `who answers: a route destination (dst_…), a softphone device (dev_…) or "${ANSWER_FIRST}" (the first leg that rings); default nobody` },
-  { flags: '--after <duration>', description: 'ringing before the answer, e.g. 5s (with --answer; default 0s)' },
-  { flags: '--duration <duration>', description: 'talking after the answer, e.g. 30s (with --answer; default 30s)' },
-  { flags: '--digits <keys>', description: 'IVR keys the caller presses, one per menu prompt, e.g. 1#' },
-  { flags: '--machine', description: 'a machine picks up a forwarded leg and nobody presses 1 (ends in voicemail)' },
-  { flags: '--hangup-after <duration>', description: 'the caller hangs up this long after the call starts, e.g. 10s' },
-  { flags: '--fast-forward', description: 'on a manual sandbox clock, advance it step by step until the call ends' },
-  { flags: '--no-wait', description: 'print the call at once instead of following it' },
+export const SIMULATE_FLAGS: readonly FlagDef[] = [
+  { flags: '--to <number>', help: 'your voice number that is called (id or E.164)', required: true },
+  { flags: '--from <e164>', help: 'the caller, E.164', required: true },
+  { flags: '--answer <who>', help: `who answers: a route destination (dst_…), a softphone device (dev_…) or "${ANSWER_FIRST}" (the first leg that rings); default nobody` },
+  { flags: '--after <duration>', help: 'ringing before the answer, e.g. 5s (with --answer; default 0s)' },
+  { flags: '--duration <duration>', help: 'talking after the answer, e.g. 30s (with --answer; default 30s)' },
+  { flags: '--digits <keys>', help: 'IVR keys the caller presses, one per menu prompt, e.g. 1#' },
+  { flags: '--machine', help: 'a machine picks up a forwarded leg and nobody presses 1 (ends in voicemail)' },
+  { flags: '--hangup-after <duration>', help: 'the caller hangs up this long after the call starts, e.g. 10s' },
+  { flags: '--fast-forward', help: 'on a manual sandbox clock, advance it step by step until the call ends' },
+  { flags: '--no-wait', help: 'print the call at once instead of following it' },
 ];
 
 export const SIMULATE_DETAILS = [

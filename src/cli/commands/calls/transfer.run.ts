@@ -4,7 +4,11 @@ import { printOne } from '../../print-resource.js';
 import { requireE164 } from '../../phone-numbers.js';
 import { transferCall } from '../../../api/resources/calls.js';
 import { CALL_COLUMNS } from './columns.js';
-import type { TransferCallOptions } from './transfer.js';
+
+export interface TransferCallOptions {
+  id: string;
+  to: string;
+}
 
 export async function runTransferCall(ctx: CliContext, opts: TransferCallOptions): Promise<void> {
   const target = opts.to.trim();

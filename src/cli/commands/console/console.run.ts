@@ -23,7 +23,12 @@ function openInBrowser(url: string, platform: string): Promise<boolean> {
   });
 }
 
-export async function runConsole(ctx: CliContext, opts: { open: boolean }): Promise<void> {
+export interface ConsoleOptions {
+  /** Open the link in the browser (the default); `--no-open` prints it instead. */
+  open: boolean;
+}
+
+export async function runConsole(ctx: CliContext, opts: ConsoleOptions): Promise<void> {
   const { url } = await createConsoleLink(await ctx.client());
   const format = ctx.outputFormat;
   if (format !== undefined && format !== 'table') {

@@ -5,7 +5,11 @@ import { writeAndDrain } from '../../../output/io.js';
 import { planRoute, renderPlan, routeToDocument } from './document.js';
 import { printRoute } from './print-route.js';
 import { readRouteFile } from './source.js';
-import type { ApplyRouteOptions } from './apply.js';
+
+export interface ApplyRouteOptions {
+  number: string;
+  file: string;
+}
 
 export async function runApply(ctx: CliContext, opts: ApplyRouteOptions): Promise<void> {
   const number = numberRef(opts.number);

@@ -6,7 +6,11 @@ import { getRoute } from '../../../api/resources/routes.js';
 import { writeAndDrain } from '../../../output/io.js';
 import { planRoute, renderPlan, routeToDocument } from './document.js';
 import { readRouteFile } from './source.js';
-import type { DiffRouteOptions } from './diff.js';
+
+export interface DiffRouteOptions {
+  number: string;
+  file: string;
+}
 
 export async function runDiff(ctx: CliContext, opts: DiffRouteOptions): Promise<void> {
   const number = numberRef(opts.number);

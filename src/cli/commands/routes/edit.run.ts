@@ -15,7 +15,10 @@ import { writeAndDrain } from '../../../output/io.js';
 import { formatPath, lineForPath, parseRouteDocument, planRoute, renderPlan, renderYaml, routeToDocument, type DocumentProblem } from './document.js';
 import { editHeader, ROUTE_TEMPLATE } from './edit-header.js';
 import { printRoute } from './print-route.js';
-import type { EditRouteOptions } from './edit.js';
+
+export interface EditRouteOptions {
+  number: string;
+}
 
 /** Our error comments: stripped from what the user saved before it is read again. */
 const ERROR_MARK = '# error: ';

@@ -2,7 +2,10 @@ import type { CliContext } from '../../context.js';
 import { numberRef } from '../../phone-numbers.js';
 import { getRoute } from '../../../api/resources/routes.js';
 import { printRoute } from './print-route.js';
-import type { GetRouteOptions } from './get.js';
+
+export interface GetRouteOptions {
+  number: string;
+}
 
 export async function runGet(ctx: CliContext, opts: GetRouteOptions): Promise<void> {
   const number = numberRef(opts.number);

@@ -7,9 +7,30 @@ import * as local from '../../local-service.js';
 import { startService } from '../../../server/main.js';
 import { isPostgresUrl, redactStoreUrl } from '../../../server/storage/store-url.js';
 import { UnsupportedSchemaError } from '../../../server/storage/storage-errors.js';
-import type { StartServerOptions } from './index.js';
+import type { CLOCK_MODES } from '../../../api/values/sandbox.js';
+import type { ServiceRole } from '../../../api/values/local-service.js';
 import { readChaosProfile } from './chaos-file.js';
 import type { ChaosProfile } from '../../../api/values/chaos.js';
+
+export interface StartServerOptions {
+  host: string;
+  port: number;
+  dataDir: string;
+  clock: (typeof CLOCK_MODES)[number];
+  detach: boolean;
+  log: boolean;
+  rateLimit?: number;
+  /** A postgres:// URL (--store, env SVC_STORE); absent: SQLite in the data directory. */
+  store?: string;
+  /** PostgreSQL connections at most in this process (--pool-size). */
+  poolSize?: number;
+  /** `--chaos FILE`: a chaos profile (YAML or JSON), read by the run module (issue 29). */
+  chaos?: string;
+  /** False in a detached child: its output is the log file, and keys never go to a log. */
+  printKeys: boolean;
+  /** issue 26: `--role api|worker|all` (env SVC_ROLE; default all). */
+  role: ServiceRole;
+}
 
 export async function runStart(ctx: CliContext, opts: StartServerOptions): Promise<void> {
   if (opts.store !== undefined && !isPostgresUrl(opts.store)) {

@@ -10,7 +10,20 @@ import { failNextPayment, setSandboxWallet } from '../../../api/resources/sandbo
 import { advanceClock } from '../../../api/resources/sandbox.js';
 import type { Billing } from '../../../api/schemas/billing.js';
 import { MONEY_LIMITS, SANDBOX_CARD_TOKEN } from '../../../api/values/billing.js';
-import type { CreditedOptions, LowBalanceOptions, SubscriptionUpdatedOptions } from './billing-triggers.js';
+import type { Plan, SubscriptionStatus } from '../../../api/values/billing.js';
+
+export interface LowBalanceOptions {
+  balance?: string;
+}
+
+export interface CreditedOptions {
+  amount: string;
+}
+
+export interface SubscriptionUpdatedOptions {
+  status: SubscriptionStatus;
+  plan: Plan;
+}
 
 async function print(ctx: CliContext, billing: Billing): Promise<void> {
   const { format } = resolveFormat({ requested: ctx.outputFormat, stdoutTTY: ctx.io.stdoutTTY, kind: 'resource' });

@@ -10,7 +10,24 @@ import type { Domain } from '../../../api/schemas/email.js';
 import type { SandboxEmailEventType } from '../../../api/values/email.js';
 import { domainId } from '../domains/domain-ref.js';
 import { RECIPIENT_COLUMNS } from '../emails/columns.js';
-import type { DnsBreakOptions, DnsPublishOptions, EmailReportOptions } from './email-triggers.js';
+import type { DNS_BREAKS } from './dns-breaks.js';
+
+export interface DnsPublishOptions {
+  domain: string;
+  visibleAfter?: string;
+  skip?: string[];
+}
+
+export interface DnsBreakOptions {
+  domain: string;
+  record: string;
+  how: (typeof DNS_BREAKS)[number];
+}
+
+export interface EmailReportOptions {
+  email: string;
+  recipient: string;
+}
 
 type DomainRecord = Domain['records'][number];
 

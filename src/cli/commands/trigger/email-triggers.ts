@@ -1,23 +1,21 @@
-import { defineTrigger } from './definition.js';
+import { defineVerb } from '../../verb.js';
+import { sandboxDnsEndpoints, sandboxEmailEndpoints } from '../../../api/resources/sandbox-email.js';
 import { DNS_RECORD_PURPOSES, type SandboxEmailEventType } from '../../../api/values/email.js';
+import { DNS_BREAKS } from './dns-breaks.js';
+import type { EmailReportOptions } from './email-triggers.run.js';
 
 // contract §9 and §8: email's outside world — the DNS answers a domain's checks read (the sandbox DNS
 // table), and a mail server's reports about one recipient of an email.
 
 const verbs = () => import('./email-triggers.run.js');
 
-export interface DnsPublishOptions {
-  domain: string;
-  visibleAfter?: string;
-  skip?: string[];
-}
-
-export const dnsPublishTrigger = defineTrigger<DnsPublishOptions>({
-  description: "Publish a domain's DNS records in the sandbox DNS, at once or after a propagation delay",
-  options: [
-    { flags: '--domain <domain>', description: 'the sending domain (name or id)', required: true },
-    { flags: '--visible-after <duration>', description: 'answer as still propagating for this long (service clock: 30s, 10m)' },
-    { flags: '--skip <purpose>', description: 'leave out the records of this purpose; repeatable', choices: DNS_RECORD_PURPOSES, repeatable: true },
+export const dnsPublishTrigger = defineVerb({
+  name: 'dns.publish',
+  summary: "Publish a domain's DNS records in the sandbox DNS, at once or after a propagation delay",
+  flags: [
+    { flags: '--domain <domain>', help: 'the sending domain (name or id)', required: true, complete: 'domains' },
+    { flags: '--visible-after <duration>', help: 'answer as still propagating for this long (service clock: 30s, 10m)' },
+    { flags: '--skip <purpose>', help: 'leave out the records of this purpose; repeatable', choices: DNS_RECORD_PURPOSES, repeatable: true },
   ],
   details: [
     'Puts every record the domain asks for (svc domains get) into the sandbox DNS, the values grouped',
@@ -26,24 +24,18 @@ export const dnsPublishTrigger = defineTrigger<DnsPublishOptions>({
     'leaves the DKIM record out, so the next check fails.',
   ].join('\n'),
   examples: ['svc trigger dns.publish --domain send.example.com', 'svc trigger dns.publish --domain send.example.com --visible-after 30s --skip dkim'],
-  run: async (ctx, opts) => (await verbs()).runDnsPublish(ctx, opts),
+  changes: true,
+  api: sandboxDnsEndpoints.put,
+  run: async () => (await verbs()).runDnsPublish,
 });
 
-/** How dns.break breaks a record: its name answers nothing, or the record answers a wrong value. */
-export const DNS_BREAKS = ['missing', 'wrong'] as const;
-
-export interface DnsBreakOptions {
-  domain: string;
-  record: string;
-  how: (typeof DNS_BREAKS)[number];
-}
-
-export const dnsBreakTrigger = defineTrigger<DnsBreakOptions>({
-  description: "Break one of a domain's records in the sandbox DNS so its next check fails",
-  options: [
-    { flags: '--domain <domain>', description: 'the sending domain (name or id)', required: true },
-    { flags: '--record <purpose>', description: 'the record to break', required: true, choices: DNS_RECORD_PURPOSES },
-    { flags: '--how <how>', description: 'missing: the record is removed; wrong: it answers another value', choices: DNS_BREAKS, default: 'missing' },
+export const dnsBreakTrigger = defineVerb({
+  name: 'dns.break',
+  summary: "Break one of a domain's records in the sandbox DNS so its next check fails",
+  flags: [
+    { flags: '--domain <domain>', help: 'the sending domain (name or id)', required: true, complete: 'domains' },
+    { flags: '--record <purpose>', help: 'the record to break', required: true, choices: DNS_RECORD_PURPOSES },
+    { flags: '--how <how>', help: 'missing: the record is removed; wrong: it answers another value', choices: DNS_BREAKS, default: 'missing' },
   ],
   details: [
     "Replaces the record's name in the sandbox DNS with the domain's other records at that name (or",
@@ -51,25 +43,28 @@ export const dnsBreakTrigger = defineTrigger<DnsBreakOptions>({
     'A pending domain then fails its next check; a verified one becomes degraded.',
   ].join('\n'),
   examples: ['svc trigger dns.break --domain send.example.com --record dkim', 'svc trigger dns.break --domain send.example.com --record spf --how wrong'],
-  run: async (ctx, opts) => (await verbs()).runDnsBreak(ctx, opts),
+  changes: true,
+  api: sandboxDnsEndpoints.put,
+  run: async () => (await verbs()).runDnsBreak,
 });
 
-export interface EmailReportOptions {
-  email: string;
-  recipient: string;
-}
-
 /** One trigger per mail-server report (contract §9: POST /v1/sandbox/email-events). */
-const emailReport = (type: string, report: SandboxEmailEventType, description: string) =>
-  defineTrigger<EmailReportOptions>({
-    description,
-    options: [
-      { flags: '--email <id>', description: 'the email (eml_…)', required: true },
-      { flags: '--recipient <addr>', description: 'one of its recipients', required: true },
+const emailReport = (type: string, report: SandboxEmailEventType, summary: string) =>
+  defineVerb<EmailReportOptions>({
+    name: type,
+    summary,
+    flags: [
+      { flags: '--email <id>', help: 'the email (eml_…)', required: true, complete: 'emails' },
+      { flags: '--recipient <addr>', help: 'one of its recipients', required: true },
     ],
     details: `Reports ${type} for one recipient as its mail server or mail client would (the sandbox's \`${report}\` report), with the same\neffects and events; prints that recipient after it. A bounce or a failure needs a recipient on its way (sent or deferred);\nthe others a delivered one (exit 5 otherwise, saying why).`,
     examples: [`svc trigger ${type} --email eml_k0Pw1UTo4AoEs8XfvbDy --recipient ada@example.org`],
-    run: async (ctx, opts) => (await verbs()).runEmailReport(ctx, report, opts),
+    changes: true,
+    api: sandboxEmailEndpoints.report,
+    run: async () => {
+      const { runEmailReport } = await verbs();
+      return (ctx, opts) => runEmailReport(ctx, report, opts);
+    },
   });
 
 export const emailBouncedTrigger = emailReport('email.bounced', 'bounce', "A recipient's mail server bounces the email (hard): the address is suppressed");

@@ -7,7 +7,20 @@ import { getMessage, sendMessage } from '../../../api/resources/messages.js';
 import { sendInboundMessage } from '../../../api/resources/sandbox-messaging.js';
 import { FINAL_MESSAGE_STATUSES } from '../../../api/values/messages.js';
 import { MESSAGE_COLUMNS } from '../messages/columns.js';
-import { OUTCOME_DESTINATIONS, type MessageReceivedOptions, type MessageStatusOptions } from './message-triggers.js';
+import type { MESSAGE_OUTCOMES } from '../../../api/values/messages.js';
+import { OUTCOME_DESTINATIONS } from './message-outcomes.js';
+
+export interface MessageReceivedOptions {
+  to: string;
+  from: string;
+  body?: string;
+  media?: string[];
+}
+
+export interface MessageStatusOptions {
+  status: (typeof MESSAGE_OUTCOMES)[number];
+  from: string;
+}
 
 export async function runMessageReceived(ctx: CliContext, opts: MessageReceivedOptions): Promise<void> {
   const to = requireE164(opts.to, '--to');

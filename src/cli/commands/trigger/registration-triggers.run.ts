@@ -7,7 +7,24 @@ import { decideBrand, decideCampaign, decidePort } from '../../../api/resources/
 import { HOSTED_PAGE_PATHS } from '../../../api/values/registration.js';
 import { BRAND_COLUMNS, CAMPAIGN_COLUMNS } from '../brands/columns.js';
 import { PORT_COLUMNS } from '../ports/columns.js';
-import type { DecisionOptions, LeadCapturedOptions } from './registration-triggers.js';
+
+export interface LeadCapturedOptions {
+  brand: string;
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  phone?: string;
+  /** --no-consent: the SMS-consent box left unticked. */
+  consent: boolean;
+}
+
+export interface DecisionOptions {
+  id: string;
+  decision: string;
+  reason?: string;
+  /** port.decision with approved: the FOC date (ISO 8601). */
+  focDate?: string;
+}
 
 const verdict = (o: DecisionOptions) => ({ decision: o.decision, ...(o.reason !== undefined ? { reason: o.reason } : {}), ...(o.focDate !== undefined ? { focDate: o.focDate } : {}) });
 

@@ -1,14 +1,12 @@
-import { defineTrigger } from './definition.js';
+import { defineVerb } from '../../verb.js';
+import { sandboxWebhookEndpoints } from '../../../api/resources/sandbox-webhooks.js';
 
 // contract §9: the outside world for webhooks — an endpoint failing long enough to be auto-disabled.
 
-export interface EndpointDisabledOptions {
-  endpoint: string;
-}
-
-export const endpointDisabledTrigger = defineTrigger<EndpointDisabledOptions>({
-  description: 'A webhook endpoint is auto-disabled now, as after 72 hours of failures: a webhook_endpoint.disabled event',
-  options: [{ flags: '--endpoint <id>', description: 'the endpoint to disable (we_…)', required: true }],
+export const endpointDisabledTrigger = defineVerb({
+  name: 'webhook_endpoint.disabled',
+  summary: 'A webhook endpoint is auto-disabled now, as after 72 hours of failures: a webhook_endpoint.disabled event',
+  flags: [{ flags: '--endpoint <id>', help: 'the endpoint to disable (we_…)', required: true, complete: 'webhooks' }],
   details: [
     'Disables the endpoint through the same path as the automatic rule: disabledReason',
     'consecutive_failures, its scheduled deliveries abandoned, and webhook_endpoint.disabled written to the',
@@ -17,5 +15,7 @@ export const endpointDisabledTrigger = defineTrigger<EndpointDisabledOptions>({
     're-enable it with svc webhooks update <id> --enable. Already disabled: exit 5.',
   ].join('\n'),
   examples: ['svc trigger webhook_endpoint.disabled --endpoint we_S8Bq37q53Fx1ZziV3BwL'],
-  run: async (ctx, opts) => (await import('./webhook-triggers.run.js')).runEndpointDisabled(ctx, opts),
+  changes: true,
+  api: sandboxWebhookEndpoints.disable,
+  run: async () => (await import('./webhook-triggers.run.js')).runEndpointDisabled,
 });
