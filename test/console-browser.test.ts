@@ -66,7 +66,9 @@ describe('the console in Chromium', () => {
     expect(w.consoleErrors).toEqual([]);
     expect(w.offOrigin).toEqual([]);
     await page.context().close();
-  });
+    // A bound for a hang, not a speed check: eleven pages, each checked by axe-core and photographed
+    // (38 to 60 s on a shared 2-core machine at a load average of 20).
+  }, 180_000);
 
   it('login CSRF: a link opened in a browser that did not start the flow signs nothing in, and another site cannot post it', async () => {
     const key = (await svc.call('POST', '/v1/keys', { body: { name: 'attacker key', mode: 'test' } })).body as { key: string };
