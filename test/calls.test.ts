@@ -7,6 +7,9 @@ import { readWavHeader } from '../src/server/world/recorder.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { OUTBOUND_CALL_SIMULATION, VOICEMAIL_DEFAULT_SECS, callTranscriptDelaySecs } from '../src/api/values/calls.js';
 import { chargesOf, fundAccount } from './helpers/money.js';
+import { ApiClient } from '../src/api/client/client.js';
+import { ApiError } from '../src/api/client/errors.js';
+import { hangUpSandboxCall, pressSandboxCallDigits } from '../src/api/resources/sandbox-calls.js';
 
 // contract §6 (calls, voicemails, transfer, trace, outbound softphone calls), §9 (sandbox calls), §11
 // (voice usage) — over HTTP on loopback, with a manual clock walked by the sandbox advance.
@@ -249,6 +252,148 @@ describe('sandbox scenarios (contract §9)', () => {
     expect(c).toMatchObject({ status: 'missed', outcome: 'voicemail', voicemailId: null });
     expect(await types(call.id)).toEqual(['call.missed']);
     expect((await traceOf(svc, call.id)).some((t) => t.step === 'machine')).toBe(true);
+  });
+});
+
+describe("the caller's keys and hang-up through the API (issue 27, extension)", () => {
+  const IVR = {
+    destinations: [{ destinationType: 'pstn', destination: PSTN }],
+    voicemailEnabled: true,
+    ivr: {
+      enabled: true,
+      greeting: { text: 'Press 1 for sales, 2 for voicemail' },
+      keys: [
+        { digit: '1', label: 'Sales', action: { type: 'ring', destinations: [{ destinationType: 'pstn', destination: '+14155550177' }] } },
+        { digit: '2', label: 'Voicemail', action: { type: 'voicemail' } },
+      ],
+    },
+  };
+  const digits = (id: string, body: unknown, key?: string) => svc.call('POST', `/v1/sandbox/calls/${id}/digits`, { body, key });
+  const hangUp = (id: string, key?: string) => svc.call('POST', `/v1/sandbox/calls/${id}/hangup`, { key });
+  /** The call's stored row, state included: what "nothing changed" compares. */
+  const stored = async (id: string) => JSON.stringify(await svc.deps.uow.read((tx) => tx.calls.getById(id)));
+
+  it('digits reach the menu waiting for them: the first at once, the rest at the prompts that follow; the trace shows the branch taken', async () => {
+    const n = await voiceNumber(svc, IVR);
+    const call = await placeCall(svc, n.phoneNumber);
+    await svc.advanceJobs(0);
+    // The menu waits for a key (manual clock: its digit timeout does not come by itself).
+    expect((await traceOf(svc, call.id)).map((t) => t.step)).toContain('ivr.prompt');
+    const pressed = await digits(call.id, { digits: '92' });
+    expect(pressed.status, pressed.text).toBe(200);
+    expect(pressed.body).toMatchObject({ id: call.id, status: 'ringing', endedAt: null });
+    await svc.advanceJobs(0);
+    const trace = await traceOf(svc, call.id);
+    // 9 is not on the menu: the menu again, where 2 is read.
+    expect(trace.filter((t) => t.step.startsWith('ivr.')).map((t) => `${t.step}: ${t.detail}`)).toEqual([
+      expect.stringMatching(/^ivr\.prompt: /),
+      'ivr.invalid: 9 is not on the menu',
+      expect.stringMatching(/^ivr\.prompt: .*again, after 1 failed/),
+      'ivr.key: 2 (Voicemail) → voicemail',
+    ]);
+    expect(trace.map((t) => t.step)).toContain('voicemail');
+    expect((await callEvents(svc, call.id)).find((e) => e.type === 'call.ivr.key_pressed')?.body).toMatchObject({ digit: '2', label: 'Voicemail' });
+
+    // Past the menu a key reaches no one: 409, nothing changed.
+    const before = await stored(call.id);
+    const late = await digits(call.id, { digits: '1' });
+    expect(late.status).toBe(409);
+    expect(late.body.error.code).toBe('conflict');
+    expect(await stored(call.id)).toBe(before);
+
+    // The caller hangs up during the voicemail: the call ends and the message is kept.
+    const hung = await hangUp(call.id);
+    expect(hung.status, hung.text).toBe(200);
+    expect(hung.body.id).toBe(call.id);
+    await svc.advanceJobs(0);
+    const ended = await getCall(svc, call.id);
+    expect(ended.endedAt).not.toBeNull();
+    expect(ended).toMatchObject({ status: 'missed', outcome: 'voicemail' });
+    expect((await traceOf(svc, call.id)).map((t) => t.step)).toContain('hangup');
+    expect(await types(call.id)).toEqual(['call.ivr.key_pressed', 'call.missed', 'voicemail.received']);
+    // A call no longer under way: 409 for both, as the console's phone answers.
+    const after = await stored(call.id);
+    expect((await hangUp(call.id)).status).toBe(409);
+    expect((await digits(call.id, { digits: '1' })).status).toBe(409);
+    expect(await stored(call.id)).toBe(after);
+  });
+
+  it('keys pressed before the menu are read at its prompt; an answered call hung up ends completed', async () => {
+    const n = await voiceNumber(svc, IVR);
+    const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 2, durationSecs: 600 } });
+    // Not yet stepped: the key waits for the prompt, as a scenario's digits do.
+    expect((await digits(call.id, { digits: '1' })).status).toBe(200);
+    await advance(svc, 5);
+    expect((await traceOf(svc, call.id)).find((t) => t.step === 'ivr.key')?.detail).toBe('1 (Sales) → ring');
+    expect(await getCall(svc, call.id)).toMatchObject({ status: 'in_progress', answeredBy: '+14155550177' });
+    expect((await hangUp(call.id)).status).toBe(200);
+    await svc.advanceJobs(0);
+    expect(await getCall(svc, call.id)).toMatchObject({ status: 'completed', durationSeconds: 3 });
+  });
+
+  it('bad digits are 400 naming the field, a call would take too many keys 409; nothing changes', async () => {
+    const n = await voiceNumber(svc, IVR);
+    const call = await placeCall(svc, n.phoneNumber);
+    await svc.advanceJobs(0);
+    const before = await stored(call.id);
+    for (const body of [{ digits: 'x' }, { digits: '' }, { digits: '1a' }, { digits: 12 }, {}, { digits: '1'.repeat(33) }]) {
+      const res = await digits(call.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error, JSON.stringify(body)).toMatchObject({ code: 'validation_error', details: [{ path: ['body', 'digits'] }] });
+    }
+    const extra = await digits(call.id, { digits: '1', extra: true });
+    expect(extra.status).toBe(400);
+    expect(extra.body.error.details.map((d: any) => d.path)).toEqual([['body', 'extra']]);
+    // contract §9: a sandbox call takes at most 32 keys, its scenario's and the ones pressed together.
+    const many = await placeCall(svc, n.phoneNumber, { digits: '9'.repeat(30) });
+    const manyBefore = await stored(many.id);
+    const tooMany = await digits(many.id, { digits: '123' });
+    expect(tooMany.status).toBe(409);
+    expect(tooMany.body.error.message).toMatch(/at most 32/);
+    expect(await stored(many.id)).toBe(manyBefore);
+    expect((await digits(many.id, { digits: '12' })).status).toBe(200);
+    expect(await stored(call.id)).toBe(before);
+    expect((await digits('call_unknown', { digits: '1' })).status).toBe(404);
+  });
+
+  it('the client drives a call through api/resources as a script or the CLI would', async () => {
+    const n = await voiceNumber(svc, IVR);
+    const call = await placeCall(svc, n.phoneNumber);
+    await svc.advanceJobs(0);
+    const client = new ApiClient({ baseUrl: svc.baseUrl, apiKey: svc.bootstrap.liveKey, maxAttempts: 1 });
+    expect((await pressSandboxCallDigits(client, call.id, '2')).id).toBe(call.id);
+    await svc.advanceJobs(0);
+    expect((await traceOf(svc, call.id)).find((t) => t.step === 'ivr.key')?.detail).toBe('2 (Voicemail) → voicemail');
+    expect((await hangUpSandboxCall(client, call.id)).id).toBe(call.id);
+    await svc.advanceJobs(0);
+    const err = await hangUpSandboxCall(client, call.id).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe('conflict');
+  });
+
+  it("another account's call is not_found; a test key acts only on a call a test key placed (contract §2)", async () => {
+    const n = await voiceNumber(svc, IVR);
+    const call = await placeCall(svc, n.phoneNumber);
+    await svc.advanceJobs(0);
+    const before = await stored(call.id);
+    const child = (await svc.call('POST', '/v1/subaccounts', { body: { name: 'Caller child' } })).body;
+    const childKey = (await svc.call('POST', '/v1/keys', { body: { name: 'caller child', mode: 'live' }, headers: { 'service-subaccount': child.id } })).body.key;
+    for (const res of [await digits(call.id, { digits: '2' }, childKey), await hangUp(call.id, childKey)]) {
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
+    // The root account's test key, on a call its live key placed: refused.
+    for (const res of [await digits(call.id, { digits: '2' }, svc.bootstrap.testKey), await hangUp(call.id, svc.bootstrap.testKey)]) {
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('forbidden');
+    }
+    expect(await stored(call.id)).toBe(before);
+    // A call the test key placed is the test key's to drive.
+    const mine = await placeCall(svc, n.phoneNumber, {}, { key: svc.bootstrap.testKey });
+    expect((await digits(mine.id, { digits: '2' }, svc.bootstrap.testKey)).status).toBe(200);
+    expect((await hangUp(mine.id, svc.bootstrap.testKey)).status).toBe(200);
+    await svc.advanceJobs(0);
+    expect((await getCall(svc, mine.id)).endedAt).not.toBeNull();
   });
 });
 

@@ -66,7 +66,9 @@ describe('the console in Chromium', () => {
     expect(w.consoleErrors).toEqual([]);
     expect(w.offOrigin).toEqual([]);
     await page.context().close();
-  });
+    // A bound for a hang, not a speed check: eleven pages, each checked by axe-core and photographed
+    // (38 to 60 s on a shared 2-core machine at a load average of 20).
+  }, 180_000);
 
   it('login CSRF: a link opened in a browser that did not start the flow signs nothing in, and another site cannot post it', async () => {
     const key = (await svc.call('POST', '/v1/keys', { body: { name: 'attacker key', mode: 'test' } })).body as { key: string };
@@ -125,6 +127,44 @@ describe('the console in Chromium', () => {
     expect(w.consoleErrors).toEqual([]);
     expect(w.offOrigin).toEqual([]);
     await page.screenshot({ path: join(ARTIFACTS, 'console-thread.png'), fullPage: true });
+    await page.context().close();
+  });
+
+  it('shows a message made elsewhere in an open thread: a send through the API (then its status moving), an inbound', async () => {
+    const n = await liveNumber(svc);
+    const counterparty = '+14155550178';
+    const w = await signIn();
+    const { page } = w;
+    await page.goto(`${svc.baseUrl}/console/messages/${encodeURIComponent(counterparty)}`);
+    // Listening, and the catch-up fetch made when the stream opened is done: what shows next came live.
+    await page.waitForSelector('#live[data-listening="true"][data-refreshed]', { timeout: 10_000 });
+    // A draft in the box, the keyboard in it: a live update leaves both where they are.
+    await page.getByLabel('Message', { exact: true }).fill('a draft');
+
+    // A live send through the API: `queued`, and the clock is manual, so nothing else moves it yet.
+    const started = Date.now();
+    const sent = await svc.call('POST', '/v1/messages', { body: { from: n.phoneNumber, to: counterparty, body: 'sent through the API' } });
+    expect(sent.status, sent.text).toBe(201);
+    expect(sent.body.status).toBe('queued');
+    const bubble = page.locator(`.bubble[data-message-id="${sent.body.id}"]`);
+    await bubble.waitFor({ timeout: 5_000 });
+    console.log(`thread: a message sent through the API shown ${Date.now() - started} ms after the request was sent`);
+    expect(await bubble.getAttribute('data-status')).toBe('queued');
+    expect(await bubble.textContent()).toContain('sent through the API');
+    // Then its status moves in place as the carrier reports it.
+    await svc.advanceJobs(2);
+    await page.waitForFunction((id) => document.querySelector(`.bubble[data-message-id="${id}"][data-status="delivered"]`) !== null, sent.body.id, { timeout: 5_000 });
+
+    // A consumer's text, from the sandbox.
+    const inbound = await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: counterparty, to: n.phoneNumber, body: 'an inbound, live' } });
+    expect(inbound.status, inbound.text).toBe(201);
+    await page.locator(`.bubble.inbound[data-message-id="${inbound.body.id}"]`).waitFor({ timeout: 5_000 });
+    // Oldest first: the inbound is the last bubble; the draft and the focus stayed.
+    expect(await page.locator('.bubble').last().getAttribute('data-message-id')).toBe(inbound.body.id);
+    expect(await page.getByLabel('Message', { exact: true }).inputValue()).toBe('a draft');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('body');
+    expect(w.consoleErrors).toEqual([]);
+    expect(w.offOrigin).toEqual([]);
     await page.context().close();
   });
 

@@ -126,3 +126,16 @@ export const SandboxCallBody = z
   })
   .meta({ id: 'SandboxCallBody' });
 export type SandboxCallBody = z.infer<typeof SandboxCallBody>;
+
+/** Our extension (local service only): the keys the sandbox caller presses during a call, in order. */
+export const SandboxCallDigitsBody = z
+  .strictObject({
+    digits: z
+      .string()
+      .min(1)
+      .max(SANDBOX_CALL_LIMITS.maxDigits)
+      .regex(DIGITS_PATTERN, 'digits are 0-9, * and #')
+      .describe('the keys pressed, in order: one or more of 0-9, * and #'),
+  })
+  .meta({ id: 'SandboxCallDigitsBody' });
+export type SandboxCallDigitsBody = z.infer<typeof SandboxCallDigitsBody>;

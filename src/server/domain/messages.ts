@@ -190,6 +190,9 @@ async function acceptOutbound(deps: MessagingDeps, message: MessageRecord): Prom
   } else {
     await deps.messages.insert(message);
     await deps.scheduler.schedule(JOB_SUBMIT, message.createdAt, { messageId: message.id });
+    // issue 27: a live message is `queued` with no event until the carrier moves it; an open thread
+    // shows it from its commit all the same (a test message's `message.status` events do that).
+    deps.events.touched(message.accountId, 'message', message.id, message.status);
   }
 }
 

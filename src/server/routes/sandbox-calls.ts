@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CallSchema, SandboxCallBody } from '../../api/schemas/calls.js';
-import { VOICEMAIL_DEFAULT_SECS } from '../../api/values/calls.js';
+import { CallSchema, SandboxCallBody, SandboxCallDigitsBody } from '../../api/schemas/calls.js';
+import { IdParams } from '../../api/schemas/common.js';
+import { SANDBOX_CALL_LIMITS, VOICEMAIL_DEFAULT_SECS } from '../../api/values/calls.js';
 import type { ServiceDeps } from '../deps.js';
 import { placeSandboxCall } from '../domain/voice/calls.js';
+import { hangUpCaller, pressCallerKeys } from '../domain/voice/sandbox-caller.js';
 import { callView } from '../views/calls.js';
 import { COMMITS_ONCE, commitOnce } from '../http/idempotency.js';
 import { requestOrigin } from '../http/origin.js';
@@ -25,6 +27,32 @@ const SANDBOX_CALL_DESCRIPTION = [
   'address this request used.',
 ].join('\n');
 
+/** What the caller's acts during a call share (issue 27: the console's phone uses the same domain calls). */
+const CALLER_ACT_RULES = [
+  'Our extension (local service only, like every `/v1/sandbox` route): what the caller of a call placed with `POST /v1/sandbox/calls` does while it is under way,',
+  'as the console\'s phone does. Answers 200 with the Call as the act leaves it; the engine runs the step it causes next, on the service clock, as it',
+  'runs the call\'s other steps (with a manual clock, at the next `POST /v1/sandbox/clock/advance`), and `GET /v1/calls/{id}/trace` shows it. A call no longer under way (ended, or not',
+  'a sandbox call) answers 409 `conflict`. Another account\'s call is 404 `not_found`. A test key acts only on a call placed with a test key (contract §2:',
+  'a test key changes only what a test key created), else 403 `forbidden`. Nothing changes on a refusal.',
+].join('\n');
+
+const DIGITS_DESCRIPTION = [
+  CALLER_ACT_RULES,
+  '',
+  `\`{digits}\`: the keys pressed, in order, one or more of 0-9, \`*\` and \`#\` (at most ${SANDBOX_CALL_LIMITS.maxDigits}), else 400 \`validation_error\` on \`["body","digits"]\`.`,
+  'Keys go where the scenario\'s `digits` go (contract §9: the IVR reads them one per menu prompt, in order): pressed before the menu, they are read at its',
+  'prompt; while the menu waits for a key, the first is read at once (`ivr.key`, or `ivr.invalid` for a key not on the menu) and the rest at the prompts',
+  `that follow. 409 \`conflict\` once the menu is behind the call (a key then reaches no one), or when the call would have had more than ${SANDBOX_CALL_LIMITS.maxDigits} keys`,
+  'with its scenario\'s.',
+].join('\n');
+
+const HANGUP_DESCRIPTION = [
+  CALLER_ACT_RULES,
+  '',
+  'No body. The caller hangs up: an answered call ends `completed`; during its voicemail, the message is kept (`voicemail.received`); before an answer,',
+  'the call ends `missed`. The trace gains a `hangup` step.',
+].join('\n');
+
 // contract §9: the outside world for voice — an inbound call.
 export function sandboxCallsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   app.withTypeProvider<ZodTypeProvider>().post(
@@ -36,5 +64,17 @@ export function sandboxCallsRoutes(app: FastifyInstance, deps: ServiceDeps): voi
       const placed = await commitOnce(deps, req, 201, async (tx) => callView(await placeSandboxCall(tx, req.auth, body, { origin: requestOrigin(req) })));
       return reply.status(201).send(placed);
     },
+  );
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/sandbox/calls/:id/digits',
+    { config: COMMITS_ONCE, schema: { tags: ['sandbox'], summary: 'The caller presses keys during a sandbox call (extension)', description: DIGITS_DESCRIPTION, params: IdParams, body: SandboxCallDigitsBody, response: { 200: CallSchema } } },
+    async (req) => commitOnce(deps, req, 200, async (tx) => callView(await pressCallerKeys(tx, req.auth, req.params.id, req.body.digits))),
+  );
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/sandbox/calls/:id/hangup',
+    { config: COMMITS_ONCE, schema: { tags: ['sandbox'], summary: 'The caller hangs up a sandbox call (extension)', description: HANGUP_DESCRIPTION, params: IdParams, response: { 200: CallSchema } } },
+    async (req) => commitOnce(deps, req, 200, async (tx) => callView(await hangUpCaller(tx, req.auth, req.params.id))),
   );
 }

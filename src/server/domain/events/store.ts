@@ -16,7 +16,7 @@ const NON_DURABLE_TYPES = new Set(NON_DURABLE_EVENT_TYPES);
  */
 export type EventListener = (event: EventHint) => void;
 
-/** issue 27: a change no event reports (a call's trace grew; a message moved to `sending`). */
+/** issue 27: a change no event reports (a call's trace grew; a live message accepted, `queued`, or moved to `sending`). */
 export interface ChangeNotice {
   accountId: string;
   kind: 'call' | 'message';

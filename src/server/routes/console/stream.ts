@@ -78,7 +78,7 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps): void 
       if (e.accountId !== accountId || !eventFilterMatches(filter, e.type)) return;
       send(`data: ${JSON.stringify({ id: e.id, type: e.type, ...inPlace(e.type, 'body' in e ? (e.body as Record<string, unknown>) : undefined) })}\n\n`);
     });
-    // Changes that are no event (a call's trace, a message's `sending`), as `change` messages.
+    // Changes that are no event (a call's trace, a live message's `queued` and `sending`), as `change` messages.
     const unsubscribeChanges = deps.events.subscribeChanges((ch) => {
       if (ch.accountId !== accountId || !eventFilterMatches(filter, `${ch.kind}.changed`)) return;
       send(`event: change\ndata: ${JSON.stringify(ch.kind === 'message' ? { messageId: ch.id, status: ch.status } : { callId: ch.id })}\n\n`);

@@ -5,7 +5,7 @@ import { CONSOLE_PATH } from '../../../api/values/console.js';
 import { DIGITS_PATTERN } from '../../../api/values/calls.js';
 import { getRoute } from '../../domain/voice/routes.js';
 import { placeSandboxCall } from '../../domain/voice/calls.js';
-import { hangUpCaller, pressCallerKey } from '../../domain/voice/sandbox-caller.js';
+import { hangUpCaller, pressCallerKeys } from '../../domain/voice/sandbox-caller.js';
 import { listNumbers } from '../../domain/numbers.js';
 import { callRecording, getCall, listCalls, voicemailAudio } from '../../domain/voice/calls.js';
 import { requestOrigin } from '../../http/origin.js';
@@ -74,7 +74,7 @@ export function consoleVoicePages({ c, deps, page }: ConsoleKit): void {
     c.post('/calls/:id/keys', form, async (req, reply) => {
       const { id } = parseWith(IdParam, 'params', req.params);
       const { digit } = parseWith(KeyForm, 'body', { digit: (req.body as Record<string, string>).digit ?? '' });
-      await deps.uow.write((tx) => pressCallerKey(tx, req.console.actor, id, digit));
+      await deps.uow.write((tx) => pressCallerKeys(tx, req.console.actor, id, digit));
       return reply.code(303).header('Location', `${CONSOLE_PATH}/calls/${encodeURIComponent(id)}?pressed=${encodeURIComponent(digit)}`).send();
     });
     c.post('/calls/:id/hangup', form, async (req, reply) => {
