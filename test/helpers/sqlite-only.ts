@@ -23,7 +23,6 @@ export const SQLITE_ONLY_FILES: Record<string, string> = {
 export const SQLITE_ONLY_TESTS: Record<string, string> = {
   'are readable by their owner only (they hold webhook secrets)': 'the SQLite database files and their modes (a PostgreSQL server keeps its own files)',
   'is not in the database files or the WAL': 'reads the SQLite file and its write-ahead log byte by byte',
-  'is atomic in storage too: a campaign that fails to store rolls the brand back': 'plants a storage failure the SQLite way; the PostgreSQL way is not written yet (issue 26, open)',
 };
 
 /**
