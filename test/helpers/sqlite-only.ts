@@ -16,7 +16,6 @@ export const SQLITE_ONLY_FILES: Record<string, string> = {
   'test/fuzz-openapi.test.ts': "proves a refused request changed nothing by hashing every row after each of thousands of requests, skipping unchanged databases by SQLite's total_changes() (PostgreSQL has no per-connection change counter)",
   'test/testing-kit.test.ts': "svc/testing's reset() restores SQLite tables from an attached :memory: copy (storage/sqlite/reset-point.ts)",
   'test/testing-example.test.ts': 'installs the packed package and runs an app suite on its embedded SQLite service',
-  'test/tenancy-sweep.test.ts': 'proves "changes nothing" through the SQLite connection (svc.db); not yet converted to svc.sql (issue 26, open)',
 };
 
 /** Tests (by name) of files that otherwise run on PostgreSQL, and why each cannot. */
