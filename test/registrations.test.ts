@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { itOnSqlite } from './helpers/engines.js';
+import { failInserts } from './helpers/test-sql.js';
 import { buy, expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, GOOD_CAMPAIGN, WEAK_CAMPAIGN } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
@@ -96,21 +96,17 @@ describe('POST /v1/registrations', () => {
     expect((await charges()).length).toBe(before);
   });
 
-  itOnSqlite('is atomic in storage too: a campaign that fails to store rolls the brand back', async () => {
+  it('is atomic in storage too: a campaign that fails to store rolls the brand back', async () => {
     const brands = await count('/v1/brands');
     const before = (await charges()).length;
-    // Every transaction shares the store's repository objects: make its campaign insert fail.
-    const campaigns = await svc.deps.uow.read(async (tx) => tx.campaigns);
-    const insert = campaigns.insert;
-    campaigns.insert = async () => {
-      throw new Error('disk full');
-    };
+    // The database itself refuses the campaign's row (a trigger, on either engine), after the brand's.
+    const restore = await failInserts(svc.sql, 'campaigns', 'disk full');
     try {
       const r = await register({ brand: GOOD_BRAND, campaign: GOOD_CAMPAIGN });
       expect(r.status).toBe(500);
       expect(r.text).not.toContain('disk full');
     } finally {
-      campaigns.insert = insert;
+      await restore();
     }
     expect(await count('/v1/brands')).toBe(brands);
     expect((await charges()).length).toBe(before);

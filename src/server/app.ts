@@ -9,6 +9,7 @@ import { installRateLimit, limitShare, UNAUTHENTICATED_RATE } from './http/rate-
 import { installIdempotency } from './http/idempotency.js';
 import { installJsonBodyParser, MAX_JSON_DEPTH } from './http/json-body.js';
 import { installBodylessRule } from './http/bodyless.js';
+import { closeConnectionsAfterAnswers } from './http/closing.js';
 import { answerClientError, limitConnections, MAX_HEADER_BYTES, SERVER_LIMITS, type ServerLimits } from './http/connections.js';
 import { RouteCatalog } from './http/route-catalog.js';
 import { buildOpenApiDocument } from './http/openapi.js';
@@ -134,6 +135,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
     },
   });
   limitConnections(app.server, limits, serviceTime);
+  closeConnectionsAfterAnswers(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   installJsonBodyParser(app);
   app.setSerializerCompiler(serializerCompiler);

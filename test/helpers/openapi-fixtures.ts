@@ -178,8 +178,9 @@ export function pathValuesFor(template: string, fx: Fixtures): Record<string, st
 
 // Columns a read may write by design: a key's last use (contract §3 shows it). Idempotency records
 // are left out too: replaying a rejected request's answer is the contract, not a change of state.
+// On PostgreSQL, `replicas` holds each replica's heartbeat (issue 26): written every few seconds by design.
 const VOLATILE_COLUMNS = new Set(['last_used_at']);
-const SKIPPED_TABLES = new Set(['idempotency_keys', 'sqlite_sequence']);
+const SKIPPED_TABLES = new Set(['idempotency_keys', 'sqlite_sequence', 'replicas']);
 
 type Snapshot = { hash: string; counts: Record<string, number> };
 // The service writes through this one connection: while SQLite's count of rows it changed stands
@@ -196,20 +197,49 @@ export function snapshot(svc: TestService): Snapshot {
   return snap;
 }
 
+/**
+ * `snapshot` on either engine (issue 26), read through `svc.sql`: every stored row of every table
+ * of the service, read again only when the database's change mark moved (`TestSql.changeMark`).
+ */
+export async function storedState(svc: TestService): Promise<Snapshot> {
+  const mark = await svc.sql.changeMark();
+  const cached = lastState.get(svc.sql);
+  if (cached && cached.mark === mark) return cached.snap;
+  const names = (await svc.sql.tables()).filter((t) => !SKIPPED_TABLES.has(t));
+  const tables = await Promise.all(names.map(async (name) => ({ name, rows: await svc.sql.all(`SELECT * FROM "${name}"`) })));
+  const snap = digest(tables);
+  lastState.set(svc.sql, { mark, snap });
+  return snap;
+}
+const lastState = new WeakMap<object, { mark: string; snap: Snapshot }>();
+
+/** A cell as text: bytes as hex, a JSON column (PostgreSQL's jsonb) as its JSON text. */
+const cellText = (v: unknown): string => (Buffer.isBuffer(v) ? v.toString('hex') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+
+/**
+ * The hash of `tables` and their row counts. Rows are sorted by their text: an engine may return a
+ * table's rows in another order after an update (PostgreSQL writes a new row version), which is no change.
+ */
+function digest(tables: Array<{ name: string; rows: Array<Record<string, unknown>> }>): Snapshot {
+  const h = createHash('sha256');
+  const counts: Record<string, number> = {};
+  for (const { name, rows } of [...tables].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    counts[name] = rows.length;
+    h.update(name);
+    const lines = rows.map((r) =>
+      Object.entries(r)
+        .filter(([k]) => !VOLATILE_COLUMNS.has(k))
+        .map(([k, v]) => `${k}=${cellText(v)};`)
+        .join(''),
+    );
+    for (const line of lines.sort()) h.update(`${line}\n`);
+  }
+  return { hash: h.digest('hex'), counts };
+}
+
 function fullSnapshot(svc: TestService): Snapshot {
   const tables = (svc.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>)
     .map((t) => t.name)
     .filter((t) => !SKIPPED_TABLES.has(t));
-  const h = createHash('sha256');
-  const counts: Record<string, number> = {};
-  for (const t of tables) {
-    const rows = svc.db.prepare(`SELECT * FROM "${t}" `).all() as Array<Record<string, unknown>>;
-    counts[t] = rows.length;
-    h.update(t);
-    for (const r of rows) {
-      for (const [k, v] of Object.entries(r)) if (!VOLATILE_COLUMNS.has(k)) h.update(`${k}=${Buffer.isBuffer(v) ? v.toString('hex') : String(v)};`);
-      h.update('\n');
-    }
-  }
-  return { hash: h.digest('hex'), counts };
+  return digest(tables.map((name) => ({ name, rows: svc.db.prepare(`SELECT * FROM "${name}" `).all() as Array<Record<string, unknown>> })));
 }

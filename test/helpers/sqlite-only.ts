@@ -31,15 +31,12 @@ export const SQLITE_ONLY_FILES: Record<string, string> = {
   'test/fuzz-openapi.test.ts': "proves a refused request changed nothing by hashing every row after each of thousands of requests, skipping unchanged databases by SQLite's total_changes() (PostgreSQL has no per-connection change counter)",
   'test/testing-kit.test.ts': "svc/testing's reset() restores SQLite tables from an attached :memory: copy (storage/sqlite/reset-point.ts)",
   'test/testing-example.test.ts': 'installs the packed package and runs an app suite on its embedded SQLite service',
-  'test/tenancy-sweep.test.ts': 'proves "changes nothing" through the SQLite connection (svc.db); not yet converted to svc.sql (issue 26, open)',
 };
 
 /** Tests (by name) of files that otherwise run on PostgreSQL, and why each cannot. */
 export const SQLITE_ONLY_TESTS: Record<string, string> = {
   'are readable by their owner only (they hold webhook secrets)': 'the SQLite database files and their modes (a PostgreSQL server keeps its own files)',
   'is not in the database files or the WAL': 'reads the SQLite file and its write-ahead log byte by byte',
-  'held requests are released when the service closes': 'KNOWN GAP on PostgreSQL (issue 26, open): a service holding long polls took 13 s to close, not under 2 s',
-  'is atomic in storage too: a campaign that fails to store rolls the brand back': 'plants a storage failure the SQLite way; the PostgreSQL way is not written yet (issue 26, open)',
 };
 
 /**

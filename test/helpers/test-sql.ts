@@ -20,6 +20,14 @@ export interface TestSql {
   run(text: string, ...params: unknown[]): Promise<{ changes: number }>;
   /** The service's own tables (not the migrations' bookkeeping of either engine). */
   tables(): Promise<string[]>;
+  /**
+   * A value that moves whenever the database may have been written since it was last read, so a
+   * test proving "nothing changed" thousands of times reads every row only when it did. SQLite: the
+   * service connection's count of changed rows (it is the only writer). PostgreSQL: the next
+   * transaction id (one is assigned only to a transaction that writes or locks rows; a read-only one
+   * takes none), which also moves with the replicas' heartbeats, every few seconds.
+   */
+  changeMark(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -35,6 +43,7 @@ export function sqliteTestSql(db: () => Db): TestSql {
       (db().prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>)
         .map((t) => t.name)
         .filter((t) => !BOOKKEEPING.has(t)),
+    changeMark: async () => String((db().prepare('SELECT total_changes() AS n').get() as { n: number }).n),
     close: async () => undefined,
   };
 }
@@ -61,6 +70,7 @@ export function postgresTestSql(url: string): TestSql {
       ((await query("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY name", [])).rows as Array<{ name: string }>)
         .map((t) => t.name)
         .filter((t) => !BOOKKEEPING.has(t)),
+    changeMark: async () => String((await query('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS mark', [])).rows[0]!.mark),
     async close() {
       if (pool) await (await pool).end();
       pool = undefined;
@@ -87,4 +97,25 @@ export async function cellsContaining(sql: TestSql, needle: string): Promise<str
     }
   }
   return hits;
+}
+
+/**
+ * Makes every insert into `table` fail as storage would (PostgreSQL: SQLSTATE 53100 disk_full), on
+ * either engine, with a trigger planted through `sql`; returns what removes it. For proving a write
+ * is atomic in storage: what the same transaction wrote before the failing insert must be gone.
+ * The message is the database's, so a test can check it never reaches a client.
+ */
+export async function failInserts(sql: TestSql, table: string, message: string): Promise<() => Promise<void>> {
+  if (!/^[a-z_]+$/.test(table) || message.includes("'")) throw new Error(`failInserts: a plain table name and a message without quotes, please (${table})`);
+  const trigger = `svc_test_fail_${table}`;
+  if (sql.engine === 'sqlite') {
+    await sql.run(`CREATE TRIGGER ${trigger} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, '${message}'); END`);
+    return async () => void (await sql.run(`DROP TRIGGER ${trigger}`));
+  }
+  await sql.run(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '${message}' USING ERRCODE = 'disk_full'; END $$`);
+  await sql.run(`CREATE TRIGGER ${trigger} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${trigger}()`);
+  return async () => {
+    await sql.run(`DROP TRIGGER ${trigger} ON ${table}`);
+    await sql.run(`DROP FUNCTION ${trigger}()`);
+  };
 }
