@@ -28,9 +28,21 @@
 // (and one against the baseline's) and prints its top self-time frames within that phase
 // (bench/lib/cpuprofile-top.mjs); the profiled phase is not in the table.
 // Bounded by a hard deadline; children and temp dirs removed.
+// BENCH_STORE=postgres (issue 26, `npm run bench:postgres`) measures the PostgreSQL engine instead: it
+// starts its own throwaway PostgreSQL server (bench/lib/postgres-server.mjs: the test helper's
+// settings but DURABLE, fsync and synchronous_commit ON, so every COMMIT waits for its WAL flush),
+// a database per column, and the columns are
+//   floor      the same route inserting one row with `pg` in a transaction (BEGIN, INSERT, COMMIT),
+//              through a pool of the service's size (BENCH_POOL_SIZE, default 10)
+//   send       test sends to one service on PostgreSQL (pool BENCH_POOL_SIZE)
+//   send ×2    test sends to two replicas on one database, the connections split between them
+//              (p50 is the two load generators' mean, p99 the worse of the two; CPU is both summed)
+// with the same checks, and per send column the store's round trips per 201 and its write
+// transactions run again after losing a race (retries).
 //
 //   node bench/messages.mjs   BENCH_DURATION_S=8 BENCH_CONNECTIONS=50 BENCH_ROUNDS=2 BENCH_WARMUP_S=3
 //                             BENCH_KINDS=floor,test,live (floor,test skips the live column)
+//                             BENCH_STORE=postgres BENCH_POOL_SIZE=10 BENCH_PG_BIN=/usr/lib/postgresql/15/bin
 //                             BENCH_BASELINE=../other-checkout BENCH_PROFILE=1 BENCH_DEADLINE_S=…
 //                             BENCH_PROFILE_TOP=40 (frames listed) BENCH_PROFILE_KEEP=DIR (keep the .cpuprofile)
 import { mkdtempSync, readFileSync, readdirSync, existsSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,8 +52,23 @@ import { fileURLToPath } from 'node:url';
 import { formatTop, topSelfFrames } from './lib/cpuprofile-top.mjs';
 import { BRAND, CAMPAIGN } from './lib/registration.mjs';
 import { hardDeadline, isFloorChild, isServeChild, serveChild, serveFloor, spawnServiceChild } from './lib/service-child.mjs';
+import { startBenchPostgres } from './lib/postgres-server.mjs';
 
-if (isServeChild()) {
+if (isServeChild() && process.env.BENCH_SERVE_STORE) {
+  // On PostgreSQL (issue 26): the same counts through the store's pool, and the store's counters.
+  await serveChild((svc) => {
+    const { pool, counters } = svc.deps.store;
+    const one = async (text, values) => (await pool.query(text, values)).rows[0];
+    return {
+      count: async (which) => one("SELECT COUNT(*)::int AS n, (COUNT(*) FILTER (WHERE status = 'delivered'))::int AS delivered FROM messages WHERE test = $1", [which === 'test']),
+      stored: async (json) => {
+        const ids = [...new Set(JSON.parse(json))];
+        return { distinct: ids.length, stored: (await one('SELECT COUNT(*)::int AS n FROM messages WHERE id = ANY($1)', [ids])).n };
+      },
+      pgstats: () => ({ ...counters }),
+    };
+  });
+} else if (isServeChild()) {
   await serveChild((svc) => {
     const accountId = svc.bootstrap.accountId;
     // Each repository read awaited: a baseline build and this one may differ in being synchronous.
@@ -68,7 +95,9 @@ if (isServeChild()) {
   const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
   const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
-  const LIVE = (process.env.BENCH_KINDS ?? 'floor,test,live').split(',').includes('live');
+  // issue 26: BENCH_STORE=postgres measures the PostgreSQL engine against a PostgreSQL floor.
+  const PG = process.env.BENCH_STORE === 'postgres';
+  const LIVE = (process.env.BENCH_KINDS ?? (PG ? 'floor,test' : 'floor,test,live')).split(',').includes('live');
   const BASELINE = process.env.BENCH_BASELINE ? resolvePath(process.env.BENCH_BASELINE) : undefined;
   const PROFILE = process.env.BENCH_PROFILE === '1';
   // How many frames the profile's table lists; BENCH_PROFILE_KEEP=DIR also writes the profile there.
@@ -77,6 +106,10 @@ if (isServeChild()) {
 
   if (!(ROUNDS >= 2) || !(DURATION_S > 0) || !(CONNECTIONS >= 1)) {
     console.error('bench/messages: BENCH_ROUNDS must be at least 2 (the columns are interleaved), BENCH_DURATION_S and BENCH_CONNECTIONS positive');
+    process.exit(2);
+  }
+  if (PG && (LIVE || BASELINE)) {
+    console.error('bench/messages: BENCH_STORE=postgres measures floor, send and send ×2 only (no live column, no baseline)');
     process.exit(2);
   }
   if (BASELINE && !existsSync(join(BASELINE, 'dist/server/main.js'))) {
@@ -88,6 +121,7 @@ if (isServeChild()) {
   const columns = [
     { name: 'floor', build: 'floor' },
     { name: 'send', build: 'own', key: 'test' },
+    ...(PG ? [{ name: 'send ×2', build: 'pair', key: 'test' }] : []),
     ...(BASELINE ? [{ name: 'base send', build: 'base', key: 'test', versus: 'send' }] : []),
     ...(LIVE ? [{ name: 'live', build: 'own', key: 'live' }] : []),
     ...(LIVE && BASELINE ? [{ name: 'base live', build: 'base', key: 'live', versus: 'live' }] : []),
@@ -111,8 +145,8 @@ if (isServeChild()) {
    * `live` a live number on a mock campaign (free) with the wallet funded for every live send's hold.
    * Setup is not measured.
    */
-  const startService = async (prefix, { root, flags, live }) => {
-    const child = spawnChild(prefix, '--serve', { root, flags });
+  const startService = async (prefix, { root, flags, live, env }) => {
+    const child = spawnChild(prefix, '--serve', { root, flags, env });
     const { baseUrl, testKey, liveKey } = await child.ready;
     const post = async (key, path, body) => {
       const res = await request(`${baseUrl}${path}`, { method: 'POST', headers: headersFor(key), body: JSON.stringify(body) });
@@ -137,9 +171,20 @@ if (isServeChild()) {
     return service;
   };
 
-  /** The floor's child, as a target like a service's (any key: the floor checks none). */
-  const startFloor = async () => {
-    const child = spawnChild('svc-bench-floor-', '--floor');
+  /**
+   * issue 26: two replicas on one database (`store`): the first bootstraps it and buys the number,
+   * the second joins; a phase splits its connections between them.
+   */
+  const startPair = async (store) => {
+    const first = await startService('svc-bench-replica-a-', { env: { BENCH_SERVE_STORE: store } });
+    const second = spawnChild('svc-bench-replica-b-', '--serve', { env: { BENCH_SERVE_STORE: store } });
+    const { baseUrl } = await second.ready;
+    return { ...first, children: [first.child, second], baseUrls: [first.baseUrl, baseUrl] };
+  };
+
+  /** The floor's child, as a target like a service's (any key: the floor checks none); on PostgreSQL with `store`. */
+  const startFloor = async (store) => {
+    const child = spawnChild('svc-bench-floor-', '--floor', store ? { env: { BENCH_FLOOR_STORE: store } } : {});
     const { baseUrl } = await child.ready;
     return { child, baseUrl, path: '/floor', sent: {}, keys: { test: 'floor' }, from: { test: '+14155550100' } };
   };
@@ -152,11 +197,16 @@ if (isServeChild()) {
     const load = [load1()];
     // Every phase's sends, warm-up included, for the check that each 201 is stored once.
     const record = (target.sent[key] ??= { ok: 0, issued: 0, ids: [] });
-    const cpu0 = await target.child.ask('cpu');
+    // A pair of replicas: the connections split between them, their CPU and counters summed.
+    const servers = target.children ?? [target.child];
+    const urls = target.baseUrls ?? [target.baseUrl];
+    const askAll = async (line) => await Promise.all(servers.map((c) => c.ask(line)));
+    const cpu0 = await askAll('cpu');
+    const stats0 = PG && target.path !== '/floor' ? await askAll('pgstats') : undefined;
     const started = process.hrtime.bigint();
-    const result = await autocannon({
-      url: target.baseUrl,
-      connections: CONNECTIONS,
+    const results = await Promise.all(urls.map((url) => autocannon({
+      url,
+      connections: Math.max(1, Math.round(CONNECTIONS / urls.length)),
       duration: seconds,
       timeout: 10,
       requests: [
@@ -178,21 +228,28 @@ if (isServeChild()) {
           },
         },
       ],
-    });
+    })));
     const wall = Number(process.hrtime.bigint() - started) / 1e9;
-    const cpuMicros = (await target.child.ask('cpu')) - cpu0;
+    const cpuMicros = (await askAll('cpu')).reduce((a, c, i) => a + c - cpu0[i], 0);
+    const stats = stats0 && (await askAll('pgstats')).reduce((a, c, i) => Object.fromEntries(Object.keys(c).map((k) => [k, (a[k] ?? 0) + c[k] - stats0[i][k]])), {});
     load.push(load1());
-    record.ok += result['2xx'];
+    const sum = (f) => results.reduce((a, r) => a + f(r), 0);
+    const ok = sum((r) => r['2xx']);
+    record.ok += ok;
     record.issued += issued;
     for (const id of ids) record.ids.push(id);
-    return { ok: result['2xx'], non2xx: result.non2xx, errors: result.errors + result.timeouts, wall, cpuMicros, p50: result.latency.p50, p99: result.latency.p99, load };
+    // Two load generators' percentiles: p50 their mean, p99 the worse of the two (never better than the truth).
+    const p50 = Math.round(sum((r) => r.latency.p50) / results.length);
+    const p99 = Math.max(...results.map((r) => r.latency.p99));
+    return { ok, non2xx: sum((r) => r.non2xx), errors: sum((r) => r.errors + r.timeouts), wall, cpuMicros, p50, p99, load, stats };
   };
   const totals = (phases) => {
     const sum = (k) => phases.reduce((a, r) => a + r[k], 0);
     const ok = sum('ok');
     const loads = phases.flatMap((r) => r.load);
+    const stats = phases[0].stats && Object.fromEntries(Object.keys(phases[0].stats).map((k) => [k, phases.reduce((a, r) => a + r.stats[k], 0)]));
     return {
-      ok, non2xx: sum('non2xx'), errors: sum('errors'), perSec: ok / sum('wall'),
+      ok, stats, non2xx: sum('non2xx'), errors: sum('errors'), perSec: ok / sum('wall'),
       cpuPerRequestUs: sum('cpuMicros') / Math.max(1, ok),
       p50: phases.map((r) => r.p50).sort((a, b) => a - b)[Math.floor(phases.length / 2)],
       p99: Math.max(...phases.map((r) => r.p99)),
@@ -205,7 +262,12 @@ if (isServeChild()) {
   const loadText = ([a, b]) => `${a.toFixed(2)}→${b.toFixed(2)}`;
   const phaseLine = (label, p) =>
     `  ${label.padEnd(22)} ${(p.ok / p.wall).toFixed(0).padStart(6)} req/s  p50 ${String(p.p50).padStart(3)} ms  p99 ${String(p.p99).padStart(4)} ms  ${(p.cpuMicros / Math.max(1, p.ok)).toFixed(0).padStart(5)} µs CPU/req  load ${loadText(p.load)}` +
+    (p.stats ? `  ${statsText(p.stats, p.ok)}` : '') +
     (p.non2xx || p.errors ? `  (non-2xx ${p.non2xx}, errors ${p.errors})` : '');
+  // PostgreSQL's costs per 201 (the store's counters: every statement, BEGIN and COMMIT a round trip;
+  // a retry is a write transaction run again after losing a race to a concurrent one).
+  const statsText = (st, ok) =>
+    `${(st.roundTrips / Math.max(1, ok)).toFixed(1)} round trips/201, ${((st.writes + st.reads) / Math.max(1, ok)).toFixed(1)} transactions/201, ${st.attempts - st.writes} retries`;
 
   /**
    * Checks one service after its phases (`byKey`: the measured totals of its columns): no error or
@@ -260,7 +322,16 @@ if (isServeChild()) {
   };
 
   try {
-    const targets = { floor: await startFloor(), own: await startService('svc-bench-messages-', { live: LIVE }) };
+    // issue 26: one durable server, a database per column (the floor's, one replica's, the pair's).
+    const pgServer = PG ? await startBenchPostgres() : undefined;
+    if (pgServer) children.push({ kill: () => void pgServer.stop() });
+    const targets = PG
+      ? {
+          floor: await startFloor(await pgServer.createDatabase('floor')),
+          own: await startService('svc-bench-messages-', { env: { BENCH_SERVE_STORE: await pgServer.createDatabase('send') } }),
+          pair: await startPair(await pgServer.createDatabase('pair')),
+        }
+      : { floor: await startFloor(), own: await startService('svc-bench-messages-', { live: LIVE }) };
     if (BASELINE) targets.base = await startService('svc-bench-baseline-', { root: BASELINE, live: LIVE });
     const loadAtStart = load1();
     // Warm-up, not measured: each target's first requests (JIT, caches) would fall on round 1 alone.
@@ -268,7 +339,8 @@ if (isServeChild()) {
 
     console.log(
       `bench/messages: ${ROUNDS} interleaved rounds × ${DURATION_S} s per column, ${CONNECTIONS} connections on loopback, system clock; ` +
-        `load average (1 min) ${loadAtStart.toFixed(2)} at start${BASELINE ? `; baseline ${BASELINE}` : ''}`,
+        `load average (1 min) ${loadAtStart.toFixed(2)} at start${BASELINE ? `; baseline ${BASELINE}` : ''}` +
+        (pgServer ? `; PostgreSQL on loopback, durable (${pgServer.settings}), pool ${process.env.BENCH_POOL_SIZE ?? 10} per process` : ''),
     );
     const phases = new Map(columns.map((c) => [c.name, []]));
     for (let r = 0; r < ROUNDS; r++) {
@@ -296,6 +368,10 @@ if (isServeChild()) {
     row('req/s by round', (p) => p.perSecRange.map((v) => v.toFixed(0)).join('–'));
     row('CPU µs by round', (p) => p.cpuRange.map((v) => v.toFixed(0)).join('–'));
     row('201s', (p) => p.ok);
+    if (PG) {
+      row('round trips/201', sendOnly((p) => (p.stats.roundTrips / Math.max(1, p.ok)).toFixed(1)));
+      row('retries', sendOnly((p) => p.stats.attempts - p.stats.writes));
+    }
     row('req/s ÷ floor', sendOnly((p) => ratio(p.perSec, floor.perSec)));
     row('p99 ÷ floor', sendOnly((p) => ratio(p.p99, floor.p99)));
     row('CPU/request ÷ floor', sendOnly((p) => ratio(p.cpuPerRequestUs, floor.cpuPerRequestUs)));
@@ -315,11 +391,12 @@ if (isServeChild()) {
     await targets.floor.child.stop();
     const problems = [];
     if (floor.non2xx || floor.errors) problems.push(`floor: non-2xx ${floor.non2xx}, errors ${floor.errors}`);
-    for (const build of BASELINE ? ['own', 'base'] : ['own']) {
+    for (const build of BASELINE ? ['own', 'base'] : PG ? ['own', 'pair'] : ['own']) {
       const byKey = Object.fromEntries(columns.filter((c) => c.build === build).map((c) => [c.key, t.get(c.name)]));
-      problems.push(...(await checkService(build === 'own' ? 'this build' : 'baseline', targets[build], byKey)));
-      await targets[build].child.stop();
+      problems.push(...(await checkService({ own: 'this build', base: 'baseline', pair: 'two replicas' }[build], targets[build], byKey)));
+      for (const child of targets[build].children ?? [targets[build].child]) await child.stop();
     }
+    await pgServer?.stop();
     if (PROFILE) {
       await profileSends('send', undefined);
       if (BASELINE) await profileSends('base send', BASELINE);

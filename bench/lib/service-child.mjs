@@ -30,6 +30,7 @@ export const isFloorChild = () => process.argv[2] === '--floor';
  * better-sqlite3 in a database opened like the service's (WAL, synchronous=NORMAL), answering 201.
  */
 export async function serveFloor() {
+  if (process.env.BENCH_FLOOR_STORE) return await servePostgresFloor(process.env.BENCH_FLOOR_STORE);
   const { default: Fastify } = await import('fastify');
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(join(process.argv[3], 'floor.db'));
@@ -61,15 +62,61 @@ export async function serveFloor() {
 }
 
 /**
+ * In the child: the PostgreSQL floor (issue 26) — the same route and body validation, inserting one
+ * row with `pg` (the service's driver) through a pool of the service's size (BENCH_POOL_SIZE, default
+ * 10, as the service's), each insert in a transaction of its own as a minimal app writes it: BEGIN,
+ * INSERT, COMMIT on a pooled client (PostgreSQL's default READ COMMITTED).
+ */
+async function servePostgresFloor(url) {
+  const { default: Fastify } = await import('fastify');
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.BENCH_POOL_SIZE ?? 10) });
+  await pool.query('CREATE TABLE rows (seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, id text NOT NULL UNIQUE, sender text NOT NULL, recipient text NOT NULL, body text NOT NULL, created_at bigint NOT NULL)');
+  const app = Fastify({ logger: false });
+  const e164 = { type: 'string', pattern: '^\\+[1-9]\\d{1,14}$' };
+  let n = 0;
+  app.post('/floor', {
+    schema: { body: { type: 'object', additionalProperties: false, required: ['from', 'to', 'body'], properties: { from: e164, to: e164, body: { type: 'string', minLength: 1, maxLength: 1600 } } } },
+  }, async (req, reply) => {
+    const id = `row_${++n}`;
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('INSERT INTO rows (id, sender, recipient, body, created_at) VALUES ($1, $2, $3, $4, $5)', [id, req.body.from, req.body.to, req.body.body, Date.now()]);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+    return reply.status(201).send({ id, status: 'queued' });
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address();
+  process.stdout.write(`${JSON.stringify({ baseUrl: `http://127.0.0.1:${port}` })}\n`);
+  createInterface({ input: process.stdin }).on('line', async (line) => {
+    if (line === 'stop') {
+      await app.close();
+      await pool.end();
+      process.exit(0);
+    }
+    if (line === 'cpu') process.stdout.write(`${JSON.stringify(cpuMicros())}\n`);
+  });
+}
+
+/**
  * In the child: starts the service; `commands(svc)` gives the named commands the parent may send
  * (`name arg` on a line → the command's JSON-able result on a line). `stop` closes and exits.
  */
 export async function serveChild(commands) {
   const dist = (file) => pathToFileURL(join(process.argv[4] ?? OWN_ROOT, 'dist', file)).href;
   const { startService } = await import(dist('server/main.js'));
-  const svc = await startService({ host: '127.0.0.1', port: 0, dataDir: process.argv[3], clock: 'system', rateLimit: { ratePerSec: 1_000_000, burst: 1_000_000 } });
+  // BENCH_SERVE_STORE: a postgres:// URL (issue 26), with the pool at BENCH_POOL_SIZE (default: the service's 10).
+  const store = process.env.BENCH_SERVE_STORE ? { store: process.env.BENCH_SERVE_STORE, ...(process.env.BENCH_POOL_SIZE ? { poolSize: Number(process.env.BENCH_POOL_SIZE) } : {}) } : {};
+  const svc = await startService({ host: '127.0.0.1', port: 0, dataDir: process.argv[3], clock: 'system', rateLimit: { ratePerSec: 1_000_000, burst: 1_000_000 }, ...store });
   const { setBalance } = await import(dist('server/domain/billing/wallet.js'));
-  const accountId = svc.bootstrap.accountId;
+  const accountId = svc.joined ? undefined : svc.bootstrap.accountId;
   // A build with the storage seam (issue 25) reaches repositories through transactions; a baseline
   // build from before it, through the deps synchronously. The bench speaks to both.
   const seam = typeof svc.deps.uow.write === 'function';
@@ -92,7 +139,9 @@ export async function serveChild(commands) {
     now: () => Number(process.hrtime.bigint() / 1000n),
     ...commands(svc),
   };
-  process.stdout.write(`${JSON.stringify({ baseUrl: svc.baseUrl, liveKey: svc.bootstrap.liveKey, testKey: svc.bootstrap.testKey })}\n`);
+  // A replica that joined a database another bootstrapped has no keys of its own: the first one's serve it.
+  const keys = svc.joined ? {} : { liveKey: svc.bootstrap.liveKey, testKey: svc.bootstrap.testKey };
+  process.stdout.write(`${JSON.stringify({ baseUrl: svc.baseUrl, ...keys })}\n`);
   createInterface({ input: process.stdin }).on('line', async (line) => {
     if (line === 'stop') {
       await svc.close();
@@ -107,13 +156,14 @@ export async function serveChild(commands) {
  * In the parent: spawns `file --serve` (or `--floor`) on a temp data dir. `ready` is the child's first line;
  * `ask(line)` sends a command and resolves with its answer; `stop()` stops the child and removes the
  * data dir; `kill()` is for errors and deadlines. `root` runs another checkout's build (its dist/);
- * `flags` are node flags added to BENCH_CHILD_FLAGS.
+ * `flags` are node flags added to BENCH_CHILD_FLAGS; `env` is added to the child's environment
+ * (BENCH_SERVE_STORE, BENCH_FLOOR_STORE: a PostgreSQL database for it).
  */
-export function spawnServiceChild(file, prefix, mode = '--serve', { root, flags: extraFlags = [] } = {}) {
+export function spawnServiceChild(file, prefix, mode = '--serve', { root, flags: extraFlags = [], env } = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), prefix));
   const flags = [...(process.env.BENCH_CHILD_FLAGS ? process.env.BENCH_CHILD_FLAGS.split(' ') : []), ...extraFlags];
   const args = [...flags, file, mode, dataDir, ...(root ? [resolvePath(root)] : [])];
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], ...(env ? { env: { ...process.env, ...env } } : {}) });
   const lines = createInterface({ input: child.stdout });
   // An answer, or the child's exit if it dies first (a build that does not start, a missing dist/).
   const next = () =>

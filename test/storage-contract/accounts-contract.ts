@@ -201,6 +201,68 @@ export function accountsContract(engine: EngineUnderTest): void {
       });
     });
 
+    it('claim: a free key comes back undefined and, with the answer recorded in the same write, is found answered; a write rolled back holds nothing', async () => {
+      const a = await seedAccount(store());
+      const s = scope(a.id);
+      await expect(
+        store().write(async (tx) => {
+          expect(await tx.idempotency.claim(s, 'h', T0)).toBeUndefined();
+          throw new Error('refused');
+        }),
+      ).rejects.toThrow('refused');
+      expect(await store().read((tx) => tx.idempotency.get(s))).toBeUndefined();
+      await store().write(async (tx) => {
+        expect(await tx.idempotency.claim(s, 'h', T0)).toBeUndefined();
+        await tx.idempotency.record(s, 'h', 201, '{"id":"msg_1"}', T0);
+      });
+      const answered = { requestHash: 'h', state: 'done', status: 201, body: '{"id":"msg_1"}', createdAt: T0 };
+      expect(await store().write((tx) => tx.idempotency.claim(s, 'other', T0 + 1))).toEqual(answered);
+      // A claim that finds a row changes nothing.
+      expect(await store().read((tx) => tx.idempotency.get(s))).toEqual(answered);
+    });
+
+    // Issue 26: concurrent sends each claim their own key; on an engine whose writes run at once they
+    // must not conflict over the index (a read of an absent key locks the gap others insert into, and
+    // SERIALIZABLE then ran every other such write twice).
+    it('two writes claiming different keys at once both commit at their first pass', async () => {
+      const a = await seedAccount(store());
+      let passes = 0;
+      let claimed = 0;
+      let bothClaimed!: () => void;
+      const both = new Promise<void>((r) => (bothClaimed = r));
+      const send = (key: string) =>
+        store().write(async (tx) => {
+          passes++;
+          expect(await tx.idempotency.claim(scope(a.id, { key }), key, T0)).toBeUndefined();
+          if (++claimed === 2) bothClaimed();
+          // Each holds its claim until the other has claimed too.
+          if (engine.concurrentWrites) await both;
+          await tx.idempotency.record(scope(a.id, { key }), key, 201, key, T0);
+        });
+      await Promise.all([send('k-a'), send('k-b')]);
+      expect(passes).toBe(2);
+    });
+
+    it("a duplicate claimed while the first write is open finds the first's answer once it has committed", async () => {
+      const a = await seedAccount(store());
+      const s = scope(a.id);
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let firstClaimed!: () => void;
+      const claimedOnce = new Promise<void>((r) => (firstClaimed = r));
+      const first = store().write(async (tx) => {
+        expect(await tx.idempotency.claim(s, 'h', T0)).toBeUndefined();
+        firstClaimed();
+        if (engine.concurrentWrites) await gate;
+        await tx.idempotency.record(s, 'h', 201, 'first', T0);
+      });
+      await claimedOnce;
+      const second = store().write(async (tx) => await tx.idempotency.claim(s, 'h', T0));
+      release();
+      await first;
+      expect((await second)?.body).toBe('first');
+    });
+
     it('purgeOlderThan deletes rows created before the cutoff and counts them', async () => {
       const a = await seedAccount(store());
       await store().write(async (tx) => {

@@ -44,6 +44,20 @@ export function eventsContract(engine: EngineUnderTest): void {
       });
     });
 
+    it('insertMany gives an account\'s events growing positions in the order given, after the ones before, each stored as one insert would', async () => {
+      const a = await seedAccount(store());
+      const first = await store().write((tx) => tx.eventsRepo.insert(ev(a.id, 'message.sent')));
+      const many = ['message.status', 'call.completed', 'message.received'].map((type) => ev(a.id, type));
+      const seqs = await store().write((tx) => tx.eventsRepo.insertMany(many));
+      expect(seqs).toHaveLength(3);
+      expect(seqs[0]!).toBeGreaterThan(first);
+      expect(seqs[1]!).toBeGreaterThan(seqs[0]!);
+      expect(seqs[2]!).toBeGreaterThan(seqs[1]!);
+      expect(await store().write((tx) => tx.eventsRepo.insertMany([]))).toEqual([]);
+      const page = await store().read((tx) => tx.eventsRepo.feedPage(a.id, { afterSeq: first, order: 'asc', limit: 10, exact: [], prefixes: [] }));
+      expect(page.rows).toEqual(many.map((e, i) => ({ ...e, seq: seqs[i] })));
+    });
+
     it('feedPage pages after a position (asc) or before one (desc), with limit+1 telling hasMore', async () => {
       const a = await seedAccount(store());
       const events = Array.from({ length: 5 }, (_, i) => ev(a.id, `message.t${i}`));

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeStorageContract } from './contract.js';
 import { postgresEngine, stopPostgresEngine } from './engine.js';
-import { T0, seedAccount, uid, useStore } from './fixtures.js';
+import { T0, endpoint, seedAccount, uid, useStore } from './fixtures.js';
 import { MAX_WRITE_ATTEMPTS, type PgStore } from '../../src/server/storage/postgres/store.js';
 import { ContentionError } from '../../src/server/storage/storage-errors.js';
 
@@ -73,5 +73,45 @@ describe('postgres engine: a write that keeps losing races', () => {
     expect(outcome).toBeInstanceOf(ContentionError);
     expect(runs).toBe(MAX_WRITE_ATTEMPTS);
     expect(await store().read(async (tx) => (await tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] })).rows)).toEqual([]);
+  });
+});
+
+// Issue 26: what a send costs in round trips to the server (every statement, BEGIN and COMMIT one).
+describe('postgres engine: round trips', () => {
+  const store = useStore(postgresEngine);
+  const roundTrips = async (fn: Parameters<PgStore['write']>[0]): Promise<number> => {
+    const pg = store() as PgStore;
+    const before = pg.counters.roundTrips;
+    await pg.write(fn);
+    return pg.counters.roundTrips - before;
+  };
+
+  it("a send's two events are one insert (the feed lock and the notifications in it); the outbox's endpoint read is made once per transaction", async () => {
+    const a = await seedAccount(store());
+    const ev = (type: string) => ({ id: uid('evt'), accountId: a.id, type, createdAt: T0, body: { type } });
+    const trips = await roundTrips(async (tx) => {
+      await tx.eventsRepo.insertMany([ev('message.sent'), ev('message.delivered')]);
+      for (let i = 0; i < 2; i++) expect(await tx.webhookEndpoints.enabledForAccount(a.id)).toEqual([]);
+    });
+    // BEGIN, the insert, one endpoint read, COMMIT.
+    expect(trips).toBe(4);
+  });
+
+  it('the endpoints read once per transaction follow its own writes and its savepoints rolled back', async () => {
+    const a = await seedAccount(store());
+    await store().write(async (tx) => {
+      expect(await tx.webhookEndpoints.enabledForAccount(a.id)).toEqual([]);
+      const kept = endpoint(a.id);
+      await tx.webhookEndpoints.insert(kept);
+      expect((await tx.webhookEndpoints.enabledForAccount(a.id)).map((r) => r.id)).toEqual([kept.id]);
+      await tx
+        .savepoint(async (inner) => {
+          await inner.webhookEndpoints.update(kept.id, { enabled: false }, T0);
+          expect(await inner.webhookEndpoints.enabledForAccount(a.id)).toEqual([]);
+          throw new Error('undo');
+        })
+        .catch(() => undefined);
+      expect((await tx.webhookEndpoints.enabledForAccount(a.id)).map((r) => r.id)).toEqual([kept.id]);
+    });
   });
 });

@@ -186,7 +186,8 @@ async function acceptOutbound(deps: MessagingDeps, message: MessageRecord): Prom
       if (REPORTED.has(next.status)) reported.push(next);
     }
     await deps.messages.insert({ ...message, ...landed });
-    for (const r of reported) await deps.events.emit(message.accountId, 'message.status', { messageId: message.id, status: r.status, reason: r.reason });
+    // One insert for the course's events (issue 26: one round trip on PostgreSQL).
+    await deps.events.emitAll(message.accountId, reported.map((r) => ({ type: 'message.status', fields: { messageId: message.id, status: r.status, reason: r.reason } })));
   } else {
     await deps.messages.insert(message);
     await deps.scheduler.schedule(JOB_SUBMIT, message.createdAt, { messageId: message.id });

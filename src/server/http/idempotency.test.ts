@@ -61,6 +61,7 @@ describe('commitOnce under an engine that runs a write again (issue 26)', () => 
       ({
         idempotency: {
           get: async () => undefined,
+          claim: async () => undefined,
           record: async () => void recorded.push(name),
           complete: async () => void recorded.push(name),
         },

@@ -48,7 +48,10 @@ const MISMATCH = 'this Idempotency-Key was used with a different request body; u
 
 /** What a key's record says of a request with this body hash: free, or why not, or the answer to replay. */
 async function lookup(deps: Pick<TxDeps, 'idempotency'>, scope: IdempotencyScope, hash: string, now: number): Promise<'free' | 'in_flight' | 'mismatch' | IdempotencyRecord> {
-  const existing = await deps.idempotency.get(scope);
+  return verdict(await deps.idempotency.get(scope), hash, now);
+}
+
+function verdict(existing: IdempotencyRecord | undefined, hash: string, now: number): 'free' | 'in_flight' | 'mismatch' | IdempotencyRecord {
   if (!existing || existing.createdAt < now - IDEMPOTENCY_TTL_MS) return 'free';
   if (existing.state === 'in_flight') return 'in_flight';
   if (existing.requestHash !== hash) return 'mismatch';
@@ -150,7 +153,8 @@ export async function commitOnce<T>(
   return await deps.uow.write(async (tx) => {
     const idem = req.idempotency;
     if (idem && !idem.held) {
-      const found = await lookup(tx, idem.scope, idem.hash, idem.at);
+      // Held for this transaction as it is looked at (claim): the answer below replaces the hold.
+      const found = verdict(await tx.idempotency.claim(idem.scope, idem.hash, idem.at), idem.hash, idem.at);
       if (found !== 'free') throw refusalOrReplay(found);
     }
     const result = await fn(tx);

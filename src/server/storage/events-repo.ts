@@ -12,6 +12,11 @@ export interface EventRecord {
 export interface EventsRepo {
   insert(e: Omit<EventRecord, 'seq'>): Promise<number>;
   /**
+   * Several events of one account, their positions in the order given (a test send's `sent` and
+   * `delivered`): in one statement where the engine can (PostgreSQL: one round trip, not one per event).
+   */
+  insertMany(events: ReadonlyArray<Omit<EventRecord, 'seq'>>): Promise<number[]>;
+  /**
    * One page of the feed in seq order (spec: Events feed): `limit + 1` rows tell whether there are
    * more. `exact` types and `prefixes` (`message.` for `message.*`) are ORed.
    */

@@ -22,6 +22,17 @@ export interface IdempotencyRecord {
 
 export interface IdempotencyRepo {
   get(s: IdempotencyScope): Promise<IdempotencyRecord | undefined>;
+  /**
+   * The key's record, for a write that records its answer under the key in this same transaction
+   * (`commitOnce`: `claim`, the write, then `record`); undefined when there is none. An engine whose
+   * writes run concurrently holds the key for this transaction as it looks (PostgreSQL: an in-flight
+   * row, never visible to others, that `record` overwrites or the rollback removes), so a concurrent
+   * duplicate waits for this transaction and then finds its answer, and concurrent requests with
+   * different keys never conflict over the gap a read of an absent key would lock (issue 26: at
+   * SERIALIZABLE that read made most concurrent sends fail and run again). With one writer at a time
+   * (SQLite) it is `get`.
+   */
+  claim(s: IdempotencyScope, requestHash: string, now: number): Promise<IdempotencyRecord | undefined>;
   begin(s: IdempotencyScope, requestHash: string, now: number): Promise<void>;
   /**
    * Records a finished request's answer in one write, for a request that never held the key in

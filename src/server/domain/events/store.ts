@@ -74,17 +74,34 @@ export class EventStore {
       tx.afterCommit(() => this.notifyTransient(record));
       return record;
     }
+    return (await this.emitAll(accountId, [{ type, fields }]))[0]!;
+  }
+
+  /**
+   * Several durable events of one account in one insert (issue 26: on PostgreSQL one round trip for
+   * a test send's `sent` and `delivered`, not one each), positions in the order given; otherwise as
+   * `emit`. A non-durable type is refused: emit it alone.
+   */
+  async emitAll(accountId: string, events: ReadonlyArray<{ type: string; fields: Record<string, unknown> }>): Promise<EventRecord[]> {
+    const tx = this.tx;
+    if (!tx) {
+      throw new Error(`EventStore.emitAll(${events.map((e) => e.type).join(', ')}) called outside a transaction: emit inside the transaction of the change the events report (uow.write)`);
+    }
+    const transient = events.find((e) => NON_DURABLE_TYPES.has(e.type));
+    if (transient) throw new Error(`EventStore.emitAll: ${transient.type} is not stored; emit it alone`);
     const createdAt = this.clock.nowMs();
-    const id = newId('evt');
-    const body = { id, type, createdAt: iso(createdAt), ...fields };
-    const seq = await tx.eventsRepo.insert({ id, accountId, type, createdAt, body });
-    const record: EventRecord = { seq, id, accountId, type, createdAt, body };
-    for (const outbox of this.outboxes) await outbox(record, tx);
-    // Listeners (long-polls, the delivery worker) hear of it once the transaction has committed.
-    tx.afterCommit(() => {
-      for (const l of this.listeners) l(record);
+    const rows = events.map(({ type, fields }) => {
+      const id = newId('evt');
+      return { id, accountId, type, createdAt, body: { id, type, createdAt: iso(createdAt), ...fields } };
     });
-    return record;
+    const seqs = await tx.eventsRepo.insertMany(rows);
+    const records: EventRecord[] = rows.map((r, i) => ({ ...r, seq: seqs[i]! }));
+    for (const record of records) for (const outbox of this.outboxes) await outbox(record, tx);
+    // Listeners (long-polls, the delivery worker) hear of them once the transaction has committed.
+    tx.afterCommit(() => {
+      for (const record of records) for (const l of this.listeners) l(record);
+    });
+    return records;
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Sql } from './sql.js';
 import { EVENTS_CHANNEL, eventNotice } from './peers.js';
-import { lockAccountFeed } from './feed-order.js';
+import { FEED_LOCK, FEED_LOCK_FROM } from './feed-order.js';
 import type { EventRecord, EventsRepo } from '../events-repo.js';
 
 interface EventRow {
@@ -21,20 +21,41 @@ export const toEventRecord = (r: EventRow): EventRecord => ({
   body: JSON.parse(r.body) as Record<string, unknown>,
 });
 
+/**
+ * The insert of `n` events of one account: the account's feed lock (feed-order.ts) taken in the same
+ * statement before any position is drawn, the rows given positions in the order of `ord`, and each
+ * row's notification to the other replicas (issue 26: held reads and follow streams wake there; the
+ * server delivers it at COMMIT, never for a write rolled back). One round trip for all of it.
+ * Parameters: 7 per row (id, account, type, createdAt, body, notice, ord), then the lock's two.
+ */
+function insertSql(n: number): string {
+  const rows = Array.from({ length: n }, () => '(?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::int)').join(', ');
+  return `WITH v (id, account_id, type, created_at, body, notice, ord) AS (VALUES ${rows}),
+    ins AS (
+      INSERT INTO events (id, account_id, type, created_at, body)
+      SELECT v.id, v.account_id, v.type, v.created_at, v.body FROM ${FEED_LOCK_FROM}, v ORDER BY v.ord
+      RETURNING seq, id)
+    SELECT ins.seq, ins.id, pg_notify('${EVENTS_CHANNEL}', v.notice) FROM ins JOIN v USING (id)`;
+}
+
 export class PgEventsRepo implements EventsRepo {
-  private readonly insertStmt;
   constructor(
     private readonly db: Sql,
     private readonly sender = '',
-  ) {
-    // issue 26: the insert notifies the other replicas (held reads, follow streams wake there); the
-    // server delivers it at COMMIT, never for a write rolled back. In the same statement: no round trip.
-    this.insertStmt = db.prepare(`INSERT INTO events (id, account_id, type, created_at, body) VALUES (?, ?, ?, ?, ?) RETURNING seq, pg_notify('${EVENTS_CHANNEL}', ?)`);
-  }
+  ) {}
 
   async insert(e: Omit<EventRecord, 'seq'>): Promise<number> {
-    await lockAccountFeed(this.db, e.accountId);
-    return ((await this.insertStmt.get(e.id, e.accountId, e.type, e.createdAt, JSON.stringify(e.body), eventNotice(this.sender, e))) as { seq: number }).seq;
+    return (await this.insertMany([e]))[0]!;
+  }
+
+  async insertMany(events: ReadonlyArray<Omit<EventRecord, 'seq'>>): Promise<number[]> {
+    if (events.length === 0) return [];
+    const accountId = events[0]!.accountId;
+    if (events.some((e) => e.accountId !== accountId)) throw new Error('insertMany takes the events of one account (one feed lock)');
+    const params = events.flatMap((e, i) => [e.id, e.accountId, e.type, e.createdAt, JSON.stringify(e.body), eventNotice(this.sender, e), i]);
+    const rows = (await this.db.prepare(insertSql(events.length)).all(...params, FEED_LOCK, accountId)) as Array<{ seq: number; id: string }>;
+    const seqOf = new Map(rows.map((r) => [r.id, r.seq]));
+    return events.map((e) => seqOf.get(e.id)!);
   }
 
   /**

@@ -15,3 +15,12 @@ const FEED_LOCK = 0x73766302;
 export async function lockAccountFeed(db: Sql, accountId: string): Promise<void> {
   await db.prepare('SELECT pg_advisory_xact_lock(?, hashtext(?))').get(FEED_LOCK, accountId);
 }
+
+/**
+ * The same lock as a FROM item, for an INSERT … SELECT that takes it in the statement that inserts
+ * (one round trip, not two). Its two parameters come first: the lock's namespace, then the account.
+ * OFFSET 0 keeps the planner from pulling the subquery up into the insert's own projection, so the
+ * lock is taken before the row's position (its identity default) is drawn.
+ */
+export const FEED_LOCK_FROM = '(SELECT pg_advisory_xact_lock(?::int, hashtext(?)) OFFSET 0) AS feed_order';
+export { FEED_LOCK };

@@ -15,6 +15,23 @@ export class PgIdempotencyRepo implements IdempotencyRepo {
     return row && { requestHash: row.request_hash, state: row.state, status: row.status, body: row.body, createdAt: row.created_at };
   }
 
+  /**
+   * Inserts the key in flight unless a row holds it (no read of the index gap first: an absent key's
+   * read would take a predicate lock on the page that concurrent sends' keys are inserted into, and
+   * SERIALIZABLE aborted one of each such pair). A row committed by a concurrent transaction after
+   * this one's snapshot makes the insert fail with a serialization failure: the write runs again and
+   * finds it. Only when a row is there is it read.
+   */
+  async claim(s: IdempotencyScope, requestHash: string, now: number): Promise<IdempotencyRecord | undefined> {
+    const inserted = await this.db
+      .prepare(
+        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, created_at) VALUES (?, ?, ?, ?, ?, ?, 'in_flight', ?)
+         ON CONFLICT (account_id, mode, method, path, key) DO NOTHING`,
+      )
+      .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, now);
+    return inserted.changes === 1 ? undefined : await this.get(s);
+  }
+
   async begin(s: IdempotencyScope, requestHash: string, now: number): Promise<void> {
     await this.db
       .prepare(

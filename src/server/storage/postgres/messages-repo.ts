@@ -47,19 +47,19 @@ const toRecord = (r: MessageRow): MessageRecord => ({
 
 export class PgMessagesRepo implements MessagesRepo {
   private readonly insertStmt;
-  private readonly touchConversationStmt;
   private readonly statusStmt;
   private readonly getStmt;
   private readonly byIdStmt;
   constructor(private readonly db: Sql) {
+    // The message and its conversation in one statement (issue 26: one round trip, not two). The
+    // conversation row only ever moves forward to a newer message.
     this.insertStmt = db.prepare(
-      `INSERT INTO messages (id, account_id, number_id, direction, from_number, to_number, counterparty, body, status, segments,
-         channel, media, reason, test, provider_message_id, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-    );
-    // The conversation row only ever moves forward to a newer message.
-    this.touchConversationStmt = db.prepare(
-      `INSERT INTO conversations (account_id, counterparty, last_message_id, last_at, last_seq) VALUES (?, ?, ?, ?, ?)
+      `WITH m AS (
+         INSERT INTO messages (id, account_id, number_id, direction, from_number, to_number, counterparty, body, status, segments,
+           channel, media, reason, test, provider_message_id, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq, account_id, counterparty, id, created_at)
+       INSERT INTO conversations (account_id, counterparty, last_message_id, last_at, last_seq)
+       SELECT account_id, counterparty, id, created_at, seq FROM m
        ON CONFLICT (account_id, counterparty) DO UPDATE SET
          last_message_id = excluded.last_message_id, last_at = excluded.last_at, last_seq = excluded.last_seq
        WHERE excluded.last_at > conversations.last_at
@@ -72,11 +72,10 @@ export class PgMessagesRepo implements MessagesRepo {
 
   /** Inserts the message and moves its conversation forward; call inside the sending transaction. */
   async insert(m: MessageRecord): Promise<void> {
-    const { seq } = (await this.insertStmt.get(
+    await this.insertStmt.run(
       m.id, m.accountId, m.numberId, m.direction, m.from, m.to, m.counterparty, m.body, m.status, m.segments, m.channel,
       m.media === null ? null : JSON.stringify(m.media), m.reason, m.test, m.providerMessageId, m.createdAt, m.updatedAt,
-    )) as { seq: number };
-    await this.touchConversationStmt.run(m.accountId, m.counterparty, m.id, m.createdAt, seq);
+    );
   }
 
   async setStatus(id: string, status: MessageStatus, reason: string | null, now: number): Promise<void> {

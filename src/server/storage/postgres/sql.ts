@@ -62,7 +62,31 @@ export function toPositional(text: string): Positional {
  * repository reads the same in both engines (only the dialect differs), but asynchronous.
  */
 export class Sql {
+  /** Reads served once per transaction (`once`); forgotten at a rollback to a savepoint. */
+  private readonly repeated = new Map<string, Promise<unknown>>();
+
   constructor(private readonly client: Queryable) {}
+
+  /**
+   * A read a transaction repeats (the account's webhook endpoints, read by the outbox for each event
+   * a send emits), run once per transaction: the snapshot does not move under it, so only this
+   * transaction's own writes could change the answer, and the repository that writes the rows calls
+   * `forget` (a rollback to a savepoint forgets everything: what it undid may have been read).
+   */
+  async once<T>(key: string, read: () => Promise<T>): Promise<T> {
+    let found = this.repeated.get(key) as Promise<T> | undefined;
+    if (found === undefined) {
+      found = read();
+      this.repeated.set(key, found);
+      found.catch(() => this.repeated.delete(key));
+    }
+    return await found;
+  }
+
+  /** Forgets the reads served once whose key starts with `prefix`. */
+  forget(prefix: string): void {
+    for (const key of this.repeated.keys()) if (key.startsWith(prefix)) this.repeated.delete(key);
+  }
 
   prepare(text: string): Statement {
     const { text: positional, names } = toPositional(text);
@@ -78,6 +102,7 @@ export class Sql {
   }
 
   async exec(text: string): Promise<void> {
+    if (text.startsWith('ROLLBACK')) this.repeated.clear();
     await this.client.query({ text, values: [] }).catch(translate);
   }
 

@@ -24,11 +24,31 @@ export interface PgStoreOptions {
   peers?: StorePeers & { close(): Promise<void> };
 }
 
-/** A client that notes a retryable failure even when the domain catches the error it caused. */
+/**
+ * What this store's transactions cost (issue 26): counted in the process, no server extension
+ * needed. Read by the benchmark (bench/messages.mjs, BENCH_STORE=postgres) to tell round trips per
+ * request and lost races apart; nothing in the service reads it.
+ */
+export interface PgStoreCounters {
+  /** `write` calls. */
+  writes: number;
+  /** Write transactions run: a write lost to a concurrent one (40001/40P01) runs again. */
+  attempts: number;
+  /** `read` calls. */
+  reads: number;
+  /** Messages to the server that waited for an answer: every statement, BEGIN and COMMIT included. */
+  roundTrips: number;
+}
+
+/** A client that counts its round trips and notes a retryable failure even when the domain catches the error it caused. */
 class Tracked implements Queryable {
   conflict = false;
-  constructor(private readonly client: pg.PoolClient) {}
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly counters: PgStoreCounters,
+  ) {}
   async query(config: { text: string; values: unknown[] }): Promise<pg.QueryResult> {
+    this.counters.roundTrips++;
     try {
       return await this.client.query(config);
     } catch (err) {
@@ -71,6 +91,7 @@ export class PgStore implements Store {
   readonly peers: (StorePeers & { close(): Promise<void> }) | undefined;
   /** Names this replica in its writes' notifications. */
   private readonly sender: string;
+  readonly counters: PgStoreCounters = { writes: 0, attempts: 0, reads: 0, roundTrips: 0 };
 
   constructor(
     readonly pool: pg.Pool,
@@ -85,6 +106,7 @@ export class PgStore implements Store {
     if (this.inTransaction()) {
       return Promise.reject(new Error('a write was asked for from inside an open transaction: use tx.savepoint (it would wait for its own commit)'));
     }
+    this.counters.writes++;
     return this.track(this.writeWithRetry(fn));
   }
 
@@ -92,6 +114,7 @@ export class PgStore implements Store {
     if (this.inTransaction()) {
       return Promise.reject(new Error('a read was asked for from inside an open transaction: read through the transaction (it would wait for its own commit)'));
     }
+    this.counters.reads++;
     return this.track(this.readOnce(fn));
   }
 
@@ -138,21 +161,22 @@ export class PgStore implements Store {
   }
 
   private async writeOnce<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    this.counters.attempts++;
     const client = await this.pool.connect();
-    const tracked = new Tracked(client);
+    const tracked = new Tracked(client, this.counters);
     const sql = new Sql(tracked);
     const hooks: Array<() => void> = [];
     let broken: Error | undefined;
     let value: T;
     try {
-      await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+      await tracked.query({ text: 'BEGIN ISOLATION LEVEL SERIALIZABLE', values: [] });
       try {
         value = await this.inSavepoint(sql, pgRepositories(sql, this.sender), fn, hooks, 0);
         // A conflict the function caught and went past still dooms the transaction: run it again.
         if (tracked.conflict) throw new ConflictSeen('a conflicting write was seen inside this transaction');
-        await client.query('COMMIT');
+        await tracked.query({ text: 'COMMIT', values: [] });
       } catch (err) {
-        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        await tracked.query({ text: 'ROLLBACK', values: [] }).catch((e: Error) => (broken = e));
         throw tracked.conflict && !isRetryable(err) ? new ConflictSeen('a conflicting write was seen inside this transaction') : err;
       }
     } finally {
@@ -165,19 +189,20 @@ export class PgStore implements Store {
 
   private async readOnce<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    const tracked = new Tracked(client, this.counters);
     let broken: Error | undefined;
     try {
       // A snapshot of committed data only; read-only, so it never conflicts with a write.
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await tracked.query({ text: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', values: [] });
       try {
         // Not marked as inside a transaction (as on SQLite, whose reads are no transaction): code
         // under a read may read or write again, each on a client of its own. Every such nesting
         // holds two clients of the pool at once, so routes read once where they can.
-        const value = await fn(pgRepositories(new Sql(client), this.sender));
-        await client.query('COMMIT');
+        const value = await fn(pgRepositories(new Sql(tracked), this.sender));
+        await tracked.query({ text: 'COMMIT', values: [] });
         return value;
       } catch (err) {
-        await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        await tracked.query({ text: 'ROLLBACK', values: [] }).catch((e: Error) => (broken = e));
         throw err;
       }
     } finally {

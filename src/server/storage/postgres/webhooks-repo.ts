@@ -2,6 +2,9 @@ import type { Sql } from './sql.js';
 import type { WebhookEndpointRecord, EndpointRoute, EndpointTarget, WebhookEndpointPatch, WebhookEndpointsRepo } from '../webhooks-repo.js';
 import { EndpointRow, toRecord, COLUMNS } from '../rows/webhooks.js';
 
+/** The key prefix of the account's routes read once per transaction. */
+const ROUTES = 'webhook-routes:';
+
 export class PgWebhookEndpointsRepo implements WebhookEndpointsRepo {
   private readonly enabledStmt;
   private readonly byIdStmt;
@@ -18,6 +21,7 @@ export class PgWebhookEndpointsRepo implements WebhookEndpointsRepo {
   }
 
   async insert(e: WebhookEndpointRecord): Promise<void> {
+    this.db.forget(ROUTES);
     await this.db
       .prepare(
         `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret, enabled, disabled_at, disabled_reason,
@@ -68,16 +72,20 @@ export class PgWebhookEndpointsRepo implements WebhookEndpointsRepo {
 
   /**
    * The account's enabled endpoints, as routes, oldest first (the outbox reads them in every event's
-   * transaction). Not cached in memory: another process sharing the database may change them.
+   * transaction). Not cached between transactions: another process sharing the database may change
+   * them; read once per transaction (a send's two events, issue 26), forgotten on a write here.
    */
   async enabledForAccount(accountId: string): Promise<EndpointRoute[]> {
-    return (await this.enabledStmt.all(accountId) as EndpointRow[]).map((r): EndpointRoute => {
-      const { id, accountId: owner, url, events, secret, createdAt } = toRecord(r);
-      return Object.freeze({ id, accountId: owner, url, events: Object.freeze(events) as string[], secret, createdAt });
-    });
+    return await this.db.once(`${ROUTES}${accountId}`, async () =>
+      (await this.enabledStmt.all(accountId) as EndpointRow[]).map((r): EndpointRoute => {
+        const { id, accountId: owner, url, events, secret, createdAt } = toRecord(r);
+        return Object.freeze({ id, accountId: owner, url, events: Object.freeze(events) as string[], secret, createdAt });
+      }),
+    );
   }
 
   async update(id: string, patch: WebhookEndpointPatch, now: number): Promise<void> {
+    this.db.forget(ROUTES);
     const sets: string[] = ['updated_at = ?'];
     const params: unknown[] = [now];
     for (const [key, value] of Object.entries(patch) as Array<[keyof WebhookEndpointPatch, unknown]>) {
@@ -90,11 +98,13 @@ export class PgWebhookEndpointsRepo implements WebhookEndpointsRepo {
 
   /** Streak bookkeeping that must not bump updatedAt (it is not a change the user made). */
   async recordOutcome(id: string, succeeded: boolean, at: number): Promise<void> {
+    this.db.forget(ROUTES);
     if (succeeded) await this.successStmt.run(at, id);
     else await this.failureStmt.run(at, id);
   }
 
   async delete(id: string): Promise<void> {
+    this.db.forget(ROUTES);
     await this.db.prepare('DELETE FROM webhook_endpoints WHERE id = ?').run(id);
   }
 }

@@ -15,6 +15,11 @@ export class SqliteIdempotencyRepo implements IdempotencyRepo {
     return row && { requestHash: row.request_hash, state: row.state, status: row.status, body: row.body, createdAt: row.created_at };
   }
 
+  /** One writer at a time: reading the key is holding it (the interface says why other engines differ). */
+  async claim(s: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
+    return await this.get(s);
+  }
+
   async begin(s: IdempotencyScope, requestHash: string, now: number): Promise<void> {
     this.db
       .prepare(
