@@ -12,6 +12,9 @@
 //   api + worker (PostgreSQL) when BENCH_PG_URL names an empty database per run (…/db1,…/db2 are
 //                            not made here): BENCH_PG_URL=postgres://user@127.0.0.1:5432/bench
 //   all (PostgreSQL)         when BENCH_PG_URL_ALL names another empty database
+// Also reported: events received twice (none here asks for a retry, so any is a double delivery).
+// BENCH_SPLIT_ONLY=1 runs the split configurations only; BENCH_SVC_BIN=<dir>/bin/svc.js runs another
+// build (a checkout of an earlier commit, built), so two versions compare in one sitting.
 // Bounded: every child is killed at the end or on a hard deadline (DEADLINE_S, default 300).
 import http from 'node:http';
 import { spawn } from 'node:child_process';
@@ -24,7 +27,7 @@ import { createInterface } from 'node:readline';
 const DURATION = Number(process.env.DURATION ?? 20);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const DEADLINE_MS = Number(process.env.DEADLINE_S ?? 300) * 1000;
-const BIN = fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+const BIN = process.env.BENCH_SVC_BIN ?? fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const { default: autocannon } = await import('autocannon');
 
 const children = new Set();
@@ -81,7 +84,7 @@ async function run(label, { split, store }) {
     req.on('end', () => {
       const at = Date.now();
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      receipts.push({ at, lag: at - Date.parse(body.createdAt) });
+      receipts.push({ at, lag: at - Date.parse(body.createdAt), id: body.id });
       res.writeHead(204).end();
     });
   });
@@ -135,6 +138,8 @@ async function run(label, { split, store }) {
     const loadEnd = Date.now();
     const loadAfter = loadavg()[0];
     const duringLoad = receipts.filter((r) => r.at <= loadEnd);
+    // An event received twice (no receiver here asks for a retry: every answer is 204).
+    const doubled = receipts.length - new Set(receipts.map((r) => r.id)).size;
     // Accepted during the load: the message.status events the feed holds after the start's cursor,
     // created up to the load's end (read once the load is over: the API answers reads again).
     let accepted = 0;
@@ -153,11 +158,12 @@ async function run(label, { split, store }) {
       share: accepted ? Number((duringLoad.length / accepted).toFixed(2)) : null,
       lagP50ms: pct(duringLoad.map((r) => r.lag), 50),
       lagP99ms: pct(duringLoad.map((r) => r.lag), 99),
+      doubled,
       loadavg: { before: loadBefore, after: loadAfter },
     };
     console.log(
       `  ${label.padEnd(28)} ${result.sendsPerSec} sends/s; ${accepted} message.status accepted during the load, ${duringLoad.length} delivered during it (${result.share}); ` +
-        `lag p50 ${result.lagP50ms} ms, p99 ${result.lagP99ms} ms; load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
+        `lag p50 ${result.lagP50ms} ms, p99 ${result.lagP99ms} ms; ${doubled} doubled; load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
     );
     return result;
   } finally {
@@ -170,7 +176,7 @@ async function run(label, { split, store }) {
 console.log(`bench/roles: ${CONNECTIONS} connections × ${DURATION} s of test sends, one endpoint on message.status, system clock; ${loadavg()[0].toFixed(2)} load average at the start`);
 const results = [];
 try {
-  results.push(await run('all (SQLite)', { split: false }));
+  if (!process.env.BENCH_SPLIT_ONLY) results.push(await run('all (SQLite)', { split: false }));
   results.push(await run('api + worker (SQLite)', { split: true }));
   // One process on PostgreSQL too, on another empty database: what the split changes there.
   if (process.env.BENCH_PG_URL_ALL) results.push(await run('all (PostgreSQL)', { split: false, store: process.env.BENCH_PG_URL_ALL }));

@@ -140,3 +140,40 @@ describe('Scheduler.advance saves the clock as it goes (issue 23)', () => {
     ]);
   });
 });
+
+// issue 26: a job that calls the outside world is claimed with a lease; one that runs longer than the
+// lease renews it while it runs, so another process draining meanwhile does not run it too.
+describe('Scheduler: a job that calls out and runs longer than its lease (issue 26)', () => {
+  it('keeps its claim while it runs: another process draining after the first lease has run out does not run it; it runs once', async () => {
+    const LEASE_MS = 1500;
+    const db = openDatabase(':memory:');
+    const clock = new ManualClock(Date.parse('2026-01-01T00:00:00Z'));
+    const errors: string[] = [];
+    // Two processes on one database: each its own scheduler and claim owner.
+    const uow = unitOfWork(db, clock, () => first);
+    const first: Scheduler = new Scheduler(() => uow, clock, { error: (_o, msg) => errors.push(msg) }, { claims: { owner: 'first', leaseMs: LEASE_MS } });
+    const second: Scheduler = new Scheduler(() => uow, clock, { error: (_o, msg) => errors.push(msg) }, { claims: { owner: 'second', leaseMs: LEASE_MS } });
+    const runs: string[] = [];
+    let finish!: () => void;
+    const held = new Promise<void>((r) => (finish = r));
+    first.registerOutside('slow', async () => {
+      runs.push('first');
+      await held;
+    });
+    second.registerOutside('slow', async () => void runs.push('second'));
+    await uow.write(async (tx) => void (await tx.scheduler.schedule('slow', clock.nowMs(), {})));
+    const startedAt = Date.now();
+    const draining = first.drainDue();
+    await until(() => runs.length === 1);
+    // Past twice the lease (a claim not renewed has run out by then), the other process drains.
+    while (Date.now() - startedAt < 2 * LEASE_MS) await new Promise((r) => setTimeout(r, LEASE_MS / 10));
+    await second.drainDue();
+    expect(runs).toEqual(['first']);
+    finish();
+    await draining;
+    await second.drainDue();
+    expect(runs).toEqual(['first']);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM jobs').get()).toEqual({ n: 0 });
+    expect(errors).toEqual([]);
+  });
+});

@@ -307,11 +307,25 @@ export class Scheduler {
   /** Runs a job that calls the outside world, then removes it (or retries it later); the items it started. */
   private async runOutside(job: JobRecord): Promise<number> {
     const registered = this.handlers.get(job.kind)!;
+    // issue 26: its claim is renewed while it runs, three times a lease (a tick that waits for its
+    // attempts during an advance, a slow carrier may run longer than one lease): another process
+    // takes the job over only once this one has stalled for two thirds of a lease, as a dead one would.
+    const renew = setInterval(() => {
+      void this.uow()
+        .write((tx) => tx.jobs.renewClaim(job.id, this.claims.owner, this.claims.leaseMs))
+        .then((held) => {
+          if (!held) this.log.error({ jobId: job.id, kind: job.kind }, 'the claim on a running job ran out before it could be renewed; another process may run it too');
+        })
+        .catch((err: unknown) => this.log.error({ err, jobId: job.id, kind: job.kind }, 'renewing the claim on a running job failed'));
+    }, Math.max(20, this.claims.leaseMs / 3));
+    renew.unref();
     try {
       const n = await registered.outside!(job.payload, job);
+      clearInterval(renew);
       await this.uow().write(async (tx) => await tx.jobs.delete(job.id));
       return typeof n === 'number' ? n : 1;
     } catch (err) {
+      clearInterval(renew);
       await this.uow().write((tx) => this.retryLater(tx, job, err));
       return 0;
     }

@@ -94,5 +94,34 @@ export function claimsContract(engine: EngineUnderTest): void {
       await store().write((tx) => tx.webhookDeliveries.releaseClaims('survivor'));
       expect(await store().write((tx) => tx.webhookDeliveries.claimAttempt(d.id, 'next', LONG, T0, false))).toBe(true);
     });
+
+    // issue 26: work that runs longer than its lease renews it, so another process cannot take it
+    // over while it runs. A short lease, renewed every tenth of it, past twice its length.
+    it('a claim renewed by its holder outlives its first lease; another cannot take it; unrenewed, it runs out and is taken over', async () => {
+      const SHORT = 1500;
+      await store().write((tx) => tx.jobs.insert('j-long', 'k', T0, null, T0));
+      const d = await deliveryFixture(store());
+      expect(await store().write((tx) => tx.jobs.claim('j-long', 'holder', SHORT))).toBe(true);
+      expect(await store().write((tx) => tx.webhookDeliveries.claimAttempt(d.id, 'holder', SHORT, T0, false))).toBe(true);
+      // Only the holder renews, and only a live claim.
+      expect(await store().write((tx) => tx.jobs.renewClaim('j-long', 'intruder', SHORT))).toBe(false);
+      expect(await store().write((tx) => tx.webhookDeliveries.renewClaims('intruder', [d.id], SHORT))).toEqual([]);
+      const claimedAt = Date.now();
+      while (Date.now() - claimedAt < 2 * SHORT) {
+        expect(await store().write((tx) => tx.jobs.renewClaim('j-long', 'holder', SHORT))).toBe(true);
+        expect(await store().write((tx) => tx.webhookDeliveries.renewClaims('holder', [d.id, 'dlv_unknown'], SHORT))).toEqual([d.id]);
+        await new Promise((r) => setTimeout(r, SHORT / 10));
+      }
+      // Past the first lease: still held.
+      expect(await store().write((tx) => tx.jobs.claim('j-long', 'other', LONG))).toBe(false);
+      expect(await store().read((tx) => tx.jobs.due(T0, 10))).toEqual([]);
+      expect(await store().write((tx) => tx.webhookDeliveries.claimAttempt(d.id, 'other', LONG, T0, false))).toBe(false);
+      expect(await store().read((tx) => tx.webhookDeliveries.leaseExpired(10))).toEqual([]);
+      // No longer renewed (its holder died): taken over once it runs out, and a late renewal fails.
+      await until(async () => await store().write((tx) => tx.jobs.claim('j-long', 'other', LONG)));
+      await until(async () => await store().write((tx) => tx.webhookDeliveries.claimAttempt(d.id, 'other', LONG, T0, false)));
+      expect(await store().write((tx) => tx.jobs.renewClaim('j-long', 'holder', SHORT))).toBe(false);
+      expect(await store().write((tx) => tx.webhookDeliveries.renewClaims('holder', [d.id], SHORT))).toEqual([]);
+    });
   });
 }

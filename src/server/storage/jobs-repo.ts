@@ -29,6 +29,11 @@ export interface JobsRepo {
    * releases the job when the lease runs out, and `due` offers it again.
    */
   claim(id: string, owner: string, leaseMs: number): Promise<boolean>;
+  /**
+   * Renews `owner`'s live claim on job `id` for `leaseMs` more (its work is still running: issue 26);
+   * false when the claim is not `owner`'s or its lease ran out (another may have taken the job over).
+   */
+  renewClaim(id: string, owner: string, leaseMs: number): Promise<boolean>;
   earliestRunAt(): Promise<number | undefined>;
   delete(id: string): Promise<void>;
   /** Releases the claims `owner` holds (a process stopping), or every claim (no owner: a process that owns the database starting). */

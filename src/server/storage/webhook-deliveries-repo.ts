@@ -89,6 +89,12 @@ export interface WebhookDeliveriesRepo {
    * abandoning it) releases the claim; a claimant that dies releases it when the lease runs out.
    */
   claimAttempt(id: string, owner: string, leaseMs: number, now: number, anyTime: boolean): Promise<boolean>;
+  /**
+   * issue 26: renews `owner`'s live claims on `ids` for `leaseMs` more, in one write (attempts still
+   * queued or running); a claim whose lease ran out may have been taken over and is not renewed.
+   * Returns the ids renewed.
+   */
+  renewClaims(owner: string, ids: string[], leaseMs: number): Promise<string[]>;
   /** Releases the claims `owner` holds (a process stopping), or every claim (no owner: a process that owns the database starting). */
   releaseClaims(owner?: string): Promise<void>;
   /** Deliveries whose claim ran out with an attempt still scheduled (their claimant died or stalled). */

@@ -62,6 +62,10 @@ export class PgJobsRepo implements JobsRepo {
     else await this.db.prepare('UPDATE jobs SET claimed_by = NULL, lease_until = NULL WHERE lease_until IS NOT NULL AND claimed_by = ?').run(owner);
   }
 
+  async renewClaim(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    return (await this.db.prepare(`UPDATE jobs SET lease_until = ${DB_NOW_MS} + ? WHERE id = ? AND claimed_by = ? AND lease_until > ${DB_NOW_MS}`).run(leaseMs, id, owner)).changes === 1;
+  }
+
   async claim(id: string, owner: string, leaseMs: number): Promise<boolean> {
     const r = await this.db
       .prepare(`UPDATE jobs SET claimed_by = ?, lease_until = ${DB_NOW_MS} + ? WHERE id = ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS})`)

@@ -172,6 +172,14 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     return (await this.claimStmt.run(owner, leaseMs, id, anyTime, now)).changes === 1;
   }
 
+  async renewClaims(owner: string, ids: string[], leaseMs: number): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = (await this.db
+      .prepare(`UPDATE webhook_deliveries SET lease_until = ${DB_NOW_MS} + ? WHERE claimed_by = ? AND lease_until > ${DB_NOW_MS} AND id = ANY(?::text[]) RETURNING id`)
+      .all(leaseMs, owner, ids)) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
   async leaseExpired(limit: number): Promise<DueDelivery[]> {
     return (await this.leaseExpiredStmt.all(limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
   }

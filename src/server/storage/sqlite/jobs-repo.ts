@@ -26,6 +26,7 @@ export class SqliteJobsRepo implements JobsRepo {
   private readonly earliestStmt;
   private readonly lockStmt;
   private readonly claimStmt;
+  private readonly renewStmt;
   /** Leases are on wall-clock time (a process dies in real time, whatever the service clock says). */
   constructor(
     private readonly db: Db,
@@ -35,6 +36,7 @@ export class SqliteJobsRepo implements JobsRepo {
     this.dueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY run_at, seq LIMIT ?');
     this.lockStmt = db.prepare('SELECT 1 FROM jobs WHERE id = ?');
     this.claimStmt = db.prepare('UPDATE jobs SET claimed_by = ?, lease_until = ? WHERE id = ? AND (lease_until IS NULL OR lease_until <= ?)');
+    this.renewStmt = db.prepare('UPDATE jobs SET lease_until = ? WHERE id = ? AND claimed_by = ? AND lease_until > ?');
     this.earliestStmt = db.prepare('SELECT MIN(run_at) AS t FROM jobs');
   }
 
@@ -67,6 +69,11 @@ export class SqliteJobsRepo implements JobsRepo {
   async claim(id: string, owner: string, leaseMs: number): Promise<boolean> {
     const now = this.wall();
     return this.claimStmt.run(owner, now + leaseMs, id, now).changes === 1;
+  }
+
+  async renewClaim(id: string, owner: string, leaseMs: number): Promise<boolean> {
+    const now = this.wall();
+    return this.renewStmt.run(now + leaseMs, id, owner, now).changes === 1;
   }
 
   async earliestRunAt(): Promise<number | undefined> {

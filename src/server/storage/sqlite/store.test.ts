@@ -368,6 +368,34 @@ describe('a second process on the same file', () => {
     }
   });
 
+  it('a batch waiting for the write lock another process holds does not freeze this one: timers, reads and more writes go on, and it commits once the lock is free', async () => {
+    const { a, close } = await twoStores();
+    try {
+      // The other process holds the write lock until this one tells it to let go (here: a timer). With
+      // SQLite's busy handler the BEGIN slept inside the call, the timer could not fire, and after the
+      // whole busy timeout the batch failed with SQLITE_BUSY.
+      const other = new Database((a.db as unknown as { name: string }).name);
+      other.exec('BEGIN IMMEDIATE');
+      other.prepare("UPDATE accounts SET name = 'other' WHERE id = 'acc_1'").run();
+      const first = a.write(async (tx) => await tx.accounts.update('acc_1', { name: 'first' }, 2));
+      let ticks = 0;
+      await new Promise<void>((resolve) => {
+        const tick = () => (++ticks === 5 ? resolve() : setTimeout(tick, 5));
+        setTimeout(tick, 5);
+      });
+      // Meanwhile reads see what is committed, and another write joins the waiting batch.
+      expect((await a.read((r) => r.accounts.get('acc_1')))?.name).toBe('A');
+      const second = a.write(async (tx) => (await tx.accounts.get('acc_1'))!.name);
+      other.exec('COMMIT');
+      other.close();
+      await first;
+      expect(await second).toBe('first');
+      expect(ticks).toBe(5);
+    } finally {
+      await close();
+    }
+  });
+
   it('a batch that reads, waits, then writes commits though another process wants to write meanwhile (BEGIN IMMEDIATE: the other waits)', async () => {
     const { a, close } = await twoStores();
     try {

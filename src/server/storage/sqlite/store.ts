@@ -16,6 +16,17 @@ interface Pending {
 /** Writes run in one shared transaction at most; the rest wait for the next turn. */
 const MAX_BATCH = 512;
 
+/**
+ * issue 26: how long a batch waits between two tries for the write lock another process holds. SQLite's
+ * own busy handler (busy_timeout) sleeps INSIDE the call, the whole process frozen, 1, 2, 5, 10 … up to
+ * 100 ms per try: a worker beside a busy API process lost the lock to group commits, slept longer
+ * each time and, frozen meanwhile, neither read the responses to its attempts nor sent more (bench
+ * roles: BEGIN waits up to 330 ms, the worker's event loop delay p99 300-600 ms). Tried again on a
+ * timer instead, the process runs between tries, tries again within a millisecond or two of the lock
+ * being free, and the writes asked for meanwhile join the batch.
+ */
+const LOCK_RETRY_MS = 1;
+
 export interface SqliteStoreOptions {
   /**
    * Refuse calls to the outside world from inside a transaction, and a top-level write from inside
@@ -49,6 +60,8 @@ export class SqliteStore implements Store {
   private scheduled = false;
   /** Settles when the batch being written has committed or rolled back. */
   private open: Promise<void> | undefined;
+  /** Set while a batch waits for another process to release the write lock (reads go on meanwhile). */
+  private locking: Promise<void> | undefined;
   /**
    * With `guardOutsideCalls`: the transaction the current async context runs in. A flag that the
    * end of the write clears, because the context also flows into timers the write scheduled, which
@@ -64,6 +77,7 @@ export class SqliteStore implements Store {
   /** The checkpoint thread, once started (checkpointer.ts). */
   checkpointer: Checkpointer | undefined;
   private readonly control: { begin: Statement; commit: Statement; dataVersion: Statement; savepoints: Array<{ open: Statement; release: Statement }> };
+  private readonly lockBudgetMs: number;
   /** PRAGMA data_version when last read: it moves when another connection (another process) commits. */
   private dataVersion: number;
   /** How many times a commit by another connection was seen (otherWritersSeen). */
@@ -83,6 +97,9 @@ export class SqliteStore implements Store {
     // file), and no wait would help.
     this.control = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), dataVersion: db.prepare('PRAGMA data_version'), savepoints: [] };
     this.dataVersion = this.readDataVersion();
+    // The batch's BEGIN does not use the busy handler (see LOCK_RETRY_MS); every other statement keeps
+    // the connection's busy timeout, which also bounds how long a batch waits for the lock in all.
+    this.lockBudgetMs = db.pragma('busy_timeout', { simple: true }) as number;
   }
 
   private readDataVersion(): number {
@@ -180,20 +197,71 @@ export class SqliteStore implements Store {
     this.db.close();
   }
 
+  /**
+   * BEGIN IMMEDIATE without waiting: false when another connection holds the write lock. (The pragma
+   * is set through `pragma` each time, ~30 µs: SQLite applies it when the statement is compiled, so a
+   * prepared one run again does not reliably set it.)
+   */
+  private tryBegin(): boolean {
+    this.db.pragma('busy_timeout = 0');
+    try {
+      this.control.begin.run();
+      return true;
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') return false;
+      throw err;
+    } finally {
+      this.db.pragma(`busy_timeout = ${this.lockBudgetMs}`);
+    }
+  }
+
+  /**
+   * Takes the write lock, waiting for another process's write without freezing this one (see
+   * LOCK_RETRY_MS); false when it stayed taken for the whole busy timeout (the batch then fails with
+   * SQLITE_BUSY, as a BEGIN that waited that long did).
+   */
+  private async takeWriteLock(): Promise<boolean> {
+    if (this.tryBegin()) return true;
+    let settle!: () => void;
+    this.locking = new Promise<void>((r) => (settle = r));
+    try {
+      const giveUpAt = performance.now() + this.lockBudgetMs;
+      for (;;) {
+        await new Promise((r) => setTimeout(r, LOCK_RETRY_MS));
+        if (this.tryBegin()) return true;
+        if (performance.now() >= giveUpAt) return false;
+      }
+    } finally {
+      this.locking = undefined;
+      settle();
+    }
+  }
+
   private async flush(): Promise<void> {
     this.scheduled = false;
-    while (this.open) await this.open;
+    while (this.open || this.locking) await (this.open ?? this.locking);
+    if (this.queue.length === 0) return;
+    let locked: boolean | Error;
+    try {
+      locked = await this.takeWriteLock();
+    } catch (err) {
+      locked = err as Error;
+    }
+    // Writes asked for while the lock was awaited join this batch.
     const batch = this.queue.splice(0, MAX_BATCH);
-    if (batch.length === 0) return;
-    if (this.queue.length > 0) {
+    if (this.queue.length > 0 && !this.scheduled) {
       this.scheduled = true;
       setImmediate(() => void this.flush());
+    }
+    if (locked !== true) {
+      const err = locked === false ? Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }) : locked;
+      for (const item of batch) item.reject(err);
+      return;
     }
     let done!: () => void;
     this.open = new Promise<void>((r) => (done = r));
     const outcomes: Array<{ ok: true; value: unknown; hooks: Array<() => void> } | { ok: false; err: unknown }> = [];
     try {
-      this.control.begin.run();
       // Holding the write lock now, no other process commits until this batch has: checked once here.
       this.noticeOtherWriters();
       for (const item of batch) {

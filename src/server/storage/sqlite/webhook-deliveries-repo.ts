@@ -169,6 +169,15 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     return this.claimStmt.run(owner, wall + leaseMs, id, anyTime ? 1 : 0, now, wall).changes === 1;
   }
 
+  async renewClaims(owner: string, ids: string[], leaseMs: number): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const wall = this.wall();
+    const rows = this.db
+      .prepare('UPDATE webhook_deliveries SET lease_until = ? WHERE claimed_by = ? AND lease_until > ? AND id IN (SELECT value FROM json_each(?)) RETURNING id')
+      .all(wall + leaseMs, owner, wall, JSON.stringify(ids)) as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
   async leaseExpired(limit: number): Promise<DueDelivery[]> {
     return (this.leaseExpiredStmt.all(this.wall(), limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
   }
