@@ -202,6 +202,32 @@ describe('calls simulate on a manual clock', () => {
     expect((await svcRun(['calls', 'recording', done.id, '-O', join(tmp, 'none.wav')])).code).toBe(4);
   });
 
+  it('calls press sends the caller\'s keys to the IVR of a call under way; calls hangup ends it; bad keys exit 2 naming the argument, sending nothing', async () => {
+    const n = await voiceNumber({
+      destinations: [{ destinationType: 'pstn', destination: PSTN }],
+      voicemailEnabled: true,
+      ivr: { enabled: true, greeting: { text: 'Press 2 for voicemail' }, keys: [{ digit: '2', label: 'Voicemail', action: { type: 'voicemail' } }] },
+    });
+    const ringing = await json(['calls', 'simulate', '--to', n.phoneNumber, '--from', CALLER, '--no-wait']);
+    await svc.advanceJobs(0);
+    const bad = await svcRun(['calls', 'press', ringing.id, '2x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('<digits>');
+    expect((await apiTrace(ringing.id)).some((t: any) => t.step === 'ivr.key')).toBe(false);
+
+    const pressed = await json(['calls', 'press', ringing.id, '2']);
+    expect(pressed).toMatchObject({ id: ringing.id, endedAt: null });
+    await svc.advanceJobs(0);
+    expect((await apiTrace(ringing.id)).find((t: any) => t.step === 'ivr.key')?.detail).toBe('2 (Voicemail) → voicemail');
+
+    const hung = await json(['calls', 'hangup', ringing.id]);
+    expect(hung.id).toBe(ringing.id);
+    await svc.advanceJobs(0);
+    expect((await json(['calls', 'get', ringing.id])).endedAt).not.toBeNull();
+    // No longer under way: conflict, exit 5.
+    expect((await svcRun(['calls', 'hangup', ringing.id])).code).toBe(5);
+  });
+
   it('without --fast-forward it says the clock is manual and follows the call as the clock moves', async () => {
     const n = await voiceNumber({ destinationType: 'pstn', destination: PSTN });
     const io = createTestIO();

@@ -59,6 +59,28 @@ A call that was not recorded: exit 4 (not_found).`,
     run: async () => (await import('./transfer.run.js')).runTransferCall,
   }),
   defineVerb({
+    name: 'press',
+    summary: 'Sandbox: the caller presses keys on a call under way (what the console\'s dial pad does)',
+    args: [ID_ARG, { name: 'digits', help: 'the keys, in order: one or more of 0-9, * and #' }],
+    details: `The keys go where a simulated call's --digits go: the IVR reads them one per menu prompt, in
+order. The step they cause runs on the service clock (with a manual clock: at the next advance).
+Local service only. A call no longer under way, or past its menu: exit 5 (conflict).`,
+    examples: ['svc calls press call_HxC5aVo9f9KUCgco8UWG 2', 'svc calls press call_HxC5aVo9f9KUCgco8UWG "1#"'],
+    changes: true,
+    api: sandboxCallEndpoints.digits,
+    run: async () => (await import('./caller.run.js')).runPressKeys,
+  }),
+  defineVerb({
+    name: 'hangup',
+    summary: 'Sandbox: the caller hangs up a call under way',
+    args: [ID_ARG],
+    details: 'Local service only. A call no longer under way: exit 5 (conflict).',
+    examples: ['svc calls hangup call_HxC5aVo9f9KUCgco8UWG'],
+    changes: true,
+    api: sandboxCallEndpoints.hangup,
+    run: async () => (await import('./caller.run.js')).runHangUp,
+  }),
+  defineVerb({
     name: 'simulate',
     summary: 'Sandbox: place an inbound call and watch the call engine run it, step by step',
     flags: SIMULATE_FLAGS,
