@@ -5,13 +5,24 @@ import { spawn } from 'node:child_process';
 import { openSync, readFileSync, mkdirSync, closeSync, existsSync, rmSync, statSync } from 'node:fs';
 import { join, resolve as resolvePath } from 'node:path';
 import { request } from 'node:http';
-import type { CliContext } from './context.js';
 import { readBootstrap, type Bootstrap } from '../config/bootstrap.js';
 import { CliError } from './errors.js';
 
 import { PID_FILE, WORKER_PID_FILE, type ServiceRole } from '../api/values/local-service.js';
 export { PID_FILE, WORKER_PID_FILE };
 export const LOG_FILE = 'server.log';
+
+/**
+ * What starting the local service needs of the CLI's context. A shape of its own rather than
+ * CliContext: context.ts loads this module when a command first needs the local service, and a type
+ * import back would close an import circle (issue 28: none in src/cli).
+ */
+export interface LaunchContext {
+  readonly environment: { readonly binPath: string };
+  readonly env: Record<string, string | undefined>;
+  readonly dataDir: string;
+  readonly io: { readonly stderr: { write(text: string): unknown } };
+}
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 export interface PidInfo {
@@ -130,7 +141,7 @@ export interface SpawnOptions {
  * On a first start it returns the bootstrap keys for the caller to show: the child never prints
  * them, because its output is a log file.
  */
-export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promise<{ pid: number; baseUrl: string; bootstrap?: Bootstrap }> {
+export async function spawnDetached(ctx: LaunchContext, opts: SpawnOptions): Promise<{ pid: number; baseUrl: string; bootstrap?: Bootstrap }> {
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   const firstStart = !existsSync(join(opts.dataDir, 'bootstrap.json'));
   const logPath = join(opts.dataDir, LOG_FILE);
@@ -168,7 +179,7 @@ export async function spawnDetached(ctx: CliContext, opts: SpawnOptions): Promis
  * loads the lock module lazily). A worker listens nowhere, so no health probe.
  */
 export async function spawnDetachedWorker(
-  ctx: CliContext,
+  ctx: LaunchContext,
   opts: Omit<SpawnOptions, 'host' | 'port' | 'role' | 'rateLimit'>,
   runs: (info: WorkerInfo) => boolean,
 ): Promise<{ pid: number }> {
@@ -225,7 +236,7 @@ export async function portHeldMessage(host: string, port: number, dataDir: strin
  * contract §1: when the active profile is `local` and nothing answers, start the service detached,
  * say so on stderr in one line, and go on. Returns true when it started one.
  */
-export async function ensureLocalService(ctx: CliContext, baseUrl: string): Promise<boolean> {
+export async function ensureLocalService(ctx: LaunchContext, baseUrl: string): Promise<boolean> {
   const url = new URL(baseUrl);
   if (!LOOPBACK.has(url.hostname)) return false;
   const port = Number(url.port || 80);
