@@ -3,6 +3,8 @@ import type { Command as CommandType } from 'commander';
 type Command = CommandType;
 import { CliContext, CLI_VERSION, type CliEnvironment } from './context.js';
 import { GROUPS } from './groups.js';
+import { provideCliHost } from './host.js';
+import { loadRegistry } from './registry.js';
 import { CancelledError, CliError, DeclinedError, ExitStatus, UsageError } from './errors.js';
 import { EXIT, exitCodeForApiError } from './exit-codes.js';
 import { environmentHelp } from './environment.js';
@@ -244,3 +246,7 @@ export async function main(proc: NodeJS.Process, binPath: string): Promise<numbe
   };
   return runCli(argv, { io, env: proc.env, homedir: homedir(), platform: proc.platform, binPath, waitForInterrupt, onInterrupt });
 }
+
+// issue 28: the commands that work on the CLI itself (svc mcp, svc fixtures run) are lent it from
+// here, the root, instead of importing it (host.ts says why).
+provideCliHost({ runCli, buildProgram, registerGroups, commandWord, reportError, isGroup: (name) => name in GROUPS, loadRegistry });

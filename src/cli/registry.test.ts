@@ -82,6 +82,8 @@ describe('one flag, one meaning', () => {
 export function importsOf(source: string): string[] {
   const out: string[] = [];
   for (const m of source.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) out.push(m[1]!);
+  // A module loaded when a verb runs is imported too (the issue counts a definition loading its run module).
+  for (const m of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1]!);
   return out;
 }
 
@@ -130,10 +132,10 @@ describe('import circles in src/cli', () => {
   }
   const inPending = (file: string): boolean => PENDING.includes(relative(join(cliDir, 'commands'), file).split('/')[0]!);
 
-  it('the walk finds a circle, type-only imports included', () => {
+  it('the walk finds a circle, type-only and lazy (import()) imports included', () => {
     const g = new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]]);
     expect(circles(g)).toEqual([['a', 'b']]);
-    expect(importsOf("import type { X } from './x.js';\nexport { y } from './y.js';\nconst z = () => import('./z.js');")).toEqual(['./x.js', './y.js']);
+    expect(importsOf("import type { X } from './x.js';\nexport { y } from './y.js';\nconst z = () => import('./z.js');")).toEqual(['./x.js', './y.js', './z.js']);
   });
 
   it('none outside the groups still pending (each of those goes when its group is converted)', () => {

@@ -1,15 +1,10 @@
 import { GROUPS } from './groups.js';
-import type { AnyVerb } from './verb.js';
+import type { RegisteredVerb } from './host.js';
+
+export type { RegisteredVerb };
 
 // issue 28: every verb on the registry, by group. Loading it imports every group's definitions (not
 // what they run): for `svc mcp`, the docs and the tests, never on a single command's path.
-
-export interface RegisteredVerb {
-  group: string;
-  /** The words after the group (`devices register`); empty for a group that is one command (`svc api`). */
-  path: string[];
-  verb: AnyVerb;
-}
 
 /** Every registered verb, in the groups' order; `pending` lists the groups not converted yet. */
 export async function loadRegistry(): Promise<{ verbs: RegisteredVerb[]; pending: string[] }> {

@@ -1,5 +1,5 @@
 import { CliContext, type GlobalFlags } from '../../context.js';
-import { reportError } from '../../main.js';
+import { cliHost } from '../../host.js';
 import { createTestIO } from '../../../output/io.js';
 import type { RunFunction } from '../../verb.js';
 import { optionsOfCall, type ToolSpec } from './tools.js';
@@ -32,7 +32,7 @@ export async function callTool(parent: CliContext, spec: ToolSpec, args: Record<
     const run = (await spec.entry.verb.run()) as RunFunction<Record<string, unknown>>;
     await run(ctx, optionsOfCall(spec, args));
   } catch (err) {
-    exitCode = reportError(err, ctx);
+    exitCode = cliHost().reportError(err, ctx);
   } finally {
     await ctx.close();
   }

@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 import type { CliContext } from '../../context.js';
 import { CLI_VERSION } from '../../version.js';
-import { loadRegistry } from '../../registry.js';
+import { cliHost } from '../../host.js';
 import { toolSpecs, type ToolField } from './tools.js';
 import { callTool } from './call.js';
 
@@ -26,7 +26,7 @@ function fieldSchema(f: ToolField): z.ZodType {
 }
 
 export async function runMcp(ctx: CliContext, opts: McpOptions): Promise<void> {
-  const { verbs } = await loadRegistry();
+  const { verbs } = await cliHost().loadRegistry();
   const specs = toolSpecs(verbs, { readOnly: Boolean(opts.readOnly) });
   const server = new McpServer({ name: 'svc', version: CLI_VERSION });
   for (const spec of specs) {

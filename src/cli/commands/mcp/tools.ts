@@ -1,4 +1,4 @@
-import type { RegisteredVerb } from '../../registry.js';
+import type { RegisteredVerb } from '../../host.js';
 import { optionKey, takesValue, type AnyVerb } from '../../verb.js';
 
 // The tools `svc mcp` serves, read from the registry: pure data, so a test can look at them without
