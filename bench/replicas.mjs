@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // bench/replicas (issue 26, Measures): three replicas on one PostgreSQL database deliver every
 // webhook event once to each of two receivers, and still lose nothing when one is `kill -9`ed.
-// A throwaway PostgreSQL server (bench/lib/throwaway-postgres.mjs), then two runs, each on an empty
+// A throwaway PostgreSQL server (bench/lib/postgres-server.mjs, fsync off: it counts deliveries), then two runs, each on an empty
 // database: three `svc server start --store …` processes of the BUILT CLI (npm run build first),
 // system clock, each its own data directory and port; two loopback receivers, each with an endpoint
 // on message.status, answering 204 to everything (so no retry is ever asked for); test sends spread
@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { startThrowawayPostgres } from './lib/throwaway-postgres.mjs';
+import { startBenchPostgres } from './lib/postgres-server.mjs';
 
 const EVENTS = Number(process.env.EVENTS ?? 20_000);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 8);
@@ -98,8 +98,8 @@ function receiver() {
 }
 
 async function run(label, { killOne }) {
-  const db = await pgServer.createDatabase();
-  const store = pgServer.url(db);
+  const store = await pgServer.createDatabase('replicas');
+  const db = new URL(store).pathname.slice(1);
   const dirs = [0, 1, 2].map(() => mkdtempSync(join(tmpdir(), 'svc-bench-replica-')));
   const rxs = [receiver(), receiver()];
   for (const rx of rxs) await rx.listen();
@@ -216,7 +216,7 @@ async function run(label, { killOne }) {
 console.log(`bench/replicas: three replicas on one PostgreSQL database, two receivers on message.status, ${EVENTS} events, ${CONNECTIONS} connections per replica; ${loadavg()[0].toFixed(2)} load average at the start`);
 const results = [];
 try {
-  pgServer = await startThrowawayPostgres();
+  pgServer = await startBenchPostgres({ durable: false });
   results.push(await run('three replicas', { killOne: false }));
   results.push(await run('one replica killed mid-run', { killOne: true }));
 } finally {

@@ -43,8 +43,13 @@ const freePort = () =>
     });
   });
 
-/** Starts the server; resolves once it accepts connections. `stop()` ends it and removes its files. */
-export async function startBenchPostgres() {
+/**
+ * Starts the server; resolves once it accepts connections. `stop()` ends it and removes its files,
+ * `kill()` at once (a bench's hard deadline). `durable: false` turns fsync and synchronous commits off,
+ * for a bench that counts deliveries rather than times commits (bench/replicas); the settings line
+ * says which was used.
+ */
+export async function startBenchPostgres({ durable = true } = {}) {
   const { default: pg } = await import('pg');
   const bin = binDir();
   const user = serverUser();
@@ -57,7 +62,7 @@ export async function startBenchPostgres() {
     throw new Error(`initdb failed (${init.status}): ${init.stderr || init.stdout}`);
   }
   const port = await freePort();
-  const child = spawn(join(bin, 'postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', 'max_connections=200'], {
+  const child = spawn(join(bin, 'postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', 'max_connections=300', ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off'])], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
     ...user,
@@ -108,6 +113,10 @@ export async function startBenchPostgres() {
       const name = `${prefix}_${++databases}`;
       await admin(`CREATE DATABASE ${name} TEMPLATE template0`);
       return url(name);
+    },
+    kill() {
+      process.removeListener('exit', killOnExit);
+      killOnExit();
     },
     async stop() {
       process.removeListener('exit', killOnExit);
