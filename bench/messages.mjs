@@ -24,7 +24,8 @@
 // a 1 s warm-up).
 // It ends by checking every service: no error and no non-2xx, each 201's id stored exactly once,
 // nothing stored beyond what was sent, every test send delivered, the ledger summing to the wallet.
-// BENCH_PROFILE=1 then runs one more send phase against a fresh service under `node --cpu-prof`
+// BENCH_PROFILE=1 then runs one more send phase against a fresh service under `node --cpu-prof` (on
+// PostgreSQL, a fresh database on the same server)
 // (and one against the baseline's) and prints its top self-time frames within that phase
 // (bench/lib/cpuprofile-top.mjs); the profiled phase is not in the table.
 // Bounded by a hard deadline; children and temp dirs removed.
@@ -295,10 +296,10 @@ if (isServeChild() && process.env.BENCH_SERVE_STORE) {
   };
 
   /** One send phase against a fresh service under --cpu-prof; its top self-time frames within the phase. */
-  const profileSends = async (label, root) => {
+  const profileSends = async (label, root, env) => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-bench-prof-'));
     try {
-      const service = await startService('svc-bench-prof-', { root, flags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+      const service = await startService('svc-bench-prof-', { root, flags: ['--cpu-prof', `--cpu-prof-dir=${dir}`], env });
       if (WARMUP_S > 0) await phase(service, 'test', WARMUP_S);
       const from = await service.child.ask('now');
       const measured = await phase(service, 'test', DURATION_S);
@@ -396,11 +397,12 @@ if (isServeChild() && process.env.BENCH_SERVE_STORE) {
       problems.push(...(await checkService({ own: 'this build', base: 'baseline', pair: 'two replicas' }[build], targets[build], byKey)));
       for (const child of targets[build].children ?? [targets[build].child]) await child.stop();
     }
-    await pgServer?.stop();
     if (PROFILE) {
-      await profileSends('send', undefined);
+      // On PostgreSQL, the send on a database of its own on the same server.
+      await profileSends('send', undefined, pgServer ? { BENCH_SERVE_STORE: await pgServer.createDatabase('profile') } : undefined);
       if (BASELINE) await profileSends('base send', BASELINE);
     }
+    await pgServer?.stop();
     disarm();
     if (problems.length) {
       console.error(`bench/messages: ${problems.join('; ')}`);

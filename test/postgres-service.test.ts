@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_FILE } from '../src/api/values/local-service.js';
 import { UnsupportedSchemaError } from '../src/server/storage/storage-errors.js';
 import { PG_MIGRATIONS, PG_SCHEMA_VERSION } from '../src/server/storage/postgres/migrations.js';
+import { migratePg, openPgPool } from '../src/server/storage/postgres/database.js';
+import { PgStore } from '../src/server/storage/postgres/store.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { buy, liveNumber } from './messages-fixtures.js';
@@ -130,6 +132,25 @@ describe('the service on PostgreSQL', () => {
       expect(await query(url, 'SELECT name FROM media')).toEqual(before);
     } finally {
       await b.stop();
+    }
+  });
+
+  it('a database of version 4 keeps its events feed in order when migrated to number events after commit (version 5)', async () => {
+    const older = server.url(await server.createDatabase());
+    const setup = PG_MIGRATIONS.filter((m) => m.version <= 4)
+      .map((m) => `${m.sql}; INSERT INTO schema_migrations VALUES (${m.version}, 'then', 'then');`)
+      .join('\n');
+    await query(older, `CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL); ${setup}`);
+    await query(older, "INSERT INTO events (id, account_id, type, created_at, body) VALUES ('evt_a', 'acc_1', 'message.sent', 1, '{}'), ('evt_b', 'acc_1', 'message.sent', 2, '{}')");
+    const pool = openPgPool(older, { max: 2 });
+    const store = new PgStore(pool);
+    try {
+      await migratePg(pool);
+      await store.write(async (tx) => void (await tx.eventsRepo.insert({ id: 'evt_c', accountId: 'acc_1', type: 'message.sent', createdAt: 3, body: {} })));
+      const rows = await store.read(async (tx) => (await tx.eventsRepo.feedPage('acc_1', { order: 'asc', limit: 10, exact: [], prefixes: [] })).rows);
+      expect(rows.map((r) => [r.id, r.seq])).toEqual([['evt_a', 1], ['evt_b', 2], ['evt_c', 3]]);
+    } finally {
+      await store.close();
     }
   });
 

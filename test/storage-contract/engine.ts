@@ -45,16 +45,17 @@ async function startServerWithDatabase(): Promise<{ server: PostgresServer; data
   const pool = openPgPool(started.url(database), { max: 1 });
   try {
     await migratePg(pool);
-    const { rows } = await pool.query<{ name: string; identity: boolean }>(
-      `SELECT quote_ident(t.table_name) AS name,
-              EXISTS (SELECT 1 FROM information_schema.columns c WHERE c.table_schema = t.table_schema AND c.table_name = t.table_name AND c.is_identity = 'YES') AS identity
-         FROM information_schema.tables t WHERE t.table_schema = current_schema() AND t.table_name <> 'schema_migrations'`,
+    const { rows } = await pool.query<{ name: string }>(
+      `SELECT quote_ident(t.table_name) AS name FROM information_schema.tables t
+        WHERE t.table_schema = current_schema() AND t.table_type = 'BASE TABLE' AND t.table_name <> 'schema_migrations'`,
     );
+    // Every sequence: the identity columns' and the events feed's positions (events_pos).
+    const sequences = await pool.query<{ name: string }>('SELECT quote_ident(sequencename) AS name FROM pg_sequences WHERE schemaname = current_schema()');
     // Foreign keys are not checked while emptying (session_replication_role = replica): any order will do.
     emptyEveryTable = [
       'SET session_replication_role = replica',
       ...rows.map((r) => `DELETE FROM ${r.name}`),
-      ...rows.filter((r) => r.identity).map((r) => `ALTER TABLE ${r.name} ALTER COLUMN seq RESTART`),
+      ...sequences.rows.map((r) => `ALTER SEQUENCE ${r.name} RESTART`),
       'SET session_replication_role = DEFAULT',
     ].join(';\n');
   } finally {

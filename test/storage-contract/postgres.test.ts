@@ -4,6 +4,8 @@ import { postgresEngine, stopPostgresEngine } from './engine.js';
 import { T0, endpoint, seedAccount, uid, useStore } from './fixtures.js';
 import { MAX_WRITE_ATTEMPTS, type PgStore } from '../../src/server/storage/postgres/store.js';
 import { ContentionError } from '../../src/server/storage/storage-errors.js';
+import { sequenceStragglers } from '../../src/server/storage/postgres/feed-order.js';
+import { Sql } from '../../src/server/storage/postgres/sql.js';
 
 // Issue 26: the storage contract on the PostgreSQL engine, against a throwaway server
 // (test/helpers/postgres.ts) that this file starts on first use and stops at its end.
@@ -24,35 +26,91 @@ async function until(cond: () => Promise<boolean>): Promise<void> {
 describe('postgres engine: concurrent writers', () => {
   const store = useStore(postgresEngine);
 
-  it("an account's feed positions become visible in order: a later event waits for an earlier uncommitted one", async () => {
+  const feed = (accountId: string, afterSeq?: number) =>
+    store().read(async (tx) => (await tx.eventsRepo.feedPage(accountId, { afterSeq, order: 'asc', limit: 1000, exact: [], prefixes: [] })).rows);
+
+  it("an account's writes do not wait for each other's commit; an event joins the feed after the events already in it", async () => {
     const a = await seedAccount(store());
     const ev = () => ({ id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: { n: 1 } });
     let inserted!: () => void;
     const firstInserted = new Promise<void>((r) => (inserted = r));
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    // The first write takes position 1 and stays open.
+    const early = ev();
+    const late = ev();
+    // The first write inserts and stays open.
     const first = store().write(async (tx) => {
-      const seq = await tx.eventsRepo.insert(ev());
+      await tx.eventsRepo.insert(early);
       inserted();
       await gate;
-      return seq;
     });
     await firstInserted;
-    let secondDone = false;
-    const second = store().write(async (tx) => await tx.eventsRepo.insert(ev()));
-    void second.then(() => (secondDone = true));
-    // Either the second write committed (out of order: the bug), or it waits on the first's lock.
-    const pool = (store() as PgStore).pool;
-    const waiting = async () =>
-      (await pool.query<{ n: number }>("SELECT COUNT(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'")).rows[0]!.n > 0;
-    await until(async () => secondDone || (await waiting()));
-    const visible = await store().read(async (tx) => (await tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] })).rows.map((r) => r.seq));
+    // The second commits meanwhile (it used to wait on the first's lock until the first committed),
+    // and its event is in the feed at once.
+    await store().write(async (tx) => void (await tx.eventsRepo.insert(late)));
+    const seen = await feed(a.id);
+    expect(seen.map((e) => e.id)).toEqual([late.id]);
     release();
-    expect([await first, await second]).toEqual([1, 2]);
-    // Nothing visible yet, never position 2 without position 1.
-    expect(visible).toEqual([]);
-    expect(await store().read(async (tx) => (await tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] })).rows.map((r) => r.seq))).toEqual([1, 2]);
+    await first;
+    // A follower that read up to the second's position still finds the first's: nothing skipped.
+    expect((await feed(a.id, seen[0]!.seq)).map((e) => e.id)).toEqual([early.id]);
+  });
+
+  it('a follower reading after its last position while many writers commit sees every event once', async () => {
+    const a = await seedAccount(store());
+    const writers = 6;
+    const each = 20;
+    const written = new Set<string>();
+    const writing = Promise.all(
+      Array.from({ length: writers }, async () => {
+        for (let i = 0; i < each; i++) {
+          await store().write(async (tx) => {
+            const e = { id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: { i } };
+            await tx.eventsRepo.insert(e);
+            // Writers overlap at random inside their transactions: their commits come in any order.
+            await new Promise((r) => setTimeout(r, Math.random() * 3));
+            written.add(e.id);
+          });
+        }
+      }),
+    );
+    const seen: string[] = [];
+    let cursor: number | undefined;
+    let done = false;
+    void writing.then(() => (done = true));
+    for (;;) {
+      // Whether every write had finished before this read began: then an empty read is the end.
+      const allWritten = done;
+      const rows = await feed(a.id, cursor);
+      for (const r of rows) seen.push(r.id);
+      if (rows.length > 0) cursor = rows[rows.length - 1]!.seq;
+      else if (allWritten) break;
+    }
+    await writing;
+    expect(seen.length).toBe(writers * each);
+    expect(new Set(seen)).toEqual(written);
+  });
+
+  it('events a process committed but never numbered (it died) join the feed at the next sweep, heard by every replica', async () => {
+    const a = await seedAccount(store());
+    const pool = (store() as PgStore).pool;
+    // What a process leaves when it dies between its COMMIT and the numbering: rows without a position.
+    await pool.query("INSERT INTO events (id, account_id, type, created_at, body) VALUES ('evt_orphan1', $1, 'message.sent', 1, '{}'), ('evt_orphan2', $1, 'message.sent', 2, '{}')", [a.id]);
+    expect(await feed(a.id)).toEqual([]);
+    const listener = await pool.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    await listener.query('LISTEN svc_events');
+    try {
+      expect(await sequenceStragglers(new Sql(pool))).toBe(2);
+      expect((await feed(a.id)).map((e) => e.id)).toEqual(['evt_orphan1', 'evt_orphan2']);
+      await until(async () => heard.length === 2);
+      // No sender: the sweeping process hears them too.
+      expect(heard).toEqual([` ${a.id} message.sent evt_orphan1`, ` ${a.id} message.sent evt_orphan2`]);
+      expect(await sequenceStragglers(new Sql(pool))).toBe(0);
+    } finally {
+      listener.release();
+    }
   });
 });
 
@@ -86,15 +144,15 @@ describe('postgres engine: round trips', () => {
     return pg.counters.roundTrips - before;
   };
 
-  it("a send's two events are one insert (the feed lock and the notifications in it); the outbox's endpoint read is made once per transaction", async () => {
+  it("a send's two events are one insert, numbered in one call after the commit; the outbox's endpoint read is made once per transaction", async () => {
     const a = await seedAccount(store());
     const ev = (type: string) => ({ id: uid('evt'), accountId: a.id, type, createdAt: T0, body: { type } });
     const trips = await roundTrips(async (tx) => {
       await tx.eventsRepo.insertMany([ev('message.sent'), ev('message.delivered')]);
       for (let i = 0; i < 2; i++) expect(await tx.webhookEndpoints.enabledForAccount(a.id)).toEqual([]);
     });
-    // BEGIN, the insert, one endpoint read, COMMIT.
-    expect(trips).toBe(4);
+    // BEGIN, the insert, one endpoint read, COMMIT, the numbering (feed-order.ts).
+    expect(trips).toBe(5);
   });
 
   it('the endpoints read once per transaction follow its own writes and its savepoints rolled back', async () => {

@@ -10,6 +10,11 @@ export interface EventRecord {
 }
 
 export interface EventsRepo {
+  /**
+   * Appends an event to its account's feed; returns its feed position, or 0 where the engine gives
+   * positions after the transaction commits (PostgreSQL: storage/postgres/feed-order.ts). Only
+   * the feed's reads rely on positions; listeners re-read.
+   */
   insert(e: Omit<EventRecord, 'seq'>): Promise<number>;
   /**
    * Several events of one account, their positions in the order given (a test send's `sent` and

@@ -1,10 +1,10 @@
 import type { Sql } from './sql.js';
-import { EVENTS_CHANNEL, eventNotice } from './peers.js';
-import { FEED_LOCK, FEED_LOCK_FROM } from './feed-order.js';
 import type { EventRecord, EventsRepo } from '../events-repo.js';
 
 interface EventRow {
   seq: number;
+  /** The feed position (feed-order.ts): NULL until the event is numbered, just after its commit. */
+  pos: number | null;
   id: string;
   account_id: string;
   type: string;
@@ -12,8 +12,9 @@ interface EventRow {
   body: string;
 }
 
+/** An event as the domain sees it: `seq` is its feed position (0 in the instant before it has one). */
 export const toEventRecord = (r: EventRow): EventRecord => ({
-  seq: r.seq,
+  seq: Number(r.pos ?? 0),
   id: r.id,
   accountId: r.account_id,
   type: r.type,
@@ -22,40 +23,29 @@ export const toEventRecord = (r: EventRow): EventRecord => ({
 });
 
 /**
- * The insert of `n` events of one account: the account's feed lock (feed-order.ts) taken in the same
- * statement before any position is drawn, the rows given positions in the order of `ord`, and each
- * row's notification to the other replicas (issue 26: held reads and follow streams wake there; the
- * server delivers it at COMMIT, never for a write rolled back). One round trip for all of it.
- * Parameters: 7 per row (id, account, type, createdAt, body, notice, ord), then the lock's two.
+ * The insert of `n` events of one account, in the order given, without a feed position: the
+ * position, and the other replicas' notification, come after the transaction commits
+ * (feed-order.ts `sequenceFeed`, run by the store for every account noted in `feedsWritten`).
+ * One round trip. Parameters: 5 per row (id, account, type, createdAt, body).
  */
 function insertSql(n: number): string {
-  const rows = Array.from({ length: n }, () => '(?::text, ?::text, ?::text, ?::bigint, ?::text, ?::text, ?::int)').join(', ');
-  return `WITH v (id, account_id, type, created_at, body, notice, ord) AS (VALUES ${rows}),
-    ins AS (
-      INSERT INTO events (id, account_id, type, created_at, body)
-      SELECT v.id, v.account_id, v.type, v.created_at, v.body FROM ${FEED_LOCK_FROM}, v ORDER BY v.ord
-      RETURNING seq, id)
-    SELECT ins.seq, ins.id, pg_notify('${EVENTS_CHANNEL}', v.notice) FROM ins JOIN v USING (id)`;
+  const rows = Array.from({ length: n }, () => '(?::text, ?::text, ?::text, ?::bigint, ?::text)').join(', ');
+  return `INSERT INTO events (id, account_id, type, created_at, body) VALUES ${rows}`;
 }
 
 export class PgEventsRepo implements EventsRepo {
-  constructor(
-    private readonly db: Sql,
-    private readonly sender = '',
-  ) {}
+  constructor(private readonly db: Sql) {}
 
   async insert(e: Omit<EventRecord, 'seq'>): Promise<number> {
     return (await this.insertMany([e]))[0]!;
   }
 
+  /** Returns 0 for each event: its position is given after the commit (see insertSql). */
   async insertMany(events: ReadonlyArray<Omit<EventRecord, 'seq'>>): Promise<number[]> {
     if (events.length === 0) return [];
-    const accountId = events[0]!.accountId;
-    if (events.some((e) => e.accountId !== accountId)) throw new Error('insertMany takes the events of one account (one feed lock)');
-    const params = events.flatMap((e, i) => [e.id, e.accountId, e.type, e.createdAt, JSON.stringify(e.body), eventNotice(this.sender, e), i]);
-    const rows = (await this.db.prepare(insertSql(events.length)).all(...params, FEED_LOCK, accountId)) as Array<{ seq: number; id: string }>;
-    const seqOf = new Map(rows.map((r) => [r.id, r.seq]));
-    return events.map((e) => seqOf.get(e.id)!);
+    for (const e of events) this.db.feedsWritten.add(e.accountId);
+    await this.db.prepare(insertSql(events.length)).run(...events.flatMap((e) => [e.id, e.accountId, e.type, e.createdAt, JSON.stringify(e.body)]));
+    return events.map(() => 0);
   }
 
   /**
@@ -66,14 +56,14 @@ export class PgEventsRepo implements EventsRepo {
     accountId: string,
     r: { afterSeq?: number; beforeSeq?: number; order: 'asc' | 'desc'; limit: number; exact: string[]; prefixes: string[] },
   ): Promise<{ rows: EventRecord[]; hasMore: boolean }> {
-    const where = ['account_id = ?'];
+    const where = ['account_id = ?', 'pos IS NOT NULL'];
     const params: unknown[] = [accountId];
     if (r.afterSeq !== undefined) {
-      where.push('seq > ?');
+      where.push('pos > ?');
       params.push(r.afterSeq);
     }
     if (r.beforeSeq !== undefined) {
-      where.push('seq < ?');
+      where.push('pos < ?');
       params.push(r.beforeSeq);
     }
     const typeTerms: string[] = [];
@@ -87,14 +77,14 @@ export class PgEventsRepo implements EventsRepo {
       params.push(p.length, p);
     }
     if (typeTerms.length) where.push(`(${typeTerms.join(' OR ')})`);
-    const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY seq ${r.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
+    const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY pos ${r.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
     const rows = ((await this.db.prepare(sql).all(...params, r.limit + 1)) as EventRow[]).map(toEventRecord);
     const hasMore = rows.length > r.limit;
     return { rows: hasMore ? rows.slice(0, r.limit) : rows, hasMore };
   }
 
   async headSeq(accountId: string): Promise<number> {
-    const row = await this.db.prepare('SELECT MAX(seq) AS s FROM events WHERE account_id = ?').get(accountId) as { s: number | null };
+    const row = await this.db.prepare('SELECT MAX(pos) AS s FROM events WHERE account_id = ?').get(accountId) as { s: number | null };
     return row.s ?? 0;
   }
 

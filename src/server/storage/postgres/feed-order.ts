@@ -1,26 +1,53 @@
 import type { Sql } from './sql.js';
+import { EVENTS_CHANNEL } from './channels.js';
 
 /** The advisory-lock namespace of the per-account feeds (events, mail sandbox): any int4 of our own. */
 const FEED_LOCK = 0x73766302;
 
 /**
- * Readers page the events feed and the mail sandbox by `seq` ("after position N"), so a position
- * must never become visible after a higher one of the same account: a follower that has read N+1
- * would never look back for N. Identity values are handed out at insert, not at commit, so two
- * concurrent writes could commit their rows out of order. Taking this per-account lock before the
- * insert, held to the end of the transaction, makes one account's feed rows commit in the order of
- * their positions (writes for other accounts do not wait). Two writes that take two accounts' locks
- * in opposite orders deadlock; the server aborts one (40P01) and the store runs it again.
+ * Mail sandbox: readers page it by `seq` ("after position N"), so a position must never become
+ * visible after a higher one of the same account: a follower that has read N+1 would never look back
+ * for N. Identity values are handed out at insert, not at commit, so two concurrent writes could
+ * commit their rows out of order. Taking this per-account lock before the insert, held to the end of
+ * the transaction, makes one account's rows commit in the order of their positions. The mail sandbox
+ * is written rarely, so holding the lock through COMMIT costs nothing there; the events feed, written
+ * by every send, is sequenced after commit instead (`sequenceFeed`).
  */
 export async function lockAccountFeed(db: Sql, accountId: string): Promise<void> {
   await db.prepare('SELECT pg_advisory_xact_lock(?, hashtext(?))').get(FEED_LOCK, accountId);
 }
 
 /**
- * The same lock as a FROM item, for an INSERT … SELECT that takes it in the statement that inserts
- * (one round trip, not two). Its two parameters come first: the lock's namespace, then the account.
- * OFFSET 0 keeps the planner from pulling the subquery up into the insert's own projection, so the
- * lock is taken before the row's position (its identity default) is drawn.
+ * The events feed's positions, given after commit (issue 26: the send at half its floor).
+ *
+ * The same rule as the mail sandbox holds (no position may become visible after a higher one of the
+ * same account), but holding an account's lock from the event insert through COMMIT and its fsync
+ * made one account's sends commit one at a time (×0.10 of the floor). So an event is inserted with
+ * no position (`pos` NULL: not in the feed yet) and no lock, commits with its change, and is then
+ * given its position by `svc_sequence_feed` (the function migration 5 defines), its own short
+ * transaction: under the account's lock it numbers, in insertion order, every committed event of the account still without one, and notifies
+ * the other replicas (delivered at its COMMIT). The lock is taken before the numbering statement's
+ * snapshot (each statement of a VOLATILE PL/pgSQL function sees what committed before it began), so
+ * numbers drawn under the lock are visible before any number drawn after it: positions become
+ * visible in order. Sends that committed together wait on the lock together, and the first to get
+ * it numbers them all (one COMMIT, one fsync for the batch); the others find nothing to do.
+ *
+ * A process that dies between its COMMIT and the numbering leaves events without a position: every
+ * replica numbers such stragglers on its heartbeat (`sequenceStragglers`), so they join the feed
+ * within seconds. Their notification then names no sender, so the sweeping process hears it too.
+ *
+ * Call it outside any transaction (it is one): `sender` names this replica in the notifications.
  */
-export const FEED_LOCK_FROM = '(SELECT pg_advisory_xact_lock(?::int, hashtext(?)) OFFSET 0) AS feed_order';
-export { FEED_LOCK };
+export async function sequenceFeed(db: Sql, accountId: string, sender: string): Promise<number> {
+  const row = (await db.prepare('SELECT svc_sequence_feed(?, ?, ?) AS n').get(accountId, EVENTS_CHANNEL, sender)) as { n: number };
+  return row.n;
+}
+
+/** Every account's events left without a position by a process that died before numbering them. */
+export async function sequenceStragglers(db: Sql): Promise<number> {
+  const accounts = (await db.prepare('SELECT DISTINCT account_id FROM events WHERE pos IS NULL').all()) as Array<{ account_id: string }>;
+  let n = 0;
+  // No sender: the sweeping process's own listeners hear of them too (their writer is gone).
+  for (const { account_id } of accounts) n += await sequenceFeed(db, account_id, '');
+  return n;
+}

@@ -561,6 +561,41 @@ export const PG_MIGRATIONS: Migration[] = [
       CREATE INDEX media_account ON media(account_id);
     `,
   },
+  {
+    version: 5,
+    name: 'the events feed numbered after commit',
+    // issue 26: an event's feed position (`pos`) is given just after its transaction commits, not at
+    // insert under a lock held through COMMIT (feed-order.ts says why). `seq` stays the insertion
+    // order; the feed reads by `pos`. Events already stored keep their order: pos = seq.
+    sql: `
+      ALTER TABLE events ADD COLUMN pos bigint;
+      UPDATE events SET pos = seq;
+      CREATE SEQUENCE events_pos;
+      SELECT setval('events_pos', COALESCE((SELECT max(seq) FROM events), 0) + 1, false);
+      DROP INDEX events_account;
+      DROP INDEX events_account_type;
+      CREATE UNIQUE INDEX events_feed ON events(account_id, pos);
+      CREATE INDEX events_feed_type ON events(account_id, type, pos);
+      CREATE INDEX events_unnumbered ON events(account_id, seq) WHERE pos IS NULL;
+      -- The numbering (feed-order.ts): under the account's lock (namespace 0x73766303, the events
+      -- feed's own), every committed event of the account still without a position, in insertion
+      -- order; each one's notification to the other replicas goes out at this function's COMMIT.
+      CREATE FUNCTION svc_sequence_feed(acct text, channel text, sender text) RETURNS integer
+      LANGUAGE plpgsql VOLATILE AS $$
+      DECLARE
+        r record;
+        n integer := 0;
+      BEGIN
+        PERFORM pg_advisory_xact_lock(1937138435, hashtext(acct));
+        FOR r IN SELECT seq, id, type FROM events WHERE account_id = acct AND pos IS NULL ORDER BY seq LOOP
+          UPDATE events SET pos = nextval('events_pos') WHERE seq = r.seq;
+          PERFORM pg_notify(channel, sender || ' ' || acct || ' ' || r.type || ' ' || r.id);
+          n := n + 1;
+        END LOOP;
+        RETURN n;
+      END $$;
+    `,
+  },
 ];
 
 /** The newest schema version this engine knows. */

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { ChangeHint, EventHint, StorePeers } from '../store.js';
-import { DB_NOW_MS } from './sql.js';
+import { DB_NOW_MS, Sql } from './sql.js';
+import { sequenceStragglers } from './feed-order.js';
+import { CHANGES_CHANNEL, EVENTS_CHANNEL, STATE_CHANNEL } from './channels.js';
 
-/** The channels replicas notify each other on (issue 26); payloads start with the sender's id. */
-export const EVENTS_CHANNEL = 'svc_events';
-export const STATE_CHANNEL = 'svc_state';
-export const CHANGES_CHANNEL = 'svc_changes';
-
-/** The payload of an event's notification: sender, account, type, id (none holds a space). */
-export const eventNotice = (sender: string, e: { accountId: string; type: string; id: string }): string => `${sender} ${e.accountId} ${e.type} ${e.id}`;
 /** The payload of a service_state write's notification: sender, key. */
 export const stateNotice = (sender: string, key: string): string => `${sender} ${key}`;
 /** The payload of a change's notification: sender, account, kind, id, and a message's status when it has one. */
@@ -31,8 +26,9 @@ const RECONNECT_MAX_MS = 5000;
  * The replicas sharing a PostgreSQL database, as this one sees them (issue 26).
  *
  * - Notifications: a dedicated client (not the pool's: LISTEN belongs to a session) listens on
- *   EVENTS_CHANNEL and STATE_CHANNEL. Writers notify inside their transaction (the events and
- *   service_state repositories), so a notification arrives only after its commit, and never for a
+ *   EVENTS_CHANNEL and STATE_CHANNEL. Writers notify inside a transaction (the service_state
+ *   repository; an event's notice, `sender account type id`, by the numbering that gives it its feed
+ *   position: feed-order.ts), so a notification arrives only after its commit, and never for a
  *   write rolled back. Its own notifications are dropped by the sender id. A lost connection is
  *   opened again (growing pauses); once back, `onResync` listeners re-read what they hold, since
  *   notifications sent meanwhile are gone.
@@ -132,6 +128,8 @@ export class PgPeers implements StorePeers {
     await this.recount();
     // Rows of replicas long gone (each start is a new id) are dropped; the table stays a few rows.
     await this.pool.query(`DELETE FROM replicas WHERE seen_at < ${DB_NOW_MS} - 3600000`);
+    // Events a process committed but died before numbering join the feed (feed-order.ts).
+    await sequenceStragglers(new Sql(this.pool));
   }
 
   private async listen(): Promise<void> {

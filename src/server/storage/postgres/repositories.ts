@@ -44,7 +44,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     campaigns: new PgCampaignsRepo(db),
     devices: new PgDevicesRepo(db),
     emails: new PgEmailsRepo(db),
-    eventsRepo: new PgEventsRepo(db, sender),
+    eventsRepo: new PgEventsRepo(db),
     holds: new PgHoldsRepo(db),
     idempotency: new PgIdempotencyRepo(db),
     jobs: new PgJobsRepo(db),

@@ -1,5 +1,6 @@
 import type { Sql } from './sql.js';
-import { STATE_CHANNEL, stateNotice } from './peers.js';
+import { STATE_CHANNEL } from './channels.js';
+import { stateNotice } from './peers.js';
 import type { ServiceStateRepo } from '../service-state-repo.js';
 
 // issue 26: a write notifies the other replicas (they re-read the clock), delivered at COMMIT.

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { QueryResult } from 'pg';
 import { UniqueConstraintError } from '../storage-errors.js';
 import { isUniqueViolation } from './unique-violation.js';
@@ -11,7 +12,7 @@ export const DB_NOW_MS = '(extract(epoch from clock_timestamp()) * 1000)::bigint
 
 /** What a repository runs its SQL on: the pooled client of the transaction (or read) it belongs to. */
 export interface Queryable {
-  query(config: { text: string; values: unknown[] }): Promise<QueryResult>;
+  query(config: { text: string; values: unknown[]; name?: string }): Promise<QueryResult>;
 }
 
 /** A statement's text, written with positional `?` like the SQLite engine's, sent with `$1…$n`. */
@@ -26,6 +27,13 @@ export interface Statement {
 interface Positional {
   text: string;
   names: string[] | null;
+  /**
+   * The prepared statement's name, from its text: the driver parses and plans a named statement
+   * once per connection and afterwards sends only its parameters (issue 26: a send is ~10
+   * statements, and parsing and planning each again cost the database server as much CPU as running
+   * it). The texts are a bounded set (NUMBERED_LIMIT), so are the statements a connection keeps.
+   */
+  name: string;
 }
 
 /**
@@ -40,7 +48,7 @@ export function toPositional(text: string): Positional {
     let n = 0;
     const names: string[] = [];
     const named = /@[a-z_]\w*/i.test(text);
-    out = named
+    const numberedText: Omit<Positional, 'name'> = named
       ? {
           text: text.replace(/@([a-z_]\w*)/gi, (_, name: string) => {
             const at = names.indexOf(name);
@@ -51,6 +59,7 @@ export function toPositional(text: string): Positional {
           names,
         }
       : { text: text.replace(/\?/g, () => `$${++n}`), names: null };
+    out = { ...numberedText, name: `s${createHash('sha1').update(numberedText.text).digest('hex').slice(0, 20)}` };
     if (numbered.size >= NUMBERED_LIMIT) numbered.clear();
     numbered.set(text, out);
   }
@@ -64,6 +73,13 @@ export function toPositional(text: string): Positional {
 export class Sql {
   /** Reads served once per transaction (`once`); forgotten at a rollback to a savepoint. */
   private readonly repeated = new Map<string, Promise<unknown>>();
+
+  /**
+   * Accounts whose events feed this transaction appended to: the store numbers their new events
+   * once it has committed (feed-order.ts). A rollback to a savepoint leaves an account here: the
+   * numbering then finds nothing of it to number.
+   */
+  readonly feedsWritten = new Set<string>();
 
   constructor(private readonly client: Queryable) {}
 
@@ -89,10 +105,10 @@ export class Sql {
   }
 
   prepare(text: string): Statement {
-    const { text: positional, names } = toPositional(text);
+    const { text: positional, names, name } = toPositional(text);
     const run = (params: unknown[]) => {
       const values = names ? names.map((n) => (params[0] as Record<string, unknown>)[n]) : params;
-      return this.client.query({ text: positional, values: values.map((v) => (v === undefined ? null : v)) }).catch(translate);
+      return this.client.query({ name, text: positional, values: values.map((v) => (v === undefined ? null : v)) }).catch(translate);
     };
     return {
       get: async (...params) => (await run(params)).rows[0],

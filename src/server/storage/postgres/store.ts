@@ -6,6 +6,7 @@ import type { Repositories, Store, StorePeers, Transaction } from '../store.js';
 import { pgRepositories } from './repositories.js';
 import { Sql, type Queryable } from './sql.js';
 import { ContentionError } from '../storage-errors.js';
+import { sequenceFeed } from './feed-order.js';
 
 /**
  * SQLSTATEs that mean "this transaction lost a race, run it again": a serialization failure
@@ -47,7 +48,7 @@ class Tracked implements Queryable {
     private readonly client: pg.PoolClient,
     private readonly counters: PgStoreCounters,
   ) {}
-  async query(config: { text: string; values: unknown[] }): Promise<pg.QueryResult> {
+  async query(config: { text: string; values: unknown[]; name?: string }): Promise<pg.QueryResult> {
     this.counters.roundTrips++;
     try {
       return await this.client.query(config);
@@ -178,6 +179,12 @@ export class PgStore implements Store {
       } catch (err) {
         await tracked.query({ text: 'ROLLBACK', values: [] }).catch((e: Error) => (broken = e));
         throw tracked.conflict && !isRetryable(err) ? new ConflictSeen('a conflicting write was seen inside this transaction') : err;
+      }
+      // Committed: the events it appended get their feed positions before anyone hears of them
+      // (feed-order.ts), so a reader woken by this write finds them. A failure here must not fail
+      // the write (it committed; running it again would do it twice): the heartbeat numbers them.
+      for (const accountId of sql.feedsWritten) {
+        await sequenceFeed(sql, accountId, this.sender).catch((e: Error) => (broken = e));
       }
     } finally {
       // A client whose ROLLBACK failed is in an unknown state: the pool closes it rather than reuse it.
