@@ -1,49 +1,9 @@
 import type { Sql } from './sql.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
-import type { Media, MessageStatus } from '../../../api/schemas/messages.js';
-import type { Direction, MessageRecord, MessageFilters, ConversationRecord, MessagesRepo } from '../messages-repo.js';
-
-interface MessageRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  number_id: string | null;
-  direction: Direction;
-  from_number: string;
-  to_number: string;
-  counterparty: string;
-  body: string;
-  status: MessageStatus;
-  segments: number;
-  channel: 'sms' | 'mms';
-  media: string | null;
-  reason: string | null;
-  test: boolean;
-  provider_message_id: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-const toRecord = (r: MessageRow): MessageRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  numberId: r.number_id,
-  direction: r.direction,
-  from: r.from_number,
-  to: r.to_number,
-  counterparty: r.counterparty,
-  body: r.body,
-  status: r.status,
-  segments: r.segments,
-  channel: r.channel,
-  media: r.media === null ? null : (JSON.parse(r.media) as Media[]),
-  reason: r.reason,
-  test: r.test,
-  providerMessageId: r.provider_message_id,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
+import type { MessageStatus } from '../../../api/schemas/messages.js';
+import type { MessageRecord, MessageFilters, ConversationRecord, MessagesRepo } from '../messages-repo.js';
+import { toRecord, type MessageRow } from '../rows/messages.js';
 
 export class PgMessagesRepo implements MessagesRepo {
   private readonly insertStmt;

@@ -5,3 +5,6 @@ export type StoredFlag = number | boolean;
 
 /** The flag's value, from either engine. */
 export const flag = (v: StoredFlag): boolean => v === true || v === 1;
+
+/** How an engine binds a flag it writes: 0/1 for SQLite, the boolean itself for PostgreSQL. */
+export type BindFlag = (v: boolean) => StoredFlag;

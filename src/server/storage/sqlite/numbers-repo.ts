@@ -4,84 +4,8 @@ import { UniqueConstraintError } from '../storage-errors.js';
 import { isUniqueViolation } from './unique-violation.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
-import type { NumberStatus, NumberType, ProvisioningStatus, TfvStatus, EmergencyAddress } from '../../../api/schemas/numbers.js';
-import type { Capabilities } from '../../world/number-inventory.js';
-import type { KeyMode } from '../../../api/values/keys.js';
 import type { NumberRecord, NumberFilters, NumbersRepo } from '../numbers-repo.js';
-
-interface NumberRow {
-  seq: number;
-  id: string;
-  account_id: string;
-  phone_number: string;
-  type: NumberType;
-  cap_sms: number;
-  cap_mms: number;
-  cap_voice: number;
-  locality: string | null;
-  region: string | null;
-  label: string | null;
-  status: NumberStatus;
-  campaign_id: string | null;
-  caller_id_name: string | null;
-  caller_id_status: ProvisioningStatus;
-  caller_id_requested_at: number | null;
-  emergency_enabled: number;
-  emergency_address: string | null;
-  emergency_status: ProvisioningStatus;
-  emergency_requested_at: number | null;
-  tfv_status: TfvStatus;
-  tfv_rejection_reason: string | null;
-  tfv_submission: string | null;
-  tfv_submitted_at: number | null;
-  released_at: number | null;
-  mode: KeyMode;
-  created_at: number;
-  updated_at: number;
-}
-
-const toRecord = (r: NumberRow): NumberRecord => ({
-  id: r.id,
-  accountId: r.account_id,
-  phoneNumber: r.phone_number,
-  type: r.type,
-  capabilities: { sms: r.cap_sms === 1, mms: r.cap_mms === 1, voice: r.cap_voice === 1 },
-  locality: r.locality,
-  region: r.region,
-  label: r.label,
-  status: r.status,
-  campaignId: r.campaign_id,
-  callerIdName: r.caller_id_name,
-  callerIdStatus: r.caller_id_status,
-  callerIdRequestedAt: r.caller_id_requested_at,
-  emergencyEnabled: r.emergency_enabled === 1,
-  emergencyAddress: r.emergency_address === null ? null : (JSON.parse(r.emergency_address) as EmergencyAddress),
-  emergencyStatus: r.emergency_status,
-  emergencyRequestedAt: r.emergency_requested_at,
-  tfvStatus: r.tfv_status,
-  tfvRejectionReason: r.tfv_rejection_reason,
-  tfvSubmission: r.tfv_submission === null ? null : (JSON.parse(r.tfv_submission) as Record<string, unknown>),
-  tfvSubmittedAt: r.tfv_submitted_at,
-  releasedAt: r.released_at,
-  mode: r.mode,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-const COLUMNS = [
-  'id', 'account_id', 'phone_number', 'type', 'cap_sms', 'cap_mms', 'cap_voice', 'locality', 'region', 'label', 'status',
-  'campaign_id', 'caller_id_name', 'caller_id_status', 'caller_id_requested_at', 'emergency_enabled', 'emergency_address',
-  'emergency_status', 'emergency_requested_at', 'tfv_status', 'tfv_rejection_reason', 'tfv_submission', 'tfv_submitted_at',
-  'released_at', 'mode', 'created_at', 'updated_at',
-] as const;
-
-const toRow = (n: NumberRecord): unknown[] => [
-  n.id, n.accountId, n.phoneNumber, n.type, n.capabilities.sms ? 1 : 0, n.capabilities.mms ? 1 : 0, n.capabilities.voice ? 1 : 0,
-  n.locality, n.region, n.label, n.status, n.campaignId, n.callerIdName, n.callerIdStatus, n.callerIdRequestedAt,
-  n.emergencyEnabled ? 1 : 0, n.emergencyAddress === null ? null : JSON.stringify(n.emergencyAddress), n.emergencyStatus,
-  n.emergencyRequestedAt, n.tfvStatus, n.tfvRejectionReason, n.tfvSubmission === null ? null : JSON.stringify(n.tfvSubmission),
-  n.tfvSubmittedAt, n.releasedAt, n.mode, n.createdAt, n.updatedAt,
-];
+import { COLUMNS, toRecord, toRow, type NumberRow } from '../rows/numbers.js';
 
 export class SqliteNumbersRepo implements NumbersRepo {
   private readonly insertStmt;
@@ -112,7 +36,7 @@ export class SqliteNumbersRepo implements NumbersRepo {
   async insert(n: NumberRecord): Promise<void> {
     this.cache.changed();
     try {
-      this.insertStmt.run(...toRow(n));
+      this.insertStmt.run(...toRow(n, (v) => (v ? 1 : 0)));
     } catch (err) {
       if (isUniqueViolation(err)) throw new UniqueConstraintError('numbers');
       throw err;
@@ -122,7 +46,7 @@ export class SqliteNumbersRepo implements NumbersRepo {
   /** Writes every mutable field of `n` (read, change, save inside one transaction). */
   async save(n: NumberRecord): Promise<void> {
     this.cache.changed();
-    const values = toRow(n);
+    const values = toRow(n, (v) => (v ? 1 : 0));
     const named: Record<string, unknown> = {};
     COLUMNS.forEach((c, i) => (named[c] = values[i]));
     this.saveStmt.run(named);

@@ -1,64 +1,8 @@
 import type { Db } from './database.js';
-import type { Plan, SubscriptionStatus } from '../../../api/values/billing.js';
 import type { WalletRecord, WalletPatch, WalletsRepo } from '../wallets-repo.js';
+import { COLUMNS, toRecord, type WalletRow } from '../rows/wallets.js';
 
-// contract §11: one wallet per account (migration 12) with its settings: auto-recharge, the monthly
-// spend limit, the saved card, the plan and its subscription. The balance is only ever changed
-// together with a ledger row (domain/billing/), so it always equals the sum of the account's ledger.
-
-interface WalletRow {
-  account_id: string;
-  balance_cents: number;
-  auto_recharge_enabled: number;
-  threshold_cents: number;
-  recharge_amount_cents: number;
-  low_balance_armed: number;
-  spend_limit_cents: number;
-  card_token: string | null;
-  card_last4: string | null;
-  plan: Plan;
-  subscription_status: SubscriptionStatus;
-  current_period_end: number | null;
-  spend_month: number | null;
-  spend_month_cents: number;
-  updated_at: number;
-}
-
-const toRecord = (r: WalletRow): WalletRecord => ({
-  accountId: r.account_id,
-  balanceCents: r.balance_cents,
-  autoRechargeEnabled: r.auto_recharge_enabled === 1,
-  thresholdCents: r.threshold_cents,
-  rechargeAmountCents: r.recharge_amount_cents,
-  lowBalanceArmed: r.low_balance_armed === 1,
-  spendLimitCents: r.spend_limit_cents,
-  cardToken: r.card_token,
-  cardLast4: r.card_last4,
-  plan: r.plan,
-  subscriptionStatus: r.subscription_status,
-  currentPeriodEnd: r.current_period_end,
-  spendMonth: r.spend_month,
-  spendMonthCents: r.spend_month_cents,
-  updatedAt: r.updated_at,
-});
-
-/** WalletRecord fields → columns (fixed in code, never user input). */
-const COLUMNS: Record<keyof Omit<WalletRecord, 'accountId'>, string> = {
-  balanceCents: 'balance_cents',
-  autoRechargeEnabled: 'auto_recharge_enabled',
-  thresholdCents: 'threshold_cents',
-  rechargeAmountCents: 'recharge_amount_cents',
-  lowBalanceArmed: 'low_balance_armed',
-  spendLimitCents: 'spend_limit_cents',
-  cardToken: 'card_token',
-  cardLast4: 'card_last4',
-  plan: 'plan',
-  subscriptionStatus: 'subscription_status',
-  currentPeriodEnd: 'current_period_end',
-  spendMonth: 'spend_month',
-  spendMonthCents: 'spend_month_cents',
-  updatedAt: 'updated_at',
-};
+/** A flag bound for SQLite, which binds no booleans (rows/stored-flag.ts). */
 const toColumn = (v: unknown): unknown => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
 
 export class SqliteWalletsRepo implements WalletsRepo {
