@@ -56,6 +56,9 @@ export interface WebhookWorkerOptions {
 /** Deliveries queued per look for due work from another process (the worker's poll): the oldest due first. */
 const RESUME_BATCH = 1024;
 
+/** Deliveries queued per sweep for work another process left (takeOverExpired). */
+const TAKE_OVER_BATCH = 1000;
+
 /** How long an API process waits, beyond the ack timeout, for the worker to record an attempt asked for. */
 const ELSEWHERE_GRACE_MS = 10_000;
 /** How often it looks. */
@@ -221,8 +224,9 @@ export class DeliveryWorker {
     await this.purge();
     await this.dispatchDue();
     // issue 26: attempts a process claimed and never recorded (it died) are taken over once their
-    // lease has run out (another process's lease may be shorter than this one's: every 5 s at most); looked for twice a lease, on the wall clock (a dead process's lease runs
-    // out in real time, whatever the service clock does).
+    // lease has run out (another process's lease may be shorter than this one's: every 5 s at most), and
+    // deliveries it wrote and never claimed once they have been due for a lease; looked for twice a
+    // lease, on the wall clock (a dead process's lease runs out in real time, whatever the service clock does).
     this.sweepTimer = setInterval(() => void this.takeOverExpired(), Math.max(50, Math.min(this.claims.leaseMs / 2, 5000)));
     this.sweepTimer.unref();
     // issue 26: a claim is renewed while its delivery waits in a lane or its attempt runs (a slow
@@ -245,14 +249,21 @@ export class DeliveryWorker {
     }
   }
 
-  /** Queues the deliveries whose claim ran out with their attempt unrecorded. */
+  /**
+   * Queues the deliveries another process left: those whose claim ran out with their attempt
+   * unrecorded, and those due for a whole lease that nobody claimed (their writer died after the
+   * commit, before its worker reached them: bench/replicas lost 2 to 4 of 76 this way when a replica
+   * was killed). A live process that holds one in a long lane loses nothing to this: the claim at the
+   * attempt decides who makes it (one attempt, never two).
+   */
   private async takeOverExpired(): Promise<void> {
     if (!this.running) return;
     try {
-      const expired = await this.d.uow.read((tx) => tx.webhookDeliveries.leaseExpired(1000));
-      for (const x of expired) void this.enqueue(x.id, x.endpointId);
+      const dueBy = this.d.clock.nowMs() - this.claims.leaseMs;
+      const [expired, orphaned] = await this.d.uow.read(async (tx) => [await tx.webhookDeliveries.leaseExpired(TAKE_OVER_BATCH), await tx.webhookDeliveries.unclaimedDue(dueBy, TAKE_OVER_BATCH)]);
+      for (const x of [...expired, ...orphaned]) void this.enqueue(x.id, x.endpointId);
     } catch (err) {
-      this.log.error({ err }, 'looking for webhook attempts whose claim ran out failed');
+      this.log.error({ err }, 'looking for webhook attempts another process left failed');
     }
   }
 
