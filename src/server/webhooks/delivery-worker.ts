@@ -56,6 +56,10 @@ export interface WebhookWorkerOptions {
 /** Deliveries queued per look for due work from another process (the worker's poll): the oldest due first. */
 const RESUME_BATCH = 1024;
 
+/** An attempt whose claim could not be written (see attempt): queued again after CLAIM_RETRY_MS. */
+const CLAIM_FAILED = Symbol('claim failed');
+const CLAIM_RETRY_MS = 250;
+
 /** Deliveries queued per sweep for work another process left (takeOverExpired). */
 const TAKE_OVER_BATCH = 1000;
 
@@ -350,10 +354,12 @@ export class DeliveryWorker {
           if (this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
         } else this.pump(endpointId, lane);
       };
+      let claimAgain = false;
       void this.withSlot(() => this.attempt(item.deliveryId, false))
         .then(async (made) => {
           free();
-          await made?.recorded;
+          if (made === CLAIM_FAILED) claimAgain = true;
+          else await made?.recorded;
         })
         .catch((err: unknown) => this.log.error({ err, deliveryId: item.deliveryId }, 'webhook delivery attempt failed unexpectedly'))
         .finally(() => {
@@ -361,8 +367,17 @@ export class DeliveryWorker {
           this.tracked.delete(item.deliveryId);
           this.held.delete(item.deliveryId);
           item.done();
+          if (claimAgain) this.enqueueLater(item.deliveryId, endpointId);
         });
     }
+  }
+
+  /** Queues a delivery again after CLAIM_RETRY_MS (its claim's write failed: nothing was sent). */
+  private enqueueLater(deliveryId: string, endpointId: string): void {
+    const timer = setTimeout(() => {
+      if (this.running) void this.enqueue(deliveryId, endpointId);
+    }, CLAIM_RETRY_MS);
+    timer.unref();
   }
 
   /**
@@ -370,16 +385,21 @@ export class DeliveryWorker {
    * the endpoint's lane nor waiting for a pool slot, on a connection of its own. Tracked like any
    * attempt, so a tick cannot send the same delivery meanwhile and stop() waits for it.
    */
-  private probe(deliveryId: string): Promise<void> {
+  private probe(deliveryId: string, endpointId: string): Promise<void> {
     const existing = this.tracked.get(deliveryId);
     if (existing) return existing;
+    let claimAgain = false;
     const run = Promise.resolve()
       .then(async () => {
         const made = await this.attempt(deliveryId, true, false);
-        await made?.recorded;
+        if (made === CLAIM_FAILED) claimAgain = true;
+        else await made?.recorded;
       })
       .catch((err: unknown) => this.log.error({ err, deliveryId }, 'webhook delivery attempt failed unexpectedly'))
-      .finally(() => this.tracked.delete(deliveryId));
+      .finally(() => {
+        this.tracked.delete(deliveryId);
+        if (claimAgain) this.enqueueLater(deliveryId, endpointId);
+      });
     this.tracked.set(deliveryId, run);
     return run;
   }
@@ -390,7 +410,7 @@ export class DeliveryWorker {
    */
   async attemptNow(delivery: DeliveryRecord): Promise<DeliveryRecord> {
     if (this.elsewhere) return this.recordedElsewhere(delivery);
-    await this.probe(delivery.id);
+    await this.probe(delivery.id, delivery.endpointId);
     return (await this.d.uow.read((tx) => tx.webhookDeliveries.getById(delivery.id))) ?? delivery;
   }
 
@@ -499,8 +519,11 @@ export class DeliveryWorker {
   }
 
   /** `manual` skips the due check (a probe the user asked for); `pooled` false: on a connection of its own. */
-  /** Resolves when the POST is done; `recorded` when its outcome is committed (nothing when not made or cut off). */
-  private async attempt(deliveryId: string, manual: boolean, pooled = true): Promise<{ recorded: Promise<void> } | undefined> {
+  /**
+   * Resolves when the POST is done; `recorded` when its outcome is committed (nothing when not made
+   * or cut off); CLAIM_FAILED when the claim's write failed (nothing sent: the caller queues it again).
+   */
+  private async attempt(deliveryId: string, manual: boolean, pooled = true): Promise<{ recorded: Promise<void> } | typeof CLAIM_FAILED | undefined> {
     if (!this.running) return;
     const { uow, clock } = this.d;
     const now = clock.nowMs();
@@ -508,11 +531,20 @@ export class DeliveryWorker {
     // the same write (the full row with its attempt history was read and parsed twice per attempt:
     // 3.7 % of the burst profile). Not claimed: finished, deleted with its endpoint, not due yet (its
     // tick will come), or another process attempts it. Claimed, it is renewed until recorded (`held`).
-    const claimed = await uow.write(async (tx) => {
-      if (!(await tx.webhookDeliveries.claimAttempt(deliveryId, this.claims.owner, this.claims.leaseMs, now, manual))) return undefined;
-      const found = await tx.webhookDeliveries.attemptState(deliveryId);
-      return { delivery: found, endpoint: found ? await tx.webhookEndpoints.targetById(found.endpointId) : undefined };
-    });
+    let claimed;
+    try {
+      claimed = await uow.write(async (tx) => {
+        if (!(await tx.webhookDeliveries.claimAttempt(deliveryId, this.claims.owner, this.claims.leaseMs, now, manual))) return undefined;
+        const found = await tx.webhookDeliveries.attemptState(deliveryId);
+        return { delivery: found, endpoint: found ? await tx.webhookEndpoints.targetById(found.endpointId) : undefined };
+      });
+    } catch (err) {
+      // issue 26: the write failed (on PostgreSQL, one that lost its race to other replicas' writes ten
+      // times in a row): the delivery is still due and unclaimed, and no one else would look at it
+      // again before a restart (bench/replicas: 220 of 3,000 stranded under load, one account).
+      this.log.error({ err, deliveryId }, 'claiming a webhook attempt failed; it is queued again');
+      return CLAIM_FAILED;
+    }
     if (claimed && this.tracked.has(deliveryId)) this.held.add(deliveryId);
     const { delivery, endpoint } = claimed ?? {};
     if (!delivery || delivery.nextAttemptAt === null || !endpoint) return;
