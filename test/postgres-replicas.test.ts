@@ -263,6 +263,26 @@ describe('replicas on one PostgreSQL database', () => {
     }
   });
 
+  it('a delivery its writer never claimed (the replica died after the commit, before its worker reached it) is attempted by another once due for a lease', async () => {
+    const rx = await startReceiver();
+    try {
+      const { url, all: [a, b] } = await replicas(2, { clock: 'system', claimLeaseMs: 2000 });
+      expect((await a!.call('POST', '/v1/webhooks', { body: { url: rx.url } })).status).toBe(201);
+      // A's worker stopped: the event's delivery is committed on A and handed to no one, as when A
+      // dies between the commit and the claim. B's worker runs and is not told of it.
+      await a!.deps.webhooks.stop();
+      const event = await emit(a!, 'message.status', { messageId: 'msg_orphan', status: 'delivered', reason: null });
+      const [row] = await query<{ claimed_by: string | null; attempt: number }>(url, 'SELECT claimed_by, attempt::int AS attempt FROM webhook_deliveries WHERE event_id = $1', [event.id]);
+      expect(row).toEqual({ claimed_by: null, attempt: 0 });
+      await rx.waitFor(1, 30_000);
+      expect(rx.received.map((r) => r.body.id)).toEqual([event.id]);
+      await until(async () => (await query<{ status: string }>(url, 'SELECT status FROM webhook_deliveries WHERE event_id = $1', [event.id]))[0]!.status === 'succeeded', 'the delivery recorded by B');
+      expect(b!.deps.webhooks.isRunning).toBe(true);
+    } finally {
+      await rx.close();
+    }
+  });
+
   it('the rate limit per key holds across replicas: a client alternating between two gets no more than the limit', async () => {
     const limit = { ratePerSec: 0.01, burst: 10 };
     const { all: [a, b] } = await replicas(2, { rateLimit: limit });

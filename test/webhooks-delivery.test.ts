@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature, parseSignatureHeader } from '../src/webhooks/verify.js';
 import type { TestService } from './helpers/service.js';
+import { ContentionError } from '../src/server/storage/storage-errors.js';
 import { advance, alignClock, createEndpoint, deliveries, emit, HANG_ACK_MS, startReceiver, startWebhookService, TICK_MS, type Receiver } from './webhooks-receiver.js';
 
 let svc: TestService;
@@ -585,6 +586,34 @@ describe('a window of attempts per endpoint', () => {
       for (const m of ['m3', 'm4', 'm5', 'm6', 'm7']) expect(byMessage.get(m)).toMatchObject({ status: 'succeeded', attempt: 1, responseStatus: 200 });
     } finally {
       await other.stop();
+    }
+  });
+
+  // issue 26: on PostgreSQL a write that loses its race to other replicas' writes ten times fails
+  // (ContentionError); bench/replicas saw a claim's write fail so, and the delivery stayed due and
+  // unclaimed with no one to look at it again before a restart.
+  it('an attempt whose claim could not be written is queued again, and made', async () => {
+    const ep = await createEndpoint(svc, { url: rx.url });
+    const uow = svc.deps.uow;
+    const write = uow.write.bind(uow);
+    let failed = 0;
+    uow.write = (async (fn: Parameters<typeof write>[0]) => {
+      if (failed === 0 && String(fn).includes('claimAttempt')) {
+        failed++;
+        throw new ContentionError(10);
+      }
+      return await write(fn);
+    }) as typeof uow.write;
+    try {
+      const event = await emit(svc, 'message.status', { messageId: 'msg_contended', status: 'sent', reason: null });
+      const [got] = await rx.waitFor(1);
+      expect(failed).toBe(1);
+      expect(got!.body.id).toBe(event.id);
+      expect(got!.headers['service-delivery-attempt']).toBe('1');
+      await svc.flushWebhooks();
+      expect((await deliveries(svc, ep.id))[0]).toMatchObject({ status: 'succeeded', attempt: 1 });
+    } finally {
+      uow.write = write;
     }
   });
 

@@ -106,6 +106,8 @@ export async function startBenchPostgres({ durable = true } = {}) {
   let databases = 0;
   return {
     port,
+    /** The server's process id (its backends are its children): a bench may read its CPU time. */
+    pid: child.pid,
     url,
     /** fsync=on full_page_writes=on server_version=… synchronous_commit=on, read back from the server. */
     settings,

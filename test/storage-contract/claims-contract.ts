@@ -95,6 +95,17 @@ export function claimsContract(engine: EngineUnderTest): void {
       expect(await store().write((tx) => tx.webhookDeliveries.claimAttempt(d.id, 'next', LONG, T0, false))).toBe(true);
     });
 
+    it('a webhook attempt nobody claimed (its writer died before its worker reached it): listed once due by the cut-off, never while claimed or once recorded', async () => {
+      const d = await deliveryFixture(store());
+      const unclaimed = (dueBy: number) => store().read((tx) => tx.webhookDeliveries.unclaimedDue(dueBy, 10));
+      expect(await unclaimed(T0 - 1)).toEqual([]);
+      expect(await unclaimed(T0)).toEqual([{ id: d.id, endpointId: d.endpointId }]);
+      expect(await store().write((tx) => tx.webhookDeliveries.claimAttempt(d.id, 'survivor', LONG, T0, false))).toBe(true);
+      expect(await unclaimed(T0)).toEqual([]);
+      await store().write((tx) => tx.webhookDeliveries.recordAttempt(d.id, { attempt: 1, status: 'succeeded', responseStatus: 204, responseBody: '', durationMs: 1, error: null, nextAttemptAt: null, history: { attempt: 1, at: T0, outcome: 'succeeded', responseStatus: 204, durationMs: 1, error: null }, now: T0 }));
+      expect(await unclaimed(T0 + LONG)).toEqual([]);
+    });
+
     // issue 26: work that runs longer than its lease renews it, so another process cannot take it
     // over while it runs. A short lease, renewed every tenth of it, past twice its length.
     it('a claim renewed by its holder outlives its first lease; another cannot take it; unrenewed, it runs out and is taken over', async () => {

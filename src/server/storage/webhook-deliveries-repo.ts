@@ -99,6 +99,14 @@ export interface WebhookDeliveriesRepo {
   releaseClaims(owner?: string): Promise<void>;
   /** Deliveries whose claim ran out with an attempt still scheduled (their claimant died or stalled). */
   leaseExpired(limit: number): Promise<DueDelivery[]>;
+  /**
+   * issue 26: deliveries due by `dueBy` (service time) that no process has claimed, oldest due first.
+   * A delivery's first attempt is handed, after its event's commit, to the worker of the process that
+   * wrote it, which claims it only when its lane reaches it: a process that dies in between leaves it
+   * unclaimed and due, and no lease runs out to say so (the worker's sweep asks for those due for a
+   * lease already).
+   */
+  unclaimedDue(dueBy: number, limit: number): Promise<DueDelivery[]>;
   /** The exact bytes to POST: the stored event body (identical to the feed's), or the sample's. */
   rawBody(d: DeliveryRecord): Promise<string | undefined>;
   recordAttempt(id: string, u: AttemptOutcomeUpdate): Promise<void>;

@@ -56,6 +56,13 @@ export interface WebhookWorkerOptions {
 /** Deliveries queued per look for due work from another process (the worker's poll): the oldest due first. */
 const RESUME_BATCH = 1024;
 
+/** An attempt whose claim could not be written (see attempt): queued again after CLAIM_RETRY_MS. */
+const CLAIM_FAILED = Symbol('claim failed');
+const CLAIM_RETRY_MS = 250;
+
+/** Deliveries queued per sweep for work another process left (takeOverExpired). */
+const TAKE_OVER_BATCH = 1000;
+
 /** How long an API process waits, beyond the ack timeout, for the worker to record an attempt asked for. */
 const ELSEWHERE_GRACE_MS = 10_000;
 /** How often it looks. */
@@ -221,8 +228,9 @@ export class DeliveryWorker {
     await this.purge();
     await this.dispatchDue();
     // issue 26: attempts a process claimed and never recorded (it died) are taken over once their
-    // lease has run out (another process's lease may be shorter than this one's: every 5 s at most); looked for twice a lease, on the wall clock (a dead process's lease runs
-    // out in real time, whatever the service clock does).
+    // lease has run out (another process's lease may be shorter than this one's: every 5 s at most), and
+    // deliveries it wrote and never claimed once they have been due for a lease; looked for twice a
+    // lease, on the wall clock (a dead process's lease runs out in real time, whatever the service clock does).
     this.sweepTimer = setInterval(() => void this.takeOverExpired(), Math.max(50, Math.min(this.claims.leaseMs / 2, 5000)));
     this.sweepTimer.unref();
     // issue 26: a claim is renewed while its delivery waits in a lane or its attempt runs (a slow
@@ -245,14 +253,21 @@ export class DeliveryWorker {
     }
   }
 
-  /** Queues the deliveries whose claim ran out with their attempt unrecorded. */
+  /**
+   * Queues the deliveries another process left: those whose claim ran out with their attempt
+   * unrecorded, and those due for a whole lease that nobody claimed (their writer died after the
+   * commit, before its worker reached them: bench/replicas lost 2 to 4 of 76 this way when a replica
+   * was killed). A live process that holds one in a long lane loses nothing to this: the claim at the
+   * attempt decides who makes it (one attempt, never two).
+   */
   private async takeOverExpired(): Promise<void> {
     if (!this.running) return;
     try {
-      const expired = await this.d.uow.read((tx) => tx.webhookDeliveries.leaseExpired(1000));
-      for (const x of expired) void this.enqueue(x.id, x.endpointId);
+      const dueBy = this.d.clock.nowMs() - this.claims.leaseMs;
+      const [expired, orphaned] = await this.d.uow.read(async (tx) => [await tx.webhookDeliveries.leaseExpired(TAKE_OVER_BATCH), await tx.webhookDeliveries.unclaimedDue(dueBy, TAKE_OVER_BATCH)]);
+      for (const x of [...expired, ...orphaned]) void this.enqueue(x.id, x.endpointId);
     } catch (err) {
-      this.log.error({ err }, 'looking for webhook attempts whose claim ran out failed');
+      this.log.error({ err }, 'looking for webhook attempts another process left failed');
     }
   }
 
@@ -339,10 +354,12 @@ export class DeliveryWorker {
           if (this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
         } else this.pump(endpointId, lane);
       };
+      let claimAgain = false;
       void this.withSlot(() => this.attempt(item.deliveryId, false))
         .then(async (made) => {
           free();
-          await made?.recorded;
+          if (made === CLAIM_FAILED) claimAgain = true;
+          else await made?.recorded;
         })
         .catch((err: unknown) => this.log.error({ err, deliveryId: item.deliveryId }, 'webhook delivery attempt failed unexpectedly'))
         .finally(() => {
@@ -350,8 +367,17 @@ export class DeliveryWorker {
           this.tracked.delete(item.deliveryId);
           this.held.delete(item.deliveryId);
           item.done();
+          if (claimAgain) this.enqueueLater(item.deliveryId, endpointId);
         });
     }
+  }
+
+  /** Queues a delivery again after CLAIM_RETRY_MS (its claim's write failed: nothing was sent). */
+  private enqueueLater(deliveryId: string, endpointId: string): void {
+    const timer = setTimeout(() => {
+      if (this.running) void this.enqueue(deliveryId, endpointId);
+    }, CLAIM_RETRY_MS);
+    timer.unref();
   }
 
   /**
@@ -359,16 +385,21 @@ export class DeliveryWorker {
    * the endpoint's lane nor waiting for a pool slot, on a connection of its own. Tracked like any
    * attempt, so a tick cannot send the same delivery meanwhile and stop() waits for it.
    */
-  private probe(deliveryId: string): Promise<void> {
+  private probe(deliveryId: string, endpointId: string): Promise<void> {
     const existing = this.tracked.get(deliveryId);
     if (existing) return existing;
+    let claimAgain = false;
     const run = Promise.resolve()
       .then(async () => {
         const made = await this.attempt(deliveryId, true, false);
-        await made?.recorded;
+        if (made === CLAIM_FAILED) claimAgain = true;
+        else await made?.recorded;
       })
       .catch((err: unknown) => this.log.error({ err, deliveryId }, 'webhook delivery attempt failed unexpectedly'))
-      .finally(() => this.tracked.delete(deliveryId));
+      .finally(() => {
+        this.tracked.delete(deliveryId);
+        if (claimAgain) this.enqueueLater(deliveryId, endpointId);
+      });
     this.tracked.set(deliveryId, run);
     return run;
   }
@@ -379,7 +410,7 @@ export class DeliveryWorker {
    */
   async attemptNow(delivery: DeliveryRecord): Promise<DeliveryRecord> {
     if (this.elsewhere) return this.recordedElsewhere(delivery);
-    await this.probe(delivery.id);
+    await this.probe(delivery.id, delivery.endpointId);
     return (await this.d.uow.read((tx) => tx.webhookDeliveries.getById(delivery.id))) ?? delivery;
   }
 
@@ -488,8 +519,11 @@ export class DeliveryWorker {
   }
 
   /** `manual` skips the due check (a probe the user asked for); `pooled` false: on a connection of its own. */
-  /** Resolves when the POST is done; `recorded` when its outcome is committed (nothing when not made or cut off). */
-  private async attempt(deliveryId: string, manual: boolean, pooled = true): Promise<{ recorded: Promise<void> } | undefined> {
+  /**
+   * Resolves when the POST is done; `recorded` when its outcome is committed (nothing when not made
+   * or cut off); CLAIM_FAILED when the claim's write failed (nothing sent: the caller queues it again).
+   */
+  private async attempt(deliveryId: string, manual: boolean, pooled = true): Promise<{ recorded: Promise<void> } | typeof CLAIM_FAILED | undefined> {
     if (!this.running) return;
     const { uow, clock } = this.d;
     const now = clock.nowMs();
@@ -497,11 +531,20 @@ export class DeliveryWorker {
     // the same write (the full row with its attempt history was read and parsed twice per attempt:
     // 3.7 % of the burst profile). Not claimed: finished, deleted with its endpoint, not due yet (its
     // tick will come), or another process attempts it. Claimed, it is renewed until recorded (`held`).
-    const claimed = await uow.write(async (tx) => {
-      if (!(await tx.webhookDeliveries.claimAttempt(deliveryId, this.claims.owner, this.claims.leaseMs, now, manual))) return undefined;
-      const found = await tx.webhookDeliveries.attemptState(deliveryId);
-      return { delivery: found, endpoint: found ? await tx.webhookEndpoints.targetById(found.endpointId) : undefined };
-    });
+    let claimed;
+    try {
+      claimed = await uow.write(async (tx) => {
+        if (!(await tx.webhookDeliveries.claimAttempt(deliveryId, this.claims.owner, this.claims.leaseMs, now, manual))) return undefined;
+        const found = await tx.webhookDeliveries.attemptState(deliveryId);
+        return { delivery: found, endpoint: found ? await tx.webhookEndpoints.targetById(found.endpointId) : undefined };
+      });
+    } catch (err) {
+      // issue 26: the write failed (on PostgreSQL, one that lost its race to other replicas' writes ten
+      // times in a row): the delivery is still due and unclaimed, and no one else would look at it
+      // again before a restart (bench/replicas: 220 of 3,000 stranded under load, one account).
+      this.log.error({ err, deliveryId }, 'claiming a webhook attempt failed; it is queued again');
+      return CLAIM_FAILED;
+    }
     if (claimed && this.tracked.has(deliveryId)) this.held.add(deliveryId);
     const { delivery, endpoint } = claimed ?? {};
     if (!delivery || delivery.nextAttemptAt === null || !endpoint) return;

@@ -55,6 +55,7 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   private readonly dueStmt;
   private readonly claimStmt;
   private readonly leaseExpiredStmt;
+  private readonly unclaimedDueStmt;
   private readonly eventBodyStmt;
   private readonly recordStmt;
   private readonly jobAtStmt;
@@ -92,6 +93,9 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     );
     this.leaseExpiredStmt = db.prepare(
       `SELECT id, endpoint_id FROM webhook_deliveries WHERE lease_until IS NOT NULL AND lease_until <= ? AND next_attempt_at IS NOT NULL ORDER BY lease_until LIMIT ?`,
+    );
+    this.unclaimedDueStmt = db.prepare(
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND lease_until IS NULL ORDER BY next_attempt_at, seq LIMIT ?`,
     );
     this.eventBodyStmt = db.prepare('SELECT body FROM events WHERE id = ?');
     this.recordStmt = db.prepare(
@@ -180,6 +184,10 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
 
   async leaseExpired(limit: number): Promise<DueDelivery[]> {
     return (this.leaseExpiredStmt.all(this.wall(), limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+  }
+
+  async unclaimedDue(dueBy: number, limit: number): Promise<DueDelivery[]> {
+    return (this.unclaimedDueStmt.all(dueBy, limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
   }
 
   /** The exact bytes to POST: the stored event body (identical to the feed's), or the sample's. */
