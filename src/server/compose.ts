@@ -151,5 +151,15 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
     });
   }
 
+  // 7. A worker beside an API process on one SQLite file (issue 27): what it commits that the API
+  // process's live pages show (its events; its changes that are no event: a message's `sending`, a
+  // call's trace) is left as a notice in the same transaction; the API process reads them when the
+  // file moves (worker-link.ts). Only a worker leaves them: the API process is the one that serves pages.
+  const notices = store.notices;
+  if (notices && serviceOptions.role === 'worker') {
+    domain.events.addOutbox(async (event, tx) => notices.leave(tx, { event: { id: event.id, accountId: event.accountId, type: event.type } }));
+    domain.events.recordChangesIn((change, tx) => notices.leave(tx, { change }));
+  }
+
   return { ...domain, options: serviceOptions, webhooks };
 }

@@ -113,12 +113,24 @@ export class EventStore {
     const tx = this.tx;
     if (!tx) throw new Error(`EventStore.touched(${kind}) called outside a transaction: call it inside the write of the change`);
     const elsewhere = this.changesElsewhere;
-    if (this.changeListeners.size === 0 && !elsewhere) return;
+    const recorded = this.changesRecorded;
+    if (this.changeListeners.size === 0 && !elsewhere && !recorded) return;
+    const change: ChangeNotice = status === undefined ? { accountId, kind, id } : { accountId, kind, id, status };
+    recorded?.(change, tx);
     tx.afterCommit(() => {
-      const change: ChangeNotice = status === undefined ? { accountId, kind, id } : { accountId, kind, id, status };
       for (const l of this.changeListeners) l(change);
       elsewhere?.(change);
     });
+  }
+
+  /**
+   * issue 27 (SQLite with roles): where changes are recorded for another process, inside the
+   * change's own transaction (a row it reads when the file moves), not told after the commit.
+   */
+  private changesRecorded: ((change: ChangeNotice, tx: TxDeps) => void) | undefined;
+
+  recordChangesIn(record: (change: ChangeNotice, tx: TxDeps) => void): void {
+    this.changesRecorded = record;
   }
 
   /** issue 26: where changes are told to the other processes sharing the database (replicas' live pages). */

@@ -60,6 +60,7 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps): void 
       ended = true;
       unsubscribe();
       unsubscribeChanges();
+      unsubscribeResync();
       clearInterval(heartbeat);
       open.delete(end);
       if (reason && !res.writableEnded) res.write(`event: ended\ndata: ${JSON.stringify({ reason })}\n\n`);
@@ -83,6 +84,9 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps): void 
       if (ch.accountId !== accountId || !eventFilterMatches(filter, `${ch.kind}.changed`)) return;
       send(`event: change\ndata: ${JSON.stringify(ch.kind === 'message' ? { messageId: ch.id, status: ch.status } : { callId: ch.id })}\n\n`);
     });
+    // Events or changes committed elsewhere may have gone unheard (issue 26/27: a lost connection, a
+    // notice dropped before it was read): a message with nothing in it, and the page fetches itself.
+    const unsubscribeResync = deps.events.subscribeResync(() => send('data: {}\n\n'));
     const heartbeat = setInterval(() => send(': still here\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     open.add(end);
