@@ -65,6 +65,16 @@ describe('the console on an API process, a worker in its own process on the same
       await bubble.waitFor({ timeout: 5_000 });
       expect(await bubble.getAttribute('data-status')).toBe('queued');
 
+      // When the bubble turns `delivered`, and whether the page fetched itself meanwhile (the browser
+      // runs on this machine's clock).
+      const fetchedBefore = await thread.page.evaluate(() => document.getElementById('live')!.getAttribute('data-refreshed'));
+      await thread.page.evaluate((id) => {
+        const el = document.querySelector(`.bubble[data-message-id="${id}"]`)!;
+        new MutationObserver(() => {
+          if (el.getAttribute('data-status') === 'delivered') (window as unknown as { deliveredAt?: number }).deliveredAt ??= Date.now();
+        }).observe(el, { attributes: true });
+      }, sent.body.id);
+
       // A held read of the feed on the API process, from the head: it waits for the worker's event.
       const head = (await svc.call('GET', '/v1/events?after=now&limit=1')).body.cursor as string;
       const heldSince = Date.now();
@@ -77,11 +87,11 @@ describe('the console on an API process, a worker in its own process on the same
       const answeredAt = Date.now();
       await thread.page.waitForFunction((id) => document.querySelector(`.bubble[data-message-id="${id}"][data-status="delivered"]`) !== null, sent.body.id, { timeout: 5_000 });
       await events.page.waitForFunction((id) => document.getElementById('live')!.textContent!.includes(id), sent.body.id, { timeout: 5_000 });
-      // When each page swapped in what it showed (console.js stamps its live section; the browser
-      // runs on this machine's clock): the worker's notices carry no body, so each page fetched itself.
-      const swappedAt = (w: typeof thread) => w.page.evaluate(() => Number(document.getElementById('live')!.getAttribute('data-refreshed')));
-      const bubbleMs = (await swappedAt(thread)) - answeredAt;
-      const eventsMs = (await swappedAt(events)) - answeredAt;
+      // The worker's notices carry a status's move: the thread set it in place, with no fetch of itself.
+      expect(await thread.page.evaluate(() => document.getElementById('live')!.getAttribute('data-refreshed'))).toBe(fetchedBefore);
+      const bubbleMs = (await thread.page.evaluate(() => (window as unknown as { deliveredAt: number }).deliveredAt)) - answeredAt;
+      // A new row is rendered by the service: the events page fetched itself (console.js stamps when it swapped it in).
+      const eventsMs = (await events.page.evaluate(() => Number(document.getElementById('live')!.getAttribute('data-refreshed')))) - answeredAt;
       const woke = await held;
       const heldMs = Date.now() - heldSince;
       console.log(`roles: after the advance answered, the bubble showed delivered in ${bubbleMs} ms, the events page the worker's event in ${eventsMs} ms; the held read answered ${heldMs} ms after it was sent`);

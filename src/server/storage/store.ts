@@ -113,6 +113,15 @@ export interface EventHint {
   id: string;
   accountId: string;
   type: string;
+  /** issue 27: a `message.status` event's move, when the hint carries it (a live page sets it in place, no fetch). */
+  move?: MessageMove;
+}
+
+/** What a `message.status` event moves: the message, its new status and the reason given. */
+export interface MessageMove {
+  messageId: string;
+  status: string;
+  reason: string | null;
 }
 
 /** A change that is no event (a call's trace, a message's status), told to the other processes (issue 26). */

@@ -3,7 +3,7 @@ import type { TxDeps } from '../deps.js';
 import { iso } from '../../clock.js';
 import { newId } from '../../ids.js';
 import type { EventRecord } from '../../storage/events-repo.js';
-import type { EventHint } from '../../storage/store.js';
+import type { EventHint, MessageMove } from '../../storage/store.js';
 
 import { NON_DURABLE_EVENT_TYPES } from '../../../api/schemas/events.js';
 
@@ -25,6 +25,16 @@ export interface ChangeNotice {
   status?: string;
 }
 export type ChangeListener = (change: ChangeNotice) => void;
+
+/**
+ * issue 27: what a live page can show of an event without fetching itself again: a `message.status`
+ * event's move (an open thread sets the status in place within 250 ms of its commit). Nothing for
+ * any other event.
+ */
+export function messageMove(type: string, body: Record<string, unknown>): MessageMove | undefined {
+  if (type !== 'message.status') return undefined;
+  return { messageId: String(body.messageId), status: String(body.status), reason: typeof body.reason === 'string' ? body.reason : null };
+}
 
 /** Hook run inside the emitting transaction: the webhook outbox writes its deliveries here. */
 export type EventOutbox = (event: EventRecord, tx: TxDeps) => Promise<void>;

@@ -30,6 +30,7 @@ function twoProcesses(): { worker: SqliteStore; api: SqliteStore } {
 
 const message = (id: string, status: string): ProcessNotice => ({ change: { accountId: 'acc_1', kind: 'message', id, status } });
 const event = (id: string): ProcessNotice => ({ event: { id, accountId: 'acc_1', type: 'message.status' } });
+const moved = (id: string): ProcessNotice => ({ event: { id, accountId: 'acc_1', type: 'message.status', move: { messageId: 'msg_1', status: 'undelivered', reason: 'carrier_rejected' } } });
 
 describe('notices left in the file for another process', () => {
   it('are read by the other process once committed, in order, each once; what was left before it opened is not its business', async () => {
@@ -43,10 +44,11 @@ describe('notices left in the file for another process', () => {
     await worker.write(async (tx) => {
       worker.notices.leave(tx, message('msg_1', 'sending'));
       worker.notices.leave(tx, event('evt_1'));
+      worker.notices.leave(tx, moved('evt_2'));
     });
     await worker.write(async (tx) => worker.notices.leave(tx, { change: { accountId: 'acc_2', kind: 'call', id: 'call_1' } }));
     expect(await api.notices.heard()).toEqual({
-      notices: [message('msg_1', 'sending'), event('evt_1'), { change: { accountId: 'acc_2', kind: 'call', id: 'call_1' } }],
+      notices: [message('msg_1', 'sending'), event('evt_1'), moved('evt_2'), { change: { accountId: 'acc_2', kind: 'call', id: 'call_1' } }],
       missed: false,
     });
     expect(await api.notices.heard()).toEqual({ notices: [], missed: false });

@@ -1,6 +1,6 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
-import type { ProcessNotice, PROCESS_NOTICE_KINDS } from '../store.js';
+import type { MessageMove, ProcessNotice, PROCESS_NOTICE_KINDS } from '../store.js';
 
 // issue 27: the notices one process leaves in the file for another (migration 20; the why is in
 // storage/store.ts `StoreNotices`). Leaving one is an INSERT in the open transaction; reading is a
@@ -22,15 +22,16 @@ interface NoticeRow {
   account_id: string;
   ref: string;
   detail: string | null;
+  move: string | null;
 }
 
 const toNotice = (r: NoticeRow): ProcessNotice =>
   r.kind === 'event'
-    ? { event: { id: r.ref, accountId: r.account_id, type: r.detail ?? '' } }
+    ? { event: { id: r.ref, accountId: r.account_id, type: r.detail ?? '', ...(r.move === null ? {} : { move: JSON.parse(r.move) as MessageMove }) } }
     : { change: r.detail === null ? { accountId: r.account_id, kind: r.kind, id: r.ref } : { accountId: r.account_id, kind: r.kind, id: r.ref, status: r.detail } };
 
 export class SqliteProcessNotices {
-  private readonly insert: Statement<[string, string, string, string | null]>;
+  private readonly insert: Statement<[string, string, string, string | null, string | null]>;
   private readonly prune: Statement<[number]>;
   private readonly after: Statement<[number, number]>;
   /** The last notice this process read (or the newest when it opened: older ones are not its business). */
@@ -38,9 +39,9 @@ export class SqliteProcessNotices {
   private left = 0;
 
   constructor(private readonly db: Db) {
-    this.insert = db.prepare('INSERT INTO process_notices (kind, account_id, ref, detail) VALUES (?, ?, ?, ?)');
+    this.insert = db.prepare('INSERT INTO process_notices (kind, account_id, ref, detail, move) VALUES (?, ?, ?, ?, ?)');
     this.prune = db.prepare('DELETE FROM process_notices WHERE seq <= ?');
-    this.after = db.prepare('SELECT seq, kind, account_id, ref, detail FROM process_notices WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.after = db.prepare('SELECT seq, kind, account_id, ref, detail, move FROM process_notices WHERE seq > ? ORDER BY seq LIMIT ?');
     this.lastSeq = (db.prepare('SELECT coalesce(max(seq), 0) AS head FROM process_notices').get() as { head: number }).head;
   }
 
@@ -49,8 +50,8 @@ export class SqliteProcessNotices {
     if (!this.db.inTransaction) throw new Error('a process notice was left outside a transaction: leave it in the write of what it stands for');
     const { lastInsertRowid } =
       'event' in notice
-        ? this.insert.run('event', notice.event.accountId, notice.event.id, notice.event.type)
-        : this.insert.run(notice.change.kind, notice.change.accountId, notice.change.id, notice.change.status ?? null);
+        ? this.insert.run('event', notice.event.accountId, notice.event.id, notice.event.type, notice.event.move ? JSON.stringify(notice.event.move) : null)
+        : this.insert.run(notice.change.kind, notice.change.accountId, notice.change.id, notice.change.status ?? null, null);
     if (++this.left % PRUNE_EVERY === 0) this.prune.run(Number(lastInsertRowid) - NOTICES_KEPT);
   }
 
