@@ -7,7 +7,8 @@ import type { TestService } from './helpers/service.js';
 import { createEndpoint, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 import { buy, liveNumber } from './messages-fixtures.js';
 import { verifiedDomain } from './helpers/email-fixtures.js';
-import { mintLink } from './console-fixtures.js';
+import { mintLink, sub } from './console-fixtures.js';
+import { PAGE_LIMIT as CONSOLE_PAGE } from '../src/server/routes/console/kit.js';
 import { launchChromium, openPage as openWatched, seriousAxeIssues, signIn as signInWith, waitListening, type Watched } from './helpers/console-browser.js';
 
 // issue 27: the console in a real browser (Debian's chromium driven by playwright-core), with data
@@ -38,6 +39,15 @@ afterAll(async () => {
 });
 
 const openPage = (): Promise<Watched> => openWatched(browser, svc);
+/** A sub-account of the bootstrap agency and a live key of its own: its lists hold only what a test makes. */
+async function freshAccount(name: string): Promise<{ headers: Record<string, string>; key: string }> {
+  const child = await svc.call('POST', '/v1/subaccounts', { body: { name } });
+  expect(child.status, child.text).toBe(201);
+  const headers = sub(child.body.id as string);
+  const made = await svc.call('POST', '/v1/keys', { headers, body: { name: `${name} key`, mode: 'live' } });
+  expect(made.status, made.text).toBe(201);
+  return { headers, key: made.body.key as string };
+}
 const signIn = (key?: string): Promise<Watched> => signInWith(browser, svc, key);
 
 describe('the console in Chromium', () => {
@@ -165,6 +175,92 @@ describe('the console in Chromium', () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('body');
     expect(w.consoleErrors).toEqual([]);
     expect(w.offOrigin).toEqual([]);
+    await page.context().close();
+  });
+
+  it('keeps the conversations list live: a new conversation at the top, one with a new message moved there, its status moving, the focus kept', async () => {
+    // A fresh account: the list holds only what this test makes.
+    const { headers, key } = await freshAccount('conversations live');
+    const as = { headers };
+    const n = await liveNumber(svc, as);
+    const older = '+14155550181';
+    const newer = '+14155550182';
+    for (const from of [older, newer]) {
+      expect((await svc.call('POST', '/v1/sandbox/inbound-messages', { ...as, body: { from, to: n.phoneNumber, body: `hello from ${from}` } })).status).toBe(201);
+    }
+    const w = await signIn(key);
+    const { page } = w;
+    await page.goto(`${svc.baseUrl}/console/messages`);
+    await page.waitForSelector('#live[data-listening="true"][data-refreshed]', { timeout: 10_000 });
+    const order = () => page.locator('#live tr[data-counterparty]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-counterparty')));
+    expect(await order()).toEqual([newer, older]);
+    // The keyboard on the older conversation's link: a live update leaves it there.
+    await page.locator(`tr[data-counterparty="${older}"] a`).focus();
+
+    // A send through the API to a number never written to: a live send is `queued`, with no event.
+    const fresh = '+14155550183';
+    let started = Date.now();
+    const sent = await svc.call('POST', '/v1/messages', { ...as, body: { from: n.phoneNumber, to: fresh, body: 'a new conversation' } });
+    expect(sent.status, sent.text).toBe(201);
+    await page.waitForFunction((c) => document.querySelector('#live tr[data-counterparty]')?.getAttribute('data-counterparty') === c, fresh, { timeout: 5_000 });
+    const newMs = Date.now() - started;
+    console.log(`conversations: a new conversation shown ${newMs} ms after the send was sent`);
+    expect(newMs).toBeLessThan(2_500);
+    const top = page.locator('#live tr[data-counterparty]').first();
+    expect(await top.textContent()).toContain('a new conversation');
+    expect(await top.locator('[data-status]').getAttribute('data-status')).toBe('queued');
+    expect(await page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-counterparty'))).toBe(older);
+
+    // A consumer's text in the older conversation: it moves to the top with its last message.
+    started = Date.now();
+    const inbound = await svc.call('POST', '/v1/sandbox/inbound-messages', { ...as, body: { from: older, to: n.phoneNumber, body: 'back again' } });
+    expect(inbound.status, inbound.text).toBe(201);
+    await page.waitForFunction((c) => document.querySelector('#live tr[data-counterparty]')?.getAttribute('data-counterparty') === c, older, { timeout: 5_000 });
+    const movedMs = Date.now() - started;
+    console.log(`conversations: a conversation moved to the top ${movedMs} ms after the inbound was sent`);
+    expect(movedMs).toBeLessThan(2_500);
+    expect(await order()).toEqual([older, fresh, newer]);
+    expect(await page.locator('#live tr[data-counterparty]').first().textContent()).toContain('back again');
+    expect(await page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-counterparty'))).toBe(older);
+
+    // The new conversation's send moves on as the carrier reports it, in its row.
+    await svc.advanceJobs(2);
+    await page.waitForFunction((c) => document.querySelector(`#live tr[data-counterparty="${c}"] [data-status="delivered"]`) !== null, fresh, { timeout: 5_000 });
+    expect(await seriousAxeIssues(page)).toEqual([]);
+    expect(w.consoleErrors).toEqual([]);
+    expect(w.offOrigin).toEqual([]);
+    await page.context().close();
+  });
+
+  it('does not move a later page of conversations: it says that newer ones came, with a link to them', async () => {
+    const { headers, key } = await freshAccount('conversations paged');
+    const as = { headers };
+    const n = await liveNumber(svc, as);
+    // One more conversation than a page holds: the oldest is alone on the second page.
+    const counterparties = Array.from({ length: CONSOLE_PAGE + 1 }, (_, i) => `+1415555${String(1000 + i).padStart(4, '0')}`);
+    for (const from of counterparties) {
+      expect((await svc.call('POST', '/v1/sandbox/inbound-messages', { ...as, body: { from, to: n.phoneNumber, body: `from ${from}` } })).status).toBe(201);
+    }
+    const w = await signIn(key);
+    const { page } = w;
+    await page.goto(`${svc.baseUrl}/console/messages`);
+    await Promise.all([page.waitForURL(/cursor=/), page.getByRole('link', { name: 'Next page' }).click()]);
+    await page.waitForSelector('#live[data-listening="true"]', { timeout: 10_000 });
+    const rows = () => page.locator('#live tr[data-counterparty]').evaluateAll((r) => r.map((x) => x.getAttribute('data-counterparty')));
+    expect(await rows()).toEqual([counterparties[0]]);
+    await page.locator('#live tr[data-counterparty] a').first().focus();
+    expect(await page.locator('#live-held').isHidden()).toBe(true);
+
+    // The conversation on this page gets a new message: it now belongs on the first page, but this
+    // page stays as the reader left it and says so.
+    expect((await svc.call('POST', '/v1/sandbox/inbound-messages', { ...as, body: { from: counterparties[0], to: n.phoneNumber, body: 'moved on' } })).status).toBe(201);
+    await page.locator('#live-held').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await rows()).toEqual([counterparties[0]]);
+    expect(await page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-counterparty'))).toBe(counterparties[0]);
+    expect(await seriousAxeIssues(page)).toEqual([]);
+    await Promise.all([page.waitForURL(`${svc.baseUrl}/console/messages`), page.locator('#live-held a').click()]);
+    expect((await rows())[0]).toBe(counterparties[0]);
+    expect(w.consoleErrors).toEqual([]);
     await page.context().close();
   });
 

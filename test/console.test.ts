@@ -303,6 +303,29 @@ describe('the live stream', () => {
     console.log(`stream: event received ${ms.toFixed(1)} ms after the inbound request was sent`);
   });
 
+  it('asks the page to fetch itself again when notices from elsewhere may have been missed', async () => {
+    const { cookie } = await openConsole(svc);
+    const ac = new AbortController();
+    const res = await fetch(`${svc.baseUrl}/console/stream?types=message.*`, { headers: { cookie }, signal: ac.signal });
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const until = async (pred: () => boolean) => {
+      while (!pred()) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+    };
+    await until(() => text.includes(': listening'));
+    // What the API process does when the worker's notices were dropped before it read them (worker-link.ts).
+    svc.deps.events.resync();
+    await until(() => /^data: /m.test(text));
+    ac.abort();
+    // Nothing in it to set in place: console.js fetches the page.
+    expect([...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!))).toEqual([{}]);
+  });
+
   it('refuses an unknown type filter', async () => {
     const { cookie } = await openConsole(svc);
     expect((await consoleGet(svc, '/console/stream?types=nope', cookie)).status).toBe(400);

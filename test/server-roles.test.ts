@@ -2,14 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { assertBuilt, runSvcProcess, type CliResult } from './helpers/cli.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
-import type { TestService } from './helpers/service.js';
 import { startReceiver, type Receiver } from './webhooks-receiver.js';
 import { buy, liveNumber } from './messages-fixtures.js';
 import type { Bootstrap } from '../src/config/bootstrap.js';
 import { startTestService } from './helpers/service.js';
+import { serviceAt, until } from './helpers/started-service.js';
 import { openDatabase } from '../src/server/storage/sqlite/database.js';
 import { SqliteStore } from '../src/server/storage/sqlite/store.js';
 import { DB_FILE } from '../src/api/values/local-service.js';
@@ -42,35 +41,6 @@ const ok = (res: CliResult): CliResult => {
   return res;
 };
 
-/** What `svc.call` gives the fixtures, against a service started by the CLI. */
-function caller(baseUrl: string, bootstrap: Bootstrap): TestService {
-  const call: TestService['call'] = async (method, path, o = {}) => {
-    const headers: Record<string, string> = { ...(o.headers ?? {}) };
-    const key = o.key === undefined ? bootstrap.liveKey : o.key;
-    if (key !== null) headers.authorization = `Bearer ${key}`;
-    let body: string | undefined;
-    if (o.body !== undefined) {
-      body = JSON.stringify(o.body);
-      headers['content-type'] = 'application/json';
-    }
-    const res = await request(`${baseUrl}${path}`, { method: method as 'GET', headers, body });
-    const text = await res.body.text();
-    return { status: res.statusCode, headers: res.headers as Record<string, string>, body: text ? JSON.parse(text) : undefined, text };
-  };
-  return { call, baseUrl, bootstrap } as unknown as TestService;
-}
-
-/** Waits for `check` to answer something (a bound against a hang, not a timing). */
-async function until<T>(what: string, check: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const got = await check();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
 const eventIds = (rx: Receiver) => new Set(rx.received.map((r) => r.body?.id as string));
 
 describe.each(['sqlite', 'postgres'] as const)('an API process and a worker process (%s)', (engine) => {
@@ -90,7 +60,7 @@ describe.each(['sqlite', 'postgres'] as const)('an API process and a worker proc
       expect(status.workerPid).not.toBe(status.pid);
 
       const bootstrap = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as Bootstrap;
-      const s = caller(baseUrl, bootstrap);
+      const s = serviceAt(baseUrl, bootstrap);
       expect((await s.call('POST', '/v1/webhooks', { body: { url: rx.url } })).status).toBe(201);
       // The campaign's approval is a job: the advances it takes are run by the worker.
       const sender = await liveNumber(s);

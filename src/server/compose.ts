@@ -6,7 +6,7 @@ import { CLOCK_STATE_KEY, PAYMENTS_FAIL_NEXT_KEY } from './storage/service-state
 import { SimulatedPayments, type FailNextSwitch } from './world/payments.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { DEFAULT_CLAIM_LEASE_MS, Scheduler, type SchedulerLog } from './scheduler.js';
-import { EventStore } from './domain/events/store.js';
+import { EventStore, messageMove } from './domain/events/store.js';
 import { registerMessageJobs } from './domain/messages.js';
 import { registerNumberJobs } from './domain/numbers.js';
 import { blockSuggestionOutbox } from './domain/voice/blocked-numbers.js';
@@ -149,6 +149,19 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
       followClock();
       events.resync();
     });
+  }
+
+  // 7. A worker beside an API process on one SQLite file (issue 27): what it commits that the API
+  // process's live pages show (its events; its changes that are no event: a message's `sending`, a
+  // call's trace) is left as a notice in the same transaction; the API process reads them when the
+  // file moves (worker-link.ts). Only a worker leaves them: the API process is the one that serves pages.
+  const notices = store.notices;
+  if (notices && serviceOptions.role === 'worker') {
+    domain.events.addOutbox(async (event, tx) => {
+      const move = messageMove(event.type, event.body);
+      notices.leave(tx, { event: { id: event.id, accountId: event.accountId, type: event.type, ...(move ? { move } : {}) } });
+    });
+    domain.events.recordChangesIn((change, tx) => notices.leave(tx, { change }));
   }
 
   return { ...domain, options: serviceOptions, webhooks };

@@ -4,6 +4,9 @@
 //
 // - the worker looks for work another process wrote (new deliveries, new jobs) every POLL_MS, and on
 //   SQLite only when the data_version pragma says another process committed (`Store.otherWritersSeen`);
+// - the API process, on SQLite, reads at the same moments the notices the worker left (issue 27:
+//   `Store.notices`), and hands them to its listeners: the console's live pages and the held reads
+//   hear of the worker's events and changes as of their own (PostgreSQL: `Store.peers`, compose.ts);
 // - `clock advance` through an API process is run by the worker (the one process that runs jobs, so
 //   no job runs twice): the API process writes the request in the service state, the worker takes
 //   it, runs it as one process would, and writes what it ran; the API process answers then, so a
@@ -75,7 +78,7 @@ export function startWorkerLink(deps: ServiceDeps, opts: LinkOptions): { stop():
     if (now !== undefined && now === seen) return;
     seen = now ?? -1;
     await followSavedClock(deps);
-    if (opts.role !== 'worker') return;
+    if (opts.role !== 'worker') return await hearNotices(deps);
     deps.scheduler.notice();
     await deps.webhooks.resume();
     await runAskedAdvances(deps, deps.scheduler);
@@ -98,6 +101,18 @@ export function startWorkerLink(deps: ServiceDeps, opts: LinkOptions): { stop():
       await round;
     },
   };
+}
+
+/** The API process: what the worker committed, told to this process's listeners as their own (issue 27). */
+async function hearNotices(deps: Pick<ServiceDeps, 'store' | 'events'>): Promise<void> {
+  const heard = await deps.store.notices?.heard();
+  if (!heard) return;
+  for (const notice of heard.notices) {
+    if ('event' in notice) deps.events.heardElsewhere(notice.event);
+    else deps.events.changedElsewhere(notice.change);
+  }
+  // Some were dropped before they were read: whoever listens reads again.
+  if (heard.missed) deps.events.resync();
 }
 
 /** A worker starting: an advance a crashed worker was running is answered as cut short (its jobs resume). */

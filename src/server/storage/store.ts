@@ -113,6 +113,15 @@ export interface EventHint {
   id: string;
   accountId: string;
   type: string;
+  /** issue 27: a `message.status` event's move, when the hint carries it (a live page sets it in place, no fetch). */
+  move?: MessageMove;
+}
+
+/** What a `message.status` event moves: the message, its new status and the reason given. */
+export interface MessageMove {
+  messageId: string;
+  status: string;
+  reason: string | null;
 }
 
 /** A change that is no event (a call's trace, a message's status), told to the other processes (issue 26). */
@@ -145,9 +154,36 @@ export interface StorePeers {
   count(): number;
 }
 
+/** What a notice left in the database stands for (the kinds of `ProcessNotice`, as stored). */
+export const PROCESS_NOTICE_KINDS = ['event', 'message', 'call'] as const;
+
+/** A hint one process leaves in the database for another (issue 27): an event it committed, or a change that is no event. */
+export type ProcessNotice = { event: EventHint } | { change: ChangeHint };
+
+/**
+ * issue 27: processes sharing a SQLite file (`--role api` beside `--role worker`) have no NOTIFY: what
+ * one commits that the other's live pages show (an event, a change that is no event) is left as a
+ * row in the same transaction, and the other reads the rows it has not seen yet when it sees that the
+ * file moved (`otherWritersSeen`). PostgreSQL has `peers` instead.
+ */
+export interface StoreNotices {
+  /**
+   * Inside a write: leaves `notice` for the other process, committed (or rolled back) with the
+   * write's own rows. Synchronous: the change's code calls it where it is, with no await to add.
+   */
+  leave(tx: Transaction, notice: ProcessNotice): void;
+  /**
+   * The notices left since the last call, oldest first (the first call: those left since this store
+   * opened). `missed`: some were dropped before this process read them (it fell far behind): re-read.
+   */
+  heard(): Promise<{ notices: ProcessNotice[]; missed: boolean }>;
+}
+
 export interface Store {
   /** issue 26: present when other processes may share the database (PostgreSQL). */
   readonly peers?: StorePeers;
+  /** issue 27: present when the engine keeps notices for another process on the same file (SQLite). */
+  readonly notices?: StoreNotices;
   write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
   read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
   /**

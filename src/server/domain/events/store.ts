@@ -3,7 +3,7 @@ import type { TxDeps } from '../deps.js';
 import { iso } from '../../clock.js';
 import { newId } from '../../ids.js';
 import type { EventRecord } from '../../storage/events-repo.js';
-import type { EventHint } from '../../storage/store.js';
+import type { EventHint, MessageMove } from '../../storage/store.js';
 
 import { NON_DURABLE_EVENT_TYPES } from '../../../api/schemas/events.js';
 
@@ -25,6 +25,16 @@ export interface ChangeNotice {
   status?: string;
 }
 export type ChangeListener = (change: ChangeNotice) => void;
+
+/**
+ * issue 27: what a live page can show of an event without fetching itself again: a `message.status`
+ * event's move (an open thread sets the status in place within 250 ms of its commit). Nothing for
+ * any other event.
+ */
+export function messageMove(type: string, body: Record<string, unknown>): MessageMove | undefined {
+  if (type !== 'message.status') return undefined;
+  return { messageId: String(body.messageId), status: String(body.status), reason: typeof body.reason === 'string' ? body.reason : null };
+}
 
 /** Hook run inside the emitting transaction: the webhook outbox writes its deliveries here. */
 export type EventOutbox = (event: EventRecord, tx: TxDeps) => Promise<void>;
@@ -113,12 +123,24 @@ export class EventStore {
     const tx = this.tx;
     if (!tx) throw new Error(`EventStore.touched(${kind}) called outside a transaction: call it inside the write of the change`);
     const elsewhere = this.changesElsewhere;
-    if (this.changeListeners.size === 0 && !elsewhere) return;
+    const recorded = this.changesRecorded;
+    if (this.changeListeners.size === 0 && !elsewhere && !recorded) return;
+    const change: ChangeNotice = status === undefined ? { accountId, kind, id } : { accountId, kind, id, status };
+    recorded?.(change, tx);
     tx.afterCommit(() => {
-      const change: ChangeNotice = status === undefined ? { accountId, kind, id } : { accountId, kind, id, status };
       for (const l of this.changeListeners) l(change);
       elsewhere?.(change);
     });
+  }
+
+  /**
+   * issue 27 (SQLite with roles): where changes are recorded for another process, inside the
+   * change's own transaction (a row it reads when the file moves), not told after the commit.
+   */
+  private changesRecorded: ((change: ChangeNotice, tx: TxDeps) => void) | undefined;
+
+  recordChangesIn(record: (change: ChangeNotice, tx: TxDeps) => void): void {
+    this.changesRecorded = record;
   }
 
   /** issue 26: where changes are told to the other processes sharing the database (replicas' live pages). */

@@ -131,7 +131,8 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       c.get('/messages', gated, async (req, reply) => {
         const { cursor } = parseWith(CursorQuery, 'query', req.query);
         const p = await deps.uow.read((tx) => listConversations(tx, req.console.actor, PAGE_LIMIT, cursor));
-        return page(req, reply, { title: 'Messages', section: 'messages', command: 'svc conversations list', main: conversationsMain(p.data.map(conversationView), p.hasMore ? p.nextCursor : null) });
+        const rows = p.data.map((c) => ({ summary: conversationView(c), lastStatus: c.last.status }));
+        return page(req, reply, { title: 'Messages', section: 'messages', command: 'svc conversations list', main: conversationsMain(rows, p.hasMore ? p.nextCursor : null, cursor !== undefined) });
       });
 
       c.get('/messages/:counterparty', gated, async (req, reply) => {

@@ -4,6 +4,7 @@ import { eventFilterError, eventFilterMatches } from '../../../api/schemas/event
 import type { ServiceDeps } from '../../deps.js';
 import { ServiceError } from '../../errors.js';
 import { CONSOLE_HEADERS } from '../../views/console/layout.js';
+import { messageMove } from '../../domain/events/store.js';
 import { parseWith } from './gate.js';
 
 // issue 27: the console's live pages listen here: server-sent events, one per event of the session's
@@ -24,17 +25,6 @@ function typeFilter(types: string | undefined): string[] {
     if (error) throw new ServiceError('validation_error', `types: ${error}`, [{ path: ['query', 'types'], message: error }]);
   }
   return entries;
-}
-
-/**
- * What a page can show without fetching itself again (issue 27: a status moving in an open thread
- * within 250 ms of its commit): a message's new status, in place. Everything else makes the page
- * fetch itself (a new message, a new row).
- */
-function inPlace(type: string, body: Record<string, unknown> | undefined): Record<string, unknown> {
-  // An event another replica committed comes as a hint without its body: the page then reads the thread again.
-  if (type !== 'message.status' || !body) return {};
-  return { messageId: body.messageId, status: body.status, reason: body.reason ?? null };
 }
 
 export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps): void {
@@ -60,6 +50,7 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps): void 
       ended = true;
       unsubscribe();
       unsubscribeChanges();
+      unsubscribeResync();
       clearInterval(heartbeat);
       open.delete(end);
       if (reason && !res.writableEnded) res.write(`event: ended\ndata: ${JSON.stringify({ reason })}\n\n`);
@@ -76,13 +67,19 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps): void 
     };
     const unsubscribe = deps.events.subscribe((e) => {
       if (e.accountId !== accountId || !eventFilterMatches(filter, e.type)) return;
-      send(`data: ${JSON.stringify({ id: e.id, type: e.type, ...inPlace(e.type, 'body' in e ? (e.body as Record<string, unknown>) : undefined) })}\n\n`);
+      // A message's new status is set in place; anything else makes the page fetch itself. An event
+      // another process committed comes as a hint, which carries the move when it has one.
+      const move = 'body' in e ? messageMove(e.type, e.body as Record<string, unknown>) : e.move;
+      send(`data: ${JSON.stringify({ id: e.id, type: e.type, ...move })}\n\n`);
     });
     // Changes that are no event (a call's trace, a live message's `queued` and `sending`), as `change` messages.
     const unsubscribeChanges = deps.events.subscribeChanges((ch) => {
       if (ch.accountId !== accountId || !eventFilterMatches(filter, `${ch.kind}.changed`)) return;
       send(`event: change\ndata: ${JSON.stringify(ch.kind === 'message' ? { messageId: ch.id, status: ch.status } : { callId: ch.id })}\n\n`);
     });
+    // Events or changes committed elsewhere may have gone unheard (issue 26/27: a lost connection, a
+    // notice dropped before it was read): a message with nothing in it, and the page fetches itself.
+    const unsubscribeResync = deps.events.subscribeResync(() => send('data: {}\n\n'));
     const heartbeat = setInterval(() => send(': still here\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
     open.add(end);

@@ -12,6 +12,7 @@ import { BRAND_STATUSES, CAMPAIGN_STATUSES, CNP_SHARING_STATUSES, ENTITY_TYPES, 
 import { OPT_OUT_STATUSES } from '../../../api/values/opt-outs.js';
 import { IDEMPOTENCY_STATES } from '../idempotency-repo.js';
 import { CONSOLE_SESSION_KINDS } from '../../../api/values/console.js';
+import { PROCESS_NOTICE_KINDS } from '../store.js';
 
 // The migrations repeat each enum as a CHECK list (SQLite has no enum type). Every CHECK list of a
 // freshly migrated database must equal the list it mirrors, so an enum cannot grow on one side only.
@@ -65,6 +66,8 @@ const MIRRORS: Record<string, readonly string[]> = {
   'idempotency_keys.state': IDEMPOTENCY_STATES,
   // issue 27: a one-time console link or the session it became.
   'console_sessions.kind': CONSOLE_SESSION_KINDS,
+  // issue 27: what a notice one process leaves for another stands for.
+  'process_notices.kind': PROCESS_NOTICE_KINDS,
 };
 
 function checkLists(): Record<string, string[]> {

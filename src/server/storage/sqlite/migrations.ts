@@ -845,3 +845,25 @@ MIGRATIONS.push({
     CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(lease_until) WHERE lease_until IS NOT NULL;
   `,
 });
+
+MIGRATIONS.push({
+  version: 20,
+  name: 'notices one process leaves for another on the same file',
+  sql: `
+    -- issue 27: an API process and a worker process (issue 26's roles) share this file and nothing
+    -- else. A row here is a hint the worker leaves, in the transaction of what it stands for, for the
+    -- API process's live pages (the console's stream, held reads of the feeds): an event it committed
+    -- (kind 'event': ref its id, detail its type, move a message.status event's move as JSON) or a
+    -- change that is no event (kind 'message' or 'call': ref the record's id, detail a message's new
+    -- status). The API process reads the rows past the last it read when the file moved; the writer
+    -- keeps the newest (process-notices.ts).
+    CREATE TABLE process_notices (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT,
+      kind TEXT NOT NULL CHECK (kind IN ('event','message','call')),
+      account_id TEXT NOT NULL,
+      ref TEXT NOT NULL,
+      detail TEXT,
+      move TEXT
+    );
+  `,
+});

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
-import type { Repositories, Store, Transaction } from '../store.js';
+import type { Repositories, Store, StoreNotices, Transaction } from '../store.js';
+import { SqliteProcessNotices } from './process-notices.js';
 import { sqliteRepositories } from './repositories.js';
 import { ReadCache } from './read-cache.js';
 import { inStorageTerms } from './unique-violation.js';
@@ -82,6 +83,15 @@ export class SqliteStore implements Store {
   private dataVersion: number;
   /** How many times a commit by another connection was seen (otherWritersSeen). */
   private otherWrites = 0;
+  private readonly noticeRows: SqliteProcessNotices;
+  /**
+   * issue 27: notices for another process on this file (an API process beside a worker): left in
+   * the open batch, read between batches (a read waits for the open batch to commit, like any read).
+   */
+  readonly notices: StoreNotices = {
+    leave: (_tx, notice) => this.noticeRows.leave(notice),
+    heard: () => this.read(async () => this.noticeRows.heard()),
+  };
 
   constructor(
     readonly db: Db,
@@ -97,6 +107,7 @@ export class SqliteStore implements Store {
     // file), and no wait would help.
     this.control = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), dataVersion: db.prepare('PRAGMA data_version'), savepoints: [] };
     this.dataVersion = this.readDataVersion();
+    this.noticeRows = new SqliteProcessNotices(db);
     // The batch's BEGIN does not use the busy handler (see LOCK_RETRY_MS); every other statement keeps
     // the connection's busy timeout, which also bounds how long a batch waits for the lock in all.
     this.lockBudgetMs = db.pragma('busy_timeout', { simple: true }) as number;

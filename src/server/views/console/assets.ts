@@ -102,8 +102,8 @@ export const CONSOLE_JS = `'use strict';
   // focused control, and the disclosures opened, are found again in the new section by their row's
   // id (rows come and go above them) and their rank in it, or else by their href.
   var FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
-  var ROW = '[data-event-id], [data-delivery-id], [data-message-id], [data-key-id]';
-  var ROW_ATTRS = ['data-event-id', 'data-delivery-id', 'data-message-id', 'data-key-id'];
+  var ROW = '[data-event-id], [data-delivery-id], [data-message-id], [data-key-id], [data-counterparty]';
+  var ROW_ATTRS = ['data-event-id', 'data-delivery-id', 'data-message-id', 'data-key-id', 'data-counterparty'];
   function placeOf(el) {
     var row = el.closest(ROW);
     if (!row) return { href: el.getAttribute('href'), rank: Array.prototype.indexOf.call(live.querySelectorAll(FOCUSABLE), el) };
@@ -130,7 +130,14 @@ export const CONSOLE_JS = `'use strict';
     var el = kept.focus && find(kept.focus);
     if (el) el.focus({ preventScroll: true });
   }
+  // A page past the first of a list in recency order (the conversations) takes no rows in: a row
+  // that moves to the top leaves it and every row below moves up one, under the reader's eyes and
+  // keyboard. Only the first page follows (newer rows land there); a later page shows its notice,
+  // whose link is the first page. Not a count of new rows: a message's hint does not say whether it
+  // opened a conversation, and counting them would cost a query per change.
+  var hold = live.hasAttribute('data-live-hold');
   function refresh() {
+    if (hold) { var held = document.getElementById('live-held'); if (held) held.hidden = false; return; }
     if (busy) { again = true; return; }
     busy = true;
     fetch(location.href, { credentials: 'same-origin', headers: { 'Accept': 'text/html' } })
@@ -178,6 +185,7 @@ export const CONSOLE_JS = `'use strict';
   if (live.hasAttribute('data-live-changes')) source.addEventListener('change', onData);
   source.addEventListener('ended', function () { source.close(); location.reload(); });
   // Once the stream is open, one refresh catches what committed between this page's render and now.
-  source.addEventListener('open', function () { live.setAttribute('data-listening', 'true'); refresh(); });
+  // (A held page has nothing to catch up: it shows the rows it was loaded with.)
+  source.addEventListener('open', function () { live.setAttribute('data-listening', 'true'); if (!hold) refresh(); });
 })();
 `;

@@ -83,13 +83,31 @@ export function eventsMain(events: EventFeedItem[], types: string | undefined, n
 ${pager(nextCursor, { types })}`;
 }
 
-export function conversationsMain(rows: ConversationSummary[], nextCursor: string | null): SafeHtml {
+/** A conversation's row: the API's summary, and its latest message's status (read from the same record). */
+export interface ConversationRow {
+  summary: ConversationSummary;
+  lastStatus: string;
+}
+
+/**
+ * The conversations list (issue 27: live). Each row names its counterparty (`data-counterparty`: the
+ * script keeps the keyboard on a row that moved) and carries its latest message's id and status, so a
+ * status moving is set in place. A page past the first (`paged`) never takes rows in: see
+ * `data-live-hold` in assets.ts.
+ */
+export function conversationsMain(rows: ConversationRow[], nextCursor: string | null, paged: boolean): SafeHtml {
   const list = rows.length
-    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Counterparty</th><th scope="col">Latest</th><th scope="col">When</th></tr></thead><tbody>
-${rows.map((c) => html`<tr><td><a href="${P}/messages/${encodeURIComponent(c.counterparty)}">${c.counterparty}</a></td><td>${c.direction === 'inbound' ? '← ' : '→ '}${c.lastBody}</td><td>${time(c.lastAt)}</td></tr>`)}
+    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Counterparty</th><th scope="col">Latest</th><th scope="col">Status</th><th scope="col">When</th></tr></thead><tbody>
+${rows.map(
+  ({ summary: c, lastStatus }) =>
+    html`<tr data-counterparty="${c.counterparty}"><td><a href="${P}/messages/${encodeURIComponent(c.counterparty)}">${c.counterparty}</a></td><td>${c.direction === 'inbound' ? '← ' : '→ '}${c.lastBody}</td><td data-message-id="${c.lastMessageId}" data-status="${lastStatus}"><span class="status">${lastStatus}</span></td><td>${time(c.lastAt)}</td></tr>`,
+)}
 </tbody></table></div>`
     : empty('No conversations yet.');
-  return html`<section id="live" data-live-types="message.*">${list}</section>${pager(nextCursor)}`;
+  const held = paged
+    ? html`<p id="live-held" class="notice" role="status" hidden>Newer messages have come in since this page was loaded. <a href="${P}/messages">Show the newest conversations</a></p>`
+    : '';
+  return html`${held}<section id="live" data-live-types="message.*" data-live-changes="true"${paged ? html` data-live-hold="true"` : ''}>${list}</section>${pager(nextCursor)}`;
 }
 
 export function threadMain(counterparty: string, messages: Message[], fromNumbers: string[], csrf: string, flash?: string): SafeHtml {
