@@ -28,6 +28,8 @@ button.secondary,.signout button{background:#fff;color:#1f2328;border:1px solid 
 :focus-visible{outline:3px solid #bf8700;outline-offset:2px}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{text-align:left;padding:.4rem .5rem;border-bottom:1px solid #d0d7de;vertical-align:top;overflow-wrap:anywhere}
+/* Headers, times, statuses and numbers whole: the free text beside them wraps instead. */
+th,td time,td .status,td.nowrap{white-space:nowrap;overflow-wrap:normal}
 th{font-size:.85rem;color:#57606a}
 .table-wrap{overflow-x:auto}
 .muted{color:#57606a}

@@ -100,7 +100,7 @@ export function conversationsMain(rows: ConversationRow[], nextCursor: string | 
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Counterparty</th><th scope="col">Latest</th><th scope="col">Status</th><th scope="col">When</th></tr></thead><tbody>
 ${rows.map(
   ({ summary: c, lastStatus }) =>
-    html`<tr data-counterparty="${c.counterparty}"><td><a href="${P}/messages/${encodeURIComponent(c.counterparty)}">${c.counterparty}</a></td><td>${c.direction === 'inbound' ? '← ' : '→ '}${c.lastBody}</td><td data-message-id="${c.lastMessageId}" data-status="${lastStatus}"><span class="status">${lastStatus}</span></td><td>${time(c.lastAt)}</td></tr>`,
+    html`<tr data-counterparty="${c.counterparty}"><td class="nowrap"><a href="${P}/messages/${encodeURIComponent(c.counterparty)}">${c.counterparty}</a></td><td>${c.direction === 'inbound' ? '← ' : '→ '}${c.lastBody}</td><td data-message-id="${c.lastMessageId}" data-status="${lastStatus}"><span class="status">${lastStatus}</span></td><td>${time(c.lastAt)}</td></tr>`,
 )}
 </tbody></table></div>`
     : empty('No conversations yet.');
