@@ -166,6 +166,17 @@ describe('replicas on one PostgreSQL database', () => {
     expect([...submitted.values()]).toEqual([1]);
   });
 
+  it('`clock advance` through A answers once B follows: the very next request to B reads the new time', async () => {
+    const { all: [a, b] } = await replicas(2);
+    // Several rounds: B reading the old time for the moment a notice takes would show in one of them.
+    for (let round = 0; round < 5; round++) {
+      const advanced = await a!.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 3600 } });
+      expect(advanced.status, advanced.text).toBe(200);
+      const onB = await b!.call('GET', '/v1/keys?limit=1');
+      expect(Date.parse(String(onB.headers[SERVICE_TIME_HEADER.toLowerCase()])), `round ${round}`).toBe(Date.parse(advanced.body.now));
+    }
+  });
+
   it('jobs run once when replicas drain at once: a burst of live sends through three replicas, each message submitted once and charged once', async () => {
     const { url, all } = await replicas(3, { clock: 'system' });
     const submitted = countSubmissions(all);

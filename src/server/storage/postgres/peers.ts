@@ -7,6 +7,8 @@ import { DB_NOW_MS } from './sql.js';
 export const EVENTS_CHANNEL = 'svc_events';
 export const STATE_CHANNEL = 'svc_state';
 export const CHANGES_CHANNEL = 'svc_changes';
+/** `sync`'s channel: a request (`<asker> <token>`) and each other replica's answer (`<replier> <token> done`). */
+export const SYNC_CHANNEL = 'svc_sync';
 
 /** The payload of an event's notification: sender, account, type, id (none holds a space). */
 export const eventNotice = (sender: string, e: { accountId: string; type: string; id: string }): string => `${sender} ${e.accountId} ${e.type} ${e.id}`;
@@ -24,6 +26,11 @@ export interface PgPeersOptions {
 
 /** A replica not seen for this many heartbeats is counted gone. */
 const MISSED_HEARTBEATS = 3;
+/**
+ * The longest `sync` waits for a replica counted alive that does not answer (its listening connection
+ * lost and coming back; one that died stops being waited for once it is counted gone).
+ */
+const SYNC_BOUND_MS = 5000;
 /** Pauses between attempts to get the listening connection back: growing, at most 5 s. */
 const RECONNECT_MAX_MS = 5000;
 
@@ -43,7 +50,11 @@ const RECONNECT_MAX_MS = 5000;
 export class PgPeers implements StorePeers {
   readonly processId = randomUUID();
   private readonly eventListeners: Array<(hint: EventHint) => void> = [];
-  private readonly stateListeners: Array<(key: string) => void> = [];
+  private readonly stateListeners: Array<(key: string) => void | Promise<unknown>> = [];
+  /** What this replica's state listeners are still doing (a clock being read): a sync answer waits for it. */
+  private readonly handling = new Set<Promise<unknown>>();
+  /** This replica's syncs under way, by token: who answered, and what to call once all did. */
+  private readonly syncs = new Map<string, { answered: Set<string>; check(): void }>();
   private readonly changeListeners: Array<(hint: ChangeHint) => void> = [];
   private readonly resyncListeners: Array<() => void> = [];
   private client: pg.Client | undefined;
@@ -77,7 +88,7 @@ export class PgPeers implements StorePeers {
     this.eventListeners.push(fn);
   }
 
-  onState(fn: (key: string) => void): void {
+  onState(fn: (key: string) => void | Promise<unknown>): void {
     this.stateListeners.push(fn);
   }
 
@@ -102,6 +113,28 @@ export class PgPeers implements StorePeers {
     return this.alive;
   }
 
+  /**
+   * A notice on SYNC_CHANNEL after the caller's commits: PostgreSQL delivers notifications in commit
+   * order, so each other replica hears it after what those commits told, and answers once its
+   * listeners have handled that (`handling` settled). Resolves when every other replica counted alive
+   * answered (a recount that drops a dead one ends the wait too), or after SYNC_BOUND_MS.
+   */
+  async sync(): Promise<void> {
+    if (this.closed || this.alive <= 1) return;
+    const token = randomUUID();
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(bound);
+        this.syncs.delete(token);
+        resolve();
+      };
+      const bound = setTimeout(finish, SYNC_BOUND_MS);
+      const entry = { answered: new Set<string>(), check: () => entry.answered.size >= this.alive - 1 && finish() };
+      this.syncs.set(token, entry);
+      this.pool.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, `${this.processId} ${token}`]).catch(finish);
+    });
+  }
+
   /** Stops listening and beating, and removes this replica's row (the others' shares grow at once). */
   async close(): Promise<void> {
     this.closed = true;
@@ -124,6 +157,7 @@ export class PgPeers implements StorePeers {
     const window = this.heartbeatMs * MISSED_HEARTBEATS;
     const { rows } = await this.pool.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM replicas WHERE seen_at > ${DB_NOW_MS} - $1`, [window]);
     this.alive = Math.max(1, rows[0]!.n);
+    for (const waiting of [...this.syncs.values()]) waiting.check();
   }
 
   private async beat(): Promise<void> {
@@ -140,7 +174,7 @@ export class PgPeers implements StorePeers {
     client.on('end', () => this.lost(client));
     client.on('notification', (n) => this.heard(n.channel, n.payload ?? ''));
     await client.connect();
-    await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STATE_CHANNEL}; LISTEN ${CHANGES_CHANNEL}`);
+    await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STATE_CHANNEL}; LISTEN ${CHANGES_CHANNEL}; LISTEN ${SYNC_CHANNEL}`);
     if (this.closed) {
       await client.end().catch(() => undefined);
       return;
@@ -174,6 +208,7 @@ export class PgPeers implements StorePeers {
   private heard(channel: string, payload: string): void {
     const parts = payload.split(' ');
     if (parts[0] === this.processId) return; // its own commit: heard in process already
+    if (channel === SYNC_CHANNEL) return this.heardSync(parts);
     if (channel === EVENTS_CHANNEL && parts.length === 4) {
       const hint = { accountId: parts[1]!, type: parts[2]!, id: parts[3]! };
       for (const fn of this.eventListeners) fn(hint);
@@ -183,7 +218,30 @@ export class PgPeers implements StorePeers {
     } else if (channel === STATE_CHANNEL && parts.length === 2 && parts[1] === REPLICAS_NOTICE_KEY) {
       if (!this.closed) void this.recount().catch(() => undefined); // the next beat counts again anyway
     } else if (channel === STATE_CHANNEL && parts.length === 2) {
-      for (const fn of this.stateListeners) fn(parts[1]!);
+      for (const fn of this.stateListeners) this.track(fn(parts[1]!));
+    }
+  }
+
+  private track(work: void | Promise<unknown>): void {
+    if (!work) return;
+    const settled: Promise<unknown> = work.then(
+      (): void => void this.handling.delete(settled),
+      (): void => void this.handling.delete(settled),
+    );
+    this.handling.add(settled);
+  }
+
+  /** Another replica's sync request (answered once what was heard before it is handled), or an answer to ours. */
+  private heardSync(parts: string[]): void {
+    if (parts.length === 2) {
+      const token = parts[1]!;
+      void Promise.allSettled([...this.handling]).then(() => {
+        if (!this.closed) void this.pool.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, `${this.processId} ${token} done`]).catch(() => undefined);
+      });
+    } else if (parts.length === 3 && parts[2] === 'done') {
+      const entry = this.syncs.get(parts[1]!);
+      entry?.answered.add(parts[0]!);
+      entry?.check();
     }
   }
 }
