@@ -37,7 +37,8 @@ let port: number;
 beforeAll(async () => {
   svc = await startWebhookService({ server: LIMITS });
   rx = await startReceiver();
-  port = Number(new URL(svc.baseUrl).port);
+  // Socket-level tests talk to the HTTP server itself (with SVC_TEST_REPLICAS, not the proxy before it).
+  port = Number(new URL(svc.serverUrl).port);
 });
 afterAll(async () => {
   await svc?.stop();
@@ -130,7 +131,7 @@ describe('framework client errors get the envelope (issue 14, defect 3)', () => 
   });
 
   it('a keep-alive client is told to close, so its next request goes out on a new connection and succeeds', async () => {
-    const client = new Client(svc.baseUrl, { pipelining: 1 });
+    const client = new Client(svc.serverUrl, { pipelining: 1 });
     try {
       const bad = await client.request({ method: 'GET', path: '/healthz', headers: { 'x-big': 'b'.repeat(MAX_HEADER_BYTES + 1024) } });
       const badBody = (await bad.body.json()) as any;
@@ -382,7 +383,7 @@ describe('sockets dripping their headers do not lock out prompt clients of the s
   });
 
   it('a full address of dripping sockets: a normal request from 127.0.0.1 is served at once, the oldest dripper answered 408', async () => {
-    const dripPort = Number(new URL(dripSvc.baseUrl).port);
+    const dripPort = Number(new URL(dripSvc.serverUrl).port);
     const cap = DRIP_LIMITS.maxConnectionsPerAddress!;
     // Every socket from 127.0.0.1, the address every local client shares.
     const drippers = await Promise.all(Array.from({ length: cap }, () => rawConnection({ port: dripPort })));

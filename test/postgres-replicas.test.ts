@@ -11,6 +11,9 @@ import { startPostgres, type PostgresServer } from './helpers/postgres.js';
 import { startChild, client, killAll, type Child } from './helpers/service-child.js';
 import { UNLIMITED, type TestService } from './helpers/service.js';
 import { liveNumber } from './messages-fixtures.js';
+import { balanceOf } from './helpers/money.js';
+import { setBalance } from '../src/server/domain/billing/wallet.js';
+import { PRICES } from '../src/api/values/prices.js';
 import { emit, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 
 // Issue 26: several services (replicas) on one PostgreSQL database, driven over HTTP: every job and
@@ -165,6 +168,31 @@ describe('replicas on one PostgreSQL database', () => {
     expect(again.status).toBe(200);
     expect([...submitted.values()]).toEqual([1]);
   });
+
+  it('`clock advance` through A answers once B follows: the very next request to B reads the new time', async () => {
+    const { all: [a, b] } = await replicas(2);
+    // Several rounds: B reading the old time for the moment a notice takes would show in one of them.
+    for (let round = 0; round < 5; round++) {
+      const advanced = await a!.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 3600 } });
+      expect(advanced.status, advanced.text).toBe(200);
+      const onB = await b!.call('GET', '/v1/keys?limit=1');
+      expect(Date.parse(String(onB.headers[SERVICE_TIME_HEADER.toLowerCase()])), `round ${round}`).toBe(Date.parse(advanced.body.now));
+    }
+  });
+
+  it('a burst of live sends on one wallet through two replicas: exactly what the wallet covers is accepted, every other send a 402, none a 429', async () => {
+    const { all: [a, b] } = await replicas(2);
+    const sender = await liveNumber(a!);
+    await a!.deps.uow.write(async (tx) => await setBalance(tx, a!.bootstrap.accountId, 50 * PRICES.smsSegment));
+    // Both replicas' pools (2 × 10 connections) write the one wallet row at once.
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => (i % 2 ? a! : b!).call('POST', '/v1/messages', { body: { to: '+14155550100', from: sender.phoneNumber, body: `burst ${i}` } })),
+    );
+    const byStatus = new Map<number, number>();
+    for (const r of results) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
+    expect(Object.fromEntries(byStatus)).toEqual({ 201: 50, 402: 150 });
+    expect(await a!.deps.uow.write((tx) => balanceOf(tx, a!.bootstrap.accountId))).toBe(0);
+  }, 180_000); // a hang bound: 200 sends on one row take 15-25 s at a load average of 10, far more at 20
 
   it('jobs run once when replicas drain at once: a burst of live sends through three replicas, each message submitted once and charged once', async () => {
     const { url, all } = await replicas(3, { clock: 'system' });

@@ -135,7 +135,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   if (store.peers) {
     const events = domain.events;
     const followClock = () =>
-      void uow
+      uow
         .read(async (r) => await r.serviceState.get<SavedClock>(CLOCK_STATE_KEY))
         .then((saved) => saved && followSavedClock(clock, saved))
         .catch((err: unknown) => log.error({ err }, 'reading the service clock another replica saved failed'));
@@ -144,9 +144,10 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
     const peers = store.peers;
     events.tellChangesElsewhere((change) => peers.tellChange(change));
     peers.onChange((change) => events.changedElsewhere(change));
-    store.peers.onState((key) => key === CLOCK_STATE_KEY && followClock());
+    // Returned, so a sync another replica asks for after its advance waits until this one followed.
+    store.peers.onState((key) => (key === CLOCK_STATE_KEY ? followClock() : undefined));
     store.peers.onResync(() => {
-      followClock();
+      void followClock();
       events.resync();
     });
   }

@@ -15,6 +15,17 @@ export interface ReplicaProxy {
   close(): Promise<void>;
 }
 
+/**
+ * A replica's answer headers less those about its own connection to the proxy (hop-by-hop): passed
+ * on, its `Keep-Alive: timeout=15` told the client to keep an idle connection the proxy closes after
+ * its own 5 s, and a request sent on it as it closed failed with ECONNRESET. The proxy's server
+ * writes its own; a `Connection: close` is kept, so the client's connection ends as the replica said.
+ */
+function ownConnectionHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const { connection, 'keep-alive': _keepAlive, ...rest } = headers;
+  return connection?.toLowerCase() === 'close' ? { ...rest, connection } : rest;
+}
+
 /** `port`: where the proxy listens (0: any free port; a service restarted at its address passes the old one). */
 export async function startReplicaProxy(targets: string[], port = 0): Promise<ReplicaProxy> {
   const ports = targets.map((t) => Number(new URL(t).port));
@@ -26,7 +37,7 @@ export async function startReplicaProxy(targets: string[], port = 0): Promise<Re
     const i = turn++ % ports.length;
     served[i]!++;
     const upstream = httpRequest({ host: '127.0.0.1', port: ports[i], method: req.method, path: req.url, headers: req.headers as IncomingHttpHeaders, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answer.headers);
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, ownConnectionHeaders(answer.headers));
       answer.pipe(res);
       // The client gone: stop reading the replica's answer (a held read ends with it).
       res.on('close', () => answer.destroy());

@@ -21,6 +21,11 @@ export interface TestService extends RunningService {
   flushWebhooks(): Promise<void>;
   /** The service clock, in epoch milliseconds. */
   now(): number;
+  /**
+   * The first replica's own HTTP server, never the proxy: where a socket-level test of the server
+   * (its timeouts, connection caps, what Node's parser refuses) connects. `baseUrl` without replicas.
+   */
+  serverUrl: string;
   /** With SVC_TEST_REPLICAS=N: every replica (the first one's `RunningService` first); else just this one. */
   replicas: RunningService[];
   /**
@@ -160,6 +165,7 @@ export async function startTestService(opts: Partial<StartOptions> & { keysFrom?
   };
   return Object.assign(base, {
     dataDir,
+    serverUrl: svc.baseUrl,
     storeUrl: store,
     sql,
     call,

@@ -1,3 +1,4 @@
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { defaultDataDir, envValue, resolveConfigDir, type Env } from '../../config/paths.js';
 import { readProfilesFile } from '../../config/profiles.js';
 import { resolveSettings } from '../../config/resolve.js';
@@ -38,6 +39,36 @@ const CANDIDATES: Record<Exclude<DynamicSource, 'profiles'>, Candidates> = {
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
+/**
+ * GETs `url` and parses its JSON body (undefined unless 2xx), within `timeoutMs` of the call. With
+ * node:http, not fetch: fetch's first call in a process loads its HTTP client, 250-400 ms of a
+ * loaded machine (measured at a load average of 16; node:http 30-60 ms), which spent most of the
+ * TAB's budget before the service was even asked.
+ */
+async function getJson(url: URL, headers: Record<string, string>, timeoutMs: number): Promise<unknown> {
+  const send = url.protocol === 'https:' ? (await import('node:https')).request : httpRequest;
+  return await new Promise((resolve, reject) => {
+    // One request, its connection closed after (no keep-alive socket holding the process open).
+    const req = send(url, { method: 'GET', headers, agent: false } satisfies RequestOptions, (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('end', () => {
+        const ok = res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300;
+        try {
+          resolve(ok ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined);
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+    });
+    const bound = setTimeout(() => req.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    req.on('close', () => clearTimeout(bound));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 export interface LookupEnvironment {
   env: Env;
   homedir: string;
@@ -62,10 +93,8 @@ export function createLookup(environment: LookupEnvironment, lists: NonNullable<
       if (!spec) return [];
       const headers: Record<string, string> = { authorization: `Bearer ${settings.apiKey}`, accept: 'application/json' };
       if (spec.scoped && settings.subaccount) headers['service-subaccount'] = settings.subaccount;
-      const res = await fetch(`${settings.baseUrl}${spec.path}${spec.paged ? '?limit=100' : ''}`, { headers, signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) });
-      if (!res.ok) return [];
-      const body = (await res.json()) as { data?: unknown };
-      if (!Array.isArray(body.data)) return [];
+      const body = (await getJson(new URL(`${settings.baseUrl}${spec.path}${spec.paged ? '?limit=100' : ''}`), headers, LOOKUP_TIMEOUT_MS)) as { data?: unknown } | undefined;
+      if (!Array.isArray(body?.data)) return [];
       return body.data.flatMap((row) => {
         const c = row && typeof row === 'object' ? candidate(row as Record<string, unknown>) : undefined;
         return c ? [c] : [];

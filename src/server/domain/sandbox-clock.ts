@@ -1,7 +1,9 @@
 import type { AdvanceReportLine, Scheduler } from '../scheduler.js';
+import type { Store } from '../storage/store.js';
 
 export interface SandboxClockDeps {
   scheduler: Scheduler;
+  store: Pick<Store, 'peers'>;
 }
 
 /**
@@ -12,5 +14,10 @@ export interface SandboxClockDeps {
  * an account's, so this takes no actor.
  */
 export async function advanceClock(d: SandboxClockDeps, seconds: number): Promise<AdvanceReportLine[]> {
-  return d.scheduler.advance(seconds);
+  const ran = await d.scheduler.advance(seconds);
+  // issue 26: "one clock in the database". Each replica keeps it in memory and follows a save when
+  // notified; the answer waits until every other replica has, so the caller's next request reads
+  // the new time on whichever replica it lands (not the old one for the moment a notice takes).
+  await d.store.peers?.sync();
+  return ran;
 }

@@ -142,8 +142,11 @@ export interface StorePeers {
   readonly processId: string;
   /** An event another process committed (after its commit). */
   onEvent(fn: (hint: EventHint) => void): void;
-  /** A `service_state` key another process wrote (the clock), after its commit. */
-  onState(fn: (key: string) => void): void;
+  /**
+   * A `service_state` key another process wrote (the clock), after its commit. What `fn` returns is
+   * waited for by a `sync` another process asks for after that commit.
+   */
+  onState(fn: (key: string) => void | Promise<unknown>): void;
   /** A change that is no event another process committed (`tellChange`), after its commit. */
   onChange(fn: (hint: ChangeHint) => void): void;
   /** Tells the others of a change this process committed (call after the commit; a hint, not durable). */
@@ -152,6 +155,13 @@ export interface StorePeers {
   onResync(fn: () => void): void;
   /** The processes alive on this database, this one included (at least 1). */
   count(): number;
+  /**
+   * Resolves once every other live process has handled what this one committed before the call
+   * (the state it wrote followed): a read-your-writes barrier for a change kept in memory on each
+   * (the service clock), so the caller's next request finds it on whichever process it lands.
+   * Bounded: a process that stays silent (dead, not yet counted gone) is not waited for past it.
+   */
+  sync(): Promise<void>;
 }
 
 /** What a notice left in the database stands for (the kinds of `ProcessNotice`, as stored). */

@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { ChangeHint, EventHint, StorePeers } from '../store.js';
 import { DB_NOW_MS, Sql } from './sql.js';
 import { sequenceStragglers } from './feed-order.js';
-import { CHANGES_CHANNEL, EVENTS_CHANNEL, STATE_CHANNEL } from './channels.js';
+import { CHANGES_CHANNEL, EVENTS_CHANNEL, STATE_CHANNEL, SYNC_CHANNEL } from './channels.js';
 
 /** The payload of a service_state write's notification: sender, key. */
 export const stateNotice = (sender: string, key: string): string => `${sender} ${key}`;
@@ -19,6 +19,11 @@ export interface PgPeersOptions {
 
 /** A replica not seen for this many heartbeats is counted gone. */
 const MISSED_HEARTBEATS = 3;
+/**
+ * The longest `sync` waits for a replica counted alive that does not answer (its listening connection
+ * lost and coming back; one that died stops being waited for once it is counted gone).
+ */
+const SYNC_BOUND_MS = 5000;
 /** Pauses between attempts to get the listening connection back: growing, at most 5 s. */
 const RECONNECT_MAX_MS = 5000;
 
@@ -39,7 +44,11 @@ const RECONNECT_MAX_MS = 5000;
 export class PgPeers implements StorePeers {
   readonly processId = randomUUID();
   private readonly eventListeners: Array<(hint: EventHint) => void> = [];
-  private readonly stateListeners: Array<(key: string) => void> = [];
+  private readonly stateListeners: Array<(key: string) => void | Promise<unknown>> = [];
+  /** What this replica's state listeners are still doing (a clock being read): a sync answer waits for it. */
+  private readonly handling = new Set<Promise<unknown>>();
+  /** This replica's syncs under way, by token: who answered, and what to call once all did. */
+  private readonly syncs = new Map<string, { answered: Set<string>; check(): void }>();
   private readonly changeListeners: Array<(hint: ChangeHint) => void> = [];
   private readonly resyncListeners: Array<() => void> = [];
   private client: pg.Client | undefined;
@@ -73,7 +82,7 @@ export class PgPeers implements StorePeers {
     this.eventListeners.push(fn);
   }
 
-  onState(fn: (key: string) => void): void {
+  onState(fn: (key: string) => void | Promise<unknown>): void {
     this.stateListeners.push(fn);
   }
 
@@ -98,6 +107,28 @@ export class PgPeers implements StorePeers {
     return this.alive;
   }
 
+  /**
+   * A notice on SYNC_CHANNEL after the caller's commits: PostgreSQL delivers notifications in commit
+   * order, so each other replica hears it after what those commits told, and answers once its
+   * listeners have handled that (`handling` settled). Resolves when every other replica counted alive
+   * answered (a recount that drops a dead one ends the wait too), or after SYNC_BOUND_MS.
+   */
+  async sync(): Promise<void> {
+    if (this.closed || this.alive <= 1) return;
+    const token = randomUUID();
+    await new Promise<void>((resolve) => {
+      const finish = () => {
+        clearTimeout(bound);
+        this.syncs.delete(token);
+        resolve();
+      };
+      const bound = setTimeout(finish, SYNC_BOUND_MS);
+      const entry = { answered: new Set<string>(), check: () => entry.answered.size >= this.alive - 1 && finish() };
+      this.syncs.set(token, entry);
+      this.pool.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, `${this.processId} ${token}`]).catch(finish);
+    });
+  }
+
   /** Stops listening and beating, and removes this replica's row (the others' shares grow at once). */
   async close(): Promise<void> {
     this.closed = true;
@@ -120,6 +151,7 @@ export class PgPeers implements StorePeers {
     const window = this.heartbeatMs * MISSED_HEARTBEATS;
     const { rows } = await this.pool.query<{ n: number }>(`SELECT COUNT(*)::int AS n FROM replicas WHERE seen_at > ${DB_NOW_MS} - $1`, [window]);
     this.alive = Math.max(1, rows[0]!.n);
+    for (const waiting of [...this.syncs.values()]) waiting.check();
   }
 
   private async beat(): Promise<void> {
@@ -138,7 +170,7 @@ export class PgPeers implements StorePeers {
     client.on('end', () => this.lost(client));
     client.on('notification', (n) => this.heard(n.channel, n.payload ?? ''));
     await client.connect();
-    await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STATE_CHANNEL}; LISTEN ${CHANGES_CHANNEL}`);
+    await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STATE_CHANNEL}; LISTEN ${CHANGES_CHANNEL}; LISTEN ${SYNC_CHANNEL}`);
     if (this.closed) {
       await client.end().catch(() => undefined);
       return;
@@ -172,6 +204,7 @@ export class PgPeers implements StorePeers {
   private heard(channel: string, payload: string): void {
     const parts = payload.split(' ');
     if (parts[0] === this.processId) return; // its own commit: heard in process already
+    if (channel === SYNC_CHANNEL) return this.heardSync(parts);
     if (channel === EVENTS_CHANNEL && parts.length === 4) {
       const hint = { accountId: parts[1]!, type: parts[2]!, id: parts[3]! };
       for (const fn of this.eventListeners) fn(hint);
@@ -181,7 +214,30 @@ export class PgPeers implements StorePeers {
     } else if (channel === STATE_CHANNEL && parts.length === 2 && parts[1] === REPLICAS_NOTICE_KEY) {
       if (!this.closed) void this.recount().catch(() => undefined); // the next beat counts again anyway
     } else if (channel === STATE_CHANNEL && parts.length === 2) {
-      for (const fn of this.stateListeners) fn(parts[1]!);
+      for (const fn of this.stateListeners) this.track(fn(parts[1]!));
+    }
+  }
+
+  private track(work: void | Promise<unknown>): void {
+    if (!work) return;
+    const settled: Promise<unknown> = work.then(
+      (): void => void this.handling.delete(settled),
+      (): void => void this.handling.delete(settled),
+    );
+    this.handling.add(settled);
+  }
+
+  /** Another replica's sync request (answered once what was heard before it is handled), or an answer to ours. */
+  private heardSync(parts: string[]): void {
+    if (parts.length === 2) {
+      const token = parts[1]!;
+      void Promise.allSettled([...this.handling]).then(() => {
+        if (!this.closed) void this.pool.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, `${this.processId} ${token} done`]).catch(() => undefined);
+      });
+    } else if (parts.length === 3 && parts[2] === 'done') {
+      const entry = this.syncs.get(parts[1]!);
+      entry?.answered.add(parts[0]!);
+      entry?.check();
     }
   }
 }
