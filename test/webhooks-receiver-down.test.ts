@@ -203,10 +203,21 @@ describe('svc webhooks listen killed and restarted 10 times mid-stream', () => {
     let run = await startListen();
     const emitted: string[] = [];
     let n = 0;
-    const stream = setInterval(async () => {
-      emitted.push((await emit(svc, 'message.received', { messageId: `msg_l${++n}`, from: '+14155550123', to: '+14155550100', body: `event ${n}`, receivedAt: new Date().toISOString(), providerMessageId: `p${n}` })).id);
-    }, STREAM_EVERY_MS);
-    cleanups.push(() => clearInterval(stream));
+    // One emit after another: the order they were emitted in is then the feed's. Two emits in flight
+    // at once have no order between them (on PostgreSQL the feed numbers events committed together
+    // in insertion order, which their answers need not follow).
+    let streaming = true;
+    const streamed = (async () => {
+      while (streaming) {
+        emitted.push((await emit(svc, 'message.received', { messageId: `msg_l${++n}`, from: '+14155550123', to: '+14155550100', body: `event ${n}`, receivedAt: new Date().toISOString(), providerMessageId: `p${n}` })).id);
+        await new Promise((r) => setTimeout(r, STREAM_EVERY_MS));
+      }
+    })();
+    const stopStream = async () => {
+      streaming = false;
+      await streamed;
+    };
+    cleanups.push(stopStream);
 
     for (let k = 0; k < KILLS; k++) {
       const seen = handler.received.length;
@@ -215,7 +226,7 @@ describe('svc webhooks listen killed and restarted 10 times mid-stream', () => {
       expect((await run.exited).signal).toBe('SIGKILL');
       run = await startListen();
     }
-    clearInterval(stream);
+    await stopStream();
     const all = [...emitted];
     expect(all.length).toBeGreaterThan(0);
     await waitUntil(`all ${all.length} events at the handler`, () => forwarded.size >= all.length, DRAIN_TIMEOUT_MS);
