@@ -1,9 +1,13 @@
 #!/usr/bin/env node
 // Tiny launcher: the CLI is compiled to dist/ so start-up never runs through a TypeScript loader.
-// `svc --version` and a bare `svc --help` are answered before commander or any command loads
-// (start-up budget, bench/startup); the help text is rendered from the command tree at build time.
-import { readFileSync } from 'node:fs';
-import { CLI_VERSION } from '../dist/cli/version.js';
+// `svc --version` and a bare `svc --help` are answered from build artifacts (dist/cli/version.txt,
+// dist/cli/root-help.txt, rendered from the command tree by scripts/render-help.mjs) before
+// commander or any command loads. This file is CommonJS (bin/package.json) on purpose: starting
+// Node's ESM loader for a static import cost ~14 % of bare node's start-up (bench/startup; the
+// budget is 1.3x), so only the commands that need the CLI pay for it, through import().
+'use strict';
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
 
 const exitWhenFlushed = (code) => {
   // The command is over: exit once stdout and stderr have flushed, rather than waiting for idle
@@ -11,21 +15,23 @@ const exitWhenFlushed = (code) => {
   process.exitCode = code;
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 };
+const artifact = (name) => readFileSync(join(__dirname, '..', 'dist', 'cli', name), 'utf8');
 
 const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === '--version') {
-  process.stdout.write(`${CLI_VERSION}\n`);
+  process.stdout.write(artifact('version.txt'));
 } else if (args.length === 1 && (args[0] === '--help' || args[0] === '-h')) {
-  process.stdout.write(readFileSync(new URL('../dist/cli/root-help.txt', import.meta.url), 'utf8'));
+  process.stdout.write(artifact('root-help.txt'));
 } else if (args[0] === '__complete') {
   // A TAB press (svc completion's scripts): the prebuilt tree, no commander, never an error shown.
-  const { completeMain } = await import('../dist/cli/completion/main.js');
-  const { homedir } = await import('node:os');
-  completeMain(args.slice(1), process, homedir()).then(() => exitWhenFlushed(0), () => exitWhenFlushed(0));
+  Promise.all([import('../dist/cli/completion/main.js'), import('node:os')])
+    .then(([{ completeMain }, { homedir }]) => completeMain(args.slice(1), process, homedir()))
+    .then(() => exitWhenFlushed(0), () => exitWhenFlushed(0));
 } else {
-  const { main } = await import('../dist/cli/main.js');
-  main(process, new URL(import.meta.url).pathname).then(exitWhenFlushed, (err) => {
-    process.stderr.write(`svc: ${err?.stack ?? err}\n`);
-    exitWhenFlushed(1);
-  });
+  import('../dist/cli/main.js')
+    .then(({ main }) => main(process, __filename))
+    .then(exitWhenFlushed, (err) => {
+      process.stderr.write(`svc: ${err?.stack ?? err}\n`);
+      exitWhenFlushed(1);
+    });
 }

@@ -17,9 +17,10 @@ describe('start-up artifacts', () => {
     expect(readFileSync(file, 'utf8')).toBe(io.out());
   });
 
-  it('the CLI version is the package version', () => {
+  it('the CLI version is the package version, and the pre-rendered one (bin/svc.js prints it) is the same', () => {
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { version: string };
     expect(CLI_VERSION).toBe(pkg.version);
+    expect(readFileSync(new URL('dist/cli/version.txt', root), 'utf8')).toBe(`${CLI_VERSION}\n`);
   });
 
   it('the package exports the webhook verifier (README receiver example)', () => {

@@ -75,7 +75,7 @@ describe('npm pack', () => {
     const paths = pack.files.map((f) => f.path);
     expect(paths.length).toBeGreaterThan(0);
     // What a user runs and reads.
-    for (const needed of ['package.json', 'README.md', 'bin/svc.js', 'dist/index.js', 'dist/index.d.ts', 'dist/webhooks/verify.js', 'dist/webhooks/verify.d.ts', 'dist/cli/main.js', 'dist/server/main.js', 'dist/cli/root-help.txt', 'examples/sms-auto-responder.yaml']) {
+    for (const needed of ['package.json', 'README.md', 'bin/svc.js', 'bin/package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/webhooks/verify.js', 'dist/webhooks/verify.d.ts', 'dist/cli/main.js', 'dist/server/main.js', 'dist/cli/root-help.txt', 'dist/cli/version.txt', 'examples/sms-auto-responder.yaml']) {
       expect(paths, needed).toContain(needed);
     }
     const manPages = readdirSync(join(REPO_ROOT, 'man')).filter((f) => /\.\d$/.test(f));
