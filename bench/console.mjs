@@ -22,7 +22,8 @@
 // jobs: its `sent` and `delivered` events); the events page (types=message.status) is open on the API
 // process, which learns of them only through the file. Timed from the worker's commit (its listeners,
 // reported on its stdout) to the row in the page, p50/p99 with the load average; the one-process
-// figure of (a) in the same run is the floor it is read against. BENCH_ROLES_ONLY=1 runs (a) and (d) only.
+// figure of (a) in the same run is the floor it is read against. Then the API process's CPU while idle,
+// with the page open and without. BENCH_ROLES_ONLY=1 runs (a) and (d) only.
 //
 //   npm run build && node bench/console.mjs     BENCH_MESSAGES=1000000  BENCH_REPS=30  BENCH_LIVE=60
 import { randomBytes } from 'node:crypto';
@@ -160,12 +161,14 @@ function report(what, ms, floor) {
 }
 
 /** The API of `svc` with its live key: the answer's JSON, or an error naming the call. */
-const apiOf = (svc) => async (method, path, body) => {
-  const res = await fetch(`${svc.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${svc.bootstrap.liveKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const out = await res.json();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(out)}`);
-  return out;
-};
+function apiOf(svc) {
+  return async (method, path, body) => {
+    const res = await fetch(`${svc.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${svc.bootstrap.liveKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const out = await res.json();
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(out)}`);
+    return out;
+  };
+}
 
 /**
  * A live number on a mock campaign: its messages move with the service clock (a test key's are
@@ -323,6 +326,21 @@ async function measureRolesLive(floor) {
       }
     }
     report("live, api + worker: the worker's event", lags, floor);
+    // What looking sooner costs the API process (this one; the browser is another): its CPU over an
+    // idle IDLE_MS with the events page open (its stream waits: a look every LIVE_POLL_MS), then with
+    // no page open (every POLL_MS), the latter the floor.
+    const IDLE_MS = 3_000;
+    const idleCpu = async () => {
+      const c = process.cpuUsage();
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      const used = process.cpuUsage(c);
+      return (used.user + used.system) / 1000;
+    };
+    const watched = await idleCpu();
+    await page.context().close();
+    while (api.deps.events.watched) await new Promise((resolve) => setTimeout(resolve, 10));
+    const unwatched = await idleCpu();
+    console.log(`api process CPU over ${IDLE_MS / 1000} s idle: ${watched.toFixed(1)} ms with the events page open, ${unwatched.toFixed(1)} ms with none (${(watched / unwatched).toFixed(2)}x)   (load average ${load()})`);
   } finally {
     await browser.close();
     worker.stdin.end();
