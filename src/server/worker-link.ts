@@ -27,7 +27,7 @@ export const POLL_MS = 25;
 /**
  * issue 27: how often an API process on SQLite looks while someone waits to hear of the worker's
  * commits at once (a console stream, a held read: `EventStore.watched`). A look that finds the file
- * unchanged is one PRAGMA data_version (no I/O), so looking this often costs little, and only then;
+ * unchanged reads only the file's change counter (`Store.otherWritersSeen`, no I/O), so looking this often costs little, and only then;
  * the poll's interval is most of the lag from a worker's commit to a live page. Not on PostgreSQL,
  * where every look is a query (it hears of commits by notification instead).
  */

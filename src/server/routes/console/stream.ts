@@ -95,8 +95,9 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps, feed: 
     };
     const unsubscribe = deps.events.subscribe((e) => {
       if (e.accountId !== accountId || !eventFilterMatches(filter, e.type)) return;
-      // A message's new status is set in place; anything else makes the page fetch itself. An event
-      // another process committed comes as a hint, which carries the move when it has one.
+      // A message's new status is set in place, an events table puts the row in; anything else makes
+      // the page fetch itself. An event another process committed comes as a hint, which carries the
+      // move when it has one (its row is read).
       const move = 'body' in e ? messageMove(e.type, e.body as Record<string, unknown>) : e.move;
       const message = (row?: string) => `data: ${JSON.stringify({ id: e.id, type: e.type, ...move, ...(row === undefined ? {} : { row }) })}\n\n`;
       // The row's read starts now; its message still leaves in its turn.
