@@ -16,8 +16,20 @@
 // Both read the same system clock (performance.timeOrigin + performance.now()). p50 and p99 are
 // printed with the load average beside them: on a shared machine, read the figures with it.
 //
+// Last, (d) the same with issue 26's roles on SQLite: an API process (here, `--role api`) and a worker
+// in a process of its own (bench/lib/console-worker.mjs, `--role worker`) on one fresh data directory.
+// Each round sends a message through the API and advances the clock 2 s (the worker runs the carrier's
+// jobs: its `sent` and `delivered` events); the events page (types=message.status) is open on the API
+// process, which learns of them only through the file. Timed from the worker's commit (its listeners,
+// reported on its stdout) to the row in the page, p50/p99 with the load average; the one-process
+// figure of (a) in the same run is the floor it is read against. Then the API process's CPU while idle,
+// with the page open and without. BENCH_ROLES_ONLY=1 runs (a) and (d) only.
+//
 //   npm run build && node bench/console.mjs     BENCH_MESSAGES=1000000  BENCH_REPS=30  BENCH_LIVE=60
 import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -28,6 +40,7 @@ import { BRAND, CAMPAIGN } from './lib/registration.mjs';
 const N = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
 const REPS = Number(process.env.BENCH_REPS ?? 30);
 const LIVE = Number(process.env.BENCH_LIVE ?? 60);
+const ROLES_ONLY = process.env.BENCH_ROLES_ONLY === '1';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -81,7 +94,7 @@ try {
     billing: '/console/billing',
     keys: '/console/keys',
   };
-  for (const [name, path] of Object.entries(pages)) {
+  for (const [name, path] of ROLES_ONLY ? [] : Object.entries(pages)) {
     const times = [];
     const cpu = [];
     for (let i = 0; i < REPS + 3; i++) {
@@ -100,7 +113,8 @@ try {
     // a core): what the page costs, apart from what a loaded machine adds to its wall-clock time.
     console.log(`${name.padEnd(24)} median ${median(times).toFixed(1)} ms   worst ${Math.max(...times).toFixed(1)} ms   cpu median ${median(cpu).toFixed(1)} ms   (load average ${load()})`);
   }
-  await measureLive(svc);
+  const floor = await measureLive(svc);
+  await measureRolesLive(floor);
 } finally {
   await svc.close();
   rmSync(dataDir, { recursive: true, force: true });
@@ -141,29 +155,41 @@ async function waitSeen(page, key) {
   return await handle.jsonValue();
 }
 
-function report(what, ms) {
-  console.log(`${what.padEnd(40)} n=${ms.length}  min ${Math.min(...ms).toFixed(1)} ms   p50 ${percentile(ms, 50).toFixed(1)} ms   p99 ${percentile(ms, 99).toFixed(1)} ms   max ${Math.max(...ms).toFixed(1)} ms   (goal 250 ms; load average ${load()})`);
+function report(what, ms, floor) {
+  const ratio = floor ? `   p50 ${(percentile(ms, 50) / percentile(floor, 50)).toFixed(2)}x, p99 ${(percentile(ms, 99) / percentile(floor, 99)).toFixed(2)}x the one-process figure` : '';
+  console.log(`${what.padEnd(40)} n=${ms.length}  min ${Math.min(...ms).toFixed(1)} ms   p50 ${percentile(ms, 50).toFixed(1)} ms   p99 ${percentile(ms, 99).toFixed(1)} ms   max ${Math.max(...ms).toFixed(1)} ms${ratio}   (goal 250 ms; load average ${load()})`);
 }
 
-async function measureLive(svc) {
-  if (!existsSync(CHROMIUM)) {
-    console.log(`live updates: not measured, no Chromium at ${CHROMIUM} (scripts/install-test-tools.sh, or CHROMIUM_PATH)`);
-    return;
-  }
-  const api = async (method, path, body) => {
+/** The API of `svc` with its live key: the answer's JSON, or an error naming the call. */
+function apiOf(svc) {
+  return async (method, path, body) => {
     const res = await fetch(`${svc.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${svc.bootstrap.liveKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     const out = await res.json();
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(out)}`);
     return out;
   };
-  // A live number on a mock campaign: its messages move with the service clock (a test key's are
-  // delivered as they are sent, before a page could watch them move).
+}
+
+/**
+ * A live number on a mock campaign: its messages move with the service clock (a test key's are
+ * delivered as they are sent, before a page could watch them move).
+ */
+async function liveNumber(api) {
   const found = await api('POST', '/v1/numbers/search', { areaCode: '415', capabilities: ['sms'], limit: 1 });
   const bought = await api('POST', '/v1/numbers/buy', { phoneNumber: found.data[0].phoneNumber });
   const brand = await api('POST', '/v1/brands', { ...BRAND, mock: true });
   const campaign = await api('POST', '/v1/campaigns', { ...CAMPAIGN, brandId: brand.id });
   await api('POST', `/v1/numbers/${bought.id}/assign`, { campaignId: campaign.id });
-  const number = bought.phoneNumber;
+  return bought.phoneNumber;
+}
+
+async function measureLive(svc) {
+  if (!existsSync(CHROMIUM)) {
+    console.log(`live updates: not measured, no Chromium at ${CHROMIUM} (scripts/install-test-tools.sh, or CHROMIUM_PATH)`);
+    return undefined;
+  }
+  const api = apiOf(svc);
+  const number = await liveNumber(api);
   const counterparty = '+14155550188';
   // Commit times, from the event store's listeners (after the commit, as the console's stream hears them).
   const committed = {};
@@ -194,6 +220,7 @@ async function measureLive(svc) {
       events.push(seen - committed[mark]);
     }
     report('live: an event on the events page', events);
+    if (ROLES_ONLY) return events;
 
     // (b) A message's status moving in an open thread (set in place from the stream, no fetch): each
     // message sent from the thread's box (the page comes back with its bubble, queued), then the
@@ -234,6 +261,7 @@ async function measureLive(svc) {
     }
     report('live: a new message sent through the API', sends);
     report('live: a new inbound message', inbound);
+    return events;
   } finally {
     off();
     offChanges();
@@ -241,3 +269,83 @@ async function measureLive(svc) {
   }
 }
 
+
+/**
+ * (d) An API process here and a worker in its own process on one data directory (SQLite): the worker's
+ * message.status events on the events page of the API process, from the worker's commit to the row.
+ */
+async function measureRolesLive(floor) {
+  if (!existsSync(CHROMIUM)) return;
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-console-roles-'));
+  const api = await startService({ host: '127.0.0.1', port: 0, dataDir: dir, clock: 'manual', role: 'api' });
+  const worker = spawn(process.execPath, [fileURLToPath(new URL('./lib/console-worker.mjs', import.meta.url)), dir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const committed = new Map();
+  let workerReady;
+  const ready = new Promise((resolve, reject) => {
+    workerReady = resolve;
+    worker.once('exit', (code) => reject(new Error(`the worker process exited (${code})`)));
+  });
+  createInterface({ input: worker.stdout }).on('line', (line) => {
+    const m = JSON.parse(line);
+    if (m.ready) workerReady();
+    else if (m.type === 'message.status') committed.set(m.id, m.at);
+  });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 30_000 });
+  try {
+    await ready;
+    const call = apiOf(api);
+    const number = await liveNumber(call);
+    const page = await consolePage(browser, api, api.bootstrap.liveKey);
+    await page.goto(`${api.baseUrl}/console/events?types=message.status`);
+    await page.waitForSelector('#live[data-listening="true"][data-refreshed]', { timeout: 10_000 });
+    // When each event's row first appeared in the page.
+    await page.evaluate(() => {
+      const seen = (window.__rows = {});
+      const live = document.getElementById('live');
+      const scan = () => {
+        const t = performance.timeOrigin + performance.now();
+        for (const r of live.querySelectorAll('tr[data-event-id]')) seen[r.getAttribute('data-event-id')] ??= t;
+      };
+      scan();
+      new MutationObserver(scan).observe(live, { subtree: true, childList: true });
+    });
+    const lags = [];
+    for (let i = 0; lags.length < LIVE && i < LIVE * 2; i++) {
+      const sent = await call('POST', '/v1/messages', { from: number, to: '+14155550189', body: `roles ${i}` });
+      // Run by the worker (the API process hands the advance over and answers once it ran).
+      await call('POST', '/v1/sandbox/clock/advance', { seconds: 2 });
+      const feed = await call('GET', '/v1/events?types=message.status&order=desc&limit=10');
+      for (const e of feed.data.filter((x) => x.messageId === sent.id).reverse()) {
+        const seen = await (await page.waitForFunction((k) => window.__rows[k], e.id, { timeout: 10_000, polling: 5 })).jsonValue();
+        // Its commit time may still be on its way from the worker's stdout.
+        for (const until = Date.now() + 5_000; !committed.has(e.id); ) {
+          if (Date.now() > until) throw new Error(`the worker never reported committing ${e.id}`);
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+        lags.push(seen - committed.get(e.id));
+      }
+    }
+    report("live, api + worker: the worker's event", lags, floor);
+    // What looking sooner costs the API process (this one; the browser is another): its CPU over an
+    // idle IDLE_MS with the events page open (its stream waits: a look every LIVE_POLL_MS), then with
+    // no page open (every POLL_MS), the latter the floor.
+    const IDLE_MS = 3_000;
+    const idleCpu = async () => {
+      const c = process.cpuUsage();
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      const used = process.cpuUsage(c);
+      return (used.user + used.system) / 1000;
+    };
+    const watched = await idleCpu();
+    await page.context().close();
+    while (api.deps.events.watched) await new Promise((resolve) => setTimeout(resolve, 10));
+    const unwatched = await idleCpu();
+    console.log(`api process CPU over ${IDLE_MS / 1000} s idle: ${watched.toFixed(1)} ms with the events page open, ${unwatched.toFixed(1)} ms with none (${(watched / unwatched).toFixed(2)}x)   (load average ${load()})`);
+  } finally {
+    await browser.close();
+    worker.stdin.end();
+    await new Promise((resolve) => (worker.exitCode === null ? worker.once('exit', resolve) : resolve()));
+    await api.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

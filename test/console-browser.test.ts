@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from './helpers/service.js';
 import { createEndpoint, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
@@ -273,6 +273,93 @@ describe('the console in Chromium', () => {
     const res = await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: '+14155550166', to: n.phoneNumber, body: 'an event' } });
     expect(res.status).toBe(201);
     await page.waitForFunction(() => document.getElementById('live')!.textContent!.includes('message.received') && document.getElementById('live')!.textContent!.includes('an event'), undefined, { timeout: 5_000 });
+    expect(w.consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  /** The page's own fetches of `path` from now on (console.js's refresh fetches the whole page again). */
+  function fetchesOf(page: Page, path: string): string[] {
+    const seen: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === path) seen.push(r.url());
+    });
+    return seen;
+  }
+  const eventIds = (page: Page) => page.locator('#live tr[data-event-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-id')));
+  const newestEvent = async (headers: Record<string, string>, type: string) => ((await svc.call('GET', `/v1/events?types=${type}&order=desc&limit=1`, { headers })).body.data[0] as { id: string }).id;
+
+  it("puts a new event's row at the top without fetching the page: in order, filtered by type, user content as text, focus kept", async () => {
+    const { headers, key } = await freshAccount('Rows live');
+    const n = await buy(svc, { headers });
+    const inbound = async (body: string) => {
+      const res = await svc.call('POST', '/v1/sandbox/inbound-messages', { headers, body: { from: '+14155550160', to: n.phoneNumber, body } });
+      expect(res.status, res.text).toBe(201);
+      return await newestEvent(headers, 'message.received');
+    };
+    const before = await inbound('before the page');
+    const w = await signIn(key);
+    const { page } = w;
+    await page.goto(`${svc.baseUrl}/console/events?types=message.received`);
+    await page.waitForSelector('#live[data-listening="true"][data-refreshed]', { timeout: 10_000 });
+    const fetches = fetchesOf(page, '/console/events');
+    // The keyboard on the row's disclosure: new rows come above it, and it keeps the focus.
+    await page.locator(`tr[data-event-id="${before}"] summary`).focus();
+    const HOSTILE = `<img src=x onerror="document.body.dataset.pwned='1'"><script>document.body.dataset.pwned='2'</script>`;
+    const first = await inbound('first new');
+    // Events the page's filter leaves out (a test send's message.status), between the ones it takes.
+    const sent = await svc.call('POST', '/v1/messages', { headers, key: svc.bootstrap.testKey, body: { from: n.phoneNumber, to: '+14155550161', body: 'not on this page' } });
+    expect(sent.status, sent.text).toBe(201);
+    const second = await inbound(HOSTILE);
+    const third = await inbound('third new');
+    await page.locator(`tr[data-event-id="${third}"]`).waitFor({ timeout: 5_000 });
+    // Newest first, each in its place; nothing of another type; no fetch of the page.
+    expect(await eventIds(page)).toEqual([third, second, first, before]);
+    expect(await page.locator('#live').textContent()).not.toContain('message.status');
+    expect(fetches).toEqual([]);
+    // The hostile body is text in its row: no element made of it, nothing ran.
+    expect(await page.locator(`tr[data-event-id="${second}"] pre`).textContent()).toContain(`<img src=x onerror=\\"document.body.dataset.pwned='1'\\">`);
+    expect(await page.locator('#live img, #live script').count()).toBe(0);
+    expect(await page.evaluate(() => document.body.dataset.pwned)).toBeUndefined();
+    expect(await page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-event-id'))).toBe(before);
+    expect(w.consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('keeps the first page to its size (the next page starts at the row that left it); a later page holds its rows and says newer ones came', async () => {
+    const { headers, key } = await freshAccount('Rows paged');
+    const n = await buy(svc, { headers });
+    const inbound = async (i: number) => {
+      const res = await svc.call('POST', '/v1/sandbox/inbound-messages', { headers, body: { from: '+14155550162', to: n.phoneNumber, body: `paged ${i}` } });
+      expect(res.status, res.text).toBe(201);
+      return await newestEvent(headers, 'message.received');
+    };
+    for (let i = 0; i < CONSOLE_PAGE + 1; i++) await inbound(i);
+    const w = await signIn(key);
+    const { page } = w;
+    await page.goto(`${svc.baseUrl}/console/events?types=message.received`);
+    await page.waitForSelector('#live[data-listening="true"][data-refreshed]', { timeout: 10_000 });
+    const fetches = fetchesOf(page, '/console/events');
+    const shown = await eventIds(page);
+    expect(shown).toHaveLength(CONSOLE_PAGE);
+    const fresh = await inbound(CONSOLE_PAGE + 1);
+    await page.locator(`tr[data-event-id="${fresh}"]`).waitFor({ timeout: 5_000 });
+    expect(await eventIds(page)).toEqual([fresh, ...shown.slice(0, -1)]);
+    expect(fetches).toEqual([]);
+    // The row that left the first page opens the next one.
+    await Promise.all([page.waitForURL(/cursor=/), page.locator('a[rel="next"]').click()]);
+    await waitListening(page);
+    const second = await eventIds(page);
+    expect(second[0]).toBe(shown[shown.length - 1]);
+    // A later page: a new event is not taken in (it belongs on the first); the notice says so, with no fetch.
+    const heldFetches = fetchesOf(page, '/console/events');
+    expect(await page.locator('#live-held').isHidden()).toBe(true);
+    await inbound(CONSOLE_PAGE + 2);
+    await page.locator('#live-held').waitFor({ state: 'visible', timeout: 5_000 });
+    expect(await eventIds(page)).toEqual(second);
+    expect(heldFetches).toEqual([]);
+    expect(await seriousAxeIssues(page)).toEqual([]);
+    await Promise.all([page.waitForURL(`${svc.baseUrl}/console/events?types=message.received`), page.locator('#live-held a').click()]);
+    expect((await eventIds(page)).slice(0, 2)).toEqual([await newestEvent(headers, 'message.received'), fresh]);
     expect(w.consoleErrors).toEqual([]);
     await page.context().close();
   });

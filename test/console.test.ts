@@ -330,6 +330,73 @@ describe('the live stream', () => {
     const { cookie } = await openConsole(svc);
     expect((await consoleGet(svc, '/console/stream?types=nope', cookie)).status).toBe(400);
   });
+
+  /** The stream's `data:` messages so far, parsed, and a wait for more. */
+  async function openStream(cookie: string, query: string) {
+    const ac = new AbortController();
+    const res = await fetch(`${svc.baseUrl}/console/stream?${query}`, { headers: { cookie }, signal: ac.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const messages = () => [...text.matchAll(/^data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as { id?: string; type?: string; row?: string });
+    const until = async (pred: () => boolean) => {
+      while (!pred()) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value);
+      }
+    };
+    await until(() => text.includes(': listening'));
+    return { messages, until, close: () => ac.abort() };
+  }
+
+  it("with rows=events, carries the new event's row exactly as the events page renders it, user content escaped", async () => {
+    const HOSTILE = `<script>alert(1)</script><img src=x onerror="alert(2)">'"&`;
+    const { cookie } = await openConsole(svc);
+    const stream = await openStream(cookie, 'types=message.received&rows=events');
+    const n = await buy(svc);
+    const sent = await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: '+14155550113', to: n.phoneNumber, body: HOSTILE } });
+    expect(sent.status, sent.text).toBe(201);
+    await stream.until(() => stream.messages().length > 0);
+    stream.close();
+    const [message] = stream.messages();
+    expect(message!.type).toBe('message.received');
+    const row = message!.row!;
+    // The same markup, byte for byte, as the page's own row for that event (one view renders both).
+    const page = (await consoleGet(svc, '/console/events?types=message.received', cookie)).text;
+    const onPage = new RegExp(`<tr data-event-id="${message!.id}"[\\s\\S]*?</tr>`).exec(page)?.[0];
+    expect(row).toBe(onPage);
+    expect(row).toContain('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=\\&quot;alert(2)\\&quot;&gt;');
+    expect(row).not.toContain('<script>');
+    expect(row).not.toContain('<img');
+  });
+
+  it("reads the row of an event committed elsewhere as the session's account, and sends none for another account's", async () => {
+    const { cookie } = await openConsole(svc);
+    const child = (await svc.call('POST', '/v1/subaccounts', { body: { name: 'Rows child' } })).body as { id: string };
+    const n = await buy(svc);
+    const childNumber = await buy(svc, { headers: sub(child.id) });
+    const feedOf = async (headers?: Record<string, string>) => (await svc.call('GET', '/v1/events?types=message.received&order=desc&limit=1', { headers })).body.data[0] as { id: string; type: string };
+    await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: '+14155550114', to: n.phoneNumber, body: 'mine, from elsewhere' } });
+    const mine = await feedOf();
+    await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: '+14155550115', to: childNumber.phoneNumber, body: 'the child\'s' }, headers: sub(child.id) });
+    const theirs = await feedOf(sub(child.id));
+    const stream = await openStream(cookie, 'types=message.received&rows=events');
+    // What the API process hears of a worker's commit (worker-link.ts): a hint, no body. The second
+    // names this session's account with the other account's event id: only the read decides.
+    svc.deps.events.heardElsewhere({ id: mine.id, accountId: svc.bootstrap.accountId, type: mine.type });
+    svc.deps.events.heardElsewhere({ id: theirs.id, accountId: svc.bootstrap.accountId, type: theirs.type });
+    await stream.until(() => stream.messages().length >= 2);
+    stream.close();
+    const [first, second] = stream.messages();
+    expect(first!.id).toBe(mine.id);
+    expect(first!.row).toContain('mine, from elsewhere');
+    expect(first!.row).toMatch(new RegExp(`^<tr data-event-id="${mine.id}"`));
+    // Another account's event: no row (the page fetches itself, and sees only its own).
+    expect(second!.id).toBe(theirs.id);
+    expect(second!.row).toBeUndefined();
+  });
 });
 
 describe('voice, email and registration pages', () => {

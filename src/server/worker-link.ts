@@ -24,6 +24,15 @@ import type { ServiceRole } from '../api/values/local-service.js';
 /** How often a process looks at what another wrote (a bound on the delivery lag it adds). */
 export const POLL_MS = 25;
 
+/**
+ * issue 27: how often an API process on SQLite looks while someone waits to hear of the worker's
+ * commits at once (a console stream, a held read: `EventStore.watched`). A look that finds the file
+ * unchanged reads only the file's change counter (`Store.otherWritersSeen`, no I/O), so looking this often costs little, and only then;
+ * the poll's interval is most of the lag from a worker's commit to a live page. Not on PostgreSQL,
+ * where every look is a query (it hears of commits by notification instead).
+ */
+export const LIVE_POLL_MS = 10;
+
 /** The service state row holding the advances asked for and their outcomes. */
 export const ADVANCE_REQUESTS_KEY = 'clock.advance_requests';
 
@@ -73,6 +82,8 @@ export function startWorkerLink(deps: ServiceDeps, opts: LinkOptions): { stop():
   let seen = -1;
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
+  // SQLite: a look first asks the file whether another process committed (cheap), so it may look often.
+  const cheapLook = deps.store.otherWritersSeen !== undefined;
   const look = async () => {
     const now = deps.store.otherWritersSeen?.();
     if (now !== undefined && now === seen) return;
@@ -90,7 +101,7 @@ export function startWorkerLink(deps: ServiceDeps, opts: LinkOptions): { stop():
         opts.log.error({ err }, 'looking for work written by another process failed');
       })
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, POLL_MS);
+        if (!stopped) timer = setTimeout(tick, cheapLook && opts.role === 'api' && deps.events.watched ? LIVE_POLL_MS : POLL_MS);
       });
   };
   tick();

@@ -112,4 +112,14 @@ export class EventsFeed {
     if (before !== undefined) return empty();
     return this.held.hold(accountId, q.wait, attempt, empty, signal, actor.recheck);
   }
+
+  /**
+   * One stored event of the caller's account, as the feed has it (its position too), or undefined:
+   * another account's event, or one not (yet) in the feed (spec: Events feed — an account reads only
+   * its own events). The console's stream reads here an event another process committed.
+   */
+  async one(actor: Actor, id: string): Promise<EventRecord | undefined> {
+    const record = await this.d.uow.read((tx) => tx.eventsRepo.get(actor.account.id, id));
+    return record && record.seq > 0 ? record : undefined;
+  }
 }

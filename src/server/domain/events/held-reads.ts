@@ -13,7 +13,10 @@ export class HeldReads {
   private readonly unsubscribe: Array<() => void>;
 
   /** `concerns`: which committed events may have something for a held read (default: every one). */
-  constructor(events: EventStore, concerns: (e: EventHint) => boolean = () => true) {
+  constructor(
+    private readonly events: EventStore,
+    concerns: (e: EventHint) => boolean = () => true,
+  ) {
     this.unsubscribe = [
       // Committed here or, on a shared database, by another process (issue 26).
       events.subscribe((e) => {
@@ -70,6 +73,7 @@ export class HeldReads {
       const finish = (outcome: () => Promise<T> | T) => {
         if (done) return;
         done = true;
+        unwatch();
         clearTimeout(timer);
         this.waiters.delete(release);
         const set = this.byAccount.get(accountId);
@@ -95,6 +99,7 @@ export class HeldReads {
           (err: unknown) => {
             if (done) return;
             done = true;
+            unwatch();
             reject(err);
           },
         );
@@ -109,6 +114,8 @@ export class HeldReads {
         waitSecs * 1000,
       );
       this.waiters.add(release);
+      // While it is held, commits of another process are looked for sooner (worker-link.ts).
+      const unwatch = this.events.watch();
       let set = this.byAccount.get(accountId);
       if (!set) this.byAccount.set(accountId, (set = new Set()));
       set.add(wake);

@@ -155,6 +155,31 @@ export class EventStore {
     for (const l of this.changeListeners) l(change);
   }
 
+  /** An object, so the copies `in` makes count on the same one. */
+  private readonly watchers = { count: 0 };
+
+  /**
+   * issue 27: someone is waiting to hear of commits as soon as they happen (a console stream, a held
+   * read). While anyone is, the link to another process sharing the database looks for its commits
+   * more often (worker-link.ts LIVE_POLL_MS); with no one waiting, the slower poll costs less. Returns
+   * the release (idempotent).
+   */
+  watch(): () => void {
+    const watchers = this.watchers;
+    watchers.count++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      watchers.count--;
+    };
+  }
+
+  /** Whether anyone waits to hear of commits promptly (`watch`). */
+  get watched(): boolean {
+    return this.watchers.count > 0;
+  }
+
   subscribeChanges(listener: ChangeListener): () => void {
     this.changeListeners.add(listener);
     return () => this.changeListeners.delete(listener);

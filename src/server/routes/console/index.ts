@@ -26,7 +26,6 @@ import { listNumbers } from '../../domain/numbers.js';
 import { getEndpoint, listEndpoints } from '../../domain/webhooks/endpoints.js';
 import { listDeliveries, scheduleManualRetry } from '../../domain/webhooks/deliveries.js';
 import { billingView } from '../../views/billing.js';
-import { feedItemView } from '../../views/events.js';
 import { conversationView } from '../../views/conversations.js';
 import { messageView } from '../../views/messages.js';
 import { subaccountView } from '../../views/subaccounts.js';
@@ -51,6 +50,7 @@ import { consoleEmailAndRegistrationPages } from './email-registration.js';
 type Req = FastifyRequest;
 const USAGE_DAYS = 14;
 const DAY_MS = 86_400_000;
+const OVERVIEW_EVENTS = 10;
 
 const EventsQuery = z.object({ cursor: z.string().min(1).max(500).optional(), types: z.string().max(2000).optional() });
 const LoginQuery = z.object({ token: z.string().max(200).optional() });
@@ -119,12 +119,12 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
           billing: billingView(await getBilling(tx, actor)),
           subaccounts: standing.caller.isAgency ? (await listSubaccounts(tx, { account: standing.caller, mode: actor.mode }, 100)).data.map(subaccountView) : [],
         }));
-        const events = await feed.read(actor, { order: 'desc', limit: 10, wait: 0 });
+        const events = await feed.read(actor, { order: 'desc', limit: OVERVIEW_EVENTS, wait: 0 });
         return page(req, reply, {
           title: 'Overview',
           section: 'overview',
           command: 'svc billing show',
-          main: overviewMain({ account: standing.account, caller: standing.caller, mode: standing.key.mode, billing: data.billing, events: events.events.map(feedItemView), subaccounts: data.subaccounts, actingOnSubaccount: standing.session.subaccountId !== null, csrf: standing.session.csrf }),
+          main: overviewMain({ account: standing.account, caller: standing.caller, mode: standing.key.mode, billing: data.billing, events: events.events, eventsLimit: OVERVIEW_EVENTS, subaccounts: data.subaccounts, actingOnSubaccount: standing.session.subaccountId !== null, csrf: standing.session.csrf }),
         });
       });
 
@@ -166,10 +166,10 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
           title: 'Events',
           section: 'events',
           command: types ? `svc events follow --types ${shellWord(types)}` : 'svc events follow',
-          main: eventsMain(p.events.map(feedItemView), types, p.hasMore ? p.cursor : null),
+          main: eventsMain(p.events, types, p.hasMore ? p.cursor : null, PAGE_LIMIT, cursor !== undefined),
         });
       });
-      consoleStreamRoute(c, deps);
+      consoleStreamRoute(c, deps, feed);
 
       c.get('/webhooks', gated, async (req, reply) => {
         const endpoints = (await deps.uow.read((tx) => listEndpoints(tx, req.console.actor))).map(webhookEndpointView);

@@ -72,8 +72,9 @@ iframe.email-frame{width:100%;height:24rem;border:1px solid #d0d7de;background:#
 export const CONSOLE_JS = `'use strict';
 // The console's one script: copy buttons, and live sections. A section marked data-live-types
 // listens to the session's event stream (server-sent events) and, when an event of those types
-// arrives, fetches this same page again and swaps the section in: the server renders (and escapes)
-// every value; this script never builds markup from data.
+// arrives, fetches this same page again and swaps the section in; an events table
+// (data-live-rows="events") puts the new event's row, sent whole by the stream, at its top instead.
+// The server renders (and escapes) every value; this script never builds markup from data.
 (function () {
   document.addEventListener('click', function (e) {
     var b = e.target.closest && e.target.closest('button.copy');
@@ -138,10 +139,14 @@ export const CONSOLE_JS = `'use strict';
   // whose link is the first page. Not a count of new rows: a message's hint does not say whether it
   // opened a conversation, and counting them would cost a query per change.
   var hold = live.hasAttribute('data-live-hold');
+  // Rows put in while a fetch of the page is under way: the page it brings may have been read before
+  // their commit, so after the swap they go in again (those it already has are skipped).
+  var during = null;
   function refresh() {
     if (hold) { var held = document.getElementById('live-held'); if (held) held.hidden = false; return; }
     if (busy) { again = true; return; }
     busy = true;
+    during = [];
     fetch(location.href, { credentials: 'same-origin', headers: { 'Accept': 'text/html' } })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (text) {
@@ -152,10 +157,56 @@ export const CONSOLE_JS = `'use strict';
         if (next) live.replaceChildren.apply(live, Array.prototype.slice.call(next.childNodes).map(function (n) { return document.adoptNode(n); }));
         restore(kept);
         reapply();
+        // An events table's next-page link (its one pager, after the section) comes with the rows it follows.
+        if (paged) {
+          var pager = doc.querySelector('p.pager'), ours = document.querySelector('p.pager');
+          if (pager && ours) ours.replaceWith(document.adoptNode(pager));
+          else if (pager) live.after(document.adoptNode(pager));
+          else if (ours) ours.remove();
+        }
+        var missed = during; during = null;
+        missed.forEach(function (d) { if (!putRow(d)) again = true; });
         live.setAttribute('data-refreshed', String(Date.now()));
       })
       .catch(function () {})
-      .then(function () { busy = false; if (again) { again = false; refresh(); } });
+      .then(function () { busy = false; during = null; if (again) { again = false; refresh(); } });
+  }
+  // issue 27: a new event's row, rendered by the service (the events tables' own view, so escaped as
+  // the page is), put at the top with no fetch: a burst of events no longer queues behind page
+  // fetches. Newest first, so rows heard in commit order each go on top. The table keeps its page
+  // size; the next page then starts after the last row kept (its data-before). Anything this cannot
+  // do (no table, a row that is not one event's, a page grown past its size with no next-page link
+  // to move) is left to refresh().
+  var rowsOf = live.getAttribute('data-live-rows');
+  var limit = Number(live.getAttribute('data-live-limit')) || 0;
+  // A table with next pages (not the overview's few recent rows): a trimmed row must stay reachable.
+  var paged = live.hasAttribute('data-live-next');
+  function putRow(d) {
+    var body = live.querySelector('tbody');
+    if (!body || typeof d.row !== 'string' || typeof d.id !== 'string') return false;
+    if (during) during.push(d);
+    var selector = 'tr[data-event-id="' + CSS.escape(d.id) + '"]';
+    if (body.querySelector(selector)) return true;
+    var parsed = new DOMParser().parseFromString('<table><tbody>' + d.row + '</tbody></table>', 'text/html').querySelectorAll('tbody > *');
+    if (parsed.length !== 1 || !parsed[0].matches(selector)) return false;
+    var kept = keep();
+    body.insertBefore(document.adoptNode(parsed[0]), body.firstElementChild);
+    // The first row: the table shows, the empty notice goes.
+    var wrap = body.closest('.table-wrap'), none = live.querySelector('.live-empty');
+    if (wrap) wrap.hidden = false;
+    if (none) none.remove();
+    var trimmed = false;
+    while (limit && body.children.length > limit) { body.removeChild(body.lastElementChild); trimmed = true; }
+    restore(kept);
+    live.setAttribute('data-inserted', String(Date.now()));
+    if (!trimmed || !paged) return true;
+    var next = document.querySelector('a[rel="next"]');
+    var before = body.lastElementChild && body.lastElementChild.getAttribute('data-before');
+    if (!next || !before) return false;
+    var params = new URLSearchParams(next.getAttribute('href').replace(/^[^?]*\?/, ''));
+    params.set('cursor', before);
+    next.setAttribute('href', '?' + params.toString());
+    return true;
   }
   // A message's status moves in place (issue 27: within 250 ms of its commit): no fetch, no wait
   // behind one under way. Statuses only move forward, so a page fetched before the move and swapped
@@ -180,9 +231,10 @@ export const CONSOLE_JS = `'use strict';
       heard[d.messageId] = [d.status, d.reason || null];
       if (setStatus(d.messageId, d.status, d.reason || null)) return;
     }
+    if (d.row && !hold && putRow(d)) return;
     refresh();
   }
-  var source = new EventSource('/console/stream?types=' + encodeURIComponent(types));
+  var source = new EventSource('/console/stream?types=' + encodeURIComponent(types) + (rowsOf && !hold ? '&rows=' + encodeURIComponent(rowsOf) : ''));
   source.addEventListener('message', onData);
   if (live.hasAttribute('data-live-changes')) source.addEventListener('change', onData);
   source.addEventListener('ended', function () { source.close(); location.reload(); });

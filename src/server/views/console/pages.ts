@@ -2,7 +2,9 @@ import { CONSOLE_PATH } from '../../../api/values/console.js';
 import type { ApiKey, CreatedApiKey } from '../../../api/schemas/keys.js';
 import type { ConversationSummary } from '../../../api/schemas/conversations.js';
 import type { Message } from '../../../api/schemas/messages.js';
-import type { EventFeedItem } from '../../../api/schemas/events.js';
+import type { EventRecord } from '../../storage/events-repo.js';
+import { feedItemView } from '../events.js';
+import { encodeFeedCursor } from '../../domain/events/feed.js';
 import type { Delivery, WebhookEndpoint } from '../../../api/schemas/webhooks.js';
 import type { Billing } from '../../../api/schemas/billing.js';
 import type { PhoneNumber } from '../../../api/schemas/numbers.js';
@@ -26,7 +28,9 @@ export interface OverviewInput {
   caller: { id: string; name: string; isAgency: boolean };
   mode: string;
   billing: Billing;
-  events: EventFeedItem[];
+  events: EventRecord[];
+  /** How many recent events the overview shows (its live table keeps as many). */
+  eventsLimit: number;
   /** An agency key's sub-accounts (the context switcher), or none. */
   subaccounts: Subaccount[];
   actingOnSubaccount: boolean;
@@ -63,23 +67,47 @@ ${contextForm}
 </dl>
 ${commandBox('svc billing show', 'Wallet')}
 <h2>Recent events</h2>
-<section id="live" data-live-types="*" aria-live="polite">${eventsTable(o.events)}</section>
+${liveEvents(o.events, undefined, o.eventsLimit, { paged: false, hold: false })}
 <p><a href="${P}/events">All events</a></p>`;
 }
 
-function eventsTable(events: EventFeedItem[]): SafeHtml {
-  if (events.length === 0) return empty('No events yet.');
-  return html`<div class="table-wrap"><table><caption class="muted">Newest first</caption><thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Event</th></tr></thead><tbody>
-${events.map((e) => html`<tr data-event-id="${e.id}"><td>${time(e.createdAt)}</td><td>${e.type}</td><td><details><summary>${e.id}</summary><pre class="json" tabindex="0">${JSON.stringify(e, null, 2)}</pre></details></td></tr>`)}
-</tbody></table></div>`;
+/**
+ * One event's row, the one markup of it: the events tables render their rows with it, and the
+ * console's stream sends a new event's row made by it (issue 27: the page puts it at the top itself,
+ * no fetch), so a streamed row is escaped exactly as the page's own.
+ */
+export function eventRow(record: EventRecord): SafeHtml {
+  const e = feedItemView(record);
+  // data-before: the cursor of the rows older than this one (the next page's, when it is the last row kept).
+  const before = record.seq > 0 ? encodeFeedCursor(record.seq) : '';
+  return html`<tr data-event-id="${e.id}" data-before="${before}"><td>${time(e.createdAt)}</td><td>${e.type}</td><td><details><summary>${e.id}</summary><pre class="json" tabindex="0">${JSON.stringify(e, null, 2)}</pre></details></td></tr>`;
 }
 
-export function eventsMain(events: EventFeedItem[], types: string | undefined, nextCursor: string | null): SafeHtml {
+/**
+ * The live section of an events table. `data-live-rows`: the stream sends each new event's row and
+ * the page inserts it at the top, keeping at most `limit` rows (the page's size); `paged`: a list
+ * with next pages (`data-live-next`: the next-page link moves with a trimmed row); `hold`: a page past
+ * the first takes no rows in (they land on the first) and shows its notice instead (see
+ * `data-live-hold` in assets.ts).
+ */
+function liveEvents(events: EventRecord[], types: string | undefined, limit: number, paging: { paged: boolean; hold: boolean }): SafeHtml {
+  // The table is there even with no row yet (hidden, beside the empty notice), so the first event's row has somewhere to go.
+  const table = html`${events.length ? '' : html`<p class="muted live-empty">No events yet.</p>`}<div class="table-wrap"${events.length ? '' : html` hidden`}><table><caption class="muted">Newest first</caption><thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Event</th></tr></thead><tbody>
+${events.map(eventRow)}
+</tbody></table></div>`;
+  return html`<section id="live" data-live-types="${types || '*'}" data-live-rows="events" data-live-limit="${limit}"${paging.paged ? html` data-live-next="true"` : ''}${paging.hold ? html` data-live-hold="true"` : ''} aria-live="polite">${table}</section>`;
+}
+
+/** The events page: `paged` (a cursor given) holds its rows and says when newer ones came. */
+export function eventsMain(events: EventRecord[], types: string | undefined, nextCursor: string | null, limit: number, paged: boolean): SafeHtml {
+  const held = paged
+    ? html`<p id="live-held" class="notice" role="status" hidden>Newer events have come in since this page was loaded. <a href="${P}/events${query({ types })}">Show the newest events</a></p>`
+    : '';
   return html`<form method="get" action="${P}/events" class="filters">
 <div><label for="types">Types</label><input type="text" id="types" name="types" value="${types ?? ''}" placeholder="message.*,call.ended"></div>
 <button type="submit">Filter</button>
 </form>
-<section id="live" data-live-types="${types || '*'}" aria-live="polite">${eventsTable(events)}</section>
+${held}${liveEvents(events, types, limit, { paged: true, hold: paged })}
 ${pager(nextCursor, { types })}`;
 }
 
