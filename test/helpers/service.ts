@@ -22,6 +22,11 @@ export interface TestService extends RunningService {
   /** The service clock, in epoch milliseconds. */
   now(): number;
   /**
+   * Sets a manual clock in process, on every replica (each keeps the clock in memory: `deps.clock.setTo`
+   * would move the first one's only). Nothing due runs and nothing is saved, as with `setTo`.
+   */
+  setClock(ms: number): void;
+  /**
    * The first replica's own HTTP server, never the proxy: where a socket-level test of the server
    * (its timeouts, connection caps, what Node's parser refuses) connects. `baseUrl` without replicas.
    */
@@ -183,6 +188,9 @@ export async function startTestService(opts: Partial<StartOptions> & { keysFrom?
       for (const r of all) await r.deps.webhooks.flush();
     },
     now: () => svc.deps.clock.nowMs(),
+    setClock: (ms) => {
+      for (const r of all) r.deps.clock.setTo(ms);
+    },
     replicas: all,
     advanceJobs: async (seconds) => {
       await svc.deps.scheduler.advance(seconds);
