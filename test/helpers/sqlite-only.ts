@@ -20,6 +20,10 @@ export const SINGLE_REPLICA_TESTS: Record<string, string> = {
   'allows a burst of 10, then answers 429 rate_limited with Retry-After; another key is unaffected':
     "counts one bucket's RateLimit-Remaining down request by request; replicas each enforce their share of the limit, " +
     'shown in their headers (the limit holding across replicas is test/postgres-replicas.test.ts)',
+  'answers 429 with Retry-After once an address used its bucket, while a good key on it is served':
+    'counts the refused requests one bucket lets through before its 429 (at least the burst); replicas each enforce their share, ' +
+    'and the good-key requests between the refused ones make the refused land unevenly, so one share runs dry before the whole burst is used ' +
+    '(the limit holding across replicas is test/postgres-replicas.test.ts)',
 };
 
 /** Test files about SQLite itself, left out of the PostgreSQL pass. */
