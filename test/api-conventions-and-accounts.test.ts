@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellsContaining } from './helpers/test-sql.js';
-import { startTestService, type TestService } from './helpers/service.js';
+import { ONE_REPLICA, startTestService, type TestService } from './helpers/service.js';
 import { itOnOneReplica } from './helpers/engines.js';
 
 type CallResult = Awaited<ReturnType<TestService['call']>>;
@@ -746,13 +746,14 @@ describe('rate limit (contract §2: token bucket per key)', () => {
   let limited: TestService;
   beforeAll(async () => {
     // A token back every 5 s: a loaded machine serving the 15 requests slowly cannot earn one mid-burst.
-    limited = await startTestService({ rateLimit: { ratePerSec: 0.2, burst: 10 } });
+    // One replica even in the replicas pass: the test reads one bucket's count (SINGLE_REPLICA_TESTS).
+    limited = await startTestService({ ...ONE_REPLICA, rateLimit: { ratePerSec: 0.2, burst: 10 } });
   });
   afterAll(async () => {
     await limited?.stop();
   });
 
-  itOnOneReplica('allows a burst of 10, then answers 429 rate_limited with Retry-After; another key is unaffected', async () => {
+  itOnOneReplica('allows a burst of 10, then answers 429 rate_limited with Retry-After; another key is unaffected', () => limited, async () => {
     const started = Date.now();
     const results: CallResult[] = [];
     for (let i = 0; i < 15; i++) results.push(await limited.call('GET', '/v1/keys?limit=1'));

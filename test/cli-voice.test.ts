@@ -404,7 +404,15 @@ describe('blocked-numbers', () => {
 describe('completion asks the local service for voice ids', () => {
   it('calls, voicemails, devices and blocked numbers', async () => {
     const lookup = createLookup({ env: { SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.liveKey }, homedir: tmp, platform: 'linux', configDir: join(tmp, 'cfg-complete') }, LOOKUP_LISTS);
-    const values = async (source: Parameters<typeof lookup>[0]) => (await lookup(source, {})).map((c) => c.value);
+    // A lookup gives up after LOOKUP_TIMEOUT_MS (700 ms: a TAB never waits longer) and completes
+    // nothing. The service answers in this test's own process (with SVC_TEST_REPLICAS, two replicas
+    // and the proxy too), which a machine at a load average of 15+ can hold past that bound: the TAB
+    // is pressed again, as a person would, up to 3 times, while it completes nothing.
+    const values = async (source: Parameters<typeof lookup>[0]) => {
+      let found: string[] = [];
+      for (let press = 0; press < 3 && found.length === 0; press++) found = (await lookup(source, {})).map((c) => c.value);
+      return found;
+    };
     // The lookup reads up to 100; this file places more calls than one default page.
     const calls = await json(['calls', 'list', '--limit', '100']);
     expect(calls.length).toBeGreaterThan(0);

@@ -16,6 +16,11 @@ afterAll(async () => {
   await svc?.stop();
 });
 
+const advanceClock = async (seconds: number) => {
+  const res = await svc.call('POST', '/v1/sandbox/clock/advance', { body: { seconds } });
+  expect(res.status, res.text).toBe(200);
+};
+
 const createKey = async (name: string, headers?: Record<string, string>) => {
   const res = await svc.call('POST', '/v1/keys', { body: { name, mode: 'live' }, headers });
   expect(res.status).toBe(201);
@@ -70,12 +75,14 @@ describe('console sessions', () => {
 
   it('refuses an expired link, and ends a session at its expiry (manual clock)', async () => {
     const link = await mintLink(svc);
-    svc.deps.clock.setTo(svc.now() + (CONSOLE_LINK_TTL_SECS + 1) * 1000);
+    // The service's clock, moved through the API: with replicas (SVC_TEST_REPLICAS) each keeps it in
+    // memory and follows the saved one, so an in-process setTo would move the first replica's only.
+    await advanceClock(CONSOLE_LINK_TTL_SECS + 1);
     const late = await exchange(svc, link.url);
     expect(late.status).toBe(401);
     const { cookie } = await openConsole(svc);
     expect((await consoleGet(svc, '/console/', cookie)).status).toBe(200);
-    svc.deps.clock.setTo(svc.now() + CONSOLE_SESSION_TTL_SECS * 1000);
+    await advanceClock(CONSOLE_SESSION_TTL_SECS);
     const ended = await consoleGet(svc, '/console/', cookie);
     expect(ended.status).toBe(401);
     expect(ended.text).toContain('expired');
@@ -319,7 +326,9 @@ describe('the live stream', () => {
     };
     await until(() => text.includes(': listening'));
     // What the API process does when the worker's notices were dropped before it read them (worker-link.ts).
-    svc.deps.events.resync();
+    // A process's own signal: with replicas (SVC_TEST_REPLICAS) the stream is open on whichever one
+    // the proxy chose, so each is told.
+    for (const r of svc.replicas) r.deps.events.resync();
     await until(() => /^data: /m.test(text));
     ac.abort();
     // Nothing in it to set in place: console.js fetches the page.

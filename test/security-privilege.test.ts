@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from './helpers/service.js';
+import { ONE_REPLICA, startTestService, type TestService } from './helpers/service.js';
+import { itOnOneReplica } from './helpers/engines.js';
 import { assertBuilt, runSvc, runSvcProcess } from './helpers/cli.js';
 import { UNAUTHENTICATED_RATE } from '../src/server/http/rate-limit.js';
 import { redactHeaders, redactUrl, scrubSecrets } from '../src/server/http/log-redaction.js';
@@ -221,13 +222,14 @@ describe('refused credentials are rate limited per client address (defect 6)', (
   // earn a token back between the 429 and the checks after it (it did, answering 401).
   const RATE = { burst: UNAUTHENTICATED_RATE.burst, ratePerSec: 0.2 };
   beforeAll(async () => {
-    svc = await startTestService({ unauthenticatedRate: RATE });
+    // One replica even in the replicas pass (SINGLE_REPLICA_TESTS says why).
+    svc = await startTestService({ ...ONE_REPLICA, unauthenticatedRate: RATE });
   });
   afterAll(async () => {
     await svc?.stop();
   });
 
-  it('answers 429 with Retry-After once an address used its bucket, while a good key on it is served', async () => {
+  itOnOneReplica('answers 429 with Retry-After once an address used its bucket, while a good key on it is served', () => svc, async () => {
     const bad = `sk_live_${base62(32)}`;
     const statuses: number[] = [];
     let limited: Res | undefined;

@@ -117,9 +117,12 @@ describe('retries', () => {
     const boundary = alignClock(svc, 10);
     rx.setHandler(() => ({ status: 500 }));
     const ep = await createEndpoint(svc, { url: rx.url });
-    svc.deps.scheduler.register('test.emit', async (_payload, _job, tx) => {
-      await tx.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
-    });
+    // On every replica (SVC_TEST_REPLICAS): the advance runs on whichever the request reaches.
+    for (const r of svc.replicas) {
+      r.deps.scheduler.register('test.emit', async (_payload, _job, tx) => {
+        await tx.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
+      });
+    }
     await svc.deps.uow.write((tx) => tx.scheduler.schedule('test.emit', boundary + 60_000, {}));
     await advance(svc, 3600); // no flush: advance alone must have made and recorded the attempts
     const [d] = await deliveries(svc, ep.id);
@@ -185,7 +188,7 @@ describe('retries', () => {
       const ep = await createEndpoint(sys, { url: rx.url });
       await emit(sys, 'message.status', { messageId: 'm', status: 'sent', reason: null });
       await rx.waitFor(1);
-      await sys.deps.webhooks.flush();
+      await sys.flushWebhooks();
       await advance(sys, 24 * 3600); // no flush: advance alone must have made and recorded every attempt
       expect(rx.received).toHaveLength(9);
       const [d] = await deliveries(sys, ep.id);
@@ -231,9 +234,11 @@ describe('retries', () => {
       // The job runs 10 s past a tick boundary T about an hour from now.
       const tick = Math.ceil((sys.deps.clock.nowMs() + 3600_000) / TICK_MS) * TICK_MS;
       // The job emits in its own transaction, as a domain job does.
-      sys.deps.scheduler.register('test.emit', async (_payload, _job, tx) => {
-        await tx.events.emit(sys.bootstrap.accountId, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
-      });
+      for (const r of sys.replicas) {
+        r.deps.scheduler.register('test.emit', async (_payload, _job, tx) => {
+          await tx.events.emit(sys.bootstrap.accountId, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
+        });
+      }
       await sys.deps.uow.write((tx) => tx.scheduler.schedule('test.emit', tick + 10_000, {}));
       await advance(sys, 2 * 3600 + 6 * 60); // past T + 60 m (the 5th attempt at the latest), short of T + 115 m (the 6th at the earliest)
       const [d] = await deliveries(sys, ep.id);
@@ -423,7 +428,7 @@ describe('test and manual retry', () => {
       });
       const ep = await createEndpoint(other, { url: rx.url });
       await emit(other, 'message.status', { messageId: 'old', status: 'sent', reason: null });
-      await other.deps.webhooks.flush();
+      await other.flushWebhooks();
       const [old] = await deliveries(other, ep.id);
       expect(old.status).toBe('abandoned');
       // A backlog on the endpoint's lane: three attempts of 2 s each to a receiver that never answers.
@@ -480,7 +485,7 @@ describe('concurrency', () => {
       }
       for (const r of hanging) await createEndpoint(other, { url: r.url });
       await emit(other, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-      await other.deps.webhooks.flush(); // the third is sent once one of the first two times out
+      await other.flushWebhooks(); // the third is sent once one of the first two times out
       expect(hanging.map((r) => r.received.length)).toEqual([1, 1, 1]);
       expect(maxOpen).toBe(2);
     } finally {
@@ -506,7 +511,7 @@ describe('concurrency', () => {
       await emit(other, 'message.status', { messageId: 'm', status: 'sent', reason: null });
       await rx.waitFor(5);
       expect(slowEndedBeforeFast).toBe(0);
-      await other.deps.webhooks.flush();
+      await other.flushWebhooks();
       expect((await deliveries(other, fast.id))[0]).toMatchObject({ status: 'succeeded', attempt: 1, responseStatus: 200 });
       expect(await other.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(fast.id))).toMatchObject({ consecutiveFailures: 0 });
     } finally {
@@ -526,7 +531,7 @@ describe('concurrency', () => {
       // the ack timeout): had they shared a queue, the fast one would wait behind it.
       expect(slow.received.length).toBeLessThanOrEqual(2);
       expect(rx.received.map((r) => r.body.messageId).sort()).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
-      await other.deps.webhooks.flush();
+      await other.flushWebhooks();
       expect(slow.maxOpen).toBe(2);
       expect(slow.received.map((r) => r.body.messageId).sort()).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
       expect((await deliveries(other, slowEp.id)).map((d) => d.status)).toEqual(['failed', 'failed', 'failed', 'failed', 'failed']);
@@ -547,7 +552,7 @@ describe('a window of attempts per endpoint', () => {
       rx.setHandler(() => ({ status: 200, delayMs: 200 }));
       const ep = await createEndpoint(other, { url: rx.url });
       for (let i = 0; i < 12; i++) await emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
-      await other.deps.webhooks.flush();
+      await other.flushWebhooks();
       expect(rx.maxOpen).toBe(3);
       const ids = rx.received.map((r) => r.body.id);
       expect(ids).toHaveLength(12);
@@ -573,7 +578,7 @@ describe('a window of attempts per endpoint', () => {
       await rx.waitFor(8);
       // All eight arrived while m0 was still hanging (before its ack timeout): it held one place only.
       expect(rx.received.at(-1)!.at - started).toBeLessThan(ACK_MS);
-      await other.deps.webhooks.flush();
+      await other.flushWebhooks();
       const byMessage = new Map<string, { status: string; attempt: number; responseStatus: number | null; nextAttemptAt: string | null }>();
       for (const d of await deliveries(other, ep.id)) {
         const event = rx.received.find((r) => r.body.id === d.eventId)!;
@@ -629,7 +634,7 @@ describe('a window of attempts per endpoint', () => {
       expect((await deliveries(other, ep.id)).every((d) => d.status === 'pending' && d.attempt === 0)).toBe(true);
       rx.setHandler(() => ({ status: 200 }));
       await other.deps.webhooks.start();
-      await other.deps.webhooks.flush();
+      await other.flushWebhooks();
       const log = await deliveries(other, ep.id);
       expect(log.map((d) => `${d.status}/${d.attempt}`)).toEqual(Array(6).fill('succeeded/1'));
     } finally {

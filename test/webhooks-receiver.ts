@@ -153,7 +153,7 @@ export const TICK_MS = 300_000;
  */
 export function alignClock(svc: TestService, offsetSecs = 10): number {
   const boundary = Math.ceil(svc.now() / TICK_MS) * TICK_MS + TICK_MS;
-  svc.deps.clock.setTo(boundary + offsetSecs * 1000);
+  svc.setClock(boundary + offsetSecs * 1000);
   return boundary;
 }
 

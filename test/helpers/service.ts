@@ -22,6 +22,11 @@ export interface TestService extends RunningService {
   /** The service clock, in epoch milliseconds. */
   now(): number;
   /**
+   * Sets a manual clock in process, on every replica (each keeps the clock in memory: `deps.clock.setTo`
+   * would move the first one's only). Nothing due runs and nothing is saved, as with `setTo`.
+   */
+  setClock(ms: number): void;
+  /**
    * The first replica's own HTTP server, never the proxy: where a socket-level test of the server
    * (its timeouts, connection caps, what Node's parser refuses) connects. `baseUrl` without replicas.
    */
@@ -74,9 +79,9 @@ function replicaCount(): number {
 /** The extra replicas' data directories, by the first one's (a restarted service finds them again). */
 const replicaDirsOf = new Map<string, string[]>();
 
-async function startReplicas(first: RunningService, dataDir: string, opts: Partial<StartOptions>, store: string, port: number): Promise<{ proxy: ReplicaProxy; others: RunningService[]; dirs: string[] }> {
+async function startReplicas(first: RunningService, dataDir: string, opts: Partial<StartOptions>, store: string, port: number, count: number): Promise<{ proxy: ReplicaProxy; others: RunningService[]; dirs: string[] }> {
   let dirs = replicaDirsOf.get(dataDir);
-  if (!dirs) replicaDirsOf.set(dataDir, (dirs = Array.from({ length: replicaCount() - 1 }, () => mkdtempSync(join(tmpdir(), 'svc-test-replica-')))));
+  if (!dirs) replicaDirsOf.set(dataDir, (dirs = Array.from({ length: count - 1 }, () => mkdtempSync(join(tmpdir(), 'svc-test-replica-')))));
   const others: RunningService[] = [];
   try {
     for (const dir of dirs) {
@@ -86,7 +91,7 @@ async function startReplicas(first: RunningService, dataDir: string, opts: Parti
     }
     const proxy = await startReplicaProxy([first.baseUrl, ...others.map((o) => o.baseUrl)], port);
     // Limits are shared from the start: each replica counts the others before the test's first request.
-    await untilAllReplicas([first, ...others], (r) => r.deps.store.peers?.count() === replicaCount(), 'each replica counts the others');
+    await untilAllReplicas([first, ...others], (r) => r.deps.store.peers?.count() === count, 'each replica counts the others');
     return { proxy, others, dirs };
   } catch (err) {
     for (const o of others) await o.close();
@@ -106,18 +111,27 @@ async function untilAllReplicas(all: RunningService[], holds: (r: RunningService
   }
 }
 
+/**
+ * What only one replica can show (test/helpers/sqlite-only.ts SINGLE_REPLICA_TESTS says which tests
+ * and why): a service started with this is one process even in the replicas pass, on PostgreSQL
+ * there all the same, so the test still runs on that engine (with `itOnOneReplica`, which checks it).
+ */
+export const ONE_REPLICA = { replicas: 1 } as const;
+
 /** The real local service on 127.0.0.1, port 0, a temp SQLite file (or `store`: a PostgreSQL database) and (by default) a manual clock. */
-export async function startTestService(opts: Partial<StartOptions> & { keysFrom?: { dataDir: string } } = {}): Promise<TestService> {
-  const { keysFrom, ...startOpts } = opts;
+export async function startTestService(opts: Partial<StartOptions> & { keysFrom?: { dataDir: string }; replicas?: number } = {}): Promise<TestService> {
+  const { keysFrom, replicas: replicasAsked, ...startOpts } = opts;
   opts = startOpts;
+  // The run's (SVC_TEST_REPLICAS), unless the test asked for one (ONE_REPLICA).
+  const count = replicasAsked ?? replicaCount();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
   // Another replica on the same database: its keys (a replica joining a bootstrapped database makes none).
   if (keysFrom) copyFileSync(join(keysFrom.dataDir, 'bootstrap.json'), join(dataDir, 'bootstrap.json'));
   const store = opts.store ?? (await storeForTestService(dataDir));
   // With replicas, a port asked for is the proxy's (the service's address); each replica takes any.
-  const replicated = store !== undefined && replicaCount() > 1;
+  const replicated = store !== undefined && count > 1;
   const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'manual', rateLimit: UNLIMITED, unauthenticatedRate: UNLIMITED, guardOutsideCalls: true, ...opts, ...(replicated ? { port: 0 } : {}), ...(store ? { store } : {}) });
-  const replicas = replicated ? await startReplicas(svc, dataDir, opts, store, opts.port ?? 0) : undefined;
+  const replicas = replicated ? await startReplicas(svc, dataDir, opts, store, opts.port ?? 0, count) : undefined;
   const baseUrl = replicas?.proxy.baseUrl ?? svc.baseUrl;
   const call: TestService['call'] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -174,6 +188,9 @@ export async function startTestService(opts: Partial<StartOptions> & { keysFrom?
       for (const r of all) await r.deps.webhooks.flush();
     },
     now: () => svc.deps.clock.nowMs(),
+    setClock: (ms) => {
+      for (const r of all) r.deps.clock.setTo(ms);
+    },
     replicas: all,
     advanceJobs: async (seconds) => {
       await svc.deps.scheduler.advance(seconds);

@@ -4,7 +4,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 // Issue 26: what cannot run on PostgreSQL, each with why (test/helpers/engines.ts explains the
 // two passes). No vitest import here: vitest.config.ts reads this file to choose the PostgreSQL pass.
 
-/** Whether this run's test services are on PostgreSQL (SVC_TEST_REPLICAS=2 or more implies it). */
 /** How many replicas each test service runs as (SVC_TEST_REPLICAS; 1 unless told). */
 export const testReplicas = Number(process.env.SVC_TEST_REPLICAS ?? '1');
 
@@ -13,13 +12,18 @@ export const onPostgres = process.env.SVC_TEST_STORE === 'postgres' || testRepli
 
 /**
  * Tests (by name) that cannot hold with two replicas behind one address by their nature, and why
- * (the replicas pass: SVC_TEST_REPLICAS=2, test/helpers/service.ts). Each runs on one replica, in the
- * SQLite pass and the PostgreSQL one; with replicas it is reported as skipped with its reason.
+ * (the replicas pass: SVC_TEST_REPLICAS=2, test/helpers/service.ts). Each is written with
+ * `itOnOneReplica` (./engines.ts) against a service started with ONE_REPLICA: in the replicas pass
+ * it runs against one replica on PostgreSQL, its name carrying the reason, so it is never skipped.
  */
 export const SINGLE_REPLICA_TESTS: Record<string, string> = {
   'allows a burst of 10, then answers 429 rate_limited with Retry-After; another key is unaffected':
     "counts one bucket's RateLimit-Remaining down request by request; replicas each enforce their share of the limit, " +
     'shown in their headers (the limit holding across replicas is test/postgres-replicas.test.ts)',
+  'answers 429 with Retry-After once an address used its bucket, while a good key on it is served':
+    'counts the refused requests one bucket lets through before its 429 (at least the burst); replicas each enforce their share, ' +
+    'and the good-key requests between the refused ones make the refused land unevenly, so one share runs dry before the whole burst is used ' +
+    '(the limit holding across replicas is test/postgres-replicas.test.ts)',
 };
 
 /** Test files about SQLite itself, left out of the PostgreSQL pass. */

@@ -5,7 +5,7 @@ import { HOSTED_PAGE_PATHS } from '../../api/values/registration.js';
 import { HOSTED_CONFIRMATION_PATH, LEAD_FORM_LIMITS, LEAD_FORM_RATE } from '../../api/values/hosted-pages.js';
 import { captureLead, hostedPage } from '../domain/registration/leads.js';
 import { ServiceError, validationError } from '../errors.js';
-import { TokenBuckets } from '../http/rate-limit.js';
+import { limitShare, TokenBuckets } from '../http/rate-limit.js';
 import type { RenderedPage } from '../views/hosted-pages/html.js';
 import { confirmationPageView, errorPageView, legalPageView, optInPageView } from '../views/hosted-pages/pages.js';
 
@@ -52,7 +52,9 @@ export function hostedPagesRoutes(app: FastifyInstance, deps: ServiceDeps): void
     });
 
     // Public: no key to count by, so the form is limited per client address (wall clock, in memory).
-    const buckets = new TokenBuckets(LEAD_FORM_RATE);
+    // issue 26: replicas each take their share, so a client alternating between them is held to the
+    // limit in all (http/rate-limit.ts, limitShare).
+    const buckets = new TokenBuckets(LEAD_FORM_RATE, Date.now, limitShare(deps.store));
     const page = (summary: string, description: string, extra: Record<string, unknown> = {}) => ({
       config: { public: true },
       schema: { tags: ['hosted pages'], summary, description, security: [], params: BrandParams, produces: ['text/html'], ...extra } as never,
@@ -71,7 +73,7 @@ export function hostedPagesRoutes(app: FastifyInstance, deps: ServiceDeps): void
             `An \`${FORM_TYPE}\` body of at most ${LEAD_FORM_LIMITS.bodyBytes / 1024} KB: \`firstName\`, \`lastName\`, \`email\` (optional), \`phone\` (E.164, or a US number of 10 digits),`,
             '`consent=yes` when the SMS-consent box is ticked. Valid: the lead is stored, `lead.captured` is emitted to the brand\'s account once, and the answer is',
             '303 to the confirmation page. Invalid: 400 with the form again, the values kept and each error beside its field. An unticked box is still a lead',
-            `(\`consent: false\`). Limited to ${LEAD_FORM_RATE.burst} submissions per client address, refilled at ${LEAD_FORM_RATE.ratePerSec} a second (429 page). ${NOT_FOUND}`,
+            `(\`consent: false\`). Limited to ${LEAD_FORM_RATE.burst} submissions per client address, refilled at ${LEAD_FORM_RATE.ratePerSec} a second (429 page; replicas each take their share). ${NOT_FOUND}`,
           ].join('\n'),
           { consumes: [FORM_TYPE] },
         ),
