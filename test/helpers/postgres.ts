@@ -53,6 +53,22 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
+/**
+ * Run as `node -e WATCHDOG <parent pid> <server pid> <dir>`: every second, if the test process is
+ * gone, stops the server (SIGINT, a fast shutdown), removes its directory and exits; exits as well
+ * once the server is gone.
+ */
+const WATCHDOG = `
+const [parent, server, dir] = process.argv.slice(1);
+const alive = (pid) => { try { process.kill(Number(pid), 0); return true; } catch { return false; } };
+setInterval(() => {
+  if (!alive(server)) process.exit(0);
+  if (alive(parent)) return;
+  process.kill(Number(server), 'SIGINT');
+  setTimeout(() => { require('node:fs').rmSync(dir, { recursive: true, force: true }); process.exit(0); }, 5000);
+}, 1000);
+`;
+
 const SUPERUSER = 'svc_test';
 let databases = 0;
 
@@ -81,12 +97,17 @@ export async function startPostgres(): Promise<PostgresServer> {
   let log = '';
   child.stderr?.on('data', (chunk: Buffer) => (log = (log + chunk.toString()).slice(-4000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // A test run that dies leaves no server behind.
+  // A test run that dies leaves no server behind: on a normal exit the handler below; killed outright
+  // (SIGKILL: a test worker ended by vitest, a run stopped by hand) no handler runs, so a watchdog
+  // process outlives this one and stops the server once this process is gone (leaked servers were
+  // found still running, their parent long dead).
   const killOnExit = () => {
     child.kill('SIGKILL');
     rmSync(dir, { recursive: true, force: true });
   };
   process.once('exit', killOnExit);
+  const watchdog = spawn(process.execPath, ['-e', WATCHDOG, String(process.pid), String(child.pid), dir], { detached: true, stdio: 'ignore' });
+  watchdog.unref();
   const url = (database: string) => `postgres://${SUPERUSER}@127.0.0.1:${port}/${database}`;
 
   const admin = async <T>(fn: (c: pg.Client) => Promise<T>): Promise<T> => {
@@ -131,6 +152,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     },
     async stop() {
       process.removeListener('exit', killOnExit);
+      watchdog.kill();
       if (child.exitCode === null) {
         child.kill('SIGINT'); // fast shutdown: ends sessions, no checkpoint wait beyond the minimum
         await exited;
