@@ -115,12 +115,12 @@ describe('an API process and two worker processes on one PostgreSQL database', (
         for (let i = from; i < from + count; i += 8) await Promise.all(Array.from({ length: Math.min(8, from + count - i) }, (_, k) => inbound(i + k)));
       };
 
-      // A backlog, then both workers: the first takes a window in flight and claims a window
-      // ahead, all held by the receiver; what it has not claimed is left for the second.
+      // A backlog, then both workers: each takes at most a window in flight and claims a window
+      // ahead, all held by the receiver; what one has claimed is left to it by the other.
       await send(0, BACKLOG);
       step('backlog written');
-      ok(await svc(roles.w1, ['server', 'start', '--detach', '--role', 'worker']));
-      ok(await svc(roles.w2, ['server', 'start', '--detach', '--role', 'worker']));
+      // Started together: the receiver holds the first one's requests until the second sends too.
+      await Promise.all([roles.w1, roles.w2].map(async (dir) => ok(await svc(dir, ['server', 'start', '--detach', '--role', 'worker']))));
       step(`workers started; ${rx.held} held`);
       const { window } = DEFAULT_WEBHOOK_OPTIONS;
       // More requests open at once than one worker's window to the endpoint: two workers are sending.
