@@ -15,6 +15,12 @@
 // Also reported: events received twice (none here asks for a retry, so any is a double delivery).
 // BENCH_SPLIT_ONLY=1 runs the split configurations only; BENCH_SVC_BIN=<dir>/bin/svc.js runs another
 // build (a checkout of an earlier commit, built), so two versions compare in one sitting.
+// BENCH_PG=1 starts a throwaway PostgreSQL server itself (bench/lib/postgres-server.mjs, durable: the
+// test helper's way, fsync on) and runs both PostgreSQL configurations on databases of their own, no
+// URL needed; BENCH_PG_ONLY=1 runs the PostgreSQL configurations only. BENCH_RATE=<n> sends n per second
+// across the connections (autocannon's overallRate) instead of flat out, so two builds that send at
+// different rates are compared on equal API load; BENCH_WORKER_FLAGS="--flag value" is passed to the
+// worker process (`svc server start --role worker …`).
 // Bounded: every child is killed at the end or on a hard deadline (DEADLINE_S, default 300).
 import http from 'node:http';
 import { spawn } from 'node:child_process';
@@ -23,11 +29,15 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { startBenchPostgres } from './lib/postgres-server.mjs';
 
 const DURATION = Number(process.env.DURATION ?? 20);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 50);
 const DEADLINE_MS = Number(process.env.DEADLINE_S ?? 300) * 1000;
 const BIN = process.env.BENCH_SVC_BIN ?? fileURLToPath(new URL('../bin/svc.js', import.meta.url));
+const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
+const WORKER_FLAGS = (process.env.BENCH_WORKER_FLAGS ?? '').split(/\s+/).filter(Boolean);
+const PG_ONLY = Boolean(process.env.BENCH_PG_ONLY);
 const { default: autocannon } = await import('autocannon');
 
 const children = new Set();
@@ -95,7 +105,7 @@ async function run(label, { split, store }) {
     started.push(api);
     const baseUrl = await api.ready;
     if (split) {
-      const worker = startProcess(['--role', 'worker'], env, { waitLine: false });
+      const worker = startProcess(['--role', 'worker', ...WORKER_FLAGS], env, { waitLine: false });
       started.push(worker);
       await worker.ready;
     }
@@ -123,6 +133,7 @@ async function run(label, { split, store }) {
       connections: CONNECTIONS,
       duration: DURATION,
       timeout: 10,
+      ...(RATE ? { overallRate: RATE } : {}),
       requests: [
         {
           method: 'POST',
@@ -173,16 +184,29 @@ async function run(label, { split, store }) {
   }
 }
 
-console.log(`bench/roles: ${CONNECTIONS} connections × ${DURATION} s of test sends, one endpoint on message.status, system clock; ${loadavg()[0].toFixed(2)} load average at the start`);
+console.log(
+  `bench/roles: ${CONNECTIONS} connections × ${DURATION} s of test sends${RATE ? ` at ${RATE}/s` : ' flat out'}, one endpoint on message.status, system clock; ` +
+    `${WORKER_FLAGS.length ? `worker flags ${WORKER_FLAGS.join(' ')}; ` : ''}${loadavg()[0].toFixed(2)} load average at the start`,
+);
 const results = [];
+let pgServer;
 try {
-  if (!process.env.BENCH_SPLIT_ONLY) results.push(await run('all (SQLite)', { split: false }));
-  results.push(await run('api + worker (SQLite)', { split: true }));
+  if (process.env.BENCH_PG) {
+    pgServer = await startBenchPostgres();
+    console.log(`  a throwaway PostgreSQL server on 127.0.0.1:${pgServer.port} (${pgServer.settings})`);
+  }
+  const pgUrl = pgServer ? await pgServer.createDatabase('roles_split') : process.env.BENCH_PG_URL;
+  const pgUrlAll = pgServer ? await pgServer.createDatabase('roles_all') : process.env.BENCH_PG_URL_ALL;
+  if (!PG_ONLY) {
+    if (!process.env.BENCH_SPLIT_ONLY) results.push(await run('all (SQLite)', { split: false }));
+    results.push(await run('api + worker (SQLite)', { split: true }));
+  }
   // One process on PostgreSQL too, on another empty database: what the split changes there.
-  if (process.env.BENCH_PG_URL_ALL) results.push(await run('all (PostgreSQL)', { split: false, store: process.env.BENCH_PG_URL_ALL }));
-  if (process.env.BENCH_PG_URL) results.push(await run('api + worker (PostgreSQL)', { split: true, store: process.env.BENCH_PG_URL }));
-  else console.log('  api + worker (PostgreSQL)    skipped: set BENCH_PG_URL to an empty database');
+  if (pgUrlAll && !process.env.BENCH_SPLIT_ONLY) results.push(await run('all (PostgreSQL)', { split: false, store: pgUrlAll }));
+  if (pgUrl) results.push(await run('api + worker (PostgreSQL)', { split: true, store: pgUrl }));
+  else console.log('  api + worker (PostgreSQL)    skipped: set BENCH_PG=1, or BENCH_PG_URL to an empty database');
 } finally {
   killAll();
+  await pgServer?.stop?.();
 }
-console.log(JSON.stringify({ bench: 'roles', node: process.version, connections: CONNECTIONS, durationS: DURATION, results }));
+console.log(JSON.stringify({ bench: 'roles', node: process.version, connections: CONNECTIONS, durationS: DURATION, rate: RATE ?? null, workerFlags: WORKER_FLAGS, results }));

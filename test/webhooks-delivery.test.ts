@@ -597,7 +597,9 @@ describe('a window of attempts per endpoint', () => {
   // issue 26: on PostgreSQL a write that loses its race to other replicas' writes ten times fails
   // (ContentionError); bench/replicas saw a claim's write fail so, and the delivery stayed due and
   // unclaimed with no one to look at it again before a restart.
+  // The claims are written on SQLite too here (one process there is the sole attempter and writes none).
   it('an attempt whose claim could not be written is queued again, and made', async () => {
+    const svc = await startWebhookService({ webhooks: { soleAttempter: false } });
     const ep = await createEndpoint(svc, { url: rx.url });
     const uow = svc.deps.uow;
     const write = uow.write.bind(uow);
@@ -619,6 +621,7 @@ describe('a window of attempts per endpoint', () => {
       expect((await deliveries(svc, ep.id))[0]).toMatchObject({ status: 'succeeded', attempt: 1 });
     } finally {
       uow.write = write;
+      await svc.stop();
     }
   });
 

@@ -117,7 +117,10 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   registerBillingJobs(domain);
 
   // 4. Workers: the webhook delivery worker and its jobs.
-  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, chaos, claims, attemptsElsewhere: serviceOptions.role === 'api' }, log);
+  // issue 26: on SQLite the one process that attempts (the data directory admits one worker) needs no
+  // claims; a test may still ask for them (`soleAttempter: false`), never for none with replicas.
+  const soleAttempter = !store.peers && serviceOptions.webhooks?.soleAttempter !== false;
+  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, chaos, claims, attemptsElsewhere: serviceOptions.role === 'api', soleAttempter }, log);
   registerDeliveryJobs(domain.scheduler, webhooks);
 
   // 5. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the
@@ -140,6 +143,9 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
         .then((saved) => saved && followSavedClock(clock, saved))
         .catch((err: unknown) => log.error({ err }, 'reading the service clock another replica saved failed'));
     store.peers.onEvent((hint) => events.heardElsewhere(hint));
+    // issue 26: a worker process queues the deliveries of an event an API process committed when it
+    // hears of it, not at its next poll (an `all` replica attempts what it wrote itself).
+    if (serviceOptions.role === 'worker') store.peers.onEvent((hint) => webhooks.heardEvent(hint.id));
     // Changes that are no event (a call's trace, a message's status) reach the console's live pages on every replica.
     const peers = store.peers;
     events.tellChangesElsewhere((change) => peers.tellChange(change));

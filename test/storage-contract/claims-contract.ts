@@ -33,6 +33,33 @@ async function deliveryFixture(store: Store, nextAttemptAt = T0) {
   return d;
 }
 
+/** `n` deliveries of one event to one endpoint, due at T0 + i (so their due order is their index). */
+async function manyDeliveries(store: Store, n: number) {
+  const a = await seedAccount(store);
+  const e = endpoint(a.id);
+  const event = { id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: { n: 1 } };
+  const ds = Array.from({ length: n }, (_, i) => ({ id: uid('dlv'), endpointId: e.id, accountId: a.id, eventId: event.id, eventType: 'message.sent', body: null, isTest: false, maxAttempts: 5, createdAt: T0 + i }));
+  await store.write(async (tx) => {
+    await tx.webhookEndpoints.insert(e);
+    await tx.eventsRepo.insert(event);
+    for (const d of ds) await tx.webhookDeliveries.insert(d);
+  });
+  return { event, deliveries: ds };
+}
+
+const succeeded = (id: string, attempt: number) => ({
+  id,
+  attempt,
+  status: 'succeeded' as const,
+  responseStatus: 204,
+  responseBody: '',
+  durationMs: 1,
+  error: null,
+  nextAttemptAt: null,
+  history: { attempt, at: T0, outcome: 'succeeded' as const, responseStatus: 204, durationMs: 1, error: null },
+  now: T0,
+});
+
 export function claimsContract(engine: EngineUnderTest): void {
   describe('claims: jobs and webhook attempts', () => {
     const store = useStore(engine);
@@ -133,6 +160,83 @@ export function claimsContract(engine: EngineUnderTest): void {
       await until(async () => await store().write((tx) => tx.webhookDeliveries.claimAttempt(d.id, 'other', LONG, T0, false)));
       expect(await store().write((tx) => tx.jobs.renewClaim('j-long', 'holder', SHORT))).toBe(false);
       expect(await store().write((tx) => tx.webhookDeliveries.renewClaims('holder', [d.id], SHORT))).toEqual([]);
+    });
+
+    // issue 26: a lane claims a window of attempts in one write (claimAttempts). Two owners racing
+    // for the same ids, many rounds: each id is won by exactly one, and every due one by someone.
+    it('many webhook attempts claimed in one write: two owners racing for the same ids, each id won by exactly one', async () => {
+      const { deliveries } = await manyDeliveries(store(), 40);
+      const ids = deliveries.map((d) => d.id);
+      const claim = (owner: string, some: string[], now = T0 + 1000) => store().write((tx) => tx.webhookDeliveries.claimAttempts(some, owner, LONG, now));
+      // Only those due by `now`, and unknown ids are no error.
+      expect((await claim('early', [...ids.slice(0, 4), 'dlv_unknown'], T0 + 1)).sort()).toEqual(ids.slice(0, 2).sort());
+      const rest = ids.slice(2);
+      // Overlapping batches, in opposite orders, at once.
+      const [a, b] = await Promise.all([claim('a', rest), claim('b', [...rest].reverse())]);
+      expect(a.filter((id) => b.includes(id))).toEqual([]);
+      expect([...a, ...b].sort()).toEqual([...rest].sort());
+      // Claimed: nobody wins them again while the leases are live.
+      expect(await claim('c', ids)).toEqual([]);
+      // Several rounds of real overlap on fresh deliveries (PostgreSQL: concurrent writes).
+      for (let round = 0; round < 5; round++) {
+        const fresh = (await manyDeliveries(store(), 20)).deliveries.map((d) => d.id);
+        const won = await Promise.all(['p', 'q', 'r'].map((owner) => claim(owner, fresh)));
+        const all = won.flat();
+        expect(new Set(all).size).toBe(all.length);
+        expect(all.sort()).toEqual([...fresh].sort());
+      }
+    });
+
+    it('a claim that ran out is won again by a batch; a recorded attempt is not', async () => {
+      const { deliveries } = await manyDeliveries(store(), 3);
+      const ids = deliveries.map((d) => d.id);
+      expect((await store().write((tx) => tx.webhookDeliveries.claimAttempts(ids, 'dies', 1, T0 + 10))).sort()).toEqual([...ids].sort());
+      await store().write((tx) => tx.webhookDeliveries.recordAttempts([succeeded(ids[0]!, 1)]));
+      await until(async () => (await store().read((tx) => tx.webhookDeliveries.leaseExpired(10))).length === 2);
+      expect((await store().write((tx) => tx.webhookDeliveries.claimAttempts(ids, 'survivor', LONG, T0 + 10))).sort()).toEqual(ids.slice(1).sort());
+    });
+
+    // issue 26: outcomes recorded in batches (recordAttempts); an outcome is written once only.
+    it('many outcomes recorded in one write, each once: a repeat of an outcome already written changes nothing', async () => {
+      const { deliveries } = await manyDeliveries(store(), 3);
+      const [d1, d2, d3] = deliveries.map((d) => d.id) as [string, string, string];
+      await store().write((tx) => tx.webhookDeliveries.claimAttempts([d1, d2, d3], 'w', LONG, T0 + 10));
+      const retry = { ...succeeded(d2, 1), status: 'failed' as const, responseStatus: 500, error: 'HTTP 500', nextAttemptAt: T0 + 300_000, history: { attempt: 1, at: T0, outcome: 'failed' as const, responseStatus: 500, durationMs: 1, error: 'HTTP 500' } };
+      const written = await store().write((tx) => tx.webhookDeliveries.recordAttempts([succeeded(d1, 1), retry]));
+      expect(written.sort()).toEqual([d1, d2].sort());
+      const one = (await store().read((tx) => tx.webhookDeliveries.getById(d1)))!;
+      expect(one).toMatchObject({ attempt: 1, status: 'succeeded', responseStatus: 204, nextAttemptAt: null });
+      expect(one.attempts).toEqual([{ attempt: 1, at: T0, outcome: 'succeeded', responseStatus: 204, durationMs: 1, error: null }]);
+      const two = (await store().read((tx) => tx.webhookDeliveries.getById(d2)))!;
+      expect(two).toMatchObject({ attempt: 1, status: 'failed', responseStatus: 500, error: 'HTTP 500', nextAttemptAt: T0 + 300_000 });
+      // Recording releases the claim: the retry is claimable at its time.
+      expect(await store().write((tx) => tx.webhookDeliveries.claimAttempts([d2], 'next', LONG, T0 + 300_000))).toEqual([d2]);
+      // The same outcome again (a batch retried after its commit): nothing written, no history doubled.
+      expect(await store().write((tx) => tx.webhookDeliveries.recordAttempts([succeeded(d1, 1), succeeded(d3, 1)]))).toEqual([d3]);
+      expect((await store().read((tx) => tx.webhookDeliveries.getById(d1)))!.attempts).toHaveLength(1);
+      // The second attempt of d2 appends to its history.
+      expect(await store().write((tx) => tx.webhookDeliveries.recordAttempts([succeeded(d2, 2)]))).toEqual([d2]);
+      expect((await store().read((tx) => tx.webhookDeliveries.getById(d2)))!.attempts.map((x) => [x.attempt, x.outcome])).toEqual([[1, 'failed'], [2, 'succeeded']]);
+      expect(await store().read((tx) => tx.webhookDeliveries.due(T0 + 10 ** 9))).toEqual([]);
+    });
+
+    it('due deliveries paged on from where the last page ended; many events\' due deliveries and attempt states in one read', async () => {
+      const { event, deliveries } = await manyDeliveries(store(), 7);
+      const ids = deliveries.map((d) => d.id);
+      const page = (limit: number, after?: { at: number; seq: number }) => store().read((tx) => tx.webhookDeliveries.duePage(T0 + 5, limit, after));
+      const first = await page(4);
+      expect(first.deliveries.map((d) => d.id)).toEqual(ids.slice(0, 4));
+      const second = await page(4, first.last);
+      expect(second.deliveries.map((d) => d.id)).toEqual(ids.slice(4, 6)); // due by T0 + 5 only
+      const end = await page(4, second.last);
+      expect(end).toEqual({ deliveries: [], last: undefined });
+      const other = await manyDeliveries(store(), 2);
+      const heard = await store().read((tx) => tx.webhookDeliveries.dueForEvents([event.id, other.event.id, 'evt_unknown'], T0 + 1));
+      expect(heard.map((d) => d.id).sort()).toEqual([...ids.slice(0, 2), ...other.deliveries.map((d) => d.id)].sort());
+      const states = await store().read((tx) => tx.webhookDeliveries.attemptStates([ids[0]!, ids[1]!, 'dlv_unknown']));
+      expect(states.map((s) => s.id).sort()).toEqual(ids.slice(0, 2).sort());
+      expect(states[0]).toMatchObject({ attempt: 0, eventId: event.id, isTest: false, rawBody: JSON.stringify({ n: 1 }) });
+      expect((await store().read((tx) => tx.webhookDeliveries.attemptStates([ids[0]!], { body: false })))[0]!.rawBody).toBeNull();
     });
   });
 }

@@ -53,6 +53,18 @@ export interface DueDelivery {
   endpointId: string;
 }
 
+/** A place in the due order (next attempt time, then seq): where a page of due deliveries ended. */
+export interface DueCursor {
+  at: number;
+  seq: number;
+}
+
+/** A page of due deliveries and where it ended (`last`: undefined when it held none). */
+export interface DuePage {
+  deliveries: DueDelivery[];
+  last: DueCursor | undefined;
+}
+
 /** What the outbox writes; the attempt fields start empty. */
 export type NewDelivery = Pick<DeliveryRecord, 'id' | 'endpointId' | 'accountId' | 'eventId' | 'eventType' | 'body' | 'isTest' | 'maxAttempts' | 'createdAt'>;
 
@@ -61,6 +73,9 @@ export type AttemptOutcomeUpdate = Pick<DeliveryRecord, 'attempt' | 'status' | '
   history: AttemptRecord;
   now: number;
 };
+
+/** One outcome of a batch (recordAttempts): the delivery, and the attempt it records. */
+export type AttemptOutcomeWrite = AttemptOutcomeUpdate & { id: string };
 
 export interface WebhookDeliveriesRepo {
   /** A new delivery is pending, attempt 0, due at once (its creation time). */
@@ -72,6 +87,8 @@ export interface WebhookDeliveriesRepo {
    * body is the event's, read from another table (issue 13: two reads of it per attempt).
    */
   attemptState(id: string, opts?: { body: boolean }): Promise<DeliveryAttemptState | undefined>;
+  /** `attemptState` for many deliveries in one read (those found; in no particular order). */
+  attemptStates(ids: string[], opts?: { body: boolean }): Promise<DeliveryAttemptState[]>;
   get(accountId: string, endpointId: string, id: string): Promise<DeliveryRecord | undefined>;
   /** The delivery log: newest first, keyset-paged, only rows created at or after `since`. */
   list(endpointId: string, opts: { since: number; limit: number; cursor?: string; status?: DeliveryStatus }): Promise<Page<DeliveryRecord>>;
@@ -83,12 +100,26 @@ export interface WebhookDeliveriesRepo {
   /** Deliveries whose next attempt is due, oldest due first, claimed or not (see dueForEvent). */
   due(now: number, limit?: number): Promise<DueDelivery[]>;
   /**
+   * issue 26: a page of `due`, reading on after `after` (the previous page's `last`) in the same
+   * order, so a poll that finds the oldest due ones queued already reaches the newer ones.
+   */
+  duePage(now: number, limit: number, after?: DueCursor): Promise<DuePage>;
+  /** `dueForEvent` for many events in one read (a worker hearing a batch of events' notifications). */
+  dueForEvents(eventIds: string[], now: number): Promise<DueDelivery[]>;
+  /**
    * Claims delivery `id`'s next attempt for `owner` for `leaseMs` of the engine's wall clock (issue
    * 26): only while an attempt is scheduled, due by `now` (any time when `anyTime`: a probe the user
    * asked for) and no other live claim holds it; true when claimed. Recording the attempt (or
    * abandoning it) releases the claim; a claimant that dies releases it when the lease runs out.
    */
   claimAttempt(id: string, owner: string, leaseMs: number, now: number, anyTime: boolean): Promise<boolean>;
+  /**
+   * issue 26: `claimAttempt` for many deliveries in one write (a lane claiming a window ahead): each
+   * id still due by `now` and held by no live claim is claimed for `owner`; returns the ids won.
+   * Two owners racing for the same ids never both win one (PostgreSQL: rows another claimant has
+   * locked are skipped, not waited for).
+   */
+  claimAttempts(ids: string[], owner: string, leaseMs: number, now: number): Promise<string[]>;
   /**
    * issue 26: renews `owner`'s live claims on `ids` for `leaseMs` more, in one write (attempts still
    * queued or running); a claim whose lease ran out may have been taken over and is not renewed.
@@ -110,6 +141,11 @@ export interface WebhookDeliveriesRepo {
   /** The exact bytes to POST: the stored event body (identical to the feed's), or the sample's. */
   rawBody(d: DeliveryRecord): Promise<string | undefined>;
   recordAttempt(id: string, u: AttemptOutcomeUpdate): Promise<void>;
+  /**
+   * issue 26: many outcomes in one write. Each is written only while its delivery's attempt count is
+   * the one before it (`u.attempt - 1`), so an outcome is never recorded twice; returns the ids written.
+   */
+  recordAttempts(updates: AttemptOutcomeWrite[]): Promise<string[]>;
   /** Schedules one more attempt (a manual retry): due at `at`. */
   scheduleAttempt(id: string, at: number, status: DeliveryStatus, now: number): Promise<void>;
   /** Stops every scheduled attempt of an endpoint (it was disabled): they become abandoned. */

@@ -1,12 +1,12 @@
 import type { DomainDeps, TxDeps } from '../deps.js';
 import type { EventRecord } from '../storage/events-repo.js';
-import type { DeliveryRecord, DueDelivery } from '../storage/webhook-deliveries-repo.js';
-import type { EndpointRoute, WebhookEndpointRecord } from '../storage/webhooks-repo.js';
+import type { DeliveryAttemptState, DeliveryRecord, DueCursor, DueDelivery } from '../storage/webhook-deliveries-repo.js';
+import type { EndpointRoute, EndpointTarget } from '../storage/webhooks-repo.js';
 import { eventFilterMatches } from '../../api/schemas/events.js';
 import type { WebhookDomainDeps } from '../domain/webhooks/endpoints.js';
 import type { EventOutbox } from '../domain/events/store.js';
 import { DEFAULT_CLAIM_LEASE_MS, type JobClaims, type Scheduler } from '../scheduler.js';
-import { TICK_JOB, purgeExpiredDeliveries, recordAttempt, writeDeliveriesForEvent, type AttemptResult } from '../domain/webhooks/deliveries.js';
+import { TICK_JOB, purgeExpiredDeliveries, recordAttempts, writeDeliveriesForEvent, type AttemptMade, type AttemptResult } from '../domain/webhooks/deliveries.js';
 import { WebhookHttpSender } from './http-sender.js';
 import { USER_AGENT, deliveryHeaders } from './signing.js';
 import { isRetryableStatus, parseRetryAfterMs } from '../domain/webhooks/retry-schedule.js';
@@ -51,13 +51,21 @@ export interface WebhookWorkerOptions {
    * ones (a test delivery, a manual retry) included; this one waits for it to record them.
    */
   attemptsElsewhere?: boolean;
+  /**
+   * issue 26: this process is the only one that makes attempts on its database (SQLite: the data
+   * directory's lock admits one worker, `--role worker` or `all`, and an `api` process makes none),
+   * so an attempt reads its delivery's state instead of writing a claim. Exactly once still holds:
+   * within the process a delivery is attempted by one lane at a time (`tracked`), and recording its
+   * outcome (which moves or clears its next attempt) commits before it leaves `tracked`, so a later
+   * look reads it recorded. A second attempter would break this: never set it with replicas.
+   */
+  soleAttempter?: boolean;
 }
 
 /** Deliveries queued per look for due work from another process (the worker's poll): the oldest due first. */
 const RESUME_BATCH = 1024;
 
-/** An attempt whose claim could not be written (see attempt): queued again after CLAIM_RETRY_MS. */
-const CLAIM_FAILED = Symbol('claim failed');
+/** Deliveries whose claim could not be written (see claimAhead, probe): queued again after CLAIM_RETRY_MS. */
 const CLAIM_RETRY_MS = 250;
 
 /** Deliveries queued per sweep for work another process left (takeOverExpired). */
@@ -113,20 +121,42 @@ export interface WorkerLog {
   error(obj: object, msg: string): void;
 }
 
-/** One endpoint's queue: ids waiting (from `head` on) and how many of its attempts are in flight. */
+/** A delivery queued on a lane; `done` once it is recorded, or found not to be this process's to attempt. */
+interface Queued {
+  deliveryId: string;
+  done: () => void;
+}
+
+/** A delivery claimed (or, as the sole attempter, read) and due: what its attempt sends, and where. */
+interface Ready {
+  queued: Queued;
+  state: DeliveryAttemptState;
+  endpoint: EndpointTarget | undefined;
+}
+
+/**
+ * One endpoint's queue: ids waiting (from `head` on), those claimed a window ahead (`ready`), whether
+ * a claim is being written, and how many of its attempts are in flight.
+ */
 interface Lane {
-  waiting: Array<{ deliveryId: string; done: () => void }>;
+  waiting: Queued[];
   head: number;
+  ready: Ready[];
+  claiming: boolean;
   inFlight: number;
 }
 
 /** An attempt made, waiting for its batch's transaction (see recordLater). */
-interface PendingRecord {
-  deliveryId: string;
-  attempt: number;
-  at: number;
-  outcome: AttemptResult;
+interface PendingRecord extends AttemptMade {
   done: () => void;
+}
+
+/** Parsed endpoint URLs kept (an endpoint's URL is parsed once, not per attempt). */
+const URL_CACHE_LIMIT = 1000;
+interface ParsedTarget {
+  url: URL;
+  host: string;
+  literal: AddressClass | undefined;
 }
 
 type Outcome = AttemptResult | { aborted: true };
@@ -176,7 +206,14 @@ export class DeliveryWorker {
   private lastPurgeAt = 0;
   private readonly waiters: Array<() => void> = [];
   private pendingRecords: PendingRecord[] = [];
-  private recordScheduled = false;
+  /** The batch being recorded, if any: outcomes that end meanwhile wait for the next (one record write at a time). */
+  private recording: Promise<void> | undefined;
+  private readonly sole: boolean;
+  /** Where the last look for due work another process wrote ended (resume). */
+  private dueCursor: DueCursor | undefined;
+  /** Events another process committed, heard and not yet looked up (heardEvent). */
+  private heard: string[] = [];
+  private readonly parsedUrls = new Map<string, ParsedTarget | undefined>();
   private readonly claims: JobClaims;
   private sweepTimer: NodeJS.Timeout | undefined;
   /** issue 26: the deliveries whose attempt this process has claimed and not yet recorded (renewHeld). */
@@ -197,6 +234,7 @@ export class DeliveryWorker {
     this.guard = opts.destinationGuard;
     this.chaos = opts.chaos;
     this.elsewhere = opts.attemptsElsewhere ?? false;
+    this.sole = opts.soleAttempter ?? false;
     this.sender = this.newSender();
     this.claims = {
       owner: opts.claims?.owner ?? 'this-process',
@@ -231,6 +269,8 @@ export class DeliveryWorker {
     // lease has run out (another process's lease may be shorter than this one's: every 5 s at most), and
     // deliveries it wrote and never claimed once they have been due for a lease; looked for twice a
     // lease, on the wall clock (a dead process's lease runs out in real time, whatever the service clock does).
+    // The sole attempter holds no claim: nothing to take over nor renew (a restart resumes what is due).
+    if (this.sole) return;
     this.sweepTimer = setInterval(() => void this.takeOverExpired(), Math.max(50, Math.min(this.claims.leaseMs / 2, 5000)));
     this.sweepTimer.unref();
     // issue 26: a claim is renewed while its delivery waits in a lane or its attempt runs (a slow
@@ -288,8 +328,10 @@ export class DeliveryWorker {
     this.sender.close();
     // Attempts cut off stay due: released now, the next start (or another replica) resumes them at
     // once rather than when their lease runs out.
-    await this.d.uow.write((tx) => tx.webhookDeliveries.releaseClaims(this.claims.owner));
+    if (!this.sole) await this.d.uow.write((tx) => tx.webhookDeliveries.releaseClaims(this.claims.owner));
     this.held.clear();
+    this.dueCursor = undefined;
+    this.heard = [];
   }
 
   /** Waits until no attempt is queued or in flight. */
@@ -320,7 +362,7 @@ export class DeliveryWorker {
     if (existing) return existing;
     let lane = this.lanes.get(endpointId);
     if (!lane) {
-      lane = { waiting: [], head: 0, inFlight: 0 };
+      lane = { waiting: [], head: 0, ready: [], claiming: false, inFlight: 0 };
       this.lanes.set(endpointId, lane);
     }
     let done!: () => void;
@@ -331,45 +373,112 @@ export class DeliveryWorker {
     return run;
   }
 
-  /** Starts the lane's waiting attempts while its window has room (they then wait for a pool slot). */
+  /**
+   * Starts the lane's ready attempts while its window has room (they then wait for a pool slot), and
+   * claims the next ones a window ahead, many in one write, so the window refills without a write
+   * per attempt (issue 26: under API load, a claim per attempt kept the worker's writes behind the
+   * API's). A stopped worker settles what is queued (it stays due: resumed on the next start).
+   */
   private pump(endpointId: string, lane: Lane): void {
-    while (lane.inFlight < this.window && lane.head < lane.waiting.length) {
-      const item = lane.waiting[lane.head]!;
-      lane.waiting[lane.head++] = undefined as never;
-      if (lane.head > 1024 && lane.head * 2 > lane.waiting.length) {
-        lane.waiting = lane.waiting.slice(lane.head);
-        lane.head = 0;
-      }
-      lane.inFlight++;
-      // The window and the pool slot are freed as soon as the response is in, not when the batch
-      // commits: under API load a turn of the event loop is long, and waiting one more turn per
-      // attempt halved what a lane could send. The delivery stays tracked (not queued again)
-      // until it is recorded.
-      let freed = false;
-      const free = () => {
-        if (freed) return;
-        freed = true;
-        lane.inFlight--;
-        if (lane.inFlight === 0 && lane.head >= lane.waiting.length) {
-          if (this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
-        } else this.pump(endpointId, lane);
-      };
-      let claimAgain = false;
-      void this.withSlot(() => this.attempt(item.deliveryId, false))
-        .then(async (made) => {
-          free();
-          if (made === CLAIM_FAILED) claimAgain = true;
-          else await made?.recorded;
-        })
-        .catch((err: unknown) => this.log.error({ err, deliveryId: item.deliveryId }, 'webhook delivery attempt failed unexpectedly'))
-        .finally(() => {
-          free();
-          this.tracked.delete(item.deliveryId);
-          this.held.delete(item.deliveryId);
-          item.done();
-          if (claimAgain) this.enqueueLater(item.deliveryId, endpointId);
-        });
+    if (!this.running) return this.drain(endpointId, lane);
+    while (lane.inFlight < this.window && lane.ready.length > 0) this.startAttempt(endpointId, lane, lane.ready.shift()!);
+    if (!lane.claiming && lane.ready.length < this.window && lane.head < lane.waiting.length) void this.claimAhead(endpointId, lane);
+    else if (lane.inFlight === 0 && !lane.claiming && lane.ready.length === 0 && lane.head >= lane.waiting.length && this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
+  }
+
+  /** Takes up to `n` waiting deliveries off the lane. */
+  private take(lane: Lane, n: number): Queued[] {
+    const taken = lane.waiting.slice(lane.head, lane.head + n);
+    lane.head += taken.length;
+    if (lane.head > 1024 && lane.head * 2 > lane.waiting.length) {
+      lane.waiting = lane.waiting.slice(lane.head);
+      lane.head = 0;
     }
+    return taken;
+  }
+
+  /** Settles every delivery the lane holds that no attempt runs for (stopping). */
+  private drain(endpointId: string, lane: Lane): void {
+    const left = [...this.take(lane, lane.waiting.length - lane.head), ...lane.ready.splice(0).map((r) => r.queued)];
+    for (const q of left) this.settle(q);
+    if (lane.inFlight === 0 && !lane.claiming && this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
+  }
+
+  /** A delivery leaves this process's hands: no longer tracked (a later look may queue it again). */
+  private settle(q: Queued): void {
+    this.tracked.delete(q.deliveryId);
+    this.held.delete(q.deliveryId);
+    q.done();
+  }
+
+  /**
+   * Claims the lane's next waiting deliveries (up to a window's worth beyond those ready) in one
+   * write, reading in it their states, the bytes to send and the endpoint; the sole attempter reads
+   * them instead (no claim to write). Those not won (finished, not due yet, another process's, gone)
+   * leave the lane.
+   */
+  private async claimAhead(endpointId: string, lane: Lane): Promise<void> {
+    lane.claiming = true;
+    const batch = this.take(lane, this.window - lane.ready.length);
+    const ids = batch.map((q) => q.deliveryId);
+    const now = this.d.clock.nowMs();
+    let got: { states: DeliveryAttemptState[]; endpoint: EndpointTarget | undefined } | undefined;
+    try {
+      got = this.sole
+        ? await this.d.uow.read(async (tx) => {
+            const states = (await tx.webhookDeliveries.attemptStates(ids)).filter((x) => x.nextAttemptAt !== null && x.nextAttemptAt <= now);
+            return { states, endpoint: states.length > 0 ? await tx.webhookEndpoints.targetById(endpointId) : undefined };
+          })
+        : await this.d.uow.write(async (tx) => {
+            const won = await tx.webhookDeliveries.claimAttempts(ids, this.claims.owner, this.claims.leaseMs, now);
+            const states = await tx.webhookDeliveries.attemptStates(won);
+            return { states, endpoint: states.length > 0 ? await tx.webhookEndpoints.targetById(endpointId) : undefined };
+          });
+    } catch (err) {
+      // issue 26: the write failed (on PostgreSQL, one that lost its race to other replicas' writes ten
+      // times in a row): the deliveries are still due and unclaimed, and no one else would look at
+      // them again before a restart (bench/replicas: 220 of 3,000 stranded under load, one account).
+      this.log.error({ err, count: ids.length }, 'claiming webhook attempts failed; they are queued again');
+    }
+    lane.claiming = false;
+    const byId = new Map(got?.states.map((x) => [x.id, x]));
+    for (const q of batch) {
+      const state = byId.get(q.deliveryId);
+      if (!state || !this.running) {
+        this.settle(q);
+        if (!got && this.running) this.enqueueLater(q.deliveryId, endpointId);
+        continue;
+      }
+      if (!this.sole) this.held.add(q.deliveryId);
+      lane.ready.push({ queued: q, state, endpoint: got!.endpoint });
+    }
+    this.pump(endpointId, lane);
+  }
+
+  /** Starts one ready attempt on the lane's window. */
+  private startAttempt(endpointId: string, lane: Lane, r: Ready): void {
+    lane.inFlight++;
+    // The window and the pool slot are freed as soon as the response is in, not when the batch
+    // commits: under API load a turn of the event loop is long, and waiting one more turn per
+    // attempt halved what a lane could send. The delivery stays tracked (not queued again)
+    // until it is recorded.
+    let freed = false;
+    const free = () => {
+      if (freed) return;
+      freed = true;
+      lane.inFlight--;
+      this.pump(endpointId, lane);
+    };
+    void this.withSlot(() => this.attempt(r.state, r.endpoint, true))
+      .then(async (made) => {
+        free();
+        await made?.recorded;
+      })
+      .catch((err: unknown) => this.log.error({ err, deliveryId: r.state.id }, 'webhook delivery attempt failed unexpectedly'))
+      .finally(() => {
+        free();
+        this.settle(r.queued);
+      });
   }
 
   /** Queues a delivery again after CLAIM_RETRY_MS (its claim's write failed: nothing was sent). */
@@ -391,17 +500,41 @@ export class DeliveryWorker {
     let claimAgain = false;
     const run = Promise.resolve()
       .then(async () => {
-        const made = await this.attempt(deliveryId, true, false);
-        if (made === CLAIM_FAILED) claimAgain = true;
-        else await made?.recorded;
+        const prepared = await this.prepareProbe(deliveryId);
+        if (prepared === 'failed') claimAgain = true;
+        else if (prepared) await (await this.attempt(prepared.state, prepared.endpoint, false))?.recorded;
       })
       .catch((err: unknown) => this.log.error({ err, deliveryId }, 'webhook delivery attempt failed unexpectedly'))
       .finally(() => {
         this.tracked.delete(deliveryId);
+        this.held.delete(deliveryId);
         if (claimAgain) this.enqueueLater(deliveryId, endpointId);
       });
     this.tracked.set(deliveryId, run);
     return run;
+  }
+
+  /**
+   * A probe's delivery claimed (any time: the user asked for it now) with its state, the bytes to
+   * send and its endpoint read in the same write; the sole attempter reads them. Undefined: not to
+   * be attempted (finished, gone, another process's); 'failed': the claim's write failed.
+   */
+  private async prepareProbe(deliveryId: string): Promise<{ state: DeliveryAttemptState; endpoint: EndpointTarget | undefined } | undefined | 'failed'> {
+    if (!this.running) return;
+    const now = this.d.clock.nowMs();
+    const read = async (tx: Pick<TxDeps, 'webhookDeliveries' | 'webhookEndpoints'>) => {
+      const state = await tx.webhookDeliveries.attemptState(deliveryId);
+      return state && state.nextAttemptAt !== null ? { state, endpoint: await tx.webhookEndpoints.targetById(state.endpointId) } : undefined;
+    };
+    try {
+      if (this.sole) return await this.d.uow.read(read);
+      const claimed = await this.d.uow.write(async (tx) => ((await tx.webhookDeliveries.claimAttempt(deliveryId, this.claims.owner, this.claims.leaseMs, now, true)) ? await read(tx) : undefined));
+      if (claimed) this.held.add(deliveryId);
+      return claimed;
+    } catch (err) {
+      this.log.error({ err, deliveryId }, 'claiming a webhook attempt failed; it is queued again');
+      return 'failed';
+    }
   }
 
   /**
@@ -431,17 +564,43 @@ export class DeliveryWorker {
 
   /**
    * issue 26: another process (an API process beside this worker) may have written deliveries this
-   * one was not told of: queue the oldest due ones (those queued already are not queued twice).
-   *
-   * Weighed and left out (bench roles, measured): claiming them here, many in one write, so that an
-   * attempt only reads its state. At equal load it delivered 0.59 of the events during the load
-   * against 0.97 with a claim per attempt: the attempts' reads waited behind the batch recording
-   * the previous outcomes, so the window went out and came back in lockstep.
+   * one was not told of: queue the due ones (those queued already are not queued twice), a page at a
+   * time, reading on from where the last look ended: under a backlog the oldest due are queued
+   * already, and reading them again each look never reached the newer ones. A page that reaches the
+   * end sends the next look back to the start, which finds what committed behind the cursor (on
+   * PostgreSQL, transactions commit out of their rows' order; a manual retry makes an old row due).
    */
   async resume(): Promise<void> {
     if (!this.running) return;
-    const due = await this.d.uow.read((tx) => tx.webhookDeliveries.due(this.d.clock.nowMs(), RESUME_BATCH));
-    for (const x of due) void this.enqueue(x.id, x.endpointId);
+    const now = this.d.clock.nowMs();
+    const page = await this.d.uow.read((tx) => tx.webhookDeliveries.duePage(now, RESUME_BATCH, this.dueCursor));
+    this.dueCursor = page.deliveries.length < RESUME_BATCH ? undefined : page.last;
+    for (const x of page.deliveries) void this.enqueue(x.id, x.endpointId);
+  }
+
+  /**
+   * issue 26: an event another process committed (PostgreSQL's notification, heard by a `--role
+   * worker` process): its deliveries are queued at once rather than at the next poll, the events
+   * heard in one turn of the event loop looked up in one read.
+   */
+  heardEvent(eventId: string): void {
+    if (!this.running) return;
+    this.heard.push(eventId);
+    if (this.heard.length > 1) return;
+    setImmediate(() => void this.queueHeard());
+  }
+
+  private async queueHeard(): Promise<void> {
+    const eventIds = this.heard;
+    this.heard = [];
+    if (!this.running || eventIds.length === 0) return;
+    try {
+      const due = await this.d.uow.read((tx) => tx.webhookDeliveries.dueForEvents(eventIds, this.d.clock.nowMs()));
+      for (const x of due) void this.enqueue(x.id, x.endpointId);
+    } catch (err) {
+      // The poll finds them (resume).
+      this.log.error({ err }, 'looking up the deliveries of events heard from another process failed');
+    }
   }
 
   // ---- triggers ----
@@ -518,102 +677,97 @@ export class DeliveryWorker {
     }
   }
 
-  /** `manual` skips the due check (a probe the user asked for); `pooled` false: on a connection of its own. */
   /**
-   * Resolves when the POST is done; `recorded` when its outcome is committed (nothing when not made
-   * or cut off); CLAIM_FAILED when the claim's write failed (nothing sent: the caller queues it again).
+   * Makes the attempt of a delivery this process holds (claimed, or read as the sole attempter):
+   * resolves when the POST is done; `recorded` when its outcome is committed (nothing when not made
+   * or cut off). `pooled` false: on a connection of its own (a probe).
    */
-  private async attempt(deliveryId: string, manual: boolean, pooled = true): Promise<{ recorded: Promise<void> } | typeof CLAIM_FAILED | undefined> {
-    if (!this.running) return;
-    const { uow, clock } = this.d;
-    const now = clock.nowMs();
-    // issue 26: the attempt is claimed first, with the delivery's state and the bytes to send read in
-    // the same write (the full row with its attempt history was read and parsed twice per attempt:
-    // 3.7 % of the burst profile). Not claimed: finished, deleted with its endpoint, not due yet (its
-    // tick will come), or another process attempts it. Claimed, it is renewed until recorded (`held`).
-    let claimed;
-    try {
-      claimed = await uow.write(async (tx) => {
-        if (!(await tx.webhookDeliveries.claimAttempt(deliveryId, this.claims.owner, this.claims.leaseMs, now, manual))) return undefined;
-        const found = await tx.webhookDeliveries.attemptState(deliveryId);
-        return { delivery: found, endpoint: found ? await tx.webhookEndpoints.targetById(found.endpointId) : undefined };
-      });
-    } catch (err) {
-      // issue 26: the write failed (on PostgreSQL, one that lost its race to other replicas' writes ten
-      // times in a row): the delivery is still due and unclaimed, and no one else would look at it
-      // again before a restart (bench/replicas: 220 of 3,000 stranded under load, one account).
-      this.log.error({ err, deliveryId }, 'claiming a webhook attempt failed; it is queued again');
-      return CLAIM_FAILED;
-    }
-    if (claimed && this.tracked.has(deliveryId)) this.held.add(deliveryId);
-    const { delivery, endpoint } = claimed ?? {};
-    if (!delivery || delivery.nextAttemptAt === null || !endpoint) return;
+  private async attempt(delivery: DeliveryAttemptState, endpoint: EndpointTarget | undefined, pooled: boolean): Promise<{ recorded: Promise<void> } | undefined> {
+    if (!this.running || !endpoint) return;
+    const deliveryId = delivery.id;
+    const now = this.d.clock.nowMs();
     if (!endpoint.enabled && !delivery.isTest) {
-      await uow.write((tx) => tx.webhookDeliveries.abandon(deliveryId, `endpoint disabled (${endpoint.disabledReason ?? 'manual'})`, now));
+      await this.d.uow.write((tx) => tx.webhookDeliveries.abandon(deliveryId, `endpoint disabled (${endpoint.disabledReason ?? 'manual'})`, now));
       return;
     }
     const raw = delivery.rawBody;
     if (raw === null) {
-      await uow.write((tx) => tx.webhookDeliveries.abandon(deliveryId, 'the event is no longer stored', now));
+      await this.d.uow.write((tx) => tx.webhookDeliveries.abandon(deliveryId, 'the event is no longer stored', now));
       return;
     }
     const attempt = delivery.attempt + 1;
-    const outcome = await this.deliver(endpoint, raw, delivery.eventId, delivery.eventType, attempt, pooled);
-    if ('aborted' in outcome || !this.running) return; // stopping: stays due, resumed on start
-    return { recorded: this.recordLater({ deliveryId, attempt, at: now, outcome }) };
+    const result = await this.deliver(endpoint, raw, delivery.eventId, delivery.eventType, attempt, pooled);
+    if ('aborted' in result || !this.running) return; // stopping: stays due, resumed on start
+    return { recorded: this.recordLater({ deliveryId, attempt, at: now, result }) };
   }
 
   /**
-   * Records an attempt with the others that ended in the same turn of the event loop, in ONE
-   * transaction (a transaction per attempt was the largest item of the burst profile: 19 % of the
-   * CPU in better-sqlite3's transaction wrapper). Resolves once it is committed, so whoever waits
-   * for the attempt (a job during an advance, attemptNow, idle) sees it recorded.
+   * Records an attempt with the others that ended meanwhile, in ONE transaction (a transaction per
+   * attempt was the largest item of the burst profile: 19 % of the CPU in better-sqlite3's
+   * transaction wrapper). One batch is written at a time: the outcomes that end while it is in flight
+   * go together in the next (issue 26: on PostgreSQL, concurrent batches raced on the endpoint's row
+   * and ran again). Resolves once it is committed, so whoever waits for the attempt (a job during an
+   * advance, attemptNow, idle) sees it recorded.
    */
-  private recordLater(r: Omit<PendingRecord, 'done'>): Promise<void> {
+  private recordLater(r: AttemptMade): Promise<void> {
     return new Promise<void>((done) => {
       this.pendingRecords.push({ ...r, done });
-      if (this.recordScheduled) return;
-      this.recordScheduled = true;
-      setImmediate(async () => await this.recordPending());
+      if (!this.recording) this.recording = this.recordPending();
     });
   }
 
   private async recordPending(): Promise<void> {
-    this.recordScheduled = false;
-    const batch = this.pendingRecords;
-    this.pendingRecords = [];
-    // A stop since the attempt ended: not recorded, it stays due and is resumed on start (stop()).
-    const toRecord = this.running ? batch : [];
-    const recordOne = (tx: TxDeps, r: PendingRecord) => recordAttempt(tx, r.deliveryId, r.attempt, r.at, r.outcome);
-    try {
-      await this.d.uow.write(async (tx) => {
-        for (const r of toRecord) await recordOne(tx, r);
-      });
-    } catch {
-      // The batch rolled back as a whole: record each on its own, so one failure costs only itself.
-      for (const r of toRecord) {
-        try {
-          await this.d.uow.write((tx) => recordOne(tx, r));
-        } catch (err) {
-          this.log.error({ err, deliveryId: r.deliveryId }, 'webhook delivery attempt could not be recorded');
+    // One turn of the event loop first: the attempts that end in the same turn join this batch.
+    await new Promise((r) => setImmediate(r));
+    while (this.pendingRecords.length > 0) {
+      const batch = this.pendingRecords;
+      this.pendingRecords = [];
+      // A stop since the attempt ended: not recorded, it stays due and is resumed on start (stop()).
+      const toRecord = this.running ? batch : [];
+      try {
+        if (toRecord.length > 0) await this.d.uow.write((tx) => recordAttempts(tx, toRecord));
+      } catch {
+        // The batch rolled back as a whole: record each on its own, so one failure costs only itself.
+        for (const r of toRecord) {
+          try {
+            await this.d.uow.write((tx) => recordAttempts(tx, [r]));
+          } catch (err) {
+            this.log.error({ err, deliveryId: r.deliveryId }, 'webhook delivery attempt could not be recorded');
+          }
         }
       }
+      for (const r of batch) r.done();
     }
-    for (const r of batch) r.done();
+    this.recording = undefined;
+  }
+
+  /**
+   * An endpoint URL parsed, its host and whether the host is an address literal (and of what class),
+   * once per URL (issue 26: parsing and classifying it for every attempt showed in the worker's
+   * profile). Undefined: not a valid URL.
+   */
+  private parseTarget(raw: string): ParsedTarget | undefined {
+    if (this.parsedUrls.has(raw)) return this.parsedUrls.get(raw);
+    let parsed: ParsedTarget | undefined;
+    try {
+      const url = new URL(raw);
+      const host = urlHost(url);
+      parsed = { url, host, literal: classifyAddress(host) };
+    } catch {
+      parsed = undefined;
+    }
+    if (this.parsedUrls.size >= URL_CACHE_LIMIT) this.parsedUrls.clear();
+    this.parsedUrls.set(raw, parsed);
+    return parsed;
   }
 
   /** Resolves, checks, signs and POSTs one attempt. Never throws. */
   private async deliver(endpoint: EndpointRoute, rawBody: string, eventId: string, eventType: string, attempt: number, pooled = true): Promise<Outcome> {
     const failed = (error: string, retryable: boolean): AttemptResult => ({ succeeded: false, responseStatus: null, responseBody: null, durationMs: null, error, retryable });
-    let url: URL;
-    try {
-      url = new URL(endpoint.url);
-    } catch {
-      return failed('refused: the endpoint URL is not valid', false);
-    }
-    const host = urlHost(url);
+    const parsed = this.parseTarget(endpoint.url);
+    if (!parsed) return failed('refused: the endpoint URL is not valid', false);
+    const { url, host, literal } = parsed;
     let target: ResolvedAddress;
-    const literal = classifyAddress(host);
     if (literal !== undefined) {
       if (literal !== 'public' && literal !== 'loopback') return failed(`refused: ${host} is ${describeAddressClass(literal as Exclude<AddressClass, 'public'>)}`, false);
       target = { address: host, family: host.includes(':') ? 6 : 4 };

@@ -2,7 +2,8 @@ import { iso } from '../../clock.js';
 import type { Actor } from '../actor.js';
 import { newId } from '../../ids.js';
 import { conflict, notFound } from '../../errors.js';
-import type { AttemptRecord, DeliveryRecord, DueDelivery } from '../../storage/webhook-deliveries-repo.js';
+import type { AttemptOutcomeWrite, AttemptRecord, DeliveryRecord, DueDelivery } from '../../storage/webhook-deliveries-repo.js';
+import type { WebhookEndpointRecord } from '../../storage/webhooks-repo.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
 import { SINGLE_ATTEMPT_EVENT_TYPES, TEST_EVENT_TYPE, eventFilterMatches } from '../../../api/schemas/events.js';
@@ -121,57 +122,93 @@ export interface AttemptResult {
   retryAfterMs?: number;
 }
 
+/** An attempt made, to be recorded: which delivery, its number, when it was made and how it went. */
+export interface AttemptMade {
+  deliveryId: string;
+  attempt: number;
+  at: number;
+  result: AttemptResult;
+}
+
 /**
- * Records one attempt in one transaction: the delivery's latest attempt and history, the endpoint's
- * failing streak (samples excluded), the next attempt (at a tick boundary) or abandonment, and
- * auto-disable. Returns the next attempt time, or null. A background step: no actor.
+ * Records one attempt in one transaction (see recordAttempts). Returns the next attempt time, or
+ * null. A background step: no actor.
  */
 export async function recordAttempt(d: WebhookDomainDeps, deliveryId: string, attempt: number, attemptAt: number, r: AttemptResult): Promise<number | null> {
+  return (await recordAttempts(d, [{ deliveryId, attempt, at: attemptAt, result: r }]))[0] ?? null;
+}
+
+/**
+ * Records attempts in ONE transaction (issue 26: a transaction per attempt kept the worker behind
+ * the API under load): each delivery's latest attempt and history, the endpoint's failing streak
+ * (samples excluded), the next attempt (at a tick boundary) or abandonment, and auto-disable. The
+ * deliveries' states are read in one query and their outcomes written in one statement. An attempt
+ * whose number is recorded already (another process took the delivery over when this one's claim
+ * ran out, or a batch runs again) is not recorded twice. Returns each attempt's next attempt time,
+ * or null (none, or not recorded), in the order given. A background step: no actor.
+ */
+export async function recordAttempts(d: WebhookDomainDeps, made: readonly AttemptMade[]): Promise<Array<number | null>> {
+  if (made.length === 0) return [];
   return await d.uow.write(async (tx) => {
-    const delivery = await tx.webhookDeliveries.attemptState(deliveryId, { body: false });
-    const endpoint = delivery && await tx.webhookEndpoints.getById(delivery.endpointId);
-    if (!delivery || !endpoint) return null; // deleted while in flight
-    let next: number | null = null;
-    let status: DeliveryStatus = 'succeeded';
-    if (!r.succeeded) {
-      next = nextAttemptAfterFailure({
-        attempt,
-        maxAttempts: delivery.maxAttempts,
-        attemptAt,
-        retryable: r.retryable,
-        status: r.responseStatus,
-        retryAfterMs: r.retryAfterMs,
-      });
-      if (!endpoint.enabled && !delivery.isTest) next = null;
-      status = next === null ? 'abandoned' : 'failed';
-    }
-    const history: AttemptRecord = { attempt, at: attemptAt, outcome: r.succeeded ? 'succeeded' : 'failed', responseStatus: r.responseStatus, durationMs: r.durationMs, error: r.error };
-    await tx.webhookDeliveries.recordAttempt(deliveryId, {
-      attempt,
-      status,
-      responseStatus: r.responseStatus,
-      responseBody: r.responseBody,
-      durationMs: r.durationMs,
-      error: r.error,
-      nextAttemptAt: next,
-      history,
-      now: tx.clock.nowMs(),
-    });
-    if (!delivery.isTest) {
+    const states = new Map((await tx.webhookDeliveries.attemptStates(made.map((m) => m.deliveryId), { body: false })).map((s) => [s.id, s]));
+    // A lane is one endpoint: a batch reads each endpoint once, and again only after writing it.
+    const endpoints = new Map<string, WebhookEndpointRecord | undefined>();
+    const endpointById = async (id: string) => {
+      if (!endpoints.has(id)) endpoints.set(id, await tx.webhookEndpoints.getById(id));
+      return endpoints.get(id);
+    };
+    const reread = async (id: string) => {
+      endpoints.delete(id);
+      return (await endpointById(id))!;
+    };
+    let writes: AttemptOutcomeWrite[] = [];
+    const write = async () => {
+      await tx.webhookDeliveries.recordAttempts(writes);
+      writes = [];
+    };
+    const ticks = new Set<number>();
+    const nexts: Array<number | null> = [];
+    const now = tx.clock.nowMs();
+    for (const { deliveryId, attempt, at, result: r } of made) {
+      nexts.push(null);
+      const delivery = states.get(deliveryId);
+      // Deleted while in flight, or this attempt's outcome is in already (recorded once).
+      if (!delivery || delivery.attempt >= attempt) continue;
+      delivery.attempt = attempt; // the same attempt twice in one batch is recorded once too
+      const endpoint = await endpointById(delivery.endpointId);
+      if (!endpoint) continue;
+      let next: number | null = null;
+      let status: DeliveryStatus = 'succeeded';
       if (!r.succeeded) {
-        await tx.webhookEndpoints.recordOutcome(endpoint.id, false, attemptAt);
-        const fresh = (await tx.webhookEndpoints.getById(endpoint.id))!;
-        if (shouldAutoDisable(fresh, attemptAt)) {
-          await disableEndpoint(tx, fresh, 'consecutive_failures', attemptAt, true);
-          return null;
-        }
-      } else if (endpoint.consecutiveFailures > 0 || endpoint.lastSuccessAt === null || attemptAt - endpoint.lastSuccessAt >= LAST_SUCCESS_RESOLUTION_MS) {
-        // A healthy endpoint's row is rewritten at most once a minute: lastSuccessAt only has to
-        // answer "a success in the last 72 hours?".
-        await tx.webhookEndpoints.recordOutcome(endpoint.id, true, attemptAt);
+        next = nextAttemptAfterFailure({ attempt, maxAttempts: delivery.maxAttempts, attemptAt: at, retryable: r.retryable, status: r.responseStatus, retryAfterMs: r.retryAfterMs });
+        if (!endpoint.enabled && !delivery.isTest) next = null;
+        status = next === null ? 'abandoned' : 'failed';
       }
+      const history: AttemptRecord = { attempt, at, outcome: r.succeeded ? 'succeeded' : 'failed', responseStatus: r.responseStatus, durationMs: r.durationMs, error: r.error };
+      writes.push({ id: deliveryId, attempt, status, responseStatus: r.responseStatus, responseBody: r.responseBody, durationMs: r.durationMs, error: r.error, nextAttemptAt: next, history, now });
+      if (!delivery.isTest) {
+        if (!r.succeeded) {
+          await tx.webhookEndpoints.recordOutcome(endpoint.id, false, at);
+          const fresh = await reread(endpoint.id);
+          if (shouldAutoDisable(fresh, at)) {
+            // The outcomes so far are written first: disabling abandons every attempt still scheduled.
+            await write();
+            await disableEndpoint(tx, fresh, 'consecutive_failures', at, true);
+            await reread(endpoint.id);
+            continue;
+          }
+        } else if (endpoint.consecutiveFailures > 0 || endpoint.lastSuccessAt === null || at - endpoint.lastSuccessAt >= LAST_SUCCESS_RESOLUTION_MS) {
+          // A healthy endpoint's row is rewritten at most once a minute: lastSuccessAt only has to
+          // answer "a success in the last 72 hours?".
+          await tx.webhookEndpoints.recordOutcome(endpoint.id, true, at);
+          await reread(endpoint.id);
+        }
+      }
+      nexts[nexts.length - 1] = next;
+      if (next !== null) ticks.add(next);
     }
-    if (next !== null && !await tx.webhookDeliveries.hasJobAt(TICK_JOB, next)) await tx.scheduler.schedule(TICK_JOB, next, { at: next });
-    return next;
+    await write();
+    for (const next of ticks) if (!(await tx.webhookDeliveries.hasJobAt(TICK_JOB, next))) await tx.scheduler.schedule(TICK_JOB, next, { at: next });
+    return nexts;
   });
 }

@@ -2,7 +2,7 @@ import { DB_NOW_MS, type Sql } from './sql.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
-import type { AttemptRecord, DeliveryRecord, DeliveryAttemptState, DueDelivery, NewDelivery, AttemptOutcomeUpdate, WebhookDeliveriesRepo } from '../webhook-deliveries-repo.js';
+import type { AttemptRecord, DeliveryRecord, DeliveryAttemptState, DueCursor, DueDelivery, DuePage, NewDelivery, AttemptOutcomeUpdate, AttemptOutcomeWrite, WebhookDeliveriesRepo } from '../webhook-deliveries-repo.js';
 
 interface DeliveryRow {
   seq: number;
@@ -48,6 +48,39 @@ const toRecord = (r: DeliveryRow): DeliveryRecord => ({
   updatedAt: r.updated_at,
 });
 
+interface AttemptStateRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  is_test: boolean;
+  max_attempts: number;
+  attempt: number;
+  next_attempt_at: number | null;
+  raw_body: string | null;
+}
+
+const toAttemptState = (r: AttemptStateRow): DeliveryAttemptState => ({
+  id: r.id,
+  endpointId: r.endpoint_id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  isTest: r.is_test,
+  maxAttempts: r.max_attempts,
+  attempt: r.attempt,
+  nextAttemptAt: r.next_attempt_at,
+  rawBody: r.raw_body,
+});
+
+const toDue = (rows: Array<{ id: string; endpoint_id: string }>): DueDelivery[] => rows.map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+
+const STATE_COLUMNS = 'd.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at';
+const RAW_BODY = 'COALESCE(d.body, (SELECT e.body FROM events e WHERE e.id = d.event_id))';
+
+/** The JSON fields of one outcome in a batch (recordAttempts), as jsonb_to_recordset reads them. */
+const OUTCOME_FIELDS =
+  'id text, attempt bigint, status text, response_status bigint, response_body text, duration_ms bigint, error text, next_attempt_at bigint, history text, now bigint';
+
 export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   private readonly insertStmt;
   private readonly byIdStmt;
@@ -61,7 +94,47 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   private readonly jobAtStmt;
   private readonly attemptStateStmt;
   private readonly stateOnlyStmt;
+  private readonly statesStmt;
+  private readonly statesOnlyStmt;
+  private readonly duePageStmt;
+  private readonly duePageAfterStmt;
+  private readonly dueForEventsStmt;
+  private readonly claimManyStmt;
+  private readonly recordManyStmt;
   constructor(private readonly db: Sql) {
+    this.statesStmt = db.prepare(`SELECT ${STATE_COLUMNS}, ${RAW_BODY} AS raw_body FROM webhook_deliveries d WHERE d.id = ANY(?::text[])`);
+    this.statesOnlyStmt = db.prepare(`SELECT ${STATE_COLUMNS}, NULL AS raw_body FROM webhook_deliveries d WHERE d.id = ANY(?::text[])`);
+    this.duePageStmt = db.prepare(
+      `SELECT id, endpoint_id, next_attempt_at, seq FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
+    );
+    this.duePageAfterStmt = db.prepare(
+      `SELECT id, endpoint_id, next_attempt_at, seq FROM webhook_deliveries
+       WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (next_attempt_at, seq) > (?::bigint, ?::bigint) ORDER BY next_attempt_at, seq LIMIT ?`,
+    );
+    this.dueForEventsStmt = db.prepare(
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ANY(?::text[]) AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq`,
+    );
+    // issue 26: the rows another claimant's open write has locked are skipped (SKIP LOCKED), not
+    // waited for: that claimant wins them. A row whose claim committed after this transaction's
+    // snapshot fails the write with 40001 and the store runs it again, when the claim is seen live.
+    this.claimManyStmt = db.prepare(
+      `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ${DB_NOW_MS} + ?
+       WHERE id IN (
+         SELECT id FROM webhook_deliveries
+         WHERE id = ANY(?::text[]) AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS})
+         FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+    );
+    // One statement for the batch; the attempt history appended as text (see recordStmt).
+    this.recordManyStmt = db.prepare(
+      `UPDATE webhook_deliveries d SET attempt = u.attempt, status = u.status, response_status = u.response_status, response_body = u.response_body,
+         duration_ms = u.duration_ms, error = u.error, next_attempt_at = u.next_attempt_at, claimed_by = NULL, lease_until = NULL,
+         attempts = CASE WHEN d.attempts = '[]' THEN '[' || u.history || ']' ELSE left(d.attempts, -1) || ',' || u.history || ']' END,
+         updated_at = u.now
+       FROM jsonb_to_recordset(?::jsonb) AS u(${OUTCOME_FIELDS})
+       WHERE d.id = u.id AND d.attempt = u.attempt - 1
+       RETURNING d.id`,
+    );
     this.attemptStateStmt = db.prepare(
       `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at,
          COALESCE(d.body, (SELECT e.body FROM events e WHERE e.id = d.event_id)) AS raw_body
@@ -119,22 +192,13 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
    * body is the event's, read from another table (issue 13: two reads of it per attempt).
    */
   async attemptState(id: string, opts: { body: boolean } = { body: true }): Promise<DeliveryAttemptState | undefined> {
-    const r = (await (opts.body ? this.attemptStateStmt : this.stateOnlyStmt).get(id)) as
-      | { id: string; endpoint_id: string; event_id: string; event_type: string; is_test: boolean; max_attempts: number; attempt: number; next_attempt_at: number | null; raw_body: string | null }
-      | undefined;
-    return (
-      r && {
-        id: r.id,
-        endpointId: r.endpoint_id,
-        eventId: r.event_id,
-        eventType: r.event_type,
-        isTest: r.is_test,
-        maxAttempts: r.max_attempts,
-        attempt: r.attempt,
-        nextAttemptAt: r.next_attempt_at,
-        rawBody: r.raw_body,
-      }
-    );
+    const r = (await (opts.body ? this.attemptStateStmt : this.stateOnlyStmt).get(id)) as AttemptStateRow | undefined;
+    return r && toAttemptState(r);
+  }
+
+  async attemptStates(ids: string[], opts: { body: boolean } = { body: true }): Promise<DeliveryAttemptState[]> {
+    if (ids.length === 0) return [];
+    return ((await (opts.body ? this.statesStmt : this.statesOnlyStmt).all(ids)) as AttemptStateRow[]).map(toAttemptState);
   }
 
   async get(accountId: string, endpointId: string, id: string): Promise<DeliveryRecord | undefined> {
@@ -160,6 +224,39 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   /** Deliveries whose next attempt is due, oldest due first. */
   async due(now: number, limit = 10_000): Promise<DueDelivery[]> {
     return (await this.dueStmt.all(now, limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+  }
+
+  async duePage(now: number, limit: number, after?: DueCursor): Promise<DuePage> {
+    const rows = (await (after ? this.duePageAfterStmt.all(now, after.at, after.seq, limit) : this.duePageStmt.all(now, limit))) as Array<{ id: string; endpoint_id: string; next_attempt_at: number; seq: number }>;
+    const end = rows[rows.length - 1];
+    return { deliveries: toDue(rows), last: end && { at: end.next_attempt_at, seq: end.seq } };
+  }
+
+  async dueForEvents(eventIds: string[], now: number): Promise<DueDelivery[]> {
+    if (eventIds.length === 0) return [];
+    return toDue((await this.dueForEventsStmt.all(eventIds, now)) as Array<{ id: string; endpoint_id: string }>);
+  }
+
+  async claimAttempts(ids: string[], owner: string, leaseMs: number, now: number): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return ((await this.claimManyStmt.all(owner, leaseMs, ids, now)) as Array<{ id: string }>).map((r) => r.id);
+  }
+
+  async recordAttempts(updates: AttemptOutcomeWrite[]): Promise<string[]> {
+    if (updates.length === 0) return [];
+    const rows = updates.map((u) => ({
+      id: u.id,
+      attempt: u.attempt,
+      status: u.status,
+      response_status: u.responseStatus,
+      response_body: u.responseBody,
+      duration_ms: u.durationMs,
+      error: u.error,
+      next_attempt_at: u.nextAttemptAt,
+      history: JSON.stringify(u.history),
+      now: u.now,
+    }));
+    return ((await this.recordManyStmt.all(JSON.stringify(rows))) as Array<{ id: string }>).map((r) => r.id);
   }
 
   /**

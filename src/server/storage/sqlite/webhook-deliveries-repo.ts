@@ -2,7 +2,7 @@ import type { Db } from './database.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
-import type { AttemptRecord, DeliveryRecord, DeliveryAttemptState, DueDelivery, NewDelivery, AttemptOutcomeUpdate, WebhookDeliveriesRepo } from '../webhook-deliveries-repo.js';
+import type { AttemptRecord, DeliveryRecord, DeliveryAttemptState, DueCursor, DueDelivery, DuePage, NewDelivery, AttemptOutcomeUpdate, AttemptOutcomeWrite, WebhookDeliveriesRepo } from '../webhook-deliveries-repo.js';
 
 interface DeliveryRow {
   seq: number;
@@ -48,6 +48,37 @@ const toRecord = (r: DeliveryRow): DeliveryRecord => ({
   updatedAt: r.updated_at,
 });
 
+interface AttemptStateRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  is_test: number;
+  max_attempts: number;
+  attempt: number;
+  next_attempt_at: number | null;
+  raw_body: string | null;
+}
+
+const toAttemptState = (r: AttemptStateRow): DeliveryAttemptState => ({
+  id: r.id,
+  endpointId: r.endpoint_id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  isTest: r.is_test === 1,
+  maxAttempts: r.max_attempts,
+  attempt: r.attempt,
+  nextAttemptAt: r.next_attempt_at,
+  rawBody: r.raw_body,
+});
+
+const toDue = (rows: Array<{ id: string; endpoint_id: string }>): DueDelivery[] => rows.map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+
+/** The attempt state's columns; the ids of a batch are one JSON array parameter (json_each). */
+const STATE_COLUMNS = 'd.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at';
+const RAW_BODY = 'COALESCE(d.body, (SELECT e.body FROM events e WHERE e.id = d.event_id))';
+const IDS = '(SELECT value FROM json_each(?))';
+
 export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   private readonly insertStmt;
   private readonly byIdStmt;
@@ -61,6 +92,13 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   private readonly jobAtStmt;
   private readonly attemptStateStmt;
   private readonly stateOnlyStmt;
+  private readonly statesStmt;
+  private readonly statesOnlyStmt;
+  private readonly duePageStmt;
+  private readonly duePageAfterStmt;
+  private readonly dueForEventsStmt;
+  private readonly claimManyStmt;
+  private readonly recordOnceStmt;
   /** Leases are on wall-clock time (a process dies in real time, whatever the service clock says). */
   constructor(
     private readonly db: Db,
@@ -74,6 +112,26 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     this.stateOnlyStmt = db.prepare(
       `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at, NULL AS raw_body
        FROM webhook_deliveries d WHERE d.id = ?`,
+    );
+    this.statesStmt = db.prepare(`SELECT ${STATE_COLUMNS}, ${RAW_BODY} AS raw_body FROM webhook_deliveries d WHERE d.id IN ${IDS}`);
+    this.statesOnlyStmt = db.prepare(`SELECT ${STATE_COLUMNS}, NULL AS raw_body FROM webhook_deliveries d WHERE d.id IN ${IDS}`);
+    this.duePageStmt = db.prepare(
+      `SELECT id, endpoint_id, next_attempt_at, seq FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
+    );
+    this.duePageAfterStmt = db.prepare(
+      `SELECT id, endpoint_id, next_attempt_at, seq FROM webhook_deliveries
+       WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (next_attempt_at, seq) > (?, ?) ORDER BY next_attempt_at, seq LIMIT ?`,
+    );
+    this.dueForEventsStmt = db.prepare(
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id IN ${IDS} AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq`,
+    );
+    this.claimManyStmt = db.prepare(
+      `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ?
+       WHERE id IN ${IDS} AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?) RETURNING id`,
+    );
+    this.recordOnceStmt = db.prepare(
+      `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
+         next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, attempts = json_insert(attempts, '$[#]', json(?)), updated_at = ? WHERE id = ? AND attempt = ?`,
     );
     this.jobAtStmt = db.prepare('SELECT 1 FROM jobs WHERE run_at = ? AND kind = ? LIMIT 1');
     this.insertStmt = db.prepare(
@@ -120,22 +178,13 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
    * body is the event's, read from another table (issue 13: two reads of it per attempt).
    */
   async attemptState(id: string, opts: { body: boolean } = { body: true }): Promise<DeliveryAttemptState | undefined> {
-    const r = (opts.body ? this.attemptStateStmt : this.stateOnlyStmt).get(id) as
-      | { id: string; endpoint_id: string; event_id: string; event_type: string; is_test: number; max_attempts: number; attempt: number; next_attempt_at: number | null; raw_body: string | null }
-      | undefined;
-    return (
-      r && {
-        id: r.id,
-        endpointId: r.endpoint_id,
-        eventId: r.event_id,
-        eventType: r.event_type,
-        isTest: r.is_test === 1,
-        maxAttempts: r.max_attempts,
-        attempt: r.attempt,
-        nextAttemptAt: r.next_attempt_at,
-        rawBody: r.raw_body,
-      }
-    );
+    const r = (opts.body ? this.attemptStateStmt : this.stateOnlyStmt).get(id) as AttemptStateRow | undefined;
+    return r && toAttemptState(r);
+  }
+
+  async attemptStates(ids: string[], opts: { body: boolean } = { body: true }): Promise<DeliveryAttemptState[]> {
+    if (ids.length === 0) return [];
+    return ((opts.body ? this.statesStmt : this.statesOnlyStmt).all(JSON.stringify(ids)) as AttemptStateRow[]).map(toAttemptState);
   }
 
   async get(accountId: string, endpointId: string, id: string): Promise<DeliveryRecord | undefined> {
@@ -161,6 +210,24 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   /** Deliveries whose next attempt is due, oldest due first. */
   async due(now: number, limit = 10_000): Promise<DueDelivery[]> {
     return (this.dueStmt.all(now, limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+  }
+
+  async duePage(now: number, limit: number, after?: DueCursor): Promise<DuePage> {
+    const rows = (after ? this.duePageAfterStmt.all(now, after.at, after.seq, limit) : this.duePageStmt.all(now, limit)) as Array<{ id: string; endpoint_id: string; next_attempt_at: number; seq: number }>;
+    const end = rows[rows.length - 1];
+    return { deliveries: toDue(rows), last: end && { at: end.next_attempt_at, seq: end.seq } };
+  }
+
+  async dueForEvents(eventIds: string[], now: number): Promise<DueDelivery[]> {
+    if (eventIds.length === 0) return [];
+    return toDue(this.dueForEventsStmt.all(JSON.stringify(eventIds), now) as Array<{ id: string; endpoint_id: string }>);
+  }
+
+  /** One statement (SQLite has one writer: nothing races it inside). */
+  async claimAttempts(ids: string[], owner: string, leaseMs: number, now: number): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const wall = this.wall();
+    return (this.claimManyStmt.all(owner, wall + leaseMs, JSON.stringify(ids), now, wall) as Array<{ id: string }>).map((r) => r.id);
   }
 
   async releaseClaims(owner?: string): Promise<void> {
@@ -198,6 +265,16 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
 
   async recordAttempt(id: string, u: AttemptOutcomeUpdate): Promise<void> {
     this.recordStmt.run(u.attempt, u.status, u.responseStatus, u.responseBody, u.durationMs, u.error, u.nextAttemptAt, JSON.stringify(u.history), u.now, id);
+  }
+
+  /** Each a run of one prepared statement, in the caller's transaction (one per batch). */
+  async recordAttempts(updates: AttemptOutcomeWrite[]): Promise<string[]> {
+    const written: string[] = [];
+    for (const u of updates) {
+      const changes = this.recordOnceStmt.run(u.attempt, u.status, u.responseStatus, u.responseBody, u.durationMs, u.error, u.nextAttemptAt, JSON.stringify(u.history), u.now, u.id, u.attempt - 1).changes;
+      if (changes === 1) written.push(u.id);
+    }
+    return written;
   }
 
   /** Schedules one more attempt (a manual retry): due at `at`. */
