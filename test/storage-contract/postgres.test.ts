@@ -4,7 +4,7 @@ import { postgresEngine, stopPostgresEngine } from './engine.js';
 import { T0, endpoint, seedAccount, uid, useStore } from './fixtures.js';
 import { MAX_WRITE_ATTEMPTS, type PgStore } from '../../src/server/storage/postgres/store.js';
 import { ContentionError, UniqueConstraintError } from '../../src/server/storage/storage-errors.js';
-import { sequenceStragglers } from '../../src/server/storage/postgres/feed-order.js';
+import { EVENTS_FEED_LOCK, sequenceStragglers } from '../../src/server/storage/postgres/feed-order.js';
 import { Sql } from '../../src/server/storage/postgres/sql.js';
 
 // Issue 26: the storage contract on the PostgreSQL engine, against a throwaway server
@@ -28,6 +28,39 @@ describe('postgres engine: concurrent writers', () => {
 
   const feed = (accountId: string, afterSeq?: number) =>
     store().read(async (tx) => (await tx.eventsRepo.feedPage(accountId, { afterSeq, order: 'asc', limit: 1000, exact: [], prefixes: [] })).rows);
+
+  it("a write committed while its account's numbering call is in flight is answered after the next call, which the writes meanwhile share", async () => {
+    const pg = store() as PgStore;
+    const a = await seedAccount(pg);
+    const ev = () => ({ id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: {} });
+    // Answered only once its event is in the feed (numbered), checked as each write returns.
+    const write = () => {
+      const e = ev();
+      return pg.write((tx) => tx.eventsRepo.insert(e)).then(async () => expect((await feed(a.id)).map((r) => r.id)).toContain(e.id));
+    };
+    const count = async (text: string, values: unknown[]) => ((await pg.pool.query(text, values)).rows[0] as { n: number }).n;
+    // Another session holds the account's numbering lock: the first write's call waits on it.
+    const holder = await pg.pool.connect();
+    let answered = 0;
+    try {
+      await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [EVENTS_FEED_LOCK, a.id]);
+      const before = pg.counters.numberings;
+      const first = write().then(() => answered++);
+      await until(async () => (await count("SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", [])) === 1);
+      const later = Array.from({ length: 5 }, () => write().then(() => answered++));
+      // All five committed, and each waits for the call after the one in flight.
+      await until(async () => pg.numbering.waiting(a.id) === 5);
+      expect(await count('SELECT COUNT(*)::int AS n FROM events WHERE account_id = $1 AND pos IS NULL', [a.id])).toBe(6);
+      expect(answered).toBe(0);
+      await holder.query('SELECT pg_advisory_unlock($1, hashtext($2))', [EVENTS_FEED_LOCK, a.id]);
+      await Promise.all([first, ...later]);
+      // The blocked call numbered all six (they had committed); the five still waited for one more.
+      expect(pg.counters.numberings - before).toBe(2);
+      expect(await feed(a.id)).toHaveLength(6);
+    } finally {
+      holder.release();
+    }
+  });
 
   it("an account's writes do not wait for each other's commit; an event joins the feed after the events already in it", async () => {
     const a = await seedAccount(store());

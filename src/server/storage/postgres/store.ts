@@ -6,7 +6,7 @@ import type { ReadOptions, Repositories, Store, StorePeers, Transaction } from '
 import { pgRepositories } from './repositories.js';
 import { Sql, type Queryable } from './sql.js';
 import { ContentionError } from '../storage-errors.js';
-import { sequenceFeed } from './feed-order.js';
+import { FeedNumbering, sequenceFeed } from './feed-order.js';
 
 /**
  * SQLSTATEs that mean "this transaction lost a race, run it again": a serialization failure
@@ -49,6 +49,8 @@ export interface PgStoreCounters {
   roundTrips: number;
   /** Statements sent, BEGIN and COMMIT included (each costs the server a parse of its message and an answer). */
   statements: number;
+  /** Feed numbering calls (`svc_sequence_feed`): one per account per batch of writes committed together (feed-order.ts). */
+  numberings: number;
 }
 
 /**
@@ -167,7 +169,9 @@ export class PgStore implements Store {
   readonly peers: (StorePeers & { close(): Promise<void> }) | undefined;
   /** Names this replica in its writes' notifications. */
   private readonly sender: string;
-  readonly counters: PgStoreCounters = { writes: 0, attempts: 0, reads: 0, roundTrips: 0, statements: 0 };
+  readonly counters: PgStoreCounters = { writes: 0, attempts: 0, reads: 0, roundTrips: 0, statements: 0, numberings: 0 };
+  /** The events feed's numbering calls, one in flight per account (feed-order.ts). */
+  readonly numbering = new FeedNumbering();
 
   constructor(
     readonly pool: pg.Pool,
@@ -244,7 +248,16 @@ export class PgStore implements Store {
     const hooks: Array<() => void> = [];
     let broken: Error | undefined;
     let value: T;
-    let numbering: Array<Promise<unknown>> = [];
+    // The events feed's numbering (feed-order.ts): the accounts whose calls this write runs on its
+    // client (it claimed them), those calls, and the next calls of the others', waited for once its
+    // client is back in the pool.
+    const number = (accountId: string) => {
+      this.counters.numberings++;
+      return sequenceFeed(sql, accountId, this.sender);
+    };
+    const owned: string[] = [];
+    const ownCalls: Array<Promise<unknown>> = [];
+    const awaited: Array<Promise<void>> = [];
     try {
       tracked.deferBegin('BEGIN ISOLATION LEVEL SERIALIZABLE');
       try {
@@ -252,15 +265,16 @@ export class PgStore implements Store {
         // A conflict the function caught and went past still dooms the transaction: run it again.
         if (tracked.conflict) throw new ConflictSeen('a conflicting write was seen inside this transaction');
         if (tracked.begun) {
-          // The COMMIT and the numbering of the events it appended leave together (one wait, not
-          // two): each numbering is a transaction of its own, run by the server after the COMMIT,
-          // so it numbers what this one committed; a COMMIT that fails leaves it nothing of ours.
+          // The COMMIT and the numbering calls this write claimed leave together (one wait, not
+          // two): each call is a transaction of its own, run by the server after the COMMIT, so it
+          // numbers what this one committed; a COMMIT that fails leaves it nothing of ours.
+          for (const accountId of sql.feedsWritten) if (this.numbering.claim(accountId)) owned.push(accountId);
           const committed = tracked.together(() => {
             const commit = tracked.query({ text: 'COMMIT', values: [] });
-            numbering = [...sql.feedsWritten].map((accountId) => sequenceFeed(sql, accountId, this.sender));
+            ownCalls.push(...owned.map(number));
             return commit;
           });
-          for (const n of numbering) n.catch(() => undefined);
+          for (const c of ownCalls) c.catch(() => undefined);
           await committed;
         }
       } catch (err) {
@@ -268,13 +282,39 @@ export class PgStore implements Store {
         throw tracked.conflict && !isRetryable(err) ? new ConflictSeen('a conflicting write was seen inside this transaction') : err;
       }
       // Committed: the events it appended get their feed positions before anyone hears of them
-      // (feed-order.ts), so a reader woken by this write finds them. A failure here must not fail
-      // the write (it committed; running it again would do it twice): the heartbeat numbers them.
-      for (const n of numbering) await n.catch((e: Error) => (broken = e));
+      // (feed-order.ts), so a reader woken by this write finds them. A call in flight for an account
+      // when this write claimed it may have begun before this COMMIT: the next one is waited for,
+      // or run here if that one ended meanwhile.
+      for (const accountId of sql.feedsWritten) {
+        if (owned.includes(accountId)) continue;
+        if (this.numbering.claim(accountId)) {
+          owned.push(accountId);
+          ownCalls.push(number(accountId));
+        } else {
+          awaited.push(this.numbering.next(accountId));
+        }
+      }
+      // A failure here must not fail the write (it committed; running it again would do it twice):
+      // the heartbeat numbers what is left.
+      for (const c of ownCalls) await c.catch((e: Error) => (broken = e));
     } finally {
-      // A client whose ROLLBACK failed is in an unknown state: the pool closes it rather than reuse it.
-      client.release(broken);
+      if (owned.length === 0) {
+        // A client whose ROLLBACK failed is in an unknown state: the pool closes it rather than reuse it.
+        client.release(broken);
+      } else {
+        // The accounts it claimed: the writes that waited meanwhile are numbered on this client,
+        // after this write's answer, and the client is released once none waits.
+        const serving = Promise.allSettled(ownCalls).then(async () => {
+          // Each account at once (pipelined on the client): one account's steady stream of waiting
+          // writes must not hold another's back.
+          await Promise.all(owned.map((accountId) => this.numbering.drive(accountId, () => number(accountId)).catch((e: Error) => (broken = e))));
+          client.release(broken);
+        });
+        void this.track(serving);
+      }
     }
+    // Another write's call numbers this one's events: a failure of it is the heartbeat's to mend.
+    for (const w of awaited) await w.catch(() => undefined);
     for (const hook of hooks) hook();
     return value;
   }
