@@ -43,8 +43,9 @@ export interface PgStoreCounters {
   /** `read` calls. */
   reads: number;
   /**
-   * Waits for the server: each statement sent alone is one; statements sent together in one write
-   * (a transaction's BEGIN with its first statement, its COMMIT with the feed numbering) are one.
+   * Waits for the server: a statement sent while none of its client's was in flight starts one;
+   * statements sent while one is (a transaction's BEGIN with its first statement, its COMMIT with the
+   * feed numbering, reads the domain asks for at once) share it. A read's end, not waited for, is none.
    */
   roundTrips: number;
   /** Statements sent, BEGIN and COMMIT included (each costs the server a parse of its message and an answer). */
@@ -63,8 +64,8 @@ class Tracked implements Queryable {
   conflict = false;
   /** A BEGIN not sent yet: it goes out with the first statement, in the same socket write. */
   private pendingBegin: string | undefined;
-  /** Inside `together`: the statements sent share one round trip. */
-  private batching = false;
+  /** Statements sent and not answered yet: one sent while none is starts a round trip. */
+  private inFlight = 0;
   constructor(
     private readonly client: pg.PoolClient,
     private readonly counters: PgStoreCounters,
@@ -93,14 +94,11 @@ class Tracked implements Queryable {
    */
   together<T>(send: () => T): T {
     const stream = (this.client as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
-    this.counters.roundTrips++;
-    this.batching = true;
     stream?.cork?.();
     try {
       return send();
     } finally {
       stream?.uncork?.();
-      this.batching = false;
     }
   }
 
@@ -116,20 +114,23 @@ class Tracked implements Queryable {
       });
       return await result;
     }
-    if (!this.batching) this.counters.roundTrips++;
     return await this.send(config);
   }
 
   /** A statement whose answer no one waits for (its failure is a lost connection, which the pool drops). */
   sendUnanswered(text: string): void {
-    void this.send({ text, values: [] }).catch(() => undefined);
+    void this.send({ text, values: [] }, false).catch(() => undefined);
   }
 
-  private send(config: { text: string; values: unknown[]; name?: string }): Promise<pg.QueryResult> {
+  private send(config: { text: string; values: unknown[]; name?: string }, waited = true): Promise<pg.QueryResult> {
     if (this.left-- <= 0) return Promise.reject(new Error('a read of one statement (oneStatement) sent a second: it would not see the same snapshot'));
     this.counters.statements++;
+    if (waited && this.inFlight === 0) this.counters.roundTrips++;
+    this.inFlight++;
     const sent = this.client.query(config);
-    sent.catch((err: unknown) => {
+    const answered = () => void this.inFlight--;
+    sent.then(answered, (err: unknown) => {
+      answered();
       if (isRetryable(err)) this.conflict = true;
     });
     return sent;
