@@ -265,10 +265,12 @@ if (isServeChild() && process.env.BENCH_SERVE_STORE) {
     `  ${label.padEnd(22)} ${(p.ok / p.wall).toFixed(0).padStart(6)} req/s  p50 ${String(p.p50).padStart(3)} ms  p99 ${String(p.p99).padStart(4)} ms  ${(p.cpuMicros / Math.max(1, p.ok)).toFixed(0).padStart(5)} µs CPU/req  load ${loadText(p.load)}` +
     (p.stats ? `  ${statsText(p.stats, p.ok)}` : '') +
     (p.non2xx || p.errors ? `  (non-2xx ${p.non2xx}, errors ${p.errors})` : '');
-  // PostgreSQL's costs per 201 (the store's counters: every statement, BEGIN and COMMIT a round trip;
-  // a retry is a write transaction run again after losing a race to a concurrent one).
+  // PostgreSQL's costs per 201 (the store's counters: a round trip is a wait for the server, which
+  // statements sent together share; a retry is a write transaction run again after losing a race to
+  // a concurrent one). A build from before the statements were counted apart shows none.
+  const perOk = (n, ok) => (n / Math.max(1, ok)).toFixed(1);
   const statsText = (st, ok) =>
-    `${(st.roundTrips / Math.max(1, ok)).toFixed(1)} round trips/201, ${((st.writes + st.reads) / Math.max(1, ok)).toFixed(1)} transactions/201, ${st.attempts - st.writes} retries`;
+    `${perOk(st.roundTrips, ok)} round trips/201, ${st.statements === undefined ? '' : `${perOk(st.statements, ok)} statements/201, `}${st.numberings === undefined ? '' : `${perOk(st.numberings, ok)} numberings/201, `}${perOk(st.writes + st.reads, ok)} transactions/201, ${st.attempts - st.writes} retries`;
 
   /**
    * Checks one service after its phases (`byKey`: the measured totals of its columns): no error or
@@ -370,7 +372,8 @@ if (isServeChild() && process.env.BENCH_SERVE_STORE) {
     row('CPU µs by round', (p) => p.cpuRange.map((v) => v.toFixed(0)).join('–'));
     row('201s', (p) => p.ok);
     if (PG) {
-      row('round trips/201', sendOnly((p) => (p.stats.roundTrips / Math.max(1, p.ok)).toFixed(1)));
+      row('round trips/201', sendOnly((p) => perOk(p.stats.roundTrips, p.ok)));
+      row('statements/201', sendOnly((p) => (p.stats.statements === undefined ? '-' : perOk(p.stats.statements, p.ok))));
       row('retries', sendOnly((p) => p.stats.attempts - p.stats.writes));
     }
     row('req/s ÷ floor', sendOnly((p) => ratio(p.perSec, floor.perSec)));

@@ -11,6 +11,7 @@ import { keyRecord } from './domain/keys.js';
 import { resetData } from './local-state.js';
 import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
 import { SqliteKeysRepo } from './storage/sqlite/keys-repo.js';
+import { SqliteAccountsRepo } from './storage/sqlite/accounts-repo.js';
 
 // `svc server reset --keep-keys` (issue 15) keeps every key; its times must not be later than the
 // clock the reset starts (issue 24: `keys list` read `lastUsedAt in 58m` after a reset).
@@ -44,7 +45,7 @@ describe('resetData --keep-keys', () => {
 
     const fresh = openDatabase(path.join(dir, DB_FILE));
     try {
-      const keys = new SqliteKeysRepo(fresh);
+      const keys = new SqliteKeysRepo(fresh, new SqliteAccountsRepo(fresh));
       const kept = (await keys.findByHash(future.hash))!;
       expect(kept.lastUsedAt).not.toBeNull();
       expect(kept.lastUsedAt!).toBeGreaterThanOrEqual(start);

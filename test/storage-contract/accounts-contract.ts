@@ -99,6 +99,20 @@ export function accountsContract(engine: EngineUnderTest): void {
       });
     });
 
+    it('finds a key with its account by hash, in a read of one statement, and follows a revoke and a suspension at once', async () => {
+      const a = await seedAccount(store());
+      const k = key(a.id, { mode: 'live', prefix: 'sk_live_ef', lastUsedAt: T0 + 5 });
+      await store().write((tx) => tx.keys.insert(k));
+      const account = await store().read((tx) => tx.accounts.get(a.id));
+      const credential = (hash: string) => store().read((tx) => tx.keys.findWithAccount(hash), { oneStatement: true });
+      expect(await credential(k.hash)).toEqual({ key: k, account });
+      expect(await credential('nope')).toBeUndefined();
+      await store().write((tx) => tx.keys.revoke(k.id, T0 + 20));
+      expect((await credential(k.hash))?.key.revokedAt).toBe(T0 + 20);
+      await store().write((tx) => tx.accounts.update(a.id, { status: 'suspended' }, T0 + 21));
+      expect((await credential(k.hash))?.account).toEqual({ ...account, status: 'suspended', updatedAt: T0 + 21 });
+    });
+
     it('a key hash is unique across accounts: a second insert fails and leaves the first', async () => {
       const [a, b] = [await seedAccount(store()), await seedAccount(store())];
       const k1 = key(a.id);

@@ -3,8 +3,8 @@ import { describeStorageContract } from './contract.js';
 import { postgresEngine, stopPostgresEngine } from './engine.js';
 import { T0, endpoint, seedAccount, uid, useStore } from './fixtures.js';
 import { MAX_WRITE_ATTEMPTS, type PgStore } from '../../src/server/storage/postgres/store.js';
-import { ContentionError } from '../../src/server/storage/storage-errors.js';
-import { sequenceStragglers } from '../../src/server/storage/postgres/feed-order.js';
+import { ContentionError, UniqueConstraintError } from '../../src/server/storage/storage-errors.js';
+import { EVENTS_FEED_LOCK, sequenceStragglers } from '../../src/server/storage/postgres/feed-order.js';
 import { Sql } from '../../src/server/storage/postgres/sql.js';
 
 // Issue 26: the storage contract on the PostgreSQL engine, against a throwaway server
@@ -28,6 +28,39 @@ describe('postgres engine: concurrent writers', () => {
 
   const feed = (accountId: string, afterSeq?: number) =>
     store().read(async (tx) => (await tx.eventsRepo.feedPage(accountId, { afterSeq, order: 'asc', limit: 1000, exact: [], prefixes: [] })).rows);
+
+  it("a write committed while its account's numbering call is in flight is answered after the next call, which the writes meanwhile share", async () => {
+    const pg = store() as PgStore;
+    const a = await seedAccount(pg);
+    const ev = () => ({ id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: {} });
+    // Answered only once its event is in the feed (numbered), checked as each write returns.
+    const write = () => {
+      const e = ev();
+      return pg.write((tx) => tx.eventsRepo.insert(e)).then(async () => expect((await feed(a.id)).map((r) => r.id)).toContain(e.id));
+    };
+    const count = async (text: string, values: unknown[]) => ((await pg.pool.query(text, values)).rows[0] as { n: number }).n;
+    // Another session holds the account's numbering lock: the first write's call waits on it.
+    const holder = await pg.pool.connect();
+    let answered = 0;
+    try {
+      await holder.query('SELECT pg_advisory_lock($1, hashtext($2))', [EVENTS_FEED_LOCK, a.id]);
+      const before = pg.counters.numberings;
+      const first = write().then(() => answered++);
+      await until(async () => (await count("SELECT COUNT(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", [])) === 1);
+      const later = Array.from({ length: 5 }, () => write().then(() => answered++));
+      // All five committed, and each waits for the call after the one in flight.
+      await until(async () => pg.numbering.waiting(a.id) === 5);
+      expect(await count('SELECT COUNT(*)::int AS n FROM events WHERE account_id = $1 AND pos IS NULL', [a.id])).toBe(6);
+      expect(answered).toBe(0);
+      await holder.query('SELECT pg_advisory_unlock($1, hashtext($2))', [EVENTS_FEED_LOCK, a.id]);
+      await Promise.all([first, ...later]);
+      // The blocked call numbered all six (they had committed); the five still waited for one more.
+      expect(pg.counters.numberings - before).toBe(2);
+      expect(await feed(a.id)).toHaveLength(6);
+    } finally {
+      holder.release();
+    }
+  });
 
   it("an account's writes do not wait for each other's commit; an event joins the feed after the events already in it", async () => {
     const a = await seedAccount(store());
@@ -134,15 +167,16 @@ describe('postgres engine: a write that keeps losing races', () => {
   });
 });
 
-// Issue 26: what a send costs in round trips to the server (every statement, BEGIN and COMMIT one).
+// Issue 26: what a send costs in round trips to the server (waits for an answer) and statements.
 describe('postgres engine: round trips', () => {
   const store = useStore(postgresEngine);
-  const roundTrips = async (fn: Parameters<PgStore['write']>[0]): Promise<number> => {
+  const cost = async (run: (pg: PgStore) => Promise<unknown>): Promise<{ trips: number; statements: number }> => {
     const pg = store() as PgStore;
-    const before = pg.counters.roundTrips;
-    await pg.write(fn);
-    return pg.counters.roundTrips - before;
+    const before = { ...pg.counters };
+    await run(pg);
+    return { trips: pg.counters.roundTrips - before.roundTrips, statements: pg.counters.statements - before.statements };
   };
+  const roundTrips = async (fn: Parameters<PgStore['write']>[0]): Promise<number> => (await cost((pg) => pg.write(fn))).trips;
 
   it("a send's two events are one insert, numbered in one call after the commit; the outbox's endpoint read is made once per transaction", async () => {
     const a = await seedAccount(store());
@@ -151,8 +185,43 @@ describe('postgres engine: round trips', () => {
       await tx.eventsRepo.insertMany([ev('message.sent'), ev('message.delivered')]);
       for (let i = 0; i < 2; i++) expect(await tx.webhookEndpoints.enabledForAccount(a.id)).toEqual([]);
     });
-    // BEGIN, the insert, one endpoint read, COMMIT, the numbering (feed-order.ts).
-    expect(trips).toBe(5);
+    // BEGIN with the insert, one endpoint read, COMMIT with the numbering (feed-order.ts).
+    expect(trips).toBe(3);
+  });
+
+  it('a transaction opens with its first statement and commits with its numbering, in one socket write each; one that sends nothing costs nothing', async () => {
+    const a = await seedAccount(store());
+    const ev = { id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: {} };
+    // BEGIN and the insert, then COMMIT and the numbering: four statements, two waits.
+    expect(await cost((pg) => pg.write((tx) => tx.eventsRepo.insert(ev)))).toEqual({ trips: 2, statements: 4 });
+    expect(await cost((pg) => pg.write(async () => 'nothing to do'))).toEqual({ trips: 0, statements: 0 });
+    // The numbering sent with the COMMIT ran after it: the event is in the feed once the write returns.
+    expect((await store().read((tx) => tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] }))).rows.map((r) => r.id)).toEqual([ev.id]);
+  });
+
+  it('a read of one statement is no transaction: one wait, one statement; a second statement under it is refused', async () => {
+    const a = await seedAccount(store());
+    expect(await cost((pg) => pg.read((tx) => tx.accounts.get(a.id), { oneStatement: true }))).toEqual({ trips: 1, statements: 1 });
+    // A read of two opens a snapshot with its first (BEGIN sent with it) and ends it unawaited.
+    expect(await cost((pg) => pg.read(async (tx) => [await tx.accounts.get(a.id), await tx.accounts.get(a.id)]))).toEqual({ trips: 2, statements: 4 });
+    await expect(store().read(async (tx) => [await tx.accounts.get(a.id), await tx.accounts.get(a.id)], { oneStatement: true })).rejects.toThrow(/one statement/);
+  });
+
+  it('a statement sent with BEGIN that fails fails its write alone: nothing committed, the connection fine for the next write', async () => {
+    const a = await seedAccount(store());
+    const first = { id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: {} };
+    await store().write((tx) => tx.eventsRepo.insert(first));
+    const other = { ...first, id: uid('evt') };
+    // The duplicate id is the transaction's first statement, pipelined with its BEGIN.
+    await expect(store().write(async (tx) => {
+      await tx.eventsRepo.insert(first);
+      await tx.eventsRepo.insert(other);
+    })).rejects.toBeInstanceOf(UniqueConstraintError);
+    const feed = async () => (await store().read((tx) => tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 100, exact: [], prefixes: [] }))).rows.map((r) => r.id);
+    expect(await feed()).toEqual([first.id]);
+    // Every client of the pool still works (none left inside the failed transaction).
+    await Promise.all(Array.from({ length: 12 }, () => store().write((tx) => tx.eventsRepo.insert({ ...first, id: uid('evt') }))));
+    expect(await feed()).toHaveLength(13);
   });
 
   it('the endpoints read once per transaction follow its own writes and its savepoints rolled back', async () => {

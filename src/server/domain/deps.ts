@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { Repositories, Store, Transaction } from '../storage/store.js';
+import type { ReadOptions, Repositories, Store, Transaction } from '../storage/store.js';
 import type { Scheduler } from '../scheduler.js';
 import type { EventStore } from './events/store.js';
 import type { Carrier } from '../world/carrier.js';
@@ -72,5 +72,5 @@ export type ReadDeps = DomainDeps & Repositories;
  */
 export interface UnitOfWork {
   write<T>(fn: (tx: TxDeps) => Promise<T>): Promise<T>;
-  read<T>(fn: (tx: ReadDeps | TxDeps) => Promise<T>): Promise<T>;
+  read<T>(fn: (tx: ReadDeps | TxDeps) => Promise<T>, opts?: ReadOptions): Promise<T>;
 }

@@ -84,6 +84,6 @@ export function domainUnitOfWork(store: Store, deps: () => DomainDeps): UnitOfWo
         }
       }
     },
-    read: (fn) => store.read((r: Repositories) => fn(joinedWith(r) as ReadDeps)),
+    read: (fn, opts) => store.read((r: Repositories) => fn(joinedWith(r) as ReadDeps), opts),
   };
 }

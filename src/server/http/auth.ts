@@ -71,10 +71,10 @@ export async function authenticate(
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m || !isWellFormedKey(m[1]!)) throw unauthorized('malformed credentials; expected "Authorization: Bearer sk_live_..." or sk_test_');
   const hash = hashKey(m[1]!);
-  const { key, caller } = await deps.uow.read(async (tx) => {
-    const found = await tx.keys.findByHash(hash);
-    return { key: found, caller: found ? await tx.accounts.get(found.accountId) : undefined };
-  });
+  // The key and its account in one read of one statement (issue 26: every request pays for it).
+  const found = await deps.uow.read(async (tx) => await tx.keys.findWithAccount(hash), { oneStatement: true });
+  const key = found?.key;
+  const caller = found?.account;
   if (!key) throw unauthorized('unknown API key');
   if (key.revokedAt !== null) throw unauthorized(KEY_REVOKED);
   if (!caller) throw unauthorized('unknown API key');

@@ -1,4 +1,5 @@
 import type { Page } from '../../api/schemas/page.js';
+import type { AccountRecord } from './accounts-repo.js';
 
 export interface KeyRecord {
   id: string;
@@ -15,6 +16,11 @@ export interface KeyRecord {
 export interface KeysRepo {
   insert(k: KeyRecord): Promise<void>;
   findByHash(hash: string): Promise<KeyRecord | undefined>;
+  /**
+   * The key with this hash and the account it belongs to, read together (every request
+   * authenticates with them: issue 26, one statement on PostgreSQL instead of a transaction of four).
+   */
+  findWithAccount(hash: string): Promise<{ key: KeyRecord; account: AccountRecord | undefined } | undefined>;
   /** Every key, oldest first (a reset that keeps keys copies them all). */
   all(): Promise<KeyRecord[]>;
   /** Removes the key with this hash, whatever its account (a bootstrap key re-minted for another account). */

@@ -189,13 +189,23 @@ export interface StoreNotices {
   heard(): Promise<{ notices: ProcessNotice[]; missed: boolean }>;
 }
 
+/** How a read may be run. */
+export interface ReadOptions {
+  /**
+   * The read sends one statement at most: an engine may run it with no transaction around it, a
+   * single statement being its own consistent snapshot (issue 26: PostgreSQL then spends one round
+   * trip, not a BEGIN and a COMMIT besides). A second statement under it is an error.
+   */
+  oneStatement?: boolean;
+}
+
 export interface Store {
   /** issue 26: present when other processes may share the database (PostgreSQL). */
   readonly peers?: StorePeers;
   /** issue 27: present when the engine keeps notices for another process on the same file (SQLite). */
   readonly notices?: StoreNotices;
   write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
-  read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T>;
+  read<T>(fn: (tx: Repositories) => Promise<T>, opts?: ReadOptions): Promise<T>;
   /**
    * Throws when called from inside an open transaction (only when the store was opened with
    * `guardOutsideCalls`, as tests do): the simulated outside world calls it before every act.

@@ -26,9 +26,18 @@ export interface PgPoolOptions {
   max?: number;
 }
 
-/** A pool on `connectionString`, reading bigint as number. Migrate it (`migratePg`) before use. */
+/**
+ * A pool on `connectionString`, reading bigint as number. Migrate it (`migratePg`) before use.
+ *
+ * Its clients run in pipeline mode (issue 26): a statement is written to the socket when it is asked
+ * for, not when the one before it has been answered, so the store sends a transaction's BEGIN with
+ * its first statement and its COMMIT with what follows it (store.ts), one wait instead of two. Each
+ * statement keeps its own Sync: a failure still fails only its own statement (and, inside a
+ * transaction, aborts the transaction as before). No cursor or row-limited query is used (pipeline
+ * mode refuses them).
+ */
 export function openPgPool(connectionString: string, opts: PgPoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: opts.max ?? 10, types });
+  const pool = new pg.Pool({ connectionString, max: opts.max ?? 10, types, pipeline: true } as pg.PoolConfig);
   // An idle client's connection lost (the server restarted): the pool drops it, and the next
   // checkout opens a fresh one. Without a listener the error would end the process.
   pool.on('error', () => undefined);

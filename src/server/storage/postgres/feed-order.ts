@@ -3,6 +3,8 @@ import { EVENTS_CHANNEL } from './channels.js';
 
 /** The advisory-lock namespace of the per-account feeds (events, mail sandbox): any int4 of our own. */
 const FEED_LOCK = 0x73766302;
+/** The namespace `svc_sequence_feed` locks an account's events feed in (migration 5 writes it out: 1937138435). */
+export const EVENTS_FEED_LOCK = 0x73766303;
 
 /**
  * Mail sandbox: readers page it by `seq` ("after position N"), so a position must never become
@@ -50,4 +52,64 @@ export async function sequenceStragglers(db: Sql): Promise<number> {
   // No sender: the sweeping process's own listeners hear of them too (their writer is gone).
   for (const { account_id } of accounts) n += await sequenceFeed(db, account_id, '');
   return n;
+}
+
+/**
+ * One numbering call in flight per account in this process (issue 26: a call per send was a
+ * statement, a wait on the account's lock and, when it numbered something, a WAL flush per send).
+ *
+ * The rule it keeps: a write is answered only after a numbering call that started after its COMMIT
+ * has finished (that call numbered its events, or found them numbered by an earlier one). So a write
+ * that commits while a call is in flight waits for the NEXT call: the one in flight may have read
+ * the account's unnumbered events before this commit. The writer that claimed the account runs the
+ * calls on its own client (its first goes with its COMMIT), one more for each batch of writes that
+ * waited meanwhile, until none wait; the writes that waited release their clients at once.
+ */
+export class FeedNumbering {
+  /** Accounts with a call in flight from this process, and the writes waiting for the next call. */
+  private readonly inFlight = new Map<string, Array<{ resolve: () => void; reject: (err: unknown) => void }>>();
+  /** How many writes wait for the account's next call. */
+  waiting(accountId: string): number {
+    return this.inFlight.get(accountId)?.length ?? 0;
+  }
+
+  /** Takes the account's turn when no call of this process is in flight: the caller runs one, then `drive`s. */
+  claim(accountId: string): boolean {
+    if (this.inFlight.has(accountId)) return false;
+    this.inFlight.set(accountId, []);
+    return true;
+  }
+
+  /** For a write that committed while another's call was in flight (its `claim` failed): the next call's end. */
+  next(accountId: string): Promise<void> {
+    const waiting = this.inFlight.get(accountId);
+    if (!waiting) throw new Error('FeedNumbering.next: no call in flight (claim first)');
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+  }
+
+  /**
+   * After the claimer's own call: runs `call` again for each batch of writes that began waiting,
+   * until none wait, then gives the account's turn back. A call that fails fails its batch and the
+   * writes waiting behind it (their writes stand: the heartbeat numbers what was left), gives the
+   * turn back and throws (the client may be broken).
+   */
+  async drive(accountId: string, call: () => Promise<unknown>): Promise<void> {
+    for (;;) {
+      const waiting = this.inFlight.get(accountId) ?? [];
+      if (waiting.length === 0) {
+        this.inFlight.delete(accountId);
+        return;
+      }
+      this.inFlight.set(accountId, []);
+      try {
+        await call();
+      } catch (err) {
+        const rest = this.inFlight.get(accountId) ?? [];
+        this.inFlight.delete(accountId);
+        for (const w of [...waiting, ...rest]) w.reject(err);
+        throw err;
+      }
+      for (const w of waiting) w.resolve();
+    }
+  }
 }

@@ -3,14 +3,21 @@ import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { KeyRecord, KeysRepo } from '../keys-repo.js';
 import { KeyRow, toRecord } from '../rows/keys.js';
+import type { AccountRecord } from '../accounts-repo.js';
+import { toRecord as toAccount, type AccountRow } from '../rows/accounts.js';
 
 export class PgKeysRepo implements KeysRepo {
   private readonly byHash;
   private readonly touch;
+  private readonly withAccount;
   constructor(private readonly db: Sql) {
     // Prepared once: authentication runs on every request.
     this.byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ?');
     this.touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+    // One statement, so one consistent snapshot with no transaction around it (issue 26). Each row as
+    // jsonb: the two tables share column names, and every column keeps its name and type (bigint
+    // times are far inside JSON's exact integers; the flag stays a boolean).
+    this.withAccount = db.prepare('SELECT to_jsonb(k) AS key, to_jsonb(a) AS account FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?');
   }
 
   async insert(k: KeyRecord): Promise<void> {
@@ -32,6 +39,11 @@ export class PgKeysRepo implements KeysRepo {
   async findByHash(hash: string): Promise<KeyRecord | undefined> {
     const row = await this.byHash.get(hash) as KeyRow | undefined;
     return row && toRecord(row);
+  }
+
+  async findWithAccount(hash: string): Promise<{ key: KeyRecord; account: AccountRecord | undefined } | undefined> {
+    const row = (await this.withAccount.get(hash)) as { key: KeyRow; account: AccountRow | null } | undefined;
+    return row && { key: toRecord(row.key), account: row.account ? toAccount(row.account) : undefined };
   }
 
   async get(accountId: string, id: string): Promise<KeyRecord | undefined> {

@@ -2,11 +2,11 @@ import { PgMediaStore } from './media-store.js';
 import type { MediaStore } from '../media-store.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
-import type { Repositories, Store, StorePeers, Transaction } from '../store.js';
+import type { ReadOptions, Repositories, Store, StorePeers, Transaction } from '../store.js';
 import { pgRepositories } from './repositories.js';
 import { Sql, type Queryable } from './sql.js';
 import { ContentionError } from '../storage-errors.js';
-import { sequenceFeed } from './feed-order.js';
+import { FeedNumbering, sequenceFeed } from './feed-order.js';
 
 /**
  * SQLSTATEs that mean "this transaction lost a race, run it again": a serialization failure
@@ -42,25 +42,98 @@ export interface PgStoreCounters {
   attempts: number;
   /** `read` calls. */
   reads: number;
-  /** Messages to the server that waited for an answer: every statement, BEGIN and COMMIT included. */
+  /**
+   * Waits for the server: a statement sent while none of its client's was in flight starts one;
+   * statements sent while one is (a transaction's BEGIN with its first statement, its COMMIT with the
+   * feed numbering, reads the domain asks for at once) share it. A read's end, not waited for, is none.
+   */
   roundTrips: number;
+  /** Statements sent, BEGIN and COMMIT included (each costs the server a parse of its message and an answer). */
+  statements: number;
+  /** Feed numbering calls (`svc_sequence_feed`): one per account per batch of writes committed together (feed-order.ts). */
+  numberings: number;
 }
 
-/** A client that counts its round trips and notes a retryable failure even when the domain catches the error it caused. */
+/**
+ * A pooled client in pipeline mode (database.ts) that counts its round trips and statements, notes a
+ * retryable failure even when the domain catches the error it caused, and sends its transaction's
+ * BEGIN with the first statement (issue 26: every wait for the server cost the send ~100-200 µs of
+ * this process's CPU in socket writes and reads, and BEGIN's answer carries nothing to wait for).
+ */
 class Tracked implements Queryable {
   conflict = false;
+  /** A BEGIN not sent yet: it goes out with the first statement, in the same socket write. */
+  private pendingBegin: string | undefined;
+  /** Statements sent and not answered yet: one sent while none is starts a round trip. */
+  private inFlight = 0;
   constructor(
     private readonly client: pg.PoolClient,
     private readonly counters: PgStoreCounters,
   ) {}
-  async query(config: { text: string; values: unknown[]; name?: string }): Promise<pg.QueryResult> {
-    this.counters.roundTrips++;
+
+  /** Opens the transaction with the first statement (a transaction that sends none never opens). */
+  deferBegin(text: string): void {
+    this.pendingBegin = text;
+  }
+
+  /** Refuses a second statement: a read run with no transaction has no snapshot to share between two. */
+  allowOneStatement(): void {
+    this.left = 1;
+  }
+  private left = Infinity;
+
+  /** Whether a statement was sent since `deferBegin`: a transaction that sent none has nothing to commit. */
+  get begun(): boolean {
+    return this.pendingBegin === undefined;
+  }
+
+  /**
+   * Runs `send`, whose statements are all asked for synchronously, with the socket corked: they leave
+   * in one write, and the server answers them in order (pipeline mode: each still has its own Sync,
+   * so a failing one fails alone and, inside a transaction, aborts it as it would sent alone).
+   */
+  together<T>(send: () => T): T {
+    const stream = (this.client as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
+    stream?.cork?.();
     try {
-      return await this.client.query(config);
-    } catch (err) {
-      if (isRetryable(err)) this.conflict = true;
-      throw err;
+      return send();
+    } finally {
+      stream?.uncork?.();
     }
+  }
+
+  async query(config: { text: string; values: unknown[]; name?: string }): Promise<pg.QueryResult> {
+    const begin = this.pendingBegin;
+    if (begin !== undefined) {
+      this.pendingBegin = undefined;
+      const [opened, result] = this.together(() => [this.send({ text: begin, values: [] }), this.send(config)] as const);
+      // Both settle; BEGIN's failure (a broken connection) is the one to report.
+      await opened.catch(async (err: unknown) => {
+        await result.catch(() => undefined);
+        throw err;
+      });
+      return await result;
+    }
+    return await this.send(config);
+  }
+
+  /** A statement whose answer no one waits for (its failure is a lost connection, which the pool drops). */
+  sendUnanswered(text: string): void {
+    void this.send({ text, values: [] }, false).catch(() => undefined);
+  }
+
+  private send(config: { text: string; values: unknown[]; name?: string }, waited = true): Promise<pg.QueryResult> {
+    if (this.left-- <= 0) return Promise.reject(new Error('a read of one statement (oneStatement) sent a second: it would not see the same snapshot'));
+    this.counters.statements++;
+    if (waited && this.inFlight === 0) this.counters.roundTrips++;
+    this.inFlight++;
+    const sent = this.client.query(config);
+    const answered = () => void this.inFlight--;
+    sent.then(answered, (err: unknown) => {
+      answered();
+      if (isRetryable(err)) this.conflict = true;
+    });
+    return sent;
   }
 }
 
@@ -97,7 +170,9 @@ export class PgStore implements Store {
   readonly peers: (StorePeers & { close(): Promise<void> }) | undefined;
   /** Names this replica in its writes' notifications. */
   private readonly sender: string;
-  readonly counters: PgStoreCounters = { writes: 0, attempts: 0, reads: 0, roundTrips: 0 };
+  readonly counters: PgStoreCounters = { writes: 0, attempts: 0, reads: 0, roundTrips: 0, statements: 0, numberings: 0 };
+  /** The events feed's numbering calls, one in flight per account (feed-order.ts). */
+  readonly numbering = new FeedNumbering();
 
   constructor(
     readonly pool: pg.Pool,
@@ -116,12 +191,12 @@ export class PgStore implements Store {
     return this.track(this.writeWithRetry(fn));
   }
 
-  read<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+  read<T>(fn: (tx: Repositories) => Promise<T>, opts: ReadOptions = {}): Promise<T> {
     if (this.inTransaction()) {
       return Promise.reject(new Error('a read was asked for from inside an open transaction: read through the transaction (it would wait for its own commit)'));
     }
     this.counters.reads++;
-    return this.track(this.readOnce(fn));
+    return this.track(this.readOnce(fn, opts.oneStatement === true));
   }
 
   private media: PgMediaStore | undefined;
@@ -174,51 +249,95 @@ export class PgStore implements Store {
     const hooks: Array<() => void> = [];
     let broken: Error | undefined;
     let value: T;
+    // The events feed's numbering (feed-order.ts): the accounts whose calls this write runs on its
+    // client (it claimed them), those calls, and the next calls of the others', waited for once its
+    // client is back in the pool.
+    const number = (accountId: string) => {
+      this.counters.numberings++;
+      return sequenceFeed(sql, accountId, this.sender);
+    };
+    const owned: string[] = [];
+    const ownCalls: Array<Promise<unknown>> = [];
+    const awaited: Array<Promise<void>> = [];
     try {
-      await tracked.query({ text: 'BEGIN ISOLATION LEVEL SERIALIZABLE', values: [] });
+      tracked.deferBegin('BEGIN ISOLATION LEVEL SERIALIZABLE');
       try {
         value = await this.inSavepoint(sql, pgRepositories(sql, this.sender), fn, hooks, 0);
         // A conflict the function caught and went past still dooms the transaction: run it again.
         if (tracked.conflict) throw new ConflictSeen('a conflicting write was seen inside this transaction');
-        await tracked.query({ text: 'COMMIT', values: [] });
+        if (tracked.begun) {
+          // The COMMIT and the numbering calls this write claimed leave together (one wait, not
+          // two): each call is a transaction of its own, run by the server after the COMMIT, so it
+          // numbers what this one committed; a COMMIT that fails leaves it nothing of ours.
+          for (const accountId of sql.feedsWritten) if (this.numbering.claim(accountId)) owned.push(accountId);
+          const committed = tracked.together(() => {
+            const commit = tracked.query({ text: 'COMMIT', values: [] });
+            ownCalls.push(...owned.map(number));
+            return commit;
+          });
+          for (const c of ownCalls) c.catch(() => undefined);
+          await committed;
+        }
       } catch (err) {
-        await tracked.query({ text: 'ROLLBACK', values: [] }).catch((e: Error) => (broken = e));
+        if (tracked.begun) await tracked.query({ text: 'ROLLBACK', values: [] }).catch((e: Error) => (broken = e));
         throw tracked.conflict && !isRetryable(err) ? new ConflictSeen('a conflicting write was seen inside this transaction') : err;
       }
       // Committed: the events it appended get their feed positions before anyone hears of them
-      // (feed-order.ts), so a reader woken by this write finds them. A failure here must not fail
-      // the write (it committed; running it again would do it twice): the heartbeat numbers them.
+      // (feed-order.ts), so a reader woken by this write finds them. A call in flight for an account
+      // when this write claimed it may have begun before this COMMIT: the next one is waited for,
+      // or run here if that one ended meanwhile.
       for (const accountId of sql.feedsWritten) {
-        await sequenceFeed(sql, accountId, this.sender).catch((e: Error) => (broken = e));
+        if (owned.includes(accountId)) continue;
+        if (this.numbering.claim(accountId)) {
+          owned.push(accountId);
+          ownCalls.push(number(accountId));
+        } else {
+          awaited.push(this.numbering.next(accountId));
+        }
       }
+      // A failure here must not fail the write (it committed; running it again would do it twice):
+      // the heartbeat numbers what is left.
+      for (const c of ownCalls) await c.catch((e: Error) => (broken = e));
     } finally {
-      // A client whose ROLLBACK failed is in an unknown state: the pool closes it rather than reuse it.
-      client.release(broken);
+      if (owned.length === 0) {
+        // A client whose ROLLBACK failed is in an unknown state: the pool closes it rather than reuse it.
+        client.release(broken);
+      } else {
+        // The accounts it claimed: the writes that waited meanwhile are numbered on this client,
+        // after this write's answer, and the client is released once none waits.
+        const serving = Promise.allSettled(ownCalls).then(async () => {
+          // Each account at once (pipelined on the client): one account's steady stream of waiting
+          // writes must not hold another's back.
+          await Promise.all(owned.map((accountId) => this.numbering.drive(accountId, () => number(accountId)).catch((e: Error) => (broken = e))));
+          client.release(broken);
+        });
+        void this.track(serving);
+      }
     }
+    // Another write's call numbers this one's events: a failure of it is the heartbeat's to mend.
+    for (const w of awaited) await w.catch(() => undefined);
     for (const hook of hooks) hook();
     return value;
   }
 
-  private async readOnce<T>(fn: (tx: Repositories) => Promise<T>): Promise<T> {
+  private async readOnce<T>(fn: (tx: Repositories) => Promise<T>, oneStatement: boolean): Promise<T> {
     const client = await this.pool.connect();
     const tracked = new Tracked(client, this.counters);
-    let broken: Error | undefined;
     try {
-      // A snapshot of committed data only; read-only, so it never conflicts with a write.
-      await tracked.query({ text: 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', values: [] });
-      try {
-        // Not marked as inside a transaction (as on SQLite, whose reads are no transaction): code
-        // under a read may read or write again, each on a client of its own. Every such nesting
-        // holds two clients of the pool at once, so routes read once where they can.
-        const value = await fn(pgRepositories(new Sql(tracked), this.sender));
-        await tracked.query({ text: 'COMMIT', values: [] });
-        return value;
-      } catch (err) {
-        await tracked.query({ text: 'ROLLBACK', values: [] }).catch((e: Error) => (broken = e));
-        throw err;
-      }
+      // A snapshot of committed data only; read-only, so it never conflicts with a write. Opened
+      // with the first statement; a read of one statement needs none (the statement is its snapshot).
+      if (oneStatement) tracked.allowOneStatement();
+      else tracked.deferBegin('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      // Not marked as inside a transaction (as on SQLite, whose reads are no transaction): code
+      // under a read may read or write again, each on a client of its own. Every such nesting
+      // holds two clients of the pool at once, so routes read once where they can.
+      return await fn(pgRepositories(new Sql(tracked), this.sender));
     } finally {
-      client.release(broken);
+      // Ended without waiting for the answer: a read-only transaction changed nothing for COMMIT to
+      // confirm, and the client's next statements queue behind it on the connection (pipeline
+      // mode); one that fails there (the connection lost) is closed by the pool (`error`).
+      if (tracked.begun) tracked.sendUnanswered('ROLLBACK');
+      client.release();
     }
   }
 

@@ -3,6 +3,7 @@ import type { Db } from './database.js';
 import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { KeyRecord, KeysRepo } from '../keys-repo.js';
+import type { AccountRecord, AccountsRepo } from '../accounts-repo.js';
 import { KeyRow, toRecord } from '../rows/keys.js';
 
 export class SqliteKeysRepo implements KeysRepo {
@@ -10,7 +11,11 @@ export class SqliteKeysRepo implements KeysRepo {
   private readonly touch;
   /** Keys by hash, between transactions (read-cache.ts): every request authenticates with one. */
   readonly cache = new ReadCache<KeyRecord>();
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Db,
+    /** The engine's one accounts repository: its cache is the one a write to an account empties. */
+    private readonly accounts: Pick<AccountsRepo, 'get'>,
+  ) {
     // Prepared once: authentication runs on every request.
     this.byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ?');
     this.touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
@@ -39,6 +44,12 @@ export class SqliteKeysRepo implements KeysRepo {
       const row = this.byHash.get(hash) as KeyRow | undefined;
       return row && toRecord(row);
     });
+  }
+
+  /** Both from their caches (read-cache.ts): on this engine's one connection, a read is a lookup. */
+  async findWithAccount(hash: string): Promise<{ key: KeyRecord; account: AccountRecord | undefined } | undefined> {
+    const key = await this.findByHash(hash);
+    return key && { key, account: await this.accounts.get(key.accountId) };
   }
 
   async get(accountId: string, id: string): Promise<KeyRecord | undefined> {

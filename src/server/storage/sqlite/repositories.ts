@@ -33,8 +33,9 @@ import type { Repositories } from '../store.js';
 
 /** The SQLite engine's repositories, over its one connection (prepared statements are built once). */
 export function sqliteRepositories(db: Db): Repositories {
+  const accounts = new SqliteAccountsRepo(db);
   return {
-    accounts: new SqliteAccountsRepo(db),
+    accounts,
     blockedNumbers: new SqliteBlockedNumbersRepo(db),
     brands: new SqliteBrandsRepo(db),
     calls: new SqliteCallsRepo(db),
@@ -46,7 +47,7 @@ export function sqliteRepositories(db: Db): Repositories {
     holds: new SqliteHoldsRepo(db),
     idempotency: new SqliteIdempotencyRepo(db),
     jobs: new SqliteJobsRepo(db),
-    keys: new SqliteKeysRepo(db),
+    keys: new SqliteKeysRepo(db, accounts),
     leads: new SqliteLeadsRepo(db),
     ledger: new SqliteLedgerRepo(db),
     mailbox: new SqliteMailboxRepo(db),
