@@ -3,76 +3,8 @@ import { keysetPage } from './pagination.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
 import type { AttemptRecord, DeliveryRecord, DeliveryAttemptState, DueCursor, DueDelivery, DuePage, NewDelivery, AttemptOutcomeUpdate, AttemptOutcomeWrite, WebhookDeliveriesRepo } from '../webhook-deliveries-repo.js';
+import { toAttemptState, toDue, toRecord, type AttemptStateRow, type DeliveryRow } from '../rows/webhook-deliveries.js';
 
-interface DeliveryRow {
-  seq: number;
-  id: string;
-  endpoint_id: string;
-  account_id: string;
-  event_id: string;
-  event_type: string;
-  body: string | null;
-  is_test: boolean;
-  max_attempts: number;
-  attempt: number;
-  status: DeliveryStatus;
-  response_status: number | null;
-  response_body: string | null;
-  duration_ms: number | null;
-  error: string | null;
-  next_attempt_at: number | null;
-  attempts: string;
-  created_at: number;
-  updated_at: number;
-}
-
-const toRecord = (r: DeliveryRow): DeliveryRecord => ({
-  seq: r.seq,
-  id: r.id,
-  endpointId: r.endpoint_id,
-  accountId: r.account_id,
-  eventId: r.event_id,
-  eventType: r.event_type,
-  body: r.body,
-  isTest: r.is_test,
-  maxAttempts: r.max_attempts,
-  attempt: r.attempt,
-  status: r.status,
-  responseStatus: r.response_status,
-  responseBody: r.response_body,
-  durationMs: r.duration_ms,
-  error: r.error,
-  nextAttemptAt: r.next_attempt_at,
-  attempts: JSON.parse(r.attempts) as AttemptRecord[],
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-interface AttemptStateRow {
-  id: string;
-  endpoint_id: string;
-  event_id: string;
-  event_type: string;
-  is_test: boolean;
-  max_attempts: number;
-  attempt: number;
-  next_attempt_at: number | null;
-  raw_body: string | null;
-}
-
-const toAttemptState = (r: AttemptStateRow): DeliveryAttemptState => ({
-  id: r.id,
-  endpointId: r.endpoint_id,
-  eventId: r.event_id,
-  eventType: r.event_type,
-  isTest: r.is_test,
-  maxAttempts: r.max_attempts,
-  attempt: r.attempt,
-  nextAttemptAt: r.next_attempt_at,
-  rawBody: r.raw_body,
-});
-
-const toDue = (rows: Array<{ id: string; endpoint_id: string }>): DueDelivery[] => rows.map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
 
 const STATE_COLUMNS = 'd.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at';
 const RAW_BODY = 'COALESCE(d.body, (SELECT e.body FROM events e WHERE e.id = d.event_id))';
