@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +16,7 @@ import { liveNumber } from './messages-fixtures.js';
 import { balanceOf } from './helpers/money.js';
 import { setBalance } from '../src/server/domain/billing/wallet.js';
 import { PRICES } from '../src/api/values/prices.js';
-import { emit, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
+import { createEndpoint, emit, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 
 // Issue 26: several services (replicas) on one PostgreSQL database, driven over HTTP: every job and
 // every webhook attempt done by exactly one of them, one service clock, long polls woken by a
@@ -343,6 +345,35 @@ describe('replicas on one PostgreSQL database', () => {
       { accountId, kind: 'message', id: 'msg_elsewhere', status: 'sending' },
       { accountId, kind: 'call', id: 'call_elsewhere' },
     ]);
+  });
+
+  it("`clock advance` through A waits for B's webhook attempt in flight (whose retry is scheduled from when it ended)", async () => {
+    const { all: [a, b] } = await replicas(2, { clock: 'system' });
+    await until(() => a!.deps.store.peers!.count() === 2 && b!.deps.store.peers!.count() === 2, 'each replica counting two');
+    // B's attempt is held by the receiver until released; A's advance must not start before it ends.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let answered = false;
+    const rx = http.createServer((req, res) => {
+      req.resume();
+      void held.then(() => res.writeHead(500).end());
+    });
+    await new Promise<void>((r) => rx.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/hook`;
+      await createEndpoint(b!, { url });
+      const inFlight = new Promise<void>((r) => rx.once('request', () => r()));
+      await b!.deps.uow.write((tx) => tx.events.emit(b!.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null }));
+      await inFlight;
+      const advanced = a!.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 60 } }).then((r) => ((answered = true), r));
+      await new Promise((r) => setTimeout(r, 300)); // not a wait for a condition: the advance must still be waiting after it
+      expect(answered).toBe(false);
+      release();
+      expect((await advanced).status).toBe(200);
+    } finally {
+      release();
+      await new Promise<void>((r) => rx.close(() => r()));
+    }
   });
 
   it("the payment provider's fail-next armed through A fails the next charge, made by B, once", async () => {

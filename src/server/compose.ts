@@ -23,9 +23,12 @@ import { Chaos } from './world/chaos.js';
 import { chaosCarrier } from './world/chaos-carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
 import { outsideWorld } from './world/outside-call-guard.js';
-import { DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
+import { DEFAULT_WEBHOOK_OPTIONS, DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
 import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
 import type { UnitOfWork } from './domain/deps.js';
+
+/** How long past the ack timeout an advance waits for another replica to say its attempts in flight ended. */
+const QUIESCE_MARGIN_MS = 5000;
 
 /**
  * The payment provider's fail-next flag in the database (issue 26): armed through one replica (or
@@ -156,6 +159,12 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
       void followClock();
       events.resync();
     });
+    // An advance waits for this replica's attempts in flight (registerDeliveryJobs) and, here, for
+    // every other replica's: an attempt in flight elsewhere schedules its retry from when it really
+    // ended, which the advance must then run in order. Bounded by the ack timeout and a margin.
+    peers.onQuiesce(() => webhooks.idle());
+    const quiesceBoundMs = (serviceOptions.webhooks?.ackTimeoutMs ?? DEFAULT_WEBHOOK_OPTIONS.ackTimeoutMs) + QUIESCE_MARGIN_MS;
+    domain.scheduler.beforeAdvance(() => peers.quiesce(quiesceBoundMs));
   }
 
   // 7. A worker beside an API process on one SQLite file (issue 27): what it commits that the API

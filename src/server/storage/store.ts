@@ -162,6 +162,16 @@ export interface StorePeers {
    * Bounded: a process that stays silent (dead, not yet counted gone) is not waited for past it.
    */
   sync(): Promise<void>;
+  /**
+   * What this process must finish when another is about to advance the clock (its webhook attempts
+   * in flight: their retries are scheduled from when they really ended), asked for by `quiesce`.
+   */
+  onQuiesce(fn: () => Promise<void>): void;
+  /**
+   * Resolves once every other live process has finished what its `onQuiesce` hooks wait for (after
+   * handling what this one committed before, as `sync`). Bounded by `boundMs`.
+   */
+  quiesce(boundMs: number): Promise<void>;
 }
 
 /** What a notice left in the database stands for (the kinds of `ProcessNotice`, as stored). */

@@ -51,6 +51,7 @@ export class PgPeers implements StorePeers {
   private readonly syncs = new Map<string, { answered: Set<string>; check(): void }>();
   private readonly changeListeners: Array<(hint: ChangeHint) => void> = [];
   private readonly resyncListeners: Array<() => void> = [];
+  private readonly quiesceHooks: Array<() => Promise<void>> = [];
   private client: pg.Client | undefined;
   private closed = false;
   private reconnectDelay = 50;
@@ -114,6 +115,19 @@ export class PgPeers implements StorePeers {
    * answered (a recount that drops a dead one ends the wait too), or after SYNC_BOUND_MS.
    */
   async sync(): Promise<void> {
+    await this.ask('', SYNC_BOUND_MS);
+  }
+
+  onQuiesce(fn: () => Promise<void>): void {
+    this.quiesceHooks.push(fn);
+  }
+
+  /** A `sync` whose answers also wait for the others' `onQuiesce` hooks (`<process> <token> quiesce`). */
+  async quiesce(boundMs: number): Promise<void> {
+    await this.ask(' quiesce', boundMs);
+  }
+
+  private async ask(kind: '' | ' quiesce', boundMs: number): Promise<void> {
     if (this.closed || this.alive <= 1) return;
     const token = randomUUID();
     await new Promise<void>((resolve) => {
@@ -122,10 +136,10 @@ export class PgPeers implements StorePeers {
         this.syncs.delete(token);
         resolve();
       };
-      const bound = setTimeout(finish, SYNC_BOUND_MS);
+      const bound = setTimeout(finish, boundMs);
       const entry = { answered: new Set<string>(), check: () => entry.answered.size >= this.alive - 1 && finish() };
       this.syncs.set(token, entry);
-      this.pool.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, `${this.processId} ${token}`]).catch(finish);
+      this.pool.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, `${this.processId} ${token}${kind}`]).catch(finish);
     });
   }
 
@@ -227,13 +241,16 @@ export class PgPeers implements StorePeers {
     this.handling.add(settled);
   }
 
-  /** Another replica's sync request (answered once what was heard before it is handled), or an answer to ours. */
+  /** Another replica's sync or quiesce request (answered once what was heard before it is handled, and a quiesce's hooks), or an answer to ours. */
   private heardSync(parts: string[]): void {
-    if (parts.length === 2) {
+    if (parts.length === 2 || (parts.length === 3 && parts[2] === 'quiesce')) {
       const token = parts[1]!;
-      void Promise.allSettled([...this.handling]).then(() => {
-        if (!this.closed) void this.pool.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, `${this.processId} ${token} done`]).catch(() => undefined);
-      });
+      const quiesce = parts.length === 3;
+      void Promise.allSettled([...this.handling])
+        .then(() => (quiesce ? Promise.allSettled(this.quiesceHooks.map((fn) => fn())) : undefined))
+        .then(() => {
+          if (!this.closed) void this.pool.query('SELECT pg_notify($1, $2)', [SYNC_CHANNEL, `${this.processId} ${token} done`]).catch(() => undefined);
+        });
     } else if (parts.length === 3 && parts[2] === 'done') {
       const entry = this.syncs.get(parts[1]!);
       entry?.answered.add(parts[0]!);
