@@ -64,7 +64,12 @@ describe('the plans of the hot list reads', () => {
     expect(texts.length).toBeGreaterThan(0);
     for (const sql of texts) {
       const steps = plan(db, sql);
-      expect(steps.filter((s) => /^SCAN /.test(s) || /TEMP B-TREE/.test(s)), `${sql}\n${steps.join('\n')}`).toEqual([]);
+      // A statement driven by a batch of ids the caller bound (json_each: claimAttempts,
+      // attemptStates, dueForEvents) scans that list, not a table, and searches each id through an
+      // index; it reads only those ids' rows, so sorting them is bounded by the batch, not the table.
+      const batch = /json_each\(\?\)/.test(sql);
+      const scans = steps.filter((s) => (/^SCAN /.test(s) && !(batch && /^SCAN json_each VIRTUAL TABLE/.test(s))) || (/TEMP B-TREE/.test(s) && !(batch && s === 'USE TEMP B-TREE FOR ORDER BY')));
+      expect(scans, `${sql}\n${steps.join('\n')}`).toEqual([]);
       expect(steps.some((s) => /^SEARCH .* USING (COVERING )?INDEX|^SEARCH .* USING INTEGER PRIMARY KEY/.test(s)), `${sql}\n${steps.join('\n')}`).toBe(true);
     }
   });
