@@ -394,8 +394,9 @@ describe('the live stream', () => {
     const stream = await openStream(cookie, 'types=message.received&rows=events');
     // What the API process hears of a worker's commit (worker-link.ts): a hint, no body. The second
     // names this session's account with the other account's event id: only the read decides.
-    svc.deps.events.heardElsewhere({ id: mine.id, accountId: svc.bootstrap.accountId, type: mine.type });
-    svc.deps.events.heardElsewhere({ id: theirs.id, accountId: svc.bootstrap.accountId, type: theirs.type });
+    // Told on every replica (SVC_TEST_REPLICAS): the stream is open on whichever the proxy chose.
+    for (const r of svc.replicas) r.deps.events.heardElsewhere({ id: mine.id, accountId: svc.bootstrap.accountId, type: mine.type });
+    for (const r of svc.replicas) r.deps.events.heardElsewhere({ id: theirs.id, accountId: svc.bootstrap.accountId, type: theirs.type });
     await stream.until(() => stream.messages().length >= 2);
     stream.close();
     const [first, second] = stream.messages();
