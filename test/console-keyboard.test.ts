@@ -39,6 +39,8 @@ interface Walk {
   outOfOrder: string[];
   /** Controls that had the focus but were not visible, or drawn without a focus indicator. */
   notShown: string[];
+  /** Why the walk ended before the last control, if it did. */
+  ended: string;
 }
 
 /**
@@ -85,30 +87,46 @@ async function walk(page: Page): Promise<Walk> {
   const outOfOrder: string[] = [];
   const notShown: string[] = [];
   let last = -1;
+  let ended = '';
   // Bounded: every control once, a frame's own controls, and some slack; the focus leaving the page ends it.
   for (let i = 0; i < names.length * 2 + 20; i++) {
     await page.keyboard.press('Tab');
-    const f = await focused(page);
-    if (f.index === null) break;
+    let f = await focused(page);
+    // Focus handed to a frame's document (the email's HTML, sandboxed: an opaque origin, maybe
+    // another renderer process) arrives after the key press returns; until it does the page's
+    // active element is its body, as when the focus has left the page. Before the last control
+    // that is the handoff: wait for it (an end of the page reached early still ends the walk).
+    if (f.index === null && last < names.length - 1) {
+      await page.waitForFunction(() => document.activeElement !== null && document.activeElement !== document.body, null, { timeout: 2_000 }).catch(() => undefined);
+      f = await focused(page);
+    }
+    if (f.index === null) {
+      if (last < names.length - 1) ended = `the focus left the page after ${names[last] ?? 'the top'} (active: ${await page.evaluate(() => `${document.activeElement?.tagName}, page focused: ${document.hasFocus()}`)})`;
+      break;
+    }
     if (f.index === -1) {
       notShown.push(`an unmarked element took the focus after ${names[last] ?? 'the top'}`);
       continue;
     }
     if (f.index === last) continue; // Tab moving within a frame's document
-    if (reached.has(f.index)) break; // wrapped to the top again
+    if (reached.has(f.index)) {
+      // wrapped to the top again
+      if (last < names.length - 1) ended = `${names[f.index]} came again after ${names[last] ?? 'the top'}`;
+      break;
+    }
     if (f.index !== last + 1) outOfOrder.push(`${names[f.index]} after ${names[last] ?? 'the top'}`);
     if (!f.visible) notShown.push(`${names[f.index]}: not visible with the focus`);
     if (!f.indicator) notShown.push(`${names[f.index]}: no focus indicator`);
     reached.add(f.index);
     last = f.index;
   }
-  return { controls: names.map((what, i) => ({ what, reached: reached.has(i) })), outOfOrder, notShown };
+  return { controls: names.map((what, i) => ({ what, reached: reached.has(i) })), outOfOrder, notShown, ended };
 }
 
 async function expectWalkable(page: Page, where: string): Promise<number> {
   const w = await walk(page);
   expect(w.controls.length, `${where}: controls`).toBeGreaterThan(0);
-  expect(w.controls.filter((c) => !c.reached).map((c) => c.what), `${where}: not reached by Tab`).toEqual([]);
+  expect(w.controls.filter((c) => !c.reached).map((c) => c.what), `${where}: not reached by Tab${w.ended ? ` (${w.ended})` : ''}`).toEqual([]);
   expect(w.outOfOrder, `${where}: out of order`).toEqual([]);
   expect(w.notShown, `${where}: focus not shown`).toEqual([]);
   return w.controls.length;
