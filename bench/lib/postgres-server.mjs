@@ -5,7 +5,7 @@
 // COMMIT waits for its WAL flush as a real deployment's does. The test helper turns them off; a
 // benchmark of commits must not. One database per column (`createDatabase`).
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, createWriteStream, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +49,9 @@ const freePort = () =>
  * for a bench that counts deliveries rather than times commits (bench/replicas); the settings line
  * says which was used.
  */
+/** BENCH_PG_SETTINGS: extra server settings, "name=value" separated by spaces, for a diagnosis. */
+const extraSettings = () => (process.env.BENCH_PG_SETTINGS ?? '').split(/\s+/).filter(Boolean).flatMap((s) => ['-c', s]);
+
 export async function startBenchPostgres({ durable = true } = {}) {
   const { default: pg } = await import('pg');
   const bin = binDir();
@@ -62,13 +65,16 @@ export async function startBenchPostgres({ durable = true } = {}) {
     throw new Error(`initdb failed (${init.status}): ${init.stderr || init.stdout}`);
   }
   const port = await freePort();
-  const child = spawn(join(bin, 'postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', 'max_connections=300', ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off'])], {
+  const child = spawn(join(bin, 'postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', 'max_connections=300', ...(durable ? [] : ['-c', 'fsync=off', '-c', 'synchronous_commit=off']), ...extraSettings()], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
     ...user,
   });
   let log = '';
   child.stderr.on('data', (c) => (log = (log + c.toString()).slice(-4000)));
+  // BENCH_PG_LOG=FILE: the server's whole log kept there (with BENCH_PG_SETTINGS, say
+  // "log_min_error_statement=error", which statements lost their races).
+  if (process.env.BENCH_PG_LOG) child.stderr.pipe(createWriteStream(process.env.BENCH_PG_LOG, { flags: 'a' }));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const killOnExit = () => {
     child.kill('SIGKILL');

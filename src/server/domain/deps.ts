@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { ReadOptions, Repositories, Store, Transaction } from '../storage/store.js';
+import type { ReadOptions, Repositories, Store, Transaction, WriteOptions } from '../storage/store.js';
 import type { Scheduler } from '../scheduler.js';
 import type { EventStore } from './events/store.js';
 import type { Carrier } from '../world/carrier.js';
@@ -71,6 +71,7 @@ export type ReadDeps = DomainDeps & Repositories;
  * of that write and `tx.uow.read` reads within it.
  */
 export interface UnitOfWork {
-  write<T>(fn: (tx: TxDeps) => Promise<T>): Promise<T>;
+  /** `opts` applies to a top-level write; a nested one (a savepoint) runs as its transaction does. */
+  write<T>(fn: (tx: TxDeps) => Promise<T>, opts?: WriteOptions): Promise<T>;
   read<T>(fn: (tx: ReadDeps | TxDeps) => Promise<T>, opts?: ReadOptions): Promise<T>;
 }

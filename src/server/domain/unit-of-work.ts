@@ -64,7 +64,7 @@ export function domainUnitOfWork(store: Store, deps: () => DomainDeps): UnitOfWo
     return running;
   };
   return {
-    async write(fn) {
+    async write(fn, opts) {
       const prior = new Map<string, unknown>();
       for (let attempt = 0; ; attempt++) {
         const later: Later = new Map();
@@ -74,7 +74,7 @@ export function domainUnitOfWork(store: Store, deps: () => DomainDeps): UnitOfWo
             // serialization failure): only the acts of the pass that commits count.
             later.clear();
             return fn(enterWrite(t, prior, later));
-          });
+          }, opts);
           // Committed: the outside acts it called for, one at a time, none inside a transaction.
           for (const [key, then] of later) await act(new OutsideFirst(key, then));
           return result;

@@ -199,6 +199,23 @@ export interface StoreNotices {
   heard(): Promise<{ notices: ProcessNotice[]; missed: boolean }>;
 }
 
+/** How a write may be run. */
+export interface WriteOptions {
+  /**
+   * issue 26: every statement of the write is correct on its own among concurrent writers, so an
+   * engine may run it at READ COMMITTED rather than SERIALIZABLE (PostgreSQL; SQLite runs one write at
+   * a time whatever this says). For a claim taken with `FOR UPDATE SKIP LOCKED`, an UPDATE whose WHERE
+   * re-checks the row's state (PostgreSQL re-evaluates it on the row's latest version before writing)
+   * and counters written as `n = n + 1`; never for a read-check-write the domain does in code (a
+   * balance, a limit, a lookup before an insert). Why: the webhook worker's claims, renewals and
+   * records, batches of neighbouring rows, held SERIALIZABLE's predicate locks (promoted to whole
+   * pages past two rows a page), and three replicas aborted each other's 5,152 times for 2,000 sends
+   * (bench/replicas), a renewal and a record failing 30 times in a row: a claim ran out under its
+   * live holder and its delivery was sent twice.
+   */
+  rowGuarded?: boolean;
+}
+
 /** How a read may be run. */
 export interface ReadOptions {
   /**
@@ -214,7 +231,7 @@ export interface Store {
   readonly peers?: StorePeers;
   /** issue 27: present when the engine keeps notices for another process on the same file (SQLite). */
   readonly notices?: StoreNotices;
-  write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  write<T>(fn: (tx: Transaction) => Promise<T>, opts?: WriteOptions): Promise<T>;
   read<T>(fn: (tx: Repositories) => Promise<T>, opts?: ReadOptions): Promise<T>;
   /**
    * Throws when called from inside an open transaction (only when the store was opened with

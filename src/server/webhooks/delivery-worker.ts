@@ -15,6 +15,17 @@ import { systemResolver, type Resolver } from './resolver.js';
 import { postWithChaos } from './chaos-post.js';
 import type { Chaos } from '../world/chaos.js';
 
+/**
+ * The worker's claims, renewals and records: each statement guards itself (a claim takes only rows
+ * it could lock and finds unclaimed, `FOR UPDATE SKIP LOCKED`; a renewal only its own live claims; a
+ * record only the attempt that follows the one recorded; an endpoint's streak as `n = n + 1`), so
+ * PostgreSQL runs them at READ COMMITTED (store.ts, WriteOptions). What that leaves: two replicas
+ * recording the same attempt (a claim taken over from a live holder) may both count it in the
+ * endpoint's streak, and may both schedule the tick that retries it (a tick finds what is due; two
+ * find it once between them, by their claims).
+ */
+const ROW_GUARDED = { rowGuarded: true } as const;
+
 /** With a manual clock, or during a clock advance, an event's first attempts are also a job at its time (see below). */
 export const FIRST_ATTEMPT_JOB = 'webhooks.first_attempt';
 
@@ -286,7 +297,7 @@ export class DeliveryWorker {
     if (!this.running || this.held.size === 0) return;
     const ids = [...this.held.keys()];
     try {
-      const renewed = new Set(await this.d.uow.write((tx) => tx.webhookDeliveries.renewClaims(this.claims.owner, ids, this.claims.leaseMs)));
+      const renewed = new Set(await this.d.uow.write((tx) => tx.webhookDeliveries.renewClaims(this.claims.owner, ids, this.claims.leaseMs), ROW_GUARDED));
       for (const id of ids) if (!renewed.has(id)) this.held.delete(id);
     } catch (err) {
       this.log.error({ err }, 'renewing the claims on webhook attempts failed');
@@ -328,7 +339,7 @@ export class DeliveryWorker {
     this.sender.close();
     // Attempts cut off stay due: released now, the next start (or another replica) resumes them at
     // once rather than when their lease runs out.
-    if (!this.sole) await this.d.uow.write((tx) => tx.webhookDeliveries.releaseClaims(this.claims.owner));
+    if (!this.sole) await this.d.uow.write((tx) => tx.webhookDeliveries.releaseClaims(this.claims.owner), ROW_GUARDED);
     this.held.clear();
     this.dueCursor = undefined;
     this.heard = [];
@@ -433,7 +444,7 @@ export class DeliveryWorker {
             const won = await tx.webhookDeliveries.claimAttempts(ids, this.claims.owner, this.claims.leaseMs, now);
             const states = await tx.webhookDeliveries.attemptStates(won);
             return { states, endpoint: states.length > 0 ? await tx.webhookEndpoints.targetById(endpointId) : undefined };
-          });
+          }, ROW_GUARDED);
     } catch (err) {
       // issue 26: the write failed (on PostgreSQL, one that lost its race to other replicas' writes ten
       // times in a row): the deliveries are still due and unclaimed, and no one else would look at
@@ -528,7 +539,7 @@ export class DeliveryWorker {
     };
     try {
       if (this.sole) return await this.d.uow.read(read);
-      const claimed = await this.d.uow.write(async (tx) => ((await tx.webhookDeliveries.claimAttempt(deliveryId, this.claims.owner, this.claims.leaseMs, now, true)) ? await read(tx) : undefined));
+      const claimed = await this.d.uow.write(async (tx) => ((await tx.webhookDeliveries.claimAttempt(deliveryId, this.claims.owner, this.claims.leaseMs, now, true)) ? await read(tx) : undefined), ROW_GUARDED);
       if (claimed) this.held.add(deliveryId);
       return claimed;
     } catch (err) {
@@ -725,12 +736,12 @@ export class DeliveryWorker {
       // A stop since the attempt ended: not recorded, it stays due and is resumed on start (stop()).
       const toRecord = this.running ? batch : [];
       try {
-        if (toRecord.length > 0) await this.d.uow.write((tx) => recordAttempts(tx, toRecord));
+        if (toRecord.length > 0) await this.d.uow.write((tx) => recordAttempts(tx, toRecord), ROW_GUARDED);
       } catch {
         // The batch rolled back as a whole: record each on its own, so one failure costs only itself.
         for (const r of toRecord) {
           try {
-            await this.d.uow.write((tx) => recordAttempts(tx, [r]));
+            await this.d.uow.write((tx) => recordAttempts(tx, [r]), ROW_GUARDED);
           } catch (err) {
             this.log.error({ err, deliveryId: r.deliveryId }, 'webhook delivery attempt could not be recorded');
           }

@@ -176,7 +176,8 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
 
   async recordAttempts(updates: AttemptOutcomeWrite[]): Promise<string[]> {
     if (updates.length === 0) return [];
-    const rows = updates.map((u) => ({
+    // In id order, as a renewal's `id = ANY(…)` locks them: two writes of one replica's rows lock in one order.
+    const rows = [...updates].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((u) => ({
       id: u.id,
       attempt: u.attempt,
       status: u.status,
