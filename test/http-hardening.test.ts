@@ -4,6 +4,7 @@
 // `server` start option) so each bound is seen in about a second.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
+import { Agent, request as httpRequest } from 'node:http';
 import { Readable } from 'node:stream';
 import { Client } from 'undici';
 import { startTestService, type TestService } from './helpers/service.js';
@@ -11,6 +12,7 @@ import { createEndpoint, startReceiver, startWebhookService, type Receiver } fro
 import { MAX_JSON_DEPTH } from '../src/server/http/json-body.js';
 import { BODYLESS_READ_MAX_BYTES } from '../src/server/http/bodyless.js';
 import { MAX_HEADER_BYTES, type ServerLimits } from '../src/server/http/connections.js';
+import { REFUSED_BODY_READ_MAX_BYTES } from '../src/server/http/refused-body.js';
 
 // Lowered so the proofs take seconds, yet wide enough that a loaded CI machine pausing a second
 // between two steps of a test does not see a timeout fire early.
@@ -146,6 +148,53 @@ describe('framework client errors get the envelope (issue 14, defect 3)', () => 
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('a body over the limit, written whole before the answer is read (issue 26)', () => {
+  /**
+   * Node's own http client: it writes the whole body, then reads. One keep-alive connection, to the
+   * server itself (with SVC_TEST_REPLICAS, not the test's proxy: this is the server's connection).
+   */
+  const post = (agent: Agent, bytes: number) =>
+    new Promise<{ status: number; body: any; port: number | undefined }>((resolve, reject) => {
+      const req = httpRequest(
+        `${svc.serverUrl}/v1/messages`,
+        { agent, method: 'POST', headers: { authorization: `Bearer ${svc.bootstrap.liveKey}`, 'content-type': 'application/json', 'content-length': bytes } },
+        (res) => {
+          let text = '';
+          const port = res.socket.localPort;
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text), port }));
+        },
+      );
+      req.on('error', reject);
+      req.end(Buffer.alloc(bytes, 0x20));
+    });
+
+  it('is answered with the envelope, not a reset (the rest is read and dropped), and the connection serves the next request', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      // Twice the 3 MB limit: more than the socket buffers hold, so closing with it unread reset the connection (EPIPE).
+      const first = await post(agent, 6 * 1024 * 1024);
+      expect(first.status).toBe(400);
+      expect(first.body.error).toMatchObject({ code: 'validation_error', message: 'request body is larger than 3 MB', details: [{ path: ['body'] }] });
+      const second = await post(agent, 6 * 1024 * 1024);
+      expect(second.status).toBe(400);
+      // The same connection (its client-side port): it was kept, not closed after the answer.
+      expect(second.port).toBe(first.port);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it(`one declared over ${REFUSED_BODY_READ_MAX_BYTES / (1024 * 1024)} MB is not read: answered, and the connection closed at once`, async () => {
+    const raw = await rawConnection();
+    raw.socket.write(`POST /v1/messages HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${svc.bootstrap.liveKey}\r\nContent-Type: application/json\r\nContent-Length: ${REFUSED_BODY_READ_MAX_BYTES + 1}\r\n\r\n`);
+    const { text, afterMs } = await raw.closed;
+    expectEnvelope(text, 400, 'validation_error');
+    expect(afterMs).toBeLessThan(LIMITS.requestTimeoutMs);
   });
 });
 

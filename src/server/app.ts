@@ -10,6 +10,7 @@ import { installIdempotency } from './http/idempotency.js';
 import { installJsonBodyParser, MAX_JSON_DEPTH } from './http/json-body.js';
 import { installBodylessRule } from './http/bodyless.js';
 import { closeConnectionsAfterAnswers } from './http/closing.js';
+import { REFUSED_BODY_READ_MAX_BYTES } from './http/refused-body.js';
 import { answerClientError, limitConnections, MAX_HEADER_BYTES, SERVER_LIMITS, type ServerLimits } from './http/connections.js';
 import { RouteCatalog } from './http/route-catalog.js';
 import { buildOpenApiDocument } from './http/openapi.js';
@@ -84,6 +85,9 @@ const API_DESCRIPTION = [
   '- Answers given before routing are the envelope too, with `Request-Id` and `Connection: close`: headers or URL too',
   '  large and a malformed request are 400 `validation_error` (as a body over the limit is); a request not received in',
   '  time is 408 `request_timeout` (an extension to the error table; it may be retried).',
+  `- A body whose \`Content-Length\` is over the route's limit is answered 400 \`validation_error\` at once, and the rest of it`,
+  `  is read and dropped (up to ${REFUSED_BODY_READ_MAX_BYTES / (1024 * 1024)} MB declared; the connection is kept), so a client that writes its whole body`,
+  '  before reading sees the answer, not a reset connection. A larger one is answered and the connection closed.',
   `- A JSON body nested deeper than ${MAX_JSON_DEPTH} levels is a 400 \`validation_error\` on \`["body"]\`.`,
   '- A POST or DELETE that takes no body refuses one: any body is a 400 `validation_error` (unknown fields by name),',
   '  whatever its content type, and changes nothing. No body, an empty one, or the empty JSON object `{}` count as none.',

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ServiceError, validationError } from '../errors.js';
 import { ContentionError, MalformedCursorError } from '../storage/storage-errors.js';
 import { RequestValidationError } from './validation.js';
+import { readRefusedBodyToItsEnd } from './refused-body.js';
 import { IdempotentReplay, sendReplay } from './idempotency.js';
 import type { ErrorCode } from '../../api/schemas/errors.js';
 import { ERROR_STATUS, MAX_ERROR_DETAILS, type OmittedDetails } from '../../api/schemas/errors.js';
@@ -66,6 +67,7 @@ export function installErrorHandling(app: FastifyInstance, catalog: RouteCatalog
     switch (fe.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE': {
         // contract §2: over the body limit (3 MB; 5 MB for a greeting upload, §5) is a validation_error, not 413.
+        readRefusedBodyToItsEnd(req, reply);
         const mb = `${Math.round((req.routeOptions.bodyLimit ?? 0) / (1024 * 1024))} MB`;
         return sendError(reply, 'validation_error', `request body is larger than ${mb}`, [{ path: ['body'], message: `too large (limit ${mb})` }]);
       }
