@@ -167,10 +167,15 @@ export async function recordAttempts(d: WebhookDomainDeps, made: readonly Attemp
       writes = [];
     };
     const ticks = new Set<number>();
-    const nexts: Array<number | null> = [];
+    const nexts: Array<number | null> = made.map(() => null);
     const now = tx.clock.nowMs();
-    for (const { deliveryId, attempt, at, result: r } of made) {
-      nexts.push(null);
+    // Endpoint by endpoint, in id order (a delivery's attempts in the order given): two replicas'
+    // batches then update the endpoints' rows they share in one order. In the order given, two
+    // batches crossing over two endpoints deadlocked, and PostgreSQL broke it after a second.
+    const endpointOf = (i: number) => states.get(made[i]!.deliveryId)?.endpointId ?? '';
+    const order = made.map((_m, i) => i).sort((a, b) => (endpointOf(a) < endpointOf(b) ? -1 : endpointOf(a) > endpointOf(b) ? 1 : a - b));
+    for (const i of order) {
+      const { deliveryId, attempt, at, result: r } = made[i]!;
       const delivery = states.get(deliveryId);
       // Deleted while in flight, or this attempt's outcome is in already (recorded once).
       if (!delivery || delivery.attempt >= attempt) continue;
@@ -204,7 +209,7 @@ export async function recordAttempts(d: WebhookDomainDeps, made: readonly Attemp
           await reread(endpoint.id);
         }
       }
-      nexts[nexts.length - 1] = next;
+      nexts[i] = next;
       if (next !== null) ticks.add(next);
     }
     await write();
