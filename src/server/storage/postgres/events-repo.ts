@@ -1,26 +1,14 @@
 import type { Sql } from './sql.js';
 import type { EventRecord, EventsRepo } from '../events-repo.js';
+import { toEventRecordAt, type EventRowFields } from '../rows/events.js';
 
-interface EventRow {
-  seq: number;
+interface EventRow extends EventRowFields {
   /** The feed position (feed-order.ts): NULL until the event is numbered, just after its commit. */
   pos: number | null;
-  id: string;
-  account_id: string;
-  type: string;
-  created_at: number;
-  body: string;
 }
 
 /** An event as the domain sees it: `seq` is its feed position (0 in the instant before it has one). */
-export const toEventRecord = (r: EventRow): EventRecord => ({
-  seq: Number(r.pos ?? 0),
-  id: r.id,
-  accountId: r.account_id,
-  type: r.type,
-  createdAt: r.created_at,
-  body: JSON.parse(r.body) as Record<string, unknown>,
-});
+export const toEventRecord = (r: EventRow): EventRecord => toEventRecordAt(r, Number(r.pos ?? 0));
 
 /**
  * The insert of `n` events of one account, in the order given, without a feed position: the

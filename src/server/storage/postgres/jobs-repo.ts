@@ -1,23 +1,7 @@
 import { DB_NOW_MS, type Sql } from './sql.js';
 import type { JobRecord, JobsRepo } from '../jobs-repo.js';
+import { toJobRecord as toRecord, type JobRow } from '../rows/jobs.js';
 
-interface JobRow {
-  seq: number;
-  id: string;
-  kind: string;
-  run_at: number;
-  payload: string;
-  attempts: number;
-}
-
-const toRecord = (r: JobRow): JobRecord => ({
-  seq: r.seq,
-  id: r.id,
-  kind: r.kind,
-  runAt: r.run_at,
-  payload: JSON.parse(r.payload) as unknown,
-  attempts: r.attempts,
-});
 
 /** Durable timers: anything the service must do later (carrier progress, decisions, retries). */
 export class PgJobsRepo implements JobsRepo {

@@ -1,23 +1,12 @@
 import type { Db } from './database.js';
 import type { EventRecord, EventsRepo } from '../events-repo.js';
+import { toEventRecordAt, type EventRowFields } from '../rows/events.js';
 
-interface EventRow {
+interface EventRow extends EventRowFields {
   seq: number;
-  id: string;
-  account_id: string;
-  type: string;
-  created_at: number;
-  body: string;
 }
 
-export const toEventRecord = (r: EventRow): EventRecord => ({
-  seq: r.seq,
-  id: r.id,
-  accountId: r.account_id,
-  type: r.type,
-  createdAt: r.created_at,
-  body: JSON.parse(r.body) as Record<string, unknown>,
-});
+export const toEventRecord = (r: EventRow): EventRecord => toEventRecordAt(r, r.seq);
 
 const cellsToEventRecord = (c: unknown[]): EventRecord => ({
   seq: c[0] as number,

@@ -1,5 +1,6 @@
 import type { Db } from './database.js';
-import type { IdempotencyState, IdempotencyScope, IdempotencyRecord, IdempotencyRepo } from '../idempotency-repo.js';
+import type { IdempotencyScope, IdempotencyRecord, IdempotencyRepo } from '../idempotency-repo.js';
+import { IDEMPOTENCY_COLUMNS, toIdempotencyRecord, type IdempotencyRow } from '../rows/idempotency.js';
 
 export class SqliteIdempotencyRepo implements IdempotencyRepo {
   constructor(private readonly db: Db) {}
@@ -7,12 +8,10 @@ export class SqliteIdempotencyRepo implements IdempotencyRepo {
   async get(s: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
     const row = this.db
       .prepare(
-        'SELECT request_hash, state, status, body, created_at FROM idempotency_keys WHERE account_id = ? AND mode = ? AND method = ? AND path = ? AND key = ?',
+        `SELECT ${IDEMPOTENCY_COLUMNS} FROM idempotency_keys WHERE account_id = ? AND mode = ? AND method = ? AND path = ? AND key = ?`,
       )
-      .get(s.accountId, s.mode, s.method, s.path, s.key) as
-      | { request_hash: string; state: IdempotencyState; status: number | null; body: string | null; created_at: number }
-      | undefined;
-    return row && { requestHash: row.request_hash, state: row.state, status: row.status, body: row.body, createdAt: row.created_at };
+      .get(s.accountId, s.mode, s.method, s.path, s.key) as IdempotencyRow | undefined;
+    return row && toIdempotencyRecord(row);
   }
 
   /** One writer at a time: reading the key is holding it (the interface says why other engines differ). */
