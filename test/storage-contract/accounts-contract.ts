@@ -135,6 +135,15 @@ export function accountsContract(engine: EngineUnderTest): void {
       expect(await store().read((tx) => tx.keys.findByHash(k.hash))).toBeUndefined();
     });
 
+    it('markUsed never moves a last use back', async () => {
+      const a = await seedAccount(store());
+      const k = key(a.id);
+      await store().write((tx) => tx.keys.insert(k));
+      await store().write((tx) => tx.keys.markUsed(k.id, T0 + 60_000));
+      await store().write((tx) => tx.keys.markUsed(k.id, T0 + 10));
+      expect((await store().read((tx) => tx.keys.get(a.id, k.id)))?.lastUsedAt).toBe(T0 + 60_000);
+    });
+
     it('lists an account\'s keys newest first across pages with equal times', async () => {
       const [a, b] = [await seedAccount(store()), await seedAccount(store())];
       const keys = KEYSET_TIMES.map((t) => key(a.id, { createdAt: t }));

@@ -204,6 +204,30 @@ describe('postgres engine: a row-guarded write', () => {
   });
 });
 
+describe("postgres engine: a key's last use", () => {
+  const store = useStore(postgresEngine);
+
+  it('is left to a transaction already writing it: markUsed neither waits for it nor runs again', async () => {
+    const pg = store() as PgStore;
+    const a = await seedAccount(pg);
+    const k = { id: uid('key'), accountId: a.id, name: 'k', mode: 'live' as const, hash: uid('hash'), prefix: 'sk_live_x', createdAt: T0, lastUsedAt: null, revokedAt: null };
+    await pg.write((tx) => tx.keys.insert(k));
+    const holder = await pg.pool.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('UPDATE api_keys SET last_used_at = $1 WHERE id = $2', [T0 + 120_000, k.id]);
+      const before = pg.counters.attempts;
+      // Waiting for the holder's lock would hang here (it commits only after).
+      await pg.write((tx) => tx.keys.markUsed(k.id, T0 + 60_000), { rowGuarded: true });
+      expect(pg.counters.attempts - before).toBe(1);
+      await holder.query('COMMIT');
+    } finally {
+      holder.release();
+    }
+    expect((await pg.read((tx) => tx.keys.get(a.id, k.id)))?.lastUsedAt).toBe(T0 + 120_000);
+  });
+});
+
 // Issue 26: what a send costs in round trips to the server (waits for an answer) and statements.
 describe('postgres engine: round trips', () => {
   const store = useStore(postgresEngine);

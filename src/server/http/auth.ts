@@ -81,7 +81,7 @@ export async function authenticate(
   if (caller.status === 'suspended') throw new ServiceError('forbidden', ACCOUNT_SUSPENDED);
 
   const now = deps.clock.nowMs();
-  if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) await deps.uow.write(async (tx) => await tx.keys.markUsed(key.id, now));
+  if (key.lastUsedAt === null || now - key.lastUsedAt >= LAST_USED_RESOLUTION_MS) await deps.uow.write(async (tx) => await tx.keys.markUsed(key.id, now), { rowGuarded: true });
 
   const ctx: AuthContext = { keyId: key.id, mode: key.mode, caller, account: caller, viaSubaccount: false, recheck: async () => await recheckStanding(deps, key.accountId, key.id, caller.id) };
   const raw = req.headers[SUBACCOUNT_HEADER];

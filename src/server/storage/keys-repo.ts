@@ -27,6 +27,11 @@ export interface KeysRepo {
   deleteByHash(hash: string): Promise<void>;
   get(accountId: string, id: string): Promise<KeyRecord | undefined>;
   list(accountId: string, limit: number, cursor?: string): Promise<Page<KeyRecord>>;
+  /**
+   * Sets the key's last use to `at` unless it is that recent already. Replicas (issue 26): a
+   * request that finds another writing it leaves it to that one (the value is a minute's
+   * resolution; any of them will do), never waiting for it nor running again for it.
+   */
   markUsed(id: string, at: number): Promise<void>;
   revoke(id: string, at: number): Promise<void>;
 }

@@ -18,7 +18,7 @@ export class SqliteKeysRepo implements KeysRepo {
   ) {
     // Prepared once: authentication runs on every request.
     this.byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ?');
-    this.touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+    this.touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)');
   }
 
   async insert(k: KeyRecord): Promise<void> {
@@ -72,7 +72,7 @@ export class SqliteKeysRepo implements KeysRepo {
 
   async markUsed(id: string, at: number): Promise<void> {
     this.cache.changed();
-    this.touch.run(at, id);
+    this.touch.run(at, id, at);
   }
 
   async revoke(id: string, at: number): Promise<void> {
