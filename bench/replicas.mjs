@@ -11,7 +11,8 @@
 // replicas by CONNECTIONS (default 8) connections each, until EVENTS (default 20000) message.status
 // events are expected (a send makes two as it moves). The kill run kills one replica with SIGKILL
 // once a third of the sends are offered: its claims run out (the lease, 60 s) and the others finish
-// its work, the deliveries it wrote and never claimed included.
+// its work, the deliveries it wrote and never claimed included; its share of the sends not taken is
+// then sent to the two left.
 //
 // Expected is what the events feeds hold (every committed event: a send the killed replica took and
 // never answered counts if it committed). A run ends when the database says every delivery is final
@@ -317,6 +318,12 @@ async function run(label, { killOne }) {
       }
     })();
     const loads = await Promise.all(replicas.map((r) => cannon(r, Math.ceil(sends / 3))));
+    // The killed replica's share of the sends not taken goes to the two left, as a load balancer
+    // would send it: the run still offers every event it set out to.
+    if (killOne) {
+      const short = sends - loads.reduce((a, l) => a + l['2xx'], 0);
+      if (short > 0) loads.push(...(await Promise.all(replicas.slice(0, 2).map((r) => cannon(r, Math.ceil(short / 2))))));
+    }
     sending = false;
     await feedDuringLoad;
     const sendsDone = Date.now() - started;
