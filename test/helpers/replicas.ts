@@ -46,8 +46,21 @@ export async function startReplicaProxy(targets: string[], port = 0): Promise<Re
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain', connection: 'close' });
       res.end(`replica proxy: ${err.message}`);
     });
-    req.pipe(upstream);
+    // The request's body is read whole, then sent (the test suites' bodies are a few MB at most; a
+    // held read or an event stream is an answer, never a request body). Piped as it came, a body the
+    // replica refused before reading it (over its limit: answered at once, the rest read and dropped)
+    // stopped flowing once the answer had been passed on, and the replica waited for the rest until
+    // its request timeout: the next request on that connection failed.
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => upstream.end(Buffer.concat(chunks)));
   });
+  // A client's idle connection must be ended by the client, never under it: undici (the tests'
+  // client) keeps one 4 s, Node's server closes it after 5 s by default, and a test process stalled
+  // past that second on a loaded machine sent its next request as the proxy closed the connection
+  // (email-send failed with ECONNRESET in a two-replica pass). As a load balancer's, the proxy's own
+  // idle timeout is the longer one.
+  server.keepAliveTimeout = 60_000;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
