@@ -20,7 +20,8 @@
 // URL needed; BENCH_PG_ONLY=1 runs the PostgreSQL configurations only. BENCH_RATE=<n> sends n per second
 // across the connections (autocannon's overallRate) instead of flat out, so two builds that send at
 // different rates are compared on equal API load; BENCH_WORKER_FLAGS="--flag value" is passed to the
-// worker process (`svc server start --role worker …`).
+// worker process (`svc server start --role worker …`); BENCH_WORKER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=<dir>" is
+// passed to the worker's node (a profile of the worker under the load).
 // Bounded: every child is killed at the end or on a hard deadline (DEADLINE_S, default 300).
 import http from 'node:http';
 import { spawn } from 'node:child_process';
@@ -37,6 +38,7 @@ const DEADLINE_MS = Number(process.env.DEADLINE_S ?? 300) * 1000;
 const BIN = process.env.BENCH_SVC_BIN ?? fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 const WORKER_FLAGS = (process.env.BENCH_WORKER_FLAGS ?? '').split(/\s+/).filter(Boolean);
+const WORKER_NODE_FLAGS = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 const PG_ONLY = Boolean(process.env.BENCH_PG_ONLY);
 const { default: autocannon } = await import('autocannon');
 
@@ -50,8 +52,8 @@ const deadline = setTimeout(() => {
 deadline.unref();
 
 /** `svc server start ARGS` in the foreground; resolves with the child and the first stdout line (the address with --port 0). */
-function startProcess(args, env, { waitLine }) {
-  const child = spawn(process.execPath, [BIN, 'server', 'start', ...args], { env: { PATH: process.env.PATH, HOME: env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startProcess(args, env, { waitLine, nodeFlags = [] }) {
+  const child = spawn(process.execPath, [...nodeFlags, BIN, 'server', 'start', ...args], { env: { PATH: process.env.PATH, HOME: env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c.toString()));
@@ -105,7 +107,7 @@ async function run(label, { split, store }) {
     started.push(api);
     const baseUrl = await api.ready;
     if (split) {
-      const worker = startProcess(['--role', 'worker', ...WORKER_FLAGS], env, { waitLine: false });
+      const worker = startProcess(['--role', 'worker', ...WORKER_FLAGS], env, { waitLine: false, nodeFlags: WORKER_NODE_FLAGS });
       started.push(worker);
       await worker.ready;
     }
