@@ -32,7 +32,7 @@ describe.each(SENDERS)('the %s sender', (_name, Sender) => {
     return { rx, sender, post };
   }
 
-  describe('WebhookHttpSender', () => {
+  describe('timeouts and connection slots', () => {
     it('starts the acknowledgement timeout when the request gets a socket, not while it waits for one', async () => {
       const { rx, post } = await setup(1);
       const slow = post('/slow');
@@ -102,7 +102,7 @@ describe.each(SENDERS)('the %s sender', (_name, Sender) => {
   const postTo = (sender: WebhookSender, url: string, extra: Partial<PostRequest> = {}) =>
     sender.post({ url: new URL(url), address: '127.0.0.1', family: 4, headers: { 'content-type': 'application/json' }, body: '{"a":1}', timeoutMs: 3000, ...extra });
 
-  describe('WebhookHttpSender: where it connects', () => {
+  describe('where it connects', () => {
     it('connects to the checked address, never resolving the name again; the Host header is the URL\'s', async () => {
       const seen: Array<string | undefined> = [];
       const { port } = await rawServer((req, res) => {
@@ -143,7 +143,7 @@ describe.each(SENDERS)('the %s sender', (_name, Sender) => {
     });
   });
 
-  describe('WebhookHttpSender: what it reads of an answer', () => {
+  describe('what it reads of an answer', () => {
     it('takes a 3xx as the answer and follows no redirect', async () => {
       const paths: string[] = [];
       const { port } = await rawServer((req, res) => {
