@@ -20,7 +20,10 @@
 // URL needed; BENCH_PG_ONLY=1 runs the PostgreSQL configurations only. BENCH_RATE=<n> sends n per second
 // across the connections (autocannon's overallRate) instead of flat out, so two builds that send at
 // different rates are compared on equal API load; BENCH_WORKER_FLAGS="--flag value" is passed to the
-// worker process (`svc server start --role worker …`).
+// worker process (`svc server start --role worker …`); BENCH_WORKER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=<dir>" is
+// passed to the worker's node (a profile of the worker under the load). With a worker process (Linux), also
+// reported: its CPU time during the load (/proc/<pid>/stat) per event delivered during it, and as a
+// share of one core: what the worker costs per event, steadier than the lag on a shared machine.
 // Bounded: every child is killed at the end or on a hard deadline (DEADLINE_S, default 300).
 import http from 'node:http';
 import { spawn } from 'node:child_process';
@@ -37,6 +40,7 @@ const DEADLINE_MS = Number(process.env.DEADLINE_S ?? 300) * 1000;
 const BIN = process.env.BENCH_SVC_BIN ?? fileURLToPath(new URL('../bin/svc.js', import.meta.url));
 const RATE = process.env.BENCH_RATE ? Number(process.env.BENCH_RATE) : undefined;
 const WORKER_FLAGS = (process.env.BENCH_WORKER_FLAGS ?? '').split(/\s+/).filter(Boolean);
+const WORKER_NODE_FLAGS = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
 const PG_ONLY = Boolean(process.env.BENCH_PG_ONLY);
 const { default: autocannon } = await import('autocannon');
 
@@ -50,8 +54,8 @@ const deadline = setTimeout(() => {
 deadline.unref();
 
 /** `svc server start ARGS` in the foreground; resolves with the child and the first stdout line (the address with --port 0). */
-function startProcess(args, env, { waitLine }) {
-  const child = spawn(process.execPath, [BIN, 'server', 'start', ...args], { env: { PATH: process.env.PATH, HOME: env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function startProcess(args, env, { waitLine, nodeFlags = [] }) {
+  const child = spawn(process.execPath, [...nodeFlags, BIN, 'server', 'start', ...args], { env: { PATH: process.env.PATH, HOME: env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let stderr = '';
   child.stderr.on('data', (c) => (stderr += c.toString()));
@@ -70,12 +74,24 @@ function startProcess(args, env, { waitLine }) {
   });
   return {
     ready,
+    pid: child.pid,
     async stop() {
       child.kill('SIGTERM');
       await exited;
       children.delete(child);
     },
   };
+}
+
+/** A process's user + system CPU time in ms so far (Linux /proc; null elsewhere). */
+function cpuMsOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat (11 and 12 after the name), in clock ticks (100 Hz on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
 }
 
 const pct = (values, p) => {
@@ -100,12 +116,13 @@ async function run(label, { split, store }) {
   });
   await new Promise((r) => rx.listen(0, '127.0.0.1', r));
   const started = [];
+  let worker;
   try {
     const api = startProcess(['--port', '0', '--rate-limit', '1000000', ...(split ? ['--role', 'api'] : [])], env, { waitLine: true });
     started.push(api);
     const baseUrl = await api.ready;
     if (split) {
-      const worker = startProcess(['--role', 'worker', ...WORKER_FLAGS], env, { waitLine: false });
+      worker = startProcess(['--role', 'worker', ...WORKER_FLAGS], env, { waitLine: false, nodeFlags: WORKER_NODE_FLAGS });
       started.push(worker);
       await worker.ready;
     }
@@ -128,6 +145,7 @@ async function run(label, { split, store }) {
     const loadBefore = loadavg()[0];
     let i = 0;
     const loadStart = Date.now();
+    const workerCpuStart = worker ? cpuMsOf(worker.pid) : null;
     const load = await autocannon({
       url: baseUrl,
       connections: CONNECTIONS,
@@ -147,6 +165,7 @@ async function run(label, { split, store }) {
       ],
     });
     const loadEnd = Date.now();
+    const workerCpuEnd = worker ? cpuMsOf(worker.pid) : null;
     const loadAfter = loadavg()[0];
     const duringLoad = receipts.filter((r) => r.at <= loadEnd);
     // An event received twice (no receiver here asks for a retry: every answer is 204).
@@ -170,11 +189,14 @@ async function run(label, { split, store }) {
       lagP50ms: pct(duringLoad.map((r) => r.lag), 50),
       lagP99ms: pct(duringLoad.map((r) => r.lag), 99),
       doubled,
+      workerCpuMsPerDelivered: workerCpuStart !== null && workerCpuEnd !== null && duringLoad.length ? Number(((workerCpuEnd - workerCpuStart) / duringLoad.length).toFixed(3)) : null,
+      workerCpuShare: workerCpuStart !== null && workerCpuEnd !== null ? Number(((workerCpuEnd - workerCpuStart) / (loadEnd - loadStart)).toFixed(2)) : null,
       loadavg: { before: loadBefore, after: loadAfter },
     };
     console.log(
       `  ${label.padEnd(28)} ${result.sendsPerSec} sends/s; ${accepted} message.status accepted during the load, ${duringLoad.length} delivered during it (${result.share}); ` +
-        `lag p50 ${result.lagP50ms} ms, p99 ${result.lagP99ms} ms; ${doubled} doubled; load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
+        `lag p50 ${result.lagP50ms} ms, p99 ${result.lagP99ms} ms; ${doubled} doubled; ` +
+        `${result.workerCpuMsPerDelivered === null ? '' : `worker CPU ${result.workerCpuMsPerDelivered} ms per delivered (${result.workerCpuShare} of a core); `}load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)}`,
     );
     return result;
   } finally {

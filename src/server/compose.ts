@@ -123,7 +123,9 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // issue 26: on SQLite the one process that attempts (the data directory admits one worker) needs no
   // claims; a test may still ask for them (`soleAttempter: false`), never for none with replicas.
   const soleAttempter = !store.peers && serviceOptions.webhooks?.soleAttempter !== false;
-  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, chaos, claims, attemptsElsewhere: serviceOptions.role === 'api', soleAttempter }, log);
+  // A worker process alone on its event loop sends with undici; one that serves the API too, with node:http (undici-sender.ts).
+  const httpClient = serviceOptions.webhooks?.httpClient ?? (serviceOptions.role === 'worker' ? 'undici' : 'node');
+  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, httpClient, chaos, claims, attemptsElsewhere: serviceOptions.role === 'api', soleAttempter }, log);
   registerDeliveryJobs(domain.scheduler, webhooks);
 
   // 5. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the

@@ -1,6 +1,6 @@
 import type { Chaos } from '../world/chaos.js';
 import { delayMs } from '../world/chaos.js';
-import type { PostRequest, PostResult, WebhookHttpSender } from './http-sender.js';
+import type { PostRequest, PostResult, WebhookSender } from './http-post.js';
 
 /**
  * issue 29: a webhook attempt with the chaos profile's webhook faults — sent `delayMs` late
@@ -9,7 +9,7 @@ import type { PostRequest, PostResult, WebhookHttpSender } from './http-sender.j
  * The stable id is the event's (its type and content, numbered: world/chaos.ts `noteEvent`),
  * the endpoint's path and the attempt's number, so the order attempts go out in does not matter.
  */
-export async function postWithChaos(chaos: Chaos | undefined, sender: WebhookHttpSender, req: PostRequest, attempt: { eventId: string; eventType: string; number: number }): Promise<PostResult> {
+export async function postWithChaos(chaos: Chaos | undefined, sender: WebhookSender, req: PostRequest, attempt: { eventId: string; eventType: string; number: number }): Promise<PostResult> {
   if (!chaos?.active) return sender.post(req);
   const { eventId, eventType } = attempt;
   // The event as emitted (`event message.status {…}#1`), the endpoint's path (its port may differ from a run to the next), the attempt.

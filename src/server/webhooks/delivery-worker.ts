@@ -8,6 +8,8 @@ import type { EventOutbox } from '../domain/events/store.js';
 import { DEFAULT_CLAIM_LEASE_MS, type JobClaims, type Scheduler } from '../scheduler.js';
 import { TICK_JOB, purgeExpiredDeliveries, recordAttempts, writeDeliveriesForEvent, type AttemptMade, type AttemptResult } from '../domain/webhooks/deliveries.js';
 import { WebhookHttpSender } from './http-sender.js';
+import { UndiciWebhookSender } from './undici-sender.js';
+import type { WebhookSender } from './http-post.js';
 import { USER_AGENT, deliveryHeaders } from './signing.js';
 import { isRetryableStatus, parseRetryAfterMs } from '../domain/webhooks/retry-schedule.js';
 import { checkResolvedAddresses, classifyAddress, describeAddressClass, urlHost, type AddressClass, type ResolvedAddress } from '../domain/webhooks/url-safety.js';
@@ -71,6 +73,11 @@ export interface WebhookWorkerOptions {
    * look reads it recorded. A second attempter would break this: never set it with replicas.
    */
   soleAttempter?: boolean;
+  /**
+   * issue 26: the HTTP client: 'undici' in a `--role worker` process (cheaper per attempt), 'node'
+   * (node:http) in one that serves the API too (undici-sender.ts says why). Default 'node'.
+   */
+  httpClient?: 'node' | 'undici';
 }
 
 /** Deliveries queued per look for due work from another process (the worker's poll): the oldest due first. */
@@ -207,7 +214,8 @@ export class DeliveryWorker {
   private readonly guard: ((address: string) => boolean) | undefined;
   private readonly chaos: Chaos | undefined;
   private readonly elsewhere: boolean;
-  private sender: WebhookHttpSender;
+  private sender: WebhookSender;
+  private readonly httpClient: 'node' | 'undici';
   private running = false;
   private unsubscribe: Array<() => void> = [];
   private readonly lanes = new Map<string, Lane>();
@@ -246,6 +254,7 @@ export class DeliveryWorker {
     this.chaos = opts.chaos;
     this.elsewhere = opts.attemptsElsewhere ?? false;
     this.sole = opts.soleAttempter ?? false;
+    this.httpClient = opts.httpClient ?? 'node';
     this.sender = this.newSender();
     this.claims = {
       owner: opts.claims?.owner ?? 'this-process',
@@ -257,8 +266,9 @@ export class DeliveryWorker {
     return attemptsWaitInJobs(this.d);
   }
 
-  private newSender(): WebhookHttpSender {
-    return new WebhookHttpSender({ maxSocketsPerOrigin: this.concurrency });
+  private newSender(): WebhookSender {
+    const opts = { maxSocketsPerOrigin: this.concurrency };
+    return this.httpClient === 'undici' ? new UndiciWebhookSender(opts) : new WebhookHttpSender(opts);
   }
 
   get isRunning(): boolean {

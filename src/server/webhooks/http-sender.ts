@@ -1,47 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-
-/** spec: Delivery — the delivery log keeps the first 1 KB of a response body. */
-export const RESPONSE_BODY_LIMIT = 1024;
-// Past this we stop reading a response (and drop the connection instead of draining it).
-const DRAIN_LIMIT = 64 * 1024;
-
-export interface PostRequest {
-  url: URL;
-  /** The checked address to connect to (name resolution already done and vetted). */
-  address: string;
-  family: 4 | 6;
-  headers: Record<string, string>;
-  body: string;
-  /**
-   * Acknowledgement timeout: a status line must arrive within it (spec: any 2xx within 10 s). It
-   * starts when the request gets its socket (connecting counts, waiting for a free socket does not).
-   */
-  timeoutMs: number;
-  signal?: AbortSignal;
-  /** false: a connection of its own, outside the keep-alive pool (out-of-band probes). Default true. */
-  pooled?: boolean;
-}
-
-export interface SenderOptions {
-  /**
-   * Connections per host:port (default 8). The delivery worker passes its concurrency: its pool
-   * already bounds traffic, so an endpoint sharing a host:port with hanging ones still gets a socket.
-   */
-  maxSocketsPerOrigin?: number;
-}
-
-export type PostResult =
-  | { kind: 'response'; status: number; headers: http.IncomingHttpHeaders; body: string; durationMs: number }
-  | { kind: 'error'; error: string; durationMs: number }
-  | { kind: 'aborted'; durationMs: number };
+import { DRAIN_LIMIT, RESPONSE_BODY_LIMIT, pinnedLookup, type PostRequest, type PostResult, type SenderOptions, type WebhookSender } from './http-post.js';
 
 /**
- * One POST, never following redirects (a 3xx is an answer; spec: Delivery abandons on it). Keep-alive
- * agents so a busy endpoint is not a TCP handshake per event.
+ * One POST on node:http, never following redirects (a 3xx is an answer; spec: Delivery abandons on
+ * it). Keep-alive agents so a busy endpoint is not a TCP handshake per event. The sender of a
+ * process that also serves the API (see undici-sender.ts for why not undici there).
  */
-export class WebhookHttpSender {
+export class WebhookHttpSender implements WebhookSender {
   private readonly agents: { 'http:': http.Agent; 'https:': https.Agent };
   /**
    * How to cut off each request in flight, for abortAll(): a Set entry per request, where a listener
@@ -64,11 +30,7 @@ export class WebhookHttpSender {
     const secure = r.url.protocol === 'https:';
     const hostname = r.url.hostname.startsWith('[') ? r.url.hostname.slice(1, -1) : r.url.hostname;
     // Connect to the address that was checked, whatever the name resolves to by now.
-    const pinned: LookupFunction = (_host, options, callback) => {
-      const cb = callback as (...args: unknown[]) => void;
-      if ((options as { all?: boolean }).all) cb(null, [{ address: r.address, family: r.family }]);
-      else cb(null, r.address, r.family);
-    };
+    const pinned = pinnedLookup(r.address, r.family);
     return new Promise<PostResult>((resolve) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
