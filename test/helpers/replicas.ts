@@ -55,12 +55,6 @@ export async function startReplicaProxy(targets: string[], port = 0): Promise<Re
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => upstream.end(Buffer.concat(chunks)));
   });
-  // A client's idle connection must be ended by the client, never under it: undici (the tests'
-  // client) keeps one 4 s, Node's server closes it after 5 s by default, and a test process stalled
-  // past that second on a loaded machine sent its next request as the proxy closed the connection
-  // (email-send failed with ECONNRESET in a two-replica pass). As a load balancer's, the proxy's own
-  // idle timeout is the longer one.
-  server.keepAliveTimeout = 60_000;
   server.on('connection', (s) => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));

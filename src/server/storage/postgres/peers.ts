@@ -97,7 +97,27 @@ export class PgPeers implements StorePeers {
    */
   tellChange(hint: ChangeHint): void {
     if (this.closed || this.alive <= 1) return;
-    void this.pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, changeNotice(this.processId, hint)]).catch(() => undefined);
+    this.changesToTell.push(changeNotice(this.processId, hint));
+    if (!this.tellingChanges) void this.tellChanges();
+  }
+
+  /** Hints told since the last statement left; `tellingChanges` while one is in flight. */
+  private changesToTell: string[] = [];
+  private tellingChanges = false;
+
+  /**
+   * One statement in flight at a time, the hints heard meanwhile told by the next, in order: a
+   * statement per hint on the pool's clients could arrive in any order (a message's `sending` after
+   * the call's change committed later: seen in a CI run), and a burst would take as many clients.
+   */
+  private async tellChanges(): Promise<void> {
+    this.tellingChanges = true;
+    while (this.changesToTell.length > 0 && !this.closed) {
+      const batch = this.changesToTell;
+      this.changesToTell = [];
+      await this.pool.query('SELECT pg_notify($1, n) FROM unnest($2::text[]) WITH ORDINALITY AS t(n, i) ORDER BY i', [CHANGES_CHANNEL, batch]).catch(() => undefined);
+    }
+    this.tellingChanges = false;
   }
 
   onResync(fn: () => void): void {
