@@ -2,10 +2,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeStorageContract } from './contract.js';
 import { postgresEngine, stopPostgresEngine } from './engine.js';
 import { T0, endpoint, seedAccount, uid, useStore } from './fixtures.js';
-import { MAX_WRITE_ATTEMPTS, type PgStore } from '../../src/server/storage/postgres/store.js';
+import { MAX_WRITE_ATTEMPTS, PgStore } from '../../src/server/storage/postgres/store.js';
 import { ContentionError, UniqueConstraintError } from '../../src/server/storage/storage-errors.js';
 import { EVENTS_FEED_LOCK, sequenceStragglers } from '../../src/server/storage/postgres/feed-order.js';
 import { Sql } from '../../src/server/storage/postgres/sql.js';
+import { openPgPool } from '../../src/server/storage/postgres/database.js';
 
 // Issue 26: the storage contract on the PostgreSQL engine, against a throwaway server
 // (test/helpers/postgres.ts) that this file starts on first use and stops at its end.
@@ -301,5 +302,39 @@ describe('postgres engine: round trips', () => {
         .catch(() => undefined);
       expect((await tx.webhookEndpoints.enabledForAccount(a.id)).map((r) => r.id)).toEqual([kept.id]);
     });
+  });
+});
+
+// issue 26: a pooled client's repositories are made once per connection (a send's CPU had a third of
+// its allocations in making them per transaction); what one transaction read must not reach the next.
+describe("postgres engine: a pooled client's repositories", () => {
+  const store = useStore(postgresEngine);
+
+  it("are made once per connection, and each transaction on it starts without the last one's reads", async () => {
+    const shared = store() as PgStore;
+    const a = await seedAccount(shared);
+    const url = (shared.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+    // One connection: every write below runs on the same client.
+    const single = new PgStore(openPgPool(url, { max: 1 }));
+    try {
+      const repos: unknown[] = [];
+      const routes = () =>
+        single.write(async (tx) => {
+          repos.push(tx.webhookEndpoints);
+          // Twice in one transaction: the second is served from the first (Sql.once).
+          await tx.webhookEndpoints.enabledForAccount(a.id);
+          return (await tx.webhookEndpoints.enabledForAccount(a.id)).map((r) => r.id);
+        });
+      expect(await routes()).toEqual([]);
+      // Added through another connection: nothing on `single`'s client hears of it.
+      const e = endpoint(a.id);
+      await shared.write((tx) => tx.webhookEndpoints.insert(e));
+      expect(await routes()).toEqual([e.id]);
+      expect(repos[1]).toBe(repos[0]);
+      // A read on the same client after the writes sees the same.
+      expect(await single.read(async (tx) => (await tx.webhookEndpoints.enabledForAccount(a.id)).length)).toBe(1);
+    } finally {
+      await single.close();
+    }
   });
 });

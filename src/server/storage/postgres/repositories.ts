@@ -32,8 +32,9 @@ import type { Sql } from './sql.js';
 import type { Repositories } from '../store.js';
 
 /**
- * The PostgreSQL engine's repositories over one transaction's client (made per transaction: cheap
- * objects). `sender` names this replica in the notifications its writes send (peers.ts).
+ * The PostgreSQL engine's repositories over one pooled client's SQL runner (made once per connection
+ * and reused by each of its transactions: PgStore.bind). `sender` names this replica in the
+ * notifications its writes send (peers.ts).
  */
 export function pgRepositories(db: Sql, sender = ''): Repositories {
   return {

@@ -83,6 +83,12 @@ export class Sql {
 
   constructor(private readonly client: Queryable) {}
 
+  /** Ready for the client's next transaction or read (store.ts binds one Sql to a pooled client). */
+  reset(): void {
+    this.repeated.clear();
+    this.feedsWritten.clear();
+  }
+
   /**
    * A read a transaction repeats (the account's webhook endpoints, read by the outbox for each event
    * a send emits), run once per transaction: the snapshot does not move under it, so only this
