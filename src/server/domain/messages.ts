@@ -189,9 +189,12 @@ async function acceptOutbound(deps: MessagingDeps, message: MessageRecord): Prom
       landed = next;
       if (REPORTED.has(next.status)) reported.push(next);
     }
-    await deps.messages.insert({ ...message, ...landed });
-    // One insert for the course's events (issue 26: one round trip on PostgreSQL).
-    await deps.events.emitAll(message.accountId, reported.map((r) => ({ type: 'message.status', fields: { messageId: message.id, status: r.status, reason: r.reason } })));
+    // The message and one insert for the course's events, asked for at once (issue 26: on
+    // PostgreSQL they share one wait); either failing fails the transaction.
+    await Promise.all([
+      deps.messages.insert({ ...message, ...landed }),
+      deps.events.emitAll(message.accountId, reported.map((r) => ({ type: 'message.status', fields: { messageId: message.id, status: r.status, reason: r.reason } }))),
+    ]);
   } else {
     await deps.messages.insert(message);
     await deps.scheduler.schedule(JOB_SUBMIT, message.createdAt, { messageId: message.id });

@@ -118,12 +118,15 @@ export function attemptsWaitInJobs(d: Pick<WebhookDomainDeps, 'clock' | 'schedul
  * each event's deliveries back after its commit was 5-8 % of a send's CPU).
  */
 export function webhookOutbox(committed: (deliveries: DueDelivery[]) => void): EventOutbox {
-  return async (event, tx) => {
+  const outbox: EventOutbox = async (event, tx) => {
     const written = await writeDeliveriesForEvent(tx, event);
     if (written.length === 0) return;
     if (attemptsWaitInJobs(tx)) await tx.scheduler.schedule(FIRST_ATTEMPT_JOB, event.createdAt, { eventId: event.id });
     tx.afterCommit(() => committed(written));
   };
+  // The account's enabled endpoints, read with the events' insert (writeDeliveriesForEvent reads them).
+  outbox.prefetch = (accountId, tx) => tx.webhookEndpoints.enabledForAccount(accountId);
+  return outbox;
 }
 
 /** The worker's durable jobs and its advance hook (registered by the composition root). */

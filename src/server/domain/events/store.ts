@@ -37,7 +37,14 @@ export function messageMove(type: string, body: Record<string, unknown>): Messag
 }
 
 /** Hook run inside the emitting transaction: the webhook outbox writes its deliveries here. */
-export type EventOutbox = (event: EventRecord, tx: TxDeps) => Promise<void>;
+export type EventOutbox = ((event: EventRecord, tx: TxDeps) => Promise<void>) & {
+  /**
+   * What the outbox will read for the account's events, asked for as they are inserted (issue 26:
+   * on PostgreSQL the insert and the read share one wait); the outbox reads it again, served once
+   * per transaction by the repository. Its failure is left to that read.
+   */
+  prefetch?: (accountId: string, tx: TxDeps) => Promise<unknown>;
+};
 
 /**
  * The one events store: every event gets an `evt_` id and `createdAt` from the service clock and is
@@ -104,7 +111,9 @@ export class EventStore {
       const id = newId('evt');
       return { id, accountId, type, createdAt, body: { id, type, createdAt: iso(createdAt), ...fields } };
     });
-    const seqs = await tx.eventsRepo.insertMany(rows);
+    const inserted = tx.eventsRepo.insertMany(rows);
+    for (const outbox of this.outboxes) outbox.prefetch?.(accountId, tx).catch(() => undefined);
+    const seqs = await inserted;
     const records: EventRecord[] = rows.map((r, i) => ({ ...r, seq: seqs[i]! }));
     for (const record of records) for (const outbox of this.outboxes) await outbox(record, tx);
     // Listeners (long-polls, the delivery worker) hear of them once the transaction has committed.
