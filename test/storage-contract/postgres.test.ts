@@ -333,6 +333,11 @@ describe("postgres engine: a pooled client's repositories", () => {
       expect(repos[1]).toBe(repos[0]);
       // A read on the same client after the writes sees the same.
       expect(await single.read(async (tx) => (await tx.webhookEndpoints.enabledForAccount(a.id)).length)).toBe(1);
+      // That read's ROLLBACK is not waited for; the next write on the client still counts its first
+      // statement, queued behind it, as a wait: BEGIN with the insert, then COMMIT with the numbering.
+      const before = single.counters.roundTrips;
+      await single.write((tx) => tx.eventsRepo.insert({ id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: {} }));
+      expect(single.counters.roundTrips - before).toBe(2);
     } finally {
       await single.close();
     }

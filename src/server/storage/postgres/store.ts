@@ -64,8 +64,12 @@ class Tracked implements Queryable {
   conflict = false;
   /** A BEGIN not sent yet: it goes out with the first statement, in the same socket write. */
   private pendingBegin: string | undefined;
-  /** Statements sent and not answered yet: one sent while none is starts a round trip. */
-  private inFlight = 0;
+  /**
+   * Statements waited for, sent and not answered yet: one sent while none is starts a round trip. A
+   * statement no one waits for (a read's ROLLBACK) is not one: the client outlives the read (bind),
+   * and the next transaction's first statement, queued behind it, is still a wait of its own.
+   */
+  private waiting = 0;
   constructor(
     private readonly client: pg.PoolClient,
     private readonly counters: PgStoreCounters,
@@ -132,10 +136,9 @@ class Tracked implements Queryable {
   private send(config: { text: string; values: unknown[]; name?: string }, waited = true): Promise<pg.QueryResult> {
     if (this.left-- <= 0) return Promise.reject(new Error('a read of one statement (oneStatement) sent a second: it would not see the same snapshot'));
     this.counters.statements++;
-    if (waited && this.inFlight === 0) this.counters.roundTrips++;
-    this.inFlight++;
+    if (waited && this.waiting++ === 0) this.counters.roundTrips++;
     const sent = this.client.query(config);
-    const answered = () => void this.inFlight--;
+    const answered = () => void (waited && this.waiting--);
     sent.then(answered, (err: unknown) => {
       answered();
       if (isRetryable(err)) this.conflict = true;
@@ -147,6 +150,13 @@ class Tracked implements Queryable {
 /** Thrown inside a write whose statement hit a conflict the domain swallowed: the write runs again. */
 class ConflictSeen extends Error {
   readonly code = '40001';
+}
+
+/** A pooled client's tracker, SQL runner and repositories (`PgStore.bind`). */
+interface BoundClient {
+  tracked: Tracked;
+  sql: Sql;
+  repos: Repositories;
 }
 
 /**
@@ -169,13 +179,6 @@ class ConflictSeen extends Error {
  * hooks ran. Writes are not batched into a shared commit as on SQLite: the server commits
  * concurrent transactions in parallel.
  */
-/** A pooled client's tracker, SQL runner and repositories (`PgStore.bind`). */
-interface BoundClient {
-  tracked: Tracked;
-  sql: Sql;
-  repos: Repositories;
-}
-
 export class PgStore implements Store {
   /**
    * Each pooled client's repositories, made once per connection and reset for each transaction or
