@@ -644,4 +644,41 @@ describe('a window of attempts per endpoint', () => {
       await other.stop();
     }
   });
+
+  // issue 26: the window was refilled each time one ready attempt started, so a backlog cost one
+  // claim (or, as the sole attempter, one read) per delivery: ~4,000 a second in bench/roles, each
+  // re-reading its pages after the API's commits. It refills once half the window has started.
+  it('a backlog is claimed half a window or more at a time, not one delivery per claim', async () => {
+    const WINDOW = 8;
+    const BACKLOG = 64;
+    const other = await startWebhookService({ webhooks: { window: WINDOW, concurrency: 16 } });
+    const uow = other.deps.uow;
+    const [read, write] = [uow.read.bind(uow), uow.write.bind(uow)];
+    let claims = 0;
+    const counted = <F extends (...a: never[]) => unknown>(fn: F): F => {
+      if (String(fn).includes('attemptStates')) claims++;
+      return fn;
+    };
+    uow.read = ((fn: Parameters<typeof read>[0]) => read(counted(fn))) as typeof uow.read;
+    uow.write = ((fn: Parameters<typeof write>[0], o?: Parameters<typeof write>[1]) => write(counted(fn), o)) as typeof uow.write;
+    try {
+      // Answers spread over time, so that attempts end one at a time, each freeing one place.
+      let n = 0;
+      rx.setHandler(() => ({ status: 200, delayMs: 5 + (n++ % 7) }));
+      const ep = await createEndpoint(other, { url: rx.url });
+      await other.deps.webhooks.stop();
+      for (let i = 0; i < BACKLOG; i++) await emit(other, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
+      await other.deps.webhooks.start();
+      await other.flushWebhooks();
+      expect(new Set(rx.received.map((r) => r.body.id)).size).toBe(BACKLOG);
+      expect((await deliveries(other, ep.id)).every((d) => d.status === 'succeeded' && d.attempt === 1)).toBe(true);
+      // At least WINDOW / 2 per claim: 16 claims at most (51 with one claim per attempt started).
+      expect(claims).toBeGreaterThan(0);
+      expect(claims).toBeLessThanOrEqual(BACKLOG / (WINDOW / 2));
+    } finally {
+      uow.read = read;
+      uow.write = write;
+      await other.stop();
+    }
+  });
 });
