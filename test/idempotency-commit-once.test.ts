@@ -59,4 +59,22 @@ describe('idempotency on a send that commits once', () => {
     expect(other.body.error.message).toContain('different request body');
     expect(await storedWithBody('second body')).toBe(0);
   });
+
+  // The send's write starts without waiting for its key's claim (issue 26: one wait less on
+  // PostgreSQL); an answer on record must still win over what the write does now.
+  it('a key answered already replays its answer even when the send would now be refused', async () => {
+    const found = await svc.call('POST', '/v1/numbers/search', { body: { areaCode: '415', capabilities: ['sms'], limit: 1 }, key: svc.bootstrap.testKey });
+    const own = await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: found.body.data[0].phoneNumber }, key: svc.bootstrap.testKey });
+    const body = { from: own.body.phoneNumber, to: '+14155550114', body: 'sent before the release' };
+    const first = await send(body, 'replay-after-release');
+    expect(first.status).toBe(201);
+    const released = await svc.call('POST', `/v1/numbers/${own.body.id}/release`, { key: svc.bootstrap.testKey });
+    expect(released.status).toBe(200);
+    // Sent now without the key, it is refused: the number is released.
+    expect((await svc.call('POST', '/v1/messages', { body, key: svc.bootstrap.testKey })).body.error.code).toBe('conflict');
+    const replay = await send(body, 'replay-after-release');
+    expect(replay).toMatchObject({ status: 201, body: { id: first.body.id } });
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(await storedWithBody('sent before the release')).toBe(1);
+  });
 });

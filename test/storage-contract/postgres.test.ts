@@ -7,6 +7,11 @@ import { ContentionError, UniqueConstraintError } from '../../src/server/storage
 import { EVENTS_FEED_LOCK, sequenceStragglers } from '../../src/server/storage/postgres/feed-order.js';
 import { Sql } from '../../src/server/storage/postgres/sql.js';
 import { openPgPool } from '../../src/server/storage/postgres/database.js';
+import { IdempotentReplay, commitOnce } from '../../src/server/http/idempotency.js';
+import { ManualClock } from '../../src/server/clock.js';
+import type { UnitOfWork } from '../../src/server/domain/deps.js';
+import type { Transaction } from '../../src/server/storage/store.js';
+import type { FastifyRequest } from 'fastify';
 
 // Issue 26: the storage contract on the PostgreSQL engine, against a throwaway server
 // (test/helpers/postgres.ts) that this file starts on first use and stops at its end.
@@ -284,6 +289,56 @@ describe('postgres engine: round trips', () => {
     // Every client of the pool still works (none left inside the failed transaction).
     await Promise.all(Array.from({ length: 12 }, () => store().write((tx) => tx.eventsRepo.insert({ ...first, id: uid('evt') }))));
     expect(await feed()).toHaveLength(13);
+  });
+
+  // commitOnce (http/idempotency.ts): a send's key is claimed in its own transaction; the write does
+  // not wait for the claim's answer, so its first statement goes to the server with BEGIN and the claim.
+  it("a write that commits once sends its key's claim with its first statement; a key answered already still wins, the write rolled back", async () => {
+    const a = await seedAccount(store());
+    const clock = new ManualClock(T0);
+    const claim = (key: string) => ({ idempotency: { scope: { accountId: a.id, mode: 'test', method: 'POST', path: '/v1/things', key }, hash: 'h1', at: T0, held: false, completed: false } }) as unknown as FastifyRequest;
+    const once = (pg: PgStore, req: FastifyRequest, evtId: string) =>
+      commitOnce({ uow: { write: (fn, o) => pg.write(fn as never, o) } as UnitOfWork, clock }, req, 201, async (tx) => {
+        const t = tx as unknown as Transaction;
+        expect(await t.accounts.get(a.id)).toBeDefined();
+        await t.eventsRepo.insert({ id: evtId, accountId: a.id, type: 'message.sent', createdAt: T0, body: {} });
+        return { id: evtId };
+      });
+    const first = uid('evt');
+    // BEGIN, the claim and the read; the insert; the record, COMMIT and the numbering: three waits (five
+    // when the read waited for the claim's answer and the COMMIT for the record's).
+    expect(await cost((pg) => once(pg, claim('k-once'), first))).toEqual({ trips: 3, statements: 7 });
+    const again = uid('evt');
+    await expect(once(store() as PgStore, claim('k-once'), again)).rejects.toBeInstanceOf(IdempotentReplay);
+    const feed = (await store().read((tx) => tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] }))).rows.map((r) => r.id);
+    expect(feed).toEqual([first]);
+  });
+
+  it('a statement sent without waiting (the idempotency record) that fails fails its write: nothing committed, at the top or in a savepoint', async () => {
+    const a = await seedAccount(store());
+    const scope = { accountId: a.id, mode: 'test' as const, method: 'POST', path: '/v1/things', key: 'k-later' };
+    const ev = () => ({ id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: {} });
+    const feed = async () => (await store().read((tx) => tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] }))).rows.map((r) => r.id);
+    // A status that is no integer: the server refuses the record after it has left, unanswered.
+    const badRecord = (tx: Transaction) => tx.idempotency.record(scope, 'h', 'not a status' as unknown as number, '{}', T0);
+    await expect(store().write(async (tx) => {
+      await tx.eventsRepo.insert(ev());
+      await badRecord(tx);
+    })).rejects.toThrow();
+    await expect(store().write(async (tx) => {
+      await tx.eventsRepo.insert(ev());
+      await tx.savepoint(async (inner) => badRecord(inner));
+    })).rejects.toThrow();
+    expect(await feed()).toEqual([]);
+    expect(await store().read((tx) => tx.idempotency.get(scope))).toBeUndefined();
+    // Recorded well, it commits with the write; every client of the pool still works.
+    const kept = ev();
+    await Promise.all(Array.from({ length: 12 }, (_, i) => store().write(async (tx) => {
+      if (i === 0) await tx.eventsRepo.insert(kept);
+      await tx.idempotency.record({ ...scope, key: `k-later-${i}` }, 'h', 201, '{}', T0);
+    })));
+    expect(await feed()).toEqual([kept.id]);
+    expect(await store().read((tx) => tx.idempotency.get({ ...scope, key: 'k-later-11' }))).toMatchObject({ state: 'done', status: 201 });
   });
 
   it('the endpoints read once per transaction follow its own writes and its savepoints rolled back', async () => {

@@ -152,12 +152,21 @@ export async function commitOnce<T>(
 ): Promise<T> {
   return await deps.uow.write(async (tx) => {
     const idem = req.idempotency;
-    if (idem && !idem.held) {
-      // Held for this transaction as it is looked at (claim): the answer below replaces the hold.
-      const found = verdict(await tx.idempotency.claim(idem.scope, idem.hash, idem.at), idem.hash, idem.at);
+    // Held for this transaction as it is looked at (claim): the answer below replaces the hold. The
+    // write starts without waiting for the claim's answer, so that on PostgreSQL its first statements
+    // go to the server with the claim's (issue 26: one wait less per send). A key answered already
+    // (or in flight, or sent with another body) still decides the answer whatever the write did or
+    // failed to do: it is thrown once both have settled, and the transaction, the write's rows with
+    // it, is rolled back.
+    const claim = idem && !idem.held ? tx.idempotency.claim(idem.scope, idem.hash, idem.at) : undefined;
+    const [claimed, written] = await Promise.allSettled([claim, fn(tx)]);
+    if (claimed.status === 'rejected') throw claimed.reason;
+    if (idem && claim) {
+      const found = verdict(claimed.value, idem.hash, idem.at);
       if (found !== 'free') throw refusalOrReplay(found);
     }
-    const result = await fn(tx);
+    if (written.status === 'rejected') throw written.reason;
+    const result = written.value;
     if (idem && !idem.completed) {
       const code = typeof status === 'function' ? status(result) : status;
       await recordAnswer(tx, idem, code, JSON.stringify(withoutSecrets(result)));

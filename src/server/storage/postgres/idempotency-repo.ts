@@ -43,15 +43,17 @@ export class PgIdempotencyRepo implements IdempotencyRepo {
   /**
    * Records a finished request's answer in one write, for a request that never held the key in
    * flight (its whole write ran in the transaction that records it: `commitOnce`). Replaces a row
-   * past its 24 h only; the caller has checked there is no live one in the same transaction.
+   * past its 24 h only; the caller has checked there is no live one in the same transaction. Sent
+   * without waiting for its answer (issue 26: one wait less per send): it is the write's last
+   * statement, and the COMMIT sent next waits for it (`Statement.later`).
    */
   async record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void> {
-    await this.db
+    this.db
       .prepare(
         `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?)
          ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = excluded.status, body = excluded.body, created_at = excluded.created_at`,
       )
-      .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
+      .later(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
   }
 
   async complete(s: IdempotencyScope, status: number, body: string): Promise<void> {

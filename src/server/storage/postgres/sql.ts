@@ -21,6 +21,13 @@ export interface Statement {
   all(...params: unknown[]): Promise<unknown[]>;
   /** Runs it; `changes` is the rows it touched (pg's rowCount). */
   run(...params: unknown[]): Promise<{ changes: number }>;
+  /**
+   * Sends it and returns without waiting for its answer (a write whose outcome nothing reads: the
+   * idempotency answer a send records last). Its failure fails the transaction: the savepoint's
+   * RELEASE or the COMMIT waits for it (`Sql.answered`), and the COMMIT of a transaction it aborted
+   * would only have rolled back.
+   */
+  later(...params: unknown[]): void;
 }
 
 /** A statement as PostgreSQL takes it: `$n` parameters, and the names they stand for if it had `@name` ones. */
@@ -81,12 +88,23 @@ export class Sql {
    */
   readonly feedsWritten = new Set<string>();
 
+  /** Statements sent with `later`, not yet waited for. */
+  private unanswered: Array<Promise<unknown>> = [];
+
   constructor(private readonly client: Queryable) {}
 
   /** Ready for the client's next transaction or read (store.ts binds one Sql to a pooled client). */
   reset(): void {
     this.repeated.clear();
     this.feedsWritten.clear();
+    this.unanswered = [];
+  }
+
+  /** Waits for the statements sent with `later`; the first that failed fails this (store.ts). */
+  async answered(): Promise<void> {
+    const sent = this.unanswered;
+    this.unanswered = [];
+    for (const statement of sent) await statement;
   }
 
   /**
@@ -120,6 +138,11 @@ export class Sql {
       get: async (...params) => (await run(params)).rows[0],
       all: async (...params) => (await run(params)).rows,
       run: async (...params) => ({ changes: (await run(params)).rowCount ?? 0 }),
+      later: (...params) => {
+        const sent = run(params);
+        sent.catch(() => undefined);
+        this.unanswered.push(sent);
+      },
     };
   }
 

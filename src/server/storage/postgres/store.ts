@@ -301,6 +301,10 @@ export class PgStore implements Store {
             return commit;
           });
           for (const c of ownCalls) c.catch(() => undefined);
+          committed.catch(() => undefined);
+          // A statement sent without waiting (Statement.later) that failed aborted the transaction:
+          // its error is the write's, and the COMMIT behind it only rolled back.
+          await sql.answered();
           await committed;
         }
       } catch (err) {
@@ -412,7 +416,10 @@ export class PgStore implements Store {
     try {
       const value = this.context && depth === 0 ? await this.inScope(() => fn(tx)) : await fn(tx);
       await chain;
-      if (depth > 0) await sql.exec(`RELEASE SAVEPOINT ${name}`);
+      if (depth > 0) {
+        await sql.answered();
+        await sql.exec(`RELEASE SAVEPOINT ${name}`);
+      }
       hooks.push(...own);
       return value;
     } catch (err) {
