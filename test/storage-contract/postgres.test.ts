@@ -331,13 +331,23 @@ describe('postgres engine: round trips', () => {
     })).rejects.toThrow();
     expect(await feed()).toEqual([]);
     expect(await store().read((tx) => tx.idempotency.get(scope))).toBeUndefined();
+    // A savepoint that fails after its record failed is rolled back, that failure with it: the write commits.
+    const beside = ev();
+    await store().write(async (tx) => {
+      await tx.eventsRepo.insert(beside);
+      await tx.savepoint(async (inner) => {
+        await badRecord(inner);
+        throw new Error('undone');
+      }).catch(() => undefined);
+    });
+    expect(await feed()).toEqual([beside.id]);
     // Recorded well, it commits with the write; every client of the pool still works.
     const kept = ev();
     await Promise.all(Array.from({ length: 12 }, (_, i) => store().write(async (tx) => {
       if (i === 0) await tx.eventsRepo.insert(kept);
       await tx.idempotency.record({ ...scope, key: `k-later-${i}` }, 'h', 201, '{}', T0);
     })));
-    expect(await feed()).toEqual([kept.id]);
+    expect(await feed()).toEqual([beside.id, kept.id]);
     expect(await store().read((tx) => tx.idempotency.get({ ...scope, key: 'k-later-11' }))).toMatchObject({ state: 'done', status: 201 });
   });
 

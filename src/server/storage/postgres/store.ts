@@ -412,7 +412,11 @@ export class PgStore implements Store {
       chain = run.catch(() => undefined);
       return run;
     };
-    if (depth > 0) await sql.exec(`SAVEPOINT ${name}`);
+    if (depth > 0) {
+      // What the transaction sent unawaited so far is its own (Statement.later), not this savepoint's.
+      await sql.answered();
+      await sql.exec(`SAVEPOINT ${name}`);
+    }
     try {
       const value = this.context && depth === 0 ? await this.inScope(() => fn(tx)) : await fn(tx);
       await chain;
@@ -425,7 +429,11 @@ export class PgStore implements Store {
     } catch (err) {
       // The savepoint's own failure is the one to report; a connection too broken to roll back to it
       // fails the transaction's next statement, or its COMMIT, anyway.
-      if (depth > 0) await sql.exec(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`).catch(() => undefined);
+      if (depth > 0) {
+        // What it sent unawaited is undone with it, a failure of it included.
+        await sql.answered().catch(() => undefined);
+        await sql.exec(`ROLLBACK TO SAVEPOINT ${name}; RELEASE SAVEPOINT ${name}`).catch(() => undefined);
+      }
       throw err;
     }
   }
