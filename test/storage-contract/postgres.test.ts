@@ -408,3 +408,114 @@ describe("postgres engine: a pooled client's repositories", () => {
     }
   });
 });
+
+// Issue 26: writes that wait for a slot commit together, one after another in one transaction.
+describe('postgres engine: group commit', () => {
+  const store = useStore(postgresEngine);
+
+  /** A store on the test's database whose writes run one group at a time (`groupSlots: 1`). */
+  const oneSlot = () => {
+    const url = ((store() as PgStore).pool as unknown as { options: { connectionString: string } }).options.connectionString;
+    return new PgStore(openPgPool(url, { max: 2 }), { groupSlots: 1, guardOutsideCalls: true });
+  };
+  const nameOf = async (pg: PgStore, id: string) => (await pg.read((tx) => tx.accounts.get(id)))?.name;
+
+  /** Holds the only slot until `open()`: the writes asked for meanwhile wait for it together. */
+  const holdSlot = (pg: PgStore) => {
+    let open!: () => void;
+    const gate = new Promise<void>((r) => (open = r));
+    const held = pg.write(async () => await gate);
+    return { held, open };
+  };
+
+  it('writes waiting for the slot run one after another in one transaction, each seeing the one before, and commit together', async () => {
+    const pg = oneSlot();
+    try {
+      const a = await seedAccount(pg, { name: 'n' });
+      const before = { ...pg.counters };
+      const { held, open } = holdSlot(pg);
+      // Each appends to the name it reads: only a serial order that shows each the one before gives "n123".
+      const appends = [1, 2, 3].map((i) =>
+        pg.write(async (tx) => {
+          const name = (await tx.accounts.get(a.id))!.name;
+          await tx.accounts.update(a.id, { name: `${name}${i}` }, T0 + i);
+          return name;
+        }),
+      );
+      open();
+      await held;
+      expect(await Promise.all(appends)).toEqual(['n', 'n1', 'n12']);
+      expect(await nameOf(pg, a.id)).toBe('n123');
+      // They joined the group of the write that held the slot: four writes, one transaction.
+      expect(pg.counters.attempts - before.attempts).toBe(1);
+      expect(pg.counters.groups - before.groups).toBe(1);
+      expect(pg.counters.groupsUndone - before.groupsUndone).toBe(0);
+    } finally {
+      await pg.close();
+    }
+  });
+
+  it('a write refused inside a group undoes the group: each write runs again alone, the others commit, the refused one keeps nothing', async () => {
+    const pg = oneSlot();
+    try {
+      const [a, b] = [await seedAccount(pg, { name: 'a' }), await seedAccount(pg, { name: 'b' })];
+      const { held, open } = holdSlot(pg);
+      const runs = { first: 0, refused: 0, last: 0 };
+      const first = pg.write(async (tx) => {
+        runs.first++;
+        await tx.accounts.update(a.id, { name: 'a renamed' }, T0 + 1);
+      });
+      const refused = pg.write(async (tx) => {
+        runs.refused++;
+        await tx.accounts.update(b.id, { name: 'b renamed by a refused write' }, T0 + 1);
+        throw new Error('refused by the domain');
+      });
+      // The group ends at the refused write: this one waits for the next and sees none of it.
+      const last = pg.write(async (tx) => {
+        runs.last++;
+        return (await tx.accounts.get(b.id))!.name;
+      });
+      const before = { ...pg.counters };
+      open();
+      await held;
+      await first;
+      await expect(refused).rejects.toThrow('refused by the domain');
+      expect(await last).toBe('b');
+      expect(runs).toEqual({ first: 2, refused: 2, last: 1 });
+      expect(pg.counters.groupsUndone - before.groupsUndone).toBe(1);
+      expect(await nameOf(pg, a.id)).toBe('a renamed');
+      expect(await nameOf(pg, b.id)).toBe('b');
+    } finally {
+      await pg.close();
+    }
+  });
+
+  it('a group that loses a race runs its writes again alone, each with its own retries', async () => {
+    const pg = oneSlot();
+    try {
+      const a = await seedAccount(pg, { name: 'a' });
+      const { held, open } = holdSlot(pg);
+      let raced = 0;
+      const writes = [1, 2].map((i) =>
+        pg.write(async (tx) => {
+          await tx.eventsRepo.insert({ id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: { i } });
+          // What PostgreSQL raises when a concurrent write won the race, the first two times.
+          if (i === 2 && raced++ < 2) throw Object.assign(new Error('could not serialize access due to concurrent update'), { code: '40001' });
+          return i;
+        }),
+      );
+      const before = { ...pg.counters };
+      open();
+      await held;
+      expect(await Promise.all(writes)).toEqual([1, 2]);
+      // After the group (the holder, 1 and 2, begun before `before`), each alone: the holder, 1, and 2
+      // twice (its first run alone lost again).
+      expect(pg.counters.attempts - before.attempts).toBe(4);
+      expect(pg.counters.groupsUndone - before.groupsUndone).toBe(1);
+      const feed = await pg.read(async (tx) => (await tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] })).rows);
+      expect(feed.map((e) => (e.body as { i: number }).i).sort()).toEqual([1, 2]);
+    } finally {
+      await pg.close();
+    }
+  });
+});

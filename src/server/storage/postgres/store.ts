@@ -28,6 +28,8 @@ export interface PgStoreOptions {
   guardOutsideCalls?: boolean;
   /** issue 26: the other replicas on this database; this one's writes notify them under its id. */
   peers?: StorePeers & { close(): Promise<void> };
+  /** Write groups run at once (`PgStore.startGroups`); the pool's size by default. */
+  groupSlots?: number;
 }
 
 /**
@@ -52,6 +54,9 @@ export interface PgStoreCounters {
   statements: number;
   /** Feed numbering calls (`svc_sequence_feed`): one per account per batch of writes committed together (feed-order.ts). */
   numberings: number;
+  /** Groups of writes committed together (`PgStore.startGroups`), and groups rolled back to run their writes alone. */
+  groups: number;
+  groupsUndone: number;
 }
 
 /**
@@ -147,6 +152,16 @@ class Tracked implements Queryable {
   }
 }
 
+/** A write waiting for a group (`PgStore.startGroups`). */
+interface QueuedWrite {
+  fn: (tx: Transaction) => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Writes one group commits at most: a longer transaction holds its locks, and its writes' answers, longer. */
+export const MAX_GROUP_WRITES = 16;
+
 /** Thrown inside a write whose statement hit a conflict the domain swallowed: the write runs again. */
 class ConflictSeen extends Error {
   readonly code = '40001';
@@ -190,11 +205,13 @@ export class PgStore implements Store {
   private readonly context: AsyncLocalStorage<{ open: boolean }> | undefined;
   /** Transactions under way: `close` waits for them. */
   private readonly running = new Set<Promise<unknown>>();
+  /** Groups run at once: the pool's size, so a group never waits for a client while another could start. */
+  private readonly groupSlots: number;
   private closed = false;
   readonly peers: (StorePeers & { close(): Promise<void> }) | undefined;
   /** Names this replica in its writes' notifications. */
   private readonly sender: string;
-  readonly counters: PgStoreCounters = { writes: 0, attempts: 0, reads: 0, roundTrips: 0, statements: 0, numberings: 0 };
+  readonly counters: PgStoreCounters = { writes: 0, attempts: 0, reads: 0, roundTrips: 0, statements: 0, numberings: 0, groups: 0, groupsUndone: 0 };
   /** The events feed's numbering calls, one in flight per account (feed-order.ts). */
   readonly numbering = new FeedNumbering();
 
@@ -204,6 +221,7 @@ export class PgStore implements Store {
   ) {
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
     this.peers = opts.peers;
+    this.groupSlots = opts.groupSlots ?? (pool.options as { max?: number }).max ?? 10;
     this.sender = opts.peers?.processId ?? '';
   }
 
@@ -212,7 +230,70 @@ export class PgStore implements Store {
       return Promise.reject(new Error('a write was asked for from inside an open transaction: use tx.savepoint (it would wait for its own commit)'));
     }
     this.counters.writes++;
-    return this.track(this.writeWithRetry(fn, opts.rowGuarded === true ? 'BEGIN ISOLATION LEVEL READ COMMITTED' : 'BEGIN ISOLATION LEVEL SERIALIZABLE'));
+    if (opts.rowGuarded === true) return this.track(this.writeWithRetry(fn, 'BEGIN ISOLATION LEVEL READ COMMITTED'));
+    return this.track(
+      new Promise<T>((resolve, reject) => {
+        this.waitingWrites.push({ fn: fn as (tx: Transaction) => Promise<unknown>, resolve: resolve as (value: unknown) => void, reject });
+        this.startGroups();
+      }),
+    );
+  }
+
+  /** SERIALIZABLE writes not yet taken by a group (`startGroups`). */
+  private readonly waitingWrites: QueuedWrite[] = [];
+  /** Groups under way, each on a client of its own. */
+  private groupsRunning = 0;
+
+  /**
+   * Group commit (issue 26): a write waiting while every group's slot is taken joins a group, the
+   * writes of one group run one after another in one transaction and commit together. One at a
+   * time, so each sees the one before it as the SQLite engine's batches do: the domain's
+   * read-check-write needs no more isolation than a serial order gives it, and a savepoint, a
+   * guarded statement or a once-per-transaction read works as in a write alone. What a group saves
+   * is the BEGIN, the COMMIT and its flush, the pooled client's checkout and the feed numbering, per
+   * write. A write arriving while a slot is free starts a group at once: nothing waits for company.
+   */
+  private startGroups(): void {
+    while (this.waitingWrites.length > 0 && this.groupsRunning < this.groupSlots) {
+      this.groupsRunning++;
+      void this.runGroup().finally(() => {
+        this.groupsRunning--;
+        this.startGroups();
+      });
+    }
+  }
+
+  private async runGroup(): Promise<void> {
+    // The first write is the group's before anything is asked of the server: a failure to reach it
+    // (no client) is that write's to report, and the writes behind it wait for a group of their own.
+    const taken: QueuedWrite[] = [this.waitingWrites.shift()!];
+    let values: unknown[];
+    try {
+      values = await this.writeOnce(async (tx) => {
+        const out: unknown[] = [];
+        for (let i = 0; i < taken.length || (taken.length < MAX_GROUP_WRITES && this.waitingWrites.length > 0); i++) {
+          // Writes that arrive while the group runs join it.
+          if (i === taken.length) taken.push(this.waitingWrites.shift()!);
+          out.push(await taken[i]!.fn(tx));
+        }
+        return out;
+      }, 'BEGIN ISOLATION LEVEL SERIALIZABLE');
+    } catch (err) {
+      if (taken.length === 1) {
+        // A group of one is a write alone: it fails, or runs again, as one.
+        const [only] = taken as [QueuedWrite];
+        if (isRetryable(err)) await this.writeWithRetry(only.fn, 'BEGIN ISOLATION LEVEL SERIALIZABLE', 1).then(only.resolve, only.reject);
+        else only.reject(err);
+        return;
+      }
+      // A group that failed (one of its writes refused, or it lost a race) is rolled back whole: each
+      // of its writes runs again alone, with its own retries, and meets its own outcome there.
+      if (taken.length > 1) this.counters.groupsUndone++;
+      await Promise.all(taken.map((w) => this.writeWithRetry(w.fn, 'BEGIN ISOLATION LEVEL SERIALIZABLE').then(w.resolve, w.reject)));
+      return;
+    }
+    if (taken.length > 1) this.counters.groups++;
+    taken.forEach((w, i) => w.resolve(values[i]));
   }
 
   read<T>(fn: (tx: Repositories) => Promise<T>, opts: ReadOptions = {}): Promise<T> {
@@ -252,15 +333,18 @@ export class PgStore implements Store {
     return p;
   }
 
-  private async writeWithRetry<T>(fn: (tx: Transaction) => Promise<T>, begin: string): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
+  /** `lost`: attempts already made and lost to a race (a group of one write's). */
+  private async writeWithRetry<T>(fn: (tx: Transaction) => Promise<T>, begin: string, lost = 0): Promise<T> {
+    for (let attempt = lost + 1; ; attempt++) {
+      if (attempt > 1) {
+        // Apart a little, at random: two writes that collided would collide again in lockstep.
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(2 ** (attempt - 1), 100)));
+      }
       try {
         return await this.writeOnce(fn, begin);
       } catch (err) {
         if (!isRetryable(err)) throw err;
         if (attempt >= MAX_WRITE_ATTEMPTS) throw new ContentionError(attempt);
-        // Apart a little, at random: two writes that collided would collide again in lockstep.
-        await new Promise((r) => setTimeout(r, Math.random() * Math.min(2 ** attempt, 100)));
       }
     }
   }
