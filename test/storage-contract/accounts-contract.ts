@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { KeyRecord } from '../../src/server/storage/keys-repo.js';
 import type { ConsoleSessionRecord } from '../../src/server/storage/console-sessions-repo.js';
 import type { IdempotencyScope } from '../../src/server/storage/idempotency-repo.js';
+import { UniqueConstraintError } from '../../src/server/storage/storage-errors.js';
 import { CLOCK_STATE_KEY } from '../../src/server/storage/service-state-repo.js';
 import type { EngineUnderTest } from './engine.js';
 import { KEYSET_TIMES, T0, account, message, newestFirst, numberRecord, pageAll, seedAccount, uid, useStore } from './fixtures.js';
@@ -242,6 +243,28 @@ export function accountsContract(engine: EngineUnderTest): void {
       expect(await store().write((tx) => tx.idempotency.claim(s, 'other', T0 + 1))).toEqual(answered);
       // A claim that finds a row changes nothing.
       expect(await store().read((tx) => tx.idempotency.get(s))).toEqual(answered);
+    });
+
+    it('recordFirst records a key no row holds; a row of the key, answered, in flight or expired, fails it and its write, nothing kept', async () => {
+      const a = await seedAccount(store());
+      const s = scope(a.id);
+      await store().write((tx) => tx.idempotency.recordFirst(s, 'h', 201, '{"id":"msg_1"}', T0));
+      const answered = { requestHash: 'h', state: 'done', status: 201, body: '{"id":"msg_1"}', createdAt: T0 };
+      expect(await store().read((tx) => tx.idempotency.get(s))).toEqual(answered);
+      const inFlight = scope(a.id, { key: 'k-in-flight' });
+      await store().write((tx) => tx.idempotency.begin(inFlight, 'h', T0));
+      // The expired row (past 24 h) too: only `record`, after a claim found it expired, replaces it.
+      for (const [held, at] of [[s, T0 + 1], [inFlight, T0 + 1], [s, T0 + 90_000_000]] as const) {
+        const before = await store().read((tx) => tx.idempotency.get(held));
+        await expect(
+          store().write(async (tx) => {
+            await tx.idempotency.record(scope(a.id, { key: `beside-${at}` }), 'x', 200, 'beside', at);
+            await tx.idempotency.recordFirst(held, 'other', 200, 'second', at);
+          }),
+        ).rejects.toBeInstanceOf(UniqueConstraintError);
+        expect(await store().read((tx) => tx.idempotency.get(held))).toEqual(before);
+        expect(await store().read((tx) => tx.idempotency.get(scope(a.id, { key: `beside-${at}` })))).toBeUndefined();
+      }
     });
 
     // Issue 26: concurrent sends each claim their own key; on an engine whose writes run at once they

@@ -291,9 +291,10 @@ describe('postgres engine: round trips', () => {
     expect(await feed()).toHaveLength(13);
   });
 
-  // commitOnce (http/idempotency.ts): a send's key is claimed in its own transaction; the write does
-  // not wait for the claim's answer, so its first statement goes to the server with BEGIN and the claim.
-  it("a write that commits once sends its key's claim with its first statement; a key answered already still wins, the write rolled back", async () => {
+  // commitOnce (http/idempotency.ts): a send's answer is recorded with no look at its key first (a
+  // row of the key fails the record); a key with a row is then claimed in a write of its own, whose
+  // first statement goes to the server with BEGIN and the claim.
+  it("a write that commits once records its answer unlooked, its key's claim only when a row holds the key; a key answered already still wins, the write rolled back", async () => {
     const a = await seedAccount(store());
     const clock = new ManualClock(T0);
     const claim = (key: string) => ({ idempotency: { scope: { accountId: a.id, mode: 'test', method: 'POST', path: '/v1/things', key }, hash: 'h1', at: T0, held: false, completed: false } }) as unknown as FastifyRequest;
@@ -305,11 +306,16 @@ describe('postgres engine: round trips', () => {
         return { id: evtId };
       });
     const first = uid('evt');
-    // BEGIN, the claim and the read; the insert; the record, COMMIT and the numbering: three waits (five
-    // when the read waited for the claim's answer and the COMMIT for the record's).
-    expect(await cost((pg) => once(pg, claim('k-once'), first))).toEqual({ trips: 3, statements: 7 });
+    // BEGIN and the read; the insert; the record, COMMIT and the numbering: three waits, six statements
+    // (a claim before the record was a seventh; five waits when the read waited for the claim's
+    // answer and the COMMIT for the record's).
+    expect(await cost((pg) => once(pg, claim('k-once'), first))).toEqual({ trips: 3, statements: 6 });
     const again = uid('evt');
-    await expect(once(store() as PgStore, claim('k-once'), again)).rejects.toBeInstanceOf(IdempotentReplay);
+    const pg = store() as PgStore;
+    const before = pg.counters.attempts;
+    await expect(once(pg, claim('k-once'), again)).rejects.toBeInstanceOf(IdempotentReplay);
+    // Its record refused (the key has a row), the write ran again with the claim, which replays.
+    expect(pg.counters.attempts - before).toBe(2);
     const feed = (await store().read((tx) => tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] }))).rows.map((r) => r.id);
     expect(feed).toEqual([first]);
   });

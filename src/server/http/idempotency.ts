@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { CONSOLE_LOGIN_PATH } from '../../api/values/console.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, validationError } from '../errors.js';
+import { ContentionError } from '../storage/storage-errors.js';
 import type { IdempotencyRecord, IdempotencyRepo, IdempotencyScope } from '../storage/idempotency-repo.js';
 import type { Clock } from '../clock.js';
 import type { TxDeps, UnitOfWork } from '../deps.js';
@@ -150,8 +151,25 @@ export async function commitOnce<T>(
   status: number | ((result: T) => number),
   fn: (tx: TxDeps) => Promise<T>,
 ): Promise<T> {
+  const idem = req.idempotency;
+  const statusOf = (result: T) => (typeof status === 'function' ? status(result) : status);
+  if (idem && !idem.held) {
+    // First as if the key were new, as it nearly always is: the write, then its answer recorded with
+    // no look at the key (issue 26: the claim was one statement of a send's ten on PostgreSQL). A row
+    // of the key fails the record; that, or any failure of the write, and the write is asked for
+    // again below, where the key's claim decides (a replay or a 409 wins over whatever the write did).
+    // A write refused for contention is not run twice: the client retries it, with its key.
+    try {
+      return await deps.uow.write(async (tx) => {
+        const result = await fn(tx);
+        await recordAnswer(tx, idem, statusOf(result), JSON.stringify(withoutSecrets(result)), true);
+        return result;
+      });
+    } catch (err) {
+      if (err instanceof ContentionError) throw err;
+    }
+  }
   return await deps.uow.write(async (tx) => {
-    const idem = req.idempotency;
     // Held for this transaction as it is looked at (claim): the answer below replaces the hold. The
     // write starts without waiting for the claim's answer, so that on PostgreSQL its first statements
     // go to the server with the claim's (issue 26: one wait less per send). A key answered already
@@ -167,16 +185,15 @@ export async function commitOnce<T>(
     }
     if (written.status === 'rejected') throw written.reason;
     const result = written.value;
-    if (idem && !idem.completed) {
-      const code = typeof status === 'function' ? status(result) : status;
-      await recordAnswer(tx, idem, code, JSON.stringify(withoutSecrets(result)));
-    }
+    if (idem && !idem.completed) await recordAnswer(tx, idem, statusOf(result), JSON.stringify(withoutSecrets(result)));
     return result;
   });
 }
 
-async function recordAnswer(deps: Pick<TxDeps, 'idempotency' | 'afterCommit'>, idem: IdempotencyClaim, status: number, body: string): Promise<void> {
+/** `first`: the key has not been looked at (`recordFirst`: a row of it fails the write). */
+async function recordAnswer(deps: Pick<TxDeps, 'idempotency' | 'afterCommit'>, idem: IdempotencyClaim, status: number, body: string, first = false): Promise<void> {
   if (idem.held) await deps.idempotency.complete(idem.scope, status, body);
+  else if (first) await deps.idempotency.recordFirst(idem.scope, idem.hash, status, body, idem.at);
   else await deps.idempotency.record(idem.scope, idem.hash, status, body, idem.at);
   // Answered once the record has committed, not when it was written: a write the engine rolls back
   // and runs again (PostgreSQL, on a serialization failure) must record the answer again.

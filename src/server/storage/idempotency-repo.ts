@@ -40,6 +40,13 @@ export interface IdempotencyRepo {
    * past its 24 h only; the caller has checked there is no live one in the same transaction.
    */
   record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void>;
+  /**
+   * Records the answer of a request whose key no row holds, without looking first (`commitOnce`'s
+   * first try, issue 26: the look was a statement per send). A row of the key, whatever its state or
+   * age, fails it with UniqueConstraintError, here or when the transaction commits (an engine may
+   * send it without waiting, as `record`): the caller then asks again with `claim`.
+   */
+  recordFirst(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void>;
   complete(s: IdempotencyScope, status: number, body: string): Promise<void>;
   abandon(s: IdempotencyScope): Promise<void>;
   /** A fresh process owns no in-flight request: those rows were cut off by a crash and changed nothing. */

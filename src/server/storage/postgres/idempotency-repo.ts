@@ -56,6 +56,15 @@ export class PgIdempotencyRepo implements IdempotencyRepo {
       .later(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
   }
 
+  /** As `record`, with no ON CONFLICT: a row of the key fails the transaction, at its COMMIT at the latest. */
+  async recordFirst(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?)`,
+      )
+      .later(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
+  }
+
   async complete(s: IdempotencyScope, status: number, body: string): Promise<void> {
     await this.db
       .prepare(

@@ -42,6 +42,14 @@ export class SqliteIdempotencyRepo implements IdempotencyRepo {
       .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
   }
 
+  async recordFirst(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void> {
+    this.db
+      .prepare(
+        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?)`,
+      )
+      .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
+  }
+
   async complete(s: IdempotencyScope, status: number, body: string): Promise<void> {
     this.db
       .prepare(
