@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { describeStorageContract } from './contract.js';
 import { postgresEngine, stopPostgresEngine } from './engine.js';
-import { T0, endpoint, seedAccount, uid, useStore } from './fixtures.js';
+import { T0, endpoint, numberRecord, seedAccount, uid, useStore } from './fixtures.js';
 import { MAX_WRITE_ATTEMPTS, PgStore } from '../../src/server/storage/postgres/store.js';
 import { ContentionError, UniqueConstraintError } from '../../src/server/storage/storage-errors.js';
 import { EVENTS_FEED_LOCK, sequenceStragglers } from '../../src/server/storage/postgres/feed-order.js';
@@ -355,6 +355,35 @@ describe('postgres engine: round trips', () => {
     })));
     expect(await feed()).toEqual([beside.id, kept.id]);
     expect(await store().read((tx) => tx.idempotency.get({ ...scope, key: 'k-later-11' }))).toMatchObject({ state: 'done', status: 201 });
+  });
+
+  it("a number read by phone is read once per transaction, follows its own writes and savepoints rolled back, and hands out copies", async () => {
+    const pg = store() as PgStore;
+    const a = await seedAccount(pg);
+    const n = numberRecord(a.id);
+    await pg.write((tx) => tx.numbers.insert(n));
+    const { statements } = await cost((p) =>
+      p.write(async (tx) => {
+        const first = (await tx.numbers.findByPhone(a.id, n.phoneNumber))!;
+        first.label = 'changed by the caller, not saved';
+        expect((await tx.numbers.findByPhone(a.id, n.phoneNumber))!.label).toBe('Front desk');
+      }),
+    );
+    // BEGIN with the one read, and COMMIT.
+    expect(statements).toBe(3);
+    await pg.write(async (tx) => {
+      const found = (await tx.numbers.findByPhone(a.id, n.phoneNumber))!;
+      await tx.numbers.save({ ...found, label: 'saved' });
+      expect((await tx.numbers.findByPhone(a.id, n.phoneNumber))!.label).toBe('saved');
+      await tx
+        .savepoint(async (inner) => {
+          await inner.numbers.save({ ...found, label: 'undone' });
+          expect((await inner.numbers.findByPhone(a.id, n.phoneNumber))!.label).toBe('undone');
+          throw new Error('undo');
+        })
+        .catch(() => undefined);
+      expect((await tx.numbers.findByPhone(a.id, n.phoneNumber))!.label).toBe('saved');
+    });
   });
 
   it('the endpoints read once per transaction follow its own writes and its savepoints rolled back', async () => {

@@ -4,6 +4,9 @@ import type { Page } from '../../../api/schemas/page.js';
 import type { NumberRecord, NumberFilters, NumbersRepo } from '../numbers-repo.js';
 import { COLUMNS, toRecord, toRow, type NumberRow } from '../rows/numbers.js';
 
+/** The `Sql.once` keys of `findByPhone`. */
+const BY_PHONE = 'numbers-by-phone:';
+
 export class PgNumbersRepo implements NumbersRepo {
   private readonly insertStmt;
   private readonly saveStmt;
@@ -25,6 +28,7 @@ export class PgNumbersRepo implements NumbersRepo {
   async insert(n: NumberRecord): Promise<void> {
     // In a savepoint of its own: PostgreSQL aborts the whole transaction on a failed statement, and
     // the caller may catch the violation and go on (sql.ts translates it to UniqueConstraintError).
+    this.db.forget(BY_PHONE);
     await this.db.guarded(() => this.insertStmt.run(...toRow(n, (v) => v)));
   }
 
@@ -33,6 +37,7 @@ export class PgNumbersRepo implements NumbersRepo {
     const values = toRow(n, (v) => v);
     const named: Record<string, unknown> = {};
     COLUMNS.forEach((c, i) => (named[c] = values[i]));
+    this.db.forget(BY_PHONE);
     await this.saveStmt.run(named);
   }
 
@@ -47,9 +52,14 @@ export class PgNumbersRepo implements NumbersRepo {
     return row && toRecord(row);
   }
 
-  /** The account's record for an E.164 number: the owned one, else the latest released one. */
+  /**
+   * The account's record for an E.164 number: the owned one, else the latest released one. Read once
+   * per transaction (`Sql.once`; this repository's writes forget it): the writes of a group commit
+   * (store.ts) sending from one number read it once between them (issue 26). A copy each time: a
+   * caller may change the record it got.
+   */
   async findByPhone(accountId: string, phoneNumber: string): Promise<NumberRecord | undefined> {
-    const row = await this.byPhoneStmt.get(accountId, phoneNumber) as NumberRow | undefined;
+    const row = await this.db.once(`${BY_PHONE}${accountId} ${phoneNumber}`, async () => (await this.byPhoneStmt.get(accountId, phoneNumber)) as NumberRow | undefined);
     return row && toRecord(row);
   }
 
