@@ -270,7 +270,10 @@ if (isServeChild() && process.env.BENCH_SERVE_STORE) {
   // a concurrent one). A build from before the statements were counted apart shows none.
   const perOk = (n, ok) => (n / Math.max(1, ok)).toFixed(1);
   const statsText = (st, ok) =>
-    `${perOk(st.roundTrips, ok)} round trips/201, ${st.statements === undefined ? '' : `${perOk(st.statements, ok)} statements/201, `}${st.numberings === undefined ? '' : `${perOk(st.numberings, ok)} numberings/201, `}${perOk(st.writes + st.reads, ok)} transactions/201, ${st.attempts - st.writes} retries`;
+    `${perOk(st.roundTrips, ok)} round trips/201, ${st.statements === undefined ? '' : `${perOk(st.statements, ok)} statements/201, `}${st.socketWrites === undefined ? '' : `${perOk(st.socketWrites, ok)} socket writes/201, `}${st.numberings === undefined ? '' : `${perOk(st.numberings, ok)} numberings/201, `}${perOk(st.attempts + st.reads, ok)} transactions/201, ${retriesOf(st)} retries${st.groups === undefined ? '' : `, ${st.groups} groups (${st.groupsUndone} undone)`}`;
+  // A build with group commit counts its retries (several writes share a transaction); before, a
+  // retry was a transaction beyond one per write.
+  const retriesOf = (st) => st.retries ?? st.attempts - st.writes;
 
   /**
    * Checks one service after its phases (`byKey`: the measured totals of its columns): no error or
@@ -374,7 +377,9 @@ if (isServeChild() && process.env.BENCH_SERVE_STORE) {
     if (PG) {
       row('round trips/201', sendOnly((p) => perOk(p.stats.roundTrips, p.ok)));
       row('statements/201', sendOnly((p) => (p.stats.statements === undefined ? '-' : perOk(p.stats.statements, p.ok))));
-      row('retries', sendOnly((p) => p.stats.attempts - p.stats.writes));
+      row('socket writes/201', sendOnly((p) => (p.stats.socketWrites === undefined ? '-' : perOk(p.stats.socketWrites, p.ok))));
+      row('writes per transaction', sendOnly((p) => (p.stats.writes / Math.max(1, p.stats.attempts)).toFixed(1)));
+      row('retries', sendOnly((p) => retriesOf(p.stats)));
     }
     row('req/s ÷ floor', sendOnly((p) => ratio(p.perSec, floor.perSec)));
     row('p99 ÷ floor', sendOnly((p) => ratio(p.p99, floor.p99)));

@@ -266,6 +266,39 @@ describe('postgres engine: round trips', () => {
     expect((await store().read((tx) => tx.eventsRepo.feedPage(a.id, { order: 'asc', limit: 10, exact: [], prefixes: [] }))).rows.map((r) => r.id)).toEqual([ev.id]);
   });
 
+  it("the statements a client is asked for in one turn leave in one socket write: a write's unawaited record with its COMMIT, a group's writes one after another", async () => {
+    const pg = store() as PgStore;
+    const a = await seedAccount(pg);
+    const ev = () => ({ id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: {} });
+    const scope = (key: string) => ({ accountId: a.id, mode: 'test' as const, method: 'POST', path: '/v1/things', key });
+    const answered = (key: string) => async (tx: Transaction) => {
+      await tx.eventsRepo.insert(ev());
+      await tx.idempotency.record(scope(key), 'h', 201, '{}', T0);
+    };
+    let before = { ...pg.counters };
+    await pg.write(answered('k-turn'));
+    // BEGIN with the insert; the record, the COMMIT and the numbering (three writes before).
+    expect({ writes: pg.counters.socketWrites - before.socketWrites, statements: pg.counters.statements - before.statements }).toEqual({ writes: 2, statements: 5 });
+    // A group of three (one slot): each write's record leaves with the next one's insert.
+    const url = (pg.pool as unknown as { options: { connectionString: string } }).options.connectionString;
+    const grouped = new PgStore(openPgPool(url, { max: 1 }), { groupSlots: 1 });
+    try {
+      let open!: () => void;
+      const gate = new Promise<void>((r) => (open = r));
+      before = { ...grouped.counters };
+      const held = grouped.write(async (tx) => {
+        await gate;
+        await answered('k-group-0')(tx);
+      });
+      const rest = [1, 2].map((i) => grouped.write(answered(`k-group-${i}`)));
+      open();
+      await Promise.all([held, ...rest]);
+      expect({ writes: grouped.counters.socketWrites - before.socketWrites, statements: grouped.counters.statements - before.statements, transactions: grouped.counters.attempts - before.attempts }).toEqual({ writes: 4, statements: 9, transactions: 1 });
+    } finally {
+      await grouped.close();
+    }
+  });
+
   it('a read of one statement is no transaction: one wait, one statement; a second statement under it is refused', async () => {
     const a = await seedAccount(store());
     expect(await cost((pg) => pg.read((tx) => tx.accounts.get(a.id), { oneStatement: true }))).toEqual({ trips: 1, statements: 1 });

@@ -40,8 +40,10 @@ export interface PgStoreOptions {
 export interface PgStoreCounters {
   /** `write` calls. */
   writes: number;
-  /** Write transactions run: a write lost to a concurrent one (40001/40P01) runs again. */
+  /** Write transactions run: a write lost to a concurrent one (40001/40P01) runs again; a group is one. */
   attempts: number;
+  /** Writes run again after losing a race (a group's lost race counts once, in `groupsUndone`). */
+  retries: number;
   /** `read` calls. */
   reads: number;
   /**
@@ -52,6 +54,8 @@ export interface PgStoreCounters {
   roundTrips: number;
   /** Statements sent, BEGIN and COMMIT included (each costs the server a parse of its message and an answer). */
   statements: number;
+  /** Writes to the server's sockets, as the sockets make them: the statements a client is asked for in one turn leave in one (`Tracked.corkForTurn`). */
+  socketWrites: number;
   /** Feed numbering calls (`svc_sequence_feed`): one per account per batch of writes committed together (feed-order.ts). */
   numberings: number;
   /** Groups of writes committed together (`PgStore.startGroups`), and groups rolled back to run their writes alone. */
@@ -78,7 +82,18 @@ class Tracked implements Queryable {
   constructor(
     private readonly client: pg.PoolClient,
     private readonly counters: PgStoreCounters,
-  ) {}
+  ) {
+    // Counted where the socket writes (a corked flush is one _writev; an uncorked write one _write).
+    const socket = (client as unknown as { connection?: { stream?: Record<'_write' | '_writev', ((...args: unknown[]) => unknown) | undefined> } }).connection?.stream;
+    for (const method of ['_write', '_writev'] as const) {
+      const original = socket?.[method];
+      if (!socket || typeof original !== 'function') continue;
+      socket[method] = (...args: unknown[]) => {
+        counters.socketWrites++;
+        return original.apply(socket, args);
+      };
+    }
+  }
 
   /** Ready for the client's next transaction or read: what the last one left is forgotten. */
   reset(): void {
@@ -133,13 +148,37 @@ class Tracked implements Queryable {
     return await this.send(config);
   }
 
+  /**
+   * Holds what this client writes until the microtasks of the current turn have run, then sends it in
+   * one socket write (issue 26). pg writes each statement to the socket as it is asked for; a
+   * statement asked for once the one before it returned (a write's answer recorded unawaited, then the
+   * next write of its group starting) was a socket write of its own, and each write to the database
+   * server's socket woke one of its processes, which on a busy machine took the CPU from this one
+   * there and then: 38 % of the API process's samples were spent inside those writes under send load.
+   */
+  private corkForTurn(): void {
+    if (this.corkedForTurn) return;
+    const stream = (this.client as unknown as { connection?: { stream?: { cork?: () => void; uncork?: () => void } } }).connection?.stream;
+    if (!stream?.cork || !stream.uncork) return;
+    stream.cork();
+    this.corkedForTurn = true;
+    process.nextTick(() => {
+      this.corkedForTurn = false;
+      stream.uncork!();
+    });
+  }
+
   /** A statement whose answer no one waits for (its failure is a lost connection, which the pool drops). */
   sendUnanswered(text: string): void {
     void this.send({ text, values: [] }, false).catch(() => undefined);
   }
 
+  /** Whether the socket is corked until the current turn's microtasks have run (`send`). */
+  private corkedForTurn = false;
+
   private send(config: { text: string; values: unknown[]; name?: string }, waited = true): Promise<pg.QueryResult> {
     if (this.left-- <= 0) return Promise.reject(new Error('a read of one statement (oneStatement) sent a second: it would not see the same snapshot'));
+    this.corkForTurn();
     this.counters.statements++;
     if (waited && this.waiting++ === 0) this.counters.roundTrips++;
     const sent = this.client.query(config);
@@ -211,7 +250,7 @@ export class PgStore implements Store {
   readonly peers: (StorePeers & { close(): Promise<void> }) | undefined;
   /** Names this replica in its writes' notifications. */
   private readonly sender: string;
-  readonly counters: PgStoreCounters = { writes: 0, attempts: 0, reads: 0, roundTrips: 0, statements: 0, numberings: 0, groups: 0, groupsUndone: 0 };
+  readonly counters: PgStoreCounters = { writes: 0, attempts: 0, retries: 0, reads: 0, roundTrips: 0, statements: 0, socketWrites: 0, numberings: 0, groups: 0, groupsUndone: 0 };
   /** The events feed's numbering calls, one in flight per account (feed-order.ts). */
   readonly numbering = new FeedNumbering();
 
@@ -282,7 +321,10 @@ export class PgStore implements Store {
       if (taken.length === 1) {
         // A group of one is a write alone: it fails, or runs again, as one.
         const [only] = taken as [QueuedWrite];
-        if (isRetryable(err)) await this.writeWithRetry(only.fn, 'BEGIN ISOLATION LEVEL SERIALIZABLE', 1).then(only.resolve, only.reject);
+        if (isRetryable(err)) {
+          this.counters.retries++;
+          await this.writeWithRetry(only.fn, 'BEGIN ISOLATION LEVEL SERIALIZABLE', 1).then(only.resolve, only.reject);
+        }
         else only.reject(err);
         return;
       }
@@ -345,6 +387,7 @@ export class PgStore implements Store {
       } catch (err) {
         if (!isRetryable(err)) throw err;
         if (attempt >= MAX_WRITE_ATTEMPTS) throw new ContentionError(attempt);
+        this.counters.retries++;
       }
     }
   }
