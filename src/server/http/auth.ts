@@ -3,6 +3,7 @@ import { ServiceError, validationError } from '../errors.js';
 import { hashKey, isWellFormedKey } from '../domain/keys.js';
 import { assertMayActServiceWide } from '../domain/test-keys.js';
 import type { AccountRecord } from '../storage/accounts-repo.js';
+import type { KeyRecord } from '../storage/keys-repo.js';
 import type { UnitOfWork } from '../deps.js';
 import type { Clock } from '../clock.js';
 import { limitShare, unauthenticatedGate, type RateLimitOptions } from './rate-limit.js';
@@ -56,9 +57,44 @@ export interface AuthDeps {
   clock: Clock;
 }
 
+type FoundKey = { key: KeyRecord; account: AccountRecord | undefined } | undefined;
+
+/**
+ * The request's key and its account, read once for every request that asked for the same key in
+ * this turn of the event loop (issue 26: on PostgreSQL the read was a statement, a pooled client and a
+ * wait of every request's, most of them for the same few keys). The read is made once all of them
+ * have asked (setImmediate), so its snapshot is no older than any of them would have had alone: a
+ * key revoked before a request arrived is refused to it. Each caller gets its own copy.
+ */
+export class KeyLookups {
+  private asked = new Map<string, Promise<FoundKey>>();
+  private readonly waiting = new Map<string, { resolve: (found: FoundKey) => void; reject: (err: unknown) => void }>();
+  constructor(private readonly uow: UnitOfWork) {}
+
+  async find(hash: string): Promise<FoundKey> {
+    let found = this.asked.get(hash);
+    if (found === undefined) {
+      found = new Promise<FoundKey>((resolve, reject) => this.waiting.set(hash, { resolve, reject }));
+      if (this.asked.size === 0) setImmediate(() => this.readAll());
+      this.asked.set(hash, found);
+    }
+    const shared = await found;
+    return shared && { key: { ...shared.key }, account: shared.account && { ...shared.account } };
+  }
+
+  private readAll(): void {
+    const waiting = [...this.waiting];
+    this.asked = new Map();
+    this.waiting.clear();
+    for (const [hash, { resolve, reject }] of waiting) {
+      this.uow.read(async (tx) => await tx.keys.findWithAccount(hash), { oneStatement: true }).then(resolve, reject);
+    }
+  }
+}
+
 export async function authenticate(
   req: FastifyRequest,
-  deps: AuthDeps,
+  deps: AuthDeps & { keys?: KeyLookups },
 ): Promise<AuthContext> {
   // spec: Authentication 1, 4 — missing, malformed, revoked or unknown credentials are 401.
   const header = req.headers.authorization;
@@ -72,7 +108,7 @@ export async function authenticate(
   if (!m || !isWellFormedKey(m[1]!)) throw unauthorized('malformed credentials; expected "Authorization: Bearer sk_live_..." or sk_test_');
   const hash = hashKey(m[1]!);
   // The key and its account in one read of one statement (issue 26: every request pays for it).
-  const found = await deps.uow.read(async (tx) => await tx.keys.findWithAccount(hash), { oneStatement: true });
+  const found = deps.keys ? await deps.keys.find(hash) : await deps.uow.read(async (tx) => await tx.keys.findWithAccount(hash), { oneStatement: true });
   const key = found?.key;
   const caller = found?.account;
   if (!key) throw unauthorized('unknown API key');
@@ -123,11 +159,14 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps & { options: { 
   // request with a good key never touches that bucket.
   // issue 26: each replica refuses past its share of the limit, so alternating gains nothing.
   const refused = unauthenticatedGate(deps.options.unauthenticatedRate, limitShare(deps.store));
+  // In-process reads (SQLite) are served from its cache at once: nothing to share.
+  const keys = deps.store.readsAreRoundTrips ? new KeyLookups(deps.uow) : undefined;
+  const withKeys = { ...deps, keys };
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config?.public) return;
     // Unknown routes authenticate too: a 404 is only told to a caller with a key.
     try {
-      req.auth = await authenticate(req, deps);
+      req.auth = await authenticate(req, withKeys);
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'unauthorized') refused(req.ip);
       throw err;

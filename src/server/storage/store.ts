@@ -248,6 +248,13 @@ export interface Store {
   otherWritersSeen?(): number;
 
   /**
+   * issue 26: each read is a round trip to a database server (PostgreSQL), so requests that read the
+   * same row at about the same time may share one read made once all of them have asked (http/auth.ts,
+   * the request's key). Absent: reads are served in the process (SQLite, its caches).
+   */
+  readonly readsAreRoundTrips?: boolean;
+
+  /**
    * Where the engine keeps media (issue 26): PostgreSQL in the database, for every replica to serve;
    * absent (SQLite), files in the data directory (compose.ts).
    */

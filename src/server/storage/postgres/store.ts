@@ -346,6 +346,8 @@ export class PgStore implements Store {
     return this.track(this.readOnce(fn, opts.oneStatement === true));
   }
 
+  readonly readsAreRoundTrips = true;
+
   private media: PgMediaStore | undefined;
   /** Media in the `media` table (issue 26): every replica on the database serves them. */
   mediaStore(): MediaStore {
