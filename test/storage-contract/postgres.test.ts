@@ -36,7 +36,10 @@ describe('postgres engine: concurrent writers', () => {
     store().read(async (tx) => (await tx.eventsRepo.feedPage(accountId, { afterSeq, order: 'asc', limit: 1000, exact: [], prefixes: [] })).rows);
 
   it("a write committed while its account's numbering call is in flight is answered after the next call, which the writes meanwhile share", async () => {
-    const pg = store() as PgStore;
+    // A transaction per write (a slot each): the numbering waits are per transaction, and grouped
+    // writes (PgStore.startGroups) would share theirs.
+    const url = ((store() as PgStore).pool as unknown as { options: { connectionString: string } }).options.connectionString;
+    const pg = new PgStore(openPgPool(url, { max: 10 }), { groupSlots: 10 });
     const a = await seedAccount(pg);
     const ev = () => ({ id: uid('evt'), accountId: a.id, type: 'message.sent', createdAt: T0, body: {} });
     // Answered only once its event is in the feed (numbered), checked as each write returns.
@@ -65,6 +68,7 @@ describe('postgres engine: concurrent writers', () => {
       expect(await feed(a.id)).toHaveLength(6);
     } finally {
       holder.release();
+      await pg.close();
     }
   });
 
