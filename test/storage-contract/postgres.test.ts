@@ -6,6 +6,7 @@ import { MAX_WRITE_ATTEMPTS, PgStore } from '../../src/server/storage/postgres/s
 import { ContentionError, UniqueConstraintError } from '../../src/server/storage/storage-errors.js';
 import { EVENTS_FEED_LOCK, sequenceStragglers } from '../../src/server/storage/postgres/feed-order.js';
 import { Sql } from '../../src/server/storage/postgres/sql.js';
+import { FEW_OPT_OUTS } from '../../src/server/storage/postgres/opt-outs-repo.js';
 import { openPgPool } from '../../src/server/storage/postgres/database.js';
 import { IdempotentReplay, commitOnce } from '../../src/server/http/idempotency.js';
 import { ManualClock } from '../../src/server/clock.js';
@@ -421,6 +422,43 @@ describe('postgres engine: round trips', () => {
         .catch(() => undefined);
       expect((await tx.numbers.findByPhone(a.id, n.phoneNumber))!.label).toBe('saved');
     });
+  });
+
+  it("a sender's few active opt-outs are read once per transaction and follow its writes; past FEW_OPT_OUTS each question reads its own", async () => {
+    const pg = store() as PgStore;
+    const a = await seedAccount(pg);
+    const from = '+14155550100';
+    const optOut = (phoneNumber: string, sender = from) => ({ id: uid('opt'), accountId: a.id, numberId: null, from: sender, phoneNumber, keyword: 'STOP', status: 'active' as const, createdAt: T0, liftedAt: null, liftedKeyword: null });
+    const stopped = optOut('+14155550199');
+    await pg.write((tx) => tx.optOuts.insert(stopped));
+    const asked = async (tx: Transaction, to: string, sender = from) => (await tx.optOuts.findActive(a.id, sender, to))?.id ?? null;
+    const few = await cost((p) =>
+      p.write(async (tx) => {
+        expect(await asked(tx, stopped.phoneNumber)).toBe(stopped.id);
+        expect(await asked(tx, '+14155550198')).toBeNull();
+        // Another sender's consumer is not this sender's.
+        expect(await asked(tx, stopped.phoneNumber, '+14155550101')).toBeNull();
+        const late = optOut('+14155550198');
+        await tx.optOuts.insert(late);
+        expect(await asked(tx, late.phoneNumber)).toBe(late.id);
+        expect(await tx.optOuts.lift(stopped.id, 'START', T0 + 1)).toBe(true);
+        expect(await asked(tx, stopped.phoneNumber)).toBeNull();
+      }),
+    );
+    // BEGIN with the sender's read, the other sender's, the insert, the read again, the lift, the read again, COMMIT.
+    expect(few.statements).toBe(8);
+    await pg.write(async (tx) => {
+      for (let i = 0; i < FEW_OPT_OUTS; i++) await tx.optOuts.insert(optOut(`+1415666${String(i).padStart(4, '0')}`));
+    });
+    const many = await cost((p) =>
+      p.write(async (tx) => {
+        expect(await asked(tx, '+14155550198')).not.toBeNull();
+        expect(await asked(tx, '+14156660007')).not.toBeNull();
+        expect(await asked(tx, '+14155550199')).toBeNull();
+      }),
+    );
+    // BEGIN with the sender's read (too many: one more than FEW_OPT_OUTS), three reads of one, COMMIT.
+    expect(many.statements).toBe(6);
   });
 
   it('the endpoints read once per transaction follow its own writes and its savepoints rolled back', async () => {

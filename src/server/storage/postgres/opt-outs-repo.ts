@@ -4,13 +4,25 @@ import type { Page } from '../../../api/schemas/page.js';
 import type { OptOutRecord, OptOutFilters, OptOutsRepo } from '../opt-outs-repo.js';
 import { OptOutRow, toRecord } from '../rows/opt-outs.js';
 
+/** The `Sql.once` keys of a sender's active opt-outs. */
+const ACTIVE_OF_SENDER = 'opt-outs-active:';
+
+/**
+ * A sender's active opt-outs read at once, for a transaction to answer each send's question from,
+ * when there are at most this many; past it, each send reads its own (a number with thousands of
+ * opt-outs would read them all for every transaction).
+ */
+export const FEW_OPT_OUTS = 50;
+
 export class PgOptOutsRepo implements OptOutsRepo {
+  private readonly activeOfSenderStmt;
   private readonly activeStmt;
   private readonly insertStmt;
   private readonly liftStmt;
   constructor(private readonly db: Sql) {
     // The partial unique index opt_outs_active_pair answers this (every send asks it).
     this.activeStmt = db.prepare("SELECT * FROM opt_outs WHERE account_id = ? AND from_number = ? AND phone_number = ? AND status = 'active'");
+    this.activeOfSenderStmt = db.prepare("SELECT * FROM opt_outs WHERE account_id = ? AND from_number = ? AND status = 'active' LIMIT ?");
     this.insertStmt = db.prepare(
       `INSERT INTO opt_outs (id, account_id, number_id, from_number, phone_number, keyword, status, created_at, lifted_at, lifted_keyword)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -18,18 +30,29 @@ export class PgOptOutsRepo implements OptOutsRepo {
     this.liftStmt = db.prepare("UPDATE opt_outs SET status = 'lifted', lifted_at = ?, lifted_keyword = ? WHERE id = ? AND status = 'active'");
   }
 
-  /** The consumer's active opt-out of the account's number `from`, if any. */
+  /**
+   * The consumer's active opt-out of the account's number `from`, if any. Every send asks it: the
+   * sender's active opt-outs are read once per transaction when they are few (FEW_OPT_OUTS), so the
+   * sends of a group commit (store.ts) from one number ask the server once between them (issue 26);
+   * this repository's writes forget them.
+   */
   async findActive(accountId: string, from: string, phoneNumber: string): Promise<OptOutRecord | undefined> {
-    const row = await this.activeStmt.get(accountId, from, phoneNumber) as OptOutRow | undefined;
+    const few = await this.db.once(`${ACTIVE_OF_SENDER}${accountId} ${from}`, async () => {
+      const rows = (await this.activeOfSenderStmt.all(accountId, from, FEW_OPT_OUTS + 1)) as OptOutRow[];
+      return rows.length <= FEW_OPT_OUTS ? rows : undefined;
+    });
+    const row = few ? few.find((r) => r.phone_number === phoneNumber) : ((await this.activeStmt.get(accountId, from, phoneNumber)) as OptOutRow | undefined);
     return row && toRecord(row);
   }
 
   async insert(o: OptOutRecord): Promise<void> {
+    this.db.forget(ACTIVE_OF_SENDER);
     await this.insertStmt.run(o.id, o.accountId, o.numberId, o.from, o.phoneNumber, o.keyword, o.status, o.createdAt, o.liftedAt, o.liftedKeyword);
   }
 
   /** Marks an active opt-out lifted; returns whether it was active. */
   async lift(id: string, keyword: string, at: number): Promise<boolean> {
+    this.db.forget(ACTIVE_OF_SENDER);
     return (await this.liftStmt.run(at, keyword, id)).changes > 0;
   }
 
