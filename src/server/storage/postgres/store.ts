@@ -28,7 +28,7 @@ export interface PgStoreOptions {
   guardOutsideCalls?: boolean;
   /** issue 26: the other replicas on this database; this one's writes notify them under its id. */
   peers?: StorePeers & { close(): Promise<void> };
-  /** Write groups run at once (`PgStore.startGroups`); DEFAULT_GROUP_SLOTS by default. */
+  /** Write groups run at once (`PgStore.startGroups`); `groupSlotsFor` the pool's size by default. */
   groupSlots?: number;
 }
 
@@ -199,17 +199,24 @@ interface QueuedWrite {
 }
 
 /**
- * Groups run at once by default (`PgStoreOptions.groupSlots`; at most the pool's size). Fewer, longer
- * groups cost the server and this process less per write; more overlap their waits. Measured (issue
- * 26, bench/messages on PostgreSQL, 50 connections, a 2-core machine shared with the server): 4 slots
- * sent ~12 writes per transaction and 5.4 statements per send; 10 slots ~3 and 6.5, and 10-20 % fewer
- * sends a second (2 and 3 slots were within the noise of 4). The pool's other clients serve reads,
- * row-guarded writes and the feed's numbering.
+ * Groups run at once by default (`PgStoreOptions.groupSlots`): a fifth of the pool (2 of the default
+ * 10; `--pool-size` raises both), at least two, so that one write held open (by a test, or a slow
+ * statement) never keeps every other from committing. Fewer, longer groups cost the server and this process
+ * less per write; more overlap their waits. Measured (issue 26, bench/messages on PostgreSQL, 50
+ * connections, a 2-core machine shared with the server): with 16 writes a group at most, 10 slots ran
+ * ~3 writes per transaction and 6.5 statements per send, 4 slots ~12 and 4.5 (10-20 % more sends a
+ * second); with 32 at most and the opt-outs read once per group, 2 slots ran ~24 per transaction,
+ * 3.4 statements per send, ×0.60 of the floor against ×0.48 with 4 slots and 16 (one replica; two
+ * replicas ×0.51 against ×0.42, ~12 writes per transaction each). The pool's other clients serve
+ * reads, row-guarded writes and the feed's numbering.
  */
-export const DEFAULT_GROUP_SLOTS = 4;
+export const groupSlotsFor = (poolSize: number): number => Math.max(2, Math.floor(poolSize / 5));
 
-/** Writes one group commits at most: a longer transaction holds its locks, and its writes' answers, longer. */
-export const MAX_GROUP_WRITES = 16;
+/**
+ * Writes one group commits at most: a longer transaction holds its locks, and its first writes'
+ * answers, longer (measured above: at 16, two slots' groups were all full).
+ */
+export const MAX_GROUP_WRITES = 32;
 
 /** Thrown inside a write whose statement hit a conflict the domain swallowed: the write runs again. */
 class ConflictSeen extends Error {
@@ -254,7 +261,7 @@ export class PgStore implements Store {
   private readonly context: AsyncLocalStorage<{ open: boolean }> | undefined;
   /** Transactions under way: `close` waits for them. */
   private readonly running = new Set<Promise<unknown>>();
-  /** Groups run at once (DEFAULT_GROUP_SLOTS, at most the pool's size). */
+  /** Groups run at once (`groupSlotsFor` the pool's size by default). */
   private readonly groupSlots: number;
   private closed = false;
   readonly peers: (StorePeers & { close(): Promise<void> }) | undefined;
@@ -270,7 +277,7 @@ export class PgStore implements Store {
   ) {
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
     this.peers = opts.peers;
-    this.groupSlots = opts.groupSlots ?? Math.min(DEFAULT_GROUP_SLOTS, (pool.options as { max?: number }).max ?? DEFAULT_GROUP_SLOTS);
+    this.groupSlots = opts.groupSlots ?? groupSlotsFor((pool.options as { max?: number }).max ?? 10);
     this.sender = opts.peers?.processId ?? '';
   }
 
