@@ -22,6 +22,8 @@ export interface Reply {
   body?: string;
   /** Never answer (the request is left hanging until the client gives up). */
   hang?: boolean;
+  /** Answer (as the rest of this reply says) only when the test calls `release()`. */
+  hold?: boolean;
   /** Answer after this many ms. */
   delayMs?: number;
 }
@@ -36,6 +38,8 @@ export interface Receiver {
   /** Requests arrived and not yet answered or dropped, now and at most so far. */
   readonly open: number;
   readonly maxOpen: number;
+  /** Answers every request held so far (`hold`), and those held later at once. */
+  release(): void;
   /** Resolves once `n` requests have arrived (rejects after `timeoutMs`). */
   waitFor(n: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
@@ -48,6 +52,7 @@ export async function startReceiver(handler: ReceiverHandler = () => ({ status: 
   let maxOpen = 0;
   const received: Received[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
+  let held: Array<() => void> | undefined = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -70,7 +75,8 @@ export async function startReceiver(handler: ReceiverHandler = () => ({ status: 
         res.writeHead(reply.status ?? 200, reply.headers ?? { 'content-type': 'text/plain' });
         res.end(reply.body ?? 'ok');
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      if (reply.hold && held) held.push(send);
+      else if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
     });
   });
@@ -88,6 +94,11 @@ export async function startReceiver(handler: ReceiverHandler = () => ({ status: 
     },
     setHandler: (next) => {
       h = next;
+    },
+    release() {
+      const answer = held ?? [];
+      held = undefined;
+      for (const send of answer) send();
     },
     waitFor(n, timeoutMs = 15_000) {
       if (received.length >= n) return Promise.resolve(received);

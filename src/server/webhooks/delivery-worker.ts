@@ -15,6 +15,7 @@ import { isRetryableStatus, parseRetryAfterMs } from '../domain/webhooks/retry-s
 import { checkResolvedAddresses, classifyAddress, describeAddressClass, urlHost, type AddressClass, type ResolvedAddress } from '../domain/webhooks/url-safety.js';
 import { systemResolver, type Resolver } from './resolver.js';
 import { postWithChaos } from './chaos-post.js';
+import { FairSlots } from './fair-slots.js';
 import type { Chaos } from '../world/chaos.js';
 
 /**
@@ -34,11 +35,11 @@ export const FIRST_ATTEMPT_JOB = 'webhooks.first_attempt';
 export interface WebhookWorkerOptions {
   /** spec: Delivery — any 2xx within 10 seconds. Lower only in tests. */
   ackTimeoutMs?: number;
-  /** Attempts in flight at once, across endpoints. */
+  /** Attempts in flight at once, across endpoints: slots shared in fair turns across accounts (fair-slots.ts). */
   concurrency?: number;
   /**
-   * Attempts in flight at once to ONE endpoint (its window; spec: Delivery promises at-least-once,
-   * not order). Kept below `concurrency` so a hanging endpoint holds at most this many slots.
+   * The cap on attempts in flight at once to ONE endpoint (its window; spec: Delivery promises
+   * at-least-once, not order). Kept below `concurrency` so a hanging endpoint holds at most this many slots.
    */
   window?: number;
   /** Name resolution for delivery (default: the OS resolver through node:dns lookup). */
@@ -98,8 +99,11 @@ const PURGE_EVERY_MS = 3600_000;
 
 // One endpoint sending one attempt at a time delivered 279/s in a burst to a loopback receiver and
 // 13/s under API load (issue 13): each attempt waited a full round trip plus its own transaction.
-// A window of 16 per endpoint, 64 across endpoints, keeps the pipe full; a hanging endpoint still
-// holds only a quarter of the slots.
+// A window of 64 per endpoint (the cap on its attempts in flight), 256 slots across endpoints, keeps
+// the pipe full; a hanging endpoint holds at most a quarter of the slots. An account's endpoints
+// together (50, more for an agency's sub-accounts) could hold them all: the slots are shared in fair
+// turns across accounts with a reserve for newcomers (fair-slots.ts), so one account's hanging
+// receivers (an attempt holds its slot up to the 10 s ack timeout) never hold up another's.
 export const DEFAULT_WEBHOOK_OPTIONS = { ackTimeoutMs: 10_000, concurrency: 256, window: 64 } as const;
 
 /**
@@ -199,7 +203,9 @@ type Outcome = AttemptResult | { aborted: true };
  * - Each endpoint is a lane: its deliveries start in the order they were queued, at most `window`
  *   in flight at once (spec: Delivery promises at-least-once, not order; a receiver dedupes on
  *   `id`); lanes run in parallel, bounded by `concurrency` slots, so one slow endpoint never holds
- *   up another (it holds at most `window` slots). The HTTP agent allows as many connections per
+ *   up another (it holds at most `window` slots). The slots go in fair turns across accounts, with
+ *   a reserve for an account that holds few (fair-slots.ts): however many of one account's endpoints
+ *   hang, another account's attempts start at once. The HTTP agent allows as many connections per
  *   host:port as there are slots (the pool bounds traffic).
  * - Outcomes are recorded in batches: the attempts that end in one turn of the event loop are
  *   recorded in one transaction (recordLater), before anyone waiting for them is told.
@@ -224,9 +230,9 @@ export class DeliveryWorker {
   private readonly lanes = new Map<string, Lane>();
   private readonly tracked = new Map<string, Promise<void>>();
   private readonly transient = new Set<Promise<unknown>>();
-  private active = 0;
+  /** Attempt slots, shared in fair turns across the endpoints' accounts. */
+  private readonly slots: FairSlots;
   private lastPurgeAt = 0;
-  private readonly waiters: Array<() => void> = [];
   private pendingRecords: PendingRecord[] = [];
   /** The batch being recorded, if any: outcomes that end meanwhile wait for the next (one record write at a time). */
   private recording: Promise<void> | undefined;
@@ -250,6 +256,7 @@ export class DeliveryWorker {
     this.ackTimeoutMs = opts.ackTimeoutMs ?? DEFAULT_WEBHOOK_OPTIONS.ackTimeoutMs;
     this.concurrency = Math.max(1, opts.concurrency ?? DEFAULT_WEBHOOK_OPTIONS.concurrency);
     this.window = Math.max(1, Math.min(this.concurrency, opts.window ?? DEFAULT_WEBHOOK_OPTIONS.window));
+    this.slots = new FairSlots(this.concurrency);
     this.resolver = opts.resolver ?? systemResolver;
     this.userAgent = opts.userAgent ?? USER_AGENT;
     this.wallNow = opts.wallNow ?? Date.now;
@@ -497,7 +504,8 @@ export class DeliveryWorker {
       lane.inFlight--;
       this.pump(endpointId, lane);
     };
-    void this.withSlot(() => this.attempt(r.state, r.endpoint, true))
+    // The slot is the endpoint's account's turn (an endpoint gone: nothing is sent, any key does).
+    void this.slots.with(r.endpoint?.accountId ?? '', () => this.attempt(r.state, r.endpoint, true))
       .then(async (made) => {
         free();
         await made?.recorded;
@@ -685,25 +693,13 @@ export class DeliveryWorker {
     const raw = JSON.stringify(e.body);
     for (const ep of await this.d.uow.read((tx) => tx.webhookEndpoints.enabledForAccount(e.accountId))) {
       if (!eventFilterMatches(ep.events, e.type)) continue;
-      const p = this.withSlot(() => this.deliver(ep, raw, e.id, e.type, 1)).catch(() => undefined);
+      const p = this.slots.with(ep.accountId, () => this.deliver(ep, raw, e.id, e.type, 1)).catch(() => undefined);
       this.transient.add(p);
       void p.finally(() => this.transient.delete(p));
     }
   }
 
   // ---- one attempt ----
-
-  private async withSlot<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active < this.concurrency) this.active++;
-    else await new Promise<void>((r) => this.waiters.push(r)); // the releasing attempt hands its slot over
-    try {
-      return await fn();
-    } finally {
-      const next = this.waiters.shift();
-      if (next) next();
-      else this.active--;
-    }
-  }
 
   /**
    * Makes the attempt of a delivery this process holds (claimed, or read as the sole attempter):
