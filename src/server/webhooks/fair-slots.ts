@@ -15,9 +15,10 @@
  *   accounts with backlogs converge on equal shares. Within an account, attempts start in the order
  *   they asked (a lane's deliveries start in the order they were queued).
  *
- * The bound: an account that holds nothing gets a slot at once while fewer than
- * reserve / RESERVE_PER_ACCOUNT other accounts are dipping into the reserve (8 with 256 slots), and
- * without waiting for anyone's receiver otherwise only as fast as slots free.
+ * The bound: however long one account's receivers take, accounts arriving beside it get their first
+ * RESERVE_PER_ACCOUNT slots at once, at least reserve / RESERVE_PER_ACCOUNT of them (8 with 256
+ * slots). Beyond that, or with many accounts' receivers hanging at once, an account waits for slots
+ * to free, and gets them before anyone holding more.
  */
 
 /** An eighth of the slots are kept for accounts that hold few (see above); none in a pool under 8. */
