@@ -135,6 +135,7 @@ describe('svc mcp: the tools', () => {
 
 describe('svc mcp: one credential, pinned', () => {
   it('keys_create {mode: live} under a test key is refused by the API (403, exit 3)', async () => {
+    writeProfiles('agent');
     const client = await connect();
     const res = await client.callTool({ name: 'keys_create', arguments: { name: 'escalate', mode: 'live' } });
     expect(res.isError).toBe(true);
