@@ -12,7 +12,7 @@ import { assertBuilt, BIN_PATH } from './helpers/cli.js';
 import { readmeBlock } from './helpers/readme-blocks.js';
 import { EXIT } from '../src/cli/exit-codes.js';
 import { loadRegistry } from '../src/cli/registry.js';
-import { toolName } from '../src/cli/commands/mcp/tools.js';
+import { servable, toolName } from '../src/cli/commands/mcp/tools.js';
 
 interface McpConfig {
   mcpServers: Record<string, { command: string; args: string[] }>;
@@ -72,13 +72,13 @@ describe('svc mcp', () => {
     expect(byName.get('keys_get')!.annotations).toMatchObject({ readOnlyHint: true });
   });
 
-  it('every verb of every converted group that needs no terminal is a tool, and only those', async () => {
+  it('every verb of every converted group that acts through the API and needs no terminal is a tool, and only those', async () => {
     const client = await connect();
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
     const { verbs } = await loadRegistry();
-    expect(names).toEqual(verbs.filter((r) => !r.verb.terminal).map(toolName).sort());
+    expect(names).toEqual(verbs.filter((r) => servable(r.verb)).map(toolName).sort());
     // The groups converted with the registry's second part (issue 28) among them.
-    for (const tool of ['billing_show', 'billing_top-up', 'usage', 'events_list', 'domains_delete', 'emails_send', 'emails_list', 'brands_register', 'campaigns_lint', 'registrations_predict', 'ports_check', 'webhooks_create', 'webhooks_delete', 'numbers_search', 'numbers_update', 'completion', 'profiles_delete']) expect(names).toContain(tool);
+    for (const tool of ['billing_show', 'billing_top-up', 'usage', 'events_list', 'domains_delete', 'emails_send', 'emails_list', 'brands_register', 'campaigns_lint', 'registrations_predict', 'ports_check', 'webhooks_create', 'webhooks_delete', 'numbers_search', 'numbers_update']) expect(names).toContain(tool);
     for (const live of ['events_follow', 'webhooks_listen', 'webhooks_tail', 'login', 'profiles_add']) expect(names).not.toContain(live);
   });
 

@@ -4,7 +4,7 @@ import type { Settings } from '../config/resolve.js';
 import type { ProfileStore } from '../config/profiles.js';
 import type { ApiClient, ApiClientOptions } from '../api/client/client.js';
 import { createPrompter, type Prompter } from './prompter.js';
-import { DeclinedError, UsageError } from './errors.js';
+import { CliError, DeclinedError, UsageError } from './errors.js';
 import { CLI_VERSION } from './version.js';
 export { CLI_VERSION };
 import { defaultDataDir, resolveConfigDir } from '../config/paths.js';
@@ -52,6 +52,12 @@ export interface CliEnvironment {
   prompter?: Prompter;
   /** Told of every API call that succeeded (`svc fixtures run` runs an `svc:` step with it). */
   observe?: ApiClientOptions['observe'];
+  /**
+   * Settings resolved once, by `svc mcp` at its start (profile, key, base URL, sub-account): a
+   * command run with them reads no profile, config or environment again, starts no local service,
+   * and writes nothing on this machine (no profile, no wizard answers): one credential, pinned.
+   */
+  pinned?: Settings;
 }
 
 const OUTPUTS: readonly OutputFormat[] = ['table', 'json', 'yaml', 'ndjson', 'csv', 'ids'];
@@ -130,8 +136,14 @@ export class CliContext {
     return resolveConfigDir(this.flags.configDir, this.env, this.environment.homedir, this.environment.platform ?? 'linux');
   }
 
+  /** Settings pinned by `svc mcp`: nothing on this machine is read or written past them. */
+  get pinned(): boolean {
+    return this.environment.pinned !== undefined;
+  }
+
   /** The conf-backed store, for commands that change profiles. */
   async store(): Promise<ProfileStore> {
+    if (this.pinned) throw new CliError('the profiles on this machine are not changed from here: the credential is the one this server started with');
     this.storePromise ??= (async () => {
       const { openProfileStore } = await import('../config/profiles.js');
       return openProfileStore({ configDir: this.configDir, dataDir: this.dataDir });
@@ -143,6 +155,8 @@ export class CliContext {
   resolvedSettings: Settings | undefined;
 
   async settings(): Promise<Settings> {
+    const { pinned } = this.environment;
+    if (pinned) return (this.resolvedSettings = pinned);
     this.settingsPromise ??= (async () => {
       const { resolveSettings, SettingsError } = await import('../config/resolve.js');
       try {
@@ -198,17 +212,26 @@ export class CliContext {
     return client;
   }
 
+  /**
+   * The settings a client is made from: for the built-in local profile, after the local service is
+   * started if it is not running (its bootstrap.json then holds the key). Pinned settings as they are.
+   */
+  async serviceSettings(): Promise<Settings> {
+    let settings = await this.settings();
+    if (!this.pinned && settings.isLocal && settings.source.baseUrl !== 'flag' && settings.source.baseUrl !== 'env' && !this.flags.dryRun) {
+      const { ensureLocalService } = await import('./local-service.js');
+      const started = await ensureLocalService(this, settings.baseUrl);
+      if (started) {
+        this.settingsPromise = undefined;
+        settings = await this.settings();
+      }
+    }
+    return settings;
+  }
+
   private createClient(): Promise<ApiClient> {
     this.clientPromise ??= (async () => {
-      let settings = await this.settings();
-      if (settings.isLocal && settings.source.baseUrl !== 'flag' && settings.source.baseUrl !== 'env' && !this.flags.dryRun) {
-        const { ensureLocalService } = await import('./local-service.js');
-        const started = await ensureLocalService(this, settings.baseUrl);
-        if (started) {
-          this.settingsPromise = undefined;
-          settings = await this.settings();
-        }
-      }
+      const settings = await this.serviceSettings();
       if (!settings.apiKey) {
         throw new UsageError(
           settings.isLocal

@@ -76,6 +76,15 @@ describe('one flag, one meaning', () => {
     const api = verbs.find((v) => v.group === 'api')!.verb;
     expect(api.flags!.find((f) => f.flags.startsWith('-F, --field'))?.aliases).toEqual(['-f']);
   });
+
+  it('every flag or argument that names a file or directory on this machine is marked local (svc mcp never takes a path)', async () => {
+    const { verbs } = await loadRegistry();
+    const unmarked = verbs.flatMap(({ group, path, verb }) => [
+      ...(verb.flags ?? []).filter((f) => /<(file|dir)>/.test(f.flags) && !f.local).map((f) => `${[group, ...path].join(' ')} ${f.flags}`),
+      ...(verb.args ?? []).filter((a) => /^(file|dir)$/.test(a.name) && !a.local).map((a) => `${[group, ...path].join(' ')} <${a.name}>`),
+    ]);
+    expect(unmarked).toEqual([]);
+  });
 });
 
 /** Every static specifier of a file, type-only imports included; dynamic `import()` is the lazy boundary. */

@@ -14,8 +14,11 @@ import { startTestService, type TestService } from '../../test/helpers/service.j
 const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const distDir = resolve(srcDir, '..', 'dist');
 
-/** Packages a start-up must never load; `@inquirer/` covers every package of that scope. */
-const HEAVY = ['zod', 'undici', 'conf', 'ora', '@inquirer/', 'yaml', 'fastify', 'fastify-type-provider-zod', 'better-sqlite3', 'chalk'];
+/**
+ * Packages a start-up must never load; `@inquirer/` covers every package of that scope. re2js (a
+ * user's pattern, `emails wait --subject-match`) only where a pattern is matched.
+ */
+const HEAVY = ['zod', 'undici', 'conf', 'ora', '@inquirer/', 'yaml', 'fastify', 'fastify-type-provider-zod', 'better-sqlite3', 'chalk', 're2js'];
 
 const isHeavy = (spec: string): boolean => HEAVY.some((h) => (h.endsWith('/') ? spec.startsWith(h) : spec === h || spec.startsWith(`${h}/`)));
 

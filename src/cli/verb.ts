@@ -31,6 +31,20 @@ export interface FlagDef {
   aliases?: readonly string[];
   /** The JSON type `svc mcp` asks for; the run function still gets the text a shell would give. */
   json?: 'integer' | 'number';
+  /** Names a file on this machine, or state kept on it (`--resume`): see {@link LocalInput}. */
+  local?: LocalInput;
+}
+
+/**
+ * A flag or argument that reaches this machine rather than the API: a path read or written, or
+ * answers saved beside the config. `svc mcp` acts only through the API, so its tools never take
+ * one: the field is left out, or, with `content`, the tool takes the file's text under that key
+ * instead and the verb reads it as standard input (`-`). A verb with such an argument required and
+ * no content to stand for it is no tool.
+ */
+export interface LocalInput {
+  /** The tool's field carrying the text the file would hold (`html` for `--html-file`). */
+  content?: string;
 }
 
 export interface ArgDef {
@@ -41,6 +55,8 @@ export interface ArgDef {
   variadic?: boolean;
   choices?: readonly string[];
   complete?: ValueCompleter;
+  /** A path on this machine (`<file>`): see {@link LocalInput}. */
+  local?: LocalInput;
 }
 
 /** What a verb does with its parsed options. */
@@ -64,6 +80,13 @@ export interface VerbDefinition<O = never> {
   changes?: boolean;
   /** Needs a person at a terminal or never ends (an editor, a live stream): not an MCP tool. */
   terminal?: boolean;
+  /**
+   * Acts on this machine rather than through the API with the profile's key: the profiles and
+   * contexts on disk, the local service's process or data directory, a scenario file whose steps
+   * may name local files, a shell script. Not an MCP tool: an agent acts through the API alone,
+   * with the one credential `svc mcp` was started with.
+   */
+  local?: boolean;
   /** The endpoint it calls, from `src/api/resources` (docs, the fixtures checker). */
   api?: EndpointRef;
   /** Loaded by one `import()` when the verb runs. */

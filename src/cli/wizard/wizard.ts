@@ -69,6 +69,11 @@ export class Wizard {
     return w;
   }
 
+  /** Answers are saved on this machine (to resume, to run again): never under `svc mcp`'s pinned settings. */
+  private get keepsFiles(): boolean {
+    return !this.ctx.pinned;
+  }
+
   private get canPrompt(): boolean {
     return this.ctx.prompter.enabled;
   }
@@ -84,7 +89,7 @@ export class Wizard {
       const flag = this.opts.flags[q.field];
       if (flag !== undefined) given.set(q.field, flag);
     }
-    const savedAt = await modifiedAt(this.files.progress);
+    const savedAt = this.keepsFiles ? await modifiedAt(this.files.progress) : undefined;
     const { title } = this.opts;
     if (this.opts.resume && !savedAt) throw new UsageError(`--resume: no answers saved from an interrupted run of ${title}`, '--resume');
     let saved: RawAnswers | undefined;
@@ -273,6 +278,7 @@ export class Wizard {
   }
 
   private async saveProgress(): Promise<void> {
+    if (!this.keepsFiles) return;
     const raw: RawAnswers = new Map([...this.answers].map(([field, a]) => [field, a.raw]));
     await writeAnswersFile(this.files.progress, raw, this.opts.questions, `answers saved as given to svc ${this.opts.command.join(' ')}, to resume after an interruption`, this.startedAt);
     this.savedProgress = true;
@@ -313,7 +319,7 @@ export class Wizard {
    * given, and the `unattended` flags (`--yes`).
    */
   async finish(): Promise<{ command: string; answersFile?: string }> {
-    await removeFile(this.files.progress);
+    if (this.keepsFiles) await removeFile(this.files.progress);
     const fromFile: RawAnswers = new Map();
     const flagWords: string[] = [];
     for (const q of this.opts.questions) {
@@ -322,7 +328,8 @@ export class Wizard {
       if (a.source === 'flag') flagWords.push(...(q.kind === 'list' ? listItems(a.raw).flatMap((item) => [q.flag, item]) : [q.flag, a.raw]));
       else fromFile.set(q.field, a.raw);
     }
-    if (fromFile.size) {
+    const written = fromFile.size > 0 && this.keepsFiles;
+    if (written) {
       await writeAnswersFile(this.files.answers, fromFile, this.opts.questions, `answers to svc ${this.opts.command.join(' ')}; run it again with --answers ${this.files.answers}`);
     }
     const global: string[] = [];
@@ -330,10 +337,10 @@ export class Wizard {
     if (f.profile) global.push('--profile', f.profile);
     if (f.subaccount) global.push('--subaccount', f.subaccount);
     if (f.baseUrl) global.push('--base-url', f.baseUrl);
-    const answers = fromFile.size ? ['--answers', this.files.answers] : [];
+    const answers = written ? ['--answers', this.files.answers] : [];
     const command = shellLine(['svc', ...global, ...this.opts.command, ...answers, ...flagWords, ...(this.opts.unattended ?? [])]);
     this.say(`the same without questions:\n  ${command}`);
-    return { command, ...(fromFile.size ? { answersFile: this.files.answers } : {}) };
+    return { command, ...(written ? { answersFile: this.files.answers } : {}) };
   }
 }
 

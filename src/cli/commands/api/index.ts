@@ -13,7 +13,7 @@ export const command = defineVerb({
   flags: [
     // No default value: commander would print `(default: [])` in the help; absent means none.
     { flags: '-F, --field <key=value>', help: 'a body field (query parameter for GET); key:=json for typed values; repeatable', repeatable: true, aliases: ['-f'] },
-    { flags: '--input <file>', help: 'the request body as JSON from a file, or - for standard input' },
+    { flags: '--input <file>', help: 'the request body as JSON from a file, or - for standard input', local: { content: 'body' } },
     { flags: '--paginate', help: 'follow nextCursor and print every row' },
     { flags: '--idempotency-key <key>', help: 'for POST; generated when omitted' },
   ],

@@ -37,7 +37,7 @@ export const verbs = [
     name: 'recording',
     summary: "Download a call's recording (WAV); only calls answered on a route with recordCalls on have one",
     args: [ID_ARG],
-    flags: [{ flags: '-O, --out <file>', help: 'write the audio to this file (- for stdout)' }],
+    flags: [{ flags: '-O, --out <file>', help: 'write the audio to this file (- for stdout)', local: {} }],
     details: `Without -O the audio goes to stdout when stdout is not a terminal (a pipe or a redirect); on a
 terminal it is written to <id>.wav in the current directory, and the path is printed on stderr.
 A call that was not recorded: exit 4 (not_found).`,

@@ -17,7 +17,7 @@ export const verbs = [
     summary: 'Register a campaign for an approved brand (reviewed over about a day)',
     flags: [
       { flags: '--brand <id>', help: 'the approved brand (or brandId in the file)', complete: 'brands' },
-      { flags: '-f, --file <file>', help: 'YAML or JSON with the campaign (API field names); - for stdin' },
+      { flags: '-f, --file <file>', help: 'YAML or JSON with the campaign (API field names); - for stdin', local: { content: 'document' } },
       ...fieldFlags(CAMPAIGN_FIELDS, CAMPAIGN_RENAME),
     ],
     details: 'Flags override the file. Check a campaign file first with svc campaigns lint -f FILE.',
@@ -55,7 +55,7 @@ export const verbs = [
     name: 'update',
     summary: "Change a campaign's content (then svc campaigns resubmit a rejected one)",
     args: [CAMPAIGN_ARG],
-    flags: [{ flags: '-f, --file <file>', help: 'YAML or JSON with the fields to change (API field names); - for stdin' }, ...fieldFlags(CAMPAIGN_FIELDS, CAMPAIGN_RENAME)],
+    flags: [{ flags: '-f, --file <file>', help: 'YAML or JSON with the fields to change (API field names); - for stdin', local: { content: 'document' } }, ...fieldFlags(CAMPAIGN_FIELDS, CAMPAIGN_RENAME)],
     details: 'Flags override the file.',
     examples: ['svc campaigns update 7c1e… --privacy-policy-link https://acme.example/privacy', 'svc campaigns update 7c1e… -f campaign.yaml'],
     changes: true,
@@ -74,7 +74,7 @@ export const verbs = [
   defineVerb({
     name: 'lint',
     summary: 'Predict whether a campaign file would be approved: each check pass or fail with its suggestion',
-    flags: [{ flags: '-f, --file <file>', help: 'YAML or JSON: a campaign (API field names, brandId to check it against that brand) or {brand, campaign}; - for stdin', required: true }],
+    flags: [{ flags: '-f, --file <file>', help: 'YAML or JSON: a campaign (API field names, brandId to check it against that brand) or {brand, campaign}; - for stdin', required: true, local: { content: 'document' } }],
     details: `Free, and nothing is registered. Exit 0 when the approval band is high, 1 when it is medium or low
 (2 for a file that cannot be read).`,
     examples: ['svc campaigns lint -f campaign.yaml', 'svc campaigns get 7c1e… -o yaml | svc campaigns lint -f -'],

@@ -3,6 +3,7 @@ import { defineVerb } from '../../verb.js';
 // `svc completion <shell>`: the group is one verb (cli.md: completion).
 export const command = defineVerb({
   name: 'completion',
+  local: true,
   summary: 'Print a shell completion script (bash, zsh, fish)',
   args: [{ name: 'shell', help: 'bash, zsh or fish', complete: { values: ['bash', 'zsh', 'fish'] } }],
   details: `The script asks \`svc __complete\` at each TAB: commands, flags (global ones anywhere), flag values

@@ -5,12 +5,14 @@ import { defineVerb } from '../../verb.js';
 export const verbs = [
   defineVerb({
     name: 'show',
+    local: true,
     summary: 'Show which account commands act as',
     examples: ['svc context show'],
     run: async () => (await import('./context.run.js')).runShow,
   }),
   defineVerb({
     name: 'use',
+    local: true,
     summary: 'Act as this sub-account in every command of the current profile',
     args: [{ name: 'subaccount-id', help: 'a sub-account id of your agency', complete: 'subaccounts' }],
     examples: ['svc context use 5f0c…', "svc numbers list   # now lists the sub-account's numbers"],
@@ -20,6 +22,7 @@ export const verbs = [
   }),
   defineVerb({
     name: 'clear',
+    local: true,
     summary: 'Act as the account itself again',
     examples: ['svc context clear'],
     changes: true,

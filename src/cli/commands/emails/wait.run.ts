@@ -5,6 +5,7 @@ import { EXIT } from '../../exit-codes.js';
 import { keyOriginHint } from '../../key-mode-hint.js';
 import { keyModeOf } from '../../../api/values/keys.js';
 import { readMailbox } from '../../../api/resources/sandbox-email.js';
+import { compileUserPattern, UserPatternError, type UserPattern } from '../../../api/values/user-pattern.js';
 import { MAILBOX_COLUMNS } from './columns.js';
 import { waitEmailOptionsOf, type WaitEmailFlags, type WaitEmailOptions } from './wait-options.js';
 
@@ -23,11 +24,13 @@ export async function runWaitEmailVerb(ctx: CliContext, flags: WaitEmailFlags): 
 }
 
 export async function runWaitEmail(ctx: CliContext, opts: WaitEmailOptions): Promise<void> {
-  let subject: RegExp | undefined;
+  let subject: UserPattern | undefined;
   try {
-    subject = opts.subjectMatch !== undefined ? new RegExp(opts.subjectMatch) : undefined;
+    // Linear-time matching: a pattern that backtracks would hold the event loop past the timeout.
+    subject = opts.subjectMatch !== undefined ? compileUserPattern(opts.subjectMatch) : undefined;
   } catch (err) {
-    throw new UsageError(`--subject-match: ${(err as Error).message}`, '--subject-match');
+    if (err instanceof UserPatternError) throw new UsageError(`--subject-match: ${err.message}`, '--subject-match');
+    throw err;
   }
   const to = opts.to.trim().toLowerCase();
   const client = await ctx.client();

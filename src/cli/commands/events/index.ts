@@ -37,7 +37,7 @@ whole event).`,
     flags: [
       TYPES_FLAG,
       { flags: '--since <now|cursor>', help: 'start here: now (only new events) or a cursor (default: the cursor file, else now)' },
-      { flags: '--cursor-file <file>', help: 'resume from the position saved in FILE, and save it after each event printed' },
+      { flags: '--cursor-file <file>', help: 'resume from the position saved in FILE, and save it after each event printed', local: {} },
     ],
     details: `One line per event: on a terminal its time, type, id and a short summary; piped, the same as
 tab-separated columns (ISO time); -o ndjson (or -o json) prints each event as one JSON object per

@@ -4,6 +4,7 @@ import { defineVerb } from '../../verb.js';
 // global --profile and --base-url.
 export const command = defineVerb({
   name: 'login',
+  local: true,
   summary: 'Save an API key to a profile (prompts on a terminal; verifies the key)',
   flags: [{ flags: '--api-key-stdin', help: 'read the API key from standard input (for scripts)' }],
   details: 'The key is never taken as a flag value: it would leak into the process list and shell history.',

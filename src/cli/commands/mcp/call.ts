@@ -2,7 +2,8 @@ import { CliContext, type GlobalFlags } from '../../context.js';
 import { cliHost } from '../../host.js';
 import { createTestIO } from '../../../output/io.js';
 import type { RunFunction } from '../../verb.js';
-import { optionsOfCall, type ToolSpec } from './tools.js';
+import type { Settings } from '../../../config/resolve.js';
+import { optionsOfCall, stdinOfCall, type ToolSpec } from './tools.js';
 
 // One tool call: the verb's own run function, as `svc … -o json --no-input --yes` would run it, its
 // output captured. A refusal is what `-o json` writes on stderr (the API's envelope, or a usage
@@ -23,10 +24,14 @@ export const inheritedFlags = (flags: GlobalFlags): GlobalFlags => ({
   configDir: flags.configDir,
 });
 
-export async function callTool(parent: CliContext, spec: ToolSpec, args: Record<string, unknown>): Promise<ToolOutcome> {
-  const io = createTestIO();
+/**
+ * Runs one call with `pinned`, the settings `svc mcp` resolved at its start: every call acts with
+ * that one key, base URL and sub-account, whatever the profiles on disk say by then.
+ */
+export async function callTool(parent: CliContext, pinned: Settings, spec: ToolSpec, args: Record<string, unknown>): Promise<ToolOutcome> {
+  const io = createTestIO({ stdin: stdinOfCall(spec, args) });
   // The agent's call is the confirmation (its client asks the person for destructive tools).
-  const ctx = new CliContext({ ...parent.environment, io }, { ...inheritedFlags(parent.flags), output: 'json', input: false, yes: true, color: false });
+  const ctx = new CliContext({ ...parent.environment, io, pinned }, { ...inheritedFlags(parent.flags), output: 'json', input: false, yes: true, color: false });
   let exitCode = 0;
   try {
     const run = (await spec.entry.verb.run()) as RunFunction<Record<string, unknown>>;

@@ -5,10 +5,13 @@ export const command = defineVerb({
   name: 'mcp',
   summary: 'Serve these commands to an AI agent as Model Context Protocol tools (stdio)',
   flags: [{ flags: '--read-only', help: 'serve only the verbs that change nothing' }],
-  details: `Every verb that needs no terminal is a tool named <group>_<verb> (keys_list, messages_send), its
-input the verb's arguments and flags, its result the verb's -o json output; a refusal is the API's
-error envelope with the exit code the command line would give. Verbs that change something are
-marked destructive. The profile, context and base URL are the usual ones (--profile, SVC_API_KEY…).
+  details: `Every verb that acts through the API and needs no terminal is a tool named <group>_<verb> (keys_list,
+messages_send), its input the verb's arguments and flags, its result the verb's -o json output; a
+refusal is the API's error envelope with the exit code the command line would give. Verbs that change
+something are marked destructive. The profile, context and base URL are the usual ones (--profile,
+SVC_API_KEY…), resolved once at start: every call uses that one key. No tool works on this machine
+(profiles, contexts, login, server, fixtures, completion) or takes a path: a file's text is given as
+text (emails_send html, routes_apply route, registrations_submit document).
 Standard output carries the protocol only.`,
   examples: ['svc mcp', 'svc --profile local-test mcp --read-only'],
   terminal: true,

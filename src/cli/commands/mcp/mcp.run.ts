@@ -26,6 +26,9 @@ function fieldSchema(f: ToolField): z.ZodType {
 }
 
 export async function runMcp(ctx: CliContext, opts: McpOptions): Promise<void> {
+  // One credential for the whole session: the profile, key, base URL and sub-account resolved now
+  // (the local service started if the profile needs it), never read again from disk or env.
+  const pinned = await ctx.serviceSettings();
   const { verbs } = await cliHost().loadRegistry();
   const specs = toolSpecs(verbs, { readOnly: Boolean(opts.readOnly) });
   const server = new McpServer({ name: 'svc', version: CLI_VERSION });
@@ -40,7 +43,7 @@ export async function runMcp(ctx: CliContext, opts: McpOptions): Promise<void> {
         annotations: { readOnlyHint: !spec.changes, destructiveHint: spec.changes, openWorldHint: false },
       },
       async (args: Record<string, unknown>) => {
-        const outcome = await callTool(ctx, spec, args);
+        const outcome = await callTool(ctx, pinned, spec, args);
         return { content: [{ type: 'text' as const, text: outcome.text }], isError: !outcome.ok };
       },
     );

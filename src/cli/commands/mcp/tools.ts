@@ -1,5 +1,5 @@
 import type { RegisteredVerb } from '../../host.js';
-import { optionKey, takesValue, type AnyVerb } from '../../verb.js';
+import { longFlag, optionKey, takesValue, type AnyVerb } from '../../verb.js';
 
 // The tools `svc mcp` serves, read from the registry: pure data, so a test can look at them without
 // a server. Each input field is an argument or a flag, keyed as the verb's run function keys it.
@@ -12,6 +12,11 @@ export interface ToolField {
   type: 'string' | 'boolean' | 'integer' | 'number' | 'strings';
   choices?: readonly string[];
   required: boolean;
+  /**
+   * The text of a file the verb would read by path (`html` for `--html-file`): the verb gets `-` for
+   * the path and this text as its standard input.
+   */
+  contentOf?: string;
 }
 
 export interface ToolSpec {
@@ -26,8 +31,16 @@ export interface ToolSpec {
 /** `blocked-numbers list` → `blocked-numbers_list`; a group that is one command is its own name. */
 export const toolName = (r: RegisteredVerb): string => [r.group, ...r.path].join('_');
 
-/** A verb an agent can call: one that needs no terminal (`svc mcp` itself, editors, live streams). */
-export const servable = (v: AnyVerb): boolean => !v.terminal;
+/**
+ * A verb an agent can call: one that needs no terminal (`svc mcp` itself, editors, live streams),
+ * acts through the API rather than on this machine (`local`), and needs no path it cannot be given
+ * (`numbers greeting <file>`: audio, which a tool's text cannot carry).
+ */
+export const servable = (v: AnyVerb): boolean =>
+  !v.terminal &&
+  !v.local &&
+  !(v.args ?? []).some((a) => a.local && !a.local.content && !a.optional) &&
+  !(v.flags ?? []).some((f) => f.local && !f.local.content && f.required);
 
 /**
  * `--no-emergency` beside `--emergency`: one boolean field (true, false, or left out), with no
@@ -38,16 +51,40 @@ function pairedNegation(v: AnyVerb, flags: string): boolean {
   return negated !== undefined && (v.flags ?? []).some((f) => new RegExp(`--${negated}(?![a-z0-9-])`).test(f.flags) && !/--no-/.test(f.flags));
 }
 
+/**
+ * The tool's input fields. A path on this machine is never one (contract of `svc mcp`: the agent
+ * acts through the API only): a flag or argument marked `local` is left out, or stands as the
+ * file's text under its `content` key. A verb reads one standard input, so one such field at most.
+ */
 export function fieldsOf(v: AnyVerb): ToolField[] {
   const fields: ToolField[] = [];
+  const content = (key: string, source: string, contentOf: string, required: boolean): ToolField => ({
+    key,
+    source,
+    description: `the text the file of ${source} would hold (given here as text; no file is read)`,
+    type: 'string',
+    required,
+    contentOf,
+  });
   for (const a of v.args ?? []) {
+    if (a.local) {
+      if (a.local.content) fields.push(content(a.local.content, `<${a.name}>`, optionKey(a.name), !a.optional));
+      continue;
+    }
     fields.push({ key: optionKey(a.name), source: `<${a.name}>`, description: a.help, type: a.variadic ? 'strings' : 'string', choices: a.choices, required: !a.optional });
   }
   for (const f of v.flags ?? []) {
     if (f.hidden || pairedNegation(v, f.flags)) continue;
+    const source = longFlag(f.flags);
+    if (f.local) {
+      if (f.local.content) fields.push(content(f.local.content, source, optionKey(f.flags), Boolean(f.required)));
+      continue;
+    }
     const type = !takesValue(f.flags) ? 'boolean' : f.repeatable ? 'strings' : (f.json ?? 'string');
-    fields.push({ key: optionKey(f.flags), source: /--[a-z0-9-]+/i.exec(f.flags)?.[0] ?? f.flags, description: f.help, type, choices: f.choices, required: Boolean(f.required) });
+    fields.push({ key: optionKey(f.flags), source, description: f.help, type, choices: f.choices, required: Boolean(f.required) });
   }
+  if (fields.filter((f) => f.contentOf).length > 1) throw new Error(`${v.name}: more than one field stands for a file's text; a verb reads one standard input`);
+  if (new Set(fields.map((f) => f.key)).size !== fields.length) throw new Error(`${v.name}: two tool fields share a key`);
   return fields;
 }
 
@@ -72,7 +109,9 @@ export function optionsOfCall(spec: ToolSpec, args: Record<string, unknown>): Re
   for (const f of spec.fields) {
     const value = args[f.key];
     if (value === undefined) continue;
-    opts[f.key] = f.type === 'integer' || f.type === 'number' ? String(value) : value;
+    // The file's text arrives as standard input (`stdinOfCall`); the verb reads `-`.
+    if (f.contentOf) opts[f.contentOf] = '-';
+    else opts[f.key] = f.type === 'integer' || f.type === 'number' ? String(value) : value;
   }
   // Defaults commander would have filled in.
   for (const fl of spec.entry.verb.flags ?? []) {
@@ -81,4 +120,10 @@ export function optionsOfCall(spec: ToolSpec, args: Record<string, unknown>): Re
     if (opts[key] === undefined && /--no-/.test(fl.flags) && !pairedNegation(spec.entry.verb, fl.flags)) opts[key] = true;
   }
   return opts;
+}
+
+/** The standard input a call gives its verb: the text of its content field, if any was given. */
+export function stdinOfCall(spec: ToolSpec, args: Record<string, unknown>): string | undefined {
+  const field = spec.fields.find((f) => f.contentOf && args[f.key] !== undefined);
+  return field ? String(args[field.key]) : undefined;
 }

@@ -15,7 +15,7 @@ export const verbs = [
       { flags: '--to <e164>', help: 'destination, E.164 (+14155550123)', required: true },
       { flags: '--from <e164>', help: 'one of your numbers, or the test sender +15005550006', required: true, complete: 'numbers' },
       { flags: '--body <text>', help: 'message text, up to 1600 characters' },
-      { flags: '--body-file <file>', help: 'read the text from FILE (- for standard input)' },
+      { flags: '--body-file <file>', help: 'read the text from FILE (- for standard input)', local: {} },
       { flags: '--media <url>', help: 'attach a media URL (http/https); repeat for up to 10', repeatable: true },
       { flags: '--idempotency-key <key>', help: 'fix the Idempotency-Key: sending again with it never sends twice (default: a fresh key)' },
       { flags: '--wait', help: 'wait until the message is delivered, failed or undelivered' },

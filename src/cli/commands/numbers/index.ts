@@ -132,9 +132,9 @@ Without a terminal, pass --yes (otherwise exit 2, nothing released). Releasing t
       { flags: '--sample-message <text>', help: 'an example message, with opt-out language (STOP)' },
       { flags: '--opt-in-workflow <text>', help: 'how recipients agree to receive messages' },
       { flags: '--monthly-volume <n>', help: 'messages per month' },
-      { flags: '--answers <file>', help: 'YAML or JSON with the same fields (businessName, website, …); flags override it' },
-      { flags: '--from-file <file>', help: 'another name for --answers' },
-      { flags: '--resume', help: 'continue with the answers saved when this wizard was interrupted, without asking' },
+      { flags: '--answers <file>', help: 'YAML or JSON with the same fields (businessName, website, …); flags override it', local: {} },
+      { flags: '--from-file <file>', help: 'another name for --answers', local: {} },
+      { flags: '--resume', help: 'continue with the answers saved when this wizard was interrupted, without asking', local: {} },
     ],
     details: `Missing fields are asked for on a terminal, one at a time, each checked as it is given; without a
 terminal (or with --no-input or CI) every missing or invalid one is listed in one error naming its
@@ -156,7 +156,7 @@ until the submission succeeds: run the command again to resume them after Ctrl-C
   defineVerb({
     name: 'greeting',
     summary: "Upload a number's voicemail greeting recording (mp3, wav or ogg) and print its new URL",
-    args: [NUMBER_ARG, { name: 'file', help: 'the recording; its type from the extension (.mp3 .wav .ogg) unless --content-type' }],
+    args: [NUMBER_ARG, { name: 'file', help: 'the recording; its type from the extension (.mp3 .wav .ogg) unless --content-type', local: {} }],
     flags: [{ flags: '--content-type <type>', help: 'the audio type, when the extension does not say', choices: GREETING_AUDIO_TYPES }],
     examples: ['svc numbers greeting +14155550123 greeting.mp3', 'svc numbers greeting num_n0STtke71XAzVlsShJVy recording.bin --content-type audio/wav'],
     changes: true,

@@ -30,7 +30,7 @@ export const verbs = [
       { flags: '--city <city>', help: 'service address: city' },
       { flags: '--state <state>', help: 'service address: two-letter state' },
       { flags: '--zip <zip>', help: 'service address: ZIP code' },
-      { flags: '-f, --file <file>', help: 'YAML or JSON with the request (phoneNumbers, authorizedName, accountNumber, pin, serviceAddress); - for stdin' },
+      { flags: '-f, --file <file>', help: 'YAML or JSON with the request (phoneNumbers, authorizedName, accountNumber, pin, serviceAddress); - for stdin', local: { content: 'document' } },
       { flags: '--idempotency-key <key>', help: 'a retry with the same key never opens a second request' },
     ],
     details: `Flags override the file. Next: svc ports attach <port> --type loa FILE, --type bill FILE, then
@@ -47,7 +47,7 @@ svc ports submit <port>.`,
   defineVerb({
     name: 'attach',
     summary: 'Attach a document to a port request: the letter of authorization (loa) or a recent bill',
-    args: [PORT_ARG, { name: 'file', help: 'the document (PDF, image…)' }],
+    args: [PORT_ARG, { name: 'file', help: 'the document (PDF, image…)', local: {} }],
     flags: [{ flags: '--type <type>', help: 'loa or bill', choices: PORT_DOCUMENT_TYPES, required: true }],
     examples: ['svc ports attach port_tSiKSSom525KjQpOYVaX --type loa loa.pdf', 'svc ports attach port_tSiKSSom525KjQpOYVaX --type bill bill.pdf'],
     changes: true,

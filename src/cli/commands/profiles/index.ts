@@ -7,12 +7,14 @@ const NAME_ARG = { name: 'name', help: 'profile name', complete: 'profiles' } as
 export const verbs = [
   defineVerb({
     name: 'list',
+    local: true,
     summary: 'List profiles (keys masked)',
     examples: ['svc profiles list', 'svc profiles list -o json'],
     run: async () => (await import('./profiles.run.js')).runListProfiles,
   }),
   defineVerb({
     name: 'show',
+    local: true,
     summary: 'Show one profile (default: the current one), key masked',
     args: [{ ...NAME_ARG, optional: true }],
     examples: ['svc profiles show', 'svc profiles show prod'],
@@ -20,6 +22,7 @@ export const verbs = [
   }),
   defineVerb({
     name: 'use',
+    local: true,
     summary: 'Make a profile the current one',
     args: [NAME_ARG],
     examples: ['svc profiles use prod', 'svc profiles use local'],
@@ -28,6 +31,7 @@ export const verbs = [
   }),
   defineVerb({
     name: 'add',
+    local: true,
     summary: 'Add or update a profile without verifying it (svc login verifies)',
     args: [{ name: 'name', help: 'profile name' }],
     flags: [{ flags: '--api-key-stdin', help: 'read the API key from standard input' }],
@@ -39,6 +43,7 @@ export const verbs = [
   }),
   defineVerb({
     name: 'delete',
+    local: true,
     aliases: ['remove'],
     summary: 'Delete a profile (asks first)',
     args: [NAME_ARG],

@@ -3,7 +3,7 @@ import { routeEndpoints } from '../../../api/resources/routes.js';
 
 // svc routes: cli.md "Routes as code"; contract §5.
 const NUMBER_ARG = { name: 'number', help: 'number id (num_…) or E.164', complete: 'numbers' } as const;
-const FILE_FLAG = { flags: '-f, --file <file>', help: 'the route document, YAML or JSON (- for stdin)', required: true } as const;
+const FILE_FLAG = { flags: '-f, --file <file>', help: 'the route document, YAML or JSON (- for stdin)', required: true, local: { content: 'route' } } as const;
 
 export const verbs = [
   defineVerb({

@@ -6,7 +6,7 @@ import { SERVICE_ROLES } from '../../../api/values/local-service.js';
 // only look for it; the snapshot verbs and reset work on its files (issue 15). Every flag is checked
 // and turned into its run module's options in verbs.run.ts, loaded when a verb runs.
 const load = () => import('./verbs.run.js');
-const DATA_FLAG = { flags: '--data <dir>', help: 'data directory (env SVC_DATA_DIR)' } as const;
+const DATA_FLAG = { flags: '--data <dir>', help: 'data directory (env SVC_DATA_DIR)', local: {} } as const;
 const SNAPSHOT_NAME = { name: 'name', help: 'snapshot name (letters, digits, ".", "_", "-"), or a path to a .db file' } as const;
 
 export const subgroups = { snapshot: 'Save, load, list and remove snapshots of the local service (DATA/snapshots/NAME.db)' };
@@ -14,6 +14,7 @@ export const subgroups = { snapshot: 'Save, load, list and remove snapshots of t
 export const verbs = [
   defineVerb({
     name: 'start',
+    local: true,
     summary: 'Start the local service (foreground unless --detach)',
     flags: [
       { flags: '--host <host>', help: 'interface to listen on', default: '127.0.0.1' },
@@ -26,7 +27,7 @@ export const verbs = [
       { flags: '--store <url>', help: 'postgres://user@host:port/db: keep the data in PostgreSQL, shared by every replica started on it (env SVC_STORE; default: SQLite in the data directory)' },
       { flags: '--pool-size <n>', help: 'with --store: PostgreSQL connections this process may open (default 10)', json: 'integer' },
       { flags: '--role <role>', help: 'what this process runs: api (HTTP only), worker (the jobs and webhook deliveries, no HTTP) or all (env SVC_ROLE; default all)', choices: SERVICE_ROLES },
-      { flags: '--chaos <file>', help: 'seeded faults of the simulated world: a profile file (YAML: seed, faults per kind with rate and delays)' },
+      { flags: '--chaos <file>', help: 'seeded faults of the simulated world: a profile file (YAML: seed, faults per kind with rate and delays)', local: {} },
       { flags: '--detached-child', help: 'started by --detach: the parent prints the bootstrap keys', hidden: true },
     ],
     examples: [
@@ -44,6 +45,7 @@ export const verbs = [
   }),
   defineVerb({
     name: 'stop',
+    local: true,
     summary: 'Stop the local service started for this data directory',
     flags: [DATA_FLAG, { flags: '--role <role>', help: 'stop only the process serving the API (api) or running the worker (worker); default all of them', choices: SERVICE_ROLES }],
     examples: ['svc server stop', 'svc server stop --data /tmp/svc-demo', 'svc server stop --role worker'],
@@ -54,6 +56,7 @@ export const verbs = [
   }),
   defineVerb({
     name: 'status',
+    local: true,
     summary: 'Say whether the local service is running, where, and with which data',
     flags: [DATA_FLAG],
     examples: ['svc server status', 'svc server status -o json'],
@@ -61,6 +64,7 @@ export const verbs = [
   }),
   defineVerb({
     name: 'snapshot save',
+    local: true,
     summary: 'Save a consistent copy of the data (messages, jobs, deliveries, the clock, media), running or stopped',
     args: [SNAPSHOT_NAME],
     flags: [DATA_FLAG],
@@ -73,6 +77,7 @@ in .db (or holding a /) is written there instead: commit it next to your tests a
   }),
   defineVerb({
     name: 'snapshot load',
+    local: true,
     summary: 'Replace the data with a snapshot; a running service is stopped and started again',
     args: [{ name: 'name', help: 'a snapshot saved in DATA/snapshots, or a path to a .db file' }],
     flags: [DATA_FLAG, { flags: '--trust-snapshot', help: "keep the snapshot's own API keys and webhook endpoints as they are (a snapshot you trust)" }],
@@ -95,6 +100,7 @@ both as they are, for a snapshot you or your team made.`,
   }),
   defineVerb({
     name: 'snapshot list',
+    local: true,
     summary: 'List the snapshots: name, size, when saved, schema version',
     flags: [DATA_FLAG],
     examples: ['svc server snapshot list', 'svc server snapshot list -o json'],
@@ -102,6 +108,7 @@ both as they are, for a snapshot you or your team made.`,
   }),
   defineVerb({
     name: 'snapshot remove',
+    local: true,
     summary: 'Delete a snapshot',
     args: [{ name: 'name', help: 'a snapshot saved in DATA/snapshots' }],
     flags: [DATA_FLAG],
@@ -111,6 +118,7 @@ both as they are, for a snapshot you or your team made.`,
   }),
   defineVerb({
     name: 'reset',
+    local: true,
     summary: 'Start over with an empty database, keeping the bootstrap keys; a running service is restarted',
     flags: [{ flags: '--keep-keys', help: "keep every account and API key too (sub-accounts' keys stay valid)" }, DATA_FLAG],
     details: `Everything else goes: messages, numbers, webhooks, jobs, media, the clock. The bootstrap account and

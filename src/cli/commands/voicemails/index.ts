@@ -23,7 +23,7 @@ export const verbs = [
     name: 'audio',
     summary: "Download a voicemail's audio (WAV)",
     args: [{ name: 'id', help: 'voicemail id', complete: 'voicemails' }],
-    flags: [{ flags: '-O, --out <file>', help: 'write the audio to this file (- for stdout)' }],
+    flags: [{ flags: '-O, --out <file>', help: 'write the audio to this file (- for stdout)', local: {} }],
     details: `Without -O the audio goes to stdout when stdout is not a terminal (a pipe or a redirect); on a
 terminal it is written to <id>.wav in the current directory, and the path is printed on stderr.`,
     examples: ['svc voicemails audio vm_4UNrKGnBlaqRLtuFvN23 -O message.wav', 'svc voicemails audio vm_4UNrKGnBlaqRLtuFvN23 | aplay'],

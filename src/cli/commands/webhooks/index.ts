@@ -156,7 +156,7 @@ way to stop: it stops cleanly and exits 0 (not 130). A deleted endpoint ends it 
       { flags: '--secret <whsec_…>', help: 'sign with this secret (default: a local secret kept per profile)' },
       { flags: '--print-secret', help: 'print the signing secret and exit (for scripts)' },
       { flags: '--since <now|cursor>', help: 'start here: now skips the backlog (default: the cursor file, else now)' },
-      { flags: '--cursor-file <file>', help: 'where the position is kept (default: one per profile and --forward-to)' },
+      { flags: '--cursor-file <file>', help: 'where the position is kept (default: one per profile and --forward-to)', local: {} },
       { flags: '--concurrency <n>', help: 'events in flight at once (1: in order, one at a time)', default: DEFAULT_LISTEN_CONCURRENCY, json: 'integer' },
     ],
     details: `Follows the events feed (long-polling on the local service, polling every 2 s elsewhere) and POSTs
