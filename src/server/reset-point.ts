@@ -12,8 +12,8 @@ export interface ServiceResetPoint {
  * Marks the service's state now: its database (storage/sqlite/reset-point.ts) and its clock.
  * `restore()` pauses the workers that act on their own (the scheduler's timer, the webhook
  * deliveries in flight, cut off unrecorded), writes the tables back through the store between
- * batches, puts the clock back where it stood, reads the chaos profiles again (stored: restored with the tables) and starts the workers again, which then read the
- * restored jobs and deliveries. Requests keep being served on the same port; a test does not send
+ * batches, puts the clock back where it stood, reads the chaos profiles again (stored, they came
+ * back with the tables) and starts the workers again, which then read the restored jobs and deliveries. Requests keep being served on the same port; a test does not send
  * any while it resets.
  */
 export async function markResetPoint(service: RunningService): Promise<ServiceResetPoint> {
