@@ -28,7 +28,8 @@ describe('svc server start --chaos', () => {
       expect(started.code, started.stderr).toBe(0);
       const baseUrl = started.stdout.trim();
       const { liveKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as { liveKey: string };
-      const res = await fetch(`${baseUrl}/v1/sandbox/chaos`, { headers: { authorization: `Bearer ${liveKey}` } });
+      // `--chaos` sets the service-wide profile (contract §9), not the root account's own.
+      const res = await fetch(`${baseUrl}/v1/sandbox/chaos?scope=service`, { headers: { authorization: `Bearer ${liveKey}` } });
       expect(await res.json()).toEqual({ seed: 42, faults: { 'api.429': { rate: 0.5, retryAfterSecs: 3 }, 'carrier.failed': { rate: 0.1, reason: 'no signal' } } });
       expect((await runSvcProcess(['server', 'stop'], { env })).code).toBe(0);
     } finally {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type ChaosProfile, type TestService } from '../src/testing/index.js';
 import { CHAOS_FAULT_KINDS, type ChaosFaultKind } from '../src/api/values/chaos.js';
-import { Chaos, chaosRoll } from '../src/server/world/chaos.js';
+import { ChaosRun, chaosRoll } from '../src/server/world/chaos.js';
 import { assertBuilt } from './helpers/cli.js';
 
 const TEN_DLC = fileURLToPath(new URL('../examples/mock-10dlc.yaml', import.meta.url));
@@ -63,13 +63,13 @@ describe('an event\'s stable name (what webhook faults are keyed by)', () => {
     const delivered = { id: 'evt_0MkZq7xAbCdEfGhIjKlMn', type: 'message.status', createdAt: '2026-11-27T10:00:00.000Z', messageId: 'msg_0MkZq7xAbCdEfGhIjKlMo', status: 'delivered', reason: null as string | null };
     const failed = { ...delivered, id: 'evt_0MkZq7xAbCdEfGhIjKlMp', messageId: 'msg_0MkZq7xAbCdEfGhIjKlMq', status: 'failed', reason: 'carrier_violation' };
     const names = (order: Array<typeof delivered>) => {
-      const chaos = new Chaos({ nowMs: () => 0 }, only('webhook.duplicate'));
+      const chaos = new ChaosRun(only('webhook.duplicate'));
       for (const e of order) chaos.noteEvent(e.id, e.type, e);
       return { delivered: chaos.eventName(delivered.id), failed: chaos.eventName(failed.id) };
     };
     expect(names([delivered, failed])).toEqual(names([failed, delivered]));
     // Another run's ids and times give the same name.
-    const chaos = new Chaos({ nowMs: () => 0 }, only('webhook.duplicate'));
+    const chaos = new ChaosRun(only('webhook.duplicate'));
     chaos.noteEvent('evt_x', 'message.status', { ...delivered, id: 'evt_1111111111111111111a', messageId: 'msg_2222222222222222222b', createdAt: '2026-11-28T11:12:13.000Z' });
     expect(chaos.eventName('evt_x')).toBe(names([delivered]).delivered);
   });

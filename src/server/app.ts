@@ -158,9 +158,10 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
     reply.header(SERVICE_TIME_HEADER, new Date(deps.clock.nowMs()).toISOString());
   });
   installErrorHandling(app, catalog);
-  // issue 29: the API's injected faults (429, 502, slow), before anything else reads the request.
-  if (deps.options.sandbox) installChaosHook(app, deps.chaos);
   installAuth(app, deps);
+  // issue 29: the API's injected faults (429, 502, slow), once the request's account is known
+  // (contract §9: its profile applies), before anything else reads the request.
+  if (deps.options.sandbox) installChaosHook(app, deps.chaos);
   installRateLimit(app, deps.options.rateLimit, limitShare(deps.store));
   installBodylessRule(app);
   await installIdempotency(app, deps);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { followSavedClock, saveClock, type Clock, type SavedClock } from './clock.js';
 import type { Store } from './storage/store.js';
 import { domainUnitOfWork } from './domain/unit-of-work.js';
-import { CLOCK_STATE_KEY, PAYMENTS_FAIL_NEXT_KEY } from './storage/service-state-repo.js';
+import { CHAOS_STATE_KEY, CLOCK_STATE_KEY, PAYMENTS_FAIL_NEXT_KEY } from './storage/service-state-repo.js';
 import { SimulatedPayments, type FailNextSwitch } from './world/payments.js';
 import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { DEFAULT_CLAIM_LEASE_MS, Scheduler, type SchedulerLog } from './scheduler.js';
@@ -19,7 +19,8 @@ import { registerEmailJobs } from './domain/email/delivery.js';
 import { registerBillingJobs } from './domain/billing/subscription.js';
 import { HttpDecisionClient } from './webhooks/decision-client.js';
 import { SimulatedCarrier } from './world/carrier.js';
-import { Chaos } from './world/chaos.js';
+import { Chaos, SERVICE_SCOPE } from './world/chaos.js';
+import { putChaosProfile, storedChaosProfiles } from './domain/chaos-profiles.js';
 import { chaosCarrier } from './world/chaos-carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
 import { outsideWorld } from './world/outside-call-guard.js';
@@ -80,7 +81,12 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // decision webhook client (the call engine's one network act; same safety options as deliveries).
   const webhookOptions = options.webhooks ?? {};
   // issue 29: seeded faults, injected at the world's seams (world/chaos.ts); none without a profile.
-  const chaos = new Chaos(clock, options.chaos);
+  // contract §9: the profiles are stored, per account and one service-wide; `--chaos` (svc/testing
+  // `chaos:`) replaces the service-wide one as the process starts.
+  const chaos = new Chaos(clock, {
+    readStored: () => uow.read(async (r) => await storedChaosProfiles(r)),
+    accounts: { get: (id) => uow.read(async (r) => await r.accounts.get(id)) },
+  });
   domain = {
     store,
     uow,
@@ -104,6 +110,9 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
     chaos,
   };
   const serviceOptions: ServiceOptions = { ...DEFAULT_OPTIONS, ...options };
+  const startProfile = options.chaos;
+  if (startProfile) await store.write(async (tx) => await putChaosProfile(tx, SERVICE_SCOPE, startProfile));
+  await chaos.refresh();
 
   // 3. Durable jobs, registered before anything runs (a restart resumes them).
   registerMessageJobs(domain);
@@ -131,8 +140,12 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // 5. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the
   // event); the worker is handed the deliveries once they have committed.
   domain.events.addOutbox(webhookOutbox((deliveries) => webhooks.onCommitted(deliveries)));
-  // issue 29: chaos names each event in emission order, for its webhook faults (world/chaos.ts).
-  domain.events.addOutbox(async (event) => chaos.noteEvent(event.id, event.type, event.body));
+  // issue 29: chaos names each event in emission order, for its webhook faults (world/chaos.ts), in
+  // the profile that applies to the event's account.
+  domain.events.addOutbox(async (event, tx) => {
+    if (!chaos.anyActive) return;
+    (await chaos.forAccountId(event.accountId, tx.accounts))?.noteEvent(event.id, event.type, event.body);
+  });
   // contract §6: the blocklist auto-suggestion, checked as each inbound call ends.
   domain.events.addOutbox(blockSuggestionOutbox());
 
@@ -156,9 +169,12 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
     events.tellChangesElsewhere((change) => peers.tellChange(change));
     peers.onChange((change) => events.changedElsewhere(change));
     // Returned, so a sync another replica asks for after its advance waits until this one followed.
-    store.peers.onState((key) => (key === CLOCK_STATE_KEY ? followClock() : undefined));
+    // contract §9: so are the chaos profiles another replica (or the worker's API process) stored.
+    const readChaos = () => chaos.refresh().catch((err: unknown) => log.error({ err }, 'reading the chaos profiles another replica stored failed'));
+    store.peers.onState((key) => (key === CLOCK_STATE_KEY ? followClock() : key === CHAOS_STATE_KEY ? readChaos() : undefined));
     store.peers.onResync(() => {
       void followClock();
+      void readChaos();
       events.resync();
     });
     // An advance waits for this replica's attempts in flight (registerDeliveryJobs) and, here, for

@@ -12,8 +12,8 @@ export interface ServiceResetPoint {
  * Marks the service's state now: its database (storage/sqlite/reset-point.ts) and its clock.
  * `restore()` pauses the workers that act on their own (the scheduler's timer, the webhook
  * deliveries in flight, cut off unrecorded), writes the tables back through the store between
- * batches, puts the clock and the chaos profile back where they stood and starts the workers again, which then read the
- * restored jobs and deliveries. Requests keep being served on the same port; a test does not send
+ * batches, puts the clock back where it stood, reads the chaos profiles again (stored, they came
+ * back with the tables) and starts the workers again, which then read the restored jobs and deliveries. Requests keep being served on the same port; a test does not send
  * any while it resets.
  */
 export async function markResetPoint(service: RunningService): Promise<ServiceResetPoint> {
@@ -21,7 +21,6 @@ export async function markResetPoint(service: RunningService): Promise<ServiceRe
   const store = deps.store;
   if (!(store instanceof SqliteStore)) throw new Error('a reset point needs the SQLite store');
   const clock = saveClock(deps.clock);
-  const chaos = deps.chaos.profile;
   const point = await paused(service, () => store.exclusive((db) => ResetPoint.take(db)));
   return {
     restore: () =>
@@ -32,8 +31,9 @@ export async function markResetPoint(service: RunningService): Promise<ServiceRe
         await deps.media.keepOnly(await store.read(async (r) => await r.routes.greetingMediaNames()));
         deps.events.rewound();
         rewind(service, clock);
-        // The profile as it was, an empty log and fresh counters: the same test meets the same faults.
-        deps.chaos.restart(chaos);
+        // The profiles as they were (stored in the tables just restored), an empty log and fresh
+        // counters: the same test meets the same faults.
+        await deps.chaos.restart();
       }),
   };
 }

@@ -12,7 +12,7 @@
 //   it, runs it as one process would, and writes what it ran; the API process answers then, so a
 //   user sees the same `clock advance` (it returns after the work);
 // - each process follows the clock saved in the database (service time never goes back, and moves
-//   for every process when one advances it).
+//   for every process when one advances it), and applies the chaos profiles stored there.
 import { newId } from './ids.js';
 import { conflict } from './errors.js';
 import type { Clock, SavedClock } from './clock.js';
@@ -89,6 +89,8 @@ export function startWorkerLink(deps: ServiceDeps, opts: LinkOptions): { stop():
     if (now !== undefined && now === seen) return;
     seen = now ?? -1;
     await followSavedClock(deps);
+    // contract §9: the chaos profiles the other process stored (PostgreSQL hears of them instead: compose.ts).
+    if (!deps.store.peers) await deps.chaos.refresh();
     if (opts.role !== 'worker') return await hearNotices(deps);
     deps.scheduler.notice();
     await deps.webhooks.resume();

@@ -80,9 +80,12 @@ export interface TestService {
     event(type: string, match?: Record<string, unknown>, options?: WaitOptions): Promise<Record<string, unknown> & { type: string }>;
   };
   chaos: {
-    /** Replaces the chaos profile (`PUT /v1/sandbox/chaos`); `null` turns chaos off. */
+    /**
+     * Replaces the service-wide chaos profile (`PUT /v1/sandbox/chaos?scope=service`, as `chaos:` at
+     * start); `null` turns it off. An account's own profile (`PUT /v1/sandbox/chaos` with its key) goes first.
+     */
     set(profile: ChaosProfile | null): Promise<void>;
-    /** Every fault injected since start or the last reset (`GET /v1/sandbox/chaos/log`). */
+    /** Every fault injected on the account's requests and records since start or the last reset (`GET /v1/sandbox/chaos/log`). */
     log(): Promise<Array<Record<string, unknown> & { kind: string; id: string }>>;
   };
   /** A request to the API with the live key (or `key`); answers status and parsed body. Spared by chaos (the app under test is not). */

@@ -26,6 +26,9 @@ const DEFAULT_TIMEOUT_MS = 5000;
 /** A simulated call is walked in steps of this many seconds until its end (manual clock). */
 const CALL_STEP_SECS = 30;
 const CALL_MAX_STEPS = 240;
+/** The service-wide chaos profile (contract §9): what `startService({chaos})` and `chaos.set()` replace, with the root account's live key. */
+const SERVICE_CHAOS_PATH = `${sandboxChaosEndpoints.set.path}?scope=service`;
+const CHAOS_OFF: ChaosProfile = { seed: 0, faults: {} };
 /** One long poll of the events feed is held at most this long (the service allows 30 s). */
 const MAX_HOLD_SECS = 5;
 
@@ -114,14 +117,16 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
       since = await feedHead();
     },
     async seed(fixture) {
-      // The fixture runs with chaos off (its requests are the test's setup, not the app under test).
-      const profile = await ok('GET', sandboxChaosEndpoints.get.path);
-      await ok('PUT', sandboxChaosEndpoints.set.path, { seed: 0, faults: {} });
+      // The fixture runs with chaos off (its requests are the test's setup, not the app under test):
+      // the account's profile and the service-wide one, each put back after.
+      const scopes = [sandboxChaosEndpoints.set.path, SERVICE_CHAOS_PATH];
+      const profiles = await Promise.all(scopes.map((path) => ok('GET', path)));
+      for (const path of scopes) await ok('PUT', path, CHAOS_OFF);
       let results: unknown[];
       try {
         results = await runSeed(fixture, { baseUrl, apiKey: liveKey });
       } finally {
-        await ok('PUT', sandboxChaosEndpoints.set.path, profile);
+        for (const [i, path] of scopes.entries()) await ok('PUT', path, profiles[i]);
       }
       // The seeded state is the one reset() returns to from now on.
       point = await markResetPoint(service);
@@ -190,7 +195,7 @@ export async function launchTestService(options: StartServiceOptions): Promise<T
       },
     },
     chaos: {
-      set: async (profile) => void (await ok('PUT', sandboxChaosEndpoints.set.path, profile === null ? { seed: 0, faults: {} } : profile)),
+      set: async (profile) => void (await ok('PUT', SERVICE_CHAOS_PATH, profile ?? CHAOS_OFF)),
       log: async () => (await ok('GET', sandboxChaosEndpoints.log.path)).data,
     },
     request,

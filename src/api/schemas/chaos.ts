@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHAOS_FAULT_KINDS, CHAOS_LIMITS } from '../values/chaos.js';
+import { CHAOS_FAULT_KINDS, CHAOS_LIMITS, CHAOS_SCOPES } from '../values/chaos.js';
 
 // issue 29: the chaos profile as the service reads it (`PUT /v1/sandbox/chaos`, `--chaos FILE`).
 const Rate = z.number().min(0).max(1).describe('the share of chances that become this fault, 0 to 1');
@@ -20,6 +20,10 @@ export const ChaosProfileSchema = z
     faults: z.partialRecord(z.enum(CHAOS_FAULT_KINDS), ChaosFaultSchema).default({}),
   })
   .meta({ id: 'ChaosProfile' });
+
+export const ChaosScopeQuery = z.object({
+  scope: z.enum(CHAOS_SCOPES).default('account').describe("whose profile: the account acted on (default), or the service-wide one"),
+});
 
 export const ChaosLogSchema = z
   .object({

@@ -68,6 +68,14 @@ export interface ChaosLogEntry {
   detail: Record<string, unknown>;
 }
 
+/**
+ * contract §9: whose profile a chaos request reads or replaces — the account acted on (`account`:
+ * the key's, or a sub-account's through `Service-Subaccount`), or the service-wide one (`service`:
+ * replaced only with the root account's live key). `?scope=` on `/v1/sandbox/chaos`; default account.
+ */
+export const CHAOS_SCOPES = ['account', 'service'] as const;
+export type ChaosScope = (typeof CHAOS_SCOPES)[number];
+
 export const CHAOS_DEFAULTS = { delayMs: 1000, delaySecs: 600, retryAfterSecs: 1, afterSecs: 5 } as const;
 /** Bounds a profile may ask for (a test should not wait minutes for a request). */
 export const CHAOS_LIMITS = { maxDelayMs: 60_000, maxDelaySecs: 7 * 86_400, maxRetryAfterSecs: 3600, maxLogEntries: 10_000 } as const;

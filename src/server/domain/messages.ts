@@ -271,6 +271,7 @@ export function registerMessageJobs(deps: DomainDeps): void {
     if (!before || before.status !== 'queued' || before.providerMessageId) return;
     const accepted = await deps.carrier.submit({
       messageId: before.id,
+      accountId: before.accountId,
       from: before.from,
       to: before.to,
       body: before.body,

@@ -60,7 +60,7 @@ export function sandboxCallsRoutes(app: FastifyInstance, deps: ServiceDeps): voi
     { config: COMMITS_ONCE, schema: { tags: ['sandbox'], summary: 'An inbound call to one of the account\'s numbers', description: SANDBOX_CALL_DESCRIPTION, body: SandboxCallBody, response: { 201: CallSchema } } },
     async (req, reply) => {
       // issue 29: the simulated caller's faults (nobody answers, the call drops) change its scenario only.
-      const body = { ...req.body, scenario: deps.chaos.callScenario(req.body.from, req.body.to, req.body.scenario) };
+      const body = { ...req.body, scenario: deps.chaos.callScenario(req.auth.account, req.body.from, req.body.to, req.body.scenario) };
       const placed = await commitOnce(deps, req, 201, async (tx) => callView(await placeSandboxCall(tx, req.auth, body, { origin: requestOrigin(req) })));
       return reply.status(201).send(placed);
     },

@@ -811,7 +811,7 @@ export class DeliveryWorker {
     if (!this.running) return { aborted: true };
 
     const headers = deliveryHeaders({ rawBody, secret: endpoint.secret, eventId, eventType, attempt, wallNowMs: this.wallNow(), userAgent: this.userAgent });
-    const res = await postWithChaos(this.chaos, this.sender, { url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, pooled }, { eventId, eventType, number: attempt });
+    const res = await postWithChaos(this.chaos, this.sender, { url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, pooled }, { accountId: endpoint.accountId, eventId, eventType, number: attempt });
     if (res.kind === 'aborted') return { aborted: true };
     if (res.kind === 'error') return { ...failed(res.error, true), durationMs: res.durationMs };
     const base = { responseStatus: res.status, responseBody: res.body, durationMs: res.durationMs };

@@ -17,7 +17,7 @@ describe('destinations', () => {
       { afterMs: 3, status: 'undelivered', reason: 'blocked by carrier' },
     ]);
     expect(testStubCourse('+14155550100').every((s) => s.afterMs === 0)).toBe(true);
-    const accepted = await new SimulatedCarrier().submit({ messageId: 'msg_x', from: '+1', to: '+14155550100', body: '', mediaUrls: [] });
+    const accepted = await new SimulatedCarrier().submit({ messageId: 'msg_x', accountId: 'acct', from: '+1', to: '+14155550100', body: '', mediaUrls: [] });
     expect(accepted.providerMessageId).toMatch(/^SM[0-9A-Za-z]{30}$/);
     // Delivered within about a second.
     expect(accepted.course.reduce((t, s) => t + s.afterMs, 0)).toBeLessThanOrEqual(1000);

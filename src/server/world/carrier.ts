@@ -24,6 +24,8 @@ export interface CarrierStep {
 
 export interface OutboundSubmission {
   messageId: string;
+  /** The sending account: the simulation's chaos faults follow its profile (world/chaos-carrier.ts). */
+  accountId: string;
   from: string;
   to: string;
   body: string;

@@ -11,25 +11,27 @@ export function chaosCarrier(carrier: Carrier, chaos: Chaos): Carrier {
   const wrapped = Object.create(carrier) as Carrier;
   wrapped.submit = async (m: OutboundSubmission): Promise<CarrierAcceptance> => {
     const accepted = await carrier.submit(m);
-    if (!chaos.active) return accepted;
-    const id = chaos.occurrence(`sms ${m.from}>${m.to} ${JSON.stringify(m.body)}`);
+    if (!chaos.anyActive) return accepted;
+    const run = await chaos.forAccountId(m.accountId);
+    if (!run?.active) return accepted;
+    const id = run.occurrence(`sms ${m.from}>${m.to} ${JSON.stringify(m.body)}`);
     let course: CarrierStep[] = accepted.course;
-    const end = chaos.roll(['carrier.failed', 'carrier.undelivered'], id);
+    const end = run.roll(['carrier.failed', 'carrier.undelivered'], id);
     if (end) {
       const status = end.kind === 'carrier.failed' ? 'failed' : 'undelivered';
       const reason = end.fault.reason ?? (status === 'failed' ? 'carrier rejected: chaos' : 'unreachable handset: chaos');
       course = course.map((s, i) => (i === course.length - 1 ? { ...s, status, reason } : s));
-      chaos.record(end, { messageId: m.messageId, status, reason });
+      chaos.record(m.accountId, end, { messageId: m.messageId, status, reason });
     }
-    for (const hit of chaos.rollEach(['carrier.late', 'carrier.out_of_order'], id)) {
+    for (const hit of run.rollEach(['carrier.late', 'carrier.out_of_order'], id)) {
       if (hit.kind === 'carrier.late') {
         const late = delayMs(hit.fault);
         course = course.map((s, i) => (i === course.length - 1 ? { ...s, afterMs: s.afterMs + late } : s));
-        chaos.record(hit, { messageId: m.messageId, delayMs: late });
+        chaos.record(m.accountId, hit, { messageId: m.messageId, delayMs: late });
       } else {
         // A stale `sent` receipt after the final one: the service keeps the final status (carrierMove).
         course = [...course, { afterMs: 0, status: 'sent', reason: null }];
-        chaos.record(hit, { messageId: m.messageId, staleReceipt: 'sent' });
+        chaos.record(m.accountId, hit, { messageId: m.messageId, staleReceipt: 'sent' });
       }
     }
     return { ...accepted, course };

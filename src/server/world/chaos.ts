@@ -11,6 +11,10 @@
 // recipient and subject, a webhook's URL and event type), numbered by occurrence (`…#2`: the second
 // such request). So the same seed and the same requests give the same faults, whatever the order in
 // which different requests interleave.
+//
+// Scoped (contract §9): a profile is stored per account, and one service-wide; the one that applies
+// to what a fault would hit is its account's own, else its agency's, else the service-wide one. Each
+// fault is logged under the account it hit, and an account reads only its own log.
 import { CHAOS_DEFAULTS, CHAOS_LIMITS, type ChaosFault, type ChaosFaultKind, type ChaosLogEntry, type ChaosProfile } from '../../api/values/chaos.js';
 import type { Clock } from '../clock.js';
 import { randomBase62 } from '../ids.js';
@@ -43,48 +47,60 @@ export const chaosRoll = (seed: number, kind: ChaosFaultKind, id: string): numbe
 
 export const EMPTY_PROFILE: ChaosProfile = { seed: 0, faults: {} };
 
+/** `{seed: 0, faults: {}}`: the profile that turns chaos off (PUT stores nothing then). */
+export const isOffProfile = (p: ChaosProfile): boolean => p.seed === 0 && Object.keys(p.faults).length === 0;
+
+/**
+ * Where the service-wide profile is kept among the stored ones, beside the accounts' (an account
+ * id is a uuid, never this).
+ */
+export const SERVICE_SCOPE = '*';
+
+/** One stored profile and its revision: a new PUT is a new revision, even of the same profile. */
+export interface StoredChaosProfile {
+  profile: ChaosProfile;
+  rev: string;
+}
+
+/** Every stored profile, by scope: an account id, or SERVICE_SCOPE. */
+export type StoredChaosProfiles = Record<string, StoredChaosProfile>;
+
+/** What chaos needs of an account: its id and its agency (contract §9: an agency's profile acts on its sub-accounts). */
+export interface ChaosAccount {
+  id: string;
+  parentId: string | null;
+}
+
+/** Reads an account (its agency): the transaction's repository inside one, the store outside. */
+export interface ChaosAccountReader {
+  get(id: string): Promise<ChaosAccount | undefined>;
+}
+
 export interface ChaosHit {
   kind: ChaosFaultKind;
   id: string;
   fault: ChaosFault;
 }
 
-/** The service's chaos: its profile, the occurrence counters behind stable ids, and the log. */
-export class Chaos {
-  private current: ChaosProfile = EMPTY_PROFILE;
-  private entries: ChaosLogEntry[] = [];
-  private seq = 0;
+/**
+ * One stored profile in force: the profile, and the occurrence counters behind stable ids of what it
+ * hits. Every account it applies to shares them (the service-wide profile numbers the requests of
+ * all its accounts together, as one seed and one stream of requests), so the same seed and the same
+ * requests give the same faults, per profile.
+ */
+export class ChaosRun {
   private readonly occurrences = new Map<string, number>();
   /** Each event's stable id, given as it is emitted (in emission order, which the requests and the clock decide). */
   private readonly events = new Map<string, string>();
   /** A mail script's faults, decided once per email and recipient (the delivery jobs re-derive the script at each step). */
-  private readonly mailDecisions = new Map<string, ChaosHit[]>();
-  /** The value of CHAOS_EXEMPT_HEADER that spares a request the API's faults (api/values/chaos.ts): never sent over the wire by the service. */
-  readonly exemptToken = randomBase62(32);
+  readonly mailDecisions = new Map<string, ChaosHit[]>();
+  readonly active: boolean;
 
-  constructor(private readonly clock: Pick<Clock, 'nowMs'>, profile: ChaosProfile = EMPTY_PROFILE) {
-    this.restart(profile);
-  }
-
-  get profile(): ChaosProfile {
-    return this.current;
-  }
-
-  /** Whether a request's exemption header carries this service's token (a constant-time check is not needed: the token only lifts injected test faults). */
-  exempts(header: string | string[] | undefined): boolean {
-    return header === this.exemptToken;
-  }
-
-  get active(): boolean {
-    return Object.values(this.current.faults).some((f) => f && f.rate > 0);
-  }
-
-  /** A new profile; the counters start again (the same requests after it meet the same faults). */
-  setProfile(profile: ChaosProfile): void {
-    this.current = structuredClone(profile);
-    this.occurrences.clear();
-    this.mailDecisions.clear();
-    this.events.clear();
+  constructor(
+    readonly profile: ChaosProfile,
+    readonly rev = '',
+  ) {
+    this.active = Object.values(profile.faults).some((f) => f && f.rate > 0);
   }
 
   /**
@@ -106,17 +122,6 @@ export class Chaos {
     return this.events.get(eventId) ?? eventId;
   }
 
-  /** Back to a profile with an empty log (svc/testing `reset()`). */
-  restart(profile: ChaosProfile): void {
-    this.setProfile(profile);
-    this.entries = [];
-    this.seq = 0;
-  }
-
-  get log(): readonly ChaosLogEntry[] {
-    return this.entries;
-  }
-
   /** The stable id of the next occurrence of `what`. */
   occurrence(what: string): string {
     const n = (this.occurrences.get(what) ?? 0) + 1;
@@ -127,8 +132,8 @@ export class Chaos {
   /** The first of `kinds` (in that order) that this id's roll turns into a fault, or undefined. */
   roll(kinds: readonly ChaosFaultKind[], id: string): ChaosHit | undefined {
     for (const kind of kinds) {
-      const fault = this.current.faults[kind];
-      if (fault && fault.rate > 0 && chaosRoll(this.current.seed, kind, id) < fault.rate) return { kind, id, fault };
+      const fault = this.profile.faults[kind];
+      if (fault && fault.rate > 0 && chaosRoll(this.profile.seed, kind, id) < fault.rate) return { kind, id, fault };
     }
     return undefined;
   }
@@ -137,44 +142,152 @@ export class Chaos {
   rollEach(kinds: readonly ChaosFaultKind[], id: string): ChaosHit[] {
     return kinds.flatMap((k) => this.roll([k], id) ?? []);
   }
+}
 
-  record(hit: ChaosHit, detail: Record<string, unknown>): void {
-    if (this.entries.length >= CHAOS_LIMITS.maxLogEntries) this.entries.shift();
-    this.entries.push({ seq: ++this.seq, at: new Date(this.clock.nowMs()).toISOString(), kind: hit.kind, id: hit.id, detail });
+/** Accounts' agencies held at most (an account's agency never changes); past it the map starts again. */
+const MAX_AGENCIES_HELD = 10_000;
+
+export interface ChaosSources {
+  /** The stored profiles (compose.ts: the service state, shared by every process on the database). */
+  readStored(): Promise<StoredChaosProfiles>;
+  /** An account read outside a transaction (the carrier and the webhook sender call out with none open). */
+  accounts: ChaosAccountReader;
+}
+
+/**
+ * The service's chaos (contract §9): the stored profiles in force in this process, which of them
+ * applies to an account, and the log of the faults injected, kept per account.
+ *
+ * Which profile applies to an account: its own, else its agency's, else the service-wide one (the
+ * most specific profile with a fault in it wins; one whose rates are all 0 applies to nothing). A process holds every stored profile in memory and reads them again when one
+ * changes (`refresh`: after its own PUT; on another process's notice, compose.ts and worker-link.ts),
+ * so a request, a send or an attempt reads nothing from the database for chaos, and nothing at all
+ * when no profile has a fault (`anyActive`).
+ */
+export class Chaos {
+  /** The stored profiles with a fault in them, by scope. */
+  private runs = new Map<string, ChaosRun>();
+  private anyFault = false;
+  private readonly logs = new Map<string, { seq: number; entries: ChaosLogEntry[] }>();
+  private readonly agencies = new Map<string, string | null>();
+  private refreshing: Promise<void> = Promise.resolve();
+  /** The value of CHAOS_EXEMPT_HEADER that spares a request the API's faults (api/values/chaos.ts): never sent over the wire by the service. */
+  readonly exemptToken = randomBase62(32);
+
+  constructor(
+    private readonly clock: Pick<Clock, 'nowMs'>,
+    private readonly sources: ChaosSources,
+  ) {}
+
+  /** Whether a request's exemption header carries this service's token (a constant-time check is not needed: the token only lifts injected test faults). */
+  exempts(header: string | string[] | undefined): boolean {
+    return header === this.exemptToken;
+  }
+
+  /** Some stored profile has a fault: only then is an account's profile looked for. */
+  get anyActive(): boolean {
+    return this.anyFault;
+  }
+
+  /** Reads the stored profiles again; a profile whose revision did not change keeps its counters. */
+  refresh(): Promise<void> {
+    return this.reload(false);
+  }
+
+  /** Back to the stored profiles with fresh counters and an empty log (svc/testing `reset()`). */
+  async restart(): Promise<void> {
+    this.logs.clear();
+    await this.reload(true);
+  }
+
+  private reload(fresh: boolean): Promise<void> {
+    const next = this.refreshing.then(async () => {
+      const stored = await this.sources.readStored();
+      const runs = new Map<string, ChaosRun>();
+      for (const [scope, { profile, rev }] of Object.entries(stored)) {
+        const held = this.runs.get(scope);
+        const run = !fresh && held?.rev === rev ? held : new ChaosRun(profile, rev);
+        // A profile with no fault stands for nothing: the next one out applies.
+        if (run.active) runs.set(scope, run);
+      }
+      this.runs = runs;
+      this.anyFault = runs.size > 0;
+    });
+    this.refreshing = next.catch(() => undefined);
+    return next;
+  }
+
+  /** The profile that applies to an account (its own, its agency's, the service-wide one), or undefined. */
+  forAccount(account: ChaosAccount): ChaosRun | undefined {
+    if (!this.anyFault) return undefined;
+    return this.runs.get(account.id) ?? (account.parentId === null ? undefined : this.runs.get(account.parentId)) ?? this.runs.get(SERVICE_SCOPE);
+  }
+
+  /** As `forAccount`, for an account known by id (its agency read once, through `accounts` inside a transaction). */
+  async forAccountId(accountId: string, accounts: ChaosAccountReader = this.sources.accounts): Promise<ChaosRun | undefined> {
+    if (!this.anyFault) return undefined;
+    const own = this.runs.get(accountId);
+    if (own) return own;
+    let parentId = this.agencies.get(accountId);
+    if (parentId === undefined) {
+      parentId = (await accounts.get(accountId))?.parentId ?? null;
+      if (this.agencies.size >= MAX_AGENCIES_HELD) this.agencies.clear();
+      this.agencies.set(accountId, parentId);
+    }
+    return this.forAccount({ id: accountId, parentId });
+  }
+
+  /** Logs a fault injected on what `accountId` owns (its request, message, email, webhook or call). */
+  record(accountId: string, hit: ChaosHit, detail: Record<string, unknown>): void {
+    let log = this.logs.get(accountId);
+    if (!log) this.logs.set(accountId, (log = { seq: 0, entries: [] }));
+    if (log.entries.length >= CHAOS_LIMITS.maxLogEntries) log.entries.shift();
+    log.entries.push({ seq: ++log.seq, at: new Date(this.clock.nowMs()).toISOString(), kind: hit.kind, id: hit.id, detail });
+  }
+
+  /** contract §9: the faults injected on this account's own requests and records, oldest first. */
+  logOf(accountId: string): readonly ChaosLogEntry[] {
+    return this.logs.get(accountId)?.entries ?? [];
   }
 
   /**
-   * A simulated inbound call's scenario with this profile's caller faults: nobody answers
-   * (`call.no_answer`), or the caller hangs up `afterSecs` after the start (`call.drop`).
+   * A simulated inbound call's scenario with the caller faults of the account's profile: nobody
+   * answers (`call.no_answer`), or the caller hangs up `afterSecs` after the start (`call.drop`).
    */
-  callScenario<S extends { answer?: unknown; hangupAfterSecs?: number | null }>(from: string, to: string, scenario: S): S {
-    if (!this.active) return scenario;
-    const id = this.occurrence(`call ${from}>${to}`);
-    const hit = this.roll(['call.no_answer', 'call.drop'], id);
+  callScenario<S extends { answer?: unknown; hangupAfterSecs?: number | null }>(account: ChaosAccount, from: string, to: string, scenario: S): S {
+    const run = this.forAccount(account);
+    if (!run?.active) return scenario;
+    const id = run.occurrence(`call ${from}>${to}`);
+    const hit = run.roll(['call.no_answer', 'call.drop'], id);
     if (!hit) return scenario;
     if (hit.kind === 'call.no_answer') {
-      this.record(hit, { from, to });
+      this.record(account.id, hit, { from, to });
       return { ...scenario, answer: null };
     }
     const after = hit.fault.afterSecs ?? CHAOS_DEFAULTS.afterSecs;
-    this.record(hit, { from, to, hangupAfterSecs: after });
+    this.record(account.id, hit, { from, to, hangupAfterSecs: after });
     return { ...scenario, hangupAfterSecs: after };
   }
 
-  /** The mail server's script for one recipient, with this profile's faults (decided once per email and recipient). */
-  mailScript(emailId: string, address: string, subject: string | null, script: MailStep[]): MailStep[] {
+  /**
+   * The mail server's script for one recipient of an email of `accountId`, with the faults of `run`
+   * (the profile that applies to the account: `forAccountId`), decided once per email and recipient.
+   */
+  mailScript(run: ChaosRun | undefined, accountId: string, emailId: string, address: string, subject: string | null, script: MailStep[]): MailStep[] {
+    if (!run) return script;
     const memo = `${emailId}\u0000${address.toLowerCase()}`;
-    let hits = this.mailDecisions.get(memo);
+    let hits = run.mailDecisions.get(memo);
     if (!hits) {
       hits = [];
-      if (this.active) {
-        const id = this.occurrence(`mail ${address.toLowerCase()} ${JSON.stringify(subject ?? '')}`);
-        const outcome = this.roll(['mail.bounce', 'mail.defer'], id);
-        const late = this.roll(['mail.late'], id);
+      if (run.active) {
+        const id = run.occurrence(`mail ${address.toLowerCase()} ${JSON.stringify(subject ?? '')}`);
+        const outcome = run.roll(['mail.bounce', 'mail.defer'], id);
+        const late = run.roll(['mail.late'], id);
         hits = [outcome, late].filter((h): h is ChaosHit => h !== undefined);
-        for (const h of hits) this.record(h, { recipient: address, ...(h.kind === 'mail.bounce' ? {} : { delaySecs: delaySecs(h.fault) }) });
+        for (const h of hits) this.record(accountId, h, { recipient: address, ...(h.kind === 'mail.bounce' ? {} : { delaySecs: delaySecs(h.fault) }) });
       }
-      this.mailDecisions.set(memo, hits);
+      if (run.mailDecisions.size >= CHAOS_LIMITS.maxLogEntries * 10) run.mailDecisions.clear();
+      run.mailDecisions.set(memo, hits);
     }
     let steps = script;
     for (const hit of hits) steps = applyMailFault(hit, steps);

@@ -27,7 +27,7 @@ export const verbs = [
       { flags: '--store <url>', help: 'postgres://user@host:port/db: keep the data in PostgreSQL, shared by every replica started on it (env SVC_STORE; default: SQLite in the data directory)' },
       { flags: '--pool-size <n>', help: 'with --store: PostgreSQL connections this process may open (default 10)', json: 'integer' },
       { flags: '--role <role>', help: 'what this process runs: api (HTTP only), worker (the jobs and webhook deliveries, no HTTP) or all (env SVC_ROLE; default all)', choices: SERVICE_ROLES },
-      { flags: '--chaos <file>', help: 'seeded faults of the simulated world: a profile file (YAML: seed, faults per kind with rate and delays)', local: {} },
+      { flags: '--chaos <file>', help: 'seeded faults of the simulated world: a profile file (YAML: seed, faults per kind with rate and delays), stored as the service-wide profile', local: {} },
       { flags: '--detached-child', help: 'started by --detach: the parent prints the bootstrap keys', hidden: true },
     ],
     examples: [

@@ -1,4 +1,4 @@
-import type { DomainDeps } from '../deps.js';
+import type { DomainDeps, TxDeps } from '../deps.js';
 import type { Clock } from '../../clock.js';
 import type { UnitOfWork } from '../deps.js';
 import type { Scheduler } from '../../scheduler.js';
@@ -49,11 +49,13 @@ interface StepPayload {
  * The mail server's script for each recipient of one email. The link a click follows is looked for
  * in the html once (issue 23: it was looked for per recipient and per step, in a megabyte of html).
  */
-function scriptsOf(deps: Pick<DomainDeps, 'chaos'>, email: EmailRecord): (address: string) => MailStep[] {
+async function scriptsOf(tx: Pick<TxDeps, 'chaos' | 'accounts'>, email: EmailRecord): Promise<(address: string) => MailStep[]> {
   let url: string | undefined;
   const clickUrl = () => (url ??= clickedUrl(email.html));
-  // issue 29: the chaos profile's mail faults (deferred, bounced, accepted late) change the script only.
-  return (address) => deps.chaos.mailScript(email.id, address, email.subject, mailServerScript(address, clickUrl));
+  // issue 29: the mail faults of the profile that applies to the email's account (deferred, bounced,
+  // accepted late) change the script only.
+  const run = await tx.chaos.forAccountId(email.accountId, tx.accounts);
+  return (address) => tx.chaos.mailScript(run, email.accountId, email.id, address, email.subject, mailServerScript(address, clickUrl));
 }
 
 /** Schedules each recipient's step `step` at its time, one job per distinct time. */
@@ -202,7 +204,7 @@ export async function handOver(deps: Pick<DeliveryDeps, 'uow'>, emailId: string,
       await tx.emails.addTimelineEntry({ emailId, recipientSeq: r.seq, type: 'email.sent', status: EMAIL_EVENT_STATUS['email.sent'], occurredAt: now, bounce: null, url: null, method: null });
       sent.push(r);
     }
-    await scheduleSteps(tx, email, scriptsOf(tx, email), now, sent.map((recipient) => ({ recipient, step: 0 })));
+    await scheduleSteps(tx, email, await scriptsOf(tx, email), now, sent.map((recipient) => ({ recipient, step: 0 })));
     await refreshEmailStatus(tx, email, now);
     const all = await tx.emails.recipients(emailId);
     for (const r of sent) await tx.events.emit(email.accountId, 'email.sent', { ...commonEmailFields('email.sent', email, r, all, now) });
@@ -233,7 +235,7 @@ export async function runSteps(deps: Pick<DeliveryDeps, 'uow'>, p: StepPayload):
     const all = await tx.emails.recipients(p.emailId);
     const bySeq = new Map(all.map((r) => [r.seq, r]));
     const now = tx.clock.nowMs();
-    const script = scriptsOf(tx, email);
+    const script = await scriptsOf(tx, email);
     const next: Array<{ recipient: RecipientRecord; step: number }> = [];
     let deliveryMoved = false;
     for (const { seq, step } of p.due) {

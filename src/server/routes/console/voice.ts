@@ -67,7 +67,7 @@ export function consoleVoicePages({ c, deps, page }: ConsoleKit): void {
       const fields = parseWith(PhoneForm, 'body', { from: (req.body as Record<string, string>).from ?? '', to: (req.body as Record<string, string>).to ?? '' });
       const body = parseWith(SandboxCallBody, 'body', fields);
       // issue 29: the simulated caller's faults apply to the phone's calls as to the API's.
-      const withChaos = { ...body, scenario: deps.chaos.callScenario(body.from, body.to, body.scenario) };
+      const withChaos = { ...body, scenario: deps.chaos.callScenario(req.console.actor.account, body.from, body.to, body.scenario) };
       const call = await deps.uow.write((tx) => placeSandboxCall(tx, req.console.actor, withChaos, { origin: requestOrigin(req) }));
       return reply.code(303).header('Location', `${CONSOLE_PATH}/calls/${encodeURIComponent(call.id)}`).send();
     });
