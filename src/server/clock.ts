@@ -2,6 +2,14 @@
 // contract §1: `--clock manual` freezes time; advance moves it. With the real clock, advance is still
 // allowed and shifts the service's time forward (an offset over the system clock).
 
+/**
+ * Real time, whatever the service clock says: what grants access or proves a message ages on it
+ * (console links and sessions, a signature's `t`, contract §10), so moving the service clock neither
+ * ends nor extends them. Milliseconds since the epoch; injected (`DomainDeps.wall`) so tests can move it.
+ */
+export type WallClock = () => number;
+export const systemWallClock: WallClock = () => Date.now();
+
 export interface Clock {
   readonly mode: 'system' | 'manual';
   /** Milliseconds since the epoch, service time. */
