@@ -9,6 +9,13 @@
  */
 export type WallClock = () => number;
 export const systemWallClock: WallClock = () => Date.now();
+/**
+ * The same real time in fractional milliseconds (microseconds apart, never back within a process:
+ * the monotonic clock from the process's start on the wall clock), for an order finer than
+ * `Date.now()`'s millisecond: an Idempotency-Key's answer and a duplicate's arrival (contract §2).
+ * Processes on one host agree to microseconds; on different hosts, as well as their clocks do.
+ */
+export const preciseWallClock: WallClock = () => performance.timeOrigin + performance.now();
 
 export interface Clock {
   readonly mode: 'system' | 'manual';
