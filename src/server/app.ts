@@ -6,7 +6,7 @@ import { zodValidatorCompiler } from './http/validation.js';
 import { installErrorHandling, sendError } from './http/error-handler.js';
 import { installAuth } from './http/auth.js';
 import { installRateLimit, limitShare, UNAUTHENTICATED_RATE } from './http/rate-limit.js';
-import { installIdempotency } from './http/idempotency.js';
+import { installIdempotency, noteArrival } from './http/idempotency.js';
 import { installJsonBodyParser, MAX_JSON_DEPTH } from './http/json-body.js';
 import { installBodylessRule } from './http/bodyless.js';
 import { closeConnectionsAfterAnswers } from './http/closing.js';
@@ -153,7 +153,10 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   // contract §2: every response carries Request-Id (set first, so even a 401 has it).
   // Our extension: Service-Time, the service clock's time (which `svc clock advance` moves), so a
   // client shows "2 minutes ago" against the clock its records were stamped with.
+  // contract §2: a request's arrival orders it against an answer to its Idempotency-Key (idempotency.ts).
+  app.decorateRequest('arrivedAt', 0);
   app.addHook('onRequest', async (req, reply) => {
+    noteArrival(req);
     reply.header('Request-Id', req.id);
     reply.header(SERVICE_TIME_HEADER, new Date(deps.clock.nowMs()).toISOString());
   });

@@ -2,6 +2,21 @@
 // contract §1: `--clock manual` freezes time; advance moves it. With the real clock, advance is still
 // allowed and shifts the service's time forward (an offset over the system clock).
 
+/**
+ * Real time, whatever the service clock says: what grants access or proves a message ages on it
+ * (console links and sessions, a signature's `t`, contract §10), so moving the service clock neither
+ * ends nor extends them. Milliseconds since the epoch; injected (`DomainDeps.wall`) so tests can move it.
+ */
+export type WallClock = () => number;
+export const systemWallClock: WallClock = () => Date.now();
+/**
+ * The same real time in fractional milliseconds (microseconds apart, never back within a process:
+ * the monotonic clock from the process's start on the wall clock), for an order finer than
+ * `Date.now()`'s millisecond: an Idempotency-Key's answer and a duplicate's arrival (contract §2).
+ * Processes on one host agree to microseconds; on different hosts, as well as their clocks do.
+ */
+export const preciseWallClock: WallClock = () => performance.timeOrigin + performance.now();
+
 export interface Clock {
   readonly mode: 'system' | 'manual';
   /** Milliseconds since the epoch, service time. */

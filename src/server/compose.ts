@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { followSavedClock, saveClock, type Clock, type SavedClock } from './clock.js';
+import { followSavedClock, saveClock, systemWallClock, type Clock, type SavedClock } from './clock.js';
 import type { Store } from './storage/store.js';
 import { domainUnitOfWork } from './domain/unit-of-work.js';
 import { CHAOS_STATE_KEY, CLOCK_STATE_KEY, PAYMENTS_FAIL_NEXT_KEY } from './storage/service-state-repo.js';
@@ -87,6 +87,8 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
     readStored: () => uow.read(async (r) => await storedChaosProfiles(r)),
     accounts: { get: (id) => uow.read(async (r) => await r.accounts.get(id)) },
   });
+  // One real-time source for what ages on wall time: console links and sessions, signatures' `t`.
+  const wall = options.wallNow ?? systemWallClock;
   domain = {
     store,
     uow,
@@ -94,9 +96,10 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
     decisions: outsideWorld(new HttpDecisionClient({ enabledForAccount: (accountId: string) => uow.read((r) => r.webhookEndpoints.enabledForAccount(accountId)) }, {
       resolver: webhookOptions.resolver,
       destinationGuard: webhookOptions.destinationGuard,
-      wallNow: webhookOptions.wallNow,
+      wallNow: webhookOptions.wallNow ?? wall,
     }), 'decision webhook', store),
     clock,
+    wall,
     // contract §1: an advance saves the clock with each job it runs, so a restart never finds it
     // behind committed work (issue 23).
     scheduler: new Scheduler(() => uow, clock, log, { persistClock: async (tx) => await tx.serviceState.set(CLOCK_STATE_KEY, saveClock(clock)), claims }),
@@ -134,7 +137,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   const soleAttempter = !store.peers && serviceOptions.webhooks?.soleAttempter !== false;
   // A worker process alone on its event loop sends with undici; one that serves the API too, with node:http (undici-sender.ts).
   const httpClient = serviceOptions.webhooks?.httpClient ?? (serviceOptions.role === 'worker' ? 'undici' : 'node');
-  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, httpClient, chaos, claims, attemptsElsewhere: serviceOptions.role === 'api', soleAttempter }, log);
+  const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, wallNow: serviceOptions.webhooks?.wallNow ?? wall, httpClient, chaos, claims, attemptsElsewhere: serviceOptions.role === 'api', soleAttempter }, log);
   registerDeliveryJobs(domain.scheduler, webhooks);
 
   // 5. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the

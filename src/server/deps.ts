@@ -3,6 +3,7 @@ import type { DomainDeps } from './domain/deps.js';
 export type { DomainDeps, ReadDeps, TxDeps, UnitOfWork } from './domain/deps.js';
 import type { DeliveryWorker, WebhookWorkerOptions } from './webhooks/delivery-worker.js';
 import type { ChaosProfile } from '../api/values/chaos.js';
+import type { WallClock } from './clock.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
 // part it uses as a Pick of DomainDeps (MessagingDeps, NumbersDeps, WebhookDomainDeps…).
@@ -25,6 +26,8 @@ export interface ServiceOptions {
    * shorten it).
    */
   claimLeaseMs?: number;
+  /** Real time (clock.ts `WallClock`; default the system's): tests move it instead of waiting. */
+  wallNow?: WallClock;
   /** issue 26: what this process runs (`--role`); `all` when absent. An `api` process leaves every webhook attempt to the worker. */
   role?: ServiceRole;
 }

@@ -52,6 +52,8 @@ export interface StartOptions {
    * `api` and one `worker` may share a data directory (and its SQLite file).
    */
   role?: ServiceRole;
+  /** Real time (ServiceOptions.wallNow): console links and sessions age on it; tests move it. */
+  wallNow?: ServiceOptions['wallNow'];
 }
 
 export interface RunningService {
@@ -139,7 +141,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
     },
   };
   const role = opts.role ?? 'all';
-  const deps = await composeService(store, clock, schedulerLog, { role, mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.chaos ? { chaos: opts.chaos } : {}), ...(opts.claimLeaseMs ? { claimLeaseMs: opts.claimLeaseMs } : {}) });
+  const deps = await composeService(store, clock, schedulerLog, { role, mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.chaos ? { chaos: opts.chaos } : {}), ...(opts.claimLeaseMs ? { claimLeaseMs: opts.claimLeaseMs } : {}), ...(opts.wallNow ? { wallNow: opts.wallNow } : {}) });
   let app: FastifyInstance | undefined;
   let baseUrl = '';
   let bootstrap: Bootstrap | undefined;

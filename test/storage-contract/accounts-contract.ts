@@ -245,6 +245,20 @@ export function accountsContract(engine: EngineUnderTest): void {
       expect(await store().read((tx) => tx.idempotency.get(s))).toEqual(answered);
     });
 
+    it('keeps when an answer was written to the microsecond (record, recordFirst); a key held again forgets it', async () => {
+      const a = await seedAccount(store());
+      const [first, second] = [scope(a.id, { key: 'answered-1' }), scope(a.id, { key: 'answered-2' })];
+      const at = 1_796_332_705_748.655;
+      await store().write(async (tx) => {
+        await tx.idempotency.recordFirst(first, 'h', 201, '{}', T0, at);
+        await tx.idempotency.record(second, 'h', 201, '{}', T0, at + 0.001);
+      });
+      expect((await store().read((tx) => tx.idempotency.get(first)))?.answeredAt).toBeCloseTo(at, 3);
+      expect((await store().read((tx) => tx.idempotency.get(second)))?.answeredAt).toBeCloseTo(at + 0.001, 3);
+      await store().write((tx) => tx.idempotency.begin(second, 'h2', T0 + 90_000_000));
+      expect((await store().read((tx) => tx.idempotency.get(second)))?.answeredAt).toBeUndefined();
+    });
+
     it('recordFirst records a key no row holds; a row of the key, answered, in flight or expired, fails it and its write, nothing kept', async () => {
       const a = await seedAccount(store());
       const s = scope(a.id);

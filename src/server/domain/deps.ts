@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock, WallClock } from '../clock.js';
 import type { ReadOptions, Repositories, Store, Transaction, WriteOptions } from '../storage/store.js';
 import type { Scheduler } from '../scheduler.js';
 import type { EventStore } from './events/store.js';
@@ -25,6 +25,8 @@ export interface DomainDeps {
   store: Store;
   uow: UnitOfWork;
   clock: Clock;
+  /** Real time (clock.ts `WallClock`): what ages whatever the service clock does (console links and sessions). */
+  wall: WallClock;
   scheduler: Scheduler;
   events: EventStore;
   /** contract §8: DNS answers for domain checks; on the local service, the sandbox DNS table (world/dns.ts). */

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, validationError } from '../errors.js';
 import { ContentionError } from '../storage/storage-errors.js';
 import type { IdempotencyRecord, IdempotencyRepo, IdempotencyScope } from '../storage/idempotency-repo.js';
-import type { Clock } from '../clock.js';
+import { preciseWallClock, type Clock } from '../clock.js';
 import type { TxDeps, UnitOfWork } from '../deps.js';
 import { MAX_JSON_DEPTH } from './json-body.js';
 
@@ -21,6 +21,11 @@ interface IdempotencyClaim {
   scope: IdempotencyScope;
   hash: string;
   at: number;
+  /**
+   * When the request arrived (`preciseWallClock`): an answer to its key written after it was a
+   * request in flight at its arrival (contract §2: 409), not one to replay.
+   */
+  arrivedAt: number;
   held: boolean;
   completed: boolean;
 }
@@ -28,6 +33,8 @@ interface IdempotencyClaim {
 declare module 'fastify' {
   interface FastifyRequest {
     idempotency: IdempotencyClaim | null;
+    /** When its headers were read (`noteArrival`, `preciseWallClock`). */
+    arrivedAt: number;
   }
   interface FastifyContextConfig {
     idempotency?: 'in-commit';
@@ -35,16 +42,26 @@ declare module 'fastify' {
 }
 
 /**
+ * Notes when a request arrived: the service's first hook calls it, before authentication and the
+ * body are read, so a duplicate's arrival is not put after an answer written while it waited.
+ */
+export function noteArrival(req: FastifyRequest): void {
+  req.arrivedAt = preciseWallClock();
+}
+
+/**
  * Route config for a POST whose every write runs inside `commitOnce` (the handler does nothing
  * before it that a duplicate could repeat): its key is checked in the write's own transaction
  * instead of being held by a write of its own first, so the request costs one transaction, not
  * two (issue 13: the separate in-flight write was a commit per send). A key already answered is
- * replayed from there (`IdempotentReplay`, sent by the error handler); a duplicate in the same group
- * commit as the first is replayed too, after the commit that makes the first answer durable.
+ * replayed from there (`IdempotentReplay`, sent by the error handler); a duplicate that arrived
+ * before the first's answer was written (in the same group commit, or at another replica) is a 409:
+ * the first was in flight when it came (`answeredSinceArrival`).
  */
 export const COMMITS_ONCE = { idempotency: 'in-commit' } as const;
 
 const IN_PROGRESS = 'a request with this Idempotency-Key is still in progress; retry later';
+const WAS_IN_PROGRESS = 'a request with this Idempotency-Key was still in progress when this one arrived; retry to get its answer';
 const MISMATCH = 'this Idempotency-Key was used with a different request body; use a fresh key for a new request';
 
 /** What a key's record says of a request with this body hash: free, or why not, or the answer to replay. */
@@ -67,6 +84,16 @@ export class IdempotentReplay extends Error {
   constructor(readonly record: IdempotencyRecord) {
     super('idempotent replay');
   }
+}
+
+/**
+ * contract §2: "a request with the same key still in flight: 409 conflict". A send holds no
+ * in-flight row (COMMITS_ONCE): a duplicate that arrived while the first ran finds only its answer,
+ * once committed. That answer written after the duplicate arrived means the first was in flight
+ * then: a 409 (a retry after it gets the replay). Written before, it was a retry: the replay.
+ */
+function answeredSinceArrival(found: 'in_flight' | 'mismatch' | IdempotencyRecord, idem: IdempotencyClaim): boolean {
+  return typeof found === 'object' && found.answeredAt !== undefined && found.answeredAt > idem.arrivedAt;
 }
 
 /** A key that is not free: a 409 (in flight, or another body), or the answer to replay. */
@@ -143,7 +170,7 @@ export function withoutSecrets(value: unknown, depth = 0): unknown {
  * The transaction is shared with the other writes of this turn of the event loop (group commit:
  * `uow.write`); the promise settles once it has committed, so the answer sent on it is durable.
  * A key not held beforehand (`COMMITS_ONCE`) is checked again inside the transaction: a duplicate
- * that got there first in the meantime makes this one a 409, and a retry then replays it.
+ * answered after this request arrived makes it a 409, and a retry then replays that answer.
  */
 export async function commitOnce<T>(
   deps: IdempotencyDeps,
@@ -181,7 +208,7 @@ export async function commitOnce<T>(
     if (claimed.status === 'rejected') throw claimed.reason;
     if (idem && claim) {
       const found = verdict(claimed.value, idem.hash, idem.at);
-      if (found !== 'free') throw refusalOrReplay(found);
+      if (found !== 'free') throw answeredSinceArrival(found, idem) ? new ServiceError('conflict', WAS_IN_PROGRESS) : refusalOrReplay(found);
     }
     if (written.status === 'rejected') throw written.reason;
     const result = written.value;
@@ -193,8 +220,8 @@ export async function commitOnce<T>(
 /** `first`: the key has not been looked at (`recordFirst`: a row of it fails the write). */
 async function recordAnswer(deps: Pick<TxDeps, 'idempotency' | 'afterCommit'>, idem: IdempotencyClaim, status: number, body: string, first = false): Promise<void> {
   if (idem.held) await deps.idempotency.complete(idem.scope, status, body);
-  else if (first) await deps.idempotency.recordFirst(idem.scope, idem.hash, status, body, idem.at);
-  else await deps.idempotency.record(idem.scope, idem.hash, status, body, idem.at);
+  else if (first) await deps.idempotency.recordFirst(idem.scope, idem.hash, status, body, idem.at, preciseWallClock());
+  else await deps.idempotency.record(idem.scope, idem.hash, status, body, idem.at, preciseWallClock());
   // Answered once the record has committed, not when it was written: a write the engine rolls back
   // and runs again (PostgreSQL, on a serialization failure) must record the answer again.
   deps.afterCommit(() => (idem.completed = true));
@@ -236,12 +263,13 @@ export async function installIdempotency(app: FastifyInstance, deps: Idempotency
     };
     const hash = hashRequestBody(req.body);
     const now = deps.clock.nowMs();
+    const arrivedAt = req.arrivedAt;
     // A route that commits once checks its key in its write's own transaction (commitOnce: a
     // refusal or a replay from there); nothing is read here (issue 25: that read was a wait for the
     // open commit and 2-5 % of a send's CPU). Any other route holds the key (an in-flight row)
     // before its handler runs.
     if (req.routeOptions.config.idempotency === 'in-commit') {
-      req.idempotency = { scope, hash, at: now, held: false, completed: false };
+      req.idempotency = { scope, hash, at: now, arrivedAt, held: false, completed: false };
       return;
     }
     const outcome = await deps.uow.write(async (tx) => {
@@ -250,7 +278,7 @@ export async function installIdempotency(app: FastifyInstance, deps: Idempotency
       return found;
     });
     if (outcome === 'free') {
-      req.idempotency = { scope, hash, at: now, held: true, completed: false };
+      req.idempotency = { scope, hash, at: now, arrivedAt, held: true, completed: false };
       return;
     }
     const refused = refusalOrReplay(outcome);

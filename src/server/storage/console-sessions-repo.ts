@@ -12,6 +12,7 @@ export interface ConsoleSessionRecord {
   subaccountId: string | null;
   /** The per-session token every state-changing form must carry. */
   csrf: string;
+  /** Real time (wall-clock ms), unlike the service-clock times of other tables: a login ages in real time. */
   createdAt: number;
   expiresAt: number;
 }

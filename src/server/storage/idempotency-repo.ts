@@ -18,6 +18,13 @@ export interface IdempotencyRecord {
   status: number | null;
   body: string | null;
   createdAt: number;
+  /**
+   * When the answer was written, on the real clock in fractional milliseconds (`commitOnce`'s
+   * `answerTime`): a request with the same key that arrived before it found the key in flight
+   * (contract §2: 409), one that arrived after it replays the answer. Absent when unknown (a row
+   * still in flight, or one a request that held its key recorded).
+   */
+  answeredAt?: number;
 }
 
 export interface IdempotencyRepo {
@@ -39,14 +46,14 @@ export interface IdempotencyRepo {
    * flight (its whole write ran in the transaction that records it: `commitOnce`). Replaces a row
    * past its 24 h only; the caller has checked there is no live one in the same transaction.
    */
-  record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void>;
+  record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number, answeredAt?: number): Promise<void>;
   /**
    * Records the answer of a request whose key no row holds, without looking first (`commitOnce`'s
    * first try, issue 26: the look was a statement per send). A row of the key, whatever its state or
    * age, fails it with UniqueConstraintError, here or when the transaction commits (an engine may
    * send it without waiting, as `record`): the caller then asks again with `claim`.
    */
-  recordFirst(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void>;
+  recordFirst(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number, answeredAt?: number): Promise<void>;
   complete(s: IdempotencyScope, status: number, body: string): Promise<void>;
   abandon(s: IdempotencyScope): Promise<void>;
   /** A fresh process owns no in-flight request: those rows were cut off by a crash and changed nothing. */

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
 import { createConsoleLink } from '../../../api/resources/console.js';
+import { CONSOLE_LINK_TTL_SECS } from '../../../api/values/console.js';
 
 /** The platform's opener for a URL (issue 27): `open` on macOS, `start` on Windows, `xdg-open` elsewhere. */
 export function openerFor(platform: string): { command: string; args: (url: string) => string[] } {
@@ -37,9 +38,9 @@ export async function runConsole(ctx: CliContext, opts: ConsoleOptions): Promise
     return;
   }
   if (opts.open && (await openInBrowser(url, ctx.environment.platform ?? process.platform))) {
-    notice(ctx, 'Opened the console in your browser (the link works once, within 60 s).');
+    notice(ctx, `Opened the console in your browser (the link works once, within ${CONSOLE_LINK_TTL_SECS} s).`);
     return;
   }
-  if (opts.open) notice(ctx, 'Could not start a browser; open this link yourself (it works once, within 60 s):');
+  if (opts.open) notice(ctx, `Could not start a browser; open this link yourself (it works once, within ${CONSOLE_LINK_TTL_SECS} s):`);
   ctx.io.stdout.write(`${url}\n`);
 }

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomBase62 } from '../../ids.js';
-import type { Clock } from '../../clock.js';
+import type { WallClock } from '../../clock.js';
 import { ServiceError } from '../../errors.js';
 import type { AccountsRepo, AccountRecord } from '../../storage/accounts-repo.js';
 import type { ConsoleSessionRecord, ConsoleSessionsRepo } from '../../storage/console-sessions-repo.js';
@@ -8,7 +8,9 @@ import type { KeyRecord, KeysRepo } from '../../storage/keys-repo.js';
 import { CONSOLE_LINK_TTL_SECS, CONSOLE_SESSION_TTL_SECS } from '../../../api/values/console.js';
 
 // issue 27: the console's sessions. A key mints a one-time link (60 s); the browser exchanges it
-// once for a session cookie (12 h); every console request reads the session, then the key, its
+// once for a session cookie (12 h). Both age on real time (`deps.wall`), never on the service clock:
+// they grant a login, so a frozen clock (`--clock manual`) must not keep a link alive, nor an advance
+// end a session or a restored clock lengthen it. Every console request reads the session, then the key, its
 // account and the sub-account again, so a revoked key, a suspended account or a sub-account that is
 // no longer the agency's ends the session at its next request. Only hashes of the link token and
 // of the cookie are stored (a copy of the database opens no console).
@@ -17,7 +19,7 @@ export interface ConsoleSessionDeps {
   consoleSessions: ConsoleSessionsRepo;
   keys: KeysRepo;
   accounts: AccountsRepo;
-  clock: Clock;
+  wall: WallClock;
 }
 
 const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('hex');
@@ -40,7 +42,7 @@ export interface LinkOwner {
 
 /** A one-time link's token and when it stops working; only its hash is stored. */
 export async function mintConsoleLink(deps: ConsoleSessionDeps, owner: LinkOwner): Promise<{ token: string; expiresAt: number }> {
-  const now = deps.clock.nowMs();
+  const now = deps.wall();
   // Rows past their time are removed as new ones come: the table holds only live links and sessions.
   await deps.consoleSessions.deleteExpired(now);
   const token = newSecret();
@@ -76,7 +78,7 @@ async function liveLink(deps: ConsoleSessionDeps, token: string): Promise<{ link
   if (!SECRET_PATTERN.test(token)) throw linkRefused();
   const hash = hashSecret(token);
   const link = await deps.consoleSessions.get(hash);
-  if (!link || link.kind !== 'link' || link.expiresAt <= deps.clock.nowMs()) throw linkRefused();
+  if (!link || link.kind !== 'link' || link.expiresAt <= deps.wall()) throw linkRefused();
   return { link, hash };
 }
 
@@ -89,7 +91,7 @@ export async function exchangeConsoleLink(deps: ConsoleSessionDeps, token: strin
   const { link, hash } = await liveLink(deps, token);
   await deps.consoleSessions.delete(hash);
   await standingOf(deps, link);
-  const now = deps.clock.nowMs();
+  const now = deps.wall();
   const secret = newSecret();
   const session: ConsoleSessionRecord = { ...link, hash: hashSecret(secret), kind: 'session', csrf: newSecret(), createdAt: now, expiresAt: now + CONSOLE_SESSION_TTL_SECS * 1000 };
   await deps.consoleSessions.insert(session);
@@ -111,7 +113,7 @@ export async function consoleSession(deps: ConsoleSessionDeps, secret: string | 
   if (!secret || !SECRET_PATTERN.test(secret)) throw sessionEnded('no console session; run `svc console` to open one');
   const session = await deps.consoleSessions.get(hashSecret(secret));
   if (!session || session.kind !== 'session') throw sessionEnded('this console session has ended; run `svc console` to open a new one');
-  if (session.expiresAt <= deps.clock.nowMs()) throw sessionEnded('this console session expired; run `svc console` to open a new one');
+  if (session.expiresAt <= deps.wall()) throw sessionEnded('this console session expired; run `svc console` to open a new one');
   return await standingOf(deps, session);
 }
 

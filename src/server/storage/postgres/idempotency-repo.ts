@@ -35,7 +35,7 @@ export class PgIdempotencyRepo implements IdempotencyRepo {
     await this.db
       .prepare(
         `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, created_at) VALUES (?, ?, ?, ?, ?, ?, 'in_flight', ?)
-         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight', status = NULL, body = NULL, created_at = excluded.created_at`,
+         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight', status = NULL, body = NULL, created_at = excluded.created_at, answered_at = NULL`,
       )
       .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, now);
   }
@@ -47,22 +47,22 @@ export class PgIdempotencyRepo implements IdempotencyRepo {
    * without waiting for its answer (issue 26: one wait less per send): it is the write's last
    * statement, and the COMMIT sent next waits for it (`Statement.later`).
    */
-  async record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void> {
+  async record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number, answeredAt?: number): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?)
-         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = excluded.status, body = excluded.body, created_at = excluded.created_at`,
+        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at, answered_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?, ?)
+         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = excluded.status, body = excluded.body, created_at = excluded.created_at, answered_at = excluded.answered_at`,
       )
-      .later(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
+      .later(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now, answeredAt ?? null);
   }
 
   /** As `record`, with no ON CONFLICT: a row of the key fails the transaction, at its COMMIT at the latest. */
-  async recordFirst(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void> {
+  async recordFirst(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number, answeredAt?: number): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?)`,
+        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at, answered_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?, ?)`,
       )
-      .later(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
+      .later(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now, answeredAt ?? null);
   }
 
   async complete(s: IdempotencyScope, status: number, body: string): Promise<void> {

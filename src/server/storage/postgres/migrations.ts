@@ -596,6 +596,15 @@ export const PG_MIGRATIONS: Migration[] = [
       END $$;
     `,
   },
+  {
+    version: 6,
+    name: 'when an idempotency key was answered, on the real clock',
+    // contract §2: a request with the same key still in flight is a 409, not a replay. A send records
+    // its answer in its own transaction (no in-flight row first), so a duplicate at another replica
+    // finds only the answer; answered_at (real time, fractional ms) says whether it was written after
+    // the duplicate arrived (the first was still in flight: 409) or before (a retry: the replay).
+    sql: `ALTER TABLE idempotency_keys ADD COLUMN answered_at double precision;`,
+  },
 ];
 
 /** The newest schema version this engine knows. */

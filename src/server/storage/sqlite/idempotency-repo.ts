@@ -23,7 +23,7 @@ export class SqliteIdempotencyRepo implements IdempotencyRepo {
     this.db
       .prepare(
         `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, created_at) VALUES (?, ?, ?, ?, ?, ?, 'in_flight', ?)
-         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight', status = NULL, body = NULL, created_at = excluded.created_at`,
+         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'in_flight', status = NULL, body = NULL, created_at = excluded.created_at, answered_at = NULL`,
       )
       .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, now);
   }
@@ -33,21 +33,21 @@ export class SqliteIdempotencyRepo implements IdempotencyRepo {
    * flight (its whole write ran in the transaction that records it: `commitOnce`). Replaces a row
    * past its 24 h only; the caller has checked there is no live one in the same transaction.
    */
-  async record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void> {
+  async record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number, answeredAt?: number): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?)
-         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = excluded.status, body = excluded.body, created_at = excluded.created_at`,
+        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at, answered_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?, ?)
+         ON CONFLICT (account_id, mode, method, path, key) DO UPDATE SET request_hash = excluded.request_hash, state = 'done', status = excluded.status, body = excluded.body, created_at = excluded.created_at, answered_at = excluded.answered_at`,
       )
-      .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
+      .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now, answeredAt ?? null);
   }
 
-  async recordFirst(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number): Promise<void> {
+  async recordFirst(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number, answeredAt?: number): Promise<void> {
     this.db
       .prepare(
-        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?)`,
+        `INSERT INTO idempotency_keys (account_id, mode, method, path, key, request_hash, state, status, body, created_at, answered_at) VALUES (?, ?, ?, ?, ?, ?, 'done', ?, ?, ?, ?)`,
       )
-      .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now);
+      .run(s.accountId, s.mode, s.method, s.path, s.key, requestHash, status, body, now, answeredAt ?? null);
   }
 
   async complete(s: IdempotencyScope, status: number, body: string): Promise<void> {

@@ -867,3 +867,15 @@ MIGRATIONS.push({
     );
   `,
 });
+
+MIGRATIONS.push({
+  version: 21,
+  name: 'when an idempotency key was answered, on the real clock',
+  sql: `
+    -- contract §2: a request with the same key still in flight is a 409, not a replay. A send records
+    -- its answer in its own transaction (no in-flight row first), so a duplicate finds only the
+    -- answer; answered_at (real time, fractional ms) says whether it was written after the duplicate
+    -- arrived (then the first was still in flight: 409) or before (a retry: the replay). NULL: unknown.
+    ALTER TABLE idempotency_keys ADD COLUMN answered_at REAL;
+  `,
+});
