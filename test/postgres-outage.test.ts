@@ -151,7 +151,7 @@ afterAll(async () => {
   await team?.rx.close();
   await agent.close();
   await pgServer?.stop();
-  if (process.env.KEEP_OUTAGE_DIRS) console.log(dirs.join(' ')); else for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
 describe('the PostgreSQL server stopped under two API replicas and a worker', () => {
