@@ -20,6 +20,7 @@ const BY_API_CODE: Record<string, number> = {
   conflict: EXIT.conflict,
   rate_limited: EXIT.unavailable,
   provider_error: EXIT.unavailable,
+  service_unavailable: EXIT.unavailable,
   internal_error: EXIT.unavailable,
   payment_required: EXIT.payment,
   budget_exceeded: EXIT.payment,

@@ -3,7 +3,7 @@ import { serializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ServiceDeps } from './deps.js';
 import { zodValidatorCompiler } from './http/validation.js';
-import { installErrorHandling, sendError } from './http/error-handler.js';
+import { installErrorHandling, sendError, UNAVAILABLE_RETRY_AFTER_S } from './http/error-handler.js';
 import { installAuth } from './http/auth.js';
 import { installRateLimit, limitShare, UNAUTHENTICATED_RATE } from './http/rate-limit.js';
 import { installIdempotency, noteArrival } from './http/idempotency.js';
@@ -97,6 +97,10 @@ const API_DESCRIPTION = [
   '  names, number, device and route labels, endpoint descriptions) also refuse the Unicode direction overrides and',
   '  isolates U+202A to U+202E and U+2066 to U+2069, which would make one value read as another; the text of a',
   '  conversation (message, email and voicemail bodies) keeps them. Direction marks (U+200E, U+200F) are allowed.',
+  `- While the service cannot reach its database (PostgreSQL stopped, restarting or cut off), requests that need it are`,
+  `  answered 503 \`service_unavailable\` (an extension to the error table) with \`Retry-After: ${UNAVAILABLE_RETRY_AFTER_S}\`, and \`/healthz\` (readiness)`,
+  '  answers 503 `{"ok":false,"database":"unreachable"}`; both recover by themselves once it is back. A write cut off at',
+  '  its commit may have been done: send it again with its `Idempotency-Key`.',
   '- A URL the service or a visitor will use is checked when saved, not only when used: `pageConfig.logoUrl` must be an',
   '  https URL with no spaces, control characters, quotes or angle brackets; `decisionWebhook.url` follows the webhook',
   '  endpoint rules (https, or http to loopback; no private, link-local or metadata address). Both are checked again when used.',
@@ -170,10 +174,27 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   await installIdempotency(app, deps);
 
   const publicRoute = { public: true };
+  // Readiness, which is what a load balancer's health check asks: 503 while the database cannot be
+  // reached (PostgreSQL), so it stops routing here, and 200 again once it can, by itself. Answered
+  // from what the store last saw (its requests, heartbeat and listening connection), never a query
+  // per probe. Liveness is that the process answers at all (any status: `svc server status`).
   app.get(
     '/healthz',
-    { config: publicRoute, schema: { tags: ['service'], summary: 'Readiness, without auth', security: [], response: { 200: z.object({ ok: z.literal(true) }) } } as never },
-    async () => ({ ok: true as const }),
+    {
+      config: publicRoute,
+      schema: {
+        tags: ['service'],
+        summary: 'Readiness, without auth',
+        description: 'Ready: 200 `{"ok":true}`. While the service cannot reach its database: 503 `{"ok":false,"database":"unreachable"}` with `Retry-After`.',
+        security: [],
+        response: { 200: z.object({ ok: z.literal(true) }), 503: z.object({ ok: z.literal(false), database: z.literal('unreachable') }) },
+      },
+    } as never,
+    async (_req, reply) => {
+      if (deps.store.databaseReachable?.() !== false) return { ok: true as const };
+      reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
+      return reply.status(503).send({ ok: false as const, database: 'unreachable' as const });
+    },
   );
 
   keysRoutes(app, deps);

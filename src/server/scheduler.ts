@@ -46,6 +46,9 @@ export interface JobClaims {
 /** Due jobs read per turn of a drain; the transactional ones share one transaction. */
 const DRAIN_BATCH = 256;
 
+/** The longest pause between looks for due jobs while they fail (the database away). */
+const WAKE_RETRY_MAX_MS = 5000;
+
 export interface SchedulerLog {
   error(obj: object, msg: string): void;
 }
@@ -365,10 +368,23 @@ export class Scheduler {
   private async wake(): Promise<void> {
     try {
       await this.armTimer();
+      this.wakeRetryMs = 0;
     } catch (err) {
-      this.log.error({ err }, 'looking for the next due job failed; the jobs stay due');
+      if (this.wakeRetryMs === 0) this.log.error({ err }, 'looking for the next due job failed; the jobs stay due, and it is tried again');
+      // With no timer armed nothing else may wake it (a lone `all` process, the database away): look
+      // again after a growing pause (from 250 ms, at most WAKE_RETRY_MAX_MS), once it is back.
+      this.wakeRetryMs = Math.min(Math.max(this.wakeRetryMs * 2, 250), WAKE_RETRY_MAX_MS);
+      if (this.stopped || this.timer) return;
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        void this.wake();
+      }, this.wakeRetryMs);
+      this.timer.unref();
     }
   }
+
+  /** The pause before looking for due jobs again after a look failed (0: the last one succeeded). */
+  private wakeRetryMs = 0;
 
   /** Re-arms the timer for the earliest job (system clock only; a manual clock only moves on advance). */
   private async armTimer(): Promise<void> {

@@ -20,6 +20,7 @@ import { CLOCK_STATE_KEY } from './storage/service-state-repo.js';
 import type { AdvanceReportLine, Scheduler, SchedulerLog } from './scheduler.js';
 import type { ServiceDeps } from './deps.js';
 import type { ServiceRole } from '../api/values/local-service.js';
+import { DatabaseUnavailableError } from './storage/storage-errors.js';
 
 /** How often a process looks at what another wrote (a bound on the delivery lag it adds). */
 export const POLL_MS = 25;
@@ -35,6 +36,12 @@ export const LIVE_POLL_MS = 10;
 
 /** The service state row holding the advances asked for and their outcomes. */
 export const ADVANCE_REQUESTS_KEY = 'clock.advance_requests';
+
+/**
+ * The longest pause between looks while the database cannot be reached: the pause doubles from
+ * POLL_MS up to this, so an outage costs a look a second, not forty, and one line in the log.
+ */
+export const UNREACHABLE_POLL_MAX_MS = 1000;
 
 /** How long an API process waits for a worker to take an advance when it cannot tell whether one runs. */
 const UNTAKEN_ADVANCE_MS = 30_000;
@@ -96,14 +103,22 @@ export function startWorkerLink(deps: ServiceDeps, opts: LinkOptions): { stop():
     await deps.webhooks.resume();
     await runAskedAdvances(deps, deps.scheduler);
   };
+  // While the database cannot be reached: the pause between looks (growing), and whether that was said.
+  let unreachablePause = 0;
   const tick = () => {
     if (stopped) return;
     round = look()
+      .then(() => {
+        if (unreachablePause > 0) opts.log.error({}, 'the database can be reached again: looking for work written by another process resumes');
+        unreachablePause = 0;
+      })
       .catch((err: unknown) => {
-        opts.log.error({ err }, 'looking for work written by another process failed');
+        if (!(err instanceof DatabaseUnavailableError)) return opts.log.error({ err }, 'looking for work written by another process failed');
+        if (unreachablePause === 0) opts.log.error({ err }, `the database cannot be reached: looking for work written by another process again, every ${UNREACHABLE_POLL_MAX_MS / 1000} s at most, until it can`);
+        unreachablePause = Math.min(Math.max(unreachablePause * 2, POLL_MS * 2), UNREACHABLE_POLL_MAX_MS);
       })
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, cheapLook && opts.role === 'api' && deps.events.watched ? LIVE_POLL_MS : POLL_MS);
+        if (!stopped) timer = setTimeout(tick, unreachablePause || (cheapLook && opts.role === 'api' && deps.events.watched ? LIVE_POLL_MS : POLL_MS));
       });
   };
   tick();

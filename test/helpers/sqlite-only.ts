@@ -37,6 +37,16 @@ export const SQLITE_ONLY_FILES: Record<string, string> = {
   'test/testing-example.test.ts': 'installs the packed package and runs an app suite on its embedded SQLite service',
 };
 
+/**
+ * Files that start a PostgreSQL server of their own and run in the PostgreSQL pass only, each with
+ * why: the pass where replicas and workers on PostgreSQL are tested, and too long to run twice. (Run
+ * one alone with SVC_TEST_STORE=postgres.)
+ */
+export const POSTGRES_PASS_ONLY_FILES: Record<string, string> = {
+  'test/postgres-outage.test.ts':
+    'stops and restarts its own PostgreSQL server (-m immediate, -m fast, idle and under sends) under two API replicas and a worker, real processes of the built CLI (a minute)',
+};
+
 /** Tests (by name) of files that otherwise run on PostgreSQL, and why each cannot. */
 export const SQLITE_ONLY_TESTS: Record<string, string> = {
   'are readable by their owner only (they hold webhook secrets)': 'the SQLite database files and their modes (a PostgreSQL server keeps its own files)',
@@ -46,8 +56,9 @@ export const SQLITE_ONLY_TESTS: Record<string, string> = {
 /**
  * The files of the PostgreSQL pass: every test file under test/ that starts a test service (it, or
  * a helper it imports from test/, calls startTestService), less SQLITE_ONLY_FILES and those that
- * start a PostgreSQL server of their own (they run in the first pass, on PostgreSQL already). A file that
- * starts none (the CLI's help, the man pages, unit tests under src/) would only run again unchanged.
+ * start a PostgreSQL server of their own (they run in the first pass, on PostgreSQL already), plus
+ * POSTGRES_PASS_ONLY_FILES. A file that starts none (the CLI's help, the man pages, unit tests under
+ * src/) would only run again unchanged.
  */
 export function postgresPassFiles(root: string): string[] {
   const testDir = join(root, 'test');
@@ -74,5 +85,6 @@ export function postgresPassFiles(root: string): string[] {
     .filter((f) => visit(f))
     .map((f) => relative(root, f))
     .filter((f) => !(f in SQLITE_ONLY_FILES))
+    .concat(Object.keys(POSTGRES_PASS_ONLY_FILES))
     .sort();
 }

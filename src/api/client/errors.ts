@@ -143,7 +143,7 @@ const CODE_BY_STATUS: Record<number, string> = {
   429: 'rate_limited',
   500: 'internal_error',
   502: 'provider_error',
-  503: 'provider_error',
+  503: 'service_unavailable',
   504: 'provider_error',
 };
 

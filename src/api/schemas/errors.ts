@@ -17,6 +17,10 @@ export const ERROR_STATUS = {
   rate_limited: 429,
   internal_error: 500,
   provider_error: 502,
+  // Extension: the service cannot reach its database (PostgreSQL stopped, restarting, or cut off).
+  // Not in the spec's table; answered with Retry-After. A write cut off at its commit may have been
+  // done: a client sends it again with its Idempotency-Key, so it is done once.
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

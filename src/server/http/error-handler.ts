@@ -1,12 +1,19 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError, validationError } from '../errors.js';
-import { ContentionError, MalformedCursorError } from '../storage/storage-errors.js';
+import { ContentionError, DatabaseUnavailableError, MalformedCursorError } from '../storage/storage-errors.js';
 import { RequestValidationError } from './validation.js';
 import { readRefusedBodyToItsEnd } from './refused-body.js';
 import { IdempotentReplay, sendReplay } from './idempotency.js';
 import type { ErrorCode } from '../../api/schemas/errors.js';
 import { ERROR_STATUS, MAX_ERROR_DETAILS, type OmittedDetails } from '../../api/schemas/errors.js';
 import type { RouteCatalog } from './route-catalog.js';
+
+/**
+ * Retry-After (seconds) while the database cannot be reached: about when a replica tries it again on
+ * its own (each request opens a fresh connection; the heartbeat and the listening connection retry
+ * within a few seconds), so a client neither hammers nor waits long past its return.
+ */
+export const UNAVAILABLE_RETRY_AFTER_S = 2;
 
 interface Envelope {
   error: { code: ErrorCode; message: string; details?: unknown };
@@ -44,6 +51,13 @@ export function installErrorHandling(app: FastifyInstance, catalog: RouteCatalog
     if (err instanceof ContentionError) {
       reply.header('Retry-After', '1');
       return sendError(reply, 'rate_limited', 'too many concurrent changes to the same records; retry after 1s (nothing was changed)');
+    }
+    // The database cannot be reached (stopped, restarting, cut off): the process stays up and says
+    // so, and the client retries; the driver's words (hosts, server messages) stay in the log.
+    if (err instanceof DatabaseUnavailableError) {
+      req.log.warn({ cause: (err.cause as Error | undefined)?.message }, 'the database cannot be reached');
+      reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
+      return sendError(reply, 'service_unavailable', `the service cannot reach its database; retry after ${UNAVAILABLE_RETRY_AFTER_S}s`);
     }
     if (err instanceof ServiceError) {
       if (err.headers) reply.headers(err.headers);

@@ -42,3 +42,17 @@ export class UnsupportedSchemaError extends Error {
     this.name = 'UnsupportedSchemaError';
   }
 }
+
+/**
+ * The database could not be reached, or the connection to it was lost (a server restarting or
+ * stopped, a network cut): nothing of the work is known to have committed unless it answered so. The
+ * HTTP layer answers 503 `service_unavailable` with Retry-After; background work retries later. Says
+ * nothing of the driver's own words (they name hosts, ports and server internals).
+ */
+export class DatabaseUnavailableError extends Error {
+  /** `cause`: the driver's failure, for the service's own log only. */
+  constructor(cause?: unknown) {
+    super('the database cannot be reached', cause === undefined ? undefined : { cause });
+    this.name = 'DatabaseUnavailableError';
+  }
+}

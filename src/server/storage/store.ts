@@ -241,6 +241,11 @@ export interface Store {
   /** Waits for the writes under way, then closes the database. */
   close(): Promise<void>;
   /**
+   * Whether the database answered when last asked (PostgreSQL, a server that may be stopped or cut
+   * off: the readiness check reads it). Absent: always (SQLite, a file this process opened).
+   */
+  databaseReachable?(): boolean;
+  /**
    * issue 26: how many times this engine has seen commits made by another process so far (SQLite:
    * the data_version pragma), so a worker beside an API process polls for new work only when there is
    * some. Absent: the engine cannot tell (PostgreSQL), so a poller looks every time.

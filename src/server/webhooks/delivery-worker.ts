@@ -2,6 +2,7 @@ import type { DomainDeps, TxDeps } from '../deps.js';
 import type { EventRecord } from '../storage/events-repo.js';
 import type { DeliveryAttemptState, DeliveryRecord, DueCursor, DueDelivery } from '../storage/webhook-deliveries-repo.js';
 import type { EndpointRoute, EndpointTarget } from '../storage/webhooks-repo.js';
+import { DatabaseUnavailableError } from '../storage/storage-errors.js';
 import { eventFilterMatches } from '../../api/schemas/events.js';
 import type { WebhookDomainDeps } from '../domain/webhooks/endpoints.js';
 import type { EventOutbox } from '../domain/events/store.js';
@@ -86,6 +87,8 @@ const RESUME_BATCH = 1024;
 
 /** Deliveries whose claim could not be written (see claimAhead, probe): queued again after CLAIM_RETRY_MS. */
 const CLAIM_RETRY_MS = 250;
+/** The longest pause between tries to record attempts while the database cannot be reached. */
+const RECORD_RETRY_MAX_MS = 2000;
 
 /** Deliveries queued per sweep for work another process left (takeOverExpired). */
 const TAKE_OVER_BATCH = 1000;
@@ -236,6 +239,8 @@ export class DeliveryWorker {
   private pendingRecords: PendingRecord[] = [];
   /** The batch being recorded, if any: outcomes that end meanwhile wait for the next (one record write at a time). */
   private recording: Promise<void> | undefined;
+  /** The pause before recording again while the database cannot be reached (0: the last record went through). */
+  private recordRetryMs = 0;
   private readonly sole: boolean;
   /** Where the last look for due work another process wrote ended (resume). */
   private dueCursor: DueCursor | undefined;
@@ -750,7 +755,17 @@ export class DeliveryWorker {
       const toRecord = this.running ? batch : [];
       try {
         if (toRecord.length > 0) await this.d.uow.write((tx) => recordAttempts(tx, toRecord), ROW_GUARDED);
-      } catch {
+        this.recordRetryMs = 0;
+      } catch (err) {
+        if (err instanceof DatabaseUnavailableError && this.running) {
+          // The database is away: the outcomes are kept, in order, and recorded once it is back
+          // (dropped, each attempt would be made again when its claim ran out: a second delivery).
+          if (this.recordRetryMs === 0) this.log.error({ err, count: batch.length }, 'recording webhook attempts failed: the database cannot be reached; they are recorded once it can');
+          this.pendingRecords = [...batch, ...this.pendingRecords];
+          this.recordRetryMs = Math.min(Math.max(this.recordRetryMs * 2, CLAIM_RETRY_MS), RECORD_RETRY_MAX_MS);
+          await new Promise((r) => setTimeout(r, this.recordRetryMs));
+          continue;
+        }
         // The batch rolled back as a whole: record each on its own, so one failure costs only itself.
         for (const r of toRecord) {
           try {

@@ -21,6 +21,24 @@ const types = {
     oid === INT8_OID && format !== 'binary' ? parseInt8 : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
 };
 
+/**
+ * How long opening a connection may take before it is given up (a database that is down refuses at
+ * once; one whose host does not answer would otherwise hold the request until the OS gives up,
+ * minutes): the request is answered 503 instead, well inside the HTTP request timeout.
+ */
+export const PG_CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * The pool's clients, each bounded in connecting by PG_CONNECT_TIMEOUT_MS. Set on the client, not as
+ * the pool's `connectionTimeoutMillis`, which would also bound a checkout's wait for a client of a
+ * full pool: under a burst (200 sends on one wallet) that wait is long and legitimate.
+ */
+class BoundedClient extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super({ ...config, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
+  }
+}
+
 export interface PgPoolOptions {
   /** Connections at most (the pool's size). */
   max?: number;
@@ -37,9 +55,22 @@ export interface PgPoolOptions {
  * mode refuses them).
  */
 export function openPgPool(connectionString: string, opts: PgPoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: opts.max ?? 10, types, pipeline: true } as pg.PoolConfig);
-  // An idle client's connection lost (the server restarted): the pool drops it, and the next
-  // checkout opens a fresh one. Without a listener the error would end the process.
+  const pool = new pg.Pool({
+    connectionString,
+    max: opts.max ?? 10,
+    types,
+    pipeline: true,
+    Client: BoundedClient,
+    // A connection whose peer vanished (a cut link, a host gone) is probed by the kernel after 10 s
+    // idle and found dead, rather than kept for the system's default of two hours.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  } as pg.PoolConfig);
+  // A connection lost (the server stopped or restarted, the link cut) makes its client emit 'error';
+  // with no listener, that error ends the process. The pool listens on idle clients only (and drops
+  // them); a client checked out (a transaction, a read, the feed's numbering) has this one, always:
+  // its statements fail with the error, and the store releases it broken, so the pool closes it.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   pool.on('error', () => undefined);
   return pool;
 }

@@ -1,6 +1,7 @@
 import { migratePg, openPgPool } from './database.js';
 import { PgStore } from './store.js';
 import { PgPeers } from './peers.js';
+import { Reachability } from './reachability.js';
 
 export interface OpenPgStoreOptions {
   /** Connections at most (the pool's size). */
@@ -20,7 +21,8 @@ export async function openPgStore(url: string, opts: OpenPgStoreOptions = {}): P
   const pool = openPgPool(url, { max: opts.poolSize });
   // issue 26: the other replicas on this database: notifications (LISTEN on a client of its own)
   // and heartbeats, started once the schema is there.
-  const peers = new PgPeers(url, pool, { heartbeatMs: opts.heartbeatMs });
+  const reachability = new Reachability();
+  const peers = new PgPeers(url, pool, { heartbeatMs: opts.heartbeatMs, reachability });
   try {
     await migratePg(pool);
     await peers.start();
@@ -29,7 +31,7 @@ export async function openPgStore(url: string, opts: OpenPgStoreOptions = {}): P
     await pool.end();
     throw err;
   }
-  return new PgStore(pool, { guardOutsideCalls: opts.guardOutsideCalls, peers });
+  return new PgStore(pool, { guardOutsideCalls: opts.guardOutsideCalls, peers, reachability });
 }
 
 export { isPostgresUrl } from '../store-url.js';

@@ -4,6 +4,8 @@ import type { ChangeHint, EventHint, StorePeers } from '../store.js';
 import { DB_NOW_MS, Sql } from './sql.js';
 import { sequenceStragglers } from './feed-order.js';
 import { CHANGES_CHANNEL, EVENTS_CHANNEL, STATE_CHANNEL, SYNC_CHANNEL } from './channels.js';
+import { Reachability } from './reachability.js';
+import { PG_CONNECT_TIMEOUT_MS } from './database.js';
 
 /** The payload of a service_state write's notification: sender, key. */
 export const stateNotice = (sender: string, key: string): string => `${sender} ${key}`;
@@ -15,6 +17,8 @@ export const REPLICAS_NOTICE_KEY = 'replicas';
 export interface PgPeersOptions {
   /** How often this replica notes itself in `replicas` and counts the others (default 2 s). */
   heartbeatMs?: number;
+  /** Whether the server answers, shared with the store: the heartbeat and the listening connection note what they see. */
+  reachability?: Reachability;
 }
 
 /** A replica not seen for this many heartbeats is counted gone. */
@@ -34,9 +38,11 @@ const RECONNECT_MAX_MS = 5000;
  *   EVENTS_CHANNEL and STATE_CHANNEL. Writers notify inside a transaction (the service_state
  *   repository; an event's notice, `sender account type id`, by the numbering that gives it its feed
  *   position: feed-order.ts), so a notification arrives only after its commit, and never for a
- *   write rolled back. Its own notifications are dropped by the sender id. A lost connection is
- *   opened again (growing pauses); once back, `onResync` listeners re-read what they hold, since
- *   notifications sent meanwhile are gone.
+ *   write rolled back. Its own notifications are dropped by the sender id. A lost connection (the
+ *   server stopped or restarted, the link cut) is opened again (growing pauses, at most
+ *   RECONNECT_MAX_MS); once back, `onResync` listeners re-read what they hold, since notifications
+ *   sent meanwhile are gone, and the replica beats and tells the others at once, so they count it
+ *   again without waiting for its next beat.
  * - Heartbeats: every `heartbeatMs` the replica writes its row in `replicas` (the database's clock)
  *   and counts the rows seen within MISSED_HEARTBEATS beats: `count()` answers from that, with no
  *   query per request (the rate limits read it on every request).
@@ -59,6 +65,7 @@ export class PgPeers implements StorePeers {
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private alive = 1;
   private readonly heartbeatMs: number;
+  private readonly reachability: Reachability;
 
   constructor(
     private readonly url: string,
@@ -66,6 +73,7 @@ export class PgPeers implements StorePeers {
     opts: PgPeersOptions = {},
   ) {
     this.heartbeatMs = opts.heartbeatMs ?? 2000;
+    this.reachability = opts.reachability ?? new Reachability();
   }
 
   /** Listens and beats once before resolving: a replica that serves already counts the others. */
@@ -75,7 +83,9 @@ export class PgPeers implements StorePeers {
     // The others count this one now, not at their next beat: until then each would enforce a share
     // too large, and a client alternating between replicas would get more than the limit.
     await this.tellOthers();
-    this.heartbeatTimer = setInterval(() => void this.beat().catch(() => undefined), this.heartbeatMs);
+    // A beat that fails (the server unreachable) is noted and tried again at the next; one that
+    // succeeds says the server is back, idle or not.
+    this.heartbeatTimer = setInterval(() => void this.beatNoted(), this.heartbeatMs);
     this.heartbeatTimer.unref();
   }
 
@@ -188,6 +198,13 @@ export class PgPeers implements StorePeers {
     for (const waiting of [...this.syncs.values()]) waiting.check();
   }
 
+  private async beatNoted(): Promise<void> {
+    await this.beat().then(
+      () => this.reachability.answered(),
+      (err: unknown) => void this.reachability.failed(err),
+    );
+  }
+
   private async beat(): Promise<void> {
     if (this.closed) return;
     await this.pool.query(`INSERT INTO replicas (id, seen_at) VALUES ($1, ${DB_NOW_MS}) ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at`, [this.processId]);
@@ -199,12 +216,24 @@ export class PgPeers implements StorePeers {
   }
 
   private async listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
-    client.on('error', () => this.lost(client));
+    // Bounded in connecting, and probed when idle, as the pool's clients are (database.ts).
+    const client = new pg.Client({ connectionString: this.url, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    // Always listened to: an 'error' with no listener would end the process.
+    client.on('error', (err) => {
+      this.reachability.failed(err);
+      this.lost(client);
+    });
     client.on('end', () => this.lost(client));
     client.on('notification', (n) => this.heard(n.channel, n.payload ?? ''));
-    await client.connect();
-    await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STATE_CHANNEL}; LISTEN ${CHANGES_CHANNEL}; LISTEN ${SYNC_CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${EVENTS_CHANNEL}; LISTEN ${STATE_CHANNEL}; LISTEN ${CHANGES_CHANNEL}; LISTEN ${SYNC_CHANNEL}`);
+    } catch (err) {
+      this.reachability.failed(err);
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    this.reachability.answered();
     if (this.closed) {
       await client.end().catch(() => undefined);
       return;
@@ -220,15 +249,23 @@ export class PgPeers implements StorePeers {
     this.reconnectSoon();
   }
 
+  /**
+   * Listening again after a loss: what was held is read again (notifications sent meanwhile are
+   * gone), and the others hear of this replica at once (a beat, then a notice: they may have counted
+   * it gone while it could not beat).
+   */
+  private rejoined(): void {
+    for (const fn of this.resyncListeners) fn();
+    void this.beatNoted().then(() => (this.closed ? undefined : this.tellOthers().catch(() => undefined)));
+  }
+
   private reconnectSoon(): void {
     if (this.closed) return;
     const delay = this.reconnectDelay;
     this.reconnectDelay = Math.min(this.reconnectDelay * 2, RECONNECT_MAX_MS);
     this.reconnectTimer = setTimeout(() => {
       this.listen().then(
-        () => {
-          for (const fn of this.resyncListeners) fn();
-        },
+        () => this.rejoined(),
         () => this.reconnectSoon(),
       );
     }, delay);

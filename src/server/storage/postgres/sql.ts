@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { QueryResult } from 'pg';
-import { UniqueConstraintError } from '../storage-errors.js';
+import { DatabaseUnavailableError, UniqueConstraintError } from '../storage-errors.js';
+import { isConnectionLoss } from './reachability.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 /**
@@ -168,8 +169,12 @@ export class Sql {
   }
 }
 
-/** A unique violation becomes the engines' shared UniqueConstraintError: no driver text leaves storage. */
+/**
+ * A unique violation becomes the engines' shared UniqueConstraintError, a lost connection
+ * DatabaseUnavailableError: no driver text leaves storage.
+ */
 function translate(err: unknown): never {
   if (isUniqueViolation(err)) throw new UniqueConstraintError((err as { table?: string }).table ?? 'unknown');
+  if (isConnectionLoss(err) && !(err instanceof DatabaseUnavailableError)) throw new DatabaseUnavailableError(err);
   throw err;
 }

@@ -6,6 +6,7 @@ import type { ReadOptions, Repositories, Store, StorePeers, Transaction, WriteOp
 import { pgRepositories } from './repositories.js';
 import { Sql, type Queryable } from './sql.js';
 import { ContentionError } from '../storage-errors.js';
+import { Reachability } from './reachability.js';
 import { FeedNumbering, sequenceFeed } from './feed-order.js';
 
 /**
@@ -30,6 +31,8 @@ export interface PgStoreOptions {
   peers?: StorePeers & { close(): Promise<void> };
   /** Write groups run at once (`PgStore.startGroups`); `groupSlotsFor` the pool's size by default. */
   groupSlots?: number;
+  /** Whether the server answers, shared with `peers` (its heartbeat and listening connection see it too). */
+  reachability?: Reachability;
 }
 
 /**
@@ -279,6 +282,33 @@ export class PgStore implements Store {
     this.peers = opts.peers;
     this.groupSlots = opts.groupSlots ?? groupSlotsFor((pool.options as { max?: number }).max ?? 10);
     this.sender = opts.peers?.processId ?? '';
+    this.reachability = opts.reachability ?? new Reachability();
+  }
+
+  private readonly reachability: Reachability;
+
+  /**
+   * Whether the server answered when last asked (a statement, the heartbeat, the listening
+   * connection): the readiness check reads it, so a load balancer stops routing here while it cannot.
+   */
+  databaseReachable(): boolean {
+    return this.reachability.reachable;
+  }
+
+  /**
+   * A read's or write's outcome, noted: an answer says the server is reachable; a lost connection
+   * (refused, reset, ended by a shutdown) is reported as DatabaseUnavailableError, no driver text.
+   */
+  private noted<T>(work: Promise<T>): Promise<T> {
+    return work.then(
+      (value) => {
+        this.reachability.answered();
+        return value;
+      },
+      (err: unknown) => {
+        throw this.reachability.failed(err);
+      },
+    );
   }
 
   write<T>(fn: (tx: Transaction) => Promise<T>, opts: WriteOptions = {}): Promise<T> {
@@ -286,12 +316,14 @@ export class PgStore implements Store {
       return Promise.reject(new Error('a write was asked for from inside an open transaction: use tx.savepoint (it would wait for its own commit)'));
     }
     this.counters.writes++;
-    if (opts.rowGuarded === true) return this.track(this.writeWithRetry(fn, 'BEGIN ISOLATION LEVEL READ COMMITTED'));
+    if (opts.rowGuarded === true) return this.track(this.noted(this.writeWithRetry(fn, 'BEGIN ISOLATION LEVEL READ COMMITTED')));
     return this.track(
-      new Promise<T>((resolve, reject) => {
-        this.waitingWrites.push({ fn: fn as (tx: Transaction) => Promise<unknown>, resolve: resolve as (value: unknown) => void, reject });
-        this.startGroups();
-      }),
+      this.noted(
+        new Promise<T>((resolve, reject) => {
+          this.waitingWrites.push({ fn: fn as (tx: Transaction) => Promise<unknown>, resolve: resolve as (value: unknown) => void, reject });
+          this.startGroups();
+        }),
+      ),
     );
   }
 
@@ -360,7 +392,7 @@ export class PgStore implements Store {
       return Promise.reject(new Error('a read was asked for from inside an open transaction: read through the transaction (it would wait for its own commit)'));
     }
     this.counters.reads++;
-    return this.track(this.readOnce(fn, opts.oneStatement === true));
+    return this.track(this.noted(this.readOnce(fn, opts.oneStatement === true)));
   }
 
   readonly readsAreRoundTrips = true;
