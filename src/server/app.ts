@@ -13,6 +13,8 @@ import { closeConnectionsAfterAnswers } from './http/closing.js';
 import { REFUSED_BODY_READ_MAX_BYTES } from './http/refused-body.js';
 import { answerClientError, limitConnections, MAX_HEADER_BYTES, SERVER_LIMITS, type ServerLimits } from './http/connections.js';
 import { RouteCatalog } from './http/route-catalog.js';
+import { ClientHolds, HOLD_LIMITS } from './http/client-holds.js';
+import { limitSlowBodies } from './http/slow-bodies.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { randomBase62 } from './ids.js';
 import { SERVICE_TIME_HEADER } from '../api/values/sandbox.js';
@@ -82,6 +84,12 @@ const API_DESCRIPTION = [
   `  ${SERVER_LIMITS.maxConnectionsPerAddress} per client address; a connection over a cap is answered 429 \`rate_limited\` (\`Retry-After: 1\`) and closed,`,
   `  unless it can take the place of the oldest connection (of its address, or at the total cap of any) that has not sent its`,
   `  request headers within ${SERVER_LIMITS.slowHeadersGraceMs / 1000} s of opening: that one is answered 408 \`request_timeout\` and closed (issue 23).`,
+  `- A request body must keep arriving at ${SERVER_LIMITS.bodyMinBytesPerSec / 1024} KB/s at least, judged over every ${SERVER_LIMITS.bodyRateWindowMs / 1000} s: slower, it is answered 408`,
+  `  \`request_timeout\` and the connection closed. The rest of a body answered before it was read (a refused one) must arrive`,
+  `  within ${SERVER_LIMITS.bodyRateWindowMs / 1000} s of the answer, or the connection is closed.`,
+  `- Requests held open for an account (the key's) at once: at most ${HOLD_LIMITS.perAccount}, counting bodies still arriving ${SERVER_LIMITS.bodyRateWindowMs / 1000} s`,
+  `  after their headers, held reads (\`wait\`) and console streams; held reads at most ${HOLD_LIMITS.heldReadsPerKey} per key, console streams`,
+  `  ${HOLD_LIMITS.streamsPerSession} per session. Beyond one, 429 \`rate_limited\` with \`Retry-After: 1\` at once (a slow body: and the connection closed).`,
   '- Answers given before routing are the envelope too, with `Request-Id` and `Connection: close`: headers or URL too',
   '  large and a malformed request are 400 `validation_error` (as a body over the limit is); a request not received in',
   '  time is 408 `request_timeout` (an extension to the error table; it may be retried).',
@@ -142,6 +150,9 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
     },
   });
   limitConnections(app.server, limits, serviceTime);
+  // What a client holds open (slow bodies, held reads, console streams), per account, key and session.
+  app.decorate('clientHolds', new ClientHolds());
+  limitSlowBodies(app.server, limits, app.clientHolds, serviceTime);
   closeConnectionsAfterAnswers(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   installJsonBodyParser(app);
