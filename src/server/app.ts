@@ -7,7 +7,7 @@ import { installErrorHandling, sendError } from './http/error-handler.js';
 import { installAuth } from './http/auth.js';
 import { installRateLimit, limitShare, UNAUTHENTICATED_RATE } from './http/rate-limit.js';
 import { installIdempotency } from './http/idempotency.js';
-import { installJsonBodyParser, MAX_JSON_DEPTH } from './http/json-body.js';
+import { installJsonBodyParser, MAX_JSON_DEPTH, MAX_JSON_MEMBERS, MAX_JSON_VALUES } from './http/json-body.js';
 import { installBodylessRule } from './http/bodyless.js';
 import { closeConnectionsAfterAnswers } from './http/closing.js';
 import { REFUSED_BODY_READ_MAX_BYTES } from './http/refused-body.js';
@@ -18,6 +18,7 @@ import { limitSlowBodies } from './http/slow-bodies.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { randomBase62 } from './ids.js';
 import { SERVICE_TIME_HEADER } from '../api/values/sandbox.js';
+import { MAX_ERROR_DETAILS } from '../api/schemas/errors.js';
 import { keysRoutes } from './routes/keys.js';
 import { subaccountRoutes } from './routes/subaccounts.js';
 import { sandboxClockRoutes } from './routes/sandbox-clock.js';
@@ -96,7 +97,9 @@ const API_DESCRIPTION = [
   `- A body whose \`Content-Length\` is over the route's limit is answered 400 \`validation_error\` at once, and the rest of it`,
   `  is read and dropped (up to ${REFUSED_BODY_READ_MAX_BYTES / (1024 * 1024)} MB declared; the connection is kept), so a client that writes its whole body`,
   '  before reading sees the answer, not a reset connection. A larger one is answered and the connection closed.',
-  `- A JSON body nested deeper than ${MAX_JSON_DEPTH} levels is a 400 \`validation_error\` on \`["body"]\`.`,
+  `- A JSON body nested deeper than ${MAX_JSON_DEPTH} levels, or holding more than ${MAX_JSON_MEMBERS} object members or ${MAX_JSON_VALUES} values in all, is`,
+  `  a 400 \`validation_error\` on \`["body"]\`; one with more than ${MAX_ERROR_DETAILS} unknown top-level fields is refused naming them (the`,
+  `  first ${MAX_ERROR_DETAILS}, then their count), before it is parsed.`,
   '- A POST or DELETE that takes no body refuses one: any body is a 400 `validation_error` (unknown fields by name),',
   '  whatever its content type, and changes nothing. No body, an empty one, or the empty JSON object `{}` count as none.',
   '  A read (GET, HEAD) refuses any body: its filters go in the query string.',
