@@ -45,6 +45,31 @@ function memberName(raw: string): string | undefined {
   }
 }
 
+/** Where the string starting at `start` (just past its opening quote) ends: its closing quote, or the text's end. */
+function stringEnd(text: string, start: number): number {
+  for (let q = text.indexOf('"', start); q !== -1; q = text.indexOf('"', q + 1)) {
+    // Escaped when an odd number of backslashes stand before it.
+    let slashes = 0;
+    while (q - slashes - 1 >= start && text.charCodeAt(q - slashes - 1) === 0x5c) slashes++;
+    if (slashes % 2 === 0) return q;
+  }
+  return text.length;
+}
+
+/**
+ * Whether the member name spelled in `text` from `start` to `end` is one of `known`, without making
+ * a string of it (a hostile body has hundreds of thousands). A name with an escape is decoded.
+ */
+function isKnown(text: string, start: number, end: number, known: ReadonlySet<string>): boolean {
+  const length = end - start;
+  for (const name of known) if (name.length === length && text.startsWith(name, start)) return true;
+  let escaped = false;
+  for (let i = start; i < end && !escaped; i++) escaped = text.charCodeAt(i) === 0x5c;
+  if (!escaped) return false;
+  const name = memberName(text.slice(start, end));
+  return name !== undefined && known.has(name);
+}
+
 /**
  * One linear pass over a JSON text, without parsing it or recursing: its nesting (stopping as soon as
  * it passes `depthLimit`), how many values and members it holds, and which top-level member names are
@@ -60,20 +85,17 @@ export function scanJson(text: string, depthLimit: number, known?: ReadonlySet<s
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) {
       const start = i + 1;
-      for (i = start; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 0x5c /* \ */) i++;
-        else if (d === 0x22) break;
-      }
+      i = stringEnd(text, start);
       if (!expectName) continue;
       expectName = false;
       scan.members++;
-      if (known && inObject.length === 1) {
-        const name = memberName(text.slice(start, i));
-        if (name !== undefined && !known.has(name)) {
-          if (scan.unknown.length < MAX_ERROR_DETAILS) scan.unknown.push(name);
-          scan.unknownCount++;
+      if (known && inObject.length === 1 && !isKnown(text, start, i, known)) {
+        if (scan.unknown.length < MAX_ERROR_DETAILS) {
+          const name = memberName(text.slice(start, i));
+          if (name === undefined) continue;
+          scan.unknown.push(name);
         }
+        scan.unknownCount++;
       }
     } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
       const object = c === 0x7b;
