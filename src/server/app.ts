@@ -7,15 +7,18 @@ import { installErrorHandling, sendError, UNAVAILABLE_RETRY_AFTER_S } from './ht
 import { installAuth } from './http/auth.js';
 import { installRateLimit, limitShare, UNAUTHENTICATED_RATE } from './http/rate-limit.js';
 import { installIdempotency, noteArrival } from './http/idempotency.js';
-import { installJsonBodyParser, MAX_JSON_DEPTH } from './http/json-body.js';
+import { installJsonBodyParser, MAX_JSON_DEPTH, MAX_JSON_MEMBERS, MAX_JSON_VALUES } from './http/json-body.js';
 import { installBodylessRule } from './http/bodyless.js';
 import { closeConnectionsAfterAnswers } from './http/closing.js';
 import { REFUSED_BODY_READ_MAX_BYTES } from './http/refused-body.js';
 import { answerClientError, limitConnections, MAX_HEADER_BYTES, SERVER_LIMITS, type ServerLimits } from './http/connections.js';
 import { RouteCatalog } from './http/route-catalog.js';
+import { ClientHolds, HOLD_LIMITS } from './http/client-holds.js';
+import { limitSlowBodies } from './http/slow-bodies.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { randomBase62 } from './ids.js';
 import { SERVICE_TIME_HEADER } from '../api/values/sandbox.js';
+import { MAX_ERROR_DETAILS } from '../api/schemas/errors.js';
 import { keysRoutes } from './routes/keys.js';
 import { subaccountRoutes } from './routes/subaccounts.js';
 import { sandboxClockRoutes } from './routes/sandbox-clock.js';
@@ -82,13 +85,21 @@ const API_DESCRIPTION = [
   `  ${SERVER_LIMITS.maxConnectionsPerAddress} per client address; a connection over a cap is answered 429 \`rate_limited\` (\`Retry-After: 1\`) and closed,`,
   `  unless it can take the place of the oldest connection (of its address, or at the total cap of any) that has not sent its`,
   `  request headers within ${SERVER_LIMITS.slowHeadersGraceMs / 1000} s of opening: that one is answered 408 \`request_timeout\` and closed (issue 23).`,
+  `- A request body must keep arriving at ${SERVER_LIMITS.bodyMinBytesPerSec / 1024} KB/s at least, judged over every ${SERVER_LIMITS.bodyRateWindowMs / 1000} s: slower, it is answered 408`,
+  `  \`request_timeout\` and the connection closed. The rest of a body answered before it was read (a refused one) must arrive`,
+  `  within ${SERVER_LIMITS.bodyRateWindowMs / 1000} s of the answer, or the connection is closed.`,
+  `- Requests held open for an account (the key's) at once: at most ${HOLD_LIMITS.perAccount}, counting bodies still arriving ${SERVER_LIMITS.bodyRateWindowMs / 1000} s`,
+  `  after their headers, held reads (\`wait\`) and console streams; held reads at most ${HOLD_LIMITS.heldReadsPerKey} per key, console streams`,
+  `  ${HOLD_LIMITS.streamsPerSession} per session. Beyond one, 429 \`rate_limited\` with \`Retry-After: 1\` at once (a slow body: and the connection closed).`,
   '- Answers given before routing are the envelope too, with `Request-Id` and `Connection: close`: headers or URL too',
   '  large and a malformed request are 400 `validation_error` (as a body over the limit is); a request not received in',
   '  time is 408 `request_timeout` (an extension to the error table; it may be retried).',
   `- A body whose \`Content-Length\` is over the route's limit is answered 400 \`validation_error\` at once, and the rest of it`,
   `  is read and dropped (up to ${REFUSED_BODY_READ_MAX_BYTES / (1024 * 1024)} MB declared; the connection is kept), so a client that writes its whole body`,
   '  before reading sees the answer, not a reset connection. A larger one is answered and the connection closed.',
-  `- A JSON body nested deeper than ${MAX_JSON_DEPTH} levels is a 400 \`validation_error\` on \`["body"]\`.`,
+  `- A JSON body nested deeper than ${MAX_JSON_DEPTH} levels, or holding more than ${MAX_JSON_MEMBERS} object members or ${MAX_JSON_VALUES} values in all, is`,
+  `  a 400 \`validation_error\` on \`["body"]\`; one with more than ${MAX_ERROR_DETAILS} unknown top-level fields is refused naming them (the`,
+  `  first ${MAX_ERROR_DETAILS}, then their count), before it is parsed.`,
   '- A POST or DELETE that takes no body refuses one: any body is a 400 `validation_error` (unknown fields by name),',
   '  whatever its content type, and changes nothing. No body, an empty one, or the empty JSON object `{}` count as none.',
   '  A read (GET, HEAD) refuses any body: its filters go in the query string.',
@@ -146,6 +157,9 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
     },
   });
   limitConnections(app.server, limits, serviceTime);
+  // What a client holds open (slow bodies, held reads, console streams), per account, key and session.
+  app.decorate('clientHolds', new ClientHolds());
+  limitSlowBodies(app.server, limits, app.clientHolds, serviceTime);
   closeConnectionsAfterAnswers(app);
   app.setValidatorCompiler(zodValidatorCompiler);
   installJsonBodyParser(app);

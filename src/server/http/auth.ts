@@ -9,6 +9,7 @@ import type { Clock } from '../clock.js';
 import { limitShare, unauthenticatedGate, type RateLimitOptions } from './rate-limit.js';
 import type { Store } from '../storage/store.js';
 import { urlCarriesCredential } from './log-redaction.js';
+import { accountCounter, noteHolder } from './client-holds.js';
 
 export interface AuthContext {
   keyId: string;
@@ -167,6 +168,8 @@ export function installAuth(app: FastifyInstance, deps: AuthDeps & { options: { 
     // Unknown routes authenticate too: a 404 is only told to a caller with a key.
     try {
       req.auth = await authenticate(req, withKeys);
+      // A body still arriving later counts against this account (slow-bodies.ts).
+      noteHolder(req.raw, accountCounter(req.auth.caller));
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'unauthorized') refused(req.ip);
       throw err;

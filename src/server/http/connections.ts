@@ -43,6 +43,20 @@ export interface ServerLimits {
    * A real client sends its headers in its first packet, milliseconds after connecting.
    */
   slowHeadersGraceMs: number;
+  /**
+   * A request body must keep coming at this rate at least, judged over each `bodyRateWindowMs`
+   * (`slow-bodies.ts`): 256 sockets trickling a declared 32 MB body at 100 bytes/s held every
+   * connection of 127.0.0.1 for the request timeout. 16 KB/s is far below any local link (a 3 MB
+   * body on loopback arrives in milliseconds) yet cuts a trickle within two windows. Below it the
+   * request is answered 408 `request_timeout` and closed.
+   */
+  bodyMinBytesPerSec: number;
+  /**
+   * The window the body's rate is judged over; also: a body still arriving one window after its
+   * headers counts against its account's held requests (`client-holds.ts`), and the rest of a body
+   * answered before it was read (a refused one, which is read and dropped) must arrive within one.
+   */
+  bodyRateWindowMs: number;
 }
 
 export const SERVER_LIMITS: ServerLimits = {
@@ -55,6 +69,8 @@ export const SERVER_LIMITS: ServerLimits = {
   // requests at once (test/billing-enforcement.test.ts sends 200 concurrently) is not refused.
   maxConnectionsPerAddress: 256,
   slowHeadersGraceMs: 1_000,
+  bodyMinBytesPerSec: 16 * 1024,
+  bodyRateWindowMs: 2_000,
 };
 
 /** The request line plus headers, at most (Node's default, written here so the docs can quote it). */
@@ -87,7 +103,7 @@ const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request 
 export type ResponseHeaders = () => Record<string, string>;
 
 /** Writes the answer, closes our side, and destroys the socket shortly after whatever the client does. */
-function answerAndClose(socket: Socket, response: string): void {
+export function answerAndClose(socket: Socket, response: string): void {
   answered.add(socket);
   socket.on('error', () => {});
   // Read and drop what the client still sends: closing with unread data would reset the connection,
@@ -98,6 +114,8 @@ function answerAndClose(socket: Socket, response: string): void {
 }
 
 const answered = new WeakSet<Socket>();
+/** Whether a raw answer was written on this socket already (then nothing more is). */
+export const answeredRaw = (socket: Socket): boolean => answered.has(socket);
 
 /**
  * issue 14 (defect 3): what Node's HTTP parser rejects before Fastify sees a request gets the error

@@ -25,10 +25,17 @@ interface Envelope {
  */
 export function capDetails(details: unknown): unknown {
   if (!Array.isArray(details) || details.length <= MAX_ERROR_DETAILS) return details;
-  const omitted = details.length - MAX_ERROR_DETAILS;
-  const last: OmittedDetails = { path: [], message: `and ${omitted} more ${omitted === 1 ? 'problem' : 'problems'} not listed (at most ${MAX_ERROR_DETAILS} are)`, omitted };
-  return [...details.slice(0, MAX_ERROR_DETAILS), last];
+  // Cut where it was built (json-body.ts names at most MAX_ERROR_DETAILS unknown fields, then counts).
+  if (details.length === MAX_ERROR_DETAILS + 1 && (details[MAX_ERROR_DETAILS] as Partial<OmittedDetails>).omitted !== undefined) return details;
+  return [...details.slice(0, MAX_ERROR_DETAILS), omittedDetail(details.length - MAX_ERROR_DETAILS)];
 }
+
+/** The last detail of a cut list: how many more there were. */
+export const omittedDetail = (omitted: number): OmittedDetails => ({
+  path: [],
+  message: `and ${omitted} more ${omitted === 1 ? 'problem' : 'problems'} not listed (at most ${MAX_ERROR_DETAILS} are)`,
+  omitted,
+});
 
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details?: unknown): FastifyReply {
   const body: Envelope = { error: { code, message } };

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ServiceError } from '../errors.js';
 import type { Store } from '../storage/store.js';
 
@@ -102,15 +102,28 @@ export function unauthenticatedGate(opts: RateLimitOptions = UNAUTHENTICATED_RAT
   };
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Takes a request from a key's bucket (contract §2), setting the RateLimit headers; throws the 429
+     * past it. The API's requests and the console's pages (its session's key) take from the same bucket.
+     */
+    takeKeyRequest: (keyId: string, reply: FastifyReply) => void;
+  }
+}
+
 export function installRateLimit(app: FastifyInstance, opts: RateLimitOptions, share: LimitShare = WHOLE): void {
   const buckets = new TokenBuckets(opts, Date.now, share);
-  app.addHook('onRequest', async (req, reply) => {
-    if (!req.auth) return;
-    const r = buckets.take(req.auth.keyId);
+  app.decorate('takeKeyRequest', (keyId: string, reply: FastifyReply) => {
+    const r = buckets.take(keyId);
     // This process's part of the limit (issue 26: its share among replicas).
     reply.header('RateLimit-Limit', String(buckets.limit.burst));
     reply.header('RateLimit-Remaining', String(r.remaining));
     reply.header('RateLimit-Reset', String(r.resetSecs));
     if (!r.allowed) throw rateLimited(r.retryAfterSecs);
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (!req.auth) return;
+    app.takeKeyRequest(req.auth.keyId, reply);
   });
 }

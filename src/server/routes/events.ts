@@ -39,6 +39,6 @@ export function eventsRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         response: { 200: EventFeedSchema },
       },
     },
-    async (req, reply) => eventFeedView(await whileClientWaits(writeViewsAsIs(reply), (signal) => feed.read(req.auth, req.query, signal))),
+    async (req, reply) => eventFeedView(await whileClientWaits(req, writeViewsAsIs(reply), req.query.wait, (signal) => feed.read(req.auth, req.query, signal))),
   );
 }

@@ -38,7 +38,7 @@ export function sandboxEmailRoutes(app: FastifyInstance, deps: ServiceDeps): voi
         response: { 200: MailboxSchema },
       },
     },
-    async (req, reply) => mailboxView(await whileClientWaits(reply, (signal) => feed.read(req.auth, req.query, signal))),
+    async (req, reply) => mailboxView(await whileClientWaits(req, reply, req.query.wait, (signal) => feed.read(req.auth, req.query, signal))),
   );
 
   r.post(

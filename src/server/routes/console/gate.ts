@@ -89,6 +89,8 @@ function renderError(err: FastifyError | Error, req: FastifyRequest, reply: Fast
       case 'forbidden':
         return sendPage(reply, consoleErrorPage('Not allowed', err.message), 403);
       default:
+        // A 429 says when to come back (Retry-After), as the API's does.
+        if (err.headers) reply.headers(err.headers);
         return sendPage(reply, consoleErrorPage('That did not work', err.message), err.status);
     }
   }
@@ -106,13 +108,15 @@ export function installConsoleGate(c: FastifyInstance, deps: ServiceDeps): void 
   c.setErrorHandler(renderError);
   c.decorateRequest('console', null as unknown as ConsoleRequestContext);
 
-  c.addHook('onRequest', async (req) => {
+  c.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.consoleOpen) return;
     // A state-changing request from another origin is refused before its session is even read
     // (issue 27): a browser says where a POST comes from in Origin and Sec-Fetch-Site.
     if (req.method !== 'GET' && req.method !== 'HEAD') assertSameOrigin(req);
     const secret = readCookie(req);
     const standing = await deps.uow.read((tx) => consoleSession(tx, secret));
+    // contract §2: the console's requests are its key's, counted in the key's bucket as its API calls are.
+    c.takeKeyRequest(standing.key.id, reply);
     const recheck = async () => void (await deps.uow.read((tx) => consoleSession(tx, secret)));
     req.console = { standing, actor: { account: standing.account, mode: standing.key.mode, recheck } };
   });

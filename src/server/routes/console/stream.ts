@@ -11,6 +11,7 @@ import type { Actor } from '../../domain/actor.js';
 import type { EventHint } from '../../storage/store.js';
 import type { EventRecord } from '../../storage/events-repo.js';
 import { eventRow } from '../../views/console/pages.js';
+import { accountCounter, HOLD_LIMITS } from '../../http/client-holds.js';
 
 
 // issue 27: the console's live pages listen here: server-sent events, one per event of the session's
@@ -58,8 +59,13 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps, feed: 
   c.get('/stream', { config: { public: true }, schema: { hide: true } as never }, async (req: FastifyRequest, reply) => {
     const { types, rows } = parseWith(StreamQuery, 'query', req.query);
     const filter = typeFilter(types);
-    const { actor } = req.console;
+    const { actor, standing } = req.console;
     const accountId = actor.account.id;
+    // Each open stream holds a connection: bounded per session and per account (429 past either).
+    const release = c.clientHolds.hold([
+      { id: `console-session:${standing.session.hash}`, max: HOLD_LIMITS.streamsPerSession, what: 'console streams of this session' },
+      accountCounter(standing.caller),
+    ]);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, { ...CONSOLE_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'X-Accel-Buffering': 'no' });
@@ -75,6 +81,7 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps, feed: 
       unsubscribeResync();
       clearInterval(heartbeat);
       open.delete(end);
+      release();
       if (reason && !res.writableEnded) res.write(`event: ended\ndata: ${JSON.stringify({ reason })}\n\n`);
       res.end();
     };
