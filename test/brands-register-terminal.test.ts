@@ -3,10 +3,10 @@
 // Ctrl-C keeping the answers, a later run with --mock offering them back, the draft offered and
 // accepted, the approval prediction shown in columns, the confirmation, the equivalent command
 // printed (and run: it asks nothing), and the brand registered at the API.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { assertBuilt, BIN_PATH } from './helpers/cli.js';
@@ -141,5 +141,55 @@ describe('brands register at a terminal', () => {
     expect(screen.split('\n').some((l) => l.startsWith('? '))).toBe(false);
     expect(await brands()).toHaveLength(2);
     // A whole registration typed by a person, twice over: far beyond the default per-test bound.
+  }, 120_000);
+});
+
+// The price is checked before it is asked about: a wallet that cannot pay the whole registration
+// (brand + campaign, one request) is said at once, in commands, and nothing is asked or charged.
+describe('brands register at a terminal, the wallet short of the price', () => {
+  it('says what to top up with `svc billing top-up`, never asks to register, and charges nothing', async () => {
+    const answers = join(tmp, 'harbor.yaml');
+    writeFileSync(answers, toYaml({
+      brand: { legalName: 'Harbor Bikes LLC', displayName: 'Harbor Bikes', entityType: 'PRIVATE_PROFIT', ein: '12-3456780', website: 'https://harborbikes.example', email: 'hi@harborbikes.example' },
+      campaign: {
+        name: 'Repair updates',
+        useCase: 'ACCOUNT_NOTIFICATION',
+        description: 'Harbor Bikes texts repair status updates to customers who asked for them at the counter.',
+        optInDetails: 'Customers opt in at the counter by ticking an unchecked box on the repair ticket that says they agree to receive repair texts from Harbor Bikes; message and data rates may apply; reply STOP to opt out.',
+        sampleMessages: ['Harbor Bikes: your bike is ready for pickup. Reply STOP to opt out.', 'Harbor Bikes: we found a worn chain; reply YES to replace it. Reply STOP to opt out, HELP for help.'],
+        privacyPolicyLink: 'https://harborbikes.example/privacy',
+        termsAndConditionsLink: 'https://harborbikes.example/terms',
+        optoutKeywords: 'STOP',
+        optoutMessage: 'Harbor Bikes: you are unsubscribed. No more messages will be sent.',
+        helpKeywords: 'HELP',
+        helpMessage: 'Harbor Bikes: call 415-555-0100 for help. Reply STOP to opt out.',
+        embeddedLink: false,
+        embeddedPhone: false,
+      },
+    }));
+    const set = await svc.call('PUT', '/v1/sandbox/wallet', { body: { balanceCents: 1651 } });
+    expect(set.status, set.text).toBe(200);
+    const before = (await svc.call('GET', '/v1/billing')).body;
+    expect(before.wallet).toMatchObject({ balanceCents: 1651, hasCard: false });
+
+    const t = openTerminal(['bash', '--norc', '--noprofile'], { env: { ...env, SVC_API_KEY: svc.bootstrap.liveKey }, height: 50 });
+    open.push(t);
+    await t.until((s) => /READY\$ $/.test(s), 10_000, 'a shell prompt');
+    t.type(`svc brands register --answers ${answers}; echo "exit=$?"`);
+    t.press('Enter');
+    // The brand details the file left out are offered (Enter skips), then the prediction.
+    for (let i = 0; i < 30; i++) {
+      const s = await t.until((x) => x.includes('Approval prediction') || /exit=\d/.test(x) || lastLines(x).some((l) => l.startsWith('?') && l.includes('(Enter to skip)')), 15_000, 'a question or the prediction');
+      if (s.includes('Approval prediction') || /exit=\d/.test(s)) break;
+      t.press('Enter');
+    }
+    const screen = await t.until((s) => /exit=\d/.test(s) || lastLines(s, 6).some((l) => l.includes('? Register') || l.includes('? Approval is unlikely')), 20_000, 'the end of the command');
+    expect(screen).not.toContain('? Register');
+    expect(screen).toContain('exit=7');
+    expect(screen).toContain('the wallet holds $16.51 (auto-recharge is off): add at least $2.49 with `svc billing top-up 2.49`');
+    expect(screen).toContain('registering Harbor Bikes LLC (brand $4.00 + campaign $15.00) costs $19.00');
+    expect(screen).not.toContain('/v1/');
+    expect((await svc.call('GET', '/v1/billing')).body.wallet.balanceCents).toBe(1651);
+    expect((await svc.call('GET', '/v1/brands')).body.data.filter((b: { legalName: string }) => b.legalName === 'Harbor Bikes LLC')).toEqual([]);
   }, 120_000);
 });

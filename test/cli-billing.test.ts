@@ -75,9 +75,19 @@ describe('svc billing top-up, card, auto-recharge, limit', () => {
     expect((await a.billing()).wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS);
   });
 
-  it('no card: 409 (exit 5); a declined card: 402 exits 7 saying the card was declined', async () => {
+  it('no card: refused before the question about the charge (exit 5), naming svc billing card; a declined card: 402 exits 7 saying the card was declined', async () => {
     const a = await account();
-    expect((await a.run(['billing', 'top-up', '5', '--yes'])).code).toBe(5);
+    for (const args of [['billing', 'top-up', '20'], ['billing', 'top-up', '20', '--yes']]) {
+      const none = await a.run(args);
+      expect(none.code, none.stderr).toBe(5);
+      expect(none.stderr).not.toContain('Charge $20.00');
+      expect(none.stderr).toContain('save one with `svc billing card <token>`');
+      expect(none.stderr).toContain('then run `svc billing top-up 20.00` again');
+      expect(none.stderr).not.toContain('/v1/');
+    }
+    const paid = await a.run(['billing', 'subscribe', 'starter']);
+    expect(paid.code, paid.stderr).toBe(5);
+    expect(paid.stderr).toContain('`svc billing card <token>`');
     expectOk(await a.run(['billing', 'card', SANDBOX_DECLINED_CARD_TOKEN]));
     const res = await a.run(['billing', 'top-up', '5', '--yes']);
     expect(res.code).toBe(7);
@@ -122,6 +132,9 @@ describe('402 on a send', () => {
     expect(broke.code).toBe(7);
     expect(broke.stderr).toContain('error: payment_required');
     expect(broke.stderr).toContain('svc billing top-up <amount>');
+    // The service's own hint, said as the command that makes its call.
+    expect(broke.stderr).toMatch(/^error: payment_required: .*top it up with `svc billing top-up <amount>`$/m);
+    expect(broke.stderr).not.toContain('/v1/');
 
     expectOk(await a.run(['api', 'PUT', '/v1/sandbox/wallet', '-F', 'balanceCents:=1000']));
     // The number's first month is already spent, so a $1.00 limit leaves no room.
@@ -130,6 +143,8 @@ describe('402 on a send', () => {
     expect(over.code).toBe(7);
     expect(over.stderr).toContain('error: budget_exceeded');
     expect(over.stderr).toContain('svc billing limit <amount>');
+    expect(over.stderr).toMatch(/^error: budget_exceeded: .*raise it with `svc billing limit <amount>`$/m);
+    expect(over.stderr).not.toContain('/v1/');
     const listed = await svc.call('GET', '/v1/messages?limit=5', { headers: a.headers });
     expect(listed.body.data).toEqual([]);
 
@@ -154,7 +169,8 @@ describe('billing on a terminal (issue 24)', () => {
     const res = await a.run(['billing', 'top-up', '5', '--yes'], { tty: true });
     expect(res.code).toBe(7);
     expect(res.stderr).toContain('card ending 0002');
-    expect(res.stderr).toContain('$5.00');
+    // The command to run again, in dollars a shell keeps (`$5.00` would be the shell's `$5` and `.00`).
+    expect(res.stderr).toContain('`svc billing top-up 5.00`');
     expect(res.stderr).not.toMatch(/cents/);
   });
 

@@ -82,6 +82,19 @@ describe('svc mcp', () => {
     for (const live of ['events_follow', 'webhooks_listen', 'webhooks_tail', 'login', 'profiles_add']) expect(names).not.toContain(live);
   });
 
+  it('every tool name is one a model API accepts ([A-Za-z0-9_-], at most 64) and names one verb; an event type\'s dots are dashes', async () => {
+    const client = await connect();
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    for (const name of names) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(new Set(names).size).toBe(names.length);
+    // Stable, and as the help says: `trigger billing.wallet.low_balance` is this tool.
+    expect(names).toContain('trigger_billing-wallet-low_balance');
+    expect(names).toContain('trigger_message-received');
+    // The name reaches its verb: the service answers (here refusing the test profile's key).
+    const called = await client.callTool({ name: 'trigger_billing-wallet-low_balance', arguments: {} });
+    expect(JSON.parse(textOf(called))).toMatchObject({ requestId: expect.stringMatching(/^req_/) });
+  });
+
   it('a read of a converted group: billing_show is the API answer (cents)', async () => {
     const client = await connect();
     const res = await client.callTool({ name: 'billing_show', arguments: {} });

@@ -1,12 +1,11 @@
 // issue 24: every README example runnable as written, in the order the README gives them. Every ```sh
 // block of README.md runs here in ONE bash process, in order, from an empty HOME with `svc` on PATH as
 // `npm link` puts it (the built bin/svc.js), so what one block leaves behind (an exported SVC_PROFILE,
-// a stopped service) is what the next one meets. The only thing added to the home is `examples/`,
-// the checkout's, where the Fixtures block says it runs from. Each block fails like `set -e` with its
+// a stopped service) is what the next one meets. Nothing is added to the home: the Fixtures block
+// finds the package's examples with `svc fixtures examples`, as a user does. Each block fails like `set -e` with its
 // number, section and README line named. The npm blocks are not run here (CI and
 // test/package-install.test.ts run them): each is marked `<!-- sh-not-run: npm… -->` in the README
 // and listed below, so none is skipped silently.
-import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshShellHome, readmeShellBlocks, type ShellBlock } from './helpers/readme-blocks.js';
@@ -77,7 +76,6 @@ describe('README.md, every sh block in order in one shell', () => {
   });
 
   it('runs as written, from an empty home directory', async () => {
-    symlinkSync(join(REPO_ROOT, 'examples'), join(shell.home, 'examples'));
     const { script, origin } = scriptOf(run);
     const res = await shell.runScript(script, RUN_TIMEOUT_MS);
     if (res.code !== 0) {
@@ -146,6 +144,8 @@ describe('README.md, every sh block in order in one shell', () => {
     expect(billing.stderr).toContain('the card was declined');
 
     const fixtures = of('Fixtures');
+    // The examples the package ships, found from the home directory.
+    expect(fixtures.stdout).toContain(`${join(REPO_ROOT, 'examples', 'sms-auto-responder.yaml')}\n`);
     // The first run: a line per step, then its cleanup (number and webhook); the second: NDJSON.
     expect(fixtures.stdout).toMatch(/^number\tsvc numbers buy \+1415\d{7} --yes → exit 0\tnum_\w+\t\d+$/m);
     expect(fixtures.stdout).toMatch(/^received\t1 message\.received event\tevt_\w+\t\d+$/m);

@@ -34,6 +34,9 @@ describe('README: a shared service on PostgreSQL', () => {
     expect(out.match(/live key: sk_live_/g)?.length).toBe(1);
     expect(out).toMatch(/worker running in the background/);
     expect(out).toMatch(/"roles": "api"/);
+    // The worker's own data directory: running (exit 0 under set -e), the database it serves.
+    expect(out).toMatch(/"roles": "worker"/);
+    expect(out).toMatch(/runs the jobs and webhook deliveries of postgres:\/\//);
     // The database holds one bootstrap, and all three processes registered as replicas then left.
     const { default: pgLib } = await import('pg');
     const client = new pgLib.Client({ connectionString: url });

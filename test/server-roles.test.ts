@@ -114,6 +114,42 @@ describe.each(['sqlite', 'postgres'] as const)('an API process and a worker proc
   });
 });
 
+// The README's team layout: a worker in a data directory of its own (~/svc-w), the API elsewhere.
+// Its status is a running, healthy worker and the database it serves, exit 0; stopped, exit 1.
+describe.each(['sqlite', 'postgres'] as const)('svc server status of a worker-only data directory (%s)', (engine) => {
+  it('reports the worker running, healthy, and the database whose jobs and deliveries it runs', async () => {
+    const apiDir = tempDir('svc-status-api-');
+    const workerDir = tempDir('svc-status-w-');
+    const env: Record<string, string> = { HOME: tempDir('svc-status-home-') };
+    let store = join(workerDir, DB_FILE);
+    if (engine === 'postgres') {
+      env.SVC_STORE = pgServer.url(await pgServer.createDatabase());
+      store = env.SVC_STORE;
+    }
+    const svc = (args: string[]) => runSvcProcess(args, { env });
+    try {
+      // On PostgreSQL the API runs elsewhere on the same database; on SQLite a worker alone has its file.
+      if (engine === 'postgres') ok(await svc(['server', 'start', '--detach', '--data', apiDir, '--port', '0', '--role', 'api']));
+      ok(await svc(['server', 'start', '--detach', '--data', workerDir, '--role', 'worker']));
+      const res = ok(await svc(['server', 'status', '--data', workerDir, '-o', 'json']));
+      const status = JSON.parse(res.stdout);
+      expect(status).toMatchObject({ running: true, pid: null, roles: 'worker', workerPid: expect.any(Number), dataDir: workerDir, startedAt: expect.any(String) });
+      // The URL as the data directory recorded it: a password would read "redacted".
+      expect(status.store).toBe(store.replace(/:[^:@/]+@/, ':redacted@'));
+      expect(res.stderr).toContain(`the worker (pid ${status.workerPid}) runs the jobs and webhook deliveries of`);
+      expect(res.stderr).not.toContain('--role api:');
+
+      ok(await svc(['server', 'stop', '--data', workerDir]));
+      const stopped = await svc(['server', 'status', '--data', workerDir, '-o', 'json']);
+      expect(stopped.code).toBe(1);
+      expect(JSON.parse(stopped.stdout)).toMatchObject({ running: false, roles: 'none', workerPid: null });
+    } finally {
+      await svc(['server', 'stop', '--data', workerDir]);
+      await svc(['server', 'stop', '--data', apiDir]);
+    }
+  });
+});
+
 describe('one process per half of a data directory', () => {
   it('refuses a second worker, a second API, and a worker beside `all`, naming what runs (exit 5)', async () => {
     const dataDir = tempDir('svc-roles-lock-');

@@ -11,6 +11,7 @@ import { environmentHelp } from './environment.js';
 import { detailLines } from './error-details.js';
 import { paymentHint } from './payment-hint.js';
 import { refusalOriginHint } from './key-mode-hint.js';
+import type { ApiErrorText } from './api-path-commands.js';
 import { addGroupExamples } from './help-examples.js';
 import { configureVerb, registerVerbs } from './wire-verb.js';
 import { HELP_WIDTH, reflowHelp } from './help-text.js';
@@ -122,7 +123,7 @@ export async function runCli(argv: string[], environment: CliEnvironment): Promi
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (err) {
-    return reportError(err, ctx);
+    return reportError(err, ctx, await apiErrorWords(err, ctx, word));
   } finally {
     await ctx.close();
   }
@@ -137,8 +138,21 @@ function wantsJson(ctx: CliContext): boolean {
   }
 }
 
-/** The ONE place errors become messages and exit codes (cli.md: exit codes). */
-export function reportError(err: unknown, ctx: CliContext): number {
+/**
+ * An API error as a person reads it: the endpoints its message names become the commands that make
+ * those calls. `svc api` speaks the API's own terms, and -o json keeps the API's envelope as sent.
+ */
+async function apiErrorWords(err: unknown, ctx: CliContext, word: string | undefined): Promise<ApiErrorText | undefined> {
+  if (!(err instanceof ApiError) || word === 'api' || wantsJson(ctx)) return undefined;
+  const { apiErrorInCliTerms } = await import('./api-path-commands.js');
+  return await apiErrorInCliTerms(err);
+}
+
+/**
+ * The ONE place errors become messages and exit codes (cli.md: exit codes). `words`: an API error's
+ * message and details as the command line says them (`apiErrorWords`).
+ */
+export function reportError(err: unknown, ctx: CliContext, words?: ApiErrorText): number {
   const io = ctx.io;
   const say = (line: string) => void io.stderr.write(`${line}\n`);
   if (err instanceof CommanderError) {
@@ -163,8 +177,9 @@ export function reportError(err: unknown, ctx: CliContext): number {
     if (wantsJson(ctx)) {
       io.stderr.write(`${JSON.stringify({ ...err.envelope, requestId: err.requestId ?? null })}\n`);
     } else {
-      say(`error: ${err.code}: ${err.message}`);
-      for (const line of detailLines(err.message, err.details)) say(`  ${line}`);
+      const message = words?.message ?? err.message;
+      say(`error: ${err.code}: ${message}`);
+      for (const line of detailLines(message, words ? words.details : err.details)) say(`  ${line}`);
       // cli.md exit 7: whatever the command, a 402 names the billing verb that lifts it.
       const hint = err.hint ?? paymentHint(err.code);
       if (hint) say(hint);

@@ -42,3 +42,23 @@ export async function readOne<K extends ResponseSchemaName>(client: ApiClient, e
 export async function callBare(client: ApiClient, e: EndpointRef, params: Record<string, string>): Promise<void> {
   await client.request({ method: e.method, path: pathOf(e, params), agencyLevel: e.agencyLevel });
 }
+
+/**
+ * An endpoint named in prose, as the API's messages name the call that helps (`top it up with POST
+ * /v1/billing/wallet/top-up`, `raise it with PATCH /v1/billing {spendLimitCents}`): the method when
+ * given (1), the path (2) and a sketch of the body after it (3); or a bare path (`/v1/agency`).
+ */
+export const ENDPOINT_IN_TEXT = /(?:\b(GET|POST|PUT|PATCH|DELETE) )?(\/v1\/[A-Za-z0-9_.~%{}/-]*[A-Za-z0-9_~%}-])(?: (\{[^{}]*\}))?/g;
+
+/** The path parameters of `path` by the names of `ref` (a `{name}` left in the text is no value). */
+export function paramsOf(ref: Pick<EndpointRef, 'path'>, path: string): Record<string, string> | undefined {
+  if (!pathPattern(ref).test(path)) return undefined;
+  const params: Record<string, string> = {};
+  const given = path.split('/');
+  ref.path.split('/').forEach((segment, i) => {
+    const name = /^\{([a-zA-Z]+)\}$/.exec(segment)?.[1];
+    const value = given[i]!;
+    if (name && !/^\{.*\}$/.test(value)) params[name] = decodeURIComponent(value);
+  });
+  return params;
+}

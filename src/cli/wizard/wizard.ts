@@ -69,6 +69,11 @@ export class Wizard {
     return w;
   }
 
+  /** The command that takes up this run's saved answers (`svc brands register --resume`), once some are saved. */
+  get resumeCommand(): string | undefined {
+    return this.savedProgress ? `svc ${[...this.opts.command, '--resume'].join(' ')}` : undefined;
+  }
+
   /** Answers are saved on this machine (to resume, to run again): never under `svc mcp`'s pinned settings. */
   private get keepsFiles(): boolean {
     return !this.ctx.pinned;

@@ -7,6 +7,7 @@ import { resolveFormat } from '../../../output/formatters.js';
 import { cancelSubscription, getBilling, saveCard, setSpendLimit, subscribe, topUp, updateAutoRecharge } from '../../../api/resources/billing.js';
 import type { Billing } from '../../../api/schemas/billing.js';
 import { PLANS, SUBSCRIPTION_PERIOD_SECS } from '../../../api/values/billing.js';
+import { dollarsArg, requireCard } from './preflight.js';
 import { autoRechargeOptionsOf, limitOptionsOf, topUpOptionsOf, type AutoRechargeFlags, type CardOptions, type LimitFlags, type SubscribeOptions, type TopUpFlags } from './flags.js';
 
 // The billing verbs (contract §11). cli.md "Money": dollars in tables, the API's cents elsewhere.
@@ -56,8 +57,10 @@ export async function runShowBilling(ctx: CliContext): Promise<void> {
 export async function runTopUp(ctx: CliContext, flags: TopUpFlags): Promise<void> {
   const opts = topUpOptionsOf(flags);
   const client = await ctx.client();
+  const again = `svc billing top-up ${dollarsArg(opts.amountCents)}`;
+  await requireCard(ctx, client, 'a top-up', again);
   await ctx.confirm(`Charge ${dollars(opts.amountCents)} to the saved card and add it to the wallet?`);
-  const billing = await cardHint(`svc billing top-up ${dollars(opts.amountCents)}`, () => topUp(client, opts.amountCents, { idempotencyKey: opts.idempotencyKey }));
+  const billing = await cardHint(again, () => topUp(client, opts.amountCents, { idempotencyKey: opts.idempotencyKey }));
   await printBilling(ctx, billing);
   notice(ctx, `added ${dollars(opts.amountCents)}; the balance is ${dollars(billing.wallet.balanceCents)}`);
 }
@@ -87,6 +90,7 @@ export async function runSubscribe(ctx: CliContext, opts: SubscribeOptions): Pro
   const price = PLANS[opts.plan];
   // money-api: a paid plan is charged in full at once, then at each renewal.
   const cost = price ? `${dollars(price)} charged to the saved card now, then every ${PERIOD_DAYS} days` : 'free';
+  if (price) await requireCard(ctx, client, `the ${opts.plan} plan`, `svc billing subscribe ${opts.plan}`);
   await ctx.confirm(`Subscribe to the ${opts.plan} plan (${cost})?`);
   await printBilling(ctx, await cardHint(`svc billing subscribe ${opts.plan}`, () => subscribe(client, opts.plan)));
 }

@@ -11,6 +11,7 @@ import type { CampaignDraft } from '../../../api/schemas/campaigns.js';
 import { PRICES } from '../../../api/values/prices.js';
 import { KEY_PREFIX } from '../../../api/values/keys.js';
 import { dollars } from '../../money.js';
+import { requireFunds } from '../billing/preflight.js';
 import { predictionLines } from '../registrations/prediction-report.js';
 import { BRAND_QUESTIONS, CAMPAIGN_QUESTIONS, REGISTER_QUESTIONS } from './questions.js';
 import { BRAND_COLUMNS, CAMPAIGN_COLUMNS } from './columns.js';
@@ -69,6 +70,10 @@ export async function runRegister(ctx: CliContext, opts: RegisterOptions): Promi
     const settings = await ctx.settings();
     const free = settings.apiKey?.startsWith(KEY_PREFIX.test) ? ' (test key: not charged)' : '';
     const total = PRICES.brandRegistration + PRICES.campaignRegistration;
+    // The whole price is checked before it is asked about: the brand and the campaign are paid in
+    // one request, refused whole when the wallet cannot pay both.
+    const resume = wizard.resumeCommand;
+    await requireFunds(ctx, client, total, `registering ${body.brand.legalName} (brand ${dollars(PRICES.brandRegistration)} + campaign ${dollars(PRICES.campaignRegistration)})`, resume ? `; your answers are saved: then run \`${resume}\`` : '');
     await ctx.confirm(
       `Register ${body.brand.legalName} for ${dollars(total)} (brand ${dollars(PRICES.brandRegistration)} + campaign ${dollars(PRICES.campaignRegistration)})${free}?`,
     );

@@ -6,7 +6,8 @@ export const command = defineVerb({
   summary: 'Serve these commands to an AI agent as Model Context Protocol tools (stdio)',
   flags: [{ flags: '--read-only', help: 'serve only the verbs that change nothing' }],
   details: `Every verb that acts through the API and needs no terminal is a tool named <group>_<verb> (keys_list,
-messages_send), its input the verb's arguments and flags, its result the verb's -o json output; a
+messages_send; a dot becomes a dash, as model APIs take only letters, digits, _ and -:
+svc trigger billing.wallet.low_balance is trigger_billing-wallet-low_balance), its input the verb's arguments and flags, its result the verb's -o json output; a
 refusal is the API's error envelope with the exit code the command line would give. Verbs that change
 something are marked destructive. The profile, context and base URL are the usual ones (--profile,
 SVC_API_KEY…), resolved once at start: every call uses that one key. No tool works on this machine

@@ -28,8 +28,18 @@ export interface ToolSpec {
   entry: RegisteredVerb;
 }
 
-/** `blocked-numbers list` → `blocked-numbers_list`; a group that is one command is its own name. */
-export const toolName = (r: RegisteredVerb): string => [r.group, ...r.path].join('_');
+/**
+ * The characters a tool's name may use, and how long it may be: several model APIs accept only
+ * these in a function's name (a dot among them is refused), at most 64 of them.
+ */
+export const TOOL_NAME_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * `blocked-numbers list` → `blocked-numbers_list`; a group that is one command is its own name. The
+ * words join with `_`, and any other character a name may not hold becomes `-`: the dots of an event
+ * type (`trigger billing.wallet.low_balance` → `trigger_billing-wallet-low_balance`).
+ */
+export const toolName = (r: RegisteredVerb): string => [r.group, ...r.path].map((word) => word.replace(/[^A-Za-z0-9_-]/g, '-')).join('_');
 
 /**
  * A verb an agent can call: one that needs no terminal (`svc mcp` itself, editors, live streams),
@@ -89,7 +99,7 @@ export function fieldsOf(v: AnyVerb): ToolField[] {
 }
 
 export function toolSpecs(verbs: readonly RegisteredVerb[], opts: { readOnly: boolean }): ToolSpec[] {
-  return verbs
+  const specs = verbs
     .filter((r) => servable(r.verb) && !(opts.readOnly && r.verb.changes))
     .map((r) => ({
       name: toolName(r),
@@ -98,6 +108,15 @@ export function toolSpecs(verbs: readonly RegisteredVerb[], opts: { readOnly: bo
       changes: Boolean(r.verb.changes),
       entry: r,
     }));
+  // A name an API would refuse, or two verbs under one name, is a mistake in the registry: fail at
+  // once rather than serve a tool that cannot be called.
+  const seen = new Set<string>();
+  for (const { name } of specs) {
+    if (!TOOL_NAME_PATTERN.test(name)) throw new Error(`svc mcp: tool name ${name} is not ${TOOL_NAME_PATTERN}`);
+    if (seen.has(name)) throw new Error(`svc mcp: two verbs are the tool ${name}`);
+    seen.add(name);
+  }
+  return specs;
 }
 
 /**

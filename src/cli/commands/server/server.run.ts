@@ -4,7 +4,9 @@ import { printOne } from '../../print-resource.js';
 import { CliError } from '../../errors.js';
 import * as local from '../../local-service.js';
 
-import type { ServiceRole } from '../../../api/values/local-service.js';
+import path from 'node:path';
+import { DB_FILE, type ServiceRole } from '../../../api/values/local-service.js';
+import { postgresStoreOf } from './postgres-state.js';
 
 /** issue 26: `role` all stops every process of the data directory (the API's and a worker's). */
 export async function runStop(ctx: CliContext, dataDir: string, role: ServiceRole = 'all'): Promise<void> {
@@ -55,9 +57,11 @@ export async function stopIfRunning(dataDir: string): Promise<local.PidInfo | un
 }
 
 /**
- * `running` and `pid`: the process serving the API (answering at its address, busy or not).
- * issue 26: `roles` lists what runs (the API, the worker: `--role all` is both), `workerPid` the
- * process running the jobs and deliveries when it is another one.
+ * `running`: a process of this data directory runs and is healthy: the API answering at its address
+ * (busy or not), or the worker alive and holding the worker's lock (a worker-only data directory, as
+ * a team's layout has: it answers no HTTP). `pid` is the API's process, `workerPid` the process
+ * running the jobs and deliveries (the same one under `--role all`). issue 26: `roles` lists what
+ * runs; `store` is the database they serve (a PostgreSQL URL, password redacted, or the SQLite file).
  */
 export async function runStatus(ctx: CliContext, dataDir: string): Promise<void> {
   const info = local.readPidInfo(dataDir);
@@ -69,16 +73,22 @@ export async function runStatus(ctx: CliContext, dataDir: string): Promise<void>
   const workerAlive = Boolean(worker && (await workerRuns(dataDir, worker)));
   const roles = [...(healthy ? ['api'] : []), ...(apiRole === 'all' || workerAlive ? ['worker'] : [])];
   const status = {
-    running: healthy,
+    running: healthy || workerAlive,
     pid: alive ? info!.pid : null,
     baseUrl: info?.baseUrl ?? null,
     dataDir,
-    startedAt: alive ? info!.startedAt : null,
+    startedAt: alive ? info!.startedAt : workerAlive ? worker!.startedAt : null,
     roles: roles.join(',') || 'none',
     workerPid: workerAlive ? worker!.pid : apiRole === 'all' ? info!.pid : null,
+    store: storeOf(dataDir),
   };
   await printOne(ctx, status);
-  if (!healthy) {
-    throw new CliError(workerAlive ? `the local service API is not running (its worker runs, pid ${worker!.pid}): svc server start --role api` : 'the local service is not running');
-  }
+  if (!status.running) throw new CliError('the local service is not running');
+  // A worker alone serves no HTTP: say what it does, and where the API is not.
+  if (!healthy) notice(ctx, `the worker (pid ${worker!.pid}) runs the jobs and webhook deliveries of ${status.store}; no API is served from this data directory (svc server start --role api for one)`);
+}
+
+/** The database a data directory's service last started on: its PostgreSQL URL (redacted) as recorded, or the SQLite file. */
+function storeOf(dataDir: string): string {
+  return postgresStoreOf(dataDir, undefined) ?? path.join(dataDir, DB_FILE);
 }
