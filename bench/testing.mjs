@@ -87,13 +87,14 @@ const FILE_SCRIPT = `
   const shared = input ? JSON.parse(input) : undefined;
   const t0 = performance.now();
   const { startService, connectService } = await import(${TESTING});
+  const imported = performance.now() - t0;
   const svc = shared ? await connectService(shared) : await startService();
   const ready = performance.now() - t0;
   const t1 = performance.now();
   if (shared) await svc.reset();
   const reset = performance.now() - t1;
   await svc.close();
-  console.log(JSON.stringify({ ready, reset }));`;
+  console.log(JSON.stringify({ ready, imported, reset }));`;
 function fileRun(shared) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', FILE_SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
@@ -117,7 +118,10 @@ console.log(`vitest-setup: the suite's one service ${(performance.now() - t0).to
 try {
   const runs = [];
   for (let i = 0; i < FILES; i++) runs.push(await fileRun(shared));
-  console.log(`connectService() per file     ${fmt(runs.map((r) => r.ready))}   (${FILES} files; import + a new account)   load ${load()}`);
+  const ready = runs.map((r) => r.ready);
+  console.log(`connectService() per file     ${fmt(ready)}   (${FILES} files; import + a new account)   load ${load()}`);
+  console.log(`  of which importing the kit  ${fmt(runs.map((r) => r.imported))}`);
+  console.log(`  against a cold start        ${(pct(cold, 50) / pct(ready, 50)).toFixed(1)}x faster (p50)`);
   console.log(`its reset() (a new account)   ${fmt(runs.map((r) => r.reset))}`);
 } finally {
   await teardown();

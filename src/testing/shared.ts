@@ -3,11 +3,12 @@
 // service's root agency, contract §3) rather than a `reset()` of the whole service, which would wipe
 // the data of the files running beside it. Only HTTP: nothing of the server is loaded here.
 import { send } from './http.js';
-import { runSeed } from './seed.js';
 import { ACCOUNT_CHAOS_PATH, CHAOS_OFF, createHandle, type HandleAccount } from './handle.js';
 import type { ConnectServiceOptions, FixtureObject, SharedServiceInfo, TestService } from './index.js';
 
 const ACCOUNT_NAME = 'svc/testing file';
+/** Loaded when a file seeds (it starts processes): a file that does not pays nothing for it. */
+const runSeed: typeof import('./seed.js').runSeed = async (...args) => (await import('./seed.js')).runSeed(...args);
 /** Acts as a sub-account with the agency's key (contract §3). */
 const SUBACCOUNT_HEADER = 'service-subaccount';
 
