@@ -3,17 +3,23 @@
 // BENCH_RUNS runs (default 50): `startService()` to ready (its own port, temp data, manual clock),
 // `close()`; then, on one service seeded with a small fixture (examples/mock-10dlc.yaml: a brand, a
 // campaign, a number), `reset()` after each run's writes (an inbound text, a webhook endpoint, a
-// send, a clock move). Goals: ready < 300 ms, reset < 50 ms (p50). Prints the load average: the
-// machine may be shared.
+// send, a clock move). Goals: ready < 300 ms, reset < 50 ms (p50). Then a suite as Vitest runs it
+// (each test file in a fresh process): a cold `startService()` in a fresh process, against the
+// suite's one service (`svc/testing/vitest-setup`) and each file's `connectService()` in a fresh
+// process (import + a new account). Goal: a file's service ready < 150 ms after the first. Prints the
+// load average beside each: the machine may be shared.
 //
-//   npm run bench:testing      BENCH_RUNS=50
+//   npm run bench:testing      BENCH_RUNS=50 BENCH_FILES=20 BENCH_COLD=5
 import { loadavg, cpus } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { spawn } from 'node:child_process';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
+const FILES = Number(process.env.BENCH_FILES ?? 20);
+const COLD = Number(process.env.BENCH_COLD ?? 5);
 const SEED = join(ROOT, 'examples', 'mock-10dlc.yaml');
 
 const pct = (xs, p) => {
@@ -67,5 +73,57 @@ try {
   console.log(`reset() after writes          ${fmt(resets)}`);
 } finally {
   await svc.close();
+}
+
+/**
+ * A test file's service in a fresh process, as Vitest runs each file: from importing svc/testing to
+ * a ready handle. `shared` (read from stdin: it holds the root key) connects to the suite's service.
+ */
+const TESTING = JSON.stringify(join(ROOT, 'dist', 'testing', 'index.js'));
+const FILE_SCRIPT = `
+  const { performance } = await import('node:perf_hooks');
+  let input = '';
+  for await (const c of process.stdin) input += c;
+  const shared = input ? JSON.parse(input) : undefined;
+  const t0 = performance.now();
+  const { startService, connectService } = await import(${TESTING});
+  const imported = performance.now() - t0;
+  const svc = shared ? await connectService(shared) : await startService();
+  const ready = performance.now() - t0;
+  const t1 = performance.now();
+  if (shared) await svc.reset();
+  const reset = performance.now() - t1;
+  await svc.close();
+  console.log(JSON.stringify({ ready, imported, reset }));`;
+function fileRun(shared) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', FILE_SCRIPT], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`a file's run exited ${code}`))));
+    child.stdin.end(shared ? JSON.stringify(shared) : '');
+  });
+}
+
+console.log(`\na suite, each test file in a fresh process (as Vitest runs it)`);
+const cold = [];
+for (let i = 0; i < COLD; i++) cold.push((await fileRun()).ready);
+console.log(`startService() cold, per file ${fmt(cold)}   (${COLD} files)   load ${load()}`);
+const { default: globalSetup } = await import(join(ROOT, 'dist', 'testing', 'vitest-setup.js'));
+let shared;
+t0 = performance.now();
+const teardown = await globalSetup({ provide: (key, value) => void (shared = value) });
+console.log(`vitest-setup: the suite's one service ${(performance.now() - t0).toFixed(1)} ms (once, in Vitest's main process)   load ${load()}`);
+try {
+  const runs = [];
+  for (let i = 0; i < FILES; i++) runs.push(await fileRun(shared));
+  const ready = runs.map((r) => r.ready);
+  console.log(`connectService() per file     ${fmt(ready)}   (${FILES} files; import + a new account)   load ${load()}`);
+  console.log(`  of which importing the kit  ${fmt(runs.map((r) => r.imported))}`);
+  console.log(`  against a cold start        ${(pct(cold, 50) / pct(ready, 50)).toFixed(1)}x faster (p50)`);
+  console.log(`its reset() (a new account)   ${fmt(runs.map((r) => r.reset))}`);
+} finally {
+  await teardown();
 }
 console.log(`load average after            ${load()}`);

@@ -126,7 +126,7 @@ describe('svc/testing services side by side', () => {
       const entry = await import(${JSON.stringify(join(REPO_ROOT, 'dist', 'testing', 'index.js'))});
       console.log(Object.keys(entry).join(','));`;
     const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
-    expect(res.stdout.trim()).toBe('startService');
+    expect(res.stdout.trim()).toBe('connectService,startService');
     const loaded = res.stderr.split('\n').filter((l) => l.startsWith('LOADED file:')).map((l) => relative(REPO_ROOT, fileURLToPath(l.slice('LOADED '.length))));
     expect(loaded).toEqual(['dist/testing/index.js']);
   });

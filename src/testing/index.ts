@@ -99,3 +99,37 @@ export async function startService(options: StartServiceOptions = {}): Promise<T
   const { launchTestService } = await import('./service.js');
   return launchTestService(options);
 }
+
+/**
+ * What the suite's one service (the `svc/testing/vitest-setup` globalSetup) hands each test file:
+ * `inject('svcService')` in Vitest. Holds the root account's live key: for `connectService` only.
+ */
+export interface SharedServiceInfo {
+  baseUrl: string;
+  rootKey: string;
+  /** Spares the test's own requests the API's chaos faults. */
+  exemptToken: string;
+  clock: 'manual' | 'system';
+}
+
+export interface ConnectServiceOptions {
+  /** A fixture run once for the file's account (`svc fixtures run`), and again at each `reset()`. */
+  seed?: string | FixtureObject;
+}
+
+/**
+ * A test file's own account on the suite's one service (`svc/testing/vitest-setup`): the same
+ * handle as `startService`'s, in a few milliseconds, with these differences. The account is fresh
+ * (a sub-account, with its own keys, data, events, chaos profile and log), so files running in
+ * parallel never see each other's records. `reset()` moves the handle to a NEW account seeded as
+ * this one was (its keys and `env` change: read them after the reset; the old account is
+ * suspended). The clock is the service's: `clock.advance`/`clock.set` and a `calls.simulate` walked
+ * to its end move it for every file, and `reset()` does not rewind it; a file that depends on time
+ * standing still uses `startService`. `chaos.set` sets the account's own profile (not the
+ * service-wide one). `close()` suspends the account; the service stops when the suite ends.
+ */
+export async function connectService(shared: SharedServiceInfo | undefined, options: ConnectServiceOptions = {}): Promise<TestService> {
+  if (!shared?.baseUrl) throw new Error("connectService: no shared service; add globalSetup: ['svc/testing/vitest-setup'] to the Vitest config and pass inject('svcService')");
+  const { connectSharedService } = await import('./shared.js');
+  return connectSharedService(shared, options);
+}
