@@ -3,6 +3,8 @@
 // service's root agency, contract §3) rather than a `reset()` of the whole service, which would wipe
 // the data of the files running beside it. Only HTTP: nothing of the server is loaded here.
 import { send } from './http.js';
+import { keyEndpoints } from '../api/resources/keys.js';
+import { subaccountEndpoints } from '../api/resources/subaccounts.js';
 import { ACCOUNT_CHAOS_PATH, CHAOS_OFF, createHandle, type HandleAccount } from './handle.js';
 import type { ConnectServiceOptions, FixtureObject, SharedServiceInfo, TestService } from './index.js';
 
@@ -52,16 +54,16 @@ export async function connectSharedService(shared: SharedServiceInfo, options: C
 
 /** A sub-account of the root agency, with a live and a test key of its own (3 requests). */
 async function newAccount(shared: SharedServiceInfo): Promise<HandleAccount> {
-  const created = await call(shared, 'POST', '/v1/subaccounts', { name: ACCOUNT_NAME });
+  const created = await call(shared, subaccountEndpoints.create.method, subaccountEndpoints.create.path, { name: ACCOUNT_NAME });
   const as = { [SUBACCOUNT_HEADER]: created.id as string };
   const [live, test] = await Promise.all([
-    call(shared, 'POST', '/v1/keys', { name: `${ACCOUNT_NAME} live`, mode: 'live' }, as),
-    call(shared, 'POST', '/v1/keys', { name: `${ACCOUNT_NAME} test`, mode: 'test' }, as),
+    call(shared, keyEndpoints.create.method, keyEndpoints.create.path, { name: `${ACCOUNT_NAME} live`, mode: 'live' }, as),
+    call(shared, keyEndpoints.create.method, keyEndpoints.create.path, { name: `${ACCOUNT_NAME} test`, mode: 'test' }, as),
   ]);
   return { baseUrl: shared.baseUrl, accountId: created.id, liveKey: live.key, testKey: test.key };
 }
 
-const suspend = async (shared: SharedServiceInfo, id: string) => void (await call(shared, 'PATCH', `/v1/subaccounts/${id}`, { status: 'suspended' }));
+const suspend = async (shared: SharedServiceInfo, id: string) => void (await call(shared, subaccountEndpoints.update.method, subaccountEndpoints.update.path.replace('{id}', encodeURIComponent(id)), { status: 'suspended' }));
 
 /** A request with the root account's live key that must succeed. */
 async function call(shared: SharedServiceInfo, method: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
