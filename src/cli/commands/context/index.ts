@@ -1,7 +1,8 @@
 import { defineVerb } from '../../verb.js';
 
 // The sub-account context: stored per profile, sent as Service-Subaccount (contract §3). The
-// --subaccount flag and SVC_SUBACCOUNT override it for one command.
+// --subaccount flag and SVC_SUBACCOUNT override it for one command. `svc context` alone shows it.
+export const defaultVerb = 'show';
 export const verbs = [
   defineVerb({
     name: 'show',
