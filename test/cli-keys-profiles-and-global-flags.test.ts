@@ -467,6 +467,18 @@ describe('profiles and login', () => {
     const list = ok(await svcRun(['profiles', 'list', '-o', 'json'], { env }));
     expect(JSON.parse(list.stdout).map((p: { name: string }) => p.name)).toEqual(['local', 'local-test']);
   });
+  it('login says what is wrong with a malformed key itself, not with an Authorization header, and never echoes it', async () => {
+    const env = { SVC_CONFIG_DIR: tempDir('svc-cli-login-') };
+    const short = 'sk_live_Ab3dEf9h';
+    const res = await svcRun(['login', '--api-key-stdin', '--no-input', '--profile', 'p', '--base-url', svc.baseUrl], { env, stdin: `${short}\n` });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('the API key read from stdin is not an API key: after sk_live_ come 32 letters and digits; this one has 8');
+    expect(res.stderr).not.toMatch(/Authorization|Bearer/);
+    expect(res.stderr + res.stdout).not.toContain(short);
+    const spaced = await svcRun(['login', '--api-key-stdin', '--no-input', '--profile', 'p', '--base-url', svc.baseUrl], { env, stdin: `${svc.bootstrap.testKey.slice(0, 20)} ${svc.bootstrap.testKey.slice(21)}\n` });
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toContain('after sk_test_ come 32 letters and digits, and this one has a space among them');
+  });
 });
 
 describe('--dry-run and --verbose', () => {

@@ -49,4 +49,16 @@ describe('the service clock', () => {
     const json = JSON.parse(expectOk(await runSvc(['clock', 'advance', '1s'], { service: svc })).stdout);
     expect(json).toMatchObject({ mode: 'manual', ran: [] });
   });
+
+  it('svc clock alone shows the clock, as clock show does; a word that is no verb is an unknown command', async () => {
+    const shown = JSON.parse(expectOk(await runSvc(['clock', '-o', 'json'], { service: svc })).stdout);
+    expect(shown).toMatchObject({ now: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), mode: expect.any(String) });
+    expect(Object.keys(shown).sort()).toEqual(Object.keys(JSON.parse(expectOk(await runSvc(['clock', 'show', '-o', 'json'], { service: svc })).stdout)).sort());
+    const typo = await runSvc(['clock', 'shw'], { service: svc });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("unknown command 'shw'");
+    expect(typo.stderr).toContain('Did you mean show?');
+    // The group's help is still its help.
+    expect(expectOk(await runSvc(['clock', '--help'], { service: svc })).stdout).toMatch(/advance <duration>/);
+  });
 });

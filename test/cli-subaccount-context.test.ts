@@ -47,4 +47,27 @@ describe('the acting sub-account', () => {
     const listed = expectOk(await runSvc(['numbers', 'list'], { service: svc, env, tty: true }));
     expect(listed.stderr).not.toContain('sub-account');
   });
+
+  it('context use takes a unique name as well as an id; a shared name asks for the id, an unknown one says so', async () => {
+    const east = await svc.call('POST', '/v1/subaccounts', { body: { name: 'Harbor Bikes East' } });
+    expect(east.status).toBe(201);
+    const used = expectOk(await runSvc(['context', 'use', 'harbor bikes east'], { service: svc, env, tty: true }));
+    expect(used.stderr).toContain(`now acts as sub-account "Harbor Bikes East" (${east.body.id})`);
+    // `svc context` alone shows it, stored by id.
+    const shown = JSON.parse(expectOk(await runSvc(['context', '-o', 'json'], { service: svc, env })).stdout);
+    expect(shown).toMatchObject({ subaccount: east.body.id, name: 'Harbor Bikes East', source: 'profile' });
+
+    const twin = await svc.call('POST', '/v1/subaccounts', { body: { name: 'Harbor Bikes East' } });
+    expect(twin.status).toBe(201);
+    const shared = await runSvc(['context', 'use', 'Harbor Bikes East'], { service: svc, env });
+    expect(shared.code).toBe(2);
+    expect(shared.stderr).toContain('2 sub-accounts are named "Harbor Bikes East"');
+    expect(shared.stderr).toContain(twin.body.id);
+    const unknown = await runSvc(['context', 'use', 'Harbor Bikes West'], { service: svc, env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no sub-account of this agency is named "Harbor Bikes West"');
+    // Neither changed the stored context.
+    expect(JSON.parse(expectOk(await runSvc(['context', 'show', '-o', 'json'], { service: svc, env })).stdout).subaccount).toBe(east.body.id);
+    expectOk(await runSvc(['context', 'clear'], { service: svc, env }));
+  });
 });

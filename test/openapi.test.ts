@@ -154,3 +154,58 @@ describe('GET /openapi.json', () => {
     expect(new Set(operationIds).size).toBe(ops.length);
   });
 });
+
+/** The header parameters an operation declares, by lower-cased name. */
+function declaredHeaders(op: { parameters?: Array<{ name: string; in: string }> }): string[] {
+  return (op.parameters ?? []).filter((p) => p.in === 'header').map((p) => p.name.toLowerCase());
+}
+
+/** Every operation of the document with its path and method. */
+function operations(): Array<{ method: string; path: string; op: any }> {
+  const out: Array<{ method: string; path: string; op: any }> = [];
+  for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [method, op] of Object.entries(item)) if (HTTP_METHODS.includes(method)) out.push({ method: method.toUpperCase(), path, op });
+  }
+  return out;
+}
+
+describe('the headers the API reads, declared for generated clients', () => {
+  it('declares Idempotency-Key (in: header, optional) on every authenticated POST and on nothing else', () => {
+    const posts = operations().filter(({ method, op }) => method === 'POST' && op.security === undefined);
+    expect(posts.length).toBeGreaterThan(40);
+    for (const { method, path, op } of operations()) {
+      const expected = method === 'POST' && op.security === undefined;
+      expect(declaredHeaders(op).includes('idempotency-key'), `${method} ${path}`).toBe(expected);
+    }
+    const param = doc.paths['/v1/keys'].post.parameters.find((p: { name: string }) => p.name === 'Idempotency-Key');
+    expect(param).toMatchObject({ in: 'header', required: false, schema: { type: 'string' } });
+    // The declared pattern is the one the service enforces.
+    const pattern = new RegExp(param.schema.pattern);
+    expect(pattern.test('retry-1')).toBe(true);
+    expect(pattern.test('has space')).toBe(false);
+    expect(pattern.test('x'.repeat(256))).toBe(false);
+  });
+
+  it('declares Service-Subaccount on exactly the operations where an agency key may act on a sub-account', async () => {
+    // Asked of the service itself: a sub-account id that is no child of this agency is a 403 where
+    // the header is read, a 400 on agency-level routes, and a refusal of its own on service-wide acts.
+    const authenticated = operations().filter(({ op }) => op.security === undefined);
+    expect(authenticated.length).toBeGreaterThan(60);
+    const mismatched: string[] = [];
+    for (const { method, path, op } of authenticated) {
+      const concrete = path.replace(/\{[^}]+\}/g, 'probe_id');
+      const res = await svc.call(method, concrete, { headers: { 'service-subaccount': '00000000-0000-4000-8000-000000000000' } });
+      const actsOnSubaccount = res.status === 403 && /not a direct sub-account/.test(res.body?.error?.message ?? '');
+      if (declaredHeaders(op).includes('service-subaccount') !== actsOnSubaccount) mismatched.push(`${method} ${path} (${res.status} ${res.body?.error?.message})`);
+    }
+    expect(mismatched).toEqual([]);
+    expect(declaredHeaders(doc.paths['/v1/messages'].post)).toContain('service-subaccount');
+    expect(declaredHeaders(doc.paths['/v1/subaccounts'].get)).not.toContain('service-subaccount');
+    expect(declaredHeaders(doc.paths['/healthz'].get)).toEqual([]);
+  });
+
+  it("declares If-Match on a number's route PUT, whose ETag it checks", () => {
+    expect(declaredHeaders(doc.paths['/v1/numbers/{id}/route'].put)).toContain('if-match');
+    expect(declaredHeaders(doc.paths['/v1/numbers/{id}/route'].get)).not.toContain('if-match');
+  });
+});

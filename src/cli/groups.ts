@@ -8,7 +8,7 @@ import type { AnyVerb } from './verb.js';
  * converted yet, a function that adds commander commands itself.
  */
 export type GroupModule =
-  | { verbs: readonly AnyVerb[]; subgroups?: Readonly<Record<string, string>>; command?: AnyVerb }
+  | { verbs: readonly AnyVerb[]; subgroups?: Readonly<Record<string, string>>; command?: AnyVerb; defaultVerb?: string }
   | { command: AnyVerb }
   | { register(cmd: Command, ctx: CliContext): void };
 

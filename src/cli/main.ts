@@ -103,7 +103,7 @@ export async function registerGroups(program: Command, ctx: CliContext, load: 'a
     if (load === 'all' || load === name) {
       const group = await entry.load();
       if ('command' in group && group.command) configureVerb(cmd, ctx, group.command);
-      if ('verbs' in group) registerVerbs(cmd, ctx, group.verbs, group.subgroups);
+      if ('verbs' in group) registerVerbs(cmd, ctx, group.verbs, group.subgroups, group.defaultVerb);
       if ('register' in group) group.register(cmd, ctx);
       if (cmd.commands.length) addGroupExamples(cmd);
     }

@@ -65,9 +65,12 @@ export function optionsFrom(def: AnyVerb, cmd: Command): Record<string, unknown>
   return opts;
 }
 
-/** Adds `def` under `parent`; `runF` replaces its run function (tests parse flags without running). */
-export function wireVerb<O>(parent: Command, ctx: CliContext, def: AnyVerb, runF?: RunF<O>): Command {
-  const cmd = parent.command(verbWord(def));
+/**
+ * Adds `def` under `parent`; `runF` replaces its run function (tests parse flags without running).
+ * The group's default verb runs when the group is given without one (`svc clock` shows the clock).
+ */
+export function wireVerb<O>(parent: Command, ctx: CliContext, def: AnyVerb, runF?: RunF<O>, isDefault = false): Command {
+  const cmd = parent.command(verbWord(def), { isDefault });
   for (const alias of def.aliases ?? []) cmd.alias(alias);
   return configureVerb(cmd, ctx, def, runF);
 }
@@ -101,7 +104,7 @@ const verbWord = (def: AnyVerb): string => def.name.split(' ').pop()!;
  * Registers a group's verbs, in order. A name of several words (`devices register`) puts the verb
  * under a sub-group, made on its first verb with its summary from `subgroups`.
  */
-export function registerVerbs(group: Command, ctx: CliContext, verbs: readonly AnyVerb[], subgroups: Readonly<Record<string, string>> = {}): void {
+export function registerVerbs(group: Command, ctx: CliContext, verbs: readonly AnyVerb[], subgroups: Readonly<Record<string, string>> = {}, defaultVerb?: string): void {
   const made: Command[] = [];
   for (const def of verbs) {
     let parent = group;
@@ -113,9 +116,23 @@ export function registerVerbs(group: Command, ctx: CliContext, verbs: readonly A
       }
       parent = sub;
     }
-    wireVerb(parent, ctx, def);
+    wireVerb(parent, ctx, def, undefined, def.name === defaultVerb);
   }
+  if (defaultVerb !== undefined) refuseUnknownWords(group, defaultVerb);
   for (const sub of made) addGroupExamples(sub);
+}
+
+/**
+ * A group with a default verb hands it every word that names no verb (`svc clock shw` would be
+ * "too many arguments for 'show'"): a word that is not the default verb's own is an unknown command,
+ * with commander's own message and suggestion, as in a group without one.
+ */
+function refuseUnknownWords(group: Command, defaultVerb: string): void {
+  group.hook('preSubcommand', (self, sub) => {
+    const first = self.args[0];
+    if (sub.name() !== defaultVerb || first === undefined || first.startsWith('-') || first === defaultVerb) return;
+    (self as unknown as { unknownCommand(): never }).unknownCommand();
+  });
 }
 
 /**

@@ -2,14 +2,25 @@
 export const KEY_MODES = ['live', 'test'] as const;
 export type KeyMode = (typeof KEY_MODES)[number];
 export const KEY_PREFIX = { live: 'sk_live_', test: 'sk_test_' } as const;
-/** A well-formed key: its mode's prefix and 32 base62 characters. */
-export const KEY_PATTERN = /^sk_(live|test)_[0-9A-Za-z]{32}$/;
+/** What follows a key's prefix: base62 letters and digits, this many. */
+export const KEY_SECRET_LENGTH = 32;
+/** A well-formed key: its mode's prefix and KEY_SECRET_LENGTH base62 characters. */
+export const KEY_PATTERN = new RegExp(`^sk_(live|test)_[0-9A-Za-z]{${KEY_SECRET_LENGTH}}$`);
 
 /**
- * A key as the CLI accepts it before asking the service: a mode's prefix and something after it.
- * Looser than KEY_PATTERN on purpose: the service, not the CLI, decides whether a key is valid.
+ * What is wrong with a key a person gave (at a prompt, on stdin), in words about the key itself,
+ * never its characters (a mistyped key is still mostly a secret); undefined for a well-formed key.
+ * The service would refuse it as a malformed Authorization header, which is not what they typed.
  */
-export const looksLikeApiKey = (key: string): boolean => Object.values(KEY_PREFIX).some((prefix) => key.startsWith(prefix) && /^\S+$/.test(key.slice(prefix.length)));
+export function apiKeyProblem(key: string): string | undefined {
+  if (KEY_PATTERN.test(key)) return undefined;
+  const prefix = Object.values(KEY_PREFIX).find((p) => key.startsWith(p));
+  if (!prefix) return `it does not start with ${KEY_PREFIX.live} or ${KEY_PREFIX.test}`;
+  const rest = key.slice(prefix.length);
+  const expected = `after ${prefix} come ${KEY_SECRET_LENGTH} letters and digits`;
+  if (/[^0-9A-Za-z]/.test(rest)) return `${expected}, and this one has ${/\s/.test(rest) ? 'a space' : 'a character other than a letter or digit'} among them`;
+  return `${expected}; this one has ${rest.length}`;
+}
 
 /** A key's mode, read from its prefix; undefined for anything else. */
 export const keyModeOf = (key: string | undefined): (typeof KEY_MODES)[number] | undefined =>

@@ -13,7 +13,7 @@ export interface KeysDeps {
 }
 
 // spec: Authentication 2 — the key prefix names the mode.
-import { KEY_PATTERN, KEY_PREFIX } from '../../api/values/keys.js';
+import { KEY_PATTERN, KEY_PREFIX, KEY_SECRET_LENGTH } from '../../api/values/keys.js';
 export { KEY_PREFIX };
 
 /**
@@ -30,7 +30,7 @@ export interface MintedKey {
 }
 
 export function mintKey(accountId: string, name: string, mode: 'live' | 'test', now: number): MintedKey {
-  const key = `${KEY_PREFIX[mode]}${randomBase62(32)}`;
+  const key = `${KEY_PREFIX[mode]}${randomBase62(KEY_SECRET_LENGTH)}`;
   return { key, record: keyRecord(accountId, name, mode, key, now) };
 }
 

@@ -10,6 +10,7 @@ import { limitShare, unauthenticatedGate, type RateLimitOptions } from './rate-l
 import type { Store } from '../storage/store.js';
 import { urlCarriesCredential } from './log-redaction.js';
 import { accountCounter, noteHolder } from './client-holds.js';
+import { SUBACCOUNT_HEADER } from './request-headers.js';
 
 export interface AuthContext {
   keyId: string;
@@ -41,7 +42,6 @@ declare module 'fastify' {
   }
 }
 
-const SUBACCOUNT_HEADER = 'service-subaccount';
 // lastUsedAt is for people reading a key list; writing it on every request would turn each read into
 // a write, so it is refreshed at most once a minute per key.
 const LAST_USED_RESOLUTION_MS = 60_000;

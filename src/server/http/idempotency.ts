@@ -7,10 +7,10 @@ import type { IdempotencyRecord, IdempotencyRepo, IdempotencyScope } from '../st
 import { preciseWallClock, type Clock } from '../clock.js';
 import type { TxDeps, UnitOfWork } from '../deps.js';
 import { MAX_JSON_DEPTH } from './json-body.js';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from './request-headers.js';
 
 // contract §2: scoped to account + mode + method + path + key, kept 24 h.
 export const IDEMPOTENCY_TTL_MS = 24 * 3600 * 1000;
-const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 /**
  * A request's hold on its Idempotency-Key. `held`: an in-flight row was written before the handler
@@ -249,10 +249,10 @@ export async function installIdempotency(app: FastifyInstance, deps: Idempotency
 
   app.addHook('preHandler', async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'POST' || !req.auth) return;
-    const raw = req.headers['idempotency-key'];
+    const raw = req.headers[IDEMPOTENCY_KEY_HEADER];
     if (raw === undefined) return;
     const key = Array.isArray(raw) ? raw[0]! : raw;
-    if (!KEY_PATTERN.test(key)) throw validationError(['headers', 'idempotency-key'], 'must be 1-255 printable ASCII characters');
+    if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw validationError(['headers', IDEMPOTENCY_KEY_HEADER], IDEMPOTENCY_KEY_RULE);
     const scope: IdempotencyScope = {
       accountId: req.auth.account.id,
       // contract §2: "scoped by mode as well": a live retry never replays what a test key did.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { RouteCatalog } from './route-catalog.js';
+import type { CatalogRoute, RouteCatalog } from './route-catalog.js';
+import { idempotencyKeyParameter, subaccountParameter, type HeaderParameter } from './request-headers.js';
 import { ErrorEnvelopeSchema, ERROR_STATUS } from '../../api/schemas/errors.js';
 
 import { SVC_VERSION as PKG_VERSION } from '../../api/values/version.js'; // spec: Versioning 2 — interface version 0.1.0
@@ -48,6 +49,21 @@ interface RouteSchema {
   consumes?: string[];
   /** Raw response types (no JSON response schema), e.g. /media files. */
   produces?: string[];
+  /** Headers this route alone reads (a route PUT's `If-Match`), declared as they are. */
+  headerParameters?: HeaderParameter[];
+}
+
+/**
+ * The headers the service's own hooks read on this route: `Idempotency-Key` on every authenticated
+ * POST (contract §2), `Service-Subaccount` wherever an agency key may act on a sub-account (not on
+ * agency-level routes, contract §3, nor on service-wide sandbox acts, which refuse it).
+ */
+function hookHeaders(r: CatalogRoute): HeaderParameter[] {
+  if (r.config.public) return [];
+  const out: HeaderParameter[] = [];
+  if (r.method === 'POST') out.push(idempotencyKeyParameter());
+  if (!r.config.agencyLevel && !r.config.serviceWide) out.push(subaccountParameter());
+  return out;
 }
 
 function parameters(schema: unknown, where: 'query' | 'path' | 'header', components: Components): unknown[] {
@@ -85,7 +101,13 @@ export function buildOpenApiDocument(catalog: RouteCatalog, baseDescription: str
       tags: schema.tags ?? [r.url.split('/')[2] ?? 'service'],
     };
     if (schema.description) op.description = schema.description;
-    const params = [...parameters(schema.params, 'path', components), ...parameters(schema.querystring, 'query', components), ...parameters(schema.headers, 'header', components)];
+    const params = [
+      ...parameters(schema.params, 'path', components),
+      ...parameters(schema.querystring, 'query', components),
+      ...parameters(schema.headers, 'header', components),
+      ...(schema.headerParameters ?? []),
+      ...hookHeaders(r),
+    ];
     if (params.length) op.parameters = params;
     if (schema.body) {
       op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(schema.body, 'input', components) } } };
@@ -101,8 +123,8 @@ export function buildOpenApiDocument(catalog: RouteCatalog, baseDescription: str
           : { description: 'Success', content: { 'application/json': { schema: toSchema(s, 'output', components) } } };
     }
     // Every operation can be refused (a bad body or query, a key, a rate limit, a missing id): the
-    // client errors are named as a 4XX range, so readers and linters see them (issue 14: the document
-    // is lint-clean); `default` still covers the rest, with the same envelope.
+    // client errors are named as a 4XX range, so readers and linters see them (the document is
+    // lint-clean); `default` still covers the rest, with the same envelope.
     responses['4XX'] = { description: `Refused: the error envelope; status matches the code (${errorCodes(400, 500)})`, content: envelopeContent() };
     responses.default = { description: `Error envelope; status matches the code (${errorCodes(0, 1000)})`, content: envelopeContent() };
     if (schema.produces) {

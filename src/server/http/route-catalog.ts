@@ -4,6 +4,8 @@ export interface CatalogRoute {
   method: string;
   url: string;
   schema: RouteOptions['schema'];
+  /** Who may call it (public, agency-level, service-wide): the headers it reads follow from it. */
+  config: { public?: boolean; agencyLevel?: boolean; serviceWide?: boolean };
   pattern: RegExp;
 }
 
@@ -20,7 +22,7 @@ export class RouteCatalog {
       for (const method of methods) {
         if (method === 'HEAD' || method === 'OPTIONS') continue;
         const pattern = new RegExp(`^${r.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}$`);
-        this.routes.push({ method, url: r.url, schema: r.schema, pattern });
+        this.routes.push({ method, url: r.url, schema: r.schema, config: (r.config ?? {}) as CatalogRoute['config'], pattern });
       }
     });
   }

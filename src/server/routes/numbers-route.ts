@@ -7,6 +7,7 @@ import type { ServiceDeps } from '../deps.js';
 import { getRoute, putRoute, routeTag, uploadGreeting, type RouteState } from '../domain/voice/routes.js';
 import { readMedia } from '../domain/media.js';
 import { validationError } from '../errors.js';
+import { IF_MATCH_HEADER, ifMatchParameter } from '../http/request-headers.js';
 import { greetingUploadView, routeResponseView, savedRouteView, type MediaUrl } from '../views/routes.js';
 import { ID_NOTE } from './numbers.js';
 
@@ -71,11 +72,12 @@ export function numberRouteRoutes(app: FastifyInstance, deps: ServiceDeps): void
         description: ROUTE_DESCRIPTION,
         params: NumberIdParams,
         body: PutRouteBody,
+        headerParameters: [ifMatchParameter()],
         response: { 200: SavedRouteSchema },
       },
     },
     async (req, reply) => {
-      const ifMatch = req.headers['if-match'];
+      const ifMatch = req.headers[IF_MATCH_HEADER];
       const state = (await deps.uow.write(async (tx) => await putRoute(tx, req.auth, req.params.id, req.body, { ifMatch: Array.isArray(ifMatch) ? ifMatch.join(',') : ifMatch })));
       withTag(reply, state);
       return savedRouteView({ ...state.record, route: state.record.route! }, mediaUrlFor(req));

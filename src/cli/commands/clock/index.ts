@@ -1,7 +1,8 @@
 import { defineVerb } from '../../verb.js';
 import { sandboxClockEndpoints } from '../../../api/resources/sandbox.js';
 
-// svc clock: the sandbox clock (contract §9).
+// svc clock: the sandbox clock (contract §9). `svc clock` alone shows it.
+export const defaultVerb = 'show';
 export const verbs = [
   defineVerb({
     name: 'show',

@@ -1,7 +1,8 @@
 import { defineVerb } from '../../verb.js';
 
 // The sub-account context: stored per profile, sent as Service-Subaccount (contract §3). The
-// --subaccount flag and SVC_SUBACCOUNT override it for one command.
+// --subaccount flag and SVC_SUBACCOUNT override it for one command. `svc context` alone shows it.
+export const defaultVerb = 'show';
 export const verbs = [
   defineVerb({
     name: 'show',
@@ -14,8 +15,8 @@ export const verbs = [
     name: 'use',
     local: true,
     summary: 'Act as this sub-account in every command of the current profile',
-    args: [{ name: 'subaccount-id', help: 'a sub-account id of your agency', complete: 'subaccounts' }],
-    examples: ['svc context use 5f0c…', "svc numbers list   # now lists the sub-account's numbers"],
+    args: [{ name: 'subaccount-id', help: 'a sub-account of your agency: its id, or its name if no other has it', complete: 'subaccounts' }],
+    examples: ['svc context use 5f0c…', "svc context use 'Harbor Bikes East'", "svc numbers list   # now lists the sub-account's numbers"],
     // Writes the profile file.
     changes: true,
     run: async () => (await import('./context.run.js')).runUse,

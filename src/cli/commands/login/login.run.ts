@@ -6,7 +6,7 @@ import { ApiClient } from '../../../api/client/client.js';
 import { maskKey } from '../../../api/client/redact.js';
 import { listPage } from '../../../api/resources/list.js';
 import { apiKeyList } from '../../../api/resources/keys.js';
-import { looksLikeApiKey } from '../../../api/values/keys.js';
+import { apiKeyProblem } from '../../../api/values/keys.js';
 import { DEFAULT_BASE_URL, assertProfileName } from '../../../config/profiles.js';
 
 export interface LoginOptions {
@@ -34,7 +34,9 @@ export async function runLogin(ctx: CliContext, opts: LoginOptions): Promise<voi
     baseUrl = ctx.prompter.enabled ? await ctx.prompter.input('Base URL', { flag: '--base-url', default: DEFAULT_BASE_URL }) : DEFAULT_BASE_URL;
   }
   const key = (opts.apiKeyFromStdin ? await readStdin(ctx.io, '--api-key-stdin') : await ctx.prompter.password('API key (sk_live_… or sk_test_…)', { flag: '--api-key-stdin' })).trim();
-  if (!looksLikeApiKey(key)) throw new UsageError('--api-key-stdin: that is not an API key: expected sk_live_… or sk_test_…', '--api-key-stdin');
+  // Checked here, not by the service: its refusal talks about the Authorization header, not the key.
+  const problem = apiKeyProblem(key);
+  if (problem) throw new UsageError(`${opts.apiKeyFromStdin ? 'the API key read from stdin' : 'the API key you entered'} is not an API key: ${problem}`, '--api-key-stdin');
 
   // Verify with a real call before saving anything: a typo must not become the stored profile.
   const client = new ApiClient({ baseUrl, apiKey: key, dispatcher: ctx.environment.dispatcher as never });
