@@ -20,7 +20,7 @@ export interface LockEntry {
 
 export const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
-export const pkg = readJson<{ name: string; version: string; license: string; bin: Record<string, string>; engines: Record<string, string>; dependencies: Record<string, string> }>(
+export const pkg = readJson<{ name: string; version: string; license: string; bin: Record<string, string>; engines: Record<string, string>; dependencies: Record<string, string>; overrides?: Record<string, unknown> }>(
   join(REPO_ROOT, 'package.json'),
 );
 
