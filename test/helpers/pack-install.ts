@@ -91,6 +91,8 @@ function registryTarball(path: string, version: string): string {
 /**
  * The lockfile of an empty project that depends on the tarball only: this repository's production
  * entries; with `devDependencies` (names this repository locks), those and what they need as well.
+ * It holds what this repository's `overrides` chose, so the project's package.json carries them too
+ * (`npm ci` refuses a lockfile its package.json does not explain).
  */
 export function consumerLock(tarballRef: string, tarballIntegrity: string, devDependencies: string[] = []): object {
   const lock = readJson<{ packages: Record<string, LockEntry> }>(join(REPO_ROOT, 'package-lock.json'));
