@@ -50,7 +50,7 @@ const startedPids = new Set<number>();
 beforeAll(() => {
   assertBuilt();
   root = mkdtempSync(join(tmpdir(), 'svc-pack-'));
-  // --ignore-scripts: `prepare` would rebuild dist/, which `npm test` has just built.
+  // --ignore-scripts: `prepack` would rebuild dist/, which `npm test` has just built.
   const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', root], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
   const parsed = JSON.parse(out) as PackResult[];
   expect(parsed).toHaveLength(1);
@@ -96,6 +96,11 @@ describe('npm pack', () => {
     );
     expect(unwanted).toEqual([]);
     expect(pack.size).toBeLessThan(MAX_PACKED_BYTES);
+    // No script npm runs when the package is installed (arborist's install-scripts.js: pre/install,
+    // postinstall, and prepare for a package from a file or git): installing the tarball asks no
+    // approval for svc itself, only better-sqlite3's (dist/ is in the tarball; `prepack` builds it).
+    const shipped = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as { scripts?: Record<string, string> };
+    expect(Object.keys(shipped.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(s))).toEqual([]);
     // For the release note (issue 14 asks for the size).
     console.log(`npm pack: ${pack.filename} ${pack.entryCount} files, ${pack.size} bytes packed, ${pack.unpackedSize} bytes unpacked`);
   });
@@ -115,7 +120,9 @@ describe('the tarball installed into an empty directory with an empty HOME', () 
       writeFileSync(
         join(project, 'package.json'),
         // allowScripts: npm runs no dependency's install script unless the project approves it.
-        JSON.stringify({ name: 'svc-install-check', private: true, dependencies: { [pkg.name]: ref }, allowScripts: { 'better-sqlite3': true } }, null, 2),
+        // overrides: this repository's (consumerLock holds what they chose; README "Installing the
+        // package": what keeps npm from warning on Node 20).
+        JSON.stringify({ name: 'svc-install-check', private: true, dependencies: { [pkg.name]: ref }, allowScripts: { 'better-sqlite3': true }, overrides: pkg.overrides }, null, 2),
       );
       writeFileSync(join(project, 'package-lock.json'), JSON.stringify(consumerLock(ref, integrity), null, 2));
 
@@ -137,6 +144,8 @@ describe('the tarball installed into an empty directory with an empty HOME', () 
         timeoutMs: INSTALL_TIMEOUT_MS,
       });
       expect(install.code, `${install.stdout}\n${install.stderr}`).toBe(0);
+      // No warning the user did not cause: not one about a Node the dependencies ask for (Node 20).
+      expect(install.stderr).not.toContain('EBADENGINE');
       const installed = join(project, 'node_modules', 'better-sqlite3', 'build', 'Release');
       expect(existsSync(join(installed, 'better_sqlite3.node')), 'the install script fetched the addon').toBe(true);
       expect(existsSync(join(installed, 'obj.target')), 'prebuilt, not compiled').toBe(false);

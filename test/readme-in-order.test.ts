@@ -12,7 +12,7 @@ import { freshShellHome, readmeShellBlocks, type ShellBlock } from './helpers/re
 import { REPO_ROOT } from './helpers/cli.js';
 
 /** The first line of each block the README marks as not run, in README order. */
-const NOT_RUN = ['npm ci && npx svc keys list', 'npm test', '# into a project: install, then record the approval', 'npm run build'];
+const NOT_RUN = ['npm ci && npm run build && npx svc keys list', 'npm test', '# into a project: install, then record the approval', 'npm run build'];
 /**
  * Blocks run as written by a test of their own, against what this shell has not (issue 26: a
  * throwaway PostgreSQL server), by their first line; each is marked `sh-not-run: postgres: …`.

@@ -7,6 +7,7 @@ import { join, resolve as resolvePath } from 'node:path';
 import { request } from 'node:http';
 import { readBootstrap, type Bootstrap } from '../config/bootstrap.js';
 import { CliError } from './errors.js';
+import { refuseUnsupportedNode } from '../api/values/node-runtime.js';
 
 import { PID_FILE, WORKER_PID_FILE, type ServiceRole } from '../api/values/local-service.js';
 export { PID_FILE, WORKER_PID_FILE };
@@ -247,6 +248,8 @@ export async function ensureLocalService(ctx: LaunchContext, baseUrl: string): P
     if (!existsSync(join(ctx.dataDir, 'bootstrap.json'))) throw new CliError(await portHeldMessage(url.hostname, port, ctx.dataDir));
     return false;
   }
+  // Said here rather than from the child's log: it would run on this same Node.
+  refuseUnsupportedNode();
   const started = await spawnDetached(ctx, { host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname.replace(/^\[|\]$/g, ''), port, dataDir: ctx.dataDir });
   const keys = started.bootstrap ? `; new account, keys in ${ctx.dataDir}/bootstrap.json` : '';
   ctx.io.stderr.write(`svc: started the local service at ${started.baseUrl} (pid ${started.pid}, data ${ctx.dataDir}${keys})\n`);

@@ -10,6 +10,7 @@ import { EXIT, exitCodeForApiError } from './exit-codes.js';
 import { environmentHelp } from './environment.js';
 import { detailLines } from './error-details.js';
 import { paymentHint } from './payment-hint.js';
+import { addonMismatchHelp } from '../api/values/node-runtime.js';
 import { refusalOriginHint } from './key-mode-hint.js';
 import type { ApiErrorText } from './api-path-commands.js';
 import { addGroupExamples } from './help-examples.js';
@@ -229,6 +230,13 @@ export function reportError(err: unknown, ctx: CliContext, words?: ApiErrorText)
   if (err instanceof ResponseShapeError || err instanceof CliError) {
     say(`error: ${err.message}`);
     return (err instanceof CliError ? err.exitCode : undefined) ?? EXIT.failure;
+  }
+  // A Node switched without a rebuild: the cause and the fix, in one line (a detached service's
+  // reason reaches the terminal as its log's `error:` line).
+  const mismatch = addonMismatchHelp(err);
+  if (mismatch) {
+    say(`error: ${mismatch}`);
+    return EXIT.failure;
   }
   const e = err as Error;
   say(`error: ${e?.message ?? String(err)}`);

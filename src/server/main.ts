@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { refuseUnsupportedNode } from '../api/values/node-runtime.js';
 import { mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase, type Db } from './storage/sqlite/database.js';
@@ -88,6 +89,7 @@ export { DB_FILE, MEDIA_DIR, PID_FILE };
 
 /** Opens SQLite, builds the app, listens, starts the scheduler; `close()` undoes it in order. */
 export async function startService(opts: StartOptions): Promise<RunningService> {
+  refuseUnsupportedNode();
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   // One service per data directory (two would both run every job); refused before anything opens.
   // issue 26: per role, so one `api` and one `worker` share it and a second of either is refused.

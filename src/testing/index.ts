@@ -96,8 +96,17 @@ export interface TestService {
 
 /** Starts a local service on its own port and data, ready to use; `close()` it when done. */
 export async function startService(options: StartServiceOptions = {}): Promise<TestService> {
-  const { launchTestService } = await import('./service.js');
-  return launchTestService(options);
+  try {
+    const { launchTestService } = await import('./service.js');
+    return await launchTestService(options);
+  } catch (error) {
+    // A Node switched without a rebuild (better-sqlite3 loads its addon at the first database it
+    // opens): the cause and the fix, not Node's five lines. Loaded only here: importing svc/testing
+    // loads nothing but its entry.
+    const { addonMismatchHelp } = await import('../api/values/node-runtime.js');
+    const mismatch = addonMismatchHelp(error);
+    throw mismatch ? new Error(mismatch, { cause: error }) : error;
+  }
 }
 
 /**

@@ -10,6 +10,7 @@ import { UnsupportedSchemaError } from '../../../server/storage/storage-errors.j
 import type { CLOCK_MODES } from '../../../api/values/sandbox.js';
 import type { ServiceRole } from '../../../api/values/local-service.js';
 import { readChaosProfile } from './chaos-file.js';
+import { refuseUnsupportedNode } from '../../../api/values/node-runtime.js';
 import type { ChaosProfile } from '../../../api/values/chaos.js';
 
 export interface StartServerOptions {
@@ -33,6 +34,8 @@ export interface StartServerOptions {
 }
 
 export async function runStart(ctx: CliContext, opts: StartServerOptions): Promise<void> {
+  // Before anything starts, detached or not (a detached child runs on this same Node).
+  refuseUnsupportedNode();
   if (opts.store !== undefined && !isPostgresUrl(opts.store)) {
     throw new UsageError(`--store takes a postgres:// URL (or nothing, for SQLite in the data directory); got ${redactStoreUrl(opts.store)}`, '--store');
   }

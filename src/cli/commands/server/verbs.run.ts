@@ -5,6 +5,7 @@ import type { CliContext } from '../../context.js';
 import { UsageError } from '../../errors.js';
 import { SERVICE_ROLES, type ServiceRole } from '../../../api/values/local-service.js';
 import type { CLOCK_MODES } from '../../../api/values/sandbox.js';
+import { refuseUnsupportedNode } from '../../../api/values/node-runtime.js';
 
 export interface StartFlags {
   host: string;
@@ -56,7 +57,11 @@ export async function runStatusFlags(ctx: CliContext, o: { data?: string }): Pro
   await (await import('./server.run.js')).runStatus(ctx, o.data ?? ctx.dataDir);
 }
 
-const state = () => import('./state.run.js');
+/** Snapshots and reset open the service's databases here: refused on a Node that aborts them. */
+const state = async () => {
+  refuseUnsupportedNode();
+  return import('./state.run.js');
+};
 
 export async function runSnapshotSaveFlags(ctx: CliContext, o: { name: string; data?: string }): Promise<void> {
   await (await state()).runSnapshotSave(ctx, { name: o.name, dataDir: o.data ?? ctx.dataDir });
