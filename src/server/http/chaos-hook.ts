@@ -7,7 +7,7 @@ import { sendError } from './error-handler.js';
 const SPARED = /^\/(v1\/sandbox\/|healthz$|openapi\.json$|media\/|p\/)/;
 
 /**
- * issue 29: the API's faults, in one hook right after authentication: 429 with Retry-After, 502,
+ * The API's faults, in one hook right after authentication: 429 with Retry-After, 502,
  * or a slow answer, as the profile that applies to the request's account says (contract §9: the
  * account acted on, a sub-account through `Service-Subaccount`; a request with no key, a public
  * page's or the console's, is not the API's and meets none). A request's stable id is its method

@@ -3,7 +3,7 @@ import { delayMs } from '../world/chaos.js';
 import type { PostRequest, PostResult, WebhookSender } from './http-post.js';
 
 /**
- * issue 29: a webhook attempt with the webhook faults of the profile that applies to the endpoint's
+ * A webhook attempt with the webhook faults of the profile that applies to the endpoint's
  * account — sent `delayMs` late (`webhook.delay`), or sent twice (`webhook.duplicate`: the receiver
  * sees the same event id twice, the at-least-once the spec promises made visible; the first answer
  * is the attempt's outcome). The stable id is the event's (its type and content, numbered:

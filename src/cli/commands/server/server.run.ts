@@ -60,7 +60,7 @@ export async function stopIfRunning(dataDir: string): Promise<local.PidInfo | un
  * `running`: a process of this data directory runs and is healthy: the API answering at its address
  * (busy or not), or the worker alive and holding the worker's lock (a worker-only data directory, as
  * a team's layout has: it answers no HTTP). `pid` is the API's process, `workerPid` the process
- * running the jobs and deliveries (the same one under `--role all`). issue 26: `roles` lists what
+ * running the jobs and deliveries (the same one under `--role all`). `roles` lists what
  * runs; `store` is the database they serve (a PostgreSQL URL, password redacted, or the SQLite file).
  */
 export async function runStatus(ctx: CliContext, dataDir: string): Promise<void> {
