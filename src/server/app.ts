@@ -180,7 +180,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   });
   installErrorHandling(app, catalog);
   installAuth(app, deps);
-  // issue 29: the API's injected faults (429, 502, slow), once the request's account is known
+  // The API's injected faults (429, 502, slow), once the request's account is known
   // (contract §9: its profile applies), before anything else reads the request.
   if (deps.options.sandbox) installChaosHook(app, deps.chaos);
   installRateLimit(app, deps.options.rateLimit, limitShare(deps.store));

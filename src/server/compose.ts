@@ -143,7 +143,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // 5. Outboxes: run inside every event's transaction (contract §10: deliveries commit with the
   // event); the worker is handed the deliveries once they have committed.
   domain.events.addOutbox(webhookOutbox((deliveries) => webhooks.onCommitted(deliveries)));
-  // issue 29: chaos names each event in emission order, for its webhook faults (world/chaos.ts), in
+  // Chaos names each event in emission order, for its webhook faults (world/chaos.ts), in
   // the profile that applies to the event's account.
   domain.events.addOutbox(async (event, tx) => {
     if (!chaos.anyActive) return;

@@ -163,7 +163,7 @@ function refusal(scan: JsonScan): ServiceError | undefined {
 
 /**
  * Replaces the root JSON parser with Fastify's own (same errors, same prototype-poisoning guard)
- * behind a scan of the raw text (`scanJson`): a body nested deeper than MAX_JSON_DEPTH (issue 14), over
+ * behind a scan of the raw text (`scanJson`): a body nested deeper than MAX_JSON_DEPTH, over
  * MAX_JSON_MEMBERS or MAX_JSON_VALUES, or with many unknown top-level fields is a `validation_error`
  * before anything parses or walks it, in one linear pass. Contexts that
  * register their own parsers (audio uploads, hosted forms) take no JSON.

@@ -52,7 +52,7 @@ interface StepPayload {
 async function scriptsOf(tx: Pick<TxDeps, 'chaos' | 'accounts'>, email: EmailRecord): Promise<(address: string) => MailStep[]> {
   let url: string | undefined;
   const clickUrl = () => (url ??= clickedUrl(email.html));
-  // issue 29: the mail faults of the profile that applies to the email's account (deferred, bounced,
+  // The mail faults of the profile that applies to the email's account (deferred, bounced,
   // accepted late) change the script only.
   const run = await tx.chaos.forAccountId(email.accountId, tx.accounts);
   return (address) => tx.chaos.mailScript(run, email.accountId, email.id, address, email.subject, mailServerScript(address, clickUrl));
