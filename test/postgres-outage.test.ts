@@ -72,6 +72,8 @@ interface Team {
   bootstrap: Bootstrap;
   from: string;
   rx: Receiver;
+  /** The data directories whose server.log the processes write (the first holds the worker's too). */
+  logDirs: string[];
   stop(): Promise<void>;
 }
 let team: Team;
@@ -110,7 +112,7 @@ async function startTeam(store: string): Promise<Team> {
   expect(search.status, search.text).toBe(200);
   const bought = await call(first, 'POST', '/v1/numbers/buy', bootstrap.testKey, { phoneNumber: search.body.data[0].phoneNumber });
   expect(bought.status, bought.text).toBe(201);
-  return { replicas: [first, second], pids, bootstrap, from: bought.body.phoneNumber as string, rx, stop };
+  return { replicas: [first, second], pids, bootstrap, from: bought.body.phoneNumber as string, rx, logDirs: [a, b], stop };
 }
 
 let sends = 0;
@@ -118,16 +120,18 @@ let sends = 0;
 const send = (baseUrl: string, label: string): Promise<Answer> =>
   call(baseUrl, 'POST', '/v1/messages', team.bootstrap.testKey, { to: '+14155550100', from: team.from, body: `${label} ${++sends}` });
 
-/** Waits until the receiver got the `delivered` event of each message id. */
+/** Waits until the receiver got the `delivered` event of each message id; if not, says which and what the logs say. */
 async function delivered(ids: string[]): Promise<void> {
-  await until(
-    `the delivered events of ${ids.length} messages`,
-    () => {
-      const got = new Set(team.rx.received.filter((r) => r.body?.status === 'delivered').map((r) => r.body.messageId as string));
-      return ids.every((id) => got.has(id)) ? true : undefined;
-    },
-    RECOVERY_BOUND_MS,
-  );
+  const missing = () => {
+    const got = new Set(team.rx.received.filter((r) => r.body?.status === 'delivered').map((r) => r.body.messageId as string));
+    return ids.filter((id) => !got.has(id));
+  };
+  try {
+    await until(`the delivered events of ${ids.length} messages`, () => (missing().length === 0 ? true : undefined), RECOVERY_BOUND_MS);
+  } catch (err) {
+    const logs = team.logDirs.map((dir) => `${dir}/server.log:\n${readFileSync(join(dir, 'server.log'), 'utf8').split('\n').slice(-40).join('\n')}`);
+    throw new Error(`${(err as Error).message}: ${missing().length} not delivered (${missing().slice(0, 5).join(', ')})\n${logs.join('\n')}`);
+  }
 }
 
 /** What the database's absence must look like on an API replica: 503, Retry-After, our words only. */

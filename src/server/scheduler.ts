@@ -185,7 +185,7 @@ export class Scheduler {
       this.inAdvance = true;
       try {
         for (;;) {
-          const job = await this.uow().read(async (r) => await r.jobs.nextDue(target));
+          const job = await this.uow().read(async (r) => await r.jobs.nextDue(target, this.claims.owner));
           if (!job) break;
           this.clock.setTo(job.runAt);
           // contract §1: service time never goes back past committed work, crash included: the time
@@ -216,7 +216,7 @@ export class Scheduler {
   async drainDue(): Promise<void> {
     await this.serialized(async () => {
       for (;;) {
-        const due = await this.uow().read(async (r) => await r.jobs.due(this.clock.nowMs(), DRAIN_BATCH));
+        const due = await this.uow().read(async (r) => await r.jobs.due(this.clock.nowMs(), DRAIN_BATCH, this.claims.owner));
         if (due.length === 0) break;
         // Only the scheduler removes or moves jobs, so the rest of the list stays valid across a
         // job that calls out: carry on with it rather than reading the due jobs again.

@@ -111,6 +111,24 @@ export function claimsContract(engine: EngineUnderTest): void {
       expect(await claim('probe', T0, true)).toBe(true); // a manual retry goes now
     });
 
+    it("a live claim of the owner's own (its write committed, the answer lost with the connection) is the owner's to take again, never another's", async () => {
+      await store().write((tx) => tx.jobs.insert('j-lost', 'k', T0, null, T0));
+      expect(await store().write((tx) => tx.jobs.claim('j-lost', 'me', LONG))).toBe(true);
+      expect(await store().read((tx) => tx.jobs.due(T0, 10, 'other'))).toEqual([]);
+      expect(await store().read((tx) => tx.jobs.nextDue(T0, 'other'))).toBeUndefined();
+      expect((await store().read((tx) => tx.jobs.due(T0, 10, 'me'))).map((j) => j.id)).toEqual(['j-lost']);
+      expect((await store().read((tx) => tx.jobs.nextDue(T0, 'me')))?.id).toBe('j-lost');
+      expect(await store().write((tx) => tx.jobs.claim('j-lost', 'other', LONG))).toBe(false);
+      expect(await store().write((tx) => tx.jobs.claim('j-lost', 'me', LONG))).toBe(true);
+
+      const d = await deliveryFixture(store());
+      expect(await store().write((tx) => tx.webhookDeliveries.claimAttempts([d.id], 'me', LONG, T0))).toEqual([d.id]);
+      expect(await store().write((tx) => tx.webhookDeliveries.claimAttempts([d.id], 'other', LONG, T0))).toEqual([]);
+      expect(await store().write((tx) => tx.webhookDeliveries.claimAttempt(d.id, 'other', LONG, T0, true))).toBe(false);
+      expect(await store().write((tx) => tx.webhookDeliveries.claimAttempts([d.id], 'me', LONG, T0))).toEqual([d.id]);
+      expect(await store().write((tx) => tx.webhookDeliveries.claimAttempt(d.id, 'me', LONG, T0, false))).toBe(true);
+    });
+
     it('a webhook attempt whose claimant died: listed once its lease ran out, and taken over by another', async () => {
       const d = await deliveryFixture(store());
       expect(await store().write((tx) => tx.webhookDeliveries.claimAttempt(d.id, 'dies', 1, T0, false))).toBe(true);

@@ -11,10 +11,15 @@ export interface JobRecord {
 /** Durable timers: anything the service must do later (carrier progress, decisions, retries). */
 export interface JobsRepo {
   insert(id: string, kind: string, runAt: number, payload: unknown, now: number): Promise<void>;
-  /** The first job due by `until` that no live claim holds (see `claim`). */
-  nextDue(until: number): Promise<JobRecord | undefined>;
-  /** The first `limit` jobs due by `until`, in the order they run, leaving out those a live claim holds. */
-  due(until: number, limit: number): Promise<JobRecord[]>;
+  /**
+   * The first job due by `until` that no live claim holds, but `owner`'s own (see `claim`): a
+   * process that asks has no job running (its scheduler runs one drain at a time), so a claim of
+   * its own still live is one whose write committed while the answer was lost with the connection,
+   * and waiting out its lease would hold the job back for nothing.
+   */
+  nextDue(until: number, owner?: string | null): Promise<JobRecord | undefined>;
+  /** The first `limit` jobs due by `until`, in the order they run, leaving out those another's live claim holds (see `nextDue`). */
+  due(until: number, limit: number, owner?: string | null): Promise<JobRecord[]>;
   /**
    * Inside a write, before a job runs in it (issue 26): true when job `id` is still there and no
    * other open write holds it; the job's row stays held until this write ends. A job that runs inside
@@ -23,8 +28,8 @@ export interface JobsRepo {
    */
   lock(id: string): Promise<boolean>;
   /**
-   * Claims job `id` for `owner` for `leaseMs` of the engine's wall clock, unless another claim on it
-   * is still live; true when claimed (issue 26). For a job that calls the outside world: its work
+   * Claims job `id` for `owner` for `leaseMs` of the engine's wall clock, unless another owner's
+   * claim on it is still live (`owner`'s own is taken again: see `nextDue`); true when claimed (issue 26). For a job that calls the outside world: its work
    * runs with no transaction open, so a lock could not be held across it. A claimant that dies
    * releases the job when the lease runs out, and `due` offers it again.
    */

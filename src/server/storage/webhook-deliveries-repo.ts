@@ -109,13 +109,16 @@ export interface WebhookDeliveriesRepo {
   /**
    * Claims delivery `id`'s next attempt for `owner` for `leaseMs` of the engine's wall clock (issue
    * 26): only while an attempt is scheduled, due by `now` (any time when `anyTime`: a probe the user
-   * asked for) and no other live claim holds it; true when claimed. Recording the attempt (or
+   * asked for) and no other owner's live claim holds it; true when claimed. Recording the attempt (or
    * abandoning it) releases the claim; a claimant that dies releases it when the lease runs out.
+   * `owner`'s own live claim is taken again: the worker never claims a delivery it has in hand, so
+   * such a claim is one whose write committed while its answer was lost with the connection (the
+   * database went away at the commit), and waiting out the lease would hold the delivery back.
    */
   claimAttempt(id: string, owner: string, leaseMs: number, now: number, anyTime: boolean): Promise<boolean>;
   /**
    * issue 26: `claimAttempt` for many deliveries in one write (a lane claiming a window ahead): each
-   * id still due by `now` and held by no live claim is claimed for `owner`; returns the ids won.
+   * id still due by `now` and held by no other owner's live claim is claimed for `owner`; returns the ids won.
    * Two owners racing for the same ids never both win one (PostgreSQL: rows another claimant has
    * locked are skipped, not waited for).
    */

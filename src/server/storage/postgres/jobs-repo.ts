@@ -9,8 +9,8 @@ export class PgJobsRepo implements JobsRepo {
   private readonly dueStmt;
   private readonly earliestStmt;
   constructor(private readonly db: Sql) {
-    this.nextDueStmt = db.prepare(`SELECT * FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS}) ORDER BY run_at, seq LIMIT 1`);
-    this.dueStmt = db.prepare(`SELECT * FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS}) ORDER BY run_at, seq LIMIT ?`);
+    this.nextDueStmt = db.prepare(`SELECT * FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS} OR claimed_by = ?) ORDER BY run_at, seq LIMIT 1`);
+    this.dueStmt = db.prepare(`SELECT * FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS} OR claimed_by = ?) ORDER BY run_at, seq LIMIT ?`);
     this.earliestStmt = db.prepare('SELECT MIN(run_at) AS t FROM jobs');
   }
 
@@ -20,14 +20,14 @@ export class PgJobsRepo implements JobsRepo {
       .run(id, kind, runAt, JSON.stringify(payload), now);
   }
 
-  async nextDue(until: number): Promise<JobRecord | undefined> {
-    const row = await this.nextDueStmt.get(until) as JobRow | undefined;
+  async nextDue(until: number, owner: string | null = null): Promise<JobRecord | undefined> {
+    const row = await this.nextDueStmt.get(until, owner) as JobRow | undefined;
     return row && toRecord(row);
   }
 
   /** The first `limit` jobs due by `until`, in the order they run. */
-  async due(until: number, limit: number): Promise<JobRecord[]> {
-    return (await this.dueStmt.all(until, limit) as JobRow[]).map(toRecord);
+  async due(until: number, limit: number, owner: string | null = null): Promise<JobRecord[]> {
+    return (await this.dueStmt.all(until, owner, limit) as JobRow[]).map(toRecord);
   }
 
   /**
@@ -52,8 +52,8 @@ export class PgJobsRepo implements JobsRepo {
 
   async claim(id: string, owner: string, leaseMs: number): Promise<boolean> {
     const r = await this.db
-      .prepare(`UPDATE jobs SET claimed_by = ?, lease_until = ${DB_NOW_MS} + ? WHERE id = ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS})`)
-      .run(owner, leaseMs, id);
+      .prepare(`UPDATE jobs SET claimed_by = ?, lease_until = ${DB_NOW_MS} + ? WHERE id = ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS} OR claimed_by = ?)`)
+      .run(owner, leaseMs, id, owner);
     return r.changes === 1;
   }
 

@@ -53,7 +53,7 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
       `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ${DB_NOW_MS} + ?
        WHERE id IN (
          SELECT id FROM webhook_deliveries
-         WHERE id = ANY(?::text[]) AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS})
+         WHERE id = ANY(?::text[]) AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS} OR claimed_by = ?)
          FOR UPDATE SKIP LOCKED)
        RETURNING id`,
     );
@@ -90,7 +90,7 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     );
     this.claimStmt = db.prepare(
       `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ${DB_NOW_MS} + ?
-       WHERE id = ? AND next_attempt_at IS NOT NULL AND (? OR next_attempt_at <= ?) AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS})`,
+       WHERE id = ? AND next_attempt_at IS NOT NULL AND (? OR next_attempt_at <= ?) AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS} OR claimed_by = ?)`,
     );
     this.leaseExpiredStmt = db.prepare(
       `SELECT id, endpoint_id FROM webhook_deliveries WHERE lease_until IS NOT NULL AND lease_until <= ${DB_NOW_MS} AND next_attempt_at IS NOT NULL ORDER BY lease_until LIMIT ?`,
@@ -171,7 +171,7 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
 
   async claimAttempts(ids: string[], owner: string, leaseMs: number, now: number): Promise<string[]> {
     if (ids.length === 0) return [];
-    return ((await this.claimManyStmt.all(owner, leaseMs, ids, now)) as Array<{ id: string }>).map((r) => r.id);
+    return ((await this.claimManyStmt.all(owner, leaseMs, ids, now, owner)) as Array<{ id: string }>).map((r) => r.id);
   }
 
   async recordAttempts(updates: AttemptOutcomeWrite[]): Promise<string[]> {
@@ -203,7 +203,7 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   }
 
   async claimAttempt(id: string, owner: string, leaseMs: number, now: number, anyTime: boolean): Promise<boolean> {
-    return (await this.claimStmt.run(owner, leaseMs, id, anyTime, now)).changes === 1;
+    return (await this.claimStmt.run(owner, leaseMs, id, anyTime, now, owner)).changes === 1;
   }
 
   async renewClaims(owner: string, ids: string[], leaseMs: number): Promise<string[]> {

@@ -16,10 +16,10 @@ export class SqliteJobsRepo implements JobsRepo {
     private readonly db: Db,
     private readonly wall: () => number = Date.now,
   ) {
-    this.nextDueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY run_at, seq LIMIT 1');
-    this.dueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ?) ORDER BY run_at, seq LIMIT ?');
+    this.nextDueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ? OR claimed_by = ?) ORDER BY run_at, seq LIMIT 1');
+    this.dueStmt = db.prepare('SELECT * FROM jobs WHERE run_at <= ? AND (lease_until IS NULL OR lease_until <= ? OR claimed_by = ?) ORDER BY run_at, seq LIMIT ?');
     this.lockStmt = db.prepare('SELECT 1 FROM jobs WHERE id = ?');
-    this.claimStmt = db.prepare('UPDATE jobs SET claimed_by = ?, lease_until = ? WHERE id = ? AND (lease_until IS NULL OR lease_until <= ?)');
+    this.claimStmt = db.prepare('UPDATE jobs SET claimed_by = ?, lease_until = ? WHERE id = ? AND (lease_until IS NULL OR lease_until <= ? OR claimed_by = ?)');
     this.renewStmt = db.prepare('UPDATE jobs SET lease_until = ? WHERE id = ? AND claimed_by = ? AND lease_until > ?');
     this.earliestStmt = db.prepare('SELECT MIN(run_at) AS t FROM jobs');
   }
@@ -30,14 +30,14 @@ export class SqliteJobsRepo implements JobsRepo {
       .run(id, kind, runAt, JSON.stringify(payload), now);
   }
 
-  async nextDue(until: number): Promise<JobRecord | undefined> {
-    const row = this.nextDueStmt.get(until, this.wall()) as JobRow | undefined;
+  async nextDue(until: number, owner: string | null = null): Promise<JobRecord | undefined> {
+    const row = this.nextDueStmt.get(until, this.wall(), owner) as JobRow | undefined;
     return row && toRecord(row);
   }
 
   /** The first `limit` jobs due by `until`, in the order they run. */
-  async due(until: number, limit: number): Promise<JobRecord[]> {
-    return (this.dueStmt.all(until, this.wall(), limit) as JobRow[]).map(toRecord);
+  async due(until: number, limit: number, owner: string | null = null): Promise<JobRecord[]> {
+    return (this.dueStmt.all(until, this.wall(), owner, limit) as JobRow[]).map(toRecord);
   }
 
   /** One process writes at a time on SQLite: a job still there is this write's to run. */
@@ -52,7 +52,7 @@ export class SqliteJobsRepo implements JobsRepo {
 
   async claim(id: string, owner: string, leaseMs: number): Promise<boolean> {
     const now = this.wall();
-    return this.claimStmt.run(owner, now + leaseMs, id, now).changes === 1;
+    return this.claimStmt.run(owner, now + leaseMs, id, now, owner).changes === 1;
   }
 
   async renewClaim(id: string, owner: string, leaseMs: number): Promise<boolean> {

@@ -59,7 +59,7 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     );
     this.claimManyStmt = db.prepare(
       `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ?
-       WHERE id IN ${IDS} AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ?) RETURNING id`,
+       WHERE id IN ${IDS} AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ? OR claimed_by = ?) RETURNING id`,
     );
     this.recordOnceStmt = db.prepare(
       `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
@@ -79,7 +79,7 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     );
     this.claimStmt = db.prepare(
       `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ?
-       WHERE id = ? AND next_attempt_at IS NOT NULL AND (? OR next_attempt_at <= ?) AND (lease_until IS NULL OR lease_until <= ?)`,
+       WHERE id = ? AND next_attempt_at IS NOT NULL AND (? OR next_attempt_at <= ?) AND (lease_until IS NULL OR lease_until <= ? OR claimed_by = ?)`,
     );
     this.leaseExpiredStmt = db.prepare(
       `SELECT id, endpoint_id FROM webhook_deliveries WHERE lease_until IS NOT NULL AND lease_until <= ? AND next_attempt_at IS NOT NULL ORDER BY lease_until LIMIT ?`,
@@ -159,7 +159,7 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   async claimAttempts(ids: string[], owner: string, leaseMs: number, now: number): Promise<string[]> {
     if (ids.length === 0) return [];
     const wall = this.wall();
-    return (this.claimManyStmt.all(owner, wall + leaseMs, JSON.stringify(ids), now, wall) as Array<{ id: string }>).map((r) => r.id);
+    return (this.claimManyStmt.all(owner, wall + leaseMs, JSON.stringify(ids), now, wall, owner) as Array<{ id: string }>).map((r) => r.id);
   }
 
   async releaseClaims(owner?: string): Promise<void> {
@@ -169,7 +169,7 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
 
   async claimAttempt(id: string, owner: string, leaseMs: number, now: number, anyTime: boolean): Promise<boolean> {
     const wall = this.wall();
-    return this.claimStmt.run(owner, wall + leaseMs, id, anyTime ? 1 : 0, now, wall).changes === 1;
+    return this.claimStmt.run(owner, wall + leaseMs, id, anyTime ? 1 : 0, now, wall, owner).changes === 1;
   }
 
   async renewClaims(owner: string, ids: string[], leaseMs: number): Promise<string[]> {
