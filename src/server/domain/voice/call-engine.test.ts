@@ -660,7 +660,7 @@ describe('steps fall due on the service clock (durable: each step can be a sched
   });
 });
 
-// --- the scenario table (issue 9: every branch → expected events and trace) -------------------------
+// --- the scenario table (every branch → expected events and trace) ----------------------------------
 
 /**
  * One scenario: route + scenario + world → the events (type and key fields, in order) and the whole
