@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { GROUPS } from './groups.js';
 import { loadRegistry } from './registry.js';
 
-// issue 28: one verb shape, and no import circle in src/cli.
+// One verb shape, and no import circle in src/cli.
 
 const cliDir = dirname(fileURLToPath(import.meta.url));
 const srcDir = resolve(cliDir, '..');
