@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 // Comments and test names say why the code is as it is, never which tracker item asked for it: a
 // number means nothing to a reader without the tracker, and the reason it stood for is lost with it.
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CHECKED = ['src'];
+const CHECKED = ['src', 'test', 'scripts', 'bench'];
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs|sh)$/;
-/** "issue 26", "Issue 23:", "issues 26", "issue-11", "issue #7": a tracker number, in any case. */
+/** The word issue (or issues), then a number, with a space, a hyphen or a `#` between: in any case. */
 const TRACKER_NUMBER = /\bissues?[\s-]*#?\d+/i;
 
 function filesUnder(dir: string): string[] {
