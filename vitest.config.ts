@@ -3,7 +3,7 @@ import { onPostgres, POSTGRES_PASS_ONLY_FILES, postgresPassFiles } from './test/
 
 export default defineConfig({
   test: {
-    // issue 26: with SVC_TEST_STORE=postgres, the end-to-end files only (those that start a test
+    // With SVC_TEST_STORE=postgres, the end-to-end files only (those that start a test
     // service), less the SQLite-only ones (test/helpers/sqlite-only.ts says which and why).
     include: onPostgres ? postgresPassFiles(import.meta.dirname) : ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // The files that belong to the PostgreSQL pass alone (sqlite-only.ts says which and why).
@@ -13,7 +13,7 @@ export default defineConfig({
     maxWorkers: 2,
     // A bound for a test that hangs, not a performance check (benchmarks measure speed): generous,
     // since a shared 2-core machine under load runs end-to-end and terminal tests several times
-    // slower than a quiet one (issue 22: terminal and child-process tests timed out at 20 s).
+    // slower than a quiet one (terminal and child-process tests timed out at 20 s).
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // bench/calls: inbound calls through the call engine, and the routing decision webhook's hop, against
-// the built code (npm run build first). The call is the issue's shape: an IVR of 12 keys whose key 1
+// the built code (npm run build first). The call is the target's shape: an IVR of 12 keys whose key 1
 // rings a ring set of 10 destinations in staged waves, the 10th answering. Three parts, each quoted
 // against a floor measured in the same run (the machines are shared and noisy; only ratios travel):
 //   engine    ENGINE_CALLS (default 2000) calls run to their end by the pure engine (runToEnd, in-memory
@@ -153,7 +153,7 @@ const placedMs = performance.now() - t;
 await svc.deps.scheduler.advance(0);
 await svc.deps.scheduler.advance(120);
 const serviceMs = performance.now() - t;
-// Repositories are reached only inside a transaction (issue 25); one read counts them all.
+// Repositories are reached only inside a transaction; one read counts them all.
 const ended = await svc.deps.uow.read(async (tx) => {
   let n = 0;
   for (const id of ids) if ((await tx.calls.getById(id))?.status === 'completed') n++;

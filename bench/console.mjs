@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// bench/console, issue 27 "Fast: a page's HTML in under 100 ms on the local service with 1M messages
+// bench/console. The target: "a page's HTML in under 100 ms on the local service with 1M messages
 // stored". The built service in this process (a temp data directory, manual clock); BENCH_MESSAGES
 // messages (one conversation per 10) and as many events stored through the repositories in write
 // transactions of 20k (setup, not measured); then each console page fetched over HTTP with a session
 // cookie, BENCH_REPS times after a warm-up; the median and the worst are printed per page, with the
 // median CPU time the process spent on a request (read it beside the wall-clock figures on a shared machine).
 //
-// Then issue 27 "Live: a new event appears on the events page, and a message's status moves in its
+// Then the live target, "a new event appears on the events page, and a message's status moves in its
 // thread, within 250 ms of its commit", and a new message made elsewhere (sent through the API, or an
 // inbound one) appears in its open thread as soon: the pages open in Chromium (playwright-core, Debian's
 // chromium), BENCH_LIVE updates of each kind, one at a time. The commit's time is taken by a listener
@@ -16,7 +16,7 @@
 // Both read the same system clock (performance.timeOrigin + performance.now()). p50 and p99 are
 // printed with the load average beside them: on a shared machine, read the figures with it.
 //
-// Last, (d) the same with issue 26's roles on SQLite: an API process (here, `--role api`) and a worker
+// Last, (d) the same with roles on SQLite: an API process (here, `--role api`) and a worker
 // in a process of its own (bench/lib/console-worker.mjs, `--role worker`) on one fresh data directory.
 // Each round sends a message through the API and advances the clock 2 s (the worker runs the carrier's
 // jobs: its `sent` and `delivered` events); the events page (types=message.status) is open on the API

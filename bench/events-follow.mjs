@@ -42,7 +42,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const svc = await startService({ host: '127.0.0.1', port: 0, dataDir, clock: 'system', rateLimit: { ratePerSec: 1e9, burst: 1e9 } });
 const accountId = svc.bootstrap.accountId;
-// An event is emitted inside a write, as a domain function would (issue 25: the unit of work); the
+// An event is emitted inside a write, as a domain function would (the unit of work); the
 // promise settles once it has committed.
 const emitOne = (i) => svc.deps.uow.write((tx) => tx.events.emit(accountId, 'message.status', { messageId: `msg_bench_${i}`, status: 'delivered', reason: null }));
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench/fuzz: the issue 14 fuzz proof (test/fuzz-openapi.test.ts: requests generated with fast-check
+// bench/fuzz: the fuzz proof (test/fuzz-openapi.test.ts: requests generated with fast-check
 // from /openapi.json for every operation, against the real service on 127.0.0.1) run much longer
 // than in CI and with a fresh seed each time. The test itself sends and checks; this script picks
 // the seed and the number of runs, bounds the whole run, and prints requests per second, the

@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// bench/messages (list half), issue 13 "Streaming lists": `svc messages list --all -o ndjson` and
+// bench/messages (list half), streaming lists: `svc messages list --all -o ndjson` and
 // `svc events list --all -o ndjson` as real child processes against the built service (in a child
 // of its own, bench/lib/service-child.mjs): rows per second and peak memory (max RSS, GNU time) as
 // the tables grow. The floor, measured in the same run just before each CLI pass: the service's own
 // page reads with no CLI — the API alone, page after page over HTTP (keep-alive, the same page size,
 // each page parsed to follow its cursor). Rows are stored through the repositories in write
-// transactions of 20k (the unit of work, issue 25; setup, not measured). Memory must stay flat
+// transactions of 20k (the unit of work; setup, not measured). Memory must stay flat
 // (within 1.2x) from the smallest size to the largest: --all streams page by page.
 //
 //   node bench/messages-list.mjs     BENCH_SIZES=10000,100000 (add 1000000 for the 1M figure: minutes)  BENCH_LISTS=messages,events

@@ -4,13 +4,13 @@
 // so the load generator (autocannon, fixed concurrency, each send its own Idempotency-Key) does not
 // share its event loop. The columns, each loaded for BENCH_DURATION_S seconds per round:
 //   floor      a minimal Fastify route that validates the body and inserts one row
-//              (bench/lib/service-child.mjs serveFloor), in its own child process (issue 13)
+//              (bench/lib/service-child.mjs serveFloor), in its own child process
 //   send       test sends (a number bought with the test key, no campaign needed, no money)
 //   live       live sends (a live number on a mock campaign, a wallet funded for every send): each
 //              live accept reserves its price in the accept transaction (contract §11)
 //   base send  with BENCH_BASELINE=DIR: the same sends against another checkout's build (DIR holds
 //   base live  a built dist/ and its node_modules), so a rewrite is compared with the code it
-//              replaces on the same machine at the same load (issue 25)
+//              replaces on the same machine at the same load
 // The phases are interleaved round by round (BENCH_ROUNDS, at least 2), every other round in the
 // opposite order, so a load that rises or falls during the run falls on every column alike; each
 // phase prints its figures with the 1-minute load average before and after it. The table gives each
@@ -29,7 +29,7 @@
 // (and one against the baseline's) and prints its top self-time frames within that phase
 // (bench/lib/cpuprofile-top.mjs); the profiled phase is not in the table.
 // Bounded by a hard deadline; children and temp dirs removed.
-// BENCH_STORE=postgres (issue 26, `npm run bench:postgres`) measures the PostgreSQL engine instead: it
+// BENCH_STORE=postgres (`npm run bench:postgres`) measures the PostgreSQL engine instead: it
 // starts its own throwaway PostgreSQL server (bench/lib/postgres-server.mjs: the test helper's
 // settings but DURABLE, fsync and synchronous_commit ON, so every COMMIT waits for its WAL flush),
 // a database per column, and the columns are
@@ -56,7 +56,7 @@ import { hardDeadline, isFloorChild, isServeChild, serveChild, serveFloor, spawn
 import { startBenchPostgres } from './lib/postgres-server.mjs';
 
 if (isServeChild() && process.env.BENCH_SERVE_STORE) {
-  // On PostgreSQL (issue 26): the same counts through the store's pool, and the store's counters.
+  // On PostgreSQL: the same counts through the store's pool, and the store's counters.
   await serveChild((svc) => {
     const { pool, counters } = svc.deps.store;
     const one = async (text, values) => (await pool.query(text, values)).rows[0];
@@ -96,7 +96,7 @@ if (isServeChild() && process.env.BENCH_SERVE_STORE) {
   const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
   const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
   const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 3);
-  // issue 26: BENCH_STORE=postgres measures the PostgreSQL engine against a PostgreSQL floor.
+  // BENCH_STORE=postgres measures the PostgreSQL engine against a PostgreSQL floor.
   const PG = process.env.BENCH_STORE === 'postgres';
   const LIVE = (process.env.BENCH_KINDS ?? (PG ? 'floor,test' : 'floor,test,live')).split(',').includes('live');
   const BASELINE = process.env.BENCH_BASELINE ? resolvePath(process.env.BENCH_BASELINE) : undefined;
@@ -173,7 +173,7 @@ if (isServeChild() && process.env.BENCH_SERVE_STORE) {
   };
 
   /**
-   * issue 26: two replicas on one database (`store`): the first bootstraps it and buys the number,
+   * Two replicas on one database (`store`): the first bootstraps it and buys the number,
    * the second joins; a phase splits its connections between them.
    */
   const startPair = async (store) => {
@@ -328,7 +328,7 @@ if (isServeChild() && process.env.BENCH_SERVE_STORE) {
   };
 
   try {
-    // issue 26: one durable server, a database per column (the floor's, one replica's, the pair's).
+    // One durable server, a database per column (the floor's, one replica's, the pair's).
     const pgServer = PG ? await startBenchPostgres() : undefined;
     if (pgServer) children.push({ kill: () => void pgServer.stop() });
     const targets = PG

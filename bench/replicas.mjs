@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench/replicas (issue 26, Measures): three replicas on one PostgreSQL database deliver every
+// bench/replicas (Measures): three replicas on one PostgreSQL database deliver every
 // webhook event once to each of two receivers, and still lose nothing when one is `kill -9`ed.
 // A throwaway PostgreSQL server (bench/lib/postgres-server.mjs, fsync off: it counts deliveries), then
 // two runs (RUNS: both, plain or kill), each on an empty database: three `svc server start --store …`

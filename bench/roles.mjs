@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench/roles (issue 26 item 3): webhook deliveries while the API is under load, with the worker in a
+// bench/roles: webhook deliveries while the API is under load, with the worker in a
 // process of its own (`svc server start --role worker`) against today's single process (`--role all`).
 // Each configuration is started by the BUILT CLI (npm run build first) on a fresh data directory,
 // system clock: one endpoint on message.status (a loopback receiver here), then CONNECTIONS (default

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// bench/scale, issue 13 "Scale": the hot reads with 10k rows stored and with 1M, each quoted as a
+// bench/scale: the hot reads with 10k rows stored and with 1M, each quoted as a
 // ratio to the same request at the smallest size (the target: within 1.5x). The built service runs
 // in a child (bench/lib/service-child.mjs); messages, events and webhook deliveries are stored
-// through the repositories in write transactions of 20k (the unit of work, issue 25; setup, not
+// through the repositories in write transactions of 20k (the unit of work; setup, not
 // measured). Over HTTP (keep-alive,
 // pages of 100): the first page of GET /v1/messages and its last page (the cursor of the 101st
 // oldest row), GET /v1/events?after=<a cursor 5 % from the oldest event>, the first and the last

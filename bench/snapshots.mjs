@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench/snapshots (issue 15): time `svc server snapshot save` and `load` of a database holding
+// bench/snapshots: time `svc server snapshot save` and `load` of a database holding
 // BENCH_SNAPSHOT_MESSAGES messages (default 100 000), against the BUILT CLI and a real detached
 // service. The messages are copies of one real message (a test send through the API) inserted with
 // SQL while the service is stopped: the bench measures the copy, not 100k API calls. Reported per

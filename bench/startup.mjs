@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // bench/startup: how long the CLI takes to start and finish, as a ratio to bare `node -e 0` measured
-// in the same run (issue 13: the machine is shared and noisy, so only the ratio means something).
+// in the same run (the machine is shared and noisy, so only the ratio means something).
 // Cases: `svc --version` and `svc --help` (budget 1.3x), `svc keys list` and `svc messages send` with
 // a test key and a test number bought over HTTP first (budget 2.5x each), both against the BUILT
 // service (`npm run build` first) running in a child process (bench/lib/service-child.mjs), so it

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// bench/testing (issue 29): svc/testing as a test suite uses it, from the BUILT package. Over
+// bench/testing: svc/testing as a test suite uses it, from the BUILT package. Over
 // BENCH_RUNS runs (default 50): `startService()` to ready (its own port, temp data, manual clock),
 // `close()`; then, on one service seeded with a small fixture (examples/mock-10dlc.yaml: a brand, a
 // campaign, a number), `reset()` after each run's writes (an inbound text, a webhook endpoint, a

@@ -3,7 +3,7 @@
 // (npm run build first). The service runs in a child process (bench/lib/service-child.mjs, system
 // clock); this process holds the receivers (node:http on loopback, one port each, verifying every
 // signature) and the load generator. Each figure is quoted as a ratio to its floor, measured in the
-// same run (issue 13): a bare undici POST loop, in a child process of its own, to the same
+// same run: a bare undici POST loop, in a child process of its own, to the same
 // receiver(s), same body size, same concurrency as the worker's window, no signing, no database.
 //   floor×1 / burst×1  N events (default 2000) to ONE endpoint, emitted in transactions of 100:
 //                      deliveries per second, event createdAt → receipt (p50, p99)
@@ -30,7 +30,7 @@ if (isServeChild()) {
   await serveChild((svc) => {
     const accountId = svc.bootstrap.accountId;
     let n = 0;
-    // An event is emitted inside a write transaction (issue 25: the unit of work), as a domain
+    // An event is emitted inside a write transaction (the unit of work), as a domain
     // function would; its webhook deliveries are written in the same transaction.
     const emitOne = (tx, type) =>
       type === 'message.received'

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A promise nobody awaits is a write that may land after its answer, or an error nobody sees. With
-// every repository asynchronous (issue 25), a call whose `await` was forgotten still type-checks, so
+// every repository asynchronous, a call whose `await` was forgotten still type-checks, so
 // this check fails on any expression statement in src/ whose value is a promise, unless it is
 // marked as meant: `void promise` (fire and forget, its errors handled inside).
 import ts from 'typescript';

@@ -1,4 +1,4 @@
-// issue 27: screenshots of every console page at 1280 and 390 pixels wide, written to docs/console/
+// Screenshots of every console page at 1280 and 390 pixels wide, written to docs/console/
 // (`npm run console:screens`, after a build). A fresh local service on loopback with a manual clock,
 // data made through the API (a number, a conversation, a webhook endpoint whose first delivery
 // failed, a verified domain and an email in the mail sandbox), and Debian's chromium driven by

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// issue 14: the service's own /openapi.json, linted by Redocly CLI with the checked-in redocly.yaml
+// The service's own /openapi.json, linted by Redocly CLI with the checked-in redocly.yaml
 // (the recommended ruleset). Needs `npm run build`. Usage:
 //   node scripts/openapi-lint.mjs            lint; exit 0 only when clean (no error, no warning)
 //   node scripts/openapi-lint.mjs --write F  also keep the document in F (to read what the linter read)
@@ -38,7 +38,7 @@ try {
   const file = given ?? keepAt ?? join(work, 'openapi.json');
   if (!given) writeFileSync(file, doc);
   const redocly = join(root, 'node_modules', '.bin', 'redocly');
-  // JSON out, so a warning fails too: lint-clean means no problem of any severity (issue 14).
+  // JSON out, so a warning fails too: lint-clean means no problem of any severity.
   const lint = spawnSync(redocly, ['lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'json', '--max-problems', '10000'], {
     cwd: root,
     encoding: 'utf8',

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Build step: renders every response schema the CLI parses to JSON Schema in
 // dist/api/response-schemas.json, keyed by its export name (`ApiKeySchema`). The CLI compiles these
-// (dist/api/parsers.js) instead of loading zod, which costs about as much as starting node (issue 7:
-// start-up budget). The names are those the resource modules register when loaded, so the file holds
+// (dist/api/parsers.js) instead of loading zod, which costs about as much as starting node (start-up
+// budget). The names are those the resource modules register when loaded, so the file holds
 // exactly what the CLI parses; a test checks every registered name is in it.
 import { readdirSync, writeFileSync } from 'node:fs';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// bench/lib/cpuprofile-top.mjs reads the profile bench/messages takes under --cpu-prof (issue 25):
+// bench/lib/cpuprofile-top.mjs reads the profile bench/messages takes under --cpu-prof:
 // self time is each sample's gap to the next, one function reached by two paths is one line, and a
 // window keeps only the samples of the measured phase.
 import { describe, expect, it } from 'vitest';

@@ -64,7 +64,7 @@ describe('brands register at a terminal', () => {
     await answer(t, 'Display name', 'Acme Dental');
     // A choice: PRIVATE_PROFIT is the first; it needs an EIN (contract §7).
     await answer(t, 'Entity type', '');
-    // issue 24: the API's formats refuse each malformed answer as it is typed (contract §7).
+    // The API's formats refuse each malformed answer as it is typed (contract §7).
     await refused(t, 'EIN', '12345', /US EIN/);
     await answer(t, 'EIN', '12-3456789');
     await refused(t, 'Website', 'not a url', /http\(s\) URL/);
@@ -81,7 +81,7 @@ describe('brands register at a terminal', () => {
 
     t.press('C-l');
     await t.until((s) => /^READY\$ $/.test(s), 5_000, 'a clear screen');
-    // issue 24: with --mock the same saved answers are offered, in words (13 brand + 7 campaign questions asked).
+    // With --mock the same saved answers are offered, in words (13 brand + 7 campaign questions asked).
     t.type('svc brands register --mock');
     t.press('Enter');
     await t.until((s) => /\? Resume the registration you started (on \d{4}-\d\d-\d\d )?at \d\d:\d\d \(6 of 20 answered\)\?/.test(s), 10_000, 'the resume offer');
@@ -107,7 +107,7 @@ describe('brands register at a terminal', () => {
     }
     let screen = await t.until((s) => lastLines(s, 6).some((l) => l.includes('? Register the test brand') || l.includes('? Approval is unlikely')), 15_000, 'the confirmation');
     expect(screen).toMatch(/score \d+\/100, approval (high|medium|low)/);
-    // issue 24: the prediction's columns line up — every label starts in the same column.
+    // The prediction's columns line up — every label starts in the same column.
     const checks = checkLines(screen);
     expect(checks.length).toBeGreaterThan(10);
     expect(new Set(checks.map((l) => /^\s*(?:pass|fail) {2}\S+ +/.exec(l)![0].length)).size).toBe(1);
@@ -132,7 +132,7 @@ describe('brands register at a terminal', () => {
     expect(await brands()).toHaveLength(1);
     expect((await brands())[0]).toMatchObject({ legalName: 'Acme Dental LLC', mock: true, status: 'approved' });
 
-    // issue 24: the printed command, typed at the same terminal, registers again without a question.
+    // The printed command, typed at the same terminal, registers again without a question.
     t.press('C-l');
     await t.until((s) => /^READY\$ $/.test(s), 5_000, 'a clear screen');
     t.type(command);

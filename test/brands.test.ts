@@ -70,7 +70,7 @@ describe('POST /v1/brands', () => {
   });
 });
 
-/** The issue-24 answers: every one malformed (contract §7 field formats). */
+/** Brand answers, every one malformed (contract §7 field formats). */
 const MALFORMED = {
   ein: '12345',
   website: 'not a url',

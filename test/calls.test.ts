@@ -255,7 +255,7 @@ describe('sandbox scenarios (contract §9)', () => {
   });
 });
 
-describe("the caller's keys and hang-up through the API (issue 27, extension)", () => {
+describe("the caller's keys and hang-up through the API (extension)", () => {
   const IVR = {
     destinations: [{ destinationType: 'pstn', destination: PSTN }],
     voicemailEnabled: true,

@@ -1,4 +1,4 @@
-// issue 29: `svc server start --chaos FILE` starts the service with a chaos profile; a bad profile is
+// `svc server start --chaos FILE` starts the service with a chaos profile; a bad profile is
 // refused before anything starts, naming the field.
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

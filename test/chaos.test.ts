@@ -1,4 +1,4 @@
-// issue 29: seeded chaos — every fault kind injected where the simulated world meets the service,
+// Seeded chaos — every fault kind injected where the simulated world meets the service,
 // logged, reproducible from its seed, and changed while the service runs.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

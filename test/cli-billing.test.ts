@@ -153,7 +153,7 @@ describe('402 on a send', () => {
   });
 });
 
-describe('billing on a terminal (issue 24)', () => {
+describe('billing on a terminal', () => {
   it('shows the saved card by its last four digits; the API gives them, never the token', async () => {
     const a = await account();
     const saved = json(expectOk(await a.run(['billing', 'card', SANDBOX_CARD_TOKEN, '-o', 'json'])).stdout);

@@ -9,7 +9,7 @@ import { until } from './helpers/started-service.js';
 import { consoleGet, exchange } from './console-fixtures.js';
 import { openerFor } from '../src/cli/commands/console/console.run.js';
 
-// issue 27: `svc console` mints the one-time link for the current profile; `--no-open` and `-o json`
+// `svc console` mints the one-time link for the current profile; `--no-open` and `-o json`
 // print it (the tests never start a browser).
 
 let svc: TestService;

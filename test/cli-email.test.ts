@@ -1,4 +1,4 @@
-// The issue-11 verbs end to end, in-process against a real service on loopback with a manual clock:
+// The email verbs end to end, in-process against a real service on loopback with a manual clock:
 // domains (the records table, -o zone, verify --wait through a propagation delay, failed and
 // degraded, get/list/remove), emails (send with files and stdin, the limits checked before sending,
 // --wait, get, events, list, wait released by a delivery), suppressions, and every email trigger.
@@ -99,7 +99,7 @@ describe('domains', () => {
     const io = createTestIO({ stdoutTTY: true, stderrTTY: true, stdinTTY: true, columns: 80, color: false });
     const res = expectOk(await run(['domains', 'add', domain], { io }));
     const records = json(expectOk(await run(['domains', 'get', domain, '-o', 'json'])).stdout).records as Array<{ name: string; value: string; purpose: string }>;
-    // Not also as a JSON blob among the domain's fields (issue 24).
+    // Not also as a JSON blob among the domain's fields.
     expect(res.stdout).not.toMatch(/^records\b/m);
     expect(res.stdout).not.toContain('[{');
     expect(res.stdout).not.toContain('…');
@@ -320,7 +320,7 @@ describe('emails', () => {
     const to = `waiter-${++counter}@example.org`;
     // The waiter talks through a loopback proxy that reports its first held read: by then it has
     // taken "now" from the service, so the sends below (delivered only when the clock moves) come
-    // after it whatever the machine's load (issue 22: was a 300 ms sleep).
+    // after it whatever the machine's load (a fixed sleep is not always long enough).
     const proxy = await heldReadProxy(svc.baseUrl);
     const waiting = run(['emails', 'wait', '--to', to, '--subject-match', '^Your code', '--since', 'now', '--timeout', '20s', '-o', 'json'], { env: { SVC_BASE_URL: proxy.url } });
     await proxy.held;

@@ -1,4 +1,4 @@
-// Small things a newcomer tripped on (issue 8, point 13): the root help names SVC_API_KEY, `svc api`
+// Small things a newcomer trips on: the root help names SVC_API_KEY, `svc api`
 // help shows no "(default: [])", and starting the service prints no framework deprecation warning.
 import { describe, expect, it } from 'vitest';
 import { createTestIO } from '../src/output/io.js';

@@ -29,7 +29,7 @@ describe('help', () => {
   });
 });
 
-// issue 24: every help text, linted as a newcomer reads it.
+// Every help text, linted as a newcomer reads it.
 describe('help lint', () => {
   // A real id: its prefix, `_`, then 20 base62 characters (src/server/ids.ts).
   // Not inside a dotted name (`call.ivr.key_pressed` is an event type).

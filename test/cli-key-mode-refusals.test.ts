@@ -1,4 +1,4 @@
-// issue 24: `export SVC_PROFILE=local-test` (the README's walkthrough) and nothing unsets it; later
+// `export SVC_PROFILE=local-test` (the README's walkthrough) and nothing unsets it; later
 // commands are refused for the test key, and the refusal must say that the profile chose that key
 // and how to get the other one. `svc emails wait` under a test key fails at once, saying why.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

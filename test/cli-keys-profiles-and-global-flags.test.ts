@@ -229,7 +229,7 @@ describe('keys', () => {
       expect(JSON.parse(res.stdout).map((k: { id: string }) => k.id)).toEqual(ids);
     });
 
-    it('--limit 7 alone prints one page (no paging hint: the user chose the rows, issue 24); --cursor continues', async () => {
+    it('--limit 7 alone prints one page (no paging hint: the user chose the rows); --cursor continues', async () => {
       const res = ok(await svcRun(['keys', 'list', '--limit', '7', '-o', 'ids', '--subaccount', child.id]));
       expect(lines(res.stdout)).toEqual(ids.slice(0, 7));
       expect(res.stderr).toBe('');

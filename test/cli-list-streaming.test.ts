@@ -1,4 +1,4 @@
-// `svc messages list --all` and `svc events list --all` stream every page (issue 13: the next page is
+// `svc messages list --all` and `svc events list --all` stream every page (the next page is
 // asked for while the current one prints): against the real local service with a small page size,
 // every row comes once and in order; as real child processes, a reader that closes the pipe
 // (`| head`) or a Ctrl-C ends the stream cleanly. Needs `npm run build` for the child processes.

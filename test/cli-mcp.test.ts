@@ -1,4 +1,4 @@
-// issue 28: `svc mcp` from an MCP client's side. The SDK's own Client spawns the built CLI over stdio
+// `svc mcp` from an MCP client's side. The SDK's own Client spawns the built CLI over stdio
 // with the README's configuration, against a real test service: the tools come from the verb
 // registry, a read and a write run the verbs' own run functions, refusals carry the envelope.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,7 +77,7 @@ describe('svc mcp', () => {
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
     const { verbs } = await loadRegistry();
     expect(names).toEqual(verbs.filter((r) => servable(r.verb)).map(toolName).sort());
-    // The groups converted with the registry's second part (issue 28) among them.
+    // The groups converted to the registry last among them.
     for (const tool of ['billing_show', 'billing_top-up', 'usage', 'events_list', 'domains_delete', 'emails_send', 'emails_list', 'brands_register', 'campaigns_lint', 'registrations_predict', 'ports_check', 'webhooks_create', 'webhooks_delete', 'numbers_search', 'numbers_update']) expect(names).toContain(tool);
     for (const live of ['events_follow', 'webhooks_listen', 'webhooks_tail', 'login', 'profiles_add']) expect(names).not.toContain(live);
   });

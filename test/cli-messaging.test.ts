@@ -266,7 +266,7 @@ describe('messages list and get', () => {
       expect(row[5]).toMatch(/^\d+$/);
       expect(row[6]).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     }
-    // No paging hint into a pipe, nor after --limit (issue 24).
+    // No paging hint into a pipe, nor after --limit.
     expect(res.stderr).not.toContain('--cursor');
   });
 

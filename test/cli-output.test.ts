@@ -263,13 +263,13 @@ describe('the "more rows" hint', () => {
     expect(io.out().trimEnd().split('\n').at(-1)).toMatch(/^key_/);
   });
 
-  it('is not given when the user asked for a number of rows (issue 24)', async () => {
+  it('is not given when the user asked for a number of rows', async () => {
     const res = ok(await svcRun(['keys', 'list', '--limit', '1'], { tty: true }));
     expect(res.stdout.trimEnd().split('\n')).toHaveLength(2);
     expect(res.stderr).not.toContain('more rows');
   });
 
-  it('is not given when the output is not a terminal (issue 24)', async () => {
+  it('is not given when the output is not a terminal', async () => {
     const res = ok(await svcRun(['keys', 'list', '-o', 'ids']));
     expect(res.stdout.trimEnd().split('\n')).toHaveLength(PAGE_LIMIT_DEFAULT);
     expect(res.stderr).toBe('');

@@ -1,4 +1,4 @@
-// Flags → typed options for every issue-10 verb (brands, campaigns, registrations, ports, the
+// Flags → typed options for every registration verb (brands, campaigns, registrations, ports, the
 // registration triggers), parsed through each command factory with a run function that records what
 // the verb would get (the GitHub CLI's runF): nothing runs, nothing is sent.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The issue-10 verbs end to end, in-process against a real service on loopback: drafting and
+// The 10DLC registration verbs end to end, in-process against a real service on loopback: drafting and
 // linting a campaign, registering with the wizard from an answers file (CI: no prompt), the missing
 // answers listed together, the brand and campaign verbs, the registry's verdicts through `svc
 // trigger`, ports from check to submit and the carrier's verdict, and a lead from the hosted form.
@@ -120,7 +120,7 @@ describe('brands register without a terminal', () => {
     expect(reg.brand).toMatchObject({ legalName: BRAND.legalName, mock: true, status: 'approved' });
     expect(reg.campaign.brandId).toBe(reg.brand.id);
     expect(res.stderr).not.toContain('$');
-    // cli.md: the equivalent command is printed at the end whatever the answers came from (issue 24).
+    // cli.md: the equivalent command is printed at the end whatever the answers came from.
     const written = join(tmp, 'mock-config', 'wizards', 'brands-register-new.yaml');
     const printed = /the same without questions:\n {2}(.+)\n/.exec(res.stderr)?.[1];
     expect(printed).toBe(`svc brands register --mock --answers ${written} --yes`);
@@ -129,7 +129,7 @@ describe('brands register without a terminal', () => {
     expect(json(again.stdout).brand).toMatchObject({ legalName: BRAND.legalName, mock: true, status: 'approved' });
   });
 
-  it('--mock --resume finds the answers a run without --mock saved (issue 24)', async () => {
+  it('--mock --resume finds the answers a run without --mock saved', async () => {
     const config = join(tmp, 'resume-config');
     // What an interrupted `svc brands register` (no --mock) leaves: the brand answers typed so far.
     mkdirSync(join(config, 'wizards'), { recursive: true });

@@ -216,7 +216,7 @@ describe('svc routes edit', () => {
     const ed = scriptedEditor([(t) => t.replace('ringMode: staged', 'ringMode: loud'), (t) => t.replace('ringMode: loud', 'ringMode: sequential')]);
     const res = await edit(id, ed.editor, ['--yes']);
     expect(res.code, res.stderr).toBe(0);
-    // issue 24: the fixed problem is not left on the terminal above the plan.
+    // The fixed problem is not left on the terminal above the plan.
     expect(res.stderr).not.toMatch(/error: line \d+/);
     const second = ed.seen(1).split('\n');
     expect(second[0]).toMatch(/^# error: not sent: 1 problem/);

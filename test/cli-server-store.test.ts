@@ -6,7 +6,7 @@ import pg from 'pg';
 import { assertBuilt, runSvcProcess } from './helpers/cli.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
 
-// Issue 26: `svc server start --store postgres://…` (env SVC_STORE) and `--pool-size`, as a user
+// `svc server start --store postgres://…` (env SVC_STORE) and `--pool-size`, as a user
 // runs them: bad values refused naming the flag (exit 2), a database of another schema refused with
 // exit 5 and nothing changed, a detached service on PostgreSQL that answers, and a password in the
 // URL never printed, logged or put in the child's argv.

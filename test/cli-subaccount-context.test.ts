@@ -1,5 +1,5 @@
 // A sub-account context set with `svc context use` is visible: named on a terminal, in empty lists,
-// and by `context show` / `context use` (issue 8: "no numbers found" with a forgotten context).
+// and by `context show` / `context use` ("no numbers found" with a forgotten context).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// Tables end to end (issue 8, point 8): `svc messages list` at 80 columns keeps the body and whole
+// Tables end to end: `svc messages list` at 80 columns keeps the body and whole
 // status words, in the compact borderless look; `-o table` into a pipe is only fitted to a width
 // when COLUMNS gives one. In-process for the terminal, real child processes for the pipe and the
 // environment (needs `npm run build`).
@@ -44,7 +44,7 @@ describe('svc messages list', () => {
     const io = createTestIO({ stdoutTTY: true, stderrTTY: true, stdinTTY: true, columns: 80 });
     const res = expectOk(await runSvc(['messages', 'list'], { service: svc, key: svc.bootstrap.testKey, io }));
     const [header, ...rows] = res.stdout.trimEnd().split('\n');
-    // issue 24: when it was sent stays; the direction and the segment count go first.
+    // When it was sent stays; the direction and the segment count go first.
     expect(header).toMatch(/^id\s+to\s+status\s+created\s+body$/);
     expect(rows).toHaveLength(BODIES.length);
     const head = cells(header!);

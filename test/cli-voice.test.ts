@@ -158,7 +158,7 @@ describe('calls simulate on a manual clock', () => {
     expect(isWav(readFileSync(join(tmp, `${call.id}.wav`)))).toBe(true);
   });
 
-  it('ends as soon as the service says nothing more is to come: no quiet period read after the last step (issue 24)', async () => {
+  it('ends as soon as the service says nothing more is to come: no quiet period read after the last step', async () => {
     const n = await voiceNumber({ destinationType: 'pstn', destination: PSTN, recordCalls: true });
     // Every read of the call's trace the command makes, as the client decoded it.
     const reads: Array<{ data: unknown[]; complete?: boolean }> = [];

@@ -132,7 +132,7 @@ describe.each(['bash', 'zsh'] as const)('%s at a terminal', (kind) => {
   it('completes ids from the local service', async () => {
     await tabId(t, 'svc numbers get +', `svc numbers get ${phoneNumber} `);
     await tabId(t, 'svc webhooks get we_', `svc webhooks get ${webhookId} `);
-    // issue 24: message ids, and the account's numbers for a send's sender.
+    // Message ids, and the account's numbers for a send's sender.
     await tabId(t, 'svc messages get msg_', `svc messages get ${messageId} `);
     await tabId(t, 'svc messages send --to +14155550123 --from +', `svc messages send --to +14155550123 --from ${phoneNumber} `);
   });

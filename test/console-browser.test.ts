@@ -11,7 +11,7 @@ import { mintLink, sub } from './console-fixtures.js';
 import { PAGE_LIMIT as CONSOLE_PAGE } from '../src/server/routes/console/kit.js';
 import { launchChromium, openPage as openWatched, seriousAxeIssues, signIn as signInWith, waitListening, type Watched } from './helpers/console-browser.js';
 
-// issue 27: the console in a real browser (Debian's chromium driven by playwright-core), with data
+// The console in a real browser (Debian's chromium driven by playwright-core), with data
 // made through the API: the one-time link, every page checked by axe-core (no serious or critical
 // issue), a thread and the events page updating live, an email's HTML in its sandboxed frame, a
 // webhook delivery retried, a key created then revoked (its open session ends). No request leaves

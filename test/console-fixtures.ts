@@ -2,7 +2,7 @@ import { expect } from 'vitest';
 import { request } from 'undici';
 import type { TestService } from './helpers/service.js';
 
-// issue 27: opening the console over HTTP as a browser would (the one-time link, the cookie), and
+// Opening the console over HTTP as a browser would (the one-time link, the cookie), and
 // sending its forms with the session's token from the console's own origin.
 
 export interface ConsoleSession {

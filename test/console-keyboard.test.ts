@@ -8,7 +8,7 @@ import { verifiedDomain } from './helpers/email-fixtures.js';
 import { mintLink } from './console-fixtures.js';
 import { launchChromium, openPage, waitListening, type Watched } from './helpers/console-browser.js';
 
-// issue 27 "keyboard alone reaches every action": on every console page, with real data made
+// "Keyboard alone reaches every action": on every console page, with real data made
 // through the API, Tab from the top visits every interactive control of the page (collected from the
 // DOM) in turn, each one visible when it has the focus and drawn with a focus indicator; and every
 // action (sign-in, the send box, a delivery's retry, the clock's advance, a key created and revoked,

@@ -10,7 +10,7 @@ import { launchChromium, signIn } from './helpers/console-browser.js';
 import { serviceAt } from './helpers/started-service.js';
 import { liveNumber } from './messages-fixtures.js';
 
-// issue 27 (Live) with issue 26's roles on SQLite: `svc server start --role api` and `--role worker`,
+// The console's live pages with roles on SQLite: `svc server start --role api` and `--role worker`,
 // two processes on one data directory. The worker moves a message's status (its carrier jobs) and
 // writes the events; the console is open on the API process, which learns of the worker's commits
 // only through the file. The open thread's bubble moves, and the events page shows the worker's
@@ -102,7 +102,7 @@ describe('the console on an API process, a worker in its own process on the same
       const woke = await held;
       const heldMs = Date.now() - heldSince;
       console.log(`roles: after the advance answered, the bubble showed delivered in ${bubbleMs} ms, the events page the worker's event in ${eventsMs} ms; the held read answered ${heldMs} ms after it was sent`);
-      // Bounds against a hang (10x the 250 ms of issue 27), not a speed check.
+      // Bounds against a hang (10x the console's 250 ms target), not a speed check.
       expect(bubbleMs).toBeLessThan(2_500);
       expect(eventsMs).toBeLessThan(2_500);
       expect(woke.status, woke.text).toBe(200);

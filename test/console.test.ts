@@ -4,7 +4,7 @@ import { consoleGet, consolePost, exchange, mintLink, openConsole, sub } from '.
 import { buy } from './messages-fixtures.js';
 import { CONSOLE_LINK_TTL_SECS, CONSOLE_SESSION_TTL_SECS } from '../src/api/values/console.js';
 
-// issue 27: the console's sessions (one-time link, cookie, expiry, revocation), its tenancy (another
+// The console's sessions (one-time link, cookie, expiry, revocation), its tenancy (another
 // account's ids are 404 on every page and form), its CSRF and cross-origin refusals, and hostile
 // values that must stay text.
 
@@ -319,7 +319,7 @@ describe('the live stream', () => {
     expect(events).toHaveLength(1);
     expect(events[0].type).toBe('message.received');
     expect(mine.status).toBe(201);
-    // issue 27: within 250 ms of the commit (measured from before the request, so it includes it).
+    // Within 250 ms of the commit (measured from before the request, so it includes it).
     expect(ms).toBeLessThan(2500);
     console.log(`stream: event received ${ms.toFixed(1)} ms after the inbound request was sent`);
   });

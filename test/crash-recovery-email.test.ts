@@ -1,4 +1,4 @@
-// issue 23: the crash proof (crash-recovery.test.ts) with live emails in flight. The BUILT service
+// The crash proof (crash-recovery.test.ts) with live emails in flight. The BUILT service
 // as a real child process on 127.0.0.1 (system clock: the mail server hands over and delivers while
 // the burst runs), a verified sending domain, a burst of live `POST /v1/emails` to 2-3 recipients
 // each (each with its own Idempotency-Key, many in flight), SIGKILL mid-burst, a restart on the same
@@ -55,7 +55,7 @@ async function mailbox(call: Client): Promise<any[]> {
   }
 }
 
-describe('crash: SIGKILL mid-burst of live emails, restart on the same data (issue 23)', () => {
+describe('crash: SIGKILL mid-burst of live emails, restart on the same data', () => {
   let dataDir: string;
   const children: Child[] = [];
   const agents: Agent[] = [];
@@ -217,7 +217,7 @@ describe('crash: SIGKILL mid-burst of live emails, restart on the same data (iss
     expect(usage).toMatchObject({ quantity: recipients, amountCents: cents });
     expect((await live2('GET', '/v1/billing')).body.wallet.balanceCents).toBe(balanceBefore - cents);
     console.log(
-      `issue 23 crash with emails: ${acked.size} answered, ${cutOff} answers cut off (${committedUnanswered} of them committed), ${unanswered.size - cutOff} never sent; ` +
+      `crash with emails: ${acked.size} answered, ${cutOff} answers cut off (${committedUnanswered} of them committed), ${unanswered.size - cutOff} never sent; ` +
         `${deliveredBeforeRestart} of ${expected.size} recipients in the mail sandbox at the restart`,
     );
   }, TEST_TIMEOUT_MS);

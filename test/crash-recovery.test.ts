@@ -1,4 +1,4 @@
-// issue 14, "Crash": the BUILT service as a real child process on 127.0.0.1, a burst of test sends
+// Crash: the BUILT service as a real child process on 127.0.0.1, a burst of test sends
 // (each with its own Idempotency-Key, many in flight), SIGKILL mid-burst, a restart on the same data
 // dir (a new port), then: every 201 is stored once and readable, its message.status events are in
 // the feed, deliveries resume (the loopback receiver gets every one of them, and each is recorded as
@@ -207,12 +207,12 @@ describe('crash: SIGKILL mid-burst, restart on the same data', () => {
   }, TEST_TIMEOUT_MS);
 });
 
-// issue 23 (item 8): `kill -9` during a `clock advance` that was delivering. The advance saved the
-// clock only at its end, so the restart found it behind the deliveries the advance had committed:
-// nothing resumed, and the next advance ran their first attempts one at a time. Now the clock is
+// `kill -9` during a `clock advance` that was delivering. An advance that saved the clock only at
+// its end would let the restart find it behind the deliveries the advance had committed: nothing
+// would resume, and the next advance would run their first attempts one at a time. So the clock is
 // saved in the transaction of each job the advance runs, and a start resumes every due delivery
 // through the lanes (a window of attempts in flight per endpoint).
-describe('crash: SIGKILL mid clock advance, restart on the same data (issue 23)', () => {
+describe('crash: SIGKILL mid clock advance, restart on the same data', () => {
   /** Live sends whose carrier steps (each a job) emit message.status inside the advance. */
   const SENDS = 120;
   /** Receipts during the advance before the kill: the advance is then waiting on attempts. */
@@ -308,7 +308,7 @@ describe('crash: SIGKILL mid clock advance, restart on the same data (issue 23)'
     const drainedMs = Date.now() - restartedAt;
     expect(receiver.maxOpen, 'resumed attempts are in flight together, not one by one').toBeGreaterThan(1);
     // One at a time, the pending ones would take pendingAtStart × RESUMED_DELAY_MS at least.
-    console.log(`issue 23 crash mid-advance: ${committed.length} events committed, ${pendingAtStart} deliveries pending at restart, drained in ${drainedMs} ms, at most ${receiver.maxOpen} in flight`);
+    console.log(`crash mid-advance: ${committed.length} events committed, ${pendingAtStart} deliveries pending at restart, drained in ${drainedMs} ms, at most ${receiver.maxOpen} in flight`);
 
     // --- the rest of the advance: every send ends, each status reported once, each event delivered -
     const rest = await live2('POST', '/v1/sandbox/clock/advance', { seconds: 60 });

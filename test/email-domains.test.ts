@@ -449,10 +449,10 @@ describe('sandbox DNS (contract §9)', () => {
   });
 });
 
-// issue 23 (item 4): a pending claim never locks an account out of names under a domain it
+// A pending claim never locks an account out of names under a domain it
 // verified, and no one registers a name under another account's verified domain
 // (domain/email/zone-claims.ts has the rules).
-describe('zones: verified domains against pending claims (issue 23)', () => {
+describe('zones: verified domains against pending claims', () => {
   const put = (name: string, headers: Record<string, string>, value = 'v=DMARC1; p=none') =>
     svc.call('PUT', `/v1/sandbox/dns/${name}`, { headers, body: { records: [{ type: 'TXT', value }] } });
 

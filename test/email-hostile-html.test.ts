@@ -4,10 +4,10 @@ import { acceptEmail, addSendingDomain, freshDomain, newAccount } from './helper
 import { EMAIL_LIMITS, SIMULATOR_DEFAULT_CLICK_URL } from '../src/api/values/email.js';
 import { handOver } from '../src/server/domain/email/delivery.js';
 
-// Issue 23: one live email (1 cent) with html of markup left open (`<!--` 60,000 times) froze the
-// service for every tenant: the mail sandbox's text part was derived with regular expressions that
+// One live email (1 cent) with html of markup left open (`<!--` 60,000 times) would freeze the
+// service for every tenant were the mail sandbox's text part derived with regular expressions that
 // are quadratic on such input, once per delivered recipient, on the thread that serves requests.
-// Now the text is derived by a linear scan, once per email, a slice at a time between requests, and
+// So the text is derived by a linear scan, once per email, a slice at a time between requests, and
 // kept once (the recipients' mail sandbox rows read it).
 
 let svc: TestService;
@@ -25,7 +25,7 @@ const atLimit = (opener: string): string => opener.repeat(Math.floor(EMAIL_LIMIT
 /** 50 recipients, one of them clicking (its link is looked for in the html). */
 const RECIPIENTS = [...Array.from({ length: 49 }, (_, i) => `reader${i}@example.com`), 'click@simulator.test'];
 
-describe('hostile html (issue 23)', () => {
+describe('hostile html', () => {
   it('1 MB bodies of markup left open, to 50 recipients each, are delivered by one advance while another client is answered', async () => {
     const domain = freshDomain('hostile');
     await addSendingDomain(svc, domain);

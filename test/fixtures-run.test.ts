@@ -1,4 +1,4 @@
-// `svc fixtures run` end to end (cli.md "Fixtures and state", issue 15): the built CLI as a child
+// `svc fixtures run` end to end (cli.md "Fixtures and state"): the built CLI as a child
 // process against the real local service (manual clock: fixtures move it with `clock:` steps).
 // Every shipped example runs green; references, repeat, waits and expect; a bad reference refused
 // before any request; --cleanup leaves the account as it was. Needs `npm run build`.
@@ -33,7 +33,7 @@ afterAll(async () => {
 const run = (args: string[]) => runSvcProcess(['fixtures', 'run', ...args], { service: svc, key: svc.bootstrap.testKey, timeoutMs: 60_000 });
 /**
  * A fixture with a `clock:` step runs with the live key: the sandbox clock is shared by every
- * account and its advance runs their renewals, so a test key may not move it (contract §2, issue 23).
+ * account and its advance runs their renewals, so a test key may not move it (contract §2).
  */
 const runLive = (args: string[]) => runSvcProcess(['fixtures', 'run', ...args], { service: svc, key: svc.bootstrap.liveKey, timeoutMs: 60_000 });
 /** The scenario below, run live with the campaign its sends need. */

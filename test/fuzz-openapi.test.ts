@@ -1,4 +1,4 @@
-// Issue 14, "Fuzz": property-based requests (fast-check) generated from the service's own
+// Fuzz: property-based requests (fast-check) generated from the service's own
 // /openapi.json for EVERY operation — path ids (real ones of the account, and odd, huge, wrong),
 // query values, Idempotency-Key and Service-Subaccount headers, keys, JSON bodies valid-shaped and
 // mutated (unknown fields, wrong types, missing fields), huge strings, deep nesting, odd unicode,
@@ -39,7 +39,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-describe(`fuzz every operation of /openapi.json (issue 14; seed ${seed}, ${runs} runs each)`, () => {
+describe(`fuzz every operation of /openapi.json (seed ${seed}, ${runs} runs each)`, () => {
   it('generates requests for every operation, and every answer keeps the promises', async () => {
     expect(ops.length).toBeGreaterThan(100);
     const out: Outcome = { requests: 0, failures: [], statuses: {} };

@@ -8,11 +8,12 @@ import type { TestService } from './helpers/service.js';
 import { createEndpoint, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 import { createBrand } from './hosted-pages-fixtures.js';
 
-// contract §7 and issue 10: the hosted opt-in page in a real browser (Debian's chromium driven by
+// contract §7: the hosted opt-in page in a real browser (Debian's chromium driven by
 // playwright-core): labels and an unchecked consent box as the accessibility tree sees them, the form
 // walked and filled with the keyboard, submitted, the confirmation shown, and lead.captured delivered
 // to a loopback webhook receiver with the exact consent text the page showed. Screenshots are kept
-// under test-artifacts/. No browser is a FAILURE, never a skip: the issue asks for this test to run.
+// under test-artifacts/. No browser is a FAILURE, never a skip: only this run proves the page in a
+// real browser.
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // The machine's network is closed: without these flags Chromium reaches for Google's hosts at start.

@@ -125,7 +125,7 @@ describe('GET /p/{brandId}/opt-in', () => {
       '//cdn.example/logo.png',
     ];
     for (const logoUrl of bad) {
-      // issue 23: refused when saved, the field named; nothing changes.
+      // Refused when saved, the field named; nothing changes.
       const id = await newBrand(svc);
       const patched = await svc.call('PATCH', `/v1/brands/${id}`, { body: { pageConfig: { headline: 'kept?', logoUrl } } });
       expect(patched.status, logoUrl).toBe(400);

@@ -1,4 +1,4 @@
-// issue 14: HTTP hardening (defects 1-4) and the "Abuse" proof. Every socket goes to 127.0.0.1; the
+// HTTP hardening and the "Abuse" proof. Every socket goes to 127.0.0.1; the
 // abusive clients connect from 127.0.0.2 (also loopback) so the per-address cap can be told apart
 // from the well-behaved client's address. The service runs with lowered timeouts and caps (the
 // `server` start option) so each bound is seen in about a second.
@@ -113,7 +113,7 @@ async function othersAreServed(): Promise<void> {
 const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth);
 const nestedObject = (depth: number): string => '{"a":'.repeat(depth - 1) + '{}' + '}'.repeat(depth - 1);
 
-describe('framework client errors get the envelope (issue 14, defect 3)', () => {
+describe('framework client errors get the envelope', () => {
   it('headers over the limit: 400 validation_error, Request-Id, Connection: close', async () => {
     const c = await rawConnection();
     c.socket.write(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(MAX_HEADER_BYTES + 1024)}\r\n\r\n`);
@@ -154,7 +154,7 @@ describe('framework client errors get the envelope (issue 14, defect 3)', () => 
   });
 });
 
-describe('a body over the limit, written whole before the answer is read (issue 26)', () => {
+describe('a body over the limit, written whole before the answer is read', () => {
   /**
    * Node's own http client: it writes the whole body, then reads. One keep-alive connection, to the
    * server itself (with SVC_TEST_REPLICAS, not the test's proxy: this is the server's connection).
@@ -201,7 +201,7 @@ describe('a body over the limit, written whole before the answer is read (issue 
   });
 });
 
-describe('JSON depth is bounded before anything walks the body (issue 14, defect 2)', () => {
+describe('JSON depth is bounded before anything walks the body', () => {
   it('a deep body with an Idempotency-Key to a body-less POST is a validation_error, not a 500', async () => {
     const endpoint = await createEndpoint(svc, { url: rx.url });
     for (const body of [nested(100_000), nestedObject(MAX_JSON_DEPTH + 1)]) {
@@ -232,7 +232,7 @@ describe('JSON depth is bounded before anything walks the body (issue 14, defect
   });
 });
 
-describe('body-less POSTs and DELETEs refuse a body (issue 14, defect 4; contract §2)', () => {
+describe('body-less POSTs and DELETEs refuse a body (contract §2)', () => {
   it('rotate-secret with an unknown field or a text body changes nothing; {} and no body rotate', async () => {
     const endpoint = await createEndpoint(svc, { url: rx.url });
     const secret = async () => (await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(endpoint.id)))!.secret;
@@ -299,7 +299,7 @@ describe('body-less POSTs and DELETEs refuse a body (issue 14, defect 4; contrac
   });
 });
 
-describe('timeouts and connection caps: the Abuse proof (issue 14, defect 1)', () => {
+describe('timeouts and connection caps: the Abuse proof', () => {
   it('slow headers (a byte at a time) are cut by the headers timeout with a 408 envelope; others are served meanwhile', async () => {
     const c = await rawConnection({ from: ABUSER });
     const request = 'GET /v1/keys HTTP/1.1\r\nHost: x\r\nX-Slow: ' + 'z'.repeat(200);
@@ -419,7 +419,7 @@ describe('timeouts and connection caps: the Abuse proof (issue 14, defect 1)', (
   });
 });
 
-describe('sockets dripping their headers do not lock out prompt clients of the same address (issue 23)', () => {
+describe('sockets dripping their headers do not lock out prompt clients of the same address', () => {
   // A headers timeout far longer than the test: only the eviction can make room in time.
   const DRIP_LIMITS: Partial<ServerLimits> = { headersTimeoutMs: 30_000, requestTimeoutMs: 60_000, timeoutCheckIntervalMs: 100, maxConnectionsPerAddress: 16, slowHeadersGraceMs: 300 };
   let dripSvc: TestService;

@@ -125,7 +125,7 @@ describe('idempotency on a send that commits once', () => {
     expect(await storedWithBody('second body')).toBe(0);
   });
 
-  // The send's write starts without waiting for its key's claim (issue 26: one wait less on
+  // The send's write starts without waiting for its key's claim (one wait less on
   // PostgreSQL); an answer on record must still win over what the write does now.
   it('a key answered already replays its answer even when the send would now be refused', async () => {
     const found = await svc.call('POST', '/v1/numbers/search', { body: { areaCode: '415', capabilities: ['sms'], limit: 1 }, key: svc.bootstrap.testKey });

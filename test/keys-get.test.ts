@@ -1,4 +1,4 @@
-// issue 28: one API key read alone. GET /v1/keys/{id} answers the key's public fields (never the
+// One API key read alone. GET /v1/keys/{id} answers the key's public fields (never the
 // key, never its hash); a key of another account is not_found (spec: Authentication 6); and
 // `svc keys get <id>` prints it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// issue 24: `man svc` after `npm link` or a global install said "No manual entry": npm links only the
+// `man svc` after `npm link` or a global install would say "No manual entry": npm links only the
 // pages package.json's `man` lists. Every page in man/ is listed, and npm puts them where man looks.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';

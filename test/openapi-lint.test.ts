@@ -1,4 +1,4 @@
-// issue 14: /openapi.json is lint-clean under Redocly's recommended ruleset (redocly.yaml), and the
+// /openapi.json is lint-clean under Redocly's recommended ruleset (redocly.yaml), and the
 // gate bites: a copy with one 4xx response removed and a duplicated operationId fails it. Runs
 // scripts/openapi-lint.mjs, the same command as `npm run lint:openapi` (needs `npm run build`).
 import { spawn } from 'node:child_process';

@@ -10,7 +10,7 @@ let doc: any;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 /** Registered on purpose without a document entry: the document itself. */
 const UNDOCUMENTED = new Set(['GET /openapi.json']);
-/** issue 27: the console's HTML pages and forms are a browser's, not the API's (POST /v1/console/sessions documents how to open them). */
+/** The console's HTML pages and forms are a browser's, not the API's (POST /v1/console/sessions documents how to open them). */
 const isConsolePage = (route: string): boolean => / \/console(\/|$)/.test(route);
 
 beforeAll(async () => {

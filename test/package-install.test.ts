@@ -1,4 +1,4 @@
-// issue 14 (packaging): what `npm pack` ships, and that the tarball works once installed where nothing
+// Packaging: what `npm pack` ships, and that the tarball works once installed where nothing
 // of this checkout is around — an empty project directory, an empty HOME (so an empty config and data
 // directory): `svc --version`, `svc keys list` against the local service it starts itself, and
 // `import { verifyWebhookSignature } from 'svc'` without the CLI or the service loaded.
@@ -22,7 +22,7 @@ import { consumerLock, pkg, prebuildName, readJson, run, type LockEntry } from '
 import { freePort } from './helpers/ports.js';
 import { isAlive } from '../src/cli/local-service.js';
 
-/** The whole install-and-run proof is bounded (issue 14: seconds, not minutes). */
+/** The whole install-and-run proof is bounded (seconds, not minutes). */
 const INSTALL_TIMEOUT_MS = 60_000;
 const CASE_TIMEOUT_MS = 90_000;
 /** A tarball far above what the package is (about 0.5 MB) means something that is not the product got in. */
@@ -101,7 +101,7 @@ describe('npm pack', () => {
     // approval for svc itself, only better-sqlite3's (dist/ is in the tarball; `prepack` builds it).
     const shipped = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as { scripts?: Record<string, string> };
     expect(Object.keys(shipped.scripts ?? {}).filter((s) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(s))).toEqual([]);
-    // For the release note (issue 14 asks for the size).
+    // For the release note, which gives the package's size.
     console.log(`npm pack: ${pack.filename} ${pack.entryCount} files, ${pack.size} bytes packed, ${pack.unpackedSize} bytes unpacked`);
   });
 });

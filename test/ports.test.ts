@@ -519,7 +519,7 @@ describe('the PIN', () => {
   });
 });
 
-// issue 23, contract §2: a port created with a live key (its fees live money, its numbers live
+// contract §2: a port created with a live key (its fees live money, its numbers live
 // ones) is a live key's to change; a test key's own port is its to change.
 describe('test keys', () => {
   it('cannot add documents to, submit or cancel a port created with a live key; can their own', async () => {

@@ -18,7 +18,7 @@ import { setBalance } from '../src/server/domain/billing/wallet.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { createEndpoint, emit, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 
-// Issue 26: several services (replicas) on one PostgreSQL database, driven over HTTP: every job and
+// Several services (replicas) on one PostgreSQL database, driven over HTTP: every job and
 // every webhook attempt done by exactly one of them, one service clock, long polls woken by a
 // commit on any replica, limits that alternating between replicas cannot bypass, and a replica that
 // joins a bootstrapped database making no keys of its own.

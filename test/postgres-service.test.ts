@@ -12,7 +12,7 @@ import { startPostgres, type PostgresServer } from './helpers/postgres.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { buy, liveNumber } from './messages-fixtures.js';
 
-// Issue 26: the service on the PostgreSQL engine (`store: postgres://…`), end to end over HTTP,
+// The service on the PostgreSQL engine (`store: postgres://…`), end to end over HTTP,
 // against a throwaway server (test/helpers/postgres.ts).
 
 let server: PostgresServer;

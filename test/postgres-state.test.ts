@@ -8,7 +8,7 @@ import { postgresBinDir, startPostgres, type PostgresServer } from './helpers/po
 import { startTestService, type TestService } from './helpers/service.js';
 import { STORE_FILE } from '../src/api/values/local-service.js';
 
-// Issue 26: `svc server snapshot save|load` and `svc server reset` on a data directory whose service
+// `svc server snapshot save|load` and `svc server reset` on a data directory whose service
 // keeps its data in PostgreSQL refuse (exit 8), change nothing, and print PostgreSQL's own commands;
 // the commands printed, run as printed, do what was asked.
 

@@ -1,4 +1,4 @@
-// The README's Fixtures section (issue 15): its YAML is the shipped example. Its commands run as
+// The README's Fixtures section: its YAML is the shipped example. Its commands run as
 // written with every other sh block of the README, in order (test/readme-in-order.test.ts).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

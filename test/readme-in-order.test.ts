@@ -1,4 +1,4 @@
-// issue 24: every README example runnable as written, in the order the README gives them. Every ```sh
+// Every README example runnable as written, in the order the README gives them. Every ```sh
 // block of README.md runs here in ONE bash process, in order, from an empty HOME with `svc` on PATH as
 // `npm link` puts it (the built bin/svc.js), so what one block leaves behind (an exported SVC_PROFILE,
 // a stopped service) is what the next one meets. Nothing is added to the home: the Fixtures block
@@ -14,7 +14,7 @@ import { REPO_ROOT } from './helpers/cli.js';
 /** The first line of each block the README marks as not run, in README order. */
 const NOT_RUN = ['npm ci && npm run build && npx svc keys list', 'npm test', '# into a project: install, then record the approval', 'npm run build'];
 /**
- * Blocks run as written by a test of their own, against what this shell has not (issue 26: a
+ * Blocks run as written by a test of their own, against what this shell has not (a
  * throwaway PostgreSQL server), by their first line; each is marked `sh-not-run: postgres: …`.
  */
 const RUN_ELSEWHERE: Record<string, string> = { 'export SVC_STORE': 'test/readme-postgres.test.ts' };
@@ -92,7 +92,7 @@ describe('README.md, every sh block in order in one shell', () => {
       const b = run.find((x) => x.section === section)!;
       return { stdout: out.get(b.index) ?? '', stderr: err.get(b.index) ?? '' };
     };
-    // Nothing was refused for the key a profile chose (issue 24: SVC_PROFILE left set by the walkthrough).
+    // Nothing was refused for the key a profile chose (SVC_PROFILE left set by the walkthrough).
     expect(res.stderr).not.toContain('error: forbidden');
     expect(res.stderr).not.toContain('active profile is');
 
@@ -102,7 +102,7 @@ describe('README.md, every sh block in order in one shell', () => {
     expect(walk.stdout).toMatch(/call\.completed/);
     expect(walk.stderr).toContain('stopped the local service');
 
-    // issue 24: the reference blocks run too, each value caught from an earlier command.
+    // The reference blocks run too, each value caught from an earlier command.
     const using = of('Using it');
     expect(using.stdout).toMatch(/delivered/);
     expect(using.stderr).toMatch(/logged in: profile "staging"/);

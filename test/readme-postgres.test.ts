@@ -1,4 +1,4 @@
-// issue 26: the README's "Shared: PostgreSQL, replicas and a worker" block, run as written in bash
+// The README's "Shared: PostgreSQL, replicas and a worker" block, run as written in bash
 // from an empty HOME with `svc` on PATH (as test/readme-in-order.test.ts runs the others), against a
 // throwaway PostgreSQL server: the only thing the test adds is SVC_STORE, the empty database the
 // block tells the reader to set.

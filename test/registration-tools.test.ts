@@ -89,7 +89,7 @@ describe('POST /v1/registrations/predict', () => {
     expect(empty.body.band).toBe('low');
   });
 
-  it('fails the website and link checks on a malformed campaign website or link, not only a missing one (issue 24)', async () => {
+  it('fails the website and link checks on a malformed campaign website or link, not only a missing one', async () => {
     const r = await predict({
       brand: { ...GOOD_BRAND, website: null },
       campaign: { ...GOOD_CAMPAIGN, websiteUrl: 'not a url', privacyPolicyLink: 'bayviewdental.example/privacy', termsAndConditionsLink: 'see our site' },

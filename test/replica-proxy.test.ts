@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startReplicaProxy, type ReplicaProxy } from './helpers/replicas.js';
 
-// The SVC_TEST_REPLICAS proxy (issue 26) speaks for its own connections: a replica's keep-alive hint
+// The SVC_TEST_REPLICAS proxy speaks for its own connections: a replica's keep-alive hint
 // (15 s) passed on made clients reuse connections the proxy had closed after its 5 s (ECONNRESET).
 
 let upstream: Server;

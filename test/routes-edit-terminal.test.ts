@@ -123,7 +123,7 @@ describe('routes edit at a terminal', () => {
     const t = await shellWith(ed.editor);
     typeEdit(t, id);
 
-    // The editor re-opened, with the errors in the file (they are not printed behind it: issue 24).
+    // The editor re-opened, with the errors in the file (they are not printed behind it).
     const reopened = await t.until((s) => s.includes('[editor session 2: press Enter to save]'), 15_000, 'the editor re-opened');
     expect(reopened).not.toMatch(/error: line \d+/);
     expect(ed.runs()).toBe(2);

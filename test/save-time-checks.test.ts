@@ -1,6 +1,6 @@
-// issue 23 (item 12): checked when saved, not only when used. A decision webhook URL to a metadata
-// or private address was stored (refused only at call time); NUL, lone surrogates and direction
-// overrides were stored in names and bodies. (`pageConfig.logoUrl`: test/hosted-pages.test.ts.)
+// Checked when saved, not only when used: else a decision webhook URL to a metadata or private
+// address is stored (refused only at call time), and NUL, lone surrogates and direction overrides
+// are stored in names and bodies. (`pageConfig.logoUrl`: test/hosted-pages.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { buy } from './messages-fixtures.js';
@@ -30,7 +30,7 @@ const raw = (json: string) => ({ rawBody: json, headers: { 'content-type': 'appl
 
 const keyNames = async (): Promise<string[]> => (await svc.call('GET', '/v1/keys?limit=100')).body.data.map((k: { name: string }) => k.name);
 
-describe('the decision webhook URL is checked when the route is saved (issue 23)', () => {
+describe('the decision webhook URL is checked when the route is saved', () => {
   it('a metadata, private, link-local or plain-http URL is refused naming decisionWebhook.url; the route is unchanged', async () => {
     const n = await buy(svc);
     const route = (url: string) => ({ destinationType: 'pstn', destination: '+14155550123', decisionWebhook: { enabled: true, url } });
@@ -49,7 +49,7 @@ describe('the decision webhook URL is checked when the route is saved (issue 23)
   });
 });
 
-describe('NUL and lone surrogates are refused in every string (issue 23)', () => {
+describe('NUL and lone surrogates are refused in every string', () => {
   it('in a body value, at any depth, naming its path; nothing is created', async () => {
     const [nul] = refused(await svc.call('POST', '/v1/keys', raw('{"name":"a\\u0000b","mode":"live"}')), 'body.name');
     expect(nul).toBe('must not contain NUL (U+0000)');
@@ -79,7 +79,7 @@ describe('NUL and lone surrogates are refused in every string (issue 23)', () =>
   });
 });
 
-describe('direction overrides: refused in names and labels, kept in conversation text (issue 23)', () => {
+describe('direction overrides: refused in names and labels, kept in conversation text', () => {
   const RLO = '\u202e';
   const LRI = '\u2066';
 

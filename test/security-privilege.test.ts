@@ -1,4 +1,4 @@
-// issue 14, defects 5 and 6: credentials never reach server.log nor are taken from a URL; a test key
+// Credentials never reach server.log nor are taken from a URL; a test key
 // cannot mint a live key; only the root account moves the shared sandbox clock or breaks payments;
 // refused credentials are rate limited per client address without touching a good key's bucket.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -25,7 +25,7 @@ function expectEnvelope(res: Res, status: number, code: string): { code: string;
 
 const base62 = (n: number) => Array.from({ length: n }, (_, i) => 'aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0zC'[i % 32]).join('');
 
-describe('credentials in URLs and headers never reach server.log (defect 5)', () => {
+describe('credentials in URLs and headers never reach server.log', () => {
   beforeAll(() => assertBuilt());
 
   it('logs every request with the secret parts redacted, wherever the client put them', async () => {
@@ -105,7 +105,7 @@ describe('credentials in URLs and headers never reach server.log (defect 5)', ()
   });
 });
 
-describe('privilege (defect 6)', () => {
+describe('privilege', () => {
   let svc: TestService;
   let testKey: string;
   beforeAll(async () => {
@@ -163,7 +163,7 @@ describe('privilege (defect 6)', () => {
     // A sub-account still reads the clock and acts on its own sandbox.
     expect((await svc.call('PUT', '/v1/sandbox/wallet', { key: childKey.body.key, body: { balanceCents: 500 } })).status).toBe(200);
 
-    // The root account, with its live key (issue 23: a test key moves no money, and an advance runs
+    // The root account, with its live key (a test key moves no money, and an advance runs
     // every account's renewals; test/test-key-rules.test.ts).
     const moved = await svc.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 60 } });
     expect(moved.status).toBe(200);
@@ -216,7 +216,7 @@ describe('privilege (defect 6)', () => {
   });
 });
 
-describe('refused credentials are rate limited per client address (defect 6)', () => {
+describe('refused credentials are rate limited per client address', () => {
   let svc: TestService;
   // The default burst, refilled a token every 5 s instead of 5 a second: a loaded CI machine must not
   // earn a token back between the 429 and the checks after it (it did, answering 401).

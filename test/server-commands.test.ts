@@ -101,7 +101,7 @@ describe('svc server start --detach and stop', () => {
     // Two services started (one fails) and a third command: a bound against a hang on a loaded machine.
   }, 60_000);
 
-  it('a port held by another program: the same words in the foreground and with --detach (issue 24)', async () => {
+  it('a port held by another program: the same words in the foreground and with --detach', async () => {
     const holder: Server = createServer();
     await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
     const port = String((holder.address() as { port: number }).port);

@@ -12,7 +12,7 @@ import type { Bootstrap } from '../src/config/bootstrap.js';
 import { serviceAt, until } from './helpers/started-service.js';
 import { DEFAULT_WEBHOOK_OPTIONS } from '../src/server/webhooks/delivery-worker.js';
 
-// Issue 26: "every webhook delivery attempt is claimed by exactly one replica". An API process and
+// "every webhook delivery attempt is claimed by exactly one replica". An API process and
 // TWO `--role worker` processes on one PostgreSQL database, each a real process of the built CLI
 // with a data directory of its own. Events written before the workers start (a backlog both find)
 // and while they run (heard through PostgreSQL's notifications) each reach a loopback receiver

@@ -13,7 +13,7 @@ import { openDatabase } from '../src/server/storage/sqlite/database.js';
 import { SqliteStore } from '../src/server/storage/sqlite/store.js';
 import { DB_FILE } from '../src/api/values/local-service.js';
 
-// Issue 26 item 3: `svc server start --role api|worker|all`, as a user runs it: an API process and a
+// `svc server start --role api|worker|all`, as a user runs it: an API process and a
 // worker process on one data directory (SQLite: the worker a second process on the same file) and on
 // PostgreSQL. The API process alone serves requests; the worker makes every webhook attempt and runs
 // every job (a clock advance through the API is run by the worker and answered after it); stopping

@@ -10,7 +10,7 @@ import { openSync, readSync, writeSync, closeSync, writeFileSync } from 'node:fs
 import { assertBuilt, BIN_PATH, runSvcProcess } from './helpers/cli.js';
 import { startService as startInProcess } from '../src/server/main.js';
 
-// issue 15: snapshots and reset of a real local service process, driven by the real CLI.
+// Snapshots and reset of a real local service process, driven by the real CLI.
 
 interface Bootstrap {
   accountId: string;
@@ -471,7 +471,7 @@ async function uploadGreeting(dir: string): Promise<string> {
   return ((await res.json()) as { greetingAudioUrl: string }).greetingAudioUrl;
 }
 
-describe('snapshots from someone else (issue 23)', () => {
+describe('snapshots from someone else', () => {
   beforeAll(() => assertBuilt());
 
   it('refuses a snapshot whose media folder holds links or anything but regular files (exit 2), naming the entry; nothing changes', async () => {

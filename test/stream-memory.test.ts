@@ -1,4 +1,4 @@
-// issue 13 "Streaming lists": holdYoungGeneration (src/cli/stream-memory.ts) keeps V8's young
+// Streaming lists: holdYoungGeneration (src/cli/stream-memory.ts) keeps V8's young
 // generation at its size for the rest of a stream. Proven in child processes (V8 flags are
 // process-wide: set here they would reach every test sharing this process), each allocating like a
 // long stream does: objects made fast, a window of them alive at any time, nothing kept for good.

@@ -1,4 +1,4 @@
-// Issue 14, "Tenancy": a sweep generated from the service's own /openapi.json. A resource of each
+// Tenancy: a sweep generated from the service's own /openapi.json. A resource of each
 // family is made in a victim account; every operation that takes an id in its path is then tried on
 // it from another account — with that account's own key, and through `Service-Subaccount` — and must
 // answer `404 not_found` (contract §3: another account's record does not exist for the caller) with
@@ -125,7 +125,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-describe('tenancy sweep over every id-taking operation of /openapi.json (issue 14)', () => {
+describe('tenancy sweep over every id-taking operation of /openapi.json', () => {
   it('the document lists id-taking operations and every one is swept or excluded with a reason', () => {
     expect(ops.length).toBeGreaterThan(40);
     const stale = Object.keys(NOT_ACCOUNT_SCOPED).filter((l) => !ops.some((op) => label(op) === l));

@@ -1,4 +1,4 @@
-// issue 23; contract §2: "A test key may read everything, but may change or delete only what a test
+// contract §2: "A test key may read everything, but may change or delete only what a test
 // key created". The refusals test-key-rules.test.ts does not cover, over HTTP: a live call's transfer,
 // a sandbox report on a live email, a suppression a live email caused, blocked numbers (a live key's
 // block, a suggestion a live call counted toward) and the sandbox DNS (a live domain's zone, a name a

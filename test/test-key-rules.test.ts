@@ -1,4 +1,4 @@
-// issue 23, items 5, 6 and 9; contract §2: "A test key may read everything, but may change or delete
+// contract §2: "A test key may read everything, but may change or delete
 // only what a test key created: a live key, a number bought with a live key, an endpoint created
 // with a live key (its secret included), and every service-wide sandbox act (clock, wallet,
 // payments) are `403 forbidden` to it. Idempotency keys are scoped by mode as well."
@@ -38,7 +38,7 @@ async function buyNumber(key: string, areaCode: string): Promise<{ id: string; p
 
 const ledgerRows = async () => (await svc.call('GET', '/v1/billing')).body;
 
-describe('a test key moves no money: service-wide sandbox acts need a live key of the root account (item 5)', () => {
+describe('a test key moves no money: service-wide sandbox acts need a live key of the root account', () => {
   it('refuses the clock advance, the sandbox wallet and fail-next to the root account’s test key; nothing moves', async () => {
     const clockBefore = (await svc.call('GET', '/v1/sandbox/clock')).body.now;
     const billingBefore = await ledgerRows();
@@ -69,7 +69,7 @@ describe('a test key moves no money: service-wide sandbox acts need a live key o
   });
 });
 
-describe('a test key changes only what a test key created (item 6)', () => {
+describe('a test key changes only what a test key created', () => {
   it('cannot revoke a live key (the account would be locked out of live work); revokes test keys', async () => {
     const live = await svc.call('POST', '/v1/keys', { body: { name: 'prod', mode: 'live' } });
     expect(live.status).toBe(201);
@@ -140,7 +140,7 @@ describe('a test key changes only what a test key created (item 6)', () => {
   });
 });
 
-describe('every other record a live key created is a live key\'s to change (item 6)', () => {
+describe('every other record a live key created is a live key\'s to change', () => {
   it('sub-accounts, softphone devices, brands and campaigns: 403 to a test key, nothing changed; their own: changed', async () => {
     const sub = await svc.call('POST', '/v1/subaccounts', { body: { name: 'live tenant' } });
     expectForbidden(await svc.call('PATCH', `/v1/subaccounts/${sub.body.id}`, { key: testKey, body: { status: 'suspended' } }), RULE);
@@ -171,7 +171,7 @@ describe('every other record a live key created is a live key\'s to change (item
   });
 });
 
-describe('idempotency keys are scoped by mode (item 9)', () => {
+describe('idempotency keys are scoped by mode', () => {
   it('the same key with a test key, then with a live key, is two requests: nothing replayed across modes', async () => {
     const headers = { 'idempotency-key': 'same-key-both-modes' };
     const body = { name: 'made twice', mode: 'test' };
@@ -191,7 +191,7 @@ describe('idempotency keys are scoped by mode (item 9)', () => {
   });
 });
 
-describe('a held read checks its credentials again when it wakes (item 7)', () => {
+describe('a held read checks its credentials again when it wakes', () => {
   /** A fresh key (its lastUsedAt tells when a request with it was authenticated). */
   async function freshKey(mode: 'live' | 'test', headers?: Record<string, string>): Promise<{ id: string; key: string }> {
     const res = await svc.call('POST', '/v1/keys', { headers, body: { name: `held ${mode}`, mode } });

@@ -1,4 +1,4 @@
-// issue 29: the example app's suite (examples/testing/), as a user gets it: the packed package and
+// The example app's suite (examples/testing/), as a user gets it: the packed package and
 // Vitest installed into an empty project offline (as test/package-install.test.ts installs it), the
 // example copied from the installed package, and its suite run against `svc/testing`, green.
 import { execFileSync } from 'node:child_process';

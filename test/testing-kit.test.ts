@@ -1,4 +1,4 @@
-// issue 29: svc/testing — the local service inside an app's test suite.
+// svc/testing — the local service inside an app's test suite.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join, relative } from 'node:path';

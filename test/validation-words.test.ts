@@ -1,4 +1,4 @@
-// issue 14, defect 7: validation messages in the service's words, naming the expected form (never
+// Validation messages in the service's words, naming the expected form (never
 // zod's defaults), and an empty id segment (`GET /v1/messages/`) is a 404, not a 400 on params.id.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -116,7 +116,7 @@ describe('validation messages in the service words', () => {
   });
 });
 
-describe('an empty path segment is a 404 (defect 7)', () => {
+describe('an empty path segment is a 404', () => {
   it('answers GET /v1/messages/ with not_found, not a validation error on params.id', async () => {
     const res = await svc.call('GET', '/v1/messages/');
     expect(res.status, res.text).toBe(404);

@@ -594,7 +594,7 @@ describe('a window of attempts per endpoint', () => {
     }
   });
 
-  // issue 26: on PostgreSQL a write that loses its race to other replicas' writes ten times fails
+  // On PostgreSQL a write that loses its race to other replicas' writes ten times fails
   // (ContentionError); bench/replicas saw a claim's write fail so, and the delivery stayed due and
   // unclaimed with no one to look at it again before a restart.
   // The claims are written on SQLite too here (one process there is the sole attempter and writes none).
@@ -645,9 +645,9 @@ describe('a window of attempts per endpoint', () => {
     }
   });
 
-  // issue 26: the window was refilled each time one ready attempt started, so a backlog cost one
-  // claim (or, as the sole attempter, one read) per delivery: ~4,000 a second in bench/roles, each
-  // re-reading its pages after the API's commits. It refills once half the window has started.
+  // Refilled each time one ready attempt started, the window would cost a backlog one claim (or,
+  // as the sole attempter, one read) per delivery: ~4,000 a second in bench/roles, each re-reading
+  // its pages after the API's commits. It refills once half the window has started.
   it('a backlog is claimed half a window or more at a time, not one delivery per claim', async () => {
     const WINDOW = 8;
     const BACKLOG = 64;

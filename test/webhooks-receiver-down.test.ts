@@ -1,4 +1,4 @@
-// issue 14, "Receiver down": two proofs that an unlucky receiver loses nothing.
+// Receiver down: two proofs that an unlucky receiver loses nothing.
 // 1. An endpoint whose receiver answers 500 for 12 h of service clock, then refuses connections for
 //    12 h more, then recovers: every attempt follows the retry schedule of the spec (spec: Delivery;
 //    contract §10: first attempt at once, then 30s, 2m, 10m, 30m, 1h, 3h, 6h, 12h, each sent at the

@@ -124,7 +124,7 @@ const isLoopback = (address: string) => address.startsWith('127.') || address ==
 
 /**
  * The ack timeout of a test service: long enough that a receiver which answers at once is never
- * timed out on a loaded machine (issue 22: at 300 ms, a busy CI machine timed out answers of 200).
+ * timed out on a loaded machine (at 300 ms, a busy CI machine timed out answers of 200).
  */
 export const TEST_ACK_MS = 5_000;
 /**

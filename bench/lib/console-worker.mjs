@@ -1,4 +1,4 @@
-// bench/console's worker process (issue 27 with issue 26's roles): the BUILT service as `--role
+// bench/console's worker process (the console's live pages with roles): the BUILT service as `--role
 // worker` on the data directory an API process in the bench opened (SQLite, one file, manual clock).
 // It prints one JSON line per event committed here, `{ id, type, at }`, `at` being when this process's
 // listeners heard of the commit (they are told after it) on this machine's clock

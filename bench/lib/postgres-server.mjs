@@ -1,4 +1,4 @@
-// A throwaway PostgreSQL server for a benchmark (issue 26): the test helper's way of starting one
+// A throwaway PostgreSQL server for a benchmark: the test helper's way of starting one
 // (test/helpers/postgres.ts: Debian's server binaries, run as an unprivileged user since initdb refuses
 // root, on 127.0.0.1 at a free port, its data in a temporary directory, max_connections 200), but
 // DURABLE: fsync, synchronous_commit and full_page_writes at PostgreSQL's defaults (on), so every

@@ -4,7 +4,7 @@
 // not to interfere, prints one JSON line (its address and keys, plus what the bench adds), then
 // answers commands, one JSON line each, until `stop`. BENCH_CHILD_FLAGS passes node flags to the
 // child (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). A child may run another checkout's build
-// (`root`: a directory with a built dist/), so one run can compare two builds (issue 25).
+// (`root`: a directory with a built dist/), so one run can compare two builds.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +25,7 @@ const cpuMicros = () => {
 export const isFloorChild = () => process.argv[2] === '--floor';
 
 /**
- * In the child: the floor a route of ours is compared with (issue 13) — a minimal Fastify route that
+ * In the child: the floor a route of ours is compared with — a minimal Fastify route that
  * validates a small JSON body (Fastify's own schema validation) and inserts one row with
  * better-sqlite3 in a database opened like the service's (WAL, synchronous=NORMAL), answering 201.
  */
@@ -62,7 +62,7 @@ export async function serveFloor() {
 }
 
 /**
- * In the child: the PostgreSQL floor (issue 26) — the same route and body validation, inserting one
+ * In the child: the PostgreSQL floor — the same route and body validation, inserting one
  * row with `pg` (the service's driver) through a pool of the service's size (BENCH_POOL_SIZE, default
  * 10, as the service's), each insert in a transaction of its own as a minimal app writes it: BEGIN,
  * INSERT (a named statement, as the service's), COMMIT on a pooled client (PostgreSQL's default READ
@@ -115,12 +115,12 @@ async function servePostgresFloor(url) {
 export async function serveChild(commands) {
   const dist = (file) => pathToFileURL(join(process.argv[4] ?? OWN_ROOT, 'dist', file)).href;
   const { startService } = await import(dist('server/main.js'));
-  // BENCH_SERVE_STORE: a postgres:// URL (issue 26), with the pool at BENCH_POOL_SIZE (default: the service's 10).
+  // BENCH_SERVE_STORE: a postgres:// URL, with the pool at BENCH_POOL_SIZE (default: the service's 10).
   const store = process.env.BENCH_SERVE_STORE ? { store: process.env.BENCH_SERVE_STORE, ...(process.env.BENCH_POOL_SIZE ? { poolSize: Number(process.env.BENCH_POOL_SIZE) } : {}) } : {};
   const svc = await startService({ host: '127.0.0.1', port: 0, dataDir: process.argv[3], clock: 'system', rateLimit: { ratePerSec: 1_000_000, burst: 1_000_000 }, ...store });
   const { setBalance } = await import(dist('server/domain/billing/wallet.js'));
   const accountId = svc.joined ? undefined : svc.bootstrap.accountId;
-  // A build with the storage seam (issue 25) reaches repositories through transactions; a baseline
+  // A build with the storage seam reaches repositories through transactions; a baseline
   // build from before it, through the deps synchronously. The bench speaks to both.
   const seam = typeof svc.deps.uow.write === 'function';
   const own = {

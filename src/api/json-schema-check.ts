@@ -1,5 +1,5 @@
 // A validator for the JSON Schemas zod emits for our response schemas (`z.toJSONSchema(schema,
-// { io: 'output' })`, rendered at build time into dist/api/response-schemas.json). Issue 7: start-up
+// { io: 'output' })`, rendered at build time into dist/api/response-schemas.json). Start-up
 // budget: loading zod costs about as much as starting node, so the CLI parses responses with these
 // compiled checks instead and never loads zod on a list.
 //

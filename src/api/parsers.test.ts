@@ -1,4 +1,4 @@
-// The compiled response parsers against the zod schemas they are rendered from (issue 7: start-up
+// The compiled response parsers against the zod schemas they are rendered from (start-up
 // budget). Reads dist/api/response-schemas.json: `npm test` builds first.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';

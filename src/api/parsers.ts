@@ -1,5 +1,5 @@
-// Response parsers without zod at run time (issue 7: start-up budget). Loading zod costs about as much
-// as starting node, which put `svc keys list` far over its 2.5x budget. The build renders every
+// Response parsers without zod at run time (start-up budget). Loading zod costs about as much
+// as starting node, which would put `svc keys list` far over its 2.5x budget. The build renders every
 // response schema the CLI parses to JSON Schema (scripts/render-response-schemas.mjs →
 // dist/api/response-schemas.json, keyed by export name); here each is compiled once, on first use,
 // into a check that parses like zod (json-schema-check.ts). The zod schemas stay the one source

@@ -42,7 +42,7 @@ export interface CliEnvironment {
   /**
    * Calls `listener` on every Ctrl-C / SIGTERM until the returned function is called, with the
    * handler installed the whole time (a re-armed one-shot leaves a moment with none, and a second
-   * Ctrl-C then killed the process: issue 22). Falls back to `waitForInterrupt` when absent.
+   * Ctrl-C then kills the process). Falls back to `waitForInterrupt` when absent.
    */
   onInterrupt?: (listener: () => void) => () => void;
   /**
@@ -202,7 +202,7 @@ export class CliContext {
   /** The API client for the resolved profile; starts the local service first when it is needed. */
   async client(): Promise<ApiClient> {
     const client = await this.createClient();
-    // On a terminal, say which sub-account the command acts for (issue 8: a context set days ago
+    // On a terminal, say which sub-account the command acts for (a context set days ago
     // and forgotten makes every list look empty).
     if (!this.announced && !this.quietSubaccount && this.io.stderrTTY && !this.flags.dryRun) {
       this.announced = true;

@@ -3,7 +3,7 @@ import type { CliContext } from './context.js';
 import type { AnyVerb } from './verb.js';
 
 /**
- * A group's module: its verbs as data (issue 28: the registry), the group itself as one verb
+ * A group's module: its verbs as data (the registry), the group itself as one verb
  * (`command`: `svc api`), or both (`svc trigger --list` and `svc trigger <type>`); for the groups not
  * converted yet, a function that adds commander commands itself.
  */
@@ -19,7 +19,7 @@ export interface GroupEntry {
 
 /**
  * The command tree's top level, with one-line summaries, loaded without importing any command:
- * `svc --help` lists this, and only the group a user runs is imported (startup: cli.md, issue 2).
+ * `svc --help` lists this, and only the group a user runs is imported (startup: cli.md).
  */
 export const GROUPS: Record<string, GroupEntry> = {
   login: { summary: 'Save an API key to a profile (prompts on a terminal; verifies the key)', load: () => import('./commands/login/index.js') },

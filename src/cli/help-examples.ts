@@ -25,7 +25,7 @@ export function examplesOf(cmd: Command): string[] {
 
 /**
  * Adds to a group's help the first example of each verb, computed when the help is shown; unless
- * the group has examples of its own (`svc trigger`): one Examples section per help (issue 24).
+ * the group has examples of its own (`svc trigger`): one Examples section per help.
  */
 export function addGroupExamples(group: Command): void {
   let reading = false;

@@ -1,4 +1,4 @@
-// Help as it reaches the terminal (issue 24): the prose a verb adds after commander's sections is
+// Help as it reaches the terminal: the prose a verb adds after commander's sections is
 // written as paragraphs, so it is poured into the width of the terminal it is shown on, as
 // commander does with its own descriptions; indented blocks (examples, tables of values) stay as
 // written, for they are copied or aligned.

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CliContext, CliEnvironment } from './context.js';
 import type { AnyVerb } from './verb.js';
 
-// issue 28: two commands need the whole CLI they are part of: `svc mcp` serves every verb of the
+// Two commands need the whole CLI they are part of: `svc mcp` serves every verb of the
 // registry as a tool, and `svc fixtures run` checks a step's words with the CLI's own parser and runs
 // it. Importing the CLI's root (main.ts, groups.ts, registry.ts) from those commands would close an
 // import circle (the root loads every group, theirs included). So the root hands itself to them: main.ts

@@ -1,4 +1,4 @@
-// issue 24: a refusal the key's mode caused names where the key came from and the way out.
+// A refusal the key's mode caused names where the key came from and the way out.
 import { describe, expect, it } from 'vitest';
 import { keyOriginHint, modeAskedBy, refusalOriginHint, type KeyOrigin } from './key-mode-hint.js';
 

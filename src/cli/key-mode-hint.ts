@@ -1,4 +1,4 @@
-// issue 24: a refusal caused by the key's mode names where the key came from and how to get one of
+// A refusal caused by the key's mode names where the key came from and how to get one of
 // the other mode. `export SVC_PROFILE=local-test` is easy to forget; the billing 403 ("test keys move
 // no money") alone does not say that the profile chose the key. The ONE place that wording lives:
 // main.ts adds it to any command's API error, `svc emails wait` to its own refusal.

@@ -1,6 +1,6 @@
 import type { FlagDef } from './verb.js';
 
-// issue 28: the paging flags, the same on every list (cli.md: --cursor for paging in every list;
+// The paging flags, the same on every list (cli.md: --cursor for paging in every list;
 // `events list` adds the feed's own --after/--before).
 export const LIST_FLAGS: readonly FlagDef[] = [
   { flags: '--limit <n>', help: 'rows in one page (1-100)', json: 'integer' },

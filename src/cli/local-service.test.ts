@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { probeAnswers, probeHealth, recordedServiceRuns, PID_FILE } from './local-service.js';
 import { stopIfRunning } from './commands/server/server.run.js';
 
-// issue 23 item 13: a busy service answers 429 (another client holds its connections per address);
+// A busy service answers 429 (another client holds its connections per address);
 // that is an answer, so it is running: `svc server stop` must stop it, never drop its server.json.
 
 const cleanups: Array<() => void> = [];

@@ -16,7 +16,7 @@ export const LOG_FILE = 'server.log';
 /**
  * What starting the local service needs of the CLI's context. A shape of its own rather than
  * CliContext: context.ts loads this module when a command first needs the local service, and a type
- * import back would close an import circle (issue 28: none in src/cli).
+ * import back would close an import circle (none in src/cli).
  */
 export interface LaunchContext {
   readonly environment: { readonly binPath: string };
@@ -30,9 +30,9 @@ export interface PidInfo {
   pid: number;
   baseUrl: string;
   startedAt: string;
-  /** The clock mode it was started with (absent in files written before issue 15: system). */
+  /** The clock mode it was started with (absent in files written before clock modes: system). */
   clock?: 'system' | 'manual';
-  /** issue 26: `api` or `all` (absent in files written before roles: all). */
+  /** `api` or `all` (absent in files written before roles: all). */
   role?: ServiceRole;
 }
 
@@ -83,7 +83,7 @@ export async function probeHealth(baseUrl: string, timeoutMs = 1000): Promise<bo
 /**
  * True when anything answers HTTP at the address: a service is there, healthy or busy. Deciding
  * whether a recorded service still runs takes this, never probeHealth: a 429 read as "not running"
- * made `svc server stop` delete server.json and leave a busy service running with no record (issue 23).
+ * would make `svc server stop` delete server.json and leave a busy service running with no record.
  */
 export async function probeAnswers(baseUrl: string, timeoutMs = 1000): Promise<boolean> {
   return (await probeStatus(baseUrl, timeoutMs)) !== null;
@@ -131,9 +131,9 @@ export interface SpawnOptions {
   rateLimit?: number;
   store?: string;
   poolSize?: number;
-  /** `--chaos FILE`, passed on to the child (issue 29). */
+  /** `--chaos FILE`, passed on to the child. */
   chaos?: string;
-  /** issue 26: `api` or `all` (default); a worker is started with spawnDetachedWorker. */
+  /** `api` or `all` (default); a worker is started with spawnDetachedWorker. */
   role?: 'api' | 'all';
 }
 
@@ -175,7 +175,7 @@ export async function spawnDetached(ctx: LaunchContext, opts: SpawnOptions): Pro
 }
 
 /**
- * issue 26: starts `svc server start --role worker` in the background (log in DATA/server.log);
+ * Starts `svc server start --role worker` in the background (log in DATA/server.log);
  * resolves once it has written worker.json and holds the worker's lock (`runs` checks it: the CLI
  * loads the lock module lazily). A worker listens nowhere, so no health probe.
  */
@@ -224,7 +224,7 @@ function whyNotStarted(logPath: string, from: number): string {
 const FREE_PORT_HINT = 'start it on a free port with `svc server start --detach --port 0`';
 
 /**
- * Says what holds a port this data directory's service cannot have (issue 24: the same words in the
+ * Says what holds a port this data directory's service cannot have (the same words in the
  * foreground, detached, and when a command would start the service).
  */
 export async function portHeldMessage(host: string, port: number, dataDir: string): Promise<string> {

@@ -33,7 +33,7 @@ export function buildProgram(ctx: CliContext): Command {
     .showSuggestionAfterError(true)
     .exitOverride()
     .configureOutput({
-      // Commander writes help (and the version) here: its prose fits the terminal (issue 24).
+      // Commander writes help (and the version) here: its prose fits the terminal.
       writeOut: (s) => void io.stdout.write(reflowHelp(s, helpWidth())),
       writeErr: (s) => void io.stderr.write(s),
       outputError: (s, write) => write(s),
@@ -184,7 +184,7 @@ export function reportError(err: unknown, ctx: CliContext, words?: ApiErrorText)
       // cli.md exit 7: whatever the command, a 402 names the billing verb that lifts it.
       const hint = err.hint ?? paymentHint(err.code);
       if (hint) say(hint);
-      // issue 24: a refusal the key's mode caused says which profile (or SVC_API_KEY) chose that key.
+      // A refusal the key's mode caused says which profile (or SVC_API_KEY) chose that key.
       const origin = refusalOriginHint(err, ctx.resolvedSettings);
       if (origin) say(origin);
       if (err.requestId) say(`request id: ${err.requestId}`);
@@ -270,6 +270,6 @@ export async function main(proc: NodeJS.Process, binPath: string): Promise<numbe
   return runCli(argv, { io, env: proc.env, homedir: homedir(), platform: proc.platform, binPath, waitForInterrupt, onInterrupt });
 }
 
-// issue 28: the commands that work on the CLI itself (svc mcp, svc fixtures run) are lent it from
+// The commands that work on the CLI itself (svc mcp, svc fixtures run) are lent it from
 // here, the root, instead of importing it (host.ts says why).
 provideCliHost({ runCli, buildProgram, registerGroups, commandWord, reportError, isGroup: (name) => name in GROUPS, loadRegistry });

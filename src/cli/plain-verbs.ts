@@ -5,7 +5,7 @@ import type { ColumnDef } from '../output/columns.js';
 import { LIST_FLAGS } from './list-flags.js';
 import { optionKey, type ArgDef, type FlagDef, type VerbDefinition } from './verb.js';
 
-// issue 28: a plain get, list or delete is one line of data over its `api/resources` endpoint; the
+// A plain get, list or delete is one line of data over its `api/resources` endpoint; the
 // work is the same for every resource (plain.run.ts), loaded when the verb runs.
 
 interface PlainBase {

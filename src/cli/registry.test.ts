@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { GROUPS } from './groups.js';
 import { loadRegistry } from './registry.js';
 
-// issue 28: one verb shape, and no import circle in src/cli.
+// One verb shape, and no import circle in src/cli.
 
 const cliDir = dirname(fileURLToPath(import.meta.url));
 const srcDir = resolve(cliDir, '..');
@@ -91,7 +91,7 @@ describe('one flag, one meaning', () => {
 export function importsOf(source: string): string[] {
   const out: string[] = [];
   for (const m of source.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) out.push(m[1]!);
-  // A module loaded when a verb runs is imported too (the issue counts a definition loading its run module).
+  // A module loaded when a verb runs is imported too (a definition loading its run module counts as importing it).
   for (const m of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1]!);
   return out;
 }

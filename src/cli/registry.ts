@@ -3,7 +3,7 @@ import type { RegisteredVerb } from './host.js';
 
 export type { RegisteredVerb };
 
-// issue 28: every verb on the registry, by group. Loading it imports every group's definitions (not
+// Every verb on the registry, by group. Loading it imports every group's definitions (not
 // what they run): for `svc mcp`, the docs and the tests, never on a single command's path.
 
 /** Every registered verb, in the groups' order; `pending` lists the groups not converted yet. */

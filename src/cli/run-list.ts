@@ -49,7 +49,7 @@ export async function runList<T, Q extends Query>(ctx: CliContext, flags: ListFl
     const page = await listPage(client, spec.endpoint, { ...query, limit, cursor: flags.cursor });
     await writerNow().writeRows(page.data as Record<string, unknown>[]);
     // A hint is for a person reading a table, who did not say how many rows they want: not for a
-    // pipe, nor after `--limit 1` (issue 24).
+    // pipe, nor after `--limit 1`.
     const forPerson = ctx.io.stdoutTTY && ctx.io.stderrTTY && flags.limit === undefined;
     if (forPerson && page.hasMore && page.nextCursor) hint = `more rows: --cursor ${page.nextCursor} (or --all)`;
   }

@@ -84,7 +84,7 @@ describe('start-up import graph', () => {
     expect(heavyImports(run, srcDir).some((f) => f.endsWith('imports zod'))).toBe(true);
   });
 
-  // Issue 7: start-up budget. `svc keys list` (<= 2.5x bare node) parses its rows with compiled
+  // Start-up budget. `svc keys list` (<= 2.5x bare node) parses its rows with compiled
   // parsers (api/parsers.ts): nothing it loads, dynamic imports included, may load zod statically.
   const keysListPath = (root: string, ext: '.ts' | '.js') => [
     join(root, 'cli', 'commands', 'keys', `index${ext}`),
@@ -125,7 +125,7 @@ describe('start-up import graph', () => {
 });
 
 
-// The same rule, as the built CLI runs (issue 13, bench/startup): a preloaded hook records every
+// The same rule, as the built CLI runs (bench/startup): a preloaded hook records every
 // module a real `svc` process loads — ESM through a load hook, CommonJS (commander, undici's files,
 // loaded with require) from require.cache at exit — against a real service. The walk above reads
 // source text; this catches what it cannot see: a dynamic import() taken on the path, a require().

@@ -1,4 +1,4 @@
-// issue 13 "Streaming lists": peak memory flat (within 1.2x) from 10k to 1M rows. Nothing is kept
+// Streaming lists: peak memory flat (within 1.2x) from 10k to 1M rows. Nothing is kept
 // (pages are written and dropped), yet a long stream allocates fast, and V8 widens the young
 // generation each time enough has survived scavenges since it last grew (objects merely in flight
 // count), step by step up to 16 MB a half: `messages list --all` grew from 56.9 to 75.9 MiB between

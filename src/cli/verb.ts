@@ -2,7 +2,7 @@ import type { CliContext } from './context.js';
 import type { DynamicSource } from './completion/dynamic-source.js';
 import type { EndpointRef } from '../api/resources/endpoint.js';
 
-// issue 28: the ONE shape of a verb. A definition is data (what commander, completion, the man
+// The ONE shape of a verb. A definition is data (what commander, completion, the man
 // pages, docs and `svc mcp` read) plus a run function imported only when the verb runs, so a group
 // loads its definitions and nothing they do. A run module never imports its definition: what both
 // need (columns, field lists) lives in a module both import.

@@ -5,7 +5,7 @@ import { createTestIO, type TestIO } from '../output/io.js';
 import { wireVerb } from './wire-verb.js';
 import { defineVerb } from './verb.js';
 
-// issue 28: what the one wiring function gives every verb: old words kept as aliases (with a notice
+// What the one wiring function gives every verb: old words kept as aliases (with a notice
 // for people only) and a flag's old name filling its new key.
 
 const seen: unknown[] = [];

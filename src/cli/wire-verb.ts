@@ -5,7 +5,7 @@ import { UsageError } from './errors.js';
 import { addGroupExamples } from './help-examples.js';
 import { COMPLETER, longFlag, optionKey, type AnyVerb, type ArgDef, type FlagDef, type RunFunction, type ValueCompleter } from './verb.js';
 
-// issue 28: the ONE function that turns a verb's definition into a commander command. Options reach
+// The ONE function that turns a verb's definition into a commander command. Options reach
 // the run function keyed as commander keys them (camelCase of the long flag), each argument under
 // the camelCase of its name, so `svc mcp` can build the same object from a tool call.
 

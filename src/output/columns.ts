@@ -1,4 +1,4 @@
-// The one shape of a list's columns (issue 24): the API field a column shows, the header people
+// The one shape of a list's columns: the API field a column shows, the header people
 // read on a terminal, how long it stays on a narrow terminal and how its cells give way. Machine
 // formats (csv, tab-separated rows, json) use the field names only; the rest is for tables.
 

@@ -2,7 +2,7 @@
 // from the first page (list-encoders.ts): a field that is null or absent on page 1 (an emergency
 // address, an optional `street2`) still has its column when a later page fills it.
 // Reads the JSON Schema the build renders from the zod schema (api/parsers.ts, `responseJsonSchema`),
-// not the zod schema itself: a list never loads zod (issue 7: start-up budget).
+// not the zod schema itself: a list never loads zod (start-up budget).
 
 type JsonSchema = { [keyword: string]: unknown };
 

@@ -18,7 +18,7 @@ describe('startSpinner', () => {
     const io = createTestIO({ stderrTTY: true, color: false });
     const spinner = startSpinner(io, 'Buying');
     // Let ora load and draw its first frame before finishing: wait for the frame, not a fixed time
-    // (issue 22: 300 ms was not always enough on a loaded machine).
+    // (300 ms was not always enough on a loaded machine).
     for (let i = 0; i < 3000 && !io.err().includes('Buying'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(io.err()).toContain('Buying');
     await spinner.succeed('Bought +15550000001');

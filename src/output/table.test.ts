@@ -204,7 +204,7 @@ describe('which columns give way: one rule from each column kind', () => {
   });
 });
 
-describe('a list says which of its columns matter most (columns.ts, issue 24)', () => {
+describe('a list says which of its columns matter most (columns.ts)', () => {
   const calls = [
     { id: 'call_lzTOcfKdfTmly4HUFYrt', status: 'completed', from: '+14155550123', to: '+14155550100', direction: 'inbound', outcome: null, durationSeconds: 10, startedAt: '2025-05-01T11:57:00.000Z', answeredBy: '+14155550199' },
     { id: 'call_8Hq2xLw0PzR4kT7vN1cY', status: 'missed', from: '+14155550124', to: '+14155550100', direction: 'inbound', outcome: 'voicemail', durationSeconds: null, startedAt: '2025-05-01T10:00:00.000Z', answeredBy: null },

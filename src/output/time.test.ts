@@ -17,7 +17,7 @@ describe('relativeTime', () => {
     [800 * 86_400_000, '2y ago'],
     [-3 * 60_000, 'in 3m'],
     [-2 * 86_400_000, 'in 2d'],
-    // A 30-day period read a moment after it started (issue 24): rounded, not floored.
+    // A 30-day period read a moment after it started: rounded, not floored.
     [-(30 * 86_400_000 - 1_500), 'in 30d'],
     [-(30 * 86_400_000 - 600_000), 'in 30d'],
     [-30 * 86_400_000, 'in 30d'],

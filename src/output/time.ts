@@ -16,7 +16,7 @@ const DAY = 24 * HOUR;
 /**
  * "just now", "45s ago", "3m ago", "2h ago", "5d ago", "4mo ago", "2y ago", or "in 3m" for the future.
  * Each amount is rounded to the nearest unit, not floored: a period ending 30 days after a
- * subscription, read a moment later (29.99 days), is `in 30d`, not `in 29d` (issue 24). A unit gives
+ * subscription, read a moment later (29.99 days), is `in 30d`, not `in 29d`. A unit gives
  * way to the next one when its rounded amount reaches it (59.6 minutes is `1h`).
  */
 export function relativeTime(iso: string | Date, now: Date): string {

@@ -74,17 +74,17 @@ const API_DESCRIPTION = [
   '  seconds until it is full again; 429 carries `Retry-After`. Requests whose credentials are refused',
   `  (none, malformed, unknown, revoked) are limited per client address: ${UNAUTHENTICATED_RATE.burst} in a burst, then`,
   `  ${UNAUTHENTICATED_RATE.ratePerSec} a second, then 429 with \`Retry-After\`; a valid key on the same address keeps its own bucket.`,
-  '  Replicas on one PostgreSQL database (issue 26) each enforce their share of every limit (1/N of the burst and of',
+  '  Replicas on one PostgreSQL database each enforce their share of every limit (1/N of the burst and of',
   '  the rate, N the replicas alive): a client spread over them gets no more than the limit in all, one that stays on',
   '  one replica gets that share; `RateLimit-Limit` is the answering replica\'s share.',
   '- API keys are taken from the `Authorization` header only; a key in the URL is refused (401) and',
   '  never written to the log (nor is any credential in a URL or header).',
-  `- Bounds on a client (issue 14): the request line and headers must arrive within ${SERVER_LIMITS.headersTimeoutMs / 1000} s and be at most`,
+  `- Bounds on a client: the request line and headers must arrive within ${SERVER_LIMITS.headersTimeoutMs / 1000} s and be at most`,
   `  ${MAX_HEADER_BYTES / 1024} KB; the whole request, body included, within ${SERVER_LIMITS.requestTimeoutMs / 1000} s (a held read, \`wait\`, is not cut: the bound`,
   `  is on receiving); an idle keep-alive connection is closed after ${SERVER_LIMITS.keepAliveTimeoutMs / 1000} s. At most ${SERVER_LIMITS.maxConnections} open connections,`,
   `  ${SERVER_LIMITS.maxConnectionsPerAddress} per client address; a connection over a cap is answered 429 \`rate_limited\` (\`Retry-After: 1\`) and closed,`,
   `  unless it can take the place of the oldest connection (of its address, or at the total cap of any) that has not sent its`,
-  `  request headers within ${SERVER_LIMITS.slowHeadersGraceMs / 1000} s of opening: that one is answered 408 \`request_timeout\` and closed (issue 23).`,
+  `  request headers within ${SERVER_LIMITS.slowHeadersGraceMs / 1000} s of opening: that one is answered 408 \`request_timeout\` and closed.`,
   `- A request body must keep arriving at ${SERVER_LIMITS.bodyMinBytesPerSec / 1024} KB/s at least, judged over every ${SERVER_LIMITS.bodyRateWindowMs / 1000} s: slower, it is answered 408`,
   `  \`request_timeout\` and the connection closed. The rest of a body answered before it was read (a refused one) must arrive`,
   `  within ${SERVER_LIMITS.bodyRateWindowMs / 1000} s of the answer, or the connection is closed.`,
@@ -104,7 +104,7 @@ const API_DESCRIPTION = [
   '  whatever its content type, and changes nothing. No body, an empty one, or the empty JSON object `{}` count as none.',
   '  A read (GET, HEAD) refuses any body: its filters go in the query string.',
   '- No string of a request (body, query or path; field names included) may hold NUL (U+0000) or an unpaired UTF-16',
-  '  surrogate: 400 `validation_error` naming its path (issue 23). Names and labels shown in tables (key and sub-account',
+  '  surrogate: 400 `validation_error` naming its path. Names and labels shown in tables (key and sub-account',
   '  names, number, device and route labels, endpoint descriptions) also refuse the Unicode direction overrides and',
   '  isolates U+202A to U+202E and U+2066 to U+2069, which would make one value read as another; the text of a',
   '  conversation (message, email and voicemail bodies) keeps them. Direction marks (U+200E, U+200F) are allowed.',
@@ -119,7 +119,7 @@ const API_DESCRIPTION = [
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
-  /** Timeouts and connection caps (issue 14); tests lower them to prove them in seconds. */
+  /** Timeouts and connection caps; tests lower them to prove them in seconds. */
   server?: Partial<ServerLimits>;
 }
 
@@ -133,7 +133,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
-    // issue 14: every wait on a client is bounded (http/connections.ts says why each value). No idle
+    // Every wait on a client is bounded (http/connections.ts says why each value). No idle
     // socket timeout (Fastify's connectionTimeout stays 0): it would cut a held read or a slow answer.
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
@@ -143,7 +143,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
       connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
       maxHeaderSize: MAX_HEADER_BYTES,
     },
-    // issue 14: what Node's parser rejects (headers too large, a broken request line, a timeout) is
+    // What Node's parser rejects (headers too large, a broken request line, a timeout) is
     // answered with the envelope, a Request-Id and Connection: close, not Fastify's own body.
     clientErrorHandler: (err, socket) => answerClientError(err, socket, serviceTime),
     // Route schemas bound their own params (ids up to 200 characters); this is only the router's cap.
@@ -244,7 +244,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   if (deps.options.sandbox) sandboxEmailRoutes(app, deps);
   billingRoutes(app, deps);
   if (deps.options.sandbox) sandboxBillingRoutes(app, deps);
-  // issue 27: the console (HTML pages under /console) and the API call that mints its one-time link.
+  // The console (HTML pages under /console) and the API call that mints its one-time link.
   consoleSessionRoutes(app, deps);
   consoleRoutes(app, deps);
   if (deps.options.sandbox) sandboxChaosRoutes(app, deps);

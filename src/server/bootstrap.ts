@@ -9,13 +9,13 @@ export interface BootstrapResult {
   /** True when keys were minted now (first start): they are printed once. */
   created: boolean;
   /**
-   * issue 26: set when this replica found the database bootstrapped by another and made no keys:
+   * Set when this replica found the database bootstrapped by another and made no keys:
    * what to tell the person who started it (where the keys come from).
    */
   joined?: string;
 }
 
-/** What a replica that made no keys tells the person starting it (issue 26). */
+/** What a replica that made no keys tells the person starting it. */
 export const joinedNotice = (dataDir: string): string =>
   'this database was bootstrapped by another replica: no keys were made here. Use that replica\'s keys: ' +
   `copy bootstrap.json from its data directory to ${dataDir}/bootstrap.json (the local profiles read it), ` +
@@ -23,7 +23,7 @@ export const joinedNotice = (dataDir: string): string =>
 
 export interface BootstrapOptions {
   /**
-   * issue 26: the database is shared by replicas (PostgreSQL): an agency found there is another
+   * The database is shared by replicas (PostgreSQL): an agency found there is another
    * replica's, and no keys are minted for this one. Not shared (SQLite in the data directory): an
    * agency without its bootstrap.json means the file was lost, and fresh keys are the only way back.
    */
@@ -49,7 +49,7 @@ export async function ensureBootstrap(deps: ServiceDeps, dataDir: string, baseUr
   const bootstrap = await deps.uow.write(async (tx) => {
     // Read again inside the write: replicas started together on one empty PostgreSQL database both
     // get here, and the one whose serializable write loses runs this again and finds the agency the
-    // other made (issue 26: one bootstrap, not two agencies), and makes no keys of its own.
+    // other made (one bootstrap, not two agencies), and makes no keys of its own.
     const found = await tx.accounts.first();
     if (found && opts.shared) return undefined;
     const agency = found ?? (await createAgencyAccount(tx, 'Local agency'));

@@ -111,7 +111,7 @@ export function restoreClock(mode: 'system' | 'manual', saved: SavedClock | unde
 }
 
 /**
- * issue 26: moves `clock` up to what another replica saved (the database holds the one service
+ * Moves `clock` up to what another replica saved (the database holds the one service
  * clock; each replica keeps it in memory and follows it on notification). Never back: a replica
  * that is ahead stays ahead until its own save reaches the database.
  */

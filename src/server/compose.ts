@@ -32,7 +32,7 @@ import type { UnitOfWork } from './domain/deps.js';
 const QUIESCE_MARGIN_MS = 5000;
 
 /**
- * The payment provider's fail-next flag in the database (issue 26): armed through one replica (or
+ * The payment provider's fail-next flag in the database: armed through one replica (or
  * the API process beside a worker), it fails the next charge whichever process makes it, once. A
  * read first, so a charge with nothing armed writes nothing; the write checks again, so two
  * processes charging at once cannot both take it.
@@ -65,7 +65,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // eslint-disable-next-line prefer-const
   let domain: DomainDeps;
   const uow = domainUnitOfWork(store, () => domain);
-  // issue 26: this process's name in claims, and their lease. A process that owns its database
+  // This process's name in claims, and their lease. A process that owns its database
   // (SQLite) holds every claim in it: the ones a crashed run left are its own, released now rather
   // than when their leases run out. An `api` process runs no job and makes no attempt: the claims
   // in a SQLite file it shares are a worker's (--role worker, a process alive beside it), and stay.
@@ -80,7 +80,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // 2. Domain: the service clock's scheduler, the event store, the simulated outside world, and the
   // decision webhook client (the call engine's one network act; same safety options as deliveries).
   const webhookOptions = options.webhooks ?? {};
-  // issue 29: seeded faults, injected at the world's seams (world/chaos.ts); none without a profile.
+  // Seeded faults, injected at the world's seams (world/chaos.ts); none without a profile.
   // contract §9: the profiles are stored, per account and one service-wide; `--chaos` (svc/testing
   // `chaos:`) replaces the service-wide one as the process starts.
   const chaos = new Chaos(clock, {
@@ -101,10 +101,10 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
     clock,
     wall,
     // contract §1: an advance saves the clock with each job it runs, so a restart never finds it
-    // behind committed work (issue 23).
+    // behind committed work.
     scheduler: new Scheduler(() => uow, clock, log, { persistClock: async (tx) => await tx.serviceState.set(CLOCK_STATE_KEY, saveClock(clock)), claims }),
     events: new EventStore(clock),
-    // The outside world, each call refused while a transaction is open (guardOutsideCalls, issue 25).
+    // The outside world, each call refused while a transaction is open (guardOutsideCalls).
     carrier: outsideWorld(chaosCarrier(new SimulatedCarrier(), chaos), 'carrier', store),
     payments: outsideWorld(new SimulatedPayments(storedFailNext(uow)), 'payments', store),
     transcriber: outsideWorld(new SimulatedTranscriber(), 'transcriber', store),
@@ -132,7 +132,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   registerBillingJobs(domain);
 
   // 4. Workers: the webhook delivery worker and its jobs.
-  // issue 26: on SQLite the one process that attempts (the data directory admits one worker) needs no
+  // On SQLite the one process that attempts (the data directory admits one worker) needs no
   // claims; a test may still ask for them (`soleAttempter: false`), never for none with replicas.
   const soleAttempter = !store.peers && serviceOptions.webhooks?.soleAttempter !== false;
   // A worker process alone on its event loop sends with undici; one that serves the API too, with node:http (undici-sender.ts).
@@ -152,7 +152,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // contract §6: the blocklist auto-suggestion, checked as each inbound call ends.
   domain.events.addOutbox(blockSuggestionOutbox());
 
-  // 6. Replicas (issue 26, PostgreSQL): what another process commits wakes this one. Its events
+  // 6. Replicas (PostgreSQL): what another process commits wakes this one. Its events
   // wake the held reads and follow streams; its clock moves this one's (the database holds the one
   // service clock; each replica keeps it in memory and re-reads it on notification); after a lost
   // connection, both are read again.
@@ -164,7 +164,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
         .then((saved) => saved && followSavedClock(clock, saved))
         .catch((err: unknown) => log.error({ err }, 'reading the service clock another replica saved failed'));
     store.peers.onEvent((hint) => events.heardElsewhere(hint));
-    // issue 26: a worker process queues the deliveries of an event an API process committed when it
+    // A worker process queues the deliveries of an event an API process committed when it
     // hears of it, not at its next poll (an `all` replica attempts what it wrote itself).
     if (serviceOptions.role === 'worker') store.peers.onEvent((hint) => webhooks.heardEvent(hint.id));
     // Changes that are no event (a call's trace, a message's status) reach the console's live pages on every replica.
@@ -188,7 +188,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
     domain.scheduler.beforeAdvance(() => peers.quiesce(quiesceBoundMs));
   }
 
-  // 7. A worker beside an API process on one SQLite file (issue 27): what it commits that the API
+  // 7. A worker beside an API process on one SQLite file: what it commits that the API
   // process's live pages show (its events; its changes that are no event: a message's `sending`, a
   // call's trace) is left as a notice in the same transaction; the API process reads them when the
   // file moves (worker-link.ts). Only a worker leaves them: the API process is the one that serves pages.

@@ -18,17 +18,17 @@ export interface ServiceOptions {
   webhooks?: WebhookWorkerOptions;
   /** Where media files live (DATA/media beside svc.db, contract §1); in memory when absent (domain tests). */
   mediaDir?: string;
-  /** issue 29: the chaos profile the service starts with (`--chaos`, svc/testing `chaos:`); none by default. */
+  /** The chaos profile the service starts with (`--chaos`, svc/testing `chaos:`); none by default. */
   chaos?: ChaosProfile;
   /**
-   * issue 26: how long a claim on work that calls the outside world (a carrier submission, a webhook
+   * How long a claim on work that calls the outside world (a carrier submission, a webhook
    * attempt) holds before another replica may take it over (default DEFAULT_CLAIM_LEASE_MS; tests
    * shorten it).
    */
   claimLeaseMs?: number;
   /** Real time (clock.ts `WallClock`; default the system's): tests move it instead of waiting. */
   wallNow?: WallClock;
-  /** issue 26: what this process runs (`--role`); `all` when absent. An `api` process leaves every webhook attempt to the worker. */
+  /** What this process runs (`--role`); `all` when absent. An `api` process leaves every webhook attempt to the worker. */
   role?: ServiceRole;
 }
 

@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
 // Random bytes are drawn 4 KiB at a time and handed out from the pool: one draw per id showed as
-// 2.4-2.8 % of the service's time under a load of sends (issue 13). The pool never hands a byte out
+// 2.4-2.8 % of the service's time under a load of sends. The pool never hands a byte out
 // twice, so ids are as random as before.
 const POOL_SIZE = 4096;
 let pool = Buffer.alloc(0);
@@ -56,7 +56,7 @@ export const ID_RANDOM_LENGTH = 20;
  * at its end instead of written at a random leaf. A send writes four such keys (its message, two
  * events, the idempotency record); with fully random ids each landed on its own page of a large
  * index, and the COMMIT wrote those pages to the log: 12 % of a send's CPU on a quiet machine
- * (issue 25's bench). Nothing may rely on the order (ids made in one millisecond are in random
+ * (bench/messages). Nothing may rely on the order (ids made in one millisecond are in random
  * order, and the wall clock can step back); keyset paging still breaks ties on (createdAt, id).
  */
 export const ID_TIME_LENGTH = 7;

@@ -11,7 +11,7 @@ const SERVER = dirname(fileURLToPath(import.meta.url));
 const LAYERS: Array<{ name: string; match: (path: string) => boolean }> = [
   { name: 'base (world, clock, ids)', match: (p) => p.startsWith('world/') || p === 'clock.ts' || p === 'ids.ts' },
   { name: 'storage', match: (p) => p.startsWith('storage/') },
-  // The scheduler runs each job in a domain transaction (issue 25): it sits with the domain.
+  // The scheduler runs each job in a domain transaction: it sits with the domain.
   { name: 'domain', match: (p) => p.startsWith('domain/') || p === 'errors.ts' || p === 'scheduler.ts' },
   { name: 'views', match: (p) => p.startsWith('views/') },
   { name: 'edge (routes, http, webhook machinery)', match: (p) => /^(routes|http|webhooks)\//.test(p) || p === 'deps.ts' },
@@ -26,9 +26,9 @@ const KNOWN_EXCEPTIONS = new Set<string>([]);
 /** Packages only some layers may use: the domain sees neither HTTP nor SQLite. */
 const PACKAGE_RULES: Array<{ pkg: RegExp; allowedFrom: (path: string) => boolean }> = [
   { pkg: /^fastify/, allowedFrom: (p) => /^(routes|http)\//.test(p) || p === 'app.ts' || p === 'main.ts' },
-  // issue 25: one engine adapter holds the SQLite driver and every line of SQL (storage/sqlite/).
+  // One engine adapter holds the SQLite driver and every line of SQL (storage/sqlite/).
   { pkg: /^better-sqlite3$/, allowedFrom: (p) => p.startsWith('storage/sqlite/') },
-  // issue 26: the PostgreSQL engine holds the `pg` driver, as the SQLite one holds its own.
+  // The PostgreSQL engine holds the `pg` driver, as the SQLite one holds its own.
   { pkg: /^pg(\/|$)/, allowedFrom: (p) => p.startsWith('storage/postgres/') },
 ];
 

@@ -13,8 +13,8 @@ import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
 import { SqliteKeysRepo } from './storage/sqlite/keys-repo.js';
 import { SqliteAccountsRepo } from './storage/sqlite/accounts-repo.js';
 
-// `svc server reset --keep-keys` (issue 15) keeps every key; its times must not be later than the
-// clock the reset starts (issue 24: `keys list` read `lastUsedAt in 58m` after a reset).
+// `svc server reset --keep-keys` keeps every key; its times must not be later than the
+// clock the reset starts (else `keys list` reads `lastUsedAt in 58m` after a reset).
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,4 +1,4 @@
-// issue 15: what `svc server snapshot load` and `svc server reset` do to a STOPPED service's data
+// What `svc server snapshot load` and `svc server reset` do to a STOPPED service's data
 // directory (the CLI stops and restarts the service around them). The bootstrap keys of this data
 // directory (bootstrap.json) stay valid through both, so the CLI's `local` profile keeps working.
 import path from 'node:path';
@@ -47,7 +47,7 @@ export class SnapshotVersionError extends Error {
 
 /**
  * Refuses a snapshot database file that is damaged, is not an svc database, has another schema
- * version (naming both versions), or whose schema is not exactly ours (issue 23: a trigger, a view,
+ * version (naming both versions), or whose schema is not exactly ours (a trigger, a view,
  * a dropped table, a removed CHECK, an extra column or index), each difference named. Reads only.
  */
 export function checkSnapshotFile(file: string, name: string): void {
@@ -77,7 +77,7 @@ export function checkSnapshotFile(file: string, name: string): void {
 /**
  * Copies a snapshot into private files of the data directory and checks the copies there (the file
  * checked is the file loaded: the original may change after its check). The media folder must hold
- * regular files only (issue 23); the database must pass checkSnapshotFile. Nothing of the data
+ * regular files only; the database must pass checkSnapshotFile. Nothing of the data
  * directory's changes: on a refusal the copies are removed (and the directory, if this made it).
  * The caller swaps the result in with loadSnapshotData, or discards it with discardStaged.
  */
@@ -215,7 +215,7 @@ export async function resetData(dataDir: string, keepKeys: boolean): Promise<voi
 
 /**
  * A reset starts the service clock afresh (the system clock), while a kept key may have been used or
- * made after `svc clock advance`: its times would read in the future (`lastUsedAt in 58m`, issue 24).
+ * made after `svc clock advance`: its times would read in the future (`lastUsedAt in 58m`).
  * A time later than the reset clock becomes the clock: the key was used (made, revoked) by then.
  */
 export function keyTimesAsOf(keys: readonly KeyRecord[], nowMs: number): KeyRecord[] {

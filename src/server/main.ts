@@ -24,31 +24,31 @@ export interface StartOptions {
   webhooks?: ServiceOptions['webhooks'];
   /**
    * The store refuses calls to the outside world, and top-level writes and reads, from inside an open
-   * transaction (issue 25); test services turn it on.
+   * transaction; test services turn it on.
    */
   guardOutsideCalls?: boolean;
   /** Log requests as JSON lines (the detached server writes them to DATA/server.log). */
   log?: boolean;
-  /** Timeouts and connection caps (issue 14; defaults in http/connections.ts); tests lower them. */
+  /** Timeouts and connection caps (defaults in http/connections.ts); tests lower them. */
   server?: BuildAppOptions['server'];
   /** Write DATA/server.json so `svc server stop|status` can find this process. */
   writePidFile?: boolean;
   /**
-   * issue 26: the database. Absent: SQLite in the data directory (DATA/svc.db). A `postgres://…` URL:
+   * The database. Absent: SQLite in the data directory (DATA/svc.db). A `postgres://…` URL:
    * the PostgreSQL engine on that database, migrated if empty, refused if of another schema version.
    * The data directory still holds bootstrap.json, the media and the lock.
    */
   store?: string;
   /** PostgreSQL's connection pool size (default 10). */
   poolSize?: number;
-  /** issue 26: claims' lease (ServiceOptions.claimLeaseMs); tests shorten it. */
+  /** Claims' lease (ServiceOptions.claimLeaseMs); tests shorten it. */
   claimLeaseMs?: number;
-  /** issue 26: how often a PostgreSQL replica notes itself among the others (default 2 s); tests shorten it. */
+  /** How often a PostgreSQL replica notes itself among the others (default 2 s); tests shorten it. */
   heartbeatMs?: number;
-  /** issue 29: seeded faults of the simulated world from the start (`--chaos FILE`); `PUT /v1/sandbox/chaos` changes them. */
+  /** Seeded faults of the simulated world from the start (`--chaos FILE`); `PUT /v1/sandbox/chaos` changes them. */
   chaos?: ServiceOptions['chaos'];
   /**
-   * issue 26: `api` serves HTTP and runs no job nor delivery; `worker` runs the scheduler and the
+   * `api` serves HTTP and runs no job nor delivery; `worker` runs the scheduler and the
    * deliveries and listens nowhere (DATA/worker.json says it runs); `all` (the default) both. One
    * `api` and one `worker` may share a data directory (and its SQLite file).
    */
@@ -70,7 +70,7 @@ export interface RunningService {
   bootstrap: Bootstrap;
   bootstrapCreated: boolean;
   /**
-   * issue 26: set when this replica found its database bootstrapped by another replica and made no
+   * Set when this replica found its database bootstrapped by another replica and made no
    * keys: the sentence to show the person who started it (where the keys come from).
    */
   joined: string | undefined;
@@ -92,7 +92,7 @@ export async function startService(opts: StartOptions): Promise<RunningService> 
   refuseUnsupportedNode();
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   // One service per data directory (two would both run every job); refused before anything opens.
-  // issue 26: per role, so one `api` and one `worker` share it and a second of either is refused.
+  // Per role, so one `api` and one `worker` share it and a second of either is refused.
   const lock = holdDataDirLock(opts.dataDir, opts.role ?? 'all');
   try {
     return await startOnLockedDir(opts, lock);
@@ -126,10 +126,10 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
   recordEngine(opts);
   const savedClock = await store.read(async (r) => await r.serviceState.get<SavedClock>(CLOCK_STATE_KEY));
   const clock = restoreClock(opts.clock, savedClock);
-  // contract §1, issue 15: the clock is in the database from the first start, not only after an
+  // contract §1: the clock is in the database from the first start, not only after an
   // advance, so a manual clock resumes where it stood and a snapshot carries its time.
   if (!savedClock) await store.write(async (tx) => await tx.serviceState.set(CLOCK_STATE_KEY, saveClock(clock)));
-  // issue 14: credentials are redacted from every logged URL, header and message (http/log-redaction.ts).
+  // Credentials are redacted from every logged URL, header and message (http/log-redaction.ts).
   const logger = opts.log ? serviceLoggerOptions() : false;
   // Background failures (jobs, deliveries) are always reported on stderr, as one JSON line with the
   // error's message and stack (JSON.stringify of an Error alone prints {}).
@@ -138,7 +138,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
       const fields = Object.fromEntries(
         Object.entries(obj).map(([k, v]) => [k, v instanceof Error ? { message: v.message, stack: v.stack } : v]),
       );
-      // issue 14: a job's error may quote a URL or a body; no key or signing secret reaches the log.
+      // A job's error may quote a URL or a body; no key or signing secret reaches the log.
       process.stderr.write(`${scrubSecrets(JSON.stringify({ level: 'error', time: new Date().toISOString(), msg, ...fields }))}\n`);
     },
   };
@@ -167,7 +167,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
     await deps.scheduler.start();
     await deps.webhooks.start();
   }
-  // issue 26: a process beside another on the same data learns of its writes only through the database.
+  // A process beside another on the same data learns of its writes only through the database.
   const link =
     role === 'all'
       ? undefined

@@ -3,7 +3,7 @@ import { ManualClock, SystemClock, saveClock, type SavedClock } from './clock.js
 import { SqliteStore } from './storage/sqlite/store.js';
 import { ResetPoint } from './storage/sqlite/reset-point.js';
 
-/** A point a running service can be put back to, in place (svc/testing `reset()`, issue 29). */
+/** A point a running service can be put back to, in place (svc/testing `reset()`). */
 export interface ServiceResetPoint {
   restore(): Promise<void>;
 }

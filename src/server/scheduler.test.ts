@@ -108,7 +108,7 @@ describe('Scheduler.drainDue', () => {
   });
 });
 
-describe('Scheduler.advance saves the clock as it goes (issue 23)', () => {
+describe('Scheduler.advance saves the clock as it goes', () => {
   it('in the transaction of each job, at its time, kept when the job fails; and at the target', async () => {
     const db = openDatabase(':memory:');
     db.exec('CREATE TABLE saved (at INTEGER NOT NULL, in_tx INTEGER NOT NULL)');
@@ -141,9 +141,9 @@ describe('Scheduler.advance saves the clock as it goes (issue 23)', () => {
   });
 });
 
-// issue 26: a job that calls the outside world is claimed with a lease; one that runs longer than the
+// A job that calls the outside world is claimed with a lease; one that runs longer than the
 // lease renews it while it runs, so another process draining meanwhile does not run it too.
-describe('Scheduler: a job that calls out and runs longer than its lease (issue 26)', () => {
+describe('Scheduler: a job that calls out and runs longer than its lease', () => {
   it('keeps its claim while it runs: another process draining after the first lease has run out does not run it; it runs once', async () => {
     const LEASE_MS = 1500;
     const db = openDatabase(':memory:');

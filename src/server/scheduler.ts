@@ -31,7 +31,7 @@ export interface AdvanceReportLine {
 }
 
 /**
- * How long a claim on work that calls the outside world holds (issue 26) unless renewed by its end:
+ * How long a claim on work that calls the outside world holds unless renewed by its end:
  * longer than any one outside call takes (a webhook attempt's 10 s ack timeout, the carrier), short
  * enough that work a dead process held is taken over within a minute.
  */
@@ -82,8 +82,8 @@ export class Scheduler {
   /**
    * `persistClock` writes the clock where a restart reads it. Called inside the transaction of every
    * job an advance runs, after the clock moved to the job's time, and once the advance reaches its
-   * target (issue 23: saved only at the end, a crash mid-advance brought the clock back behind the
-   * deliveries the advance had committed, and nothing due resumed until it caught up again).
+   * target (were it saved only at the end, a crash mid-advance would bring the clock back behind
+   * the deliveries the advance had committed, and nothing due would resume until it caught up again).
    */
   constructor(
     private readonly uow: () => UnitOfWork,
@@ -94,7 +94,7 @@ export class Scheduler {
     this.claims = { owner: opts.claims?.owner ?? 'this-process', leaseMs: opts.claims?.leaseMs ?? DEFAULT_CLAIM_LEASE_MS };
   }
 
-  /** Who this process is when it claims a job, and for how long (issue 26). */
+  /** Who this process is when it claims a job, and for how long. */
   private readonly claims: JobClaims;
 
   /** This scheduler, scheduling into `tx` (the unit of work binds one per write transaction). */
@@ -155,7 +155,7 @@ export class Scheduler {
   }
 
   /**
-   * issue 26: in a `--role api` process the jobs run in the worker's process, so an advance is
+   * In a `--role api` process the jobs run in the worker's process, so an advance is
    * handed to it (`elsewhere`: it asks, and answers once the worker has run it).
    */
   advanceElsewhere(elsewhere: (seconds: number) => Promise<AdvanceReportLine[]>): void {
@@ -165,7 +165,7 @@ export class Scheduler {
   private elsewhere: ((seconds: number) => Promise<AdvanceReportLine[]>) | undefined;
 
   /**
-   * issue 26: jobs may have been written by another process (an API process beside this worker):
+   * Jobs may have been written by another process (an API process beside this worker):
    * look for the earliest again, as a job scheduled here would have.
    */
   notice(): void {
@@ -209,8 +209,8 @@ export class Scheduler {
   /**
    * Runs every job due now (used by the timer and by tests that want to flush). Jobs run in time
    * order; the transactional ones of a batch share one transaction, each job with its own removal
-   * in a savepoint (issue 13: a job and then its removal were two commits each, and a live send
-   * makes four jobs). A job that calls the outside world ends the batch: what ran so far commits,
+   * in a savepoint (as two commits, a job and then its removal would cost a live send, which makes
+   * four jobs, eight commits). A job that calls the outside world ends the batch: what ran so far commits,
    * then it runs, and the next job waits for it.
    */
   async drainDue(): Promise<void> {
@@ -254,12 +254,12 @@ export class Scheduler {
           const job = jobs[at]!;
           const registered = this.handlers.get(job.kind);
           if (registered?.outside) {
-            // issue 26: claimed in this write, with a lease (its work runs with no transaction open,
+            // Claimed in this write, with a lease (its work runs with no transaction open,
             // so no row lock can be held across it); another process's live claim skips it here.
             const claimed = await tx.jobs.claim(job.id, this.claims.owner, this.claims.leaseMs);
             return { at: at + 1, ran, then: claimed ? { job, alone: false } : undefined };
           }
-          // issue 26: the job's row held to the end of this write, which removes it: a process
+          // The job's row held to the end of this write, which removes it: a process
           // draining at the same time skips it, so it runs once.
           if (!(await tx.jobs.lock(job.id))) {
             at++;
@@ -298,7 +298,7 @@ export class Scheduler {
     try {
       return await this.uow().write(async (tx) => {
         if (before) await before(tx);
-        if (!(await tx.jobs.lock(job.id))) return 0; // another process runs it (issue 26)
+        if (!(await tx.jobs.lock(job.id))) return 0; // another process runs it
         return this.runInside(job, tx);
       });
     } catch (err) {
@@ -310,7 +310,7 @@ export class Scheduler {
   /** Runs a job that calls the outside world, then removes it (or retries it later); the items it started. */
   private async runOutside(job: JobRecord): Promise<number> {
     const registered = this.handlers.get(job.kind)!;
-    // issue 26: its claim is renewed while it runs, three times a lease (a tick that waits for its
+    // Its claim is renewed while it runs, three times a lease (a tick that waits for its
     // attempts during an advance, a slow carrier may run longer than one lease): another process
     // takes the job over only once this one has stalled for two thirds of a lease, as a dead one would.
     const renew = setInterval(() => {

@@ -1,4 +1,4 @@
-// issue 23: what a snapshot from someone else may bring. Its data is only data, but two kinds of row
+// What a snapshot from someone else may bring. Its data is only data, but two kinds of row
 // give power: an API key (whoever minted it knows the secret, and after the load it would open this
 // service) and a webhook endpoint (after the load, this service's events, message bodies included,
 // would be sent to it, and a decision webhook signs with an endpoint's secret). Loading a snapshot

@@ -1,11 +1,11 @@
-// issue 26: an API process (`--role api`) and a worker process (`--role worker`) share one database
+// An API process (`--role api`) and a worker process (`--role worker`) share one database
 // and nothing else: no in-process hint crosses between them. This module is what links them, through
 // the database only (so it holds on SQLite, one file and two processes, and on PostgreSQL):
 //
 // - the worker looks for work another process wrote (new deliveries, new jobs) every POLL_MS, and on
 //   SQLite only when the data_version pragma says another process committed (`Store.otherWritersSeen`);
-// - the API process, on SQLite, reads at the same moments the notices the worker left (issue 27:
-//   `Store.notices`), and hands them to its listeners: the console's live pages and the held reads
+// - the API process, on SQLite, reads at the same moments the notices the worker left
+//   (`Store.notices`), and hands them to its listeners: the console's live pages and the held reads
 //   hear of the worker's events and changes as of their own (PostgreSQL: `Store.peers`, compose.ts);
 // - `clock advance` through an API process is run by the worker (the one process that runs jobs, so
 //   no job runs twice): the API process writes the request in the service state, the worker takes
@@ -26,7 +26,7 @@ import { DatabaseUnavailableError } from './storage/storage-errors.js';
 export const POLL_MS = 25;
 
 /**
- * issue 27: how often an API process on SQLite looks while someone waits to hear of the worker's
+ * How often an API process on SQLite looks while someone waits to hear of the worker's
  * commits at once (a console stream, a held read: `EventStore.watched`). A look that finds the file
  * unchanged reads only the file's change counter (`Store.otherWritersSeen`, no I/O), so looking this often costs little, and only then;
  * the poll's interval is most of the lag from a worker's commit to a live page. Not on PostgreSQL,
@@ -131,7 +131,7 @@ export function startWorkerLink(deps: ServiceDeps, opts: LinkOptions): { stop():
   };
 }
 
-/** The API process: what the worker committed, told to this process's listeners as their own (issue 27). */
+/** The API process: what the worker committed, told to this process's listeners as their own. */
 async function hearNotices(deps: Pick<ServiceDeps, 'store' | 'events'>): Promise<void> {
   const heard = await deps.store.notices?.heard();
   if (!heard) return;

@@ -1,4 +1,4 @@
-// svc/testing (issue 29): the local service inside an app's test suite. This entry point holds the
+// svc/testing: the local service inside an app's test suite. This entry point holds the
 // published types only and loads nothing of the service until `startService` is called, so a test
 // file that imports it pays for the server once, when it starts one.
 import type { ChaosProfile } from '../api/values/chaos.js';

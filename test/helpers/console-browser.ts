@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import type { TestService } from './service.js';
 import { mintLink } from '../console-fixtures.js';
 
-// issue 27: the console in a real browser (Debian's chromium driven by playwright-core): launching
+// The console in a real browser (Debian's chromium driven by playwright-core): launching
 // it, a page that records console errors and requests to other origins, a session opened with the
 // one-time link, axe-core run in the page. Shared by the console's browser tests.
 

@@ -88,7 +88,7 @@ export async function createDomainFixture(): Promise<DomainFixture> {
   const clock = new ManualClock(FIXTURE_START_MS);
   const jobErrors: DomainFixture['jobErrors'] = [];
   const log = { error: (obj: object, msg: string) => void jobErrors.push({ obj, msg }) };
-  // Tests refuse an outside call, or a top-level write, from inside an open transaction (issue 25).
+  // Tests refuse an outside call, or a top-level write, from inside an open transaction.
   const deps = await composeService(new SqliteStore(db, { guardOutsideCalls: true }), clock, log, {
     webhooks: {
       // The worker is never started here, so it sends nothing; should that change, these make sure

@@ -5,7 +5,7 @@ import type { DomainStatus, RecipientKind } from '../../src/api/values/email.js'
 import { newId } from '../../src/server/ids.js';
 import { EMAIL_DELIVER_JOB } from '../../src/server/domain/email/jobs.js';
 
-// Shared email fixtures (issue 11). A verified sending domain is made the way a user makes one: add
+// Shared email fixtures. A verified sending domain is made the way a user makes one: add
 // it, publish its records in the sandbox DNS table (contract §9), verify.
 
 export interface DnsRecordOut {

@@ -2,7 +2,7 @@ import { it, type TestFunction } from 'vitest';
 import { onPostgres, SINGLE_REPLICA_TESTS, SQLITE_ONLY_TESTS, testReplicas } from './sqlite-only.js';
 import type { TestService } from './service.js';
 
-// Issue 26: the end-to-end files run twice in CI, on SQLite and on PostgreSQL as two replicas on one
+// The end-to-end files run twice in CI, on SQLite and on PostgreSQL as two replicas on one
 // database (SVC_TEST_REPLICAS=2, `npm run test:replicas`; `npm run test:postgres` is the same files
 // on one replica). What is about SQLite itself (its file on disk, its WAL, a snapshot of the file, the
 // SQLite engine's own classes) cannot run on PostgreSQL: it is listed in ./sqlite-only.ts, each with

@@ -1,4 +1,4 @@
-// Issue 14: one resource of each family made through the API in an account (the fuzz proof's real
+// One resource of each family made through the API in an account (the fuzz proof's real
 // ids, the tenancy sweep's victims), the values an operation's path placeholders take from them, and
 // a snapshot of everything the service stores (so a test can say "nothing changed").
 import { createHash } from 'node:crypto';
@@ -178,7 +178,7 @@ export function pathValuesFor(template: string, fx: Fixtures): Record<string, st
 
 // Columns a read may write by design: a key's last use (contract §3 shows it). Idempotency records
 // are left out too: replaying a rejected request's answer is the contract, not a change of state.
-// On PostgreSQL, `replicas` holds each replica's heartbeat (issue 26): written every few seconds by design.
+// On PostgreSQL, `replicas` holds each replica's heartbeat: written every few seconds by design.
 const VOLATILE_COLUMNS = new Set(['last_used_at']);
 const SKIPPED_TABLES = new Set(['idempotency_keys', 'sqlite_sequence', 'replicas']);
 
@@ -198,7 +198,7 @@ export function snapshot(svc: TestService): Snapshot {
 }
 
 /**
- * `snapshot` on either engine (issue 26), read through `svc.sql`: every stored row of every table
+ * `snapshot` on either engine, read through `svc.sql`: every stored row of every table
  * of the service, read again only when the database's change mark moved (`TestSql.changeMark`).
  */
 export async function storedState(svc: TestService): Promise<Snapshot> {

@@ -1,4 +1,4 @@
-// Issue 14, "Fuzz": requests generated with fast-check from the service's own /openapi.json, sent to
+// Fuzz: requests generated with fast-check from the service's own /openapi.json, sent to
 // a real service on loopback, and the promises every answer keeps. Used by test/fuzz-openapi.test.ts
 // (a fixed seed, a few runs per operation) and bench/fuzz.mjs (through that test, many more runs).
 import fc from 'fast-check';
@@ -10,8 +10,8 @@ import { pathValuesFor, snapshot, type Fixtures } from './openapi-fixtures.js';
 /** Each request is bounded: an answer later than this is a hang (generous: the machine is shared). */
 export const REQUEST_TIMEOUT_MS = 15_000;
 /**
- * URL values stay under Node's header-size limit: a longer URL is a framework `431` without the
- * envelope, issue 14 defect 3, fixed on another branch (and covered by the abuse proof there).
+ * URL values stay under Node's header-size limit: a longer URL is refused by Node's parser (`431`)
+ * before any route sees it, which is not what the fuzz is about (http/connections.ts answers it).
  */
 export const MAX_URL_VALUE = 2_000;
 /** Bodies carry strings up to this size (under the service's body limit and over it both happen via nesting/arrays). */
@@ -43,7 +43,7 @@ const BOUNDED_QUERY: Record<string, fc.Arbitrary<string>> = { wait: fc.constantF
 
 /**
  * Sandbox operations that move service-wide state: their valid bodies are bounded so a run stays
- * fast (issue 14). The clock advances at most 3 seconds per request.
+ * fast. The clock advances at most 3 seconds per request.
  */
 const BOUNDED_BODY: Record<string, (doc: any) => fc.Arbitrary<unknown>> = {
   'POST /v1/sandbox/clock/advance': () => fc.record({ seconds: fc.integer({ min: 0, max: 3 }) }),
@@ -87,7 +87,7 @@ function bodyArb(ctx: FuzzContext, op: Operation): fc.Arbitrary<{ kind: BodyKind
     .map(([contentType, b]) => ({ kind: 'raw' as BodyKind, body: b, contentType }));
 
   if (!op.body) {
-    // contract §2: a body where none is taken is a validation_error (issue 14 defect 4).
+    // contract §2: a body where none is taken is a validation_error (http/bodyless.ts).
     return fc.oneof(
       { arbitrary: fc.constant({ kind: 'none' as BodyKind }), weight: 4 },
       { arbitrary: fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 3 }).map(json('body-on-bodyless')), weight: 2 },

@@ -1,5 +1,5 @@
 // The service's own /openapi.json read as a list of operations, and fast-check arbitraries built from
-// its JSON schemas (issue 14: the fuzz and tenancy proofs are generated from the document, so a new
+// its JSON schemas (the fuzz and tenancy proofs are generated from the document, so a new
 // operation is covered without editing a list).
 import fc from 'fast-check';
 
@@ -73,7 +73,7 @@ export function deref(doc: any, schema: Schema): Schema {
 
 // Strings a format names; values the service accepts as that format.
 const FORMAT_SAMPLES: Record<string, fc.Arbitrary<string>> = {
-  // Loopback only: a URL the service may fetch or deliver to must never leave this machine (issue 14).
+  // Loopback only: a URL the service may fetch or deliver to must never leave this machine.
   uri: fc.constantFrom('http://127.0.0.1:9/a.png', 'http://127.0.0.1:9/hook', 'http://localhost:9/x'),
   email: fc.constantFrom('jane@example.com', 'ops@acme.example', 'a.b+c@mail.example.org'),
   'date-time': fc.constantFrom('2025-01-15T12:00:00.000Z', '2026-06-01T00:00:00Z'),

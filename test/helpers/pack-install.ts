@@ -1,5 +1,5 @@
-// Installing the packed package into an empty project, offline (issue 14; shared by the package
-// install test and the svc/testing example test, issue 29). See test/package-install.test.ts for why
+// Installing the packed package into an empty project, offline (shared by the package
+// install test and the svc/testing example test). See test/package-install.test.ts for why
 // each step is as it is.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';

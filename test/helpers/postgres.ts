@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { freePort } from './ports.js';
 
-// A throwaway PostgreSQL server for tests (issue 26): Debian's server binaries, run as an
+// A throwaway PostgreSQL server for tests: Debian's server binaries, run as an
 // unprivileged user (initdb refuses root), on 127.0.0.1 at a free port, its data in a temporary
 // directory, fsync off (a test database need not survive a power cut). Each test gets a database
 // of its own, made from a template, and drops it after; the server is stopped at the end.

@@ -2,8 +2,8 @@ import { createServer, request as httpRequest, Agent, type IncomingHttpHeaders }
 import type { AddressInfo, Socket } from 'node:net';
 
 /**
- * A loopback proxy that hands each request to the next of several replicas in turn (issue 26,
- * SVC_TEST_REPLICAS): a test's client, talking to one address, sees every other request answered by
+ * A loopback proxy that hands each request to the next of several replicas in turn
+ * (SVC_TEST_REPLICAS): a test's client, talking to one address, sees every other request answered by
  * another process on the same database, as behind a round-robin load balancer. The Host header is
  * passed as sent, so URLs a replica builds from it point back at the proxy. Bodies and answers are
  * streamed both ways (held reads and event streams pass through as they come).

@@ -1,5 +1,5 @@
 // The BUILT service as a real child process (`service-process.mjs`), for the proofs that kill it with
-// SIGKILL (issue 14: the crash proof; issue 23: mid-advance, live emails in flight). Shared by the
+// SIGKILL (the crash proofs: mid-burst, mid-advance, live emails in flight). Shared by the
 // crash tests: start a child on a data dir, talk to it over loopback with one connection pool per
 // run (a killed child's sockets are dead), page lists, run requests a pool at a time, wait for a
 // condition with a deadline.

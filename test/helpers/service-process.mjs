@@ -1,11 +1,11 @@
 // The BUILT local service (dist/, `npm run build` first) as a real child process, for proofs that
-// must kill it (issue 14: the crash proof sends SIGKILL mid-burst). Run as
+// must kill it (the crash proof sends SIGKILL mid-burst). Run as
 // `node service-process.mjs DATA_DIR [system|manual]`: it starts the service on 127.0.0.1, port 0,
-// with the system clock (or the manual one: issue 23 kills it mid-advance), and prints one JSON
+// with the system clock (or the manual one: the crash proof kills it mid-advance), and prints one JSON
 // line (its address and keys) once it listens. Webhook delivery can only reach loopback (a name table instead of DNS, a loopback-only destination guard), so a bug cannot
 // send traffic off the machine. The rate limit is raised out of the way: the proof is about
 // durability, not throttling. There is no clean stop on purpose: the parent kills it.
-// Issue 26 (a replica killed mid-delivery): SVC_CHILD_STORE is a postgres:// database to share,
+// A replica killed mid-delivery: SVC_CHILD_STORE is a postgres:// database to share,
 // SVC_CHILD_LEASE_MS a short claim lease and SVC_CHILD_ACK_MS the webhook ack timeout.
 import { startService } from '../../dist/server/main.js';
 import { staticResolver } from '../../dist/server/webhooks/resolver.js';

@@ -41,14 +41,14 @@ export interface TestService extends RunningService {
 }
 
 /**
- * Limits out of a test's way (issue 22): a test service answers what the test asked, never a `429`
+ * Limits out of a test's way: a test service answers what the test asked, never a `429`
  * from a bucket the test is not about. Only the tests of the limits themselves (http-hardening,
  * security-privilege, api-conventions' rate-limit block) pass limits of their own, and assert them.
  */
 export const UNLIMITED = { ratePerSec: 1e9, burst: 1e9 } as const;
 
 /**
- * SVC_TEST_STORE=postgres runs every test service of the run on PostgreSQL (issue 26): one throwaway
+ * SVC_TEST_STORE=postgres runs every test service of the run on PostgreSQL: one throwaway
  * server per test process (test/helpers/postgres.ts, gone when the process exits) and a fresh
  * database per service. Unset: SQLite in the service's temporary data directory, as always.
  */
@@ -64,7 +64,7 @@ async function storeForTestService(dataDir: string): Promise<string | undefined>
 }
 
 /**
- * SVC_TEST_REPLICAS=N (N >= 2; issue 26) runs each test service as N replicas on one PostgreSQL
+ * SVC_TEST_REPLICAS=N (N >= 2) runs each test service as N replicas on one PostgreSQL
  * database (SVC_TEST_STORE=postgres is then implied), each with a data directory of its own holding
  * the first one's bootstrap.json, and `baseUrl` is a loopback proxy that sends each request to the
  * next replica in turn (./replicas.ts). `deps`, `advanceJobs` and `now` are the first replica's

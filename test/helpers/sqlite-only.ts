@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
-// Issue 26: what cannot run on PostgreSQL, each with why (test/helpers/engines.ts explains the
+// What cannot run on PostgreSQL, each with why (test/helpers/engines.ts explains the
 // two passes). No vitest import here: vitest.config.ts reads this file to choose the PostgreSQL pass.
 
 /** How many replicas each test service runs as (SVC_TEST_REPLICAS; 1 unless told). */

@@ -15,7 +15,7 @@ export interface Terminal {
   screen(): string;
   /**
    * Waits until the screen passes `test`; throws with the screen after `timeoutMs`, and never sooner
-   * than WAIT_FLOOR_MS: the bound catches a hang, it is not a speed check (issue 22).
+   * than WAIT_FLOOR_MS: the bound catches a hang, it is not a speed check.
    */
   until(test: (screen: string) => boolean, timeoutMs?: number, what?: string): Promise<string>;
   close(): void;
@@ -23,7 +23,7 @@ export interface Terminal {
 
 /**
  * The least a test waits for something to show before it fails: what shows in 1 s on a quiet
- * machine can take ten times that on a loaded 2-core CI machine (issue 22), and a wait that passes
+ * machine can take ten times that on a loaded 2-core CI machine, and a wait that passes
  * returns the moment the thing shows, so a generous bound costs nothing.
  */
 export const WAIT_FLOOR_MS = 30_000;

@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Db } from '../../src/server/storage/sqlite/database.js';
 
 /**
- * SQL a test runs on its service's database, whichever engine holds it (issue 26): the same text
+ * SQL a test runs on its service's database, whichever engine holds it: the same text
  * (positional `?`, SQL both engines read) on SQLite through the service's own connection, on
  * PostgreSQL through a small pool of the test's own. Rows read alike on both: bigint as a number
  * (the engine's own parser), a boolean as 1 or 0 (SQLite has no booleans), bytes as a Buffer.

@@ -12,7 +12,7 @@ export const context = () => new CliContext({ io: createTestIO(), env: {}, homed
 
 export type Factory<O> = (parent: CommandType, ctx: CliContext, runF: (opts: O) => Promise<void>) => CommandType;
 
-/** A verb of the registry (issue 28), or a group's own factory not converted yet. */
+/** A verb of the registry, or a group's own factory not converted yet. */
 export type VerbUnderTest<O> = Factory<O> | AnyVerb;
 
 function build<O>(factory: VerbUnderTest<O>, seen: O[]): { parent: CommandType; verb: CommandType } {

@@ -281,7 +281,7 @@ export function accountsContract(engine: EngineUnderTest): void {
       }
     });
 
-    // Issue 26: concurrent sends each claim their own key; on an engine whose writes run at once they
+    // Concurrent sends each claim their own key; on an engine whose writes run at once they
     // must not conflict over the index (a read of an absent key locks the gap others insert into, and
     // SERIALIZABLE then ran every other such write twice).
     it('two writes claiming different keys at once both commit at their first pass', async () => {
@@ -378,7 +378,7 @@ export function accountsContract(engine: EngineUnderTest): void {
     });
   });
 
-  describe('console sessions (issue 27)', () => {
+  describe('console sessions', () => {
     const store = useStore(engine);
     const row = (accountId: string, keyId: string, over: Partial<ConsoleSessionRecord> = {}): ConsoleSessionRecord => ({
       hash: uid('hash'), kind: 'session', keyId, accountId, subaccountId: null, csrf: uid('csrf'), createdAt: T0, expiresAt: T0 + 1000, ...over,

@@ -136,7 +136,7 @@ export function billingContract(engine: EngineUnderTest): void {
   describe('wallets: concurrent writers', () => {
     const store = useStore(engine);
 
-    // Issue 26: the domain reads a wallet, checks the balance, then writes the new balance with its
+    // The domain reads a wallet, checks the balance, then writes the new balance with its
     // ledger row. On an engine whose writes run at once, two such writes on the same wallet must not
     // both act on the balance they read: one runs again on the other's result (or fails), so the
     // balance still equals the ledger's sum and no check was bypassed.

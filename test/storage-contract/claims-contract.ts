@@ -3,7 +3,7 @@ import type { Store } from '../../src/server/storage/store.js';
 import type { EngineUnderTest } from './engine.js';
 import { T0, endpoint, seedAccount, uid, useStore } from './fixtures.js';
 
-// Issue 26: claims. Work is done by exactly one process however many drain at once: a job run
+// Claims. Work is done by exactly one process however many drain at once: a job run
 // inside a write is held by that write (`jobs.lock`), work that calls the outside world is claimed
 // with a lease (`jobs.claim`, `webhookDeliveries.claimAttempt`) that another process takes over once
 // it has run out. Two claimers race here through two concurrent writes: on PostgreSQL they really
@@ -151,7 +151,7 @@ export function claimsContract(engine: EngineUnderTest): void {
       expect(await unclaimed(T0 + LONG)).toEqual([]);
     });
 
-    // issue 26: work that runs longer than its lease renews it, so another process cannot take it
+    // Work that runs longer than its lease renews it, so another process cannot take it
     // over while it runs. A short lease, renewed every tenth of it, past twice its length.
     it('a claim renewed by its holder outlives its first lease; another cannot take it; unrenewed, it runs out and is taken over', async () => {
       const SHORT = 1500;
@@ -180,7 +180,7 @@ export function claimsContract(engine: EngineUnderTest): void {
       expect(await store().write((tx) => tx.webhookDeliveries.renewClaims('holder', [d.id], SHORT))).toEqual([]);
     });
 
-    // issue 26: a lane claims a window of attempts in one write (claimAttempts). Two owners racing
+    // A lane claims a window of attempts in one write (claimAttempts). Two owners racing
     // for the same ids, many rounds: each id is won by exactly one, and every due one by someone.
     it('many webhook attempts claimed in one write: two owners racing for the same ids, each id won by exactly one', async () => {
       const { deliveries } = await manyDeliveries(store(), 40);
@@ -214,7 +214,7 @@ export function claimsContract(engine: EngineUnderTest): void {
       expect((await store().write((tx) => tx.webhookDeliveries.claimAttempts(ids, 'survivor', LONG, T0 + 10))).sort()).toEqual(ids.slice(1).sort());
     });
 
-    // issue 26: outcomes recorded in batches (recordAttempts); an outcome is written once only.
+    // Outcomes recorded in batches (recordAttempts); an outcome is written once only.
     it('many outcomes recorded in one write, each once: a repeat of an outcome already written changes nothing', async () => {
       const { deliveries } = await manyDeliveries(store(), 3);
       const [d1, d2, d3] = deliveries.map((d) => d.id) as [string, string, string];

@@ -9,10 +9,10 @@ import { billingContract } from './billing-contract.js';
 import { eventsContract } from './events-contract.js';
 import { claimsContract } from './claims-contract.js';
 
-// Issue 25: the storage contract. Each repository's behaviour (insert, read, page, claim, the
+// The storage contract. Each repository's behaviour (insert, read, page, claim, the
 // uniqueness a rule relies on) written once, through `Store` and the repository interfaces only
 // (no SQL, no engine class), so every engine runs the same tests: sqlite.test.ts runs them on
-// SQLite; the PostgreSQL engine (issue 26) adds a test file that calls this with its own engine.
+// SQLite; the PostgreSQL engine adds a test file that calls this with its own engine.
 // One `describe` per repository family (named as in `Repositories`), plus the store itself.
 
 export function describeStorageContract(engine: EngineUnderTest): void {

@@ -5,8 +5,8 @@ import { migratePg, openPgPool } from '../../src/server/storage/postgres/databas
 import { PgStore } from '../../src/server/storage/postgres/store.js';
 import { startPostgres, type PostgresServer } from '../helpers/postgres.js';
 
-// Issue 25: the storage contract suite runs against any engine that can hand out a fresh, migrated,
-// empty store. SQLite is the first; the PostgreSQL engine (issue 26) adds its own `EngineUnderTest`.
+// The storage contract suite runs against any engine that can hand out a fresh, migrated,
+// empty store. SQLite is the first; the PostgreSQL engine adds its own `EngineUnderTest`.
 
 export interface EngineUnderTest {
   name: string;

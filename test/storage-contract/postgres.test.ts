@@ -14,7 +14,7 @@ import type { UnitOfWork } from '../../src/server/domain/deps.js';
 import type { Transaction } from '../../src/server/storage/store.js';
 import type { FastifyRequest } from 'fastify';
 
-// Issue 26: the storage contract on the PostgreSQL engine, against a throwaway server
+// The storage contract on the PostgreSQL engine, against a throwaway server
 // (test/helpers/postgres.ts) that this file starts on first use and stops at its end.
 describeStorageContract(postgresEngine);
 
@@ -178,7 +178,7 @@ describe('postgres engine: a write that keeps losing races', () => {
   });
 });
 
-// Issue 26: a write whose statements guard themselves (the webhook worker's claims, renewals and
+// A write whose statements guard themselves (the webhook worker's claims, renewals and
 // records) runs at READ COMMITTED: no predicate locks, so writes of neighbouring rows never abort it.
 describe('postgres engine: a row-guarded write', () => {
   const store = useStore(postgresEngine);
@@ -239,7 +239,7 @@ describe("postgres engine: a key's last use", () => {
   });
 });
 
-// Issue 26: what a send costs in round trips to the server (waits for an answer) and statements.
+// What a send costs in round trips to the server (waits for an answer) and statements.
 describe('postgres engine: round trips', () => {
   const store = useStore(postgresEngine);
   const cost = async (run: (pg: PgStore) => Promise<unknown>): Promise<{ trips: number; statements: number }> => {
@@ -480,7 +480,7 @@ describe('postgres engine: round trips', () => {
   });
 });
 
-// issue 26: a pooled client's repositories are made once per connection (a send's CPU had a third of
+// A pooled client's repositories are made once per connection (a send's CPU had a third of
 // its allocations in making them per transaction); what one transaction read must not reach the next.
 describe("postgres engine: a pooled client's repositories", () => {
   const store = useStore(postgresEngine);
@@ -519,7 +519,7 @@ describe("postgres engine: a pooled client's repositories", () => {
   });
 });
 
-// Issue 26: writes that wait for a slot commit together, one after another in one transaction.
+// Writes that wait for a slot commit together, one after another in one transaction.
 describe('postgres engine: group commit', () => {
   const store = useStore(postgresEngine);
 

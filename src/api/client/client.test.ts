@@ -169,7 +169,7 @@ describe('errors', () => {
     expect(ApiError.fromResponse(418, 'teapot').code).toBe('internal_error');
   });
 
-  it('summarises a non-envelope body with markup left open in time proportional to it (issue 23)', () => {
+  it('summarises a non-envelope body with markup left open in time proportional to it', () => {
     const hint = (body: string) => ApiError.fromResponse(502, body).message.replace('the server answered HTTP 502 without an error envelope: ', '');
     expect(hint('<style>p{}</style><p>Bad <b>Gateway</b></p><script>x()</SCRIPT> <a href="/">home</a>')).toBe('Bad Gateway home');
     expect(hint('<p>Down</p><script>never closed <a ')).toBe('Down never closed <a');

@@ -24,8 +24,8 @@ export type ResponseHeaders = Record<string, string | string[] | undefined>;
 
 /**
  * What parses a response: any object with zod's `safeParse` shape. Zod schemas satisfy it, and so do
- * the compiled parsers of api/parsers.ts, which the CLI uses so that it never loads zod (issue 7:
- * start-up budget).
+ * the compiled parsers of api/parsers.ts, which the CLI uses so that it never loads zod (start-up
+ * budget).
  */
 export interface ResponseParser<T> {
   safeParse(data: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
@@ -95,7 +95,7 @@ export interface RequestOptions<T = unknown> {
   maxAttempts?: number;
   /**
    * Never send Service-Subaccount: agency-level routes (/v1/subaccounts, /v1/agency) reject it, and
-   * service-wide sandbox acts (clock advance, payments fail-next) refuse it (issue 14): they belong to
+   * service-wide sandbox acts (clock advance, payments fail-next) refuse it: they belong to
    * no one account, so the key acts as its own account whatever the context.
    */
   agencyLevel?: boolean;

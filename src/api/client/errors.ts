@@ -173,8 +173,8 @@ function summariseBody(text: string): string {
   return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain;
 }
 
-// Issue 23: `/<(script|style)[\s\S]*?<\/\1>/gi` and `/<[^>]*>/g` retried from every opener never
-// closed to the end of the text, so a megabyte of `<a ` from a misbehaving server held the command
+// `/<(script|style)[\s\S]*?<\/\1>/gi` and `/<[^>]*>/g` retry from every opener never closed
+// to the end of the text, so a megabyte of `<a ` from a misbehaving server would hold the command
 // for minutes. The same results, each in one pass:
 
 /** Every script and style element replaced by a space, as `/<(script|style)[\s\S]*?<\/\1>/gi` did. */

@@ -1,7 +1,7 @@
 import type { ApiClient, HttpMethod } from '../client/client.js';
 import { responseParser, type ResponseOf, type ResponseSchemaName } from '../parsers.js';
 
-// issue 28: an endpoint as data, so its path is written once, here, and read by the functions that
+// An endpoint as data, so its path is written once, here, and read by the functions that
 // call it, the CLI's plain verbs, completion's id lookups and the fixtures cleanup table. `{name}` in
 // a path is a parameter, filled (encoded) by `pathOf`.
 

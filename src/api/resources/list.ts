@@ -5,7 +5,7 @@ import { pageParser, type ResponseOf, type ResponseSchemaName } from '../parsers
 // conventions 7 for lists: a list endpoint is a descriptor (its path and the schema of one row), and
 // these two functions read it. Every page is parsed with the row schema; `listPages` yields one page
 // at a time, so `--all` keeps constant memory however long the list is. The row schema is named, not
-// imported: pages are parsed by a compiled parser, so a list never loads zod (issue 7: start-up budget).
+// imported: pages are parsed by a compiled parser, so a list never loads zod (start-up budget).
 
 export interface ListEndpoint<T, Q extends Query = Query> {
   path: string;
@@ -42,8 +42,8 @@ export async function* listPages<T, Q extends Query>(client: ApiClient, endpoint
 
 /**
  * Yields the pages of `pages` one page ahead: as a page is handed out, the request for the next one
- * is already in flight, so the network and the service work while the caller prints (issue 13:
- * `--all` waited for each page to print before asking for the next). Never more than one page is
+ * is already in flight, so the network and the service work while the caller prints (`--all` does
+ * not wait for each page to print before asking for the next). Never more than one page is
  * held besides the one being printed, so memory stays flat; the caller's awaited write (drain on a
  * slow stdout) still paces the paging. A failed request surfaces when its page is reached.
  */

@@ -1,6 +1,6 @@
 import type { EndpointRef } from './endpoint.js';
 
-// issue 29: the chaos profile of the local service and the log of the faults it injected.
+// The chaos profile of the local service and the log of the faults it injected.
 export const sandboxChaosEndpoints = {
   get: { method: 'GET', path: '/v1/sandbox/chaos' },
   set: { method: 'PUT', path: '/v1/sandbox/chaos' },

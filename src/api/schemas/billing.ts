@@ -23,7 +23,7 @@ export const BillingSchema = z
       balanceCents: Cents,
       autoRecharge: AutoRechargeSchema,
       hasCard: z.boolean(),
-      // issue 24: people tell their cards apart by the last four digits (the provider's token is never shown).
+      // People tell their cards apart by the last four digits (the provider's token is never shown).
       card: z.object({ last4: z.string().regex(/^\d{4}$/) }).nullable().describe('the saved card (its last four digits), or null'),
     }),
     spendLimitCents: Cents,

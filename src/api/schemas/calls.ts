@@ -52,7 +52,7 @@ export const CallTraceEntrySchema = z
 export const CallTraceSchema = z
   .object({
     data: z.array(CallTraceEntrySchema),
-    // issue 24: a follower (`svc calls simulate`) stops when the service says so, not after a quiet period.
+    // A follower (`svc calls simulate`) stops when the service says so, not after a quiet period.
     complete: z
       .boolean()
       .describe('true once nothing more is to come: the status is final and no step (a recorded call\'s transcript) is still due, so the trace and the call\'s events will not grow'),

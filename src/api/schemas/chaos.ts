@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CHAOS_FAULT_KINDS, CHAOS_LIMITS, CHAOS_SCOPES } from '../values/chaos.js';
 
-// issue 29: the chaos profile as the service reads it (`PUT /v1/sandbox/chaos`, `--chaos FILE`).
+// The chaos profile as the service reads it (`PUT /v1/sandbox/chaos`, `--chaos FILE`).
 const Rate = z.number().min(0).max(1).describe('the share of chances that become this fault, 0 to 1');
 export const ChaosFaultSchema = z
   .strictObject({

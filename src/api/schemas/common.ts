@@ -13,7 +13,7 @@ export const NullableTimestamp = Timestamp.nullable();
 /**
  * A name or label people read in tables and lists (key and sub-account names, number and device
  * labels, route labels, endpoint descriptions): Unicode direction overrides and isolates are refused
- * there (decision, issue 23: `api/values/text.ts` says why; conversation text keeps them).
+ * there (decision: `api/values/text.ts` says why; conversation text keeps them).
  */
 export const DisplayName = (s: z.ZodString): z.ZodString => s.regex(NO_DIRECTION_CONTROLS, DIRECTION_CONTROLS_MESSAGE);
 

@@ -9,7 +9,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
-  // Extension (issue 14): a request the service stopped waiting for (its headers or body did not
+  // Extension: a request the service stopped waiting for (its headers or body did not
   // arrive within the server's bounds). Not in the spec's table; a client may send it again.
   request_timeout: 408,
   channel_unsupported: 422,
@@ -33,7 +33,7 @@ export const ErrorDetailSchema = z.object({
 export type ErrorDetail = z.infer<typeof ErrorDetailSchema>;
 
 /**
- * Issue 23: how many details an error lists at most. A body with 10,000 unknown fields made a
+ * How many details an error lists at most. A body with 10,000 unknown fields would make a
  * 689 KB answer naming each one; past this many, one last detail (`path: []`, `omitted: N`) says
  * how many were left out. Fixing the first ones and sending again shows the next.
  */

@@ -1,4 +1,4 @@
-// issue 29: seeded chaos for the simulated world of the local service. The profile's shape, shared by
+// Seeded chaos for the simulated world of the local service. The profile's shape, shared by
 // the service (world/chaos.ts), the sandbox routes, `svc server start --chaos` and svc/testing.
 // Zod-free: svc/testing publishes these types.
 

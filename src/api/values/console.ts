@@ -1,4 +1,4 @@
-// The console (issue 27): the service's own pages under /console, reached with a one-time link minted
+// The console: the service's own pages under /console, reached with a one-time link minted
 // through the API with a key (`POST /v1/console/sessions`, `svc console`). zod-free: the CLI, the
 // schemas and the service read these.
 

@@ -3,13 +3,13 @@
 export const PID_FILE = 'server.json';
 
 /**
- * issue 15: held locked by the running service for its whole life (server/storage/data-dir-lock.ts):
+ * Held locked by the running service for its whole life (server/storage/data-dir-lock.ts):
  * one service per data directory, and load/reset see a service that wrote no server.json.
  */
 export const LOCK_FILE = 'service.lock';
 
 /**
- * issue 26: what a service process runs. `api` serves HTTP and runs no job nor delivery; `worker`
+ * What a service process runs. `api` serves HTTP and runs no job nor delivery; `worker`
  * runs the scheduler and the webhook deliveries and serves no API; `all` both (the default).
  */
 export const SERVICE_ROLES = ['api', 'worker', 'all'] as const;
@@ -28,13 +28,13 @@ export const WORKER_PID_FILE = 'worker.json';
 export const DB_FILE = 'svc.db';
 export const MEDIA_DIR = 'media';
 /**
- * issue 26: written by a service started on PostgreSQL (`{engine, url}`, the URL's password
+ * Written by a service started on PostgreSQL (`{engine, url}`, the URL's password
  * redacted), removed by one started on SQLite: `svc server snapshot save|load` and `reset` read it
  * to refuse, with PostgreSQL's own commands, what they do to the SQLite file.
  */
 export const STORE_FILE = 'store.json';
 
-/** issue 15: `svc server snapshot save NAME` writes DATA/snapshots/NAME.db (and NAME.media/). */
+/** `svc server snapshot save NAME` writes DATA/snapshots/NAME.db (and NAME.media/). */
 export const SNAPSHOTS_DIR = 'snapshots';
 
 /**

@@ -1,4 +1,4 @@
-// Issue 23: characters request text may not hold. Zod-free: the service's validator, the schemas
+// Characters request text may not hold. Zod-free: the service's validator, the schemas
 // and the hosted form read the same facts.
 
 /**
@@ -14,7 +14,7 @@ export function badTextMessage(s: string): string {
 }
 
 /**
- * Decision (issue 23): Unicode direction overrides, embeddings and isolates (U+202A–U+202E,
+ * Decision: Unicode direction overrides, embeddings and isolates (U+202A–U+202E,
  * U+2066–U+2069) reorder the text after them: in a name or label printed in a table or a list they
  * make one value read as another ("Trojan Source"). Names and labels refuse them
  * (`api/schemas/common.ts` `DisplayName`); the text of a conversation (message, email and voicemail

@@ -15,7 +15,7 @@ import { voicemailList } from '../../api/resources/voicemails.js';
 import { webhookListPath } from '../../api/resources/webhooks.js';
 
 // Build time only (scripts/render-completion-tree.mjs): the list each id source reads at TAB time,
-// its path from `api/resources` (issue 28: a path is written once), written into the completion
+// its path from `api/resources` (a path is written once), written into the completion
 // tree so a TAB press loads no resource module.
 
 export interface LookupList {

@@ -17,7 +17,7 @@ const at = (root: CompletionCommand, ...path: string[]): CompletionCommand =>
   path.reduce((cmd, name) => cmd.children.find((c) => c.name === name)!, root);
 
 describe('completion tree', () => {
-  it('messages get completes message ids, messages send --from the account numbers (issue 24), calls get call ids', async () => {
+  it('messages get completes message ids, messages send --from the account numbers, calls get call ids', async () => {
     const tree = await realTree();
     expect(at(tree, 'messages', 'get').args).toEqual([{ dynamic: 'messages' }]);
     expect(at(tree, 'messages', 'send').options.find((o) => o.names.includes('--from'))?.value).toEqual({ dynamic: 'numbers' });

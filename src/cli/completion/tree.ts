@@ -67,7 +67,7 @@ function optionSource(o: Option, sets: ValueSets): CompletionOption['value'] {
   }
 }
 
-/** What the verb's definition says its flag or argument completes to (issue 28: the registry). */
+/** What the verb's definition says its flag or argument completes to (the registry). */
 function registrySource(target: object): ValueSource | undefined {
   const c = (target as { [COMPLETER]?: ValueCompleter })[COMPLETER];
   if (c === undefined) return undefined;

@@ -185,7 +185,7 @@ describe('wizard on a terminal', () => {
     expect(existsSync(progressFile())).toBe(true); // written again as the fresh run goes
   });
 
-  it('offers to resume in words: what, when it started, how far it went (issue 24)', async () => {
+  it('offers to resume in words: what, when it started, how far it went', async () => {
     const morning = new Date(2026, 10, 27, 8, 32, 7);
     let now = morning;
     const first = scripted([GOOD.businessName, GOOD.website, new CancelledError()]);
@@ -285,7 +285,7 @@ describe('answers from flags and a file', () => {
   });
 });
 
-describe('the brands register questions (contract §7 formats, issue 24)', () => {
+describe('the brands register questions (contract §7 formats)', () => {
   it('refuses each malformed brand answer as it is typed, and the state and postal code against the country asked before them', async () => {
     const script = [
       'Acme Dental LLC', '', 'PRIVATE_PROFIT',
@@ -345,7 +345,7 @@ describe('the equivalent command', () => {
     expect(readFileSync(answersFile, 'utf8')).toMatch(/^# answers to svc numbers verify-tollfree/);
   });
 
-  it('nothing asked (all from flags): no file written, the command still printed, with the unattended flags (issue 24)', async () => {
+  it('nothing asked (all from flags): no file written, the command still printed, with the unattended flags', async () => {
     const run = context(refusing);
     const w = await Wizard.start(run.ctx, options({ flags: GOOD, unattended: ['--yes'] }));
     await w.ask();

@@ -11,7 +11,7 @@ export interface Actor {
   /**
    * Throws what the request would be answered if its credentials were presented again now (a revoked
    * key: 401; a suspended account or sub-account: 403). A request that waits (a held read) calls it
-   * when it wakes: its key may have been revoked meanwhile (issue 23). Absent: nothing to re-check
+   * when it wakes: its key may have been revoked meanwhile. Absent: nothing to re-check
    * (domain tests, background work).
    */
   recheck?: () => Promise<void>;

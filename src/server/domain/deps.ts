@@ -10,7 +10,7 @@ import type { DnsResolver } from '../world/dns.js';
 import type { CallDecisionClient } from './voice/call-runner.js';
 import type { Chaos } from '../world/chaos.js';
 
-// The types of what the domain runs on (issue 25): its deps without storage, a write transaction's
+// The types of what the domain runs on: its deps without storage, a write transaction's
 // deps (`TxDeps`) and a read's (`ReadDeps`), and the unit of work that hands them out. The
 // composition root (compose.ts) builds them; the service's own (src/server/deps.ts) extend them.
 
@@ -18,7 +18,7 @@ import type { Chaos } from '../world/chaos.js';
  * The clock, the scheduler, the event store, the simulated outside world and the unit of work: what
  * the domain runs on. Storage is not here: repositories are reached only inside a transaction,
  * `uow.write(async (tx) => …)` or `uow.read(…)`, whose `tx` is these deps plus the repositories
- * (issue 25: no domain code can reach storage outside a transaction, nor forget to pass one).
+ * (no domain code can reach storage outside a transaction, nor forget to pass one).
  */
 export interface DomainDeps {
   /** The storage engine (storage/store.ts); the domain goes through `uow`, which wraps it. */
@@ -45,7 +45,7 @@ export interface DomainDeps {
   carrier: Carrier;
   /** Speech-to-text for recordings and voicemails: simulated on the local service (world/transcriber.ts). */
   transcriber: Transcriber;
-  /** issue 29: the seeded faults of the simulated world (world/chaos.ts); an empty profile does nothing. */
+  /** The seeded faults of the simulated world (world/chaos.ts); an empty profile does nothing. */
   chaos: Chaos;
 }
 

@@ -52,7 +52,7 @@ export function keyRecord(accountId: string, name: string, mode: 'live' | 'test'
 
 /** A new key of the actor's account; `mode` is the new key's. */
 export async function createKey(deps: KeysDeps, actor: Actor, name: string, mode: 'live' | 'test'): Promise<MintedKey> {
-  // issue 14 (defect 6): a test key may create test keys only. Otherwise a leaked test key (pasted in
+  // A test key may create test keys only. Otherwise a leaked test key (pasted in
   // a test suite, a CI log) would mint live keys and be worth as much as a live one.
   if (actor.mode === 'test' && mode === 'live') {
     throw testKeyForbidden('a test key can create test keys only ("mode": "test"); a live key is created with a live key');
@@ -67,7 +67,7 @@ export async function listKeys(deps: Pick<KeysDeps, 'keys'>, actor: Actor, limit
 }
 
 /**
- * One key's public fields (issue 28: `svc keys get`). Another account's key, or none, is `not_found`
+ * One key's public fields (`svc keys get`). Another account's key, or none, is `not_found`
  * (spec: Authentication 6, resources of another account appear as `not_found`).
  */
 export async function getKey(deps: Pick<KeysDeps, 'keys'>, actor: Actor, id: string): Promise<KeyRecord> {

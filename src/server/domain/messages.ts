@@ -189,7 +189,7 @@ async function acceptOutbound(deps: MessagingDeps, message: MessageRecord): Prom
       landed = next;
       if (REPORTED.has(next.status)) reported.push(next);
     }
-    // The message and one insert for the course's events, asked for at once (issue 26: on
+    // The message and one insert for the course's events, asked for at once (on
     // PostgreSQL they share one wait); either failing fails the transaction.
     await Promise.all([
       deps.messages.insert({ ...message, ...landed }),
@@ -198,7 +198,7 @@ async function acceptOutbound(deps: MessagingDeps, message: MessageRecord): Prom
   } else {
     await deps.messages.insert(message);
     await deps.scheduler.schedule(JOB_SUBMIT, message.createdAt, { messageId: message.id });
-    // issue 27: a live message is `queued` with no event until the carrier moves it; an open thread
+    // A live message is `queued` with no event until the carrier moves it; an open thread
     // shows it from its commit all the same (a test message's `message.status` events do that).
     deps.events.touched(message.accountId, 'message', message.id, message.status);
   }
@@ -224,7 +224,7 @@ export async function applyCarrierReport(deps: MessagingDeps, messageId: string,
     await tx.messages.setStatus(messageId, move.status, move.reason, tx.clock.nowMs());
     if (!message.test) await settleOrRelease(tx, message, move.status);
     if (REPORTED.has(move.status)) await tx.events.emit(message.accountId, 'message.status', { messageId, status: move.status, reason: move.reason });
-    // issue 27: a move no event reports (`sending`) still reaches an open thread.
+    // A move no event reports (`sending`) still reaches an open thread.
     else tx.events.touched(message.accountId, 'message', messageId, move.status);
     return true;
   });

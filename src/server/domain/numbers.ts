@@ -415,7 +415,7 @@ export function registerNumberJobs(deps: DomainDeps): void {
       await tx.scheduler.schedule(JOB_RENEWAL, next, { numberId: n.id, periodStart: next } satisfies RenewalPayload);
     }, 'number monthly renewals');
 
-  // The carrier reviews with no transaction open (issue 25); its verdict is written if the number
+  // The carrier reviews with no transaction open; its verdict is written if the number
   // still waits for it.
   const awaitingReview = (n: NumberRecord | undefined, p: ReviewPayload): n is NumberRecord =>
     !!n && n.status !== 'released' && n.tfvStatus === 'pending' && n.tfvSubmittedAt === p.submittedAt;

@@ -1,7 +1,7 @@
 import type { DomainDeps, TxDeps } from './deps.js';
 
 /**
- * issue 25: nothing outside the process is called while a transaction is open. A write that finds it
+ * Nothing outside the process is called while a transaction is open. A write that finds it
  * needs the outside world first (a card charged: a top-up, an auto-recharge, a subscription) asks
  * for it with `outsideFirst`: the first time, that throws `OutsideFirst`; the unit of work rolls the
  * write back, does the act with no transaction open (concurrent writes asking for the same act

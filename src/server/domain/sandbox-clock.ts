@@ -15,7 +15,7 @@ export interface SandboxClockDeps {
  */
 export async function advanceClock(d: SandboxClockDeps, seconds: number): Promise<AdvanceReportLine[]> {
   const ran = await d.scheduler.advance(seconds);
-  // issue 26: "one clock in the database". Each replica keeps it in memory and follows a save when
+  // One clock, in the database: each replica keeps it in memory and follows a save when
   // notified; the answer waits until every other replica has, so the caller's next request reads
   // the new time on whichever replica it lands (not the old one for the moment a notice takes).
   await d.store.peers?.sync();

@@ -2,7 +2,7 @@ import { forbidden, testKeyForbidden } from '../errors.js';
 import type { Actor } from './actor.js';
 import type { AccountRecord } from '../storage/accounts-repo.js';
 
-// contract §2 (issue 23): what a test key may change. "A test key may read everything, but may change
+// contract §2: what a test key may change. "A test key may read everything, but may change
 // or delete only what a test key created: a live key, a number bought with a live key, an endpoint
 // created with a live key (its secret included), and every service-wide sandbox act (clock, wallet,
 // payments) are `403 forbidden` to it." A leaked test key (a CI log, a test suite) must not be able
@@ -37,7 +37,7 @@ export function assertMovesMoney(actor: Pick<Actor, 'mode'>): void {
 const SERVICE_WIDE_REASON = 'this sandbox act changes the service for every account on it, so only the root account of the local service may do it, with a live key';
 
 /**
- * issue 14 (defect 6), issue 23: a sandbox act that changes the world for every account (the clock,
+ * A sandbox act that changes the world for every account (the clock,
  * whose advance runs every account's renewals and charges; the payment provider) needs the root
  * account (the one the service made at its first start: no parent), acting as itself, with a live key.
  */

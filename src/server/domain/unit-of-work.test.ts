@@ -9,7 +9,7 @@ import type { DomainDeps } from './deps.js';
 
 /**
  * A store that runs every write's function twice, the first pass rolled back: what the PostgreSQL
- * engine does to a write that lost a serialization race (issue 26).
+ * engine does to a write that lost a serialization race.
  */
 class RunsEachWriteTwice implements Store {
   constructor(private readonly inner: SqliteStore) {}

@@ -3,7 +3,7 @@ import type { Repositories, Store, Transaction } from '../storage/store.js';
 import { MAX_OUTSIDE_ACTS, OutsideFirst } from './outside-first.js';
 
 /**
- * The domain's unit of work over a store (issue 25): `write` and `read` hand the domain its deps
+ * The domain's unit of work over a store: `write` and `read` hand the domain its deps
  * with the transaction's repositories beside them, so a domain function typed with a repository
  * can only be called inside a transaction. Inside a write, `tx.uow` nests: `write` is a savepoint of
  * the open transaction and `read` reads within it (a top-level write from inside one would wait for

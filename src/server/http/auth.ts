@@ -35,8 +35,8 @@ declare module 'fastify' {
     agencyLevel?: boolean;
     /**
      * A sandbox act that changes the world for every account of this service (the clock, the payment
-     * provider): only the service's root account may, acting as itself, with a live key (issue 14,
-     * issue 23; `domain/test-keys.ts` assertMayActServiceWide).
+     * provider): only the service's root account may, acting as itself, with a live key
+     * (`domain/test-keys.ts` assertMayActServiceWide).
      */
     serviceWide?: boolean;
   }
@@ -62,8 +62,8 @@ type FoundKey = { key: KeyRecord; account: AccountRecord | undefined } | undefin
 
 /**
  * The request's key and its account, read once for every request that asked for the same key in
- * this turn of the event loop (issue 26: on PostgreSQL the read was a statement, a pooled client and a
- * wait of every request's, most of them for the same few keys). The read is made once all of them
+ * this turn of the event loop (on PostgreSQL a read each costs a statement, a pooled client and a
+ * wait per request, most of them for the same few keys). The read is made once all of them
  * have asked (setImmediate), so its snapshot is no older than any of them would have had alone: a
  * key revoked before a request arrived is refused to it. Each caller gets its own copy.
  */
@@ -99,7 +99,7 @@ export async function authenticate(
 ): Promise<AuthContext> {
   // spec: Authentication 1, 4 — missing, malformed, revoked or unknown credentials are 401.
   const header = req.headers.authorization;
-  // issue 14 (defect 5): a key is never taken from the URL (URLs land in logs, proxies and shell
+  // A key is never taken from the URL (URLs land in logs, proxies and shell
   // history); say where it belongs, and that the one sent is now exposed.
   if (!header && urlCarriesCredential(req.url)) {
     throw unauthorized('API keys are not accepted in the URL; send the key in the Authorization header ("Authorization: Bearer sk_..."), and revoke a key that was sent in a URL');
@@ -108,7 +108,7 @@ export async function authenticate(
   const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m || !isWellFormedKey(m[1]!)) throw unauthorized('malformed credentials; expected "Authorization: Bearer sk_live_..." or sk_test_');
   const hash = hashKey(m[1]!);
-  // The key and its account in one read of one statement (issue 26: every request pays for it).
+  // The key and its account in one read of one statement (every request pays for it).
   const found = deps.keys ? await deps.keys.find(hash) : await deps.uow.read(async (tx) => await tx.keys.findWithAccount(hash), { oneStatement: true });
   const key = found?.key;
   const caller = found?.account;
@@ -122,7 +122,7 @@ export async function authenticate(
 
   const ctx: AuthContext = { keyId: key.id, mode: key.mode, caller, account: caller, viaSubaccount: false, recheck: async () => await recheckStanding(deps, key.accountId, key.id, caller.id) };
   const raw = req.headers[SUBACCOUNT_HEADER];
-  // issue 14 (defect 6), issue 23: one tenant must not move time or break payments for all the
+  // One tenant must not move time or break payments for all the
   // others, and a test key moves no money (a clock advance runs every account's renewals).
   if (req.routeOptions.config?.serviceWide) assertMayActServiceWide(caller, key.mode, raw !== undefined);
   if (raw === undefined) return ctx;
@@ -142,7 +142,7 @@ export async function authenticate(
 }
 
 /**
- * issue 23 (item 7): the key, its account and the sub-account acted on, read again, for a request
+ * The key, its account and the sub-account acted on, read again, for a request
  * that waited (a held read wakes after the key was revoked or the account suspended: it must not
  * answer with what happened since). The same answers as `authenticate`.
  */
@@ -156,9 +156,9 @@ async function recheckStanding(deps: AuthDeps, keyAccountId: string, keyId: stri
 
 export function installAuth(app: FastifyInstance, deps: AuthDeps & { options: { unauthenticatedRate?: RateLimitOptions }; store: Store }): void {
   app.decorateRequest('auth', null as unknown as AuthContext);
-  // issue 14 (defect 6): refused credentials are limited per client address (rate-limit.ts); a
+  // Refused credentials are limited per client address (rate-limit.ts); a
   // request with a good key never touches that bucket.
-  // issue 26: each replica refuses past its share of the limit, so alternating gains nothing.
+  // Each replica refuses past its share of the limit, so alternating gains nothing.
   const refused = unauthenticatedGate(deps.options.unauthenticatedRate, limitShare(deps.store));
   // In-process reads (SQLite) are served from its cache at once: nothing to share.
   const keys = deps.store.readsAreRoundTrips ? new KeyLookups(deps.uow) : undefined;

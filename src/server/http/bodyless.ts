@@ -28,7 +28,7 @@ export function takesNoBody(req: FastifyRequest): boolean {
 const isRead = (req: FastifyRequest): boolean => req.method === 'GET' || req.method === 'HEAD';
 
 /**
- * issue 14 (defect 4), contract §2: unknown fields are rejected, so a body sent to a read, or to a
+ * contract §2: unknown fields are rejected, so a body sent to a read, or to a
  * POST or DELETE that takes none, is a `validation_error` before anything runs (it changes nothing, and its
  * Idempotency-Key stays free). Decision (API_DESCRIPTION): no body, an empty body without a content
  * type, or the empty JSON object `{}` all mean "no body", since HTTP clients commonly send `{}`.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * issue 26: a closing service answers what it still has under way and closes those connections
+ * A closing service answers what it still has under way and closes those connections
  * after the answer. Fastify's close (`server.close()`) closes only the keep-alive connections that
  * are idle at that moment; a request still being worked on then (a held read released by the close
  * but still reading the database, as on PostgreSQL where each read waits on the server) is answered

@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import { randomBase62 } from '../ids.js';
 
 /**
- * issue 14 (defect 1): how long the service waits for a client and how many connections it keeps,
+ * How long the service waits for a client and how many connections it keeps,
  * so that one misbehaving local script cannot hold the service for everyone. Tests pass lower
  * values through `buildApp`'s `server` option; the README's "local service" section lists these.
  */
@@ -36,7 +36,7 @@ export interface ServerLimits {
   /** Open connections from one client address (IPv4-mapped IPv6 counts as its IPv4 address). */
   maxConnectionsPerAddress: number;
   /**
-   * Issue 23: a connection that has not completed its first request's headers this long after it
+   * A connection that has not completed its first request's headers this long after it
    * opened is slow. When a cap is reached, a new connection takes the place of the oldest slow one
    * (answered 408 and closed) instead of being refused: 256 sockets dripping bytes from 127.0.0.1
    * locked every local client (they share the address) out until the headers timeout cut them.
@@ -118,7 +118,7 @@ const answered = new WeakSet<Socket>();
 export const answeredRaw = (socket: Socket): boolean => answered.has(socket);
 
 /**
- * issue 14 (defect 3): what Node's HTTP parser rejects before Fastify sees a request gets the error
+ * What Node's HTTP parser rejects before Fastify sees a request gets the error
  * envelope with a `Request-Id` and `Connection: close` (Fastify's `clientErrorHandler`).
  * Decisions (API_DESCRIPTION): headers or a URL over MAX_HEADER_BYTES and a malformed request are
  * 400 `validation_error`, as an oversized body is (contract §2); a request not received in time is
@@ -166,10 +166,10 @@ interface Admitted {
 }
 
 /**
- * issue 14 (defect 1): caps open connections, in total and per client address. The HTTP server's
+ * Caps open connections, in total and per client address. The HTTP server's
  * own connection listener only sees a socket the caps admit; one over a cap is answered 429
  * `rate_limited` (`Retry-After: 1`) and closed without being parsed.
- * Issue 23: connections that complete their headers promptly keep their share. Before refusing, a
+ * Connections that complete their headers promptly keep their share. Before refusing, a
  * new connection over a cap evicts the oldest slow one (no request headers completed within
  * `slowHeadersGraceMs`) of its address (or, at the total cap, of any address): it is answered 408
  * `request_timeout` as the headers timeout would have, only sooner. Call before `listen`.

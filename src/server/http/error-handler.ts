@@ -20,7 +20,7 @@ interface Envelope {
 }
 
 /**
- * Issue 23: a list of details is cut at MAX_ERROR_DETAILS, its last entry counting the rest (30,000
+ * A list of details is cut at MAX_ERROR_DETAILS, its last entry counting the rest (30,000
  * bad addresses answered 2.56 MB). The one place: every envelope the API writes comes through here.
  */
 export function capDetails(details: unknown): unknown {
@@ -53,7 +53,7 @@ export function installErrorHandling(app: FastifyInstance, catalog: RouteCatalog
     // contract §2: a key answered already (checked inside a COMMITS_ONCE route's write).
     if (err instanceof IdempotentReplay) return sendReplay(req, reply, err.record);
     if (err instanceof MalformedCursorError) err = validationError(['query', 'cursor'], 'malformed cursor; pass back a nextCursor unchanged');
-    // Decision (issue 26, PostgreSQL): a write that lost every retry to concurrent writes on the same
+    // Decision (PostgreSQL): a write that lost every retry to concurrent writes on the same
     // rows (one wallet, one conversation) changed nothing; the client is told to back off and retry.
     if (err instanceof ContentionError) {
       reply.header('Retry-After', '1');
@@ -109,7 +109,7 @@ export function installErrorHandling(app: FastifyInstance, catalog: RouteCatalog
     return sendError(reply, 'internal_error', `internal error; quote request id ${req.id}`);
   });
 
-  // issue 14 (defect 7): a route with `/:id` also matches its collection path with a trailing slash
+  // A route with `/:id` also matches its collection path with a trailing slash
   // (`GET /v1/messages/`, id ''). An empty segment names no resource: the answer is the 404 of an
   // unknown path, not a validation error on `params.id`. (Repeated slashes, `/v1//messages`, match
   // no route at all and reach the not-found handler below; an empty segment inside a path,

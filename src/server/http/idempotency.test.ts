@@ -20,7 +20,7 @@ describe('withoutSecrets', () => {
   });
 });
 
-describe('bounded walks (issue 14)', () => {
+describe('bounded walks', () => {
   const deep = (depth: number): unknown => {
     let v: unknown = {};
     for (let i = 1; i < depth; i++) v = i % 2 ? [v] : { v };
@@ -49,7 +49,7 @@ describe('bounded walks (issue 14)', () => {
   });
 });
 
-describe('commitOnce under an engine that runs a write again (issue 26)', () => {
+describe('commitOnce under an engine that runs a write again', () => {
   // PostgreSQL runs a write's function again when its transaction lost a race (a serialization
   // failure): the first pass's writes are rolled back, so the answer must be recorded by the pass
   // that commits, and the request counts as answered only once it has.

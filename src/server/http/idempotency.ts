@@ -53,7 +53,7 @@ export function noteArrival(req: FastifyRequest): void {
  * Route config for a POST whose every write runs inside `commitOnce` (the handler does nothing
  * before it that a duplicate could repeat): its key is checked in the write's own transaction
  * instead of being held by a write of its own first, so the request costs one transaction, not
- * two (issue 13: the separate in-flight write was a commit per send). A key already answered is
+ * two (a separate in-flight write would be a commit per send). A key already answered is
  * replayed from there (`IdempotentReplay`, sent by the error handler); a duplicate that arrived
  * before the first's answer was written (in the same group commit, or at another replica) is a 409:
  * the first was in flight when it came (`answeredSinceArrival`).
@@ -117,7 +117,7 @@ export function sendReplay(req: FastifyRequest, reply: FastifyReply, record: Ide
 
 /**
  * Canonical JSON (sorted keys) so the same logical body always hashes the same. The parser already
- * refuses bodies nested deeper than MAX_JSON_DEPTH; the bound is checked here too (issue 14) so a
+ * refuses bodies nested deeper than MAX_JSON_DEPTH; the bound is checked here too so a
  * body that reached this walk some other way is a validation_error, never a stack overflow (500).
  */
 function canonical(value: unknown, depth = 0): string {
@@ -142,14 +142,14 @@ export interface IdempotencyDeps {
   clock: Clock;
 }
 
-// Secrets shown once (API keys, webhook signing secrets, a console link: issue 27) are never stored
+// Secrets shown once (API keys, webhook signing secrets, a console link) are never stored
 // for a replay. A whole key or secret: a key's `prefix` (sk_live_ab12) is not one.
 const SECRET_VALUE = new RegExp(`^(sk_(live|test)_[0-9A-Za-z]{32}|whsec_[0-9A-Za-z_-]{16,}|https?://[^\\s?]+${CONSOLE_LOGIN_PATH}\\?token=[0-9A-Za-z]+)$`);
 
 /**
  * The response as a replay may show it: every secret value replaced by null. Our responses nest a
  * few levels; past MAX_JSON_DEPTH this throws (an internal_error) rather than overflow the stack or
- * store something it did not redact (issue 14).
+ * store something it did not redact.
  */
 export function withoutSecrets(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return SECRET_VALUE.test(value) ? null : value;
@@ -182,7 +182,7 @@ export async function commitOnce<T>(
   const statusOf = (result: T) => (typeof status === 'function' ? status(result) : status);
   if (idem && !idem.held) {
     // First as if the key were new, as it nearly always is: the write, then its answer recorded with
-    // no look at the key (issue 26: the claim was one statement of a send's ten on PostgreSQL). A row
+    // no look at the key (a claim first would be one statement of a send's ten on PostgreSQL). A row
     // of the key fails the record; that, or any failure of the write, and the write is asked for
     // again below, where the key's claim decides (a replay or a 409 wins over whatever the write did).
     // A write refused for contention is not run twice: the client retries it, with its key.
@@ -199,7 +199,7 @@ export async function commitOnce<T>(
   return await deps.uow.write(async (tx) => {
     // Held for this transaction as it is looked at (claim): the answer below replaces the hold. The
     // write starts without waiting for the claim's answer, so that on PostgreSQL its first statements
-    // go to the server with the claim's (issue 26: one wait less per send). A key answered already
+    // go to the server with the claim's (one wait less per send). A key answered already
     // (or in flight, or sent with another body) still decides the answer whatever the write did or
     // failed to do: it is thrown once both have settled, and the transaction, the write's rows with
     // it, is rolled back.
@@ -265,8 +265,8 @@ export async function installIdempotency(app: FastifyInstance, deps: Idempotency
     const now = deps.clock.nowMs();
     const arrivedAt = req.arrivedAt;
     // A route that commits once checks its key in its write's own transaction (commitOnce: a
-    // refusal or a replay from there); nothing is read here (issue 25: that read was a wait for the
-    // open commit and 2-5 % of a send's CPU). Any other route holds the key (an in-flight row)
+    // refusal or a replay from there); nothing is read here (a read here waits for the open
+    // commit and costs 2-5 % of a send's CPU). Any other route holds the key (an in-flight row)
     // before its handler runs.
     if (req.routeOptions.config.idempotency === 'in-commit') {
       req.idempotency = { scope, hash, at: now, arrivedAt, held: false, completed: false };

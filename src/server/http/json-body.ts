@@ -6,7 +6,7 @@ import { FIELD_WORDS } from './validation.js';
 import { takesNoBody } from './bodyless.js';
 
 /**
- * issue 14 (defect 2): how deeply a JSON body may nest (objects and arrays). No request body of the
+ * How deeply a JSON body may nest (objects and arrays). No request body of the
  * API comes near it (a call route with its IVR is under 10 levels); it is bounded so that nothing
  * that walks a body (zod, the idempotency hash, a log serializer) can overflow the stack on one.
  */
@@ -172,7 +172,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    // An empty body sent as JSON to a route that takes none is no body (bodyless.ts, issue 14);
+    // An empty body sent as JSON to a route that takes none is no body (bodyless.ts);
     // elsewhere it stays Fastify's "malformed JSON".
     if ((body as string).length === 0 && takesNoBody(req)) {
       done(null, undefined);

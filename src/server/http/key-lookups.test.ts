@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { KeyLookups } from './auth.js';
 import type { UnitOfWork } from '../deps.js';
 
-// issue 26: on PostgreSQL the requests of one turn of the event loop that present the same key share
+// On PostgreSQL the requests of one turn of the event loop that present the same key share
 // one read of it, made once all of them have asked.
 describe('KeyLookups', () => {
   const fake = () => {

@@ -19,7 +19,7 @@ export function sendList<T>(req: FastifyRequest, reply: FastifyReply, page: Page
 }
 
 /**
- * For the hot lists (messages, conversations, the events feed, issue 13): their rows are views, which
+ * For the hot lists (messages, conversations, the events feed): their rows are views, which
  * build every spec field and nothing else (views/README.md), so the page is written with
  * JSON.stringify instead of being encoded again row by row through the zod response schema — 0.7 ms
  * of a 100-row page of messages in the CPU profile (`--all` reads thousands of pages). The schema

@@ -3,7 +3,7 @@ import { KEY_PREFIX } from '../../api/values/keys.js';
 import { WEBHOOK_SECRET_PREFIX } from '../../api/values/webhooks.js';
 
 /**
- * issue 14 (defect 5): credentials never reach server.log, wherever a client put them: a query
+ * Credentials never reach server.log, wherever a client put them: a query
  * parameter (`?api_key=sk_live_…`), a path segment, an unusual header. The request is still logged,
  * with the secret part replaced.
  */

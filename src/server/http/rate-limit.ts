@@ -10,7 +10,7 @@ export interface RateLimitOptions {
 }
 
 /**
- * issue 14 (defect 6): requests that present no key, a malformed, unknown or revoked one are limited
+ * Requests that present no key, a malformed, unknown or revoked one are limited
  * per client address, so a script guessing keys (2,000 a second) gets `429` rather than an answer
  * each. Tighter than a key's bucket: a person fixing a typo never needs 50 tries in a burst. A good
  * key on the same address is counted in its own bucket, never in this one.
@@ -26,7 +26,7 @@ interface Bucket {
 }
 
 /**
- * How many processes a limit is shared between (issue 26): PostgreSQL replicas each enforce their
+ * How many processes a limit is shared between: PostgreSQL replicas each enforce their
  * share of it, 1/N of the rate and of the burst, N counted from the replicas' heartbeats (no query
  * per request). A client that alternates between replicas so gets no more than the limit in all; a
  * client that stays on one replica gets its share (documented in the OpenAPI description of 429).
@@ -116,7 +116,7 @@ export function installRateLimit(app: FastifyInstance, opts: RateLimitOptions, s
   const buckets = new TokenBuckets(opts, Date.now, share);
   app.decorate('takeKeyRequest', (keyId: string, reply: FastifyReply) => {
     const r = buckets.take(keyId);
-    // This process's part of the limit (issue 26: its share among replicas).
+    // This process's part of the limit (its share among replicas).
     reply.header('RateLimit-Limit', String(buckets.limit.burst));
     reply.header('RateLimit-Remaining', String(r.remaining));
     reply.header('RateLimit-Reset', String(r.resetSecs));

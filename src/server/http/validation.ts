@@ -12,7 +12,7 @@ export class RequestValidationError extends Error {
   }
 }
 
-// issue 14 (defect 7): the service's words for a field that failed validation, naming the form it
+// The service's words for a field that failed validation, naming the form it
 // expects; zod's defaults ("Invalid input: expected string, received number") name zod's internals.
 // Each message reads after the field's path: `body.to: must be a string`.
 export const FIELD_WORDS = {
@@ -166,7 +166,7 @@ export function issuesToDetails(location: string, issues: z.core.$ZodIssue[]): E
 }
 
 /**
- * Issue 23: every string of a request part (values and keys, at any depth) that holds NUL or an
+ * Every string of a request part (values and keys, at any depth) that holds NUL or an
  * unpaired surrogate (`api/values/text.ts`), each named by its path. JSON bodies are nested at most
  * MAX_JSON_DEPTH deep (json-body.ts refuses deeper ones before parsing), so the walk is bounded.
  */
@@ -195,7 +195,7 @@ export function badTextDetails(location: string, data: unknown): ErrorDetail[] {
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
   const location = LOCATION[httpPart ?? 'body'] ?? 'body';
   return (data: unknown) => {
-    // Issue 23: checked before the schema, for every route and part: no string with NUL or a lone
+    // Checked before the schema, for every route and part: no string with NUL or a lone
     // surrogate is stored, echoed or compared, whatever field it is in.
     const badText = badTextDetails(location, data);
     if (badText.length) return { error: new RequestValidationError(badText) };

@@ -31,7 +31,7 @@ const ENFORCEMENT = [
   'it is not enforced until a person confirms it.',
 ].join('\n');
 
-/** contract §2 (issue 23): the test-key rule for entries (domain/voice/blocked-numbers.ts). */
+/** contract §2: the test-key rule for entries (domain/voice/blocked-numbers.ts). */
 const LIVE_ENTRIES =
   'An entry added with a live key, or suggested after calls of which one was placed with a live key, is a live key\'s to change or delete: a test key is `403 forbidden` (contract §2).';
 

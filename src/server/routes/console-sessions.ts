@@ -6,7 +6,7 @@ import type { ServiceDeps } from '../deps.js';
 import { mintConsoleLink } from '../domain/console/sessions.js';
 import { requestOrigin } from '../http/origin.js';
 
-// issue 27: the console's one-time link, minted with an API key (`svc console`).
+// The console's one-time link, minted with an API key (`svc console`).
 export function consoleSessionRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(

@@ -21,7 +21,7 @@ const send = (reply: FastifyReply, page: RenderedPage, status = 200): FastifyRep
 /** A urlencoded body as fields; a repeated field keeps every value (the domain takes the first). */
 const parseForm = (body: string): Record<string, string[]> => {
   // No prototype: a field named `__proto__` or `constructor` is a field like any other, not
-  // Object.prototype's (issue 14: the fuzz found `__proto__` as a body answered 500).
+  // Object.prototype's (the OpenAPI fuzz found a `__proto__` field answered 500).
   const fields: Record<string, string[]> = Object.create(null);
   for (const [k, v] of new URLSearchParams(body)) (fields[k] ??= []).push(v);
   return fields;
@@ -52,7 +52,7 @@ export function hostedPagesRoutes(app: FastifyInstance, deps: ServiceDeps): void
     });
 
     // Public: no key to count by, so the form is limited per client address (wall clock, in memory).
-    // issue 26: replicas each take their share, so a client alternating between them is held to the
+    // Replicas each take their share, so a client alternating between them is held to the
     // limit in all (http/rate-limit.ts, limitShare).
     const buckets = new TokenBuckets(LEAD_FORM_RATE, Date.now, limitShare(deps.store));
     const page = (summary: string, description: string, extra: Record<string, unknown> = {}) => ({

@@ -14,7 +14,7 @@ export function sandboxBillingRoutes(app: FastifyInstance, deps: ServiceDeps): v
   r.post(
     '/v1/sandbox/payments/fail-next',
     {
-      // issue 14, issue 23: the payment provider is shared by every account; only the root account's live key breaks it.
+      // The payment provider is shared by every account; only the root account's live key breaks it.
       config: { serviceWide: true },
       schema: {
         tags,

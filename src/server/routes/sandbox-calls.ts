@@ -27,7 +27,7 @@ const SANDBOX_CALL_DESCRIPTION = [
   'address this request used.',
 ].join('\n');
 
-/** What the caller's acts during a call share (issue 27: the console's phone uses the same domain calls). */
+/** What the caller's acts during a call share (the console's phone uses the same domain calls). */
 const CALLER_ACT_RULES = [
   'Our extension (local service only, like every `/v1/sandbox` route): what the caller of a call placed with `POST /v1/sandbox/calls` does while it is under way,',
   'as the console\'s phone does. Answers 200 with the Call as the act leaves it; the engine runs the step it causes next, on the service clock, as it',
@@ -59,7 +59,7 @@ export function sandboxCallsRoutes(app: FastifyInstance, deps: ServiceDeps): voi
     '/v1/sandbox/calls',
     { config: COMMITS_ONCE, schema: { tags: ['sandbox'], summary: 'An inbound call to one of the account\'s numbers', description: SANDBOX_CALL_DESCRIPTION, body: SandboxCallBody, response: { 201: CallSchema } } },
     async (req, reply) => {
-      // issue 29: the simulated caller's faults (nobody answers, the call drops) change its scenario only.
+      // The simulated caller's faults (nobody answers, the call drops) change its scenario only.
       const body = { ...req.body, scenario: deps.chaos.callScenario(req.auth.account, req.body.from, req.body.to, req.body.scenario) };
       const placed = await commitOnce(deps, req, 201, async (tx) => callView(await placeSandboxCall(tx, req.auth, body, { origin: requestOrigin(req) })));
       return reply.status(201).send(placed);

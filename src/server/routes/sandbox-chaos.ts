@@ -23,7 +23,7 @@ const SCOPES = [
 /** The scope's key among the stored profiles: the account acted on, or the service-wide one. */
 const scopeKey = (auth: AuthContext, scope: ChaosScope): string => (scope === 'service' ? SERVICE_SCOPE : auth.account.id);
 
-// issue 29: seeded chaos on the local service (world/chaos.ts), changed while it runs.
+// Seeded chaos on the local service (world/chaos.ts), changed while it runs.
 export function sandboxChaosRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 

@@ -15,7 +15,7 @@ export function sandboxClockRoutes(app: FastifyInstance, deps: ServiceDeps): voi
   r.post(
     '/v1/sandbox/clock/advance',
     {
-      // issue 14, issue 23: the clock is shared by every account; only the root account's live key moves it.
+      // The clock is shared by every account; only the root account's live key moves it.
       config: { serviceWide: true },
       schema: {
         tags: ['sandbox'],

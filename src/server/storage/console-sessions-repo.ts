@@ -1,6 +1,6 @@
 import type { ConsoleSessionKind } from '../../api/values/console.js';
 
-/** issue 27: a one-time console link or a console session; `hash` is the SHA-256 of its secret (never the secret). */
+/** A one-time console link or a console session; `hash` is the SHA-256 of its secret (never the secret). */
 export interface ConsoleSessionRecord {
   hash: string;
   kind: ConsoleSessionKind;

@@ -35,8 +35,8 @@ export interface IdempotencyRepo {
    * writes run concurrently holds the key for this transaction as it looks (PostgreSQL: an in-flight
    * row, never visible to others, that `record` overwrites or the rollback removes), so a concurrent
    * duplicate waits for this transaction and then finds its answer, and concurrent requests with
-   * different keys never conflict over the gap a read of an absent key would lock (issue 26: at
-   * SERIALIZABLE that read made most concurrent sends fail and run again). With one writer at a time
+   * different keys never conflict over the gap a read of an absent key would lock (at
+   * SERIALIZABLE that read makes most concurrent sends fail and run again). With one writer at a time
    * (SQLite) it is `get`.
    */
   claim(s: IdempotencyScope, requestHash: string, now: number): Promise<IdempotencyRecord | undefined>;
@@ -49,7 +49,7 @@ export interface IdempotencyRepo {
   record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number, answeredAt?: number): Promise<void>;
   /**
    * Records the answer of a request whose key no row holds, without looking first (`commitOnce`'s
-   * first try, issue 26: the look was a statement per send). A row of the key, whatever its state or
+   * first try: a look would be a statement per send). A row of the key, whatever its state or
    * age, fails it with UniqueConstraintError, here or when the transaction commits (an engine may
    * send it without waiting, as `record`): the caller then asks again with `claim`.
    */

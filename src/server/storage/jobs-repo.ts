@@ -21,21 +21,26 @@ export interface JobsRepo {
   /** The first `limit` jobs due by `until`, in the order they run, leaving out those another's live claim holds (see `nextDue`). */
   due(until: number, limit: number, owner?: string | null): Promise<JobRecord[]>;
   /**
-   * Inside a write, before a job runs in it (issue 26): true when job `id` is still there and no
+   * Inside a write, before a job runs in it: true when job `id` is still there and no
    * other open write holds it; the job's row stays held until this write ends. A job that runs inside
    * a write is removed in it, so two processes draining at once run it once: the one that holds the
    * row runs it, the other skips it (PostgreSQL: FOR UPDATE SKIP LOCKED; SQLite has one writer).
    */
   lock(id: string): Promise<boolean>;
   /**
+<<<<<<< HEAD
    * Claims job `id` for `owner` for `leaseMs` of the engine's wall clock, unless another owner's
    * claim on it is still live (`owner`'s own is taken again: see `nextDue`); true when claimed (issue 26). For a job that calls the outside world: its work
+=======
+   * Claims job `id` for `owner` for `leaseMs` of the engine's wall clock, unless another claim on it
+   * is still live; true when claimed. For a job that calls the outside world: its work
+>>>>>>> i43-comments
    * runs with no transaction open, so a lock could not be held across it. A claimant that dies
    * releases the job when the lease runs out, and `due` offers it again.
    */
   claim(id: string, owner: string, leaseMs: number): Promise<boolean>;
   /**
-   * Renews `owner`'s live claim on job `id` for `leaseMs` more (its work is still running: issue 26);
+   * Renews `owner`'s live claim on job `id` for `leaseMs` more (its work is still running);
    * false when the claim is not `owner`'s or its lease ran out (another may have taken the job over).
    */
   renewClaim(id: string, owner: string, leaseMs: number): Promise<boolean>;

@@ -18,7 +18,7 @@ export interface KeysRepo {
   findByHash(hash: string): Promise<KeyRecord | undefined>;
   /**
    * The key with this hash and the account it belongs to, read together (every request
-   * authenticates with them: issue 26, one statement on PostgreSQL instead of a transaction of four).
+   * authenticates with them: one statement on PostgreSQL instead of a transaction of four).
    */
   findWithAccount(hash: string): Promise<{ key: KeyRecord; account: AccountRecord | undefined } | undefined>;
   /** Every key, oldest first (a reset that keeps keys copies them all). */
@@ -28,7 +28,7 @@ export interface KeysRepo {
   get(accountId: string, id: string): Promise<KeyRecord | undefined>;
   list(accountId: string, limit: number, cursor?: string): Promise<Page<KeyRecord>>;
   /**
-   * Sets the key's last use to `at` unless it is that recent already. Replicas (issue 26): a
+   * Sets the key's last use to `at` unless it is that recent already. Replicas: a
    * request that finds another writing it leaves it to that one (the value is a minute's
    * resolution; any of them will do), never waiting for it nor running again for it.
    */

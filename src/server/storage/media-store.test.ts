@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileMediaStore } from './media-store.js';
 
-// issue 23 item 2: the media folder serves only names the database records, each only as a regular
+// The media folder serves only names the database records, each only as a regular
 // file of its own (never through a symbolic link, never a FIFO, a directory or a device).
 
 const dirs: string[] = [];

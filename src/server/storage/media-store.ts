@@ -7,10 +7,10 @@ import { join } from 'node:path';
  * and port documents are rows of their own: nothing of theirs is stored here). Names are minted by
  * the domain and never contain a path. The engine decides where they live (`Store.mediaStore`):
  * SQLite keeps them on disk beside the database (contract §1: media files beside it), in memory
- * for tests on a `:memory:` database; PostgreSQL in its `media` table (issue 26), so every replica
+ * for tests on a `:memory:` database; PostgreSQL in its `media` table, so every replica
  * on the database serves what any of them was sent. Asynchronous, as a database's is.
  *
- * Only a name the database records is served (issue 23: a file that lands in the folder some other
+ * Only a name the database records is served (a file that lands in the folder some other
  * way, from a snapshot's media folder say, is never public), and a file only as itself: a symbolic
  * link or anything but a regular file is not served.
  */

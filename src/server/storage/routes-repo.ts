@@ -22,7 +22,7 @@ export interface RoutesRepo {
   get(numberId: string): Promise<RouteRecord | undefined>;
   /** The rows of these numbers (one query for a page of numbers). */
   getMany(numberIds: readonly string[]): Promise<Map<string, RouteRecord>>;
-  /** Every greeting file name a row records: the media store serves these and no others (issue 23). */
+  /** Every greeting file name a row records: the media store serves these and no others. */
   greetingMediaNames(): Promise<string[]>;
   /** Inserts or replaces the number's row as given (the caller raised `version`). */
   save(r: RouteRecord): Promise<void>;

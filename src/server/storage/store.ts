@@ -30,9 +30,9 @@ import type { WalletsRepo } from './wallets-repo.js';
 import type { WebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
 import type { WebhookEndpointsRepo } from './webhooks-repo.js';
 
-// The storage seam (issue 25). The domain sees these interfaces and nothing else of storage: every
+// The storage seam. The domain sees these interfaces and nothing else of storage: every
 // repository is asynchronous and reached only through a transaction the store hands out, so no
-// domain code can touch storage outside one, and an engine other than SQLite (PostgreSQL, issue 26)
+// domain code can touch storage outside one, and an engine other than SQLite (PostgreSQL)
 // plugs in by implementing `Store` and the repositories (storage/sqlite/ is the SQLite engine).
 
 /** Every repository, as one transaction sees them. */
@@ -79,7 +79,7 @@ export interface Repositories {
   webhookEndpoints: WebhookEndpointsRepo;
   webhookDeliveries: WebhookDeliveriesRepo;
   usageStats: UsageStatsRepo;
-  /** issue 27: console one-time links and sessions. */
+  /** Console one-time links and sessions. */
   consoleSessions: ConsoleSessionsRepo;
   /** What the service keeps about itself (the saved clock). */
   serviceState: ServiceStateRepo;
@@ -108,12 +108,12 @@ export interface Transaction extends Repositories {
  * transaction is open (a payment, DNS, the carrier, the mail server, a webhook): read, commit, call
  * the outside world, then write its outcome in a new transaction.
  */
-/** What a committed event's notification says (issue 26): enough to wake who waits for it, not its body. */
+/** What a committed event's notification says: enough to wake who waits for it, not its body. */
 export interface EventHint {
   id: string;
   accountId: string;
   type: string;
-  /** issue 27: a `message.status` event's move, when the hint carries it (a live page sets it in place, no fetch). */
+  /** A `message.status` event's move, when the hint carries it (a live page sets it in place, no fetch). */
   move?: MessageMove;
 }
 
@@ -124,7 +124,7 @@ export interface MessageMove {
   reason: string | null;
 }
 
-/** A change that is no event (a call's trace, a message's status), told to the other processes (issue 26). */
+/** A change that is no event (a call's trace, a message's status), told to the other processes. */
 export interface ChangeHint {
   accountId: string;
   kind: 'call' | 'message';
@@ -133,7 +133,7 @@ export interface ChangeHint {
 }
 
 /**
- * The other processes sharing a database (issue 26: PostgreSQL replicas), as one process sees them:
+ * The other processes sharing a database (PostgreSQL replicas), as one process sees them:
  * what they committed that this one may be waiting for, and how many there are. SQLite's store has
  * none: one process owns its file.
  */
@@ -177,11 +177,11 @@ export interface StorePeers {
 /** What a notice left in the database stands for (the kinds of `ProcessNotice`, as stored). */
 export const PROCESS_NOTICE_KINDS = ['event', 'message', 'call'] as const;
 
-/** A hint one process leaves in the database for another (issue 27): an event it committed, or a change that is no event. */
+/** A hint one process leaves in the database for another: an event it committed, or a change that is no event. */
 export type ProcessNotice = { event: EventHint } | { change: ChangeHint };
 
 /**
- * issue 27: processes sharing a SQLite file (`--role api` beside `--role worker`) have no NOTIFY: what
+ * Processes sharing a SQLite file (`--role api` beside `--role worker`) have no NOTIFY: what
  * one commits that the other's live pages show (an event, a change that is no event) is left as a
  * row in the same transaction, and the other reads the rows it has not seen yet when it sees that the
  * file moved (`otherWritersSeen`). PostgreSQL has `peers` instead.
@@ -202,7 +202,7 @@ export interface StoreNotices {
 /** How a write may be run. */
 export interface WriteOptions {
   /**
-   * issue 26: every statement of the write is correct on its own among concurrent writers, so an
+   * Every statement of the write is correct on its own among concurrent writers, so an
    * engine may run it at READ COMMITTED rather than SERIALIZABLE (PostgreSQL; SQLite runs one write at
    * a time whatever this says). For a claim taken with `FOR UPDATE SKIP LOCKED`, an UPDATE whose WHERE
    * re-checks the row's state (PostgreSQL re-evaluates it on the row's latest version before writing)
@@ -220,16 +220,16 @@ export interface WriteOptions {
 export interface ReadOptions {
   /**
    * The read sends one statement at most: an engine may run it with no transaction around it, a
-   * single statement being its own consistent snapshot (issue 26: PostgreSQL then spends one round
+   * single statement being its own consistent snapshot (PostgreSQL then spends one round
    * trip, not a BEGIN and a COMMIT besides). A second statement under it is an error.
    */
   oneStatement?: boolean;
 }
 
 export interface Store {
-  /** issue 26: present when other processes may share the database (PostgreSQL). */
+  /** Present when other processes may share the database (PostgreSQL). */
   readonly peers?: StorePeers;
-  /** issue 27: present when the engine keeps notices for another process on the same file (SQLite). */
+  /** Present when the engine keeps notices for another process on the same file (SQLite). */
   readonly notices?: StoreNotices;
   write<T>(fn: (tx: Transaction) => Promise<T>, opts?: WriteOptions): Promise<T>;
   read<T>(fn: (tx: Repositories) => Promise<T>, opts?: ReadOptions): Promise<T>;
@@ -246,21 +246,21 @@ export interface Store {
    */
   databaseReachable?(): boolean;
   /**
-   * issue 26: how many times this engine has seen commits made by another process so far (SQLite:
+   * How many times this engine has seen commits made by another process so far (SQLite:
    * the data_version pragma), so a worker beside an API process polls for new work only when there is
    * some. Absent: the engine cannot tell (PostgreSQL), so a poller looks every time.
    */
   otherWritersSeen?(): number;
 
   /**
-   * issue 26: each read is a round trip to a database server (PostgreSQL), so requests that read the
+   * Each read is a round trip to a database server (PostgreSQL), so requests that read the
    * same row at about the same time may share one read made once all of them have asked (http/auth.ts,
    * the request's key). Absent: reads are served in the process (SQLite, its caches).
    */
   readonly readsAreRoundTrips?: boolean;
 
   /**
-   * Where the engine keeps media (issue 26): PostgreSQL in the database, for every replica to serve;
+   * Where the engine keeps media: PostgreSQL in the database, for every replica to serve;
    * absent (SQLite), files in the data directory (compose.ts).
    */
   mediaStore?(): MediaStore;

@@ -84,7 +84,7 @@ export interface WebhookDeliveriesRepo {
   /**
    * The delivery's attempt state without its log fields (no attempt history parsed). `body: false`
    * leaves out the bytes to send (rawBody null): recording an outcome needs the state only, and the
-   * body is the event's, read from another table (issue 13: two reads of it per attempt).
+   * body is the event's, read from another table (else two reads of it per attempt).
    */
   attemptState(id: string, opts?: { body: boolean }): Promise<DeliveryAttemptState | undefined>;
   /** `attemptState` for many deliveries in one read (those found; in no particular order). */
@@ -100,7 +100,7 @@ export interface WebhookDeliveriesRepo {
   /** Deliveries whose next attempt is due, oldest due first, claimed or not (see dueForEvent). */
   due(now: number, limit?: number): Promise<DueDelivery[]>;
   /**
-   * issue 26: a page of `due`, reading on after `after` (the previous page's `last`) in the same
+   * A page of `due`, reading on after `after` (the previous page's `last`) in the same
    * order, so a poll that finds the oldest due ones queued already reaches the newer ones.
    */
   duePage(now: number, limit: number, after?: DueCursor): Promise<DuePage>;
@@ -117,14 +117,14 @@ export interface WebhookDeliveriesRepo {
    */
   claimAttempt(id: string, owner: string, leaseMs: number, now: number, anyTime: boolean): Promise<boolean>;
   /**
-   * issue 26: `claimAttempt` for many deliveries in one write (a lane claiming a window ahead): each
+   * `claimAttempt` for many deliveries in one write (a lane claiming a window ahead): each
    * id still due by `now` and held by no other owner's live claim is claimed for `owner`; returns the ids won.
    * Two owners racing for the same ids never both win one (PostgreSQL: rows another claimant has
    * locked are skipped, not waited for).
    */
   claimAttempts(ids: string[], owner: string, leaseMs: number, now: number): Promise<string[]>;
   /**
-   * issue 26: renews `owner`'s live claims on `ids` for `leaseMs` more, in one write (attempts still
+   * Renews `owner`'s live claims on `ids` for `leaseMs` more, in one write (attempts still
    * queued or running); a claim whose lease ran out may have been taken over and is not renewed.
    * Returns the ids renewed.
    */
@@ -134,7 +134,7 @@ export interface WebhookDeliveriesRepo {
   /** Deliveries whose claim ran out with an attempt still scheduled (their claimant died or stalled). */
   leaseExpired(limit: number): Promise<DueDelivery[]>;
   /**
-   * issue 26: deliveries due by `dueBy` (service time) that no process has claimed, oldest due first.
+   * Deliveries due by `dueBy` (service time) that no process has claimed, oldest due first.
    * A delivery's first attempt is handed, after its event's commit, to the worker of the process that
    * wrote it, which claims it only when its lane reaches it: a process that dies in between leaves it
    * unclaimed and due, and no lease runs out to say so (the worker's sweep asks for those due for a
@@ -145,7 +145,7 @@ export interface WebhookDeliveriesRepo {
   rawBody(d: DeliveryRecord): Promise<string | undefined>;
   recordAttempt(id: string, u: AttemptOutcomeUpdate): Promise<void>;
   /**
-   * issue 26: many outcomes in one write. Each is written only while its delivery's attempt count is
+   * Many outcomes in one write. Each is written only while its delivery's attempt count is
    * the one before it (`u.attempt - 1`), so an outcome is never recorded twice; returns the ids written.
    */
   recordAttempts(updates: AttemptOutcomeWrite[]): Promise<string[]>;

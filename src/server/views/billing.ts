@@ -3,7 +3,7 @@ import type { Billing } from '../../api/schemas/billing.js';
 import type { BillingSnapshot } from '../domain/billing/billing.js';
 
 // Records → API shape for billing (contract §11). The card shows whether one is saved and its last
-// four digits (issue 24: the decline message names them, so should the billing); its token stays in
+// four digits (the decline message names them, so should the billing); its token stays in
 // the service. Rules for reads: views/README.md.
 
 export const billingView = ({ wallet, monthToDateCents }: BillingSnapshot): Billing => ({

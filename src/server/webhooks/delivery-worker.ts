@@ -53,21 +53,21 @@ export interface WebhookWorkerOptions {
    * loopback-only guard so that no bug can send traffic off the machine).
    */
   destinationGuard?: (address: string) => boolean;
-  /** issue 29: the seeded faults of the simulated world; webhook attempts delayed or sent twice (chaos-post.ts). */
+  /** The seeded faults of the simulated world; webhook attempts delayed or sent twice (chaos-post.ts). */
   chaos?: Chaos;
   /**
-   * issue 26: who this process is in an attempt's claim, and the claim's lease (default
+   * Who this process is in an attempt's claim, and the claim's lease (default
    * DEFAULT_CLAIM_LEASE_MS; never shorter than the ack timeout plus a second, so a live attempt is
    * not taken over). Tests shorten it to see a dead replica's attempts taken over.
    */
   claims?: Partial<JobClaims>;
   /**
-   * issue 26: this process is `--role api`: a worker process makes every attempt, the out-of-band
+   * This process is `--role api`: a worker process makes every attempt, the out-of-band
    * ones (a test delivery, a manual retry) included; this one waits for it to record them.
    */
   attemptsElsewhere?: boolean;
   /**
-   * issue 26: this process is the only one that makes attempts on its database (SQLite: the data
+   * This process is the only one that makes attempts on its database (SQLite: the data
    * directory's lock admits one worker, `--role worker` or `all`, and an `api` process makes none),
    * so an attempt reads its delivery's state instead of writing a claim. Exactly once still holds:
    * within the process a delivery is attempted by one lane at a time (`tracked`), and recording its
@@ -76,7 +76,7 @@ export interface WebhookWorkerOptions {
    */
   soleAttempter?: boolean;
   /**
-   * issue 26: the HTTP client: 'undici' in a `--role worker` process (cheaper per attempt), 'node'
+   * The HTTP client: 'undici' in a `--role worker` process (cheaper per attempt), 'node'
    * (node:http) in one that serves the API too (undici-sender.ts says why). Default 'node'.
    */
   httpClient?: 'node' | 'undici';
@@ -101,7 +101,7 @@ const ELSEWHERE_POLL_MS = 20;
 const PURGE_EVERY_MS = 3600_000;
 
 // One endpoint sending one attempt at a time delivered 279/s in a burst to a loopback receiver and
-// 13/s under API load (issue 13): each attempt waited a full round trip plus its own transaction.
+// 13/s under API load: each attempt waited a full round trip plus its own transaction.
 // A window of 64 per endpoint (the cap on its attempts in flight), 256 slots across endpoints, keeps
 // the pipe full; a hanging endpoint holds at most a quarter of the slots. An account's endpoints
 // together (50, more for an agency's sub-accounts) could hold them all: the slots are shared in fair
@@ -121,7 +121,7 @@ export function attemptsWaitInJobs(d: Pick<WebhookDomainDeps, 'clock' | 'schedul
  * The webhook outbox, run inside every event's transaction (contract §10: deliveries are durable):
  * one pending delivery per matching endpoint, and when attempts wait in jobs, a FIRST_ATTEMPT_JOB
  * at the event's time. The deliveries it wrote go to `committed` once the transaction has committed
- * (the worker queues them); an event no endpoint wants costs no read at all (issue 25: reading
+ * (the worker queues them); an event no endpoint wants costs no read at all (reading
  * each event's deliveries back after its commit was 5-8 % of a send's CPU).
  */
 export function webhookOutbox(committed: (deliveries: DueDelivery[]) => void): EventOutbox {
@@ -249,7 +249,7 @@ export class DeliveryWorker {
   private readonly parsedUrls = new Map<string, ParsedTarget | undefined>();
   private readonly claims: JobClaims;
   private sweepTimer: NodeJS.Timeout | undefined;
-  /** issue 26: the deliveries whose attempt this process has claimed and not yet recorded (renewHeld). */
+  /** The deliveries whose attempt this process has claimed and not yet recorded (renewHeld). */
   private readonly held = new Set<string>();
   private renewTimer: NodeJS.Timeout | undefined;
 
@@ -301,7 +301,7 @@ export class DeliveryWorker {
     ];
     await this.purge();
     await this.dispatchDue();
-    // issue 26: attempts a process claimed and never recorded (it died) are taken over once their
+    // Attempts a process claimed and never recorded (it died) are taken over once their
     // lease has run out (another process's lease may be shorter than this one's: every 5 s at most), and
     // deliveries it wrote and never claimed once they have been due for a lease; looked for twice a
     // lease, on the wall clock (a dead process's lease runs out in real time, whatever the service clock does).
@@ -309,7 +309,7 @@ export class DeliveryWorker {
     if (this.sole) return;
     this.sweepTimer = setInterval(() => void this.takeOverExpired(), Math.max(50, Math.min(this.claims.leaseMs / 2, 5000)));
     this.sweepTimer.unref();
-    // issue 26: a claim is renewed while its delivery waits in a lane or its attempt runs (a slow
+    // A claim is renewed while its delivery waits in a lane or its attempt runs (a slow
     // name lookup, a batch waiting for the write lock, a long queue behind a slow receiver), three
     // times a lease: another process takes it over only once this one has stalled for two thirds of
     // a lease, as a dead one would.
@@ -412,7 +412,7 @@ export class DeliveryWorker {
   /**
    * Starts the lane's ready attempts while its window has room (they then wait for a pool slot), and
    * claims the next ones a window ahead, many in one write, so the window refills without a write
-   * per attempt (issue 26: under API load, a claim per attempt kept the worker's writes behind the
+   * per attempt (under API load, a claim per attempt keeps the worker's writes behind the
    * API's). It claims again only once half the window's ready attempts have started: refilling
    * whenever one had started made one claim (or, as the sole attempter, one read) per attempt with
    * a backlog (bench/roles, SQLite: ~4,000 reads of one delivery each per second, and each read
@@ -475,7 +475,7 @@ export class DeliveryWorker {
             return { states, endpoint: states.length > 0 ? await tx.webhookEndpoints.targetById(endpointId) : undefined };
           }, ROW_GUARDED);
     } catch (err) {
-      // issue 26: the write failed (on PostgreSQL, one that lost its race to other replicas' writes ten
+      // The write failed (on PostgreSQL, one that lost its race to other replicas' writes ten
       // times in a row): the deliveries are still due and unclaimed, and no one else would look at
       // them again before a restart (bench/replicas: 220 of 3,000 stranded under load, one account).
       this.log.error({ err, count: ids.length }, 'claiming webhook attempts failed; they are queued again');
@@ -589,7 +589,7 @@ export class DeliveryWorker {
   }
 
   /**
-   * issue 26, `--role api`: the delivery is due now in the database, so the worker's next look
+   * `--role api`: the delivery is due now in the database, so the worker's next look
    * attempts it (as one process, the attempt is made before the answer); this waits until its
    * attempt is recorded, or answers the delivery as it stands once the worker has had its ack
    * timeout and more (no worker running: still pending, attempted when one starts).
@@ -604,7 +604,7 @@ export class DeliveryWorker {
   }
 
   /**
-   * issue 26: another process (an API process beside this worker) may have written deliveries this
+   * Another process (an API process beside this worker) may have written deliveries this
    * one was not told of: queue the due ones (those queued already are not queued twice), a page at a
    * time, reading on from where the last look ended: under a backlog the oldest due are queued
    * already, and reading them again each look never reached the newer ones. A page that reaches the
@@ -620,7 +620,7 @@ export class DeliveryWorker {
   }
 
   /**
-   * issue 26: an event another process committed (PostgreSQL's notification, heard by a `--role
+   * An event another process committed (PostgreSQL's notification, heard by a `--role
    * worker` process): its deliveries are queued at once rather than at the next poll, the events
    * heard in one turn of the event loop looked up in one read.
    */
@@ -734,8 +734,8 @@ export class DeliveryWorker {
    * Records an attempt with the others that ended meanwhile, in ONE transaction (a transaction per
    * attempt was the largest item of the burst profile: 19 % of the CPU in better-sqlite3's
    * transaction wrapper). One batch is written at a time: the outcomes that end while it is in flight
-   * go together in the next (issue 26: on PostgreSQL, concurrent batches raced on the endpoint's row
-   * and ran again). Resolves once it is committed, so whoever waits for the attempt (a job during an
+   * go together in the next (on PostgreSQL, concurrent batches race on the endpoint's row
+   * and run again). Resolves once it is committed, so whoever waits for the attempt (a job during an
    * advance, attemptNow, idle) sees it recorded.
    */
   private recordLater(r: AttemptMade): Promise<void> {
@@ -782,7 +782,7 @@ export class DeliveryWorker {
 
   /**
    * An endpoint URL parsed, its host and whether the host is an address literal (and of what class),
-   * once per URL (issue 26: parsing and classifying it for every attempt showed in the worker's
+   * once per URL (parsing and classifying it for every attempt showed in the worker's
    * profile). Undefined: not a valid URL.
    */
   private parseTarget(raw: string): ParsedTarget | undefined {

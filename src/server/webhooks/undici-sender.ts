@@ -165,7 +165,7 @@ class Attempt implements Dispatcher.DispatchHandler {
 /**
  * One POST on undici's dispatcher API, never following redirects (a 3xx is an answer; spec: Delivery
  * abandons on it), kept-alive connections per origin and checked address. The sender of a `--role
- * worker` process (issue 26: Node's http client was a third of that process's CPU at full rate;
+ * worker` process (Node's http client was a third of that process's CPU at full rate;
  * undici reads the answer with no stream or IncomingMessage per request: 0.25 -> 0.20 ms of the
  * worker's CPU per delivery, bench/roles).
  *

@@ -2,7 +2,7 @@ import type { Carrier, CarrierAcceptance, CarrierStep, OutboundSubmission } from
 import { delayMs, type Chaos } from './chaos.js';
 
 /**
- * issue 29: the carrier with the chaos profile's carrier faults (world/chaos.ts). Only what the
+ * The carrier with the chaos profile's carrier faults (world/chaos.ts). Only what the
  * carrier answers changes: the course of receipts a live message then walks. A message's stable id
  * is its sender, recipient and text, numbered by occurrence. Test-key sends never reach a carrier
  * (contract §4: the stub plays them), so chaos never touches them.

@@ -1,4 +1,4 @@
-// issue 29: seeded chaos. The simulated world misbehaves on purpose, as a profile says (rates and
+// Seeded chaos. The simulated world misbehaves on purpose, as a profile says (rates and
 // delays per fault kind, api/values/chaos.ts), and every fault it injects is logged. Faults are
 // injected only at the world's seams — the carrier (chaos-carrier.ts), the mail server's script
 // (domain/email/delivery.ts asks `mailScript`), the webhook sender (webhooks/delivery-worker.ts),

@@ -5,7 +5,7 @@ import { MAIL_SIMULATOR_TIMINGS as T, SIMULATOR_DEFAULT_CLICK_URL } from '../../
 
 const noClick = () => SIMULATOR_DEFAULT_CLICK_URL;
 
-/** The regular expression `clickedUrl` was until issue 23, the reference it is compared with (quadratic: short inputs only). */
+/** The regular expression `clickedUrl` replaced, the reference it is compared with (quadratic: short inputs only). */
 function regexClickedUrl(html: string | null): string {
   const m = html && /<a\b[^>]*?\bhref\s*=\s*(?:"(https?:\/\/[^"]+)"|'(https?:\/\/[^']+)'|(https?:\/\/[^\s>]+))/i.exec(html);
   return m ? (m[1] ?? m[2] ?? m[3])! : SIMULATOR_DEFAULT_CLICK_URL;

@@ -1,6 +1,6 @@
 
 /**
- * issue 25: nothing outside the process is called while a transaction is open (a payment, DNS, the
+ * Nothing outside the process is called while a transaction is open (a payment, DNS, the
  * carrier, the mail server, a webhook): a slow or failing outside world must never hold the
  * database, and a transaction that rolls back must not have charged a card. `impl`'s methods ask the
  * store first; with `guardOutsideCalls` (tests) a call from inside a transaction throws, naming it.

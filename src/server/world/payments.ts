@@ -26,7 +26,7 @@ const CARDS: Record<string, { last4: string; declines: boolean }> = {
 
 /**
  * Where the provider keeps its fail-next flag. One provider serves every process of the service:
- * replicas on one PostgreSQL database, a worker beside the API (issue 26), so the service keeps the
+ * replicas on one PostgreSQL database, a worker beside the API, so the service keeps the
  * flag in its database (compose.ts `storedFailNext`): armed through one replica, the next charge
  * fails whichever process makes it. `MemoryFailNext` is for a provider alone (unit tests).
  */
@@ -57,7 +57,7 @@ export class SimulatedPayments implements Payments {
     }
     const card = CARDS[token];
     if (!card) return { ok: false, reason: 'declined', message: `the payment provider does not know card ${token}` };
-    // No amount in the words: the caller knows what it asked for, and the CLI shows dollars (issue 24).
+    // No amount in the words: the caller knows what it asked for, and the CLI shows dollars.
     if (card.declines) return { ok: false, reason: 'declined', message: `the card ending ${card.last4} was declined` };
     return { ok: true, chargeId: `ch_${randomBytes(12).toString('hex')}` };
   }

@@ -5,7 +5,7 @@ import { hangUpSandboxCall, pressSandboxCallDigits } from '../../../api/resource
 import { DIGITS_PATTERN, SANDBOX_CALL_LIMITS } from '../../../api/values/calls.js';
 import { CALL_COLUMNS } from './columns.js';
 
-// issue 27: the sandbox caller's acts on a call under way (the console's dial pad and hang-up),
+// The sandbox caller's acts on a call under way (the console's dial pad and hang-up),
 // from a terminal or a script: the same routes, the same rules.
 
 export interface PressKeysOptions {

@@ -3,7 +3,7 @@ import type { ColumnDef } from '../../../output/columns.js';
 // Columns of calls, shared by the calls verbs (and softphone call).
 // A list's positions stay as they were (tab-separated rows are read by position); `keep` says what a
 // narrow terminal keeps longest (output/table.ts GIVE_WAY): who called, when and for how long, then
-// the number called; the direction, outcome and who answered go first (issue 24).
+// the number called; the direction, outcome and who answered go first.
 export const CALL_LIST_COLUMNS: ColumnDef[] = [
   'id',
   'status',

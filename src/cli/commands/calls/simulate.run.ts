@@ -27,8 +27,8 @@ export const FINAL_CALL_STATUSES: ReadonlySet<CallStatus> = new Set(['completed'
 
 /**
  * How a call is followed. It ends when the service says nothing more is to come (the trace's
- * `complete`: the status is final and no step is due), at once, with no quiet period to wait out
- * (issue 24). The one step after a final status is a recorded call's transcript, due
+ * `complete`: the status is final and no step is due), at once, with no quiet period to wait out.
+ * The one step after a final status is a recorded call's transcript, due
  * `callTranscriptDelaySecs` after the end (spec: "seconds to minutes after it ends"); with
  * --fast-forward the clock is moved there, and no further.
  */

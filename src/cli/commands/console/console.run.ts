@@ -4,7 +4,7 @@ import { notice } from '../../command-kit.js';
 import { createConsoleLink } from '../../../api/resources/console.js';
 import { CONSOLE_LINK_TTL_SECS } from '../../../api/values/console.js';
 
-/** The platform's opener for a URL (issue 27): `open` on macOS, `start` on Windows, `xdg-open` elsewhere. */
+/** The platform's opener for a URL: `open` on macOS, `start` on Windows, `xdg-open` elsewhere. */
 export function openerFor(platform: string): { command: string; args: (url: string) => string[] } {
   if (platform === 'darwin') return { command: 'open', args: (url) => [url] };
   if (platform === 'win32') return { command: 'cmd', args: (url) => ['/c', 'start', '""', url] };

@@ -2,7 +2,7 @@ import { defineVerb } from '../../verb.js';
 import { consoleEndpoints } from '../../../api/resources/console.js';
 import { CONSOLE_LINK_TTL_SECS, CONSOLE_SESSION_TTL_SECS } from '../../../api/values/console.js';
 
-// svc console (issue 27): a one-time link to the service's web pages, opened in the browser.
+// svc console: a one-time link to the service's web pages, opened in the browser.
 export const command = defineVerb({
   name: 'console',
   summary: "Open the console: the service's web pages for this profile (--no-open prints the link)",

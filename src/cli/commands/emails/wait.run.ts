@@ -61,7 +61,7 @@ export async function runWaitEmail(ctx: CliContext, opts: WaitEmailOptions): Pro
 
 /**
  * contract §2: a test key's emails play their outcomes but never reach the mail sandbox, so waiting
- * under one would only time out (issue 24). Refused at once with exit 3, as the service refuses a
+ * under one would only time out. Refused at once with exit 3, as the service refuses a
  * test key what it may not do (`forbidden`), not 2: no flag or argument is wrong, the key is.
  */
 async function refuseTestKey(ctx: CliContext): Promise<void> {

@@ -1,6 +1,6 @@
 import type { ColumnDef } from '../../../output/columns.js';
 
-/** The prefix (`sk_live_z6XS`) is what tells two keys apart on a screen: never cut (issue 24). */
+/** The prefix (`sk_live_z6XS`) is what tells two keys apart on a screen: never cut. */
 export const KEY_LIST_COLUMNS: ColumnDef[] = ['id', 'name', 'mode', { field: 'prefix', keep: 45, fit: 'whole' }, 'createdAt', 'lastUsedAt', 'revokedAt'];
 
 /** What `keys create` prints: the key itself, once. */

@@ -1,6 +1,6 @@
 import { defineVerb } from '../../verb.js';
 
-// issue 28: `svc mcp`, the registry served as Model Context Protocol tools over stdio.
+// `svc mcp`, the registry served as Model Context Protocol tools over stdio.
 export const command = defineVerb({
   name: 'mcp',
   summary: 'Serve these commands to an AI agent as Model Context Protocol tools (stdio)',

@@ -3,7 +3,7 @@ import type { ColumnDef } from '../../../output/columns.js';
 // The columns of messages in lists (messages list, a piped thread) and the fields a single message
 // shows first. One place, shared by the messages, conversations and trigger commands.
 // On a narrow terminal (output/table.ts GIVE_WAY) the body is cut last, then when it was sent and to
-// whom; the segment count and the direction go first (issue 24).
+// whom; the segment count and the direction go first.
 export const MESSAGE_LIST_COLUMNS: ColumnDef[] = [
   'id',
   { field: 'direction', keep: 12 },

@@ -167,7 +167,7 @@ function optedOutHint(err: ApiError, body: SendMessageBody): string | undefined 
   return `${body.to} opted out of ${body.from} at ${String(d.at)} with ${String(d.keyword)}; \`svc opt-outs list --from ${body.from}\` lists everyone who did`;
 }
 
-/** The CLI steps that get a just-bought number sending (issue 8: the first real step dead-ended). */
+/** The CLI steps that get a just-bought number sending (without them the first real step is a dead end). */
 async function campaignHint(ctx: CliContext, from: string): Promise<string> {
   const local = (await ctx.settings()).isLocal;
   const testKey = local

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { predictionLines } from './prediction-report.js';
 
-// issue 24 item 8: the prediction's columns line up whatever the lengths of the check ids.
+// The prediction's columns line up whatever the lengths of the check ids.
 
 const check = (id: string, label: string, passed: boolean) => ({ id, label, passed, suggestion: passed ? null : `fix ${id}` });
 

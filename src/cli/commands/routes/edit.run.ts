@@ -33,8 +33,8 @@ const problemLine = (p: DocumentProblem, line = p.line): string => `${line !== u
 
 /**
  * The user's text with the problems at the top and above each offending line. The top names each
- * line where it is in THIS file, below the top and the comments added above it (issue 24: it named
- * the line of the text as saved, three lines off).
+ * line where it is in THIS file, below the top and the comments added above it (not the line
+ * of the text as saved, which is three lines off).
  */
 function annotate(text: string, problems: readonly DocumentProblem[]): string {
   const lines = text.split('\n');
@@ -103,7 +103,7 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
 
   let written = original;
   // The problems of the text last reopened; said on stderr only if the user gives up on them: said
-  // before the editor reopens, they stayed on screen above the plan of a good re-edit (issue 24).
+  // before the editor reopens, they would stay on screen above the plan of a good re-edit.
   let pending: readonly DocumentProblem[] = [];
   let annotated = false;
   for (;;) {

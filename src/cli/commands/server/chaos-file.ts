@@ -4,7 +4,7 @@ import { ChaosProfileSchema } from '../../../api/schemas/chaos.js';
 import type { ChaosProfile } from '../../../api/values/chaos.js';
 import { UsageError } from '../../errors.js';
 
-/** `--chaos FILE` (issue 29): a chaos profile in YAML or JSON, checked as `PUT /v1/sandbox/chaos` checks it. */
+/** `--chaos FILE`: a chaos profile in YAML or JSON, checked as `PUT /v1/sandbox/chaos` checks it. */
 export async function readChaosProfile(file: string): Promise<ChaosProfile> {
   let text: string;
   try {

@@ -3,7 +3,7 @@ import { CLOCK_MODES } from '../../../api/values/sandbox.js';
 import { SERVICE_ROLES } from '../../../api/values/local-service.js';
 
 // svc server: the local service. `start` runs it in this process (fastify, SQLite); stop and status
-// only look for it; the snapshot verbs and reset work on its files (issue 15). Every flag is checked
+// only look for it; the snapshot verbs and reset work on its files. Every flag is checked
 // and turned into its run module's options in verbs.run.ts, loaded when a verb runs.
 const load = () => import('./verbs.run.js');
 const DATA_FLAG = { flags: '--data <dir>', help: 'data directory (env SVC_DATA_DIR)', local: {} } as const;

@@ -1,4 +1,4 @@
-// issue 26: `svc server snapshot save|load` and `svc server reset` copy, swap and empty the SQLite
+// `svc server snapshot save|load` and `svc server reset` copy, swap and empty the SQLite
 // file of a stopped service. A service on PostgreSQL keeps its data in a database that other replicas
 // may be using at that moment; a copy inside the database made safe for them is not built here, so
 // these commands refuse (cli.md: exit 8, unsupported here) and print what does the same with

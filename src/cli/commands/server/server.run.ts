@@ -8,7 +8,7 @@ import path from 'node:path';
 import { DB_FILE, type ServiceRole } from '../../../api/values/local-service.js';
 import { postgresStoreOf } from './postgres-state.js';
 
-/** issue 26: `role` all stops every process of the data directory (the API's and a worker's). */
+/** `role` all stops every process of the data directory (the API's and a worker's). */
 export async function runStop(ctx: CliContext, dataDir: string, role: ServiceRole = 'all'): Promise<void> {
   const api = role === 'worker' ? undefined : await stopIfRunning(dataDir);
   const worker = role === 'api' ? undefined : await stopWorkerIfRunning(dataDir);

@@ -25,11 +25,11 @@ export interface StartServerOptions {
   store?: string;
   /** PostgreSQL connections at most in this process (--pool-size). */
   poolSize?: number;
-  /** `--chaos FILE`: a chaos profile (YAML or JSON), read by the run module (issue 29). */
+  /** `--chaos FILE`: a chaos profile (YAML or JSON), read by the run module. */
   chaos?: string;
   /** False in a detached child: its output is the log file, and keys never go to a log. */
   printKeys: boolean;
-  /** issue 26: `--role api|worker|all` (env SVC_ROLE; default all). */
+  /** `--role api|worker|all` (env SVC_ROLE; default all). */
   role: ServiceRole;
 }
 
@@ -75,7 +75,7 @@ export async function runStart(ctx: CliContext, opts: StartServerOptions): Promi
 }
 
 /**
- * Whether what `opts.role` would run runs already (issue 26: per half of the data directory, so an
+ * Whether what `opts.role` would run runs already (per half of the data directory, so an
  * `api` and a `worker` share it). With --detach and the same role, that is success (scripts run
  * `svc server start --detach` before their tests without checking first): true, said on stderr.
  * Otherwise a refusal, exit 5, naming what runs and how to stop it.
@@ -133,7 +133,7 @@ async function listenOrSayWhy(opts: StartServerOptions, chaos: ChaosProfile | un
     // Another process took the same half of the data directory meanwhile.
     if (err instanceof DataDirInUseError) throw new CliError(err.message, EXIT.conflict);
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(await local.portHeldMessage(opts.host, opts.port, opts.dataDir));
-    // issue 26: a database of another schema version is refused, nothing changed: exit 5 (conflict).
+    // A database of another schema version is refused, nothing changed: exit 5 (conflict).
     if (err instanceof UnsupportedSchemaError) throw new CliError(`${redactStoreUrl(opts.store ?? '')}: ${err.message}`, EXIT.conflict);
     // The driver's own words name the host and port, never the password; the URL is shown redacted.
     if (opts.store && isConnectionFailure(err)) throw new CliError(`cannot reach PostgreSQL at ${redactStoreUrl(opts.store)}: ${(err as Error).message}`);

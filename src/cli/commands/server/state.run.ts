@@ -1,4 +1,4 @@
-// issue 15: snapshots and reset of the local service. The data directory's files are changed only
+// Snapshots and reset of the local service. The data directory's files are changed only
 // while the service is stopped: load and reset stop it and start it again (detached, on the same
 // address and clock mode) through the code `svc server stop` and `start --detach` use.
 import type { CliContext } from '../../context.js';
@@ -149,7 +149,7 @@ async function aroundStoppedService(ctx: CliContext, dataDir: string, change: ()
 async function swapAroundStoppedService(ctx: CliContext, dataDir: string, change: () => Promise<void>): Promise<void> {
   const was = await stopIfRunning(dataDir);
   if (was) notice(ctx, `stopped the local service (pid ${was.pid})`);
-  // issue 26: a worker beside an API process is stopped too, and started again after it.
+  // A worker beside an API process is stopped too, and started again after it.
   const worker = await stopWorkerIfRunning(dataDir);
   if (worker) notice(ctx, `stopped the local service worker (pid ${worker.pid})`);
   // A service that wrote no server.json (started from code) still holds the directory's lock: its

@@ -116,7 +116,7 @@ export async function updateSpendLimit(deps: BillingDeps, actor: Actor, spendLim
  */
 export async function saveCard(deps: Pick<DomainDeps, 'uow' | 'payments'>, actor: Actor, token: string): Promise<BillingSnapshot> {
   assertLiveKey(actor);
-  // The provider is asked with no transaction open (issue 25).
+  // The provider is asked with no transaction open.
   const last4 = await deps.payments.cardLast4(token);
   if (last4 === null) throw validationError(['body', 'token'], 'the payment provider does not know this card token (sandbox: tok_visa, tok_chargeDeclined)');
   return await deps.uow.write(async (tx) => {
@@ -130,7 +130,7 @@ export async function saveCard(deps: Pick<DomainDeps, 'uow' | 'payments'>, actor
 /**
  * contract §9 `PUT /v1/sandbox/wallet {balanceCents}`: the balance set through a ledger row (cause
  * `sandbox`), so the ledger still sums to it. contract §2: the wallet is live money, so a live key
- * only (issue 23); each account sets its own (a sub-account's live key too: no other account moves).
+ * only; each account sets its own (a sub-account's live key too: no other account moves).
  */
 export async function sandboxSetBalance(deps: BillingDeps, actor: Actor, balanceCents: number): Promise<BillingSnapshot> {
   assertLiveKey(actor);

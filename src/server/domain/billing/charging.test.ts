@@ -6,7 +6,7 @@ import { charge, release, reserve, settle } from './charging.js';
 import { monthToDate, setBalance, walletOf } from './wallet.js';
 import { monthStart } from '../month.js';
 
-// contract §11 (issue 12): the one charging path, on a real in-memory database.
+// contract §11: the one charging path, on a real in-memory database.
 
 const item = (amountCents: number, ref = `ref_${amountCents}`) => ({ category: 'sms' as const, quantity: 1, amountCents, ref });
 

@@ -5,7 +5,7 @@ import { ServiceError } from '../../errors.js';
 import { newId } from '../../ids.js';
 import { canAutoRecharge, monthToDate, move, rechargeFromCard, walletOf, type WalletDeps } from './wallet.js';
 
-// contract §11 (issue 12): THE one charging path. Every billable live action calls it inside the
+// contract §11: THE one charging path. Every billable live action calls it inside the
 // transaction of the action itself, and every refusal is thrown BEFORE anything is written, so a
 // refused action is refused whole (no record, no event, no charge: the transaction rolls back).
 //   charge   — priced and paid now (a number's month, an email, a registry fee, a port).

@@ -102,7 +102,7 @@ export async function renewSubscription(deps: Pick<DomainDeps, 'uow' | 'payments
   const due = (w: WalletRecord | undefined): w is WalletRecord => !!w && w.currentPeriodEnd === p.periodEnd && PLANS[w.plan] !== 0;
   const before = await deps.uow.read((tx) => tx.wallets.get(p.accountId));
   if (!due(before)) return;
-  // The card is charged with no transaction open (the provider is the outside world, issue 25); the
+  // The card is charged with no transaction open (the provider is the outside world); the
   // renewal is then written if the wallet still waits for it. The job is removed after this returns:
   // a crash in between renews again on restart (the provider's charge is not idempotent here).
   const paid = before.subscriptionStatus !== 'canceled' && before.cardToken ? (await deps.payments.charge(before.cardToken, PLANS[before.plan])).ok : false;

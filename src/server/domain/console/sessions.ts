@@ -7,7 +7,7 @@ import type { ConsoleSessionRecord, ConsoleSessionsRepo } from '../../storage/co
 import type { KeyRecord, KeysRepo } from '../../storage/keys-repo.js';
 import { CONSOLE_LINK_TTL_SECS, CONSOLE_SESSION_TTL_SECS } from '../../../api/values/console.js';
 
-// issue 27: the console's sessions. A key mints a one-time link (60 s); the browser exchanges it
+// The console's sessions. A key mints a one-time link (60 s); the browser exchanges it
 // once for a session cookie (12 h). Both age on real time (`deps.wall`), never on the service clock:
 // they grant a login, so a frozen clock (`--clock manual`) must not keep a link alive, nor an advance
 // end a session or a restored clock lengthen it. Every console request reads the session, then the key, its
@@ -52,7 +52,7 @@ export async function mintConsoleLink(deps: ConsoleSessionDeps, owner: LinkOwner
 }
 
 /**
- * issue 27, login CSRF. The threat: a one-time link signs in whoever opens it, so a link minted with
+ * Login CSRF. The threat: a one-time link signs in whoever opens it, so a link minted with
  * someone else's key (an attacker's account on a shared service) and put in front of a victim would
  * silently sign the victim's browser in to the attacker's console; what the victim then types there
  * (a message, a key they create and copy, a route) lands in the attacker's account.

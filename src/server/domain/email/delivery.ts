@@ -24,8 +24,8 @@ import { htmlToText, htmlToTextInSlices } from './mailbox-text.js';
 // that recipient's script. (One job per recipient step cost a transaction — a commit — each: 10
 // recipients were 11 commits, the most of an email's cost in bench/emails.)
 // The mail sandbox's text part of a live email sent with html only is derived ONCE per email, at the
-// handover, a slice at a time between other work (issue 23: it was derived per delivered recipient,
-// on the thread that serves every request), and kept; each recipient's mail sandbox row reads it.
+// handover, a slice at a time between other work (not per delivered recipient, on the thread
+// that serves every request), and kept; each recipient's mail sandbox row reads it.
 
 /** What the mail server's jobs run on (compose.ts passes the service's domain deps). */
 export interface DeliveryDeps {
@@ -47,7 +47,7 @@ interface StepPayload {
 
 /**
  * The mail server's script for each recipient of one email. The link a click follows is looked for
- * in the html once (issue 23: it was looked for per recipient and per step, in a megabyte of html).
+ * in the html once (not per recipient and per step, in what may be a megabyte of html).
  */
 async function scriptsOf(tx: Pick<TxDeps, 'chaos' | 'accounts'>, email: EmailRecord): Promise<(address: string) => MailStep[]> {
   let url: string | undefined;

@@ -69,7 +69,7 @@ const newSelector = (): string => `svc${randomBase62(12).toLowerCase()}`;
 /**
  * POST /v1/domains: a `pending` domain with the records to publish. The first check is not run here:
  * the records cannot be published before the caller has seen them. spec: "a domain belongs to one
- * account only" — another account's → 409; the caller's own → 409 naming it. issue 23: a name at or
+ * account only" — another account's → 409; the caller's own → 409 naming it. A name at or
  * under a domain another account verified → 409; another account's never-verified claim of a name
  * under a domain the caller verified is released for it (`zone-claims.ts` `mayAdd`). A released
  * domain's row is gone, so adding it again starts over (spec: "adding it again retries").
@@ -161,7 +161,7 @@ type DnsAnswers = Map<string, DnsAnswer>;
 const answerKey = (r: { name: string; type: string }): string => `${r.type} ${r.name}`;
 
 /**
- * Asks DNS for every record of `d`. DNS is the outside world (issue 25): this runs with no
+ * Asks DNS for every record of `d`. DNS is the outside world: this runs with no
  * transaction open, and the check that uses the answers runs in a transaction after it.
  */
 async function lookUp(deps: Pick<DomainDeps, 'dns'>, d: SendingDomainRecord): Promise<DnsAnswers> {

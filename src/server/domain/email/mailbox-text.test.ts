@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { decodeEntities, HTML_TEXT_SLICE_CHARS, HtmlTextScan, htmlToText, htmlToTextInSlices } from './mailbox-text.js';
 
 /**
- * The chain of regular expressions `htmlToText` was until issue 23, kept as the reference its output
+ * The chain of regular expressions `htmlToText` replaced, kept as the reference its output
  * is compared with. Quadratic on markup left open: only ever run here on short inputs.
  */
 function chainHtmlToText(html: string): string {

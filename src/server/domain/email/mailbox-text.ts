@@ -3,9 +3,9 @@
 // and the content of script, style, head and title dropped, line breaks where blocks end, tags
 // stripped, entities decoded, whitespace collapsed. Pure.
 //
-// Issue 23: this was a chain of regular expressions (`<!--[\s\S]*?-->`, `<(script|…)\b[\s\S]*?<\/\1`,
-// `<[^>]*>`), each quadratic on markup left open: every `<` retried a search to the end of the
-// input, so one email of 60,000 `<!--` held the service's only thread for minutes. It is now ONE
+// Not a chain of regular expressions (`<!--[\s\S]*?-->`, `<(script|…)\b[\s\S]*?<\/\1`,
+// `<[^>]*>`), each quadratic on markup left open: every `<` retries a search to the end of the
+// input, so one email of 60,000 `<!--` would hold the service's only thread for minutes. It is ONE
 // forward scan that remembers each search (`NextFound`), so no character is searched twice for the
 // same thing, and whose work can be cut into slices (`step`) with the event loop served in between
 // (`htmlToTextInSlices`). The output is the old chain's on well-formed html (a property test
@@ -111,7 +111,7 @@ interface Found {
  * The first place at or after a position where something is found, remembered. The scan only moves
  * forward, so a later question from a position up to the last answer has the same answer, and one
  * past it searches only what no earlier question searched. (Without this, markup left open made
- * every opener search to the end of the input: the quadratic time of issue 23.)
+ * every opener search to the end of the input: quadratic time.)
  */
 class NextFound {
   private from = 0;

@@ -65,7 +65,7 @@ export class MailboxFeed {
 
     const first = await attempt();
     if (first) {
-      // As the events feed: a read that may wait answers only what its credentials may read now (issue 23).
+      // As the events feed: a read that may wait answers only what its credentials may read now.
       if (q.wait > 0) await actor.recheck?.();
       return first;
     }

@@ -39,13 +39,13 @@ function tableName(raw: string): string {
 }
 
 /**
- * issue 14 (privilege), issue 23: the table is everyone's DNS, but in the world only a domain's
+ * The table is everyone's DNS, but in the world only a domain's
  * owner edits its zone. A name's records are the account's holding the longest verified domain at or
  * above it, else the longest pending one (`zone-claims.ts`, where the rules are written out); another
  * account is refused (403). Reading stays open, as DNS is public. A name no account registered is
  * anyone's (a tenant sets up its zone before adding the domain).
  *
- * contract §2 (issue 23), decision: the table is service-wide, but what a test key may change in it
+ * contract §2, decision: the table is service-wide, but what a test key may change in it
  * follows the test-key rule like any record: a test key may publish and remove names for its own
  * test work — a name no domain holds, or one in the zone of a domain its account added with a test
  * key — unless a live key published the name's current entry. A name in the zone of a domain added

@@ -66,7 +66,7 @@ export function validateSendBody(body: SendEmailBody): ValidSend {
   if (!from.ok) details.push({ path: ['body', 'from'], message: `not a valid sender: ${from.reason}` });
 
   // spec: Send email body — to, cc, bcc: a string or an array of strings; display names allowed; each
-  // address once across the three (compared case-insensitively, issue 11 decision).
+  // address once across the three (compared case-insensitively: a decision, the spec does not say).
   const recipients: ValidSend['recipients'] = [];
   const seen = new Map<string, string>();
   let total = 0;
@@ -154,7 +154,7 @@ function domainRefusal(domain: string, d: SendingDomainRecord | undefined, accou
  * recipient is suppressed — spec: Email status) with its recipient rows (suppressed ones `suppressed`),
  * the charge, and the delivery job due now.
  *
- * Test keys (issue 11 decision, spec: Authentication 2 — "email sends nothing and bills nothing"): the
+ * Test keys (decision, spec: Authentication 2 — "email sends nothing and bills nothing"): the
  * email is accepted and recorded like a live one and the simulated mail server still walks it (so
  * webhook handlers can be tested), but nothing is charged; `emails.mode` tells the mail server not to
  * put anything in the mail sandbox.

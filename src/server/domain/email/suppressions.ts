@@ -9,8 +9,9 @@ import { assertMayChange } from '../test-keys.js';
 import type { EmailsRepo } from '../../storage/emails-repo.js';
 
 // contract §8: the account's suppression list. Addresses are compared case-insensitively and stored
-// lower-case (issue 11 decision). Adding happens on hard bounce, complaint and unsubscribe, by the mail
-// server's steps (domain/email/delivery.ts), never through the API: the spec has no create operation.
+// lower-case (decision: the spec does not say). Adding happens on hard bounce, complaint and
+// unsubscribe, by the mail server's steps (domain/email/delivery.ts), never through the API: the
+// spec has no create operation.
 
 export interface SuppressionDeps {
   uow: UnitOfWork;

@@ -1,6 +1,6 @@
 import type { SendingDomainRecord } from '../../storage/sending-domains-repo.js';
 
-// issue 23 (item 4): who holds a DNS name, and who may add a sending domain, when several accounts
+// Who holds a DNS name, and who may add a sending domain, when several accounts
 // registered domains at or above it. PURE: the claims are the registered domains equal to the name
 // or a parent of it (`SendingDomainsRepo.claimsOver`). The rules, also in the OpenAPI descriptions
 // of POST /v1/domains and PUT|DELETE /v1/sandbox/dns/{name}:
@@ -21,7 +21,7 @@ import type { SendingDomainRecord } from '../../storage/sending-domains-repo.js'
 
 /** The rules above, as the OpenAPI descriptions of the domain and sandbox DNS routes say them. */
 export const ZONE_RULES_TEXT = [
-  'Zones (issue 23): a domain is proven once verified (a degraded one stays proven). A name may be added unless it is, or is',
+  'Zones: a domain is proven once verified (a degraded one stays proven). A name may be added unless it is, or is',
   'under, a domain another account proved (409 `conflict`; the longest proven domain decides). Another account\'s pending',
   'claim of the name itself is 409 too, unless the caller proved a domain above it: the pending claim is then released',
   '(`domain.expired` to its account) and the name is added. The sandbox DNS of a name is written by the account holding the',

@@ -103,7 +103,7 @@ export class EventsFeed {
 
     const first = await attempt();
     if (first) {
-      // A read that may wait answers only what its credentials may read when it answers (issue 23):
+      // A read that may wait answers only what its credentials may read when it answers:
       // the key may have been revoked between its check and this read (a held read re-checks on waking).
       if (q.wait > 0) await actor.recheck?.();
       return first;

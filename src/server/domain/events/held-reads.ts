@@ -18,7 +18,7 @@ export class HeldReads {
     concerns: (e: EventHint) => boolean = () => true,
   ) {
     this.unsubscribe = [
-      // Committed here or, on a shared database, by another process (issue 26).
+      // Committed here or, on a shared database, by another process.
       events.subscribe((e) => {
         if (!concerns(e)) return;
         for (const wake of this.byAccount.get(e.accountId) ?? []) wake();
@@ -57,7 +57,7 @@ export class HeldReads {
    * wake, or `empty()` after `waitSecs`, on abort, or on close. `recheck` (the caller's credentials,
    * `Actor.recheck`) runs at each wake and when the time runs out, before anything is answered: a key
    * revoked, or an account suspended, while the read was held answers that error, never what arrived
-   * after it (issue 23).
+   * after it.
    */
   hold<T>(
     accountId: string,

@@ -3,7 +3,7 @@ import { createDomainFixture } from '../../../../test/helpers/domain-fixture.js'
 
 const turn = () => new Promise((r) => setImmediate(r));
 
-describe('transient events emitted inside a write (issue 26)', () => {
+describe('transient events emitted inside a write', () => {
   // On an engine whose transaction awaits the database (PostgreSQL) the next macrotask comes while
   // the transaction is still open: a transient event is heard after the commit, and never from a
   // write that rolled back.

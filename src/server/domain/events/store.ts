@@ -12,11 +12,11 @@ const NON_DURABLE_TYPES = new Set(NON_DURABLE_EVENT_TYPES);
 
 /**
  * Hears of a committed event: its record when committed by this process, only its hint (id,
- * account, type) when by another sharing the database (issue 26): listeners wake on it and re-read.
+ * account, type) when by another sharing the database: listeners wake on it and re-read.
  */
 export type EventListener = (event: EventHint) => void;
 
-/** issue 27: a change no event reports (a call's trace grew; a live message accepted, `queued`, or moved to `sending`). */
+/** A change no event reports (a call's trace grew; a live message accepted, `queued`, or moved to `sending`). */
 export interface ChangeNotice {
   accountId: string;
   kind: 'call' | 'message';
@@ -27,7 +27,7 @@ export interface ChangeNotice {
 export type ChangeListener = (change: ChangeNotice) => void;
 
 /**
- * issue 27: what a live page can show of an event without fetching itself again: a `message.status`
+ * What a live page can show of an event without fetching itself again: a `message.status`
  * event's move (an open thread sets the status in place within 250 ms of its commit). Nothing for
  * any other event.
  */
@@ -39,8 +39,8 @@ export function messageMove(type: string, body: Record<string, unknown>): Messag
 /** Hook run inside the emitting transaction: the webhook outbox writes its deliveries here. */
 export type EventOutbox = ((event: EventRecord, tx: TxDeps) => Promise<void>) & {
   /**
-   * What the outbox will read for the account's events, asked for as they are inserted (issue 26:
-   * on PostgreSQL the insert and the read share one wait); the outbox reads it again, served once
+   * What the outbox will read for the account's events, asked for as they are inserted (on
+   * PostgreSQL the insert and the read share one wait); the outbox reads it again, served once
    * per transaction by the repository. Its failure is left to that read.
    */
   prefetch?: (accountId: string, tx: TxDeps) => Promise<unknown>;
@@ -95,7 +95,7 @@ export class EventStore {
   }
 
   /**
-   * Several durable events of one account in one insert (issue 26: on PostgreSQL one round trip for
+   * Several durable events of one account in one insert (on PostgreSQL one round trip for
    * a test send's `sent` and `delivered`, not one each), positions in the order given; otherwise as
    * `emit`. A non-durable type is refused: emit it alone.
    */
@@ -124,7 +124,7 @@ export class EventStore {
   }
 
   /**
-   * issue 27: a change that is no event (nothing stored, nothing delivered, not in the feed): the
+   * A change that is no event (nothing stored, nothing delivered, not in the feed): the
    * console's live pages hear of it once the transaction has committed, as they hear of events, so a
    * call's trace and a message's `sending` show without a reload. Call inside the change's write.
    */
@@ -143,7 +143,7 @@ export class EventStore {
   }
 
   /**
-   * issue 27 (SQLite with roles): where changes are recorded for another process, inside the
+   * SQLite with roles: where changes are recorded for another process, inside the
    * change's own transaction (a row it reads when the file moves), not told after the commit.
    */
   private changesRecorded: ((change: ChangeNotice, tx: TxDeps) => void) | undefined;
@@ -152,14 +152,14 @@ export class EventStore {
     this.changesRecorded = record;
   }
 
-  /** issue 26: where changes are told to the other processes sharing the database (replicas' live pages). */
+  /** Where changes are told to the other processes sharing the database (replicas' live pages). */
   private changesElsewhere: ((change: ChangeNotice) => void) | undefined;
 
   tellChangesElsewhere(tell: (change: ChangeNotice) => void): void {
     this.changesElsewhere = tell;
   }
 
-  /** issue 26: a change another process sharing the database committed (its notification). */
+  /** A change another process sharing the database committed (its notification). */
   changedElsewhere(change: ChangeNotice): void {
     for (const l of this.changeListeners) l(change);
   }
@@ -168,7 +168,7 @@ export class EventStore {
   private readonly watchers = { count: 0 };
 
   /**
-   * issue 27: someone is waiting to hear of commits as soon as they happen (a console stream, a held
+   * Someone is waiting to hear of commits as soon as they happen (a console stream, a held
    * read). While anyone is, the link to another process sharing the database looks for its commits
    * more often (worker-link.ts LIVE_POLL_MS); with no one waiting, the slower poll costs less. Returns
    * the release (idempotent).
@@ -214,12 +214,12 @@ export class EventStore {
     for (const l of [...this.rewindListeners]) l();
   }
 
-  /** issue 26: an event another process sharing the database committed (its notification). */
+  /** An event another process sharing the database committed (its notification). */
   heardElsewhere(hint: EventHint): void {
     for (const l of this.listeners) l(hint);
   }
 
-  /** issue 26: events committed elsewhere may have gone unheard (a lost connection): listeners re-read. */
+  /** Events committed elsewhere may have gone unheard (a lost connection): listeners re-read. */
   resync(): void {
     for (const l of this.resyncListeners) l();
   }

@@ -137,7 +137,7 @@ export async function updateBrand(deps: RegistrationDeps, actor: Actor, id: stri
   });
 }
 
-/** Issue 23: the logo URL is refused when saved (logo-url.ts), not only dropped when a page renders. */
+/** The logo URL is refused when saved (logo-url.ts), not only dropped when a page renders. */
 function assertLogoUrl(raw: string): void {
   const problem = logoUrlProblem(raw);
   if (problem) throw validationError(['body', 'pageConfig', 'logoUrl'], problem);

@@ -111,7 +111,7 @@ describe('draftCampaign', () => {
     expect(draft.subUsecases!.length).toBeLessThanOrEqual(5);
   });
 
-  it('drops the dots and spaces a description ends with, in time proportional to it (issue 23)', () => {
+  it('drops the dots and spaces a description ends with, in time proportional to it', () => {
     expect(draftCampaign({ ...complete, description: 'We text order updates. . .  ' }).description).toContain('About the business and its messages: We text order updates.');
     // A long run of dots and spaces that does not end the text: `/[.\s]+$/` retried from each of
     // its characters (400 KB: minutes). Far past the schema's cap, to make the difference plain.

@@ -143,7 +143,7 @@ function samplesOf(name: string, matched: readonly (typeof DRAFT_USE_CASES)[numb
 /**
  * `s` without the dots and whitespace it ends with. A loop, not `/[.\s]+$/`: that expression retries
  * from every dot or space of a run that does not reach the end, so a description of `. . . x` took
- * time growing with the square of its length (issue 23).
+ * time growing with the square of its length.
  */
 function withoutTrailingDots(s: string): string {
   let end = s.length;

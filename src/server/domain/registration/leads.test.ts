@@ -19,7 +19,7 @@ describe('the opt-in form rules', () => {
     expect(leadFormValues({ consent: ['yes'] }).consent).toBe(true);
   });
 
-  it('refuses NUL in a name or the email (issue 23)', () => {
+  it('refuses NUL in a name or the email', () => {
     const errors = validateLeadForm({ firstName: 'A\u0000da', lastName: 'L\u0000', email: 'a\u0000@b.example', phone: '4155550123', consent: true });
     expect(Object.keys(errors).sort()).toEqual(['email', 'firstName', 'lastName']);
   });

@@ -157,7 +157,7 @@ export function normalisePhone(input: string): string | null {
   return `+1${digits}`;
 }
 
-// Issue 23: NUL (`%00` in a form) is refused in every string the service stores, this form's too.
+// NUL (`%00` in a form) is refused in every string the service stores, this form's too.
 const NOT_TEXT = 'Remove the control characters from this field.';
 
 /** Every failure of the form at once, each on its field; an empty object when it is valid. */

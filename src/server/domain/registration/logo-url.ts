@@ -1,8 +1,8 @@
 // Decision (spec: pageConfig's inner shape is not shown; contract §7): the logo of a brand's hosted
 // pages is an absolute https URL, loaded by the visitor's browser as an <img> and allowed by origin
-// in the page's CSP. Issue 23: it was checked only when a page was rendered (a `javascript:` URL or
-// one with CR/LF or quotes was stored, then silently dropped); now it is refused when saved, with
-// the field named, and the page still renders a logo only when this rule holds.
+// in the page's CSP. Checked only when a page is rendered, a `javascript:` URL or one with CR/LF
+// or quotes would be stored, then silently dropped; so it is refused when saved, with the field
+// named, and the page still renders a logo only when this rule holds.
 
 /** Whitespace (CR, LF, tabs: the URL parser drops them silently), controls, quotes, angle brackets, backslash. */
 const UNSAFE_URL_CHARACTERS = /[\s\u0000-\u001f\u007f"'`<>\\]/;

@@ -89,7 +89,7 @@ const ROWS: Row[] = [
   ['a privacy link without its scheme (a bare domain is not a URL)', (i) => void (i.campaign.privacyPolicyLink = 'acmebakery.com/privacy'), ['links.privacy']],
   ['a terms link that is not http(s)', (i) => void (i.campaign.termsAndConditionsLink = 'ftp://acmebakery.com/terms'), ['links.terms']],
   ['no website', (i) => void (i.brand!.website = null), ['brand.website']],
-  ['a website that is not a URL (issue 24: "not a url")', (i) => void (i.brand!.website = 'not a url'), ['brand.website']],
+  ['a website that is not a URL ("not a url")', (i) => void (i.brand!.website = 'not a url'), ['brand.website']],
   ['a website whose host has no dot', (i) => void (i.brand!.website = 'https://acmebakery'), ['brand.website']],
   ['a malformed brand website beside a good campaign website', (i) => {
     i.brand!.website = 'acmebakery.com';

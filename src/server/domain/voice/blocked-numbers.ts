@@ -12,7 +12,7 @@ import { assertMayChange } from '../test-keys.js';
 
 // spec: Blocked number; contract §6 (Blocked numbers, the auto-suggestion rule). One entry per
 // account and number (UNIQUE in migration 6); `id` is a UUID and the owner is the acting account.
-// contract §2 (issue 23): an entry keeps the mode of the key that added it (migration 17). Decision: a
+// contract §2: an entry keeps the mode of the key that added it (migration 17). Decision: a
 // block protects live work (the calls to a live number), so a test key may not confirm, edit or remove
 // one a live key added, nor a suggestion a live call counted toward; it may add blocks and change its own.
 

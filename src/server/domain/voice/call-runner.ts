@@ -182,7 +182,7 @@ export async function commitStep(deps: CallsDeps, before: CallRecord, progress: 
   for (const e of events) await deps.events.emit(before.accountId, e.type, absoluteUrls(before, withDirection(before, e)));
 
   if (dueAt !== null) await deps.scheduler.schedule(JOB_CALL_STEP, dueAt, { callId: before.id });
-  // issue 27: most steps emit no event; an open call page shows them as they commit all the same.
+  // Most steps emit no event; an open call page shows them as they commit all the same.
   if (newTrace.length > 0) deps.events.touched(before.accountId, 'call', before.id);
 }
 

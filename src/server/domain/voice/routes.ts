@@ -181,7 +181,7 @@ function ringSet(body: PutRouteBody, issues: Issues): DestinationBody[] {
 }
 
 /**
- * Issue 23: the decision webhook's URL follows the webhook endpoint rules (contract §10: https, or
+ * The decision webhook's URL follows the webhook endpoint rules (contract §10: https, or
  * http to loopback; no private, link-local or metadata address), checked when the route is saved,
  * enabled or not, as an endpoint's is. The decision client checks it again, and what the name
  * resolves to, at call time (`webhooks/decision-client.ts`).

@@ -7,7 +7,7 @@ import { JOB_CALL_STEP, isOutboundState, progressOf, type CallsDeps, type Runner
 import { getCall } from './calls.js';
 import type { CallRecord } from '../../storage/calls-repo.js';
 
-// issue 27 (local service only): the sandbox caller's acts during a call placed with
+// Local service only: the sandbox caller's acts during a call placed with
 // POST /v1/sandbox/calls — keys pressed, a hang-up — for the console's phone and for
 // POST /v1/sandbox/calls/{id}/digits and /hangup alike. Keys go where the scenario's `digits` go
 // (contract §9: the IVR reads them one per menu prompt, in order): appended to them, so a key pressed

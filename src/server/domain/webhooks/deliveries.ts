@@ -139,7 +139,7 @@ export async function recordAttempt(d: WebhookDomainDeps, deliveryId: string, at
 }
 
 /**
- * Records attempts in ONE transaction (issue 26: a transaction per attempt kept the worker behind
+ * Records attempts in ONE transaction (a transaction per attempt keeps the worker behind
  * the API under load): each delivery's latest attempt and history, the endpoint's failing streak
  * (samples excluded), the next attempt (at a tick boundary) or abandonment, and auto-disable. The
  * deliveries' states are read in one query and their outcomes written in one statement. An attempt

@@ -22,7 +22,7 @@ import { shellWord } from '../../views/console/html.js';
 import { parseWith } from './gate.js';
 import { IdParam, PAGE_LIMIT, gated, type ConsoleKit } from './kit.js';
 
-// issue 27: sending domains and emails (the per-recipient timeline), the mail sandbox (local service
+// Sending domains and emails (the per-recipient timeline), the mail sandbox (local service
 // only, like its API), and 10DLC registration with the approval prediction of a stored campaign.
 
 /** Two lists on one page, each paged by its own cursor (the API's, for its list). */

@@ -9,7 +9,7 @@ import { requestOrigin } from '../../http/origin.js';
 import { badTextDetails, fieldMessage, issuesToDetails } from '../../http/validation.js';
 import { CONSOLE_HEADERS, consoleErrorPage } from '../../views/console/layout.js';
 
-// issue 27: what stands before every console page: the session cookie read and checked (the key, its
+// What stands before every console page: the session cookie read and checked (the key, its
 // account, the sub-account: as an API request is), and for a state-changing request the same origin
 // and the session's form token. Errors are HTML pages, never the API's JSON envelope.
 
@@ -36,7 +36,7 @@ export const FORM_BODY_LIMIT = 16 * 1024;
 /**
  * The cookie's name carries the port: cookies are shared by every port of a host, and two local
  * services (or profiles) on 127.0.0.1 must not overwrite each other's session. The port the browser
- * addressed (the Host header's), else the socket's: replicas behind one address (issue 26) each
+ * addressed (the Host header's), else the socket's: replicas behind one address each
  * listen on a port of their own, and must all read the cookie one of them set.
  */
 export const cookieName = (req: FastifyRequest): string => `svc_console_${req.port ?? req.socket.localPort ?? 0}`;
@@ -110,8 +110,8 @@ export function installConsoleGate(c: FastifyInstance, deps: ServiceDeps): void 
 
   c.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.consoleOpen) return;
-    // A state-changing request from another origin is refused before its session is even read
-    // (issue 27): a browser says where a POST comes from in Origin and Sec-Fetch-Site.
+    // A state-changing request from another origin is refused before its session is even read: a
+    // browser says where a POST comes from in Origin and Sec-Fetch-Site.
     if (req.method !== 'GET' && req.method !== 'HEAD') assertSameOrigin(req);
     const secret = readCookie(req);
     const standing = await deps.uow.read((tx) => consoleSession(tx, secret));
@@ -130,7 +130,7 @@ export function installConsoleGate(c: FastifyInstance, deps: ServiceDeps): void 
   });
 }
 
-/** A state-changing request must come from the console itself (issue 27): refused when another origin or site sent it. */
+/** A state-changing request must come from the console itself: refused when another origin or site sent it. */
 export function assertSameOrigin(req: FastifyRequest): void {
   const site = req.headers['sec-fetch-site'];
   const origin = req.headers.origin;

@@ -43,7 +43,7 @@ import { CursorQuery, IdParam, PAGE_LIMIT, form, gated, open, openForm, type Con
 import { consoleVoicePages } from './voice.js';
 import { consoleEmailAndRegistrationPages } from './email-registration.js';
 
-// issue 27: the console, served by the service under /console. Every page reads through the same
+// The console, served by the service under /console. Every page reads through the same
 // domain functions as the API routes, with the session's key as the caller (never HTTP to itself),
 // so a session sees exactly what its key may see; another account's id is a 404 page.
 

@@ -5,7 +5,7 @@ import type { MailboxFeed } from '../../domain/email/mailbox.js';
 import type { ConsoleFrame, SectionId } from '../../views/console/layout.js';
 import { FORM_BODY_LIMIT, FORM_TYPE } from './gate.js';
 
-// issue 27: what the console's page families share: the route options, the common parameters, and
+// What the console's page families share: the route options, the common parameters, and
 // the page function that frames a page for the session.
 
 export const PAGE_LIMIT = 25;

@@ -14,7 +14,7 @@ import { eventRow } from '../../views/console/pages.js';
 import { accountCounter, HOLD_LIMITS } from '../../http/client-holds.js';
 
 
-// issue 27: the console's live pages listen here: server-sent events, one per event of the session's
+// The console's live pages listen here: server-sent events, one per event of the session's
 // account that commits (the event store tells its listeners after the commit), filtered by type. Each
 // carries the event's id and type, and a message's status for the thread to set in place. A page
 // that lists events asks for rows (`rows=events`): each message then carries the new event's row,
@@ -115,7 +115,7 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps, feed: 
       if (ch.accountId !== accountId || !eventFilterMatches(filter, `${ch.kind}.changed`)) return;
       send(`event: change\ndata: ${JSON.stringify(ch.kind === 'message' ? { messageId: ch.id, status: ch.status } : { callId: ch.id })}\n\n`);
     });
-    // Events or changes committed elsewhere may have gone unheard (issue 26/27: a lost connection, a
+    // Events or changes committed elsewhere may have gone unheard (a lost connection, a
     // notice dropped before it was read): a message with nothing in it, and the page fetches itself.
     const unsubscribeResync = deps.events.subscribeResync(() => send('data: {}\n\n'));
     // While it is open, another process's commits are looked for sooner (worker-link.ts).

@@ -17,7 +17,7 @@ import { renderNumbers } from '../numbers.js';
 import { parseWith } from './gate.js';
 import { CursorQuery, IdParam, PAGE_LIMIT, form, gated, type ConsoleKit } from './kit.js';
 
-// issue 27: a number and its route (the graph beside the YAML), calls with their trace, and the
+// A number and its route (the graph beside the YAML), calls with their trace, and the
 // audio of a recording or a voicemail for the page's players, all read as the session's key. On the
 // local service, the phone: a sandbox call placed from the calls page (POST /v1/sandbox/calls's domain
 // function), then the call's page has a dial pad whose keys reach its IVR, and a hang-up button.
@@ -66,7 +66,7 @@ export function consoleVoicePages({ c, deps, page }: ConsoleKit): void {
     c.post('/calls', form, async (req, reply) => {
       const fields = parseWith(PhoneForm, 'body', { from: (req.body as Record<string, string>).from ?? '', to: (req.body as Record<string, string>).to ?? '' });
       const body = parseWith(SandboxCallBody, 'body', fields);
-      // issue 29: the simulated caller's faults apply to the phone's calls as to the API's.
+      // The simulated caller's faults apply to the phone's calls as to the API's.
       const withChaos = { ...body, scenario: deps.chaos.callScenario(req.console.actor.account, body.from, body.to, body.scenario) };
       const call = await deps.uow.write((tx) => placeSandboxCall(tx, req.console.actor, withChaos, { origin: requestOrigin(req) }));
       return reply.code(303).header('Location', `${CONSOLE_PATH}/calls/${encodeURIComponent(call.id)}`).send();

@@ -1,4 +1,4 @@
-/** The channels replicas notify each other on (issue 26); payloads start with the sender's id. */
+/** The channels replicas notify each other on; payloads start with the sender's id. */
 export const EVENTS_CHANNEL = 'svc_events';
 export const STATE_CHANNEL = 'svc_state';
 export const CHANGES_CHANNEL = 'svc_changes';

@@ -47,7 +47,7 @@ export interface PgPoolOptions {
 /**
  * A pool on `connectionString`, reading bigint as number. Migrate it (`migratePg`) before use.
  *
- * Its clients run in pipeline mode (issue 26): a statement is written to the socket when it is asked
+ * Its clients run in pipeline mode: a statement is written to the socket when it is asked
  * for, not when the one before it has been answered, so the store sends a transaction's BEGIN with
  * its first statement and its COMMIT with what follows it (store.ts), one wait instead of two. Each
  * statement keeps its own Sync: a failure still fails only its own statement (and, inside a

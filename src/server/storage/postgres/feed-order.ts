@@ -20,7 +20,7 @@ export async function lockAccountFeed(db: Sql, accountId: string): Promise<void>
 }
 
 /**
- * The events feed's positions, given after commit (issue 26: the send at half its floor).
+ * The events feed's positions, given after commit (bench/messages: a send at half its floor, not a tenth).
  *
  * The same rule as the mail sandbox holds (no position may become visible after a higher one of the
  * same account), but holding an account's lock from the event insert through COMMIT and its fsync
@@ -55,7 +55,7 @@ export async function sequenceStragglers(db: Sql): Promise<number> {
 }
 
 /**
- * One numbering call in flight per account in this process (issue 26: a call per send was a
+ * One numbering call in flight per account in this process (a call per send would be a
  * statement, a wait on the account's lock and, when it numbered something, a WAL flush per send).
  *
  * The rule it keeps: a write is answered only after a numbering call that started after its COMMIT

@@ -44,7 +44,7 @@ export class PgIdempotencyRepo implements IdempotencyRepo {
    * Records a finished request's answer in one write, for a request that never held the key in
    * flight (its whole write ran in the transaction that records it: `commitOnce`). Replaces a row
    * past its 24 h only; the caller has checked there is no live one in the same transaction. Sent
-   * without waiting for its answer (issue 26: one wait less per send): it is the write's last
+   * without waiting for its answer (one wait less per send): it is the write's last
    * statement, and the COMMIT sent next waits for it (`Statement.later`).
    */
   async record(s: IdempotencyScope, requestHash: string, status: number, body: string, now: number, answeredAt?: number): Promise<void> {

@@ -31,7 +31,7 @@ export class PgJobsRepo implements JobsRepo {
   }
 
   /**
-   * Chosen over a claim column for jobs run inside a write (issue 26): the job's removal commits in
+   * Chosen over a claim column for jobs run inside a write: the job's removal commits in
    * the same write, so the row lock held to the end of it is the whole claim, with no lease to run
    * out and no extra write. A row another write holds is skipped, not waited for (SKIP LOCKED); one
    * deleted since this write's snapshot fails it with 40001, and its rerun finds the job gone.

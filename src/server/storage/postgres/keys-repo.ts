@@ -21,7 +21,7 @@ export class PgKeysRepo implements KeysRepo {
       `UPDATE api_keys SET last_used_at = ? WHERE id IN (
          SELECT id FROM api_keys WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?) FOR UPDATE SKIP LOCKED)`,
     );
-    // One statement, so one consistent snapshot with no transaction around it (issue 26). Each row as
+    // One statement, so one consistent snapshot with no transaction around it. Each row as
     // jsonb: the two tables share column names, and every column keeps its name and type (bigint
     // times are far inside JSON's exact integers; the flag stays a boolean).
     this.withAccount = db.prepare('SELECT to_jsonb(k) AS key, to_jsonb(a) AS account FROM api_keys k LEFT JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?');

@@ -2,11 +2,11 @@ import type pg from 'pg';
 import { assertName, isMediaName, type MediaOwner, type MediaStore } from '../media-store.js';
 
 /**
- * Media in the database (issue 26; migration 4's `media` table): a replica on another machine serves
+ * Media in the database (migration 4's `media` table): a replica on another machine serves
  * a greeting any replica was sent, and the data directory holds none. Each call runs on a pooled
  * client of its own, as the file store writes outside the database's transaction: a medium is put
  * before the row naming it commits and deleted again if that write fails (domain/voice/routes.ts).
- * Only a name with a row is served, as only a recorded file is on SQLite (issue 23).
+ * Only a name with a row is served, as only a recorded file is on SQLite.
  */
 export class PgMediaStore implements MediaStore {
   constructor(private readonly pool: pg.Pool) {}

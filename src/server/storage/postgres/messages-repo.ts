@@ -11,7 +11,7 @@ export class PgMessagesRepo implements MessagesRepo {
   private readonly getStmt;
   private readonly byIdStmt;
   constructor(private readonly db: Sql) {
-    // The message and its conversation in one statement (issue 26: one round trip, not two). The
+    // The message and its conversation in one statement (one round trip, not two). The
     // conversation row only ever moves forward to a newer message.
     this.insertStmt = db.prepare(
       `WITH m AS (

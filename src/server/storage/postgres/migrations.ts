@@ -508,7 +508,7 @@ export const PG_MIGRATIONS: Migration[] = [
   {
     version: 2,
     name: 'console sessions and their one-time links',
-    // issue 27, as SQLite's migration 18: only SHA-256 hashes of the link tokens and session cookies
+    // As SQLite's migration 18: only SHA-256 hashes of the link tokens and session cookies
     // are kept; a key removed takes its sessions with it.
     sql: `
       CREATE TABLE console_sessions (
@@ -527,7 +527,7 @@ export const PG_MIGRATIONS: Migration[] = [
   {
     version: 3,
     name: 'claims with leases; the replicas heartbeat',
-    // issue 26, as SQLite's migration 19: a job that calls the outside world and a webhook delivery
+    // As SQLite's migration 19: a job that calls the outside world and a webhook delivery
     // attempt are claimed by one replica (claimed_by) until lease_until (ms of the database's own
     // clock, so replicas on machines whose clocks disagree agree on when a lease ran out). Replicas
     // note themselves in `replicas` every few seconds: each enforces its share of a rate limit.
@@ -546,7 +546,7 @@ export const PG_MIGRATIONS: Migration[] = [
   {
     version: 4,
     name: 'media in the database',
-    // issue 26: the bytes of public media (voicemail greetings), so every replica serves them; the
+    // The bytes of public media (voicemail greetings), so every replica serves them; the
     // size is bounded by the domain before a row is written (GREETING_AUDIO_MAX_BYTES, contract §5)
     // and checked here once more. An account removed takes its media with it.
     sql: `
@@ -564,7 +564,7 @@ export const PG_MIGRATIONS: Migration[] = [
   {
     version: 5,
     name: 'the events feed numbered after commit',
-    // issue 26: an event's feed position (`pos`) is given just after its transaction commits, not at
+    // An event's feed position (`pos`) is given just after its transaction commits, not at
     // insert under a lock held through COMMIT (feed-order.ts says why). `seq` stays the insertion
     // order; the feed reads by `pos`. Events already stored keep their order: pos = seq.
     sql: `

@@ -55,7 +55,7 @@ export class PgNumbersRepo implements NumbersRepo {
   /**
    * The account's record for an E.164 number: the owned one, else the latest released one. Read once
    * per transaction (`Sql.once`; this repository's writes forget it): the writes of a group commit
-   * (store.ts) sending from one number read it once between them (issue 26). A copy each time: a
+   * (store.ts) sending from one number read it once between them. A copy each time: a
    * caller may change the record it got.
    */
   async findByPhone(accountId: string, phoneNumber: string): Promise<NumberRecord | undefined> {

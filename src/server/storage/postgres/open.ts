@@ -19,7 +19,7 @@ export interface OpenPgStoreOptions {
  */
 export async function openPgStore(url: string, opts: OpenPgStoreOptions = {}): Promise<PgStore> {
   const pool = openPgPool(url, { max: opts.poolSize });
-  // issue 26: the other replicas on this database: notifications (LISTEN on a client of its own)
+  // The other replicas on this database: notifications (LISTEN on a client of its own)
   // and heartbeats, started once the schema is there.
   const reachability = new Reachability();
   const peers = new PgPeers(url, pool, { heartbeatMs: opts.heartbeatMs, reachability });

@@ -33,7 +33,7 @@ export class PgOptOutsRepo implements OptOutsRepo {
   /**
    * The consumer's active opt-out of the account's number `from`, if any. Every send asks it: the
    * sender's active opt-outs are read once per transaction when they are few (FEW_OPT_OUTS), so the
-   * sends of a group commit (store.ts) from one number ask the server once between them (issue 26);
+   * sends of a group commit (store.ts) from one number ask the server once between them;
    * this repository's writes forget them.
    */
   async findActive(accountId: string, from: string, phoneNumber: string): Promise<OptOutRecord | undefined> {

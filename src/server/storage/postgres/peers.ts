@@ -32,7 +32,7 @@ const SYNC_BOUND_MS = 5000;
 const RECONNECT_MAX_MS = 5000;
 
 /**
- * The replicas sharing a PostgreSQL database, as this one sees them (issue 26).
+ * The replicas sharing a PostgreSQL database, as this one sees them.
  *
  * - Notifications: a dedicated client (not the pool's: LISTEN belongs to a session) listens on
  *   EVENTS_CHANNEL and STATE_CHANNEL. Writers notify inside a transaction (the service_state

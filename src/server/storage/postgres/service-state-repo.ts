@@ -3,7 +3,7 @@ import { STATE_CHANNEL } from './channels.js';
 import { stateNotice } from './peers.js';
 import type { ServiceStateRepo } from '../service-state-repo.js';
 
-// issue 26: a write notifies the other replicas (they re-read the clock), delivered at COMMIT.
+// A write notifies the other replicas (they re-read the clock), delivered at COMMIT.
 const SET = `WITH written AS (INSERT INTO service_state (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value RETURNING key)
   SELECT pg_notify('${STATE_CHANNEL}', ?) FROM written`;
 

@@ -5,7 +5,7 @@ import { isConnectionLoss } from './reachability.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 /**
- * The database server's wall clock in epoch milliseconds (issue 26): claims' leases are measured on
+ * The database server's wall clock in epoch milliseconds: claims' leases are measured on
  * it, so replicas on machines whose clocks disagree agree on when a lease ran out. clock_timestamp(),
  * not now(): a transaction's start time would make a long write see leases as younger than they are.
  */
@@ -37,7 +37,7 @@ interface Positional {
   names: string[] | null;
   /**
    * The prepared statement's name, from its text: the driver parses and plans a named statement
-   * once per connection and afterwards sends only its parameters (issue 26: a send is ~10
+   * once per connection and afterwards sends only its parameters (a send is ~10
    * statements, and parsing and planning each again cost the database server as much CPU as running
    * it). The texts are a bounded set (NUMBERED_LIMIT), so are the statements a connection keeps.
    */

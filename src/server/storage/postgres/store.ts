@@ -19,7 +19,7 @@ const isRetryable = (err: unknown): boolean => RETRYABLE.has((err as { code?: st
 /**
  * Attempts of one write before its conflict is reported (each after a short, growing, random pause).
  * Sized for a burst on one hot record (a wallet) from every replica's pool: the last writes of the
- * burst wait for all the others to commit. Measured (issue 26): 200 concurrent sends on one wallet
+ * burst wait for all the others to commit. Measured: 200 concurrent sends on one wallet
  * through two replicas (2 × 10 connections) took up to 12 attempts; 10 left 5-11 of them a 429.
  */
 export const MAX_WRITE_ATTEMPTS = 30;
@@ -27,7 +27,7 @@ export const MAX_WRITE_ATTEMPTS = 30;
 export interface PgStoreOptions {
   /** As SqliteStoreOptions: refuse outside calls, and top-level reads and writes, from inside a transaction (tests). */
   guardOutsideCalls?: boolean;
-  /** issue 26: the other replicas on this database; this one's writes notify them under its id. */
+  /** The other replicas on this database; this one's writes notify them under its id. */
   peers?: StorePeers & { close(): Promise<void> };
   /** Write groups run at once (`PgStore.startGroups`); `groupSlotsFor` the pool's size by default. */
   groupSlots?: number;
@@ -36,7 +36,7 @@ export interface PgStoreOptions {
 }
 
 /**
- * What this store's transactions cost (issue 26): counted in the process, no server extension
+ * What this store's transactions cost: counted in the process, no server extension
  * needed. Read by the benchmark (bench/messages.mjs, BENCH_STORE=postgres) to tell round trips per
  * request and lost races apart; nothing in the service reads it.
  */
@@ -69,7 +69,7 @@ export interface PgStoreCounters {
 /**
  * A pooled client in pipeline mode (database.ts) that counts its round trips and statements, notes a
  * retryable failure even when the domain catches the error it caused, and sends its transaction's
- * BEGIN with the first statement (issue 26: every wait for the server cost the send ~100-200 µs of
+ * BEGIN with the first statement (every wait for the server costs the send ~100-200 µs of
  * this process's CPU in socket writes and reads, and BEGIN's answer carries nothing to wait for).
  */
 class Tracked implements Queryable {
@@ -153,7 +153,7 @@ class Tracked implements Queryable {
 
   /**
    * Holds what this client writes until the microtasks of the current turn have run, then sends it in
-   * one socket write (issue 26). pg writes each statement to the socket as it is asked for; a
+   * one socket write. pg writes each statement to the socket as it is asked for; a
    * statement asked for once the one before it returned (a write's answer recorded unawaited, then the
    * next write of its group starting) was a socket write of its own, and each write to the database
    * server's socket woke one of its processes, which on a busy machine took the CPU from this one
@@ -205,7 +205,7 @@ interface QueuedWrite {
  * Groups run at once by default (`PgStoreOptions.groupSlots`): a fifth of the pool (2 of the default
  * 10; `--pool-size` raises both), at least two, so that one write held open (by a test, or a slow
  * statement) never keeps every other from committing. Fewer, longer groups cost the server and this process
- * less per write; more overlap their waits. Measured (issue 26, bench/messages on PostgreSQL, 50
+ * less per write; more overlap their waits. Measured (bench/messages on PostgreSQL, 50
  * connections, a 2-core machine shared with the server): with 16 writes a group at most, 10 slots ran
  * ~3 writes per transaction and 6.5 statements per send, 4 slots ~12 and 4.5 (10-20 % more sends a
  * second); with 32 at most and the opt-outs read once per group, 2 slots ran ~24 per transaction,
@@ -237,7 +237,7 @@ interface BoundClient {
  * The PostgreSQL engine's store: each `write` is one transaction on a pooled client, each `read`
  * a read-only snapshot on another.
  *
- * Isolation (issue 26). The domain reads, checks and then writes (a wallet's balance read, the
+ * Isolation. The domain reads, checks and then writes (a wallet's balance read, the
  * spend limit checked, the charge written; a number looked up, then bought; an idempotency key
  * looked up, then recorded). The SQLite engine makes that correct by running one write at a time.
  * Here writes run concurrently, so each runs at SERIALIZABLE: PostgreSQL then guarantees the
@@ -256,9 +256,9 @@ interface BoundClient {
 export class PgStore implements Store {
   /**
    * Each pooled client's repositories, made once per connection and reset for each transaction or
-   * read (issue 26): made per transaction, their ~200 statement objects were a third of what a send
-   * allocated (~80 KB of ~300 KB), and the unit of work's join of them with the domain's deps
-   * (domain/unit-of-work.ts) missed its cache every time. A client the pool closes takes its own.
+   * read: made per transaction, their ~200 statement objects would be a third of what a send
+   * allocates (~80 KB of ~300 KB), and the unit of work's join of them with the domain's deps
+   * (domain/unit-of-work.ts) would miss its cache every time. A client the pool closes takes its own.
    */
   private readonly bound = new WeakMap<pg.PoolClient, BoundClient>();
   private readonly context: AsyncLocalStorage<{ open: boolean }> | undefined;
@@ -333,7 +333,7 @@ export class PgStore implements Store {
   private groupsRunning = 0;
 
   /**
-   * Group commit (issue 26): a write waiting while every group's slot is taken joins a group, the
+   * Group commit: a write waiting while every group's slot is taken joins a group, the
    * writes of one group run one after another in one transaction and commit together. One at a
    * time, so each sees the one before it as the SQLite engine's batches do: the domain's
    * read-check-write needs no more isolation than a serial order gives it, and a savepoint, a
@@ -398,7 +398,7 @@ export class PgStore implements Store {
   readonly readsAreRoundTrips = true;
 
   private media: PgMediaStore | undefined;
-  /** Media in the `media` table (issue 26): every replica on the database serves them. */
+  /** Media in the `media` table: every replica on the database serves them. */
   mediaStore(): MediaStore {
     return (this.media ??= new PgMediaStore(this.pool));
   }

@@ -46,7 +46,7 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     this.dueForEventsStmt = db.prepare(
       `SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ANY(?::text[]) AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq`,
     );
-    // issue 26: the rows another claimant's open write has locked are skipped (SKIP LOCKED), not
+    // The rows another claimant's open write has locked are skipped (SKIP LOCKED), not
     // waited for: that claimant wins them. A row whose claim committed after this transaction's
     // snapshot fails the write with 40001 and the store runs it again, when the claim is seen live.
     this.claimManyStmt = db.prepare(
@@ -121,7 +121,7 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   /**
    * The delivery's attempt state without its log fields (no attempt history parsed). `body: false`
    * leaves out the bytes to send (rawBody null): recording an outcome needs the state only, and the
-   * body is the event's, read from another table (issue 13: two reads of it per attempt).
+   * body is the event's, read from another table (else two reads of it per attempt).
    */
   async attemptState(id: string, opts: { body: boolean } = { body: true }): Promise<DeliveryAttemptState | undefined> {
     const r = (await (opts.body ? this.attemptStateStmt : this.stateOnlyStmt).get(id)) as AttemptStateRow | undefined;

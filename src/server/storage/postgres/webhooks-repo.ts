@@ -73,7 +73,7 @@ export class PgWebhookEndpointsRepo implements WebhookEndpointsRepo {
   /**
    * The account's enabled endpoints, as routes, oldest first (the outbox reads them in every event's
    * transaction). Not cached between transactions: another process sharing the database may change
-   * them; read once per transaction (a send's two events, issue 26), forgotten on a write here.
+   * them; read once per transaction (a send's two events), forgotten on a write here.
    */
   async enabledForAccount(accountId: string): Promise<EndpointRoute[]> {
     return await this.db.once(`${ROUTES}${accountId}`, async () =>

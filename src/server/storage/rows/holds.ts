@@ -3,7 +3,7 @@
 import type { HoldStatus, UsageCategory } from '../../../api/values/billing.js';
 import type { HoldRecord } from '../holds-repo.js';
 
-// contract §11 (issue 12): money reserved for an action charged later (a message on `sent`).
+// contract §11: money reserved for an action charged later (a message on `sent`).
 // An open hold is already out of the wallet's balance (its ledger row is kind `hold`).
 
 export interface HoldRow {

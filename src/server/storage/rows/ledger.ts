@@ -3,7 +3,7 @@
 import type { LedgerKind, UsageCategory } from '../../../api/values/billing.js';
 import type { LedgerEntry } from '../ledger-repo.js';
 
-// contract §11 (issue 12): the append-only ledger (migration 12). Rows are only ever inserted: every
+// contract §11: the append-only ledger (migration 12). Rows are only ever inserted: every
 // charge, credit, hold, release and refund with its cause. amount_cents is signed as it moves the
 // balance, so the sum of an account's rows is its wallet balance.
 

@@ -18,11 +18,11 @@ import { PROCESS_NOTICE_KINDS } from '../store.js';
 // freshly migrated database must equal the list it mirrors, so an enum cannot grow on one side only.
 const MIRRORS: Record<string, readonly string[]> = {
   'api_keys.mode': KeyMode.options,
-  // issue 23: the mode of the key that created a record (contract §2: what a test key may change).
+  // The mode of the key that created a record (contract §2: what a test key may change).
   'numbers.mode': KeyMode.options,
   'webhook_endpoints.mode': KeyMode.options,
   'sending_domains.mode': KeyMode.options,
-  // migration 17 (issue 23): who added a blocklist entry, who published a sandbox DNS name.
+  // migration 17: who added a blocklist entry, who published a sandbox DNS name.
   'blocked_numbers.mode': KeyMode.options,
   'sandbox_dns.mode': KeyMode.options,
   'brands.mode': KeyMode.options,
@@ -64,9 +64,9 @@ const MIRRORS: Record<string, readonly string[]> = {
   'opt_outs.status': OPT_OUT_STATUSES,
   // Storage-only states (not in the API): their lists live beside their repositories.
   'idempotency_keys.state': IDEMPOTENCY_STATES,
-  // issue 27: a one-time console link or the session it became.
+  // A one-time console link or the session it became.
   'console_sessions.kind': CONSOLE_SESSION_KINDS,
-  // issue 27: what a notice one process leaves for another stands for.
+  // What a notice one process leaves for another stands for.
   'process_notices.kind': PROCESS_NOTICE_KINDS,
 };
 

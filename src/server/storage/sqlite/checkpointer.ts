@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { Db } from './database.js';
 
 /**
- * Checkpoints the write-ahead log from a thread of its own (issue 25).
+ * Checkpoints the write-ahead log from a thread of its own.
  *
  * With WAL, SQLite folds the log back into the database file ("checkpoints") from inside the COMMIT
  * that crosses `wal_autocheckpoint` pages, on the committing connection: a CPU profile of 50

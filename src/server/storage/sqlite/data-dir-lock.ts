@@ -1,10 +1,10 @@
-// issue 15: one service per data directory, and a way for `svc server snapshot load` and `svc server
+// One service per data directory, and a way for `svc server snapshot load` and `svc server
 // reset` to know that a service is using it even when it left no server.json (a service started from
 // code: a test harness, an embedding). A service holds an exclusive SQLite lock on DATA/service.lock
 // for its whole life. The lock is the operating system's (fcntl), so it goes with the process, a
 // `kill -9` included: unlike a pid file, no crash can leave a stale one behind.
 //
-// issue 26: the lock is held per role. DATA/service.lock is the API's half, DATA/worker.lock the
+// The lock is held per role. DATA/service.lock is the API's half, DATA/worker.lock the
 // worker's (scheduler and deliveries); `--role all` holds both. So one `api` and one `worker` process
 // share a data directory (and its SQLite file), and a second of either is refused.
 import fs from 'node:fs';

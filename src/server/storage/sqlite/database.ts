@@ -15,7 +15,7 @@ export function openDatabase(file: string): Db {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   // A new file starts as a copy of an empty database already migrated (made once per process):
   // running every migration's DDL was a quarter of a fresh start's time, and svc/testing and the
-  // test suites start many fresh services in one process (issue 29: ready in well under a second).
+  // test suites start many fresh services in one process (ready in well under a second).
   if (fresh) writeFileSync(file, migratedImage(), { mode: 0o600, flag: 'wx' });
   const db = new Database(file);
   // The database holds webhook signing secrets: owner-only. SQLite creates the -wal and -shm files

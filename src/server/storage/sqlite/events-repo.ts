@@ -62,7 +62,7 @@ export class SqliteEventsRepo implements EventsRepo {
     }
     if (typeTerms.length) where.push(`(${typeTerms.join(' OR ')})`);
     // One JSON array per row, the body embedded as JSON (`json(body)`): one parse per event instead
-    // of six cells and a parse of the body (issue 13: a page of 100 events, bench/messages-list).
+    // of six cells and a parse of the body (a page of 100 events, bench/messages-list).
     const sql = `SELECT json_array(seq, id, account_id, type, created_at, json(body)) AS cells FROM events WHERE ${where.join(' AND ')} ORDER BY seq ${r.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
     const rows = (this.db.prepare(sql).all(...params, r.limit + 1) as { cells: string }[]).map((row) => cellsToEventRecord(JSON.parse(row.cells) as unknown[]));
     const hasMore = rows.length > r.limit;

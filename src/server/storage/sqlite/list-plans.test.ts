@@ -6,7 +6,7 @@ import { SqliteEventsRepo } from './events-repo.js';
 import { SqliteWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
 import { SqliteOptOutsRepo } from './opt-outs-repo.js';
 
-// issue 13, Scale: the hot reads must stay flat from 10k to 1M rows, so each must seek an index to
+// Scale: the hot reads must stay flat from 10k to 1M rows, so each must seek an index to
 // its start and read its rows in index order: no full SCAN of a table, no temporary b-tree to sort
 // (bench/scale measures the times; this pins the plans, which do not depend on the machine). The SQL
 // is the repositories' own: every text they prepare during a call is captured and explained.

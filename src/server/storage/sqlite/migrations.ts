@@ -617,7 +617,7 @@ MIGRATIONS.push({
   version: 12,
   name: 'money: the ledger, wallets, holds',
   sql: `
-    -- contract §11 (issue 12): the ledger is append-only — every charge, credit, hold, release and
+    -- contract §11: the ledger is append-only — every charge, credit, hold, release and
     -- refund is a row with its cause — so a wallet's balance can be recomputed from it at any time.
     -- amount_cents is signed as it moves the balance (a charge or a hold negative, a credit or a
     -- release positive); balance_after_cents is the wallet after the row. The old charges table is
@@ -738,7 +738,7 @@ MIGRATIONS.push({
   version: 15,
   name: 'the mode of the key that created a record; idempotency keys scoped by mode',
   sql: `
-    -- contract §2 (issue 23): "a test key may change or delete only what a test key created". Each
+    -- contract §2: "a test key may change or delete only what a test key created". Each
     -- record a key can change afterwards keeps the mode of the key that created it (API keys, calls
     -- and emails have theirs already). Rows from before are live: the safe side, a test key may not
     -- change them.
@@ -780,7 +780,7 @@ MIGRATIONS.push({
   version: 16,
   name: 'the mail sandbox keeps an email body once',
   sql: `
-    -- contract §8 (extension), issue 23: an email sent with html only gets its text part derived once,
+    -- contract §8 (extension): an email sent with html only gets its text part derived once,
     -- when it is handed to the mail server, and kept here; the mail sandbox rows of its recipients
     -- read the body (html, text or this) from the email instead of each holding a copy (50 recipients
     -- of a 1 MB body were 100 MB written in one job). Rows written before keep their own copy.
@@ -795,7 +795,7 @@ MIGRATIONS.push({
   version: 17,
   name: 'the mode of the key that added a blocked number or published a sandbox DNS name',
   sql: `
-    -- contract §2 (issue 23): "a test key may change or delete only what a test key created". A blocked
+    -- contract §2: "a test key may change or delete only what a test key created". A blocked
     -- number keeps the mode of the key that added it (a suggestion: live when a live call counted
     -- toward it); a sandbox DNS name the mode of the key that last published it. Rows from before are
     -- live: the safe side, a test key may not change them.
@@ -808,7 +808,7 @@ MIGRATIONS.push({
   version: 18,
   name: 'console sessions and their one-time links',
   sql: `
-    -- issue 27: the console. A row is a one-time link (kind 'link', 60 s) or the session it became
+    -- The console. A row is a one-time link (kind 'link', 60 s) or the session it became
     -- (kind 'session'); only a SHA-256 of the link's token or of the session cookie is kept, so a copy
     -- of the database opens no console. Sessions live here, not in memory: a restart keeps them valid
     -- until they expire. Each is bound to the key that minted it (revoking it ends the session) and
@@ -832,7 +832,7 @@ MIGRATIONS.push({
   version: 19,
   name: 'claims with leases on jobs that call the outside world and on webhook delivery attempts',
   sql: `
-    -- issue 26: a job that calls the outside world (the carrier's submission, a webhook tick) and a
+    -- A job that calls the outside world (the carrier's submission, a webhook tick) and a
     -- webhook delivery attempt are claimed by one process before it calls out: claimed_by names it,
     -- lease_until (wall-clock ms of the engine) says until when. A process that dies holding a claim
     -- releases it when the lease runs out, and another takes the work over. One process on SQLite
@@ -850,7 +850,7 @@ MIGRATIONS.push({
   version: 20,
   name: 'notices one process leaves for another on the same file',
   sql: `
-    -- issue 27: an API process and a worker process (issue 26's roles) share this file and nothing
+    -- An API process and a worker process (roles api and worker) share this file and nothing
     -- else. A row here is a hint the worker leaves, in the transaction of what it stands for, for the
     -- API process's live pages (the console's stream, held reads of the feeds): an event it committed
     -- (kind 'event': ref its id, detail its type, move a message.status event's move as JSON) or a

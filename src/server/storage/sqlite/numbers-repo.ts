@@ -14,7 +14,7 @@ export class SqliteNumbersRepo implements NumbersRepo {
   private readonly byPhoneStmt;
   /**
    * Rows by (account, phone), between transactions (read-cache.ts): every send and every inbound
-   * message looks its number up by phone (5-6 % of a send's CPU, issue 25, a sort included). Rows,
+   * message looks its number up by phone (5-6 % of a send's CPU, a sort included). Rows,
    * not records, are held: each hit builds a fresh record, so a caller that changes a nested field
    * (capabilities, the emergency address) cannot change what the next one reads. Every write to the
    * table goes through insert and save below, which empty it.

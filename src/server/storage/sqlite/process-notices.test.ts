@@ -7,7 +7,7 @@ import { openDatabase } from './database.js';
 import { NOTICES_KEPT } from './process-notices.js';
 import type { ProcessNotice } from '../store.js';
 
-// issue 27: the notices a worker leaves in the SQLite file for the API process beside it. Two stores
+// The notices a worker leaves in the SQLite file for the API process beside it. Two stores
 // on one file stand for the two processes (each its own connection, as each process has).
 
 const dirs: string[] = [];

@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
 import type { MessageMove, ProcessNotice, PROCESS_NOTICE_KINDS } from '../store.js';
 
-// issue 27: the notices one process leaves in the file for another (migration 20; the why is in
+// The notices one process leaves in the file for another (migration 20; the why is in
 // storage/store.ts `StoreNotices`). Leaving one is an INSERT in the open transaction; reading is a
 // range on the primary key past the last row read, run only when the file moved.
 

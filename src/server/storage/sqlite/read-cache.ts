@@ -2,7 +2,7 @@
 const MAX_ENTRIES = 10_000;
 
 /**
- * Rows every request reads and few change (the request's key and its account: issue 25, 3.6 % and
+ * Rows every request reads and few change (the request's key and its account: 3.6 % and
  * 2.0 % of a send's CPU; a number by phone, read by every send and inbound message), held between
  * transactions. Correct on this engine's one connection: a
  * write to the table empties the cache at once, and so does the end (commit or rollback) of a

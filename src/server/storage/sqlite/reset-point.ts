@@ -5,7 +5,7 @@ const SCHEMA = 'reset_point';
 
 /**
  * A copy of every table, taken in the connection's own memory and written back in place (svc/testing
- * `reset()`, issue 29).
+ * `reset()`).
  *
  * Why this shape: a test suite resets before every test, so a restore must cost a few milliseconds
  * and must not move the service (same port, same connection, same prepared statements). Closing

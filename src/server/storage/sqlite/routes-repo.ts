@@ -31,7 +31,7 @@ export class SqliteRoutesRepo implements RoutesRepo {
     return out;
   }
 
-  /** Every greeting file name a row records: the media store serves these and no others (issue 23). */
+  /** Every greeting file name a row records: the media store serves these and no others. */
   async greetingMediaNames(): Promise<string[]> {
     return (this.db.prepare('SELECT greeting_media FROM number_routes WHERE greeting_media IS NOT NULL').all() as Array<{ greeting_media: string }>).map(
       (r) => r.greeting_media,

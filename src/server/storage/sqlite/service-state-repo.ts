@@ -12,7 +12,7 @@ export class SqliteServiceStateRepo implements ServiceStateRepo {
     return row ? (JSON.parse(row.value) as T) : undefined;
   }
 
-  // Prepared once, on first use: a clock advance saves the clock with every job it runs (issue 23).
+  // Prepared once, on first use: a clock advance saves the clock with every job it runs.
   private setStmt: ReturnType<typeof prepareSet> | undefined;
 
   async set(key: string, value: unknown): Promise<void> {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { migrate } from './database.js';
 import { normalizeSql, schemaDifferences } from './snapshot-schema.js';
 
-// issue 23 item 3: a snapshot's schema must be exactly ours (tables, columns, indexes, constraints),
+// A snapshot's schema must be exactly ours (tables, columns, indexes, constraints),
 // with nothing else in it (no trigger, no view), or the load is refused naming what differs.
 
 const dirs: string[] = [];

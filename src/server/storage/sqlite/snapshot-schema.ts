@@ -1,4 +1,4 @@
-// issue 23: a snapshot is a SQLite file anyone can hand you, and SQLite files carry code: a trigger
+// A snapshot is a SQLite file anyone can hand you, and SQLite files carry code: a trigger
 // runs on the writes a load makes and on every later write of the service, a view can stand where a
 // table should be, a table without its CHECK takes values the domain relies on never seeing. So a
 // file is loaded only when its schema is exactly the one our migrations build: the same tables,

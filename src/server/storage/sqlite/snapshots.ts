@@ -1,4 +1,4 @@
-// issue 15: snapshots of the local service's data, as files (DATA/snapshots/NAME.db and NAME.media/)
+// Snapshots of the local service's data, as files (DATA/snapshots/NAME.db and NAME.media/)
 // a team can commit. Everything the service knows (the clock in service_state, jobs, deliveries,
 // messages) is in the one SQLite file; media bytes sit beside it and are copied alongside.
 import Database from 'better-sqlite3';
@@ -136,7 +136,7 @@ const KIND_OF = (stat: fs.Stats): string =>
 
 /**
  * Copies a snapshot's media folder into `into`, refusing (answering why) anything but a folder of
- * regular files with media names (issue 23): a symbolic link would serve whatever it points at
+ * regular files with media names: a symbolic link would serve whatever it points at
  * (bootstrap.json, /etc/passwd, /proc/self/environ) as public media. Each file is opened without
  * following links and checked on the open descriptor, so a file swapped for a link after the listing
  * is refused too. Null when all is copied (or there is no folder).

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { SqliteStore } from './store.js';
 import { openDatabase, type Db } from './database.js';
 
-// The SQLite engine's store (issue 13: group commit; issue 25: the storage seam). Raw SQL on the
+// The SQLite engine's store (group commit; the storage seam). Raw SQL on the
 // store's own connection stands for a repository's writes: it runs inside whatever transaction is open.
 
 /** The service's schema, plus a scratch table with a deferred foreign key (checked at COMMIT). */
@@ -305,7 +305,7 @@ describe('SqliteStore checkpoint thread (checkpointer.ts)', () => {
   });
 });
 
-// issue 26: `--role api` and `--role worker` are two processes on one file. Two connections in one
+// `--role api` and `--role worker` are two processes on one file. Two connections in one
 // process are the same to SQLite (PRAGMA data_version moves for a commit made by any other connection).
 describe('a second process on the same file', () => {
   async function twoStores() {

@@ -18,7 +18,7 @@ interface Pending {
 const MAX_BATCH = 512;
 
 /**
- * issue 26: how long a batch waits between two tries for the write lock another process holds. SQLite's
+ * How long a batch waits between two tries for the write lock another process holds. SQLite's
  * own busy handler (busy_timeout) sleeps INSIDE the call, the whole process frozen, 1, 2, 5, 10 … up to
  * 100 ms per try: a worker beside a busy API process lost the lock to group commits, slept longer
  * each time and, frozen meanwhile, neither read the responses to its attempts nor sent more (bench
@@ -42,7 +42,7 @@ export interface SqliteStoreOptions {
 /**
  * The SQLite engine's store: one connection, so one transaction at a time.
  *
- * Group commit (issue 13): writes asked for during one turn of the event loop share one
+ * Group commit: writes asked for during one turn of the event loop share one
  * transaction, so concurrent requests pay for one COMMIT between them. A CPU profile of 50
  * connections of sends spent 30-36 % of the service's time in SQLite's commit; the pages a send
  * touches are mostly the same leaf pages for concurrent sends, so a shared commit writes them once.
@@ -85,7 +85,7 @@ export class SqliteStore implements Store {
   private otherWrites = 0;
   private readonly noticeRows: SqliteProcessNotices;
   /**
-   * issue 27: notices for another process on this file (an API process beside a worker): left in
+   * Notices for another process on this file (an API process beside a worker): left in
    * the open batch, read between batches (a read waits for the open batch to commit, like any read).
    */
   readonly notices: StoreNotices = {
@@ -103,7 +103,7 @@ export class SqliteStore implements Store {
     this.checkpointAfter = opts.checkpointAfterCommits ?? CHECKPOINT_START_AFTER_COMMITS;
     // IMMEDIATE: the write lock is taken at BEGIN, waiting (busy_timeout) for another process's
     // write to end. A deferred BEGIN that read first and wrote later would fail at once with
-    // SQLITE_BUSY whenever another process committed in between (issue 26: a worker on the same
+    // SQLITE_BUSY whenever another process committed in between (a worker on the same
     // file), and no wait would help.
     this.control = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT'), dataVersion: db.prepare('PRAGMA data_version'), savepoints: [] };
     this.dataVersion = this.readDataVersion();
@@ -118,7 +118,7 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * issue 26: another process (`--role worker` beside `--role api`) may write the same file. Its
+   * Another process (`--role worker` beside `--role api`) may write the same file. Its
    * commits move PRAGMA data_version (cheap: no I/O); when it moved, every row held between
    * transactions may be stale, so the caches forget everything. Checked at the start of each batch
    * and each read, so a key revoked through one process is refused by the other on its next request.

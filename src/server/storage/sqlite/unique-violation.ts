@@ -9,7 +9,7 @@ const UNIQUE_CODES = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRI
 /**
  * The engine-neutral error for a unique-key violation (storage-errors.ts), whatever repository's
  * statement hit it: the store translates at every savepoint, so no SqliteError about a duplicate
- * crosses the storage boundary (issue 25's contract suite found them everywhere but numbers.insert).
+ * crosses the storage boundary (test/storage-contract found them everywhere but numbers.insert).
  * SQLite names the table in its message: "UNIQUE constraint failed: messages.id".
  */
 export function inStorageTerms(err: unknown): unknown {

@@ -107,7 +107,7 @@ export class SqliteWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   /**
    * The delivery's attempt state without its log fields (no attempt history parsed). `body: false`
    * leaves out the bytes to send (rawBody null): recording an outcome needs the state only, and the
-   * body is the event's, read from another table (issue 13: two reads of it per attempt).
+   * body is the event's, read from another table (else two reads of it per attempt).
    */
   async attemptState(id: string, opts: { body: boolean } = { body: true }): Promise<DeliveryAttemptState | undefined> {
     const r = (opts.body ? this.attemptStateStmt : this.stateOnlyStmt).get(id) as AttemptStateRow | undefined;

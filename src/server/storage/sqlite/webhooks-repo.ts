@@ -73,8 +73,8 @@ export class SqliteWebhookEndpointsRepo implements WebhookEndpointsRepo {
 
   /**
    * The account's enabled endpoints, as routes, oldest first. Read for every event (the outbox, in
-   * the event's transaction), so they are kept in memory per account (issue 13: reading and parsing
-   * them was 5.7 % of the service's time in a delivery burst). Only routing fields are given, and
+   * the event's transaction), so they are kept in memory per account (reading and parsing
+   * them each time is 5.7 % of the service's time in a delivery burst). Only routing fields are given, and
    * only insert, update and delete change them; the streak counters (`recordOutcome`, written on
    * every attempt) are not part of a route and do not invalidate it.
    *

@@ -1,4 +1,4 @@
-// issue 27: the console's one stylesheet and one script, served under /console/assets/ (the CSP
+// The console's one stylesheet and one script, served under /console/assets/ (the CSP
 // allows no inline script or style, and nothing from elsewhere). Kept here as text so the build
 // ships them with the code; each is small and has no dependency.
 
@@ -101,7 +101,7 @@ export const CONSOLE_JS = `'use strict';
   if (!live || !window.EventSource) return;
   var types = live.getAttribute('data-live-types') || '*';
   var busy = false, again = false;
-  // A swap must not take the keyboard's place (issue 27: keyboard alone reaches every action): the
+  // A swap must not take the keyboard's place (keyboard alone reaches every action): the
   // focused control, and the disclosures opened, are found again in the new section by their row's
   // id (rows come and go above them) and their rank in it, or else by their href.
   var FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
@@ -171,7 +171,7 @@ export const CONSOLE_JS = `'use strict';
       .catch(function () {})
       .then(function () { busy = false; during = null; if (again) { again = false; refresh(); } });
   }
-  // issue 27: a new event's row, rendered by the service (the events tables' own view, so escaped as
+  // A new event's row, rendered by the service (the events tables' own view, so escaped as
   // the page is), put at the top with no fetch: a burst of events no longer queues behind page
   // fetches. Newest first, so rows heard in commit order each go on top. The table keeps its page
   // size; the next page then starts after the last row kept (its data-before). Anything this cannot
@@ -208,7 +208,7 @@ export const CONSOLE_JS = `'use strict';
     next.setAttribute('href', '?' + params.toString());
     return true;
   }
-  // A message's status moves in place (issue 27: within 250 ms of its commit): no fetch, no wait
+  // A message's status moves in place (within 250 ms of its commit): no fetch, no wait
   // behind one under way. Statuses only move forward, so a page fetched before the move and swapped
   // in after it cannot set it back: what the stream said is applied again after every swap.
   var RANK = { queued: 0, sending: 1, sent: 2, delivered: 3, failed: 3, undelivered: 3, received: 3 };

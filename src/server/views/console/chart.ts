@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from './html.js';
 
-// issue 27: the billing page's bar chart, as server-rendered SVG (no library, no script): one bar
+// The billing page's bar chart, as server-rendered SVG (no library, no script): one bar
 // per day, its height the day's spend; a table of the same numbers follows for screen readers.
 
 export interface DayTotal {

@@ -6,7 +6,7 @@ import type { Prediction } from '../../../api/schemas/registrations.js';
 import { html, query, shellWord, type SafeHtml } from './html.js';
 import { commandBox } from './layout.js';
 
-// issue 27: sending domains (their DNS records, copyable), emails with the per-recipient timeline,
+// Sending domains (their DNS records, copyable), emails with the per-recipient timeline,
 // and 10DLC registration (brands, campaigns, the approval prediction's checks) in the console.
 
 const P = CONSOLE_PATH;

@@ -1,6 +1,6 @@
 import { esc } from '../hosted-pages/html.js';
 
-// issue 27: the console's one way to write HTML. `html\`…\`` escapes every value put in it (text,
+// The console's one way to write HTML. `html\`…\`` escapes every value put in it (text,
 // numbers, attribute values alike: `esc` quotes `"` and `'` too) unless the value is already
 // `SafeHtml` made by this same tag; arrays are joined. User content (message bodies, brand names,
 // labels, email HTML) therefore reaches a page only as text, never as markup.

@@ -1,7 +1,7 @@
 import { CONSOLE_PATH } from '../../../api/values/console.js';
 import { html, type SafeHtml } from './html.js';
 
-// issue 27: the frame of every console page. Nothing from another origin: one stylesheet and one
+// The frame of every console page. Nothing from another origin: one stylesheet and one
 // script, both served under /console/assets/; no inline script or style (the CSP allows neither).
 
 export const ASSETS = { css: `${CONSOLE_PATH}/assets/console.css`, js: `${CONSOLE_PATH}/assets/console.js` } as const;
@@ -71,7 +71,7 @@ export interface ConsoleFrame {
 export const commandBox = (command: string, label = 'Command'): SafeHtml =>
   html`<div class="cmd"><span class="cmd-label">${label}</span><code>${command}</code><button type="button" class="copy" data-copy="${command}" aria-label="Copy: ${command}">Copy</button></div>`;
 
-/** The hidden field every state-changing form carries (issue 27: the session AND this token). */
+/** The hidden field every state-changing form carries (the session AND this token). */
 export const csrfField = (csrf: string): SafeHtml => html`<input type="hidden" name="csrf" value="${csrf}">`;
 
 export function consolePage(f: ConsoleFrame): string {

@@ -2,7 +2,7 @@ import { CONSOLE_PATH } from '../../../api/values/console.js';
 import type { ConsoleStanding } from '../../domain/console/sessions.js';
 import { html, type SafeHtml } from './html.js';
 
-// issue 27: the page a one-time link opens (login CSRF: domain/console/sessions.ts). It names whose
+// The page a one-time link opens (login CSRF: domain/console/sessions.ts). It names whose
 // console the link opens before anything happens; only its button signs this browser in.
 
 export function loginConfirmMain(standing: ConsoleStanding, token: string): SafeHtml {

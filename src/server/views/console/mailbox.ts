@@ -3,7 +3,7 @@ import type { MailboxMessage } from '../../../api/schemas/email.js';
 import { html, query, shellWord, type SafeHtml } from './html.js';
 import { commandBox } from './layout.js';
 
-// issue 27: the mail sandbox in the console. A message's HTML is its own document, served from
+// The mail sandbox in the console. A message's HTML is its own document, served from
 // /console/email/inbox/frame under EMAIL_FRAME_HEADERS and shown in `<iframe sandbox src>`: no script
 // runs (no allow-scripts), it has no origin (no allow-same-origin), no form is sent (no allow-forms).
 // Not `srcdoc`: a srcdoc frame inherits the console's CSP (`style-src 'self'`), and a policy can only

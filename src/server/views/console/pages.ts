@@ -13,7 +13,7 @@ import { html, query, shellWord, type SafeHtml } from './html.js';
 import { commandBox, csrfField } from './layout.js';
 import { barChart, type DayTotal } from './chart.js';
 
-// issue 27: the console's pages, from the API's own shapes (views/*.ts), so a page shows exactly
+// The console's pages, from the API's own shapes (views/*.ts), so a page shows exactly
 // what the same key reads through the API. Every value goes through `html` (escaped).
 
 const P = CONSOLE_PATH;
@@ -73,7 +73,7 @@ ${liveEvents(o.events, undefined, o.eventsLimit, { paged: false, hold: false })}
 
 /**
  * One event's row, the one markup of it: the events tables render their rows with it, and the
- * console's stream sends a new event's row made by it (issue 27: the page puts it at the top itself,
+ * console's stream sends a new event's row made by it (the page puts it at the top itself,
  * no fetch), so a streamed row is escaped exactly as the page's own.
  */
 export function eventRow(record: EventRecord): SafeHtml {
@@ -118,7 +118,7 @@ export interface ConversationRow {
 }
 
 /**
- * The conversations list (issue 27: live). Each row names its counterparty (`data-counterparty`: the
+ * The conversations list (live). Each row names its counterparty (`data-counterparty`: the
  * script keeps the keyboard on a row that moved) and carries its latest message's id and status, so a
  * status moving is set in place. A page past the first (`paged`) never takes rows in: see
  * `data-live-hold` in assets.ts.

@@ -1,7 +1,7 @@
 import type { CallRoute, RouteDestination } from '../../../api/schemas/routes.js';
 import { html, type SafeHtml } from './html.js';
 
-// issue 27: a number's call route drawn as a small graph, in server-rendered SVG (no library, no
+// A number's call route drawn as a small graph, in server-rendered SVG (no library, no
 // script): the call, the decision webhook, then the IVR (each key and its action, the fallback) or
 // the ring set (one box per stage, or per priority for a sequential ring), then what happens when no
 // one answers. Boxes sit in rows, one row per step; each edge joins a box to the boxes of the next

@@ -3,7 +3,7 @@ import type { AdvancedClock, ClockState } from '../../../api/schemas/sandbox.js'
 import { html, shellWord, type SafeHtml } from './html.js';
 import { commandBox, csrfField } from './layout.js';
 
-// issue 27: the sandbox page (local service only): the clock, advanced by a chosen amount, and the
+// The sandbox page (local service only): the clock, advanced by a chosen amount, and the
 // commonest trigger, a consumer's text to one of the account's numbers.
 
 const P = CONSOLE_PATH;

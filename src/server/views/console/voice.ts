@@ -7,7 +7,7 @@ import { html, query, shellWord, type SafeHtml } from './html.js';
 import { commandBox, csrfField } from './layout.js';
 import { routeGraphSvg } from './route-graph.js';
 
-// issue 27: numbers and their routes, calls and their traces, in the console.
+// Numbers and their routes, calls and their traces, in the console.
 
 const P = CONSOLE_PATH;
 const when = (iso: string | null): SafeHtml => (iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}</time>` : html`<span class="muted">—</span>`);

@@ -67,7 +67,7 @@ export function renderFrame(input: FrameInput): RenderedPage {
   const accent = accessibleAccent(input.accent);
   const style = css(accent);
   const styleHash = createHash('sha256').update(style, 'utf8').digest('base64');
-  // The render-time check (kept, issue 23): a logo saved before the save-time check is still dropped.
+  // The render-time check (kept): a logo saved before the save-time check is still dropped.
   const origin = logoOrigin(input.logoUrl);
   const logo = origin ? `<header><img src="${esc(input.logoUrl!)}" alt="${esc(input.brandName)}"></header>` : '';
   const nav = input.nav?.length
