@@ -30,7 +30,7 @@ export interface JobsRepo {
   /**
 <<<<<<< HEAD
    * Claims job `id` for `owner` for `leaseMs` of the engine's wall clock, unless another owner's
-   * claim on it is still live (`owner`'s own is taken again: see `nextDue`); true when claimed (issue 26). For a job that calls the outside world: its work
+   * claim on it is still live (`owner`'s own is taken again: see `nextDue`); true when claimed. For a job that calls the outside world: its work
 =======
    * Claims job `id` for `owner` for `leaseMs` of the engine's wall clock, unless another claim on it
    * is still live; true when claimed. For a job that calls the outside world: its work
