@@ -28,13 +28,9 @@ export interface JobsRepo {
    */
   lock(id: string): Promise<boolean>;
   /**
-<<<<<<< HEAD
    * Claims job `id` for `owner` for `leaseMs` of the engine's wall clock, unless another owner's
-   * claim on it is still live (`owner`'s own is taken again: see `nextDue`); true when claimed. For a job that calls the outside world: its work
-=======
-   * Claims job `id` for `owner` for `leaseMs` of the engine's wall clock, unless another claim on it
-   * is still live; true when claimed. For a job that calls the outside world: its work
->>>>>>> i43-comments
+   * claim on it is still live (`owner`'s own is taken again: see `nextDue`); true when claimed. For
+   * a job that calls the outside world: its work
    * runs with no transaction open, so a lock could not be held across it. A claimant that dies
    * releases the job when the lease runs out, and `due` offers it again.
    */
