@@ -2,7 +2,7 @@
 // linting a campaign, registering with the wizard from an answers file (CI: no prompt), the missing
 // answers listed together, the brand and campaign verbs, the registry's verdicts through `svc
 // trigger`, ports from check to submit and the carrier's verdict, and a lead from the hosted form.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify as toYaml } from 'yaml';
@@ -120,10 +120,11 @@ describe('brands register without a terminal', () => {
     expect(reg.brand).toMatchObject({ legalName: BRAND.legalName, mock: true, status: 'approved' });
     expect(reg.campaign.brandId).toBe(reg.brand.id);
     expect(res.stderr).not.toContain('$');
-    // cli.md: the equivalent command is printed at the end whatever the answers came from.
-    const written = join(tmp, 'mock-config', 'wizards', 'brands-register-new.yaml');
+    // cli.md: the equivalent command is printed at the end whatever the answers came from;
+    // given a file of the user's, it names that file and writes none of its own.
     const printed = /the same without questions:\n {2}(.+)\n/.exec(res.stderr)?.[1];
-    expect(printed).toBe(`svc brands register --mock --answers ${written} --yes`);
+    expect(printed).toBe(`svc brands register --mock --answers ${answers} --yes`);
+    expect(existsSync(join(tmp, 'mock-config', 'wizards', 'brands-register-new.yaml'))).toBe(false);
     // It runs as printed, asking nothing (no terminal, and --yes answers the confirmation).
     const again = expectOk(await run([...printed!.split(' ').slice(1), '-o', 'json'], { env }));
     expect(json(again.stdout).brand).toMatchObject({ legalName: BRAND.legalName, mock: true, status: 'approved' });
@@ -138,6 +139,10 @@ describe('brands register without a terminal', () => {
     const res = expectOk(await run(['brands', 'register', '--mock', '--resume', '--answers', campaign, '--yes', '-o', 'json'], { env: { SVC_CONFIG_DIR: config } }));
     expect(res.stderr).toContain('resuming 6 saved answers');
     expect(json(res.stdout).brand).toMatchObject({ legalName: 'Resumed Dental LLC', mock: true, status: 'approved' });
+    // The resumed answers are in no file the user has: the command carries them as flags beside theirs.
+    const printed = /the same without questions:\n {2}(.+)\n/.exec(res.stderr)?.[1];
+    expect(printed).toContain(`svc brands register --mock --answers ${campaign} --legal-name 'Resumed Dental LLC' `);
+    expect(existsSync(join(config, 'wizards', 'brands-register-new.partial.yaml'))).toBe(false);
   });
 
   it('a live registration from flags and a file: the price confirmed with --yes, both submitted', async () => {

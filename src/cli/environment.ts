@@ -24,7 +24,7 @@ export const ENVIRONMENT_VARIABLES: readonly Documented[] = [
 
 export const FILES: readonly Documented[] = [
   { name: '~/.config/svc/config.json', description: 'profiles and their keys (mode 0600); see SVC_CONFIG_DIR' },
-  { name: '~/.config/svc/wizards/', description: 'wizard answers (mode 0600): NAME-SUBJECT.partial.yaml while asking (kept on Ctrl-C, to resume), NAME-SUBJECT.yaml for --answers once done' },
+  { name: '~/.config/svc/wizards/', description: 'wizard answers (mode 0600): NAME-SUBJECT.partial.yaml while asking (kept on Ctrl-C, to resume), NAME-SUBJECT.yaml for --answers once a run without --answers is done (a run given --answers FILE writes none: its closing command names FILE)' },
   { name: '~/.local/share/svc/svc.db', description: "the local service's SQLite database; see SVC_DATA_DIR" },
   { name: '~/.local/share/svc/bootstrap.json', description: 'the agency account and the live and test keys made at first start (mode 0600)' },
   { name: '~/.local/share/svc/server.json', description: 'the running local service: pid, address' },

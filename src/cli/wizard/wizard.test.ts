@@ -359,15 +359,45 @@ describe('the equivalent command', () => {
     expect(run.io.err()).toBe(`the same without questions:\n  ${done.command}\n`);
   });
 
-  it('every answer from an answers file: the command names the file it wrote, then --yes', async () => {
+  it('every answer from the user\'s answers file: the command names that file, then --yes, and writes none of its own', async () => {
     const file = join(dir, 'mine.yaml');
     writeFileSync(file, Object.entries(GOOD).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n'));
     const run = context(refusing);
     const w = await Wizard.start(run.ctx, options({ answersFile: { path: file, flag: '--answers' }, unattended: ['--yes'] }));
     await w.ask();
     const done = await w.finish();
-    expect(done.command).toBe(`svc numbers verify-tollfree ${NUMBER} --answers ${shellQuote(done.answersFile!)} --yes`);
-    expect(Object.fromEntries(await readAnswersFile(done.answersFile!, TOLLFREE_QUESTIONS, '--answers'))).toEqual(GOOD);
+    expect(done.command).toBe(`svc numbers verify-tollfree ${NUMBER} --answers ${shellQuote(file)} --yes`);
+    expect(done.answersFile).toBeUndefined();
+    expect(existsSync(join(dir, 'config', 'wizards', `verify-tollfree-${NUMBER}.yaml`))).toBe(false);
+  });
+
+  it('the user\'s file with answers typed at the prompts: the file, then what was typed as flags (a replaced answer too)', async () => {
+    const file = join(dir, 'part.yaml');
+    // website is refused as it stands and skipped at the prompt: the command must drop it too.
+    writeFileSync(file, ['businessName: Acme Dental', 'website: acme.example', 'useCase: reminders', 'monthlyVolume: 300', ''].join('\n'));
+    const s = scripted(['', 'Summary', "Hi. Reply STOP", 'Checkbox']);
+    const run = context(s.prompter);
+    const w = await Wizard.start(run.ctx, options({ answersFile: { path: file, flag: '--from-file' } }));
+    const body = w.check(VerifyTollfreeBody, await w.ask());
+    expect(body.website).toBeUndefined();
+    const done = await w.finish();
+    expect(done.command).toBe(`svc numbers verify-tollfree ${NUMBER} --answers ${shellQuote(file)} --website '' --use-case-summary Summary --sample-message 'Hi. Reply STOP' --opt-in-workflow Checkbox`);
+    expect(done.answersFile).toBeUndefined();
+    expect(existsSync(progressFile())).toBe(false);
+  });
+
+  it('a scripted run leaves the progress of an interrupted run it did not resume, and the interactive answers file', async () => {
+    await expect((await Wizard.start(context(scripted([GOOD.businessName, new CancelledError()]).prompter).ctx, options())).ask()).rejects.toBeInstanceOf(CancelledError);
+    const progress = readFileSync(progressFile(), 'utf8');
+    const own = join(dir, 'config', 'wizards', `verify-tollfree-${NUMBER}.yaml`);
+    writeFileSync(own, 'businessName: Typed Earlier\n');
+    const file = join(dir, 'mine.yaml');
+    writeFileSync(file, Object.entries(GOOD).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n'));
+    const w = await Wizard.start(context(refusing).ctx, options({ answersFile: { path: file, flag: '--answers' } }));
+    await w.ask();
+    await w.finish();
+    expect(readFileSync(progressFile(), 'utf8')).toBe(progress);
+    expect(readFileSync(own, 'utf8')).toBe('businessName: Typed Earlier\n');
   });
 
   it('shell quoting', () => {

@@ -53,6 +53,8 @@ export class Wizard {
   private checkedAll = false;
   /** Offered answers (a draft): shown as each prompt's default, sent only once the user takes them. */
   private readonly defaults = new Map<string, string>();
+  /** The fields the user's --answers file holds (a typed answer that replaces one must say so in the command). */
+  private readonly inUserFile = new Set<string>();
 
   private constructor(
     private readonly ctx: CliContext,
@@ -90,6 +92,7 @@ export class Wizard {
   private async load(): Promise<void> {
     const { questions, answersFile } = this.opts;
     const given: RawAnswers = answersFile ? await readAnswersFile(answersFile.path, questions, answersFile.flag) : new Map();
+    for (const field of given.keys()) this.inUserFile.add(field);
     for (const q of questions) {
       const flag = this.opts.flags[q.field];
       if (flag !== undefined) given.set(q.field, flag);
@@ -318,31 +321,47 @@ export class Wizard {
   }
 
   /**
-   * After the submission succeeded: drops the saved progress and prints the command that does the
-   * same without questions (cli.md: "at the end … the equivalent non-interactive command", whatever
-   * the answers came from), on stderr: the answers not given as flags in a file it writes, the flags
-   * given, and the `unattended` flags (`--yes`).
+   * After the submission succeeded: drops the progress this run saved or resumed and prints the
+   * command that does the same without questions (cli.md: "at the end … the equivalent
+   * non-interactive command", whatever the answers came from), on stderr: the answers file, the
+   * flags given, and the `unattended` flags (`--yes`).
+   *
+   * Each run's answers stay apart. A run given `--answers FILE` writes no file: the command names
+   * the user's FILE, and an answer typed at a prompt (or resumed) follows it as a flag, which wins
+   * over the file. Only a run without one writes the answers it was not given as flags to the
+   * wizard's own file (`wizards/NAME-SUBJECT.yaml`), so a scripted run never replaces what a person
+   * typed. Progress saved by another, interrupted run is left to be resumed.
    */
   async finish(): Promise<{ command: string; answersFile?: string }> {
-    if (this.keepsFiles) await removeFile(this.files.progress);
-    const fromFile: RawAnswers = new Map();
+    if (this.keepsFiles && this.savedProgress) await removeFile(this.files.progress);
+    const userFile = this.opts.answersFile?.path;
+    const toWrite: RawAnswers = new Map();
     const flagWords: string[] = [];
     for (const q of this.opts.questions) {
       const a = this.answers.get(q.field);
       if (!a) continue;
-      if (a.source === 'flag') flagWords.push(...(q.kind === 'list' ? listItems(a.raw).flatMap((item) => [q.flag, item]) : [q.flag, a.raw]));
-      else fromFile.set(q.field, a.raw);
+      const asFlag = a.source === 'flag' || (userFile !== undefined && a.source !== 'file');
+      if (!asFlag) {
+        if (userFile === undefined) toWrite.set(q.field, a.raw);
+        continue;
+      }
+      // A question skipped at a prompt needs no flag, unless it replaces an answer of the user's file.
+      if (a.source !== 'flag' && a.raw.trim() === '' && !this.inUserFile.has(q.field)) continue;
+      const items = q.kind === 'list' ? listItems(a.raw) : [];
+      if (items.length) flagWords.push(...items.flatMap((item) => [q.flag, item]));
+      else if (q.kind !== 'list' || this.inUserFile.has(q.field)) flagWords.push(q.flag, a.raw);
     }
-    const written = fromFile.size > 0 && this.keepsFiles;
+    const written = toWrite.size > 0 && this.keepsFiles;
     if (written) {
-      await writeAnswersFile(this.files.answers, fromFile, this.opts.questions, `answers to svc ${this.opts.command.join(' ')}; run it again with --answers ${this.files.answers}`);
+      await writeAnswersFile(this.files.answers, toWrite, this.opts.questions, `answers to svc ${this.opts.command.join(' ')}; run it again with --answers ${this.files.answers}`);
     }
     const global: string[] = [];
     const f = this.ctx.flags;
     if (f.profile) global.push('--profile', f.profile);
     if (f.subaccount) global.push('--subaccount', f.subaccount);
     if (f.baseUrl) global.push('--base-url', f.baseUrl);
-    const answers = written ? ['--answers', this.files.answers] : [];
+    const file = userFile ?? (written ? this.files.answers : undefined);
+    const answers = file !== undefined ? ['--answers', file] : [];
     const command = shellLine(['svc', ...global, ...this.opts.command, ...answers, ...flagWords, ...(this.opts.unattended ?? [])]);
     this.say(`the same without questions:\n  ${command}`);
     return { command, ...(written ? { answersFile: this.files.answers } : {}) };

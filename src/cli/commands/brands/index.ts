@@ -33,7 +33,9 @@ Every answer has a flag (above) or a key in --answers. Without a terminal (or wi
 nothing is asked: every missing answer is listed in one error with its flag (exit 2). Answers typed
 so far are saved (config dir, wizards/): run the command again (with or without --mock), or add
 --resume, after Ctrl-C. At the end the same registration is printed as a command that asks nothing
-(its answers file, the flags given, --yes).`,
+(its answers file, the flags given, --yes): a run without --answers writes what was typed to
+wizards/brands-register-new.yaml; a run given --answers FILE writes no file of its own and names
+FILE, with any answer typed at a prompt as a flag.`,
     examples: [
       'svc brands register',
       'svc brands register --mock --answers acme.yaml --yes',

@@ -140,7 +140,9 @@ Without a terminal, pass --yes (otherwise exit 2, nothing released). Releasing t
 terminal (or with --no-input or CI) every missing or invalid one is listed in one error naming its
 flag (exit 2). Keys in --answers are the API's names (businessName, useCaseSummary, …) or the flag
 names (business-name, use-case-summary, …). Answers typed so far are saved (config dir, wizards/)
-until the submission succeeds: run the command again to resume them after Ctrl-C.`,
+until the submission succeeds: run the command again to resume them after Ctrl-C. The command printed
+at the end names your --answers FILE when you gave one (typed answers follow as flags), else the
+file the wizard wrote (wizards/verify-tollfree-NUMBER.yaml).`,
     examples: [
       'svc numbers verify-tollfree +18885550123 --answers tfv.yaml',
       `svc numbers verify-tollfree +18885550123 --business-name "Acme Dental" --website https://acme.example \\
