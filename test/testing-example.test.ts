@@ -40,7 +40,7 @@ describe('examples/testing', () => {
       const lock = consumerLock(ref, integrity, ['vitest']) as { packages: Record<string, { devDependencies?: Record<string, string> }> };
       writeFileSync(
         join(project, 'package.json'),
-        JSON.stringify({ name: 'svc-install-check', private: true, type: 'module', dependencies: { [pkg.name]: ref }, devDependencies: lock.packages['']!.devDependencies, allowScripts: { 'better-sqlite3': true }, overrides: pkg.overrides }, null, 2),
+        JSON.stringify({ name: 'svc-install-check', private: true, type: 'module', dependencies: { [pkg.name]: ref }, devDependencies: lock.packages['']!.devDependencies, allowScripts: { 'better-sqlite3': true } }, null, 2),
       );
       writeFileSync(join(project, 'package-lock.json'), JSON.stringify(lock, null, 2));
       const addonDir = join(REPO_ROOT, 'node_modules', 'better-sqlite3');

@@ -20,7 +20,7 @@ export interface LockEntry {
 
 export const readJson = <T>(file: string): T => JSON.parse(readFileSync(file, 'utf8')) as T;
 
-export const pkg = readJson<{ name: string; version: string; license: string; bin: Record<string, string>; engines: Record<string, string>; dependencies: Record<string, string>; overrides?: Record<string, unknown> }>(
+export const pkg = readJson<{ name: string; version: string; license: string; bin: Record<string, string>; engines: Record<string, string>; dependencies: Record<string, string>}>(
   join(REPO_ROOT, 'package.json'),
 );
 
@@ -91,8 +91,6 @@ function registryTarball(path: string, version: string): string {
 /**
  * The lockfile of an empty project that depends on the tarball only: this repository's production
  * entries; with `devDependencies` (names this repository locks), those and what they need as well.
- * It holds what this repository's `overrides` chose, so the project's package.json carries them too
- * (`npm ci` refuses a lockfile its package.json does not explain).
  */
 export function consumerLock(tarballRef: string, tarballIntegrity: string, devDependencies: string[] = []): object {
   const lock = readJson<{ packages: Record<string, LockEntry> }>(join(REPO_ROOT, 'package-lock.json'));
