@@ -8,7 +8,7 @@ import { startTestService, type TestService } from './helpers/service.js';
 import { fundAccount } from './helpers/money.js';
 import { runSvc, expectOk, type RunSvcOptions } from './helpers/cli.js';
 import { buy } from './messages-fixtures.js';
-import { scriptedEditor as sharedScriptedEditor, type EditorStep } from './helpers/scripted-editor.js';
+import { editWhileChangedElsewhere, scriptedEditor as sharedScriptedEditor, type EditorStep } from './helpers/scripted-editor.js';
 
 let svc: TestService;
 let tmp: string;
@@ -253,30 +253,24 @@ describe('svc routes edit', () => {
     rmSync(join(kept!, '..'), { recursive: true, force: true });
   });
 
-  it('a change made on the service meanwhile is never overwritten: exit 5 naming the conflict, the edit kept', async () => {
+  it('--yes: a change made on the service while the editor is open is said, the plan is against it, and the edit is saved', async () => {
     const id = await numberWithRoute();
-    const ed = scriptedEditor([
-      async (t, env) => {
-        // Someone else changes the route while the editor is open.
-        const res = await fetch(`${env.SVC_BASE_URL}/v1/numbers/${env.EDIT_NUMBER}/route`, {
-          method: 'PUT',
-          headers: { authorization: `Bearer ${env.SVC_API_KEY}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ destinationType: 'pstn', destination: '+14155550177' }),
-        });
-        if (res.status !== 200) throw new Error(`PUT ${res.status}`);
-        return t.replace('Leave a message', 'We will call you back');
-      },
-    ]);
-    const res = await edit(id, ed.editor, ['--yes']);
-    expect(res.code).toBe(5);
-    expect(res.stderr).toContain('conflict');
-    expect(res.stderr).toContain('changed on the service since it was read');
-    const kept = /svc routes apply \S+ -f (\S+?)(?=[\s)]|$)/.exec(res.stderr)?.[1];
-    expect(readFileSync(kept!, 'utf8')).toContain('We will call you back');
+    const ed = scriptedEditor([editWhileChangedElsewhere]);
+    const res = await edit(id, ed.editor, ['--yes'], {
+      OTHER_ROUTE: JSON.stringify({ ...FULL, voicemailGreeting: 'Changed elsewhere' }),
+      EDIT_FROM: 'Leave a message',
+      EDIT_TO: 'We will call you back',
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain(`the route of ${id} changed on the service while you were editing; the plan below is against the route saved now`);
+    // The base of the plan is the route saved now, not the one the editor was given.
+    expect(ed.seen(0)).toContain('Leave a message');
+    expect(res.stdout).toContain('~ voicemailGreeting: "Changed elsewhere" → "We will call you back"');
+    expect(res.stdout).not.toContain('"Leave a message" →');
+    expect(res.stdout).toContain('0 to add, 1 to change, 0 to remove');
     const route = (await svc.call('GET', routeOf(id))).body.route;
-    expect(route.destination).toBe('+14155550177');
-    expect(route.voicemailGreeting).toBeNull();
-    rmSync(join(kept!, '..'), { recursive: true, force: true });
+    expect(route.voicemailGreeting).toBe('We will call you back');
+    expect(route.ringMode).toBe('staged');
   });
 
   it('--dry-run reads the route, shows the change and the PUT, and sends nothing', async () => {

@@ -1,8 +1,8 @@
 // `svc routes edit` as a person meets it, at a real terminal (tmux): the editor (a script standing
 // in for one) changes the route, the plan is shown, the confirmation is answered at the prompt, and
 // the saved route is printed as a summary; an invalid edit re-opens the editor with the errors; a
-// change made on the service while the editor is open is never overwritten; Ctrl-C at the prompt
-// sends nothing. Without tmux this fails, it never skips.
+// change made on the service while the editor is open is the base of the plan, and one made while
+// the confirmation waits is never overwritten; Ctrl-C at the prompt sends nothing. Without tmux this fails, it never skips.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { assertBuilt, BIN_PATH } from './helpers/cli.js';
 import { openTerminal, shellEnvFor, type Terminal } from './helpers/terminal.js';
-import { scriptedEditor, type EditorStep } from './helpers/scripted-editor.js';
+import { editWhileChangedElsewhere, scriptedEditor, type EditorStep } from './helpers/scripted-editor.js';
 
 let svc: TestService;
 let tmp: string;
@@ -71,9 +71,9 @@ const routeOf = async (id: string) => {
   return res.body.route;
 };
 
-/** A shell at a fresh terminal whose $EDITOR is `editor`, at its prompt. */
-async function shellWith(editor: string): Promise<Terminal> {
-  const t = openTerminal(['bash', '--norc', '--noprofile'], { env: { ...env, EDITOR: editor } });
+/** A shell at a fresh terminal whose $EDITOR is `editor` (and `extra` in its environment), at its prompt. */
+async function shellWith(editor: string, extra: Record<string, string> = {}): Promise<Terminal> {
+  const t = openTerminal(['bash', '--norc', '--noprofile'], { env: { ...env, ...extra, EDITOR: editor } });
   open.push(t);
   await t.until((s) => /READY\$ $/.test(s), 10_000, 'a shell prompt');
   return t;
@@ -173,35 +173,62 @@ describe('routes edit at a terminal', () => {
     rmSync(join(kept!, '..'), { recursive: true, force: true });
   });
 
-  it('a change made on the service while the editor is open is never overwritten: conflict, exit 5, the edit kept', async () => {
+  it('a change made on the service while the editor is open is said and is the base of the plan; confirming saves the edit', async () => {
     const id = await numberWithRoute(STAGED);
-    const ed = scriptedEditor(tmp, [
-      async (text, _env, terminal) => {
-        await terminal.ask('[editor open: press Enter to save] ');
-        return text.replace('Leave a message', 'We will call you back');
-      },
-    ]);
+    // Someone else changes the greeting and the ring mode through the API while the person, in the
+    // editor, rewrites the greeting of the route as it was read.
+    const ed = scriptedEditor(tmp, [editWhileChangedElsewhere]);
+    const t = await shellWith(ed.editor, {
+      EDIT_NUMBER: id,
+      OTHER_ROUTE: JSON.stringify({ ...STAGED, ringMode: 'sequential', voicemailGreeting: 'Changed elsewhere' }),
+      EDIT_FROM: 'Leave a message',
+      EDIT_TO: 'We will call you back',
+    });
+    typeEdit(t, id);
+
+    const asked = await t.until((s) => s.includes('Apply this change to the route of'), 15_000, 'the confirmation');
+    expect(ed.seen(0)).toContain('Leave a message');
+    expect(asked).toContain(`the route of ${id} changed on the service while you were editing; the plan below is against the route saved now`);
+    // The plan is against the route saved now: the other change is its base, and what the file does
+    // not match of it (the ring mode) shows as undone, before anyone says yes.
+    expect(asked).toContain('~ voicemailGreeting: "Changed elsewhere" → "We will call you back"');
+    expect(asked).toContain('~ ringMode: "sequential" → "staged"');
+    expect(asked).not.toContain('"Leave a message" →');
+    expect(asked).toContain('0 to add, 2 to change, 0 to remove');
+    expect(exitStatus(asked)).toBeUndefined();
+    t.type('y');
+    t.press('Enter');
+    const done = await t.until((s) => exitStatus(s) !== undefined, 15_000, 'the command to end');
+    expect(exitStatus(done), done).toBe(0);
+    expect(done).toContain(`Call route of ${id}`);
+    const route = await routeOf(id);
+    expect(route.voicemailGreeting).toBe('We will call you back');
+    expect(route.ringMode).toBe('staged');
+  });
+
+  it('a change made on the service while the confirmation waits is never overwritten: conflict, exit 5, the edit kept', async () => {
+    const id = await numberWithRoute(STAGED);
+    const ed = scriptedEditor(tmp, [(text) => text.replace('Leave a message', 'We will call you back')]);
     const t = await shellWith(ed.editor);
     typeEdit(t, id);
-    await t.until((s) => s.includes('[editor open: press Enter to save]'), 15_000, 'the editor open');
+    const asked = await t.until((s) => s.includes('Apply this change to the route of'), 15_000, 'the confirmation');
+    expect(asked).toContain('"Leave a message" → "We will call you back"');
+    expect(asked).not.toContain('changed on the service while you were editing');
 
-    // Someone else changes the route through the API while the editor is open.
+    // Someone else changes the route through the API after the plan was shown.
     const other = await svc.call('PUT', `/v1/numbers/${id}/route`, {
       body: { ...STAGED, voicemailGreeting: 'Changed elsewhere' },
       key: svc.bootstrap.testKey,
     });
     expect(other.status).toBe(200);
 
-    t.press('Enter');
-    const asked = await t.until((s) => s.includes('Apply this change to the route of'), 15_000, 'the confirmation');
-    expect(asked).toContain('"Leave a message" → "We will call you back"');
     t.type('y');
     t.press('Enter');
     const done = await t.until((s) => exitStatus(s) !== undefined, 15_000, 'the command to end');
     // cli.md: `5` conflict.
     expect(exitStatus(done), done).toBe(5);
     expect(done).toContain('conflict');
-    expect(done).toContain('changed on the service since it was read; nothing was overwritten');
+    expect(done).toContain('changed on the service since the plan was shown; nothing was overwritten');
     const kept = /svc routes apply \S+ -f (\S+?\.yaml)/.exec(done)?.[1];
     expect(kept, done).toBeDefined();
     expect(readFileSync(kept!, 'utf8')).toContain('We will call you back');

@@ -62,3 +62,20 @@ if (out !== undefined) writeFileSync(file, out);
     runs: () => (existsSync(join(dir, 'count')) ? Number(readFileSync(join(dir, 'count'), 'utf8')) : 0),
   };
 }
+
+/**
+ * A step for someone else changing the route through the API while the person edits: PUTs
+ * env.OTHER_ROUTE (JSON) to the route of env.EDIT_NUMBER with env.SVC_API_KEY at env.SVC_BASE_URL,
+ * then makes the person's own edit, env.EDIT_FROM replaced by env.EDIT_TO. Only its arguments are
+ * used: it runs inside the editor script.
+ */
+export const editWhileChangedElsewhere: EditorStep = async (text, env) => {
+  const res = await fetch(`${env.SVC_BASE_URL}/v1/numbers/${env.EDIT_NUMBER}/route`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${env.SVC_API_KEY}`, 'content-type': 'application/json' },
+    body: env.OTHER_ROUTE,
+  });
+  if (res.status !== 200) throw new Error(`scripted editor: PUT ${res.status} ${await res.text()}`);
+  if (!text.includes(env.EDIT_FROM!)) throw new Error(`scripted editor: ${env.EDIT_FROM} is not in the file`);
+  return text.replace(env.EDIT_FROM!, env.EDIT_TO!);
+};

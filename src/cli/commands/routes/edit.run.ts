@@ -1,6 +1,7 @@
 // `svc routes edit` (cli.md "Routes as code"): the document in $VISUAL/$EDITOR/vi, validated
 // locally then by the service, re-opened on errors, shown as a plan and confirmed, sent with the
-// GET's ETag as If-Match so a concurrent change is never overwritten.
+// ETag of the route the plan was computed against as If-Match so a concurrent change is never
+// overwritten.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,8 +10,10 @@ import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
 import { CancelledError, CliError, DeclinedError, UsageError } from '../../errors.js';
 import { numberRef } from '../../phone-numbers.js';
+import type { ApiClient } from '../../../api/client/client.js';
 import { ApiError } from '../../../api/client/errors.js';
 import { getRoute, putRoute } from '../../../api/resources/routes.js';
+import type { PutRouteInput } from '../../../api/schemas/routes.js';
 import { writeAndDrain } from '../../../output/io.js';
 import { formatPath, lineForPath, parseRouteDocument, planRoute, renderPlan, renderYaml, routeToDocument, type DocumentProblem } from './document.js';
 import { editHeader, ROUTE_TEMPLATE } from './edit-header.js';
@@ -67,6 +70,25 @@ function serviceProblems(err: ApiError, text: string): DocumentProblem[] | undef
   return problems.length ? problems : [{ path: '(document)', message: err.message }];
 }
 
+/** The route as the plan's base: its document (null: no route yet) and the ETag to send back. */
+interface Base {
+  document: PutRouteInput | null;
+  etag: string | undefined;
+}
+
+async function readBase(reader: ApiClient, number: string): Promise<Base> {
+  const { data, etag } = await getRoute(reader, number);
+  return { document: data.route === null ? null : routeToDocument(data.route), etag };
+}
+
+/** By the ETag (the service always answers one); by content only if a service answered none. */
+const changedSince = (before: Base, now: Base): boolean =>
+  before.etag !== undefined || now.etag !== undefined ? before.etag !== now.etag : JSON.stringify(before.document) !== JSON.stringify(now.document);
+
+const changedWhileEditing = (number: string): string =>
+  `the route of ${number} changed on the service while you were editing; the plan below is against the route saved now ` +
+  `(your file replaces it whole: a part changed there that your file does not match shows as a change, and would be undone)`;
+
 function runEditor(ctx: CliContext, file: string): Promise<number> {
   const editor = ctx.env.VISUAL || ctx.env.EDITOR || 'vi';
   // Through the shell, as git does: EDITOR may carry arguments (`code --wait`).
@@ -86,10 +108,11 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
     );
   }
   const client = await ctx.client();
-  // Under --dry-run the read is still made (the document to edit); the PUT is only shown.
-  const { data, etag } = await getRoute(await ctx.readClient(), number);
-  const current = data.route === null ? null : routeToDocument(data.route);
-  const body = current === null ? ROUTE_TEMPLATE.join('\n') + '\n' : await renderYaml(current);
+  // Under --dry-run the reads are still made (the document to edit, the base of the plan); the PUT
+  // is only shown.
+  const reader = await ctx.readClient();
+  let base = await readBase(reader, number);
+  const body = base.document === null ? ROUTE_TEMPLATE.join('\n') + '\n' : await renderYaml(base.document);
   const original = `${editHeader(number).join('\n')}\n\n${body}`;
 
   const dir = await mkdtemp(join(ctx.env.TMPDIR || tmpdir(), 'svc-route-'));
@@ -128,7 +151,15 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
     }
     let problems = parsed.ok ? undefined : parsed.problems;
     if (parsed.ok) {
-      const plan = planRoute(current, parsed.body);
+      // Plan against the route saved NOW, as terraform plans against the current state: the route
+      // may have changed while the editor was open, and a plan against the version read before it
+      // would hide that change from the person confirming, only to fail with a conflict after they
+      // said yes. The file replaces the route whole, so the other change shows in the plan (undone
+      // where the file does not match it), said on stderr first.
+      const now = await readBase(reader, number);
+      if (changedSince(base, now)) notice(ctx, changedWhileEditing(number));
+      base = now;
+      const plan = planRoute(base.document, parsed.body);
       if (!plan.lines.length) {
         await rm(dir, { recursive: true, force: true });
         notice(ctx, 'no changes');
@@ -145,8 +176,9 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
         throw err;
       }
       try {
-        // contract §5 extension: If-Match with the GET's ETag; a change made since is a 409 conflict.
-        const saved = await putRoute(client, number, parsed.body, etag === undefined ? {} : { ifMatch: etag });
+        // contract §5 extension: If-Match with the ETag the plan was computed against; a change made
+        // after the plan (while the prompt waited) is a 409 conflict, never overwritten.
+        const saved = await putRoute(client, number, parsed.body, base.etag === undefined ? {} : { ifMatch: base.etag });
         await rm(dir, { recursive: true, force: true });
         await printRoute(ctx, number, saved.data);
         return;
@@ -157,7 +189,7 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
           const kept = await keep(text);
           err.hint =
             err.code === 'conflict'
-              ? `the route of ${number} changed on the service since it was read; nothing was overwritten. ${kept} (see the difference first: svc routes diff ${number} -f ${file})`
+              ? `the route of ${number} changed on the service since the plan was shown; nothing was overwritten. ${kept} (see the difference first: svc routes diff ${number} -f ${file})`
               : kept;
           throw err;
         }

@@ -42,7 +42,8 @@ export const verbs = [
     name: 'edit',
     summary: "Edit a number's call route in $VISUAL or $EDITOR (else vi): validated, shown and confirmed before it is sent",
     args: [NUMBER_ARG],
-    details: 'A route changed on the service since it was read is never overwritten (exit 5); the edit is kept\nin a file for `svc routes apply`. Without a terminal, use `svc routes apply`.',
+    details:
+      'The plan is computed against the route saved when the editor closes: a change made on the service\nwhile you edit is said, and is the base the plan shows (your file replaces the route whole). A change\nmade after the plan was shown is never overwritten (exit 5); the edit is kept in a file for\n`svc routes apply`. Without a terminal, use `svc routes apply`.',
     examples: ['svc routes edit +14155550123', 'EDITOR=nano svc routes edit num_n0STtke71XAzVlsShJVy', 'svc routes edit +14155550123 --yes'],
     prompts: true,
     changes: true,
