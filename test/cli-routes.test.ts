@@ -253,7 +253,7 @@ describe('svc routes edit', () => {
     rmSync(join(kept!, '..'), { recursive: true, force: true });
   });
 
-  it('--yes: a change made on the service while the editor is open is said, the plan is against it, and the edit is saved', async () => {
+  it('--yes: a change made on the service while the editor is open is said, planned against, and refused unread (exit 5): nothing overwritten, the edit kept', async () => {
     const id = await numberWithRoute();
     const ed = scriptedEditor([editWhileChangedElsewhere]);
     const res = await edit(id, ed.editor, ['--yes'], {
@@ -261,16 +261,19 @@ describe('svc routes edit', () => {
       EDIT_FROM: 'Leave a message',
       EDIT_TO: 'We will call you back',
     });
-    expect(res.code, res.stderr).toBe(0);
+    expect(res.code, res.stderr).toBe(5);
     expect(res.stderr).toContain(`the route of ${id} changed on the service while you were editing; the plan below is against the route saved now`);
+    expect(res.stderr).toContain('--yes confirms unread; nothing was overwritten');
     // The base of the plan is the route saved now, not the one the editor was given.
     expect(ed.seen(0)).toContain('Leave a message');
     expect(res.stdout).toContain('~ voicemailGreeting: "Changed elsewhere" → "We will call you back"');
     expect(res.stdout).not.toContain('"Leave a message" →');
-    expect(res.stdout).toContain('0 to add, 1 to change, 0 to remove');
     const route = (await svc.call('GET', routeOf(id))).body.route;
-    expect(route.voicemailGreeting).toBe('We will call you back');
-    expect(route.ringMode).toBe('staged');
+    expect(route.voicemailGreeting).toBe('Changed elsewhere');
+    const kept = /svc routes apply \S+ -f (\S+)/.exec(res.stderr)?.[1];
+    expect(kept, res.stderr).toBeDefined();
+    expect(readFileSync(kept!, 'utf8')).toContain('We will call you back');
+    rmSync(join(kept!, '..'), { recursive: true, force: true });
   });
 
   it('--dry-run reads the route, shows the change and the PUT, and sends nothing', async () => {

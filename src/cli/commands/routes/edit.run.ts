@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
 import { CancelledError, CliError, DeclinedError, UsageError } from '../../errors.js';
+import { EXIT } from '../../exit-codes.js';
 import { numberRef } from '../../phone-numbers.js';
 import type { ApiClient } from '../../../api/client/client.js';
 import { ApiError } from '../../../api/client/errors.js';
@@ -157,7 +158,8 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
       // said yes. The file replaces the route whole, so the other change shows in the plan (undone
       // where the file does not match it), said on stderr first.
       const now = await readBase(reader, number);
-      if (changedSince(base, now)) notice(ctx, changedWhileEditing(number));
+      const changedElsewhere = changedSince(base, now);
+      if (changedElsewhere) notice(ctx, changedWhileEditing(number));
       base = now;
       const plan = planRoute(base.document, parsed.body);
       if (!plan.lines.length) {
@@ -166,6 +168,14 @@ export async function runEdit(ctx: CliContext, opts: EditRouteOptions): Promise<
         return;
       }
       await writeAndDrain(ctx.io.stdout, renderPlan(plan));
+      // With --yes nobody reads that plan before it is applied: the other change would be undone
+      // unreviewed, so it is refused as the conflict it is (exit 5), the edit kept to apply after a look.
+      if (changedElsewhere && ctx.flags.yes && !ctx.flags.dryRun) {
+        throw new CliError(
+          `conflict: the route of ${number} changed on the service while you were editing, and --yes confirms unread; nothing was overwritten. ${await keep(text)} (see the difference first: svc routes diff ${number} -f ${file})`,
+          EXIT.conflict,
+        );
+      }
       try {
         await ctx.confirm(`Apply this change to the route of ${number}?`);
       } catch (err) {

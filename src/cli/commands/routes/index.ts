@@ -43,7 +43,7 @@ export const verbs = [
     summary: "Edit a number's call route in $VISUAL or $EDITOR (else vi): validated, shown and confirmed before it is sent",
     args: [NUMBER_ARG],
     details:
-      'The plan is computed against the route saved when the editor closes: a change made on the service\nwhile you edit is said, and is the base the plan shows (your file replaces the route whole). A change\nmade after the plan was shown is never overwritten (exit 5); the edit is kept in a file for\n`svc routes apply`. Without a terminal, use `svc routes apply`.',
+      'The plan is computed against the route saved when the editor closes: a change made on the service\nwhile you edit is said, and is the base the plan shows (your file replaces the route whole); with\n--yes, which confirms a plan unread, it is refused (exit 5). A change made after the plan was shown\nis never overwritten (exit 5); the edit is kept in a file for\n`svc routes apply`. Without a terminal, use `svc routes apply`.',
     examples: ['svc routes edit +14155550123', 'EDITOR=nano svc routes edit num_n0STtke71XAzVlsShJVy', 'svc routes edit +14155550123 --yes'],
     prompts: true,
     changes: true,
