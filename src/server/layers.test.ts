@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -119,5 +119,109 @@ describe('server layers', () => {
       ),
     );
     expect([...KNOWN_EXCEPTIONS].filter((e) => !edges.has(e))).toEqual([]);
+  });
+});
+
+// An import circle, type-only imports included, means two modules each need the other: neither can
+// be read, tested or moved alone, and a type shared between them lives in neither's own place. So
+// every arrow among the service's modules and svc/testing's points one way: a type two modules
+// share lives in the lower one (or a small types module both import). Lazy `import('…')` counts
+// too: it defers the loading, not the dependency.
+const CYCLE_ROOTS = [SERVER, resolve(SERVER, '../testing')];
+const SRC = resolve(SERVER, '..');
+
+/** Every module a file names: `import`/`export … from` (`import type` too), bare `import '…'`, and `import('…')`. */
+function specifiersOf(text: string): string[] {
+  const fromClauses = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]/gm)];
+  const bare = [...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)];
+  const lazy = [...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)];
+  return [...fromClauses, ...bare, ...lazy].map((m) => m[1]!);
+}
+
+/** The import graph of the non-test modules under `roots`, paths relative to src/, each relative specifier resolved (`.js` is the `.ts` beside it). */
+function importGraph(roots: string[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const rel = (abs: string) => relative(SRC, abs).split('\\').join('/');
+  for (const file of roots.flatMap(sourceFiles)) {
+    const targets = specifiersOf(readFileSync(file, 'utf8'))
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => resolve(dirname(file), spec.replace(/\.js$/, '.ts')))
+      .filter((abs) => existsSync(abs))
+      .map(rel);
+    graph.set(rel(file), [...new Set(targets)]);
+  }
+  return graph;
+}
+
+/** The import circles of `graph`: one per strongly connected component (Tarjan), each named as a closed path. */
+function importCycles(graph: Map<string, string[]>): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue; // outside the roots (src/api…): no circle can pass through it back in
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || graph.get(v)!.includes(v)) components.push(component);
+  };
+  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
+  // Within a component every file reaches every other: the shortest way back to its first file is a circle.
+  return components.map((component) => {
+    const members = new Set(component);
+    const start = [...members].sort()[0]!;
+    const cameFrom = new Map<string, string>();
+    const queue = [start];
+    for (let i = 0; i < queue.length; i++) {
+      for (const w of graph.get(queue[i]!)!) {
+        if (!members.has(w)) continue;
+        if (w === start) {
+          const path = [start];
+          for (let at: string | undefined = queue[i]; at !== undefined && at !== start; at = cameFrom.get(at)) path.splice(1, 0, at);
+          return [...path, start].join(' -> ') + (members.size > path.length ? ` (one of ${members.size} files circling: ${[...members].sort().join(', ')})` : '');
+        }
+        if (!cameFrom.has(w)) {
+          cameFrom.set(w, queue[i]!);
+          queue.push(w);
+        }
+      }
+    }
+    return component.join(' -> ');
+  });
+}
+
+describe('import circles', () => {
+  it('finds one in a graph that has one, and names it', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts', 'd.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', []],
+    ]);
+    expect(importCycles(graph)).toEqual(['a.ts -> b.ts -> c.ts -> a.ts']);
+  });
+
+  it('has none among src/server and src/testing, type-only and lazy imports included', () => {
+    const graph = importGraph(CYCLE_ROOTS);
+    expect(graph.size).toBeGreaterThan(300);
+    expect(graph.get('testing/index.ts')).toContain('testing/service.ts'); // lazy imports are read
+    expect(importCycles(graph)).toEqual([]);
   });
 });
