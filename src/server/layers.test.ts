@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { circlePath, importCircles, importGraph, sourceFilesUnder } from '../../test/helpers/import-graph.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,14 +39,6 @@ const ENGINES = ['storage/sqlite/', 'storage/postgres/'];
 /** SQL as a string in the source: a statement keyword followed by what makes it one. */
 const SQL_TEXT = /\b(SELECT\s+[\w*(]|INSERT\s+(OR\s+\w+\s+)?INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|CREATE\s+(TABLE|INDEX|UNIQUE)\b|PRAGMA\b|SAVEPOINT\b|BEGIN\b\s*['"`;]|COMMIT\b\s*['"`;])/;
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) return sourceFiles(full);
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [full] : [];
-  });
-}
-
 const layerOf = (path: string): number => LAYERS.findIndex((l) => l.match(path));
 
 function importsOf(file: string): string[] {
@@ -53,7 +46,7 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
 }
 
-const files = sourceFiles(SERVER).map((f) => relative(SERVER, f).split('\\').join('/'));
+const files = sourceFilesUnder(SERVER).map((f) => relative(SERVER, f).split('\\').join('/'));
 
 describe('server layers', () => {
   it('places every file under src/server in a layer', () => {
@@ -123,105 +116,29 @@ describe('server layers', () => {
 });
 
 // An import circle, type-only imports included, means two modules each need the other: neither can
-// be read, tested or moved alone, and a type shared between them lives in neither's own place. So
-// every arrow among the service's modules and svc/testing's points one way: a type two modules
-// share lives in the lower one (or a small types module both import). Lazy `import('…')` counts
-// too: it defers the loading, not the dependency.
-const CYCLE_ROOTS = [SERVER, resolve(SERVER, '../testing')];
+// be read, tested or moved alone, and a type they share lives in neither's own place. So every arrow
+// among the service's modules and svc/testing's points one way: a type two modules share lives in
+// the lower one (or a small types module both import). Lazy `import('…')` counts too.
 const SRC = resolve(SERVER, '..');
 
-/** Every module a file names: `import`/`export … from` (`import type` too), bare `import '…'`, and `import('…')`. */
-function specifiersOf(text: string): string[] {
-  const fromClauses = [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]/gm)];
-  const bare = [...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)];
-  const lazy = [...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)];
-  return [...fromClauses, ...bare, ...lazy].map((m) => m[1]!);
-}
-
-/** The import graph of the non-test modules under `roots`, paths relative to src/, each relative specifier resolved (`.js` is the `.ts` beside it). */
-function importGraph(roots: string[]): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  const rel = (abs: string) => relative(SRC, abs).split('\\').join('/');
-  for (const file of roots.flatMap(sourceFiles)) {
-    const targets = specifiersOf(readFileSync(file, 'utf8'))
-      .filter((spec) => spec.startsWith('.'))
-      .map((spec) => resolve(dirname(file), spec.replace(/\.js$/, '.ts')))
-      .filter((abs) => existsSync(abs))
-      .map(rel);
-    graph.set(rel(file), [...new Set(targets)]);
-  }
-  return graph;
-}
-
-/** The import circles of `graph`: one per strongly connected component (Tarjan), each named as a closed path. */
-function importCycles(graph: Map<string, string[]>): string[] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const components: string[][] = [];
-  const visit = (v: string): void => {
-    index.set(v, index.size);
-    low.set(v, index.get(v)!);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!graph.has(w)) continue; // outside the roots (src/api…): no circle can pass through it back in
-      if (!index.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
-    }
-    if (low.get(v) !== index.get(v)) return;
-    const component: string[] = [];
-    let w: string;
-    do {
-      w = stack.pop()!;
-      onStack.delete(w);
-      component.push(w);
-    } while (w !== v);
-    if (component.length > 1 || graph.get(v)!.includes(v)) components.push(component);
-  };
-  for (const v of [...graph.keys()].sort()) if (!index.has(v)) visit(v);
-  // Within a component every file reaches every other: the shortest way back to its first file is a circle.
-  return components.map((component) => {
-    const members = new Set(component);
-    const start = [...members].sort()[0]!;
-    const cameFrom = new Map<string, string>();
-    const queue = [start];
-    for (let i = 0; i < queue.length; i++) {
-      for (const w of graph.get(queue[i]!)!) {
-        if (!members.has(w)) continue;
-        if (w === start) {
-          const path = [start];
-          for (let at: string | undefined = queue[i]; at !== undefined && at !== start; at = cameFrom.get(at)) path.splice(1, 0, at);
-          return [...path, start].join(' -> ') + (members.size > path.length ? ` (one of ${members.size} files circling: ${[...members].sort().join(', ')})` : '');
-        }
-        if (!cameFrom.has(w)) {
-          cameFrom.set(w, queue[i]!);
-          queue.push(w);
-        }
-      }
-    }
-    return component.join(' -> ');
-  });
-}
-
 describe('import circles', () => {
-  it('finds one in a graph that has one, and names it', () => {
+  it('the walk names a circle by a closed path through it', () => {
     const graph = new Map([
       ['a.ts', ['b.ts']],
       ['b.ts', ['c.ts', 'd.ts']],
       ['c.ts', ['a.ts']],
       ['d.ts', []],
     ]);
-    expect(importCycles(graph)).toEqual(['a.ts -> b.ts -> c.ts -> a.ts']);
+    expect(importCircles(graph).map((circle) => circlePath(graph, circle))).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
   });
 
-  it('has none among src/server and src/testing, type-only and lazy imports included', () => {
-    const graph = importGraph(CYCLE_ROOTS);
-    expect(graph.size).toBeGreaterThan(300);
-    expect(graph.get('testing/index.ts')).toContain('testing/service.ts'); // lazy imports are read
-    expect(importCycles(graph)).toEqual([]);
+  it('none among src/server and src/testing, type-only and lazy imports included', () => {
+    const graph = importGraph([...sourceFilesUnder(SERVER), ...sourceFilesUnder(join(SRC, 'testing'))]);
+    expect(graph.get(join(SRC, 'testing/index.ts'))).toContain(join(SRC, 'testing/service.ts')); // lazy imports are read
+    const named = importCircles(graph).map((circle) => {
+      const path = circlePath(graph, circle).map((f) => relative(SRC, f).split('\\').join('/'));
+      return path.join(' -> ') + (circle.length > path.length - 1 ? ` (${circle.length} files circle)` : '');
+    });
+    expect(named).toEqual([]);
   });
 });
