@@ -28,7 +28,7 @@ const CASE_TIMEOUT_MS = 90_000;
 /** A tarball far above what the package is (about 0.5 MB) means something that is not the product got in. */
 const MAX_PACKED_BYTES = 2_000_000;
 /** The type declarations of the package's exports (`svc`, `svc/webhooks`, `svc/testing`, its Vitest setup), and no other. */
-const PUBLISHED_TYPES = ['dist/index.d.ts', 'dist/webhooks/verify.d.ts', 'dist/testing/index.d.ts', 'dist/testing/vitest-setup.d.ts', 'dist/api/values/chaos.d.ts'];
+const PUBLISHED_TYPES = ['dist/index.d.ts', 'dist/webhooks/verify.d.ts', 'dist/testing/index.d.ts', 'dist/testing/vitest-setup.d.ts', 'dist/testing/types.d.ts', 'dist/api/values/chaos.d.ts'];
 
 interface PackFile {
   path: string;

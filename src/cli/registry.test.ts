@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { GROUPS } from './groups.js';
 import { loadRegistry } from './registry.js';
+import { importCircles, importGraph, importsOf, sourceFilesUnder } from '../../test/helpers/import-graph.js';
 
 // One verb shape, and no import circle in src/cli.
 
@@ -16,13 +17,6 @@ const srcDir = resolve(cliDir, '..');
  * registry. `console` arrives from another branch and is converted after the merge.
  */
 const PENDING: string[] = [];
-
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : [];
-  });
-}
 
 describe('one verb shape', () => {
   it('every group is on the registry but the listed pending ones', async () => {
@@ -44,7 +38,7 @@ describe('one verb shape', () => {
     for (const group of Object.keys(GROUPS).filter((g) => !PENDING.includes(g))) {
       const dir = join(cliDir, 'commands', group);
       if (!existsSync(dir)) continue;
-      for (const file of filesUnder(dir)) {
+      for (const file of sourceFilesUnder(dir)) {
         const text = readFileSync(file, 'utf8');
         if (/from 'commander'|\.\.\/commander\.js'|\.command\(|\.action\(|\.requiredOption\(/.test(text)) offenders.push(relative(srcDir, file));
       }
@@ -54,7 +48,7 @@ describe('one verb shape', () => {
 
   it('no run module imports a definition (a group index or a verb file with no .run)', () => {
     const offenders: string[] = [];
-    for (const file of filesUnder(join(cliDir, 'commands')).filter((f) => f.endsWith('.run.ts'))) {
+    for (const file of sourceFilesUnder(join(cliDir, 'commands')).filter((f) => f.endsWith('.run.ts'))) {
       for (const spec of importsOf(readFileSync(file, 'utf8'))) {
         if (!spec.startsWith('.')) continue;
         const target = resolve(dirname(file), spec.replace(/\.js$/, '.ts'));
@@ -87,68 +81,18 @@ describe('one flag, one meaning', () => {
   });
 });
 
-/** Every static specifier of a file, type-only imports included; dynamic `import()` is the lazy boundary. */
-export function importsOf(source: string): string[] {
-  const out: string[] = [];
-  for (const m of source.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) out.push(m[1]!);
-  // A module loaded when a verb runs is imported too (a definition loading its run module counts as importing it).
-  for (const m of source.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push(m[1]!);
-  return out;
-}
-
-/** The strongly connected components of more than one file (or a file importing itself): the circles. */
-function circles(graph: Map<string, string[]>): string[][] {
-  let index = 0;
-  const idx = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const on = new Set<string>();
-  const out: string[][] = [];
-  const visit = (v: string): void => {
-    idx.set(v, index);
-    low.set(v, index++);
-    stack.push(v);
-    on.add(v);
-    for (const w of graph.get(v) ?? []) {
-      if (!idx.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
-    }
-    if (low.get(v) === idx.get(v)) {
-      const scc: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        on.delete(w);
-        scc.push(w);
-      } while (w !== v);
-      if (scc.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(scc.sort());
-    }
-  };
-  for (const v of graph.keys()) if (!idx.has(v)) visit(v);
-  return out;
-}
-
 describe('import circles in src/cli', () => {
-  const graph = new Map<string, string[]>();
-  for (const file of filesUnder(cliDir)) {
-    const targets = importsOf(readFileSync(file, 'utf8'))
-      .filter((s) => s.startsWith('.'))
-      .map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts')))
-      .filter((t) => t.startsWith(cliDir) && existsSync(t));
-    graph.set(file, targets);
-  }
+  const graph = importGraph(sourceFilesUnder(cliDir), (t) => t.startsWith(cliDir));
   const inPending = (file: string): boolean => PENDING.includes(relative(join(cliDir, 'commands'), file).split('/')[0]!);
 
   it('the walk finds a circle, type-only and lazy (import()) imports included', () => {
     const g = new Map([['a', ['b']], ['b', ['a']], ['c', ['a']]]);
-    expect(circles(g)).toEqual([['a', 'b']]);
+    expect(importCircles(g)).toEqual([['a', 'b']]);
     expect(importsOf("import type { X } from './x.js';\nexport { y } from './y.js';\nconst z = () => import('./z.js');")).toEqual(['./x.js', './y.js', './z.js']);
   });
 
   it('none outside the groups still pending (each of those goes when its group is converted)', () => {
-    const found = circles(graph)
+    const found = importCircles(graph)
       .filter((scc) => !scc.every(inPending))
       .map((scc) => scc.map((f) => relative(srcDir, f)).join(' → '));
     expect(found).toEqual([]);
@@ -160,7 +104,7 @@ describe('an endpoint path is written once, in src/api', () => {
     const offenders: string[] = [];
     for (const dir of readdirSync(srcDir).filter((d) => d !== 'api' && d !== 'server')) {
       const path = join(srcDir, dir);
-      for (const file of statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : []) {
+      for (const file of statSync(path).isDirectory() ? sourceFilesUnder(path) : path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : []) {
         readFileSync(file, 'utf8')
           .split('\n')
           .forEach((line, i) => {

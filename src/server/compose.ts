@@ -25,7 +25,7 @@ import { chaosCarrier } from './world/chaos-carrier.js';
 import { SimulatedTranscriber } from './world/transcriber.js';
 import { outsideWorld } from './world/outside-call-guard.js';
 import { DEFAULT_WEBHOOK_OPTIONS, DeliveryWorker, registerDeliveryJobs, webhookOutbox } from './webhooks/delivery-worker.js';
-import { DEFAULT_OPTIONS, type DomainDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
+import { DEFAULT_OPTIONS, type ComposedDeps, type ServiceDeps, type ServiceOptions } from './deps.js';
 import type { UnitOfWork } from './domain/deps.js';
 
 /** How long past the ack timeout an advance waits for another replica to say its attempts in flight ended. */
@@ -63,7 +63,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   const media = store.mediaStore?.() ?? (options.mediaDir ? new FileMediaStore(options.mediaDir, greetings) : new MemoryMediaStore());
   // The thunk resolves once `domain` exists, before any transaction can run.
   // eslint-disable-next-line prefer-const
-  let domain: DomainDeps;
+  let domain: ComposedDeps;
   const uow = domainUnitOfWork(store, () => domain);
   // This process's name in claims, and their lease. A process that owns its database
   // (SQLite) holds every claim in it: the ones a crashed run left are its own, released now rather

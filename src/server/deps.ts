@@ -4,6 +4,8 @@ export type { DomainDeps, ReadDeps, TxDeps, UnitOfWork } from './domain/deps.js'
 import type { DeliveryWorker, WebhookWorkerOptions } from './webhooks/delivery-worker.js';
 import type { ChaosProfile } from '../api/values/chaos.js';
 import type { WallClock } from './clock.js';
+import type { Scheduler } from './scheduler.js';
+import type { EventStore } from './domain/events/store.js';
 
 // The types of what the composition root (compose.ts) builds. Each domain family declares the
 // part it uses as a Pick of DomainDeps (MessagingDeps, NumbersDeps, WebhookDomainDeps…).
@@ -37,8 +39,18 @@ export const DEFAULT_OPTIONS: ServiceOptions = {
   sandbox: true,
 };
 
+/**
+ * The domain's deps as the composition root builds them: the scheduler and the event store whole
+ * (started, stopped and advanced; told of other processes' commits), where the domain sees only
+ * the part it uses of each (DomainScheduler, DomainEvents).
+ */
+export interface ComposedDeps extends DomainDeps {
+  scheduler: Scheduler;
+  events: EventStore;
+}
+
 /** Everything a route may need: the domain's deps plus the options and the workers, built once by composeService. */
-export interface ServiceDeps extends DomainDeps {
+export interface ServiceDeps extends ComposedDeps {
   options: ServiceOptions;
   /** The webhook delivery worker (webhooks/delivery-worker.ts); main.ts starts and stops it. */
   webhooks: DeliveryWorker;

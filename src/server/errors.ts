@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../api/schemas/errors.js';
+import { ERROR_STATUS, MAX_ERROR_DETAILS, type ErrorCode, type ErrorDetail, type OmittedDetails } from '../api/schemas/errors.js';
 import { KEY_MODE_REFUSAL_PATH, KEY_PREFIX } from '../api/values/keys.js';
 
 /** A failure the API reports to its client through the error envelope (spec: Errors). */
@@ -14,6 +14,13 @@ export class ServiceError extends Error {
     this.status = ERROR_STATUS[code];
   }
 }
+
+/** The last detail of a list cut at MAX_ERROR_DETAILS: how many more there were. */
+export const omittedDetail = (omitted: number): OmittedDetails => ({
+  path: [],
+  message: `and ${omitted} more ${omitted === 1 ? 'problem' : 'problems'} not listed (at most ${MAX_ERROR_DETAILS} are)`,
+  omitted,
+});
 
 export const validationError = (path: ErrorDetail['path'], message: string): ServiceError =>
   new ServiceError('validation_error', `${path.join('.')}: ${message}`, [{ path, message }]);

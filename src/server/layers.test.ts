@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { circlePath, importCircles, importGraph, sourceFilesUnder } from '../../test/helpers/import-graph.js';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,14 +39,6 @@ const ENGINES = ['storage/sqlite/', 'storage/postgres/'];
 /** SQL as a string in the source: a statement keyword followed by what makes it one. */
 const SQL_TEXT = /\b(SELECT\s+[\w*(]|INSERT\s+(OR\s+\w+\s+)?INTO\b|UPDATE\s+\w+\s+SET\b|DELETE\s+FROM\b|CREATE\s+(TABLE|INDEX|UNIQUE)\b|PRAGMA\b|SAVEPOINT\b|BEGIN\b\s*['"`;]|COMMIT\b\s*['"`;])/;
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = join(dir, name);
-    if (statSync(full).isDirectory()) return sourceFiles(full);
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [full] : [];
-  });
-}
-
 const layerOf = (path: string): number => LAYERS.findIndex((l) => l.match(path));
 
 function importsOf(file: string): string[] {
@@ -53,7 +46,7 @@ function importsOf(file: string): string[] {
   return [...text.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
 }
 
-const files = sourceFiles(SERVER).map((f) => relative(SERVER, f).split('\\').join('/'));
+const files = sourceFilesUnder(SERVER).map((f) => relative(SERVER, f).split('\\').join('/'));
 
 describe('server layers', () => {
   it('places every file under src/server in a layer', () => {
@@ -119,5 +112,33 @@ describe('server layers', () => {
       ),
     );
     expect([...KNOWN_EXCEPTIONS].filter((e) => !edges.has(e))).toEqual([]);
+  });
+});
+
+// An import circle, type-only imports included, means two modules each need the other: neither can
+// be read, tested or moved alone, and a type they share lives in neither's own place. So every arrow
+// among the service's modules and svc/testing's points one way: a type two modules share lives in
+// the lower one (or a small types module both import). Lazy `import('…')` counts too.
+const SRC = resolve(SERVER, '..');
+
+describe('import circles', () => {
+  it('the walk names a circle by a closed path through it', () => {
+    const graph = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts', 'd.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', []],
+    ]);
+    expect(importCircles(graph).map((circle) => circlePath(graph, circle))).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
+  });
+
+  it('none among src/server and src/testing, type-only and lazy imports included', () => {
+    const graph = importGraph([...sourceFilesUnder(SERVER), ...sourceFilesUnder(join(SRC, 'testing'))]);
+    expect(graph.get(join(SRC, 'testing/index.ts'))).toContain(join(SRC, 'testing/service.ts')); // lazy imports are read
+    const named = importCircles(graph).map((circle) => {
+      const path = circlePath(graph, circle).map((f) => relative(SRC, f).split('\\').join('/'));
+      return path.join(' -> ') + (circle.length > path.length - 1 ? ` (${circle.length} files circle)` : '');
+    });
+    expect(named).toEqual([]);
   });
 });

@@ -1,25 +1,9 @@
 import type { Clock } from './clock.js';
 import type { JobRecord } from './storage/jobs-repo.js';
 import type { Transaction } from './storage/store.js';
-import type { TxDeps, UnitOfWork } from './domain/deps.js';
+import type { DomainScheduler, JobHandler, OutsideJobHandler, TxDeps, UnitOfWork } from './domain/deps.js';
 import { newId } from './ids.js';
 import { OutsideFirst } from './domain/outside-first.js';
-
-/**
- * A job's work, run inside a write transaction (`tx`) that also removes the job: its work and its
- * removal commit together, and a throw rolls both back (the job is retried later). It may return
- * how many items it started (a tick's delivery attempts), so a clock advance can say what it ran;
- * otherwise the job counts as one item. Work that calls the outside world registers with
- * `registerOutside` instead.
- */
-export type JobHandler = (payload: any, job: JobRecord, tx: TxDeps) => Promise<void | number>;
-
-/**
- * A job that calls the outside world (the carrier, a webhook receiver): run with no transaction
- * open; it writes what it learns in transactions of its own, and the job is removed once it has
- * finished (a crash before that runs it again, so it must find its work already done and stop).
- */
-export type OutsideJobHandler = (payload: any, job: JobRecord) => Promise<void | number>;
 
 /** What one clock advance ran, per kind of job (`svc clock advance` prints it). */
 export interface AdvanceReportLine {
@@ -64,7 +48,7 @@ type Registered = { inside: JobHandler; outside?: undefined } | { outside: Outsi
  * Inside a write, `tx.scheduler` is this scheduler bound to that transaction (`in`): `schedule`
  * writes the job with the change that makes it necessary, so both commit or neither.
  */
-export class Scheduler {
+export class Scheduler implements DomainScheduler {
   private readonly handlers = new Map<string, Registered>();
   private readonly labels = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;

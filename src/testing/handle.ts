@@ -7,7 +7,7 @@ import { CHAOS_EXEMPT_HEADER, type ChaosProfile } from '../api/values/chaos.js';
 import { parseDurationSecs } from './duration.js';
 import { headersOf, send } from './http.js';
 import { POLL_MS, sleep, waitForCondition } from './wait.js';
-import type { SimulatedCall, TestService, TextMatch } from './index.js';
+import type { SimulatedCall, TestService, TextMatch } from './types.js';
 import { EVENTS_FEED_PATH } from '../api/resources/events.js';
 import { sandboxClockEndpoints } from '../api/resources/sandbox.js';
 import { sandboxChaosEndpoints } from '../api/resources/sandbox-chaos.js';

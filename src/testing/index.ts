@@ -1,98 +1,20 @@
-// svc/testing: the local service inside an app's test suite. This entry point holds the
-// published types only and loads nothing of the service until `startService` is called, so a test
-// file that imports it pays for the server once, when it starts one.
-import type { ChaosProfile } from '../api/values/chaos.js';
+// svc/testing: the local service inside an app's test suite. This entry point re-exports the
+// published types (types.ts) and loads nothing of the service until `startService` is called, so a
+// test file that imports it pays for the server once, when it starts one.
+import type { ConnectServiceOptions, SharedServiceInfo, StartServiceOptions, TestService } from './types.js';
 
 export type { ChaosProfile, ChaosFaultKind, ChaosLogEntry } from '../api/values/chaos.js';
-
-export interface StartServiceOptions {
-  /** `manual` (default): time moves only with `clock.advance`/`clock.set`; `system`: wall time. */
-  clock?: 'manual' | 'system';
-  /** A fixture (a YAML file's path, or the same object) run once after start (`svc fixtures run`). */
-  seed?: string | FixtureObject;
-  /** A chaos profile (an object, or a YAML/JSON file's path): seeded faults of the simulated world. */
-  chaos?: ChaosProfile | string;
-  /** Where the data lives (default: a new temporary directory, removed at `close()`). */
-  dataDir?: string;
-}
-
-/** The fixtures format (`svc fixtures run`): `params` and `steps`. */
-export interface FixtureObject {
-  params?: Record<string, string | number | boolean>;
-  steps: Array<Record<string, unknown>>;
-}
-
-/** A text to look for: a substring, a regular expression, or a predicate. */
-export type TextMatch = string | RegExp | ((text: string) => boolean);
-
-export interface WaitOptions {
-  /** Milliseconds before the wait fails, listing what did arrive (default 5000). */
-  timeoutMs?: number;
-}
-
-export interface SimulateCallInput {
-  from: string;
-  to: string;
-  /** The sandbox call scenario (`POST /v1/sandbox/calls`): answer, digits, machine, hangupAfterSecs. */
-  scenario?: Record<string, unknown>;
-}
-
-export interface SimulatedCall {
-  call: Record<string, unknown> & { id: string; status: string };
-  trace: Array<{ at: string; step: string; detail?: unknown }>;
-}
-
-export interface TestService {
-  /** The service's address on loopback, e.g. `http://127.0.0.1:40123`. */
-  baseUrl: string;
-  /** The root account's live key (moves the clock, sends for real in the sandbox). */
-  liveKey: string;
-  /** The root account's test key (sends play their outcome at once, move no money). */
-  testKey: string;
-  accountId: string;
-  /** What an app under test reads: `SVC_BASE_URL` and `SVC_API_KEY` (the live key). */
-  env: { SVC_BASE_URL: string; SVC_API_KEY: string };
-  clock: {
-    /** Moves the service clock forward (`30s`, `10m`, `2h`, `1d`, `1h30m` or seconds) and runs what falls due. */
-    advance(duration: string | number): Promise<{ now: string }>;
-    /** Moves the service clock forward to an instant (never back: `reset()` is the way back). */
-    set(iso: string): Promise<{ now: string }>;
-    now(): Promise<string>;
-  };
-  /** Back to the state right after start and the last `seed()`: data, clock, chaos profile and log. */
-  reset(): Promise<void>;
-  /** Runs a fixture, then makes the result the state `reset()` returns to. */
-  seed(fixture: string | FixtureObject): Promise<unknown[]>;
-  inbound: {
-    /** A consumer's text to one of the account's numbers (`POST /v1/sandbox/inbound-messages`). */
-    sms(input: { to: string; from: string; body?: string; mediaUrls?: string[] }): Promise<Record<string, unknown> & { id: string }>;
-  };
-  calls: {
-    /** An inbound call; with a manual clock it is walked to its end (the clock moves), then read with its trace. */
-    simulate(input: SimulateCallInput, options?: { runToEnd?: boolean }): Promise<SimulatedCall>;
-  };
-  waitFor: {
-    /** An outbound message to `to` (whose body matches `match`). */
-    message(query: { to: string; match?: TextMatch } & WaitOptions): Promise<Record<string, unknown> & { id: string; body: string | null }>;
-    /** A message in the mail sandbox to `to` (whose subject matches `subject`). */
-    email(query: { to: string; subject?: TextMatch } & WaitOptions): Promise<Record<string, unknown> & { subject: string | null; text: string | null }>;
-    /** An event of `type` (`message.*` patterns too) emitted since start or the last reset, whose fields include `match`. */
-    event(type: string, match?: Record<string, unknown>, options?: WaitOptions): Promise<Record<string, unknown> & { type: string }>;
-  };
-  chaos: {
-    /**
-     * Replaces the service-wide chaos profile (`PUT /v1/sandbox/chaos?scope=service`, as `chaos:` at
-     * start); `null` turns it off. An account's own profile (`PUT /v1/sandbox/chaos` with its key) goes first.
-     */
-    set(profile: ChaosProfile | null): Promise<void>;
-    /** Every fault injected on the account's requests and records since start or the last reset (`GET /v1/sandbox/chaos/log`). */
-    log(): Promise<Array<Record<string, unknown> & { kind: string; id: string }>>;
-  };
-  /** A request to the API with the live key (or `key`); answers status and parsed body. Spared by chaos (the app under test is not). */
-  request(method: string, path: string, body?: unknown, key?: string): Promise<{ status: number; body: any; headers: Headers }>;
-  /** Stops the service and removes its temporary data. */
-  close(): Promise<void>;
-}
+export type {
+  ConnectServiceOptions,
+  FixtureObject,
+  SharedServiceInfo,
+  SimulateCallInput,
+  SimulatedCall,
+  StartServiceOptions,
+  TestService,
+  TextMatch,
+  WaitOptions,
+} from './types.js';
 
 /** Starts a local service on its own port and data, ready to use; `close()` it when done. */
 export async function startService(options: StartServiceOptions = {}): Promise<TestService> {
@@ -107,23 +29,6 @@ export async function startService(options: StartServiceOptions = {}): Promise<T
     const mismatch = addonMismatchHelp(error);
     throw mismatch ? new Error(mismatch, { cause: error }) : error;
   }
-}
-
-/**
- * What the suite's one service (the `svc/testing/vitest-setup` globalSetup) hands each test file:
- * `inject('svcService')` in Vitest. Holds the root account's live key: for `connectService` only.
- */
-export interface SharedServiceInfo {
-  baseUrl: string;
-  rootKey: string;
-  /** Spares the test's own requests the API's chaos faults. */
-  exemptToken: string;
-  clock: 'manual' | 'system';
-}
-
-export interface ConnectServiceOptions {
-  /** A fixture run once for the file's account (`svc fixtures run`), and again at each `reset()`. */
-  seed?: string | FixtureObject;
 }
 
 /**

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { FixtureObject } from './index.js';
+import type { FixtureObject } from './types.js';
 
 /** The package's own CLI (dist/testing → bin/, as src/testing → bin/ in a checkout). */
 const CLI = fileURLToPath(new URL('../../bin/svc.js', import.meta.url));

@@ -10,7 +10,7 @@ import { markResetPoint, type ServiceResetPoint } from '../server/reset-point.js
 import type { ChaosProfile } from '../api/values/chaos.js';
 import { runSeed } from './seed.js';
 import { ACCOUNT_CHAOS_PATH, CHAOS_OFF, SERVICE_CHAOS_PATH, createHandle } from './handle.js';
-import type { StartServiceOptions, TestService } from './index.js';
+import type { StartServiceOptions, TestService } from './types.js';
 
 /** No limit of the service gets in a test's way (as the project's own test services). */
 const UNLIMITED = { ratePerSec: 1e9, burst: 1e9 } as const;

@@ -6,7 +6,7 @@ import { send } from './http.js';
 import { keyEndpoints } from '../api/resources/keys.js';
 import { subaccountEndpoints } from '../api/resources/subaccounts.js';
 import { ACCOUNT_CHAOS_PATH, CHAOS_OFF, createHandle, type HandleAccount } from './handle.js';
-import type { ConnectServiceOptions, FixtureObject, SharedServiceInfo, TestService } from './index.js';
+import type { ConnectServiceOptions, FixtureObject, SharedServiceInfo, TestService } from './types.js';
 
 const ACCOUNT_NAME = 'svc/testing file';
 /** Loaded when a file seeds (it starts processes): a file that does not pays nothing for it. */

@@ -6,7 +6,7 @@
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { launchWithInternals } from './service.js';
-import type { SharedServiceInfo } from './index.js';
+import type { SharedServiceInfo } from './types.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

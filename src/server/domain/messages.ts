@@ -1,10 +1,8 @@
 import { outsideFirst } from './outside-first.js';
-import type { DomainDeps } from './deps.js';
+import type { DomainDeps, DomainScheduler, DomainEvents } from './deps.js';
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
 import type { UnitOfWork } from './deps.js';
-import type { Scheduler } from '../scheduler.js';
-import type { EventStore } from './events/store.js';
 import type { Actor } from './actor.js';
 import type { NumbersRepo, NumberRecord } from '../storage/numbers-repo.js';
 import type { MessagesRepo, MessageRecord, MessageFilters } from '../storage/messages-repo.js';
@@ -24,8 +22,8 @@ import type { Page } from '../../api/schemas/page.js';
 export interface MessagingDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
-  scheduler: Scheduler;
-  events: EventStore;
+  scheduler: DomainScheduler;
+  events: DomainEvents;
   numbers: NumbersRepo;
   messages: MessagesRepo;
   campaigns: CampaignsRepo;

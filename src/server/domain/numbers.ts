@@ -1,8 +1,7 @@
 import { outsideFirst } from './outside-first.js';
-import type { DomainDeps } from './deps.js';
+import type { DomainDeps, DomainScheduler } from './deps.js';
 import type { Clock } from '../clock.js';
 import type { UnitOfWork } from './deps.js';
-import type { Scheduler } from '../scheduler.js';
 import type { NumbersRepo, NumberRecord, NumberFilters } from '../storage/numbers-repo.js';
 import { UniqueConstraintError } from '../storage/storage-errors.js';
 import { charge, type BillingDeps } from './billing/charging.js';
@@ -29,7 +28,7 @@ import type { Page } from '../../api/schemas/page.js';
 export interface NumbersDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
-  scheduler: Scheduler;
+  scheduler: DomainScheduler;
   numbers: NumbersRepo;
   campaigns: CampaignsRepo;
   carrier: Carrier;

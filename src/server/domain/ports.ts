@@ -1,9 +1,7 @@
-import type { DomainDeps } from './deps.js';
+import type { DomainDeps, DomainScheduler, DomainEvents } from './deps.js';
 import type { Clock } from '../clock.js';
 import { iso } from '../clock.js';
 import type { UnitOfWork } from './deps.js';
-import type { Scheduler } from '../scheduler.js';
-import type { EventStore } from './events/store.js';
 import type { Actor } from './actor.js';
 import { assertMayChange } from './test-keys.js';
 import type { NumbersRepo } from '../storage/numbers-repo.js';
@@ -28,8 +26,8 @@ import type { Page } from '../../api/schemas/page.js';
 export interface PortsDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
-  scheduler: Scheduler;
-  events: EventStore;
+  scheduler: DomainScheduler;
+  events: DomainEvents;
   numbers: NumbersRepo;
   ports: PortsRepo;
 }

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError, validationError } from '../errors.js';
+import { ServiceError, omittedDetail, validationError } from '../errors.js';
 import { ContentionError, DatabaseUnavailableError, MalformedCursorError } from '../storage/storage-errors.js';
 import { RequestValidationError } from './validation.js';
 import { readRefusedBodyToItsEnd } from './refused-body.js';
@@ -29,13 +29,6 @@ export function capDetails(details: unknown): unknown {
   if (details.length === MAX_ERROR_DETAILS + 1 && (details[MAX_ERROR_DETAILS] as Partial<OmittedDetails>).omitted !== undefined) return details;
   return [...details.slice(0, MAX_ERROR_DETAILS), omittedDetail(details.length - MAX_ERROR_DETAILS)];
 }
-
-/** The last detail of a cut list: how many more there were. */
-export const omittedDetail = (omitted: number): OmittedDetails => ({
-  path: [],
-  message: `and ${omitted} more ${omitted === 1 ? 'problem' : 'problems'} not listed (at most ${MAX_ERROR_DETAILS} are)`,
-  omitted,
-});
 
 export function sendError(reply: FastifyReply, code: ErrorCode, message: string, details?: unknown): FastifyReply {
   const body: Envelope = { error: { code, message } };

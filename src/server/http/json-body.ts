@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { ServiceError, validationError } from '../errors.js';
+import { ServiceError, omittedDetail, validationError } from '../errors.js';
 import { MAX_ERROR_DETAILS } from '../../api/schemas/errors.js';
-import { omittedDetail } from './error-handler.js';
 import { FIELD_WORDS } from './validation.js';
 import { takesNoBody } from './bodyless.js';
 

@@ -1,6 +1,5 @@
 import type { EndpointRoute, WebhookEndpointsRepo } from '../storage/webhooks-repo.js';
-import type { DecisionReply, DecisionRequest } from '../domain/voice/call-engine.js';
-import type { CallDecisionClient } from '../domain/voice/call-runner.js';
+import type { CallDecisionClient, DecisionReply, DecisionRequest } from '../domain/voice/call-engine.js';
 import { checkResolvedAddresses, checkWebhookUrl, classifyAddress, describeAddressClass, urlHost, type AddressClass, type ResolvedAddress } from '../domain/webhooks/url-safety.js';
 import { WebhookHttpSender } from './http-sender.js';
 import { systemResolver, type Resolver } from './resolver.js';

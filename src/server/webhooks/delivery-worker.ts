@@ -1,11 +1,11 @@
-import type { DomainDeps, TxDeps } from '../deps.js';
+import type { DomainDeps, EventOutbox, TxDeps } from '../domain/deps.js';
 import type { EventRecord } from '../storage/events-repo.js';
 import type { DeliveryAttemptState, DeliveryRecord, DueCursor, DueDelivery } from '../storage/webhook-deliveries-repo.js';
 import type { EndpointRoute, EndpointTarget } from '../storage/webhooks-repo.js';
 import { DatabaseUnavailableError } from '../storage/storage-errors.js';
 import { eventFilterMatches } from '../../api/schemas/events.js';
 import type { WebhookDomainDeps } from '../domain/webhooks/endpoints.js';
-import type { EventOutbox } from '../domain/events/store.js';
+import type { EventStore } from '../domain/events/store.js';
 import { DEFAULT_CLAIM_LEASE_MS, type JobClaims, type Scheduler } from '../scheduler.js';
 import { TICK_JOB, purgeExpiredDeliveries, recordAttempts, writeDeliveriesForEvent, type AttemptMade, type AttemptResult } from '../domain/webhooks/deliveries.js';
 import { WebhookHttpSender } from './http-sender.js';
@@ -254,7 +254,7 @@ export class DeliveryWorker {
   private renewTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly d: Pick<DomainDeps, 'uow' | 'clock' | 'scheduler' | 'events'>,
+    private readonly d: Pick<DomainDeps, 'uow' | 'clock' | 'scheduler'> & { events: EventStore },
     opts: WebhookWorkerOptions = {},
     private readonly log: WorkerLog = { error: () => undefined },
   ) {

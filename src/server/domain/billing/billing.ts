@@ -1,8 +1,6 @@
-import type { DomainDeps } from '../deps.js';
+import type { DomainDeps, DomainScheduler, DomainEvents } from '../deps.js';
 import type { Clock } from '../../clock.js';
 import type { UnitOfWork } from '../deps.js';
-import type { EventStore } from '../events/store.js';
-import type { Scheduler } from '../../scheduler.js';
 import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';
 import type { LedgerRepo } from '../../storage/ledger-repo.js';
 import type { Payments } from '../../world/payments.js';
@@ -21,8 +19,8 @@ import type { z } from 'zod';
 export interface BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
-  events: EventStore;
-  scheduler: Scheduler;
+  events: DomainEvents;
+  scheduler: DomainScheduler;
   wallets: WalletsRepo;
   ledger: LedgerRepo;
   payments: Payments;

@@ -1,7 +1,6 @@
 import { outsideFirst } from '../outside-first.js';
-import type { DomainDeps, TxDeps } from '../deps.js';
+import type { DomainDeps, TxDeps, DomainEvents } from '../deps.js';
 import type { Clock } from '../../clock.js';
-import type { EventStore } from '../events/store.js';
 import type { WalletRecord, WalletsRepo } from '../../storage/wallets-repo.js';
 import type { LedgerRepo } from '../../storage/ledger-repo.js';
 import type { Payments, PaymentResult } from '../../world/payments.js';
@@ -23,7 +22,7 @@ export interface WalletDeps {
   clock: Clock;
   wallets: WalletsRepo;
   ledger: LedgerRepo;
-  events: EventStore;
+  events: DomainEvents;
   payments: Payments;
 }
 

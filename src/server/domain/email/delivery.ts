@@ -1,8 +1,6 @@
-import type { DomainDeps, TxDeps } from '../deps.js';
+import type { DomainDeps, TxDeps, DomainScheduler, DomainEvents } from '../deps.js';
 import type { Clock } from '../../clock.js';
 import type { UnitOfWork } from '../deps.js';
-import type { Scheduler } from '../../scheduler.js';
-import type { EventStore } from '../events/store.js';
 import type { EmailRecord, EmailsRepo, RecipientPatch, RecipientRecord } from '../../storage/emails-repo.js';
 import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
 import type { MailboxRepo } from '../../storage/mailbox-repo.js';
@@ -31,10 +29,10 @@ import { htmlToText, htmlToTextInSlices } from './mailbox-text.js';
 export interface DeliveryDeps {
   uow: UnitOfWork;
   clock: Clock;
-  scheduler: Scheduler;
+  scheduler: DomainScheduler;
   emails: EmailsRepo;
   suppressions: SuppressionsRepo;
-  events: EventStore;
+  events: DomainEvents;
   mailbox: MailboxRepo;
 }
 

@@ -1,9 +1,7 @@
 import type { DnsAnswer } from '../../world/dns.js';
-import type { DomainDeps, TxDeps } from '../deps.js';
+import type { DomainDeps, TxDeps, DomainScheduler, DomainEvents } from '../deps.js';
 import type { Clock } from '../../clock.js';
 import type { UnitOfWork } from '../deps.js';
-import type { Scheduler } from '../../scheduler.js';
-import type { EventStore } from '../events/store.js';
 import type { Actor } from '../actor.js';
 import type { SendingDomainRecord, SendingDomainsRepo } from '../../storage/sending-domains-repo.js';
 import type { DnsResolver } from '../../world/dns.js';
@@ -28,8 +26,8 @@ import { nextCheckAt, releaseAt, statusAfterCheck } from './domain-state.js';
 export interface DomainsDeps {
   uow: UnitOfWork;
   clock: Clock;
-  scheduler: Scheduler;
-  events: EventStore;
+  scheduler: DomainScheduler;
+  events: DomainEvents;
   sendingDomains: SendingDomainsRepo;
   /** contract §8: DNS answers through a resolver (the sandbox DNS table on the local service). */
   dns: DnsResolver;

@@ -1,6 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { Scheduler } from '../../scheduler.js';
-import type { UnitOfWork } from '../deps.js';
+import type { UnitOfWork, DomainScheduler } from '../deps.js';
 import { charge, type BillingDeps } from '../billing/charging.js';
 import type { SendingDomainsRepo } from '../../storage/sending-domains-repo.js';
 import type { SuppressionsRepo } from '../../storage/suppressions-repo.js';
@@ -29,7 +28,7 @@ import { EMAIL_DELIVER_JOB } from './jobs.js';
 export interface SendEmailDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
-  scheduler: Scheduler;
+  scheduler: DomainScheduler;
   sendingDomains: SendingDomainsRepo;
   emails: EmailsRepo;
   suppressions: SuppressionsRepo;

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { TxDeps } from '../deps.js';
+import type { DomainEvents, EventOutbox, TxDeps } from '../deps.js';
 import { iso } from '../../clock.js';
 import { newId } from '../../ids.js';
 import type { EventRecord } from '../../storage/events-repo.js';
@@ -36,23 +36,13 @@ export function messageMove(type: string, body: Record<string, unknown>): Messag
   return { messageId: String(body.messageId), status: String(body.status), reason: typeof body.reason === 'string' ? body.reason : null };
 }
 
-/** Hook run inside the emitting transaction: the webhook outbox writes its deliveries here. */
-export type EventOutbox = ((event: EventRecord, tx: TxDeps) => Promise<void>) & {
-  /**
-   * What the outbox will read for the account's events, asked for as they are inserted (on
-   * PostgreSQL the insert and the read share one wait); the outbox reads it again, served once
-   * per transaction by the repository. Its failure is left to that read.
-   */
-  prefetch?: (accountId: string, tx: TxDeps) => Promise<unknown>;
-};
-
 /**
  * The one events store: every event gets an `evt_` id and `createdAt` from the service clock and is
  * appended once, inside the caller's transaction, so an event commits with the change that caused it.
  * Inside a write, `tx.events` is this store bound to that transaction (`in`, called by the unit of
  * work); the store the domain's deps hold is for listening, and refuses to emit.
  */
-export class EventStore {
+export class EventStore implements DomainEvents {
   private readonly listeners = new Set<EventListener>();
   private readonly transientListeners = new Set<(event: EventRecord) => void>();
   private readonly resyncListeners = new Set<() => void>();

@@ -1,6 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../deps.js';
-import type { Scheduler } from '../../scheduler.js';
+import type { UnitOfWork, DomainScheduler } from '../deps.js';
 import type { BrandsRepo } from '../../storage/brands-repo.js';
 import type { CampaignsRepo } from '../../storage/campaigns-repo.js';
 import type { BillingDeps } from '../billing/charging.js';
@@ -9,7 +8,7 @@ import type { BillingDeps } from '../billing/charging.js';
 export interface RegistrationDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
-  scheduler: Scheduler;
+  scheduler: DomainScheduler;
   brands: BrandsRepo;
   campaigns: CampaignsRepo;
 }

@@ -1,6 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { UnitOfWork } from '../deps.js';
-import type { EventStore } from '../events/store.js';
+import type { UnitOfWork, DomainEvents } from '../deps.js';
 import type { CompliancePages, PageConfig } from '../../../api/schemas/brands.js';
 import type { BrandStatus } from '../../../api/values/registration.js';
 import { HOSTED_PAGE_PATHS } from '../../../api/values/registration.js';
@@ -22,7 +21,7 @@ export interface LeadsDeps {
   leads: LeadsRepo;
   brands: BrandsRepo;
   uow: UnitOfWork;
-  events: EventStore;
+  events: DomainEvents;
   clock: Clock;
 }
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { UnitOfWork } from '../deps.js';
 import type { BlockedNumberRecord, BlockedNumbersRepo } from '../../storage/blocked-numbers-repo.js';
-import type { EventOutbox } from '../events/store.js';
+import type { EventOutbox } from '../deps.js';
 import type { Actor } from '../actor.js';
 import { newUuid } from '../../ids.js';
 import { conflict, notFound } from '../../errors.js';

@@ -103,6 +103,16 @@ export interface DecisionClient {
   decide(accountId: string, request: DecisionRequest, target: { url: string; timeoutMs: number }): Promise<DecisionReply>;
 }
 
+/**
+ * The decision webhook client as the runner uses it (webhooks/decision-client.ts implements it).
+ * `stopping` turns true when the service stops: a reply cut short by the stop is not read, the state
+ * stays `decision.awaiting` and the restart fails open without sending again (spec: Routing decision
+ * request — sent once).
+ */
+export interface CallDecisionClient extends DecisionClient {
+  readonly stopping: boolean;
+}
+
 export interface CallEngineDeps {
   blocklist: BlocklistLookup;
   devices: DeviceLookup;

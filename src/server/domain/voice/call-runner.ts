@@ -1,8 +1,6 @@
-import type { DomainDeps, TxDeps } from '../deps.js';
+import type { DomainDeps, TxDeps, DomainScheduler, DomainEvents } from '../deps.js';
 import type { Clock } from '../../clock.js';
 import type { UnitOfWork } from '../deps.js';
-import type { Scheduler } from '../../scheduler.js';
-import type { EventStore } from '../events/store.js';
 import type { NumbersRepo } from '../../storage/numbers-repo.js';
 import type { RoutesRepo } from '../../storage/routes-repo.js';
 import type { CallProgress, CallRecord, CallsRepo, StoredTraceEntry } from '../../storage/calls-repo.js';
@@ -23,7 +21,7 @@ import {
   type CallEngineDeps,
   type CallEvent,
   type CallState,
-  type DecisionClient,
+  type CallDecisionClient,
 } from './call-engine.js';
 
 // contract §6 (the call engine, runs on the service clock as durable steps), §11 (voice and
@@ -34,21 +32,11 @@ import {
 // the usage charges, THEN emits the step's events (an outbox reading the `calls` table sees the row
 // as the event describes it), THEN schedules the next step at the new `dueAt`.
 
-/**
- * The decision webhook client as the runner uses it (webhooks/decision-client.ts implements it).
- * `stopping` turns true when the service stops: a reply cut short by the stop is not read, the state
- * stays `decision.awaiting` and the restart fails open without sending again (spec: Routing decision
- * request — sent once).
- */
-export interface CallDecisionClient extends DecisionClient {
-  readonly stopping: boolean;
-}
-
 export interface CallsDeps extends BillingDeps {
   uow: UnitOfWork;
   clock: Clock;
-  scheduler: Scheduler;
-  events: EventStore;
+  scheduler: DomainScheduler;
+  events: DomainEvents;
   numbers: NumbersRepo;
   routes: RoutesRepo;
   calls: CallsRepo;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { freshFixtureEachTest, serviceErrorOf, detailPaths, type DomainFixture } from '../../../../test/helpers/domain-fixture.js';
 import { placeSandboxCall, placeSoftphoneCall, transferCall } from './calls.js';
-import { commitStep, progressOf, runCallSteps, startedMinutes, type CallDecisionClient } from './call-runner.js';
-import type { CallState, DecisionReply } from './call-engine.js';
+import { commitStep, progressOf, runCallSteps, startedMinutes } from './call-runner.js';
+import type { CallDecisionClient, CallState, DecisionReply } from './call-engine.js';
 import { SandboxCallBody } from '../../../api/schemas/calls.js';
 import { PutRouteBody } from '../../../api/schemas/routes.js';
 import { putRoute } from './routes.js';

@@ -1,8 +1,6 @@
 import type { Clock } from '../../clock.js';
 import { iso } from '../../clock.js';
-import type { UnitOfWork } from '../deps.js';
-import type { Scheduler } from '../../scheduler.js';
-import type { EventStore } from '../events/store.js';
+import type { UnitOfWork, DomainScheduler, DomainEvents } from '../deps.js';
 import type { Actor } from '../actor.js';
 import { assertMayChange } from '../test-keys.js';
 import { newId, randomBase62 } from '../../ids.js';
@@ -17,8 +15,8 @@ import { WEBHOOK_SECRET_PREFIX } from '../../../api/values/webhooks.js';
 export interface WebhookDomainDeps {
   uow: UnitOfWork;
   clock: Clock;
-  scheduler: Scheduler;
-  events: EventStore;
+  scheduler: DomainScheduler;
+  events: DomainEvents;
   webhookEndpoints: WebhookEndpointsRepo;
   webhookDeliveries: WebhookDeliveriesRepo;
 }
