@@ -20,6 +20,7 @@ const receivers: Receiver[] = [];
 type RunOpts = Omit<RunSvcOptions, 'service'>;
 const svcRun = (args: string[], opts: RunOpts = {}) => runSvc(args, { service: svc, ...opts });
 const ok = expectOk;
+const stripAnsi = (text: string): string => text.replace(/\x1b\[[0-9;]*m/g, '');
 const jsonLines = (text: string): any[] => text.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
 async function receiver(...args: Parameters<typeof startReceiver>): Promise<Receiver> {
   const r = await startReceiver(...args);
@@ -373,6 +374,34 @@ describe('webhooks listen', () => {
     await slow.waitFor(5);
     expect(slow.received.map((r) => r.body.id).slice(4)).toEqual([d.id]);
     expect((await fresh.stop()).code).toBe(0);
+  });
+
+  it("prints each event's own time (its createdAt), not the clock's when the line is printed", async () => {
+    const dir = configDir();
+    const handler = await receiver();
+    // The service clock hours away from the wall clock, as `svc clock advance` leaves it.
+    ok(await svcRun(['clock', 'advance', '3h']));
+    const cursor = (await svc.call('GET', '/v1/events?after=now')).body.cursor as string;
+    const e = await received();
+    const createdAt = new Date(e.createdAt).toISOString();
+    // An hour later on the service clock, the event is read from the backlog.
+    ok(await svcRun(['clock', 'advance', '1h']));
+    expect(svc.now() - e.createdAt).toBe(3_600_000);
+    const args = ['webhooks', 'listen', '--forward-to', handler.url, '--events', 'message.received', '--since', cursor];
+
+    const human = startRunning(args, { service: svc, env: { SVC_CONFIG_DIR: dir }, tty: true });
+    await human.until((out) => out.includes(e.id), 5000, 'the delivery line');
+    expect((await human.stop()).code).toBe(0);
+    const line = human.lines().map(stripAnsi).find((l) => l.includes(e.id))!;
+    // As the CLI prints a time of day on a terminal: local HH:MM:SS.
+    const d = new Date(createdAt);
+    const hms = [d.getHours(), d.getMinutes(), d.getSeconds()].map((n) => String(n).padStart(2, '0')).join(':');
+    expect(line.startsWith(`${hms}  message.received`), line).toBe(true);
+
+    const piped = startRunning([...args, '-o', 'ndjson'], { service: svc, env: { SVC_CONFIG_DIR: dir } });
+    await piped.until(() => piped.lines().length >= 1, 5000, 'the delivery line');
+    expect((await piped.stop()).code).toBe(0);
+    expect(jsonLines(piped.io.out())[0]).toMatchObject({ id: e.id, time: createdAt, status: 200 });
   });
 
   it('errors: no --forward-to, a bad pattern or URL, a bad --headers or --secret: exit 2 naming the flag', async () => {

@@ -4,7 +4,7 @@
 // the local service on loopback.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,9 @@ let phoneNumber: string;
 let webhookId: string;
 let domainName: string;
 let messageId: string;
+/** Sub-accounts: one with a name of several words, two that share a name, one whose name is shell code. */
+const subaccounts: Record<string, string> = {};
+let pwned: string;
 const open: Terminal[] = [];
 const execFileAsync = promisify(execFile);
 
@@ -41,6 +44,12 @@ beforeAll(async () => {
   const sent = await svc.call('POST', '/v1/messages', { body: { from: phoneNumber, to: '+14155550123', body: 'completion' }, key: svc.bootstrap.testKey });
   expect(sent.status, sent.text).toBe(201);
   messageId = sent.body.id;
+  pwned = join(tmp, 'pwned');
+  for (const name of ['Harbor Bikes East', 'Twin', 'twin', `$(touch ${pwned})`]) {
+    const made = await svc.call('POST', '/v1/subaccounts', { body: { name } });
+    expect(made.status, made.text).toBe(201);
+    subaccounts[name] = made.body.id;
+  }
 });
 
 afterAll(async () => {
@@ -136,6 +145,14 @@ describe.each(['bash', 'zsh'] as const)('%s at a terminal', (kind) => {
     await tabId(t, 'svc messages get msg_', `svc messages get ${messageId} `);
     await tabId(t, 'svc messages send --to +14155550123 --from +', `svc messages send --to +14155550123 --from ${phoneNumber} `);
   });
+
+  it('completes a sub-account for context use by its name, as one word, or by its id; a name is never run', async () => {
+    await tabId(t, 'svc context use Harb', 'svc context use Harbor\\ Bikes\\ East ');
+    const id = subaccounts['Harbor Bikes East']!;
+    await tabId(t, `svc context use ${id.slice(0, 8)}`, `svc context use ${id} `);
+    // Every candidate was read, the one whose name is `$(touch …)` too: read as text, never run.
+    expect(existsSync(pwned)).toBe(false);
+  });
 });
 
 describe('fish', () => {
@@ -151,8 +168,43 @@ describe('fish', () => {
     expect(await fish('svc messages send --from ')).toEqual([phoneNumber]);
   });
 
+  it('completes context use with the unique sub-account names and every id', async () => {
+    const offered = await fish('svc context use ');
+    const ids = Object.values(subaccounts);
+    expect(offered.sort()).toEqual(['Harbor Bikes East', `$(touch ${pwned})`, ...ids].sort());
+    expect(existsSync(pwned)).toBe(false);
+  });
+
   it('completes no ids when the service is not on loopback (a TAB never reaches the network)', async () => {
     expect(await fish('svc numbers get ')).toEqual([phoneNumber]);
     expect(await fishRaw('svc numbers get ', { SVC_BASE_URL: 'https://api.example.com' })).toBe('');
+  });
+});
+
+describe('svc __complete (what every shell script calls)', () => {
+  const complete = async (words: string[], extraEnv: Record<string, string | undefined>) => {
+    const merged = Object.fromEntries(Object.entries({ ...env, ...extraEnv }).filter((e): e is [string, string] => e[1] !== undefined));
+    return await execFileAsync(process.execPath, [BIN_PATH, '__complete', 'bash', ...words], { env: merged, encoding: 'utf8' });
+  };
+
+  it('context use: the names no other sub-account has, each once, then every id', async () => {
+    const { stdout } = await complete(['context', 'use', ''], {});
+    const lines = stdout.split('\n').filter(Boolean);
+    expect(lines.slice(0, 2).sort()).toEqual(['Harbor Bikes East', `$(touch ${pwned})`].sort());
+    expect(lines.slice(2).sort()).toEqual(Object.values(subaccounts).sort());
+  });
+
+  it('a local service that is not running: nothing printed, nothing started', async () => {
+    // The data directory of a stopped local service: its keys, and an address nobody answers on.
+    const gone = await startTestService();
+    const { baseUrl, bootstrap } = gone;
+    await gone.stop();
+    const dataDir = join(tmp, 'stopped');
+    mkdirSync(dataDir);
+    writeFileSync(join(dataDir, 'bootstrap.json'), JSON.stringify({ accountId: bootstrap.accountId, baseUrl, liveKey: bootstrap.liveKey, testKey: bootstrap.testKey }));
+    const res = await complete(['context', 'use', ''], { SVC_DATA_DIR: dataDir, SVC_BASE_URL: undefined, SVC_API_KEY: undefined });
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toBe('');
+    expect(readdirSync(dataDir)).toEqual(['bootstrap.json']);
   });
 });

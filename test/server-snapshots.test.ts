@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { openSync, readSync, writeSync, closeSync, writeFileSync } from 'node:fs';
 import { assertBuilt, BIN_PATH, runSvcProcess } from './helpers/cli.js';
 import { startService as startInProcess } from '../src/server/main.js';
+import { openTerminal, shellEnvFor } from './helpers/terminal.js';
 
 // Snapshots and reset of a real local service process, driven by the real CLI.
 
@@ -646,5 +647,34 @@ describe('svc server reset', () => {
     expect((await call(dir, 'GET', '/v1/keys')).status).toBe(200);
     expect((await call(dir, 'GET', '/v1/subaccounts')).body.data).toEqual([]);
     expect(await messageBodies(dir)).toEqual([]);
+  }, 120_000);
+
+  it('a sub-account made after a clock advance is never listed as created in the future once reset restarts the clock', async () => {
+    const dir = newDataDir();
+    await startService(dir);
+    expect((await advance(dir, 3600)).status).toBe(200);
+    const child = await call(dir, 'POST', '/v1/subaccounts', { name: 'made-later' });
+    expect(child.status).toBe(201);
+    expect((await svc(dir, ['server', 'reset', '--keep-keys'])).code).toBe(0);
+    // The clock restarted from the system clock: the kept sub-account's createdAt is ahead of it.
+    const now = Date.parse((await call(dir, 'GET', '/v1/sandbox/clock')).body.now);
+    expect(Date.parse(child.body.createdAt) - now).toBeGreaterThan(50 * 60_000);
+
+    const tmp = newDataDir();
+    const service = { dataDir: dir, baseUrl: baseUrlOf(dir), bootstrap: bootstrapOf(dir) };
+    const env = { ...shellEnvFor(service, tmp, BIN_PATH), SVC_API_KEY: bootstrapOf(dir).liveKey, PS1: 'READY$ ' };
+    const t = openTerminal(['bash', '--norc', '--noprofile'], { env });
+    try {
+      await t.until((screen) => /READY\$ $/.test(screen), 10_000, 'a shell prompt');
+      t.type('svc subaccounts list; echo "status:$?"');
+      t.press('Enter');
+      const screen = await t.until((text) => /status:\d/.test(text), 15_000, 'the list');
+      expect(screen).toContain('status:0');
+      const row = screen.split('\n').find((line) => line.includes(child.body.id));
+      expect(row, screen).toMatch(/made-later\s+active\s+just now\s*$/);
+      expect(screen).not.toMatch(/\bin \d+\s?(s|m|h|d|mo|y)\b/);
+    } finally {
+      t.close();
+    }
   }, 120_000);
 });

@@ -5,7 +5,7 @@
 import type { Colors } from './colors.js';
 import { columnField, columnSpec, peopleHeader, type ColumnDef, type ColumnFit, type ColumnSpec } from './columns.js';
 import { columnsFor, createRowPlacer, expandColumns, flattenRecord, type FlatRecord, type FlatValue, type PlacedRow } from './flatten.js';
-import { isIsoTimestamp, relativeTime } from './time.js';
+import { isIsoTimestamp, relativeTimeOf } from './time.js';
 
 export interface TableStyle {
   /** stdout is a terminal: relative times. Off when `-o table` is asked for in a pipe. */
@@ -57,9 +57,9 @@ function colourFor(column: string, colors: Colors): ((text: string) => string) |
   return undefined;
 }
 
-function listCellText(value: FlatValue | undefined, style: TableStyle): string {
+function listCellText(column: string, value: FlatValue | undefined, style: TableStyle): string {
   if (value === null || value === undefined) return '';
-  if (style.tty && isIsoTimestamp(value)) return relativeTime(value, style.now);
+  if (style.tty && isIsoTimestamp(value)) return relativeTimeOf(column, value, style.now);
   // One row per record: line breaks and tabs inside a value would tear the row apart.
   return String(value).replace(/[\r\n\t]+/g, ' ');
 }
@@ -398,7 +398,7 @@ export function createTableListEncoder(requestedColumns: readonly ColumnDef[] | 
           }
         }
       }
-      const plain = placed.map(({ cells }) => cells.map((value) => listCellText(value, style)));
+      const plain = placed.map(({ cells }) => cells.map((value, i) => listCellText(cols[i]!, value, style)));
       let text = '';
       if (first) {
         const kinds = cols.map((column, i) => columnKind(column, placed.map(({ cells }) => cells[i])));
@@ -446,10 +446,10 @@ export function wrapText(text: string, width: number): string {
   return out.join('\n');
 }
 
-function resourceCellText(value: FlatValue | undefined, style: TableStyle): string {
+function resourceCellText(key: string, value: FlatValue | undefined, style: TableStyle): string {
   if (value === null || value === undefined) return '';
   // A single resource has room for both: the exact time and how long ago it was.
-  if (style.tty && isIsoTimestamp(value)) return `${value} (${relativeTime(value, style.now)})`;
+  if (style.tty && isIsoTimestamp(value)) return `${value} (${relativeTimeOf(key, value, style.now)})`;
   return String(value).replace(/\t/g, ' ');
 }
 
@@ -472,7 +472,7 @@ export async function renderKeyValueTable(
 
   let out = '';
   for (const key of keys) {
-    const text = resourceCellText(flat[key], style);
+    const text = resourceCellText(key, flat[key], style);
     const colour = colourFor(key, style.colors);
     const lines = (valueWidth > 0 ? wrapText(text, valueWidth) : text).split(/\r?\n/);
     const label = style.colors.bold(key) + ' '.repeat(keyWidth - textWidth(key));

@@ -12,6 +12,33 @@ const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+const JUST_NOW = 'just now';
+
+/**
+ * A field that says when something already happened: `at` (a trace step, a delivery attempt), a
+ * `last…` time, or a past participle before `At` (`createdAt`, `updatedAt`, `deliveredAt`,
+ * `lastSeenAt`). Times still to come are never named so (`expiresAt`, `nextAttemptAt`, `dueAt`,
+ * `focDate`, `currentPeriodEnd`, `visibleAt`); time.test.ts holds every time field of the API to it.
+ */
+const PAST_TIME_FIELD = /^(?:at|last[A-Z][A-Za-z]*|[a-z][A-Za-z]*(?:ed|[sS]ent|[sS]een)At)$/;
+
+/** Whether a field (its last segment, for a flattened `recipients.0.deliveredAt`) is a past time. */
+export function isPastTimeField(field: string): boolean {
+  return PAST_TIME_FIELD.test(field.slice(field.lastIndexOf('.') + 1));
+}
+
+/**
+ * How long ago (or until) a field's time, against `now`: the service's clock as its last answer said
+ * (`Service-Time`, CliContext.serviceNow), the one clock every relative time is read against. The
+ * service stamps records with that clock, but it can go back (`svc server reset` or `snapshot load`
+ * restart it from the system clock while records made after `svc clock advance` remain): a past
+ * field later than `now` reads `just now`, never `in 49m`: it happened by now, whenever that was.
+ * The exact time is still printed beside it (a single resource) and in every machine format.
+ */
+export function relativeTimeOf(field: string, iso: string, now: Date): string {
+  if (isPastTimeField(field) && Date.parse(iso) > now.getTime()) return JUST_NOW;
+  return relativeTime(iso, now);
+}
 
 /**
  * "just now", "45s ago", "3m ago", "2h ago", "5d ago", "4mo ago", "2y ago", or "in 3m" for the future.
@@ -24,7 +51,7 @@ export function relativeTime(iso: string | Date, now: Date): string {
   if (Number.isNaN(then)) return String(iso);
   const diffMs = now.getTime() - then;
   const abs = Math.abs(diffMs);
-  if (abs < 5 * SECOND) return 'just now';
+  if (abs < 5 * SECOND) return JUST_NOW;
 
   let amount: string;
   const seconds = Math.round(abs / SECOND);

@@ -12,12 +12,13 @@ import type { CompletionTree, DynamicSource } from './tree.js';
 /** A TAB press answers within about this long even when the service is slow or gone. */
 export const LOOKUP_TIMEOUT_MS = 700;
 
+type Row = Record<string, unknown>;
 /** How one id source's rows become candidates; the list's path is in the tree (`lookups`). */
-type Candidates = (row: Record<string, unknown>) => Candidate | undefined;
+type Candidates = (row: Row) => Candidate | undefined;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-const CANDIDATES: Record<Exclude<DynamicSource, 'profiles'>, Candidates> = {
+const CANDIDATES: Record<Exclude<DynamicSource, 'profiles' | 'subaccount-refs'>, Candidates> = {
   numbers: (r) => (str(r.phoneNumber) ? { value: r.phoneNumber as string, description: str(r.label) } : undefined),
   webhooks: (r) => (str(r.id) ? { value: r.id as string, description: str(r.url) } : undefined),
   keys: (r) => (str(r.id) ? { value: r.id as string, description: str(r.name) } : undefined),
@@ -36,6 +37,28 @@ const CANDIDATES: Record<Exclude<DynamicSource, 'profiles'>, Candidates> = {
   brands: (r) => (str(r.id) ? { value: r.id as string, description: [r.legalName, r.status].filter(str).join(' ') || undefined } : undefined),
   campaigns: (r) => (str(r.id) ? { value: r.id as string, description: [r.name, r.status].filter(str).join(' ') || undefined } : undefined),
 };
+
+/**
+ * `svc context use` takes a sub-account's id, or its name when no other sub-account has it (compared
+ * as the command compares them: trimmed, any case): the unique names first, each with its id, then
+ * every id with its name. A name that would not survive a shell's one-candidate-a-line reading (a
+ * line break, a tab, any control character) is left out; its id still completes.
+ */
+function subaccountRefs(rows: Row[]): Candidate[] {
+  const key = (name: string) => name.trim().toLowerCase();
+  const counts = new Map<string, number>();
+  for (const r of rows) if (str(r.name)) counts.set(key(r.name as string), (counts.get(key(r.name as string)) ?? 0) + 1);
+  const names = rows.flatMap((r) => {
+    const name = str(r.name);
+    const id = str(r.id);
+    if (!name || !id || counts.get(key(name)) !== 1 || /[\u0000-\u001f\u007f-\u009f]/.test(name)) return [];
+    return [{ value: name, description: id }];
+  });
+  return [...names, ...rows.flatMap((r) => CANDIDATES.subaccounts(r) ?? [])];
+}
+
+/** Sources whose candidates depend on the whole list (a name is offered only when it is unique). */
+const LIST_CANDIDATES: Partial<Record<DynamicSource, (rows: Row[]) => Candidate[]>> = { 'subaccount-refs': subaccountRefs };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
@@ -89,16 +112,16 @@ export function createLookup(environment: LookupEnvironment, lists: NonNullable<
       });
       if (!settings.apiKey || !LOOPBACK_HOSTS.has(new URL(settings.baseUrl).hostname)) return [];
       const spec = lists[source];
-      const candidate = CANDIDATES[source];
       if (!spec) return [];
       const headers: Record<string, string> = { authorization: `Bearer ${settings.apiKey}`, accept: 'application/json' };
       if (spec.scoped && settings.subaccount) headers['service-subaccount'] = settings.subaccount;
       const body = (await getJson(new URL(`${settings.baseUrl}${spec.path}${spec.paged ? '?limit=100' : ''}`), headers, LOOKUP_TIMEOUT_MS)) as { data?: unknown } | undefined;
       if (!Array.isArray(body?.data)) return [];
-      return body.data.flatMap((row) => {
-        const c = row && typeof row === 'object' ? candidate(row as Record<string, unknown>) : undefined;
-        return c ? [c] : [];
-      });
+      const rows = body.data.filter((row): row is Row => Boolean(row) && typeof row === 'object');
+      const fromList = LIST_CANDIDATES[source];
+      if (fromList) return fromList(rows);
+      const candidate = CANDIDATES[source as keyof typeof CANDIDATES];
+      return rows.flatMap((row) => candidate(row) ?? []);
     } catch (err) {
       // SVC_DEBUG shows why a TAB completed no ids (a TAB is otherwise silent).
       if (envValue(environment.env, 'SVC_DEBUG')) process.stderr.write(`svc __complete: ${source}: ${(err as Error).message}\n`);

@@ -33,6 +33,7 @@ export const LOOKUP_LISTS: Record<Exclude<DynamicSource, 'profiles'>, LookupList
   webhooks: { path: webhookListPath, scoped: true, paged: false },
   keys: paged(apiKeyList),
   subaccounts: paged(subaccountList),
+  'subaccount-refs': paged(subaccountList),
   calls: paged(callList),
   messages: paged(messageList),
   voicemails: paged(voicemailList),

@@ -81,7 +81,6 @@ function argSource(path: string[], argName: string, sets: ValueSets): ValueSourc
   if (group === 'api' && argName === 'method') return { values: HTTP_METHODS };
   if (group === 'trigger') return { values: [...sets.triggerTypes] };
   if (group === 'profiles' && verb !== 'add') return { dynamic: 'profiles' };
-  if (group === 'context' && verb === 'use') return { dynamic: 'subaccounts' };
   if (group === 'subaccounts') return { dynamic: 'subaccounts' };
   if (group === 'numbers' && verb !== 'buy' && argName === 'number') return { dynamic: 'numbers' };
   if (group === 'routes' && argName === 'number') return { dynamic: 'numbers' };

@@ -78,7 +78,7 @@ export async function runApi(ctx: CliContext, opts: ApiCallOptions): Promise<voi
     return;
   }
   const d = res.data as { data?: unknown };
-  if (Array.isArray(res.data)) await printList(ctx.io, res.data as object[], { format });
-  else if (d && Array.isArray(d.data)) await printList(ctx.io, d.data as object[], { format });
-  else await printResource(ctx.io, res.data as object, { format });
+  if (Array.isArray(res.data)) await printList(ctx.io, res.data as object[], { format, now: ctx.serviceNow() });
+  else if (d && Array.isArray(d.data)) await printList(ctx.io, d.data as object[], { format, now: ctx.serviceNow() });
+  else await printResource(ctx.io, res.data as object, { format, now: ctx.serviceNow() });
 }

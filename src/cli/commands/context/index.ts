@@ -15,7 +15,7 @@ export const verbs = [
     name: 'use',
     local: true,
     summary: 'Act as this sub-account in every command of the current profile',
-    args: [{ name: 'subaccount-id', help: 'a sub-account of your agency: its id, or its name if no other has it', complete: 'subaccounts' }],
+    args: [{ name: 'subaccount-id', help: 'a sub-account of your agency: its id, or its name if no other has it', complete: 'subaccount-refs' }],
     examples: ['svc context use 5f0c…', "svc context use 'Harbor Bikes East'", "svc numbers list   # now lists the sub-account's numbers"],
     // Writes the profile file.
     changes: true,

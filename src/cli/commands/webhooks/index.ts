@@ -169,8 +169,8 @@ The local secret (whsec_…) is generated once per profile and kept in listen-se
 config dir (mode 0600), so it stays the same across restarts; --secret fixes it instead. A "ready"
 line on stderr (terminal or not) says it is listening and shows the secret and the handlers.
 
-One line per delivery attempt: time, type, event id, status (HTTP status or the connection error),
-ms; with -v also the handler's response and the first lines of its body on stderr. -o ndjson (or
+One line per delivery attempt: time (the event's createdAt, on every attempt), type, event id,
+status (HTTP status or the connection error), ms; with -v also the handler's response and the first lines of its body on stderr. -o ndjson (or
 -o json) prints each attempt as a JSON object. Events go in order, one at a time (--concurrency N to
 have up to N in flight). A non-2xx answer or a connection error is retried (1s, 2s, 4s … 30s) until it
 succeeds: nothing is skipped, and the position only moves past an event once it was delivered. An

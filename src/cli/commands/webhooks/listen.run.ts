@@ -62,14 +62,15 @@ export async function runListen(ctx: CliContext, opts: ListenOptions): Promise<v
         `signing secret ${secret}; cursor file ${cursorFile}; Ctrl-C to stop\n`,
     );
 
-    type Line = { type: string; id: string; url: string | null; attempt: number; status: number | string; ok: boolean; ms: number | null; error: string | null; retryInMs: number | null };
-    const printLine = async (l: Line) => {
-      // The service's clock, like the event times of `events follow` and `webhooks tail`.
-      const time = ctx.serviceNow().toISOString();
-      const record = { time, type: l.type, id: l.id, url: l.url, attempt: l.attempt, status: l.status, ok: l.ok, ms: l.ms, error: l.error, retryInMs: l.retryInMs };
-      await printer.print(record, { time, type: l.type, id: l.id, status: l.status, ms: l.ms, attempt: l.attempt, url: l.url, error: l.error }, (c) => {
+    type Line = { item: EventFeedItem; url: string | null; attempt: number; status: number | string; ok: boolean; ms: number | null; error: string | null; retryInMs: number | null };
+    const printLine = async ({ item, ...l }: Line) => {
+      // The event's own time (when the service made it), as `events follow` prints it: never a clock
+      // read when the line is printed, which a backlog, a retry or a clock move puts anywhere.
+      const { createdAt: time, type, id } = item;
+      const record = { time, type, id, url: l.url, attempt: l.attempt, status: l.status, ok: l.ok, ms: l.ms, error: l.error, retryInMs: l.retryInMs };
+      await printer.print(record, { time, type, id, status: l.status, ms: l.ms, attempt: l.attempt, url: l.url, error: l.error }, (c) => {
         const status = l.status === 'skipped' ? c.dim('skipped (no --forward-to matches)') : l.ok ? c.success(String(l.status)) : c.error(String(l.status));
-        const parts = [c.dim(clockTime(time)), l.type.padEnd(26), c.id(l.id), status];
+        const parts = [c.dim(clockTime(time)), type.padEnd(26), c.id(id), status];
         if (l.ms !== null) parts.push(`${l.ms} ms`);
         if (l.url !== null && routes.length > 1) parts.push(c.dim(`→ ${l.url}`));
         if (l.retryInMs !== null) parts.push(c.warn(`retrying in ${Math.round(l.retryInMs / 1000)}s (attempt ${l.attempt + 1})`));
@@ -81,7 +82,7 @@ export async function runListen(ctx: CliContext, opts: ListenOptions): Promise<v
     const deliver = async (item: EventFeedItem): Promise<boolean> => {
       const route = await routeFor(routes, item.type);
       if (!route) {
-        await printLine({ type: item.type, id: item.id, url: null, attempt: 0, status: 'skipped', ok: true, ms: null, error: null, retryInMs: null });
+        await printLine({ item, url: null, attempt: 0, status: 'skipped', ok: true, ms: null, error: null, retryInMs: null });
         return true;
       }
       const raw = webhookBody(item);
@@ -90,7 +91,7 @@ export async function runListen(ctx: CliContext, opts: ListenOptions): Promise<v
         const r = await forwarder.post(route.url, raw, item, attempt, signal);
         if (r.aborted) return false;
         const retryInMs = r.ok ? null : backoff.next();
-        await printLine({ type: item.type, id: item.id, url: route.url, attempt, status: r.status ?? r.error ?? 'error', ok: r.ok, ms: r.ms, error: r.ok ? null : (r.error ?? `HTTP ${r.status}`), retryInMs });
+        await printLine({ item, url: route.url, attempt, status: r.status ?? r.error ?? 'error', ok: r.ok, ms: r.ms, error: r.ok ? null : (r.error ?? `HTTP ${r.status}`), retryInMs });
         if (verbose) {
           ctx.io.stderr.write(`  ${route.url} answered ${r.status ?? r.error} in ${r.ms} ms\n`);
           const bodyLines = r.body.split(/\r?\n/).filter((l) => l.trim() !== '').slice(0, 5);
