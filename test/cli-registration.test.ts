@@ -130,6 +130,32 @@ describe('brands register without a terminal', () => {
     expect(json(again.stdout).brand).toMatchObject({ legalName: BRAND.legalName, mock: true, status: 'approved' });
   });
 
+  it('an industry outside the registry\'s verticals is refused before anything is sent (exit 2 naming --vertical and the closest); a spelling of one is sent as the registry spells it', async () => {
+    const realty = async () => ((await svc.call('GET', '/v1/brands', { key: svc.bootstrap.liveKey })).body.data as Array<{ legalName: string }>).filter((b) => b.legalName === 'Vertical Realty LLC');
+    expect(await realty()).toEqual([]);
+    const answers = file('vertical-answers.yaml', { brand: { ...BRAND, legalName: 'Vertical Realty LLC' }, campaign: CAMPAIGN });
+    const typo = await run(['brands', 'register', '--mock', '--answers', answers, '--vertical', 'real estat', '--yes', '--no-input']);
+    expect(typo.code, typo.stderr).toBe(2);
+    expect(typo.stderr).toMatch(/--vertical: "real estat" must be one of the registry's verticals; did you mean REAL_ESTATE\?/);
+    // An address given as the industry, in the answers file: the same refusal, the file's key named by its flag.
+    const address = file('vertical-address.yaml', { brand: { ...BRAND, legalName: 'Vertical Realty LLC', vertical: '123 Main St' }, campaign: CAMPAIGN });
+    const wrong = await run(['brands', 'register', '--mock', '--answers', address, '--yes', '--no-input']);
+    expect(wrong.code, wrong.stderr).toBe(2);
+    expect(wrong.stderr).toMatch(/--vertical: "123 Main St" must be one of the registry's verticals; did you mean [A-Z_]+\?/);
+    expect(await realty()).toEqual([]);
+
+    const ok = expectOk(await run(['brands', 'register', '--mock', '--answers', answers, '--vertical', 'real estate', '--yes', '--no-input', '-o', 'json']));
+    expect(json(ok.stdout).brand).toMatchObject({ legalName: 'Vertical Realty LLC', vertical: 'REAL_ESTATE' });
+    // The API itself keeps any string (spec: Registration inputs), and its description lists the registry's values.
+    const direct = await svc.call('POST', '/v1/brands', { key: svc.bootstrap.liveKey, body: { legalName: 'Free Text Vertical LLC', vertical: 'Dentistry', mock: true } });
+    expect(direct.status, direct.text).toBe(201);
+    expect(direct.body.vertical).toBe('Dentistry');
+    const openapi = (await svc.call('GET', '/openapi.json', { key: null })).body;
+    const ref: string = openapi.paths['/v1/brands'].post.requestBody.content['application/json'].schema.$ref;
+    const vertical = openapi.components.schemas[ref.split('/').pop()!].properties.vertical;
+    expect(vertical.description).toMatch(/REAL_ESTATE.*stores the string it is given/);
+  });
+
   it('--mock --resume finds the answers a run without --mock saved', async () => {
     const config = join(tmp, 'resume-config');
     // What an interrupted `svc brands register` (no --mock) leaves: the brand answers typed so far.

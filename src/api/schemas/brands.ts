@@ -7,6 +7,7 @@ import {
   ENTITY_TYPES,
   IDENTITY_STATUSES,
   REGISTRATION_LIMITS,
+  VERTICALS,
   VETTING_CLASSES,
   VETTING_PROVIDERS,
 } from '../values/registration.js';
@@ -40,13 +41,19 @@ const Country = z
   .refine(isCountryCode, BRAND_FORMAT_WORDS.country)
   .meta({ pattern: COUNTRY_CODE_PATTERN.source, description: 'ISO 3166-1 alpha-2', examples: ['US'] });
 
+/**
+ * spec: Registration inputs — `vertical` is an optional string: stored as given (existing brands and
+ * clients keep their values); the registry's list is documented, and the CLI's wizard checks it.
+ */
+export const VERTICAL_WORDS = `the industry; the registry (TCR) lists ${VERTICALS.join(', ')}. The API stores the string it is given; svc brands register accepts only these (any case, spaces or hyphens for underscores)`;
+
 /** The registration request's fields, before the rule across them (a base `omit`/`partial` can derive from). */
 const brandFields = z.strictObject({
   legalName: z.string().min(1).max(REGISTRATION_LIMITS.shortText),
   displayName: OptStr,
   ein: Ein.nullable().optional().describe('a US EIN: 12-3456789 or nine digits'),
   website: Website.nullable().optional().describe('an http(s) URL whose host has a dot'),
-  vertical: OptStr,
+  vertical: OptStr.describe(VERTICAL_WORDS),
   entityType: EntityType.nullable().optional(),
   einIssuingCountry: Country.nullable().optional(),
   email: Mailbox.nullable().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BrandRegistrationBody, BrandSchema, PartialBrandBody } from './brands.js';
+import { BrandRegistrationBody, BrandSchema, PartialBrandBody, VERTICAL_WORDS } from './brands.js';
 import { CampaignContentBody, CampaignSchema, CreateCampaignBody } from './campaigns.js';
 import { PREDICTION_BANDS, REGISTRATION_LIMITS } from '../values/registration.js';
 
@@ -22,7 +22,7 @@ export const BusinessInfoBody = z
     description: z.string().min(1).max(REGISTRATION_LIMITS.longText),
     ein: z.string().max(REGISTRATION_LIMITS.shortText).optional(),
     website: z.string().max(REGISTRATION_LIMITS.shortText).optional(),
-    vertical: z.string().max(REGISTRATION_LIMITS.shortText).optional(),
+    vertical: z.string().max(REGISTRATION_LIMITS.shortText).optional().describe(VERTICAL_WORDS),
     optInChannel: z.string().max(REGISTRATION_LIMITS.shortText).optional().describe('how consumers opt in: e.g. web form, keyword, paper form, point of sale'),
   })
   .meta({ id: 'BusinessInfoBody' });

@@ -16,6 +16,28 @@ export type EntityType = (typeof ENTITY_TYPES)[number];
 /** contract §7: these entity types are rejected without an `ein`. */
 export const EIN_REQUIRED_ENTITY_TYPES: readonly EntityType[] = ['PRIVATE_PROFIT', 'PUBLIC_PROFIT'];
 
+/**
+ * Decision (the spec leaves `vertical` an optional string with no list): the industries The Campaign
+ * Registry (TCR, the US 10DLC registry) takes. The API stores whatever string it is given, so
+ * existing brands and clients keep working; the CLI's wizard accepts only these.
+ */
+export const VERTICALS = [
+  'AGRICULTURE', 'COMMUNICATION', 'CONSTRUCTION', 'EDUCATION', 'ENERGY', 'ENTERTAINMENT', 'FINANCIAL',
+  'GAMBLING', 'GOVERNMENT', 'HEALTHCARE', 'HOSPITALITY', 'HUMAN_RESOURCES', 'INSURANCE', 'LEGAL',
+  'MANUFACTURING', 'NGO', 'POLITICAL', 'POSTAL', 'PROFESSIONAL', 'REAL_ESTATE', 'RETAIL', 'TECHNOLOGY',
+  'TRANSPORTATION',
+] as const;
+export type Vertical = (typeof VERTICALS)[number];
+
+/** A vertical as a person types it, in the registry's spelling: "real estate" and "Real-Estate" read REAL_ESTATE. */
+export const verticalKey = (text: string): string => text.trim().toUpperCase().replace(/[\s-]+/g, '_');
+
+/** The registry's vertical a typed answer names, or undefined when it names none. */
+export const verticalOf = (text: string): Vertical | undefined => {
+  const key = verticalKey(text);
+  return VERTICALS.find((v) => v === key);
+};
+
 /** spec: Brand — `brandRelationship` (on input). */
 export const BRAND_RELATIONSHIPS = ['BASIC_ACCOUNT', 'SMALL_ACCOUNT', 'MEDIUM_ACCOUNT', 'LARGE_ACCOUNT', 'KEY_ACCOUNT'] as const;
 /** spec: Brand — `identityStatus`. */

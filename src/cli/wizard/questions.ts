@@ -36,6 +36,11 @@ export interface Question {
    * read from the same definition, so an answer is refused as it is typed rather than at the end.
    */
   readonly acrossFields?: (value: unknown, answers: Record<string, unknown>) => string | null;
+  /**
+   * Stricter than the API, for a text it stores as given but a registry knows as a list (a brand's
+   * vertical): after the schema, the answer as it is sent (in the list's spelling), or why it is refused.
+   */
+  readonly normalize?: (value: string) => Checked;
 }
 
 /** Whether a question applies, given the checked answers before it. */
@@ -85,8 +90,14 @@ export function checkAnswer(q: Question, raw: string | undefined, answers?: Reco
   if (q.kind === 'number' && typeof value !== 'number') return { ok: false, reason: 'must be a number' };
   const result = q.schema.safeParse(value);
   if (result.success) {
-    const across = answers && q.acrossFields ? q.acrossFields(result.data, answers) : null;
-    return across === null ? { ok: true, value: result.data } : { ok: false, reason: across };
+    let data: unknown = result.data;
+    if (q.normalize && typeof data === 'string') {
+      const normalized = q.normalize(data);
+      if (!normalized.ok) return normalized;
+      data = normalized.value;
+    }
+    const across = answers && q.acrossFields ? q.acrossFields(data, answers) : null;
+    return across === null ? { ok: true, value: data } : { ok: false, reason: across };
   }
   const issue = result.error.issues[0]!;
   // An item of a list: say which one.

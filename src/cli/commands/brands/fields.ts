@@ -1,5 +1,5 @@
 import type { FlagDef } from '../../verb.js';
-import { BRAND_RELATIONSHIPS, ENTITY_TYPES } from '../../../api/values/registration.js';
+import { BRAND_RELATIONSHIPS, ENTITY_TYPES, VERTICALS } from '../../../api/values/registration.js';
 
 // The fields of a 10DLC brand and campaign as the command line knows them (spec: Registration
 // inputs): the API's name, its flag, its help and how it is typed. Zod-free, so the verbs' flag
@@ -26,7 +26,7 @@ export const BRAND_FIELDS: readonly FieldSpec[] = [
   { name: 'website', flag: '--website', description: 'the business website, an http(s) URL', kind: 'url', message: 'Website, https://… (its domain should match the email)' },
   { name: 'email', flag: '--email', description: 'contact email address (its domain should match the website)', kind: 'text', message: 'Contact email' },
   { name: 'phone', flag: '--phone', description: 'contact phone, E.164 (+14155550100)', kind: 'text', message: 'Contact phone, e.g. +14155550100' },
-  { name: 'vertical', flag: '--vertical', description: 'industry, e.g. HEALTHCARE, RETAIL', kind: 'text', message: 'Industry (vertical), e.g. HEALTHCARE, RETAIL' },
+  { name: 'vertical', flag: '--vertical', description: `industry; the registry's verticals: ${VERTICALS.join(', ')} (the register wizard takes only these, in any case: "real estate" reads REAL_ESTATE)`, kind: 'text', message: 'Industry (vertical), e.g. HEALTHCARE, RETAIL' },
   { name: 'street', flag: '--street', description: 'street address', kind: 'text', message: 'Street address' },
   { name: 'city', flag: '--city', description: 'city', kind: 'text', message: 'City' },
   { name: 'state', flag: '--state', description: 'state or region (in the US a two-letter code, e.g. CA)', kind: 'text', message: 'State (in the US two letters, e.g. CA)' },

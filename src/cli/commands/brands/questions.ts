@@ -2,7 +2,9 @@ import type { ZodType } from 'zod';
 import type { Question } from '../../wizard/wizard.js';
 import { BrandRegistrationBody } from '../../../api/schemas/brands.js';
 import { CampaignContentBody } from '../../../api/schemas/campaigns.js';
-import { EIN_REQUIRED_ENTITY_TYPES, type EntityType } from '../../../api/values/registration.js';
+import { EIN_REQUIRED_ENTITY_TYPES, VERTICALS, verticalKey, verticalOf, type EntityType } from '../../../api/values/registration.js';
+import { closest } from '../../closest.js';
+import type { Checked } from '../../wizard/questions.js';
 import { usAddressProblems } from '../../../api/values/brand-formats.js';
 import { BRAND_FIELDS, CAMPAIGN_FIELDS, type FieldSpec } from './fields.js';
 
@@ -22,6 +24,9 @@ function question(section: 'brand' | 'campaign', f: FieldSpec, schema: ZodType):
   if (field === 'brand.ein') {
     return { ...base, required: true, when: (a) => EIN_REQUIRED_ENTITY_TYPES.includes(entityOf(a) as EntityType) };
   }
+  // Decision (Registration inputs leaves `vertical` free text): the API stores any string, but the
+  // wizard takes only the registry's verticals, so an address typed one question early is refused.
+  if (field === 'brand.vertical') return { ...base, normalize: registryVertical };
   // contract §7: the state and postal code when the country is US — the API's rule, refused as typed.
   if (field === 'brand.state' || field === 'brand.postalCode') {
     return {
@@ -30,6 +35,14 @@ function question(section: 'brand' | 'campaign', f: FieldSpec, schema: ZodType):
     };
   }
   return base;
+}
+
+/** A typed vertical in the registry's spelling, or refused naming the nearest one. */
+function registryVertical(text: string): Checked {
+  const vertical = verticalOf(text);
+  if (vertical) return { ok: true, value: vertical };
+  const near = closest(verticalKey(text), VERTICALS);
+  return { ok: false, reason: `must be one of the registry's verticals; did you mean ${near}? (${VERTICALS.join(', ')})` };
 }
 
 const countryOf = (answers: Record<string, unknown>): string | undefined => (answers.brand as { country?: string } | undefined)?.country;
