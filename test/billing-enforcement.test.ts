@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { balanceOf, chargesOf, expectLedgerConsistent } from './helpers/money.js';
+import { expectLedgerConsistent } from './helpers/money.js';
+import { chargesFor, footprint, openHold, openHoldsTotal } from './helpers/inspect.js';
+import { feedEvents, listAll } from './helpers/reads.js';
 import { buy, liveNumber } from './messages-fixtures.js';
 import { GOOD_BRAND, GOOD_CAMPAIGN, approvedCampaign } from './registration-fixtures.js';
 import { CALLER, getCall, placeCall, seedDevice, voiceNumber } from './calls-fixtures.js';
 import { addSendingDomain, emailBody, freshDomain } from './helpers/email-fixtures.js';
-import { setBalance } from '../src/server/domain/billing/wallet.js';
-import { monthStart } from '../src/server/domain/month.js';
 import { PRICES, emailChargeCents } from '../src/api/values/prices.js';
 import { NUMBER_RENEWAL } from '../src/api/values/billing.js';
 
@@ -34,17 +34,31 @@ afterEach(async () => {
   await limitTo(1_000_000);
 });
 
-const fund = async (cents: number, accountId = acct) => await svc.deps.uow.write(async (tx) => await setBalance(tx, accountId, cents));
-const limitTo = async (cents: number, accountId = acct) => await svc.deps.uow.write(async (tx) => await tx.wallets.update(accountId, { spendLimitCents: cents, updatedAt: svc.now() }));
-/** A spend limit that leaves exactly `cents` of room this month. */
-const roomOf = async (cents: number, accountId = acct) =>
-  await limitTo(await svc.deps.uow.read(async (tx) => await tx.ledger.chargedSince(accountId, monthStart(svc.now()))) + await svc.deps.uow.read(async (tx) => await tx.holds.openTotal(accountId)) + cents, accountId);
-const count = async (table: string, accountId: string | null = acct): Promise<number> =>
-  (await svc.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}${accountId ? ' WHERE account_id = ?' : ''}`, ...(accountId ? [accountId] : [])))!.n;
+/** The wallet at exactly `cents`, through a ledger row (PUT /v1/sandbox/wallet). */
+async function fund(cents: number): Promise<void> {
+  const res = await svc.call('PUT', '/v1/sandbox/wallet', { body: { balanceCents: cents } });
+  expect(res.status, res.text).toBe(200);
+}
+async function limitTo(cents: number): Promise<void> {
+  const res = await svc.call('PATCH', '/v1/billing', { body: { spendLimitCents: cents } });
+  expect(res.status, res.text).toBe(200);
+}
+async function billing(): Promise<any> {
+  const res = await svc.call('GET', '/v1/billing');
+  expect(res.status, res.text).toBe(200);
+  return res.body;
+}
+const balance = async (): Promise<number> => (await billing()).wallet.balanceCents;
+/** A spend limit that leaves exactly `cents` of room this month (the month's charges and the open holds count against it). */
+const roomOf = async (cents: number) => await limitTo((await billing()).monthToDateCents + (await openHoldsTotal(svc, acct)) + cents);
+
+/** Each family's list, where a refused create would show a record. */
+const LISTS = { messages: '/v1/messages', numbers: '/v1/numbers', calls: '/v1/calls', emails: '/v1/emails', brands: '/v1/brands', campaigns: '/v1/campaigns', ports: '/v1/ports' } as const;
 
 /** What a refused act must leave untouched: no record, no event, no ledger row, no hold, no job, no stored response. */
-async function snapshot(table: string) {
-  return { [table]: await count(table), events: await count('events'), ledger: await count('ledger'), holds: await count('holds'), jobs: await count('jobs', null), idempotency: await count('idempotency_keys') };
+async function snapshot(family: keyof typeof LISTS) {
+  const newestEvent = (await svc.call('GET', '/v1/events?order=desc&limit=1')).body.data[0]?.eventId ?? null;
+  return { [family]: (await listAll(svc, LISTS[family])).length, newestEvent, ...(await footprint(svc, acct)) };
 }
 
 function expect402(res: { status: number; body: any }, code: 'payment_required' | 'budget_exceeded') {
@@ -52,7 +66,7 @@ function expect402(res: { status: number; body: any }, code: 'payment_required' 
   expect(res.body.error.code).toBe(code);
 }
 
-const lowBalanceEvents = async () => await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(acct, 'billing.wallet.low_balance'));
+const lowBalanceEvents = async () => await feedEvents(svc, { types: 'billing.wallet.low_balance' });
 const send = (body: Record<string, unknown>, o: { key?: string; headers?: Record<string, string> } = {}) => svc.call('POST', '/v1/messages', { body, ...o });
 const sms = (extra: Record<string, unknown> = {}) => ({ to: '+14155550100', from: sender.phoneNumber, body: 'hello', ...extra });
 
@@ -83,30 +97,30 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
     await fund(1000);
     const res = await send(sms({ body: 'y'.repeat(161) }));
     expect(res.status).toBe(201);
-    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(1000 - 2 * PRICES.smsSegment);
-    expect(await svc.deps.uow.read(async (tx) => await tx.holds.openFor(res.body.id))).toMatchObject({ amountCents: 2 * PRICES.smsSegment, category: 'sms' });
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === res.body.id)).toEqual([]);
+    expect(await balance()).toBe(1000 - 2 * PRICES.smsSegment);
+    expect(await openHold(svc, res.body.id)).toMatchObject({ amountCents: 2 * PRICES.smsSegment, category: 'sms' });
+    expect((await chargesFor(svc, acct, res.body.id))).toEqual([]);
 
     const mms = await send(sms({ mediaUrls: ['https://e.test/a.png'] }));
     expect(mms.status).toBe(201);
-    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(1000 - 2 * PRICES.smsSegment - PRICES.mmsMessage);
+    expect(await balance()).toBe(1000 - 2 * PRICES.smsSegment - PRICES.mmsMessage);
 
     await svc.advanceJobs(5);
     expect((await svc.call('GET', `/v1/messages/${res.body.id}`)).body.status).toBe('delivered');
-    expect(await svc.deps.uow.read(async (tx) => await tx.holds.openFor(res.body.id))).toBeUndefined();
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === res.body.id)).toEqual([
+    expect(await openHold(svc, res.body.id)).toBeUndefined();
+    expect((await chargesFor(svc, acct, res.body.id))).toEqual([
       expect.objectContaining({ category: 'sms', quantity: 2, amountCents: 2 * PRICES.smsSegment }),
     ]);
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === mms.body.id)).toEqual([
+    expect((await chargesFor(svc, acct, mms.body.id))).toEqual([
       expect.objectContaining({ category: 'mms', quantity: 1, amountCents: PRICES.mmsMessage }),
     ]);
     // Settling moves no money: the hold had taken it already.
-    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(1000 - 2 * PRICES.smsSegment - PRICES.mmsMessage);
+    expect(await balance()).toBe(1000 - 2 * PRICES.smsSegment - PRICES.mmsMessage);
   });
 
   it('a test key and the test sender move no money, even from an empty wallet; inbound is free', async () => {
     await fund(0);
-    const ledgerBefore = await count('ledger');
+    const ledgerBefore = (await footprint(svc, acct)).ledger;
     const viaTestKey = await send(sms(), { key: svc.bootstrap.testKey });
     expect(viaTestKey.status).toBe(201);
     const viaTestSender = await send(sms({ from: '+15005550006' }));
@@ -114,12 +128,12 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
     const inbound = await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: '+14155550111', to: sender.phoneNumber, body: 'hi' } });
     expect(inbound.status, inbound.text).toBe(201);
     await svc.advanceJobs(5);
-    expect(await count('ledger')).toBe(ledgerBefore);
-    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
+    expect((await footprint(svc, acct)).ledger).toBe(ledgerBefore);
+    expect(await balance()).toBe(0);
   });
 
   it('billing.wallet.low_balance fires once per crossing below the threshold, again after a credit re-arms it', async () => {
-    const threshold = (await svc.deps.uow.read(async (tx) => await tx.wallets.get(acct)))!.thresholdCents;
+    const threshold = (await billing()).wallet.autoRecharge.thresholdCents as number;
     await fund(threshold + 1);
     const before = (await lowBalanceEvents()).length;
     expect((await send(sms())).status).toBe(201); // threshold: not below
@@ -128,7 +142,7 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
     expect((await send(sms())).status).toBe(201); // still below: no second event
     const fired = (await lowBalanceEvents()).slice(before);
     expect(fired).toHaveLength(1);
-    expect(fired[0]!.body).toMatchObject({ balanceCents: threshold - 1, thresholdCents: threshold, autoRechargeStarted: false });
+    expect(fired[0]).toMatchObject({ balanceCents: threshold - 1, thresholdCents: threshold, autoRechargeStarted: false });
     await fund(threshold + 1); // a credit back above the threshold re-arms it
     await send(sms());
     await send(sms());
@@ -143,12 +157,12 @@ describe('messages: the price is reserved at accept, settled on sent', () => {
     expect(accepted).toHaveLength(50);
     expect(refused).toHaveLength(150);
     expect(refused.every((r) => r.body.error.code === 'payment_required')).toBe(true);
-    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
+    expect(await balance()).toBe(0);
     await expectLedgerConsistent(svc, acct);
     await svc.advanceJobs(5);
     const ids = new Set(accepted.map((r) => r.body.id as string));
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref !== null && ids.has(c.ref))).toHaveLength(50);
-    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
+    expect((await chargesFor(svc, acct)).filter((c) => c.ref !== null && ids.has(c.ref))).toHaveLength(50);
+    expect(await balance()).toBe(0);
   });
 });
 
@@ -168,7 +182,7 @@ describe('numbers: first month on buy, renewals on the clock, emergency', () => 
     await limitTo(1_000_000);
     const bought = await svc.call('POST', '/v1/numbers/buy', { body: { phoneNumber: pick } });
     expect(bought.status).toBe(201);
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === bought.body.id)).toEqual([
+    expect((await chargesFor(svc, acct, bought.body.id))).toEqual([
       expect.objectContaining({ category: 'local_number', quantity: 1, amountCents: PRICES.localNumberMonthly }),
     ]);
   });
@@ -176,7 +190,7 @@ describe('numbers: first month on buy, renewals on the clock, emergency', () => 
   it('renews every period from the wallet; an unpaid renewal keeps the number and is retried daily until paid', async () => {
     await fund(10_000);
     const n = await buy(svc);
-    const fees = async () => (await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === n.id && c.category === 'local_number');
+    const fees = async () => (await chargesFor(svc, acct, n.id)).filter((c) => c.category === 'local_number');
     expect(await fees()).toHaveLength(1);
     await svc.advanceJobs(NUMBER_RENEWAL.periodSecs);
     expect(await fees()).toHaveLength(2);
@@ -212,7 +226,7 @@ describe('numbers: first month on buy, renewals on the clock, emergency', () => 
     expect((await svc.call('GET', `/v1/numbers/${n.id}`)).body.emergency).toMatchObject({ enabled: false });
     await fund(1000);
     expect((await svc.call('PATCH', `/v1/numbers/${n.id}`, { body: { emergency } })).status).toBe(200);
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === n.id && c.category === 'emergency')).toHaveLength(1);
+    expect((await chargesFor(svc, acct, n.id)).filter((c) => c.category === 'emergency')).toHaveLength(1);
   });
 });
 
@@ -227,7 +241,7 @@ describe('voice: the first minute must be payable at start; the end charges what
     const free = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 1, durationSecs: 30 } }, { key: svc.bootstrap.testKey });
     await svc.advanceJobs(40);
     expect((await getCall(svc, free.id)).status).toBe('completed');
-    expect(await count('ledger')).toBe(before.ledger);
+    expect((await footprint(svc, acct)).ledger).toBe(before.ledger);
   });
 
   it('a live softphone call with nothing to pay → 402 and no call', async () => {
@@ -252,10 +266,10 @@ describe('voice: the first minute must be payable at start; the end charges what
     const call = await placeCall(svc, n.phoneNumber, { answer: { afterSecs: 1, durationSecs: 5 * 60 } });
     await svc.advanceJobs(6 * 60);
     expect((await getCall(svc, call.id)).status).toBe('completed');
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === call.id)).toEqual([
+    expect((await chargesFor(svc, acct, call.id))).toEqual([
       expect.objectContaining({ category: 'voice', quantity: 5, amountCents: PRICES.voiceMinute }),
     ]);
-    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
+    expect(await balance()).toBe(0);
   });
 });
 
@@ -275,7 +289,7 @@ describe('email, registration, ports: charged on accept through the one path', (
     await limitTo(1_000_000);
     const ok = await svc.call('POST', '/v1/emails', { body: emailBody(`hi@${domain}`) });
     expect(ok.status, ok.text).toBe(201);
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === ok.body.id)).toEqual([expect.objectContaining({ category: 'email', amountCents: emailChargeCents(1) })]);
+    expect((await chargesFor(svc, acct, ok.body.id))).toEqual([expect.objectContaining({ category: 'email', amountCents: emailChargeCents(1) })]);
   });
 
   it('brand registration, vetting and campaign fees: refused → 402 and nothing registered', async () => {
@@ -287,7 +301,7 @@ describe('email, registration, ports: charged on accept through the one path', (
     await fund(PRICES.brandRegistration);
     const brand = await svc.call('POST', '/v1/brands', { body: GOOD_BRAND });
     expect(brand.status, brand.text).toBe(201);
-    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
+    expect(await balance()).toBe(0);
     expect((await svc.call('POST', `/v1/sandbox/brands/${brand.body.id}/decision`, { body: { decision: 'approved' } })).status).toBe(200);
 
     const vetBefore = await snapshot('brands');
@@ -331,7 +345,7 @@ describe('email, registration, ports: charged on accept through the one path', (
     expect((await svc.call('GET', `/v1/ports/${port.body.id}`)).body.status).toBe('draft');
     await fund(2 * PRICES.portPerNumber);
     expect((await svc.call('POST', `/v1/ports/${port.body.id}/submit`)).status).toBe(200);
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, acct))).filter((c) => c.ref === port.body.id)).toEqual([expect.objectContaining({ category: 'port', quantity: 2, amountCents: 2 * PRICES.portPerNumber })]);
-    expect(await svc.deps.uow.write((tx) => balanceOf(tx, acct))).toBe(0);
+    expect((await chargesFor(svc, acct, port.body.id))).toEqual([expect.objectContaining({ category: 'port', quantity: 2, amountCents: 2 * PRICES.portPerNumber })]);
+    expect(await balance()).toBe(0);
   });
 });

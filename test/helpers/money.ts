@@ -5,6 +5,7 @@ import type { ServiceDeps } from '../../src/server/deps.js';
 import type { Repositories } from '../../src/server/storage/store.js';
 import { MONEY_LIMITS, type UsageCategory } from '../../src/api/values/billing.js';
 import { setBalance } from '../../src/server/domain/billing/wallet.js';
+import { ledgerOf } from './inspect.js';
 
 /** A charge as tests assert it: positive cents (the ledger row is signed as it moves the balance). */
 export interface ChargeView {
@@ -36,12 +37,8 @@ export async function balanceOf(deps: Pick<Repositories, 'wallets'>, accountId: 
  * The invariant: the wallet's balance is the sum of the account's ledger rows, never below zero,
  * and each row's balance-after (where written) is the running sum at that row.
  */
-export async function expectLedgerConsistent(svc: { deps: MoneyDeps }, accountId: string): Promise<void> {
-  const { entries, sum, balance } = await svc.deps.uow.read(async (tx) => ({
-    entries: await tx.ledger.entries(accountId),
-    sum: await tx.ledger.sum(accountId),
-    balance: await balanceOf(tx, accountId),
-  }));
+export async function expectLedgerConsistent(svc: Parameters<typeof ledgerOf>[0], accountId: string): Promise<void> {
+  const { entries, sum, balance } = await ledgerOf(svc, accountId);
   expect(entries.length).toBeGreaterThan(0);
   let running = 0;
   for (const e of entries) {

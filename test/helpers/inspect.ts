@@ -1,0 +1,90 @@
+// What only storage shows. End-to-end tests set state and read it through the public surfaces
+// (HTTP, the CLI, svc/testing); this module is the one place beside the storage contract suite
+// (test/storage-contract) that reads the service's storage, each function for a fact no endpoint,
+// event or CLI verb shows. test/public-surfaces.test.ts keeps every other end-to-end file out of it.
+//
+// Why each function is here (the fact, and why no public surface shows it):
+// - chargesFor: the ledger's charge rows of one record. GET /v1/usage sums charges per category over
+//   a period, and no resource carries its price, so "this message was charged 2 segments once" is
+//   only in the ledger.
+// - openHold, openHoldsTotal: a hold (the price reserved at accept, out of the balance, until the
+//   record settles). GET /v1/billing shows the balance after it; no surface names the hold itself.
+// - ledgerOf: every ledger row with its balance-after, for the invariant that the wallet is the sum
+//   of its rows (GET /v1/billing shows only the balance, /v1/usage only charges).
+// - footprint: what a refused request must not have left behind and no list shows: ledger rows,
+//   holds, scheduled jobs and stored Idempotency-Key answers (records and events are read through
+//   their lists and the events feed instead).
+// - jobCount: the scheduler's queue (a job that must not be left scheduled is invisible until it runs).
+// - setCampaignStatus (a setter): see its comment.
+import type { ServiceDeps } from '../../src/server/deps.js';
+import type { TestSql } from './test-sql.js';
+import type { UsageCategory } from '../../src/api/values/billing.js';
+import type { CampaignStatus } from '../../src/api/values/registration.js';
+
+/** The test service handle as this module needs it (test/helpers/service.ts's TestService). */
+export interface Inspectable {
+  deps: Pick<ServiceDeps, 'uow'>;
+  sql: TestSql;
+}
+
+/** A charge as tests assert it: positive cents (the ledger row is signed as it moves the balance). */
+export interface ChargeView {
+  id: string;
+  accountId: string;
+  category: UsageCategory | null;
+  quantity: number;
+  amountCents: number;
+  ref: string | null;
+  createdAt: number;
+}
+
+/** The account's charge rows (oldest first); with `ref`, only that record's. */
+export async function chargesFor(svc: Pick<Inspectable, 'deps'>, accountId: string, ref?: string): Promise<ChargeView[]> {
+  const entries = await svc.deps.uow.read(async (tx) => await tx.ledger.entries(accountId));
+  return entries
+    .filter((e) => e.kind === 'charge' && e.category !== null && (ref === undefined || e.ref === ref))
+    .map((e) => ({ id: e.id, accountId: e.accountId, category: e.category, quantity: e.quantity, amountCents: -e.amountCents, ref: e.ref, createdAt: e.createdAt }));
+}
+
+/** The open hold on a record (its amount and category), or undefined once it settled or was released. */
+export async function openHold(svc: Pick<Inspectable, 'deps'>, ref: string): Promise<{ amountCents: number; category: string } | undefined> {
+  const hold = await svc.deps.uow.read(async (tx) => await tx.holds.openFor(ref));
+  return hold && { amountCents: hold.amountCents, category: hold.category };
+}
+
+/** The sum of the account's open holds: reserved, counted against the spend limit, not yet charged. */
+export async function openHoldsTotal(svc: Pick<Inspectable, 'deps'>, accountId: string): Promise<number> {
+  return await svc.deps.uow.read(async (tx) => await tx.holds.openTotal(accountId));
+}
+
+/** Every ledger row of the account (signed cents, oldest first), their sum and the wallet's balance. */
+export async function ledgerOf(svc: Pick<Inspectable, 'deps'>, accountId: string): Promise<{ entries: Array<{ amountCents: number; balanceAfterCents: number | null }>; sum: number; balance: number }> {
+  return await svc.deps.uow.read(async (tx) => ({
+    entries: (await tx.ledger.entries(accountId)).map((e) => ({ amountCents: e.amountCents, balanceAfterCents: e.balanceAfterCents })),
+    sum: await tx.ledger.sum(accountId),
+    balance: (await tx.wallets.get(accountId))?.balanceCents ?? 0,
+  }));
+}
+
+/** Counts of what a refused request must leave untouched and no public list shows. `jobs` is the whole service's queue. */
+export async function footprint(svc: Pick<Inspectable, 'sql'>, accountId: string): Promise<{ ledger: number; holds: number; jobs: number; idempotency: number }> {
+  const count = async (table: string, byAccount: boolean): Promise<number> =>
+    Number((await svc.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}${byAccount ? ' WHERE account_id = ?' : ''}`, ...(byAccount ? [accountId] : [])))!.n);
+  return { ledger: await count('ledger', true), holds: await count('holds', true), jobs: await count('jobs', false), idempotency: await count('idempotency_keys', true) };
+}
+
+/** Jobs of a kind waiting in the scheduler's queue. */
+export async function jobCount(svc: Pick<Inspectable, 'deps'>, kind: string): Promise<number> {
+  return await svc.deps.uow.read(async (tx) => await tx.jobs.countByKind(kind));
+}
+
+// --- setters: states a test needs that no public surface can make --------------------------------
+
+/**
+ * A campaign's status, set in storage. The sandbox decides only a campaign under review (contract §9),
+ * and no surface takes an approved campaign (a number's, live) back out of `approved`, as a registry's
+ * later rejection would: the send rules for that state are tested through this.
+ */
+export async function setCampaignStatus(svc: Pick<Inspectable, 'deps'> & { now(): number }, campaignId: string, status: CampaignStatus): Promise<void> {
+  await svc.deps.uow.write(async (tx) => await tx.campaigns.setStatus(campaignId, status, svc.now()));
+}
