@@ -5,17 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { liveNumber } from './messages-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
-import { chargesOf } from './helpers/money.js';
+import { chargesFor as chargesOf, jobCount } from './helpers/inspect.js';
+import { feedEvents } from './helpers/reads.js';
 
 // contract §4: the simulated carrier on the service clock, magic destinations, events, billing at
 // `sent`, and durability across a restart.
 
 const statusEvents = async (svc: TestService, messageId: string) =>
-  (await svc.deps.uow.read((tx) => tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status')))
-    .filter((e) => e.body.messageId === messageId)
-    .map((e) => ({ messageId: e.body.messageId, status: e.body.status, reason: e.body.reason }));
+  (await feedEvents(svc, { types: 'message.status' }))
+    .filter((e) => e.messageId === messageId)
+    .map((e) => ({ messageId: e.messageId, status: e.status, reason: e.reason }));
 
-const chargesFor = async (svc: TestService, ref: string) => (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === ref);
+const chargesFor = async (svc: TestService, ref: string) => await chargesOf(svc, svc.bootstrap.accountId, ref);
 
 describe('live sends on the manual clock', () => {
   let svc: TestService;
@@ -61,7 +62,7 @@ describe('live sends on the manual clock', () => {
     expect(await status(id)).toBe('delivered');
     expect(await statusEvents(svc, id)).toHaveLength(2);
     expect(await chargesFor(svc, id)).toHaveLength(1);
-    expect(await svc.deps.uow.read((tx) => tx.jobs.countByKind('message.progress'))).toBe(0);
+    expect(await jobCount(svc, 'message.progress')).toBe(0);
   });
 
   it('ends +15005550001 failed (invalid destination) and +15005550004 undelivered (blocked by carrier), through sent', async () => {
@@ -107,9 +108,11 @@ describe('live sends on the manual clock', () => {
     const res = await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: '+14155550143', to: from, body: 'Is it open?' } });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ direction: 'inbound', status: 'received', from: '+14155550143', to: from, channel: 'sms', segments: 1 });
-    const events = (await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.received'))).filter((e) => e.body.messageId === res.body.id);
+    const events = (await feedEvents(svc, { types: 'message.received' })).filter((e) => e.messageId === res.body.id);
     expect(events).toHaveLength(1);
-    expect(events[0]!.body).toEqual({
+    const { eventId, ...body } = events[0]!;
+    expect(eventId).toEqual(expect.any(String));
+    expect(body).toEqual({
       id: expect.stringMatching(/^evt_/),
       type: 'message.received',
       createdAt: res.body.createdAt,
@@ -132,7 +135,7 @@ describe('a restart mid-flight', () => {
     const from = (await liveNumber(first)).phoneNumber;
     const res = await first.call('POST', '/v1/messages', { body: { to: '+14155550150', from, body: 'survive' } });
     const id = res.body.id;
-    await first.deps.scheduler.advance(0.3);
+    await first.advanceJobs(0.3);
     expect((await first.call('GET', `/v1/messages/${id}`)).body.status).toBe('sending');
     await first.stop();
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { buy, enc, expectError, liveNumber, messageCount } from './messages-fixtures.js';
 import { approvedCampaign } from './registration-fixtures.js';
-import { chargesOf } from './helpers/money.js';
+import { chargesFor, setCampaignStatus } from './helpers/inspect.js';
+import { feedEvents, feedHead } from './helpers/reads.js';
 
 // contract §4: POST /v1/messages with every rule, reads, idempotency, other accounts.
 
@@ -24,7 +25,7 @@ beforeAll(async () => {
   smsOnly = await buy(svc, { want: (c) => c.sms && !c.mms });
   rejectedCampaignNumber = await liveNumber(svc);
   // The campaign is later rejected: the number keeps it attached but may no longer send live.
-  await svc.deps.uow.write(async (tx) => await tx.campaigns.setStatus(rejectedCampaignNumber.campaignId, 'rejected', svc.now()));
+  await setCampaignStatus(svc, rejectedCampaignNumber.campaignId, 'rejected');
   // Bought last: once released it is back in the inventory, and a later buy would take it again.
   released = await buy(svc);
   expect((await svc.call('POST', `/v1/numbers/${released.id}/release`)).status).toBe(200);
@@ -60,12 +61,12 @@ describe('POST /v1/messages validation (nothing is created)', () => {
   for (const [name, body, status, code, path, mode] of cases) {
     it(`rejects ${name}`, async () => {
       const before = await messageCount(svc);
-      const eventsBefore = (await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status'))).length;
+      const head = await feedHead(svc);
       const res = await send(body(), { key: mode === 'test' ? testKey : undefined, headers: { 'idempotency-key': `bad-${name.replace(/[^a-z0-9]+/gi, '-')}` } });
       expectError(res, status, code, path);
       if (name.startsWith('a released number')) expect(res.body.error.message).toMatch(/released/);
       expect(await messageCount(svc)).toBe(before);
-      expect(await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status'))).toHaveLength(eventsBefore);
+      expect(await feedEvents(svc, { types: 'message.status', after: head })).toEqual([]);
     });
   }
 
@@ -141,11 +142,11 @@ describe('POST /v1/messages accepted', () => {
     expect(res.body).toMatchObject({ status: 'queued', test: true });
     const read = await svc.call('GET', `/v1/messages/${res.body.id}`);
     expect(read.body.status).toBe('delivered');
-    const statuses = (await svc.deps.uow.read((tx) => tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status')))
-      .filter((e) => e.body.messageId === res.body.id)
-      .map((e) => e.body.status);
+    const statuses = (await feedEvents(svc, { types: 'message.status' }))
+      .filter((e) => e.messageId === res.body.id)
+      .map((e) => e.status);
     expect(statuses).toEqual(['sent', 'delivered']);
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === res.body.id)).toEqual([]);
+    expect((await chargesFor(svc, svc.bootstrap.accountId, res.body.id))).toEqual([]);
   });
 
   it('treats +15005550006 as a test send even with a live key (no ownership, no campaign, no charge)', async () => {
@@ -153,7 +154,7 @@ describe('POST /v1/messages accepted', () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ from: '+15005550006', test: true, channel: 'mms' });
     expect((await svc.call('GET', `/v1/messages/${res.body.id}`)).body.status).toBe('delivered');
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === res.body.id)).toEqual([]);
+    expect((await chargesFor(svc, svc.bootstrap.accountId, res.body.id))).toEqual([]);
   });
 
   it('lets a test key send from a voice-capable number only when it has sms', async () => {
@@ -180,9 +181,9 @@ describe('idempotent sends', () => {
     await svc.advanceJobs(2);
     const third = await send(body, { headers: { 'idempotency-key': 'send-1' } });
     expect(third.body.id).toBe(first.body.id);
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === first.body.id)).toHaveLength(1);
-    const events = (await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.status'))).filter((e) => e.body.messageId === first.body.id);
-    expect(events.map((e) => e.body.status)).toEqual(['sent', 'delivered']);
+    expect((await chargesFor(svc, svc.bootstrap.accountId, first.body.id))).toHaveLength(1);
+    const events = (await feedEvents(svc, { types: 'message.status' })).filter((e) => e.messageId === first.body.id);
+    expect(events.map((e) => e.status)).toEqual(['sent', 'delivered']);
   });
 
   it('refuses the same key with a different body', async () => {
