@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { acceptEmail, emailEvents, storedEmail } from './helpers/email-fixtures.js';
 import { MAIL_SIMULATOR_TIMINGS as T, SIMULATOR_DEFAULT_CLICK_URL } from '../src/api/values/email.js';
-import { EMAIL_EVENT_STATUS } from '../src/server/domain/email/event-fields.js';
+import { mailboxFor, suppressionOf } from './helpers/reads.js';
 
 // contract §8 (the simulated mail server, the status aggregation, the timeline), spec: Event catalog
 // (`email.*`, the common email fields and the status each carries, the bcc rule).
@@ -24,6 +24,19 @@ const ALL_DONE = T.deliverAfterSecs + T.deferRetryAfterSecs + T.engageAfterSecs 
 
 const COMMON_KEYS = ['emailId', 'recipient', 'recipientKind', 'occurredAt', 'tags', 'metadata', 'externalRef', 'status'];
 
+/** spec: Event catalog — each email event's recipient status. */
+const EMAIL_EVENT_STATUS: Record<string, string> = {
+  'email.sent': 'sent',
+  'email.delivered': 'delivered',
+  'email.opened': 'delivered',
+  'email.clicked': 'delivered',
+  'email.unsubscribed': 'delivered',
+  'email.deferred': 'deferred',
+  'email.bounced': 'bounced',
+  'email.failed': 'failed',
+  'email.complained': 'complained',
+};
+
 function expectCommonFields(e: any, emailId: string, recipient: string | undefined, kind: string): void {
   expect(e.emailId).toBe(emailId);
   if (recipient === undefined) expect(e).not.toHaveProperty('recipient');
@@ -33,7 +46,7 @@ function expectCommonFields(e: any, emailId: string, recipient: string | undefin
   expect(e.tags).toEqual(['receipt']);
   expect(e.metadata).toEqual({ orderId: 'o-77' });
   expect(e.externalRef).toBe('ref-1');
-  expect(e.status).toBe(EMAIL_EVENT_STATUS[e.type as keyof typeof EMAIL_EVENT_STATUS]);
+  expect(e.status).toBe(EMAIL_EVENT_STATUS[e.type]);
 }
 
 const common = { tags: ['receipt'], metadata: { orderId: 'o-77' }, externalRef: 'ref-1' };
@@ -83,7 +96,7 @@ describe('the simulated mail server, address by address', () => {
     expect(stored.recipients[0]!.status).toBe(c.recipientStatus);
     if (c.recipientStatus === 'delivered') expect(stored.recipients[0]!.deliveredAt).not.toBeNull();
     if (c.stamp) expect(stored.recipients[0]![c.stamp]).toBe(Date.parse(events[events.length - 1].occurredAt));
-    const suppression = await svc.deps.uow.read(async (tx) => await tx.suppressions.find(sub.body.id, c.address));
+    const suppression = await suppressionOf(svc, c.address, { headers });
     if (c.suppression) expect(suppression).toMatchObject({ reason: c.suppression, emailId: id });
     else expect(suppression).toBeUndefined();
 
@@ -103,8 +116,8 @@ describe('the simulated mail server, address by address', () => {
     expect(timeline.map((e: any) => e.bounce.class).sort()).toEqual(['hard', 'soft']);
     expect((await storedEmail(svc, id)).status).toBe('bounced');
     // A soft bounce is not suppressed; a hard one is.
-    expect(await svc.deps.uow.read(async (tx) => await tx.suppressions.find(svc.bootstrap.accountId, 'soft-bounce@simulator.test'))).toBeUndefined();
-    expect((await svc.deps.uow.read(async (tx) => await tx.suppressions.find(svc.bootstrap.accountId, 'bounce@simulator.test')))?.reason).toBe('hard_bounce');
+    expect(await suppressionOf(svc, 'soft-bounce@simulator.test')).toBeUndefined();
+    expect((await suppressionOf(svc, 'bounce@simulator.test'))?.reason).toBe('hard_bounce');
   });
 
   it('clicks the first http(s) link of the html, or the default when there is none', async () => {
@@ -132,7 +145,7 @@ describe('the simulated mail server, address by address', () => {
     const events = await emailEvents(svc, id);
     expect(events.map((e) => e.type)).toEqual(['email.sent', 'email.bounced']);
     expect(events[1].recipient).toBe('Bounce+Promo@Simulator.TEST');
-    expect((await svc.deps.uow.read(async (tx) => await tx.suppressions.find(svc.bootstrap.accountId, 'bounce+promo@simulator.test')))?.reason).toBe('hard_bounce');
+    expect((await suppressionOf(svc, 'bounce+promo@simulator.test'))?.reason).toBe('hard_bounce');
     // A local part that only starts like a simulator address is an ordinary address.
     const other = await acceptEmail(svc, { to: ['bouncer@simulator.test'] });
     await svc.advanceJobs(SETTLE_SECS);
@@ -193,9 +206,13 @@ describe('the email status through real deliveries (contract §8)', () => {
   });
 
   it('failed when every address was suppressed by the time of the handover (no events)', async () => {
+    const earlier = await acceptEmail(svc, { to: ['late@example.com'] });
+    await svc.advanceJobs(SETTLE_SECS);
     const id = await acceptEmail(svc, { to: ['Late@Example.com'] });
-    // A complaint from another email lands between the accept and the handover.
-    await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId: svc.bootstrap.accountId, address: 'late@example.com', reason: 'complaint', emailId: null, createdAt: svc.now() }));
+    // A complaint about an earlier email lands between this one's accept and its handover.
+    const complaint = await svc.call('POST', '/v1/sandbox/email-events', { body: { emailId: earlier, recipient: 'late@example.com', type: 'complaint' } });
+    expect(complaint.status, complaint.text).toBe(200);
+    expect((await suppressionOf(svc, 'late@example.com'))?.reason).toBe('complaint');
     expect((await storedEmail(svc, id)).status).toBe('queued');
     await svc.advanceJobs(SETTLE_SECS);
     expect((await storedEmail(svc, id)).status).toBe('failed');
@@ -228,8 +245,7 @@ describe('test-key emails (spec: Authentication 2)', () => {
     const events = await emailEvents(svc, id);
     expect(events.map((e) => e.type)).toEqual(['email.sent', 'email.sent', 'email.delivered', 'email.delivered', 'email.opened']);
     expect((await storedEmail(svc, id)).status).toBe('delivered');
-    const mailbox = (await svc.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM mailbox_messages WHERE email_id = ?', id))!;
-    expect(mailbox.n).toBe(0);
+    for (const to of ['open+test@simulator.test', 'plain-test@example.com']) expect(await mailboxFor(svc, to, id)).toEqual([]);
   });
 });
 

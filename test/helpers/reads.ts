@@ -44,3 +44,15 @@ export async function feedEvents(svc: Caller, o: As & { types?: string; after?: 
     after = res.body.cursor;
   }
 }
+
+/** The account's suppression of `address` (GET /v1/email-suppressions), or undefined. */
+export async function suppressionOf(svc: Caller, address: string, as: As = {}): Promise<any | undefined> {
+  return (await listAll(svc, '/v1/email-suppressions', as)).find((s) => s.address === address.toLowerCase());
+}
+
+/** What the mail sandbox holds of one email for one address (GET /v1/sandbox/mailbox). */
+export async function mailboxFor(svc: Caller, to: string, emailId: string, as: As = {}): Promise<any[]> {
+  const res = await svc.call('GET', `/v1/sandbox/mailbox?to=${encodeURIComponent(to)}&limit=100`, as);
+  expect(res.status, res.text).toBe(200);
+  return res.body.data.filter((m: any) => m.emailId === emailId);
+}
