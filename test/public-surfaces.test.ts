@@ -1,0 +1,82 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// End-to-end tests go through public surfaces: HTTP, the CLI, svc/testing. What only storage shows
+// is read by test/helpers/inspect.ts, the one helper (with the storage contract suite,
+// test/storage-contract) that touches repositories. A test file that reaches past the surfaces
+// (the service's unit of work or store, an import from src/server, SQL on its database) is listed
+// below with why; the list only shrinks: a new file is never added, and a converted file must leave it.
+
+const REACH_IN = /deps\.uow|deps\.(events|scheduler|store)\b|from '\.\.\/src\/server\/|\.sql\.(get|all|run)\b|\bsvc\.db\b/;
+
+/** Files that still reach in, and why. Remove a file once it no longer does; never add one. */
+const STILL_REACHING_IN: Record<string, string> = {
+  'api-conventions-and-accounts.test.ts': 'not converted yet',
+  'billing.test.ts': 'not converted yet',
+  'blocked-numbers.test.ts': 'not converted yet',
+  'brands.test.ts': 'not converted yet',
+  'calls-decision.test.ts': 'not converted yet',
+  'calls.test.ts': 'not converted yet',
+  'campaigns.test.ts': 'not converted yet',
+  'chaos-scope.test.ts': 'starts the service through src/server/main.js with options no public surface takes',
+  'chaos.test.ts': 'unit-checks the chaos dice (src/server/world/chaos.ts) beside the end-to-end runs',
+  'cli-billing.test.ts': 'not converted yet',
+  'cli-help.test.ts': 'not converted yet (id format from src/server/ids.ts)',
+  'cli-list-streaming.test.ts': 'not converted yet',
+  'client-bounds.test.ts': 'socket-level limits: reads the HTTP layer\'s own constants and holds',
+  'console-browser.test.ts': 'reads the console kit\'s asset names',
+  'console.test.ts': 'not converted yet',
+  'email-domains.test.ts': 'not converted yet; also opens a stopped service\'s SQLite file (migration of old rows)',
+  'email-hostile-html.test.ts': 'not converted yet',
+  'email-mailbox.test.ts': 'not converted yet',
+  'email-send.test.ts': 'not converted yet',
+  'email-suppressions.test.ts': 'not converted yet',
+  'events-feed.test.ts': 'not converted yet',
+  'hosted-pages-browser.test.ts': 'not converted yet',
+  'hosted-pages.test.ts': 'not converted yet',
+  'http-hardening.test.ts': 'socket-level limits: reads the HTTP layer\'s own constants; not converted yet for its storage reads',
+  'idempotency-commit-once.test.ts': 'not converted yet',
+  'idempotency-secrets.test.ts': 'proves no secret is stored in clear: reads the stored answers themselves',
+  'messages-conversations.test.ts': 'not converted yet',
+  'node-runtime.test.ts': 'checks the SQLite connection the runtime opened',
+  'numbers-settings.test.ts': 'not converted yet',
+  'numbers.test.ts': 'not converted yet',
+  'opt-outs.test.ts': 'not converted yet',
+  'ports.test.ts': 'not converted yet; also reads the SQLite file for the PIN never being stored',
+  'postgres-replicas.test.ts': 'replica mechanics: peers, notices and the store seam of each process',
+  'postgres-service.test.ts': 'the PostgreSQL engine\'s own start-up, migrations and errors',
+  'registrations.test.ts': 'not converted yet',
+  'security-privilege.test.ts': 'reads the rate limiter\'s and log redaction\'s own tables',
+  'server-roles-workers.test.ts': 'the worker role\'s delivery machinery, process by process',
+  'server-roles.test.ts': 'opens the SQLite file of a stopped service: roles share one database',
+  'server-snapshots.test.ts': 'snapshots copy the SQLite file: reads it to prove the copy',
+  'softphone.test.ts': 'not converted yet',
+  'store-close-exit.test.ts': 'proves the store is closed on exit: reads the connection',
+  'tenancy-sweep.test.ts': 'plants rows of another account with SQL to prove every read is scoped',
+  'test-key-rules-live-records.test.ts': 'not converted yet',
+  'usage.test.ts': 'not converted yet',
+  'validation-words.test.ts': 'checks the wording table of the validator itself',
+  'webhooks-delivery.test.ts': 'not converted yet',
+  'webhooks-durability.test.ts': 'the outbox proof emits inside a transaction that rolls back; streak reads go through inspect.ts',
+  'webhooks-endpoints.test.ts': 'not converted yet',
+  'webhooks-fairness.test.ts': 'drives the fair-slot scheduler (a unit of the worker) directly',
+  'webhooks-http-sender.test.ts': 'the two HTTP senders as units (socket behaviour)',
+  'webhooks-receiver-down.test.ts': 'reads the retry schedule table the spec names, to walk the clock to each attempt',
+};
+
+const TEST_DIR = new URL('.', import.meta.url).pathname;
+const testFiles = readdirSync(TEST_DIR).filter((f) => f.endsWith('.test.ts'));
+const reachesIn = (file: string) => REACH_IN.test(readFileSync(join(TEST_DIR, file), 'utf8'));
+
+describe('end-to-end tests use public surfaces', () => {
+  it('no test file outside the shrinking list reaches into the service', () => {
+    const offenders = testFiles.filter((f) => reachesIn(f) && !(f in STILL_REACHING_IN));
+    expect(offenders, 'use HTTP, the CLI or svc/testing; what only storage shows goes through test/helpers/inspect.ts').toEqual([]);
+  });
+
+  it('the list only names files that still reach in (a converted file leaves it)', () => {
+    const stale = Object.keys(STILL_REACHING_IN).filter((f) => !testFiles.includes(f) || !reachesIn(f));
+    expect(stale, 'remove these from STILL_REACHING_IN').toEqual([]);
+  });
+});
