@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { acceptEmail, addSendingDomain, emailEvents, freshDomain, storedEmail } from './helpers/email-fixtures.js';
 import { expectError } from './messages-fixtures.js';
+import { suppressionOf } from './helpers/reads.js';
 import { MAIL_SIMULATOR_TIMINGS as T } from '../src/api/values/email.js';
 
 // contract §8 (extension: the mail sandbox, `GET /v1/sandbox/mailbox` with the events feed's
@@ -170,7 +171,7 @@ describe('POST /v1/sandbox/email-events', () => {
     expect(failed.status, JSON.stringify(failed.body)).toBe(200);
     expect(failed.body.recipients.map((r: any) => r.status)).toEqual(['failed']);
     expect(failed.body.status).toBe('failed');
-    expect(await svc.deps.uow.read(async (tx) => await tx.suppressions.find(accountId, 'lost@example.com'))).toBeUndefined();
+    expect(await suppressionOf(svc, 'lost@example.com', { headers })).toBeUndefined();
     const events = await emailEvents(svc, id, headers);
     expect(events.map((e) => e.type)).toEqual(['email.sent', 'email.failed']);
     expect(events[1]).toMatchObject({ status: 'failed', recipient: 'lost@example.com', bounce: { class: 'unknown', code: null } });
@@ -194,7 +195,7 @@ describe('POST /v1/sandbox/email-events', () => {
     expect(bounced.body.id).toBe(id);
     expect(bounced.body.recipients.map((r: any) => r.status)).toEqual(['bounced', 'sent', 'sent']);
     expect(bounced.body.status).toBe('sent');
-    expect(await svc.deps.uow.read(async (tx) => await tx.suppressions.find(accountId, 'sent@example.com'))).toMatchObject({ reason: 'hard_bounce', emailId: id });
+    expect(await suppressionOf(svc, 'sent@example.com', { headers })).toMatchObject({ reason: 'hard_bounce', emailId: id });
 
     await svc.advanceJobs(T.deliverAfterSecs);
     expect((await storedEmail(svc, id)).recipients.map((r) => r.status)).toEqual(['bounced', 'deferred', 'delivered']);
@@ -249,13 +250,13 @@ describe('POST /v1/sandbox/email-events', () => {
     expect(clicked.body.recipients[0].clickedAt).not.toBeNull();
     const unsubscribed = await report(id, 'reader@example.com', 'unsubscribe', headers);
     expect(unsubscribed.body.recipients[0].unsubscribedAt).not.toBeNull();
-    expect((await svc.deps.uow.read(async (tx) => await tx.suppressions.find(accountId, 'reader@example.com')))?.reason).toBe('unsubscribe');
+    expect((await suppressionOf(svc, 'reader@example.com', { headers }))?.reason).toBe('unsubscribe');
     expectError(await report(id, 'reader@example.com', 'unsubscribe', headers), 409, 'conflict');
     const complained = await report(id, 'reader@example.com', 'complaint', headers);
     expect(complained.body.recipients[0].complainedAt).not.toBeNull();
     expect(complained.body.status).toBe('delivered');
     // contract §8: a complaint outranks the earlier unsubscribe.
-    expect((await svc.deps.uow.read(async (tx) => await tx.suppressions.find(accountId, 'reader@example.com')))?.reason).toBe('complaint');
+    expect((await suppressionOf(svc, 'reader@example.com', { headers }))?.reason).toBe('complaint');
     expectError(await report(id, 'reader@example.com', 'complaint', headers), 409, 'conflict');
 
     const events = await emailEvents(svc, id, headers);

@@ -29,7 +29,6 @@ const STILL_REACHING_IN: Record<string, string> = {
   'console.test.ts': 'not converted yet',
   'email-domains.test.ts': 'not converted yet; also opens a stopped service\'s SQLite file (migration of old rows)',
   'email-hostile-html.test.ts': 'not converted yet',
-  'email-mailbox.test.ts': 'not converted yet',
   'email-send.test.ts': 'not converted yet',
   'email-suppressions.test.ts': 'not converted yet',
   'events-feed.test.ts': 'not converted yet',
