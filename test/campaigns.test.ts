@@ -4,7 +4,8 @@ import { buy, expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, GOOD_CAMPAIGN, WEAK_CAMPAIGN, approvedCampaign, mockBrand, submittedCampaign } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { REGISTRY_TIMINGS } from '../src/api/values/registration.js';
-import { chargesOf, fundAccount } from './helpers/money.js';
+import { fundAccount } from './helpers/money.js';
+import { chargesFor } from './helpers/inspect.js';
 
 // contract §7 (campaigns), §9 (sandbox campaign decisions), §11 (campaign price); spec: Campaign, Campaign summary.
 
@@ -18,7 +19,7 @@ afterAll(async () => {
   await svc.stop();
 });
 
-const charges = async (ref: string, accountId = svc.bootstrap.accountId) => (await svc.deps.uow.write((tx) => chargesOf(tx, accountId))).filter((c) => c.ref === ref);
+const charges = async (ref: string, accountId = svc.bootstrap.accountId) => await chargesFor(svc, accountId, ref);
 const get = async (id: string, o: { headers?: Record<string, string> } = {}) => (await svc.call('GET', `/v1/campaigns/${id}`, o)).body;
 
 /** A real brand of the account, approved through the sandbox. */

@@ -3,7 +3,7 @@ import { startTestService, type TestService } from './helpers/service.js';
 import { buy, enc, expectError, numberCount } from './messages-fixtures.js';
 import { approvedCampaign, submittedCampaign } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
-import { chargesOf } from './helpers/money.js';
+import { chargesFor } from './helpers/inspect.js';
 
 // contract §5: search, buy, list, get, release, assign; §11 first month on buy (live only).
 
@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 const search = (body: unknown, query = '') => svc.call('POST', `/v1/numbers/search${query}`, { body });
-const charges = async () => await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId));
+const charges = async () => await chargesFor(svc, svc.bootstrap.accountId);
 
 describe('POST /v1/numbers/search', () => {
   it('finds local numbers by area code, deterministically', async () => {

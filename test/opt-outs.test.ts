@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { buy, enc, expectError, messageCount } from './messages-fixtures.js';
-import { chargesOf } from './helpers/money.js';
+import { chargesFor } from './helpers/inspect.js';
 
 // contract §4, "Opt-out keywords" over HTTP on loopback: GET /v1/opt-outs (page, newest first,
 // filters, tenancy), the inbound keyword through the sandbox, and the refused send.
@@ -132,7 +132,7 @@ describe('the keyword round trip over HTTP', () => {
     expect(await messageCount(svc)).toBe(before + 2);
     const sent = await svc.call('POST', '/v1/messages', { key: svc.bootstrap.testKey, body: { from: second.phoneNumber, to: CONSUMER, body: 'welcome back' } });
     expect(sent.status, sent.text).toBe(201);
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.category === 'sms')).toEqual([]);
+    expect((await chargesFor(svc, svc.bootstrap.accountId)).filter((c) => c.category === 'sms')).toEqual([]);
   });
 
   it('the test sender can be texted, and opted out of', async () => {

@@ -5,7 +5,8 @@ import { buy, expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, GOOD_CAMPAIGN, WEAK_CAMPAIGN } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { REGISTRY_TIMINGS } from '../src/api/values/registration.js';
-import { chargesOf, fundAccount } from './helpers/money.js';
+import { fundAccount } from './helpers/money.js';
+import { chargesFor } from './helpers/inspect.js';
 
 // contract §7: the combined registration, atomic; its draft campaign follows its brand.
 
@@ -21,7 +22,7 @@ afterAll(async () => {
 
 const register = (body: unknown, key?: string) => svc.call('POST', '/v1/registrations', { key, body });
 const count = async (path: string) => (await svc.call('GET', `${path}?limit=100`)).body.data.length;
-const charges = async () => await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId));
+const charges = async () => await chargesFor(svc, svc.bootstrap.accountId);
 
 describe('POST /v1/registrations', () => {
   it('creates a submitted brand and a draft campaign, without complianceUrls; the brand approval submits the campaign, which the clock then approves', async () => {
