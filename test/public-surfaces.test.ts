@@ -53,7 +53,6 @@ const STILL_REACHING_IN: Record<string, string> = {
   'validation-words.test.ts': 'checks the wording table of the validator itself',
   'webhooks-delivery.test.ts': 'not converted yet',
   'webhooks-durability.test.ts': 'the outbox proof emits inside a transaction that rolls back; streak reads go through inspect.ts',
-  'webhooks-endpoints.test.ts': 'not converted yet',
   'webhooks-fairness.test.ts': 'drives the fair-slot scheduler (a unit of the worker) directly',
   'webhooks-http-sender.test.ts': 'the two HTTP senders as units (socket behaviour)',
   'webhooks-receiver-down.test.ts': 'reads the retry schedule table the spec names, to walk the clock to each attempt',

@@ -3,6 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../src/webhooks/verify.js';
+import { webhookStreak } from './helpers/inspect.js';
+
+/** The endpoint as the API shows it, with the failure streak only storage holds. */
+async function streakOf(svc: Awaited<ReturnType<typeof startWebhookService>>, id: string) {
+  const ep = await svc.call('GET', `/v1/webhooks/${id}`);
+  expect(ep.status, ep.text).toBe(200);
+  return { ...ep.body, ...(await webhookStreak(svc, id))! };
+}
 import { advance, alignClock, createEndpoint, deliveries, emit, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -143,7 +151,7 @@ describe('auto-disable', () => {
     await svc.flushWebhooks();
     await advance(svc, 24 * 3600);
     expect(failing.received).toHaveLength(54);
-    let state = (await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(bad.id)))!;
+    let state = (await streakOf(svc, bad.id));
     expect(state.consecutiveFailures).toBe(54);
     expect(state.enabled).toBe(true); // the streak is not 72 h old yet
 
@@ -152,12 +160,12 @@ describe('auto-disable', () => {
     await advance(svc, 48 * 3600 - 60);
     await emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
     await svc.flushWebhooks();
-    expect((await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(bad.id)))!).toMatchObject({ enabled: true, consecutiveFailures: 55 });
+    expect((await streakOf(svc, bad.id))).toMatchObject({ enabled: true, consecutiveFailures: 55 });
 
     await advance(svc, 60); // the streak is now exactly 72 h old
     const trigger = await emit(svc, 'message.status', { messageId: 'late', status: 'sent', reason: null });
     await svc.flushWebhooks();
-    state = (await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(bad.id)))!;
+    state = (await streakOf(svc, bad.id));
     expect(state.enabled).toBe(false);
     expect(state.disabledReason).toBe('consecutive_failures');
 
@@ -187,7 +195,7 @@ describe('auto-disable', () => {
     // Re-enabling starts a clean slate.
     const on = await svc.call('PATCH', `/v1/webhooks/${bad.id}`, { body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
-    expect((await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(bad.id)))!.consecutiveFailures).toBe(0);
+    expect((await streakOf(svc, bad.id)).consecutiveFailures).toBe(0);
   });
 
   it('a streak older than 72 h with fewer than 50 failures and no success does not disable', async () => {
@@ -201,7 +209,7 @@ describe('auto-disable', () => {
     await advance(svc, 72 * 3600);
     await emit(svc, 'call.ringing', { callId: 'call_1', from: '+14155550100', to: '+14155550101', devices: [] });
     await svc.flushWebhooks();
-    const state = (await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(bad.id)))!;
+    const state = (await streakOf(svc, bad.id));
     expect(failing.received).toHaveLength(10);
     expect(state).toMatchObject({ enabled: true, consecutiveFailures: 10, lastSuccessAt: null, disabledReason: null });
     expect(svc.now() - state.failingSince!).toBeGreaterThanOrEqual(72 * 3600_000); // old enough, but too few
@@ -215,9 +223,9 @@ describe('auto-disable', () => {
     const ep = await createEndpoint(svc, { url: rx.url });
     for (let i = 0; i < 3; i++) await emit(svc, 'message.status', { messageId: `m${i}`, status: 'sent', reason: null });
     await svc.flushWebhooks();
-    expect((await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(ep.id)))!.consecutiveFailures).toBe(3);
+    expect((await streakOf(svc, ep.id)).consecutiveFailures).toBe(3);
     fail = false;
     await advance(svc, 600);
-    expect(await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(ep.id))).toMatchObject({ consecutiveFailures: 0, failingSince: null });
+    expect(await streakOf(svc, ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null });
   });
 });

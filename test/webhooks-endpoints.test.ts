@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TestService } from './helpers/service.js';
+import { setWebhookStreak, webhookStreak } from './helpers/inspect.js';
 import { createEndpoint, deliveries, emit, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 
 let svc: TestService;
@@ -86,10 +87,10 @@ describe('webhook endpoints', () => {
     await emit(svc, 'message.status', { messageId: 'm', status: 'sent', reason: null });
     await svc.flushWebhooks();
     expect(rx.received).toHaveLength(0);
-    await svc.deps.uow.write(async (tx) => await tx.webhookEndpoints.update(ep.id, { consecutiveFailures: 70, failingSince: 1 }, svc.now()));
+    await setWebhookStreak(svc, ep.id, { consecutiveFailures: 70, failingSince: 1 });
     const on = await svc.call('PATCH', `/v1/webhooks/${ep.id}`, { body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true, disabledAt: null, disabledReason: null });
-    expect(await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(ep.id))).toMatchObject({ consecutiveFailures: 0, failingSince: null });
+    expect(await webhookStreak(svc, ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null });
   });
 });
 

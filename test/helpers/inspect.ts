@@ -15,7 +15,9 @@
 //   holds, scheduled jobs and stored Idempotency-Key answers (records and events are read through
 //   their lists and the events feed instead).
 // - jobCount: the scheduler's queue (a job that must not be left scheduled is invisible until it runs).
-// - setCampaignStatus (a setter): see its comment.
+// - webhookStreak: an endpoint's failure streak (count, start, last success), which drives the
+//   automatic disable; the endpoint's view shows only enabled and disabledReason.
+// - setCampaignStatus, setWebhookStreak (setters): states no surface makes; see each comment.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
@@ -87,4 +89,21 @@ export async function jobCount(svc: Pick<Inspectable, 'deps'>, kind: string): Pr
  */
 export async function setCampaignStatus(svc: Pick<Inspectable, 'deps'> & { now(): number }, campaignId: string, status: CampaignStatus): Promise<void> {
   await svc.deps.uow.write(async (tx) => await tx.campaigns.setStatus(campaignId, status, svc.now()));
+}
+
+/**
+ * An endpoint's failure streak: the count, when it began, the last success. It drives the automatic
+ * disable (spec: Webhook endpoint states); the endpoint's view shows only `enabled` and `disabledReason`.
+ */
+export async function webhookStreak(svc: Pick<Inspectable, 'deps'>, endpointId: string): Promise<{ consecutiveFailures: number; failingSince: number | null; lastSuccessAt: number | null } | undefined> {
+  const ep = await svc.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(endpointId));
+  return ep && { consecutiveFailures: ep.consecutiveFailures, failingSince: ep.failingSince, lastSuccessAt: ep.lastSuccessAt };
+}
+
+/**
+ * A failure streak written in storage (a setter). Through the API a streak is made only by failing
+ * deliveries; a test of what re-enabling clears needs a long one and not the 72 h of clock it takes.
+ */
+export async function setWebhookStreak(svc: Pick<Inspectable, 'deps'> & { now(): number }, endpointId: string, streak: { consecutiveFailures: number; failingSince: number }): Promise<void> {
+  await svc.deps.uow.write(async (tx) => await tx.webhookEndpoints.update(endpointId, streak, svc.now()));
 }
