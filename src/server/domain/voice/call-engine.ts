@@ -297,7 +297,8 @@ const secs = (s: number) => s * 1000;
 export async function runDueSteps(deps: CallEngineDeps, state: CallState, untilMs: number): Promise<StepResult> {
   const events: CallEvent[] = [];
   const took: BranchMark[] = [];
-  let s = state;
+  // One copy for the whole run: its steps then change it in place (a copy per step was most of the run's cost).
+  let s = structuredClone(state);
   while (s.dueAt !== null && s.dueAt <= untilMs) {
     const r = await stepAndPerform(deps, s);
     events.push(...r.events);
@@ -315,7 +316,7 @@ export async function runDueSteps(deps: CallEngineDeps, state: CallState, untilM
 export async function runToEnd(deps: CallEngineDeps, state: CallState, maxSteps = 1000): Promise<StepResult> {
   const events: CallEvent[] = [];
   const took: BranchMark[] = [];
-  let s = state;
+  let s = structuredClone(state);
   for (let i = 0; s.dueAt !== null; i++) {
     if (i >= maxSteps) throw new Error(`call ${s.call.callId}: no end after ${maxSteps} steps (at ${s.phase.kind})`);
     const r = await stepAndPerform(deps, s);
@@ -329,12 +330,15 @@ export async function runToEnd(deps: CallEngineDeps, state: CallState, maxSteps 
 /** `took` only when a branch was taken: a step that took none answers as it always did. */
 const withTook = (r: StepResult, took: BranchMark[]): StepResult => (took.length ? { ...r, took } : r);
 
-/** One step and, if it asks for the decision webhook, the call and the step that reads its reply (in-memory runners). */
+/**
+ * One step and, if it asks for the decision webhook, the call and the step that reads its reply
+ * (in-memory runners). It changes `state`, which the caller owns.
+ */
 async function stepAndPerform(deps: CallEngineDeps, state: CallState): Promise<StepResult> {
-  const first = await stepCall(deps, state);
+  const first = await stepOwned(deps, state);
   if (!first.effect) return first;
   const reply = await performDecision(deps, first.effect);
-  const second = resumeDecision(deps, first.state, reply);
+  const second = resumeOwned(deps, first.state, reply);
   return withTook({ state: second.state, events: [...first.events, ...second.events] }, [...(first.took ?? []), ...(second.took ?? [])]);
 }
 
@@ -350,15 +354,25 @@ export async function performDecision(deps: Pick<CallEngineDeps, 'decisions'>, e
 /** Runs the one step that is due. The state passed in is not changed. */
 export async function stepCall(deps: CallEngineDeps, state: CallState): Promise<StepResult> {
   if (state.dueAt === null) return { state, events: [] };
-  const run = new Step(deps, structuredClone(state), state.dueAt);
+  return await stepOwned(deps, structuredClone(state));
+}
+
+/** `stepCall` on a state the caller owns: changed in place and returned as the result's state. */
+async function stepOwned(deps: CallEngineDeps, state: CallState): Promise<StepResult> {
+  if (state.dueAt === null) return { state, events: [] };
+  const run = new Step(deps, state, state.dueAt);
   await run.run();
   return withTook(run.effect ? { state: run.s, events: run.events, effect: run.effect } : { state: run.s, events: run.events }, run.took);
 }
 
 /** The step after the decision webhook answered (or failed): reads the reply, fails open on anything but reject or forward. */
 export function resumeDecision(deps: CallEngineDeps, state: CallState, reply: DecisionReply): StepResult {
+  return resumeOwned(deps, structuredClone(state), reply);
+}
+
+function resumeOwned(deps: CallEngineDeps, state: CallState, reply: DecisionReply): StepResult {
   if (state.phase.kind !== 'decision.awaiting' || state.dueAt === null) throw new Error(`call ${state.call.callId}: no decision awaited (at ${state.phase.kind})`);
-  const run = new Step(deps, structuredClone(state), state.dueAt);
+  const run = new Step(deps, state, state.dueAt);
   run.decisionReply(reply);
   return withTook({ state: run.s, events: run.events }, run.took);
 }
