@@ -86,6 +86,8 @@ async function readWorld(tx: ReadDeps, actor: Actor, body: CallEvaluationBody): 
   let route: CallRoute | null;
   if (body.route !== undefined) {
     // contract §6: checked as a PUT route is (every problem at once, each named under body.route).
+    // Decision: §6 writes "422 with details", but a PUT route answers 400 validation_error and the
+    // spec's error table fixes validation_error at 400 (the status always matches the code): 400.
     let ids = 0;
     const built = await buildRoute(tx, actor, body.route, EVALUATION_ROUTE_ID, { at: ['body', 'route'], mintId: (prefix) => `${prefix}_evaluation${++ids}` });
     // The route document a PUT would save keeps the number's uploaded greeting.
