@@ -8,8 +8,9 @@
 //   default    the contract's limit (§2: 100 requests a second per key, burst 200): the CLI paces
 //              itself by the RateLimit headers; at most 200 + 100/s evaluations, so about 8 s for
 //              1,000 whatever the machine.
-// Prints each pass's wall time, the tests per second and the load average (os.loadavg) before and
-// after (the machines are shared: a loaded one is slower). Bounded by TIMEOUT_SECS (default 180).
+// Prints each pass's wall time, the tests per second, the service's CPU time (it runs in this
+// process; the CLI in its own) and the load average (os.loadavg) before and after (the machines are
+// shared: on a loaded one the wall time grows well past the CPU time). Bounded by TIMEOUT_SECS (default 180).
 // BENCH_CLI_FLAGS passes node flags to the CLI's process (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -102,14 +103,17 @@ async function pass(name, rateLimit) {
     writeFileSync(file, testsYaml(number));
     const env = { HOME: home, SVC_CONFIG_DIR: join(home, 'config'), SVC_BASE_URL: svc.baseUrl, SVC_API_KEY: svc.bootstrap.testKey };
     const loadBefore = load();
+    const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const res = await runCli(['calls', 'test', file, '--min-coverage', '100', '--reporter', 'json'], env);
     const secs = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    const serviceCpu = (cpu.user + cpu.system) / 1e6;
     if (res.code !== 0) throw new Error(`${name}: svc calls test exited ${res.code}\n${res.stderr}\n${res.stdout.slice(0, 2000)}`);
     const report = JSON.parse(res.stdout);
     const passed = report.tests.filter((t) => t.passed).length;
     console.log(
-      `${name.padEnd(8)} ${TESTS} tests in ${secs.toFixed(2)} s (${Math.round(TESTS / secs)} tests/s), ${passed} passed, coverage ${report.coverage.covered} of ${report.coverage.total} (${report.coverage.percent}%, uncovered: ${report.coverage.uncovered.join(", ") || "none"}); load average ${loadBefore} before, ${load()} after`,
+      `${name.padEnd(8)} ${TESTS} tests in ${secs.toFixed(2)} s (${Math.round(TESTS / secs)} tests/s, service CPU ${serviceCpu.toFixed(2)} s), ${passed} passed, coverage ${report.coverage.covered} of ${report.coverage.total} (${report.coverage.percent}%, uncovered: ${report.coverage.uncovered.join(", ") || "none"}); load average ${loadBefore} before, ${load()} after`,
     );
     return secs;
   } finally {
