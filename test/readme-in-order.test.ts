@@ -70,9 +70,9 @@ describe('README.md, every sh block in order in one shell', () => {
       expect(b.notRun, `block ${b.index}`).toMatch(/^npm: /);
       for (const line of b.text.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'))) expect(line, `block ${b.index}`).toMatch(/^npm /);
     }
-    // What runs: the walkthrough, the Using it, Voice and 10DLC references, and the Email, Billing,
+    // What runs: the walkthrough, the Using it, Voice, Calls as tests and 10DLC references, and the Email, Billing,
     // Fixtures, Snapshots and Roles blocks.
-    expect(run.map((b) => b.section)).toEqual(['Walkthrough', 'Using it', 'Voice', '10DLC registration and ports', 'Email', 'Billing and usage', 'Fixtures', 'Snapshots and reset', 'Roles: the worker in a process of its own']);
+    expect(run.map((b) => b.section)).toEqual(['Walkthrough', 'Using it', 'Voice', 'Calls as tests', '10DLC registration and ports', 'Email', 'Billing and usage', 'Fixtures', 'Snapshots and reset', 'Roles: the worker in a process of its own']);
   });
 
   it('runs as written, from an empty home directory', async () => {
@@ -117,6 +117,14 @@ describe('README.md, every sh block in order in one shell', () => {
     expect(voice.stdout).toMatch(/^vm_\w+\t\+14155550188\t/m);
     expect(voice.stdout).toMatch(/\/media\/greeting_\w+\.wav$/m); // the voicemail's audio became the greeting
     expect(voice.stdout).toMatch(/"direction": "outbound"/); // the softphone's call
+
+    const callTests = of('Calls as tests');
+    // The shipped example walks every branch of its route file; the number's own route stays unset.
+    expect(callTests.stdout).toMatch(/^✓ sales picks up$/m);
+    expect(callTests.stdout).toMatch(/^✓ a blocked caller never rings$/m); // the Voice block blocked that caller
+    expect(callTests.stdout).toContain('coverage: 10 of 10 branches (100%)');
+    expect(callTests.stdout).toMatch(/^null$/m);
+    expect(callTests.stdout).toMatch(/^100$/m);
 
     const dlc = of('10DLC registration and ports');
     expect(dlc.stdout).toContain('not high yet (exit 1)');

@@ -72,6 +72,7 @@ const REF_FIELDS: Record<string, keyof Fixtures | { notOurs: string }> = {
   campaignId: 'campaign',
   emailId: 'email',
   deviceId: 'device',
+  numberId: 'number',
   userId: { notOurs: "the customer's own user id for a device, free text" },
   altBusinessId: { notOurs: "a brand's alternative business id (DUNS, LEI): registry data, not one of ours" },
 };
@@ -83,6 +84,7 @@ const REF_BODIES: Record<string, (own: Fixtures, field: string, id: string) => {
   'POST /v1/webrtc/calls': (own, f, id) => ({ path: {}, body: { from: own.phoneNumber, to: '+14155550111', [f]: id } }),
   'POST /v1/campaigns': (_own, f, id) => ({ path: {}, body: { ...GOOD_CAMPAIGN, [f]: id } }),
   'POST /v1/sandbox/email-events': (_own, f, id) => ({ path: {}, body: { recipient: 'bounce-me@example.com', type: 'open', [f]: id } }),
+  'POST /v1/sandbox/calls/evaluate': (_own, f, id) => ({ path: {}, body: { [f]: id } }),
 };
 
 /** An id of the same shape that names nothing: the answer for the victim's id must be this one's. */

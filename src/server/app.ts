@@ -35,6 +35,7 @@ import { blockedNumbersRoutes } from './routes/blocked-numbers.js';
 import { softphoneRoutes } from './routes/softphone.js';
 import { callsRoutes } from './routes/calls.js';
 import { sandboxCallsRoutes } from './routes/sandbox-calls.js';
+import { sandboxCallTestsRoutes } from './routes/sandbox-call-tests.js';
 import { brandsRoutes } from './routes/brands.js';
 import { campaignsRoutes } from './routes/campaigns.js';
 import { registrationsRoutes } from './routes/registrations.js';
@@ -233,6 +234,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
   if (deps.options.sandbox) sandboxWebhooksRoutes(app, deps);
   if (deps.options.sandbox) sandboxCallsRoutes(app, deps);
+  if (deps.options.sandbox) sandboxCallTestsRoutes(app, deps);
   if (deps.options.sandbox) sandboxRegistrationRoutes(app, deps);
   portsRoutes(app, deps);
   if (deps.options.sandbox) sandboxPortsRoutes(app, deps);

@@ -70,6 +70,8 @@ export async function buildFixtures(svc: TestService, as: As = {}, distinct: Dis
   const accountId = as.headers?.['service-subaccount'] ?? svc.bootstrap.accountId;
   const n = await buy(svc, { headers: as.headers, want: (c) => c.voice && c.sms });
   await ok(svc, 'PUT', `/v1/numbers/${n.id}/route`, as, { destinationType: 'pstn', destination: '+14155550199', voicemailEnabled: true });
+  // cli.md "Calls as tests": the last run's coverage, kept per number.
+  await ok(svc, 'PUT', `/v1/sandbox/numbers/${n.id}/call-coverage`, as, { source: 'saved', tests: 1, passed: 1, branches: [{ id: 'blocked', taken: false }] });
 
   const msg = await ok(svc, 'POST', '/v1/sandbox/inbound-messages', as, { from: caller, to: n.phoneNumber, body: 'fixture' });
   // contract §4: a consumer's STOP opts them out of the number (its reply's carrier course runs in the advance below).

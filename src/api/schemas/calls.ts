@@ -8,6 +8,7 @@ import {
   CALL_TRACE_STEPS,
   DIGITS_PATTERN,
   SANDBOX_CALL_LIMITS,
+  SANDBOX_TALK_SECS_DEFAULT,
   TRANSCRIPT_STATUSES,
 } from '../values/calls.js';
 
@@ -100,7 +101,7 @@ export const CallScenarioSchema = z
         destinationId: z.string().min(1).max(200).optional(),
         deviceId: z.string().min(1).max(200).optional(),
         afterSecs: Secs.default(0).describe('seconds of ringing before the answer'),
-        durationSecs: Secs.default(30).describe('seconds talking after the answer'),
+        durationSecs: Secs.default(SANDBOX_TALK_SECS_DEFAULT).describe('seconds talking after the answer'),
       })
       .refine((a) => !(a.destinationId && a.deviceId), { message: 'give destinationId or deviceId, not both' })
       .nullable()

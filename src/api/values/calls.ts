@@ -108,6 +108,37 @@ export const SANDBOX_CALL_LIMITS = {
 /** The keys a caller can press (spec: IVR object). */
 export const DIGITS_PATTERN = /^[0-9*#]*$/;
 
+/** contract §9: how long an answered sandbox call talks unless its scenario says (`answer.durationSecs`). */
+export const SANDBOX_TALK_SECS_DEFAULT = 30;
+
+/**
+ * contract §6 (call evaluation) and cli.md "Calls as tests". Decisions (the spec is silent):
+ * - `defaultFrom`: the caller when none is given (cli.md's default);
+ * - `routeOnlyTo`: the number called when only a route is given (the reserved test number, never sold);
+ * - an answered call talks SANDBOX_TALK_SECS_DEFAULT, as a sandbox call's answer does by default
+ *   (`hangupAfterSecs` ends it sooner);
+ * - `maxPickups` parties in `answer`, `maxPresses` keys in `digits` (a sandbox call's key bound);
+ * - a run's coverage lists at most `maxBranches` branches, each id at most `branchIdMax` characters
+ *   (a route of 12 IVR keys ringing 10 destinations each has about 150).
+ */
+export const CALL_EVALUATION = {
+  defaultFrom: '+15005550100',
+  routeOnlyTo: '+15005550006',
+  maxPickups: 50,
+  maxPresses: SANDBOX_CALL_LIMITS.maxDigits,
+  maxBranches: 1000,
+  branchIdMax: 300,
+} as const;
+
+/** One key pressed at a menu prompt, or `""` (silent: the prompt times out). */
+export const PRESS_PATTERN = /^[0-9*#]?$/;
+
+/**
+ * A run's coverage as a percentage with one decimal, rounded down (a run that missed a branch never
+ * reads 100); an empty route graph is fully covered.
+ */
+export const coveragePercent = (covered: number, total: number): number => (total === 0 ? 100 : Math.floor((covered * 1000) / total) / 10);
+
 /**
  * contract §6: the blocklist auto-suggests a caller after this many inbound calls from it within the
  * window, each ended unanswered or shorter than `shortCallSecs`.

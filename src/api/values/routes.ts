@@ -51,6 +51,8 @@ export const ROUTE_LIMITS = {
 
 /** spec: IVR object — a key's `digit` is one character matching `^[0-9*#]$`. */
 export const IVR_DIGIT_PATTERN = /^[0-9*#]$/;
+/** Every key of a phone's keypad: the digits a menu can have (12). */
+export const IVR_DIGITS = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '0', '*', '#'] as const;
 
 /** contract §5: a voicemail greeting upload is raw audio of one of these types, at most 5 MB. */
 export const GREETING_AUDIO_TYPES = ['audio/mpeg', 'audio/wav', 'audio/ogg'] as const;

@@ -37,7 +37,7 @@ declare module 'fastify' {
     arrivedAt: number;
   }
   interface FastifyContextConfig {
-    idempotency?: 'in-commit';
+    idempotency?: 'in-commit' | 'pure';
   }
 }
 
@@ -59,6 +59,14 @@ export function noteArrival(req: FastifyRequest): void {
  * the first was in flight when it came (`answeredSinceArrival`).
  */
 export const COMMITS_ONCE = { idempotency: 'in-commit' } as const;
+
+/**
+ * Route config for a POST that changes nothing and answers a body from what it reads (a call
+ * evaluation): its key is checked for form and nothing else, since a retry is answered as the first
+ * was without a record of it, and holding one would store something for a request that promises to
+ * store nothing (contract §6) and cost two writes a request.
+ */
+export const PURE_POST = { idempotency: 'pure' } as const;
 
 const IN_PROGRESS = 'a request with this Idempotency-Key is still in progress; retry later';
 const WAS_IN_PROGRESS = 'a request with this Idempotency-Key was still in progress when this one arrived; retry to get its answer';
@@ -253,6 +261,7 @@ export async function installIdempotency(app: FastifyInstance, deps: Idempotency
     if (raw === undefined) return;
     const key = Array.isArray(raw) ? raw[0]! : raw;
     if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw validationError(['headers', IDEMPOTENCY_KEY_HEADER], IDEMPOTENCY_KEY_RULE);
+    if (req.routeOptions.config.idempotency === 'pure') return;
     const scope: IdempotencyScope = {
       accountId: req.auth.account.id,
       // contract §2: "scoped by mode as well": a live retry never replays what a test key did.

@@ -11,6 +11,12 @@ export const PAYMENTS_FAIL_NEXT_KEY = 'payments.failNext';
  */
 export const CHAOS_STATE_KEY = 'chaos.profiles';
 
+/**
+ * cli.md "Calls as tests": the last run's coverage of a number's tests, under this prefix and the
+ * number's id (domain/voice/call-coverage.ts; the console's route graph marks it).
+ */
+export const CALL_COVERAGE_KEY_PREFIX = 'calls.coverage.';
+
 /** Small key → JSON values the service keeps about itself (the clock, the payment provider's fail-next flag). */
 export interface ServiceStateRepo {
   get<T>(key: string): Promise<T | undefined>;

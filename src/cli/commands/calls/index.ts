@@ -5,6 +5,7 @@ import { sandboxCallEndpoints } from '../../../api/resources/sandbox-calls.js';
 import { CALL_DIRECTIONS, CALL_STATUSES } from '../../../api/values/calls.js';
 import { CALL_LIST_COLUMNS } from './columns.js';
 import { SIMULATE_DETAILS, SIMULATE_FLAGS } from './simulate-flags.js';
+import { REPORTERS } from './test-flags.js';
 
 // svc calls: contract §6 (calls, trace, recording, transfer) and §9 (sandbox calls).
 const ID_ARG = { name: 'id', help: 'call id (call_…)', complete: 'calls' } as const;
@@ -94,5 +95,47 @@ Local service only. A call no longer under way, or past its menu: exit 5 (confli
     changes: true,
     api: sandboxCallEndpoints.place,
     run: async () => (await import('./simulate.run.js')).runSimulate,
+  }),
+  defineVerb({
+    name: 'test',
+    summary: "Sandbox: run scripted callers against a number's route and report which of its branches they covered",
+    args: [{ name: 'file', help: 'a test file (YAML); several run one after another', variadic: true, local: {} }],
+    flags: [
+      { flags: '--min-coverage <pct>', help: 'exit 1 when a file covers less of its route, in percent (default 0)', json: 'number' },
+      { flags: '--reporter <name>', help: 'pretty (default), json (as -o json) or junit (XML for CI)', choices: REPORTERS },
+    ],
+    details: `A test file names a number of the account (id or E.164: its saved route and the blocked list),
+optionally a route document to test instead (route: FILE, relative to the test file, as
+\`routes get -o yaml\` writes it; never saved), and tests:
+  tests:
+    - name: sales picks up
+      from: "+14155550123"              default +15005550100
+      press: ["1"]                      the key at each menu prompt, in order; "" stays silent
+      answer: { "+14155550198": 5s }    who picks up (E.164, device id or label), after how long
+      decision: { status: 200, body: { action: reject } }   the decision webhook's answer
+                                        ({ timeout: true }, the default: it does not answer)
+      hangupAfter: 40s                  the caller hangs up then
+      expect: { status: completed, outcome: voicemail, answeredBy: "+14155550198",
+                trace: ["ivr.key 1", "answered +14155550198"] }   steps in this order, each a
+                                        step name and text its detail contains
+Each test is one evaluation of the call engine on virtual time: no call is saved, charged, emitted
+or sent, and the same file gives the same traces. Prints ✓ or ✗ per test (a failure: the first
+expectation not met and the trace as it ran), then coverage: N of M branches (P%) and an
+uncovered: line per branch no test took. Branches: blocked; decision.reject|forward|failopen;
+ivr.key:D, ivr.invalid, ivr.timeout, ivr.fallback; answer:DEST and noanswer:SET per ring set
+(route, key:D, fallback); voicemail. -o json (or --reporter json): {tests, coverage} (an array of
+them for several files). The run's coverage is kept as the number's last (the console shows it).
+Exit 0 when every test passed and each file's coverage reaches --min-coverage, 1 otherwise, 2 for
+a file error (named by file and line). Local service only.`,
+    examples: [
+      'svc calls test front-desk.test.yaml',
+      'svc calls test calls/*.test.yaml --min-coverage 100',
+      'svc calls test front-desk.test.yaml --reporter junit > calls-junit.xml',
+    ],
+    // It keeps the run's coverage on the service, and reads files here.
+    changes: true,
+    local: true,
+    api: sandboxCallEndpoints.evaluate,
+    run: async () => (await import('./test.run.js')).runCallTests,
   }),
 ];

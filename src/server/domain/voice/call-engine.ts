@@ -53,6 +53,24 @@ export interface CallScenario {
   machine: boolean;
   /** The caller hangs up this many seconds after the call started (null: never). */
   hangupAfterSecs: number | null;
+  /**
+   * Call evaluation (contract §6): everyone who may pick up, each naming a leg by its destination
+   * (E.164, SIP URI or device id) or its label, after `afterSecs` of ringing, then talking
+   * `durationSecs`; a leg nobody names rings out. Given, it stands in for `answer`.
+   */
+  pickups?: Pickup[];
+  /**
+   * Call evaluation (contract §6): the key the caller presses at each menu prompt, in order; `""`
+   * stays silent (that prompt times out). Given, it stands in for `digits`.
+   */
+  presses?: string[];
+}
+
+/** Call evaluation: one party who picks up when a leg that names it rings long enough. */
+export interface Pickup {
+  who: string;
+  afterSecs: number;
+  durationSecs: number;
 }
 
 export const NO_SCENARIO: CallScenario = { answer: null, digits: '', machine: false, hangupAfterSecs: null };
@@ -155,7 +173,25 @@ export interface RingSet {
   mode: RingMode;
   destinations: RouteDestination[];
   source: 'route' | 'ivr';
+  /**
+   * Which ring set of the route graph this is (call-branches.ts names the branches by it): `route`,
+   * `key:D` (IVR key D's ring action) or `fallback` (the IVR fallback's). Absent in a state stored
+   * before it was kept.
+   */
+  name?: string;
 }
+
+/**
+ * A branch of the route graph a step took (contract §6, call evaluation; call-branches.ts turns each
+ * into the name `svc calls test` prints). A runner with storage ignores them.
+ */
+export type BranchMark =
+  | { kind: 'blocked' }
+  | { kind: 'decision'; action: 'reject' | 'forward' | 'failopen' }
+  | { kind: 'ivr.key'; digit: string }
+  | { kind: 'ivr.invalid' | 'ivr.timeout' | 'ivr.fallback' | 'voicemail' }
+  | { kind: 'answer'; set: string; destination: string }
+  | { kind: 'noanswer'; set: string };
 
 /** A leg that was dialed and can be answered. */
 export interface Leg {
@@ -177,7 +213,7 @@ export type Phase =
   | { kind: 'ivr.input'; digit: string | null }
   | { kind: 'wave'; set: RingSet; index: number }
   | { kind: 'wave.end'; set: RingSet; index: number }
-  | { kind: 'answered'; leg: Leg }
+  | { kind: 'answered'; leg: Leg; talkSecs?: number; set?: string }
   | { kind: 'live'; turns: TranscriptTurn[]; index: number; final: boolean }
   | { kind: 'completed' }
   | { kind: 'no_answer' }
@@ -206,6 +242,8 @@ export interface CallState {
   answeredAt: number | null;
   answeredBy: string | null;
   answeredDevice: string | null;
+  /** How long the answered call talks (the pickup's `durationSecs`); absent in an older state: the scenario's answer says. */
+  talkSecs?: number;
   recordingId: string | null;
   voicemailId: string | null;
   voicemailStartedAt: number | null;
@@ -231,6 +269,8 @@ export interface StepResult {
   state: CallState;
   events: CallEvent[];
   effect?: DecideEffect;
+  /** The branches of the route graph this step took, when it took any. */
+  took?: BranchMark[];
 }
 
 /** A voicemail has one speaker: the caller. */
@@ -266,13 +306,16 @@ const secs = (s: number) => s * 1000;
 /** Runs every step due at or before `untilMs`, in order; events in the order they were emitted. */
 export async function runDueSteps(deps: CallEngineDeps, state: CallState, untilMs: number): Promise<StepResult> {
   const events: CallEvent[] = [];
-  let s = state;
+  const took: BranchMark[] = [];
+  // One copy for the whole run: its steps then change it in place (a copy per step was most of the run's cost).
+  let s = structuredClone(state);
   while (s.dueAt !== null && s.dueAt <= untilMs) {
     const r = await stepAndPerform(deps, s);
     events.push(...r.events);
+    took.push(...(r.took ?? []));
     s = r.state;
   }
-  return { state: s, events };
+  return withTook({ state: s, events }, took);
 }
 
 /**
@@ -282,23 +325,31 @@ export async function runDueSteps(deps: CallEngineDeps, state: CallState, untilM
  */
 export async function runToEnd(deps: CallEngineDeps, state: CallState, maxSteps = 1000): Promise<StepResult> {
   const events: CallEvent[] = [];
-  let s = state;
+  const took: BranchMark[] = [];
+  let s = structuredClone(state);
   for (let i = 0; s.dueAt !== null; i++) {
     if (i >= maxSteps) throw new Error(`call ${s.call.callId}: no end after ${maxSteps} steps (at ${s.phase.kind})`);
     const r = await stepAndPerform(deps, s);
     events.push(...r.events);
+    took.push(...(r.took ?? []));
     s = r.state;
   }
-  return { state: s, events };
+  return withTook({ state: s, events }, took);
 }
 
-/** One step and, if it asks for the decision webhook, the call and the step that reads its reply (in-memory runners). */
+/** `took` only when a branch was taken: a step that took none answers as it always did. */
+const withTook = (r: StepResult, took: BranchMark[]): StepResult => (took.length ? { ...r, took } : r);
+
+/**
+ * One step and, if it asks for the decision webhook, the call and the step that reads its reply
+ * (in-memory runners). It changes `state`, which the caller owns.
+ */
 async function stepAndPerform(deps: CallEngineDeps, state: CallState): Promise<StepResult> {
-  const first = await stepCall(deps, state);
+  const first = await stepOwned(deps, state);
   if (!first.effect) return first;
   const reply = await performDecision(deps, first.effect);
-  const second = resumeDecision(deps, first.state, reply);
-  return { state: second.state, events: [...first.events, ...second.events] };
+  const second = resumeOwned(deps, first.state, reply);
+  return withTook({ state: second.state, events: [...first.events, ...second.events] }, [...(first.took ?? []), ...(second.took ?? [])]);
 }
 
 /** Sends the decision request through the client; a client that throws is a network failure (fail-open). */
@@ -313,21 +364,32 @@ export async function performDecision(deps: Pick<CallEngineDeps, 'decisions'>, e
 /** Runs the one step that is due. The state passed in is not changed. */
 export async function stepCall(deps: CallEngineDeps, state: CallState): Promise<StepResult> {
   if (state.dueAt === null) return { state, events: [] };
-  const run = new Step(deps, structuredClone(state), state.dueAt);
+  return await stepOwned(deps, structuredClone(state));
+}
+
+/** `stepCall` on a state the caller owns: changed in place and returned as the result's state. */
+async function stepOwned(deps: CallEngineDeps, state: CallState): Promise<StepResult> {
+  if (state.dueAt === null) return { state, events: [] };
+  const run = new Step(deps, state, state.dueAt);
   await run.run();
-  return run.effect ? { state: run.s, events: run.events, effect: run.effect } : { state: run.s, events: run.events };
+  return withTook(run.effect ? { state: run.s, events: run.events, effect: run.effect } : { state: run.s, events: run.events }, run.took);
 }
 
 /** The step after the decision webhook answered (or failed): reads the reply, fails open on anything but reject or forward. */
 export function resumeDecision(deps: CallEngineDeps, state: CallState, reply: DecisionReply): StepResult {
+  return resumeOwned(deps, structuredClone(state), reply);
+}
+
+function resumeOwned(deps: CallEngineDeps, state: CallState, reply: DecisionReply): StepResult {
   if (state.phase.kind !== 'decision.awaiting' || state.dueAt === null) throw new Error(`call ${state.call.callId}: no decision awaited (at ${state.phase.kind})`);
-  const run = new Step(deps, structuredClone(state), state.dueAt);
+  const run = new Step(deps, state, state.dueAt);
   run.decisionReply(reply);
-  return { state: run.s, events: run.events };
+  return withTook({ state: run.s, events: run.events }, run.took);
 }
 
 class Step {
   readonly events: CallEvent[] = [];
+  readonly took: BranchMark[] = [];
   effect: DecideEffect | undefined;
   constructor(
     private readonly deps: CallEngineDeps,
@@ -344,6 +406,10 @@ class Step {
 
   private trace(step: CallTraceStep, detail: string): void {
     this.s.trace.push({ at: this.now, step, detail });
+  }
+
+  private take(mark: BranchMark): void {
+    this.took.push(mark);
   }
 
   private emit(type: CallEvent['type'], fields: Record<string, unknown>): void {
@@ -399,7 +465,7 @@ class Step {
       case 'wave.end':
         return this.waveEnd(p.set, p.index);
       case 'answered':
-        return this.answered(p.leg);
+        return this.answered(p.leg, p.talkSecs, p.set);
       case 'live':
         return this.live(p.turns, p.index, p.final);
       case 'completed':
@@ -433,6 +499,7 @@ class Step {
     if (entry && !entry.autoSuggested) {
       this.trace('blocklist', `${this.call.from} is blocked (${entry.id}): rejected before anything rings`);
       // Decision (the spec is silent): a blocked call emits no call.* event; its record says `blocked`.
+      this.take({ kind: 'blocked' });
       return this.end('blocked');
     }
     this.trace('blocklist', entry ? `${this.call.from} is only suggested for blocking (${entry.id}): not enforced` : `${this.call.from} is not blocked`);
@@ -455,6 +522,7 @@ class Step {
     const dw = this.route!.decisionWebhook!;
     const failOpen = (why: string) => {
       this.trace('decision', `fail-open: ${why}; the normal route runs`);
+      this.take({ kind: 'decision', action: 'failopen' });
       this.next({ kind: 'route' }, this.now);
     };
     if (reply.kind === 'failure') return failOpen(`${reply.reason === 'not_sent' ? 'not sent' : reply.reason} (${reply.detail}) after ${reply.latencyMs} ms`);
@@ -466,6 +534,7 @@ class Step {
     if (typeof action !== 'string') return failOpen(`malformed body (no string "action") in ${reply.latencyMs} ms`);
     if (action === 'reject') {
       this.trace('decision', `reject in ${reply.latencyMs} ms`);
+      this.take({ kind: 'decision', action: 'reject' });
       // Decision (the spec is silent): a rejected call ends like a blocked one, with no call.* event.
       return this.end('blocked');
     }
@@ -473,9 +542,12 @@ class Step {
       const to = (body as Record<string, unknown>).to;
       if (typeof to !== 'string' || !E164_PATTERN.test(to)) return failOpen(`malformed body ("forward" without an E.164 "to") in ${reply.latencyMs} ms`);
       this.trace('decision', `forward to ${to} in ${reply.latencyMs} ms`);
+      this.take({ kind: 'decision', action: 'forward' });
       return this.next({ kind: 'forward', to, why: 'decision' }, this.now);
     }
     this.trace('decision', `"${action}" in ${reply.latencyMs} ms: the normal route runs`);
+    // The graph has one edge from the webhook to the normal route, whatever sent the call down it.
+    this.take({ kind: 'decision', action: 'failopen' });
     this.next({ kind: 'route' }, this.now);
   }
 
@@ -496,7 +568,7 @@ class Step {
       else this.trace('notice', 'not played: recordCalls is off');
     }
     if (r.ivr?.enabled) return this.next({ kind: 'ivr.prompt' }, this.now);
-    this.next({ kind: 'wave', set: { mode: r.ringMode, destinations: r.destinations, source: 'route' }, index: 0 }, this.now);
+    this.next({ kind: 'wave', set: { mode: r.ringMode, destinations: r.destinations, source: 'route', name: 'route' }, index: 0 }, this.now);
   }
 
   // --- IVR (spec: IVR object) ---
@@ -506,15 +578,26 @@ class Step {
     this.trace('ivr.prompt', `greeting ${describeMedia(ivr.greeting)}${this.s.ivrFailures > 0 ? ` (again, after ${this.s.ivrFailures} failed)` : ''}`);
     // Decision (the spec is silent): a prompt takes no service time; a scenario digit is pressed as it
     // ends, and without one the digit timeout (digitTimeoutSecs) runs.
-    const digit = this.call.scenario.digits[this.s.digitsUsed] ?? null;
+    const digit = this.scriptedKey();
     if (digit !== null) return this.next({ kind: 'ivr.input', digit }, this.now);
     this.next({ kind: 'ivr.input', digit: null }, this.now + secs(ivr.digitTimeoutSecs));
+  }
+
+  /** The key the caller presses at this prompt, or null (silent: the digit timeout runs). */
+  private scriptedKey(): string | null {
+    const { presses, digits } = this.call.scenario;
+    if (presses) return presses[this.s.digitsUsed] || null;
+    return digits[this.s.digitsUsed] ?? null;
   }
 
   private ivrInput(digit: string | null): void {
     const ivr = this.route!.ivr!;
     if (digit === null) {
+      // A silent entry of `presses` is this prompt's: the next prompt reads the entry after it.
+      const presses = this.call.scenario.presses;
+      if (presses && this.s.digitsUsed < presses.length) this.s.digitsUsed += 1;
       this.trace('ivr.timeout', `no digit within ${ivr.digitTimeoutSecs} s`);
+      this.take({ kind: 'ivr.timeout' });
       return this.ivrFailed();
     }
     this.s.digitsUsed += 1;
@@ -522,12 +605,14 @@ class Step {
     if (!key) {
       // spec: call.ivr.key_pressed — invalid digits and timeouts never fire it.
       this.trace('ivr.invalid', `${digit} is not on the menu`);
+      this.take({ kind: 'ivr.invalid' });
       return this.ivrFailed();
     }
     this.trace('ivr.key', `${digit}${key.label ? ` (${key.label})` : ''} → ${key.action.type}`);
+    this.take({ kind: 'ivr.key', digit });
     // spec: call.ivr.key_pressed — an accepted keypress, before its action runs.
     this.emit('call.ivr.key_pressed', { callId: this.call.callId, numberId: this.call.numberId, digit, label: key.label, from: this.call.from, to: this.call.to, at: iso(this.now) });
-    this.ivrAction(key.action, 'key');
+    this.ivrAction(key.action, `key:${digit}`);
   }
 
   // spec: IVR object — invalidRetries: how many failed prompts (timeouts or invalid digits) are played
@@ -537,18 +622,20 @@ class Step {
     this.s.ivrFailures += 1;
     if (this.s.ivrFailures <= ivr.invalidRetries) return this.next({ kind: 'ivr.prompt' }, this.now);
     this.trace('ivr.fallback', `${this.s.ivrFailures} failed (invalidRetries ${ivr.invalidRetries}) → ${ivr.fallback.type}`);
+    this.take({ kind: 'ivr.fallback' });
     this.ivrAction(ivr.fallback, 'fallback');
   }
 
-  private ivrAction(action: IvrAction, from: 'key' | 'fallback'): void {
+  /** `from` names the ring set an action's ring would be: `key:D` or `fallback`. */
+  private ivrAction(action: IvrAction, from: `key:${string}` | 'fallback'): void {
     switch (action.type) {
       case 'ring':
-        return this.next({ kind: 'wave', set: { mode: action.ringMode, destinations: action.destinations, source: 'ivr' }, index: 0 }, this.now);
+        return this.next({ kind: 'wave', set: { mode: action.ringMode, destinations: action.destinations, source: 'ivr', name: from }, index: 0 }, this.now);
       case 'voicemail':
         return this.next({ kind: 'voicemail' }, this.now);
       case 'repeat':
         // spec: IVR object — `repeat` plays the menu again (not a failure).
-        if (from === 'key') return this.next({ kind: 'ivr.prompt' }, this.now);
+        if (from !== 'fallback') return this.next({ kind: 'ivr.prompt' }, this.now);
         // Decision (the spec is silent): a `repeat` fallback would replay the menu forever; the call
         // goes on to the no-answer action instead.
         this.trace('ivr.fallback', 'repeat as the fallback would loop: the no-answer action runs');
@@ -561,20 +648,20 @@ class Step {
   private async wave(set: RingSet, index: number): Promise<void> {
     const waves = ringWaves(set);
     const members = waves[index];
-    if (!members) return this.next({ kind: 'no_answer' }, this.now);
-    const dialed: Leg[] = [];
+    if (!members) {
+      this.take({ kind: 'noanswer', set: set.name ?? set.source });
+      return this.next({ kind: 'no_answer' }, this.now);
+    }
+    const dialed: Array<{ leg: Leg; label: string | null }> = [];
     for (const d of members) {
       const leg = await this.dial(d);
-      if (leg) dialed.push(leg);
+      if (leg) dialed.push({ leg, label: d.label });
     }
     if (dialed.length === 0) return this.next({ kind: 'wave', set, index: index + 1 }, this.now);
-    const answer = this.call.scenario.answer;
-    if (answer) {
-      const leg = dialed.find((l) => answerMatches(answer, l) && answer.afterSecs < l.ringTimeoutSecs);
-      if (leg) return this.next({ kind: 'answered', leg }, this.now + secs(answer.afterSecs));
-    }
+    const pick = pickUp(this.call.scenario, dialed);
+    if (pick) return this.next({ kind: 'answered', leg: pick.leg, talkSecs: pick.durationSecs, set: set.name ?? set.source }, this.now + secs(pick.afterSecs));
     // The wave rings until its longest leg times out (sequential: the one leg's own timeout).
-    const longest = Math.max(...dialed.map((l) => l.ringTimeoutSecs));
+    const longest = Math.max(...dialed.map((l) => l.leg.ringTimeoutSecs));
     this.next({ kind: 'wave.end', set, index }, this.now + secs(longest));
   }
 
@@ -627,8 +714,10 @@ class Step {
 
   // --- answered (contract §6: → call.completed; recording) ---
 
-  private answered(leg: Leg): void {
-    const answer = this.call.scenario.answer!;
+  private answered(leg: Leg, talkSecs: number | undefined, set: string | undefined): void {
+    const talk = talkSecs ?? this.call.scenario.answer!.durationSecs;
+    this.s.talkSecs = talk;
+    if (set !== undefined) this.take({ kind: 'answer', set, destination: leg.destination });
     this.s.status = 'in_progress';
     this.s.answeredAt = this.now;
     this.s.answeredBy = leg.destination;
@@ -640,8 +729,8 @@ class Step {
       this.s.recordingId = this.deps.newId('rec');
       this.trace('recording', `recording ${this.s.recordingId}`);
     }
-    const endAt = this.now + secs(answer.durationSecs);
-    if (this.route?.liveTranscription) return this.liveStart(answer.durationSecs, endAt);
+    const endAt = this.now + secs(talk);
+    if (this.route?.liveTranscription) return this.liveStart(talk, endAt);
     this.next({ kind: 'completed' }, endAt);
   }
 
@@ -667,8 +756,13 @@ class Step {
   }
 
   /** When a turn's interim (half-way) or final (its end) result falls due. */
+  /** The answered call's planned talk time (a state stored before `talkSecs` was kept: the scenario's answer). */
+  private get talkSecs(): number {
+    return this.s.talkSecs ?? this.call.scenario.answer!.durationSecs;
+  }
+
   private liveAt(count: number, index: number, final: boolean): number {
-    const talkMs = secs(this.call.scenario.answer!.durationSecs);
+    const talkMs = secs(this.talkSecs);
     return this.s.answeredAt! + Math.round((talkMs * (index + (final ? 1 : 0.5))) / count);
   }
 
@@ -677,7 +771,7 @@ class Step {
     this.emit('call.transcript.delta', { callId: this.call.callId, speaker: turn.speaker, text: final ? turn.text : interimText(turn.text), final, at: iso(this.now) });
     if (!final) return this.next({ kind: 'live', turns, index, final: true }, this.liveAt(turns.length, index, true));
     if (index + 1 < turns.length) return this.next({ kind: 'live', turns, index: index + 1, final: false }, this.liveAt(turns.length, index + 1, false));
-    this.next({ kind: 'completed' }, this.s.answeredAt! + secs(this.call.scenario.answer!.durationSecs));
+    this.next({ kind: 'completed' }, this.s.answeredAt! + secs(this.talkSecs));
   }
 
   private completed(): void {
@@ -741,8 +835,8 @@ class Step {
     const timeoutSecs = ROUTE_LIMITS.ringTimeoutSecs.default;
     this.trace('forward', `to ${to} (${why === 'decision' ? 'the decision webhook' : 'noAnswerAction'}), ringing for ${timeoutSecs} s, caller ID ${this.callerId}`);
     const leg: Leg = { destinationId: null, destinationType: 'pstn', destination: to, deviceId: null, ringTimeoutSecs: timeoutSecs, callerId: this.callerId };
-    const { answer, machine } = this.call.scenario;
-    const human = answer && !answer.destinationId && !answer.deviceId && answer.afterSecs < timeoutSecs ? answer : null;
+    const { machine } = this.call.scenario;
+    const human = pickUp(this.call.scenario, [{ leg, label: null }]);
     if (machine) {
       // contract §6: a machine that picks up a forwarded leg where nobody presses 1 ends the call with
       // outcome `voicemail`. Decision: it picks up when a person would have (scenario.answer), else as
@@ -754,7 +848,7 @@ class Step {
       this.s.trace.push({ at: pickup, step: 'machine', detail: `a machine picked up ${to}; nobody pressed 1` });
       return this.next({ kind: 'machine.end' }, pickup + secs(VOICEMAIL_DEFAULT_SECS));
     }
-    if (human) return this.next({ kind: 'answered', leg }, this.now + secs(human.afterSecs));
+    if (human) return this.next({ kind: 'answered', leg, talkSecs: human.durationSecs }, this.now + secs(human.afterSecs));
     this.next({ kind: 'forward.end', to }, this.now + secs(timeoutSecs));
   }
 
@@ -766,6 +860,7 @@ class Step {
     const greeting = r.voicemailGreetingAudioUrl ? `audio ${r.voicemailGreetingAudioUrl}` : r.voicemailGreeting ? `text "${r.voicemailGreeting}"` : 'the default greeting';
     this.s.voicemailId = this.deps.newId('vm');
     this.s.voicemailStartedAt = this.now;
+    this.take({ kind: 'voicemail' });
     this.trace('voicemail', `${greeting}, then recording ${this.s.voicemailId}`);
     this.next({ kind: 'voicemail.end' }, this.now + secs(VOICEMAIL_DEFAULT_SECS));
   }
@@ -820,6 +915,26 @@ function answerMatches(answer: NonNullable<CallScenario['answer']>, leg: Leg): b
   if (answer.destinationId !== undefined) return leg.destinationId === answer.destinationId;
   if (answer.deviceId !== undefined) return leg.deviceId === answer.deviceId;
   return true;
+}
+
+/** A pickup names a leg by its destination (E.164, SIP URI, device id) or its label. */
+const pickupMatches = (p: Pickup, leg: Leg, label: string | null): boolean => p.who === leg.destination || p.who === leg.deviceId || (label !== null && p.who === label);
+
+/**
+ * Who answers among the legs ringing at once: the earliest pickup that comes before its leg's ring
+ * timeout (a tie: the leg dialed first). The sandbox scenario's one `answer` takes the first leg it
+ * matches; evaluation's `pickups` each name their leg.
+ */
+function pickUp(scenario: CallScenario, legs: ReadonlyArray<{ leg: Leg; label: string | null }>): { leg: Leg; afterSecs: number; durationSecs: number } | null {
+  let best: { leg: Leg; afterSecs: number; durationSecs: number } | null = null;
+  for (const { leg, label } of legs) {
+    const rules = scenario.pickups ? scenario.pickups.filter((p) => pickupMatches(p, leg, label)) : scenario.answer && answerMatches(scenario.answer, leg) ? [scenario.answer] : [];
+    for (const r of rules) {
+      if (r.afterSecs >= leg.ringTimeoutSecs) continue;
+      if (!best || r.afterSecs < best.afterSecs) best = { leg, afterSecs: r.afterSecs, durationSecs: r.durationSecs };
+    }
+  }
+  return best;
 }
 
 /**

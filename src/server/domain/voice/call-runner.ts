@@ -2,7 +2,7 @@ import type { DomainDeps, TxDeps, DomainScheduler, DomainEvents } from '../deps.
 import type { Clock } from '../../clock.js';
 import type { UnitOfWork } from '../deps.js';
 import type { NumbersRepo } from '../../storage/numbers-repo.js';
-import type { RoutesRepo } from '../../storage/routes-repo.js';
+import type { RoutesRepo, StoredRoute } from '../../storage/routes-repo.js';
 import type { CallProgress, CallRecord, CallsRepo, StoredTraceEntry } from '../../storage/calls-repo.js';
 import type { VoicemailsRepo } from '../../storage/voicemails-repo.js';
 import type { BillingDeps } from '../billing/charging.js';
@@ -96,10 +96,18 @@ export function engineDeps(deps: Pick<DomainDeps, 'uow' | 'decisions' | 'transcr
 export async function routeSnapshot(deps: Pick<CallsDeps, 'routes'>, numberId: string): Promise<CallRoute | null> {
   const rec = await deps.routes.get(numberId);
   if (!rec?.route) return null;
-  // The engine only names the greeting in the trace: the media path (the absolute URL depends on
-  // the address a caller uses, which a background step does not have).
-  return { ...rec.route, voicemailGreetingAudioUrl: rec.greetingMedia === null ? null : `/media/${rec.greetingMedia}` };
+  return withGreeting(rec.route, rec.greetingMedia);
 }
+
+/**
+ * A stored route as the engine runs it, with the number's uploaded greeting. The engine only names
+ * the greeting in the trace: the media path (the absolute URL depends on the address a caller uses,
+ * which a background step does not have).
+ */
+export const withGreeting = (route: StoredRoute, greetingMedia: string | null): CallRoute => ({
+  ...route,
+  voicemailGreetingAudioUrl: greetingMedia === null ? null : `/media/${greetingMedia}`,
+});
 
 // --- writing a step --------------------------------------------------------------------------------
 

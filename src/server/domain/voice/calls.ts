@@ -269,7 +269,7 @@ export async function transferCall(deps: CallsDeps, actor: Actor, id: string, bo
 
 /** The engine's state after a transfer: the new party answers now and talks the scenario's duration. */
 function transferredInbound(state: CallState, now: number, answeredBy: string, answeredDevice: string | null, trace: StoredTraceEntry[]): CallState {
-  const talk = (state.call.scenario.answer?.durationSecs ?? 0) * 1000;
+  const talk = (state.talkSecs ?? state.call.scenario.answer?.durationSecs ?? 0) * 1000;
   const hangup = state.call.scenario.hangupAfterSecs;
   const hangupAt = hangup === null ? null : state.call.startedAt + hangup * 1000;
   const end = now + talk;

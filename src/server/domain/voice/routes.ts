@@ -110,16 +110,28 @@ export async function putRoute(deps: RoutesDeps, actor: Actor, idOrPhone: string
   });
 }
 
+/** Where a route body sits in its request, and how its destination ids are made. */
+export interface BuildRouteOptions {
+  /** The path of the body in the request (`["body"]` for a PUT; a route inside another body sits deeper). */
+  at?: Path;
+  /** Mints the destination ids (`dst_…`); a call evaluation numbers them so the same input reads the same. */
+  mintId?: (prefix: 'dst') => string;
+}
+
 /** The stored route from a valid body: defaults applied, ids minted, the primary mirrored. */
-export async function buildRoute(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, body: PutRouteBody, routeId: string): Promise<StoredRoute> {
+export async function buildRoute(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, body: PutRouteBody, routeId: string, opts: BuildRouteOptions = {}): Promise<StoredRoute> {
+  const at = opts.at ?? ['body'];
   const issues = new Issues();
-  const entries = ringSet(body, issues);
+  const entries = ringSet(body, at, issues);
   const legacy = body.destinations === undefined;
-  for (const [i, d] of entries.entries()) await checkDestination(deps, actor, d, legacy ? ['body'] : ['body', 'destinations', i], issues);
-  if (body.ivr) await checkIvr(deps, actor, body.ivr, issues);
-  if (body.decisionWebhook) checkDecisionUrl(body.decisionWebhook.url, issues);
+  for (const [i, d] of entries.entries()) await checkDestination(deps, actor, d, legacy ? at : [...at, 'destinations', i], issues);
+  if (body.ivr) await checkIvr(deps, actor, body.ivr, [...at, 'ivr'], issues);
+  if (body.decisionWebhook) checkDecisionUrl(body.decisionWebhook.url, [...at, 'decisionWebhook', 'url'], issues);
   issues.throwIfAny();
 
+  const mint = opts.mintId ?? newId;
+  const destinationOf = (d: DestinationBody, priority: number) => destinationFrom(d, priority, mint('dst'));
+  const actionOf = (a: IvrActionBody): IvrAction => (a.type === 'ring' ? { type: 'ring', ringMode: a.ringMode, destinations: a.destinations.map(destinationOf) } : { type: a.type });
   const destinations = entries.map(destinationOf);
   // spec: Call route — only the primary (priority 0) destination is mirrored at the top level;
   // contract §5: with `destinations: []` the mirrored type and destination are null.
@@ -160,7 +172,7 @@ export async function buildRoute(deps: Pick<RoutesDeps, 'devices'>, actor: Actor
  * `destinations` array; the array wins over the legacy fields. An explicit `[]` keeps only the route
  * settings (contract §5). Neither form is a validation_error.
  */
-function ringSet(body: PutRouteBody, issues: Issues): DestinationBody[] {
+function ringSet(body: PutRouteBody, at: Path, issues: Issues): DestinationBody[] {
   if (body.destinations !== undefined) return body.destinations;
   const { destinationType, destination } = body;
   if (destinationType !== undefined && destination !== undefined) {
@@ -174,9 +186,9 @@ function ringSet(body: PutRouteBody, issues: Issues): DestinationBody[] {
       enabled: true,
     }];
   }
-  if (destinationType !== undefined) issues.add(['body', 'destination'], 'required with destinationType (or give destinations)');
-  else if (destination !== undefined) issues.add(['body', 'destinationType'], 'required with destination (or give destinations)');
-  else issues.add(['body', 'destinations'], 'give destinations (0 to 10 entries), or destinationType and destination');
+  if (destinationType !== undefined) issues.add([...at, 'destination'], 'required with destinationType (or give destinations)');
+  else if (destination !== undefined) issues.add([...at, 'destinationType'], 'required with destination (or give destinations)');
+  else issues.add([...at, 'destinations'], 'give destinations (0 to 10 entries), or destinationType and destination');
   return [];
 }
 
@@ -186,9 +198,9 @@ function ringSet(body: PutRouteBody, issues: Issues): DestinationBody[] {
  * enabled or not, as an endpoint's is. The decision client checks it again, and what the name
  * resolves to, at call time (`webhooks/decision-client.ts`).
  */
-function checkDecisionUrl(url: string, issues: Issues): void {
+function checkDecisionUrl(url: string, path: Path, issues: Issues): void {
   const check = checkWebhookUrl(url);
-  if (!check.ok) issues.add(['body', 'decisionWebhook', 'url'], check.reason!);
+  if (!check.ok) issues.add(path, check.reason!);
 }
 
 // spec: Numbers, PUT route — destination is "a `sip:` URI". Decision: `sips:` (SIP over TLS) too.
@@ -215,16 +227,16 @@ async function checkDestination(deps: Pick<RoutesDeps, 'devices'>, actor: Actor,
 }
 
 /** spec: IVR object — each key's ring destinations as route destinations; digits unique per menu. */
-async function checkIvr(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, ivr: NonNullable<PutRouteBody['ivr']>, issues: Issues): Promise<void> {
+async function checkIvr(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, ivr: NonNullable<PutRouteBody['ivr']>, at: Path, issues: Issues): Promise<void> {
   const seen = new Map<string, number>();
   for (const [i, k] of ivr.keys.entries()) {
     // Decision: a digit chooses one action, so it appears once per menu.
     const first = seen.get(k.digit);
-    if (first !== undefined) issues.add(['body', 'ivr', 'keys', i, 'digit'], `digit ${k.digit} is already used by keys[${first}]`);
+    if (first !== undefined) issues.add([...at, 'keys', i, 'digit'], `digit ${k.digit} is already used by keys[${first}]`);
     else seen.set(k.digit, i);
-    await checkAction(deps, actor, k.action, ['body', 'ivr', 'keys', i, 'action'], issues);
+    await checkAction(deps, actor, k.action, [...at, 'keys', i, 'action'], issues);
   }
-  await checkAction(deps, actor, ivr.fallback, ['body', 'ivr', 'fallback'], issues);
+  await checkAction(deps, actor, ivr.fallback, [...at, 'fallback'], issues);
 }
 
 async function checkAction(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, a: IvrActionBody, at: Path, issues: Issues): Promise<void> {
@@ -232,9 +244,9 @@ async function checkAction(deps: Pick<RoutesDeps, 'devices'>, actor: Actor, a: I
 }
 
 /** spec: Call route — priority 0 is primary; the position in the array is the priority. */
-function destinationOf(d: DestinationBody, priority: number): RouteDestination {
+function destinationFrom(d: DestinationBody, priority: number, id: string): RouteDestination {
   return {
-    id: newId('dst'),
+    id,
     destinationType: d.destinationType,
     destination: d.destination,
     label: d.label,
@@ -243,10 +255,6 @@ function destinationOf(d: DestinationBody, priority: number): RouteDestination {
     ringTimeoutSecs: d.ringTimeoutSecs,
     enabled: d.enabled,
   };
-}
-
-function actionOf(a: IvrActionBody): IvrAction {
-  return a.type === 'ring' ? { type: 'ring', ringMode: a.ringMode, destinations: a.destinations.map(destinationOf) } : { type: a.type };
 }
 
 // --- write: voicemail greeting ---------------------------------------------------------------------
