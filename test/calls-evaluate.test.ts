@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, startWebhookService, createEndpoint, type Receiver } from './webhooks-receiver.js';
 import type { TestService } from './helpers/service.js';
 import { storedState } from './helpers/openapi-fixtures.js';
+import { footprint } from './helpers/inspect.js';
 import { CALLER, placeCall, voiceNumber } from './calls-fixtures.js';
 
 let svc: TestService;
@@ -188,11 +189,10 @@ describe('POST /v1/sandbox/calls/evaluate', () => {
     expect(steps(answered)).toContain('event call.completed');
     expect(steps(answered).some((s) => s.startsWith('transcript recording rec_evaluation1'))).toBe(true);
     // An Idempotency-Key (the CLI sends one on every POST) is checked, and no record of it is kept.
-    const idempotencyRows = async () => (await svc.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM idempotency_keys'))!.n;
-    const keys = await idempotencyRows();
+    const keys = await footprint(svc, svc.bootstrap.accountId);
     const keyed = await svc.call('POST', '/v1/sandbox/calls/evaluate', { body: { numberId: n.id, digits: ['2'] }, headers: { 'idempotency-key': 'evaluate-once' } });
     expect(keyed.status).toBe(200);
-    expect(Number(await idempotencyRows())).toBe(Number(keys));
+    expect(await footprint(svc, svc.bootstrap.accountId)).toEqual(keys);
     await evaluate({ numberId: n.id, decision: { status: 200, body: { action: 'forward', to: '+14155550144' } }, answer: { '+14155550144': 1 } });
     // Every stored row as it was: no call, voicemail, event, delivery, job, charge or idempotency record.
     expect(await world()).toEqual(before);
