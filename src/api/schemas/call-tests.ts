@@ -87,7 +87,7 @@ export type CallCoverageBody = z.infer<typeof CallCoverageBody>;
 export const CallCoverageSchema = z
   .object({
     numberId: z.string(),
-    ranAt: Timestamp.describe('when it was kept (service clock)'),
+    recordedAt: Timestamp.describe('when it was kept (service clock)'),
     source: z.enum(CALL_COVERAGE_SOURCES),
     tests: z.number().int(),
     passed: z.number().int(),

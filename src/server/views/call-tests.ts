@@ -21,7 +21,7 @@ export function callCoverageView(r: CallCoverageRecord): CallCoverage {
   const covered = r.branches.filter((b) => b.taken).length;
   return {
     numberId: r.numberId,
-    ranAt: iso(r.ranAt),
+    recordedAt: iso(r.recordedAt),
     source: r.source,
     tests: r.tests,
     passed: r.passed,

@@ -14,7 +14,7 @@ import { getRoute } from './routes.js';
 export interface CallCoverageRecord extends CallCoverageBody {
   numberId: string;
   /** Service-clock ms. */
-  ranAt: number;
+  recordedAt: number;
 }
 
 const keyOf = (numberId: string) => `${CALL_COVERAGE_KEY_PREFIX}${numberId}`;
@@ -34,7 +34,7 @@ export async function keepCallCoverage(tx: TxDeps, actor: Actor, idOrPhone: stri
     seen.add(b.id);
   });
   if (details.length) throw new ServiceError('validation_error', `${details[0]!.path.join('.')}: ${details[0]!.message}`, details);
-  const record: CallCoverageRecord = { numberId: number.id, ranAt: tx.clock.nowMs(), ...body };
+  const record: CallCoverageRecord = { numberId: number.id, recordedAt: tx.clock.nowMs(), ...body };
   await tx.serviceState.set(keyOf(number.id), record);
   return record;
 }
