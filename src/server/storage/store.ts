@@ -22,6 +22,7 @@ import type { PortsRepo } from './ports-repo.js';
 import type { RoutesRepo } from './routes-repo.js';
 import type { SandboxDnsRepo } from './sandbox-dns-repo.js';
 import type { SendingDomainsRepo } from './sending-domains-repo.js';
+import type { SinksRepo } from './sinks-repo.js';
 import type { ServiceStateRepo } from './service-state-repo.js';
 import type { SuppressionsRepo } from './suppressions-repo.js';
 import type { UsageStatsRepo } from './usage-stats-repo.js';
@@ -78,6 +79,8 @@ export interface Repositories {
   mailbox: MailboxRepo;
   webhookEndpoints: WebhookEndpointsRepo;
   webhookDeliveries: WebhookDeliveriesRepo;
+  /** contract §10 (extension, local service only): sinks and the requests they keep. */
+  sinks: SinksRepo;
   usageStats: UsageStatsRepo;
   /** Console one-time links and sessions. */
   consoleSessions: ConsoleSessionsRepo;
