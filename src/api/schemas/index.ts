@@ -24,3 +24,4 @@ export * from './email.js';
 export * from './billing.js';
 export * from './opt-outs.js';
 export * from './console.js';
+export * from './sinks.js';

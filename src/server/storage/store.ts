@@ -127,10 +127,13 @@ export interface MessageMove {
   reason: string | null;
 }
 
-/** A change that is no event (a call's trace, a message's status), told to the other processes. */
+/**
+ * A change that is no event (a call's trace, a message's status, a request a sink kept), told to the
+ * other processes.
+ */
 export interface ChangeHint {
   accountId: string;
-  kind: 'call' | 'message';
+  kind: 'call' | 'message' | 'sink';
   id: string;
   status?: string;
 }
