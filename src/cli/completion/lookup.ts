@@ -35,6 +35,7 @@ const CANDIDATES: Record<Exclude<DynamicSource, 'profiles'>, Candidates> = {
   suppressions: (r) => (str(r.address) ? { value: r.address as string, description: str(r.reason) } : undefined),
   brands: (r) => (str(r.id) ? { value: r.id as string, description: [r.legalName, r.status].filter(str).join(' ') || undefined } : undefined),
   campaigns: (r) => (str(r.id) ? { value: r.id as string, description: [r.name, r.status].filter(str).join(' ') || undefined } : undefined),
+  sinks: (r) => (str(r.id) ? { value: r.id as string, description: str(r.url) } : undefined),
 };
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
