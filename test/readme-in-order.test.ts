@@ -70,9 +70,9 @@ describe('README.md, every sh block in order in one shell', () => {
       expect(b.notRun, `block ${b.index}`).toMatch(/^npm: /);
       for (const line of b.text.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'))) expect(line, `block ${b.index}`).toMatch(/^npm /);
     }
-    // What runs: the walkthrough, the Using it, Voice, Calls as tests and 10DLC references, and the Email, Billing,
-    // Fixtures, Snapshots and Roles blocks.
-    expect(run.map((b) => b.section)).toEqual(['Walkthrough', 'Using it', 'Voice', 'Calls as tests', '10DLC registration and ports', 'Email', 'Billing and usage', 'Fixtures', 'Snapshots and reset', 'Roles: the worker in a process of its own']);
+    // What runs: the walkthrough, the Using it, Webhooks, Voice, Calls as tests and 10DLC references,
+    // and the Email, Billing, Fixtures, Snapshots and Roles blocks.
+    expect(run.map((b) => b.section)).toEqual(['Walkthrough', 'Using it', 'Webhooks you can inspect', 'Voice', 'Calls as tests', '10DLC registration and ports', 'Email', 'Billing and usage', 'Fixtures', 'Snapshots and reset', 'Roles: the worker in a process of its own']);
   });
 
   it('runs as written, from an empty home directory', async () => {

@@ -21,6 +21,7 @@ const NOT_ACCOUNT_SCOPED: Record<string, string> = {
   'GET /p/{brandId}/privacy': 'a hosted page, public by design (contract §7)',
   'GET /p/{brandId}/terms': 'a hosted page, public by design (contract §7)',
   'GET /p/{brandId}/opt-in/confirmed': 'a hosted page, public by design (contract §7)',
+  'POST /sinks/{id}': "a sink's receiver is public, as every webhook receiver is: whoever has its URL may post to it (contract §10)",
   'PUT /v1/sandbox/dns/{name}': "the sandbox DNS is one table shared by every account (contract §9)",
   'GET /v1/sandbox/dns/{name}': "the sandbox DNS is one table shared by every account (contract §9)",
   'DELETE /v1/sandbox/dns/{name}': "the sandbox DNS is one table shared by every account (contract §9)",
@@ -73,6 +74,7 @@ const REF_FIELDS: Record<string, keyof Fixtures | { notOurs: string }> = {
   emailId: 'email',
   deviceId: 'device',
   numberId: 'number',
+  endpointId: 'webhook',
   userId: { notOurs: "the customer's own user id for a device, free text" },
   altBusinessId: { notOurs: "a brand's alternative business id (DUNS, LEI): registry data, not one of ours" },
 };
@@ -83,6 +85,7 @@ const REF_BODIES: Record<string, (own: Fixtures, field: string, id: string) => {
   'POST /v1/numbers/{id}/assign': (own, f, id) => ({ path: { id: own.number }, body: { [f]: id } }),
   'POST /v1/webrtc/calls': (own, f, id) => ({ path: {}, body: { from: own.phoneNumber, to: '+14155550111', [f]: id } }),
   'POST /v1/campaigns': (_own, f, id) => ({ path: {}, body: { ...GOOD_CAMPAIGN, [f]: id } }),
+  'POST /v1/events/{id}/resend': (own, f, id) => ({ path: { id: own.event }, body: { [f]: id } }),
   'POST /v1/sandbox/email-events': (_own, f, id) => ({ path: {}, body: { recipient: 'bounce-me@example.com', type: 'open', [f]: id } }),
   'POST /v1/sandbox/calls/evaluate': (_own, f, id) => ({ path: {}, body: { [f]: id } }),
 };

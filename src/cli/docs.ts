@@ -117,10 +117,12 @@ export function manPages(root: Node, version: string): Record<string, string> {
       text += '.SH VERBS\n';
       for (const v of g.children) {
         text += `.SS ${v.name} ${roff(v.args.join(' '))}\n${roff(v.summary)}\n${manOptions(v.options)}\n`;
+        // A verb named with several words (`sink create`) under its sub-group's entry.
+        for (const sub of v.children) text += `.SS ${v.name} ${sub.name} ${roff(sub.args.join(' '))}\n${roff(sub.summary)}\n${manOptions(sub.options)}\n`;
       }
     }
     // A group's own help repeats its verbs' first examples: each example once.
-    text += manExamples([...new Set([...g.examples, ...g.children.flatMap((v) => v.examples)])]);
+    text += manExamples([...new Set([...g.examples, ...g.children.flatMap((v) => [...v.examples, ...v.children.flatMap((sub) => sub.examples)])])]);
     text += manCommonSections();
     text += '.SH SEE ALSO\n\\fBsvc\\fR(1)\n';
     pages[`svc-${g.name}.1`] = text;

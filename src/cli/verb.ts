@@ -33,6 +33,11 @@ export interface FlagDef {
   json?: 'integer' | 'number';
   /** Names a file on this machine, or state kept on it (`--resume`): see {@link LocalInput}. */
   local?: LocalInput;
+  /**
+   * The flag makes the verb run until Ctrl-C (`--follow`): not a field of its `svc mcp` tool, which
+   * must end (the verb without it still is a tool).
+   */
+  terminal?: boolean;
 }
 
 /**

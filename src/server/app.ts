@@ -31,6 +31,7 @@ import { numbersRoutes } from './routes/numbers.js';
 import { numberRouteRoutes } from './routes/numbers-route.js';
 import { sandboxMessagingRoutes } from './routes/sandbox-messaging.js';
 import { sandboxWebhooksRoutes } from './routes/sandbox-webhooks.js';
+import { sandboxSinksRoutes } from './routes/sandbox-sinks.js';
 import { blockedNumbersRoutes } from './routes/blocked-numbers.js';
 import { softphoneRoutes } from './routes/softphone.js';
 import { callsRoutes } from './routes/calls.js';
@@ -233,6 +234,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   hostedPagesRoutes(app, deps);
   if (deps.options.sandbox) sandboxMessagingRoutes(app, deps);
   if (deps.options.sandbox) sandboxWebhooksRoutes(app, deps);
+  if (deps.options.sandbox) sandboxSinksRoutes(app, deps);
   if (deps.options.sandbox) sandboxCallsRoutes(app, deps);
   if (deps.options.sandbox) sandboxCallTestsRoutes(app, deps);
   if (deps.options.sandbox) sandboxRegistrationRoutes(app, deps);

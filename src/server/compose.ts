@@ -198,7 +198,10 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
       const move = messageMove(event.type, event.body);
       notices.leave(tx, { event: { id: event.id, accountId: event.accountId, type: event.type, ...(move ? { move } : {}) } });
     });
-    domain.events.recordChangesIn((change, tx) => notices.leave(tx, { change }));
+    // A sink's requests are kept by the process that serves HTTP, never a worker: no such notice to leave.
+    domain.events.recordChangesIn((change, tx) => {
+      if (change.kind !== 'sink') notices.leave(tx, { change });
+    });
   }
 
   return { ...domain, options: serviceOptions, webhooks };

@@ -39,6 +39,8 @@ export const ID_PREFIXES = [
   'led', 'hold',
   // Decision (contract §4 lists no prefix for it): a consumer's opt-out of a number.
   'opt',
+  // Decision (contract §10 lists no prefix for them): a sink and a request it kept.
+  'snk', 'sreq',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

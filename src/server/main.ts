@@ -11,6 +11,7 @@ import { buildApp, type BuildAppOptions } from './app.js';
 import { ensureBootstrap } from './bootstrap.js';
 import { holdDataDirLock, type DataDirLock } from './storage/sqlite/data-dir-lock.js';
 import { scrubSecrets, serviceLoggerOptions } from './http/log-redaction.js';
+import { ownOrigin } from './http/own-origin.js';
 import type { Bootstrap } from '../config/bootstrap.js';
 
 export interface StartOptions {
@@ -156,6 +157,9 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
     const port = typeof address === 'object' && address ? address.port : opts.port;
     const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
     baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+    // A sink's URL is this address (routes/sandbox-sinks.ts): the worker beside it may deliver there.
+    const origin = ownOrigin(app.server);
+    if (origin) deps.webhooks.servesAt(origin);
     ({ bootstrap, created, joined } = await ensureBootstrap(deps, opts.dataDir, baseUrl, { shared: store.peers !== undefined }));
   } else {
     // The worker serves no request: the API process bootstraps (and records its address).

@@ -27,6 +27,10 @@ export interface Fixtures {
   voicemail: string;
   webhook: string;
   delivery: string;
+  /** An event of the account's feed (the inbound message's `message.received`). */
+  event: string;
+  /** A sink (contract §10, extension): one more endpoint of the account, served by the service. */
+  sink: string;
   device: string;
   blocked: string;
   brand: string;
@@ -90,6 +94,11 @@ export async function buildFixtures(svc: TestService, as: As = {}, distinct: Dis
   const deliveries = await ok(svc, 'GET', `/v1/webhooks/${hook.id}/deliveries`, as);
   expect(deliveries.data.length, 'the fixture webhook has deliveries').toBeGreaterThan(0);
 
+  const received = await ok(svc, 'GET', '/v1/events?order=desc&types=message.received&limit=100', as);
+  const event = received.data.find((e: any) => e.messageId === msg.id);
+  expect(event, 'the fixture message has its event').toBeDefined();
+  const sink = await ok(svc, 'POST', '/v1/sandbox/sinks', as, { events: ['lead.captured'] });
+
   const device = await ok(svc, 'POST', '/v1/webrtc/devices', as, { userId: 'fixture-user', label: 'desk' });
   const blocked = await ok(svc, 'POST', '/v1/blocked-numbers', as, { phoneNumber: '+14155550166', reason: 'fixture' });
   const brand = await mockBrand(svc, as);
@@ -123,6 +132,8 @@ export async function buildFixtures(svc: TestService, as: As = {}, distinct: Dis
     voicemail: ended.voicemailId,
     webhook: hook.id,
     delivery: deliveries.data[0].id,
+    event: event.id,
+    sink: sink.id,
     device: device.id,
     blocked: blocked.id,
     brand: brand.id,
@@ -143,6 +154,8 @@ const ID_FAMILY: Record<string, keyof Fixtures> = {
   calls: 'call',
   voicemails: 'voicemail',
   webhooks: 'webhook',
+  events: 'event',
+  sinks: 'sink',
   webrtc: 'device',
   'blocked-numbers': 'blocked',
   brands: 'brand',
@@ -160,7 +173,8 @@ const ID_FAMILY: Record<string, keyof Fixtures> = {
  */
 export function pathValuesFor(template: string, fx: Fixtures): Record<string, string> | string {
   const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-  const segment = template.replace(/^\/v1\/(sandbox\/)?/, '').split('/')[0]!;
+  // The first segment after `/v1/` (and `sandbox/`), or of a path outside /v1 (a sink's `/sinks/{id}`).
+  const segment = template.replace(/^\/(v1\/(sandbox\/)?)?/, '').split('/')[0]!;
   const out: Record<string, string> = {};
   for (const name of names) {
     let v: string | null | undefined;

@@ -8,6 +8,7 @@ import { emailContract } from './email-contract.js';
 import { billingContract } from './billing-contract.js';
 import { eventsContract } from './events-contract.js';
 import { claimsContract } from './claims-contract.js';
+import { sinksContract } from './sinks-contract.js';
 
 // The storage contract. Each repository's behaviour (insert, read, page, claim, the
 // uniqueness a rule relies on) written once, through `Store` and the repository interfaces only
@@ -25,5 +26,6 @@ export function describeStorageContract(engine: EngineUnderTest): void {
     billingContract(engine);
     eventsContract(engine);
     claimsContract(engine);
+    sinksContract(engine);
   });
 }

@@ -89,6 +89,20 @@ export function eventsContract(engine: EngineUnderTest): void {
       expect(p1.rows[0]).toEqual({ ...events[0], seq: seqs[0] });
     });
 
+    it("getMany: the account's events among the ids, in feed order; another account's and unknown ids are left out", async () => {
+      const [a, b] = [await seedAccount(store()), await seedAccount(store())];
+      const [e1, e2, e3, other] = [ev(a.id, 'message.sent'), ev(a.id, 'call.completed'), ev(a.id, 'message.status'), ev(b.id, 'message.sent')];
+      await store().write(async (tx) => {
+        for (const e of [e1, e2, e3, other]) await tx.eventsRepo.insert(e);
+      });
+      const byPosition = new Map(await positions(a.id));
+      await store().read(async (tx) => {
+        expect(await tx.eventsRepo.getMany(a.id, [])).toEqual([]);
+        const got = await tx.eventsRepo.getMany(a.id, [e3.id, other.id, 'evt_unknown', e1.id]);
+        expect(got).toEqual([e1, e3].map((e) => ({ ...e, seq: byPosition.get(e.id) })));
+      });
+    });
+
     it('type filters: exact types and prefixes are ORed; a prefix is literal (`_` is no wildcard)', async () => {
       const a = await seedAccount(store());
       const types = ['message.sent', 'message.failed', 'call.completed', 'number_port.done', 'numberXport.done', 'email.sent'];
@@ -310,6 +324,39 @@ export function eventsContract(engine: EngineUnderTest): void {
       const paged = await pageAll(2, (cursor) => store().read((tx) => tx.webhookDeliveries.list(e.id, { since: T0, limit: 2, cursor })));
       expect(paged.map((d) => d.id)).toEqual(newestFirst(recent, (d) => d.createdAt).map((d) => d.id));
       expect((await store().read((tx) => tx.webhookDeliveries.list(e.id, { since: 0, limit: 10, status: 'abandoned' }))).data.map((d) => d.id)).toEqual([ds[1]!.id]);
+    });
+
+    it("eventsLastIn: the events whose newest delivery to the endpoint is in a status, within the log's window, samples aside", async () => {
+      const { a, e, event } = await outboxFixture(store());
+      const other = endpoint(a.id);
+      const [ev2, ev3, ev4] = [ev(a.id, 'message.status'), ev(a.id, 'message.status'), ev(a.id, 'message.status')];
+      // event: failed then a newer delivery that succeeded (not failed any more); ev2: failed; ev3:
+      // failed, but too old for the window; ev4: failed at another endpoint only; a failed sample.
+      const ds = {
+        oldFailed: delivery(a.id, e.id, event.id, { createdAt: T0 + 1 }),
+        newerOk: delivery(a.id, e.id, event.id, { createdAt: T0 + 2 }),
+        failed2: delivery(a.id, e.id, ev2.id, { createdAt: T0 + 3 }),
+        tooOld: delivery(a.id, e.id, ev3.id, { createdAt: T0 - 1 }),
+        elsewhere: delivery(a.id, other.id, ev4.id, { createdAt: T0 + 4 }),
+        sample: delivery(a.id, e.id, 'evt_sample', { createdAt: T0 + 5, isTest: true, body: '{}' }),
+      };
+      const failed = (id: string) => ({ id, attempt: 1, status: 'failed' as const, responseStatus: 500, responseBody: null, durationMs: 1, error: 'HTTP 500', nextAttemptAt: T0 + 60_000, history: { attempt: 1, at: T0 + 6, outcome: 'failed' as const, responseStatus: 500, durationMs: 1, error: 'HTTP 500' }, now: T0 + 6 });
+      await store().write(async (tx) => {
+        await tx.webhookEndpoints.insert(other);
+        for (const x of [ev2, ev3, ev4]) await tx.eventsRepo.insert(x);
+        for (const d of Object.values(ds)) await tx.webhookDeliveries.insert(d);
+        await tx.webhookDeliveries.recordAttempts([ds.oldFailed, ds.failed2, ds.tooOld, ds.elsewhere, ds.sample].map((d) => failed(d.id)));
+        await tx.webhookDeliveries.recordAttempts([{ ...failed(ds.newerOk.id), status: 'succeeded', nextAttemptAt: null, responseStatus: 200, error: null }]);
+      });
+      await store().read(async (tx) => {
+        expect(await tx.webhookDeliveries.eventsLastIn(e.id, 'failed', T0, 100)).toEqual([ev2.id]);
+        // In the order the deliveries were written.
+        expect(await tx.webhookDeliveries.eventsLastIn(e.id, 'failed', T0 - 1, 100)).toEqual([ev2.id, ev3.id]);
+        expect(await tx.webhookDeliveries.eventsLastIn(e.id, 'failed', T0 - 1, 1)).toEqual([ev2.id]);
+        expect(await tx.webhookDeliveries.eventsLastIn(e.id, 'succeeded', T0, 100)).toEqual([event.id]);
+        expect(await tx.webhookDeliveries.eventsLastIn(other.id, 'failed', T0, 100)).toEqual([ev4.id]);
+        expect(await tx.webhookDeliveries.eventsLastIn(e.id, 'abandoned', T0, 100)).toEqual([]);
+      });
     });
 
     it('hasJobAt: whether a job of that kind is scheduled at exactly that time', async () => {

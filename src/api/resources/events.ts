@@ -1,10 +1,13 @@
 import type { ApiClient, Query } from '../client/client.js';
 import { ResponseShapeError } from '../client/errors.js';
 import type { EventFeed } from '../schemas/events.js';
+import type { ResendEvent, ResendEventBody } from '../schemas/webhooks.js';
+import { pathOf, type EndpointRef } from './endpoint.js';
 import { responseParser } from '../parsers.js';
 
 // conventions 7: one function per endpoint. spec: Events feed; contract §10.
 const eventFeedParser = responseParser('EventFeedSchema');
+const resendParser = responseParser('ResendEventSchema');
 
 /** The events feed (spec: Events feed). */
 export const EVENTS_FEED_PATH = '/v1/events';
@@ -46,4 +49,13 @@ export async function listEvents(client: ApiClient, q: EventFeedRequest = {}, op
     });
   }
   return res.data as EventFeed;
+}
+
+export const eventEndpoints = {
+  resend: { method: 'POST', path: '/v1/events/{id}/resend' },
+} as const satisfies Record<string, EndpointRef>;
+
+/** POST /v1/events/{id}/resend (extension, contract §10): the new deliveries, sent at once. */
+export async function resendEvent(client: ApiClient, id: string, body: ResendEventBody): Promise<ResendEvent> {
+  return (await client.request({ method: 'POST', path: pathOf(eventEndpoints.resend, { id }), body, schema: resendParser })).data;
 }

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../client/client.js';
-import type { CreateWebhookBody, Delivery, DeliveryStatus, UpdateWebhookBody, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhooks.js';
+import type { CreateWebhookBody, Delivery, DeliveryStatus, ReplayWebhook, ReplayWebhookBody, UpdateWebhookBody, WebhookEndpoint, WebhookEndpointWithSecret } from '../schemas/webhooks.js';
 import { listEndpoint } from './list.js';
 import { pageParser, responseParser } from '../parsers.js';
 import { pathOf, type EndpointRef } from './endpoint.js';
@@ -9,6 +9,7 @@ const webhookEndpointWithSecretParser = responseParser('WebhookEndpointWithSecre
 const webhookEndpointPageParser = pageParser('WebhookEndpointSchema');
 const webhookEndpointParser = responseParser('WebhookEndpointSchema');
 const deliveryParser = responseParser('DeliverySchema');
+const replayParser = responseParser('ReplayWebhookSchema');
 
 /** GET /v1/webhooks: a bounded list, returned whole (it takes no limit). */
 export const webhookEndpoints = {
@@ -21,6 +22,7 @@ export const webhookEndpoints = {
   deliveries: { method: 'GET', path: '/v1/webhooks/{id}/deliveries' },
   delivery: { method: 'GET', path: '/v1/webhooks/{id}/deliveries/{deliveryId}' },
   retry: { method: 'POST', path: '/v1/webhooks/{id}/deliveries/{deliveryId}/retry' },
+  replay: { method: 'POST', path: '/v1/webhooks/{id}/replay' },
 } as const satisfies Record<string, EndpointRef>;
 
 export const webhookListPath = '/v1/webhooks';
@@ -69,4 +71,9 @@ export async function getDelivery(client: ApiClient, id: string, deliveryId: str
 /** POST …/deliveries/{deliveryId}/retry: one more attempt, now; the delivery after it. */
 export async function retryDelivery(client: ApiClient, id: string, deliveryId: string): Promise<Delivery> {
   return (await client.request({ method: 'POST', path: pathOf(webhookEndpoints.retry, { id, deliveryId }), schema: deliveryParser })).data;
+}
+
+/** POST /v1/webhooks/{id}/replay: a new delivery of each matching past event; how many. */
+export async function replayWebhook(client: ApiClient, id: string, body: ReplayWebhookBody): Promise<ReplayWebhook> {
+  return (await client.request({ method: 'POST', path: pathOf(webhookEndpoints.replay, { id }), body, schema: replayParser })).data;
 }

@@ -25,3 +25,4 @@ export * from './billing.js';
 export * from './opt-outs.js';
 export * from './console.js';
 export * from './call-tests.js';
+export * from './sinks.js';

@@ -10,7 +10,7 @@ export const WEBHOOK_URL_MAX = 2048;
 export const WEBHOOK_DESCRIPTION_MAX = 500;
 export const WEBHOOK_EVENTS_MAX = 100;
 
-const EventFilter = z
+export const EventFilter = z
   .array(z.string().min(1).max(100))
   .min(1)
   .max(WEBHOOK_EVENTS_MAX)
@@ -110,3 +110,28 @@ export const DeliveryListQuery = z.object({
   format: z.enum(['array']).optional(),
   status: DeliveryStatus.optional(),
 });
+
+// ---- Resend and replay (contract §10, extension) ----
+
+export const ResendEventBody = z.strictObject({
+  endpointId: z.string().min(1).max(200).optional().describe('Only this endpoint (whatever its filter); default: every enabled endpoint subscribed to the type'),
+});
+export type ResendEventBody = z.input<typeof ResendEventBody>;
+
+export const ResendEventSchema = z.object({ deliveries: z.array(DeliverySchema) }).meta({ id: 'EventResend' });
+export type ResendEvent = z.infer<typeof ResendEventSchema>;
+
+export const ReplayWebhookBody = z.strictObject({
+  after: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('Only events after this: a cursor of the events feed (`GET /v1/events`), or an ISO 8601 time (events created after it)'),
+  types: EventFilter.optional().describe('Only these event types: catalog types or `<family>.*` patterns'),
+  status: DeliveryStatus.optional().describe("Only events whose newest delivery to this endpoint is in this status (within the delivery log's 7 days)"),
+});
+export type ReplayWebhookBody = z.input<typeof ReplayWebhookBody>;
+
+export const ReplayWebhookSchema = z.object({ count: z.number().int().min(0) }).meta({ id: 'WebhookReplay' });
+export type ReplayWebhook = z.infer<typeof ReplayWebhookSchema>;

@@ -36,6 +36,7 @@ const CANDIDATES: Record<Exclude<DynamicSource, 'profiles' | 'subaccount-refs'>,
   suppressions: (r) => (str(r.address) ? { value: r.address as string, description: str(r.reason) } : undefined),
   brands: (r) => (str(r.id) ? { value: r.id as string, description: [r.legalName, r.status].filter(str).join(' ') || undefined } : undefined),
   campaigns: (r) => (str(r.id) ? { value: r.id as string, description: [r.name, r.status].filter(str).join(' ') || undefined } : undefined),
+  sinks: (r) => (str(r.id) ? { value: r.id as string, description: str(r.url) } : undefined),
 };
 
 /**

@@ -13,6 +13,7 @@ import { subaccountList } from '../../api/resources/subaccounts.js';
 import { suppressionList } from '../../api/resources/suppressions.js';
 import { voicemailList } from '../../api/resources/voicemails.js';
 import { webhookListPath } from '../../api/resources/webhooks.js';
+import { sinkListPath } from '../../api/resources/sinks.js';
 
 // Build time only (scripts/render-completion-tree.mjs): the list each id source reads at TAB time,
 // its path from `api/resources` (a path is written once), written into the completion
@@ -44,4 +45,5 @@ export const LOOKUP_LISTS: Record<Exclude<DynamicSource, 'profiles'>, LookupList
   suppressions: paged(suppressionList),
   brands: paged(brandList),
   campaigns: paged(campaignList),
+  sinks: { path: sinkListPath, scoped: true, paged: false },
 };

@@ -127,6 +127,9 @@ export type EventOutbox = ((event: EventRecord, tx: TxDeps) => Promise<void>) & 
  * processes' commits): declared here for the reason DomainScheduler is. Inside a write, `tx.events`
  * is bound to that transaction; the one the deps hold refuses to emit.
  */
+/** What a change no event reports is about (EventStore's ChangeNotice): its id names one of these. */
+export type ChangeKind = 'call' | 'message' | 'sink';
+
 export interface DomainEvents {
   /** This store, emitting into `tx` (the unit of work binds one per write transaction). */
   in(tx: TxDeps): DomainEvents;
@@ -135,5 +138,5 @@ export interface DomainEvents {
   /** Several durable events of one account in one insert, in the order given. */
   emitAll(accountId: string, events: ReadonlyArray<{ type: string; fields: Record<string, unknown> }>): Promise<EventRecord[]>;
   /** A change no event reports, heard by the console's live pages once the write commits. */
-  touched(accountId: string, kind: 'call' | 'message', id: string, status?: string): void;
+  touched(accountId: string, kind: ChangeKind, id: string, status?: string): void;
 }

@@ -110,7 +110,9 @@ export function buildOpenApiDocument(catalog: RouteCatalog, baseDescription: str
     ];
     if (params.length) op.parameters = params;
     if (schema.body) {
-      op.requestBody = { required: true, content: { 'application/json': { schema: toSchema(schema.body, 'input', components) } } };
+      // A body every field of which is optional may be left out altogether (`.optional()`).
+      const optional = (schema.body as { safeParse?: (v: unknown) => { success: boolean } }).safeParse?.(undefined).success === true;
+      op.requestBody = { required: !optional, content: { 'application/json': { schema: toSchema(schema.body, 'input', components) } } };
     } else if (schema.consumes) {
       // A raw body (an audio upload): the bytes as sent, in one of these types.
       op.requestBody = { required: true, content: Object.fromEntries(schema.consumes.map((t) => [t, { schema: { type: 'string', contentMediaType: t } }])) };

@@ -194,7 +194,11 @@ export function badTextDetails(location: string, data: unknown): ErrorDetail[] {
  */
 export const zodValidatorCompiler: FastifySchemaCompiler<z.ZodType> = ({ schema, httpPart }) => {
   const location = LOCATION[httpPart ?? 'body'] ?? 'body';
+  // A request with no body reaches the body's validator as null: a route whose body may be left out
+  // (`.optional()`: every field optional) takes that as no body.
+  const noBodyOk = location === 'body' && schema.safeParse(undefined).success;
   return (data: unknown) => {
+    if (data === null && noBodyOk) return { value: undefined };
     // Checked before the schema, for every route and part: no string with NUL or a lone
     // surrogate is stored, echoed or compared, whatever field it is in.
     const badText = badTextDetails(location, data);

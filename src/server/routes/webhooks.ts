@@ -6,6 +6,8 @@ import {
   DeliveryListQuery,
   DeliveryParams,
   DeliverySchema,
+  ReplayWebhookBody,
+  ReplayWebhookSchema,
   UpdateWebhookBody,
   WebhookEndpointSchema,
   WebhookEndpointWithSecretSchema,
@@ -26,6 +28,8 @@ import { createTestDelivery, getDelivery, listDeliveries, scheduleManualRetry } 
 import { deliveryView, webhookEndpointView } from '../views/webhooks.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
+import { replayToEndpoint } from '../domain/webhooks/redelivery.js';
+import { MAX_REPLAY_EVENTS } from '../../api/values/sinks.js';
 
 // contract §10 and spec: Webhooks and events. Decisions are in the descriptions, so they land in
 // /openapi.json.
@@ -231,6 +235,38 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       const { id, deliveryId } = req.params;
       const scheduled = (await deps.uow.write(async (tx) => await scheduleManualRetry(tx, req.auth, id, deliveryId, deps.webhooks.isInFlight(deliveryId))));
       return deliveryView(await deps.webhooks.attemptNow(scheduled));
+    },
+  );
+
+  r.post(
+    '/v1/webhooks/:id/replay',
+    {
+      schema: {
+        tags,
+        summary: 'Deliver past events to this endpoint again, in feed order; answers how many',
+        description: [
+          'Extension (contract §10). `{after?, types?, status?}` (the body may be left out: every event). Each matching past event',
+          'of the feed gets a NEW delivery to this endpoint, written in feed order and sent at once by the delivery worker',
+          '(at-least-once, a window of attempts in flight: a receiver dedupes and orders on the event\'s `id`), signed afresh at',
+          "each attempt with the endpoint's current secret, with the same event id and body. Matching: after `after` (a cursor of",
+          '`GET /v1/events`, or an ISO 8601 time: created after it), of `types` (catalog types or `<family>.*`), subscribed to by',
+          "the endpoint, and with `status`, only events whose newest delivery to this endpoint is in that status within the delivery",
+          "log's 7 days (`failed`: still being retried; `abandoned`: given up), e.g. after a receiver's outage. Answers `202 {count}`.",
+          `At most ${MAX_REPLAY_EVENTS} events at once: more → \`validation_error\` on \`["body","after"]\` (replay in parts). A disabled endpoint → 409.`,
+          "A test key replays only test events (live ones are left out and not counted) and only to an endpoint a test key created (403).",
+        ].join('\n'),
+        params: IdParams,
+        body: ReplayWebhookBody.optional(),
+        response: { 202: ReplayWebhookSchema },
+      },
+    },
+    async (req, reply) => {
+      const answer = await commitOnce(deps, req, 202, async (tx) => {
+        const due = await replayToEndpoint(tx, req.auth, req.params.id, req.body ?? {});
+        tx.afterCommit(() => deps.webhooks.onCommitted(due));
+        return { count: due.length };
+      });
+      return reply.status(202).send(answer);
     },
   );
 }

@@ -29,5 +29,7 @@ export interface EventsRepo {
   headSeq(accountId: string): Promise<number>;
   get(accountId: string, id: string): Promise<EventRecord | undefined>;
   listByType(accountId: string, type: string): Promise<EventRecord[]>;
+  /** The account's events among `ids` that are in the feed (positioned), in feed order. */
+  getMany(accountId: string, ids: readonly string[]): Promise<EventRecord[]>;
 }
 

@@ -22,6 +22,7 @@ import type { PortsRepo } from './ports-repo.js';
 import type { RoutesRepo } from './routes-repo.js';
 import type { SandboxDnsRepo } from './sandbox-dns-repo.js';
 import type { SendingDomainsRepo } from './sending-domains-repo.js';
+import type { SinksRepo } from './sinks-repo.js';
 import type { ServiceStateRepo } from './service-state-repo.js';
 import type { SuppressionsRepo } from './suppressions-repo.js';
 import type { UsageStatsRepo } from './usage-stats-repo.js';
@@ -78,6 +79,8 @@ export interface Repositories {
   mailbox: MailboxRepo;
   webhookEndpoints: WebhookEndpointsRepo;
   webhookDeliveries: WebhookDeliveriesRepo;
+  /** contract §10 (extension, local service only): sinks and the requests they keep. */
+  sinks: SinksRepo;
   usageStats: UsageStatsRepo;
   /** Console one-time links and sessions. */
   consoleSessions: ConsoleSessionsRepo;
@@ -124,10 +127,13 @@ export interface MessageMove {
   reason: string | null;
 }
 
-/** A change that is no event (a call's trace, a message's status), told to the other processes. */
+/**
+ * A change that is no event (a call's trace, a message's status, a request a sink kept), told to the
+ * other processes.
+ */
 export interface ChangeHint {
   accountId: string;
-  kind: 'call' | 'message';
+  kind: 'call' | 'message' | 'sink';
   id: string;
   status?: string;
 }

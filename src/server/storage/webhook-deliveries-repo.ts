@@ -155,6 +155,11 @@ export interface WebhookDeliveriesRepo {
   abandonScheduled(endpointId: string, error: string, now: number): Promise<number>;
   /** Abandons one delivery whose next attempt can no longer be made (event gone, endpoint disabled). */
   abandon(id: string, error: string, now: number): Promise<void>;
+  /**
+   * The events whose newest delivery to the endpoint (samples aside) is in `status` and was created at
+   * or after `since` (the log's window), oldest delivery first, at most `limit`.
+   */
+  eventsLastIn(endpointId: string, status: DeliveryStatus, since: number, limit: number): Promise<string[]>;
   /** spec: Limits — the delivery log keeps 7 days; finished rows older than that are dropped. */
   purgeFinishedBefore(cutoff: number): Promise<number>;
   /** Whether the scheduler already holds a job of `kind` at exactly `runAt` (one tick job per boundary). */

@@ -13,7 +13,7 @@ import { UndiciWebhookSender } from './undici-sender.js';
 import type { WebhookSender } from './http-post.js';
 import { USER_AGENT, deliveryHeaders } from './signing.js';
 import { isRetryableStatus, parseRetryAfterMs } from '../domain/webhooks/retry-schedule.js';
-import { checkResolvedAddresses, classifyAddress, describeAddressClass, urlHost, type AddressClass, type ResolvedAddress } from '../domain/webhooks/url-safety.js';
+import { checkResolvedAddresses, classifyAddress, describeAddressClass, isOwnSinkUrl, urlHost, type AddressClass, type ResolvedAddress } from '../domain/webhooks/url-safety.js';
 import { systemResolver, type Resolver } from './resolver.js';
 import { postWithChaos } from './chaos-post.js';
 import { FairSlots } from './fair-slots.js';
@@ -252,6 +252,8 @@ export class DeliveryWorker {
   /** The deliveries whose attempt this process has claimed and not yet recorded (renewHeld). */
   private readonly held = new Set<string>();
   private renewTimer: NodeJS.Timeout | undefined;
+  /** The origins this process's HTTP server listens on (servesAt): where its own sinks are. */
+  private readonly ownOrigins = new Set<string>();
 
   constructor(
     private readonly d: Pick<DomainDeps, 'uow' | 'clock' | 'scheduler'> & { events: EventStore },
@@ -579,6 +581,14 @@ export class DeliveryWorker {
   }
 
   /**
+   * This process serves HTTP at `origin` (main.ts, once it listens): a sink's URL there is the
+   * service itself (isOwnSinkUrl), reachable even when that address is one the rules refuse.
+   */
+  servesAt(origin: string): void {
+    this.ownOrigins.add(new URL(origin).origin);
+  }
+
+  /**
    * A delivery the user asked to be attempted now: a test delivery (createTestDelivery) or a manual
    * retry already scheduled (scheduleManualRetry). Attempts it at once (a probe) and returns the result.
    */
@@ -808,7 +818,9 @@ export class DeliveryWorker {
     const { url, host, literal } = parsed;
     let target: ResolvedAddress;
     if (literal !== undefined) {
-      if (literal !== 'public' && literal !== 'loopback') return failed(`refused: ${host} is ${describeAddressClass(literal as Exclude<AddressClass, 'public'>)}`, false);
+      if (literal !== 'public' && literal !== 'loopback' && !isOwnSinkUrl(url, this.ownOrigins)) {
+        return failed(`refused: ${host} is ${describeAddressClass(literal as Exclude<AddressClass, 'public'>)}`, false);
+      }
       target = { address: host, family: host.includes(':') ? 6 : 4 };
     } else {
       let answers: ResolvedAddress[];

@@ -1,5 +1,5 @@
 import { defineVerb } from '../../verb.js';
-import { EVENTS_FEED_PATH } from '../../../api/resources/events.js';
+import { EVENTS_FEED_PATH, eventEndpoints } from '../../../api/resources/events.js';
 import { FEED_ORDERS } from '../../../api/values/events.js';
 
 // svc events: spec Events feed; contract §10.
@@ -61,4 +61,21 @@ Ctrl-C is the normal way to stop: it stops cleanly and exits 0 (not 130).`,
     api: { method: 'GET', path: EVENTS_FEED_PATH },
     run: async () => (await import('./follow.run.js')).runFollowEvents,
   }),
+  defineVerb({
+    name: 'resend',
+    summary: 'Deliver past events again: a new delivery per endpoint, freshly signed, same event id',
+    args: [{ name: 'event-id', help: 'event id (evt_…), from svc events list', variadic: true }],
+    flags: [{ flags: '--endpoint <id>', help: 'only to this endpoint (we_…), whatever its filter', complete: 'webhooks' }],
+    details: `Each event gets a new delivery (its own id, in the endpoint's delivery log) to every enabled endpoint
+subscribed to its type, or to --endpoint only; the worker sends it at once with the event's own id
+and body, signed with the endpoint's current secret, and retries it on the usual schedule. Events go
+in the order given; the first refused stops it (the ones before it were resent). Prints the new
+deliveries. A test key resends only test events (a live one: exit 3, forbidden) and signs only with
+endpoints a test key created.`,
+    examples: ['svc events resend evt_S8Bq37q53Fx1ZziV3BwL', 'svc events resend evt_S8Bq37q53Fx1ZziV3BwL evt_oJ6tB79nWm5cpXVXjJGh --endpoint we_S8Bq37q53Fx1ZziV3BwL -o json'],
+    changes: true,
+    api: eventEndpoints.resend,
+    run: async () => (await import('./resend.run.js')).runResend,
+  }),
 ];
+

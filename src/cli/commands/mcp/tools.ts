@@ -64,7 +64,7 @@ function pairedNegation(v: AnyVerb, flags: string): boolean {
 /**
  * The tool's input fields. A path on this machine is never one (contract of `svc mcp`: the agent
  * acts through the API only): a flag or argument marked `local` is left out, or stands as the
- * file's text under its `content` key. A verb reads one standard input, so one such field at most.
+ * file's text under its `content` key. A flag that never lets the verb end (`terminal`) is left out. A verb reads one standard input, so one such field at most.
  */
 export function fieldsOf(v: AnyVerb): ToolField[] {
   const fields: ToolField[] = [];
@@ -84,7 +84,7 @@ export function fieldsOf(v: AnyVerb): ToolField[] {
     fields.push({ key: optionKey(a.name), source: `<${a.name}>`, description: a.help, type: a.variadic ? 'strings' : 'string', choices: a.choices, required: !a.optional });
   }
   for (const f of v.flags ?? []) {
-    if (f.hidden || pairedNegation(v, f.flags)) continue;
+    if (f.hidden || f.terminal || pairedNegation(v, f.flags)) continue;
     const source = longFlag(f.flags);
     if (f.local) {
       if (f.local.content) fields.push(content(f.local.content, source, optionKey(f.flags), Boolean(f.required)));

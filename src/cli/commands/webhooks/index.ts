@@ -3,11 +3,21 @@ import { LIST_FLAGS } from '../../list-flags.js';
 import { webhookEndpoints, webhookListPath } from '../../../api/resources/webhooks.js';
 import { EVENTS_FEED_PATH } from '../../../api/resources/events.js';
 import { DELIVERY_STATUSES } from '../../../api/values/webhooks.js';
+import { MAX_REPLAY_EVENTS } from '../../../api/values/sinks.js';
+
+const MAX_REPLAY_EVENTS_TEXT = MAX_REPLAY_EVENTS.toLocaleString('en-US');
 import { TAIL_COLUMNS } from './columns.js';
 import { createWebhookOptionsOf, DEFAULT_LISTEN_CONCURRENCY, DEFAULT_TAIL_LAST, listenOptionsOf, tailOptionsOf, updateWebhookOptionsOf } from './options.js';
+import { DEFAULT_SINK_REQUESTS_LIMIT, replayOptionsOf, sinkCreateOptionsOf, sinkRequestsOptionsOf } from './sink-options.js';
+import { sinkEndpoints, sinkListPath } from '../../../api/resources/sinks.js';
+import { SINK_LIMITS } from '../../../api/values/sinks.js';
+import { plainDelete } from '../../plain-verbs.js';
 
 // svc webhooks: spec Events and webhooks; contract §10.
 const ID_ARG = { name: 'id', help: 'endpoint id (we_…)', complete: 'webhooks' } as const;
+const SINK_ARG = { name: 'id', help: 'sink id (snk_…)', complete: 'sinks' } as const;
+
+export const subgroups = { sink: 'Sinks: webhook endpoints the local service serves itself, keeping every request they receive' };
 
 export const verbs = [
   defineVerb({
@@ -192,4 +202,95 @@ position is saved, and it exits 0 (not 130).`,
     api: { method: 'GET', path: EVENTS_FEED_PATH },
     run: runConverted(async () => (await import('./listen.run.js')).runListen, listenOptionsOf),
   }),
+  defineVerb({
+    name: 'replay',
+    summary: "Deliver an endpoint's past events again (new deliveries, freshly signed); prints how many",
+    flags: [
+      { flags: '--endpoint <id>', help: 'the endpoint to deliver to (we_…)', required: true, complete: 'webhooks' },
+      { flags: '--since <duration|cursor>', help: 'only events after this: a duration back from the service clock (1h, 30m) or a cursor of svc events list' },
+      { flags: '--types <types>', help: 'only these event types, comma-separated; <family>.* patterns accepted' },
+      { flags: '--status <status>', help: 'only events whose newest delivery to the endpoint is in this state (failed: still retried; abandoned: given up)', choices: DELIVERY_STATUSES },
+    ],
+    details: `Each matching past event of the feed (one the endpoint is subscribed to) gets a new delivery to the
+endpoint, written in feed order and sent at once: the event's own id and body, signed at each attempt
+with the endpoint's current secret. After a receiver's outage, --status failed (or abandoned) sends
+exactly what it missed. Prints the number of events (-o json: {"count": N}; piped: the number alone).
+At most ${MAX_REPLAY_EVENTS_TEXT} events at once: more is exit 2 (replay in parts, with a later --since). A
+test key replays only test events.`,
+    examples: [
+      'svc webhooks replay --endpoint we_S8Bq37q53Fx1ZziV3BwL --status failed',
+      "svc webhooks replay --endpoint we_S8Bq37q53Fx1ZziV3BwL --since 1h --types 'message.*'",
+      'svc webhooks replay --endpoint we_S8Bq37q53Fx1ZziV3BwL --since "$(svc events list --limit 1 -o json | jq -r .[0].id)" -o json',
+    ],
+    changes: true,
+    api: webhookEndpoints.replay,
+    run: runConverted(async () => (await import('./replay.run.js')).runReplay, replayOptionsOf),
+  }),
+  defineVerb({
+    name: 'sink create',
+    summary: 'Make a sink: an endpoint served by the local service that keeps every request it receives',
+    flags: [
+      { flags: '--respond <status>', help: 'the HTTP status it answers (200-599; default 200)', json: 'integer' },
+      { flags: '--fail-first <n>', help: 'answer 500 to the first N attempts of each event, then --respond', json: 'integer' },
+      { flags: '--delay <duration>', help: `wait this long before answering (500ms, 2s; at most ${SINK_LIMITS.maxDelayMs / 1000}s)` },
+      { flags: '--events <types>', help: 'event types, comma-separated; <family>.* patterns accepted (default: every event)' },
+    ],
+    details: `A sink is a webhook endpoint of the account whose URL is the local service's own /sinks/<id>: what
+it receives never leaves the machine. It keeps each request (headers, body, whether the signature
+verified with the endpoint's secret, the status it answered), the newest ${SINK_LIMITS.keptRequests} of them, so a
+receiver's retries and timeouts can be watched without writing a server: --fail-first 2 shows the
+retry schedule at work, a --delay of 10s or more is a timeout (the service waits 10 s for an answer).
+Its endpoint's signing secret is printed this once. Local service only.`,
+    examples: [
+      'svc webhooks sink create',
+      "svc webhooks sink create --fail-first 2 --events 'message.*'",
+      'svc webhooks sink create --respond 503 --delay 2s -o json | jq -r .id',
+    ],
+    changes: true,
+    api: sinkEndpoints.create,
+    run: runConverted(async () => (await import('./sink-create.run.js')).runSinkCreate, sinkCreateOptionsOf),
+  }),
+  defineVerb({
+    name: 'sink list',
+    summary: 'List sinks: their URL, endpoint, how they answer and how many requests they received',
+    details: 'Every sink at once (each is one of the account\'s endpoints: a bounded list).',
+    examples: ['svc webhooks sink list', 'svc webhooks sink list -o ids'],
+    api: { method: 'GET', path: sinkListPath },
+    run: async () => (await import('./sink-list.run.js')).runSinkList,
+  }),
+  defineVerb({
+    name: 'sink requests',
+    summary: 'What a sink received, newest first; --follow prints each new request as it arrives',
+    args: [SINK_ARG],
+    flags: [
+      { flags: '--follow', help: 'keep printing each request as the sink receives it, until Ctrl-C', terminal: true },
+      { flags: '--limit <n>', help: `requests shown (1-100, default ${DEFAULT_SINK_REQUESTS_LIMIT}); with --follow, the newest shown first`, json: 'integer' },
+    ],
+    details: `One row per request: when, event type and id, attempt, the status the sink answered (empty when
+the client went away before the answer) and whether the signature verified with the endpoint's
+secret; -o json prints each request whole (headers and raw body too).
+
+With --follow, the newest --limit are printed in the order they came, then each new one the moment
+the sink keeps it: on a terminal a line with its time, event, attempt, answer and signature; piped,
+tab-separated columns; -o ndjson (or -o json) one JSON object per line. Ctrl-C stops it with exit 0.
+A deleted sink ends it with exit 4.`,
+    examples: [
+      'svc webhooks sink requests snk_S8Bq37q53Fx1ZziV3BwL',
+      'svc webhooks sink requests snk_S8Bq37q53Fx1ZziV3BwL --follow',
+      "svc webhooks sink requests snk_S8Bq37q53Fx1ZziV3BwL -o json | jq '.[0].headers'",
+    ],
+    api: sinkEndpoints.requests,
+    run: runConverted(async () => (await import('./sink-requests.run.js')).runSinkRequests, sinkRequestsOptionsOf),
+  }),
+  {
+    ...plainDelete({
+      summary: 'Delete a sink with its endpoint, its delivery log and what it kept (asks first)',
+      arg: SINK_ARG,
+      endpoint: sinkEndpoints.delete,
+      confirm: 'Delete sink {id}? Its endpoint, delivery log and kept requests go with it.',
+      details: 'Without a terminal, pass --yes (otherwise exit 2, nothing deleted).',
+      examples: ['svc webhooks sink delete snk_S8Bq37q53Fx1ZziV3BwL', 'svc webhooks sink delete snk_S8Bq37q53Fx1ZziV3BwL --yes'],
+    }),
+    name: 'sink delete',
+  },
 ];

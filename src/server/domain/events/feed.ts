@@ -1,6 +1,7 @@
 import type { UnitOfWork } from '../deps.js';
 import type { EventRecord, EventsRepo } from '../../storage/events-repo.js';
 import { HeldReads } from './held-reads.js';
+import { positionCursor } from './position-cursor.js';
 import type { EventStore } from './store.js';
 import type { Actor } from '../actor.js';
 import { validationError } from '../../errors.js';
@@ -9,16 +10,14 @@ import { eventFilterError, type EventFeedQuery } from '../../../api/schemas/even
 // spec: Events feed; contract §10. The read model of the feed: pages of stored events (the same
 // bodies the webhooks POST; views/events.ts makes each an item) and long-polls.
 
-const CURSOR_PREFIX = 'ev1.';
+const FEED_CURSOR = positionCursor('ev1.');
 
 /** A feed position is an event's `seq` (insertion order, which is commit order: one writer). */
-export const encodeFeedCursor = (seq: number): string => Buffer.from(`${CURSOR_PREFIX}${seq}`, 'utf8').toString('base64url');
+export const encodeFeedCursor = (seq: number): string => FEED_CURSOR.encode(seq);
 
-export function decodeFeedCursor(cursor: string, param: 'after' | 'before'): number {
-  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '';
-  const m = /^ev1\.(\d{1,15})$/.exec(text);
-  if (!m) throw validationError(['query', param], 'malformed cursor; pass back a cursor from a previous response unchanged (or `now` for after)');
-  return Number(m[1]);
+/** A feed cursor given as the query's `after` or `before` (or, `where`, a body's field of that name). */
+export function decodeFeedCursor(cursor: string, param: 'after' | 'before', where: 'query' | 'body' = 'query'): number {
+  return FEED_CURSOR.decode(cursor, [where, param], `pass back a cursor from a previous response unchanged${where === 'query' ? ' (or `now` for after)' : ''}`);
 }
 
 /** One page of the feed: stored events in reading order and the position after the last. */

@@ -1,4 +1,4 @@
-import type { EventStore } from './store.js';
+import type { ChangeNotice, EventStore } from './store.js';
 import type { EventHint } from '../../storage/store.js';
 
 // Long-polls (`wait`, contract §10 for the events feed, §8 for the mail sandbox) park here until an
@@ -12,17 +12,31 @@ export class HeldReads {
   private closed = false;
   private readonly unsubscribe: Array<() => void>;
 
-  /** `concerns`: which committed events may have something for a held read (default: every one). */
+  /**
+   * `concerns`: which committed events may have something for a held read (default: every one);
+   * `concernsChange`: which changes that are no event may (a sink's kept request); without it none
+   * is listened to (a change with no listener costs its writer nothing: EventStore.touched).
+   */
   constructor(
     private readonly events: EventStore,
     concerns: (e: EventHint) => boolean = () => true,
+    concernsChange?: (c: ChangeNotice) => boolean,
   ) {
+    const wakeAccount = (accountId: string) => {
+      for (const wake of this.byAccount.get(accountId) ?? []) wake();
+    };
     this.unsubscribe = [
       // Committed here or, on a shared database, by another process.
       events.subscribe((e) => {
-        if (!concerns(e)) return;
-        for (const wake of this.byAccount.get(e.accountId) ?? []) wake();
+        if (concerns(e)) wakeAccount(e.accountId);
       }),
+      ...(concernsChange
+        ? [
+            events.subscribeChanges((c) => {
+              if (concernsChange(c)) wakeAccount(c.accountId);
+            }),
+          ]
+        : []),
       // Notifications may have been missed: every held read looks again.
       events.subscribeResync(() => {
         for (const set of [...this.byAccount.values()]) for (const wake of [...set]) wake();

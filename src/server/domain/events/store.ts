@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { DomainEvents, EventOutbox, TxDeps } from '../deps.js';
+import type { ChangeKind, DomainEvents, EventOutbox, TxDeps } from '../deps.js';
 import { iso } from '../../clock.js';
 import { newId } from '../../ids.js';
 import type { EventRecord } from '../../storage/events-repo.js';
@@ -16,10 +16,13 @@ const NON_DURABLE_TYPES = new Set(NON_DURABLE_EVENT_TYPES);
  */
 export type EventListener = (event: EventHint) => void;
 
-/** A change no event reports (a call's trace grew; a live message accepted, `queued`, or moved to `sending`). */
+/**
+ * A change no event reports (a call's trace grew; a live message accepted, `queued`, or moved to
+ * `sending`; a sink kept a request: its id).
+ */
 export interface ChangeNotice {
   accountId: string;
-  kind: 'call' | 'message';
+  kind: ChangeKind;
   id: string;
   /** A message's new status. */
   status?: string;

@@ -3,7 +3,7 @@ import type { Actor } from '../actor.js';
 import { newId } from '../../ids.js';
 import { conflict, notFound } from '../../errors.js';
 import type { AttemptOutcomeWrite, AttemptRecord, DeliveryRecord, DueDelivery } from '../../storage/webhook-deliveries-repo.js';
-import type { WebhookEndpointRecord } from '../../storage/webhooks-repo.js';
+import type { EndpointRoute, WebhookEndpointRecord } from '../../storage/webhooks-repo.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
 import { SINGLE_ATTEMPT_EVENT_TYPES, TEST_EVENT_TYPE, eventFilterMatches } from '../../../api/schemas/events.js';
@@ -26,24 +26,44 @@ export async function writeDeliveriesForEvent(
 ): Promise<DueDelivery[]> {
   const written: DueDelivery[] = [];
   for (const ep of await d.webhookEndpoints.enabledForAccount(event.accountId)) {
-    if (!eventFilterMatches(ep.events, event.type)) continue;
-    // spec: Event catalog — delivered only to the OTHER enabled endpoints subscribed to it.
-    if (event.type === DISABLED_EVENT_TYPE && event.body.endpointId === ep.id) continue;
-    const id = newId('whd');
-    await d.webhookDeliveries.insert({
-      id,
-      endpointId: ep.id,
-      accountId: event.accountId,
-      eventId: event.id,
-      eventType: event.type,
-      body: null,
-      isTest: false,
-      maxAttempts: SINGLE_ATTEMPT_EVENT_TYPES.includes(event.type) ? 1 : MAX_ATTEMPTS,
-      createdAt: event.createdAt,
-    });
-    written.push({ id, endpointId: ep.id });
+    if (!wantsEvent(ep, event)) continue;
+    written.push(await insertDelivery(d, ep.id, event, event.createdAt));
   }
   return written;
+}
+
+/**
+ * Whether an endpoint is to be sent an event of its account: subscribed to its type, and not the
+ * endpoint a `webhook_endpoint.disabled` is about (spec: Event catalog — delivered only to the OTHER
+ * enabled endpoints subscribed to it).
+ */
+export function wantsEvent(ep: Pick<EndpointRoute, 'id' | 'events'>, event: { type: string; body: Record<string, unknown> }): boolean {
+  return eventFilterMatches(ep.events, event.type) && !(event.type === DISABLED_EVENT_TYPE && event.body.endpointId === ep.id);
+}
+
+/**
+ * A new delivery of a stored event (its body read from the feed at each attempt, signed then) to an
+ * endpoint, pending and due at `createdAt`: the outbox's for a new event, a resend's or a replay's now.
+ */
+export async function insertDelivery(
+  d: Pick<WebhookDomainDeps, 'webhookDeliveries'>,
+  endpointId: string,
+  event: { id: string; accountId: string; type: string },
+  createdAt: number,
+): Promise<DueDelivery> {
+  const id = newId('whd');
+  await d.webhookDeliveries.insert({
+    id,
+    endpointId,
+    accountId: event.accountId,
+    eventId: event.id,
+    eventType: event.type,
+    body: null,
+    isTest: false,
+    maxAttempts: SINGLE_ATTEMPT_EVENT_TYPES.includes(event.type) ? 1 : MAX_ATTEMPTS,
+    createdAt,
+  });
+  return { id, endpointId };
 }
 
 /**

@@ -62,8 +62,20 @@ export async function listEndpoints(d: Pick<WebhookDomainDeps, 'webhookEndpoints
 }
 
 export async function createEndpoint(d: WebhookDomainDeps, actor: Actor, body: CreateWebhookBody): Promise<WebhookEndpointRecord> {
+  return await insertEndpoint(d, actor, { ...body, url: assertUrl(body.url) });
+}
+
+/**
+ * A new endpoint of the actor's account at a URL already judged (a user's URL through the safety
+ * rules; a sink's is the service's own address), within the bound on endpoints per account.
+ */
+export async function insertEndpoint(
+  d: Pick<WebhookDomainDeps, 'webhookEndpoints' | 'clock'>,
+  actor: Actor,
+  body: { url: string; events?: string[]; description?: string | null },
+): Promise<WebhookEndpointRecord> {
   const accountId = actor.account.id;
-  const url = assertUrl(body.url);
+  const url = body.url;
   if (await d.webhookEndpoints.countForAccount(accountId) >= MAX_ENDPOINTS_PER_ACCOUNT) {
     throw conflict(`an account can have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`);
   }

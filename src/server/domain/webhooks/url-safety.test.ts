@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkResolvedAddresses, checkWebhookUrl, classifyAddress } from './url-safety.js';
+import { checkResolvedAddresses, checkWebhookUrl, classifyAddress, isOwnSinkUrl } from './url-safety.js';
 
 describe('classifyAddress', () => {
   it.each([
@@ -64,5 +64,27 @@ describe('checkResolvedAddresses', () => {
     expect(checkResolvedAddresses('localhost', [{ address: '93.184.216.34', family: 4 }])).toMatch(/must resolve to loopback/);
     expect(checkResolvedAddresses('example.com', [{ address: '93.184.216.34', family: 4 }, { address: 'fd00::5', family: 6 }])).toMatch(/private/);
     expect(checkResolvedAddresses('example.com', [])).toMatch(/did not resolve/);
+  });
+});
+
+describe('isOwnSinkUrl: the one URL at a refused address a delivery may reach', () => {
+  const own = new Set([new URL('http://192.168.1.20:4010').origin]);
+  it("passes a sink's path at an origin this process listens on, and nothing else", () => {
+    expect(isOwnSinkUrl(new URL('http://192.168.1.20:4010/sinks/snk_AbC123'), own)).toBe(true);
+    for (const other of [
+      'http://192.168.1.20:4011/sinks/snk_AbC123', // another port of the same host
+      'http://192.168.1.21:4010/sinks/snk_AbC123', // another host
+      'https://192.168.1.20:4010/sinks/snk_AbC123', // another scheme
+      'http://192.168.1.20:4010/sinks/snk_AbC123?x=1',
+      'http://192.168.1.20:4010/sinks/snk_AbC123#x',
+      'http://u:p@192.168.1.20:4010/sinks/snk_AbC123',
+      'http://192.168.1.20:4010/sinks/snk_AbC123/more',
+      'http://192.168.1.20:4010/sinks/../v1/keys',
+      'http://192.168.1.20:4010/v1/keys',
+      'http://169.254.169.254/sinks/snk_AbC123',
+    ]) {
+      expect(isOwnSinkUrl(new URL(other), own), other).toBe(false);
+    }
+    expect(isOwnSinkUrl(new URL('http://192.168.1.20:4010/sinks/snk_AbC123'), new Set())).toBe(false);
   });
 });

@@ -216,3 +216,16 @@ export function checkResolvedAddresses(host: string, addresses: ResolvedAddress[
   }
   return null;
 }
+
+/** A sink's path (contract §10): `/sinks/` and its id, nothing more. */
+const SINK_PATH = /^\/sinks\/snk_[A-Za-z0-9]{1,64}$/;
+
+/**
+ * contract §10 (extension): a sink's URL is the service's own address, which is not always loopback
+ * (a service listening on a LAN address). Exactly that: an origin this process listens on (never
+ * one a request or a stored row named) and a sink's path, with no query, no fragment and no
+ * credentials, is the service itself; the address rules above still refuse every other URL at it.
+ */
+export function isOwnSinkUrl(url: URL, ownOrigins: ReadonlySet<string>): boolean {
+  return ownOrigins.has(url.origin) && SINK_PATH.test(url.pathname) && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+}

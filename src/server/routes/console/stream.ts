@@ -112,7 +112,8 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps, feed: 
     });
     // Changes that are no event (a call's trace, a live message's `queued` and `sending`), as `change` messages.
     const unsubscribeChanges = deps.events.subscribeChanges((ch) => {
-      if (ch.accountId !== accountId || !eventFilterMatches(filter, `${ch.kind}.changed`)) return;
+      // A sink's kept request is for its held reads (sinks.ts), not a page.
+      if (ch.kind === 'sink' || ch.accountId !== accountId || !eventFilterMatches(filter, `${ch.kind}.changed`)) return;
       send(`event: change\ndata: ${JSON.stringify(ch.kind === 'message' ? { messageId: ch.id, status: ch.status } : { callId: ch.id })}\n\n`);
     });
     // Events or changes committed elsewhere may have gone unheard (a lost connection, a

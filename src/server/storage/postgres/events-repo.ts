@@ -84,4 +84,10 @@ export class PgEventsRepo implements EventsRepo {
   async listByType(accountId: string, type: string): Promise<EventRecord[]> {
     return (await this.db.prepare('SELECT * FROM events WHERE account_id = ? AND type = ? ORDER BY seq').all(accountId, type) as EventRow[]).map(toEventRecord);
   }
+
+  async getMany(accountId: string, ids: readonly string[]): Promise<EventRecord[]> {
+    if (ids.length === 0) return [];
+    const sql = 'SELECT * FROM events WHERE account_id = ? AND id = ANY(?::text[]) AND pos IS NOT NULL ORDER BY pos';
+    return ((await this.db.prepare(sql).all(accountId, [...ids])) as EventRow[]).map(toEventRecord);
+  }
 }

@@ -279,7 +279,7 @@ export class PgPeers implements StorePeers {
     if (channel === EVENTS_CHANNEL && parts.length === 4) {
       const hint = { accountId: parts[1]!, type: parts[2]!, id: parts[3]! };
       for (const fn of this.eventListeners) fn(hint);
-    } else if (channel === CHANGES_CHANNEL && (parts.length === 4 || parts.length === 5) && (parts[2] === 'call' || parts[2] === 'message')) {
+    } else if (channel === CHANGES_CHANNEL && (parts.length === 4 || parts.length === 5) && (parts[2] === 'call' || parts[2] === 'message' || parts[2] === 'sink')) {
       const hint: ChangeHint = { accountId: parts[1]!, kind: parts[2], id: parts[3]!, ...(parts[4] ? { status: parts[4] } : {}) };
       for (const fn of this.changeListeners) fn(hint);
     } else if (channel === STATE_CHANNEL && parts.length === 2 && parts[1] === REPLICAS_NOTICE_KEY) {

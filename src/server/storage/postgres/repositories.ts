@@ -21,6 +21,7 @@ import { PgPortsRepo } from './ports-repo.js';
 import { PgRoutesRepo } from './routes-repo.js';
 import { PgSandboxDnsRepo } from './sandbox-dns-repo.js';
 import { PgSendingDomainsRepo } from './sending-domains-repo.js';
+import { PgSinksRepo } from './sinks-repo.js';
 import { PgServiceStateRepo } from './service-state-repo.js';
 import { PgSuppressionsRepo } from './suppressions-repo.js';
 import { PgUsageStatsRepo } from './usage-stats-repo.js';
@@ -62,6 +63,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     sandboxDns: new PgSandboxDnsRepo(db),
     sendingDomains: new PgSendingDomainsRepo(db),
     serviceState: new PgServiceStateRepo(db, sender),
+    sinks: new PgSinksRepo(db),
     suppressions: new PgSuppressionsRepo(db),
     usageStats: new PgUsageStatsRepo(db),
     voicemails: new PgVoicemailsRepo(db),

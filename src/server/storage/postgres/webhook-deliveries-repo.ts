@@ -253,6 +253,14 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   }
 
   /** spec: Limits — the delivery log keeps 7 days; finished rows older than that are dropped. */
+  async eventsLastIn(endpointId: string, status: DeliveryStatus, since: number, limit: number): Promise<string[]> {
+    const sql = `SELECT d.event_id FROM webhook_deliveries d
+        WHERE d.endpoint_id = ? AND NOT d.is_test AND d.status = ? AND d.created_at >= ?
+          AND NOT EXISTS (SELECT 1 FROM webhook_deliveries n WHERE n.event_id = d.event_id AND n.endpoint_id = d.endpoint_id AND n.seq > d.seq)
+        ORDER BY d.seq LIMIT ?`;
+    return ((await this.db.prepare(sql).all(endpointId, status, since, limit)) as Array<{ event_id: string }>).map((r) => r.event_id);
+  }
+
   async purgeFinishedBefore(cutoff: number): Promise<number> {
     return (await this.db.prepare('DELETE FROM webhook_deliveries WHERE created_at < ? AND next_attempt_at IS NULL').run(cutoff)).changes;
   }

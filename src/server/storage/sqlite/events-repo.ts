@@ -82,4 +82,10 @@ export class SqliteEventsRepo implements EventsRepo {
   async listByType(accountId: string, type: string): Promise<EventRecord[]> {
     return (this.db.prepare('SELECT * FROM events WHERE account_id = ? AND type = ? ORDER BY seq').all(accountId, type) as EventRow[]).map(toEventRecord);
   }
+
+  async getMany(accountId: string, ids: readonly string[]): Promise<EventRecord[]> {
+    if (ids.length === 0) return [];
+    const sql = 'SELECT * FROM events WHERE account_id = ? AND id IN (SELECT value FROM json_each(?)) ORDER BY seq';
+    return (this.db.prepare(sql).all(accountId, JSON.stringify(ids)) as EventRow[]).map(toEventRecord);
+  }
 }

@@ -21,6 +21,7 @@ import { SqlitePortsRepo } from './ports-repo.js';
 import { SqliteRoutesRepo } from './routes-repo.js';
 import { SqliteSandboxDnsRepo } from './sandbox-dns-repo.js';
 import { SqliteSendingDomainsRepo } from './sending-domains-repo.js';
+import { SqliteSinksRepo } from './sinks-repo.js';
 import { SqliteServiceStateRepo } from './service-state-repo.js';
 import { SqliteSuppressionsRepo } from './suppressions-repo.js';
 import { SqliteUsageStatsRepo } from './usage-stats-repo.js';
@@ -59,6 +60,7 @@ export function sqliteRepositories(db: Db): Repositories {
     sandboxDns: new SqliteSandboxDnsRepo(db),
     sendingDomains: new SqliteSendingDomainsRepo(db),
     serviceState: new SqliteServiceStateRepo(db),
+    sinks: new SqliteSinksRepo(db),
     suppressions: new SqliteSuppressionsRepo(db),
     usageStats: new SqliteUsageStatsRepo(db),
     voicemails: new SqliteVoicemailsRepo(db),
