@@ -247,4 +247,23 @@ describe('the webhook inspector over HTTP', () => {
     expect(await count()).toBe(2);
     await deleteSink(sink.id);
   });
+
+  it('a test key replays only test events, as through the API: a live event is left out of the count, and resending it is refused', async () => {
+    const made = await svc.call('POST', '/v1/keys', { body: { name: 'console test key', mode: 'test' } });
+    expect(made.status, made.text).toBe(201);
+    const testKey = made.body.key as string;
+    const sink = await createSink({ respond: { status: 410 } }, testKey);
+    await inbound(); // an inbound text is live: the outside world sent it
+    await svc.flushWebhooks();
+    const [delivery] = await deliveries(svc, sink.endpointId);
+    expect(delivery.status).toBe('abandoned');
+    const session = await openConsole(svc, testKey);
+    const replay = await consolePost(svc, `/console/webhooks/${sink.endpointId}/replay`, session.cookie, { status: 'abandoned', csrf: session.csrf });
+    expect(replay.headers.location).toBe(`/console/webhooks/${sink.endpointId}?replayed=0`);
+    const resend = await consolePost(svc, `/console/webhooks/${sink.endpointId}/deliveries/${delivery.id}/resend`, session.cookie, { csrf: session.csrf });
+    expect(resend.status).toBe(403);
+    expect(resend.text).toContain('use a live key to resend it');
+    expect(await deliveries(svc, sink.endpointId)).toHaveLength(1);
+    await deleteSink(sink.id);
+  });
 });
