@@ -290,6 +290,25 @@ export function eventsContract(engine: EngineUnderTest): void {
       expect((await store().read((tx) => tx.webhookDeliveries.due(T0 + 10 ** 9))).map((d) => d.id)).not.toContain(d2.id);
     });
 
+    it("an attempt's history keeps the request it sent and its response's excerpt as given, by one write or a batch's", async () => {
+      const { a, e, event } = await outboxFixture(store());
+      const d = delivery(a.id, e.id, event.id, { createdAt: T0 });
+      await store().write((tx) => tx.webhookDeliveries.insert(d));
+      // Text a column must hold as it is: quotes, markup, a backslash, a newline, non-ASCII (NUL never
+      // reaches it: recordAttempts makes it U+FFFD).
+      const hostile = `"</pre><script>x</script>' \\ \n é ✓`;
+      const request = { url: `https://example.com/hook?q=${encodeURIComponent(hostile)}`, headers: { 'Content-Type': 'application/json', 'X-Service-Signature': 't=1,v1=ab', 'Service-Event-Type': hostile } };
+      const first = { attempt: 1, at: T0 + 1, outcome: 'failed' as const, responseStatus: 500, durationMs: 7, error: 'HTTP 500', responseBody: hostile, request };
+      await store().write((tx) =>
+        tx.webhookDeliveries.recordAttempt(d.id, { attempt: 1, status: 'failed', responseStatus: 500, responseBody: hostile, durationMs: 7, error: 'HTTP 500', nextAttemptAt: T0 + 60_000, history: first, now: T0 + 1 }),
+      );
+      const second = { attempt: 2, at: T0 + 60_000, outcome: 'failed' as const, responseStatus: null, durationMs: null, error: 'refused', responseBody: null, request: null };
+      await store().write((tx) =>
+        tx.webhookDeliveries.recordAttempts([{ id: d.id, attempt: 2, status: 'abandoned', responseStatus: null, responseBody: null, durationMs: null, error: 'refused', nextAttemptAt: null, history: second, now: T0 + 60_000 }]),
+      );
+      expect((await store().read((tx) => tx.webhookDeliveries.getById(d.id)))!.attempts).toEqual([first, second]);
+    });
+
     it('scheduleAttempt, abandon and abandonScheduled set the next attempt; purge drops finished old rows only', async () => {
       const { a, e, event } = await outboxFixture(store());
       const other = endpoint(a.id);

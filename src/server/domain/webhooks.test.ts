@@ -262,8 +262,16 @@ describe('recordAttempt', () => {
     await fx.deps.uow.write(async (tx) => await tx.webhookEndpoints.recordOutcome(ep.id, false, now() - HOUR));
     expect((await fx.deps.uow.write(async (tx) => await recordAttempt(tx, d.id, 1, now(), success)))).toBeNull();
     expect(await delivery(d.id)).toMatchObject({ status: 'succeeded', attempt: 1, responseStatus: 200, responseBody: 'ok', nextAttemptAt: null, error: null });
-    expect((await delivery(d.id)).attempts).toEqual([{ attempt: 1, at: now(), outcome: 'succeeded', responseStatus: 200, durationMs: 5, error: null }]);
+    // The history keeps each attempt's answer (and the request, none given here) for the console's inspector.
+    expect((await delivery(d.id)).attempts).toEqual([{ attempt: 1, at: now(), outcome: 'succeeded', responseStatus: 200, durationMs: 5, error: null, responseBody: 'ok', request: null }]);
     expect(await endpoint(ep.id)).toMatchObject({ consecutiveFailures: 0, failingSince: null, lastSuccessAt: now() });
+  });
+
+  it("keeps the request sent with the attempt; a NUL in the receiver's answer is kept as U+FFFD (PostgreSQL's text holds no NUL)", async () => {
+    const d = await deliveryFor(ep);
+    const request = { url: 'https://example.com/hook', headers: { 'X-Service-Signature': 't=1,v1=ab' } };
+    await fx.deps.uow.write(async (tx) => await recordAttempt(tx, d.id, 1, now(), { ...success, responseBody: 'a\u0000b', request }));
+    expect(await delivery(d.id)).toMatchObject({ responseBody: 'a\uFFFDb', attempts: [{ responseBody: 'a\uFFFDb', request }] });
   });
 
   it('a retryable failure is retried on the schedule, at 5-minute tick boundaries', async () => {

@@ -1,6 +1,18 @@
 import type { Page } from '../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../api/schemas/webhooks.js';
 
+/**
+ * The request an attempt sent, kept with it: what cannot be made again later. The signature's `t` is
+ * the real time of the attempt (not the service time `at`), its MAC the endpoint's secret of that
+ * moment (rotated since, maybe), the URL the endpoint's then (changed since, maybe). Its headers are
+ * the service's own few (signing.ts), never the secret itself. The body is not copied: it is the
+ * stored event's (or the sample's), never changed, read again (`rawBody`).
+ */
+export interface AttemptRequest {
+  url: string;
+  headers: Record<string, string>;
+}
+
 export interface AttemptRecord {
   attempt: number;
   at: number;
@@ -8,6 +20,10 @@ export interface AttemptRecord {
   responseStatus: number | null;
   durationMs: number | null;
   error: string | null;
+  /** The response body's first 1 KB (spec: Delivery). Absent in attempts recorded before it was kept. */
+  responseBody?: string | null;
+  /** null: nothing was sent (refused before the POST). Absent in attempts recorded before it was kept. */
+  request?: AttemptRequest | null;
 }
 
 export interface DeliveryRecord {

@@ -840,8 +840,10 @@ export class DeliveryWorker {
     const headers = deliveryHeaders({ rawBody, secret: endpoint.secret, eventId, eventType, attempt, wallNowMs: this.wallNow(), userAgent: this.userAgent });
     const res = await postWithChaos(this.chaos, this.sender, { url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, pooled }, { accountId: endpoint.accountId, eventId, eventType, number: attempt });
     if (res.kind === 'aborted') return { aborted: true };
-    if (res.kind === 'error') return { ...failed(res.error, true), durationMs: res.durationMs };
-    const base = { responseStatus: res.status, responseBody: res.body, durationMs: res.durationMs };
+    // What was sent, kept with the attempt (the console's delivery inspector): the URL and headers.
+    const request = { url: url.href, headers };
+    if (res.kind === 'error') return { ...failed(res.error, true), durationMs: res.durationMs, request };
+    const base = { responseStatus: res.status, responseBody: res.body, durationMs: res.durationMs, request };
     if (res.status >= 200 && res.status < 300) return { ...base, succeeded: true, error: null, retryable: false };
     if (res.status >= 300 && res.status < 400) return { ...base, succeeded: false, error: `HTTP ${res.status}: redirects are not followed`, retryable: false };
     const retryable = isRetryableStatus(res.status);

@@ -2,7 +2,7 @@ import { iso } from '../../clock.js';
 import type { Actor } from '../actor.js';
 import { newId } from '../../ids.js';
 import { conflict, notFound } from '../../errors.js';
-import type { AttemptOutcomeWrite, AttemptRecord, DeliveryRecord, DueDelivery } from '../../storage/webhook-deliveries-repo.js';
+import type { AttemptOutcomeWrite, AttemptRecord, AttemptRequest, DeliveryRecord, DueDelivery } from '../../storage/webhook-deliveries-repo.js';
 import type { EndpointRoute, WebhookEndpointRecord } from '../../storage/webhooks-repo.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
@@ -140,6 +140,8 @@ export interface AttemptResult {
   /** spec: Delivery — timeouts, connection errors, 408, 409, 425, 429 and 5xx. */
   retryable: boolean;
   retryAfterMs?: number;
+  /** The request as sent (kept in the attempt's history); absent when nothing was sent. */
+  request?: AttemptRequest;
 }
 
 /** An attempt made, to be recorded: which delivery, its number, when it was made and how it went. */
@@ -196,6 +198,8 @@ export async function recordAttempts(d: WebhookDomainDeps, made: readonly Attemp
     const order = made.map((_m, i) => i).sort((a, b) => (endpointOf(a) < endpointOf(b) ? -1 : endpointOf(a) > endpointOf(b) ? 1 : a - b));
     for (const i of order) {
       const { deliveryId, attempt, at, result: r } = made[i]!;
+      // A receiver's answer is any bytes: NUL becomes U+FFFD (a text column of PostgreSQL cannot hold it).
+      const responseBody = r.responseBody?.includes('\u0000') ? r.responseBody.replaceAll('\u0000', '\uFFFD') : r.responseBody;
       const delivery = states.get(deliveryId);
       // Deleted while in flight, or this attempt's outcome is in already (recorded once).
       if (!delivery || delivery.attempt >= attempt) continue;
@@ -209,8 +213,17 @@ export async function recordAttempts(d: WebhookDomainDeps, made: readonly Attemp
         if (!endpoint.enabled && !delivery.isTest) next = null;
         status = next === null ? 'abandoned' : 'failed';
       }
-      const history: AttemptRecord = { attempt, at, outcome: r.succeeded ? 'succeeded' : 'failed', responseStatus: r.responseStatus, durationMs: r.durationMs, error: r.error };
-      writes.push({ id: deliveryId, attempt, status, responseStatus: r.responseStatus, responseBody: r.responseBody, durationMs: r.durationMs, error: r.error, nextAttemptAt: next, history, now });
+      const history: AttemptRecord = {
+        attempt,
+        at,
+        outcome: r.succeeded ? 'succeeded' : 'failed',
+        responseStatus: r.responseStatus,
+        durationMs: r.durationMs,
+        error: r.error,
+        responseBody,
+        request: r.request ?? null,
+      };
+      writes.push({ id: deliveryId, attempt, status, responseStatus: r.responseStatus, responseBody, durationMs: r.durationMs, error: r.error, nextAttemptAt: next, history, now });
       if (!delivery.isTest) {
         if (!r.succeeded) {
           await tx.webhookEndpoints.recordOutcome(endpoint.id, false, at);

@@ -5,7 +5,6 @@ import { ListQuerySchema } from '../../../api/schemas/page.js';
 import { ThreadParams } from '../../../api/schemas/conversations.js';
 import { InboundMessageBody, SendMessageBody } from '../../../api/schemas/messages.js';
 import { CreateKeyBody } from '../../../api/schemas/keys.js';
-import { DeliveryListQuery } from '../../../api/schemas/webhooks.js';
 import type { ServiceDeps } from '../../deps.js';
 import { endConsoleSession, exchangeConsoleLink, previewConsoleLink, switchConsoleContext } from '../../domain/console/sessions.js';
 import { conversationThread, listConversations } from '../../domain/conversations.js';
@@ -23,25 +22,23 @@ import { getUsage } from '../../domain/billing/usage.js';
 import { listSubaccounts } from '../../domain/accounts.js';
 import { createKey, listKeys, revokeKey } from '../../domain/keys.js';
 import { listNumbers } from '../../domain/numbers.js';
-import { getEndpoint, listEndpoints } from '../../domain/webhooks/endpoints.js';
-import { listDeliveries, scheduleManualRetry } from '../../domain/webhooks/deliveries.js';
 import { billingView } from '../../views/billing.js';
 import { conversationView } from '../../views/conversations.js';
 import { messageView } from '../../views/messages.js';
 import { subaccountView } from '../../views/subaccounts.js';
 import { createdKeyView, keyView } from '../../views/keys.js';
-import { deliveryView, webhookEndpointView } from '../../views/webhooks.js';
 import { CONSOLE_CSS, CONSOLE_JS } from '../../views/console/assets.js';
 import { consolePage, type ConsoleFrame, type SectionId } from '../../views/console/layout.js';
 import { loginConfirmMain } from '../../views/console/login.js';
 import { html, shellWord } from '../../views/console/html.js';
-import { billingMain, conversationsMain, deliveriesMain, eventsMain, keysMain, numbersMain, overviewMain, threadMain, webhooksMain } from '../../views/console/pages.js';
+import { billingMain, conversationsMain, eventsMain, keysMain, numbersMain, overviewMain, threadMain } from '../../views/console/pages.js';
 import { renderNumbers } from '../numbers.js';
 import { assertSameOrigin, installConsoleGate, parseWith, sendPage, sessionCookie, clearedCookie } from './gate.js';
 import { consoleStreamRoute } from './stream.js';
 import { CursorQuery, IdParam, PAGE_LIMIT, form, gated, open, openForm, type ConsoleKit } from './kit.js';
 import { consoleVoicePages } from './voice.js';
 import { consoleEmailAndRegistrationPages } from './email-registration.js';
+import { consoleWebhookPages } from './webhooks.js';
 
 // The console, served by the service under /console. Every page reads through the same
 // domain functions as the API routes, with the session's key as the caller (never HTTP to itself),
@@ -54,9 +51,8 @@ const OVERVIEW_EVENTS = 10;
 
 const EventsQuery = z.object({ cursor: z.string().min(1).max(500).optional(), types: z.string().max(2000).optional() });
 const LoginQuery = z.object({ token: z.string().max(200).optional() });
-const DeliveryParams = z.object({ id: z.string().min(1).max(200), deliveryId: z.string().min(1).max(200) });
 const ContextForm = z.object({ subaccount: z.string().max(200).optional() });
-const FlashQuery = z.object({ sent: z.string().max(200).optional(), retried: z.string().max(200).optional() });
+const FlashQuery = z.object({ sent: z.string().max(200).optional() });
 
 export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   app.register(
@@ -171,35 +167,6 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
       });
       consoleStreamRoute(c, deps, feed);
 
-      c.get('/webhooks', gated, async (req, reply) => {
-        const endpoints = (await deps.uow.read((tx) => listEndpoints(tx, req.console.actor))).map(webhookEndpointView);
-        return page(req, reply, { title: 'Webhooks', section: 'webhooks', command: 'svc webhooks list', main: webhooksMain(endpoints) });
-      });
-
-      c.get('/webhooks/:id', gated, async (req, reply) => {
-        const { id } = parseWith(IdParam, 'params', req.params);
-        const { cursor } = parseWith(CursorQuery, 'query', req.query);
-        const { retried } = parseWith(FlashQuery, 'query', req.query);
-        const { actor, standing } = req.console;
-        const { endpoint, p } = await deps.uow.read(async (tx) => ({
-          endpoint: webhookEndpointView(await getEndpoint(tx, actor, id)),
-          p: await listDeliveries(tx, actor, id, parseWith(DeliveryListQuery, 'query', { limit: PAGE_LIMIT, cursor })),
-        }));
-        return page(req, reply, {
-          title: `Webhook ${endpoint.url}`,
-          section: 'webhooks',
-          command: `svc webhooks deliveries ${shellWord(id)}`,
-          main: deliveriesMain(endpoint, p.data.map(deliveryView), p.hasMore ? p.nextCursor : null, standing.session.csrf, retried ? `Delivery ${retried} retried.` : undefined),
-        });
-      });
-
-      c.post('/webhooks/:id/deliveries/:deliveryId/retry', form, async (req, reply) => {
-        const { id, deliveryId } = parseWith(DeliveryParams, 'params', req.params);
-        const scheduled = await deps.uow.write((tx) => scheduleManualRetry(tx, req.console.actor, id, deliveryId, deps.webhooks.isInFlight(deliveryId)));
-        await deps.webhooks.attemptNow(scheduled);
-        return back(reply, `${CONSOLE_PATH}/webhooks/${encodeURIComponent(id)}?retried=${encodeURIComponent(deliveryId)}`);
-      });
-
       const keysPage = async (req: Req, reply: FastifyReply, cursor: string | undefined, created?: Parameters<typeof keysMain>[4], status = 200) => {
         const { actor, standing } = req.console;
         const p = await deps.uow.read((tx) => listKeys(tx, actor, PAGE_LIMIT, cursor));
@@ -243,6 +210,7 @@ export function consoleRoutes(app: FastifyInstance, deps: ServiceDeps): void {
         return page(req, reply, { title: 'Billing and usage', section: 'billing', command: 'svc billing show', main: billingMain(billing, days, month.lines) });
       });
 
+      consoleWebhookPages(kit);
       consoleVoicePages(kit);
       consoleEmailAndRegistrationPages(kit);
 

@@ -20,11 +20,11 @@ import { accountCounter, HOLD_LIMITS } from '../../http/client-holds.js';
 // that lists events asks for rows (`rows=events`): each message then carries the new event's row,
 // rendered by the events tables' own view (`eventRow`), and the page inserts it without fetching
 // itself; for anything else the page fetches itself again. Changes no event reports come as
-// `change`. The session is checked again before each message and every HEARTBEAT_MS: a revoked key
+// `change`, as is a request a sink kept, to that sink's page (`sink=`) only. The session is checked again before each message and every HEARTBEAT_MS: a revoked key
 // ends the stream. Messages leave in the order their events were heard.
 
 const HEARTBEAT_MS = 15_000;
-const StreamQuery = z.strictObject({ types: z.string().min(1).max(2000).optional(), rows: z.enum(['events']).optional() });
+const StreamQuery = z.strictObject({ types: z.string().min(1).max(2000).optional(), rows: z.enum(['events']).optional(), sink: z.string().min(1).max(200).optional() });
 
 /** The `types` filter: catalog types and `family.*` patterns, comma-separated (as the events feed takes). */
 function typeFilter(types: string | undefined): string[] {
@@ -57,7 +57,7 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps, feed: 
   });
 
   c.get('/stream', { config: { public: true }, schema: { hide: true } as never }, async (req: FastifyRequest, reply) => {
-    const { types, rows } = parseWith(StreamQuery, 'query', req.query);
+    const { types, rows, sink } = parseWith(StreamQuery, 'query', req.query);
     const filter = typeFilter(types);
     const { actor, standing } = req.console;
     const accountId = actor.account.id;
@@ -101,7 +101,8 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps, feed: 
       }).catch(() => end('the stream failed'));
     };
     const unsubscribe = deps.events.subscribe((e) => {
-      if (e.accountId !== accountId || !eventFilterMatches(filter, e.type)) return;
+      // A sink's page (`sink`) listens to its kept requests only.
+      if (sink !== undefined || e.accountId !== accountId || !eventFilterMatches(filter, e.type)) return;
       // A message's new status is set in place, an events table puts the row in; anything else makes
       // the page fetch itself. An event another process committed comes as a hint, which carries the
       // move when it has one (its row is read).
@@ -112,8 +113,13 @@ export function consoleStreamRoute(c: FastifyInstance, deps: ServiceDeps, feed: 
     });
     // Changes that are no event (a call's trace, a live message's `queued` and `sending`), as `change` messages.
     const unsubscribeChanges = deps.events.subscribeChanges((ch) => {
-      // A sink's kept request is for its held reads (sinks.ts), not a page.
-      if (ch.kind === 'sink' || ch.accountId !== accountId || !eventFilterMatches(filter, `${ch.kind}.changed`)) return;
+      if (ch.accountId !== accountId) return;
+      // A sink's kept request goes to that sink's page only (the account's own: checked above).
+      if (ch.kind === 'sink' || sink !== undefined) {
+        if (ch.kind === 'sink' && ch.id === sink) send(`event: change\ndata: ${JSON.stringify({ sinkId: ch.id })}\n\n`);
+        return;
+      }
+      if (!eventFilterMatches(filter, `${ch.kind}.changed`)) return;
       send(`event: change\ndata: ${JSON.stringify(ch.kind === 'message' ? { messageId: ch.id, status: ch.status } : { callId: ch.id })}\n\n`);
     });
     // Events or changes committed elsewhere may have gone unheard (a lost connection, a

@@ -105,8 +105,8 @@ export const CONSOLE_JS = `'use strict';
   // focused control, and the disclosures opened, are found again in the new section by their row's
   // id (rows come and go above them) and their rank in it, or else by their href.
   var FOCUSABLE = 'a[href], button, input, select, textarea, summary, [tabindex]';
-  var ROW = '[data-event-id], [data-delivery-id], [data-message-id], [data-key-id], [data-counterparty]';
-  var ROW_ATTRS = ['data-event-id', 'data-delivery-id', 'data-message-id', 'data-key-id', 'data-counterparty'];
+  var ROW = '[data-event-id], [data-delivery-id], [data-message-id], [data-key-id], [data-counterparty], [data-sink-request-id]';
+  var ROW_ATTRS = ['data-event-id', 'data-delivery-id', 'data-message-id', 'data-key-id', 'data-counterparty', 'data-sink-request-id'];
   function placeOf(el) {
     var row = el.closest(ROW);
     if (!row) return { href: el.getAttribute('href'), rank: Array.prototype.indexOf.call(live.querySelectorAll(FOCUSABLE), el) };
@@ -234,7 +234,9 @@ export const CONSOLE_JS = `'use strict';
     if (d.row && !hold && putRow(d)) return;
     refresh();
   }
-  var source = new EventSource('/console/stream?types=' + encodeURIComponent(types) + (rowsOf && !hold ? '&rows=' + encodeURIComponent(rowsOf) : ''));
+  // A sink's page (data-live-sink) hears when that sink keeps a request, and nothing else.
+  var sink = live.getAttribute('data-live-sink');
+  var source = new EventSource('/console/stream?types=' + encodeURIComponent(types) + (rowsOf && !hold ? '&rows=' + encodeURIComponent(rowsOf) : '') + (sink ? '&sink=' + encodeURIComponent(sink) : ''));
   source.addEventListener('message', onData);
   if (live.hasAttribute('data-live-changes')) source.addEventListener('change', onData);
   source.addEventListener('ended', function () { source.close(); location.reload(); });

@@ -5,7 +5,6 @@ import type { Message } from '../../../api/schemas/messages.js';
 import type { EventRecord } from '../../storage/events-repo.js';
 import { feedItemView } from '../events.js';
 import { encodeFeedCursor } from '../../domain/events/feed.js';
-import type { Delivery, WebhookEndpoint } from '../../../api/schemas/webhooks.js';
 import type { Billing } from '../../../api/schemas/billing.js';
 import type { PhoneNumber } from '../../../api/schemas/numbers.js';
 import type { Subaccount } from '../../../api/schemas/subaccounts.js';
@@ -156,27 +155,6 @@ export function threadMain(counterparty: string, messages: Message[], fromNumber
 ${commandBox(`svc messages send --from ${shellWord(fromNumbers[0]!)} --to ${shellWord(counterparty)} --body '…'`, 'Send from the CLI')}`
     : html`<p class="muted">The account has no number to send from.</p>${commandBox('svc numbers search --area-code 415', 'Find one')}`;
   return html`${flash ? html`<p class="notice" role="status">${flash}</p>` : ''}<section id="live" data-live-types="message.*" data-live-changes="true" aria-live="polite">${items}</section>${sendBox}`;
-}
-
-export function webhooksMain(endpoints: WebhookEndpoint[]): SafeHtml {
-  if (endpoints.length === 0) return html`${empty('No webhook endpoints.')}${commandBox("svc webhooks create --url https://example.com/hook --events 'message.*'", 'Add one')}`;
-  return html`<div class="table-wrap"><table><thead><tr><th scope="col">Endpoint</th><th scope="col">Events</th><th scope="col">State</th><th scope="col">Description</th></tr></thead><tbody>
-${endpoints.map((e) => html`<tr><td><a href="${P}/webhooks/${encodeURIComponent(e.id)}">${e.url}</a><br><span class="muted">${e.id}</span></td><td>${e.events.join(', ')}</td><td>${e.enabled ? 'enabled' : `disabled${e.disabledReason ? `: ${e.disabledReason}` : ''}`}</td><td>${e.description ?? ''}</td></tr>`)}
-</tbody></table></div>`;
-}
-
-export function deliveriesMain(endpoint: WebhookEndpoint, deliveries: Delivery[], nextCursor: string | null, csrf: string, flash?: string): SafeHtml {
-  const rows = deliveries.length
-    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Action</th></tr></thead><tbody>
-${deliveries.map(
-  (d) => html`<tr data-delivery-id="${d.id}"><td>${d.eventType}<br><span class="muted">${d.eventId}</span></td><td class="delivery-status">${d.status}${d.nextAttemptAt ? html`<br><span class="muted">next ${time(d.nextAttemptAt)}</span>` : ''}</td>
-<td><ol>${d.attempts.map((a) => html`<li>${time(a.at)}: ${a.outcome}${a.responseStatus !== null ? ` · HTTP ${a.responseStatus}` : ''}${a.durationMs !== null ? ` · ${a.durationMs} ms` : ''}${a.error ? ` · ${a.error}` : ''}</li>`)}</ol></td>
-<td><form method="post" action="${P}/webhooks/${encodeURIComponent(endpoint.id)}/deliveries/${encodeURIComponent(d.id)}/retry" class="inline">${csrfField(csrf)}<button type="submit" aria-label="Retry delivery ${d.id}">Retry</button></form>${commandBox(`svc webhooks retry ${shellWord(endpoint.id)} ${shellWord(d.id)}`, 'CLI')}</td></tr>`,
-)}
-</tbody></table></div>`
-    : empty('No deliveries in the last 7 days.');
-  return html`${flash ? html`<p class="notice" role="status">${flash}</p>` : ''}<dl class="facts"><dt>URL</dt><dd>${endpoint.url}</dd><dt>Events</dt><dd>${endpoint.events.join(', ')}</dd><dt>State</dt><dd>${endpoint.enabled ? 'enabled' : 'disabled'}</dd></dl>
-<h2>Deliveries</h2><section id="live" data-live-types="*">${rows}</section>${pager(nextCursor)}`;
 }
 
 export function keysMain(keys: ApiKey[], nextCursor: string | null, csrf: string, sessionKeyId: string, created?: CreatedApiKey): SafeHtml {
