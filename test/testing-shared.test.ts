@@ -79,7 +79,9 @@ describe('svc/testing/vitest-setup', () => {
       symlinkSync(REPO_ROOT, join(modules, 'svc'));
       symlinkSync(realpathSync(join(REPO_ROOT, 'node_modules', 'vitest')), join(modules, 'vitest'));
       writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'svc-shared-check', private: true, type: 'module' }));
-      writeFileSync(join(root, 'vitest.config.mjs'), "export default { test: { globalSetup: ['svc/testing/vitest-setup'], include: ['*.test.mjs'] } };\n");
+      // A minute a test, not Vitest's 5 s: this checks what the kit does, not how fast, and a seeded
+      // connect plus a reset took over 5 s on a machine at load 14.
+      writeFileSync(join(root, 'vitest.config.mjs'), "export default { test: { globalSetup: ['svc/testing/vitest-setup'], include: ['*.test.mjs'], testTimeout: 60000, hookTimeout: 60000 } };\n");
       writeFileSync(join(root, 'a.test.mjs'), fileSource('a', RESET_CASE));
       writeFileSync(join(root, 'b.test.mjs'), fileSource('b', CLOCK_CASE));
       writeFileSync(join(root, 'c.test.mjs'), fileSource('c'));
