@@ -107,7 +107,7 @@ async function loadAll(ctx: CliContext, names: readonly string[]): Promise<Loade
     // Standard input (as `svc mcp` gives a tool's text) has no place for `route: FILE` to be relative to.
     const parsed = parseTestFile(text, file !== STDIN);
     if (!parsed.ok) {
-      problems.push(...parsed.problems.map((p) => fileProblemLine(file, p)));
+      problems.push(...parsed.problems.map((p) => fileProblemLine(file === STDIN ? 'standard input' : file, p)));
       continue;
     }
     const spec = parsed.file;
