@@ -227,6 +227,23 @@ tests:
     await expectFileError(service, `${join(tmp, 'twice-route.yaml')}:7: ivr.keys[1].digit: digit 1 is already used by keys[0]`);
   });
 
+  it('a route inline in the test file is tested (never saved); one the service refuses is named at its line in the test file, under route', async () => {
+    const route = readFileSync(join(REPO_ROOT, 'examples', 'calls', 'front-desk.yaml'), 'utf8').replace(/^(?=.)/gm, '  ');
+    const inline = file('inline.test.yaml', readFileSync(EXAMPLE, 'utf8').replace('route: front-desk.yaml\n', `route:\n${route}`));
+    const res = await svcRun(['calls', 'test', inline, '--min-coverage', '100']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain('coverage: 10 of 10 branches (100%)\n');
+    expect((await svc.call('GET', `/v1/numbers/${numberId}/route`)).body.route).toBeNull();
+    const twice = file('twice-inline.test.yaml', `number: "${EXAMPLE_NUMBER}"\nroute:\n  ivr:\n    enabled: true\n    greeting: { text: hi }\n    keys:\n      - { digit: "1", action: { type: voicemail } }\n      - { digit: "1", action: { type: repeat } }\ntests:\n  - name: x\n`);
+    await expectFileError(twice, `${twice}:8: route.ivr.keys[1].digit: digit 1 is already used by keys[0]`);
+  });
+
+  it('a test file on standard input has no place for route: FILE to be relative to: refused, naming the field', async () => {
+    const res = await svcRun(['calls', 'test', '-'], { stdin: readFileSync(EXAMPLE, 'utf8') });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('standard input:4: route: names a file (front-desk.yaml), but this test document was not read from a file');
+  });
+
   it("a number that is not the account's: exit 4 naming the file's number line", async () => {
     const path = file('nobody.test.yaml', `# whose?\nnumber: "+16285550000"\ntests:\n  - name: x\n`);
     const res = await svcRun(['calls', 'test', path]);

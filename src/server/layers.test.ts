@@ -122,6 +122,18 @@ describe('server layers', () => {
 const SRC = resolve(SERVER, '..');
 
 describe('import circles', () => {
+  it('src/call-tests, shared by the CLI and svc/testing, imports only src/api of the project', () => {
+    const dir = join(SRC, 'call-tests');
+    const outside = sourceFilesUnder(dir).flatMap((file) =>
+      importsOf(file)
+        .filter((s) => s.startsWith('.'))
+        .map((s) => relative(SRC, resolve(dirname(file), s)).split('\\').join('/'))
+        .filter((target) => !target.startsWith('api/') && !target.startsWith('call-tests/'))
+        .map((target) => `${relative(SRC, file)} -> ${target}`),
+    );
+    expect(outside).toEqual([]);
+  });
+
   it('the walk names a circle by a closed path through it', () => {
     const graph = new Map([
       ['a.ts', ['b.ts']],
@@ -132,8 +144,8 @@ describe('import circles', () => {
     expect(importCircles(graph).map((circle) => circlePath(graph, circle))).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
   });
 
-  it('none among src/server and src/testing, type-only and lazy imports included', () => {
-    const graph = importGraph([...sourceFilesUnder(SERVER), ...sourceFilesUnder(join(SRC, 'testing'))]);
+  it('none among src/server, src/testing and src/call-tests, type-only and lazy imports included', () => {
+    const graph = importGraph([...sourceFilesUnder(SERVER), ...sourceFilesUnder(join(SRC, 'testing')), ...sourceFilesUnder(join(SRC, 'call-tests'))]);
     expect(graph.get(join(SRC, 'testing/index.ts'))).toContain(join(SRC, 'testing/service.ts')); // lazy imports are read
     const named = importCircles(graph).map((circle) => {
       const path = circlePath(graph, circle).map((f) => relative(SRC, f).split('\\').join('/'));

@@ -5,7 +5,7 @@
 // for this module and a few requests only.
 import { CHAOS_EXEMPT_HEADER, type ChaosProfile } from '../api/values/chaos.js';
 import { parseDurationSecs } from './duration.js';
-import { headersOf, send } from './http.js';
+import { headersOf, send, type RawRequest } from './http.js';
 import { POLL_MS, sleep, waitForCondition } from './wait.js';
 import type { SimulatedCall, TestService, TextMatch } from './types.js';
 import { EVENTS_FEED_PATH } from '../api/resources/events.js';
@@ -62,7 +62,7 @@ export interface HandleParts {
 
 /** A handle acting as `account`, with its lifecycle from `lifecycle` (called once the parts exist). */
 export async function createHandle(account: HandleAccount, wiring: HandleWiring, lifecycle: (parts: Omit<HandleParts, 'handle'>) => Lifecycle): Promise<HandleParts> {
-  const request: TestService['request'] = async (method, path, body, key = account.liveKey) => {
+  const raw: RawRequest = async (method, path, body, key = account.liveKey) => {
     const json = body === undefined ? undefined : JSON.stringify(body);
     const res = await send(account.baseUrl, method, path, { authorization: `Bearer ${key}`, [CHAOS_EXEMPT_HEADER]: wiring.exemptToken, ...(json === undefined ? {} : { 'content-type': 'application/json' }) }, json);
     let parsed: unknown;
@@ -71,10 +71,14 @@ export async function createHandle(account: HandleAccount, wiring: HandleWiring,
     } catch {
       parsed = res.text;
     }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+  const request: TestService['request'] = async (method, path, body, key) => {
+    const res = await raw(method, path, body, key);
     const headers = headersOf(res.headers);
     return {
       status: res.status,
-      body: parsed,
+      body: res.body,
       get headers() {
         return headers();
       },
@@ -157,6 +161,8 @@ export async function createHandle(account: HandleAccount, wiring: HandleWiring,
         }
         return { call: await ok('GET', callPath(placed.id)), trace: trace.data };
       },
+      // Loaded at the first use: the test format reads YAML, which a file that runs no call test never loads.
+      test: async (file) => (await import('./call-tests.js')).runCallTests(file, raw),
     },
     waitFor: {
       message: async ({ to, match, timeoutMs = DEFAULT_TIMEOUT_MS }) =>

@@ -10,6 +10,9 @@ export interface Answer {
   headers: IncomingHttpHeaders;
 }
 
+/** A request of a handle with its account's live key (or `key`): status, parsed body, headers as node:http gives them (no `Headers` built). */
+export type RawRequest = (method: string, path: string, body?: unknown, key?: string) => Promise<{ status: number; body: any; headers: IncomingHttpHeaders }>;
+
 export function send(baseUrl: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(new URL(path, baseUrl), { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {

@@ -5,6 +5,9 @@ import type { ConnectServiceOptions, SharedServiceInfo, StartServiceOptions, Tes
 
 export type { ChaosProfile, ChaosFaultKind, ChaosLogEntry } from '../api/values/chaos.js';
 export type {
+  CallTestCase,
+  CallTestDocument,
+  CallTestReport,
   ConnectServiceOptions,
   FixtureObject,
   SharedServiceInfo,

@@ -39,6 +39,52 @@ export interface SimulatedCall {
   trace: Array<{ at: string; step: string; detail?: unknown }>;
 }
 
+/**
+ * A call test document (`svc calls test`'s format, cli.md "Calls as tests") as an object. `route` is
+ * the route document itself (as `svc routes get -o yaml` writes it), tested instead of the number's
+ * saved route and never saved; a route's path is only for a test file, which it is relative to.
+ */
+export interface CallTestDocument {
+  /** A number of the account (id or E.164): its saved route, its blocked list. */
+  number: string;
+  route?: Record<string, unknown>;
+  tests: CallTestCase[];
+}
+
+export interface CallTestCase {
+  name?: string;
+  /** The caller (default +15005550100). */
+  from?: string;
+  /** The key pressed at each prompt, in order; "" stays silent. */
+  press?: string[];
+  /** Who picks up (E.164, device id or destination label), after how long (`5s` or seconds). */
+  answer?: Record<string, string | number>;
+  /** The decision webhook's answer (default: it times out). */
+  decision?: { status: number; body?: unknown } | { timeout: true };
+  /** The caller hangs up then (`40s` or seconds), if nothing ended the call before. */
+  hangupAfter?: string | number;
+  expect?: {
+    status?: 'completed' | 'missed' | 'blocked' | 'failed';
+    outcome?: 'voicemail' | 'missed';
+    answeredBy?: string;
+    /** Steps in this order, not necessarily adjacent: a step name, then text its detail contains (`ivr.key 1`). */
+    trace?: string[];
+  };
+}
+
+/** What `calls.test` found: the shape of `svc calls test --reporter json`. */
+export interface CallTestReport {
+  tests: Array<{
+    name: string;
+    passed: boolean;
+    /** The first expectation the call did not meet (`expected step not found: ivr.key 1`), or null. */
+    failure: string | null;
+    trace: Array<{ atSecs: number; step: string; detail: string }>;
+  }>;
+  /** The route's branches the tests took, together (cli.md names them: `ivr.key:1`, `answer:+1…`, `voicemail`). */
+  coverage: { covered: number; total: number; percent: number; uncovered: string[] };
+}
+
 export interface TestService {
   /** The service's address on loopback, e.g. `http://127.0.0.1:40123`. */
   baseUrl: string;
@@ -67,6 +113,13 @@ export interface TestService {
   calls: {
     /** An inbound call; with a manual clock it is walked to its end (the clock moves), then read with its trace. */
     simulate(input: SimulateCallInput, options?: { runToEnd?: boolean }): Promise<SimulatedCall>;
+    /**
+     * Runs a call test file (its path) or the same document as an object, as `svc calls test` does:
+     * each test one evaluation of the call engine (nothing saved, charged or sent), the expectations
+     * checked, the coverage kept as the number's last run. Failed tests are in the report, not thrown;
+     * a document the format or the service refuses throws, naming where.
+     */
+    test(file: string | CallTestDocument): Promise<CallTestReport>;
   };
   waitFor: {
     /** An outbound message to `to` (whose body matches `match`). */

@@ -99,14 +99,15 @@ Local service only. A call no longer under way, or past its menu: exit 5 (confli
   defineVerb({
     name: 'test',
     summary: "Sandbox: run scripted callers against a number's route and report which of its branches they covered",
-    args: [{ name: 'file', help: 'a test file (YAML); several run one after another', variadic: true, local: {} }],
+    args: [{ name: 'file', help: 'a test file (YAML; - for standard input); several run one after another', variadic: true, local: { content: 'document' } }],
     flags: [
       { flags: '--min-coverage <pct>', help: 'exit 1 when a file covers less of its route, in percent (default 0)', json: 'number' },
       { flags: '--reporter <name>', help: 'pretty (default), json (as -o json) or junit (XML for CI)', choices: REPORTERS },
     ],
     details: `A test file names a number of the account (id or E.164: its saved route and the blocked list),
 optionally a route document to test instead (route: FILE, relative to the test file, as
-\`routes get -o yaml\` writes it; never saved), and tests:
+\`routes get -o yaml\` writes it, or that document inline as a mapping; never saved; a file read
+from standard input has no place for route: FILE to be relative to, so its route is inline), and tests:
   tests:
     - name: sales picks up
       from: "+14155550123"              default +15005550100
@@ -132,9 +133,9 @@ a file error (named by file and line). Local service only.`,
       'svc calls test calls/*.test.yaml --min-coverage 100',
       'svc calls test front-desk.test.yaml --reporter junit > calls-junit.xml',
     ],
-    // It keeps the run's coverage on the service, and reads files here.
+    // It keeps the run's coverage on the service. As a tool of svc mcp it takes the test document's
+    // text (`document`), which has no file for route: FILE to be relative to: its route is inline.
     changes: true,
-    local: true,
     api: sandboxCallEndpoints.evaluate,
     run: async () => (await import('./test.run.js')).runCallTests,
   }),

@@ -1,25 +1,9 @@
 // cli.md "Calls as tests": what a run found, for people (pretty), machines (json) and CI systems
 // (junit). Pure: outcomes in, text out. Run modules only.
 import type { CallEvaluation } from '../../../api/schemas/call-tests.js';
-import { coveragePercent } from '../../../api/values/calls.js';
 import type { Colors } from '../../../output/colors.js';
-import type { CallTest } from './test-file.js';
+import { meetsMinimum, reportOf, type FileCoverage, type TestOutcome } from '../../../call-tests/run.js';
 import { STEP_WIDTH } from './trace-lines.js';
-
-export interface TestOutcome {
-  test: CallTest;
-  result: CallEvaluation;
-  /** Why it failed (the first expectation that does not hold), or null. */
-  failure: string | null;
-}
-
-export interface FileCoverage {
-  covered: number;
-  total: number;
-  percent: number;
-  uncovered: string[];
-  branches: Array<{ id: string; taken: boolean }>;
-}
 
 export interface FileRun {
   /** The test file as named on the command line. */
@@ -28,36 +12,6 @@ export interface FileRun {
   outcomes: TestOutcome[];
   coverage: FileCoverage;
 }
-
-const shown = (v: string | null | undefined) => v ?? 'none';
-
-/** The first expectation of the test the evaluated call does not meet, or null. */
-export function failureOf(test: CallTest, result: CallEvaluation): string | null {
-  const e = test.expect;
-  if (e.status !== undefined && e.status !== result.status) return `expected status ${e.status}, got ${result.status}`;
-  if (e.outcome !== undefined && e.outcome !== result.outcome) return `expected outcome ${e.outcome}, got ${shown(result.outcome)}`;
-  if (e.answeredBy !== undefined && e.answeredBy !== result.answeredBy) return `expected answeredBy ${e.answeredBy}, got ${result.answeredBy ?? 'nobody'}`;
-  // cli.md: in this order, not necessarily adjacent; a step of that name whose detail contains the rest.
-  let at = 0;
-  for (const want of e.trace) {
-    const found = result.trace.findIndex((t, i) => i >= at && t.step === want.step && t.detail.includes(want.detail));
-    if (found === -1) return `expected step not found: ${want.text}`;
-    at = found + 1;
-  }
-  return null;
-}
-
-/** The union over a file's tests: a branch is covered when any test took it (graph order kept). */
-export function coverageOf(results: readonly CallEvaluation[]): FileCoverage {
-  const taken = new Map<string, boolean>();
-  for (const r of results) for (const b of r.branches) taken.set(b.id, (taken.get(b.id) ?? false) || b.taken);
-  const branches = [...taken].map(([id, t]) => ({ id, taken: t }));
-  const covered = branches.filter((b) => b.taken).length;
-  return { covered, total: branches.length, percent: coveragePercent(covered, branches.length), uncovered: branches.filter((b) => !b.taken).map((b) => b.id), branches };
-}
-
-/** Whether a file's coverage reaches `min` percent (the exact fraction, not the rounded figure). */
-export const meetsMinimum = (c: FileCoverage, min: number): boolean => (c.total === 0 ? true : c.covered * 100 >= min * c.total);
 
 /** `+12s   ivr.key          1 (Sales) → ring` */
 export const traceLine = (t: CallEvaluation['trace'][number]): string => `${`+${t.atSecs}s`.padEnd(7)}${t.step.padEnd(STEP_WIDTH)}  ${t.detail}`;
@@ -82,12 +36,7 @@ export function prettyReport(run: FileRun, colors: Colors, header: boolean): str
 
 /** cli.md `--reporter json`: `{tests: [{name, passed, failure, trace}], coverage: {covered, total, percent, uncovered}}`, with the file and number. */
 export function jsonReport(run: FileRun): Record<string, unknown> {
-  return {
-    file: run.file,
-    number: run.number,
-    tests: run.outcomes.map((o) => ({ name: o.test.name, passed: o.failure === null, failure: o.failure, trace: o.result.trace })),
-    coverage: { covered: run.coverage.covered, total: run.coverage.total, percent: run.coverage.percent, uncovered: run.coverage.uncovered },
-  };
+  return { file: run.file, number: run.number, ...reportOf(run.outcomes, run.coverage) };
 }
 
 // XML 1.0 has no way to write these characters at all (escaped or not); a name from a YAML file

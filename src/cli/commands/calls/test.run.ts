@@ -2,26 +2,30 @@
 // (POST /v1/sandbox/calls/evaluate: nothing is stored, the same file gives the same traces); a
 // file's coverage is the union of its tests' branches, kept as the number's last run (PUT
 // /v1/sandbox/numbers/{id}/call-coverage) once the file has run. Every file is read and checked
-// before anything is sent (exit 2 naming the file and line).
+// before anything is sent (exit 2 naming the file and line). The format, the expectations and the
+// coverage are src/call-tests' (svc/testing runs the same); this module reads files and prints.
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
 import type { CliContext } from '../../context.js';
 import { CliError, ExitStatus, UsageError } from '../../errors.js';
 import { EXIT, exitCodeForApiError } from '../../exit-codes.js';
 import { numberRef } from '../../phone-numbers.js';
+import { readStdin } from '../../read-stdin.js';
 import { ApiError } from '../../../api/client/errors.js';
-import type { ApiClient, ResponseHeaders } from '../../../api/client/client.js';
+import type { ApiClient } from '../../../api/client/client.js';
 import { evaluateSandboxCall, keepCallCoverage } from '../../../api/resources/sandbox-calls.js';
-import type { CallEvaluation, CallEvaluationInput } from '../../../api/schemas/call-tests.js';
+import type { CallEvaluation } from '../../../api/schemas/call-tests.js';
 import type { PutRouteInput } from '../../../api/schemas/routes.js';
 import { loadColors } from '../../../output/load-colors.js';
 import { writeAndDrain } from '../../../output/io.js';
+import { fileProblemLine, parseTestFile, type CallTestFile } from '../../../call-tests/file.js';
+import { coverageOf, evaluateTests, evaluationBody, keptCoverage, meetsMinimum, outcomesOf } from '../../../call-tests/run.js';
 import { formatPath, lineForPath, parseRouteDocument, problemLine } from '../routes/document.js';
-import { fileProblemLine, parseTestFile, type CallTest, type CallTestFile } from './test-file.js';
 import { REPORTERS, type Reporter } from './test-flags.js';
-import { coverageOf, failureOf, jsonReport, junitReport, meetsMinimum, prettyReport, type FileRun } from './test-report.js';
+import { jsonReport, junitReport, prettyReport, type FileRun } from './test-report.js';
 
+/** The name standard input goes by on the command line, and in messages. */
+const STDIN = '-';
 
 export interface CallTestOptions {
   file: string[];
@@ -29,19 +33,16 @@ export interface CallTestOptions {
   reporter?: Reporter;
 }
 
-/** A test file read and checked, with its route document's text (service errors point into it). */
+/**
+ * A test file read and checked, with the text its route is written in (service errors point into
+ * it): the route document's, or the test file's own under `route` for a route given inline.
+ */
 interface LoadedFile {
   /** As named on the command line. */
   file: string;
   spec: CallTestFile;
-  route?: { shown: string; text: string; body: PutRouteInput };
+  route?: { shown: string; text: string; at: readonly string[]; body: PutRouteInput };
 }
-
-/**
- * How many evaluations are in flight at once: enough to keep the service busy across the
- * round trips, few enough to pace by the key's rate limit (contract §2) without a burst of 429s.
- */
-const IN_FLIGHT = 8;
 
 export async function runCallTests(ctx: CliContext, opts: CallTestOptions): Promise<void> {
   const min = minCoverageOf(opts.minCoverage);
@@ -53,12 +54,7 @@ export async function runCallTests(ctx: CliContext, opts: CallTestOptions): Prom
   const runs: FileRun[] = [];
   for (const f of files) {
     const results = await evaluateFile(reader, f);
-    const run: FileRun = {
-      file: f.file,
-      number: f.spec.number,
-      outcomes: f.spec.tests.map((test, i) => ({ test, result: results[i]!, failure: failureOf(test, results[i]!) })),
-      coverage: coverageOf(results),
-    };
+    const run: FileRun = { file: f.file, number: f.spec.number, outcomes: outcomesOf(f.spec.tests, results), coverage: coverageOf(results) };
     runs.push(run);
     if (reporter === 'pretty') await writeAndDrain(ctx.io.stdout, prettyReport(run, colors, files.length > 1));
   }
@@ -72,14 +68,7 @@ export async function runCallTests(ctx: CliContext, opts: CallTestOptions): Prom
   for (const r of below) ctx.io.stderr.write(`${r.file}: coverage ${r.coverage.percent}% is below --min-coverage ${min}%\n`);
   // cli.md: the last run's coverage per number is kept for the console.
   const writer = await ctx.client();
-  for (const [i, r] of runs.entries()) {
-    await keepCallCoverage(writer, r.number, {
-      source: files[i]!.route ? 'file' : 'saved',
-      tests: r.outcomes.length,
-      passed: r.outcomes.filter((o) => o.failure === null).length,
-      branches: r.coverage.branches,
-    });
-  }
+  for (const [i, r] of runs.entries()) await keepCallCoverage(writer, r.number, keptCoverage(r.outcomes, r.coverage, Boolean(files[i]!.route)));
   // cli.md: exit 0 when every test passed and coverage is at least --min-coverage, else 1.
   if (below.length || runs.some((r) => r.outcomes.some((o) => o.failure !== null))) throw new ExitStatus(EXIT.failure);
 }
@@ -110,14 +99,15 @@ async function loadAll(ctx: CliContext, names: readonly string[]): Promise<Loade
     const path = resolve(ctx.cwd, file);
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = file === STDIN ? await readStdin(ctx.io, '<file>') : await readFile(path, 'utf8');
     } catch (err) {
       problems.push(`${file}: cannot read: ${(err as Error).message}`);
       continue;
     }
-    const parsed = parseTestFile(text);
+    // Standard input (as `svc mcp` gives a tool's text) has no place for `route: FILE` to be relative to.
+    const parsed = parseTestFile(text, file !== STDIN);
     if (!parsed.ok) {
-      problems.push(...parsed.problems.map((p) => fileProblemLine(file, p)));
+      problems.push(...parsed.problems.map((p) => fileProblemLine(file === STDIN ? 'standard input' : file, p)));
       continue;
     }
     const spec = parsed.file;
@@ -128,6 +118,11 @@ async function loadAll(ctx: CliContext, names: readonly string[]): Promise<Loade
     }
     if (!spec.route) {
       loaded.push({ file, spec });
+      continue;
+    }
+    // Inline: the service checks it as a PUT route (its refusals point into this file, under `route`).
+    if ('inline' in spec.route) {
+      loaded.push({ file, spec, route: { shown: file, text, at: ['route'], body: spec.route.inline as PutRouteInput } });
       continue;
     }
     // cli.md: the route document is relative to the test file.
@@ -144,7 +139,7 @@ async function loadAll(ctx: CliContext, names: readonly string[]): Promise<Loade
       problems.push(...(route.empty ? [`${shown}: empty`] : route.problems.map((p) => problemLine(p, shown))));
       continue;
     }
-    loaded.push({ file, spec, route: { shown, text: routeText, body: route.body } });
+    loaded.push({ file, spec, route: { shown, text: routeText, at: [], body: route.body } });
   }
   if (problems.length) {
     const n = problems.length;
@@ -153,60 +148,9 @@ async function loadAll(ctx: CliContext, names: readonly string[]): Promise<Loade
   return loaded;
 }
 
-const bodyOf = (f: LoadedFile, t: CallTest): CallEvaluationInput => ({
-  numberId: f.spec.number,
-  ...(f.route ? { route: f.route.body } : {}),
-  ...(t.from !== undefined ? { from: t.from } : {}),
-  digits: t.press,
-  answer: t.answer,
-  ...(t.decision !== undefined ? { decision: t.decision } : {}),
-  ...(t.hangupAfterSecs !== undefined ? { hangupAfterSecs: t.hangupAfterSecs } : {}),
-});
-
-/** Every test of a file, IN_FLIGHT at a time, in the file's order; paced by the key's rate limit. */
-async function evaluateFile(client: ApiClient, f: LoadedFile): Promise<CallEvaluation[]> {
-  const tests = f.spec.tests;
-  const results: CallEvaluation[] = new Array(tests.length);
-  let next = 0;
-  let failed = false;
-  let resumeAt = 0;
-  const worker = async () => {
-    while (!failed && next < tests.length) {
-      const i = next++;
-      const wait = resumeAt - Date.now();
-      if (wait > 0) await delay(wait);
-      try {
-        const res = await evaluateSandboxCall(client, bodyOf(f, tests[i]!));
-        results[i] = res.data;
-        resumeAt = Math.max(resumeAt, Date.now() + pauseFor(res.headers));
-      } catch (err) {
-        failed = true;
-        throw explained(err, f, i);
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, tests.length) }, worker));
-  return results;
-}
-
-const header = (h: ResponseHeaders, name: string): number => {
-  const v = h[name];
-  return Number(Array.isArray(v) ? v[0] : v);
-};
-
-/**
- * contract §2: the RateLimit headers. When fewer requests remain in the bucket than are in flight,
- * wait for the bucket to hold them again (its refill rate read from how long it takes to fill up),
- * rather than run into 429s whose Retry-After would stall each request a whole second.
- */
-function pauseFor(h: ResponseHeaders): number {
-  const remaining = header(h, 'ratelimit-remaining');
-  if (!Number.isFinite(remaining) || remaining >= IN_FLIGHT) return 0;
-  const limit = header(h, 'ratelimit-limit');
-  const reset = header(h, 'ratelimit-reset');
-  const perSec = Number.isFinite(limit) && Number.isFinite(reset) && reset > 0 ? (limit - remaining) / reset : 0;
-  return perSec > 0 ? Math.ceil((1000 * (IN_FLIGHT - remaining)) / perSec) : 1000;
-}
+/** Every test of a file, in the file's order (src/call-tests paces them by the key's rate limit). */
+const evaluateFile = (client: ApiClient, f: LoadedFile): Promise<CallEvaluation[]> =>
+  evaluateTests(f.spec.tests.length, (i) => evaluateSandboxCall(client, evaluationBody(f.spec, f.route?.body, f.spec.tests[i]!)), (err, i) => explained(err, f, i));
 
 /**
  * A service refusal, said where the file can be fixed: a route the service refuses points into the
@@ -220,7 +164,7 @@ function explained(err: unknown, f: LoadedFile, index: number): unknown {
     const lines = (err.details as Array<{ path?: unknown[]; message?: string }>).map((d) => {
       const path = (d.path ?? []).filter((p): p is string | number => typeof p === 'string' || typeof p === 'number');
       if (path[1] === 'route' && f.route) {
-        const inRoute = path.slice(2);
+        const inRoute = [...f.route.at, ...path.slice(2)];
         return problemLine({ path: formatPath(inRoute) || '(document)', message: d.message ?? '', line: lineForPath(f.route.text, inRoute) }, f.route.shown);
       }
       if (path[1] === 'numberId') return `${f.file}:${f.spec.numberLine}: number: ${d.message ?? ''}`;

@@ -1,5 +1,6 @@
 import { CliContext, type GlobalFlags } from '../../context.js';
 import { cliHost } from '../../host.js';
+import { ExitStatus } from '../../errors.js';
 import { createTestIO } from '../../../output/io.js';
 import type { RunFunction } from '../../verb.js';
 import type { Settings } from '../../../config/resolve.js';
@@ -33,15 +34,19 @@ export async function callTool(parent: CliContext, pinned: Settings, spec: ToolS
   // The agent's call is the confirmation (its client asks the person for destructive tools).
   const ctx = new CliContext({ ...parent.environment, io, pinned }, { ...inheritedFlags(parent.flags), output: 'json', input: false, yes: true, color: false });
   let exitCode = 0;
+  let answered = false;
   try {
     const run = (await spec.entry.verb.run()) as RunFunction<Record<string, unknown>>;
     await run(ctx, optionsOfCall(spec, args));
   } catch (err) {
+    // A verb that printed its answer and then exits non-zero (`calls test` with a failed test) ran
+    // fine: its answer is the tool's output, flagged as an error as the exit code says.
+    answered = err instanceof ExitStatus && io.out().trim() !== '';
     exitCode = cliHost().reportError(err, ctx);
   } finally {
     await ctx.close();
   }
-  if (exitCode !== 0) return { ok: false, exitCode, text: errorText(io.err(), exitCode) };
+  if (exitCode !== 0) return { ok: false, exitCode, text: answered ? io.out().trim() : errorText(io.err(), exitCode) };
   const out = io.out().trim();
   return { ok: true, exitCode, text: out || JSON.stringify({ ok: true, message: io.err().trim() || null }) };
 }

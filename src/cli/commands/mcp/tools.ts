@@ -17,6 +17,8 @@ export interface ToolField {
    * the path and this text as its standard input.
    */
   contentOf?: string;
+  /** The file is one of a variadic argument's (`calls test <file...>`): the verb gets `['-']`. */
+  contentList?: boolean;
 }
 
 export interface ToolSpec {
@@ -68,17 +70,18 @@ function pairedNegation(v: AnyVerb, flags: string): boolean {
  */
 export function fieldsOf(v: AnyVerb): ToolField[] {
   const fields: ToolField[] = [];
-  const content = (key: string, source: string, contentOf: string, required: boolean): ToolField => ({
+  const content = (key: string, source: string, contentOf: string, required: boolean, list = false): ToolField => ({
     key,
     source,
     description: `the text the file of ${source} would hold (given here as text; no file is read)`,
     type: 'string',
     required,
     contentOf,
+    ...(list ? { contentList: true } : {}),
   });
   for (const a of v.args ?? []) {
     if (a.local) {
-      if (a.local.content) fields.push(content(a.local.content, `<${a.name}>`, optionKey(a.name), !a.optional));
+      if (a.local.content) fields.push(content(a.local.content, `<${a.name}>`, optionKey(a.name), !a.optional, a.variadic));
       continue;
     }
     fields.push({ key: optionKey(a.name), source: `<${a.name}>`, description: a.help, type: a.variadic ? 'strings' : 'string', choices: a.choices, required: !a.optional });
@@ -129,7 +132,7 @@ export function optionsOfCall(spec: ToolSpec, args: Record<string, unknown>): Re
     const value = args[f.key];
     if (value === undefined) continue;
     // The file's text arrives as standard input (`stdinOfCall`); the verb reads `-`.
-    if (f.contentOf) opts[f.contentOf] = '-';
+    if (f.contentOf) opts[f.contentOf] = f.contentList ? ['-'] : '-';
     else opts[f.key] = f.type === 'integer' || f.type === 'number' ? String(value) : value;
   }
   // Defaults commander would have filled in.

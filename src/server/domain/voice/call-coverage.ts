@@ -42,7 +42,12 @@ export async function keepCallCoverage(tx: TxDeps, actor: Actor, idOrPhone: stri
 /** GET /v1/sandbox/numbers/{id}/call-coverage: the last run's, or not_found before the first. */
 export async function lastCallCoverage(tx: ReadDeps, actor: Actor, idOrPhone: string): Promise<CallCoverageRecord> {
   const { number } = await getRoute(tx, actor, idOrPhone);
-  const record = await tx.serviceState.get<CallCoverageRecord>(keyOf(number.id));
+  const record = await keptCallCoverage(tx, number.id);
   if (!record) throw new ServiceError('not_found', `no coverage kept for ${number.phoneNumber} yet: \`svc calls test\` keeps a run's`);
   return record;
+}
+
+/** The last run kept for a number the caller has already read (the console's number page), or null. */
+export async function keptCallCoverage(tx: ReadDeps, numberId: string): Promise<CallCoverageRecord | null> {
+  return (await tx.serviceState.get<CallCoverageRecord>(keyOf(numberId))) ?? null;
 }

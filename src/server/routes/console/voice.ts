@@ -4,6 +4,8 @@ import { SandboxCallBody } from '../../../api/schemas/calls.js';
 import { CONSOLE_PATH } from '../../../api/values/console.js';
 import { DIGITS_PATTERN } from '../../../api/values/calls.js';
 import { getRoute } from '../../domain/voice/routes.js';
+import { keptCallCoverage } from '../../domain/voice/call-coverage.js';
+import { callCoverageView } from '../../views/call-tests.js';
 import { placeSandboxCall } from '../../domain/voice/calls.js';
 import { hangUpCaller, pressCallerKeys } from '../../domain/voice/sandbox-caller.js';
 import { listNumbers } from '../../domain/numbers.js';
@@ -30,13 +32,17 @@ export function consoleVoicePages({ c, deps, page }: ConsoleKit): void {
   c.get('/numbers/:id', gated, async (req, reply) => {
     const { id } = parseWith(IdParam, 'params', req.params);
     const { actor } = req.console;
-    const state = await deps.uow.read((tx) => getRoute(tx, actor, id));
+    // The route and the last kept test run of its calls, in one read.
+    const { state, coverage } = await deps.uow.read(async (tx) => {
+      const state = await getRoute(tx, actor, id);
+      return { state, coverage: await keptCallCoverage(tx, state.number.id) };
+    });
     const [number] = await renderNumbers(deps, [state.number]);
     return page(req, reply, {
       title: `Number ${number!.phoneNumber}`,
       section: 'numbers',
       command: `svc routes get ${shellWord(number!.id)} -o yaml`,
-      main: numberMain(number!, routeResponseView(state.record, (name) => `${requestOrigin(req)}/media/${name}`)),
+      main: numberMain(number!, routeResponseView(state.record, (name) => `${requestOrigin(req)}/media/${name}`), coverage && callCoverageView(coverage)),
     });
   });
 

@@ -54,6 +54,9 @@ svg .bar{fill:#0550ae}
 pre.json{background:#fff;border:1px solid #d0d7de;padding:.5rem;overflow:auto;max-height:16rem;font-size:12px}
 svg .node rect{fill:#fff;stroke:#0550ae;stroke-width:1.5}
 svg .node-title{font-weight:700}
+svg .node.covered rect{stroke:#1a7f37;stroke-width:2.5;fill:#dafbe1}
+svg .node.uncovered rect{stroke:#bc4c00;stroke-width:2.5;stroke-dasharray:6 3;fill:#fff1e5}
+ul.uncovered{margin:.25rem 0;padding-left:1.5rem}
 svg .edge{stroke:#57606a;stroke-width:1.5}
 .route-graph{margin:0}.route-graph svg{max-width:100%;height:auto}
 .route-view{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1rem;align-items:start}

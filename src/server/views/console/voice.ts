@@ -3,6 +3,7 @@ import { CONSOLE_PATH } from '../../../api/values/console.js';
 import type { PhoneNumber } from '../../../api/schemas/numbers.js';
 import type { RouteResponse } from '../../../api/schemas/routes.js';
 import type { Call, CallTrace } from '../../../api/schemas/calls.js';
+import type { CallCoverage } from '../../../api/schemas/call-tests.js';
 import { html, query, shellWord, type SafeHtml } from './html.js';
 import { commandBox, csrfField } from './layout.js';
 import { routeGraphSvg } from './route-graph.js';
@@ -12,7 +13,17 @@ import { routeGraphSvg } from './route-graph.js';
 const P = CONSOLE_PATH;
 const when = (iso: string | null): SafeHtml => (iso ? html`<time datetime="${iso}">${iso.replace('T', ' ').replace(/\.\d+Z$|Z$/, ' UTC')}</time>` : html`<span class="muted">—</span>`);
 
-export function numberMain(n: PhoneNumber, route: RouteResponse): SafeHtml {
+/** The number's last kept test run (cli.md "Calls as tests"): its figures and each branch it did not take; nothing before a run is kept. */
+function coverageSection(c: CallCoverage | null): SafeHtml | string {
+  if (c === null) return '';
+  const uncovered = c.branches.filter((b) => !b.taken);
+  return html`<section class="coverage" aria-labelledby="coverage-title"><h3 id="coverage-title">Test coverage</h3>
+<p>The last run of <code>svc calls test</code>, recorded ${when(c.recordedAt)}, tested ${c.source === 'file' ? 'a route document given with the tests' : 'the saved route'}: ${c.passed} of ${c.tests} test${c.tests === 1 ? '' : 's'} passed, ${c.covered} of ${c.total} branch${c.total === 1 ? '' : 'es'} covered (${c.percent}%).</p>
+${uncovered.length ? html`<p>Not covered:</p><ul class="uncovered">${uncovered.map((b) => html`<li><code>${b.id}</code></li>`)}</ul>` : html`<p>Every branch was covered.</p>`}
+</section>`;
+}
+
+export function numberMain(n: PhoneNumber, route: RouteResponse, coverage: CallCoverage | null = null): SafeHtml {
   return html`<dl class="facts">
 <dt>Number</dt><dd>${n.phoneNumber}</dd><dt>Id</dt><dd>${n.id}</dd><dt>Label</dt><dd>${n.label ?? ''}</dd>
 <dt>Type</dt><dd>${n.type}</dd><dt>Status</dt><dd>${n.status}</dd><dt>Campaign</dt><dd>${n.campaignName ?? 'none'}</dd>
@@ -20,7 +31,7 @@ export function numberMain(n: PhoneNumber, route: RouteResponse): SafeHtml {
 </dl>
 <h2>Call route</h2>
 <div class="route-view">
-${routeGraphSvg(n.phoneNumber, route.route)}
+<div>${routeGraphSvg(n.phoneNumber, route.route, coverage?.branches ?? null)}${coverageSection(coverage)}</div>
 <div><h3>As YAML</h3><pre class="json" tabindex="0" aria-label="The route as YAML">${route.route ? stringify(route.route) : '# no route yet\n'}</pre>
 ${commandBox(`svc routes edit ${shellWord(n.id)}`, 'Change it')}</div>
 </div>`;

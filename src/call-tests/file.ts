@@ -1,10 +1,12 @@
-// cli.md "Calls as tests": the test file's shape, checked whole before anything is sent. Every
-// problem is named by its file and line (the yaml library's positions) and its place in the file
-// (`tests[2].expect.status`); a key the format does not have is refused, never ignored. Run modules only.
-import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
-import { E164_PATTERN } from '../../../api/values/phone.js';
-import { CALL_EVALUATION, CALL_MISSED_OUTCOMES, CALL_TRACE_STEPS, PRESS_PATTERN, SANDBOX_CALL_LIMITS } from '../../../api/values/calls.js';
-import { parseDuration } from '../../duration.js';
+// cli.md "Calls as tests": the test file's shape, checked whole before anything is sent. Read by
+// `svc calls test` and svc/testing's `calls.test` alike, from a file's text or the same document as
+// an object. Every problem is named by its line (the yaml library's positions; none for an object)
+// and its place in the file (`tests[2].expect.status`); a key the format does not have is refused,
+// never ignored. Loads yaml: only what runs tests imports it.
+import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Pair, type YAMLMap } from 'yaml';
+import { E164_PATTERN } from '../api/values/phone.js';
+import { CALL_EVALUATION, CALL_MISSED_OUTCOMES, CALL_TRACE_STEPS, PRESS_PATTERN, SANDBOX_CALL_LIMITS } from '../api/values/calls.js';
+import { durationSecs } from '../api/values/duration.js';
 
 /** The final statuses a test may expect (cli.md). */
 export const EXPECTED_STATUSES = ['completed', 'missed', 'blocked', 'failed'] as const;
@@ -29,11 +31,13 @@ export interface CallTest {
   expect: { status?: string; outcome?: string; answeredBy?: string; trace: ExpectedStep[] };
 }
 
+/** The route to test instead of the saved route: a document's path as written (relative to the test file), or the document inline. */
+export type TestRoute = { path: string; line: number } | { inline: Record<string, unknown>; line: number };
+
 export interface CallTestFile {
   number: string;
   numberLine: number;
-  /** The route document to test instead of the saved route, as written (relative to the test file). */
-  route?: { path: string; line: number };
+  route?: TestRoute;
   tests: CallTest[];
 }
 
@@ -91,13 +95,7 @@ class Reader {
     const value = isScalar(node) ? node.value : undefined;
     let secs: number | undefined;
     if (typeof value === 'number' && Number.isInteger(value) && value >= 0) secs = value;
-    else if (typeof value === 'string') {
-      try {
-        secs = parseDuration(value, path);
-      } catch {
-        secs = undefined;
-      }
-    }
+    else if (typeof value === 'string') secs = durationSecs(value);
     if (secs === undefined) return void this.bad(node, path, 'must be a duration like 5s, 2m or 1m30s');
     if (secs > SANDBOX_CALL_LIMITS.maxSecs) return void this.bad(node, path, `must be at most ${SANDBOX_CALL_LIMITS.maxSecs / 3600}h`);
     return secs;
@@ -106,10 +104,14 @@ class Reader {
 
 const join = (path: string, key: string | number) => (typeof key === 'number' ? `${path}[${key}]` : path ? `${path}.${key}` : key);
 
-/** Parses a test file's text; `problems` lists every problem, each with its line when known. */
-export function parseTestFile(text: string): ParsedTestFile {
+/**
+ * Parses a test file's text, or the same document as an object; `problems` lists every problem, each
+ * with its line when known. `fromFile` is false for a document that was not read from a file (text on
+ * standard input, an object): a `route: FILE` then has nothing to be relative to and is refused.
+ */
+export function parseTestFile(source: string | object, fromFile = true): ParsedTestFile {
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines });
+  const doc = typeof source === 'string' ? parseDocument(source, { lineCounter: lines }) : new Document(source);
   if (doc.errors.length) {
     return { ok: false, problems: doc.errors.map((e) => ({ line: e.linePos?.[0]?.line, path: '(yaml)', message: e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '') })) };
   }
@@ -127,7 +129,7 @@ export function parseTestFile(text: string): ParsedTestFile {
     if (number !== undefined && number.startsWith('+') && !E164_PATTERN.test(number)) r.bad(numberPair.value, 'number', 'is not an E.164 phone number like +14155550123');
   }
   const routePair = top.get('route');
-  const route = routePair ? r.string(routePair.value, 'route', ': the route document\'s path, relative to this file') : undefined;
+  const route = routePair ? readRoute(r, routePair.value, fromFile) : undefined;
 
   const tests: CallTest[] = [];
   const testsPair = top.get('tests');
@@ -145,10 +147,21 @@ export function parseTestFile(text: string): ParsedTestFile {
     file: {
       number,
       numberLine: r.line(numberPair!.value) ?? 1,
-      ...(route !== undefined ? { route: { path: route, line: r.line(routePair!.value) ?? 1 } } : {}),
+      ...(route !== undefined ? { route: { ...route, line: r.line(routePair!.value) ?? 1 } } : {}),
       tests,
     },
   };
+}
+
+/** `route: FILE` (relative to the test file), or the route document itself as a mapping. */
+function readRoute(r: Reader, node: Node | null, fromFile: boolean): { path: string } | { inline: Record<string, unknown> } | undefined {
+  if (isMap(node)) return { inline: node.toJSON() as Record<string, unknown> };
+  const path = r.string(node, 'route', ": the route document's path, relative to this file, or the document inline as a mapping");
+  if (path === undefined) return undefined;
+  if (!fromFile) {
+    return void r.bad(node, 'route', `names a file (${path}), but this test document was not read from a file, so there is nothing to find it relative to: give the route inline as a mapping (as routes get -o yaml writes it)`);
+  }
+  return { path };
 }
 
 function readTest(r: Reader, node: Node, at: string, index: number): CallTest | undefined {
