@@ -1,9 +1,7 @@
 import { CliContext, type GlobalFlags } from '../../context.js';
 import { cliHost } from '../../host.js';
 import { createTestIO } from '../../../output/io.js';
-import type { RunFunction } from '../../verb.js';
 import type { Settings } from '../../../config/resolve.js';
-import { optionsOfCall, stdinOfCall, type ToolSpec } from './tools.js';
 
 // One tool call: the verb's own run function, as `svc … -o json --no-input --yes` would run it, its
 // output captured. A refusal is what `-o json` writes on stderr (the API's envelope, or a usage
@@ -25,17 +23,18 @@ export const inheritedFlags = (flags: GlobalFlags): GlobalFlags => ({
 });
 
 /**
- * Runs one call with `pinned`, the settings `svc mcp` resolved at its start: every call acts with
- * that one key, base URL and sub-account, whatever the profiles on disk say by then.
+ * Runs one call (`act`: a verb's run function, or a waiting tool of waiting.ts) with `pinned`, the
+ * one credential of the transport (`svc mcp`: the settings resolved at its start, whatever the
+ * profiles on disk say by then; /mcp: the request's key), as a command run with `-o json
+ * --no-input --yes`, its output captured.
  */
-export async function callTool(parent: CliContext, pinned: Settings, spec: ToolSpec, args: Record<string, unknown>): Promise<ToolOutcome> {
-  const io = createTestIO({ stdin: stdinOfCall(spec, args) });
+export async function callInContext(parent: CliContext, pinned: Settings, stdin: string | undefined, act: (ctx: CliContext) => Promise<void>): Promise<ToolOutcome> {
+  const io = createTestIO({ stdin });
   // The agent's call is the confirmation (its client asks the person for destructive tools).
   const ctx = new CliContext({ ...parent.environment, io, pinned }, { ...inheritedFlags(parent.flags), output: 'json', input: false, yes: true, color: false });
   let exitCode = 0;
   try {
-    const run = (await spec.entry.verb.run()) as RunFunction<Record<string, unknown>>;
-    await run(ctx, optionsOfCall(spec, args));
+    await act(ctx);
   } catch (err) {
     exitCode = cliHost().reportError(err, ctx);
   } finally {
