@@ -5,7 +5,8 @@ import { CLI_VERSION } from '../../version.js';
 import type { RunFunction } from '../../verb.js';
 import { optionsOfCall, stdinOfCall, type ToolField, type ToolSpec } from './tools.js';
 import type { ToolOutcome } from './call.js';
-import { runWaitForEmail, runWaitForEvent, WAIT_TOOL_DEFAULT_SECS, WAIT_TOOL_MAX_SECS } from './waiting.js';
+import { runWaitForEmail, runWaitForEvent } from './waiting.js';
+import { MCP_WAIT_DEFAULT_SECS, MCP_WAIT_MAX_SECS } from '../../../api/values/mcp.js';
 
 // The MCP server both transports serve (stdio: mcp.run.ts; HTTP at /mcp: http.run.ts): the registry's
 // verbs as tools, and the two waiting tools. Loaded only by those two modules, when they run: the SDK
@@ -32,9 +33,9 @@ const timeoutField = z
   .number()
   .int()
   .min(1)
-  .max(WAIT_TOOL_MAX_SECS)
+  .max(MCP_WAIT_MAX_SECS)
   .optional()
-  .describe(`seconds to wait (wall clock), 1-${WAIT_TOOL_MAX_SECS}; default ${WAIT_TOOL_DEFAULT_SECS}`);
+  .describe(`seconds to wait (wall clock), 1-${MCP_WAIT_MAX_SECS}; default ${MCP_WAIT_DEFAULT_SECS}`);
 
 export function buildToolServer(specs: readonly ToolSpec[], call: ToolCaller): McpServer {
   const server = new McpServer({ name: 'svc', version: CLI_VERSION });
@@ -62,18 +63,26 @@ export function buildToolServer(specs: readonly ToolSpec[], call: ToolCaller): M
     'wait_for_event',
     {
       description:
-        'Wait for the first event emitted after this call began (as the events feed lists them: id, type, createdAt, data) of one of `types` that holds `match`, and return it; a timeout is an error. Act first, then wait: e.g. messages_send, then wait_for_event {types: ["message.delivered"], match: {data: {id: "msg_…"}}}.',
+        'Wait for the first event emitted after this call began (an item of the events feed: the webhook body, its fields at the top level beside id, type and createdAt) of one of `types` whose fields hold `match`, and return it; a timeout is an error. E.g. messages_send, then wait_for_event {types: ["message.status"], match: {messageId: "msg_…", status: "delivered"}}, then advance the clock on a manual-clock service.',
       inputSchema: z.strictObject({
         types: z.array(z.string()).optional().describe('event types or patterns (message.delivered, message.*); none: any type'),
         match: z
           .record(z.string(), z.unknown())
           .optional()
-          .describe('a part the event must hold: each field present with an equal value, objects compared field by field in turn (so {data: {id: "msg_…"}} is any event of that message); arrays equal item by item'),
+          .describe("fields the event must hold, as a fixture's wait.match: each key present with an equal value, objects compared key by key in turn, arrays item by item (the event's may be longer)"),
         timeout: timeoutField,
       }),
       annotations: waiting,
     },
-    async (args) => answer(await call(undefined, async (ctx) => await runWaitForEvent(ctx, args))),
+    async (args, extra) => {
+      // A client that asked for progress hears when the wait listens (an agent's UI, a test that
+      // then makes the event happen); each note also keeps a client's request timeout from running out.
+      const token = extra._meta?.progressToken;
+      const listening = async () => {
+        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 0, message: 'listening: events from now on are matched' } });
+      };
+      return answer(await call(undefined, async (ctx) => await runWaitForEvent(ctx, args, listening)));
+    },
   );
   server.registerTool(
     'wait_for_email',
