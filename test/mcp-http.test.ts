@@ -183,6 +183,50 @@ describe('/mcp: the tools of svc mcp over HTTP', () => {
   });
 });
 
+describe('/mcp is bounded per key, as held reads are', () => {
+  /** A wait_for_event call POSTed as is, read until it says it listens; `stop` abandons it. */
+  async function heldWait(key: string): Promise<{ stop: () => void }> {
+    const controller = new AbortController();
+    const res = await request(`${service.baseUrl}/mcp`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'wait_for_event', arguments: { types: ['message.received'], timeout: 120 }, _meta: { progressToken: 1 } } }),
+    });
+    expect(res.statusCode).toBe(200);
+    // Read by hand: leaving a for-await loop would close the body, and with it the request.
+    const chunks = res.body[Symbol.asyncIterator]();
+    let seen = '';
+    while (!seen.includes('notifications/progress')) {
+      const next = await chunks.next();
+      if (next.done) break;
+      seen += String(next.value);
+    }
+    expect(seen).toContain('notifications/progress');
+    return { stop: () => controller.abort() };
+  }
+
+  it('16 MCP requests at once per key, then 429; an abandoned wait lets go of its held read', async () => {
+    const { key } = await newKey('live');
+    const waits = await Promise.all(Array.from({ length: 16 }, () => heldWait(key)));
+    const over = await post({ id: 2, method: 'tools/list' }, { key });
+    expect(over.status).toBe(429);
+    expect(over.body.error.message).toMatch(/MCP requests of this key/);
+    // Each wait is an API held read of the key's: the API's own bound is full too.
+    const direct = await service.call('GET', '/v1/events?after=now&wait=1', { key });
+    expect(direct.status).toBe(429);
+
+    for (const w of waits) w.stop();
+    // Released when each client goes away (a bound against a hang, not a timing).
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const [mcpAgain, feed] = await Promise.all([post({ id: 3, method: 'tools/list' }, { key }), service.call('GET', '/v1/events?after=now&wait=1', { key })]);
+      if (mcpAgain.status === 200 && feed.status === 200) break;
+      if (Date.now() > deadline) throw new Error(`still refused after the clients left: /mcp ${mcpAgain.status}, feed ${feed.status}`);
+    }
+  });
+});
+
 describe('/mcp keeps the API rate limit', () => {
   let limited: TestService;
   const BURST = 10;

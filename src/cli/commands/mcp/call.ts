@@ -26,12 +26,14 @@ export const inheritedFlags = (flags: GlobalFlags): GlobalFlags => ({
  * Runs one call (`act`: a verb's run function, or a waiting tool of waiting.ts) with `pinned`, the
  * one credential of the transport (`svc mcp`: the settings resolved at its start, whatever the
  * profiles on disk say by then; /mcp: the request's key), as a command run with `-o json
- * --no-input --yes`, its output captured.
+ * --no-input --yes`, its output captured. `cancelled` (the client cancelled the call, or went away)
+ * is the call's Ctrl-C: a verb or a tool that waits stops waiting.
  */
-export async function callInContext(parent: CliContext, pinned: Settings, stdin: string | undefined, act: (ctx: CliContext) => Promise<void>): Promise<ToolOutcome> {
+export async function callInContext(parent: CliContext, pinned: Settings, stdin: string | undefined, act: (ctx: CliContext) => Promise<void>, cancelled?: AbortSignal): Promise<ToolOutcome> {
   const io = createTestIO({ stdin });
+  const waitForInterrupt = cancelled && (() => new Promise<void>((resolve) => (cancelled.aborted ? resolve() : cancelled.addEventListener('abort', () => resolve(), { once: true }))));
   // The agent's call is the confirmation (its client asks the person for destructive tools).
-  const ctx = new CliContext({ ...parent.environment, io, pinned }, { ...inheritedFlags(parent.flags), output: 'json', input: false, yes: true, color: false });
+  const ctx = new CliContext({ ...parent.environment, io, pinned, ...(waitForInterrupt ? { waitForInterrupt } : {}) }, { ...inheritedFlags(parent.flags), output: 'json', input: false, yes: true, color: false });
   let exitCode = 0;
   try {
     await act(ctx);

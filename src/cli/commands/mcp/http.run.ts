@@ -63,7 +63,7 @@ export async function createMcpHttpEndpoint(): Promise<McpHttpEndpoint> {
       const pinned = settingsOf(caller);
       // Stateless: a server and a transport per message, as the SDK does it. A request's answer is a
       // server-sent stream, so a waiting tool's progress reaches the client before its result.
-      const server = buildToolServer(specsFor(caller.groups), (stdin, act) => callInContext(base, pinned, stdin, act));
+      const server = buildToolServer(specsFor(caller.groups), (stdin, act, cancelled) => callInContext(base, pinned, stdin, act, cancelled));
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.once('close', () => {
         void transport.close();

@@ -26,7 +26,7 @@ export async function runMcp(ctx: CliContext, opts: McpOptions): Promise<void> {
   // (the local service started if the profile needs it), never read again from disk or env.
   const pinned = await ctx.serviceSettings();
   const specs = toolSpecs(verbs, { readOnly: Boolean(opts.readOnly), groups });
-  const server = buildToolServer(specs, (stdin, act) => callInContext(ctx, pinned, stdin, act));
+  const server = buildToolServer(specs, (stdin, act, cancelled) => callInContext(ctx, pinned, stdin, act, cancelled));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;

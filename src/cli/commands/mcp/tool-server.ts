@@ -12,8 +12,11 @@ import { MCP_WAIT_DEFAULT_SECS, MCP_WAIT_MAX_SECS } from '../../../api/values/mc
 // verbs as tools, and the two waiting tools. Loaded only by those two modules, when they run: the SDK
 // and zod are never on another command's path.
 
-/** Runs one call as a command would (call.ts callInContext, with the transport's one credential). */
-export type ToolCaller = (stdin: string | undefined, act: (ctx: CliContext) => Promise<void>) => Promise<ToolOutcome>;
+/**
+ * Runs one call as a command would (call.ts callInContext, with the transport's one credential);
+ * `cancelled` is the SDK's signal of the call (the client cancelled it or went away).
+ */
+export type ToolCaller = (stdin: string | undefined, act: (ctx: CliContext) => Promise<void>, cancelled: AbortSignal) => Promise<ToolOutcome>;
 
 function fieldSchema(f: ToolField): z.ZodType {
   let s: z.ZodType;
@@ -49,12 +52,16 @@ export function buildToolServer(specs: readonly ToolSpec[], call: ToolCaller): M
         inputSchema: z.strictObject(shape),
         annotations: { readOnlyHint: !spec.changes, destructiveHint: spec.changes, openWorldHint: false },
       },
-      async (args: Record<string, unknown>) =>
+      async (args: Record<string, unknown>, extra) =>
         answer(
-          await call(stdinOfCall(spec, args), async (ctx) => {
-            const run = (await spec.entry.verb.run()) as RunFunction<Record<string, unknown>>;
-            await run(ctx, optionsOfCall(spec, args));
-          }),
+          await call(
+            stdinOfCall(spec, args),
+            async (ctx) => {
+              const run = (await spec.entry.verb.run()) as RunFunction<Record<string, unknown>>;
+              await run(ctx, optionsOfCall(spec, args));
+            },
+            extra.signal,
+          ),
         ),
     );
   }
@@ -81,7 +88,7 @@ export function buildToolServer(specs: readonly ToolSpec[], call: ToolCaller): M
       const listening = async () => {
         if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 0, message: 'listening: events from now on are matched' } });
       };
-      return answer(await call(undefined, async (ctx) => await runWaitForEvent(ctx, args, listening)));
+      return answer(await call(undefined, async (ctx) => await runWaitForEvent(ctx, args, listening), extra.signal));
     },
   );
   server.registerTool(
@@ -96,7 +103,7 @@ export function buildToolServer(specs: readonly ToolSpec[], call: ToolCaller): M
       }),
       annotations: waiting,
     },
-    async (args) => answer(await call(undefined, async (ctx) => await runWaitForEmail(ctx, args))),
+    async (args, extra) => answer(await call(undefined, async (ctx) => await runWaitForEmail(ctx, args), extra.signal)),
   );
   return server;
 }

@@ -23,10 +23,14 @@ export interface WaitForEventArgs {
   timeout?: number;
 }
 
-/** Stops `signal` after `secs` of wall time: the agent's patience, not the service clock. */
-function deadline(secs: number): { signal: AbortSignal; clear: () => void } {
+/**
+ * Stops `signal` after `secs` of wall time (the agent's patience, not the service clock), or when
+ * the call is cancelled (its client went away: no one would read the answer).
+ */
+function deadline(ctx: CliContext, secs: number): { signal: AbortSignal; clear: () => void } {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), secs * 1000);
+  void ctx.environment.waitForInterrupt?.().then(() => controller.abort());
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
 }
 
@@ -37,7 +41,7 @@ function deadline(secs: number): { signal: AbortSignal; clear: () => void } {
  */
 export async function runWaitForEvent(ctx: CliContext, args: WaitForEventArgs, listening: () => Promise<void> = async () => {}): Promise<void> {
   const secs = args.timeout ?? MCP_WAIT_DEFAULT_SECS;
-  const { signal, clear } = deadline(secs);
+  const { signal, clear } = deadline(ctx, secs);
   try {
     const stream = new EventStream(ctx, { types: args.types?.length ? args.types : undefined, since: 'now', signal, pageSize: 100 });
     if (await stream.start()) {
