@@ -4,6 +4,7 @@ import { ServiceError, validationError } from '../errors.js';
 import { accountCounter, HOLD_LIMITS } from '../http/client-holds.js';
 import { ownOrigin } from '../http/own-origin.js';
 import { SUBACCOUNT_HEADER } from '../http/request-headers.js';
+import { readToolGroups } from '../../api/values/mcp.js';
 
 // /mcp: the CLI's tools (`svc mcp`) served over MCP's streamable HTTP transport, for an agent that is
 // not on this machine. The server imports nothing of the CLI (layers): whoever starts it (`svc
@@ -39,13 +40,9 @@ function groupsOf(req: FastifyRequest, known: readonly string[]): string[] | und
   const raw = (req.query as Record<string, unknown>).groups;
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') throw validationError(['query', 'groups'], 'give it once, comma-separated (groups=messages,numbers)');
-  const groups = [...new Set(raw.split(',').map((g) => g.trim()).filter((g) => g !== ''))];
-  const unknown = groups.filter((g) => !known.includes(g));
-  if (groups.length === 0 || unknown.length > 0) {
-    const said = unknown.length ? `no tools in ${unknown.map((g) => `"${g}"`).join(', ')}` : 'give at least one group';
-    throw validationError(['query', 'groups'], `${said}; the groups are ${known.join(', ')}`);
-  }
-  return groups;
+  const read = readToolGroups(raw, known);
+  if ('refused' in read) throw validationError(['query', 'groups'], read.refused);
+  return read.groups;
 }
 
 export function mcpRoutes(app: FastifyInstance, factory: McpEndpointFactory | undefined): void {

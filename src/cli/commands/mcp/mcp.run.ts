@@ -2,7 +2,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { CliContext } from '../../context.js';
 import { cliHost } from '../../host.js';
 import { UsageError } from '../../errors.js';
-import { parseGroups, toolGroups, toolSpecs, UnknownGroupsError } from './tools.js';
+import { toolGroups, toolSpecs } from './tools.js';
+import { readToolGroups } from '../../../api/values/mcp.js';
 import { callInContext } from './call.js';
 import { buildToolServer } from './tool-server.js';
 
@@ -16,11 +17,10 @@ export interface McpOptions {
 export async function runMcp(ctx: CliContext, opts: McpOptions): Promise<void> {
   const { verbs } = await cliHost().loadRegistry();
   let groups: string[] | undefined;
-  try {
-    groups = opts.groups === undefined ? undefined : parseGroups(opts.groups, toolGroups(verbs));
-  } catch (err) {
-    if (err instanceof UnknownGroupsError) throw new UsageError(`--groups: ${err.message}`, '--groups');
-    throw err;
+  if (opts.groups !== undefined) {
+    const read = readToolGroups(opts.groups, toolGroups(verbs));
+    if ('refused' in read) throw new UsageError(`--groups: ${read.refused}`, '--groups');
+    groups = read.groups;
   }
   // One credential for the whole session: the profile, key, base URL and sub-account resolved now
   // (the local service started if the profile needs it), never read again from disk or env.

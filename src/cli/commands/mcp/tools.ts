@@ -107,28 +107,6 @@ export interface ToolFilter {
 /** The groups `--groups` may name: those with at least one tool, in the registry's order. */
 export const toolGroups = (verbs: readonly RegisteredVerb[]): string[] => [...new Set(verbs.filter((r) => servable(r.verb)).map((r) => r.group))];
 
-/**
- * `--groups a,b` (or `?groups=a,b` on /mcp) as a list: blanks dropped, each a group with a tool.
- * Throws `UnknownGroupsError` naming the ones that are not, for the caller to word as its surface
- * does (a usage error naming the flag; a 400 naming the query parameter).
- */
-export function parseGroups(raw: string, known: readonly string[]): string[] {
-  const groups = [...new Set(raw.split(',').map((g) => g.trim()).filter((g) => g !== ''))];
-  const unknown = groups.filter((g) => !known.includes(g));
-  if (groups.length === 0 || unknown.length > 0) throw new UnknownGroupsError(unknown, known);
-  return groups;
-}
-
-export class UnknownGroupsError extends Error {
-  override name = 'UnknownGroupsError';
-  constructor(
-    readonly unknown: readonly string[],
-    readonly known: readonly string[],
-  ) {
-    super(`${unknown.length ? `no tools in ${unknown.map((g) => `"${g}"`).join(', ')}` : 'give at least one group'}; the groups are ${known.join(', ')}`);
-  }
-}
-
 export function toolSpecs(verbs: readonly RegisteredVerb[], opts: ToolFilter): ToolSpec[] {
   const specs = verbs
     .filter((r) => servable(r.verb) && !(opts.readOnly && r.verb.changes) && (!opts.groups || opts.groups.includes(r.group)))
