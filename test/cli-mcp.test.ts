@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startTestService, type TestService } from './helpers/service.js';
-import { assertBuilt, BIN_PATH } from './helpers/cli.js';
+import { assertBuilt, BIN_PATH, runSvcProcess } from './helpers/cli.js';
 import { readmeBlock } from './helpers/readme-blocks.js';
 import { EXIT } from '../src/cli/exit-codes.js';
 import { loadRegistry } from '../src/cli/registry.js';
@@ -72,11 +72,11 @@ describe('svc mcp', () => {
     expect(byName.get('keys_get')!.annotations).toMatchObject({ readOnlyHint: true });
   });
 
-  it('every verb of every converted group that acts through the API and needs no terminal is a tool, and only those', async () => {
+  it('every verb of every converted group that acts through the API and needs no terminal is a tool, and only those (besides the two waiting tools)', async () => {
     const client = await connect();
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
     const { verbs } = await loadRegistry();
-    expect(names).toEqual(verbs.filter((r) => servable(r.verb)).map(toolName).sort());
+    expect(names).toEqual([...verbs.filter((r) => servable(r.verb)).map(toolName), 'wait_for_email', 'wait_for_event'].sort());
     // The groups converted to the registry last among them.
     for (const tool of ['billing_show', 'billing_top-up', 'usage', 'events_list', 'domains_delete', 'emails_send', 'emails_list', 'brands_register', 'campaigns_lint', 'registrations_predict', 'ports_check', 'webhooks_create', 'webhooks_delete', 'numbers_search', 'numbers_update']) expect(names).toContain(tool);
     for (const live of ['events_follow', 'webhooks_listen', 'webhooks_tail', 'login', 'profiles_add']) expect(names).not.toContain(live);
@@ -146,5 +146,22 @@ describe('svc mcp', () => {
     expect(names).toContain('keys_list');
     expect(names).not.toContain('keys_create');
     expect(names).not.toContain('keys_revoke');
+  });
+
+  it('--groups serves only the tools of those groups, and the waiting tools', async () => {
+    const client = await connect(['--groups', 'keys,numbers']);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain('keys_list');
+    expect(names).toContain('numbers_search');
+    expect(names.filter((n) => !n.startsWith('keys_') && !n.startsWith('numbers_')).sort()).toEqual(['wait_for_email', 'wait_for_event']);
+  });
+
+  it('--groups with a group that has no tools is a usage error naming --groups and the groups there are', async () => {
+    const res = await runSvcProcess(['mcp', '--groups', 'keys,nope'], { service });
+    expect(res.code).toBe(EXIT.usage);
+    expect(res.stderr).toMatch(/--groups/);
+    expect(res.stderr).toMatch(/"nope"/);
+    expect(res.stderr).toMatch(/messages, /);
+    expect(res.stdout).toBe('');
   });
 });

@@ -8,8 +8,8 @@ let svc: TestService;
 let doc: any;
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-/** Registered on purpose without a document entry: the document itself. */
-const UNDOCUMENTED = new Set(['GET /openapi.json']);
+/** Registered on purpose without a document entry: the document itself, and /mcp: it speaks MCP's JSON-RPC, not this API (the description says how). */
+const UNDOCUMENTED = new Set(['GET /openapi.json', 'POST /mcp', 'GET /mcp', 'DELETE /mcp']);
 /** The console's HTML pages and forms are a browser's, not the API's (POST /v1/console/sessions documents how to open them). */
 const isConsolePage = (route: string): boolean => / \/console(\/|$)/.test(route);
 

@@ -71,8 +71,8 @@ describe('README.md, every sh block in order in one shell', () => {
       for (const line of b.text.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'))) expect(line, `block ${b.index}`).toMatch(/^npm /);
     }
     // What runs: the walkthrough, the Using it, Webhooks, Voice, Calls as tests and 10DLC references,
-    // and the Email, Billing, Fixtures, Snapshots and Roles blocks.
-    expect(run.map((b) => b.section)).toEqual(['Walkthrough', 'Using it', 'Webhooks you can inspect', 'Voice', 'Calls as tests', '10DLC registration and ports', 'Email', 'Billing and usage', 'Fixtures', 'Snapshots and reset', 'Roles: the worker in a process of its own']);
+    // the Email, Billing, Fixtures, Snapshots and Roles blocks, and /mcp over HTTP.
+    expect(run.map((b) => b.section)).toEqual(['Walkthrough', 'Using it', 'Webhooks you can inspect', 'Voice', 'Calls as tests', '10DLC registration and ports', 'Email', 'Billing and usage', 'Fixtures', 'Snapshots and reset', 'Roles: the worker in a process of its own', 'Use it from an AI agent']);
   });
 
   it('runs as written, from an empty home directory', async () => {
@@ -169,5 +169,11 @@ describe('README.md, every sh block in order in one shell', () => {
     expect(snapshots.stdout).toMatch(/^before-demo\t\d+\t\S+\t\d+$/m);
     expect(snapshots.stderr).toContain('reset the local service (accounts and keys kept)');
     expect(snapshots.stderr).toContain('removed snapshot before-demo');
+
+    // /mcp with curl: the groups' tools and the waiting ones, a send through a tool, a wait that times out.
+    const agent = of('Use it from an AI agent');
+    expect(agent.stdout.split('\n').filter((l) => /^[a-z_-]+$/.test(l)).sort()).toEqual(['keys_create', 'keys_get', 'keys_list', 'keys_revoke', 'messages_get', 'messages_list', 'messages_send', 'wait_for_email', 'wait_for_event']);
+    expect(agent.stdout).toContain('"body": "hi from an agent"');
+    expect(agent.stdout).toMatch(/timed out after 1s: no event of message\.received/);
   }, RUN_TIMEOUT_MS + 60_000);
 });

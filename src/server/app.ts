@@ -57,6 +57,8 @@ import { consoleSessionRoutes } from './routes/console-sessions.js';
 import { consoleRoutes } from './routes/console/index.js';
 import { sandboxChaosRoutes } from './routes/sandbox-chaos.js';
 import { installChaosHook } from './http/chaos-hook.js';
+import { MCP_WAIT_MAX_SECS } from '../api/values/mcp.js';
+import { MCP_BODY_LIMIT_BYTES, mcpRoutes, type McpEndpointFactory } from './routes/mcp.js';
 
 // contract §2: body limit 3 MB.
 export const BODY_LIMIT_BYTES = 3 * 1024 * 1024;
@@ -117,12 +119,21 @@ const API_DESCRIPTION = [
   '- A URL the service or a visitor will use is checked when saved, not only when used: `pageConfig.logoUrl` must be an',
   '  https URL with no spaces, control characters, quotes or angle brackets; `decisionWebhook.url` follows the webhook',
   '  endpoint rules (https, or http to loopback; no private, link-local or metadata address). Both are checked again when used.',
+  '- `POST /mcp` (not listed below: it speaks JSON-RPC, not this API) serves the `svc mcp` tools over the Model Context Protocol',
+  '  (streamable HTTP transport, stateless: each message is a POST, answered as a server-sent stream; GET and DELETE answer 405). It takes',
+  '  an API key as any route does (401 and 403 as here; `Service-Subaccount` scopes it) and one request from its bucket;',
+  '  each tool call is an API request with that key, so the tenancy, test-key rules and rate limit are the API\'s.',
+  `  \`/mcp?groups=messages,numbers\` serves only those groups' tools (an unknown group is a 400 \`validation_error\` on`,
+  `  \`["query","groups"]\` naming the groups). Bodies up to ${MCP_BODY_LIMIT_BYTES / (1024 * 1024)} MB; at most ${HOLD_LIMITS.mcpRequestsPerKey} MCP requests at once per key (a`,
+  `  tool call may wait: \`wait_for_event\`, \`wait_for_email\`, up to ${MCP_WAIT_MAX_SECS} s), then 429 with \`Retry-After: 1\`.`,
 ].join('\n');
 
 export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Timeouts and connection caps; tests lower them to prove them in seconds. */
   server?: Partial<ServerLimits>;
+  /** What serves /mcp (`svc server start` passes the CLI's tools); absent: /mcp answers 404. */
+  mcp?: McpEndpointFactory;
 }
 
 /**
@@ -252,6 +263,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   consoleSessionRoutes(app, deps);
   consoleRoutes(app, deps);
   if (deps.options.sandbox) sandboxChaosRoutes(app, deps);
+  mcpRoutes(app, opts.mcp);
 
   let openapi: Record<string, unknown> | undefined;
   app.get('/openapi.json', { config: publicRoute, schema: { hide: true } as never }, async (_req, reply) => {

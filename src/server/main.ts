@@ -56,6 +56,8 @@ export interface StartOptions {
   role?: ServiceRole;
   /** Real time (ServiceOptions.wallNow): console links and sessions age on it; tests move it. */
   wallNow?: ServiceOptions['wallNow'];
+  /** What serves /mcp (BuildAppOptions.mcp): `svc server start` passes the CLI's tools. */
+  mcp?: BuildAppOptions['mcp'];
 }
 
 export interface RunningService {
@@ -151,7 +153,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
   let created = false;
   let joined: string | undefined;
   if (role !== 'worker') {
-    app = await buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}) });
+    app = await buildApp(deps, { logger, ...(opts.server ? { server: opts.server } : {}), ...(opts.mcp ? { mcp: opts.mcp } : {}) });
     await app.listen({ host: opts.host, port: opts.port });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : opts.port;

@@ -19,6 +19,8 @@ export const HOLD_LIMITS = {
   perAccount: 64,
   /** Held reads (`wait`) at once for one key: a follower or a test waiting per stream needs a few. */
   heldReadsPerKey: 16,
+  /** MCP requests (/mcp) at once for one key: a tool call may wait, as a held read does. */
+  mcpRequestsPerKey: 16,
   /** Console streams at once for one session: one per open page; a browser opens at most 6 connections per host. */
   streamsPerSession: 8,
 } as const;

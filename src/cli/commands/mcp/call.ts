@@ -2,9 +2,7 @@ import { CliContext, type GlobalFlags } from '../../context.js';
 import { cliHost } from '../../host.js';
 import { ExitStatus } from '../../errors.js';
 import { createTestIO } from '../../../output/io.js';
-import type { RunFunction } from '../../verb.js';
 import type { Settings } from '../../../config/resolve.js';
-import { optionsOfCall, stdinOfCall, type ToolSpec } from './tools.js';
 
 // One tool call: the verb's own run function, as `svc … -o json --no-input --yes` would run it, its
 // output captured. A refusal is what `-o json` writes on stderr (the API's envelope, or a usage
@@ -26,18 +24,21 @@ export const inheritedFlags = (flags: GlobalFlags): GlobalFlags => ({
 });
 
 /**
- * Runs one call with `pinned`, the settings `svc mcp` resolved at its start: every call acts with
- * that one key, base URL and sub-account, whatever the profiles on disk say by then.
+ * Runs one call (`act`: a verb's run function, or a waiting tool of waiting.ts) with `pinned`, the
+ * one credential of the transport (`svc mcp`: the settings resolved at its start, whatever the
+ * profiles on disk say by then; /mcp: the request's key), as a command run with `-o json
+ * --no-input --yes`, its output captured. `cancelled` (the client cancelled the call, or went away)
+ * is the call's Ctrl-C: a verb or a tool that waits stops waiting.
  */
-export async function callTool(parent: CliContext, pinned: Settings, spec: ToolSpec, args: Record<string, unknown>): Promise<ToolOutcome> {
-  const io = createTestIO({ stdin: stdinOfCall(spec, args) });
+export async function callInContext(parent: CliContext, pinned: Settings, stdin: string | undefined, act: (ctx: CliContext) => Promise<void>, cancelled?: AbortSignal): Promise<ToolOutcome> {
+  const io = createTestIO({ stdin });
+  const waitForInterrupt = cancelled && (() => new Promise<void>((resolve) => (cancelled.aborted ? resolve() : cancelled.addEventListener('abort', () => resolve(), { once: true }))));
   // The agent's call is the confirmation (its client asks the person for destructive tools).
-  const ctx = new CliContext({ ...parent.environment, io, pinned }, { ...inheritedFlags(parent.flags), output: 'json', input: false, yes: true, color: false });
+  const ctx = new CliContext({ ...parent.environment, io, pinned, ...(waitForInterrupt ? { waitForInterrupt } : {}) }, { ...inheritedFlags(parent.flags), output: 'json', input: false, yes: true, color: false });
   let exitCode = 0;
   let answered = false;
   try {
-    const run = (await spec.entry.verb.run()) as RunFunction<Record<string, unknown>>;
-    await run(ctx, optionsOfCall(spec, args));
+    await act(ctx);
   } catch (err) {
     // A verb that printed its answer and then exits non-zero (`calls test` with a failed test) ran
     // fine: its answer is the tool's output, flagged as an error as the exit code says.

@@ -101,9 +101,18 @@ export function fieldsOf(v: AnyVerb): ToolField[] {
   return fields;
 }
 
-export function toolSpecs(verbs: readonly RegisteredVerb[], opts: { readOnly: boolean }): ToolSpec[] {
+/** What narrows the tools served: `--read-only`, and `--groups` (undefined: every group). */
+export interface ToolFilter {
+  readOnly: boolean;
+  groups?: readonly string[];
+}
+
+/** The groups `--groups` may name: those with at least one tool, in the registry's order. */
+export const toolGroups = (verbs: readonly RegisteredVerb[]): string[] => [...new Set(verbs.filter((r) => servable(r.verb)).map((r) => r.group))];
+
+export function toolSpecs(verbs: readonly RegisteredVerb[], opts: ToolFilter): ToolSpec[] {
   const specs = verbs
-    .filter((r) => servable(r.verb) && !(opts.readOnly && r.verb.changes))
+    .filter((r) => servable(r.verb) && !(opts.readOnly && r.verb.changes) && (!opts.groups || opts.groups.includes(r.group)))
     .map((r) => ({
       name: toolName(r),
       description: `${r.verb.summary}. CLI: svc ${[r.group, ...r.path].join(' ')}${r.verb.examples[0] ? `; e.g. ${r.verb.examples[0]}` : ''}`,

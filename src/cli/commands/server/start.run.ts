@@ -128,6 +128,8 @@ async function listenOrSayWhy(opts: StartServerOptions, chaos: ChaosProfile | un
       ...(opts.store ? { store: opts.store } : {}),
       ...(opts.poolSize ? { poolSize: opts.poolSize } : {}),
       role: opts.role,
+      // The CLI's tools at /mcp, loaded on its first request (the SDK never otherwise).
+      mcp: async () => await (await import('../mcp/http.run.js')).createMcpHttpEndpoint(),
     });
   } catch (err) {
     // Another process took the same half of the data directory meanwhile.
