@@ -9,13 +9,9 @@ import {
   type ProfileReader,
 } from './profiles.js';
 
-/** cli.md: `-o, --output FORMAT`. */
-export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'ndjson', 'csv', 'ids'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+import { OUTPUT_FORMATS, isOutputFormat, type OutputFormat } from './output-formats.js';
 
-export function isOutputFormat(value: string): value is OutputFormat {
-  return (OUTPUT_FORMATS as readonly string[]).includes(value);
-}
+export { OUTPUT_FORMATS, isOutputFormat, type OutputFormat };
 
 /** A setting with a bad value; `setting` names where it came from (`--output`, `SVC_BASE_URL`, …). */
 export class SettingsError extends Error {

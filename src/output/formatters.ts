@@ -3,18 +3,13 @@
 // table and yaml are imported on first use, keeping `svc --help` fast.
 import type { Display, IO } from './io.js';
 import { writeAndDrain } from './io.js';
-import { createListEncoder, type ListEncoderOptions } from './list-encoders.js';
+import { createListEncoder, type ListEncoderOptions, type RenderFormat } from './list-encoders.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../config/output-formats.js';
 import { loadColors } from './load-colors.js';
 import { renderKeyValueTable } from './table.js';
 import { columnFields } from './columns.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'ndjson', 'csv', 'ids'] as const;
-
-/** What `-o` accepts. */
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
-
-/** What gets drawn: the user's formats plus `tsv`, the default for lists written into a pipe. */
-export type RenderFormat = OutputFormat | 'tsv';
+export { OUTPUT_FORMATS, type OutputFormat, type RenderFormat };
 
 /** A page of records, or one record (a `get`, a `create`). */
 export type OutputKind = 'list' | 'resource';

@@ -4,10 +4,13 @@
 import { columnFields, type ColumnDef } from './columns.js';
 import { csvLine, tsvLine } from './delimited.js';
 import { columnsFor, createRowPlacer, expandColumns, flattenRecord, type FlatRecord, type PlacedRow } from './flatten.js';
-import type { RenderFormat } from './formatters.js';
+import type { OutputFormat } from '../config/output-formats.js';
 import type { Display } from './io.js';
 import { loadColors } from './load-colors.js';
 import { createTableListEncoder } from './table.js';
+
+/** What gets drawn: the user's formats plus `tsv`, the default for lists written into a pipe. */
+export type RenderFormat = OutputFormat | 'tsv';
 
 export interface ListEncoder {
   page(rows: readonly object[]): Promise<string>;
