@@ -1,6 +1,6 @@
 import type { Sql } from './sql.js';
 import type { Page } from '../../../api/schemas/page.js';
-import { keysetPage } from './pagination.js';
+import { keysetPage } from '../shared/keyset-page.js';
 import type { DomainStatus } from '../../../api/values/email.js';
 import type { SendingDomainRecord, SendingDomainsRepo } from '../sending-domains-repo.js';
 import { SendingDomainRow, toSendingDomain } from '../rows/sending-domains.js';
