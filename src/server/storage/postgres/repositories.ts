@@ -20,8 +20,8 @@ import { PgOptOutsRepo } from './opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
 import { SqlRoutesRepo } from '../shared/routes-repo.js';
 import { SqlSandboxDnsRepo } from '../shared/sandbox-dns-repo.js';
-import { PgSendingDomainsRepo } from './sending-domains-repo.js';
-import { PgSinksRepo } from './sinks-repo.js';
+import { SqlSendingDomainsRepo } from '../shared/sending-domains-repo.js';
+import { SqlSinksRepo } from '../shared/sinks-repo.js';
 import { PgServiceStateRepo } from './service-state-repo.js';
 import { SqlSuppressionsRepo } from '../shared/suppressions-repo.js';
 import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
@@ -62,9 +62,9 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     ports: new SqlPortsRepo(db, pgDialect),
     routes: new SqlRoutesRepo(db),
     sandboxDns: new SqlSandboxDnsRepo(db),
-    sendingDomains: new PgSendingDomainsRepo(db),
+    sendingDomains: new SqlSendingDomainsRepo(db, pgDialect),
     serviceState: new PgServiceStateRepo(db, sender),
-    sinks: new PgSinksRepo(db),
+    sinks: new SqlSinksRepo(db, pgDialect),
     suppressions: new SqlSuppressionsRepo(db),
     usageStats: new SqlUsageStatsRepo(db),
     voicemails: new SqlVoicemailsRepo(db),

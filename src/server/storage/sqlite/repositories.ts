@@ -20,8 +20,8 @@ import { SqliteOptOutsRepo } from './opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
 import { SqlRoutesRepo } from '../shared/routes-repo.js';
 import { SqlSandboxDnsRepo } from '../shared/sandbox-dns-repo.js';
-import { SqliteSendingDomainsRepo } from './sending-domains-repo.js';
-import { SqliteSinksRepo } from './sinks-repo.js';
+import { SqlSendingDomainsRepo } from '../shared/sending-domains-repo.js';
+import { SqlSinksRepo } from '../shared/sinks-repo.js';
 import { SqliteServiceStateRepo } from './service-state-repo.js';
 import { SqlSuppressionsRepo } from '../shared/suppressions-repo.js';
 import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
@@ -59,9 +59,9 @@ export function sqliteRepositories(db: Db): Repositories {
     ports: new SqlPortsRepo(db, sqliteDialect),
     routes: new SqlRoutesRepo(db),
     sandboxDns: new SqlSandboxDnsRepo(db),
-    sendingDomains: new SqliteSendingDomainsRepo(db),
+    sendingDomains: new SqlSendingDomainsRepo(db, sqliteDialect),
     serviceState: new SqliteServiceStateRepo(db),
-    sinks: new SqliteSinksRepo(db),
+    sinks: new SqlSinksRepo(db, sqliteDialect),
     suppressions: new SqlSuppressionsRepo(db),
     usageStats: new SqlUsageStatsRepo(db),
     voicemails: new SqlVoicemailsRepo(db),
