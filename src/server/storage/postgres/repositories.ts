@@ -4,7 +4,7 @@ import { SqlBrandsRepo } from '../shared/brands-repo.js';
 import { SqlCallsRepo } from '../shared/calls-repo.js';
 import { SqlCampaignsRepo } from '../shared/campaigns-repo.js';
 import { SqlDevicesRepo } from '../shared/devices-repo.js';
-import { PgEmailsRepo } from './emails-repo.js';
+import { SqlEmailsRepo } from '../shared/emails-repo.js';
 import { PgEventsRepo } from './events-repo.js';
 import { PgHoldsRepo } from './holds-repo.js';
 import { PgIdempotencyRepo } from './idempotency-repo.js';
@@ -46,7 +46,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     calls: new SqlCallsRepo(db),
     campaigns: new SqlCampaignsRepo(db, pgDialect),
     devices: new SqlDevicesRepo(db),
-    emails: new PgEmailsRepo(db),
+    emails: new SqlEmailsRepo(db),
     eventsRepo: new PgEventsRepo(db),
     holds: new PgHoldsRepo(db),
     idempotency: new PgIdempotencyRepo(db),

@@ -5,7 +5,7 @@ import { SqlCallsRepo } from '../shared/calls-repo.js';
 import { SqlCampaignsRepo } from '../shared/campaigns-repo.js';
 import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
 import { SqlDevicesRepo } from '../shared/devices-repo.js';
-import { SqliteEmailsRepo } from './emails-repo.js';
+import { SqlEmailsRepo } from '../shared/emails-repo.js';
 import { SqliteEventsRepo } from './events-repo.js';
 import { SqliteHoldsRepo } from './holds-repo.js';
 import { SqliteIdempotencyRepo } from './idempotency-repo.js';
@@ -44,7 +44,7 @@ export function sqliteRepositories(db: Db): Repositories {
     campaigns: new SqlCampaignsRepo(db, sqliteDialect),
     consoleSessions: new SqlConsoleSessionsRepo(db),
     devices: new SqlDevicesRepo(db),
-    emails: new SqliteEmailsRepo(db),
+    emails: new SqlEmailsRepo(db),
     eventsRepo: new SqliteEventsRepo(db),
     holds: new SqliteHoldsRepo(db),
     idempotency: new SqliteIdempotencyRepo(db),

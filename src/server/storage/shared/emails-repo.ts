@@ -1,11 +1,11 @@
-import type { Sql } from './sql.js';
-import { keysetPage } from '../shared/keyset-page.js';
+import type { Statements } from './statements.js';
+import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { EmailStatus } from '../../../api/values/email.js';
 import type { EmailRecord, RecipientRecord, NewRecipient, RecipientPatch, EmailTimelineEntry, EmailsRepo } from '../emails-repo.js';
 import { EmailRow, RecipientRow, TimelineRow, toEmail, toRecipient, toTimeline, RECIPIENT_COLUMNS, hourOf } from '../rows/emails.js';
 
-export class PgEmailsRepo implements EmailsRepo {
+export class SqlEmailsRepo implements EmailsRepo {
   private readonly insertEmailStmt;
   private readonly insertRecipientStmt;
   private readonly getStmt;
@@ -17,7 +17,7 @@ export class PgEmailsRepo implements EmailsRepo {
   private readonly deliveredWindowStmt;
   private readonly countDeliveredStmt;
   private readonly countComplainedStmt;
-  constructor(private readonly db: Sql) {
+  constructor(private readonly db: Statements) {
     this.insertEmailStmt = db.prepare(
       `INSERT INTO emails (id, account_id, domain_id, status, mode, from_header, subject, html, text, tags, metadata, external_ref, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -32,7 +32,8 @@ export class PgEmailsRepo implements EmailsRepo {
     );
     this.timelineStmt = db.prepare('SELECT * FROM email_events WHERE email_id = ? ORDER BY seq');
     this.deliveredWindowStmt = db.prepare(
-      'SELECT COALESCE(SUM(delivered), 0)::bigint AS delivered, COALESCE(SUM(complained), 0)::bigint AS complained FROM email_reputation WHERE account_id = ? AND hour >= ?',
+      // CAST: PostgreSQL sums a bigint column to a numeric, which its driver reads as text.
+      'SELECT CAST(COALESCE(SUM(delivered), 0) AS BIGINT) AS delivered, CAST(COALESCE(SUM(complained), 0) AS BIGINT) AS complained FROM email_reputation WHERE account_id = ? AND hour >= ?',
     );
     this.countDeliveredStmt = db.prepare(
       'INSERT INTO email_reputation (account_id, hour, delivered) VALUES (?, ?, 1) ON CONFLICT (account_id, hour) DO UPDATE SET delivered = email_reputation.delivered + 1',
