@@ -1,4 +1,4 @@
-import type { Statements } from './statements.js';
+import type { Statement, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { EmailStatus } from '../../../api/values/email.js';
@@ -17,6 +17,8 @@ export class SqlEmailsRepo implements EmailsRepo {
   private readonly deliveredWindowStmt;
   private readonly countDeliveredStmt;
   private readonly countComplainedStmt;
+  /** A handful of shapes exist (a status move, a first open…): each prepared once, not its text built per step. */
+  private readonly updateRecipientStmts = new Map<string, Statement>();
   constructor(private readonly db: Statements) {
     this.insertEmailStmt = db.prepare(
       `INSERT INTO emails (id, account_id, domain_id, status, mode, from_header, subject, html, text, tags, metadata, external_ref, created_at, updated_at)
@@ -71,7 +73,13 @@ export class SqlEmailsRepo implements EmailsRepo {
 
   async updateRecipient(seq: number, patch: RecipientPatch): Promise<void> {
     const keys = (Object.keys(patch) as (keyof RecipientPatch)[]).sort();
-    await this.db.prepare(`UPDATE email_recipients SET ${keys.map((k) => `${RECIPIENT_COLUMNS[k]} = ?`).join(', ')} WHERE seq = ?`).run(...keys.map((k) => patch[k] ?? null), seq);
+    const shape = keys.join(',');
+    let stmt = this.updateRecipientStmts.get(shape);
+    if (!stmt) {
+      stmt = this.db.prepare(`UPDATE email_recipients SET ${keys.map((k) => `${RECIPIENT_COLUMNS[k]} = ?`).join(', ')} WHERE seq = ?`);
+      this.updateRecipientStmts.set(shape, stmt);
+    }
+    await stmt.run(...keys.map((k) => patch[k] ?? null), seq);
   }
 
   async setStatus(id: string, status: EmailStatus, updatedAt: number): Promise<void> {
