@@ -1,4 +1,5 @@
 import type { Sql } from './sql.js';
+import type { Statements } from '../shared/statements.js';
 import { EVENTS_CHANNEL } from './channels.js';
 
 /** The advisory-lock namespace of the per-account feeds (events, mail sandbox): any int4 of our own. */
@@ -15,7 +16,7 @@ export const EVENTS_FEED_LOCK = 0x73766303;
  * is written rarely, so holding the lock through COMMIT costs nothing there; the events feed, written
  * by every send, is sequenced after commit instead (`sequenceFeed`).
  */
-export async function lockAccountFeed(db: Sql, accountId: string): Promise<void> {
+export async function lockAccountFeed(db: Statements, accountId: string): Promise<void> {
   await db.prepare('SELECT pg_advisory_xact_lock(?, hashtext(?))').get(FEED_LOCK, accountId);
 }
 

@@ -1,5 +1,5 @@
 import type { Sql } from './sql.js';
-import { keysetPage } from './pagination.js';
+import { keysetPage } from '../shared/keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { MessageStatus } from '../../../api/schemas/messages.js';
 import type { MessageRecord, MessageFilters, ConversationRecord, MessagesRepo } from '../messages-repo.js';

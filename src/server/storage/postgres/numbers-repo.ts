@@ -1,5 +1,5 @@
 import type { Sql } from './sql.js';
-import { keysetPage } from './pagination.js';
+import { keysetPage } from '../shared/keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { NumberRecord, NumberFilters, NumbersRepo } from '../numbers-repo.js';
 import { COLUMNS, toRecord, toRow, type NumberRow } from '../rows/numbers.js';

@@ -1,5 +1,5 @@
 import type { Sql } from './sql.js';
-import { keysetPage } from './pagination.js';
+import { keysetPage } from '../shared/keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { OptOutRecord, OptOutFilters, OptOutsRepo } from '../opt-outs-repo.js';
 import { OptOutRow, toRecord } from '../rows/opt-outs.js';

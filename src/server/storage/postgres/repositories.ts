@@ -1,36 +1,37 @@
 import { PgAccountsRepo } from './accounts-repo.js';
-import { PgBlockedNumbersRepo } from './blocked-numbers-repo.js';
-import { PgBrandsRepo } from './brands-repo.js';
-import { PgCallsRepo } from './calls-repo.js';
-import { PgCampaignsRepo } from './campaigns-repo.js';
-import { PgDevicesRepo } from './devices-repo.js';
-import { PgEmailsRepo } from './emails-repo.js';
+import { SqlBlockedNumbersRepo } from '../shared/blocked-numbers-repo.js';
+import { SqlBrandsRepo } from '../shared/brands-repo.js';
+import { SqlCallsRepo } from '../shared/calls-repo.js';
+import { SqlCampaignsRepo } from '../shared/campaigns-repo.js';
+import { SqlDevicesRepo } from '../shared/devices-repo.js';
+import { SqlEmailsRepo } from '../shared/emails-repo.js';
 import { PgEventsRepo } from './events-repo.js';
 import { PgHoldsRepo } from './holds-repo.js';
 import { PgIdempotencyRepo } from './idempotency-repo.js';
 import { PgJobsRepo } from './jobs-repo.js';
 import { PgKeysRepo } from './keys-repo.js';
-import { PgConsoleSessionsRepo } from './console-sessions-repo.js';
-import { PgLeadsRepo } from './leads-repo.js';
+import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
+import { SqlLeadsRepo } from '../shared/leads-repo.js';
 import { PgLedgerRepo } from './ledger-repo.js';
-import { PgMailboxRepo } from './mailbox-repo.js';
+import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
 import { PgMessagesRepo } from './messages-repo.js';
 import { PgNumbersRepo } from './numbers-repo.js';
 import { PgOptOutsRepo } from './opt-outs-repo.js';
-import { PgPortsRepo } from './ports-repo.js';
-import { PgRoutesRepo } from './routes-repo.js';
-import { PgSandboxDnsRepo } from './sandbox-dns-repo.js';
-import { PgSendingDomainsRepo } from './sending-domains-repo.js';
-import { PgSinksRepo } from './sinks-repo.js';
+import { SqlPortsRepo } from '../shared/ports-repo.js';
+import { SqlRoutesRepo } from '../shared/routes-repo.js';
+import { SqlSandboxDnsRepo } from '../shared/sandbox-dns-repo.js';
+import { SqlSendingDomainsRepo } from '../shared/sending-domains-repo.js';
+import { SqlSinksRepo } from '../shared/sinks-repo.js';
 import { PgServiceStateRepo } from './service-state-repo.js';
-import { PgSuppressionsRepo } from './suppressions-repo.js';
-import { PgUsageStatsRepo } from './usage-stats-repo.js';
-import { PgVoicemailsRepo } from './voicemails-repo.js';
+import { SqlSuppressionsRepo } from '../shared/suppressions-repo.js';
+import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
+import { SqlVoicemailsRepo } from '../shared/voicemails-repo.js';
 import { PgWalletsRepo } from './wallets-repo.js';
 import { PgWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
 import { PgWebhookEndpointsRepo } from './webhooks-repo.js';
 import type { Sql } from './sql.js';
 import type { Repositories } from '../store.js';
+import { pgDialect } from './dialect.js';
 
 /**
  * The PostgreSQL engine's repositories over one pooled client's SQL runner (made once per connection
@@ -40,33 +41,33 @@ import type { Repositories } from '../store.js';
 export function pgRepositories(db: Sql, sender = ''): Repositories {
   return {
     accounts: new PgAccountsRepo(db),
-    blockedNumbers: new PgBlockedNumbersRepo(db),
-    brands: new PgBrandsRepo(db),
-    calls: new PgCallsRepo(db),
-    campaigns: new PgCampaignsRepo(db),
-    devices: new PgDevicesRepo(db),
-    emails: new PgEmailsRepo(db),
+    blockedNumbers: new SqlBlockedNumbersRepo(db, pgDialect),
+    brands: new SqlBrandsRepo(db, pgDialect),
+    calls: new SqlCallsRepo(db),
+    campaigns: new SqlCampaignsRepo(db, pgDialect),
+    devices: new SqlDevicesRepo(db),
+    emails: new SqlEmailsRepo(db),
     eventsRepo: new PgEventsRepo(db),
     holds: new PgHoldsRepo(db),
     idempotency: new PgIdempotencyRepo(db),
     jobs: new PgJobsRepo(db),
     keys: new PgKeysRepo(db),
-    consoleSessions: new PgConsoleSessionsRepo(db),
-    leads: new PgLeadsRepo(db),
+    consoleSessions: new SqlConsoleSessionsRepo(db),
+    leads: new SqlLeadsRepo(db, pgDialect),
     ledger: new PgLedgerRepo(db),
-    mailbox: new PgMailboxRepo(db),
+    mailbox: new SqlMailboxRepo(db, pgDialect),
     messages: new PgMessagesRepo(db),
     numbers: new PgNumbersRepo(db),
     optOuts: new PgOptOutsRepo(db),
-    ports: new PgPortsRepo(db),
-    routes: new PgRoutesRepo(db),
-    sandboxDns: new PgSandboxDnsRepo(db),
-    sendingDomains: new PgSendingDomainsRepo(db),
+    ports: new SqlPortsRepo(db, pgDialect),
+    routes: new SqlRoutesRepo(db),
+    sandboxDns: new SqlSandboxDnsRepo(db),
+    sendingDomains: new SqlSendingDomainsRepo(db, pgDialect),
     serviceState: new PgServiceStateRepo(db, sender),
-    sinks: new PgSinksRepo(db),
-    suppressions: new PgSuppressionsRepo(db),
-    usageStats: new PgUsageStatsRepo(db),
-    voicemails: new PgVoicemailsRepo(db),
+    sinks: new SqlSinksRepo(db, pgDialect),
+    suppressions: new SqlSuppressionsRepo(db),
+    usageStats: new SqlUsageStatsRepo(db),
+    voicemails: new SqlVoicemailsRepo(db),
     wallets: new PgWalletsRepo(db),
     webhookDeliveries: new PgWebhookDeliveriesRepo(db),
     webhookEndpoints: new PgWebhookEndpointsRepo(db),

@@ -1,5 +1,5 @@
 import { DB_NOW_MS, type Sql } from './sql.js';
-import { keysetPage } from './pagination.js';
+import { keysetPage } from '../shared/keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
 import type { AttemptRecord, DeliveryRecord, DeliveryAttemptState, DueCursor, DueDelivery, DuePage, NewDelivery, AttemptOutcomeUpdate, AttemptOutcomeWrite, WebhookDeliveriesRepo } from '../webhook-deliveries-repo.js';

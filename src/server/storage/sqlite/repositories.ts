@@ -1,69 +1,70 @@
 import { SqliteAccountsRepo } from './accounts-repo.js';
-import { SqliteBlockedNumbersRepo } from './blocked-numbers-repo.js';
-import { SqliteBrandsRepo } from './brands-repo.js';
-import { SqliteCallsRepo } from './calls-repo.js';
-import { SqliteCampaignsRepo } from './campaigns-repo.js';
-import { SqliteConsoleSessionsRepo } from './console-sessions-repo.js';
-import { SqliteDevicesRepo } from './devices-repo.js';
-import { SqliteEmailsRepo } from './emails-repo.js';
+import { SqlBlockedNumbersRepo } from '../shared/blocked-numbers-repo.js';
+import { SqlBrandsRepo } from '../shared/brands-repo.js';
+import { SqlCallsRepo } from '../shared/calls-repo.js';
+import { SqlCampaignsRepo } from '../shared/campaigns-repo.js';
+import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
+import { SqlDevicesRepo } from '../shared/devices-repo.js';
+import { SqlEmailsRepo } from '../shared/emails-repo.js';
 import { SqliteEventsRepo } from './events-repo.js';
 import { SqliteHoldsRepo } from './holds-repo.js';
 import { SqliteIdempotencyRepo } from './idempotency-repo.js';
 import { SqliteJobsRepo } from './jobs-repo.js';
 import { SqliteKeysRepo } from './keys-repo.js';
-import { SqliteLeadsRepo } from './leads-repo.js';
+import { SqlLeadsRepo } from '../shared/leads-repo.js';
 import { SqliteLedgerRepo } from './ledger-repo.js';
-import { SqliteMailboxRepo } from './mailbox-repo.js';
+import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
 import { SqliteMessagesRepo } from './messages-repo.js';
 import { SqliteNumbersRepo } from './numbers-repo.js';
 import { SqliteOptOutsRepo } from './opt-outs-repo.js';
-import { SqlitePortsRepo } from './ports-repo.js';
-import { SqliteRoutesRepo } from './routes-repo.js';
-import { SqliteSandboxDnsRepo } from './sandbox-dns-repo.js';
-import { SqliteSendingDomainsRepo } from './sending-domains-repo.js';
-import { SqliteSinksRepo } from './sinks-repo.js';
+import { SqlPortsRepo } from '../shared/ports-repo.js';
+import { SqlRoutesRepo } from '../shared/routes-repo.js';
+import { SqlSandboxDnsRepo } from '../shared/sandbox-dns-repo.js';
+import { SqlSendingDomainsRepo } from '../shared/sending-domains-repo.js';
+import { SqlSinksRepo } from '../shared/sinks-repo.js';
 import { SqliteServiceStateRepo } from './service-state-repo.js';
-import { SqliteSuppressionsRepo } from './suppressions-repo.js';
-import { SqliteUsageStatsRepo } from './usage-stats-repo.js';
-import { SqliteVoicemailsRepo } from './voicemails-repo.js';
+import { SqlSuppressionsRepo } from '../shared/suppressions-repo.js';
+import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
+import { SqlVoicemailsRepo } from '../shared/voicemails-repo.js';
 import { SqliteWalletsRepo } from './wallets-repo.js';
 import { SqliteWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
 import { SqliteWebhookEndpointsRepo } from './webhooks-repo.js';
 import type { Db } from './database.js';
 import type { Repositories } from '../store.js';
+import { sqliteDialect } from './dialect.js';
 
 /** The SQLite engine's repositories, over its one connection (prepared statements are built once). */
 export function sqliteRepositories(db: Db): Repositories {
   const accounts = new SqliteAccountsRepo(db);
   return {
     accounts,
-    blockedNumbers: new SqliteBlockedNumbersRepo(db),
-    brands: new SqliteBrandsRepo(db),
-    calls: new SqliteCallsRepo(db),
-    campaigns: new SqliteCampaignsRepo(db),
-    consoleSessions: new SqliteConsoleSessionsRepo(db),
-    devices: new SqliteDevicesRepo(db),
-    emails: new SqliteEmailsRepo(db),
+    blockedNumbers: new SqlBlockedNumbersRepo(db, sqliteDialect),
+    brands: new SqlBrandsRepo(db, sqliteDialect),
+    calls: new SqlCallsRepo(db),
+    campaigns: new SqlCampaignsRepo(db, sqliteDialect),
+    consoleSessions: new SqlConsoleSessionsRepo(db),
+    devices: new SqlDevicesRepo(db),
+    emails: new SqlEmailsRepo(db),
     eventsRepo: new SqliteEventsRepo(db),
     holds: new SqliteHoldsRepo(db),
     idempotency: new SqliteIdempotencyRepo(db),
     jobs: new SqliteJobsRepo(db),
     keys: new SqliteKeysRepo(db, accounts),
-    leads: new SqliteLeadsRepo(db),
+    leads: new SqlLeadsRepo(db, sqliteDialect),
     ledger: new SqliteLedgerRepo(db),
-    mailbox: new SqliteMailboxRepo(db),
+    mailbox: new SqlMailboxRepo(db, sqliteDialect),
     messages: new SqliteMessagesRepo(db),
     numbers: new SqliteNumbersRepo(db),
     optOuts: new SqliteOptOutsRepo(db),
-    ports: new SqlitePortsRepo(db),
-    routes: new SqliteRoutesRepo(db),
-    sandboxDns: new SqliteSandboxDnsRepo(db),
-    sendingDomains: new SqliteSendingDomainsRepo(db),
+    ports: new SqlPortsRepo(db, sqliteDialect),
+    routes: new SqlRoutesRepo(db),
+    sandboxDns: new SqlSandboxDnsRepo(db),
+    sendingDomains: new SqlSendingDomainsRepo(db, sqliteDialect),
     serviceState: new SqliteServiceStateRepo(db),
-    sinks: new SqliteSinksRepo(db),
-    suppressions: new SqliteSuppressionsRepo(db),
-    usageStats: new SqliteUsageStatsRepo(db),
-    voicemails: new SqliteVoicemailsRepo(db),
+    sinks: new SqlSinksRepo(db, sqliteDialect),
+    suppressions: new SqlSuppressionsRepo(db),
+    usageStats: new SqlUsageStatsRepo(db),
+    voicemails: new SqlVoicemailsRepo(db),
     wallets: new SqliteWalletsRepo(db),
     webhookDeliveries: new SqliteWebhookDeliveriesRepo(db),
     webhookEndpoints: new SqliteWebhookEndpointsRepo(db),

@@ -1,13 +1,17 @@
-import type { Db } from './database.js';
-import { keysetPage } from './pagination.js';
+import type { Dialect, Statements } from './statements.js';
+import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { BlockedNumberRecord, BlockedNumbersRepo } from '../blocked-numbers-repo.js';
 import { BlockedNumberRow, toRecord } from '../rows/blocked-numbers.js';
+import { flag, type StoredFlag } from '../rows/stored-flag.js';
 
-export class SqliteBlockedNumbersRepo implements BlockedNumbersRepo {
+export class SqlBlockedNumbersRepo implements BlockedNumbersRepo {
   private readonly findStmt;
   private readonly countBlockedStmt;
-  constructor(private readonly db: Db) {
+  constructor(
+    private readonly db: Statements,
+    private readonly dialect: Dialect,
+  ) {
     this.findStmt = db.prepare('SELECT * FROM blocked_numbers WHERE account_id = ? AND phone_number = ?');
     this.countBlockedStmt = db.prepare(
       'UPDATE blocked_numbers SET blocked_call_count = blocked_call_count + 1, last_blocked_at = ?, updated_at = ? WHERE id = ?',
@@ -16,7 +20,7 @@ export class SqliteBlockedNumbersRepo implements BlockedNumbersRepo {
 
   /** spec: Blocked number — `blockedCallCount` and `lastBlockedAt` count the inbound calls this entry rejected. */
   async recordBlockedCall(id: string, at: number): Promise<void> {
-    this.countBlockedStmt.run(at, at, id);
+    await this.countBlockedStmt.run(at, at, id);
   }
 
   /**
@@ -24,18 +28,18 @@ export class SqliteBlockedNumbersRepo implements BlockedNumbersRepo {
    * writers racing cannot both add it). True when this call inserted it.
    */
   async insertIfAbsent(e: BlockedNumberRecord): Promise<boolean> {
-    const res = this.db
+    const res = await this.db
       .prepare(
         `INSERT INTO blocked_numbers (id, account_id, phone_number, reason, auto_suggested, blocked_call_count, last_blocked_at, created_at, updated_at, mode)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, phone_number) DO NOTHING`,
       )
-      .run(e.id, e.accountId, e.phoneNumber, e.reason, e.autoSuggested ? 1 : 0, e.blockedCallCount, e.lastBlockedAt, e.createdAt, e.updatedAt, e.mode);
+      .run(e.id, e.accountId, e.phoneNumber, e.reason, this.dialect.flag(e.autoSuggested), e.blockedCallCount, e.lastBlockedAt, e.createdAt, e.updatedAt, e.mode);
     return res.changes === 1;
   }
 
   /** The account's entry with this id (another account's entry is not found). */
   async get(accountId: string, id: string): Promise<BlockedNumberRecord | undefined> {
-    const row = this.db.prepare('SELECT * FROM blocked_numbers WHERE account_id = ? AND id = ?').get(accountId, id) as BlockedNumberRow | undefined;
+    const row = await this.db.prepare('SELECT * FROM blocked_numbers WHERE account_id = ? AND id = ?').get(accountId, id) as BlockedNumberRow | undefined;
     return row && toRecord(row);
   }
 
@@ -45,20 +49,20 @@ export class SqliteBlockedNumbersRepo implements BlockedNumbersRepo {
     const params: unknown[] = [accountId];
     if (q.autoSuggested !== undefined) {
       where.push('auto_suggested = ?');
-      params.push(q.autoSuggested ? 1 : 0);
+      params.push(this.dialect.flag(q.autoSuggested));
     }
-    return keysetPage<BlockedNumberRow, BlockedNumberRecord>(this.db, { from: 'blocked_numbers', where, params, limit: q.limit, cursor: q.cursor, map: toRecord });
+    return await keysetPage<BlockedNumberRow, BlockedNumberRecord>(this.db, { from: 'blocked_numbers', where, params, limit: q.limit, cursor: q.cursor, map: toRecord });
   }
 
   /** Writes an entry's editable fields (reason, autoSuggested) and updatedAt. */
   async update(e: BlockedNumberRecord): Promise<void> {
-    this.db
+    await this.db
       .prepare('UPDATE blocked_numbers SET reason = ?, auto_suggested = ?, updated_at = ? WHERE id = ?')
-      .run(e.reason, e.autoSuggested ? 1 : 0, e.updatedAt, e.id);
+      .run(e.reason, this.dialect.flag(e.autoSuggested), e.updatedAt, e.id);
   }
 
   async delete(id: string): Promise<void> {
-    this.db.prepare('DELETE FROM blocked_numbers WHERE id = ?').run(id);
+    await this.db.prepare('DELETE FROM blocked_numbers WHERE id = ?').run(id);
   }
 
   /**
@@ -67,20 +71,20 @@ export class SqliteBlockedNumbersRepo implements BlockedNumbersRepo {
    * than `shortCallSecs`. Blocked, failed and still-running calls do not count.
    */
   async countShortOrUnansweredInbound(accountId: string, fromNumber: string, sinceMs: number, shortCallSecs: number): Promise<{ n: number; live: boolean }> {
-    const row = this.db
+    const row = await this.db
       .prepare(
-        `SELECT COUNT(*) AS n, COALESCE(MAX(mode = 'live'), 0) AS live FROM calls
+        `SELECT COUNT(*) AS n, ${this.dialect.anyOf("mode = 'live'")} AS live FROM calls
          WHERE account_id = ? AND from_number = ? AND direction = 'inbound' AND started_at >= ?
            AND (status = 'missed' OR (status = 'completed' AND duration_seconds IS NOT NULL AND duration_seconds < ?))`,
       )
-      .get(accountId, fromNumber, sinceMs, shortCallSecs) as { n: number; live: number };
-    return { n: row.n, live: row.live === 1 };
+      .get(accountId, fromNumber, sinceMs, shortCallSecs) as { n: number; live: StoredFlag };
+    return { n: row.n, live: flag(row.live) };
   }
 
 
   /** The account's entry for this number (confirmed or suggested), if any: what the call engine's blocklist check reads. */
   async findByNumber(accountId: string, phoneNumber: string): Promise<BlockedNumberRecord | undefined> {
-    const row = this.findStmt.get(accountId, phoneNumber) as BlockedNumberRow | undefined;
+    const row = await this.findStmt.get(accountId, phoneNumber) as BlockedNumberRow | undefined;
     return row && toRecord(row);
   }
 }

@@ -1,9 +1,12 @@
-import type { Sql } from './sql.js';
+import type { Dialect, Statements } from './statements.js';
 import type { LeadRecord, LeadsRepo } from '../leads-repo.js';
 import { LeadRow, toLead } from '../rows/leads.js';
 
-export class PgLeadsRepo implements LeadsRepo {
-  constructor(private readonly db: Sql) {}
+export class SqlLeadsRepo implements LeadsRepo {
+  constructor(
+    private readonly db: Statements,
+    private readonly dialect: Dialect,
+  ) {}
 
   async insert(l: LeadRecord): Promise<void> {
     await this.db
@@ -11,7 +14,7 @@ export class PgLeadsRepo implements LeadsRepo {
         `INSERT INTO leads (id, account_id, brand_id, first_name, last_name, email, phone, consent, consent_text, captured_at, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(l.id, l.accountId, l.brandId, l.firstName, l.lastName, l.email, l.phone, l.consent, l.consentText, l.capturedAt, l.createdAt);
+      .run(l.id, l.accountId, l.brandId, l.firstName, l.lastName, l.email, l.phone, this.dialect.flag(l.consent), l.consentText, l.capturedAt, l.createdAt);
   }
 
   /** A brand's leads, oldest first. */

@@ -1,11 +1,14 @@
-import type { Sql } from './sql.js';
+import type { Dialect, Statements } from './statements.js';
 import type { Page } from '../../../api/schemas/page.js';
-import { keysetPage } from './pagination.js';
+import { keysetPage } from './keyset-page.js';
 import type { BrandRecord, BrandFilters, BrandsRepo } from '../brands-repo.js';
 import { BrandRow, text, toRecord, fieldsText } from '../rows/brands.js';
 
-export class PgBrandsRepo implements BrandsRepo {
-  constructor(private readonly db: Sql) {}
+export class SqlBrandsRepo implements BrandsRepo {
+  constructor(
+    private readonly db: Statements,
+    private readonly dialect: Dialect,
+  ) {}
 
   async insert(b: BrandRecord): Promise<void> {
     await this.db
@@ -16,7 +19,7 @@ export class PgBrandsRepo implements BrandsRepo {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
-        b.id, b.accountId, b.legalName, b.status, b.mock, b.entityType, fieldsText(b), b.tcrBrandId, b.identityStatus,
+        b.id, b.accountId, b.legalName, b.status, this.dialect.flag(b.mock), b.entityType, fieldsText(b), b.tcrBrandId, b.identityStatus,
         b.vettingProvider, b.vettingClass, b.vettingScore, text(b.carrierSuspended), text(b.compliancePages), text(b.pageConfig),
         b.rejectionReason, b.mode, b.createdAt, b.updatedAt,
       );

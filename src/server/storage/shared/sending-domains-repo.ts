@@ -1,14 +1,17 @@
-import type { Sql } from './sql.js';
+import type { Dialect, Statements } from './statements.js';
 import type { Page } from '../../../api/schemas/page.js';
-import { keysetPage } from './pagination.js';
+import { keysetPage } from './keyset-page.js';
 import type { DomainStatus } from '../../../api/values/email.js';
 import type { SendingDomainRecord, SendingDomainsRepo } from '../sending-domains-repo.js';
 import { SendingDomainRow, toSendingDomain } from '../rows/sending-domains.js';
 
-export class PgSendingDomainsRepo implements SendingDomainsRepo {
+export class SqlSendingDomainsRepo implements SendingDomainsRepo {
   private readonly getStmt;
   private readonly byNameStmt;
-  constructor(protected readonly db: Sql) {
+  constructor(
+    protected readonly db: Statements,
+    private readonly dialect: Dialect,
+  ) {
     this.getStmt = db.prepare('SELECT * FROM sending_domains WHERE id = ? AND account_id = ?');
     this.byNameStmt = db.prepare('SELECT * FROM sending_domains WHERE domain = ?');
   }
@@ -51,7 +54,7 @@ export class PgSendingDomainsRepo implements SendingDomainsRepo {
         `INSERT INTO sending_domains (id, account_id, domain, status, records, ever_verified, mode, created_at, verified_at, last_checked_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(d.id, d.accountId, d.domain, d.status, JSON.stringify(d.records), d.everVerified, d.mode, d.createdAt, d.verifiedAt, d.lastCheckedAt, d.updatedAt);
+      .run(d.id, d.accountId, d.domain, d.status, JSON.stringify(d.records), this.dialect.flag(d.everVerified), d.mode, d.createdAt, d.verifiedAt, d.lastCheckedAt, d.updatedAt);
   }
 
   /** Saves what a check changes (status, records' states, timestamps). */
@@ -61,7 +64,7 @@ export class PgSendingDomainsRepo implements SendingDomainsRepo {
         `UPDATE sending_domains SET status = ?, records = ?, ever_verified = ?, verified_at = ?, last_checked_at = ?, updated_at = ?
           WHERE id = ?`,
       )
-      .run(d.status, JSON.stringify(d.records), d.everVerified, d.verifiedAt, d.lastCheckedAt, d.updatedAt, d.id);
+      .run(d.status, JSON.stringify(d.records), this.dialect.flag(d.everVerified), d.verifiedAt, d.lastCheckedAt, d.updatedAt, d.id);
   }
 
   /** Deletes the row (a removal or a release); true when it existed. */

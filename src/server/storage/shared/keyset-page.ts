@@ -1,9 +1,10 @@
-import type { Sql } from './sql.js';
 import type { Page } from '../../../api/schemas/page.js';
 import { decodeCursor, encodeCursor, type KeysetPosition } from '../keyset-cursor.js';
+import type { Statements } from './statements.js';
 
-// contract §2: the same newest-first keyset as the SQLite engine's (storage/keyset-cursor.ts):
-// (created_at, seq) descending, one cursor format for both engines.
+// contract §2: newest-first keyset paging, (created_at, seq) descending, one cursor format for both
+// engines (storage/keyset-cursor.ts). Written once: the SQLite engine's synchronous variant
+// (sqlite/pagination.ts, which can also read rows as JSON cells) is built on `keysetSql` and `keysetResult`.
 
 export interface KeysetQuery<Row, Item> {
   /** FROM clause: a table name or join fixed in code, never user input. */
@@ -29,8 +30,8 @@ const defaultPosition = (row: unknown): KeysetPosition => {
   return { createdAt: r.created_at, seq: r.seq };
 };
 
-/** One implementation of newest-first keyset paging used by every list. */
-export async function keysetPage<Row, Item>(db: Sql, q: KeysetQuery<Row, Item>): Promise<Page<Item>> {
+/** The page's statement (one row more than the page, to tell whether there is more) and its values. */
+export function keysetSql<Row, Item>(q: KeysetQuery<Row, Item>, select?: string): { sql: string; params: unknown[] } {
   const a = q.alias ?? '';
   const time = q.order?.time ?? `${a}created_at`;
   const seq = q.order?.seq ?? `${a}seq`;
@@ -38,16 +39,22 @@ export async function keysetPage<Row, Item>(db: Sql, q: KeysetQuery<Row, Item>):
   const params = [...(q.params ?? [])];
   const pos = decodeCursor(q.cursor);
   if (pos) {
-    // A row comparison: one range on the (account, time, seq) index, as in the SQLite engine.
+    // A row value, not `time < ? OR (time = ? AND seq < ?)`: SQLite cannot seek an index on that OR,
+    // so every page scanned the account's index from the newest row down to the cursor (a deep page
+    // of 100 at 20k rows took 3.3 ms, bench/messages-list; quadratic over `--all`). `(time, seq) < (?, ?)`
+    // is one range on the (account, time, seq) index in both engines: each page starts at the cursor.
     where.push(`(${time}, ${seq}) < (?, ?)`);
     params.push(pos.createdAt, pos.seq);
   }
-  const select = q.select ?? (a ? `${a}*` : '*');
   const sql =
-    `SELECT ${select} FROM ${q.from}` +
+    `SELECT ${select ?? q.select ?? (a ? `${a}*` : '*')} FROM ${q.from}` +
     (where.length ? ` WHERE ${where.join(' AND ')}` : '') +
     ` ORDER BY ${time} DESC, ${seq} DESC LIMIT ?`;
-  const rows = (await db.prepare(sql).all(...params, q.limit + 1)) as Row[];
+  return { sql, params: [...params, q.limit + 1] };
+}
+
+/** The page of the rows `keysetSql` read. */
+export function keysetResult<Row, Item>(q: KeysetQuery<Row, Item>, rows: Row[]): Page<Item> {
   const hasMore = rows.length > q.limit;
   const pageRows = hasMore ? rows.slice(0, q.limit) : rows;
   const last = pageRows[pageRows.length - 1];
@@ -56,4 +63,10 @@ export async function keysetPage<Row, Item>(db: Sql, q: KeysetQuery<Row, Item>):
     hasMore,
     nextCursor: hasMore && last !== undefined ? encodeCursor((q.position ?? defaultPosition)(last)) : null,
   };
+}
+
+/** One implementation of newest-first keyset paging used by every list. */
+export async function keysetPage<Row, Item>(db: Statements, q: KeysetQuery<Row, Item>): Promise<Page<Item>> {
+  const { sql, params } = keysetSql(q);
+  return keysetResult(q, (await db.prepare(sql).all(...params)) as Row[]);
 }

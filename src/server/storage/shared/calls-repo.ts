@@ -1,15 +1,15 @@
-import type { Sql } from './sql.js';
-import { keysetPage } from './pagination.js';
+import type { Statements } from './statements.js';
+import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { CallRecord, CallProgress, CallFilters, CallsRepo } from '../calls-repo.js';
 import { CallRow, toRecord } from '../rows/calls.js';
 
-export class PgCallsRepo implements CallsRepo {
+export class SqlCallsRepo implements CallsRepo {
   private readonly insertStmt;
   private readonly updateStmt;
   private readonly getStmt;
   private readonly byIdStmt;
-  constructor(private readonly db: Sql) {
+  constructor(private readonly db: Statements) {
     this.insertStmt = db.prepare(
       `INSERT INTO calls (id, account_id, number_id, direction, from_number, to_number, status, started_at, answered_at, ended_at,
          duration_seconds, answered_by, answered_device, outcome, recording_id, voicemail_id, mode, origin, state, trace, created_at, updated_at)

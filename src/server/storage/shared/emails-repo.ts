@@ -1,11 +1,11 @@
-import type { Db } from './database.js';
-import { keysetPage } from './pagination.js';
+import type { Statement, Statements } from './statements.js';
+import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { EmailStatus } from '../../../api/values/email.js';
 import type { EmailRecord, RecipientRecord, NewRecipient, RecipientPatch, EmailTimelineEntry, EmailsRepo } from '../emails-repo.js';
 import { EmailRow, RecipientRow, TimelineRow, toEmail, toRecipient, toTimeline, RECIPIENT_COLUMNS, hourOf } from '../rows/emails.js';
 
-export class SqliteEmailsRepo implements EmailsRepo {
+export class SqlEmailsRepo implements EmailsRepo {
   private readonly insertEmailStmt;
   private readonly insertRecipientStmt;
   private readonly getStmt;
@@ -17,8 +17,9 @@ export class SqliteEmailsRepo implements EmailsRepo {
   private readonly deliveredWindowStmt;
   private readonly countDeliveredStmt;
   private readonly countComplainedStmt;
-  private readonly updateRecipientStmts = new Map<string, ReturnType<Db['prepare']>>();
-  constructor(private readonly db: Db) {
+  /** A handful of shapes exist (a status move, a first open…): each prepared once, not its text built per step. */
+  private readonly updateRecipientStmts = new Map<string, Statement>();
+  constructor(private readonly db: Statements) {
     this.insertEmailStmt = db.prepare(
       `INSERT INTO emails (id, account_id, domain_id, status, mode, from_header, subject, html, text, tags, metadata, external_ref, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -33,40 +34,41 @@ export class SqliteEmailsRepo implements EmailsRepo {
     );
     this.timelineStmt = db.prepare('SELECT * FROM email_events WHERE email_id = ? ORDER BY seq');
     this.deliveredWindowStmt = db.prepare(
-      'SELECT COALESCE(SUM(delivered), 0) AS delivered, COALESCE(SUM(complained), 0) AS complained FROM email_reputation WHERE account_id = ? AND hour >= ?',
+      // CAST: PostgreSQL sums a bigint column to a numeric, which its driver reads as text.
+      'SELECT CAST(COALESCE(SUM(delivered), 0) AS BIGINT) AS delivered, CAST(COALESCE(SUM(complained), 0) AS BIGINT) AS complained FROM email_reputation WHERE account_id = ? AND hour >= ?',
     );
     this.countDeliveredStmt = db.prepare(
-      'INSERT INTO email_reputation (account_id, hour, delivered) VALUES (?, ?, 1) ON CONFLICT (account_id, hour) DO UPDATE SET delivered = delivered + 1',
+      'INSERT INTO email_reputation (account_id, hour, delivered) VALUES (?, ?, 1) ON CONFLICT (account_id, hour) DO UPDATE SET delivered = email_reputation.delivered + 1',
     );
     this.countComplainedStmt = db.prepare(
-      'INSERT INTO email_reputation (account_id, hour, complained) VALUES (?, ?, 1) ON CONFLICT (account_id, hour) DO UPDATE SET complained = complained + 1',
+      'INSERT INTO email_reputation (account_id, hour, complained) VALUES (?, ?, 1) ON CONFLICT (account_id, hour) DO UPDATE SET complained = email_reputation.complained + 1',
     );
   }
 
   /** The email and its recipients, in order; returns the recipients with their seq. Call inside a transaction. */
   async insert(e: EmailRecord, recipients: NewRecipient[]): Promise<RecipientRecord[]> {
-    this.insertEmailStmt.run(
+    await this.insertEmailStmt.run(
       e.id, e.accountId, e.domainId, e.status, e.mode, e.from, e.subject, e.html, e.text,
       JSON.stringify(e.tags), JSON.stringify(e.metadata), e.externalRef, e.createdAt, e.updatedAt,
     );
-    for (const r of recipients) this.insertRecipientStmt.run(e.id, r.address, r.kind, r.status, e.createdAt);
+    for (const r of recipients) await this.insertRecipientStmt.run(e.id, r.address, r.kind, r.status, e.createdAt);
     return this.recipients(e.id);
   }
 
   /** The account's email (another account's is not found). */
   async get(accountId: string, id: string): Promise<EmailRecord | undefined> {
-    const row = this.getStmt.get(id, accountId) as EmailRow | undefined;
+    const row = await this.getStmt.get(id, accountId) as EmailRow | undefined;
     return row && toEmail(row);
   }
 
   /** Background work (the mail server's jobs) reads by id alone. */
   async getById(id: string): Promise<EmailRecord | undefined> {
-    const row = this.byIdStmt.get(id) as EmailRow | undefined;
+    const row = await this.byIdStmt.get(id) as EmailRow | undefined;
     return row && toEmail(row);
   }
 
   async recipients(emailId: string): Promise<RecipientRecord[]> {
-    return (this.recipientsStmt.all(emailId) as RecipientRow[]).map(toRecipient);
+    return (await this.recipientsStmt.all(emailId) as RecipientRow[]).map(toRecipient);
   }
 
   async updateRecipient(seq: number, patch: RecipientPatch): Promise<void> {
@@ -74,24 +76,23 @@ export class SqliteEmailsRepo implements EmailsRepo {
     const shape = keys.join(',');
     let stmt = this.updateRecipientStmts.get(shape);
     if (!stmt) {
-      // A handful of shapes exist (a status move, a first open…): each prepared once, not per step.
       stmt = this.db.prepare(`UPDATE email_recipients SET ${keys.map((k) => `${RECIPIENT_COLUMNS[k]} = ?`).join(', ')} WHERE seq = ?`);
       this.updateRecipientStmts.set(shape, stmt);
     }
-    stmt.run([...keys.map((k) => patch[k] ?? null), seq]);
+    await stmt.run(...keys.map((k) => patch[k] ?? null), seq);
   }
 
   async setStatus(id: string, status: EmailStatus, updatedAt: number): Promise<void> {
-    this.setStatusStmt.run(status, updatedAt, id);
+    await this.setStatusStmt.run(status, updatedAt, id);
   }
 
   async addTimelineEntry(t: EmailTimelineEntry): Promise<void> {
-    this.insertTimelineStmt.run(t.emailId, t.recipientSeq, t.type, t.status, t.occurredAt, t.bounce && JSON.stringify(t.bounce), t.url, t.method);
+    await this.insertTimelineStmt.run(t.emailId, t.recipientSeq, t.type, t.status, t.occurredAt, t.bounce && JSON.stringify(t.bounce), t.url, t.method);
   }
 
   /** Oldest first (contract §8). */
   async timeline(emailId: string): Promise<EmailTimelineEntry[]> {
-    return (this.timelineStmt.all(emailId) as TimelineRow[]).map(toTimeline);
+    return (await this.timelineStmt.all(emailId) as TimelineRow[]).map(toTimeline);
   }
 
   /** Newest first, keyset-paged (contract §2); `status` narrows to one email status. */
@@ -102,7 +103,7 @@ export class SqliteEmailsRepo implements EmailsRepo {
       where.push('status = ?');
       params.push(status);
     }
-    return keysetPage<EmailRow, EmailRecord>(this.db, { from: 'emails', where, params, limit, cursor, map: toEmail });
+    return await keysetPage<EmailRow, EmailRecord>(this.db, { from: 'emails', where, params, limit, cursor, map: toEmail });
   }
 
   /**
@@ -111,17 +112,17 @@ export class SqliteEmailsRepo implements EmailsRepo {
    * (migration 11): at most 721 rows, however much mail the account sent.
    */
   async deliveredWindow(accountId: string, sinceMs: number): Promise<{ delivered: number; complained: number }> {
-    const row = this.deliveredWindowStmt.get(accountId, hourOf(sinceMs)) as { delivered: number; complained: number };
+    const row = await this.deliveredWindowStmt.get(accountId, hourOf(sinceMs)) as { delivered: number; complained: number };
     return { delivered: row.delivered, complained: row.complained };
   }
 
   /** Counts one live recipient delivered at `deliveredAt` (in the transaction that delivers it). */
   async countDelivered(accountId: string, deliveredAt: number): Promise<void> {
-    this.countDeliveredStmt.run(accountId, hourOf(deliveredAt));
+    await this.countDeliveredStmt.run(accountId, hourOf(deliveredAt));
   }
 
   /** Counts a first complaint, in the hour its recipient was delivered (the rate is of the window's deliveries). */
   async countComplained(accountId: string, deliveredAt: number): Promise<void> {
-    this.countComplainedStmt.run(accountId, hourOf(deliveredAt));
+    await this.countComplainedStmt.run(accountId, hourOf(deliveredAt));
   }
 }

@@ -1,13 +1,13 @@
-import type { Db } from './database.js';
-import { keysetPage } from './pagination.js';
+import type { Statements } from './statements.js';
+import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { VoicemailRecord, VoicemailsRepo } from '../voicemails-repo.js';
 import { VoicemailRow, toRecord } from '../rows/voicemails.js';
 
-export class SqliteVoicemailsRepo implements VoicemailsRepo {
+export class SqlVoicemailsRepo implements VoicemailsRepo {
   private readonly insertStmt;
   private readonly getStmt;
-  constructor(private readonly db: Db) {
+  constructor(private readonly db: Statements) {
     this.insertStmt = db.prepare(
       `INSERT INTO voicemails (id, account_id, call_id, number_id, from_number, to_number, duration_seconds, transcript, transcript_status, received_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -16,17 +16,17 @@ export class SqliteVoicemailsRepo implements VoicemailsRepo {
   }
 
   async insert(v: VoicemailRecord): Promise<void> {
-    this.insertStmt.run(v.id, v.accountId, v.callId, v.numberId, v.from, v.to, v.durationSeconds, v.transcript, v.transcriptStatus, v.receivedAt, v.createdAt);
+    await this.insertStmt.run(v.id, v.accountId, v.callId, v.numberId, v.from, v.to, v.durationSeconds, v.transcript, v.transcriptStatus, v.receivedAt, v.createdAt);
   }
 
   /** The account's voicemail (another account's is not found). */
   async get(accountId: string, id: string): Promise<VoicemailRecord | undefined> {
-    const row = this.getStmt.get(id, accountId) as VoicemailRow | undefined;
+    const row = await this.getStmt.get(id, accountId) as VoicemailRow | undefined;
     return row && toRecord(row);
   }
 
   /** Newest first, keyset-paged (contract §2). */
   async list(accountId: string, limit: number, cursor?: string): Promise<Page<VoicemailRecord>> {
-    return keysetPage<VoicemailRow, VoicemailRecord>(this.db, { from: 'voicemails', where: ['account_id = ?'], params: [accountId], limit, cursor, map: toRecord });
+    return await keysetPage<VoicemailRow, VoicemailRecord>(this.db, { from: 'voicemails', where: ['account_id = ?'], params: [accountId], limit, cursor, map: toRecord });
   }
 }

@@ -1,10 +1,10 @@
-import type { Sql } from './sql.js';
+import type { Statements } from './statements.js';
 import type { UsageStatsRepo } from '../usage-stats-repo.js';
 
-export class PgUsageStatsRepo implements UsageStatsRepo {
+export class SqlUsageStatsRepo implements UsageStatsRepo {
   private readonly numbersStmt;
   private readonly messagesStmt;
-  constructor(db: Sql) {
+  constructor(db: Statements) {
     this.numbersStmt = db.prepare("SELECT COUNT(*) AS n FROM numbers WHERE account_id = ? AND status != 'released'");
     this.messagesStmt = db.prepare('SELECT COUNT(*) AS n FROM messages WHERE account_id = ? AND created_at >= ?');
   }

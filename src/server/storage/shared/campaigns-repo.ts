@@ -1,12 +1,15 @@
-import type { Sql } from './sql.js';
+import type { Dialect, Statements } from './statements.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { CampaignStatus } from '../../../api/values/registration.js';
-import { keysetPage } from './pagination.js';
+import { keysetPage } from './keyset-page.js';
 import type { CampaignRecord, CampaignSummaryRecord, CampaignFilters, CampaignsRepo } from '../campaigns-repo.js';
 import { CampaignRow, toRecord } from '../rows/campaigns.js';
 
-export class PgCampaignsRepo implements CampaignsRepo {
-  constructor(private readonly db: Sql) {}
+export class SqlCampaignsRepo implements CampaignsRepo {
+  constructor(
+    private readonly db: Statements,
+    private readonly dialect: Dialect,
+  ) {}
 
   async insert(c: CampaignRecord): Promise<void> {
     await this.db
@@ -16,7 +19,7 @@ export class PgCampaignsRepo implements CampaignsRepo {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
-        c.id, c.accountId, c.brandId, c.name, c.useCase, c.status, JSON.stringify(c.content), c.tcrCampaignId, c.mock,
+        c.id, c.accountId, c.brandId, c.name, c.useCase, c.status, JSON.stringify(c.content), c.tcrCampaignId, this.dialect.flag(c.mock),
         c.cnpSharingStatus, c.mnoMetadata === null ? null : JSON.stringify(c.mnoMetadata), c.remediationAttempts,
         c.lastRejectionReason, c.mode, c.createdAt, c.updatedAt,
       );

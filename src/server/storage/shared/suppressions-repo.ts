@@ -1,16 +1,16 @@
-import type { Sql } from './sql.js';
-import { keysetPage } from './pagination.js';
+import type { Statements } from './statements.js';
+import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { SuppressionReason } from '../../../api/values/email.js';
 import type { SuppressionRecord, SuppressionsRepo } from '../suppressions-repo.js';
 import { SuppressionRow, toRecord } from '../rows/suppressions.js';
 
-export class PgSuppressionsRepo implements SuppressionsRepo {
+export class SqlSuppressionsRepo implements SuppressionsRepo {
   private readonly findStmt;
   private readonly insertStmt;
   private readonly complaintStmt;
   private readonly removeStmt;
-  constructor(private readonly db: Sql) {
+  constructor(private readonly db: Statements) {
     this.findStmt = db.prepare('SELECT * FROM email_suppressions WHERE account_id = ? AND address = ?');
     this.insertStmt = db.prepare(
       'INSERT INTO email_suppressions (account_id, address, reason, email_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, address) DO NOTHING',
