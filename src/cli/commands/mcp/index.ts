@@ -19,7 +19,7 @@ text (emails_send html, routes_apply route, registrations_submit document).
 --groups narrows the tools to those groups (an unknown one is exit 2, the groups named), for an
 agent whose context is small. Beside the verbs, always: wait_for_event {types, match, timeout}, the
 first event emitted after the call began that is of one of types and holds match (each field of
-match present with an equal value, objects in turn: {"data": {"id": "msg_..."}}), and
+match present with an equal value, objects in turn: {"data": {"id": "msg_lzTOcfKdfTmly4HUFYrt"}}), and
 wait_for_email {to, subjectMatch, timeout}, as svc emails wait; timeout in seconds (default 30, at
 most 120), past it an error (exit 1).
 The local service serves the same tools over HTTP at /mcp (MCP's streamable HTTP transport), an
