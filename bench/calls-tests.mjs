@@ -2,12 +2,14 @@
 // bench/calls-tests: `svc calls test` on a file of TESTS (default 1,000) tests against an IVR route
 // file (12 keys; key 1 rings a staged ring set of 10), run as a user runs it: the built CLI
 // (bin/svc.js) in a process of its own against the built local service. Each test is one
-// evaluation of the call engine over HTTP (POST /v1/sandbox/calls/evaluate). Two passes:
+// evaluation of the call engine, sent 100 to a request (POST /v1/sandbox/calls/evaluate-batch).
+// Two passes:
 //   lifted     the service's rate limit out of the way (as every bench here): what the CLI, HTTP
 //              and the engine cost. Goal: under 5 s.
 //   default    the contract's limit (§2: 100 requests a second per key, burst 200): the CLI paces
-//              itself by the RateLimit headers; at most 200 + 100/s evaluations, so about 8 s for
-//              1,000 whatever the machine.
+//              itself by the RateLimit headers, but 1,000 tests are 10 requests, well within the
+//              burst: no longer bounded by the limit (about 8 s when each test was a request), so
+//              the same goal as the lifted pass.
 // Prints each pass's wall time, the tests per second, the service's CPU time (it runs in this
 // process; the CLI in its own) and the load average (os.loadavg) before and after (the machines are
 // shared: on a loaded one the wall time grows well past the CPU time). Bounded by TIMEOUT_SECS (default 180).
@@ -125,5 +127,5 @@ async function pass(name, rateLimit) {
 
 console.log(`bench/calls-tests: svc calls test, ${TESTS} tests against an IVR route file (node ${process.version})`);
 const lifted = await pass('lifted', { ratePerSec: 1e9, burst: 1e9 });
-await pass('default', undefined);
-console.log(`goal: the lifted pass under 5 s: ${lifted < 5 ? 'met' : 'NOT met'}`);
+const limited = await pass('default', undefined);
+console.log(`goal: each pass under 5 s: lifted ${lifted < 5 ? 'met' : 'NOT met'}, default ${limited < 5 ? 'met' : 'NOT met'}`);

@@ -65,6 +65,17 @@ async function evaluate(body: Record<string, unknown>, key?: string): Promise<an
   expect(res.status, res.text).toBe(200);
   return res.body;
 }
+const count = async (path: string) => (await svc.call('GET', path)).body;
+/** Everything an evaluation could leave behind: calls, voicemails, events, charges, stored rows, outbound requests. */
+const world = async () => ({
+  calls: (await count('/v1/calls?limit=100')).data.length,
+  voicemails: (await count('/v1/voicemails?limit=100')).data.length,
+  events: (await count('/v1/events?limit=100')).data.length,
+  billing: await count('/v1/billing'),
+  usage: await count('/v1/usage'),
+  stored: await storedState(svc),
+  requests: receiver.received.length,
+});
 const taken = (r: { branches: Array<{ id: string; taken: boolean }> }) => r.branches.filter((b) => b.taken).map((b) => b.id);
 const steps = (r: { trace: Array<{ step: string; detail: string }> }) => r.trace.map((t) => `${t.step} ${t.detail}`);
 
@@ -174,16 +185,6 @@ describe('POST /v1/sandbox/calls/evaluate', () => {
 
   it('leaves no call, event, charge, stored row or outbound request behind, with a live key, whatever the call does', async () => {
     const n = await voiceNumber(svc, { ...ivrRoute(), recordCalls: true, liveTranscription: true });
-    const count = async (path: string) => (await svc.call('GET', path)).body;
-    const world = async () => ({
-      calls: (await count('/v1/calls?limit=100')).data.length,
-      voicemails: (await count('/v1/voicemails?limit=100')).data.length,
-      events: (await count('/v1/events?limit=100')).data.length,
-      billing: await count('/v1/billing'),
-      usage: await count('/v1/usage'),
-      stored: await storedState(svc),
-      requests: receiver.received.length,
-    });
     const before = await world();
     const answered = await evaluate({ numberId: n.id, decision: { status: 200, body: { action: 'continue' } }, digits: ['1'], answer: { Ana: 2 } });
     expect(steps(answered)).toContain('event call.completed');
@@ -220,6 +221,101 @@ describe('POST /v1/sandbox/calls/evaluate', () => {
     expect(other.status).toBe(404);
     expect(other.body.error.code).toBe('not_found');
     expect(await evaluate({ numberId: n.id }, svc.bootstrap.testKey)).toMatchObject({ status: 'missed' });
+  });
+});
+
+describe('POST /v1/sandbox/calls/evaluate-batch', () => {
+  const batch = (body: Record<string, unknown>, headers?: Record<string, string>) => svc.call('POST', '/v1/sandbox/calls/evaluate-batch', { body, headers });
+  const blockedCaller = '+14155550178';
+  /** Scripts that between them take every kind of branch, a blocked caller among them. */
+  const scripts = (): Array<Record<string, unknown>> => [
+    { from: blockedCaller },
+    { decision: { status: 200, body: { action: 'reject' } } },
+    { decision: { status: 200, body: { action: 'forward', to: '+14155550144' } }, answer: { '+14155550144': 3 } },
+    { decision: { status: 200, body: { action: 'continue' } }, digits: ['1'], answer: { Ana: 5 } },
+    { decision: { timeout: true }, digits: ['1'], answer: { [BEN]: 2, [ANA]: 9 } },
+    { digits: ['9', '2'], hangupAfterSecs: 20 },
+    { digits: ['', '1'], answer: { Ana: 1 } },
+    {},
+  ];
+
+  it("answers each call exactly as /evaluate does, in order, for a number's saved route and for an inline route", async () => {
+    const n = await voiceNumber(svc, { ...ivrRoute(), recordCalls: true });
+    expect((await svc.call('POST', '/v1/blocked-numbers', { body: { phoneNumber: blockedCaller } })).status).toBe(201);
+    for (const target of [{ numberId: n.id }, { route: ivrRoute() }, { numberId: n.phoneNumber, route: { destinations: [{ destinationType: 'pstn', destination: ANA }] } }]) {
+      const calls = scripts();
+      const res = await batch({ ...target, calls });
+      expect(res.status, res.text).toBe(200);
+      const singles = [];
+      for (const call of calls) singles.push(await evaluate({ ...target, ...call }));
+      expect(res.body).toEqual({ data: singles });
+      // Reversed, each answer follows its call.
+      const reversed = await batch({ ...target, calls: [...calls].reverse() });
+      expect(reversed.body.data).toEqual([...singles].reverse());
+    }
+  });
+
+  it('refuses 101 calls, an empty batch, and a bad call naming its index; a bad inline route once, under body.route', async () => {
+    const n = await voiceNumber(svc, { destinationType: 'pstn', destination: ANA });
+    const tooMany = await batch({ numberId: n.id, calls: Array.from({ length: 101 }, () => ({})) });
+    expect(tooMany.status, tooMany.text).toBe(400);
+    expect(tooMany.body.error.code).toBe('validation_error');
+    expect(tooMany.body.error.details.map((d: any) => d.path)).toEqual([['body', 'calls']]);
+    expect((await batch({ numberId: n.id, calls: Array.from({ length: 100 }, () => ({})) })).status).toBe(200);
+    expect((await batch({ numberId: n.id, calls: [] })).status).toBe(400);
+    const badCall = await batch({ numberId: n.id, calls: [{}, {}, { digits: ['12'] }, { from: 'nobody' }] });
+    expect(badCall.status).toBe(400);
+    expect(badCall.body.error.code).toBe('validation_error');
+    expect(badCall.body.error.details.map((d: any) => d.path)).toEqual([
+      ['body', 'calls', 2, 'digits', 0],
+      ['body', 'calls', 3, 'from'],
+    ]);
+    const before = receiver.received.length;
+    const badRoute = await batch({
+      route: { destinations: [{ destinationType: 'pstn', destination: 'sip:not-a-number@example.com' }] },
+      calls: [{}, { digits: ['1'] }, {}],
+    });
+    expect(badRoute.status, badRoute.text).toBe(400);
+    expect(badRoute.body.error.code).toBe('validation_error');
+    // Checked once for the batch: one problem, not one per call.
+    expect(badRoute.body.error.details.map((d: any) => d.path)).toEqual([['body', 'route', 'destinations', 0, 'destination']]);
+    const neither = await batch({ calls: [{}] });
+    expect(neither.status).toBe(400);
+    expect(neither.body.error.details[0].path).toEqual(['body', 'numberId']);
+    expect(receiver.received.length).toBe(before);
+  });
+
+  it("another account's number is not_found; one request counts once against the rate limit", async () => {
+    const n = await voiceNumber(svc, { destinationType: 'pstn', destination: ANA });
+    const sub = await svc.call('POST', '/v1/subaccounts', { body: { name: 'Another tenant' } });
+    const other = await batch({ numberId: n.id, calls: [{}, {}] }, { 'service-subaccount': sub.body.id });
+    expect(other.status, other.text).toBe(404);
+    expect(other.body.error.code).toBe('not_found');
+    const first = await batch({ numberId: n.id, calls: Array.from({ length: 50 }, () => ({})) });
+    const second = await batch({ numberId: n.id, calls: Array.from({ length: 50 }, () => ({})) });
+    expect(first.status).toBe(200);
+    expect(second.body.data).toHaveLength(50);
+    // 50 calls each, yet the bucket gave one request's worth between them (it refills meanwhile: at most a little).
+    const spent = Number(first.headers['ratelimit-remaining']) - Number(second.headers['ratelimit-remaining']);
+    expect(spent).toBeLessThanOrEqual(1);
+  });
+
+  it('leaves nothing behind, with an Idempotency-Key too', async () => {
+    const n = await voiceNumber(svc, { ...ivrRoute(), recordCalls: true, liveTranscription: true });
+    const before = await world();
+    const keys = await footprint(svc, svc.bootstrap.accountId);
+    const res = await batch({ numberId: n.id, calls: scripts() }, { 'idempotency-key': 'evaluate-batch-once' });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data.some((r: any) => r.trace.some((t: any) => t.detail.includes('rec_evaluation1')))).toBe(true);
+    expect(await footprint(svc, svc.bootstrap.accountId)).toEqual(keys);
+    // A retry is answered afresh, the same.
+    expect((await batch({ numberId: n.id, calls: scripts() }, { 'idempotency-key': 'evaluate-batch-once' })).body).toEqual(res.body);
+    expect(await world()).toEqual(before);
+    await svc.advanceJobs(600);
+    await svc.flushWebhooks();
+    expect(receiver.received.length).toBe(before.requests);
+    expect((await count('/v1/calls?limit=100')).data.length).toBe(before.calls);
+    expect((await count('/v1/events?limit=100')).data.length).toBe(before.events);
   });
 });
 

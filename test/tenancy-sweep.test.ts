@@ -88,6 +88,7 @@ const REF_BODIES: Record<string, (own: Fixtures, field: string, id: string) => {
   'POST /v1/events/{id}/resend': (own, f, id) => ({ path: { id: own.event }, body: { [f]: id } }),
   'POST /v1/sandbox/email-events': (_own, f, id) => ({ path: {}, body: { recipient: 'bounce-me@example.com', type: 'open', [f]: id } }),
   'POST /v1/sandbox/calls/evaluate': (_own, f, id) => ({ path: {}, body: { [f]: id } }),
+  'POST /v1/sandbox/calls/evaluate-batch': (_own, f, id) => ({ path: {}, body: { [f]: id, calls: [{}] } }),
 };
 
 /** An id of the same shape that names nothing: the answer for the victim's id must be this one's. */

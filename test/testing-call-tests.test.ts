@@ -62,6 +62,16 @@ describe('svc/testing calls.test', () => {
     expect(report.tests[0]!.trace).toContainEqual({ atSecs: 3, step: 'answered', detail: 'by pstn +14155550198 (dst_evaluation1)' });
   });
 
+  it('a document of more tests than one request carries: each answered and reported in its own place, in order', async () => {
+    // 36 rounds of the example's 7 tests: 252, sent in batches of at most 100 to the same target.
+    const tests = Array.from({ length: 36 }, (_, round) => exampleTests().map((c) => ({ ...c, name: `${c.name} #${round}` }))).flat();
+    const report = await t.calls.test({ number: NUMBER, route: ROUTE, tests });
+    expect(report.tests.map((r) => [r.name, r.passed, r.failure])).toEqual(tests.map((c) => [c.name, true, null]));
+    const once = await t.calls.test({ number: NUMBER, route: ROUTE, tests: exampleTests() });
+    expect(report.tests.map((r) => r.trace)).toEqual(Array.from({ length: 36 }, () => once.tests.map((r) => r.trace)).flat());
+    expect(report.coverage).toEqual({ covered: 10, total: 10, percent: 100, uncovered: [] });
+  });
+
   it('refuses a document the format does not take, naming the field, before anything runs', async () => {
     // An object has no file for `route: FILE` to be relative to.
     await expect(t.calls.test({ number: NUMBER, route: 'front-desk.yaml' as never, tests: [{ name: 'x' }] })).rejects.toThrow(/route: names a file \(front-desk\.yaml\).*give the route inline/);

@@ -1,11 +1,11 @@
 // cli.md "Calls as tests": what a run of a test document does, for `svc calls test` and svc/testing's
-// `calls.test` alike. Each test is one evaluation (POST /v1/sandbox/calls/evaluate, sent by the
-// caller's own HTTP client through `evaluate`); its expectations are checked against the answer; the
-// document's coverage is the union of its tests' branches, kept as the number's last run.
+// `calls.test` alike. Each test is one evaluation, sent in batches (POST /v1/sandbox/calls/evaluate-batch,
+// by the caller's own HTTP client through `send`); its expectations are checked against its answer;
+// the document's coverage is the union of its tests' branches, kept as the number's last run.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { CallCoverageBody, CallEvaluation, CallEvaluationInput } from '../api/schemas/call-tests.js';
+import type { CallCoverageBody, CallEvaluation, CallEvaluationBatchInput, CallEvaluationInput } from '../api/schemas/call-tests.js';
 import type { PutRouteInput } from '../api/schemas/routes.js';
-import { coveragePercent } from '../api/values/calls.js';
+import { CALL_EVALUATION, coveragePercent } from '../api/values/calls.js';
 import type { CallTest, CallTestFile } from './file.js';
 
 export interface TestOutcome {
@@ -23,10 +23,16 @@ export interface FileCoverage {
   branches: Array<{ id: string; taken: boolean }>;
 }
 
-/** One evaluation's answer with its response headers (their RateLimit fields pace the run). */
+/** One batch's answers with its response headers (their RateLimit fields pace the run). */
 export interface Evaluated {
-  data: CallEvaluation;
+  data: CallEvaluation[];
   headers: Record<string, string | string[] | undefined>;
+}
+
+/** A refusal's detail, its path as a single evaluation of the test names it (`["body","digits",0]`). */
+export interface RefusalDetail {
+  path?: unknown[];
+  message?: string;
 }
 
 const shown = (v: string | null | undefined) => v ?? 'none';
@@ -71,36 +77,86 @@ export const evaluationBody = (spec: CallTestFile, route: PutRouteInput | undefi
 });
 
 /**
- * How many evaluations are in flight at once: enough to keep the service busy across the
- * round trips, few enough to pace by the key's rate limit (contract §2) without a burst of 429s.
+ * How many batches are in flight at once: enough to keep the service busy across the round trips,
+ * few enough to pace by the key's rate limit (contract §2) without a burst of 429s.
  */
 const IN_FLIGHT = 8;
 
+interface Batch {
+  /** The tests' indices, in the order of the batch's calls. */
+  indices: number[];
+  body: CallEvaluationBatchInput;
+}
+
+/** The tests grouped per target (the number and the route under test), at most maxBatch to a request, in order. */
+function batchesOf(bodies: readonly CallEvaluationInput[]): Batch[] {
+  const open = new Map<string, Batch>();
+  const batches: Batch[] = [];
+  bodies.forEach(({ numberId, route, ...call }, i) => {
+    const target = JSON.stringify([numberId ?? null, route ?? null]);
+    let batch = open.get(target);
+    if (!batch || batch.indices.length >= CALL_EVALUATION.maxBatch) {
+      batch = { indices: [], body: { ...(numberId !== undefined ? { numberId } : {}), ...(route !== undefined ? { route } : {}), calls: [] } };
+      open.set(target, batch);
+      batches.push(batch);
+    }
+    batch.indices.push(i);
+    batch.body.calls.push(call);
+  });
+  return batches;
+}
+
 /**
- * Evaluates `count` tests, IN_FLIGHT at a time, answers in the tests' order; paced by the key's rate
- * limit. The first refusal stops the run and is thrown as `explain` words it (with the test's index).
+ * A batch's refusal as a single evaluation of the test it names would have answered it: the test (a
+ * detail on `["body","calls",k,…]` names the batch's k-th; otherwise its first) and the details on
+ * that test or the target, `calls` and k taken out of their paths.
  */
-export async function evaluateTests(count: number, evaluate: (index: number) => Promise<Evaluated>, explain: (err: unknown, index: number) => unknown = (err) => err): Promise<CallEvaluation[]> {
-  const results: CallEvaluation[] = new Array(count);
+function refusalOf(err: unknown, indices: readonly number[]): { index: number; details: RefusalDetail[] } {
+  const raw = (err as { details?: unknown } | null)?.details;
+  const all = Array.isArray(raw) ? (raw as RefusalDetail[]) : [];
+  const callOf = (d: RefusalDetail) => (d.path?.[0] === 'body' && d.path[1] === 'calls' && typeof d.path[2] === 'number' ? d.path[2] : undefined);
+  const k = all.map(callOf).find((c) => c !== undefined);
+  const details = all.flatMap((d) => {
+    const c = callOf(d);
+    if (c === undefined) return [d];
+    return c === k ? [{ ...d, path: ['body', ...d.path!.slice(3)] }] : [];
+  });
+  return { index: indices[k ?? 0] ?? 0, details };
+}
+
+/**
+ * Evaluates the tests' bodies in batches, IN_FLIGHT at a time, answers in the tests' order; paced by
+ * the key's rate limit. The first refusal stops the run and is thrown as `explain` words it (with
+ * the test's index and the details as a single evaluation of it would name them).
+ */
+export async function evaluateTests(
+  bodies: readonly CallEvaluationInput[],
+  send: (batch: CallEvaluationBatchInput) => Promise<Evaluated>,
+  explain: (err: unknown, index: number, details: RefusalDetail[]) => unknown = (err) => err,
+): Promise<CallEvaluation[]> {
+  const results: CallEvaluation[] = new Array(bodies.length);
+  const batches = batchesOf(bodies);
   let next = 0;
   let failed = false;
   let resumeAt = 0;
   const worker = async () => {
-    while (!failed && next < count) {
-      const i = next++;
+    while (!failed && next < batches.length) {
+      const batch = batches[next++]!;
       const wait = resumeAt - Date.now();
       if (wait > 0) await delay(wait);
+      let res: Evaluated;
       try {
-        const res = await evaluate(i);
-        results[i] = res.data;
-        resumeAt = Math.max(resumeAt, Date.now() + pauseFor(res.headers));
+        res = await send(batch.body);
       } catch (err) {
         failed = true;
-        throw explain(err, i);
+        const refusal = refusalOf(err, batch.indices);
+        throw explain(err, refusal.index, refusal.details);
       }
+      batch.indices.forEach((testIndex, k) => (results[testIndex] = res.data[k]!));
+      resumeAt = Math.max(resumeAt, Date.now() + pauseFor(res.headers));
     }
   };
-  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, count) }, worker));
+  await Promise.all(Array.from({ length: Math.min(IN_FLIGHT, batches.length) }, worker));
   return results;
 }
 

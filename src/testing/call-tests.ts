@@ -8,7 +8,7 @@ import { pathOf } from '../api/resources/endpoint.js';
 import { sandboxCallEndpoints } from '../api/resources/sandbox-calls.js';
 import type { PutRouteInput } from '../api/schemas/routes.js';
 import { fileProblemLine, parseTestFile, type CallTestFile } from '../call-tests/file.js';
-import { coverageOf, evaluateTests, evaluationBody, keptCoverage, outcomesOf, reportOf } from '../call-tests/run.js';
+import { coverageOf, evaluateTests, evaluationBody, keptCoverage, outcomesOf, reportOf, type RefusalDetail } from '../call-tests/run.js';
 import type { RawRequest } from './http.js';
 import type { CallTestDocument, CallTestReport } from './types.js';
 
@@ -18,12 +18,13 @@ export async function runCallTests(source: string | CallTestDocument, request: R
   const shown = typeof source === 'string' ? source : 'the document';
   const { spec, route } = await load(source, shown);
   const results = await evaluateTests(
-    spec.tests.length,
-    async (i) => {
-      const res = await request(sandboxCallEndpoints.evaluate.method, sandboxCallEndpoints.evaluate.path, evaluationBody(spec, route, spec.tests[i]!));
-      if (res.status !== 200) throw refused(shown, spec, i, res.status, res.body);
-      return { data: res.body, headers: res.headers };
+    spec.tests.map((t) => evaluationBody(spec, route, t)),
+    async (batch) => {
+      const res = await request(sandboxCallEndpoints.evaluateBatch.method, sandboxCallEndpoints.evaluateBatch.path, batch);
+      if (res.status !== 200) throw new Refusal(res.status, res.body);
+      return { data: res.body.data, headers: res.headers };
     },
+    (err, i, details) => (err instanceof Refusal ? refused(shown, spec, i, err, details) : err),
   );
   const outcomes = outcomesOf(spec.tests, results);
   const coverage = coverageOf(results);
@@ -51,10 +52,21 @@ async function load(source: string | CallTestDocument, shown: string): Promise<{
   return { spec, route: route as PutRouteInput };
 }
 
+/** The service's answer to a batch it refused (its details are read by src/call-tests). */
+class Refusal extends Error {
+  readonly details: unknown;
+  constructor(
+    readonly status: number,
+    readonly body: any,
+  ) {
+    super(`${WHAT}: refused (${status})`);
+    this.details = body?.error?.details;
+  }
+}
+
 /** A refusal of an evaluation, said where the document can be fixed: its number, its route or the test. */
-function refused(shown: string, spec: CallTestFile, index: number, status: number, body: any): Error {
+function refused(shown: string, spec: CallTestFile, index: number, { status, body }: Refusal, details: readonly RefusalDetail[]): Error {
   const test = spec.tests[index]!;
-  const details = Array.isArray(body?.error?.details) ? (body.error.details as Array<{ path?: unknown[]; message?: string }>) : [];
   const where = (path: unknown[]): string => {
     const [, first, ...rest] = path;
     const tail = rest.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('');

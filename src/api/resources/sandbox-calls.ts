@@ -1,12 +1,13 @@
 import type { ApiClient, ApiResponse } from '../client/client.js';
 import type { Call, CallScenarioInput } from '../schemas/calls.js';
-import type { CallCoverage, CallCoverageBody, CallEvaluation, CallEvaluationInput } from '../schemas/call-tests.js';
+import type { CallCoverage, CallCoverageBody, CallEvaluation, CallEvaluationBatch, CallEvaluationBatchInput, CallEvaluationInput } from '../schemas/call-tests.js';
 import { responseParser } from '../parsers.js';
 import { pathOf, type EndpointRef } from './endpoint.js';
 
 // contract §9: the outside world for voice (local service only).
 const callParser = responseParser('CallSchema');
 const evaluationParser = responseParser('CallEvaluationSchema');
+const batchParser = responseParser('CallEvaluationBatchSchema');
 const coverageParser = responseParser('CallCoverageSchema');
 
 export const sandboxCallEndpoints = {
@@ -17,6 +18,8 @@ export const sandboxCallEndpoints = {
   hangup: { method: 'POST', path: '/v1/sandbox/calls/{id}/hangup' },
   /** Our extension (contract §6): a scripted call run by the call engine on virtual time, nothing stored. */
   evaluate: { method: 'POST', path: '/v1/sandbox/calls/evaluate' },
+  /** Our extension: up to 100 scripted calls to one target in one request, each answered as `evaluate` answers it. */
+  evaluateBatch: { method: 'POST', path: '/v1/sandbox/calls/evaluate-batch' },
   /** Our extension (cli.md "Calls as tests"): the last test run's coverage of a number's route. */
   keepCoverage: { method: 'PUT', path: '/v1/sandbox/numbers/{id}/call-coverage' },
   coverage: { method: 'GET', path: '/v1/sandbox/numbers/{id}/call-coverage' },
@@ -49,6 +52,14 @@ export async function hangUpSandboxCall(client: ApiClient, id: string): Promise<
  */
 export async function evaluateSandboxCall(client: ApiClient, body: CallEvaluationInput): Promise<ApiResponse<CallEvaluation>> {
   return await client.request({ method: 'POST', path: sandboxCallEndpoints.evaluate.path, body, schema: evaluationParser });
+}
+
+/**
+ * POST /v1/sandbox/calls/evaluate-batch: each call's evaluation, in order. The whole response: its
+ * rate-limit headers pace a run of many.
+ */
+export async function evaluateSandboxCalls(client: ApiClient, body: CallEvaluationBatchInput): Promise<ApiResponse<CallEvaluationBatch>> {
+  return await client.request({ method: 'POST', path: sandboxCallEndpoints.evaluateBatch.path, body, schema: batchParser });
 }
 
 /** PUT /v1/sandbox/numbers/{id}/call-coverage: keeps a test run's coverage as the number's last. */

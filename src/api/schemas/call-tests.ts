@@ -20,32 +20,54 @@ export const CallEvaluationDecision = z
   ])
   .meta({ id: 'CallEvaluationDecision' });
 
-export const CallEvaluationBody = z
-  .strictObject({
-    numberId: z
-      .string()
-      .min(1)
-      .max(200)
-      .optional()
-      .describe("one of the account's voice numbers, by id (`num_…`) or E.164: the call is to it, and its saved route runs unless `route` is given"),
-    route: PutRouteBody.optional().describe('a route document (the `PUT /v1/numbers/{id}/route` body) to run instead of the saved one; checked as that PUT checks it, never saved'),
-    from: E164.default(E.defaultFrom).describe(`the caller (default ${E.defaultFrom})`),
-    digits: z
-      .array(z.string().regex(PRESS_PATTERN, 'must be one key (0-9, * or #), or "" for none'))
-      .max(E.maxPresses)
-      .default([])
-      .describe('the key the caller presses at each menu prompt, in order; `""` stays silent (that prompt times out); past the list the caller is silent'),
-    answer: z
-      .record(z.string().min(1).max(200), Secs)
-      .refine((a) => Object.keys(a).length <= E.maxPickups, { message: `at most ${E.maxPickups} parties` })
-      .default({})
-      .describe("who picks up and after how many seconds of ringing: a destination (E.164, SIP URI or device id) or a destination's label → seconds; a leg named nowhere rings out"),
-    decision: CallEvaluationDecision.optional().describe("the decision webhook's answer, when the route has one enabled; absent: it times out"),
-    hangupAfterSecs: Secs.nullable().optional().describe('the caller hangs up this long after the call starts, if nothing ended it before'),
-  })
-  .meta({ id: 'CallEvaluationBody' });
+/** The script of one call: the outside world as the caller and the route's parties play it. */
+const callScript = {
+  from: E164.default(E.defaultFrom).describe(`the caller (default ${E.defaultFrom})`),
+  digits: z
+    .array(z.string().regex(PRESS_PATTERN, 'must be one key (0-9, * or #), or "" for none'))
+    .max(E.maxPresses)
+    .default([])
+    .describe('the key the caller presses at each menu prompt, in order; `""` stays silent (that prompt times out); past the list the caller is silent'),
+  answer: z
+    .record(z.string().min(1).max(200), Secs)
+    .refine((a) => Object.keys(a).length <= E.maxPickups, { message: `at most ${E.maxPickups} parties` })
+    .default({})
+    .describe("who picks up and after how many seconds of ringing: a destination (E.164, SIP URI or device id) or a destination's label → seconds; a leg named nowhere rings out"),
+  decision: CallEvaluationDecision.optional().describe("the decision webhook's answer, when the route has one enabled; absent: it times out"),
+  hangupAfterSecs: Secs.nullable().optional().describe('the caller hangs up this long after the call starts, if nothing ended it before'),
+};
+
+/** Where the call goes: a number of the account and its saved route, or a route document, or both. */
+const callTarget = {
+  numberId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("one of the account's voice numbers, by id (`num_…`) or E.164: the call is to it, and its saved route runs unless `route` is given"),
+  route: PutRouteBody.optional().describe('a route document (the `PUT /v1/numbers/{id}/route` body) to run instead of the saved one; checked as that PUT checks it, never saved'),
+};
+
+export const CallEvaluationBody = z.strictObject({ ...callTarget, ...callScript }).meta({ id: 'CallEvaluationBody' });
 export type CallEvaluationBody = z.infer<typeof CallEvaluationBody>;
 export type CallEvaluationInput = z.input<typeof CallEvaluationBody>;
+
+export const CallScriptBody = z.strictObject(callScript).meta({ id: 'CallScript' });
+export type CallScriptBody = z.infer<typeof CallScriptBody>;
+
+/** Our extension: many scripted calls to one target, each evaluated as POST /v1/sandbox/calls/evaluate evaluates it. */
+export const CallEvaluationBatchBody = z
+  .strictObject({
+    ...callTarget,
+    calls: z
+      .array(CallScriptBody)
+      .min(1)
+      .max(E.maxBatch)
+      .describe(`the calls' scripts (1 to ${E.maxBatch}), each as \`/evaluate\`'s body has it; answered in this order`),
+  })
+  .meta({ id: 'CallEvaluationBatchBody' });
+export type CallEvaluationBatchBody = z.infer<typeof CallEvaluationBatchBody>;
+export type CallEvaluationBatchInput = z.input<typeof CallEvaluationBatchBody>;
 
 export const CallBranchSchema = z
   .object({
@@ -68,6 +90,11 @@ export const CallEvaluationSchema = z
   })
   .meta({ id: 'CallEvaluation' });
 export type CallEvaluation = z.infer<typeof CallEvaluationSchema>;
+
+export const CallEvaluationBatchSchema = z
+  .object({ data: z.array(CallEvaluationSchema).describe("each call's evaluation, in the order of `calls`") })
+  .meta({ id: 'CallEvaluationBatch' });
+export type CallEvaluationBatch = z.infer<typeof CallEvaluationBatchSchema>;
 
 export const CALL_COVERAGE_SOURCES = ['saved', 'file'] as const;
 

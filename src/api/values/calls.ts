@@ -127,6 +127,8 @@ export const CALL_EVALUATION = {
   maxPickups: 50,
   maxPresses: SANDBOX_CALL_LIMITS.maxDigits,
   maxBranches: 1000,
+  /** The calls one evaluate-batch request carries. */
+  maxBatch: 100,
   branchIdMax: 300,
 } as const;
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CallCoverageBody, CallCoverageSchema, CallEvaluationBody, CallEvaluationSchema } from '../../api/schemas/call-tests.js';
+import { CallCoverageBody, CallCoverageSchema, CallEvaluationBatchBody, CallEvaluationBatchSchema, CallEvaluationBody, CallEvaluationSchema } from '../../api/schemas/call-tests.js';
 import { NumberIdParams } from '../../api/schemas/numbers.js';
 import { CALL_EVALUATION, SANDBOX_TALK_SECS_DEFAULT, VOICEMAIL_DEFAULT_SECS } from '../../api/values/calls.js';
 import type { ServiceDeps } from '../deps.js';
-import { evaluateCall } from '../domain/voice/call-evaluation.js';
+import { evaluateCall, evaluateCalls } from '../domain/voice/call-evaluation.js';
 import { keepCallCoverage, lastCallCoverage } from '../domain/voice/call-coverage.js';
 import { callCoverageView, callEvaluationView } from '../views/call-tests.js';
 import { PURE_POST } from '../http/idempotency.js';
@@ -41,6 +41,18 @@ const EVALUATE_DESCRIPTION = [
   BRANCHES,
 ].join('\n');
 
+const BATCH_DESCRIPTION = [
+  'Our extension (local service only), for runs of many tests (`svc calls test`, svc/testing): up to',
+  `${CALL_EVALUATION.maxBatch} scripted calls to one target in one request. Decision: \`/evaluate\` answers one call, and a run of 1,000 tests paced`,
+  "by the key's rate limit (contract §2: 100 requests/s, burst 200) took about 8 s whatever the machine; this request counts once against it.",
+  '',
+  '`numberId` and `route` are `/evaluate`\'s, read (and an inline route checked, every problem at once under `["body","route",…]`) once for',
+  "the batch; `calls` are `/evaluate`'s scripts (its body without `numberId` and `route`). `data[i]` is exactly what `/evaluate` answers for",
+  'the target with `calls[i]`, in the order of `calls`: the same engine, the same numbered ids, nothing stored (an `Idempotency-Key` is',
+  "checked for form only). Errors are `/evaluate`'s, once for the whole batch: a bad call is 400 `validation_error` on",
+  '`["body","calls",i,…]` and no call runs; another account\'s number 404 `not_found`, a released one 409, one without voice 422.',
+].join('\n');
+
 const COVERAGE_RULES = [
   'Our extension (local service only, cli.md "Calls as tests"): the last run\'s coverage of a number\'s tests, kept for the console\'s route graph.',
   '`svc calls test` PUTs it once a file\'s tests have run (each evaluation stores nothing); a number keeps only its last. Either key may keep it: it',
@@ -59,6 +71,15 @@ export function sandboxCallTestsRoutes(app: FastifyInstance, deps: ServiceDeps):
       schema: { tags: ['sandbox'], summary: 'Evaluate a scripted call against a route, storing nothing (extension)', description: EVALUATE_DESCRIPTION, body: CallEvaluationBody, response: { 200: CallEvaluationSchema } },
     },
     async (req) => callEvaluationView(await evaluateCall(deps, req.auth, req.body)),
+  );
+
+  r.post(
+    '/v1/sandbox/calls/evaluate-batch',
+    {
+      config: PURE_POST,
+      schema: { tags: ['sandbox'], summary: 'Evaluate many scripted calls to one target, storing nothing (extension)', description: BATCH_DESCRIPTION, body: CallEvaluationBatchBody, response: { 200: CallEvaluationBatchSchema } },
+    },
+    async (req) => ({ data: (await evaluateCalls(deps, req.auth, req.body, req.body.calls)).map(callEvaluationView) }),
   );
 
   r.put(

@@ -136,7 +136,7 @@ a file error (named by file and line). Local service only.`,
     // It keeps the run's coverage on the service. As a tool of svc mcp it takes the test document's
     // text (`document`), which has no file for route: FILE to be relative to: its route is inline.
     changes: true,
-    api: sandboxCallEndpoints.evaluate,
+    api: sandboxCallEndpoints.evaluateBatch,
     run: async () => (await import('./test.run.js')).runCallTests,
   }),
 ];

@@ -13,13 +13,13 @@ import { numberRef } from '../../phone-numbers.js';
 import { readStdin } from '../../read-stdin.js';
 import { ApiError } from '../../../api/client/errors.js';
 import type { ApiClient } from '../../../api/client/client.js';
-import { evaluateSandboxCall, keepCallCoverage } from '../../../api/resources/sandbox-calls.js';
+import { evaluateSandboxCalls, keepCallCoverage } from '../../../api/resources/sandbox-calls.js';
 import type { CallEvaluation } from '../../../api/schemas/call-tests.js';
 import type { PutRouteInput } from '../../../api/schemas/routes.js';
 import { loadColors } from '../../../output/load-colors.js';
 import { writeAndDrain } from '../../../output/io.js';
 import { fileProblemLine, parseTestFile, type CallTestFile } from '../../../call-tests/file.js';
-import { coverageOf, evaluateTests, evaluationBody, keptCoverage, meetsMinimum, outcomesOf } from '../../../call-tests/run.js';
+import { coverageOf, evaluateTests, evaluationBody, keptCoverage, meetsMinimum, outcomesOf, type RefusalDetail } from '../../../call-tests/run.js';
 import { formatPath, lineForPath, parseRouteDocument, problemLine } from '../routes/document.js';
 import { REPORTERS, type Reporter } from './test-flags.js';
 import { jsonReport, junitReport, prettyReport, type FileRun } from './test-report.js';
@@ -150,18 +150,25 @@ async function loadAll(ctx: CliContext, names: readonly string[]): Promise<Loade
 
 /** Every test of a file, in the file's order (src/call-tests paces them by the key's rate limit). */
 const evaluateFile = (client: ApiClient, f: LoadedFile): Promise<CallEvaluation[]> =>
-  evaluateTests(f.spec.tests.length, (i) => evaluateSandboxCall(client, evaluationBody(f.spec, f.route?.body, f.spec.tests[i]!)), (err, i) => explained(err, f, i));
+  evaluateTests(
+    f.spec.tests.map((t) => evaluationBody(f.spec, f.route?.body, t)),
+    async (batch) => {
+      const res = await evaluateSandboxCalls(client, batch);
+      return { data: res.data.data, headers: res.headers };
+    },
+    (err, i, details) => explained(err, f, i, details),
+  );
 
 /**
  * A service refusal, said where the file can be fixed: a route the service refuses points into the
  * route document (exit 2), a refused test at its line (exit 2), a number that is not the account's
  * (or released, or without voice) at the file's `number:`.
  */
-function explained(err: unknown, f: LoadedFile, index: number): unknown {
+function explained(err: unknown, f: LoadedFile, index: number, details: readonly RefusalDetail[]): unknown {
   if (!(err instanceof ApiError)) return err;
   const test = f.spec.tests[index]!;
   if (err.code === 'validation_error' && Array.isArray(err.details)) {
-    const lines = (err.details as Array<{ path?: unknown[]; message?: string }>).map((d) => {
+    const lines = details.map((d) => {
       const path = (d.path ?? []).filter((p): p is string | number => typeof p === 'string' || typeof p === 'number');
       if (path[1] === 'route' && f.route) {
         const inRoute = [...f.route.at, ...path.slice(2)];

@@ -1,6 +1,6 @@
 import type { DomainDeps, ReadDeps } from '../deps.js';
 import type { Actor } from '../actor.js';
-import type { CallEvaluationBody } from '../../../api/schemas/call-tests.js';
+import type { CallEvaluationBody, CallScriptBody } from '../../../api/schemas/call-tests.js';
 import type { CallRoute, RouteDestination } from '../../../api/schemas/routes.js';
 import { CALL_EVALUATION, SANDBOX_TALK_SECS_DEFAULT } from '../../../api/values/calls.js';
 import { ServiceError, validationError } from '../../errors.js';
@@ -17,6 +17,8 @@ import { branchesTaken, routeGraph } from './call-branches.js';
 // engine's deps then answer from that, so nothing is written, emitted, charged, recorded or sent,
 // and the same request over the same account answers the same: the call starts at virtual time 0,
 // and its ids (the recording's, the voicemail's, an inline route's destinations) are numbered.
+// A batch (evaluate-batch, our extension) reads that once for all its calls, then runs each call
+// exactly as a single evaluation runs it, so each answer is the one /evaluate gives.
 
 /** The id the evaluated call goes by in its trace and the engine's events (none of them is kept). */
 const EVALUATION_CALL_ID = 'call_evaluation';
@@ -28,24 +30,43 @@ export interface EvaluatedCall {
   branches: Array<{ id: string; taken: boolean }>;
 }
 
+/** Where the calls go: a number of the account (its saved route), a route document, or both. */
+type CallTarget = Pick<CallEvaluationBody, 'numberId' | 'route'>;
+
 /** What the evaluation reads of the account before the engine runs. */
 interface World {
   numberId: string;
   to: string;
   route: CallRoute | null;
-  blocked: BlockEntry | null;
+  /** The account's blocked-list entry per caller of the calls evaluated (none: not blocked). */
+  blocked: ReadonlyMap<string, BlockEntry>;
   devices: ReadonlyMap<string, DeviceInfo>;
 }
 
 /** POST /v1/sandbox/calls/evaluate. Reads in one read; runs the engine with no transaction open. */
 export async function evaluateCall(deps: Pick<DomainDeps, 'uow' | 'transcriber'>, actor: Actor, body: CallEvaluationBody): Promise<EvaluatedCall> {
-  if (body.numberId === undefined && body.route === undefined) {
+  return (await evaluateCalls(deps, actor, body, [body]))[0]!;
+}
+
+/**
+ * POST /v1/sandbox/calls/evaluate-batch: the target read (and an inline route checked) once for all
+ * the calls, then each call run on its own engine, in order.
+ */
+export async function evaluateCalls(deps: Pick<DomainDeps, 'uow' | 'transcriber'>, actor: Actor, target: CallTarget, calls: readonly CallScriptBody[]): Promise<EvaluatedCall[]> {
+  if (target.numberId === undefined && target.route === undefined) {
     throw validationError(['body', 'numberId'], "give numberId (its saved route runs), route (a route document), or both");
   }
-  const world = await deps.uow.read((tx) => readWorld(tx, actor, body));
+  const world = await deps.uow.read((tx) => readWorld(tx, actor, target, calls));
+  const evaluated: EvaluatedCall[] = [];
+  for (const call of calls) evaluated.push(await runScripted(deps, actor, world, call));
+  return evaluated;
+}
+
+/** One scripted call to its end: its own ids, numbered from 1, and virtual time from 0. */
+async function runScripted(deps: Pick<DomainDeps, 'transcriber'>, actor: Actor, world: World, body: CallScriptBody): Promise<EvaluatedCall> {
   let minted = 0;
   const engine: CallEngineDeps = {
-    blocklist: { find: async (_account, phoneNumber) => (phoneNumber === body.from ? world.blocked : null) },
+    blocklist: { find: async (_account, phoneNumber) => (phoneNumber === body.from ? (world.blocked.get(body.from) ?? null) : null) },
     devices: { find: async (_account, deviceId) => world.devices.get(deviceId) ?? null },
     decisions: { decide: async (_account, _request, target) => scriptedDecision(body.decision, target.timeoutMs) },
     transcriber: deps.transcriber,
@@ -72,7 +93,7 @@ export async function evaluateCall(deps: Pick<DomainDeps, 'uow' | 'transcriber'>
   return { state: run.state, branches: branchesTaken(routeGraph(world.route), run.took ?? []) };
 }
 
-async function readWorld(tx: ReadDeps, actor: Actor, body: CallEvaluationBody): Promise<World> {
+async function readWorld(tx: ReadDeps, actor: Actor, body: CallTarget, calls: readonly CallScriptBody[]): Promise<World> {
   const accountId = actor.account.id;
   // A released number is a 409 as its route's GET is; another account's, not_found.
   const saved = body.numberId === undefined ? null : await getRoute(tx, actor, body.numberId);
@@ -96,7 +117,11 @@ async function readWorld(tx: ReadDeps, actor: Actor, body: CallEvaluationBody): 
     route = saved?.record.route ? withGreeting(saved.record.route, saved.record.greetingMedia) : null;
   }
   // The blocked list is the account's: it rejects a caller whatever number is called.
-  const entry = await tx.blockedNumbers.findByNumber(accountId, body.from);
+  const blocked = new Map<string, BlockEntry>();
+  for (const from of new Set(calls.map((c) => c.from))) {
+    const entry = await tx.blockedNumbers.findByNumber(accountId, from);
+    if (entry) blocked.set(from, { id: entry.id, autoSuggested: entry.autoSuggested });
+  }
   const devices = new Map<string, DeviceInfo>();
   for (const d of webrtcDestinations(route)) {
     const device = await tx.devices.get(accountId, d.destination);
@@ -108,7 +133,7 @@ async function readWorld(tx: ReadDeps, actor: Actor, body: CallEvaluationBody): 
     numberId: number?.id ?? '',
     to: number?.phoneNumber ?? CALL_EVALUATION.routeOnlyTo,
     route,
-    blocked: entry ? { id: entry.id, autoSuggested: entry.autoSuggested } : null,
+    blocked,
     devices,
   };
 }
@@ -120,7 +145,7 @@ function webrtcDestinations(route: CallRoute | null): RouteDestination[] {
 }
 
 /** The decision webhook as the request scripts it; absent, it does not answer within its timeout (cli.md). */
-function scriptedDecision(decision: CallEvaluationBody['decision'], timeoutMs: number): DecisionReply {
+function scriptedDecision(decision: CallScriptBody['decision'], timeoutMs: number): DecisionReply {
   if (decision === undefined || 'timeout' in decision) {
     return { kind: 'failure', reason: 'timeout', detail: 'no answer scripted', latencyMs: timeoutMs };
   }
