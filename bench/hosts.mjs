@@ -425,6 +425,8 @@ async function main() {
   step('network and PostgreSQL up');
   const rx = await agent('rx', 'receiver', HOSTS.rx.egress, String(RX_PORT));
   const lg = await agent('lg', 'loadgen');
+  // The worker host's egress proxy, for every run (it outlives a worker's kill, as a sidecar would).
+  await agent('worker', 'forward', String(RX_PORT), HOSTS.rx.egress);
 
   /** `svc server start` on a host; resolves once it serves (api) or runs (worker). */
   const startSvc = async (host, role, dir, db) => {
@@ -518,8 +520,6 @@ async function main() {
       step('replicas up; starting the worker');
       procs.worker = await startSvc('worker', 'worker', dirs.worker, db);
       step('worker up');
-      const fwd = inHost('worker', [process.execPath, SELF, '--agent', 'forward', String(RX_PORT), HOSTS.rx.egress]);
-      await fwd.line();
       const { liveKey, testKey } = JSON.parse(readFileSync(join(dirs[replicaNames[0]], 'bootstrap.json'), 'utf8'));
       const bases = replicaNames.map((h) => `http://${HOSTS[h].front}:${API_PORT}`);
       const { endpoints, subs } = await lg.ask('setup', { base: bases[0], liveKey, testKey, count: ACCOUNTS, hookBase: `http://127.0.0.1:${RX_PORT}` });
@@ -639,7 +639,6 @@ async function main() {
         timeline: timelineOf(sends, faultStart, replicaNames),
         fails,
       };
-      fwd.child.kill('SIGKILL');
       return result;
     } finally {
       await Promise.all(Object.values(procs).map(async (p) => {
@@ -686,10 +685,9 @@ function tally(xs, key) {
   return xs.reduce((acc, x) => ((acc[key(x)] = (acc[key(x)] ?? 0) + 1), acc), {});
 }
 
-const SYMBOL = { 2: '201', 5: '503', t: 'timeout', x: 'error' };
-
 /** Per 5 s from the fault's start, per replica: answers by kind (2 = 201, 5 = 503, t = timeout, x = other). */
 function timelineOf(sends, faultStart, names) {
+  const SYMBOL = { 2: '201', 5: '503', t: 'timeout', x: 'error' };
   const rows = {};
   for (const s of sends) {
     const slot = Math.floor((s.t0 - faultStart) / 5000) * 5;
@@ -702,8 +700,8 @@ function timelineOf(sends, faultStart, names) {
 
 function printRun(r) {
   if (r.timeline) {
-    console.log('  sends per 5 s from the fault\'s start (timeout: the client's, with no answer; error: any other failure):');
-    for (const [slot, per] of Object.entries(r.timeline)) console.log(`    ${slot.padStart(5)}  ${Object.entries(per).map(([n, s]) => `${n}: ${s || '-'}`.padEnd(22)).join(' ')}`);
+    console.log('  sends per 5 s from the fault\'s start (timeout: the client gave up with no answer; error: any other failure):');
+    for (const [slot, per] of Object.entries(r.timeline)) console.log(`    ${slot.padStart(5)}  ${Object.entries(per).map(([n, s]) => `${n}: ${s || '-'}`.padEnd(34)).join(' ')}`);
     if (Object.keys(r.errorsLogged).length) console.log(`  errors the processes logged: ${JSON.stringify(r.errorsLogged)}`);
   }
   for (const f of r.fails) console.log(`  FAIL ${f}`);
