@@ -672,6 +672,8 @@ async function main() {
         doubledExamples: doubledExamples.slice(0, 3),
         recoveredMs,
         recovery,
+        // What readiness said while a fault lasted, per replica: a load balancer routes on it.
+        healthDuring: Object.fromEntries(replicaNames.map((h, r) => [h, tally(health.filter((p) => p.replica === r && windows.some((w) => p.t0 >= w.start && p.t0 < w.end)), (p) => String(p.status))])),
         settledAfterFaultS: Number((settledAfterMs / 1000).toFixed(1)),
         burstS,
         // CPU seconds during the burst (a killed process's are lost with it; deliveries may go on after)
@@ -747,6 +749,7 @@ function printRun(r) {
   if (r.timeline) {
     console.log('  sends per 5 s from the fault\'s start (timeout: the client gave up with no answer; error: any other failure):');
     for (const [slot, per] of Object.entries(r.timeline)) console.log(`    ${slot.padStart(5)}  ${Object.entries(per).map(([n, s]) => `${n}: ${s || '-'}`.padEnd(34)).join(' ')}`);
+    console.log(`  /healthz while the fault lasted: ${JSON.stringify(r.healthDuring)}`);
     if (r.doubled) console.log(`  received twice: ${JSON.stringify(r.doubledBy)}, e.g. ${r.doubledExamples.join(' | ')}`);
     console.log(`  CPU seconds during the ${r.burstS} s burst: ${JSON.stringify(r.cpuSeconds)}; ms per 201: ${JSON.stringify(r.cpuMsPer201)}`);
     if (Object.keys(r.errorsLogged).length) console.log(`  errors the processes logged: ${JSON.stringify(r.errorsLogged)}`);
