@@ -29,13 +29,27 @@ const types = {
 export const PG_CONNECT_TIMEOUT_MS = 5000;
 
 /**
- * The pool's clients, each bounded in connecting by PG_CONNECT_TIMEOUT_MS. Set on the client, not as
+ * How long a statement may go unanswered before its connection is given up: a link that stops
+ * carrying packets (a cut cable, a host that froze) raises no error, and with no bound the statement,
+ * and every request queued behind the pool's clients it holds, waited until the link came back or the
+ * kernel gave up (~15 minutes). The service's statements take milliseconds; a lock wait of seconds is
+ * within this. On expiry the driver destroys the connection (pipeline mode), so the pool never reuses
+ * it, and the request is answered 503 (reachability.ts): with a new connection's PG_CONNECT_TIMEOUT_MS
+ * after it, still inside a client's 15 s.
+ */
+export const PG_QUERY_TIMEOUT_MS = 8000;
+
+/** Migrations may run long on a large database: bounded by the hour, not by PG_QUERY_TIMEOUT_MS. */
+const MIGRATION_QUERY_TIMEOUT_MS = 3_600_000;
+
+/**
+ * The pool's clients, each bounded in connecting by PG_CONNECT_TIMEOUT_MS and in each statement by PG_QUERY_TIMEOUT_MS. Set on the client, not as
  * the pool's `connectionTimeoutMillis`, which would also bound a checkout's wait for a client of a
  * full pool: under a burst (200 sends on one wallet) that wait is long and legitimate.
  */
 class BoundedClient extends pg.Client {
   constructor(config?: pg.ClientConfig) {
-    super({ ...config, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
+    super({ ...config, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, query_timeout: PG_QUERY_TIMEOUT_MS });
   }
 }
 
@@ -85,7 +99,8 @@ const MIGRATION_LOCK = 0x73766301;
  * program's `schema_migrations`) is refused with UnsupportedSchemaError, nothing changed.
  */
 export async function migratePg(pool: pg.Pool): Promise<void> {
-  const client = await pool.connect();
+  const pooled = await pool.connect();
+  const client = { query: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => pooled.query<R>({ text, values, query_timeout: MIGRATION_QUERY_TIMEOUT_MS } as pg.QueryConfig) };
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
@@ -111,6 +126,6 @@ export async function migratePg(pool: pg.Pool): Promise<void> {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
-    client.release();
+    pooled.release();
   }
 }

@@ -14,9 +14,10 @@ const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
  * The driver's own failures, which carry no code: a connection that ended under a query ("Connection
  * terminated unexpectedly"), a client already broken ("…is not queryable"), a connect that took
  * longer than its `connectionTimeoutMillis` ("timeout expired"; pg-pool's own: "Connection terminated
- * due to connection timeout", "timeout exceeded when trying to connect").
+ * due to connection timeout", "timeout exceeded when trying to connect"), a statement unanswered for
+ * its `query_timeout` ("Query read timeout": the link carries nothing, database.ts PG_QUERY_TIMEOUT_MS).
  */
-const DRIVER_MESSAGES = /^Connection terminated|is not queryable|^timeout expired$|timeout exceeded when trying to connect/;
+const DRIVER_MESSAGES = /^Connection terminated|is not queryable|^timeout expired$|timeout exceeded when trying to connect|^Query read timeout$/;
 
 /** Whether `err` says the database server cannot be reached, or the connection to it was lost. */
 export function isConnectionLoss(err: unknown): boolean {
