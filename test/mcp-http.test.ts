@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startTestService, type TestService } from './helpers/service.js';
+import { ONE_REPLICA, startTestService, type TestService } from './helpers/service.js';
+import { itOnOneReplica } from './helpers/engines.js';
 import { advance, liveNumber } from './messages-fixtures.js';
 import { freshDomain, verifiedDomain } from './helpers/email-fixtures.js';
 import { EXIT } from '../src/cli/exit-codes.js';
@@ -184,10 +185,18 @@ describe('/mcp: the tools of svc mcp over HTTP', () => {
 });
 
 describe('/mcp is bounded per key, as held reads are', () => {
+  // Each process counts what it holds (as it does held reads): one replica, so the 17th request
+  // meets the count the 16 made.
+  let single: TestService;
+  beforeAll(async () => {
+    single = await startTestService({ mcp, ...ONE_REPLICA });
+  });
+  afterAll(async () => await single?.stop());
+
   /** A wait_for_event call POSTed as is, read until it says it listens; `stop` abandons it. */
   async function heldWait(key: string): Promise<{ stop: () => void }> {
     const controller = new AbortController();
-    const res = await request(`${service.baseUrl}/mcp`, {
+    const res = await request(`${single.baseUrl}/mcp`, {
       method: 'POST',
       signal: controller.signal,
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${key}` },
@@ -206,21 +215,23 @@ describe('/mcp is bounded per key, as held reads are', () => {
     return { stop: () => controller.abort() };
   }
 
-  it('16 MCP requests at once per key, then 429; an abandoned wait lets go of its held read', async () => {
-    const { key } = await newKey('live');
+  itOnOneReplica('16 MCP requests at once per key, then 429; an abandoned wait lets go of its held read', () => single, async () => {
+    const made = await single.call('POST', '/v1/keys', { body: { name: 'mcp-live', mode: 'live' } });
+    expect(made.status, made.text).toBe(201);
+    const { key } = made.body as { key: string };
     const waits = await Promise.all(Array.from({ length: 16 }, () => heldWait(key)));
-    const over = await post({ id: 2, method: 'tools/list' }, { key });
+    const over = await post({ id: 2, method: 'tools/list' }, { key, on: single });
     expect(over.status).toBe(429);
     expect(over.body.error.message).toMatch(/MCP requests of this key/);
     // Each wait is an API held read of the key's: the API's own bound is full too.
-    const direct = await service.call('GET', '/v1/events?after=now&wait=1', { key });
+    const direct = await single.call('GET', '/v1/events?after=now&wait=1', { key });
     expect(direct.status).toBe(429);
 
     for (const w of waits) w.stop();
     // Released when each client goes away (a bound against a hang, not a timing).
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const [mcpAgain, feed] = await Promise.all([post({ id: 3, method: 'tools/list' }, { key }), service.call('GET', '/v1/events?after=now&wait=1', { key })]);
+      const [mcpAgain, feed] = await Promise.all([post({ id: 3, method: 'tools/list' }, { key, on: single }), single.call('GET', '/v1/events?after=now&wait=1', { key })]);
       if (mcpAgain.status === 200 && feed.status === 200) break;
       if (Date.now() > deadline) throw new Error(`still refused after the clients left: /mcp ${mcpAgain.status}, feed ${feed.status}`);
     }

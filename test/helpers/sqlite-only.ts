@@ -24,6 +24,9 @@ export const SINGLE_REPLICA_TESTS: Record<string, string> = {
     'counts the refused requests one bucket lets through before its 429 (at least the burst); replicas each enforce their share, ' +
     'and the good-key requests between the refused ones make the refused land unevenly, so one share runs dry before the whole burst is used ' +
     '(the limit holding across replicas is test/postgres-replicas.test.ts)',
+  '16 MCP requests at once per key, then 429; an abandoned wait lets go of its held read':
+    'counts the MCP requests and held reads one process holds for a key (each process bounds its own, as it does held reads); ' +
+    'with two replicas the 16 waits are split between them and the 17th meets half the count',
 };
 
 /** Test files about SQLite itself, left out of the PostgreSQL pass. */
