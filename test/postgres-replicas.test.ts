@@ -172,7 +172,11 @@ describe('replicas on one PostgreSQL database', () => {
   });
 
   it('`clock advance` through A answers once B follows: the very next request to B reads the new time', async () => {
-    const { all: [a, b] } = await replicas(2);
+    // Heartbeats a minute apart (the join notice counts B at once): at this file's 100 ms a loaded
+    // machine can leave a beat late past its 300 ms window, A then counts itself alone and waits
+    // for nobody. What is tested is the wait for B's answer, not the beat.
+    const { all: [a, b] } = await replicas(2, { heartbeatMs: 60_000 });
+    await until(() => a!.deps.store.peers!.count() === 2, 'A counting B');
     // Several rounds: B reading the old time for the moment a notice takes would show in one of them.
     for (let round = 0; round < 5; round++) {
       const advanced = await a!.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 3600 } });
