@@ -3,20 +3,11 @@
 import { expect } from 'vitest';
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { Repositories } from '../../src/server/storage/store.js';
-import { MONEY_LIMITS, type UsageCategory } from '../../src/api/values/billing.js';
+import { MONEY_LIMITS } from '../../src/api/values/billing.js';
 import { setBalance } from '../../src/server/domain/billing/wallet.js';
-import { ledgerOf } from './inspect.js';
+import { ledgerOf, type ChargeView } from './inspect.js';
 
-/** A charge as tests assert it: positive cents (the ledger row is signed as it moves the balance). */
-export interface ChargeView {
-  id: string;
-  accountId: string;
-  category: UsageCategory | null;
-  quantity: number;
-  amountCents: number;
-  ref: string | null;
-  createdAt: number;
-}
+export type { ChargeView };
 
 /** What reads money: the service's deps (each read in a transaction of its own). */
 type MoneyDeps = Pick<ServiceDeps, 'uow'>;
