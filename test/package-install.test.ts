@@ -181,8 +181,10 @@ describe('the tarball installed into an empty directory with an empty HOME', () 
       expect(isAlive(pid!)).toBe(false);
 
       // The library entry: a resolve hook records every module the import loads, to prove neither the
-      // CLI nor the service (nor any dependency) comes with it.
-      const hook = `export async function resolve(s, c, next) { const r = await next(s, c); process.stderr.write('LOADED ' + r.url + '\\n'); return r; }`;
+      // CLI nor the service (nor any dependency) comes with it. The hook runs on its own thread, whose
+      // process.stderr is relayed to the main thread asynchronously and can lose its last lines when
+      // the process exits; writeSync on fd 2 is written before the import goes on.
+      const hook = `import { writeSync } from 'node:fs'; export async function resolve(s, c, next) { const r = await next(s, c); writeSync(2, 'LOADED ' + r.url + '\\n'); return r; }`;
       const script = `
         import { register } from 'node:module';
         register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(hook)}));
