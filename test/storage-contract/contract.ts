@@ -9,6 +9,7 @@ import { billingContract } from './billing-contract.js';
 import { eventsContract } from './events-contract.js';
 import { claimsContract } from './claims-contract.js';
 import { sinksContract } from './sinks-contract.js';
+import { schemaContract } from './schema-contract.js';
 
 // The storage contract. Each repository's behaviour (insert, read, page, claim, the
 // uniqueness a rule relies on) written once, through `Store` and the repository interfaces only
@@ -27,5 +28,6 @@ export function describeStorageContract(engine: EngineUnderTest): void {
     eventsContract(engine);
     claimsContract(engine);
     sinksContract(engine);
+    schemaContract(engine);
   });
 }

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations.js';
+import type { Migration } from '../shared/schema-changes.js';
 
 export type Db = Database.Database;
 
@@ -78,12 +79,12 @@ export function cacheStatements(db: Db): void {
 }
 
 /** Applies the ordered migrations not yet recorded in `schema_migrations`, each in its own transaction. */
-export function migrate(db: Db): void {
+export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
   const applied = new Set(
     db.prepare('SELECT version FROM schema_migrations').all().map((r) => (r as { version: number }).version),
   );
-  for (const m of MIGRATIONS) {
+  for (const m of migrations) {
     if (applied.has(m.version)) continue;
     db.transaction(() => {
       db.exec(m.sql);

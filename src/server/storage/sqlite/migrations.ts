@@ -1,14 +1,13 @@
-// Ordered migrations. Append only: never edit one that has shipped; add a new version instead.
+// The SQLite engine's ordered migrations as it shipped them, kept as they ran (a file or snapshot made
+// by any earlier build migrates forward through them). A new change of the schema is written once in
+// shared/schema-changes.ts, not here.
 // Every table keeps `seq INTEGER PRIMARY KEY AUTOINCREMENT` for keyset pagination (contract §2:
 // keyset on (createdAt, id)); `created_at` is integer milliseconds of service time.
 
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import { engineMigrations, type ColumnTypes, type Migration, type SchemaChange } from '../shared/schema-changes.js';
 
-export const MIGRATIONS: Migration[] = [
+/** The migrations this engine shipped before the schema was written once (shared/schema-changes.ts). */
+const SQLITE_HISTORY: Migration[] = [
   {
     version: 1,
     name: 'accounts, keys, idempotency, jobs, events',
@@ -78,7 +77,7 @@ export const MIGRATIONS: Migration[] = [
   },
 ];
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 2,
   name: 'numbers, messages, conversations, charges, campaigns',
   sql: `
@@ -183,7 +182,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 3,
   name: 'webhook endpoints and deliveries',
   sql: `
@@ -240,7 +239,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 4,
   name: 'service state (the service clock across restarts)',
   sql: `
@@ -251,7 +250,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 5,
   name: 'call routes and voicemail greetings',
   sql: `
@@ -271,7 +270,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 6,
   name: 'calls, voicemails, blocked numbers, softphone devices',
   sql: `
@@ -360,7 +359,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 7,
   name: 'the key mode and the address that placed a call',
   sql: `
@@ -375,7 +374,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 8,
   name: 'brands, full campaigns, leads, ports',
   sql: `
@@ -466,7 +465,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 9,
   name: 'sending domains, emails and recipients, suppressions, the mail sandbox, sandbox DNS',
   sql: `
@@ -563,7 +562,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 10,
   name: 'the per-recipient email timeline',
   sql: `
@@ -588,7 +587,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 11,
   name: 'hourly email reputation counters',
   sql: `
@@ -613,7 +612,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 12,
   name: 'money: the ledger, wallets, holds',
   sql: `
@@ -691,7 +690,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 13,
   name: "the month's spend kept on the wallet",
   sql: `
@@ -705,7 +704,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 14,
   name: 'opt-outs: consumers who texted a stop word to a number',
   sql: `
@@ -734,7 +733,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 15,
   name: 'the mode of the key that created a record; idempotency keys scoped by mode',
   sql: `
@@ -776,7 +775,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 16,
   name: 'the mail sandbox keeps an email body once',
   sql: `
@@ -791,7 +790,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 17,
   name: 'the mode of the key that added a blocked number or published a sandbox DNS name',
   sql: `
@@ -804,7 +803,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 18,
   name: 'console sessions and their one-time links',
   sql: `
@@ -828,7 +827,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 19,
   name: 'claims with leases on jobs that call the outside world and on webhook delivery attempts',
   sql: `
@@ -846,7 +845,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 20,
   name: 'notices one process leaves for another on the same file',
   sql: `
@@ -868,7 +867,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 21,
   name: 'when an idempotency key was answered, on the real clock',
   sql: `
@@ -880,7 +879,7 @@ MIGRATIONS.push({
   `,
 });
 
-MIGRATIONS.push({
+SQLITE_HISTORY.push({
   version: 22,
   name: 'sinks: webhook endpoints the service serves itself, and the requests they keep',
   sql: `
@@ -919,3 +918,19 @@ MIGRATIONS.push({
     CREATE INDEX sink_requests_event ON sink_requests(sink_id, event_id);
   `,
 });
+
+/** SQLite's words for the column types of the changes written once. */
+export const SQLITE_COLUMN_TYPES: ColumnTypes = {
+  text: 'TEXT',
+  int: 'INTEGER',
+  bigint: 'INTEGER',
+  flag: 'INTEGER',
+  double: 'REAL',
+  bytes: 'BLOB',
+  seqPrimaryKey: 'INTEGER PRIMARY KEY AUTOINCREMENT',
+};
+
+/** This engine's migrations: its history, then the shared changes (`changes` only differs in the storage contract's own check). */
+export const sqliteMigrations = (changes?: readonly SchemaChange[]): Migration[] => engineMigrations(SQLITE_HISTORY, SQLITE_COLUMN_TYPES, changes);
+
+export const MIGRATIONS: Migration[] = sqliteMigrations();
