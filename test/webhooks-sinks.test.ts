@@ -11,6 +11,7 @@ import { HANG_ACK_MS, advance, alignClock, createEndpoint, deliveries, startRece
 import { SINK_LIMITS } from '../src/api/values/sinks.js';
 import { SinkRequestPageSchema, SinkWithSecretSchema } from '../src/api/schemas/sinks.js';
 import { signWebhookPayload } from '../src/webhooks/verify.js';
+import { DeliveryDetailSchema } from '../src/api/schemas/webhooks.js';
 
 let svc: TestService;
 let n = 0;
@@ -72,6 +73,43 @@ describe('a sink', () => {
     const listed = (await svc.call('GET', '/v1/sandbox/sinks')).body.data.find((s: any) => s.id === sink.id);
     expect(listed).toEqual({ id: sink.id, url: sink.url, endpointId: sink.endpointId, events: ['message.received'], respond: { status: 200, failFirst: 2, delayMs: 0 }, received: 3, createdAt: sink.createdAt });
     expect(listed.secret).toBeUndefined();
+  });
+
+  it("a delivery's GET shows each attempt's request as sent (the signature's MAC redacted) and the answer, and the body once", async () => {
+    alignClock(svc, 10);
+    const sink = await createSink({ respond: { failFirst: 1 }, events: ['message.received'] });
+    const eventId = await inbound();
+    await svc.flushWebhooks();
+    await advance(svc, 300); // the retry 30 s later, sent at the next 5-minute tick
+    const [listed] = await deliveries(svc, sink.endpointId);
+    const res = await svc.call('GET', `/v1/webhooks/${sink.endpointId}/deliveries/${listed.id}`);
+    expect(res.status, res.text).toBe(200);
+    const d = DeliveryDetailSchema.parse(res.body);
+    expect(d).toMatchObject({ id: listed.id, eventId, status: 'succeeded', attempt: 2, bodyTruncated: false });
+    expect(d.attempts.map((a) => [a.attempt, a.responseStatus, a.responseBody])).toEqual([
+      [1, 500, '{"error":"this sink answers 500 (as it was told)"}'],
+      [2, 200, '{"received":true}'],
+    ]);
+    // What the sink received is what the attempts say they sent, but for the MAC.
+    const kept = (await requestsOf(sink.id)).data.reverse();
+    for (const [i, a] of d.attempts.entries()) {
+      expect(a.request!.url).toBe(sink.url);
+      expect(a.request!.headers).toMatchObject({ 'Service-Event-Id': eventId, 'Service-Event-Type': 'message.received', 'Service-Delivery-Attempt': String(i + 1) });
+      const sent = kept[i]!.headers['x-service-signature']!;
+      expect(sent).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      expect(a.request!.headers['X-Service-Signature']).toBe(`${sent.split(',')[0]},v1=[redacted]`);
+    }
+    expect(res.text).not.toMatch(/v1=[0-9a-f]{64}/);
+    expect(res.text).not.toContain(sink.secret);
+    // The body every attempt sent, byte for byte what the sink received.
+    expect(d.body).toBe(kept[0]!.body);
+    expect(JSON.parse(d.body!)).toMatchObject({ id: eventId, type: 'message.received' });
+    // Another account finds no such delivery.
+    const child = await svc.call('POST', '/v1/subaccounts', { body: { name: 'Inspector shop' } });
+    expect(child.status, child.text).toBe(201);
+    const other = await svc.call('POST', '/v1/keys', { headers: { 'Service-Subaccount': child.body.id }, body: { name: 'other', mode: 'live' } });
+    expect(other.status, other.text).toBe(201);
+    expect((await svc.call('GET', `/v1/webhooks/${sink.endpointId}/deliveries/${listed.id}`, { key: other.body.key })).status).toBe(404);
   });
 
   it('keeps a request whose signature is not its secret\'s as not verified, and redacts credentials sent to it', async () => {
