@@ -5,7 +5,8 @@
 // a flooded sink keeps only its cap; a held read of its requests answers as one arrives; a replay
 // after a receiver's outage delivers every failed event once more and nothing else; a test key
 // cannot resend a live event. Loopback only (the service's delivery resolver and guard).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestService } from './helpers/service.js';
 import { HANG_ACK_MS, advance, alignClock, createEndpoint, deliveries, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 import { SINK_LIMITS } from '../src/api/values/sinks.js';
@@ -158,6 +159,64 @@ describe('a sink', () => {
     const oldest = await requestsOf(sink.id, '?order=asc&limit=1');
     expect(oldest.data).toHaveLength(1);
     expect((await requestsOf(sink.id, `?order=asc&limit=1&after=${oldest.cursor}`)).data[0]!.body).toBe(bodies[bodies.length - 2]);
+  });
+
+  it('keeps the first 64 KB of a 1 MB body read as it streams, its signature verified over all of it; refuses a longer one (400)', async () => {
+    const sink = await createSink({});
+    const body = JSON.stringify({ id: 'evt_long', pad: 'é'.repeat(SINK_LIMITS.readBodyBytes / 2 - 20) });
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(SINK_LIMITS.readBodyBytes);
+    const signed = await svc.call('POST', `/sinks/${sink.id}`, { key: null, rawBody: body, headers: { 'content-type': 'application/json', 'x-service-signature': signWebhookPayload(body, sink.secret) } });
+    expect(signed.status, signed.text).toBe(200);
+    const [kept] = (await requestsOf(sink.id)).data;
+    expect(kept!.signatureValid).toBe(true);
+    // Cut on a character boundary: the 2-byte é never split.
+    expect(kept!.body).toBe(Buffer.from(body).subarray(0, SINK_LIMITS.keptBodyBytes).toString('utf8').replace(/\uFFFD$/, ''));
+    const tampered = body.slice(0, -2) + '!}';
+    const forged = await svc.call('POST', `/sinks/${sink.id}`, { key: null, rawBody: tampered, headers: { 'content-type': 'application/json', 'x-service-signature': signWebhookPayload(body, sink.secret) } });
+    expect(forged.status).toBe(200);
+    expect((await requestsOf(sink.id)).data[0]!.signatureValid).toBe(false);
+    const over = await svc.call('POST', `/sinks/${sink.id}`, { key: null, rawBody: Buffer.alloc(SINK_LIMITS.readBodyBytes + 1, 'x'), headers: { 'content-type': 'text/plain' } });
+    expect(over.status).toBe(400);
+    expect(over.body.error).toMatchObject({ code: 'validation_error', details: [{ path: ['body'] }] });
+    expect((await requestsOf(sink.id)).data).toHaveLength(2);
+  });
+
+  it('takes in a bounded number of bytes a second: past it, 429 with Retry-After before the body is read, the request not kept', async () => {
+    const sink = await createSink({});
+    const { hostname, port } = new URL(svc.baseUrl);
+    // Requests that say 1 MB is coming and send none of it: the intake decides on what they say.
+    const count = 160;
+    const started = performance.now();
+    const answers: string[] = [];
+    const sockets = Array.from({ length: count }, () => {
+      const socket = connect(Number(port), hostname);
+      let text = '';
+      socket.on('data', (b) => {
+        text += b.toString('latin1');
+        if (text.includes('\r\n\r\n') && !socket.destroyed) {
+          answers.push(text);
+          socket.destroy();
+        }
+      });
+      socket.on('error', () => {});
+      socket.write(`POST /sinks/${sink.id} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: text/plain\r\nContent-Length: ${SINK_LIMITS.readBodyBytes}\r\n\r\n`);
+      return socket;
+    });
+    // At most a second's worth at once, then what refills meanwhile: the rest are refused. Waited for
+    // until that many answers came (or the time in which all might have been taken ran out).
+    const mayTake = () => Math.ceil((SINK_LIMITS.intakeBytesPerSec * (1 + (performance.now() - started) / 1000)) / SINK_LIMITS.readBodyBytes);
+    // (A taken one whose body never comes is answered 408 once the service stops waiting for it.)
+    const refused = () => answers.filter((a) => !a.startsWith('HTTP/1.1 408 '));
+    await vi.waitUntil(() => refused().length >= count - mayTake() || mayTake() >= count, { timeout: 60_000, interval: 20 });
+    for (const s of sockets) s.destroy();
+    expect(refused().length).toBeGreaterThan(0);
+    expect(refused().length).toBeGreaterThanOrEqual(count - mayTake());
+    for (const a of refused()) {
+      expect(a).toMatch(/^HTTP\/1\.1 429 /);
+      expect(Number(/\r\nretry-after: (\d+)\r\n/i.exec(a)?.[1])).toBeGreaterThanOrEqual(1);
+    }
+    // None was kept: the refused were never read, the taken never finished.
+    expect((await svc.call('GET', '/v1/sandbox/sinks')).body.data.find((s: any) => s.id === sink.id).received).toBe(0);
   });
 
   it('holds a read of its requests (`wait`) until one arrives, then answers it; deleting the sink deletes its endpoint', async () => {
