@@ -194,6 +194,17 @@ describe('svc __complete (what every shell script calls)', () => {
     expect(lines.slice(2).sort()).toEqual(Object.values(subaccounts).sort());
   });
 
+  it('mcp --groups completes the tool groups of the registry, each item of the list', async () => {
+    const first = (await complete(['mcp', '--groups', ''], {})).stdout.split('\n').filter(Boolean);
+    expect(first).toEqual(expect.arrayContaining(['messages', 'numbers', 'webhooks', 'emails']));
+    // Groups that serve no tool (they act on this machine) are not offered.
+    expect(first).not.toEqual(expect.arrayContaining(['profiles']));
+    expect(first).not.toContain('completion');
+    const next = (await complete(['mcp', '--groups', 'messages,num'], {})).stdout.split('\n').filter(Boolean);
+    expect(next).toContain('messages,numbers');
+    expect(next).not.toContain('messages,messages');
+  });
+
   it('a local service that is not running: nothing printed, nothing started', async () => {
     // The data directory of a stopped local service: its keys, and an address nobody answers on.
     const gone = await startTestService();

@@ -5,12 +5,14 @@
 // a flooded sink keeps only its cap; a held read of its requests answers as one arrives; a replay
 // after a receiver's outage delivers every failed event once more and nothing else; a test key
 // cannot resend a live event. Loopback only (the service's delivery resolver and guard).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TestService } from './helpers/service.js';
 import { HANG_ACK_MS, advance, alignClock, createEndpoint, deliveries, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 import { SINK_LIMITS } from '../src/api/values/sinks.js';
 import { SinkRequestPageSchema, SinkWithSecretSchema } from '../src/api/schemas/sinks.js';
 import { signWebhookPayload } from '../src/webhooks/verify.js';
+import { DeliveryDetailSchema } from '../src/api/schemas/webhooks.js';
 
 let svc: TestService;
 let n = 0;
@@ -74,6 +76,43 @@ describe('a sink', () => {
     expect(listed.secret).toBeUndefined();
   });
 
+  it("a delivery's GET shows each attempt's request as sent (the signature's MAC redacted) and the answer, and the body once", async () => {
+    alignClock(svc, 10);
+    const sink = await createSink({ respond: { failFirst: 1 }, events: ['message.received'] });
+    const eventId = await inbound();
+    await svc.flushWebhooks();
+    await advance(svc, 300); // the retry 30 s later, sent at the next 5-minute tick
+    const [listed] = await deliveries(svc, sink.endpointId);
+    const res = await svc.call('GET', `/v1/webhooks/${sink.endpointId}/deliveries/${listed.id}`);
+    expect(res.status, res.text).toBe(200);
+    const d = DeliveryDetailSchema.parse(res.body);
+    expect(d).toMatchObject({ id: listed.id, eventId, status: 'succeeded', attempt: 2, bodyTruncated: false });
+    expect(d.attempts.map((a) => [a.attempt, a.responseStatus, a.responseBody])).toEqual([
+      [1, 500, '{"error":"this sink answers 500 (as it was told)"}'],
+      [2, 200, '{"received":true}'],
+    ]);
+    // What the sink received is what the attempts say they sent, but for the MAC.
+    const kept = (await requestsOf(sink.id)).data.reverse();
+    for (const [i, a] of d.attempts.entries()) {
+      expect(a.request!.url).toBe(sink.url);
+      expect(a.request!.headers).toMatchObject({ 'Service-Event-Id': eventId, 'Service-Event-Type': 'message.received', 'Service-Delivery-Attempt': String(i + 1) });
+      const sent = kept[i]!.headers['x-service-signature']!;
+      expect(sent).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      expect(a.request!.headers['X-Service-Signature']).toBe(`${sent.split(',')[0]},v1=[redacted]`);
+    }
+    expect(res.text).not.toMatch(/v1=[0-9a-f]{64}/);
+    expect(res.text).not.toContain(sink.secret);
+    // The body every attempt sent, byte for byte what the sink received.
+    expect(d.body).toBe(kept[0]!.body);
+    expect(JSON.parse(d.body!)).toMatchObject({ id: eventId, type: 'message.received' });
+    // Another account finds no such delivery.
+    const child = await svc.call('POST', '/v1/subaccounts', { body: { name: 'Inspector shop' } });
+    expect(child.status, child.text).toBe(201);
+    const other = await svc.call('POST', '/v1/keys', { headers: { 'Service-Subaccount': child.body.id }, body: { name: 'other', mode: 'live' } });
+    expect(other.status, other.text).toBe(201);
+    expect((await svc.call('GET', `/v1/webhooks/${sink.endpointId}/deliveries/${listed.id}`, { key: other.body.key })).status).toBe(404);
+  });
+
   it('keeps a request whose signature is not its secret\'s as not verified, and redacts credentials sent to it', async () => {
     const sink = await createSink({ respond: { status: 202 } });
     const body = '{"id":"evt_forged","type":"message.received"}';
@@ -120,6 +159,64 @@ describe('a sink', () => {
     const oldest = await requestsOf(sink.id, '?order=asc&limit=1');
     expect(oldest.data).toHaveLength(1);
     expect((await requestsOf(sink.id, `?order=asc&limit=1&after=${oldest.cursor}`)).data[0]!.body).toBe(bodies[bodies.length - 2]);
+  });
+
+  it('keeps the first 64 KB of a 1 MB body read as it streams, its signature verified over all of it; refuses a longer one (400)', async () => {
+    const sink = await createSink({});
+    const body = JSON.stringify({ id: 'evt_long', pad: 'é'.repeat(SINK_LIMITS.readBodyBytes / 2 - 20) });
+    expect(Buffer.byteLength(body)).toBeLessThanOrEqual(SINK_LIMITS.readBodyBytes);
+    const signed = await svc.call('POST', `/sinks/${sink.id}`, { key: null, rawBody: body, headers: { 'content-type': 'application/json', 'x-service-signature': signWebhookPayload(body, sink.secret) } });
+    expect(signed.status, signed.text).toBe(200);
+    const [kept] = (await requestsOf(sink.id)).data;
+    expect(kept!.signatureValid).toBe(true);
+    // Cut on a character boundary: the 2-byte é never split.
+    expect(kept!.body).toBe(Buffer.from(body).subarray(0, SINK_LIMITS.keptBodyBytes).toString('utf8').replace(/\uFFFD$/, ''));
+    const tampered = body.slice(0, -2) + '!}';
+    const forged = await svc.call('POST', `/sinks/${sink.id}`, { key: null, rawBody: tampered, headers: { 'content-type': 'application/json', 'x-service-signature': signWebhookPayload(body, sink.secret) } });
+    expect(forged.status).toBe(200);
+    expect((await requestsOf(sink.id)).data[0]!.signatureValid).toBe(false);
+    const over = await svc.call('POST', `/sinks/${sink.id}`, { key: null, rawBody: Buffer.alloc(SINK_LIMITS.readBodyBytes + 1, 'x'), headers: { 'content-type': 'text/plain' } });
+    expect(over.status).toBe(400);
+    expect(over.body.error).toMatchObject({ code: 'validation_error', details: [{ path: ['body'] }] });
+    expect((await requestsOf(sink.id)).data).toHaveLength(2);
+  });
+
+  it('takes in a bounded number of bytes a second: past it, 429 with Retry-After before the body is read, the request not kept', async () => {
+    const sink = await createSink({});
+    const { hostname, port } = new URL(svc.baseUrl);
+    // Requests that say 1 MB is coming and send none of it: the intake decides on what they say.
+    const count = 160;
+    const started = performance.now();
+    const answers: string[] = [];
+    const sockets = Array.from({ length: count }, () => {
+      const socket = connect(Number(port), hostname);
+      let text = '';
+      socket.on('data', (b) => {
+        text += b.toString('latin1');
+        if (text.includes('\r\n\r\n') && !socket.destroyed) {
+          answers.push(text);
+          socket.destroy();
+        }
+      });
+      socket.on('error', () => {});
+      socket.write(`POST /sinks/${sink.id} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: text/plain\r\nContent-Length: ${SINK_LIMITS.readBodyBytes}\r\n\r\n`);
+      return socket;
+    });
+    // At most a second's worth at once, then what refills meanwhile: the rest are refused. Waited for
+    // until that many answers came (or the time in which all might have been taken ran out).
+    const mayTake = () => Math.ceil((SINK_LIMITS.intakeBytesPerSec * (1 + (performance.now() - started) / 1000)) / SINK_LIMITS.readBodyBytes);
+    // (A taken one whose body never comes is answered 408 once the service stops waiting for it.)
+    const refused = () => answers.filter((a) => !a.startsWith('HTTP/1.1 408 '));
+    await vi.waitUntil(() => refused().length >= count - mayTake() || mayTake() >= count, { timeout: 60_000, interval: 20 });
+    for (const s of sockets) s.destroy();
+    expect(refused().length).toBeGreaterThan(0);
+    expect(refused().length).toBeGreaterThanOrEqual(count - mayTake());
+    for (const a of refused()) {
+      expect(a).toMatch(/^HTTP\/1\.1 429 /);
+      expect(Number(/\r\nretry-after: (\d+)\r\n/i.exec(a)?.[1])).toBeGreaterThanOrEqual(1);
+    }
+    // None was kept: the refused were never read, the taken never finished.
+    expect((await svc.call('GET', '/v1/sandbox/sinks')).body.data.find((s: any) => s.id === sink.id).received).toBe(0);
   });
 
   it('holds a read of its requests (`wait`) until one arrives, then answers it; deleting the sink deletes its endpoint', async () => {

@@ -68,20 +68,48 @@ export type VerifyResult =
   | { ok: true; timestamp: number }
   | { ok: false; reason: 'malformed_header' | 'timestamp_out_of_tolerance' | 'signature_mismatch' };
 
-/** Like verifyWebhookSignature, but says why a signature was refused. */
-export function verifyWebhookSignatureDetailed(rawBody: RawBody, header: string | null | undefined, secret: string, opts: VerifyOptions = {}): VerifyResult {
+/** A check of a signature over a body read piece by piece (a stream), never held whole. */
+export interface WebhookSignatureCheck {
+  /** The next piece of the raw body, in order. */
+  update(piece: RawBody): void;
+  /** Once every piece is in: the verdict. */
+  result(): VerifyResult;
+}
+
+/**
+ * Like verifyWebhookSignatureDetailed, for a body that arrives in pieces: the header is checked (and
+ * its time) first, then each piece goes into the MAC as it arrives.
+ */
+export function webhookSignatureCheck(header: string | null | undefined, secret: string, opts: VerifyOptions = {}): WebhookSignatureCheck {
   const parsed = parseSignatureHeader(header);
-  if (!parsed) return { ok: false, reason: 'malformed_header' };
   const tolerance = opts.toleranceSecs ?? DEFAULT_TOLERANCE_SECS;
   const nowSecs = Math.floor((opts.now ?? Date.now)() / 1000);
-  if (Math.abs(nowSecs - parsed.t) > tolerance) return { ok: false, reason: 'timestamp_out_of_tolerance' };
-  const expected = Buffer.from(computeWebhookSignature(rawBody, secret, parsed.t), 'hex');
-  // Every candidate is compared (no early exit), each in constant time.
-  let match = false;
-  for (const candidate of parsed.v1) {
-    if (timingSafeEqual(expected, Buffer.from(candidate, 'hex'))) match = true;
-  }
-  return match ? { ok: true, timestamp: parsed.t } : { ok: false, reason: 'signature_mismatch' };
+  const refusal: VerifyResult | undefined = !parsed
+    ? { ok: false, reason: 'malformed_header' }
+    : Math.abs(nowSecs - parsed.t) > tolerance
+      ? { ok: false, reason: 'timestamp_out_of_tolerance' }
+      : undefined;
+  const mac = parsed && !refusal ? createHmac('sha256', secret).update(`${parsed.t}.`, 'utf8') : undefined;
+  return {
+    update: (piece) => void mac?.update(toBuffer(piece)),
+    result: () => {
+      if (refusal || !parsed || !mac) return refusal ?? { ok: false, reason: 'malformed_header' };
+      const expected = mac.digest();
+      // Every candidate is compared (no early exit), each in constant time.
+      let match = false;
+      for (const candidate of parsed.v1) {
+        if (timingSafeEqual(expected, Buffer.from(candidate, 'hex'))) match = true;
+      }
+      return match ? { ok: true, timestamp: parsed.t } : { ok: false, reason: 'signature_mismatch' };
+    },
+  };
+}
+
+/** Like verifyWebhookSignature, but says why a signature was refused. */
+export function verifyWebhookSignatureDetailed(rawBody: RawBody, header: string | null | undefined, secret: string, opts: VerifyOptions = {}): VerifyResult {
+  const check = webhookSignatureCheck(header, secret, opts);
+  check.update(rawBody);
+  return check.result();
 }
 
 /**

@@ -100,6 +100,30 @@ export const DeliverySchema = z
   .meta({ id: 'WebhookDelivery' });
 export type Delivery = z.infer<typeof DeliverySchema>;
 
+/**
+ * What one attempt sent and got back, as `GET /v1/webhooks/{id}/deliveries/{deliveryId}` and the
+ * console's inspector show it (views/webhooks.ts writes it for both).
+ */
+export const InspectedAttemptSchema = DeliveryAttemptSchema.extend({
+  request: z
+    .object({
+      url: z.string().describe('The URL this attempt was sent to (the endpoint\'s then; it may have changed since)'),
+      headers: z.record(z.string(), z.string()).describe('The headers as sent, the signature\'s MAC kept as `[redacted]` (its `t` shown)'),
+    })
+    .nullable()
+    .describe('null: nothing was sent (refused before the POST), or the attempt was made before requests were kept'),
+  responseBody: z.string().nullable().describe("The answer's first 1 KB; null: none (or not kept)"),
+});
+export type InspectedAttempt = z.infer<typeof InspectedAttemptSchema>;
+
+/** One delivery with each attempt's request and answer, and the body every attempt sent. */
+export const DeliveryDetailSchema = DeliverySchema.extend({
+  attempts: z.array(InspectedAttemptSchema),
+  body: z.string().nullable().describe('The body every attempt sent (the event\'s, never changed), its first 64 KB; null: the event is no longer stored'),
+  bodyTruncated: z.boolean(),
+}).meta({ id: 'WebhookDeliveryDetail' });
+export type DeliveryDetail = z.infer<typeof DeliveryDetailSchema>;
+
 export const DeliveryPage = pageOf(DeliverySchema);
 
 export const DeliveryParams = z.strictObject({ id: z.string().min(1).max(200), deliveryId: z.string().min(1).max(200) });

@@ -9,6 +9,15 @@ export const SINK_LIMITS = {
   keptBodyBytes: 64 * 1024,
   /** The largest body a sink reads at all; a longer one is answered 400 and not kept. */
   readBodyBytes: 1024 * 1024,
+  /**
+   * What one sink takes in, per process: bodies of at most this many bytes a second (a token bucket
+   * as full as a second's worth), each request counted as at least `intakeRequestBytes` (its write).
+   * Past it: 429 with `Retry-After`, the body not read. So a flooded sink costs the service a bounded
+   * share of its time and other clients are answered meanwhile. A real endpoint's deliveries are far
+   * below it (event bodies of a few KB).
+   */
+  intakeBytesPerSec: 16 * 1024 * 1024,
+  intakeRequestBytes: 4 * 1024,
   /** `respond.delayMs`: at most 30 s (the worker's acknowledgement timeout is 10 s: a longer delay is a timeout). */
   maxDelayMs: 30_000,
   /** `respond.failFirst`: at most this many failed attempts per event (an event is attempted 9 times at most). */

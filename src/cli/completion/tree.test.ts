@@ -10,7 +10,7 @@ import { complete, type Lookup } from './complete.js';
 
 async function realTree() {
   const program = await fullCommandTree({ io: createTestIO(), env: {}, homedir: '/nonexistent', binPath: '' });
-  return completionTree(program, { outputFormats: OUTPUT_FORMATS, eventTypes: [], triggerTypes: [] });
+  return completionTree(program, { outputFormats: OUTPUT_FORMATS, eventTypes: [], triggerTypes: [], toolGroups: [] });
 }
 
 const at = (root: CompletionCommand, ...path: string[]): CompletionCommand =>

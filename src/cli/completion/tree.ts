@@ -37,6 +37,8 @@ export interface ValueSets {
   outputFormats: readonly string[];
   eventTypes: readonly string[];
   triggerTypes: readonly string[];
+  /** The groups `svc mcp --groups` may name: those with a tool (mcp/tools.ts, from the registry). */
+  toolGroups: readonly string[];
 }
 
 const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -46,10 +48,12 @@ const SHELLS = ['bash', 'zsh', 'fish'];
  * What a flag's value or an argument completes to, by where it stands in the tree. A flag with
  * commander choices completes to them; these are the values commander does not know.
  */
-function optionSource(o: Option, sets: ValueSets): CompletionOption['value'] {
+function optionSource(o: Option, path: string[], sets: ValueSets): CompletionOption['value'] {
   if (o.argChoices?.length) return { values: [...o.argChoices] };
   const fromRegistry = registrySource(o);
   if (fromRegistry) return fromRegistry;
+  // The tool groups are the registry's own groups, which `svc mcp`'s definition cannot import.
+  if (path[0] === 'mcp' && o.long === '--groups') return { values: [...sets.toolGroups], list: true };
   switch (o.long) {
     case '--output':
       return { values: [...sets.outputFormats] };
@@ -98,7 +102,7 @@ function commandOf(cmd: Command, path: string[], sets: ValueSets): CompletionCom
     .map((o) => {
       const names = [o.short, o.long].filter((n): n is string => Boolean(n));
       const takesValue = o.required || o.optional;
-      return { names, summary: o.description, ...(takesValue ? { value: optionSource(o, sets) } : {}) };
+      return { names, summary: o.description, ...(takesValue ? { value: optionSource(o, path, sets) } : {}) };
     });
   return {
     name: cmd.name(),

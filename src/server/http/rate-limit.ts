@@ -60,23 +60,38 @@ export class TokenBuckets {
     return n <= 1 ? this.whole : { ratePerSec: this.whole.ratePerSec / n, burst: Math.max(1, Math.floor(this.whole.burst / n)) };
   }
 
-  take(key: string): { allowed: boolean; remaining: number; resetSecs: number; retryAfterSecs: number } {
+  /** Takes `cost` tokens (1: a request) when the bucket holds them; a cost over the burst counts as the burst. */
+  take(key: string, cost = 1): { allowed: boolean; remaining: number; resetSecs: number; retryAfterSecs: number } {
     const opts = this.limit;
     const now = this.wall();
     if (!this.buckets.has(key) && this.buckets.size >= MAX_TRACKED_BUCKETS) this.forgetFull(now, opts);
     const b = this.buckets.get(key) ?? { tokens: opts.burst, updatedMs: now };
     b.tokens = Math.min(opts.burst, b.tokens + ((now - b.updatedMs) / 1000) * opts.ratePerSec);
     b.updatedMs = now;
-    const allowed = b.tokens >= 1;
-    if (allowed) b.tokens -= 1;
+    const need = Math.min(cost, opts.burst);
+    const allowed = b.tokens >= need;
+    if (allowed) b.tokens -= need;
     this.buckets.set(key, b);
     const remaining = Math.floor(b.tokens);
     return {
       allowed,
       remaining,
       resetSecs: Math.ceil((opts.burst - b.tokens) / opts.ratePerSec),
-      retryAfterSecs: Math.max(1, Math.ceil((1 - b.tokens) / opts.ratePerSec)),
+      retryAfterSecs: Math.max(1, Math.ceil((need - b.tokens) / opts.ratePerSec)),
     };
+  }
+
+  /**
+   * Takes `cost` tokens whatever the bucket holds: for work already done (a body longer than it said).
+   * The bucket may go below empty and refills from there.
+   */
+  charge(key: string, cost: number): void {
+    const opts = this.limit;
+    const now = this.wall();
+    const b = this.buckets.get(key);
+    if (!b) return; // forgotten as full meanwhile: nothing to charge against
+    b.tokens = Math.min(opts.burst, b.tokens + ((now - b.updatedMs) / 1000) * opts.ratePerSec) - cost;
+    b.updatedMs = now;
   }
 
   private forgetFull(now: number, opts: RateLimitOptions): void {
@@ -86,7 +101,7 @@ export class TokenBuckets {
   }
 }
 
-const rateLimited = (retryAfterSecs: number): ServiceError =>
+export const rateLimited = (retryAfterSecs: number): ServiceError =>
   new ServiceError('rate_limited', `too many requests; retry after ${retryAfterSecs}s`, undefined, { 'Retry-After': String(retryAfterSecs) });
 
 /**

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,14 +8,16 @@ import { IdParams, NoContent } from '../../api/schemas/common.js';
 import { SINK_FAIL_STATUS, SINK_LIMITS, SINK_PATH_PREFIX } from '../../api/values/sinks.js';
 import { DEFAULT_WEBHOOK_OPTIONS } from '../webhooks/delivery-worker.js';
 import type { ServiceDeps } from '../deps.js';
-import { conflict } from '../errors.js';
-import { answeredNobody, createSink, deleteSink, listSinks, receiveAtSink, type SinkAnswer } from '../domain/webhooks/sinks.js';
+import { ServiceError, conflict } from '../errors.js';
+import { answeredNobody, createSink, deleteSink, listSinks, receiveAtSink, sinkSecret, sinkSignatureCheck, type SinkAnswer, type SinkArrival } from '../domain/webhooks/sinks.js';
 import { SinkRequestsFeed } from '../domain/webhooks/sink-requests.js';
 import { sinkRequestView, sinkView } from '../views/sinks.js';
 import { commitOnce } from '../http/idempotency.js';
 import { whileClientWaits } from '../http/held-request.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { ownOrigin } from '../http/own-origin.js';
+import { readBoundedBody } from '../http/bounded-body.js';
+import { TokenBuckets, rateLimited } from '../http/rate-limit.js';
 
 // contract §10 (extension, local service only): sinks. The API under /v1/sandbox/sinks, and the
 // receivers themselves at the service's own /sinks/{id} (public, as any webhook receiver is).
@@ -39,6 +42,11 @@ const SINK_RULES = [
   'slow receiver answered.',
   `It keeps its newest ${SINK_LIMITS.keptRequests} requests (each new one past that drops the oldest) with at most ${SINK_LIMITS.keptBodyBytes / 1024} KB of each body`,
   `(a body over ${SINK_LIMITS.readBodyBytes / (1024 * 1024)} MB is refused, 400, and not kept): a flooded sink stays bounded.`,
+  `Each body is read as it streams in, only its first ${SINK_LIMITS.keptBodyBytes / 1024} KB held (the signature checked over all of it). A sink takes in at`,
+  `most ${SINK_LIMITS.intakeBytesPerSec / (1024 * 1024)} MB of bodies a second (each request counted as at least ${SINK_LIMITS.intakeRequestBytes / 1024} KB; a second's worth may come at once),`,
+  'per service process: past that it answers 429 `rate_limited` with `Retry-After` (seconds) without reading the body or keeping',
+  'the request, so a flood of one sink never slows the service for other clients. A delivery the worker sends meets it as any',
+  "receiver's 429: a failed attempt, retried after `Retry-After`.",
   'Deleting the sink deletes its endpoint (with its delivery log); deleting the endpoint deletes the sink. A test key may',
   'delete only a sink it created (contract §2). Not on a hosted service: sandbox routes exist on the local service only.',
 ].join('\n');
@@ -73,10 +81,29 @@ function waitToAnswer(delayMs: number, reply: FastifyReply, closing: Set<() => v
   });
 }
 
+/** `Content-Length` as a number of bytes; 0 when absent or not a number (the body is then counted as read). */
+const declaredLength = (h: string | undefined): number => (h !== undefined && /^\d{1,15}$/.test(h) ? Number(h) : 0);
+
+/** contract §2: over the body limit is a validation_error; the connection closes rather than read the rest. */
+function bodyTooLarge(reply: FastifyReply): ServiceError {
+  reply.header('Connection', 'close');
+  const limit = `${SINK_LIMITS.readBodyBytes / (1024 * 1024)} MB`;
+  return new ServiceError('validation_error', `request body is larger than ${limit}`, [{ path: ['body'], message: `too large (limit ${limit})` }]);
+}
+
+/** Whether a body held whole carries its endpoint's signature. */
+function verifiedOver(body: Buffer, headers: SinkArrival['headers'], secret: string, wallNowMs: number): boolean {
+  const check = sinkSignatureCheck(headers, secret, wallNowMs);
+  check.update(body);
+  return check.result().ok;
+}
+
 export function sandboxSinksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const feed = new SinkRequestsFeed(deps);
   const delayed = new Set<() => void>();
+  // Per sink, in this process: bytes a second its receiver takes in (SINK_LIMITS.intakeBytesPerSec).
+  const intake = new TokenBuckets({ ratePerSec: SINK_LIMITS.intakeBytesPerSec, burst: SINK_LIMITS.intakeBytesPerSec });
   // Held reads answer (with no requests) and delayed answers are sent before the server waits for open requests.
   app.addHook('preClose', async () => {
     feed.close();
@@ -178,7 +205,9 @@ export function sandboxSinksRoutes(app: FastifyInstance, deps: ServiceDeps): voi
   // their own so no other route accepts a body that is not JSON.
   app.register(async (receivers) => {
     receivers.removeAllContentTypeParsers();
-    receivers.addContentTypeParser('*', { parseAs: 'string', bodyLimit: SINK_LIMITS.readBodyBytes }, (_req, body, done) => done(null, body));
+    // The body is left unread here: the handler reads it as a stream, once the sink is known and
+    // its intake has room, holding only its first bytes (bounded-body.ts).
+    receivers.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
     receivers.post(
       `${SINK_PATH_PREFIX}:id`,
       {
@@ -200,8 +229,31 @@ export function sandboxSinksRoutes(app: FastifyInstance, deps: ServiceDeps): voi
         } as never,
       },
       async (req: FastifyRequest<{ Params: { id: string } }>, reply) => {
-        const rawBody = typeof req.body === 'string' ? req.body : '';
-        const arrival = { headers: req.headers, rawBody, wallNowMs: deps.wall() };
+        const sinkId = req.params.id;
+        const declared = declaredLength(req.headers['content-length']);
+        if (declared > SINK_LIMITS.readBodyBytes) throw bodyTooLarge(reply);
+        // README "Sinks' intake" (the OpenAPI's SINK_RULES): refused before a byte of the body is read, which Node then drops.
+        const admitted = intake.take(sinkId, Math.max(declared, SINK_LIMITS.intakeRequestBytes));
+        if (!admitted.allowed) throw rateLimited(admitted.retryAfterSecs);
+        const wallNowMs = deps.wall();
+        const stream = req.body as Readable | undefined;
+        let arrival: SinkArrival;
+        if (!stream || (declared > 0 && declared <= SINK_LIMITS.keptBodyBytes)) {
+          // A body short enough to be kept whole is read whole, then verified in the write.
+          const read = stream ? await readBoundedBody(stream, SINK_LIMITS.keptBodyBytes, declared, () => {}) : { head: Buffer.alloc(0), bytes: 0, tooLarge: false };
+          if (read.tooLarge) throw bodyTooLarge(reply);
+          arrival = { headers: req.headers, head: read.head, bytes: read.bytes, signatureValid: (secret) => verifiedOver(read.head, req.headers, secret, wallNowMs) };
+        } else {
+          // A longer one is verified as it streams by (the secret read first) and held only in part.
+          const secret = await deps.uow.read((tx) => sinkSecret(tx, sinkId));
+          const check = sinkSignatureCheck(req.headers, secret ?? '', wallNowMs);
+          const read = await readBoundedBody(stream, SINK_LIMITS.keptBodyBytes, SINK_LIMITS.readBodyBytes, (piece) => check.update(piece));
+          if (read.tooLarge) throw bodyTooLarge(reply);
+          // A body longer than it said (or sent in chunks, unsaid) is counted once read.
+          if (read.bytes > Math.max(declared, SINK_LIMITS.intakeRequestBytes)) intake.charge(sinkId, read.bytes - Math.max(declared, SINK_LIMITS.intakeRequestBytes));
+          const ok = secret !== undefined && check.result().ok;
+          arrival = { headers: req.headers, head: read.head, bytes: read.bytes, signatureValid: (current) => ok && current === secret };
+        }
         const answer: SinkAnswer = await deps.uow.write((tx) => receiveAtSink(tx, req.params.id, arrival), SINK_WRITE);
         // A client gone before the answer (its timeout ran out) is answered into the void: it is noted.
         if (!(await waitToAnswer(answer.delayMs, reply, delayed))) await deps.uow.write((tx) => answeredNobody(tx, answer));

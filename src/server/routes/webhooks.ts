@@ -5,6 +5,7 @@ import {
   CreateWebhookBody,
   DeliveryListQuery,
   DeliveryParams,
+  DeliveryDetailSchema,
   DeliverySchema,
   ReplayWebhookBody,
   ReplayWebhookSchema,
@@ -24,8 +25,8 @@ import {
   rotateSecret,
   updateEndpoint,
 } from '../domain/webhooks/endpoints.js';
-import { createTestDelivery, getDelivery, listDeliveries, scheduleManualRetry } from '../domain/webhooks/deliveries.js';
-import { deliveryView, webhookEndpointView } from '../views/webhooks.js';
+import { createTestDelivery, inspectDelivery, listDeliveries, scheduleManualRetry } from '../domain/webhooks/deliveries.js';
+import { INSPECT_BODY_CHARS, deliveryDetailView, deliveryView, webhookEndpointView } from '../views/webhooks.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';
 import { replayToEndpoint } from '../domain/webhooks/redelivery.js';
@@ -210,8 +211,26 @@ export function webhooksRoutes(app: FastifyInstance, deps: ServiceDeps): void {
 
   r.get(
     '/v1/webhooks/:id/deliveries/:deliveryId',
-    { schema: { tags, summary: 'Get one delivery of the log', params: DeliveryParams, response: { 200: DeliverySchema } } },
-    async (req) => deliveryView(await deps.uow.read((tx) => getDelivery(tx, req.auth, req.params.id, req.params.deliveryId))),
+    {
+      schema: {
+        tags,
+        summary: 'Get one delivery of the log, with what each attempt sent and got back',
+        description: [
+          DELIVERY_RULES,
+          '',
+          "Each of `attempts` also holds its `request` as sent (the URL and headers; the signature's MAC as `[redacted]`, its `t`",
+          'kept: with the body it would be accepted by a receiver for 5 minutes) and `responseBody` (the answer\'s first 1 KB). The',
+          `body every attempt sent is \`body\` (its first ${INSPECT_BODY_CHARS / 1024} KB, \`bodyTruncated\` when cut; null once the event is no longer stored).`,
+          "The console's delivery inspector shows the same.",
+        ].join('\n'),
+        params: DeliveryParams,
+        response: { 200: DeliveryDetailSchema },
+      },
+    },
+    async (req) => {
+      const { delivery, rawBody } = await deps.uow.read((tx) => inspectDelivery(tx, req.auth, req.params.id, req.params.deliveryId));
+      return deliveryDetailView(delivery, rawBody);
+    },
   );
 
   r.post(

@@ -16,7 +16,7 @@ something are marked destructive. The profile, context and base URL are the usua
 SVC_API_KEY…), resolved once at start: every call uses that one key. No tool works on this machine
 (profiles, contexts, login, server, fixtures, completion) or takes a path: a file's text is given as
 text (emails_send html, routes_apply route, registrations_submit document).
---groups narrows the tools to those groups (an unknown one is exit 2, the groups named), for an
+--groups narrows the tools to those groups (TAB completes them; an unknown one is exit 2, the groups named), for an
 agent whose context is small. Beside the verbs, always: wait_for_event {types, match, timeout}, the
 first event emitted after the call began that is of one of types and holds match (each field of
 match present with an equal value, objects in turn: {"data": {"id": "msg_lzTOcfKdfTmly4HUFYrt"}}), and

@@ -97,6 +97,15 @@ export async function getDelivery(d: WebhookDomainDeps, actor: Actor, endpointId
   return delivery;
 }
 
+/**
+ * One delivery of the actor's endpoint with the body its attempts sent: the stored event's (or the
+ * sample's) bytes, never copied per attempt since they never change; undefined once no longer stored.
+ */
+export async function inspectDelivery(d: WebhookDomainDeps, actor: Actor, endpointId: string, deliveryId: string): Promise<{ delivery: DeliveryRecord; rawBody: string | undefined }> {
+  const delivery = await getDelivery(d, actor, endpointId, deliveryId);
+  return { delivery, rawBody: await d.webhookDeliveries.rawBody(delivery) };
+}
+
 /** The delivery log of the actor's endpoint: the last 7 days (spec: Limits), newest first. */
 export async function listDeliveries(
   d: WebhookDomainDeps,

@@ -6,7 +6,7 @@ import type { SinkRecord, SinkRequestRecord } from '../../storage/sinks-repo.js'
 import type { WebhookEndpointRecord } from '../../storage/webhooks-repo.js';
 import type { CreateSinkBody } from '../../../api/schemas/sinks.js';
 import { SINK_DEFAULT_STATUS, SINK_FAIL_STATUS, SINK_LIMITS, SINK_PATH_PREFIX, SINK_REDACTED_HEADERS } from '../../../api/values/sinks.js';
-import { SIGNATURE_HEADER, verifyWebhookSignature } from '../../../webhooks/verify.js';
+import { SIGNATURE_HEADER, webhookSignatureCheck, type WebhookSignatureCheck } from '../../../webhooks/verify.js';
 import { deleteEndpoint, getEndpoint, insertEndpoint, type WebhookDomainDeps } from './endpoints.js';
 
 // contract §10 (extension, local service only): a sink is a webhook endpoint of the account whose
@@ -72,12 +72,36 @@ export async function deleteSink(d: WebhookDomainDeps & Pick<TxDeps, 'sinks'>, a
   await deleteEndpoint(d, actor, sink.endpointId);
 }
 
-/** A request as the sink's route read it. */
+/**
+ * A request to a sink as its route read it: the headers, and the body read through once (never held
+ * whole): its first bytes, and whether its signature holds for a given secret (the endpoint's at the
+ * write: `sinkSignatureCheck` over every piece of the body).
+ */
 export interface SinkArrival {
   headers: Record<string, string | string[] | undefined>;
-  rawBody: string;
-  /** Real time (the signature's `t` is checked against it: contract §10). */
-  wallNowMs: number;
+  /** The body's first SINK_LIMITS.keptBodyBytes bytes. */
+  head: Buffer;
+  /** The whole body's length. */
+  bytes: number;
+  signatureValid: (secret: string) => boolean;
+}
+
+/**
+ * contract §10: a sink's request is verified over its whole raw body with the endpoint's current
+ * secret and a timestamp within 5 minutes of real time (the signature's `t` is wall-clock time).
+ * Fed the body piece by piece as it is read.
+ */
+export const sinkSignatureCheck = (headers: SinkArrival['headers'], secret: string, wallNowMs: number): WebhookSignatureCheck =>
+  webhookSignatureCheck(headerValue(headers[SIGNATURE_HEADER.toLowerCase()]), secret, { now: () => wallNowMs });
+
+/**
+ * Before a long body is read (one held only in part): the sink must exist (404 otherwise, nothing
+ * read) and its endpoint's secret is known, so the body is verified as it streams by.
+ */
+export async function sinkSecret(d: Pick<TxDeps, 'sinks' | 'webhookEndpoints'>, sinkId: string): Promise<string | undefined> {
+  const sink = await d.sinks.getById(sinkId);
+  if (!sink) throw notFound('sink');
+  return (await d.webhookEndpoints.getById(sink.endpointId))?.secret;
 }
 
 /** How the sink answers a request it kept. */
@@ -103,16 +127,14 @@ function keptHeaders(headers: SinkArrival['headers']): Record<string, string> {
 }
 
 /**
- * The first SINK_LIMITS.keptBodyBytes of a body, on a character boundary. NUL becomes U+FFFD: a text
- * column of PostgreSQL cannot hold it, and the kept body is for reading, not for verifying again.
+ * The kept body as text: its first SINK_LIMITS.keptBodyBytes (the route read no more), on a character
+ * boundary. NUL becomes U+FFFD: a text column of PostgreSQL cannot hold it, and the kept body is for
+ * reading, not for verifying again.
  */
-function keptBody(raw: string): string {
-  let body = raw;
-  if (Buffer.byteLength(body, 'utf8') > SINK_LIMITS.keptBodyBytes) {
-    body = Buffer.from(body, 'utf8').subarray(0, SINK_LIMITS.keptBodyBytes).toString('utf8');
-    // A character cut in two decodes as U+FFFD at the end: drop it.
-    if (body.endsWith('\uFFFD')) body = body.slice(0, -1);
-  }
+function keptBody(head: Buffer, bytes: number): string {
+  let body = head.subarray(0, SINK_LIMITS.keptBodyBytes).toString('utf8');
+  // A character cut in two decodes as U+FFFD at the end: drop it.
+  if (bytes > SINK_LIMITS.keptBodyBytes && body.endsWith('\uFFFD')) body = body.slice(0, -1);
   return body.includes('\u0000') ? body.replaceAll('\u0000', '\uFFFD') : body;
 }
 
@@ -128,8 +150,7 @@ export async function receiveAtSink(d: Pick<TxDeps, 'sinks' | 'webhookEndpoints'
   const seq = sink ? await d.sinks.nextPosition(sink.id) : 0;
   if (!sink || seq === 0) throw notFound('sink');
   const endpoint = await d.webhookEndpoints.getById(sink.endpointId);
-  const signature = headerValue(arrival.headers[SIGNATURE_HEADER.toLowerCase()]);
-  const signatureValid = endpoint !== undefined && verifyWebhookSignature(arrival.rawBody, signature, endpoint.secret, { now: () => arrival.wallNowMs });
+  const signatureValid = endpoint !== undefined && arrival.signatureValid(endpoint.secret);
   const eventId = boundedText(headerValue(arrival.headers['service-event-id']), 200);
   const attemptText = headerValue(arrival.headers['service-delivery-attempt']);
   const attempt = attemptText !== undefined && /^\d{1,6}$/.test(attemptText) ? Number(attemptText) : null;
@@ -145,7 +166,7 @@ export async function receiveAtSink(d: Pick<TxDeps, 'sinks' | 'webhookEndpoints'
     eventType: boundedText(headerValue(arrival.headers['service-event-type']), 200),
     attempt,
     headers: keptHeaders(arrival.headers),
-    body: keptBody(arrival.rawBody),
+    body: keptBody(arrival.head, arrival.bytes),
     signatureValid,
     answeredStatus: status,
   };

@@ -4,16 +4,14 @@ import { CONSOLE_PATH } from '../../../api/values/console.js';
 import { DeliveryListQuery, DeliveryStatus } from '../../../api/schemas/webhooks.js';
 import { SinkRequestsQuery } from '../../../api/schemas/sinks.js';
 import { getEndpoint, listEndpoints } from '../../domain/webhooks/endpoints.js';
-import { getDelivery, listDeliveries, scheduleManualRetry } from '../../domain/webhooks/deliveries.js';
+import { getDelivery, inspectDelivery, listDeliveries, scheduleManualRetry } from '../../domain/webhooks/deliveries.js';
 import { replayToEndpoint, resendEvent } from '../../domain/webhooks/redelivery.js';
 import { getSink, listSinks } from '../../domain/webhooks/sinks.js';
 import { SinkRequestsFeed } from '../../domain/webhooks/sink-requests.js';
-import type { DeliveryRecord } from '../../storage/webhook-deliveries-repo.js';
-import { iso } from '../../clock.js';
-import { deliveryView, webhookEndpointView } from '../../views/webhooks.js';
+import { deliveryDetailView, deliveryView, webhookEndpointView } from '../../views/webhooks.js';
 import { sinkRequestView, sinkView } from '../../views/sinks.js';
 import { shellWord } from '../../views/console/html.js';
-import { deliveriesMain, deliveryMain, sinkMain, webhooksMain, type InspectedAttempt } from '../../views/console/webhooks.js';
+import { deliveriesMain, deliveryMain, sinkMain, webhooksMain } from '../../views/console/webhooks.js';
 import { parseWith } from './gate.js';
 import { CursorQuery, IdParam, PAGE_LIMIT, form, gated, type ConsoleKit } from './kit.js';
 
@@ -25,18 +23,8 @@ const DeliveryParams = z.object({ id: z.string().min(1).max(200), deliveryId: z.
 const FlashQuery = z.object({ retried: z.string().max(200).optional(), replayed: z.coerce.number().int().min(0).optional() });
 const ReplayForm = z.object({ status: DeliveryStatus.extract(['failed', 'abandoned']) });
 const SinkPageQuery = z.object({ before: z.string().min(1).max(200).optional() });
-/**
- * The body the inspector shows, in characters: an event's body is small, but a page must stay light
- * whatever it holds (a sink keeps 64 KB of a body the same way).
- */
-const INSPECT_BODY_CHARS = 64 * 1024;
-
 const back = (reply: FastifyReply, to: string) => reply.code(303).header('Location', to).header('Cache-Control', 'no-store').send();
 const endpointAt = (id: string) => `${CONSOLE_PATH}/webhooks/${encodeURIComponent(id)}`;
-
-/** A delivery's attempts as the inspector shows them (the history keeps each one's request and answer). */
-const inspectedAttempts = (d: DeliveryRecord): InspectedAttempt[] =>
-  d.attempts.map((a) => ({ attempt: a.attempt, at: iso(a.at), outcome: a.outcome, responseStatus: a.responseStatus, durationMs: a.durationMs, error: a.error, responseBody: a.responseBody, request: a.request }));
 
 export function consoleWebhookPages({ c, deps, page }: ConsoleKit): void {
   const sinkFeed = deps.options.sandbox ? new SinkRequestsFeed(deps) : undefined;
@@ -72,21 +60,11 @@ export function consoleWebhookPages({ c, deps, page }: ConsoleKit): void {
   c.get('/webhooks/:id/deliveries/:deliveryId', gated, async (req, reply) => {
     const { id, deliveryId } = parseWith(DeliveryParams, 'params', req.params);
     const { actor, standing } = req.console;
+    // The API's own shape (GET /v1/webhooks/{id}/deliveries/{deliveryId}), rendered.
     const inspected = await deps.uow.read(async (tx) => {
       const endpoint = webhookEndpointView(await getEndpoint(tx, actor, id));
-      const delivery = await getDelivery(tx, actor, id, deliveryId);
-      // The body is not copied per attempt: every attempt sent the stored event's (or the sample's)
-      // bytes, which never change (webhook-deliveries-repo.ts AttemptRequest).
-      const raw = (await tx.webhookDeliveries.rawBody(delivery)) ?? null;
-      return {
-        endpoint,
-        delivery: deliveryView(delivery),
-        attempts: inspectedAttempts(delivery),
-        body: raw === null ? null : raw.slice(0, INSPECT_BODY_CHARS),
-        bodyCut: raw !== null && raw.length > INSPECT_BODY_CHARS,
-        bodyLimit: INSPECT_BODY_CHARS,
-        sample: delivery.isTest,
-      };
+      const { delivery, rawBody } = await inspectDelivery(tx, actor, id, deliveryId);
+      return { endpoint, delivery: deliveryDetailView(delivery, rawBody), sample: delivery.isTest };
     });
     return page(req, reply, {
       title: `Delivery ${inspected.delivery.id}`,

@@ -1,7 +1,6 @@
 import { CONSOLE_PATH } from '../../../api/values/console.js';
-import type { Delivery, WebhookEndpoint } from '../../../api/schemas/webhooks.js';
+import type { Delivery, DeliveryDetail, InspectedAttempt, WebhookEndpoint } from '../../../api/schemas/webhooks.js';
 import type { Sink, SinkRequest } from '../../../api/schemas/sinks.js';
-import type { AttemptRequest } from '../../storage/webhook-deliveries-repo.js';
 import { html, query, shellWord, type SafeHtml } from './html.js';
 import { commandBox, csrfField } from './layout.js';
 
@@ -61,45 +60,23 @@ ${commandBox(`svc webhooks replay --endpoint ${shellWord(endpoint.id)} --status 
 <h2>Deliveries</h2><section id="live" data-live-types="*">${rows}</section>${nextCursor ? html`<p class="pager"><a href="${query({ cursor: nextCursor })}" rel="next">Next page</a></p>` : ''}`;
 }
 
-/** One attempt as the inspector shows it: the history's record, with its times as ISO text. */
-export interface InspectedAttempt {
-  attempt: number;
-  at: string;
-  outcome: 'succeeded' | 'failed';
-  responseStatus: number | null;
-  durationMs: number | null;
-  error: string | null;
-  /** undefined: recorded before responses were kept per attempt. */
-  responseBody: string | null | undefined;
-  /** null: nothing was sent; undefined: recorded before requests were kept. */
-  request: AttemptRequest | null | undefined;
-}
-
 export interface InspectedDelivery {
   endpoint: WebhookEndpoint;
-  delivery: Delivery;
-  attempts: InspectedAttempt[];
-  /** The body every attempt sent (the stored event's, or the sample's), cut to `bodyLimit` characters; null: no longer stored. */
-  body: string | null;
-  bodyCut: boolean;
-  bodyLimit: number;
+  /** The API's inspection of it (views/webhooks.ts deliveryDetailView). */
+  delivery: DeliveryDetail;
   /** A sample (`POST /v1/webhooks/{id}/test`): not in the feed, so it cannot be sent again. */
   sample: boolean;
 }
 
 function attemptSection(a: InspectedAttempt): SafeHtml {
   const request =
-    a.request === undefined
-      ? html`<p class="muted">Not recorded: this attempt was made before the service kept each attempt's request.</p>`
-      : a.request === null
-        ? html`<p class="muted">Nothing was sent${a.error ? `: ${a.error}` : ''}.</p>`
-        : html`<pre class="json" tabindex="0">${`POST ${a.request.url}\n${headerLines(a.request.headers)}`}</pre><p class="muted">Body: the one below, the same for every attempt.</p>`;
-  const responseBody =
-    a.responseBody === undefined
-      ? html`<p class="muted">The body was not recorded for this attempt.</p>`
-      : a.responseBody === null || a.responseBody === ''
-        ? html`<p class="muted">No body.</p>`
-        : html`<pre class="json" tabindex="0">${a.responseBody}</pre>`;
+    a.request !== null
+      ? html`<pre class="json" tabindex="0">${`POST ${a.request.url}\n${headerLines(a.request.headers)}`}</pre><p class="muted">Body: the one below, the same for every attempt.</p>`
+      : // An answer means something was sent: the attempt predates the requests being kept.
+        a.responseStatus !== null
+        ? html`<p class="muted">Not recorded: this attempt was made before the service kept each attempt's request.</p>`
+        : html`<p class="muted">Nothing was sent${a.error ? `: ${a.error}` : ''}.</p>`;
+  const responseBody = a.responseBody === null || a.responseBody === '' ? html`<p class="muted">No body.</p>` : html`<pre class="json" tabindex="0">${a.responseBody}</pre>`;
   return html`<section class="attempt" data-attempt="${a.attempt}" aria-labelledby="attempt-${a.attempt}">
 <h3 id="attempt-${a.attempt}">Attempt ${a.attempt}: ${a.outcome}</h3>
 <p>${time(a.at)}</p>
@@ -115,9 +92,9 @@ export function deliveryMain(i: InspectedDelivery, csrf: string): SafeHtml {
   const { delivery: d, endpoint } = i;
   const at = endpointPath(endpoint.id);
   const body =
-    i.body === null
+    d.body === null
       ? html`<p class="muted">The event is no longer stored: its body cannot be shown.</p>`
-      : html`<p class="muted">${i.bodyCut ? `Its first ${i.bodyLimit} characters.` : `${i.body.length} characters.`}</p><pre class="json" tabindex="0">${i.body}</pre>`;
+      : html`<p class="muted">${d.bodyTruncated ? `Its first ${d.body.length} characters.` : `${d.body.length} characters.`}</p><pre class="json" tabindex="0">${d.body}</pre>`;
   const resend = i.sample
     ? html`<p class="muted">A sample delivery is not in the events feed: it cannot be sent again (send another sample instead).</p>${commandBox(`svc webhooks test ${shellWord(endpoint.id)}`, 'Another sample')}`
     : html`<form method="post" action="${at}/deliveries/${encodeURIComponent(d.id)}/resend" class="inline">${csrfField(csrf)}<button type="submit">Replay this event</button></form>
@@ -128,7 +105,7 @@ ${commandBox(`svc events resend ${shellWord(d.eventId)} --endpoint ${shellWord(e
 <p>A new delivery of the same event (same id and body, signed afresh), to this endpoint.</p>
 ${resend}
 <h2>Attempts</h2>
-${i.attempts.length ? i.attempts.map(attemptSection) : html`<p class="muted">No attempt yet.</p>`}
+${d.attempts.length ? d.attempts.map(attemptSection) : html`<p class="muted">No attempt yet.</p>`}
 <h2>Body as sent</h2>
 ${body}`;
 }
