@@ -218,7 +218,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
       },
     } as never,
     async (_req, reply) => {
-      if (deps.store.databaseReachable?.() !== false) return { ok: true as const };
+      if (deps.store.databaseReachable()) return { ok: true as const };
       reply.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_S));
       return reply.status(503).send({ ok: false as const, database: 'unreachable' as const });
     },

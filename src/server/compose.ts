@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { followSavedClock, saveClock, systemWallClock, type Clock, type SavedClock } from './clock.js';
 import type { Store } from './storage/store.js';
 import { domainUnitOfWork } from './domain/unit-of-work.js';
 import { CHAOS_STATE_KEY, CLOCK_STATE_KEY, PAYMENTS_FAIL_NEXT_KEY } from './storage/service-state-repo.js';
 import { SimulatedPayments, type FailNextSwitch } from './world/payments.js';
-import { FileMediaStore, MemoryMediaStore } from './storage/media-store.js';
 import { DEFAULT_CLAIM_LEASE_MS, Scheduler, type SchedulerLog } from './scheduler.js';
 import { EventStore, messageMove } from './domain/events/store.js';
 import { registerMessageJobs } from './domain/messages.js';
@@ -60,7 +58,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // 1. Storage: the engine the caller opened (main.ts: SQLite in the data directory, or PostgreSQL)
   // and the domain's unit of work over it. Media names are read once, to serve what the database records.
   const greetings = await store.read(async (r) => await r.routes.greetingMediaNames());
-  const media = store.mediaStore?.() ?? (options.mediaDir ? new FileMediaStore(options.mediaDir, greetings) : new MemoryMediaStore());
+  const media = store.mediaStore({ dir: options.mediaDir, greetings });
   // The thunk resolves once `domain` exists, before any transaction can run.
   // eslint-disable-next-line prefer-const
   let domain: ComposedDeps;
@@ -69,8 +67,8 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // (SQLite) holds every claim in it: the ones a crashed run left are its own, released now rather
   // than when their leases run out. An `api` process runs no job and makes no attempt: the claims
   // in a SQLite file it shares are a worker's (--role worker, a process alive beside it), and stay.
-  const claims = { owner: store.peers?.processId ?? randomUUID(), leaseMs: options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS };
-  if (!store.peers && options.role !== 'api') {
+  const claims = { owner: store.peers.processId, leaseMs: options.claimLeaseMs ?? DEFAULT_CLAIM_LEASE_MS };
+  if (!store.peers.shared && options.role !== 'api') {
     await store.write(async (tx) => {
       await tx.jobs.releaseClaims();
       await tx.webhookDeliveries.releaseClaims();
@@ -134,7 +132,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // 4. Workers: the webhook delivery worker and its jobs.
   // On SQLite the one process that attempts (the data directory admits one worker) needs no
   // claims; a test may still ask for them (`soleAttempter: false`), never for none with replicas.
-  const soleAttempter = !store.peers && serviceOptions.webhooks?.soleAttempter !== false;
+  const soleAttempter = !store.peers.shared && serviceOptions.webhooks?.soleAttempter !== false;
   // A worker process alone on its event loop sends with undici; one that serves the API too, with node:http (undici-sender.ts).
   const httpClient = serviceOptions.webhooks?.httpClient ?? (serviceOptions.role === 'worker' ? 'undici' : 'node');
   const webhooks = new DeliveryWorker(domain, { ...serviceOptions.webhooks, wallNow: serviceOptions.webhooks?.wallNow ?? wall, httpClient, chaos, claims, attemptsElsewhere: serviceOptions.role === 'api', soleAttempter }, log);
@@ -156,7 +154,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // wake the held reads and follow streams; its clock moves this one's (the database holds the one
   // service clock; each replica keeps it in memory and re-reads it on notification); after a lost
   // connection, both are read again.
-  if (store.peers) {
+  if (store.peers.shared) {
     const events = domain.events;
     const followClock = () =>
       uow
@@ -193,7 +191,7 @@ export async function composeService(store: Store, clock: Clock, log: SchedulerL
   // call's trace) is left as a notice in the same transaction; the API process reads them when the
   // file moves (worker-link.ts). Only a worker leaves them: the API process is the one that serves pages.
   const notices = store.notices;
-  if (notices && serviceOptions.role === 'worker') {
+  if (!store.peers.shared && serviceOptions.role === 'worker') {
     domain.events.addOutbox(async (event, tx) => {
       const move = messageMove(event.type, event.body);
       notices.leave(tx, { event: { id: event.id, accountId: event.accountId, type: event.type, ...(move ? { move } : {}) } });

@@ -162,7 +162,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
     // A sink's URL is this address (routes/sandbox-sinks.ts): the worker beside it may deliver there.
     const origin = ownOrigin(app.server);
     if (origin) deps.webhooks.servesAt(origin);
-    ({ bootstrap, created, joined } = await ensureBootstrap(deps, opts.dataDir, baseUrl, { shared: store.peers !== undefined }));
+    ({ bootstrap, created, joined } = await ensureBootstrap(deps, opts.dataDir, baseUrl, { shared: store.peers.shared }));
   } else {
     // The worker serves no request: the API process bootstraps (and records its address).
     bootstrap = readBootstrap(opts.dataDir);

@@ -90,14 +90,14 @@ export function startWorkerLink(deps: ServiceDeps, opts: LinkOptions): { stop():
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
   // SQLite: a look first asks the file whether another process committed (cheap), so it may look often.
-  const cheapLook = deps.store.otherWritersSeen !== undefined;
+  const cheapLook = deps.store.otherWritersSeen() !== undefined;
   const look = async () => {
-    const now = deps.store.otherWritersSeen?.();
+    const now = deps.store.otherWritersSeen();
     if (now !== undefined && now === seen) return;
     seen = now ?? -1;
     await followSavedClock(deps);
     // contract §9: the chaos profiles the other process stored (PostgreSQL hears of them instead: compose.ts).
-    if (!deps.store.peers) await deps.chaos.refresh();
+    if (!deps.store.peers.shared) await deps.chaos.refresh();
     if (opts.role !== 'worker') return await hearNotices(deps);
     deps.scheduler.notice();
     await deps.webhooks.resume();
@@ -133,8 +133,7 @@ export function startWorkerLink(deps: ServiceDeps, opts: LinkOptions): { stop():
 
 /** The API process: what the worker committed, told to this process's listeners as their own. */
 async function hearNotices(deps: Pick<ServiceDeps, 'store' | 'events'>): Promise<void> {
-  const heard = await deps.store.notices?.heard();
-  if (!heard) return;
+  const heard = await deps.store.notices.heard();
   for (const notice of heard.notices) {
     if ('event' in notice) deps.events.heardElsewhere(notice.event);
     else deps.events.changedElsewhere(notice.change);

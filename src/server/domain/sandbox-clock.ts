@@ -18,6 +18,6 @@ export async function advanceClock(d: SandboxClockDeps, seconds: number): Promis
   // One clock, in the database: each replica keeps it in memory and follows a save when
   // notified; the answer waits until every other replica has, so the caller's next request reads
   // the new time on whichever replica it lands (not the old one for the moment a notice takes).
-  await d.store.peers?.sync();
+  await d.store.peers.sync();
   return ran;
 }

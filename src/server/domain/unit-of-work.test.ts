@@ -13,6 +13,16 @@ import type { DomainDeps } from './deps.js';
  */
 class RunsEachWriteTwice implements Store {
   constructor(private readonly inner: SqliteStore) {}
+  get peers() {
+    return this.inner.peers;
+  }
+  get notices() {
+    return this.inner.notices;
+  }
+  readonly readsAreRoundTrips = false;
+  databaseReachable = () => true;
+  otherWritersSeen = () => this.inner.otherWritersSeen();
+  mediaStore = (files: { greetings: Iterable<string> }) => this.inner.mediaStore(files);
   async write<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const lost = new Error('could not serialize access (simulated)');
     await this.inner

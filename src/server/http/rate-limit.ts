@@ -39,7 +39,7 @@ const WHOLE: LimitShare = () => 1;
 /** The share of a store's process: 1, or one of the replicas its peers count. */
 export const limitShare = (store: Pick<Store, 'peers'>): LimitShare => {
   const peers = store.peers;
-  return peers ? () => peers.count() : WHOLE;
+  return () => peers.count();
 };
 
 /**

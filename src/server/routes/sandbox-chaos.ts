@@ -80,7 +80,7 @@ export function sandboxChaosRoutes(app: FastifyInstance, deps: ServiceDeps): voi
       await deps.uow.write(async (tx) => await putChaosProfile(tx, scope, req.body));
       await deps.chaos.refresh();
       // The other replicas have read it too before the answer (PostgreSQL: they hear of it by notice).
-      await deps.store.peers?.sync();
+      await deps.store.peers.sync();
       return deps.uow.read(async (tx) => await chaosProfileOf(tx, scope));
     },
   );

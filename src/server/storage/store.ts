@@ -140,10 +140,18 @@ export interface ChangeHint {
 
 /**
  * The other processes sharing a database (PostgreSQL replicas), as one process sees them:
- * what they committed that this one may be waiting for, and how many there are. SQLite's store has
- * none: one process owns its file.
+ * what they committed that this one may be waiting for, and how many there are. A process alone on
+ * its database (SQLite: one process owns its file) has itself only (process-alone.ts): nothing heard,
+ * every barrier passed, a count of 1.
  */
 export interface StorePeers {
+  /**
+   * Whether other processes share the database as equals (replicas: each runs jobs and makes
+   * attempts, so work is claimed under each one's name and what one commits is heard by
+   * notification). False: this process is alone on it (a `--role api` process beside a SQLite worker
+   * serves and reads only, and hears the worker through `StoreNotices`).
+   */
+  readonly shared: boolean;
   /** This process's name among them (claims are taken under it). */
   readonly processId: string;
   /** An event another process committed (after its commit). */
@@ -190,7 +198,8 @@ export type ProcessNotice = { event: EventHint } | { change: ChangeHint };
  * Processes sharing a SQLite file (`--role api` beside `--role worker`) have no NOTIFY: what
  * one commits that the other's live pages show (an event, a change that is no event) is left as a
  * row in the same transaction, and the other reads the rows it has not seen yet when it sees that the
- * file moved (`otherWritersSeen`). PostgreSQL has `peers` instead.
+ * file moved (`otherWritersSeen`). PostgreSQL hears through `peers` instead: its notices are none
+ * (`NO_NOTICES`, process-alone.ts).
  */
 export interface StoreNotices {
   /**
@@ -233,10 +242,10 @@ export interface ReadOptions {
 }
 
 export interface Store {
-  /** Present when other processes may share the database (PostgreSQL). */
-  readonly peers?: StorePeers;
-  /** Present when the engine keeps notices for another process on the same file (SQLite). */
-  readonly notices?: StoreNotices;
+  /** The processes sharing the database; this one alone when none may (process-alone.ts). */
+  readonly peers: StorePeers;
+  /** Notices for another process on the same file (SQLite); none where peers hear by notification. */
+  readonly notices: StoreNotices;
   write<T>(fn: (tx: Transaction) => Promise<T>, opts?: WriteOptions): Promise<T>;
   read<T>(fn: (tx: Repositories) => Promise<T>, opts?: ReadOptions): Promise<T>;
   /**
@@ -248,26 +257,27 @@ export interface Store {
   close(): Promise<void>;
   /**
    * Whether the database answered when last asked (PostgreSQL, a server that may be stopped or cut
-   * off: the readiness check reads it). Absent: always (SQLite, a file this process opened).
+   * off: the readiness check reads it). SQLite: always (a file this process opened).
    */
-  databaseReachable?(): boolean;
+  databaseReachable(): boolean;
   /**
    * How many times this engine has seen commits made by another process so far (SQLite:
    * the data_version pragma), so a worker beside an API process polls for new work only when there is
-   * some. Absent: the engine cannot tell (PostgreSQL), so a poller looks every time.
+   * some. Undefined: the engine cannot tell (PostgreSQL), so a poller looks every time.
    */
-  otherWritersSeen?(): number;
+  otherWritersSeen(): number | undefined;
 
   /**
    * Each read is a round trip to a database server (PostgreSQL), so requests that read the
    * same row at about the same time may share one read made once all of them have asked (http/auth.ts,
-   * the request's key). Absent: reads are served in the process (SQLite, its caches).
+   * the request's key). False: reads are served in the process (SQLite, its caches).
    */
-  readonly readsAreRoundTrips?: boolean;
+  readonly readsAreRoundTrips: boolean;
 
   /**
-   * Where the engine keeps media: PostgreSQL in the database, for every replica to serve;
-   * absent (SQLite), files in the data directory (compose.ts).
+   * Where the engine keeps media: PostgreSQL in the database, for every replica to serve (`files`
+   * unused); SQLite in the data directory's `files.dir` (in memory without one: tests), the greeting
+   * media names recorded (`files.greetings`) being the ones it serves.
    */
-  mediaStore?(): MediaStore;
+  mediaStore(files: { dir?: string; greetings: Iterable<string> }): MediaStore;
 }

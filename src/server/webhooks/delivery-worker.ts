@@ -1,34 +1,21 @@
-import type { DomainDeps, EventOutbox, TxDeps } from '../domain/deps.js';
+import type { DomainDeps, EventOutbox } from '../domain/deps.js';
 import type { EventRecord } from '../storage/events-repo.js';
 import type { DeliveryAttemptState, DeliveryRecord, DueCursor, DueDelivery } from '../storage/webhook-deliveries-repo.js';
-import type { EndpointRoute, EndpointTarget } from '../storage/webhooks-repo.js';
-import { DatabaseUnavailableError } from '../storage/storage-errors.js';
+import type { EndpointTarget } from '../storage/webhooks-repo.js';
 import { eventFilterMatches } from '../../api/schemas/events.js';
 import type { WebhookDomainDeps } from '../domain/webhooks/endpoints.js';
 import type { EventStore } from '../domain/events/store.js';
 import { DEFAULT_CLAIM_LEASE_MS, type JobClaims, type Scheduler } from '../scheduler.js';
-import { TICK_JOB, purgeExpiredDeliveries, recordAttempts, writeDeliveriesForEvent, type AttemptMade, type AttemptResult } from '../domain/webhooks/deliveries.js';
-import { WebhookHttpSender } from './http-sender.js';
-import { UndiciWebhookSender } from './undici-sender.js';
-import type { WebhookSender } from './http-post.js';
-import { USER_AGENT, deliveryHeaders } from './signing.js';
-import { isRetryableStatus, parseRetryAfterMs } from '../domain/webhooks/retry-schedule.js';
-import { checkResolvedAddresses, classifyAddress, describeAddressClass, isOwnSinkUrl, urlHost, type AddressClass, type ResolvedAddress } from '../domain/webhooks/url-safety.js';
+import { TICK_JOB, purgeExpiredDeliveries, writeDeliveriesForEvent } from '../domain/webhooks/deliveries.js';
+import { USER_AGENT } from './signing.js';
 import { systemResolver, type Resolver } from './resolver.js';
-import { postWithChaos } from './chaos-post.js';
 import { FairSlots } from './fair-slots.js';
 import type { Chaos } from '../world/chaos.js';
-
-/**
- * The worker's claims, renewals and records: each statement guards itself (a claim takes only rows
- * it could lock and finds unclaimed, `FOR UPDATE SKIP LOCKED`; a renewal only its own live claims; a
- * record only the attempt that follows the one recorded; an endpoint's streak as `n = n + 1`), so
- * PostgreSQL runs them at READ COMMITTED (store.ts, WriteOptions). What that leaves: two replicas
- * recording the same attempt (a claim taken over from a live holder) may both count it in the
- * endpoint's streak, and may both schedule the tick that retries it (a tick finds what is due; two
- * find it once between them, by their claims).
- */
-const ROW_GUARDED = { rowGuarded: true } as const;
+import { Lane, type Queued, type Ready } from './delivery-lane.js';
+import { LeasedClaims, SoleAttempter, type AttemptClaims } from './delivery-claims.js';
+import { AttemptSender } from './attempt-sender.js';
+import { AttemptRecorder } from './attempt-recorder.js';
+import { moveWorker, type WorkerState } from './worker-state.js';
 
 /** With a manual clock, or during a clock advance, an event's first attempts are also a job at its time (see below). */
 export const FIRST_ATTEMPT_JOB = 'webhooks.first_attempt';
@@ -87,11 +74,6 @@ const RESUME_BATCH = 1024;
 
 /** Deliveries whose claim could not be written (see claimAhead, probe): queued again after CLAIM_RETRY_MS. */
 const CLAIM_RETRY_MS = 250;
-/** The longest pause between tries to record attempts while the database cannot be reached. */
-const RECORD_RETRY_MAX_MS = 2000;
-
-/** Deliveries queued per sweep for work another process left (takeOverExpired). */
-const TAKE_OVER_BATCH = 1000;
 
 /** How long an API process waits, beyond the ack timeout, for the worker to record an attempt asked for. */
 const ELSEWHERE_GRACE_MS = 10_000;
@@ -149,46 +131,6 @@ export interface WorkerLog {
   error(obj: object, msg: string): void;
 }
 
-/** A delivery queued on a lane; `done` once it is recorded, or found not to be this process's to attempt. */
-interface Queued {
-  deliveryId: string;
-  done: () => void;
-}
-
-/** A delivery claimed (or, as the sole attempter, read) and due: what its attempt sends, and where. */
-interface Ready {
-  queued: Queued;
-  state: DeliveryAttemptState;
-  endpoint: EndpointTarget | undefined;
-}
-
-/**
- * One endpoint's queue: ids waiting (from `head` on), those claimed a window ahead (`ready`), whether
- * a claim is being written, and how many of its attempts are in flight.
- */
-interface Lane {
-  waiting: Queued[];
-  head: number;
-  ready: Ready[];
-  claiming: boolean;
-  inFlight: number;
-}
-
-/** An attempt made, waiting for its batch's transaction (see recordLater). */
-interface PendingRecord extends AttemptMade {
-  done: () => void;
-}
-
-/** Parsed endpoint URLs kept (an endpoint's URL is parsed once, not per attempt). */
-const URL_CACHE_LIMIT = 1000;
-interface ParsedTarget {
-  url: URL;
-  host: string;
-  literal: AddressClass | undefined;
-}
-
-type Outcome = AttemptResult | { aborted: true };
-
 /**
  * Sends webhook deliveries (spec: Events, Delivery; contract §10).
  *
@@ -211,49 +153,40 @@ type Outcome = AttemptResult | { aborted: true };
  *   hang, another account's attempts start at once. The HTTP agent allows as many connections per
  *   host:port as there are slots (the pool bounds traffic).
  * - Outcomes are recorded in batches: the attempts that end in one turn of the event loop are
- *   recorded in one transaction (recordLater), before anyone waiting for them is told.
+ *   recorded in one transaction (attempt-recorder.ts), before anyone waiting for them is told.
  * - A test delivery and a manual retry are out-of-band probes: sent at once, neither queued on the
  *   endpoint's lane (behind a backlog to a hanging receiver) nor waiting for a slot, each on its own
- *   connection.
+ *   connection. *
+ * Its parts, each testable alone: the lane (delivery-lane.ts: one endpoint's queue, window and claim
+ * state), the claims (delivery-claims.ts: read by the sole attempter, or claimed with a lease,
+ * renewed and swept), the sender (attempt-sender.ts: resolve, check, sign, POST), the recorder
+ * (attempt-recorder.ts: outcomes in batches), the slots (fair-slots.ts); this class is the pump
+ * between them and the triggers that queue work. Its own state is `WorkerState` (worker-state.ts),
+ * moved only through `moveWorker`, which asserts each move.
  */
 export class DeliveryWorker {
   readonly ackTimeoutMs: number;
   private readonly concurrency: number;
   private readonly window: number;
-  private readonly resolver: Resolver;
-  private readonly userAgent: string;
-  private readonly wallNow: () => number;
-  private readonly guard: ((address: string) => boolean) | undefined;
-  private readonly chaos: Chaos | undefined;
   private readonly elsewhere: boolean;
-  private sender: WebhookSender;
-  private readonly httpClient: 'node' | 'undici';
-  private running = false;
+  private state: WorkerState = 'stopped';
   private unsubscribe: Array<() => void> = [];
   private readonly lanes = new Map<string, Lane>();
+  /** Each delivery queued or in flight, until it leaves this process's hands: one attempt at a time each. */
   private readonly tracked = new Map<string, Promise<void>>();
   private readonly transient = new Set<Promise<unknown>>();
   /** Attempt slots, shared in fair turns across the endpoints' accounts. */
   private readonly slots: FairSlots;
   private lastPurgeAt = 0;
-  private pendingRecords: PendingRecord[] = [];
-  /** The batch being recorded, if any: outcomes that end meanwhile wait for the next (one record write at a time). */
-  private recording: Promise<void> | undefined;
-  /** The pause before recording again while the database cannot be reached (0: the last record went through). */
-  private recordRetryMs = 0;
+  /** How a delivery becomes this process's to attempt: read (the sole attempter) or claimed with a lease. */
+  private readonly claims: AttemptClaims;
   private readonly sole: boolean;
+  private readonly sender: AttemptSender;
+  private readonly recorder: AttemptRecorder;
   /** Where the last look for due work another process wrote ended (resume). */
   private dueCursor: DueCursor | undefined;
   /** Events another process committed, heard and not yet looked up (heardEvent). */
   private heard: string[] = [];
-  private readonly parsedUrls = new Map<string, ParsedTarget | undefined>();
-  private readonly claims: JobClaims;
-  private sweepTimer: NodeJS.Timeout | undefined;
-  /** The deliveries whose attempt this process has claimed and not yet recorded (renewHeld). */
-  private readonly held = new Set<string>();
-  private renewTimer: NodeJS.Timeout | undefined;
-  /** The origins this process's HTTP server listens on (servesAt): where its own sinks are. */
-  private readonly ownOrigins = new Set<string>();
 
   constructor(
     private readonly d: Pick<DomainDeps, 'uow' | 'clock' | 'scheduler'> & { events: EventStore },
@@ -264,28 +197,36 @@ export class DeliveryWorker {
     this.concurrency = Math.max(1, opts.concurrency ?? DEFAULT_WEBHOOK_OPTIONS.concurrency);
     this.window = Math.max(1, Math.min(this.concurrency, opts.window ?? DEFAULT_WEBHOOK_OPTIONS.window));
     this.slots = new FairSlots(this.concurrency);
-    this.resolver = opts.resolver ?? systemResolver;
-    this.userAgent = opts.userAgent ?? USER_AGENT;
-    this.wallNow = opts.wallNow ?? Date.now;
-    this.guard = opts.destinationGuard;
-    this.chaos = opts.chaos;
     this.elsewhere = opts.attemptsElsewhere ?? false;
     this.sole = opts.soleAttempter ?? false;
-    this.httpClient = opts.httpClient ?? 'node';
-    this.sender = this.newSender();
-    this.claims = {
+    const live = () => this.state === 'running';
+    this.sender = new AttemptSender(
+      {
+        ackTimeoutMs: this.ackTimeoutMs,
+        concurrency: this.concurrency,
+        resolver: opts.resolver ?? systemResolver,
+        userAgent: opts.userAgent ?? USER_AGENT,
+        wallNow: opts.wallNow ?? Date.now,
+        guard: opts.destinationGuard,
+        chaos: opts.chaos,
+        httpClient: opts.httpClient ?? 'node',
+      },
+      live,
+    );
+    this.recorder = new AttemptRecorder(d.uow, live, log);
+    const claims: JobClaims = {
       owner: opts.claims?.owner ?? 'this-process',
       leaseMs: Math.max(opts.claims?.leaseMs ?? DEFAULT_CLAIM_LEASE_MS, this.ackTimeoutMs + 1000),
     };
+    this.claims = this.sole ? new SoleAttempter(d.uow) : new LeasedClaims(d.uow, claims, () => d.clock.nowMs(), log);
+  }
+
+  private get running(): boolean {
+    return this.state === 'running';
   }
 
   private get waitsInJobs(): boolean {
     return attemptsWaitInJobs(this.d);
-  }
-
-  private newSender(): WebhookSender {
-    const opts = { maxSocketsPerOrigin: this.concurrency };
-    return this.httpClient === 'undici' ? new UndiciWebhookSender(opts) : new WebhookHttpSender(opts);
   }
 
   get isRunning(): boolean {
@@ -295,58 +236,17 @@ export class DeliveryWorker {
   /** Starts listening and resumes every due delivery (those cut off by a stop or a crash). */
   async start(): Promise<void> {
     if (this.running) return;
-    this.running = true;
-    this.sender = this.newSender();
+    this.state = moveWorker(this.state, 'running');
+    this.sender.renew();
     this.unsubscribe = [
       this.d.events.subscribe(async () => await this.onEvent()),
       this.d.events.subscribeTransient(async (e) => await this.onTransient(e)),
     ];
     await this.purge();
     await this.dispatchDue();
-    // Attempts a process claimed and never recorded (it died) are taken over once their
-    // lease has run out (another process's lease may be shorter than this one's: every 5 s at most), and
-    // deliveries it wrote and never claimed once they have been due for a lease; looked for twice a
-    // lease, on the wall clock (a dead process's lease runs out in real time, whatever the service clock does).
-    // The sole attempter holds no claim: nothing to take over nor renew (a restart resumes what is due).
-    if (this.sole) return;
-    this.sweepTimer = setInterval(() => void this.takeOverExpired(), Math.max(50, Math.min(this.claims.leaseMs / 2, 5000)));
-    this.sweepTimer.unref();
-    // A claim is renewed while its delivery waits in a lane or its attempt runs (a slow
-    // name lookup, a batch waiting for the write lock, a long queue behind a slow receiver), three
-    // times a lease: another process takes it over only once this one has stalled for two thirds of
-    // a lease, as a dead one would.
-    this.renewTimer = setInterval(() => void this.renewHeld(), Math.max(20, this.claims.leaseMs / 3));
-    this.renewTimer.unref();
-  }
-
-  /** Renews the claims this process holds (see `held`); one lost (run out, taken over) is forgotten. */
-  private async renewHeld(): Promise<void> {
-    if (!this.running || this.held.size === 0) return;
-    const ids = [...this.held.keys()];
-    try {
-      const renewed = new Set(await this.d.uow.write((tx) => tx.webhookDeliveries.renewClaims(this.claims.owner, ids, this.claims.leaseMs), ROW_GUARDED));
-      for (const id of ids) if (!renewed.has(id)) this.held.delete(id);
-    } catch (err) {
-      this.log.error({ err }, 'renewing the claims on webhook attempts failed');
-    }
-  }
-
-  /**
-   * Queues the deliveries another process left: those whose claim ran out with their attempt
-   * unrecorded, and those due for a whole lease that nobody claimed (their writer died after the
-   * commit, before its worker reached them: bench/replicas lost 2 to 4 of 76 this way when a replica
-   * was killed). A live process that holds one in a long lane loses nothing to this: the claim at the
-   * attempt decides who makes it (one attempt, never two).
-   */
-  private async takeOverExpired(): Promise<void> {
-    if (!this.running) return;
-    try {
-      const dueBy = this.d.clock.nowMs() - this.claims.leaseMs;
-      const [expired, orphaned] = await this.d.uow.read(async (tx) => [await tx.webhookDeliveries.leaseExpired(TAKE_OVER_BATCH), await tx.webhookDeliveries.unclaimedDue(dueBy, TAKE_OVER_BATCH)]);
-      for (const x of [...expired, ...orphaned]) void this.enqueue(x.id, x.endpointId);
-    } catch (err) {
-      this.log.error({ err }, 'looking for webhook attempts another process left failed');
-    }
+    // Claims with a lease are renewed while held, and what a dead process left is taken over
+    // (delivery-claims.ts); the sole attempter holds no claim: a restart resumes what is due.
+    if (this.running) this.claims.start((deliveryId, endpointId) => void this.enqueue(deliveryId, endpointId));
   }
 
   /**
@@ -355,21 +255,20 @@ export class DeliveryWorker {
    */
   async stop(): Promise<void> {
     if (!this.running) return;
-    this.running = false;
-    clearInterval(this.sweepTimer);
-    clearInterval(this.renewTimer);
+    this.state = moveWorker(this.state, 'stopping');
+    this.claims.stopTimers();
     for (const u of this.unsubscribe) u();
     this.unsubscribe = [];
-    // Every attempt in flight is cut off (its sender is this run's: one per start).
+    // Every attempt in flight is cut off (its client is this run's: one per start).
     this.sender.abortAll();
     await this.idle();
     this.sender.close();
     // Attempts cut off stay due: released now, the next start (or another replica) resumes them at
     // once rather than when their lease runs out.
-    if (!this.sole) await this.d.uow.write((tx) => tx.webhookDeliveries.releaseClaims(this.claims.owner), ROW_GUARDED);
-    this.held.clear();
+    await this.claims.releaseAll();
     this.dueCursor = undefined;
     this.heard = [];
+    if (this.state === 'stopping') this.state = moveWorker(this.state, 'stopped');
   }
 
   /** Waits until no attempt is queued or in flight. */
@@ -391,6 +290,8 @@ export class DeliveryWorker {
     return this.tracked.has(deliveryId);
   }
 
+  // ---- the pump: lanes, their claims and the slots ----
+
   /**
    * Queues one delivery on its endpoint's lane (deduplicated: a delivery queued or in flight is not
    * queued again); it is attempted only if still due by then. Resolves once its attempt is recorded.
@@ -400,14 +301,14 @@ export class DeliveryWorker {
     if (existing) return existing;
     let lane = this.lanes.get(endpointId);
     if (!lane) {
-      lane = { waiting: [], head: 0, ready: [], claiming: false, inFlight: 0 };
+      lane = new Lane(endpointId, this.window);
       this.lanes.set(endpointId, lane);
     }
     let done!: () => void;
     const run = new Promise<void>((r) => (done = r));
     this.tracked.set(deliveryId, run);
-    lane.waiting.push({ deliveryId, done });
-    this.pump(endpointId, lane);
+    lane.push({ deliveryId, done });
+    this.pump(lane);
     return run;
   }
 
@@ -415,91 +316,65 @@ export class DeliveryWorker {
    * Starts the lane's ready attempts while its window has room (they then wait for a pool slot), and
    * claims the next ones a window ahead, many in one write, so the window refills without a write
    * per attempt (under API load, a claim per attempt keeps the worker's writes behind the
-   * API's). It claims again only once half the window's ready attempts have started: refilling
-   * whenever one had started made one claim (or, as the sole attempter, one read) per attempt with
-   * a backlog (bench/roles, SQLite: ~4,000 reads of one delivery each per second, and each read
-   * after an API commit re-reads its pages). A stopped worker settles what is queued (it stays due:
-   * resumed on the next start).
+   * API's). It claims again only once half the window's ready attempts have started (Lane.wantsClaim;
+   * bench/roles, SQLite: a claim per attempt was ~4,000 reads of one delivery each per second). A
+   * stopped worker settles what is queued (it stays due: resumed on the next start).
    */
-  private pump(endpointId: string, lane: Lane): void {
-    if (!this.running) return this.drain(endpointId, lane);
-    while (lane.inFlight < this.window && lane.ready.length > 0) this.startAttempt(endpointId, lane, lane.ready.shift()!);
-    if (!lane.claiming && lane.ready.length * 2 <= this.window && lane.head < lane.waiting.length) void this.claimAhead(endpointId, lane);
-    else if (lane.inFlight === 0 && !lane.claiming && lane.ready.length === 0 && lane.head >= lane.waiting.length && this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
-  }
-
-  /** Takes up to `n` waiting deliveries off the lane. */
-  private take(lane: Lane, n: number): Queued[] {
-    const taken = lane.waiting.slice(lane.head, lane.head + n);
-    lane.head += taken.length;
-    if (lane.head > 1024 && lane.head * 2 > lane.waiting.length) {
-      lane.waiting = lane.waiting.slice(lane.head);
-      lane.head = 0;
-    }
-    return taken;
+  private pump(lane: Lane): void {
+    if (!this.running) return this.drain(lane);
+    for (let r = lane.startNext(); r; r = lane.startNext()) this.startAttempt(lane, r);
+    if (lane.wantsClaim) void this.claimAhead(lane);
+    else if (lane.finished && this.lanes.get(lane.endpointId) === lane) this.lanes.delete(lane.endpointId);
   }
 
   /** Settles every delivery the lane holds that no attempt runs for (stopping). */
-  private drain(endpointId: string, lane: Lane): void {
-    const left = [...this.take(lane, lane.waiting.length - lane.head), ...lane.ready.splice(0).map((r) => r.queued)];
-    for (const q of left) this.settle(q);
-    if (lane.inFlight === 0 && !lane.claiming && this.lanes.get(endpointId) === lane) this.lanes.delete(endpointId);
+  private drain(lane: Lane): void {
+    for (const q of lane.drain()) this.settle(q);
+    if (lane.finished && this.lanes.get(lane.endpointId) === lane) this.lanes.delete(lane.endpointId);
   }
 
   /** A delivery leaves this process's hands: no longer tracked (a later look may queue it again). */
   private settle(q: Queued): void {
     this.tracked.delete(q.deliveryId);
-    this.held.delete(q.deliveryId);
+    this.claims.forget(q.deliveryId);
     q.done();
   }
 
   /**
    * Claims the lane's next waiting deliveries (up to a window's worth beyond those ready) in one
-   * write, reading in it their states, the bytes to send and the endpoint; the sole attempter reads
-   * them instead (no claim to write). Those not won (finished, not due yet, another process's, gone)
-   * leave the lane.
+   * write, reading in it their states, the bytes to send and the endpoint (delivery-claims.ts).
+   * Those not won (finished, not due yet, another process's, gone) leave the lane.
    */
-  private async claimAhead(endpointId: string, lane: Lane): Promise<void> {
-    lane.claiming = true;
-    const batch = this.take(lane, this.window - lane.ready.length);
+  private async claimAhead(lane: Lane): Promise<void> {
+    const batch = lane.beginClaim();
     const ids = batch.map((q) => q.deliveryId);
-    const now = this.d.clock.nowMs();
-    let got: { states: DeliveryAttemptState[]; endpoint: EndpointTarget | undefined } | undefined;
+    let got: Awaited<ReturnType<AttemptClaims['claimBatch']>> | undefined;
     try {
-      got = this.sole
-        ? await this.d.uow.read(async (tx) => {
-            const states = (await tx.webhookDeliveries.attemptStates(ids)).filter((x) => x.nextAttemptAt !== null && x.nextAttemptAt <= now);
-            return { states, endpoint: states.length > 0 ? await tx.webhookEndpoints.targetById(endpointId) : undefined };
-          })
-        : await this.d.uow.write(async (tx) => {
-            const won = await tx.webhookDeliveries.claimAttempts(ids, this.claims.owner, this.claims.leaseMs, now);
-            const states = await tx.webhookDeliveries.attemptStates(won);
-            return { states, endpoint: states.length > 0 ? await tx.webhookEndpoints.targetById(endpointId) : undefined };
-          }, ROW_GUARDED);
+      got = await this.claims.claimBatch(lane.endpointId, ids, this.d.clock.nowMs());
     } catch (err) {
       // The write failed (on PostgreSQL, one that lost its race to other replicas' writes ten
       // times in a row): the deliveries are still due and unclaimed, and no one else would look at
       // them again before a restart (bench/replicas: 220 of 3,000 stranded under load, one account).
       this.log.error({ err, count: ids.length }, 'claiming webhook attempts failed; they are queued again');
     }
-    lane.claiming = false;
     const byId = new Map(got?.states.map((x) => [x.id, x]));
+    const won: Ready[] = [];
     for (const q of batch) {
       const state = byId.get(q.deliveryId);
       if (!state || !this.running) {
         this.settle(q);
-        if (!got && this.running) this.enqueueLater(q.deliveryId, endpointId);
+        if (!got && this.running) this.enqueueLater(q.deliveryId, lane.endpointId);
         continue;
       }
-      if (!this.sole) this.held.add(q.deliveryId);
-      lane.ready.push({ queued: q, state, endpoint: got!.endpoint });
+      this.claims.hold(q.deliveryId);
+      won.push({ queued: q, state, endpoint: got!.endpoint });
     }
-    this.pump(endpointId, lane);
+    lane.endClaim(won);
+    this.pump(lane);
   }
 
-  /** Starts one ready attempt on the lane's window. */
-  private startAttempt(endpointId: string, lane: Lane, r: Ready): void {
-    lane.inFlight++;
+  /** Starts one ready attempt, counted in the lane's window. */
+  private startAttempt(lane: Lane, r: Ready): void {
     // The window and the pool slot are freed as soon as the response is in, not when the batch
     // commits: under API load a turn of the event loop is long, and waiting one more turn per
     // attempt halved what a lane could send. The delivery stays tracked (not queued again)
@@ -508,8 +383,8 @@ export class DeliveryWorker {
     const free = () => {
       if (freed) return;
       freed = true;
-      lane.inFlight--;
-      this.pump(endpointId, lane);
+      lane.free();
+      this.pump(lane);
     };
     // The slot is the endpoint's account's turn (an endpoint gone: nothing is sent, any key does).
     void this.slots.with(r.endpoint?.accountId ?? '', () => this.attempt(r.state, r.endpoint, true))
@@ -532,6 +407,8 @@ export class DeliveryWorker {
     timer.unref();
   }
 
+  // ---- probes: attempts the user asked for now ----
+
   /**
    * An out-of-band attempt the user asked for (a test, a manual retry): made at once, not queued on
    * the endpoint's lane nor waiting for a pool slot, on a connection of its own. Tracked like any
@@ -550,7 +427,7 @@ export class DeliveryWorker {
       .catch((err: unknown) => this.log.error({ err, deliveryId }, 'webhook delivery attempt failed unexpectedly'))
       .finally(() => {
         this.tracked.delete(deliveryId);
-        this.held.delete(deliveryId);
+        this.claims.forget(deliveryId);
         if (claimAgain) this.enqueueLater(deliveryId, endpointId);
       });
     this.tracked.set(deliveryId, run);
@@ -564,16 +441,8 @@ export class DeliveryWorker {
    */
   private async prepareProbe(deliveryId: string): Promise<{ state: DeliveryAttemptState; endpoint: EndpointTarget | undefined } | undefined | 'failed'> {
     if (!this.running) return;
-    const now = this.d.clock.nowMs();
-    const read = async (tx: Pick<TxDeps, 'webhookDeliveries' | 'webhookEndpoints'>) => {
-      const state = await tx.webhookDeliveries.attemptState(deliveryId);
-      return state && state.nextAttemptAt !== null ? { state, endpoint: await tx.webhookEndpoints.targetById(state.endpointId) } : undefined;
-    };
     try {
-      if (this.sole) return await this.d.uow.read(read);
-      const claimed = await this.d.uow.write(async (tx) => ((await tx.webhookDeliveries.claimAttempt(deliveryId, this.claims.owner, this.claims.leaseMs, now, true)) ? await read(tx) : undefined), ROW_GUARDED);
-      if (claimed) this.held.add(deliveryId);
-      return claimed;
+      return await this.claims.claimOne(deliveryId, this.d.clock.nowMs());
     } catch (err) {
       this.log.error({ err, deliveryId }, 'claiming a webhook attempt failed; it is queued again');
       return 'failed';
@@ -585,7 +454,7 @@ export class DeliveryWorker {
    * service itself (isOwnSinkUrl), reachable even when that address is one the rules refuse.
    */
   servesAt(origin: string): void {
-    this.ownOrigins.add(new URL(origin).origin);
+    this.sender.servesAt(origin);
   }
 
   /**
@@ -708,7 +577,7 @@ export class DeliveryWorker {
     const raw = JSON.stringify(e.body);
     for (const ep of await this.d.uow.read((tx) => tx.webhookEndpoints.enabledForAccount(e.accountId))) {
       if (!eventFilterMatches(ep.events, e.type)) continue;
-      const p = this.slots.with(ep.accountId, () => this.deliver(ep, raw, e.id, e.type, 1)).catch(() => undefined);
+      const p = this.slots.with(ep.accountId, () => this.sender.deliver(ep, raw, e.id, e.type, 1)).catch(() => undefined);
       this.transient.add(p);
       void p.finally(() => this.transient.delete(p));
     }
@@ -735,124 +604,8 @@ export class DeliveryWorker {
       return;
     }
     const attempt = delivery.attempt + 1;
-    const result = await this.deliver(endpoint, raw, delivery.eventId, delivery.eventType, attempt, pooled);
+    const result = await this.sender.deliver(endpoint, raw, delivery.eventId, delivery.eventType, attempt, pooled);
     if ('aborted' in result || !this.running) return; // stopping: stays due, resumed on start
-    return { recorded: this.recordLater({ deliveryId, attempt, at: now, result }) };
-  }
-
-  /**
-   * Records an attempt with the others that ended meanwhile, in ONE transaction (a transaction per
-   * attempt was the largest item of the burst profile: 19 % of the CPU in better-sqlite3's
-   * transaction wrapper). One batch is written at a time: the outcomes that end while it is in flight
-   * go together in the next (on PostgreSQL, concurrent batches race on the endpoint's row
-   * and run again). Resolves once it is committed, so whoever waits for the attempt (a job during an
-   * advance, attemptNow, idle) sees it recorded.
-   */
-  private recordLater(r: AttemptMade): Promise<void> {
-    return new Promise<void>((done) => {
-      this.pendingRecords.push({ ...r, done });
-      if (!this.recording) this.recording = this.recordPending();
-    });
-  }
-
-  private async recordPending(): Promise<void> {
-    // One turn of the event loop first: the attempts that end in the same turn join this batch.
-    await new Promise((r) => setImmediate(r));
-    while (this.pendingRecords.length > 0) {
-      const batch = this.pendingRecords;
-      this.pendingRecords = [];
-      // A stop since the attempt ended: not recorded, it stays due and is resumed on start (stop()).
-      const toRecord = this.running ? batch : [];
-      try {
-        if (toRecord.length > 0) await this.d.uow.write((tx) => recordAttempts(tx, toRecord), ROW_GUARDED);
-        this.recordRetryMs = 0;
-      } catch (err) {
-        if (err instanceof DatabaseUnavailableError && this.running) {
-          // The database is away: the outcomes are kept, in order, and recorded once it is back
-          // (dropped, each attempt would be made again when its claim ran out: a second delivery).
-          if (this.recordRetryMs === 0) this.log.error({ err, count: batch.length }, 'recording webhook attempts failed: the database cannot be reached; they are recorded once it can');
-          this.pendingRecords = [...batch, ...this.pendingRecords];
-          this.recordRetryMs = Math.min(Math.max(this.recordRetryMs * 2, CLAIM_RETRY_MS), RECORD_RETRY_MAX_MS);
-          await new Promise((r) => setTimeout(r, this.recordRetryMs));
-          continue;
-        }
-        // The batch rolled back as a whole: record each on its own, so one failure costs only itself.
-        for (const r of toRecord) {
-          try {
-            await this.d.uow.write((tx) => recordAttempts(tx, [r]), ROW_GUARDED);
-          } catch (err) {
-            this.log.error({ err, deliveryId: r.deliveryId }, 'webhook delivery attempt could not be recorded');
-          }
-        }
-      }
-      for (const r of batch) r.done();
-    }
-    this.recording = undefined;
-  }
-
-  /**
-   * An endpoint URL parsed, its host and whether the host is an address literal (and of what class),
-   * once per URL (parsing and classifying it for every attempt showed in the worker's
-   * profile). Undefined: not a valid URL.
-   */
-  private parseTarget(raw: string): ParsedTarget | undefined {
-    if (this.parsedUrls.has(raw)) return this.parsedUrls.get(raw);
-    let parsed: ParsedTarget | undefined;
-    try {
-      const url = new URL(raw);
-      const host = urlHost(url);
-      parsed = { url, host, literal: classifyAddress(host) };
-    } catch {
-      parsed = undefined;
-    }
-    if (this.parsedUrls.size >= URL_CACHE_LIMIT) this.parsedUrls.clear();
-    this.parsedUrls.set(raw, parsed);
-    return parsed;
-  }
-
-  /** Resolves, checks, signs and POSTs one attempt. Never throws. */
-  private async deliver(endpoint: EndpointRoute, rawBody: string, eventId: string, eventType: string, attempt: number, pooled = true): Promise<Outcome> {
-    const failed = (error: string, retryable: boolean): AttemptResult => ({ succeeded: false, responseStatus: null, responseBody: null, durationMs: null, error, retryable });
-    const parsed = this.parseTarget(endpoint.url);
-    if (!parsed) return failed('refused: the endpoint URL is not valid', false);
-    const { url, host, literal } = parsed;
-    let target: ResolvedAddress;
-    if (literal !== undefined) {
-      if (literal !== 'public' && literal !== 'loopback' && !isOwnSinkUrl(url, this.ownOrigins)) {
-        return failed(`refused: ${host} is ${describeAddressClass(literal as Exclude<AddressClass, 'public'>)}`, false);
-      }
-      target = { address: host, family: host.includes(':') ? 6 : 4 };
-    } else {
-      let answers: ResolvedAddress[];
-      try {
-        answers = await this.resolver.lookup(host);
-      } catch (err) {
-        // A resolution failure is a connection error: retried.
-        return failed(`connection error: could not resolve ${host} (${(err as NodeJS.ErrnoException).code ?? 'error'})`, true);
-      }
-      const refusal = checkResolvedAddresses(host, answers);
-      if (refusal) return failed(`refused: ${refusal}`, false);
-      target = answers[0]!;
-    }
-    if (this.guard && !this.guard(target.address)) return failed(`blocked by the destination guard (${target.address})`, false);
-    if (!this.running) return { aborted: true };
-
-    const headers = deliveryHeaders({ rawBody, secret: endpoint.secret, eventId, eventType, attempt, wallNowMs: this.wallNow(), userAgent: this.userAgent });
-    const res = await postWithChaos(this.chaos, this.sender, { url, address: target.address, family: target.family, headers, body: rawBody, timeoutMs: this.ackTimeoutMs, pooled }, { accountId: endpoint.accountId, eventId, eventType, number: attempt });
-    if (res.kind === 'aborted') return { aborted: true };
-    // What was sent, kept with the attempt (the console's delivery inspector): the URL and headers.
-    const request = { url: url.href, headers };
-    if (res.kind === 'error') return { ...failed(res.error, true), durationMs: res.durationMs, request };
-    const base = { responseStatus: res.status, responseBody: res.body, durationMs: res.durationMs, request };
-    if (res.status >= 200 && res.status < 300) return { ...base, succeeded: true, error: null, retryable: false };
-    if (res.status >= 300 && res.status < 400) return { ...base, succeeded: false, error: `HTTP ${res.status}: redirects are not followed`, retryable: false };
-    const retryable = isRetryableStatus(res.status);
-    return {
-      ...base,
-      succeeded: false,
-      error: `HTTP ${res.status}`,
-      retryable,
-      retryAfterMs: res.status === 429 || res.status === 503 ? parseRetryAfterMs(res.headers['retry-after'], this.wallNow()) : undefined,
-    };
+    return { recorded: this.recorder.record({ deliveryId, attempt, at: now, result }) };
   }
 }

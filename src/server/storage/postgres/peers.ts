@@ -48,6 +48,8 @@ const RECONNECT_MAX_MS = 5000;
  *   query per request (the rate limits read it on every request).
  */
 export class PgPeers implements StorePeers {
+  /** Replicas: each runs jobs and makes attempts on the one database. */
+  readonly shared = true;
   readonly processId = randomUUID();
   private readonly eventListeners: Array<(hint: EventHint) => void> = [];
   private readonly stateListeners: Array<(key: string) => void | Promise<unknown>> = [];

@@ -1,4 +1,5 @@
 import { PgMediaStore } from './media-store.js';
+import { NO_NOTICES, alonePeers } from '../process-alone.js';
 import type { MediaStore } from '../media-store.js';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
@@ -267,7 +268,10 @@ export class PgStore implements Store {
   /** Groups run at once (`groupSlotsFor` the pool's size by default). */
   private readonly groupSlots: number;
   private closed = false;
-  readonly peers: (StorePeers & { close(): Promise<void> }) | undefined;
+  readonly peers: StorePeers;
+  private readonly closePeers: () => Promise<void>;
+  /** Replicas hear each other by notification (`peers`): no notice is left in the database. */
+  readonly notices = NO_NOTICES;
   /** Names this replica in its writes' notifications. */
   private readonly sender: string;
   readonly counters: PgStoreCounters = { writes: 0, attempts: 0, retries: 0, reads: 0, roundTrips: 0, statements: 0, socketWrites: 0, numberings: 0, groups: 0, groupsUndone: 0 };
@@ -279,7 +283,8 @@ export class PgStore implements Store {
     opts: PgStoreOptions = {},
   ) {
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
-    this.peers = opts.peers;
+    this.peers = opts.peers ?? alonePeers();
+    this.closePeers = opts.peers ? () => opts.peers!.close() : () => Promise.resolve();
     this.groupSlots = opts.groupSlots ?? groupSlotsFor((pool.options as { max?: number }).max ?? 10);
     this.sender = opts.peers?.processId ?? '';
     this.reachability = opts.reachability ?? new Reachability();
@@ -397,6 +402,11 @@ export class PgStore implements Store {
 
   readonly readsAreRoundTrips = true;
 
+  /** A poller cannot tell from here whether another replica committed: it looks every time. */
+  otherWritersSeen(): undefined {
+    return undefined;
+  }
+
   private media: PgMediaStore | undefined;
   /** Media in the `media` table: every replica on the database serves them. */
   mediaStore(): MediaStore {
@@ -411,7 +421,7 @@ export class PgStore implements Store {
     if (this.closed) return;
     this.closed = true;
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
-    await this.peers?.close();
+    await this.closePeers();
     await this.pool.end();
   }
 

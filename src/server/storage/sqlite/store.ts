@@ -1,7 +1,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './database.js';
-import type { Repositories, Store, StoreNotices, Transaction } from '../store.js';
+import type { Repositories, Store, StoreNotices, StorePeers, Transaction } from '../store.js';
+import { alonePeers } from '../process-alone.js';
+import { FileMediaStore, MemoryMediaStore, type MediaStore } from '../media-store.js';
 import { SqliteProcessNotices } from './process-notices.js';
 import { sqliteRepositories } from './repositories.js';
 import { ReadCache } from './read-cache.js';
@@ -92,6 +94,20 @@ export class SqliteStore implements Store {
     leave: (_tx, notice) => this.noticeRows.leave(notice),
     heard: () => this.read(async () => this.noticeRows.heard()),
   };
+  /** One process owns the file: its peers are itself (a `--role api` beside it hears through `notices`). */
+  readonly peers: StorePeers = alonePeers();
+  /** Reads are served in the process, from its caches. */
+  readonly readsAreRoundTrips = false;
+
+  /** A file this process opened: always there. */
+  databaseReachable(): boolean {
+    return true;
+  }
+
+  /** Media are files in the data directory (in memory without one: tests). */
+  mediaStore(files: { dir?: string; greetings: Iterable<string> }): MediaStore {
+    return files.dir ? new FileMediaStore(files.dir, files.greetings) : new MemoryMediaStore();
+  }
 
   constructor(
     readonly db: Db,
