@@ -15,7 +15,6 @@ const STILL_REACHING_IN: Record<string, string> = {
   'api-conventions-and-accounts.test.ts': 'not converted yet',
   'billing.test.ts': 'not converted yet',
   'blocked-numbers.test.ts': 'not converted yet',
-  'brands.test.ts': 'not converted yet',
   'calls-decision.test.ts': 'not converted yet',
   'calls.test.ts': 'not converted yet',
   'chaos-scope.test.ts': 'starts the service through src/server/main.js with options no public surface takes',
