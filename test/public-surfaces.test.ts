@@ -36,7 +36,6 @@ const STILL_REACHING_IN: Record<string, string> = {
   'idempotency-secrets.test.ts': 'proves no secret is stored in clear: reads the stored answers themselves',
   'messages-conversations.test.ts': 'not converted yet',
   'node-runtime.test.ts': 'checks the SQLite connection the runtime opened',
-  'numbers-settings.test.ts': 'not converted yet',
   'ports.test.ts': 'not converted yet; also reads the SQLite file for the PIN never being stored',
   'postgres-replicas.test.ts': 'replica mechanics: peers, notices and the store seam of each process',
   'postgres-service.test.ts': 'the PostgreSQL engine\'s own start-up, migrations and errors',
