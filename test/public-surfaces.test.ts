@@ -13,13 +13,11 @@ const REACH_IN = /deps\.uow|deps\.(events|scheduler|store)\b|from '\.\.\/src\/se
 /** Files that still reach in, and why. Remove a file once it no longer does; never add one. */
 const STILL_REACHING_IN: Record<string, string> = {
   'api-conventions-and-accounts.test.ts': 'not converted yet',
-  'billing.test.ts': 'not converted yet',
   'blocked-numbers.test.ts': 'not converted yet',
   'calls-decision.test.ts': 'not converted yet',
   'calls.test.ts': 'not converted yet',
   'chaos-scope.test.ts': 'starts the service through src/server/main.js with options no public surface takes',
   'chaos.test.ts': 'unit-checks the chaos dice (src/server/world/chaos.ts) beside the end-to-end runs',
-  'cli-billing.test.ts': 'not converted yet',
   'cli-help.test.ts': 'not converted yet (id format from src/server/ids.ts)',
   'cli-list-streaming.test.ts': 'not converted yet',
   'client-bounds.test.ts': 'socket-level limits: reads the HTTP layer\'s own constants and holds',
@@ -47,7 +45,6 @@ const STILL_REACHING_IN: Record<string, string> = {
   'store-close-exit.test.ts': 'proves the store is closed on exit: reads the connection',
   'tenancy-sweep.test.ts': 'plants rows of another account with SQL to prove every read is scoped',
   'test-key-rules-live-records.test.ts': 'not converted yet',
-  'usage.test.ts': 'not converted yet',
   'validation-words.test.ts': 'checks the wording table of the validator itself',
   'webhooks-delivery.test.ts': 'not converted yet',
   'webhooks-durability.test.ts': 'the outbox proof emits inside a transaction that rolls back; streak reads go through inspect.ts',

@@ -9,19 +9,21 @@
 //   only in the ledger.
 // - openHold, openHoldsTotal: a hold (the price reserved at accept, out of the balance, until the
 //   record settles). GET /v1/billing shows the balance after it; no surface names the hold itself.
-// - ledgerOf: every ledger row with its balance-after, for the invariant that the wallet is the sum
-//   of its rows (GET /v1/billing shows only the balance, /v1/usage only charges).
+// - ledgerOf: every ledger row (its kind, cause, record and balance-after), for the invariant that
+//   the wallet is the sum of its rows and for rows that are not usage (a sandbox balance change, an
+//   agency's own rows): GET /v1/billing shows only the balance, /v1/usage only charges, summed.
 // - footprint: what a refused request must not have left behind and no list shows: ledger rows,
 //   holds, scheduled jobs and stored Idempotency-Key answers (records and events are read through
 //   their lists and the events feed instead).
 // - jobCount: the scheduler's queue (a job that must not be left scheduled is invisible until it runs).
 // - webhookStreak: an endpoint's failure streak (count, start, last success), which drives the
 //   automatic disable; the endpoint's view shows only enabled and disabledReason.
-// - setCampaignStatus, setWebhookStreak (setters): states no surface makes; see each comment.
+// - setCampaignStatus, setWebhookStreak, addCharge (setters): states no surface makes; see each comment.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
 import type { CampaignStatus } from '../../src/api/values/registration.js';
+import { charge, type ChargeItem } from '../../src/server/domain/billing/charging.js';
 
 /** The test service handle as this module needs it (test/helpers/service.ts's TestService). */
 export interface Inspectable {
@@ -59,10 +61,19 @@ export async function openHoldsTotal(svc: Pick<Inspectable, 'deps'>, accountId: 
   return await svc.deps.uow.read(async (tx) => await tx.holds.openTotal(accountId));
 }
 
+/** A ledger row as tests read it: its kind, what caused it, the record it is for, signed cents. */
+export interface LedgerRowView {
+  kind: string;
+  cause: string;
+  ref: string | null;
+  amountCents: number;
+  balanceAfterCents: number | null;
+}
+
 /** Every ledger row of the account (signed cents, oldest first), their sum and the wallet's balance. */
-export async function ledgerOf(svc: Pick<Inspectable, 'deps'>, accountId: string): Promise<{ entries: Array<{ amountCents: number; balanceAfterCents: number | null }>; sum: number; balance: number }> {
+export async function ledgerOf(svc: Pick<Inspectable, 'deps'>, accountId: string): Promise<{ entries: LedgerRowView[]; sum: number; balance: number }> {
   return await svc.deps.uow.read(async (tx) => ({
-    entries: (await tx.ledger.entries(accountId)).map((e) => ({ amountCents: e.amountCents, balanceAfterCents: e.balanceAfterCents })),
+    entries: (await tx.ledger.entries(accountId)).map((e) => ({ kind: e.kind, cause: e.cause, ref: e.ref, amountCents: e.amountCents, balanceAfterCents: e.balanceAfterCents })),
     sum: await tx.ledger.sum(accountId),
     balance: (await tx.wallets.get(accountId))?.balanceCents ?? 0,
   }));
@@ -106,4 +117,15 @@ export async function webhookStreak(svc: Pick<Inspectable, 'deps'>, endpointId: 
  */
 export async function setWebhookStreak(svc: Pick<Inspectable, 'deps'> & { now(): number }, endpointId: string, streak: { consecutiveFailures: number; failingSince: number }): Promise<void> {
   await svc.deps.uow.write(async (tx) => await tx.webhookEndpoints.update(endpointId, streak, svc.now()));
+}
+
+/**
+ * A live charge of a chosen category, quantity and amount, through the one charging path
+ * (charging.ts `charge`) in a transaction of its own, as a billable action makes it. The views that
+ * sum charges (GET /v1/usage, billing's month to date, the agency summary) are tested over several
+ * categories and set quantities: making each by its action (a call of so many minutes, a batch of
+ * emails) would test those families, and no surface makes a charge alone.
+ */
+export async function addCharge(svc: Pick<Inspectable, 'deps'>, accountId: string, item: ChargeItem): Promise<void> {
+  await svc.deps.uow.write(async (tx) => await charge(tx, { accountId, mode: 'live' }, item));
 }
