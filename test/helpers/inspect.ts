@@ -18,11 +18,13 @@
 // - jobCount: the scheduler's queue (a job that must not be left scheduled is invisible until it runs).
 // - webhookStreak: an endpoint's failure streak (count, start, last success), which drives the
 //   automatic disable; the endpoint's view shows only enabled and disabledReason.
-// - setCampaignStatus, setWebhookStreak, addCharge (setters): states no surface makes; see each comment.
+// - setCampaignStatus, setWebhookStreak, addCharge, addSuppression (setters): states no surface makes;
+//   see each comment.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
 import type { CampaignStatus } from '../../src/api/values/registration.js';
+import type { SuppressionReason } from '../../src/api/values/email.js';
 import { charge, type ChargeItem } from '../../src/server/domain/billing/charging.js';
 
 /** The test service handle as this module needs it (test/helpers/service.ts's TestService). */
@@ -128,4 +130,13 @@ export async function setWebhookStreak(svc: Pick<Inspectable, 'deps'> & { now():
  */
 export async function addCharge(svc: Pick<Inspectable, 'deps'>, accountId: string, item: ChargeItem): Promise<void> {
   await svc.deps.uow.write(async (tx) => await charge(tx, { accountId, mode: 'live' }, item));
+}
+
+/**
+ * An email suppression with no email on record, as made before suppressions kept the email that
+ * caused them (GET /v1/email-suppressions shows `emailId: null`). Through the service a suppression
+ * comes only from the mail server's bounce, complaint or unsubscribe of a sent email, with its id.
+ */
+export async function addSuppression(svc: Pick<Inspectable, 'deps'> & { now(): number }, accountId: string, address: string, reason: SuppressionReason): Promise<void> {
+  await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId, address, reason, emailId: null, createdAt: svc.now() }));
 }
