@@ -25,8 +25,6 @@ const STILL_REACHING_IN: Record<string, string> = {
   'email-domains.test.ts': 'not converted yet; also opens a stopped service\'s SQLite file (migration of old rows)',
   'email-hostile-html.test.ts': 'not converted yet',
   'email-send.test.ts': 'not converted yet',
-  'hosted-pages-browser.test.ts': 'not converted yet',
-  'hosted-pages.test.ts': 'not converted yet',
   'http-hardening.test.ts': 'socket-level limits: reads the HTTP layer\'s own constants; not converted yet for its storage reads',
   'idempotency-secrets.test.ts': 'proves no secret is stored in clear: reads the stored answers themselves',
   'node-runtime.test.ts': 'checks the SQLite connection the runtime opened',

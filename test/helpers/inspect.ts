@@ -18,8 +18,11 @@
 // - jobCount: the scheduler's queue (a job that must not be left scheduled is invisible until it runs).
 // - webhookStreak: an endpoint's failure streak (count, start, last success), which drives the
 //   automatic disable; the endpoint's view shows only enabled and disabledReason.
-// - setCampaignStatus, setWebhookStreak, addCharge, addSuppression (setters): states no surface makes;
-//   see each comment.
+// - leadsOf: the leads a brand's hosted opt-in form stored. No endpoint lists or reads a lead; it
+//   leaves the service only as its lead.captured event, so a lead stored without its event (or a
+//   refused form that stored one anyway) shows only here.
+// - setCampaignStatus, setWebhookStreak, addCharge, addSuppression, setBrandPageConfig (setters):
+//   states no surface makes; see each comment.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
@@ -88,6 +91,12 @@ export async function footprint(svc: Pick<Inspectable, 'sql'>, accountId: string
   return { ledger: await count('ledger', true), holds: await count('holds', true), jobs: await count('jobs', false), idempotency: await count('idempotency_keys', true) };
 }
 
+/** A brand's stored leads, oldest first. */
+export async function leadsOf(svc: Pick<Inspectable, 'deps'>, brandId: string): Promise<Array<{ id: string; phone: string; email: string | null; consent: boolean }>> {
+  const leads = await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(brandId));
+  return leads.map((l) => ({ id: l.id, phone: l.phone, email: l.email, consent: l.consent }));
+}
+
 /** Jobs of a kind waiting in the scheduler's queue. */
 export async function jobCount(svc: Pick<Inspectable, 'deps'>, kind: string): Promise<number> {
   return await svc.deps.uow.read(async (tx) => await tx.jobs.countByKind(kind));
@@ -139,4 +148,12 @@ export async function addCharge(svc: Pick<Inspectable, 'deps'>, accountId: strin
  */
 export async function addSuppression(svc: Pick<Inspectable, 'deps'> & { now(): number }, accountId: string, address: string, reason: SuppressionReason): Promise<void> {
   await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId, address, reason, emailId: null, createdAt: svc.now() }));
+}
+
+/**
+ * A brand's hosted-page settings written as stored, unchecked: a value saved before PATCH checked it
+ * (PATCH /v1/brands/{id} now refuses it), for the pages' own check when they render.
+ */
+export async function setBrandPageConfig(svc: Pick<Inspectable, 'sql'>, brandId: string, pageConfig: Record<string, unknown>): Promise<void> {
+  await svc.sql.run('UPDATE brands SET page_config = ? WHERE id = ?', JSON.stringify(pageConfig), brandId);
 }
