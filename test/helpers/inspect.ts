@@ -21,6 +21,9 @@
 // - leadsOf: the leads a brand's hosted opt-in form stored. No endpoint lists or reads a lead; it
 //   leaves the service only as its lead.captured event, so a lead stored without its event (or a
 //   refused form that stored one anyway) shows only here.
+// - callPhase: the call engine's saved phase of a call. GET /v1/calls/{id} shows its status, the trace
+//   its finished steps; the phase saved before a step's outside request (what makes a decision
+//   request sent once across a restart) shows nowhere else.
 // - setCampaignStatus, setWebhookStreak, addCharge, addSuppression, setBrandPageConfig (setters):
 //   states no surface makes; see each comment.
 import type { ServiceDeps } from '../../src/server/deps.js';
@@ -95,6 +98,13 @@ export async function footprint(svc: Pick<Inspectable, 'sql'>, accountId: string
 export async function leadsOf(svc: Pick<Inspectable, 'deps'>, brandId: string): Promise<Array<{ id: string; phone: string; email: string | null; consent: boolean }>> {
   const leads = await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(brandId));
   return leads.map((l) => ({ id: l.id, phone: l.phone, email: l.email, consent: l.consent }));
+}
+
+/** The call engine's saved phase of a call (`{ kind: 'decision.awaiting' }`…), or null once it has none. */
+export async function callPhase(svc: Pick<Inspectable, 'deps'>, callId: string): Promise<{ kind: string } | null> {
+  const call = await svc.deps.uow.read(async (tx) => await tx.calls.getById(callId));
+  const state = call?.state as { phase?: { kind: string } } | null | undefined;
+  return state?.phase ?? null;
 }
 
 /** Jobs of a kind waiting in the scheduler's queue. */
