@@ -24,6 +24,8 @@
 // - callPhase: the call engine's saved phase of a call. GET /v1/calls/{id} shows its status, the trace
 //   its finished steps; the phase saved before a step's outside request (what makes a decision
 //   request sent once across a restart) shows nowhere else.
+// - apiKeyHash: what is stored of an API key's secret. The key is shown once when created, then only
+//   its prefix; that storage holds its SHA-256 and never the secret shows nowhere else.
 // - setCampaignStatus, setWebhookStreak, addCharge, addSuppression, setBrandPageConfig (setters):
 //   states no surface makes; see each comment.
 import type { ServiceDeps } from '../../src/server/deps.js';
@@ -105,6 +107,11 @@ export async function callPhase(svc: Pick<Inspectable, 'deps'>, callId: string):
   const call = await svc.deps.uow.read(async (tx) => await tx.calls.getById(callId));
   const state = call?.state as { phase?: { kind: string } } | null | undefined;
   return state?.phase ?? null;
+}
+
+/** The stored hash of an API key (hex), or undefined when no key has this id. */
+export async function apiKeyHash(svc: Pick<Inspectable, 'sql'>, keyId: string): Promise<string | undefined> {
+  return (await svc.sql.get<{ hash: string }>('SELECT hash FROM api_keys WHERE id = ?', keyId))?.hash;
 }
 
 /** Jobs of a kind waiting in the scheduler's queue. */
