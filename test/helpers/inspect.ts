@@ -26,6 +26,9 @@
 //   request sent once across a restart) shows nowhere else.
 // - apiKeyHash: what is stored of an API key's secret. The key is shown once when created, then only
 //   its prefix; that storage holds its SHA-256 and never the secret shows nowhere else.
+// - deviceTokenClaims: what the service's check of a softphone token finds, under the signing secret
+//   kept in its storage. POST /v1/webrtc/devices/{id}/token mints one "verifiable by the service"
+//   (contract §6), and no endpoint takes one back yet.
 // - setCampaignStatus, setWebhookStreak, addCharge, addSuppression, setBrandPageConfig (setters):
 //   states no surface makes; see each comment.
 import type { ServiceDeps } from '../../src/server/deps.js';
@@ -34,6 +37,7 @@ import type { UsageCategory } from '../../src/api/values/billing.js';
 import type { CampaignStatus } from '../../src/api/values/registration.js';
 import type { SuppressionReason } from '../../src/api/values/email.js';
 import { charge, type ChargeItem } from '../../src/server/domain/billing/charging.js';
+import { verifyDeviceToken, type DeviceTokenClaims } from '../../src/server/domain/voice/devices.js';
 
 /** The test service handle as this module needs it (test/helpers/service.ts's TestService). */
 export interface Inspectable {
@@ -112,6 +116,11 @@ export async function callPhase(svc: Pick<Inspectable, 'deps'>, callId: string):
 /** The stored hash of an API key (hex), or undefined when no key has this id. */
 export async function apiKeyHash(svc: Pick<Inspectable, 'sql'>, keyId: string): Promise<string | undefined> {
   return (await svc.sql.get<{ hash: string }>('SELECT hash FROM api_keys WHERE id = ?', keyId))?.hash;
+}
+
+/** The claims of a device token as the service checks it at `wallNowMs` (default now), or null when it refuses it. */
+export async function deviceTokenClaims(svc: Pick<Inspectable, 'deps'>, token: string, wallNowMs?: number): Promise<DeviceTokenClaims | null> {
+  return await svc.deps.uow.write(async (tx) => await verifyDeviceToken(tx, token, wallNowMs));
 }
 
 /** Jobs of a kind waiting in the scheduler's queue. */
