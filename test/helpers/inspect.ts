@@ -21,9 +21,10 @@
 // - leadsOf: the leads a brand's hosted opt-in form stored. No endpoint lists or reads a lead; it
 //   leaves the service only as its lead.captured event, so a lead stored without its event (or a
 //   refused form that stored one anyway) shows only here.
-// - callPhase: the call engine's saved phase of a call. GET /v1/calls/{id} shows its status, the trace
-//   its finished steps; the phase saved before a step's outside request (what makes a decision
-//   request sent once across a restart) shows nowhere else.
+// - callState: the call engine's saved state of a call (its phase, what is left to run). GET
+//   /v1/calls/{id} shows its status, the trace its finished steps; the phase saved before a step's
+//   outside request (what makes a decision request sent once across a restart), and that nothing is
+//   left once a call is over, show nowhere else.
 // - apiKeyHash: what is stored of an API key's secret. The key is shown once when created, then only
 //   its prefix; that storage holds its SHA-256 and never the secret shows nowhere else.
 // - deviceTokenClaims: what the service's check of a softphone token finds, under the signing secret
@@ -106,21 +107,11 @@ export async function leadsOf(svc: Pick<Inspectable, 'deps'>, brandId: string): 
   return leads.map((l) => ({ id: l.id, phone: l.phone, email: l.email, consent: l.consent }));
 }
 
-/** The call engine's saved phase of a call (`{ kind: 'decision.awaiting' }`…), or null once it has none. */
-export async function callPhase(svc: Pick<Inspectable, 'deps'>, callId: string): Promise<{ kind: string } | null> {
+/** The call engine's saved state of a call (plain JSON: `{ phase: { kind: 'decision.awaiting' }, … }`), or null once nothing is left to run. */
+export async function callState(svc: Pick<Inspectable, 'deps'>, callId: string): Promise<unknown> {
   const call = await svc.deps.uow.read(async (tx) => await tx.calls.getById(callId));
-  const state = call?.state as { phase?: { kind: string } } | null | undefined;
-  return state?.phase ?? null;
-}
-
-/** The stored hash of an API key (hex), or undefined when no key has this id. */
-export async function apiKeyHash(svc: Pick<Inspectable, 'sql'>, keyId: string): Promise<string | undefined> {
-  return (await svc.sql.get<{ hash: string }>('SELECT hash FROM api_keys WHERE id = ?', keyId))?.hash;
-}
-
-/** The claims of a device token as the service checks it at `wallNowMs` (default now), or null when it refuses it. */
-export async function deviceTokenClaims(svc: Pick<Inspectable, 'deps'>, token: string, wallNowMs?: number): Promise<DeviceTokenClaims | null> {
-  return await svc.deps.uow.write(async (tx) => await verifyDeviceToken(tx, token, wallNowMs));
+  if (!call) throw new Error(`callState: no call ${callId}`);
+  return call.state;
 }
 
 /** Jobs of a kind waiting in the scheduler's queue. */
