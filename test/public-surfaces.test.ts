@@ -19,7 +19,7 @@ const STILL_REACHING_IN: Record<string, string> = {
   'client-bounds.test.ts': 'socket-level limits: reads the HTTP layer\'s own constants and holds',
   'console-browser.test.ts': 'reads the console kit\'s asset names',
   'console.test.ts': 'signals each process\'s events hub as another process does (a resync after dropped notices, a hint of a commit elsewhere): process mechanics no surface makes',
-  'email-domains.test.ts': 'not converted yet; also opens a stopped service\'s SQLite file (migration of old rows)',
+  'email-domains.test.ts': 'builds a service without the sandbox from its parts (src/server/compose.ts): no start option makes one',
   'email-hostile-html.test.ts': 'not converted yet',
   'email-send.test.ts': 'not converted yet',
   'http-hardening.test.ts': 'socket-level limits: reads the HTTP layer\'s own constants; not converted yet for its storage reads',
