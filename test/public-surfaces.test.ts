@@ -25,7 +25,7 @@ const STILL_REACHING_IN: Record<string, string> = {
   'http-hardening.test.ts': 'socket-level limits: reads the HTTP layer\'s own constants; not converted yet for its storage reads',
   'idempotency-secrets.test.ts': 'proves no secret is stored in clear: reads the stored answers themselves',
   'node-runtime.test.ts': 'checks the SQLite connection the runtime opened',
-  'ports.test.ts': 'not converted yet; also reads the SQLite file for the PIN never being stored',
+  'ports.test.ts': 'what no surface shows: the PIN kept nowhere (the SQLite files, the has_pin flag, the request log of a service built from its parts) and a document\'s kept bytes; the port registry\'s own reason words',
   'postgres-replicas.test.ts': 'replica mechanics: peers, notices and the store seam of each process',
   'postgres-service.test.ts': 'the PostgreSQL engine\'s own start-up, migrations and errors',
   'security-privilege.test.ts': 'reads the rate limiter\'s and log redaction\'s own tables',
