@@ -114,6 +114,16 @@ export async function callState(svc: Pick<Inspectable, 'deps'>, callId: string):
   return call.state;
 }
 
+/** The stored hash of an API key (hex), or undefined when no key has this id. */
+export async function apiKeyHash(svc: Pick<Inspectable, 'sql'>, keyId: string): Promise<string | undefined> {
+  return (await svc.sql.get<{ hash: string }>('SELECT hash FROM api_keys WHERE id = ?', keyId))?.hash;
+}
+
+/** The claims of a device token as the service checks it at `wallNowMs` (default now), or null when it refuses it. */
+export async function deviceTokenClaims(svc: Pick<Inspectable, 'deps'>, token: string, wallNowMs?: number): Promise<DeviceTokenClaims | null> {
+  return await svc.deps.uow.write(async (tx) => await verifyDeviceToken(tx, token, wallNowMs));
+}
+
 /** Jobs of a kind waiting in the scheduler's queue. */
 export async function jobCount(svc: Pick<Inspectable, 'deps'>, kind: string): Promise<number> {
   return await svc.deps.uow.read(async (tx) => await tx.jobs.countByKind(kind));
