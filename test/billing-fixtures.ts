@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { TestService } from './helpers/service.js';
+import { ledgerOf } from './helpers/inspect.js';
 
 // Shared by the billing and usage tests: each test acts as a fresh sub-account of the bootstrap
 // agency account (through `Service-Subaccount`), so it starts from a new wallet of its own.
@@ -30,4 +31,4 @@ export async function events(svc: TestService, headers: Record<string, string>, 
 }
 
 /** The ledger's sum for an account, read from storage: the invariant is wallet balance === ledger sum. */
-export const ledgerSum = async (svc: TestService, accountId: string): Promise<number> => await svc.deps.uow.read(async (tx) => await tx.ledger.sum(accountId));
+export const ledgerSum = async (svc: TestService, accountId: string): Promise<number> => (await ledgerOf(svc, accountId)).sum;

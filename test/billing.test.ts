@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { expectError } from './messages-fixtures.js';
 import { billing, events, freshAccount, ledgerSum, saveCard } from './billing-fixtures.js';
+import { ledgerOf } from './helpers/inspect.js';
 import {
   AUTO_RECHARGE_DEFAULTS,
   MONEY_LIMITS,
@@ -193,8 +194,9 @@ describe('PUT /v1/sandbox/wallet', () => {
     const up = await svc.call('PUT', '/v1/sandbox/wallet', { headers, body: { balanceCents: 12_345 } });
     expect(up.body.wallet.balanceCents).toBe(12_345);
     expect(await ledgerSum(svc, id)).toBe(12_345);
-    expect((await billing(svc, headers)).wallet.balanceCents).toBe(await svc.deps.uow.read(async (tx) => await tx.ledger.sum(id)));
-    const rows = (await svc.deps.uow.read(async (tx) => await tx.ledger.entries(id))).filter((e) => e.cause.startsWith('sandbox'));
+    const ledger = await ledgerOf(svc, id);
+    expect((await billing(svc, headers)).wallet.balanceCents).toBe(ledger.sum);
+    const rows = ledger.entries.filter((e) => e.cause.startsWith('sandbox'));
     expect(rows.map((r) => r.kind)).toEqual(['charge', 'credit']);
     const usage = await svc.call('GET', '/v1/usage', { headers });
     expect(usage.body.data).toEqual([]);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { expectError } from './messages-fixtures.js';
-import { newId } from '../src/server/ids.js';
+import { advance, buy, expectError } from './messages-fixtures.js';
 import { BLOCK_REASON_MAX, BLOCK_SUGGESTION } from '../src/api/values/calls.js';
-import { SUGGESTION_REASON } from '../src/server/domain/voice/blocked-numbers.js';
+import { PSTN } from './calls-fixtures.js';
 
 // spec: Blocked number; contract §6 (Blocked numbers, the auto-suggestion rule) — over HTTP on loopback.
 
@@ -30,20 +29,24 @@ const list = async (query = '', headers?: Record<string, string>) => {
   return res.body;
 };
 
-/** `n` missed inbound calls from `from`, as the call runner ends them: the row, then call.missed, in one transaction. */
-async function missedCalls(accountId: string, from: string, n: number): Promise<void> {
-  const { deps } = svc;
+/** The reason a suggestion carries, as the list shows it. */
+const SUGGESTION_REASON = `auto-suggested: ${BLOCK_SUGGESTION.calls} short or unanswered calls in ${BLOCK_SUGGESTION.windowSecs / 3600} hour`;
+
+/** A voice number of the acting account whose route rings a PSTN number that never answers. */
+async function unansweredNumber(headers: Record<string, string>): Promise<string> {
+  const n = await buy(svc, { headers, want: (c) => c.voice });
+  const route = await svc.call('PUT', `/v1/numbers/${n.id}/route`, { headers, body: { destinationType: 'pstn', destination: PSTN } });
+  expect(route.status, route.text).toBe(200);
+  return n.phoneNumber;
+}
+
+/** `n` inbound calls from `from` to `to` in the sandbox, each missed at the 25 s ring timeout (contract §6). */
+async function missedCalls(headers: Record<string, string>, to: string, from: string, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const now = deps.clock.nowMs();
-    const id = newId('call');
-    await deps.uow.write(async (tx) => {
-      await tx.calls.insert({
-        id, accountId, numberId: 'num_x', direction: 'inbound', from, to: '+14155550100', status: 'missed', startedAt: now, answeredAt: null, endedAt: now,
-        durationSeconds: null, answeredBy: null, answeredDevice: null, outcome: null, recordingId: null, voicemailId: null, mode: 'live', origin: null, state: null, trace: [],
-        createdAt: now, updatedAt: now,
-      });
-      await tx.events.emit(accountId, 'call.missed', { callId: id, from, to: '+14155550100', outcome: 'missed', endedAt: new Date(now).toISOString(), direction: 'inbound' });
-    });
+    const placed = await svc.call('POST', '/v1/sandbox/calls', { headers, body: { from, to, scenario: {} } });
+    expect(placed.status, placed.text).toBe(201);
+    await advance(svc, 25);
+    expect((await svc.call('GET', `/v1/calls/${placed.body.id}`, { headers })).body.status).toBe('missed');
   }
 }
 
@@ -154,9 +157,10 @@ describe('suggestions (contract §6)', () => {
   it('five missed calls within the hour suggest the caller; POST is a 409, PATCH confirms', async () => {
     const sub = await svc.call('POST', '/v1/subaccounts', { body: { name: 'blocklist suggestions' } });
     const headers = { 'service-subaccount': sub.body.id };
-    await missedCalls(sub.body.id, '+14155550301', BLOCK_SUGGESTION.calls);
-    await missedCalls(sub.body.id, '+14155550302', BLOCK_SUGGESTION.calls);
-    await missedCalls(sub.body.id, '+14155550303', BLOCK_SUGGESTION.calls - 1);
+    const to = await unansweredNumber(headers);
+    await missedCalls(headers, to, '+14155550301', BLOCK_SUGGESTION.calls);
+    await missedCalls(headers, to, '+14155550302', BLOCK_SUGGESTION.calls);
+    await missedCalls(headers, to, '+14155550303', BLOCK_SUGGESTION.calls - 1);
     const confirmed = await create({ phoneNumber: '+14155550304' }, headers);
 
     const suggestions = await list('?autoSuggested=true', headers);

@@ -4,7 +4,8 @@ import { expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, GOOD_CAMPAIGN, mockBrand } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { REGISTRY_TIMINGS } from '../src/api/values/registration.js';
-import { chargesOf, fundAccount } from './helpers/money.js';
+import { fundAccount } from './helpers/money.js';
+import { chargesFor } from './helpers/inspect.js';
 
 // contract §7 (brands), §9 (sandbox brand decisions), §11 (brand prices); spec: Brand.
 
@@ -18,7 +19,7 @@ afterAll(async () => {
   await svc.stop();
 });
 
-const charges = async (ref: string, accountId = svc.bootstrap.accountId) => (await svc.deps.uow.write((tx) => chargesOf(tx, accountId))).filter((c) => c.ref === ref);
+const charges = async (ref: string, accountId = svc.bootstrap.accountId) => await chargesFor(svc, accountId, ref);
 const create = (body: unknown, o: { key?: string; headers?: Record<string, string> } = {}) => svc.call('POST', '/v1/brands', { ...o, body });
 const urlsFor = (id: string) => ({
   optInUrl: `${svc.baseUrl}/p/${id}/opt-in`,
@@ -85,7 +86,7 @@ const detailsByPath = (res: { body: any }): Record<string, string> =>
 
 describe('brand field formats (contract §7), before anything is charged', () => {
   const countBrands = async () => (await svc.call('GET', '/v1/brands?limit=100')).body.data.length as number;
-  const countCharges = async () => (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).length;
+  const countCharges = async () => (await chargesFor(svc, svc.bootstrap.accountId)).length;
 
   it('POST /v1/brands: every malformed field named at once (400), nothing created, nothing charged', async () => {
     const [brands, charged] = [await countBrands(), await countCharges()];

@@ -4,6 +4,7 @@ import { startReceiver, startWebhookService, createEndpoint, type Receiver, type
 import type { TestService } from './helpers/service.js';
 import { CALLER, PSTN, callEvents, getCall, placeCall, traceOf, voiceNumber } from './calls-fixtures.js';
 import { SIGNATURE_HEADER, verifyWebhookSignature } from '../src/webhooks/verify.js';
+import { callState } from './helpers/inspect.js';
 
 // spec: Routing decision request; contract §6 (signed with the same-origin endpoint's secret, fail-open,
 // sent once), §10 (URL safety at call time) — a REAL loopback receiver answers the decision webhook.
@@ -160,7 +161,7 @@ describe('sent once, across a restart', () => {
       const call = await placeCall(own, n.phoneNumber, { answer: { afterSecs: 2, durationSecs: 4 } });
       const stepping = own.advanceJobs(0);
       await hanging.waitFor(1);
-      expect((await own.deps.uow.read(async (tx) => await tx.calls.getById(call.id)))!.state).toMatchObject({ phase: { kind: 'decision.awaiting' } });
+      expect(await callState(own, call.id)).toMatchObject({ phase: { kind: 'decision.awaiting' } });
       const stoppedAt = own.now();
       await own.close(); // drops the request in flight; the data directory stays
       await stepping;

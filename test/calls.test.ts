@@ -3,10 +3,11 @@ import { request } from 'undici';
 import { startTestService, type TestService } from './helpers/service.js';
 import { advance, buy } from './messages-fixtures.js';
 import { CALLER, PSTN, blockRow, callEvents, getCall, placeCall, ringDevices, seedBlock, seedDevice, traceOf, voiceNumber } from './calls-fixtures.js';
-import { readWavHeader } from '../src/server/world/recorder.js';
+import { wavHeader as readWavHeader } from './helpers/wav.js';
+import { callState, chargesFor } from './helpers/inspect.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { OUTBOUND_CALL_SIMULATION, VOICEMAIL_DEFAULT_SECS, callTranscriptDelaySecs } from '../src/api/values/calls.js';
-import { chargesOf, fundAccount } from './helpers/money.js';
+import { fundAccount } from './helpers/money.js';
 import { ApiClient } from '../src/api/client/client.js';
 import { ApiError } from '../src/api/client/errors.js';
 import { hangUpSandboxCall, pressSandboxCallDigits } from '../src/api/resources/sandbox-calls.js';
@@ -25,7 +26,7 @@ afterAll(async () => {
 });
 
 const types = async (callId: string) => (await callEvents(svc, callId)).map((e) => e.type);
-const charges = async (ref: string) => (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === ref);
+const charges = async (ref: string) => await chargesFor(svc, svc.bootstrap.accountId, ref);
 
 async function fetchBytes(url: string, key: string | null = svc.bootstrap.liveKey): Promise<{ status: number; type: string | undefined; bytes: Buffer }> {
   const res = await request(url, { headers: key ? { authorization: `Bearer ${key}` } : {} });
@@ -55,7 +56,7 @@ describe('POST /v1/sandbox/calls', () => {
     expect(events[0]!.body).toMatchObject({ callId: call.id, from: CALLER, to: n.phoneNumber, durationSeconds: 61, answeredBy: PSTN, answeredDevice: null, direction: 'inbound', answeredAt: answered.answeredAt, endedAt: done.endedAt });
     // contract §11: 61 s of talk is two started minutes, live key.
     expect(await charges(call.id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 2, amountCents: 2 * PRICES.voiceMinute })]);
-    expect((await svc.deps.uow.read(async (tx) => await tx.calls.getById(call.id)))!.state).toBeNull();
+    expect(await callState(svc, call.id)).toBeNull();
   });
 
   it('`to` must be a voice number of the account: 400 on body.to as inbound messages answer, 422 without voice', async () => {
@@ -159,7 +160,7 @@ describe('call.* events and voicemail', () => {
     expect(t).toMatchObject({ callId: call.id, recordingId: done.recordingId, transcriptStatus: 'available', durationSeconds: 61, recordingUrl: `${svc.baseUrl}/v1/calls/${call.id}/recording` });
     expect(t.transcriptTurns.length).toBeGreaterThan(1);
     expect(t.transcript.length).toBeGreaterThan(20);
-    expect((await svc.deps.uow.read(async (tx) => await tx.calls.getById(call.id)))!.state).toBeNull();
+    expect(await callState(svc, call.id)).toBeNull();
     // contract §11: 2 started minutes of talk, 2 transcribed live, 2 transcribed from the recording.
     expect(await charges(call.id)).toEqual([expect.objectContaining({ category: 'voice', quantity: 2, amountCents: 2 * PRICES.voiceMinute })]);
     expect(await charges(`${call.id}:live`)).toEqual([expect.objectContaining({ category: 'transcription', quantity: 2, amountCents: 2 * PRICES.transcriptionMinute })]);
@@ -226,7 +227,10 @@ describe('sandbox scenarios (contract §9)', () => {
 
   it('answer.destinationId picks the answering leg of a sequential ring set', async () => {
     const n = await voiceNumber(svc, { ringMode: 'sequential', destinations: [{ destinationType: 'pstn', destination: PSTN, ringTimeoutSecs: 10 }, { destinationType: 'pstn', destination: '+14155550188' }] });
-    const second = (await svc.deps.uow.read(async (tx) => await tx.routes.get(n.id)))!.route!.destinations[1]!;
+    const route = await svc.call('GET', `/v1/numbers/${n.id}/route`);
+    expect(route.status, route.text).toBe(200);
+    const second = route.body.route.destinations[1]!;
+    expect(second.destination).toBe('+14155550188');
     const call = await placeCall(svc, n.phoneNumber, { answer: { destinationId: second.id, afterSecs: 4, durationSecs: 20 } });
     await advance(svc, 14);
     expect(await getCall(svc, call.id)).toMatchObject({ status: 'in_progress', answeredBy: '+14155550188' });
@@ -270,8 +274,8 @@ describe("the caller's keys and hang-up through the API (extension)", () => {
   };
   const digits = (id: string, body: unknown, key?: string) => svc.call('POST', `/v1/sandbox/calls/${id}/digits`, { body, key });
   const hangUp = (id: string, key?: string) => svc.call('POST', `/v1/sandbox/calls/${id}/hangup`, { key });
-  /** The call's stored row, state included: what "nothing changed" compares. */
-  const stored = async (id: string) => JSON.stringify(await svc.deps.uow.read((tx) => tx.calls.getById(id)));
+  /** The call as shown, its trace and its engine's saved state: what "nothing changed" compares. */
+  const stored = async (id: string) => JSON.stringify([await getCall(svc, id), await traceOf(svc, id), await callState(svc, id)]);
 
   it('digits reach the menu waiting for them: the first at once, the rest at the prompts that follow; the trace shows the branch taken', async () => {
     const n = await voiceNumber(svc, IVR);

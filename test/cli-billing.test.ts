@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { runSvc, expectOk, assertBuilt, type RunSvcOptions } from './helpers/cli.js';
 import { billing, events, freshAccount } from './billing-fixtures.js';
-import { charge } from '../src/server/domain/billing/charging.js';
+import { addCharge } from './helpers/inspect.js';
 import { NEW_ACCOUNT_SPEND_LIMIT_CENTS, NEW_ACCOUNT_WALLET_CENTS, PLANS, SANDBOX_CARD_TOKEN, SANDBOX_DECLINED_CARD_TOKEN } from '../src/api/values/billing.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { liveNumber } from './messages-fixtures.js';
@@ -209,10 +209,8 @@ describe('svc usage', () => {
   it('a table by category in dollars with a total row; json and csv in cents; --from/--to narrow it', async () => {
     const a = await account();
     // Seeded through the one charging path, as a billable action charges.
-    await svc.deps.uow.write(async (tx) => {
-      await charge(tx, { accountId: a.id, mode: 'live' }, { category: 'sms', quantity: 3, amountCents: 3 * PRICES.smsSegment, ref: 'msg_cli_1' });
-      await charge(tx, { accountId: a.id, mode: 'live' }, { category: 'local_number', quantity: 1, amountCents: PRICES.localNumberMonthly, ref: 'num_cli_1' });
-    });
+    await addCharge(svc, a.id, { category: 'sms', quantity: 3, amountCents: 3 * PRICES.smsSegment, ref: 'msg_cli_1' });
+    await addCharge(svc, a.id, { category: 'local_number', quantity: 1, amountCents: PRICES.localNumberMonthly, ref: 'num_cli_1' });
     const total = 3 * PRICES.smsSegment + PRICES.localNumberMonthly;
     const u = json(expectOk(await a.run(['usage', '-o', 'json'])).stdout);
     expect(u.data.length).toBe(2);
@@ -243,7 +241,7 @@ describe('svc usage', () => {
 describe('svc agency summary', () => {
   it("a table shows each sub-account's spend this month in dollars; json keeps cents", async () => {
     const a = await account();
-    await svc.deps.uow.write(async (tx) => await charge(tx, { accountId: a.id, mode: 'live' }, { category: 'sms', quantity: 250, amountCents: 250 * PRICES.smsSegment, ref: 'msg_cli_agency' }));
+    await addCharge(svc, a.id, { category: 'sms', quantity: 250, amountCents: 250 * PRICES.smsSegment, ref: 'msg_cli_agency' });
     const asAgency = (args: string[], tty = false) => runSvc(args, { service: svc, tty, env: { CI: 'true' } });
     const rows = json(expectOk(await asAgency(['agency', 'summary', '-o', 'json'])).stdout);
     expect(rows.find((r: any) => r.id === a.id)).toMatchObject({ spendThisMonthCents: 250 * PRICES.smsSegment });

@@ -4,10 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { addDomain, publishDomainRecords, verifiedDomain } from './helpers/email-fixtures.js';
+import { addDomain, emailBody, publishDomainRecords, verifiedDomain } from './helpers/email-fixtures.js';
 import { expectError } from './messages-fixtures.js';
 import { DOMAIN_TIMINGS } from '../src/api/values/email.js';
-import { sendingDomainFor } from '../src/server/domain/email/domains.js';
 import { ManualClock } from '../src/server/clock.js';
 import { composeService } from '../src/server/compose.js';
 import { buildApp } from '../src/server/app.js';
@@ -397,14 +396,18 @@ describe('the status table (spec: Sending domain status)', () => {
   });
 });
 
-describe('sendingDomainFor (the send path)', () => {
-  it("finds the account's own domain by any spelling of its name, and not another account's", async () => {
+describe('the send path finds the sending domain', () => {
+  it("by any case of its name, and not another account's nor an unknown one (409, spec: only a verified domain can send)", async () => {
     const name = fresh();
-    const d = await verifiedDomain(svc, name);
-    const found = await svc.deps.uow.write((tx) => sendingDomainFor(tx, svc.bootstrap.accountId, ` ${name.toUpperCase()}. `));
-    expect(found).toMatchObject({ id: d.id, status: 'verified' });
-    expect(await svc.deps.uow.write((tx) => sendingDomainFor(tx, 'acct_someone_else', name))).toBeUndefined();
-    expect(await svc.deps.uow.write((tx) => sendingDomainFor(tx, svc.bootstrap.accountId, fresh()))).toBeUndefined();
+    await verifiedDomain(svc, name);
+    const send = (from: string, headers?: Record<string, string>) => svc.call('POST', '/v1/emails', { body: emailBody(from), headers });
+    for (const spelling of [name, name.toUpperCase()]) {
+      const res = await send(`hi@${spelling}`);
+      expect(res.status, `${spelling}: ${res.text}`).toBe(201);
+    }
+    const other = await newSubaccount();
+    expectError(await send(`hi@${name}`, other), 409, 'conflict');
+    expectError(await send(`hi@${fresh()}`), 409, 'conflict');
   });
 });
 

@@ -3,10 +3,12 @@ import { startTestService, type TestService } from './helpers/service.js';
 import { expectError } from './messages-fixtures.js';
 import { addSendingDomain, emailBody, freshDomain, newAccount } from './helpers/email-fixtures.js';
 import type { SuppressionReason } from '../src/api/values/email.js';
+import { addSuppression } from './helpers/inspect.js';
 
 // contract §8: GET /v1/email-suppressions (page, ?reason=), DELETE /v1/email-suppressions/{address}
-// (204; not suppressed → 404; a complaint → 409). Suppressions are put in place through the repository
-// here: on the service they come from the mail server's bounces, complaints and unsubscribes.
+// (204; not suppressed → 404; a complaint → 409). Suppressions are put in place with no email on
+// record (inspect.ts addSuppression), at chosen addresses and reasons: on the service they come from
+// the mail server's bounces, complaints and unsubscribes (test/email-send.test.ts).
 
 let svc: TestService;
 beforeAll(async () => {
@@ -19,7 +21,7 @@ afterAll(async () => {
 async function accountWith(entries: Array<[string, SuppressionReason]>) {
   const acct = await newAccount(svc, 'Suppressions');
   for (const [address, reason] of entries) {
-    await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId: acct.id, address, reason, emailId: null, createdAt: svc.now() }));
+    await addSuppression(svc, acct.id, address, reason);
     await svc.advanceJobs(1);
   }
   return acct;

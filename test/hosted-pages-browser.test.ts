@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestService } from './helpers/service.js';
 import { createEndpoint, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 import { createBrand } from './hosted-pages-fixtures.js';
+import { leadsOf } from './helpers/inspect.js';
 
 // contract §7: the hosted opt-in page in a real browser (Debian's chromium driven by
 // playwright-core): labels and an unchecked consent box as the accessibility tree sees them, the form
@@ -154,7 +155,7 @@ describe('hosted opt-in page in Chromium', () => {
     expect(got!.body.leadId).toMatch(/^lead_/);
     await svc.flushWebhooks();
     expect(receiver.received.filter((r) => r.body?.type === 'lead.captured')).toHaveLength(1);
-    expect(await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(brandId))).toHaveLength(1);
+    expect(await leadsOf(svc, brandId)).toHaveLength(1);
 
     expect(consoleErrors).toEqual([]);
     expect(offLoopback).toEqual([]);
@@ -177,7 +178,7 @@ describe('hosted opt-in page in Chromium', () => {
     expect(await page.getByRole('textbox', { name: 'Last name' }).inputValue()).toBe('Hopper');
     expect(await page.getByRole('checkbox').isChecked()).toBe(false);
     await page.screenshot({ path: join(ARTIFACTS, 'hosted-opt-in-errors.png'), fullPage: true });
-    expect(await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(brandId))).toEqual([]);
+    expect(await leadsOf(svc, brandId)).toEqual([]);
     expect(consoleErrors).toEqual([]);
     await page.close();
   }, 60_000);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { FORM_HEADERS, brandId as newBrand, formBody } from './hosted-pages-fixtures.js';
 import { LEAD_FORM_RATE, SAFE_ACCENT_COLOR } from '../src/api/values/hosted-pages.js';
+import { leadsOf, setBrandPageConfig } from './helpers/inspect.js';
 
 // contract §7: the hosted opt-in, privacy and terms pages over HTTP (no browser): escaping, the
 // security headers, 404 pages, validation re-render, Post/Redirect/Get and lead.captured once.
@@ -133,7 +134,7 @@ describe('GET /p/{brandId}/opt-in', () => {
       expect(patched.body.error.details.map((d: { path: string[] }) => d.path.join('.'))).toEqual(['body.pageConfig.logoUrl']);
       expect((await svc.call('GET', `/v1/brands/${id}`)).body.pageConfig).toBeNull();
       // The render-time check is kept: a value stored before the save-time check is still left out.
-      await svc.sql.run('UPDATE brands SET page_config = ? WHERE id = ?', JSON.stringify({ logoUrl }), id);
+      await setBrandPageConfig(svc, id, { logoUrl });
       const page = await get(`/p/${id}/opt-in`);
       expect(page.text).not.toContain('<img');
       expect(page.headers['content-security-policy']).toContain("img-src 'none'");
@@ -204,7 +205,7 @@ describe('POST /p/{brandId}/opt-in', () => {
     expect(html).toContain('value="12345"');
     expect(html).toMatch(/<input type="checkbox" id="consent"[^>]* checked>/); // the visitor's own tick, kept
     expect(html).toMatch(/<title>Error: /);
-    expect(await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(id))).toEqual([]);
+    expect(await leadsOf(svc, id)).toEqual([]);
     expect((await leadEvents()).length).toBe(before);
   });
 
@@ -222,7 +223,7 @@ describe('POST /p/{brandId}/opt-in', () => {
     // A refresh of the confirmation submits nothing.
     await get(String(res.headers.location));
 
-    const leads = await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(id));
+    const leads = await leadsOf(svc, id);
     expect(leads).toHaveLength(1);
     const events = (await leadEvents()).filter((e) => e.brandId === id);
     expect(events).toHaveLength(1);
@@ -278,7 +279,7 @@ describe('POST /p/{brandId}/opt-in', () => {
     const big = await post(`/p/${id}/opt-in`, { ...VALID, lastName: 'x'.repeat(17 * 1024) });
     expect(big.status).toBe(400);
     expect(big.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(id))).toEqual([]);
+    expect(await leadsOf(svc, id)).toEqual([]);
   });
 
   it('normalises US numbers and refuses numbers that are not phone numbers', async () => {
@@ -297,7 +298,7 @@ describe('POST /p/{brandId}/opt-in', () => {
       const res = await post(`/p/${id}/opt-in`, { ...VALID, phone });
       expect(res.status, phone).toBe(expected ? 303 : 400);
     }
-    const phones = (await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(id))).map((l) => l.phone);
+    const phones = (await leadsOf(svc, id)).map((l) => l.phone);
     expect(phones).toEqual(cases.filter(([, e]) => e).map(([, e]) => e));
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { buy, enc, expectError, liveNumber, messageCount } from './messages-fixtures.js';
+import { feedEvents } from './helpers/reads.js';
 
 // contract §4 conversations and §9 inbound messages.
 
@@ -26,14 +27,14 @@ const inbound = (from: string, to: string, body: string) => svc.call('POST', '/v
 describe('sandbox inbound messages', () => {
   it('rejects a `to` the account does not own, bad input, and numbers without the channel; nothing is created', async () => {
     const before = await messageCount(svc);
-    const receivedBefore = (await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.received'))).length;
+    const receivedBefore = (await feedEvents(svc, { types: 'message.received' })).length;
     expectError(await inbound('+14155550170', '+14155550199', 'hi'), 400, 'validation_error', ['body', 'to']);
     expectError(await inbound('nope', a.phoneNumber, 'hi'), 400, 'validation_error', ['body', 'from']);
     expectError(await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: '+14155550170', to: a.phoneNumber } }), 400, 'validation_error', ['body', 'body']);
     expectError(await svc.call('POST', '/v1/sandbox/inbound-messages', { body: { from: '+14155550170', to: a.phoneNumber, body: 'x', extra: 1 } }), 400, 'validation_error', ['body', 'extra']);
     expectError(await inbound('+14155550170', voiceOnly.phoneNumber, 'hi'), 422, 'channel_unsupported');
     expect(await messageCount(svc)).toBe(before);
-    expect(await svc.deps.uow.read(async (tx) => await tx.eventsRepo.listByType(svc.bootstrap.accountId, 'message.received'))).toHaveLength(receivedBefore);
+    expect(await feedEvents(svc, { types: 'message.received' })).toHaveLength(receivedBefore);
   });
 
   it('receives MMS with media', async () => {

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { advance, buy, enc, expectError } from './messages-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
-import { chargesOf, fundAccount } from './helpers/money.js';
+import { fundAccount } from './helpers/money.js';
+import { chargesFor } from './helpers/inspect.js';
 
 // contract §5: PATCH (label, caller ID name, emergency), toll-free verification; §9 tollfree-decision.
 
@@ -92,13 +93,13 @@ describe('PATCH /v1/numbers/{id}', () => {
 
   it('enables emergency calling: pending, then active; charges the first month once (live); disables', async () => {
     const n = await buy(svc);
-    const chargesBefore = (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).length;
+    const chargesBefore = (await chargesFor(svc, svc.bootstrap.accountId)).length;
     const on = await patch(n.id, { emergency: { enabled: true, address: { ...address, state: 'ca' } } });
     expect(on.status).toBe(200);
     expect(on.body.emergency).toEqual({ enabled: true, address, status: 'pending' });
     await advance(svc, 5 * 60);
     expect((await get(n.id)).emergency.status).toBe('active');
-    const added = (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).slice(chargesBefore);
+    const added = (await chargesFor(svc, svc.bootstrap.accountId)).slice(chargesBefore);
     expect(added).toMatchObject([{ category: 'emergency', amountCents: PRICES.emergencyMonthly, ref: n.id }]);
 
     const off = await patch(n.id, { emergency: { enabled: false } });
@@ -106,7 +107,7 @@ describe('PATCH /v1/numbers/{id}', () => {
     // Back on in the same month: the address on file is used, and no second charge.
     const back = await patch(n.id, { emergency: { enabled: true } });
     expect(back.body.emergency).toEqual({ enabled: true, address, status: 'pending' });
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).slice(chargesBefore)).toHaveLength(1);
+    expect((await chargesFor(svc, svc.bootstrap.accountId)).slice(chargesBefore)).toHaveLength(1);
   });
 
   it('refuses emergency and caller ID where the number cannot carry them', async () => {

@@ -16,7 +16,7 @@ import { buildApp } from '../src/server/app.js';
 import { ensureBootstrap } from '../src/server/bootstrap.js';
 import { openDatabase } from '../src/server/storage/sqlite/database.js';
 import { SqliteStore } from '../src/server/storage/sqlite/store.js';
-import { chargesOf } from './helpers/money.js';
+import { chargesFor } from './helpers/inspect.js';
 
 // contract §7 (ports), §9 (sandbox port decision), §11 (port 100 per number), spec: Ports endpoints.
 
@@ -259,7 +259,7 @@ describe('POST /v1/ports/{id}/submit', () => {
     expect(done.body.status).toBe('submitted');
     expect(done.body.focDate).toBeNull();
     // contract §11: port 100 per number, recorded when submitted (live key).
-    const charges = (await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === port.id);
+    const charges = (await chargesFor(svc, svc.bootstrap.accountId, port.id));
     expect(charges).toEqual([expect.objectContaining({ category: 'port', quantity: 3, amountCents: 3 * PRICES.portPerNumber })]);
     // Only a draft is submitted, and only a draft takes documents.
     expectError(await submit(), 409, 'conflict');
@@ -269,7 +269,7 @@ describe('POST /v1/ports/{id}/submit', () => {
 
   it('a test key records no usage', async () => {
     const port = await submitted(2, { key: svc.bootstrap.testKey });
-    expect((await svc.deps.uow.write((tx) => chargesOf(tx, svc.bootstrap.accountId))).filter((c) => c.ref === port.id)).toEqual([]);
+    expect((await chargesFor(svc, svc.bootstrap.accountId, port.id))).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestService, type TestService } from './helpers/service.js';
 import { advance, expectError } from './messages-fixtures.js';
-import { verifyDeviceToken } from '../src/server/domain/voice/devices.js';
+import { deviceTokenClaims } from './helpers/inspect.js';
 import { DEVICE_LABEL_MAX, DEVICE_STALE_AFTER_SECS, DEVICE_TOKEN_TTL_SECS, DEVICE_USER_ID_MAX } from '../src/api/values/calls.js';
 
 // spec: Softphone; contract §6 (Softphone) — devices, login tokens and presence over HTTP on loopback.
@@ -124,9 +124,9 @@ describe('tokens', () => {
     const expiresAt = Date.parse(res.body.expiresAt);
     expect(expiresAt).toBeGreaterThanOrEqual(before + DEVICE_TOKEN_TTL_SECS * 1000 - 1000);
     expect(expiresAt).toBeLessThanOrEqual(after + DEVICE_TOKEN_TTL_SECS * 1000);
-    const claims = (await svc.deps.uow.write(async (tx) => await verifyDeviceToken(tx, res.body.token)));
+    const claims = await deviceTokenClaims(svc, res.body.token);
     expect(claims).toMatchObject({ deviceId: d.id });
-    expect((await svc.deps.uow.write(async (tx) => await verifyDeviceToken(tx, res.body.token, expiresAt)))).toBeNull();
+    expect(await deviceTokenClaims(svc, res.body.token, expiresAt)).toBeNull();
     expectError(await svc.call('POST', '/v1/webrtc/devices/dev_missing/token'), 404, 'not_found');
   });
 
@@ -136,13 +136,13 @@ describe('tokens', () => {
       const first = await startTestService({ dataDir });
       const d = (await first.call('POST', '/v1/webrtc/devices', { body: { userId: 'u', label: 'l' } })).body;
       const token = (await first.call('POST', `/v1/webrtc/devices/${d.id}/token`)).body.token as string;
-      expect((await first.deps.uow.write(async (tx) => await verifyDeviceToken(tx, token)))).not.toBeNull();
+      expect(await deviceTokenClaims(first, token)).not.toBeNull();
       // Another service (its own data) does not accept it.
-      expect((await svc.deps.uow.write(async (tx) => await verifyDeviceToken(tx, token)))).toBeNull();
+      expect(await deviceTokenClaims(svc, token)).toBeNull();
       await first.stop();
       const second = await startTestService({ dataDir });
       try {
-        expect((await second.deps.uow.write(async (tx) => await verifyDeviceToken(tx, token)))).toMatchObject({ deviceId: d.id });
+        expect(await deviceTokenClaims(second, token)).toMatchObject({ deviceId: d.id });
       } finally {
         await second.stop();
       }

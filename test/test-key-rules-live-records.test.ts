@@ -9,11 +9,14 @@ import { startTestService, type TestService } from './helpers/service.js';
 import { PSTN, placeCall, traceOf, voiceNumber } from './calls-fixtures.js';
 import { addDomain, freshDomain, publishDomainRecords, verifiedDomain } from './helpers/email-fixtures.js';
 import { KEY_MODE_REFUSAL_PATH } from '../src/api/values/keys.js';
-import { TEST_KEY_RULE } from '../src/server/domain/test-keys.js';
+import { addSuppression } from './helpers/inspect.js';
 import { MAIL_SIMULATOR_TIMINGS } from '../src/api/values/email.js';
 import { BLOCK_SUGGESTION } from '../src/api/values/calls.js';
 
 type Res = Awaited<ReturnType<TestService['call']>>;
+
+/** The words every test-key refusal starts with (contract §2), as a CLI user reads them. */
+const TEST_KEY_RULE = 'a test key cannot change what a live key created';
 
 let svc: TestService;
 let testKey: string;
@@ -99,7 +102,7 @@ describe('email: a test key cannot report on a live email, nor lift a suppressio
     expect(await listed()).toContain('bounce+tk-live@simulator.test');
     expect((await svc.call('GET', `/v1/emails/${live}`)).body.recipients[0].status).toBe('bounced');
     // One with no email on record (an address suppressed before emails kept their mode) counts as live.
-    await svc.deps.uow.write((tx) => tx.suppressions.add({ accountId: svc.bootstrap.accountId, address: 'unsub-tk@example.com', reason: 'unsubscribe', emailId: null, createdAt: svc.now() }));
+    await addSuppression(svc, svc.bootstrap.accountId, 'unsub-tk@example.com', 'unsubscribe');
     expectTestKeyRefusal(await remove('unsub-tk@example.com', testKey), 'the suppression of unsub-tk@example.com');
     expect(await listed()).toContain('unsub-tk@example.com');
 

@@ -2,14 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { advance, buy, expectError } from './messages-fixtures.js';
 import { billing, freshAccount, ledgerSum } from './billing-fixtures.js';
-import { charge, type ChargeItem } from '../src/server/domain/billing/charging.js';
-import { monthStart } from '../src/server/domain/month.js';
+import { addCharge, ledgerOf } from './helpers/inspect.js';
 import { NEW_ACCOUNT_WALLET_CENTS, USAGE_CATEGORIES } from '../src/api/values/billing.js';
 import { PRICES, emailChargeCents } from '../src/api/values/prices.js';
 
 // contract §11 `GET /v1/usage`, §3 agency summary `spendThisMonthCents` (from the ledger). Usage is
-// seeded through the one charging path (charging.ts `charge`, as every billable action does) and a
-// real action (buying a number).
+// seeded through the one charging path (inspect.ts `addCharge`, as every billable action charges)
+// and a real action (buying a number).
 
 let svc: TestService;
 beforeAll(async () => {
@@ -19,8 +18,10 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-/** Charges an account through the charging path, in a transaction as an action would. */
-const chargeLive = async (accountId: string, item: ChargeItem) => await svc.deps.uow.write(async (tx) => await charge(tx, { accountId, mode: 'live' }, item));
+const chargeLive = async (accountId: string, item: Parameters<typeof addCharge>[2]) => await addCharge(svc, accountId, item);
+
+/** Start of the UTC calendar month holding `ms` (contract §11: usage and spend are by these months). */
+const monthStart = (ms: number): number => Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), 1);
 
 async function usage(headers: Record<string, string>, query = ''): Promise<any> {
   const res = await svc.call('GET', `/v1/usage${query}`, { headers });
@@ -109,6 +110,6 @@ describe('GET /v1/agency/summary spendThisMonthCents', () => {
     expect((await billing(svc, a.headers)).wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS - 7 * PRICES.smsSegment);
     expect((await billing(svc, b.headers)).wallet.balanceCents).toBe(NEW_ACCOUNT_WALLET_CENTS - 2 * PRICES.portPerNumber);
     expect((await billing(svc, {})).wallet.balanceCents).toBe(agencyBefore);
-    expect((await svc.deps.uow.read(async (tx) => await tx.ledger.entries(agencyId))).some((e) => e.ref === 'msg_sub_a' || e.ref === 'port_sub_b')).toBe(false);
+    expect((await ledgerOf(svc, agencyId)).entries.some((e) => e.ref === 'msg_sub_a' || e.ref === 'port_sub_b')).toBe(false);
   });
 });

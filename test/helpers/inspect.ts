@@ -9,19 +9,36 @@
 //   only in the ledger.
 // - openHold, openHoldsTotal: a hold (the price reserved at accept, out of the balance, until the
 //   record settles). GET /v1/billing shows the balance after it; no surface names the hold itself.
-// - ledgerOf: every ledger row with its balance-after, for the invariant that the wallet is the sum
-//   of its rows (GET /v1/billing shows only the balance, /v1/usage only charges).
+// - ledgerOf: every ledger row (its kind, cause, record and balance-after), for the invariant that
+//   the wallet is the sum of its rows and for rows that are not usage (a sandbox balance change, an
+//   agency's own rows): GET /v1/billing shows only the balance, /v1/usage only charges, summed.
 // - footprint: what a refused request must not have left behind and no list shows: ledger rows,
 //   holds, scheduled jobs and stored Idempotency-Key answers (records and events are read through
 //   their lists and the events feed instead).
 // - jobCount: the scheduler's queue (a job that must not be left scheduled is invisible until it runs).
 // - webhookStreak: an endpoint's failure streak (count, start, last success), which drives the
 //   automatic disable; the endpoint's view shows only enabled and disabledReason.
-// - setCampaignStatus, setWebhookStreak (setters): states no surface makes; see each comment.
+// - leadsOf: the leads a brand's hosted opt-in form stored. No endpoint lists or reads a lead; it
+//   leaves the service only as its lead.captured event, so a lead stored without its event (or a
+//   refused form that stored one anyway) shows only here.
+// - callState: the call engine's saved state of a call (its phase, what is left to run). GET
+//   /v1/calls/{id} shows its status, the trace its finished steps; the phase saved before a step's
+//   outside request (what makes a decision request sent once across a restart), and that nothing is
+//   left once a call is over, show nowhere else.
+// - apiKeyHash: what is stored of an API key's secret. The key is shown once when created, then only
+//   its prefix; that storage holds its SHA-256 and never the secret shows nowhere else.
+// - deviceTokenClaims: what the service's check of a softphone token finds, under the signing secret
+//   kept in its storage. POST /v1/webrtc/devices/{id}/token mints one "verifiable by the service"
+//   (contract §6), and no endpoint takes one back yet.
+// - setCampaignStatus, setWebhookStreak, addCharge, addSuppression, setBrandPageConfig (setters):
+//   states no surface makes; see each comment.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
 import type { CampaignStatus } from '../../src/api/values/registration.js';
+import type { SuppressionReason } from '../../src/api/values/email.js';
+import { charge, type ChargeItem } from '../../src/server/domain/billing/charging.js';
+import { verifyDeviceToken, type DeviceTokenClaims } from '../../src/server/domain/voice/devices.js';
 
 /** The test service handle as this module needs it (test/helpers/service.ts's TestService). */
 export interface Inspectable {
@@ -59,10 +76,19 @@ export async function openHoldsTotal(svc: Pick<Inspectable, 'deps'>, accountId: 
   return await svc.deps.uow.read(async (tx) => await tx.holds.openTotal(accountId));
 }
 
+/** A ledger row as tests read it: its kind, what caused it, the record it is for, signed cents. */
+export interface LedgerRowView {
+  kind: string;
+  cause: string;
+  ref: string | null;
+  amountCents: number;
+  balanceAfterCents: number | null;
+}
+
 /** Every ledger row of the account (signed cents, oldest first), their sum and the wallet's balance. */
-export async function ledgerOf(svc: Pick<Inspectable, 'deps'>, accountId: string): Promise<{ entries: Array<{ amountCents: number; balanceAfterCents: number | null }>; sum: number; balance: number }> {
+export async function ledgerOf(svc: Pick<Inspectable, 'deps'>, accountId: string): Promise<{ entries: LedgerRowView[]; sum: number; balance: number }> {
   return await svc.deps.uow.read(async (tx) => ({
-    entries: (await tx.ledger.entries(accountId)).map((e) => ({ amountCents: e.amountCents, balanceAfterCents: e.balanceAfterCents })),
+    entries: (await tx.ledger.entries(accountId)).map((e) => ({ kind: e.kind, cause: e.cause, ref: e.ref, amountCents: e.amountCents, balanceAfterCents: e.balanceAfterCents })),
     sum: await tx.ledger.sum(accountId),
     balance: (await tx.wallets.get(accountId))?.balanceCents ?? 0,
   }));
@@ -73,6 +99,29 @@ export async function footprint(svc: Pick<Inspectable, 'sql'>, accountId: string
   const count = async (table: string, byAccount: boolean): Promise<number> =>
     Number((await svc.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}${byAccount ? ' WHERE account_id = ?' : ''}`, ...(byAccount ? [accountId] : [])))!.n);
   return { ledger: await count('ledger', true), holds: await count('holds', true), jobs: await count('jobs', false), idempotency: await count('idempotency_keys', true) };
+}
+
+/** A brand's stored leads, oldest first. */
+export async function leadsOf(svc: Pick<Inspectable, 'deps'>, brandId: string): Promise<Array<{ id: string; phone: string; email: string | null; consent: boolean }>> {
+  const leads = await svc.deps.uow.read(async (tx) => await tx.leads.listForBrand(brandId));
+  return leads.map((l) => ({ id: l.id, phone: l.phone, email: l.email, consent: l.consent }));
+}
+
+/** The call engine's saved state of a call (plain JSON: `{ phase: { kind: 'decision.awaiting' }, … }`), or null once nothing is left to run. */
+export async function callState(svc: Pick<Inspectable, 'deps'>, callId: string): Promise<unknown> {
+  const call = await svc.deps.uow.read(async (tx) => await tx.calls.getById(callId));
+  if (!call) throw new Error(`callState: no call ${callId}`);
+  return call.state;
+}
+
+/** The stored hash of an API key (hex), or undefined when no key has this id. */
+export async function apiKeyHash(svc: Pick<Inspectable, 'sql'>, keyId: string): Promise<string | undefined> {
+  return (await svc.sql.get<{ hash: string }>('SELECT hash FROM api_keys WHERE id = ?', keyId))?.hash;
+}
+
+/** The claims of a device token as the service checks it at `wallNowMs` (default now), or null when it refuses it. */
+export async function deviceTokenClaims(svc: Pick<Inspectable, 'deps'>, token: string, wallNowMs?: number): Promise<DeviceTokenClaims | null> {
+  return await svc.deps.uow.write(async (tx) => await verifyDeviceToken(tx, token, wallNowMs));
 }
 
 /** Jobs of a kind waiting in the scheduler's queue. */
@@ -106,4 +155,32 @@ export async function webhookStreak(svc: Pick<Inspectable, 'deps'>, endpointId: 
  */
 export async function setWebhookStreak(svc: Pick<Inspectable, 'deps'> & { now(): number }, endpointId: string, streak: { consecutiveFailures: number; failingSince: number }): Promise<void> {
   await svc.deps.uow.write(async (tx) => await tx.webhookEndpoints.update(endpointId, streak, svc.now()));
+}
+
+/**
+ * A live charge of a chosen category, quantity and amount, through the one charging path
+ * (charging.ts `charge`) in a transaction of its own, as a billable action makes it. The views that
+ * sum charges (GET /v1/usage, billing's month to date, the agency summary) are tested over several
+ * categories and set quantities: making each by its action (a call of so many minutes, a batch of
+ * emails) would test those families, and no surface makes a charge alone.
+ */
+export async function addCharge(svc: Pick<Inspectable, 'deps'>, accountId: string, item: ChargeItem): Promise<void> {
+  await svc.deps.uow.write(async (tx) => await charge(tx, { accountId, mode: 'live' }, item));
+}
+
+/**
+ * An email suppression with no email on record, as made before suppressions kept the email that
+ * caused them (GET /v1/email-suppressions shows `emailId: null`). Through the service a suppression
+ * comes only from the mail server's bounce, complaint or unsubscribe of a sent email, with its id.
+ */
+export async function addSuppression(svc: Pick<Inspectable, 'deps'> & { now(): number }, accountId: string, address: string, reason: SuppressionReason): Promise<void> {
+  await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId, address, reason, emailId: null, createdAt: svc.now() }));
+}
+
+/**
+ * A brand's hosted-page settings written as stored, unchecked: a value saved before PATCH checked it
+ * (PATCH /v1/brands/{id} now refuses it), for the pages' own check when they render.
+ */
+export async function setBrandPageConfig(svc: Pick<Inspectable, 'sql'>, brandId: string, pageConfig: Record<string, unknown>): Promise<void> {
+  await svc.sql.run('UPDATE brands SET page_config = ? WHERE id = ?', JSON.stringify(pageConfig), brandId);
 }
