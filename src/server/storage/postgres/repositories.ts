@@ -1,4 +1,4 @@
-import { PgAccountsRepo } from './accounts-repo.js';
+import { SqlAccountsRepo } from '../shared/accounts-repo.js';
 import { SqlBlockedNumbersRepo } from '../shared/blocked-numbers-repo.js';
 import { SqlBrandsRepo } from '../shared/brands-repo.js';
 import { SqlCallsRepo } from '../shared/calls-repo.js';
@@ -39,8 +39,9 @@ import { pgDialect } from './dialect.js';
  * notifications its writes send (peers.ts).
  */
 export function pgRepositories(db: Sql, sender = ''): Repositories {
+  const accounts = new SqlAccountsRepo(db, pgDialect);
   return {
-    accounts: new PgAccountsRepo(db),
+    accounts,
     blockedNumbers: new SqlBlockedNumbersRepo(db, pgDialect),
     brands: new SqlBrandsRepo(db, pgDialect),
     calls: new SqlCallsRepo(db),
@@ -51,7 +52,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     holds: new PgHoldsRepo(db),
     idempotency: new PgIdempotencyRepo(db),
     jobs: new PgJobsRepo(db),
-    keys: new PgKeysRepo(db),
+    keys: new PgKeysRepo(db, accounts),
     consoleSessions: new SqlConsoleSessionsRepo(db),
     leads: new SqlLeadsRepo(db, pgDialect),
     ledger: new PgLedgerRepo(db),
