@@ -8,7 +8,7 @@ import { SqlEmailsRepo } from '../shared/emails-repo.js';
 import { PgEventsRepo } from './events-repo.js';
 import { PgHoldsRepo } from './holds-repo.js';
 import { PgIdempotencyRepo } from './idempotency-repo.js';
-import { PgJobsRepo } from './jobs-repo.js';
+import { SqlJobsRepo } from '../shared/jobs-repo.js';
 import { PgKeysRepo } from './keys-repo.js';
 import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
 import { SqlLeadsRepo } from '../shared/leads-repo.js';
@@ -51,7 +51,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     eventsRepo: new PgEventsRepo(db),
     holds: new PgHoldsRepo(db),
     idempotency: new PgIdempotencyRepo(db),
-    jobs: new PgJobsRepo(db),
+    jobs: new SqlJobsRepo(db, pgDialect),
     keys: new PgKeysRepo(db, accounts),
     consoleSessions: new SqlConsoleSessionsRepo(db),
     leads: new SqlLeadsRepo(db, pgDialect),

@@ -8,8 +8,8 @@ import { SqlDevicesRepo } from '../shared/devices-repo.js';
 import { SqlEmailsRepo } from '../shared/emails-repo.js';
 import { SqliteEventsRepo } from './events-repo.js';
 import { SqliteHoldsRepo } from './holds-repo.js';
-import { SqliteIdempotencyRepo } from './idempotency-repo.js';
-import { SqliteJobsRepo } from './jobs-repo.js';
+import { SqlIdempotencyRepo } from '../shared/idempotency-repo.js';
+import { SqlJobsRepo } from '../shared/jobs-repo.js';
 import { SqlKeysRepo } from '../shared/keys-repo.js';
 import { ReadCache } from './read-cache.js';
 import { SqlLeadsRepo } from '../shared/leads-repo.js';
@@ -49,8 +49,8 @@ export function sqliteRepositories(db: Db): Repositories {
     emails: new SqlEmailsRepo(db),
     eventsRepo: new SqliteEventsRepo(db),
     holds: new SqliteHoldsRepo(db),
-    idempotency: new SqliteIdempotencyRepo(db),
-    jobs: new SqliteJobsRepo(db),
+    idempotency: new SqlIdempotencyRepo(db, sqliteDialect),
+    jobs: new SqlJobsRepo(db, sqliteDialect),
     keys: new SqlKeysRepo(db, sqliteDialect, accounts, new ReadCache()),
     leads: new SqlLeadsRepo(db, sqliteDialect),
     ledger: new SqliteLedgerRepo(db),
