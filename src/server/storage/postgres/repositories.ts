@@ -14,7 +14,7 @@ import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
 import { SqlLeadsRepo } from '../shared/leads-repo.js';
 import { PgLedgerRepo } from './ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
-import { PgMessagesRepo } from './messages-repo.js';
+import { SqlMessagesRepo } from '../shared/messages-repo.js';
 import { PgNumbersRepo } from './numbers-repo.js';
 import { PgOptOutsRepo } from './opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
@@ -57,7 +57,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     leads: new SqlLeadsRepo(db, pgDialect),
     ledger: new PgLedgerRepo(db),
     mailbox: new SqlMailboxRepo(db, pgDialect),
-    messages: new PgMessagesRepo(db),
+    messages: new SqlMessagesRepo(db, pgDialect),
     numbers: new PgNumbersRepo(db),
     optOuts: new PgOptOutsRepo(db),
     ports: new SqlPortsRepo(db, pgDialect),

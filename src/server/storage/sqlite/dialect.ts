@@ -19,9 +19,10 @@ export const sqliteDialect: Dialect = {
     const insert = db.prepare(q.insert);
     const then = db.prepare(`WITH inserted AS (SELECT ${q.returning} FROM ${q.table} WHERE rowid = last_insert_rowid()) ${q.then}`);
     return {
+      // better-sqlite3 answers (or throws) at once: nothing to wait for between the two.
       run: async (...params) => {
-        insert.run(...params);
-        then.run();
+        void insert.run(...params);
+        void then.run();
       },
     };
   },

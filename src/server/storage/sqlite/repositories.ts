@@ -6,7 +6,7 @@ import { SqlCampaignsRepo } from '../shared/campaigns-repo.js';
 import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
 import { SqlDevicesRepo } from '../shared/devices-repo.js';
 import { SqlEmailsRepo } from '../shared/emails-repo.js';
-import { SqliteEventsRepo } from './events-repo.js';
+import { SqlEventsRepo } from '../shared/events-repo.js';
 import { SqliteHoldsRepo } from './holds-repo.js';
 import { SqlIdempotencyRepo } from '../shared/idempotency-repo.js';
 import { SqlJobsRepo } from '../shared/jobs-repo.js';
@@ -15,7 +15,7 @@ import { ReadCache } from './read-cache.js';
 import { SqlLeadsRepo } from '../shared/leads-repo.js';
 import { SqliteLedgerRepo } from './ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
-import { SqliteMessagesRepo } from './messages-repo.js';
+import { SqlMessagesRepo } from '../shared/messages-repo.js';
 import { SqliteNumbersRepo } from './numbers-repo.js';
 import { SqliteOptOutsRepo } from './opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
@@ -47,7 +47,7 @@ export function sqliteRepositories(db: Db): Repositories {
     consoleSessions: new SqlConsoleSessionsRepo(db),
     devices: new SqlDevicesRepo(db),
     emails: new SqlEmailsRepo(db),
-    eventsRepo: new SqliteEventsRepo(db),
+    eventsRepo: new SqlEventsRepo(db, sqliteDialect),
     holds: new SqliteHoldsRepo(db),
     idempotency: new SqlIdempotencyRepo(db, sqliteDialect),
     jobs: new SqlJobsRepo(db, sqliteDialect),
@@ -55,7 +55,7 @@ export function sqliteRepositories(db: Db): Repositories {
     leads: new SqlLeadsRepo(db, sqliteDialect),
     ledger: new SqliteLedgerRepo(db),
     mailbox: new SqlMailboxRepo(db, sqliteDialect),
-    messages: new SqliteMessagesRepo(db),
+    messages: new SqlMessagesRepo(db, sqliteDialect),
     numbers: new SqliteNumbersRepo(db),
     optOuts: new SqliteOptOutsRepo(db),
     ports: new SqlPortsRepo(db, sqliteDialect),
