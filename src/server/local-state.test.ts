@@ -10,8 +10,9 @@ import { createAgencyAccount } from './domain/accounts.js';
 import { keyRecord } from './domain/keys.js';
 import { resetData } from './local-state.js';
 import { DB_FILE, MEDIA_DIR } from '../api/values/local-service.js';
-import { SqliteKeysRepo } from './storage/sqlite/keys-repo.js';
-import { SqliteAccountsRepo } from './storage/sqlite/accounts-repo.js';
+import { SqlKeysRepo } from './storage/shared/keys-repo.js';
+import { SqlAccountsRepo } from './storage/shared/accounts-repo.js';
+import { sqliteDialect } from './storage/sqlite/dialect.js';
 
 // `svc server reset --keep-keys` keeps every key; its times must not be later than the
 // clock the reset starts (else `keys list` reads `lastUsedAt in 58m` after a reset).
@@ -45,7 +46,7 @@ describe('resetData --keep-keys', () => {
 
     const fresh = openDatabase(path.join(dir, DB_FILE));
     try {
-      const keys = new SqliteKeysRepo(fresh, new SqliteAccountsRepo(fresh));
+      const keys = new SqlKeysRepo(fresh, sqliteDialect, new SqlAccountsRepo(fresh, sqliteDialect));
       const kept = (await keys.findByHash(future.hash))!;
       expect(kept.lastUsedAt).not.toBeNull();
       expect(kept.lastUsedAt!).toBeGreaterThanOrEqual(start);

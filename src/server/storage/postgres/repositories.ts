@@ -1,4 +1,4 @@
-import { PgAccountsRepo } from './accounts-repo.js';
+import { SqlAccountsRepo } from '../shared/accounts-repo.js';
 import { SqlBlockedNumbersRepo } from '../shared/blocked-numbers-repo.js';
 import { SqlBrandsRepo } from '../shared/brands-repo.js';
 import { SqlCallsRepo } from '../shared/calls-repo.js';
@@ -8,13 +8,13 @@ import { SqlEmailsRepo } from '../shared/emails-repo.js';
 import { PgEventsRepo } from './events-repo.js';
 import { PgHoldsRepo } from './holds-repo.js';
 import { PgIdempotencyRepo } from './idempotency-repo.js';
-import { PgJobsRepo } from './jobs-repo.js';
+import { SqlJobsRepo } from '../shared/jobs-repo.js';
 import { PgKeysRepo } from './keys-repo.js';
 import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
 import { SqlLeadsRepo } from '../shared/leads-repo.js';
 import { PgLedgerRepo } from './ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
-import { PgMessagesRepo } from './messages-repo.js';
+import { SqlMessagesRepo } from '../shared/messages-repo.js';
 import { PgNumbersRepo } from './numbers-repo.js';
 import { PgOptOutsRepo } from './opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
@@ -39,8 +39,9 @@ import { pgDialect } from './dialect.js';
  * notifications its writes send (peers.ts).
  */
 export function pgRepositories(db: Sql, sender = ''): Repositories {
+  const accounts = new SqlAccountsRepo(db, pgDialect);
   return {
-    accounts: new PgAccountsRepo(db),
+    accounts,
     blockedNumbers: new SqlBlockedNumbersRepo(db, pgDialect),
     brands: new SqlBrandsRepo(db, pgDialect),
     calls: new SqlCallsRepo(db),
@@ -50,13 +51,13 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     eventsRepo: new PgEventsRepo(db),
     holds: new PgHoldsRepo(db),
     idempotency: new PgIdempotencyRepo(db),
-    jobs: new PgJobsRepo(db),
-    keys: new PgKeysRepo(db),
+    jobs: new SqlJobsRepo(db, pgDialect),
+    keys: new PgKeysRepo(db, accounts),
     consoleSessions: new SqlConsoleSessionsRepo(db),
     leads: new SqlLeadsRepo(db, pgDialect),
     ledger: new PgLedgerRepo(db),
     mailbox: new SqlMailboxRepo(db, pgDialect),
-    messages: new PgMessagesRepo(db),
+    messages: new SqlMessagesRepo(db, pgDialect),
     numbers: new PgNumbersRepo(db),
     optOuts: new PgOptOutsRepo(db),
     ports: new SqlPortsRepo(db, pgDialect),

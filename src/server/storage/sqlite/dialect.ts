@@ -9,4 +9,24 @@ export const sqliteDialect: Dialect = {
   jsonArrayHas: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) j WHERE j.value = ?)`,
   // One connection writes one transaction at a time: positions commit in the order they were given.
   lockFeed: async () => undefined,
+
+  // The send's families (shared/statements.ts says what each member is for).
+  // One connection writes one transaction at a time: no row is held by another.
+  skipLocked: '',
+  // Every writer runs on this machine: the process's clock, bound as @now.
+  leaseClock: '@now',
+  insertThen: (db, q) => {
+    const insert = db.prepare(q.insert);
+    const then = db.prepare(`WITH inserted AS (SELECT ${q.returning} FROM ${q.table} WHERE rowid = last_insert_rowid()) ${q.then}`);
+    return {
+      // better-sqlite3 answers (or throws) at once: nothing to wait for between the two.
+      run: async (...params) => {
+        void insert.run(...params);
+        void then.run();
+      },
+    };
+  },
+  runLast: (stmt, params) => void stmt.run(...params),
+  cells: (columns) => `json_array(${columns.join(', ')}) AS cells`,
+  oneOf: { condition: (column) => `${column} IN (SELECT value FROM json_each(?))`, bind: (values) => JSON.stringify(values) },
 };

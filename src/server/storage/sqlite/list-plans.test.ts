@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from './database.js';
 import { encodeCursor } from './pagination.js';
-import { SqliteMessagesRepo } from './messages-repo.js';
-import { SqliteEventsRepo } from './events-repo.js';
+import { SqlMessagesRepo } from '../shared/messages-repo.js';
+import { SqlEventsRepo } from '../shared/events-repo.js';
+import { sqliteDialect } from './dialect.js';
 import { SqliteWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
 import { SqliteOptOutsRepo } from './opt-outs-repo.js';
 
@@ -37,14 +38,14 @@ const cursor = encodeCursor({ createdAt: 1_700_000_000_000, seq: 5 });
 describe('the plans of the hot list reads', () => {
   const db = openDatabase(':memory:');
   const cases: Array<[string, () => void]> = [
-    ['messages, first page', () => new SqliteMessagesRepo(db).list('acct', {}, 100)],
-    ['messages, a deep page', () => new SqliteMessagesRepo(db).list('acct', {}, 100, cursor)],
-    ['conversations, a deep page', () => new SqliteMessagesRepo(db).conversations('acct', 100, cursor)],
-    ['a conversation thread', () => new SqliteMessagesRepo(db).thread('acct', '+14155550100', 50)],
-    ['events after a cursor', () => new SqliteEventsRepo(db).feedPage('acct', { afterSeq: 5, order: 'asc', limit: 100, exact: [], prefixes: [] })],
-    ['events before a cursor', () => new SqliteEventsRepo(db).feedPage('acct', { beforeSeq: 5, order: 'desc', limit: 100, exact: [], prefixes: [] })],
-    ['events of one type after a cursor', () => new SqliteEventsRepo(db).feedPage('acct', { afterSeq: 5, order: 'asc', limit: 100, exact: ['message.delivered'], prefixes: [] })],
-    ['the feed head', () => new SqliteEventsRepo(db).headSeq('acct')],
+    ['messages, first page', () => new SqlMessagesRepo(db, sqliteDialect).list('acct', {}, 100)],
+    ['messages, a deep page', () => new SqlMessagesRepo(db, sqliteDialect).list('acct', {}, 100, cursor)],
+    ['conversations, a deep page', () => new SqlMessagesRepo(db, sqliteDialect).conversations('acct', 100, cursor)],
+    ['a conversation thread', () => new SqlMessagesRepo(db, sqliteDialect).thread('acct', '+14155550100', 50)],
+    ['events after a cursor', () => new SqlEventsRepo(db, sqliteDialect).feedPage('acct', { afterSeq: 5, order: 'asc', limit: 100, exact: [], prefixes: [] })],
+    ['events before a cursor', () => new SqlEventsRepo(db, sqliteDialect).feedPage('acct', { beforeSeq: 5, order: 'desc', limit: 100, exact: [], prefixes: [] })],
+    ['events of one type after a cursor', () => new SqlEventsRepo(db, sqliteDialect).feedPage('acct', { afterSeq: 5, order: 'asc', limit: 100, exact: ['message.delivered'], prefixes: [] })],
+    ['the feed head', () => new SqlEventsRepo(db, sqliteDialect).headSeq('acct')],
     // contract §4: every send asks whether its recipient opted out of its sender.
     ['the opt-out check of a send', () => new SqliteOptOutsRepo(db).findActive('acct', '+14155550100', '+14155550123')],
     ['opt-outs, a deep page', () => new SqliteOptOutsRepo(db).list('acct', {}, 100, cursor)],
@@ -77,8 +78,8 @@ describe('the plans of the hot list reads', () => {
   // The old keyset condition, `time < ? OR (time = ? AND seq < ?)`, planned as a search on the
   // account alone: each page read the index from the newest row down to its cursor.
   it.each([
-    ['messages', () => new SqliteMessagesRepo(db).list('acct', {}, 100, cursor), /messages_account \(account_id=\? AND (created_at<\?|\(created_at,seq\)<\(\?,\?\))\)/],
-    ['conversations', () => new SqliteMessagesRepo(db).conversations('acct', 100, cursor), /conversations_recent \(account_id=\? AND (last_at<\?|\(last_at,last_seq\)<\(\?,\?\))\)/],
+    ['messages', () => new SqlMessagesRepo(db, sqliteDialect).list('acct', {}, 100, cursor), /messages_account \(account_id=\? AND (created_at<\?|\(created_at,seq\)<\(\?,\?\))\)/],
+    ['conversations', () => new SqlMessagesRepo(db, sqliteDialect).conversations('acct', 100, cursor), /conversations_recent \(account_id=\? AND (last_at<\?|\(last_at,last_seq\)<\(\?,\?\))\)/],
   ] as const)('a deep page of %s starts at its cursor: a range on the index', (_name, read, range) => {
     const page = preparedBy(db, read).find((sql) => sql.includes('json_array'));
     expect(plan(db, page!).join('\n')).toMatch(range);

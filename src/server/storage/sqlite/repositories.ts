@@ -1,4 +1,4 @@
-import { SqliteAccountsRepo } from './accounts-repo.js';
+import { SqlAccountsRepo } from '../shared/accounts-repo.js';
 import { SqlBlockedNumbersRepo } from '../shared/blocked-numbers-repo.js';
 import { SqlBrandsRepo } from '../shared/brands-repo.js';
 import { SqlCallsRepo } from '../shared/calls-repo.js';
@@ -6,15 +6,16 @@ import { SqlCampaignsRepo } from '../shared/campaigns-repo.js';
 import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
 import { SqlDevicesRepo } from '../shared/devices-repo.js';
 import { SqlEmailsRepo } from '../shared/emails-repo.js';
-import { SqliteEventsRepo } from './events-repo.js';
+import { SqlEventsRepo } from '../shared/events-repo.js';
 import { SqliteHoldsRepo } from './holds-repo.js';
-import { SqliteIdempotencyRepo } from './idempotency-repo.js';
-import { SqliteJobsRepo } from './jobs-repo.js';
-import { SqliteKeysRepo } from './keys-repo.js';
+import { SqlIdempotencyRepo } from '../shared/idempotency-repo.js';
+import { SqlJobsRepo } from '../shared/jobs-repo.js';
+import { SqlKeysRepo } from '../shared/keys-repo.js';
+import { ReadCache } from './read-cache.js';
 import { SqlLeadsRepo } from '../shared/leads-repo.js';
 import { SqliteLedgerRepo } from './ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
-import { SqliteMessagesRepo } from './messages-repo.js';
+import { SqlMessagesRepo } from '../shared/messages-repo.js';
 import { SqliteNumbersRepo } from './numbers-repo.js';
 import { SqliteOptOutsRepo } from './opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
@@ -22,7 +23,7 @@ import { SqlRoutesRepo } from '../shared/routes-repo.js';
 import { SqlSandboxDnsRepo } from '../shared/sandbox-dns-repo.js';
 import { SqlSendingDomainsRepo } from '../shared/sending-domains-repo.js';
 import { SqlSinksRepo } from '../shared/sinks-repo.js';
-import { SqliteServiceStateRepo } from './service-state-repo.js';
+import { SqlServiceStateRepo } from '../shared/service-state-repo.js';
 import { SqlSuppressionsRepo } from '../shared/suppressions-repo.js';
 import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
 import { SqlVoicemailsRepo } from '../shared/voicemails-repo.js';
@@ -35,7 +36,8 @@ import { sqliteDialect } from './dialect.js';
 
 /** The SQLite engine's repositories, over its one connection (prepared statements are built once). */
 export function sqliteRepositories(db: Db): Repositories {
-  const accounts = new SqliteAccountsRepo(db);
+  // Keys and accounts are read by every request: held between transactions (read-cache.ts).
+  const accounts = new SqlAccountsRepo(db, sqliteDialect, new ReadCache());
   return {
     accounts,
     blockedNumbers: new SqlBlockedNumbersRepo(db, sqliteDialect),
@@ -45,22 +47,22 @@ export function sqliteRepositories(db: Db): Repositories {
     consoleSessions: new SqlConsoleSessionsRepo(db),
     devices: new SqlDevicesRepo(db),
     emails: new SqlEmailsRepo(db),
-    eventsRepo: new SqliteEventsRepo(db),
+    eventsRepo: new SqlEventsRepo(db, sqliteDialect),
     holds: new SqliteHoldsRepo(db),
-    idempotency: new SqliteIdempotencyRepo(db),
-    jobs: new SqliteJobsRepo(db),
-    keys: new SqliteKeysRepo(db, accounts),
+    idempotency: new SqlIdempotencyRepo(db, sqliteDialect),
+    jobs: new SqlJobsRepo(db, sqliteDialect),
+    keys: new SqlKeysRepo(db, sqliteDialect, accounts, new ReadCache()),
     leads: new SqlLeadsRepo(db, sqliteDialect),
     ledger: new SqliteLedgerRepo(db),
     mailbox: new SqlMailboxRepo(db, sqliteDialect),
-    messages: new SqliteMessagesRepo(db),
+    messages: new SqlMessagesRepo(db, sqliteDialect),
     numbers: new SqliteNumbersRepo(db),
     optOuts: new SqliteOptOutsRepo(db),
     ports: new SqlPortsRepo(db, sqliteDialect),
     routes: new SqlRoutesRepo(db),
     sandboxDns: new SqlSandboxDnsRepo(db),
     sendingDomains: new SqlSendingDomainsRepo(db, sqliteDialect),
-    serviceState: new SqliteServiceStateRepo(db),
+    serviceState: new SqlServiceStateRepo(db),
     sinks: new SqlSinksRepo(db, sqliteDialect),
     suppressions: new SqlSuppressionsRepo(db),
     usageStats: new SqlUsageStatsRepo(db),
