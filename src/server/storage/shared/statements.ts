@@ -37,4 +37,53 @@ export interface Dialect {
    * (the mail sandbox): no position may become visible after a higher one of the same account.
    */
   lockFeed(db: Statements, accountId: string): Promise<void>;
+  // Below: what the money, numbers, opt-outs and webhook families written once leave to each engine.
+
+  /**
+   * The database's wall clock in epoch milliseconds, as SQL: claims' leases are measured on it.
+   * PostgreSQL's is the server's, so replicas on machines whose clocks disagree agree on when a lease
+   * ran out; SQLite's is this machine's (one file, processes on one machine).
+   */
+  wallMs: string;
+  /**
+   * A condition: `column` is one of the texts bound at its `?` with `list(values)`. SQLite binds no
+   * arrays, so it reads the list as one JSON text (json_each); PostgreSQL binds a text[].
+   */
+  inList(column: string): string;
+  list(values: readonly string[]): unknown;
+  /**
+   * Ends the SELECT that picks rows to claim: PostgreSQL's `FOR UPDATE SKIP LOCKED`, so a row another
+   * replica's open claim holds is left to it rather than waited for; empty in SQLite, whose one
+   * writer at a time leaves nothing to skip.
+   */
+  skipLocked: string;
+  /**
+   * A FROM item, aliased `u`, reading the JSON array of objects bound at its `?` as rows of `fields`
+   * (name and SQL type), so a batch is one statement: PostgreSQL's jsonb_to_recordset,
+   * SQLite's json_each with one `->>` per field.
+   */
+  recordset(fields: ReadonlyArray<readonly [name: string, type: string]>): string;
+  /**
+   * Runs a write that may break a unique key, so a caller can catch UniqueConstraintError and go on.
+   * PostgreSQL aborts the whole transaction on a failed statement, so it runs in a savepoint of its
+   * own there; in SQLite the statement fails alone and only its error is translated.
+   */
+  guarded<T>(db: Statements, write: () => Promise<T>): Promise<T>;
+  /**
+   * Reads a repository holds on to (`name` keeps its keys apart), forgotten at once by its own writes
+   * (`changed`). SQLite holds them between transactions: one connection, its transactions end before
+   * the next read, and the store forgets them when another process wrote the file. PostgreSQL holds
+   * them for one transaction only (sql.ts `once`): other replicas write the same database, and within
+   * a transaction its snapshot does not move, while each read is a round trip saved.
+   * A held value is shared: callers build fresh records from it, or it is frozen.
+   */
+  heldReads(db: Statements, name: string): HeldReads;
+}
+
+/** What `Dialect.heldReads` gives a repository. */
+export interface HeldReads {
+  /** The value held under `key`, else `read()`'s (held unless undefined). */
+  get<T>(key: string, read: () => Promise<T>): Promise<T>;
+  /** The repository wrote its table: forget everything held. */
+  changed(): void;
 }

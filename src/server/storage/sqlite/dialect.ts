@@ -1,4 +1,7 @@
 import type { Dialect } from '../shared/statements.js';
+import type { Db } from './database.js';
+import { SqliteHeldReads } from './held-reads.js';
+import { inStorageTerms } from './unique-violation.js';
 
 /** The SQLite engine's side of what the repositories written once leave to each engine (shared/statements.ts). */
 export const sqliteDialect: Dialect = {
@@ -9,4 +12,21 @@ export const sqliteDialect: Dialect = {
   jsonArrayHas: (column) => `EXISTS (SELECT 1 FROM json_each(${column}) j WHERE j.value = ?)`,
   // One connection writes one transaction at a time: positions commit in the order they were given.
   lockFeed: async () => undefined,
+  // The wall clock of this machine (every process on the file shares it), to the millisecond.
+  wallMs: "CAST(unixepoch('subsec') * 1000 AS INTEGER)",
+  // No array binding: the list goes as one JSON text.
+  inList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  list: (values) => JSON.stringify(values),
+  // One writer at a time: no claimant's lock to skip.
+  skipLocked: '',
+  recordset: (fields) => `(SELECT ${fields.map(([name]) => `value ->> '$.${name}' AS ${name}`).join(', ')} FROM json_each(?)) AS u`,
+  // The failed statement alone is undone; only its error needs the storage's terms.
+  guarded: async (_db, write) => {
+    try {
+      return await write();
+    } catch (err) {
+      throw inStorageTerms(err);
+    }
+  },
+  heldReads: (db) => new SqliteHeldReads(db as Db),
 };
