@@ -12,7 +12,7 @@ import { PgJobsRepo } from './jobs-repo.js';
 import { PgKeysRepo } from './keys-repo.js';
 import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
 import { SqlLeadsRepo } from '../shared/leads-repo.js';
-import { PgLedgerRepo } from './ledger-repo.js';
+import { SqlLedgerRepo } from '../shared/ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
 import { PgMessagesRepo } from './messages-repo.js';
 import { PgNumbersRepo } from './numbers-repo.js';
@@ -54,7 +54,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     keys: new PgKeysRepo(db),
     consoleSessions: new SqlConsoleSessionsRepo(db),
     leads: new SqlLeadsRepo(db, pgDialect),
-    ledger: new PgLedgerRepo(db),
+    ledger: new SqlLedgerRepo(db),
     mailbox: new SqlMailboxRepo(db, pgDialect),
     messages: new PgMessagesRepo(db),
     numbers: new PgNumbersRepo(db),

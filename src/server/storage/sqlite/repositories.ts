@@ -12,7 +12,7 @@ import { SqliteIdempotencyRepo } from './idempotency-repo.js';
 import { SqliteJobsRepo } from './jobs-repo.js';
 import { SqliteKeysRepo } from './keys-repo.js';
 import { SqlLeadsRepo } from '../shared/leads-repo.js';
-import { SqliteLedgerRepo } from './ledger-repo.js';
+import { SqlLedgerRepo } from '../shared/ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
 import { SqliteMessagesRepo } from './messages-repo.js';
 import { SqliteNumbersRepo } from './numbers-repo.js';
@@ -51,7 +51,7 @@ export function sqliteRepositories(db: Db): Repositories {
     jobs: new SqliteJobsRepo(db),
     keys: new SqliteKeysRepo(db, accounts),
     leads: new SqlLeadsRepo(db, sqliteDialect),
-    ledger: new SqliteLedgerRepo(db),
+    ledger: new SqlLedgerRepo(db),
     mailbox: new SqlMailboxRepo(db, sqliteDialect),
     messages: new SqliteMessagesRepo(db),
     numbers: new SqliteNumbersRepo(db),
