@@ -6,7 +6,7 @@ import { SqlCampaignsRepo } from '../shared/campaigns-repo.js';
 import { SqlDevicesRepo } from '../shared/devices-repo.js';
 import { SqlEmailsRepo } from '../shared/emails-repo.js';
 import { PgEventsRepo } from './events-repo.js';
-import { PgHoldsRepo } from './holds-repo.js';
+import { SqlHoldsRepo } from '../shared/holds-repo.js';
 import { PgIdempotencyRepo } from './idempotency-repo.js';
 import { PgJobsRepo } from './jobs-repo.js';
 import { PgKeysRepo } from './keys-repo.js';
@@ -48,7 +48,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     devices: new SqlDevicesRepo(db),
     emails: new SqlEmailsRepo(db),
     eventsRepo: new PgEventsRepo(db),
-    holds: new PgHoldsRepo(db),
+    holds: new SqlHoldsRepo(db),
     idempotency: new PgIdempotencyRepo(db),
     jobs: new PgJobsRepo(db),
     keys: new PgKeysRepo(db),

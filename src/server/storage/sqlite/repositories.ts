@@ -7,7 +7,7 @@ import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
 import { SqlDevicesRepo } from '../shared/devices-repo.js';
 import { SqlEmailsRepo } from '../shared/emails-repo.js';
 import { SqliteEventsRepo } from './events-repo.js';
-import { SqliteHoldsRepo } from './holds-repo.js';
+import { SqlHoldsRepo } from '../shared/holds-repo.js';
 import { SqliteIdempotencyRepo } from './idempotency-repo.js';
 import { SqliteJobsRepo } from './jobs-repo.js';
 import { SqliteKeysRepo } from './keys-repo.js';
@@ -46,7 +46,7 @@ export function sqliteRepositories(db: Db): Repositories {
     devices: new SqlDevicesRepo(db),
     emails: new SqlEmailsRepo(db),
     eventsRepo: new SqliteEventsRepo(db),
-    holds: new SqliteHoldsRepo(db),
+    holds: new SqlHoldsRepo(db),
     idempotency: new SqliteIdempotencyRepo(db),
     jobs: new SqliteJobsRepo(db),
     keys: new SqliteKeysRepo(db, accounts),
