@@ -26,7 +26,7 @@ import { PgServiceStateRepo } from './service-state-repo.js';
 import { SqlSuppressionsRepo } from '../shared/suppressions-repo.js';
 import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
 import { SqlVoicemailsRepo } from '../shared/voicemails-repo.js';
-import { PgWalletsRepo } from './wallets-repo.js';
+import { SqlWalletsRepo } from '../shared/wallets-repo.js';
 import { PgWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
 import { PgWebhookEndpointsRepo } from './webhooks-repo.js';
 import type { Sql } from './sql.js';
@@ -68,7 +68,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     suppressions: new SqlSuppressionsRepo(db),
     usageStats: new SqlUsageStatsRepo(db),
     voicemails: new SqlVoicemailsRepo(db),
-    wallets: new PgWalletsRepo(db),
+    wallets: new SqlWalletsRepo(db, pgDialect),
     webhookDeliveries: new PgWebhookDeliveriesRepo(db),
     webhookEndpoints: new PgWebhookEndpointsRepo(db),
   };

@@ -26,7 +26,7 @@ import { SqliteServiceStateRepo } from './service-state-repo.js';
 import { SqlSuppressionsRepo } from '../shared/suppressions-repo.js';
 import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
 import { SqlVoicemailsRepo } from '../shared/voicemails-repo.js';
-import { SqliteWalletsRepo } from './wallets-repo.js';
+import { SqlWalletsRepo } from '../shared/wallets-repo.js';
 import { SqliteWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
 import { SqliteWebhookEndpointsRepo } from './webhooks-repo.js';
 import type { Db } from './database.js';
@@ -65,7 +65,7 @@ export function sqliteRepositories(db: Db): Repositories {
     suppressions: new SqlSuppressionsRepo(db),
     usageStats: new SqlUsageStatsRepo(db),
     voicemails: new SqlVoicemailsRepo(db),
-    wallets: new SqliteWalletsRepo(db),
+    wallets: new SqlWalletsRepo(db, sqliteDialect),
     webhookDeliveries: new SqliteWebhookDeliveriesRepo(db),
     webhookEndpoints: new SqliteWebhookEndpointsRepo(db),
   };
