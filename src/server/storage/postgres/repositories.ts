@@ -15,7 +15,7 @@ import { SqlLeadsRepo } from '../shared/leads-repo.js';
 import { SqlLedgerRepo } from '../shared/ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
 import { PgMessagesRepo } from './messages-repo.js';
-import { PgNumbersRepo } from './numbers-repo.js';
+import { SqlNumbersRepo } from '../shared/numbers-repo.js';
 import { PgOptOutsRepo } from './opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
 import { SqlRoutesRepo } from '../shared/routes-repo.js';
@@ -57,7 +57,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     ledger: new SqlLedgerRepo(db),
     mailbox: new SqlMailboxRepo(db, pgDialect),
     messages: new PgMessagesRepo(db),
-    numbers: new PgNumbersRepo(db),
+    numbers: new SqlNumbersRepo(db, pgDialect),
     optOuts: new PgOptOutsRepo(db),
     ports: new SqlPortsRepo(db, pgDialect),
     routes: new SqlRoutesRepo(db),

@@ -15,7 +15,7 @@ import { SqlLeadsRepo } from '../shared/leads-repo.js';
 import { SqlLedgerRepo } from '../shared/ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
 import { SqliteMessagesRepo } from './messages-repo.js';
-import { SqliteNumbersRepo } from './numbers-repo.js';
+import { SqlNumbersRepo } from '../shared/numbers-repo.js';
 import { SqliteOptOutsRepo } from './opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
 import { SqlRoutesRepo } from '../shared/routes-repo.js';
@@ -54,7 +54,7 @@ export function sqliteRepositories(db: Db): Repositories {
     ledger: new SqlLedgerRepo(db),
     mailbox: new SqlMailboxRepo(db, sqliteDialect),
     messages: new SqliteMessagesRepo(db),
-    numbers: new SqliteNumbersRepo(db),
+    numbers: new SqlNumbersRepo(db, sqliteDialect),
     optOuts: new SqliteOptOutsRepo(db),
     ports: new SqlPortsRepo(db, sqliteDialect),
     routes: new SqlRoutesRepo(db),
