@@ -16,7 +16,7 @@ import { SqlLedgerRepo } from '../shared/ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
 import { PgMessagesRepo } from './messages-repo.js';
 import { SqlNumbersRepo } from '../shared/numbers-repo.js';
-import { PgOptOutsRepo } from './opt-outs-repo.js';
+import { SqlOptOutsRepo } from '../shared/opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
 import { SqlRoutesRepo } from '../shared/routes-repo.js';
 import { SqlSandboxDnsRepo } from '../shared/sandbox-dns-repo.js';
@@ -58,7 +58,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     mailbox: new SqlMailboxRepo(db, pgDialect),
     messages: new PgMessagesRepo(db),
     numbers: new SqlNumbersRepo(db, pgDialect),
-    optOuts: new PgOptOutsRepo(db),
+    optOuts: new SqlOptOutsRepo(db, pgDialect),
     ports: new SqlPortsRepo(db, pgDialect),
     routes: new SqlRoutesRepo(db),
     sandboxDns: new SqlSandboxDnsRepo(db),

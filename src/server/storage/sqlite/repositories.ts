@@ -16,7 +16,7 @@ import { SqlLedgerRepo } from '../shared/ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
 import { SqliteMessagesRepo } from './messages-repo.js';
 import { SqlNumbersRepo } from '../shared/numbers-repo.js';
-import { SqliteOptOutsRepo } from './opt-outs-repo.js';
+import { SqlOptOutsRepo } from '../shared/opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
 import { SqlRoutesRepo } from '../shared/routes-repo.js';
 import { SqlSandboxDnsRepo } from '../shared/sandbox-dns-repo.js';
@@ -55,7 +55,7 @@ export function sqliteRepositories(db: Db): Repositories {
     mailbox: new SqlMailboxRepo(db, sqliteDialect),
     messages: new SqliteMessagesRepo(db),
     numbers: new SqlNumbersRepo(db, sqliteDialect),
-    optOuts: new SqliteOptOutsRepo(db),
+    optOuts: new SqlOptOutsRepo(db, sqliteDialect),
     ports: new SqlPortsRepo(db, sqliteDialect),
     routes: new SqlRoutesRepo(db),
     sandboxDns: new SqlSandboxDnsRepo(db),
