@@ -28,7 +28,7 @@ import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
 import { SqlVoicemailsRepo } from '../shared/voicemails-repo.js';
 import { SqlWalletsRepo } from '../shared/wallets-repo.js';
 import { PgWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
-import { PgWebhookEndpointsRepo } from './webhooks-repo.js';
+import { SqlWebhookEndpointsRepo } from '../shared/webhooks-repo.js';
 import type { Sql } from './sql.js';
 import type { Repositories } from '../store.js';
 import { pgDialect } from './dialect.js';
@@ -70,6 +70,6 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     voicemails: new SqlVoicemailsRepo(db),
     wallets: new SqlWalletsRepo(db, pgDialect),
     webhookDeliveries: new PgWebhookDeliveriesRepo(db),
-    webhookEndpoints: new PgWebhookEndpointsRepo(db),
+    webhookEndpoints: new SqlWebhookEndpointsRepo(db, pgDialect),
   };
 }

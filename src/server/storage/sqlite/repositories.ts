@@ -28,7 +28,7 @@ import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
 import { SqlVoicemailsRepo } from '../shared/voicemails-repo.js';
 import { SqlWalletsRepo } from '../shared/wallets-repo.js';
 import { SqliteWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
-import { SqliteWebhookEndpointsRepo } from './webhooks-repo.js';
+import { SqlWebhookEndpointsRepo } from '../shared/webhooks-repo.js';
 import type { Db } from './database.js';
 import type { Repositories } from '../store.js';
 import { sqliteDialect } from './dialect.js';
@@ -67,6 +67,6 @@ export function sqliteRepositories(db: Db): Repositories {
     voicemails: new SqlVoicemailsRepo(db),
     wallets: new SqlWalletsRepo(db, sqliteDialect),
     webhookDeliveries: new SqliteWebhookDeliveriesRepo(db),
-    webhookEndpoints: new SqliteWebhookEndpointsRepo(db),
+    webhookEndpoints: new SqlWebhookEndpointsRepo(db, sqliteDialect),
   };
 }

@@ -144,8 +144,6 @@ export class SqliteStore implements Store {
       c.changed();
       c.settle();
     });
-    // Repositories with caches of their own (the webhook endpoints' routes) forget them too.
-    for (const repo of Object.values(this.repos) as Array<{ forgetCached?: () => void }>) repo.forgetCached?.();
   }
 
   private savepointStatements(depth: number): { open: Statement; release: Statement } {
