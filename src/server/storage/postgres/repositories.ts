@@ -27,7 +27,7 @@ import { SqlSuppressionsRepo } from '../shared/suppressions-repo.js';
 import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
 import { SqlVoicemailsRepo } from '../shared/voicemails-repo.js';
 import { SqlWalletsRepo } from '../shared/wallets-repo.js';
-import { PgWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
+import { SqlWebhookDeliveriesRepo } from '../shared/webhook-deliveries-repo.js';
 import { SqlWebhookEndpointsRepo } from '../shared/webhooks-repo.js';
 import type { Sql } from './sql.js';
 import type { Repositories } from '../store.js';
@@ -69,7 +69,7 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     usageStats: new SqlUsageStatsRepo(db),
     voicemails: new SqlVoicemailsRepo(db),
     wallets: new SqlWalletsRepo(db, pgDialect),
-    webhookDeliveries: new PgWebhookDeliveriesRepo(db),
+    webhookDeliveries: new SqlWebhookDeliveriesRepo(db, pgDialect),
     webhookEndpoints: new SqlWebhookEndpointsRepo(db, pgDialect),
   };
 }

@@ -3,7 +3,7 @@ import { openDatabase, type Db } from './database.js';
 import { encodeCursor } from './pagination.js';
 import { SqliteMessagesRepo } from './messages-repo.js';
 import { SqliteEventsRepo } from './events-repo.js';
-import { SqliteWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
+import { SqlWebhookDeliveriesRepo } from '../shared/webhook-deliveries-repo.js';
 import { SqlOptOutsRepo } from '../shared/opt-outs-repo.js';
 import { sqliteDialect } from './dialect.js';
 
@@ -53,7 +53,7 @@ describe('the plans of the hot list reads', () => {
     [
       'the delivery due scans',
       () => {
-        const repo = new SqliteWebhookDeliveriesRepo(db);
+        const repo = new SqlWebhookDeliveriesRepo(db, sqliteDialect);
         void repo.due(Date.now()); // the statement runs when called (the plan is what is checked)
         void repo.dueForEvent('evt_1', Date.now());
       },

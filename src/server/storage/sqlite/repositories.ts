@@ -27,7 +27,7 @@ import { SqlSuppressionsRepo } from '../shared/suppressions-repo.js';
 import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
 import { SqlVoicemailsRepo } from '../shared/voicemails-repo.js';
 import { SqlWalletsRepo } from '../shared/wallets-repo.js';
-import { SqliteWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
+import { SqlWebhookDeliveriesRepo } from '../shared/webhook-deliveries-repo.js';
 import { SqlWebhookEndpointsRepo } from '../shared/webhooks-repo.js';
 import type { Db } from './database.js';
 import type { Repositories } from '../store.js';
@@ -66,7 +66,7 @@ export function sqliteRepositories(db: Db): Repositories {
     usageStats: new SqlUsageStatsRepo(db),
     voicemails: new SqlVoicemailsRepo(db),
     wallets: new SqlWalletsRepo(db, sqliteDialect),
-    webhookDeliveries: new SqliteWebhookDeliveriesRepo(db),
+    webhookDeliveries: new SqlWebhookDeliveriesRepo(db, sqliteDialect),
     webhookEndpoints: new SqlWebhookEndpointsRepo(db, sqliteDialect),
   };
 }
