@@ -59,10 +59,12 @@ export interface Dialect {
   skipLocked: string;
   /**
    * A FROM item, aliased `u`, reading the JSON array of objects bound at its `?` as rows of `fields`
-   * (name and SQL type), so a batch is one statement: PostgreSQL's jsonb_to_recordset,
-   * SQLite's json_each with one `->>` per field.
+   * (name and SQL type), so a batch of updates is one statement: PostgreSQL's jsonb_to_recordset,
+   * each statement being a round trip. Null in SQLite: a batch is one prepared statement run per
+   * row, with no round trip to save (parsing the batch's JSON cost more: 10.6 against 6.5 µs a
+   * recorded delivery).
    */
-  recordset(fields: ReadonlyArray<readonly [name: string, type: string]>): string;
+  recordset: ((fields: ReadonlyArray<readonly [name: string, type: string]>) => string) | null;
   /**
    * Runs a write that may break a unique key, so a caller can catch UniqueConstraintError and go on.
    * PostgreSQL aborts the whole transaction on a failed statement, so it runs in a savepoint of its

@@ -44,6 +44,7 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   private readonly claimManyStmt;
   private readonly renewStmt;
   private readonly recordManyStmt;
+  private readonly recordOnceStmt;
   /** Leases are on the database's wall clock (Dialect.wallMs): a process dies in real time, whatever the service clock says. */
   constructor(
     private readonly db: Statements,
@@ -89,15 +90,20 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     this.unclaimedDueStmt = db.prepare(
       `SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND lease_until IS NULL ORDER BY next_attempt_at, seq LIMIT ?`,
     );
-    // One statement for the batch. The outcome's id is `delivery_id`: SQLite's RETURNING names the
-    // updated table's columns unqualified, which PostgreSQL would find ambiguous with an `id` in `u`.
-    this.recordManyStmt = db.prepare(
+    // One statement for the batch where the engine reads it as a recordset (Dialect.recordset), else
+    // one run per outcome. The outcome's id is `delivery_id`: unqualified in RETURNING, an `id` in
+    // `u` would be ambiguous.
+    this.recordManyStmt = d.recordset && db.prepare(
       `UPDATE webhook_deliveries AS d SET attempt = u.attempt, status = u.status, response_status = u.response_status, response_body = u.response_body,
          duration_ms = u.duration_ms, error = u.error, next_attempt_at = u.next_attempt_at, claimed_by = NULL, lease_until = NULL,
          attempts = ${APPEND_ATTEMPT('d.attempts', 'u.history')}, updated_at = u.now
        FROM ${d.recordset(OUTCOME_FIELDS)}
        WHERE d.id = u.delivery_id AND d.attempt = u.attempt - 1
        RETURNING id`,
+    );
+    this.recordOnceStmt = db.prepare(
+      `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
+         next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, attempts = ${APPEND_ATTEMPT('attempts', '?')}, updated_at = ? WHERE id = ? AND attempt = ?`,
     );
     this.recordStmt = db.prepare(
       `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
@@ -217,9 +223,18 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     await this.recordStmt.run(u.attempt, u.status, u.responseStatus, u.responseBody, u.durationMs, u.error, u.nextAttemptAt, history, history, u.now, id);
   }
 
-  /** One statement for the batch, written only where the attempt is still the one before (a rerun writes nothing twice). */
+  /** Each outcome written only where the attempt is still the one before (a rerun writes nothing twice). */
   async recordAttempts(updates: AttemptOutcomeWrite[]): Promise<string[]> {
     if (updates.length === 0) return [];
+    if (!this.recordManyStmt) {
+      const written: string[] = [];
+      for (const u of updates) {
+        const history = JSON.stringify(u.history);
+        const { changes } = await this.recordOnceStmt.run(u.attempt, u.status, u.responseStatus, u.responseBody, u.durationMs, u.error, u.nextAttemptAt, history, history, u.now, u.id, u.attempt - 1);
+        if (changes === 1) written.push(u.id);
+      }
+      return written;
+    }
     // In id order, as a renewal locks them on PostgreSQL: two writes of one replica's rows lock in one order.
     const rows = [...updates].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((u) => ({
       delivery_id: u.id,

@@ -19,7 +19,8 @@ export const sqliteDialect: Dialect = {
   list: (values) => JSON.stringify(values),
   // One writer at a time: no claimant's lock to skip.
   skipLocked: '',
-  recordset: (fields) => `(SELECT ${fields.map(([name]) => `value ->> '$.${name}' AS ${name}`).join(', ')} FROM json_each(?)) AS u`,
+  // A batch as rows, one prepared statement each: cheaper here than reading it from JSON.
+  recordset: null,
   // The failed statement alone is undone; only its error needs the storage's terms.
   guarded: async (_db, write) => {
     try {
