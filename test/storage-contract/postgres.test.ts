@@ -6,7 +6,7 @@ import { MAX_WRITE_ATTEMPTS, PgStore } from '../../src/server/storage/postgres/s
 import { ContentionError, UniqueConstraintError } from '../../src/server/storage/storage-errors.js';
 import { EVENTS_FEED_LOCK, sequenceStragglers } from '../../src/server/storage/postgres/feed-order.js';
 import { Sql } from '../../src/server/storage/postgres/sql.js';
-import { FEW_OPT_OUTS } from '../../src/server/storage/postgres/opt-outs-repo.js';
+import { FEW_OPT_OUTS } from '../../src/server/storage/shared/opt-outs-repo.js';
 import { openPgPool } from '../../src/server/storage/postgres/database.js';
 import { IdempotentReplay, commitOnce } from '../../src/server/http/idempotency.js';
 import { ManualClock } from '../../src/server/clock.js';

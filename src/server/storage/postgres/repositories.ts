@@ -6,17 +6,17 @@ import { SqlCampaignsRepo } from '../shared/campaigns-repo.js';
 import { SqlDevicesRepo } from '../shared/devices-repo.js';
 import { SqlEmailsRepo } from '../shared/emails-repo.js';
 import { PgEventsRepo } from './events-repo.js';
-import { PgHoldsRepo } from './holds-repo.js';
+import { SqlHoldsRepo } from '../shared/holds-repo.js';
 import { PgIdempotencyRepo } from './idempotency-repo.js';
 import { SqlJobsRepo } from '../shared/jobs-repo.js';
 import { PgKeysRepo } from './keys-repo.js';
 import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
 import { SqlLeadsRepo } from '../shared/leads-repo.js';
-import { PgLedgerRepo } from './ledger-repo.js';
+import { SqlLedgerRepo } from '../shared/ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
 import { SqlMessagesRepo } from '../shared/messages-repo.js';
-import { PgNumbersRepo } from './numbers-repo.js';
-import { PgOptOutsRepo } from './opt-outs-repo.js';
+import { SqlNumbersRepo } from '../shared/numbers-repo.js';
+import { SqlOptOutsRepo } from '../shared/opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
 import { SqlRoutesRepo } from '../shared/routes-repo.js';
 import { SqlSandboxDnsRepo } from '../shared/sandbox-dns-repo.js';
@@ -26,9 +26,9 @@ import { PgServiceStateRepo } from './service-state-repo.js';
 import { SqlSuppressionsRepo } from '../shared/suppressions-repo.js';
 import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
 import { SqlVoicemailsRepo } from '../shared/voicemails-repo.js';
-import { PgWalletsRepo } from './wallets-repo.js';
-import { PgWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
-import { PgWebhookEndpointsRepo } from './webhooks-repo.js';
+import { SqlWalletsRepo } from '../shared/wallets-repo.js';
+import { SqlWebhookDeliveriesRepo } from '../shared/webhook-deliveries-repo.js';
+import { SqlWebhookEndpointsRepo } from '../shared/webhooks-repo.js';
 import type { Sql } from './sql.js';
 import type { Repositories } from '../store.js';
 import { pgDialect } from './dialect.js';
@@ -49,17 +49,17 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     devices: new SqlDevicesRepo(db),
     emails: new SqlEmailsRepo(db),
     eventsRepo: new PgEventsRepo(db),
-    holds: new PgHoldsRepo(db),
+    holds: new SqlHoldsRepo(db),
     idempotency: new PgIdempotencyRepo(db),
     jobs: new SqlJobsRepo(db, pgDialect),
     keys: new PgKeysRepo(db, accounts),
     consoleSessions: new SqlConsoleSessionsRepo(db),
     leads: new SqlLeadsRepo(db, pgDialect),
-    ledger: new PgLedgerRepo(db),
+    ledger: new SqlLedgerRepo(db),
     mailbox: new SqlMailboxRepo(db, pgDialect),
     messages: new SqlMessagesRepo(db, pgDialect),
-    numbers: new PgNumbersRepo(db),
-    optOuts: new PgOptOutsRepo(db),
+    numbers: new SqlNumbersRepo(db, pgDialect),
+    optOuts: new SqlOptOutsRepo(db, pgDialect),
     ports: new SqlPortsRepo(db, pgDialect),
     routes: new SqlRoutesRepo(db),
     sandboxDns: new SqlSandboxDnsRepo(db),
@@ -69,8 +69,8 @@ export function pgRepositories(db: Sql, sender = ''): Repositories {
     suppressions: new SqlSuppressionsRepo(db),
     usageStats: new SqlUsageStatsRepo(db),
     voicemails: new SqlVoicemailsRepo(db),
-    wallets: new PgWalletsRepo(db),
-    webhookDeliveries: new PgWebhookDeliveriesRepo(db),
-    webhookEndpoints: new PgWebhookEndpointsRepo(db),
+    wallets: new SqlWalletsRepo(db, pgDialect),
+    webhookDeliveries: new SqlWebhookDeliveriesRepo(db, pgDialect),
+    webhookEndpoints: new SqlWebhookEndpointsRepo(db, pgDialect),
   };
 }

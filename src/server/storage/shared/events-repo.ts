@@ -105,8 +105,8 @@ export class SqlEventsRepo implements EventsRepo {
 
   async getMany(accountId: string, ids: readonly string[]): Promise<EventRecord[]> {
     if (ids.length === 0) return [];
-    const where = ['account_id = ?', this.d.oneOf.condition('id'), ...this.feed.numbered].join(' AND ');
+    const where = ['account_id = ?', this.d.inList('id'), ...this.feed.numbered].join(' AND ');
     const sql = `SELECT * FROM events WHERE ${where} ORDER BY ${this.feed.column}`;
-    return (await this.db.prepare(sql).all(accountId, this.d.oneOf.bind(ids)) as EventRowFields[]).map(this.toRecord);
+    return (await this.db.prepare(sql).all(accountId, this.d.list(ids)) as EventRowFields[]).map(this.toRecord);
   }
 }

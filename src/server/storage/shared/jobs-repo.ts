@@ -10,12 +10,12 @@ export class SqlJobsRepo implements JobsRepo {
   private readonly lockStmt;
   private readonly claimStmt;
   private readonly renewStmt;
-  /** Leases are on wall-clock time (a process dies in real time, whatever the service clock says): Dialect.leaseClock. */
+  /** Leases are on wall-clock time (a process dies in real time, whatever the service clock says): Dialect.wallMs. */
   constructor(
     private readonly db: Statements,
     d: Dialect,
   ) {
-    const now = d.leaseClock;
+    const now = d.wallMs;
     const free = `(lease_until IS NULL OR lease_until <= ${now} OR claimed_by = @owner)`;
     this.nextDueStmt = db.prepare(`SELECT * FROM jobs WHERE run_at <= @until AND ${free} ORDER BY run_at, seq LIMIT 1`);
     this.dueStmt = db.prepare(`SELECT * FROM jobs WHERE run_at <= @until AND ${free} ORDER BY run_at, seq LIMIT @limit`);
@@ -37,13 +37,13 @@ export class SqlJobsRepo implements JobsRepo {
   }
 
   async nextDue(until: number, owner: string | null = null): Promise<JobRecord | undefined> {
-    const row = await this.nextDueStmt.get({ until, owner, now: Date.now() }) as JobRow | undefined;
+    const row = await this.nextDueStmt.get({ until, owner}) as JobRow | undefined;
     return row && toRecord(row);
   }
 
   /** The first `limit` jobs due by `until`, in the order they run. */
   async due(until: number, limit: number, owner: string | null = null): Promise<JobRecord[]> {
-    return (await this.dueStmt.all({ until, owner, limit, now: Date.now() }) as JobRow[]).map(toRecord);
+    return (await this.dueStmt.all({ until, owner, limit}) as JobRow[]).map(toRecord);
   }
 
   async lock(id: string): Promise<boolean> {
@@ -56,11 +56,11 @@ export class SqlJobsRepo implements JobsRepo {
   }
 
   async claim(id: string, owner: string, leaseMs: number): Promise<boolean> {
-    return (await this.claimStmt.run({ id, owner, lease: leaseMs, now: Date.now() })).changes === 1;
+    return (await this.claimStmt.run({ id, owner, lease: leaseMs})).changes === 1;
   }
 
   async renewClaim(id: string, owner: string, leaseMs: number): Promise<boolean> {
-    return (await this.renewStmt.run({ id, owner, lease: leaseMs, now: Date.now() })).changes === 1;
+    return (await this.renewStmt.run({ id, owner, lease: leaseMs})).changes === 1;
   }
 
   async earliestRunAt(): Promise<number | undefined> {

@@ -1,4 +1,7 @@
 import type { Dialect } from '../shared/statements.js';
+import type { Db } from './database.js';
+import { SqliteHeldReads } from './held-reads.js';
+import { inStorageTerms } from './unique-violation.js';
 
 /** The SQLite engine's side of what the repositories written once leave to each engine (shared/statements.ts). */
 export const sqliteDialect: Dialect = {
@@ -11,10 +14,6 @@ export const sqliteDialect: Dialect = {
   lockFeed: async () => undefined,
 
   // The send's families (shared/statements.ts says what each member is for).
-  // One connection writes one transaction at a time: no row is held by another.
-  skipLocked: '',
-  // Every writer runs on this machine: the process's clock, bound as @now.
-  leaseClock: '@now',
   insertThen: (db, q) => {
     const insert = db.prepare(q.insert);
     const then = db.prepare(`WITH inserted AS (SELECT ${q.returning} FROM ${q.table} WHERE rowid = last_insert_rowid()) ${q.then}`);
@@ -28,5 +27,22 @@ export const sqliteDialect: Dialect = {
   },
   runLast: (stmt, params) => void stmt.run(...params),
   cells: (columns) => `json_array(${columns.join(', ')}) AS cells`,
-  oneOf: { condition: (column) => `${column} IN (SELECT value FROM json_each(?))`, bind: (values) => JSON.stringify(values) },
+  // The wall clock of this machine (every process on the file shares it), to the millisecond.
+  wallMs: "CAST(unixepoch('subsec') * 1000 AS INTEGER)",
+  // No array binding: the list goes as one JSON text.
+  inList: (column) => `${column} IN (SELECT value FROM json_each(?))`,
+  list: (values) => JSON.stringify(values),
+  // One writer at a time: no claimant's lock to skip.
+  skipLocked: '',
+  // A batch as rows, one prepared statement each: cheaper here than reading it from JSON.
+  recordset: null,
+  // The failed statement alone is undone; only its error needs the storage's terms.
+  guarded: async (_db, write) => {
+    try {
+      return await write();
+    } catch (err) {
+      throw inStorageTerms(err);
+    }
+  },
+  heldReads: (db) => new SqliteHeldReads(db as Db),
 };

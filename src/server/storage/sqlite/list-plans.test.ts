@@ -3,9 +3,9 @@ import { openDatabase, type Db } from './database.js';
 import { encodeCursor } from './pagination.js';
 import { SqlMessagesRepo } from '../shared/messages-repo.js';
 import { SqlEventsRepo } from '../shared/events-repo.js';
+import { SqlWebhookDeliveriesRepo } from '../shared/webhook-deliveries-repo.js';
+import { SqlOptOutsRepo } from '../shared/opt-outs-repo.js';
 import { sqliteDialect } from './dialect.js';
-import { SqliteWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
-import { SqliteOptOutsRepo } from './opt-outs-repo.js';
 
 // Scale: the hot reads must stay flat from 10k to 1M rows, so each must seek an index to
 // its start and read its rows in index order: no full SCAN of a table, no temporary b-tree to sort
@@ -47,13 +47,13 @@ describe('the plans of the hot list reads', () => {
     ['events of one type after a cursor', () => new SqlEventsRepo(db, sqliteDialect).feedPage('acct', { afterSeq: 5, order: 'asc', limit: 100, exact: ['message.delivered'], prefixes: [] })],
     ['the feed head', () => new SqlEventsRepo(db, sqliteDialect).headSeq('acct')],
     // contract §4: every send asks whether its recipient opted out of its sender.
-    ['the opt-out check of a send', () => new SqliteOptOutsRepo(db).findActive('acct', '+14155550100', '+14155550123')],
-    ['opt-outs, a deep page', () => new SqliteOptOutsRepo(db).list('acct', {}, 100, cursor)],
-    ['opt-outs of one number, a deep page', () => new SqliteOptOutsRepo(db).list('acct', { from: '+14155550100' }, 100, cursor)],
+    ['the opt-out check of a send', () => new SqlOptOutsRepo(db, sqliteDialect).findActive('acct', '+14155550100', '+14155550123')],
+    ['opt-outs, a deep page', () => new SqlOptOutsRepo(db, sqliteDialect).list('acct', {}, 100, cursor)],
+    ['opt-outs of one number, a deep page', () => new SqlOptOutsRepo(db, sqliteDialect).list('acct', { from: '+14155550100' }, 100, cursor)],
     [
       'the delivery due scans',
       () => {
-        const repo = new SqliteWebhookDeliveriesRepo(db);
+        const repo = new SqlWebhookDeliveriesRepo(db, sqliteDialect);
         void repo.due(Date.now()); // the statement runs when called (the plan is what is checked)
         void repo.dueForEvent('evt_1', Date.now());
       },

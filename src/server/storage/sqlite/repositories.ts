@@ -7,17 +7,17 @@ import { SqlConsoleSessionsRepo } from '../shared/console-sessions-repo.js';
 import { SqlDevicesRepo } from '../shared/devices-repo.js';
 import { SqlEmailsRepo } from '../shared/emails-repo.js';
 import { SqlEventsRepo } from '../shared/events-repo.js';
-import { SqliteHoldsRepo } from './holds-repo.js';
+import { SqlHoldsRepo } from '../shared/holds-repo.js';
 import { SqlIdempotencyRepo } from '../shared/idempotency-repo.js';
 import { SqlJobsRepo } from '../shared/jobs-repo.js';
 import { SqlKeysRepo } from '../shared/keys-repo.js';
 import { ReadCache } from './read-cache.js';
 import { SqlLeadsRepo } from '../shared/leads-repo.js';
-import { SqliteLedgerRepo } from './ledger-repo.js';
+import { SqlLedgerRepo } from '../shared/ledger-repo.js';
 import { SqlMailboxRepo } from '../shared/mailbox-repo.js';
 import { SqlMessagesRepo } from '../shared/messages-repo.js';
-import { SqliteNumbersRepo } from './numbers-repo.js';
-import { SqliteOptOutsRepo } from './opt-outs-repo.js';
+import { SqlNumbersRepo } from '../shared/numbers-repo.js';
+import { SqlOptOutsRepo } from '../shared/opt-outs-repo.js';
 import { SqlPortsRepo } from '../shared/ports-repo.js';
 import { SqlRoutesRepo } from '../shared/routes-repo.js';
 import { SqlSandboxDnsRepo } from '../shared/sandbox-dns-repo.js';
@@ -27,9 +27,9 @@ import { SqlServiceStateRepo } from '../shared/service-state-repo.js';
 import { SqlSuppressionsRepo } from '../shared/suppressions-repo.js';
 import { SqlUsageStatsRepo } from '../shared/usage-stats-repo.js';
 import { SqlVoicemailsRepo } from '../shared/voicemails-repo.js';
-import { SqliteWalletsRepo } from './wallets-repo.js';
-import { SqliteWebhookDeliveriesRepo } from './webhook-deliveries-repo.js';
-import { SqliteWebhookEndpointsRepo } from './webhooks-repo.js';
+import { SqlWalletsRepo } from '../shared/wallets-repo.js';
+import { SqlWebhookDeliveriesRepo } from '../shared/webhook-deliveries-repo.js';
+import { SqlWebhookEndpointsRepo } from '../shared/webhooks-repo.js';
 import type { Db } from './database.js';
 import type { Repositories } from '../store.js';
 import { sqliteDialect } from './dialect.js';
@@ -48,16 +48,16 @@ export function sqliteRepositories(db: Db): Repositories {
     devices: new SqlDevicesRepo(db),
     emails: new SqlEmailsRepo(db),
     eventsRepo: new SqlEventsRepo(db, sqliteDialect),
-    holds: new SqliteHoldsRepo(db),
+    holds: new SqlHoldsRepo(db),
     idempotency: new SqlIdempotencyRepo(db, sqliteDialect),
     jobs: new SqlJobsRepo(db, sqliteDialect),
     keys: new SqlKeysRepo(db, sqliteDialect, accounts, new ReadCache()),
     leads: new SqlLeadsRepo(db, sqliteDialect),
-    ledger: new SqliteLedgerRepo(db),
+    ledger: new SqlLedgerRepo(db),
     mailbox: new SqlMailboxRepo(db, sqliteDialect),
     messages: new SqlMessagesRepo(db, sqliteDialect),
-    numbers: new SqliteNumbersRepo(db),
-    optOuts: new SqliteOptOutsRepo(db),
+    numbers: new SqlNumbersRepo(db, sqliteDialect),
+    optOuts: new SqlOptOutsRepo(db, sqliteDialect),
     ports: new SqlPortsRepo(db, sqliteDialect),
     routes: new SqlRoutesRepo(db),
     sandboxDns: new SqlSandboxDnsRepo(db),
@@ -67,8 +67,8 @@ export function sqliteRepositories(db: Db): Repositories {
     suppressions: new SqlSuppressionsRepo(db),
     usageStats: new SqlUsageStatsRepo(db),
     voicemails: new SqlVoicemailsRepo(db),
-    wallets: new SqliteWalletsRepo(db),
-    webhookDeliveries: new SqliteWebhookDeliveriesRepo(db),
-    webhookEndpoints: new SqliteWebhookEndpointsRepo(db),
+    wallets: new SqlWalletsRepo(db, sqliteDialect),
+    webhookDeliveries: new SqlWebhookDeliveriesRepo(db, sqliteDialect),
+    webhookEndpoints: new SqlWebhookEndpointsRepo(db, sqliteDialect),
   };
 }

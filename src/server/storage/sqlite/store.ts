@@ -7,6 +7,7 @@ import { FileMediaStore, MemoryMediaStore, type MediaStore } from '../media-stor
 import { SqliteProcessNotices } from './process-notices.js';
 import { sqliteRepositories } from './repositories.js';
 import { ReadCache } from './read-cache.js';
+import { SqliteHeldReads } from './held-reads.js';
 import { inStorageTerms } from './unique-violation.js';
 import { CHECKPOINT_START_AFTER_COMMITS, Checkpointer } from './checkpointer.js';
 
@@ -58,7 +59,7 @@ export interface SqliteStoreOptions {
  */
 export class SqliteStore implements Store {
   private readonly repos: Repositories;
-  private readonly caches: ReadCache<object>[];
+  private readonly caches: Array<ReadCache<object> | SqliteHeldReads>;
   private queue: Pending[] = [];
   private scheduled = false;
   /** Settles when the batch being written has committed or rolled back. */
@@ -114,7 +115,7 @@ export class SqliteStore implements Store {
     opts: SqliteStoreOptions = {},
   ) {
     this.repos = sqliteRepositories(db);
-    this.caches = Object.values(this.repos).flatMap((r: { cache?: unknown }) => (r.cache instanceof ReadCache ? [r.cache] : []));
+    this.caches = Object.values(this.repos).flatMap((r: { cache?: unknown }) => (r.cache instanceof ReadCache || r.cache instanceof SqliteHeldReads ? [r.cache] : []));
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
     this.checkpointAfter = opts.checkpointAfterCommits ?? CHECKPOINT_START_AFTER_COMMITS;
     // IMMEDIATE: the write lock is taken at BEGIN, waiting (busy_timeout) for another process's
@@ -159,8 +160,6 @@ export class SqliteStore implements Store {
       c.changed();
       c.settle();
     });
-    // Repositories with caches of their own (the webhook endpoints' routes) forget them too.
-    for (const repo of Object.values(this.repos) as Array<{ forgetCached?: () => void }>) repo.forgetCached?.();
   }
 
   private savepointStatements(depth: number): { open: Statement; release: Statement } {

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './database.js';
 import { type WebhookEndpointRecord } from '../webhooks-repo.js';
-import { SqliteWebhookEndpointsRepo } from './webhooks-repo.js';
+import { SqlWebhookEndpointsRepo } from '../shared/webhooks-repo.js';
+import { sqliteDialect } from './dialect.js';
 import type { Db } from './database.js';
 
 function setup() {
   const db = openDatabase(':memory:');
   db.prepare("INSERT INTO accounts (id, name, created_at, updated_at) VALUES ('acct_a', 'A', 0, 0)").run();
-  const repo = new SqliteWebhookEndpointsRepo(db);
+  const repo = new SqlWebhookEndpointsRepo(db, sqliteDialect);
   const endpoint = (id: string, url: string): WebhookEndpointRecord => ({
     id, accountId: 'acct_a', url, events: ['*'], description: null, secret: `whsec_${id}xxxxxxxxxxxxxxxx`, enabled: true, disabledAt: null,
     disabledReason: null, consecutiveFailures: 0, failingSince: null, lastSuccessAt: null, mode: 'live', createdAt: 1, updatedAt: 1,

@@ -1,26 +1,29 @@
-import type { Sql } from './sql.js';
-import { keysetPage } from '../shared/keyset-page.js';
+import type { Dialect, HeldReads, Statements } from './statements.js';
+import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { OptOutRecord, OptOutFilters, OptOutsRepo } from '../opt-outs-repo.js';
 import { OptOutRow, toRecord } from '../rows/opt-outs.js';
 
-/** The `Sql.once` keys of a sender's active opt-outs. */
-const ACTIVE_OF_SENDER = 'opt-outs-active:';
-
 /**
- * A sender's active opt-outs read at once, for a transaction to answer each send's question from,
- * when there are at most this many; past it, each send reads its own (a number with thousands of
- * opt-outs would read them all for every transaction).
+ * A sender's active opt-outs held at once (Dialect.heldReads), for each send's question to be answered
+ * from, when there are at most this many; past it, each send reads its own (a number with thousands of
+ * opt-outs would read them all at every miss).
  */
 export const FEW_OPT_OUTS = 50;
 
-export class PgOptOutsRepo implements OptOutsRepo {
+export class SqlOptOutsRepo implements OptOutsRepo {
   private readonly activeOfSenderStmt;
   private readonly activeStmt;
   private readonly insertStmt;
   private readonly liftStmt;
-  constructor(private readonly db: Sql) {
-    // The partial unique index opt_outs_active_pair answers this (every send asks it).
+  /** A sender's few active opt-outs, by account and sender; this repository's writes forget them. */
+  readonly cache: HeldReads;
+  constructor(
+    private readonly db: Statements,
+    d: Dialect,
+  ) {
+    this.cache = d.heldReads(db, 'opt-outs-active');
+    // The partial unique index opt_outs_active_pair answers both.
     this.activeStmt = db.prepare("SELECT * FROM opt_outs WHERE account_id = ? AND from_number = ? AND phone_number = ? AND status = 'active'");
     this.activeOfSenderStmt = db.prepare("SELECT * FROM opt_outs WHERE account_id = ? AND from_number = ? AND status = 'active' LIMIT ?");
     this.insertStmt = db.prepare(
@@ -32,12 +35,11 @@ export class PgOptOutsRepo implements OptOutsRepo {
 
   /**
    * The consumer's active opt-out of the account's number `from`, if any. Every send asks it: the
-   * sender's active opt-outs are read once per transaction when they are few (FEW_OPT_OUTS), so the
-   * sends of a group commit (store.ts) from one number ask the server once between them;
-   * this repository's writes forget them.
+   * sender's active opt-outs are held when they are few (FEW_OPT_OUTS), so the sends from one number
+   * (a group commit's on PostgreSQL, every one between writes here on SQLite) read them once.
    */
   async findActive(accountId: string, from: string, phoneNumber: string): Promise<OptOutRecord | undefined> {
-    const few = await this.db.once(`${ACTIVE_OF_SENDER}${accountId} ${from}`, async () => {
+    const few = await this.cache.get(`${accountId} ${from}`, async () => {
       const rows = (await this.activeOfSenderStmt.all(accountId, from, FEW_OPT_OUTS + 1)) as OptOutRow[];
       return rows.length <= FEW_OPT_OUTS ? rows : undefined;
     });
@@ -46,13 +48,13 @@ export class PgOptOutsRepo implements OptOutsRepo {
   }
 
   async insert(o: OptOutRecord): Promise<void> {
-    this.db.forget(ACTIVE_OF_SENDER);
+    this.cache.changed();
     await this.insertStmt.run(o.id, o.accountId, o.numberId, o.from, o.phoneNumber, o.keyword, o.status, o.createdAt, o.liftedAt, o.liftedKeyword);
   }
 
   /** Marks an active opt-out lifted; returns whether it was active. */
   async lift(id: string, keyword: string, at: number): Promise<boolean> {
-    this.db.forget(ACTIVE_OF_SENDER);
+    this.cache.changed();
     return (await this.liftStmt.run(at, keyword, id)).changes > 0;
   }
 

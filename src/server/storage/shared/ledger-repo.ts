@@ -1,29 +1,31 @@
-import type { Sql } from './sql.js';
+import type { Statements } from './statements.js';
 import type { UsageCategory } from '../../../api/values/billing.js';
 import type { LedgerEntry, LedgerRepo } from '../ledger-repo.js';
 import { LedgerRow, toEntry } from '../rows/ledger.js';
 
-export class PgLedgerRepo implements LedgerRepo {
+// CAST … AS BIGINT: PostgreSQL sums a bigint column to a numeric, which its driver reads as text.
+
+export class SqlLedgerRepo implements LedgerRepo {
   private readonly appendStmt;
   private readonly sumStmt;
   private readonly usageStmt;
   private readonly chargedSinceStmt;
   private readonly hasChargeStmt;
-  constructor(private readonly db: Sql) {
+  constructor(private readonly db: Statements) {
     this.appendStmt = db.prepare(
       `INSERT INTO ledger (id, account_id, kind, category, quantity, amount_cents, balance_after_cents, cause, ref, hold_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.sumStmt = db.prepare('SELECT COALESCE(SUM(amount_cents)::bigint, 0) AS n FROM ledger WHERE account_id = ?');
+    this.sumStmt = db.prepare('SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT) AS n FROM ledger WHERE account_id = ?');
     // A settled hold's charge row carries the category; holds and releases are not usage.
     this.usageStmt = db.prepare(
-      `SELECT category, SUM(quantity)::bigint AS quantity, -SUM(amount_cents)::bigint AS amount FROM ledger
+      `SELECT category, CAST(SUM(quantity) AS BIGINT) AS quantity, CAST(-SUM(amount_cents) AS BIGINT) AS amount FROM ledger
         WHERE account_id = ? AND kind IN ('charge', 'refund') AND category IS NOT NULL AND created_at >= ? AND created_at < ?
         GROUP BY category`,
     );
     this.hasChargeStmt = db.prepare("SELECT 1 FROM ledger WHERE ref = ? AND category = ? AND kind = 'charge' AND created_at >= ? LIMIT 1");
     this.chargedSinceStmt = db.prepare(
-      "SELECT COALESCE(-SUM(amount_cents)::bigint, 0) AS n FROM ledger WHERE account_id = ? AND kind IN ('charge', 'refund') AND category IS NOT NULL AND created_at >= ?",
+      "SELECT CAST(COALESCE(-SUM(amount_cents), 0) AS BIGINT) AS n FROM ledger WHERE account_id = ? AND kind IN ('charge', 'refund') AND category IS NOT NULL AND created_at >= ?",
     );
   }
 

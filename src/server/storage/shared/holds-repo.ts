@@ -1,15 +1,16 @@
-import type { Sql } from './sql.js';
+import type { Statements } from './statements.js';
 import type { HoldStatus } from '../../../api/values/billing.js';
 import type { HoldRecord, HoldsRepo } from '../holds-repo.js';
 import { HoldRow, toRecord } from '../rows/holds.js';
 
-export class PgHoldsRepo implements HoldsRepo {
+export class SqlHoldsRepo implements HoldsRepo {
   private readonly insertStmt;
   private readonly openByRefStmt;
   private readonly closeStmt;
   private readonly openTotalStmt;
-  constructor(db: Sql) {
-    this.openTotalStmt = db.prepare("SELECT COALESCE(SUM(amount_cents), 0)::bigint AS n FROM holds WHERE account_id = ? AND status = 'open'");
+  constructor(db: Statements) {
+    // CAST: PostgreSQL sums a bigint column to a numeric, which its driver reads as text.
+    this.openTotalStmt = db.prepare("SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT) AS n FROM holds WHERE account_id = ? AND status = 'open'");
     this.insertStmt = db.prepare('INSERT INTO holds (id, account_id, category, amount_cents, ref, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
     this.openByRefStmt = db.prepare("SELECT * FROM holds WHERE ref = ? AND status = 'open'");
     this.closeStmt = db.prepare("UPDATE holds SET status = ?, closed_at = ? WHERE id = ? AND status = 'open'");

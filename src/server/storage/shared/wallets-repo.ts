@@ -1,11 +1,16 @@
-import type { Sql } from './sql.js';
+import type { Dialect, Statement, Statements } from './statements.js';
 import type { WalletRecord, WalletPatch, WalletsRepo } from '../wallets-repo.js';
 import { COLUMNS, toRecord, type WalletRow } from '../rows/wallets.js';
 
-export class PgWalletsRepo implements WalletsRepo {
+export class SqlWalletsRepo implements WalletsRepo {
   private readonly getStmt;
   private readonly insertStmt;
-  constructor(private readonly db: Sql) {
+  /** A handful of shapes exist (a charge, a recharge setting…): each prepared once, not its text built per charge. */
+  private readonly updateStmts = new Map<string, Statement>();
+  constructor(
+    private readonly db: Statements,
+    private readonly d: Dialect,
+  ) {
     this.getStmt = db.prepare('SELECT * FROM wallets WHERE account_id = ?');
     this.insertStmt = db.prepare(
       `INSERT INTO wallets (account_id, balance_cents, auto_recharge_enabled, threshold_cents, recharge_amount_cents, low_balance_armed,
@@ -22,13 +27,20 @@ export class PgWalletsRepo implements WalletsRepo {
   /** A new account's wallet (its opening balance is a ledger credit written by the caller). */
   async insert(w: WalletRecord): Promise<void> {
     await this.insertStmt.run(
-      w.accountId, w.balanceCents, w.autoRechargeEnabled, w.thresholdCents, w.rechargeAmountCents, w.lowBalanceArmed,
+      w.accountId, w.balanceCents, this.d.flag(w.autoRechargeEnabled), w.thresholdCents, w.rechargeAmountCents, this.d.flag(w.lowBalanceArmed),
       w.spendLimitCents, w.cardToken, w.cardLast4, w.plan, w.subscriptionStatus, w.currentPeriodEnd, w.spendMonth, w.spendMonthCents, w.updatedAt,
     );
   }
 
   async update(accountId: string, patch: WalletPatch): Promise<void> {
     const keys = (Object.keys(patch) as (keyof WalletPatch)[]).sort();
-    await this.db.prepare(`UPDATE wallets SET ${keys.map((k) => `${COLUMNS[k]} = ?`).join(', ')} WHERE account_id = ?`).run(...keys.map((k) => patch[k] ?? null), accountId);
+    const shape = keys.join(',');
+    let stmt = this.updateStmts.get(shape);
+    if (!stmt) {
+      stmt = this.db.prepare(`UPDATE wallets SET ${keys.map((k) => `${COLUMNS[k]} = ?`).join(', ')} WHERE account_id = ?`);
+      this.updateStmts.set(shape, stmt);
+    }
+    const value = (v: unknown) => (typeof v === 'boolean' ? this.d.flag(v) : (v ?? null));
+    await stmt.run(...keys.map((k) => value(patch[k])), accountId);
   }
 }

@@ -1,19 +1,29 @@
-import { DB_NOW_MS, type Sql } from './sql.js';
-import { keysetPage } from '../shared/keyset-page.js';
+import type { Dialect, Statements } from './statements.js';
+import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
-import type { AttemptRecord, DeliveryRecord, DeliveryAttemptState, DueCursor, DueDelivery, DuePage, NewDelivery, AttemptOutcomeUpdate, AttemptOutcomeWrite, WebhookDeliveriesRepo } from '../webhook-deliveries-repo.js';
+import type { DeliveryRecord, DeliveryAttemptState, DueCursor, DueDelivery, DuePage, NewDelivery, AttemptOutcomeUpdate, AttemptOutcomeWrite, WebhookDeliveriesRepo } from '../webhook-deliveries-repo.js';
 import { toAttemptState, toDue, toRecord, type AttemptStateRow, type DeliveryRow } from '../rows/webhook-deliveries.js';
-
 
 const STATE_COLUMNS = 'd.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at';
 const RAW_BODY = 'COALESCE(d.body, (SELECT e.body FROM events e WHERE e.id = d.event_id))';
 
-/** The JSON fields of one outcome in a batch (recordAttempts), as jsonb_to_recordset reads them. */
-const OUTCOME_FIELDS =
-  'id text, attempt bigint, status text, response_status bigint, response_body text, duration_ms bigint, error text, next_attempt_at bigint, history text, now bigint';
+/**
+ * An attempt appended to the history as text, the `?` being its JSON: jsonb would reorder each
+ * attempt's keys, and parsing the whole history to append one is work for nothing.
+ */
+const APPEND_ATTEMPT = (history: string, attempt: string) =>
+  `CASE WHEN ${history} = '[]' THEN '[' || ${attempt} || ']' ELSE substr(${history}, 1, length(${history}) - 1) || ',' || ${attempt} || ']' END`;
 
-export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
+/** The fields of one outcome in a batch (recordAttempts), read from its JSON as rows. */
+const OUTCOME_FIELDS = [
+  ['delivery_id', 'text'], ['attempt', 'bigint'], ['status', 'text'], ['response_status', 'bigint'], ['response_body', 'text'], ['duration_ms', 'bigint'],
+  ['error', 'text'], ['next_attempt_at', 'bigint'], ['history', 'text'], ['now', 'bigint'],
+] as const;
+
+type DueRow = { id: string; endpoint_id: string };
+
+export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   private readonly insertStmt;
   private readonly byIdStmt;
   private readonly dueForEventStmt;
@@ -32,49 +42,72 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   private readonly duePageAfterStmt;
   private readonly dueForEventsStmt;
   private readonly claimManyStmt;
+  private readonly renewStmt;
   private readonly recordManyStmt;
-  constructor(private readonly db: Sql) {
-    this.statesStmt = db.prepare(`SELECT ${STATE_COLUMNS}, ${RAW_BODY} AS raw_body FROM webhook_deliveries d WHERE d.id = ANY(?::text[])`);
-    this.statesOnlyStmt = db.prepare(`SELECT ${STATE_COLUMNS}, NULL AS raw_body FROM webhook_deliveries d WHERE d.id = ANY(?::text[])`);
+  private readonly recordOnceStmt;
+  /** Leases are on the database's wall clock (Dialect.wallMs): a process dies in real time, whatever the service clock says. */
+  constructor(
+    private readonly db: Statements,
+    private readonly d: Dialect,
+  ) {
+    const now = d.wallMs;
+    this.statesStmt = db.prepare(`SELECT ${STATE_COLUMNS}, ${RAW_BODY} AS raw_body FROM webhook_deliveries d WHERE ${d.inList('d.id')}`);
+    this.statesOnlyStmt = db.prepare(`SELECT ${STATE_COLUMNS}, NULL AS raw_body FROM webhook_deliveries d WHERE ${d.inList('d.id')}`);
+    this.attemptStateStmt = db.prepare(`SELECT ${STATE_COLUMNS}, ${RAW_BODY} AS raw_body FROM webhook_deliveries d WHERE d.id = ?`);
+    this.stateOnlyStmt = db.prepare(`SELECT ${STATE_COLUMNS}, NULL AS raw_body FROM webhook_deliveries d WHERE d.id = ?`);
     this.duePageStmt = db.prepare(
       `SELECT id, endpoint_id, next_attempt_at, seq FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
     );
     this.duePageAfterStmt = db.prepare(
       `SELECT id, endpoint_id, next_attempt_at, seq FROM webhook_deliveries
-       WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (next_attempt_at, seq) > (?::bigint, ?::bigint) ORDER BY next_attempt_at, seq LIMIT ?`,
+       WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (next_attempt_at, seq) > (CAST(? AS BIGINT), CAST(? AS BIGINT)) ORDER BY next_attempt_at, seq LIMIT ?`,
     );
     this.dueForEventsStmt = db.prepare(
-      `SELECT id, endpoint_id FROM webhook_deliveries WHERE event_id = ANY(?::text[]) AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq`,
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE ${d.inList('event_id')} AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY seq`,
     );
-    // The rows another claimant's open write has locked are skipped (SKIP LOCKED), not
-    // waited for: that claimant wins them. A row whose claim committed after this transaction's
-    // snapshot fails the write with 40001 and the store runs it again, when the claim is seen live.
+    // On PostgreSQL the rows another claimant's open write has locked are skipped, not waited for:
+    // that claimant wins them. A row whose claim committed after this transaction's snapshot fails
+    // the write with 40001 and the store runs it again, when the claim is seen live.
     this.claimManyStmt = db.prepare(
-      `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ${DB_NOW_MS} + ?
+      `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ${now} + ?
        WHERE id IN (
          SELECT id FROM webhook_deliveries
-         WHERE id = ANY(?::text[]) AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS} OR claimed_by = ?)
-         FOR UPDATE SKIP LOCKED)
+         WHERE ${d.inList('id')} AND next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND (lease_until IS NULL OR lease_until <= ${now} OR claimed_by = ?)
+         ${d.skipLocked})
        RETURNING id`,
     );
-    // One statement for the batch; the attempt history appended as text (see recordStmt).
-    this.recordManyStmt = db.prepare(
-      `UPDATE webhook_deliveries d SET attempt = u.attempt, status = u.status, response_status = u.response_status, response_body = u.response_body,
+    // Two replicas claiming one attempt at once both update the row: the later one waits for the
+    // first to commit and then fails with 40001 (SERIALIZABLE); its rerun sees the live lease and
+    // claims nothing.
+    this.claimStmt = db.prepare(
+      `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ${now} + ?
+       WHERE id = ? AND next_attempt_at IS NOT NULL AND (? OR next_attempt_at <= ?) AND (lease_until IS NULL OR lease_until <= ${now} OR claimed_by = ?)`,
+    );
+    this.renewStmt = db.prepare(`UPDATE webhook_deliveries SET lease_until = ${now} + ? WHERE claimed_by = ? AND lease_until > ${now} AND ${d.inList('id')} RETURNING id`);
+    this.leaseExpiredStmt = db.prepare(
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE lease_until IS NOT NULL AND lease_until <= ${now} AND next_attempt_at IS NOT NULL ORDER BY lease_until LIMIT ?`,
+    );
+    this.unclaimedDueStmt = db.prepare(
+      `SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND lease_until IS NULL ORDER BY next_attempt_at, seq LIMIT ?`,
+    );
+    // One statement for the batch where the engine reads it as a recordset (Dialect.recordset), else
+    // one run per outcome. The outcome's id is `delivery_id`: unqualified in RETURNING, an `id` in
+    // `u` would be ambiguous.
+    this.recordManyStmt = d.recordset && db.prepare(
+      `UPDATE webhook_deliveries AS d SET attempt = u.attempt, status = u.status, response_status = u.response_status, response_body = u.response_body,
          duration_ms = u.duration_ms, error = u.error, next_attempt_at = u.next_attempt_at, claimed_by = NULL, lease_until = NULL,
-         attempts = CASE WHEN d.attempts = '[]' THEN '[' || u.history || ']' ELSE left(d.attempts, -1) || ',' || u.history || ']' END,
-         updated_at = u.now
-       FROM jsonb_to_recordset(?::jsonb) AS u(${OUTCOME_FIELDS})
-       WHERE d.id = u.id AND d.attempt = u.attempt - 1
-       RETURNING d.id`,
+         attempts = ${APPEND_ATTEMPT('d.attempts', 'u.history')}, updated_at = u.now
+       FROM ${d.recordset(OUTCOME_FIELDS)}
+       WHERE d.id = u.delivery_id AND d.attempt = u.attempt - 1
+       RETURNING id`,
     );
-    this.attemptStateStmt = db.prepare(
-      `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at,
-         COALESCE(d.body, (SELECT e.body FROM events e WHERE e.id = d.event_id)) AS raw_body
-       FROM webhook_deliveries d WHERE d.id = ?`,
+    this.recordOnceStmt = db.prepare(
+      `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
+         next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, attempts = ${APPEND_ATTEMPT('attempts', '?')}, updated_at = ? WHERE id = ? AND attempt = ?`,
     );
-    this.stateOnlyStmt = db.prepare(
-      `SELECT d.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at, NULL AS raw_body
-       FROM webhook_deliveries d WHERE d.id = ?`,
+    this.recordStmt = db.prepare(
+      `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
+         next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, attempts = ${APPEND_ATTEMPT('attempts', '?')}, updated_at = ? WHERE id = ?`,
     );
     this.jobAtStmt = db.prepare('SELECT 1 FROM jobs WHERE run_at = ? AND kind = ? LIMIT 1');
     this.insertStmt = db.prepare(
@@ -88,29 +121,12 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     this.dueStmt = db.prepare(
       `SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? ORDER BY next_attempt_at, seq LIMIT ?`,
     );
-    this.claimStmt = db.prepare(
-      `UPDATE webhook_deliveries SET claimed_by = ?, lease_until = ${DB_NOW_MS} + ?
-       WHERE id = ? AND next_attempt_at IS NOT NULL AND (? OR next_attempt_at <= ?) AND (lease_until IS NULL OR lease_until <= ${DB_NOW_MS} OR claimed_by = ?)`,
-    );
-    this.leaseExpiredStmt = db.prepare(
-      `SELECT id, endpoint_id FROM webhook_deliveries WHERE lease_until IS NOT NULL AND lease_until <= ${DB_NOW_MS} AND next_attempt_at IS NOT NULL ORDER BY lease_until LIMIT ?`,
-    );
-    this.unclaimedDueStmt = db.prepare(
-      `SELECT id, endpoint_id FROM webhook_deliveries WHERE next_attempt_at IS NOT NULL AND next_attempt_at <= ? AND lease_until IS NULL ORDER BY next_attempt_at, seq LIMIT ?`,
-    );
     this.eventBodyStmt = db.prepare('SELECT body FROM events WHERE id = ?');
-    this.recordStmt = db.prepare(
-      `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
-         next_attempt_at = ?, claimed_by = NULL, lease_until = NULL,
-         -- Appended as text (as SQLite's json_insert does): jsonb would reorder the keys of each attempt.
-         attempts = CASE WHEN attempts = '[]' THEN '[' || ? || ']' ELSE left(attempts, -1) || ',' || ? || ']' END,
-         updated_at = ? WHERE id = ?`,
-    );
   }
 
   /** A new delivery is pending, attempt 0, due at once (its creation time). */
   async insert(d: NewDelivery): Promise<void> {
-    await this.insertStmt.run(d.id, d.endpointId, d.accountId, d.eventId, d.eventType, d.body, d.isTest, d.maxAttempts, d.createdAt, d.createdAt, d.createdAt);
+    await this.insertStmt.run(d.id, d.endpointId, d.accountId, d.eventId, d.eventType, d.body, this.d.flag(d.isTest), d.maxAttempts, d.createdAt, d.createdAt, d.createdAt);
   }
 
   async getById(id: string): Promise<DeliveryRecord | undefined> {
@@ -130,7 +146,7 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
 
   async attemptStates(ids: string[], opts: { body: boolean } = { body: true }): Promise<DeliveryAttemptState[]> {
     if (ids.length === 0) return [];
-    return ((await (opts.body ? this.statesStmt : this.statesOnlyStmt).all(ids)) as AttemptStateRow[]).map(toAttemptState);
+    return ((await (opts.body ? this.statesStmt : this.statesOnlyStmt).all(this.d.list(ids))) as AttemptStateRow[]).map(toAttemptState);
   }
 
   async get(accountId: string, endpointId: string, id: string): Promise<DeliveryRecord | undefined> {
@@ -150,35 +166,78 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   }
 
   async dueForEvent(eventId: string, now: number): Promise<DueDelivery[]> {
-    return (await this.dueForEventStmt.all(eventId, now) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+    return toDue((await this.dueForEventStmt.all(eventId, now)) as DueRow[]);
   }
 
   /** Deliveries whose next attempt is due, oldest due first. */
   async due(now: number, limit = 10_000): Promise<DueDelivery[]> {
-    return (await this.dueStmt.all(now, limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
+    return toDue((await this.dueStmt.all(now, limit)) as DueRow[]);
   }
 
   async duePage(now: number, limit: number, after?: DueCursor): Promise<DuePage> {
-    const rows = (await (after ? this.duePageAfterStmt.all(now, after.at, after.seq, limit) : this.duePageStmt.all(now, limit))) as Array<{ id: string; endpoint_id: string; next_attempt_at: number; seq: number }>;
+    const rows = (await (after ? this.duePageAfterStmt.all(now, after.at, after.seq, limit) : this.duePageStmt.all(now, limit))) as Array<DueRow & { next_attempt_at: number; seq: number }>;
     const end = rows[rows.length - 1];
     return { deliveries: toDue(rows), last: end && { at: end.next_attempt_at, seq: end.seq } };
   }
 
   async dueForEvents(eventIds: string[], now: number): Promise<DueDelivery[]> {
     if (eventIds.length === 0) return [];
-    return toDue((await this.dueForEventsStmt.all(eventIds, now)) as Array<{ id: string; endpoint_id: string }>);
+    return toDue((await this.dueForEventsStmt.all(this.d.list(eventIds), now)) as DueRow[]);
   }
 
   async claimAttempts(ids: string[], owner: string, leaseMs: number, now: number): Promise<string[]> {
     if (ids.length === 0) return [];
-    return ((await this.claimManyStmt.all(owner, leaseMs, ids, now, owner)) as Array<{ id: string }>).map((r) => r.id);
+    return ((await this.claimManyStmt.all(owner, leaseMs, this.d.list(ids), now, owner)) as Array<{ id: string }>).map((r) => r.id);
   }
 
+  async releaseClaims(owner?: string): Promise<void> {
+    if (owner === undefined) await this.db.prepare('UPDATE webhook_deliveries SET claimed_by = NULL, lease_until = NULL WHERE lease_until IS NOT NULL').run();
+    else await this.db.prepare('UPDATE webhook_deliveries SET claimed_by = NULL, lease_until = NULL WHERE lease_until IS NOT NULL AND claimed_by = ?').run(owner);
+  }
+
+  async claimAttempt(id: string, owner: string, leaseMs: number, now: number, anyTime: boolean): Promise<boolean> {
+    return (await this.claimStmt.run(owner, leaseMs, id, this.d.flag(anyTime), now, owner)).changes === 1;
+  }
+
+  async renewClaims(owner: string, ids: string[], leaseMs: number): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return ((await this.renewStmt.all(leaseMs, owner, this.d.list(ids))) as Array<{ id: string }>).map((r) => r.id);
+  }
+
+  async leaseExpired(limit: number): Promise<DueDelivery[]> {
+    return toDue((await this.leaseExpiredStmt.all(limit)) as DueRow[]);
+  }
+
+  async unclaimedDue(dueBy: number, limit: number): Promise<DueDelivery[]> {
+    return toDue((await this.unclaimedDueStmt.all(dueBy, limit)) as DueRow[]);
+  }
+
+  /** The exact bytes to POST: the stored event body (identical to the feed's), or the sample's. */
+  async rawBody(d: DeliveryRecord): Promise<string | undefined> {
+    if (d.body !== null) return d.body;
+    return (await this.eventBodyStmt.get(d.eventId) as { body: string } | undefined)?.body;
+  }
+
+  async recordAttempt(id: string, u: AttemptOutcomeUpdate): Promise<void> {
+    const history = JSON.stringify(u.history);
+    await this.recordStmt.run(u.attempt, u.status, u.responseStatus, u.responseBody, u.durationMs, u.error, u.nextAttemptAt, history, history, u.now, id);
+  }
+
+  /** Each outcome written only where the attempt is still the one before (a rerun writes nothing twice). */
   async recordAttempts(updates: AttemptOutcomeWrite[]): Promise<string[]> {
     if (updates.length === 0) return [];
-    // In id order, as a renewal's `id = ANY(…)` locks them: two writes of one replica's rows lock in one order.
+    if (!this.recordManyStmt) {
+      const written: string[] = [];
+      for (const u of updates) {
+        const history = JSON.stringify(u.history);
+        const { changes } = await this.recordOnceStmt.run(u.attempt, u.status, u.responseStatus, u.responseBody, u.durationMs, u.error, u.nextAttemptAt, history, history, u.now, u.id, u.attempt - 1);
+        if (changes === 1) written.push(u.id);
+      }
+      return written;
+    }
+    // In id order, as a renewal locks them on PostgreSQL: two writes of one replica's rows lock in one order.
     const rows = [...updates].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).map((u) => ({
-      id: u.id,
+      delivery_id: u.id,
       attempt: u.attempt,
       status: u.status,
       response_status: u.responseStatus,
@@ -190,46 +249,6 @@ export class PgWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
       now: u.now,
     }));
     return ((await this.recordManyStmt.all(JSON.stringify(rows))) as Array<{ id: string }>).map((r) => r.id);
-  }
-
-  /**
-   * Two replicas claiming one attempt at once both update the row: the later one waits for the
-   * first to commit and then fails with 40001 (SERIALIZABLE); its rerun sees the live lease and
-   * claims nothing. The lease is on the database's clock.
-   */
-  async releaseClaims(owner?: string): Promise<void> {
-    if (owner === undefined) await this.db.prepare('UPDATE webhook_deliveries SET claimed_by = NULL, lease_until = NULL WHERE lease_until IS NOT NULL').run();
-    else await this.db.prepare('UPDATE webhook_deliveries SET claimed_by = NULL, lease_until = NULL WHERE lease_until IS NOT NULL AND claimed_by = ?').run(owner);
-  }
-
-  async claimAttempt(id: string, owner: string, leaseMs: number, now: number, anyTime: boolean): Promise<boolean> {
-    return (await this.claimStmt.run(owner, leaseMs, id, anyTime, now, owner)).changes === 1;
-  }
-
-  async renewClaims(owner: string, ids: string[], leaseMs: number): Promise<string[]> {
-    if (ids.length === 0) return [];
-    const rows = (await this.db
-      .prepare(`UPDATE webhook_deliveries SET lease_until = ${DB_NOW_MS} + ? WHERE claimed_by = ? AND lease_until > ${DB_NOW_MS} AND id = ANY(?::text[]) RETURNING id`)
-      .all(leaseMs, owner, ids)) as Array<{ id: string }>;
-    return rows.map((r) => r.id);
-  }
-
-  async leaseExpired(limit: number): Promise<DueDelivery[]> {
-    return (await this.leaseExpiredStmt.all(limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
-  }
-
-  async unclaimedDue(dueBy: number, limit: number): Promise<DueDelivery[]> {
-    return (await this.unclaimedDueStmt.all(dueBy, limit) as Array<{ id: string; endpoint_id: string }>).map((r) => ({ id: r.id, endpointId: r.endpoint_id }));
-  }
-
-  /** The exact bytes to POST: the stored event body (identical to the feed's), or the sample's. */
-  async rawBody(d: DeliveryRecord): Promise<string | undefined> {
-    if (d.body !== null) return d.body;
-    return (await this.eventBodyStmt.get(d.eventId) as { body: string } | undefined)?.body;
-  }
-
-  async recordAttempt(id: string, u: AttemptOutcomeUpdate): Promise<void> {
-    await this.recordStmt.run(u.attempt, u.status, u.responseStatus, u.responseBody, u.durationMs, u.error, u.nextAttemptAt, JSON.stringify(u.history), JSON.stringify(u.history), u.now, id);
   }
 
   /** Schedules one more attempt (a manual retry): due at `at`. */
