@@ -400,7 +400,7 @@ export class PgStore implements Store {
   private media: PgMediaStore | undefined;
   /** Media in the `media` table: every replica on the database serves them. */
   mediaStore(): MediaStore {
-    return (this.media ??= new PgMediaStore(this.pool));
+    return (this.media ??= new PgMediaStore(this.pool, this.reachability));
   }
 
   assertNoTransaction(what: string): void {
@@ -411,8 +411,21 @@ export class PgStore implements Store {
     if (this.closed) return;
     this.closed = true;
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    this.reachability.close();
     await this.peers?.close();
     await this.pool.end();
+  }
+
+  /**
+   * A pooled client, refused at once while the server is known lost, and given up when it is found
+   * lost while this waits (the breaker, reachability.ts): a request then meets a 503 at once rather
+   * than a place in the queue behind connects that hang.
+   */
+  private checkout(): Promise<pg.PoolClient> {
+    return this.reachability.checkout(
+      () => this.pool.connect(),
+      (client) => client.release(),
+    );
   }
 
   private inTransaction(): boolean {
@@ -445,7 +458,7 @@ export class PgStore implements Store {
 
   private async writeOnce<T>(fn: (tx: Transaction) => Promise<T>, begin: string): Promise<T> {
     this.counters.attempts++;
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     const { tracked, sql, repos } = this.bind(client);
     const hooks: Array<() => void> = [];
     let broken: Error | undefined;
@@ -531,7 +544,7 @@ export class PgStore implements Store {
   }
 
   private async readOnce<T>(fn: (tx: Repositories) => Promise<T>, oneStatement: boolean): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     const { tracked, repos } = this.bind(client);
     try {
       // A snapshot of committed data only; read-only, so it never conflicts with a write. Opened
