@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { ReadOptions, Repositories, Store, StorePeers, Transaction, WriteOptions } from '../store.js';
 import { pgRepositories } from './repositories.js';
 import { Sql, type Queryable } from './sql.js';
-import { ContentionError } from '../storage-errors.js';
+import { ContentionError, DatabaseUnavailableError } from '../storage-errors.js';
 import { Reachability } from './reachability.js';
 import { FeedNumbering, sequenceFeed } from './feed-order.js';
 
@@ -366,7 +366,15 @@ export class PgStore implements Store {
         }
         return out;
       }, 'BEGIN ISOLATION LEVEL SERIALIZABLE');
-    } catch (err) {
+    } catch (caught) {
+      // A connection loss is noted as soon as it is seen (the breaker, reachability.ts), and every
+      // write of the group fails with it: run again alone, each would take a client of its own and
+      // wait out a connect or a statement bound again, past a client's patience.
+      const err = this.reachability.failed(caught);
+      if (err instanceof DatabaseUnavailableError) {
+        for (const w of taken) w.reject(err);
+        return;
+      }
       if (taken.length === 1) {
         // A group of one is a write alone: it fails, or runs again, as one.
         const [only] = taken as [QueuedWrite];
