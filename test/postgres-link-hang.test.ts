@@ -20,6 +20,17 @@ import type { Bootstrap } from '../src/config/bootstrap.js';
 const CLIENT_TIMEOUT_MS = 15_000;
 /** How long after the link is back the service may take to serve again (a bound, not a timing). */
 const RECOVERY_BOUND_MS = 30_000;
+/**
+ * Once one request has been answered 503 the database is known lost: every request sent after that
+ * must be answered within this (at once, not after a place in a queue behind connects that hang).
+ */
+const KNOWN_LOST_ANSWER_MS = 3_000;
+/** How long the link stays cut under the steady stream: longer than a statement's and a connect's bounds together. */
+const STREAM_CUT_MS = 16_000;
+/** The stream's pace: about as many reads a second as the hosts bench sends to one replica. */
+const STREAM_EVERY_MS = 100;
+/** After the link is back, the replica serves again by itself within this: a few seconds, not a restart. */
+const STREAM_RECOVERY_MS = 10_000;
 
 interface Relay {
   port: number;
@@ -125,5 +136,52 @@ describe('the link to PostgreSQL carries nothing, with its connections open', ()
     relay.restore();
     await until('a read served again', async () => ((await call('/v1/messages?limit=1', bootstrap.testKey)).status === 200 ? true : undefined), RECOVERY_BOUND_MS);
     await until('ready again', async () => ((await call('/healthz', null)).status === 200 ? true : undefined), RECOVERY_BOUND_MS);
+  }, 120_000);
+});
+
+describe('the link to PostgreSQL carries nothing under a steady stream of requests', () => {
+  it('every request is answered within a client timeout (503 with Retry-After at once once the loss is known), and the replica serves again by itself soon after the link is back', async () => {
+    await until('serving before the cut', async () => ((await call('/v1/messages?limit=1', bootstrap.testKey)).status === 200 ? true : undefined), RECOVERY_BOUND_MS);
+    type Answer = Awaited<ReturnType<typeof call>> & { sentAt: number };
+    const answers: Array<Promise<Answer>> = [];
+    const send = () => {
+      const sentAt = Date.now();
+      answers.push(call('/v1/messages?limit=1', bootstrap.testKey).then((a) => ({ ...a, sentAt })));
+    };
+    // The stream keeps its pace whatever the answers do: a client of the service does not wait for
+    // the one before it.
+    relay.cut();
+    const cutAt = Date.now();
+    while (Date.now() - cutAt < STREAM_CUT_MS) {
+      send();
+      await new Promise((r) => setTimeout(r, STREAM_EVERY_MS));
+    }
+    const ready = await call('/healthz', null);
+    expect(ready.status, ready.text).toBe(503);
+    expect(JSON.parse(ready.text)).toEqual({ ok: false, database: 'unreachable' });
+    relay.restore();
+    const restoredAt = Date.now();
+    // The stream goes on until the replica answers a read again, bounded.
+    let servedAt: number | undefined;
+    while (servedAt === undefined && Date.now() - restoredAt < STREAM_RECOVERY_MS) {
+      const answer = await call('/v1/messages?limit=1', bootstrap.testKey);
+      if (answer.status === 200) servedAt = Date.now();
+      else send();
+    }
+    const during = await Promise.all(answers);
+    const failedAt = Math.min(...during.filter((a) => a.status === 503).map((a) => a.sentAt + a.ms));
+    const late = during.filter((a) => a.ms >= CLIENT_TIMEOUT_MS).map((a) => `${a.status} after ${a.ms} ms, sent ${a.sentAt - cutAt} ms after the cut`);
+    expect(late, 'answers past a client timeout').toEqual([]);
+    const slowOnceKnown = during
+      .filter((a) => a.sentAt > failedAt && a.ms >= KNOWN_LOST_ANSWER_MS)
+      .map((a) => `${a.status} after ${a.ms} ms, sent ${a.sentAt - cutAt} ms after the cut`);
+    expect(slowOnceKnown, 'answers held once the loss was known').toEqual([]);
+    for (const answer of during.filter((a) => a.sentAt < restoredAt)) {
+      expect(answer.status, answer.text).toBe(503);
+      expect(JSON.parse(answer.text).error.code).toBe('service_unavailable');
+      expect(answer.headers['retry-after']).toMatch(/^[1-9]\d*$/);
+    }
+    expect(servedAt, `a read served within ${STREAM_RECOVERY_MS} ms of the link's return`).toBeDefined();
+    await until('ready again', async () => ((await call('/healthz', null)).status === 200 ? true : undefined), STREAM_RECOVERY_MS);
   }, 120_000);
 });

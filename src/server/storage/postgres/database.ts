@@ -54,6 +54,32 @@ class BoundedClient extends pg.Client {
   }
 }
 
+/**
+ * How long the breaker's probe (reachability.ts) may take to connect and be answered: shorter than
+ * a request's bounds, since nothing waits on it but the next probe, and a server that answers at all
+ * answers a `SELECT 1` in milliseconds.
+ */
+export const PG_PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * Asks the server once, on a connection of its own (never the pool's: while the link is cut the pool
+ * is full of hung connects and waiters), bounded by PG_PROBE_TIMEOUT_MS in connecting and in its
+ * statement; resolves on an answer. Not pipelined, so `end` destroys a connection whose statement
+ * hangs instead of waiting for it.
+ */
+export async function probePg(connectionString: string): Promise<void> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: PG_PROBE_TIMEOUT_MS, query_timeout: PG_PROBE_TIMEOUT_MS });
+  // Always listened to: an 'error' with no listener would end the process.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } finally {
+    // Not waited for: on a hung link the goodbye would wait for the link.
+    void client.end().catch(() => undefined);
+  }
+}
+
 export interface PgPoolOptions {
   /** Connections at most (the pool's size). */
   max?: number;

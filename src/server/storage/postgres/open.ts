@@ -1,4 +1,4 @@
-import { migratePg, openPgPool } from './database.js';
+import { migratePg, openPgPool, probePg } from './database.js';
 import { PgStore } from './store.js';
 import { PgPeers } from './peers.js';
 import { Reachability } from './reachability.js';
@@ -21,12 +21,14 @@ export async function openPgStore(url: string, opts: OpenPgStoreOptions = {}): P
   const pool = openPgPool(url, { max: opts.poolSize });
   // The other replicas on this database: notifications (LISTEN on a client of its own)
   // and heartbeats, started once the schema is there.
-  const reachability = new Reachability();
+  // Once the server is lost, one probe at a time asks whether it answers again (the breaker, reachability.ts).
+  const reachability = new Reachability(() => probePg(url));
   const peers = new PgPeers(url, pool, { heartbeatMs: opts.heartbeatMs, reachability });
   try {
     await migratePg(pool);
     await peers.start();
   } catch (err) {
+    reachability.close();
     await peers.close();
     await pool.end();
     throw err;

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import type { ReadOptions, Repositories, Store, StorePeers, Transaction, WriteOptions } from '../store.js';
 import { pgRepositories } from './repositories.js';
 import { Sql, type Queryable } from './sql.js';
-import { ContentionError } from '../storage-errors.js';
+import { ContentionError, DatabaseUnavailableError } from '../storage-errors.js';
 import { Reachability } from './reachability.js';
 import { FeedNumbering, sequenceFeed } from './feed-order.js';
 
@@ -371,7 +371,15 @@ export class PgStore implements Store {
         }
         return out;
       }, 'BEGIN ISOLATION LEVEL SERIALIZABLE');
-    } catch (err) {
+    } catch (caught) {
+      // A connection loss is noted as soon as it is seen (the breaker, reachability.ts), and every
+      // write of the group fails with it: run again alone, each would take a client of its own and
+      // wait out a connect or a statement bound again, past a client's patience.
+      const err = this.reachability.failed(caught);
+      if (err instanceof DatabaseUnavailableError) {
+        for (const w of taken) w.reject(err);
+        return;
+      }
       if (taken.length === 1) {
         // A group of one is a write alone: it fails, or runs again, as one.
         const [only] = taken as [QueuedWrite];
@@ -410,7 +418,7 @@ export class PgStore implements Store {
   private media: PgMediaStore | undefined;
   /** Media in the `media` table: every replica on the database serves them. */
   mediaStore(): MediaStore {
-    return (this.media ??= new PgMediaStore(this.pool));
+    return (this.media ??= new PgMediaStore(this.pool, this.reachability));
   }
 
   assertNoTransaction(what: string): void {
@@ -421,8 +429,21 @@ export class PgStore implements Store {
     if (this.closed) return;
     this.closed = true;
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    this.reachability.close();
     await this.closePeers();
     await this.pool.end();
+  }
+
+  /**
+   * A pooled client, refused at once while the server is known lost, and given up when it is found
+   * lost while this waits (the breaker, reachability.ts): a request then meets a 503 at once rather
+   * than a place in the queue behind connects that hang.
+   */
+  private checkout(): Promise<pg.PoolClient> {
+    return this.reachability.checkout(
+      () => this.pool.connect(),
+      (client) => client.release(),
+    );
   }
 
   private inTransaction(): boolean {
@@ -455,7 +476,7 @@ export class PgStore implements Store {
 
   private async writeOnce<T>(fn: (tx: Transaction) => Promise<T>, begin: string): Promise<T> {
     this.counters.attempts++;
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     const { tracked, sql, repos } = this.bind(client);
     const hooks: Array<() => void> = [];
     let broken: Error | undefined;
@@ -541,7 +562,7 @@ export class PgStore implements Store {
   }
 
   private async readOnce<T>(fn: (tx: Repositories) => Promise<T>, oneStatement: boolean): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     const { tracked, repos } = this.bind(client);
     try {
       // A snapshot of committed data only; read-only, so it never conflicts with a write. Opened
