@@ -138,7 +138,7 @@ export const HANG_ACK_MS = 1_000;
  * from a table, nothing goes to real DNS) and a loopback-only destination guard (a bug cannot send
  * traffic off the machine).
  */
-export function startWebhookService(opts: Partial<StartOptions> & { dns?: Record<string, string | string[]> } = {}): Promise<TestService> {
+export function startWebhookService(opts: Partial<StartOptions> & { dns?: Record<string, string | string[]>; replicas?: number } = {}): Promise<TestService> {
   const { dns, ...rest } = opts;
   return startTestService({
     ...rest,

@@ -7,7 +7,8 @@
 // cannot resend a live event. Loopback only (the service's delivery resolver and guard).
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { TestService } from './helpers/service.js';
+import { ONE_REPLICA, type TestService } from './helpers/service.js';
+import { itOnOneReplica } from './helpers/engines.js';
 import { HANG_ACK_MS, advance, alignClock, createEndpoint, deliveries, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 import { SINK_LIMITS } from '../src/api/values/sinks.js';
 import { SinkRequestPageSchema, SinkWithSecretSchema } from '../src/api/schemas/sinks.js';
@@ -33,8 +34,8 @@ async function inbound(key?: string): Promise<string> {
   return events.body.data[0].id as string;
 }
 
-async function createSink(body: Record<string, unknown>, key?: string) {
-  const res = await svc.call('POST', '/v1/sandbox/sinks', { body, key });
+async function createSink(body: Record<string, unknown>, key?: string, service: TestService = svc) {
+  const res = await service.call('POST', '/v1/sandbox/sinks', { body, key });
   expect(res.status, res.text).toBe(201);
   return SinkWithSecretSchema.parse(res.body);
 }
@@ -181,9 +182,38 @@ describe('a sink', () => {
     expect((await requestsOf(sink.id)).data).toHaveLength(2);
   });
 
-  it('takes in a bounded number of bytes a second: past it, 429 with Retry-After before the body is read, the request not kept', async () => {
+  it('holds a read of its requests (`wait`) until one arrives, then answers it; deleting the sink deletes its endpoint', async () => {
     const sink = await createSink({});
-    const { hostname, port } = new URL(svc.baseUrl);
+    const head = await requestsOf(sink.id, '?after=now');
+    expect(head.data).toEqual([]);
+    const held = svc.call('GET', `/v1/sandbox/sinks/${sink.id}/requests?order=asc&after=${head.cursor}&wait=20`);
+    // Posted once the read is held (it re-reads on waking, so a post before it is held is answered too).
+    const posted = await svc.call('POST', `/sinks/${sink.id}`, { key: null, rawBody: '{"late":true}' });
+    expect(posted.status).toBe(200);
+    const answered = await held;
+    expect(answered.status).toBe(200);
+    expect(answered.body.data.map((r: any) => r.body)).toEqual(['{"late":true}']);
+
+    expect((await svc.call('DELETE', `/v1/sandbox/sinks/${sink.id}`)).status).toBe(204);
+    expect((await svc.call('GET', `/v1/webhooks/${sink.endpointId}`)).status).toBe(404);
+    expect((await svc.call('GET', `/v1/sandbox/sinks/${sink.id}/requests`)).status).toBe(404);
+    expect((await svc.call('POST', `/sinks/${sink.id}`, { key: null, rawBody: '{}' })).status).toBe(404);
+  });
+});
+
+describe('a sink flooded', () => {
+  // The intake is counted per service process: one replica shows its bound.
+  let single: TestService;
+  beforeAll(async () => {
+    single = await startWebhookService(ONE_REPLICA);
+  });
+  afterAll(async () => {
+    await single?.stop();
+  });
+
+  itOnOneReplica('takes in a bounded number of bytes a second: past it, 429 with Retry-After before the body is read, the request not kept', () => single, async () => {
+    const sink = await createSink({}, undefined, single);
+    const { hostname, port } = new URL(single.baseUrl);
     // Requests that say 1 MB is coming and send none of it: the intake decides on what they say.
     const count = 160;
     const started = performance.now();
@@ -216,25 +246,7 @@ describe('a sink', () => {
       expect(Number(/\r\nretry-after: (\d+)\r\n/i.exec(a)?.[1])).toBeGreaterThanOrEqual(1);
     }
     // None was kept: the refused were never read, the taken never finished.
-    expect((await svc.call('GET', '/v1/sandbox/sinks')).body.data.find((s: any) => s.id === sink.id).received).toBe(0);
-  });
-
-  it('holds a read of its requests (`wait`) until one arrives, then answers it; deleting the sink deletes its endpoint', async () => {
-    const sink = await createSink({});
-    const head = await requestsOf(sink.id, '?after=now');
-    expect(head.data).toEqual([]);
-    const held = svc.call('GET', `/v1/sandbox/sinks/${sink.id}/requests?order=asc&after=${head.cursor}&wait=20`);
-    // Posted once the read is held (it re-reads on waking, so a post before it is held is answered too).
-    const posted = await svc.call('POST', `/sinks/${sink.id}`, { key: null, rawBody: '{"late":true}' });
-    expect(posted.status).toBe(200);
-    const answered = await held;
-    expect(answered.status).toBe(200);
-    expect(answered.body.data.map((r: any) => r.body)).toEqual(['{"late":true}']);
-
-    expect((await svc.call('DELETE', `/v1/sandbox/sinks/${sink.id}`)).status).toBe(204);
-    expect((await svc.call('GET', `/v1/webhooks/${sink.endpointId}`)).status).toBe(404);
-    expect((await svc.call('GET', `/v1/sandbox/sinks/${sink.id}/requests`)).status).toBe(404);
-    expect((await svc.call('POST', `/sinks/${sink.id}`, { key: null, rawBody: '{}' })).status).toBe(404);
+    expect((await single.call('GET', '/v1/sandbox/sinks')).body.data.find((s: any) => s.id === sink.id).received).toBe(0);
   });
 });
 

@@ -27,6 +27,9 @@ export const SINGLE_REPLICA_TESTS: Record<string, string> = {
   '16 MCP requests at once per key, then 429; an abandoned wait lets go of its held read':
     'counts the MCP requests and held reads one process holds for a key (each process bounds its own, as it does held reads); ' +
     'with two replicas the 16 waits are split between them and the 17th meets half the count',
+  'takes in a bounded number of bytes a second: past it, 429 with Retry-After before the body is read, the request not kept':
+    "counts the bytes one process takes in for a sink a second (each process bounds its own intake, as it does held reads); " +
+    'with two replicas behind one address each takes its own second\'s worth, so twice as many are taken before the first 429',
 };
 
 /** Test files about SQLite itself, left out of the PostgreSQL pass. */
