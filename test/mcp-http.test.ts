@@ -223,9 +223,19 @@ describe('/mcp is bounded per key, as held reads are', () => {
     const over = await post({ id: 2, method: 'tools/list' }, { key, on: single });
     expect(over.status).toBe(429);
     expect(over.body.error.message).toMatch(/MCP requests of this key/);
-    // Each wait is an API held read of the key's: the API's own bound is full too.
-    const direct = await single.call('GET', '/v1/events?after=now&wait=1', { key });
-    expect(direct.status).toBe(429);
+    // Each wait is an API held read of the key's: the API's own bound fills too. A wait says it
+    // listens once its cursor is fixed, just before it sends its held read, so the 16 reads may still
+    // be on their way: a probe let in holds a place for its second, and a wait refused meanwhile
+    // retries after its backoff (1 s, doubling), so the probe leaves each wait twice that before it
+    // asks again. It is refused once the 16 are held; the deadline guards against a hang.
+    const probeDeadline = Date.now() + 60_000;
+    for (let pauseMs = 2_000; ; pauseMs *= 2) {
+      const direct = await single.call('GET', '/v1/events?after=now&wait=1', { key });
+      if (direct.status === 429) break;
+      expect(direct.status).toBe(200);
+      if (Date.now() + pauseMs > probeDeadline) throw new Error('the key\'s held reads never filled with the 16 waits');
+      await new Promise((r) => setTimeout(r, pauseMs));
+    }
 
     for (const w of waits) w.stop();
     // Released when each client goes away (a bound against a hang, not a timing).
