@@ -77,7 +77,7 @@ export function messagingContract(engine: EngineUnderTest): void {
       expect(await store().read((tx) => tx.numbers.findByPhone(a.id, '+10000000000'))).toBeUndefined();
     });
 
-    // An engine may hold numbers by phone between transactions (SQLite does, read-cache.ts): what it
+    // An engine may hold numbers by phone between transactions (SQLite does, sqlite/held-reads.ts): what it
     // answers must still be what is stored, after a save, after a rolled-back save, and whatever a
     // caller did to the record it was given.
     it('findByPhone answers what is stored: after a save, not after a rolled-back one, whatever a caller changed', async () => {

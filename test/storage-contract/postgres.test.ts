@@ -308,8 +308,8 @@ describe('postgres engine: round trips', () => {
     const a = await seedAccount(store());
     expect(await cost((pg) => pg.read((tx) => tx.accounts.get(a.id), { oneStatement: true }))).toEqual({ trips: 1, statements: 1 });
     // A read of two opens a snapshot with its first (BEGIN sent with it) and ends it unawaited.
-    expect(await cost((pg) => pg.read(async (tx) => [await tx.accounts.get(a.id), await tx.accounts.get(a.id)]))).toEqual({ trips: 2, statements: 4 });
-    await expect(store().read(async (tx) => [await tx.accounts.get(a.id), await tx.accounts.get(a.id)], { oneStatement: true })).rejects.toThrow(/one statement/);
+    expect(await cost((pg) => pg.read(async (tx) => [await tx.accounts.get(a.id), await tx.accounts.all()]))).toEqual({ trips: 2, statements: 4 });
+    await expect(store().read(async (tx) => [await tx.accounts.get(a.id), await tx.accounts.all()], { oneStatement: true })).rejects.toThrow(/one statement/);
   });
 
   it('a statement sent with BEGIN that fails fails its write alone: nothing committed, the connection fine for the next write', async () => {

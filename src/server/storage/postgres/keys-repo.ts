@@ -1,9 +1,10 @@
 import type { Sql } from './sql.js';
 import type { KeyRecord } from '../keys-repo.js';
-import { toRecord, type KeyRow } from '../rows/keys.js';
 import type { AccountRecord, AccountsRepo } from '../accounts-repo.js';
-import { toRecord as toAccount, type AccountRow } from '../rows/accounts.js';
+import { KEYS } from '../shared/keys-repo.js';
+import { ACCOUNTS } from '../shared/accounts-repo.js';
 import { SqlKeysRepo } from '../shared/keys-repo.js';
+import type { Row } from '../shared/table.js';
 import { pgDialect } from './dialect.js';
 
 /**
@@ -22,7 +23,7 @@ export class PgKeysRepo extends SqlKeysRepo {
   }
 
   override async findWithAccount(hash: string): Promise<{ key: KeyRecord; account: AccountRecord | undefined } | undefined> {
-    const row = (await this.withAccount.get(hash)) as { key: KeyRow; account: AccountRow | null } | undefined;
-    return row && { key: toRecord(row.key), account: row.account ? toAccount(row.account) : undefined };
+    const row = (await this.withAccount.get(hash)) as { key: Row; account: Row | null } | undefined;
+    return row && { key: KEYS.read(row.key), account: row.account ? ACCOUNTS.read(row.account) : undefined };
   }
 }

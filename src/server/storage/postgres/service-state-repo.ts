@@ -1,4 +1,5 @@
 import type { Sql } from './sql.js';
+import { pgDialect } from './dialect.js';
 import { STATE_CHANNEL } from './channels.js';
 import { stateNotice } from './peers.js';
 import { SqlServiceStateRepo } from '../shared/service-state-repo.js';
@@ -16,7 +17,7 @@ export class PgServiceStateRepo extends SqlServiceStateRepo {
     db: Sql,
     private readonly sender = '',
   ) {
-    super(db);
+    super(db, pgDialect);
   }
 
   override async set(key: string, value: unknown): Promise<void> {

@@ -1,47 +1,57 @@
 import type { Dialect, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
-import { uncached, type RowCache } from './row-cache.js';
+import { asIs, table, yesNo, type Row } from './table.js';
+import type { HeldReads } from './statements.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { AccountRecord, AccountsRepo } from '../accounts-repo.js';
-import { AccountRow, toRecord } from '../rows/accounts.js';
+
+export const ACCOUNTS = table<AccountRecord>('accounts', {
+  id: asIs,
+  name: asIs,
+  parentId: asIs,
+  isAgency: yesNo,
+  status: asIs,
+  mode: asIs,
+  createdAt: asIs,
+  updatedAt: asIs,
+});
+const toRecord = ACCOUNTS.read;
 
 export class SqlAccountsRepo implements AccountsRepo {
   private readonly byIdStmt;
+  /** Accounts by id (Dialect.heldReads): every request reads its key's account. */
+  readonly cache: HeldReads;
   constructor(
     private readonly db: Statements,
     private readonly d: Dialect,
-    /** Accounts by id: every request reads its key's account (row-cache.ts says where one is kept). */
-    readonly cache: RowCache<AccountRecord> = uncached(),
   ) {
     this.byIdStmt = db.prepare('SELECT * FROM accounts WHERE id = ?');
+    this.cache = d.heldReads(db, 'accounts');
   }
 
   async insert(a: AccountRecord): Promise<void> {
     this.cache.changed();
     await this.db
-      .prepare(
-        'INSERT INTO accounts (id, name, parent_id, is_agency, status, mode, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(a.id, a.name, a.parentId, this.d.flag(a.isAgency), a.status, a.mode, a.createdAt, a.updatedAt);
+      .prepare(ACCOUNTS.insertSql())
+      .run(...ACCOUNTS.values(a, this.d));
   }
 
   async get(id: string): Promise<AccountRecord | undefined> {
-    return await this.cache.get(id, async () => {
-      const row = await this.byIdStmt.get(id) as AccountRow | undefined;
-      return row && toRecord(row);
-    });
+    // Held values are shared: each caller gets its own copy to change.
+    const held = await this.cache.get(id, async () => (await this.byIdStmt.get(id)) as Row | undefined);
+    return held && toRecord(held);
   }
 
   /** A direct child of `parentId`, or undefined (another agency's child is as good as missing). */
   async getChild(parentId: string, id: string): Promise<AccountRecord | undefined> {
     const row = await this.db.prepare('SELECT * FROM accounts WHERE id = ? AND parent_id = ?').get(id, parentId) as
-      | AccountRow
+      | Row
       | undefined;
     return row && toRecord(row);
   }
 
   async listChildren(parentId: string, limit: number, cursor?: string): Promise<Page<AccountRecord>> {
-    return await keysetPage<AccountRow, AccountRecord>(this.db, {
+    return await keysetPage(this.db, {
       from: 'accounts',
       where: ['parent_id = ?'],
       params: [parentId],
@@ -53,7 +63,7 @@ export class SqlAccountsRepo implements AccountsRepo {
 
   async allChildren(parentId: string): Promise<AccountRecord[]> {
     return (
-      await this.db.prepare('SELECT * FROM accounts WHERE parent_id = ? ORDER BY created_at DESC, seq DESC').all(parentId) as AccountRow[]
+      await this.db.prepare('SELECT * FROM accounts WHERE parent_id = ? ORDER BY created_at DESC, seq DESC').all(parentId) as Row[]
     ).map(toRecord);
   }
 
@@ -65,12 +75,12 @@ export class SqlAccountsRepo implements AccountsRepo {
   }
 
   async all(): Promise<AccountRecord[]> {
-    return (await this.db.prepare('SELECT * FROM accounts ORDER BY seq').all() as AccountRow[]).map(toRecord);
+    return (await this.db.prepare('SELECT * FROM accounts ORDER BY seq').all() as Row[]).map(toRecord);
   }
 
   async first(): Promise<AccountRecord | undefined> {
     const row = await this.db.prepare('SELECT * FROM accounts WHERE parent_id IS NULL ORDER BY seq LIMIT 1').get() as
-      | AccountRow
+      | Row
       | undefined;
     return row && toRecord(row);
   }

@@ -1,72 +1,78 @@
-import type { Statements } from './statements.js';
+import type { Dialect, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
+import { asIs, column, json, table, type Row } from './table.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { CallRecord, CallProgress, CallFilters, CallsRepo } from '../calls-repo.js';
-import { CallRow, toRecord } from '../rows/calls.js';
+
+// contract §6: Call. `state` is the runner's plain-JSON state (the call engine's for an inbound
+// call), rewritten by every step in the transaction that emits the step's events; null once nothing
+// is left to run. `trace` is the engine's decisions, kept as long as the call.
+const CALLS = table<CallRecord>('calls', {
+  id: asIs,
+  accountId: asIs,
+  numberId: asIs,
+  direction: asIs,
+  from: column('from_number'),
+  to: column('to_number'),
+  status: asIs,
+  startedAt: asIs,
+  answeredAt: asIs,
+  endedAt: asIs,
+  durationSeconds: asIs,
+  answeredBy: asIs,
+  answeredDevice: asIs,
+  outcome: asIs,
+  recordingId: asIs,
+  voicemailId: asIs,
+  mode: asIs,
+  origin: asIs,
+  state: json,
+  trace: json,
+  createdAt: asIs,
+  updatedAt: asIs,
+});
+
+/** What a step may change (CallProgress), and when. */
+const PROGRESS = ['status', 'answeredAt', 'endedAt', 'durationSeconds', 'answeredBy', 'answeredDevice', 'outcome', 'recordingId', 'voicemailId', 'state', 'trace', 'updatedAt'] as const;
 
 export class SqlCallsRepo implements CallsRepo {
   private readonly insertStmt;
   private readonly updateStmt;
   private readonly getStmt;
   private readonly byIdStmt;
-  constructor(private readonly db: Statements) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO calls (id, account_id, number_id, direction, from_number, to_number, status, started_at, answered_at, ended_at,
-         duration_seconds, answered_by, answered_device, outcome, recording_id, voicemail_id, mode, origin, state, trace, created_at, updated_at)
-       VALUES (@id, @account_id, @number_id, @direction, @from_number, @to_number, @status, @started_at, @answered_at, @ended_at,
-         @duration_seconds, @answered_by, @answered_device, @outcome, @recording_id, @voicemail_id, @mode, @origin, @state, @trace, @created_at, @updated_at)`,
-    );
-    this.updateStmt = db.prepare(
-      `UPDATE calls SET status = @status, answered_at = @answered_at, ended_at = @ended_at, duration_seconds = @duration_seconds,
-         answered_by = @answered_by, answered_device = @answered_device, outcome = @outcome, recording_id = @recording_id,
-         voicemail_id = @voicemail_id, state = @state, trace = @trace, updated_at = @updated_at
-       WHERE id = @id`,
-    );
+  constructor(
+    private readonly db: Statements,
+    private readonly d: Dialect,
+  ) {
+    this.insertStmt = db.prepare(CALLS.insertSql());
+    this.updateStmt = db.prepare(`UPDATE calls SET ${CALLS.setSql(PROGRESS)} WHERE id = ?`);
     this.getStmt = db.prepare('SELECT * FROM calls WHERE id = ? AND account_id = ?');
     this.byIdStmt = db.prepare('SELECT * FROM calls WHERE id = ?');
   }
 
-  /** Call inside the transaction that opens the call (with its first job). */
   async insert(c: CallRecord): Promise<void> {
-    await this.insertStmt.run({
-      id: c.id,
-      account_id: c.accountId,
-      number_id: c.numberId,
-      direction: c.direction,
-      from_number: c.from,
-      to_number: c.to,
-      mode: c.mode,
-      origin: c.origin,
-      created_at: c.createdAt,
-      ...progressParams(c, c.updatedAt),
-      started_at: c.startedAt,
-    });
+    await this.insertStmt.run(...CALLS.values(c, this.d));
   }
 
-  /** Writes a step's outcome: the row, the state and the trace together. */
   async update(id: string, p: CallProgress, now: number): Promise<void> {
-    await this.updateStmt.run({ id, ...progressParams(p, now) });
+    await this.updateStmt.run(...CALLS.values({ ...p, updatedAt: now }, this.d, PROGRESS), id);
   }
 
-  /** The account's call (another account's is not found). */
   async get(accountId: string, id: string): Promise<CallRecord | undefined> {
-    const row = await this.getStmt.get(id, accountId) as CallRow | undefined;
-    return row && toRecord(row);
+    const row = (await this.getStmt.get(id, accountId)) as Row | undefined;
+    return row && CALLS.read(row);
   }
 
-  /** For the call's durable jobs, which act on a call whatever the account. */
   async getById(id: string): Promise<CallRecord | undefined> {
-    const row = await this.byIdStmt.get(id) as CallRow | undefined;
-    return row && toRecord(row);
+    const row = (await this.byIdStmt.get(id)) as Row | undefined;
+    return row && CALLS.read(row);
   }
 
-  /** The call that made this recording (recording ids are unique: migration 6). */
   async getByRecording(accountId: string, recordingId: string): Promise<CallRecord | undefined> {
-    const row = await this.db.prepare('SELECT * FROM calls WHERE recording_id = ? AND account_id = ?').get(recordingId, accountId) as CallRow | undefined;
-    return row && toRecord(row);
+    const row = (await this.db.prepare('SELECT * FROM calls WHERE recording_id = ? AND account_id = ?').get(recordingId, accountId)) as Row | undefined;
+    return row && CALLS.read(row);
   }
 
-  /** Newest first, keyset-paged (contract §2), with the `status` and `direction` filters of contract §6. */
   async list(accountId: string, f: CallFilters, limit: number, cursor?: string): Promise<Page<CallRecord>> {
     const where = ['account_id = ?'];
     const params: unknown[] = [accountId];
@@ -78,23 +84,6 @@ export class SqlCallsRepo implements CallsRepo {
       where.push('direction = ?');
       params.push(f.direction);
     }
-    return await keysetPage<CallRow, CallRecord>(this.db, { from: 'calls', where, params, limit, cursor, map: toRecord });
+    return await keysetPage(this.db, { from: 'calls', where, params, limit, cursor, map: CALLS.read });
   }
-}
-
-function progressParams(p: CallProgress, now: number) {
-  return {
-    status: p.status,
-    answered_at: p.answeredAt,
-    ended_at: p.endedAt,
-    duration_seconds: p.durationSeconds,
-    answered_by: p.answeredBy,
-    answered_device: p.answeredDevice,
-    outcome: p.outcome,
-    recording_id: p.recordingId,
-    voicemail_id: p.voicemailId,
-    state: p.state === null || p.state === undefined ? null : JSON.stringify(p.state),
-    trace: JSON.stringify(p.trace),
-    updated_at: now,
-  };
 }

@@ -1,10 +1,13 @@
-import type { Statements } from './statements.js';
+import type { Dialect, Statements } from './statements.js';
 import type { ConsoleSessionRecord, ConsoleSessionsRepo } from '../console-sessions-repo.js';
 import { Row, toRecord } from '../rows/console-sessions.js';
 
 export class SqlConsoleSessionsRepo implements ConsoleSessionsRepo {
   private readonly byHash;
-  constructor(private readonly db: Statements) {
+  constructor(
+    private readonly db: Statements,
+    protected readonly d: Dialect,
+  ) {
     // Prepared once: every console request reads its session.
     this.byHash = db.prepare('SELECT * FROM console_sessions WHERE hash = ?');
   }

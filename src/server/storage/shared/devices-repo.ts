@@ -1,4 +1,4 @@
-import type { Statements } from './statements.js';
+import type { Dialect, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DevicePresence } from '../../../api/values/calls.js';
@@ -7,7 +7,10 @@ import { DeviceRow, toRecord } from '../rows/devices.js';
 
 export class SqlDevicesRepo implements DevicesRepo {
   private readonly getStmt;
-  constructor(private readonly db: Statements) {
+  constructor(
+    private readonly db: Statements,
+    protected readonly d: Dialect,
+  ) {
     this.getStmt = db.prepare('SELECT * FROM devices WHERE account_id = ? AND id = ?');
   }
 

@@ -1,4 +1,4 @@
-import type { Statement, Statements } from './statements.js';
+import type { Dialect, Statement, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { EmailStatus } from '../../../api/values/email.js';
@@ -19,7 +19,10 @@ export class SqlEmailsRepo implements EmailsRepo {
   private readonly countComplainedStmt;
   /** A handful of shapes exist (a status move, a first open…): each prepared once, not its text built per step. */
   private readonly updateRecipientStmts = new Map<string, Statement>();
-  constructor(private readonly db: Statements) {
+  constructor(
+    private readonly db: Statements,
+    protected readonly d: Dialect,
+  ) {
     this.insertEmailStmt = db.prepare(
       `INSERT INTO emails (id, account_id, domain_id, status, mode, from_header, subject, html, text, tags, metadata, external_ref, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

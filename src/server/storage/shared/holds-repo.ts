@@ -1,4 +1,4 @@
-import type { Statements } from './statements.js';
+import type { Dialect, Statements } from './statements.js';
 import type { HoldStatus } from '../../../api/values/billing.js';
 import type { HoldRecord, HoldsRepo } from '../holds-repo.js';
 import { HoldRow, toRecord } from '../rows/holds.js';
@@ -8,7 +8,10 @@ export class SqlHoldsRepo implements HoldsRepo {
   private readonly openByRefStmt;
   private readonly closeStmt;
   private readonly openTotalStmt;
-  constructor(db: Statements) {
+  constructor(
+    db: Statements,
+    protected readonly d: Dialect,
+  ) {
     // CAST: PostgreSQL sums a bigint column to a numeric, which its driver reads as text.
     this.openTotalStmt = db.prepare("SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT) AS n FROM holds WHERE account_id = ? AND status = 'open'");
     this.insertStmt = db.prepare('INSERT INTO holds (id, account_id, category, amount_cents, ref, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');

@@ -1,22 +1,36 @@
 import type { Dialect, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
-import { uncached, type RowCache } from './row-cache.js';
+import { asIs, table, type Row } from './table.js';
+import type { HeldReads } from './statements.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { KeyRecord, KeysRepo } from '../keys-repo.js';
 import type { AccountRecord, AccountsRepo } from '../accounts-repo.js';
-import { KeyRow, toRecord } from '../rows/keys.js';
+
+export const KEYS = table<KeyRecord>('api_keys', {
+  id: asIs,
+  accountId: asIs,
+  name: asIs,
+  mode: asIs,
+  prefix: asIs,
+  hash: asIs,
+  createdAt: asIs,
+  lastUsedAt: asIs,
+  revokedAt: asIs,
+});
+const toRecord = KEYS.read;
 
 export class SqlKeysRepo implements KeysRepo {
   private readonly byHash;
   private readonly touch;
+  /** Keys by hash (Dialect.heldReads): every request authenticates with one. */
+  readonly cache: HeldReads;
   constructor(
     protected readonly db: Statements,
-    d: Dialect,
-    /** The engine's one accounts repository: its cache is the one a write to an account empties. */
+    protected readonly d: Dialect,
+    /** The engine's one accounts repository: its held reads are the ones a write to an account empties. */
     private readonly accounts: Pick<AccountsRepo, 'get'>,
-    /** Keys by hash: every request authenticates with one (row-cache.ts says where one is kept). */
-    readonly cache: RowCache<KeyRecord> = uncached(),
   ) {
+    this.cache = d.heldReads(db, 'api-keys-by-hash');
     // Prepared once: authentication runs on every request.
     this.byHash = db.prepare('SELECT * FROM api_keys WHERE hash = ?');
     // A row another transaction is writing is skipped (SKIP LOCKED), a newer value kept (the WHERE,
@@ -32,14 +46,12 @@ export class SqlKeysRepo implements KeysRepo {
   async insert(k: KeyRecord): Promise<void> {
     this.cache.changed();
     await this.db
-      .prepare(
-        'INSERT INTO api_keys (id, account_id, name, mode, prefix, hash, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(k.id, k.accountId, k.name, k.mode, k.prefix, k.hash, k.createdAt, k.lastUsedAt, k.revokedAt);
+      .prepare(KEYS.insertSql())
+      .run(...KEYS.values(k, this.d));
   }
 
   async all(): Promise<KeyRecord[]> {
-    return (await this.db.prepare('SELECT * FROM api_keys ORDER BY seq').all() as KeyRow[]).map(toRecord);
+    return (await this.db.prepare('SELECT * FROM api_keys ORDER BY seq').all() as Row[]).map(toRecord);
   }
 
   async deleteByHash(hash: string): Promise<void> {
@@ -48,10 +60,9 @@ export class SqlKeysRepo implements KeysRepo {
   }
 
   async findByHash(hash: string): Promise<KeyRecord | undefined> {
-    return await this.cache.get(hash, async () => {
-      const row = await this.byHash.get(hash) as KeyRow | undefined;
-      return row && toRecord(row);
-    });
+    // Held values are shared: each caller gets its own copy to change.
+    const held = await this.cache.get(hash, async () => (await this.byHash.get(hash)) as Row | undefined);
+    return held && toRecord(held);
   }
 
   /** Two reads, each from its cache where the engine keeps one (postgres/keys-repo.ts makes it one statement). */
@@ -62,13 +73,13 @@ export class SqlKeysRepo implements KeysRepo {
 
   async get(accountId: string, id: string): Promise<KeyRecord | undefined> {
     const row = await this.db.prepare('SELECT * FROM api_keys WHERE id = ? AND account_id = ?').get(id, accountId) as
-      | KeyRow
+      | Row
       | undefined;
     return row && toRecord(row);
   }
 
   async list(accountId: string, limit: number, cursor?: string): Promise<Page<KeyRecord>> {
-    return await keysetPage<KeyRow, KeyRecord>(this.db, {
+    return await keysetPage(this.db, {
       from: 'api_keys',
       where: ['account_id = ?'],
       params: [accountId],

@@ -1,4 +1,4 @@
-import type { Statements } from './statements.js';
+import type { Dialect, Statements } from './statements.js';
 import type { UsageCategory } from '../../../api/values/billing.js';
 import type { LedgerEntry, LedgerRepo } from '../ledger-repo.js';
 import { LedgerRow, toEntry } from '../rows/ledger.js';
@@ -11,7 +11,10 @@ export class SqlLedgerRepo implements LedgerRepo {
   private readonly usageStmt;
   private readonly chargedSinceStmt;
   private readonly hasChargeStmt;
-  constructor(private readonly db: Statements) {
+  constructor(
+    private readonly db: Statements,
+    protected readonly d: Dialect,
+  ) {
     this.appendStmt = db.prepare(
       `INSERT INTO ledger (id, account_id, kind, category, quantity, amount_cents, balance_after_cents, cause, ref, hold_id, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -1,11 +1,14 @@
-import type { Statements } from './statements.js';
+import type { Dialect, Statements } from './statements.js';
 import type { RouteRecord, RoutesRepo } from '../routes-repo.js';
 import { RouteRow, toRecord } from '../rows/routes.js';
 
 export class SqlRoutesRepo implements RoutesRepo {
   private readonly getStmt;
   private readonly upsertStmt;
-  constructor(private readonly db: Statements) {
+  constructor(
+    private readonly db: Statements,
+    protected readonly d: Dialect,
+  ) {
     this.getStmt = db.prepare('SELECT * FROM number_routes WHERE number_id = ?');
     this.upsertStmt = db.prepare(
       `INSERT INTO number_routes (number_id, account_id, route, greeting_media, version, created_at, updated_at)

@@ -1,5 +1,5 @@
 import type { KeyMode } from '../../../api/values/keys.js';
-import type { Statements } from './statements.js';
+import type { Dialect, Statements } from './statements.js';
 import type { SandboxDnsEntry } from '../../world/dns.js';
 import type { SandboxDnsRepo } from '../sandbox-dns-repo.js';
 import { SandboxDnsRow, toEntry } from '../rows/sandbox-dns.js';
@@ -8,7 +8,10 @@ export class SqlSandboxDnsRepo implements SandboxDnsRepo {
   private readonly getStmt;
   private readonly putStmt;
   private readonly deleteStmt;
-  constructor(db: Statements) {
+  constructor(
+    db: Statements,
+    protected readonly d: Dialect,
+  ) {
     this.getStmt = db.prepare('SELECT * FROM sandbox_dns WHERE name = ?');
     this.putStmt = db.prepare(
       `INSERT INTO sandbox_dns (name, records, visible_at, updated_at, mode) VALUES (?, ?, ?, ?, ?)

@@ -1,9 +1,12 @@
-import type { Statement, Statements } from './statements.js';
+import type { Dialect, Statement, Statements } from './statements.js';
 import type { ServiceStateRepo } from '../service-state-repo.js';
 
 /** Small key → JSON values the service keeps about itself (the clock). */
 export class SqlServiceStateRepo implements ServiceStateRepo {
-  constructor(protected readonly db: Statements) {}
+  constructor(
+    protected readonly db: Statements,
+    protected readonly d: Dialect,
+  ) {}
 
   async get<T>(key: string): Promise<T | undefined> {
     const row = await this.db.prepare('SELECT value FROM service_state WHERE key = ?').get(key) as { value: string } | undefined;

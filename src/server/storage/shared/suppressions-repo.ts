@@ -1,4 +1,4 @@
-import type { Statements } from './statements.js';
+import type { Dialect, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { SuppressionReason } from '../../../api/values/email.js';
@@ -10,7 +10,10 @@ export class SqlSuppressionsRepo implements SuppressionsRepo {
   private readonly insertStmt;
   private readonly complaintStmt;
   private readonly removeStmt;
-  constructor(private readonly db: Statements) {
+  constructor(
+    private readonly db: Statements,
+    protected readonly d: Dialect,
+  ) {
     this.findStmt = db.prepare('SELECT * FROM email_suppressions WHERE account_id = ? AND address = ?');
     this.insertStmt = db.prepare(
       'INSERT INTO email_suppressions (account_id, address, reason, email_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, address) DO NOTHING',

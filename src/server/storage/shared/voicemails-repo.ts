@@ -1,4 +1,4 @@
-import type { Statements } from './statements.js';
+import type { Dialect, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { VoicemailRecord, VoicemailsRepo } from '../voicemails-repo.js';
@@ -7,7 +7,10 @@ import { VoicemailRow, toRecord } from '../rows/voicemails.js';
 export class SqlVoicemailsRepo implements VoicemailsRepo {
   private readonly insertStmt;
   private readonly getStmt;
-  constructor(private readonly db: Statements) {
+  constructor(
+    private readonly db: Statements,
+    protected readonly d: Dialect,
+  ) {
     this.insertStmt = db.prepare(
       `INSERT INTO voicemails (id, account_id, call_id, number_id, from_number, to_number, duration_seconds, transcript, transcript_status, received_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

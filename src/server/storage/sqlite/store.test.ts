@@ -331,7 +331,7 @@ describe('a second process on the same file', () => {
   it('a key revoked, an account suspended, an endpoint added through one are seen by the other on its very next read and write, caches or not', async () => {
     const { a, b, close } = await twoStores();
     try {
-      // Held between transactions by A (read-cache.ts, the endpoints' routes).
+      // Held between transactions by A (held-reads.ts, the endpoints' routes).
       expect((await a.read((r) => r.keys.findByHash('h1')))?.revokedAt).toBeNull();
       expect((await a.read((r) => r.accounts.get('acc_1')))?.status).toBe('active');
       expect(await a.read((r) => r.webhookEndpoints.enabledForAccount('acc_1'))).toEqual([]);

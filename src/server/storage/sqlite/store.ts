@@ -6,7 +6,6 @@ import { alonePeers } from '../process-alone.js';
 import { FileMediaStore, MemoryMediaStore, type MediaStore } from '../media-store.js';
 import { SqliteProcessNotices } from './process-notices.js';
 import { sqliteRepositories } from './repositories.js';
-import { ReadCache } from './read-cache.js';
 import { SqliteHeldReads } from './held-reads.js';
 import { inStorageTerms } from './unique-violation.js';
 import { CHECKPOINT_START_AFTER_COMMITS, Checkpointer } from './checkpointer.js';
@@ -59,7 +58,7 @@ export interface SqliteStoreOptions {
  */
 export class SqliteStore implements Store {
   private readonly repos: Repositories;
-  private readonly caches: Array<ReadCache<object> | SqliteHeldReads>;
+  private readonly caches: SqliteHeldReads[];
   private queue: Pending[] = [];
   private scheduled = false;
   /** Settles when the batch being written has committed or rolled back. */
@@ -115,7 +114,7 @@ export class SqliteStore implements Store {
     opts: SqliteStoreOptions = {},
   ) {
     this.repos = sqliteRepositories(db);
-    this.caches = Object.values(this.repos).flatMap((r: { cache?: unknown }) => (r.cache instanceof ReadCache || r.cache instanceof SqliteHeldReads ? [r.cache] : []));
+    this.caches = Object.values(this.repos).flatMap((r: { cache?: unknown }) => (r.cache instanceof SqliteHeldReads ? [r.cache] : []));
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
     this.checkpointAfter = opts.checkpointAfterCommits ?? CHECKPOINT_START_AFTER_COMMITS;
     // IMMEDIATE: the write lock is taken at BEGIN, waiting (busy_timeout) for another process's
@@ -193,7 +192,7 @@ export class SqliteStore implements Store {
     if (this.inTransaction()) throw new Error(`${what} called while a transaction is open: commit first, then call the outside world, then write its outcome`);
   }
 
-  /** The transaction ended: the read caches forget what it wrote (read-cache.ts). */
+  /** The transaction ended: the held reads forget what it wrote (held-reads.ts). */
   private settleCaches(): void {
     this.caches.forEach((c) => c.settle());
   }
