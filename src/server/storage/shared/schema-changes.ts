@@ -49,3 +49,20 @@ export function engineMigrations(history: readonly Migration[], types: ColumnTyp
   const head = Math.max(...history.map((m) => m.version));
   return [...history, ...changes.map((c, i) => ({ version: head + 1 + i, name: c.name, sql: c.sql(types) }))];
 }
+
+/** An engine's schema, as its migrations.ts exports it. */
+export interface EngineSchema {
+  /** Its whole migration list; `changes` differs from SCHEMA_CHANGES only in the storage contract's own check. */
+  migrations(changes?: readonly SchemaChange[]): Migration[];
+  /** The list the engine runs: its history, then SCHEMA_CHANGES. */
+  MIGRATIONS: Migration[];
+  /** The newest schema version the engine knows. */
+  version: number;
+}
+
+/** An engine's schema from its shipped history and its words for the column types. */
+export function engineSchema(history: readonly Migration[], types: ColumnTypes): EngineSchema {
+  const migrations = (changes?: readonly SchemaChange[]): Migration[] => engineMigrations(history, types, changes);
+  const MIGRATIONS = migrations();
+  return { migrations, MIGRATIONS, version: Math.max(...MIGRATIONS.map((m) => m.version)) };
+}

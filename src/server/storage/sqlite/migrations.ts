@@ -4,7 +4,7 @@
 // Every table keeps `seq INTEGER PRIMARY KEY AUTOINCREMENT` for keyset pagination (contract §2:
 // keyset on (createdAt, id)); `created_at` is integer milliseconds of service time.
 
-import { engineMigrations, type ColumnTypes, type Migration, type SchemaChange } from '../shared/schema-changes.js';
+import { engineSchema, type Migration } from '../shared/schema-changes.js';
 
 /** The migrations this engine shipped before the schema was written once (shared/schema-changes.ts). */
 const SQLITE_HISTORY: Migration[] = [
@@ -919,18 +919,11 @@ SQLITE_HISTORY.push({
   `,
 });
 
-/** SQLite's words for the column types of the changes written once. */
-export const SQLITE_COLUMN_TYPES: ColumnTypes = {
-  text: 'TEXT',
-  int: 'INTEGER',
-  bigint: 'INTEGER',
-  flag: 'INTEGER',
-  double: 'REAL',
-  bytes: 'BLOB',
+/**
+ * This engine's migrations (shared/schema-changes.ts `engineSchema`): its history, then the changes
+ * written once in SQLite's words for their column types (its few storage classes; a flag is 0/1).
+ */
+export const { migrations: sqliteMigrations, MIGRATIONS, version: SQLITE_SCHEMA_VERSION } = engineSchema(SQLITE_HISTORY, {
+  text: 'TEXT', int: 'INTEGER', bigint: 'INTEGER', flag: 'INTEGER', double: 'REAL', bytes: 'BLOB',
   seqPrimaryKey: 'INTEGER PRIMARY KEY AUTOINCREMENT',
-};
-
-/** This engine's migrations: its history, then the shared changes (`changes` only differs in the storage contract's own check). */
-export const sqliteMigrations = (changes?: readonly SchemaChange[]): Migration[] => engineMigrations(SQLITE_HISTORY, SQLITE_COLUMN_TYPES, changes);
-
-export const MIGRATIONS: Migration[] = sqliteMigrations();
+});
