@@ -1,5 +1,6 @@
 import type { Page } from '../../../api/schemas/page.js';
 import type { Dialect, Statements } from './statements.js';
+import type { Row } from './table.js';
 import { keysetResult, keysetSql, type KeysetQuery } from './keyset-page.js';
 
 /** A hot list's columns, in the order `row` reads the JSON cell an engine may read them as (Dialect.cells). */
@@ -19,4 +20,19 @@ export async function keysetCellsPage<Row, Item>(db: Statements, d: Dialect, q: 
   const select = d.cells(q.cells.columns);
   const { sql, params } = keysetSql(q, select);
   return keysetResult(q, readCells(q.cells, select, await db.prepare(sql).all(...params)));
+}
+
+/**
+ * CellRows reading `columns` (each prefixed with `alias`, e.g. `m.`, in the select list) back into
+ * a row keyed by the bare column names, as `SELECT *` would give it (a table's `read` takes it).
+ */
+export function cellRows(columns: readonly string[], alias = ''): CellRows<Row> {
+  return {
+    columns: alias ? columns.map((c) => `${alias}${c}`) : columns,
+    row: (cells) => {
+      const r: Row = {};
+      for (let i = 0; i < columns.length; i++) r[columns[i]!] = cells[i];
+      return r;
+    },
+  };
 }
