@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { migrate, openDatabase } from '../../src/server/storage/sqlite/database.js';
 import { sqliteMigrations } from '../../src/server/storage/sqlite/migrations.js';
 import { pgMigrations } from '../../src/server/storage/postgres/migrations.js';
-import type { SchemaChange } from '../../src/server/storage/shared/schema-changes.js';
+import { SCHEMA_CHANGES, type SchemaChange } from '../../src/server/storage/shared/schema-changes.js';
 import { SqliteStore } from '../../src/server/storage/sqlite/store.js';
 import type { Store } from '../../src/server/storage/store.js';
 import { migratePg, openPgPool } from '../../src/server/storage/postgres/database.js';
@@ -22,13 +22,13 @@ export interface EngineUnderTest {
   concurrentWrites: boolean;
   /** A new, empty, migrated store; `close` releases it (and whatever backs it). */
   open(): Promise<{ store: Store; close(): Promise<void> }>;
-  /** A new database of its own, migrated to this engine's history (the schema contract's subject). */
+  /** A new database of its own, migrated to this build's schema (the schema contract's subject). */
   database(): Promise<SchemaUnderTest>;
 }
 
 /** A database as the schema contract sees it: what `migrate` recorded and built, and a store over it. */
 export interface SchemaUnderTest {
-  /** Runs this engine's migrations with `changes` as the changes written once. */
+  /** Runs this engine's migrations with `changes` after the changes written once this build ships. */
   migrate(changes: readonly SchemaChange[]): Promise<void>;
   versions(): Promise<number[]>;
   /** A table's columns, in their order. */
@@ -49,10 +49,10 @@ export const sqliteEngine: EngineUnderTest = {
   async database() {
     const db = new Database(':memory:');
     db.pragma('foreign_keys = ON');
-    migrate(db, sqliteMigrations([]));
+    migrate(db, sqliteMigrations());
     let store: SqliteStore | undefined;
     return {
-      migrate: async (changes) => migrate(db, sqliteMigrations(changes)),
+      migrate: async (changes) => migrate(db, sqliteMigrations([...SCHEMA_CHANGES, ...changes])),
       versions: async () => db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((r) => (r as { version: number }).version),
       columns: async (table) => db.prepare('SELECT name FROM pragma_table_info(?) ORDER BY cid').all(table).map((r) => (r as { name: string }).name),
       store: () => (store ??= new SqliteStore(db)),
@@ -112,10 +112,10 @@ export const postgresEngine: EngineUnderTest = {
     const { server: pgServer } = await (server ??= startServerWithDatabase());
     const name = await pgServer.createDatabase();
     const pool = openPgPool(pgServer.url(name), { max: 4 });
-    await migratePg(pool, pgMigrations([]));
+    await migratePg(pool, pgMigrations());
     let store: PgStore | undefined;
     return {
-      migrate: (changes) => migratePg(pool, pgMigrations(changes)),
+      migrate: (changes) => migratePg(pool, pgMigrations([...SCHEMA_CHANGES, ...changes])),
       versions: async () => (await pool.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version')).rows.map((r) => r.version),
       columns: async (table) =>
         (await pool.query<{ name: string }>('SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position', [table])).rows.map((r) => r.name),

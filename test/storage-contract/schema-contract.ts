@@ -27,7 +27,7 @@ const SAMPLE: SchemaChange = {
 
 export function schemaContract(engine: EngineUnderTest): void {
   describe('schema changes written once', () => {
-    it('apply after the engine\'s own history to a database holding rows, which keep every field, once', async () => {
+    it('apply after the engine\'s history and the shipped changes to a database holding rows, which keep every field, once', async () => {
       const db = await engine.database();
       try {
         const history = await db.versions();

@@ -879,46 +879,6 @@ SQLITE_HISTORY.push({
   `,
 });
 
-SQLITE_HISTORY.push({
-  version: 22,
-  name: 'sinks: webhook endpoints the service serves itself, and the requests they keep',
-  sql: `
-    -- contract §10 (extension, local service only): a sink is one webhook endpoint of the account
-    -- whose URL is the service's own /sinks/{id}; it goes with its endpoint. received counts its
-    -- requests: the next one's position. respond_* say how it answers (delay below 30 s).
-    CREATE TABLE sinks (
-      seq INTEGER PRIMARY KEY AUTOINCREMENT,
-      id TEXT NOT NULL UNIQUE,
-      account_id TEXT NOT NULL REFERENCES accounts(id),
-      endpoint_id TEXT NOT NULL UNIQUE REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
-      url TEXT NOT NULL,
-      respond_status INTEGER NOT NULL CHECK (respond_status BETWEEN 200 AND 599),
-      fail_first INTEGER NOT NULL DEFAULT 0 CHECK (fail_first >= 0),
-      delay_ms INTEGER NOT NULL DEFAULT 0 CHECK (delay_ms BETWEEN 0 AND 30000),
-      received INTEGER NOT NULL DEFAULT 0,
-      created_at INTEGER NOT NULL
-    );
-    CREATE INDEX sinks_account ON sinks(account_id, created_at, seq);
-    -- What a sink received, its newest requests only (a bounded number, bodies cut to a bounded size):
-    -- a flooded sink stays small. seq is the position within the sink.
-    CREATE TABLE sink_requests (
-      sink_id TEXT NOT NULL REFERENCES sinks(id) ON DELETE CASCADE,
-      seq INTEGER NOT NULL,
-      id TEXT NOT NULL,
-      received_at INTEGER NOT NULL,
-      event_id TEXT,
-      event_type TEXT,
-      attempt INTEGER,
-      headers TEXT NOT NULL,
-      body TEXT NOT NULL,
-      signature_valid INTEGER NOT NULL,
-      answered_status INTEGER,
-      PRIMARY KEY (sink_id, seq)
-    );
-    CREATE INDEX sink_requests_event ON sink_requests(sink_id, event_id);
-  `,
-});
-
 /**
  * This engine's migrations (shared/schema-changes.ts `engineSchema`): its history, then the changes
  * written once in SQLite's words for their column types (its few storage classes; a flag is 0/1).
