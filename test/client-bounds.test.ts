@@ -9,9 +9,9 @@ import { setMaxListeners } from 'node:events';
 import { request } from 'undici';
 import { ONE_REPLICA, startTestService, type TestService } from './helpers/service.js';
 import { openConsole, consoleGet } from './console-fixtures.js';
-import { SERVER_LIMITS } from '../src/server/http/connections.js';
+import { SERVER_LIMITS } from '../src/api/values/http.js';
 import { HOLD_LIMITS } from '../src/server/http/client-holds.js';
-import { REFUSED_BODY_READ_MAX_BYTES } from '../src/server/http/refused-body.js';
+import { REFUSED_BODY_READ_MAX_BYTES } from '../src/api/values/http.js';
 import { MAX_JSON_MEMBERS } from '../src/server/http/json-body.js';
 import { MAX_ERROR_DETAILS } from '../src/api/schemas/errors.js';
 

@@ -1,13 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { expectError } from './messages-fixtures.js';
-import { addSendingDomain, emailBody, freshDomain, newAccount } from './helpers/email-fixtures.js';
-import { COMPLAINT_PAUSE, EMAIL_LIMITS } from '../src/api/values/email.js';
+import { addSendingDomain, emailBody, freshDomain, newAccount, verifiedDomain } from './helpers/email-fixtures.js';
+import { COMPLAINT_PAUSE, EMAIL_LIMITS, MAIL_SIMULATOR_TIMINGS } from '../src/api/values/email.js';
 import { emailChargeCents } from '../src/api/values/prices.js';
-import { EMAIL_DELIVER_JOB } from '../src/server/domain/email/jobs.js';
-import { applyOutcome } from '../src/server/domain/email/delivery.js';
-import type { EmailRecord } from '../src/server/storage/emails-repo.js';
-import { chargesOf } from './helpers/money.js';
+import { addSuppression, chargesFor as ledgerCharges, emailDeliveryWaiting } from './helpers/inspect.js';
 
 // spec: Send email body, Limits, Email status, Email resource, Global conventions 7 (Idempotency-Key);
 // contract §8 (email: 409 for an unverified domain, 403 for the complaint pause), §11 (email price).
@@ -36,14 +33,23 @@ async function accepted(body: unknown, o: Opts = {}): Promise<any> {
 }
 const paths = (res: { body: any }): unknown[] => (res.body?.error?.details ?? []).map((d: { path: unknown }) => d.path);
 const addresses = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i}@example.com`);
-const chargesFor = async (accountId: string, emailId: string) => (await svc.deps.uow.write((tx) => chargesOf(tx, accountId))).filter((c) => c.ref === emailId);
-const emailRows = async (where: string, ...params: unknown[]) =>
-  (await svc.sql.get<{ n: number }>(`SELECT COUNT(*) AS n FROM emails WHERE ${where}`, ...params))!.n;
-/** The deliver job was scheduled: still waiting, or already run (its recipients moved on). */
-async function deliveryScheduled(emailId: string): Promise<boolean> {
-  const job = await svc.sql.get('SELECT 1 FROM jobs WHERE kind = ? AND payload LIKE ?', EMAIL_DELIVER_JOB, `%${emailId}%`);
-  if (job) return true;
-  return (await svc.deps.uow.read(async (tx) => await tx.emails.recipients(emailId))).some((r) => r.status !== 'queued' && r.status !== 'suppressed');
+const chargesFor = (accountId: string, emailId: string) => ledgerCharges(svc, accountId, emailId);
+/** Every email of the account (of `headers`'s sub-account, else the bootstrap one), as GET /v1/emails pages them. */
+async function emailsOf(on: TestService, headers?: Record<string, string>): Promise<any[]> {
+  const out: any[] = [];
+  let cursor: string | null = null;
+  do {
+    const res = await on.call('GET', `/v1/emails?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers });
+    expect(res.status, res.text).toBe(200);
+    out.push(...res.body.data);
+    cursor = res.body.hasMore ? res.body.nextCursor : null;
+  } while (cursor);
+  return out;
+}
+/** The email once the mail server has run what is due now: its handover to the receiving servers. */
+async function afterHandover(emailId: string): Promise<any> {
+  await svc.advanceJobs(0);
+  return (await svc.call('GET', `/v1/emails/${emailId}`)).body;
 }
 
 describe('POST /v1/emails accepts (201)', () => {
@@ -70,7 +76,8 @@ describe('POST /v1/emails accepts (201)', () => {
     const charges = await chargesFor(svc.bootstrap.accountId, e.id);
     expect(charges).toHaveLength(1);
     expect(charges[0]).toMatchObject({ category: 'email', quantity: 1, amountCents: emailChargeCents(1) });
-    expect(await deliveryScheduled(e.id)).toBe(true);
+    // Delivery was scheduled: the mail server hands it over at once.
+    expect((await afterHandover(e.id)).recipients.map((r: any) => r.status)).toEqual(['sent']);
   });
 
   it('reads display names in from (kept as written) and recipients (stored bare, order and case kept)', async () => {
@@ -96,19 +103,25 @@ describe('POST /v1/emails accepts (201)', () => {
   });
 
   it('a test key is recorded like a live send (mode test) and never charged', async () => {
-    const e = await accepted(emailBody(FROM), { key: svc.bootstrap.testKey });
+    const e = await accepted(emailBody(FROM, { to: 'test-mode@example.com' }), { key: svc.bootstrap.testKey });
     expect(e.status).toBe('queued');
-    expect((await svc.deps.uow.read(async (tx) => await tx.emails.get(svc.bootstrap.accountId, e.id)))?.mode).toBe('test');
     expect(await chargesFor(svc.bootstrap.accountId, e.id)).toEqual([]);
+    // Its mode shows in what it may do (contract §2): it is delivered like a live email, nothing of it
+    // reaches the mail sandbox, and the test key may report on it, as it may not on a live email.
+    await svc.advanceJobs(MAIL_SIMULATOR_TIMINGS.deliverAfterSecs);
+    expect((await svc.call('GET', `/v1/emails/${e.id}`)).body.status).toBe('delivered');
+    expect((await svc.call('GET', '/v1/sandbox/mailbox?to=test-mode@example.com')).body.data).toEqual([]);
+    const opened = await svc.call('POST', '/v1/sandbox/email-events', { body: { emailId: e.id, recipient: 'test-mode@example.com', type: 'open' }, key: svc.bootstrap.testKey });
+    expect(opened.status, opened.text).toBe(200);
   });
 });
 
 describe('POST /v1/emails body rules (400 validation_error, every failure at once)', () => {
   it('refuses a malformed from on ["body","from"] and stores nothing', async () => {
     for (const from of ['not-an-address', `Jane <noreply@${domain}`, `a@${domain}, b@${domain}`, `Jane@Work <a@${domain}>`, `noreply@${domain}\r\nBcc: x@y.com`]) {
-      const before = await emailRows('account_id = ?', svc.bootstrap.accountId);
+      const before = (await emailsOf(svc)).length;
       expectError(await send(emailBody(from)), 400, 'validation_error', ['body', 'from']);
-      expect(await emailRows('account_id = ?', svc.bootstrap.accountId)).toBe(before);
+      expect((await emailsOf(svc)).length).toBe(before);
     }
   });
 
@@ -172,8 +185,13 @@ describe('POST /v1/emails body rules (400 validation_error, every failure at onc
 
   it('takes html and text both at the limit even when JSON escaping doubles them (the route has its own body limit)', async () => {
     // 1 MiB of `"` and of `\` each become 2 MiB in JSON: a 4 MiB request, over the service-wide 3 MB.
-    const e = await accepted(emailBody(FROM, { html: '"'.repeat(EMAIL_LIMITS.bodyBytes), text: '\\'.repeat(EMAIL_LIMITS.bodyBytes) }));
-    expect((await svc.deps.uow.read(async (tx) => await tx.emails.get(svc.bootstrap.accountId, e.id)))?.html).toHaveLength(EMAIL_LIMITS.bodyBytes);
+    const e = await accepted(emailBody(FROM, { to: 'at-limit@example.com', html: '"'.repeat(EMAIL_LIMITS.bodyBytes), text: '\\'.repeat(EMAIL_LIMITS.bodyBytes) }));
+    // Kept whole: the mail sandbox shows the message as delivered.
+    await svc.advanceJobs(MAIL_SIMULATOR_TIMINGS.deliverAfterSecs);
+    const box = await svc.call('GET', '/v1/sandbox/mailbox?to=at-limit@example.com');
+    expect(box.body.data.map((m: any) => m.emailId)).toEqual([e.id]);
+    expect(box.body.data[0].html).toBe('"'.repeat(EMAIL_LIMITS.bodyBytes));
+    expect(box.body.data[0].text).toBe('\\'.repeat(EMAIL_LIMITS.bodyBytes));
   });
 
   it('answers a request over the route body limit with the envelope, not a framework error', async () => {
@@ -242,11 +260,11 @@ describe('POST /v1/emails Idempotency-Key (spec: Global conventions 7)', () => {
     expect(again.status).toBe(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
-    expect(await emailRows('account_id = ? AND external_ref = ?', svc.bootstrap.accountId, key)).toBe(1);
+    expect((await emailsOf(svc)).filter((e) => e.externalRef === key)).toHaveLength(1);
     expect(await chargesFor(svc.bootstrap.accountId, first.body.id)).toHaveLength(1);
     // Another body under the same key is a conflict, and sends nothing.
     expectError(await send({ ...body, subject: 'changed' }, { headers: { 'idempotency-key': key } }), 409, 'conflict');
-    expect(await emailRows('account_id = ? AND external_ref = ?', svc.bootstrap.accountId, key)).toBe(1);
+    expect((await emailsOf(svc)).filter((e) => e.externalRef === key)).toHaveLength(1);
   });
 
   it('leaves the key free after a refused send, so the corrected retry goes through', async () => {
@@ -258,13 +276,22 @@ describe('POST /v1/emails Idempotency-Key (spec: Global conventions 7)', () => {
 });
 
 describe('POST /v1/emails suppressed recipients (spec: Email resource, Email status; not billed)', () => {
-  const suppress = async (accountId: string, address: string, reason: 'hard_bounce' | 'complaint' | 'unsubscribe' = 'hard_bounce') =>
-    await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId, address: address.toLowerCase(), reason, emailId: null, createdAt: svc.now() }));
+  const REPORT = { hard_bounce: 'bounce', complaint: 'complaint', unsubscribe: 'unsubscribe' } as const;
+  /**
+   * `address` suppressed on the account the way the service suppresses one: an email to it, then the
+   * mail server's report on it (a hard bounce once handed over; a complaint or an unsubscribe once delivered).
+   */
+  async function suppress(address: string, reason: keyof typeof REPORT = 'hard_bounce') {
+    const e = await accepted(emailBody(FROM, { to: address }));
+    await svc.advanceJobs(reason === 'hard_bounce' ? 0 : MAIL_SIMULATOR_TIMINGS.deliverAfterSecs);
+    const res = await svc.call('POST', '/v1/sandbox/email-events', { body: { emailId: e.id, recipient: address, type: REPORT[reason] } });
+    expect(res.status, res.text).toBe(200);
+  }
 
   it('marks suppressed recipients (matched case-insensitively) and bills only the others: 10 vs 11 non-suppressed', async () => {
     const acct = svc.bootstrap.accountId;
-    await suppress(acct, 'gone@example.com');
-    await suppress(acct, 'angry@example.com', 'complaint');
+    await suppress('gone@example.com');
+    await suppress('angry@example.com', 'complaint');
     const ten = await accepted(emailBody(FROM, { to: [...addresses(10, 'ten'), 'Gone@Example.com'], bcc: 'angry@example.com' }));
     expect(ten.status).toBe('queued');
     expect(ten.recipients.filter((r: any) => r.status === 'suppressed').map((r: any) => r.address)).toEqual(['Gone@Example.com', 'angry@example.com']);
@@ -282,73 +309,97 @@ describe('POST /v1/emails suppressed recipients (spec: Email resource, Email sta
 
   it('returns an email whose every recipient is suppressed as failed, charges nothing and schedules nothing', async () => {
     const acct = svc.bootstrap.accountId;
-    await suppress(acct, 'left1@example.com', 'unsubscribe');
-    await suppress(acct, 'left2@example.com');
+    await suppress('left1@example.com', 'unsubscribe');
+    await suppress('left2@example.com');
     const e = await accepted(emailBody(FROM, { to: 'left1@example.com', cc: ['LEFT2@example.com'] }));
     expect(e.status).toBe('failed');
     expect(e.recipients.map((r: any) => r.status)).toEqual(['suppressed', 'suppressed']);
     expect(await chargesFor(acct, e.id)).toEqual([]);
-    expect(await deliveryScheduled(e.id)).toBe(false);
+    expect(await emailDeliveryWaiting(svc, e.id)).toBe(false);
     await svc.advanceJobs(60);
     expect((await svc.call('GET', `/v1/emails/${e.id}`)).body.status).toBe('failed');
   });
 });
 
-// Each test seeds 500+ delivered recipients through the mail server's own outcome path (about 10 s
-// alone, 25 s on a loaded CI machine): a bound that catches a hang, not a timing.
+// Each test sends 500 recipients, has the mail server deliver them and reports complaints on them
+// through the API: a bound that catches a hang, not a timing.
 describe('POST /v1/emails complaint-rate pause (spec: Limits; contract §8: 403)', { timeout: 90_000 }, () => {
-  const DAY_MS = 86_400_000;
-  /** An account with its own verified domain whose last 30 days hold `delivered` recipients, `complained` of them complaining. */
-  async function accountWithHistory(delivered: number, complained: number, o: { ageMs?: number; mode?: 'live' | 'test' } = {}) {
-    const acct = await newAccount(svc, 'Complaint window');
+  const DAY_SECS = 86_400;
+  // A service of its own: each history is sent, then the clock walked a day (or a month) past it,
+  // which would move the clock of every other test too.
+  let paused: TestService;
+  beforeAll(async () => {
+    paused = await startTestService();
+  });
+  afterAll(async () => {
+    await paused?.stop();
+  });
+  const sendOn = (body: unknown, o: Opts = {}) => paused.call('POST', '/v1/emails', { body, ...o });
+  async function acceptedOn(body: unknown, o: Opts = {}): Promise<void> {
+    const res = await sendOn(body, o);
+    expect(res.status, JSON.stringify(res.body)?.slice(0, 2000)).toBe(201);
+  }
+
+  /**
+   * An account with its own verified domain whose email of `ageSecs` ago (default a day) had `delivered`
+   * recipients delivered, `complained` of them complaining. Sent, delivered and complained of as a
+   * user's are (the mail server, then its reports), so the counters the pause reads are the real ones.
+   */
+  async function accountWithHistory(delivered: number, complained: number, o: { ageSecs?: number; mode?: 'live' | 'test' } = {}) {
+    const acct = await newAccount(paused, 'Complaint window');
     const d = freshDomain('pause');
-    const domainId = await addSendingDomain(svc, d, 'verified', acct.id);
-    const at = svc.now() - (o.ageMs ?? DAY_MS);
-    // The history goes through the mail server's own outcome path (applyOutcome), so the counters the
-    // pause reads are the ones real deliveries and complaints keep.
-    const deps = svc.deps;
-    await deps.uow.write(async (tx) => {
-      const email: EmailRecord = {
-        id: `eml_seed${Math.random().toString(36).slice(2)}`, accountId: acct.id, domainId, status: 'sent', mode: o.mode ?? 'live',
-        from: `old@${d}`, subject: null, html: null, text: 'old', tags: [], metadata: {}, externalRef: null, createdAt: at, updatedAt: at,
-      };
-      const rows = await tx.emails.insert(email, Array.from({ length: delivered }, (_, i) => ({ address: `p${i}@example.com`, kind: 'to' as const, status: 'sent' as const })));
-      for (const r of rows) await applyOutcome(tx, email, r, { type: 'email.delivered' }, at);
-      for (const r of (await tx.emails.recipients(email.id)).slice(0, complained)) await applyOutcome(tx, email, r, { type: 'email.complained' }, at + 1000);
-    });
-    return { ...acct, from: `hi@${d}` };
+    await verifiedDomain(paused, d, acct.headers);
+    const key = o.mode === 'test' ? paused.bootstrap.testKey : undefined;
+    const to = Array.from({ length: delivered }, (_, i) => `p${i}@example.com`);
+    const ids: string[] = [];
+    for (let i = 0; i < delivered; i += EMAIL_LIMITS.recipients) {
+      const res = await sendOn(emailBody(`old@${d}`, { to: to.slice(i, i + EMAIL_LIMITS.recipients) }), { headers: acct.headers, key });
+      expect(res.status, res.text).toBe(201);
+      ids.push(res.body.id);
+    }
+    await paused.advanceJobs(MAIL_SIMULATOR_TIMINGS.deliverAfterSecs);
+    for (let i = 0; i < complained; i++) {
+      const res = await paused.call('POST', '/v1/sandbox/email-events', {
+        body: { emailId: ids[Math.floor(i / EMAIL_LIMITS.recipients)], recipient: to[i], type: 'complaint' },
+        headers: acct.headers,
+        key,
+      });
+      expect(res.status, res.text).toBe(200);
+    }
+    await paused.advanceJobs((o.ageSecs ?? DAY_SECS) - MAIL_SIMULATOR_TIMINGS.deliverAfterSecs);
+    return { ...acct, from: `hi@${d}`, sent: ids.length };
   }
 
   it(`allows exactly ${COMPLAINT_PAUSE.rate * 100} % (1 complaint in ${COMPLAINT_PAUSE.minDelivered} delivered)`, async () => {
     const a = await accountWithHistory(COMPLAINT_PAUSE.minDelivered, 1);
-    await accepted(emailBody(a.from), { headers: a.headers });
+    await acceptedOn(emailBody(a.from), { headers: a.headers });
   });
 
   it(`pauses above it (2 in ${COMPLAINT_PAUSE.minDelivered}) with 403 naming the rate, and stores nothing`, async () => {
     const a = await accountWithHistory(COMPLAINT_PAUSE.minDelivered, 2);
-    const res = await send(emailBody(a.from), { headers: a.headers });
+    const res = await sendOn(emailBody(a.from), { headers: a.headers });
     expectError(res, 403, 'forbidden');
     expect(res.body.error.message).toContain('0.40 %');
     expect(res.body.error.message).toContain('0.20 %');
     // The pause is the account's: a test key is refused too (only live deliveries are counted).
-    expectError(await send(emailBody(a.from), { headers: a.headers, key: svc.bootstrap.testKey }), 403, 'forbidden');
-    expect(await emailRows('account_id = ?', a.id)).toBe(1); // only the seeded one
+    expectError(await sendOn(emailBody(a.from), { headers: a.headers, key: paused.bootstrap.testKey }), 403, 'forbidden');
+    expect(await emailsOf(paused, a.headers)).toHaveLength(a.sent); // only the history
   });
 
   it(`does not pause before ${COMPLAINT_PAUSE.minDelivered} were delivered, whatever the rate`, async () => {
     const a = await accountWithHistory(COMPLAINT_PAUSE.minDelivered - 1, 100);
-    await accepted(emailBody(a.from), { headers: a.headers });
+    await acceptedOn(emailBody(a.from), { headers: a.headers });
   });
 
   it('counts only the last 30 days', async () => {
     // The window is counted in whole hours (complaint-rate.ts): an hour past it is out.
-    const a = await accountWithHistory(COMPLAINT_PAUSE.minDelivered, 50, { ageMs: COMPLAINT_PAUSE.windowSecs * 1000 + 3_600_000 });
-    await accepted(emailBody(a.from), { headers: a.headers });
+    const a = await accountWithHistory(COMPLAINT_PAUSE.minDelivered, 50, { ageSecs: COMPLAINT_PAUSE.windowSecs + 3_600 });
+    await acceptedOn(emailBody(a.from), { headers: a.headers });
   });
 
   it('does not count test-key email (never really sent, so nobody complained)', async () => {
     const a = await accountWithHistory(COMPLAINT_PAUSE.minDelivered, 50, { mode: 'test' });
-    await accepted(emailBody(a.from), { headers: a.headers });
+    await acceptedOn(emailBody(a.from), { headers: a.headers });
   });
 });
 
@@ -364,7 +415,7 @@ describe('GET /v1/emails/{id} and GET /v1/emails', () => {
     const acct = await newAccount(svc, 'Lister');
     const d = freshDomain('list');
     await addSendingDomain(svc, d, 'verified', acct.id);
-    await svc.deps.uow.write(async (tx) => await tx.suppressions.add({ accountId: acct.id, address: 'nobody@example.com', reason: 'hard_bounce', emailId: null, createdAt: svc.now() }));
+    await addSuppression(svc, acct.id, 'nobody@example.com', 'hard_bounce');
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       ids.push((await accepted(emailBody(`hi@${d}`, { subject: `n${i}` }), { headers: acct.headers })).id);

@@ -20,8 +20,6 @@ const STILL_REACHING_IN: Record<string, string> = {
   'console.test.ts': 'signals each process\'s events hub as another process does (a resync after dropped notices, a hint of a commit elsewhere): process mechanics no surface makes',
   'email-domains.test.ts': 'builds a service without the sandbox from its parts (src/server/compose.ts): no start option makes one',
   'email-hostile-html.test.ts': 'how the mail sandbox keeps its text part: once per email, no copy in its rows, and rows and handovers as an older version wrote them',
-  'email-send.test.ts': 'not converted yet',
-  'http-hardening.test.ts': 'socket-level limits: reads the HTTP layer\'s own constants; not converted yet for its storage reads',
   'idempotency-secrets.test.ts': 'proves no secret is stored in clear: reads the stored answers themselves',
   'node-runtime.test.ts': 'checks the SQLite connection the runtime opened',
   'ports.test.ts': 'what no surface shows: the PIN kept nowhere (the SQLite files, the has_pin flag, the request log of a service built from its parts) and a document\'s kept bytes; the port registry\'s own reason words',

@@ -7,11 +7,11 @@ import { installErrorHandling, sendError, UNAVAILABLE_RETRY_AFTER_S } from './ht
 import { installAuth } from './http/auth.js';
 import { installRateLimit, limitShare, UNAUTHENTICATED_RATE } from './http/rate-limit.js';
 import { installIdempotency, noteArrival } from './http/idempotency.js';
-import { installJsonBodyParser, MAX_JSON_DEPTH, MAX_JSON_MEMBERS, MAX_JSON_VALUES } from './http/json-body.js';
+import { installJsonBodyParser, MAX_JSON_MEMBERS, MAX_JSON_VALUES } from './http/json-body.js';
 import { installBodylessRule } from './http/bodyless.js';
 import { closeConnectionsAfterAnswers } from './http/closing.js';
-import { REFUSED_BODY_READ_MAX_BYTES } from './http/refused-body.js';
-import { answerClientError, limitConnections, MAX_HEADER_BYTES, SERVER_LIMITS, type ServerLimits } from './http/connections.js';
+import { answerClientError, limitConnections } from './http/connections.js';
+import { MAX_HEADER_BYTES, MAX_JSON_DEPTH, REFUSED_BODY_READ_MAX_BYTES, SERVER_LIMITS, type ServerLimits } from '../api/values/http.js';
 import { RouteCatalog } from './http/route-catalog.js';
 import { ClientHolds, HOLD_LIMITS } from './http/client-holds.js';
 import { limitSlowBodies } from './http/slow-bodies.js';
@@ -146,7 +146,7 @@ export async function buildApp(deps: ServiceDeps, opts: BuildAppOptions = {}): P
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
-    // Every wait on a client is bounded (http/connections.ts says why each value). No idle
+    // Every wait on a client is bounded (SERVER_LIMITS in api/values/http.ts says why each value). No idle
     // socket timeout (Fastify's connectionTimeout stays 0): it would cut a held read or a slow answer.
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,

@@ -30,7 +30,7 @@ export interface StartOptions {
   guardOutsideCalls?: boolean;
   /** Log requests as JSON lines (the detached server writes them to DATA/server.log). */
   log?: boolean;
-  /** Timeouts and connection caps (defaults in http/connections.ts); tests lower them. */
+  /** Timeouts and connection caps (defaults: SERVER_LIMITS in api/values/http.ts); tests lower them. */
   server?: BuildAppOptions['server'];
   /** Write DATA/server.json so `svc server stop|status` can find this process. */
   writePidFile?: boolean;

@@ -16,6 +16,9 @@
 //   holds, scheduled jobs and stored Idempotency-Key answers (records and events are read through
 //   their lists and the events feed instead).
 // - jobCount: the scheduler's queue (a job that must not be left scheduled is invisible until it runs).
+// - emailDeliveryWaiting: one email's handover job in that queue. An email whose every recipient is
+//   suppressed at send must schedule none, and one scheduled would show nowhere even once it ran (the
+//   mail server skips suppressed recipients: no status moves, no event).
 // - webhookStreak: an endpoint's failure streak (count, start, last success), which drives the
 //   automatic disable; the endpoint's view shows only enabled and disabledReason.
 // - leadsOf: the leads a brand's hosted opt-in form stored. No endpoint lists or reads a lead; it
@@ -38,6 +41,7 @@ import type { UsageCategory } from '../../src/api/values/billing.js';
 import type { CampaignStatus } from '../../src/api/values/registration.js';
 import type { SuppressionReason } from '../../src/api/values/email.js';
 import { charge, type ChargeItem } from '../../src/server/domain/billing/charging.js';
+import { EMAIL_DELIVER_JOB } from '../../src/server/domain/email/jobs.js';
 import { verifyDeviceToken, type DeviceTokenClaims } from '../../src/server/domain/voice/devices.js';
 
 /** The test service handle as this module needs it (test/helpers/service.ts's TestService). */
@@ -122,6 +126,11 @@ export async function apiKeyHash(svc: Pick<Inspectable, 'sql'>, keyId: string): 
 /** The claims of a device token as the service checks it at `wallNowMs` (default now), or null when it refuses it. */
 export async function deviceTokenClaims(svc: Pick<Inspectable, 'deps'>, token: string, wallNowMs?: number): Promise<DeviceTokenClaims | null> {
   return await svc.deps.uow.write(async (tx) => await verifyDeviceToken(tx, token, wallNowMs));
+}
+
+/** Whether the mail server's handover job of one email waits in the scheduler's queue. */
+export async function emailDeliveryWaiting(svc: Pick<Inspectable, 'sql'>, emailId: string): Promise<boolean> {
+  return (await svc.sql.get('SELECT 1 FROM jobs WHERE kind = ? AND payload LIKE ?', EMAIL_DELIVER_JOB, `%${emailId}%`)) !== undefined;
 }
 
 /** Jobs of a kind waiting in the scheduler's queue. */

@@ -1,11 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ServiceError, validationError } from '../errors.js';
-
-/**
- * The longest JSON body a body-less POST or DELETE reads: enough to accept the empty object `{}`
- * ("no body") or name the unknown fields of a small one (contract §2); a longer one is refused unread.
- */
-export const BODYLESS_READ_MAX_BYTES = 1024;
+import { BODYLESS_READ_MAX_BYTES } from '../../api/values/http.js';
 
 const NO_BODY = 'this endpoint takes no request body';
 

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { commitOnce, hashRequestBody, withoutSecrets } from './idempotency.js';
 import type { TxDeps, UnitOfWork } from '../deps.js';
 import type { Clock } from '../clock.js';
-import { MAX_JSON_DEPTH } from './json-body.js';
+import { MAX_JSON_DEPTH } from '../../api/values/http.js';
 import { ServiceError } from '../errors.js';
 
 describe('withoutSecrets', () => {

@@ -6,7 +6,7 @@ import { ContentionError } from '../storage/storage-errors.js';
 import type { IdempotencyRecord, IdempotencyRepo, IdempotencyScope } from '../storage/idempotency-repo.js';
 import { preciseWallClock, type Clock } from '../clock.js';
 import type { TxDeps, UnitOfWork } from '../deps.js';
-import { MAX_JSON_DEPTH } from './json-body.js';
+import { MAX_JSON_DEPTH } from '../../api/values/http.js';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from './request-headers.js';
 
 // contract §2: scoped to account + mode + method + path + key, kept 24 h.

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { jsonNestingExceeds, MAX_JSON_DEPTH, scanJson } from './json-body.js';
+import { jsonNestingExceeds, scanJson } from './json-body.js';
+import { MAX_JSON_DEPTH } from '../../api/values/http.js';
 import { MAX_ERROR_DETAILS } from '../../api/schemas/errors.js';
 
 describe('jsonNestingExceeds', () => {

@@ -3,13 +3,7 @@ import { ServiceError, omittedDetail, validationError } from '../errors.js';
 import { MAX_ERROR_DETAILS } from '../../api/schemas/errors.js';
 import { FIELD_WORDS } from './validation.js';
 import { takesNoBody } from './bodyless.js';
-
-/**
- * How deeply a JSON body may nest (objects and arrays). No request body of the
- * API comes near it (a call route with its IVR is under 10 levels); it is bounded so that nothing
- * that walks a body (zod, the idempotency hash, a log serializer) can overflow the stack on one.
- */
-export const MAX_JSON_DEPTH = 64;
+import { MAX_JSON_DEPTH } from '../../api/values/http.js';
 
 /**
  * How many values a JSON body may hold in all (object members and array elements), and how many of

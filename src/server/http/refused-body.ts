@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { REFUSED_BODY_READ_MAX_BYTES } from '../../api/values/http.js';
 
 /**
  * A body refused before a byte of it was read (its Content-Length over the route's limit) is still
@@ -11,11 +12,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * and the connection is kept, as for any answer given without reading the body (a 401).
  *
  * Bounds: only a declared length up to REFUSED_BODY_READ_MAX_BYTES (a larger one is still closed
- * at once), and the request timeout (connections.ts) bounds the time. A body already partly read (a
- * chunked one found over the limit as it came) is closed as before: the reading left off mid-way.
+ * at once), and the request timeout (ServerLimits `requestTimeoutMs`) bounds the time. A body
+ * already partly read (a chunked one found over the limit as it came) is closed as before: the
+ * reading left off mid-way.
  */
-export const REFUSED_BODY_READ_MAX_BYTES = 32 * 1024 * 1024;
-
 export function readRefusedBodyToItsEnd(req: FastifyRequest, reply: FastifyReply): void {
   const declared = Number(req.headers['content-length']);
   if (!(declared <= REFUSED_BODY_READ_MAX_BYTES) || req.raw.complete || req.raw.readableDidRead) return;

@@ -1,7 +1,8 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { ServiceError } from '../errors.js';
-import { answerAndClose, answeredRaw, rawErrorResponse, type ResponseHeaders, type ServerLimits } from './connections.js';
+import { answerAndClose, answeredRaw, rawErrorResponse, type ResponseHeaders } from './connections.js';
+import type { ServerLimits } from '../../api/values/http.js';
 import { holderOf, type ClientHolds } from './client-holds.js';
 
 /** A request whose body is still arriving. */
