@@ -76,7 +76,6 @@ export class SqlIdempotencyRepo implements IdempotencyRepo {
     await this.db.prepare(`DELETE FROM idempotency_keys WHERE ${SCOPE} AND state = 'in_flight'`).run(...scope(s));
   }
 
-  /** A fresh process owns no in-flight request: those rows were cut off by a crash and changed nothing. */
   async clearInFlight(): Promise<void> {
     await this.db.prepare("DELETE FROM idempotency_keys WHERE state = 'in_flight'").run();
   }
