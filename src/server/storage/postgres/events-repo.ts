@@ -1,6 +1,6 @@
 import type { Sql } from './sql.js';
 import type { EventRecord } from '../events-repo.js';
-import { SqlEventsRepo } from '../shared/events-repo.js';
+import { EVENTS, SqlEventsRepo } from '../shared/events-repo.js';
 import { pgDialect } from './dialect.js';
 
 /**
@@ -33,7 +33,7 @@ export class PgEventsRepo extends SqlEventsRepo {
   override async insertMany(events: ReadonlyArray<Omit<EventRecord, 'seq'>>): Promise<number[]> {
     if (events.length === 0) return [];
     for (const e of events) this.sql.feedsWritten.add(e.accountId);
-    await this.sql.prepare(insertSql(events.length)).run(...events.flatMap((e) => [e.id, e.accountId, e.type, e.createdAt, JSON.stringify(e.body)]));
+    await this.sql.prepare(insertSql(events.length)).run(...events.flatMap((e) => EVENTS.values(e, pgDialect)));
     return events.map(() => 0);
   }
 }

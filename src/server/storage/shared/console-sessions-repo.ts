@@ -1,6 +1,17 @@
 import type { Dialect, Statements } from './statements.js';
+import { asIs, table, type Row } from './table.js';
 import type { ConsoleSessionRecord, ConsoleSessionsRepo } from '../console-sessions-repo.js';
-import { Row, toRecord } from '../rows/console-sessions.js';
+
+const CONSOLE_SESSIONS = table<ConsoleSessionRecord>('console_sessions', {
+  hash: asIs,
+  kind: asIs,
+  keyId: asIs,
+  accountId: asIs,
+  subaccountId: asIs,
+  csrf: asIs,
+  createdAt: asIs,
+  expiresAt: asIs,
+});
 
 export class SqlConsoleSessionsRepo implements ConsoleSessionsRepo {
   private readonly byHash;
@@ -13,14 +24,12 @@ export class SqlConsoleSessionsRepo implements ConsoleSessionsRepo {
   }
 
   async insert(s: ConsoleSessionRecord): Promise<void> {
-    await this.db
-      .prepare('INSERT INTO console_sessions (hash, kind, key_id, account_id, subaccount_id, csrf, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(s.hash, s.kind, s.keyId, s.accountId, s.subaccountId, s.csrf, s.createdAt, s.expiresAt);
+    await this.db.prepare(CONSOLE_SESSIONS.insertSql()).run(...CONSOLE_SESSIONS.values(s, this.d));
   }
 
   async get(hash: string): Promise<ConsoleSessionRecord | undefined> {
     const row = (await this.byHash.get(hash)) as Row | undefined;
-    return row && toRecord(row);
+    return row && CONSOLE_SESSIONS.read(row);
   }
 
   async delete(hash: string): Promise<boolean> {

@@ -1,7 +1,16 @@
 import type { Dialect, Statements } from './statements.js';
 import { readCells, type CellRows } from './cell-rows.js';
+import { asIs, json, table, type Row } from './table.js';
 import type { EventRecord, EventsRepo } from '../events-repo.js';
-import { toEventRecordAt, type EventRowFields } from '../rows/events.js';
+
+/** An event's columns but its feed position, which each engine keeps in its own column (FeedPosition). */
+export const EVENTS = table<Omit<EventRecord, 'seq'>>('events', {
+  id: asIs,
+  accountId: asIs,
+  type: asIs,
+  createdAt: asIs,
+  body: json,
+});
 
 /**
  * Where an event's feed position is kept: `seq`, given at insert, unless the engine numbers the feed
@@ -15,7 +24,7 @@ export interface FeedPosition {
 export class SqlEventsRepo implements EventsRepo {
   private readonly insertStmt;
   /** An event as the domain sees it: `seq` is its feed position (0 in the instant before it has one). */
-  protected readonly toRecord: (r: EventRowFields) => EventRecord;
+  protected readonly toRecord: (r: Row) => EventRecord;
   /** Rows as JSON cells where the engine reads those faster (Dialect.cells), the body embedded as JSON (`json(body)`): one parse per event instead of six cells and a parse of the body (a page of 100 events, bench/messages-list). */
   private readonly cells: CellRows<EventRecord>;
   constructor(
@@ -23,23 +32,16 @@ export class SqlEventsRepo implements EventsRepo {
     private readonly d: Dialect,
     private readonly feed: FeedPosition = { column: 'seq', numbered: [] },
   ) {
-    this.insertStmt = db.prepare('INSERT INTO events (id, account_id, type, created_at, body) VALUES (?, ?, ?, ?, ?) RETURNING seq');
-    this.toRecord = (r) => toEventRecordAt(r, Number((r as unknown as Record<string, unknown>)[feed.column] ?? 0));
+    this.insertStmt = db.prepare(`${EVENTS.insertSql()} RETURNING seq`);
+    this.toRecord = (r) => ({ seq: Number(r[feed.column] ?? 0), ...EVENTS.read(r) });
     this.cells = {
       columns: [feed.column, 'id', 'account_id', 'type', 'created_at', 'json(body)'],
-      row: (c) => ({
-        seq: c[0] as number,
-        id: c[1] as string,
-        accountId: c[2] as string,
-        type: c[3] as string,
-        createdAt: c[4] as number,
-        body: c[5] as Record<string, unknown>,
-      }),
+      row: ([seq, id, accountId, type, createdAt, body]) => ({ seq, id, accountId, type, createdAt, body }) as EventRecord,
     };
   }
 
   async insert(e: Omit<EventRecord, 'seq'>): Promise<number> {
-    const row = await this.insertStmt.get(e.id, e.accountId, e.type, e.createdAt, JSON.stringify(e.body)) as { seq: number };
+    const row = await this.insertStmt.get(...EVENTS.values(e, this.d)) as { seq: number };
     return Number(row.seq);
   }
 
@@ -83,7 +85,7 @@ export class SqlEventsRepo implements EventsRepo {
     const select = this.d.cells(this.cells.columns);
     const sql = `SELECT ${select ?? '*'} FROM events WHERE ${where.join(' AND ')} ORDER BY ${pos} ${r.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
     const read = await this.db.prepare(sql).all(...params, r.limit + 1);
-    const rows = select === undefined ? (read as EventRowFields[]).map(this.toRecord) : readCells(this.cells, select, read);
+    const rows = select === undefined ? (read as Row[]).map(this.toRecord) : readCells(this.cells, select, read);
     const hasMore = rows.length > r.limit;
     return { rows: hasMore ? rows.slice(0, r.limit) : rows, hasMore };
   }
@@ -94,19 +96,19 @@ export class SqlEventsRepo implements EventsRepo {
   }
 
   async get(accountId: string, id: string): Promise<EventRecord | undefined> {
-    const row = await this.db.prepare('SELECT * FROM events WHERE id = ? AND account_id = ?').get(id, accountId) as EventRowFields | undefined;
+    const row = await this.db.prepare('SELECT * FROM events WHERE id = ? AND account_id = ?').get(id, accountId) as Row | undefined;
     return row && this.toRecord(row);
   }
 
   /** In insertion order (`seq`), numbered or not. */
   async listByType(accountId: string, type: string): Promise<EventRecord[]> {
-    return (await this.db.prepare('SELECT * FROM events WHERE account_id = ? AND type = ? ORDER BY seq').all(accountId, type) as EventRowFields[]).map(this.toRecord);
+    return (await this.db.prepare('SELECT * FROM events WHERE account_id = ? AND type = ? ORDER BY seq').all(accountId, type) as Row[]).map(this.toRecord);
   }
 
   async getMany(accountId: string, ids: readonly string[]): Promise<EventRecord[]> {
     if (ids.length === 0) return [];
     const where = ['account_id = ?', this.d.inList('id'), ...this.feed.numbered].join(' AND ');
     const sql = `SELECT * FROM events WHERE ${where} ORDER BY ${this.feed.column}`;
-    return (await this.db.prepare(sql).all(accountId, this.d.list(ids)) as EventRowFields[]).map(this.toRecord);
+    return (await this.db.prepare(sql).all(accountId, this.d.list(ids)) as Row[]).map(this.toRecord);
   }
 }

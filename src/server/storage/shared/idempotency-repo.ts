@@ -1,6 +1,22 @@
 import type { Dialect, Statements } from './statements.js';
+import { asIs, table, type Row } from './table.js';
 import type { IdempotencyScope, IdempotencyRecord, IdempotencyRepo } from '../idempotency-repo.js';
-import { IDEMPOTENCY_COLUMNS, toIdempotencyRecord, type IdempotencyRow } from '../rows/idempotency.js';
+
+/** A key's record; its scope's columns (SCOPE) are what it is found by. */
+const IDEMPOTENCY_KEYS = table<IdempotencyRecord>('idempotency_keys', {
+  requestHash: asIs,
+  state: asIs,
+  status: asIs,
+  body: asIs,
+  createdAt: asIs,
+  answeredAt: asIs,
+});
+
+/** `answeredAt` is absent when unknown (NULL). */
+const toRecord = (row: Row): IdempotencyRecord => {
+  const { answeredAt, ...r } = IDEMPOTENCY_KEYS.read(row);
+  return answeredAt === null ? r : { ...r, answeredAt: Number(answeredAt) };
+};
 
 const SCOPE = 'account_id = ? AND mode = ? AND method = ? AND path = ? AND key = ?';
 const scope = (s: IdempotencyScope) => [s.accountId, s.mode, s.method, s.path, s.key];
@@ -15,8 +31,8 @@ export class SqlIdempotencyRepo implements IdempotencyRepo {
   ) {}
 
   async get(s: IdempotencyScope): Promise<IdempotencyRecord | undefined> {
-    const row = await this.db.prepare(`SELECT ${IDEMPOTENCY_COLUMNS} FROM idempotency_keys WHERE ${SCOPE}`).get(...scope(s)) as IdempotencyRow | undefined;
-    return row && toIdempotencyRecord(row);
+    const row = await this.db.prepare(`SELECT ${IDEMPOTENCY_KEYS.columns.join(', ')} FROM idempotency_keys WHERE ${SCOPE}`).get(...scope(s)) as Row | undefined;
+    return row && toRecord(row);
   }
 
   /** One writer at a time: reading the key is holding it (the interface says why other engines differ). */
@@ -60,7 +76,6 @@ export class SqlIdempotencyRepo implements IdempotencyRepo {
     await this.db.prepare(`DELETE FROM idempotency_keys WHERE ${SCOPE} AND state = 'in_flight'`).run(...scope(s));
   }
 
-  /** A fresh process owns no in-flight request: those rows were cut off by a crash and changed nothing. */
   async clearInFlight(): Promise<void> {
     await this.db.prepare("DELETE FROM idempotency_keys WHERE state = 'in_flight'").run();
   }

@@ -1,8 +1,16 @@
 import type { Dialect, Statements } from './statements.js';
+import { asIs, json, table, type Row } from './table.js';
 import type { JobRecord, JobsRepo } from '../jobs-repo.js';
-import { toJobRecord as toRecord, type JobRow } from '../rows/jobs.js';
 
-/** Durable timers: anything the service must do later (carrier progress, decisions, retries). */
+const JOBS = table<JobRecord>('jobs', {
+  seq: asIs,
+  id: asIs,
+  kind: asIs,
+  runAt: asIs,
+  payload: json,
+  attempts: asIs,
+});
+
 export class SqlJobsRepo implements JobsRepo {
   private readonly nextDueStmt;
   private readonly dueStmt;
@@ -37,13 +45,12 @@ export class SqlJobsRepo implements JobsRepo {
   }
 
   async nextDue(until: number, owner: string | null = null): Promise<JobRecord | undefined> {
-    const row = await this.nextDueStmt.get({ until, owner}) as JobRow | undefined;
-    return row && toRecord(row);
+    const row = await this.nextDueStmt.get({ until, owner}) as Row | undefined;
+    return row && JOBS.read(row);
   }
 
-  /** The first `limit` jobs due by `until`, in the order they run. */
   async due(until: number, limit: number, owner: string | null = null): Promise<JobRecord[]> {
-    return (await this.dueStmt.all({ until, owner, limit}) as JobRow[]).map(toRecord);
+    return (await this.dueStmt.all({ until, owner, limit}) as Row[]).map(JOBS.read);
   }
 
   async lock(id: string): Promise<boolean> {

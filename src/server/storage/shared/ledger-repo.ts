@@ -1,7 +1,21 @@
 import type { Dialect, Statements } from './statements.js';
 import type { UsageCategory } from '../../../api/values/billing.js';
+import { asIs, table, type Row } from './table.js';
 import type { LedgerEntry, LedgerRepo } from '../ledger-repo.js';
-import { LedgerRow, toEntry } from '../rows/ledger.js';
+
+const LEDGER = table<LedgerEntry>('ledger', {
+  id: asIs,
+  accountId: asIs,
+  kind: asIs,
+  category: asIs,
+  quantity: asIs,
+  amountCents: asIs,
+  balanceAfterCents: asIs,
+  cause: asIs,
+  ref: asIs,
+  holdId: asIs,
+  createdAt: asIs,
+});
 
 // CAST … AS BIGINT: PostgreSQL sums a bigint column to a numeric, which its driver reads as text.
 
@@ -15,10 +29,7 @@ export class SqlLedgerRepo implements LedgerRepo {
     private readonly db: Statements,
     protected readonly d: Dialect,
   ) {
-    this.appendStmt = db.prepare(
-      `INSERT INTO ledger (id, account_id, kind, category, quantity, amount_cents, balance_after_cents, cause, ref, hold_id, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.appendStmt = db.prepare(LEDGER.insertSql());
     this.sumStmt = db.prepare('SELECT CAST(COALESCE(SUM(amount_cents), 0) AS BIGINT) AS n FROM ledger WHERE account_id = ?');
     // A settled hold's charge row carries the category; holds and releases are not usage.
     this.usageStmt = db.prepare(
@@ -33,15 +44,13 @@ export class SqlLedgerRepo implements LedgerRepo {
   }
 
   async append(e: LedgerEntry): Promise<void> {
-    await this.appendStmt.run(e.id, e.accountId, e.kind, e.category, e.quantity, e.amountCents, e.balanceAfterCents, e.cause, e.ref, e.holdId, e.createdAt);
+    await this.appendStmt.run(...LEDGER.values(e, this.d));
   }
 
-  /** The balance the ledger says (the wallet must always equal it). */
   async sum(accountId: string): Promise<number> {
     return (await this.sumStmt.get(accountId) as { n: number }).n;
   }
 
-  /** Charges net of refunds per category in [from, to) (contract §11 `GET /v1/usage`). */
   async usage(accountId: string, fromMs: number, toMs: number): Promise<Array<{ category: UsageCategory; quantity: number; amountCents: number }>> {
     return (await this.usageStmt.all(accountId, fromMs, toMs) as Array<{ category: UsageCategory; quantity: number; amount: number }>).map((r) => ({
       category: r.category,
@@ -50,18 +59,15 @@ export class SqlLedgerRepo implements LedgerRepo {
     }));
   }
 
-  /** Spend (usage charges net of refunds; not sandbox adjustments) since a time: the month to date against the spend limit. */
   async chargedSince(accountId: string, sinceMs: number): Promise<number> {
     return (await this.chargedSinceStmt.get(accountId, sinceMs) as { n: number }).n;
   }
 
-  /** True when `ref` already carries a charge of `category` at or after `since` (a monthly fee paid once). */
   async hasCharge(ref: string, category: UsageCategory, sinceMs: number): Promise<boolean> {
     return await this.hasChargeStmt.get(ref, category, sinceMs) !== undefined;
   }
 
-  /** Every row of an account, oldest first (tests recompute the balance from it). */
   async entries(accountId: string): Promise<LedgerEntry[]> {
-    return (await this.db.prepare('SELECT * FROM ledger WHERE account_id = ? ORDER BY seq').all(accountId) as LedgerRow[]).map(toEntry);
+    return (await this.db.prepare('SELECT * FROM ledger WHERE account_id = ? ORDER BY seq').all(accountId) as Row[]).map(LEDGER.read);
   }
 }

@@ -1,6 +1,24 @@
 import type { Dialect, Statement, Statements } from './statements.js';
+import { asIs, table, yesNo, type Row } from './table.js';
 import type { WalletRecord, WalletPatch, WalletsRepo } from '../wallets-repo.js';
-import { COLUMNS, toRecord, type WalletRow } from '../rows/wallets.js';
+
+const WALLETS = table<WalletRecord>('wallets', {
+  accountId: asIs,
+  balanceCents: asIs,
+  autoRechargeEnabled: yesNo,
+  thresholdCents: asIs,
+  rechargeAmountCents: asIs,
+  lowBalanceArmed: yesNo,
+  spendLimitCents: asIs,
+  cardToken: asIs,
+  cardLast4: asIs,
+  plan: asIs,
+  subscriptionStatus: asIs,
+  currentPeriodEnd: asIs,
+  spendMonth: asIs,
+  spendMonthCents: asIs,
+  updatedAt: asIs,
+});
 
 export class SqlWalletsRepo implements WalletsRepo {
   private readonly getStmt;
@@ -12,24 +30,16 @@ export class SqlWalletsRepo implements WalletsRepo {
     private readonly d: Dialect,
   ) {
     this.getStmt = db.prepare('SELECT * FROM wallets WHERE account_id = ?');
-    this.insertStmt = db.prepare(
-      `INSERT INTO wallets (account_id, balance_cents, auto_recharge_enabled, threshold_cents, recharge_amount_cents, low_balance_armed,
-         spend_limit_cents, card_token, card_last4, plan, subscription_status, current_period_end, spend_month, spend_month_cents, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.insertStmt = db.prepare(WALLETS.insertSql());
   }
 
   async get(accountId: string): Promise<WalletRecord | undefined> {
-    const row = await this.getStmt.get(accountId) as WalletRow | undefined;
-    return row && toRecord(row);
+    const row = await this.getStmt.get(accountId) as Row | undefined;
+    return row && WALLETS.read(row);
   }
 
-  /** A new account's wallet (its opening balance is a ledger credit written by the caller). */
   async insert(w: WalletRecord): Promise<void> {
-    await this.insertStmt.run(
-      w.accountId, w.balanceCents, this.d.flag(w.autoRechargeEnabled), w.thresholdCents, w.rechargeAmountCents, this.d.flag(w.lowBalanceArmed),
-      w.spendLimitCents, w.cardToken, w.cardLast4, w.plan, w.subscriptionStatus, w.currentPeriodEnd, w.spendMonth, w.spendMonthCents, w.updatedAt,
-    );
+    await this.insertStmt.run(...WALLETS.values(w, this.d));
   }
 
   async update(accountId: string, patch: WalletPatch): Promise<void> {
@@ -37,10 +47,9 @@ export class SqlWalletsRepo implements WalletsRepo {
     const shape = keys.join(',');
     let stmt = this.updateStmts.get(shape);
     if (!stmt) {
-      stmt = this.db.prepare(`UPDATE wallets SET ${keys.map((k) => `${COLUMNS[k]} = ?`).join(', ')} WHERE account_id = ?`);
+      stmt = this.db.prepare(`UPDATE wallets SET ${WALLETS.setSql(keys)} WHERE account_id = ?`);
       this.updateStmts.set(shape, stmt);
     }
-    const value = (v: unknown) => (typeof v === 'boolean' ? this.d.flag(v) : (v ?? null));
-    await stmt.run(...keys.map((k) => value(patch[k])), accountId);
+    await stmt.run(...WALLETS.values(patch, this.d, keys), accountId);
   }
 }
