@@ -123,8 +123,8 @@ export interface WebhookDeliveriesRepo {
   /** `dueForEvent` for many events in one read (a worker hearing a batch of events' notifications). */
   dueForEvents(eventIds: string[], now: number): Promise<DueDelivery[]>;
   /**
-   * Claims delivery `id`'s next attempt for `owner` for `leaseMs` of the engine's wall clock (issue
-   * 26): only while an attempt is scheduled, due by `now` (any time when `anyTime`: a probe the user
+   * Claims delivery `id`'s next attempt for `owner` for `leaseMs` of the engine's wall clock: only
+   * while an attempt is scheduled, due by `now` (any time when `anyTime`: a probe the user
    * asked for) and no other owner's live claim holds it; true when claimed. Recording the attempt (or
    * abandoning it) releases the claim; a claimant that dies releases it when the lease runs out.
    * `owner`'s own live claim is taken again: the worker never claims a delivery it has in hand, so

@@ -1,9 +1,58 @@
 import type { Dialect, Statement, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
+import { asIs, column, json, table, type Row } from './table.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { EmailStatus } from '../../../api/values/email.js';
 import type { EmailRecord, RecipientRecord, NewRecipient, RecipientPatch, EmailTimelineEntry, EmailsRepo } from '../emails-repo.js';
-import { EmailRow, RecipientRow, TimelineRow, toEmail, toRecipient, toTimeline, RECIPIENT_COLUMNS, hourOf } from '../rows/emails.js';
+
+const EMAILS = table<EmailRecord>('emails', {
+  id: asIs,
+  accountId: asIs,
+  domainId: asIs,
+  status: asIs,
+  mode: asIs,
+  from: column('from_header'),
+  subject: asIs,
+  html: asIs,
+  text: asIs,
+  tags: json,
+  metadata: json,
+  externalRef: asIs,
+  createdAt: asIs,
+  updatedAt: asIs,
+});
+
+const RECIPIENTS = table<RecipientRecord>('email_recipients', {
+  seq: asIs,
+  emailId: asIs,
+  address: asIs,
+  kind: asIs,
+  status: asIs,
+  openedAt: asIs,
+  clickedAt: asIs,
+  complainedAt: asIs,
+  unsubscribedAt: asIs,
+  deliveredAt: asIs,
+  updatedAt: asIs,
+});
+
+/** What the accept path writes of a recipient: the rest waits for the mail server's jobs. */
+const NEW_RECIPIENT = ['emailId', 'address', 'kind', 'status', 'updatedAt'] as const;
+
+const TIMELINE = table<EmailTimelineEntry>('email_events', {
+  emailId: asIs,
+  recipientSeq: asIs,
+  type: asIs,
+  status: asIs,
+  occurredAt: asIs,
+  bounce: json,
+  url: asIs,
+  method: asIs,
+});
+
+const HOUR_MS = 3_600_000;
+/** The start of the hour holding `ms`: the reputation counters' bucket. */
+const hourOf = (ms: number): number => Math.floor(ms / HOUR_MS) * HOUR_MS;
 
 export class SqlEmailsRepo implements EmailsRepo {
   private readonly insertEmailStmt;
@@ -23,18 +72,13 @@ export class SqlEmailsRepo implements EmailsRepo {
     private readonly db: Statements,
     protected readonly d: Dialect,
   ) {
-    this.insertEmailStmt = db.prepare(
-      `INSERT INTO emails (id, account_id, domain_id, status, mode, from_header, subject, html, text, tags, metadata, external_ref, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.insertRecipientStmt = db.prepare('INSERT INTO email_recipients (email_id, address, kind, status, updated_at) VALUES (?, ?, ?, ?, ?)');
+    this.insertEmailStmt = db.prepare(EMAILS.insertSql());
+    this.insertRecipientStmt = db.prepare(RECIPIENTS.insertSql(NEW_RECIPIENT));
     this.getStmt = db.prepare('SELECT * FROM emails WHERE id = ? AND account_id = ?');
     this.byIdStmt = db.prepare('SELECT * FROM emails WHERE id = ?');
     this.recipientsStmt = db.prepare('SELECT * FROM email_recipients WHERE email_id = ? ORDER BY seq');
     this.setStatusStmt = db.prepare('UPDATE emails SET status = ?, updated_at = ? WHERE id = ?');
-    this.insertTimelineStmt = db.prepare(
-      'INSERT INTO email_events (email_id, recipient_seq, type, status, occurred_at, bounce, url, method) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-    );
+    this.insertTimelineStmt = db.prepare(TIMELINE.insertSql());
     this.timelineStmt = db.prepare('SELECT * FROM email_events WHERE email_id = ? ORDER BY seq');
     this.deliveredWindowStmt = db.prepare(
       // CAST: PostgreSQL sums a bigint column to a numeric, which its driver reads as text.
@@ -48,30 +92,26 @@ export class SqlEmailsRepo implements EmailsRepo {
     );
   }
 
-  /** The email and its recipients, in order; returns the recipients with their seq. Call inside a transaction. */
   async insert(e: EmailRecord, recipients: NewRecipient[]): Promise<RecipientRecord[]> {
-    await this.insertEmailStmt.run(
-      e.id, e.accountId, e.domainId, e.status, e.mode, e.from, e.subject, e.html, e.text,
-      JSON.stringify(e.tags), JSON.stringify(e.metadata), e.externalRef, e.createdAt, e.updatedAt,
-    );
-    for (const r of recipients) await this.insertRecipientStmt.run(e.id, r.address, r.kind, r.status, e.createdAt);
+    await this.insertEmailStmt.run(...EMAILS.values(e, this.d));
+    for (const r of recipients) {
+      await this.insertRecipientStmt.run(...RECIPIENTS.values({ ...r, emailId: e.id, updatedAt: e.createdAt }, this.d, NEW_RECIPIENT));
+    }
     return this.recipients(e.id);
   }
 
-  /** The account's email (another account's is not found). */
   async get(accountId: string, id: string): Promise<EmailRecord | undefined> {
-    const row = await this.getStmt.get(id, accountId) as EmailRow | undefined;
-    return row && toEmail(row);
+    const row = (await this.getStmt.get(id, accountId)) as Row | undefined;
+    return row && EMAILS.read(row);
   }
 
-  /** Background work (the mail server's jobs) reads by id alone. */
   async getById(id: string): Promise<EmailRecord | undefined> {
-    const row = await this.byIdStmt.get(id) as EmailRow | undefined;
-    return row && toEmail(row);
+    const row = (await this.byIdStmt.get(id)) as Row | undefined;
+    return row && EMAILS.read(row);
   }
 
   async recipients(emailId: string): Promise<RecipientRecord[]> {
-    return (await this.recipientsStmt.all(emailId) as RecipientRow[]).map(toRecipient);
+    return ((await this.recipientsStmt.all(emailId)) as Row[]).map(RECIPIENTS.read);
   }
 
   async updateRecipient(seq: number, patch: RecipientPatch): Promise<void> {
@@ -79,10 +119,10 @@ export class SqlEmailsRepo implements EmailsRepo {
     const shape = keys.join(',');
     let stmt = this.updateRecipientStmts.get(shape);
     if (!stmt) {
-      stmt = this.db.prepare(`UPDATE email_recipients SET ${keys.map((k) => `${RECIPIENT_COLUMNS[k]} = ?`).join(', ')} WHERE seq = ?`);
+      stmt = this.db.prepare(`UPDATE email_recipients SET ${RECIPIENTS.setSql(keys)} WHERE seq = ?`);
       this.updateRecipientStmts.set(shape, stmt);
     }
-    await stmt.run(...keys.map((k) => patch[k] ?? null), seq);
+    await stmt.run(...RECIPIENTS.values(patch, this.d, keys), seq);
   }
 
   async setStatus(id: string, status: EmailStatus, updatedAt: number): Promise<void> {
@@ -90,15 +130,13 @@ export class SqlEmailsRepo implements EmailsRepo {
   }
 
   async addTimelineEntry(t: EmailTimelineEntry): Promise<void> {
-    await this.insertTimelineStmt.run(t.emailId, t.recipientSeq, t.type, t.status, t.occurredAt, t.bounce && JSON.stringify(t.bounce), t.url, t.method);
+    await this.insertTimelineStmt.run(...TIMELINE.values(t, this.d));
   }
 
-  /** Oldest first (contract §8). */
   async timeline(emailId: string): Promise<EmailTimelineEntry[]> {
-    return (await this.timelineStmt.all(emailId) as TimelineRow[]).map(toTimeline);
+    return ((await this.timelineStmt.all(emailId)) as Row[]).map(TIMELINE.read);
   }
 
-  /** Newest first, keyset-paged (contract §2); `status` narrows to one email status. */
   async list(accountId: string, limit: number, cursor?: string, status?: EmailStatus): Promise<Page<EmailRecord>> {
     const where = ['account_id = ?'];
     const params: unknown[] = [accountId];
@@ -106,25 +144,18 @@ export class SqlEmailsRepo implements EmailsRepo {
       where.push('status = ?');
       params.push(status);
     }
-    return await keysetPage<EmailRow, EmailRecord>(this.db, { from: 'emails', where, params, limit, cursor, map: toEmail });
+    return await keysetPage(this.db, { from: 'emails', where, params, limit, cursor, map: EMAILS.read });
   }
 
-  /**
-   * contract §8 (complaint-rate pause): the account's live recipients delivered in the hours from
-   * the one holding `sinceMs` on, and how many of them complained, from the hourly counters
-   * (migration 11): at most 721 rows, however much mail the account sent.
-   */
   async deliveredWindow(accountId: string, sinceMs: number): Promise<{ delivered: number; complained: number }> {
     const row = await this.deliveredWindowStmt.get(accountId, hourOf(sinceMs)) as { delivered: number; complained: number };
     return { delivered: row.delivered, complained: row.complained };
   }
 
-  /** Counts one live recipient delivered at `deliveredAt` (in the transaction that delivers it). */
   async countDelivered(accountId: string, deliveredAt: number): Promise<void> {
     await this.countDeliveredStmt.run(accountId, hourOf(deliveredAt));
   }
 
-  /** Counts a first complaint, in the hour its recipient was delivered (the rate is of the window's deliveries). */
   async countComplained(accountId: string, deliveredAt: number): Promise<void> {
     await this.countComplainedStmt.run(accountId, hourOf(deliveredAt));
   }

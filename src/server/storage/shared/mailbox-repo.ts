@@ -1,6 +1,26 @@
 import type { Dialect, Statements } from './statements.js';
+import { asIs, column, json, table, type Row } from './table.js';
 import type { MailboxMessageRecord, MailboxRepo } from '../mailbox-repo.js';
-import { MailboxRow, toRecord, BODY_COLUMNS } from '../rows/mailbox.js';
+
+const MAILBOX = table<MailboxMessageRecord>('mailbox_messages', {
+  seq: asIs,
+  id: asIs,
+  accountId: asIs,
+  emailId: asIs,
+  to: column('to_address'),
+  from: column('from_header'),
+  subject: asIs,
+  text: asIs,
+  html: asIs,
+  tags: json,
+  deliveredAt: asIs,
+});
+
+/** What a delivery writes: the body is the email's (`BODY_COLUMNS`). */
+const NEW_MESSAGE = ['id', 'accountId', 'emailId', 'to', 'from', 'subject', 'tags', 'deliveredAt'] as const;
+
+/** A message's body: its own copy (rows before migration 16), else the email's text or html, else the text derived from it. */
+const BODY_COLUMNS = `COALESCE(m.text, e.text, d.text) AS text, COALESCE(m.html, e.html) AS html`;
 
 export class SqlMailboxRepo implements MailboxRepo {
   private readonly insertStmt;
@@ -11,32 +31,25 @@ export class SqlMailboxRepo implements MailboxRepo {
     private readonly db: Statements,
     private readonly dialect: Dialect,
   ) {
-    this.insertStmt = db.prepare(
-      `INSERT INTO mailbox_messages (id, account_id, email_id, to_address, from_header, subject, tags, delivered_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-    );
+    this.insertStmt = db.prepare(`${MAILBOX.insertSql(NEW_MESSAGE)} RETURNING seq`);
     this.headStmt = db.prepare('SELECT COALESCE(MAX(seq), 0) AS head FROM mailbox_messages WHERE account_id = ?');
     this.hasDerivedTextStmt = db.prepare('SELECT 1 FROM email_derived_texts WHERE email_id = ?');
     this.keepDerivedTextStmt = db.prepare('INSERT INTO email_derived_texts (email_id, text) VALUES (?, ?) ON CONFLICT (email_id) DO UPDATE SET text = excluded.text');
   }
 
-  /** Call inside the transaction that records the delivery; the body is the email's. Returns the row's position. */
   async insert(m: Omit<MailboxMessageRecord, 'seq' | 'text' | 'html'>): Promise<number> {
     await this.dialect.lockFeed(this.db, m.accountId);
-    return ((await this.insertStmt.get(m.id, m.accountId, m.emailId, m.to, m.from, m.subject, JSON.stringify(m.tags), m.deliveredAt)) as { seq: number }).seq;
+    return ((await this.insertStmt.get(...MAILBOX.values(m, this.dialect, NEW_MESSAGE))) as { seq: number }).seq;
   }
 
-  /** Whether the text derived from an email's html is kept. */
   async hasDerivedText(emailId: string): Promise<boolean> {
     return await this.hasDerivedTextStmt.get(emailId) !== undefined;
   }
 
-  /** Keeps the text derived from an email's html, which its messages show as their text part. */
   async keepDerivedText(emailId: string, text: string): Promise<void> {
     await this.keepDerivedTextStmt.run(emailId, text);
   }
 
-  /** The account's messages after a position, oldest first; `to` matches case-insensitively. */
   async page(accountId: string, afterSeq: number, limit: number, to?: string): Promise<MailboxMessageRecord[]> {
     const where = ['m.account_id = ?', 'm.seq > ?'];
     const params: unknown[] = [accountId, afterSeq];
@@ -50,11 +63,10 @@ export class SqlMailboxRepo implements MailboxRepo {
            FROM mailbox_messages m JOIN emails e ON e.id = m.email_id LEFT JOIN email_derived_texts d ON d.email_id = m.email_id
           WHERE ${where.join(' AND ')} ORDER BY m.seq LIMIT ?`,
       )
-      .all(...params, limit) as MailboxRow[];
-    return rows.map(toRecord);
+      .all(...params, limit) as Row[];
+    return rows.map(MAILBOX.read);
   }
 
-  /** The account's newest position (0: none yet). */
   async headSeq(accountId: string): Promise<number> {
     return (await this.headStmt.get(accountId) as { head: number }).head;
   }

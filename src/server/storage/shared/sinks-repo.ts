@@ -1,6 +1,35 @@
 import type { Dialect, Statements } from './statements.js';
 import type { SinkRecord, SinkRequestRange, SinkRequestRecord, SinksRepo } from '../sinks-repo.js';
-import { SINK_REQUEST_COLUMNS, toSinkRecord, toSinkRequestRecord, type SinkRequestRow, type SinkRow } from '../rows/sinks.js';
+import { asIs, json, table, yesNo, type Row } from './table.js';
+
+const SINKS = table<SinkRecord>('sinks', {
+  id: asIs,
+  accountId: asIs,
+  endpointId: asIs,
+  url: asIs,
+  respondStatus: asIs,
+  failFirst: asIs,
+  delayMs: asIs,
+  received: asIs,
+  createdAt: asIs,
+});
+
+/** A new sink has received nothing: `received` keeps its column's default. */
+const NEW_SINK = ['id', 'accountId', 'endpointId', 'url', 'respondStatus', 'failFirst', 'delayMs', 'createdAt'] as const;
+
+const SINK_REQUESTS = table<SinkRequestRecord>('sink_requests', {
+  sinkId: asIs,
+  seq: asIs,
+  id: asIs,
+  receivedAt: asIs,
+  eventId: asIs,
+  eventType: asIs,
+  attempt: asIs,
+  headers: json,
+  body: asIs,
+  signatureValid: yesNo,
+  answeredStatus: asIs,
+});
 
 export class SqlSinksRepo implements SinksRepo {
   private readonly byIdStmt;
@@ -17,34 +46,32 @@ export class SqlSinksRepo implements SinksRepo {
     // sink's requests are kept one after another, so their positions become visible in order (a
     // follower reading after a position misses none).
     this.bumpStmt = db.prepare('UPDATE sinks SET received = received + 1 WHERE id = ? RETURNING received');
-    this.insertRequestStmt = db.prepare(`INSERT INTO sink_requests (${SINK_REQUEST_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.insertRequestStmt = db.prepare(SINK_REQUESTS.insertSql());
     this.trimStmt = db.prepare('DELETE FROM sink_requests WHERE sink_id = ? AND seq <= ?');
     this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM sink_requests WHERE sink_id = ? AND event_id = ?');
   }
 
   async insert(s: Omit<SinkRecord, 'received'>): Promise<void> {
-    await this.db
-      .prepare('INSERT INTO sinks (id, account_id, endpoint_id, url, respond_status, fail_first, delay_ms, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(s.id, s.accountId, s.endpointId, s.url, s.respondStatus, s.failFirst, s.delayMs, s.createdAt);
+    await this.db.prepare(SINKS.insertSql(NEW_SINK)).run(...SINKS.values(s, this.dialect, NEW_SINK));
   }
 
   async get(accountId: string, id: string): Promise<SinkRecord | undefined> {
-    const row = (await this.byIdStmt.get(id)) as SinkRow | undefined;
-    return row && row.account_id === accountId ? toSinkRecord(row) : undefined;
+    const row = (await this.byIdStmt.get(id)) as Row | undefined;
+    return row && row.account_id === accountId ? SINKS.read(row) : undefined;
   }
 
   async getById(id: string): Promise<SinkRecord | undefined> {
-    const row = (await this.byIdStmt.get(id)) as SinkRow | undefined;
-    return row && toSinkRecord(row);
+    const row = (await this.byIdStmt.get(id)) as Row | undefined;
+    return row && SINKS.read(row);
   }
 
   async byEndpoint(endpointId: string): Promise<SinkRecord | undefined> {
-    const row = (await this.db.prepare('SELECT * FROM sinks WHERE endpoint_id = ?').get(endpointId)) as SinkRow | undefined;
-    return row && toSinkRecord(row);
+    const row = (await this.db.prepare('SELECT * FROM sinks WHERE endpoint_id = ?').get(endpointId)) as Row | undefined;
+    return row && SINKS.read(row);
   }
 
   async listForAccount(accountId: string): Promise<SinkRecord[]> {
-    return ((await this.db.prepare('SELECT * FROM sinks WHERE account_id = ? ORDER BY created_at DESC, seq DESC').all(accountId)) as SinkRow[]).map(toSinkRecord);
+    return ((await this.db.prepare('SELECT * FROM sinks WHERE account_id = ? ORDER BY created_at DESC, seq DESC').all(accountId)) as Row[]).map(SINKS.read);
   }
 
   async countForEvent(sinkId: string, eventId: string): Promise<number> {
@@ -56,7 +83,7 @@ export class SqlSinksRepo implements SinksRepo {
   }
 
   async keepAt(r: SinkRequestRecord, keep: number): Promise<void> {
-    await this.insertRequestStmt.run(r.sinkId, r.seq, r.id, r.receivedAt, r.eventId, r.eventType, r.attempt, JSON.stringify(r.headers), r.body, this.dialect.flag(r.signatureValid), r.answeredStatus);
+    await this.insertRequestStmt.run(...SINK_REQUESTS.values(r, this.dialect));
     await this.trimStmt.run(r.sinkId, r.seq - keep);
   }
 
@@ -76,7 +103,7 @@ export class SqlSinksRepo implements SinksRepo {
       params.push(r.beforeSeq);
     }
     const sql = `SELECT * FROM sink_requests WHERE ${where.join(' AND ')} ORDER BY seq ${r.order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
-    const rows = ((await this.db.prepare(sql).all(...params, r.limit + 1)) as SinkRequestRow[]).map(toSinkRequestRecord);
+    const rows = ((await this.db.prepare(sql).all(...params, r.limit + 1)) as Row[]).map(SINK_REQUESTS.read);
     const hasMore = rows.length > r.limit;
     return { rows: hasMore ? rows.slice(0, r.limit) : rows, hasMore };
   }

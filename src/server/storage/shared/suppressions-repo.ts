@@ -1,9 +1,17 @@
 import type { Dialect, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
+import { asIs, table, type Row } from './table.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { SuppressionReason } from '../../../api/values/email.js';
 import type { SuppressionRecord, SuppressionsRepo } from '../suppressions-repo.js';
-import { SuppressionRow, toRecord } from '../rows/suppressions.js';
+
+const SUPPRESSIONS = table<SuppressionRecord>('email_suppressions', {
+  accountId: asIs,
+  address: asIs,
+  reason: asIs,
+  emailId: asIs,
+  createdAt: asIs,
+});
 
 export class SqlSuppressionsRepo implements SuppressionsRepo {
   private readonly findStmt;
@@ -15,9 +23,7 @@ export class SqlSuppressionsRepo implements SuppressionsRepo {
     protected readonly d: Dialect,
   ) {
     this.findStmt = db.prepare('SELECT * FROM email_suppressions WHERE account_id = ? AND address = ?');
-    this.insertStmt = db.prepare(
-      'INSERT INTO email_suppressions (account_id, address, reason, email_id, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, address) DO NOTHING',
-    );
+    this.insertStmt = db.prepare(`${SUPPRESSIONS.insertSql()} ON CONFLICT (account_id, address) DO NOTHING`);
     // contract §8: a complaint outranks an earlier bounce or unsubscribe (it can never be removed).
     this.complaintStmt = db.prepare(
       "UPDATE email_suppressions SET reason = 'complaint', email_id = ?, created_at = ? WHERE account_id = ? AND address = ? AND reason <> 'complaint'",
@@ -26,16 +32,12 @@ export class SqlSuppressionsRepo implements SuppressionsRepo {
   }
 
   async find(accountId: string, address: string): Promise<SuppressionRecord | undefined> {
-    const row = await this.findStmt.get(accountId, address) as SuppressionRow | undefined;
-    return row && toRecord(row);
+    const row = (await this.findStmt.get(accountId, address)) as Row | undefined;
+    return row && SUPPRESSIONS.read(row);
   }
 
-  /**
-   * Suppresses an address. The first reason stays, except that a complaint replaces any other
-   * (complaints are not removable). Returns whether the list changed.
-   */
   async add(s: SuppressionRecord): Promise<boolean> {
-    const inserted = (await this.insertStmt.run(s.accountId, s.address, s.reason, s.emailId, s.createdAt)).changes > 0;
+    const inserted = (await this.insertStmt.run(...SUPPRESSIONS.values(s, this.d))).changes > 0;
     if (inserted || s.reason !== 'complaint') return inserted;
     return (await this.complaintStmt.run(s.emailId, s.createdAt, s.accountId, s.address)).changes > 0;
   }
@@ -44,7 +46,6 @@ export class SqlSuppressionsRepo implements SuppressionsRepo {
     return (await this.removeStmt.run(accountId, address)).changes > 0;
   }
 
-  /** Newest first, keyset-paged (contract §2). */
   async list(accountId: string, limit: number, cursor?: string, reason?: SuppressionReason): Promise<Page<SuppressionRecord>> {
     const where = ['account_id = ?'];
     const params: unknown[] = [accountId];
@@ -52,6 +53,6 @@ export class SqlSuppressionsRepo implements SuppressionsRepo {
       where.push('reason = ?');
       params.push(reason);
     }
-    return await keysetPage<SuppressionRow, SuppressionRecord>(this.db, { from: 'email_suppressions', where, params, limit, cursor, map: toRecord });
+    return await keysetPage(this.db, { from: 'email_suppressions', where, params, limit, cursor, map: SUPPRESSIONS.read });
   }
 }

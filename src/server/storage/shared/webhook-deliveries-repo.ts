@@ -3,9 +3,50 @@ import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { DeliveryStatus } from '../../../api/schemas/webhooks.js';
 import type { DeliveryRecord, DeliveryAttemptState, DueCursor, DueDelivery, DuePage, NewDelivery, AttemptOutcomeUpdate, AttemptOutcomeWrite, WebhookDeliveriesRepo } from '../webhook-deliveries-repo.js';
-import { toAttemptState, toDue, toRecord, type AttemptStateRow, type DeliveryRow } from '../rows/webhook-deliveries.js';
+import { asIs, json, table, yesNo, type Row } from './table.js';
 
-const STATE_COLUMNS = 'd.id, d.endpoint_id, d.event_id, d.event_type, d.is_test, d.max_attempts, d.attempt, d.next_attempt_at';
+const DELIVERIES = table<DeliveryRecord>('webhook_deliveries', {
+  seq: asIs,
+  id: asIs,
+  endpointId: asIs,
+  accountId: asIs,
+  eventId: asIs,
+  eventType: asIs,
+  body: asIs,
+  isTest: yesNo,
+  maxAttempts: asIs,
+  attempt: asIs,
+  status: asIs,
+  responseStatus: asIs,
+  responseBody: asIs,
+  durationMs: asIs,
+  error: asIs,
+  nextAttemptAt: asIs,
+  attempts: json,
+  createdAt: asIs,
+  updatedAt: asIs,
+});
+
+/** An attempt's state without its log fields (no attempt history parsed); its body is read beside it (`raw_body`). */
+const STATES = table<Omit<DeliveryAttemptState, 'rawBody'>>('webhook_deliveries', {
+  id: asIs,
+  endpointId: asIs,
+  eventId: asIs,
+  eventType: asIs,
+  isTest: yesNo,
+  maxAttempts: asIs,
+  attempt: asIs,
+  nextAttemptAt: asIs,
+});
+const toAttemptState = (row: Row): DeliveryAttemptState => ({ ...STATES.read(row), rawBody: row.raw_body as string | null });
+
+const DUE = table<DueDelivery>('webhook_deliveries', { id: asIs, endpointId: asIs });
+const toDue = (rows: unknown[]): DueDelivery[] => (rows as Row[]).map(DUE.read);
+
+/** What an attempt's outcome sets of the delivery, beside its history, the claim and `updated_at`. */
+const OUTCOME = ['attempt', 'status', 'responseStatus', 'responseBody', 'durationMs', 'error', 'nextAttemptAt'] as const;
+
+const STATE_COLUMNS = STATES.columns.map((c) => `d.${c}`).join(', ');
 const RAW_BODY = 'COALESCE(d.body, (SELECT e.body FROM events e WHERE e.id = d.event_id))';
 
 /**
@@ -20,8 +61,6 @@ const OUTCOME_FIELDS = [
   ['delivery_id', 'text'], ['attempt', 'bigint'], ['status', 'text'], ['response_status', 'bigint'], ['response_body', 'text'], ['duration_ms', 'bigint'],
   ['error', 'text'], ['next_attempt_at', 'bigint'], ['history', 'text'], ['now', 'bigint'],
 ] as const;
-
-type DueRow = { id: string; endpoint_id: string };
 
 export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   private readonly insertStmt;
@@ -102,12 +141,10 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
        RETURNING id`,
     );
     this.recordOnceStmt = db.prepare(
-      `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
-         next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, attempts = ${APPEND_ATTEMPT('attempts', '?')}, updated_at = ? WHERE id = ? AND attempt = ?`,
+      `UPDATE webhook_deliveries SET ${DELIVERIES.setSql(OUTCOME)}, claimed_by = NULL, lease_until = NULL, attempts = ${APPEND_ATTEMPT('attempts', '?')}, updated_at = ? WHERE id = ? AND attempt = ?`,
     );
     this.recordStmt = db.prepare(
-      `UPDATE webhook_deliveries SET attempt = ?, status = ?, response_status = ?, response_body = ?, duration_ms = ?, error = ?,
-         next_attempt_at = ?, claimed_by = NULL, lease_until = NULL, attempts = ${APPEND_ATTEMPT('attempts', '?')}, updated_at = ? WHERE id = ?`,
+      `UPDATE webhook_deliveries SET ${DELIVERIES.setSql(OUTCOME)}, claimed_by = NULL, lease_until = NULL, attempts = ${APPEND_ATTEMPT('attempts', '?')}, updated_at = ? WHERE id = ?`,
     );
     this.jobAtStmt = db.prepare('SELECT 1 FROM jobs WHERE run_at = ? AND kind = ? LIMIT 1');
     this.insertStmt = db.prepare(
@@ -124,29 +161,23 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     this.eventBodyStmt = db.prepare('SELECT body FROM events WHERE id = ?');
   }
 
-  /** A new delivery is pending, attempt 0, due at once (its creation time). */
   async insert(d: NewDelivery): Promise<void> {
     await this.insertStmt.run(d.id, d.endpointId, d.accountId, d.eventId, d.eventType, d.body, this.d.flag(d.isTest), d.maxAttempts, d.createdAt, d.createdAt, d.createdAt);
   }
 
   async getById(id: string): Promise<DeliveryRecord | undefined> {
-    const row = await this.byIdStmt.get(id) as DeliveryRow | undefined;
-    return row && toRecord(row);
+    const row = (await this.byIdStmt.get(id)) as Row | undefined;
+    return row && DELIVERIES.read(row);
   }
 
-  /**
-   * The delivery's attempt state without its log fields (no attempt history parsed). `body: false`
-   * leaves out the bytes to send (rawBody null): recording an outcome needs the state only, and the
-   * body is the event's, read from another table (else two reads of it per attempt).
-   */
   async attemptState(id: string, opts: { body: boolean } = { body: true }): Promise<DeliveryAttemptState | undefined> {
-    const r = (await (opts.body ? this.attemptStateStmt : this.stateOnlyStmt).get(id)) as AttemptStateRow | undefined;
-    return r && toAttemptState(r);
+    const row = (await (opts.body ? this.attemptStateStmt : this.stateOnlyStmt).get(id)) as Row | undefined;
+    return row && toAttemptState(row);
   }
 
   async attemptStates(ids: string[], opts: { body: boolean } = { body: true }): Promise<DeliveryAttemptState[]> {
     if (ids.length === 0) return [];
-    return ((await (opts.body ? this.statesStmt : this.statesOnlyStmt).all(this.d.list(ids))) as AttemptStateRow[]).map(toAttemptState);
+    return ((await (opts.body ? this.statesStmt : this.statesOnlyStmt).all(this.d.list(ids))) as Row[]).map(toAttemptState);
   }
 
   async get(accountId: string, endpointId: string, id: string): Promise<DeliveryRecord | undefined> {
@@ -154,7 +185,6 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     return d && d.accountId === accountId && d.endpointId === endpointId ? d : undefined;
   }
 
-  /** The delivery log: newest first, keyset-paged, only rows created at or after `since`. */
   async list(endpointId: string, opts: { since: number; limit: number; cursor?: string; status?: DeliveryStatus }): Promise<Page<DeliveryRecord>> {
     const where = ['endpoint_id = ?', 'created_at >= ?'];
     const params: unknown[] = [endpointId, opts.since];
@@ -162,27 +192,26 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
       where.push('status = ?');
       params.push(opts.status);
     }
-    return await keysetPage<DeliveryRow, DeliveryRecord>(this.db, { from: 'webhook_deliveries', where, params, limit: opts.limit, cursor: opts.cursor, map: toRecord });
+    return await keysetPage(this.db, { from: 'webhook_deliveries', where, params, limit: opts.limit, cursor: opts.cursor, map: DELIVERIES.read });
   }
 
   async dueForEvent(eventId: string, now: number): Promise<DueDelivery[]> {
-    return toDue((await this.dueForEventStmt.all(eventId, now)) as DueRow[]);
+    return toDue(await this.dueForEventStmt.all(eventId, now));
   }
 
-  /** Deliveries whose next attempt is due, oldest due first. */
   async due(now: number, limit = 10_000): Promise<DueDelivery[]> {
-    return toDue((await this.dueStmt.all(now, limit)) as DueRow[]);
+    return toDue(await this.dueStmt.all(now, limit));
   }
 
   async duePage(now: number, limit: number, after?: DueCursor): Promise<DuePage> {
-    const rows = (await (after ? this.duePageAfterStmt.all(now, after.at, after.seq, limit) : this.duePageStmt.all(now, limit))) as Array<DueRow & { next_attempt_at: number; seq: number }>;
+    const rows = (await (after ? this.duePageAfterStmt.all(now, after.at, after.seq, limit) : this.duePageStmt.all(now, limit))) as Array<Row & { next_attempt_at: number; seq: number }>;
     const end = rows[rows.length - 1];
     return { deliveries: toDue(rows), last: end && { at: end.next_attempt_at, seq: end.seq } };
   }
 
   async dueForEvents(eventIds: string[], now: number): Promise<DueDelivery[]> {
     if (eventIds.length === 0) return [];
-    return toDue((await this.dueForEventsStmt.all(this.d.list(eventIds), now)) as DueRow[]);
+    return toDue(await this.dueForEventsStmt.all(this.d.list(eventIds), now));
   }
 
   async claimAttempts(ids: string[], owner: string, leaseMs: number, now: number): Promise<string[]> {
@@ -205,14 +234,13 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
   }
 
   async leaseExpired(limit: number): Promise<DueDelivery[]> {
-    return toDue((await this.leaseExpiredStmt.all(limit)) as DueRow[]);
+    return toDue(await this.leaseExpiredStmt.all(limit));
   }
 
   async unclaimedDue(dueBy: number, limit: number): Promise<DueDelivery[]> {
-    return toDue((await this.unclaimedDueStmt.all(dueBy, limit)) as DueRow[]);
+    return toDue(await this.unclaimedDueStmt.all(dueBy, limit));
   }
 
-  /** The exact bytes to POST: the stored event body (identical to the feed's), or the sample's. */
   async rawBody(d: DeliveryRecord): Promise<string | undefined> {
     if (d.body !== null) return d.body;
     return (await this.eventBodyStmt.get(d.eventId) as { body: string } | undefined)?.body;
@@ -220,7 +248,7 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
 
   async recordAttempt(id: string, u: AttemptOutcomeUpdate): Promise<void> {
     const history = JSON.stringify(u.history);
-    await this.recordStmt.run(u.attempt, u.status, u.responseStatus, u.responseBody, u.durationMs, u.error, u.nextAttemptAt, history, history, u.now, id);
+    await this.recordStmt.run(...DELIVERIES.values(u, this.d, OUTCOME), history, history, u.now, id);
   }
 
   /** Each outcome written only where the attempt is still the one before (a rerun writes nothing twice). */
@@ -230,7 +258,7 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
       const written: string[] = [];
       for (const u of updates) {
         const history = JSON.stringify(u.history);
-        const { changes } = await this.recordOnceStmt.run(u.attempt, u.status, u.responseStatus, u.responseBody, u.durationMs, u.error, u.nextAttemptAt, history, history, u.now, u.id, u.attempt - 1);
+        const { changes } = await this.recordOnceStmt.run(...DELIVERIES.values(u, this.d, OUTCOME), history, history, u.now, u.id, u.attempt - 1);
         if (changes === 1) written.push(u.id);
       }
       return written;
@@ -251,12 +279,10 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     return ((await this.recordManyStmt.all(JSON.stringify(rows))) as Array<{ id: string }>).map((r) => r.id);
   }
 
-  /** Schedules one more attempt (a manual retry): due at `at`. */
   async scheduleAttempt(id: string, at: number, status: DeliveryStatus, now: number): Promise<void> {
     await this.db.prepare('UPDATE webhook_deliveries SET next_attempt_at = ?, status = ?, updated_at = ?, claimed_by = NULL, lease_until = NULL WHERE id = ?').run(at, status, now, id);
   }
 
-  /** Stops every scheduled attempt of an endpoint (it was disabled): they become abandoned. */
   async abandonScheduled(endpointId: string, error: string, now: number): Promise<number> {
     const res = await this.db
       .prepare(
@@ -266,12 +292,10 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     return res.changes;
   }
 
-  /** Abandons one delivery whose next attempt can no longer be made (event gone, endpoint disabled). */
   async abandon(id: string, error: string, now: number): Promise<void> {
     await this.db.prepare("UPDATE webhook_deliveries SET status = 'abandoned', next_attempt_at = NULL, claimed_by = NULL, lease_until = NULL, error = ?, updated_at = ? WHERE id = ?").run(error, now, id);
   }
 
-  /** spec: Limits — the delivery log keeps 7 days; finished rows older than that are dropped. */
   async eventsLastIn(endpointId: string, status: DeliveryStatus, since: number, limit: number): Promise<string[]> {
     const sql = `SELECT d.event_id FROM webhook_deliveries d
         WHERE d.endpoint_id = ? AND NOT d.is_test AND d.status = ? AND d.created_at >= ?
@@ -284,7 +308,6 @@ export class SqlWebhookDeliveriesRepo implements WebhookDeliveriesRepo {
     return (await this.db.prepare('DELETE FROM webhook_deliveries WHERE created_at < ? AND next_attempt_at IS NULL').run(cutoff)).changes;
   }
 
-  /** Whether the scheduler already holds a job of `kind` at exactly `runAt` (one tick job per boundary). */
   async hasJobAt(kind: string, runAt: number): Promise<boolean> {
     return await this.jobAtStmt.get(runAt, kind) !== undefined;
   }

@@ -1,6 +1,24 @@
 import type { Dialect, HeldReads, Statements } from './statements.js';
 import type { WebhookEndpointRecord, EndpointRoute, EndpointTarget, WebhookEndpointPatch, WebhookEndpointsRepo } from '../webhooks-repo.js';
-import { EndpointRow, toRecord, COLUMNS } from '../rows/webhooks.js';
+import { asIs, json, table, yesNo, type Row } from './table.js';
+
+const ENDPOINTS = table<WebhookEndpointRecord>('webhook_endpoints', {
+  id: asIs,
+  accountId: asIs,
+  url: asIs,
+  events: json,
+  description: asIs,
+  secret: asIs,
+  enabled: yesNo,
+  disabledAt: asIs,
+  disabledReason: asIs,
+  consecutiveFailures: asIs,
+  failingSince: asIs,
+  lastSuccessAt: asIs,
+  mode: asIs,
+  createdAt: asIs,
+  updatedAt: asIs,
+});
 
 export class SqlWebhookEndpointsRepo implements WebhookEndpointsRepo {
   private readonly enabledStmt;
@@ -29,28 +47,17 @@ export class SqlWebhookEndpointsRepo implements WebhookEndpointsRepo {
 
   async insert(e: WebhookEndpointRecord): Promise<void> {
     this.cache.changed();
-    await this.db
-      .prepare(
-        `INSERT INTO webhook_endpoints (id, account_id, url, events, description, secret, enabled, disabled_at, disabled_reason,
-           consecutive_failures, failing_since, last_success_at, mode, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        e.id, e.accountId, e.url, JSON.stringify(e.events), e.description, e.secret, this.d.flag(e.enabled), e.disabledAt, e.disabledReason,
-        e.consecutiveFailures, e.failingSince, e.lastSuccessAt, e.mode, e.createdAt, e.updatedAt,
-      );
+    await this.db.prepare(ENDPOINTS.insertSql()).run(...ENDPOINTS.values(e, this.d));
   }
 
-  /** Scoped to the account: another account's endpoint is as good as missing (spec: Authentication 6). */
   async get(accountId: string, id: string): Promise<WebhookEndpointRecord | undefined> {
-    const row = await this.byIdStmt.get(id) as EndpointRow | undefined;
-    return row && row.account_id === accountId ? toRecord(row) : undefined;
+    const row = (await this.byIdStmt.get(id)) as Row | undefined;
+    return row && row.account_id === accountId ? ENDPOINTS.read(row) : undefined;
   }
 
-  /** Unscoped. */
   async getById(id: string): Promise<WebhookEndpointRecord | undefined> {
-    const row = await this.byIdStmt.get(id) as EndpointRow | undefined;
-    return row && toRecord(row);
+    const row = (await this.byIdStmt.get(id)) as Row | undefined;
+    return row && ENDPOINTS.read(row);
   }
 
   /**
@@ -59,20 +66,19 @@ export class SqlWebhookEndpointsRepo implements WebhookEndpointsRepo {
    */
   async targetById(id: string): Promise<EndpointTarget | undefined> {
     return await this.cache.get(`t ${id}`, async () => {
-      const row = await this.byIdStmt.get(id) as EndpointRow | undefined;
+      const row = (await this.byIdStmt.get(id)) as Row | undefined;
       if (!row) return undefined;
-      const { accountId, url, events, secret, createdAt, enabled, disabledReason } = toRecord(row);
+      const { accountId, url, events, secret, createdAt, enabled, disabledReason } = ENDPOINTS.read(row);
       return Object.freeze({ id, accountId, url, events: Object.freeze(events) as string[], secret, createdAt, enabled, disabledReason });
     });
   }
 
-  /** Every endpoint of the account, newest first (a bounded list). */
   async listEnabled(): Promise<WebhookEndpointRecord[]> {
-    return (await this.db.prepare('SELECT * FROM webhook_endpoints WHERE enabled ORDER BY seq').all() as EndpointRow[]).map(toRecord);
+    return ((await this.db.prepare('SELECT * FROM webhook_endpoints WHERE enabled ORDER BY seq').all()) as Row[]).map(ENDPOINTS.read);
   }
 
   async listForAccount(accountId: string): Promise<WebhookEndpointRecord[]> {
-    return (await this.db.prepare('SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at DESC, seq DESC').all(accountId) as EndpointRow[]).map(toRecord);
+    return ((await this.db.prepare('SELECT * FROM webhook_endpoints WHERE account_id = ? ORDER BY created_at DESC, seq DESC').all(accountId)) as Row[]).map(ENDPOINTS.read);
   }
 
   async countForAccount(accountId: string): Promise<number> {
@@ -87,8 +93,8 @@ export class SqlWebhookEndpointsRepo implements WebhookEndpointsRepo {
    */
   async enabledForAccount(accountId: string): Promise<EndpointRoute[]> {
     return await this.cache.get(`r ${accountId}`, async () =>
-      Object.freeze((await this.enabledStmt.all(accountId) as EndpointRow[]).map((r): EndpointRoute => {
-        const { id, accountId: owner, url, events, secret, createdAt } = toRecord(r);
+      Object.freeze(((await this.enabledStmt.all(accountId)) as Row[]).map((r): EndpointRoute => {
+        const { id, accountId: owner, url, events, secret, createdAt } = ENDPOINTS.read(r);
         return Object.freeze({ id, accountId: owner, url, events: Object.freeze(events) as string[], secret, createdAt });
       })) as EndpointRoute[],
     );
@@ -96,17 +102,12 @@ export class SqlWebhookEndpointsRepo implements WebhookEndpointsRepo {
 
   async update(id: string, patch: WebhookEndpointPatch, now: number): Promise<void> {
     this.cache.changed();
-    const sets: string[] = ['updated_at = ?'];
-    const params: unknown[] = [now];
-    for (const [key, value] of Object.entries(patch) as Array<[keyof WebhookEndpointPatch, unknown]>) {
-      if (value === undefined) continue;
-      sets.push(`${COLUMNS[key]} = ?`);
-      params.push(key === 'events' ? JSON.stringify(value) : typeof value === 'boolean' ? this.d.flag(value) : value);
-    }
-    await this.db.prepare(`UPDATE webhook_endpoints SET ${sets.join(', ')} WHERE id = ?`).run(...params, id);
+    const fields: Array<keyof WebhookEndpointRecord> = ['updatedAt', ...(Object.keys(patch) as Array<keyof WebhookEndpointPatch>).filter((k) => patch[k] !== undefined)];
+    await this.db
+      .prepare(`UPDATE webhook_endpoints SET ${ENDPOINTS.setSql(fields)} WHERE id = ?`)
+      .run(...ENDPOINTS.values({ ...patch, updatedAt: now }, this.d, fields), id);
   }
 
-  /** Streak bookkeeping that must not bump updatedAt (it is not a change the user made). */
   async recordOutcome(id: string, succeeded: boolean, at: number): Promise<void> {
     if (succeeded) await this.successStmt.run(at, id);
     else await this.failureStmt.run(at, id);
