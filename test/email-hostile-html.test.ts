@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
 import { acceptEmail, addSendingDomain, freshDomain, newAccount } from './helpers/email-fixtures.js';
 import { EMAIL_LIMITS, SIMULATOR_DEFAULT_CLICK_URL } from '../src/api/values/email.js';
-import { handOver } from '../src/server/domain/email/delivery.js';
+import { derivedTextsKept, handOverWithoutText, mailboxCopies, plantOlderMailboxRow } from './helpers/inspect.js';
 
 // One live email (1 cent) with html of markup left open (`<!--` 60,000 times) would freeze the
 // service for every tenant were the mail sandbox's text part derived with regular expressions that
@@ -65,10 +65,8 @@ describe('hostile html', () => {
       const email = await svc.call('GET', `/v1/emails/${id}`);
       expect(email.body.status, opener).toBe('delivered');
       // The text part was derived once and is kept once; the 50 mail sandbox rows hold no copy.
-      const kept = (await svc.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM email_derived_texts WHERE email_id = ?', id))!;
-      expect(kept.n, opener).toBe(1);
-      const rows = await svc.sql.get<Record<string, number>>('SELECT COUNT(*) AS n, COUNT(text) AS texts, COUNT(html) AS htmls FROM mailbox_messages WHERE email_id = ?', id);
-      expect(rows, opener).toEqual({ n: 50, texts: 0, htmls: 0 });
+      expect(await derivedTextsKept(svc, id), opener).toBe(1);
+      expect(await mailboxCopies(svc, id), opener).toEqual({ n: 50, texts: 0, htmls: 0 });
       const events = await svc.call('GET', `/v1/emails/${id}/events`);
       expect(events.body.data.find((e: any) => e.type === 'email.clicked')?.url, opener).toBe(SIMULATOR_DEFAULT_CLICK_URL);
     }
@@ -89,26 +87,21 @@ describe('the mail sandbox text part, kept once per email', () => {
     const { id: accountId, headers } = await newAccount(svc, 'Upgraded');
     const id = await acceptEmail(svc, { accountId, to: ['ann@example.com', 'bob@example.com'], html: '<p>Hello &amp; <b>welcome</b></p><p>Bye</p>', text: null });
     // The handover as the previous version ran it: no text kept.
-    (await svc.deps.uow.write(async (tx) => await handOver(tx, id)));
-    expect(await svc.deps.uow.read(async (tx) => await tx.mailbox.hasDerivedText(id))).toBe(false);
+    await handOverWithoutText(svc, id);
+    expect(await derivedTextsKept(svc, id)).toBe(0);
     await svc.advanceJobs(60);
     const box = await svc.call('GET', '/v1/sandbox/mailbox', { headers });
     expect(box.body.data.map((m: any) => [m.to, m.text])).toEqual([
       ['ann@example.com', 'Hello & welcome\nBye'],
       ['bob@example.com', 'Hello & welcome\nBye'],
     ]);
-    const kept = (await svc.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM email_derived_texts WHERE email_id = ?', id))!;
-    expect(kept.n).toBe(1);
+    expect(await derivedTextsKept(svc, id)).toBe(1);
   });
 
   it('keeps showing the body a row written before it was kept once (its own copy)', async () => {
     const { id: accountId, headers } = await newAccount(svc, 'Older rows');
     const id = await acceptEmail(svc, { accountId, to: ['old@example.com'], html: '<p>now</p>', text: 'now' });
-    await svc.sql.run(
-      `INSERT INTO mailbox_messages (id, account_id, email_id, to_address, from_header, subject, text, html, tags, delivered_at)
-       VALUES ('mbx_before', ?, ?, ?, ?, 'Old', 'as copied', '<p>as copied</p>', '[]', ?)`,
-      accountId, id, 'old@example.com', 'Shop <a@b.example>', svc.now(),
-    );
+    await plantOlderMailboxRow(svc, { id: 'mbx_before', accountId, emailId: id, to: 'old@example.com', from: 'Shop <a@b.example>', subject: 'Old', text: 'as copied', html: '<p>as copied</p>', deliveredAt: svc.now() });
     const box = await svc.call('GET', '/v1/sandbox/mailbox', { headers });
     expect(box.body.data).toHaveLength(1);
     expect(box.body.data[0]).toMatchObject({ id: 'mbx_before', text: 'as copied', html: '<p>as copied</p>' });
@@ -119,8 +112,8 @@ describe('the mail sandbox text part, kept once per email', () => {
     const withText = await acceptEmail(svc, { accountId, to: ['t@example.com'], html: '<p>rich</p>', text: 'plain' });
     const testKey = await acceptEmail(svc, { accountId, to: ['q@example.com'], html: '<p>quiet</p>', text: null, mode: 'test' });
     await svc.advanceJobs(60);
-    expect(await svc.deps.uow.read(async (tx) => await tx.mailbox.hasDerivedText(withText))).toBe(false);
-    expect(await svc.deps.uow.read(async (tx) => await tx.mailbox.hasDerivedText(testKey))).toBe(false);
+    expect(await derivedTextsKept(svc, withText)).toBe(0);
+    expect(await derivedTextsKept(svc, testKey)).toBe(0);
     const box = await svc.call('GET', '/v1/sandbox/mailbox', { headers });
     expect(box.body.data.map((m: any) => [m.to, m.text, m.html])).toEqual([['t@example.com', 'plain', '<p>rich</p>']]);
   });

@@ -2,6 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { itOnSqlite } from './helpers/engines.js';
 import { join } from 'node:path';
 import { startTestService, type TestService } from './helpers/service.js';
+import { idempotencyAnswers } from './helpers/inspect.js';
+import { DB_FILE } from '../src/api/values/local-service.js';
 
 // Secrets are shown once: the idempotency store never keeps one, and a replay shows it as null.
 describe('idempotent replays never carry secrets', () => {
@@ -26,7 +28,7 @@ describe('idempotent replays never carry secrets', () => {
     const replayWh = await svc.call('POST', '/v1/webhooks', { body: { url: 'https://hooks.example.com/x' }, headers: { 'idempotency-key': 'secret-w' } });
     expect(replayWh.body).toMatchObject({ id: wh.body.id, secret: null });
 
-    const stored = (await svc.sql.all<{ body: string | null }>('SELECT body FROM idempotency_keys')).map((r) => r.body ?? '').join('\n');
+    const stored = (await idempotencyAnswers(svc)).join('\n');
     expect(stored).not.toContain(key.body.key);
     expect(stored).not.toContain(wh.body.secret);
     expect(stored).not.toContain(rotated.body.secret);
@@ -40,9 +42,9 @@ describe('the database files', () => {
     const svc = await startTestService();
     try {
       await svc.call('POST', '/v1/webhooks', { body: { url: 'https://hooks.example.com/y' } });
-      for (const f of ['svc.db', 'svc.db-wal', 'svc.db-shm']) {
+      for (const f of [DB_FILE, `${DB_FILE}-wal`, `${DB_FILE}-shm`]) {
         const p = join(svc.dataDir, f);
-        if (f === 'svc.db') expect(existsSync(p)).toBe(true);
+        if (f === DB_FILE) expect(existsSync(p)).toBe(true);
         if (existsSync(p)) expect(statSync(p).mode & 0o777, f).toBe(0o600);
       }
     } finally {

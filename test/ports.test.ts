@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,16 +7,14 @@ import { cellsContaining } from './helpers/test-sql.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { advance, buy, expectError } from './messages-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
-import { PORT_LIMITS, PORT_TIMINGS } from '../src/api/values/registration.js';
-import { ACCOUNT_MISMATCH_REASON, NOT_PORTABLE, REJECTED_ACCOUNT_NUMBER } from '../src/server/world/port-registry.js';
-import { PORT_REASONS } from '../src/server/domain/ports.js';
+import { ACCOUNT_MISMATCH_REASON, NOT_PORTABLE, PORT_LIMITS, PORT_REASONS, PORT_TIMINGS, REJECTED_ACCOUNT_NUMBER } from '../src/api/values/registration.js';
 import { ManualClock } from '../src/server/clock.js';
 import { composeService } from '../src/server/compose.js';
 import { buildApp } from '../src/server/app.js';
 import { ensureBootstrap } from '../src/server/bootstrap.js';
 import { openDatabase } from '../src/server/storage/sqlite/database.js';
 import { SqliteStore } from '../src/server/storage/sqlite/store.js';
-import { chargesFor } from './helpers/inspect.js';
+import { chargesFor, portDocumentContent, portHasPin, sqliteFiles } from './helpers/inspect.js';
 
 // contract §7 (ports), §9 (sandbox port decision), §11 (port 100 per number), spec: Ports endpoints.
 
@@ -215,7 +213,7 @@ describe('POST /v1/ports/{id}/documents', () => {
     const replaced = await attach(port.id, { ...loa, filename: 'loa-signed.pdf' });
     expect(replaced.documents.map((d: any) => [d.type, d.filename])).toEqual([['bill', 'bill.pdf'], ['loa', 'loa-signed.pdf']]);
     // The bytes are kept, privately.
-    const stored = await svc.deps.uow.read(async (tx) => await tx.ports.documentContent(replaced.documents[1].id));
+    const stored = await portDocumentContent(svc, replaced.documents[1].id);
     expect(stored?.toString()).toBe('%PDF-1.4 letter of authorization');
   });
 
@@ -471,7 +469,7 @@ describe('the PIN', () => {
     const numbers = await portable(1);
     const res = await svc.call('POST', '/v1/ports', { body: body(numbers), headers: { 'idempotency-key': 'pin-check' } });
     expect(res.status).toBe(201);
-    expect(await svc.sql.get('SELECT has_pin FROM ports WHERE id = ?', res.body.id)).toEqual({ has_pin: 1 });
+    expect(await portHasPin(svc, res.body.id)).toBe(true);
     const replay = await svc.call('POST', '/v1/ports', { body: body(numbers), headers: { 'idempotency-key': 'pin-check' } });
     await attach(res.body.id, loa);
     await attach(res.body.id, bill);
@@ -490,10 +488,9 @@ describe('the PIN', () => {
     await attach(res.body.id, loa);
     await svc.call('POST', `/v1/ports/${res.body.id}/submit`);
     // The files themselves (the database and its WAL).
-    svc.db.pragma('wal_checkpoint(PASSIVE)');
-    const files = readdirSync(svc.dataDir).filter((f) => f.startsWith('svc.db') || f.endsWith('.db') || f.endsWith('-wal'));
+    const files = sqliteFiles(svc);
     expect(files.length).toBeGreaterThan(0);
-    for (const f of files) expect(readFileSync(join(svc.dataDir, f)).includes(PIN), f).toBe(false);
+    for (const { file, bytes } of files) expect(bytes.includes(PIN), file).toBe(false);
   });
 
   it('is not in the request log', async () => {

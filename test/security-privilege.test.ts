@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ONE_REPLICA, startTestService, type TestService } from './helpers/service.js';
 import { itOnOneReplica } from './helpers/engines.js';
 import { assertBuilt, runSvc, runSvcProcess } from './helpers/cli.js';
-import { UNAUTHENTICATED_RATE } from '../src/server/http/rate-limit.js';
+import { UNAUTHENTICATED_RATE } from '../src/api/values/http.js';
 import { redactHeaders, redactUrl, scrubSecrets } from '../src/server/http/log-redaction.js';
 
 type Res = Awaited<ReturnType<TestService['call']>>;

@@ -9,9 +9,8 @@ import { buy, liveNumber } from './messages-fixtures.js';
 import type { Bootstrap } from '../src/config/bootstrap.js';
 import { startTestService } from './helpers/service.js';
 import { serviceAt, until } from './helpers/started-service.js';
-import { openDatabase } from '../src/server/storage/sqlite/database.js';
-import { SqliteStore } from '../src/server/storage/sqlite/store.js';
 import { DB_FILE } from '../src/api/values/local-service.js';
+import { revokeKeyFromAnotherConnection } from './helpers/inspect.js';
 
 // `svc server start --role api|worker|all`, as a user runs it: an API process and a
 // worker process on one data directory (SQLite: the worker a second process on the same file) and on
@@ -191,19 +190,17 @@ describe('one process per half of a data directory', () => {
 describe('an API process beside another process on the same SQLite file', () => {
   it('refuses a key revoked by the other process on its very next request (the key it held is forgotten)', async () => {
     const svc = await startTestService({ role: 'api' });
-    // The other process: its own connection on the same file (a worker, a second tool).
-    const other = new SqliteStore(openDatabase(join(svc.dataDir, DB_FILE)));
     try {
       const made = await svc.call('POST', '/v1/keys', { body: { name: 'ci', mode: 'live' } });
       expect(made.status, made.text).toBe(201);
       const key = made.body.key as string;
       expect((await svc.call('GET', '/v1/numbers', { key })).status).toBe(200);
       expect((await svc.call('GET', '/v1/numbers', { key })).status).toBe(200);
-      await other.write(async (tx) => await tx.keys.revoke(made.body.id, Date.now()));
+      // The other process: its own connection on the same file (a worker, a second tool).
+      await revokeKeyFromAnotherConnection(svc.dataDir, made.body.id, Date.now());
       const refused = await svc.call('GET', '/v1/numbers', { key });
       expect(refused.status).toBe(401);
     } finally {
-      await other.close();
       await svc.stop();
     }
   });

@@ -11,6 +11,7 @@ import { fillPath, label, operationsOf, pathParamNames, validArb, type Operation
 import { randomUUID } from 'node:crypto';
 import { buildFixtures, pathValuesFor, storedState, type Fixtures } from './helpers/openapi-fixtures.js';
 import { GOOD_CAMPAIGN } from './registration-fixtures.js';
+import { renameApiKeyInStorage } from './helpers/inspect.js';
 import { deref } from './helpers/openapi-ops.js';
 
 // Operations whose path value is not an account's resource, by design; each says why.
@@ -158,11 +159,13 @@ describe('tenancy sweep over every id-taking operation of /openapi.json', () => 
   it('the "changes nothing" proof sees a change made behind the service (a renamed key), on either engine', async () => {
     const before = await storedState(svc);
     const key = victims[0]!.fx.key;
-    await svc.sql.run("UPDATE api_keys SET name = name || ' (renamed)' WHERE id = ?", key);
+    const listed = (await svc.call('GET', '/v1/keys?limit=100')).body.data.find((k: { id: string }) => k.id === key);
+    expect(listed, 'the fixture key is listed').toBeDefined();
+    await renameApiKeyInStorage(svc, key, `${listed.name} (renamed)`);
     try {
       expect((await storedState(svc)).hash).not.toBe(before.hash);
     } finally {
-      await svc.sql.run("UPDATE api_keys SET name = substr(name, 1, length(name) - 10) WHERE id = ?", key);
+      await renameApiKeyInStorage(svc, key, listed.name);
     }
     expect((await storedState(svc)).hash).toBe(before.hash);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { verifyWebhookSignature } from '../src/webhooks/verify.js';
-import { webhookStreak } from './helpers/inspect.js';
+import { emitAndListInTransaction, emitOutsideTransaction, emitThenRollBack, webhookStreak } from './helpers/inspect.js';
 
 /** The endpoint as the API shows it, with the failure streak only storage holds. */
 async function streakOf(svc: Awaited<ReturnType<typeof startWebhookService>>, id: string) {
@@ -35,20 +35,14 @@ describe('the outbox', () => {
     const rx = await receiver();
     const ep = await createEndpoint(svc, { url: rx.url });
     await expect(
-      svc.deps.uow.write(async (tx) => {
-        await tx.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-        throw new Error('the change failed');
-      }),
+      emitThenRollBack(svc, svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null }, new Error('the change failed')),
     ).rejects.toThrow('the change failed');
     await svc.flushWebhooks();
     expect(rx.received).toHaveLength(0);
     expect(await deliveries(svc, ep.id)).toHaveLength(0);
 
-    await svc.deps.uow.write(async (tx) => {
-      await tx.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null });
-      const rows = (await tx.webhookDeliveries.list(ep.id, { since: 0, limit: 10 })).data.map((d) => ({ status: d.status, attempt: d.attempt }));
-      expect(rows).toEqual([{ status: 'pending', attempt: 0 }]); // visible inside the same transaction
-    });
+    const rows = await emitAndListInTransaction(svc, svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null }, ep.id);
+    expect(rows).toEqual([{ status: 'pending', attempt: 0 }]); // visible inside the same transaction
     await svc.flushWebhooks();
     expect(rx.received).toHaveLength(1);
   });
@@ -57,7 +51,7 @@ describe('the outbox', () => {
     const svc = await setup();
     const rx = await receiver();
     const ep = await createEndpoint(svc, { url: rx.url });
-    await expect(svc.deps.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null })).rejects.toThrow(/outside a transaction/);
+    await expect(emitOutsideTransaction(svc, svc.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null })).rejects.toThrow(/outside a transaction/);
     await svc.flushWebhooks();
     expect(rx.received).toHaveLength(0);
     expect(await deliveries(svc, ep.id)).toHaveLength(0);

@@ -33,8 +33,18 @@
 // - deviceTokenClaims: what the service's check of a softphone token finds, under the signing secret
 //   kept in its storage. POST /v1/webrtc/devices/{id}/token mints one "verifiable by the service"
 //   (contract §6), and no endpoint takes one back yet.
-// - setCampaignStatus, setWebhookStreak, addCharge, addSuppression, setBrandPageConfig (setters):
-//   states no surface makes; see each comment.
+// - idempotencyAnswers: the stored Idempotency-Key answers as kept. A replay shows an answer only
+//   after the secrets in it are blanked, so whether a secret was kept in clear shows nowhere else.
+// - derivedTextsKept, mailboxCopies: how the mail sandbox keeps an email's text part (once per email)
+//   and whether its recipients' rows hold their own copy. GET /v1/sandbox/mailbox shows each row's
+//   text and html alike either way: where they are kept shows only in storage.
+// - portHasPin, portDocumentContent: a port's PIN flag and a document's kept bytes. The PIN is
+//   write-only and a document is listed without its content: no surface shows either.
+// - sqliteFiles: the SQLite files' bytes (the WAL checkpointed first), for what must be in no file.
+// - setCampaignStatus, setWebhookStreak, addCharge, addSuppression, setBrandPageConfig, renameApiKeyInStorage,
+//   handOverWithoutText, plantOlderMailboxRow, emitThenRollBack, emitAndListInTransaction,
+//   emitOutsideTransaction, revokeKeyFromAnotherConnection (setters and writers): states and
+//   writes no surface makes; see each comment.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
@@ -43,6 +53,12 @@ import type { SuppressionReason } from '../../src/api/values/email.js';
 import { charge, type ChargeItem } from '../../src/server/domain/billing/charging.js';
 import { EMAIL_DELIVER_JOB } from '../../src/server/domain/email/jobs.js';
 import { verifyDeviceToken, type DeviceTokenClaims } from '../../src/server/domain/voice/devices.js';
+import { handOver } from '../../src/server/domain/email/delivery.js';
+import { openDatabase, type Db } from '../../src/server/storage/sqlite/database.js';
+import { SqliteStore } from '../../src/server/storage/sqlite/store.js';
+import { DB_FILE } from '../../src/api/values/local-service.js';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** The test service handle as this module needs it (test/helpers/service.ts's TestService). */
 export interface Inspectable {
@@ -138,6 +154,41 @@ export async function jobCount(svc: Pick<Inspectable, 'deps'>, kind: string): Pr
   return await svc.deps.uow.read(async (tx) => await tx.jobs.countByKind(kind));
 }
 
+/** The body of every stored Idempotency-Key answer (of every account), as kept for replays. */
+export async function idempotencyAnswers(svc: Pick<Inspectable, 'sql'>): Promise<string[]> {
+  return (await svc.sql.all<{ body: string | null }>('SELECT body FROM idempotency_keys')).map((r) => r.body ?? '');
+}
+
+/** How many text parts are kept for one email (the mail sandbox derives one per email, or none). */
+export async function derivedTextsKept(svc: Pick<Inspectable, 'sql'>, emailId: string): Promise<number> {
+  return Number((await svc.sql.get<{ n: number }>('SELECT COUNT(*) AS n FROM email_derived_texts WHERE email_id = ?', emailId))!.n);
+}
+
+/** One email's mail sandbox rows: how many, and how many hold their own copy of the text and of the html. */
+export async function mailboxCopies(svc: Pick<Inspectable, 'sql'>, emailId: string): Promise<{ n: number; texts: number; htmls: number }> {
+  const row = (await svc.sql.get<Record<string, number>>('SELECT COUNT(*) AS n, COUNT(text) AS texts, COUNT(html) AS htmls FROM mailbox_messages WHERE email_id = ?', emailId))!;
+  return { n: Number(row.n), texts: Number(row.texts), htmls: Number(row.htmls) };
+}
+
+/** Whether a port was stored with a PIN (the flag; the PIN itself is kept nowhere). */
+export async function portHasPin(svc: Pick<Inspectable, 'sql'>, portId: string): Promise<boolean | undefined> {
+  const row = await svc.sql.get<{ has_pin: number }>('SELECT has_pin FROM ports WHERE id = ?', portId);
+  return row && Number(row.has_pin) === 1;
+}
+
+/** The bytes kept of a port's document, or undefined when none has this id. */
+export async function portDocumentContent(svc: Pick<Inspectable, 'deps'>, documentId: string): Promise<Buffer | undefined> {
+  return await svc.deps.uow.read(async (tx) => await tx.ports.documentContent(documentId));
+}
+
+/** Every file of the SQLite database (the database, its WAL and shared memory) by name, its bytes read after a checkpoint of the WAL. */
+export function sqliteFiles(svc: { db: Db; dataDir: string }): Array<{ file: string; bytes: Buffer }> {
+  svc.db.pragma('wal_checkpoint(PASSIVE)');
+  return readdirSync(svc.dataDir)
+    .filter((f) => f.startsWith(DB_FILE) || f.endsWith('.db') || f.endsWith('-wal'))
+    .map((file) => ({ file, bytes: readFileSync(join(svc.dataDir, file)) }));
+}
+
 // --- setters: states a test needs that no public surface can make --------------------------------
 
 /**
@@ -192,4 +243,70 @@ export async function addSuppression(svc: Pick<Inspectable, 'deps'> & { now(): n
  */
 export async function setBrandPageConfig(svc: Pick<Inspectable, 'sql'>, brandId: string, pageConfig: Record<string, unknown>): Promise<void> {
   await svc.sql.run('UPDATE brands SET page_config = ? WHERE id = ?', JSON.stringify(pageConfig), brandId);
+}
+
+/**
+ * An API key's name changed behind the service (a writer), then read back as it was by a second
+ * call: a change no request makes, for proofs that "nothing changed" see a change made past the API.
+ */
+export async function renameApiKeyInStorage(svc: Pick<Inspectable, 'sql'>, keyId: string, name: string): Promise<void> {
+  await svc.sql.run('UPDATE api_keys SET name = ? WHERE id = ?', name, keyId);
+}
+
+/**
+ * An email's handover as a version that kept no text part ran it: the recipients are handed to the
+ * mail server and no text is kept (today's is given the text derived before it). No surface runs an older version.
+ */
+export async function handOverWithoutText(svc: Pick<Inspectable, 'deps'>, emailId: string): Promise<void> {
+  await svc.deps.uow.write(async (tx) => await handOver(tx, emailId));
+}
+
+/** A mail sandbox row as a version that copied the body into every row wrote it (its own text and html). */
+export async function plantOlderMailboxRow(
+  svc: Pick<Inspectable, 'sql'>,
+  row: { id: string; accountId: string; emailId: string; to: string; from: string; subject: string; text: string; html: string; deliveredAt: number },
+): Promise<void> {
+  await svc.sql.run(
+    `INSERT INTO mailbox_messages (id, account_id, email_id, to_address, from_header, subject, text, html, tags, delivered_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, '[]', ?)`,
+    row.id, row.accountId, row.emailId, row.to, row.from, row.subject, row.text, row.html, row.deliveredAt,
+  );
+}
+
+/**
+ * An event emitted in a write transaction that then fails with `error`: the outbox (deliveries are
+ * written in the event's transaction) must roll back with it. Every request that emits commits or
+ * refuses before emitting, so no surface makes a change fail after its event was written.
+ */
+export async function emitThenRollBack(svc: Pick<Inspectable, 'deps'>, accountId: string, type: string, fields: Record<string, unknown>, error: Error): Promise<void> {
+  await svc.deps.uow.write(async (tx) => {
+    await tx.events.emit(accountId, type, fields);
+    throw error;
+  });
+}
+
+/** An event emitted in a write transaction, and one endpoint's deliveries as that same transaction reads them before it commits. */
+export async function emitAndListInTransaction(svc: Pick<Inspectable, 'deps'>, accountId: string, type: string, fields: Record<string, unknown>, endpointId: string): Promise<Array<{ status: string; attempt: number }>> {
+  return await svc.deps.uow.write(async (tx) => {
+    await tx.events.emit(accountId, type, fields);
+    return (await tx.webhookDeliveries.list(endpointId, { since: 0, limit: 10 })).data.map((d) => ({ status: d.status, attempt: d.attempt }));
+  });
+}
+
+/** The event store's emit called outside any transaction, as a programming error would (no request can). */
+export async function emitOutsideTransaction(svc: { deps: Pick<ServiceDeps, 'events'> }, accountId: string, type: string, fields: Record<string, unknown>): Promise<void> {
+  await svc.deps.events.emit(accountId, type, fields);
+}
+
+/**
+ * A key revoked by another process on the same SQLite file (a worker, a second tool): a connection
+ * of its own writes it. Through the surfaces only the API process revokes (a worker beside it runs jobs).
+ */
+export async function revokeKeyFromAnotherConnection(dataDir: string, keyId: string, at: number): Promise<void> {
+  const other = new SqliteStore(openDatabase(join(dataDir, DB_FILE)));
+  try {
+    await other.write(async (tx) => await tx.keys.revoke(keyId, at));
+  } finally {
+    await other.close();
+  }
 }

@@ -95,3 +95,19 @@ export const BODYLESS_READ_MAX_BYTES = 1024;
  * (src/server/http/refused-body.ts says why).
  */
 export const REFUSED_BODY_READ_MAX_BYTES = 32 * 1024 * 1024;
+
+/** A token bucket: its refill rate and its size (src/server/http/rate-limit.ts applies it). */
+export interface RateLimitOptions {
+  /** Tokens per second (contract §2: local default 100). */
+  ratePerSec: number;
+  /** Bucket size (contract §2: burst 200). */
+  burst: number;
+}
+
+/**
+ * Requests that present no key, a malformed, unknown or revoked one are limited
+ * per client address, so a script guessing keys (2,000 a second) gets `429` rather than an answer
+ * each. Tighter than a key's bucket: a person fixing a typo never needs 50 tries in a burst. A good
+ * key on the same address is counted in its own bucket, never in this one.
+ */
+export const UNAUTHENTICATED_RATE: RateLimitOptions = { ratePerSec: 5, burst: 50 };

@@ -111,6 +111,27 @@ export const PORT_TIMINGS = {
   focDateAfterSecs: 3 * 86_400,
 } as const;
 
+/** Decision (spec is silent): the reasons this service gives of its own knowledge (src/server/domain/ports.ts gives them). */
+export const PORT_REASONS = {
+  alreadyOnService: 'already on the service',
+  openPort: 'a port request for this number is already open',
+  ownedAtCompletion: 'already on the service: another account owns the number now',
+  sandboxRejected: 'rejected by the losing carrier',
+} as const;
+
+/** The sandbox's magic losing-carrier account number: a port with it is rejected. */
+export const REJECTED_ACCOUNT_NUMBER = '0000000000';
+export const ACCOUNT_MISMATCH_REASON = "the account number does not match the losing carrier's records";
+
+/** The sandbox's port registry: why no carrier can port a number (src/server/world/port-registry.ts decides which). */
+export const NOT_PORTABLE = {
+  notNanp: 'only US and Canadian (+1) numbers can be ported',
+  reserved: 'reserved number: no carrier holds it',
+  ourInventory: 'not assigned to another carrier: buy it with POST /v1/numbers/buy',
+  unknownAreaCode: 'no carrier serves this area code',
+  noPortOut: 'the losing carrier does not support port-out',
+} as const;
+
 /** Decision: a port request carries 1 to 100 numbers; a document is at most 5 MB decoded. */
 export const PORT_LIMITS = {
   phoneNumbers: 100,

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { freshFixtureEachTest, serviceErrorOf, type DomainFixture } from '../../../test/helpers/domain-fixture.js';
-import { addPortDocument, cancelPort, checkPortability, createPort, getPort, listPorts, PORT_REASONS, sandboxPortDecision, submitPort } from './ports.js';
+import { addPortDocument, cancelPort, checkPortability, createPort, getPort, listPorts, sandboxPortDecision, submitPort } from './ports.js';
 import { adoptPortedNumber } from './numbers.js';
 import { CreatePortBody, PortDocumentBody, SandboxPortDecisionBody } from '../../api/schemas/ports.js';
 import { PORT_TIMINGS } from '../../api/values/registration.js';
 import { PRICES } from '../../api/values/prices.js';
-import { ACCOUNT_MISMATCH_REASON, NOT_PORTABLE, REJECTED_ACCOUNT_NUMBER, losingCarrierVerdict, portedNumberProfile, registryPortability } from '../world/port-registry.js';
+import { losingCarrierVerdict, portedNumberProfile, registryPortability } from '../world/port-registry.js';
+import { ACCOUNT_MISMATCH_REASON, NOT_PORTABLE, PORT_REASONS, REJECTED_ACCOUNT_NUMBER } from '../../api/values/registration.js';
 import type { AccountRecord } from '../storage/accounts-repo.js';
 
 // contract §7 (ports), §9, §11: the port domain on the fixture (no HTTP).

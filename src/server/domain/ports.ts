@@ -9,7 +9,7 @@ import { charge, type BillingDeps } from './billing/charging.js';
 import type { PortDocumentRecord, PortFilters, PortRecord, PortsRepo } from '../storage/ports-repo.js';
 import { losingCarrierVerdict, portedNumberProfile, registryPortability, type Portability } from '../world/port-registry.js';
 import { adoptPortedNumber } from './numbers.js';
-import { PORT_DOCUMENT_TYPES, PORT_LIMITS, PORT_TIMINGS, type PortStatus } from '../../api/values/registration.js';
+import { PORT_DOCUMENT_TYPES, PORT_LIMITS, PORT_REASONS, PORT_TIMINGS, type PortStatus } from '../../api/values/registration.js';
 import { PRICES } from '../../api/values/prices.js';
 import { newId } from '../ids.js';
 import { ServiceError, conflict, notFound, validationError } from '../errors.js';
@@ -35,13 +35,6 @@ export interface PortsDeps extends BillingDeps {
 export const JOB_PORT_VERDICT = 'port.carrier_verdict';
 export const JOB_PORT_COMPLETE = 'port.complete';
 
-/** Decision (spec is silent): the reasons this service gives of its own knowledge. */
-export const PORT_REASONS = {
-  alreadyOnService: 'already on the service',
-  openPort: 'a port request for this number is already open',
-  ownedAtCompletion: 'already on the service: another account owns the number now',
-  sandboxRejected: 'rejected by the losing carrier',
-} as const;
 
 /** A port as the API shows it: the record and its documents (without their bytes). */
 export interface PortWithDocuments {

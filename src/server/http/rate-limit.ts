@@ -1,21 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ServiceError } from '../errors.js';
 import type { Store } from '../storage/store.js';
-
-export interface RateLimitOptions {
-  /** Tokens per second (contract §2: local default 100). */
-  ratePerSec: number;
-  /** Bucket size (contract §2: burst 200). */
-  burst: number;
-}
-
-/**
- * Requests that present no key, a malformed, unknown or revoked one are limited
- * per client address, so a script guessing keys (2,000 a second) gets `429` rather than an answer
- * each. Tighter than a key's bucket: a person fixing a typo never needs 50 tries in a burst. A good
- * key on the same address is counted in its own bucket, never in this one.
- */
-export const UNAUTHENTICATED_RATE: RateLimitOptions = { ratePerSec: 5, burst: 50 };
+import { UNAUTHENTICATED_RATE, type RateLimitOptions } from '../../api/values/http.js';
 
 /** Past this many buckets, the full ones are forgotten (a full bucket is the same as none). */
 const MAX_TRACKED_BUCKETS = 10_000;

@@ -5,8 +5,8 @@ import { CreatePortBody, ListPortsQuery, PortCheckBody, PortCheckSchema, PortDoc
 import { PORT_LIMITS, PORT_TIMINGS } from '../../api/values/registration.js';
 import { PRICES } from '../../api/values/prices.js';
 import type { ServiceDeps } from '../deps.js';
-import { addPortDocument, cancelPort, checkPortability, createPort, getPort, listPorts, submitPort, PORT_REASONS } from '../domain/ports.js';
-import { NOT_PORTABLE, REJECTED_ACCOUNT_NUMBER, ACCOUNT_MISMATCH_REASON } from '../world/port-registry.js';
+import { addPortDocument, cancelPort, checkPortability, createPort, getPort, listPorts, submitPort } from '../domain/ports.js';
+import { ACCOUNT_MISMATCH_REASON, NOT_PORTABLE, PORT_REASONS, REJECTED_ACCOUNT_NUMBER } from '../../api/values/registration.js';
 import { portCheckView, portView } from '../views/ports.js';
 import { listResponse, sendList } from '../http/lists.js';
 import { commitOnce } from '../http/idempotency.js';

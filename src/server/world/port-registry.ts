@@ -18,18 +18,7 @@
 
 import { AREA_CODES, TOLL_FREE_PREFIXES } from './area-codes.js';
 import { isInInventory, isReservedNumber } from './number-inventory.js';
-
-/** The sandbox's magic losing-carrier account number: a port with it is rejected. */
-export const REJECTED_ACCOUNT_NUMBER = '0000000000';
-export const ACCOUNT_MISMATCH_REASON = "the account number does not match the losing carrier's records";
-
-export const NOT_PORTABLE = {
-  notNanp: 'only US and Canadian (+1) numbers can be ported',
-  reserved: 'reserved number: no carrier holds it',
-  ourInventory: 'not assigned to another carrier: buy it with POST /v1/numbers/buy',
-  unknownAreaCode: 'no carrier serves this area code',
-  noPortOut: 'the losing carrier does not support port-out',
-} as const;
+import { ACCOUNT_MISMATCH_REASON, NOT_PORTABLE, REJECTED_ACCOUNT_NUMBER } from '../../api/values/registration.js';
 
 export interface Portability {
   portable: boolean;
