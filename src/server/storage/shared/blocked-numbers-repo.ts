@@ -70,11 +70,6 @@ export class SqlBlockedNumbersRepo implements BlockedNumbersRepo {
     await this.db.prepare('DELETE FROM blocked_numbers WHERE id = ?').run(id);
   }
 
-  /**
-   * contract §6 (the auto-suggestion rule): how many of the account's inbound calls from this number
-   * started at or after `sinceMs` and ended unanswered (status `missed`) or answered and shorter
-   * than `shortCallSecs`. Blocked, failed and still-running calls do not count.
-   */
   async countShortOrUnansweredInbound(accountId: string, fromNumber: string, sinceMs: number, shortCallSecs: number): Promise<{ n: number; live: boolean }> {
     const row = await this.db
       .prepare(
