@@ -24,9 +24,6 @@ export interface MessageRecord {
   updatedAt: number;
 }
 
-// The columns of a message row in the order `cellsToRow` reads them (keysetPage's `cells`: one
-// JSON array per row is 3x cheaper to read than an 18-key object, bench/messages-list).
-
 export interface MessageFilters {
   direction?: Direction;
   from?: string;

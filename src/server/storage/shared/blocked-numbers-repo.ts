@@ -1,9 +1,25 @@
 import type { Dialect, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
 import type { Page } from '../../../api/schemas/page.js';
+import { asIs, table, yesNo, type Row } from './table.js';
 import type { BlockedNumberRecord, BlockedNumbersRepo } from '../blocked-numbers-repo.js';
-import { BlockedNumberRow, toRecord } from '../rows/blocked-numbers.js';
-import { flag, type StoredFlag } from '../rows/stored-flag.js';
+
+// spec: Blocked number. One row per account and number (UNIQUE in migration 6).
+const BLOCKED_NUMBERS = table<BlockedNumberRecord>('blocked_numbers', {
+  id: asIs,
+  accountId: asIs,
+  phoneNumber: asIs,
+  reason: asIs,
+  autoSuggested: yesNo,
+  blockedCallCount: asIs,
+  lastBlockedAt: asIs,
+  createdAt: asIs,
+  updatedAt: asIs,
+  mode: asIs,
+});
+
+/** What an update writes: the editable fields and updatedAt. */
+const EDITABLE = ['reason', 'autoSuggested', 'updatedAt'] as const;
 
 export class SqlBlockedNumbersRepo implements BlockedNumbersRepo {
   private readonly findStmt;
@@ -18,32 +34,22 @@ export class SqlBlockedNumbersRepo implements BlockedNumbersRepo {
     );
   }
 
-  /** spec: Blocked number — `blockedCallCount` and `lastBlockedAt` count the inbound calls this entry rejected. */
   async recordBlockedCall(id: string, at: number): Promise<void> {
     await this.countBlockedStmt.run(at, at, id);
   }
 
-  /**
-   * Adds an entry unless the account already has one for the number (the UNIQUE index decides, so two
-   * writers racing cannot both add it). True when this call inserted it.
-   */
   async insertIfAbsent(e: BlockedNumberRecord): Promise<boolean> {
     const res = await this.db
-      .prepare(
-        `INSERT INTO blocked_numbers (id, account_id, phone_number, reason, auto_suggested, blocked_call_count, last_blocked_at, created_at, updated_at, mode)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, phone_number) DO NOTHING`,
-      )
-      .run(e.id, e.accountId, e.phoneNumber, e.reason, this.dialect.flag(e.autoSuggested), e.blockedCallCount, e.lastBlockedAt, e.createdAt, e.updatedAt, e.mode);
+      .prepare(`${BLOCKED_NUMBERS.insertSql()} ON CONFLICT (account_id, phone_number) DO NOTHING`)
+      .run(...BLOCKED_NUMBERS.values(e, this.dialect));
     return res.changes === 1;
   }
 
-  /** The account's entry with this id (another account's entry is not found). */
   async get(accountId: string, id: string): Promise<BlockedNumberRecord | undefined> {
-    const row = await this.db.prepare('SELECT * FROM blocked_numbers WHERE account_id = ? AND id = ?').get(accountId, id) as BlockedNumberRow | undefined;
-    return row && toRecord(row);
+    const row = await this.db.prepare('SELECT * FROM blocked_numbers WHERE account_id = ? AND id = ?').get(accountId, id) as Row | undefined;
+    return row && BLOCKED_NUMBERS.read(row);
   }
 
-  /** Newest first; `autoSuggested` keeps only suggestions (true) or confirmed entries (false). */
   async list(accountId: string, q: { limit: number; cursor?: string; autoSuggested?: boolean }): Promise<Page<BlockedNumberRecord>> {
     const where = ['account_id = ?'];
     const params: unknown[] = [accountId];
@@ -51,25 +57,19 @@ export class SqlBlockedNumbersRepo implements BlockedNumbersRepo {
       where.push('auto_suggested = ?');
       params.push(this.dialect.flag(q.autoSuggested));
     }
-    return await keysetPage<BlockedNumberRow, BlockedNumberRecord>(this.db, { from: 'blocked_numbers', where, params, limit: q.limit, cursor: q.cursor, map: toRecord });
+    return await keysetPage(this.db, { from: 'blocked_numbers', where, params, limit: q.limit, cursor: q.cursor, map: BLOCKED_NUMBERS.read });
   }
 
-  /** Writes an entry's editable fields (reason, autoSuggested) and updatedAt. */
   async update(e: BlockedNumberRecord): Promise<void> {
     await this.db
-      .prepare('UPDATE blocked_numbers SET reason = ?, auto_suggested = ?, updated_at = ? WHERE id = ?')
-      .run(e.reason, this.dialect.flag(e.autoSuggested), e.updatedAt, e.id);
+      .prepare(`UPDATE blocked_numbers SET ${BLOCKED_NUMBERS.setSql(EDITABLE)} WHERE id = ?`)
+      .run(...BLOCKED_NUMBERS.values(e, this.dialect, EDITABLE), e.id);
   }
 
   async delete(id: string): Promise<void> {
     await this.db.prepare('DELETE FROM blocked_numbers WHERE id = ?').run(id);
   }
 
-  /**
-   * contract §6 (the auto-suggestion rule): how many of the account's inbound calls from this number
-   * started at or after `sinceMs` and ended unanswered (status `missed`) or answered and shorter
-   * than `shortCallSecs`. Blocked, failed and still-running calls do not count.
-   */
   async countShortOrUnansweredInbound(accountId: string, fromNumber: string, sinceMs: number, shortCallSecs: number): Promise<{ n: number; live: boolean }> {
     const row = await this.db
       .prepare(
@@ -77,14 +77,12 @@ export class SqlBlockedNumbersRepo implements BlockedNumbersRepo {
          WHERE account_id = ? AND from_number = ? AND direction = 'inbound' AND started_at >= ?
            AND (status = 'missed' OR (status = 'completed' AND duration_seconds IS NOT NULL AND duration_seconds < ?))`,
       )
-      .get(accountId, fromNumber, sinceMs, shortCallSecs) as { n: number; live: StoredFlag };
-    return { n: row.n, live: flag(row.live) };
+      .get(accountId, fromNumber, sinceMs, shortCallSecs) as { n: number; live: unknown };
+    return { n: row.n, live: yesNo.read(row.live) as boolean };
   }
 
-
-  /** The account's entry for this number (confirmed or suggested), if any: what the call engine's blocklist check reads. */
   async findByNumber(accountId: string, phoneNumber: string): Promise<BlockedNumberRecord | undefined> {
-    const row = await this.findStmt.get(accountId, phoneNumber) as BlockedNumberRow | undefined;
-    return row && toRecord(row);
+    const row = await this.findStmt.get(accountId, phoneNumber) as Row | undefined;
+    return row && BLOCKED_NUMBERS.read(row);
   }
 }

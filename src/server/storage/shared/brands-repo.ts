@@ -1,8 +1,54 @@
 import type { Dialect, Statements } from './statements.js';
 import type { Page } from '../../../api/schemas/page.js';
 import { keysetPage } from './keyset-page.js';
-import type { BrandRecord, BrandFilters, BrandsRepo } from '../brands-repo.js';
-import { BrandRow, text, toRecord, fieldsText } from '../rows/brands.js';
+import { asIs, json, table, yesNo, type Row } from './table.js';
+import type { BrandFields, BrandRecord, BrandFilters, BrandsRepo } from '../brands-repo.js';
+
+// spec: Brand (10DLC). The registration request's optional strings live in `fields` (JSON, the spec's
+// names as keys, migration 8); what rules and lists read are columns.
+
+/** A brand as its row keeps it: `submittedAt` inside the `fields` JSON, under SUBMITTED_AT_KEY. */
+type BrandColumns = Omit<BrandRecord, 'fields' | 'submittedAt'> & { fields: Record<string, unknown> };
+const SUBMITTED_AT_KEY = '_submittedAt';
+
+const BRANDS = table<BrandColumns>('brands', {
+  id: asIs,
+  accountId: asIs,
+  legalName: asIs,
+  status: asIs,
+  mock: yesNo,
+  entityType: asIs,
+  fields: json,
+  tcrBrandId: asIs,
+  identityStatus: asIs,
+  vettingProvider: asIs,
+  vettingClass: asIs,
+  vettingScore: asIs,
+  carrierSuspended: json,
+  compliancePages: json,
+  pageConfig: json,
+  rejectionReason: asIs,
+  mode: asIs,
+  createdAt: asIs,
+  updatedAt: asIs,
+});
+
+/** What a save writes: every mutable column. */
+const SAVED = [
+  'legalName', 'status', 'entityType', 'fields', 'tcrBrandId', 'identityStatus', 'vettingProvider', 'vettingClass', 'vettingScore',
+  'carrierSuspended', 'compliancePages', 'pageConfig', 'rejectionReason', 'updatedAt',
+] as const;
+
+const toRecord = (row: Row): BrandRecord => {
+  const b = BRANDS.read(row);
+  const { [SUBMITTED_AT_KEY]: submittedAt, ...fields } = b.fields;
+  return { ...b, fields: fields as BrandFields, submittedAt: typeof submittedAt === 'number' ? submittedAt : null };
+};
+
+const toColumns = (b: BrandRecord): BrandColumns => ({
+  ...b,
+  fields: b.submittedAt === null ? b.fields : { ...b.fields, [SUBMITTED_AT_KEY]: b.submittedAt },
+});
 
 export class SqlBrandsRepo implements BrandsRepo {
   constructor(
@@ -11,48 +57,23 @@ export class SqlBrandsRepo implements BrandsRepo {
   ) {}
 
   async insert(b: BrandRecord): Promise<void> {
-    await this.db
-      .prepare(
-        `INSERT INTO brands (id, account_id, legal_name, status, mock, entity_type, fields, tcr_brand_id, identity_status,
-           vetting_provider, vetting_class, vetting_score, carrier_suspended, compliance_pages, page_config, rejection_reason,
-           mode, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
-        b.id, b.accountId, b.legalName, b.status, this.dialect.flag(b.mock), b.entityType, fieldsText(b), b.tcrBrandId, b.identityStatus,
-        b.vettingProvider, b.vettingClass, b.vettingScore, text(b.carrierSuspended), text(b.compliancePages), text(b.pageConfig),
-        b.rejectionReason, b.mode, b.createdAt, b.updatedAt,
-      );
+    await this.db.prepare(BRANDS.insertSql()).run(...BRANDS.values(toColumns(b), this.dialect));
   }
 
-  /** Writes every mutable column of the record. */
   async save(b: BrandRecord): Promise<void> {
-    await this.db
-      .prepare(
-        `UPDATE brands SET legal_name = ?, status = ?, entity_type = ?, fields = ?, tcr_brand_id = ?, identity_status = ?,
-           vetting_provider = ?, vetting_class = ?, vetting_score = ?, carrier_suspended = ?, compliance_pages = ?, page_config = ?,
-           rejection_reason = ?, updated_at = ?
-         WHERE id = ?`,
-      )
-      .run(
-        b.legalName, b.status, b.entityType, fieldsText(b), b.tcrBrandId, b.identityStatus, b.vettingProvider, b.vettingClass,
-        b.vettingScore, text(b.carrierSuspended), text(b.compliancePages), text(b.pageConfig), b.rejectionReason, b.updatedAt, b.id,
-      );
+    await this.db.prepare(`UPDATE brands SET ${BRANDS.setSql(SAVED)} WHERE id = ?`).run(...BRANDS.values(toColumns(b), this.dialect, SAVED), b.id);
   }
 
-  /** The account's brand, or undefined (another account's brand is as good as missing). */
   async get(accountId: string, id: string): Promise<BrandRecord | undefined> {
-    const row = await this.db.prepare('SELECT * FROM brands WHERE id = ? AND account_id = ?').get(id, accountId) as BrandRow | undefined;
+    const row = await this.db.prepare('SELECT * FROM brands WHERE id = ? AND account_id = ?').get(id, accountId) as Row | undefined;
     return row && toRecord(row);
   }
 
-  /** Unscoped: for the registry's jobs and the public hosted pages (which know only the brand id). */
   async getById(id: string): Promise<BrandRecord | undefined> {
-    const row = await this.db.prepare('SELECT * FROM brands WHERE id = ?').get(id) as BrandRow | undefined;
+    const row = await this.db.prepare('SELECT * FROM brands WHERE id = ?').get(id) as Row | undefined;
     return row && toRecord(row);
   }
 
-  /** spec: Brand — a list of brands is a page envelope, newest first. */
   async list(accountId: string, f: BrandFilters, limit: number, cursor?: string): Promise<Page<BrandRecord>> {
     const where = ['account_id = ?'];
     const params: unknown[] = [accountId];
@@ -60,6 +81,6 @@ export class SqlBrandsRepo implements BrandsRepo {
       where.push('status = ?');
       params.push(f.status);
     }
-    return await keysetPage<BrandRow, BrandRecord>(this.db, { from: 'brands', where, params, limit, cursor, map: toRecord });
+    return await keysetPage(this.db, { from: 'brands', where, params, limit, cursor, map: toRecord });
   }
 }

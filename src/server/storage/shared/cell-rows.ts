@@ -1,6 +1,6 @@
 import type { Page } from '../../../api/schemas/page.js';
 import type { Dialect, Statements } from './statements.js';
-import type { Row } from './table.js';
+import { compiled, objectLiteral, type Row } from './table.js';
 import { keysetResult, keysetSql, type KeysetQuery } from './keyset-page.js';
 
 /** A hot list's columns, in the order `row` reads the JSON cell an engine may read them as (Dialect.cells). */
@@ -29,10 +29,6 @@ export async function keysetCellsPage<Row, Item>(db: Statements, d: Dialect, q: 
 export function cellRows(columns: readonly string[], alias = ''): CellRows<Row> {
   return {
     columns: alias ? columns.map((c) => `${alias}${c}`) : columns,
-    row: (cells) => {
-      const r: Row = {};
-      for (let i = 0; i < columns.length; i++) r[columns[i]!] = cells[i];
-      return r;
-    },
+    row: compiled('cells', objectLiteral(columns.map((c, i) => [c, `cells[${i}]`]))),
   };
 }

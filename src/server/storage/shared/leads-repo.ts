@@ -1,6 +1,21 @@
 import type { Dialect, Statements } from './statements.js';
+import { asIs, table, yesNo, type Row } from './table.js';
 import type { LeadRecord, LeadsRepo } from '../leads-repo.js';
-import { LeadRow, toLead } from '../rows/leads.js';
+
+// spec: Event catalog `lead.captured`; contract §7 (hosted opt-in page). Table `leads` (migration 8).
+const LEADS = table<LeadRecord>('leads', {
+  id: asIs,
+  accountId: asIs,
+  brandId: asIs,
+  firstName: asIs,
+  lastName: asIs,
+  email: asIs,
+  phone: asIs,
+  consent: yesNo,
+  consentText: asIs,
+  capturedAt: asIs,
+  createdAt: asIs,
+});
 
 export class SqlLeadsRepo implements LeadsRepo {
   constructor(
@@ -9,16 +24,10 @@ export class SqlLeadsRepo implements LeadsRepo {
   ) {}
 
   async insert(l: LeadRecord): Promise<void> {
-    await this.db
-      .prepare(
-        `INSERT INTO leads (id, account_id, brand_id, first_name, last_name, email, phone, consent, consent_text, captured_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(l.id, l.accountId, l.brandId, l.firstName, l.lastName, l.email, l.phone, this.dialect.flag(l.consent), l.consentText, l.capturedAt, l.createdAt);
+    await this.db.prepare(LEADS.insertSql()).run(...LEADS.values(l, this.dialect));
   }
 
-  /** A brand's leads, oldest first. */
   async listForBrand(brandId: string): Promise<LeadRecord[]> {
-    return (await this.db.prepare('SELECT * FROM leads WHERE brand_id = ? ORDER BY created_at, seq').all(brandId) as LeadRow[]).map(toLead);
+    return (await this.db.prepare('SELECT * FROM leads WHERE brand_id = ? ORDER BY created_at, seq').all(brandId) as Row[]).map(LEADS.read);
   }
 }

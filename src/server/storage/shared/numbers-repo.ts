@@ -1,8 +1,51 @@
 import type { Dialect, HeldReads, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
+import { asIs, json, table, yesNo, type Row } from './table.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { NumberRecord, NumberFilters, NumbersRepo } from '../numbers-repo.js';
-import { COLUMNS, toRecord, toRow, type NumberRow } from '../rows/numbers.js';
+
+/** A number as its row keeps it: each capability in a column of its own. */
+type NumberColumns = Omit<NumberRecord, 'capabilities'> & { capSms: boolean; capMms: boolean; capVoice: boolean };
+
+const NUMBERS = table<NumberColumns>('numbers', {
+  id: asIs,
+  accountId: asIs,
+  phoneNumber: asIs,
+  type: asIs,
+  capSms: yesNo,
+  capMms: yesNo,
+  capVoice: yesNo,
+  locality: asIs,
+  region: asIs,
+  label: asIs,
+  status: asIs,
+  campaignId: asIs,
+  callerIdName: asIs,
+  callerIdStatus: asIs,
+  callerIdRequestedAt: asIs,
+  emergencyEnabled: yesNo,
+  emergencyAddress: json,
+  emergencyStatus: asIs,
+  emergencyRequestedAt: asIs,
+  tfvStatus: asIs,
+  tfvRejectionReason: asIs,
+  tfvSubmission: json,
+  tfvSubmittedAt: asIs,
+  releasedAt: asIs,
+  mode: asIs,
+  createdAt: asIs,
+  updatedAt: asIs,
+});
+
+/** Everything but the identity columns is mutable. */
+const MUTABLE = NUMBERS.fields.filter((f) => !['id', 'accountId', 'phoneNumber', 'type', 'mode', 'createdAt'].includes(f));
+
+const toRecord = (row: Row): NumberRecord => {
+  const { capSms, capMms, capVoice, ...n } = NUMBERS.read(row);
+  return { ...n, capabilities: { sms: capSms, mms: capMms, voice: capVoice } };
+};
+
+const toColumns = (n: NumberRecord): NumberColumns => ({ ...n, capSms: n.capabilities.sms, capMms: n.capabilities.mms, capVoice: n.capabilities.voice });
 
 export class SqlNumbersRepo implements NumbersRepo {
   private readonly insertStmt;
@@ -22,10 +65,8 @@ export class SqlNumbersRepo implements NumbersRepo {
     private readonly d: Dialect,
   ) {
     this.cache = d.heldReads(db, 'numbers-by-phone');
-    this.insertStmt = db.prepare(`INSERT INTO numbers (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map(() => '?').join(', ')})`);
-    // Everything but the identity columns is mutable.
-    const mutable = COLUMNS.filter((c) => !['id', 'account_id', 'phone_number', 'type', 'mode', 'created_at'].includes(c));
-    this.saveStmt = db.prepare(`UPDATE numbers SET ${mutable.map((c) => `${c} = @${c}`).join(', ')} WHERE id = @id`);
+    this.insertStmt = db.prepare(NUMBERS.insertSql());
+    this.saveStmt = db.prepare(`UPDATE numbers SET ${NUMBERS.setSql(MUTABLE)} WHERE id = ?`);
     this.ownedStmt = db.prepare("SELECT 1 FROM numbers WHERE phone_number = ? AND status != 'released' LIMIT 1");
     // The owned record first; else the most recently released one (so a released number answers 409, not 404).
     this.byPhoneStmt = db.prepare(
@@ -33,39 +74,31 @@ export class SqlNumbersRepo implements NumbersRepo {
     );
   }
 
-  /** Throws UniqueConstraintError when the number is owned already (the partial unique index). */
   async insert(n: NumberRecord): Promise<void> {
     this.cache.changed();
-    await this.d.guarded(this.db, async () => await this.insertStmt.run(...toRow(n, this.d.flag)));
+    await this.d.guarded(this.db, async () => await this.insertStmt.run(...NUMBERS.values(toColumns(n), this.d)));
   }
 
-  /** Writes every mutable field of `n` (read, change, save inside one transaction). */
   async save(n: NumberRecord): Promise<void> {
     this.cache.changed();
-    const values = toRow(n, this.d.flag);
-    const named: Record<string, unknown> = {};
-    COLUMNS.forEach((c, i) => (named[c] = values[i]));
-    await this.saveStmt.run(named);
+    await this.saveStmt.run(...NUMBERS.values(toColumns(n), this.d, MUTABLE), n.id);
   }
 
   async get(accountId: string, id: string): Promise<NumberRecord | undefined> {
-    const row = await this.db.prepare('SELECT * FROM numbers WHERE id = ? AND account_id = ?').get(id, accountId) as NumberRow | undefined;
+    const row = await this.db.prepare('SELECT * FROM numbers WHERE id = ? AND account_id = ?').get(id, accountId) as Row | undefined;
     return row && toRecord(row);
   }
 
-  /** For durable jobs, which act on a number whatever the account. */
   async getById(id: string): Promise<NumberRecord | undefined> {
-    const row = await this.db.prepare('SELECT * FROM numbers WHERE id = ?').get(id) as NumberRow | undefined;
+    const row = await this.db.prepare('SELECT * FROM numbers WHERE id = ?').get(id) as Row | undefined;
     return row && toRecord(row);
   }
 
-  /** The account's record for an E.164 number: the owned one, else the latest released one. */
   async findByPhone(accountId: string, phoneNumber: string): Promise<NumberRecord | undefined> {
-    const row = await this.cache.get(`${accountId} ${phoneNumber}`, async () => (await this.byPhoneStmt.get(accountId, phoneNumber)) as NumberRow | undefined);
+    const row = await this.cache.get(`${accountId} ${phoneNumber}`, async () => (await this.byPhoneStmt.get(accountId, phoneNumber)) as Row | undefined);
     return row && toRecord(row);
   }
 
-  /** contract §5: true when any account owns the number (search never offers it, buy refuses it). */
   async isOwned(phoneNumber: string): Promise<boolean> {
     return await this.ownedStmt.get(phoneNumber) !== undefined;
   }
@@ -88,7 +121,7 @@ export class SqlNumbersRepo implements NumbersRepo {
       where.push('campaign_id = ?');
       params.push(f.campaignId);
     }
-    return await keysetPage<NumberRow, NumberRecord>(this.db, { from: 'numbers', where, params, limit, cursor, map: toRecord });
+    return await keysetPage(this.db, { from: 'numbers', where, params, limit, cursor, map: toRecord });
   }
 
   async countOwned(accountId: string): Promise<number> {

@@ -1,8 +1,21 @@
 import type { Dialect, HeldReads, Statements } from './statements.js';
 import { keysetPage } from './keyset-page.js';
+import { asIs, column, table, type Row } from './table.js';
 import type { Page } from '../../../api/schemas/page.js';
 import type { OptOutRecord, OptOutFilters, OptOutsRepo } from '../opt-outs-repo.js';
-import { OptOutRow, toRecord } from '../rows/opt-outs.js';
+
+const OPT_OUTS = table<OptOutRecord>('opt_outs', {
+  id: asIs,
+  accountId: asIs,
+  numberId: asIs,
+  from: column('from_number'),
+  phoneNumber: asIs,
+  keyword: asIs,
+  status: asIs,
+  createdAt: asIs,
+  liftedAt: asIs,
+  liftedKeyword: asIs,
+});
 
 /**
  * A sender's active opt-outs held at once (Dialect.heldReads), for each send's question to be answered
@@ -20,16 +33,13 @@ export class SqlOptOutsRepo implements OptOutsRepo {
   readonly cache: HeldReads;
   constructor(
     private readonly db: Statements,
-    d: Dialect,
+    private readonly d: Dialect,
   ) {
     this.cache = d.heldReads(db, 'opt-outs-active');
     // The partial unique index opt_outs_active_pair answers both.
     this.activeStmt = db.prepare("SELECT * FROM opt_outs WHERE account_id = ? AND from_number = ? AND phone_number = ? AND status = 'active'");
     this.activeOfSenderStmt = db.prepare("SELECT * FROM opt_outs WHERE account_id = ? AND from_number = ? AND status = 'active' LIMIT ?");
-    this.insertStmt = db.prepare(
-      `INSERT INTO opt_outs (id, account_id, number_id, from_number, phone_number, keyword, status, created_at, lifted_at, lifted_keyword)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.insertStmt = db.prepare(OPT_OUTS.insertSql());
     this.liftStmt = db.prepare("UPDATE opt_outs SET status = 'lifted', lifted_at = ?, lifted_keyword = ? WHERE id = ? AND status = 'active'");
   }
 
@@ -40,25 +50,23 @@ export class SqlOptOutsRepo implements OptOutsRepo {
    */
   async findActive(accountId: string, from: string, phoneNumber: string): Promise<OptOutRecord | undefined> {
     const few = await this.cache.get(`${accountId} ${from}`, async () => {
-      const rows = (await this.activeOfSenderStmt.all(accountId, from, FEW_OPT_OUTS + 1)) as OptOutRow[];
+      const rows = (await this.activeOfSenderStmt.all(accountId, from, FEW_OPT_OUTS + 1)) as Row[];
       return rows.length <= FEW_OPT_OUTS ? rows : undefined;
     });
-    const row = few ? few.find((r) => r.phone_number === phoneNumber) : ((await this.activeStmt.get(accountId, from, phoneNumber)) as OptOutRow | undefined);
-    return row && toRecord(row);
+    const row = few ? few.find((r) => r.phone_number === phoneNumber) : ((await this.activeStmt.get(accountId, from, phoneNumber)) as Row | undefined);
+    return row && OPT_OUTS.read(row);
   }
 
   async insert(o: OptOutRecord): Promise<void> {
     this.cache.changed();
-    await this.insertStmt.run(o.id, o.accountId, o.numberId, o.from, o.phoneNumber, o.keyword, o.status, o.createdAt, o.liftedAt, o.liftedKeyword);
+    await this.insertStmt.run(...OPT_OUTS.values(o, this.d));
   }
 
-  /** Marks an active opt-out lifted; returns whether it was active. */
   async lift(id: string, keyword: string, at: number): Promise<boolean> {
     this.cache.changed();
     return (await this.liftStmt.run(at, keyword, id)).changes > 0;
   }
 
-  /** The active opt-outs, newest first, keyset-paged (contract §2). */
   async list(accountId: string, f: OptOutFilters, limit: number, cursor?: string): Promise<Page<OptOutRecord>> {
     const where = ['account_id = ?', "status = 'active'"];
     const params: unknown[] = [accountId];
@@ -70,6 +78,6 @@ export class SqlOptOutsRepo implements OptOutsRepo {
       where.push('phone_number = ?');
       params.push(f.phoneNumber);
     }
-    return await keysetPage<OptOutRow, OptOutRecord>(this.db, { from: 'opt_outs', where, params, limit, cursor, map: toRecord });
+    return await keysetPage(this.db, { from: 'opt_outs', where, params, limit, cursor, map: OPT_OUTS.read });
   }
 }

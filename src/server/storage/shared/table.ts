@@ -33,6 +33,21 @@ export const column = (name: string, how: Keeping = asIs): { name: string; how: 
 
 type FieldSpec = Keeping | { name: string; how: Keeping };
 
+/**
+ * `(args) => expression`, compiled once. A row's record and an INSERT's values are built per row and
+ * per send: a loop storing or reading each field by a name it looks up took twice as long per row as
+ * the object literal written out (V8's generic path for every load and store; 1.2 µs against 0.55 µs
+ * for a message read from its JSON cells), and 7x as long for the values. The expressions come from
+ * the table lists in code, never from input; `names` are the values they refer to.
+ */
+export function compiled<F>(args: string, expression: string, names: Record<string, unknown> = {}): F {
+  return new Function(...Object.keys(names), `return (${args}) => ${expression};`)(...Object.values(names)) as F;
+}
+
+/** `({ "key": expression, … })` */
+export const objectLiteral = (entries: ReadonlyArray<readonly [key: string, expression: string]>): string =>
+  `({ ${entries.map(([k, e]) => `${JSON.stringify(k)}: ${e}`).join(', ')} })`;
+
 const snakeCase = (field: string): string => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** Use `table(...)`. Every field of the record is listed, so a field added to the record and not to its table fails to compile. */
@@ -42,6 +57,7 @@ export class Table<R extends object> {
   readonly columns: readonly string[];
   private readonly hows: readonly Keeping[];
   private readonly index = new Map<string, number>();
+  private readonly all: (record: Partial<R>, d: Dialect) => unknown[];
 
   constructor(
     readonly name: string,
@@ -52,6 +68,11 @@ export class Table<R extends object> {
     this.columns = entries.map(([f, s]) => ('name' in s ? s.name : snakeCase(f)));
     this.hows = entries.map(([, s]) => ('how' in s ? s.how : s));
     this.fields.forEach((f, i) => this.index.set(f, i));
+    // Written out once: `{ "from": row["from_number"], "media": hows[11].read(row["media"]), … }` and
+    // `[(r["from"] ?? null), hows[11].write((r["media"] ?? null), d), …]`; an asIs field calls nothing.
+    const keeps = (i: number, v: string, how: 'read' | 'write', d = '') => (this.hows[i] === asIs ? v : `hows[${i}].${how}(${v}${d})`);
+    this.read = compiled('row', objectLiteral(this.fields.map((f, i) => [f, keeps(i, `row[${JSON.stringify(this.columns[i])}]`, 'read')])), { hows: this.hows });
+    this.all = compiled('r, d', `[${this.fields.map((f, i) => keeps(i, `(r[${JSON.stringify(f)}] ?? null)`, 'write', ', d')).join(', ')}]`, { hows: this.hows });
   }
 
   /** The column that keeps `field`. */
@@ -60,15 +81,7 @@ export class Table<R extends object> {
   }
 
   /** The record of a row read with `SELECT *` (or any select naming every column). */
-  readonly read = (row: Row): R => {
-    const r: Record<string, unknown> = {};
-    for (let i = 0; i < this.fields.length; i++) {
-      const how = this.hows[i]!;
-      const cell = row[this.columns[i]!];
-      r[this.fields[i]!] = how === asIs ? cell : how.read(cell);
-    }
-    return r as R;
-  };
+  readonly read: (row: Row) => R;
 
   /** `INSERT INTO name (columns) VALUES (?, …)` for `fields` (every field unless told). */
   insertSql(fields: ReadonlyArray<keyof R & string> = this.fields): string {
@@ -81,7 +94,8 @@ export class Table<R extends object> {
   }
 
   /** The values of `fields` of a record (every field unless told), as the engine binds them, in order. */
-  values(record: Partial<R>, d: Dialect, fields: ReadonlyArray<keyof R & string> = this.fields): unknown[] {
+  values(record: Partial<R>, d: Dialect, fields?: ReadonlyArray<keyof R & string>): unknown[] {
+    if (fields === undefined) return this.all(record, d);
     return fields.map((f) => {
       const how = this.hows[this.at(f)]!;
       const v = record[f] ?? null;
