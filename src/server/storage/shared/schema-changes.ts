@@ -25,7 +25,7 @@ export interface ColumnTypes {
   int: string;
   /** Milliseconds of service time, and counts that may grow large. */
   bigint: string;
-  /** A yes/no; bind it with the engine's Dialect `flag`, read it back with rows/stored-flag.ts. */
+  /** A yes/no; bind it with the engine's Dialect `flag`, read it back through table.ts `yesNo`. */
   flag: string;
   /** A fraction (real time in milliseconds). */
   double: string;

@@ -1,4 +1,3 @@
-import type { BindFlag } from '../rows/stored-flag.js';
 
 // What a repository written once for both engines runs its SQL on, and the little that differs
 // between them. SQLite hands better-sqlite3's connection over as it is (its statements answer at
@@ -26,8 +25,8 @@ export interface Statements {
  * Each engine has one (sqlite/dialect.ts, postgres/dialect.ts).
  */
 export interface Dialect {
-  /** A yes/no value as the engine binds it: 0/1 in SQLite (no boolean type), a boolean in PostgreSQL. Read back with rows/stored-flag.ts `flag`. */
-  flag: BindFlag;
+  /** A yes/no value as the engine binds it: 0/1 in SQLite (no boolean type), a boolean in PostgreSQL. Read back through table.ts `yesNo`. */
+  flag: (v: boolean) => number | boolean;
   /** An aggregate: whether `condition` holds for any row of the group (false for none), read back with `flag`. */
   anyOf(condition: string): string;
   /** A condition: the JSON array of texts in `column` holds the value bound at its `?`. */
