@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cellsContaining } from './helpers/test-sql.js';
+import { cellsContaining } from './helpers/inspect.js';
 import { apiKeyHash } from './helpers/inspect.js';
 import { ONE_REPLICA, startTestService, type TestService } from './helpers/service.js';
 import { itOnOneReplica } from './helpers/engines.js';
@@ -561,13 +561,13 @@ describe('keys (contract §3)', () => {
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(hash).toBe(createHash('sha256').update(created.key).digest('hex'));
     expect(await svc.sql.tables()).toContain('api_keys');
-    expect(await cellsContaining(svc.sql, created.key)).toEqual([]);
+    expect(await cellsContaining(svc, created.key)).toEqual([]);
   });
 
   it('does not store the plaintext of a key created with an Idempotency-Key', async () => {
     const res = await svc.call('POST', '/v1/keys', { body: { name: 'idem hashed' }, headers: { 'idempotency-key': `x-${randomUUID()}` } });
     expect(res.status).toBe(201);
-    expect(await cellsContaining(svc.sql, res.body.key)).toEqual([]);
+    expect(await cellsContaining(svc, res.body.key)).toEqual([]);
   });
 });
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReceiver, startWebhookService, createEndpoint, type Receiver } from './webhooks-receiver.js';
 import type { TestService } from './helpers/service.js';
-import { storedState } from './helpers/openapi-fixtures.js';
+import { storedState } from './helpers/inspect.js';
 import { footprint } from './helpers/inspect.js';
 import { CALLER, placeCall, voiceNumber } from './calls-fixtures.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itOnSqlite } from './helpers/engines.js';
-import { cellsContaining } from './helpers/test-sql.js';
+import { cellsContaining } from './helpers/inspect.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { advance, buy, expectError } from './messages-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
@@ -478,7 +478,7 @@ describe('the PIN', () => {
     for (const t of texts) expect(t).not.toContain(PIN);
     // Every row of every table.
     expect(await svc.sql.tables()).toContain('ports');
-    expect(await cellsContaining(svc.sql, PIN)).toEqual([]);
+    expect(await cellsContaining(svc, PIN)).toEqual([]);
   });
 
   itOnSqlite('is not in the database files or the WAL', async () => {

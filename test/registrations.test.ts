@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './helpers/service.js';
-import { failInserts } from './helpers/test-sql.js';
+import { failInserts } from './helpers/inspect.js';
 import { buy, expectError } from './messages-fixtures.js';
 import { GOOD_BRAND, GOOD_CAMPAIGN, WEAK_CAMPAIGN } from './registration-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
@@ -101,7 +101,7 @@ describe('POST /v1/registrations', () => {
     const brands = await count('/v1/brands');
     const before = (await charges()).length;
     // The database itself refuses the campaign's row (a trigger, on either engine), after the brand's.
-    const restore = await failInserts(svc.sql, 'campaigns', 'disk full');
+    const restore = await failInserts(svc, 'campaigns', 'disk full');
     try {
       const r = await register({ brand: GOOD_BRAND, campaign: GOOD_CAMPAIGN });
       expect(r.status).toBe(500);

@@ -41,6 +41,12 @@
 // - portHasPin, portDocumentContent: a port's PIN flag and a document's kept bytes. The PIN is
 //   write-only and a document is listed without its content: no surface shows either.
 // - sqliteFiles: the SQLite files' bytes (the WAL checkpointed first), for what must be in no file.
+// - cellsContaining: every stored cell holding a text, for a secret that must be kept nowhere in
+//   clear: an absence no surface can show.
+// - storedState: a hash of every stored row, for "a refused request changed nothing" across every
+//   table at once (lists show one family each, and not every table has one).
+// - failInserts: storage refusing inserts into one table (a trigger), for proving a write is atomic
+//   when the database itself fails mid-transaction: no surface makes the database fail.
 // - setCampaignStatus, setWebhookStreak, addCharge, addSuppression, setBrandPageConfig, renameApiKeyInStorage,
 //   handOverWithoutText, plantOlderMailboxRow, emitThenRollBack, emitAndListInTransaction,
 //   emitOutsideTransaction, revokeKeyFromAnotherConnection (setters and writers): states and
@@ -58,6 +64,7 @@ import { openDatabase, type Db } from '../../src/server/storage/sqlite/database.
 import { SqliteStore } from '../../src/server/storage/sqlite/store.js';
 import { DB_FILE } from '../../src/api/values/local-service.js';
 import { readFileSync, readdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
 /** The test service handle as this module needs it (test/helpers/service.ts's TestService). */
@@ -309,4 +316,89 @@ export async function revokeKeyFromAnotherConnection(dataDir: string, keyId: str
   } finally {
     await other.close();
   }
+}
+
+// Columns a read may write by design: a key's last use (contract §3 shows it). Idempotency records
+// are left out too: replaying a rejected request's answer is the contract, not a change of state.
+// On PostgreSQL, `replicas` holds each replica's heartbeat: written every few seconds by design.
+const VOLATILE_COLUMNS = new Set(['last_used_at']);
+const SKIPPED_TABLES = new Set(['idempotency_keys', 'sqlite_sequence', 'replicas']);
+
+export type StoredState = { hash: string; counts: Record<string, number> };
+
+/**
+ * A hash of every stored row of every table (minus the volatile columns above), and the row count
+ * per table, read again only when the database's change mark moved (`TestSql.changeMark`).
+ */
+export async function storedState(svc: Pick<Inspectable, 'sql'>): Promise<StoredState> {
+  const mark = await svc.sql.changeMark();
+  const cached = lastState.get(svc.sql);
+  if (cached && cached.mark === mark) return cached.snap;
+  const names = (await svc.sql.tables()).filter((t) => !SKIPPED_TABLES.has(t));
+  const tables = await Promise.all(names.map(async (name) => ({ name, rows: await svc.sql.all(`SELECT * FROM "${name}"`) })));
+  const snap = digest(tables);
+  lastState.set(svc.sql, { mark, snap });
+  return snap;
+}
+const lastState = new WeakMap<object, { mark: string; snap: StoredState }>();
+
+/** A cell as text: bytes as hex, a JSON column (PostgreSQL's jsonb) as its JSON text. */
+const cellText = (v: unknown): string => (Buffer.isBuffer(v) ? v.toString('hex') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+
+/**
+ * The hash of `tables` and their row counts. Rows are sorted by their text: an engine may return a
+ * table's rows in another order after an update (PostgreSQL writes a new row version), which is no change.
+ */
+function digest(tables: Array<{ name: string; rows: Array<Record<string, unknown>> }>): StoredState {
+  const h = createHash('sha256');
+  const counts: Record<string, number> = {};
+  for (const { name, rows } of [...tables].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    counts[name] = rows.length;
+    h.update(name);
+    const lines = rows.map((r) =>
+      Object.entries(r)
+        .filter(([k]) => !VOLATILE_COLUMNS.has(k))
+        .map(([k, v]) => `${k}=${cellText(v)};`)
+        .join(''),
+    );
+    for (const line of lines.sort()) h.update(`${line}\n`);
+  }
+  return { hash: h.digest('hex'), counts };
+}
+
+/** `table.column` of every stored cell whose text (bytes read as latin1) contains `needle`. */
+export async function cellsContaining(svc: Pick<Inspectable, 'sql'>, needle: string): Promise<string[]> {
+  const { sql } = svc;
+  const hits: string[] = [];
+  for (const table of await sql.tables()) {
+    for (const row of await sql.all(`SELECT * FROM "${table}"`)) {
+      for (const [col, value] of Object.entries(row)) {
+        const text = Buffer.isBuffer(value) ? value.toString('latin1') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
+        if (text.includes(needle)) hits.push(`${table}.${col}`);
+      }
+    }
+  }
+  return hits;
+}
+
+/**
+ * Makes every insert into `table` fail as storage would (PostgreSQL: SQLSTATE 53100 disk_full), on
+ * either engine, with a trigger planted through `sql`; returns what removes it. For proving a write
+ * is atomic in storage: what the same transaction wrote before the failing insert must be gone.
+ * The message is the database's, so a test can check it never reaches a client.
+ */
+export async function failInserts(svc: Pick<Inspectable, 'sql'>, table: string, message: string): Promise<() => Promise<void>> {
+  const { sql } = svc;
+  if (!/^[a-z_]+$/.test(table) || message.includes("'")) throw new Error(`failInserts: a plain table name and a message without quotes, please (${table})`);
+  const trigger = `svc_test_fail_${table}`;
+  if (sql.engine === 'sqlite') {
+    await sql.run(`CREATE TRIGGER ${trigger} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, '${message}'); END`);
+    return async () => void (await sql.run(`DROP TRIGGER ${trigger}`));
+  }
+  await sql.run(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '${message}' USING ERRCODE = 'disk_full'; END $$`);
+  await sql.run(`CREATE TRIGGER ${trigger} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${trigger}()`);
+  return async () => {
+    await sql.run(`DROP TRIGGER ${trigger} ON ${table}`);
+    await sql.run(`DROP FUNCTION ${trigger}()`);
+  };
 }

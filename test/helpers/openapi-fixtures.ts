@@ -1,7 +1,6 @@
 // One resource of each family made through the API in an account (the fuzz proof's real
 // ids, the tenancy sweep's victims), the values an operation's path placeholders take from them, and
 // a snapshot of everything the service stores (so a test can say "nothing changed").
-import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TestService } from './service.js';
 import { buy } from '../messages-fixtures.js';
@@ -190,72 +189,4 @@ export function pathValuesFor(template: string, fx: Fixtures): Record<string, st
     out[name] = v;
   }
   return out;
-}
-
-// Columns a read may write by design: a key's last use (contract §3 shows it). Idempotency records
-// are left out too: replaying a rejected request's answer is the contract, not a change of state.
-// On PostgreSQL, `replicas` holds each replica's heartbeat: written every few seconds by design.
-const VOLATILE_COLUMNS = new Set(['last_used_at']);
-const SKIPPED_TABLES = new Set(['idempotency_keys', 'sqlite_sequence', 'replicas']);
-
-type Snapshot = { hash: string; counts: Record<string, number> };
-// The service writes through this one connection: while SQLite's count of rows it changed stands
-// still, nothing was written, and the last snapshot still holds (the proofs take thousands).
-const lastSnapshot = new WeakMap<object, { changes: number; snap: Snapshot }>();
-
-/** A hash of every stored row (minus the volatile columns above), and the row count per table. */
-export function snapshot(svc: TestService): Snapshot {
-  const changes = (svc.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
-  const cached = lastSnapshot.get(svc.db);
-  if (cached && cached.changes === changes) return cached.snap;
-  const snap = fullSnapshot(svc);
-  lastSnapshot.set(svc.db, { changes, snap });
-  return snap;
-}
-
-/**
- * `snapshot` on either engine, read through `svc.sql`: every stored row of every table
- * of the service, read again only when the database's change mark moved (`TestSql.changeMark`).
- */
-export async function storedState(svc: TestService): Promise<Snapshot> {
-  const mark = await svc.sql.changeMark();
-  const cached = lastState.get(svc.sql);
-  if (cached && cached.mark === mark) return cached.snap;
-  const names = (await svc.sql.tables()).filter((t) => !SKIPPED_TABLES.has(t));
-  const tables = await Promise.all(names.map(async (name) => ({ name, rows: await svc.sql.all(`SELECT * FROM "${name}"`) })));
-  const snap = digest(tables);
-  lastState.set(svc.sql, { mark, snap });
-  return snap;
-}
-const lastState = new WeakMap<object, { mark: string; snap: Snapshot }>();
-
-/** A cell as text: bytes as hex, a JSON column (PostgreSQL's jsonb) as its JSON text. */
-const cellText = (v: unknown): string => (Buffer.isBuffer(v) ? v.toString('hex') : typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
-
-/**
- * The hash of `tables` and their row counts. Rows are sorted by their text: an engine may return a
- * table's rows in another order after an update (PostgreSQL writes a new row version), which is no change.
- */
-function digest(tables: Array<{ name: string; rows: Array<Record<string, unknown>> }>): Snapshot {
-  const h = createHash('sha256');
-  const counts: Record<string, number> = {};
-  for (const { name, rows } of [...tables].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    counts[name] = rows.length;
-    h.update(name);
-    const lines = rows.map((r) =>
-      Object.entries(r)
-        .filter(([k]) => !VOLATILE_COLUMNS.has(k))
-        .map(([k, v]) => `${k}=${cellText(v)};`)
-        .join(''),
-    );
-    for (const line of lines.sort()) h.update(`${line}\n`);
-  }
-  return { hash: h.digest('hex'), counts };
-}
-
-function fullSnapshot(svc: TestService): Snapshot {
-  const tables = (svc.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>)
-    .map((t) => t.name)
-    .filter((t) => !SKIPPED_TABLES.has(t));
-  return digest(tables.map((name) => ({ name, rows: svc.db.prepare(`SELECT * FROM "${name}" `).all() as Array<Record<string, unknown>> })));
 }

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { request } from 'undici';
 import type { TestService } from './service.js';
 import { deepJsonText, deref, fillPath, hugeString, label, objectSchema, oddString, validArb, wrongTypeArb, type Operation, type Param } from './openapi-ops.js';
-import { pathValuesFor, snapshot, type Fixtures } from './openapi-fixtures.js';
+import { pathValuesFor, type Fixtures } from './openapi-fixtures.js';
+import { storedState } from './inspect.js';
 
 /** Each request is bounded: an answer later than this is a hang (generous: the machine is shared). */
 export const REQUEST_TIMEOUT_MS = 15_000;
@@ -202,7 +203,7 @@ export interface Outcome {
 /** Sends one request and checks every promise; pushes what broke onto `out.failures`. */
 export async function checkOne(ctx: FuzzContext, op: Operation, req: FuzzRequest, out: Outcome): Promise<boolean> {
   await ctx.svc.flushWebhooks(); // deliveries of earlier accepted requests settle before the "before" snapshot
-  const before = snapshot(ctx.svc);
+  const before = await storedState(ctx.svc);
   let status: number;
   let headers: Record<string, unknown>;
   let text: string;
@@ -241,7 +242,7 @@ export async function checkOne(ctx: FuzzContext, op: Operation, req: FuzzRequest
       if (!e || typeof e.code !== 'string' || typeof e.message !== 'string' || Object.keys(body).length !== 1) problems.push(`not the error envelope: ${text.slice(0, 200)}`);
       if (/\n\s+at .+\(.+:\d+:\d+\)/.test(text)) problems.push('a stack trace in the body');
     }
-    const after = snapshot(ctx.svc);
+    const after = await storedState(ctx.svc);
     if (after.hash !== before.hash) {
       const changed = Object.keys(after.counts).filter((t) => after.counts[t] !== before.counts[t]);
       problems.push(`a rejected request changed stored state (${changed.join(', ') || 'rows updated'})`);

@@ -84,38 +84,3 @@ function asSqliteRow(row: Record<string, unknown>): Record<string, unknown> {
   for (const [k, v] of Object.entries(row)) out[k] = typeof v === 'boolean' ? Number(v) : v;
   return out;
 }
-
-/** `table.column` of every stored cell whose text (bytes read as latin1) contains `needle`. */
-export async function cellsContaining(sql: TestSql, needle: string): Promise<string[]> {
-  const hits: string[] = [];
-  for (const table of await sql.tables()) {
-    for (const row of await sql.all(`SELECT * FROM "${table}"`)) {
-      for (const [col, value] of Object.entries(row)) {
-        const text = Buffer.isBuffer(value) ? value.toString('latin1') : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value);
-        if (text.includes(needle)) hits.push(`${table}.${col}`);
-      }
-    }
-  }
-  return hits;
-}
-
-/**
- * Makes every insert into `table` fail as storage would (PostgreSQL: SQLSTATE 53100 disk_full), on
- * either engine, with a trigger planted through `sql`; returns what removes it. For proving a write
- * is atomic in storage: what the same transaction wrote before the failing insert must be gone.
- * The message is the database's, so a test can check it never reaches a client.
- */
-export async function failInserts(sql: TestSql, table: string, message: string): Promise<() => Promise<void>> {
-  if (!/^[a-z_]+$/.test(table) || message.includes("'")) throw new Error(`failInserts: a plain table name and a message without quotes, please (${table})`);
-  const trigger = `svc_test_fail_${table}`;
-  if (sql.engine === 'sqlite') {
-    await sql.run(`CREATE TRIGGER ${trigger} BEFORE INSERT ON ${table} BEGIN SELECT RAISE(ABORT, '${message}'); END`);
-    return async () => void (await sql.run(`DROP TRIGGER ${trigger}`));
-  }
-  await sql.run(`CREATE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '${message}' USING ERRCODE = 'disk_full'; END $$`);
-  await sql.run(`CREATE TRIGGER ${trigger} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION ${trigger}()`);
-  return async () => {
-    await sql.run(`DROP TRIGGER ${trigger} ON ${table}`);
-    await sql.run(`DROP FUNCTION ${trigger}()`);
-  };
-}
