@@ -30,15 +30,22 @@ export class ContentionError extends Error {
 }
 
 /**
- * The database holds a schema this build does not know (written by a newer build, or not by this
- * service at all): refused before anything is changed. Names both versions.
+ * The database holds a schema this build does not know (written by a newer build, by a build older
+ * than the oldest it migrates, or not by this service at all): refused before anything is changed.
+ * Names both versions.
  */
 export class UnsupportedSchemaError extends Error {
   constructor(
     readonly found: string,
     readonly supported: number,
+    /** Set when the database is older than this build migrates: the oldest version it does. */
+    readonly oldest?: number,
   ) {
-    super(`the database's schema is at version ${found}, and this build of svc knows versions up to ${supported}: refusing to use it (nothing was changed)`);
+    super(
+      oldest === undefined
+        ? `the database's schema is at version ${found}, and this build of svc knows versions up to ${supported}: refusing to use it (nothing was changed)`
+        : `the database's schema is at version ${found}, older than this build of svc migrates (versions ${oldest} to ${supported}): open it once with an svc built before 5 December 2026, which brings it forward, or start on a new database (nothing was changed)`,
+    );
     this.name = 'UnsupportedSchemaError';
   }
 }

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { UnsupportedSchemaError } from '../storage-errors.js';
-import { PG_MIGRATIONS } from './migrations.js';
-import type { Migration } from '../shared/schema-changes.js';
+import { PG_SCHEMA } from './migrations.js';
+import type { SchemaChange } from '../shared/schema-changes.js';
 
 /** pg's OID for int8 (bigint): COUNT(*), identity columns and every time column. */
 const INT8_OID = 20;
@@ -122,30 +122,28 @@ const MIGRATION_LOCK = 0x73766301;
 /**
  * Brings the database to this engine's newest schema, in one transaction under an advisory lock:
  * replicas starting together on an empty database migrate it once (the others wait, then find it
- * done). A database that records a version this build does not know (a newer build's, or another
- * program's `schema_migrations`) is refused with UnsupportedSchemaError, nothing changed.
+ * done). PG_SCHEMA.pending says what to run: all of the schema at once on an empty database, else the
+ * steps after the version it records. A database newer than this build, older than it migrates, or
+ * with another program's tables and no record of ours is refused with UnsupportedSchemaError, nothing
+ * changed. `changes` is SCHEMA_CHANGES but in the storage contract's own check.
  */
-export async function migratePg(pool: pg.Pool, migrations: readonly Migration[] = PG_MIGRATIONS): Promise<void> {
+export async function migratePg(pool: pg.Pool, changes?: readonly SchemaChange[]): Promise<void> {
   const pooled = await pool.connect();
   const client = { query: <R extends pg.QueryResultRow>(text: string, values?: unknown[]) => pooled.query<R>({ text, values, query_timeout: MIGRATION_QUERY_TIMEOUT_MS } as pg.QueryConfig) };
   try {
     await client.query('BEGIN');
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)');
-    const applied = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
-    const known = new Set(migrations.map((m) => m.version));
-    const newest = Math.max(...known);
-    const unknown = [...applied].filter((v) => !known.has(v));
-    if (unknown.length > 0) throw new UnsupportedSchemaError(String(Math.max(...unknown)), newest);
-    if (applied.size === 0) {
+    const applied = (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version);
+    const pending = PG_SCHEMA.pending(applied, changes);
+    if (applied.length === 0) {
       // No version recorded: only an empty schema is ours to fill (another program's tables are not).
       const { rows } = await client.query<{ n: number }>(
         "SELECT COUNT(*)::int AS n FROM information_schema.tables WHERE table_schema = current_schema() AND table_name <> 'schema_migrations'",
       );
-      if (rows[0]!.n > 0) throw new UnsupportedSchemaError('unknown (tables without a schema_migrations record)', newest);
+      if (rows[0]!.n > 0) throw new UnsupportedSchemaError('unknown (tables without a schema_migrations record)', PG_SCHEMA.version);
     }
-    for (const m of migrations) {
-      if (applied.has(m.version)) continue;
+    for (const m of pending) {
       await client.query(m.sql);
       await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, new Date().toISOString()]);
     }

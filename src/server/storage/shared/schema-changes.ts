@@ -1,38 +1,21 @@
-// The schema from here on, written once for both engines. Each engine keeps the migrations it shipped
-// (sqlite/migrations.ts up to 21, postgres/migrations.ts up to 6) exactly as they ran: files, databases
-// and saved snapshots made by earlier builds migrate forward through them, and a snapshot loads only
-// when its schema is byte for byte the one the migrations build. Every change after those is ONE entry
-// here, its DDL written with the few words in which the engines' DDL differs (ColumnTypes), and each
-// engine numbers entry i as its own last shipped version + 1 + i. Append only: never edit an entry
-// that has shipped; add another.
+// The schema, written once for both engines. A new database gets the whole schema in one step: the
+// shared tables (shared-schema.ts) and what only its engine has (its migrations.ts), recorded as the
+// engine's base version (SQLite 21, PostgreSQL 6: the last it shipped before the schema was written
+// once). A database an earlier build made migrates forward: from the engine's oldest supported version
+// through its upgrade steps to the base, then through the changes below. Older than that is refused
+// with a clear error and nothing changed (the migrations that made such a database are in git's
+// history; the build before this one opens it and brings it forward).
+// Every change after the base is ONE entry in SCHEMA_CHANGES, its DDL written with the few words in
+// which the engines' DDL differs (ColumnTypes); each engine numbers entry i as its base + 1 + i.
+// Append only: never edit an entry that has shipped; add another.
+import { UnsupportedSchemaError } from '../storage-errors.js';
+import { sharedSchema, type ColumnTypes } from './shared-schema.js';
 
 /** One step of an engine's schema, as `schema_migrations` records it. */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
-}
-
-/**
- * The column types of each engine, for DDL written once. The choices, and why each engine makes them,
- * are in postgres/migrations.ts's header (ids `text COLLATE "C"` to compare bytes as SQLite does;
- * times and counts `bigint`; flags `boolean`; JSON kept as text).
- */
-export interface ColumnTypes {
-  /** Ids and other text, compared and ordered byte by byte on both engines. */
-  text: string;
-  /** Small integers: statuses, attempts, limits. */
-  int: string;
-  /** Milliseconds of service time, and counts that may grow large. */
-  bigint: string;
-  /** A yes/no; bind it with the engine's Dialect `flag`, read it back through table.ts `yesNo`. */
-  flag: string;
-  /** A fraction (real time in milliseconds). */
-  double: string;
-  /** Raw bytes (media). */
-  bytes: string;
-  /** The keyset tie-break and feed position: `seq <this>` makes an auto-increasing primary key. */
-  seqPrimaryKey: string;
 }
 
 /** One change of the schema, written once: its DDL for an engine's column types. */
@@ -82,25 +65,48 @@ export const SCHEMA_CHANGES: readonly SchemaChange[] = [
   },
 ];
 
-/** An engine's whole migration list: its shipped history, then the shared changes numbered after it. */
-export function engineMigrations(history: readonly Migration[], types: ColumnTypes, changes: readonly SchemaChange[] = SCHEMA_CHANGES): Migration[] {
-  const head = Math.max(...history.map((m) => m.version));
-  return [...history, ...changes.map((c, i) => ({ version: head + 1 + i, name: c.name, sql: c.sql(types) }))];
+/** An engine's schema: its column types, what only it has, and how its older databases come forward. */
+export interface EngineSchemaSpec {
+  types: ColumnTypes;
+  /** The DDL of what only this engine has, run after the shared tables when a database is new. */
+  own: string;
+  /** The version a new database records for the shared tables and `own` together. */
+  base: number;
+  /** The steps that bring a database made by an earlier build up to `base`, oldest first. */
+  upgrades: readonly Migration[];
 }
 
 /** An engine's schema, as its migrations.ts exports it. */
 export interface EngineSchema {
-  /** Its whole migration list; `changes` differs from SCHEMA_CHANGES only in the storage contract's own check. */
-  migrations(changes?: readonly SchemaChange[]): Migration[];
-  /** The list the engine runs: its history, then SCHEMA_CHANGES. */
-  MIGRATIONS: Migration[];
-  /** The newest schema version the engine knows. */
+  /**
+   * The steps that bring a database recording `applied` to the newest schema, in order (none: it is
+   * there). Throws UnsupportedSchemaError for a database newer than this build, or older than the
+   * oldest it migrates. `changes` differs from SCHEMA_CHANGES only in the storage contract's own check.
+   */
+  pending(applied: readonly number[], changes?: readonly SchemaChange[]): Migration[];
+  /** The newest schema version this build knows. */
   version: number;
+  /** The oldest version this build migrates forward. */
+  oldest: number;
 }
 
-/** An engine's schema from its shipped history and its words for the column types. */
-export function engineSchema(history: readonly Migration[], types: ColumnTypes): EngineSchema {
-  const migrations = (changes?: readonly SchemaChange[]): Migration[] => engineMigrations(history, types, changes);
-  const MIGRATIONS = migrations();
-  return { migrations, MIGRATIONS, version: Math.max(...MIGRATIONS.map((m) => m.version)) };
+export function engineSchema(spec: EngineSchemaSpec): EngineSchema {
+  const whole: Migration = { version: spec.base, name: 'the schema, written once', sql: `${sharedSchema(spec.types)}\n${spec.own}` };
+  const oldest = Math.min(spec.base, ...spec.upgrades.map((m) => m.version - 1));
+  const numbered = (changes: readonly SchemaChange[]): Migration[] =>
+    changes.map((c, i) => ({ version: spec.base + 1 + i, name: c.name, sql: c.sql(spec.types) }));
+  const version = spec.base + SCHEMA_CHANGES.length;
+  return {
+    version,
+    oldest,
+    pending(applied, changes = SCHEMA_CHANGES) {
+      const later = numbered(changes);
+      const newest = Math.max(spec.base, ...later.map((m) => m.version));
+      if (applied.length === 0) return [whole, ...later];
+      const at = Math.max(...applied);
+      if (at > newest) throw new UnsupportedSchemaError(String(at), newest);
+      if (at < oldest) throw new UnsupportedSchemaError(String(at), newest, oldest);
+      return [...spec.upgrades.filter((m) => m.version > at), ...later.filter((m) => m.version > at)];
+    },
+  };
 }

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { MIGRATIONS } from './migrations.js';
-import type { Migration } from '../shared/schema-changes.js';
+import { SQLITE_SCHEMA } from './migrations.js';
+import type { SchemaChange } from '../shared/schema-changes.js';
 
 export type Db = Database.Database;
 
@@ -78,14 +78,16 @@ export function cacheStatements(db: Db): void {
   }) as Db['prepare'];
 }
 
-/** Applies the ordered migrations not yet recorded in `schema_migrations`, each in its own transaction. */
-export function migrate(db: Db, migrations: readonly Migration[] = MIGRATIONS): void {
+/**
+ * Brings the file to this build's schema (SQLITE_SCHEMA.pending: all of it at once when new, else the
+ * steps after the version it records), each step in its own transaction. A file newer than this build,
+ * or older than it migrates, is refused with UnsupportedSchemaError, nothing changed.
+ * `changes` is SCHEMA_CHANGES but in the storage contract's own check.
+ */
+export function migrate(db: Db, changes?: readonly SchemaChange[]): void {
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  const applied = new Set(
-    db.prepare('SELECT version FROM schema_migrations').all().map((r) => (r as { version: number }).version),
-  );
-  for (const m of migrations) {
-    if (applied.has(m.version)) continue;
+  const applied = db.prepare('SELECT version FROM schema_migrations').all().map((r) => (r as { version: number }).version);
+  for (const m of SQLITE_SCHEMA.pending(applied, changes)) {
     db.transaction(() => {
       db.exec(m.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(

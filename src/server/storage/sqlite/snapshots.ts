@@ -4,12 +4,12 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SQLITE_SCHEMA_VERSION } from './migrations.js';
+import { SQLITE_SCHEMA } from './migrations.js';
 import { isMediaName, readRegularFile } from '../media-store.js';
 import { DB_FILE, MEDIA_DIR, SNAPSHOTS_DIR } from '../../../api/values/local-service.js';
 
 /** The schema version this code writes: the newest migration. */
-export const latestSchemaVersion = (): number => SQLITE_SCHEMA_VERSION;
+export const latestSchemaVersion = (): number => SQLITE_SCHEMA.version;
 
 /** Where a snapshot lives: its database file and the media folder beside it (`X.db`, `X.media/`). */
 export interface SnapshotPlace {
