@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { assertBuilt, runSvcProcess } from './helpers/cli.js';
+import { plantTooOldDataDir } from './helpers/inspect.js';
 
 const isAlive = (pid: number) => {
   try {
@@ -17,6 +18,21 @@ const isAlive = (pid: number) => {
 
 describe('svc server start --detach and stop', () => {
   beforeAll(() => assertBuilt());
+
+  it('refuses a data directory older than this build migrates: exit 5, naming the file, its version and what to do; the file unchanged', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-too-old-'));
+    try {
+      const old = plantTooOldDataDir(dataDir);
+      const before = old.contents();
+      const res = await runSvcProcess(['server', 'start', '--port', '0', '--data', dataDir]);
+      expect(res.code, res.stderr).toBe(5);
+      expect(res.stderr).toContain(`${old.file}: the database's schema is at version ${old.version}, older than this build of svc migrates (versions ${old.oldest} to ${old.newest})`);
+      expect(res.stderr).toContain('open it once with an svc built before');
+      expect(old.contents()).toBe(before);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 
   it('prints the bootstrap keys once, to the user and never to the log', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-detach-'));

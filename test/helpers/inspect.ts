@@ -62,8 +62,10 @@ import { verifyDeviceToken, type DeviceTokenClaims } from '../../src/server/doma
 import { handOver } from '../../src/server/domain/email/delivery.js';
 import { openDatabase, type Db } from '../../src/server/storage/sqlite/database.js';
 import { SqliteStore } from '../../src/server/storage/sqlite/store.js';
+import { SQLITE_SCHEMA } from '../../src/server/storage/sqlite/migrations.js';
 import { DB_FILE } from '../../src/api/values/local-service.js';
 import { readFileSync, readdirSync } from 'node:fs';
+import Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -316,6 +318,29 @@ export async function revokeKeyFromAnotherConnection(dataDir: string, keyId: str
   } finally {
     await other.close();
   }
+}
+
+/**
+ * A data directory an svc too old for this build to migrate left behind: its file records one version
+ * below the oldest this build migrates (what a start reads first). `contents` reads back what the file
+ * holds (its objects and recorded versions), to show a refusal changed nothing.
+ */
+export function plantTooOldDataDir(dataDir: string): { file: string; version: number; oldest: number; newest: number; contents(): string } {
+  const file = join(dataDir, DB_FILE);
+  const version = SQLITE_SCHEMA.oldest - 1;
+  const db = new Database(file);
+  db.exec(`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL);
+    INSERT INTO schema_migrations VALUES (${version}, 'from an older build', 'then')`);
+  db.close();
+  const contents = () => {
+    const file_ = new Database(file, { readonly: true });
+    try {
+      return JSON.stringify([file_.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY name').all(), file_.prepare('SELECT * FROM schema_migrations').all()]);
+    } finally {
+      file_.close();
+    }
+  };
+  return { file, version, oldest: SQLITE_SCHEMA.oldest, newest: SQLITE_SCHEMA.version, contents };
 }
 
 // Columns a read may write by design: a key's last use (contract §3 shows it). Idempotency records

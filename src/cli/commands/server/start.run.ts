@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { CliContext } from '../../context.js';
 import { notice } from '../../command-kit.js';
 import { CliError, UsageError } from '../../errors.js';
@@ -8,7 +9,7 @@ import { startService } from '../../../server/main.js';
 import { isPostgresUrl, redactStoreUrl } from '../../../server/storage/store-url.js';
 import { UnsupportedSchemaError } from '../../../server/storage/storage-errors.js';
 import type { CLOCK_MODES } from '../../../api/values/sandbox.js';
-import type { ServiceRole } from '../../../api/values/local-service.js';
+import { DB_FILE, type ServiceRole } from '../../../api/values/local-service.js';
 import { readChaosProfile } from './chaos-file.js';
 import { refuseUnsupportedNode } from '../../../api/values/node-runtime.js';
 import type { ChaosProfile } from '../../../api/values/chaos.js';
@@ -136,7 +137,7 @@ async function listenOrSayWhy(opts: StartServerOptions, chaos: ChaosProfile | un
     if (err instanceof DataDirInUseError) throw new CliError(err.message, EXIT.conflict);
     if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') throw new CliError(await local.portHeldMessage(opts.host, opts.port, opts.dataDir));
     // A database of another schema version is refused, nothing changed: exit 5 (conflict).
-    if (err instanceof UnsupportedSchemaError) throw new CliError(`${redactStoreUrl(opts.store ?? '')}: ${err.message}`, EXIT.conflict);
+    if (err instanceof UnsupportedSchemaError) throw new CliError(`${opts.store ? redactStoreUrl(opts.store) : join(opts.dataDir, DB_FILE)}: ${err.message}`, EXIT.conflict);
     // The driver's own words name the host and port, never the password; the URL is shown redacted.
     if (opts.store && isConnectionFailure(err)) throw new CliError(`cannot reach PostgreSQL at ${redactStoreUrl(opts.store)}: ${(err as Error).message}`);
     throw err;
