@@ -51,6 +51,12 @@
 //   handOverWithoutText, plantOlderMailboxRow, emitThenRollBack, emitAndListInTransaction,
 //   emitOutsideTransaction, revokeKeyFromAnotherConnection (setters and writers): states and
 //   writes no surface makes; see each comment.
+// - pgSchemaVersions, pgTableNames, plantNewerPgSchema, pgSchema: a PostgreSQL database's recorded
+//   schema versions and its tables, read (or a newer version planted) from outside any service: a
+//   database a start refused has no service in front of it to ask, and no surface shows versions.
+// - pgAccountIds, pgApiKeyCount, pgMessages, pgWalletAndLedger, pgMediaOf, pgMediaNames: rows as
+//   a PostgreSQL database holds them, read on a connection of the test's own, for "stored in
+//   PostgreSQL" (and once, not twice) as the database itself has it, whichever replica wrote it.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
@@ -66,6 +72,9 @@ import { SQLITE_SCHEMA } from '../../src/server/storage/sqlite/migrations.js';
 import { DB_FILE } from '../../src/api/values/local-service.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import pg from 'pg';
+import { PG_SCHEMA } from '../../src/server/storage/postgres/migrations.js';
+import { UnsupportedSchemaError } from '../../src/server/storage/storage-errors.js';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -426,4 +435,79 @@ export async function failInserts(svc: Pick<Inspectable, 'sql'>, table: string, 
     await sql.run(`DROP TRIGGER ${trigger} ON ${table}`);
     await sql.run(`DROP FUNCTION ${trigger}()`);
   };
+}
+
+// --- a PostgreSQL database, read on a connection of the test's own -------------------------------
+
+/** Runs one statement on `url` on a connection of its own, outside any service. */
+async function pgRows<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * This build's PostgreSQL schema: the newest version it migrates to, the versions a new database
+ * records, and the error a start throws on a database of a version it does not migrate.
+ */
+export const pgSchema = {
+  newest: PG_SCHEMA.version,
+  newDatabaseVersions: PG_SCHEMA.pending([]).map((m) => m.version),
+  UnsupportedSchemaError,
+};
+
+/** The schema versions the database records, ascending: what its migrations wrote. */
+export async function pgSchemaVersions(url: string): Promise<number[]> {
+  return (await pgRows<{ version: number }>(url, 'SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version);
+}
+
+/** The tables of the database's public schema: what a refused start must not have created. */
+export async function pgTableNames(url: string): Promise<string[]> {
+  return (await pgRows<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).map((t) => t.table_name);
+}
+
+/** A database an svc newer than this build left: schema_migrations alone, recording `version`. */
+export async function plantNewerPgSchema(url: string, version: number): Promise<void> {
+  if (!Number.isInteger(version)) throw new Error(`plantNewerPgSchema: a whole version, please (${version})`);
+  await pgRows(url, `CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL); INSERT INTO schema_migrations VALUES (${version}, 'from a newer build', 'then')`);
+}
+
+/** The ids of every account the database holds (the agency and its sub-accounts): how many bootstraps ran. */
+export async function pgAccountIds(url: string): Promise<string[]> {
+  return (await pgRows<{ id: string }>(url, 'SELECT id FROM accounts')).map((a) => a.id);
+}
+
+/** How many API keys the database holds, of every account: how many bootstraps made keys. */
+export async function pgApiKeyCount(url: string): Promise<number> {
+  return (await pgRows(url, 'SELECT id FROM api_keys')).length;
+}
+
+/** The stored messages with this id or this body, as the database holds them (body and status). */
+export async function pgMessages(url: string, by: { id: string } | { body: string }): Promise<Array<{ body: string; status: string }>> {
+  const [column, value] = 'id' in by ? ['id', by.id] : ['body', by.body];
+  return await pgRows(url, `SELECT body, status FROM messages WHERE ${column} = $1`, [value]);
+}
+
+/** An account's wallet balance and the sum of its ledger rows, as text (bigint), read in one statement. */
+export async function pgWalletAndLedger(url: string, accountId: string): Promise<{ balance: string; ledger: string } | undefined> {
+  const [wallet] = await pgRows<{ balance: string; ledger: string }>(
+    url,
+    'SELECT w.balance_cents::text AS balance, (SELECT SUM(amount_cents) FROM ledger l WHERE l.account_id = w.account_id)::text AS ledger FROM wallets w WHERE w.account_id = $1',
+    [accountId],
+  );
+  return wallet;
+}
+
+/** The stored media file of this name (its owner, type and size): kept in the database, not on a replica's disk. */
+export async function pgMediaOf(url: string, name: string): Promise<Array<{ account_id: string; content_type: string; size: number }>> {
+  return await pgRows(url, 'SELECT account_id, content_type, size FROM media WHERE name = $1', [name]);
+}
+
+/** The names of every stored media file, as rows: what a refused upload must leave as it was. */
+export async function pgMediaNames(url: string): Promise<Array<{ name: string }>> {
+  return await pgRows(url, 'SELECT name FROM media');
 }
