@@ -22,7 +22,6 @@ const STILL_REACHING_IN: Record<string, string> = {
   'node-runtime.test.ts': 'checks the SQLite connection the runtime opened',
   'ports.test.ts': 'builds a service from its parts (src/server/compose.ts, app.ts, an in-memory SQLite store) to capture its request log at trace level: no start option hands a test the log',
   'postgres-replicas.test.ts': 'replica mechanics: peers, notices and the store seam of each process',
-  'postgres-service.test.ts': 'the PostgreSQL engine\'s own start-up, migrations and errors',
   'security-privilege.test.ts': 'unit-checks log redaction (src/server/http/log-redaction.ts: redactUrl, redactHeaders, scrubSecrets) beside the end-to-end runs',
   'server-roles-workers.test.ts': 'the worker role\'s delivery machinery, process by process',
   'server-snapshots.test.ts': 'snapshots copy the SQLite file: reads it to prove the copy',
