@@ -23,7 +23,6 @@ const STILL_REACHING_IN: Record<string, string> = {
   'ports.test.ts': 'builds a service from its parts (src/server/compose.ts, app.ts, an in-memory SQLite store) to capture its request log at trace level: no start option hands a test the log',
   'postgres-replicas.test.ts': 'replica mechanics: peers, notices and the store seam of each process',
   'security-privilege.test.ts': 'unit-checks log redaction (src/server/http/log-redaction.ts: redactUrl, redactHeaders, scrubSecrets) beside the end-to-end runs',
-  'server-roles-workers.test.ts': 'the worker role\'s delivery machinery, process by process',
   'store-close-exit.test.ts': 'proves the store is closed on exit: reads the connection',
   'validation-words.test.ts': 'checks the wording table of the validator itself',
   'webhooks-delivery.test.ts': 'the delivery worker\'s claims, process by process: fails and counts its claim writes, registers a job that emits mid-advance, reads what is left due',

@@ -57,6 +57,10 @@
 // - pgAccountIds, pgApiKeyCount, pgMessages, pgWalletAndLedger, pgMediaOf, pgMediaNames: rows as
 //   a PostgreSQL database holds them, read on a connection of the test's own, for "stored in
 //   PostgreSQL" (and once, not twice) as the database itself has it, whichever replica wrote it.
+// - deliveryClaimOwners, settledDeliveryCount, deliveryAttempts: the webhook deliveries' claims
+//   (which worker process holds an attempt, its lease) and attempt numbers. A delivery's view shows
+//   its status, never which process claimed it. workerWindow: how many attempts one worker process
+//   has in flight to one endpoint at most, which makes "more open than one window: two are sending".
 // - snapshotIntegrity, snapshotMessageBodies, makeSnapshotOlder, tamperSnapshot: a snapshot file (an
 //   SQLite file a service is not running on) read or altered as a file: its rows prove the copy was
 //   consistent and whole, and an older or hostile file is something only another build or an
@@ -79,6 +83,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { PG_SCHEMA } from '../../src/server/storage/postgres/migrations.js';
 import { UnsupportedSchemaError } from '../../src/server/storage/storage-errors.js';
+import { DEFAULT_WEBHOOK_OPTIONS } from '../../src/server/webhooks/delivery-worker.js';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -514,6 +519,24 @@ export async function pgMediaOf(url: string, name: string): Promise<Array<{ acco
 /** The names of every stored media file, as rows: what a refused upload must leave as it was. */
 export async function pgMediaNames(url: string): Promise<Array<{ name: string }>> {
   return await pgRows(url, 'SELECT name FROM media');
+}
+
+/** The most attempts one worker process has in flight to one endpoint (its default window): a setting no surface shows. */
+export const workerWindow: number = DEFAULT_WEBHOOK_OPTIONS.window;
+
+/** Per worker process, how many webhook deliveries it holds claimed now (a lease set): which processes share the work. */
+export async function deliveryClaimOwners(url: string): Promise<Array<{ owner: string; n: string }>> {
+  return await pgRows(url, 'SELECT claimed_by AS owner, count(*) AS n FROM webhook_deliveries WHERE lease_until IS NOT NULL GROUP BY claimed_by');
+}
+
+/** How many webhook deliveries succeeded and are no longer claimed: recorded, their worker done with them. */
+export async function settledDeliveryCount(url: string): Promise<number> {
+  return Number((await pgRows<{ n: string }>(url, "SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded' AND lease_until IS NULL"))[0]!.n);
+}
+
+/** Every webhook delivery's event and attempt number: an event sent twice would show a second row or attempt. */
+export async function deliveryAttempts(url: string): Promise<Array<{ event_id: string; attempt: string }>> {
+  return await pgRows(url, 'SELECT event_id, attempt FROM webhook_deliveries');
 }
 
 // --- SQLite snapshot files (no service running on them) -----------------------------------------
