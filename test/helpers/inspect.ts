@@ -65,6 +65,8 @@
 //   SQLite file a service is not running on) read or altered as a file: its rows prove the copy was
 //   consistent and whole, and an older or hostile file is something only another build or an
 //   attacker writes. No service is running on the file to ask.
+// - emailChargesInFile: the email charges per email, read from a data directory's SQLite file beside
+//   the service running on it in another process (the test's only way in): the ledger has no API.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
@@ -558,6 +560,18 @@ export function snapshotIntegrity(file: string): { integrity: unknown; messages:
     messages: (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n,
     orphanMessages: (db.prepare('SELECT COUNT(*) AS n FROM messages m WHERE NOT EXISTS (SELECT 1 FROM conversations c WHERE c.account_id = m.account_id AND c.counterparty = m.counterparty)').get() as { n: number }).n,
   }));
+}
+
+/** Per email, its charge rows in the ledger of a data directory's SQLite file (read-only, beside the process running on it): count, cents, quantity. */
+export function emailChargesInFile(dataDir: string): Array<{ ref: string; n: number; cents: number; quantity: number }> {
+  const db = new Database(join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare(`SELECT ref, COUNT(*) AS n, -SUM(amount_cents) AS cents, SUM(quantity) AS quantity FROM ledger WHERE kind = 'charge' AND category = 'email' GROUP BY ref`)
+      .all() as Array<{ ref: string; n: number; cents: number; quantity: number }>;
+  } finally {
+    db.close();
+  }
 }
 
 /** Every message body an SQLite file holds (a snapshot, or a data directory's database with no service on it). */
