@@ -54,7 +54,7 @@
 // - pgSchemaVersions, pgTableNames, plantNewerPgSchema, pgSchema: a PostgreSQL database's recorded
 //   schema versions and its tables, read (or a newer version planted) from outside any service: a
 //   database a start refused has no service in front of it to ask, and no surface shows versions.
-// - pgAccountIds, pgApiKeyCount, pgMessages, pgWalletAndLedger, pgMediaOf, pgMediaNames: rows as
+// - pgAccountIds, pgApiKeyCount, pgReplicaCount, pgMessages, pgWalletAndLedger, pgMediaOf, pgMediaNames: rows as
 //   a PostgreSQL database holds them, read on a connection of the test's own, for "stored in
 //   PostgreSQL" (and once, not twice) as the database itself has it, whichever replica wrote it.
 // - deliveryClaimOwners, settledDeliveryCount, deliveryAttempts: the webhook deliveries' claims
@@ -495,6 +495,11 @@ export async function pgAccountIds(url: string): Promise<string[]> {
 /** How many API keys the database holds, of every account: how many bootstraps made keys. */
 export async function pgApiKeyCount(url: string): Promise<number> {
   return (await pgRows(url, 'SELECT id FROM api_keys')).length;
+}
+
+/** How many replicas the database has registered (each process while it runs): those that left are gone. */
+export async function pgReplicaCount(url: string): Promise<number> {
+  return (await pgRows(url, 'SELECT id FROM replicas')).length;
 }
 
 /** The stored messages with this id or this body, as the database holds them (body and status). */
