@@ -35,7 +35,7 @@ const STILL_REACHING_IN: Record<string, string> = {
   'security-privilege.test.ts': 'unit-checks log redaction (src/server/http/log-redaction.ts: redactUrl, redactHeaders, scrubSecrets) beside the end-to-end runs',
   'store-close-exit.test.ts': 'proves the store is closed on exit: reads the connection',
   'validation-words.test.ts': 'checks the wording table of the validator itself',
-  'webhooks-delivery.test.ts': 'the delivery worker\'s claims, process by process: fails and counts its claim writes, registers a job that emits mid-advance, reads what is left due',
+  'webhooks-delivery.test.ts': 'the delivery worker\'s claims, process by process: fails and counts its claim writes, stops and starts the worker, reads its default ack timeout (beside the worker, src/server/webhooks, they would leave the PostgreSQL and replicas passes)',
   'webhooks-fairness.test.ts': 'drives the fair-slot scheduler (a unit of the worker) directly',
   'webhooks-http-sender.test.ts': 'the two HTTP senders as units (socket behaviour)',
   'webhooks-receiver-down.test.ts': 'reads the retry schedule table the spec names, to walk the clock to each attempt',

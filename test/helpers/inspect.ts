@@ -47,6 +47,11 @@
 //   table at once (lists show one family each, and not every table has one).
 // - failInserts: storage refusing inserts into one table (a trigger), for proving a write is atomic
 //   when the database itself fails mid-transaction: no surface makes the database fail.
+// - deliveriesDue: the webhook deliveries still due for an attempt by a time. The delivery log shows
+//   each one's status, not whether an attempt of it is still waiting to be made.
+// - clockMode: which clock a service runs on (manual or system); GET /v1/sandbox/clock shows the time only.
+// - scheduleEmittingJob (a writer): a job that emits an event when it runs, as a domain job does. No
+//   surface schedules a job of a test's choosing.
 // - setCampaignStatus, setWebhookStreak, addCharge, addSuppression, setBrandPageConfig, renameApiKeyInStorage,
 //   handOverWithoutText, plantOlderMailboxRow, emitThenRollBack, emitAndListInTransaction,
 //   emitOutsideTransaction, revokeKeyFromAnotherConnection (setters and writers): states and
@@ -320,6 +325,35 @@ export async function emitAndListInTransaction(svc: Pick<Inspectable, 'deps'>, a
     await tx.events.emit(accountId, type, fields);
     return (await tx.webhookDeliveries.list(endpointId, { since: 0, limit: 10 })).data.map((d) => ({ status: d.status, attempt: d.attempt }));
   });
+}
+
+/** The webhook deliveries due for an attempt at or before `at` (epoch ms), as the worker reads them. */
+export async function deliveriesDue(svc: Pick<Inspectable, 'deps'>, at: number): Promise<unknown[]> {
+  return await svc.deps.uow.read(async (tx) => await tx.webhookDeliveries.due(at));
+}
+
+/** The clock the service runs on: `manual` (moves only when advanced) or `system`. */
+export function clockMode(svc: { deps: Pick<ServiceDeps, 'clock'> }): 'manual' | 'system' {
+  return svc.deps.clock.mode;
+}
+
+/**
+ * A job of kind `kind`, run at `at` (service time), that emits `type` with `fields` for `accountId`
+ * in its own transaction, as a domain job does. Registered on every replica: the clock advance that
+ * runs it goes to whichever one the request reaches.
+ */
+export async function scheduleEmittingJob(
+  svc: Pick<Inspectable, 'deps'> & { replicas: Array<{ deps: Pick<ServiceDeps, 'scheduler'> }> },
+  kind: string,
+  at: number,
+  event: { accountId: string; type: string; fields: Record<string, unknown> },
+): Promise<void> {
+  for (const r of svc.replicas) {
+    r.deps.scheduler.register(kind, async (_payload, _job, tx) => {
+      await tx.events.emit(event.accountId, event.type, event.fields);
+    });
+  }
+  await svc.deps.uow.write((tx) => tx.scheduler.schedule(kind, at, {}));
 }
 
 /** The event store's emit called outside any transaction, as a programming error would (no request can). */
