@@ -62,6 +62,12 @@
 // - pgAccountIds, pgApiKeyCount, pgReplicaCount, pgMessages, pgWalletAndLedger, pgMediaOf, pgMediaNames: rows as
 //   a PostgreSQL database holds them, read on a connection of the test's own, for "stored in
 //   PostgreSQL" (and once, not twice) as the database itself has it, whichever replica wrote it.
+// - pgApiKeyIds, pgDeliveredCount, pgChargeCounts, pgRepeatedStatusEvents: what replicas on one
+//   database wrote, as it holds it: keys a joining replica must not add, each message delivered and
+//   charged once, no status event written twice (the API shows one replica's answers at a time, and
+//   no list of ledger rows or every event's repeats).
+// - deliveryClaimOf, deliveryStatusOf: one event's delivery row (its claim, attempt and status) read
+//   while no worker is left to say anything about it.
 // - deliveryClaimOwners, settledDeliveryCount, deliveryAttempts: the webhook deliveries' claims
 //   (which worker process holds an attempt, its lease) and attempt numbers. A delivery's view shows
 //   its status, never which process claimed it. workerWindow: how many attempts one worker process
@@ -536,6 +542,29 @@ export async function pgReplicaCount(url: string): Promise<number> {
   return (await pgRows(url, 'SELECT id FROM replicas')).length;
 }
 
+/** The ids of every API key the database holds, ascending: a replica that joins must add none. */
+export async function pgApiKeyIds(url: string): Promise<Array<{ id: string }>> {
+  return await pgRows(url, 'SELECT id FROM api_keys ORDER BY id');
+}
+
+/** How many of the messages `ids` the database holds as delivered. */
+export async function pgDeliveredCount(url: string, ids: string[]): Promise<number> {
+  return (await pgRows<{ n: number }>(url, "SELECT COUNT(*)::int AS n FROM messages WHERE id = ANY($1) AND status = 'delivered'", [ids]))[0]!.n;
+}
+
+/** Per record of `refs` charged, how many charge rows the ledger holds for it (a record charged twice shows 2). */
+export async function pgChargeCounts(url: string, refs: string[]): Promise<Array<{ ref: string; n: number }>> {
+  return await pgRows(url, "SELECT ref, COUNT(*)::int AS n FROM ledger WHERE kind = 'charge' AND ref = ANY($1) GROUP BY ref", [refs]);
+}
+
+/** The counts of message.status events written more than once for the same message and status (none, when each job ran once). */
+export async function pgRepeatedStatusEvents(url: string): Promise<Array<{ n: number }>> {
+  return await pgRows(
+    url,
+    "SELECT COUNT(*)::int AS n FROM events WHERE type = 'message.status' GROUP BY body::json->'data'->>'messageId', body::json->'data'->>'status', body::json->>'messageId', body::json->>'status' HAVING COUNT(*) > 1",
+  );
+}
+
 /** The stored messages with this id or this body, as the database holds them (body and status). */
 export async function pgMessages(url: string, by: { id: string } | { body: string }): Promise<Array<{ body: string; status: string }>> {
   const [column, value] = 'id' in by ? ['id', by.id] : ['body', by.body];
@@ -573,6 +602,16 @@ export async function deliveryClaimOwners(url: string): Promise<Array<{ owner: s
 /** How many webhook deliveries succeeded and are no longer claimed: recorded, their worker done with them. */
 export async function settledDeliveryCount(url: string): Promise<number> {
   return Number((await pgRows<{ n: string }>(url, "SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded' AND lease_until IS NULL"))[0]!.n);
+}
+
+/** The claim of an event's (first) webhook delivery: who holds it, if anyone, and its attempt number. */
+export async function deliveryClaimOf(url: string, eventId: string): Promise<{ claimed_by: string | null; attempt: number } | undefined> {
+  return (await pgRows<{ claimed_by: string | null; attempt: number }>(url, 'SELECT claimed_by, attempt::int AS attempt FROM webhook_deliveries WHERE event_id = $1', [eventId]))[0];
+}
+
+/** The status of an event's (first) webhook delivery; throws when the event has none. */
+export async function deliveryStatusOf(url: string, eventId: string): Promise<string> {
+  return (await pgRows<{ status: string }>(url, 'SELECT status FROM webhook_deliveries WHERE event_id = $1', [eventId]))[0]!.status;
 }
 
 /** Every webhook delivery's event and attempt number: an event sent twice would show a second row or attempt. */
