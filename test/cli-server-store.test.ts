@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { assertBuilt, runSvcProcess } from './helpers/cli.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
+import { pgMessages, pgTableNames, plantNewerPgSchema } from './helpers/inspect.js';
 
 // `svc server start --store postgres://…` (env SVC_STORE) and `--pool-size`, as a user
 // runs them: bad values refused naming the flag (exit 2), a database of another schema refused with
@@ -31,16 +31,6 @@ afterAll(async () => {
 /** A URL for `database` with a password in it (the throwaway server trusts loopback: it is ignored). */
 const withPassword = (database: string) => server.url(database).replace('://svc_test@', '://svc_test:hunter2-secret@');
 
-async function query(url: string, text: string): Promise<Array<Record<string, unknown>>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(text)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 describe('svc server start --store', () => {
   it('refuses a store that is not a postgres:// URL, naming the flag, without printing its password (exit 2)', async () => {
     const res = await runSvcProcess(['server', 'start', '--store', 'mysql://root:hunter2-secret@db/svc', '--data', tempDir()]);
@@ -61,13 +51,12 @@ describe('svc server start --store', () => {
   it('refuses a database of a newer schema with exit 5, naming both versions; nothing changed', async () => {
     const db = await server.createDatabase();
     const url = server.url(db);
-    await query(url, "CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL); INSERT INTO schema_migrations VALUES (9, 'from a newer build', 'then')");
+    await plantNewerPgSchema(url, 9);
     const res = await runSvcProcess(['server', 'start', '--port', '0', '--data', tempDir()], { env: { SVC_STORE: withPassword(db) } });
     expect(res.code, res.stderr).toBe(5);
     expect(res.stderr).toMatch(/version 9/);
     expect(res.stderr).not.toContain('hunter2-secret');
-    const tables = await query(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
-    expect(tables.map((t) => t.table_name)).toEqual(['schema_migrations']);
+    expect(await pgTableNames(url)).toEqual(['schema_migrations']);
   });
 
   it('says the database cannot be reached, with the URL redacted (exit 1)', async () => {
@@ -94,8 +83,7 @@ describe('svc server start --store', () => {
       const headers = { authorization: `Bearer ${keys.testKey}`, 'content-type': 'application/json' };
       const sent = await fetch(`${baseUrl}/v1/messages`, { method: 'POST', headers, body: JSON.stringify({ from: '+15005550006', to: '+14155550100', body: 'stored in PostgreSQL' }) });
       expect(sent.status).toBe(201);
-      const rows = await query(server.url(db), "SELECT status FROM messages WHERE body = 'stored in PostgreSQL'");
-      expect(rows).toHaveLength(1);
+      expect(await pgMessages(server.url(db), { body: 'stored in PostgreSQL' })).toHaveLength(1);
       expect(readFileSync(join(dataDir, 'server.log'), 'utf8')).not.toContain('hunter2-secret');
     } finally {
       const stopped = await runSvcProcess(['server', 'stop'], { env });

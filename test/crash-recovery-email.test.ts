@@ -13,14 +13,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { Agent } from 'undici';
 import { assertBuilt } from './helpers/cli.js';
 import { all, client, fixtureService, killAll, pool, startChild, until, type Call, type Child, type Client } from './helpers/service-child.js';
 import { verifiedDomain } from './helpers/email-fixtures.js';
+import { emailChargesInFile } from './helpers/inspect.js';
 import { PAGE_LIMIT_MAX } from '../src/api/schemas/page.js';
 import { MAILBOX_LIMIT_MAX } from '../src/api/values/email.js';
-import { DB_FILE } from '../src/api/values/local-service.js';
 import { emailChargeCents } from '../src/api/values/prices.js';
 
 /** Emails in the burst, how many are in flight at once, and how many 201s before the kill. */
@@ -199,15 +198,7 @@ describe('crash: SIGKILL mid-burst of live emails, restart on the same data', ()
 
     // Each email charged exactly once: one ledger row per email id (the ledger has no API: read it
     // from the data dir, read-only, beside the running service) ...
-    const db = new Database(join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
-    let charges: Array<{ ref: string; n: number; cents: number; quantity: number }>;
-    try {
-      charges = db
-        .prepare(`SELECT ref, COUNT(*) AS n, -SUM(amount_cents) AS cents, SUM(quantity) AS quantity FROM ledger WHERE kind = 'charge' AND category = 'email' GROUP BY ref`)
-        .all() as typeof charges;
-    } finally {
-      db.close();
-    }
+    const charges = emailChargesInFile(dataDir);
     expect(new Set(charges.map((c) => c.ref))).toEqual(new Set(idOf.values()));
     for (const c of charges) expect(c.n, `charges of ${c.ref}`).toBe(1);
     // ... and through the API: the usage counts every recipient once, the wallet paid each email once.

@@ -3,13 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_TIME_HEADER } from '../src/api/values/sandbox.js';
 import { SANDBOX_CARD_TOKEN } from '../src/api/values/billing.js';
 import type { StartOptions } from '../src/server/main.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
+import { deliveryClaimOf, deliveryStatusOf, pgApiKeyIds, pgChargeCounts, pgDeliveredCount, pgRepeatedStatusEvents } from './helpers/inspect.js';
 import { startChild, client, killAll, type Child } from './helpers/service-child.js';
 import { UNLIMITED, type TestService } from './helpers/service.js';
 import { liveNumber } from './messages-fixtures.js';
@@ -27,16 +27,6 @@ let server: PostgresServer;
 const running: Array<{ stop(): Promise<void> }> = [];
 const dirs: string[] = [];
 const children: Child[] = [];
-
-async function query<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query<R>(text, values)).rows;
-  } finally {
-    await c.end();
-  }
-}
 
 /** Waits, a check at a time, until `cond` holds (a deadline against a hang, not a timing). */
 async function until(cond: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000): Promise<void> {
@@ -103,7 +93,7 @@ describe('replicas on one PostgreSQL database', () => {
   it('a replica started on a bootstrapped database writes no keys and says where they come from', async () => {
     const url = server.url(await server.createDatabase());
     const a = await replica(url);
-    const keysBefore = await query<{ id: string }>(url, 'SELECT id FROM api_keys ORDER BY id');
+    const keysBefore = await pgApiKeyIds(url);
     expect(keysBefore).toHaveLength(2);
     const b = await replica(url);
     expect(b.bootstrapCreated).toBe(false);
@@ -112,7 +102,7 @@ describe('replicas on one PostgreSQL database', () => {
     expect(b.joined).toContain('svc keys create');
     expect(() => b.bootstrap).toThrow(/no keys were made here/);
     expect(existsSync(join(b.dataDir, 'bootstrap.json'))).toBe(false);
-    expect(await query(url, 'SELECT id FROM api_keys ORDER BY id')).toEqual(keysBefore);
+    expect(await pgApiKeyIds(url)).toEqual(keysBefore);
     // The first replica's keys work on it.
     expect((await b.call('GET', '/v1/keys?limit=1', { key: a.bootstrap.liveKey })).status).toBe(200);
     // With the first replica's bootstrap.json in its data directory, it starts as that replica did.
@@ -121,7 +111,7 @@ describe('replicas on one PostgreSQL database', () => {
     const again = await replica(url, { dataDir: b.dataDir });
     expect(again.joined).toBeUndefined();
     expect(again.bootstrap.liveKey).toBe(a.bootstrap.liveKey);
-    expect(await query(url, 'SELECT id FROM api_keys ORDER BY id')).toEqual(keysBefore);
+    expect(await pgApiKeyIds(url)).toEqual(keysBefore);
   });
 
   it('an idempotency key sent to A, then to B, replays A\'s answer', async () => {
@@ -214,20 +204,13 @@ describe('replicas on one PostgreSQL database', () => {
       expect(sent.status, sent.text).toBe(201);
       ids.push(sent.body.id);
     }
-    await until(async () => {
-      const rows = await query<{ n: number }>(url, "SELECT COUNT(*)::int AS n FROM messages WHERE id = ANY($1) AND status = 'delivered'", [ids]);
-      return rows[0]!.n === ids.length;
-    }, 'every message delivered', 60_000);
+    await until(async () => (await pgDeliveredCount(url, ids)) === ids.length, 'every message delivered', 60_000);
     expect([...submitted.keys()].sort()).toEqual([...ids].sort());
     expect([...submitted.values()].every((n) => n === 1)).toBe(true);
-    const charges = await query<{ ref: string; n: number }>(url, "SELECT ref, COUNT(*)::int AS n FROM ledger WHERE kind = 'charge' AND ref = ANY($1) GROUP BY ref", [ids]);
+    const charges = await pgChargeCounts(url, ids);
     expect(charges).toHaveLength(ids.length);
     expect(charges.every((c) => c.n === 1)).toBe(true);
-    const statuses = await query<{ n: number }>(
-      url,
-      "SELECT COUNT(*)::int AS n FROM events WHERE type = 'message.status' GROUP BY body::json->'data'->>'messageId', body::json->'data'->>'status', body::json->>'messageId', body::json->>'status' HAVING COUNT(*) > 1",
-    );
-    expect(statuses).toEqual([]);
+    expect(await pgRepeatedStatusEvents(url)).toEqual([]);
   });
 
   it('deliveries are attempted once per due attempt when two replicas send what is due at once', async () => {
@@ -306,11 +289,10 @@ describe('replicas on one PostgreSQL database', () => {
       // dies between the commit and the claim. B's worker runs and is not told of it.
       await a!.deps.webhooks.stop();
       const event = await emit(a!, 'message.status', { messageId: 'msg_orphan', status: 'delivered', reason: null });
-      const [row] = await query<{ claimed_by: string | null; attempt: number }>(url, 'SELECT claimed_by, attempt::int AS attempt FROM webhook_deliveries WHERE event_id = $1', [event.id]);
-      expect(row).toEqual({ claimed_by: null, attempt: 0 });
+      expect(await deliveryClaimOf(url, event.id)).toEqual({ claimed_by: null, attempt: 0 });
       await rx.waitFor(1, 30_000);
       expect(rx.received.map((r) => r.body.id)).toEqual([event.id]);
-      await until(async () => (await query<{ status: string }>(url, 'SELECT status FROM webhook_deliveries WHERE event_id = $1', [event.id]))[0]!.status === 'succeeded', 'the delivery recorded by B');
+      await until(async () => (await deliveryStatusOf(url, event.id)) === 'succeeded', 'the delivery recorded by B');
       expect(b!.deps.webhooks.isRunning).toBe(true);
     } finally {
       await rx.close();

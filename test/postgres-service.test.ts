@@ -1,12 +1,10 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_FILE } from '../src/api/values/local-service.js';
-import { UnsupportedSchemaError } from '../src/server/storage/storage-errors.js';
-import { PG_SCHEMA } from '../src/server/storage/postgres/migrations.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
+import { pgAccountIds, pgApiKeyCount, pgMediaNames, pgMediaOf, pgMessages, pgSchema, pgSchemaVersions, pgTableNames, pgWalletAndLedger, plantNewerPgSchema } from './helpers/inspect.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { buy, liveNumber } from './messages-fixtures.js';
 
@@ -16,17 +14,6 @@ import { buy, liveNumber } from './messages-fixtures.js';
 let server: PostgresServer;
 let svc: TestService;
 let url: string;
-
-/** Runs one query on a database of the test server, outside the service. */
-async function query<R extends pg.QueryResultRow>(databaseUrl: string, text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query<R>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 beforeAll(async () => {
   server = await startPostgres();
@@ -40,14 +27,12 @@ afterAll(async () => {
 });
 
 /** What a new database records: the whole schema at once, then each change written once after it. */
-const NEW_DATABASE_VERSIONS = PG_SCHEMA.pending([]).map((m) => m.version);
+const NEW_DATABASE_VERSIONS = pgSchema.newDatabaseVersions;
 
 describe('the service on PostgreSQL', () => {
   it('migrates the empty database and bootstraps in it; no SQLite file is made', async () => {
-    const versions = await query<{ version: number }>(url, 'SELECT version FROM schema_migrations');
-    expect(versions.map((v) => v.version)).toEqual(NEW_DATABASE_VERSIONS);
-    const accounts = await query<{ id: string }>(url, 'SELECT id FROM accounts');
-    expect(accounts.map((a) => a.id)).toEqual([svc.bootstrap.accountId]);
+    expect(await pgSchemaVersions(url)).toEqual(NEW_DATABASE_VERSIONS);
+    expect(await pgAccountIds(url)).toEqual([svc.bootstrap.accountId]);
     expect(existsSync(join(svc.dataDir, DB_FILE))).toBe(false);
   });
 
@@ -66,14 +51,9 @@ describe('the service on PostgreSQL', () => {
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({ id: sent.body.id, status: 'delivered', body: 'hello from PostgreSQL' });
 
-    const rows = await query<{ body: string; status: string }>(url, 'SELECT body, status FROM messages WHERE id = $1', [sent.body.id]);
-    expect(rows).toEqual([{ body: 'hello from PostgreSQL', status: 'delivered' }]);
+    expect(await pgMessages(url, { id: sent.body.id })).toEqual([{ body: 'hello from PostgreSQL', status: 'delivered' }]);
     // The wallet still equals its ledger (the send's hold and charge committed with it).
-    const [wallet] = await query<{ balance: string; ledger: string }>(
-      url,
-      'SELECT w.balance_cents::text AS balance, (SELECT SUM(amount_cents) FROM ledger l WHERE l.account_id = w.account_id)::text AS ledger FROM wallets w WHERE w.account_id = $1',
-      [svc.bootstrap.accountId],
-    );
+    const wallet = await pgWalletAndLedger(url, svc.bootstrap.accountId);
     expect(wallet!.balance).toBe(wallet!.ledger);
   });
 
@@ -81,16 +61,16 @@ describe('the service on PostgreSQL', () => {
     const shared = server.url(await server.createDatabase());
     const [a, b] = await Promise.all([startTestService({ store: shared }), startTestService({ store: shared })]);
     try {
-      const accounts = await query<{ id: string }>(shared, 'SELECT id FROM accounts');
+      const accounts = await pgAccountIds(shared);
       expect(accounts).toHaveLength(1);
       // One of them bootstrapped; the other found the agency inside its write and made no keys.
       const [made, joined] = a.bootstrapCreated ? [a, b] : [b, a];
       expect(made.bootstrapCreated).toBe(true);
-      expect(made.bootstrap.accountId).toBe(accounts[0]!.id);
+      expect(made.bootstrap.accountId).toBe(accounts[0]);
       expect(joined.bootstrapCreated).toBe(false);
       expect(joined.joined).toMatch(/bootstrapped by another replica/);
-      expect(await query(shared, 'SELECT id FROM api_keys')).toHaveLength(2);
-      expect(await query(shared, 'SELECT version FROM schema_migrations ORDER BY version')).toEqual(NEW_DATABASE_VERSIONS.map((version) => ({ version })));
+      expect(await pgApiKeyCount(shared)).toBe(2);
+      expect(await pgSchemaVersions(shared)).toEqual(NEW_DATABASE_VERSIONS);
     } finally {
       await a.stop();
       await b.stop();
@@ -114,7 +94,7 @@ describe('the service on PostgreSQL', () => {
       };
       expect(await servedBy(b, name)).toEqual({ status: 200, type: 'audio/mpeg', bytes: mp3 });
       // In the database, with its owner, type and size; nothing in either data directory.
-      expect(await query(url, 'SELECT account_id, content_type, size FROM media WHERE name = $1', [name])).toEqual([
+      expect(await pgMediaOf(url, name)).toEqual([
         { account_id: a.bootstrap.accountId, content_type: 'audio/mpeg', size: mp3.length },
       ]);
       expect(existsSync(join(a.dataDir, 'media'))).toBe(false);
@@ -127,10 +107,10 @@ describe('the service on PostgreSQL', () => {
       const secondName = new URL(second.body.greetingAudioUrl).pathname.split('/').pop()!;
       expect((await servedBy(a, secondName)).status).toBe(200);
       // The bound is the same as on SQLite (5 MB): a larger one is refused and nothing is stored.
-      const before = await query(url, 'SELECT name FROM media');
+      const before = await pgMediaNames(url);
       const big = await upload(a, Buffer.concat([Buffer.from('ID3'), Buffer.alloc(5 * 1024 * 1024, 1)]));
       expect(big.status).toBe(400);
-      expect(await query(url, 'SELECT name FROM media')).toEqual(before);
+      expect(await pgMediaNames(url)).toEqual(before);
     } finally {
       await b.stop();
     }
@@ -138,15 +118,14 @@ describe('the service on PostgreSQL', () => {
 
   it('refuses a database of a newer schema version, naming both versions, and changes nothing', async () => {
     const newer = server.url(await server.createDatabase());
-    const ahead = PG_SCHEMA.version + 1; // one version past this build's, whatever it is
-    await query(newer, `CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL); INSERT INTO schema_migrations VALUES (${ahead}, 'from a newer build', 'then')`);
+    const ahead = pgSchema.newest + 1; // one version past this build's, whatever it is
+    await plantNewerPgSchema(newer, ahead);
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-pg-refused-'));
     const started = startTestService({ store: newer, dataDir });
-    await expect(started).rejects.toBeInstanceOf(UnsupportedSchemaError);
-    await expect(started).rejects.toThrow(new RegExp(`version ${ahead}.*versions up to ${PG_SCHEMA.version}`));
-    const tables = await query<{ table_name: string }>(newer, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'");
-    expect(tables.map((t) => t.table_name)).toEqual(['schema_migrations']);
-    expect(await query(newer, 'SELECT version FROM schema_migrations')).toEqual([{ version: ahead }]);
+    await expect(started).rejects.toBeInstanceOf(pgSchema.UnsupportedSchemaError);
+    await expect(started).rejects.toThrow(new RegExp(`version ${ahead}.*versions up to ${pgSchema.newest}`));
+    expect(await pgTableNames(newer)).toEqual(['schema_migrations']);
+    expect(await pgSchemaVersions(newer)).toEqual([ahead]);
     rmSync(dataDir, { recursive: true, force: true });
   });
 });

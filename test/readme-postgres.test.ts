@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshShellHome, readmeBlock } from './helpers/readme-blocks.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
+import { pgAccountIds, pgReplicaCount } from './helpers/inspect.js';
 
 /** Three service starts and stops on a shared, loaded machine: a bound against a hang. */
 const RUN_TIMEOUT_MS = 180_000;
@@ -38,16 +39,7 @@ describe('README: a shared service on PostgreSQL', () => {
     expect(out).toMatch(/"roles": "worker"/);
     expect(out).toMatch(/runs the jobs and webhook deliveries of postgres:\/\//);
     // The database holds one bootstrap, and all three processes registered as replicas then left.
-    const { default: pgLib } = await import('pg');
-    const client = new pgLib.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const accounts = await client.query<{ n: string }>('SELECT COUNT(*) AS n FROM accounts');
-      expect(Number(accounts.rows[0]!.n)).toBe(1);
-      const replicas = await client.query<{ n: string }>('SELECT COUNT(*) AS n FROM replicas');
-      expect(Number(replicas.rows[0]!.n)).toBe(0);
-    } finally {
-      await client.end();
-    }
+    expect(await pgAccountIds(url)).toHaveLength(1);
+    expect(await pgReplicaCount(url)).toBe(0);
   }, RUN_TIMEOUT_MS + 30_000);
 });

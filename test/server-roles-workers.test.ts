@@ -4,13 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { assertBuilt, runSvcProcess, type CliResult } from './helpers/cli.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
 import { buy } from './messages-fixtures.js';
 import type { Bootstrap } from '../src/config/bootstrap.js';
 import { serviceAt, until } from './helpers/started-service.js';
-import { DEFAULT_WEBHOOK_OPTIONS } from '../src/server/webhooks/delivery-worker.js';
+import { deliveryAttempts, deliveryClaimOwners, settledDeliveryCount, workerWindow } from './helpers/inspect.js';
 
 // "every webhook delivery attempt is claimed by exactly one replica". An API process and
 // TWO `--role worker` processes on one PostgreSQL database, each a real process of the built CLI
@@ -96,9 +95,6 @@ describe('an API process and two worker processes on one PostgreSQL database', (
     const home = tempDir('svc-workers-home-');
     const roles = { api: tempDir('svc-workers-api-'), w1: tempDir('svc-workers-w1-'), w2: tempDir('svc-workers-w2-') };
     const svc = (dir: string, args: string[]) => runSvcProcess(args, { env: { SVC_DATA_DIR: dir, HOME: home, SVC_STORE: store } });
-    const db = new pg.Client({ connectionString: store });
-    db.on('error', () => undefined); // the server stopping at the end ends it
-    await db.connect();
     const rx = await holdingReceiver();
     try {
       const step = (what: string) => console.log(`${new Date().toISOString()} ${what}`);
@@ -124,10 +120,10 @@ describe('an API process and two worker processes on one PostgreSQL database', (
       // Started together: the receiver holds the first one's requests until the second sends too.
       await Promise.all([roles.w1, roles.w2].map(async (dir) => ok(await svc(dir, ['server', 'start', '--detach', '--role', 'worker']))));
       step(`workers started; ${rx.held} held`);
-      const { window } = DEFAULT_WEBHOOK_OPTIONS;
+      const window = workerWindow;
       // More requests open at once than one worker's window to the endpoint: two workers are sending.
       const open = await until('both workers sending', () => (rx.held > window || !rx.holding ? rx.held : undefined), HOLD_AT_MOST_MS);
-      const owners = (await db.query<{ owner: string; n: string }>('SELECT claimed_by AS owner, count(*) AS n FROM webhook_deliveries WHERE lease_until IS NOT NULL GROUP BY claimed_by')).rows;
+      const owners = await deliveryClaimOwners(store);
       rx.release();
       step(`released ${open}; owners ${JSON.stringify(owners)}`);
       expect(open).toBeGreaterThan(window);
@@ -136,15 +132,12 @@ describe('an API process and two worker processes on one PostgreSQL database', (
       // Events while both run: heard through the notifications, each claimed by one of them.
       await send(BACKLOG, WHILE_RUNNING);
       const total = BACKLOG + WHILE_RUNNING;
-      await until('every delivery recorded', async () => {
-        const { rows } = await db.query<{ n: string }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded' AND lease_until IS NULL");
-        return Number(rows[0]!.n) === total ? true : undefined;
-      }, 60_000);
+      await until('every delivery recorded', async () => ((await settledDeliveryCount(store)) === total ? true : undefined), 60_000);
       // Stopped: no attempt of theirs is still on its way.
       ok(await svc(roles.w1, ['server', 'stop', '--role', 'worker']));
       ok(await svc(roles.w2, ['server', 'stop', '--role', 'worker']));
 
-      const { rows } = await db.query<{ event_id: string; attempt: string }>('SELECT event_id, attempt FROM webhook_deliveries');
+      const rows = await deliveryAttempts(store);
       expect(rows).toHaveLength(total);
       expect(rows.every((r) => Number(r.attempt) === 1)).toBe(true);
       expect(rx.ids).toHaveLength(total);
@@ -153,7 +146,6 @@ describe('an API process and two worker processes on one PostgreSQL database', (
       for (const dir of [roles.w1, roles.w2]) await svc(dir, ['server', 'stop', '--role', 'worker']);
       await svc(roles.api, ['server', 'stop']);
       await rx.close();
-      await db.end();
     }
   }, 300_000);
 });

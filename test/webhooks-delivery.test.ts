@@ -3,6 +3,7 @@ import { verifyWebhookSignature, parseSignatureHeader } from '../src/webhooks/ve
 import type { TestService } from './helpers/service.js';
 import { ContentionError } from '../src/server/storage/storage-errors.js';
 import { advance, alignClock, createEndpoint, deliveries, emit, HANG_ACK_MS, startReceiver, startWebhookService, TICK_MS, type Receiver } from './webhooks-receiver.js';
+import { clockMode, deliveriesDue, scheduleEmittingJob, webhookStreak } from './helpers/inspect.js';
 
 let svc: TestService;
 let rx: Receiver;
@@ -118,12 +119,7 @@ describe('retries', () => {
     rx.setHandler(() => ({ status: 500 }));
     const ep = await createEndpoint(svc, { url: rx.url });
     // On every replica (SVC_TEST_REPLICAS): the advance runs on whichever the request reaches.
-    for (const r of svc.replicas) {
-      r.deps.scheduler.register('test.emit', async (_payload, _job, tx) => {
-        await tx.events.emit(svc.bootstrap.accountId, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
-      });
-    }
-    await svc.deps.uow.write((tx) => tx.scheduler.schedule('test.emit', boundary + 60_000, {}));
+    await scheduleEmittingJob(svc, 'test.emit', boundary + 60_000, { accountId: svc.bootstrap.accountId, type: 'message.status', fields: { messageId: 'from-a-job', status: 'delivered', reason: null } });
     await advance(svc, 3600); // no flush: advance alone must have made and recorded the attempts
     const [d] = await deliveries(svc, ep.id);
     // first at the event's time; retries at ticks: +30s → 300 s, +2m → 600 s, +10m → 1200 s, +30m → 3000 s
@@ -183,7 +179,7 @@ describe('retries', () => {
   it('with the system clock, one advance of a day runs every tick in time order: 9 attempts at the backoff, then abandoned', async () => {
     const sys = await startWebhookService({ clock: 'system' });
     try {
-      expect(sys.deps.clock.mode).toBe('system');
+      expect(clockMode(sys)).toBe('system');
       rx.setHandler(() => ({ status: 500 }));
       const ep = await createEndpoint(sys, { url: rx.url });
       await emit(sys, 'message.status', { messageId: 'm', status: 'sent', reason: null });
@@ -232,14 +228,9 @@ describe('retries', () => {
       rx.setHandler(() => ({ status: 500 }));
       const ep = await createEndpoint(sys, { url: rx.url });
       // The job runs 10 s past a tick boundary T about an hour from now.
-      const tick = Math.ceil((sys.deps.clock.nowMs() + 3600_000) / TICK_MS) * TICK_MS;
+      const tick = Math.ceil((sys.now() + 3600_000) / TICK_MS) * TICK_MS;
       // The job emits in its own transaction, as a domain job does.
-      for (const r of sys.replicas) {
-        r.deps.scheduler.register('test.emit', async (_payload, _job, tx) => {
-          await tx.events.emit(sys.bootstrap.accountId, 'message.status', { messageId: 'from-a-job', status: 'delivered', reason: null });
-        });
-      }
-      await sys.deps.uow.write((tx) => tx.scheduler.schedule('test.emit', tick + 10_000, {}));
+      await scheduleEmittingJob(sys, 'test.emit', tick + 10_000, { accountId: sys.bootstrap.accountId, type: 'message.status', fields: { messageId: 'from-a-job', status: 'delivered', reason: null } });
       await advance(sys, 2 * 3600 + 6 * 60); // past T + 60 m (the 5th attempt at the latest), short of T + 115 m (the 6th at the earliest)
       const [d] = await deliveries(sys, ep.id);
       // First at the event's time (not at a tick); then at the first tick at or after each attempt +
@@ -513,7 +504,7 @@ describe('concurrency', () => {
       expect(slowEndedBeforeFast).toBe(0);
       await other.flushWebhooks();
       expect((await deliveries(other, fast.id))[0]).toMatchObject({ status: 'succeeded', attempt: 1, responseStatus: 200 });
-      expect(await other.deps.uow.read(async (tx) => await tx.webhookEndpoints.getById(fast.id))).toMatchObject({ consecutiveFailures: 0 });
+      expect(await webhookStreak(other, fast.id)).toMatchObject({ consecutiveFailures: 0 });
     } finally {
       await other.stop();
     }
@@ -560,7 +551,7 @@ describe('a window of attempts per endpoint', () => {
       const log = await deliveries(other, ep.id);
       expect(log).toHaveLength(12);
       expect(log.every((d) => d.status === 'succeeded' && d.attempt === 1 && d.responseStatus === 200)).toBe(true);
-      expect(await other.deps.uow.read(async (tx) => await tx.webhookDeliveries.due(Date.now() + 3600_000))).toEqual([]);
+      expect(await deliveriesDue(other, Date.now() + 3600_000)).toEqual([]);
     } finally {
       await other.stop();
     }

