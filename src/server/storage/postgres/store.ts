@@ -34,6 +34,8 @@ export interface PgStoreOptions {
   groupSlots?: number;
   /** Whether the server answers, shared with `peers` (its heartbeat and listening connection see it too). */
   reachability?: Reachability;
+  /** Called once when the store closes (a diagnostic watcher stopping: open.ts). */
+  onClose?: () => void;
 }
 
 /**
@@ -288,6 +290,22 @@ export class PgStore implements Store {
     this.groupSlots = opts.groupSlots ?? groupSlotsFor((pool.options as { max?: number }).max ?? 10);
     this.sender = opts.peers?.processId ?? '';
     this.reachability = opts.reachability ?? new Reachability();
+    this.onClose = opts.onClose;
+  }
+
+  private readonly onClose: (() => void) | undefined;
+
+  /** What the pool and the store hold at this moment (the pool diagnostic, open.ts). */
+  poolState(): { total: number; idle: number; waiting: number; reachable: boolean; running: number; queuedWrites: number; groups: number } {
+    return {
+      total: this.pool.totalCount,
+      idle: this.pool.idleCount,
+      waiting: this.pool.waitingCount,
+      reachable: this.reachability.reachable,
+      running: this.running.size,
+      queuedWrites: this.waitingWrites.length,
+      groups: this.groupsRunning,
+    };
   }
 
   private readonly reachability: Reachability;
@@ -428,6 +446,7 @@ export class PgStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.onClose?.();
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
     this.reachability.close();
     await this.closePeers();
