@@ -199,6 +199,10 @@ class Tracked implements Queryable {
 
 /** A write waiting for a group (`PgStore.startGroups`). */
 interface QueuedWrite {
+  /** Its place in the order writes were asked for: a group takes none asked for after it began. */
+  seq: number;
+  /** When it was asked for (performance.now()), for the pool diagnostic. */
+  at: number;
   fn: (tx: Transaction) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
@@ -269,6 +273,8 @@ export class PgStore implements Store {
   private readonly running = new Set<Promise<unknown>>();
   /** Groups run at once (`groupSlotsFor` the pool's size by default). */
   private readonly groupSlots: number;
+  /** Groups run at once at most, while writes wait and the pool has clients to spare (`startGroups`): all but two of the pool's. */
+  private readonly maxGroups: number;
   private closed = false;
   readonly peers: StorePeers;
   private readonly closePeers: () => Promise<void>;
@@ -287,7 +293,9 @@ export class PgStore implements Store {
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
     this.peers = opts.peers ?? alonePeers();
     this.closePeers = opts.peers ? () => opts.peers!.close() : () => Promise.resolve();
-    this.groupSlots = opts.groupSlots ?? groupSlotsFor((pool.options as { max?: number }).max ?? 10);
+    const poolSize = (pool.options as { max?: number }).max ?? 10;
+    this.groupSlots = opts.groupSlots ?? groupSlotsFor(poolSize);
+    this.maxGroups = Math.max(this.groupSlots, poolSize - 2);
     this.sender = opts.peers?.processId ?? '';
     this.reachability = opts.reachability ?? new Reachability();
     this.onClose = opts.onClose;
@@ -296,7 +304,9 @@ export class PgStore implements Store {
   private readonly onClose: (() => void) | undefined;
 
   /** What the pool and the store hold at this moment (the pool diagnostic, open.ts). */
-  poolState(): { total: number; idle: number; waiting: number; reachable: boolean; running: number; queuedWrites: number; groups: number } {
+  poolState(): { total: number; idle: number; waiting: number; reachable: boolean; running: number; queuedWrites: number; groups: number; groupSizes: string; oldestWriteMs: number } {
+    const now = performance.now();
+    const oldest = Math.min(now, ...[...this.groupsTaken].map((t) => t[0]?.at ?? now), this.waitingWrites[0]?.at ?? now);
     return {
       total: this.pool.totalCount,
       idle: this.pool.idleCount,
@@ -305,6 +315,8 @@ export class PgStore implements Store {
       running: this.running.size,
       queuedWrites: this.waitingWrites.length,
       groups: this.groupsRunning,
+      groupSizes: [...this.groupsTaken].map((t) => t.length).join('+'),
+      oldestWriteMs: Math.round(now - oldest),
     };
   }
 
@@ -343,7 +355,7 @@ export class PgStore implements Store {
     return this.track(
       this.noted(
         new Promise<T>((resolve, reject) => {
-          this.waitingWrites.push({ fn: fn as (tx: Transaction) => Promise<unknown>, resolve: resolve as (value: unknown) => void, reject });
+          this.waitingWrites.push({ seq: ++this.writesAsked, at: performance.now(), fn: fn as (tx: Transaction) => Promise<unknown>, resolve: resolve as (value: unknown) => void, reject });
           this.startGroups();
         }),
       ),
@@ -352,20 +364,31 @@ export class PgStore implements Store {
 
   /** SERIALIZABLE writes not yet taken by a group (`startGroups`). */
   private readonly waitingWrites: QueuedWrite[] = [];
+  /** SERIALIZABLE writes asked for so far (each one's `seq`). */
+  private writesAsked = 0;
   /** Groups under way, each on a client of its own. */
   private groupsRunning = 0;
+  /** The writes each group under way has taken. */
+  private readonly groupsTaken = new Set<QueuedWrite[]>();
 
   /**
-   * Group commit: a write waiting while every group's slot is taken joins a group, the
+   * Group commit: the writes waiting while every group's slot is taken make the next group, the
    * writes of one group run one after another in one transaction and commit together. One at a
    * time, so each sees the one before it as the SQLite engine's batches do: the domain's
    * read-check-write needs no more isolation than a serial order gives it, and a savepoint, a
    * guarded statement or a once-per-transaction read works as in a write alone. What a group saves
    * is the BEGIN, the COMMIT and its flush, the pooled client's checkout and the feed numbering, per
    * write. A write arriving while a slot is free starts a group at once: nothing waits for company.
+   *
+   * While writes wait and the pool has clients to spare (idle, or room to open one, beyond one kept
+   * for reads and the feed's numbering), more groups start, up to `maxGroups`: when each statement's
+   * answer is slow to come (a machine so busy that this process and the server wait for a CPU at
+   * every round trip), a replica's writes a second are its groups divided by a write's time, and two
+   * groups fell behind a steady stream while the pool's other clients sat idle (bench/hosts under a
+   * second database's write load: a write ~1 s, its queue and its wait growing without end).
    */
   private startGroups(): void {
-    while (this.waitingWrites.length > 0 && this.groupsRunning < this.groupSlots) {
+    while (this.waitingWrites.length > 0 && (this.groupsRunning < this.groupSlots || (this.groupsRunning < this.maxGroups && this.clientsToSpare() > 1))) {
       this.groupsRunning++;
       void this.runGroup().finally(() => {
         this.groupsRunning--;
@@ -374,16 +397,36 @@ export class PgStore implements Store {
     }
   }
 
+  /** Clients the pool could hand out now without a wait: idle ones and room for new ones, less the checkouts waiting. */
+  private clientsToSpare(): number {
+    const max = (this.pool.options as { max?: number }).max ?? 10;
+    return this.pool.idleCount + (max - this.pool.totalCount) - this.pool.waitingCount;
+  }
+
   private async runGroup(): Promise<void> {
     // The first write is the group's before anything is asked of the server: a failure to reach it
     // (no client) is that write's to report, and the writes behind it wait for a group of their own.
+    // The group takes only writes asked for before it began: a write's answer waits for its group's
+    // COMMIT, and a group that took every write arriving while it ran held its first ones as long as
+    // the stream kept coming (on a starved machine, ~1 s a write: a group of 27 whose first had waited 19 s).
+    const upTo = this.writesAsked;
     const taken: QueuedWrite[] = [this.waitingWrites.shift()!];
+    this.groupsTaken.add(taken);
+    try {
+      await this.runTaken(taken, upTo);
+    } finally {
+      this.groupsTaken.delete(taken);
+    }
+  }
+
+  /** `upTo`: the last write (`seq`) asked for when the group began; later ones wait for another group. */
+  private async runTaken(taken: QueuedWrite[], upTo: number): Promise<void> {
     let values: unknown[];
     try {
       values = await this.writeOnce(async (tx) => {
         const out: unknown[] = [];
-        for (let i = 0; i < taken.length || (taken.length < MAX_GROUP_WRITES && this.waitingWrites.length > 0); i++) {
-          // Writes that arrive while the group runs join it.
+        for (let i = 0; i < taken.length || (taken.length < MAX_GROUP_WRITES && (this.waitingWrites[0]?.seq ?? Infinity) <= upTo); i++) {
+          // Writes that were waiting when the group began join it, one after another.
           if (i === taken.length) taken.push(this.waitingWrites.shift()!);
           out.push(await taken[i]!.fn(tx));
         }
