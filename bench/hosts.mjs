@@ -224,7 +224,11 @@ async function main() {
   const SUPERUSER = 'svc_hosts';
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const began = Date.now();
-  /** Progress on stderr (HOSTS_VERBOSE=1): where a run is, when one stalls. */
+  /**
+   * Progress on stderr (HOSTS_VERBOSE=1): where a run is, when one stalls; and during each burst,
+   * every second, each service process's pool diagnostic (SVC_DEBUG_POOL: its pool, breaker, write
+   * groups, oldest unanswered write and event-loop delay), timed from the burst's start.
+   */
   const step = (what) => process.env.HOSTS_VERBOSE && console.error(`  [${((Date.now() - began) / 1000).toFixed(1)} s] ${what}`);
   /** When the current burst began (epoch ms); undefined between bursts. */
   let burstAt;

@@ -42,9 +42,11 @@ export async function openPgStore(url: string, opts: OpenPgStoreOptions = {}): P
 /**
  * SVC_DEBUG_POOL=1: once a second, a JSON line on stderr with the pool's clients (all, idle, and
  * checkouts waiting for one), whether the breaker lets traffic through, the store's reads and writes
- * under way, and how late this process's event loop ran timers in that second (ms, max and p99): to
- * tell a replica starved of CPU from one waiting on its pool or its server. Off, it costs nothing.
- * Returns its stop.
+ * under way, its write groups (the writes each has taken, those waiting for one, and the age of the
+ * oldest unanswered write), and how late this process's event loop ran timers in that second (ms,
+ * max and p99): to tell a replica starved of CPU from one waiting on its pool, its groups or its
+ * server. Off, it costs nothing but the clock read each write's place in the queue keeps. Returns
+ * its stop.
  */
 function watchPool(state: () => object): () => void {
   const delay = monitorEventLoopDelay({ resolution: 10 });
