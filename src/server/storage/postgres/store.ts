@@ -34,6 +34,8 @@ export interface PgStoreOptions {
   groupSlots?: number;
   /** Whether the server answers, shared with `peers` (its heartbeat and listening connection see it too). */
   reachability?: Reachability;
+  /** GROUP_JOIN_WINDOW_MS but in tests of the groups themselves. */
+  groupJoinWindowMs?: number;
   /** Called once when the store closes (a diagnostic watcher stopping: open.ts). */
   onClose?: () => void;
 }
@@ -199,9 +201,7 @@ class Tracked implements Queryable {
 
 /** A write waiting for a group (`PgStore.startGroups`). */
 interface QueuedWrite {
-  /** Its place in the order writes were asked for: a group takes none asked for after it began. */
-  seq: number;
-  /** When it was asked for (performance.now()), for the pool diagnostic. */
+  /** When it was asked for (performance.now()): its wait, for extra groups and the pool diagnostic. */
   at: number;
   fn: (tx: Transaction) => Promise<unknown>;
   resolve: (value: unknown) => void;
@@ -227,6 +227,16 @@ export const groupSlotsFor = (poolSize: number): number => Math.max(2, Math.floo
  * answers, longer (measured above: at 16, two slots' groups were all full).
  */
 export const MAX_GROUP_WRITES = 32;
+
+/**
+ * A write asked for while a group runs joins that group only while the group is younger than this
+ * (ms), and writes that have waited longer than this make extra groups when the pool has clients to
+ * spare (`PgStore.startGroups`). A group's writes are answered at its COMMIT: at ease a write takes a
+ * millisecond or two and a group of 32 is done well inside this, so nothing changes; on a machine so
+ * busy that each round trip waits for a CPU, a write took ~1 s, and a group that kept taking writes
+ * held its first ones 13-19 s (past a client's patience) while the pool's other clients sat idle.
+ */
+export const GROUP_JOIN_WINDOW_MS = 250;
 
 /** Thrown inside a write whose statement hit a conflict the domain swallowed: the write runs again. */
 class ConflictSeen extends Error {
@@ -296,12 +306,14 @@ export class PgStore implements Store {
     const poolSize = (pool.options as { max?: number }).max ?? 10;
     this.groupSlots = opts.groupSlots ?? groupSlotsFor(poolSize);
     this.maxGroups = Math.max(this.groupSlots, poolSize - 2);
+    this.joinWindowMs = opts.groupJoinWindowMs ?? GROUP_JOIN_WINDOW_MS;
     this.sender = opts.peers?.processId ?? '';
     this.reachability = opts.reachability ?? new Reachability();
     this.onClose = opts.onClose;
   }
 
   private readonly onClose: (() => void) | undefined;
+  private readonly joinWindowMs: number;
 
   /** What the pool and the store hold at this moment (the pool diagnostic, open.ts). */
   poolState(): { total: number; idle: number; waiting: number; reachable: boolean; running: number; queuedWrites: number; groups: number; groupSizes: string; oldestWriteMs: number } {
@@ -355,7 +367,7 @@ export class PgStore implements Store {
     return this.track(
       this.noted(
         new Promise<T>((resolve, reject) => {
-          this.waitingWrites.push({ seq: ++this.writesAsked, at: performance.now(), fn: fn as (tx: Transaction) => Promise<unknown>, resolve: resolve as (value: unknown) => void, reject });
+          this.waitingWrites.push({ at: performance.now(), fn: fn as (tx: Transaction) => Promise<unknown>, resolve: resolve as (value: unknown) => void, reject });
           this.startGroups();
         }),
       ),
@@ -364,15 +376,13 @@ export class PgStore implements Store {
 
   /** SERIALIZABLE writes not yet taken by a group (`startGroups`). */
   private readonly waitingWrites: QueuedWrite[] = [];
-  /** SERIALIZABLE writes asked for so far (each one's `seq`). */
-  private writesAsked = 0;
   /** Groups under way, each on a client of its own. */
   private groupsRunning = 0;
   /** The writes each group under way has taken. */
   private readonly groupsTaken = new Set<QueuedWrite[]>();
 
   /**
-   * Group commit: the writes waiting while every group's slot is taken make the next group, the
+   * Group commit: a write waiting while every group's slot is taken joins a group, the
    * writes of one group run one after another in one transaction and commit together. One at a
    * time, so each sees the one before it as the SQLite engine's batches do: the domain's
    * read-check-write needs no more isolation than a serial order gives it, and a savepoint, a
@@ -380,21 +390,27 @@ export class PgStore implements Store {
    * is the BEGIN, the COMMIT and its flush, the pooled client's checkout and the feed numbering, per
    * write. A write arriving while a slot is free starts a group at once: nothing waits for company.
    *
-   * While writes wait and the pool has clients to spare (idle, or room to open one, beyond one kept
-   * for reads and the feed's numbering), more groups start, up to `maxGroups`: when each statement's
-   * answer is slow to come (a machine so busy that this process and the server wait for a CPU at
-   * every round trip), a replica's writes a second are its groups divided by a write's time, and two
-   * groups fell behind a steady stream while the pool's other clients sat idle (bench/hosts under a
-   * second database's write load: a write ~1 s, its queue and its wait growing without end).
+   * When each statement's answer is slow to come (GROUP_JOIN_WINDOW_MS says when), a group stops
+   * taking writes once it is older than the window, and a write that has waited longer than it
+   * starts a group of its own while the pool has clients to spare (idle, or room to open one, beyond
+   * one kept for reads and the feed's numbering), up to `maxGroups`: a replica's writes a second are
+   * then its groups divided by a write's time, where two groups fell behind a steady stream while the
+   * pool's other clients sat idle (bench/hosts beside a second database's write load). At ease no
+   * write waits that long, and the groups stay few and full (writes per transaction in bench/messages).
    */
   private startGroups(): void {
-    while (this.waitingWrites.length > 0 && (this.groupsRunning < this.groupSlots || (this.groupsRunning < this.maxGroups && this.clientsToSpare() > 1))) {
+    while (this.waitingWrites.length > 0 && (this.groupsRunning < this.groupSlots || (this.groupsRunning < this.maxGroups && this.overdue() && this.clientsToSpare() > 1))) {
       this.groupsRunning++;
       void this.runGroup().finally(() => {
         this.groupsRunning--;
         this.startGroups();
       });
     }
+  }
+
+  /** Whether the oldest waiting write has waited longer than a group may take writes in. */
+  private overdue(): boolean {
+    return performance.now() - this.waitingWrites[0]!.at >= this.joinWindowMs;
   }
 
   /** Clients the pool could hand out now without a wait: idle ones and room for new ones, less the checkouts waiting. */
@@ -406,27 +422,23 @@ export class PgStore implements Store {
   private async runGroup(): Promise<void> {
     // The first write is the group's before anything is asked of the server: a failure to reach it
     // (no client) is that write's to report, and the writes behind it wait for a group of their own.
-    // The group takes only writes asked for before it began: a write's answer waits for its group's
-    // COMMIT, and a group that took every write arriving while it ran held its first ones as long as
-    // the stream kept coming (on a starved machine, ~1 s a write: a group of 27 whose first had waited 19 s).
-    const upTo = this.writesAsked;
     const taken: QueuedWrite[] = [this.waitingWrites.shift()!];
     this.groupsTaken.add(taken);
     try {
-      await this.runTaken(taken, upTo);
+      await this.runTaken(taken, performance.now());
     } finally {
       this.groupsTaken.delete(taken);
     }
   }
 
-  /** `upTo`: the last write (`seq`) asked for when the group began; later ones wait for another group. */
-  private async runTaken(taken: QueuedWrite[], upTo: number): Promise<void> {
+  /** `began`: when the group began (performance.now()); writes join it only while it is younger than the window. */
+  private async runTaken(taken: QueuedWrite[], began: number): Promise<void> {
     let values: unknown[];
     try {
       values = await this.writeOnce(async (tx) => {
         const out: unknown[] = [];
-        for (let i = 0; i < taken.length || (taken.length < MAX_GROUP_WRITES && (this.waitingWrites[0]?.seq ?? Infinity) <= upTo); i++) {
-          // Writes that were waiting when the group began join it, one after another.
+        for (let i = 0; i < taken.length || (taken.length < MAX_GROUP_WRITES && this.waitingWrites.length > 0 && performance.now() - began < this.joinWindowMs); i++) {
+          // Writes that arrive while the group is young join it, one after another.
           if (i === taken.length) taken.push(this.waitingWrites.shift()!);
           out.push(await taken[i]!.fn(tx));
         }
