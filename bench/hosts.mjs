@@ -224,8 +224,14 @@ async function main() {
   const SUPERUSER = 'svc_hosts';
   const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
   const began = Date.now();
-  /** Progress on stderr (HOSTS_VERBOSE=1): where a run is, when one stalls. */
+  /**
+   * Progress on stderr (HOSTS_VERBOSE=1): where a run is, when one stalls; and during each burst,
+   * every second, each service process's pool diagnostic (SVC_DEBUG_POOL: its pool, breaker, write
+   * groups, oldest unanswered write and event-loop delay), timed from the burst's start.
+   */
   const step = (what) => process.env.HOSTS_VERBOSE && console.error(`  [${((Date.now() - began) / 1000).toFixed(1)} s] ${what}`);
+  /** When the current burst began (epoch ms); undefined between bursts. */
+  let burstAt;
 
   if (process.getuid?.() !== 0) throw new Error('bench/hosts needs root (ip netns, veth pairs, bridges)');
   const tag = `${PREFIX}${process.pid}-`;
@@ -386,13 +392,19 @@ async function main() {
     child.once('exit', () => children.delete(child));
     const proc = { child, host, stderr: '', errors: {}, exited: new Promise((r) => child.once('exit', r)) };
     createInterface({ input: child.stderr }).on('line', (line) => {
-      proc.stderr = (proc.stderr + line + '\n').slice(-6000);
       try {
-        const { msg, err } = JSON.parse(line);
+        const { level, msg, err, time, ...rest } = JSON.parse(line);
+        // The pool diagnostic (SVC_DEBUG_POOL, on with HOSTS_VERBOSE): shown during a burst, not kept.
+        if (level === 'debug' && msg === 'pool') {
+          if (burstAt !== undefined) step(`${host} +${((Date.parse(time) - burstAt) / 1000).toFixed(1)} s from the burst's start: ${Object.entries(rest).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+          return;
+        }
+        proc.stderr = (proc.stderr + line + '\n').slice(-6000);
         const key = `${msg}${err?.message ? `: ${err.message.slice(0, 120)}` : ''}`;
         proc.errors[key] = (proc.errors[key] ?? 0) + 1;
       } catch {
         // not a log line
+        proc.stderr = (proc.stderr + line + '\n').slice(-6000);
       }
     });
     const lines = createInterface({ input: child.stdout });
@@ -431,7 +443,7 @@ async function main() {
   /** `svc server start` on a host; resolves once it serves (api) or runs (worker). */
   const startSvc = async (host, role, dir, db) => {
     const args = role === 'worker' ? ['--role', 'worker'] : ['--role', 'api', '--host', HOSTS[host].front, '--port', String(API_PORT), '--rate-limit', '1000000'];
-    const p = inHost(host, [process.execPath, BIN, 'server', 'start', '--store', storeUrl(db), ...args], { HOME: dir, SVC_DATA_DIR: dir });
+    const p = inHost(host, [process.execPath, BIN, 'server', 'start', '--store', storeUrl(db), ...args], { HOME: dir, SVC_DATA_DIR: dir, ...(process.env.HOSTS_VERBOSE ? { SVC_DEBUG_POOL: '1' } : {}) });
     p.role = role;
     p.dir = dir;
     // The banner on stderr says it serves (api: `listening on`) or runs (worker: `worker running`).
@@ -547,6 +559,7 @@ async function main() {
       const durationMs = WARM_MS + faultsMs + AFTER_MS;
       const loadBefore = loadavg();
       const cpuBefore = cpuNow(procs);
+      burstAt = Date.now();
       const burst = lg.ask('burst', { bases, testKey, rate: RATE, durationMs, timeoutMs: CLIENT_TIMEOUT_MS, label: db });
       const windows = [];
       await sleep(WARM_MS);
@@ -564,6 +577,7 @@ async function main() {
         if (f.gapMs) await sleep(f.gapMs);
       }
       const { sends, health } = await burst;
+      burstAt = undefined;
       const loadAfter = loadavg();
       const cpuAfter = cpuNow(procs);
       const cpuSeconds = Object.fromEntries(Object.keys(cpuAfter).map((h) => [h, Number((cpuAfter[h] - (cpuBefore[h] ?? 0)).toFixed(2))]));

@@ -286,7 +286,7 @@ describe('postgres engine: round trips', () => {
     expect({ writes: pg.counters.socketWrites - before.socketWrites, statements: pg.counters.statements - before.statements }).toEqual({ writes: 2, statements: 5 });
     // A group of three (one slot): each write's record leaves with the next one's insert.
     const url = (pg.pool as unknown as { options: { connectionString: string } }).options.connectionString;
-    const grouped = new PgStore(openPgPool(url, { max: 1 }), { groupSlots: 1 });
+    const grouped = new PgStore(openPgPool(url, { max: 1 }), { groupSlots: 1, groupJoinWindowMs: Infinity });
     try {
       let open!: () => void;
       const gate = new Promise<void>((r) => (open = r));
@@ -523,10 +523,14 @@ describe("postgres engine: a pooled client's repositories", () => {
 describe('postgres engine: group commit', () => {
   const store = useStore(postgresEngine);
 
-  /** A store on the test's database whose writes run one group at a time (`groupSlots: 1`). */
-  const oneSlot = () => {
+  /**
+   * A store on the test's database whose writes run one group at a time (`groupSlots: 1`); writes
+   * join a running group whatever its age unless a window is given (a slow machine would otherwise
+   * decide what these tests see).
+   */
+  const oneSlot = (groupJoinWindowMs = Infinity) => {
     const url = ((store() as PgStore).pool as unknown as { options: { connectionString: string } }).options.connectionString;
-    return new PgStore(openPgPool(url, { max: 2 }), { groupSlots: 1, guardOutsideCalls: true });
+    return new PgStore(openPgPool(url, { max: 2 }), { groupSlots: 1, guardOutsideCalls: true, groupJoinWindowMs });
   };
   const nameOf = async (pg: PgStore, id: string) => (await pg.read((tx) => tx.accounts.get(id)))?.name;
 
@@ -561,6 +565,50 @@ describe('postgres engine: group commit', () => {
       expect(pg.counters.groups - before.groups).toBe(1);
       expect(pg.counters.groupsUndone - before.groupsUndone).toBe(0);
     } finally {
+      await pg.close();
+    }
+  });
+
+  it('a group older than its window takes no more writes: a write asked for then waits for a group of its own, not for the older one to finish', async () => {
+    // A window of 0: the group is past it as soon as it began (GROUP_JOIN_WINDOW_MS in use).
+    const pg = oneSlot(0);
+    try {
+      let firstTx: Transaction | undefined;
+      let laterTx: Transaction | undefined;
+      const { held: first, open } = (() => {
+        let open!: () => void;
+        const gate = new Promise<void>((r) => (open = r));
+        return { held: pg.write(async (tx) => ((firstTx = tx), await gate, 'first')), open };
+      })();
+      const later = pg.write(async (tx) => ((laterTx = tx), 'later'));
+      open();
+      expect(await first).toBe('first');
+      expect(await later).toBe('later');
+      expect(laterTx).toBeDefined();
+      expect(laterTx).not.toBe(firstTx);
+    } finally {
+      await pg.close();
+    }
+  });
+
+  it('while overdue writes wait and the pool has clients to spare, another group starts: a write does not wait behind a group held open', async () => {
+    const url = ((store() as PgStore).pool as unknown as { options: { connectionString: string } }).options.connectionString;
+    // One slot, and a pool of four: two clients beyond the held group and the one kept for reads; a
+    // window of 0, so a waiting write is overdue at once.
+    const pg = new PgStore(openPgPool(url, { max: 4 }), { groupSlots: 1, groupJoinWindowMs: 0 });
+    const a = await seedAccount(pg, { name: 'beside' });
+    const { held, open } = holdSlot(pg);
+    try {
+      let ran = false;
+      const beside = pg.write(async (tx) => {
+        ran = true;
+        return (await tx.accounts.get(a.id))?.name;
+      });
+      await until(async () => ran);
+      expect(await beside).toBe('beside');
+    } finally {
+      open();
+      await held;
       await pg.close();
     }
   });

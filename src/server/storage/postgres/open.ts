@@ -2,6 +2,7 @@ import { migratePg, openPgPool, probePg } from './database.js';
 import { PgStore } from './store.js';
 import { PgPeers } from './peers.js';
 import { Reachability } from './reachability.js';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export interface OpenPgStoreOptions {
   /** Connections at most (the pool's size). */
@@ -33,7 +34,33 @@ export async function openPgStore(url: string, opts: OpenPgStoreOptions = {}): P
     await pool.end();
     throw err;
   }
-  return new PgStore(pool, { guardOutsideCalls: opts.guardOutsideCalls, peers, reachability });
+  const watch: (() => void) | undefined = process.env.SVC_DEBUG_POOL === '1' ? watchPool((): object => store.poolState()) : undefined;
+  const store: PgStore = new PgStore(pool, { guardOutsideCalls: opts.guardOutsideCalls, peers, reachability, onClose: watch });
+  return store;
+}
+
+/**
+ * SVC_DEBUG_POOL=1: once a second, a JSON line on stderr with the pool's clients (all, idle, and
+ * checkouts waiting for one), whether the breaker lets traffic through, the store's reads and writes
+ * under way, its write groups (the writes each has taken, those waiting for one, and the age of the
+ * oldest unanswered write), and how late this process's event loop ran timers in that second (ms,
+ * max and p99): to tell a replica starved of CPU from one waiting on its pool, its groups or its
+ * server. Off, it costs nothing but the clock read each write's place in the queue keeps. Returns
+ * its stop.
+ */
+function watchPool(state: () => object): () => void {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  const timer = setInterval(() => {
+    const ms = (ns: number) => Math.round(ns / 1e5) / 10;
+    process.stderr.write(`${JSON.stringify({ level: 'debug', time: new Date().toISOString(), msg: 'pool', ...state(), loopDelayMaxMs: ms(delay.max), loopDelayP99Ms: ms(delay.percentile(99)) })}\n`);
+    delay.reset();
+  }, 1000);
+  timer.unref();
+  return () => {
+    clearInterval(timer);
+    delay.disable();
+  };
 }
 
 export { isPostgresUrl } from '../store-url.js';

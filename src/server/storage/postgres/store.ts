@@ -34,6 +34,10 @@ export interface PgStoreOptions {
   groupSlots?: number;
   /** Whether the server answers, shared with `peers` (its heartbeat and listening connection see it too). */
   reachability?: Reachability;
+  /** GROUP_JOIN_WINDOW_MS but in tests of the groups themselves. */
+  groupJoinWindowMs?: number;
+  /** Called once when the store closes (a diagnostic watcher stopping: open.ts). */
+  onClose?: () => void;
 }
 
 /**
@@ -197,6 +201,8 @@ class Tracked implements Queryable {
 
 /** A write waiting for a group (`PgStore.startGroups`). */
 interface QueuedWrite {
+  /** When it was asked for (performance.now()): its wait, for extra groups and the pool diagnostic. */
+  at: number;
   fn: (tx: Transaction) => Promise<unknown>;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
@@ -221,6 +227,16 @@ export const groupSlotsFor = (poolSize: number): number => Math.max(2, Math.floo
  * answers, longer (measured above: at 16, two slots' groups were all full).
  */
 export const MAX_GROUP_WRITES = 32;
+
+/**
+ * A write asked for while a group runs joins that group only while the group is younger than this
+ * (ms), and writes that have waited longer than this make extra groups when the pool has clients to
+ * spare (`PgStore.startGroups`). A group's writes are answered at its COMMIT: at ease a write takes a
+ * millisecond or two and a group of 32 is done well inside this, so nothing changes; on a machine so
+ * busy that each round trip waits for a CPU, a write took ~1 s, and a group that kept taking writes
+ * held its first ones 13-19 s (past a client's patience) while the pool's other clients sat idle.
+ */
+export const GROUP_JOIN_WINDOW_MS = 250;
 
 /** Thrown inside a write whose statement hit a conflict the domain swallowed: the write runs again. */
 class ConflictSeen extends Error {
@@ -267,6 +283,8 @@ export class PgStore implements Store {
   private readonly running = new Set<Promise<unknown>>();
   /** Groups run at once (`groupSlotsFor` the pool's size by default). */
   private readonly groupSlots: number;
+  /** Groups run at once at most, while writes wait and the pool has clients to spare (`startGroups`): all but two of the pool's. */
+  private readonly maxGroups: number;
   private closed = false;
   readonly peers: StorePeers;
   private readonly closePeers: () => Promise<void>;
@@ -285,9 +303,33 @@ export class PgStore implements Store {
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
     this.peers = opts.peers ?? alonePeers();
     this.closePeers = opts.peers ? () => opts.peers!.close() : () => Promise.resolve();
-    this.groupSlots = opts.groupSlots ?? groupSlotsFor((pool.options as { max?: number }).max ?? 10);
+    const poolSize = (pool.options as { max?: number }).max ?? 10;
+    this.groupSlots = opts.groupSlots ?? groupSlotsFor(poolSize);
+    this.maxGroups = Math.max(this.groupSlots, poolSize - 2);
+    this.joinWindowMs = opts.groupJoinWindowMs ?? GROUP_JOIN_WINDOW_MS;
     this.sender = opts.peers?.processId ?? '';
     this.reachability = opts.reachability ?? new Reachability();
+    this.onClose = opts.onClose;
+  }
+
+  private readonly onClose: (() => void) | undefined;
+  private readonly joinWindowMs: number;
+
+  /** What the pool and the store hold at this moment (the pool diagnostic, open.ts). */
+  poolState(): { total: number; idle: number; waiting: number; reachable: boolean; running: number; queuedWrites: number; groups: number; groupSizes: string; oldestWriteMs: number } {
+    const now = performance.now();
+    const oldest = Math.min(now, ...[...this.groupsTaken].map((t) => t[0]?.at ?? now), this.waitingWrites[0]?.at ?? now);
+    return {
+      total: this.pool.totalCount,
+      idle: this.pool.idleCount,
+      waiting: this.pool.waitingCount,
+      reachable: this.reachability.reachable,
+      running: this.running.size,
+      queuedWrites: this.waitingWrites.length,
+      groups: this.groupsRunning,
+      groupSizes: [...this.groupsTaken].map((t) => t.length).join('+'),
+      oldestWriteMs: Math.round(now - oldest),
+    };
   }
 
   private readonly reachability: Reachability;
@@ -325,7 +367,7 @@ export class PgStore implements Store {
     return this.track(
       this.noted(
         new Promise<T>((resolve, reject) => {
-          this.waitingWrites.push({ fn: fn as (tx: Transaction) => Promise<unknown>, resolve: resolve as (value: unknown) => void, reject });
+          this.waitingWrites.push({ at: performance.now(), fn: fn as (tx: Transaction) => Promise<unknown>, resolve: resolve as (value: unknown) => void, reject });
           this.startGroups();
         }),
       ),
@@ -336,6 +378,8 @@ export class PgStore implements Store {
   private readonly waitingWrites: QueuedWrite[] = [];
   /** Groups under way, each on a client of its own. */
   private groupsRunning = 0;
+  /** The writes each group under way has taken. */
+  private readonly groupsTaken = new Set<QueuedWrite[]>();
 
   /**
    * Group commit: a write waiting while every group's slot is taken joins a group, the
@@ -345,9 +389,17 @@ export class PgStore implements Store {
    * guarded statement or a once-per-transaction read works as in a write alone. What a group saves
    * is the BEGIN, the COMMIT and its flush, the pooled client's checkout and the feed numbering, per
    * write. A write arriving while a slot is free starts a group at once: nothing waits for company.
+   *
+   * When each statement's answer is slow to come (GROUP_JOIN_WINDOW_MS says when), a group stops
+   * taking writes once it is older than the window, and a write that has waited longer than it
+   * starts a group of its own while the pool has clients to spare (idle, or room to open one, beyond
+   * one kept for reads and the feed's numbering), up to `maxGroups`: a replica's writes a second are
+   * then its groups divided by a write's time, where two groups fell behind a steady stream while the
+   * pool's other clients sat idle (bench/hosts beside a second database's write load). At ease no
+   * write waits that long, and the groups stay few and full (writes per transaction in bench/messages).
    */
   private startGroups(): void {
-    while (this.waitingWrites.length > 0 && this.groupsRunning < this.groupSlots) {
+    while (this.waitingWrites.length > 0 && (this.groupsRunning < this.groupSlots || (this.groupsRunning < this.maxGroups && this.overdue() && this.clientsToSpare() > 1))) {
       this.groupsRunning++;
       void this.runGroup().finally(() => {
         this.groupsRunning--;
@@ -356,16 +408,37 @@ export class PgStore implements Store {
     }
   }
 
+  /** Whether the oldest waiting write has waited longer than a group may take writes in. */
+  private overdue(): boolean {
+    return performance.now() - this.waitingWrites[0]!.at >= this.joinWindowMs;
+  }
+
+  /** Clients the pool could hand out now without a wait: idle ones and room for new ones, less the checkouts waiting. */
+  private clientsToSpare(): number {
+    const max = (this.pool.options as { max?: number }).max ?? 10;
+    return this.pool.idleCount + (max - this.pool.totalCount) - this.pool.waitingCount;
+  }
+
   private async runGroup(): Promise<void> {
     // The first write is the group's before anything is asked of the server: a failure to reach it
     // (no client) is that write's to report, and the writes behind it wait for a group of their own.
     const taken: QueuedWrite[] = [this.waitingWrites.shift()!];
+    this.groupsTaken.add(taken);
+    try {
+      await this.runTaken(taken, performance.now());
+    } finally {
+      this.groupsTaken.delete(taken);
+    }
+  }
+
+  /** `began`: when the group began (performance.now()); writes join it only while it is younger than the window. */
+  private async runTaken(taken: QueuedWrite[], began: number): Promise<void> {
     let values: unknown[];
     try {
       values = await this.writeOnce(async (tx) => {
         const out: unknown[] = [];
-        for (let i = 0; i < taken.length || (taken.length < MAX_GROUP_WRITES && this.waitingWrites.length > 0); i++) {
-          // Writes that arrive while the group runs join it.
+        for (let i = 0; i < taken.length || (taken.length < MAX_GROUP_WRITES && this.waitingWrites.length > 0 && performance.now() - began < this.joinWindowMs); i++) {
+          // Writes that arrive while the group is young join it, one after another.
           if (i === taken.length) taken.push(this.waitingWrites.shift()!);
           out.push(await taken[i]!.fn(tx));
         }
@@ -428,6 +501,7 @@ export class PgStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.onClose?.();
     while (this.running.size > 0) await Promise.allSettled([...this.running]);
     this.reachability.close();
     await this.closePeers();
