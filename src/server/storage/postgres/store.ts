@@ -303,9 +303,9 @@ export class PgStore implements Store {
     this.context = opts.guardOutsideCalls ? new AsyncLocalStorage<{ open: boolean }>() : undefined;
     this.peers = opts.peers ?? alonePeers();
     this.closePeers = opts.peers ? () => opts.peers!.close() : () => Promise.resolve();
-    const poolSize = (pool.options as { max?: number }).max ?? 10;
-    this.groupSlots = opts.groupSlots ?? groupSlotsFor(poolSize);
-    this.maxGroups = Math.max(this.groupSlots, poolSize - 2);
+    this.poolSize = (pool.options as { max?: number }).max ?? 10;
+    this.groupSlots = opts.groupSlots ?? groupSlotsFor(this.poolSize);
+    this.maxGroups = Math.max(this.groupSlots, this.poolSize - 2);
     this.joinWindowMs = opts.groupJoinWindowMs ?? GROUP_JOIN_WINDOW_MS;
     this.sender = opts.peers?.processId ?? '';
     this.reachability = opts.reachability ?? new Reachability();
@@ -314,6 +314,8 @@ export class PgStore implements Store {
 
   private readonly onClose: (() => void) | undefined;
   private readonly joinWindowMs: number;
+  /** The pool's size: the clients it may open. */
+  private readonly poolSize: number;
 
   /** What the pool and the store hold at this moment (the pool diagnostic, open.ts). */
   poolState(): { total: number; idle: number; waiting: number; reachable: boolean; running: number; queuedWrites: number; groups: number; groupSizes: string; oldestWriteMs: number } {
@@ -415,8 +417,7 @@ export class PgStore implements Store {
 
   /** Clients the pool could hand out now without a wait: idle ones and room for new ones, less the checkouts waiting. */
   private clientsToSpare(): number {
-    const max = (this.pool.options as { max?: number }).max ?? 10;
-    return this.pool.idleCount + (max - this.pool.totalCount) - this.pool.waitingCount;
+    return this.pool.idleCount + (this.poolSize - this.pool.totalCount) - this.pool.waitingCount;
   }
 
   private async runGroup(): Promise<void> {
