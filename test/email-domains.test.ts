@@ -7,12 +7,6 @@ import { startTestService, type TestService } from './helpers/service.js';
 import { addDomain, emailBody, publishDomainRecords, verifiedDomain } from './helpers/email-fixtures.js';
 import { expectError } from './messages-fixtures.js';
 import { DOMAIN_TIMINGS } from '../src/api/values/email.js';
-import { ManualClock } from '../src/server/clock.js';
-import { composeService } from '../src/server/compose.js';
-import { buildApp } from '../src/server/app.js';
-import { ensureBootstrap } from '../src/server/bootstrap.js';
-import { openDatabase } from '../src/server/storage/sqlite/database.js';
-import { SqliteStore } from '../src/server/storage/sqlite/store.js';
 
 // spec: Sending domain, Sending domain status, Email domains endpoints, Event catalog `domain.*`;
 // contract §8 (domains), §9 (sandbox DNS). End to end on a real service with a manual clock.
@@ -433,23 +427,16 @@ describe('sandbox DNS (contract §9)', () => {
   });
 
   it('exists only on a sandbox service; the domains API is always there', async () => {
-    const db = openDatabase(':memory:');
-    const deps = await composeService(new SqliteStore(db), new ManualClock(Date.UTC(2026, 0, 1)), { error: () => undefined }, { sandbox: false });
-    const app = await buildApp(deps);
-    const bootDir = mkdtempSync(join(tmpdir(), 'svc-domains-nosandbox-'));
+    const hosted = await startTestService({ sandbox: false });
     try {
-      const { bootstrap } = await ensureBootstrap(deps, bootDir, 'http://127.0.0.1:1');
-      const auth = { authorization: `Bearer ${bootstrap.liveKey}`, 'content-type': 'application/json' };
-      const dns = await app.inject({ method: 'PUT', url: '/v1/sandbox/dns/x.example.com', headers: auth, payload: { records: [] } });
-      expect(dns.statusCode).toBe(404);
-      const created = await app.inject({ method: 'POST', url: '/v1/domains', headers: auth, payload: { domain: fresh() } });
-      expect(created.statusCode, created.body).toBe(201);
+      expect((await hosted.call('PUT', '/v1/sandbox/dns/x.example.com', { body: { records: [] } })).status).toBe(404);
+      const created = await hosted.call('POST', '/v1/domains', { body: { domain: fresh() } });
+      expect(created.status, created.text).toBe(201);
     } finally {
-      await app.close();
-      db.close();
-      rmSync(bootDir, { recursive: true, force: true });
+      await hosted.stop();
     }
   });
+
 });
 
 // A pending claim never locks an account out of names under a domain it

@@ -1,19 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'undici';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { itOnSqlite } from './helpers/engines.js';
+import { assertBuilt, runSvcProcess } from './helpers/cli.js';
 import { cellsContaining } from './helpers/inspect.js';
 import { startTestService, type TestService } from './helpers/service.js';
 import { advance, buy, expectError } from './messages-fixtures.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { ACCOUNT_MISMATCH_REASON, NOT_PORTABLE, PORT_LIMITS, PORT_REASONS, PORT_TIMINGS, REJECTED_ACCOUNT_NUMBER } from '../src/api/values/registration.js';
-import { ManualClock } from '../src/server/clock.js';
-import { composeService } from '../src/server/compose.js';
-import { buildApp } from '../src/server/app.js';
-import { ensureBootstrap } from '../src/server/bootstrap.js';
-import { openDatabase } from '../src/server/storage/sqlite/database.js';
-import { SqliteStore } from '../src/server/storage/sqlite/store.js';
 import { chargesFor, portDocumentContent, portHasPin, sqliteFiles } from './helpers/inspect.js';
 
 // contract §7 (ports), §9 (sandbox port decision), §11 (port 100 per number), spec: Ports endpoints.
@@ -493,27 +489,35 @@ describe('the PIN', () => {
     for (const { file, bytes } of files) expect(bytes.includes(PIN), file).toBe(false);
   });
 
+  // The log the product writes: a detached `svc server start` logs every request to DATA/server.log,
+  // and a background failure's line too.
   it('is not in the request log', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-ports-log-'));
-    const lines: string[] = [];
-    const db = openDatabase(':memory:');
-    const deps = await composeService(new SqliteStore(db), new ManualClock(Date.UTC(2025, 0, 15)), { error: (obj, msg) => lines.push(JSON.stringify({ obj, msg })) });
-    const app = await buildApp(deps, { logger: { level: 'trace', stream: { write: (line: string) => void lines.push(line) } } });
+    assertBuilt();
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-ports-log-'));
+    const env = { SVC_DATA_DIR: dataDir };
     try {
-      const { bootstrap } = await ensureBootstrap(deps, dir, 'http://127.0.0.1:1');
-      const auth = { authorization: `Bearer ${bootstrap.liveKey}`, 'content-type': 'application/json' };
-      const ok = await app.inject({ method: 'POST', url: '/v1/ports', headers: auth, payload: body(['+14157342000']) });
-      expect(ok.statusCode, ok.body).toBe(201);
-      const bad = await app.inject({ method: 'POST', url: '/v1/ports', headers: auth, payload: body(['+15005550006']) });
-      expect(bad.statusCode).toBe(400);
-      expect(lines.length).toBeGreaterThan(0);
-      for (const line of lines) expect(line).not.toContain(PIN);
+      const started = await runSvcProcess(['server', 'start', '--detach', '--port', '0', '--clock', 'manual'], { env });
+      expect(started.code, started.stderr).toBe(0);
+      const baseUrl = started.stdout.trim();
+      const { liveKey } = JSON.parse(readFileSync(join(dataDir, 'bootstrap.json'), 'utf8')) as { liveKey: string };
+      const post = async (payload: unknown) => {
+        const res = await request(`${baseUrl}/v1/ports`, { method: 'POST', headers: { authorization: `Bearer ${liveKey}`, 'content-type': 'application/json' }, body: JSON.stringify(payload) });
+        return { status: res.statusCode, text: await res.body.text() };
+      };
+      const ok = await post(body(['+14157342000']));
+      expect(ok.status, ok.text).toBe(201);
+      expect((await post(body(['+15005550006']))).status).toBe(400);
+      const stopped = await runSvcProcess(['server', 'stop'], { env });
+      expect(stopped.code, stopped.stderr).toBe(0);
+      const log = readFileSync(join(dataDir, 'server.log'), 'utf8');
+      // The two requests are there; the PIN in their bodies is not.
+      expect(log.split('\n').filter((l) => l.includes('"url":"/v1/ports"')).length).toBeGreaterThanOrEqual(2);
+      expect(log).not.toContain(PIN);
     } finally {
-      await app.close();
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
 });
 
 // contract §2: a port created with a live key (its fees live money, its numbers live

@@ -49,6 +49,12 @@ export interface StartOptions {
   /** Seeded faults of the simulated world from the start (`--chaos FILE`); `PUT /v1/sandbox/chaos` changes them. */
   chaos?: ServiceOptions['chaos'];
   /**
+   * Whether the sandbox endpoints are served (ServiceOptions.sandbox; default yes: contract §1, they
+   * exist on the local service). Without them the service answers as the hosted platform would; tests
+   * use that to check what is the sandbox's alone.
+   */
+  sandbox?: boolean;
+  /**
    * `api` serves HTTP and runs no job nor delivery; `worker` runs the scheduler and the
    * deliveries and listens nowhere (DATA/worker.json says it runs); `all` (the default) both. One
    * `api` and one `worker` may share a data directory (and its SQLite file).
@@ -146,7 +152,7 @@ async function startOnLockedDir(opts: StartOptions, lock: DataDirLock): Promise<
     },
   };
   const role = opts.role ?? 'all';
-  const deps = await composeService(store, clock, schedulerLog, { role, mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.chaos ? { chaos: opts.chaos } : {}), ...(opts.claimLeaseMs ? { claimLeaseMs: opts.claimLeaseMs } : {}), ...(opts.wallNow ? { wallNow: opts.wallNow } : {}) });
+  const deps = await composeService(store, clock, schedulerLog, { role, mediaDir: join(opts.dataDir, MEDIA_DIR), ...(opts.rateLimit ? { rateLimit: opts.rateLimit } : {}), ...(opts.unauthenticatedRate ? { unauthenticatedRate: opts.unauthenticatedRate } : {}), ...(opts.webhooks ? { webhooks: opts.webhooks } : {}), ...(opts.chaos ? { chaos: opts.chaos } : {}), ...(opts.sandbox === false ? { sandbox: false } : {}), ...(opts.claimLeaseMs ? { claimLeaseMs: opts.claimLeaseMs } : {}), ...(opts.wallNow ? { wallNow: opts.wallNow } : {}) });
   let app: FastifyInstance | undefined;
   let baseUrl = '';
   let bootstrap: Bootstrap | undefined;

@@ -35,7 +35,6 @@ export const SINGLE_REPLICA_TESTS: Record<string, string> = {
 /** Test files about SQLite itself, left out of the PostgreSQL pass. */
 export const SQLITE_ONLY_FILES: Record<string, string> = {
   'test/server-snapshots.test.ts': 'snapshot save|load of the SQLite file (DATA/snapshots/*.db); on PostgreSQL the commands refuse, tested in test/postgres-state.test.ts',
-  'test/store-close-exit.test.ts': "SqliteStore's checkpointer thread and process exit",
   'test/crash-recovery.test.ts': 'kills services it starts as child processes (SQLite in their data directories; a child does not follow SVC_TEST_STORE) mid-write and restarts them',
   'test/crash-recovery-email.test.ts': 'kills a service process started with SQLite in its data directory and reads the SQLite file it left',
   'test/fuzz-openapi.test.ts': "proves a refused request changed nothing by hashing every row after each of thousands of requests, skipping unchanged databases by SQLite's total_changes() (PostgreSQL has no per-connection change counter)",

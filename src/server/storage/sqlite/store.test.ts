@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SqliteStore } from './store.js';
 import { openDatabase, type Db } from './database.js';
 
@@ -299,6 +301,30 @@ describe('SqliteStore checkpoint thread (checkpointer.ts)', () => {
       for (let i = 0; i < 5; i++) await never.write(async () => void insert(db, `n${i}`));
       expect(never.checkpointer).toBeUndefined();
       await never.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // The thread is unref'd: a close as a process's last act must still wait for it. Node once ended
+  // such a process with exit 13 before the close finished. A child process of its own, since what is
+  // tested is how the process ends; it runs the build (a plain node process cannot load this source).
+  it('closing the store as the last act of a process waits for the thread and exits 0', () => {
+    const built = (file: string) => fileURLToPath(new URL(`../../../../dist/server/storage/sqlite/${file}`, import.meta.url));
+    if (!existsSync(built('store.js'))) throw new Error('dist/ is missing: run `npm run build` first (this test runs the built store in a child process)');
+    const dir = mkdtempSync(join(tmpdir(), 'svc-close-exit-'));
+    try {
+      const script = `
+        const { openDatabase } = await import(${JSON.stringify(pathToFileURL(built('database.js')).href)});
+        const { SqliteStore } = await import(${JSON.stringify(pathToFileURL(built('store.js')).href)});
+        const store = new SqliteStore(openDatabase(${JSON.stringify(join(dir, 'svc.db'))}), { checkpointAfterCommits: 1 });
+        await store.write(async () => undefined);
+        if (!store.checkpointer) throw new Error('no checkpoint thread');
+        await store.close();
+        console.log('closed');`;
+      const res = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+      expect(res.stderr).toBe('');
+      expect({ status: res.status, stdout: res.stdout }).toEqual({ status: 0, stdout: 'closed\n' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
