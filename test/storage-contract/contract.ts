@@ -10,12 +10,14 @@ import { eventsContract } from './events-contract.js';
 import { claimsContract } from './claims-contract.js';
 import { sinksContract } from './sinks-contract.js';
 import { schemaContract } from './schema-contract.js';
+import { deliveryWorkerContract } from './delivery-worker-contract.js';
 
 // The storage contract. Each repository's behaviour (insert, read, page, claim, the
 // uniqueness a rule relies on) written once, through `Store` and the repository interfaces only
 // (no SQL, no engine class), so every engine runs the same tests: sqlite.test.ts runs them on
 // SQLite; the PostgreSQL engine adds a test file that calls this with its own engine.
-// One `describe` per repository family (named as in `Repositories`), plus the store itself.
+// One `describe` per repository family (named as in `Repositories`), plus the store itself, plus
+// the delivery worker's claims, the one part of the service whose workings depend on the engine's writes.
 
 export function describeStorageContract(engine: EngineUnderTest): void {
   describe(`storage contract (${engine.name})`, () => {
@@ -29,5 +31,6 @@ export function describeStorageContract(engine: EngineUnderTest): void {
     claimsContract(engine);
     sinksContract(engine);
     schemaContract(engine);
+    deliveryWorkerContract(engine);
   });
 }
