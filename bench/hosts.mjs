@@ -474,7 +474,15 @@ async function main() {
     const kids = sh('pgrep', ['-P', String(pm)], { allowFail: true }).stdout.split('\n').filter(Boolean).map(Number);
     return cpuOf(pm) + kids.reduce((sum, pid) => sum + cpuOf(pid), 0);
   };
-  const cpuNow = (procs) => ({ ...Object.fromEntries(Object.entries(procs).map(([h, p]) => [h, cpuOf(p.child.pid)])), postgres: pgCpu() });
+  /** Each process's pid and CPU seconds so far (PostgreSQL: its postmaster's pid, the server's seconds). */
+  const cpuNow = (procs) => ({
+    ...Object.fromEntries(Object.entries(procs).map(([h, p]) => [h, { pid: p.child.pid, s: cpuOf(p.child.pid) }])),
+    postgres: { pid: postmasterPid(), s: pgCpu() },
+  });
+  // A process restarted during the burst (a kill, PostgreSQL stopped) took its seconds with it: its
+  // share is not measured (null), rather than the new process's seconds less the old one's.
+  const cpuSpent = (before, after) =>
+    Object.fromEntries(Object.keys(after).map((h) => [h, before[h]?.pid === after[h].pid ? Number((after[h].s - before[h].s).toFixed(2)) : null]));
 
   const q = async (db, text, values = []) => {
     const c = new pg.Client({ host: pgDir, port: PG_PORT, user: SUPERUSER, database: db });
@@ -580,7 +588,7 @@ async function main() {
       burstAt = undefined;
       const loadAfter = loadavg();
       const cpuAfter = cpuNow(procs);
-      const cpuSeconds = Object.fromEntries(Object.keys(cpuAfter).map((h) => [h, Number((cpuAfter[h] - (cpuBefore[h] ?? 0)).toFixed(2))]));
+      const cpuSeconds = cpuSpent(cpuBefore, cpuAfter);
       const faultEnd = windows.at(-1).end;
       const faultStart = windows[0].start;
       const burstS = durationMs / 1000;
@@ -692,7 +700,7 @@ async function main() {
         burstS,
         // CPU seconds during the burst (a killed process's are lost with it; deliveries may go on after)
         cpuSeconds,
-        cpuMsPer201: Object.fromEntries(Object.entries(cpuSeconds).map(([h, c]) => [h, accepted.length ? Number(((c * 1000) / accepted.length).toFixed(2)) : null])),
+        cpuMsPer201: Object.fromEntries(Object.entries(cpuSeconds).map(([h, c]) => [h, accepted.length && c !== null ? Number(((c * 1000) / accepted.length).toFixed(2)) : null])),
         loadavg: { before: loadBefore.map((x) => Number(x.toFixed(2))), after: loadAfter.map((x) => Number(x.toFixed(2))) },
         errorsLogged: Object.fromEntries(Object.entries(procs).map(([h, p]) => [h, p.errors]).filter(([, e]) => Object.keys(e).length)),
         timeline: timelineOf(sends, faultStart, replicaNames),
