@@ -7,14 +7,12 @@ import { Agent } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SERVICE_TIME_HEADER } from '../src/api/values/sandbox.js';
 import { SANDBOX_CARD_TOKEN } from '../src/api/values/billing.js';
-import type { StartOptions } from '../src/server/main.js';
+import type { StartOptions } from './helpers/service.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres.js';
-import { deliveryClaimOf, deliveryStatusOf, pgApiKeyIds, pgChargeCounts, pgDeliveredCount, pgRepeatedStatusEvents } from './helpers/inspect.js';
+import { changesHeardBy, commitChangeWithoutEvent, deliveryClaimOf, deliveryStatusOf, pgApiKeyIds, pgChargeCounts, pgDeliveredCount, pgRepeatedStatusEvents } from './helpers/inspect.js';
 import { startChild, client, killAll, type Child } from './helpers/service-child.js';
 import { UNLIMITED, type TestService } from './helpers/service.js';
 import { liveNumber } from './messages-fixtures.js';
-import { balanceOf } from './helpers/money.js';
-import { setBalance } from '../src/server/domain/billing/wallet.js';
 import { PRICES } from '../src/api/values/prices.js';
 import { createEndpoint, emit, startReceiver, startWebhookService, type Receiver } from './webhooks-receiver.js';
 
@@ -42,6 +40,15 @@ const dataDir = () => {
   dirs.push(d);
   return d;
 };
+
+/**
+ * Whether `svc` counts `n` replicas on its database, as its rate limit shows: each enforces its share
+ * of the limit (the per-key burst over the replicas it counts) in `RateLimit-Limit`.
+ */
+async function counts(svc: TestService, n: number): Promise<boolean> {
+  const limit = (await svc.call('GET', '/v1/keys?limit=1')).headers['ratelimit-limit'];
+  return limit === String(Math.floor(UNLIMITED.burst / n));
+}
 
 /** A replica on `url`; later ones get the first one's bootstrap.json (the documented way to share its keys). */
 async function replica(url: string, opts: Partial<StartOptions> & { keysFrom?: TestService } = {}): Promise<TestService> {
@@ -166,7 +173,7 @@ describe('replicas on one PostgreSQL database', () => {
     // machine can leave a beat late past its 300 ms window, A then counts itself alone and waits
     // for nobody. What is tested is the wait for B's answer, not the beat.
     const { all: [a, b] } = await replicas(2, { heartbeatMs: 60_000 });
-    await until(() => a!.deps.store.peers!.count() === 2, 'A counting B');
+    await until(() => counts(a!, 2), 'A counting B');
     // Several rounds: B reading the old time for the moment a notice takes would show in one of them.
     for (let round = 0; round < 5; round++) {
       const advanced = await a!.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 3600 } });
@@ -179,7 +186,7 @@ describe('replicas on one PostgreSQL database', () => {
   it('a burst of live sends on one wallet through two replicas: exactly what the wallet covers is accepted, every other send a 402, none a 429', async () => {
     const { all: [a, b] } = await replicas(2);
     const sender = await liveNumber(a!);
-    await a!.deps.uow.write(async (tx) => await setBalance(tx, a!.bootstrap.accountId, 50 * PRICES.smsSegment));
+    expect((await a!.call('PUT', '/v1/sandbox/wallet', { body: { balanceCents: 50 * PRICES.smsSegment } })).status).toBe(200);
     // Both replicas' pools (2 × 10 connections) write the one wallet row at once.
     const results = await Promise.all(
       Array.from({ length: 200 }, (_, i) => (i % 2 ? a! : b!).call('POST', '/v1/messages', { body: { to: '+14155550100', from: sender.phoneNumber, body: `burst ${i}` } })),
@@ -187,7 +194,7 @@ describe('replicas on one PostgreSQL database', () => {
     const byStatus = new Map<number, number>();
     for (const r of results) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
     expect(Object.fromEntries(byStatus)).toEqual({ 201: 50, 402: 150 });
-    expect(await a!.deps.uow.write((tx) => balanceOf(tx, a!.bootstrap.accountId))).toBe(0);
+    expect((await b!.call('GET', '/v1/billing')).body.wallet.balanceCents).toBe(0);
   }, 180_000); // a hang bound: 200 sends on one row take 15-25 s at a load average of 10, far more at 20
 
   it('jobs run once when replicas drain at once: a burst of live sends through three replicas, each message submitted once and charged once', async () => {
@@ -320,12 +327,11 @@ describe('replicas on one PostgreSQL database', () => {
 
   it("a change that is no event committed on A (a call's trace, a message's status) reaches B's live pages", async () => {
     const { all: [a, b] } = await replicas(2);
-    await until(() => a!.deps.store.peers!.count() === 2, 'A counting two');
-    const heard: unknown[] = [];
-    b!.deps.events.subscribeChanges((change) => heard.push(change));
+    await until(() => counts(a!, 2), 'A counting two');
+    const heard = changesHeardBy(b!);
     const accountId = a!.bootstrap.accountId;
-    await a!.deps.uow.write(async (tx) => tx.events.touched(accountId, 'message', 'msg_elsewhere', 'sending'));
-    await a!.deps.uow.write(async (tx) => tx.events.touched(accountId, 'call', 'call_elsewhere'));
+    await commitChangeWithoutEvent(a!, { accountId, kind: 'message', id: 'msg_elsewhere', status: 'sending' });
+    await commitChangeWithoutEvent(a!, { accountId, kind: 'call', id: 'call_elsewhere' });
     await until(() => heard.length === 2, 'B hearing both changes');
     expect(heard).toEqual([
       { accountId, kind: 'message', id: 'msg_elsewhere', status: 'sending' },
@@ -335,7 +341,7 @@ describe('replicas on one PostgreSQL database', () => {
 
   it("`clock advance` through A waits for B's webhook attempt in flight (whose retry is scheduled from when it ended)", async () => {
     const { all: [a, b] } = await replicas(2, { clock: 'system' });
-    await until(() => a!.deps.store.peers!.count() === 2 && b!.deps.store.peers!.count() === 2, 'each replica counting two');
+    await until(async () => (await counts(a!, 2)) && (await counts(b!, 2)), 'each replica counting two');
     // B's attempt is held by the receiver until released; A's advance must not start before it ends.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -349,7 +355,7 @@ describe('replicas on one PostgreSQL database', () => {
       const url = `http://127.0.0.1:${(rx.address() as AddressInfo).port}/hook`;
       await createEndpoint(b!, { url });
       const inFlight = new Promise<void>((r) => rx.once('request', () => r()));
-      await b!.deps.uow.write((tx) => tx.events.emit(b!.bootstrap.accountId, 'message.status', { messageId: 'm', status: 'sent', reason: null }));
+      await emit(b!, 'message.status', { messageId: 'm', status: 'sent', reason: null });
       await inFlight;
       const advanced = a!.call('POST', '/v1/sandbox/clock/advance', { body: { seconds: 60 } }).then((r) => ((answered = true), r));
       await new Promise((r) => setTimeout(r, 300)); // not a wait for a condition: the advance must still be waiting after it
@@ -376,17 +382,17 @@ describe('replicas on one PostgreSQL database', () => {
   it('a replica that joins is counted by the others at once, not at their next heartbeat; one that leaves, too', async () => {
     // Heartbeats a minute apart: only the join and leave notices can move the counts within the test.
     const { all: [a, b] } = await replicas(2, { heartbeatMs: 60_000 });
-    await until(() => a!.deps.store.peers!.count() === 2 && b!.deps.store.peers!.count() === 2, 'each replica counting two');
+    await until(async () => (await counts(a!, 2)) && (await counts(b!, 2)), 'each replica counting two');
     expect((await a!.call('GET', '/v1/keys?limit=1')).headers['ratelimit-limit']).toBe(String(Math.floor(UNLIMITED.burst / 2)));
     await b!.stop();
-    await until(() => a!.deps.store.peers!.count() === 1, 'A counting itself alone once B stopped');
+    await until(() => counts(a!, 1), 'A counting itself alone once B stopped');
   });
 
   it('the refused-credentials limit holds across replicas too', async () => {
     const limit = { ratePerSec: 0.01, burst: 10 };
     const { all: [a, b] } = await replicas(2, { unauthenticatedRate: limit });
     await until(async () => (await a!.call('GET', '/v1/keys?limit=1')).headers['ratelimit-limit'] !== undefined && (await b!.call('GET', '/v1/keys?limit=1')).status === 200, 'both up');
-    await until(() => a!.deps.store.peers!.count() === 2 && b!.deps.store.peers!.count() === 2, 'each replica counting two');
+    await until(async () => (await counts(a!, 2)) && (await counts(b!, 2)), 'each replica counting two');
     let refused401 = 0;
     for (let i = 0; i < 40; i++) {
       const via = i % 2 ? b! : a!;

@@ -29,7 +29,6 @@ const STILL_REACHING_IN: Record<string, string> = {
   'client-bounds.test.ts': 'socket-level limits: reads the HTTP layer\'s own constants and holds',
   'console-browser.test.ts': 'reads the console kit\'s asset names',
   'console.test.ts': 'signals each process\'s events hub as another process does (a resync after dropped notices, a hint of a commit elsewhere): process mechanics no surface makes',
-  'postgres-replicas.test.ts': 'replica mechanics: peers, notices and the store seam of each process',
   'security-privilege.test.ts': 'unit-checks log redaction (src/server/http/log-redaction.ts: redactUrl, redactHeaders, scrubSecrets) beside the end-to-end runs',
   'validation-words.test.ts': 'checks the wording table of the validator itself',
   'webhooks-fairness.test.ts': 'drives the fair-slot scheduler (a unit of the worker) directly',

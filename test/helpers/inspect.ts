@@ -368,6 +368,21 @@ export async function emitOutsideTransaction(svc: { deps: Pick<ServiceDeps, 'eve
 }
 
 /**
+ * A change that is no event (a message's status, a call's trace: what the console's live pages
+ * show), committed as the domain commits one. No request makes one alone: each comes with events.
+ */
+export async function commitChangeWithoutEvent(svc: Pick<Inspectable, 'deps'>, change: { accountId: string; kind: 'message' | 'call'; id: string; status?: string }): Promise<void> {
+  await svc.deps.uow.write(async (tx) => tx.events.touched(change.accountId, change.kind, change.id, change.status));
+}
+
+/** Every change that is no event this process hears (its own and, on PostgreSQL, other replicas'), as its live pages do; appended as heard. */
+export function changesHeardBy(svc: { deps: Pick<ServiceDeps, 'events'> }): unknown[] {
+  const heard: unknown[] = [];
+  svc.deps.events.subscribeChanges((change) => heard.push(change));
+  return heard;
+}
+
+/**
  * A key revoked by another process on the same SQLite file (a worker, a second tool): a connection
  * of its own writes it. Through the surfaces only the API process revokes (a worker beside it runs jobs).
  */

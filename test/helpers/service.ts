@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { startService, type RunningService, type StartOptions } from '../../src/server/main.js';
+export type { StartOptions } from '../../src/server/main.js';
 import { startPostgres, type PostgresServer } from './postgres.js';
 import { startReplicaProxy, type ReplicaProxy } from './replicas.js';
 import { postgresTestSql, sqliteTestSql, type TestSql } from './test-sql.js';
