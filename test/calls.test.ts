@@ -85,9 +85,10 @@ describe('POST /v1/sandbox/calls', () => {
 describe('call.* events and voicemail', () => {
   it('rings every dialed softphone leg once (call.ringing with its device), and the answering device is on call.completed', async () => {
     const n = await voiceNumber(svc);
+    const stale = await seedDevice(svc, { userId: 'carol' });
+    await advance(svc, 120); // carol's last heartbeat is now two minutes old: stale
     const a = await seedDevice(svc, { userId: 'alice' });
     const b = await seedDevice(svc, { userId: 'bob' });
-    const stale = await seedDevice(svc, { userId: 'carol', lastSeenAt: svc.now() - 120_000 });
     await ringDevices(svc, n.id, [a, b, stale]);
     const call = await placeCall(svc, n.phoneNumber, { answer: { deviceId: b, afterSecs: 3, durationSecs: 10 } });
     await advance(svc, 13);

@@ -1,6 +1,7 @@
 // Test support for the hosted page tests (not itself a test file): a brand made through the API.
 import { expect } from 'vitest';
 import type { TestService } from './helpers/service.js';
+import { setBrandDraft } from './helpers/inspect.js';
 
 export interface BrandInput {
   legalName?: string;
@@ -33,8 +34,8 @@ export async function createBrand(svc: TestService, b: BrandInput = {}): Promise
     const d = await svc.call('POST', `/v1/sandbox/brands/${brand.id}/decision`, { headers, body: { decision: 'rejected' } });
     expect(d.status, d.text).toBe(200);
   }
-  // The API never makes a draft brand by itself; the status is the only thing set by hand.
-  if (status === 'draft') await svc.sql.run("UPDATE brands SET status = 'draft' WHERE id = ?", brand.id);
+  // The API never makes a draft brand by itself; the status is the only thing set in storage.
+  if (status === 'draft') await setBrandDraft(svc, brand.id);
   if (b.pageConfig !== undefined || b.compliancePages !== undefined) {
     const patched = await svc.call('PATCH', `/v1/brands/${brand.id}`, { headers, body: { pageConfig: b.pageConfig, compliancePages: b.compliancePages } });
     expect(patched.status, patched.text).toBe(200);

@@ -2,10 +2,10 @@
 // and helpers to build a service that can only ever reach loopback.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startTestService, type TestService } from './helpers/service.js';
-import { staticResolver } from '../src/server/webhooks/resolver.js';
-import type { EventRecord } from '../src/server/storage/events-repo.js';
-import type { StartOptions } from '../src/server/main.js';
+import { loopbackOnlyWebhooks, startTestService, type TestService } from './helpers/service.js';
+import { emitEvent, type StoredEvent } from './helpers/inspect.js';
+
+type StartOptions = NonNullable<Parameters<typeof startTestService>[0]>;
 
 export interface Received {
   path: string;
@@ -120,8 +120,6 @@ export async function startReceiver(handler: ReceiverHandler = () => ({ status: 
   };
 }
 
-const isLoopback = (address: string) => address.startsWith('127.') || address === '::1';
-
 /**
  * The ack timeout of a test service: long enough that a receiver which answers at once is never
  * timed out on a loaded machine (at 300 ms, a busy CI machine timed out answers of 200).
@@ -138,22 +136,21 @@ export const HANG_ACK_MS = 1_000;
  * from a table, nothing goes to real DNS) and a loopback-only destination guard (a bug cannot send
  * traffic off the machine).
  */
-export function startWebhookService(opts: Partial<StartOptions> & { dns?: Record<string, string | string[]>; replicas?: number } = {}): Promise<TestService> {
+export function startWebhookService(opts: StartOptions & { dns?: Record<string, string | string[]> } = {}): Promise<TestService> {
   const { dns, ...rest } = opts;
   return startTestService({
     ...rest,
     webhooks: {
-      resolver: staticResolver({ localhost: '127.0.0.1', ...(dns ?? {}) }),
+      ...loopbackOnlyWebhooks(dns),
       ackTimeoutMs: TEST_ACK_MS,
-      destinationGuard: isLoopback,
       ...(rest.webhooks ?? {}),
     },
   });
 }
 
-/** Emits an event as a domain function would: inside a transaction. */
-export async function emit(svc: TestService, type: string, fields: Record<string, unknown> = {}, accountId = svc.bootstrap.accountId): Promise<EventRecord> {
-  return await svc.deps.uow.write(async (tx) => await tx.events.emit(accountId, type, fields));
+/** Emits an event as a domain function would, in a transaction of its own (helpers/inspect.ts `emitEvent`: no surface emits an event alone). */
+export async function emit(svc: TestService, type: string, fields: Record<string, unknown> = {}, accountId = svc.bootstrap.accountId): Promise<StoredEvent> {
+  return await emitEvent(svc, accountId, type, fields);
 }
 
 export const TICK_MS = 300_000;

@@ -1,9 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import type { TestService } from './service.js';
 import type { DomainStatus, RecipientKind } from '../../src/api/values/email.js';
-import { newId } from '../../src/server/ids.js';
-import { EMAIL_DELIVER_JOB } from '../../src/server/domain/email/jobs.js';
+import { plantAcceptedEmail, plantSendingDomain, storedEmail as emailAsStored } from './inspect.js';
 
 // Shared email fixtures. A verified sending domain is made the way a user makes one: add
 // it, publish its records in the sandbox DNS table (contract §9), verify.
@@ -59,29 +57,30 @@ export async function verifiedDomain(svc: TestService, domain: string, headers?:
   return res.body;
 }
 
-// A domain put straight into `sending_domains` with SQL, in the state a send test needs (pending,
-// failed, degraded are slow to reach through the API; email-domains.test.ts walks those moves).
+// addSendingDomain: a domain in the state a send test needs. `pending` and `verified` the way a user
+// gets there (addDomain, verifiedDomain above); failed and degraded are slow to reach through the API
+// (email-domains.test.ts walks those moves), so those are planted in storage (helpers/inspect.ts).
 
-// acceptEmail (the mail server's tests): an email accepted the way the accept path does it — the
-// email and its recipients through the repository and the `email.deliver` job scheduled now, in one
-// transaction — with recipients in exactly the states a test needs (`suppressed` at the accept);
-// the mail server's work that follows is real.
+// acceptEmail (the mail server's tests): an email stored the way the accept path stores it, with
+// recipients in exactly the states a test needs (`suppressed` at the accept), planted through
+// helpers/inspect.ts; the mail server's work that follows is real.
 
 let counter = 0;
 
 /** A fresh domain name no other test uses. */
 export const freshDomain = (label = 'mail'): string => `${label}-${process.pid}-${++counter}.acme-test.example`;
 
-/** Inserts a sending domain for `accountId` (default: the bootstrap account) in `status`; returns its id. */
+/**
+ * A sending domain of `accountId` (default: the bootstrap account; else a sub-account of it, acted for
+ * through `Service-Subaccount`) in `status`; returns its id. `pending`: added through the API;
+ * `verified`: added, its records published and verified through the API; `failed`, `degraded`:
+ * planted in storage.
+ */
 export async function addSendingDomain(svc: TestService, domain: string, status: DomainStatus = 'verified', accountId = svc.bootstrap.accountId): Promise<string> {
-  const id = `dom_${randomUUID().replace(/-/g, '')}`;
-  const now = svc.now();
-  const verified = status === 'verified' || status === 'degraded';
-  await svc.sql.run(
-    `INSERT INTO sending_domains (id, account_id, domain, status, records, ever_verified, created_at, verified_at, last_checked_at, updated_at)
-     VALUES (?, ?, ?, ?, '[]', ?, ?, ?, ?, ?)`,
-    id, accountId, domain.toLowerCase(), status, verified ? 1 : 0, now, verified ? now : null, now, now);
-  return id;
+  const headers = accountId === svc.bootstrap.accountId ? undefined : { 'service-subaccount': accountId };
+  if (status === 'pending') return (await addDomain(svc, domain, headers)).id as string;
+  if (status === 'verified') return (await verifiedDomain(svc, domain, headers)).id as string;
+  return await plantSendingDomain(svc, accountId, domain, status);
 }
 
 /** A sub-account of the bootstrap agency, acted for with the agency's live key and this header. */
@@ -133,47 +132,38 @@ async function fixtureDomain(svc: TestService, accountId: string): Promise<{ id:
 export async function acceptEmail(svc: TestService, e: FixtureEmail): Promise<string> {
   const accountId = e.accountId ?? svc.bootstrap.accountId;
   const domain = await fixtureDomain(svc, accountId);
-  const id = newId('eml');
   const now = svc.now();
   const suppressed = new Set((e.suppressed ?? []).map((a) => a.toLowerCase()));
   const recipients = (['to', 'cc', 'bcc'] as RecipientKind[]).flatMap((kind) =>
     (e[kind] ?? []).map((address) => ({ address, kind, status: suppressed.has(address.toLowerCase()) ? ('suppressed' as const) : ('queued' as const) })),
   );
   expect(recipients.length).toBeGreaterThan(0);
-  const deps = svc.deps;
-  await deps.uow.write(async (tx) => {
-    await tx.emails.insert(
-      {
-        id,
-        accountId,
-        domainId: domain.id,
-        status: recipients.every((r) => r.status === 'suppressed') ? 'failed' : 'queued',
-        mode: e.mode ?? 'live',
-        from: `Shop <hello@${domain.domain}>`,
-        subject: e.subject === undefined ? 'Your order' : e.subject,
-        html: e.html === undefined ? null : e.html,
-        text: e.text === undefined ? 'Thanks for your order.' : e.text,
-        tags: e.tags ?? [],
-        metadata: e.metadata ?? {},
-        externalRef: e.externalRef ?? null,
-        createdAt: now,
-        updatedAt: now,
-      },
-      recipients,
-    );
-    await tx.scheduler.schedule(EMAIL_DELIVER_JOB, now, { emailId: id });
-  });
-  return id;
+  return await plantAcceptedEmail(
+    svc,
+    {
+      accountId,
+      domainId: domain.id,
+      status: recipients.every((r) => r.status === 'suppressed') ? 'failed' : 'queued',
+      mode: e.mode ?? 'live',
+      from: `Shop <hello@${domain.domain}>`,
+      subject: e.subject === undefined ? 'Your order' : e.subject,
+      html: e.html === undefined ? null : e.html,
+      text: e.text === undefined ? 'Thanks for your order.' : e.text,
+      tags: e.tags ?? [],
+      metadata: e.metadata ?? {},
+      externalRef: e.externalRef ?? null,
+      createdAt: now,
+      updatedAt: now,
+    },
+    recipients,
+  );
 }
 
-/** The email's record as stored (status and recipients), read through the repository. */
-export async function storedEmail(svc: TestService, id: string) {
-  return await svc.deps.uow.read(async (tx) => {
-    const email = await tx.emails.getById(id);
-    expect(email).toBeDefined();
-    return { ...email!, recipients: await tx.emails.recipients(id) };
-  });
-}
+/**
+ * The email's record as stored (status, and recipients with their delivery time and stamps in epoch
+ * ms: GET /v1/emails/{id} shows no delivery time), read through helpers/inspect.ts.
+ */
+export const storedEmail = (svc: TestService, id: string) => emailAsStored(svc, id);
 
 /** The account's `email.*` events from the feed for one email, oldest first. */
 export async function emailEvents(svc: TestService, emailId: string, headers?: Record<string, string>): Promise<any[]> {

@@ -78,6 +78,18 @@
 //   attacker writes. No service is running on the file to ask.
 // - emailChargesInFile: the email charges per email, read from a data directory's SQLite file beside
 //   the service running on it in another process (the test's only way in): the ledger has no API.
+// - emitEvent (a writer): an event of the test's choosing (its type, fields and account), emitted as a
+//   domain function emits one. Each event a surface makes comes with the action it reports (a message,
+//   a call), and a webhook or feed test needs many, of every type, about records that need not exist.
+// - plantSendingDomain (a setter): a sending domain stored as `failed` or `degraded`, states the API
+//   reaches only through DNS checks over time; email-domains.test.ts walks those moves.
+// - plantAcceptedEmail (a writer): an email stored as the accept path stores it, its handover job
+//   scheduled, with recipients in exactly the states a mail-server test needs (`suppressed` at the
+//   accept) and in either key mode, on any account: POST /v1/emails decides those states itself.
+// - storedEmail: an email and its recipients as stored, with each recipient's delivery time and
+//   stamps (epoch ms). GET /v1/emails/{id} shows no delivery time.
+// - setBrandDraft (a setter): a brand in `draft`. A brand is submitted (or, a mock one, approved) as it
+//   is created; no request puts one in `draft`.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
@@ -97,8 +109,12 @@ import pg from 'pg';
 import { PG_SCHEMA } from '../../src/server/storage/postgres/migrations.js';
 import { UnsupportedSchemaError } from '../../src/server/storage/storage-errors.js';
 import { DEFAULT_WEBHOOK_OPTIONS } from '../../src/server/webhooks/delivery-worker.js';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import type { EventRecord } from '../../src/server/storage/events-repo.js';
+import type { EmailRecord, NewRecipient, RecipientRecord } from '../../src/server/storage/emails-repo.js';
+import type { DomainStatus } from '../../src/api/values/email.js';
+import { newId } from '../../src/server/ids.js';
 
 /** The test service handle as this module needs it (test/helpers/service.ts's TestService). */
 export interface Inspectable {
@@ -708,4 +724,69 @@ export function tamperSnapshot(file: string, tamper: SnapshotTamper): void {
     db.prepare("UPDATE sqlite_master SET sql = ? WHERE name = 'wallets'").run(table.replace('CHECK (balance_cents >= 0)', ''));
     db.pragma('writable_schema = OFF');
   });
+}
+
+// --- what the shared fixtures (test/*-fixtures.ts, test/helpers/*-fixtures.ts) plant or read -----
+
+/** An event as stored: its id, feed position and webhook body. */
+export type StoredEvent = EventRecord;
+
+/**
+ * Emits `type` with `fields` for `accountId` in a write transaction of its own, as a domain function
+ * emits an event with the change it reports: the outbox (its webhook deliveries) is written with it
+ * and the feed shows it once committed. For webhook and feed tests that need events of any type, with
+ * fields of their choosing, about records that need not exist: no surface emits an event alone.
+ */
+export async function emitEvent(svc: Pick<Inspectable, 'deps'>, accountId: string, type: string, fields: Record<string, unknown> = {}): Promise<StoredEvent> {
+  return await svc.deps.uow.write(async (tx) => await tx.events.emit(accountId, type, fields));
+}
+
+/**
+ * A sending domain stored for `accountId` in `status` (meant for `failed` and `degraded`), with no DNS
+ * records; returns its id. Through the API a domain reaches those only through checks against the
+ * sandbox DNS over time (email-domains.test.ts walks those moves); a send test needs the state at once.
+ */
+export async function plantSendingDomain(svc: Pick<Inspectable, 'sql'> & { now(): number }, accountId: string, domain: string, status: DomainStatus): Promise<string> {
+  const id = `dom_${randomUUID().replace(/-/g, '')}`;
+  const now = svc.now();
+  const verified = status === 'verified' || status === 'degraded';
+  await svc.sql.run(
+    `INSERT INTO sending_domains (id, account_id, domain, status, records, ever_verified, created_at, verified_at, last_checked_at, updated_at)
+     VALUES (?, ?, ?, ?, '[]', ?, ?, ?, ?, ?)`,
+    id, accountId, domain.toLowerCase(), status, verified ? 1 : 0, now, verified ? now : null, now, now);
+  return id;
+}
+
+/**
+ * An email stored as the accept path stores it — the email (its id minted here and returned), its
+ * recipients in order and its `email.deliver` job scheduled at `createdAt`, in one transaction — with
+ * the recipients' states as given (a recipient `suppressed` at the accept is never handed over).
+ * POST /v1/emails decides those states itself, charges, and takes only the caller's key mode; the
+ * mail server's work that follows is real.
+ */
+export async function plantAcceptedEmail(svc: Pick<Inspectable, 'deps'>, email: Omit<EmailRecord, 'id'>, recipients: NewRecipient[]): Promise<string> {
+  const id = newId('eml');
+  await svc.deps.uow.write(async (tx) => {
+    await tx.emails.insert({ ...email, id }, recipients);
+    await tx.scheduler.schedule(EMAIL_DELIVER_JOB, email.createdAt, { emailId: id });
+  });
+  return id;
+}
+
+/** An email as stored, with its recipients (their status, delivery time and stamps in epoch ms); throws when none has this id. */
+export async function storedEmail(svc: Pick<Inspectable, 'deps'>, id: string): Promise<EmailRecord & { recipients: RecipientRecord[] }> {
+  return await svc.deps.uow.read(async (tx) => {
+    const email = await tx.emails.getById(id);
+    if (!email) throw new Error(`storedEmail: no email ${id}`);
+    return { ...email, recipients: await tx.emails.recipients(id) };
+  });
+}
+
+/**
+ * A brand's status set to `draft` in storage, nothing else changed. A brand is submitted (a mock
+ * brand approved) as `POST /v1/brands` creates it and no request moves one back to `draft`, yet the
+ * hosted pages answer for a brand in every state.
+ */
+export async function setBrandDraft(svc: Pick<Inspectable, 'sql'>, brandId: string): Promise<void> {
+  await svc.sql.run("UPDATE brands SET status = 'draft' WHERE id = ?", brandId);
 }

@@ -4,8 +4,8 @@ import { expect } from 'vitest';
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { Repositories } from '../../src/server/storage/store.js';
 import { MONEY_LIMITS } from '../../src/api/values/billing.js';
-import { setBalance } from '../../src/server/domain/billing/wallet.js';
 import { ledgerOf, type ChargeView } from './inspect.js';
+import type { TestService } from './service.js';
 
 export type { ChargeView };
 
@@ -44,11 +44,14 @@ export async function expectLedgerConsistent(svc: Parameters<typeof ledgerOf>[0]
 /**
  * A wallet deep enough for a test file that buys, registers and calls a lot (a new account starts
  * with NEW_ACCOUNT_WALLET_CENTS, which a few numbers and a vetted brand use up), with a limit to match.
- * Through setBalance, so the ledger still sums to the balance.
+ * Through `PUT /v1/sandbox/wallet` (one ledger row for the difference, so the ledger still sums to
+ * the balance) and `PATCH /v1/billing`, with the live key: `accountId` is the bootstrap account or a
+ * sub-account of it (acted for through `Service-Subaccount`).
  */
-export async function fundAccount(svc: { deps: ServiceDeps; now(): number }, accountId: string, cents = 1_000_000): Promise<void> {
-  await svc.deps.uow.write(async (tx) => {
-    await setBalance(tx, accountId, cents);
-    await tx.wallets.update(accountId, { spendLimitCents: MONEY_LIMITS.maxSpendLimitCents, updatedAt: svc.now() });
-  });
+export async function fundAccount(svc: Pick<TestService, 'call' | 'bootstrap'>, accountId: string, cents = 1_000_000): Promise<void> {
+  const headers = accountId === svc.bootstrap.accountId ? undefined : { 'service-subaccount': accountId };
+  const wallet = await svc.call('PUT', '/v1/sandbox/wallet', { body: { balanceCents: cents }, headers });
+  expect(wallet.status, wallet.text).toBe(200);
+  const limit = await svc.call('PATCH', '/v1/billing', { body: { spendLimitCents: MONEY_LIMITS.maxSpendLimitCents }, headers });
+  expect(limit.status, limit.text).toBe(200);
 }

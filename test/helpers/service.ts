@@ -8,6 +8,7 @@ import { startPostgres, type PostgresServer } from './postgres.js';
 import { startReplicaProxy, type ReplicaProxy } from './replicas.js';
 import { postgresTestSql, sqliteTestSql, type TestSql } from './test-sql.js';
 import { writeBootstrap } from '../../src/config/bootstrap.js';
+import { staticResolver, type Resolver } from '../../src/server/webhooks/resolver.js';
 
 export interface TestService extends RunningService {
   dataDir: string;
@@ -205,4 +206,15 @@ export async function startTestService(opts: Partial<StartOptions> & { keysFrom?
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   } satisfies Omit<TestService, keyof RunningService> & Pick<RunningService, 'close'>);
+}
+
+const isLoopback = (address: string) => address.startsWith('127.') || address === '::1';
+
+/**
+ * Start options for webhook delivery (and decision requests) that can only reach loopback: a stub
+ * resolver (names resolve from `dns` and `localhost`, nothing goes to real DNS) and a loopback-only
+ * destination guard (a bug cannot send traffic off the machine).
+ */
+export function loopbackOnlyWebhooks(dns: Record<string, string | string[]> = {}): { resolver: Resolver; destinationGuard: (address: string) => boolean } {
+  return { resolver: staticResolver({ localhost: '127.0.0.1', ...dns }), destinationGuard: isLoopback };
 }
