@@ -5,7 +5,7 @@
 // succeeded), the acknowledged keys replay, and the unacknowledged keys create exactly once.
 // What it proves: contract §2 (idempotency) and §10 (the outbox: "a crash after 201 loses nothing;
 // a restart resumes due deliveries"); a 201 is only written after the group COMMIT
-// (src/server/storage/group-commit.ts), so a kill can lose an answer, never an answered write.
+// (the SQLite store's group commit, storage/sqlite/store.ts), so a kill can lose an answer, never an answered write.
 // Bounded (a deadline per phase and for the whole); every socket is on loopback.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -26,7 +26,7 @@ import type { NumberRecord } from '../../src/server/storage/numbers-repo.js';
 import type { EventRecord } from '../../src/server/storage/events-repo.js';
 import type { DeliveryRecord } from '../../src/server/storage/webhook-deliveries-repo.js';
 import { SearchNumbersBody } from '../../src/api/schemas/numbers.js';
-import { chargesOf, type ChargeView } from './money.js';
+import { chargesFor, type ChargeView } from './inspect.js';
 
 /** 2025-01-15T12:00:00Z: a fixed start, on a 5-minute tick boundary, mid-month. */
 export const FIXTURE_START_MS = Date.UTC(2025, 0, 15, 12, 0, 0);
@@ -150,7 +150,7 @@ export async function createDomainFixture(): Promise<DomainFixture> {
     advance: async (ms) => void (await deps.scheduler.advance(ms / 1000)),
     events: async (account, type) =>
       (await deps.uow.read(async (tx) => await tx.eventsRepo.feedPage(account.id, { order: 'asc', limit: 10_000, exact: type ? [type] : [], prefixes: [] }))).rows,
-    charges: async (account) => await deps.uow.read((tx) => chargesOf(tx, account.id)),
+    charges: async (account) => await chargesFor({ deps }, account.id),
     emit: (account, type, fields = {}) => deps.uow.write(async (tx) => await tx.events.emit(account.id, type, fields)),
     deliveriesFor: async (endpointId) => (await deps.uow.read(async (tx) => await tx.webhookDeliveries.list(endpointId, { since: 0, limit: 200 }))).data.reverse(),
     close: () => deps.store.close(),

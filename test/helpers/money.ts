@@ -1,28 +1,11 @@
 // Money in tests: the ledger is the record of every movement (contract §11), so tests read charges
 // from it and check, after every test that moves money, that the wallet equals the sum of its rows.
 import { expect } from 'vitest';
-import type { ServiceDeps } from '../../src/server/deps.js';
-import type { Repositories } from '../../src/server/storage/store.js';
 import { MONEY_LIMITS } from '../../src/api/values/billing.js';
 import { ledgerOf, type ChargeView } from './inspect.js';
 import type { TestService } from './service.js';
 
 export type { ChargeView };
-
-/** What reads money: the service's deps (each read in a transaction of its own). */
-type MoneyDeps = Pick<ServiceDeps, 'uow'>;
-
-/** The account's `charge` rows, oldest first. */
-export async function chargesOf(deps: Pick<Repositories, 'ledger'>, accountId: string): Promise<ChargeView[]> {
-  return (await deps.ledger.entries(accountId))
-    .filter((e) => e.kind === 'charge' && e.category !== null)
-    .map((e) => ({ id: e.id, accountId: e.accountId, category: e.category, quantity: e.quantity, amountCents: -e.amountCents, ref: e.ref, createdAt: e.createdAt }));
-}
-
-/** The wallet's balance (0 when the account has no wallet row yet). */
-export async function balanceOf(deps: Pick<Repositories, 'wallets'>, accountId: string): Promise<number> {
-  return (await deps.wallets.get(accountId))?.balanceCents ?? 0;
-}
 
 /**
  * The invariant: the wallet's balance is the sum of the account's ledger rows, never below zero,
