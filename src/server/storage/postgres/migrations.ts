@@ -9,7 +9,7 @@
 // engine's int8 parser, database.ts); flags `boolean`; JSON kept as the text the SQLite engine keeps
 // (jsonb would reorder an object's keys, and an answer replayed from it would differ); bytes `bytea`.
 // `seq` is an identity column: the keyset tie-break (contract §2) and the feeds' positions.
-import { engineSchema } from '../shared/schema-changes.js';
+import { IDEMPOTENCY_ANSWERED_AT, engineSchema } from '../shared/schema-changes.js';
 
 /** What only this engine has. */
 const PG_OWN = `
@@ -70,12 +70,5 @@ export const PG_SCHEMA = engineSchema({
   },
   own: PG_OWN,
   base: 6,
-  upgrades: [
-    {
-      version: 6,
-      name: 'when an idempotency key was answered, on the real clock',
-      // As SQLite's upgrade to 21 (sqlite/migrations.ts says why).
-      sql: 'ALTER TABLE idempotency_keys ADD COLUMN answered_at double precision;',
-    },
-  ],
+  upgrades: [{ version: 6, change: IDEMPOTENCY_ANSWERED_AT }],
 });

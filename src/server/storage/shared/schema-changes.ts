@@ -65,6 +65,19 @@ export const SCHEMA_CHANGES: readonly SchemaChange[] = [
   },
 ];
 
+/**
+ * The last step both engines took before the schema was written once, the same change numbered by
+ * each (SQLite 21, PostgreSQL 6): a database made just before it comes forward through it.
+ * contract §2: a request with the same key still in flight is a 409, not a replay. A send records its
+ * answer in its own transaction (no in-flight row first), so a duplicate finds only the answer;
+ * answered_at (real time, fractional ms) says whether it was written after the duplicate arrived
+ * (then the first was still in flight: 409) or before (a retry: the replay).
+ */
+export const IDEMPOTENCY_ANSWERED_AT: SchemaChange = {
+  name: 'when an idempotency key was answered, on the real clock',
+  sql: (t) => `ALTER TABLE idempotency_keys ADD COLUMN answered_at ${t.double};`,
+};
+
 /** An engine's schema: its column types, what only it has, and how its older databases come forward. */
 export interface EngineSchemaSpec {
   types: ColumnTypes;
@@ -72,8 +85,8 @@ export interface EngineSchemaSpec {
   own: string;
   /** The version a new database records for the shared tables and `own` together. */
   base: number;
-  /** The steps that bring a database made by an earlier build up to `base`, oldest first. */
-  upgrades: readonly Migration[];
+  /** The steps that bring a database made by an earlier build up to `base`, oldest first, each with the version this engine numbers it. */
+  upgrades: ReadonlyArray<{ version: number; change: SchemaChange }>;
 }
 
 /** An engine's schema, as its migrations.ts exports it. */
@@ -92,7 +105,8 @@ export interface EngineSchema {
 
 export function engineSchema(spec: EngineSchemaSpec): EngineSchema {
   const whole: Migration = { version: spec.base, name: 'the schema, written once', sql: `${sharedSchema(spec.types)}\n${spec.own}` };
-  const oldest = Math.min(spec.base, ...spec.upgrades.map((m) => m.version - 1));
+  const upgrades: Migration[] = spec.upgrades.map((u) => ({ version: u.version, name: u.change.name, sql: u.change.sql(spec.types) }));
+  const oldest = Math.min(spec.base, ...upgrades.map((m) => m.version - 1));
   const numbered = (changes: readonly SchemaChange[]): Migration[] =>
     changes.map((c, i) => ({ version: spec.base + 1 + i, name: c.name, sql: c.sql(spec.types) }));
   const version = spec.base + SCHEMA_CHANGES.length;
@@ -106,7 +120,7 @@ export function engineSchema(spec: EngineSchemaSpec): EngineSchema {
       const at = Math.max(...applied);
       if (at > newest) throw new UnsupportedSchemaError(String(at), newest);
       if (at < oldest) throw new UnsupportedSchemaError(String(at), newest, oldest);
-      return [...spec.upgrades.filter((m) => m.version > at), ...later.filter((m) => m.version > at)];
+      return [...upgrades.filter((m) => m.version > at), ...later.filter((m) => m.version > at)];
     },
   };
 }

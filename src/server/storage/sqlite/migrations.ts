@@ -4,7 +4,7 @@
 // Every table keeps `seq INTEGER PRIMARY KEY AUTOINCREMENT` for keyset pagination (contract §2:
 // keyset on (createdAt, id)); `created_at` is integer milliseconds of service time.
 
-import { engineSchema } from '../shared/schema-changes.js';
+import { IDEMPOTENCY_ANSWERED_AT, engineSchema } from '../shared/schema-changes.js';
 
 /** What only this engine has. */
 const SQLITE_OWN = `
@@ -41,15 +41,5 @@ export const SQLITE_SCHEMA = engineSchema({
   },
   own: SQLITE_OWN,
   base: 21,
-  upgrades: [
-    {
-      version: 21,
-      name: 'when an idempotency key was answered, on the real clock',
-      // contract §2: a request with the same key still in flight is a 409, not a replay. A send
-      // records its answer in its own transaction (no in-flight row first), so a duplicate finds only
-      // the answer; answered_at (real time, fractional ms) says whether it was written after the
-      // duplicate arrived (then the first was still in flight: 409) or before (a retry: the replay).
-      sql: 'ALTER TABLE idempotency_keys ADD COLUMN answered_at REAL;',
-    },
-  ],
+  upgrades: [{ version: 21, change: IDEMPOTENCY_ANSWERED_AT }],
 });
