@@ -90,6 +90,9 @@
 //   stamps (epoch ms). GET /v1/emails/{id} shows no delivery time.
 // - setBrandDraft (a setter): a brand in `draft`. A brand is submitted (or, a mock one, approved) as it
 //   is created; no request puts one in `draft`.
+// - commitChangeWithoutEvent (a writer), changesHeardBy: a change that is no event (a message's
+//   status, a call's trace) committed alone, and what one process hears of them, as its console live
+//   pages do. Every request that makes one also makes events, and only a signed-in page shows them.
 import type { ServiceDeps } from '../../src/server/deps.js';
 import type { TestSql } from './test-sql.js';
 import type { UsageCategory } from '../../src/api/values/billing.js';
