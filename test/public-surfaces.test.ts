@@ -53,7 +53,6 @@ const STILL_REACHING_IN: Record<string, string> = {
   'security-privilege.test.ts': 'unit-checks log redaction (src/server/http/log-redaction.ts: redactUrl, redactHeaders, scrubSecrets) beside the end-to-end runs',
   'validation-words.test.ts': 'checks the wording table of the validator itself',
   'webhooks-fairness.test.ts': 'drives the fair-slot scheduler (a unit of the worker) directly',
-  'webhooks-http-sender.test.ts': 'the two HTTP senders as units (socket behaviour)',
   'webhooks-receiver-down.test.ts': 'reads the retry schedule table the spec names, to walk the clock to each attempt',
 };
 

@@ -6,10 +6,10 @@ import tls from 'node:tls';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RESPONSE_BODY_LIMIT, type PostRequest, type SenderOptions, type WebhookSender } from '../src/server/webhooks/http-post.js';
-import { WebhookHttpSender } from '../src/server/webhooks/http-sender.js';
-import { UndiciWebhookSender } from '../src/server/webhooks/undici-sender.js';
-import { startReceiver, type Receiver } from './webhooks-receiver.js';
+import { RESPONSE_BODY_LIMIT, type PostRequest, type SenderOptions, type WebhookSender } from './http-post.js';
+import { WebhookHttpSender } from './http-sender.js';
+import { UndiciWebhookSender } from './undici-sender.js';
+import { startReceiver, type Receiver } from '../../../test/webhooks-receiver.js';
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -117,7 +117,7 @@ describe.each(SENDERS)('the %s sender', (_name, Sender) => {
 
     it('names the URL\'s host to TLS (SNI) and checks the certificate against it', async () => {
       const snis: string[] = [];
-      const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+      const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/${name}`, import.meta.url));
       const context = tls.createSecureContext({ key: fixture('webhook-tls-key.pem'), cert: fixture('webhook-tls-cert.pem') });
       const server = tls.createServer({
         SNICallback: (name, cb) => {
