@@ -3,7 +3,7 @@ import type { Command, Option } from 'commander';
 import { createTestIO } from '../src/output/io.js';
 import { fullCommandTree } from '../src/cli/full-tree.js';
 import { HELP_WIDTH } from '../src/cli/help-text.js';
-import { ID_PREFIXES, ID_RANDOM_LENGTH } from '../src/server/ids.js';
+import { ID_PREFIXES, ID_RANDOM_LENGTH } from '../src/api/values/ids.js';
 
 // cli.md: every command has --help with at least one example.
 // Groups included: `svc numbers --help` shows an example too.
@@ -31,7 +31,7 @@ describe('help', () => {
 
 // Every help text, linted as a newcomer reads it.
 describe('help lint', () => {
-  // A real id: its prefix, `_`, then 20 base62 characters (src/server/ids.ts).
+  // A real id: its prefix, `_`, then 20 base62 characters (src/api/values/ids.ts).
   // Not inside a dotted name (`call.ivr.key_pressed` is an event type).
   const ID_TOKEN = new RegExp(`(?<![\\w.])(?:${ID_PREFIXES.join('|')})_[^\\s"'),;]*`, 'g');
   const REAL_ID = new RegExp(`^(?:${ID_PREFIXES.join('|')})_[0-9A-Za-z]{${ID_RANDOM_LENGTH}}$`);

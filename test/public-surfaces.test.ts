@@ -46,7 +46,6 @@ const REACH_IN = new RegExp(
 const STILL_REACHING_IN: Record<string, string> = {
   'chaos-scope.test.ts': 'starts the service through src/server/main.js with options no public surface takes',
   'chaos.test.ts': 'unit-checks the chaos dice (src/server/world/chaos.ts) beside the end-to-end runs',
-  'cli-help.test.ts': 'starts no service: checks the ids in help examples against the id format itself (src/server/ids.ts)',
   'client-bounds.test.ts': 'socket-level limits: reads the HTTP layer\'s own constants and holds',
   'console-browser.test.ts': 'reads the console kit\'s asset names',
   'console.test.ts': 'signals each process\'s events hub as another process does (a resync after dropped notices, a hint of a commit elsewhere): process mechanics no surface makes',
