@@ -4,6 +4,7 @@
 import { expect } from 'vitest';
 import type { TestService } from './helpers/service.js';
 import { advance, buy } from './messages-fixtures.js';
+import { asAccount, feedEvents } from './helpers/reads.js';
 import { BLOCK_SUGGESTION } from '../src/api/values/calls.js';
 
 export const CALLER = '+14155550123';
@@ -40,17 +41,8 @@ export async function traceOf(svc: TestService, id: string): Promise<Array<{ at:
 
 /** The account's events about this call (call.* and voicemail.received) from `GET /v1/events`, oldest first; `body` is the event as delivered. */
 export async function callEvents(svc: TestService, callId: string, accountId = svc.bootstrap.accountId): Promise<Array<{ type: string; body: any }>> {
-  const headers = accountId === svc.bootstrap.accountId ? undefined : { 'service-subaccount': accountId };
-  const out: Array<{ type: string; body: any }> = [];
-  let after: string | undefined;
-  for (;;) {
-    const q = new URLSearchParams({ limit: '100', ...(after ? { after } : {}) });
-    const res = await svc.call('GET', `/v1/events?${q}`, { headers });
-    expect(res.status, res.text).toBe(200);
-    for (const { eventId: _, ...body } of res.body.data) if (body.callId === callId) out.push({ type: body.type, body });
-    if (!res.body.hasMore) return out;
-    after = res.body.cursor;
-  }
+  const events = await feedEvents(svc, asAccount(svc, accountId));
+  return events.filter((e) => e.callId === callId).map(({ eventId: _, ...body }) => ({ type: body.type, body }));
 }
 
 /**

@@ -1,7 +1,8 @@
 import { expect } from 'vitest';
 import type { TestService } from './service.js';
 import type { DomainStatus, RecipientKind } from '../../src/api/values/email.js';
-import { plantAcceptedEmail, plantSendingDomain, storedEmail as emailAsStored } from './inspect.js';
+import { plantAcceptedEmail, plantSendingDomain } from './inspect.js';
+import { asAccount, feedEvents } from './reads.js';
 
 // Shared email fixtures. A verified sending domain is made the way a user makes one: add
 // it, publish its records in the sandbox DNS table (contract §9), verify.
@@ -77,7 +78,7 @@ export const freshDomain = (label = 'mail'): string => `${label}-${process.pid}-
  * planted in storage.
  */
 export async function addSendingDomain(svc: TestService, domain: string, status: DomainStatus = 'verified', accountId = svc.bootstrap.accountId): Promise<string> {
-  const headers = accountId === svc.bootstrap.accountId ? undefined : { 'service-subaccount': accountId };
+  const { headers } = asAccount(svc, accountId);
   if (status === 'pending') return (await addDomain(svc, domain, headers)).id as string;
   if (status === 'verified') return (await verifiedDomain(svc, domain, headers)).id as string;
   return await plantSendingDomain(svc, accountId, domain, status);
@@ -163,18 +164,9 @@ export async function acceptEmail(svc: TestService, e: FixtureEmail): Promise<st
  * The email's record as stored (status, and recipients with their delivery time and stamps in epoch
  * ms: GET /v1/emails/{id} shows no delivery time), read through helpers/inspect.ts.
  */
-export const storedEmail = (svc: TestService, id: string) => emailAsStored(svc, id);
+export { storedEmail } from './inspect.js';
 
 /** The account's `email.*` events from the feed for one email, oldest first. */
 export async function emailEvents(svc: TestService, emailId: string, headers?: Record<string, string>): Promise<any[]> {
-  const out: any[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const q = new URLSearchParams({ types: 'email.*', limit: '100', ...(after ? { after } : {}) });
-    const res = await svc.call('GET', `/v1/events?${q}`, { headers });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    out.push(...res.body.data.filter((e: any) => e.emailId === emailId));
-    if (!res.body.hasMore) return out;
-    after = res.body.cursor;
-  }
+  return (await feedEvents(svc, { headers, types: 'email.*' })).filter((e) => e.emailId === emailId);
 }

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { MONEY_LIMITS } from '../../src/api/values/billing.js';
 import { ledgerOf, type ChargeView } from './inspect.js';
 import type { TestService } from './service.js';
+import { asAccount } from './reads.js';
 
 export type { ChargeView };
 
@@ -32,7 +33,7 @@ export async function expectLedgerConsistent(svc: Parameters<typeof ledgerOf>[0]
  * sub-account of it (acted for through `Service-Subaccount`).
  */
 export async function fundAccount(svc: Pick<TestService, 'call' | 'bootstrap'>, accountId: string, cents = 1_000_000): Promise<void> {
-  const headers = accountId === svc.bootstrap.accountId ? undefined : { 'service-subaccount': accountId };
+  const { headers } = asAccount(svc, accountId);
   const wallet = await svc.call('PUT', '/v1/sandbox/wallet', { body: { balanceCents: cents }, headers });
   expect(wallet.status, wallet.text).toBe(200);
   const limit = await svc.call('PATCH', '/v1/billing', { body: { spendLimitCents: MONEY_LIMITS.maxSpendLimitCents }, headers });

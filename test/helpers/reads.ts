@@ -10,6 +10,11 @@ interface As {
   headers?: Record<string, string>;
 }
 
+/** How to act for `accountId`: the service's own account as itself, a sub-account of it through `Service-Subaccount`. */
+export function asAccount(svc: Pick<TestService, 'bootstrap'>, accountId: string): As {
+  return accountId === svc.bootstrap.accountId ? {} : { headers: { 'service-subaccount': accountId } };
+}
+
 /** Every row of a list endpoint (`path` may carry filters), following `nextCursor`. */
 export async function listAll(svc: Caller, path: string, as: As = {}): Promise<any[]> {
   const rows: any[] = [];
